@@ -1,0 +1,361 @@
+//! Legal move generation. One generic generator feeds a `Sink`: `MoveList` collects moves, a
+//! counter adds popcounts (perft bulk counting), and filters restrict the generator to one role
+//! and one destination (fast SAN resolution) without a second copy of the rules.
+//!
+//! Legality is decided up front, Stockfish-style: checkers give an evasion mask, pinned pieces
+//! move only along their pin line, king moves test attacks with the king lifted off the board,
+//! and en passant (the one case a horizontal pin can hide) is tested by playing it on bitboards.
+
+use super::attacks::{bishop_attacks, between, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks, rook_attacks};
+use super::bitboard::Bitboard;
+use super::moves::{Move, MoveList};
+use super::position::{Position, castling_paths, castling_targets};
+use super::square::{Rank, Square};
+use super::types::{CastlingSide, Color, Role};
+use super::variant::Variant;
+
+/// Receives generated moves in bulk.
+pub(crate) trait Sink {
+    /// Moves of the piece on `from` to every square of `to` (no promotions).
+    fn normal(&mut self, from: Square, to: Bitboard);
+    /// Pawn moves to every square of `to`, each from `to - delta` (no promotions).
+    fn pawns(&mut self, to: Bitboard, delta: i32);
+    /// Promotions (four each) to every square of `to`, each from `to - delta`.
+    fn promotions(&mut self, to: Bitboard, delta: i32);
+    /// Promotions of the pawn on `from` to every square of `to`.
+    fn promotions_from(&mut self, from: Square, to: Bitboard);
+    /// One special move (en passant or castling).
+    fn one(&mut self, m: Move);
+    /// Drops of `role` on every square of `to`.
+    fn drops(&mut self, role: Role, to: Bitboard);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn normal(&mut self, from: Square, to: Bitboard) {
+        for t in to {
+            self.push(Move::normal(from, t));
+        }
+    }
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, delta: i32) {
+        for t in to {
+            self.push(Move::normal(Square::new((t as i32 - delta) as u32), t));
+        }
+    }
+    #[inline(always)]
+    fn promotions(&mut self, to: Bitboard, delta: i32) {
+        for t in to {
+            let from = Square::new((t as i32 - delta) as u32);
+            for r in Role::PROMOTIONS {
+                self.push(Move::promotion(from, t, r));
+            }
+        }
+    }
+    #[inline(always)]
+    fn promotions_from(&mut self, from: Square, to: Bitboard) {
+        for t in to {
+            for r in Role::PROMOTIONS {
+                self.push(Move::promotion(from, t, r));
+            }
+        }
+    }
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        self.push(m);
+    }
+    #[inline(always)]
+    fn drops(&mut self, role: Role, to: Bitboard) {
+        for t in to {
+            self.push(Move::drop(role, t));
+        }
+    }
+}
+
+/// Counts moves without materialising them.
+pub(crate) struct Counter(pub u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn normal(&mut self, _: Square, to: Bitboard) {
+        self.0 += to.count() as u64;
+    }
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, _: i32) {
+        self.0 += to.count() as u64;
+    }
+    #[inline(always)]
+    fn promotions(&mut self, to: Bitboard, _: i32) {
+        self.0 += 4 * to.count() as u64;
+    }
+    #[inline(always)]
+    fn promotions_from(&mut self, _: Square, to: Bitboard) {
+        self.0 += 4 * to.count() as u64;
+    }
+    #[inline(always)]
+    fn one(&mut self, _: Move) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn drops(&mut self, _: Role, to: Bitboard) {
+        self.0 += to.count() as u64;
+    }
+}
+
+/// Which moves to generate: a set of moving roles (drops count under their role) and a set of
+/// destinations (castling counts under the rook's square and the king's destination).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Filter {
+    roles: u8,
+    to: Bitboard,
+}
+
+impl Filter {
+    pub(crate) const ALL: Filter = Filter { roles: 0x3f, to: Bitboard::FULL };
+
+    pub(crate) const fn role_to(role: Role, to: Square) -> Filter {
+        Filter { roles: 1 << role as u8, to: Bitboard::from_square(to) }
+    }
+
+    #[inline(always)]
+    const fn has(self, role: Role) -> bool {
+        self.roles & (1 << role as u8) != 0
+    }
+}
+
+impl Position {
+    /// Generates the legal moves matching `filter` into `sink`.
+    #[inline(always)]
+    pub(crate) fn generate<S: Sink>(&self, sink: &mut S, filter: Filter) {
+        let us = self.turn;
+        let them = !us;
+        let b = &self.board;
+        let ours = b.by_color(us);
+        let theirs = b.by_color(them);
+        let occ = b.occupied();
+        let king = self.our_king();
+        let checkers = b.attackers_to(king, them, occ);
+
+        if filter.has(Role::King) {
+            let mut safe = king_attacks(king) & !ours & filter.to;
+            let lifted = occ.without(king);
+            for t in safe {
+                if b.attackers_to(t, them, lifted).any() {
+                    safe.discard(t);
+                }
+            }
+            sink.normal(king, safe);
+        }
+        if checkers.more_than_one() {
+            return;
+        }
+        // Destinations that answer a check: capture the checker or block its ray.
+        let evasion = match checkers.first() {
+            Some(c) => between(king, c) | c,
+            None => Bitboard::FULL,
+        };
+        let targets = !ours & evasion & filter.to;
+
+        let snipers = (rook_attacks(king, theirs) & b.rooks_and_queens() & theirs)
+            | (bishop_attacks(king, theirs) & b.bishops_and_queens() & theirs);
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let blockers = between(king, s) & occ;
+            if !blockers.more_than_one() {
+                pinned |= blockers & ours;
+            }
+        }
+
+        if filter.has(Role::Knight) {
+            for from in b.knights() & ours & !pinned {
+                sink.normal(from, knight_attacks(from) & targets);
+            }
+        }
+        // A pinned piece can never answer a check, so pinned sliders only move when not in check.
+        if filter.has(Role::Bishop) {
+            for from in b.bishops() & ours {
+                let pin = if pinned.contains(from) { line(king, from) } else { Bitboard::FULL };
+                sink.normal(from, bishop_attacks(from, occ) & targets & pin);
+            }
+        }
+        if filter.has(Role::Rook) {
+            for from in b.rooks() & ours {
+                let pin = if pinned.contains(from) { line(king, from) } else { Bitboard::FULL };
+                sink.normal(from, rook_attacks(from, occ) & targets & pin);
+            }
+        }
+        if filter.has(Role::Queen) {
+            for from in b.queens() & ours {
+                let pin = if pinned.contains(from) { line(king, from) } else { Bitboard::FULL };
+                sink.normal(from, queen_attacks(from, occ) & targets & pin);
+            }
+        }
+        if filter.has(Role::Pawn) {
+            self.pawn_moves(sink, king, pinned, targets, checkers, filter.to);
+        }
+        if filter.has(Role::King) && checkers.is_empty() {
+            self.castling_moves(sink, king, filter.to);
+        }
+        if self.variant == Variant::Crazyhouse {
+            self.drops(sink, evasion & !occ & filter.to, filter);
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves<S: Sink>(
+        &self,
+        sink: &mut S,
+        king: Square,
+        pinned: Bitboard,
+        targets: Bitboard,
+        checkers: Bitboard,
+        filter_to: Bitboard,
+    ) {
+        let us = self.turn;
+        let b = &self.board;
+        let occ = b.occupied();
+        let theirs = b.by_color(!us);
+        let pawns = b.by_piece(Role::Pawn.of(us));
+        let last = Bitboard::relative_rank(us, Rank::Eighth);
+        let third = Bitboard::relative_rank(us, Rank::Third);
+        let (up, left, right) = if us.is_white() { (8, 7, 9) } else { (-8, -9, -7) };
+        const NOT_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
+        const NOT_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
+
+        // Unpinned pawns in bulk; a pawn pinned on its own file may still push.
+        let free = pawns & !pinned;
+        let file_pinned = pawns & pinned & Bitboard::file(king.file());
+        let pushers = free | file_pinned;
+        let single = pushers.shift_forward(us) & !occ;
+        let double = (single & third).shift_forward(us) & !occ & targets;
+        let single = single & targets;
+        sink.pawns(single - last, up);
+        sink.promotions(single & last, up);
+        sink.pawns(double, 2 * up);
+
+        let capture_targets = theirs & targets;
+        let (west, east) = if us.is_white() {
+            (Bitboard((free & NOT_A).0 << 7), Bitboard((free & NOT_H).0 << 9))
+        } else {
+            (Bitboard((free & NOT_A).0 >> 9), Bitboard((free & NOT_H).0 >> 7))
+        };
+        let west = west & capture_targets;
+        let east = east & capture_targets;
+        sink.pawns(west - last, left);
+        sink.promotions(west & last, left);
+        sink.pawns(east - last, right);
+        sink.promotions(east & last, right);
+
+        // Pawns pinned diagonally may capture the pinner (never while in check).
+        if checkers.is_empty() {
+            for from in pawns & pinned - Bitboard::file(king.file()) {
+                let caps = pawn_attacks(us, from) & capture_targets & line(king, from);
+                sink.normal(from, caps - last);
+                sink.promotions_from(from, caps & last);
+            }
+        }
+
+        if let Some(ep) = self.ep_square.filter(|&ep| filter_to.contains(ep)) {
+            let cap = Square::new(ep as u32 ^ 8);
+            // Played on bitboards: covers checks by the pushed pawn, blocks, and horizontal pins.
+            for from in pawn_attacks(!us, ep) & pawns {
+                let after = (occ - Bitboard::from_square(from) - Bitboard::from_square(cap)) | ep;
+                if (b.attackers_to(king, !us, after) - Bitboard::from_square(cap)).is_empty() {
+                    sink.one(Move::en_passant(from, ep));
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn castling_moves<S: Sink>(&self, sink: &mut S, king: Square, to: Bitboard) {
+        let us = self.turn;
+        let b = &self.board;
+        let rooks = self.castling & Bitboard::relative_rank(us, Rank::First);
+        for rook in rooks {
+            let (empty, king_path) = castling_paths(us, king, rook);
+            if (empty & b.occupied()).any() {
+                continue;
+            }
+            let side = if rook > king { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+            if !to.contains(rook) && !to.contains(castling_targets(us, side).0) {
+                continue;
+            }
+            // Attacks are tested with king and rook lifted: the rook may shield the destination.
+            let lifted = b.occupied() - Bitboard::from_square(king) - Bitboard::from_square(rook);
+            if Iterator::any(&mut { king_path }, |sq| b.attackers_to(sq, !us, lifted).any()) {
+                continue;
+            }
+            sink.one(Move::castle(king, rook));
+        }
+    }
+
+    #[inline(always)]
+    fn drops<S: Sink>(&self, sink: &mut S, to: Bitboard, filter: Filter) {
+        let pocket = self.pockets[self.turn];
+        if pocket.is_empty() {
+            return;
+        }
+        for role in super::types::Role::POCKET {
+            if pocket.count(role) > 0 && filter.has(role) {
+                let t = if role == Role::Pawn { to - Bitboard::BACKRANKS } else { to };
+                sink.drops(role, t);
+            }
+        }
+    }
+
+    /// All legal moves, appended to `moves`.
+    #[inline]
+    pub fn legal_moves_into(&self, moves: &mut MoveList) {
+        self.generate(moves, Filter::ALL);
+    }
+
+    /// All legal moves.
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.generate(&mut moves, Filter::ALL);
+        moves
+    }
+
+    /// The number of legal moves, counted without building the list.
+    #[inline]
+    pub fn count_legal(&self) -> u64 {
+        let mut c = Counter(0);
+        self.generate(&mut c, Filter::ALL);
+        c.0
+    }
+
+    /// Legal moves of a piece of `role` (or drops of it) that arrive on `to`; castling counts as a
+    /// king move arriving on the rook's square or on the king's destination.
+    #[inline]
+    pub fn legal_moves_to(&self, role: Role, to: Square, moves: &mut MoveList) {
+        self.generate(moves, Filter::role_to(role, to));
+    }
+
+    /// `true` when the side to move has at least one legal move.
+    pub fn has_legal_moves(&self) -> bool {
+        self.count_legal() > 0
+    }
+
+    /// `true` when `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let role = match m.kind() {
+            super::moves::MoveKind::Drop(r) => r,
+            super::moves::MoveKind::Castle => Role::King,
+            _ => match m.from().and_then(|f| self.board.piece_at(f)) {
+                Some(p) if p.color == self.turn => p.role,
+                _ => return false,
+            },
+        };
+        let mut moves = MoveList::new();
+        self.legal_moves_to(role, m.to(), &mut moves);
+        moves.contains(&m)
+    }
+
+    /// The color of the side to move's king's squares attacked by `color`: `true` if `sq` is.
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.board.attackers_to(sq, by, self.board.occupied()).any()
+    }
+}
+

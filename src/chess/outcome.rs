@@ -1,0 +1,63 @@
+//! How a game ended, and repetition detection over a game's list of Zobrist keys.
+
+use super::types::Color;
+
+/// Why a game is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The side to move is checkmated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// Neither side can mate.
+    InsufficientMaterial,
+    /// 150 plies without capture or pawn move.
+    SeventyFiveMoves,
+    /// The same position for the fifth time.
+    FivefoldRepetition,
+}
+
+/// The end of a game: the winner (`None` for a draw) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    /// What ended it.
+    pub termination: Termination,
+}
+
+impl Outcome {
+    /// The PGN result token: `1-0`, `0-1` or `1/2-1/2`.
+    pub const fn result(self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+/// How many times the last key of `keys` occurs among the keys of positions with the same side to
+/// move (every second entry, going back), stopping at `since_irreversible` entries back: the
+/// halfmove clock bounds how far a repetition can reach. Keys must include pockets and the
+/// capturable en passant file, as [`super::Position::zobrist`] does.
+pub fn repetitions(keys: &[u64], since_irreversible: usize) -> usize {
+    let Some((&last, rest)) = keys.split_last() else { return 0 };
+    let window = since_irreversible.min(rest.len());
+    1 + rest[rest.len() - window..].iter().rev().skip(1).step_by(2).filter(|&&k| k == last).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_same_side_repetitions() {
+        // a b a b a: "a" stands three times with the same side to move.
+        assert_eq!(repetitions(&[1, 2, 1, 2, 1], 10), 3);
+        assert_eq!(repetitions(&[1, 2, 1, 2, 1], 2), 2);
+        // Same key at odd distance is the other side to move: not a repetition.
+        assert_eq!(repetitions(&[1, 1], 10), 1);
+        assert_eq!(repetitions(&[], 10), 0);
+    }
+}

@@ -1,0 +1,707 @@
+//! `Position`: a validated position (standard, Chess960 or Crazyhouse) that can only reach other
+//! valid positions. Copy-make: `play` returns nothing and mutates in place; clone first to keep the
+//! old one. Invariants: exactly one king per side, the side not to move is not in check, castling
+//! rights are rooks on their back rank with the king between them on the same rank, the en passant
+//! square (kept after every double step) is consistent, and `hash` equals the recomputed key.
+
+use std::fmt;
+
+use super::attacks::{self, between};
+use super::bitboard::Bitboard;
+use super::board::Board;
+use super::moves::{Move, MoveKind};
+use super::setup::{CastlingMode, Pocket, Setup};
+use super::square::{File, Rank, Square};
+use super::types::{ByColor, CastlingSide, Color, Role};
+use super::variant::Variant;
+use super::zobrist;
+
+/// A legal, playable position.
+#[derive(Clone, Debug)]
+pub struct Position {
+    pub(crate) board: Board,
+    pub(crate) promoted: Bitboard,
+    pub(crate) pockets: ByColor<Pocket>,
+    pub(crate) castling: Bitboard,
+    pub(crate) hash: u64,
+    pub(crate) halfmoves: u32,
+    pub(crate) fullmoves: u32,
+    pub(crate) turn: Color,
+    pub(crate) ep_square: Option<Square>,
+    pub(crate) variant: Variant,
+    pub(crate) mode: CastlingMode,
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::new(Variant::Standard)
+    }
+}
+
+/// One thing wrong with a [`Setup`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PositionErrorKind {
+    /// No pieces at all.
+    Empty,
+    /// A side has no king.
+    MissingKing,
+    /// A side has more than one king.
+    TooManyKings,
+    /// Pawns on the first or last rank.
+    PawnsOnBackrank,
+    /// The side not to move is in check.
+    OppositeCheck,
+    /// More checkers, or a pair of checkers, than any legal move could have produced.
+    ImpossibleCheck,
+    /// A castling right without its rook, or with the king off its back rank.
+    InvalidCastlingRights,
+    /// The en passant square is not behind a pawn that just made a double step.
+    InvalidEpSquare,
+    /// More than 16 pieces of a side on the board (and in hand for crazyhouse).
+    TooManyPieces,
+}
+
+impl PositionErrorKind {
+    const ALL: [PositionErrorKind; 9] = [
+        PositionErrorKind::Empty,
+        PositionErrorKind::MissingKing,
+        PositionErrorKind::TooManyKings,
+        PositionErrorKind::PawnsOnBackrank,
+        PositionErrorKind::OppositeCheck,
+        PositionErrorKind::ImpossibleCheck,
+        PositionErrorKind::InvalidCastlingRights,
+        PositionErrorKind::InvalidEpSquare,
+        PositionErrorKind::TooManyPieces,
+    ];
+
+    const fn bit(self) -> u16 {
+        1 << self as u16
+    }
+
+    /// What it means, in a few words.
+    pub const fn message(self) -> &'static str {
+        match self {
+            PositionErrorKind::Empty => "empty board",
+            PositionErrorKind::MissingKing => "missing king",
+            PositionErrorKind::TooManyKings => "too many kings",
+            PositionErrorKind::PawnsOnBackrank => "pawns on the first or last rank",
+            PositionErrorKind::OppositeCheck => "side not to move is in check",
+            PositionErrorKind::ImpossibleCheck => "impossible check",
+            PositionErrorKind::InvalidCastlingRights => "castling rights without their rook or king",
+            PositionErrorKind::InvalidEpSquare => "impossible en passant square",
+            PositionErrorKind::TooManyPieces => "too many pieces",
+        }
+    }
+}
+
+/// Why a [`Setup`] is not a valid position: every problem found. When only the soft problems
+/// (invalid castling rights, impossible check, ep square) are present, the repaired position is
+/// kept and can be taken with [`PositionError::ignore_invalid_castling_rights`] and friends.
+#[derive(Clone, Debug)]
+pub struct PositionError {
+    kinds: u16,
+    repaired: Option<Box<Position>>,
+}
+
+impl PositionError {
+    /// `true` when `kind` is among the problems.
+    pub fn has(&self, kind: PositionErrorKind) -> bool {
+        self.kinds & (1 << kind as u16) != 0
+    }
+
+    /// The problems, in a fixed order.
+    pub fn kinds(&self) -> impl Iterator<Item = PositionErrorKind> + '_ {
+        PositionErrorKind::ALL.into_iter().filter(|&k| self.has(k))
+    }
+
+    fn ignore(mut self, kind: PositionErrorKind) -> Result<Position, PositionError> {
+        self.kinds &= !(1 << kind as u16);
+        match self.repaired {
+            Some(pos) if self.kinds == 0 => Ok(*pos),
+            _ => Err(self),
+        }
+    }
+
+    /// Accepts the position with the castling rights that have no rook (or king) dropped.
+    pub fn ignore_invalid_castling_rights(self) -> Result<Position, PositionError> {
+        self.ignore(PositionErrorKind::InvalidCastlingRights)
+    }
+
+    /// Accepts a position with checkers no legal move could have produced (perft suites have some).
+    pub fn ignore_impossible_check(self) -> Result<Position, PositionError> {
+        self.ignore(PositionErrorKind::ImpossibleCheck)
+    }
+
+    /// Accepts the position with the impossible en passant square dropped.
+    pub fn ignore_invalid_ep_square(self) -> Result<Position, PositionError> {
+        self.ignore(PositionErrorKind::InvalidEpSquare)
+    }
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("illegal position: ")?;
+        for (i, k) in self.kinds().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(k.message())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Where the king and rook end up when castling to `side` for `color`.
+#[inline]
+pub(crate) fn castling_targets(color: Color, side: CastlingSide) -> (Square, Square) {
+    let (k, r) = match side {
+        CastlingSide::KingSide => (Square::G1, Square::F1),
+        CastlingSide::QueenSide => (Square::C1, Square::D1),
+    };
+    (k.relative(color), r.relative(color))
+}
+
+impl Position {
+    /// The starting position of `variant` (the standard array for Chess960 too).
+    pub fn new(variant: Variant) -> Position {
+        let mut setup = Setup::standard();
+        if variant == Variant::Crazyhouse {
+            setup.pockets = Some(ByColor::default());
+        }
+        let mode = CastlingMode::from_chess960(variant == Variant::Chess960);
+        Position::from_setup(setup, variant, mode).expect("start position is valid")
+    }
+
+    /// Validates `setup` as a position of `variant`, reading castling in `mode`.
+    pub fn from_setup(setup: Setup, variant: Variant, mode: CastlingMode) -> Result<Position, PositionError> {
+        let mut kinds = 0u16;
+        let board = setup.board;
+        if board.occupied().is_empty() {
+            kinds |= PositionErrorKind::Empty.bit();
+        }
+        for color in Color::ALL {
+            let kings = board.kings() & board.by_color(color);
+            if kings.is_empty() {
+                kinds |= PositionErrorKind::MissingKing.bit();
+            } else if kings.more_than_one() {
+                kinds |= PositionErrorKind::TooManyKings.bit();
+            }
+            let in_hand = setup.pockets.map_or(0, |p| p[color].total());
+            if board.by_color(color).count() + in_hand > 16 && variant != Variant::Crazyhouse {
+                kinds |= PositionErrorKind::TooManyPieces.bit();
+            }
+        }
+        if (board.pawns() & Bitboard::BACKRANKS).any() {
+            kinds |= PositionErrorKind::PawnsOnBackrank.bit();
+        }
+        let crazyhouse = variant == Variant::Crazyhouse;
+        let mut pos = Position {
+            board,
+            promoted: if crazyhouse { setup.promoted & board.occupied() & !board.pawns() & !board.kings() } else { Bitboard::EMPTY },
+            pockets: if crazyhouse { setup.pockets.unwrap_or_default() } else { ByColor::default() },
+            castling: Bitboard::EMPTY,
+            hash: 0,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves.max(1),
+            turn: setup.turn,
+            ep_square: None,
+            variant,
+            mode,
+        };
+        if kinds != 0 {
+            return Err(PositionError { kinds, repaired: None });
+        }
+        // From here both kings exist, so check and castling tests are meaningful.
+        let theirs_king = board.king_of(!setup.turn).expect("checked above");
+        if board.attackers_to(theirs_king, setup.turn, board.occupied()).any() {
+            kinds |= PositionErrorKind::OppositeCheck.bit();
+            return Err(PositionError { kinds, repaired: None });
+        }
+        pos.castling = valid_castling_rights(&board, setup.castling_rights, mode);
+        if pos.castling != setup.castling_rights {
+            kinds |= PositionErrorKind::InvalidCastlingRights.bit();
+        }
+        if let Some(ep) = setup.ep_square {
+            if pos.valid_ep_square(ep) {
+                pos.ep_square = Some(ep);
+            } else {
+                kinds |= PositionErrorKind::InvalidEpSquare.bit();
+            }
+        }
+        if pos.impossible_check() {
+            kinds |= PositionErrorKind::ImpossibleCheck.bit();
+        }
+        pos.hash = pos.compute_hash();
+        if kinds == 0 { Ok(pos) } else { Err(PositionError { kinds, repaired: Some(Box::new(pos)) }) }
+    }
+
+    /// The unvalidated view of this position, as FEN writes it.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board,
+            promoted: self.promoted,
+            pockets: (self.variant == Variant::Crazyhouse).then_some(self.pockets),
+            turn: self.turn,
+            castling_rights: self.castling,
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        }
+    }
+
+    fn valid_ep_square(&self, ep: Square) -> bool {
+        let us = self.turn;
+        // The square is on the mover's sixth rank, empty, with the pushed pawn in front and the
+        // square it came from empty.
+        if ep.rank() != Rank::Sixth.relative(us) || self.board.occupied().contains(ep) {
+            return false;
+        }
+        let pushed = Square::new((ep as u32 as i32 + if us.is_white() { -8 } else { 8 }) as u32);
+        let origin = Square::new((ep as u32 as i32 + if us.is_white() { 8 } else { -8 }) as u32);
+        self.board.by_piece(Role::Pawn.of(!us)).contains(pushed) && !self.board.occupied().contains(origin)
+    }
+
+    /// More than two checkers, or two checkers on one line through the king (the nearer would
+    /// block the farther): no legal move produces either (python-chess's rule).
+    fn impossible_check(&self) -> bool {
+        let checkers = self.checkers();
+        match (checkers.count(), checkers.first(), checkers.last()) {
+            (0 | 1, _, _) => false,
+            (2, Some(a), Some(b)) => attacks::aligned(a, b, self.our_king()),
+            _ => true,
+        }
+    }
+
+    pub(crate) fn compute_hash(&self) -> u64 {
+        let mut h = zobrist::hash_board(&self.board) ^ zobrist::castling_rights_key(self.castling);
+        if !self.turn.is_white() {
+            h ^= zobrist::turn_key();
+        }
+        if let Some(ep) = self.ep_square {
+            if self.ep_capturable(ep) {
+                h ^= zobrist::ep_key(ep);
+            }
+        }
+        if self.crazyhouse() {
+            h ^= zobrist::hash_crazyhouse(&self.pockets, self.promoted);
+        }
+        h
+    }
+
+    /// `true` when a pawn of the side to move attacks `ep` (pseudo-legal capture).
+    #[inline(always)]
+    fn ep_capturable(&self, ep: Square) -> bool {
+        (attacks::pawn_attacks(!self.turn, ep) & self.board.by_piece(Role::Pawn.of(self.turn))).any()
+    }
+
+    // --- Accessors -------------------------------------------------------------------------
+
+    /// Piece placement.
+    #[inline(always)]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Side to move.
+    #[inline(always)]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The rule set.
+    #[inline(always)]
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// How castling is written for this position.
+    #[inline(always)]
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.mode
+    }
+
+    /// Rooks (by square) that keep castling rights.
+    #[inline(always)]
+    pub fn castling_rights(&self) -> Bitboard {
+        self.castling
+    }
+
+    /// The rook `color` would castle with to `side`, if it still has the right.
+    pub fn castling_rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
+        let king = self.board.king_of(color)?;
+        let rights = self.castling & Bitboard::relative_rank(color, Rank::First);
+        match side {
+            CastlingSide::KingSide => (rights & Bitboard(!0u64 << king as u32)).last(),
+            CastlingSide::QueenSide => (rights & Bitboard((1u64 << king as u32) - 1)).first(),
+        }
+    }
+
+    /// The en passant square after a double step, whether or not a capture is possible.
+    #[inline(always)]
+    pub fn ep_square_always(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// The en passant square only when a legal en passant capture exists (python-chess's default).
+    pub fn ep_square_legal(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        if !self.ep_capturable(ep) {
+            return None;
+        }
+        let mut moves = super::moves::MoveList::new();
+        self.legal_moves_into(&mut moves);
+        moves.iter().any(|m| m.is_en_passant()).then_some(ep)
+    }
+
+    /// Plies since the last capture or pawn move.
+    #[inline(always)]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The move number (starts at 1, incremented after Black moves).
+    #[inline(always)]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// Crazyhouse pockets (empty in other variants).
+    #[inline(always)]
+    pub fn pockets(&self) -> &ByColor<Pocket> {
+        &self.pockets
+    }
+
+    /// Squares of crazyhouse pieces that were promoted from pawns.
+    #[inline(always)]
+    pub fn promoted(&self) -> Bitboard {
+        self.promoted
+    }
+
+    /// The Zobrist key (pieces, side, castling, capturable ep file, pockets, promoted marks).
+    #[inline(always)]
+    pub fn zobrist(&self) -> u64 {
+        self.hash
+    }
+
+    #[inline(always)]
+    pub(crate) fn crazyhouse(&self) -> bool {
+        self.variant == Variant::Crazyhouse
+    }
+
+    #[inline(always)]
+    pub(crate) fn our_king(&self) -> Square {
+        self.board.king_of(self.turn).expect("validated position has a king")
+    }
+
+    /// Pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.board.attackers_to(self.our_king(), !self.turn, self.board.occupied())
+    }
+
+    /// `true` when the side to move is in check.
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// Same placement, side, castling rights, legal ep square, pockets and promoted marks:
+    /// the equality that repetition rules use (clocks are ignored).
+    pub fn same_position(&self, other: &Position) -> bool {
+        self.hash == other.hash
+            && self.board == other.board
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.pockets == other.pockets
+            && self.promoted == other.promoted
+            && self.ep_square_legal() == other.ep_square_legal()
+    }
+
+    // --- Playing moves ----------------------------------------------------------------------
+
+    /// Plays `m`, which must be legal in this position (as produced by the move generator or a
+    /// resolved SAN/UCI). Debug builds assert legality; an illegal move leaves an invalid position.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) {
+        debug_assert!(self.is_legal(m), "illegal move {m:?} in {self:?}");
+        let us = self.turn;
+        let them = !us;
+        let to = m.to();
+        let mut hash = self.hash ^ zobrist::turn_key();
+        if let Some(ep) = self.ep_square.take() {
+            if self.ep_capturable(ep) {
+                hash ^= zobrist::ep_key(ep);
+            }
+        }
+        let old_rights = self.castling;
+        self.halfmoves += 1;
+
+        match m.kind() {
+            MoveKind::Normal | MoveKind::Promotion(_) => {
+                let from = m.from_raw();
+                let role = self.board.role_at(from).unwrap_or(Role::Pawn);
+                if let Some(captured) = self.captured_role(to) {
+                    let piece = captured.of(them);
+                    self.board.toggle(to, piece);
+                    hash ^= zobrist::piece_key(piece, to);
+                    self.castling.discard(to);
+                    self.halfmoves = 0;
+                    if self.crazyhouse() {
+                        hash ^= self.capture_to_pocket(to, captured);
+                    }
+                }
+                let moved = role.of(us);
+                self.board.toggle(from, moved);
+                hash ^= zobrist::piece_key(moved, from);
+                let placed = m.promotion_role().map_or(moved, |r| r.of(us));
+                self.board.toggle(to, placed);
+                hash ^= zobrist::piece_key(placed, to);
+                match role {
+                    Role::Pawn => {
+                        self.halfmoves = 0;
+                        if (from as u32 ^ to as u32) == 16 {
+                            let ep = Square::new((from as u32 + to as u32) / 2);
+                            self.ep_square = Some(ep);
+                            // The new side to move is `them`: their pawns capture.
+                            if (attacks::pawn_attacks(us, ep) & self.board.by_piece(Role::Pawn.of(them))).any() {
+                                hash ^= zobrist::ep_key(ep);
+                            }
+                        }
+                    }
+                    Role::King => self.castling &= !Bitboard::relative_rank(us, Rank::First),
+                    _ => self.castling.discard(from),
+                }
+                if self.crazyhouse() {
+                    if self.promoted.contains(from) {
+                        self.promoted.discard(from);
+                        self.promoted.add(to);
+                        hash ^= zobrist::promoted_key(from) ^ zobrist::promoted_key(to);
+                    } else if m.is_promotion() {
+                        self.promoted.add(to);
+                        hash ^= zobrist::promoted_key(to);
+                    }
+                }
+            }
+            MoveKind::EnPassant => {
+                let from = m.from_raw();
+                let cap = Square::new(to as u32 ^ 8);
+                let pawn = Role::Pawn.of(us);
+                let theirs = Role::Pawn.of(them);
+                self.board.toggle(cap, theirs);
+                self.board.toggle(from, pawn);
+                self.board.toggle(to, pawn);
+                hash ^= zobrist::piece_key(theirs, cap) ^ zobrist::piece_key(pawn, from) ^ zobrist::piece_key(pawn, to);
+                self.halfmoves = 0;
+                if self.crazyhouse() {
+                    hash ^= self.pocket_add(us, Role::Pawn);
+                }
+            }
+            MoveKind::Castle => {
+                let king_from = m.from_raw();
+                let side = if to > king_from { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+                let (king_to, rook_to) = castling_targets(us, side);
+                let (king, rook) = (Role::King.of(us), Role::Rook.of(us));
+                self.board.toggle(king_from, king);
+                self.board.toggle(to, rook);
+                self.board.toggle(king_to, king);
+                self.board.toggle(rook_to, rook);
+                hash ^= zobrist::piece_key(king, king_from)
+                    ^ zobrist::piece_key(rook, to)
+                    ^ zobrist::piece_key(king, king_to)
+                    ^ zobrist::piece_key(rook, rook_to);
+                self.castling &= !Bitboard::relative_rank(us, Rank::First);
+            }
+            MoveKind::Drop(role) => {
+                let piece = role.of(us);
+                let before = self.pockets[us].count(role);
+                self.pockets[us].take(role);
+                hash ^= zobrist::pocket_key(us, role, before) ^ zobrist::pocket_key(us, role, before - 1);
+                self.board.toggle(to, piece);
+                hash ^= zobrist::piece_key(piece, to);
+                if role == Role::Pawn {
+                    self.halfmoves = 0;
+                }
+            }
+        }
+
+        if self.castling != old_rights {
+            hash ^= zobrist::castling_rights_key(self.castling ^ old_rights);
+        }
+        if !us.is_white() {
+            self.fullmoves += 1;
+        }
+        self.turn = them;
+        self.hash = hash;
+    }
+
+    /// Plays `m` after checking that it is legal; an illegal move leaves the position unchanged.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
+        if self.is_legal(m) {
+            self.play_unchecked(m);
+            Ok(())
+        } else {
+            Err(IllegalMove)
+        }
+    }
+
+    /// Passes the turn (a PGN null move `--`). Not legal chess; refused when in check.
+    pub fn play_null(&mut self) -> Result<(), IllegalMove> {
+        if self.is_check() {
+            return Err(IllegalMove);
+        }
+        if let Some(ep) = self.ep_square.take() {
+            if self.ep_capturable(ep) {
+                self.hash ^= zobrist::ep_key(ep);
+            }
+        }
+        self.hash ^= zobrist::turn_key();
+        self.halfmoves += 1;
+        if !self.turn.is_white() {
+            self.fullmoves += 1;
+        }
+        self.turn = !self.turn;
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn captured_role(&self, to: Square) -> Option<Role> {
+        if self.board.by_color(!self.turn).contains(to) { self.board.role_at(to) } else { None }
+    }
+
+    /// Crazyhouse: the captured piece (a pawn if it was promoted) goes to the mover's pocket.
+    fn capture_to_pocket(&mut self, sq: Square, role: Role) -> u64 {
+        let mut h = 0;
+        let role = if self.promoted.contains(sq) {
+            self.promoted.discard(sq);
+            h ^= zobrist::promoted_key(sq);
+            Role::Pawn
+        } else {
+            role
+        };
+        h ^ self.pocket_add(self.turn, role)
+    }
+
+    fn pocket_add(&mut self, color: Color, role: Role) -> u64 {
+        let before = self.pockets[color].count(role);
+        self.pockets[color].add(role);
+        zobrist::pocket_key(color, role, before) ^ zobrist::pocket_key(color, role, self.pockets[color].count(role))
+    }
+
+    // --- Game end -----------------------------------------------------------------------------
+
+    /// `true` when the side to move is checkmated.
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_moves()
+    }
+
+    /// `true` when the side to move has no legal move and is not in check.
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_moves()
+    }
+
+    /// `true` when `color` cannot possibly checkmate (python-chess's rules).
+    pub fn has_insufficient_material(&self, color: Color) -> bool {
+        let b = &self.board;
+        let ours = b.by_color(color);
+        if self.crazyhouse() {
+            // Anything in hand, or anything but two bare kings and a minor, can still mate.
+            return b.occupied().count() + self.pockets.white.total() + self.pockets.black.total() <= 3
+                && (b.pawns() | b.rooks_and_queens()).is_empty()
+                && self.pockets.white.is_empty()
+                && self.pockets.black.is_empty();
+        }
+        if (ours & (b.pawns() | b.rooks_and_queens())).any() {
+            return false;
+        }
+        if (ours & b.knights()).any() {
+            return ours.count() <= 2 && (b.by_color(!color) & !b.kings() & !b.queens()).is_empty();
+        }
+        if (ours & b.bishops()).any() {
+            let same_color = (b.bishops() & Bitboard::DARK).is_empty() || (b.bishops() & Bitboard::LIGHT).is_empty();
+            return same_color && b.pawns().is_empty() && b.knights().is_empty();
+        }
+        true
+    }
+
+    /// `true` when neither side can checkmate.
+    pub fn is_insufficient_material(&self) -> bool {
+        self.has_insufficient_material(Color::White) && self.has_insufficient_material(Color::Black)
+    }
+
+    /// The game is over on the board alone: checkmate, stalemate, insufficient material or the
+    /// 75-move rule. Repetition needs the game's history: see [`super::outcome`].
+    pub fn outcome(&self) -> Option<super::outcome::Outcome> {
+        use super::outcome::{Outcome, Termination};
+        if !self.has_legal_moves() {
+            return Some(if self.is_check() {
+                Outcome { winner: Some(!self.turn), termination: Termination::Checkmate }
+            } else {
+                Outcome { winner: None, termination: Termination::Stalemate }
+            });
+        }
+        if self.is_insufficient_material() {
+            return Some(Outcome { winner: None, termination: Termination::InsufficientMaterial });
+        }
+        if self.halfmoves >= 150 {
+            return Some(Outcome { winner: None, termination: Termination::SeventyFiveMoves });
+        }
+        None
+    }
+
+    /// `true` when the fifty-move rule can be claimed.
+    pub fn can_claim_fifty_moves(&self) -> bool {
+        self.halfmoves >= 100
+    }
+}
+
+/// A move that is not legal in the position it was played in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalMove;
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("illegal move")
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Keeps only the castling rights that have a rook of the right color on its back rank with the
+/// king on the same rank; in standard mode the king must also stand on the e-file and the rooks
+/// in the corners, and each side keeps at most one rook per wing (the outermost).
+fn valid_castling_rights(board: &Board, rights: Bitboard, mode: CastlingMode) -> Bitboard {
+    let mut valid = Bitboard::EMPTY;
+    for color in Color::ALL {
+        let back = Bitboard::relative_rank(color, Rank::First);
+        let Some(king) = (board.kings() & board.by_color(color) & back).first() else { continue };
+        if mode == CastlingMode::Standard && king.file() != File::E {
+            continue;
+        }
+        let rooks = rights & back & board.rooks() & board.by_color(color);
+        let allowed = match mode {
+            CastlingMode::Standard => rooks & Bitboard::CORNERS,
+            CastlingMode::Chess960 => rooks,
+        };
+        // Outermost rook on each wing.
+        if let Some(r) = (allowed & Bitboard(!0u64 << king as u32)).last() {
+            valid.add(r);
+        }
+        if let Some(r) = (allowed & Bitboard((1u64 << king as u32) - 1)).first() {
+            valid.add(r);
+        }
+    }
+    valid
+}
+
+/// Squares that must be empty (other than the king and rook themselves) to castle, and squares
+/// the king crosses, including its destination.
+#[inline]
+pub(crate) fn castling_paths(color: Color, king: Square, rook: Square) -> (Bitboard, Bitboard) {
+    let side = if rook > king { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+    let (king_to, rook_to) = castling_targets(color, side);
+    let king_path = between(king, king_to) | king_to;
+    let empty = (king_path | between(rook, rook_to) | rook_to) - (Bitboard::from_square(king) | rook);
+    (empty, king_path)
+}

@@ -1,0 +1,125 @@
+//! Zobrist keys, generated at compile time from a fixed seed (splitmix64), and the full-position
+//! hash. `Position::play` keeps the hash incrementally; a test checks it equals [`hash_position`].
+//! The en passant file is hashed only when an enemy pawn could capture (pseudo-legally), so that
+//! transpositions with and without a useless double step hash alike.
+
+use super::bitboard::Bitboard;
+use super::board::Board;
+use super::setup::Pocket;
+use super::square::Square;
+use super::types::{ByColor, Color, Piece, Role};
+
+const fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Number of pocket-count keys per (color, role): counts 0..32 cannot collide.
+const POCKET_SLOTS: usize = 32;
+
+struct Keys {
+    pieces: [[u64; 64]; 12],
+    castling: [u64; 64],
+    ep_file: [u64; 8],
+    turn: u64,
+    pockets: [[[u64; POCKET_SLOTS]; 5]; 2],
+    promoted: [u64; 64],
+}
+
+static KEYS: Keys = {
+    let mut s = 0x5eed_0f_9a_4b_17_u64;
+    let mut k = Keys {
+        pieces: [[0; 64]; 12],
+        castling: [0; 64],
+        ep_file: [0; 8],
+        turn: 0,
+        pockets: [[[0; POCKET_SLOTS]; 5]; 2],
+        promoted: [0; 64],
+    };
+    let mut i = 0;
+    while i < 12 * 64 {
+        k.pieces[i / 64][i % 64] = splitmix(&mut s);
+        i += 1;
+    }
+    i = 0;
+    while i < 64 {
+        k.castling[i] = splitmix(&mut s);
+        k.promoted[i] = splitmix(&mut s);
+        i += 1;
+    }
+    i = 0;
+    while i < 8 {
+        k.ep_file[i] = splitmix(&mut s);
+        i += 1;
+    }
+    k.turn = splitmix(&mut s);
+    i = 0;
+    while i < 2 * 5 * POCKET_SLOTS {
+        // Count 0 has key 0 so an empty pocket (every standard position) adds nothing.
+        let c = i % POCKET_SLOTS;
+        k.pockets[i / (5 * POCKET_SLOTS)][(i / POCKET_SLOTS) % 5][c] = if c == 0 { 0 } else { splitmix(&mut s) };
+        i += 1;
+    }
+    k
+};
+
+/// Key of `piece` on `sq`.
+#[inline(always)]
+pub fn piece_key(piece: Piece, sq: Square) -> u64 {
+    KEYS.pieces[piece.index()][sq.index()]
+}
+
+/// Key of a castling right held by the rook on `sq`.
+#[inline(always)]
+pub fn castling_key(sq: Square) -> u64 {
+    KEYS.castling[sq.index()]
+}
+
+/// Combined key of a set of castling rights.
+#[inline]
+pub fn castling_rights_key(rights: Bitboard) -> u64 {
+    rights.fold(0, |h, sq| h ^ castling_key(sq))
+}
+
+/// Key of an en passant file.
+#[inline(always)]
+pub fn ep_key(sq: Square) -> u64 {
+    KEYS.ep_file[sq.file().index()]
+}
+
+/// Key toggled when Black is to move.
+#[inline(always)]
+pub fn turn_key() -> u64 {
+    KEYS.turn
+}
+
+/// Key of `color` holding `count` of `role`.
+#[inline(always)]
+pub fn pocket_key(color: Color, role: Role, count: u8) -> u64 {
+    KEYS.pockets[color.index()][role.index() % 5][count as usize % POCKET_SLOTS]
+}
+
+/// Key of a promoted-piece mark on `sq`.
+#[inline(always)]
+pub fn promoted_key(sq: Square) -> u64 {
+    KEYS.promoted[sq.index()]
+}
+
+/// Hash of the placement alone.
+pub fn hash_board(board: &Board) -> u64 {
+    board.pieces().fold(0, |h, (sq, p)| h ^ piece_key(p, sq))
+}
+
+/// Hash of pockets and promoted marks (0 for standard positions).
+pub fn hash_crazyhouse(pockets: &ByColor<Pocket>, promoted: Bitboard) -> u64 {
+    let mut h = promoted.fold(0, |h, sq| h ^ promoted_key(sq));
+    for color in Color::ALL {
+        for role in Role::POCKET {
+            h ^= pocket_key(color, role, pockets[color].count(role));
+        }
+    }
+    h
+}

@@ -1,0 +1,21 @@
+//! pgnkit: validate, clean, extract positions from and annotate chess games in PGN, on all cores.
+//!
+//! The library holds everything but the command line: the rules ([`chess`]), text formats
+//! ([`notation`]), the PGN reader ([`pgn`]), input and output ([`io`]), the parallel pipeline
+//! ([`pipeline`]) and its jobs ([`jobs`]), engines ([`engine`], [`search`]).
+//!
+//! ```
+//! use pgnkit::chess::{Position, perft::perft};
+//! assert_eq!(perft(&Position::default(), 3), 8_902);
+//! ```
+
+pub mod chess;
+pub mod engine;
+pub mod io;
+pub mod jobs;
+pub mod notation;
+pub mod pgn;
+pub mod pipeline;
+pub mod search;
+
+pub use chess::{Color, Move, Position, Role, Square, Variant};

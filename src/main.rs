@@ -1,0 +1,2 @@
+//! The `pgnkit` command line.
+fn main() {}

@@ -1,0 +1,1 @@
+//! Text formats for positions and moves: FEN/EPD, SAN, UCI. Bytes in, bytes out.
