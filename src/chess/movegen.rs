@@ -6,13 +6,15 @@
 //! move only along their pin line, king moves test attacks with the king lifted off the board,
 //! and en passant (the one case a horizontal pin can hide) is tested by playing it on bitboards.
 
-use super::attacks::{bishop_attacks, between, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks, rook_attacks};
+use super::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
+    rook_attacks,
+};
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveList};
 use super::position::{Position, castling_paths, castling_targets};
 use super::square::{Rank, Square};
 use super::types::{CastlingSide, Color, Role};
-use super::variant::Variant;
 
 /// Receives generated moves in bulk.
 pub(crate) trait Sink {
@@ -111,10 +113,16 @@ pub(crate) struct Filter {
 }
 
 impl Filter {
-    pub(crate) const ALL: Filter = Filter { roles: 0x3f, to: Bitboard::FULL };
+    pub(crate) const ALL: Filter = Filter {
+        roles: 0x3f,
+        to: Bitboard::FULL,
+    };
 
     pub(crate) const fn role_to(role: Role, to: Square) -> Filter {
-        Filter { roles: 1 << role as u8, to: Bitboard::from_square(to) }
+        Filter {
+            roles: 1 << role as u8,
+            to: Bitboard::from_square(to),
+        }
     }
 
     #[inline(always)]
@@ -174,19 +182,31 @@ impl Position {
         // A pinned piece can never answer a check, so pinned sliders only move when not in check.
         if filter.has(Role::Bishop) {
             for from in b.bishops() & ours {
-                let pin = if pinned.contains(from) { line(king, from) } else { Bitboard::FULL };
+                let pin = if pinned.contains(from) {
+                    line(king, from)
+                } else {
+                    Bitboard::FULL
+                };
                 sink.normal(from, bishop_attacks(from, occ) & targets & pin);
             }
         }
         if filter.has(Role::Rook) {
             for from in b.rooks() & ours {
-                let pin = if pinned.contains(from) { line(king, from) } else { Bitboard::FULL };
+                let pin = if pinned.contains(from) {
+                    line(king, from)
+                } else {
+                    Bitboard::FULL
+                };
                 sink.normal(from, rook_attacks(from, occ) & targets & pin);
             }
         }
         if filter.has(Role::Queen) {
             for from in b.queens() & ours {
-                let pin = if pinned.contains(from) { line(king, from) } else { Bitboard::FULL };
+                let pin = if pinned.contains(from) {
+                    line(king, from)
+                } else {
+                    Bitboard::FULL
+                };
                 sink.normal(from, queen_attacks(from, occ) & targets & pin);
             }
         }
@@ -196,7 +216,7 @@ impl Position {
         if filter.has(Role::King) && checkers.is_empty() {
             self.castling_moves(sink, king, filter.to);
         }
-        if self.variant == Variant::Crazyhouse {
+        if self.crazyhouse() {
             self.drops(sink, evasion & !occ & filter.to, filter);
         }
     }
@@ -218,7 +238,11 @@ impl Position {
         let pawns = b.by_piece(Role::Pawn.of(us));
         let last = Bitboard::relative_rank(us, Rank::Eighth);
         let third = Bitboard::relative_rank(us, Rank::Third);
-        let (up, left, right) = if us.is_white() { (8, 7, 9) } else { (-8, -9, -7) };
+        let (up, left, right) = if us.is_white() {
+            (8, 7, 9)
+        } else {
+            (-8, -9, -7)
+        };
         const NOT_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
         const NOT_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
 
@@ -235,9 +259,15 @@ impl Position {
 
         let capture_targets = theirs & targets;
         let (west, east) = if us.is_white() {
-            (Bitboard((free & NOT_A).0 << 7), Bitboard((free & NOT_H).0 << 9))
+            (
+                Bitboard((free & NOT_A).0 << 7),
+                Bitboard((free & NOT_H).0 << 9),
+            )
         } else {
-            (Bitboard((free & NOT_A).0 >> 9), Bitboard((free & NOT_H).0 >> 7))
+            (
+                Bitboard((free & NOT_A).0 >> 9),
+                Bitboard((free & NOT_H).0 >> 7),
+            )
         };
         let west = west & capture_targets;
         let east = east & capture_targets;
@@ -277,13 +307,19 @@ impl Position {
             if (empty & b.occupied()).any() {
                 continue;
             }
-            let side = if rook > king { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+            let side = if rook > king {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            };
             if !to.contains(rook) && !to.contains(castling_targets(us, side).0) {
                 continue;
             }
             // Attacks are tested with king and rook lifted: the rook may shield the destination.
             let lifted = b.occupied() - Bitboard::from_square(king) - Bitboard::from_square(rook);
-            if Iterator::any(&mut { king_path }, |sq| b.attackers_to(sq, !us, lifted).any()) {
+            if Iterator::any(&mut { king_path }, |sq| {
+                b.attackers_to(sq, !us, lifted).any()
+            }) {
                 continue;
             }
             sink.one(Move::castle(king, rook));
@@ -298,7 +334,11 @@ impl Position {
         }
         for role in super::types::Role::POCKET {
             if pocket.count(role) > 0 && filter.has(role) {
-                let t = if role == Role::Pawn { to - Bitboard::BACKRANKS } else { to };
+                let t = if role == Role::Pawn {
+                    to - Bitboard::BACKRANKS
+                } else {
+                    to
+                };
                 sink.drops(role, t);
             }
         }
@@ -359,3 +399,135 @@ impl Position {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    //! Differential test against cozy-chess (MIT), an independent generator, on seeded random
+    //! playouts: the same legal move sets, the same checkers, and an incremental Zobrist key that
+    //! always equals the recomputed one.
+
+    use super::*;
+    use crate::chess::{Board, CastlingMode, Piece, Setup};
+
+    fn sq(s: cozy_chess::Square) -> Square {
+        Square::new(s as u32)
+    }
+
+    /// Our position from a cozy-chess board, so both start from the same arbitrary position.
+    fn from_cozy(c: &cozy_chess::Board) -> Position {
+        let mut board = Board::empty();
+        for s in c.occupied() {
+            let role = Role::ALL[c.piece_on(s).expect("occupied") as usize];
+            let color = Color::from_white(c.color_on(s) == Some(cozy_chess::Color::White));
+            board.set_piece_at(sq(s), Piece { color, role });
+        }
+        let mut rights = Bitboard::EMPTY;
+        for (color, rank) in [(cozy_chess::Color::White, 0), (cozy_chess::Color::Black, 7)] {
+            let r = c.castle_rights(color);
+            for file in [r.short, r.long].into_iter().flatten() {
+                rights.add(Square::new(rank * 8 + file as u32));
+            }
+        }
+        let turn = Color::from_white(c.side_to_move() == cozy_chess::Color::White);
+        let ep_square = c
+            .en_passant()
+            .map(|f| Square::new(f as u32 + if turn.is_white() { 40 } else { 16 }));
+        let setup = Setup {
+            board,
+            castling_rights: rights,
+            turn,
+            ep_square,
+            ..Setup::empty()
+        };
+        Position::from_setup(
+            setup,
+            crate::chess::Variant::Chess960,
+            CastlingMode::Chess960,
+        )
+        .expect("valid position")
+    }
+
+    fn cozy_moves(c: &cozy_chess::Board) -> Vec<(Square, Square, Option<Role>)> {
+        let mut v = Vec::new();
+        c.generate_moves(|ms| {
+            for m in ms {
+                v.push((
+                    sq(m.from),
+                    sq(m.to),
+                    m.promotion.map(|p| Role::ALL[p as usize]),
+                ));
+            }
+            false
+        });
+        v.sort_by_key(|&(f, t, p)| (f, t, p.map(|r| r as u8)));
+        v
+    }
+
+    fn our_moves(p: &Position) -> Vec<(Square, Square, Option<Role>)> {
+        let mut v: Vec<_> = p
+            .legal_moves()
+            .iter()
+            .map(|m| (m.from_raw(), m.to(), m.promotion_role()))
+            .collect();
+        v.sort_by_key(|&(f, t, p)| (f, t, p.map(|r| r as u8)));
+        v
+    }
+
+    fn playout(mut cozy: cozy_chess::Board, seed: u64, plies: usize) {
+        let mut ours = from_cozy(&cozy);
+        let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        for ply in 0..plies {
+            let expected = cozy_moves(&cozy);
+            let got = our_moves(&ours);
+            assert_eq!(got, expected, "seed {seed} ply {ply}: {ours:?}");
+            assert_eq!(ours.count_legal() as usize, got.len());
+            assert_eq!(ours.checkers().count(), cozy.checkers().len());
+            assert_eq!(
+                ours.zobrist(),
+                ours.compute_hash(),
+                "incremental hash, seed {seed} ply {ply}"
+            );
+            if got.is_empty() {
+                return;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let (f, t, p) = got[(rng % got.len() as u64) as usize];
+            let m = *ours
+                .legal_moves()
+                .iter()
+                .find(|m| (m.from_raw(), m.to(), m.promotion_role()) == (f, t, p))
+                .expect("chosen move");
+            ours.play_unchecked(m);
+            cozy.play_unchecked(cozy_chess::Move {
+                from: cozy_chess::Square::index(f as usize),
+                to: cozy_chess::Square::index(t as usize),
+                promotion: p.map(|r| cozy_chess::Piece::index(r as usize)),
+            });
+            if ours.halfmoves() >= 100 {
+                return;
+            }
+        }
+    }
+
+    #[test]
+    fn matches_cozy_chess_on_random_playouts_standard() {
+        for seed in 0..300 {
+            playout(cozy_chess::Board::default(), seed, 300);
+        }
+    }
+
+    #[test]
+    fn matches_cozy_chess_on_random_playouts_chess960() {
+        for seed in 0..300u64 {
+            let n = (seed * 7919 % 960) as u32;
+            playout(cozy_chess::Board::chess960_startpos(n), seed, 300);
+            let m = (seed * 104_729 % 960) as u32;
+            playout(
+                cozy_chess::Board::double_chess960_startpos(n, m),
+                seed + 1_000,
+                300,
+            );
+        }
+    }
+}

@@ -1,1 +1,2 @@
 //! Text formats for positions and moves: FEN/EPD, SAN, UCI. Bytes in, bytes out.
+pub mod perft_suite;
