@@ -14,7 +14,7 @@
 //! Game boundaries: a game starts at its first token after whitespace and `%` escape lines. It
 //! ends (1) at a line starting with a tag (`[Name "`) after the movetext began, (2) after the
 //! main-line result token plus comments on the same line, (3) in the tag section, at a blank
-//! line followed by a tag whose name the game already has (header-only games), (4) at binary
+//! line followed by `Event` or a tag the game already has (header-only games), (4) at binary
 //! data (skipped to the next line starting with a tag), or (5) at the end of the input.
 //! Comments: `{` ends at the first `}`, except that a comment containing a line that starts with
 //! a tag is unterminated when no `}` follows or another `{` comes before the `}`: it then ends
@@ -121,7 +121,7 @@ struct TagParse {
 /// use std::ops::ControlFlow;
 ///
 /// struct CountMoves(usize);
-/// impl Visitor for CountMoves {
+/// impl Visitor<'_> for CountMoves {
 ///     type Output = usize;
 ///     fn san(&mut self, _: SanToken<'_>) -> ControlFlow<()> {
 ///         self.0 += 1;
@@ -220,7 +220,7 @@ impl<'a> Reader<'a> {
         pos == 0 || matches!(self.bytes[pos - 1], b'\n' | b'\r')
     }
 
-    fn problem<V: Visitor>(&mut self, v: &mut V, kind: ProblemKind, pos: usize) {
+    fn problem<V: Visitor<'a>>(&mut self, v: &mut V, kind: ProblemKind, pos: usize) {
         let max = self.limits.max_problems;
         if self.problems < max {
             v.problem(Problem { kind, offset: self.off(pos) });
@@ -254,7 +254,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads one game, delivering its events to `v`; `None` at the end of the input.
-    pub fn read_game<V: Visitor>(&mut self, v: &mut V) -> Option<V::Output> {
+    pub fn read_game<V: Visitor<'a>>(&mut self, v: &mut V) -> Option<V::Output> {
         let mut utf16 = false;
         if self.pos == 0 && self.base == 0 {
             if self.bytes.starts_with(b"\xef\xbb\xbf") {
@@ -290,7 +290,7 @@ impl<'a> Reader<'a> {
 
     /// Reads the tag section. Returns `true` when the game has no movetext (end of input, or a
     /// new game's tags follow).
-    fn read_tags<V: Visitor>(&mut self, v: &mut V, emit: bool) -> bool {
+    fn read_tags<V: Visitor<'a>>(&mut self, v: &mut V, emit: bool) -> bool {
         self.tag_names.clear();
         let mut first = true;
         loop {
@@ -370,7 +370,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a `{}` comment at `self.pos` (which is `{`) and delivers it if `loud`.
-    fn brace_comment<V: Visitor>(&mut self, v: &mut V, loud: bool) {
+    fn brace_comment<V: Visitor<'a>>(&mut self, v: &mut V, loud: bool) {
         let open = self.pos;
         let (text_end, next, problem) = self.scan_brace_comment(open);
         if let Some(kind) = problem {
@@ -387,7 +387,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a `;` comment at `self.pos` and delivers it if `loud`.
-    fn line_comment<V: Visitor>(&mut self, v: &mut V, loud: bool) {
+    fn line_comment<V: Visitor<'a>>(&mut self, v: &mut V, loud: bool) {
         let open = self.pos;
         let end = line_end(self.bytes, open);
         if loud {
@@ -400,7 +400,7 @@ impl<'a> Reader<'a> {
         self.pos = end;
     }
 
-    fn read_movetext<V: Visitor>(&mut self, v: &mut V, emit: bool) {
+    fn read_movetext<V: Visitor<'a>>(&mut self, v: &mut V, emit: bool) {
         let b = self.bytes;
         let n = b.len();
         let max_depth = self.limits.max_depth;
@@ -611,7 +611,7 @@ impl<'a> Reader<'a> {
     }
 
     /// After the result: comments on the same line still belong to the game.
-    fn trailing_comments<V: Visitor>(&mut self, v: &mut V, mut pos: usize, loud: bool) -> usize {
+    fn trailing_comments<V: Visitor<'a>>(&mut self, v: &mut V, mut pos: usize, loud: bool) -> usize {
         let b = self.bytes;
         loop {
             while pos < b.len() && matches!(b[pos], b' ' | b'\t') {
@@ -766,7 +766,7 @@ pub(crate) mod trace {
         String::from_utf8_lossy(b).into_owned()
     }
 
-    impl Visitor for Trace {
+    impl Visitor<'_> for Trace {
         type Output = Vec<String>;
         fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
             self.lines.push(format!("game@{}", start.offset));

@@ -149,7 +149,10 @@ impl ProblemKind {
 }
 
 /// Receives the events of one game at a time; see the module docs for order and skipping.
-pub trait Visitor {
+///
+/// `'a` is the lifetime of the input: tokens borrow from it, so a visitor may keep them
+/// (e.g. collect a game's `SanToken`s) without copying.
+pub trait Visitor<'a> {
     /// What [`Visitor::end_game`] produces for each game.
     type Output;
 
@@ -160,7 +163,7 @@ pub trait Visitor {
     }
 
     /// A tag pair; `name` as written, `value` raw (see [`RawTag`]).
-    fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+    fn tag(&mut self, name: &'a [u8], value: RawTag<'a>) {
         let _ = (name, value);
     }
 
@@ -170,7 +173,7 @@ pub trait Visitor {
     }
 
     /// A move token. `Break` skips the rest of this game's movetext.
-    fn san(&mut self, san: SanToken<'_>) -> ControlFlow<()> {
+    fn san(&mut self, san: SanToken<'a>) -> ControlFlow<()> {
         let _ = san;
         ControlFlow::Continue(())
     }
@@ -181,7 +184,7 @@ pub trait Visitor {
     }
 
     /// A comment.
-    fn comment(&mut self, comment: RawComment<'_>) {
+    fn comment(&mut self, comment: RawComment<'a>) {
         let _ = comment;
     }
 
@@ -216,7 +219,7 @@ pub trait Visitor {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Ignore;
 
-impl Visitor for Ignore {
+impl Visitor<'_> for Ignore {
     type Output = ();
 
     fn begin_game(&mut self, _: GameStart) -> ControlFlow<()> {
