@@ -13,7 +13,7 @@
 //!
 //! Game boundaries: a game starts at its first token after whitespace and `%` escape lines. It
 //! ends (1) at a line starting with a tag (`[Name "`) after the movetext began, (2) after the
-//! main-line result token plus comments on the same line, (3) in the tag section, at a blank
+//! main-line result token plus the comments that follow it before any other token, (3) in the tag section, at a blank
 //! line followed by `Event` or a tag the game already has (header-only games), (4) at binary
 //! data (skipped to the next line starting with a tag), or (5) at the end of the input.
 //! Comments: `{` ends at the first `}`, except that a comment containing a line that starts with
@@ -610,21 +610,23 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// After the result: comments on the same line still belong to the game.
+    /// After the result: comments that follow before another token still belong to the game
+    /// (TCEC archives put `; { Game Nr. ... }` lines there, sometimes after a blank line).
     fn trailing_comments<V: Visitor<'a>>(&mut self, v: &mut V, mut pos: usize, loud: bool) -> usize {
         let b = self.bytes;
         loop {
-            while pos < b.len() && matches!(b[pos], b' ' | b'\t') {
-                pos += 1;
+            let mut p = pos;
+            while p < b.len() && class(b[p]) == WS {
+                p += 1;
             }
-            match b.get(pos) {
+            match b.get(p) {
                 Some(b'{') => {
-                    self.pos = pos;
+                    self.pos = p;
                     self.brace_comment(v, loud);
                     pos = self.pos;
                 }
                 Some(b';') => {
-                    self.pos = pos;
+                    self.pos = p;
                     self.line_comment(v, loud);
                     pos = self.pos;
                 }
@@ -957,10 +959,11 @@ mod tests {
 
     #[test]
     fn results_end_games_and_trailing_comment_stays() {
-        let games = trace(b"1. e4 1-0 {won on time}\n1. d4 0-1\n\n{lone} *");
+        let games = trace(b"1. e4 1-0 {won on time}\n; more\n1. d4 0-1\n\n{after} e4 *");
         assert_eq!(games.len(), 3);
-        assert!(lines(&games[0]).contains("won on time"));
-        assert!(lines(&games[2]).contains("comment@") && lines(&games[2]).contains("\"*\""));
+        assert!(lines(&games[0]).contains("won on time") && lines(&games[0]).contains("more"));
+        assert!(lines(&games[1]).contains("after"));
+        assert!(lines(&games[2]).contains("san@") && lines(&games[2]).contains("\"*\""));
     }
 
     #[test]

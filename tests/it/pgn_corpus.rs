@@ -261,6 +261,9 @@ fn shared_game_collections_counts() {
         ("games/twic0920.pgn.zst", 2245, 2245),
         ("games/pgnmentor_Carlsen.pgn.zst", 1860, 1860),
         ("games/chessgames_master_35k.pgn.zst", 35_009, 35_002),
+        ("games/tcec_s01-s10.pgn.zst", 3282, 3282),
+        ("variants/chess960/tcec_frc_s06-s20.pgn.zst", 948, 948),
+        ("variants/crazyhouse/crazyara_rl_eval_model_os_45_vs_sf.pgn", 100, 100),
     ];
     for (file, n_games, with_event) in expected {
         let bytes = load(&data.join(file));
