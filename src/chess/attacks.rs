@@ -53,11 +53,30 @@ const fn step_table(deltas: &[(i32, i32)]) -> [u64; 64] {
     t
 }
 
-static KNIGHT: [u64; 64] =
-    step_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
-static KING: [u64; 64] =
-    step_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
-static PAWN: [[u64; 64]; 2] = [step_table(&[(-1, 1), (1, 1)]), step_table(&[(-1, -1), (1, -1)])];
+static KNIGHT: [u64; 64] = step_table(&[
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+]);
+static KING: [u64; 64] = step_table(&[
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+]);
+static PAWN: [[u64; 64]; 2] = [
+    step_table(&[(-1, 1), (1, 1)]),
+    step_table(&[(-1, -1), (1, -1)]),
+];
 
 /// Per-square slider lookup data.
 #[derive(Clone, Copy)]
@@ -72,11 +91,21 @@ const ROOK_TABLE_SIZE: usize = 102_400;
 const TABLE_SIZE: usize = ROOK_TABLE_SIZE + 5_248;
 
 const fn magics(dirs: &[(i32, i32); 4], numbers: &[u64; 64], mut offset: u32) -> [Magic; 64] {
-    let mut m = [Magic { mask: 0, magic: 0, offset: 0, shift: 0 }; 64];
+    let mut m = [Magic {
+        mask: 0,
+        magic: 0,
+        offset: 0,
+        shift: 0,
+    }; 64];
     let mut sq = 0;
     while sq < 64 {
         let mask = slide(sq as u32, 0, dirs, true);
-        m[sq] = Magic { mask, magic: numbers[sq], offset, shift: 64 - mask.count_ones() };
+        m[sq] = Magic {
+            mask,
+            magic: numbers[sq],
+            offset,
+            shift: 64 - mask.count_ones(),
+        };
         offset += 1 << mask.count_ones();
         sq += 1;
     }
@@ -131,7 +160,11 @@ const fn fill(table: &mut [u64; TABLE_SIZE], magics: &[Magic; 64], dirs: &[(i32,
             let occ = pdep(i, m.mask);
             let att = slide(sq as u32, occ, dirs, false);
             // PEXT layout: the index is `i` itself; magic layout: the product, checked for collisions.
-            let idx = if USE_PEXT { i as usize } else { (occ.wrapping_mul(m.magic) >> m.shift) as usize };
+            let idx = if USE_PEXT {
+                i as usize
+            } else {
+                (occ.wrapping_mul(m.magic) >> m.shift) as usize
+            };
             let slot = &mut table[m.offset as usize + idx];
             if *slot != 0 && *slot != att {
                 panic!("magic collision");
@@ -225,8 +258,10 @@ const fn line_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
                 while dirs < 2 {
                     let set = if dirs == 0 { &ROOK_DIRS } else { &BISHOP_DIRS };
                     if slide(a as u32, 0, set, false) & bb != 0 {
-                        between[a][b] = slide(a as u32, bb, set, false) & slide(b as u32, 1 << a, set, false);
-                        line[a][b] = (slide(a as u32, 0, set, false) & slide(b as u32, 0, set, false))
+                        between[a][b] =
+                            slide(a as u32, bb, set, false) & slide(b as u32, 1 << a, set, false);
+                        line[a][b] = (slide(a as u32, 0, set, false)
+                            & slide(b as u32, 0, set, false))
                             | (1 << a)
                             | bb;
                     }
@@ -411,8 +446,14 @@ mod tests {
             x ^= x << 17;
             let occ = x & (x >> 3);
             let sq = Square::new((x >> 58) as u32);
-            assert_eq!(rook_attacks(sq, Bitboard(occ)).0, naive(sq, occ, &ROOK_DIRS));
-            assert_eq!(bishop_attacks(sq, Bitboard(occ)).0, naive(sq, occ, &BISHOP_DIRS));
+            assert_eq!(
+                rook_attacks(sq, Bitboard(occ)).0,
+                naive(sq, occ, &ROOK_DIRS)
+            );
+            assert_eq!(
+                bishop_attacks(sq, Bitboard(occ)).0,
+                naive(sq, occ, &BISHOP_DIRS)
+            );
         }
     }
 
@@ -420,9 +461,18 @@ mod tests {
     fn leapers_and_lines() {
         assert_eq!(knight_attacks(Square::A1).count(), 2);
         assert_eq!(king_attacks(Square::E4).count(), 8);
-        assert_eq!(pawn_attacks(Color::White, Square::E4), Bitboard::from_square(Square::D5) | Square::F5);
-        assert_eq!(pawn_attacks(Color::Black, Square::A7), Bitboard::from_square(Square::B6));
-        assert_eq!(between(Square::A1, Square::D4), Bitboard::from_square(Square::B2) | Square::C3);
+        assert_eq!(
+            pawn_attacks(Color::White, Square::E4),
+            Bitboard::from_square(Square::D5) | Square::F5
+        );
+        assert_eq!(
+            pawn_attacks(Color::Black, Square::A7),
+            Bitboard::from_square(Square::B6)
+        );
+        assert_eq!(
+            between(Square::A1, Square::D4),
+            Bitboard::from_square(Square::B2) | Square::C3
+        );
         assert_eq!(between(Square::A1, Square::B3), Bitboard::EMPTY);
         assert_eq!(line(Square::A1, Square::B2).count(), 8);
         assert!(aligned(Square::A1, Square::H8, Square::D4));
@@ -448,7 +498,10 @@ mod tests {
             state ^= state << 17;
             state
         };
-        for (name, dirs) in [("ROOK_NUMBERS", &ROOK_DIRS), ("BISHOP_NUMBERS", &BISHOP_DIRS)] {
+        for (name, dirs) in [
+            ("ROOK_NUMBERS", &ROOK_DIRS),
+            ("BISHOP_NUMBERS", &BISHOP_DIRS),
+        ] {
             println!("const {name}: [u64; 64] = [");
             for sq in 0..64 {
                 let mask = slide(sq, 0, dirs, true);

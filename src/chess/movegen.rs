@@ -6,7 +6,10 @@
 //! move only along their pin line, king moves test attacks with the king lifted off the board,
 //! and en passant (the one case a horizontal pin can hide) is tested by playing it on bitboards.
 
-use super::attacks::{bishop_attacks, between, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks, rook_attacks};
+use super::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
+    rook_attacks,
+};
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveList};
 use super::position::{Position, castling_paths, castling_targets};
@@ -111,10 +114,16 @@ pub(crate) struct Filter {
 }
 
 impl Filter {
-    pub(crate) const ALL: Filter = Filter { roles: 0x3f, to: Bitboard::FULL };
+    pub(crate) const ALL: Filter = Filter {
+        roles: 0x3f,
+        to: Bitboard::FULL,
+    };
 
     pub(crate) const fn role_to(role: Role, to: Square) -> Filter {
-        Filter { roles: 1 << role as u8, to: Bitboard::from_square(to) }
+        Filter {
+            roles: 1 << role as u8,
+            to: Bitboard::from_square(to),
+        }
     }
 
     #[inline(always)]
@@ -174,19 +183,31 @@ impl Position {
         // A pinned piece can never answer a check, so pinned sliders only move when not in check.
         if filter.has(Role::Bishop) {
             for from in b.bishops() & ours {
-                let pin = if pinned.contains(from) { line(king, from) } else { Bitboard::FULL };
+                let pin = if pinned.contains(from) {
+                    line(king, from)
+                } else {
+                    Bitboard::FULL
+                };
                 sink.normal(from, bishop_attacks(from, occ) & targets & pin);
             }
         }
         if filter.has(Role::Rook) {
             for from in b.rooks() & ours {
-                let pin = if pinned.contains(from) { line(king, from) } else { Bitboard::FULL };
+                let pin = if pinned.contains(from) {
+                    line(king, from)
+                } else {
+                    Bitboard::FULL
+                };
                 sink.normal(from, rook_attacks(from, occ) & targets & pin);
             }
         }
         if filter.has(Role::Queen) {
             for from in b.queens() & ours {
-                let pin = if pinned.contains(from) { line(king, from) } else { Bitboard::FULL };
+                let pin = if pinned.contains(from) {
+                    line(king, from)
+                } else {
+                    Bitboard::FULL
+                };
                 sink.normal(from, queen_attacks(from, occ) & targets & pin);
             }
         }
@@ -218,7 +239,11 @@ impl Position {
         let pawns = b.by_piece(Role::Pawn.of(us));
         let last = Bitboard::relative_rank(us, Rank::Eighth);
         let third = Bitboard::relative_rank(us, Rank::Third);
-        let (up, left, right) = if us.is_white() { (8, 7, 9) } else { (-8, -9, -7) };
+        let (up, left, right) = if us.is_white() {
+            (8, 7, 9)
+        } else {
+            (-8, -9, -7)
+        };
         const NOT_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
         const NOT_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
 
@@ -235,9 +260,15 @@ impl Position {
 
         let capture_targets = theirs & targets;
         let (west, east) = if us.is_white() {
-            (Bitboard((free & NOT_A).0 << 7), Bitboard((free & NOT_H).0 << 9))
+            (
+                Bitboard((free & NOT_A).0 << 7),
+                Bitboard((free & NOT_H).0 << 9),
+            )
         } else {
-            (Bitboard((free & NOT_A).0 >> 9), Bitboard((free & NOT_H).0 >> 7))
+            (
+                Bitboard((free & NOT_A).0 >> 9),
+                Bitboard((free & NOT_H).0 >> 7),
+            )
         };
         let west = west & capture_targets;
         let east = east & capture_targets;
@@ -277,13 +308,19 @@ impl Position {
             if (empty & b.occupied()).any() {
                 continue;
             }
-            let side = if rook > king { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+            let side = if rook > king {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            };
             if !to.contains(rook) && !to.contains(castling_targets(us, side).0) {
                 continue;
             }
             // Attacks are tested with king and rook lifted: the rook may shield the destination.
             let lifted = b.occupied() - Bitboard::from_square(king) - Bitboard::from_square(rook);
-            if Iterator::any(&mut { king_path }, |sq| b.attackers_to(sq, !us, lifted).any()) {
+            if Iterator::any(&mut { king_path }, |sq| {
+                b.attackers_to(sq, !us, lifted).any()
+            }) {
                 continue;
             }
             sink.one(Move::castle(king, rook));
@@ -298,7 +335,11 @@ impl Position {
         }
         for role in super::types::Role::POCKET {
             if pocket.count(role) > 0 && filter.has(role) {
-                let t = if role == Role::Pawn { to - Bitboard::BACKRANKS } else { to };
+                let t = if role == Role::Pawn {
+                    to - Bitboard::BACKRANKS
+                } else {
+                    to
+                };
                 sink.drops(role, t);
             }
         }
@@ -358,4 +399,3 @@ impl Position {
         self.board.attackers_to(sq, by, self.board.occupied()).any()
     }
 }
-

@@ -87,7 +87,9 @@ impl PositionErrorKind {
             PositionErrorKind::PawnsOnBackrank => "pawns on the first or last rank",
             PositionErrorKind::OppositeCheck => "side not to move is in check",
             PositionErrorKind::ImpossibleCheck => "impossible check",
-            PositionErrorKind::InvalidCastlingRights => "castling rights without their rook or king",
+            PositionErrorKind::InvalidCastlingRights => {
+                "castling rights without their rook or king"
+            }
             PositionErrorKind::InvalidEpSquare => "impossible en passant square",
             PositionErrorKind::TooManyPieces => "too many pieces",
         }
@@ -175,7 +177,11 @@ impl Position {
     }
 
     /// Validates `setup` as a position of `variant`, reading castling in `mode`.
-    pub fn from_setup(setup: Setup, variant: Variant, mode: CastlingMode) -> Result<Position, PositionError> {
+    pub fn from_setup(
+        setup: Setup,
+        variant: Variant,
+        mode: CastlingMode,
+    ) -> Result<Position, PositionError> {
         let mut kinds = 0u16;
         let board = setup.board;
         if board.occupied().is_empty() {
@@ -199,8 +205,16 @@ impl Position {
         let crazyhouse = variant == Variant::Crazyhouse;
         let mut pos = Position {
             board,
-            promoted: if crazyhouse { setup.promoted & board.occupied() & !board.pawns() & !board.kings() } else { Bitboard::EMPTY },
-            pockets: if crazyhouse { setup.pockets.unwrap_or_default() } else { ByColor::default() },
+            promoted: if crazyhouse {
+                setup.promoted & board.occupied() & !board.pawns() & !board.kings()
+            } else {
+                Bitboard::EMPTY
+            },
+            pockets: if crazyhouse {
+                setup.pockets.unwrap_or_default()
+            } else {
+                ByColor::default()
+            },
             castling: Bitboard::EMPTY,
             hash: 0,
             halfmoves: setup.halfmoves,
@@ -211,13 +225,22 @@ impl Position {
             mode,
         };
         if kinds != 0 {
-            return Err(PositionError { kinds, repaired: None });
+            return Err(PositionError {
+                kinds,
+                repaired: None,
+            });
         }
         // From here both kings exist, so check and castling tests are meaningful.
         let theirs_king = board.king_of(!setup.turn).expect("checked above");
-        if board.attackers_to(theirs_king, setup.turn, board.occupied()).any() {
+        if board
+            .attackers_to(theirs_king, setup.turn, board.occupied())
+            .any()
+        {
             kinds |= PositionErrorKind::OppositeCheck.bit();
-            return Err(PositionError { kinds, repaired: None });
+            return Err(PositionError {
+                kinds,
+                repaired: None,
+            });
         }
         pos.castling = valid_castling_rights(&board, setup.castling_rights, mode);
         if pos.castling != setup.castling_rights {
@@ -234,7 +257,14 @@ impl Position {
             kinds |= PositionErrorKind::ImpossibleCheck.bit();
         }
         pos.hash = pos.compute_hash();
-        if kinds == 0 { Ok(pos) } else { Err(PositionError { kinds, repaired: Some(Box::new(pos)) }) }
+        if kinds == 0 {
+            Ok(pos)
+        } else {
+            Err(PositionError {
+                kinds,
+                repaired: Some(Box::new(pos)),
+            })
+        }
     }
 
     /// The unvalidated view of this position, as FEN writes it.
@@ -260,7 +290,8 @@ impl Position {
         }
         let pushed = Square::new((ep as u32 as i32 + if us.is_white() { -8 } else { 8 }) as u32);
         let origin = Square::new((ep as u32 as i32 + if us.is_white() { 8 } else { -8 }) as u32);
-        self.board.by_piece(Role::Pawn.of(!us)).contains(pushed) && !self.board.occupied().contains(origin)
+        self.board.by_piece(Role::Pawn.of(!us)).contains(pushed)
+            && !self.board.occupied().contains(origin)
     }
 
     /// More than two checkers, or two checkers on one line through the king (the nearer would
@@ -293,7 +324,8 @@ impl Position {
     /// `true` when a pawn of the side to move attacks `ep` (pseudo-legal capture).
     #[inline(always)]
     fn ep_capturable(&self, ep: Square) -> bool {
-        (attacks::pawn_attacks(!self.turn, ep) & self.board.by_piece(Role::Pawn.of(self.turn))).any()
+        (attacks::pawn_attacks(!self.turn, ep) & self.board.by_piece(Role::Pawn.of(self.turn)))
+            .any()
     }
 
     // --- Accessors -------------------------------------------------------------------------
@@ -392,13 +424,16 @@ impl Position {
 
     #[inline(always)]
     pub(crate) fn our_king(&self) -> Square {
-        self.board.king_of(self.turn).expect("validated position has a king")
+        self.board
+            .king_of(self.turn)
+            .expect("validated position has a king")
     }
 
     /// Pieces giving check to the side to move.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        self.board.attackers_to(self.our_king(), !self.turn, self.board.occupied())
+        self.board
+            .attackers_to(self.our_king(), !self.turn, self.board.occupied())
     }
 
     /// `true` when the side to move is in check.
@@ -465,7 +500,10 @@ impl Position {
                             let ep = Square::new((from as u32 + to as u32) / 2);
                             self.ep_square = Some(ep);
                             // The new side to move is `them`: their pawns capture.
-                            if (attacks::pawn_attacks(us, ep) & self.board.by_piece(Role::Pawn.of(them))).any() {
+                            if (attacks::pawn_attacks(us, ep)
+                                & self.board.by_piece(Role::Pawn.of(them)))
+                            .any()
+                            {
                                 hash ^= zobrist::ep_key(ep);
                             }
                         }
@@ -492,7 +530,9 @@ impl Position {
                 self.board.toggle(cap, theirs);
                 self.board.toggle(from, pawn);
                 self.board.toggle(to, pawn);
-                hash ^= zobrist::piece_key(theirs, cap) ^ zobrist::piece_key(pawn, from) ^ zobrist::piece_key(pawn, to);
+                hash ^= zobrist::piece_key(theirs, cap)
+                    ^ zobrist::piece_key(pawn, from)
+                    ^ zobrist::piece_key(pawn, to);
                 self.halfmoves = 0;
                 if self.crazyhouse() {
                     hash ^= self.pocket_add(us, Role::Pawn);
@@ -500,7 +540,11 @@ impl Position {
             }
             MoveKind::Castle => {
                 let king_from = m.from_raw();
-                let side = if to > king_from { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+                let side = if to > king_from {
+                    CastlingSide::KingSide
+                } else {
+                    CastlingSide::QueenSide
+                };
                 let (king_to, rook_to) = castling_targets(us, side);
                 let (king, rook) = (Role::King.of(us), Role::Rook.of(us));
                 self.board.toggle(king_from, king);
@@ -517,7 +561,8 @@ impl Position {
                 let piece = role.of(us);
                 let before = self.pockets[us].count(role);
                 self.pockets[us].take(role);
-                hash ^= zobrist::pocket_key(us, role, before) ^ zobrist::pocket_key(us, role, before - 1);
+                hash ^= zobrist::pocket_key(us, role, before)
+                    ^ zobrist::pocket_key(us, role, before - 1);
                 self.board.toggle(to, piece);
                 hash ^= zobrist::piece_key(piece, to);
                 if role == Role::Pawn {
@@ -567,7 +612,11 @@ impl Position {
 
     #[inline(always)]
     fn captured_role(&self, to: Square) -> Option<Role> {
-        if self.board.by_color(!self.turn).contains(to) { self.board.role_at(to) } else { None }
+        if self.board.by_color(!self.turn).contains(to) {
+            self.board.role_at(to)
+        } else {
+            None
+        }
     }
 
     /// Crazyhouse: the captured piece (a pawn if it was promoted) goes to the mover's pocket.
@@ -586,7 +635,8 @@ impl Position {
     fn pocket_add(&mut self, color: Color, role: Role) -> u64 {
         let before = self.pockets[color].count(role);
         self.pockets[color].add(role);
-        zobrist::pocket_key(color, role, before) ^ zobrist::pocket_key(color, role, self.pockets[color].count(role))
+        zobrist::pocket_key(color, role, before)
+            ^ zobrist::pocket_key(color, role, self.pockets[color].count(role))
     }
 
     // --- Game end -----------------------------------------------------------------------------
@@ -607,7 +657,8 @@ impl Position {
         let ours = b.by_color(color);
         if self.crazyhouse() {
             // Anything in hand, or anything but two bare kings and a minor, can still mate.
-            return b.occupied().count() + self.pockets.white.total() + self.pockets.black.total() <= 3
+            return b.occupied().count() + self.pockets.white.total() + self.pockets.black.total()
+                <= 3
                 && (b.pawns() | b.rooks_and_queens()).is_empty()
                 && self.pockets.white.is_empty()
                 && self.pockets.black.is_empty();
@@ -619,7 +670,8 @@ impl Position {
             return ours.count() <= 2 && (b.by_color(!color) & !b.kings() & !b.queens()).is_empty();
         }
         if (ours & b.bishops()).any() {
-            let same_color = (b.bishops() & Bitboard::DARK).is_empty() || (b.bishops() & Bitboard::LIGHT).is_empty();
+            let same_color = (b.bishops() & Bitboard::DARK).is_empty()
+                || (b.bishops() & Bitboard::LIGHT).is_empty();
             return same_color && b.pawns().is_empty() && b.knights().is_empty();
         }
         true
@@ -636,16 +688,28 @@ impl Position {
         use super::outcome::{Outcome, Termination};
         if !self.has_legal_moves() {
             return Some(if self.is_check() {
-                Outcome { winner: Some(!self.turn), termination: Termination::Checkmate }
+                Outcome {
+                    winner: Some(!self.turn),
+                    termination: Termination::Checkmate,
+                }
             } else {
-                Outcome { winner: None, termination: Termination::Stalemate }
+                Outcome {
+                    winner: None,
+                    termination: Termination::Stalemate,
+                }
             });
         }
         if self.is_insufficient_material() {
-            return Some(Outcome { winner: None, termination: Termination::InsufficientMaterial });
+            return Some(Outcome {
+                winner: None,
+                termination: Termination::InsufficientMaterial,
+            });
         }
         if self.halfmoves >= 150 {
-            return Some(Outcome { winner: None, termination: Termination::SeventyFiveMoves });
+            return Some(Outcome {
+                winner: None,
+                termination: Termination::SeventyFiveMoves,
+            });
         }
         None
     }
@@ -675,7 +739,9 @@ fn valid_castling_rights(board: &Board, rights: Bitboard, mode: CastlingMode) ->
     let mut valid = Bitboard::EMPTY;
     for color in Color::ALL {
         let back = Bitboard::relative_rank(color, Rank::First);
-        let Some(king) = (board.kings() & board.by_color(color) & back).first() else { continue };
+        let Some(king) = (board.kings() & board.by_color(color) & back).first() else {
+            continue;
+        };
         if mode == CastlingMode::Standard && king.file() != File::E {
             continue;
         }
@@ -699,9 +765,14 @@ fn valid_castling_rights(board: &Board, rights: Bitboard, mode: CastlingMode) ->
 /// the king crosses, including its destination.
 #[inline]
 pub(crate) fn castling_paths(color: Color, king: Square, rook: Square) -> (Bitboard, Bitboard) {
-    let side = if rook > king { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+    let side = if rook > king {
+        CastlingSide::KingSide
+    } else {
+        CastlingSide::QueenSide
+    };
     let (king_to, rook_to) = castling_targets(color, side);
     let king_path = between(king, king_to) | king_to;
-    let empty = (king_path | between(rook, rook_to) | rook_to) - (Bitboard::from_square(king) | rook);
+    let empty =
+        (king_path | between(rook, rook_to) | rook_to) - (Bitboard::from_square(king) | rook);
     (empty, king_path)
 }

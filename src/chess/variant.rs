@@ -51,8 +51,16 @@ impl Variant {
         match v.as_str() {
             "" | "standard" | "chess" | "normal" | "classical" | "rapid" | "blitz" | "bullet"
             | "fromposition" | "tournament" | "international" | "orthodox" => Ok(Variant::Standard),
-            "chess960" | "960" | "fischerandom" | "fischerrandom" | "frc" | "chess960frc" | "freestyle"
-            | "dfrc" | "doublechess960" | "doublefischerrandom" => Ok(Variant::Chess960),
+            "chess960"
+            | "960"
+            | "fischerandom"
+            | "fischerrandom"
+            | "frc"
+            | "chess960frc"
+            | "freestyle"
+            | "dfrc"
+            | "doublechess960"
+            | "doublefischerrandom" => Ok(Variant::Chess960),
             "crazyhouse" | "zh" | "zhouse" => Ok(Variant::Crazyhouse),
             _ => Err(UnsupportedVariant),
         }
@@ -83,7 +91,14 @@ mod tests {
 
     #[test]
     fn aliases() {
-        for s in ["Chess960", "chess 960", "chess-960", "Fischerandom", "fischerrandom", "fischer random"] {
+        for s in [
+            "Chess960",
+            "chess 960",
+            "chess-960",
+            "Fischerandom",
+            "fischerrandom",
+            "fischer random",
+        ] {
             assert_eq!(Variant::from_tag(s), Ok(Variant::Chess960), "{s}");
         }
         assert_eq!(Variant::from_tag("crazyhouse"), Ok(Variant::Crazyhouse));

@@ -60,7 +60,8 @@ static KEYS: Keys = {
     while i < 2 * 5 * POCKET_SLOTS {
         // Count 0 has key 0 so an empty pocket (every standard position) adds nothing.
         let c = i % POCKET_SLOTS;
-        k.pockets[i / (5 * POCKET_SLOTS)][(i / POCKET_SLOTS) % 5][c] = if c == 0 { 0 } else { splitmix(&mut s) };
+        k.pockets[i / (5 * POCKET_SLOTS)][(i / POCKET_SLOTS) % 5][c] =
+            if c == 0 { 0 } else { splitmix(&mut s) };
         i += 1;
     }
     k

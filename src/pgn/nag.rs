@@ -98,7 +98,14 @@ mod tests {
 
     #[test]
     fn glyphs_round_trip() {
-        for (g, n) in [("!", 1), ("?", 2), ("!!", 3), ("??", 4), ("!?", 5), ("?!", 6)] {
+        for (g, n) in [
+            ("!", 1),
+            ("?", 2),
+            ("!!", 3),
+            ("??", 4),
+            ("!?", 5),
+            ("?!", 6),
+        ] {
             assert_eq!(Nag::from_glyph(g.as_bytes()), Some(Nag(n)));
             assert_eq!(Nag(n).glyph(), Some(g));
         }

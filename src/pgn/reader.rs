@@ -223,9 +223,15 @@ impl<'a> Reader<'a> {
     fn problem<V: Visitor<'a>>(&mut self, v: &mut V, kind: ProblemKind, pos: usize) {
         let max = self.limits.max_problems;
         if self.problems < max {
-            v.problem(Problem { kind, offset: self.off(pos) });
+            v.problem(Problem {
+                kind,
+                offset: self.off(pos),
+            });
         } else if self.problems == max {
-            v.problem(Problem { kind: ProblemKind::TooManyProblems, offset: self.off(pos) });
+            v.problem(Problem {
+                kind: ProblemKind::TooManyProblems,
+                offset: self.off(pos),
+            });
         }
         self.problems = self.problems.saturating_add(1);
     }
@@ -269,7 +275,9 @@ impl<'a> Reader<'a> {
         }
         self.problems = 0;
         let emit_tags = v
-            .begin_game(GameStart { offset: self.off(self.pos) })
+            .begin_game(GameStart {
+                offset: self.off(self.pos),
+            })
             .is_continue();
         if utf16 {
             self.problem(v, ProblemKind::Utf16Bom, self.pos);
@@ -318,7 +326,13 @@ impl<'a> Reader<'a> {
             }
             if let Some(value) = t.value {
                 if emit {
-                    v.tag(&b[t.name.clone()], RawTag { raw: &b[value], offset: self.off(at) });
+                    v.tag(
+                        &b[t.name.clone()],
+                        RawTag {
+                            raw: &b[value],
+                            offset: self.off(at),
+                        },
+                    );
                 }
                 self.tag_names.push(t.name);
             }
@@ -342,7 +356,11 @@ impl<'a> Reader<'a> {
             }
         }
         let found = memchr::memchr(b'}', &self.bytes[from..limit]).map(|i| from + i);
-        self.brace = BraceCache { from, to: found.map_or(limit, |f| f + 1), hit: found };
+        self.brace = BraceCache {
+            from,
+            to: found.map_or(limit, |f| f + 1),
+            hit: found,
+        };
         found
     }
 
@@ -364,7 +382,9 @@ impl<'a> Reader<'a> {
                 }
             }
             (None, Some(t)) => (t, t, Some(ProblemKind::UnterminatedComment)),
-            (None, None) if limit == b.len() => (limit, limit, Some(ProblemKind::UnterminatedComment)),
+            (None, None) if limit == b.len() => {
+                (limit, limit, Some(ProblemKind::UnterminatedComment))
+            }
             (None, None) => (limit, limit, Some(ProblemKind::CommentTooLong)),
         }
     }
@@ -454,38 +474,40 @@ impl<'a> Reader<'a> {
                     }
                     pos = q;
                     let tok = &b[start..q];
-                    if matches!(c, b'0' | b'1') {
-                        if let Some(result) = GameResult::from_ascii(tok) {
-                            if depth > 0 {
-                                self.problem(v, ProblemKind::ResultInVariation, start);
-                                continue;
-                            }
-                            if loud {
-                                v.outcome(Some(result), self.off(start));
-                            }
-                            outcome_sent = true;
-                            pos = self.trailing_comments(v, pos, loud);
-                            break;
+                    if matches!(c, b'0' | b'1')
+                        && let Some(result) = GameResult::from_ascii(tok)
+                    {
+                        if depth > 0 {
+                            self.problem(v, ProblemKind::ResultInVariation, start);
+                            continue;
                         }
+                        if loud {
+                            v.outcome(Some(result), self.off(start));
+                        }
+                        outcome_sent = true;
+                        pos = self.trailing_comments(v, pos, loud);
+                        break;
                     }
                     if c != b'0' && tok.iter().all(u8::is_ascii_digit) {
                         continue; // move number without a period (`0000` is a null move)
                     }
-                    if matches!(c, b'+' | b'-' | b'=' | b'N' | b'R' | b'i') {
-                        if let Some(nag) = Nag::from_symbol(tok) {
-                            if loud {
-                                v.nag(nag, self.off(start));
-                            }
-                            continue;
+                    if matches!(c, b'+' | b'-' | b'=' | b'N' | b'R' | b'i')
+                        && let Some(nag) = Nag::from_symbol(tok)
+                    {
+                        if loud {
+                            v.nag(nag, self.off(start));
                         }
+                        continue;
                     }
                     if tok == b"e.p." {
                         continue;
                     }
                     if loud
-                        && v
-                            .san(SanToken { raw: tok, offset: self.off(start) })
-                            .is_break()
+                        && v.san(SanToken {
+                            raw: tok,
+                            offset: self.off(start),
+                        })
+                        .is_break()
                     {
                         quiet_from = 0;
                     }
@@ -496,17 +518,13 @@ impl<'a> Reader<'a> {
                     pos = self.pos;
                 }
                 GLYPH => {
-                    let len = if pos + 1 < n
-                        && Nag::from_glyph(&b[pos..pos + 2]).is_some()
-                    {
+                    let len = if pos + 1 < n && Nag::from_glyph(&b[pos..pos + 2]).is_some() {
                         2
                     } else {
                         1
                     };
-                    if loud {
-                        if let Some(nag) = Nag::from_glyph(&b[pos..pos + len]) {
-                            v.nag(nag, self.off(pos));
-                        }
+                    if loud && let Some(nag) = Nag::from_glyph(&b[pos..pos + len]) {
+                        v.nag(nag, self.off(pos));
                     }
                     pos += len;
                 }
@@ -612,7 +630,12 @@ impl<'a> Reader<'a> {
 
     /// After the result: comments that follow before another token still belong to the game
     /// (TCEC archives put `; { Game Nr. ... }` lines there, sometimes after a blank line).
-    fn trailing_comments<V: Visitor<'a>>(&mut self, v: &mut V, mut pos: usize, loud: bool) -> usize {
+    fn trailing_comments<V: Visitor<'a>>(
+        &mut self,
+        v: &mut V,
+        mut pos: usize,
+        loud: bool,
+    ) -> usize {
         let b = self.bytes;
         loop {
             let mut p = pos;
@@ -641,8 +664,29 @@ fn line_end(b: &[u8], pos: usize) -> usize {
     memchr::memchr2(b'\n', b'\r', &b[pos..]).map_or(b.len(), |i| pos + i)
 }
 
+/// Bytes allowed in tag names, and bytes that stop a tag value scan.
+static NAME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b.is_ascii_graphic() && !matches!(b, b'"' | b'[' | b']' | b'{' | b'}' | b'%');
+        i += 1;
+    }
+    t
+};
+static VALUE_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
+#[inline]
 fn is_name_byte(b: u8) -> bool {
-    b.is_ascii_graphic() && !matches!(b, b'"' | b'[' | b']' | b'{' | b'}' | b'%')
+    NAME_BYTE[usize::from(b)]
 }
 
 /// Whether a tag (`[`, optional blanks, a name, optional blanks, `"`) starts at `pos`.
@@ -695,13 +739,18 @@ fn parse_tag(b: &[u8], at: usize) -> TagParse {
             Some(i) => p + i,
             None => n,
         };
-        return TagParse { name, value: None, problem: Some(ProblemKind::MalformedTag), end };
+        return TagParse {
+            name,
+            value: None,
+            problem: Some(ProblemKind::MalformedTag),
+            end,
+        };
     }
     let vs = p + 1;
     let mut q = vs;
     let mut inner_quote = false;
     loop {
-        while q < n && !matches!(b[q], b'"' | b'\\' | b'\n' | b'\r') {
+        while q < n && !VALUE_STOP[usize::from(b[q])] {
             q += 1;
         }
         if q >= n || matches!(b[q], b'\n' | b'\r') {
@@ -717,7 +766,12 @@ fn parse_tag(b: &[u8], at: usize) -> TagParse {
         let r = blanks(q + 1);
         if r < n && b[r] == b']' {
             let problem = inner_quote.then_some(ProblemKind::UnescapedQuoteInTag);
-            return TagParse { name, value: Some(vs..q), problem, end: r + 1 };
+            return TagParse {
+                name,
+                value: Some(vs..q),
+                problem,
+                end: r + 1,
+            };
         }
         inner_quote = true;
         q += 1;
@@ -775,21 +829,24 @@ pub(crate) mod trace {
             ControlFlow::Continue(())
         }
         fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
-            self.lines.push(format!("tag@{} {}={}", value.offset, s(name), s(value.raw)));
+            self.lines
+                .push(format!("tag@{} {}={}", value.offset, s(name), s(value.raw)));
         }
         fn begin_movetext(&mut self) -> ControlFlow<()> {
             self.lines.push("movetext".into());
             ControlFlow::Continue(())
         }
         fn san(&mut self, san: SanToken<'_>) -> ControlFlow<()> {
-            self.lines.push(format!("san@{} {}", san.offset, s(san.raw)));
+            self.lines
+                .push(format!("san@{} {}", san.offset, s(san.raw)));
             ControlFlow::Continue(())
         }
         fn nag(&mut self, nag: Nag, offset: usize) {
             self.lines.push(format!("nag@{offset} {nag}"));
         }
         fn comment(&mut self, c: RawComment<'_>) {
-            self.lines.push(format!("comment@{} {:?} {}", c.offset, c.kind, s(c.raw)));
+            self.lines
+                .push(format!("comment@{} {:?} {}", c.offset, c.kind, s(c.raw)));
         }
         fn begin_variation(&mut self, offset: usize) -> ControlFlow<()> {
             self.lines.push(format!("(@{offset}"));
@@ -803,10 +860,14 @@ pub(crate) mod trace {
             self.lines.push(format!(")@{offset}"));
         }
         fn outcome(&mut self, result: Option<GameResult>, offset: usize) {
-            self.lines.push(format!("outcome@{offset} {:?}", result.map(GameResult::as_str)));
+            self.lines.push(format!(
+                "outcome@{offset} {:?}",
+                result.map(GameResult::as_str)
+            ));
         }
         fn problem(&mut self, p: Problem) {
-            self.lines.push(format!("problem@{} {:?}", p.offset, p.kind));
+            self.lines
+                .push(format!("problem@{} {:?}", p.offset, p.kind));
         }
         fn end_game(&mut self) -> Vec<String> {
             self.lines.push("end".into());
@@ -873,7 +934,9 @@ mod tests {
             .collect();
         assert_eq!(
             toks,
-            ["--", "Z0", "0-0", "O-O-O+", "0000", "@@@@", "e4", "$18", "$146", "$145", "exd6"]
+            [
+                "--", "Z0", "0-0", "O-O-O+", "0000", "@@@@", "e4", "$18", "$146", "$145", "exd6"
+            ]
         );
     }
 
@@ -898,7 +961,9 @@ mod tests {
     #[test]
     fn crlf_and_cr_line_endings() {
         for nl in ["\r\n", "\r", "\n"] {
-            let pgn = format!("[Event \"a\"]{nl}[Site \"b\"]{nl}{nl}1. e4 e5 1-0{nl}{nl}[Event \"c\"]{nl}{nl}1. d4 *{nl}");
+            let pgn = format!(
+                "[Event \"a\"]{nl}[Site \"b\"]{nl}{nl}1. e4 e5 1-0{nl}{nl}[Event \"c\"]{nl}{nl}1. d4 *{nl}"
+            );
             let games = trace(pgn.as_bytes());
             assert_eq!(games.len(), 2, "{nl:?}");
             assert!(lines(&games[0]).contains("tag@") && !lines(&games[0]).contains("problem"));
@@ -973,7 +1038,10 @@ mod tests {
         assert_eq!(g.matches(")@").count(), 3, "{g}");
         assert!(g.contains("UnmatchedCloseParen") && g.contains("UnclosedVariation"));
         assert!(g.contains("ResultInVariation"));
-        let mut t = Trace { skip_variations: true, ..Trace::default() };
+        let mut t = Trace {
+            skip_variations: true,
+            ..Trace::default()
+        };
         let mut r = Reader::new(b"1. e4 (1. d4 {c} (1. c4) d5) e5 1-0");
         let g = lines(&r.read_game(&mut t).unwrap());
         assert_eq!(g.matches("san@").count(), 2, "{g}");
@@ -983,7 +1051,8 @@ mod tests {
 
     #[test]
     fn unterminated_comment_ends_at_next_game() {
-        let pgn = b"[Event \"a\"]\n\n1. e4 {I miss my brace\n\n*\n\n[Event \"b\"]\n\n1. e4 {c} e5 1-0\n";
+        let pgn =
+            b"[Event \"a\"]\n\n1. e4 {I miss my brace\n\n*\n\n[Event \"b\"]\n\n1. e4 {c} e5 1-0\n";
         let games = trace(pgn);
         assert_eq!(games.len(), 2, "{games:#?}");
         assert!(lines(&games[0]).contains("UnterminatedComment"));
@@ -1041,14 +1110,23 @@ mod tests {
 
     #[test]
     fn budgets() {
-        let limits = Limits { max_tokens: 10, max_depth: 2, max_comment: 8, max_problems: 3 };
-        let mut r = Reader::new(b"1. e4 e5 2. d4 d5 3. c4 c5 4. f4 f5 5. g4 g5 6. h4 *\n").with_limits(limits);
+        let limits = Limits {
+            max_tokens: 10,
+            max_depth: 2,
+            max_comment: 8,
+            max_problems: 3,
+        };
+        let mut r = Reader::new(b"1. e4 e5 2. d4 d5 3. c4 c5 4. f4 f5 5. g4 g5 6. h4 *\n")
+            .with_limits(limits);
         let mut t = Trace::default();
         let g = lines(&r.read_game(&mut t).unwrap());
         assert!(g.contains("TooManyTokens") && !g.contains("outcome"), "{g}");
         let mut r = Reader::new(b"e4 (((e5))) {long comment here} ) ) ) ) ) *").with_limits(limits);
         let g = lines(&r.read_game(&mut t).unwrap());
-        assert!(g.contains("VariationTooDeep") && g.contains("CommentTooLong"), "{g}");
+        assert!(
+            g.contains("VariationTooDeep") && g.contains("CommentTooLong"),
+            "{g}"
+        );
         assert!(g.contains("TooManyProblems"), "{g}");
         assert_eq!(g.matches("problem").count(), 4, "{g}");
     }

@@ -91,24 +91,39 @@ mod tests {
 
     #[test]
     fn unescape_borrowed_without_backslash() {
-        let t = RawTag { raw: b"Carlsen, Magnus", offset: 3 };
+        let t = RawTag {
+            raw: b"Carlsen, Magnus",
+            offset: 3,
+        };
         assert!(matches!(t.unescape(), Cow::Borrowed(_)));
         assert_eq!(t.decode(), (Cow::Borrowed("Carlsen, Magnus"), false));
     }
 
     #[test]
     fn unescape_escapes_and_stray_backslashes() {
-        let t = RawTag { raw: br#"C:\dir \"x\" \\ end\"#, offset: 0 };
+        let t = RawTag {
+            raw: br#"C:\dir \"x\" \\ end\"#,
+            offset: 0,
+        };
         assert_eq!(&*t.unescape(), br#"C:\dir "x" \ end\"#);
     }
 
     #[test]
     fn decode_utf8_and_1252() {
-        let t = RawTag { raw: "Dvořák".as_bytes(), offset: 0 };
+        let t = RawTag {
+            raw: "Dvořák".as_bytes(),
+            offset: 0,
+        };
         assert_eq!(t.decode(), (Cow::Borrowed("Dvořák"), false));
-        let t = RawTag { raw: b"\x80 \x93x\x94 \xff", offset: 0 };
+        let t = RawTag {
+            raw: b"\x80 \x93x\x94 \xff",
+            offset: 0,
+        };
         assert_eq!(t.decode(), (Cow::Owned::<str>("€ “x” ÿ".into()), true));
-        let t = RawTag { raw: b"\\\"\xe9", offset: 0 };
+        let t = RawTag {
+            raw: b"\\\"\xe9",
+            offset: 0,
+        };
         assert_eq!(t.decode(), (Cow::Owned::<str>("\"é".into()), true));
     }
 }

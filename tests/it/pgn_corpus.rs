@@ -11,8 +11,7 @@ use std::path::{Path, PathBuf};
 
 use pgnkit::pgn::split::chunks;
 use pgnkit::pgn::{
-    GameResult, GameStart, Nag, Problem, ProblemKind, RawComment, RawTag, Reader, SanToken,
-    Visitor,
+    GameResult, GameStart, Nag, Problem, ProblemKind, RawComment, RawTag, Reader, SanToken, Visitor,
 };
 
 /// Every event, compactly, borrowing from the input.
@@ -114,7 +113,10 @@ fn load(path: &Path) -> Vec<u8> {
 }
 
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {
@@ -128,7 +130,9 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Offsets of lines starting with `[Event `.
 fn event_lines(bytes: &[u8]) -> Vec<usize> {
     memchr::memmem::find_iter(bytes, b"[Event ")
-        .filter(|&i| i == 0 || matches!(bytes[i - 1], b'\n' | b'\r') || bytes[..i] == b"\xef\xbb\xbf"[..])
+        .filter(|&i| {
+            i == 0 || matches!(bytes[i - 1], b'\n' | b'\r') || bytes[..i] == b"\xef\xbb\xbf"[..]
+        })
         .collect()
 }
 
@@ -143,9 +147,22 @@ fn check_file<'a>(bytes: &'a [u8], name: &str) -> Vec<Vec<Ev<'a>>> {
             _ => panic!("{name}: game without begin_game"),
         })
         .collect();
-    assert!(starts.windows(2).all(|w| w[0] < w[1]), "{name}: starts not increasing");
+    assert!(
+        starts.windows(2).all(|w| w[0] < w[1]),
+        "{name}: starts not increasing"
+    );
     for g in &games {
-        assert!(matches!(g.last(), Some(Ev::Outcome(..)) | Some(Ev::Problem(..)) | Some(Ev::Comment(..)) | Some(Ev::End(..)) | Some(Ev::Movetext)), "{name}: {g:?}");
+        assert!(
+            matches!(
+                g.last(),
+                Some(Ev::Outcome(..))
+                    | Some(Ev::Problem(..))
+                    | Some(Ev::Comment(..))
+                    | Some(Ev::End(..))
+                    | Some(Ev::Movetext)
+            ),
+            "{name}: {g:?}"
+        );
         let begins = g.iter().filter(|e| matches!(e, Ev::Begin(_))).count();
         let ends = g.iter().filter(|e| matches!(e, Ev::End(_))).count();
         assert_eq!(begins, ends, "{name}: unbalanced variation events");
@@ -182,8 +199,15 @@ fn check_file<'a>(bytes: &'a [u8], name: &str) -> Vec<Vec<Ev<'a>>> {
             covered = range.end;
             chunked.extend(parse_range(bytes, range));
         }
-        assert_eq!(covered, bytes.len(), "{name}: chunks do not cover the input");
-        assert!(chunked == games, "{name}: chunked parse differs at target {target}");
+        assert_eq!(
+            covered,
+            bytes.len(),
+            "{name}: chunks do not cover the input"
+        );
+        assert!(
+            chunked == games,
+            "{name}: chunked parse differs at target {target}"
+        );
     }
     games
 }
@@ -200,7 +224,10 @@ fn fixtures_parse_and_chunk_consistently() {
     let mut files = Vec::new();
     files_under(&fixtures(), &mut files);
     let mut n = 0;
-    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "pgn")) {
+    for f in files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "pgn"))
+    {
         let bytes = load(f);
         let games = check_file(&bytes, &f.display().to_string());
         n += games.len();
@@ -213,7 +240,10 @@ fn fixtures_parse_and_chunk_consistently() {
     let scala = load(&fixtures().join("scalachess__uzchesscup_head.pgn"));
     let games = parse(&scala);
     assert_eq!(games.len(), 9, "header-only games separated by blank lines");
-    assert!(games.iter().all(|g| g.iter().all(|e| !matches!(e, Ev::San(..) | Ev::Problem(..)))));
+    assert!(games.iter().all(|g| {
+        g.iter()
+            .all(|e| !matches!(e, Ev::San(..) | Ev::Problem(..)))
+    }));
 }
 
 #[test]
@@ -230,7 +260,10 @@ fn shared_malformed_and_tricky() {
         total += games.len();
         let events = event_lines(&bytes).len();
         // Clean multi-game files: one game per `[Event` line.
-        if name.contains("scalachess") || name.ends_with("fischer.pgn") || name.ends_with("odds.pgn") {
+        if name.contains("scalachess")
+            || name.ends_with("fischer.pgn")
+            || name.ends_with("odds.pgn")
+        {
             assert!(count_games_with_event(&games) >= events.min(1), "{name}");
         }
     }
@@ -263,18 +296,29 @@ fn shared_game_collections_counts() {
         ("games/chessgames_master_35k.pgn.zst", 35_009, 35_002),
         ("games/tcec_s01-s10.pgn.zst", 3282, 3282),
         ("variants/chess960/tcec_frc_s06-s20.pgn.zst", 948, 948),
-        ("variants/crazyhouse/crazyara_rl_eval_model_os_45_vs_sf.pgn", 100, 100),
+        (
+            "variants/crazyhouse/crazyara_rl_eval_model_os_45_vs_sf.pgn",
+            100,
+            100,
+        ),
     ];
     for (file, n_games, with_event) in expected {
         let bytes = load(&data.join(file));
         let games = parse(&bytes);
-        for g in games.iter().filter(|g| !g.iter().any(|e| matches!(e, Ev::Tag(_, b"Event", _)))) {
+        for g in games
+            .iter()
+            .filter(|g| !g.iter().any(|e| matches!(e, Ev::Tag(_, b"Event", _))))
+        {
             let Ev::Game(o) = g[0] else { unreachable!() };
             let head = String::from_utf8_lossy(&bytes[o..(o + 60).min(bytes.len())]);
             eprintln!("{file}: game without an Event tag at {o}: {head:?}");
         }
         assert_eq!(games.len(), n_games, "{file}: games");
-        assert_eq!(count_games_with_event(&games), with_event, "{file}: games with an Event tag");
+        assert_eq!(
+            count_games_with_event(&games),
+            with_event,
+            "{file}: games with an Event tag"
+        );
         if !file.ends_with(".zst") {
             check_file(&bytes, file);
         }
@@ -322,7 +366,11 @@ fn adversarial_inputs() {
     pgn.extend_from_slice(&b"(".repeat(1_000_000));
     let games = parse(&pgn);
     assert_eq!(games.len(), 2);
-    assert!(games[0].iter().any(|e| matches!(e, Ev::Problem(_, ProblemKind::VariationTooDeep))));
+    assert!(
+        games[0]
+            .iter()
+            .any(|e| matches!(e, Ev::Problem(_, ProblemKind::VariationTooDeep)))
+    );
     assert!(games[0].iter().any(|e| matches!(e, Ev::San(_, b"e5"))));
 
     // Binary noise (deterministic xorshift), with game boundaries checked for consistency.
@@ -387,33 +435,41 @@ fn reader_throughput() {
         }
         fn end_game(&mut self) {}
     }
-    for file in ["games/lichess_db_1000k.pgn", "games/twic1599_1000k.pgn", "games/chessgames_master_35k.pgn.zst", "games/tcec_s01-s10.pgn.zst"] {
+    for file in [
+        "games/lichess_db_1000k.pgn",
+        "games/twic1599_1000k.pgn",
+        "games/chessgames_master_35k.pgn.zst",
+        "games/tcec_s01-s10.pgn.zst",
+    ] {
         let bytes = load(&data.join(file));
-        let rounds = (200_000_000 / bytes.len()).max(1);
+        // The machine is shared: report the best pass (least disturbed), not the mean.
+        let rounds = (300_000_000 / bytes.len()).clamp(3, 300);
         let mut v = Fast::default();
-        let t = std::time::Instant::now();
+        let mut best = f64::MAX;
         let mut games = 0;
         for _ in 0..rounds {
+            let t = std::time::Instant::now();
             let mut r = Reader::new(&bytes);
+            games = 0;
             while r.read_game(&mut v).is_some() {
                 games += 1;
             }
+            best = best.min(t.elapsed().as_secs_f64());
         }
-        let dt = t.elapsed().as_secs_f64();
-        let t2 = std::time::Instant::now();
+        let mut best_chunk = f64::MAX;
         let mut n_chunks = 0;
         for _ in 0..rounds {
-            n_chunks += chunks(&bytes, 1 << 20).count();
+            let t = std::time::Instant::now();
+            n_chunks = chunks(&bytes, 1 << 20).count();
+            best_chunk = best_chunk.min(t.elapsed().as_secs_f64());
         }
-        let dt2 = t2.elapsed().as_secs_f64();
         eprintln!(
-            "{file}: {:.0} MB/s read ({} games, {} SAN, {} tags, {} comments per pass), {:.0} MB/s chunking ({n_chunks} chunks)",
-            (bytes.len() * rounds) as f64 / dt / 1e6,
-            games / rounds,
+            "{file}: {:.0} MB/s read ({games} games, {} SAN, {} tags, {} comments), {:.0} MB/s chunking ({n_chunks} chunks of 1 MiB)",
+            bytes.len() as f64 / best / 1e6,
             v.sans / rounds,
             v.tags / rounds,
             v.comments / rounds,
-            (bytes.len() * rounds) as f64 / dt2 / 1e6,
+            bytes.len() as f64 / best_chunk / 1e6,
         );
     }
 }
