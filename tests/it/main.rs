@@ -1,5 +1,6 @@
-//! Integration tests: run the real `pgnkit` binary on `fixtures/` (and on `../shared/data` when
-//! it is there) and check its output and exit codes.
+//! Integration tests (one binary): the real `pgnkit` executable on `fixtures/` (and on
+//! `../shared/data` when it is there), plus library-level checks over whole corpora.
 
 mod perft;
+mod pgn_corpus;
 mod util;
