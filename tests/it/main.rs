@@ -1,0 +1,1 @@
+//! Integration tests: one binary running the built `pgnkit` on `fixtures/` (see ARCHITECTURE.md).
