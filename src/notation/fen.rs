@@ -471,22 +471,6 @@ fn read_ops(text: &str) -> Result<Vec<(String, Vec<String>)>, ParseFenError> {
 
 // --- Writing -----------------------------------------------------------------------------------
 
-/// Appends the decimal digits of `n`.
-#[inline]
-pub(crate) fn push_u32(out: &mut Vec<u8>, mut n: u32) {
-    let mut buf = [0u8; 10];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&buf[i..]);
-}
-
 #[inline]
 pub(crate) fn push_square(out: &mut Vec<u8>, sq: Square) {
     out.extend_from_slice(&[b'a' + sq.file() as u8, b'1' + sq.rank() as u8]);
@@ -494,43 +478,110 @@ pub(crate) fn push_square(out: &mut Vec<u8>, sq: Square) {
 
 const PIECE_CHARS: [[u8; 6]; 2] = [*b"PNBRQK", *b"pnbrqk"];
 
+/// A fixed-size stack buffer: FEN pieces are assembled here and copied to the output once, so
+/// the hot path pays one capacity check instead of one per byte.
+struct StackBuf<const N: usize> {
+    buf: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> StackBuf<N> {
+    #[inline(always)]
+    fn new() -> Self {
+        StackBuf {
+            buf: [0; N],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, c: u8) {
+        self.buf[self.len] = c;
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn push_u32(&mut self, mut n: u32) {
+        let mut digits = [0u8; 10];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &d in &digits[i..] {
+            self.push(d);
+        }
+    }
+
+    #[inline(always)]
+    fn push_square(&mut self, sq: Square) {
+        self.push(b'a' + sq.file() as u8);
+        self.push(b'1' + sq.rank() as u8);
+    }
+
+    #[inline(always)]
+    fn as_slice(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
 /// Placement ranks 8 to 1, `~` after promoted pieces.
+///
+/// Branch-light: the pieces are visited once in FEN order (the board flipped so a8 is bit 0),
+/// each piece's letter comes from a 4-bit code built from bit planes, and digits and `~` are
+/// written unconditionally with the length advanced only when they count. The buffer index is
+/// masked to 255 so the compiler drops the bounds checks (at most 64 + 64 + 7 bytes are written).
 #[inline]
 fn write_board(board: &Board, promoted: Bitboard, out: &mut Vec<u8>) {
-    // A mailbox first: one pass over 12 piece sets beats 64 role lookups.
-    let mut cells = [0u8; 64];
-    for color in Color::ALL {
-        for role in Role::ALL {
-            for sq in board.by_piece(role.of(color)) {
-                cells[sq.index()] = PIECE_CHARS[color.index()][role.index()];
-            }
+    // Code: role index + 1 in bits 0-2 (pawn 1 .. king 6), bit 3 for Black.
+    const LETTERS: [u8; 16] = *b"?PNBRQK??pnbrqk?";
+    let flip = |bb: Bitboard| bb.0.swap_bytes();
+    let plane0 = flip(board.pawns() | board.bishops() | board.queens());
+    let plane1 = flip(board.knights() | board.bishops() | board.kings());
+    let plane2 = flip(board.rooks() | board.queens() | board.kings());
+    let plane3 = flip(board.by_color(Color::Black));
+    let promoted = flip(promoted);
+    let mut buf = [0u8; 256];
+    let mut len = 0usize;
+    let mut put = |c: u8, keep: bool| {
+        buf[len & 255] = c;
+        len += keep as usize;
+    };
+    let (mut rank, mut file) = (0u32, 0u32);
+    let mut pieces = flip(board.occupied());
+    while pieces != 0 {
+        let i = pieces.trailing_zeros();
+        pieces &= pieces - 1;
+        while i >> 3 > rank {
+            put(b'0' + (8 - file) as u8, file < 8);
+            put(b'/', true);
+            rank += 1;
+            file = 0;
         }
+        let f = i & 7;
+        put(b'0' + (f - file) as u8, f > file);
+        let code = ((plane0 >> i) & 1)
+            | ((plane1 >> i) & 1) << 1
+            | ((plane2 >> i) & 1) << 2
+            | ((plane3 >> i) & 1) << 3;
+        put(LETTERS[code as usize], true);
+        put(b'~', (promoted >> i) & 1 != 0);
+        file = f + 1;
     }
-    for rank in (0..8).rev() {
-        let mut empty = 0u8;
-        for file in 0..8 {
-            let i = rank * 8 + file;
-            match cells[i] {
-                0 => empty += 1,
-                c => {
-                    if empty > 0 {
-                        out.push(b'0' + empty);
-                        empty = 0;
-                    }
-                    out.push(c);
-                    if promoted.contains(Square::new(i as u32)) {
-                        out.push(b'~');
-                    }
-                }
-            }
+    loop {
+        put(b'0' + (8 - file) as u8, file < 8);
+        if rank == 7 {
+            break;
         }
-        if empty > 0 {
-            out.push(b'0' + empty);
-        }
-        if rank > 0 {
-            out.push(b'/');
-        }
+        put(b'/', true);
+        rank += 1;
+        file = 0;
     }
+    out.extend_from_slice(&buf[..len]);
 }
 
 fn write_pockets(pockets: &ByColor<Pocket>, out: &mut Vec<u8>) {
@@ -553,8 +604,13 @@ fn write_pockets(pockets: &ByColor<Pocket>, out: &mut Vec<u8>) {
 
 /// X-FEN castling: `K`/`Q` when reading them back gives the same rook, else the file letter
 /// (upper case for White); h-side rights before a-side ones, White first; `-` when none.
-fn write_castling(board: &Board, rights: Bitboard, out: &mut Vec<u8>) {
-    let start = out.len();
+#[inline]
+fn write_castling<const N: usize>(board: &Board, rights: Bitboard, out: &mut StackBuf<N>) {
+    if rights.is_empty() {
+        out.push(b'-');
+        return;
+    }
+    let start = out.len;
     for color in Color::ALL {
         let back = Bitboard::relative_rank(color, Rank::First);
         let upper = color.is_white();
@@ -569,7 +625,7 @@ fn write_castling(board: &Board, rights: Bitboard, out: &mut Vec<u8>) {
             out.push(if upper { c.to_ascii_uppercase() } else { c });
         }
     }
-    if out.len() == start {
+    if out.len == start {
         out.push(b'-');
     }
 }
@@ -594,9 +650,39 @@ pub(crate) fn ep_square(pos: &Position, mode: EpMode) -> Option<Square> {
     }
 }
 
-/// Writes the four EPD fields of `pos` (no clocks, no operations).
-pub fn write_epd_into(pos: &Position, ep: EpMode, out: &mut Vec<u8>) {
-    out.reserve(96);
+/// The fields after the placement (and pocket): turn, castling, en passant, clocks when asked.
+/// At most 3 + 16 + 1 + 2 + 1 + 10 + 1 + 10 bytes.
+type Tail = StackBuf<48>;
+
+#[inline]
+fn tail(
+    turn: Color,
+    board: &Board,
+    rights: Bitboard,
+    ep: Option<Square>,
+    clocks: Option<(u32, u32)>,
+) -> Tail {
+    let mut t = Tail::new();
+    t.push(b' ');
+    t.push(if turn.is_white() { b'w' } else { b'b' });
+    t.push(b' ');
+    write_castling(board, rights, &mut t);
+    t.push(b' ');
+    match ep {
+        Some(sq) => t.push_square(sq),
+        None => t.push(b'-'),
+    }
+    if let Some((halfmoves, fullmoves)) = clocks {
+        t.push(b' ');
+        t.push_u32(halfmoves);
+        t.push(b' ');
+        t.push_u32(fullmoves);
+    }
+    t
+}
+
+#[inline]
+fn write_position(pos: &Position, ep: EpMode, clocks: bool, out: &mut Vec<u8>) {
     let crazyhouse = pos.variant() == Variant::Crazyhouse;
     write_board(
         pos.board(),
@@ -610,17 +696,20 @@ pub fn write_epd_into(pos: &Position, ep: EpMode, out: &mut Vec<u8>) {
     if crazyhouse {
         write_pockets(pos.pockets(), out);
     }
-    out.extend_from_slice(if pos.turn().is_white() {
-        b" w "
-    } else {
-        b" b "
-    });
-    write_castling(pos.board(), pos.castling_rights(), out);
-    out.push(b' ');
-    match ep_square(pos, ep) {
-        Some(sq) => push_square(out, sq),
-        None => out.push(b'-'),
-    }
+    let clocks = clocks.then(|| (pos.halfmoves(), pos.fullmoves()));
+    let t = tail(
+        pos.turn(),
+        pos.board(),
+        pos.castling_rights(),
+        ep_square(pos, ep),
+        clocks,
+    );
+    out.extend_from_slice(t.as_slice());
+}
+
+/// Writes the four EPD fields of `pos` (no clocks, no operations).
+pub fn write_epd_into(pos: &Position, ep: EpMode, out: &mut Vec<u8>) {
+    write_position(pos, ep, false, out);
 }
 
 /// Appends the FEN of `pos` to `out`: X-FEN castling, crazyhouse pockets `[QRpp]` and `~` marks,
@@ -634,11 +723,7 @@ pub fn write_epd_into(pos: &Position, ep: EpMode, out: &mut Vec<u8>) {
 /// assert_eq!(out, STARTING_FEN.as_bytes());
 /// ```
 pub fn write_fen_into(pos: &Position, ep: EpMode, out: &mut Vec<u8>) {
-    write_epd_into(pos, ep, out);
-    out.push(b' ');
-    push_u32(out, pos.halfmoves());
-    out.push(b' ');
-    push_u32(out, pos.fullmoves());
+    write_position(pos, ep, true, out);
 }
 
 /// The FEN of `pos` (see [`write_fen_into`]).
@@ -658,21 +743,15 @@ pub fn write_setup_into(setup: &Setup, mode: CastlingMode, out: &mut Vec<u8>) {
     if let Some(pockets) = &setup.pockets {
         write_pockets(pockets, out);
     }
-    out.extend_from_slice(if setup.turn.is_white() {
-        b" w "
-    } else {
-        b" b "
-    });
-    write_castling(&setup.board, setup.castling_rights, out);
-    out.push(b' ');
-    match setup.ep_square {
-        Some(sq) => push_square(out, sq),
-        None => out.push(b'-'),
-    }
-    out.push(b' ');
-    push_u32(out, setup.halfmoves);
-    out.push(b' ');
-    push_u32(out, setup.fullmoves);
+    let clocks = Some((setup.halfmoves, setup.fullmoves));
+    let t = tail(
+        setup.turn,
+        &setup.board,
+        setup.castling_rights,
+        setup.ep_square,
+        clocks,
+    );
+    out.extend_from_slice(t.as_slice());
 }
 
 #[cfg(test)]
@@ -1042,11 +1121,10 @@ mod tests {
         let mut out = Vec::new();
         write_epd_into(&Position::default(), EpMode::Legal, &mut out);
         assert_eq!(out, b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
-        let mut n = Vec::new();
         for v in [0, 7, 10, 4_294_967_295] {
-            n.clear();
-            push_u32(&mut n, v);
-            assert_eq!(n, v.to_string().as_bytes());
+            let mut n = Tail::new();
+            n.push_u32(v);
+            assert_eq!(n.as_slice(), v.to_string().as_bytes());
         }
     }
 }

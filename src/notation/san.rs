@@ -30,7 +30,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::chess::attacks::{attacks, bishop_attacks, rook_attacks};
+use crate::chess::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+};
 use crate::chess::position::castling_targets;
 use crate::chess::{
     Bitboard, CastlingSide, File, Move, MoveKind, MoveList, Position, Rank, Role, Square,
@@ -705,6 +707,19 @@ fn to_move_flags(pos: &Position, san: &San) -> Result<(Move, Lenience), SanError
             }
         }
         San::Null => Err(SanError::Illegal),
+    }
+}
+
+/// `attacks::attacks`, inlined into the hot path.
+#[inline(always)]
+fn attacks(role: Role, color: crate::chess::Color, sq: Square, occ: Bitboard) -> Bitboard {
+    match role {
+        Role::Pawn => pawn_attacks(color, sq),
+        Role::Knight => knight_attacks(sq),
+        Role::Bishop => bishop_attacks(sq, occ),
+        Role::Rook => rook_attacks(sq, occ),
+        Role::Queen => queen_attacks(sq, occ),
+        Role::King => king_attacks(sq),
     }
 }
 
