@@ -180,7 +180,8 @@ impl ExactSizeIterator for Bitboard {}
 impl DoubleEndedIterator for Bitboard {
     #[inline]
     fn next_back(&mut self) -> Option<Square> {
-        let sq = self.last()?;
+        // `Bitboard::last`, not `Iterator::last` on `&mut Self` (which would drain the set).
+        let sq = Bitboard::last(*self)?;
         self.discard(sq);
         Some(sq)
     }
@@ -275,6 +276,10 @@ mod tests {
             vec![Square::A1, Square::E4, Square::H8]
         );
         assert_eq!(bb.rev().next(), Some(Square::H8));
+        assert_eq!(
+            bb.rev().collect::<Vec<_>>(),
+            vec![Square::H8, Square::E4, Square::A1]
+        );
         assert_eq!(
             Bitboard::from_square(Square::C3).single_square(),
             Some(Square::C3)
