@@ -275,7 +275,7 @@ mod tests {
             bb.collect::<Vec<_>>(),
             vec![Square::A1, Square::E4, Square::H8]
         );
-        assert_eq!(bb.rev().next(), Some(Square::H8));
+        assert_eq!({ bb }.next_back(), Some(Square::H8));
         assert_eq!(
             bb.rev().collect::<Vec<_>>(),
             vec![Square::H8, Square::E4, Square::A1]

@@ -278,7 +278,7 @@ impl Position {
 
         // Pawns pinned diagonally may capture the pinner (never while in check).
         if checkers.is_empty() {
-            for from in pawns & pinned - Bitboard::file(king.file()) {
+            for from in pawns & (pinned - Bitboard::file(king.file())) {
                 let caps = pawn_attacks(us, from) & capture_targets & line(king, from);
                 sink.normal(from, caps - last);
                 sink.promotions_from(from, caps & last);

@@ -30,7 +30,7 @@ struct Keys {
 }
 
 static KEYS: Keys = {
-    let mut s = 0x5eed_0f_9a_4b_17_u64;
+    let mut s = 0x5eed_0f9a_4b17_u64;
     let mut k = Keys {
         pieces: [[0; 64]; 12],
         castling: [0; 64],

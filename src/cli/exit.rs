@@ -28,6 +28,27 @@ pub enum Code {
     Interrupted = 130,
 }
 
+impl Code {
+    /// The code with this number (an unknown number is an internal error).
+    pub fn from_exit(n: u8) -> Code {
+        [
+            Code::Ok,
+            Code::Failures,
+            Code::Usage,
+            Code::DataErr,
+            Code::NoInput,
+            Code::Unavailable,
+            Code::Software,
+            Code::CantCreate,
+            Code::IoErr,
+            Code::Interrupted,
+        ]
+        .into_iter()
+        .find(|&c| c as u8 == n)
+        .unwrap_or(Code::Software)
+    }
+}
+
 impl From<Code> for ExitCode {
     fn from(c: Code) -> ExitCode {
         ExitCode::from(c as u8)

@@ -46,6 +46,16 @@ impl Fail {
     }
 }
 
+impl Fail {
+    /// An input that could not be opened or read, with the exit code the I/O layer assigns.
+    pub fn from_input(e: pgnkit::io::InputError) -> Fail {
+        Fail {
+            code: Code::from_exit(e.exit_code()),
+            message: e.to_string(),
+        }
+    }
+}
+
 impl From<std::io::Error> for Fail {
     /// A write error; a closed stdout (`| head`) is a quiet success.
     fn from(e: std::io::Error) -> Fail {

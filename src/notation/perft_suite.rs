@@ -39,7 +39,8 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, ParseSuiteError> {
     let mut pending_id: Option<(String, usize)> = None;
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
-        let line = raw.trim();
+        // Some suites are padded with NUL bytes: treat them as blanks.
+        let line = raw.trim_matches(|c: char| c.is_whitespace() || c == '\0');
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
@@ -79,7 +80,7 @@ fn parse_one_line(line: &str, line_no: usize) -> Result<PerftCase, ParseSuiteErr
     };
     let mut expected = Vec::new();
     for op in first_op.into_iter().chain(parts) {
-        let op = op.trim();
+        let op = op.trim_matches(|c: char| c.is_whitespace() || c == '\0');
         if op.is_empty() {
             continue;
         }

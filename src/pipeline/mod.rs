@@ -168,10 +168,10 @@ pub fn run<J: Job, E: std::fmt::Display>(
         for (seq, len, out) in &done_rx {
             reorder.push(seq, (len, out), |(len, out)| {
                 gate.release();
-                if failure.is_none() {
-                    if let Err(e) = out.and_then(|o| rel(o, len)) {
-                        failure = Some(e);
-                    }
+                if failure.is_none()
+                    && let Err(e) = out.and_then(|o| rel(o, len))
+                {
+                    failure = Some(e);
                 }
             });
             if failure.is_some() {

@@ -3,6 +3,8 @@
 //! Run `cargo bench --bench movegen`, and `--no-default-features` for standard chess with the
 //! crazyhouse code paths compiled out. Throughput is reported in nodes (elements) per second.
 
+#![allow(missing_docs)] // criterion_group! generates undocumented items
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgnkit::chess::perft::perft;
 use pgnkit::chess::{Position, Variant};

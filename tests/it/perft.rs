@@ -71,6 +71,20 @@ fn bad_input_is_a_usage_error() {
     }
 }
 
+/// Every suite under `fixtures/perft/` (the random one compressed).
+const SUITES: [&str; 10] = [
+    "tricky.perft",
+    "crazyhouse.perft",
+    "chess960.perft",
+    "chess960-first100.perft",
+    "perftsuite.epd",
+    "chriswhittington_perft.epd",
+    "frankwalter_perftsuite.epd",
+    "scalachess_x-fen.perft",
+    "impossible-checker.perft",
+    "random.perft.zst",
+];
+
 fn suite(file: &str, max_nodes: &str) {
     let path = fixture(&format!("perft/{file}"));
     let o = run(&[
@@ -89,16 +103,7 @@ fn suite(file: &str, max_nodes: &str) {
 
 #[test]
 fn suites_pass_node_limited() {
-    for file in [
-        "tricky.perft",
-        "crazyhouse.perft",
-        "chess960.perft",
-        "perftsuite.epd",
-        "chriswhittington_perft.epd",
-        "frankwalter_perftsuite.epd",
-        "scalachess_x-fen.perft",
-        "impossible-checker.perft",
-    ] {
+    for file in SUITES {
         suite(file, "200000");
     }
 }
@@ -106,16 +111,7 @@ fn suites_pass_node_limited() {
 #[test]
 #[ignore = "full depth: minutes; run with --ignored"]
 fn suites_pass_full_depth() {
-    for file in [
-        "tricky.perft",
-        "crazyhouse.perft",
-        "chess960.perft",
-        "perftsuite.epd",
-        "chriswhittington_perft.epd",
-        "frankwalter_perftsuite.epd",
-        "scalachess_x-fen.perft",
-        "impossible-checker.perft",
-    ] {
+    for file in SUITES {
         suite(file, "100000000000");
     }
 }

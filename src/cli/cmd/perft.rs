@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use pgnkit::chess::perft::{divide, perft};
 use pgnkit::chess::{Position, Variant};
+use pgnkit::io::{Input, InputOptions, Source};
 use pgnkit::notation::fen::{FenError, STARTING_FEN, position_from_fen};
 use pgnkit::notation::perft_suite::parse_suite;
 use pgnkit::notation::uci::to_uci;
@@ -45,8 +46,8 @@ fn parse_variant(v: Option<&str>) -> Result<Option<Variant>, Fail> {
         .transpose()
 }
 
-/// Reads a FEN for perft: crazyhouse when it carries a pocket, impossible checkers accepted (the
-/// suites hold some on purpose: they test the generator, not the history).
+/// Reads a FEN for perft: crazyhouse when it carries a pocket; impossible checkers and too much
+/// material accepted (the suites hold such positions on purpose: they test the generator).
 fn load(fen: &str, variant: Option<Variant>) -> Result<Position, FenError> {
     let variant = variant.unwrap_or(
         if fen.contains('[')
@@ -61,7 +62,10 @@ fn load(fen: &str, variant: Option<Variant>) -> Result<Position, FenError> {
         },
     );
     match position_from_fen(fen, variant) {
-        Err(FenError::Position(e)) => e.ignore_impossible_check().map_err(FenError::Position),
+        Err(FenError::Position(e)) => e
+            .ignore_impossible_check()
+            .or_else(|e| e.ignore_too_much_material())
+            .map_err(FenError::Position),
         r => r,
     }
 }
@@ -107,16 +111,32 @@ fn report_speed(nodes: u64, start: Instant) {
     );
 }
 
+/// The whole file as text, decompressed if it is zstd or gzip (detected by magic bytes).
+fn read_text(path: &std::path::Path) -> Result<String, Fail> {
+    use std::io::Read;
+    let mut input = Input::open(path, InputOptions::default()).map_err(Fail::from_input)?;
+    let mut bytes = Vec::new();
+    let read = match &mut input.source {
+        Source::Mapped(m) => {
+            bytes.extend_from_slice(m);
+            Ok(())
+        }
+        Source::Stream(r) => r.read_to_end(&mut bytes).map(drop),
+    };
+    read.map_err(|e| Fail::from_input(input.read_error(e)))?;
+    String::from_utf8(bytes).map_err(|_| Fail {
+        code: Code::DataErr,
+        message: format!("{}: not UTF-8 text", path.display()),
+    })
+}
+
 fn run_suite(
     path: &std::path::Path,
     max_depth: Option<u32>,
     max_nodes: Option<u64>,
     variant: Option<Variant>,
 ) -> Result<Code, Fail> {
-    let text = std::fs::read_to_string(path).map_err(|e| Fail {
-        code: Code::NoInput,
-        message: format!("{}: {e}", path.display()),
-    })?;
+    let text = read_text(path)?;
     let cases = parse_suite(&text).map_err(|e| Fail {
         code: Code::DataErr,
         message: format!("{}: {e}", path.display()),
