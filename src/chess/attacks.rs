@@ -53,30 +53,10 @@ const fn step_table(deltas: &[(i32, i32)]) -> [u64; 64] {
     t
 }
 
-static KNIGHT: [u64; 64] = step_table(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
-static KING: [u64; 64] = step_table(&[
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-]);
-static PAWN: [[u64; 64]; 2] = [
-    step_table(&[(-1, 1), (1, 1)]),
-    step_table(&[(-1, -1), (1, -1)]),
-];
+static KNIGHT: [u64; 64] =
+    step_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+static KING: [u64; 64] = step_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
+static PAWN: [[u64; 64]; 2] = [step_table(&[(-1, 1), (1, 1)]), step_table(&[(-1, -1), (1, -1)])];
 
 /// Per-square slider lookup data.
 #[derive(Clone, Copy)]
@@ -91,21 +71,11 @@ const ROOK_TABLE_SIZE: usize = 102_400;
 const TABLE_SIZE: usize = ROOK_TABLE_SIZE + 5_248;
 
 const fn magics(dirs: &[(i32, i32); 4], numbers: &[u64; 64], mut offset: u32) -> [Magic; 64] {
-    let mut m = [Magic {
-        mask: 0,
-        magic: 0,
-        offset: 0,
-        shift: 0,
-    }; 64];
+    let mut m = [Magic { mask: 0, magic: 0, offset: 0, shift: 0 }; 64];
     let mut sq = 0;
     while sq < 64 {
         let mask = slide(sq as u32, 0, dirs, true);
-        m[sq] = Magic {
-            mask,
-            magic: numbers[sq],
-            offset,
-            shift: 64 - mask.count_ones(),
-        };
+        m[sq] = Magic { mask, magic: numbers[sq], offset, shift: 64 - mask.count_ones() };
         offset += 1 << mask.count_ones();
         sq += 1;
     }
@@ -157,11 +127,7 @@ static RAYS: [[u64; 64]; 8] = {
     let mut r = [[0; 64]; 8];
     let mut d = 0;
     while d < 8 {
-        let dir = if d < 4 {
-            ROOK_DIRS[d]
-        } else {
-            BISHOP_DIRS[d - 4]
-        };
+        let dir = if d < 4 { ROOK_DIRS[d] } else { BISHOP_DIRS[d - 4] };
         let mut sq = 0;
         while sq < 64 {
             let (mut f, mut k) = ((sq % 8) as i32 + dir.0, (sq / 8) as i32 + dir.1);
@@ -189,11 +155,7 @@ const fn ray_attacks(sq: usize, occ: u64, first: usize) -> u64 {
             ray
         } else {
             let increasing = RAYS[d][sq] > (1u64 << sq);
-            let b = if increasing {
-                blockers.trailing_zeros()
-            } else {
-                63 - blockers.leading_zeros()
-            };
+            let b = if increasing { blockers.trailing_zeros() } else { 63 - blockers.leading_zeros() };
             ray ^ RAYS[d][b as usize]
         };
         d += 1;
@@ -209,11 +171,7 @@ const fn fill(table: &mut [u64; TABLE_SIZE], magics: &[Magic; 64], first_ray: us
         let mut occ = 0u64;
         let mut i = 0;
         loop {
-            let idx = if USE_PEXT {
-                i
-            } else {
-                (occ.wrapping_mul(m.magic) >> m.shift) as usize
-            };
+            let idx = if USE_PEXT { i } else { (occ.wrapping_mul(m.magic) >> m.shift) as usize };
             table[m.offset as usize + idx] = ray_attacks(sq, occ, first_ray);
             occ = occ.wrapping_sub(m.mask) & m.mask;
             i += 1;
@@ -305,12 +263,9 @@ const fn line_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
                 while dirs < 2 {
                     let set = if dirs == 0 { &ROOK_DIRS } else { &BISHOP_DIRS };
                     if slide(a as u32, 0, set, false) & bb != 0 {
-                        between[a][b] =
-                            slide(a as u32, bb, set, false) & slide(b as u32, 1 << a, set, false);
-                        line[a][b] = (slide(a as u32, 0, set, false)
-                            & slide(b as u32, 0, set, false))
-                            | (1 << a)
-                            | bb;
+                        between[a][b] = slide(a as u32, bb, set, false) & slide(b as u32, 1 << a, set, false);
+                        line[a][b] =
+                            (slide(a as u32, 0, set, false) & slide(b as u32, 0, set, false)) | (1 << a) | bb;
                     }
                     dirs += 1;
                 }
@@ -492,14 +447,8 @@ mod tests {
             x ^= x << 17;
             let occ = x & (x >> 3);
             let sq = Square::new((x >> 58) as u32);
-            assert_eq!(
-                rook_attacks(sq, Bitboard(occ)).0,
-                naive(sq, occ, &ROOK_DIRS)
-            );
-            assert_eq!(
-                bishop_attacks(sq, Bitboard(occ)).0,
-                naive(sq, occ, &BISHOP_DIRS)
-            );
+            assert_eq!(rook_attacks(sq, Bitboard(occ)).0, naive(sq, occ, &ROOK_DIRS));
+            assert_eq!(bishop_attacks(sq, Bitboard(occ)).0, naive(sq, occ, &BISHOP_DIRS));
         }
     }
 
@@ -507,18 +456,9 @@ mod tests {
     fn leapers_and_lines() {
         assert_eq!(knight_attacks(Square::A1).count(), 2);
         assert_eq!(king_attacks(Square::E4).count(), 8);
-        assert_eq!(
-            pawn_attacks(Color::White, Square::E4),
-            Bitboard::from_square(Square::D5) | Square::F5
-        );
-        assert_eq!(
-            pawn_attacks(Color::Black, Square::A7),
-            Bitboard::from_square(Square::B6)
-        );
-        assert_eq!(
-            between(Square::A1, Square::D4),
-            Bitboard::from_square(Square::B2) | Square::C3
-        );
+        assert_eq!(pawn_attacks(Color::White, Square::E4), Bitboard::from_square(Square::D5) | Square::F5);
+        assert_eq!(pawn_attacks(Color::Black, Square::A7), Bitboard::from_square(Square::B6));
+        assert_eq!(between(Square::A1, Square::D4), Bitboard::from_square(Square::B2) | Square::C3);
         assert_eq!(between(Square::A1, Square::B3), Bitboard::EMPTY);
         assert_eq!(line(Square::A1, Square::B2).count(), 8);
         assert!(aligned(Square::A1, Square::H8, Square::D4));
@@ -561,10 +501,7 @@ mod tests {
             state ^= state << 17;
             state
         };
-        for (name, dirs) in [
-            ("ROOK_NUMBERS", &ROOK_DIRS),
-            ("BISHOP_NUMBERS", &BISHOP_DIRS),
-        ] {
+        for (name, dirs) in [("ROOK_NUMBERS", &ROOK_DIRS), ("BISHOP_NUMBERS", &BISHOP_DIRS)] {
             println!("const {name}: [u64; 64] = [");
             for sq in 0..64 {
                 let mask = slide(sq, 0, dirs, true);

@@ -80,31 +80,19 @@ impl Bitboard {
     /// The lowest square.
     #[inline(always)]
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Square::new(self.0.trailing_zeros()))
-        }
+        if self.0 == 0 { None } else { Some(Square::new(self.0.trailing_zeros())) }
     }
 
     /// The highest square.
     #[inline]
     pub const fn last(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Square::new(63 - self.0.leading_zeros()))
-        }
+        if self.0 == 0 { None } else { Some(Square::new(63 - self.0.leading_zeros())) }
     }
 
     /// The only square, if exactly one is set.
     #[inline]
     pub const fn single_square(self) -> Option<Square> {
-        if self.0 != 0 && !self.more_than_one() {
-            self.first()
-        } else {
-            None
-        }
+        if self.0 != 0 && !self.more_than_one() { self.first() } else { None }
     }
 
     /// Adds a square.
@@ -140,11 +128,7 @@ impl Bitboard {
     /// Every square shifted one rank towards `color`'s opponent (pawn push direction).
     #[inline(always)]
     pub const fn shift_forward(self, color: super::Color) -> Bitboard {
-        if color.is_white() {
-            Bitboard(self.0 << 8)
-        } else {
-            Bitboard(self.0 >> 8)
-        }
+        if color.is_white() { Bitboard(self.0 << 8) } else { Bitboard(self.0 >> 8) }
     }
 
     /// Mirrored top to bottom.
@@ -271,19 +255,10 @@ mod tests {
         let bb = Bitboard::from_square(Square::A1) | Square::H8 | Square::E4;
         assert_eq!(bb.count(), 3);
         assert!(bb.more_than_one());
-        assert_eq!(
-            bb.collect::<Vec<_>>(),
-            vec![Square::A1, Square::E4, Square::H8]
-        );
+        assert_eq!(bb.collect::<Vec<_>>(), vec![Square::A1, Square::E4, Square::H8]);
         assert_eq!({ bb }.next_back(), Some(Square::H8));
-        assert_eq!(
-            bb.rev().collect::<Vec<_>>(),
-            vec![Square::H8, Square::E4, Square::A1]
-        );
-        assert_eq!(
-            Bitboard::from_square(Square::C3).single_square(),
-            Some(Square::C3)
-        );
+        assert_eq!(bb.rev().collect::<Vec<_>>(), vec![Square::H8, Square::E4, Square::A1]);
+        assert_eq!(Bitboard::from_square(Square::C3).single_square(), Some(Square::C3));
         assert_eq!(bb.single_square(), None);
         assert_eq!(Bitboard::file(File::A).count(), 8);
         assert!(Bitboard::rank(Rank::Eighth).contains(Square::D8));

@@ -23,11 +23,7 @@ impl Default for Board {
 impl Board {
     /// No pieces.
     pub const fn empty() -> Board {
-        Board {
-            by_role: [Bitboard::EMPTY; 6],
-            by_color: [Bitboard::EMPTY; 2],
-            occupied: Bitboard::EMPTY,
-        }
+        Board { by_role: [Bitboard::EMPTY; 6], by_color: [Bitboard::EMPTY; 2], occupied: Bitboard::EMPTY }
     }
 
     /// The standard starting placement.
@@ -58,26 +54,13 @@ impl Board {
         back[(n % 4 * 2) as usize] = Some(Role::Bishop);
         n /= 4;
         let mut place_nth_free = |k: u32, role: Role| {
-            let idx = (0..8)
-                .filter(|&i| back[i].is_none())
-                .nth(k as usize)
-                .expect("free file");
+            let idx = (0..8).filter(|&i| back[i].is_none()).nth(k as usize).expect("free file");
             back[idx] = Some(role);
         };
         place_nth_free(n % 6, Role::Queen);
         n /= 6;
-        const KN: [(u32, u32); 10] = [
-            (0, 1),
-            (0, 2),
-            (0, 3),
-            (0, 4),
-            (1, 2),
-            (1, 3),
-            (1, 4),
-            (2, 3),
-            (2, 4),
-            (3, 4),
-        ];
+        const KN: [(u32, u32); 10] =
+            [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
         let (a, b) = KN[n as usize];
         place_nth_free(b, Role::Knight); // place the later one first so the earlier index is unchanged
         place_nth_free(a, Role::Knight);
@@ -89,20 +72,8 @@ impl Board {
             let role = role.expect("all files filled");
             board.set_piece_at(Square::new(i as u32), role.of(Color::White));
             board.set_piece_at(Square::new(56 + i as u32), role.of(Color::Black));
-            board.set_piece_at(
-                Square::new(8 + i as u32),
-                Piece {
-                    color: Color::White,
-                    role: Role::Pawn,
-                },
-            );
-            board.set_piece_at(
-                Square::new(48 + i as u32),
-                Piece {
-                    color: Color::Black,
-                    role: Role::Pawn,
-                },
-            );
+            board.set_piece_at(Square::new(8 + i as u32), Piece { color: Color::White, role: Role::Pawn });
+            board.set_piece_at(Square::new(48 + i as u32), Piece { color: Color::Black, role: Role::Pawn });
         }
         Some(board)
     }
@@ -196,9 +167,7 @@ impl Board {
         if !self.occupied.contains(sq) {
             return None;
         }
-        Role::ALL
-            .into_iter()
-            .find(|&r| self.by_role[r as usize].contains(sq))
+        Role::ALL.into_iter().find(|&r| self.by_role[r as usize].contains(sq))
     }
 
     /// The piece on `sq`, if any.
@@ -245,8 +214,7 @@ impl Board {
 
     /// Iterates over `(square, piece)` from a1 to h8.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.occupied
-            .map(move |sq| (sq, self.piece_at(sq).expect("occupied")))
+        self.occupied.map(move |sq| (sq, self.piece_at(sq).expect("occupied")))
     }
 }
 
@@ -275,15 +243,7 @@ mod tests {
     #[test]
     fn attackers() {
         let b = Board::standard();
-        assert_eq!(
-            b.attackers_to(Square::F3, Color::White, b.occupied())
-                .count(),
-            3
-        );
-        assert_eq!(
-            b.attackers_to(Square::E4, Color::White, b.occupied())
-                .count(),
-            0
-        );
+        assert_eq!(b.attackers_to(Square::F3, Color::White, b.occupied()).count(), 3);
+        assert_eq!(b.attackers_to(Square::E4, Color::White, b.occupied()).count(), 0);
     }
 }

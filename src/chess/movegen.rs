@@ -7,8 +7,7 @@
 //! and en passant (the one case a horizontal pin can hide) is tested by playing it on bitboards.
 
 use super::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
-    rook_attacks,
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks, rook_attacks,
 };
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveList};
@@ -113,16 +112,10 @@ pub(crate) struct Filter {
 }
 
 impl Filter {
-    pub(crate) const ALL: Filter = Filter {
-        roles: 0x3f,
-        to: Bitboard::FULL,
-    };
+    pub(crate) const ALL: Filter = Filter { roles: 0x3f, to: Bitboard::FULL };
 
     pub(crate) const fn role_to(role: Role, to: Square) -> Filter {
-        Filter {
-            roles: 1 << role as u8,
-            to: Bitboard::from_square(to),
-        }
+        Filter { roles: 1 << role as u8, to: Bitboard::from_square(to) }
     }
 
     #[inline(always)]
@@ -182,31 +175,19 @@ impl Position {
         // A pinned piece can never answer a check, so pinned sliders only move when not in check.
         if filter.has(Role::Bishop) {
             for from in b.bishops() & ours {
-                let pin = if pinned.contains(from) {
-                    line(king, from)
-                } else {
-                    Bitboard::FULL
-                };
+                let pin = if pinned.contains(from) { line(king, from) } else { Bitboard::FULL };
                 sink.normal(from, bishop_attacks(from, occ) & targets & pin);
             }
         }
         if filter.has(Role::Rook) {
             for from in b.rooks() & ours {
-                let pin = if pinned.contains(from) {
-                    line(king, from)
-                } else {
-                    Bitboard::FULL
-                };
+                let pin = if pinned.contains(from) { line(king, from) } else { Bitboard::FULL };
                 sink.normal(from, rook_attacks(from, occ) & targets & pin);
             }
         }
         if filter.has(Role::Queen) {
             for from in b.queens() & ours {
-                let pin = if pinned.contains(from) {
-                    line(king, from)
-                } else {
-                    Bitboard::FULL
-                };
+                let pin = if pinned.contains(from) { line(king, from) } else { Bitboard::FULL };
                 sink.normal(from, queen_attacks(from, occ) & targets & pin);
             }
         }
@@ -238,11 +219,7 @@ impl Position {
         let pawns = b.by_piece(Role::Pawn.of(us));
         let last = Bitboard::relative_rank(us, Rank::Eighth);
         let third = Bitboard::relative_rank(us, Rank::Third);
-        let (up, left, right) = if us.is_white() {
-            (8, 7, 9)
-        } else {
-            (-8, -9, -7)
-        };
+        let (up, left, right) = if us.is_white() { (8, 7, 9) } else { (-8, -9, -7) };
         const NOT_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
         const NOT_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
 
@@ -259,15 +236,9 @@ impl Position {
 
         let capture_targets = theirs & targets;
         let (west, east) = if us.is_white() {
-            (
-                Bitboard((free & NOT_A).0 << 7),
-                Bitboard((free & NOT_H).0 << 9),
-            )
+            (Bitboard((free & NOT_A).0 << 7), Bitboard((free & NOT_H).0 << 9))
         } else {
-            (
-                Bitboard((free & NOT_A).0 >> 9),
-                Bitboard((free & NOT_H).0 >> 7),
-            )
+            (Bitboard((free & NOT_A).0 >> 9), Bitboard((free & NOT_H).0 >> 7))
         };
         let west = west & capture_targets;
         let east = east & capture_targets;
@@ -286,11 +257,8 @@ impl Position {
         }
 
         if let Some(ep) = self.ep_square.filter(|&ep| filter_to.contains(ep)) {
-            let cap = Square::new(ep as u32 ^ 8);
-            // Played on bitboards: covers checks by the pushed pawn, blocks, and horizontal pins.
             for from in pawn_attacks(!us, ep) & pawns {
-                let after = (occ - Bitboard::from_square(from) - Bitboard::from_square(cap)) | ep;
-                if (b.attackers_to(king, !us, after) - Bitboard::from_square(cap)).is_empty() {
+                if self.ep_capture_legal(from, ep) {
                     sink.one(Move::en_passant(from, ep));
                 }
             }
@@ -307,19 +275,13 @@ impl Position {
             if (empty & b.occupied()).any() {
                 continue;
             }
-            let side = if rook > king {
-                CastlingSide::KingSide
-            } else {
-                CastlingSide::QueenSide
-            };
+            let side = if rook > king { CastlingSide::KingSide } else { CastlingSide::QueenSide };
             if !to.contains(rook) && !to.contains(castling_targets(us, side).0) {
                 continue;
             }
             // Attacks are tested with king and rook lifted: the rook may shield the destination.
             let lifted = b.occupied() - Bitboard::from_square(king) - Bitboard::from_square(rook);
-            if Iterator::any(&mut { king_path }, |sq| {
-                b.attackers_to(sq, !us, lifted).any()
-            }) {
+            if Iterator::any(&mut { king_path }, |sq| b.attackers_to(sq, !us, lifted).any()) {
                 continue;
             }
             sink.one(Move::castle(king, rook));
@@ -334,11 +296,7 @@ impl Position {
         }
         for role in super::types::Role::POCKET {
             if pocket.count(role) > 0 && filter.has(role) {
-                let t = if role == Role::Pawn {
-                    to - Bitboard::BACKRANKS
-                } else {
-                    to
-                };
+                let t = if role == Role::Pawn { to - Bitboard::BACKRANKS } else { to };
                 sink.drops(role, t);
             }
         }
@@ -428,33 +386,17 @@ mod tests {
             }
         }
         let turn = Color::from_white(c.side_to_move() == cozy_chess::Color::White);
-        let ep_square = c
-            .en_passant()
-            .map(|f| Square::new(f as u32 + if turn.is_white() { 40 } else { 16 }));
-        let setup = Setup {
-            board,
-            castling_rights: rights,
-            turn,
-            ep_square,
-            ..Setup::empty()
-        };
-        Position::from_setup(
-            setup,
-            crate::chess::Variant::Chess960,
-            CastlingMode::Chess960,
-        )
-        .expect("valid position")
+        let ep_square = c.en_passant().map(|f| Square::new(f as u32 + if turn.is_white() { 40 } else { 16 }));
+        let setup = Setup { board, castling_rights: rights, turn, ep_square, ..Setup::empty() };
+        Position::from_setup(setup, crate::chess::Variant::Chess960, CastlingMode::Chess960)
+            .expect("valid position")
     }
 
     fn cozy_moves(c: &cozy_chess::Board) -> Vec<(Square, Square, Option<Role>)> {
         let mut v = Vec::new();
         c.generate_moves(|ms| {
             for m in ms {
-                v.push((
-                    sq(m.from),
-                    sq(m.to),
-                    m.promotion.map(|p| Role::ALL[p as usize]),
-                ));
+                v.push((sq(m.from), sq(m.to), m.promotion.map(|p| Role::ALL[p as usize])));
             }
             false
         });
@@ -463,11 +405,8 @@ mod tests {
     }
 
     fn our_moves(p: &Position) -> Vec<(Square, Square, Option<Role>)> {
-        let mut v: Vec<_> = p
-            .legal_moves()
-            .iter()
-            .map(|m| (m.from_raw(), m.to(), m.promotion_role()))
-            .collect();
+        let mut v: Vec<_> =
+            p.legal_moves().iter().map(|m| (m.from_raw(), m.to(), m.promotion_role())).collect();
         v.sort_by_key(|&(f, t, p)| (f, t, p.map(|r| r as u8)));
         v
     }
@@ -481,11 +420,7 @@ mod tests {
             assert_eq!(got, expected, "seed {seed} ply {ply}: {ours:?}");
             assert_eq!(ours.count_legal() as usize, got.len());
             assert_eq!(ours.checkers().count(), cozy.checkers().len());
-            assert_eq!(
-                ours.zobrist(),
-                ours.compute_hash(),
-                "incremental hash, seed {seed} ply {ply}"
-            );
+            assert_eq!(ours.zobrist(), ours.compute_hash(), "incremental hash, seed {seed} ply {ply}");
             if got.is_empty() {
                 return;
             }
@@ -523,11 +458,7 @@ mod tests {
             let n = (seed * 7919 % 960) as u32;
             playout(cozy_chess::Board::chess960_startpos(n), seed, 300);
             let m = (seed * 104_729 % 960) as u32;
-            playout(
-                cozy_chess::Board::double_chess960_startpos(n, m),
-                seed + 1_000,
-                300,
-            );
+            playout(cozy_chess::Board::double_chess960_startpos(n, m), seed + 1_000, 300);
         }
     }
 }

@@ -73,11 +73,7 @@ impl Move {
     /// The origin square; `None` for drops.
     #[inline(always)]
     pub const fn from(self) -> Option<Square> {
-        if self.is_drop() {
-            None
-        } else {
-            Some(self.from_raw())
-        }
+        if self.is_drop() { None } else { Some(self.from_raw()) }
     }
 
     /// The origin bits, meaningless for drops. For hot paths that already know the kind.
@@ -113,11 +109,7 @@ impl Move {
     #[inline]
     pub const fn promotion_role(self) -> Option<Role> {
         let k = self.kind_bits();
-        if k > K_PROMO && k < K_DROP {
-            Some(Role::ALL[(k - K_PROMO) as usize])
-        } else {
-            None
-        }
+        if k > K_PROMO && k < K_DROP { Some(Role::ALL[(k - K_PROMO) as usize]) } else { None }
     }
 
     /// `true` for promotions.
@@ -189,19 +181,10 @@ mod tests {
             assert!(!d.is_promotion());
         }
         for r in Role::PROMOTIONS {
-            assert_eq!(
-                Move::promotion(Square::A2, Square::A1, r).promotion_role(),
-                Some(r)
-            );
+            assert_eq!(Move::promotion(Square::A2, Square::A1, r).promotion_role(), Some(r));
         }
-        assert_eq!(
-            Move::castle(Square::E1, Square::H1).kind(),
-            MoveKind::Castle
-        );
-        assert_eq!(
-            Move::en_passant(Square::E5, Square::D6).kind(),
-            MoveKind::EnPassant
-        );
+        assert_eq!(Move::castle(Square::E1, Square::H1).kind(), MoveKind::Castle);
+        assert_eq!(Move::en_passant(Square::E5, Square::D6).kind(), MoveKind::EnPassant);
         assert_eq!(Move::normal(Square::E2, Square::E4).promotion_role(), None);
     }
 }

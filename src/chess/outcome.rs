@@ -46,13 +46,7 @@ pub fn repetitions(keys: &[u64], since_irreversible: usize) -> usize {
         return 0;
     };
     let window = since_irreversible.min(rest.len());
-    1 + rest[rest.len() - window..]
-        .iter()
-        .rev()
-        .skip(1)
-        .step_by(2)
-        .filter(|&&k| k == last)
-        .count()
+    1 + rest[rest.len() - window..].iter().rev().skip(1).step_by(2).filter(|&&k| k == last).count()
 }
 
 #[cfg(test)]

@@ -90,9 +90,7 @@ impl PositionErrorKind {
             PositionErrorKind::PawnsOnBackrank => "pawns on the first or last rank",
             PositionErrorKind::OppositeCheck => "side not to move is in check",
             PositionErrorKind::ImpossibleCheck => "impossible check",
-            PositionErrorKind::InvalidCastlingRights => {
-                "castling rights without their rook or king"
-            }
+            PositionErrorKind::InvalidCastlingRights => "castling rights without their rook or king",
             PositionErrorKind::InvalidEpSquare => "impossible en passant square",
             PositionErrorKind::TooManyPieces => "too many pieces",
             PositionErrorKind::VariantNotBuilt => "crazyhouse is not built in (feature `variants`)",
@@ -186,11 +184,7 @@ impl Position {
     }
 
     /// Validates `setup` as a position of `variant`, reading castling in `mode`.
-    pub fn from_setup(
-        setup: Setup,
-        variant: Variant,
-        mode: CastlingMode,
-    ) -> Result<Position, PositionError> {
+    pub fn from_setup(setup: Setup, variant: Variant, mode: CastlingMode) -> Result<Position, PositionError> {
         let mut kinds = 0u16;
         let board = setup.board;
         if board.occupied().is_empty() {
@@ -222,11 +216,7 @@ impl Position {
             } else {
                 Bitboard::EMPTY
             },
-            pockets: if crazyhouse {
-                setup.pockets.unwrap_or_default()
-            } else {
-                ByColor::default()
-            },
+            pockets: if crazyhouse { setup.pockets.unwrap_or_default() } else { ByColor::default() },
             castling: Bitboard::EMPTY,
             hash: 0,
             halfmoves: setup.halfmoves,
@@ -239,22 +229,13 @@ impl Position {
         // Hard problems leave no position to build. Too much material is soft: perft suites hold
         // such positions to stress the generator.
         if kinds & !PositionErrorKind::TooManyPieces.bit() != 0 {
-            return Err(PositionError {
-                kinds,
-                repaired: None,
-            });
+            return Err(PositionError { kinds, repaired: None });
         }
         // From here both kings exist, so check and castling tests are meaningful.
         let theirs_king = board.king_of(!setup.turn).expect("checked above");
-        if board
-            .attackers_to(theirs_king, setup.turn, board.occupied())
-            .any()
-        {
+        if board.attackers_to(theirs_king, setup.turn, board.occupied()).any() {
             kinds |= PositionErrorKind::OppositeCheck.bit();
-            return Err(PositionError {
-                kinds,
-                repaired: None,
-            });
+            return Err(PositionError { kinds, repaired: None });
         }
         pos.castling = valid_castling_rights(&board, setup.castling_rights, mode);
         if pos.castling != setup.castling_rights {
@@ -271,14 +252,7 @@ impl Position {
             kinds |= PositionErrorKind::ImpossibleCheck.bit();
         }
         pos.hash = pos.compute_hash();
-        if kinds == 0 {
-            Ok(pos)
-        } else {
-            Err(PositionError {
-                kinds,
-                repaired: Some(Box::new(pos)),
-            })
-        }
+        if kinds == 0 { Ok(pos) } else { Err(PositionError { kinds, repaired: Some(Box::new(pos)) }) }
     }
 
     /// The unvalidated view of this position, as FEN writes it.
@@ -304,8 +278,7 @@ impl Position {
         }
         let pushed = Square::new((ep as u32 as i32 + if us.is_white() { -8 } else { 8 }) as u32);
         let origin = Square::new((ep as u32 as i32 + if us.is_white() { 8 } else { -8 }) as u32);
-        self.board.by_piece(Role::Pawn.of(!us)).contains(pushed)
-            && !self.board.occupied().contains(origin)
+        self.board.by_piece(Role::Pawn.of(!us)).contains(pushed) && !self.board.occupied().contains(origin)
     }
 
     /// More than two checkers, or two checkers on one line through the king (the nearer would
@@ -331,19 +304,27 @@ impl Position {
         h
     }
 
-    /// What the en passant square adds to the key: its file, when a pawn could capture.
+    /// What the en passant square adds to the key: its file, when a capture there is legal
+    /// (python-chess's rule), so that repetitions are found exactly.
     #[inline(always)]
     fn ep_hash(&self) -> u64 {
-        self.ep_square
-            .filter(|&ep| self.ep_capturable(ep))
-            .map_or(0, zobrist::ep_key)
+        self.ep_square.filter(|&ep| self.ep_legal(ep)).map_or(0, zobrist::ep_key)
     }
 
-    /// `true` when a pawn of the side to move attacks `ep` (pseudo-legal capture).
+    /// `true` when some pawn of the side to move may legally capture en passant on `ep`.
+    #[inline]
+    fn ep_legal(&self, ep: Square) -> bool {
+        let capturers = attacks::pawn_attacks(!self.turn, ep) & self.board.by_piece(Role::Pawn.of(self.turn));
+        Iterator::any(&mut { capturers }, |from| self.ep_capture_legal(from, ep))
+    }
+
+    /// `true` when the pawn on `from` may capture en passant on `ep`. Played on bitboards, which
+    /// covers a check by the pushed pawn, a block, and the horizontal pin of both pawns.
     #[inline(always)]
-    fn ep_capturable(&self, ep: Square) -> bool {
-        (attacks::pawn_attacks(!self.turn, ep) & self.board.by_piece(Role::Pawn.of(self.turn)))
-            .any()
+    pub(crate) fn ep_capture_legal(&self, from: Square, ep: Square) -> bool {
+        let cap = Square::new(ep as u32 ^ 8);
+        let after = (self.board.occupied() - Bitboard::from_square(from) - Bitboard::from_square(cap)) | ep;
+        (self.board.attackers_to(self.our_king(), !self.turn, after) - Bitboard::from_square(cap)).is_empty()
     }
 
     // --- Accessors -------------------------------------------------------------------------
@@ -396,13 +377,7 @@ impl Position {
 
     /// The en passant square only when a legal en passant capture exists (python-chess's default).
     pub fn ep_square_legal(&self) -> Option<Square> {
-        let ep = self.ep_square?;
-        if !self.ep_capturable(ep) {
-            return None;
-        }
-        let mut moves = super::moves::MoveList::new();
-        self.legal_moves_into(&mut moves);
-        moves.iter().any(|m| m.is_en_passant()).then_some(ep)
+        self.ep_square.filter(|&ep| self.ep_legal(ep))
     }
 
     /// Plies since the last capture or pawn move.
@@ -442,16 +417,13 @@ impl Position {
 
     #[inline(always)]
     pub(crate) fn our_king(&self) -> Square {
-        self.board
-            .king_of(self.turn)
-            .expect("validated position has a king")
+        self.board.king_of(self.turn).expect("validated position has a king")
     }
 
     /// Pieces giving check to the side to move.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        self.board
-            .attackers_to(self.our_king(), !self.turn, self.board.occupied())
+        self.board.attackers_to(self.our_king(), !self.turn, self.board.occupied())
     }
 
     /// `true` when the side to move is in check.
@@ -467,7 +439,8 @@ impl Position {
     /// capture pseudo-legally, so a double step whose en passant capture is illegal (pinned pawn)
     /// hashes differently from the same position without the double step.
     pub fn same_position(&self, other: &Position) -> bool {
-        self.board == other.board
+        self.hash == other.hash
+            && self.board == other.board
             && self.turn == other.turn
             && self.castling == other.castling
             && self.pockets == other.pockets
@@ -516,14 +489,7 @@ impl Position {
                         self.halfmoves = 0;
                         if (from as u32 ^ to as u32) == 16 {
                             let ep = Square::new((from as u32 + to as u32) / 2);
-                            self.ep_square = Some(ep);
-                            // The new side to move is `them`: their pawns capture.
-                            if (attacks::pawn_attacks(us, ep)
-                                & self.board.by_piece(Role::Pawn.of(them)))
-                            .any()
-                            {
-                                hash ^= zobrist::ep_key(ep);
-                            }
+                            self.ep_square = Some(ep); // hashed below, from the new side's view
                         }
                     }
                     Role::King => self.castling &= !Bitboard::relative_rank(us, Rank::First),
@@ -558,11 +524,7 @@ impl Position {
             }
             MoveKind::Castle => {
                 let king_from = m.from_raw();
-                let side = if to > king_from {
-                    CastlingSide::KingSide
-                } else {
-                    CastlingSide::QueenSide
-                };
+                let side = if to > king_from { CastlingSide::KingSide } else { CastlingSide::QueenSide };
                 let (king_to, rook_to) = castling_targets(us, side);
                 let (king, rook) = (Role::King.of(us), Role::Rook.of(us));
                 self.board.toggle(king_from, king);
@@ -579,8 +541,7 @@ impl Position {
                 let piece = role.of(us);
                 let before = self.pockets[us].count(role);
                 self.pockets[us].take(role);
-                hash ^= zobrist::pocket_key(us, role, before)
-                    ^ zobrist::pocket_key(us, role, before - 1);
+                hash ^= zobrist::pocket_key(us, role, before) ^ zobrist::pocket_key(us, role, before - 1);
                 self.board.toggle(to, piece);
                 hash ^= zobrist::piece_key(piece, to);
                 if role == Role::Pawn {
@@ -596,6 +557,9 @@ impl Position {
             self.fullmoves += 1;
         }
         self.turn = them;
+        if self.ep_square.is_some() {
+            hash ^= self.ep_hash();
+        }
         self.hash = hash;
     }
 
@@ -627,11 +591,7 @@ impl Position {
 
     #[inline(always)]
     fn captured_role(&self, to: Square) -> Option<Role> {
-        if self.board.by_color(!self.turn).contains(to) {
-            self.board.role_at(to)
-        } else {
-            None
-        }
+        if self.board.by_color(!self.turn).contains(to) { self.board.role_at(to) } else { None }
     }
 
     /// Crazyhouse: the captured piece (a pawn if it was promoted) goes to the mover's pocket.
@@ -672,8 +632,7 @@ impl Position {
         let ours = b.by_color(color);
         if self.crazyhouse() {
             // Anything in hand, or anything but two bare kings and a minor, can still mate.
-            return b.occupied().count() + self.pockets.white.total() + self.pockets.black.total()
-                <= 3
+            return b.occupied().count() + self.pockets.white.total() + self.pockets.black.total() <= 3
                 && (b.pawns() | b.rooks_and_queens()).is_empty()
                 && self.pockets.white.is_empty()
                 && self.pockets.black.is_empty();
@@ -685,8 +644,8 @@ impl Position {
             return ours.count() <= 2 && (b.by_color(!color) & !b.kings() & !b.queens()).is_empty();
         }
         if (ours & b.bishops()).any() {
-            let same_color = (b.bishops() & Bitboard::DARK).is_empty()
-                || (b.bishops() & Bitboard::LIGHT).is_empty();
+            let same_color =
+                (b.bishops() & Bitboard::DARK).is_empty() || (b.bishops() & Bitboard::LIGHT).is_empty();
             return same_color && b.pawns().is_empty() && b.knights().is_empty();
         }
         true
@@ -703,28 +662,16 @@ impl Position {
         use super::outcome::{Outcome, Termination};
         if !self.has_legal_moves() {
             return Some(if self.is_check() {
-                Outcome {
-                    winner: Some(!self.turn),
-                    termination: Termination::Checkmate,
-                }
+                Outcome { winner: Some(!self.turn), termination: Termination::Checkmate }
             } else {
-                Outcome {
-                    winner: None,
-                    termination: Termination::Stalemate,
-                }
+                Outcome { winner: None, termination: Termination::Stalemate }
             });
         }
         if self.is_insufficient_material() {
-            return Some(Outcome {
-                winner: None,
-                termination: Termination::InsufficientMaterial,
-            });
+            return Some(Outcome { winner: None, termination: Termination::InsufficientMaterial });
         }
         if self.halfmoves >= 150 {
-            return Some(Outcome {
-                winner: None,
-                termination: Termination::SeventyFiveMoves,
-            });
+            return Some(Outcome { winner: None, termination: Termination::SeventyFiveMoves });
         }
         None
     }
@@ -780,14 +727,9 @@ fn valid_castling_rights(board: &Board, rights: Bitboard, mode: CastlingMode) ->
 /// the king crosses, including its destination.
 #[inline]
 pub(crate) fn castling_paths(color: Color, king: Square, rook: Square) -> (Bitboard, Bitboard) {
-    let side = if rook > king {
-        CastlingSide::KingSide
-    } else {
-        CastlingSide::QueenSide
-    };
+    let side = if rook > king { CastlingSide::KingSide } else { CastlingSide::QueenSide };
     let (king_to, rook_to) = castling_targets(color, side);
     let king_path = between(king, king_to) | king_to;
-    let empty =
-        (king_path | between(rook, rook_to) | rook_to) - (Bitboard::from_square(king) | rook);
+    let empty = (king_path | between(rook, rook_to) | rook_to) - (Bitboard::from_square(king) | rook);
     (empty, king_path)
 }

@@ -19,11 +19,7 @@ pub enum CastlingMode {
 impl CastlingMode {
     /// Chess960 mode for `true`.
     pub const fn from_chess960(chess960: bool) -> CastlingMode {
-        if chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        }
+        if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard }
     }
 
     /// `true` for Chess960.
@@ -42,11 +38,7 @@ impl Pocket {
     /// How many of `role` (0 for the king).
     #[inline(always)]
     pub const fn count(&self, role: Role) -> u8 {
-        if (role as usize) < 5 {
-            self.counts[role as usize]
-        } else {
-            0
-        }
+        if (role as usize) < 5 { self.counts[role as usize] } else { 0 }
     }
 
     /// Adds one `role` (kings are ignored). Saturates rather than wrap on absurd input.
@@ -151,10 +143,6 @@ impl Setup {
     pub fn chess960(n: u32) -> Option<Setup> {
         let board = Board::chess960(n)?;
         let castling_rights = board.rooks() & Bitboard::BACKRANKS;
-        Some(Setup {
-            board,
-            castling_rights,
-            ..Setup::standard()
-        })
+        Some(Setup { board, castling_rights, ..Setup::standard() })
     }
 }

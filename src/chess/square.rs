@@ -34,16 +34,7 @@ pub enum Rank {
 
 impl File {
     /// All files, a to h.
-    pub const ALL: [File; 8] = [
-        File::A,
-        File::B,
-        File::C,
-        File::D,
-        File::E,
-        File::F,
-        File::G,
-        File::H,
-    ];
+    pub const ALL: [File; 8] = [File::A, File::B, File::C, File::D, File::E, File::F, File::G, File::H];
 
     /// The file with index `i & 7`.
     #[inline]
@@ -54,11 +45,7 @@ impl File {
     /// Parses `a`..`h`.
     #[inline]
     pub const fn from_char(c: u8) -> Option<File> {
-        if c >= b'a' && c <= b'h' {
-            Some(File::new((c - b'a') as u32))
-        } else {
-            None
-        }
+        if c >= b'a' && c <= b'h' { Some(File::new((c - b'a') as u32)) } else { None }
     }
 
     /// `'a'`..`'h'`.
@@ -96,11 +83,7 @@ impl Rank {
     /// Parses `1`..`8`.
     #[inline]
     pub const fn from_char(c: u8) -> Option<Rank> {
-        if c >= b'1' && c <= b'8' {
-            Some(Rank::new((c - b'1') as u32))
-        } else {
-            None
-        }
+        if c >= b'1' && c <= b'8' { Some(Rank::new((c - b'1') as u32)) } else { None }
     }
 
     /// `'1'`..`'8'`.
@@ -118,11 +101,7 @@ impl Rank {
     /// The rank as seen by `color` (White's first rank is Black's eighth).
     #[inline]
     pub const fn relative(self, color: crate::chess::Color) -> Rank {
-        if color.is_white() {
-            self
-        } else {
-            Rank::new(7 - self as u32)
-        }
+        if color.is_white() { self } else { Rank::new(7 - self as u32) }
     }
 }
 
@@ -192,22 +171,14 @@ impl Square {
     /// The square as seen by `color`: itself for White, mirrored for Black.
     #[inline]
     pub const fn relative(self, color: crate::chess::Color) -> Square {
-        if color.is_white() {
-            self
-        } else {
-            self.flip_vertical()
-        }
+        if color.is_white() { self } else { self.flip_vertical() }
     }
 
     /// The square `delta` steps away, if still on the board (no wrap check on files).
     #[inline]
     pub const fn offset(self, delta: i32) -> Option<Square> {
         let i = self as i32 + delta;
-        if i >= 0 && i < 64 {
-            Some(Square::new(i as u32))
-        } else {
-            None
-        }
+        if i >= 0 && i < 64 { Some(Square::new(i as u32)) } else { None }
     }
 
     /// Chebyshev distance (king steps).

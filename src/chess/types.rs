@@ -85,24 +85,11 @@ pub enum Role {
 
 impl Role {
     /// All roles, pawn to king.
-    pub const ALL: [Role; 6] = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ];
+    pub const ALL: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
     /// Roles a pawn may promote to, in the order moves are generated.
     pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
     /// Roles that can be held in a crazyhouse pocket.
-    pub const POCKET: [Role; 5] = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-    ];
+    pub const POCKET: [Role; 5] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 
     /// Index 0 (pawn) to 5 (king).
     #[inline]
@@ -172,20 +159,13 @@ pub struct Piece {
 impl Piece {
     /// FEN letter: upper case for White.
     pub const fn char(self) -> char {
-        if self.color.is_white() {
-            self.role.upper_char()
-        } else {
-            self.role.char()
-        }
+        if self.color.is_white() { self.role.upper_char() } else { self.role.char() }
     }
 
     /// Piece from a FEN letter.
     pub const fn from_char(c: char) -> Option<Piece> {
         match Role::from_char(c) {
-            Some(role) => Some(Piece {
-                color: Color::from_white(c.is_ascii_uppercase()),
-                role,
-            }),
+            Some(role) => Some(Piece { color: Color::from_white(c.is_ascii_uppercase()), role }),
             None => None,
         }
     }
@@ -200,11 +180,7 @@ impl Piece {
     pub const fn unicode(self) -> char {
         const W: [char; 6] = ['♙', '♘', '♗', '♖', '♕', '♔'];
         const B: [char; 6] = ['♟', '♞', '♝', '♜', '♛', '♚'];
-        if self.color.is_white() {
-            W[self.role as usize]
-        } else {
-            B[self.role as usize]
-        }
+        if self.color.is_white() { W[self.role as usize] } else { B[self.role as usize] }
     }
 }
 
@@ -239,10 +215,7 @@ pub struct ByColor<T> {
 impl<T> ByColor<T> {
     /// Builds from a function of the color.
     pub fn new_with(mut f: impl FnMut(Color) -> T) -> ByColor<T> {
-        ByColor {
-            white: f(Color::White),
-            black: f(Color::Black),
-        }
+        ByColor { white: f(Color::White), black: f(Color::Black) }
     }
 }
 

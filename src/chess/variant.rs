@@ -91,14 +91,7 @@ mod tests {
 
     #[test]
     fn aliases() {
-        for s in [
-            "Chess960",
-            "chess 960",
-            "chess-960",
-            "Fischerandom",
-            "fischerrandom",
-            "fischer random",
-        ] {
+        for s in ["Chess960", "chess 960", "chess-960", "Fischerandom", "fischerrandom", "fischer random"] {
             assert_eq!(Variant::from_tag(s), Ok(Variant::Chess960), "{s}");
         }
         assert_eq!(Variant::from_tag("crazyhouse"), Ok(Variant::Crazyhouse));

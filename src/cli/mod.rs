@@ -39,20 +39,14 @@ pub struct Fail {
 impl Fail {
     /// A usage error (exit 2).
     pub fn usage(message: impl Into<String>) -> Fail {
-        Fail {
-            code: Code::Usage,
-            message: message.into(),
-        }
+        Fail { code: Code::Usage, message: message.into() }
     }
 }
 
 impl Fail {
     /// An input that could not be opened or read, with the exit code the I/O layer assigns.
     pub fn from_input(e: pgnkit::io::InputError) -> Fail {
-        Fail {
-            code: Code::from_exit(e.exit_code()),
-            message: e.to_string(),
-        }
+        Fail { code: Code::from_exit(e.exit_code()), message: e.to_string() }
     }
 }
 
@@ -60,15 +54,9 @@ impl From<std::io::Error> for Fail {
     /// A write error; a closed stdout (`| head`) is a quiet success.
     fn from(e: std::io::Error) -> Fail {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
-            Fail {
-                code: Code::Ok,
-                message: String::new(),
-            }
+            Fail { code: Code::Ok, message: String::new() }
         } else {
-            Fail {
-                code: Code::IoErr,
-                message: e.to_string(),
-            }
+            Fail { code: Code::IoErr, message: e.to_string() }
         }
     }
 }
@@ -79,11 +67,7 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() {
-                Code::Usage.into()
-            } else {
-                Code::Ok.into()
-            };
+            return if e.use_stderr() { Code::Usage.into() } else { Code::Ok.into() };
         }
     };
     let result = match cli.command {

@@ -185,17 +185,12 @@ impl Input {
     /// ```
     pub fn open(path: &Path, opts: InputOptions) -> Result<Input, InputError> {
         let consumed = Arc::new(AtomicU64::new(0));
-        let io_err = |source: io::Error| InputError::Io {
-            path: path.to_owned(),
-            source,
-        };
+        let io_err = |source: io::Error| InputError::Io { path: path.to_owned(), source };
         if path == Path::new("-") {
             return Input::from_stream(path, Box::new(io::stdin()), None, consumed);
         }
         let file = File::open(path).map_err(|source| match source.kind() {
-            io::ErrorKind::NotFound => InputError::NotFound {
-                path: path.to_owned(),
-            },
+            io::ErrorKind::NotFound => InputError::NotFound { path: path.to_owned() },
             _ => io_err(source),
         })?;
         let meta = file.metadata().map_err(io_err)?;
@@ -236,15 +231,10 @@ impl Input {
         total_size: Option<u64>,
         consumed: Arc<AtomicU64>,
     ) -> Result<Input, InputError> {
-        let mut raw = Counting {
-            inner: raw,
-            count: Arc::clone(&consumed),
-        };
+        let mut raw = Counting { inner: raw, count: Arc::clone(&consumed) };
         let mut head = [0u8; 4];
-        let n = read_head(&mut raw, &mut head).map_err(|source| InputError::Io {
-            path: path.to_owned(),
-            source,
-        })?;
+        let n = read_head(&mut raw, &mut head)
+            .map_err(|source| InputError::Io { path: path.to_owned(), source })?;
         let head = head[..n].to_vec();
         let compression = Compression::detect(&head);
         let rejoined = io::Cursor::new(head.clone()).chain(raw);
@@ -253,21 +243,13 @@ impl Input {
                 check_utf16(path, &head)?;
                 Box::new(rejoined)
             }
-            Compression::Zstd => Box::new(zstd::stream::read::Decoder::new(rejoined).map_err(
-                |source| InputError::Io {
-                    path: path.to_owned(),
-                    source,
-                },
-            )?),
+            Compression::Zstd => Box::new(
+                zstd::stream::read::Decoder::new(rejoined)
+                    .map_err(|source| InputError::Io { path: path.to_owned(), source })?,
+            ),
             Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(rejoined)),
         };
-        Ok(Input {
-            path: path.to_owned(),
-            source: Source::Stream(source),
-            compression,
-            total_size,
-            consumed,
-        })
+        Ok(Input { path: path.to_owned(), source: Source::Stream(source), compression, total_size, consumed })
     }
 
     /// Classifies an error returned while reading [`Source::Stream`]: a corrupt compressed
@@ -278,16 +260,9 @@ impl Input {
             io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof | io::ErrorKind::Other
         );
         if self.compression != Compression::None && decoder {
-            InputError::Corrupt {
-                path: self.path.clone(),
-                compression: self.compression,
-                source,
-            }
+            InputError::Corrupt { path: self.path.clone(), compression: self.compression, source }
         } else {
-            InputError::Io {
-                path: self.path.clone(),
-                source,
-            }
+            InputError::Io { path: self.path.clone(), source }
         }
     }
 
@@ -310,9 +285,7 @@ impl Input {
 
 fn check_utf16(path: &Path, head: &[u8]) -> Result<(), InputError> {
     if head.starts_with(&[0xff, 0xfe]) || head.starts_with(&[0xfe, 0xff]) {
-        return Err(InputError::Utf16 {
-            path: path.to_owned(),
-        });
+        return Err(InputError::Utf16 { path: path.to_owned() });
     }
     Ok(())
 }
@@ -352,13 +325,7 @@ mod tests {
         let dir = temp_dir("empty");
         let p = dir.join("e.pgn");
         std::fs::write(&p, b"").unwrap();
-        assert_eq!(
-            Input::open(&p, InputOptions::default())
-                .unwrap()
-                .read_all()
-                .unwrap(),
-            b""
-        );
+        assert_eq!(Input::open(&p, InputOptions::default()).unwrap().read_all().unwrap(), b"");
         std::fs::remove_dir_all(dir).unwrap();
     }
 
@@ -422,29 +389,14 @@ mod tests {
         let mid = data.len() / 2;
         data[mid..].iter_mut().for_each(|b| *b ^= 0x5a);
         std::fs::write(&p, &data).unwrap();
-        let e = Input::open(&p, InputOptions::default())
-            .unwrap()
-            .read_all()
-            .unwrap_err();
-        assert!(
-            matches!(
-                e,
-                InputError::Corrupt {
-                    compression: Compression::Zstd,
-                    ..
-                }
-            ),
-            "{e:?}"
-        );
+        let e = Input::open(&p, InputOptions::default()).unwrap().read_all().unwrap_err();
+        assert!(matches!(e, InputError::Corrupt { compression: Compression::Zstd, .. }), "{e:?}");
         assert_eq!(e.exit_code(), 65);
 
         let p = dir.join("trunc.zst");
         let data = zstd::encode_all(&PGN.repeat(1000)[..], 3).unwrap();
         std::fs::write(&p, &data[..data.len() - 5]).unwrap();
-        let e = Input::open(&p, InputOptions::default())
-            .unwrap()
-            .read_all()
-            .unwrap_err();
+        let e = Input::open(&p, InputOptions::default()).unwrap().read_all().unwrap_err();
         assert_eq!(e.exit_code(), 65, "{e:?}");
 
         let e = Input::open(&dir, InputOptions::default()).unwrap_err();

@@ -80,10 +80,7 @@ pub struct Output {
 
 impl std::fmt::Debug for Output {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Output")
-            .field("path", &self.path)
-            .field("temp", &self.temp)
-            .finish()
+        f.debug_struct("Output").field("path", &self.path).field("temp", &self.temp).finish()
     }
 }
 
@@ -113,10 +110,7 @@ impl Output {
     pub fn create(path: &Path, opts: &OutputOptions) -> Result<Output, OutputError> {
         if path == Path::new("-") {
             return Ok(Output {
-                sink: Some(Sink::Stdout(BufWriter::with_capacity(
-                    1 << 16,
-                    io::stdout(),
-                ))),
+                sink: Some(Sink::Stdout(BufWriter::with_capacity(1 << 16, io::stdout()))),
                 path: path.to_owned(),
                 temp: None,
             });
@@ -128,18 +122,11 @@ impl Output {
                 .filter(|i| i.as_path() != Path::new("-"))
                 .any(|i| i.canonicalize().is_ok_and(|i| i == out));
             if clash {
-                return Err(OutputError::WouldOverwriteInput {
-                    path: path.to_owned(),
-                });
+                return Err(OutputError::WouldOverwriteInput { path: path.to_owned() });
             }
         }
-        let create_err = |source| OutputError::Create {
-            path: path.to_owned(),
-            source,
-        };
-        let name = path
-            .file_name()
-            .ok_or_else(|| create_err(io::Error::other("not a file name")))?;
+        let create_err = |source| OutputError::Create { path: path.to_owned(), source };
+        let name = path.file_name().ok_or_else(|| create_err(io::Error::other("not a file name")))?;
         let mut temp_name = std::ffi::OsString::from(".");
         temp_name.push(name);
         temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));
@@ -147,11 +134,7 @@ impl Output {
         let file = File::create(&temp).map_err(create_err)?;
         let buf = BufWriter::with_capacity(1 << 16, file);
         let sink = if path.extension().is_some_and(|e| e == "zst") {
-            let level = if opts.zstd_level == 0 {
-                3
-            } else {
-                opts.zstd_level
-            };
+            let level = if opts.zstd_level == 0 { 3 } else { opts.zstd_level };
             match zstd::stream::write::Encoder::new(buf, level) {
                 Ok(e) => Sink::Zstd(e),
                 Err(e) => {
@@ -162,11 +145,7 @@ impl Output {
         } else {
             Sink::File(buf)
         };
-        Ok(Output {
-            sink: Some(sink),
-            path: path.to_owned(),
-            temp: Some(temp),
-        })
+        Ok(Output { sink: Some(sink), path: path.to_owned(), temp: Some(temp) })
     }
 
     /// The path as given (`-` for stdout).
@@ -179,10 +158,7 @@ impl Output {
         if source.kind() == io::ErrorKind::BrokenPipe && self.temp.is_none() {
             OutputError::BrokenPipe
         } else {
-            OutputError::Write {
-                path: self.path.clone(),
-                source,
-            }
+            OutputError::Write { path: self.path.clone(), source }
         }
     }
 
@@ -286,10 +262,7 @@ mod tests {
         out.finish().unwrap();
         let raw = std::fs::read(&p).unwrap();
         assert!(raw.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]));
-        assert_eq!(
-            zstd::decode_all(&raw[..]).unwrap(),
-            b"1. e4 e5 *\n".repeat(100)
-        );
+        assert_eq!(zstd::decode_all(&raw[..]).unwrap(), b"1. e4 e5 *\n".repeat(100));
         std::fs::remove_dir_all(dir).unwrap();
     }
 
@@ -298,10 +271,7 @@ mod tests {
         let dir = temp_dir("clash");
         let input = dir.join("in.pgn");
         std::fs::write(&input, b"*").unwrap();
-        let opts = OutputOptions {
-            inputs: vec![PathBuf::from("-"), input.clone()],
-            zstd_level: 0,
-        };
+        let opts = OutputOptions { inputs: vec![PathBuf::from("-"), input.clone()], zstd_level: 0 };
         // Same file through a different spelling.
         let sneaky = dir.join(".").join("in.pgn");
         let e = Output::create(&sneaky, &opts).unwrap_err();
@@ -314,11 +284,8 @@ mod tests {
 
     #[test]
     fn errors_classify() {
-        let e = Output::create(
-            Path::new("/nonexistent-dir-pgnkit/x.pgn"),
-            &OutputOptions::default(),
-        )
-        .unwrap_err();
+        let e = Output::create(Path::new("/nonexistent-dir-pgnkit/x.pgn"), &OutputOptions::default())
+            .unwrap_err();
         assert!(matches!(e, OutputError::Create { .. }));
         assert_eq!(e.exit_code(), 73);
         let out = Output::create(Path::new("-"), &OutputOptions::default()).unwrap();

@@ -25,8 +25,8 @@
 use std::fmt;
 
 use crate::chess::{
-    Bitboard, Board, ByColor, CastlingMode, Color, MoveList, Piece, Pocket, Position,
-    PositionError, Rank, Role, Setup, Square, Variant,
+    Bitboard, Board, ByColor, CastlingMode, Color, MoveList, Piece, Pocket, Position, PositionError, Rank,
+    Role, Setup, Square, Variant,
 };
 
 /// The FEN of the standard starting position.
@@ -124,8 +124,7 @@ impl From<PositionError> for FenError {
 
 /// Splits on ASCII whitespace (any run of it), skipping empty pieces.
 fn fields(text: &[u8]) -> impl Iterator<Item = &[u8]> {
-    text.split(|c| c.is_ascii_whitespace())
-        .filter(|f| !f.is_empty())
+    text.split(|c| c.is_ascii_whitespace()).filter(|f| !f.is_empty())
 }
 
 /// Reads a FEN (4 to 6 fields) into an unvalidated [`Setup`].
@@ -279,10 +278,9 @@ fn read_castling(board: &Board, field: &[u8]) -> Result<Bitboard, ParseFenError>
         let sq = match c.to_ascii_lowercase() {
             b'k' => xfen_rook(board, color, true),
             b'q' => xfen_rook(board, color, false),
-            f @ b'a'..=b'h' => Square::from_coords(
-                crate::chess::File::new((f - b'a') as u32),
-                Rank::First.relative(color),
-            ),
+            f @ b'a'..=b'h' => {
+                Square::from_coords(crate::chess::File::new((f - b'a') as u32), Rank::First.relative(color))
+            }
             _ => return Err(ParseFenError::Castling),
         };
         rights.add(sq);
@@ -343,10 +341,7 @@ pub struct Epd {
 impl Epd {
     /// The operands of the first operation named `opcode`.
     pub fn op(&self, opcode: &str) -> Option<&[String]> {
-        self.ops
-            .iter()
-            .find(|(o, _)| o == opcode)
-            .map(|(_, v)| v.as_slice())
+        self.ops.iter().find(|(o, _)| o == opcode).map(|(_, v)| v.as_slice())
     }
 }
 
@@ -381,11 +376,7 @@ pub fn read_epd(line: &str) -> Result<Epd, ParseFenError> {
                 } else {
                     ParseFenError::Fullmoves
                 })?;
-                if clock == 0 {
-                    setup.halfmoves = n
-                } else {
-                    setup.fullmoves = n
-                }
+                if clock == 0 { setup.halfmoves = n } else { setup.fullmoves = n }
             }
             _ => {
                 pos = save;
@@ -449,10 +440,8 @@ fn read_ops(text: &str) -> Result<Vec<(String, Vec<String>)>, ParseFenError> {
                     break;
                 }
                 Some(b'"') => {
-                    let end = b[i + 1..]
-                        .iter()
-                        .position(|&c| c == b'"')
-                        .ok_or(ParseFenError::TrailingGarbage)?;
+                    let end =
+                        b[i + 1..].iter().position(|&c| c == b'"').ok_or(ParseFenError::TrailingGarbage)?;
                     operands.push(text[i + 1..i + 1 + end].to_owned());
                     i += end + 2;
                 }
@@ -488,10 +477,7 @@ struct StackBuf<const N: usize> {
 impl<const N: usize> StackBuf<N> {
     #[inline(always)]
     fn new() -> Self {
-        StackBuf {
-            buf: [0; N],
-            len: 0,
-        }
+        StackBuf { buf: [0; N], len: 0 }
     }
 
     #[inline(always)]
@@ -587,13 +573,7 @@ fn write_board(board: &Board, promoted: Bitboard, out: &mut Vec<u8>) {
 fn write_pockets(pockets: &ByColor<Pocket>, out: &mut Vec<u8>) {
     out.push(b'[');
     for color in Color::ALL {
-        for role in [
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-            Role::Knight,
-            Role::Pawn,
-        ] {
+        for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn] {
             for _ in 0..pockets[color].count(role) {
                 out.push(PIECE_CHARS[color.index()][role.index()]);
             }
@@ -684,26 +664,12 @@ fn tail(
 #[inline]
 fn write_position(pos: &Position, ep: EpMode, clocks: bool, out: &mut Vec<u8>) {
     let crazyhouse = pos.variant() == Variant::Crazyhouse;
-    write_board(
-        pos.board(),
-        if crazyhouse {
-            pos.promoted()
-        } else {
-            Bitboard::EMPTY
-        },
-        out,
-    );
+    write_board(pos.board(), if crazyhouse { pos.promoted() } else { Bitboard::EMPTY }, out);
     if crazyhouse {
         write_pockets(pos.pockets(), out);
     }
     let clocks = clocks.then(|| (pos.halfmoves(), pos.fullmoves()));
-    let t = tail(
-        pos.turn(),
-        pos.board(),
-        pos.castling_rights(),
-        ep_square(pos, ep),
-        clocks,
-    );
+    let t = tail(pos.turn(), pos.board(), pos.castling_rights(), ep_square(pos, ep), clocks);
     out.extend_from_slice(t.as_slice());
 }
 
@@ -744,13 +710,7 @@ pub fn write_setup_into(setup: &Setup, mode: CastlingMode, out: &mut Vec<u8>) {
         write_pockets(pockets, out);
     }
     let clocks = Some((setup.halfmoves, setup.fullmoves));
-    let t = tail(
-        setup.turn,
-        &setup.board,
-        setup.castling_rights,
-        setup.ep_square,
-        clocks,
-    );
+    let t = tail(setup.turn, &setup.board, setup.castling_rights, setup.ep_square, clocks);
     out.extend_from_slice(t.as_slice());
 }
 
@@ -801,15 +761,9 @@ mod tests {
             Setup::standard()
         );
         let five = setup("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 7");
-        assert_eq!(
-            (five.turn, five.halfmoves, five.fullmoves),
-            (Color::Black, 7, 1)
-        );
+        assert_eq!((five.turn, five.halfmoves, five.fullmoves), (Color::Black, 7, 1));
         // Castling letters in any order, repeats ignored.
-        assert_eq!(
-            setup("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w qkQKK - 0 1"),
-            Setup::standard()
-        );
+        assert_eq!(setup("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w qkQKK - 0 1"), Setup::standard());
     }
 
     #[test]
@@ -818,98 +772,35 @@ mod tests {
         let cases: &[(&str, ParseFenError)] = &[
             ("", Board),
             ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", Board),
-            (
-                "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                Board,
-            ),
-            (
-                "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                Board,
-            ),
-            (
-                "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                Board,
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
-                Board,
-            ),
-            (
-                "~rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                Board,
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Kq] w KQkq - 0 1",
-                Pocket,
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q w KQkq - 0 1",
-                Pocket,
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/Qx w KQkq - 0 1",
-                Pocket,
-            ),
+            ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Board),
+            ("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Board),
+            ("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Board),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", Board),
+            ("~rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Board),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Kq] w KQkq - 0 1", Pocket),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q w KQkq - 0 1", Pocket),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/Qx w KQkq - 0 1", Pocket),
             ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", Turn),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
-                Turn,
-            ),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", Turn),
             ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", Castling),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1",
-                Castling,
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w K-q - 0 1",
-                Castling,
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
-                EpSquare,
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
-                EpSquare,
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
-                Halfmoves,
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1",
-                Halfmoves,
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999 1",
-                Halfmoves,
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1.",
-                Fullmoves,
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 x",
-                TrailingGarbage,
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1;",
-                Fullmoves,
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4;",
-                Halfmoves,
-            ),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1", Castling),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w K-q - 0 1", Castling),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", EpSquare),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", EpSquare),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", Halfmoves),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", Halfmoves),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999 1", Halfmoves),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1.", Fullmoves),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 x", TrailingGarbage),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1;", Fullmoves),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4;", Halfmoves),
         ];
         for &(fen, err) in cases {
             assert_eq!(read_fen(fen.as_bytes()), Err(err), "{fen:?}");
         }
         assert!(Halfmoves.to_string().contains("halfmove"));
         let e = position_from_fen("8/8/8/8/8/8/8/8 w - - 0 1", Variant::Standard).unwrap_err();
-        assert!(
-            matches!(e, FenError::Position(ref p) if p.has(PositionErrorKind::Empty)),
-            "{e}"
-        );
+        assert!(matches!(e, FenError::Position(ref p) if p.has(PositionErrorKind::Empty)), "{e}");
         let e = position_from_fen("nonsense", Variant::Standard).unwrap_err();
         assert!(matches!(e, FenError::Parse(Board)));
         assert!(std::error::Error::source(&e).is_some());
@@ -925,15 +816,11 @@ mod tests {
         );
         // Shredder-FEN in, X-FEN out.
         let p = pos("rk2r3/8/8/8/8/8/8/R3K1RR w GAea - 0 1", Variant::Chess960);
-        assert_eq!(
-            write_fen(&p, EpMode::Legal),
-            "rk2r3/8/8/8/8/8/8/R3K1RR w GQkq - 0 1"
-        );
+        assert_eq!(write_fen(&p, EpMode::Legal), "rk2r3/8/8/8/8/8/8/R3K1RR w GQkq - 0 1");
         // Rights without a rook are kept (as the corner) and rejected by validation.
         let s = setup("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1");
         assert_eq!(s.castling_rights, Bitboard::CORNERS);
-        let e =
-            position_from_fen("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1", Variant::Standard).unwrap_err();
+        let e = position_from_fen("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1", Variant::Standard).unwrap_err();
         let FenError::Position(e) = e else { panic!() };
         assert!(e.has(PositionErrorKind::InvalidCastlingRights));
         assert_eq!(
@@ -946,15 +833,9 @@ mod tests {
     fn castling_mode_detection() {
         let p = pos(STARTING_FEN, Variant::Standard);
         assert_eq!(p.castling_mode(), CastlingMode::Standard);
-        assert_eq!(
-            pos(STARTING_FEN, Variant::Chess960).castling_mode(),
-            CastlingMode::Chess960
-        );
+        assert_eq!(pos(STARTING_FEN, Variant::Chess960).castling_mode(), CastlingMode::Chess960);
         // King on the c-file: only expressible as Chess960.
-        let p = pos(
-            "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1",
-            Variant::Standard,
-        );
+        let p = pos("r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1", Variant::Standard);
         assert_eq!(p.castling_mode(), CastlingMode::Chess960);
         assert_eq!(p.castling_rights().count(), 4);
         // An inner rook: Chess960 too.
@@ -1043,10 +924,7 @@ mod tests {
     #[test]
     fn ep_modes() {
         // After 1. e4: the square exists, but no capture.
-        let p = pos(
-            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
-            Variant::Standard,
-        );
+        let p = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", Variant::Standard);
         assert_eq!(
             write_fen(&p, EpMode::Legal),
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
@@ -1083,15 +961,12 @@ mod tests {
         assert_eq!(epd.ops.len(), 11);
         assert_eq!(epd.op("am"), None);
         // Numeric clocks after the four fields (perft suites), no ops.
-        let epd =
-            read_epd("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
+        let epd = read_epd("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
         assert_eq!((epd.setup.halfmoves, epd.setup.fullmoves), (2, 9));
         assert!(epd.ops.is_empty());
         // Plain four fields, and errors.
         assert_eq!(
-            read_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -")
-                .unwrap()
-                .setup,
+            read_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -").unwrap().setup,
             Setup::standard()
         );
         assert_eq!(

@@ -48,15 +48,8 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, ParseSuiteError> {
         if let Some(id) = line.strip_prefix("id ") {
             pending_id = Some((id.trim().to_string(), line_no));
         } else if let Some(fen) = line.strip_prefix("epd ") {
-            let (id, line) = pending_id
-                .take()
-                .unwrap_or_else(|| (format!("line {line_no}"), line_no));
-            cases.push(PerftCase {
-                id,
-                fen: fen.trim().to_string(),
-                expected: Vec::new(),
-                line,
-            });
+            let (id, line) = pending_id.take().unwrap_or_else(|| (format!("line {line_no}"), line_no));
+            cases.push(PerftCase { id, fen: fen.trim().to_string(), expected: Vec::new(), line });
         } else if let Some(rest) = line.strip_prefix("perft ") {
             let mut it = rest.split_whitespace();
             let depth = it.next().and_then(|d| d.parse().ok()).ok_or(err)?;
@@ -95,12 +88,7 @@ fn parse_one_line(line: &str, line_no: usize) -> Result<PerftCase, ParseSuiteErr
     if fen.split_whitespace().count() < 4 || expected.is_empty() {
         return Err(err);
     }
-    Ok(PerftCase {
-        id: format!("line {line_no}"),
-        fen: fen.trim().to_string(),
-        expected,
-        line: line_no,
-    })
+    Ok(PerftCase { id: format!("line {line_no}"), fen: fen.trim().to_string(), expected, line: line_no })
 }
 
 #[cfg(test)]
@@ -122,10 +110,7 @@ mod tests {
             assert_eq!(c.expected, vec![(1, 3), (2, 9)]);
         }
         assert_eq!(cases[3].fen, "8/8/8/8/8/8/8/K6k w - -");
-        assert_eq!(
-            parse_suite("hello world\n"),
-            Err(ParseSuiteError { line: 1 })
-        );
+        assert_eq!(parse_suite("hello world\n"), Err(ParseSuiteError { line: 1 }));
         assert_eq!(parse_suite("perft 1 2\n"), Err(ParseSuiteError { line: 1 }));
     }
 }

@@ -34,9 +34,7 @@ use crate::chess::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
 use crate::chess::position::castling_targets;
-use crate::chess::{
-    Bitboard, CastlingSide, File, Move, MoveKind, MoveList, Position, Rank, Role, Square,
-};
+use crate::chess::{Bitboard, CastlingSide, File, Move, MoveKind, MoveList, Position, Rank, Role, Square};
 
 /// A move in SAN, without its check suffix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -120,10 +118,7 @@ impl Lenience {
     pub const PAWN_DROP_LETTER: Lenience = Lenience(1 << 10);
 
     const ALL: [(Lenience, &'static str); 11] = [
-        (
-            Lenience::CASTLING_FORM,
-            "castling written with zeros or lower-case letters",
-        ),
+        (Lenience::CASTLING_FORM, "castling written with zeros or lower-case letters"),
         (Lenience::EN_PASSANT_SUFFIX, "en passant suffix `e.p.`"),
         (Lenience::LONG_ALGEBRAIC, "long algebraic notation"),
         (Lenience::PROMOTION_FORM, "promotion not written as `=Q`"),
@@ -150,10 +145,7 @@ impl Lenience {
 
     /// One short description per flag set, in a fixed order.
     pub fn describe(self) -> impl Iterator<Item = &'static str> {
-        Lenience::ALL
-            .into_iter()
-            .filter(move |&(f, _)| self.0 & f.0 != 0)
-            .map(|(_, d)| d)
+        Lenience::ALL.into_iter().filter(move |&(f, _)| self.0 & f.0 != 0).map(|(_, d)| d)
     }
 }
 
@@ -325,14 +317,7 @@ fn parse_body(role: Role, body: &[u8], flags: &mut Lenience) -> Option<San> {
             *flags |= Lenience::LONG_ALGEBRAIC;
         }
     }
-    Some(San::Normal {
-        role,
-        file,
-        rank,
-        capture,
-        to,
-        promotion,
-    })
+    Some(San::Normal { role, file, rank, capture, to, promotion })
 }
 
 #[inline(always)]
@@ -365,13 +350,8 @@ fn parse(text: &[u8]) -> Option<Parsed> {
         }
     }
     let t = &text[..n];
-    let plain = |san: San, flags: Lenience| {
-        Some(Parsed {
-            san: SanPlus { san, suffix },
-            flags,
-            bishop: None,
-        })
-    };
+    let plain =
+        |san: San, flags: Lenience| Some(Parsed { san: SanPlus { san, suffix }, flags, bishop: None });
     let first = *t.first()?;
     // Common case first: a pawn move `e4`, `exd5`, `e8=Q`.
     if first.is_ascii_lowercase() && first != b'b' && first != b'o' {
@@ -383,11 +363,7 @@ fn parse(text: &[u8]) -> Option<Parsed> {
                     flags |= Lenience::LOWER_CASE_PIECE;
                     return plain(parse_drop(role, &t[2..])?, flags);
                 }
-                flags |= if role == Role::Pawn {
-                    Lenience::PAWN_PREFIX
-                } else {
-                    Lenience::LOWER_CASE_PIECE
-                };
+                flags |= if role == Role::Pawn { Lenience::PAWN_PREFIX } else { Lenience::LOWER_CASE_PIECE };
                 plain(parse_body(role, &t[1..], &mut flags)?, flags)
             }
             _ => None,
@@ -427,17 +403,8 @@ fn parse(text: &[u8]) -> Option<Parsed> {
             let bishop = parse_body(Role::Bishop, &t[1..], &mut bishop_flags);
             let pawn_shaped = |san: &San| match *san {
                 San::Normal { file: None, .. } => true,
-                San::Normal {
-                    file: Some(_),
-                    rank: Some(_),
-                    ..
-                } => true,
-                San::Normal {
-                    file: Some(f),
-                    rank: None,
-                    to,
-                    ..
-                } => f != to.file() && to.file() <= File::C,
+                San::Normal { file: Some(_), rank: Some(_), .. } => true,
+                San::Normal { file: Some(f), rank: None, to, .. } => f != to.file() && to.file() <= File::C,
                 _ => false,
             };
             match (pawn, bishop) {
@@ -478,10 +445,7 @@ fn parse_drop(role: Role, t: &[u8]) -> Option<San> {
     if role == Role::King || t.len() != 2 {
         return None;
     }
-    Some(San::Put {
-        role,
-        to: square_at(t)?,
-    })
+    Some(San::Put { role, to: square_at(t)? })
 }
 
 impl San {
@@ -496,9 +460,7 @@ impl San {
     /// assert_eq!(lenience, Lenience::CASTLING_FORM);
     /// ```
     pub fn from_ascii(text: &[u8]) -> Result<(SanPlus, Lenience), ParseSanError> {
-        parse(text)
-            .map(|p| (p.san, p.flags))
-            .ok_or(ParseSanError::Syntax)
+        parse(text).map(|p| (p.san, p.flags)).ok_or(ParseSanError::Syntax)
     }
 
     /// The legal move this SAN stands for in `pos` (any disambiguation that picks one move is
@@ -515,14 +477,7 @@ impl San {
             n += 1;
         };
         match *self {
-            San::Normal {
-                role,
-                file,
-                rank,
-                capture,
-                to,
-                promotion,
-            } => {
+            San::Normal { role, file, rank, capture, to, promotion } => {
                 if role != Role::Pawn {
                     push(role.upper_char() as u8);
                 }
@@ -632,14 +587,7 @@ fn is_capture(pos: &Position, m: Move) -> bool {
 #[inline(always)]
 fn to_move_flags(pos: &Position, san: &San) -> Result<(Move, Lenience), SanError> {
     match *san {
-        San::Normal {
-            role,
-            file,
-            rank,
-            capture,
-            to,
-            promotion,
-        } => {
+        San::Normal { role, file, rank, capture, to, promotion } => {
             let mut moves = MoveList::new();
             pos.legal_moves_to(role, to, &mut moves);
             let mut found: Option<Move> = None;
@@ -683,28 +631,18 @@ fn to_move_flags(pos: &Position, san: &San) -> Result<(Move, Lenience), SanError
             Ok((m, flags))
         }
         San::Castle(side) => {
-            let rook = pos
-                .castling_rook(pos.turn(), side)
-                .ok_or(SanError::Illegal)?;
+            let rook = pos.castling_rook(pos.turn(), side).ok_or(SanError::Illegal)?;
             let king = pos.board().king_of(pos.turn()).ok_or(SanError::Illegal)?;
             let m = Move::castle(king, rook);
             let mut moves = MoveList::new();
             pos.legal_moves_to(Role::King, rook, &mut moves);
-            if moves.contains(&m) {
-                Ok((m, Lenience::CANONICAL))
-            } else {
-                Err(SanError::Illegal)
-            }
+            if moves.contains(&m) { Ok((m, Lenience::CANONICAL)) } else { Err(SanError::Illegal) }
         }
         San::Put { role, to } => {
             let m = Move::drop(role, to);
             let mut moves = MoveList::new();
             pos.legal_moves_to(role, to, &mut moves);
-            if moves.contains(&m) {
-                Ok((m, Lenience::CANONICAL))
-            } else {
-                Err(SanError::Illegal)
-            }
+            if moves.contains(&m) { Ok((m, Lenience::CANONICAL)) } else { Err(SanError::Illegal) }
         }
         San::Null => Err(SanError::Illegal),
     }
@@ -740,14 +678,9 @@ pub(crate) fn gives_check(pos: &Position, m: Move) -> bool {
         MoveKind::Drop(role) => return attacks(role, us, to, occ.with(to)).contains(king),
         MoveKind::Castle => {
             let from = m.from_raw();
-            let side = if to > from {
-                CastlingSide::KingSide
-            } else {
-                CastlingSide::QueenSide
-            };
+            let side = if to > from { CastlingSide::KingSide } else { CastlingSide::QueenSide };
             let (king_to, rook_to) = castling_targets(us, side);
-            occ =
-                (occ - Bitboard::from_square(from) - Bitboard::from_square(to)) | king_to | rook_to;
+            occ = (occ - Bitboard::from_square(from) - Bitboard::from_square(to)) | king_to | rook_to;
             rq = (rq - Bitboard::from_square(to)) | rook_to;
         }
         kind => {
@@ -779,11 +712,7 @@ fn suffix_of(pos: &Position, m: Move) -> Option<Suffix> {
     }
     let mut after = pos.clone();
     after.play_unchecked(m);
-    Some(if after.has_legal_moves() {
-        Suffix::Check
-    } else {
-        Suffix::Checkmate
-    })
+    Some(if after.has_legal_moves() { Suffix::Check } else { Suffix::Checkmate })
 }
 
 /// Parses and resolves a SAN token in `pos`: the hot path of every PGN job. Generates only the
@@ -827,11 +756,9 @@ pub fn resolve(pos: &Position, text: &[u8]) -> Result<(Move, Lenience), SanError
 /// and the `+`/`#` suffix.
 pub fn san_of(pos: &Position, m: Move) -> SanPlus {
     let san = match m.kind() {
-        MoveKind::Castle => San::Castle(if m.to() > m.from_raw() {
-            CastlingSide::KingSide
-        } else {
-            CastlingSide::QueenSide
-        }),
+        MoveKind::Castle => {
+            San::Castle(if m.to() > m.from_raw() { CastlingSide::KingSide } else { CastlingSide::QueenSide })
+        }
         MoveKind::Drop(role) => San::Put { role, to: m.to() },
         _ => {
             let from = m.from_raw();
@@ -862,10 +789,7 @@ pub fn san_of(pos: &Position, m: Move) -> SanPlus {
             }
         }
     };
-    SanPlus {
-        san,
-        suffix: suffix_of(pos, m),
-    }
+    SanPlus { san, suffix: suffix_of(pos, m) }
 }
 
 /// Appends the SAN of the legal move `m`, with its suffix.
@@ -916,8 +840,8 @@ mod tests {
     #[test]
     fn parse_canonical_forms() {
         for s in [
-            "e4", "exd5", "e8=Q", "exd8=N+", "Nf3", "Nbd2", "R1e2", "Qh4xe1#", "O-O", "O-O-O+",
-            "N@f3", "P@e4", "Kxe1",
+            "e4", "exd5", "e8=Q", "exd8=N+", "Nf3", "Nbd2", "R1e2", "Qh4xe1#", "O-O", "O-O-O+", "N@f3",
+            "P@e4", "Kxe1",
         ] {
             assert_eq!(parsed(s), (s.to_string(), Lenience::CANONICAL), "{s}");
             assert_eq!(s.parse::<SanPlus>().unwrap().to_string(), s);
@@ -944,11 +868,7 @@ mod tests {
             ("e8(Q)", "e8=Q", L::PROMOTION_FORM),
             ("e8/Q", "e8=Q", L::PROMOTION_FORM),
             ("e8=q", "e8=Q", L::PROMOTION_FORM),
-            (
-                "e7e8q",
-                "e7e8=Q",
-                L(L::PROMOTION_FORM.0 | L::LONG_ALGEBRAIC.0),
-            ),
+            ("e7e8q", "e7e8=Q", L(L::PROMOTION_FORM.0 | L::LONG_ALGEBRAIC.0)),
             ("nf3", "Nf3", L::LOWER_CASE_PIECE),
             ("qxe7+", "Qxe7+", L::LOWER_CASE_PIECE),
             ("bxe5", "Bxe5", L::LOWER_CASE_PIECE),
@@ -997,17 +917,10 @@ mod tests {
             "e8=",
             "e8()",
         ] {
-            assert_eq!(
-                San::from_ascii(s.as_bytes()),
-                Err(ParseSanError::Syntax),
-                "{s:?}"
-            );
+            assert_eq!(San::from_ascii(s.as_bytes()), Err(ParseSanError::Syntax), "{s:?}");
             assert!(s.parse::<San>().is_err());
         }
-        assert_eq!(
-            resolve(&Position::default(), b"Nf3!"),
-            Err(SanError::Syntax)
-        );
+        assert_eq!(resolve(&Position::default(), b"Nf3!"), Err(SanError::Syntax));
     }
 
     #[test]
@@ -1016,17 +929,11 @@ mod tests {
         let l = Lenience::CASTLING_FORM | Lenience::CHECK_MARK;
         assert_eq!(
             l.describe().collect::<Vec<_>>(),
-            [
-                "castling written with zeros or lower-case letters",
-                "missing or wrong check mark"
-            ]
+            ["castling written with zeros or lower-case letters", "missing or wrong check mark"]
         );
         assert!(l.contains(Lenience::CHECK_MARK) && !l.is_canonical());
         assert_eq!(
-            Lenience::ALL
-                .iter()
-                .fold(0, |a, (f, _)| a | f.0)
-                .count_ones(),
+            Lenience::ALL.iter().fold(0, |a, (f, _)| a | f.0).count_ones(),
             Lenience::ALL.len() as u32
         );
     }
@@ -1034,14 +941,8 @@ mod tests {
     #[test]
     fn resolve_common_moves() {
         let p = Position::default();
-        assert_eq!(
-            ok(&p, "e4"),
-            (Move::normal(Square::E2, Square::E4), Lenience::CANONICAL)
-        );
-        assert_eq!(
-            ok(&p, "Nc3"),
-            (Move::normal(Square::B1, Square::C3), Lenience::CANONICAL)
-        );
+        assert_eq!(ok(&p, "e4"), (Move::normal(Square::E2, Square::E4), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "Nc3"), (Move::normal(Square::B1, Square::C3), Lenience::CANONICAL));
         assert_eq!(ok(&p, "e2e4").1, Lenience::LONG_ALGEBRAIC);
         assert_eq!(ok(&p, "Pe4").1, Lenience::PAWN_PREFIX);
         assert_eq!(ok(&p, "e4+").1, Lenience::CHECK_MARK);
@@ -1057,19 +958,10 @@ mod tests {
         assert_eq!(resolve(&p, b"e4e5"), Err(SanError::Illegal));
 
         let p = pos("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
-        assert_eq!(
-            ok(&p, "exd5"),
-            (Move::normal(Square::E4, Square::D5), Lenience::CANONICAL)
-        );
+        assert_eq!(ok(&p, "exd5"), (Move::normal(Square::E4, Square::D5), Lenience::CANONICAL));
         assert_eq!(ok(&p, "ed5").1, Lenience::CAPTURE_MARK);
-        assert_eq!(
-            ok(&p, "e4d5").1,
-            Lenience::LONG_ALGEBRAIC | Lenience::CAPTURE_MARK
-        );
-        assert_eq!(
-            ok(&p, "exe5").1,
-            Lenience::CAPTURE_MARK | Lenience::OVER_SPECIFIED
-        );
+        assert_eq!(ok(&p, "e4d5").1, Lenience::LONG_ALGEBRAIC | Lenience::CAPTURE_MARK);
+        assert_eq!(ok(&p, "exe5").1, Lenience::CAPTURE_MARK | Lenience::OVER_SPECIFIED);
         assert_eq!(resolve(&p, b"dxe5"), Err(SanError::Illegal));
     }
 
@@ -1078,14 +970,8 @@ mod tests {
         // Knights on b1 and f3 both reach d2.
         let p = pos("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
         assert_eq!(resolve(&p, b"Nd2"), Err(SanError::Ambiguous));
-        assert_eq!(
-            ok(&p, "Nbd2"),
-            (Move::normal(Square::B1, Square::D2), Lenience::CANONICAL)
-        );
-        assert_eq!(
-            ok(&p, "Nfd2"),
-            (Move::normal(Square::F3, Square::D2), Lenience::CANONICAL)
-        );
+        assert_eq!(ok(&p, "Nbd2"), (Move::normal(Square::B1, Square::D2), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "Nfd2"), (Move::normal(Square::F3, Square::D2), Lenience::CANONICAL));
         assert_eq!(ok(&p, "N1d2").1, Lenience::OVER_SPECIFIED);
         assert_eq!(ok(&p, "Nb1d2").1, Lenience::OVER_SPECIFIED);
         assert_eq!(resolve(&p, b"Ncd2"), Err(SanError::Illegal));
@@ -1121,25 +1007,13 @@ mod tests {
         assert_eq!(resolve(&p, b"exd6"), Err(SanError::Illegal));
 
         let p = pos("3qk3/4P3/8/8/8/8/8/4K3 w - - 0 1");
-        assert_eq!(
-            ok(&p, "exd8=N").0,
-            Move::promotion(Square::E7, Square::D8, Role::Knight)
-        );
-        assert_eq!(
-            ok(&p, "exd8=Q+").0,
-            Move::promotion(Square::E7, Square::D8, Role::Queen)
-        );
+        assert_eq!(ok(&p, "exd8=N").0, Move::promotion(Square::E7, Square::D8, Role::Knight));
+        assert_eq!(ok(&p, "exd8=Q+").0, Move::promotion(Square::E7, Square::D8, Role::Queen));
         assert_eq!(ok(&p, "exd8=Q").1, Lenience::CHECK_MARK);
         assert_eq!(ok(&p, "exd8Q+").1, Lenience::PROMOTION_FORM);
         assert_eq!(ok(&p, "exd8(R)+").1, Lenience::PROMOTION_FORM);
-        assert_eq!(
-            to_san(&p, Move::promotion(Square::E7, Square::D8, Role::Knight)),
-            "exd8=N"
-        );
-        assert_eq!(
-            to_san(&p, Move::promotion(Square::E7, Square::D8, Role::Rook)),
-            "exd8=R+"
-        );
+        assert_eq!(to_san(&p, Move::promotion(Square::E7, Square::D8, Role::Knight)), "exd8=N");
+        assert_eq!(to_san(&p, Move::promotion(Square::E7, Square::D8, Role::Rook)), "exd8=R+");
         assert_eq!(resolve(&p, b"exd8"), Err(SanError::Illegal));
         assert_eq!(resolve(&p, b"e8=Q"), Err(SanError::Illegal));
         let p = pos("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
@@ -1150,29 +1024,14 @@ mod tests {
     fn lower_case_b() {
         // A b-pawn can take on c3: `bxc3` is the pawn, with no flag.
         let p = pos("4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1");
-        assert_eq!(
-            ok(&p, "bxc3"),
-            (Move::normal(Square::B2, Square::C3), Lenience::CANONICAL)
-        );
-        assert_eq!(
-            ok(&p, "Bxc3"),
-            (Move::normal(Square::D2, Square::C3), Lenience::CANONICAL)
-        );
+        assert_eq!(ok(&p, "bxc3"), (Move::normal(Square::B2, Square::C3), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "Bxc3"), (Move::normal(Square::D2, Square::C3), Lenience::CANONICAL));
         // No b-pawn: the bishop, flagged.
         let p = pos("4k3/8/8/8/8/2n5/3B4/4K3 w - - 0 1");
-        assert_eq!(
-            ok(&p, "bxc3"),
-            (
-                Move::normal(Square::D2, Square::C3),
-                Lenience::LOWER_CASE_PIECE
-            )
-        );
+        assert_eq!(ok(&p, "bxc3"), (Move::normal(Square::D2, Square::C3), Lenience::LOWER_CASE_PIECE));
         assert_eq!(
             ok(&p, "bc3"),
-            (
-                Move::normal(Square::D2, Square::C3),
-                Lenience::LOWER_CASE_PIECE | Lenience::CAPTURE_MARK
-            )
+            (Move::normal(Square::D2, Square::C3), Lenience::LOWER_CASE_PIECE | Lenience::CAPTURE_MARK)
         );
         assert_eq!(ok(&p, "be3").1, Lenience::LOWER_CASE_PIECE);
         assert_eq!(resolve(&p, b"bxa3"), Err(SanError::Illegal));
@@ -1181,14 +1040,8 @@ mod tests {
     #[test]
     fn castling_standard_and_960() {
         let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-        assert_eq!(
-            ok(&p, "O-O"),
-            (Move::castle(Square::E1, Square::H1), Lenience::CANONICAL)
-        );
-        assert_eq!(
-            ok(&p, "O-O-O"),
-            (Move::castle(Square::E1, Square::A1), Lenience::CANONICAL)
-        );
+        assert_eq!(ok(&p, "O-O"), (Move::castle(Square::E1, Square::H1), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "O-O-O"), (Move::castle(Square::E1, Square::A1), Lenience::CANONICAL));
         assert_eq!(ok(&p, "0-0-0").1, Lenience::CASTLING_FORM);
         assert_eq!(to_san(&p, Move::castle(Square::E1, Square::H1)), "O-O");
         assert_eq!(to_san(&p, Move::castle(Square::E1, Square::A1)), "O-O-O");
@@ -1208,10 +1061,7 @@ mod tests {
         assert_eq!(to_san(&p, Move::castle(Square::B1, Square::A1)), "O-O-O");
         // King already on its destination (g1), rook h1: O-O only moves the rook.
         let p = pos_v("6k1/8/8/8/8/8/8/6KR w K - 0 1", Variant::Chess960);
-        assert_eq!(
-            ok(&p, "O-O"),
-            (Move::castle(Square::G1, Square::H1), Lenience::CANONICAL)
-        );
+        assert_eq!(ok(&p, "O-O"), (Move::castle(Square::G1, Square::H1), Lenience::CANONICAL));
         assert_eq!(to_san(&p, Move::castle(Square::G1, Square::H1)), "O-O");
         // Kxe1 a real capture next to an unrelated castling right.
         let p = pos("4k3/8/8/8/8/8/8/3rK2R w K - 0 1");
@@ -1248,40 +1098,19 @@ mod tests {
         let p = pos("8/8/8/K2pP2k/8/8/8/8 w - d6 0 1");
         assert_eq!(to_san(&p, Move::en_passant(Square::E5, Square::D6)), "exd6");
         let p = pos("8/8/8/R2pP2k/8/8/8/K7 w - d6 0 1");
-        assert_eq!(
-            to_san(&p, Move::en_passant(Square::E5, Square::D6)),
-            "exd6+"
-        );
+        assert_eq!(to_san(&p, Move::en_passant(Square::E5, Square::D6)), "exd6+");
         // Promotion to a knight giving check.
         let p = pos("8/4P1k1/8/8/8/8/8/K7 w - - 0 1");
-        assert_eq!(
-            to_san(&p, Move::promotion(Square::E7, Square::E8, Role::Knight)),
-            "e8=N+"
-        );
-        assert_eq!(
-            to_san(&p, Move::promotion(Square::E7, Square::E8, Role::Queen)),
-            "e8=Q"
-        );
+        assert_eq!(to_san(&p, Move::promotion(Square::E7, Square::E8, Role::Knight)), "e8=N+");
+        assert_eq!(to_san(&p, Move::promotion(Square::E7, Square::E8, Role::Queen)), "e8=Q");
     }
 
     #[test]
     fn drops() {
         let p = pos_v("2k5/8/8/8/8/8/8/4K3[QNPqn] w - - 0 1", Variant::Crazyhouse);
-        assert_eq!(
-            ok(&p, "N@f3"),
-            (Move::drop(Role::Knight, Square::F3), Lenience::CANONICAL)
-        );
-        assert_eq!(
-            ok(&p, "P@e4"),
-            (Move::drop(Role::Pawn, Square::E4), Lenience::CANONICAL)
-        );
-        assert_eq!(
-            ok(&p, "@e4"),
-            (
-                Move::drop(Role::Pawn, Square::E4),
-                Lenience::PAWN_DROP_LETTER
-            )
-        );
+        assert_eq!(ok(&p, "N@f3"), (Move::drop(Role::Knight, Square::F3), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "P@e4"), (Move::drop(Role::Pawn, Square::E4), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "@e4"), (Move::drop(Role::Pawn, Square::E4), Lenience::PAWN_DROP_LETTER));
         assert_eq!(ok(&p, "Q@c6+").0, Move::drop(Role::Queen, Square::C6));
         assert_eq!(ok(&p, "Q@c6").1, Lenience::CHECK_MARK);
         assert_eq!(to_san(&p, Move::drop(Role::Queen, Square::C6)), "Q@c6+");

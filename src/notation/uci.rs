@@ -47,11 +47,7 @@ fn square(t: &[u8]) -> Result<Square, UciError> {
 fn legal(pos: &Position, role: Role, m: Move) -> Result<Move, UciError> {
     let mut moves = MoveList::new();
     pos.legal_moves_to(role, m.to(), &mut moves);
-    if moves.contains(&m) {
-        Ok(m)
-    } else {
-        Err(UciError::Illegal)
-    }
+    if moves.contains(&m) { Ok(m) } else { Err(UciError::Illegal) }
 }
 
 /// Reads a UCI move and checks that it is legal in `pos`; castling comes back as
@@ -93,9 +89,7 @@ pub fn parse_uci(pos: &Position, text: &[u8]) -> Result<Move, UciError> {
             let role = board.role_at(from).ok_or(UciError::Illegal)?;
             match (role, promotion) {
                 (Role::Pawn, Some(r)) => legal(pos, role, Move::promotion(from, to, r)),
-                (Role::Pawn, None)
-                    if pos.ep_square_always() == Some(to) && from.file() != to.file() =>
-                {
+                (Role::Pawn, None) if pos.ep_square_always() == Some(to) && from.file() != to.file() => {
                     legal(pos, role, Move::en_passant(from, to))
                 }
                 (Role::King, None) => {
@@ -176,10 +170,7 @@ mod tests {
     #[test]
     fn normal_moves() {
         let p = Position::default();
-        assert_eq!(
-            parse_uci(&p, b"e2e4"),
-            Ok(Move::normal(Square::E2, Square::E4))
-        );
+        assert_eq!(parse_uci(&p, b"e2e4"), Ok(Move::normal(Square::E2, Square::E4)));
         assert_eq!(parse_uci(&p, b"e2e5"), Err(UciError::Illegal));
         assert_eq!(parse_uci(&p, b"e7e5"), Err(UciError::Illegal));
         assert_eq!(parse_uci(&p, b"e3e4"), Err(UciError::Illegal));
@@ -198,17 +189,9 @@ mod tests {
             b"X@e4",
             b"N@e9",
         ] {
-            assert_eq!(
-                parse_uci(&p, bad),
-                Err(UciError::Syntax),
-                "{:?}",
-                std::str::from_utf8(bad)
-            );
+            assert_eq!(parse_uci(&p, bad), Err(UciError::Syntax), "{:?}", std::str::from_utf8(bad));
         }
-        assert_eq!(
-            to_uci(Move::normal(Square::G1, Square::F3), CastlingMode::Standard),
-            "g1f3"
-        );
+        assert_eq!(to_uci(Move::normal(Square::G1, Square::F3), CastlingMode::Standard), "g1f3");
     }
 
     #[test]
@@ -219,48 +202,21 @@ mod tests {
         assert_eq!(parse_uci(&p, b"e7d8N"), Ok(m));
         assert_eq!(parse_uci(&p, b"e7d8"), Err(UciError::Illegal));
         assert_eq!(to_uci(m, CastlingMode::Standard), "e7d8n");
-        let p = pos(
-            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-            Variant::Standard,
-        );
-        assert_eq!(
-            parse_uci(&p, b"e5f6"),
-            Ok(Move::en_passant(Square::E5, Square::F6))
-        );
+        let p = pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", Variant::Standard);
+        assert_eq!(parse_uci(&p, b"e5f6"), Ok(Move::en_passant(Square::E5, Square::F6)));
         assert_eq!(parse_uci(&p, b"e5d6"), Err(UciError::Illegal));
-        assert_eq!(
-            to_uci(
-                Move::en_passant(Square::E5, Square::F6),
-                CastlingMode::Standard
-            ),
-            "e5f6"
-        );
+        assert_eq!(to_uci(Move::en_passant(Square::E5, Square::F6), CastlingMode::Standard), "e5f6");
     }
 
     #[test]
     fn castling_both_forms() {
         for v in [Variant::Standard, Variant::Chess960] {
             let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", v);
-            assert_eq!(
-                parse_uci(&p, b"e1g1"),
-                Ok(Move::castle(Square::E1, Square::H1))
-            );
-            assert_eq!(
-                parse_uci(&p, b"e1h1"),
-                Ok(Move::castle(Square::E1, Square::H1))
-            );
-            assert_eq!(
-                parse_uci(&p, b"e1c1"),
-                Ok(Move::castle(Square::E1, Square::A1))
-            );
-            assert_eq!(
-                parse_uci(&p, b"e1a1"),
-                Ok(Move::castle(Square::E1, Square::A1))
-            );
-            assert_eq!(
-                parse_uci(&p, b"e1f1"),
-                Ok(Move::normal(Square::E1, Square::F1))
-            );
+            assert_eq!(parse_uci(&p, b"e1g1"), Ok(Move::castle(Square::E1, Square::H1)));
+            assert_eq!(parse_uci(&p, b"e1h1"), Ok(Move::castle(Square::E1, Square::H1)));
+            assert_eq!(parse_uci(&p, b"e1c1"), Ok(Move::castle(Square::E1, Square::A1)));
+            assert_eq!(parse_uci(&p, b"e1a1"), Ok(Move::castle(Square::E1, Square::A1)));
+            assert_eq!(parse_uci(&p, b"e1f1"), Ok(Move::normal(Square::E1, Square::F1)));
             assert_eq!(parse_uci(&p, b"e1b1"), Err(UciError::Illegal));
         }
         let m = Move::castle(Square::E8, Square::A8);
@@ -272,14 +228,8 @@ mod tests {
         assert_eq!(parse_uci(&p, b"e1h1"), Err(UciError::Illegal));
         // Chess960, king f1 and rook h1: `f1g1` is a king step, `f1h1` castles.
         let p = pos("5k2/8/8/8/8/8/8/5K1R w K - 0 1", Variant::Chess960);
-        assert_eq!(
-            parse_uci(&p, b"f1g1"),
-            Ok(Move::normal(Square::F1, Square::G1))
-        );
-        assert_eq!(
-            parse_uci(&p, b"f1h1"),
-            Ok(Move::castle(Square::F1, Square::H1))
-        );
+        assert_eq!(parse_uci(&p, b"f1g1"), Ok(Move::normal(Square::F1, Square::G1)));
+        assert_eq!(parse_uci(&p, b"f1h1"), Ok(Move::castle(Square::F1, Square::H1)));
         // King already on g1: `g1g1` (standard form) and `g1h1` both castle.
         let p = pos("6k1/8/8/8/8/8/8/6KR w K - 0 1", Variant::Chess960);
         let m = Move::castle(Square::G1, Square::H1);
@@ -292,24 +242,12 @@ mod tests {
     #[test]
     fn drops() {
         let p = pos("2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1", Variant::Crazyhouse);
-        assert_eq!(
-            parse_uci(&p, b"Q@d4"),
-            Ok(Move::drop(Role::Queen, Square::D4))
-        );
-        assert_eq!(
-            parse_uci(&p, b"q@d4"),
-            Ok(Move::drop(Role::Queen, Square::D4))
-        );
+        assert_eq!(parse_uci(&p, b"Q@d4"), Ok(Move::drop(Role::Queen, Square::D4)));
+        assert_eq!(parse_uci(&p, b"q@d4"), Ok(Move::drop(Role::Queen, Square::D4)));
         assert_eq!(parse_uci(&p, b"N@d4"), Err(UciError::Illegal));
         assert_eq!(parse_uci(&p, b"Q@e1"), Err(UciError::Illegal));
-        assert_eq!(
-            to_uci(Move::drop(Role::Pawn, Square::E4), CastlingMode::Standard),
-            "P@e4"
-        );
-        assert_eq!(
-            to_uci(Move::drop(Role::Knight, Square::F3), CastlingMode::Chess960),
-            "N@f3"
-        );
+        assert_eq!(to_uci(Move::drop(Role::Pawn, Square::E4), CastlingMode::Standard), "P@e4");
+        assert_eq!(to_uci(Move::drop(Role::Knight, Square::F3), CastlingMode::Chess960), "N@f3");
         assert!(UciError::Syntax.to_string().contains("invalid"));
     }
 }

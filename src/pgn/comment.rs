@@ -111,17 +111,11 @@ impl<'a> Iterator for Commands<'a> {
             };
             self.rest = &body[close + 1..];
             let inner = &body[..close];
-            let name_len = inner
-                .iter()
-                .position(|b| b.is_ascii_whitespace())
-                .unwrap_or(inner.len());
+            let name_len = inner.iter().position(|b| b.is_ascii_whitespace()).unwrap_or(inner.len());
             if name_len == 0 {
                 continue;
             }
-            return Some(Command {
-                name: &inner[..name_len],
-                args: inner[name_len..].trim_ascii(),
-            });
+            return Some(Command { name: &inner[..name_len], args: inner[name_len..].trim_ascii() });
         }
     }
 }
@@ -179,9 +173,7 @@ pub fn parse_clock(args: &[u8]) -> Option<Duration> {
         if parts > 3 {
             return None;
         }
-        secs = secs
-            .checked_mul(60)?
-            .checked_add(u64::from(parse_u32(part)?))?;
+        secs = secs.checked_mul(60)?.checked_add(u64::from(parse_u32(part)?))?;
     }
     let mut millis = 0u32;
     for i in 0..3 {
@@ -210,72 +202,20 @@ mod tests {
     use super::*;
 
     fn c(s: &str) -> RawComment<'_> {
-        RawComment {
-            raw: s.as_bytes(),
-            offset: 0,
-            kind: CommentKind::Brace,
-        }
+        RawComment { raw: s.as_bytes(), offset: 0, kind: CommentKind::Brace }
     }
 
     #[test]
     fn evals() {
         let e = |s| c(s).eval();
-        assert_eq!(
-            e(" [%eval 0.17] "),
-            Some(Eval {
-                score: EvalScore::Cp(17),
-                depth: None
-            })
-        );
-        assert_eq!(
-            e("[%eval -1.5]"),
-            Some(Eval {
-                score: EvalScore::Cp(-150),
-                depth: None
-            })
-        );
-        assert_eq!(
-            e("[%eval 0.17,20]"),
-            Some(Eval {
-                score: EvalScore::Cp(17),
-                depth: Some(20)
-            })
-        );
-        assert_eq!(
-            e("[%eval #-4]"),
-            Some(Eval {
-                score: EvalScore::Mate(-4),
-                depth: None
-            })
-        );
-        assert_eq!(
-            e("[%eval #3,40]"),
-            Some(Eval {
-                score: EvalScore::Mate(3),
-                depth: Some(40)
-            })
-        );
-        assert_eq!(
-            e("[%eval 12]"),
-            Some(Eval {
-                score: EvalScore::Cp(1200),
-                depth: None
-            })
-        );
-        assert_eq!(
-            e("[%eval -0.005]"),
-            Some(Eval {
-                score: EvalScore::Cp(-1),
-                depth: None
-            })
-        );
-        assert_eq!(
-            e("[%eval .5]"),
-            Some(Eval {
-                score: EvalScore::Cp(50),
-                depth: None
-            })
-        );
+        assert_eq!(e(" [%eval 0.17] "), Some(Eval { score: EvalScore::Cp(17), depth: None }));
+        assert_eq!(e("[%eval -1.5]"), Some(Eval { score: EvalScore::Cp(-150), depth: None }));
+        assert_eq!(e("[%eval 0.17,20]"), Some(Eval { score: EvalScore::Cp(17), depth: Some(20) }));
+        assert_eq!(e("[%eval #-4]"), Some(Eval { score: EvalScore::Mate(-4), depth: None }));
+        assert_eq!(e("[%eval #3,40]"), Some(Eval { score: EvalScore::Mate(3), depth: Some(40) }));
+        assert_eq!(e("[%eval 12]"), Some(Eval { score: EvalScore::Cp(1200), depth: None }));
+        assert_eq!(e("[%eval -0.005]"), Some(Eval { score: EvalScore::Cp(-1), depth: None }));
+        assert_eq!(e("[%eval .5]"), Some(Eval { score: EvalScore::Cp(50), depth: None }));
         assert_eq!(e("[%eval abc]"), None);
         assert_eq!(e("[%eval ]"), None);
         assert_eq!(e("[%eval #]"), None);
@@ -286,14 +226,8 @@ mod tests {
     #[test]
     fn clocks() {
         assert_eq!(c("[%clk 0:03:00]").clock(), Some(Duration::from_secs(180)));
-        assert_eq!(
-            c("[%clk 0:02:58.6]").clock(),
-            Some(Duration::from_millis(178_600))
-        );
-        assert_eq!(
-            c("[%clk 1:00:00.25]").clock(),
-            Some(Duration::from_millis(3_600_250))
-        );
+        assert_eq!(c("[%clk 0:02:58.6]").clock(), Some(Duration::from_millis(178_600)));
+        assert_eq!(c("[%clk 1:00:00.25]").clock(), Some(Duration::from_millis(3_600_250)));
         assert_eq!(c("[%emt 0:00:05]").emt(), Some(Duration::from_secs(5)));
         assert_eq!(c("[%clk x]").clock(), None);
         assert_eq!(c("[%clk 1:2:3:4]").clock(), None);

@@ -51,12 +51,7 @@ pub struct LineIndex<'a> {
 impl<'a> LineIndex<'a> {
     /// An index over `bytes` (nothing is precomputed).
     pub fn new(bytes: &'a [u8]) -> LineIndex<'a> {
-        LineIndex {
-            bytes,
-            at: 0,
-            line: 1,
-            line_start: 0,
-        }
+        LineIndex { bytes, at: 0, line: 1, line_start: 0 }
     }
 
     /// Line and column of `offset`.
@@ -78,10 +73,7 @@ impl<'a> LineIndex<'a> {
         self.at = offset;
         // `offset` may sit on the `\n` of a `\r\n`: still the same line.
         let col = offset - self.line_start + 1;
-        LineCol {
-            line: self.line,
-            col,
-        }
+        LineCol { line: self.line, col }
     }
 }
 
@@ -93,15 +85,7 @@ mod tests {
     fn line_cols() {
         let text = b"a\nbc\r\nd\re";
         let mut idx = LineIndex::new(text);
-        let expect = [
-            (0, 1, 1),
-            (1, 1, 2),
-            (2, 2, 1),
-            (4, 2, 3),
-            (5, 2, 4),
-            (6, 3, 1),
-            (8, 4, 1),
-        ];
+        let expect = [(0, 1, 1), (1, 1, 2), (2, 2, 1), (4, 2, 3), (5, 2, 4), (6, 3, 1), (8, 4, 1)];
         for (off, line, col) in expect {
             assert_eq!(idx.locate(off), LineCol { line, col }, "offset {off}");
             assert_eq!(line_col(text, off), LineCol { line, col });

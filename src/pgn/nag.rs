@@ -79,9 +79,7 @@ impl Nag {
         if digits.is_empty() || digits.len() > 3 || !digits.iter().all(u8::is_ascii_digit) {
             return None;
         }
-        let n = digits
-            .iter()
-            .fold(0u32, |acc, &d| acc * 10 + u32::from(d - b'0'));
+        let n = digits.iter().fold(0u32, |acc, &d| acc * 10 + u32::from(d - b'0'));
         u8::try_from(n).ok().map(Nag)
     }
 }
@@ -98,14 +96,7 @@ mod tests {
 
     #[test]
     fn glyphs_round_trip() {
-        for (g, n) in [
-            ("!", 1),
-            ("?", 2),
-            ("!!", 3),
-            ("??", 4),
-            ("!?", 5),
-            ("?!", 6),
-        ] {
+        for (g, n) in [("!", 1), ("?", 2), ("!!", 3), ("??", 4), ("!?", 5), ("?!", 6)] {
             assert_eq!(Nag::from_glyph(g.as_bytes()), Some(Nag(n)));
             assert_eq!(Nag(n).glyph(), Some(g));
         }

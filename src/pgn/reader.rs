@@ -40,12 +40,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits {
-            max_tokens: 8_000_000,
-            max_depth: 128,
-            max_comment: 64 << 20,
-            max_problems: 100,
-        }
+        Limits { max_tokens: 8_000_000, max_depth: 128, max_comment: 64 << 20, max_problems: 100 }
     }
 }
 
@@ -223,15 +218,9 @@ impl<'a> Reader<'a> {
     fn problem<V: Visitor<'a>>(&mut self, v: &mut V, kind: ProblemKind, pos: usize) {
         let max = self.limits.max_problems;
         if self.problems < max {
-            v.problem(Problem {
-                kind,
-                offset: self.off(pos),
-            });
+            v.problem(Problem { kind, offset: self.off(pos) });
         } else if self.problems == max {
-            v.problem(Problem {
-                kind: ProblemKind::TooManyProblems,
-                offset: self.off(pos),
-            });
+            v.problem(Problem { kind: ProblemKind::TooManyProblems, offset: self.off(pos) });
         }
         self.problems = self.problems.saturating_add(1);
     }
@@ -274,11 +263,7 @@ impl<'a> Reader<'a> {
             return None;
         }
         self.problems = 0;
-        let emit_tags = v
-            .begin_game(GameStart {
-                offset: self.off(self.pos),
-            })
-            .is_continue();
+        let emit_tags = v.begin_game(GameStart { offset: self.off(self.pos) }).is_continue();
         if utf16 {
             self.problem(v, ProblemKind::Utf16Bom, self.pos);
             self.pos = self.bytes.len();
@@ -326,13 +311,7 @@ impl<'a> Reader<'a> {
             }
             if let Some(value) = t.value {
                 if emit {
-                    v.tag(
-                        &b[t.name.clone()],
-                        RawTag {
-                            raw: &b[value],
-                            offset: self.off(at),
-                        },
-                    );
+                    v.tag(&b[t.name.clone()], RawTag { raw: &b[value], offset: self.off(at) });
                 }
                 self.tag_names.push(t.name);
             }
@@ -356,11 +335,7 @@ impl<'a> Reader<'a> {
             }
         }
         let found = memchr::memchr(b'}', &self.bytes[from..limit]).map(|i| from + i);
-        self.brace = BraceCache {
-            from,
-            to: found.map_or(limit, |f| f + 1),
-            hit: found,
-        };
+        self.brace = BraceCache { from, to: found.map_or(limit, |f| f + 1), hit: found };
         found
     }
 
@@ -382,9 +357,7 @@ impl<'a> Reader<'a> {
                 }
             }
             (None, Some(t)) => (t, t, Some(ProblemKind::UnterminatedComment)),
-            (None, None) if limit == b.len() => {
-                (limit, limit, Some(ProblemKind::UnterminatedComment))
-            }
+            (None, None) if limit == b.len() => (limit, limit, Some(ProblemKind::UnterminatedComment)),
             (None, None) => (limit, limit, Some(ProblemKind::CommentTooLong)),
         }
     }
@@ -502,13 +475,7 @@ impl<'a> Reader<'a> {
                     if tok == b"e.p." {
                         continue;
                     }
-                    if loud
-                        && v.san(SanToken {
-                            raw: tok,
-                            offset: self.off(start),
-                        })
-                        .is_break()
-                    {
+                    if loud && v.san(SanToken { raw: tok, offset: self.off(start) }).is_break() {
                         quiet_from = 0;
                     }
                 }
@@ -518,11 +485,7 @@ impl<'a> Reader<'a> {
                     pos = self.pos;
                 }
                 GLYPH => {
-                    let len = if pos + 1 < n && Nag::from_glyph(&b[pos..pos + 2]).is_some() {
-                        2
-                    } else {
-                        1
-                    };
+                    let len = if pos + 1 < n && Nag::from_glyph(&b[pos..pos + 2]).is_some() { 2 } else { 1 };
                     if loud && let Some(nag) = Nag::from_glyph(&b[pos..pos + len]) {
                         v.nag(nag, self.off(pos));
                     }
@@ -630,12 +593,7 @@ impl<'a> Reader<'a> {
 
     /// After the result: comments that follow before another token still belong to the game
     /// (TCEC archives put `; { Game Nr. ... }` lines there, sometimes after a blank line).
-    fn trailing_comments<V: Visitor<'a>>(
-        &mut self,
-        v: &mut V,
-        mut pos: usize,
-        loud: bool,
-    ) -> usize {
+    fn trailing_comments<V: Visitor<'a>>(&mut self, v: &mut V, mut pos: usize, loud: bool) -> usize {
         let b = self.bytes;
         loop {
             let mut p = pos;
@@ -739,12 +697,7 @@ fn parse_tag(b: &[u8], at: usize) -> TagParse {
             Some(i) => p + i,
             None => n,
         };
-        return TagParse {
-            name,
-            value: None,
-            problem: Some(ProblemKind::MalformedTag),
-            end,
-        };
+        return TagParse { name, value: None, problem: Some(ProblemKind::MalformedTag), end };
     }
     let vs = p + 1;
     let mut q = vs;
@@ -766,12 +719,7 @@ fn parse_tag(b: &[u8], at: usize) -> TagParse {
         let r = blanks(q + 1);
         if r < n && b[r] == b']' {
             let problem = inner_quote.then_some(ProblemKind::UnescapedQuoteInTag);
-            return TagParse {
-                name,
-                value: Some(vs..q),
-                problem,
-                end: r + 1,
-            };
+            return TagParse { name, value: Some(vs..q), problem, end: r + 1 };
         }
         inner_quote = true;
         q += 1;
@@ -797,12 +745,7 @@ fn parse_tag(b: &[u8], at: usize) -> TagParse {
             end,
         };
     }
-    TagParse {
-        name,
-        value: Some(vs..end),
-        problem: Some(ProblemKind::UnterminatedTagValue),
-        end: q,
-    }
+    TagParse { name, value: Some(vs..end), problem: Some(ProblemKind::UnterminatedTagValue), end: q }
 }
 
 /// A visitor that records every event as text, for tests.
@@ -829,45 +772,34 @@ pub(crate) mod trace {
             ControlFlow::Continue(())
         }
         fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
-            self.lines
-                .push(format!("tag@{} {}={}", value.offset, s(name), s(value.raw)));
+            self.lines.push(format!("tag@{} {}={}", value.offset, s(name), s(value.raw)));
         }
         fn begin_movetext(&mut self) -> ControlFlow<()> {
             self.lines.push("movetext".into());
             ControlFlow::Continue(())
         }
         fn san(&mut self, san: SanToken<'_>) -> ControlFlow<()> {
-            self.lines
-                .push(format!("san@{} {}", san.offset, s(san.raw)));
+            self.lines.push(format!("san@{} {}", san.offset, s(san.raw)));
             ControlFlow::Continue(())
         }
         fn nag(&mut self, nag: Nag, offset: usize) {
             self.lines.push(format!("nag@{offset} {nag}"));
         }
         fn comment(&mut self, c: RawComment<'_>) {
-            self.lines
-                .push(format!("comment@{} {:?} {}", c.offset, c.kind, s(c.raw)));
+            self.lines.push(format!("comment@{} {:?} {}", c.offset, c.kind, s(c.raw)));
         }
         fn begin_variation(&mut self, offset: usize) -> ControlFlow<()> {
             self.lines.push(format!("(@{offset}"));
-            if self.skip_variations {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
+            if self.skip_variations { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         }
         fn end_variation(&mut self, offset: usize) {
             self.lines.push(format!(")@{offset}"));
         }
         fn outcome(&mut self, result: Option<GameResult>, offset: usize) {
-            self.lines.push(format!(
-                "outcome@{offset} {:?}",
-                result.map(GameResult::as_str)
-            ));
+            self.lines.push(format!("outcome@{offset} {:?}", result.map(GameResult::as_str)));
         }
         fn problem(&mut self, p: Problem) {
-            self.lines
-                .push(format!("problem@{} {:?}", p.offset, p.kind));
+            self.lines.push(format!("problem@{} {:?}", p.offset, p.kind));
         }
         fn end_game(&mut self) -> Vec<String> {
             self.lines.push("end".into());
@@ -932,12 +864,7 @@ mod tests {
             .filter(|l| l.starts_with("san") || l.starts_with("nag"))
             .map(|l| l.split(' ').nth(1).unwrap())
             .collect();
-        assert_eq!(
-            toks,
-            [
-                "--", "Z0", "0-0", "O-O-O+", "0000", "@@@@", "e4", "$18", "$146", "$145", "exd6"
-            ]
-        );
+        assert_eq!(toks, ["--", "Z0", "0-0", "O-O-O+", "0000", "@@@@", "e4", "$18", "$146", "$145", "exd6"]);
     }
 
     #[test]
@@ -1038,10 +965,7 @@ mod tests {
         assert_eq!(g.matches(")@").count(), 3, "{g}");
         assert!(g.contains("UnmatchedCloseParen") && g.contains("UnclosedVariation"));
         assert!(g.contains("ResultInVariation"));
-        let mut t = Trace {
-            skip_variations: true,
-            ..Trace::default()
-        };
+        let mut t = Trace { skip_variations: true, ..Trace::default() };
         let mut r = Reader::new(b"1. e4 (1. d4 {c} (1. c4) d5) e5 1-0");
         let g = lines(&r.read_game(&mut t).unwrap());
         assert_eq!(g.matches("san@").count(), 2, "{g}");
@@ -1051,8 +975,7 @@ mod tests {
 
     #[test]
     fn unterminated_comment_ends_at_next_game() {
-        let pgn =
-            b"[Event \"a\"]\n\n1. e4 {I miss my brace\n\n*\n\n[Event \"b\"]\n\n1. e4 {c} e5 1-0\n";
+        let pgn = b"[Event \"a\"]\n\n1. e4 {I miss my brace\n\n*\n\n[Event \"b\"]\n\n1. e4 {c} e5 1-0\n";
         let games = trace(pgn);
         assert_eq!(games.len(), 2, "{games:#?}");
         assert!(lines(&games[0]).contains("UnterminatedComment"));
@@ -1110,23 +1033,15 @@ mod tests {
 
     #[test]
     fn budgets() {
-        let limits = Limits {
-            max_tokens: 10,
-            max_depth: 2,
-            max_comment: 8,
-            max_problems: 3,
-        };
-        let mut r = Reader::new(b"1. e4 e5 2. d4 d5 3. c4 c5 4. f4 f5 5. g4 g5 6. h4 *\n")
-            .with_limits(limits);
+        let limits = Limits { max_tokens: 10, max_depth: 2, max_comment: 8, max_problems: 3 };
+        let mut r =
+            Reader::new(b"1. e4 e5 2. d4 d5 3. c4 c5 4. f4 f5 5. g4 g5 6. h4 *\n").with_limits(limits);
         let mut t = Trace::default();
         let g = lines(&r.read_game(&mut t).unwrap());
         assert!(g.contains("TooManyTokens") && !g.contains("outcome"), "{g}");
         let mut r = Reader::new(b"e4 (((e5))) {long comment here} ) ) ) ) ) *").with_limits(limits);
         let g = lines(&r.read_game(&mut t).unwrap());
-        assert!(
-            g.contains("VariationTooDeep") && g.contains("CommentTooLong"),
-            "{g}"
-        );
+        assert!(g.contains("VariationTooDeep") && g.contains("CommentTooLong"), "{g}");
         assert!(g.contains("TooManyProblems"), "{g}");
         assert_eq!(g.matches("problem").count(), 4, "{g}");
     }

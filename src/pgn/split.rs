@@ -29,12 +29,7 @@ pub fn next_game_start(bytes: &[u8], from: usize) -> Option<usize> {
 /// assert_eq!(ranges, [0..19, 19..pgn.len()]);
 /// ```
 pub fn chunks(bytes: &[u8], target: usize) -> Chunks<'_> {
-    Chunks {
-        reader: Reader::new(bytes),
-        len: bytes.len(),
-        target: target.max(1),
-        start: 0,
-    }
+    Chunks { reader: Reader::new(bytes), len: bytes.len(), target: target.max(1), start: 0 }
 }
 
 /// Iterator returned by [`chunks`].
@@ -89,10 +84,7 @@ mod tests {
                 games.extend(trace_range(bytes, range));
             }
             assert_eq!(covered, bytes.len(), "{name}: not covered at {target}");
-            assert!(
-                games == whole,
-                "{name}: chunked parse differs at target {target}"
-            );
+            assert!(games == whole, "{name}: chunked parse differs at target {target}");
         }
     }
 

@@ -72,9 +72,8 @@ pub fn decode_text(bytes: Cow<'_, [u8]>) -> (Cow<'_, str>, bool) {
 /// Windows-1252 to UTF-8 (the five undefined bytes map to the C1 controls, as WHATWG does).
 pub fn windows_1252(bytes: &[u8]) -> String {
     const HIGH: [char; 32] = [
-        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž',
-        '\u{8f}', '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}',
-        'ž', 'Ÿ',
+        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž', '\u{8f}',
+        '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}', 'ž', 'Ÿ',
     ];
     bytes
         .iter()
@@ -91,39 +90,24 @@ mod tests {
 
     #[test]
     fn unescape_borrowed_without_backslash() {
-        let t = RawTag {
-            raw: b"Carlsen, Magnus",
-            offset: 3,
-        };
+        let t = RawTag { raw: b"Carlsen, Magnus", offset: 3 };
         assert!(matches!(t.unescape(), Cow::Borrowed(_)));
         assert_eq!(t.decode(), (Cow::Borrowed("Carlsen, Magnus"), false));
     }
 
     #[test]
     fn unescape_escapes_and_stray_backslashes() {
-        let t = RawTag {
-            raw: br#"C:\dir \"x\" \\ end\"#,
-            offset: 0,
-        };
+        let t = RawTag { raw: br#"C:\dir \"x\" \\ end\"#, offset: 0 };
         assert_eq!(&*t.unescape(), br#"C:\dir "x" \ end\"#);
     }
 
     #[test]
     fn decode_utf8_and_1252() {
-        let t = RawTag {
-            raw: "Dvořák".as_bytes(),
-            offset: 0,
-        };
+        let t = RawTag { raw: "Dvořák".as_bytes(), offset: 0 };
         assert_eq!(t.decode(), (Cow::Borrowed("Dvořák"), false));
-        let t = RawTag {
-            raw: b"\x80 \x93x\x94 \xff",
-            offset: 0,
-        };
+        let t = RawTag { raw: b"\x80 \x93x\x94 \xff", offset: 0 };
         assert_eq!(t.decode(), (Cow::Owned::<str>("€ “x” ÿ".into()), true));
-        let t = RawTag {
-            raw: b"\\\"\xe9",
-            offset: 0,
-        };
+        let t = RawTag { raw: b"\\\"\xe9", offset: 0 };
         assert_eq!(t.decode(), (Cow::Owned::<str>("\"é".into()), true));
     }
 }

@@ -54,11 +54,7 @@ impl Cut<ChunkBytes<'_>> {
 }
 
 /// Game-aligned chunks of a slice, each at least `target` bytes (except the last).
-pub fn slice_chunks(
-    bytes: &[u8],
-    target: usize,
-    split: Split,
-) -> impl Iterator<Item = Cut<&[u8]>> + '_ {
+pub fn slice_chunks(bytes: &[u8], target: usize, split: Split) -> impl Iterator<Item = Cut<&[u8]>> + '_ {
     let target = target.max(1);
     let (mut pos, mut first_game) = (0usize, 0u64);
     std::iter::from_fn(move || {
@@ -67,12 +63,7 @@ pub fn slice_chunks(
         }
         let (end, games) = split(bytes, pos, target, true).unwrap_or((bytes.len(), 0));
         let end = end.clamp(pos + 1, bytes.len());
-        let cut = Cut {
-            offset: pos as u64,
-            first_game,
-            games,
-            bytes: &bytes[pos..end],
-        };
+        let cut = Cut { offset: pos as u64, first_game, games, bytes: &bytes[pos..end] };
         pos = end;
         first_game += games;
         Some(cut)
@@ -140,21 +131,11 @@ impl<R: Read> Iterator for StreamChunks<R> {
             if buf.is_empty() {
                 return None;
             }
-            let cut = (self.split)(&buf, 0, self.target, self.done)
-                .filter(|&(end, _)| end > 0 || self.done);
+            let cut = (self.split)(&buf, 0, self.target, self.done).filter(|&(end, _)| end > 0 || self.done);
             if let Some((end, games)) = cut {
-                let end = if self.done {
-                    end.clamp(1, buf.len())
-                } else {
-                    end.min(buf.len())
-                };
+                let end = if self.done { end.clamp(1, buf.len()) } else { end.min(buf.len()) };
                 self.carry = buf.split_off(end);
-                let c = Cut {
-                    offset: self.offset,
-                    first_game: self.first_game,
-                    games,
-                    bytes: buf,
-                };
+                let c = Cut { offset: self.offset, first_game: self.first_game, games, bytes: buf };
                 self.offset += c.bytes.len() as u64;
                 self.first_game += games;
                 return Some(Ok(c));
@@ -170,9 +151,8 @@ mod tests {
 
     /// A toy splitter: a game starts at every line that starts with `[`.
     fn toy(bytes: &[u8], from: usize, target: usize, at_eof: bool) -> Option<(usize, u64)> {
-        let starts: Vec<usize> = (from..bytes.len())
-            .filter(|&i| bytes[i] == b'[' && (i == 0 || bytes[i - 1] == b'\n'))
-            .collect();
+        let starts: Vec<usize> =
+            (from..bytes.len()).filter(|&i| bytes[i] == b'[' && (i == 0 || bytes[i - 1] == b'\n')).collect();
         match starts.iter().position(|&s| s >= from + target) {
             Some(i) if i > 0 => Some((starts[i], i as u64)),
             _ if at_eof => Some((bytes.len(), starts.len() as u64)),
@@ -181,9 +161,7 @@ mod tests {
     }
 
     fn games(n: usize) -> Vec<u8> {
-        (0..n)
-            .flat_map(|i| format!("[G \"{i}\"]\n1. e4 *\n\n").into_bytes())
-            .collect()
+        (0..n).flat_map(|i| format!("[G \"{i}\"]\n1. e4 *\n\n").into_bytes()).collect()
     }
 
     #[test]
@@ -198,9 +176,8 @@ mod tests {
                     bytes: c.bytes.to_vec(),
                 })
                 .collect();
-            let b: Vec<Cut<Vec<u8>>> = StreamChunks::new(&input[..], target, toy)
-                .map(|r| r.expect("in-memory read"))
-                .collect();
+            let b: Vec<Cut<Vec<u8>>> =
+                StreamChunks::new(&input[..], target, toy).map(|r| r.expect("in-memory read")).collect();
             assert_eq!(a.concat_bytes(), input);
             assert_eq!(b.concat_bytes(), input);
             for c in a.iter().chain(&b) {
@@ -221,9 +198,7 @@ mod tests {
         let mut input = games(3);
         input.extend(std::iter::repeat_n(b'x', 10_000));
         input.extend(games(2));
-        let chunks: Vec<_> = StreamChunks::new(&input[..], 100, toy)
-            .map(|r| r.expect("read"))
-            .collect();
+        let chunks: Vec<_> = StreamChunks::new(&input[..], 100, toy).map(|r| r.expect("read")).collect();
         assert_eq!(chunks.concat_bytes(), input);
         assert!(chunks.iter().any(|c| c.bytes.len() > 10_000));
     }

@@ -25,10 +25,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options {
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            chunk_size: 2 << 20,
-        }
+        Options { threads: std::thread::available_parallelism().map_or(1, |n| n.get()), chunk_size: 2 << 20 }
     }
 }
 
@@ -68,11 +65,7 @@ fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
 
 type Out<J> = <<J as Job>::Worker as Worker>::Output;
 
-fn process<J: Job>(
-    worker: &mut J::Worker,
-    seq: u64,
-    cut: &Cut<&[u8]>,
-) -> Result<Out<J>, PipelineError> {
+fn process<J: Job>(worker: &mut J::Worker, seq: u64, cut: &Cut<&[u8]>) -> Result<Out<J>, PipelineError> {
     let chunk = ChunkInput {
         seq,
         offset: cut.offset,
@@ -80,10 +73,8 @@ fn process<J: Job>(
         games: cut.games,
         bytes: cut.bytes,
     };
-    catch_unwind(AssertUnwindSafe(|| worker.process(&chunk))).map_err(|p| PipelineError::Panic {
-        offset: cut.offset,
-        message: panic_message(p),
-    })
+    catch_unwind(AssertUnwindSafe(|| worker.process(&chunk)))
+        .map_err(|p| PipelineError::Panic { offset: cut.offset, message: panic_message(p) })
 }
 
 /// Runs `job` over `input`, cut by `split`, calling `release` with each chunk's output in input
@@ -132,8 +123,7 @@ pub fn run<J: Job, E: std::fmt::Display>(
 
     let gate = InFlight::new(2 * opts.threads + 1);
     let (work_tx, work_rx) = crossbeam_channel::bounded::<(u64, Cut<ChunkBytes<'_>>)>(opts.threads);
-    let (done_tx, done_rx) =
-        crossbeam_channel::unbounded::<(u64, u64, Result<Out<J>, PipelineError>)>();
+    let (done_tx, done_rx) = crossbeam_channel::unbounded::<(u64, u64, Result<Out<J>, PipelineError>)>();
     std::thread::scope(|s| {
         // The producer reads (and decompresses) ahead of the workers, on its own thread.
         let gate = &gate;
@@ -153,10 +143,7 @@ pub fn run<J: Job, E: std::fmt::Display>(
                 let mut worker = job.worker();
                 for (seq, c) in work_rx {
                     let out = process::<J>(&mut worker, seq, &c.borrow());
-                    if done_tx
-                        .send((seq, c.bytes.as_slice().len() as u64, out))
-                        .is_err()
-                    {
+                    if done_tx.send((seq, c.bytes.as_slice().len() as u64, out)).is_err() {
                         break;
                     }
                 }
@@ -182,12 +169,9 @@ pub fn run<J: Job, E: std::fmt::Display>(
         for _ in 0..=2 * opts.threads {
             gate.release(); // a producer waiting on the gate can finish
         }
-        let produced = producer.join().unwrap_or_else(|p| {
-            Err(PipelineError::Panic {
-                offset: 0,
-                message: panic_message(p),
-            })
-        });
+        let produced = producer
+            .join()
+            .unwrap_or_else(|p| Err(PipelineError::Panic { offset: 0, message: panic_message(p) }));
         match failure {
             Some(e) => Err(e),
             None => produced,
@@ -201,9 +185,8 @@ mod tests {
 
     /// A toy splitter: a game starts at every line that starts with `[`.
     fn toy(bytes: &[u8], from: usize, target: usize, at_eof: bool) -> Option<(usize, u64)> {
-        let starts: Vec<usize> = (from..bytes.len())
-            .filter(|&i| bytes[i] == b'[' && (i == 0 || bytes[i - 1] == b'\n'))
-            .collect();
+        let starts: Vec<usize> =
+            (from..bytes.len()).filter(|&i| bytes[i] == b'[' && (i == 0 || bytes[i - 1] == b'\n')).collect();
         match starts.iter().position(|&s| s >= from + target) {
             Some(i) if i > 0 => Some((starts[i], i as u64)),
             _ if at_eof => Some((bytes.len(), starts.len() as u64)),
@@ -235,29 +218,18 @@ mod tests {
 
     fn collect(input: Input<'_>, threads: usize, chunk_size: usize) -> Vec<String> {
         let mut all = Vec::new();
-        run(
-            input,
-            &Numbered,
-            toy,
-            &Options {
-                threads,
-                chunk_size,
-            },
-            &NoProgress,
-            |v: Vec<String>| {
-                all.extend(v);
-                Ok::<(), String>(())
-            },
-        )
+        run(input, &Numbered, toy, &Options { threads, chunk_size }, &NoProgress, |v: Vec<String>| {
+            all.extend(v);
+            Ok::<(), String>(())
+        })
         .expect("run");
         all
     }
 
     #[test]
     fn same_output_at_any_thread_count_and_input_kind() {
-        let input: Vec<u8> = (0..2000)
-            .flat_map(|i| format!("[G \"{i}\"]\n1. e4 *\n\n").into_bytes())
-            .collect();
+        let input: Vec<u8> =
+            (0..2000).flat_map(|i| format!("[G \"{i}\"]\n1. e4 *\n\n").into_bytes()).collect();
         let expected: Vec<String> = (0..2000).map(|i| format!("{i} [G \"{i}\"]")).collect();
         for threads in [1, 2, 3, 8] {
             for chunk in [10, 1000, 50_000] {
@@ -291,18 +263,13 @@ mod tests {
                 assert!(c.seq < 3, "boom at chunk {}", c.seq);
             }
         }
-        let input: Vec<u8> = (0..100)
-            .flat_map(|i| format!("[G \"{i}\"]\n*\n\n").into_bytes())
-            .collect();
+        let input: Vec<u8> = (0..100).flat_map(|i| format!("[G \"{i}\"]\n*\n\n").into_bytes()).collect();
         for threads in [1, 2] {
             let r = run(
                 Input::Slice(&input),
                 &Boom,
                 toy,
-                &Options {
-                    threads,
-                    chunk_size: 10,
-                },
+                &Options { threads, chunk_size: 10 },
                 &NoProgress,
                 |_| Ok::<(), String>(()),
             );
@@ -312,27 +279,19 @@ mod tests {
 
     #[test]
     fn release_error_stops_the_run() {
-        let input: Vec<u8> = (0..1000)
-            .flat_map(|i| format!("[G \"{i}\"]\n*\n\n").into_bytes())
-            .collect();
+        let input: Vec<u8> = (0..1000).flat_map(|i| format!("[G \"{i}\"]\n*\n\n").into_bytes()).collect();
         let mut n = 0;
         let r = run(
             Input::Slice(&input),
             &Numbered,
             toy,
-            &Options {
-                threads: 2,
-                chunk_size: 10,
-            },
+            &Options { threads: 2, chunk_size: 10 },
             &NoProgress,
             |_| {
                 n += 1;
                 if n == 5 { Err("disk full") } else { Ok(()) }
             },
         );
-        assert!(
-            matches!(r, Err(PipelineError::Release(ref m)) if m == "disk full"),
-            "{r:?}"
-        );
+        assert!(matches!(r, Err(PipelineError::Release(ref m)) if m == "disk full"), "{r:?}");
     }
 }

@@ -15,11 +15,7 @@ pub struct InFlight {
 impl InFlight {
     /// At most `limit` (at least 1) chunks in flight.
     pub fn new(limit: usize) -> InFlight {
-        InFlight {
-            count: Mutex::new(0),
-            freed: Condvar::new(),
-            limit: limit.max(1),
-        }
+        InFlight { count: Mutex::new(0), freed: Condvar::new(), limit: limit.max(1) }
     }
 
     /// Waits for room, then takes a place.
@@ -47,10 +43,7 @@ pub struct Reorder<T> {
 
 impl<T> Default for Reorder<T> {
     fn default() -> Reorder<T> {
-        Reorder {
-            next: 0,
-            waiting: BTreeMap::new(),
-        }
+        Reorder { next: 0, waiting: BTreeMap::new() }
     }
 }
 

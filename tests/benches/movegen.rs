@@ -14,10 +14,7 @@ use shakmaty::{CastlingMode, Chess, fen::Fen};
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 fn bench(c: &mut Criterion) {
-    let cases = [
-        ("start d6", None, 6, 119_060_324u64),
-        ("kiwipete d5", Some(KIWIPETE), 5, 193_690_690),
-    ];
+    let cases = [("start d6", None, 6, 119_060_324u64), ("kiwipete d5", Some(KIWIPETE), 5, 193_690_690)];
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
     for (name, fen, depth, nodes) in cases {
@@ -29,16 +26,12 @@ fn bench(c: &mut Criterion) {
         assert_eq!(perft(&ours, depth), nodes);
         group.bench_function(format!("pgnkit {name}"), |b| b.iter(|| perft(&ours, depth)));
         let theirs: Chess = match fen {
-            Some(f) => f
-                .parse::<Fen>()
-                .expect("fen")
-                .into_position(CastlingMode::Standard)
-                .expect("position"),
+            Some(f) => {
+                f.parse::<Fen>().expect("fen").into_position(CastlingMode::Standard).expect("position")
+            }
             None => Chess::default(),
         };
-        group.bench_function(format!("shakmaty {name}"), |b| {
-            b.iter(|| shakmaty::perft(&theirs, depth))
-        });
+        group.bench_function(format!("shakmaty {name}"), |b| b.iter(|| shakmaty::perft(&theirs, depth)));
     }
     group.finish();
 }

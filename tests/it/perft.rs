@@ -16,9 +16,7 @@ fn divide_lists_sorted_uci_moves_then_total() {
     let o = run(&["perft", "--fen", kiwipete, "2", "--divide"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
-    let (moves, total) = text
-        .split_once("\n\n")
-        .expect("blank line before the total");
+    let (moves, total) = text.split_once("\n\n").expect("blank line before the total");
     let rows: Vec<(&str, u64)> = moves
         .lines()
         .map(|l| {
@@ -28,10 +26,7 @@ fn divide_lists_sorted_uci_moves_then_total() {
         .collect();
     assert_eq!(rows.len(), 48);
     assert!(rows.windows(2).all(|w| w[0].0 < w[1].0), "sorted");
-    assert!(
-        rows.iter().any(|r| r.0 == "e1g1"),
-        "standard castling written king-to-destination"
-    );
+    assert!(rows.iter().any(|r| r.0 == "e1g1"), "standard castling written king-to-destination");
     assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 2039);
     assert_eq!(total, "Nodes searched: 2039\n");
 }
@@ -40,19 +35,10 @@ fn divide_lists_sorted_uci_moves_then_total() {
 fn variants() {
     let o = run(&["perft", "--variant", "crazyhouse", "3"]);
     assert_eq!(stdout(&o), "Nodes searched: 8902\n");
-    let o = run(&[
-        "perft",
-        "--fen",
-        "2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1",
-        "2",
-    ]);
+    let o = run(&["perft", "--fen", "2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1", "2"]);
     assert_eq!(stdout(&o), "Nodes searched: 75353\n", "{}", stderr(&o));
-    let o = run(&[
-        "perft",
-        "--fen",
-        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-        "3",
-    ]);
+    let o =
+        run(&["perft", "--fen", "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", "3"]);
     assert_eq!(stdout(&o), "Nodes searched: 12189\n", "{}", stderr(&o));
 }
 
@@ -87,13 +73,7 @@ const SUITES: [&str; 10] = [
 
 fn suite(file: &str, max_nodes: &str) {
     let path = fixture(&format!("perft/{file}"));
-    let o = run(&[
-        "perft",
-        "--suite",
-        path.to_str().expect("utf-8 path"),
-        "--max-nodes",
-        max_nodes,
-    ]);
+    let o = run(&["perft", "--suite", path.to_str().expect("utf-8 path"), "--max-nodes", max_nodes]);
     let out = stdout(&o);
     assert!(o.status.success(), "{file}: {out}{}", stderr(&o));
     let last = out.lines().last().expect("summary line");
@@ -121,11 +101,8 @@ fn failing_suite_exits_1_and_names_the_case() {
     let dir = std::env::temp_dir().join(format!("pgnkit-perft-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("wrong.epd");
-    std::fs::write(
-        &path,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\n",
-    )
-    .expect("write");
+    std::fs::write(&path, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\n")
+        .expect("write");
     let o = run(&["perft", "--suite", path.to_str().expect("utf-8")]);
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);

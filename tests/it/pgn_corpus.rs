@@ -86,10 +86,8 @@ fn parse(bytes: &[u8]) -> Vec<Vec<Ev<'_>>> {
 }
 
 fn shared_data() -> Option<PathBuf> {
-    let dir = std::env::var_os("PGNKIT_SHARED_DATA").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
-        PathBuf::from,
-    );
+    let dir = std::env::var_os("PGNKIT_SHARED_DATA")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"), PathBuf::from);
     if dir.is_dir() {
         Some(dir)
     } else {
@@ -105,18 +103,11 @@ fn fixtures() -> PathBuf {
 /// File contents, zstd-decompressed when the file starts with the zstd magic.
 fn load(path: &Path) -> Vec<u8> {
     let raw = std::fs::read(path).unwrap();
-    if raw.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        zstd::stream::decode_all(&raw[..]).unwrap()
-    } else {
-        raw
-    }
+    if raw.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) { zstd::stream::decode_all(&raw[..]).unwrap() } else { raw }
 }
 
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {
@@ -130,9 +121,7 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Offsets of lines starting with `[Event `.
 fn event_lines(bytes: &[u8]) -> Vec<usize> {
     memchr::memmem::find_iter(bytes, b"[Event ")
-        .filter(|&i| {
-            i == 0 || matches!(bytes[i - 1], b'\n' | b'\r') || bytes[..i] == b"\xef\xbb\xbf"[..]
-        })
+        .filter(|&i| i == 0 || matches!(bytes[i - 1], b'\n' | b'\r') || bytes[..i] == b"\xef\xbb\xbf"[..])
         .collect()
 }
 
@@ -147,10 +136,7 @@ fn check_file<'a>(bytes: &'a [u8], name: &str) -> Vec<Vec<Ev<'a>>> {
             _ => panic!("{name}: game without begin_game"),
         })
         .collect();
-    assert!(
-        starts.windows(2).all(|w| w[0] < w[1]),
-        "{name}: starts not increasing"
-    );
+    assert!(starts.windows(2).all(|w| w[0] < w[1]), "{name}: starts not increasing");
     for g in &games {
         assert!(
             matches!(
@@ -199,24 +185,14 @@ fn check_file<'a>(bytes: &'a [u8], name: &str) -> Vec<Vec<Ev<'a>>> {
             covered = range.end;
             chunked.extend(parse_range(bytes, range));
         }
-        assert_eq!(
-            covered,
-            bytes.len(),
-            "{name}: chunks do not cover the input"
-        );
-        assert!(
-            chunked == games,
-            "{name}: chunked parse differs at target {target}"
-        );
+        assert_eq!(covered, bytes.len(), "{name}: chunks do not cover the input");
+        assert!(chunked == games, "{name}: chunked parse differs at target {target}");
     }
     games
 }
 
 fn count_games_with_event(games: &[Vec<Ev<'_>>]) -> usize {
-    games
-        .iter()
-        .filter(|g| g.iter().any(|e| matches!(e, Ev::Tag(_, b"Event", _))))
-        .count()
+    games.iter().filter(|g| g.iter().any(|e| matches!(e, Ev::Tag(_, b"Event", _)))).count()
 }
 
 #[test]
@@ -224,10 +200,7 @@ fn fixtures_parse_and_chunk_consistently() {
     let mut files = Vec::new();
     files_under(&fixtures(), &mut files);
     let mut n = 0;
-    for f in files
-        .iter()
-        .filter(|f| f.extension().is_some_and(|e| e == "pgn"))
-    {
+    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "pgn")) {
         let bytes = load(f);
         let games = check_file(&bytes, &f.display().to_string());
         n += games.len();
@@ -240,10 +213,7 @@ fn fixtures_parse_and_chunk_consistently() {
     let scala = load(&fixtures().join("scalachess__uzchesscup_head.pgn"));
     let games = parse(&scala);
     assert_eq!(games.len(), 9, "header-only games separated by blank lines");
-    assert!(games.iter().all(|g| {
-        g.iter()
-            .all(|e| !matches!(e, Ev::San(..) | Ev::Problem(..)))
-    }));
+    assert!(games.iter().all(|g| { g.iter().all(|e| !matches!(e, Ev::San(..) | Ev::Problem(..))) }));
 }
 
 #[test]
@@ -260,10 +230,7 @@ fn shared_malformed_and_tricky() {
         total += games.len();
         let events = event_lines(&bytes).len();
         // Clean multi-game files: one game per `[Event` line.
-        if name.contains("scalachess")
-            || name.ends_with("fischer.pgn")
-            || name.ends_with("odds.pgn")
-        {
+        if name.contains("scalachess") || name.ends_with("fischer.pgn") || name.ends_with("odds.pgn") {
             assert!(count_games_with_event(&games) >= events.min(1), "{name}");
         }
     }
@@ -296,29 +263,18 @@ fn shared_game_collections_counts() {
         ("games/chessgames_master_35k.pgn.zst", 35_009, 35_002),
         ("games/tcec_s01-s10.pgn.zst", 3282, 3282),
         ("variants/chess960/tcec_frc_s06-s20.pgn.zst", 948, 948),
-        (
-            "variants/crazyhouse/crazyara_rl_eval_model_os_45_vs_sf.pgn",
-            100,
-            100,
-        ),
+        ("variants/crazyhouse/crazyara_rl_eval_model_os_45_vs_sf.pgn", 100, 100),
     ];
     for (file, n_games, with_event) in expected {
         let bytes = load(&data.join(file));
         let games = parse(&bytes);
-        for g in games
-            .iter()
-            .filter(|g| !g.iter().any(|e| matches!(e, Ev::Tag(_, b"Event", _))))
-        {
+        for g in games.iter().filter(|g| !g.iter().any(|e| matches!(e, Ev::Tag(_, b"Event", _)))) {
             let Ev::Game(o) = g[0] else { unreachable!() };
             let head = String::from_utf8_lossy(&bytes[o..(o + 60).min(bytes.len())]);
             eprintln!("{file}: game without an Event tag at {o}: {head:?}");
         }
         assert_eq!(games.len(), n_games, "{file}: games");
-        assert_eq!(
-            count_games_with_event(&games),
-            with_event,
-            "{file}: games with an Event tag"
-        );
+        assert_eq!(count_games_with_event(&games), with_event, "{file}: games with an Event tag");
         if !file.ends_with(".zst") {
             check_file(&bytes, file);
         }
@@ -366,11 +322,7 @@ fn adversarial_inputs() {
     pgn.extend_from_slice(&b"(".repeat(1_000_000));
     let games = parse(&pgn);
     assert_eq!(games.len(), 2);
-    assert!(
-        games[0]
-            .iter()
-            .any(|e| matches!(e, Ev::Problem(_, ProblemKind::VariationTooDeep)))
-    );
+    assert!(games[0].iter().any(|e| matches!(e, Ev::Problem(_, ProblemKind::VariationTooDeep))));
     assert!(games[0].iter().any(|e| matches!(e, Ev::San(_, b"e5"))));
 
     // Binary noise (deterministic xorshift), with game boundaries checked for consistency.

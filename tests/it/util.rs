@@ -10,11 +10,7 @@ pub fn pgnkit() -> Command {
 
 /// Runs `pgnkit ARGS` with no stdin and returns its output.
 pub fn run(args: &[&str]) -> Output {
-    pgnkit()
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run pgnkit")
+    pgnkit().args(args).stdin(Stdio::null()).output().expect("run pgnkit")
 }
 
 /// Stdout as text.
@@ -29,7 +25,5 @@ pub fn stderr(o: &Output) -> String {
 
 /// A file under `fixtures/`.
 pub fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel)
 }

@@ -42,30 +42,23 @@ pub struct Args {
 }
 
 fn parse_variant(v: Option<&str>) -> Result<Option<Variant>, Fail> {
-    v.map(|s| Variant::from_tag(s).map_err(|_| Fail::usage(format!("unknown variant {s:?}"))))
-        .transpose()
+    v.map(|s| Variant::from_tag(s).map_err(|_| Fail::usage(format!("unknown variant {s:?}")))).transpose()
 }
 
 /// Reads a FEN for perft: crazyhouse when it carries a pocket; impossible checkers and too much
 /// material accepted (the suites hold such positions on purpose: they test the generator).
 fn load(fen: &str, variant: Option<Variant>) -> Result<Position, FenError> {
     let variant = variant.unwrap_or(
-        if fen.contains('[')
-            || fen
-                .split_whitespace()
-                .next()
-                .is_some_and(|b| b.matches('/').count() == 8)
-        {
+        if fen.contains('[') || fen.split_whitespace().next().is_some_and(|b| b.matches('/').count() == 8) {
             Variant::Crazyhouse
         } else {
             Variant::Standard
         },
     );
     match position_from_fen(fen, variant) {
-        Err(FenError::Position(e)) => e
-            .ignore_impossible_check()
-            .or_else(|e| e.ignore_too_much_material())
-            .map_err(FenError::Position),
+        Err(FenError::Position(e)) => {
+            e.ignore_impossible_check().or_else(|e| e.ignore_too_much_material()).map_err(FenError::Position)
+        }
         r => r,
     }
 }
@@ -84,10 +77,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let start = Instant::now();
     let mut out = std::io::stdout().lock();
     let nodes = if args.divide {
-        let mut rows: Vec<(String, u64)> = divide(&pos, depth)
-            .into_iter()
-            .map(|(m, n)| (to_uci(m, pos.castling_mode()), n))
-            .collect();
+        let mut rows: Vec<(String, u64)> =
+            divide(&pos, depth).into_iter().map(|(m, n)| (to_uci(m, pos.castling_mode()), n)).collect();
         rows.sort();
         for (uci, n) in &rows {
             writeln!(out, "{uci}: {n}")?;
@@ -104,11 +95,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
 
 fn report_speed(nodes: u64, start: Instant) {
     let secs = start.elapsed().as_secs_f64();
-    eprintln!(
-        "time {:.3} s, {:.1} M nodes/s",
-        secs,
-        nodes as f64 / secs.max(1e-9) / 1e6
-    );
+    eprintln!("time {:.3} s, {:.1} M nodes/s", secs, nodes as f64 / secs.max(1e-9) / 1e6);
 }
 
 /// The whole file as text, decompressed if it is zstd or gzip (detected by magic bytes).
@@ -124,10 +111,8 @@ fn read_text(path: &std::path::Path) -> Result<String, Fail> {
         Source::Stream(r) => r.read_to_end(&mut bytes).map(drop),
     };
     read.map_err(|e| Fail::from_input(input.read_error(e)))?;
-    String::from_utf8(bytes).map_err(|_| Fail {
-        code: Code::DataErr,
-        message: format!("{}: not UTF-8 text", path.display()),
-    })
+    String::from_utf8(bytes)
+        .map_err(|_| Fail { code: Code::DataErr, message: format!("{}: not UTF-8 text", path.display()) })
 }
 
 fn run_suite(
@@ -137,10 +122,8 @@ fn run_suite(
     variant: Option<Variant>,
 ) -> Result<Code, Fail> {
     let text = read_text(path)?;
-    let cases = parse_suite(&text).map_err(|e| Fail {
-        code: Code::DataErr,
-        message: format!("{}: {e}", path.display()),
-    })?;
+    let cases = parse_suite(&text)
+        .map_err(|e| Fail { code: Code::DataErr, message: format!("{}: {e}", path.display()) })?;
     let start = Instant::now();
     let (mut passed, mut failed, mut nodes_total) = (0u64, 0u64, 0u64);
     let mut out = std::io::stdout().lock();
@@ -183,9 +166,5 @@ fn run_suite(
     }
     writeln!(out, "{passed} passed, {failed} failed")?;
     report_speed(nodes_total, start);
-    Ok(if failed == 0 {
-        Code::Ok
-    } else {
-        Code::Failures
-    })
+    Ok(if failed == 0 { Code::Ok } else { Code::Failures })
 }
