@@ -11,6 +11,7 @@
 
 pub mod chess;
 pub mod engine;
+pub mod error;
 pub mod io;
 pub mod jobs;
 pub mod notation;

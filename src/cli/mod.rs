@@ -1,7 +1,9 @@
 //! The command line (binary only): clap definitions, dispatch, error-to-exit-code mapping.
 
+mod args;
 mod cmd;
 mod exit;
+mod progress;
 
 use std::process::ExitCode;
 
@@ -19,6 +21,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Validate every game: syntax, setup, every move (variations too), results.
+    #[command(after_help = cmd::check::EXAMPLES)]
+    Check(cmd::check::Args),
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     #[command(after_help = cmd::perft::EXAMPLES)]
     Perft(cmd::perft::Args),
@@ -37,6 +42,11 @@ pub struct Fail {
 }
 
 impl Fail {
+    /// An internal error (exit 70).
+    pub fn internal(message: impl Into<String>) -> Fail {
+        Fail { code: Code::Software, message: message.into() }
+    }
+
     /// A usage error (exit 2).
     pub fn usage(message: impl Into<String>) -> Fail {
         Fail { code: Code::Usage, message: message.into() }
@@ -71,6 +81,7 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Check(args) => cmd::check::run(&args),
         Command::Perft(args) => cmd::perft::run(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "pgnkit", &mut std::io::stdout());

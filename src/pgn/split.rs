@@ -114,3 +114,46 @@ mod tests {
         assert_eq!(next_game_start(pgn, 40), None);
     }
 }
+
+/// The pipeline's cut (see `pipeline::chunk::Split`): from `from` (0 or the end of a game), the
+/// end of the first run of whole games at least `target` bytes long, and how many games it holds.
+/// With `at_eof == false`, `bytes` is the prefix of a stream read so far: a game that runs into
+/// the end of `bytes` might continue, so the cut goes before it (`None`: read more).
+pub fn cut(bytes: &[u8], from: usize, target: usize, at_eof: bool) -> Option<(usize, u64)> {
+    let mut r = Reader::for_range(bytes, from..bytes.len());
+    let mut games = 0u64;
+    let mut last_end = from;
+    while r.skip_game() {
+        let end = r.offset();
+        if !at_eof && end >= bytes.len() {
+            return (games > 0).then_some((last_end, games));
+        }
+        games += 1;
+        last_end = end;
+        if end - from >= target {
+            return Some((end, games));
+        }
+    }
+    // Only whitespace (or nothing) is left after the last game.
+    if at_eof { Some((bytes.len(), games)) } else { (games > 0).then_some((last_end, games)) }
+}
+
+#[cfg(test)]
+mod cut_tests {
+    use super::*;
+
+    #[test]
+    fn cuts_whole_games_and_counts_them() {
+        let pgn = b"[Event \"a\"]\n1. e4 *\n\n[Event \"b\"]\n1. d4 *\n\n[Event \"c\"]\n1. c4 *\n";
+        assert_eq!(cut(pgn, 0, 1, true), Some((19, 1)));
+        assert_eq!(cut(pgn, 0, 30, true), Some((40, 2)));
+        assert_eq!(cut(pgn, 0, 10_000, true), Some((pgn.len(), 3)));
+        // A stream prefix: the last game may go on, so it is left for the next read.
+        assert_eq!(cut(pgn, 0, 10_000, false), Some((61, 3)), "a result token ends a game");
+        let truncated = &pgn[..pgn.len() - 3];
+        assert_eq!(cut(truncated, 0, 10_000, false), Some((40, 2)), "a game cut off by the buffer waits");
+        assert_eq!(cut(&pgn[..30], 0, 1, false), Some((19, 1)));
+        assert_eq!(cut(&pgn[..15], 0, 1, false), None);
+        assert_eq!(cut(b"\n\n", 0, 1, true), Some((2, 0)));
+    }
+}

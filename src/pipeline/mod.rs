@@ -6,6 +6,8 @@
 pub mod chunk;
 pub mod job;
 pub mod order;
+pub mod replay;
+pub mod stats;
 
 use std::io::Read;
 use std::panic::{AssertUnwindSafe, catch_unwind};

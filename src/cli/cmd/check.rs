@@ -1,0 +1,162 @@
+//! `pgnkit check`: validate every game of the inputs; one diagnostic per problem (stdout), a
+//! summary on stderr; exit 1 when some game has an error.
+
+use std::io::Write;
+use std::time::Instant;
+
+use pgnkit::io::{Input, InputOptions, Source};
+use pgnkit::jobs::check::{Check, CheckOptions, CheckOutput, GameRecord};
+use pgnkit::jobs::report;
+use pgnkit::pipeline::stats::Stats;
+use pgnkit::pipeline::{self, PipelineError};
+use serde_json::json;
+
+use crate::cli::args::InputArgs;
+use crate::cli::progress::Progress;
+use crate::cli::{Code, Fail};
+
+pub const EXAMPLES: &str = "\
+Examples:
+  pgnkit check games.pgn
+  pgnkit check --json --games lichess_db_standard_rated_2024-01.pgn.zst > report.jsonl
+  zstdcat big.pgn.zst | pgnkit check -
+  pgnkit check --strict-san -j 1 old_collection.pgn";
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    /// JSON Lines on stdout: one `diagnostic` record per problem and a final `summary`.
+    #[arg(long)]
+    json: bool,
+    /// Also one record per game (number, offset, line, plies, result, variant, final FEN, counts).
+    #[arg(long)]
+    games: bool,
+    /// Show SAN-form warnings (non-canonical SAN, wrong check marks); always counted.
+    #[arg(long)]
+    strict_san: bool,
+}
+
+fn game_text(file: &str, g: &GameRecord) -> String {
+    format!(
+        "game {file}:{}: game {} offset {} plies {} result {} variant {} errors {} warnings {} final {}",
+        g.line,
+        g.game,
+        g.offset,
+        g.plies,
+        g.result.map_or("none", |r| r.as_str()),
+        g.variant,
+        g.errors,
+        g.warnings,
+        g.final_fen.as_deref().unwrap_or("-")
+    )
+}
+
+fn game_json(file: &str, g: &GameRecord) -> serde_json::Value {
+    json!({"type": "game", "data": {
+        "file": file, "game": g.game, "offset": g.offset, "line": g.line, "plies": g.plies,
+        "result": g.result.map(|r| r.as_str()), "variant": g.variant, "final_fen": g.final_fen,
+        "errors": g.errors, "warnings": g.warnings,
+    }})
+}
+
+pub fn run(args: &Args) -> Result<Code, Fail> {
+    let start = Instant::now();
+    let job = Check { opts: CheckOptions { strict_san: args.strict_san, games: args.games } };
+    let opts = args.input.pipeline();
+    let mut total = Stats::default();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut worst: Option<Fail> = None;
+    for path in &args.input.files {
+        let file = InputArgs::display(path);
+        let input = match Input::open(path, InputOptions { no_mmap: args.input.no_mmap }) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!("pgnkit: error: {e}");
+                worst.get_or_insert(Fail::from_input(e));
+                continue;
+            }
+        };
+        let progress = Progress::new(
+            &file,
+            input.total_size,
+            Some(input.consumed.clone()).filter(|_| matches!(input.source, Source::Stream(_))),
+            args.input.quiet,
+        );
+        let mut lines = 0u64;
+        let mut write_error: Option<std::io::Error> = None;
+        let mut release = |o: CheckOutput| -> Result<(), String> {
+            let emit = || -> std::io::Result<()> {
+                for mut d in o.diagnostics {
+                    d.line += lines;
+                    if args.json {
+                        writeln!(out, "{}", report::diagnostic_json(&file, &d))?;
+                    } else {
+                        writeln!(out, "{}", report::diagnostic_text(&file, &d))?;
+                    }
+                }
+                for mut g in o.games {
+                    g.line += lines;
+                    if args.json {
+                        writeln!(out, "{}", game_json(&file, &g))?;
+                    } else {
+                        writeln!(out, "{}", game_text(&file, &g))?;
+                    }
+                }
+                Ok(())
+            };
+            emit().map_err(|e| {
+                let msg = e.to_string();
+                write_error = Some(e);
+                msg
+            })?;
+            lines += o.newlines;
+            total.merge(&o.stats);
+            Ok(())
+        };
+        let result = match &input.source {
+            Source::Mapped(m) => pipeline::run(
+                pipeline::Input::Slice(m),
+                &job,
+                pgnkit::pgn::split::cut,
+                &opts,
+                &progress,
+                &mut release,
+            ),
+            Source::Stream(_) => {
+                let Input { source: Source::Stream(r), .. } = input else { unreachable!("matched above") };
+                pipeline::run(
+                    pipeline::Input::Stream(r),
+                    &job,
+                    pgnkit::pgn::split::cut,
+                    &opts,
+                    &progress,
+                    &mut release,
+                )
+            }
+        };
+        progress.finish();
+        match result {
+            Ok(()) => {}
+            Err(PipelineError::Release(_)) => {
+                return Err(write_error.map(Fail::from).unwrap_or_else(|| Fail::internal("output failed")));
+            }
+            Err(PipelineError::Read(e)) => {
+                let fail = Fail { code: Code::DataErr, message: format!("{file}: {e}") };
+                eprintln!("pgnkit: error: {}", fail.message);
+                worst.get_or_insert(fail);
+            }
+            Err(e @ PipelineError::Panic { .. }) => return Err(Fail::internal(format!("{file}: {e}"))),
+        }
+    }
+    if args.json {
+        writeln!(out, "{}", report::summary_json("check", &total, start.elapsed()))?;
+    }
+    out.flush()?;
+    eprint!("{}", report::summary_text("check", &total, start.elapsed()));
+    match worst {
+        Some(fail) => Err(fail),
+        None if total.games_with_errors > 0 => Ok(Code::Failures),
+        None => Ok(Code::Ok),
+    }
+}

@@ -1,0 +1,192 @@
+//! `check`: validate every game (syntax, setup, every SAN of the mainline and of the variations,
+//! results) and report each problem. The output per chunk is its diagnostics (and, on request,
+//! one record per game), released in input order.
+
+use crate::chess::Position;
+use crate::error::{Diagnostic, Kind, Severity};
+use crate::notation::fen::{EpMode, write_fen};
+use crate::pgn::{GameResult, LineIndex, Reader};
+use crate::pipeline::replay::{Game, Hooks, Replayer};
+use crate::pipeline::stats::Stats;
+use crate::pipeline::{ChunkInput, Job, Worker};
+
+/// What `check` reports.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CheckOptions {
+    /// Show SAN-form warnings (non-canonical SAN, wrong check marks); they are always counted.
+    pub strict_san: bool,
+    /// Produce one [`GameRecord`] per game.
+    pub games: bool,
+}
+
+/// One line of `--games` output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Game number, 1-based.
+    pub game: u64,
+    /// Byte offset of the game.
+    pub offset: u64,
+    /// Line (relative to the chunk until released).
+    pub line: u64,
+    /// Mainline plies replayed.
+    pub plies: u32,
+    /// The result token, if any.
+    pub result: Option<GameResult>,
+    /// The rule set.
+    pub variant: &'static str,
+    /// FEN after the last legal mainline ply (`None` when the setup was bad).
+    pub final_fen: Option<String>,
+    /// Errors in the game.
+    pub errors: u32,
+    /// Warnings in the game.
+    pub warnings: u32,
+}
+
+/// The check job.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Check {
+    /// Options.
+    pub opts: CheckOptions,
+}
+
+/// What one chunk yields.
+#[derive(Debug, Default)]
+pub struct CheckOutput {
+    /// Diagnostics, with lines relative to the chunk.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Per-game records, when asked for.
+    pub games: Vec<GameRecord>,
+    /// Counters.
+    pub stats: Stats,
+    /// Line breaks in the chunk (to make the next chunk's lines absolute).
+    pub newlines: u64,
+}
+
+struct CheckHooks {
+    opts: CheckOptions,
+    out: CheckOutput,
+}
+
+impl<'a> Hooks<'a> for CheckHooks {
+    fn variations(&self) -> bool {
+        true
+    }
+
+    fn wants(&self, kind: Kind, _: Severity) -> bool {
+        self.opts.strict_san || !matches!(kind, Kind::NonCanonicalSan | Kind::CheckMark)
+    }
+
+    fn diagnostic(&mut self, d: Diagnostic) {
+        self.out.diagnostics.push(d);
+    }
+
+    fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
+        if self.opts.games {
+            self.out.games.push(GameRecord {
+                game: game.number,
+                offset: game.offset,
+                line: game.line,
+                plies: game.plies,
+                result: game.result,
+                variant: game.variant.name(),
+                final_fen: last.map(|p| write_fen(p, EpMode::Legal)),
+                errors: game.errors,
+                warnings: game.warnings,
+            });
+        }
+    }
+}
+
+/// Per-thread state (none needed beyond the options).
+pub struct CheckWorker {
+    opts: CheckOptions,
+}
+
+impl Job for Check {
+    type Worker = CheckWorker;
+    fn worker(&self) -> CheckWorker {
+        CheckWorker { opts: self.opts }
+    }
+}
+
+impl Worker for CheckWorker {
+    type Output = CheckOutput;
+
+    fn process(&mut self, chunk: &ChunkInput<'_>) -> CheckOutput {
+        let hooks = CheckHooks { opts: self.opts, out: CheckOutput::default() };
+        let mut replayer = Replayer::new(hooks, chunk.bytes, chunk.offset, chunk.first_game);
+        let mut reader = Reader::with_base(chunk.bytes, chunk.offset as usize);
+        while reader.read_game(&mut replayer).is_some() {}
+        let mut out = replayer.hooks.out;
+        out.stats.merge(&replayer.stats);
+        out.stats.bytes = chunk.bytes.len() as u64;
+        out.newlines = LineIndex::new(chunk.bytes).locate(chunk.bytes.len()).line as u64 - 1;
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::{Input, NoProgress, Options, run};
+
+    fn check(pgn: &str, threads: usize, chunk_size: usize) -> (Vec<Diagnostic>, Stats) {
+        let (mut diags, mut stats, mut lines) = (Vec::new(), Stats::default(), 0);
+        let job = Check { opts: CheckOptions { strict_san: true, games: false } };
+        let opts = Options { threads, chunk_size };
+        run(
+            Input::Slice(pgn.as_bytes()),
+            &job,
+            crate::pgn::split::cut,
+            &opts,
+            &NoProgress,
+            |out: CheckOutput| {
+                for mut d in out.diagnostics {
+                    d.line += lines;
+                    diags.push(d);
+                }
+                lines += out.newlines;
+                stats.merge(&out.stats);
+                Ok::<(), String>(())
+            },
+        )
+        .expect("run");
+        (diags, stats)
+    }
+
+    const GAMES: &str = "[Event \"ok\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n\
+        [Event \"illegal\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n\
+        [Event \"variation\"]\n[Result \"*\"]\n\n1. e4 (1. d4 d5 2. Nf3 Nf6 (2... Qxd2+)) e5 *\n\n\
+        [Event \"mismatch\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
+        [Event \"lenient\"]\n[Result \"*\"]\n\n1. e2e4 e7e5 2. Ng1f3 Nb8c6 3. Bb5 a6 *\n";
+
+    #[test]
+    fn finds_each_problem_with_its_location() {
+        let (diags, stats) = check(GAMES, 1, 1 << 20);
+        assert_eq!(stats.games, 5);
+        let kinds: Vec<(u64, Kind, Option<u32>)> = diags.iter().map(|d| (d.game, d.kind, d.ply)).collect();
+        assert!(kinds.contains(&(2, Kind::IllegalMove, Some(3))), "{kinds:?}");
+        assert!(kinds.contains(&(3, Kind::IllegalMove, Some(4))), "Qxd2+ in the nested variation: {kinds:?}");
+        assert!(kinds.contains(&(4, Kind::ResultMismatch, None)), "{kinds:?}");
+        assert!(kinds.contains(&(4, Kind::ResultMismatch, Some(4))), "board shows mate by Black: {kinds:?}");
+        assert!(kinds.iter().filter(|k| k.0 == 5 && k.1 == Kind::NonCanonicalSan).count() == 4, "{kinds:?}");
+        assert!(!kinds.iter().any(|k| k.0 == 1), "game 1 is clean: {kinds:?}");
+        let illegal = diags.iter().find(|d| d.game == 2).expect("game 2");
+        assert_eq!((illegal.line, illegal.col), (11, 13));
+        assert!(illegal.message.contains("\"Ke3\""), "{}", illegal.message);
+        assert!(illegal.message.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"));
+        assert_eq!(stats.games_with_errors, 3);
+        assert_eq!(stats.games_with_warnings, 1);
+    }
+
+    #[test]
+    fn same_report_at_any_thread_count_and_chunk_size() {
+        let many: String = GAMES.repeat(50);
+        let one = check(&many, 1, 1 << 20);
+        for (threads, chunk) in [(1, 100), (2, 100), (2, 1000), (3, 333)] {
+            assert_eq!(check(&many, threads, chunk), one, "threads {threads} chunk {chunk}");
+        }
+        assert_eq!(one.1.games, 250);
+        assert_eq!(one.0.last().map(|d| d.game), Some(250));
+    }
+}

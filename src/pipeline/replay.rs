@@ -1,0 +1,445 @@
+//! Replay: a PGN visitor that plays every game through the rules core. It builds the start
+//! position from the `Variant`, `FEN` and `SetUp` tags, resolves each SAN token to a legal move
+//! (the mainline, and every variation from the position before the move it replaces when the job
+//! asks), checks the result against the `Result` tag and the board, and reports every problem as
+//! a located [`Diagnostic`]. A bad move ends its line (the valid prefix is kept); the next game
+//! is read as usual. Jobs see the games through [`Hooks`].
+
+use std::ops::ControlFlow;
+
+use crate::chess::{Move, Outcome, Position, Variant};
+use crate::error::{Diagnostic, Kind, Severity};
+use crate::notation::fen::{EpMode, FenError, position_from_fen, write_fen};
+use crate::notation::san::{Lenience, SanError, resolve, to_san};
+use crate::pgn::{GameResult, GameStart, LineIndex, Problem, RawComment, RawTag, SanToken, Visitor};
+
+/// What the replayer knows about the game being read.
+#[derive(Debug)]
+pub struct Game<'a> {
+    /// Game number in its input, 1-based.
+    pub number: u64,
+    /// Byte offset of the game in the input.
+    pub offset: u64,
+    /// Line of the game's start, relative to the chunk (1-based).
+    pub line: u64,
+    /// Tag pairs as written, in order.
+    pub tags: Vec<(&'a [u8], RawTag<'a>)>,
+    /// The rule set (from the `Variant` tag).
+    pub variant: Variant,
+    /// The start position, unless the setup was bad.
+    pub start: Option<Position>,
+    /// Mainline plies replayed (the valid prefix).
+    pub plies: u32,
+    /// Errors so far.
+    pub errors: u32,
+    /// Warnings so far.
+    pub warnings: u32,
+    /// The result token of the movetext.
+    pub result: Option<GameResult>,
+}
+
+impl<'a> Game<'a> {
+    fn new() -> Game<'a> {
+        Game {
+            number: 0,
+            offset: 0,
+            line: 1,
+            tags: Vec::new(),
+            variant: Variant::Standard,
+            start: None,
+            plies: 0,
+            errors: 0,
+            warnings: 0,
+            result: None,
+        }
+    }
+
+    /// The first tag named `name`.
+    pub fn tag(&self, name: &[u8]) -> Option<RawTag<'a>> {
+        self.tags.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
+    }
+
+    /// A tag's value as text (Windows-1252 fallback), or `""`.
+    pub fn tag_text(&self, name: &[u8]) -> String {
+        self.tag(name).map(|t| t.decode().0.into_owned()).unwrap_or_default()
+    }
+
+    /// `White - Black`, for reports.
+    pub fn players(&self) -> String {
+        format!("{} - {}", self.tag_text(b"White"), self.tag_text(b"Black"))
+    }
+}
+
+/// What a job does with the replayed games. Every method has a default that does nothing.
+pub trait Hooks<'a> {
+    /// Replay variations too (slower; every move of every variation is validated).
+    fn variations(&self) -> bool {
+        false
+    }
+    /// Whether diagnostics of `kind`/`severity` are wanted (building a message costs a FEN).
+    fn wants(&self, kind: Kind, severity: Severity) -> bool {
+        let _ = (kind, severity);
+        true
+    }
+    /// The game's start position is known (not called when the setup is bad).
+    fn start(&mut self, game: &Game<'a>, pos: &Position) {
+        let _ = (game, pos);
+    }
+    /// A legal mainline move, before it is played on `before`.
+    fn mainline_move(&mut self, game: &Game<'a>, before: &Position, m: Move) {
+        let _ = (game, before, m);
+    }
+    /// A comment after the last mainline move (or before the first).
+    fn mainline_comment(&mut self, game: &Game<'a>, comment: RawComment<'a>) {
+        let _ = (game, comment);
+    }
+    /// A problem in the game.
+    fn diagnostic(&mut self, d: Diagnostic) {
+        let _ = d;
+    }
+    /// The game is over; `last` is the position after the valid mainline prefix.
+    fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
+        let _ = (game, last);
+    }
+}
+
+/// A line being replayed: the mainline or a variation.
+struct Line {
+    pos: Position,
+    /// The position before the last move, where a variation starts.
+    prev: Option<Position>,
+    /// Plies played before `pos` from the game's start.
+    ply: u32,
+    /// A bad move ended this line.
+    dead: bool,
+}
+
+/// The replaying visitor over one chunk of input.
+pub struct Replayer<'a, H> {
+    /// The job's hooks.
+    pub hooks: H,
+    chunk_offset: u64,
+    lines: LineIndex<'a>,
+    next_number: u64,
+    game: Game<'a>,
+    stack: Vec<Line>,
+    /// Depth of skipped or dead variations, to ignore their tokens.
+    in_variation: usize,
+    pending_result_token: Option<u64>,
+    /// Games, plies and diagnostics counted so far.
+    pub stats: super::stats::Stats,
+}
+
+/// Tokens that mean "no move" in real files.
+fn is_null_move(raw: &[u8]) -> bool {
+    matches!(raw, b"--" | b"Z0" | b"0000" | b"@@@@")
+}
+
+impl<'a, H: Hooks<'a>> Replayer<'a, H> {
+    /// A replayer for `chunk`, which starts at byte `chunk_offset` of the input and holds games
+    /// numbered from `first_game + 1`.
+    pub fn new(hooks: H, chunk: &'a [u8], chunk_offset: u64, first_game: u64) -> Replayer<'a, H> {
+        Replayer {
+            hooks,
+            chunk_offset,
+            lines: LineIndex::new(chunk),
+            next_number: first_game + 1,
+            game: Game::new(),
+            stack: Vec::new(),
+            in_variation: 0,
+            pending_result_token: None,
+            stats: Default::default(),
+        }
+    }
+
+    /// Reports a problem at `offset` (absolute), building the message only if it is wanted.
+    fn report(
+        &mut self,
+        kind: Kind,
+        severity: Severity,
+        offset: u64,
+        ply: Option<u32>,
+        message: impl FnOnce() -> String,
+    ) {
+        match severity {
+            Severity::Error => self.game.errors += 1,
+            Severity::Warning => self.game.warnings += 1,
+        }
+        if !self.hooks.wants(kind, severity) {
+            self.stats.count_kind(kind, severity);
+            return;
+        }
+        let at = self.lines.locate((offset - self.chunk_offset) as usize);
+        let d = Diagnostic {
+            kind,
+            severity,
+            game: self.game.number,
+            offset,
+            line: at.line as u64,
+            col: at.col as u64,
+            ply,
+            players: self.game.players(),
+            message: message(),
+        };
+        self.stats.count(&d);
+        self.hooks.diagnostic(d);
+    }
+
+    fn setup(&mut self) -> Option<Position> {
+        let offset = self.game.offset;
+        if let Some(tag) = self.game.tag(b"Variant") {
+            let (name, _) = tag.decode();
+            match Variant::from_tag(&name) {
+                Ok(v) => self.game.variant = v,
+                Err(_) => {
+                    let name = name.into_owned();
+                    self.report(Kind::UnsupportedVariant, Severity::Error, tag.offset as u64, None, || {
+                        format!("unsupported variant \"{name}\"")
+                    });
+                    return None;
+                }
+            }
+        }
+        let Some(tag) = self.game.tag(b"FEN") else {
+            return Some(Position::new(self.game.variant));
+        };
+        let fen = tag.decode().0.into_owned();
+        match position_from_fen(&fen, self.game.variant) {
+            Ok(pos) => Some(pos),
+            Err(FenError::Position(e)) => match e.clone().ignore_invalid_castling_rights() {
+                Ok(pos) => {
+                    self.report(Kind::CastlingRights, Severity::Warning, tag.offset as u64, None, || {
+                        format!("castling rights without their rook in FEN \"{fen}\": dropped")
+                    });
+                    Some(pos)
+                }
+                Err(_) => {
+                    self.report(Kind::BadFen, Severity::Error, offset.max(tag.offset as u64), None, || {
+                        format!("{e} in FEN \"{fen}\"")
+                    });
+                    None
+                }
+            },
+            Err(e) => {
+                self.report(Kind::BadFen, Severity::Error, tag.offset as u64, None, || {
+                    format!("bad FEN \"{fen}\": {e}")
+                });
+                None
+            }
+        }
+    }
+
+    fn play(&mut self, token: SanToken<'a>) {
+        let variations = self.hooks.variations();
+        let mainline = self.stack.len() == 1;
+        let Some(line) = self.stack.last_mut() else { return };
+        if line.dead {
+            return;
+        }
+        let ply = line.ply + 1;
+        let offset = token.offset as u64;
+        if is_null_move(token.raw) {
+            let before = variations.then(|| line.pos.clone());
+            if line.pos.play_null().is_ok() {
+                line.prev = before;
+                line.ply = ply;
+                if mainline {
+                    self.game.plies = ply;
+                }
+                let raw = String::from_utf8_lossy(token.raw).into_owned();
+                self.report(Kind::NullMove, Severity::Warning, offset, Some(ply), || {
+                    format!("null move \"{raw}\"")
+                });
+            } else {
+                line.dead = true;
+                let fen = write_fen(&line.pos, EpMode::Legal);
+                self.report(Kind::IllegalMove, Severity::Error, offset, Some(ply), || {
+                    format!("null move while in check in position {fen}")
+                });
+            }
+            return;
+        }
+        match resolve(&line.pos, token.raw) {
+            Ok((m, lenience)) => {
+                if !lenience.is_canonical() {
+                    let kind = if lenience == Lenience::CHECK_MARK {
+                        Kind::CheckMark
+                    } else {
+                        Kind::NonCanonicalSan
+                    };
+                    let (raw, san) = (token.raw, to_san(&line.pos, m));
+                    self.report(kind, Severity::Warning, offset, Some(ply), || {
+                        let how: Vec<&str> = lenience.describe().collect();
+                        format!("\"{}\" written for {san} ({})", String::from_utf8_lossy(raw), how.join(", "))
+                    });
+                }
+                let line = self.stack.last_mut().expect("a line is being replayed");
+                if mainline {
+                    self.hooks.mainline_move(&self.game, &line.pos, m);
+                    self.game.plies = ply;
+                }
+                if variations {
+                    line.prev = Some(line.pos.clone());
+                }
+                line.pos.play_unchecked(m);
+                line.ply = ply;
+            }
+            Err(e) => {
+                line.dead = true;
+                let kind = match e {
+                    SanError::Illegal => Kind::IllegalMove,
+                    SanError::Ambiguous => Kind::AmbiguousMove,
+                    SanError::Syntax => Kind::InvalidMove,
+                };
+                let what = match e {
+                    SanError::Illegal => "illegal SAN",
+                    SanError::Ambiguous => "ambiguous SAN",
+                    SanError::Syntax => "unreadable move",
+                };
+                let fen = write_fen(&line.pos, EpMode::Legal);
+                let raw = String::from_utf8_lossy(token.raw).into_owned();
+                self.report(kind, Severity::Error, offset, Some(ply), || {
+                    format!("{what} \"{raw}\" in position {fen}")
+                });
+            }
+        }
+    }
+
+    /// Compares the result token with the `Result` tag and with the board after the mainline.
+    fn check_result(&mut self) {
+        let end = self.pending_result_token.unwrap_or(self.game.offset);
+        let tag = self.game.tag(b"Result");
+        let tag_result = tag.and_then(|t| GameResult::from_ascii(&t.unescape()));
+        let Some(token) = self.game.result else {
+            self.report(Kind::MissingResult, Severity::Warning, end, None, || {
+                "no result token at the end of the movetext".into()
+            });
+            return;
+        };
+        if let Some(t) = tag_result
+            && t != token
+        {
+            let sev = if t == GameResult::Unknown || token == GameResult::Unknown {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            self.report(Kind::ResultMismatch, sev, end, None, || {
+                format!("result {} differs from the Result tag \"{}\"", token.as_str(), t.as_str())
+            });
+        }
+        let Some(line) = self.stack.first().filter(|l| !l.dead) else { return };
+        let on_board: Option<Outcome> = line.pos.outcome().filter(|o| {
+            o.termination == crate::chess::Termination::Checkmate
+                || o.termination == crate::chess::Termination::Stalemate
+        });
+        if let Some(o) = on_board
+            && token != GameResult::Unknown
+            && o.result() != token.as_str()
+        {
+            let ply = line.ply;
+            self.report(Kind::ResultMismatch, Severity::Error, end, Some(ply), || {
+                format!("result {} but the board shows {:?} ({})", token.as_str(), o.termination, o.result())
+            });
+        }
+    }
+}
+
+impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
+    type Output = ();
+
+    fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
+        self.game.number = self.next_number;
+        self.next_number += 1;
+        self.game.offset = start.offset as u64;
+        self.game.line = self.lines.locate(start.offset - self.chunk_offset as usize).line as u64;
+        self.game.tags.clear();
+        self.game.variant = Variant::Standard;
+        self.game.start = None;
+        self.game.plies = 0;
+        self.game.errors = 0;
+        self.game.warnings = 0;
+        self.game.result = None;
+        self.stack.clear();
+        self.in_variation = 0;
+        self.pending_result_token = None;
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, name: &'a [u8], value: RawTag<'a>) {
+        self.game.tags.push((name, value));
+    }
+
+    fn begin_movetext(&mut self) -> ControlFlow<()> {
+        let start = self.setup();
+        if let Some(pos) = &start {
+            self.hooks.start(&self.game, pos);
+            self.stack.push(Line { pos: pos.clone(), prev: None, ply: 0, dead: false });
+        }
+        self.game.start = start;
+        ControlFlow::Continue(())
+    }
+
+    fn san(&mut self, san: SanToken<'a>) -> ControlFlow<()> {
+        if self.in_variation == 0 {
+            self.play(san);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, comment: RawComment<'a>) {
+        if self.stack.len() == 1 && self.in_variation == 0 {
+            self.hooks.mainline_comment(&self.game, comment);
+        }
+    }
+
+    fn begin_variation(&mut self, _offset: usize) -> ControlFlow<()> {
+        if !self.hooks.variations() {
+            return ControlFlow::Break(());
+        }
+        if self.in_variation > 0 {
+            self.in_variation += 1;
+            return ControlFlow::Continue(());
+        }
+        match self.stack.last().and_then(|l| l.prev.clone().map(|p| (p, l.ply, l.dead))) {
+            Some((pos, ply, dead)) => self.stack.push(Line { pos, prev: None, ply: ply - 1, dead }),
+            // A variation with no move to replace (or no start position): read, not replayed.
+            None => self.in_variation = 1,
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_variation(&mut self, _offset: usize) {
+        if self.in_variation > 0 {
+            self.in_variation -= 1;
+        } else if self.stack.len() > 1 {
+            self.stack.pop();
+        }
+    }
+
+    fn outcome(&mut self, result: Option<GameResult>, offset: usize) {
+        self.game.result = result;
+        self.pending_result_token = Some(offset as u64);
+    }
+
+    fn problem(&mut self, p: Problem) {
+        let (kind, severity) = Kind::from_problem(p.kind);
+        self.report(kind, severity, p.offset as u64, None, || p.kind.message().to_string());
+    }
+
+    fn end_game(&mut self) {
+        if self.pending_result_token.is_some() {
+            self.check_result();
+        }
+        self.stack.truncate(1);
+        let last = self.stack.first().map(|l| &l.pos);
+        self.hooks.end(&self.game, last);
+        self.stats.games += 1;
+        self.stats.plies += self.game.plies as u64;
+        if self.game.errors > 0 {
+            self.stats.games_with_errors += 1;
+        } else if self.game.warnings > 0 {
+            self.stats.games_with_warnings += 1;
+        }
+    }
+}

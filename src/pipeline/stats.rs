@@ -1,0 +1,97 @@
+//! Counters merged across chunks and inputs: games, plies, bytes, diagnostics by kind.
+
+use crate::error::{Diagnostic, Kind, Severity};
+
+/// What a run (or a chunk of it) saw.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Games read.
+    pub games: u64,
+    /// Games with at least one error.
+    pub games_with_errors: u64,
+    /// Games with warnings but no error.
+    pub games_with_warnings: u64,
+    /// Mainline plies replayed.
+    pub plies: u64,
+    /// Input bytes (decompressed).
+    pub bytes: u64,
+    /// Diagnostics by kind and severity: `(kind, severity, count)`, sorted.
+    pub by_kind: Vec<(Kind, Severity, u64)>,
+}
+
+impl Stats {
+    /// Counts one diagnostic.
+    pub fn count(&mut self, d: &Diagnostic) {
+        self.count_kind(d.kind, d.severity);
+    }
+
+    /// Counts one diagnostic of `kind` that was not materialised.
+    pub fn count_kind(&mut self, kind: Kind, severity: Severity) {
+        self.add_kind(kind, severity, 1);
+    }
+
+    fn add_kind(&mut self, kind: Kind, severity: Severity, n: u64) {
+        match self.by_kind.binary_search_by_key(&(kind, severity), |&(k, s, _)| (k, s)) {
+            Ok(i) => self.by_kind[i].2 += n,
+            Err(i) => self.by_kind.insert(i, (kind, severity, n)),
+        }
+    }
+
+    /// Adds `other` into `self`.
+    pub fn merge(&mut self, other: &Stats) {
+        self.games += other.games;
+        self.games_with_errors += other.games_with_errors;
+        self.games_with_warnings += other.games_with_warnings;
+        self.plies += other.plies;
+        self.bytes += other.bytes;
+        for &(k, s, n) in &other.by_kind {
+            self.add_kind(k, s, n);
+        }
+    }
+
+    /// Games without errors.
+    pub fn valid_games(&self) -> u64 {
+        self.games - self.games_with_errors
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diag(kind: Kind) -> Diagnostic {
+        Diagnostic {
+            kind,
+            severity: kind.severity(),
+            game: 1,
+            offset: 0,
+            line: 1,
+            col: 1,
+            ply: None,
+            players: String::new(),
+            message: String::new(),
+        }
+    }
+
+    #[test]
+    fn counts_and_merges_by_kind() {
+        let mut a = Stats { games: 2, games_with_errors: 1, ..Stats::default() };
+        a.count(&diag(Kind::IllegalMove));
+        a.count(&diag(Kind::IllegalMove));
+        a.count(&diag(Kind::NullMove));
+        let mut b = Stats { games: 3, ..Stats::default() };
+        b.count(&diag(Kind::IllegalMove));
+        b.count(&diag(Kind::Syntax));
+        a.merge(&b);
+        assert_eq!(a.games, 5);
+        assert_eq!(a.valid_games(), 4);
+        assert_eq!(
+            a.by_kind,
+            vec![
+                (Kind::Syntax, Severity::Error, 1),
+                (Kind::IllegalMove, Severity::Error, 3),
+                (Kind::NullMove, Severity::Warning, 1)
+            ]
+        );
+    }
+}
