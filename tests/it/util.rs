@@ -27,3 +27,17 @@ pub fn stderr(o: &Output) -> String {
 pub fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel)
 }
+
+/// `../shared/data`, or `None` after printing why the test is skipped (a user's clone has no
+/// shared data; CI has it beside the clone).
+pub fn shared_data(test: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "{test}: skipped: ../shared/data not found (the large shared data sets are not part of the repository)"
+        );
+        None
+    }
+}

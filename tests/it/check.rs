@@ -1,0 +1,150 @@
+//! `pgnkit check`: diagnostics, exit codes, JSON, per-game records, real collections.
+
+use crate::util::{fixture, run, shared_data, stderr, stdout};
+
+fn check(args: &[&str]) -> (Option<i32>, String, String) {
+    let mut all = vec!["check", "--quiet"];
+    all.extend_from_slice(args);
+    let o = run(&all);
+    (o.status.code(), stdout(&o), stderr(&o))
+}
+
+#[test]
+fn clean_collections_exit_0_with_python_chess_counts() {
+    // Games and plies as python-chess reports them (../shared/data/README.md), all valid.
+    for (file, games, plies) in [
+        ("lichess_db_10k.pgn", 5, None),
+        ("twic1599_10k.pgn", 9, None),
+        ("python-chess__saturs-jannlee-zh-lichess.pgn", 1, Some(122)),
+        ("python-chess__cutechess-fischerrandom.pgn", 4, Some(396)),
+        ("kokopu__chess960.pgn", 4, Some(103)),
+    ] {
+        let path = fixture(&format!("pgn/{file}"));
+        let (code, out, err) = check(&["--json", path.to_str().expect("utf-8")]);
+        assert_eq!(code, Some(0), "{file}: {out}{err}");
+        let summary: serde_json::Value =
+            serde_json::from_str(out.lines().last().expect("summary")).expect("json");
+        assert_eq!(summary["type"], "summary");
+        assert_eq!(summary["data"]["games"], games, "{file}");
+        assert_eq!(summary["data"]["valid"], games, "{file}");
+        if let Some(p) = plies {
+            assert_eq!(summary["data"]["plies"], p, "{file}");
+        }
+    }
+}
+
+#[test]
+fn every_problem_is_located_and_the_run_goes_on() {
+    let path = fixture("pgn/bad_games.pgn");
+    let (code, out, err) = check(&[path.to_str().expect("utf-8")]);
+    assert_eq!(code, Some(1), "{err}");
+    let file = path.display().to_string();
+    let expect = [
+        (
+            format!("{file}:13:13: error: game 2 (Gamma - Delta): ply 3: illegal SAN \"Ke3\" in position "),
+            "illegal_move",
+        ),
+        (format!("{file}:20:34: error: game 3 (Eps - Zeta): ply 7: ambiguous SAN \"Nd4\""), "ambiguous_move"),
+        ("error: game 4 ( - ): illegal position: empty board".to_string(), "bad_fen"),
+        ("error: game 5 ( - ): unsupported variant \"Antichess\"".to_string(), "unsupported_variant"),
+        (
+            "error: game 6 ( - ): result 1-0 differs from the Result tag \"0-1\"".to_string(),
+            "result_mismatch",
+        ),
+        (
+            "error: game 6 ( - ): ply 4: result 1-0 but the board shows Checkmate (0-1)".to_string(),
+            "result_mismatch",
+        ),
+        ("error: game 7 ( - ): ply 3: illegal SAN \"Bxf6\"".to_string(), "illegal_move"),
+        ("warning: game 8 ( - ): no result token".to_string(), "missing_result"),
+        ("error: game 10 ( - ): unterminated comment".to_string(), "unterminated_comment"),
+    ];
+    for (text, kind) in &expect {
+        let line = out
+            .lines()
+            .find(|l| l.contains(text.as_str()))
+            .unwrap_or_else(|| panic!("missing {text:?} in\n{out}"));
+        assert!(line.contains(&format!("[{kind}, byte ")), "{line}");
+    }
+    // Non-canonical SAN is counted but shown only with --strict-san.
+    assert!(!out.contains("non_canonical_san"), "{out}");
+    assert!(err.contains("non_canonical_san 7"), "{err}");
+    assert!(err.contains("11 games, 4 valid, 7 with errors, 2 with warnings only"), "{err}");
+    let (_, strict, _) = check(&["--strict-san", path.to_str().expect("utf-8")]);
+    assert_eq!(strict.lines().filter(|l| l.contains("[non_canonical_san,")).count(), 7, "{strict}");
+    assert!(strict.contains("\"0-0\" written for O-O"), "{strict}");
+    // The game after the unterminated comment is read.
+    assert!(err.contains("11 games"), "{err}");
+}
+
+#[test]
+fn json_lines_and_game_records() {
+    let path = fixture("pgn/bad_games.pgn");
+    let (code, out, _) = check(&["--json", "--games", path.to_str().expect("utf-8")]);
+    assert_eq!(code, Some(1));
+    let records: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).expect("each line is JSON")).collect();
+    let games: Vec<&serde_json::Value> = records.iter().filter(|r| r["type"] == "game").collect();
+    assert_eq!(games.len(), 11);
+    assert_eq!(games[0]["data"]["plies"], 7);
+    assert_eq!(games[0]["data"]["result"], "1-0");
+    assert_eq!(
+        games[0]["data"]["final_fen"],
+        "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
+    );
+    assert_eq!(games[1]["data"]["plies"], 2, "valid prefix of the illegal game");
+    assert_eq!(games[1]["data"]["errors"], 1);
+    assert_eq!(games[3]["data"]["final_fen"], serde_json::Value::Null, "bad FEN: no position");
+    assert!(records.iter().any(|r| r["type"] == "diagnostic"
+        && r["data"]["kind"] == "ambiguous_move"
+        && r["data"]["ply"] == 7));
+    let summary = records.last().expect("summary last");
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["data"]["with_errors"], 7);
+    assert_eq!(summary["data"]["errors"]["illegal_move"], 2);
+}
+
+#[test]
+fn tricky_files_never_crash() {
+    let mut files: Vec<std::path::PathBuf> =
+        std::fs::read_dir(fixture("pgn")).expect("fixtures").map(|e| e.expect("entry").path()).collect();
+    if let Some(shared) = shared_data("tricky_files_never_crash") {
+        let mut stack = vec![shared.join("malformed_and_tricky")];
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).expect("dir") {
+                let p = e.expect("entry").path();
+                if p.is_dir() { stack.push(p) } else { files.push(p) }
+            }
+        }
+    }
+    files.sort();
+    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "pgn" || e == "zst")) {
+        let (code, out, err) = check(&[f.to_str().expect("utf-8")]);
+        assert!(
+            matches!(code, Some(0 | 1)) || (code == Some(65) && err.contains("UTF-16")),
+            "{}: exit {code:?}\n{out}{err}",
+            f.display()
+        );
+        assert!(err.contains("pgnkit check: "), "{}: summary missing: {err}", f.display());
+    }
+}
+
+#[test]
+fn real_collections_match_python_chess_game_and_ply_counts() {
+    let Some(shared) = shared_data("real_collections_match_python_chess_game_and_ply_counts") else { return };
+    // (file, games, plies, games python-chess rejects): ../shared/data/README.md.
+    for (file, games, plies) in [
+        ("games/lichess_db_1000k.pgn", 438, 28_538),
+        ("games/twic1599_1000k.pgn", 1_110, 101_487),
+        ("variants/crazyhouse/crazyara_rl_eval_model_os_45_vs_sf.pgn", 100, 10_751),
+        ("variants/chess960/tcec_frc_s06-s20.pgn.zst", 948, 111_430),
+    ] {
+        let path = shared.join(file);
+        let (_, out, err) = check(&["--json", path.to_str().expect("utf-8")]);
+        let summary: serde_json::Value =
+            serde_json::from_str(out.lines().last().expect("summary")).expect("json");
+        assert_eq!(summary["data"]["games"], games, "{file}: {err}");
+        assert_eq!(summary["data"]["plies"], plies, "{file}: {err}");
+        assert_eq!(summary["data"]["with_errors"], 0, "{file}: {out}");
+    }
+}

@@ -1,0 +1,117 @@
+//! The same games give the same report whatever the input path: mmap, `--no-mmap`, stdin, zstd
+//! (one frame, or several behind a leading skippable frame, as pzstd writes), gzip.
+
+use std::io::Write;
+use std::process::Stdio;
+
+use crate::util::{fixture, pgnkit, run, stdout};
+
+/// The corpus: every fixture game file concatenated (valid games, broken ones, variants).
+fn corpus() -> Vec<u8> {
+    let mut names: Vec<_> = std::fs::read_dir(fixture("pgn"))
+        .expect("fixtures")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    names.sort();
+    let mut all = Vec::new();
+    for n in names {
+        all.extend(std::fs::read(n).expect("read"));
+        all.extend_from_slice(b"\n\n");
+    }
+    all
+}
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("pgnkit-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// `check --json --games` output with the file name blanked, so inputs can be compared.
+fn report(args: &[&str], name: &str, stdin: Option<&[u8]>) -> String {
+    let mut cmd = pgnkit();
+    cmd.args(["check", "--quiet", "--json", "--games", "--chunk-kib", "4"]).args(args);
+    let out = match stdin {
+        None => cmd.stdin(Stdio::null()).output().expect("run"),
+        Some(bytes) => {
+            let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("spawn");
+            let mut input = child.stdin.take().expect("stdin");
+            let bytes = bytes.to_vec();
+            let feeder = std::thread::spawn(move || input.write_all(&bytes));
+            let out = child.wait_with_output().expect("wait");
+            feeder.join().expect("feeder").expect("write stdin");
+            out
+        }
+    };
+    let text = String::from_utf8_lossy(&out.stdout).replace(&format!("\"{name}\""), "\"INPUT\"");
+    // Timing fields of the summary differ run to run.
+    text.lines().filter(|l| !l.contains("\"type\":\"summary\"")).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn every_input_path_gives_the_same_report() {
+    let dir = temp_dir("inputs");
+    let pgn = corpus();
+    let plain = dir.join("all.pgn");
+    std::fs::write(&plain, &pgn).expect("write");
+    let zst = dir.join("all.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(&pgn[..], 3).expect("zstd")).expect("write");
+    // pzstd style: a skippable frame first, then several frames.
+    let multi = dir.join("multi.zst");
+    let mut bytes = vec![0x50, 0x2A, 0x4D, 0x18, 4, 0, 0, 0, 1, 2, 3, 4];
+    for part in pgn.chunks(pgn.len() / 3 + 1) {
+        bytes.extend(zstd::encode_all(part, 1).expect("zstd"));
+    }
+    std::fs::write(&multi, bytes).expect("write");
+    let gz = dir.join("all.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(&pgn).expect("gzip");
+    std::fs::write(&gz, enc.finish().expect("gzip")).expect("write");
+
+    let p = |x: &std::path::Path| x.to_str().expect("utf-8").to_string();
+    let base = report(&[&p(&plain)], &p(&plain), None);
+    assert!(base.lines().filter(|l| l.contains("\"type\":\"game\"")).count() > 50, "{base}");
+    assert_eq!(report(&["--no-mmap", &p(&plain)], &p(&plain), None), base, "--no-mmap");
+    assert_eq!(report(&["-"], "-", Some(&pgn)), base, "stdin");
+    assert_eq!(report(&[&p(&zst)], &p(&zst), None), base, "zstd");
+    assert_eq!(report(&[&p(&multi)], &p(&multi), None), base, "zstd, skippable frame + 3 frames");
+    assert_eq!(report(&[&p(&gz)], &p(&gz), None), base, "gzip");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn output_is_identical_at_any_thread_count() {
+    let dir = temp_dir("threads");
+    let plain = dir.join("all.pgn");
+    std::fs::write(&plain, corpus().repeat(3)).expect("write");
+    let path = plain.to_str().expect("utf-8");
+    let one = report(&["-j", "1", path], path, None);
+    for threads in ["2", "3", "8"] {
+        assert_eq!(report(&["-j", threads, path], path, None), one, "{threads} threads");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn input_errors_have_their_exit_codes() {
+    let dir = temp_dir("errors");
+    let utf16 = dir.join("utf16.pgn");
+    std::fs::write(&utf16, b"\xff\xfe[\0E\0").expect("write");
+    let corrupt = dir.join("corrupt.pgn.zst");
+    std::fs::write(&corrupt, [0x28, 0xB5, 0x2F, 0xFD, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x01]).expect("write");
+    for (args, code) in [
+        (vec!["check", "/no/such/file.pgn"], 66),
+        (vec!["check", corrupt.to_str().expect("utf-8")], 65),
+        (vec!["check", "--bogus-flag", "x.pgn"], 2),
+        (vec!["check"], 2),
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("error"), "{args:?}");
+    }
+    let o = run(&["check", "--quiet", utf16.to_str().expect("utf-8")]);
+    assert!(matches!(o.status.code(), Some(65 | 1)), "UTF-16: {:?} {}", o.status.code(), stdout(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("UTF-16") || stdout(&o).contains("UTF-16"));
+    std::fs::remove_dir_all(&dir).ok();
+}
