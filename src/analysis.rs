@@ -97,7 +97,7 @@ impl Score {
     /// A total order key: mated-now < mated-in-N < centipawns < mate-in-N (shorter mates first).
     fn rank(self) -> (i32, i64) {
         match self {
-            Score::Mate(n) if n <= 0 => (0, n as i64),
+            Score::Mate(n) if n <= 0 => (0, -(n as i64)),
             Score::Cp(cp) => (1, cp as i64),
             Score::Mate(n) => (2, -(n as i64)),
         }
