@@ -207,3 +207,79 @@ fn crazyhouse_and_chess960_positions() {
 fn bench_signature() {
     assert_eq!(bench(), 155_829, "bench signature changed: if deliberate, update it here");
 }
+
+/// Speed report: `cargo test --release --lib search::tests::bench_speed -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bench_speed() {
+    for depth in [BENCH_DEPTH, BENCH_DEPTH + 3] {
+        let r = run_bench(depth);
+        println!("bench depth {depth}: {} nodes in {:?}: {} nodes/s", r.nodes, r.time, r.nps());
+    }
+}
+
+/// Temporary SAN matcher for the WAC harness until `notation::san` lands on main.
+fn match_san(pos: &Position, san: &str) -> Option<Move> {
+    use crate::chess::{CastlingSide, Role};
+    let san = san.trim_end_matches(['+', '#', '!', '?']);
+    let castle = match san {
+        "O-O" | "0-0" => Some(CastlingSide::KingSide),
+        "O-O-O" | "0-0-0" => Some(CastlingSide::QueenSide),
+        _ => None,
+    };
+    let moves = pos.legal_moves();
+    if let Some(side) = castle {
+        let rook = pos.castling_rook(pos.turn(), side)?;
+        return moves.into_iter().find(|m| m.is_castle() && m.to() == rook);
+    }
+    let (body, promo) = match san.split_once('=') {
+        Some((b, p)) => (b, Role::from_char(p.chars().next()?)),
+        None => (san, None),
+    };
+    let bytes = body.as_bytes();
+    let role = Role::from_upper_char(bytes[0]).unwrap_or(Role::Pawn);
+    let to = Square::from_ascii(&bytes[bytes.len() - 2..])?;
+    let start = usize::from(role != Role::Pawn);
+    let hint: Vec<u8> = bytes[start..bytes.len() - 2].iter().copied().filter(|&c| c != b'x').collect();
+    moves.into_iter().find(|&m| {
+        let Some(from) = m.from() else { return false };
+        !m.is_castle()
+            && m.to() == to
+            && pos.board().role_at(from) == Some(role)
+            && m.promotion_role() == promo
+            && hint.iter().all(|&c| from.file().char() as u8 == c || from.rank().char() as u8 == c)
+    })
+}
+
+/// Strength report: `WAC_MS=1000 cargo test --release --lib search::tests::wac -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn wac() {
+    let ms: u64 = std::env::var("WAC_MS").ok().and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let nodes: Option<u64> = std::env::var("WAC_NODES").ok().and_then(|s| s.parse().ok());
+    let text = std::fs::read_to_string("/work/shared/data/epd_suites/wac.epd").expect("WAC suite");
+    let (mut solved, mut total, mut total_nodes) = (0, 0, 0u64);
+    let mut engine = Searcher::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let fen = fields[..4].join(" ");
+        let pos = position(&fen);
+        let ops = fields[4..].join(" ");
+        let bm = ops.split(';').find_map(|op| op.trim().strip_prefix("bm ")).expect("bm");
+        let best: Vec<Move> = bm.split_whitespace().map(|s| match_san(&pos, s).expect("bm resolves")).collect();
+        engine.new_game();
+        let limit = match nodes {
+            Some(n) => Limit::nodes(n),
+            None => Limit::movetime(std::time::Duration::from_millis(ms)),
+        };
+        let a = engine.analyse(&pos, &[], &limit).expect("search");
+        total += 1;
+        total_nodes += a.nodes;
+        if a.best_move.is_some_and(|m| best.contains(&m)) {
+            solved += 1;
+        } else {
+            println!("miss {} bm {bm} got {:?} {:?}", fields.last().unwrap_or(&""), a.best_move, a.score);
+        }
+    }
+    println!("WAC solved {solved}/{total}, {total_nodes} nodes");
+}
