@@ -189,6 +189,7 @@ impl Searcher {
                 }
             }
             if ply > 0
+                && i > 0
                 && !pv_node
                 && !in_check
                 && !gives_check
