@@ -21,8 +21,7 @@
 mod alphabeta;
 pub mod eval;
 pub mod ordering;
-#[doc(hidden)]
-pub mod testfen;
+pub(crate) mod testfen;
 pub mod tt;
 
 use std::sync::Arc;

@@ -7,6 +7,7 @@ use crate::chess::{
 };
 
 /// A standard-chess position from a trusted FEN; panics on bad input.
+#[cfg(test)]
 pub fn position(fen: &str) -> Position {
     position_variant(fen, Variant::Standard)
 }
