@@ -1,2 +1,7 @@
-//! The `pgnkit` command line.
-fn main() {}
+//! The `pgnkit` command line: parse the arguments, run the command, map the result to an exit code.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
+}

@@ -164,7 +164,8 @@ impl ExactSizeIterator for Bitboard {}
 impl DoubleEndedIterator for Bitboard {
     #[inline]
     fn next_back(&mut self) -> Option<Square> {
-        let sq = self.last()?;
+        // `Bitboard::last`, not `Iterator::last` on `&mut Self` (which would drain the set).
+        let sq = Bitboard::last(*self)?;
         self.discard(sq);
         Some(sq)
     }
@@ -255,7 +256,8 @@ mod tests {
         assert_eq!(bb.count(), 3);
         assert!(bb.more_than_one());
         assert_eq!(bb.collect::<Vec<_>>(), vec![Square::A1, Square::E4, Square::H8]);
-        assert_eq!(bb.rev().next(), Some(Square::H8));
+        assert_eq!({ bb }.next_back(), Some(Square::H8));
+        assert_eq!(bb.rev().collect::<Vec<_>>(), vec![Square::H8, Square::E4, Square::A1]);
         assert_eq!(Bitboard::from_square(Square::C3).single_square(), Some(Square::C3));
         assert_eq!(bb.single_square(), None);
         assert_eq!(Bitboard::file(File::A).count(), 8);

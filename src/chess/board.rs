@@ -59,7 +59,8 @@ impl Board {
         };
         place_nth_free(n % 6, Role::Queen);
         n /= 6;
-        const KN: [(u32, u32); 10] = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+        const KN: [(u32, u32); 10] =
+            [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
         let (a, b) = KN[n as usize];
         place_nth_free(b, Role::Knight); // place the later one first so the earlier index is unchanged
         place_nth_free(a, Role::Knight);

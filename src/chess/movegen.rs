@@ -6,13 +6,14 @@
 //! move only along their pin line, king moves test attacks with the king lifted off the board,
 //! and en passant (the one case a horizontal pin can hide) is tested by playing it on bitboards.
 
-use super::attacks::{bishop_attacks, between, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks, rook_attacks};
+use super::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks, rook_attacks,
+};
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveList};
 use super::position::{Position, castling_paths, castling_targets};
 use super::square::{Rank, Square};
 use super::types::{CastlingSide, Color, Role};
-use super::variant::Variant;
 
 /// Receives generated moves in bulk.
 pub(crate) trait Sink {
@@ -196,7 +197,7 @@ impl Position {
         if filter.has(Role::King) && checkers.is_empty() {
             self.castling_moves(sink, king, filter.to);
         }
-        if self.variant == Variant::Crazyhouse {
+        if self.crazyhouse() {
             self.drops(sink, evasion & !occ & filter.to, filter);
         }
     }
@@ -248,7 +249,7 @@ impl Position {
 
         // Pawns pinned diagonally may capture the pinner (never while in check).
         if checkers.is_empty() {
-            for from in pawns & pinned - Bitboard::file(king.file()) {
+            for from in pawns & (pinned - Bitboard::file(king.file())) {
                 let caps = pawn_attacks(us, from) & capture_targets & line(king, from);
                 sink.normal(from, caps - last);
                 sink.promotions_from(from, caps & last);
@@ -256,11 +257,8 @@ impl Position {
         }
 
         if let Some(ep) = self.ep_square.filter(|&ep| filter_to.contains(ep)) {
-            let cap = Square::new(ep as u32 ^ 8);
-            // Played on bitboards: covers checks by the pushed pawn, blocks, and horizontal pins.
             for from in pawn_attacks(!us, ep) & pawns {
-                let after = (occ - Bitboard::from_square(from) - Bitboard::from_square(cap)) | ep;
-                if (b.attackers_to(king, !us, after) - Bitboard::from_square(cap)).is_empty() {
+                if self.ep_capture_legal(from, ep) {
                     sink.one(Move::en_passant(from, ep));
                 }
             }
@@ -359,3 +357,108 @@ impl Position {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    //! Differential test against cozy-chess (MIT), an independent generator, on seeded random
+    //! playouts: the same legal move sets, the same checkers, and an incremental Zobrist key that
+    //! always equals the recomputed one.
+
+    use super::*;
+    use crate::chess::{Board, CastlingMode, Piece, Setup};
+
+    fn sq(s: cozy_chess::Square) -> Square {
+        Square::new(s as u32)
+    }
+
+    /// Our position from a cozy-chess board, so both start from the same arbitrary position.
+    fn from_cozy(c: &cozy_chess::Board) -> Position {
+        let mut board = Board::empty();
+        for s in c.occupied() {
+            let role = Role::ALL[c.piece_on(s).expect("occupied") as usize];
+            let color = Color::from_white(c.color_on(s) == Some(cozy_chess::Color::White));
+            board.set_piece_at(sq(s), Piece { color, role });
+        }
+        let mut rights = Bitboard::EMPTY;
+        for (color, rank) in [(cozy_chess::Color::White, 0), (cozy_chess::Color::Black, 7)] {
+            let r = c.castle_rights(color);
+            for file in [r.short, r.long].into_iter().flatten() {
+                rights.add(Square::new(rank * 8 + file as u32));
+            }
+        }
+        let turn = Color::from_white(c.side_to_move() == cozy_chess::Color::White);
+        let ep_square = c.en_passant().map(|f| Square::new(f as u32 + if turn.is_white() { 40 } else { 16 }));
+        let setup = Setup { board, castling_rights: rights, turn, ep_square, ..Setup::empty() };
+        Position::from_setup(setup, crate::chess::Variant::Chess960, CastlingMode::Chess960)
+            .expect("valid position")
+    }
+
+    fn cozy_moves(c: &cozy_chess::Board) -> Vec<(Square, Square, Option<Role>)> {
+        let mut v = Vec::new();
+        c.generate_moves(|ms| {
+            for m in ms {
+                v.push((sq(m.from), sq(m.to), m.promotion.map(|p| Role::ALL[p as usize])));
+            }
+            false
+        });
+        v.sort_by_key(|&(f, t, p)| (f, t, p.map(|r| r as u8)));
+        v
+    }
+
+    fn our_moves(p: &Position) -> Vec<(Square, Square, Option<Role>)> {
+        let mut v: Vec<_> =
+            p.legal_moves().iter().map(|m| (m.from_raw(), m.to(), m.promotion_role())).collect();
+        v.sort_by_key(|&(f, t, p)| (f, t, p.map(|r| r as u8)));
+        v
+    }
+
+    fn playout(mut cozy: cozy_chess::Board, seed: u64, plies: usize) {
+        let mut ours = from_cozy(&cozy);
+        let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        for ply in 0..plies {
+            let expected = cozy_moves(&cozy);
+            let got = our_moves(&ours);
+            assert_eq!(got, expected, "seed {seed} ply {ply}: {ours:?}");
+            assert_eq!(ours.count_legal() as usize, got.len());
+            assert_eq!(ours.checkers().count(), cozy.checkers().len());
+            assert_eq!(ours.zobrist(), ours.compute_hash(), "incremental hash, seed {seed} ply {ply}");
+            if got.is_empty() {
+                return;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let (f, t, p) = got[(rng % got.len() as u64) as usize];
+            let m = *ours
+                .legal_moves()
+                .iter()
+                .find(|m| (m.from_raw(), m.to(), m.promotion_role()) == (f, t, p))
+                .expect("chosen move");
+            ours.play_unchecked(m);
+            cozy.play_unchecked(cozy_chess::Move {
+                from: cozy_chess::Square::index(f as usize),
+                to: cozy_chess::Square::index(t as usize),
+                promotion: p.map(|r| cozy_chess::Piece::index(r as usize)),
+            });
+            if ours.halfmoves() >= 100 {
+                return;
+            }
+        }
+    }
+
+    #[test]
+    fn matches_cozy_chess_on_random_playouts_standard() {
+        for seed in 0..300 {
+            playout(cozy_chess::Board::default(), seed, 300);
+        }
+    }
+
+    #[test]
+    fn matches_cozy_chess_on_random_playouts_chess960() {
+        for seed in 0..300u64 {
+            let n = (seed * 7919 % 960) as u32;
+            playout(cozy_chess::Board::chess960_startpos(n), seed, 300);
+            let m = (seed * 104_729 % 960) as u32;
+            playout(cozy_chess::Board::double_chess960_startpos(n, m), seed + 1_000, 300);
+        }
+    }
+}

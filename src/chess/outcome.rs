@@ -42,7 +42,9 @@ impl Outcome {
 /// halfmove clock bounds how far a repetition can reach. Keys must include pockets and the
 /// capturable en passant file, as [`super::Position::zobrist`] does.
 pub fn repetitions(keys: &[u64], since_irreversible: usize) -> usize {
-    let Some((&last, rest)) = keys.split_last() else { return 0 };
+    let Some((&last, rest)) = keys.split_last() else {
+        return 0;
+    };
     let window = since_irreversible.min(rest.len());
     1 + rest[rest.len() - window..].iter().rev().skip(1).step_by(2).filter(|&&k| k == last).count()
 }

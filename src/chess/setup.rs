@@ -64,8 +64,16 @@ impl Pocket {
     /// `true` when empty.
     #[inline(always)]
     pub const fn is_empty(&self) -> bool {
-        u64::from_le_bytes([self.counts[0], self.counts[1], self.counts[2], self.counts[3], self.counts[4], 0, 0, 0])
-            == 0
+        u64::from_le_bytes([
+            self.counts[0],
+            self.counts[1],
+            self.counts[2],
+            self.counts[3],
+            self.counts[4],
+            0,
+            0,
+            0,
+        ]) == 0
     }
 
     /// Total number of pieces held.

@@ -51,8 +51,16 @@ impl Variant {
         match v.as_str() {
             "" | "standard" | "chess" | "normal" | "classical" | "rapid" | "blitz" | "bullet"
             | "fromposition" | "tournament" | "international" | "orthodox" => Ok(Variant::Standard),
-            "chess960" | "960" | "fischerandom" | "fischerrandom" | "frc" | "chess960frc" | "freestyle"
-            | "dfrc" | "doublechess960" | "doublefischerrandom" => Ok(Variant::Chess960),
+            "chess960"
+            | "960"
+            | "fischerandom"
+            | "fischerrandom"
+            | "frc"
+            | "chess960frc"
+            | "freestyle"
+            | "dfrc"
+            | "doublechess960"
+            | "doublefischerrandom" => Ok(Variant::Chess960),
             "crazyhouse" | "zh" | "zhouse" => Ok(Variant::Crazyhouse),
             _ => Err(UnsupportedVariant),
         }

@@ -30,7 +30,7 @@ struct Keys {
 }
 
 static KEYS: Keys = {
-    let mut s = 0x5eed_0f_9a_4b_17_u64;
+    let mut s = 0x5eed_0f9a_4b17_u64;
     let mut k = Keys {
         pieces: [[0; 64]; 12],
         castling: [0; 64],
@@ -60,7 +60,8 @@ static KEYS: Keys = {
     while i < 2 * 5 * POCKET_SLOTS {
         // Count 0 has key 0 so an empty pocket (every standard position) adds nothing.
         let c = i % POCKET_SLOTS;
-        k.pockets[i / (5 * POCKET_SLOTS)][(i / POCKET_SLOTS) % 5][c] = if c == 0 { 0 } else { splitmix(&mut s) };
+        k.pockets[i / (5 * POCKET_SLOTS)][(i / POCKET_SLOTS) % 5][c] =
+            if c == 0 { 0 } else { splitmix(&mut s) };
         i += 1;
     }
     k

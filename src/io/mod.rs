@@ -1,1 +1,12 @@
-//! (module under construction)
+//! Input and output: opening PGN sources (memory-mapped files, stdin, zstd/gzip streams
+//! detected by magic bytes) and writing results (stdout or a file replaced atomically,
+//! optionally zstd-compressed).
+//!
+//! Errors are typed ([`InputError`], [`OutputError`]) and know the exit code the command line
+//! maps them to (see `../shared/CONVENTIONS.md`, section 2).
+
+mod input;
+mod output;
+
+pub use input::{Compression, Input, InputError, InputOptions, Source};
+pub use output::{Output, OutputError, OutputOptions};

@@ -1,1 +1,280 @@
-//! Text formats for positions and moves: FEN/EPD, SAN, UCI. Bytes in, bytes out.
+//! Text formats for positions and moves: FEN/EPD ([`fen`]), SAN ([`san`]) and UCI ([`uci`]).
+//! Bytes in, bytes out; lenient when reading (each module lists what it accepts), canonical when
+//! writing. Errors are small enums naming the part that failed.
+
+pub mod fen;
+pub mod perft_suite;
+pub mod san;
+pub mod uci;
+
+pub use fen::{
+    EpMode, Epd, FenError, ParseFenError, STARTING_FEN, position_from_fen, read_epd, read_fen,
+    write_epd_into, write_fen, write_fen_into, write_setup_into,
+};
+pub use san::{
+    Lenience, ParseSanError, San, SanError, SanPlus, Suffix, resolve, san_of, to_san, write_san_into,
+};
+pub use uci::{UciError, parse_uci, to_uci, write_uci_into};
+
+/// Round trips and perft over every position reached from the perft suites: FEN write -> read
+/// gives the same position, `san_of` -> `resolve` and `to_uci` -> `parse_uci` give the same move.
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::chess::perft::perft;
+    use crate::chess::{CastlingMode, Move, Position, PositionErrorKind, Variant};
+
+    /// One `id` / `epd` / `perft` record of a suite.
+    struct Case {
+        id: String,
+        epd: String,
+        perft: Vec<(u32, u64)>,
+    }
+
+    fn read_suite(text: &str) -> Vec<Case> {
+        let mut cases: Vec<Case> = Vec::new();
+        for line in text.lines().map(str::trim) {
+            if let Some(id) = line.strip_prefix("id ") {
+                cases.push(Case { id: id.to_owned(), epd: String::new(), perft: Vec::new() });
+            } else if let Some(epd) = line.strip_prefix("epd ") {
+                cases.last_mut().expect("id before epd").epd = epd.to_owned();
+            } else if let Some(p) = line.strip_prefix("perft ") {
+                let (d, n) = p.split_once(' ').expect("perft DEPTH NODES");
+                cases
+                    .last_mut()
+                    .expect("id before perft")
+                    .perft
+                    .push((d.parse().unwrap(), n.parse().unwrap()));
+            }
+        }
+        cases
+    }
+
+    fn fixture(name: &str) -> Vec<Case> {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/perft").join(name);
+        read_suite(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+    }
+
+    /// A suite from the shared data set (`../shared` from the repository root), if present.
+    fn shared(rel: &str) -> Option<Vec<Case>> {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/perft").join(rel);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Some(read_suite(&text)),
+            Err(e) => {
+                println!("skipping {}: {e} (the shared data set is not on this machine)", path.display());
+                None
+            }
+        }
+    }
+
+    /// Loads a suite position; suites contain impossible checkers on purpose.
+    fn load(epd: &str, variant: Variant) -> Position {
+        match position_from_fen(epd, variant) {
+            Ok(pos) => pos,
+            Err(FenError::Position(e)) => {
+                e.ignore_impossible_check().unwrap_or_else(|e| panic!("{epd}: {e}"))
+            }
+            Err(e) => panic!("{epd}: {e}"),
+        }
+    }
+
+    fn other_mode(mode: CastlingMode) -> CastlingMode {
+        CastlingMode::from_chess960(!mode.is_chess960())
+    }
+
+    fn check_fen(pos: &Position) {
+        let mut first = Vec::new();
+        for ep in [EpMode::Legal, EpMode::Always] {
+            let fen = write_fen(pos, ep);
+            let back = load(&fen, pos.variant());
+            // The key hashes the en passant file only when the capture is legal, so writing the
+            // square in either mode reads back to the same key.
+            assert_eq!(back.zobrist(), pos.zobrist(), "{fen}");
+            assert!(back.same_position(pos), "{fen}");
+            assert_eq!(back.castling_rights(), pos.castling_rights(), "{fen}");
+            assert_eq!((back.halfmoves(), back.fullmoves()), (pos.halfmoves(), pos.fullmoves()), "{fen}");
+            assert_eq!(write_fen(&back, ep), fen);
+            if ep == EpMode::Always {
+                assert_eq!(back.ep_square_always(), pos.ep_square_always(), "{fen}");
+            }
+            first.push(fen);
+        }
+        assert_eq!(fen::ep_square(pos, EpMode::Legal), pos.ep_square_legal());
+        let mut setup_text = Vec::new();
+        write_setup_into(&pos.to_setup(), pos.castling_mode(), &mut setup_text);
+        assert_eq!(setup_text, first[1].as_bytes());
+    }
+
+    fn check_move(pos: &Position, m: Move) -> Position {
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        // SAN.
+        let san = san_of(pos, m);
+        let text = san.to_string();
+        assert_eq!(
+            resolve(pos, text.as_bytes()),
+            Ok((m, Lenience::CANONICAL)),
+            "{text} in {}",
+            write_fen(pos, EpMode::Always)
+        );
+        assert_eq!(San::from_ascii(text.as_bytes()), Ok((san, Lenience::CANONICAL)));
+        assert_eq!(san.san.to_move(pos), Ok(m));
+        let mut out = Vec::new();
+        write_san_into(pos, m, &mut out);
+        assert_eq!(out, text.as_bytes());
+        let expected = if after.is_checkmate() {
+            Some(Suffix::Checkmate)
+        } else if after.is_check() {
+            Some(Suffix::Check)
+        } else {
+            None
+        };
+        assert_eq!(san.suffix, expected, "{text} in {}", write_fen(pos, EpMode::Always));
+        // UCI, in the position's mode and in the other one.
+        let mode = pos.castling_mode();
+        assert_eq!(parse_uci(pos, to_uci(m, mode).as_bytes()), Ok(m), "{}", to_uci(m, mode));
+        let other = to_uci(m, other_mode(mode));
+        match parse_uci(pos, other.as_bytes()) {
+            Ok(x) if x == m => {}
+            // A Chess960 king step onto the castling destination is an ordinary king move.
+            Ok(x) => {
+                assert!(m.is_castle() && x.from() == m.from() && !x.is_castle(), "{other}: {x:?} for {m:?}")
+            }
+            Err(e) => panic!("{other}: {e} for {m:?} in {}", write_fen(pos, EpMode::Always)),
+        }
+        after
+    }
+
+    /// Checks every position and move of the tree below `pos`, `depth` plies deep; returns the
+    /// number of moves checked.
+    fn walk(pos: &Position, depth: u32) -> u64 {
+        check_fen(pos);
+        if depth == 0 {
+            return 0;
+        }
+        let mut n = 0;
+        for &m in pos.legal_moves().iter() {
+            let child = check_move(pos, m);
+            n += 1 + walk(&child, depth - 1);
+        }
+        n
+    }
+
+    /// The deepest depth up to `max` whose perft count is known and at most `budget`.
+    fn depth_within(case: &Case, max: u32, budget: u64) -> u32 {
+        case.perft.iter().filter(|&&(d, n)| d <= max && n <= budget).map(|&(d, _)| d).max().unwrap_or(1)
+    }
+
+    fn walk_suite(cases: &[Case], variant: Variant, max_depth: u32, budget: u64) -> u64 {
+        let mut total = 0;
+        for case in cases {
+            let pos = load(&case.epd, variant);
+            total += walk(&pos, depth_within(case, max_depth, budget));
+        }
+        total
+    }
+
+    const BUDGET: u64 = if cfg!(debug_assertions) { 4_000 } else { 200_000 };
+
+    #[test]
+    fn round_trip_tricky() {
+        let cases: Vec<Case> =
+            fixture("tricky.perft").into_iter().filter(|c| c.id != "max-legals-too-much-material").collect();
+        assert!(walk_suite(&cases, Variant::Standard, 3, BUDGET) > 10_000);
+    }
+
+    #[test]
+    fn round_trip_crazyhouse() {
+        assert!(walk_suite(&fixture("crazyhouse.perft"), Variant::Crazyhouse, 3, BUDGET) > 1_000);
+    }
+
+    #[test]
+    fn round_trip_chess960() {
+        assert!(walk_suite(&fixture("chess960-first100.perft"), Variant::Chess960, 3, BUDGET) > 10_000);
+    }
+
+    #[test]
+    fn round_trip_impossible_checkers() {
+        assert!(walk_suite(&fixture("impossible-checker.perft"), Variant::Standard, 3, BUDGET) > 100);
+    }
+
+    const PERFT_LIMIT: u64 = if cfg!(debug_assertions) { 1_000_000 } else { 20_000_000 };
+
+    fn check_perft(cases: &[Case], variant: Variant) -> usize {
+        let mut checked = 0;
+        for case in cases {
+            let pos = load(&case.epd, variant);
+            for &(depth, nodes) in case.perft.iter().filter(|&&(_, n)| n <= PERFT_LIMIT) {
+                assert_eq!(perft(&pos, depth), nodes, "{} depth {depth}", case.id);
+                checked += 1;
+            }
+        }
+        checked
+    }
+
+    #[test]
+    fn perft_through_fen_tricky() {
+        let mut cases = fixture("tricky.perft");
+        // More than 16 pieces a side: `Position::from_setup` refuses it, as it should.
+        let too_much =
+            cases.iter().position(|c| c.id == "max-legals-too-much-material").expect("in the suite");
+        let e = position_from_fen(&cases.remove(too_much).epd, Variant::Standard).unwrap_err();
+        assert!(matches!(e, FenError::Position(ref p) if p.has(PositionErrorKind::TooManyPieces)));
+        assert!(check_perft(&cases, Variant::Standard) > 50);
+    }
+
+    #[test]
+    fn perft_through_fen_impossible_checkers() {
+        for case in fixture("impossible-checker.perft") {
+            let Err(FenError::Position(e)) = position_from_fen(&case.epd, Variant::Standard) else {
+                panic!("{} should have an impossible check", case.id)
+            };
+            assert!(e.has(PositionErrorKind::ImpossibleCheck), "{}", case.id);
+        }
+        assert_eq!(check_perft(&fixture("impossible-checker.perft"), Variant::Standard), 9);
+    }
+
+    #[test]
+    fn perft_through_fen_crazyhouse_and_960() {
+        assert!(check_perft(&fixture("crazyhouse.perft"), Variant::Crazyhouse) >= 8);
+        assert!(check_perft(&fixture("chess960-first100.perft"), Variant::Chess960) >= 300);
+    }
+
+    /// Regression: the key once hashed a pseudo-legal en passant file, so positions that differ
+    /// only by an illegal en passant square compared (and hashed) unequal.
+    #[test]
+    fn same_position_ignores_illegal_en_passant() {
+        // After e2e4 Black's f4 pawn attacks e3, but fxe3 would expose the king to the b4 rook.
+        let with = position_from_fen("8/2p5/3p4/1P5r/KR2Ppk1/8/6P1/8 b - e3 0 2", Variant::Standard).unwrap();
+        let without =
+            position_from_fen("8/2p5/3p4/1P5r/KR2Ppk1/8/6P1/8 b - - 0 2", Variant::Standard).unwrap();
+        assert_eq!(with.ep_square_legal(), None);
+        assert!(with.same_position(&without) && without.same_position(&with));
+        assert_eq!(with.zobrist(), without.zobrist(), "an illegal ep square is not hashed");
+    }
+
+    /// The whole shared Chess960 suite (all 960 positions) and the X-FEN suite, when present.
+    #[test]
+    fn shared_suites() {
+        if let Some(cases) = shared("shakmaty/chess960.perft") {
+            assert_eq!(cases.len(), 960);
+            assert!(walk_suite(&cases, Variant::Chess960, 1, u64::MAX) > 10_000);
+            let shallow: Vec<Case> = cases
+                .into_iter()
+                .map(|c| Case { perft: c.perft.into_iter().filter(|&(d, _)| d <= 2).collect(), ..c })
+                .collect();
+            assert_eq!(check_perft(&shallow, Variant::Chess960), 1920);
+        }
+        if let Some(cases) = shared("scalachess_x-fen.perft") {
+            // X-FEN read as standard chess: the mode is detected from the rights.
+            let shallow: Vec<Case> = cases
+                .into_iter()
+                .map(|c| Case { perft: c.perft.into_iter().filter(|&(_, n)| n <= 100_000).collect(), ..c })
+                .collect();
+            assert!(check_perft(&shallow, Variant::Standard) > 0);
+            walk_suite(&shallow, Variant::Standard, 1, u64::MAX);
+        }
+    }
+}

@@ -1,1 +1,96 @@
-//! (module under construction)
+//! PGN syntax: a streaming, visitor-based reader over byte slices, raw tokens with lazy
+//! decoding, and game boundaries for parallel chunking.
+//!
+//! The reader is pure syntax (no chess rules): it delivers tags, move tokens, NAGs, comments,
+//! variations, results and diagnostics, each with its byte offset. Line and column are computed
+//! on demand from an offset with [`LineIndex`] or [`line_col`], never in the hot loop.
+
+pub mod comment;
+pub mod nag;
+pub mod reader;
+pub mod split;
+pub mod tag;
+pub mod visitor;
+
+pub use comment::{CommentKind, Eval, EvalScore, RawComment};
+pub use nag::Nag;
+pub use reader::{Limits, Reader};
+pub use tag::RawTag;
+pub use visitor::{GameResult, GameStart, Problem, ProblemKind, SanToken, Visitor};
+
+/// A 1-based line and column (column in bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LineCol {
+    /// 1-based line; `\n`, `\r\n` and a lone `\r` each end a line.
+    pub line: usize,
+    /// 1-based byte column.
+    pub col: usize,
+}
+
+/// Line and column of `offset` in `bytes` (offsets past the end are clamped).
+///
+/// ```
+/// use pgnkit::pgn::{line_col, LineCol};
+/// assert_eq!(line_col(b"ab\r\ncd\ref", 8), LineCol { line: 3, col: 2 });
+/// ```
+pub fn line_col(bytes: &[u8], offset: usize) -> LineCol {
+    LineIndex::new(bytes).locate(offset)
+}
+
+/// Computes line/column for increasing offsets in time linear in the distance walked
+/// (queries going backwards restart from the beginning).
+#[derive(Debug, Clone)]
+pub struct LineIndex<'a> {
+    bytes: &'a [u8],
+    /// Offset up to which lines were counted, and the line and line start there.
+    at: usize,
+    line: usize,
+    line_start: usize,
+}
+
+impl<'a> LineIndex<'a> {
+    /// An index over `bytes` (nothing is precomputed).
+    pub fn new(bytes: &'a [u8]) -> LineIndex<'a> {
+        LineIndex { bytes, at: 0, line: 1, line_start: 0 }
+    }
+
+    /// Line and column of `offset`.
+    pub fn locate(&mut self, offset: usize) -> LineCol {
+        let offset = offset.min(self.bytes.len());
+        if offset < self.at {
+            *self = LineIndex::new(self.bytes);
+        }
+        let b = self.bytes;
+        for i in memchr::memchr2_iter(b'\n', b'\r', &b[self.at..offset]) {
+            let p = self.at + i;
+            // A `\r` directly followed by `\n` is counted at the `\n`.
+            if b[p] == b'\r' && b.get(p + 1) == Some(&b'\n') {
+                continue;
+            }
+            self.line += 1;
+            self.line_start = p + 1;
+        }
+        self.at = offset;
+        // `offset` may sit on the `\n` of a `\r\n`: still the same line.
+        let col = offset - self.line_start + 1;
+        LineCol { line: self.line, col }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_cols() {
+        let text = b"a\nbc\r\nd\re";
+        let mut idx = LineIndex::new(text);
+        let expect = [(0, 1, 1), (1, 1, 2), (2, 2, 1), (4, 2, 3), (5, 2, 4), (6, 3, 1), (8, 4, 1)];
+        for (off, line, col) in expect {
+            assert_eq!(idx.locate(off), LineCol { line, col }, "offset {off}");
+            assert_eq!(line_col(text, off), LineCol { line, col });
+        }
+        assert_eq!(idx.locate(0), LineCol { line: 1, col: 1 });
+        assert_eq!(idx.locate(100), LineCol { line: 4, col: 2 });
+    }
+}

@@ -1,1 +1,297 @@
-//! (module under construction)
+//! The parallel pipeline: input -> game-aligned chunks -> N workers -> results released strictly
+//! in input order. Knows nothing of clap or indicatif. Output is identical at any thread count
+//! because workers see the same chunks either way and results are released in sequence; memory is
+//! bounded by the chunk size times the number of chunks in flight.
+
+pub mod chunk;
+pub mod job;
+pub mod order;
+
+use std::io::Read;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use chunk::{ChunkBytes, Cut, Split, StreamChunks, slice_chunks};
+pub use job::{ChunkInput, Job, NoProgress, Observer, Worker};
+use order::{InFlight, Reorder};
+
+/// How the pipeline runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Worker threads (1 runs everything on the calling thread).
+    pub threads: usize,
+    /// Target chunk size in bytes (a chunk holding one huge game grows past it).
+    pub chunk_size: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { threads: std::thread::available_parallelism().map_or(1, |n| n.get()), chunk_size: 2 << 20 }
+    }
+}
+
+/// Where the bytes come from.
+pub enum Input<'a> {
+    /// The whole input in memory (a mapped file).
+    Slice(&'a [u8]),
+    /// A stream (stdin, a decompressor, a file read without mmap).
+    Stream(Box<dyn Read + Send + 'a>),
+}
+
+/// Why a run stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    /// Reading the input failed.
+    #[error("read error: {0}")]
+    Read(#[from] std::io::Error),
+    /// A worker panicked: a bug, caught and reported instead of killing the process.
+    #[error("internal error while processing bytes {offset}..: {message}")]
+    Panic {
+        /// Offset of the chunk that was being processed.
+        offset: u64,
+        /// The panic message.
+        message: String,
+    },
+    /// The caller's release function refused a result (e.g. the output failed).
+    #[error("{0}")]
+    Release(String),
+}
+
+fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".to_string())
+}
+
+type Out<J> = <<J as Job>::Worker as Worker>::Output;
+
+fn process<J: Job>(worker: &mut J::Worker, seq: u64, cut: &Cut<&[u8]>) -> Result<Out<J>, PipelineError> {
+    let chunk = ChunkInput {
+        seq,
+        offset: cut.offset,
+        first_game: cut.first_game,
+        games: cut.games,
+        bytes: cut.bytes,
+    };
+    catch_unwind(AssertUnwindSafe(|| worker.process(&chunk)))
+        .map_err(|p| PipelineError::Panic { offset: cut.offset, message: panic_message(p) })
+}
+
+/// Runs `job` over `input`, cut by `split`, calling `release` with each chunk's output in input
+/// order (on the calling thread).
+pub fn run<J: Job, E: std::fmt::Display>(
+    input: Input<'_>,
+    job: &J,
+    split: Split,
+    opts: &Options,
+    observer: &dyn Observer,
+    mut release: impl FnMut(Out<J>) -> Result<(), E>,
+) -> Result<(), PipelineError> {
+    type Chunks<'b> = Box<dyn Iterator<Item = std::io::Result<Cut<ChunkBytes<'b>>>> + Send + 'b>;
+    let mut chunks: Chunks<'_> = match input {
+        Input::Slice(bytes) => Box::new(slice_chunks(bytes, opts.chunk_size, split).map(|c| {
+            Ok(Cut {
+                offset: c.offset,
+                first_game: c.first_game,
+                games: c.games,
+                bytes: ChunkBytes::Borrowed(c.bytes),
+            })
+        })),
+        Input::Stream(r) => Box::new(StreamChunks::new(r, opts.chunk_size, split).map(|r| {
+            r.map(|c| Cut {
+                offset: c.offset,
+                first_game: c.first_game,
+                games: c.games,
+                bytes: ChunkBytes::Owned(c.bytes),
+            })
+        })),
+    };
+    let mut rel = |out: Out<J>, len: u64| -> Result<(), PipelineError> {
+        observer.advance(len);
+        release(out).map_err(|e| PipelineError::Release(e.to_string()))
+    };
+
+    if opts.threads <= 1 {
+        let mut worker = job.worker();
+        for (seq, item) in (0u64..).zip(&mut chunks) {
+            let c = item?;
+            let out = process::<J>(&mut worker, seq, &c.borrow())?;
+            rel(out, c.bytes.as_slice().len() as u64)?;
+        }
+        return Ok(());
+    }
+
+    let gate = InFlight::new(2 * opts.threads + 1);
+    let (work_tx, work_rx) = crossbeam_channel::bounded::<(u64, Cut<ChunkBytes<'_>>)>(opts.threads);
+    let (done_tx, done_rx) = crossbeam_channel::unbounded::<(u64, u64, Result<Out<J>, PipelineError>)>();
+    std::thread::scope(|s| {
+        // The producer reads (and decompresses) ahead of the workers, on its own thread.
+        let gate = &gate;
+        let producer = s.spawn(move || -> Result<(), PipelineError> {
+            for (seq, item) in (0u64..).zip(chunks) {
+                let c = item?;
+                gate.acquire();
+                if work_tx.send((seq, c)).is_err() {
+                    break; // the releaser stopped early
+                }
+            }
+            Ok(())
+        });
+        for _ in 0..opts.threads {
+            let (work_rx, done_tx) = (work_rx.clone(), done_tx.clone());
+            s.spawn(move || {
+                let mut worker = job.worker();
+                for (seq, c) in work_rx {
+                    let out = process::<J>(&mut worker, seq, &c.borrow());
+                    if done_tx.send((seq, c.bytes.as_slice().len() as u64, out)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop((work_rx, done_tx));
+        let mut reorder = Reorder::default();
+        let mut failure: Option<PipelineError> = None;
+        for (seq, len, out) in &done_rx {
+            reorder.push(seq, (len, out), |(len, out)| {
+                gate.release();
+                if failure.is_none()
+                    && let Err(e) = out.and_then(|o| rel(o, len))
+                {
+                    failure = Some(e);
+                }
+            });
+            if failure.is_some() {
+                break;
+            }
+        }
+        drop(done_rx); // unblocks workers, which then drop the work channel and free the producer
+        for _ in 0..=2 * opts.threads {
+            gate.release(); // a producer waiting on the gate can finish
+        }
+        let produced = producer
+            .join()
+            .unwrap_or_else(|p| Err(PipelineError::Panic { offset: 0, message: panic_message(p) }));
+        match failure {
+            Some(e) => Err(e),
+            None => produced,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A toy splitter: a game starts at every line that starts with `[`.
+    fn toy(bytes: &[u8], from: usize, target: usize, at_eof: bool) -> Option<(usize, u64)> {
+        let starts: Vec<usize> =
+            (from..bytes.len()).filter(|&i| bytes[i] == b'[' && (i == 0 || bytes[i - 1] == b'\n')).collect();
+        match starts.iter().position(|&s| s >= from + target) {
+            Some(i) if i > 0 => Some((starts[i], i as u64)),
+            _ if at_eof => Some((bytes.len(), starts.len() as u64)),
+            _ => None,
+        }
+    }
+
+    /// Echoes each game with its absolute number.
+    struct Numbered;
+    struct NumberedWorker;
+    impl Job for Numbered {
+        type Worker = NumberedWorker;
+        fn worker(&self) -> NumberedWorker {
+            NumberedWorker
+        }
+    }
+    impl Worker for NumberedWorker {
+        type Output = Vec<String>;
+        fn process(&mut self, c: &ChunkInput<'_>) -> Vec<String> {
+            let first = c.first_game;
+            String::from_utf8_lossy(c.bytes)
+                .lines()
+                .filter(|l| l.starts_with('['))
+                .enumerate()
+                .map(|(i, l)| format!("{} {l}", first + i as u64))
+                .collect()
+        }
+    }
+
+    fn collect(input: Input<'_>, threads: usize, chunk_size: usize) -> Vec<String> {
+        let mut all = Vec::new();
+        run(input, &Numbered, toy, &Options { threads, chunk_size }, &NoProgress, |v: Vec<String>| {
+            all.extend(v);
+            Ok::<(), String>(())
+        })
+        .expect("run");
+        all
+    }
+
+    #[test]
+    fn same_output_at_any_thread_count_and_input_kind() {
+        let input: Vec<u8> =
+            (0..2000).flat_map(|i| format!("[G \"{i}\"]\n1. e4 *\n\n").into_bytes()).collect();
+        let expected: Vec<String> = (0..2000).map(|i| format!("{i} [G \"{i}\"]")).collect();
+        for threads in [1, 2, 3, 8] {
+            for chunk in [10, 1000, 50_000] {
+                assert_eq!(
+                    collect(Input::Slice(&input), threads, chunk),
+                    expected,
+                    "slice t{threads} c{chunk}"
+                );
+                assert_eq!(
+                    collect(Input::Stream(Box::new(&input[..])), threads, chunk),
+                    expected,
+                    "stream t{threads} c{chunk}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn worker_panic_is_an_error_not_a_crash() {
+        struct Boom;
+        struct BoomWorker;
+        impl Job for Boom {
+            type Worker = BoomWorker;
+            fn worker(&self) -> BoomWorker {
+                BoomWorker
+            }
+        }
+        impl Worker for BoomWorker {
+            type Output = ();
+            fn process(&mut self, c: &ChunkInput<'_>) {
+                assert!(c.seq < 3, "boom at chunk {}", c.seq);
+            }
+        }
+        let input: Vec<u8> = (0..100).flat_map(|i| format!("[G \"{i}\"]\n*\n\n").into_bytes()).collect();
+        for threads in [1, 2] {
+            let r = run(
+                Input::Slice(&input),
+                &Boom,
+                toy,
+                &Options { threads, chunk_size: 10 },
+                &NoProgress,
+                |_| Ok::<(), String>(()),
+            );
+            assert!(matches!(r, Err(PipelineError::Panic { .. })), "{r:?}");
+        }
+    }
+
+    #[test]
+    fn release_error_stops_the_run() {
+        let input: Vec<u8> = (0..1000).flat_map(|i| format!("[G \"{i}\"]\n*\n\n").into_bytes()).collect();
+        let mut n = 0;
+        let r = run(
+            Input::Slice(&input),
+            &Numbered,
+            toy,
+            &Options { threads: 2, chunk_size: 10 },
+            &NoProgress,
+            |_| {
+                n += 1;
+                if n == 5 { Err("disk full") } else { Ok(()) }
+            },
+        );
+        assert!(matches!(r, Err(PipelineError::Release(ref m)) if m == "disk full"), "{r:?}");
+    }
+}

@@ -1,1 +1,6 @@
-//! Integration tests: one binary, one module per subcommand (see ARCHITECTURE.md).
+//! Integration tests (one binary): the real `pgnkit` executable on `fixtures/` (and on
+//! `../shared/data` when it is there), plus library-level checks over whole corpora.
+
+mod perft;
+mod pgn_corpus;
+mod util;

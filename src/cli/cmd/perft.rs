@@ -1,0 +1,170 @@
+//! `pgnkit perft`: node counts of the legal move tree, per root move with `--divide`, or a whole
+//! suite file checked against its expected counts.
+
+use std::io::Write;
+use std::time::Instant;
+
+use pgnkit::chess::perft::{divide, perft};
+use pgnkit::chess::{Position, Variant};
+use pgnkit::io::{Input, InputOptions, Source};
+use pgnkit::notation::fen::{FenError, STARTING_FEN, position_from_fen};
+use pgnkit::notation::perft_suite::parse_suite;
+use pgnkit::notation::uci::to_uci;
+
+use crate::cli::{Code, Fail};
+
+pub const EXAMPLES: &str = "\
+Examples:
+  pgnkit perft 6
+  pgnkit perft --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1' 5 --divide
+  pgnkit perft --variant crazyhouse 4
+  pgnkit perft --suite fixtures/perft/tricky.perft --max-nodes 10000000";
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Depth in plies (with --suite: the deepest depth to check; default all).
+    depth: Option<u32>,
+    /// Start position (default: the standard start).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Rule set: standard, chess960 or crazyhouse (with --suite: default from each FEN).
+    #[arg(long)]
+    variant: Option<String>,
+    /// Print the count under each root move (UCI, sorted), then a blank line.
+    #[arg(long)]
+    divide: bool,
+    /// Run a perft suite file (shakmaty `id`/`epd`/`perft` blocks, or `FEN ;D1 n ;D2 n` lines).
+    #[arg(long, conflicts_with_all = ["fen", "divide"])]
+    suite: Option<std::path::PathBuf>,
+    /// With --suite: skip expected counts above this many nodes.
+    #[arg(long)]
+    max_nodes: Option<u64>,
+}
+
+fn parse_variant(v: Option<&str>) -> Result<Option<Variant>, Fail> {
+    v.map(|s| Variant::from_tag(s).map_err(|_| Fail::usage(format!("unknown variant {s:?}")))).transpose()
+}
+
+/// Reads a FEN for perft: crazyhouse when it carries a pocket; impossible checkers and too much
+/// material accepted (the suites hold such positions on purpose: they test the generator).
+fn load(fen: &str, variant: Option<Variant>) -> Result<Position, FenError> {
+    let variant = variant.unwrap_or(
+        if fen.contains('[') || fen.split_whitespace().next().is_some_and(|b| b.matches('/').count() == 8) {
+            Variant::Crazyhouse
+        } else {
+            Variant::Standard
+        },
+    );
+    match position_from_fen(fen, variant) {
+        Err(FenError::Position(e)) => {
+            e.ignore_impossible_check().or_else(|e| e.ignore_too_much_material()).map_err(FenError::Position)
+        }
+        r => r,
+    }
+}
+
+pub fn run(args: &Args) -> Result<Code, Fail> {
+    let variant = parse_variant(args.variant.as_deref())?;
+    if let Some(path) = &args.suite {
+        return run_suite(path, args.depth, args.max_nodes, variant);
+    }
+    let depth = args.depth.ok_or_else(|| Fail::usage("missing DEPTH"))?;
+    let fen = args.fen.as_deref().unwrap_or(STARTING_FEN);
+    let pos = match (&args.fen, variant) {
+        (None, Some(v)) => Position::new(v),
+        _ => load(fen, variant).map_err(|e| Fail::usage(format!("bad FEN {fen:?}: {e}")))?,
+    };
+    let start = Instant::now();
+    let mut out = std::io::stdout().lock();
+    let nodes = if args.divide {
+        let mut rows: Vec<(String, u64)> =
+            divide(&pos, depth).into_iter().map(|(m, n)| (to_uci(m, pos.castling_mode()), n)).collect();
+        rows.sort();
+        for (uci, n) in &rows {
+            writeln!(out, "{uci}: {n}")?;
+        }
+        writeln!(out)?;
+        rows.iter().map(|r| r.1).sum()
+    } else {
+        perft(&pos, depth)
+    };
+    writeln!(out, "Nodes searched: {nodes}")?;
+    report_speed(nodes, start);
+    Ok(Code::Ok)
+}
+
+fn report_speed(nodes: u64, start: Instant) {
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!("time {:.3} s, {:.1} M nodes/s", secs, nodes as f64 / secs.max(1e-9) / 1e6);
+}
+
+/// The whole file as text, decompressed if it is zstd or gzip (detected by magic bytes).
+fn read_text(path: &std::path::Path) -> Result<String, Fail> {
+    use std::io::Read;
+    let mut input = Input::open(path, InputOptions::default()).map_err(Fail::from_input)?;
+    let mut bytes = Vec::new();
+    let read = match &mut input.source {
+        Source::Mapped(m) => {
+            bytes.extend_from_slice(m);
+            Ok(())
+        }
+        Source::Stream(r) => r.read_to_end(&mut bytes).map(drop),
+    };
+    read.map_err(|e| Fail::from_input(input.read_error(e)))?;
+    String::from_utf8(bytes)
+        .map_err(|_| Fail { code: Code::DataErr, message: format!("{}: not UTF-8 text", path.display()) })
+}
+
+fn run_suite(
+    path: &std::path::Path,
+    max_depth: Option<u32>,
+    max_nodes: Option<u64>,
+    variant: Option<Variant>,
+) -> Result<Code, Fail> {
+    let text = read_text(path)?;
+    let cases = parse_suite(&text)
+        .map_err(|e| Fail { code: Code::DataErr, message: format!("{}: {e}", path.display()) })?;
+    let start = Instant::now();
+    let (mut passed, mut failed, mut nodes_total) = (0u64, 0u64, 0u64);
+    let mut out = std::io::stdout().lock();
+    for case in &cases {
+        let pos = match load(&case.fen, variant) {
+            Ok(p) => p,
+            Err(e) => {
+                failed += 1;
+                writeln!(
+                    out,
+                    "FAIL {}:{} {}: bad FEN {:?}: {e}",
+                    path.display(),
+                    case.line,
+                    case.id,
+                    case.fen
+                )?;
+                continue;
+            }
+        };
+        for &(depth, expected) in &case.expected {
+            if max_depth.is_some_and(|d| depth > d) || max_nodes.is_some_and(|n| expected > n) {
+                continue;
+            }
+            let got = perft(&pos, depth);
+            nodes_total += got;
+            if got == expected {
+                passed += 1;
+            } else {
+                failed += 1;
+                writeln!(
+                    out,
+                    "FAIL {}:{} {}: perft {depth} = {got}, expected {expected} ({})",
+                    path.display(),
+                    case.line,
+                    case.id,
+                    case.fen
+                )?;
+            }
+        }
+    }
+    writeln!(out, "{passed} passed, {failed} failed")?;
+    report_speed(nodes_total, start);
+    Ok(if failed == 0 { Code::Ok } else { Code::Failures })
+}

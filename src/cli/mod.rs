@@ -1,0 +1,89 @@
+//! The command line (binary only): clap definitions, dispatch, error-to-exit-code mapping.
+
+mod cmd;
+mod exit;
+
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+pub use exit::Code;
+
+/// Validate, clean, extract positions from and annotate chess games in PGN, on all cores.
+#[derive(Parser, Debug)]
+#[command(name = "pgnkit", version, about, after_help = exit::HELP)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
+    #[command(after_help = cmd::perft::EXAMPLES)]
+    Perft(cmd::perft::Args),
+    /// Print a shell completion script.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// A failure that ends the run with a specific exit code and message.
+#[derive(Debug)]
+pub struct Fail {
+    pub code: Code,
+    pub message: String,
+}
+
+impl Fail {
+    /// A usage error (exit 2).
+    pub fn usage(message: impl Into<String>) -> Fail {
+        Fail { code: Code::Usage, message: message.into() }
+    }
+}
+
+impl Fail {
+    /// An input that could not be opened or read, with the exit code the I/O layer assigns.
+    pub fn from_input(e: pgnkit::io::InputError) -> Fail {
+        Fail { code: Code::from_exit(e.exit_code()), message: e.to_string() }
+    }
+}
+
+impl From<std::io::Error> for Fail {
+    /// A write error; a closed stdout (`| head`) is a quiet success.
+    fn from(e: std::io::Error) -> Fail {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            Fail { code: Code::Ok, message: String::new() }
+        } else {
+            Fail { code: Code::IoErr, message: e.to_string() }
+        }
+    }
+}
+
+/// Parses the command line, runs it and returns the exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { Code::Usage.into() } else { Code::Ok.into() };
+        }
+    };
+    let result = match cli.command {
+        Command::Perft(args) => cmd::perft::run(&args),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "pgnkit", &mut std::io::stdout());
+            Ok(Code::Ok)
+        }
+    };
+    match result {
+        Ok(code) => code.into(),
+        Err(fail) => {
+            if !fail.message.is_empty() {
+                eprintln!("pgnkit: error: {}", fail.message);
+            }
+            fail.code.into()
+        }
+    }
+}

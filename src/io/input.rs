@@ -1,0 +1,406 @@
+//! [`Input::open`]: a path or `-` becomes a [`Source`]: a memory map for regular uncompressed
+//! files, else a stream (stdin, `--no-mmap`, zstd, gzip).
+//!
+//! Invariants: compression is detected by magic bytes only, never by the name (zstd
+//! `28 B5 2F FD` or a skippable frame `5? 2A 4D 18` first, gzip `1F 8B`), and every frame is
+//! read to the end. The progress counter counts bytes read from the file or stdin, so for
+//! compressed input it counts compressed bytes. The memory map is the only `unsafe` code in
+//! the crate.
+
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How an input is compressed (detected from its first bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// Plain text.
+    None,
+    /// zstd, possibly multi-frame and starting with a skippable frame (pzstd, lichess dumps).
+    Zstd,
+    /// gzip, possibly multi-member.
+    Gzip,
+}
+
+impl Compression {
+    /// Detects compression from the first bytes of an input (up to 4 are looked at).
+    ///
+    /// ```
+    /// use pgnkit::io::Compression;
+    /// assert_eq!(Compression::detect(&[0x28, 0xb5, 0x2f, 0xfd]), Compression::Zstd);
+    /// assert_eq!(Compression::detect(&[0x50, 0x2a, 0x4d, 0x18]), Compression::Zstd);
+    /// assert_eq!(Compression::detect(&[0x1f, 0x8b, 0x08]), Compression::Gzip);
+    /// assert_eq!(Compression::detect(b"[Eve"), Compression::None);
+    /// ```
+    pub fn detect(head: &[u8]) -> Compression {
+        match head {
+            [0x28, 0xb5, 0x2f, 0xfd, ..] => Compression::Zstd,
+            [m, 0x2a, 0x4d, 0x18, ..] if m & 0xf0 == 0x50 => Compression::Zstd,
+            [0x1f, 0x8b, ..] => Compression::Gzip,
+            _ => Compression::None,
+        }
+    }
+
+    /// A name for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::None => "plain",
+            Compression::Zstd => "zstd",
+            Compression::Gzip => "gzip",
+        }
+    }
+}
+
+/// Options for [`Input::open`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct InputOptions {
+    /// Read regular files as a stream instead of mapping them.
+    pub no_mmap: bool,
+}
+
+/// Why an input could not be opened or read.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// The file does not exist (exit 66).
+    #[error("{}: no such file", path.display())]
+    NotFound {
+        /// The path as given.
+        path: PathBuf,
+    },
+    /// The input starts with a UTF-16 byte order mark (exit 65).
+    #[error("{}: input is UTF-16; convert it to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)", path.display())]
+    Utf16 {
+        /// The path as given.
+        path: PathBuf,
+    },
+    /// A compressed stream is corrupt or truncated (exit 65).
+    #[error("{}: corrupt {} stream: {source}", path.display(), compression.name())]
+    Corrupt {
+        /// The path as given.
+        path: PathBuf,
+        /// The detected compression.
+        compression: Compression,
+        /// The decoder's error.
+        #[source]
+        source: io::Error,
+    },
+    /// Any other I/O error: permission, directory, read failure (exit 74, or 66 when the file
+    /// cannot be opened).
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The path as given.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: io::Error,
+    },
+}
+
+impl InputError {
+    /// The exit code of `../shared/CONVENTIONS.md`: 66 missing or unopenable input, 65 not PGN
+    /// or corrupt compressed data, 74 other I/O errors.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            InputError::NotFound { .. } => 66,
+            InputError::Utf16 { .. } | InputError::Corrupt { .. } => 65,
+            InputError::Io { source, .. } if source.kind() == io::ErrorKind::PermissionDenied => 66,
+            InputError::Io { .. } => 74,
+        }
+    }
+}
+
+/// The bytes of an input: mapped, or to be read as a stream.
+pub enum Source {
+    /// A regular plain file, mapped read-only.
+    Mapped(memmap2::Mmap),
+    /// Everything else: stdin, `--no-mmap`, compressed or empty files. Reading yields the
+    /// decompressed text; errors from a decoder have kind `InvalidData` or `UnexpectedEof`
+    /// (see [`Input::read_error`]).
+    Stream(Box<dyn Read + Send>),
+}
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Mapped(m) => write!(f, "Mapped({} bytes)", m.len()),
+            Source::Stream(_) => f.write_str("Stream"),
+        }
+    }
+}
+
+/// An opened input.
+#[derive(Debug)]
+pub struct Input {
+    /// The path as given (`-` for stdin).
+    pub path: PathBuf,
+    /// The bytes.
+    pub source: Source,
+    /// Detected compression.
+    pub compression: Compression,
+    /// Size on disk in bytes (compressed size for compressed files); `None` for pipes.
+    pub total_size: Option<u64>,
+    /// Input bytes consumed so far (compressed bytes for compressed input). Streams update it
+    /// as they are read; for a mapped file the consumer stores the offset it has reached.
+    pub consumed: Arc<AtomicU64>,
+}
+
+/// Counts bytes read into a shared counter.
+struct Counting<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Reads up to `buf.len()` bytes, fewer only at the end of the input.
+fn read_head(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+impl Input {
+    /// Opens `path`, or stdin for `-`.
+    ///
+    /// ```no_run
+    /// use pgnkit::io::{Input, InputOptions, Source};
+    /// let input = Input::open("games.pgn.zst".as_ref(), InputOptions::default())?;
+    /// assert!(matches!(input.source, Source::Stream(_)));
+    /// # Ok::<(), pgnkit::io::InputError>(())
+    /// ```
+    pub fn open(path: &Path, opts: InputOptions) -> Result<Input, InputError> {
+        let consumed = Arc::new(AtomicU64::new(0));
+        let io_err = |source: io::Error| InputError::Io { path: path.to_owned(), source };
+        if path == Path::new("-") {
+            return Input::from_stream(path, Box::new(io::stdin()), None, consumed);
+        }
+        let file = File::open(path).map_err(|source| match source.kind() {
+            io::ErrorKind::NotFound => InputError::NotFound { path: path.to_owned() },
+            _ => io_err(source),
+        })?;
+        let meta = file.metadata().map_err(io_err)?;
+        if meta.is_dir() {
+            return Err(io_err(io::Error::other("is a directory")));
+        }
+        let regular = meta.is_file();
+        let total_size = regular.then_some(meta.len());
+        if regular && !opts.no_mmap && meta.len() > 0 {
+            let mut head = [0u8; 4];
+            let n = read_head(&mut &file, &mut head).map_err(io_err)?;
+            let compression = Compression::detect(&head[..n]);
+            if compression == Compression::None {
+                check_utf16(path, &head[..n])?;
+                // SAFETY: the map is read-only and private to this process. Undefined behavior
+                // would follow only if another process truncated or rewrote the file while it
+                // is mapped; like every mmap-based tool (ripgrep, ...) we accept that for
+                // regular files and offer `--no-mmap` (a stream) for files that may change.
+                #[allow(unsafe_code)]
+                let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io_err)?;
+                return Ok(Input {
+                    path: path.to_owned(),
+                    source: Source::Mapped(map),
+                    compression,
+                    total_size,
+                    consumed,
+                });
+            }
+        }
+        // The head may have been read above: start the stream from the beginning.
+        (&file).seek(SeekFrom::Start(0)).map_err(io_err)?;
+        Input::from_stream(path, Box::new(file), total_size, consumed)
+    }
+
+    fn from_stream(
+        path: &Path,
+        raw: Box<dyn Read + Send>,
+        total_size: Option<u64>,
+        consumed: Arc<AtomicU64>,
+    ) -> Result<Input, InputError> {
+        let mut raw = Counting { inner: raw, count: Arc::clone(&consumed) };
+        let mut head = [0u8; 4];
+        let n = read_head(&mut raw, &mut head)
+            .map_err(|source| InputError::Io { path: path.to_owned(), source })?;
+        let head = head[..n].to_vec();
+        let compression = Compression::detect(&head);
+        let rejoined = io::Cursor::new(head.clone()).chain(raw);
+        let source: Box<dyn Read + Send> = match compression {
+            Compression::None => {
+                check_utf16(path, &head)?;
+                Box::new(rejoined)
+            }
+            Compression::Zstd => Box::new(
+                zstd::stream::read::Decoder::new(rejoined)
+                    .map_err(|source| InputError::Io { path: path.to_owned(), source })?,
+            ),
+            Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(rejoined)),
+        };
+        Ok(Input { path: path.to_owned(), source: Source::Stream(source), compression, total_size, consumed })
+    }
+
+    /// Classifies an error returned while reading [`Source::Stream`]: a corrupt compressed
+    /// stream (exit 65) or an I/O error (exit 74).
+    pub fn read_error(&self, source: io::Error) -> InputError {
+        let decoder = matches!(
+            source.kind(),
+            io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof | io::ErrorKind::Other
+        );
+        if self.compression != Compression::None && decoder {
+            InputError::Corrupt { path: self.path.clone(), compression: self.compression, source }
+        } else {
+            InputError::Io { path: self.path.clone(), source }
+        }
+    }
+
+    /// Reads the whole input into memory (or returns the map's bytes as a copy-free view
+    /// through [`Source::Mapped`]); for tests and small inputs.
+    pub fn read_all(self) -> Result<Vec<u8>, InputError> {
+        let mut this = self;
+        match &mut this.source {
+            Source::Mapped(m) => Ok(m.to_vec()),
+            Source::Stream(r) => {
+                let mut out = Vec::new();
+                match r.read_to_end(&mut out) {
+                    Ok(_) => Ok(out),
+                    Err(e) => Err(this.read_error(e)),
+                }
+            }
+        }
+    }
+}
+
+fn check_utf16(path: &Path, head: &[u8]) -> Result<(), InputError> {
+    if head.starts_with(&[0xff, 0xfe]) || head.starts_with(&[0xfe, 0xff]) {
+        return Err(InputError::Utf16 { path: path.to_owned() });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("pgnkit-io-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    const PGN: &[u8] = b"[Event \"x\"]\n\n1. e4 e5 1-0\n";
+
+    #[test]
+    fn plain_file_is_mapped_and_no_mmap_streams() {
+        let dir = temp_dir("plain");
+        let p = dir.join("a.pgn");
+        std::fs::write(&p, PGN).unwrap();
+        let input = Input::open(&p, InputOptions::default()).unwrap();
+        assert!(matches!(input.source, Source::Mapped(_)));
+        assert_eq!(input.total_size, Some(PGN.len() as u64));
+        assert_eq!(input.read_all().unwrap(), PGN);
+        let input = Input::open(&p, InputOptions { no_mmap: true }).unwrap();
+        assert!(matches!(input.source, Source::Stream(_)));
+        let consumed = Arc::clone(&input.consumed);
+        assert_eq!(input.read_all().unwrap(), PGN);
+        assert_eq!(consumed.load(Ordering::Relaxed), PGN.len() as u64);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn empty_file_is_an_empty_stream() {
+        let dir = temp_dir("empty");
+        let p = dir.join("e.pgn");
+        std::fs::write(&p, b"").unwrap();
+        assert_eq!(Input::open(&p, InputOptions::default()).unwrap().read_all().unwrap(), b"");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn zstd_multi_frame_with_leading_skippable_frame() {
+        let dir = temp_dir("zstd");
+        let p = dir.join("games.bin"); // the name says nothing: detection is by magic bytes
+        let mut data = Vec::new();
+        // Skippable frame (magic 0x184D2A50, little endian), 4-byte length, payload: as pzstd
+        // writes at the start of its output.
+        data.extend_from_slice(&[0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4]);
+        data.extend_from_slice(&zstd::encode_all(&PGN[..10], 3).unwrap());
+        data.extend_from_slice(&[0x5e, 0x2a, 0x4d, 0x18, 0, 0, 0, 0]);
+        data.extend_from_slice(&zstd::encode_all(&PGN[10..], 19).unwrap());
+        std::fs::write(&p, &data).unwrap();
+        let input = Input::open(&p, InputOptions::default()).unwrap();
+        assert_eq!(input.compression, Compression::Zstd);
+        assert_eq!(input.total_size, Some(data.len() as u64));
+        let consumed = Arc::clone(&input.consumed);
+        assert_eq!(input.read_all().unwrap(), PGN);
+        assert_eq!(consumed.load(Ordering::Relaxed), data.len() as u64);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn gzip_multi_member() {
+        let dir = temp_dir("gzip");
+        let p = dir.join("g.pgn");
+        let mut data = Vec::new();
+        for part in [&PGN[..7], &PGN[7..]] {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(part).unwrap();
+            data.extend(e.finish().unwrap());
+        }
+        std::fs::write(&p, &data).unwrap();
+        let input = Input::open(&p, InputOptions::default()).unwrap();
+        assert_eq!(input.compression, Compression::Gzip);
+        assert_eq!(input.read_all().unwrap(), PGN);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn errors_and_exit_codes() {
+        let dir = temp_dir("errors");
+        let missing = dir.join("missing.pgn");
+        let e = Input::open(&missing, InputOptions::default()).unwrap_err();
+        assert!(matches!(&e, InputError::NotFound { path } if path == &missing));
+        assert_eq!(e.exit_code(), 66);
+        assert!(e.to_string().contains("missing.pgn"));
+
+        let p = dir.join("u16.pgn");
+        std::fs::write(&p, b"\xff\xfe[\0E\0").unwrap();
+        for no_mmap in [false, true] {
+            let e = Input::open(&p, InputOptions { no_mmap }).unwrap_err();
+            assert!(matches!(e, InputError::Utf16 { .. }));
+            assert_eq!(e.exit_code(), 65);
+        }
+
+        let p = dir.join("bad.zst");
+        let mut data = zstd::encode_all(&PGN.repeat(1000)[..], 3).unwrap();
+        let mid = data.len() / 2;
+        data[mid..].iter_mut().for_each(|b| *b ^= 0x5a);
+        std::fs::write(&p, &data).unwrap();
+        let e = Input::open(&p, InputOptions::default()).unwrap().read_all().unwrap_err();
+        assert!(matches!(e, InputError::Corrupt { compression: Compression::Zstd, .. }), "{e:?}");
+        assert_eq!(e.exit_code(), 65);
+
+        let p = dir.join("trunc.zst");
+        let data = zstd::encode_all(&PGN.repeat(1000)[..], 3).unwrap();
+        std::fs::write(&p, &data[..data.len() - 5]).unwrap();
+        let e = Input::open(&p, InputOptions::default()).unwrap().read_all().unwrap_err();
+        assert_eq!(e.exit_code(), 65, "{e:?}");
+
+        let e = Input::open(&dir, InputOptions::default()).unwrap_err();
+        assert_eq!(e.exit_code(), 74);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,0 +1,298 @@
+//! [`Output::create`]: stdout (`-`) or a file, buffered; a file is written under a temporary
+//! name in the same directory and renamed into place by [`Output::finish`], so a failed run
+//! never leaves a truncated result; a `.zst` name writes zstd.
+//!
+//! Invariants: an output never replaces one of the inputs (paths compared canonically); a
+//! closed stdout (`| head`) is reported as [`OutputError::BrokenPipe`], which the command line
+//! treats as success.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Options for [`Output::create`].
+#[derive(Debug, Clone, Default)]
+pub struct OutputOptions {
+    /// Paths of the inputs, which the output must not replace (`-` entries are ignored).
+    pub inputs: Vec<PathBuf>,
+    /// zstd level for `.zst` outputs; 0 means the zstd default (3).
+    pub zstd_level: i32,
+}
+
+/// Why output failed.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// The reader of stdout went away (exit 0, quietly).
+    #[error("broken pipe")]
+    BrokenPipe,
+    /// The output path is one of the inputs (exit 73).
+    #[error("{}: refusing to overwrite an input file", path.display())]
+    WouldOverwriteInput {
+        /// The output path as given.
+        path: PathBuf,
+    },
+    /// The output (or its temporary file) cannot be created (exit 73).
+    #[error("{}: cannot create: {source}", path.display())]
+    Create {
+        /// The output path as given.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: io::Error,
+    },
+    /// Writing, flushing or renaming failed, e.g. disk full (exit 74).
+    #[error("{}: write error: {source}", path.display())]
+    Write {
+        /// The output path as given (`-` for stdout).
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: io::Error,
+    },
+}
+
+impl OutputError {
+    /// The exit code of `../shared/CONVENTIONS.md`: 0 broken pipe, 73 cannot create, 74 I/O.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            OutputError::BrokenPipe => 0,
+            OutputError::WouldOverwriteInput { .. } | OutputError::Create { .. } => 73,
+            OutputError::Write { .. } => 74,
+        }
+    }
+}
+
+enum Sink {
+    Stdout(BufWriter<io::Stdout>),
+    File(BufWriter<File>),
+    Zstd(zstd::stream::write::Encoder<'static, BufWriter<File>>),
+}
+
+/// A buffered output; see the module docs. Dropping it without [`Output::finish`] removes the
+/// temporary file and leaves any existing file at the path untouched.
+pub struct Output {
+    sink: Option<Sink>,
+    /// The path as given (`-` for stdout).
+    path: PathBuf,
+    /// Temporary file to rename onto `path` on success.
+    temp: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for Output {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Output").field("path", &self.path).field("temp", &self.temp).finish()
+    }
+}
+
+/// The canonical form of a path that may not exist yet (its directory must).
+fn canonical(path: &Path) -> Option<PathBuf> {
+    if let Ok(p) = path.canonicalize() {
+        return Some(p);
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    Some(parent.canonicalize().ok()?.join(path.file_name()?))
+}
+
+impl Output {
+    /// Creates stdout (`-`) or a file output.
+    ///
+    /// ```no_run
+    /// use pgnkit::io::{Output, OutputOptions};
+    /// use std::io::Write;
+    /// let mut out = Output::create("out.pgn.zst".as_ref(), &OutputOptions::default())?;
+    /// out.write_all(b"[Event \"?\"]\n\n*\n").map_err(|e| out.error(e))?;
+    /// out.finish()?;
+    /// # Ok::<(), pgnkit::io::OutputError>(())
+    /// ```
+    pub fn create(path: &Path, opts: &OutputOptions) -> Result<Output, OutputError> {
+        if path == Path::new("-") {
+            return Ok(Output {
+                sink: Some(Sink::Stdout(BufWriter::with_capacity(1 << 16, io::stdout()))),
+                path: path.to_owned(),
+                temp: None,
+            });
+        }
+        if let Some(out) = canonical(path) {
+            let clash = opts
+                .inputs
+                .iter()
+                .filter(|i| i.as_path() != Path::new("-"))
+                .any(|i| i.canonicalize().is_ok_and(|i| i == out));
+            if clash {
+                return Err(OutputError::WouldOverwriteInput { path: path.to_owned() });
+            }
+        }
+        let create_err = |source| OutputError::Create { path: path.to_owned(), source };
+        let name = path.file_name().ok_or_else(|| create_err(io::Error::other("not a file name")))?;
+        let mut temp_name = std::ffi::OsString::from(".");
+        temp_name.push(name);
+        temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));
+        let temp = path.with_file_name(temp_name);
+        let file = File::create(&temp).map_err(create_err)?;
+        let buf = BufWriter::with_capacity(1 << 16, file);
+        let sink = if path.extension().is_some_and(|e| e == "zst") {
+            let level = if opts.zstd_level == 0 { 3 } else { opts.zstd_level };
+            match zstd::stream::write::Encoder::new(buf, level) {
+                Ok(e) => Sink::Zstd(e),
+                Err(e) => {
+                    let _ = std::fs::remove_file(&temp);
+                    return Err(create_err(e));
+                }
+            }
+        } else {
+            Sink::File(buf)
+        };
+        Ok(Output { sink: Some(sink), path: path.to_owned(), temp: Some(temp) })
+    }
+
+    /// The path as given (`-` for stdout).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Classifies an error from `write`: broken pipe on stdout, else a write error.
+    pub fn error(&self, source: io::Error) -> OutputError {
+        if source.kind() == io::ErrorKind::BrokenPipe && self.temp.is_none() {
+            OutputError::BrokenPipe
+        } else {
+            OutputError::Write { path: self.path.clone(), source }
+        }
+    }
+
+    /// Flushes everything, ends the zstd stream, and renames the temporary file into place.
+    pub fn finish(mut self) -> Result<(), OutputError> {
+        let result = match self.sink.take() {
+            Some(Sink::Stdout(mut w)) => w.flush(),
+            Some(Sink::File(w)) => finish_file(w),
+            Some(Sink::Zstd(e)) => e.finish().and_then(finish_file),
+            None => Ok(()),
+        };
+        result.map_err(|e| self.error(e))?;
+        if let Some(temp) = self.temp.take()
+            && let Err(e) = std::fs::rename(&temp, &self.path)
+        {
+            let _ = std::fs::remove_file(&temp);
+            return Err(self.error(e));
+        }
+        Ok(())
+    }
+}
+
+fn finish_file(w: BufWriter<File>) -> io::Result<()> {
+    let file = w.into_inner().map_err(io::IntoInnerError::into_error)?;
+    file.sync_all()
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.sink.as_mut() {
+            Some(Sink::Stdout(w)) => w.write(buf),
+            Some(Sink::File(w)) => w.write(buf),
+            Some(Sink::Zstd(w)) => w.write(buf),
+            None => Err(io::Error::other("output already finished")),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self.sink.as_mut() {
+            Some(Sink::Stdout(w)) => w.write_all(buf),
+            Some(Sink::File(w)) => w.write_all(buf),
+            Some(Sink::Zstd(w)) => w.write_all(buf),
+            None => Err(io::Error::other("output already finished")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.sink.as_mut() {
+            Some(Sink::Stdout(w)) => w.flush(),
+            Some(Sink::File(w)) => w.flush(),
+            Some(Sink::Zstd(w)) => w.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        if let Some(temp) = self.temp.take() {
+            self.sink = None;
+            let _ = std::fs::remove_file(temp);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("pgnkit-out-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn file_appears_only_on_finish() {
+        let dir = temp_dir("finish");
+        let p = dir.join("out.pgn");
+        std::fs::write(&p, b"old").unwrap();
+        let mut out = Output::create(&p, &OutputOptions::default()).unwrap();
+        out.write_all(b"new contents").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"old");
+        out.finish().unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"new contents");
+        // Dropped without finish: the old file stays, no temp file is left.
+        let mut out = Output::create(&p, &OutputOptions::default()).unwrap();
+        out.write_all(b"partial").unwrap();
+        drop(out);
+        assert_eq!(std::fs::read(&p).unwrap(), b"new contents");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn zst_name_compresses() {
+        let dir = temp_dir("zst");
+        let p = dir.join("out.pgn.zst");
+        let mut out = Output::create(&p, &OutputOptions::default()).unwrap();
+        out.write_all(&b"1. e4 e5 *\n".repeat(100)).unwrap();
+        out.finish().unwrap();
+        let raw = std::fs::read(&p).unwrap();
+        assert!(raw.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]));
+        assert_eq!(zstd::decode_all(&raw[..]).unwrap(), b"1. e4 e5 *\n".repeat(100));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn refuses_to_overwrite_an_input() {
+        let dir = temp_dir("clash");
+        let input = dir.join("in.pgn");
+        std::fs::write(&input, b"*").unwrap();
+        let opts = OutputOptions { inputs: vec![PathBuf::from("-"), input.clone()], zstd_level: 0 };
+        // Same file through a different spelling.
+        let sneaky = dir.join(".").join("in.pgn");
+        let e = Output::create(&sneaky, &opts).unwrap_err();
+        assert!(matches!(e, OutputError::WouldOverwriteInput { .. }));
+        assert_eq!(e.exit_code(), 73);
+        assert_eq!(std::fs::read(&input).unwrap(), b"*");
+        assert!(Output::create(&dir.join("other.pgn"), &opts).is_ok());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn errors_classify() {
+        let e = Output::create(Path::new("/nonexistent-dir-pgnkit/x.pgn"), &OutputOptions::default())
+            .unwrap_err();
+        assert!(matches!(e, OutputError::Create { .. }));
+        assert_eq!(e.exit_code(), 73);
+        let out = Output::create(Path::new("-"), &OutputOptions::default()).unwrap();
+        let e = out.error(io::Error::from(io::ErrorKind::BrokenPipe));
+        assert!(matches!(e, OutputError::BrokenPipe));
+        assert_eq!(e.exit_code(), 0);
+        let e = out.error(io::Error::other("disk full"));
+        assert_eq!(e.exit_code(), 74);
+    }
+}

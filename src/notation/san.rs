@@ -1,0 +1,1137 @@
+//! Standard Algebraic Notation: [`San`] and [`SanPlus`], parsing (lenient), resolving to a legal
+//! [`Move`] without generating every move, and writing canonical SAN with minimal disambiguation
+//! and the `+`/`#` suffix.
+//!
+//! Lenient input, accepted and reported as [`Lenience`] flags (`0` = canonical):
+//! - castling with zeros or lower-case letters: `0-0`, `0-0-0`, `o-o` ([`Lenience::CASTLING_FORM`]);
+//! - an `e.p.` suffix, with or without a space before it ([`Lenience::EN_PASSANT_SUFFIX`]);
+//! - long algebraic: `e2e4`, `e2-e4`, `e4xd5`, `Ng1-f3`, `e7e8q` ([`Lenience::LONG_ALGEBRAIC`]);
+//! - promotion without `=` (`e8Q`), as `e8(Q)` or `e8/Q`, or with a lower-case letter
+//!   ([`Lenience::PROMOTION_FORM`]);
+//! - lower-case piece letters `nf3`, `qxe7`; a lower-case `b` is a pawn file whenever that reads
+//!   as a pawn move (`bxc3`, `b4`), and a bishop otherwise (`bxe5`) or when no pawn can make the
+//!   move ([`Lenience::LOWER_CASE_PIECE`]);
+//! - a `P` prefix for pawns: `Pe4`, `Pexd5` ([`Lenience::PAWN_PREFIX`]); a pawn drop written `@f3`
+//!   ([`Lenience::PAWN_DROP_LETTER`]);
+//! - check marks: `++` at parse time, missing or wrong `+`/`#` found by [`resolve`]
+//!   ([`Lenience::CHECK_MARK`]);
+//! - over-specified or non-minimal disambiguation, `Ngf3` when only one knight can go
+//!   ([`Lenience::OVER_SPECIFIED`], set by [`resolve`]);
+//! - `x` missing on a capture or present on a non-capture ([`Lenience::CAPTURE_MARK`], set by
+//!   [`resolve`]);
+//! - null moves `--`, `Z0`, `0000`, `@@@@` ([`Lenience::NULL_MOVE`]): parsed as [`San::Null`];
+//!   they are not moves, so [`resolve`] and [`San::to_move`] answer [`SanError::Illegal`].
+//!
+//! Rejected: annotation glyphs (`!`, `?`; the PGN reader splits them off), pawn captures without
+//! a file (`xd5`), anything longer than 16 bytes. A normal SAN never resolves to castling: a king
+//! move onto its own rook (Chess960 `Kxh1`) or two squares (`Kg1` from e1) is illegal; castling
+//! is written `O-O`/`O-O-O` in every mode.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::chess::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+};
+use crate::chess::position::castling_targets;
+use crate::chess::{Bitboard, CastlingSide, File, Move, MoveKind, MoveList, Position, Rank, Role, Square};
+
+/// A move in SAN, without its check suffix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum San {
+    /// A piece or pawn move: `Nbd2`, `exd6`, `e8=Q`.
+    Normal {
+        /// The moving piece's role.
+        role: Role,
+        /// The origin file, when given.
+        file: Option<File>,
+        /// The origin rank, when given.
+        rank: Option<Rank>,
+        /// `x` was written.
+        capture: bool,
+        /// The destination.
+        to: Square,
+        /// The promotion role, for pawns reaching the last rank.
+        promotion: Option<Role>,
+    },
+    /// `O-O` or `O-O-O`.
+    Castle(CastlingSide),
+    /// A crazyhouse drop: `N@f3`, `P@e4`.
+    Put {
+        /// The dropped role.
+        role: Role,
+        /// Where it is dropped.
+        to: Square,
+    },
+    /// A null move (`--`): passing, not a legal move.
+    Null,
+}
+
+/// The check suffix of a SAN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Suffix {
+    /// `+`.
+    Check,
+    /// `#`.
+    Checkmate,
+}
+
+/// A SAN with its check suffix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SanPlus {
+    /// The move.
+    pub san: San,
+    /// `+`, `#` or nothing.
+    pub suffix: Option<Suffix>,
+}
+
+/// What was non-canonical in a SAN as read: a set of flags, `0` when canonical. The flags found
+/// by parsing alone come from [`San::from_ascii`]; [`resolve`] adds those that need the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
+pub struct Lenience(pub u16);
+
+impl Lenience {
+    /// Canonical SAN.
+    pub const CANONICAL: Lenience = Lenience(0);
+    /// Castling written with zeros (`0-0`) or lower-case letters (`o-o`).
+    pub const CASTLING_FORM: Lenience = Lenience(1 << 0);
+    /// An `e.p.` suffix.
+    pub const EN_PASSANT_SUFFIX: Lenience = Lenience(1 << 1);
+    /// Long algebraic notation: `e2e4`, `e2-e4`, `Ng1-f3`.
+    pub const LONG_ALGEBRAIC: Lenience = Lenience(1 << 2);
+    /// Promotion written `e8Q`, `e8(Q)`, `e8/Q` or with a lower-case letter.
+    pub const PROMOTION_FORM: Lenience = Lenience(1 << 3);
+    /// A lower-case piece letter: `nf3`.
+    pub const LOWER_CASE_PIECE: Lenience = Lenience(1 << 4);
+    /// A `P` prefix for a pawn move.
+    pub const PAWN_PREFIX: Lenience = Lenience(1 << 5);
+    /// Check mark missing, wrong (`+` for mate, `#` for check, `+` without check) or `++`.
+    pub const CHECK_MARK: Lenience = Lenience(1 << 6);
+    /// Disambiguation that is not the minimal one (`Ngf3` when only one knight can go there, or a
+    /// rank where the file suffices).
+    pub const OVER_SPECIFIED: Lenience = Lenience(1 << 7);
+    /// `x` missing on a capture, or present on a non-capture.
+    pub const CAPTURE_MARK: Lenience = Lenience(1 << 8);
+    /// A null move (`--`, `Z0`, `0000`, `@@@@`).
+    pub const NULL_MOVE: Lenience = Lenience(1 << 9);
+    /// A pawn drop written `@f3` instead of `P@f3`.
+    pub const PAWN_DROP_LETTER: Lenience = Lenience(1 << 10);
+
+    const ALL: [(Lenience, &'static str); 11] = [
+        (Lenience::CASTLING_FORM, "castling written with zeros or lower-case letters"),
+        (Lenience::EN_PASSANT_SUFFIX, "en passant suffix `e.p.`"),
+        (Lenience::LONG_ALGEBRAIC, "long algebraic notation"),
+        (Lenience::PROMOTION_FORM, "promotion not written as `=Q`"),
+        (Lenience::LOWER_CASE_PIECE, "lower-case piece letter"),
+        (Lenience::PAWN_PREFIX, "`P` prefix on a pawn move"),
+        (Lenience::CHECK_MARK, "missing or wrong check mark"),
+        (Lenience::OVER_SPECIFIED, "over-specified disambiguation"),
+        (Lenience::CAPTURE_MARK, "capture mark `x` missing or wrong"),
+        (Lenience::NULL_MOVE, "null move"),
+        (Lenience::PAWN_DROP_LETTER, "pawn drop without `P`"),
+    ];
+
+    /// `true` when no flag is set.
+    #[inline]
+    pub const fn is_canonical(self) -> bool {
+        self.0 == 0
+    }
+
+    /// `true` when every flag of `other` is set.
+    #[inline]
+    pub const fn contains(self, other: Lenience) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// One short description per flag set, in a fixed order.
+    pub fn describe(self) -> impl Iterator<Item = &'static str> {
+        Lenience::ALL.into_iter().filter(move |&(f, _)| self.0 & f.0 != 0).map(|(_, d)| d)
+    }
+}
+
+impl std::ops::BitOr for Lenience {
+    type Output = Lenience;
+    #[inline]
+    fn bitor(self, o: Lenience) -> Lenience {
+        Lenience(self.0 | o.0)
+    }
+}
+
+impl std::ops::BitOrAssign for Lenience {
+    #[inline]
+    fn bitor_assign(&mut self, o: Lenience) {
+        self.0 |= o.0;
+    }
+}
+
+/// Text that is not SAN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParseSanError {
+    /// Not SAN in any accepted form.
+    Syntax,
+}
+
+impl fmt::Display for ParseSanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid SAN")
+    }
+}
+
+impl std::error::Error for ParseSanError {}
+
+/// Why a SAN does not give a move in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SanError {
+    /// Not SAN in any accepted form.
+    Syntax,
+    /// No legal move matches (null moves included).
+    Illegal,
+    /// More than one legal move matches (`Nd2` where `Nbd2` is needed).
+    Ambiguous,
+}
+
+impl fmt::Display for SanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SanError::Syntax => "invalid SAN",
+            SanError::Illegal => "illegal SAN",
+            SanError::Ambiguous => "ambiguous SAN",
+        })
+    }
+}
+
+impl std::error::Error for SanError {}
+
+impl From<ParseSanError> for SanError {
+    fn from(_: ParseSanError) -> SanError {
+        SanError::Syntax
+    }
+}
+
+// --- Parsing -------------------------------------------------------------------------------------
+
+/// A parse: the SAN as read, its flags, and for a lower-case `b` read as a pawn file, the bishop
+/// reading to try when no pawn can make the move.
+struct Parsed {
+    san: SanPlus,
+    flags: Lenience,
+    bishop: Option<(San, Lenience)>,
+}
+
+#[inline(always)]
+fn square_at(t: &[u8]) -> Option<Square> {
+    match (File::from_char(t[0]), Rank::from_char(t[1])) {
+        (Some(f), Some(r)) => Some(Square::from_coords(f, r)),
+        _ => None,
+    }
+}
+
+/// Strips `+`, `#`, `++` from the end.
+#[inline(always)]
+fn strip_check(t: &[u8], flags: &mut Lenience) -> (usize, Option<Suffix>) {
+    let n = t.len();
+    match t.last() {
+        Some(b'#') => (n - 1, Some(Suffix::Checkmate)),
+        Some(b'+') if n >= 2 && t[n - 2] == b'+' => {
+            *flags |= Lenience::CHECK_MARK;
+            (n - 2, Some(Suffix::Check))
+        }
+        Some(b'+') => (n - 1, Some(Suffix::Check)),
+        _ => (n, None),
+    }
+}
+
+/// Parses the part after the piece letter: `[file][rank][x|-]square[promotion]`.
+#[inline(always)]
+fn parse_body(role: Role, body: &[u8], flags: &mut Lenience) -> Option<San> {
+    let mut b = body;
+    let mut promotion = None;
+    // Promotion, in any of its forms.
+    if let [rest @ .., b'(', p, b')'] = b {
+        promotion = Some(promotion_role(*p)?);
+        *flags |= Lenience::PROMOTION_FORM;
+        b = rest;
+    } else if let [rest @ .., p] = b
+        && p.is_ascii_alphabetic()
+    {
+        let r = promotion_role(*p)?;
+        if p.is_ascii_lowercase() {
+            *flags |= Lenience::PROMOTION_FORM;
+        }
+        b = match rest {
+            [rest @ .., b'='] => rest,
+            // `e8/Q`, `e8Q`.
+            [rest @ .., b'/'] | rest => {
+                *flags |= Lenience::PROMOTION_FORM;
+                rest
+            }
+        };
+        promotion = Some(r);
+    }
+    if promotion.is_some() && role != Role::Pawn {
+        return None;
+    }
+    let n = b.len();
+    if n < 2 {
+        return None;
+    }
+    let to = square_at(&b[n - 2..])?;
+    let mut p = &b[..n - 2];
+    let mut capture = false;
+    let mut dash = false;
+    match p.last() {
+        Some(b'x') => {
+            capture = true;
+            p = &p[..p.len() - 1];
+        }
+        Some(b'-') => {
+            dash = true;
+            p = &p[..p.len() - 1];
+        }
+        _ => {}
+    }
+    let mut file = None;
+    let mut rank = None;
+    if let Some(f) = p.first().and_then(|&c| File::from_char(c)) {
+        file = Some(f);
+        p = &p[1..];
+    }
+    if let Some(r) = p.first().and_then(|&c| Rank::from_char(c)) {
+        rank = Some(r);
+        p = &p[1..];
+    }
+    if !p.is_empty() {
+        return None;
+    }
+    if dash {
+        if file.is_none() || rank.is_none() {
+            return None;
+        }
+        *flags |= Lenience::LONG_ALGEBRAIC;
+    }
+    if role == Role::Pawn {
+        if capture && file.is_none() {
+            return None;
+        }
+        if file.is_some() && rank.is_some() {
+            *flags |= Lenience::LONG_ALGEBRAIC;
+        }
+    }
+    Some(San::Normal { role, file, rank, capture, to, promotion })
+}
+
+#[inline(always)]
+fn promotion_role(c: u8) -> Option<Role> {
+    match c.to_ascii_uppercase() {
+        b'N' => Some(Role::Knight),
+        b'B' => Some(Role::Bishop),
+        b'R' => Some(Role::Rook),
+        b'Q' => Some(Role::Queen),
+        _ => None,
+    }
+}
+
+#[inline(always)]
+fn parse(text: &[u8]) -> Option<Parsed> {
+    if text.is_empty() || text.len() > 16 {
+        return None;
+    }
+    let mut flags = Lenience::CANONICAL;
+    let (mut n, mut suffix) = strip_check(text, &mut flags);
+    // `e.p.`, with or without a space, possibly followed by the check mark.
+    if text[..n].ends_with(b"e.p.") {
+        flags |= Lenience::EN_PASSANT_SUFFIX;
+        n -= 4;
+        if n > 0 && text[n - 1] == b' ' {
+            n -= 1;
+        }
+        if suffix.is_none() {
+            (n, suffix) = strip_check(&text[..n], &mut flags);
+        }
+    }
+    let t = &text[..n];
+    let plain =
+        |san: San, flags: Lenience| Some(Parsed { san: SanPlus { san, suffix }, flags, bishop: None });
+    let first = *t.first()?;
+    // Common case first: a pawn move `e4`, `exd5`, `e8=Q`.
+    if first.is_ascii_lowercase() && first != b'b' && first != b'o' {
+        return match first {
+            b'a'..=b'h' => plain(parse_body(Role::Pawn, t, &mut flags)?, flags),
+            b'n' | b'r' | b'q' | b'k' | b'p' => {
+                let role = Role::from_char(first as char)?;
+                if t.get(1) == Some(&b'@') {
+                    flags |= Lenience::LOWER_CASE_PIECE;
+                    return plain(parse_drop(role, &t[2..])?, flags);
+                }
+                flags |= if role == Role::Pawn { Lenience::PAWN_PREFIX } else { Lenience::LOWER_CASE_PIECE };
+                plain(parse_body(role, &t[1..], &mut flags)?, flags)
+            }
+            _ => None,
+        };
+    }
+    match first {
+        b'N' | b'B' | b'R' | b'Q' | b'K' | b'P' => {
+            let role = Role::from_upper_char(first)?;
+            if t.get(1) == Some(&b'@') {
+                return plain(parse_drop(role, &t[2..])?, flags);
+            }
+            if role == Role::Pawn {
+                flags |= Lenience::PAWN_PREFIX;
+            }
+            plain(parse_body(role, &t[1..], &mut flags)?, flags)
+        }
+        b'O' | b'0' | b'o' => {
+            let side = match t {
+                b"O-O" | b"0-0" | b"o-o" => CastlingSide::KingSide,
+                b"O-O-O" | b"0-0-0" | b"o-o-o" => CastlingSide::QueenSide,
+                b"0000" => {
+                    flags |= Lenience::NULL_MOVE;
+                    return plain(San::Null, flags);
+                }
+                _ => return None,
+            };
+            if first != b'O' {
+                flags |= Lenience::CASTLING_FORM;
+            }
+            plain(San::Castle(side), flags)
+        }
+        b'b' => {
+            // A pawn on the b-file or a bishop written in lower case.
+            let mut pawn_flags = flags;
+            let pawn = parse_body(Role::Pawn, t, &mut pawn_flags);
+            let mut bishop_flags = flags | Lenience::LOWER_CASE_PIECE;
+            let bishop = parse_body(Role::Bishop, &t[1..], &mut bishop_flags);
+            let pawn_shaped = |san: &San| match *san {
+                San::Normal { file: None, .. } => true,
+                San::Normal { file: Some(_), rank: Some(_), .. } => true,
+                San::Normal { file: Some(f), rank: None, to, .. } => f != to.file() && to.file() <= File::C,
+                _ => false,
+            };
+            match (pawn, bishop) {
+                (Some(p), b) if pawn_shaped(&p) => Some(Parsed {
+                    san: SanPlus { san: p, suffix },
+                    flags: pawn_flags,
+                    bishop: b.map(|b| (b, bishop_flags)),
+                }),
+                (_, Some(b)) => plain(b, bishop_flags),
+                (Some(p), None) => plain(p, pawn_flags),
+                (None, None) => None,
+            }
+        }
+        b'@' => match t {
+            b"@@@@" => {
+                flags |= Lenience::NULL_MOVE;
+                plain(San::Null, flags)
+            }
+            _ => {
+                flags |= Lenience::PAWN_DROP_LETTER;
+                plain(parse_drop(Role::Pawn, &t[1..])?, flags)
+            }
+        },
+        b'-' if t == b"--" => {
+            flags |= Lenience::NULL_MOVE;
+            plain(San::Null, flags)
+        }
+        b'Z' if t == b"Z0" => {
+            flags |= Lenience::NULL_MOVE;
+            plain(San::Null, flags)
+        }
+        _ => None,
+    }
+}
+
+#[inline]
+fn parse_drop(role: Role, t: &[u8]) -> Option<San> {
+    if role == Role::King || t.len() != 2 {
+        return None;
+    }
+    Some(San::Put { role, to: square_at(t)? })
+}
+
+impl San {
+    /// Parses SAN in any accepted form (see the module docs), with its suffix and what was
+    /// non-canonical. Flags that need the position (check marks, disambiguation, capture mark)
+    /// are only found by [`resolve`].
+    ///
+    /// ```
+    /// use pgnkit::notation::{San, Lenience};
+    /// let (san, lenience) = San::from_ascii(b"0-0+").unwrap();
+    /// assert_eq!(san.to_string(), "O-O+");
+    /// assert_eq!(lenience, Lenience::CASTLING_FORM);
+    /// ```
+    pub fn from_ascii(text: &[u8]) -> Result<(SanPlus, Lenience), ParseSanError> {
+        parse(text).map(|p| (p.san, p.flags)).ok_or(ParseSanError::Syntax)
+    }
+
+    /// The legal move this SAN stands for in `pos` (any disambiguation that picks one move is
+    /// accepted; a null move is [`SanError::Illegal`]).
+    pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
+        to_move_flags(pos, self).map(|(m, _)| m)
+    }
+
+    /// Writes the canonical text into `buf`, returning its length (at most 8 bytes).
+    fn write(&self, buf: &mut [u8; 16]) -> usize {
+        let mut n = 0;
+        let mut push = |c: u8| {
+            buf[n] = c;
+            n += 1;
+        };
+        match *self {
+            San::Normal { role, file, rank, capture, to, promotion } => {
+                if role != Role::Pawn {
+                    push(role.upper_char() as u8);
+                }
+                if let Some(f) = file {
+                    push(f.char() as u8);
+                }
+                if let Some(r) = rank {
+                    push(r.char() as u8);
+                }
+                if capture {
+                    push(b'x');
+                }
+                push(to.file().char() as u8);
+                push(to.rank().char() as u8);
+                if let Some(p) = promotion {
+                    push(b'=');
+                    push(p.upper_char() as u8);
+                }
+            }
+            San::Castle(CastlingSide::KingSide) => b"O-O".iter().for_each(|&c| push(c)),
+            San::Castle(CastlingSide::QueenSide) => b"O-O-O".iter().for_each(|&c| push(c)),
+            San::Put { role, to } => {
+                push(role.upper_char() as u8);
+                push(b'@');
+                push(to.file().char() as u8);
+                push(to.rank().char() as u8);
+            }
+            San::Null => b"--".iter().for_each(|&c| push(c)),
+        }
+        n
+    }
+}
+
+impl SanPlus {
+    /// Parses SAN with its suffix (see [`San::from_ascii`]).
+    pub fn from_ascii(text: &[u8]) -> Result<(SanPlus, Lenience), ParseSanError> {
+        San::from_ascii(text)
+    }
+
+    fn write(&self, buf: &mut [u8; 16]) -> usize {
+        let mut n = self.san.write(buf);
+        match self.suffix {
+            Some(Suffix::Check) => buf[n] = b'+',
+            Some(Suffix::Checkmate) => buf[n] = b'#',
+            None => return n,
+        }
+        n += 1;
+        n
+    }
+}
+
+impl fmt::Display for San {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = [0; 16];
+        let n = self.write(&mut buf);
+        f.write_str(std::str::from_utf8(&buf[..n]).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl fmt::Display for SanPlus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = [0; 16];
+        let n = self.write(&mut buf);
+        f.write_str(std::str::from_utf8(&buf[..n]).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl FromStr for San {
+    type Err = ParseSanError;
+    /// Parses SAN, dropping the suffix.
+    fn from_str(s: &str) -> Result<San, ParseSanError> {
+        San::from_ascii(s.as_bytes()).map(|(sp, _)| sp.san)
+    }
+}
+
+impl FromStr for SanPlus {
+    type Err = ParseSanError;
+    fn from_str(s: &str) -> Result<SanPlus, ParseSanError> {
+        San::from_ascii(s.as_bytes()).map(|(sp, _)| sp)
+    }
+}
+
+// --- Resolving -------------------------------------------------------------------------------------
+
+/// Which origin coordinates SAN must show for a piece on `from` given the other origins `others`
+/// that reach the same square: (file, rank).
+#[inline]
+fn needed_disambiguation(from: Square, others: Bitboard) -> (bool, bool) {
+    if others.is_empty() {
+        (false, false)
+    } else if (others & Bitboard::file(from.file())).is_empty() {
+        (true, false)
+    } else if (others & Bitboard::rank(from.rank())).is_empty() {
+        (false, true)
+    } else {
+        (true, true)
+    }
+}
+
+#[inline(always)]
+fn is_capture(pos: &Position, m: Move) -> bool {
+    m.is_en_passant() || (!m.is_castle() && pos.board().by_color(!pos.turn()).contains(m.to()))
+}
+
+/// Resolves `san`, returning the move and the flags only the position can tell (capture mark,
+/// disambiguation).
+#[inline(always)]
+fn to_move_flags(pos: &Position, san: &San) -> Result<(Move, Lenience), SanError> {
+    match *san {
+        San::Normal { role, file, rank, capture, to, promotion } => {
+            let mut moves = MoveList::new();
+            pos.legal_moves_to(role, to, &mut moves);
+            let mut found: Option<Move> = None;
+            let mut ambiguous = false;
+            let mut origins = Bitboard::EMPTY;
+            for &m in moves.iter() {
+                if m.is_drop() || m.is_castle() {
+                    continue;
+                }
+                let from = m.from_raw();
+                origins.add(from);
+                if file.is_some_and(|f| f != from.file())
+                    || rank.is_some_and(|r| r != from.rank())
+                    || m.promotion_role() != promotion
+                {
+                    continue;
+                }
+                if found.is_some() {
+                    ambiguous = true;
+                }
+                found = Some(m);
+            }
+            let m = found.ok_or(SanError::Illegal)?;
+            if ambiguous {
+                return Err(SanError::Ambiguous);
+            }
+            let mut flags = Lenience::CANONICAL;
+            let actual_capture = is_capture(pos, m);
+            if capture != actual_capture {
+                flags |= Lenience::CAPTURE_MARK;
+            }
+            let from = m.from_raw();
+            let needed = match role {
+                Role::Pawn => (actual_capture, false),
+                Role::King => (false, false),
+                _ => needed_disambiguation(from, origins.without(from)),
+            };
+            if needed != (file.is_some(), rank.is_some()) {
+                flags |= Lenience::OVER_SPECIFIED;
+            }
+            Ok((m, flags))
+        }
+        San::Castle(side) => {
+            let rook = pos.castling_rook(pos.turn(), side).ok_or(SanError::Illegal)?;
+            let king = pos.board().king_of(pos.turn()).ok_or(SanError::Illegal)?;
+            let m = Move::castle(king, rook);
+            let mut moves = MoveList::new();
+            pos.legal_moves_to(Role::King, rook, &mut moves);
+            if moves.contains(&m) { Ok((m, Lenience::CANONICAL)) } else { Err(SanError::Illegal) }
+        }
+        San::Put { role, to } => {
+            let m = Move::drop(role, to);
+            let mut moves = MoveList::new();
+            pos.legal_moves_to(role, to, &mut moves);
+            if moves.contains(&m) { Ok((m, Lenience::CANONICAL)) } else { Err(SanError::Illegal) }
+        }
+        San::Null => Err(SanError::Illegal),
+    }
+}
+
+/// `attacks::attacks`, inlined into the hot path.
+#[inline(always)]
+fn attacks(role: Role, color: crate::chess::Color, sq: Square, occ: Bitboard) -> Bitboard {
+    match role {
+        Role::Pawn => pawn_attacks(color, sq),
+        Role::Knight => knight_attacks(sq),
+        Role::Bishop => bishop_attacks(sq, occ),
+        Role::Rook => rook_attacks(sq, occ),
+        Role::Queen => queen_attacks(sq, occ),
+        Role::King => king_attacks(sq),
+    }
+}
+
+/// `true` when the legal move `m` gives check, from attack sets alone (no move played).
+#[inline]
+pub(crate) fn gives_check(pos: &Position, m: Move) -> bool {
+    let us = pos.turn();
+    let b = pos.board();
+    let Some(king) = b.king_of(!us) else {
+        return false;
+    };
+    let ours = b.by_color(us);
+    let mut occ = b.occupied();
+    let mut rq = b.rooks_and_queens() & ours;
+    let mut bq = b.bishops_and_queens() & ours;
+    let to = m.to();
+    match m.kind() {
+        MoveKind::Drop(role) => return attacks(role, us, to, occ.with(to)).contains(king),
+        MoveKind::Castle => {
+            let from = m.from_raw();
+            let side = if to > from { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+            let (king_to, rook_to) = castling_targets(us, side);
+            occ = (occ - Bitboard::from_square(from) - Bitboard::from_square(to)) | king_to | rook_to;
+            rq = (rq - Bitboard::from_square(to)) | rook_to;
+        }
+        kind => {
+            let from = m.from_raw();
+            let placed = match kind {
+                MoveKind::Promotion(r) => r,
+                MoveKind::EnPassant => Role::Pawn,
+                _ => b.role_at(from).unwrap_or(Role::Pawn),
+            };
+            occ = occ.without(from).with(to);
+            if kind == MoveKind::EnPassant {
+                occ = occ.without(Square::new(to as u32 ^ 8));
+            }
+            if attacks(placed, us, to, occ).contains(king) {
+                return true;
+            }
+            rq = rq.without(from);
+            bq = bq.without(from);
+        }
+    }
+    (rook_attacks(king, occ) & rq).any() || (bishop_attacks(king, occ) & bq).any()
+}
+
+/// The suffix the legal move `m` deserves.
+#[inline]
+fn suffix_of(pos: &Position, m: Move) -> Option<Suffix> {
+    if !gives_check(pos, m) {
+        return None;
+    }
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    Some(if after.has_legal_moves() { Suffix::Check } else { Suffix::Checkmate })
+}
+
+/// Parses and resolves a SAN token in `pos`: the hot path of every PGN job. Generates only the
+/// legal moves of the named role to the named square; allocates nothing.
+///
+/// Returns the move and every non-canonical feature of the text, including a missing or wrong
+/// check mark, over-specified disambiguation and a wrong capture mark. A lower-case `b` that
+/// reads as a pawn move is tried as a pawn first, then as a bishop.
+///
+/// ```
+/// use pgnkit::notation::{resolve, Lenience};
+/// use pgnkit::chess::{Position, Move, Square};
+/// let pos = Position::default();
+/// assert_eq!(resolve(&pos, b"Nf3"), Ok((Move::normal(Square::G1, Square::F3), Lenience::CANONICAL)));
+/// assert_eq!(resolve(&pos, b"Ngf3").unwrap().1, Lenience::OVER_SPECIFIED);
+/// ```
+pub fn resolve(pos: &Position, text: &[u8]) -> Result<(Move, Lenience), SanError> {
+    let parsed = parse(text).ok_or(SanError::Syntax)?;
+    let (m, flags) = match to_move_flags(pos, &parsed.san.san) {
+        Ok((m, f)) => (m, f | parsed.flags),
+        Err(SanError::Illegal) if parsed.bishop.is_some() => {
+            let (san, flags) = parsed.bishop.expect("checked");
+            let (m, f) = to_move_flags(pos, &san)?;
+            (m, f | flags)
+        }
+        Err(e) => return Err(e),
+    };
+    let mut flags = flags;
+    if flags.contains(Lenience::LONG_ALGEBRAIC) {
+        // Long algebraic explains the full origin square.
+        flags.0 &= !Lenience::OVER_SPECIFIED.0;
+    }
+    if suffix_of(pos, m) != parsed.san.suffix {
+        flags |= Lenience::CHECK_MARK;
+    }
+    Ok((m, flags))
+}
+
+/// The canonical SAN of the legal move `m`: minimal disambiguation (file, else rank, else both),
+/// `x` on captures, `=Q` on promotions, castling as `O-O`/`O-O-O` in every mode, drops as `N@f3`,
+/// and the `+`/`#` suffix.
+pub fn san_of(pos: &Position, m: Move) -> SanPlus {
+    let san = match m.kind() {
+        MoveKind::Castle => {
+            San::Castle(if m.to() > m.from_raw() { CastlingSide::KingSide } else { CastlingSide::QueenSide })
+        }
+        MoveKind::Drop(role) => San::Put { role, to: m.to() },
+        _ => {
+            let from = m.from_raw();
+            let to = m.to();
+            let role = pos.board().role_at(from).unwrap_or(Role::Pawn);
+            let capture = is_capture(pos, m);
+            let (file, rank) = match role {
+                Role::Pawn => (capture, false),
+                Role::King => (false, false),
+                _ => {
+                    let mut moves = MoveList::new();
+                    pos.legal_moves_to(role, to, &mut moves);
+                    let others = moves
+                        .iter()
+                        .filter(|o| !o.is_drop() && !o.is_castle() && o.from_raw() != from)
+                        .map(|o| o.from_raw())
+                        .collect();
+                    needed_disambiguation(from, others)
+                }
+            };
+            San::Normal {
+                role,
+                file: file.then(|| from.file()),
+                rank: rank.then(|| from.rank()),
+                capture,
+                to,
+                promotion: m.promotion_role(),
+            }
+        }
+    };
+    SanPlus { san, suffix: suffix_of(pos, m) }
+}
+
+/// Appends the SAN of the legal move `m`, with its suffix.
+pub fn write_san_into(pos: &Position, m: Move, out: &mut Vec<u8>) {
+    let mut buf = [0; 16];
+    let n = san_of(pos, m).write(&mut buf);
+    out.extend_from_slice(&buf[..n]);
+}
+
+/// The SAN of the legal move `m`, with its suffix.
+///
+/// ```
+/// use pgnkit::notation::to_san;
+/// use pgnkit::chess::{Position, Move, Square};
+/// assert_eq!(to_san(&Position::default(), Move::normal(Square::E2, Square::E4)), "e4");
+/// ```
+pub fn to_san(pos: &Position, m: Move) -> String {
+    san_of(pos, m).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Variant;
+    use crate::notation::fen::position_from_fen;
+
+    fn pos(fen: &str) -> Position {
+        position_from_fen(fen, Variant::Standard).unwrap()
+    }
+
+    fn pos_v(fen: &str, v: Variant) -> Position {
+        position_from_fen(fen, v).unwrap()
+    }
+
+    fn ok(p: &Position, text: &str) -> (Move, Lenience) {
+        resolve(p, text.as_bytes()).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    fn parsed(text: &str) -> (String, Lenience) {
+        let (sp, l) = San::from_ascii(text.as_bytes()).unwrap_or_else(|_| panic!("{text}"));
+        (sp.to_string(), l)
+    }
+
+    #[test]
+    fn parse_canonical_forms() {
+        for s in [
+            "e4", "exd5", "e8=Q", "exd8=N+", "Nf3", "Nbd2", "R1e2", "Qh4xe1#", "O-O", "O-O-O+", "N@f3",
+            "P@e4", "Kxe1",
+        ] {
+            assert_eq!(parsed(s), (s.to_string(), Lenience::CANONICAL), "{s}");
+            assert_eq!(s.parse::<SanPlus>().unwrap().to_string(), s);
+        }
+        assert_eq!("e4+".parse::<San>().unwrap().to_string(), "e4");
+        assert_eq!(San::Null.to_string(), "--");
+    }
+
+    #[test]
+    fn parse_lenient_forms() {
+        use Lenience as L;
+        let cases: &[(&str, &str, Lenience)] = &[
+            ("0-0", "O-O", L::CASTLING_FORM),
+            ("0-0-0+", "O-O-O+", L::CASTLING_FORM),
+            ("o-o", "O-O", L::CASTLING_FORM),
+            ("exd6e.p.", "exd6", L::EN_PASSANT_SUFFIX),
+            ("exd6 e.p.+", "exd6+", L::EN_PASSANT_SUFFIX),
+            ("exd6e.p.#", "exd6#", L::EN_PASSANT_SUFFIX),
+            ("e2e4", "e2e4", L::LONG_ALGEBRAIC),
+            ("e2-e4", "e2e4", L::LONG_ALGEBRAIC),
+            ("e4xd5", "e4xd5", L::LONG_ALGEBRAIC),
+            ("Ng1-f3", "Ng1f3", L::LONG_ALGEBRAIC),
+            ("e8Q", "e8=Q", L::PROMOTION_FORM),
+            ("e8(Q)", "e8=Q", L::PROMOTION_FORM),
+            ("e8/Q", "e8=Q", L::PROMOTION_FORM),
+            ("e8=q", "e8=Q", L::PROMOTION_FORM),
+            ("e7e8q", "e7e8=Q", L(L::PROMOTION_FORM.0 | L::LONG_ALGEBRAIC.0)),
+            ("nf3", "Nf3", L::LOWER_CASE_PIECE),
+            ("qxe7+", "Qxe7+", L::LOWER_CASE_PIECE),
+            ("bxe5", "Bxe5", L::LOWER_CASE_PIECE),
+            ("bxc3", "bxc3", L::CANONICAL),
+            ("b4", "b4", L::CANONICAL),
+            ("Pe4", "e4", L::PAWN_PREFIX),
+            ("Pexd5", "exd5", L::PAWN_PREFIX),
+            ("e4++", "e4+", L::CHECK_MARK),
+            ("@f3", "P@f3", L::PAWN_DROP_LETTER),
+            ("n@f3", "N@f3", L::LOWER_CASE_PIECE),
+            ("--", "--", L::NULL_MOVE),
+            ("Z0", "--", L::NULL_MOVE),
+            ("0000", "--", L::NULL_MOVE),
+            ("@@@@", "--", L::NULL_MOVE),
+        ];
+        for &(text, canon, flags) in cases {
+            assert_eq!(parsed(text), (canon.to_string(), flags), "{text}");
+        }
+    }
+
+    #[test]
+    fn parse_errors() {
+        for s in [
+            "",
+            "e",
+            "e9",
+            "i4",
+            "xd5",
+            "Nf3!",
+            "e4?",
+            "Ke8=Q",
+            "Nf3=Q",
+            "e8=K",
+            "K@e4",
+            "O-O-O-O",
+            "0-O",
+            "N-f3",
+            "e2--e4",
+            "Nxxf3",
+            "Xe4",
+            "e4 e5",
+            "aaaaaaaaaaaaaaaaaaaaaa",
+            "--+-",
+            "@e",
+            "N@",
+            "e8=",
+            "e8()",
+        ] {
+            assert_eq!(San::from_ascii(s.as_bytes()), Err(ParseSanError::Syntax), "{s:?}");
+            assert!(s.parse::<San>().is_err());
+        }
+        assert_eq!(resolve(&Position::default(), b"Nf3!"), Err(SanError::Syntax));
+    }
+
+    #[test]
+    fn describe_flags() {
+        assert_eq!(Lenience::CANONICAL.describe().count(), 0);
+        let l = Lenience::CASTLING_FORM | Lenience::CHECK_MARK;
+        assert_eq!(
+            l.describe().collect::<Vec<_>>(),
+            ["castling written with zeros or lower-case letters", "missing or wrong check mark"]
+        );
+        assert!(l.contains(Lenience::CHECK_MARK) && !l.is_canonical());
+        assert_eq!(
+            Lenience::ALL.iter().fold(0, |a, (f, _)| a | f.0).count_ones(),
+            Lenience::ALL.len() as u32
+        );
+    }
+
+    #[test]
+    fn resolve_common_moves() {
+        let p = Position::default();
+        assert_eq!(ok(&p, "e4"), (Move::normal(Square::E2, Square::E4), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "Nc3"), (Move::normal(Square::B1, Square::C3), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "e2e4").1, Lenience::LONG_ALGEBRAIC);
+        assert_eq!(ok(&p, "Pe4").1, Lenience::PAWN_PREFIX);
+        assert_eq!(ok(&p, "e4+").1, Lenience::CHECK_MARK);
+        assert_eq!(ok(&p, "Ng1f3").1, Lenience::OVER_SPECIFIED);
+        assert_eq!(ok(&p, "N1f3").1, Lenience::OVER_SPECIFIED);
+        assert_eq!(ok(&p, "Ng1-f3").1, Lenience::LONG_ALGEBRAIC);
+        assert_eq!(ok(&p, "Nxf3").1, Lenience::CAPTURE_MARK);
+        assert_eq!(resolve(&p, b"e5"), Err(SanError::Illegal));
+        assert_eq!(resolve(&p, b"Ke2"), Err(SanError::Illegal));
+        assert_eq!(resolve(&p, b"O-O"), Err(SanError::Illegal));
+        assert_eq!(resolve(&p, b"N@f3"), Err(SanError::Illegal));
+        assert_eq!(resolve(&p, b"--"), Err(SanError::Illegal));
+        assert_eq!(resolve(&p, b"e4e5"), Err(SanError::Illegal));
+
+        let p = pos("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+        assert_eq!(ok(&p, "exd5"), (Move::normal(Square::E4, Square::D5), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "ed5").1, Lenience::CAPTURE_MARK);
+        assert_eq!(ok(&p, "e4d5").1, Lenience::LONG_ALGEBRAIC | Lenience::CAPTURE_MARK);
+        assert_eq!(ok(&p, "exe5").1, Lenience::CAPTURE_MARK | Lenience::OVER_SPECIFIED);
+        assert_eq!(resolve(&p, b"dxe5"), Err(SanError::Illegal));
+    }
+
+    #[test]
+    fn ambiguity_and_disambiguation() {
+        // Knights on b1 and f3 both reach d2.
+        let p = pos("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
+        assert_eq!(resolve(&p, b"Nd2"), Err(SanError::Ambiguous));
+        assert_eq!(ok(&p, "Nbd2"), (Move::normal(Square::B1, Square::D2), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "Nfd2"), (Move::normal(Square::F3, Square::D2), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "N1d2").1, Lenience::OVER_SPECIFIED);
+        assert_eq!(ok(&p, "Nb1d2").1, Lenience::OVER_SPECIFIED);
+        assert_eq!(resolve(&p, b"Ncd2"), Err(SanError::Illegal));
+        assert_eq!(to_san(&p, Move::normal(Square::B1, Square::D2)), "Nbd2");
+        // Rooks on one file: the rank disambiguates.
+        let p = pos("4k3/8/8/8/R7/8/8/R3K3 w - - 0 1");
+        assert_eq!(to_san(&p, Move::normal(Square::A1, Square::A2)), "R1a2");
+        assert_eq!(ok(&p, "R1a2").1, Lenience::CANONICAL);
+        assert_eq!(ok(&p, "Ra1a2").1, Lenience::OVER_SPECIFIED);
+        assert_eq!(resolve(&p, b"Ra2"), Err(SanError::Ambiguous));
+        // Three queens: file and rank.
+        let p = pos("6k1/8/8/8/Q2Q4/8/8/Q3K3 w - - 0 1");
+        assert_eq!(to_san(&p, Move::normal(Square::A4, Square::D1)), "Qa4d1");
+        assert_eq!(to_san(&p, Move::normal(Square::A1, Square::D1)), "Q1d1");
+        assert_eq!(to_san(&p, Move::normal(Square::D4, Square::D1)), "Qdd1");
+        assert_eq!(resolve(&p, b"Qad1"), Err(SanError::Ambiguous));
+        assert_eq!(resolve(&p, b"Q4d1"), Err(SanError::Ambiguous));
+        assert_eq!(ok(&p, "Qa4d1").1, Lenience::CANONICAL);
+        // A pinned knight does not count for disambiguation.
+        let p = pos("4k3/4r3/8/8/8/2N5/4N3/4K3 w - - 0 1");
+        assert_eq!(to_san(&p, Move::normal(Square::C3, Square::D5)), "Nd5");
+        assert_eq!(ok(&p, "Ncd5").1, Lenience::OVER_SPECIFIED);
+    }
+
+    #[test]
+    fn pawns_en_passant_promotions() {
+        let p = pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+        let ep = Move::en_passant(Square::E5, Square::F6);
+        assert_eq!(ok(&p, "exf6"), (ep, Lenience::CANONICAL));
+        assert_eq!(ok(&p, "exf6e.p."), (ep, Lenience::EN_PASSANT_SUFFIX));
+        assert_eq!(ok(&p, "ef6").1, Lenience::CAPTURE_MARK);
+        assert_eq!(to_san(&p, ep), "exf6");
+        assert_eq!(resolve(&p, b"exd6"), Err(SanError::Illegal));
+
+        let p = pos("3qk3/4P3/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(ok(&p, "exd8=N").0, Move::promotion(Square::E7, Square::D8, Role::Knight));
+        assert_eq!(ok(&p, "exd8=Q+").0, Move::promotion(Square::E7, Square::D8, Role::Queen));
+        assert_eq!(ok(&p, "exd8=Q").1, Lenience::CHECK_MARK);
+        assert_eq!(ok(&p, "exd8Q+").1, Lenience::PROMOTION_FORM);
+        assert_eq!(ok(&p, "exd8(R)+").1, Lenience::PROMOTION_FORM);
+        assert_eq!(to_san(&p, Move::promotion(Square::E7, Square::D8, Role::Knight)), "exd8=N");
+        assert_eq!(to_san(&p, Move::promotion(Square::E7, Square::D8, Role::Rook)), "exd8=R+");
+        assert_eq!(resolve(&p, b"exd8"), Err(SanError::Illegal));
+        assert_eq!(resolve(&p, b"e8=Q"), Err(SanError::Illegal));
+        let p = pos("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+        assert_eq!(resolve(&p, b"e4=Q"), Err(SanError::Illegal));
+    }
+
+    #[test]
+    fn lower_case_b() {
+        // A b-pawn can take on c3: `bxc3` is the pawn, with no flag.
+        let p = pos("4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1");
+        assert_eq!(ok(&p, "bxc3"), (Move::normal(Square::B2, Square::C3), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "Bxc3"), (Move::normal(Square::D2, Square::C3), Lenience::CANONICAL));
+        // No b-pawn: the bishop, flagged.
+        let p = pos("4k3/8/8/8/8/2n5/3B4/4K3 w - - 0 1");
+        assert_eq!(ok(&p, "bxc3"), (Move::normal(Square::D2, Square::C3), Lenience::LOWER_CASE_PIECE));
+        assert_eq!(
+            ok(&p, "bc3"),
+            (Move::normal(Square::D2, Square::C3), Lenience::LOWER_CASE_PIECE | Lenience::CAPTURE_MARK)
+        );
+        assert_eq!(ok(&p, "be3").1, Lenience::LOWER_CASE_PIECE);
+        assert_eq!(resolve(&p, b"bxa3"), Err(SanError::Illegal));
+    }
+
+    #[test]
+    fn castling_standard_and_960() {
+        let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        assert_eq!(ok(&p, "O-O"), (Move::castle(Square::E1, Square::H1), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "O-O-O"), (Move::castle(Square::E1, Square::A1), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "0-0-0").1, Lenience::CASTLING_FORM);
+        assert_eq!(to_san(&p, Move::castle(Square::E1, Square::H1)), "O-O");
+        assert_eq!(to_san(&p, Move::castle(Square::E1, Square::A1)), "O-O-O");
+        // A king move is never castling.
+        assert_eq!(resolve(&p, b"Kg1"), Err(SanError::Illegal));
+        assert_eq!(resolve(&p, b"Kxh1"), Err(SanError::Illegal));
+        assert_eq!(ok(&p, "Kf1").0, Move::normal(Square::E1, Square::F1));
+        // Castling giving check and mate.
+        let p = pos("5k2/8/8/8/8/8/8/4K2R w K - 0 1");
+        assert_eq!(to_san(&p, Move::castle(Square::E1, Square::H1)), "O-O+");
+        // Chess960: king b1, rook a1 and h1; `Kxe1`-style text never castles.
+        let p = pos_v("r5kr/8/8/8/8/8/8/RK5R w KQk - 0 1", Variant::Chess960);
+        assert_eq!(ok(&p, "O-O-O").0, Move::castle(Square::B1, Square::A1));
+        assert_eq!(ok(&p, "O-O").0, Move::castle(Square::B1, Square::H1));
+        assert_eq!(resolve(&p, b"Kxa1"), Err(SanError::Illegal));
+        assert_eq!(ok(&p, "Kc1").0, Move::normal(Square::B1, Square::C1));
+        assert_eq!(to_san(&p, Move::castle(Square::B1, Square::A1)), "O-O-O");
+        // King already on its destination (g1), rook h1: O-O only moves the rook.
+        let p = pos_v("6k1/8/8/8/8/8/8/6KR w K - 0 1", Variant::Chess960);
+        assert_eq!(ok(&p, "O-O"), (Move::castle(Square::G1, Square::H1), Lenience::CANONICAL));
+        assert_eq!(to_san(&p, Move::castle(Square::G1, Square::H1)), "O-O");
+        // Kxe1 a real capture next to an unrelated castling right.
+        let p = pos("4k3/8/8/8/8/8/8/3rK2R w K - 0 1");
+        assert_eq!(ok(&p, "Kxd1").0, Move::normal(Square::E1, Square::D1));
+        assert_eq!(resolve(&p, b"O-O"), Err(SanError::Illegal));
+        // Castling through check is illegal.
+        let p = pos("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1");
+        assert_eq!(resolve(&p, b"O-O"), Err(SanError::Illegal));
+    }
+
+    #[test]
+    fn check_and_mate_suffixes() {
+        // Scholar's mate.
+        let p = pos("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
+        let m = Move::normal(Square::F3, Square::F7);
+        assert_eq!(to_san(&p, m), "Qxf7#");
+        assert_eq!(ok(&p, "Qxf7#"), (m, Lenience::CANONICAL));
+        assert_eq!(ok(&p, "Qxf7+").1, Lenience::CHECK_MARK);
+        assert_eq!(ok(&p, "Qxf7").1, Lenience::CHECK_MARK);
+        assert_eq!(ok(&p, "Qxf7++").1, Lenience::CHECK_MARK);
+        // A check that is not mate.
+        let p = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        assert_eq!(to_san(&p, Move::normal(Square::A1, Square::A8)), "Ra8+");
+        assert_eq!(ok(&p, "Ra8#").1, Lenience::CHECK_MARK);
+        assert_eq!(ok(&p, "Ra8+").1, Lenience::CANONICAL);
+    }
+
+    #[test]
+    fn discovered_and_special_checks() {
+        // Discovered check by a bishop when the knight moves.
+        let p = pos("7k/8/8/8/8/2N5/1B6/4K3 w - - 0 1");
+        assert_eq!(to_san(&p, Move::normal(Square::C3, Square::E4)), "Ne4+");
+        // En passant uncovering a rook check along the rank.
+        let p = pos("8/8/8/K2pP2k/8/8/8/8 w - d6 0 1");
+        assert_eq!(to_san(&p, Move::en_passant(Square::E5, Square::D6)), "exd6");
+        let p = pos("8/8/8/R2pP2k/8/8/8/K7 w - d6 0 1");
+        assert_eq!(to_san(&p, Move::en_passant(Square::E5, Square::D6)), "exd6+");
+        // Promotion to a knight giving check.
+        let p = pos("8/4P1k1/8/8/8/8/8/K7 w - - 0 1");
+        assert_eq!(to_san(&p, Move::promotion(Square::E7, Square::E8, Role::Knight)), "e8=N+");
+        assert_eq!(to_san(&p, Move::promotion(Square::E7, Square::E8, Role::Queen)), "e8=Q");
+    }
+
+    #[test]
+    fn drops() {
+        let p = pos_v("2k5/8/8/8/8/8/8/4K3[QNPqn] w - - 0 1", Variant::Crazyhouse);
+        assert_eq!(ok(&p, "N@f3"), (Move::drop(Role::Knight, Square::F3), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "P@e4"), (Move::drop(Role::Pawn, Square::E4), Lenience::CANONICAL));
+        assert_eq!(ok(&p, "@e4"), (Move::drop(Role::Pawn, Square::E4), Lenience::PAWN_DROP_LETTER));
+        assert_eq!(ok(&p, "Q@c6+").0, Move::drop(Role::Queen, Square::C6));
+        assert_eq!(ok(&p, "Q@c6").1, Lenience::CHECK_MARK);
+        assert_eq!(to_san(&p, Move::drop(Role::Queen, Square::C6)), "Q@c6+");
+        assert_eq!(to_san(&p, Move::drop(Role::Pawn, Square::E4)), "P@e4");
+        assert_eq!(resolve(&p, b"R@e4"), Err(SanError::Illegal));
+        assert_eq!(resolve(&p, b"P@e8"), Err(SanError::Illegal));
+        assert_eq!(resolve(&p, b"N@e1"), Err(SanError::Illegal));
+        // The knight in hand is not a knight on the board.
+        assert_eq!(resolve(&p, b"Nf3"), Err(SanError::Illegal));
+    }
+
+    #[test]
+    fn to_move_and_write() {
+        let p = Position::default();
+        let san: San = "Nf3".parse().unwrap();
+        assert_eq!(san.to_move(&p), Ok(Move::normal(Square::G1, Square::F3)));
+        assert_eq!(San::Null.to_move(&p), Err(SanError::Illegal));
+        let mut out = b"1. ".to_vec();
+        write_san_into(&p, Move::normal(Square::G1, Square::F3), &mut out);
+        assert_eq!(out, b"1. Nf3");
+        assert_eq!(sq("e4"), Square::E4);
+        assert_eq!(SanError::from(ParseSanError::Syntax), SanError::Syntax);
+    }
+}

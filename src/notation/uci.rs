@@ -1,0 +1,253 @@
+//! UCI move text (`e2e4`, `e7e8q`, `N@f3`) and the conversion of castling between the standard
+//! form (king to its destination, `e1g1`) and the Chess960 form (king takes its own rook, `e1h1`).
+//!
+//! Lenient input accepted by [`parse_uci`]: castling in either form whatever the position's
+//! castling mode; an upper-case promotion letter (`e7e8Q`); a lower-case drop letter (`n@f3`).
+//! A king step that is a legal ordinary move stays an ordinary move (Chess960 `f1g1` with the
+//! king on f1), so the standard form is only read as castling when it cannot be a plain move.
+//! The null move `0000` is not a move: [`UciError::Illegal`].
+
+use std::fmt;
+
+use crate::chess::{
+    CastlingMode, CastlingSide, File, Move, MoveKind, MoveList, Position, Rank, Role, Square,
+};
+
+use super::fen::push_square;
+
+/// Why UCI text does not give a legal move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UciError {
+    /// Not UCI move text.
+    Syntax,
+    /// Well-formed, but not a legal move here (the null move `0000` included).
+    Illegal,
+}
+
+impl fmt::Display for UciError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            UciError::Syntax => "invalid UCI move",
+            UciError::Illegal => "illegal UCI move",
+        })
+    }
+}
+
+impl std::error::Error for UciError {}
+
+#[inline]
+fn square(t: &[u8]) -> Result<Square, UciError> {
+    match (File::from_char(t[0]), Rank::from_char(t[1])) {
+        (Some(f), Some(r)) => Ok(Square::from_coords(f, r)),
+        _ => Err(UciError::Syntax),
+    }
+}
+
+#[inline]
+fn legal(pos: &Position, role: Role, m: Move) -> Result<Move, UciError> {
+    let mut moves = MoveList::new();
+    pos.legal_moves_to(role, m.to(), &mut moves);
+    if moves.contains(&m) { Ok(m) } else { Err(UciError::Illegal) }
+}
+
+/// Reads a UCI move and checks that it is legal in `pos`; castling comes back as
+/// `Move::castle(king, rook)` from either form.
+///
+/// ```
+/// use pgnkit::notation::parse_uci;
+/// use pgnkit::chess::{Move, Position, Square};
+/// let pos = Position::default();
+/// assert_eq!(parse_uci(&pos, b"g1f3"), Ok(Move::normal(Square::G1, Square::F3)));
+/// ```
+pub fn parse_uci(pos: &Position, text: &[u8]) -> Result<Move, UciError> {
+    match text.len() {
+        4 if text[1] == b'@' => {
+            let role = match Role::from_char(text[0] as char) {
+                Some(Role::King) | None => return Err(UciError::Syntax),
+                Some(r) => r,
+            };
+            legal(pos, role, Move::drop(role, square(&text[2..])?))
+        }
+        4 | 5 => {
+            if text == b"0000" {
+                return Err(UciError::Illegal);
+            }
+            let from = square(&text[..2])?;
+            let to = square(&text[2..4])?;
+            let promotion = match text.get(4) {
+                None => None,
+                Some(&c) => match Role::from_char(c as char) {
+                    Some(r @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen)) => Some(r),
+                    _ => return Err(UciError::Syntax),
+                },
+            };
+            let us = pos.turn();
+            let board = pos.board();
+            if board.color_at(from) != Some(us) {
+                return Err(UciError::Illegal);
+            }
+            let role = board.role_at(from).ok_or(UciError::Illegal)?;
+            match (role, promotion) {
+                (Role::Pawn, Some(r)) => legal(pos, role, Move::promotion(from, to, r)),
+                (Role::Pawn, None) if pos.ep_square_always() == Some(to) && from.file() != to.file() => {
+                    legal(pos, role, Move::en_passant(from, to))
+                }
+                (Role::King, None) => {
+                    // King takes its own rook: the Chess960 form.
+                    if pos.castling_rights().contains(to) && board.color_at(to) == Some(us) {
+                        return legal(pos, role, Move::castle(from, to));
+                    }
+                    if let Ok(m) = legal(pos, role, Move::normal(from, to)) {
+                        return Ok(m);
+                    }
+                    // King to its destination: the standard form.
+                    let side = match (to.rank() == Rank::First.relative(us), to.file()) {
+                        (true, File::G) => CastlingSide::KingSide,
+                        (true, File::C) => CastlingSide::QueenSide,
+                        _ => return Err(UciError::Illegal),
+                    };
+                    let rook = pos.castling_rook(us, side).ok_or(UciError::Illegal)?;
+                    legal(pos, role, Move::castle(from, rook))
+                }
+                (_, Some(_)) => Err(UciError::Illegal),
+                (_, None) => legal(pos, role, Move::normal(from, to)),
+            }
+        }
+        _ => Err(UciError::Syntax),
+    }
+}
+
+/// Appends the UCI text of `m`: castling as king to its g/c-file destination in `Standard` mode,
+/// king takes rook in `Chess960` mode; drops as `N@f3` (`P@e4` for pawns); promotions `e7e8q`.
+pub fn write_uci_into(m: Move, mode: CastlingMode, out: &mut Vec<u8>) {
+    match m.kind() {
+        MoveKind::Drop(role) => {
+            out.push(role.upper_char() as u8);
+            out.push(b'@');
+            push_square(out, m.to());
+        }
+        MoveKind::Castle if !mode.is_chess960() => {
+            let king = m.from_raw();
+            let file = if m.to() > king { File::G } else { File::C };
+            push_square(out, king);
+            push_square(out, Square::from_coords(file, king.rank()));
+        }
+        kind => {
+            push_square(out, m.from_raw());
+            push_square(out, m.to());
+            if let MoveKind::Promotion(r) = kind {
+                out.push(r.char() as u8);
+            }
+        }
+    }
+}
+
+/// The UCI text of `m` (see [`write_uci_into`]).
+///
+/// ```
+/// use pgnkit::notation::to_uci;
+/// use pgnkit::chess::{CastlingMode, Move, Square};
+/// let castle = Move::castle(Square::E1, Square::H1);
+/// assert_eq!(to_uci(castle, CastlingMode::Standard), "e1g1");
+/// assert_eq!(to_uci(castle, CastlingMode::Chess960), "e1h1");
+/// ```
+pub fn to_uci(m: Move, mode: CastlingMode) -> String {
+    let mut out = Vec::with_capacity(5);
+    write_uci_into(m, mode, &mut out);
+    String::from_utf8(out).expect("UCI is ASCII")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Variant;
+    use crate::notation::fen::position_from_fen;
+
+    fn pos(fen: &str, v: Variant) -> Position {
+        position_from_fen(fen, v).unwrap()
+    }
+
+    #[test]
+    fn normal_moves() {
+        let p = Position::default();
+        assert_eq!(parse_uci(&p, b"e2e4"), Ok(Move::normal(Square::E2, Square::E4)));
+        assert_eq!(parse_uci(&p, b"e2e5"), Err(UciError::Illegal));
+        assert_eq!(parse_uci(&p, b"e7e5"), Err(UciError::Illegal));
+        assert_eq!(parse_uci(&p, b"e3e4"), Err(UciError::Illegal));
+        assert_eq!(parse_uci(&p, b"e2e4q"), Err(UciError::Illegal));
+        assert_eq!(parse_uci(&p, b"0000"), Err(UciError::Illegal));
+        for bad in [
+            &b""[..],
+            b"e2",
+            b"e2e",
+            b"e2e4qq",
+            b"e2e9",
+            b"i2e4",
+            b"e2e4k",
+            b"e2e4x",
+            b"K@e4",
+            b"X@e4",
+            b"N@e9",
+        ] {
+            assert_eq!(parse_uci(&p, bad), Err(UciError::Syntax), "{:?}", std::str::from_utf8(bad));
+        }
+        assert_eq!(to_uci(Move::normal(Square::G1, Square::F3), CastlingMode::Standard), "g1f3");
+    }
+
+    #[test]
+    fn promotions_and_en_passant() {
+        let p = pos("3qk3/4P3/8/8/8/8/8/4K3 w - - 0 1", Variant::Standard);
+        let m = Move::promotion(Square::E7, Square::D8, Role::Knight);
+        assert_eq!(parse_uci(&p, b"e7d8n"), Ok(m));
+        assert_eq!(parse_uci(&p, b"e7d8N"), Ok(m));
+        assert_eq!(parse_uci(&p, b"e7d8"), Err(UciError::Illegal));
+        assert_eq!(to_uci(m, CastlingMode::Standard), "e7d8n");
+        let p = pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", Variant::Standard);
+        assert_eq!(parse_uci(&p, b"e5f6"), Ok(Move::en_passant(Square::E5, Square::F6)));
+        assert_eq!(parse_uci(&p, b"e5d6"), Err(UciError::Illegal));
+        assert_eq!(to_uci(Move::en_passant(Square::E5, Square::F6), CastlingMode::Standard), "e5f6");
+    }
+
+    #[test]
+    fn castling_both_forms() {
+        for v in [Variant::Standard, Variant::Chess960] {
+            let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", v);
+            assert_eq!(parse_uci(&p, b"e1g1"), Ok(Move::castle(Square::E1, Square::H1)));
+            assert_eq!(parse_uci(&p, b"e1h1"), Ok(Move::castle(Square::E1, Square::H1)));
+            assert_eq!(parse_uci(&p, b"e1c1"), Ok(Move::castle(Square::E1, Square::A1)));
+            assert_eq!(parse_uci(&p, b"e1a1"), Ok(Move::castle(Square::E1, Square::A1)));
+            assert_eq!(parse_uci(&p, b"e1f1"), Ok(Move::normal(Square::E1, Square::F1)));
+            assert_eq!(parse_uci(&p, b"e1b1"), Err(UciError::Illegal));
+        }
+        let m = Move::castle(Square::E8, Square::A8);
+        assert_eq!(to_uci(m, CastlingMode::Standard), "e8c8");
+        assert_eq!(to_uci(m, CastlingMode::Chess960), "e8a8");
+        // No right: not castling.
+        let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", Variant::Standard);
+        assert_eq!(parse_uci(&p, b"e1g1"), Err(UciError::Illegal));
+        assert_eq!(parse_uci(&p, b"e1h1"), Err(UciError::Illegal));
+        // Chess960, king f1 and rook h1: `f1g1` is a king step, `f1h1` castles.
+        let p = pos("5k2/8/8/8/8/8/8/5K1R w K - 0 1", Variant::Chess960);
+        assert_eq!(parse_uci(&p, b"f1g1"), Ok(Move::normal(Square::F1, Square::G1)));
+        assert_eq!(parse_uci(&p, b"f1h1"), Ok(Move::castle(Square::F1, Square::H1)));
+        // King already on g1: `g1g1` (standard form) and `g1h1` both castle.
+        let p = pos("6k1/8/8/8/8/8/8/6KR w K - 0 1", Variant::Chess960);
+        let m = Move::castle(Square::G1, Square::H1);
+        assert_eq!(parse_uci(&p, b"g1g1"), Ok(m));
+        assert_eq!(parse_uci(&p, b"g1h1"), Ok(m));
+        assert_eq!(to_uci(m, CastlingMode::Standard), "g1g1");
+        assert_eq!(to_uci(m, CastlingMode::Chess960), "g1h1");
+    }
+
+    #[test]
+    fn drops() {
+        let p = pos("2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1", Variant::Crazyhouse);
+        assert_eq!(parse_uci(&p, b"Q@d4"), Ok(Move::drop(Role::Queen, Square::D4)));
+        assert_eq!(parse_uci(&p, b"q@d4"), Ok(Move::drop(Role::Queen, Square::D4)));
+        assert_eq!(parse_uci(&p, b"N@d4"), Err(UciError::Illegal));
+        assert_eq!(parse_uci(&p, b"Q@e1"), Err(UciError::Illegal));
+        assert_eq!(to_uci(Move::drop(Role::Pawn, Square::E4), CastlingMode::Standard), "P@e4");
+        assert_eq!(to_uci(Move::drop(Role::Knight, Square::F3), CastlingMode::Chess960), "N@f3");
+        assert!(UciError::Syntax.to_string().contains("invalid"));
+    }
+}

@@ -1,0 +1,244 @@
+//! Comments as written (`{ ... }` or `; ...` to the end of the line) and the lichess/chess.com
+//! comment commands inside them: `[%eval 0.17]`, `[%eval #-4]`, `[%eval 0.17,20]`,
+//! `[%clk 0:03:00]`, `[%clk 0:02:58.6]`, `[%emt 0:00:05]`, `[%csl ..]`, `[%cal ..]`.
+//!
+//! Invariant: nothing is parsed until asked; every parser here is linear in the comment length.
+
+use std::time::Duration;
+
+/// How a comment was delimited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommentKind {
+    /// `{ ... }`.
+    Brace,
+    /// `; ...` up to the end of the line.
+    Line,
+}
+
+/// A comment's text as written (without its delimiters), with the offset of `{` or `;`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RawComment<'a> {
+    /// Bytes between `{` and `}` (or after `;` up to the line break).
+    pub raw: &'a [u8],
+    /// Byte offset of the opening `{` or `;` in the input.
+    pub offset: usize,
+    /// Braces or rest-of-line.
+    pub kind: CommentKind,
+}
+
+/// One `[%name args]` command in a comment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Command<'a> {
+    /// The name after `%`, e.g. `eval`.
+    pub name: &'a [u8],
+    /// Everything up to `]`, trimmed.
+    pub args: &'a [u8],
+}
+
+/// An engine score: centipawns (pawns*100) or mate in N moves, both from White's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvalScore {
+    /// Centipawns, positive is good for White.
+    Cp(i32),
+    /// Mate in N moves; negative: White gets mated. `#0`: the side to move is mated.
+    Mate(i32),
+}
+
+/// A `[%eval ...]` command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Eval {
+    /// The score.
+    pub score: EvalScore,
+    /// The search depth after the comma, if given.
+    pub depth: Option<u32>,
+}
+
+impl<'a> RawComment<'a> {
+    /// The comment text with surrounding whitespace trimmed.
+    pub fn text(&self) -> &'a [u8] {
+        self.raw.trim_ascii()
+    }
+
+    /// Iterates over the `[%name args]` commands in order of appearance.
+    pub fn commands(&self) -> Commands<'a> {
+        Commands { rest: self.raw }
+    }
+
+    /// The first command named `name`.
+    pub fn command(&self, name: &[u8]) -> Option<Command<'a>> {
+        self.commands().find(|c| c.name == name)
+    }
+
+    /// `[%eval ...]`: pawns as centipawns, or `#N` mates, optional `,depth`.
+    ///
+    /// ```
+    /// use pgnkit::pgn::{RawComment, CommentKind, Eval, EvalScore};
+    /// let c = RawComment { raw: b" [%eval #-4] [%clk 0:03:00] ", offset: 0, kind: CommentKind::Brace };
+    /// assert_eq!(c.eval(), Some(Eval { score: EvalScore::Mate(-4), depth: None }));
+    /// assert_eq!(c.clock(), Some(std::time::Duration::from_secs(180)));
+    /// ```
+    pub fn eval(&self) -> Option<Eval> {
+        parse_eval(self.command(b"eval")?.args)
+    }
+
+    /// `[%clk H:MM:SS(.f)]`, the clock after the move.
+    pub fn clock(&self) -> Option<Duration> {
+        parse_clock(self.command(b"clk")?.args)
+    }
+
+    /// `[%emt H:MM:SS(.f)]`, the time spent on the move.
+    pub fn emt(&self) -> Option<Duration> {
+        parse_clock(self.command(b"emt")?.args)
+    }
+}
+
+/// Iterator over `[%name args]` commands; see [`RawComment::commands`].
+#[derive(Debug, Clone)]
+pub struct Commands<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Iterator for Commands<'a> {
+    type Item = Command<'a>;
+
+    fn next(&mut self) -> Option<Command<'a>> {
+        loop {
+            let open = memchr::memmem::find(self.rest, b"[%")?;
+            let body = &self.rest[open + 2..];
+            let Some(close) = memchr::memchr(b']', body) else {
+                self.rest = &[];
+                return None;
+            };
+            self.rest = &body[close + 1..];
+            let inner = &body[..close];
+            let name_len = inner.iter().position(|b| b.is_ascii_whitespace()).unwrap_or(inner.len());
+            if name_len == 0 {
+                continue;
+            }
+            return Some(Command { name: &inner[..name_len], args: inner[name_len..].trim_ascii() });
+        }
+    }
+}
+
+/// Parses the arguments of `[%eval ...]`.
+pub fn parse_eval(args: &[u8]) -> Option<Eval> {
+    let (score, depth) = match memchr::memchr(b',', args) {
+        Some(i) => (args[..i].trim_ascii(), Some(args[i + 1..].trim_ascii())),
+        None => (args.trim_ascii(), None),
+    };
+    let depth = match depth {
+        Some(d) => Some(parse_u32(d)?),
+        None => None,
+    };
+    let score = if let Some(m) = score.strip_prefix(b"#") {
+        let (neg, digits) = sign(m);
+        let n = i32::try_from(parse_u32(digits)?).ok()?;
+        EvalScore::Mate(if neg { -n } else { n })
+    } else {
+        let (neg, num) = sign(score);
+        let (int, frac) = match memchr::memchr(b'.', num) {
+            Some(i) => (&num[..i], &num[i + 1..]),
+            None => (num, &b""[..]),
+        };
+        if (int.is_empty() && frac.is_empty()) || !frac.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let int = if int.is_empty() { 0 } else { parse_u32(int)? };
+        let mut hundredths = 0u32;
+        for i in 0..2 {
+            hundredths = hundredths * 10 + frac.get(i).map_or(0, |d| u32::from(d - b'0'));
+        }
+        if frac.get(2).is_some_and(|&d| d >= b'5') {
+            hundredths += 1;
+        }
+        let cp = i32::try_from(u64::from(int) * 100 + u64::from(hundredths)).ok()?;
+        EvalScore::Cp(if neg { -cp } else { cp })
+    };
+    Some(Eval { score, depth })
+}
+
+/// Parses `H:MM:SS`, `MM:SS` or `SS`, each with an optional `.fraction` (up to milliseconds).
+pub fn parse_clock(args: &[u8]) -> Option<Duration> {
+    let (whole, frac) = match memchr::memchr(b'.', args) {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &b""[..]),
+    };
+    if !frac.iter().all(u8::is_ascii_digit) || frac.len() > 9 {
+        return None;
+    }
+    let mut secs = 0u64;
+    let mut parts = 0;
+    for part in whole.split(|&b| b == b':') {
+        parts += 1;
+        if parts > 3 {
+            return None;
+        }
+        secs = secs.checked_mul(60)?.checked_add(u64::from(parse_u32(part)?))?;
+    }
+    let mut millis = 0u32;
+    for i in 0..3 {
+        millis = millis * 10 + frac.get(i).map_or(0, |d| u32::from(d - b'0'));
+    }
+    Some(Duration::from_secs(secs) + Duration::from_millis(u64::from(millis)))
+}
+
+fn sign(s: &[u8]) -> (bool, &[u8]) {
+    match s.first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    }
+}
+
+fn parse_u32(s: &[u8]) -> Option<u32> {
+    if s.is_empty() || s.len() > 9 || !s.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(s.iter().fold(0, |acc, &d| acc * 10 + u32::from(d - b'0')))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> RawComment<'_> {
+        RawComment { raw: s.as_bytes(), offset: 0, kind: CommentKind::Brace }
+    }
+
+    #[test]
+    fn evals() {
+        let e = |s| c(s).eval();
+        assert_eq!(e(" [%eval 0.17] "), Some(Eval { score: EvalScore::Cp(17), depth: None }));
+        assert_eq!(e("[%eval -1.5]"), Some(Eval { score: EvalScore::Cp(-150), depth: None }));
+        assert_eq!(e("[%eval 0.17,20]"), Some(Eval { score: EvalScore::Cp(17), depth: Some(20) }));
+        assert_eq!(e("[%eval #-4]"), Some(Eval { score: EvalScore::Mate(-4), depth: None }));
+        assert_eq!(e("[%eval #3,40]"), Some(Eval { score: EvalScore::Mate(3), depth: Some(40) }));
+        assert_eq!(e("[%eval 12]"), Some(Eval { score: EvalScore::Cp(1200), depth: None }));
+        assert_eq!(e("[%eval -0.005]"), Some(Eval { score: EvalScore::Cp(-1), depth: None }));
+        assert_eq!(e("[%eval .5]"), Some(Eval { score: EvalScore::Cp(50), depth: None }));
+        assert_eq!(e("[%eval abc]"), None);
+        assert_eq!(e("[%eval ]"), None);
+        assert_eq!(e("[%eval #]"), None);
+        assert_eq!(e("no commands"), None);
+        assert_eq!(e("[%eval 0.3"), None);
+    }
+
+    #[test]
+    fn clocks() {
+        assert_eq!(c("[%clk 0:03:00]").clock(), Some(Duration::from_secs(180)));
+        assert_eq!(c("[%clk 0:02:58.6]").clock(), Some(Duration::from_millis(178_600)));
+        assert_eq!(c("[%clk 1:00:00.25]").clock(), Some(Duration::from_millis(3_600_250)));
+        assert_eq!(c("[%emt 0:00:05]").emt(), Some(Duration::from_secs(5)));
+        assert_eq!(c("[%clk x]").clock(), None);
+        assert_eq!(c("[%clk 1:2:3:4]").clock(), None);
+    }
+
+    #[test]
+    fn commands_in_order() {
+        let cm = c("Good. [%csl Ga4,Rb5] [%cal Ge2e4] [%] [%clk 0:01:00]");
+        let names: Vec<_> = cm.commands().map(|c| c.name).collect();
+        assert_eq!(names, [&b"csl"[..], b"cal", b"clk"]);
+        assert_eq!(cm.command(b"cal").unwrap().args, b"Ge2e4");
+        assert_eq!(cm.text(), cm.raw.trim_ascii());
+    }
+}

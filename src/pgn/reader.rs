@@ -1,0 +1,1048 @@
+//! [`Reader`]: a streaming PGN tokenizer over a byte slice that drives a [`Visitor`].
+//!
+//! Invariants:
+//! - Time is linear in the input whatever it contains: every byte is examined a bounded number
+//!   of times (look-ahead searches for `}` are cached), nothing recurses, variation depth is a
+//!   counter, and a per-game budget ([`Limits`]) caps tokens, nesting, comment look-ahead and
+//!   diagnostics.
+//! - Between games the only state is the position: a reader started at the end offset of any
+//!   game (see [`Reader::for_range`]) reads exactly the games a sequential reader reads from
+//!   there. [`super::split`] relies on this.
+//! - Skipped parts are scanned by the same code as delivered parts, so where a game ends never
+//!   depends on the visitor.
+//!
+//! Game boundaries: a game starts at its first token after whitespace and `%` escape lines. It
+//! ends (1) at a line starting with a tag (`[Name "`) after the movetext began, (2) after the
+//! main-line result token plus the comments that follow it before any other token, (3) in the tag section, at a blank
+//! line followed by `Event` or a tag the game already has (header-only games), (4) at binary
+//! data (skipped to the next line starting with a tag), or (5) at the end of the input.
+//! Comments: `{` ends at the first `}`, except that a comment containing a line that starts with
+//! a tag is unterminated when no `}` follows or another `{` comes before the `}`: it then ends
+//! before that line, which starts the next game.
+
+use std::ops::Range;
+
+use super::visitor::{GameResult, GameStart, Problem, ProblemKind, SanToken, Visitor};
+use super::{CommentKind, Nag, RawComment, RawTag};
+
+/// Per-game budget. Exceeding it is a [`Problem`]; the game is still delimited exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Movetext tokens per game before the rest is skipped.
+    pub max_tokens: u32,
+    /// Variation nesting beyond which variations are skipped.
+    pub max_depth: u32,
+    /// Bytes a `{` comment may span (look-ahead for its `}`).
+    pub max_comment: usize,
+    /// Diagnostics per game before further ones are dropped.
+    pub max_problems: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { max_tokens: 8_000_000, max_depth: 128, max_comment: 64 << 20, max_problems: 100 }
+    }
+}
+
+// Byte classes for the movetext loop.
+const WS: u8 = 0;
+const TOKEN: u8 = 1;
+const LBRACE: u8 = 2;
+const RBRACE: u8 = 3;
+const SEMI: u8 = 4;
+const LPAREN: u8 = 5;
+const RPAREN: u8 = 6;
+const DOLLAR: u8 = 7;
+const GLYPH: u8 = 8;
+const LBRACKET: u8 = 9;
+const PERCENT: u8 = 10;
+const STAR: u8 = 11;
+const CTRL: u8 = 12;
+const OTHER: u8 = 13;
+
+static CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = match b {
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => WS,
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => TOKEN,
+            b'+' | b'-' | b'=' | b'#' | b'/' | b':' | b'@' | b'_' | b'~' | b'.' => TOKEN,
+            0x80..=0xff => TOKEN,
+            b'{' => LBRACE,
+            b'}' => RBRACE,
+            b';' => SEMI,
+            b'(' => LPAREN,
+            b')' => RPAREN,
+            b'$' => DOLLAR,
+            b'!' | b'?' => GLYPH,
+            b'[' => LBRACKET,
+            b'%' => PERCENT,
+            b'*' => STAR,
+            0x00..=0x08 | 0x0e..=0x1f | 0x7f => CTRL,
+            _ => OTHER,
+        };
+        i += 1;
+    }
+    t
+};
+
+#[inline]
+fn class(b: u8) -> u8 {
+    CLASS[usize::from(b)]
+}
+
+/// Result of a cached search for `}`: the first `}` in `from..to` is `hit` (or none).
+#[derive(Debug, Clone, Copy, Default)]
+struct BraceCache {
+    from: usize,
+    to: usize,
+    hit: Option<usize>,
+}
+
+/// A parsed (or rejected) tag pair.
+struct TagParse {
+    name: Range<usize>,
+    value: Option<Range<usize>>,
+    problem: Option<ProblemKind>,
+    end: usize,
+}
+
+/// Reads games from a byte slice; see the module docs for the grammar it accepts.
+///
+/// ```
+/// use pgnkit::pgn::{Reader, Visitor, SanToken};
+/// use std::ops::ControlFlow;
+///
+/// struct CountMoves(usize);
+/// impl Visitor<'_> for CountMoves {
+///     type Output = usize;
+///     fn san(&mut self, _: SanToken<'_>) -> ControlFlow<()> {
+///         self.0 += 1;
+///         ControlFlow::Continue(())
+///     }
+///     fn end_game(&mut self) -> usize {
+///         std::mem::take(&mut self.0)
+///     }
+/// }
+///
+/// let pgn = b"[Event \"x\"]\n\n1. e4 e5 (1... c5) 2. Nf3 1-0\n\n1. d4 *\n";
+/// let mut reader = Reader::new(pgn);
+/// let mut v = CountMoves(0);
+/// assert_eq!(reader.read_game(&mut v), Some(4));
+/// assert_eq!(reader.read_game(&mut v), Some(1));
+/// assert_eq!(reader.read_game(&mut v), None);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Reader<'a> {
+    /// Input up to the end of the range being read (earlier bytes are context only).
+    bytes: &'a [u8],
+    pos: usize,
+    /// Added to every reported offset.
+    base: usize,
+    limits: Limits,
+    problems: u32,
+    brace: BraceCache,
+    tag_names: Vec<Range<usize>>,
+}
+
+impl<'a> Reader<'a> {
+    /// Reads `bytes` from the start; offsets are indices into `bytes`. A UTF-8 byte order mark
+    /// at the start is skipped; a UTF-16 one is reported and stops the reader.
+    pub fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader::for_range(bytes, 0..bytes.len())
+    }
+
+    /// Reads the games in `bytes[range]`, with offsets that are indices into `bytes`.
+    /// `range.start` must be 0 or the end offset of a game (as produced by
+    /// [`super::split::chunks`]); the reader then reads exactly the games a sequential reader
+    /// reads there. Bytes before `range.start` are only looked at to know whether a line starts.
+    ///
+    /// # Panics
+    /// If the range is out of bounds or reversed.
+    pub fn for_range(bytes: &'a [u8], range: Range<usize>) -> Reader<'a> {
+        assert!(range.start <= range.end && range.end <= bytes.len());
+        Reader {
+            bytes: &bytes[..range.end],
+            pos: range.start,
+            base: 0,
+            limits: Limits::default(),
+            problems: 0,
+            brace: BraceCache::default(),
+            tag_names: Vec::new(),
+        }
+    }
+
+    /// Reads a chunk that is not at the start of the input: `chunk` begins at input offset
+    /// `base` (at the end of a game) and offsets are reported as `base + index`. The byte before
+    /// the chunk is assumed to end a line; use [`Reader::for_range`] when the whole input is in
+    /// memory.
+    pub fn with_base(chunk: &'a [u8], base: usize) -> Reader<'a> {
+        let mut r = Reader::new(chunk);
+        r.base = base;
+        r
+    }
+
+    /// Replaces the per-game budget.
+    pub fn with_limits(mut self, limits: Limits) -> Reader<'a> {
+        self.limits = limits;
+        self
+    }
+
+    /// Offset (as reported in events) of the next byte to read; after a game, where it ended.
+    pub fn offset(&self) -> usize {
+        self.base + self.pos
+    }
+
+    /// Whether only whitespace and `%` lines remain (no further game).
+    pub fn is_at_end(&mut self) -> bool {
+        self.skip_between_games();
+        self.pos >= self.bytes.len()
+    }
+
+    /// Skips one game; `false` at the end of the input.
+    pub fn skip_game(&mut self) -> bool {
+        self.read_game(&mut super::visitor::Ignore).is_some()
+    }
+
+    #[inline]
+    fn off(&self, pos: usize) -> usize {
+        self.base + pos
+    }
+
+    fn line_starts_at(&self, pos: usize) -> bool {
+        pos == 0 || matches!(self.bytes[pos - 1], b'\n' | b'\r')
+    }
+
+    fn problem<V: Visitor<'a>>(&mut self, v: &mut V, kind: ProblemKind, pos: usize) {
+        let max = self.limits.max_problems;
+        if self.problems < max {
+            v.problem(Problem { kind, offset: self.off(pos) });
+        } else if self.problems == max {
+            v.problem(Problem { kind: ProblemKind::TooManyProblems, offset: self.off(pos) });
+        }
+        self.problems = self.problems.saturating_add(1);
+    }
+
+    /// Skips whitespace and `%` escape lines; returns how many line breaks were crossed since
+    /// the last non-whitespace content (a blank line is two).
+    fn skip_between_games(&mut self) -> u32 {
+        let b = self.bytes;
+        let mut breaks = 0;
+        loop {
+            while self.pos < b.len() && class(b[self.pos]) == WS {
+                match b[self.pos] {
+                    b'\n' => breaks += 1,
+                    b'\r' if b.get(self.pos + 1) != Some(&b'\n') => breaks += 1,
+                    _ => {}
+                }
+                self.pos += 1;
+            }
+            if self.pos < b.len() && b[self.pos] == b'%' && self.line_starts_at(self.pos) {
+                self.pos = line_end(b, self.pos);
+                breaks = 0;
+                continue;
+            }
+            return breaks;
+        }
+    }
+
+    /// Reads one game, delivering its events to `v`; `None` at the end of the input.
+    pub fn read_game<V: Visitor<'a>>(&mut self, v: &mut V) -> Option<V::Output> {
+        let mut utf16 = false;
+        if self.pos == 0 && self.base == 0 {
+            if self.bytes.starts_with(b"\xef\xbb\xbf") {
+                self.pos = 3;
+            } else if self.bytes.starts_with(b"\xff\xfe") || self.bytes.starts_with(b"\xfe\xff") {
+                utf16 = true;
+            }
+        }
+        self.skip_between_games();
+        if self.pos >= self.bytes.len() {
+            return None;
+        }
+        self.problems = 0;
+        let emit_tags = v.begin_game(GameStart { offset: self.off(self.pos) }).is_continue();
+        if utf16 {
+            self.problem(v, ProblemKind::Utf16Bom, self.pos);
+            self.pos = self.bytes.len();
+            return Some(v.end_game());
+        }
+        let header_only = self.read_tags(v, emit_tags);
+        let emit_moves = v.begin_movetext().is_continue();
+        if header_only {
+            if emit_moves {
+                v.outcome(None, self.off(self.pos));
+            }
+        } else {
+            self.read_movetext(v, emit_moves);
+        }
+        Some(v.end_game())
+    }
+
+    /// Reads the tag section. Returns `true` when the game has no movetext (end of input, or a
+    /// new game's tags follow).
+    fn read_tags<V: Visitor<'a>>(&mut self, v: &mut V, emit: bool) -> bool {
+        self.tag_names.clear();
+        let mut first = true;
+        loop {
+            let breaks = if first { 0 } else { self.skip_between_games() };
+            first = false;
+            let b = self.bytes;
+            if self.pos >= b.len() {
+                return true;
+            }
+            if b[self.pos] != b'[' {
+                return false;
+            }
+            let at = self.pos;
+            let t = parse_tag(b, at);
+            let name = &b[t.name.clone()];
+            if breaks >= 2
+                && !self.tag_names.is_empty()
+                && (name == b"Event" || self.tag_names.iter().any(|n| &b[n.clone()] == name))
+            {
+                return true;
+            }
+            self.pos = t.end;
+            if let Some(kind) = t.problem {
+                self.problem(v, kind, at);
+            }
+            if let Some(value) = t.value {
+                if emit {
+                    v.tag(&b[t.name.clone()], RawTag { raw: &b[value], offset: self.off(at) });
+                }
+                self.tag_names.push(t.name);
+            }
+        }
+    }
+
+    /// Cached search for the first `}` in `from..limit`.
+    fn find_close_brace(&mut self, from: usize, limit: usize) -> Option<usize> {
+        let c = self.brace;
+        if from >= c.from && from <= c.to {
+            match c.hit {
+                Some(h) if h >= from => return (h < limit).then_some(h),
+                None if limit <= c.to => return None,
+                None => {
+                    let found = memchr::memchr(b'}', &self.bytes[c.to..limit]).map(|i| c.to + i);
+                    self.brace.to = found.map_or(limit, |f| f + 1);
+                    self.brace.hit = found;
+                    return found;
+                }
+                Some(_) => {}
+            }
+        }
+        let found = memchr::memchr(b'}', &self.bytes[from..limit]).map(|i| from + i);
+        self.brace = BraceCache { from, to: found.map_or(limit, |f| f + 1), hit: found };
+        found
+    }
+
+    /// At `{` (position `open`): returns (end of text, position after the comment, problem).
+    fn scan_brace_comment(&mut self, open: usize) -> (usize, usize, Option<ProblemKind>) {
+        let b = self.bytes;
+        let body = open + 1;
+        let limit = b.len().min(body.saturating_add(self.limits.max_comment));
+        let close = self.find_close_brace(body, limit);
+        let region_end = close.unwrap_or(limit);
+        let tag_line = find_tag_line(b, body, region_end);
+        match (close, tag_line) {
+            (Some(c), None) => (c, c + 1, None),
+            (Some(c), Some(t)) => {
+                if memchr::memchr(b'{', &b[t..c]).is_some() {
+                    (t, t, Some(ProblemKind::UnterminatedComment))
+                } else {
+                    (c, c + 1, None)
+                }
+            }
+            (None, Some(t)) => (t, t, Some(ProblemKind::UnterminatedComment)),
+            (None, None) if limit == b.len() => (limit, limit, Some(ProblemKind::UnterminatedComment)),
+            (None, None) => (limit, limit, Some(ProblemKind::CommentTooLong)),
+        }
+    }
+
+    /// Reads a `{}` comment at `self.pos` (which is `{`) and delivers it if `loud`.
+    fn brace_comment<V: Visitor<'a>>(&mut self, v: &mut V, loud: bool) {
+        let open = self.pos;
+        let (text_end, next, problem) = self.scan_brace_comment(open);
+        if let Some(kind) = problem {
+            self.problem(v, kind, open);
+        }
+        if loud {
+            v.comment(RawComment {
+                raw: &self.bytes[open + 1..text_end],
+                offset: self.off(open),
+                kind: CommentKind::Brace,
+            });
+        }
+        self.pos = next;
+    }
+
+    /// Reads a `;` comment at `self.pos` and delivers it if `loud`.
+    fn line_comment<V: Visitor<'a>>(&mut self, v: &mut V, loud: bool) {
+        let open = self.pos;
+        let end = line_end(self.bytes, open);
+        if loud {
+            v.comment(RawComment {
+                raw: &self.bytes[open + 1..end],
+                offset: self.off(open),
+                kind: CommentKind::Line,
+            });
+        }
+        self.pos = end;
+    }
+
+    fn read_movetext<V: Visitor<'a>>(&mut self, v: &mut V, emit: bool) {
+        let b = self.bytes;
+        let n = b.len();
+        let max_depth = self.limits.max_depth;
+        let max_tokens = self.limits.max_tokens;
+        let mut tokens: u32 = 0;
+        let mut depth: u32 = 0;
+        // Events are delivered while `depth < quiet_from`.
+        let mut quiet_from: u32 = if emit { u32::MAX } else { 0 };
+        let mut outcome_sent = false;
+        let mut pos = self.pos;
+
+        loop {
+            while pos < n && class(b[pos]) == WS {
+                pos += 1;
+            }
+            if pos >= n {
+                break;
+            }
+            let c = b[pos];
+            let cls = class(c);
+            if cls != WS {
+                tokens += 1;
+                if tokens > max_tokens && quiet_from > 0 {
+                    if tokens == max_tokens + 1 {
+                        self.problem(v, ProblemKind::TooManyTokens, pos);
+                    }
+                    quiet_from = 0;
+                }
+            }
+            let loud = depth < quiet_from;
+            match cls {
+                TOKEN => {
+                    let start = pos;
+                    if c.is_ascii_digit() {
+                        let mut q = pos + 1;
+                        while q < n && b[q].is_ascii_digit() {
+                            q += 1;
+                        }
+                        if q < n && b[q] == b'.' {
+                            // Move number: `12.`, `12...`, also glued as in `12.e4`.
+                            while q < n && b[q] == b'.' {
+                                q += 1;
+                            }
+                            pos = q;
+                            continue;
+                        }
+                    }
+                    let mut q = pos + 1;
+                    while q < n && class(b[q]) == TOKEN {
+                        q += 1;
+                    }
+                    pos = q;
+                    let tok = &b[start..q];
+                    if matches!(c, b'0' | b'1')
+                        && let Some(result) = GameResult::from_ascii(tok)
+                    {
+                        if depth > 0 {
+                            self.problem(v, ProblemKind::ResultInVariation, start);
+                            continue;
+                        }
+                        if loud {
+                            v.outcome(Some(result), self.off(start));
+                        }
+                        outcome_sent = true;
+                        pos = self.trailing_comments(v, pos, loud);
+                        break;
+                    }
+                    if c != b'0' && tok.iter().all(u8::is_ascii_digit) {
+                        continue; // move number without a period (`0000` is a null move)
+                    }
+                    if matches!(c, b'+' | b'-' | b'=' | b'N' | b'R' | b'i')
+                        && let Some(nag) = Nag::from_symbol(tok)
+                    {
+                        if loud {
+                            v.nag(nag, self.off(start));
+                        }
+                        continue;
+                    }
+                    if tok == b"e.p." {
+                        continue;
+                    }
+                    if loud && v.san(SanToken { raw: tok, offset: self.off(start) }).is_break() {
+                        quiet_from = 0;
+                    }
+                }
+                LBRACE => {
+                    self.pos = pos;
+                    self.brace_comment(v, loud);
+                    pos = self.pos;
+                }
+                GLYPH => {
+                    let len = if pos + 1 < n && Nag::from_glyph(&b[pos..pos + 2]).is_some() { 2 } else { 1 };
+                    if loud && let Some(nag) = Nag::from_glyph(&b[pos..pos + len]) {
+                        v.nag(nag, self.off(pos));
+                    }
+                    pos += len;
+                }
+                LPAREN => {
+                    depth += 1;
+                    if depth < quiet_from {
+                        if depth > max_depth {
+                            self.problem(v, ProblemKind::VariationTooDeep, pos);
+                            quiet_from = depth;
+                        } else if v.begin_variation(self.off(pos)).is_break() {
+                            quiet_from = depth;
+                        }
+                    }
+                    pos += 1;
+                }
+                RPAREN => {
+                    if depth == 0 {
+                        self.problem(v, ProblemKind::UnmatchedCloseParen, pos);
+                    } else {
+                        if depth < quiet_from {
+                            v.end_variation(self.off(pos));
+                        } else if depth == quiet_from {
+                            quiet_from = u32::MAX;
+                        }
+                        depth -= 1;
+                    }
+                    pos += 1;
+                }
+                SEMI => {
+                    self.pos = pos;
+                    self.line_comment(v, loud);
+                    pos = self.pos;
+                }
+                DOLLAR => {
+                    let mut q = pos + 1;
+                    while q < n && b[q].is_ascii_digit() {
+                        q += 1;
+                    }
+                    match Nag::from_digits(&b[pos + 1..q]) {
+                        Some(nag) if loud => v.nag(nag, self.off(pos)),
+                        Some(_) => {}
+                        None => self.problem(v, ProblemKind::InvalidNag, pos),
+                    }
+                    pos = q;
+                }
+                STAR => {
+                    if depth > 0 {
+                        self.problem(v, ProblemKind::ResultInVariation, pos);
+                        pos += 1;
+                        continue;
+                    }
+                    if loud {
+                        v.outcome(Some(GameResult::Unknown), self.off(pos));
+                    }
+                    outcome_sent = true;
+                    pos = self.trailing_comments(v, pos + 1, loud);
+                    break;
+                }
+                LBRACKET => {
+                    if self.line_starts_at(pos) && is_tag_like(b, pos) {
+                        break; // the next game's tags
+                    }
+                    self.problem(v, ProblemKind::UnexpectedToken, pos);
+                    pos = match memchr::memchr3(b']', b'\n', b'\r', &b[pos..]) {
+                        Some(i) if b[pos + i] == b']' => pos + i + 1,
+                        Some(i) => pos + i,
+                        None => n,
+                    };
+                }
+                PERCENT if self.line_starts_at(pos) => pos = line_end(b, pos),
+                RBRACE => {
+                    self.problem(v, ProblemKind::UnmatchedCloseBrace, pos);
+                    pos += 1;
+                }
+                CTRL => {
+                    self.problem(v, ProblemKind::BinaryData, pos);
+                    pos = find_tag_line(b, pos, n).unwrap_or(n);
+                    break;
+                }
+                _ => {
+                    // OTHER (and `%` not in column 1): skip the run of such bytes.
+                    self.problem(v, ProblemKind::UnexpectedToken, pos);
+                    pos += 1;
+                    while pos < n && matches!(class(b[pos]), OTHER | PERCENT) {
+                        pos += 1;
+                    }
+                }
+            }
+        }
+        self.pos = pos;
+
+        if depth > 0 {
+            self.problem(v, ProblemKind::UnclosedVariation, pos);
+            let announced = depth.min(quiet_from.saturating_sub(1));
+            for _ in 0..announced {
+                v.end_variation(self.off(pos));
+            }
+        }
+        if !outcome_sent && quiet_from > 0 {
+            v.outcome(None, self.off(pos));
+        }
+    }
+
+    /// After the result: comments that follow before another token still belong to the game
+    /// (TCEC archives put `; { Game Nr. ... }` lines there, sometimes after a blank line).
+    fn trailing_comments<V: Visitor<'a>>(&mut self, v: &mut V, mut pos: usize, loud: bool) -> usize {
+        let b = self.bytes;
+        loop {
+            let mut p = pos;
+            while p < b.len() && class(b[p]) == WS {
+                p += 1;
+            }
+            match b.get(p) {
+                Some(b'{') => {
+                    self.pos = p;
+                    self.brace_comment(v, loud);
+                    pos = self.pos;
+                }
+                Some(b';') => {
+                    self.pos = p;
+                    self.line_comment(v, loud);
+                    pos = self.pos;
+                }
+                _ => return pos,
+            }
+        }
+    }
+}
+
+/// Position of the line break (`\n` or `\r`) ending the line that contains `pos`, or the end.
+fn line_end(b: &[u8], pos: usize) -> usize {
+    memchr::memchr2(b'\n', b'\r', &b[pos..]).map_or(b.len(), |i| pos + i)
+}
+
+/// Bytes allowed in tag names, and bytes that stop a tag value scan.
+static NAME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b.is_ascii_graphic() && !matches!(b, b'"' | b'[' | b']' | b'{' | b'}' | b'%');
+        i += 1;
+    }
+    t
+};
+static VALUE_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
+#[inline]
+fn is_name_byte(b: u8) -> bool {
+    NAME_BYTE[usize::from(b)]
+}
+
+/// Whether a tag (`[`, optional blanks, a name, optional blanks, `"`) starts at `pos`.
+fn is_tag_like(b: &[u8], pos: usize) -> bool {
+    let mut p = pos + 1;
+    while p < b.len() && matches!(b[p], b' ' | b'\t') {
+        p += 1;
+    }
+    let name = p;
+    while p < b.len() && p - name < 256 && is_name_byte(b[p]) {
+        p += 1;
+    }
+    if p == name {
+        return false;
+    }
+    while p < b.len() && matches!(b[p], b' ' | b'\t') {
+        p += 1;
+    }
+    b.get(p) == Some(&b'"')
+}
+
+/// The first line in `from..to` (starting after a line break inside the range) that starts with
+/// a tag.
+fn find_tag_line(b: &[u8], from: usize, to: usize) -> Option<usize> {
+    memchr::memchr2_iter(b'\n', b'\r', &b[from..to])
+        .map(|i| from + i + 1)
+        .find(|&p| p < to && b[p] == b'[' && is_tag_like(b, p))
+}
+
+/// Parses `[Name "value"]` at `at` (which holds `[`), leniently; never crosses a line break
+/// inside the value.
+fn parse_tag(b: &[u8], at: usize) -> TagParse {
+    let n = b.len();
+    let blanks = |mut p: usize| {
+        while p < n && matches!(b[p], b' ' | b'\t') {
+            p += 1;
+        }
+        p
+    };
+    let mut p = blanks(at + 1);
+    let ns = p;
+    while p < n && is_name_byte(b[p]) {
+        p += 1;
+    }
+    let name = ns..p;
+    p = blanks(p);
+    if name.is_empty() || p >= n || b[p] != b'"' {
+        let end = match memchr::memchr3(b']', b'\n', b'\r', &b[p.min(n)..]) {
+            Some(i) if b[p + i] == b']' => p + i + 1,
+            Some(i) => p + i,
+            None => n,
+        };
+        return TagParse { name, value: None, problem: Some(ProblemKind::MalformedTag), end };
+    }
+    let vs = p + 1;
+    let mut q = vs;
+    let mut inner_quote = false;
+    loop {
+        while q < n && !VALUE_STOP[usize::from(b[q])] {
+            q += 1;
+        }
+        if q >= n || matches!(b[q], b'\n' | b'\r') {
+            break;
+        }
+        if b[q] == b'\\' {
+            q += 1;
+            if q < n && matches!(b[q], b'"' | b'\\') {
+                q += 1;
+            }
+            continue;
+        }
+        let r = blanks(q + 1);
+        if r < n && b[r] == b']' {
+            let problem = inner_quote.then_some(ProblemKind::UnescapedQuoteInTag);
+            return TagParse { name, value: Some(vs..q), problem, end: r + 1 };
+        }
+        inner_quote = true;
+        q += 1;
+    }
+    // No closing `"]` on the line: recover `..."  ]` at the end of the line if present
+    // (a value ending in a backslash), else take the rest of the line.
+    let line = b[vs..q].trim_ascii_end();
+    let end = vs + line.len();
+    if let Some(before) = line.strip_suffix(b"]") {
+        let before = before.trim_ascii_end();
+        if let Some(value) = before.strip_suffix(b"\"") {
+            return TagParse {
+                name,
+                value: Some(vs..vs + value.len()),
+                problem: Some(ProblemKind::UnescapedQuoteInTag),
+                end,
+            };
+        }
+        return TagParse {
+            name,
+            value: Some(vs..vs + before.len()),
+            problem: Some(ProblemKind::UnterminatedTagValue),
+            end,
+        };
+    }
+    TagParse { name, value: Some(vs..end), problem: Some(ProblemKind::UnterminatedTagValue), end: q }
+}
+
+/// A visitor that records every event as text, for tests.
+#[cfg(test)]
+pub(crate) mod trace {
+    use super::*;
+    use std::ops::ControlFlow;
+
+    /// Every event as a line of text, for comparisons.
+    #[derive(Default)]
+    pub struct Trace {
+        pub lines: Vec<String>,
+        pub skip_variations: bool,
+    }
+
+    fn s(b: &[u8]) -> String {
+        String::from_utf8_lossy(b).into_owned()
+    }
+
+    impl Visitor<'_> for Trace {
+        type Output = Vec<String>;
+        fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
+            self.lines.push(format!("game@{}", start.offset));
+            ControlFlow::Continue(())
+        }
+        fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
+            self.lines.push(format!("tag@{} {}={}", value.offset, s(name), s(value.raw)));
+        }
+        fn begin_movetext(&mut self) -> ControlFlow<()> {
+            self.lines.push("movetext".into());
+            ControlFlow::Continue(())
+        }
+        fn san(&mut self, san: SanToken<'_>) -> ControlFlow<()> {
+            self.lines.push(format!("san@{} {}", san.offset, s(san.raw)));
+            ControlFlow::Continue(())
+        }
+        fn nag(&mut self, nag: Nag, offset: usize) {
+            self.lines.push(format!("nag@{offset} {nag}"));
+        }
+        fn comment(&mut self, c: RawComment<'_>) {
+            self.lines.push(format!("comment@{} {:?} {}", c.offset, c.kind, s(c.raw)));
+        }
+        fn begin_variation(&mut self, offset: usize) -> ControlFlow<()> {
+            self.lines.push(format!("(@{offset}"));
+            if self.skip_variations { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        }
+        fn end_variation(&mut self, offset: usize) {
+            self.lines.push(format!(")@{offset}"));
+        }
+        fn outcome(&mut self, result: Option<GameResult>, offset: usize) {
+            self.lines.push(format!("outcome@{offset} {:?}", result.map(GameResult::as_str)));
+        }
+        fn problem(&mut self, p: Problem) {
+            self.lines.push(format!("problem@{} {:?}", p.offset, p.kind));
+        }
+        fn end_game(&mut self) -> Vec<String> {
+            self.lines.push("end".into());
+            std::mem::take(&mut self.lines)
+        }
+    }
+
+    /// All games of `bytes[range]`, traced.
+    pub fn trace_range(bytes: &[u8], range: Range<usize>) -> Vec<Vec<String>> {
+        let mut r = Reader::for_range(bytes, range);
+        let mut t = Trace::default();
+        let mut games = Vec::new();
+        while let Some(g) = r.read_game(&mut t) {
+            games.push(g);
+        }
+        games
+    }
+
+    /// All games of `bytes`, traced.
+    pub fn trace(bytes: &[u8]) -> Vec<Vec<String>> {
+        trace_range(bytes, 0..bytes.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trace::{Trace, trace};
+    use super::*;
+
+    fn lines(g: &[String]) -> String {
+        g.join("\n")
+    }
+
+    fn one(pgn: &str) -> String {
+        let games = trace(pgn.as_bytes());
+        assert_eq!(games.len(), 1, "{games:#?}");
+        lines(&games[0])
+    }
+
+    #[test]
+    fn simple_game() {
+        let g = one("[Event \"E\"]\n[Site \"S\"]\n\n1. e4 e5 2. Nf3 $1 Nc6?! 1-0\n");
+        assert_eq!(
+            g,
+            "game@0\ntag@0 Event=E\ntag@12 Site=S\nmovetext\nsan@27 e4\nsan@30 e5\nsan@36 Nf3\n\
+             nag@40 $1\nsan@43 Nc6\nnag@46 $6\noutcome@49 Some(\"1-0\")\nend"
+        );
+    }
+
+    #[test]
+    fn move_numbers_glued_and_black() {
+        let g = one("12.e4 12...e5 13. Nf3 13... Nc6 *");
+        let sans: Vec<_> = g.lines().filter(|l| l.starts_with("san")).collect();
+        assert_eq!(sans, ["san@3 e4", "san@11 e5", "san@18 Nf3", "san@28 Nc6"]);
+    }
+
+    #[test]
+    fn null_moves_castling_and_symbols() {
+        let g = one("1. -- Z0 2. 0-0 O-O-O+ 3. 0000 @@@@ e4 +- N RR exd6 e.p. *");
+        let toks: Vec<_> = g
+            .lines()
+            .filter(|l| l.starts_with("san") || l.starts_with("nag"))
+            .map(|l| l.split(' ').nth(1).unwrap())
+            .collect();
+        assert_eq!(toks, ["--", "Z0", "0-0", "O-O-O+", "0000", "@@@@", "e4", "$18", "$146", "$145", "exd6"]);
+    }
+
+    #[test]
+    fn glyphs_split_off() {
+        let g = one("1. e4!! e5?? 2. d4!? d5? 3. c4! c5 ?! *");
+        let nags: Vec<_> = g.lines().filter(|l| l.starts_with("nag")).collect();
+        assert_eq!(nags.len(), 6);
+        assert!(g.contains("san@3 e4\nnag@5 $3"));
+        assert!(g.contains("nag@35 $6"));
+    }
+
+    #[test]
+    fn comments_and_escape_lines() {
+        let g = one("% escape { not a comment\n1. e4 { c1 } e5 ; rest { of line\n2. Nf3 *");
+        assert!(g.contains("comment@31 Brace  c1 "), "{g}");
+        assert!(g.contains("comment@41 Line  rest { of line"), "{g}");
+        assert!(g.contains("san@61 Nf3"), "{g}");
+        assert!(!g.contains("problem"), "{g}");
+    }
+
+    #[test]
+    fn crlf_and_cr_line_endings() {
+        for nl in ["\r\n", "\r", "\n"] {
+            let pgn = format!(
+                "[Event \"a\"]{nl}[Site \"b\"]{nl}{nl}1. e4 e5 1-0{nl}{nl}[Event \"c\"]{nl}{nl}1. d4 *{nl}"
+            );
+            let games = trace(pgn.as_bytes());
+            assert_eq!(games.len(), 2, "{nl:?}");
+            assert!(lines(&games[0]).contains("tag@") && !lines(&games[0]).contains("problem"));
+            assert!(lines(&games[1]).contains("san@") && lines(&games[1]).contains("Event=c"));
+        }
+    }
+
+    #[test]
+    fn tag_escapes_and_broken_tags() {
+        let games = trace(
+            br#"[Event "a \"q\" \\"]
+[Site "Club "Victory""]
+[Round "Tournament \"]
+[White "unterminated
+[Black]
+["x"]
+[Date "ok"] [Time "also"]
+
+*"#,
+        );
+        assert_eq!(games.len(), 1);
+        let g = lines(&games[0]);
+        assert!(g.contains(r#"Event=a \"q\" \\"#), "{g}");
+        assert!(g.contains(r#"Site=Club "Victory""#), "{g}");
+        assert!(g.contains(r#"Round=Tournament \"#), "{g}");
+        assert!(g.contains("White=unterminated"), "{g}");
+        assert!(g.contains("Date=ok") && g.contains("Time=also"), "{g}");
+        assert_eq!(g.matches("MalformedTag").count(), 2, "{g}");
+        assert_eq!(g.matches("UnescapedQuoteInTag").count(), 2, "{g}");
+        assert_eq!(g.matches("UnterminatedTagValue").count(), 1, "{g}");
+    }
+
+    #[test]
+    fn bom_handling() {
+        let games = trace(b"\xef\xbb\xbf[Event \"x\"]\n*");
+        assert_eq!(games.len(), 1);
+        assert!(lines(&games[0]).starts_with("game@3\ntag@3 Event=x"));
+        let games = trace(b"\xff\xfe[\0E\0");
+        assert_eq!(games.len(), 1);
+        assert!(lines(&games[0]).contains("Utf16Bom"));
+    }
+
+    #[test]
+    fn games_without_blank_lines() {
+        let games = trace(b"[Event \"a\"]\n1. e4 e5 1-0\n[Event \"b\"]\n1. d4 d5 0-1\n[Event \"c\"]\n1. c4\n[Event \"d\"]\n1. f4 *");
+        assert_eq!(games.len(), 4);
+        assert!(lines(&games[2]).contains("outcome@") && lines(&games[2]).contains("None"));
+    }
+
+    #[test]
+    fn header_only_games() {
+        let games = trace(b"[Event \"a\"]\n[Round \"1\"]\n\n[Round \"2\"]\n\n[Event \"b\"]\n\n[Date \"x\"]\n[Round \"3\"]\n");
+        // A blank line + `Event` or a tag the game already has starts a new game; another
+        // tag after a blank line does not.
+        assert_eq!(games.len(), 3, "{games:#?}");
+        assert!(lines(&games[2]).contains("Date=x"));
+    }
+
+    #[test]
+    fn results_end_games_and_trailing_comment_stays() {
+        let games = trace(b"1. e4 1-0 {won on time}\n; more\n1. d4 0-1\n\n{after} e4 *");
+        assert_eq!(games.len(), 3);
+        assert!(lines(&games[0]).contains("won on time") && lines(&games[0]).contains("more"));
+        assert!(lines(&games[1]).contains("after"));
+        assert!(lines(&games[2]).contains("san@") && lines(&games[2]).contains("\"*\""));
+    }
+
+    #[test]
+    fn variations_nested_skipped_and_unbalanced() {
+        let g = one("1. e4 (1. d4 (1. c4) d5) e5 ) (2. f4 *");
+        assert_eq!(g.matches("(@").count(), 3);
+        assert_eq!(g.matches(")@").count(), 3, "{g}");
+        assert!(g.contains("UnmatchedCloseParen") && g.contains("UnclosedVariation"));
+        assert!(g.contains("ResultInVariation"));
+        let mut t = Trace { skip_variations: true, ..Trace::default() };
+        let mut r = Reader::new(b"1. e4 (1. d4 {c} (1. c4) d5) e5 1-0");
+        let g = lines(&r.read_game(&mut t).unwrap());
+        assert_eq!(g.matches("san@").count(), 2, "{g}");
+        assert!(!g.contains("comment") && !g.contains(")@"), "{g}");
+        assert!(g.contains("1-0"));
+    }
+
+    #[test]
+    fn unterminated_comment_ends_at_next_game() {
+        let pgn = b"[Event \"a\"]\n\n1. e4 {I miss my brace\n\n*\n\n[Event \"b\"]\n\n1. e4 {c} e5 1-0\n";
+        let games = trace(pgn);
+        assert_eq!(games.len(), 2, "{games:#?}");
+        assert!(lines(&games[0]).contains("UnterminatedComment"));
+        assert!(lines(&games[1]).contains("san@") && lines(&games[1]).contains("comment@"));
+        // Without any later brace at all.
+        let games = trace(b"1. e4 {open\n[Event \"b\"]\n1. d4 *");
+        assert_eq!(games.len(), 2);
+        // A closed comment quoting a game is one comment.
+        let games = trace(b"1. e4 {see:\n\n[Event \"q\"]\n1. d4 1-0\n} e5 *\n");
+        assert_eq!(games.len(), 1, "{games:#?}");
+        assert!(!lines(&games[0]).contains("problem"));
+    }
+
+    #[test]
+    fn binary_garbage_resyncs() {
+        let games = trace(b"1. e4 \0\x01\x02 junk {\n[Event \"b\"]\n1. d4 *");
+        assert_eq!(games.len(), 2);
+        assert!(lines(&games[0]).contains("BinaryData"));
+        assert!(lines(&games[1]).contains("Event=b"));
+    }
+
+    #[test]
+    fn nag_range() {
+        let g = one("1. e4 $0 $255 $256 $ e5 *");
+        assert!(g.contains("$0") && g.contains("$255"));
+        assert_eq!(g.matches("InvalidNag").count(), 2);
+    }
+
+    #[test]
+    fn skip_game_and_offsets() {
+        let pgn = b"[Event \"a\"]\n1. e4 *\n\n[Event \"b\"]\n1. d4 *\n";
+        let mut r = Reader::new(pgn);
+        assert!(r.skip_game());
+        assert_eq!(r.offset(), 19);
+        let mut t = Trace::default();
+        assert!(lines(&r.read_game(&mut t).unwrap()).starts_with("game@21"));
+        assert!(!r.skip_game());
+        assert!(r.is_at_end());
+    }
+
+    #[test]
+    fn with_base_offsets() {
+        let pgn = b"1. e4 *";
+        let mut r = Reader::with_base(pgn, 1000);
+        let mut t = Trace::default();
+        assert!(lines(&r.read_game(&mut t).unwrap()).contains("san@1003 e4"));
+    }
+
+    #[test]
+    fn empty_and_whitespace_inputs() {
+        assert!(trace(b"").is_empty());
+        assert!(trace(b" \n\r\n% only an escape\n\t").is_empty());
+        assert!(trace(b"\xef\xbb\xbf").is_empty());
+    }
+
+    #[test]
+    fn budgets() {
+        let limits = Limits { max_tokens: 10, max_depth: 2, max_comment: 8, max_problems: 3 };
+        let mut r =
+            Reader::new(b"1. e4 e5 2. d4 d5 3. c4 c5 4. f4 f5 5. g4 g5 6. h4 *\n").with_limits(limits);
+        let mut t = Trace::default();
+        let g = lines(&r.read_game(&mut t).unwrap());
+        assert!(g.contains("TooManyTokens") && !g.contains("outcome"), "{g}");
+        let mut r = Reader::new(b"e4 (((e5))) {long comment here} ) ) ) ) ) *").with_limits(limits);
+        let g = lines(&r.read_game(&mut t).unwrap());
+        assert!(g.contains("VariationTooDeep") && g.contains("CommentTooLong"), "{g}");
+        assert!(g.contains("TooManyProblems"), "{g}");
+        assert_eq!(g.matches("problem").count(), 4, "{g}");
+    }
+}

@@ -1,0 +1,232 @@
+//! The [`Visitor`] trait: events the [`Reader`](super::Reader) delivers for one game, in input
+//! order, each token with its byte offset in the input.
+//!
+//! Event order per game: `begin_game`, `tag`*, `begin_movetext`, then any of `san`, `nag`,
+//! `comment`, `begin_variation`/`end_variation` (balanced), `outcome` once, `problem`
+//! anywhere after `begin_game`, and always exactly one `end_game`.
+//! Skipping: `ControlFlow::Break(())` from `begin_game` skips the tag events, from
+//! `begin_movetext` the movetext events, from `begin_variation` that variation (no
+//! `end_variation` follows), from `san` the rest of the movetext. Skipped parts are still
+//! scanned by the same code, so game boundaries never depend on what a visitor skips.
+
+use std::ops::ControlFlow;
+
+use super::{Nag, RawComment, RawTag};
+
+/// Where a game starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameStart {
+    /// Byte offset of the game's first token (its first `[` or first movetext token).
+    pub offset: usize,
+}
+
+/// A move token as written: move number stripped, suffix glyphs (`!`, `?!`, ...) split off
+/// and delivered as NAGs. May be anything the SAN parser has to judge: `e4`, `O-O+`, `0-0`,
+/// `e2e4`, `--`, `Z0`, `0000`, `N@f3`, figurines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SanToken<'a> {
+    /// The token's bytes.
+    pub raw: &'a [u8],
+    /// Byte offset of its first byte.
+    pub offset: usize,
+}
+
+/// A game termination marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `1-0`.
+    WhiteWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`: ongoing, abandoned or unknown.
+    Unknown,
+}
+
+impl GameResult {
+    /// Parses the four standard tokens.
+    pub fn from_ascii(token: &[u8]) -> Option<GameResult> {
+        Some(match token {
+            b"1-0" => GameResult::WhiteWins,
+            b"0-1" => GameResult::BlackWins,
+            b"1/2-1/2" => GameResult::Draw,
+            b"*" => GameResult::Unknown,
+            _ => return None,
+        })
+    }
+
+    /// The standard token.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+}
+
+/// A syntax diagnostic: what and where (byte offset in the input).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Problem {
+    /// What went wrong.
+    pub kind: ProblemKind,
+    /// Byte offset where it was found.
+    pub offset: usize,
+}
+
+/// Kinds of syntax diagnostics. [`ProblemKind::is_error`] tells errors from warnings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ProblemKind {
+    /// The input starts with a UTF-16 byte order mark; nothing more is read.
+    Utf16Bom,
+    /// NUL or other control bytes: the rest up to the next line starting with `[` is skipped.
+    BinaryData,
+    /// A tag line that is not `[Name "value"]`; it is skipped.
+    MalformedTag,
+    /// A tag value without a closing quote on its line; the value runs to the end of the line.
+    UnterminatedTagValue,
+    /// Quotes inside a tag value not escaped as `\"`; the value runs to the last `"]`.
+    UnescapedQuoteInTag,
+    /// `{` without `}` before the next game or the end of input; the comment ends there.
+    UnterminatedComment,
+    /// A comment longer than the budget; it is cut at the budget.
+    CommentTooLong,
+    /// `}` outside a comment.
+    UnmatchedCloseBrace,
+    /// `)` without a `(`.
+    UnmatchedCloseParen,
+    /// `(` not closed before the end of the game.
+    UnclosedVariation,
+    /// Variations nested deeper than the budget; the deeper part is skipped.
+    VariationTooDeep,
+    /// `$` not followed by 0..=255.
+    InvalidNag,
+    /// A result token inside a variation (ignored).
+    ResultInVariation,
+    /// A byte or token that has no meaning in movetext (skipped).
+    UnexpectedToken,
+    /// More tokens than the per-game budget; the rest of the game is skipped.
+    TooManyTokens,
+    /// More diagnostics than the per-game budget; the later ones are dropped.
+    TooManyProblems,
+}
+
+impl ProblemKind {
+    /// Errors lose information; warnings are only unusual spelling.
+    pub fn is_error(self) -> bool {
+        !matches!(
+            self,
+            ProblemKind::UnescapedQuoteInTag
+                | ProblemKind::ResultInVariation
+                | ProblemKind::UnmatchedCloseBrace
+        )
+    }
+
+    /// A short description for diagnostics.
+    pub fn message(self) -> &'static str {
+        match self {
+            ProblemKind::Utf16Bom => "input is UTF-16 (byte order mark); convert it to UTF-8",
+            ProblemKind::BinaryData => "binary data; skipped to the next line starting with '['",
+            ProblemKind::MalformedTag => "malformed tag pair; skipped",
+            ProblemKind::UnterminatedTagValue => "unterminated tag value",
+            ProblemKind::UnescapedQuoteInTag => "unescaped '\"' in tag value",
+            ProblemKind::UnterminatedComment => "unterminated comment",
+            ProblemKind::CommentTooLong => "comment longer than the budget; cut",
+            ProblemKind::UnmatchedCloseBrace => "'}' outside a comment",
+            ProblemKind::UnmatchedCloseParen => "')' without '('",
+            ProblemKind::UnclosedVariation => "variation not closed",
+            ProblemKind::VariationTooDeep => "variations nested too deep; skipped",
+            ProblemKind::InvalidNag => "invalid NAG",
+            ProblemKind::ResultInVariation => "result inside a variation; ignored",
+            ProblemKind::UnexpectedToken => "unexpected token in movetext; skipped",
+            ProblemKind::TooManyTokens => "game too large; rest skipped",
+            ProblemKind::TooManyProblems => "too many problems in this game; further ones dropped",
+        }
+    }
+}
+
+/// Receives the events of one game at a time; see the module docs for order and skipping.
+///
+/// `'a` is the lifetime of the input: tokens borrow from it, so a visitor may keep them
+/// (e.g. collect a game's `SanToken`s) without copying.
+pub trait Visitor<'a> {
+    /// What [`Visitor::end_game`] produces for each game.
+    type Output;
+
+    /// A game starts. `Break` skips its tag events.
+    fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
+        let _ = start;
+        ControlFlow::Continue(())
+    }
+
+    /// A tag pair; `name` as written, `value` raw (see [`RawTag`]).
+    fn tag(&mut self, name: &'a [u8], value: RawTag<'a>) {
+        let _ = (name, value);
+    }
+
+    /// The tags are over. `Break` skips the movetext events (including `outcome`).
+    fn begin_movetext(&mut self) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    /// A move token. `Break` skips the rest of this game's movetext.
+    fn san(&mut self, san: SanToken<'a>) -> ControlFlow<()> {
+        let _ = san;
+        ControlFlow::Continue(())
+    }
+
+    /// A NAG (`$n`, a suffix glyph, or an evaluation symbol), at `offset`.
+    fn nag(&mut self, nag: Nag, offset: usize) {
+        let _ = (nag, offset);
+    }
+
+    /// A comment.
+    fn comment(&mut self, comment: RawComment<'a>) {
+        let _ = comment;
+    }
+
+    /// `(` at `offset`. `Break` skips the variation; no `end_variation` follows.
+    fn begin_variation(&mut self, offset: usize) -> ControlFlow<()> {
+        let _ = offset;
+        ControlFlow::Continue(())
+    }
+
+    /// `)` at `offset` (or the end of the game for an unclosed variation).
+    fn end_variation(&mut self, offset: usize) {
+        let _ = offset;
+    }
+
+    /// The game's result token (main line) at `offset`, or `None` at the end of a movetext
+    /// without one (then `offset` is where the game ends). Called once per game unless the
+    /// movetext was skipped.
+    fn outcome(&mut self, result: Option<GameResult>, offset: usize) {
+        let _ = (result, offset);
+    }
+
+    /// A syntax diagnostic.
+    fn problem(&mut self, problem: Problem) {
+        let _ = problem;
+    }
+
+    /// The game is over.
+    fn end_game(&mut self) -> Self::Output;
+}
+
+/// A visitor that ignores everything (used to skip games).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Ignore;
+
+impl Visitor<'_> for Ignore {
+    type Output = ();
+
+    fn begin_game(&mut self, _: GameStart) -> ControlFlow<()> {
+        ControlFlow::Break(())
+    }
+    fn begin_movetext(&mut self) -> ControlFlow<()> {
+        ControlFlow::Break(())
+    }
+    fn end_game(&mut self) {}
+}

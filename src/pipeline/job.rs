@@ -1,0 +1,46 @@
+//! What the pipeline runs: a `Job` makes one `Worker` per thread; a worker turns a chunk of whole
+//! games into an output value, which the pipeline hands to the caller in input order.
+
+/// A game-aligned piece of the input, as a worker sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct ChunkInput<'a> {
+    /// Position of the chunk in the input: 0, 1, 2...
+    pub seq: u64,
+    /// Byte offset of the chunk's first byte in the (decompressed) input.
+    pub offset: u64,
+    /// Index (0-based) of the chunk's first game in the input.
+    pub first_game: u64,
+    /// Number of games in the chunk, as the splitter counted them.
+    pub games: u64,
+    /// Whole games.
+    pub bytes: &'a [u8],
+}
+
+/// A job run over every chunk of the input.
+pub trait Job: Sync {
+    /// The per-thread state.
+    type Worker: Worker;
+    /// A new worker (one per thread).
+    fn worker(&self) -> Self::Worker;
+}
+
+/// Per-thread state of a job.
+pub trait Worker: Send {
+    /// What one chunk produces.
+    type Output: Send;
+    /// Processes one chunk.
+    fn process(&mut self, chunk: &ChunkInput<'_>) -> Self::Output;
+}
+
+/// Receives progress as chunks are released (from the releasing thread).
+pub trait Observer: Sync {
+    /// `bytes` more input consumed (decompressed bytes; the I/O layer reports compressed ones).
+    fn advance(&self, bytes: u64) {
+        let _ = bytes;
+    }
+}
+
+/// An observer that ignores everything.
+pub struct NoProgress;
+
+impl Observer for NoProgress {}
