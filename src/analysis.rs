@@ -223,9 +223,19 @@ mod tests {
 
     #[test]
     fn score_order_and_views() {
-        let mut v = vec![Score::Mate(2), Score::Cp(10), Score::Mate(-1), Score::Mate(0), Score::Mate(1), Score::Cp(-5)];
+        let mut v = vec![
+            Score::Mate(2),
+            Score::Cp(10),
+            Score::Mate(-1),
+            Score::Mate(0),
+            Score::Mate(1),
+            Score::Cp(-5),
+        ];
         v.sort();
-        assert_eq!(v, [Score::Mate(0), Score::Mate(-1), Score::Cp(-5), Score::Cp(10), Score::Mate(2), Score::Mate(1)]);
+        assert_eq!(
+            v,
+            [Score::Mate(0), Score::Mate(-1), Score::Cp(-5), Score::Cp(10), Score::Mate(2), Score::Mate(1)]
+        );
         let s = PovScore::new(Color::Black, Score::Mate(3));
         assert_eq!(s.white(), Score::Mate(-3));
         assert_eq!(s.pov(Color::Black), Score::Mate(3));

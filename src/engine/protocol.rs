@@ -199,7 +199,10 @@ pub fn budget(remaining: Duration, inc: Option<Duration>, movestogo: Option<u32>
     let moves = movestogo.unwrap_or(30).clamp(1, 50);
     let margin = Duration::from_millis(50).min(remaining / 10);
     let share = remaining / moves + inc.unwrap_or_default() * 3 / 4;
-    share.min(remaining.saturating_sub(margin) / 2).min(remaining.saturating_sub(margin)).max(Duration::from_millis(1))
+    share
+        .min(remaining.saturating_sub(margin) / 2)
+        .min(remaining.saturating_sub(margin))
+        .max(Duration::from_millis(1))
 }
 
 /// An `info` line for a completed iteration: `info depth 12 seldepth 18 score cp 31 nodes ...
@@ -281,7 +284,8 @@ mod tests {
 
     #[test]
     fn limits_and_budgets() {
-        let go = Go { wtime: Some(Duration::from_secs(60)), winc: Some(Duration::from_secs(1)), ..Go::default() };
+        let go =
+            Go { wtime: Some(Duration::from_secs(60)), winc: Some(Duration::from_secs(1)), ..Go::default() };
         let t = go.limit(Color::White).movetime.expect("budget");
         assert!(t > Duration::from_secs(2) && t < Duration::from_secs(4), "{t:?}");
         assert_eq!(go.limit(Color::Black).movetime, None);
@@ -293,8 +297,12 @@ mod tests {
 
     #[test]
     fn formats_answers() {
-        let line = info_line(3, 5, Score::Mate(-2), 1000, 50_000, 7, Duration::from_millis(20), &["e2e4".into()]);
-        assert_eq!(line, "info depth 3 seldepth 5 score mate -2 nodes 1000 nps 50000 hashfull 7 time 20 pv e2e4");
+        let line =
+            info_line(3, 5, Score::Mate(-2), 1000, 50_000, 7, Duration::from_millis(20), &["e2e4".into()]);
+        assert_eq!(
+            line,
+            "info depth 3 seldepth 5 score mate -2 nodes 1000 nps 50000 hashfull 7 time 20 pv e2e4"
+        );
         assert_eq!(bestmove_line(Some("e2e4"), Some("e7e5")), "bestmove e2e4 ponder e7e5");
         assert_eq!(bestmove_line(None, None), "bestmove (none)");
     }

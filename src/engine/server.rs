@@ -22,7 +22,9 @@ use std::thread::{self, Scope, ScopedJoinHandle};
 use std::time::Duration;
 
 use crate::analysis::Analyzer;
-use crate::chess::{CastlingMode, Move, MoveKind, Position, Square, Variant};
+use crate::chess::{Position, Variant};
+use crate::notation::fen::position_from_fen;
+use crate::notation::uci::{parse_uci, to_uci};
 use crate::search::{self, Searcher};
 
 use super::protocol::{self, Command, PositionStart};
@@ -31,30 +33,6 @@ use super::protocol::{self, Command, PositionStart};
 const SEARCH_STACK: usize = 64 << 20;
 /// Largest accepted `Hash` in megabytes.
 const MAX_HASH_MB: usize = 65_536;
-
-/// The UCI spelling of `m`: `e2e4`, `e7e8q`, `N@f3`; castling as the king's two-square move in
-/// standard mode (`e1g1`) and king-takes-rook in Chess960 mode (`e1h1`).
-// Temporary until `notation::uci::to_uci` lands on main.
-fn uci_text(m: Move, mode: CastlingMode) -> String {
-    match m.kind() {
-        MoveKind::Drop(role) => format!("{}@{}", role.upper_char(), m.to()),
-        MoveKind::Promotion(role) => format!("{}{}{}", m.from_raw(), m.to(), role.char()),
-        MoveKind::Castle if mode == CastlingMode::Standard => {
-            let from = m.from_raw();
-            let file = if m.to() > from { crate::chess::File::G } else { crate::chess::File::C };
-            format!("{}{}", from, Square::from_coords(file, from.rank()))
-        }
-        _ => format!("{}{}", m.from_raw(), m.to()),
-    }
-}
-
-/// The legal move `text` names in `pos`; castling is accepted in both spellings.
-// Temporary until `notation::uci::parse_uci` lands on main.
-fn find_move(pos: &Position, text: &str) -> Option<Move> {
-    pos.legal_moves().into_iter().find(|&m| {
-        uci_text(m, pos.castling_mode()) == text || (m.is_castle() && uci_text(m, CastlingMode::Chess960) == text)
-    })
-}
 
 /// Options and the game being analysed.
 struct State {
@@ -74,18 +52,23 @@ impl State {
         }
     }
 
-    fn set_position(&mut self, start: &PositionStart, moves: &[String], out: &Mutex<impl Write>) -> io::Result<()> {
+    fn set_position(
+        &mut self,
+        start: &PositionStart,
+        moves: &[String],
+        out: &Mutex<impl Write>,
+    ) -> io::Result<()> {
         let variant = self.variant();
         let pos = match start {
             PositionStart::StartPos => Some(Position::new(variant)),
-            PositionStart::Fen(fen) => search::testfen::try_position(fen, variant),
+            PositionStart::Fen(fen) => position_from_fen(fen, variant).ok(),
         };
         let Some(mut pos) = pos else {
             return say(out, "info string invalid fen; position unchanged");
         };
         let mut history = Vec::with_capacity(moves.len());
         for text in moves {
-            let Some(m) = find_move(&pos, text) else {
+            let Ok(m) = parse_uci(&pos, text.as_bytes()) else {
                 say(out, &format!("info string illegal move {text}; ignoring it and the moves after it"))?;
                 break;
             };
@@ -116,8 +99,12 @@ pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<(
     let out = Mutex::new(output);
     let mut searcher = Some(Searcher::new());
     let stop = searcher.as_ref().map(Searcher::stop_handle).expect("just built");
-    let mut state =
-        State { variant_name: "chess".into(), chess960: false, pos: Position::default(), history: Vec::new() };
+    let mut state = State {
+        variant_name: "chess".into(),
+        chess960: false,
+        pos: Position::default(),
+        history: Vec::new(),
+    };
     thread::scope(|scope: &Scope<'_, '_>| -> io::Result<()> {
         let mut running: Option<Running<'_>> = None;
         // Waits for the running search (stopping it first if asked) and takes the searcher back.
@@ -144,7 +131,8 @@ pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<(
                         "option name Threads type spin default 1 min 1 max 1".to_string(),
                         "option name Clear Hash type button".to_string(),
                         "option name UCI_Chess960 type check default false".to_string(),
-                        "option name UCI_Variant type combo default chess var chess var crazyhouse".to_string(),
+                        "option name UCI_Variant type combo default chess var chess var crazyhouse"
+                            .to_string(),
                         "uciok".to_string(),
                     ] {
                         say(&out, &l)?;
@@ -194,30 +182,31 @@ pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<(
                     let infinite = go.infinite || go.ponder;
                     stop.store(false, Ordering::Relaxed);
                     let (out, stop) = (&out, stop.clone());
-                    let handle = thread::Builder::new().stack_size(SEARCH_STACK).spawn_scoped(scope, move || {
-                        let mode = pos.castling_mode();
-                        let result = s.search(&pos, &history, &limit, &mut |info| {
-                            let pv: Vec<String> = info.pv.iter().map(|&m| uci_text(m, mode)).collect();
-                            let line = protocol::info_line(
-                                info.depth,
-                                info.seldepth,
-                                info.score,
-                                info.nodes,
-                                info.nps,
-                                info.hashfull,
-                                info.time,
-                                &pv,
-                            );
-                            let _ = say(out, &line);
-                        });
-                        while infinite && !stop.load(Ordering::Relaxed) {
-                            thread::sleep(Duration::from_millis(1));
-                        }
-                        let best = result.best_move.map(|m| uci_text(m, mode));
-                        let ponder = result.pv.get(1).map(|&m| uci_text(m, mode));
-                        let _ = say(out, &protocol::bestmove_line(best.as_deref(), ponder.as_deref()));
-                        s
-                    })?;
+                    let handle =
+                        thread::Builder::new().stack_size(SEARCH_STACK).spawn_scoped(scope, move || {
+                            let mode = pos.castling_mode();
+                            let result = s.search(&pos, &history, &limit, &mut |info| {
+                                let pv: Vec<String> = info.pv.iter().map(|&m| to_uci(m, mode)).collect();
+                                let line = protocol::info_line(
+                                    info.depth,
+                                    info.seldepth,
+                                    info.score,
+                                    info.nodes,
+                                    info.nps,
+                                    info.hashfull,
+                                    info.time,
+                                    &pv,
+                                );
+                                let _ = say(out, &line);
+                            });
+                            while infinite && !stop.load(Ordering::Relaxed) {
+                                thread::sleep(Duration::from_millis(1));
+                            }
+                            let best = result.best_move.map(|m| to_uci(m, mode));
+                            let ponder = result.pv.get(1).map(|&m| to_uci(m, mode));
+                            let _ = say(out, &protocol::bestmove_line(best.as_deref(), ponder.as_deref()));
+                            s
+                        })?;
                     running = Some(Running { handle, infinite });
                 }
                 Command::Stop | Command::PonderHit => finish(&mut running, &mut searcher, true),
@@ -253,20 +242,17 @@ mod tests {
         let m = best.split_whitespace().nth(1).expect("a move");
         let mut pos = Position::default();
         for t in ["e2e4", "e7e5"] {
-            let m = find_move(&pos, t).expect("legal");
+            let m = parse_uci(&pos, t.as_bytes()).expect("legal");
             pos.play_unchecked(m);
         }
-        assert!(find_move(&pos, m).is_some(), "{best}");
+        assert!(parse_uci(&pos, m.as_bytes()).is_ok(), "{best}");
     }
 
     #[test]
-    fn fen_mate_and_castling_spellings() {
+    fn fen_mate_and_bad_input() {
         let lines = run("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo depth 3\n");
         assert!(lines.iter().any(|l| l.contains("score mate 1")), "{lines:?}");
         assert_eq!(lines.last().map(String::as_str), Some("bestmove d1d8"));
-        let pos = search::testfen::position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-        assert_eq!(find_move(&pos, "e1g1"), find_move(&pos, "e1h1"));
-        assert_eq!(uci_text(find_move(&pos, "e1c1").expect("castle"), CastlingMode::Standard), "e1c1");
         let lines = run("position startpos moves e2e4 e2e4\nposition fen not-a-fen w - - 0 1\ngo depth 1\n");
         assert!(lines[0].starts_with("info string illegal move e2e4"));
         assert!(lines[1].starts_with("info string invalid fen"));

@@ -21,8 +21,11 @@ impl Searcher {
     /// One iteration at `depth` with an aspiration window around the previous score.
     pub(super) fn aspiration(&mut self, pos: &Position, depth: i32, previous: i32) -> i32 {
         let mut delta = 25;
-        let (mut alpha, mut beta) =
-            if depth >= 4 && previous.abs() < MATE_BOUND { (previous - delta, previous + delta) } else { (-INF, INF) };
+        let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+            (previous - delta, previous + delta)
+        } else {
+            (-INF, INF)
+        };
         loop {
             let score = self.negamax(pos, depth, alpha, beta, 0, true);
             if self.aborted {

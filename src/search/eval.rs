@@ -189,7 +189,8 @@ const ROOK_OPEN: S = S(26, 10);
 const ROOK_HALF_OPEN: S = S(12, 6);
 const ROOK_SEVENTH: S = S(18, 28);
 /// Mobility: per reachable safe square, and the count considered average.
-const MOBILITY: [(S, i32); 6] = [(S(0, 0), 0), (S(4, 4), 4), (S(5, 5), 6), (S(2, 4), 6), (S(1, 2), 12), (S(0, 0), 0)];
+const MOBILITY: [(S, i32); 6] =
+    [(S(0, 0), 0), (S(4, 4), 4), (S(5, 5), 6), (S(2, 4), 6), (S(1, 2), 12), (S(0, 0), 0)];
 /// Weight of one attacked king-zone square, by attacker role.
 const KING_ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
 /// Share (percent) of the attack weight that counts, by number of attacking pieces.
@@ -306,7 +307,8 @@ fn side(pos: &Position, b: &Board, us: Color, zh: bool) -> (S, i32) {
             if let Some(stop) = sq.offset(if us.is_white() { 8 } else { -8 }) {
                 let weight = rr as i32 - 1;
                 if weight > 0 {
-                    bonus.1 += weight * (5 * their_king.distance(stop) as i32 - 2 * our_king.distance(stop) as i32);
+                    bonus.1 +=
+                        weight * (5 * their_king.distance(stop) as i32 - 2 * our_king.distance(stop) as i32);
                 }
                 if occ.contains(stop) {
                     bonus = S(bonus.0 * 3 / 4, bonus.1 * 3 / 4);
@@ -318,7 +320,10 @@ fn side(pos: &Position, b: &Board, us: Color, zh: bool) -> (S, i32) {
             // is guarded by an enemy pawn.
             let behind_or_level = FRONT_SPAN[them.index()][sq.index()] | (0xffu64 << (8 * sq.rank() as u32));
             let stop = if us.is_white() { sq.index() + 8 } else { sq.index().wrapping_sub(8) };
-            if stop < 64 && our_pawns & adjacent & behind_or_level == 0 && their_pawn_attacks & (1u64 << stop) != 0 {
+            if stop < 64
+                && our_pawns & adjacent & behind_or_level == 0
+                && their_pawn_attacks & (1u64 << stop) != 0
+            {
                 s += BACKWARD;
             }
         }
@@ -396,7 +401,8 @@ fn pawn_shield(us: Color, king: Square, our_pawns: u64) -> S {
     for f in (kf - 1).max(0)..=(kf + 1).min(7) {
         let on_file = our_pawns & (FILE_A << f);
         let at = |rank: usize| -> bool {
-            let sq = Square::from_coords(crate::chess::File::new(f as u32), crate::chess::Rank::new(rank as u32));
+            let sq =
+                Square::from_coords(crate::chess::File::new(f as u32), crate::chess::Rank::new(rank as u32));
             on_file & (1u64 << sq.relative(us).index()) != 0
         };
         if at(kr + 1) {
@@ -413,7 +419,7 @@ fn pawn_shield(us: Color, king: Square, our_pawns: u64) -> S {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::testfen::position;
+    use crate::search::test_position as position;
 
     #[test]
     fn start_position_is_balanced_and_symmetric() {
@@ -440,7 +446,8 @@ mod tests {
         let base = evaluate(&zh);
         let mut setup = zh.to_setup();
         setup.pockets.as_mut().expect("pockets")[Color::White].add(Role::Knight);
-        zh = Position::from_setup(setup, Variant::Crazyhouse, crate::chess::CastlingMode::Standard).expect("valid");
+        zh = Position::from_setup(setup, Variant::Crazyhouse, crate::chess::CastlingMode::Standard)
+            .expect("valid");
         assert!(evaluate(&zh) > base + 300);
     }
 }

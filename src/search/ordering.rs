@@ -237,7 +237,7 @@ pub fn is_bad_capture_score(score: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::testfen::position;
+    use crate::search::test_position as position;
 
     #[test]
     fn static_exchange() {

@@ -1,9 +1,11 @@
 //! Search behaviour: mates with exact distances, draws, repetition, legality of every move
 //! returned (standard, Chess960, Crazyhouse), determinism and the pinned bench signature.
 
-use super::testfen::{position, position_variant};
+use super::test_position as position;
 use super::*;
 use crate::chess::{CastlingMode, Setup, Variant};
+use crate::notation::fen::position_from_fen;
+use crate::notation::san::resolve;
 
 fn analyse(fen: &str, limit: Limit) -> Analysis {
     Searcher::with_hash_mb(4).analyse(&position(fen), &[], &limit).expect("built-in search never fails")
@@ -195,10 +197,18 @@ fn info_after_each_iteration_and_stop_flag() {
 #[test]
 fn crazyhouse_and_chess960_positions() {
     // Crazyhouse: a queen in hand next to a boxed-in king is worth at least a lot of material.
-    let zh = position_variant("6rk/6pp/8/8/2B5/8/8/6K1[Q] w - - 0 1", Variant::Crazyhouse);
+    let zh = position_from_fen("6rk/6pp/8/8/2B5/8/8/6K1[Q] w - - 0 1", Variant::Crazyhouse).expect("valid");
     let a = Searcher::with_hash_mb(2).analyse(&zh, &[], &Limit::depth(3)).expect("search");
-    assert!(matches!(a.score, Score::Mate(_)) || matches!(a.score, Score::Cp(cp) if cp > 300), "{:?}", a.score);
-    let c960 = position_variant("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", Variant::Chess960);
+    assert!(
+        matches!(a.score, Score::Mate(_)) || matches!(a.score, Score::Cp(cp) if cp > 300),
+        "{:?}",
+        a.score
+    );
+    let c960 = position_from_fen(
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        Variant::Chess960,
+    )
+    .expect("valid");
     let a = Searcher::with_hash_mb(2).analyse(&c960, &[], &Limit::depth(4)).expect("search");
     assert!(c960.is_legal(a.best_move.expect("a move")));
 }
@@ -218,39 +228,6 @@ fn bench_speed() {
     }
 }
 
-/// Temporary SAN matcher for the WAC harness until `notation::san` lands on main.
-fn match_san(pos: &Position, san: &str) -> Option<Move> {
-    use crate::chess::{CastlingSide, Role};
-    let san = san.trim_end_matches(['+', '#', '!', '?']);
-    let castle = match san {
-        "O-O" | "0-0" => Some(CastlingSide::KingSide),
-        "O-O-O" | "0-0-0" => Some(CastlingSide::QueenSide),
-        _ => None,
-    };
-    let moves = pos.legal_moves();
-    if let Some(side) = castle {
-        let rook = pos.castling_rook(pos.turn(), side)?;
-        return moves.into_iter().find(|m| m.is_castle() && m.to() == rook);
-    }
-    let (body, promo) = match san.split_once('=') {
-        Some((b, p)) => (b, Role::from_char(p.chars().next()?)),
-        None => (san, None),
-    };
-    let bytes = body.as_bytes();
-    let role = Role::from_upper_char(bytes[0]).unwrap_or(Role::Pawn);
-    let to = Square::from_ascii(&bytes[bytes.len() - 2..])?;
-    let start = usize::from(role != Role::Pawn);
-    let hint: Vec<u8> = bytes[start..bytes.len() - 2].iter().copied().filter(|&c| c != b'x').collect();
-    moves.into_iter().find(|&m| {
-        let Some(from) = m.from() else { return false };
-        !m.is_castle()
-            && m.to() == to
-            && pos.board().role_at(from) == Some(role)
-            && m.promotion_role() == promo
-            && hint.iter().all(|&c| from.file().char() as u8 == c || from.rank().char() as u8 == c)
-    })
-}
-
 /// Strength report: `WAC_MS=1000 cargo test --release --lib search::tests::wac -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -261,12 +238,13 @@ fn wac() {
     let (mut solved, mut total, mut total_nodes) = (0, 0, 0u64);
     let mut engine = Searcher::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let fen = fields[..4].join(" ");
-        let pos = position(&fen);
-        let ops = fields[4..].join(" ");
-        let bm = ops.split(';').find_map(|op| op.trim().strip_prefix("bm ")).expect("bm");
-        let best: Vec<Move> = bm.split_whitespace().map(|s| match_san(&pos, s).expect("bm resolves")).collect();
+        let epd = crate::notation::fen::read_epd(line).expect("EPD");
+        let pos = Position::from_setup(epd.setup.clone(), Variant::Standard, CastlingMode::Standard)
+            .expect("valid");
+        let bm = epd.op("bm").expect("bm").join(" ");
+        let id = epd.op("id").map(|v| v.join(" ")).unwrap_or_default();
+        let best: Vec<Move> =
+            epd.op("bm").expect("bm").iter().map(|s| resolve(&pos, s.as_bytes()).expect("bm").0).collect();
         engine.new_game();
         let limit = match nodes {
             Some(n) => Limit::nodes(n),
@@ -278,7 +256,11 @@ fn wac() {
         if a.best_move.is_some_and(|m| best.contains(&m)) {
             solved += 1;
         } else {
-            println!("miss {} bm {bm} got {:?} {:?}", fields.last().unwrap_or(&""), a.best_move, a.score);
+            println!(
+                "miss {id} bm {bm} got {:?} {:?}",
+                a.best_move.map(|m| crate::notation::san::to_san(&pos, m)),
+                a.score
+            );
         }
     }
     println!("WAC solved {solved}/{total}, {total_nodes} nodes");

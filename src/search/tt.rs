@@ -98,13 +98,28 @@ impl TranspositionTable {
             _ => Bound::Upper,
         };
         let mv = (e.mv != NO_MOVE.to_u16()).then(|| move_from_u16(e.mv));
-        Some(TtHit { mv, score: from_tt(e.score as i32, ply), eval: e.eval as i32, depth: e.depth as i32, bound })
+        Some(TtHit {
+            mv,
+            score: from_tt(e.score as i32, ply),
+            eval: e.eval as i32,
+            depth: e.depth as i32,
+            bound,
+        })
     }
 
     /// Stores a result for `key` searched to `depth` at `ply`.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    pub fn store(&mut self, key: u64, ply: usize, depth: i32, score: i32, eval: i32, bound: Bound, mv: Option<Move>) {
+    pub fn store(
+        &mut self,
+        key: u64,
+        ply: usize,
+        depth: i32,
+        score: i32,
+        eval: i32,
+        bound: Bound,
+        mv: Option<Move>,
+    ) {
         let check = key as u32;
         let generation = self.generation;
         let idx = self.index(key);
