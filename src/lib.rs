@@ -9,6 +9,7 @@
 //! assert_eq!(perft(&Position::default(), 3), 8_902);
 //! ```
 
+pub mod analysis;
 pub mod chess;
 pub mod engine;
 pub mod error;

@@ -1,1 +1,370 @@
-//! (module under construction)
+//! The built-in engine: iterative deepening over a principal variation search with aspiration
+//! windows, quiescence, a transposition table, null-move pruning and late-move reductions, over the
+//! hand-written evaluation of [`eval`].
+//!
+//! Invariants: with one thread and a node or depth limit the result (move, score, PV, node count)
+//! depends only on the position, the history keys and the searcher's state (hash table and history
+//! heuristics, both reset by [`Analyzer::new_game`]); the clock is consulted only under a time limit
+//! or an infinite search. The inner loop does not allocate: move lists live on the stack, the key
+//! stack, PV table and heuristics are allocated once.
+//!
+//! ```
+//! use pgnkit::analysis::{Analyzer, Limit};
+//! use pgnkit::search::Searcher;
+//! use pgnkit::Position;
+//! let mut engine = Searcher::with_hash_mb(1);
+//! let analysis = engine.analyse(&Position::default(), &[], &Limit::depth(3)).unwrap();
+//! assert!(analysis.best_move.is_some());
+//! assert_eq!(analysis.depth, 3);
+//! ```
+
+mod alphabeta;
+pub mod eval;
+pub mod ordering;
+pub mod tt;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::analysis::{Analysis, Analyzer, AnalyzerError, Limit, Score};
+use crate::chess::{Move, Position, Square};
+
+use ordering::History;
+use tt::TranspositionTable;
+
+/// Deepest ply the search reaches (quiescence included).
+pub const MAX_PLY: usize = 128;
+/// Larger than any score.
+pub const INF: i32 = 32_000;
+/// The score of mate at the root; mate found at ply `p` scores `MATE - p`.
+pub const MATE: i32 = 31_000;
+/// Scores at least this large (in absolute value) are mates.
+pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+/// Default hash table size in megabytes.
+pub const DEFAULT_HASH_MB: usize = 16;
+/// A move that no position generates (from and to coincide), used as "none" in fixed arrays.
+pub(crate) const NO_MOVE: Move = Move::normal(Square::A1, Square::A1);
+
+/// Progress after each completed iteration (what a UCI `info` line reports).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// Completed depth in plies.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score from the side to move's point of view.
+    pub score: Score,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Time so far.
+    pub time: Duration,
+    /// Hash table use in permille.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// The built-in engine. One per thread; see the module docs for determinism.
+pub struct Searcher {
+    tt: TranspositionTable,
+    stop: Arc<AtomicBool>,
+    history: Box<History>,
+    killers: Box<[[Move; 2]; MAX_PLY + 2]>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    lmr: Box<[[u8; 64]; 64]>,
+    /// Keys of the game before the root, then of the current line: `keys[root_index + ply]`.
+    keys: Vec<u64>,
+    root_index: usize,
+    nodes: u64,
+    seldepth: usize,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    /// Consult the clock and the stop flag (never under a reproducible limit... except `stop`).
+    can_abort: bool,
+    aborted: bool,
+}
+
+impl Default for Searcher {
+    fn default() -> Searcher {
+        Searcher::new()
+    }
+}
+
+impl std::fmt::Debug for Searcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher").field("hash_mb", &self.tt.size_mb()).finish_non_exhaustive()
+    }
+}
+
+impl Searcher {
+    /// A searcher with the default hash size.
+    pub fn new() -> Searcher {
+        Searcher::with_hash_mb(DEFAULT_HASH_MB)
+    }
+
+    /// A searcher with a hash table of `mb` megabytes.
+    pub fn with_hash_mb(mb: usize) -> Searcher {
+        let mut lmr = Box::new([[0u8; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            }
+        }
+        Searcher {
+            tt: TranspositionTable::new(mb),
+            stop: Arc::new(AtomicBool::new(false)),
+            history: Box::default(),
+            killers: Box::new([[NO_MOVE; 2]; MAX_PLY + 2]),
+            pv: Box::new([[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            lmr,
+            keys: Vec::with_capacity(1024),
+            root_index: 0,
+            nodes: 0,
+            seldepth: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            can_abort: false,
+            aborted: false,
+        }
+    }
+
+    /// Replaces the hash table with one of `mb` megabytes (empty).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.tt = TranspositionTable::new(mb);
+    }
+
+    /// The hash table size in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    /// The flag that stops a running [`Searcher::search`] when set (from another thread). The
+    /// search does not clear it: clear it before starting one.
+    pub fn stop_handle(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Searches `pos` within `limit`, calling `on_info` after every completed iteration. `history`
+    /// holds the keys of the game's earlier positions, oldest first.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limit: &Limit,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Analysis {
+        let start = Instant::now();
+        self.prepare(pos, history, limit, start);
+        let root_moves = pos.legal_moves();
+        if root_moves.is_empty() {
+            let score = if pos.is_check() { Score::Mate(0) } else { Score::Cp(0) };
+            return Analysis {
+                score,
+                depth: 0,
+                seldepth: 0,
+                nodes: 0,
+                time: start.elapsed(),
+                best_move: None,
+                pv: Vec::new(),
+            };
+        }
+        let max_depth = limit.depth.map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
+        let mut result = Analysis {
+            score: Score::Cp(0),
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            best_move: root_moves.first().copied(),
+            pv: root_moves.first().copied().into_iter().collect(),
+        };
+        let mut last_score = 0;
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let score = self.aspiration(pos, depth as i32, last_score);
+            if self.aborted {
+                break;
+            }
+            last_score = score;
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+            let time = start.elapsed();
+            result = Analysis {
+                score: to_score(score),
+                depth,
+                seldepth: self.seldepth.max(depth as usize) as u32,
+                nodes: self.nodes,
+                time,
+                best_move: pv.first().copied().or(result.best_move),
+                pv: if pv.is_empty() { result.pv } else { pv },
+            };
+            let nps = (self.nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64;
+            on_info(&Info {
+                depth,
+                seldepth: result.seldepth,
+                score: result.score,
+                nodes: self.nodes,
+                nps,
+                time,
+                hashfull: self.tt.hashfull(),
+                pv: result.pv.clone(),
+            });
+            // After depth 1 a move exists: limits may now cut iterations short.
+            self.can_abort = true;
+            if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            if let (Some(movetime), Some(_)) = (limit.movetime, self.deadline) {
+                // Another iteration would most likely not finish.
+                if start.elapsed() * 2 > movetime {
+                    break;
+                }
+            }
+            // A forced mate found by a full-width search at this depth will not get shorter.
+            if score.abs() >= MATE_BOUND && (MATE - score.abs()) < depth as i32 && limit.depth.is_none() {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result.time = start.elapsed();
+        result
+    }
+
+    fn prepare(&mut self, pos: &Position, history: &[u64], limit: &Limit, start: Instant) {
+        self.keys.clear();
+        let history = match history.split_last() {
+            Some((&last, rest)) if last == pos.zobrist() => rest,
+            _ => history,
+        };
+        self.keys.extend_from_slice(history);
+        self.root_index = self.keys.len();
+        self.keys.resize(self.root_index + MAX_PLY + 2, 0);
+        self.keys[self.root_index] = pos.zobrist();
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.node_limit = limit.nodes.unwrap_or(u64::MAX).max(1);
+        self.deadline = limit.movetime.map(|t| start + t);
+        self.can_abort = false;
+        self.aborted = false;
+        self.killers.fill([NO_MOVE; 2]);
+        self.pv_len = [0; MAX_PLY + 1];
+        self.history.age();
+        self.tt.new_search();
+    }
+
+    /// Called every node: `true` when the search must unwind.
+    #[inline(always)]
+    fn should_stop(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if !self.can_abort {
+            return false;
+        }
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        } else if self.nodes & 1023 == 0 {
+            if self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            } else if let Some(deadline) = self.deadline
+                && Instant::now() >= deadline
+            {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+}
+
+/// Internal score to the public one (mates in moves).
+pub(crate) fn to_score(score: i32) -> Score {
+    if score >= MATE_BOUND {
+        Score::Mate((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Score::Mate(-(MATE + score) / 2)
+    } else {
+        Score::Cp(score)
+    }
+}
+
+impl Analyzer for Searcher {
+    fn analyse(&mut self, pos: &Position, history: &[u64], limit: &Limit) -> Result<Analysis, AnalyzerError> {
+        self.stop.store(false, Ordering::Relaxed);
+        Ok(self.search(pos, history, limit, &mut |_| {}))
+    }
+
+    fn name(&self) -> &str {
+        concat!("pgnkit ", env!("CARGO_PKG_VERSION"))
+    }
+
+    fn new_game(&mut self) {
+        self.tt.clear();
+        self.history.clear();
+    }
+}
+
+/// Depth that [`bench`] searches each position to.
+pub const BENCH_DEPTH: u32 = 7;
+
+/// The positions of [`bench`]: openings, middlegames, endgames, Chess960 and Crazyhouse.
+const BENCH_POSITIONS: [(&str, crate::chess::Variant); 8] = {
+    use crate::chess::Variant::{Chess960, Crazyhouse, Standard};
+    [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Standard),
+        ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", Standard),
+        ("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8", Standard),
+        ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", Standard),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", Standard),
+        ("6k1/5p2/6p1/8/7p/8/6PP/6K1 b - - 0 1", Standard),
+        ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", Chess960),
+        ("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R/ b KQkq - 0 1", Crazyhouse),
+    ]
+};
+
+/// Nodes and time of a bench run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchReport {
+    /// Total nodes searched (the bench signature).
+    pub nodes: u64,
+    /// Total time.
+    pub time: Duration,
+}
+
+impl BenchReport {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as u128 * 1_000_000 / self.time.as_micros().max(1)) as u64
+    }
+}
+
+/// Searches the fixed bench positions to `depth` with a fresh 16 MB table per position.
+pub fn run_bench(depth: u32) -> BenchReport {
+    let mut searcher = Searcher::new();
+    let mut nodes = 0;
+    let start = Instant::now();
+    for (fen, variant) in BENCH_POSITIONS {
+        let pos = crate::notation::fen::position_from_fen(fen, variant).expect("bench FENs are valid");
+        searcher.new_game();
+        nodes += searcher.search(&pos, &[], &Limit::depth(depth), &mut |_| {}).nodes;
+    }
+    BenchReport { nodes, time: start.elapsed() }
+}
+
+/// The bench signature: total nodes of [`run_bench`] at [`BENCH_DEPTH`]. Any change to search,
+/// evaluation or move generation that changes it should be deliberate.
+pub fn bench() -> u64 {
+    run_bench(BENCH_DEPTH).nodes
+}
+
+#[cfg(test)]
+mod tests;
+
+/// A standard position from a FEN known to be valid (tests only).
+#[cfg(test)]
+pub(crate) fn test_position(fen: &str) -> Position {
+    crate::notation::fen::position_from_fen(fen, crate::chess::Variant::Standard).expect("valid test FEN")
+}

@@ -1,0 +1,309 @@
+//! UCI messages as data: parsing what a GUI sends to an engine, formatting what an engine answers,
+//! and turning clock information into a time budget. No processes, no chess rules: moves stay
+//! text here and are resolved against a position by the server (or client).
+//!
+//! ```
+//! use pgnkit::engine::protocol::{Command, PositionStart};
+//! let cmd = Command::parse("position startpos moves e2e4 e7e5");
+//! assert_eq!(cmd, Command::Position { start: PositionStart::StartPos, moves: vec!["e2e4".into(), "e7e5".into()] });
+//! ```
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use crate::analysis::{Limit, Score};
+use crate::chess::Color;
+
+/// Where a `position` command starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionStart {
+    /// `startpos`.
+    StartPos,
+    /// `fen <fen>` (the fields joined by single spaces).
+    Fen(String),
+}
+
+/// The parameters of `go`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    /// White's remaining time.
+    pub wtime: Option<Duration>,
+    /// Black's remaining time.
+    pub btime: Option<Duration>,
+    /// White's increment.
+    pub winc: Option<Duration>,
+    /// Black's increment.
+    pub binc: Option<Duration>,
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Depth limit in plies.
+    pub depth: Option<u32>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Search for a mate in this many moves (treated as a depth of `2 * mate` plies).
+    pub mate: Option<u32>,
+    /// Fixed time.
+    pub movetime: Option<Duration>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Pondering (searched like `infinite` until `ponderhit` or `stop`).
+    pub ponder: bool,
+    /// Restrict the root to these moves (kept as text).
+    pub searchmoves: Vec<String>,
+}
+
+/// A message from the GUI to the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `uci`.
+    Uci,
+    /// `debug on|off`.
+    Debug(bool),
+    /// `isready`.
+    IsReady,
+    /// `setoption name <name> [value <value>]` (names keep their case; compare case-insensitively).
+    SetOption {
+        /// Option name.
+        name: String,
+        /// Option value, if given.
+        value: Option<String>,
+    },
+    /// `ucinewgame`.
+    UciNewGame,
+    /// `position startpos|fen <fen> [moves <m>...]`.
+    Position {
+        /// The starting position.
+        start: PositionStart,
+        /// Moves played from it, as UCI text.
+        moves: Vec<String>,
+    },
+    /// `go ...`.
+    Go(Go),
+    /// `stop`.
+    Stop,
+    /// `ponderhit`.
+    PonderHit,
+    /// `quit`.
+    Quit,
+    /// Anything else (ignored by the engine, as UCI asks), or an empty line.
+    Unknown(String),
+}
+
+fn millis(token: Option<&str>) -> Option<Duration> {
+    // Some GUIs send negative times when the clock has run out.
+    token.and_then(|t| t.parse::<i64>().ok()).map(|ms| Duration::from_millis(ms.max(0) as u64))
+}
+
+impl Command {
+    /// Parses one line. Unknown commands and malformed parameters never fail: unknown tokens are
+    /// skipped, as UCI requires.
+    pub fn parse(line: &str) -> Command {
+        let mut tokens = line.split_whitespace();
+        let Some(first) = tokens.next() else { return Command::Unknown(String::new()) };
+        match first {
+            "uci" => Command::Uci,
+            "debug" => Command::Debug(tokens.next() == Some("on")),
+            "isready" => Command::IsReady,
+            "ucinewgame" => Command::UciNewGame,
+            "stop" => Command::Stop,
+            "ponderhit" => Command::PonderHit,
+            "quit" => Command::Quit,
+            "setoption" => {
+                let rest: Vec<&str> = tokens.collect();
+                let name_at = rest.iter().position(|&t| t == "name");
+                let value_at = rest.iter().position(|&t| t == "value");
+                let name_end = value_at.unwrap_or(rest.len());
+                let name = name_at.map_or(String::new(), |i| rest[(i + 1).min(name_end)..name_end].join(" "));
+                let value = value_at.map(|i| rest[i + 1..].join(" "));
+                Command::SetOption { name, value }
+            }
+            "position" => {
+                let rest: Vec<&str> = tokens.collect();
+                let moves_at = rest.iter().position(|&t| t == "moves").unwrap_or(rest.len());
+                let start = match rest.first() {
+                    Some(&"fen") => PositionStart::Fen(rest[1..moves_at].join(" ")),
+                    _ => PositionStart::StartPos,
+                };
+                let moves = rest.get(moves_at + 1..).unwrap_or(&[]).iter().map(|s| s.to_string()).collect();
+                Command::Position { start, moves }
+            }
+            "go" => {
+                let mut go = Go::default();
+                let mut tokens = tokens.peekable();
+                while let Some(t) = tokens.next() {
+                    match t {
+                        "wtime" => go.wtime = millis(tokens.next()),
+                        "btime" => go.btime = millis(tokens.next()),
+                        "winc" => go.winc = millis(tokens.next()),
+                        "binc" => go.binc = millis(tokens.next()),
+                        "movetime" => go.movetime = millis(tokens.next()),
+                        "movestogo" => go.movestogo = tokens.next().and_then(|v| v.parse().ok()),
+                        "depth" => go.depth = tokens.next().and_then(|v| v.parse().ok()),
+                        "nodes" => go.nodes = tokens.next().and_then(|v| v.parse().ok()),
+                        "mate" => go.mate = tokens.next().and_then(|v| v.parse().ok()),
+                        "infinite" => go.infinite = true,
+                        "ponder" => go.ponder = true,
+                        "searchmoves" => {
+                            while let Some(m) = tokens.next_if(|m| !GO_KEYWORDS.contains(m)) {
+                                go.searchmoves.push(m.to_string());
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Command::Go(go)
+            }
+            _ => Command::Unknown(line.trim().to_string()),
+        }
+    }
+}
+
+const GO_KEYWORDS: [&str; 12] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "ponder",
+    "searchmoves",
+];
+
+impl Go {
+    /// The search limit for the side `turn`: explicit depth/nodes/movetime as given, clock times
+    /// turned into a movetime budget; `None` fields everywhere means "until stop".
+    pub fn limit(&self, turn: Color) -> Limit {
+        let mut limit = Limit { nodes: self.nodes, depth: self.depth, movetime: self.movetime };
+        if let Some(mate) = self.mate {
+            limit.depth = Some(limit.depth.unwrap_or(u32::MAX).min(mate.saturating_mul(2)));
+        }
+        if self.infinite || self.ponder {
+            return limit;
+        }
+        let (time, inc) = if turn.is_white() { (self.wtime, self.winc) } else { (self.btime, self.binc) };
+        if let Some(time) = time {
+            limit.movetime = Some(limit.movetime.map_or(budget(time, inc, self.movestogo), |t| t.min(time)));
+        }
+        limit
+    }
+}
+
+/// Time for one move: an even share of the remaining time (a 30-move horizon without
+/// `movestogo`) plus most of the increment, never more than the remaining time minus a safety
+/// margin for I/O.
+pub fn budget(remaining: Duration, inc: Option<Duration>, movestogo: Option<u32>) -> Duration {
+    let moves = movestogo.unwrap_or(30).clamp(1, 50);
+    let margin = Duration::from_millis(50).min(remaining / 10);
+    let share = remaining / moves + inc.unwrap_or_default() * 3 / 4;
+    share
+        .min(remaining.saturating_sub(margin) / 2)
+        .min(remaining.saturating_sub(margin))
+        .max(Duration::from_millis(1))
+}
+
+/// An `info` line for a completed iteration: `info depth 12 seldepth 18 score cp 31 nodes ...
+/// nps ... hashfull ... time ... pv e2e4 e7e5`.
+#[allow(clippy::too_many_arguments)]
+pub fn info_line(
+    depth: u32,
+    seldepth: u32,
+    score: Score,
+    nodes: u64,
+    nps: u64,
+    hashfull: u32,
+    time: Duration,
+    pv: &[String],
+) -> String {
+    let mut s = String::with_capacity(96 + 6 * pv.len());
+    let _ = write!(
+        s,
+        "info depth {depth} seldepth {seldepth} score {score} nodes {nodes} nps {nps} hashfull {hashfull} time {}",
+        time.as_millis()
+    );
+    if !pv.is_empty() {
+        s.push_str(" pv");
+        for m in pv {
+            s.push(' ');
+            s.push_str(m);
+        }
+    }
+    s
+}
+
+/// The final answer: `bestmove e2e4 [ponder e7e5]`, or `bestmove (none)` when there is no move.
+pub fn bestmove_line(best: Option<&str>, ponder: Option<&str>) -> String {
+    match (best, ponder) {
+        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
+        (Some(b), None) => format!("bestmove {b}"),
+        (None, _) => "bestmove (none)".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_commands() {
+        assert_eq!(Command::parse("uci"), Command::Uci);
+        assert_eq!(Command::parse("  isready \r"), Command::IsReady);
+        assert_eq!(
+            Command::parse("setoption name Clear Hash"),
+            Command::SetOption { name: "Clear Hash".into(), value: None }
+        );
+        assert_eq!(
+            Command::parse("setoption name UCI_Variant value crazyhouse"),
+            Command::SetOption { name: "UCI_Variant".into(), value: Some("crazyhouse".into()) }
+        );
+        assert_eq!(
+            Command::parse("position fen 8/8/8/8/8/8/8/K6k w - - 0 1 moves a1a2"),
+            Command::Position {
+                start: PositionStart::Fen("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
+                moves: vec!["a1a2".into()]
+            }
+        );
+        assert_eq!(
+            Command::parse("position startpos"),
+            Command::Position { start: PositionStart::StartPos, moves: vec![] }
+        );
+        let Command::Go(go) =
+            Command::parse("go wtime 60000 btime -5 winc 1000 movestogo 20 searchmoves e2e4 d2d4 depth 9")
+        else {
+            panic!("go")
+        };
+        assert_eq!(go.wtime, Some(Duration::from_secs(60)));
+        assert_eq!(go.btime, Some(Duration::ZERO));
+        assert_eq!((go.movestogo, go.depth), (Some(20), Some(9)));
+        assert_eq!(go.searchmoves, ["e2e4", "d2d4"]);
+        assert_eq!(Command::parse("frobnicate 3"), Command::Unknown("frobnicate 3".into()));
+    }
+
+    #[test]
+    fn limits_and_budgets() {
+        let go =
+            Go { wtime: Some(Duration::from_secs(60)), winc: Some(Duration::from_secs(1)), ..Go::default() };
+        let t = go.limit(Color::White).movetime.expect("budget");
+        assert!(t > Duration::from_secs(2) && t < Duration::from_secs(4), "{t:?}");
+        assert_eq!(go.limit(Color::Black).movetime, None);
+        assert!(budget(Duration::from_millis(20), None, Some(1)) <= Duration::from_millis(20));
+        let go = Go { depth: Some(6), infinite: true, ..Go::default() };
+        assert_eq!(go.limit(Color::White), Limit::depth(6));
+        assert_eq!(Go { mate: Some(3), ..Go::default() }.limit(Color::White).depth, Some(6));
+    }
+
+    #[test]
+    fn formats_answers() {
+        let line =
+            info_line(3, 5, Score::Mate(-2), 1000, 50_000, 7, Duration::from_millis(20), &["e2e4".into()]);
+        assert_eq!(
+            line,
+            "info depth 3 seldepth 5 score mate -2 nodes 1000 nps 50000 hashfull 7 time 20 pv e2e4"
+        );
+        assert_eq!(bestmove_line(Some("e2e4"), Some("e7e5")), "bestmove e2e4 ponder e7e5");
+        assert_eq!(bestmove_line(None, None), "bestmove (none)");
+    }
+}

@@ -1,0 +1,273 @@
+//! `pgnkit uci`: the UCI loop over the built-in [`Searcher`], reading commands from any `BufRead`
+//! and answering on any `Write`, so it runs the same over stdin/stdout and in tests.
+//!
+//! The search runs on its own thread (scoped, with a large stack) so that `stop`, `isready` and
+//! `quit` are answered while it thinks; every other command waits for a running search to end.
+//! `go infinite` (and `go ponder`) hold `bestmove` back until `stop`, as UCI requires. Moves in
+//! `position` are resolved against our own legal moves: the first unknown or illegal one ends the
+//! list with an `info string`, and the position stays the last legal one.
+//!
+//! ```
+//! use pgnkit::engine::server::run_uci;
+//! let mut out = Vec::new();
+//! run_uci("uci\nposition startpos moves e2e4\ngo depth 2\n".as_bytes(), &mut out).unwrap();
+//! let out = String::from_utf8(out).unwrap();
+//! assert!(out.contains("uciok") && out.lines().last().unwrap().starts_with("bestmove "));
+//! ```
+
+use std::io::{self, BufRead, Write};
+use std::sync::Mutex;
+use std::sync::atomic::Ordering;
+use std::thread::{self, Scope, ScopedJoinHandle};
+use std::time::Duration;
+
+use crate::analysis::Analyzer;
+use crate::chess::{Position, Variant};
+use crate::notation::fen::position_from_fen;
+use crate::notation::uci::{parse_uci, to_uci};
+use crate::search::{self, Searcher};
+
+use super::protocol::{self, Command, PositionStart};
+
+/// Stack for the search thread: the recursion keeps a position and a move list per ply.
+const SEARCH_STACK: usize = 64 << 20;
+/// Largest accepted `Hash` in megabytes.
+const MAX_HASH_MB: usize = 65_536;
+
+/// Options and the game being analysed.
+struct State {
+    variant_name: String,
+    chess960: bool,
+    pos: Position,
+    /// Keys of the positions before `pos`.
+    history: Vec<u64>,
+}
+
+impl State {
+    fn variant(&self) -> Variant {
+        match self.variant_name.as_str() {
+            "crazyhouse" | "zh" => Variant::Crazyhouse,
+            _ if self.chess960 => Variant::Chess960,
+            _ => Variant::Standard,
+        }
+    }
+
+    fn set_position(
+        &mut self,
+        start: &PositionStart,
+        moves: &[String],
+        out: &Mutex<impl Write>,
+    ) -> io::Result<()> {
+        let variant = self.variant();
+        let pos = match start {
+            PositionStart::StartPos => Some(Position::new(variant)),
+            PositionStart::Fen(fen) => position_from_fen(fen, variant).ok(),
+        };
+        let Some(mut pos) = pos else {
+            return say(out, "info string invalid fen; position unchanged");
+        };
+        let mut history = Vec::with_capacity(moves.len());
+        for text in moves {
+            let Ok(m) = parse_uci(&pos, text.as_bytes()) else {
+                say(out, &format!("info string illegal move {text}; ignoring it and the moves after it"))?;
+                break;
+            };
+            history.push(pos.zobrist());
+            pos.play_unchecked(m);
+        }
+        self.pos = pos;
+        self.history = history;
+        Ok(())
+    }
+}
+
+fn say(out: &Mutex<impl Write>, line: &str) -> io::Result<()> {
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    writeln!(w, "{line}")?;
+    w.flush()
+}
+
+/// A search running on its own thread; it gives the searcher back when joined.
+struct Running<'scope> {
+    handle: ScopedJoinHandle<'scope, Searcher>,
+    infinite: bool,
+}
+
+/// Runs the UCI protocol until `quit` or the end of `input`. At the end of input a finite search
+/// is allowed to finish (its `bestmove` is written); an infinite one is stopped.
+pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<()> {
+    let out = Mutex::new(output);
+    let mut searcher = Some(Searcher::new());
+    let stop = searcher.as_ref().map(Searcher::stop_handle).expect("just built");
+    let mut state = State {
+        variant_name: "chess".into(),
+        chess960: false,
+        pos: Position::default(),
+        history: Vec::new(),
+    };
+    thread::scope(|scope: &Scope<'_, '_>| -> io::Result<()> {
+        let mut running: Option<Running<'_>> = None;
+        // Waits for the running search (stopping it first if asked) and takes the searcher back.
+        let finish = |running: &mut Option<Running<'_>>, searcher: &mut Option<Searcher>, force: bool| {
+            if let Some(r) = running.take() {
+                if force || r.infinite {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                *searcher = Some(r.handle.join().expect("search thread panicked"));
+            }
+        };
+        for line in input.lines() {
+            let line = line?;
+            match Command::parse(&line) {
+                Command::Uci => {
+                    let name = searcher.as_ref().map_or("pgnkit", |s| s.name()).to_string();
+                    for l in [
+                        format!("id name {name}"),
+                        "id author the pgnkit authors".to_string(),
+                        format!(
+                            "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
+                            search::DEFAULT_HASH_MB
+                        ),
+                        "option name Threads type spin default 1 min 1 max 1".to_string(),
+                        "option name Clear Hash type button".to_string(),
+                        "option name UCI_Chess960 type check default false".to_string(),
+                        "option name UCI_Variant type combo default chess var chess var crazyhouse"
+                            .to_string(),
+                        "uciok".to_string(),
+                    ] {
+                        say(&out, &l)?;
+                    }
+                }
+                Command::IsReady => say(&out, "readyok")?,
+                Command::Debug(_) | Command::Unknown(_) => {}
+                Command::SetOption { name, value } => {
+                    finish(&mut running, &mut searcher, false);
+                    let s = searcher.as_mut().expect("searcher is home");
+                    let value = value.unwrap_or_default();
+                    match name.to_ascii_lowercase().as_str() {
+                        "hash" => match value.trim().parse::<usize>() {
+                            Ok(mb) => s.set_hash_mb(mb.clamp(1, MAX_HASH_MB)),
+                            Err(_) => say(&out, "info string Hash needs a number of megabytes")?,
+                        },
+                        "clear hash" => s.new_game(),
+                        "uci_chess960" => state.chess960 = value.trim().eq_ignore_ascii_case("true"),
+                        "uci_variant" => match value.trim().to_ascii_lowercase().as_str() {
+                            v @ ("chess" | "standard" | "normal" | "crazyhouse" | "zh" | "chess960"
+                            | "fischerandom") => {
+                                state.variant_name = v.to_string();
+                                if matches!(v, "chess960" | "fischerandom") {
+                                    state.chess960 = true;
+                                }
+                            }
+                            v => say(&out, &format!("info string unsupported variant {v}"))?,
+                        },
+                        "threads" => {}
+                        other => say(&out, &format!("info string unknown option {other}"))?,
+                    }
+                }
+                Command::UciNewGame => {
+                    finish(&mut running, &mut searcher, false);
+                    searcher.as_mut().expect("searcher is home").new_game();
+                }
+                Command::Position { start, moves } => {
+                    finish(&mut running, &mut searcher, false);
+                    state.set_position(&start, &moves, &out)?;
+                }
+                Command::Go(go) => {
+                    finish(&mut running, &mut searcher, false);
+                    let mut s = searcher.take().expect("searcher is home");
+                    let pos = state.pos.clone();
+                    let history = state.history.clone();
+                    let limit = go.limit(pos.turn());
+                    let infinite = go.infinite || go.ponder;
+                    stop.store(false, Ordering::Relaxed);
+                    let (out, stop) = (&out, stop.clone());
+                    let handle =
+                        thread::Builder::new().stack_size(SEARCH_STACK).spawn_scoped(scope, move || {
+                            let mode = pos.castling_mode();
+                            let result = s.search(&pos, &history, &limit, &mut |info| {
+                                let pv: Vec<String> = info.pv.iter().map(|&m| to_uci(m, mode)).collect();
+                                let line = protocol::info_line(
+                                    info.depth,
+                                    info.seldepth,
+                                    info.score,
+                                    info.nodes,
+                                    info.nps,
+                                    info.hashfull,
+                                    info.time,
+                                    &pv,
+                                );
+                                let _ = say(out, &line);
+                            });
+                            while infinite && !stop.load(Ordering::Relaxed) {
+                                thread::sleep(Duration::from_millis(1));
+                            }
+                            let best = result.best_move.map(|m| to_uci(m, mode));
+                            let ponder = result.pv.get(1).map(|&m| to_uci(m, mode));
+                            let _ = say(out, &protocol::bestmove_line(best.as_deref(), ponder.as_deref()));
+                            s
+                        })?;
+                    running = Some(Running { handle, infinite });
+                }
+                Command::Stop | Command::PonderHit => finish(&mut running, &mut searcher, true),
+                Command::Quit => {
+                    finish(&mut running, &mut searcher, true);
+                    return Ok(());
+                }
+            }
+        }
+        finish(&mut running, &mut searcher, false);
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(input: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        run_uci(input.as_bytes(), &mut out).expect("in-memory I/O");
+        String::from_utf8(out).expect("UTF-8").lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn handshake_and_search() {
+        let lines = run("uci\nisready\nucinewgame\nposition startpos moves e2e4 e7e5\ngo depth 3\n");
+        assert!(lines.iter().any(|l| l.starts_with("id name pgnkit")));
+        assert!(lines.iter().any(|l| l == "uciok") && lines.iter().any(|l| l == "readyok"));
+        let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth")).collect();
+        assert_eq!(infos.len(), 3);
+        let best = lines.last().expect("output");
+        let m = best.split_whitespace().nth(1).expect("a move");
+        let mut pos = Position::default();
+        for t in ["e2e4", "e7e5"] {
+            let m = parse_uci(&pos, t.as_bytes()).expect("legal");
+            pos.play_unchecked(m);
+        }
+        assert!(parse_uci(&pos, m.as_bytes()).is_ok(), "{best}");
+    }
+
+    #[test]
+    fn fen_mate_and_bad_input() {
+        let lines = run("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo depth 3\n");
+        assert!(lines.iter().any(|l| l.contains("score mate 1")), "{lines:?}");
+        assert_eq!(lines.last().map(String::as_str), Some("bestmove d1d8"));
+        let lines = run("position startpos moves e2e4 e2e4\nposition fen not-a-fen w - - 0 1\ngo depth 1\n");
+        assert!(lines[0].starts_with("info string illegal move e2e4"));
+        assert!(lines[1].starts_with("info string invalid fen"));
+    }
+
+    #[test]
+    fn infinite_search_waits_for_stop_and_game_over_has_no_move() {
+        let lines = run("go infinite\nstop\n");
+        assert!(lines.last().expect("bestmove").starts_with("bestmove "));
+        let lines = run("position fen k7/8/8/8/8/8/r7/1r4K1 w - - 0 1\ngo depth 3\nquit\n");
+        assert_eq!(lines.last().map(String::as_str), Some("bestmove (none)"));
+        let lines = run(
+            "setoption name UCI_Variant value crazyhouse\nposition startpos moves e2e4 d7d5 e4d5 d8d5\ngo nodes 2000\n",
+        );
+        let best = lines.last().expect("bestmove");
+        assert!(best.starts_with("bestmove "), "{lines:?}");
+    }
+}

@@ -1,0 +1,267 @@
+//! Search behaviour: mates with exact distances, draws, repetition, legality of every move
+//! returned (standard, Chess960, Crazyhouse), determinism and the pinned bench signature.
+
+use super::test_position as position;
+use super::*;
+use crate::chess::{CastlingMode, Setup, Variant};
+use crate::notation::fen::position_from_fen;
+use crate::notation::san::resolve;
+
+fn analyse(fen: &str, limit: Limit) -> Analysis {
+    Searcher::with_hash_mb(4).analyse(&position(fen), &[], &limit).expect("built-in search never fails")
+}
+
+/// Brute force: can the side to move force mate within `n` moves?
+fn forced_mate(pos: &Position, n: u32) -> bool {
+    if n == 0 {
+        return false;
+    }
+    pos.legal_moves().into_iter().any(|m| {
+        let mut p = pos.clone();
+        p.play_unchecked(m);
+        let replies = p.legal_moves();
+        if replies.is_empty() {
+            return p.is_check();
+        }
+        n > 1
+            && replies.into_iter().all(|r| {
+                let mut q = p.clone();
+                q.play_unchecked(r);
+                forced_mate(&q, n - 1)
+            })
+    })
+}
+
+fn assert_pv_legal(pos: &Position, pv: &[Move]) {
+    let mut p = pos.clone();
+    for &m in pv {
+        assert!(p.is_legal(m), "illegal PV move {m:?} in {p:?}");
+        p.play_unchecked(m);
+    }
+}
+
+#[test]
+fn mate_in_one_two_three() {
+    let cases = [
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1),
+        ("3r2k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", 1),
+        ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 2),
+        ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10", 2),
+        ("r4r2/1pNP4/pPk2N1Q/2BR1n2/1P6/8/2p2K1p/8 w - - 0 1", 3),
+    ];
+    for (fen, n) in cases {
+        let pos = position(fen);
+        if n <= 2 {
+            assert!(forced_mate(&pos, n) && !forced_mate(&pos, n - 1), "puzzle {fen} is not mate in {n}");
+        }
+        let a = analyse(fen, Limit::depth(2 * n + 1));
+        assert_eq!(a.score, Score::Mate(n as i32), "{fen}");
+        assert_pv_legal(&pos, &a.pv);
+        assert_eq!(a.pv.len(), 2 * n as usize - 1, "{fen}: {:?}", a.pv);
+        let mut end = pos.clone();
+        for &m in &a.pv {
+            end.play_unchecked(m);
+        }
+        assert!(end.is_checkmate(), "{fen}: PV {:?} does not mate", a.pv);
+    }
+}
+
+#[test]
+fn being_mated_and_game_over() {
+    let a = analyse("k7/8/8/8/8/1r6/r7/6K1 w - - 0 1", Limit::depth(4));
+    assert_eq!(a.score, Score::Mate(-1));
+    let mated = analyse("k7/8/8/8/8/8/r7/1r4K1 w - - 0 1", Limit::depth(4));
+    assert_eq!((mated.score, mated.best_move, mated.pv.len()), (Score::Mate(0), None, 0));
+    let stalemate = analyse("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Limit::depth(4));
+    assert_eq!((stalemate.score, stalemate.best_move), (Score::Cp(0), None));
+}
+
+#[test]
+fn draws_inside_the_search() {
+    // Bare knight: insufficient material after any move.
+    assert_eq!(analyse("7k/8/8/8/8/8/8/N6K w - - 0 1", Limit::depth(5)).score, Score::Cp(0));
+    // A queen up, but the fifty-move rule strikes on the next move and there is no mate in one.
+    assert_eq!(analyse("7k/8/8/8/8/8/8/1Q5K w - - 99 80", Limit::depth(5)).score, Score::Cp(0));
+    // Stalemate is a draw: White must find the mate, not the stalemate.
+    let a = analyse("7k/5Q2/5K2/8/8/8/8/8 w - - 0 1", Limit::depth(6));
+    assert!(matches!(a.score, Score::Mate(n) if n > 0), "{:?}", a.score);
+}
+
+#[test]
+fn repetition_in_history_is_seen() {
+    // Black is a queen down; ...Nf6 returns to a position of the game's history: a draw.
+    let fen = "6nk/8/8/8/8/8/8/Q6K b - - 10 40";
+    let pos = position(fen);
+    let nf6 = Move::normal(Square::G8, Square::F6);
+    let mut after = pos.clone();
+    after.play_unchecked(nf6);
+    let mut engine = Searcher::with_hash_mb(4);
+    let alone = engine.analyse(&pos, &[], &Limit::depth(5)).expect("search");
+    assert!(matches!(alone.score, Score::Cp(cp) if cp < -500), "{:?}", alone.score);
+    engine.new_game();
+    let history = [after.zobrist(), 11, 12];
+    let with_history = engine.analyse(&pos, &history, &Limit::depth(5)).expect("search");
+    assert_eq!((with_history.score, with_history.best_move), (Score::Cp(0), Some(nf6)));
+    // The current position's own key at the end of the history is tolerated.
+    engine.new_game();
+    let history = [after.zobrist(), 11, 12, pos.zobrist()];
+    assert_eq!(engine.analyse(&pos, &history, &Limit::depth(5)).expect("search").score, Score::Cp(0));
+}
+
+/// A small deterministic generator for playouts.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn never_returns_an_illegal_move() {
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut engine = Searcher::with_hash_mb(2);
+    let mut checked = 0;
+    for game in 0..36 {
+        let variant = Variant::ALL[game % 3];
+        let mut pos = match variant {
+            Variant::Chess960 => {
+                let setup = Setup::chess960((rng.next() % 960) as u32).expect("valid number");
+                Position::from_setup(setup, variant, CastlingMode::Chess960).expect("valid")
+            }
+            v => Position::new(v),
+        };
+        let mut keys = Vec::new();
+        let plies = 10 + rng.next() % 90;
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            keys.push(pos.zobrist());
+            pos.play_unchecked(moves[(rng.next() % moves.len() as u64) as usize]);
+            if rng.next().is_multiple_of(8) {
+                engine.new_game();
+                let a = engine.analyse(&pos, &keys, &Limit::nodes(300)).expect("search");
+                match a.best_move {
+                    Some(m) => assert!(pos.is_legal(m), "{m:?} in {pos:?}"),
+                    None => assert!(pos.legal_moves().is_empty()),
+                }
+                assert_eq!(a.pv.first().copied(), a.best_move);
+                assert_pv_legal(&pos, &a.pv);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} positions checked");
+}
+
+#[test]
+fn deterministic_under_node_and_depth_limits() {
+    let pos = position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8");
+    for limit in [Limit::nodes(20_000), Limit::depth(5)] {
+        let mut runs = Vec::new();
+        for _ in 0..2 {
+            let mut engine = Searcher::with_hash_mb(4);
+            runs.push(engine.analyse(&pos, &[], &limit).expect("search"));
+            // The same engine after new_game gives the same result again.
+            engine.new_game();
+            runs.push(engine.analyse(&pos, &[], &limit).expect("search"));
+        }
+        for r in &runs[1..] {
+            assert_eq!(
+                (r.nodes, r.best_move, r.score, &r.pv),
+                (runs[0].nodes, runs[0].best_move, runs[0].score, &runs[0].pv)
+            );
+        }
+    }
+}
+
+#[test]
+fn info_after_each_iteration_and_stop_flag() {
+    let mut engine = Searcher::with_hash_mb(2);
+    let mut depths = Vec::new();
+    let a = engine.search(&Position::default(), &[], &Limit::depth(4), &mut |info| depths.push(info.depth));
+    assert_eq!(depths, [1, 2, 3, 4]);
+    assert_eq!(a.depth, 4);
+    // A stop raised before the search still lets depth 1 finish, so a move always comes back.
+    engine.stop_handle().store(true, std::sync::atomic::Ordering::Relaxed);
+    let a = engine.search(&Position::default(), &[], &Limit::infinite(), &mut |_| {});
+    assert_eq!(a.depth, 1);
+    assert!(a.best_move.is_some());
+}
+
+#[test]
+fn crazyhouse_and_chess960_positions() {
+    // Crazyhouse: a queen in hand next to a boxed-in king is worth at least a lot of material.
+    let zh = position_from_fen("6rk/6pp/8/8/2B5/8/8/6K1[Q] w - - 0 1", Variant::Crazyhouse).expect("valid");
+    let a = Searcher::with_hash_mb(2).analyse(&zh, &[], &Limit::depth(3)).expect("search");
+    assert!(
+        matches!(a.score, Score::Mate(_)) || matches!(a.score, Score::Cp(cp) if cp > 300),
+        "{:?}",
+        a.score
+    );
+    let c960 = position_from_fen(
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        Variant::Chess960,
+    )
+    .expect("valid");
+    let a = Searcher::with_hash_mb(2).analyse(&c960, &[], &Limit::depth(4)).expect("search");
+    assert!(c960.is_legal(a.best_move.expect("a move")));
+}
+
+#[test]
+fn bench_signature() {
+    assert_eq!(bench(), 155_829, "bench signature changed: if deliberate, update it here");
+}
+
+/// Speed report: `cargo test --release --lib search::tests::bench_speed -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bench_speed() {
+    for depth in [BENCH_DEPTH, BENCH_DEPTH + 3] {
+        let r = run_bench(depth);
+        println!("bench depth {depth}: {} nodes in {:?}: {} nodes/s", r.nodes, r.time, r.nps());
+    }
+}
+
+/// Strength report: `WAC_MS=1000 cargo test --release --lib search::tests::wac -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn wac() {
+    let ms: u64 = std::env::var("WAC_MS").ok().and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let nodes: Option<u64> = std::env::var("WAC_NODES").ok().and_then(|s| s.parse().ok());
+    let text = std::fs::read_to_string("/work/shared/data/epd_suites/wac.epd").expect("WAC suite");
+    let (mut solved, mut total, mut total_nodes) = (0, 0, 0u64);
+    let mut engine = Searcher::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let epd = crate::notation::fen::read_epd(line).expect("EPD");
+        let pos = Position::from_setup(epd.setup.clone(), Variant::Standard, CastlingMode::Standard)
+            .expect("valid");
+        let bm = epd.op("bm").expect("bm").join(" ");
+        let id = epd.op("id").map(|v| v.join(" ")).unwrap_or_default();
+        let best: Vec<Move> =
+            epd.op("bm").expect("bm").iter().map(|s| resolve(&pos, s.as_bytes()).expect("bm").0).collect();
+        engine.new_game();
+        let limit = match nodes {
+            Some(n) => Limit::nodes(n),
+            None => Limit::movetime(std::time::Duration::from_millis(ms)),
+        };
+        let a = engine.analyse(&pos, &[], &limit).expect("search");
+        total += 1;
+        total_nodes += a.nodes;
+        if a.best_move.is_some_and(|m| best.contains(&m)) {
+            solved += 1;
+        } else {
+            println!(
+                "miss {id} bm {bm} got {:?} {:?}",
+                a.best_move.map(|m| crate::notation::san::to_san(&pos, m)),
+                a.score
+            );
+        }
+    }
+    println!("WAC solved {solved}/{total}, {total_nodes} nodes");
+}
