@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs pgnkit and the shakmaty + pgn-reader peer (../shared/bench/peers-rust, GPL: a benchmark
+# peer only, built outside this repository's dependency graph) on the same 100 MB corpus, in one
+# run, alternating, and prints medians and ratios.
+#   usage: scripts/bench-pipeline.sh [RUNS]        (default 5; needs ../shared)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-5}
+shared=../shared
+out=target/bench
+mkdir -p "$out"
+corpus=$out/corpus.pgn
+[ -s "$corpus" ] || bash "$shared/bench/make-corpus.sh" "$corpus" >/dev/null
+[ -s "$corpus.zst" ] || zstd -q -3 -T2 -f "$corpus" -o "$corpus.zst"
+cargo build --release --quiet
+CARGO_TARGET_DIR="$PWD/$out/peers" cargo build --release --quiet --manifest-path "$shared/bench/peers-rust/Cargo.toml"
+peer=$out/peers/release
+bin=target/release/pgnkit
+bytes=$(stat -c %s "$corpus")
+
+# secs CMD...: wall-clock seconds of one run (output discarded).
+secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s.%N); echo "$t1 - $t0" | bc -l; }
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+declare -A times
+pairs=(
+  "check-1t|$bin check --quiet -j 1 $corpus|peer-validate|$peer/validate $corpus"
+  "check-2t|$bin check --quiet -j 2 $corpus|peer-validate_par|$peer/validate_par $corpus"
+  "check-zst-2t|$bin check --quiet -j 2 $corpus.zst|check-2t-again|$bin check --quiet -j 2 $corpus"
+)
+if $bin positions --help >/dev/null 2>&1; then
+  pairs+=("positions-fen-1t|$bin positions --quiet -j 1 $corpus|peer-fen|$peer/fen $corpus")
+fi
+for ((i = 0; i < runs; i++)); do
+  for p in "${pairs[@]}"; do
+    IFS='|' read -r a acmd b bcmd <<<"$p"
+    times[$a]+="$(secs $acmd) "
+    times[$b]+="$(secs $bcmd) "
+  done
+done
+echo "corpus: $corpus ($bytes bytes), $runs runs each, alternating; $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+for p in "${pairs[@]}"; do
+  IFS='|' read -r a _ b _ <<<"$p"
+  ta=$(tr ' ' '\n' <<<"${times[$a]}" | grep . | median)
+  tb=$(tr ' ' '\n' <<<"${times[$b]}" | grep . | median)
+  printf '%-18s %7.3f s %8.1f MB/s | %-18s %7.3f s %8.1f MB/s | ratio %.2fx\n' \
+    "$a" "$ta" "$(echo "$bytes / $ta / 1000000" | bc -l)" "$b" "$tb" "$(echo "$bytes / $tb / 1000000" | bc -l)" "$(echo "$tb / $ta" | bc -l)"
+done
