@@ -8,7 +8,7 @@ use crate::notation::fen::{EpMode, write_fen};
 use crate::pgn::{GameResult, LineIndex, Reader};
 use crate::pipeline::replay::{Game, Hooks, Replayer};
 use crate::pipeline::stats::Stats;
-use crate::pipeline::{ChunkInput, Job, Worker};
+use crate::pipeline::{ChunkInput, ChunkOutput, Job, Worker};
 
 /// What `check` reports.
 #[derive(Clone, Copy, Debug, Default)]
@@ -49,17 +49,27 @@ pub struct Check {
     pub opts: CheckOptions,
 }
 
+/// One item of the report, in input order: a game's diagnostics, then its record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckItem {
+    /// A problem (line relative to the chunk until released).
+    Diagnostic(Diagnostic),
+    /// A game's record (with `--games`).
+    Game(GameRecord),
+}
+
 /// What one chunk yields.
 #[derive(Debug, Default)]
 pub struct CheckOutput {
-    /// Diagnostics, with lines relative to the chunk.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Per-game records, when asked for.
-    pub games: Vec<GameRecord>,
+    /// Diagnostics and game records in input order, so the report does not depend on where
+    /// chunks were cut.
+    pub items: Vec<CheckItem>,
     /// Counters.
     pub stats: Stats,
     /// Line breaks in the chunk (to make the next chunk's lines absolute).
     pub newlines: u64,
+    /// Where the next chunk's games start (absolute offset).
+    pub next: u64,
 }
 
 struct CheckHooks {
@@ -77,12 +87,12 @@ impl<'a> Hooks<'a> for CheckHooks {
     }
 
     fn diagnostic(&mut self, d: Diagnostic) {
-        self.out.diagnostics.push(d);
+        self.out.items.push(CheckItem::Diagnostic(d));
     }
 
     fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
         if self.opts.games {
-            self.out.games.push(GameRecord {
+            self.out.items.push(CheckItem::Game(GameRecord {
                 game: game.number,
                 offset: game.offset,
                 line: game.line,
@@ -92,7 +102,7 @@ impl<'a> Hooks<'a> for CheckHooks {
                 final_fen: last.map(|p| write_fen(p, EpMode::Legal)),
                 errors: game.errors,
                 warnings: game.warnings,
-            });
+            }));
         }
     }
 }
@@ -116,12 +126,36 @@ impl Worker for CheckWorker {
         let hooks = CheckHooks { opts: self.opts, out: CheckOutput::default() };
         let mut replayer = Replayer::new(hooks, chunk.bytes, chunk.offset, chunk.first_game);
         let mut reader = Reader::with_base(chunk.bytes, chunk.offset as usize);
-        while reader.read_game(&mut replayer).is_some() {}
+        // The games that start before `end` are this chunk's; the last may run past it.
+        while !reader.is_at_end() && reader.offset() - (chunk.offset as usize) < chunk.end {
+            reader.read_game(&mut replayer);
+        }
+        let consumed = reader.offset() - chunk.offset as usize;
         let mut out = replayer.hooks.out;
         out.stats.merge(&replayer.stats);
-        out.stats.bytes = chunk.bytes.len() as u64;
-        out.newlines = LineIndex::new(chunk.bytes).locate(chunk.bytes.len()).line as u64 - 1;
+        out.stats.bytes = consumed as u64;
+        out.next = reader.offset() as u64;
+        out.newlines = LineIndex::new(&chunk.bytes[..consumed]).locate(consumed).line as u64 - 1;
         out
+    }
+}
+
+impl ChunkOutput for CheckOutput {
+    fn games(&self) -> u64 {
+        self.stats.games
+    }
+
+    fn next(&self) -> u64 {
+        self.next
+    }
+
+    fn renumber(&mut self, first_game: u64) {
+        for item in &mut self.items {
+            match item {
+                CheckItem::Diagnostic(d) => d.game += first_game,
+                CheckItem::Game(g) => g.game += first_game,
+            }
+        }
     }
 }
 
@@ -130,28 +164,38 @@ mod tests {
     use super::*;
     use crate::pipeline::{Input, NoProgress, Options, run};
 
-    fn check(pgn: &str, threads: usize, chunk_size: usize) -> (Vec<Diagnostic>, Stats) {
+    /// Runs check through the exact pipeline or the speculative one.
+    fn check_with(
+        pgn: &str,
+        threads: usize,
+        chunk_size: usize,
+        speculative: bool,
+    ) -> (Vec<Diagnostic>, Stats) {
         let (mut diags, mut stats, mut lines) = (Vec::new(), Stats::default(), 0);
         let job = Check { opts: CheckOptions { strict_san: true, games: false } };
         let opts = Options { threads, chunk_size };
-        run(
-            Input::Slice(pgn.as_bytes()),
-            &job,
-            crate::pgn::split::cut,
-            &opts,
-            &NoProgress,
-            |out: CheckOutput| {
-                for mut d in out.diagnostics {
+        let release = |out: CheckOutput| {
+            for item in out.items {
+                if let CheckItem::Diagnostic(mut d) = item {
                     d.line += lines;
                     diags.push(d);
                 }
-                lines += out.newlines;
-                stats.merge(&out.stats);
-                Ok::<(), String>(())
-            },
-        )
-        .expect("run");
+            }
+            lines += out.newlines;
+            stats.merge(&out.stats);
+            Ok::<(), String>(())
+        };
+        if speculative {
+            crate::pipeline::run_speculative(pgn.as_bytes(), &job, &opts, &NoProgress, release).expect("run");
+        } else {
+            run(Input::Slice(pgn.as_bytes()), &job, crate::pgn::split::cut, &opts, &NoProgress, release)
+                .expect("run");
+        }
         (diags, stats)
+    }
+
+    fn check(pgn: &str, threads: usize, chunk_size: usize) -> (Vec<Diagnostic>, Stats) {
+        check_with(pgn, threads, chunk_size, false)
     }
 
     const GAMES: &str = "[Event \"ok\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n\
@@ -188,5 +232,26 @@ mod tests {
         }
         assert_eq!(one.1.games, 250);
         assert_eq!(one.0.last().map(|d| d.game), Some(250));
+        for (threads, chunk) in [(1, 1), (1, 100), (2, 100), (2, 1000), (3, 333), (2, 1 << 20)] {
+            assert_eq!(
+                check_with(&many, threads, chunk, true),
+                one,
+                "speculative: threads {threads} chunk {chunk}"
+            );
+        }
+    }
+
+    /// A blank line and `[Event` inside a comment: the guessed boundary is wrong, the releaser
+    /// re-reads, and the report equals the sequential one.
+    #[test]
+    fn speculation_survives_a_game_inside_a_comment() {
+        let tricky =
+            "[Event \"a\"]\n\n1. e4 { a whole game quoted:\n\n[Event \"fake\"]\n\n1. Kxe8 } e5 2. Ke3 *\n\n";
+        let many: String = [GAMES, tricky].concat().repeat(20);
+        let one = check(&many, 1, 1 << 20);
+        assert_eq!(one.1.games, 120);
+        for (threads, chunk) in [(1, 1), (1, 50), (2, 1), (2, 50), (2, 400), (3, 97)] {
+            assert_eq!(check_with(&many, threads, chunk, true), one, "threads {threads} chunk {chunk}");
+        }
     }
 }

@@ -12,8 +12,23 @@ pub struct ChunkInput<'a> {
     pub first_game: u64,
     /// Number of games in the chunk, as the splitter counted them.
     pub games: u64,
-    /// Whole games.
+    /// The chunk's games, and in speculative mode (see [`super::run_speculative`]) everything
+    /// after them to the end of the input, so the last game can be read past `end`.
     pub bytes: &'a [u8],
+    /// The chunk owns the games that start before `bytes[end]`; `end == bytes.len()` for exactly
+    /// cut chunks.
+    pub end: usize,
+}
+
+/// What the speculative pipeline needs to know of a chunk's output.
+pub trait ChunkOutput {
+    /// Games read.
+    fn games(&self) -> u64;
+    /// Offset (absolute) where the first game at or after the chunk's `end` starts, or the end
+    /// of the input: where the next chunk must start.
+    fn next(&self) -> u64;
+    /// Makes the game numbers absolute, given the index (0-based) of the chunk's first game.
+    fn renumber(&mut self, first_game: u64);
 }
 
 /// A job run over every chunk of the input.

@@ -13,7 +13,7 @@ use std::io::Read;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use chunk::{ChunkBytes, Cut, Split, StreamChunks, slice_chunks};
-pub use job::{ChunkInput, Job, NoProgress, Observer, Worker};
+pub use job::{ChunkInput, ChunkOutput, Job, NoProgress, Observer, Worker};
 use order::{InFlight, Reorder};
 
 /// How the pipeline runs.
@@ -74,6 +74,7 @@ fn process<J: Job>(worker: &mut J::Worker, seq: u64, cut: &Cut<&[u8]>) -> Result
         first_game: cut.first_game,
         games: cut.games,
         bytes: cut.bytes,
+        end: cut.bytes.len(),
     };
     catch_unwind(AssertUnwindSafe(|| worker.process(&chunk)))
         .map_err(|p| PipelineError::Panic { offset: cut.offset, message: panic_message(p) })
@@ -178,6 +179,145 @@ pub fn run<J: Job, E: std::fmt::Display>(
             Some(e) => Err(e),
             None => produced,
         }
+    })
+}
+
+/// A likely game start at or after `from`: a `[` that begins a line after a blank line. Only a
+/// guess (such a line can sit inside a comment); [`run_speculative`] verifies every guess.
+pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
+    let from = from.min(bytes.len());
+    let hay = &bytes[from..];
+    let lf = memchr::memmem::find(hay, b"\n\n[").map(|i| i + 2);
+    let crlf = memchr::memmem::find(hay, b"\n\r\n[").map(|i| i + 3);
+    match (lf, crlf) {
+        (Some(a), Some(b)) => from + a.min(b),
+        (Some(a), None) | (None, Some(a)) => from + a,
+        (None, None) => bytes.len(),
+    }
+}
+
+/// Runs `job` over a mapped input without a sequential pre-scan: chunks start at guessed game
+/// boundaries ([`guess_boundary`]); each worker reads the games that start before its chunk's
+/// end (the last may run past it) and reports where the next game starts. On release, in
+/// order, each chunk's start is checked against its predecessor's report; a wrong guess (a blank
+/// line and `[` inside a comment) makes the releaser re-read that chunk from the right place, so
+/// the result is exactly that of one sequential read. Game numbers become absolute on release
+/// ([`ChunkOutput::renumber`]). With one thread, chunks are simply read one after another.
+pub fn run_speculative<J, E>(
+    bytes: &[u8],
+    job: &J,
+    opts: &Options,
+    observer: &dyn Observer,
+    mut release: impl FnMut(Out<J>) -> Result<(), E>,
+) -> Result<(), PipelineError>
+where
+    J: Job,
+    Out<J>: ChunkOutput,
+    E: std::fmt::Display,
+{
+    let target = opts.chunk_size.max(1);
+    let read =
+        |worker: &mut J::Worker, seq: u64, start: usize, end: usize| -> Result<Out<J>, PipelineError> {
+            let chunk = ChunkInput {
+                seq,
+                offset: start as u64,
+                first_game: 0,
+                games: 0,
+                bytes: &bytes[start..],
+                end: end.saturating_sub(start),
+            };
+            catch_unwind(AssertUnwindSafe(|| worker.process(&chunk)))
+                .map_err(|p| PipelineError::Panic { offset: start as u64, message: panic_message(p) })
+        };
+    let mut first_game = 0u64;
+    let mut finish = |mut out: Out<J>, from: u64| -> Result<u64, PipelineError> {
+        let next = out.next();
+        out.renumber(first_game);
+        first_game += out.games();
+        observer.advance(next.saturating_sub(from));
+        release(out).map_err(|e| PipelineError::Release(e.to_string()))?;
+        Ok(next)
+    };
+
+    if opts.threads <= 1 {
+        let mut worker = job.worker();
+        let (mut start, mut seq) = (0usize, 0u64);
+        while start < bytes.len() {
+            let end = guess_boundary(bytes, start + target);
+            let out = read(&mut worker, seq, start, end)?;
+            let next = finish(out, start as u64)? as usize;
+            start = next.max(end.min(bytes.len())).max(start + 1);
+            seq += 1;
+        }
+        return Ok(());
+    }
+
+    // Guessed starts; chunk k spans starts[k]..starts[k + 1].
+    let mut starts = vec![0usize];
+    while let Some(&last) = starts.last() {
+        if last >= bytes.len() {
+            break;
+        }
+        starts.push(guess_boundary(bytes, last + target).max(last + 1).min(bytes.len()));
+    }
+    let chunks = starts.len() - 1;
+    let gate = InFlight::new(2 * opts.threads + 1);
+    let next_seq = std::sync::atomic::AtomicUsize::new(0);
+    let (done_tx, done_rx) = crossbeam_channel::unbounded::<(u64, Result<Out<J>, PipelineError>)>();
+    let starts = &starts;
+    std::thread::scope(|s| {
+        for _ in 0..opts.threads {
+            let (done_tx, gate, next_seq) = (done_tx.clone(), &gate, &next_seq);
+            s.spawn(move || {
+                let mut worker = job.worker();
+                loop {
+                    gate.acquire();
+                    let k = next_seq.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if k >= chunks {
+                        gate.release();
+                        break;
+                    }
+                    let out = read(&mut worker, k as u64, starts[k], starts[k + 1]);
+                    if done_tx.send((k as u64, out)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        let mut reorder = Reorder::default();
+        let mut failure: Option<PipelineError> = None;
+        let mut expected = 0usize; // where the next chunk must start, from its predecessor
+        let mut fixer: Option<J::Worker> = None;
+        for (seq, out) in &done_rx {
+            reorder.push(seq, (seq as usize, out), |(k, out)| {
+                gate.release();
+                if failure.is_some() {
+                    return;
+                }
+                let result = out.and_then(|o| {
+                    if starts[k] == expected {
+                        Ok(o)
+                    } else {
+                        // A wrong guess: read this chunk again from the true start.
+                        let w = fixer.get_or_insert_with(|| job.worker());
+                        read(w, k as u64, expected, starts[k + 1])
+                    }
+                });
+                match result.and_then(|o| finish(o, expected as u64)) {
+                    Ok(next) => expected = (next as usize).max(expected),
+                    Err(e) => failure = Some(e),
+                }
+            });
+            if failure.is_some() {
+                break;
+            }
+        }
+        drop(done_rx);
+        for _ in 0..=2 * opts.threads {
+            gate.release();
+        }
+        failure.map_or(Ok(()), Err)
     })
 }
 

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use pgnkit::io::{Input, InputOptions, Source};
-use pgnkit::jobs::check::{Check, CheckOptions, CheckOutput, GameRecord};
+use pgnkit::jobs::check::{Check, CheckItem, CheckOptions, CheckOutput, GameRecord};
 use pgnkit::jobs::report;
 use pgnkit::pipeline::stats::Stats;
 use pgnkit::pipeline::{self, PipelineError};
@@ -87,21 +87,22 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         let mut write_error: Option<std::io::Error> = None;
         let mut release = |o: CheckOutput| -> Result<(), String> {
             let emit = || -> std::io::Result<()> {
-                for mut d in o.diagnostics {
-                    d.line += lines;
-                    if args.json {
-                        writeln!(out, "{}", report::diagnostic_json(&file, &d))?;
-                    } else {
-                        writeln!(out, "{}", report::diagnostic_text(&file, &d))?;
-                    }
-                }
-                for mut g in o.games {
-                    g.line += lines;
-                    if args.json {
-                        writeln!(out, "{}", game_json(&file, &g))?;
-                    } else {
-                        writeln!(out, "{}", game_text(&file, &g))?;
-                    }
+                for item in o.items {
+                    let line = match item {
+                        CheckItem::Diagnostic(mut d) => {
+                            d.line += lines;
+                            if args.json {
+                                report::diagnostic_json(&file, &d).to_string()
+                            } else {
+                                report::diagnostic_text(&file, &d)
+                            }
+                        }
+                        CheckItem::Game(mut g) => {
+                            g.line += lines;
+                            if args.json { game_json(&file, &g).to_string() } else { game_text(&file, &g) }
+                        }
+                    };
+                    writeln!(out, "{line}")?;
                 }
                 Ok(())
             };
@@ -115,14 +116,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             Ok(())
         };
         let result = match &input.source {
-            Source::Mapped(m) => pipeline::run(
-                pipeline::Input::Slice(m),
-                &job,
-                pgnkit::pgn::split::cut,
-                &opts,
-                &progress,
-                &mut release,
-            ),
+            Source::Mapped(m) => pipeline::run_speculative(m, &job, &opts, &progress, &mut release),
             Source::Stream(_) => {
                 let Input { source: Source::Stream(r), .. } = input else { unreachable!("matched above") };
                 pipeline::run(
