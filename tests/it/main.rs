@@ -3,4 +3,5 @@
 
 mod perft;
 mod pgn_corpus;
+mod positions;
 mod util;
