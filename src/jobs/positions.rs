@@ -4,7 +4,8 @@
 //!
 //! A record is rendered when the replay leaves its position (at the next mainline move, whose SAN
 //! and UCI it carries, or at the end of the game), straight into the chunk's output buffer: no
-//! allocation per position, and SAN/UCI are computed only by the formats that print them. The
+//! allocation per position, FEN ranks that did not change are copied from the previous position
+//! ([`FenWriter`]), and SAN/UCI are computed only by the formats that print them. The
 //! `[%eval]`/`[%clk]` of a record are those of the comments after the move that led to it.
 //!
 //! Invariants: records of a game with an error are its valid prefix, or nothing at all with
@@ -18,7 +19,7 @@ use std::time::Duration;
 
 use crate::chess::{Bitboard, Color, Move, Position, Role, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
-use crate::notation::fen::{EpMode, write_epd_into, write_fen_into};
+use crate::notation::fen::{EpMode, FenWriter};
 use crate::notation::san::write_san_into;
 use crate::notation::uci::write_uci_into;
 use crate::pgn::{EvalScore, LineIndex, RawComment, Reader};
@@ -144,6 +145,8 @@ struct PositionsHooks<'o> {
     out: PositionsOutput,
     /// The requested tags of the current game, rendered once (`,"White":"..."` or `,...`).
     tag_fields: Vec<u8>,
+    /// Reuses the text of unchanged ranks from one position to the next.
+    fen: FenWriter,
     /// `[%eval]` and `[%clk]` after the move that led to the current position.
     eval: Option<EvalScore>,
     clk: Option<Duration>,
@@ -162,6 +165,7 @@ impl<'o> PositionsHooks<'o> {
             opts,
             out: PositionsOutput { bytes: Vec::with_capacity(capacity), ..PositionsOutput::default() },
             tag_fields,
+            fen: FenWriter::new(),
             eval: None,
             clk: None,
             after_move: false,
@@ -182,11 +186,11 @@ impl<'o> PositionsHooks<'o> {
         let out = &mut self.out.bytes;
         match opts.format {
             Format::Fen => {
-                write_fen_into(pos, opts.ep, out);
+                self.fen.write_fen_into(pos, opts.ep, out);
                 out.push(b'\n');
             }
             Format::Epd => {
-                write_epd_into(pos, opts.ep, out);
+                self.fen.write_epd_into(pos, opts.ep, out);
                 out.extend_from_slice(b" hmvc ");
                 push_u64(out, pos.halfmoves() as u64);
                 out.extend_from_slice(b"; fmvn ");
@@ -215,7 +219,7 @@ impl<'o> PositionsHooks<'o> {
                 out.extend_from_slice(b",\"ply\":");
                 push_u64(out, ply as u64);
                 out.extend_from_slice(b",\"fen\":\"");
-                write_fen_into(pos, opts.ep, out);
+                self.fen.write_fen_into(pos, opts.ep, out);
                 out.push(b'"');
                 match next {
                     Next::Move(m) => {
@@ -253,7 +257,7 @@ impl<'o> PositionsHooks<'o> {
                 out.push(b',');
                 push_u64(out, ply as u64);
                 out.push(b',');
-                write_fen_into(pos, opts.ep, out);
+                self.fen.write_fen_into(pos, opts.ep, out);
                 out.push(b',');
                 match next {
                     Next::Move(m) => {
