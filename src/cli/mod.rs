@@ -27,6 +27,9 @@ enum Command {
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     #[command(after_help = cmd::perft::EXAMPLES)]
     Perft(cmd::perft::Args),
+    /// Write every mainline position as FEN, EPD, JSON Lines or CSV.
+    #[command(after_help = cmd::positions::EXAMPLES)]
+    Positions(cmd::positions::Args),
     /// Print a shell completion script.
     Completions {
         /// The shell: bash, zsh, fish, elvish or powershell.
@@ -83,6 +86,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => cmd::check::run(&args),
         Command::Perft(args) => cmd::perft::run(&args),
+        Command::Positions(args) => cmd::positions::run(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "pgnkit", &mut std::io::stdout());
             Ok(Code::Ok)

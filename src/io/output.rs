@@ -126,26 +126,35 @@ impl Output {
             }
         }
         let create_err = |source| OutputError::Create { path: path.to_owned(), source };
-        let name = path.file_name().ok_or_else(|| create_err(io::Error::other("not a file name")))?;
-        let mut temp_name = std::ffi::OsString::from(".");
-        temp_name.push(name);
-        temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));
-        let temp = path.with_file_name(temp_name);
-        let file = File::create(&temp).map_err(create_err)?;
+        // A device or a pipe (`-o /dev/null`, a FIFO) is written in place: renaming a temporary
+        // file onto it would replace the device node itself (as root, /dev/null).
+        let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
+        let (file, temp) = if special {
+            (std::fs::OpenOptions::new().write(true).open(path).map_err(create_err)?, None)
+        } else {
+            let name = path.file_name().ok_or_else(|| create_err(io::Error::other("not a file name")))?;
+            let mut temp_name = std::ffi::OsString::from(".");
+            temp_name.push(name);
+            temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));
+            let temp = path.with_file_name(temp_name);
+            (File::create(&temp).map_err(create_err)?, Some(temp))
+        };
         let buf = BufWriter::with_capacity(1 << 16, file);
         let sink = if path.extension().is_some_and(|e| e == "zst") {
             let level = if opts.zstd_level == 0 { 3 } else { opts.zstd_level };
             match zstd::stream::write::Encoder::new(buf, level) {
                 Ok(e) => Sink::Zstd(e),
                 Err(e) => {
-                    let _ = std::fs::remove_file(&temp);
+                    if let Some(temp) = &temp {
+                        let _ = std::fs::remove_file(temp);
+                    }
                     return Err(create_err(e));
                 }
             }
         } else {
             Sink::File(buf)
         };
-        Ok(Output { sink: Some(sink), path: path.to_owned(), temp: Some(temp) })
+        Ok(Output { sink: Some(sink), path: path.to_owned(), temp })
     }
 
     /// The path as given (`-` for stdout).
@@ -164,10 +173,11 @@ impl Output {
 
     /// Flushes everything, ends the zstd stream, and renames the temporary file into place.
     pub fn finish(mut self) -> Result<(), OutputError> {
+        let sync = self.temp.is_some(); // devices and pipes cannot be synced
         let result = match self.sink.take() {
             Some(Sink::Stdout(mut w)) => w.flush(),
-            Some(Sink::File(w)) => finish_file(w),
-            Some(Sink::Zstd(e)) => e.finish().and_then(finish_file),
+            Some(Sink::File(w)) => finish_file(w, sync),
+            Some(Sink::Zstd(e)) => e.finish().and_then(|w| finish_file(w, sync)),
             None => Ok(()),
         };
         result.map_err(|e| self.error(e))?;
@@ -181,9 +191,9 @@ impl Output {
     }
 }
 
-fn finish_file(w: BufWriter<File>) -> io::Result<()> {
+fn finish_file(w: BufWriter<File>, sync: bool) -> io::Result<()> {
     let file = w.into_inner().map_err(io::IntoInnerError::into_error)?;
-    file.sync_all()
+    if sync { file.sync_all() } else { Ok(()) }
 }
 
 impl Write for Output {
@@ -279,6 +289,32 @@ mod tests {
         assert_eq!(e.exit_code(), 73);
         assert_eq!(std::fs::read(&input).unwrap(), b"*");
         assert!(Output::create(&dir.join("other.pgn"), &opts).is_ok());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// A FIFO stands in for `/dev/null`: a regression would replace it, not a device node.
+    #[cfg(unix)]
+    #[test]
+    fn devices_and_pipes_are_written_in_place() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = temp_dir("fifo");
+        let fifo = dir.join("out.fen");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: mkfifo not available");
+            return;
+        }
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        let mut out = Output::create(&fifo, &OutputOptions::default()).unwrap();
+        out.write_all(b"through the pipe\n").unwrap();
+        out.finish().unwrap();
+        // Checked before joining: after a rename onto the path the reader would wait forever.
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo(), "still a FIFO");
+        assert_eq!(reader.join().unwrap(), b"through the pipe\n");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file");
         std::fs::remove_dir_all(dir).unwrap();
     }
 

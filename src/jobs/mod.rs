@@ -3,4 +3,5 @@
 //! [`crate::pipeline::replay`].
 
 pub mod check;
+pub mod positions;
 pub mod report;

@@ -8,7 +8,7 @@ pub mod san;
 pub mod uci;
 
 pub use fen::{
-    EpMode, Epd, FenError, ParseFenError, STARTING_FEN, position_from_fen, read_epd, read_fen,
+    EpMode, Epd, FenError, FenWriter, ParseFenError, STARTING_FEN, position_from_fen, read_epd, read_fen,
     write_epd_into, write_fen, write_fen_into, write_setup_into,
 };
 pub use san::{

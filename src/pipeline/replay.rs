@@ -89,6 +89,11 @@ pub trait Hooks<'a> {
     fn mainline_move(&mut self, game: &Game<'a>, before: &Position, m: Move) {
         let _ = (game, before, m);
     }
+    /// A mainline null move (`--`), before it is played on `before` (never called in check,
+    /// where a null move is an error that ends the line).
+    fn mainline_null_move(&mut self, game: &Game<'a>, before: &Position) {
+        let _ = (game, before);
+    }
     /// A comment after the last mainline move (or before the first).
     fn mainline_comment(&mut self, game: &Game<'a>, comment: RawComment<'a>) {
         let _ = (game, comment);
@@ -240,6 +245,9 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         let offset = token.offset as u64;
         if is_null_move(token.raw) {
             let before = variations.then(|| line.pos.clone());
+            if mainline && !line.pos.is_check() {
+                self.hooks.mainline_null_move(&self.game, &line.pos);
+            }
             if line.pos.play_null().is_ok() {
                 line.prev = before;
                 line.ply = ply;

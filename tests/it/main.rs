@@ -5,4 +5,5 @@ mod check;
 mod inputs;
 mod perft;
 mod pgn_corpus;
+mod positions;
 mod util;

@@ -1,0 +1,252 @@
+//! `pgnkit positions`: formats, the python-chess oracle, `-o` (zstd, never over an input),
+//! `| head`, exit codes, and identical output at any thread count and chunk size.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::Stdio;
+
+use crate::util::{fixture, pgnkit, run, stderr, stdout};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pgnkit-it-positions-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn path(p: &std::path::Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// The golden FENs written by `scripts/oracle_fens.py` (python-chess), without `#` lines.
+fn oracle(name: &str) -> String {
+    let text = std::fs::read_to_string(fixture(&format!("expected/positions/{name}.fen"))).expect("golden");
+    text.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect()
+}
+
+#[test]
+fn fen_matches_python_chess() {
+    for name in ["lichess_db_10k", "twic1599_10k"] {
+        let pgn = fixture(&format!("pgn/{name}.pgn"));
+        for threads in ["1", "2"] {
+            let o = run(&["positions", "-q", "-j", threads, "--chunk-kib", "1", path(&pgn)]);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            assert!(stdout(&o) == oracle(name), "{name} -j {threads} differs from python-chess");
+        }
+    }
+}
+
+#[test]
+fn formats() {
+    let pgn = fixture("pgn/lichess_db_10k.pgn");
+    let fens = stdout(&run(&["positions", "-q", path(&pgn)]));
+    let n = fens.lines().count();
+    assert_eq!(n, 262);
+
+    let o = run(&["positions", "-q", "--format", "epd", path(&pgn)]);
+    let epd = stdout(&o);
+    let first = epd.lines().next().expect("a record");
+    assert_eq!(
+        first,
+        format!(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc 0; fmvn 1; id \"{}:1:0\"; c0 \"e4\";",
+            path(&pgn)
+        )
+    );
+    assert_eq!(epd.lines().count(), n);
+    assert_eq!(epd.lines().filter(|l| !l.contains(" c0 ")).count(), 5, "one final position per game");
+
+    let o = run(&["positions", "-q", "--format", "jsonl", "--tags", "White,Black,Result,Nope", path(&pgn)]);
+    let recs: Vec<serde_json::Value> =
+        stdout(&o).lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    assert_eq!(recs.len(), n);
+    assert_eq!(recs[0]["White"], "alanbrito4");
+    assert!(recs[0]["Nope"].is_null());
+    assert_eq!((recs[0]["san"].as_str(), recs[0]["uci"].as_str()), (Some("e4"), Some("e2e4")));
+    assert_eq!(recs[1]["clk"], 300);
+    for (r, fen) in recs.iter().zip(fens.lines()) {
+        assert_eq!(r["fen"], fen);
+    }
+    assert_eq!(recs.iter().filter(|r| r["san"].is_null()).count(), 5);
+
+    let o = run(&["positions", "-q", "--format", "csv", "--tags", "Event,Opening", path(&pgn)]);
+    let csv = stdout(&o);
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("game,ply,fen,san,uci,Event,Opening"));
+    assert_eq!(lines.clone().count(), n);
+    // Openings such as "Sicilian Defense: Bowdler Attack" have no comma; those with one are quoted.
+    for l in lines {
+        let unquoted = l.matches('"').count() == 0;
+        assert!(unquoted || l.matches(",\"").count() >= 1, "{l}");
+    }
+}
+
+#[test]
+fn ep_square_always_and_ply_filters() {
+    let pgn = fixture("pgn/twic1599_10k.pgn");
+    let legal = stdout(&run(&["positions", "-q", path(&pgn)]));
+    let always = stdout(&run(&["positions", "-q", "--ep-square", "always", path(&pgn)]));
+    assert_eq!(legal.lines().count(), always.lines().count());
+    assert!(legal.lines().zip(always.lines()).any(|(a, b)| a != b), "double steps show their square");
+    let some = stdout(&run(&[
+        "positions",
+        "-q",
+        "--format",
+        "csv",
+        "--min-ply",
+        "4",
+        "--max-ply",
+        "10",
+        "--every",
+        "3",
+        path(&pgn),
+    ]));
+    let plies: Vec<&str> = some.lines().skip(1).map(|l| l.split(',').nth(1).expect("ply")).collect();
+    assert!(!plies.is_empty());
+    assert!(plies.iter().all(|p| *p == "6" || *p == "9"), "{plies:?}");
+}
+
+#[test]
+fn zst_output_round_trip() {
+    let dir = temp_dir("zst");
+    let pgn = fixture("pgn/twic1599_10k.pgn");
+    let out = dir.join("out.fen.zst");
+    let o = run(&["positions", "-q", "-o", path(&out), path(&pgn)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let raw = std::fs::read(&out).expect("output written");
+    assert!(raw.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]), "zstd frame");
+    let text = zstd::decode_all(&raw[..]).expect("zstd");
+    assert_eq!(String::from_utf8(text).expect("UTF-8"), oracle("twic1599_10k"));
+    // Plain file too; no temporary file left behind.
+    let plain = dir.join("out.fen");
+    assert_eq!(run(&["positions", "-q", "-o", path(&plain), path(&pgn)]).status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&plain).expect("plain"), oracle("twic1599_10k"));
+    assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 2);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn refuses_to_overwrite_an_input() {
+    let dir = temp_dir("clash");
+    let input = dir.join("in.pgn");
+    std::fs::copy(fixture("pgn/lichess_db_10k.pgn"), &input).expect("copy");
+    let before = std::fs::read(&input).expect("read");
+    let sneaky = dir.join(".").join("in.pgn");
+    let o = run(&["positions", "-q", path(&input), "-o", path(&sneaky)]);
+    assert_eq!(o.status.code(), Some(73), "{}", stderr(&o));
+    assert!(stderr(&o).contains("refusing to overwrite"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&input).expect("read"), before);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn closed_stdout_is_a_quiet_success() {
+    let dir = temp_dir("head");
+    let big = dir.join("big.pgn");
+    let one = std::fs::read(fixture("pgn/twic1599_10k.pgn")).expect("read");
+    std::fs::write(&big, one.repeat(30)).expect("write"); // ~1.3 MB of FEN, far past a pipe buffer
+    for threads in ["1", "2"] {
+        let mut child = pgnkit()
+            .args(["positions", "-j", threads, path(&big)])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let mut line = String::new();
+        let mut reader = BufReader::new(child.stdout.take().expect("stdout"));
+        reader.read_line(&mut line).expect("one line");
+        assert_eq!(line, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n");
+        drop(reader);
+        let o = child.wait_with_output().expect("wait");
+        assert_eq!(o.status.code(), Some(0), "-j {threads}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("error"), "{}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn same_bytes_at_any_thread_count_and_chunk_size() {
+    let files =
+        [fixture("pgn/lichess_db_10k.pgn"), fixture("pgn/twic1599_10k.pgn"), fixture("pgn/kokopu__misc.pgn")];
+    let files: Vec<&str> = files.iter().map(|p| path(p)).collect();
+    let variants: [&[&str]; 5] = [
+        &["--format", "fen"],
+        &["--format", "epd", "--skip-errors"],
+        &["--format", "jsonl", "--tags", "White,Black,Result"],
+        &["--format", "csv", "--tags", "Event", "--every", "2"],
+        &["--unique"],
+    ];
+    for extra in variants {
+        let out = |threads: &str, chunk: &str| {
+            let mut args = vec!["positions", "-q", "-j", threads, "--chunk-kib", chunk];
+            args.extend_from_slice(extra);
+            args.extend_from_slice(&files);
+            run(&args)
+        };
+        let one = out("1", "2048");
+        assert_eq!(one.status.code(), Some(1), "kokopu__misc has errors: {}", stderr(&one));
+        for (threads, chunk) in [("2", "2048"), ("2", "1"), ("1", "1"), ("3", "4")] {
+            let many = out(threads, chunk);
+            assert!(many.stdout == one.stdout, "{extra:?} -j {threads} --chunk-kib {chunk}");
+            assert_eq!(stderr(&many), stderr(&one), "{extra:?}");
+            assert_eq!(many.status.code(), one.status.code());
+        }
+    }
+}
+
+#[test]
+fn unique_drops_repeats_across_files() {
+    let pgn = fixture("pgn/twic1599_10k.pgn");
+    let twice = stdout(&run(&["positions", "-q", "--unique", path(&pgn), path(&pgn)]));
+    let once = stdout(&run(&["positions", "-q", "--unique", path(&pgn)]));
+    assert_eq!(twice, once);
+    let all = oracle("twic1599_10k");
+    let mut seen = std::collections::HashSet::new();
+    let expected: String = all
+        .lines()
+        .filter(|l| seen.insert(l.rsplitn(3, ' ').nth(2).map(str::to_owned)))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(once, expected);
+}
+
+#[test]
+fn errors_are_reported_and_set_the_exit_code() {
+    let pgn = fixture("pgn/kokopu__syntactic-error-1.pgn");
+    let o = run(&["positions", path(&pgn)]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    let prefix = format!("pgnkit: {}:", path(&pgn));
+    let diag = err.lines().find(|l| l.contains(": error: ")).expect("a diagnostic");
+    assert!(diag.starts_with(&prefix), "{diag}");
+    assert!(err.contains("pgnkit positions: "), "summary: {err}");
+    let kept = stdout(&o).lines().count();
+    let skipped = stdout(&run(&["positions", "-q", "--skip-errors", path(&pgn)])).lines().count();
+    assert!(skipped < kept, "{skipped} < {kept}");
+}
+
+#[test]
+fn usage_and_input_errors() {
+    let pgn = fixture("pgn/lichess_db_10k.pgn");
+    for args in [
+        &["positions", "--every", "0", path(&pgn)][..],
+        &["positions", "--format", "xml", path(&pgn)],
+        &["positions", "--tags", "White", path(&pgn)],
+        &["positions", "--format", "jsonl", "--tags", "fen", path(&pgn)],
+        &["positions", "--min-ply", "5", "--max-ply", "4", path(&pgn)],
+        &["positions"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+    let o = run(&["positions", "-q", "/nonexistent/x.pgn"]);
+    assert_eq!(o.status.code(), Some(66), "{}", stderr(&o));
+    let dir = temp_dir("missing");
+    let out = dir.join("out.fen");
+    let o = run(&["positions", "-q", "-o", path(&out), path(&pgn), "/nonexistent/x.pgn"]);
+    assert_eq!(o.status.code(), Some(66));
+    assert!(!out.exists(), "no output put in place when an input failed");
+    let _ = std::fs::remove_dir_all(dir);
+}
