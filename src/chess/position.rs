@@ -434,10 +434,8 @@ impl Position {
 
     /// Same placement, side, castling rights, legal ep square, pockets and promoted marks:
     /// the equality that repetition rules use (clocks are ignored).
-    ///
-    /// Not a hash comparison: the Zobrist key includes the en passant file whenever a pawn could
-    /// capture pseudo-legally, so a double step whose en passant capture is illegal (pinned pawn)
-    /// hashes differently from the same position without the double step.
+    /// The keys are compared first (they hash the en passant file only when the capture is legal,
+    /// so equal positions have equal keys); the fields then rule out collisions.
     pub fn same_position(&self, other: &Position) -> bool {
         self.hash == other.hash
             && self.board == other.board

@@ -1,7 +1,8 @@
 //! Zobrist keys, generated at compile time from a fixed seed (splitmix64), and the full-position
-//! hash. `Position::play` keeps the hash incrementally; a test checks it equals [`hash_position`].
-//! The en passant file is hashed only when an enemy pawn could capture (pseudo-legally), so that
-//! transpositions with and without a useless double step hash alike.
+//! hash. `Position::play_unchecked` keeps the key incrementally; the movegen differential test
+//! checks it equals the recomputed one. The en passant file is hashed only when an en passant
+//! capture is legal (python-chess's rule), so that transpositions with and without a useless
+//! double step hash alike and repetitions are found exactly.
 
 use super::bitboard::Bitboard;
 use super::board::Board;
