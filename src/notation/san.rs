@@ -478,7 +478,7 @@ impl San {
         };
         match *self {
             San::Normal { role, file, rank, capture, to, promotion } => {
-                if role != Role::Pawn {
+                if role != Role::Pawn || pawn_needs_prefix(file, rank, to) {
                     push(role.upper_char() as u8);
                 }
                 if let Some(f) = file {
@@ -508,6 +508,17 @@ impl San {
             San::Null => b"--".iter().for_each(|&c| push(c)),
         }
         n
+    }
+}
+
+/// `true` for the pawn SANs that only read back as written with a `P` prefix (all from lenient
+/// input such as `P2e4` or `Pbxe5`): a rank without a file (`2e4` is not SAN), and a `b` file
+/// that the lower-case rule would read as a bishop (`bxe5`, `bb4`).
+fn pawn_needs_prefix(file: Option<File>, rank: Option<Rank>, to: Square) -> bool {
+    match (file, rank) {
+        (None, Some(_)) => true,
+        (Some(File::B), None) => !matches!(to.file(), File::A | File::C),
+        _ => false,
     }
 }
 
@@ -847,6 +858,12 @@ mod tests {
             assert_eq!(s.parse::<SanPlus>().unwrap().to_string(), s);
         }
         assert_eq!("e4+".parse::<San>().unwrap().to_string(), "e4");
+        // Found by the san_roundtrip fuzz target: a rank-only pawn must write back readably.
+        // So must a b-pawn that the lower-case rule would read as a bishop.
+        assert_eq!(parsed("P2e4"), ("P2e4".to_string(), Lenience::PAWN_PREFIX));
+        assert_eq!(parsed("Pbxe5"), ("Pbxe5".to_string(), Lenience::PAWN_PREFIX));
+        assert_eq!(parsed("Pbb4"), ("Pbb4".to_string(), Lenience::PAWN_PREFIX));
+        assert_eq!(parsed("Pbxc3"), ("bxc3".to_string(), Lenience::PAWN_PREFIX));
         assert_eq!(San::Null.to_string(), "--");
     }
 

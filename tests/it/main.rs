@@ -1,6 +1,7 @@
 //! Integration tests (one binary): the real `pgnkit` executable on `fixtures/` (and on
 //! `../shared/data` when it is there), plus library-level checks over whole corpora.
 
+mod fuzz_seeds;
 mod perft;
 mod pgn_corpus;
 mod util;
