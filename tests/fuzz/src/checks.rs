@@ -21,8 +21,11 @@ use pgnkit::pgn::{
     Visitor,
 };
 
+/// A target's property: panics on failure.
+pub type Check = fn(&[u8]);
+
 /// The targets, by name (the directory names under `fixtures/fuzz/` and the fuzz binaries).
-pub const TARGETS: [(&str, fn(&[u8])); 7] = [
+pub const TARGETS: [(&str, Check); 7] = [
     ("pgn_reader", pgn_reader),
     ("split", split),
     ("fen_roundtrip", fen_roundtrip),
@@ -423,12 +426,12 @@ pub fn san_roundtrip(data: &[u8]) {
         if parsed.is_err() {
             assert_eq!(r, Err(SanError::Syntax));
         }
-        if let Ok((sp, _)) = parsed {
-            if let Ok(m) = sp.san.to_move(&pos) {
-                assert_move_notation(&pos, m);
-                // A pawn reading that resolves is what `resolve` picks too.
-                assert_eq!(r.map(|(m, _)| m), Ok(m));
-            }
+        if let Ok((sp, _)) = parsed
+            && let Ok(m) = sp.san.to_move(&pos)
+        {
+            assert_move_notation(&pos, m);
+            // A pawn reading that resolves is what `resolve` picks too.
+            assert_eq!(r.map(|(m, _)| m), Ok(m));
         }
         if let Ok((m, lenience)) = r {
             assert!(lenience.describe().count() == lenience.0.count_ones() as usize);
