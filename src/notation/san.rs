@@ -478,7 +478,7 @@ impl San {
         };
         match *self {
             San::Normal { role, file, rank, capture, to, promotion } => {
-                if role != Role::Pawn {
+                if role != Role::Pawn || pawn_needs_prefix(file, rank, to) {
                     push(role.upper_char() as u8);
                 }
                 if let Some(f) = file {
@@ -508,6 +508,17 @@ impl San {
             San::Null => b"--".iter().for_each(|&c| push(c)),
         }
         n
+    }
+}
+
+/// `true` for the pawn SANs that only read back as written with a `P` prefix (all from lenient
+/// input such as `P2e4` or `Pbxe5`): a rank without a file (`2e4` is not SAN), and a `b` file
+/// that the lower-case rule would read as a bishop (`bxe5`, `bb4`).
+fn pawn_needs_prefix(file: Option<File>, rank: Option<Rank>, to: Square) -> bool {
+    match (file, rank) {
+        (None, Some(_)) => true,
+        (Some(File::B), None) => !matches!(to.file(), File::A | File::C),
+        _ => false,
     }
 }
 
@@ -582,10 +593,147 @@ fn is_capture(pos: &Position, m: Move) -> bool {
     m.is_en_passant() || (!m.is_castle() && pos.board().by_color(!pos.turn()).contains(m.to()))
 }
 
+/// The legal origins of `role` moves to `to` (ordinary moves: no castling, no drops), found
+/// backwards from `to` instead of generating moves: the pieces of `role` that reach `to`, each
+/// tested by lifting it onto `to` and looking for attackers of the king. Also says whether a pawn
+/// capture onto `to` would be en passant. Same answer as `legal_moves_to` filtered to ordinary
+/// moves (a test compares them over perft trees).
+#[inline(always)]
+fn legal_origins(pos: &Position, role: Role, to: Square) -> (Bitboard, bool) {
+    let us = pos.turn();
+    let them = !us;
+    let b = pos.board();
+    let occ = b.occupied();
+    if b.by_color(us).contains(to) {
+        return (Bitboard::EMPTY, false);
+    }
+    let pieces = b.by_piece(role.of(us));
+    let theirs = b.by_color(them);
+    let mut en_passant = false;
+    let candidates = match role {
+        Role::Pawn => {
+            let mut c = Bitboard::EMPTY;
+            if theirs.contains(to) {
+                c = pawn_attacks(them, to) & pieces;
+            } else {
+                if pos.ep_square == Some(to) {
+                    c = pawn_attacks(them, to) & pieces;
+                    en_passant = c.any();
+                }
+                // Pushes: one step, or two from the second rank over an empty square.
+                let back = if us.is_white() { -8 } else { 8 };
+                if let Some(one) = to.offset(back) {
+                    if pieces.contains(one) {
+                        c.add(one);
+                    } else if !occ.contains(one)
+                        && to.rank() == Rank::Fourth.relative(us)
+                        && let Some(two) = one.offset(back)
+                        && pieces.contains(two)
+                    {
+                        c.add(two);
+                    }
+                }
+            }
+            c
+        }
+        Role::Knight => knight_attacks(to) & pieces,
+        Role::Bishop => bishop_attacks(to, occ) & pieces,
+        Role::Rook => rook_attacks(to, occ) & pieces,
+        Role::Queen => queen_attacks(to, occ) & pieces,
+        Role::King => {
+            let c = king_attacks(to) & pieces;
+            return match c.first() {
+                Some(k) if b.attackers_to(to, them, occ.without(k)).is_empty() => (c, false),
+                _ => (Bitboard::EMPTY, false),
+            };
+        }
+    };
+    if candidates.is_empty() {
+        return (candidates, false);
+    }
+    let king = pos.our_king();
+    let mut legal = Bitboard::EMPTY;
+    for from in candidates {
+        let ok = if en_passant && from.file() != to.file() {
+            pos.ep_capture_legal(from, to)
+        } else {
+            // Lifted onto `to`: no attacker left but the piece captured there.
+            (b.attackers_to(king, them, occ.without(from).with(to)) - Bitboard::from_square(to)).is_empty()
+        };
+        if ok {
+            legal.add(from);
+        }
+    }
+    (legal, en_passant)
+}
+
 /// Resolves `san`, returning the move and the flags only the position can tell (capture mark,
 /// disambiguation).
 #[inline(always)]
 fn to_move_flags(pos: &Position, san: &San) -> Result<(Move, Lenience), SanError> {
+    match *san {
+        San::Normal { role, file, rank, capture, to, promotion } => {
+            // Promotion exactly when a pawn reaches the last rank, to a piece it may become.
+            let last = Bitboard::relative_rank(pos.turn(), Rank::Eighth).contains(to);
+            let promotes = role == Role::Pawn && last;
+            if promotes != promotion.is_some() || promotion.is_some_and(|r| !Role::PROMOTIONS.contains(&r)) {
+                return Err(SanError::Illegal);
+            }
+            let (origins, en_passant) = legal_origins(pos, role, to);
+            let mut matching = origins;
+            if let Some(f) = file {
+                matching &= Bitboard::file(f);
+            }
+            if let Some(r) = rank {
+                matching &= Bitboard::rank(r);
+            }
+            let from = matching.first().ok_or(SanError::Illegal)?;
+            if matching.more_than_one() {
+                return Err(SanError::Ambiguous);
+            }
+            let en_passant = en_passant && from.file() != to.file();
+            let m = match promotion {
+                Some(r) => Move::promotion(from, to, r),
+                None if en_passant => Move::en_passant(from, to),
+                None => Move::normal(from, to),
+            };
+            let mut flags = Lenience::CANONICAL;
+            let actual_capture = en_passant || pos.board().by_color(!pos.turn()).contains(to);
+            if capture != actual_capture {
+                flags |= Lenience::CAPTURE_MARK;
+            }
+            let needed = match role {
+                Role::Pawn => (actual_capture, false),
+                Role::King => (false, false),
+                _ => needed_disambiguation(from, origins.without(from)),
+            };
+            if needed != (file.is_some(), rank.is_some()) {
+                flags |= Lenience::OVER_SPECIFIED;
+            }
+            Ok((m, flags))
+        }
+        San::Castle(side) => {
+            let rook = pos.castling_rook(pos.turn(), side).ok_or(SanError::Illegal)?;
+            let king = pos.board().king_of(pos.turn()).ok_or(SanError::Illegal)?;
+            let m = Move::castle(king, rook);
+            let mut moves = MoveList::new();
+            pos.legal_moves_to(Role::King, rook, &mut moves);
+            if moves.contains(&m) { Ok((m, Lenience::CANONICAL)) } else { Err(SanError::Illegal) }
+        }
+        San::Put { role, to } => {
+            let m = Move::drop(role, to);
+            let mut moves = MoveList::new();
+            pos.legal_moves_to(role, to, &mut moves);
+            if moves.contains(&m) { Ok((m, Lenience::CANONICAL)) } else { Err(SanError::Illegal) }
+        }
+        San::Null => Err(SanError::Illegal),
+    }
+}
+
+/// The generator-based resolution `to_move_flags` replaced: the reference its fast path is tested
+/// against.
+#[cfg(test)]
+fn to_move_flags_reference(pos: &Position, san: &San) -> Result<(Move, Lenience), SanError> {
     match *san {
         San::Normal { role, file, rank, capture, to, promotion } => {
             let mut moves = MoveList::new();
@@ -630,21 +778,7 @@ fn to_move_flags(pos: &Position, san: &San) -> Result<(Move, Lenience), SanError
             }
             Ok((m, flags))
         }
-        San::Castle(side) => {
-            let rook = pos.castling_rook(pos.turn(), side).ok_or(SanError::Illegal)?;
-            let king = pos.board().king_of(pos.turn()).ok_or(SanError::Illegal)?;
-            let m = Move::castle(king, rook);
-            let mut moves = MoveList::new();
-            pos.legal_moves_to(Role::King, rook, &mut moves);
-            if moves.contains(&m) { Ok((m, Lenience::CANONICAL)) } else { Err(SanError::Illegal) }
-        }
-        San::Put { role, to } => {
-            let m = Move::drop(role, to);
-            let mut moves = MoveList::new();
-            pos.legal_moves_to(role, to, &mut moves);
-            if moves.contains(&m) { Ok((m, Lenience::CANONICAL)) } else { Err(SanError::Illegal) }
-        }
-        San::Null => Err(SanError::Illegal),
+        _ => to_move_flags(pos, san),
     }
 }
 
@@ -705,14 +839,32 @@ pub(crate) fn gives_check(pos: &Position, m: Move) -> bool {
 }
 
 /// The suffix the legal move `m` deserves.
-#[inline]
+#[inline(always)]
 fn suffix_of(pos: &Position, m: Move) -> Option<Suffix> {
     if !gives_check(pos, m) {
         return None;
     }
+    Some(check_or_mate(pos, m))
+}
+
+/// Check or mate, for a move known to give check (out of line: most moves do not).
+#[inline(never)]
+fn check_or_mate(pos: &Position, m: Move) -> Suffix {
     let mut after = pos.clone();
     after.play_unchecked(m);
-    Some(if after.has_legal_moves() { Suffix::Check } else { Suffix::Checkmate })
+    // Most checks leave the king a flight square: no need to generate every reply.
+    if king_can_step(&after) || after.has_legal_moves() { Suffix::Check } else { Suffix::Checkmate }
+}
+
+/// `true` when the king of the side to move has a safe square to step to.
+#[inline]
+fn king_can_step(pos: &Position) -> bool {
+    let us = pos.turn();
+    let b = pos.board();
+    let king = pos.our_king();
+    let lifted = b.occupied().without(king);
+    let steps = king_attacks(king) - b.by_color(us);
+    Iterator::any(&mut { steps }, |t| b.attackers_to(t, !us, lifted).is_empty())
 }
 
 /// Parses and resolves a SAN token in `pos`: the hot path of every PGN job. Generates only the
@@ -847,6 +999,12 @@ mod tests {
             assert_eq!(s.parse::<SanPlus>().unwrap().to_string(), s);
         }
         assert_eq!("e4+".parse::<San>().unwrap().to_string(), "e4");
+        // Found by the san_roundtrip fuzz target: a rank-only pawn must write back readably.
+        // So must a b-pawn that the lower-case rule would read as a bishop.
+        assert_eq!(parsed("P2e4"), ("P2e4".to_string(), Lenience::PAWN_PREFIX));
+        assert_eq!(parsed("Pbxe5"), ("Pbxe5".to_string(), Lenience::PAWN_PREFIX));
+        assert_eq!(parsed("Pbb4"), ("Pbb4".to_string(), Lenience::PAWN_PREFIX));
+        assert_eq!(parsed("Pbxc3"), ("bxc3".to_string(), Lenience::PAWN_PREFIX));
         assert_eq!(San::Null.to_string(), "--");
     }
 
@@ -1120,6 +1278,72 @@ mod tests {
         assert_eq!(resolve(&p, b"N@e1"), Err(SanError::Illegal));
         // The knight in hand is not a knight on the board.
         assert_eq!(resolve(&p, b"Nf3"), Err(SanError::Illegal));
+    }
+
+    /// The fast `to_move_flags` answers exactly as the generator-based reference, for every role,
+    /// destination, disambiguation, capture mark and promotion, in the perft suite positions and
+    /// their children.
+    #[test]
+    fn fast_resolution_matches_generator() {
+        let suites = [
+            (include_str!("../../fixtures/perft/tricky.perft"), Variant::Standard),
+            (include_str!("../../fixtures/perft/crazyhouse.perft"), Variant::Crazyhouse),
+            (include_str!("../../fixtures/perft/chess960-first100.perft"), Variant::Chess960),
+            (include_str!("../../fixtures/perft/impossible-checker.perft"), Variant::Standard),
+        ];
+        let mut positions = Vec::new();
+        for (text, variant) in suites {
+            for epd in text.lines().filter_map(|l| l.strip_prefix("epd ")).take(30) {
+                let p = match position_from_fen(epd, variant) {
+                    Ok(p) => p,
+                    Err(crate::notation::FenError::Position(e)) => {
+                        match e.ignore_impossible_check().or_else(|e| e.ignore_too_much_material()) {
+                            Ok(p) => p,
+                            Err(_) => continue,
+                        }
+                    }
+                    Err(e) => panic!("{epd}: {e}"),
+                };
+                for &m in p.legal_moves().iter() {
+                    let mut c = p.clone();
+                    c.play_unchecked(m);
+                    positions.push(c);
+                }
+                positions.push(p);
+            }
+        }
+        assert!(positions.len() > 1000);
+        // About 400 positions (50 in debug builds), spread over the suites.
+        let step = positions.len() / if cfg!(debug_assertions) { 50 } else { 400 };
+        let mut checked = 0u64;
+        for p in positions.iter().step_by(step.max(1)) {
+            for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
+                let ours = p.board().by_piece(role.of(p.turn()));
+                let files: Vec<Option<File>> =
+                    std::iter::once(None).chain(ours.into_iter().map(|s| Some(s.file()))).collect();
+                let ranks: Vec<Option<Rank>> =
+                    std::iter::once(None).chain(ours.into_iter().map(|s| Some(s.rank()))).collect();
+                for to in (0..64).map(Square::new) {
+                    for &file in &files {
+                        for &rank in &ranks {
+                            for promotion in [None, Some(Role::Queen), Some(Role::Knight), Some(Role::King)] {
+                                for capture in [false, true] {
+                                    let san = San::Normal { role, file, rank, capture, to, promotion };
+                                    assert_eq!(
+                                        to_move_flags(p, &san),
+                                        to_move_flags_reference(p, &san),
+                                        "{san} in {}",
+                                        crate::notation::write_fen(p, crate::notation::EpMode::Always)
+                                    );
+                                    checked += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1_000_000, "{checked}");
     }
 
     #[test]

@@ -1,0 +1,213 @@
+//! SAN resolve + play and FEN writing over every main-line move of real games, pgnkit beside
+//! shakmaty (a benchmark peer, GPL-3.0, dev-dependency only) on the same tokens in the same run.
+//! Run `cargo bench --bench notation`. Games: see `common::inputs` (the shared 1000k lichess and
+//! TWIC files, else `fixtures/pgn/`). Tokens and positions are extracted once, outside the
+//! timed loops; only moves both libraries accept are kept.
+//!
+//! - `san/pgnkit resolve+play`: per game, the start position, then per token `resolve` (parse,
+//!   legal move, lenience flags including the check-mark check) + `play_unchecked`.
+//! - `san/pgnkit from_ascii+to_move+play`: the same API shape as the peer (no lenience flags).
+//! - `san/shakmaty from_ascii+to_move+play`: `San::from_ascii` + `to_move` + `play_unchecked`.
+//! - `fen/...`: the FEN of every position (legal en passant square) into a reused buffer.
+//!
+//! Throughput is in elements: moves for `san`, positions for `fen`. Each group also prints a
+//! best-of-N interleaved ratio (`ratio ...` lines on stderr).
+
+#![allow(missing_docs)] // criterion_group! generates undocumented items
+
+mod common;
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use pgnkit::chess::Position;
+use pgnkit::notation::{EpMode, San, resolve, write_fen_into};
+use shakmaty::fen::Fen;
+use shakmaty::{Chess, EnPassantMode, Position as _};
+
+/// Tokens of all games, flat, with per-game ranges (one allocation, same layout for both).
+struct Games {
+    tokens: Vec<Vec<u8>>,
+    games: Vec<std::ops::Range<usize>>,
+    /// The resolved moves, for the play-only and parse-only breakdown.
+    ours: Vec<pgnkit::Move>,
+    theirs: Vec<shakmaty::Move>,
+}
+
+/// The playable prefix of each game's main line: tokens both libraries resolve.
+fn load() -> (Games, Vec<Position>, Vec<Chess>) {
+    let mut tokens = Vec::new();
+    let mut games = Vec::new();
+    let (mut ours_moves, mut theirs_moves) = (Vec::new(), Vec::new());
+    let mut ours_positions = Vec::new();
+    let mut theirs_positions = Vec::new();
+    for (_, bytes) in common::inputs() {
+        for line in common::main_lines(&bytes) {
+            let start = tokens.len();
+            let mut ours = Position::default();
+            let mut theirs = Chess::default();
+            for tok in line {
+                let Ok((m, _)) = resolve(&ours, tok) else { break };
+                let Ok(san) = shakmaty::san::San::from_ascii(tok) else { break };
+                let Ok(tm) = san.to_move(&theirs) else { break };
+                ours_positions.push(ours.clone());
+                theirs_positions.push(theirs.clone());
+                ours.play_unchecked(m);
+                theirs.play_unchecked(tm);
+                ours_moves.push(m);
+                theirs_moves.push(tm);
+                tokens.push(tok.to_vec());
+            }
+            if tokens.len() > start {
+                games.push(start..tokens.len());
+            }
+        }
+    }
+    (Games { tokens, games, ours: ours_moves, theirs: theirs_moves }, ours_positions, theirs_positions)
+}
+
+fn pgnkit_resolve(g: &Games) -> Position {
+    let mut last = Position::default();
+    for r in g.games.iter() {
+        let mut pos = Position::default();
+        for tok in &g.tokens[r.clone()] {
+            let (m, _) = resolve(&pos, tok).expect("resolves");
+            pos.play_unchecked(m);
+        }
+        last = pos;
+    }
+    last
+}
+
+fn pgnkit_to_move(g: &Games) -> Position {
+    let mut last = Position::default();
+    for r in g.games.iter() {
+        let mut pos = Position::default();
+        for tok in &g.tokens[r.clone()] {
+            let (san, _) = San::from_ascii(tok).expect("parses");
+            let m = san.san.to_move(&pos).expect("resolves");
+            pos.play_unchecked(m);
+        }
+        last = pos;
+    }
+    last
+}
+
+fn shakmaty_to_move(g: &Games) -> Chess {
+    let mut last = Chess::default();
+    for r in g.games.iter() {
+        let mut pos = Chess::default();
+        for tok in &g.tokens[r.clone()] {
+            let san = shakmaty::san::San::from_ascii(tok).expect("parses");
+            let m = san.to_move(&pos).expect("resolves");
+            pos.play_unchecked(m);
+        }
+        last = pos;
+    }
+    last
+}
+
+/// Breakdown: playing the pre-resolved moves only.
+fn pgnkit_play(g: &Games) -> Position {
+    let mut last = Position::default();
+    for r in g.games.iter() {
+        let mut pos = Position::default();
+        for &m in &g.ours[r.clone()] {
+            pos.play_unchecked(m);
+        }
+        last = pos;
+    }
+    last
+}
+
+fn shakmaty_play(g: &Games) -> Chess {
+    let mut last = Chess::default();
+    for r in g.games.iter() {
+        let mut pos = Chess::default();
+        for &m in &g.theirs[r.clone()] {
+            pos.play_unchecked(m);
+        }
+        last = pos;
+    }
+    last
+}
+
+/// Breakdown: parsing the tokens only.
+fn pgnkit_parse(g: &Games) -> usize {
+    g.tokens.iter().filter(|t| San::from_ascii(t).is_ok()).count()
+}
+
+fn shakmaty_parse(g: &Games) -> usize {
+    g.tokens.iter().filter(|t| shakmaty::san::San::from_ascii(t).is_ok()).count()
+}
+
+fn pgnkit_fens(positions: &[Position], buf: &mut Vec<u8>) -> usize {
+    let mut total = 0;
+    for p in positions {
+        buf.clear();
+        write_fen_into(p, EpMode::Legal, buf);
+        total += buf.len();
+    }
+    total
+}
+
+fn shakmaty_fens(positions: &[Chess], buf: &mut Vec<u8>) -> usize {
+    let mut total = 0;
+    for p in positions {
+        buf.clear();
+        Fen::from_position(p, EnPassantMode::Legal).append_ascii_to(buf);
+        total += buf.len();
+    }
+    total
+}
+
+fn bench(c: &mut Criterion) {
+    let (games, ours, theirs) = load();
+    let moves = games.tokens.len();
+    eprintln!("{} games, {moves} moves (positions)", games.games.len());
+    // Both sides see the same positions and write the same FENs.
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    assert_eq!(pgnkit_fens(&ours, &mut a), shakmaty_fens(&theirs, &mut b));
+
+    let mut group = c.benchmark_group("san");
+    group.throughput(Throughput::Elements(moves as u64));
+    group.bench_function("pgnkit resolve+play", |bch| bch.iter(|| pgnkit_resolve(black_box(&games))));
+    group.bench_function("pgnkit from_ascii+to_move+play", |bch| {
+        bch.iter(|| pgnkit_to_move(black_box(&games)))
+    });
+    group.bench_function("shakmaty from_ascii+to_move+play", |bch| {
+        bch.iter(|| shakmaty_to_move(black_box(&games)))
+    });
+    group.bench_function("pgnkit play only", |bch| bch.iter(|| pgnkit_play(black_box(&games))));
+    group.bench_function("shakmaty play only", |bch| bch.iter(|| shakmaty_play(black_box(&games))));
+    group.bench_function("pgnkit parse only", |bch| bch.iter(|| pgnkit_parse(black_box(&games))));
+    group.bench_function("shakmaty parse only", |bch| bch.iter(|| shakmaty_parse(black_box(&games))));
+    group.finish();
+    common::ratio("san play only vs shakmaty", 30, || pgnkit_play(&games), || shakmaty_play(&games));
+    common::ratio("san parse only vs shakmaty", 30, || pgnkit_parse(&games), || shakmaty_parse(&games));
+    common::ratio("san resolve+play vs shakmaty", 30, || pgnkit_resolve(&games), || shakmaty_to_move(&games));
+    common::ratio(
+        "san from_ascii+to_move+play vs shakmaty",
+        30,
+        || pgnkit_to_move(&games),
+        || shakmaty_to_move(&games),
+    );
+
+    let mut group = c.benchmark_group("fen");
+    group.throughput(Throughput::Elements(ours.len() as u64));
+    let mut buf = Vec::with_capacity(128);
+    group.bench_function("pgnkit write_fen_into", |bch| bch.iter(|| pgnkit_fens(black_box(&ours), &mut buf)));
+    group.bench_function("shakmaty Fen::from_position+append_ascii_to", |bch| {
+        bch.iter(|| shakmaty_fens(black_box(&theirs), &mut buf))
+    });
+    group.finish();
+    common::ratio(
+        "fen write vs shakmaty",
+        30,
+        || pgnkit_fens(&ours, &mut a),
+        || shakmaty_fens(&theirs, &mut b),
+    );
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
