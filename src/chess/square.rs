@@ -116,6 +116,18 @@ macro_rules! squares {
         impl Square {
             /// All 64 squares, a1, b1, .., h8.
             pub const ALL: [Square; 64] = [$(Square::$sq),*];
+
+            /// The square with index `i & 63`. An exhaustive match, not a table load: the compiler
+            /// sees the identity mapping and emits no memory access.
+            #[inline(always)]
+            pub const fn new(i: u32) -> Square {
+                #[allow(non_upper_case_globals)]
+                mod idx { $(pub const $sq: u32 = super::Square::$sq as u32;)* }
+                match i & 63 {
+                    $(idx::$sq => Square::$sq,)*
+                    _ => Square::A1, // unreachable: i & 63 < 64
+                }
+            }
         }
     };
 }
@@ -132,12 +144,6 @@ squares! {
 }
 
 impl Square {
-    /// The square with index `i & 63`.
-    #[inline(always)]
-    pub const fn new(i: u32) -> Square {
-        Square::ALL[(i & 63) as usize]
-    }
-
     /// The square on `file` and `rank`.
     #[inline]
     pub const fn from_coords(file: File, rank: Rank) -> Square {
