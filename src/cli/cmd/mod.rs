@@ -1,4 +1,9 @@
 //! One module per subcommand.
 
+pub mod bench;
 pub mod check;
 pub mod perft;
+pub mod play;
+pub mod show;
+pub mod uci;
+pub mod xboard;
