@@ -1,8 +1,9 @@
 //! `pgnkit xboard`: the xboard/WinBoard protocol (CECP version 2) over the built-in [`Searcher`],
 //! reading commands from any `BufRead` and answering on any `Write`, like [`super::server::run_uci`].
 //!
-//! The engine searches on its own thread so that `?` (move now), `ping`, `force`, `new` and `quit`
-//! are answered while it thinks. `force`, `new`, `undo`, `remove`, `result`, `setboard`, `variant`
+//! The engine searches on its own thread so that `?` (move now), `force`, `new` and `quit` are
+//! answered while it thinks; `ping` is answered once the move being thought about is sent, so
+//! that `pong` means every earlier command has been dealt with. `force`, `new`, `undo`, `remove`, `result`, `setboard`, `variant`
 //! and `quit` abandon a running search without sending its move; a move that was already sent
 //! when they arrived is kept in the game, so the engine's game always matches the GUI's. Moves are
 //! sent as coordinates (`move e2e4`, `move e7e8q`, `move N@f3`), castling as `O-O`/`O-O-O` in
@@ -230,7 +231,10 @@ pub fn run_xboard<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Resul
                 | "name" | "rating" | "ics" | "cores" | "memory" | "draw" | "hint" | "bk" | "." | "otim"
                 | "egtpath" | "option" | "exit" => {}
                 "protover" => say(&out, FEATURES)?,
-                "ping" => say(&out, &format!("pong {arg}"))?,
+                "ping" => {
+                    finish(&mut running, &mut eng, false);
+                    say(&out, &format!("pong {arg}"))?
+                }
                 "?" => {
                     if running.is_some() {
                         stop.store(true, Ordering::Relaxed);

@@ -2,6 +2,7 @@
 //! `../shared/data` when it is there), plus library-level checks over whole corpora.
 
 mod check;
+mod engine;
 mod inputs;
 mod perft;
 mod pgn_corpus;
