@@ -114,7 +114,11 @@ class XboardEngine:
                 try:
                     move = board.parse_uci(text)
                 except ValueError:
-                    move = None
+                    try:
+                        move = board.parse_san(text)
+                    except ValueError:
+                        print(f"unreadable move {line!r} in {board.fen()}", file=sys.stderr)
+                        move = None
                 if move is not None:
                     self.sent = moves + [move.uci()]
                 return Played(move)
