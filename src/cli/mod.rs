@@ -30,6 +30,21 @@ enum Command {
     /// Write every mainline position as FEN, EPD, JSON Lines or CSV.
     #[command(after_help = cmd::positions::EXAMPLES)]
     Positions(cmd::positions::Args),
+    /// Run the built-in engine as a UCI engine on stdin/stdout (for GUIs and python-chess).
+    #[command(after_help = cmd::uci::EXAMPLES)]
+    Uci(cmd::uci::Args),
+    /// Run the built-in engine as an xboard/WinBoard (CECP 2) engine on stdin/stdout.
+    #[command(after_help = cmd::xboard::EXAMPLES)]
+    Xboard(cmd::xboard::Args),
+    /// Play a game against the built-in engine in the terminal (moves in SAN or UCI).
+    #[command(after_help = cmd::play::EXAMPLES)]
+    Play(cmd::play::Args),
+    /// Draw a board diagram (ASCII, Unicode or SVG) of a FEN or of a position in a PGN game.
+    #[command(after_help = cmd::show::EXAMPLES)]
+    Show(cmd::show::Args),
+    /// Search fixed positions: print the engine's node signature and its speed.
+    #[command(after_help = cmd::bench::EXAMPLES)]
+    Bench(cmd::bench::Args),
     /// Print a shell completion script.
     Completions {
         /// The shell: bash, zsh, fish, elvish or powershell.
@@ -87,6 +102,11 @@ pub fn main() -> ExitCode {
         Command::Check(args) => cmd::check::run(&args),
         Command::Perft(args) => cmd::perft::run(&args),
         Command::Positions(args) => cmd::positions::run(&args),
+        Command::Uci(args) => cmd::uci::run(&args),
+        Command::Xboard(args) => cmd::xboard::run(&args),
+        Command::Play(args) => cmd::play::run(&args),
+        Command::Show(args) => cmd::show::run(&args),
+        Command::Bench(args) => cmd::bench::run(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "pgnkit", &mut std::io::stdout());
             Ok(Code::Ok)

@@ -1,5 +1,9 @@
 //! UCI and xboard, both directions. [`protocol`]: UCI messages as data (parse, format, clock
-//! budgets), no processes. [`server`]: the UCI loop over the built-in search.
+//! budgets), no processes. [`server`]: the UCI loop over the built-in search. [`xboard`]: the
+//! xboard (CECP) loop over the built-in search. [`game`]: a game played against the engine (moves,
+//! take-backs, the end of the game, PGN), shared by `pgnkit xboard` and `pgnkit play`.
 
+pub mod game;
 pub mod protocol;
 pub mod server;
+pub mod xboard;

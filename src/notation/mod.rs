@@ -2,6 +2,7 @@
 //! Bytes in, bytes out; lenient when reading (each module lists what it accepts), canonical when
 //! writing. Errors are small enums naming the part that failed.
 
+pub mod diagram;
 pub mod fen;
 pub mod perft_suite;
 pub mod san;

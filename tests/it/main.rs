@@ -2,6 +2,7 @@
 //! `../shared/data` when it is there), plus library-level checks over whole corpora.
 
 mod check;
+mod engine;
 mod fuzz_seeds;
 mod inputs;
 mod perft;

@@ -41,3 +41,25 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
         None
     }
 }
+
+/// Runs `pgnkit ARGS` with `input` on stdin (written from another thread, so a chatty child
+/// cannot deadlock the test) and returns its output.
+pub fn run_with_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = pgnkit()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn pgnkit");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || {
+        // The child may exit before reading everything (`quit`): ignore a broken pipe.
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("wait for pgnkit");
+    writer.join().expect("stdin writer");
+    out
+}

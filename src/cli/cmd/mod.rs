@@ -1,5 +1,10 @@
 //! One module per subcommand.
 
+pub mod bench;
 pub mod check;
 pub mod perft;
+pub mod play;
 pub mod positions;
+pub mod show;
+pub mod uci;
+pub mod xboard;

@@ -1,0 +1,169 @@
+//! `pgnkit show`: a board diagram (ASCII, Unicode or SVG) of a FEN, or of a position in a game of
+//! a PGN file (game N 1-based, ply P 0-based: ply 0 is the start, the default is the last ply).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use pgnkit::chess::{Move, Position, Role, Square, Variant};
+use pgnkit::io::{Input, InputOptions};
+use pgnkit::notation::diagram::{SvgOptions, TextStyle, svg, text_diagram};
+use pgnkit::notation::fen::position_from_fen;
+use pgnkit::pgn::Reader;
+use pgnkit::pipeline::replay::{Game, Hooks, Replayer};
+
+use crate::cli::{Code, Fail};
+
+pub const EXAMPLES: &str = "\
+Examples:
+  pgnkit show --fen 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3'
+  pgnkit show games.pgn --game 3 --ply 20 --format svg > board.svg
+  pgnkit show --fen '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1' --format ascii --flip
+  pgnkit show --fen 'rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3' --lastmove d8h4 --format svg";
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// FEN letters, `.` for empty squares.
+    Ascii,
+    /// Unicode chess symbols.
+    Unicode,
+    /// A standalone SVG image.
+    Svg,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A PGN file (plain, zstd or gzip), or `-` for stdin.
+    #[arg(conflicts_with = "fen", required_unless_present = "fen")]
+    file: Option<PathBuf>,
+    /// The position as FEN (instead of a PGN file).
+    #[arg(long)]
+    fen: Option<String>,
+    /// With --fen: the rule set (standard, chess960, crazyhouse; default from the FEN).
+    #[arg(long, requires = "fen")]
+    variant: Option<String>,
+    /// With FILE: the game, 1-based.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    game: u64,
+    /// With FILE: the ply, 0-based (0 is the start position; default: the end of the game).
+    #[arg(long)]
+    ply: Option<u32>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Unicode)]
+    format: Format,
+    /// Black at the bottom.
+    #[arg(long)]
+    flip: bool,
+    /// Highlight this move (UCI, e.g. e2e4 or N@f3) in the SVG; with FILE the move that led to
+    /// the position is highlighted anyway.
+    #[arg(long, value_name = "UCI")]
+    lastmove: Option<String>,
+}
+
+/// Collects the start position and mainline moves of one game.
+struct Pick {
+    number: u64,
+    start: Option<Position>,
+    moves: Vec<Move>,
+    found: bool,
+}
+
+impl<'a> Hooks<'a> for Pick {
+    fn wants(&self, _: pgnkit::error::Kind, _: pgnkit::error::Severity) -> bool {
+        false
+    }
+    fn start(&mut self, game: &Game<'a>, pos: &Position) {
+        if game.number == self.number {
+            self.start = Some(pos.clone());
+        }
+    }
+    fn mainline_move(&mut self, game: &Game<'a>, _before: &Position, m: Move) {
+        if game.number == self.number {
+            self.moves.push(m);
+        }
+    }
+    fn end(&mut self, game: &Game<'a>, _last: Option<&Position>) {
+        if game.number == self.number {
+            self.found = true;
+        }
+    }
+}
+
+/// Two squares (`e2e4`, `e7e8q`) or a drop (`N@f3`), for highlighting only (not checked for
+/// legality: the move led to the position shown).
+fn parse_highlight(text: &str) -> Option<Move> {
+    let b = text.as_bytes();
+    if b.len() == 4 && b[1] == b'@' {
+        let role = Role::from_char(b[0].to_ascii_lowercase() as char)?;
+        return Some(Move::drop(role, Square::from_ascii(&b[2..])?));
+    }
+    if !(4..=5).contains(&b.len()) {
+        return None;
+    }
+    Some(Move::normal(Square::from_ascii(&b[..2])?, Square::from_ascii(&b[2..4])?))
+}
+
+fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<(Position, Option<Move>), Fail> {
+    let bytes =
+        Input::open(path, InputOptions::default()).and_then(Input::read_all).map_err(Fail::from_input)?;
+    let pick = Pick { number, start: None, moves: Vec::new(), found: false };
+    let mut replayer = Replayer::new(pick, &bytes, 0, 0);
+    let mut reader = Reader::new(&bytes);
+    let mut games = 0;
+    while !replayer.hooks.found && reader.read_game(&mut replayer).is_some() {
+        games += 1;
+    }
+    let pick = replayer.hooks;
+    let name = path.display();
+    if !pick.found {
+        return Err(Fail::usage(format!("{name} has {games} game(s): there is no game {number}")));
+    }
+    let Some(mut pos) = pick.start else {
+        return Err(Fail {
+            code: Code::DataErr,
+            message: format!("{name}: game {number} has an invalid start position"),
+        });
+    };
+    let plies = pick.moves.len() as u32;
+    let ply = ply.unwrap_or(plies);
+    if ply > plies {
+        return Err(Fail::usage(format!(
+            "game {number} of {name} has {plies} valid plies: there is no ply {ply}"
+        )));
+    }
+    for &m in &pick.moves[..ply as usize] {
+        pos.play_unchecked(m);
+    }
+    Ok((pos, ply.checked_sub(1).map(|i| pick.moves[i as usize])))
+}
+
+pub fn run(args: &Args) -> Result<Code, Fail> {
+    let (pos, mut last) = match (&args.fen, &args.file) {
+        (Some(fen), _) => {
+            let variant = match &args.variant {
+                Some(v) => Variant::from_tag(v).map_err(|_| Fail::usage(format!("unknown variant {v:?}")))?,
+                None if fen.contains('[') => Variant::Crazyhouse,
+                None => Variant::Standard,
+            };
+            let pos =
+                position_from_fen(fen, variant).map_err(|e| Fail::usage(format!("bad FEN {fen:?}: {e}")))?;
+            (pos, None)
+        }
+        (None, Some(path)) => from_pgn(path, args.game, args.ply)?,
+        (None, None) => return Err(Fail::usage("give a FILE or --fen")),
+    };
+    if let Some(text) = &args.lastmove {
+        last = Some(
+            parse_highlight(text)
+                .ok_or_else(|| Fail::usage(format!("--lastmove: not a UCI move: {text:?}")))?,
+        );
+    }
+    let text = match args.format {
+        Format::Ascii => text_diagram(&pos, TextStyle::Ascii, args.flip),
+        Format::Unicode => text_diagram(&pos, TextStyle::Unicode, args.flip),
+        Format::Svg => svg(&pos, &SvgOptions { flip: args.flip, last_move: last }),
+    };
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(Code::Ok)
+}

@@ -1,0 +1,21 @@
+//! `pgnkit uci`: the built-in engine as a UCI engine on stdin/stdout.
+
+use pgnkit::engine::server::run_uci;
+
+use crate::cli::{Code, Fail};
+
+pub const EXAMPLES: &str = "\
+The engine answers the UCI protocol (uci, isready, setoption, ucinewgame, position, go, stop,
+quit). Options: Hash, Clear Hash, UCI_Chess960, UCI_Variant (chess, crazyhouse).
+
+Examples:
+  printf 'uci\\nposition startpos moves e2e4\\ngo depth 8\\n' | pgnkit uci
+  python3 scripts/check_uci_python.py target/release/pgnkit   (python-chess plays and analyses)";
+
+#[derive(clap::Args, Debug)]
+pub struct Args {}
+
+pub fn run(_args: &Args) -> Result<Code, Fail> {
+    run_uci(std::io::stdin().lock(), std::io::stdout())?;
+    Ok(Code::Ok)
+}

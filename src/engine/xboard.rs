@@ -1,0 +1,455 @@
+//! `pgnkit xboard`: the xboard/WinBoard protocol (CECP version 2) over the built-in [`Searcher`],
+//! reading commands from any `BufRead` and answering on any `Write`, like [`super::server::run_uci`].
+//!
+//! The engine searches on its own thread so that `?` (move now), `force`, `new` and `quit` are
+//! answered while it thinks; `ping` is answered once the move being thought about is sent, so
+//! that `pong` means every earlier command has been dealt with. `force`, `new`, `undo`, `remove`, `result`, `setboard`, `variant`
+//! and `quit` abandon a running search without sending its move; a move that was already sent
+//! when they arrived is kept in the game, so the engine's game always matches the GUI's. Moves are
+//! sent as coordinates (`move e2e4`, `move e7e8q`, `move N@f3`), castling as `O-O`/`O-O-O` in
+//! `fischerandom` and as the king's two-square step otherwise; moves are read in either castling
+//! form (and in SAN, leniently). After its move the engine claims the end of the game itself:
+//! `1-0 {White mates}`, `1/2-1/2 {Stalemate}`, `1/2-1/2 {Draw by repetition}`...
+//!
+//! Time: `st` (seconds per move) wins over `level MPS BASE INC` with `time` (the engine's clock in
+//! centiseconds); `sd` caps the depth. With no time information at all a move takes 5 seconds.
+//!
+//! ```
+//! use pgnkit::engine::xboard::run_xboard;
+//! let mut out = Vec::new();
+//! run_xboard("xboard\nprotover 2\nsd 2\nusermove e2e4\nping 7\n".as_bytes(), &mut out).unwrap();
+//! let out = String::from_utf8(out).unwrap();
+//! assert!(out.contains("done=1"));
+//! assert!(out.lines().any(|l| l.starts_with("move ")) && out.contains("pong 7"));
+//! ```
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, Scope, ScopedJoinHandle};
+use std::time::Duration;
+
+use crate::analysis::{Analyzer, Limit, Score};
+use crate::chess::{CastlingMode, CastlingSide, Color, Move, Position, Variant};
+use crate::notation::fen::position_from_fen;
+use crate::notation::uci::to_uci;
+use crate::search::Searcher;
+
+use super::game::{GameRecord, MoveInputError};
+use super::protocol::budget;
+
+/// Stack for the search thread (as for UCI).
+const SEARCH_STACK: usize = 64 << 20;
+/// Time per move when the GUI gave no time control at all.
+const DEFAULT_MOVETIME: Duration = Duration::from_secs(5);
+
+/// The answer to `protover 2`.
+pub const FEATURES: &str = concat!(
+    "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 ",
+    "myname=\"pgnkit ",
+    env!("CARGO_PKG_VERSION"),
+    "\" variants=\"normal,crazyhouse,fischerandom\" colors=0 done=1"
+);
+
+/// The move as sent to the GUI: coordinates, with `O-O`/`O-O-O` for Chess960 castling.
+pub fn xboard_move(pos: &Position, m: Move) -> String {
+    if m.is_castle() && pos.castling_mode().is_chess960() {
+        let side = if m.to() > m.from_raw() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+        return if side.is_king_side() { "O-O" } else { "O-O-O" }.to_string();
+    }
+    to_uci(m, CastlingMode::Standard)
+}
+
+/// Time control as the GUI set it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Clock {
+    /// Moves per session (0: the whole game).
+    mps: u32,
+    inc: Duration,
+    /// Fixed time per move (`st`).
+    st: Option<Duration>,
+    /// Depth cap (`sd`).
+    sd: Option<u32>,
+    /// The engine's remaining time (`time`, or the `level` base until the first `time`).
+    time: Option<Duration>,
+}
+
+/// Seconds, possibly fractional, or `minutes:seconds` when `minutes` is set.
+fn parse_duration(text: &str, minutes: bool) -> Option<Duration> {
+    let secs = match text.split_once(':') {
+        Some((m, s)) => m.parse::<f64>().ok()? * 60.0 + s.parse::<f64>().ok()?,
+        None if minutes => text.parse::<f64>().ok()? * 60.0,
+        None => text.parse::<f64>().ok()?,
+    };
+    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs.min(1e9)))
+}
+
+/// Everything but the running search.
+struct Engine {
+    game: GameRecord,
+    variant: Variant,
+    /// Force mode: the engine plays neither side.
+    force: bool,
+    /// The side the engine plays when not in force mode.
+    side: Color,
+    post: bool,
+    clock: Clock,
+    searcher: Option<Searcher>,
+}
+
+impl Engine {
+    fn limit(&self) -> Limit {
+        let clock = &self.clock;
+        let mut limit = Limit { nodes: None, depth: clock.sd, movetime: None };
+        if let Some(st) = clock.st {
+            limit.movetime = Some(st);
+        } else if let Some(time) = clock.time {
+            let played = self.game.pos().fullmoves().saturating_sub(1);
+            let to_go = (clock.mps > 0).then(|| clock.mps - played % clock.mps);
+            limit.movetime = Some(budget(time, Some(clock.inc), to_go));
+        } else if clock.sd.is_none() {
+            limit.movetime = Some(DEFAULT_MOVETIME);
+        }
+        limit
+    }
+
+    /// The engine moves next.
+    fn to_move(&self) -> bool {
+        !self.force && self.side == self.game.pos().turn() && self.game.ending().is_none()
+    }
+
+    fn reset(&mut self, start: Position) {
+        self.game = GameRecord::new(start);
+    }
+}
+
+type Handle<'scope> = ScopedJoinHandle<'scope, (Searcher, Option<Move>)>;
+
+fn say(out: &Mutex<impl Write>, line: &str) -> io::Result<()> {
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    writeln!(w, "{line}")?;
+    w.flush()
+}
+
+/// `ply score time nodes pv`: score in centipawns for the side to move (mates as 100000 + N),
+/// time in centiseconds.
+fn thinking_line(pos: &Position, info: &crate::search::Info) -> String {
+    let score = match info.score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => 100_000 + n,
+        Score::Mate(n) => -100_000 + n,
+    };
+    let mut line = format!("{} {} {} {}", info.depth, score, info.time.as_millis() / 10, info.nodes);
+    let mut p = pos.clone();
+    for &m in &info.pv {
+        line.push(' ');
+        line.push_str(&xboard_move(&p, m));
+        p.play_unchecked(m);
+    }
+    line
+}
+
+/// Starts the engine's search on its own thread. The thread sends `move ...` (and a result line
+/// when the move ends the game) unless `discard` was set first, and returns the move it sent.
+fn spawn<'scope, 'env, W: Write + Send>(
+    scope: &'scope Scope<'scope, 'env>,
+    out: &'env Mutex<W>,
+    eng: &mut Engine,
+    stop: &Arc<AtomicBool>,
+    discard: &Arc<AtomicBool>,
+) -> io::Result<Handle<'scope>> {
+    let mut searcher = eng.searcher.take().expect("searcher is home");
+    let game = eng.game.clone();
+    let limit = eng.limit();
+    let post = eng.post;
+    stop.store(false, Ordering::Relaxed);
+    discard.store(false, Ordering::Relaxed);
+    let discard = Arc::clone(discard);
+    thread::Builder::new().stack_size(SEARCH_STACK).spawn_scoped(scope, move || {
+        let pos = game.pos().clone();
+        let history = game.history();
+        let result = searcher.search(&pos, &history, &limit, &mut |info| {
+            if post && !discard.load(Ordering::Relaxed) {
+                let _ = say(out, &thinking_line(&pos, info));
+            }
+        });
+        let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(m) = result.best_move.filter(|_| !discard.load(Ordering::Relaxed)) else {
+            return (searcher, None);
+        };
+        let mut after = game;
+        after.play(m);
+        let _ = writeln!(w, "move {}", xboard_move(&pos, m));
+        if let Some(end) = after.ending() {
+            let _ = writeln!(w, "{}", end.xboard());
+        }
+        let _ = w.flush();
+        (searcher, Some(m))
+    })
+}
+
+/// Runs the xboard protocol until `quit` or the end of `input` (where a running search is allowed
+/// to finish and send its move).
+pub fn run_xboard<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<()> {
+    let out = Mutex::new(output);
+    let searcher = Searcher::new();
+    let stop = searcher.stop_handle();
+    let discard = Arc::new(AtomicBool::new(false));
+    let mut eng = Engine {
+        game: GameRecord::new(Position::default()),
+        variant: Variant::Standard,
+        force: false,
+        side: Color::Black,
+        post: false,
+        clock: Clock::default(),
+        searcher: Some(searcher),
+    };
+    thread::scope(|scope| -> io::Result<()> {
+        let mut running: Option<Handle<'_>> = None;
+        // Waits for the running search (abandoning it first when `abandon`) and plays the move
+        // it sent, if any.
+        let finish = |running: &mut Option<Handle<'_>>, eng: &mut Engine, abandon: bool| {
+            if let Some(h) = running.take() {
+                if abandon {
+                    discard.store(true, Ordering::Relaxed);
+                    stop.store(true, Ordering::Relaxed);
+                }
+                let (s, m) = h.join().expect("search thread panicked");
+                eng.searcher = Some(s);
+                if let Some(m) = m {
+                    eng.game.play(m);
+                }
+            }
+        };
+        for line in input.lines() {
+            let line = line?;
+            let line = line.trim();
+            let (cmd, arg) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+            let arg = arg.trim();
+            match cmd {
+                "" | "xboard" | "accepted" | "rejected" | "easy" | "hard" | "random" | "computer"
+                | "name" | "rating" | "ics" | "cores" | "memory" | "draw" | "hint" | "bk" | "." | "otim"
+                | "egtpath" | "option" | "exit" => {}
+                "protover" => say(&out, FEATURES)?,
+                "ping" => {
+                    finish(&mut running, &mut eng, false);
+                    say(&out, &format!("pong {arg}"))?
+                }
+                "?" => {
+                    if running.is_some() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                "post" => eng.post = true,
+                "nopost" => eng.post = false,
+                "time" => {
+                    if let Ok(cs) = arg.parse::<i64>() {
+                        eng.clock.time = Some(Duration::from_millis(cs.max(0) as u64 * 10));
+                    }
+                }
+                "level" => {
+                    let parts: Vec<&str> = arg.split_whitespace().collect();
+                    let parsed = match parts[..] {
+                        [mps, base, inc] => mps
+                            .parse::<u32>()
+                            .ok()
+                            .zip(parse_duration(base, true).zip(parse_duration(inc, false))),
+                        _ => None,
+                    };
+                    match parsed {
+                        Some((mps, (base, inc))) => {
+                            eng.clock = Clock { mps, inc, st: None, sd: eng.clock.sd, time: Some(base) }
+                        }
+                        None => say(&out, &format!("Error (bad level): {arg}"))?,
+                    }
+                }
+                "st" => match parse_duration(arg, false) {
+                    Some(t) => eng.clock.st = Some(t),
+                    None => say(&out, &format!("Error (bad st): {arg}"))?,
+                },
+                "sd" => match arg.parse::<u32>() {
+                    Ok(d) if d > 0 => eng.clock.sd = Some(d),
+                    _ => say(&out, &format!("Error (bad sd): {arg}"))?,
+                },
+                "quit" => {
+                    finish(&mut running, &mut eng, true);
+                    return Ok(());
+                }
+                "new" => {
+                    finish(&mut running, &mut eng, true);
+                    eng.variant = Variant::Standard;
+                    eng.reset(Position::default());
+                    eng.force = false;
+                    eng.side = Color::Black;
+                    eng.clock.sd = None;
+                    eng.clock.st = None;
+                    if let Some(s) = eng.searcher.as_mut() {
+                        s.new_game();
+                    }
+                }
+                "variant" => {
+                    finish(&mut running, &mut eng, true);
+                    let v = match arg {
+                        "normal" => Some(Variant::Standard),
+                        "fischerandom" => Some(Variant::Chess960),
+                        "crazyhouse" => Some(Variant::Crazyhouse),
+                        _ => None,
+                    };
+                    match v {
+                        Some(v) => {
+                            eng.variant = v;
+                            eng.reset(Position::new(v));
+                        }
+                        None => say(&out, &format!("Error (unsupported variant): {arg}"))?,
+                    }
+                }
+                "force" => {
+                    finish(&mut running, &mut eng, true);
+                    eng.force = true;
+                }
+                "result" => {
+                    finish(&mut running, &mut eng, true);
+                    eng.force = true;
+                }
+                "setboard" => {
+                    finish(&mut running, &mut eng, true);
+                    match position_from_fen(arg, eng.variant) {
+                        Ok(pos) => eng.reset(pos),
+                        Err(e) => say(&out, &format!("tellusererror Illegal position: {e}"))?,
+                    }
+                }
+                "undo" | "remove" => {
+                    finish(&mut running, &mut eng, true);
+                    for _ in 0..if cmd == "undo" { 1 } else { 2 } {
+                        if eng.game.undo().is_none() {
+                            say(&out, &format!("Error (no move to take back): {cmd}"))?;
+                            break;
+                        }
+                    }
+                }
+                "white" | "black" => {
+                    finish(&mut running, &mut eng, true);
+                    eng.side = if cmd == "white" { Color::Black } else { Color::White };
+                    eng.force = false;
+                }
+                "go" | "playother" => {
+                    finish(&mut running, &mut eng, false);
+                    eng.force = false;
+                    let turn = eng.game.pos().turn();
+                    eng.side = if cmd == "go" { turn } else { !turn };
+                    if eng.to_move() {
+                        running = Some(spawn(scope, &out, &mut eng, &stop, &discard)?);
+                    }
+                }
+                _ => {
+                    finish(&mut running, &mut eng, false);
+                    let (text, explicit) = if cmd == "usermove" { (arg, true) } else { (line, false) };
+                    match eng.game.parse_move(text) {
+                        Ok(m) => {
+                            eng.game.play(m);
+                            if eng.to_move() {
+                                running = Some(spawn(scope, &out, &mut eng, &stop, &discard)?);
+                            } else if !eng.force
+                                && let Some(end) = eng.game.ending()
+                            {
+                                say(&out, &end.xboard())?;
+                            }
+                        }
+                        Err(MoveInputError::Syntax) if !explicit => {
+                            say(&out, &format!("Error (unknown command): {line}"))?
+                        }
+                        Err(_) => say(&out, &format!("Illegal move: {text}"))?,
+                    }
+                }
+            }
+        }
+        finish(&mut running, &mut eng, false);
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(input: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        run_xboard(input.as_bytes(), &mut out).expect("in-memory I/O");
+        String::from_utf8(out).expect("UTF-8").lines().map(str::to_string).collect()
+    }
+
+    fn moves(lines: &[String]) -> Vec<&str> {
+        lines.iter().filter_map(|l| l.strip_prefix("move ")).collect()
+    }
+
+    #[test]
+    fn handshake_and_play() {
+        let lines = run("xboard\nprotover 2\nnew\nsd 3\nusermove e2e4\nping 1\nusermove e7e5\n");
+        assert_eq!(lines[0], FEATURES);
+        let m = moves(&lines);
+        assert_eq!(m.len(), 1, "{lines:?}");
+        assert!(lines.contains(&"pong 1".to_string()));
+        // The engine's reply is on the board, so e7e5 is White's move now: illegal.
+        assert_eq!(lines.last().map(String::as_str), Some("Illegal move: e7e5"));
+    }
+
+    #[test]
+    fn mates_and_claims() {
+        let lines = run("new\nforce\nsetboard 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\nsd 3\npost\ngo\n");
+        assert!(lines.iter().any(|l| l.starts_with("3 100001 ")), "{lines:?}");
+        let n = lines.len();
+        assert_eq!(lines[n - 2..], ["move d1d8", "1-0 {White mates}"]);
+        let lines = run("new\nforce\nsetboard 7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\nsd 2\nnopost\ngo\n");
+        assert_eq!(lines.last().map(String::as_str), Some("1-0 {White mates}"), "{lines:?}");
+        // Stalemate after the user's move, with the engine to move.
+        let lines = run("new\nforce\nsetboard 7k/8/5QK1/8/8/8/8/8 w - - 0 1\nsd 2\ngo\n");
+        assert!(lines.iter().any(|l| l.starts_with("move ")), "{lines:?}");
+    }
+
+    #[test]
+    fn force_undo_and_bad_input() {
+        let lines = run(
+            "new\nforce\ne2e4\ne7e5\nNf3\nundo\nremove\nusermove e2e5\nfrobnicate\nsetboard junk\nsd 1\ngo\n",
+        );
+        assert_eq!(lines[0], "Illegal move: e2e5");
+        assert_eq!(lines[1], "Error (unknown command): frobnicate");
+        assert!(lines[2].starts_with("tellusererror Illegal position"));
+        // Back at the start with White to move: the engine plays a White move.
+        let m = moves(&lines);
+        assert_eq!(m.len(), 1);
+        assert!(GameRecord::new(Position::default()).parse_move(m[0]).is_ok(), "{m:?}");
+    }
+
+    #[test]
+    fn fischerandom_castling_both_ways() {
+        let fen = "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1";
+        for castle in ["O-O", "e1h1", "e1g1"] {
+            let lines = run(&format!(
+                "new\nvariant fischerandom\nforce\nsetboard {fen}\nusermove {castle}\nsd 1\ngo\n"
+            ));
+            assert!(!lines.iter().any(|l| l.starts_with("Illegal")), "{castle}: {lines:?}");
+        }
+        let lines = run(&format!("new\nvariant fischerandom\nforce\nsetboard {fen}\nsd 2\nst 1\n"));
+        assert!(lines.is_empty());
+        let pos = position_from_fen(fen, Variant::Chess960).expect("valid");
+        let castle = crate::notation::uci::parse_uci(&pos, b"e1h1").expect("castling");
+        assert_eq!(xboard_move(&pos, castle), "O-O");
+        let standard = position_from_fen(fen, Variant::Standard).expect("valid");
+        assert_eq!(xboard_move(&standard, castle), "e1g1");
+    }
+
+    #[test]
+    fn clocks() {
+        assert_eq!(parse_duration("0:30", true), Some(Duration::from_secs(30)));
+        assert_eq!(parse_duration("5", true), Some(Duration::from_secs(300)));
+        assert_eq!(parse_duration("0.5", false), Some(Duration::from_millis(500)));
+        assert_eq!(parse_duration("x", false), None);
+        let lines = run("new\nlevel 40 0:02 0\ntime 200\notim 200\nusermove d2d4\n");
+        assert_eq!(moves(&lines).len(), 1, "{lines:?}");
+        let lines = run("new\nst 0.05\nusermove d2d4\nquit\n");
+        assert!(moves(&lines).len() <= 1);
+        let lines = run("new\nvariant crazyhouse\nsd 2\nusermove e2e4\n");
+        assert_eq!(moves(&lines).len(), 1, "{lines:?}");
+        assert_eq!(run("variant atomic\n"), ["Error (unsupported variant): atomic"]);
+    }
+}

@@ -1,0 +1,246 @@
+//! The engine's faces: `pgnkit uci`, `xboard`, `play`, `show` and `bench`, driven through the
+//! real binary over pipes.
+
+use pgnkit::Position;
+use pgnkit::chess::Variant;
+use pgnkit::notation::fen::{EpMode, position_from_fen, write_fen};
+use pgnkit::notation::uci::parse_uci;
+
+use crate::util::{fixture, run, run_with_stdin, stderr, stdout};
+
+const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+
+fn lines(o: &std::process::Output) -> Vec<String> {
+    stdout(o).lines().map(str::to_string).collect()
+}
+
+/// The position after `moves` (UCI) from the start.
+fn after(moves: &[&str]) -> Position {
+    let mut pos = Position::default();
+    for m in moves {
+        let m = parse_uci(&pos, m.as_bytes()).expect("legal test move");
+        pos.play_unchecked(m);
+    }
+    pos
+}
+
+#[test]
+fn uci_dialogue() {
+    let o = run_with_stdin(
+        &["uci"],
+        &format!(
+            "uci\nisready\nucinewgame\nposition startpos moves e2e4\ngo depth 4\nisready\n\
+             position fen {MATE_IN_ONE}\ngo depth 3\nquit\n"
+        ),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = lines(&o);
+    let uciok = lines.iter().position(|l| l == "uciok").expect("uciok");
+    assert!(lines[..uciok].iter().any(|l| l.starts_with("id name pgnkit ")), "{lines:?}");
+    assert!(lines[..uciok].iter().any(|l| l.starts_with("id author ")), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "readyok"));
+    let best: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .map(|b| b.split(' ').next().unwrap_or(b))
+        .collect();
+    assert_eq!(best.len(), 2, "{lines:?}");
+    assert!(parse_uci(&after(&["e2e4"]), best[0].as_bytes()).is_ok(), "{}", best[0]);
+    assert_eq!(best[1], "d1d8");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 4 ")));
+    assert!(lines.iter().any(|l| l.contains("score mate 1")));
+}
+
+#[test]
+fn xboard_dialogue() {
+    let o = run_with_stdin(
+        &["xboard"],
+        "xboard\nprotover 2\nnew\nsd 3\nusermove e2e4\nping 1\n\
+         force\nusermove e2e5\nnew\nforce\nsetboard 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\nsd 3\npost\ngo\nping 2\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = lines(&o);
+    let features = &lines[0];
+    for f in [
+        "feature ",
+        "ping=1",
+        "setboard=1",
+        "usermove=1",
+        "san=0",
+        "myname=\"pgnkit 0.1.0\"",
+        "variants=\"normal,crazyhouse,fischerandom\"",
+        "done=1",
+    ] {
+        assert!(features.contains(f), "{f} in {features}");
+    }
+    let moves: Vec<&str> = lines.iter().filter_map(|l| l.strip_prefix("move ")).collect();
+    assert_eq!(moves.len(), 2, "{lines:?}");
+    assert!(parse_uci(&after(&["e2e4"]), moves[0].as_bytes()).is_ok(), "{}", moves[0]);
+    assert!(lines.iter().any(|l| l == "pong 1") && lines.iter().any(|l| l == "pong 2"));
+    // After the engine's reply it is White's turn, and e2e5 is illegal anyway.
+    assert!(lines.iter().any(|l| l == "Illegal move: e2e5"), "{lines:?}");
+    // Thinking output: ply score time nodes pv, with mate scores as 100000 + N.
+    assert!(lines.iter().any(|l| l.starts_with("3 100001 ") && l.ends_with(" d1d8")), "{lines:?}");
+    assert_eq!(moves[1], "d1d8");
+    let i = lines.iter().position(|l| l == "move d1d8").expect("the mate");
+    assert_eq!(lines[i + 1], "1-0 {White mates}");
+}
+
+#[test]
+fn play_through_a_pipe() {
+    let o = run_with_stdin(
+        &["play", "--depth", "2", "--ascii"],
+        "e4\nundo\nNf3\nfen\nxyz\ne2e5\ngo\npgn\nexit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("you are White"), "{text}");
+    assert!(text.contains("8 | r n b q k b n r |"), "{text}");
+    assert!(text.contains("Took back 2 plies."), "{text}");
+    assert!(text.contains("Illegal move \"xyz\": not a move"), "{text}");
+    assert!(text.contains("Illegal move \"e2e5\": illegal move"), "{text}");
+    // The FEN after 1. Nf3 and the engine's reply: White to move, knight on f3.
+    let fen = text
+        .split("> ")
+        .filter_map(|chunk| chunk.lines().next())
+        .find(|l| l.contains("/5N2/"))
+        .expect("a FEN line");
+    let pos = position_from_fen(fen, Variant::Standard).expect("valid FEN");
+    assert!(pos.turn().is_white() && pos.fullmoves() == 2, "{fen}");
+    // `go` made the engine play White's second move; the PGN has four plies, the human as Black.
+    let pgn_at = text.find("[Event \"pgnkit play\"]").expect("PGN");
+    let pgn = &text[pgn_at..];
+    assert!(pgn.contains("[White \"pgnkit 0.1.0\"]\n[Black \"You\"]"), "{pgn}");
+    assert!(pgn.contains("\n\n1. Nf3 ") && pgn.contains(" 2. "), "{pgn}");
+}
+
+#[test]
+fn play_ends_with_result_and_pgn_and_survives_eof() {
+    let o = run_with_stdin(&["play", "--fen", MATE_IN_ONE, "--depth", "2"], "Rd8\nRd7\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Game over: 1-0 (White mates)."), "{text}");
+    assert!(text.contains("[FEN \"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\"]"), "{text}");
+    assert!(text.contains("1. Rd8# 1-0\n"), "{text}");
+    assert!(text.contains("The game is over"), "{text}");
+    // End of input in the middle of a game: the partial PGN, exit 0.
+    let o = run_with_stdin(&["play", "--color", "black", "--depth", "1"], "e5\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("[Result \"*\"]") && text.contains("\n1. "), "{text}");
+}
+
+/// Start and end tags of an XML document balance (a small well-formedness check: no DTD, no
+/// CDATA, attribute values without `>`).
+fn assert_balanced_xml(doc: &str) {
+    let mut stack: Vec<&str> = Vec::new();
+    let mut rest = doc;
+    while let Some(open) = rest.find('<') {
+        let close = rest[open..].find('>').expect("unclosed tag") + open;
+        let tag = &rest[open + 1..close];
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(stack.pop(), Some(name.trim()), "mismatched </{name}>");
+        } else if !tag.ends_with('/') && !tag.starts_with('?') && !tag.starts_with('!') {
+            stack.push(tag.split_whitespace().next().expect("tag name"));
+        }
+        rest = &rest[close + 1..];
+    }
+    assert!(stack.is_empty(), "unclosed elements {stack:?}");
+}
+
+#[test]
+fn show_in_three_formats() {
+    let o = run(&["show", "--fen", MATE_IN_ONE, "--format", "ascii"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("8 | . . . . . . k . |\n"), "{text}");
+    assert!(text.contains("1 | . . . R . . K . |\n"), "{text}");
+    assert!(text.ends_with("    a b c d e f g h\n"), "{text}");
+
+    let o = run(&["show", "--fen", MATE_IN_ONE, "--flip"]);
+    let text = stdout(&o);
+    assert!(text.contains("1 │ · ♔ · · ♖ · · · │"), "{text}");
+    assert!(text.ends_with("    h g f e d c b a\n"), "{text}");
+
+    let game = fixture("show/two_games.pgn");
+    let game = game.to_str().expect("UTF-8 path");
+    let o = run(&["show", game, "--game", "1", "--ply", "7", "--format", "svg"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = stdout(&o);
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{svg}");
+    assert!(svg.contains("viewBox=\"0 0 400 400\""));
+    assert_balanced_xml(&svg);
+    assert_eq!(svg.matches("<rect class=\"square ").count(), 64);
+    assert_eq!(svg.matches("class=\"piece ").count(), 32 - 1);
+    for c in ["a", "h", "1", "8"] {
+        assert!(svg.contains(&format!("\">{c}</text>")), "coordinate {c}");
+    }
+    // 4. Qxf7#: the queen's move is highlighted and the black king glows.
+    assert!(svg.contains("class=\"square light h5 lastmove\""), "{svg}");
+    assert!(svg.contains("class=\"square light f7 lastmove\""), "{svg}");
+    assert_eq!(svg.matches("<circle class=\"check\"").count(), 1);
+
+    // The default ply is the end of the game; game 2 exists, game 3 does not.
+    let o = run(&["show", game, "--game", "2", "--format", "ascii"]);
+    assert!(stdout(&o).contains("5 | . . . p . . . . |"), "{}", stdout(&o));
+    let o = run(&["show", game, "--game", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("there is no game 3"), "{}", stderr(&o));
+    let o = run(&["show", game, "--ply", "99"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["show", "--fen", "junk"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn bench_signature() {
+    let o = run(&["bench"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("Nodes: 155829\nNPS: "), "bench signature changed: {text}");
+}
+
+/// A small deterministic generator (no dependency needed for a handful of random games).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+#[test]
+fn uci_never_answers_an_illegal_move_over_random_positions() {
+    let mut rng = Lcg(0x5eed);
+    let mut positions = Vec::new();
+    while positions.len() < 40 {
+        let mut pos = Position::default();
+        for _ in 0..rng.below(60) + 1 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+        if pos.has_legal_moves() {
+            positions.push(pos);
+        }
+    }
+    let mut input = String::from("uci\n");
+    for pos in &positions {
+        input.push_str(&format!("position fen {}\ngo nodes 300\n", write_fen(pos, EpMode::Legal)));
+    }
+    input.push_str("quit\n");
+    let o = run_with_stdin(&["uci"], &input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let best: Vec<String> = lines(&o)
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .map(|b| b.split(' ').next().unwrap_or(b).to_string())
+        .collect();
+    assert_eq!(best.len(), positions.len());
+    for (pos, m) in positions.iter().zip(&best) {
+        assert!(parse_uci(pos, m.as_bytes()).is_ok(), "bestmove {m} in {}", write_fen(pos, EpMode::Legal));
+    }
+}
