@@ -146,11 +146,12 @@ impl<R: Read> Iterator for StreamChunks<R> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    /// A toy splitter: a game starts at every line that starts with `[`.
-    fn toy(bytes: &[u8], from: usize, target: usize, at_eof: bool) -> Option<(usize, u64)> {
+    /// A toy splitter: a game starts at every line that starts with `[` (shared with the
+    /// pipeline's tests).
+    pub(crate) fn toy(bytes: &[u8], from: usize, target: usize, at_eof: bool) -> Option<(usize, u64)> {
         let starts: Vec<usize> =
             (from..bytes.len()).filter(|&i| bytes[i] == b'[' && (i == 0 || bytes[i - 1] == b'\n')).collect();
         match starts.iter().position(|&s| s >= from + target) {

@@ -325,16 +325,7 @@ where
 mod tests {
     use super::*;
 
-    /// A toy splitter: a game starts at every line that starts with `[`.
-    fn toy(bytes: &[u8], from: usize, target: usize, at_eof: bool) -> Option<(usize, u64)> {
-        let starts: Vec<usize> =
-            (from..bytes.len()).filter(|&i| bytes[i] == b'[' && (i == 0 || bytes[i - 1] == b'\n')).collect();
-        match starts.iter().position(|&s| s >= from + target) {
-            Some(i) if i > 0 => Some((starts[i], i as u64)),
-            _ if at_eof => Some((bytes.len(), starts.len() as u64)),
-            _ => None,
-        }
-    }
+    use super::chunk::tests::toy;
 
     /// Echoes each game with its absolute number.
     struct Numbered;
