@@ -238,7 +238,7 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
 }
 
 /// Squares a piece of `role` and `color` on `sq` attacks.
-#[inline]
+#[inline(always)]
 pub fn attacks(role: Role, color: Color, sq: Square, occ: Bitboard) -> Bitboard {
     match role {
         Role::Pawn => pawn_attacks(color, sq),

@@ -31,7 +31,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::chess::attacks::{
-    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+    attacks, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
 use crate::chess::position::castling_targets;
 use crate::chess::{Bitboard, CastlingSide, File, Move, MoveKind, MoveList, Position, Rank, Role, Square};
@@ -697,20 +697,8 @@ fn to_move_flags(pos: &Position, san: &San) -> Result<(Move, Lenience), SanError
                 None if en_passant => Move::en_passant(from, to),
                 None => Move::normal(from, to),
             };
-            let mut flags = Lenience::CANONICAL;
             let actual_capture = en_passant || pos.board().by_color(!pos.turn()).contains(to);
-            if capture != actual_capture {
-                flags |= Lenience::CAPTURE_MARK;
-            }
-            let needed = match role {
-                Role::Pawn => (actual_capture, false),
-                Role::King => (false, false),
-                _ => needed_disambiguation(from, origins.without(from)),
-            };
-            if needed != (file.is_some(), rank.is_some()) {
-                flags |= Lenience::OVER_SPECIFIED;
-            }
-            Ok((m, flags))
+            Ok((m, written_flags(role, from, origins, (file, rank), capture, actual_capture)))
         }
         San::Castle(side) => {
             let rook = pos.castling_rook(pos.turn(), side).ok_or(SanError::Illegal)?;
@@ -728,6 +716,31 @@ fn to_move_flags(pos: &Position, san: &San) -> Result<(Move, Lenience), SanError
         }
         San::Null => Err(SanError::Illegal),
     }
+}
+
+/// What was non-canonical in how a resolved move was written: a wrong capture mark, or more
+/// disambiguation than the other pieces of the role that reach the square (`origins`) need.
+fn written_flags(
+    role: Role,
+    from: Square,
+    origins: Bitboard,
+    (file, rank): (Option<File>, Option<Rank>),
+    capture: bool,
+    actual_capture: bool,
+) -> Lenience {
+    let mut flags = Lenience::CANONICAL;
+    if capture != actual_capture {
+        flags |= Lenience::CAPTURE_MARK;
+    }
+    let needed = match role {
+        Role::Pawn => (actual_capture, false),
+        Role::King => (false, false),
+        _ => needed_disambiguation(from, origins.without(from)),
+    };
+    if needed != (file.is_some(), rank.is_some()) {
+        flags |= Lenience::OVER_SPECIFIED;
+    }
+    flags
 }
 
 /// The generator-based resolution `to_move_flags` replaced: the reference its fast path is tested
@@ -762,36 +775,9 @@ fn to_move_flags_reference(pos: &Position, san: &San) -> Result<(Move, Lenience)
             if ambiguous {
                 return Err(SanError::Ambiguous);
             }
-            let mut flags = Lenience::CANONICAL;
-            let actual_capture = is_capture(pos, m);
-            if capture != actual_capture {
-                flags |= Lenience::CAPTURE_MARK;
-            }
-            let from = m.from_raw();
-            let needed = match role {
-                Role::Pawn => (actual_capture, false),
-                Role::King => (false, false),
-                _ => needed_disambiguation(from, origins.without(from)),
-            };
-            if needed != (file.is_some(), rank.is_some()) {
-                flags |= Lenience::OVER_SPECIFIED;
-            }
-            Ok((m, flags))
+            Ok((m, written_flags(role, m.from_raw(), origins, (file, rank), capture, is_capture(pos, m))))
         }
         _ => to_move_flags(pos, san),
-    }
-}
-
-/// `attacks::attacks`, inlined into the hot path.
-#[inline(always)]
-fn attacks(role: Role, color: crate::chess::Color, sq: Square, occ: Bitboard) -> Bitboard {
-    match role {
-        Role::Pawn => pawn_attacks(color, sq),
-        Role::Knight => knight_attacks(sq),
-        Role::Bishop => bishop_attacks(sq, occ),
-        Role::Rook => rook_attacks(sq, occ),
-        Role::Queen => queen_attacks(sq, occ),
-        Role::King => king_attacks(sq),
     }
 }
 
