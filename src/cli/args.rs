@@ -1,6 +1,13 @@
-//! Argument groups shared by the commands that read PGN.
+//! Argument groups shared by the commands that read PGN, and the per-input steps they share:
+//! open with a progress bar, run the job, settle its errors.
 
 use std::path::PathBuf;
+
+use pgnkit::io::{Input, InputOptions, Source};
+use pgnkit::pipeline::{self, Job, PipelineError, Worker};
+
+use crate::cli::progress::Progress;
+use crate::cli::{Code, Fail};
 
 /// Inputs and how to read them.
 #[derive(clap::Args, Debug)]
@@ -35,5 +42,72 @@ impl InputArgs {
     /// The input path as shown in diagnostics.
     pub fn display(path: &std::path::Path) -> String {
         path.to_string_lossy().into_owned()
+    }
+}
+
+/// One input, opened, with its progress bar.
+pub struct Opened {
+    /// The path as shown in diagnostics.
+    pub file: String,
+    /// The bytes: mapped or streamed.
+    pub source: Source,
+    /// Progress over this input.
+    pub progress: Progress,
+}
+
+impl InputArgs {
+    /// Opens `path` with its progress bar. An input that cannot be opened is reported on stderr
+    /// and kept in `worst` (its exit code ends the run), and the run goes on with the next one.
+    pub fn open(&self, path: &std::path::Path, worst: &mut Option<Fail>) -> Option<Opened> {
+        let file = InputArgs::display(path);
+        let input = match Input::open(path, InputOptions { no_mmap: self.no_mmap }) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!("pgnkit: error: {e}");
+                worst.get_or_insert(Fail::from_input(e));
+                return None;
+            }
+        };
+        // Streams report the bytes they consumed (compressed bytes for compressed input).
+        let consumed = matches!(input.source, Source::Stream(_)).then(|| input.consumed.clone());
+        let progress = Progress::new(&file, input.total_size, consumed, self.quiet);
+        Some(Opened { file, source: input.source, progress })
+    }
+}
+
+/// Runs `job` over a source with exact game-aligned cuts (mapped or streamed).
+pub fn run_exact<J: Job, E: std::fmt::Display>(
+    source: Source,
+    job: &J,
+    opts: &pipeline::Options,
+    progress: &Progress,
+    release: impl FnMut(<J::Worker as Worker>::Output) -> Result<(), E>,
+) -> Result<(), PipelineError> {
+    let cut = pgnkit::pgn::split::cut;
+    match source {
+        Source::Mapped(m) => pipeline::run(pipeline::Input::Slice(&m), job, cut, opts, progress, release),
+        Source::Stream(r) => pipeline::run(pipeline::Input::Stream(r), job, cut, opts, progress, release),
+    }
+}
+
+/// What a run's end means for the command: a read error is reported and kept in `worst` (the run
+/// goes on with the next input); a failed output (`output`, when the release step recorded it)
+/// or a caught panic ends the run.
+pub fn settle(
+    file: &str,
+    result: Result<(), PipelineError>,
+    output: Option<Fail>,
+    worst: &mut Option<Fail>,
+) -> Result<(), Fail> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(PipelineError::Release(m)) => Err(output.unwrap_or_else(|| Fail::internal(m))),
+        Err(PipelineError::Read(e)) => {
+            let fail = Fail { code: Code::DataErr, message: format!("{file}: {e}") };
+            eprintln!("pgnkit: error: {}", fail.message);
+            worst.get_or_insert(fail);
+            Ok(())
+        }
+        Err(e @ PipelineError::Panic { .. }) => Err(Fail::internal(format!("{file}: {e}"))),
     }
 }

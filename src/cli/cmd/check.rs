@@ -4,15 +4,14 @@
 use std::io::Write;
 use std::time::Instant;
 
-use pgnkit::io::{Input, InputOptions, Source};
+use pgnkit::io::Source;
 use pgnkit::jobs::check::{Check, CheckItem, CheckOptions, CheckOutput, GameRecord};
 use pgnkit::jobs::report;
+use pgnkit::pipeline;
 use pgnkit::pipeline::stats::Stats;
-use pgnkit::pipeline::{self, PipelineError};
 use serde_json::json;
 
-use crate::cli::args::InputArgs;
-use crate::cli::progress::Progress;
+use crate::cli::args::{InputArgs, Opened, run_exact, settle};
 use crate::cli::{Code, Fail};
 
 pub const EXAMPLES: &str = "\
@@ -68,21 +67,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut worst: Option<Fail> = None;
     for path in &args.input.files {
-        let file = InputArgs::display(path);
-        let input = match Input::open(path, InputOptions { no_mmap: args.input.no_mmap }) {
-            Ok(i) => i,
-            Err(e) => {
-                eprintln!("pgnkit: error: {e}");
-                worst.get_or_insert(Fail::from_input(e));
-                continue;
-            }
-        };
-        let progress = Progress::new(
-            &file,
-            input.total_size,
-            Some(input.consumed.clone()).filter(|_| matches!(input.source, Source::Stream(_))),
-            args.input.quiet,
-        );
+        let Some(Opened { file, source, progress }) = args.input.open(path, &mut worst) else { continue };
         let mut lines = 0u64;
         let mut write_error: Option<std::io::Error> = None;
         let mut release = |o: CheckOutput| -> Result<(), String> {
@@ -115,33 +100,12 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             total.merge(&o.stats);
             Ok(())
         };
-        let result = match &input.source {
-            Source::Mapped(m) => pipeline::run_speculative(m, &job, &opts, &progress, &mut release),
-            Source::Stream(_) => {
-                let Input { source: Source::Stream(r), .. } = input else { unreachable!("matched above") };
-                pipeline::run(
-                    pipeline::Input::Stream(r),
-                    &job,
-                    pgnkit::pgn::split::cut,
-                    &opts,
-                    &progress,
-                    &mut release,
-                )
-            }
+        let result = match source {
+            Source::Mapped(m) => pipeline::run_speculative(&m, &job, &opts, &progress, &mut release),
+            stream => run_exact(stream, &job, &opts, &progress, &mut release),
         };
         progress.finish();
-        match result {
-            Ok(()) => {}
-            Err(PipelineError::Release(_)) => {
-                return Err(write_error.map(Fail::from).unwrap_or_else(|| Fail::internal("output failed")));
-            }
-            Err(PipelineError::Read(e)) => {
-                let fail = Fail { code: Code::DataErr, message: format!("{file}: {e}") };
-                eprintln!("pgnkit: error: {}", fail.message);
-                worst.get_or_insert(fail);
-            }
-            Err(e @ PipelineError::Panic { .. }) => return Err(Fail::internal(format!("{file}: {e}"))),
-        }
+        settle(&file, result, write_error.map(Fail::from), &mut worst)?;
     }
     if args.json {
         writeln!(out, "{}", report::summary_json("check", &total, start.elapsed()))?;

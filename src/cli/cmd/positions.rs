@@ -5,15 +5,13 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use pgnkit::io::{Input, InputOptions, Output, OutputError, OutputOptions, Source};
+use pgnkit::io::{Output, OutputError, OutputOptions};
 use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, PositionsOutput, Unique, csv_header};
 use pgnkit::jobs::report;
 use pgnkit::notation::EpMode;
 use pgnkit::pipeline::stats::Stats;
-use pgnkit::pipeline::{self, PipelineError};
 
-use crate::cli::args::InputArgs;
-use crate::cli::progress::Progress;
+use crate::cli::args::{InputArgs, Opened, run_exact, settle};
 use crate::cli::{Code, Fail};
 
 pub const EXAMPLES: &str = "\
@@ -137,22 +135,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let mut written = 0u64;
     let mut worst: Option<Fail> = None;
     for path in &args.input.files {
-        let file = InputArgs::display(path);
-        let input = match Input::open(path, InputOptions { no_mmap: args.input.no_mmap }) {
-            Ok(i) => i,
-            Err(e) => {
-                eprintln!("pgnkit: error: {e}");
-                worst.get_or_insert(Fail::from_input(e));
-                continue;
-            }
-        };
+        let Some(Opened { file, source, progress }) = args.input.open(path, &mut worst) else { continue };
         let job = Positions::new(PositionsOptions { file: file.clone(), ..base.clone() });
-        let progress = Progress::new(
-            &file,
-            input.total_size,
-            Some(input.consumed.clone()).filter(|_| matches!(input.source, Source::Stream(_))),
-            args.input.quiet,
-        );
         let mut lines = 0u64;
         let mut write_error: Option<OutputError> = None;
         let mut release = |mut o: PositionsOutput| -> Result<(), String> {
@@ -180,40 +164,9 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 }
             }
         };
-        let result = match &input.source {
-            Source::Mapped(m) => pipeline::run(
-                pipeline::Input::Slice(m),
-                &job,
-                pgnkit::pgn::split::cut,
-                &opts,
-                &progress,
-                &mut release,
-            ),
-            Source::Stream(_) => {
-                let Input { source: Source::Stream(r), .. } = input else { unreachable!("matched above") };
-                pipeline::run(
-                    pipeline::Input::Stream(r),
-                    &job,
-                    pgnkit::pgn::split::cut,
-                    &opts,
-                    &progress,
-                    &mut release,
-                )
-            }
-        };
+        let result = run_exact(source, &job, &opts, &progress, &mut release);
         progress.finish();
-        match result {
-            Ok(()) => {}
-            Err(PipelineError::Release(m)) => {
-                return Err(write_error.map(output_fail).unwrap_or_else(|| Fail::internal(m)));
-            }
-            Err(PipelineError::Read(e)) => {
-                let fail = Fail { code: Code::DataErr, message: format!("{file}: {e}") };
-                eprintln!("pgnkit: error: {}", fail.message);
-                worst.get_or_insert(fail);
-            }
-            Err(e @ PipelineError::Panic { .. }) => return Err(Fail::internal(format!("{file}: {e}"))),
-        }
+        settle(&file, result, write_error.map(output_fail), &mut worst)?;
     }
     if let Some(fail) = worst {
         // An input could not be read (to its end): the output file is not put in place.
