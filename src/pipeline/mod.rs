@@ -126,7 +126,7 @@ pub fn run<J: Job, E: std::fmt::Display>(
 
     let gate = InFlight::new(2 * opts.threads + 1);
     let (work_tx, work_rx) = crossbeam_channel::bounded::<(u64, Cut<ChunkBytes<'_>>)>(opts.threads);
-    let (done_tx, done_rx) = crossbeam_channel::unbounded::<(u64, u64, Result<Out<J>, PipelineError>)>();
+    let (done_tx, done_rx) = crossbeam_channel::unbounded::<(u64, (u64, Result<Out<J>, PipelineError>))>();
     std::thread::scope(|s| {
         // The producer reads (and decompresses) ahead of the workers, on its own thread.
         let gate = &gate;
@@ -146,32 +146,15 @@ pub fn run<J: Job, E: std::fmt::Display>(
                 let mut worker = job.worker();
                 for (seq, c) in work_rx {
                     let out = process::<J>(&mut worker, seq, &c.borrow());
-                    if done_tx.send((seq, c.bytes.as_slice().len() as u64, out)).is_err() {
+                    if done_tx.send((seq, (c.bytes.as_slice().len() as u64, out))).is_err() {
                         break;
                     }
                 }
             });
         }
         drop((work_rx, done_tx));
-        let mut reorder = Reorder::default();
-        let mut failure: Option<PipelineError> = None;
-        for (seq, len, out) in &done_rx {
-            reorder.push(seq, (len, out), |(len, out)| {
-                gate.release();
-                if failure.is_none()
-                    && let Err(e) = out.and_then(|o| rel(o, len))
-                {
-                    failure = Some(e);
-                }
-            });
-            if failure.is_some() {
-                break;
-            }
-        }
-        drop(done_rx); // unblocks workers, which then drop the work channel and free the producer
-        for _ in 0..=2 * opts.threads {
-            gate.release(); // a producer waiting on the gate can finish
-        }
+        let failure =
+            release_in_order(done_rx, gate, opts.threads, |(len, out)| out.and_then(|o| rel(o, len)));
         let produced = producer
             .join()
             .unwrap_or_else(|p| Err(PipelineError::Panic { offset: 0, message: panic_message(p) }));
@@ -180,6 +163,38 @@ pub fn run<J: Job, E: std::fmt::Display>(
             None => produced,
         }
     })
+}
+
+/// The releasing side of a threaded run: takes `(seq, item)` results as workers finish, hands
+/// each item to `release` strictly in sequence order, frees a gate place per item, and stops at
+/// the first failure. Afterwards the receiver is dropped (workers stop) and the gate opened wide
+/// (nothing waits on it forever).
+fn release_in_order<T>(
+    done_rx: crossbeam_channel::Receiver<(u64, T)>,
+    gate: &InFlight,
+    threads: usize,
+    mut release: impl FnMut(T) -> Result<(), PipelineError>,
+) -> Option<PipelineError> {
+    let mut reorder = Reorder::default();
+    let mut failure: Option<PipelineError> = None;
+    for (seq, item) in &done_rx {
+        reorder.push(seq, item, |item| {
+            gate.release();
+            if failure.is_none()
+                && let Err(e) = release(item)
+            {
+                failure = Some(e);
+            }
+        });
+        if failure.is_some() {
+            break;
+        }
+    }
+    drop(done_rx);
+    for _ in 0..=2 * threads {
+        gate.release();
+    }
+    failure
 }
 
 /// A likely game start at or after `from`: a `[` that begins a line after a blank line. Only a
@@ -263,7 +278,7 @@ where
     let chunks = starts.len() - 1;
     let gate = InFlight::new(2 * opts.threads + 1);
     let next_seq = std::sync::atomic::AtomicUsize::new(0);
-    let (done_tx, done_rx) = crossbeam_channel::unbounded::<(u64, Result<Out<J>, PipelineError>)>();
+    let (done_tx, done_rx) = crossbeam_channel::unbounded::<(u64, (usize, Result<Out<J>, PipelineError>))>();
     let starts = &starts;
     std::thread::scope(|s| {
         for _ in 0..opts.threads {
@@ -278,24 +293,18 @@ where
                         break;
                     }
                     let out = read(&mut worker, k as u64, starts[k], starts[k + 1]);
-                    if done_tx.send((k as u64, out)).is_err() {
+                    if done_tx.send((k as u64, (k, out))).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(done_tx);
-        let mut reorder = Reorder::default();
-        let mut failure: Option<PipelineError> = None;
         let mut expected = 0usize; // where the next chunk must start, from its predecessor
         let mut fixer: Option<J::Worker> = None;
-        for (seq, out) in &done_rx {
-            reorder.push(seq, (seq as usize, out), |(k, out)| {
-                gate.release();
-                if failure.is_some() {
-                    return;
-                }
-                let result = out.and_then(|o| {
+        let failure =
+            release_in_order(done_rx, &gate, opts.threads, |(k, out): (usize, Result<Out<J>, _>)| {
+                let out = out.and_then(|o| {
                     if starts[k] == expected {
                         Ok(o)
                     } else {
@@ -303,20 +312,10 @@ where
                         let w = fixer.get_or_insert_with(|| job.worker());
                         read(w, k as u64, expected, starts[k + 1])
                     }
-                });
-                match result.and_then(|o| finish(o, expected as u64)) {
-                    Ok(next) => expected = (next as usize).max(expected),
-                    Err(e) => failure = Some(e),
-                }
+                })?;
+                expected = (finish(out, expected as u64)? as usize).max(expected);
+                Ok(())
             });
-            if failure.is_some() {
-                break;
-            }
-        }
-        drop(done_rx);
-        for _ in 0..=2 * opts.threads {
-            gate.release();
-        }
         failure.map_or(Ok(()), Err)
     })
 }
