@@ -191,7 +191,6 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     }
 
     fn setup(&mut self) -> Option<Position> {
-        let offset = self.game.offset;
         if let Some(tag) = self.game.tag(b"Variant") {
             let (name, _) = tag.decode();
             match Variant::from_tag(&name) {
@@ -219,7 +218,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                     Some(pos)
                 }
                 Err(_) => {
-                    self.report(Kind::BadFen, Severity::Error, offset.max(tag.offset as u64), None, || {
+                    self.report(Kind::BadFen, Severity::Error, tag.offset as u64, None, || {
                         format!("{e} in FEN \"{fen}\"")
                     });
                     None
@@ -275,8 +274,11 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                     } else {
                         Kind::NonCanonicalSan
                     };
-                    let (raw, san) = (token.raw, to_san(&line.pos, m));
+                    // Only a shown warning needs the canonical SAN; counted ones skip writing it.
+                    let san = self.hooks.wants(kind, Severity::Warning).then(|| to_san(&line.pos, m));
+                    let raw = token.raw;
                     self.report(kind, Severity::Warning, offset, Some(ply), || {
+                        let san = san.unwrap_or_default();
                         let how: Vec<&str> = lenience.describe().collect();
                         format!("\"{}\" written for {san} ({})", String::from_utf8_lossy(raw), how.join(", "))
                     });
