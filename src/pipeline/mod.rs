@@ -203,11 +203,12 @@ pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
     let from = from.min(bytes.len());
     let hay = &bytes[from..];
     let lf = memchr::memmem::find(hay, b"\n\n[").map(|i| i + 2);
-    let crlf = memchr::memmem::find(hay, b"\n\r\n[").map(|i| i + 3);
-    match (lf, crlf) {
-        (Some(a), Some(b)) => from + a.min(b),
-        (Some(a), None) | (None, Some(a)) => from + a,
-        (None, None) => bytes.len(),
+    // A CRLF boundary only matters before the LF one: bounding that search keeps a run linear.
+    let before = lf.map_or(hay.len(), |a| (a + 1).min(hay.len()));
+    let crlf = memchr::memmem::find(&hay[..before], b"\n\r\n[").map(|i| i + 3);
+    match crlf.or(lf) {
+        Some(a) => from + a,
+        None => bytes.len(),
     }
 }
 
@@ -346,6 +347,16 @@ mod tests {
                 .map(|(i, l)| format!("{} {l}", first + i as u64))
                 .collect()
         }
+    }
+
+    #[test]
+    fn guess_boundary_takes_the_first_lf_or_crlf_start() {
+        let text = b"[A]\n\n[B]\r\n\r\n[C]\n\n[D]";
+        assert_eq!(guess_boundary(text, 0), 5);
+        assert_eq!(guess_boundary(text, 6), 12);
+        assert_eq!(guess_boundary(text, 13), 17);
+        assert_eq!(guess_boundary(text, 18), text.len());
+        assert_eq!(guess_boundary(b"x\r\n\r\n[y\n\n[z", 0), 5);
     }
 
     fn collect(input: Input<'_>, threads: usize, chunk_size: usize) -> Vec<String> {
