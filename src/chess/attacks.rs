@@ -58,6 +58,20 @@ static KNIGHT: [u64; 64] =
 static KING: [u64; 64] = step_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
 static PAWN: [[u64; 64]; 2] = [step_table(&[(-1, 1), (1, 1)]), step_table(&[(-1, -1), (1, -1)])];
 
+const fn empty_board_rays(dirs: &[(i32, i32); 4]) -> [u64; 64] {
+    let mut t = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = slide(sq as u32, 0, dirs, false);
+        sq += 1;
+    }
+    t
+}
+
+// Small (512-byte) tables: hot pin filters read these instead of the slider table.
+static ROOK_RAYS: [u64; 64] = empty_board_rays(&ROOK_DIRS);
+static BISHOP_RAYS: [u64; 64] = empty_board_rays(&BISHOP_DIRS);
+
 /// Per-square slider lookup data.
 #[derive(Clone, Copy)]
 struct Magic {
@@ -217,6 +231,18 @@ pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
 #[inline(always)]
 pub fn queen_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     rook_attacks(sq, occ) | bishop_attacks(sq, occ)
+}
+
+/// Squares a rook on `sq` attacks on an empty board.
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq.index()])
+}
+
+/// Squares a bishop on `sq` attacks on an empty board.
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq.index()])
 }
 
 /// Squares a knight on `sq` attacks.
@@ -463,6 +489,10 @@ mod tests {
         assert_eq!(line(Square::A1, Square::B2).count(), 8);
         assert!(aligned(Square::A1, Square::H8, Square::D4));
         assert!(!aligned(Square::A1, Square::H8, Square::D5));
+        for sq in Square::ALL {
+            assert_eq!(rook_rays(sq), rook_attacks(sq, Bitboard::EMPTY));
+            assert_eq!(bishop_rays(sq), bishop_attacks(sq, Bitboard::EMPTY));
+        }
     }
 
     /// The magic numbers serve the portable (non-BMI2) build: prove them here whatever this build uses.

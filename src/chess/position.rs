@@ -175,12 +175,24 @@ pub(crate) fn castling_targets(color: Color, side: CastlingSide) -> (Square, Squ
 impl Position {
     /// The starting position of `variant` (the standard array for Chess960 too).
     pub fn new(variant: Variant) -> Position {
-        let mut setup = Setup::standard();
-        if variant == Variant::Crazyhouse {
-            setup.pockets = Some(ByColor::default());
-        }
-        let mode = CastlingMode::from_chess960(variant == Variant::Chess960);
-        Position::from_setup(setup, variant, mode).expect("start position is valid")
+        // Built directly, not validated: every game without a FEN starts here (a test compares
+        // it with the validated setup).
+        let board = Board::standard();
+        let mut pos = Position {
+            board,
+            promoted: Bitboard::EMPTY,
+            pockets: ByColor::default(),
+            castling: board.rooks(),
+            hash: 0,
+            halfmoves: 0,
+            fullmoves: 1,
+            turn: Color::White,
+            ep_square: None,
+            variant,
+            mode: CastlingMode::from_chess960(variant == Variant::Chess960),
+        };
+        pos.hash = pos.compute_hash();
+        pos
     }
 
     /// Validates `setup` as a position of `variant`, reading castling in `mode`.
@@ -730,4 +742,24 @@ pub(crate) fn castling_paths(color: Color, king: Square, rook: Square) -> (Bitbo
     let king_path = between(king, king_to) | king_to;
     let empty = (king_path | between(rook, rook_to) | rook_to) - (Bitboard::from_square(king) | rook);
     (empty, king_path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_positions_equal_their_validated_setups() {
+        for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
+            let mut setup = Setup::standard();
+            if variant == Variant::Crazyhouse {
+                setup.pockets = Some(ByColor::default());
+            }
+            let mode = CastlingMode::from_chess960(variant == Variant::Chess960);
+            let validated = Position::from_setup(setup, variant, mode).expect("valid");
+            let direct = Position::new(variant);
+            assert_eq!(format!("{direct:?}"), format!("{validated:?}"), "{variant:?}");
+            assert_eq!(direct.zobrist(), direct.compute_hash());
+        }
+    }
 }

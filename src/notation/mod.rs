@@ -13,7 +13,8 @@ pub use fen::{
     write_epd_into, write_fen, write_fen_into, write_setup_into,
 };
 pub use san::{
-    Lenience, ParseSanError, San, SanError, SanPlus, Suffix, resolve, san_of, to_san, write_san_into,
+    Lenience, ParseSanError, Resolved, San, SanError, SanPlus, Suffix, resolve, resolve_in, san_of,
+    suffix_after, to_san, write_san_into,
 };
 pub use uci::{UciError, parse_uci, to_uci, write_uci_into};
 

@@ -31,7 +31,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::chess::attacks::{
-    attacks, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+    attacks, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, queen_attacks,
+    rook_attacks, rook_rays,
 };
 use crate::chess::position::castling_targets;
 use crate::chess::{Bitboard, CastlingSide, File, Move, MoveKind, MoveList, Position, Rank, Role, Square};
@@ -88,7 +89,7 @@ pub struct SanPlus {
 /// What was non-canonical in a SAN as read: a set of flags, `0` when canonical. The flags found
 /// by parsing alone come from [`San::from_ascii`]; [`resolve`] adds those that need the position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
-pub struct Lenience(pub u16);
+pub struct Lenience(pub u32);
 
 impl Lenience {
     /// Canonical SAN.
@@ -466,7 +467,7 @@ impl San {
     /// The legal move this SAN stands for in `pos` (any disambiguation that picks one move is
     /// accepted; a null move is [`SanError::Illegal`]).
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
-        to_move_flags(pos, self).map(|(m, _)| m)
+        to_move_flags(pos, pos.checkers(), self).map(|(m, _)| m)
     }
 
     /// Writes the canonical text into `buf`, returning its length (at most 8 bytes).
@@ -597,9 +598,9 @@ fn is_capture(pos: &Position, m: Move) -> bool {
 /// backwards from `to` instead of generating moves: the pieces of `role` that reach `to`, each
 /// tested by lifting it onto `to` and looking for attackers of the king. Also says whether a pawn
 /// capture onto `to` would be en passant. Same answer as `legal_moves_to` filtered to ordinary
-/// moves (a test compares them over perft trees).
+/// moves (a test compares them over perft trees). `checkers` are the position's checkers.
 #[inline(always)]
-fn legal_origins(pos: &Position, role: Role, to: Square) -> (Bitboard, bool) {
+fn legal_origins(pos: &Position, checkers: Bitboard, role: Role, to: Square) -> (Bitboard, bool) {
     let us = pos.turn();
     let them = !us;
     let b = pos.board();
@@ -652,6 +653,33 @@ fn legal_origins(pos: &Position, role: Role, to: Square) -> (Bitboard, bool) {
         return (candidates, false);
     }
     let king = pos.our_king();
+    if checkers.is_empty() && !en_passant {
+        // Not in check: only a piece leaving the line of a pin can expose the king, so only
+        // candidates on a king ray with an enemy slider of that kind need the slider lookup.
+        let rq = b.rooks_and_queens() & theirs;
+        let bq = b.bishops_and_queens() & theirs;
+        let (rook_lines, bishop_lines) = (rook_rays(king), bishop_rays(king));
+        let mut exposed = Bitboard::EMPTY;
+        if (rook_lines & rq).any() {
+            exposed |= rook_lines;
+        }
+        if (bishop_lines & bq).any() {
+            exposed |= bishop_lines;
+        }
+        let mut legal = candidates - exposed;
+        for from in candidates & exposed {
+            let occ = occ.without(from).with(to);
+            let attackers = if rook_lines.contains(from) {
+                rook_attacks(king, occ) & rq
+            } else {
+                bishop_attacks(king, occ) & bq
+            };
+            if (attackers - Bitboard::from_square(to)).is_empty() {
+                legal.add(from);
+            }
+        }
+        return (legal, false);
+    }
     let mut legal = Bitboard::EMPTY;
     for from in candidates {
         let ok = if en_passant && from.file() != to.file() {
@@ -670,7 +698,7 @@ fn legal_origins(pos: &Position, role: Role, to: Square) -> (Bitboard, bool) {
 /// Resolves `san`, returning the move and the flags only the position can tell (capture mark,
 /// disambiguation).
 #[inline(always)]
-fn to_move_flags(pos: &Position, san: &San) -> Result<(Move, Lenience), SanError> {
+fn to_move_flags(pos: &Position, checkers: Bitboard, san: &San) -> Result<(Move, Lenience), SanError> {
     match *san {
         San::Normal { role, file, rank, capture, to, promotion } => {
             // Promotion exactly when a pawn reaches the last rank, to a piece it may become.
@@ -679,7 +707,7 @@ fn to_move_flags(pos: &Position, san: &San) -> Result<(Move, Lenience), SanError
             if promotes != promotion.is_some() || promotion.is_some_and(|r| !Role::PROMOTIONS.contains(&r)) {
                 return Err(SanError::Illegal);
             }
-            let (origins, en_passant) = legal_origins(pos, role, to);
+            let (origins, en_passant) = legal_origins(pos, checkers, role, to);
             let mut matching = origins;
             if let Some(f) = file {
                 matching &= Bitboard::file(f);
@@ -720,6 +748,7 @@ fn to_move_flags(pos: &Position, san: &San) -> Result<(Move, Lenience), SanError
 
 /// What was non-canonical in how a resolved move was written: a wrong capture mark, or more
 /// disambiguation than the other pieces of the role that reach the square (`origins`) need.
+#[inline(always)]
 fn written_flags(
     role: Role,
     from: Square,
@@ -777,7 +806,7 @@ fn to_move_flags_reference(pos: &Position, san: &San) -> Result<(Move, Lenience)
             }
             Ok((m, written_flags(role, m.from_raw(), origins, (file, rank), capture, is_capture(pos, m))))
         }
-        _ => to_move_flags(pos, san),
+        _ => to_move_flags(pos, pos.checkers(), san),
     }
 }
 
@@ -838,8 +867,20 @@ fn suffix_of(pos: &Position, m: Move) -> Option<Suffix> {
 fn check_or_mate(pos: &Position, m: Move) -> Suffix {
     let mut after = pos.clone();
     after.play_unchecked(m);
+    check_or_mate_after(&after)
+}
+
+/// Check or mate, for a position whose side to move is in check.
+fn check_or_mate_after(after: &Position) -> Suffix {
     // Most checks leave the king a flight square: no need to generate every reply.
-    if king_can_step(&after) || after.has_legal_moves() { Suffix::Check } else { Suffix::Checkmate }
+    if king_can_step(after) || after.has_legal_moves() { Suffix::Check } else { Suffix::Checkmate }
+}
+
+/// The suffix the move that led to `after` deserves, judged on `after` (whose checkers are
+/// `checkers`): what [`Resolved::suffix`] is compared with.
+#[inline]
+pub fn suffix_after(after: &Position, checkers: Bitboard) -> Option<Suffix> {
+    if checkers.is_empty() { None } else { Some(check_or_mate_after(after)) }
 }
 
 /// `true` when the king of the side to move has a safe square to step to.
@@ -868,25 +909,71 @@ fn king_can_step(pos: &Position) -> bool {
 /// assert_eq!(resolve(&pos, b"Ngf3").unwrap().1, Lenience::OVER_SPECIFIED);
 /// ```
 pub fn resolve(pos: &Position, text: &[u8]) -> Result<(Move, Lenience), SanError> {
-    let parsed = parse(text).ok_or(SanError::Syntax)?;
-    let (m, flags) = match to_move_flags(pos, &parsed.san.san) {
-        Ok((m, f)) => (m, f | parsed.flags),
-        Err(SanError::Illegal) if parsed.bishop.is_some() => {
-            let (san, flags) = parsed.bishop.expect("checked");
-            let (m, f) = to_move_flags(pos, &san)?;
-            (m, f | flags)
-        }
-        Err(e) => return Err(e),
-    };
-    let mut flags = flags;
-    if flags.contains(Lenience::LONG_ALGEBRAIC) {
-        // Long algebraic explains the full origin square.
-        flags.0 &= !Lenience::OVER_SPECIFIED.0;
-    }
-    if suffix_of(pos, m) != parsed.san.suffix {
+    let r = resolve_in(pos, pos.checkers(), text)?;
+    let mut flags = r.lenience;
+    if suffix_of(pos, r.mv) != r.suffix {
         flags |= Lenience::CHECK_MARK;
     }
-    Ok((m, flags))
+    Ok((r.mv, flags))
+}
+
+/// A SAN token resolved by [`resolve_in`], its check mark not yet verified.
+// `repr(C)`: with Rust's field order the result went through a misaligned stack reload (a
+// store-forwarding stall measured at ~5% of `check`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(8))]
+pub struct Resolved {
+    /// The legal move.
+    pub mv: Move,
+    /// What was non-canonical, except a missing or wrong check mark (`++` is flagged).
+    pub lenience: Lenience,
+    /// The check mark as written.
+    pub suffix: Option<Suffix>,
+}
+
+/// [`resolve`] for callers that play the move anyway: `checkers` must be `pos.checkers()`, and
+/// the written check mark is returned instead of verified, to be compared with [`suffix_after`]
+/// on the position after the move (which costs nothing when its checkers are wanted anyway).
+///
+/// ```
+/// use pgnkit::notation::san::{resolve_in, suffix_after, Lenience, Suffix};
+/// use pgnkit::chess::Position;
+/// let mut pos = Position::default();
+/// for san in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"] {
+///     let r = resolve_in(&pos, pos.checkers(), san.as_bytes()).unwrap();
+///     pos.play_unchecked(r.mv);
+/// }
+/// let r = resolve_in(&pos, pos.checkers(), b"Qxf7+").unwrap();
+/// assert_eq!((r.lenience, r.suffix), (Lenience::CANONICAL, Some(Suffix::Check)));
+/// pos.play_unchecked(r.mv);
+/// assert_eq!(suffix_after(&pos, pos.checkers()), Some(Suffix::Checkmate));
+/// ```
+#[inline(always)]
+pub fn resolve_in(pos: &Position, checkers: Bitboard, text: &[u8]) -> Result<Resolved, SanError> {
+    let parsed = parse(text).ok_or(SanError::Syntax)?;
+    match to_move_flags(pos, checkers, &parsed.san.san) {
+        Ok((mv, f)) => Ok(resolved(mv, f | parsed.flags, parsed.san.suffix)),
+        Err(SanError::Illegal) if parsed.bishop.is_some() => as_bishop(pos, checkers, &parsed),
+        Err(e) => Err(e),
+    }
+}
+
+#[inline(always)]
+fn resolved(mv: Move, mut lenience: Lenience, suffix: Option<Suffix>) -> Resolved {
+    if lenience.contains(Lenience::LONG_ALGEBRAIC) {
+        // Long algebraic explains the full origin square.
+        lenience.0 &= !Lenience::OVER_SPECIFIED.0;
+    }
+    Resolved { mv, lenience, suffix }
+}
+
+/// The second reading of a lower-case `b` (as a bishop): rare, kept out of the hot path.
+#[cold]
+#[inline(never)]
+fn as_bishop(pos: &Position, checkers: Bitboard, parsed: &Parsed) -> Result<Resolved, SanError> {
+    let (san, flags) = parsed.bishop.expect("checked by the caller");
+    let (mv, f) = to_move_flags(pos, checkers, &san)?;
+    Ok(resolved(mv, f | flags, parsed.san.suffix))
 }
 
 /// The canonical SAN of the legal move `m`: minimal disambiguation (file, else rank, else both),
@@ -1316,7 +1403,7 @@ mod tests {
                                 for capture in [false, true] {
                                     let san = San::Normal { role, file, rank, capture, to, promotion };
                                     assert_eq!(
-                                        to_move_flags(p, &san),
+                                        to_move_flags(p, p.checkers(), &san),
                                         to_move_flags_reference(p, &san),
                                         "{san} in {}",
                                         crate::notation::write_fen(p, crate::notation::EpMode::Always)

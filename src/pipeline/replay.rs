@@ -7,10 +7,10 @@
 
 use std::ops::ControlFlow;
 
-use crate::chess::{Move, Outcome, Position, Variant};
+use crate::chess::{Bitboard, Move, Outcome, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::{EpMode, FenError, position_from_fen, write_fen};
-use crate::notation::san::{Lenience, SanError, resolve, to_san};
+use crate::notation::san::{Lenience, SanError, resolve_in, suffix_after, to_san};
 use crate::pgn::{GameResult, GameStart, LineIndex, Problem, RawComment, RawTag, SanToken, Visitor};
 
 /// What the replayer knows about the game being read.
@@ -111,6 +111,8 @@ pub trait Hooks<'a> {
 /// A line being replayed: the mainline or a variation.
 struct Line {
     pos: Position,
+    /// `pos.checkers()`: computed once per position, for resolving and for the check mark.
+    checkers: Bitboard,
     /// The position before the last move, where a variation starts.
     prev: Option<Position>,
     /// Plies played before `pos` from the game's start.
@@ -248,6 +250,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 self.hooks.mainline_null_move(&self.game, &line.pos);
             }
             if line.pos.play_null().is_ok() {
+                line.checkers = line.pos.checkers();
                 line.prev = before;
                 line.ply = ply;
                 if mainline {
@@ -266,8 +269,25 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             }
             return;
         }
-        match resolve(&line.pos, token.raw) {
-            Ok((m, lenience)) => {
+        match resolve_in(&line.pos, line.checkers, token.raw) {
+            Ok(r) => {
+                let m = r.mv;
+                // The position before the move: where a variation starts, and what a shown
+                // warning writes the canonical SAN from.
+                let show = self.hooks.wants(Kind::NonCanonicalSan, Severity::Warning)
+                    || self.hooks.wants(Kind::CheckMark, Severity::Warning);
+                let before = (variations || show).then(|| line.pos.clone());
+                if mainline {
+                    self.hooks.mainline_move(&self.game, &line.pos, m);
+                    self.game.plies = ply;
+                }
+                line.pos.play_unchecked(m);
+                line.checkers = line.pos.checkers();
+                line.ply = ply;
+                let mut lenience = r.lenience;
+                if suffix_after(&line.pos, line.checkers) != r.suffix {
+                    lenience |= Lenience::CHECK_MARK;
+                }
                 if !lenience.is_canonical() {
                     let kind = if lenience == Lenience::CHECK_MARK {
                         Kind::CheckMark
@@ -275,7 +295,10 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                         Kind::NonCanonicalSan
                     };
                     // Only a shown warning needs the canonical SAN; counted ones skip writing it.
-                    let san = self.hooks.wants(kind, Severity::Warning).then(|| to_san(&line.pos, m));
+                    let san = before
+                        .as_ref()
+                        .filter(|_| self.hooks.wants(kind, Severity::Warning))
+                        .map(|p| to_san(p, m));
                     let raw = token.raw;
                     self.report(kind, Severity::Warning, offset, Some(ply), || {
                         let san = san.unwrap_or_default();
@@ -283,16 +306,10 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                         format!("\"{}\" written for {san} ({})", String::from_utf8_lossy(raw), how.join(", "))
                     });
                 }
-                let line = self.stack.last_mut().expect("a line is being replayed");
-                if mainline {
-                    self.hooks.mainline_move(&self.game, &line.pos, m);
-                    self.game.plies = ply;
-                }
                 if variations {
-                    line.prev = Some(line.pos.clone());
+                    let line = self.stack.last_mut().expect("a line is being replayed");
+                    line.prev = before;
                 }
-                line.pos.play_unchecked(m);
-                line.ply = ply;
             }
             Err(e) => {
                 line.dead = true;
@@ -384,7 +401,13 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         let start = self.setup();
         if let Some(pos) = &start {
             self.hooks.start(&self.game, pos);
-            self.stack.push(Line { pos: pos.clone(), prev: None, ply: 0, dead: false });
+            self.stack.push(Line {
+                pos: pos.clone(),
+                checkers: pos.checkers(),
+                prev: None,
+                ply: 0,
+                dead: false,
+            });
         }
         self.game.start = start;
         ControlFlow::Continue(())
@@ -412,7 +435,10 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
             return ControlFlow::Continue(());
         }
         match self.stack.last().and_then(|l| l.prev.clone().map(|p| (p, l.ply, l.dead))) {
-            Some((pos, ply, dead)) => self.stack.push(Line { pos, prev: None, ply: ply - 1, dead }),
+            Some((pos, ply, dead)) => {
+                let checkers = pos.checkers();
+                self.stack.push(Line { pos, checkers, prev: None, ply: ply - 1, dead })
+            }
             // A variation with no move to replace (or no start position): read, not replayed.
             None => self.in_variation = 1,
         }
