@@ -320,7 +320,10 @@ impl Position {
     /// (python-chess's rule), so that repetitions are found exactly.
     #[inline(always)]
     fn ep_hash(&self) -> u64 {
-        self.ep_square.filter(|&ep| self.ep_legal(ep)).map_or(0, zobrist::ep_key)
+        match self.ep_square {
+            Some(ep) if self.ep_legal(ep) => zobrist::ep_key(ep),
+            _ => 0,
+        }
     }
 
     /// `true` when some pawn of the side to move may legally capture en passant on `ep`.

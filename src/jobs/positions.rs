@@ -25,7 +25,7 @@ use crate::notation::uci::write_uci_into;
 use crate::pgn::{EvalScore, LineIndex, RawComment, Reader};
 use crate::pipeline::replay::{Game, Hooks, Replayer};
 use crate::pipeline::stats::Stats;
-use crate::pipeline::{ChunkInput, Job, Worker};
+use crate::pipeline::{ChunkInput, ChunkOutput, Job, Worker};
 
 /// How each position is written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -41,6 +41,15 @@ pub enum Format {
     Jsonl,
     /// A header line, then `game,ply,fen,san,uci` and the requested tags (RFC 4180 quoting).
     Csv,
+}
+
+impl Format {
+    /// Whether records carry game numbers. Records without them are the same whatever a chunk's
+    /// first game is, so a chunk can be read before its game numbers are known
+    /// ([`crate::pipeline::run_speculative`]).
+    pub fn numbers_games(self) -> bool {
+        self != Format::Fen
+    }
 }
 
 /// What `positions` writes and which positions it keeps.
@@ -130,6 +139,26 @@ pub struct PositionsOutput {
     pub stats: Stats,
     /// Line breaks in the chunk (to make the next chunk's lines absolute).
     pub newlines: u64,
+    /// Where the game after this chunk's last one starts (absolute offset).
+    pub next: u64,
+}
+
+/// For [`crate::pipeline::run_speculative`]: only diagnostics are renumbered, so it serves the
+/// formats that do not number games in their records ([`Format::numbers_games`]).
+impl ChunkOutput for PositionsOutput {
+    fn games(&self) -> u64 {
+        self.stats.games
+    }
+
+    fn next(&self) -> u64 {
+        self.next
+    }
+
+    fn renumber(&mut self, first_game: u64) {
+        for d in &mut self.diagnostics {
+            d.game += first_game;
+        }
+    }
 }
 
 /// The move after a position, if any.
@@ -396,14 +425,19 @@ impl Worker for PositionsWorker {
         let hooks = PositionsHooks::new(&self.opts, capacity, std::mem::take(&mut self.tag_fields));
         let mut replayer = Replayer::new(hooks, chunk.bytes, chunk.offset, chunk.first_game);
         let mut reader = Reader::with_base(chunk.bytes, chunk.offset as usize);
-        while reader.read_game(&mut replayer).is_some() {}
+        // The games that start before `end` are this chunk's; the last may run past it.
+        while !reader.is_at_end() && reader.offset() - (chunk.offset as usize) < chunk.end {
+            reader.read_game(&mut replayer);
+        }
+        let consumed = reader.offset() - chunk.offset as usize;
         let hooks = replayer.hooks;
         self.tag_fields = hooks.tag_fields;
         let mut out = hooks.out;
         self.last_len = out.bytes.len();
         out.stats.merge(&replayer.stats);
-        out.stats.bytes = chunk.bytes.len() as u64;
-        out.newlines = LineIndex::new(chunk.bytes).locate(chunk.bytes.len()).line as u64 - 1;
+        out.stats.bytes = consumed as u64;
+        out.next = reader.offset() as u64;
+        out.newlines = LineIndex::new(&chunk.bytes[..consumed]).locate(consumed).line as u64 - 1;
         out
     }
 }

@@ -344,6 +344,15 @@ impl<'a> Reader<'a> {
         let b = self.bytes;
         let body = open + 1;
         let limit = b.len().min(body.saturating_add(self.limits.max_comment));
+        // Short one-line comments (a clock, an eval) are the common case: a `}` before any line
+        // break leaves no room for a tag line inside, so neither search below is needed.
+        for (i, &c) in b[body..limit.min(body + 64)].iter().enumerate() {
+            match c {
+                b'}' => return (body + i, body + i + 1, None),
+                b'\n' | b'\r' => break,
+                _ => {}
+            }
+        }
         let close = self.find_close_brace(body, limit);
         let region_end = close.unwrap_or(limit);
         let tag_line = find_tag_line(b, body, region_end);

@@ -6,6 +6,8 @@
 //!
 //! - `san/pgnkit resolve+play`: per game, the start position, then per token `resolve` (parse,
 //!   legal move, lenience flags including the check-mark check) + `play_unchecked`.
+//! - `san/pgnkit resolve_in+play+suffix_after`: what the PGN replayer runs, same validation as
+//!   `resolve` (one `checkers()` per position resolves and verifies the check mark).
 //! - `san/pgnkit from_ascii+to_move+play`: the same API shape as the peer (no lenience flags).
 //! - `san/shakmaty from_ascii+to_move+play`: `San::from_ascii` + `to_move` + `play_unchecked`.
 //! - `fen/...`: the FEN of every position (legal en passant square) into a reused buffer.
@@ -21,7 +23,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgnkit::chess::Position;
-use pgnkit::notation::{EpMode, San, resolve, write_fen_into};
+use pgnkit::notation::{EpMode, San, resolve, resolve_in, suffix_after, write_fen_into};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position as _};
 
@@ -77,6 +79,25 @@ fn pgnkit_resolve(g: &Games) -> Position {
         last = pos;
     }
     last
+}
+
+/// The replayer's shape: one `checkers()` per position, used to resolve and, after the move, to
+/// verify the written check mark (same validation as `resolve`).
+fn pgnkit_resolve_in(g: &Games) -> (Position, usize) {
+    let mut last = Position::default();
+    let mut wrong_marks = 0;
+    for r in g.games.iter() {
+        let mut pos = Position::default();
+        let mut checkers = pos.checkers();
+        for tok in &g.tokens[r.clone()] {
+            let r = resolve_in(&pos, checkers, tok).expect("resolves");
+            pos.play_unchecked(r.mv);
+            checkers = pos.checkers();
+            wrong_marks += usize::from(suffix_after(&pos, checkers) != r.suffix);
+        }
+        last = pos;
+    }
+    (last, wrong_marks)
 }
 
 fn pgnkit_to_move(g: &Games) -> Position {
@@ -172,6 +193,9 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("san");
     group.throughput(Throughput::Elements(moves as u64));
     group.bench_function("pgnkit resolve+play", |bch| bch.iter(|| pgnkit_resolve(black_box(&games))));
+    group.bench_function("pgnkit resolve_in+play+suffix_after", |bch| {
+        bch.iter(|| pgnkit_resolve_in(black_box(&games)))
+    });
     group.bench_function("pgnkit from_ascii+to_move+play", |bch| {
         bch.iter(|| pgnkit_to_move(black_box(&games)))
     });
@@ -186,6 +210,12 @@ fn bench(c: &mut Criterion) {
     common::ratio("san play only vs shakmaty", 30, || pgnkit_play(&games), || shakmaty_play(&games));
     common::ratio("san parse only vs shakmaty", 30, || pgnkit_parse(&games), || shakmaty_parse(&games));
     common::ratio("san resolve+play vs shakmaty", 30, || pgnkit_resolve(&games), || shakmaty_to_move(&games));
+    common::ratio(
+        "san resolve_in+play+suffix_after vs shakmaty",
+        30,
+        || pgnkit_resolve_in(&games),
+        || shakmaty_to_move(&games),
+    );
     common::ratio(
         "san from_ascii+to_move+play vs shakmaty",
         30,

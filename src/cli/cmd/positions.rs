@@ -5,10 +5,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use pgnkit::io::{Output, OutputError, OutputOptions};
+use pgnkit::io::{Output, OutputError, OutputOptions, Source};
 use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, PositionsOutput, Unique, csv_header};
 use pgnkit::jobs::report;
 use pgnkit::notation::EpMode;
+use pgnkit::pipeline;
 use pgnkit::pipeline::stats::Stats;
 
 use crate::cli::args::{InputArgs, Opened, run_exact, settle};
@@ -164,7 +165,12 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 }
             }
         };
-        let result = run_exact(source, &job, &opts, &progress, &mut release);
+        let result = match source {
+            Source::Mapped(m) if !base.format.numbers_games() => {
+                pipeline::run_speculative(&m, &job, &opts, &progress, &mut release)
+            }
+            stream => run_exact(stream, &job, &opts, &progress, &mut release),
+        };
         progress.finish();
         settle(&file, result, write_error.map(output_fail), &mut worst)?;
     }
