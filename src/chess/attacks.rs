@@ -76,8 +76,15 @@ static BISHOP_RAYS: [u64; 64] = empty_board_rays(&BISHOP_DIRS);
 #[derive(Clone, Copy)]
 struct Magic {
     mask: u64,
+    /// The piece's rays on an empty board: where a compressed table entry is spread back to.
+    #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "bmi2")), allow(dead_code))]
+    // PEXT build
+    rays: u64,
+    #[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
+    // portable build, tests
     magic: u64,
     offset: u32,
+    #[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
     shift: u32,
 }
 
@@ -85,11 +92,12 @@ const ROOK_TABLE_SIZE: usize = 102_400;
 const TABLE_SIZE: usize = ROOK_TABLE_SIZE + 5_248;
 
 const fn magics(dirs: &[(i32, i32); 4], numbers: &[u64; 64], mut offset: u32) -> [Magic; 64] {
-    let mut m = [Magic { mask: 0, magic: 0, offset: 0, shift: 0 }; 64];
+    let mut m = [Magic { mask: 0, rays: 0, magic: 0, offset: 0, shift: 0 }; 64];
     let mut sq = 0;
     while sq < 64 {
         let mask = slide(sq as u32, 0, dirs, true);
-        m[sq] = Magic { mask, magic: numbers[sq], offset, shift: 64 - mask.count_ones() };
+        let rays = slide(sq as u32, 0, dirs, false);
+        m[sq] = Magic { mask, rays, magic: numbers[sq], offset, shift: 64 - mask.count_ones() };
         offset += 1 << mask.count_ones();
         sq += 1;
     }
@@ -115,7 +123,6 @@ const fn pdep(mut x: u64, mut mask: u64) -> u64 {
 }
 
 /// Software PEXT, the inverse of [`pdep`].
-#[cfg(test)]
 const fn pext_soft(x: u64, mut mask: u64) -> u64 {
     let mut r = 0;
     let mut bit = 0;
@@ -129,11 +136,6 @@ const fn pext_soft(x: u64, mut mask: u64) -> u64 {
     }
     r
 }
-
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-const USE_PEXT: bool = true;
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-const USE_PEXT: bool = false;
 
 /// Rays from each square in each of the 8 directions (rook directions 0-3, bishop 4-7),
 /// not blocked: the building blocks of the O(1) table construction below.
@@ -177,18 +179,17 @@ const fn ray_attacks(sq: usize, occ: u64, first: usize) -> u64 {
     att
 }
 
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
 const fn fill(table: &mut [u64; TABLE_SIZE], magics: &[Magic; 64], first_ray: usize) {
     let mut sq = 0;
     while sq < 64 {
         let m = &magics[sq];
-        // Carry-rippler: visits the subsets of the mask in PEXT order (index i holds pdep(i, mask)).
+        // Carry-rippler: visits every subset of the mask.
         let mut occ = 0u64;
-        let mut i = 0;
         loop {
-            let idx = if USE_PEXT { i } else { (occ.wrapping_mul(m.magic) >> m.shift) as usize };
+            let idx = (occ.wrapping_mul(m.magic) >> m.shift) as usize;
             table[m.offset as usize + idx] = ray_attacks(sq, occ, first_ray);
             occ = occ.wrapping_sub(m.mask) & m.mask;
-            i += 1;
             if occ == 0 {
                 break;
             }
@@ -197,6 +198,7 @@ const fn fill(table: &mut [u64; TABLE_SIZE], magics: &[Magic; 64], first_ray: us
     }
 }
 
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
 static SLIDERS: [u64; TABLE_SIZE] = {
     let mut t = [0; TABLE_SIZE];
     fill(&mut t, &ROOK_MAGICS, 0);
@@ -204,15 +206,61 @@ static SLIDERS: [u64; TABLE_SIZE] = {
     t
 };
 
+/// With PEXT, each attack set is stored compressed to its rays (at most 14 bits) and spread back
+/// with PDEP: 210 KB instead of 860 KB, so far more of it stays in cache while PGN streams by.
+/// Built in parts: each constant is one evaluation, kept under the compiler's step limit.
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[allow(clippy::large_const_arrays)] // the parts exist at compile time only
+static SLIDERS: [u16; TABLE_SIZE] = {
+    /// Fills the entries of squares `first..first + 16`; the carry-rippler visits the subsets of
+    /// the mask in PEXT order (index i holds pdep(i, mask)).
+    const fn part(
+        mut t: [u16; TABLE_SIZE],
+        magics: &[Magic; 64],
+        first_ray: usize,
+        first: usize,
+    ) -> [u16; TABLE_SIZE] {
+        let mut sq = first;
+        while sq < first + 16 {
+            let m = &magics[sq];
+            let (mut occ, mut i) = (0u64, 0);
+            loop {
+                t[m.offset as usize + i] = pext_soft(ray_attacks(sq, occ, first_ray), m.rays) as u16;
+                occ = occ.wrapping_sub(m.mask) & m.mask;
+                i += 1;
+                if occ == 0 {
+                    break;
+                }
+            }
+            sq += 1;
+        }
+        t
+    }
+    const R0: [u16; TABLE_SIZE] = part([0; TABLE_SIZE], &ROOK_MAGICS, 0, 0);
+    const R1: [u16; TABLE_SIZE] = part(R0, &ROOK_MAGICS, 0, 16);
+    const R2: [u16; TABLE_SIZE] = part(R1, &ROOK_MAGICS, 0, 32);
+    const R3: [u16; TABLE_SIZE] = part(R2, &ROOK_MAGICS, 0, 48);
+    const B0: [u16; TABLE_SIZE] = part(R3, &BISHOP_MAGICS, 4, 0);
+    const B1: [u16; TABLE_SIZE] = part(B0, &BISHOP_MAGICS, 4, 16);
+    const B2: [u16; TABLE_SIZE] = part(B1, &BISHOP_MAGICS, 4, 32);
+    part(B2, &BISHOP_MAGICS, 4, 48)
+};
+
 #[inline(always)]
 fn slider(m: &Magic, occ: Bitboard) -> Bitboard {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    // SAFETY: this line is compiled only when BMI2 is enabled for the whole build (cfg above).
+    // SAFETY: these lines are compiled only when BMI2 is enabled for the whole build (cfg above).
     #[allow(unsafe_code)]
-    let idx = unsafe { std::arch::x86_64::_pext_u64(occ.0, m.mask) } as usize;
+    unsafe {
+        use std::arch::x86_64::{_pdep_u64, _pext_u64};
+        let idx = _pext_u64(occ.0, m.mask) as usize;
+        Bitboard(_pdep_u64(u64::from(SLIDERS[m.offset as usize + idx]), m.rays))
+    }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    let idx = ((occ.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
-    Bitboard(SLIDERS[m.offset as usize + idx])
+    {
+        let idx = ((occ.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
+        Bitboard(SLIDERS[m.offset as usize + idx])
+    }
 }
 
 /// Squares a rook on `sq` attacks given the occupancy.
@@ -475,6 +523,29 @@ mod tests {
             let sq = Square::new((x >> 58) as u32);
             assert_eq!(rook_attacks(sq, Bitboard(occ)).0, naive(sq, occ, &ROOK_DIRS));
             assert_eq!(bishop_attacks(sq, Bitboard(occ)).0, naive(sq, occ, &BISHOP_DIRS));
+        }
+    }
+
+    /// Every entry of the slider table (compressed or not), against the ray walk.
+    #[test]
+    fn sliders_exhaustive_over_mask_subsets() {
+        for (magics, dirs, attacks) in [
+            (&ROOK_MAGICS, &ROOK_DIRS, rook_attacks as fn(Square, Bitboard) -> Bitboard),
+            (&BISHOP_MAGICS, &BISHOP_DIRS, bishop_attacks),
+        ] {
+            for (i, m) in magics.iter().enumerate() {
+                let sq = Square::new(i as u32);
+                let mut occ = 0u64;
+                loop {
+                    // Blockers off the mask (edges, other lines) change nothing.
+                    let noise = !m.mask & 0x8142_2418_1824_4281;
+                    assert_eq!(attacks(sq, Bitboard(occ | noise)).0, naive(sq, occ, dirs), "{sq:?} {occ:x}");
+                    occ = occ.wrapping_sub(m.mask) & m.mask;
+                    if occ == 0 {
+                        break;
+                    }
+                }
+            }
         }
     }
 
