@@ -1,6 +1,6 @@
 //! Replays the fuzz seed corpora on stable: every file under `fixtures/fuzz/<target>/` through the
-//! same property functions the cargo-fuzz targets run (`tests/fuzz/src/checks.rs`, included here
-//! by path so there is one copy), plus deterministic mutations of each seed (byte flips,
+//! same property functions the cargo-fuzz targets run (`tests/fuzz/src/checks.rs`, included by
+//! path in `main.rs` so there is one copy), plus deterministic mutations of each seed (byte flips,
 //! insertions, deletions, splices), so `cargo test` fuzzes a little without nightly.
 //! The PGN targets also get every file of `fixtures/pgn/`.
 
@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 
 use pgnkit::chess::{Position, Variant};
 
-#[path = "../fuzz/src/checks.rs"]
-mod checks;
+use crate::checks;
 
 /// Mutations per seed.
 const MUTATIONS: usize = if cfg!(debug_assertions) { 8 } else { 256 };

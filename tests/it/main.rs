@@ -2,6 +2,9 @@
 //! `../shared/data` when it is there), plus library-level checks over whole corpora.
 
 mod check;
+// The fuzz targets' properties and PGN event trace, shared with `tests/fuzz` (one copy).
+#[path = "../fuzz/src/checks.rs"]
+mod checks;
 mod engine;
 mod fuzz_seeds;
 mod inputs;

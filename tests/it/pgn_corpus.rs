@@ -10,76 +10,9 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use pgnkit::pgn::split::chunks;
-use pgnkit::pgn::{
-    GameResult, GameStart, Nag, Problem, ProblemKind, RawComment, RawTag, Reader, SanToken, Visitor,
-};
+use pgnkit::pgn::{ProblemKind, RawComment, RawTag, Reader, SanToken, Visitor};
 
-/// Every event, compactly, borrowing from the input.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Ev<'a> {
-    Game(usize),
-    Tag(usize, &'a [u8], &'a [u8]),
-    Movetext,
-    San(usize, &'a [u8]),
-    Nag(usize, u8),
-    Comment(usize, &'a [u8]),
-    Begin(usize),
-    End(usize),
-    Outcome(usize, Option<GameResult>),
-    Problem(usize, ProblemKind),
-}
-
-#[derive(Default)]
-struct Trace<'a> {
-    evs: Vec<Ev<'a>>,
-}
-
-impl<'a> Visitor<'a> for Trace<'a> {
-    type Output = Vec<Ev<'a>>;
-    fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
-        self.evs.push(Ev::Game(start.offset));
-        ControlFlow::Continue(())
-    }
-    fn tag(&mut self, name: &'a [u8], value: RawTag<'a>) {
-        self.evs.push(Ev::Tag(value.offset, name, value.raw));
-    }
-    fn begin_movetext(&mut self) -> ControlFlow<()> {
-        self.evs.push(Ev::Movetext);
-        ControlFlow::Continue(())
-    }
-    fn san(&mut self, san: SanToken<'a>) -> ControlFlow<()> {
-        self.evs.push(Ev::San(san.offset, san.raw));
-        ControlFlow::Continue(())
-    }
-    fn nag(&mut self, nag: Nag, offset: usize) {
-        self.evs.push(Ev::Nag(offset, nag.0));
-    }
-    fn comment(&mut self, c: RawComment<'a>) {
-        self.evs.push(Ev::Comment(c.offset, c.raw));
-    }
-    fn begin_variation(&mut self, offset: usize) -> ControlFlow<()> {
-        self.evs.push(Ev::Begin(offset));
-        ControlFlow::Continue(())
-    }
-    fn end_variation(&mut self, offset: usize) {
-        self.evs.push(Ev::End(offset));
-    }
-    fn outcome(&mut self, result: Option<GameResult>, offset: usize) {
-        self.evs.push(Ev::Outcome(offset, result));
-    }
-    fn problem(&mut self, p: Problem) {
-        self.evs.push(Ev::Problem(p.offset, p.kind));
-    }
-    fn end_game(&mut self) -> Vec<Ev<'a>> {
-        std::mem::take(&mut self.evs)
-    }
-}
-
-fn parse_range(bytes: &[u8], range: std::ops::Range<usize>) -> Vec<Vec<Ev<'_>>> {
-    let mut r = Reader::for_range(bytes, range);
-    let mut t = Trace::default();
-    std::iter::from_fn(|| r.read_game(&mut t)).collect()
-}
+use crate::checks::{Ev, parse_range};
 
 fn parse(bytes: &[u8]) -> Vec<Vec<Ev<'_>>> {
     parse_range(bytes, 0..bytes.len())
