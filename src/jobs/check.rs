@@ -5,8 +5,8 @@
 use crate::chess::Position;
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::{EpMode, write_fen};
-use crate::pgn::{GameResult, LineIndex, Reader};
-use crate::pipeline::replay::{Game, Hooks, Replayer};
+use crate::pgn::GameResult;
+use crate::pipeline::replay::{Game, Hooks, replay_chunk};
 use crate::pipeline::stats::Stats;
 use crate::pipeline::{ChunkInput, ChunkOutput, Job, Worker};
 
@@ -124,18 +124,11 @@ impl Worker for CheckWorker {
 
     fn process(&mut self, chunk: &ChunkInput<'_>) -> CheckOutput {
         let hooks = CheckHooks { opts: self.opts, out: CheckOutput::default() };
-        let mut replayer = Replayer::new(hooks, chunk.bytes, chunk.offset, chunk.first_game);
-        let mut reader = Reader::with_base(chunk.bytes, chunk.offset as usize);
-        // The games that start before `end` are this chunk's; the last may run past it.
-        while !reader.is_at_end() && reader.offset() - (chunk.offset as usize) < chunk.end {
-            reader.read_game(&mut replayer);
-        }
-        let consumed = reader.offset() - chunk.offset as usize;
-        let mut out = replayer.hooks.out;
-        out.stats.merge(&replayer.stats);
-        out.stats.bytes = consumed as u64;
-        out.next = reader.offset() as u64;
-        out.newlines = LineIndex::new(&chunk.bytes[..consumed]).locate(consumed).line as u64 - 1;
+        let (hooks, stats, end) = replay_chunk(hooks, chunk);
+        let mut out = hooks.out;
+        out.stats = stats;
+        out.next = end.next;
+        out.newlines = end.newlines;
         out
     }
 }

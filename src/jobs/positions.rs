@@ -22,8 +22,8 @@ use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::{EpMode, FenWriter};
 use crate::notation::san::write_san_into;
 use crate::notation::uci::write_uci_into;
-use crate::pgn::{EvalScore, LineIndex, RawComment, Reader};
-use crate::pipeline::replay::{Game, Hooks, Replayer};
+use crate::pgn::{EvalScore, RawComment};
+use crate::pipeline::replay::{Game, Hooks, replay_chunk};
 use crate::pipeline::stats::Stats;
 use crate::pipeline::{ChunkInput, ChunkOutput, Job, Worker};
 
@@ -423,21 +423,13 @@ impl Worker for PositionsWorker {
     fn process(&mut self, chunk: &ChunkInput<'_>) -> PositionsOutput {
         let capacity = self.last_len + self.last_len / 8;
         let hooks = PositionsHooks::new(&self.opts, capacity, std::mem::take(&mut self.tag_fields));
-        let mut replayer = Replayer::new(hooks, chunk.bytes, chunk.offset, chunk.first_game);
-        let mut reader = Reader::with_base(chunk.bytes, chunk.offset as usize);
-        // The games that start before `end` are this chunk's; the last may run past it.
-        while !reader.is_at_end() && reader.offset() - (chunk.offset as usize) < chunk.end {
-            reader.read_game(&mut replayer);
-        }
-        let consumed = reader.offset() - chunk.offset as usize;
-        let hooks = replayer.hooks;
+        let (hooks, stats, end) = replay_chunk(hooks, chunk);
         self.tag_fields = hooks.tag_fields;
         let mut out = hooks.out;
         self.last_len = out.bytes.len();
-        out.stats.merge(&replayer.stats);
-        out.stats.bytes = consumed as u64;
-        out.next = reader.offset() as u64;
-        out.newlines = LineIndex::new(&chunk.bytes[..consumed]).locate(consumed).line as u64 - 1;
+        out.stats = stats;
+        out.next = end.next;
+        out.newlines = end.newlines;
         out
     }
 }

@@ -11,7 +11,8 @@ use crate::chess::{Bitboard, Move, Outcome, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::{EpMode, FenError, position_from_fen, write_fen};
 use crate::notation::san::{Lenience, SanError, resolve_in, suffix_after, to_san};
-use crate::pgn::{GameResult, GameStart, LineIndex, Problem, RawComment, RawTag, SanToken, Visitor};
+use crate::pgn::{GameResult, GameStart, LineIndex, Problem, RawComment, RawTag, Reader, SanToken, Visitor};
+use crate::pipeline::job::ChunkInput;
 
 /// What the replayer knows about the game being read.
 #[derive(Debug)]
@@ -135,6 +136,35 @@ pub struct Replayer<'a, H> {
     pending_result_token: Option<u64>,
     /// Games, plies and diagnostics counted so far.
     pub stats: super::stats::Stats,
+}
+
+/// Where reading a chunk ended, for the job's [`super::ChunkOutput`].
+#[derive(Clone, Copy, Debug)]
+pub struct ChunkEnd {
+    /// Absolute offset where the game after the chunk's last one starts: the next chunk's start.
+    pub next: u64,
+    /// Line breaks in the bytes read (to make the next chunk's lines absolute).
+    pub newlines: u64,
+}
+
+/// Replays the games of `chunk` that start before its `end` (the last may run past it) through
+/// `hooks`; returns them, the counters (with the bytes read) and where reading ended.
+pub fn replay_chunk<'a, H: Hooks<'a>>(
+    hooks: H,
+    chunk: &ChunkInput<'a>,
+) -> (H, super::stats::Stats, ChunkEnd) {
+    let mut replayer = Replayer::new(hooks, chunk.bytes, chunk.offset, chunk.first_game);
+    let base = chunk.offset as usize;
+    let mut reader = Reader::with_base(chunk.bytes, base);
+    while !reader.is_at_end() && reader.offset() - base < chunk.end {
+        reader.read_game(&mut replayer);
+    }
+    let consumed = reader.offset() - base;
+    let mut stats = replayer.stats;
+    stats.bytes = consumed as u64;
+    // The replayer's line index stands at the last game's start: only the rest is counted.
+    let newlines = replayer.lines.locate(consumed).line as u64 - 1;
+    (replayer.hooks, stats, ChunkEnd { next: reader.offset() as u64, newlines })
 }
 
 /// Tokens that mean "no move" in real files.
