@@ -590,25 +590,12 @@ impl Unique {
 // --- Text helpers ----------------------------------------------------------------------------
 
 #[inline]
-fn push_u64(out: &mut Vec<u8>, mut n: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&buf[i..]);
+fn push_u64(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 fn push_i64(out: &mut Vec<u8>, n: i64) {
-    if n < 0 {
-        out.push(b'-');
-    }
-    push_u64(out, n.unsigned_abs());
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// Seconds as a JSON number: `180`, `178.6`.

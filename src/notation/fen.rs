@@ -487,18 +487,8 @@ impl<const N: usize> StackBuf<N> {
     }
 
     #[inline(always)]
-    fn push_u32(&mut self, mut n: u32) {
-        let mut digits = [0u8; 10];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        for &d in &digits[i..] {
+    fn push_u32(&mut self, n: u32) {
+        for &d in itoa::Buffer::new().format(n).as_bytes() {
             self.push(d);
         }
     }
