@@ -25,8 +25,8 @@ pub struct InputArgs {
     #[arg(short, long)]
     pub quiet: bool,
     /// Target chunk size in KiB (output does not depend on it).
-    #[arg(long, value_name = "KIB", default_value_t = 2048, hide = true)]
-    pub chunk_kib: usize,
+    #[arg(long, value_name = "KIB", hide = true)]
+    pub chunk_kib: Option<usize>,
 }
 
 impl InputArgs {
@@ -35,7 +35,7 @@ impl InputArgs {
         let defaults = pgnkit::pipeline::Options::default();
         pgnkit::pipeline::Options {
             threads: self.threads.filter(|&n| n > 0).unwrap_or(defaults.threads),
-            chunk_size: self.chunk_kib.max(1) << 10,
+            chunk_size: self.chunk_kib.map_or(defaults.chunk_size, |k| k.max(1) << 10),
         }
     }
 

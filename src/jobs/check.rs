@@ -68,6 +68,8 @@ pub struct CheckOutput {
     pub stats: Stats,
     /// Line breaks in the chunk (to make the next chunk's lines absolute).
     pub newlines: u64,
+    /// How far the reader looked for a comment's end (absolute offset).
+    pub searched_to: u64,
     /// Where the next chunk's games start (absolute offset).
     pub next: u64,
 }
@@ -129,6 +131,7 @@ impl Worker for CheckWorker {
         out.stats = stats;
         out.next = end.next;
         out.newlines = end.newlines;
+        out.searched_to = end.searched_to;
         out
     }
 }
@@ -140,6 +143,10 @@ impl ChunkOutput for CheckOutput {
 
     fn next(&self) -> u64 {
         self.next
+    }
+
+    fn searched_to(&self) -> u64 {
+        self.searched_to
     }
 
     fn renumber(&mut self, first_game: u64) {
@@ -155,15 +162,31 @@ impl ChunkOutput for CheckOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::{Input, NoProgress, Options, run};
+    use crate::pgn::split::cut;
+    use crate::pipeline::{Input, NoProgress, Options, run, run_speculative};
 
-    /// Runs check through the exact pipeline or the speculative one.
-    fn check_with(
-        pgn: &str,
-        threads: usize,
-        chunk_size: usize,
-        speculative: bool,
-    ) -> (Vec<Diagnostic>, Stats) {
+    /// How a test runs the pipeline.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum Mode {
+        Exact,
+        Speculative,
+        /// Speculative over a stream that yields at most this many bytes per read.
+        Stream(usize),
+    }
+
+    /// A reader handing out at most `step` bytes at a time, as pipes and decoders do.
+    struct Trickle<'a>(&'a [u8], usize);
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(self.1).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// Runs check through the exact pipeline or a speculative one.
+    fn check_with(pgn: &str, threads: usize, chunk_size: usize, mode: Mode) -> (Vec<Diagnostic>, Stats) {
         let (mut diags, mut stats, mut lines) = (Vec::new(), Stats::default(), 0);
         let job = Check { opts: CheckOptions { strict_san: true, games: false } };
         let opts = Options { threads, chunk_size };
@@ -178,17 +201,21 @@ mod tests {
             stats.merge(&out.stats);
             Ok::<(), String>(())
         };
-        if speculative {
-            crate::pipeline::run_speculative(pgn.as_bytes(), &job, &opts, &NoProgress, release).expect("run");
-        } else {
-            run(Input::Slice(pgn.as_bytes()), &job, crate::pgn::split::cut, &opts, &NoProgress, release)
-                .expect("run");
+        let bytes = pgn.as_bytes();
+        match mode {
+            Mode::Exact => run(Input::Slice(bytes), &job, cut, &opts, &NoProgress, release),
+            Mode::Speculative => run_speculative(Input::Slice(bytes), &job, cut, &opts, &NoProgress, release),
+            Mode::Stream(step) => {
+                let input = Input::Stream(Box::new(Trickle(bytes, step)));
+                run_speculative(input, &job, cut, &opts, &NoProgress, release)
+            }
         }
+        .expect("run");
         (diags, stats)
     }
 
     fn check(pgn: &str, threads: usize, chunk_size: usize) -> (Vec<Diagnostic>, Stats) {
-        check_with(pgn, threads, chunk_size, false)
+        check_with(pgn, threads, chunk_size, Mode::Exact)
     }
 
     const GAMES: &str = "[Event \"ok\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n\
@@ -226,11 +253,13 @@ mod tests {
         assert_eq!(one.1.games, 250);
         assert_eq!(one.0.last().map(|d| d.game), Some(250));
         for (threads, chunk) in [(1, 1), (1, 100), (2, 100), (2, 1000), (3, 333), (2, 1 << 20)] {
-            assert_eq!(
-                check_with(&many, threads, chunk, true),
-                one,
-                "speculative: threads {threads} chunk {chunk}"
-            );
+            for mode in [Mode::Speculative, Mode::Stream(1 << 16), Mode::Stream(7)] {
+                assert_eq!(
+                    check_with(&many, threads, chunk, mode),
+                    one,
+                    "{mode:?}: threads {threads} chunk {chunk}"
+                );
+            }
         }
     }
 
@@ -244,7 +273,46 @@ mod tests {
         let one = check(&many, 1, 1 << 20);
         assert_eq!(one.1.games, 120);
         for (threads, chunk) in [(1, 1), (1, 50), (2, 1), (2, 50), (2, 400), (3, 97)] {
-            assert_eq!(check_with(&many, threads, chunk, true), one, "threads {threads} chunk {chunk}");
+            for mode in [Mode::Speculative, Mode::Stream(1 << 16), Mode::Stream(5)] {
+                assert_eq!(
+                    check_with(&many, threads, chunk, mode),
+                    one,
+                    "{mode:?}: threads {threads} chunk {chunk}"
+                );
+            }
+        }
+    }
+
+    /// Inputs whose reading depends on bytes far past a guessed boundary: a stream chunk's
+    /// one-line look-ahead is not enough, and the releaser joins chunks until it is.
+    #[test]
+    fn stream_speculation_joins_chunks_when_the_look_ahead_is_short() {
+        let fake: String = (0..30).map(|i| format!("\n\n[Event \"fake {i}\"]\n\n1. Kxe8 *")).collect();
+        let cases = [
+            // A long comment quoting many games, closed much later.
+            format!("[Event \"a\"]\n\n1. e4 {{ quoted:{fake} }} e5 2. Ke3 *\n\n"),
+            // An unclosed comment: it ends at the first tag line unless a `}` follows with no `{`
+            // between, which is decided by bytes far ahead.
+            format!("[Event \"b\"]\n\n1. e4 {{ open{fake}\n\n[Event \"c\"]\n\n1. d4 }} d5 *\n\n"),
+            format!("[Event \"b\"]\n\n1. e4 {{ open{fake}\n\n[Event \"c\"]\n\n1. d4 {{x}} d5 *\n\n"),
+            // A game that starts mid-line with `%` (not an escape line there).
+            "[Event \"d\"]\n\n1. e4 1-0%x\n\n[Event \"e\"]\n\n1. d4 *\n\n".to_string(),
+            // No blank lines at all: nothing to guess from; cut exactly.
+            "[Event \"f\"]\n1. e4 e5 2. Ke3 *\n".repeat(40),
+            "[Event \"g\"]\r\n\r\n1. e4 {\r\n\r\n[Event \"h\"]\r\n} e5 *\r\n\r\n".repeat(5),
+        ];
+        for case in &cases {
+            let many = [GAMES, case.as_str(), GAMES].concat().repeat(3);
+            let one = check(&many, 1, 1 << 20);
+            for (threads, chunk) in [(1, 1), (1, 40), (2, 1), (2, 64), (3, 150), (2, 1 << 20)] {
+                for mode in [Mode::Exact, Mode::Speculative, Mode::Stream(1 << 16), Mode::Stream(3)] {
+                    assert_eq!(
+                        check_with(&many, threads, chunk, mode),
+                        one,
+                        "{mode:?}: threads {threads} chunk {chunk} case {case:?}"
+                    );
+                }
+            }
         }
     }
 }

@@ -139,6 +139,8 @@ pub struct PositionsOutput {
     pub stats: Stats,
     /// Line breaks in the chunk (to make the next chunk's lines absolute).
     pub newlines: u64,
+    /// How far the reader looked for a comment's end (absolute offset).
+    pub searched_to: u64,
     /// Where the game after this chunk's last one starts (absolute offset).
     pub next: u64,
 }
@@ -152,6 +154,10 @@ impl ChunkOutput for PositionsOutput {
 
     fn next(&self) -> u64 {
         self.next
+    }
+
+    fn searched_to(&self) -> u64 {
+        self.searched_to
     }
 
     fn renumber(&mut self, first_game: u64) {
@@ -430,6 +436,7 @@ impl Worker for PositionsWorker {
         out.stats = stats;
         out.next = end.next;
         out.newlines = end.newlines;
+        out.searched_to = end.searched_to;
         out
     }
 }

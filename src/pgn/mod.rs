@@ -46,19 +46,26 @@ pub struct LineIndex<'a> {
     at: usize,
     line: usize,
     line_start: usize,
+    /// Columns before `bytes[0]` on its line (the text starts mid-line).
+    shift: usize,
 }
 
 impl<'a> LineIndex<'a> {
     /// An index over `bytes` (nothing is precomputed).
     pub fn new(bytes: &'a [u8]) -> LineIndex<'a> {
-        LineIndex { bytes, at: 0, line: 1, line_start: 0 }
+        LineIndex::with_column(bytes, 1)
+    }
+
+    /// An index over `bytes` whose first byte is at column `column` (1-based) of its line.
+    pub fn with_column(bytes: &'a [u8], column: usize) -> LineIndex<'a> {
+        LineIndex { bytes, at: 0, line: 1, line_start: 0, shift: column.saturating_sub(1) }
     }
 
     /// Line and column of `offset`.
     pub fn locate(&mut self, offset: usize) -> LineCol {
         let offset = offset.min(self.bytes.len());
         if offset < self.at {
-            *self = LineIndex::new(self.bytes);
+            *self = LineIndex::with_column(self.bytes, self.shift + 1);
         }
         let b = self.bytes;
         let hay = &b[self.at..offset];
@@ -69,7 +76,7 @@ impl<'a> LineIndex<'a> {
                 self.line_start = self.at + i + 1;
             }
             self.at = offset;
-            return LineCol { line: self.line, col: offset - self.line_start + 1 };
+            return LineCol { line: self.line, col: self.col(offset) };
         }
         for i in memchr::memchr2_iter(b'\n', b'\r', hay) {
             let p = self.at + i;
@@ -82,8 +89,11 @@ impl<'a> LineIndex<'a> {
         }
         self.at = offset;
         // `offset` may sit on the `\n` of a `\r\n`: still the same line.
-        let col = offset - self.line_start + 1;
-        LineCol { line: self.line, col }
+        LineCol { line: self.line, col: self.col(offset) }
+    }
+
+    fn col(&self, offset: usize) -> usize {
+        offset - self.line_start + 1 + if self.line == 1 { self.shift } else { 0 }
     }
 }
 
@@ -95,6 +105,14 @@ fn count_byte(hay: &[u8], needle: u8) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_index_for_text_that_starts_mid_line() {
+        let mut idx = LineIndex::with_column(b"ab\ncd", 7);
+        assert_eq!(idx.locate(1), LineCol { line: 1, col: 8 });
+        assert_eq!(idx.locate(4), LineCol { line: 2, col: 2 });
+        assert_eq!(idx.locate(0), LineCol { line: 1, col: 7 }, "going back keeps the start column");
+    }
 
     #[test]
     fn line_cols() {

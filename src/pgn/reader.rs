@@ -144,6 +144,10 @@ pub struct Reader<'a> {
     limits: Limits,
     problems: u32,
     brace: BraceCache,
+    /// End of the farthest look-ahead for a `}` so far (see [`Reader::searched_to`]).
+    searched: usize,
+    /// The byte before `bytes[0]` does not end a line (see [`Reader::with_line_start`]).
+    mid_line: bool,
     tag_names: Vec<Range<usize>>,
 }
 
@@ -170,6 +174,8 @@ impl<'a> Reader<'a> {
             limits: Limits::default(),
             problems: 0,
             brace: BraceCache::default(),
+            searched: 0,
+            mid_line: false,
             tag_names: Vec::new(),
         }
     }
@@ -184,6 +190,13 @@ impl<'a> Reader<'a> {
         r
     }
 
+    /// Says whether the chunk given to [`Reader::with_base`] begins a line of the input (it
+    /// matters for a `%` escape line or a tag line right at the chunk start).
+    pub fn with_line_start(mut self, line_start: bool) -> Reader<'a> {
+        self.mid_line = !line_start;
+        self
+    }
+
     /// Replaces the per-game budget.
     pub fn with_limits(mut self, limits: Limits) -> Reader<'a> {
         self.limits = limits;
@@ -193,6 +206,14 @@ impl<'a> Reader<'a> {
     /// Offset (as reported in events) of the next byte to read; after a game, where it ended.
     pub fn offset(&self) -> usize {
         self.base + self.pos
+    }
+
+    /// Offset just past the farthest byte examined by a look-ahead for a comment's `}` (0 if
+    /// none). Every other decision looks no further than the end of the line holding the next
+    /// unread byte, so a reader over a prefix of the input reads what a reader over the whole
+    /// input reads as long as that line and this offset end inside the prefix.
+    pub fn searched_to(&self) -> usize {
+        self.base + self.searched
     }
 
     /// Whether only whitespace and `%` lines remain (no further game).
@@ -212,7 +233,7 @@ impl<'a> Reader<'a> {
     }
 
     fn line_starts_at(&self, pos: usize) -> bool {
-        pos == 0 || matches!(self.bytes[pos - 1], b'\n' | b'\r')
+        if pos == 0 { !self.mid_line } else { matches!(self.bytes[pos - 1], b'\n' | b'\r') }
     }
 
     fn problem<V: Visitor<'a>>(&mut self, v: &mut V, kind: ProblemKind, pos: usize) {
@@ -329,6 +350,7 @@ impl<'a> Reader<'a> {
                     let found = memchr::memchr(b'}', &self.bytes[c.to..limit]).map(|i| c.to + i);
                     self.brace.to = found.map_or(limit, |f| f + 1);
                     self.brace.hit = found;
+                    self.searched = self.searched.max(self.brace.to);
                     return found;
                 }
                 Some(_) => {}
@@ -336,6 +358,7 @@ impl<'a> Reader<'a> {
         }
         let found = memchr::memchr(b'}', &self.bytes[from..limit]).map(|i| from + i);
         self.brace = BraceCache { from, to: found.map_or(limit, |f| f + 1), hit: found };
+        self.searched = self.searched.max(self.brace.to);
         found
     }
 

@@ -19,8 +19,18 @@ pub struct Cut<B> {
     pub first_game: u64,
     /// Games in the chunk.
     pub games: u64,
+    /// Column (1-based) of the chunk's first byte in its line of the input; 1: it begins a line.
+    pub column: u64,
     /// The bytes.
     pub bytes: B,
+}
+
+/// The column of the byte after `bytes`, given the column of `bytes[0]`.
+pub fn column_after(column: u64, bytes: &[u8]) -> u64 {
+    match memchr::memrchr2(b'\n', b'\r', bytes) {
+        Some(i) => (bytes.len() - i) as u64,
+        None => column + bytes.len() as u64,
+    }
 }
 
 /// Chunk bytes: borrowed from a mapped input, or owned when read from a stream.
@@ -48,6 +58,7 @@ impl Cut<ChunkBytes<'_>> {
             offset: self.offset,
             first_game: self.first_game,
             games: self.games,
+            column: self.column,
             bytes: self.bytes.as_slice(),
         }
     }
@@ -56,14 +67,15 @@ impl Cut<ChunkBytes<'_>> {
 /// Game-aligned chunks of a slice, each at least `target` bytes (except the last).
 pub fn slice_chunks(bytes: &[u8], target: usize, split: Split) -> impl Iterator<Item = Cut<&[u8]>> + '_ {
     let target = target.max(1);
-    let (mut pos, mut first_game) = (0usize, 0u64);
+    let (mut pos, mut first_game, mut column) = (0usize, 0u64, 1u64);
     std::iter::from_fn(move || {
         if pos >= bytes.len() {
             return None;
         }
         let (end, games) = split(bytes, pos, target, true).unwrap_or((bytes.len(), 0));
         let end = end.clamp(pos + 1, bytes.len());
-        let cut = Cut { offset: pos as u64, first_game, games, bytes: &bytes[pos..end] };
+        let cut = Cut { offset: pos as u64, first_game, games, column, bytes: &bytes[pos..end] };
+        column = column_after(column, cut.bytes);
         pos = end;
         first_game += games;
         Some(cut)
@@ -79,6 +91,7 @@ pub struct StreamChunks<R> {
     target: usize,
     split: Split,
     done: bool,
+    column: u64,
 }
 
 impl<R: Read> StreamChunks<R> {
@@ -92,29 +105,30 @@ impl<R: Read> StreamChunks<R> {
             target: target.max(1),
             split,
             done: false,
+            column: 1,
         }
     }
+}
 
-    /// Reads until `buf` holds at least `want` bytes or the stream ends.
-    fn fill(&mut self, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
-        while buf.len() < want && !self.done {
-            let old = buf.len();
-            buf.resize(want.max(old + 64 * 1024), 0);
-            match self.reader.read(&mut buf[old..]) {
-                Ok(0) => {
-                    buf.truncate(old);
-                    self.done = true;
-                }
-                Ok(n) => buf.truncate(old + n),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => buf.truncate(old),
-                Err(e) => {
-                    buf.truncate(old);
-                    return Err(e);
-                }
+/// Reads from `reader` until `buf` holds at least `want` bytes or the stream ends (`done`).
+fn fill(reader: &mut impl Read, done: &mut bool, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
+    while buf.len() < want && !*done {
+        let old = buf.len();
+        buf.resize(want.max(old + 64 * 1024), 0);
+        match reader.read(&mut buf[old..]) {
+            Ok(0) => {
+                buf.truncate(old);
+                *done = true;
+            }
+            Ok(n) => buf.truncate(old + n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => buf.truncate(old),
+            Err(e) => {
+                buf.truncate(old);
+                return Err(e);
             }
         }
-        Ok(())
     }
+    Ok(())
 }
 
 impl<R: Read> Iterator for StreamChunks<R> {
@@ -125,7 +139,7 @@ impl<R: Read> Iterator for StreamChunks<R> {
         // Read a little past the target so the cut rarely needs a second read.
         let mut want = self.target + self.target / 4;
         loop {
-            if let Err(e) = self.fill(&mut buf, want) {
+            if let Err(e) = fill(&mut self.reader, &mut self.done, &mut buf, want) {
                 return Some(Err(e));
             }
             if buf.is_empty() {
@@ -135,12 +149,142 @@ impl<R: Read> Iterator for StreamChunks<R> {
             if let Some((end, games)) = cut {
                 let end = if self.done { end.clamp(1, buf.len()) } else { end.min(buf.len()) };
                 self.carry = buf.split_off(end);
-                let c = Cut { offset: self.offset, first_game: self.first_game, games, bytes: buf };
+                let column = self.column;
+                self.column = column_after(column, &buf);
+                let c = Cut { offset: self.offset, first_game: self.first_game, games, column, bytes: buf };
                 self.offset += c.bytes.len() as u64;
                 self.first_game += games;
                 return Some(Ok(c));
             }
             want = buf.len() * 2; // a game longer than the chunk: grow, never drop
+        }
+    }
+}
+
+/// A likely game start at or after `from`: a `[` that begins a line after a blank line. Only a
+/// guess (such a line can sit inside a comment); the speculative runner verifies every guess.
+pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
+    let from = from.min(bytes.len());
+    let hay = &bytes[from..];
+    let lf = memchr::memmem::find(hay, b"\n\n[").map(|i| i + 2);
+    // A CRLF boundary only matters before the LF one: bounding that search keeps a run linear.
+    let before = lf.map_or(hay.len(), |a| (a + 1).min(hay.len()));
+    let crlf = memchr::memmem::find(&hay[..before], b"\n\r\n[").map(|i| i + 3);
+    match crlf.or(lf) {
+        Some(a) => from + a,
+        None => bytes.len(),
+    }
+}
+
+/// A chunk for the speculative runner: it owns the games that start in `bytes[..end]`; the bytes
+/// after `end` are look-ahead for its last game (the rest of the input for a mapped file, one
+/// line for a stream).
+pub struct Window<B> {
+    /// Input offset of `bytes[0]`.
+    pub offset: u64,
+    /// The bytes.
+    pub bytes: B,
+    /// Where the next window starts, relative to `bytes`.
+    pub end: usize,
+    /// The bytes reach the end of the input: no look-ahead is missing.
+    pub complete: bool,
+    /// Column (1-based) of `bytes[0]` in its line of the input.
+    pub column: u64,
+}
+
+/// Windows over a mapped input: guessed starts, each window reaching to the end of the input.
+pub fn slice_windows(bytes: &[u8], target: usize) -> impl Iterator<Item = Window<&[u8]>> + '_ {
+    let target = target.max(1);
+    let (mut start, mut column) = (0usize, 1u64);
+    std::iter::from_fn(move || {
+        if start >= bytes.len() {
+            return None;
+        }
+        let end = guess_boundary(bytes, start + target).max(start + 1).min(bytes.len());
+        let w =
+            Window { offset: start as u64, bytes: &bytes[start..], end: end - start, complete: true, column };
+        column = column_after(column, &bytes[start..end]);
+        start = end;
+        Some(w)
+    })
+}
+
+/// Windows read from a stream: cut at guessed starts, each with the line that follows its `end`
+/// as look-ahead. Input without a guessable start (no blank line before a tag) is cut by `split`
+/// once a few targets' worth has been read, so memory stays bounded; that cut assumes the window
+/// starts a game, so it is verified like a guess.
+pub struct StreamWindows<R> {
+    reader: R,
+    buf: Vec<u8>,
+    offset: u64,
+    target: usize,
+    split: Split,
+    done: bool,
+    column: u64,
+}
+
+impl<R: Read> StreamWindows<R> {
+    /// Windows of about `target` bytes from `reader`.
+    pub fn new(reader: R, target: usize, split: Split) -> StreamWindows<R> {
+        StreamWindows {
+            reader,
+            buf: Vec::new(),
+            offset: 0,
+            target: target.max(1),
+            split,
+            done: false,
+            column: 1,
+        }
+    }
+
+    /// Takes `buf[..len]` as a window owning the games before `end`; the next one starts at `end`.
+    fn take(&mut self, len: usize, end: usize, complete: bool) -> Window<Vec<u8>> {
+        let rest = self.buf[end..].to_vec();
+        let mut bytes = std::mem::replace(&mut self.buf, rest);
+        bytes.truncate(len);
+        let column = self.column;
+        self.column = column_after(column, &bytes[..end]);
+        let w = Window { offset: self.offset, bytes, end, complete, column };
+        self.offset += end as u64;
+        w
+    }
+}
+
+impl<R: Read> Iterator for StreamWindows<R> {
+    type Item = std::io::Result<Window<Vec<u8>>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let target = self.target;
+        let mut want = target + target / 4;
+        loop {
+            let mut buf = std::mem::take(&mut self.buf);
+            let filled = fill(&mut self.reader, &mut self.done, &mut buf, want);
+            self.buf = buf;
+            if let Err(e) = filled {
+                return Some(Err(e));
+            }
+            let len = self.buf.len();
+            if len == 0 {
+                return None;
+            }
+            // A guessed start, or an exact cut where there is nothing to guess from; either way
+            // the releaser verifies it with the look-ahead: the line at the cut and one byte
+            // more (for a CR LF).
+            let guess = Some(guess_boundary(&self.buf, target)).filter(|&g| g < len);
+            let cut = guess.or_else(|| {
+                let exact = (len >= 4 * target).then(|| (self.split)(&self.buf, 0, target, false));
+                exact.flatten().map(|(end, _)| end).filter(|&end| end > 0)
+            });
+            match cut {
+                Some(g) => match memchr::memchr2(b'\n', b'\r', &self.buf[g..]).map(|i| g + i + 2) {
+                    Some(l) if l <= len => return Some(Ok(self.take(l, g, false))),
+                    _ if self.done => return Some(Ok(self.take(len, g, true))),
+                    _ => {}
+                },
+                None if self.done => return Some(Ok(self.take(len, len, true))),
+                None => {}
+            }
+            want = len + len.max(64 * 1024);
         }
     }
 }
@@ -174,6 +318,7 @@ pub(crate) mod tests {
                     offset: c.offset,
                     first_game: c.first_game,
                     games: c.games,
+                    column: c.column,
                     bytes: c.bytes.to_vec(),
                 })
                 .collect();
@@ -202,6 +347,48 @@ pub(crate) mod tests {
         let chunks: Vec<_> = StreamChunks::new(&input[..], 100, toy).map(|r| r.expect("read")).collect();
         assert_eq!(chunks.concat_bytes(), input);
         assert!(chunks.iter().any(|c| c.bytes.len() > 10_000));
+    }
+
+    /// Column (1-based) of `input[offset]`, the slow way.
+    fn column_of(input: &[u8], offset: usize) -> u64 {
+        let line = input[..offset].iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |i| i + 1);
+        (offset - line + 1) as u64
+    }
+
+    #[test]
+    fn column_after_counts_from_the_last_line_break() {
+        assert_eq!(column_after(1, b"abc"), 4);
+        assert_eq!(column_after(5, b"abc"), 8);
+        assert_eq!(column_after(5, b"a\nbc"), 3);
+        assert_eq!(column_after(5, b"a\r\n"), 1);
+        assert_eq!(column_after(5, b"a\rb"), 2);
+    }
+
+    #[test]
+    fn stream_windows_cover_the_input_with_a_line_of_look_ahead() {
+        let blank = games(300);
+        // No blank line anywhere: nothing to guess from, so the split cuts exactly.
+        let tight: Vec<u8> = (0..300).flat_map(|i| format!("[G \"{i}\"] 1. e4 *\n").into_bytes()).collect();
+        for input in [blank, tight] {
+            for target in [1, 10, 100, 5000] {
+                let mut covered = 0usize;
+                for w in StreamWindows::new(&input[..], target, toy) {
+                    let w = w.expect("in-memory read");
+                    let at = w.offset as usize;
+                    assert_eq!(at, covered, "windows are contiguous");
+                    assert_eq!(&input[at..at + w.bytes.len()], &w.bytes[..]);
+                    assert_eq!(w.column, column_of(&input, at));
+                    assert!(w.end > 0 && w.end <= w.bytes.len());
+                    if !w.complete {
+                        let ahead = &w.bytes[w.end..];
+                        let br = ahead.iter().position(|&b| b == b'\n').expect("a whole line of look-ahead");
+                        assert_eq!(br + 2, ahead.len(), "the line and one byte more");
+                    }
+                    covered += w.end;
+                }
+                assert_eq!(covered, input.len(), "target {target}");
+            }
+        }
     }
 
     trait Concat {

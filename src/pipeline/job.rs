@@ -12,12 +12,14 @@ pub struct ChunkInput<'a> {
     pub first_game: u64,
     /// Number of games in the chunk, as the splitter counted them.
     pub games: u64,
-    /// The chunk's games, and in speculative mode (see [`super::run_speculative`]) everything
-    /// after them to the end of the input, so the last game can be read past `end`.
+    /// The chunk's games, and in speculative mode (see [`super::run_speculative`]) look-ahead
+    /// after them (to the end of a mapped input), so the last game can be read past `end`.
     pub bytes: &'a [u8],
     /// The chunk owns the games that start before `bytes[end]`; `end == bytes.len()` for exactly
     /// cut chunks.
     pub end: usize,
+    /// Column (1-based) of `bytes[0]` in its line of the input; 1: it begins a line.
+    pub column: u64,
 }
 
 /// What the speculative pipeline needs to know of a chunk's output.
@@ -27,6 +29,9 @@ pub trait ChunkOutput {
     /// Offset (absolute) where the first game at or after the chunk's `end` starts, or the end
     /// of the input: where the next chunk must start.
     fn next(&self) -> u64;
+    /// Offset just past the farthest byte the reader examined looking for a comment's `}`
+    /// ([`crate::pgn::Reader::searched_to`]): a stream chunk read past its look-ahead is re-read.
+    fn searched_to(&self) -> u64;
     /// Makes the game numbers absolute, given the index (0-based) of the chunk's first game.
     fn renumber(&mut self, first_game: u64);
 }

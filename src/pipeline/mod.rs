@@ -12,7 +12,8 @@ pub mod stats;
 use std::io::Read;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use chunk::{ChunkBytes, Cut, Split, StreamChunks, slice_chunks};
+pub use chunk::guess_boundary;
+use chunk::{ChunkBytes, Cut, Split, StreamChunks, StreamWindows, Window, slice_chunks, slice_windows};
 pub use job::{ChunkInput, ChunkOutput, Job, NoProgress, Observer, Worker};
 use order::{InFlight, Reorder};
 
@@ -27,7 +28,11 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { threads: std::thread::available_parallelism().map_or(1, |n| n.get()), chunk_size: 2 << 20 }
+        // 256 KiB: positions output runs ~7x its input, and chunks in flight are what memory holds.
+        Options {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            chunk_size: 256 << 10,
+        }
     }
 }
 
@@ -75,6 +80,7 @@ fn process<J: Job>(worker: &mut J::Worker, seq: u64, cut: &Cut<&[u8]>) -> Result
         games: cut.games,
         bytes: cut.bytes,
         end: cut.bytes.len(),
+        column: cut.column,
     };
     catch_unwind(AssertUnwindSafe(|| worker.process(&chunk)))
         .map_err(|p| PipelineError::Panic { offset: cut.offset, message: panic_message(p) })
@@ -91,12 +97,13 @@ pub fn run<J: Job, E: std::fmt::Display>(
     mut release: impl FnMut(Out<J>) -> Result<(), E>,
 ) -> Result<(), PipelineError> {
     type Chunks<'b> = Box<dyn Iterator<Item = std::io::Result<Cut<ChunkBytes<'b>>>> + Send + 'b>;
-    let mut chunks: Chunks<'_> = match input {
+    let chunks: Chunks<'_> = match input {
         Input::Slice(bytes) => Box::new(slice_chunks(bytes, opts.chunk_size, split).map(|c| {
             Ok(Cut {
                 offset: c.offset,
                 first_game: c.first_game,
                 games: c.games,
+                column: c.column,
                 bytes: ChunkBytes::Borrowed(c.bytes),
             })
         })),
@@ -105,56 +112,70 @@ pub fn run<J: Job, E: std::fmt::Display>(
                 offset: c.offset,
                 first_game: c.first_game,
                 games: c.games,
+                column: c.column,
                 bytes: ChunkBytes::Owned(c.bytes),
             })
         })),
     };
-    let mut rel = |out: Out<J>, len: u64| -> Result<(), PipelineError> {
-        observer.advance(len);
+    let work =
+        |worker: &mut J::Worker, seq: u64, c: &Cut<ChunkBytes<'_>>| process::<J>(worker, seq, &c.borrow());
+    drive(chunks, job, opts.threads, work, |_, c, out| {
+        let out = out?;
+        observer.advance(c.bytes.as_slice().len() as u64);
         release(out).map_err(|e| PipelineError::Release(e.to_string()))
-    };
+    })
+}
 
-    if opts.threads <= 1 {
+/// Runs `work` over `items` with one worker per thread (or on the calling thread alone), the
+/// items read ahead on their own thread (reading may decompress), and hands each item with its
+/// output to `release` in input order, on the calling thread.
+fn drive<J: Job, T: Send, O: Send>(
+    mut items: impl Iterator<Item = std::io::Result<T>> + Send,
+    job: &J,
+    threads: usize,
+    work: impl Fn(&mut J::Worker, u64, &T) -> O + Sync,
+    mut release: impl FnMut(u64, T, O) -> Result<(), PipelineError>,
+) -> Result<(), PipelineError> {
+    if threads <= 1 {
         let mut worker = job.worker();
-        for (seq, item) in (0u64..).zip(&mut chunks) {
-            let c = item?;
-            let out = process::<J>(&mut worker, seq, &c.borrow())?;
-            rel(out, c.bytes.as_slice().len() as u64)?;
+        for (seq, item) in (0u64..).zip(&mut items) {
+            let item = item?;
+            let out = work(&mut worker, seq, &item);
+            release(seq, item, out)?;
         }
         return Ok(());
     }
 
-    let gate = InFlight::new(2 * opts.threads + 1);
-    let (work_tx, work_rx) = crossbeam_channel::bounded::<(u64, Cut<ChunkBytes<'_>>)>(opts.threads);
-    let (done_tx, done_rx) = crossbeam_channel::unbounded::<(u64, (u64, Result<Out<J>, PipelineError>))>();
+    let gate = InFlight::new(2 * threads + 1);
+    let (work_tx, work_rx) = crossbeam_channel::bounded::<(u64, T)>(threads);
+    let (done_tx, done_rx) = crossbeam_channel::unbounded::<(u64, (u64, T, O))>();
+    let work = &work;
     std::thread::scope(|s| {
-        // The producer reads (and decompresses) ahead of the workers, on its own thread.
         let gate = &gate;
         let producer = s.spawn(move || -> Result<(), PipelineError> {
-            for (seq, item) in (0u64..).zip(chunks) {
-                let c = item?;
+            for (seq, item) in (0u64..).zip(items) {
+                let item = item?;
                 gate.acquire();
-                if work_tx.send((seq, c)).is_err() {
+                if work_tx.send((seq, item)).is_err() {
                     break; // the releaser stopped early
                 }
             }
             Ok(())
         });
-        for _ in 0..opts.threads {
+        for _ in 0..threads {
             let (work_rx, done_tx) = (work_rx.clone(), done_tx.clone());
             s.spawn(move || {
                 let mut worker = job.worker();
-                for (seq, c) in work_rx {
-                    let out = process::<J>(&mut worker, seq, &c.borrow());
-                    if done_tx.send((seq, (c.bytes.as_slice().len() as u64, out))).is_err() {
+                for (seq, item) in work_rx {
+                    let out = work(&mut worker, seq, &item);
+                    if done_tx.send((seq, (seq, item, out))).is_err() {
                         break;
                     }
                 }
             });
         }
         drop((work_rx, done_tx));
-        let failure =
-            release_in_order(done_rx, gate, opts.threads, |(len, out)| out.and_then(|o| rel(o, len)));
+        let failure = release_in_order(done_rx, gate, threads, |(seq, item, out)| release(seq, item, out));
         let produced = producer
             .join()
             .unwrap_or_else(|p| Err(PipelineError::Panic { offset: 0, message: panic_message(p) }));
@@ -197,31 +218,20 @@ fn release_in_order<T>(
     failure
 }
 
-/// A likely game start at or after `from`: a `[` that begins a line after a blank line. Only a
-/// guess (such a line can sit inside a comment); [`run_speculative`] verifies every guess.
-pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
-    let from = from.min(bytes.len());
-    let hay = &bytes[from..];
-    let lf = memchr::memmem::find(hay, b"\n\n[").map(|i| i + 2);
-    // A CRLF boundary only matters before the LF one: bounding that search keeps a run linear.
-    let before = lf.map_or(hay.len(), |a| (a + 1).min(hay.len()));
-    let crlf = memchr::memmem::find(&hay[..before], b"\n\r\n[").map(|i| i + 3);
-    match crlf.or(lf) {
-        Some(a) => from + a,
-        None => bytes.len(),
-    }
-}
-
-/// Runs `job` over a mapped input without a sequential pre-scan: chunks start at guessed game
+/// Runs `job` without a sequential pre-scan. Chunks ([`Window`]s) start at guessed game
 /// boundaries ([`guess_boundary`]); each worker reads the games that start before its chunk's
-/// end (the last may run past it) and reports where the next game starts. On release, in
-/// order, each chunk's start is checked against its predecessor's report; a wrong guess (a blank
-/// line and `[` inside a comment) makes the releaser re-read that chunk from the right place, so
-/// the result is exactly that of one sequential read. Game numbers become absolute on release
-/// ([`ChunkOutput::renumber`]). With one thread, chunks are simply read one after another.
+/// end (the last may run past it, into the look-ahead) and reports where the next game starts
+/// and how far it looked for a `}`. On release, in order, each chunk's start is checked against
+/// its predecessor's report; a wrong guess (a blank line and `[` inside a comment) makes the
+/// releaser re-read that chunk from the right place, and a reading that needed bytes past a
+/// stream chunk's look-ahead is redone with the next chunk joined on, so the result is exactly
+/// that of one sequential read. Game numbers become absolute on release
+/// ([`ChunkOutput::renumber`]). A mapped input needs no copy: a chunk's look-ahead is the rest of
+/// the file. `split` cuts exactly where a stream gives nothing to guess from.
 pub fn run_speculative<J, E>(
-    bytes: &[u8],
+    input: Input<'_>,
     job: &J,
+    split: Split,
     opts: &Options,
     observer: &dyn Observer,
     mut release: impl FnMut(Out<J>) -> Result<(), E>,
@@ -231,94 +241,167 @@ where
     Out<J>: ChunkOutput,
     E: std::fmt::Display,
 {
-    let target = opts.chunk_size.max(1);
-    let read =
-        |worker: &mut J::Worker, seq: u64, start: usize, end: usize| -> Result<Out<J>, PipelineError> {
-            let chunk = ChunkInput {
-                seq,
-                offset: start as u64,
-                first_game: 0,
-                games: 0,
-                bytes: &bytes[start..],
-                end: end.saturating_sub(start),
-            };
-            catch_unwind(AssertUnwindSafe(|| worker.process(&chunk)))
-                .map_err(|p| PipelineError::Panic { offset: start as u64, message: panic_message(p) })
-        };
-    let mut first_game = 0u64;
-    let mut finish = |mut out: Out<J>, from: u64| -> Result<u64, PipelineError> {
-        let next = out.next();
-        out.renumber(first_game);
-        first_game += out.games();
-        observer.advance(next.saturating_sub(from));
-        release(out).map_err(|e| PipelineError::Release(e.to_string()))?;
-        Ok(next)
+    type Windows<'b> = Box<dyn Iterator<Item = std::io::Result<Window<ChunkBytes<'b>>>> + Send + 'b>;
+    let windows: Windows<'_> = match input {
+        Input::Slice(bytes) => Box::new(slice_windows(bytes, opts.chunk_size).map(|w| {
+            Ok(Window {
+                offset: w.offset,
+                bytes: ChunkBytes::Borrowed(w.bytes),
+                end: w.end,
+                complete: w.complete,
+                column: w.column,
+            })
+        })),
+        Input::Stream(r) => Box::new(StreamWindows::new(r, opts.chunk_size, split).map(|r| {
+            r.map(|w| Window {
+                offset: w.offset,
+                bytes: ChunkBytes::Owned(w.bytes),
+                end: w.end,
+                complete: w.complete,
+                column: w.column,
+            })
+        })),
+    };
+    let mut verifier = Verifier::<J, _> {
+        job,
+        observer,
+        release: |o| release(o).map_err(|e| PipelineError::Release(e.to_string())),
+        expected: 0,
+        first_game: 0,
+        pending: None,
+        fixer: None,
     };
 
-    if opts.threads <= 1 {
-        let mut worker = job.worker();
-        let (mut start, mut seq) = (0usize, 0u64);
-        while start < bytes.len() {
-            let end = guess_boundary(bytes, start + target);
-            let out = read(&mut worker, seq, start, end)?;
-            let next = finish(out, start as u64)? as usize;
-            start = next.max(end.min(bytes.len())).max(start + 1);
-            seq += 1;
-        }
-        return Ok(());
+    let work =
+        |worker: &mut J::Worker, seq: u64, w: &Window<ChunkBytes<'_>>| read_window::<J>(worker, seq, w, 0);
+    drive(windows, job, opts.threads, work, |seq, w, out| verifier.verify(seq, w, out))
+}
+
+/// Reads the games of window `w` from `from` (relative) that start before its end.
+fn read_window<J: Job>(
+    worker: &mut J::Worker,
+    seq: u64,
+    w: &Window<ChunkBytes<'_>>,
+    from: usize,
+) -> Result<Out<J>, PipelineError> {
+    let bytes = w.bytes.as_slice();
+    let from = from.min(bytes.len());
+    let chunk = ChunkInput {
+        seq,
+        offset: w.offset + from as u64,
+        first_game: 0,
+        games: 0,
+        bytes: &bytes[from..],
+        end: w.end.saturating_sub(from),
+        column: chunk::column_after(w.column, &bytes[..from]),
+    };
+    catch_unwind(AssertUnwindSafe(|| worker.process(&chunk)))
+        .map_err(|p| PipelineError::Panic { offset: chunk.offset, message: panic_message(p) })
+}
+
+/// Whether a reading of `w` that stopped at `next` (where the next game starts) and looked for a
+/// `}` up to `searched` saw only bytes inside `w`: then a reading of the whole input does the same
+/// (see [`crate::pgn::Reader::searched_to`]: other look-aheads stay on the line at `next`, which
+/// must end, with one byte more for a CR LF, inside `w`).
+fn decided_inside(w: &Window<ChunkBytes<'_>>, next: u64, searched: u64) -> bool {
+    if w.complete {
+        return true;
+    }
+    let bytes = w.bytes.as_slice();
+    let n = bytes.len();
+    let next = next.saturating_sub(w.offset) as usize;
+    let searched = searched.saturating_sub(w.offset) as usize;
+    next < n
+        && searched < n
+        && memchr::memchr2(b'\n', b'\r', &bytes[next..]).is_some_and(|i| next + i + 1 < n)
+}
+
+/// Bytes whose reading needed more look-ahead than their chunk had: the next chunks are joined
+/// on, and the whole is read again once it is twice as long as at the last try (so re-reading
+/// stays linear in the input) or reaches the end of the input.
+struct Pending {
+    offset: u64,
+    /// Up to where the next chunk starts.
+    bytes: Vec<u8>,
+    column: u64,
+    retry_at: usize,
+}
+
+/// The releasing side of [`run_speculative`]: checks each chunk's reading in order, re-reads what
+/// was guessed wrong, and releases the outputs with absolute game numbers.
+struct Verifier<'j, J: Job, R> {
+    job: &'j J,
+    observer: &'j dyn Observer,
+    release: R,
+    /// Where the next chunk's games start, from its predecessor's reading.
+    expected: u64,
+    /// Games released so far.
+    first_game: u64,
+    /// A stream chunk whose reading needed more look-ahead than it had.
+    pending: Option<Pending>,
+    /// Re-reads on the releasing thread.
+    fixer: Option<J::Worker>,
+}
+
+impl<J, R> Verifier<'_, J, R>
+where
+    J: Job,
+    Out<J>: ChunkOutput,
+    R: FnMut(Out<J>) -> Result<(), PipelineError>,
+{
+    fn reread(&mut self, seq: u64, w: &Window<ChunkBytes<'_>>) -> Result<Out<J>, PipelineError> {
+        let job = self.job;
+        let fixer = self.fixer.get_or_insert_with(|| job.worker());
+        read_window::<J>(fixer, seq, w, self.expected.saturating_sub(w.offset) as usize)
     }
 
-    // Guessed starts; chunk k spans starts[k]..starts[k + 1].
-    let mut starts = vec![0usize];
-    while let Some(&last) = starts.last() {
-        if last >= bytes.len() {
-            break;
-        }
-        starts.push(guess_boundary(bytes, last + target).max(last + 1).min(bytes.len()));
-    }
-    let chunks = starts.len() - 1;
-    let gate = InFlight::new(2 * opts.threads + 1);
-    let next_seq = std::sync::atomic::AtomicUsize::new(0);
-    let (done_tx, done_rx) = crossbeam_channel::unbounded::<(u64, (usize, Result<Out<J>, PipelineError>))>();
-    let starts = &starts;
-    std::thread::scope(|s| {
-        for _ in 0..opts.threads {
-            let (done_tx, gate, next_seq) = (done_tx.clone(), &gate, &next_seq);
-            s.spawn(move || {
-                let mut worker = job.worker();
-                loop {
-                    gate.acquire();
-                    let k = next_seq.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if k >= chunks {
-                        gate.release();
-                        break;
-                    }
-                    let out = read(&mut worker, k as u64, starts[k], starts[k + 1]);
-                    if done_tx.send((k as u64, (k, out))).is_err() {
-                        break;
-                    }
+    fn verify(
+        &mut self,
+        seq: u64,
+        w: Window<ChunkBytes<'_>>,
+        out: Result<Out<J>, PipelineError>,
+    ) -> Result<(), PipelineError> {
+        let (w, out) = match self.pending.take() {
+            Some(mut p) => {
+                p.bytes.extend_from_slice(w.bytes.as_slice());
+                let end = (w.offset - p.offset) as usize + w.end;
+                if p.bytes.len() < p.retry_at && !w.complete {
+                    p.bytes.truncate(end);
+                    self.pending = Some(p);
+                    return Ok(());
                 }
-            });
+                let (offset, column, complete) = (p.offset, p.column, w.complete);
+                let joined = Window { offset, bytes: ChunkBytes::Owned(p.bytes), end, complete, column };
+                let out = self.reread(seq, &joined)?;
+                (joined, out)
+            }
+            None if w.offset == self.expected => (w, out?),
+            None => {
+                let out = self.reread(seq, &w)?;
+                (w, out)
+            }
+        };
+        if !decided_inside(&w, out.next(), out.searched_to()) {
+            let retry_at = 2 * w.bytes.as_slice().len();
+            let bytes = match w.bytes {
+                ChunkBytes::Owned(mut v) => {
+                    v.truncate(w.end);
+                    v
+                }
+                ChunkBytes::Borrowed(b) => b[..w.end].to_vec(),
+            };
+            self.pending = Some(Pending { offset: w.offset, bytes, column: w.column, retry_at });
+            return Ok(());
         }
-        drop(done_tx);
-        let mut expected = 0usize; // where the next chunk must start, from its predecessor
-        let mut fixer: Option<J::Worker> = None;
-        let failure =
-            release_in_order(done_rx, &gate, opts.threads, |(k, out): (usize, Result<Out<J>, _>)| {
-                let out = out.and_then(|o| {
-                    if starts[k] == expected {
-                        Ok(o)
-                    } else {
-                        // A wrong guess: read this chunk again from the true start.
-                        let w = fixer.get_or_insert_with(|| job.worker());
-                        read(w, k as u64, expected, starts[k + 1])
-                    }
-                })?;
-                expected = (finish(out, expected as u64)? as usize).max(expected);
-                Ok(())
-            });
-        failure.map_or(Ok(()), Err)
-    })
+        let mut out = out;
+        let next = out.next();
+        out.renumber(self.first_game);
+        self.first_game += out.games();
+        self.observer.advance(next.saturating_sub(self.expected));
+        (self.release)(out)?;
+        self.expected = next.max(self.expected);
+        Ok(())
+    }
 }
 
 #[cfg(test)]

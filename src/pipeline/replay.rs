@@ -145,6 +145,8 @@ pub struct ChunkEnd {
     pub next: u64,
     /// Line breaks in the bytes read (to make the next chunk's lines absolute).
     pub newlines: u64,
+    /// The reader's [`crate::pgn::Reader::searched_to`] (absolute).
+    pub searched_to: u64,
 }
 
 /// Replays the games of `chunk` that start before its `end` (the last may run past it) through
@@ -154,8 +156,9 @@ pub fn replay_chunk<'a, H: Hooks<'a>>(
     chunk: &ChunkInput<'a>,
 ) -> (H, super::stats::Stats, ChunkEnd) {
     let mut replayer = Replayer::new(hooks, chunk.bytes, chunk.offset, chunk.first_game);
+    replayer.lines = LineIndex::with_column(chunk.bytes, chunk.column as usize);
     let base = chunk.offset as usize;
-    let mut reader = Reader::with_base(chunk.bytes, base);
+    let mut reader = Reader::with_base(chunk.bytes, base).with_line_start(chunk.column == 1);
     while !reader.is_at_end() && reader.offset() - base < chunk.end {
         reader.read_game(&mut replayer);
     }
@@ -164,7 +167,8 @@ pub fn replay_chunk<'a, H: Hooks<'a>>(
     stats.bytes = consumed as u64;
     // The replayer's line index stands at the last game's start: only the rest is counted.
     let newlines = replayer.lines.locate(consumed).line as u64 - 1;
-    (replayer.hooks, stats, ChunkEnd { next: reader.offset() as u64, newlines })
+    let searched_to = reader.searched_to() as u64;
+    (replayer.hooks, stats, ChunkEnd { next: reader.offset() as u64, newlines, searched_to })
 }
 
 /// Tokens that mean "no move" in real files.

@@ -145,6 +145,14 @@ fn split_seeds() {
 }
 
 #[test]
+fn speculative_seeds() {
+    // Chunk target (2 bytes) and stream read size (1 byte) first: prefix the fixture files.
+    let extra: Vec<_> =
+        pgn_fixtures().into_iter().map(|(p, b)| (p, [&[150, 0, 5][..], &b].concat())).collect();
+    assert!(replay("speculative", &extra) > 100);
+}
+
+#[test]
 fn fen_roundtrip_seeds() {
     assert!(replay("fen_roundtrip", &[]) > 100);
     // The seeds reach the position round trip, not only the parser.

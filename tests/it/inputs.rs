@@ -19,6 +19,12 @@ fn corpus() -> Vec<u8> {
         all.extend(std::fs::read(n).expect("read"));
         all.extend_from_slice(b"\n\n");
     }
+    // A comment quoting games, closed only many chunks later: streamed chunks must be joined.
+    all.extend_from_slice(b"[Event \"quote\"]\n\n1. e4 { quoting:");
+    for i in 0..2000 {
+        all.extend_from_slice(format!("\n\n[Event \"q{i}\"]\n\n1. Kxe8 *").as_bytes());
+    }
+    all.extend_from_slice(b" } e5 *\n\n[Event \"after\"]\n\n1. d4 *\n");
     all
 }
 

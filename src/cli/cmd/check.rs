@@ -11,7 +11,7 @@ use pgnkit::pipeline;
 use pgnkit::pipeline::stats::Stats;
 use serde_json::json;
 
-use crate::cli::args::{InputArgs, Opened, run_exact, settle};
+use crate::cli::args::{InputArgs, Opened, settle};
 use crate::cli::{Code, Fail};
 
 pub const EXAMPLES: &str = "\
@@ -100,9 +100,24 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             total.merge(&o.stats);
             Ok(())
         };
+        let cut = pgnkit::pgn::split::cut;
         let result = match source {
-            Source::Mapped(m) => pipeline::run_speculative(&m, &job, &opts, &progress, &mut release),
-            stream => run_exact(stream, &job, &opts, &progress, &mut release),
+            Source::Mapped(m) => pipeline::run_speculative(
+                pipeline::Input::Slice(&m),
+                &job,
+                cut,
+                &opts,
+                &progress,
+                &mut release,
+            ),
+            Source::Stream(r) => pipeline::run_speculative(
+                pipeline::Input::Stream(r),
+                &job,
+                cut,
+                &opts,
+                &progress,
+                &mut release,
+            ),
         };
         progress.finish();
         settle(&file, result, write_error.map(Fail::from), &mut worst)?;

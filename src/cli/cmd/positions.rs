@@ -165,11 +165,25 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 }
             }
         };
+        let cut = pgnkit::pgn::split::cut;
         let result = match source {
-            Source::Mapped(m) if !base.format.numbers_games() => {
-                pipeline::run_speculative(&m, &job, &opts, &progress, &mut release)
-            }
-            stream => run_exact(stream, &job, &opts, &progress, &mut release),
+            _ if base.format.numbers_games() => run_exact(source, &job, &opts, &progress, &mut release),
+            Source::Mapped(m) => pipeline::run_speculative(
+                pipeline::Input::Slice(&m),
+                &job,
+                cut,
+                &opts,
+                &progress,
+                &mut release,
+            ),
+            Source::Stream(r) => pipeline::run_speculative(
+                pipeline::Input::Stream(r),
+                &job,
+                cut,
+                &opts,
+                &progress,
+                &mut release,
+            ),
         };
         progress.finish();
         settle(&file, result, write_error.map(output_fail), &mut worst)?;

@@ -25,9 +25,10 @@ use pgnkit::pgn::{
 pub type Check = fn(&[u8]);
 
 /// The targets, by name (the directory names under `fixtures/fuzz/` and the fuzz binaries).
-pub const TARGETS: [(&str, Check); 7] = [
+pub const TARGETS: [(&str, Check); 8] = [
     ("pgn_reader", pgn_reader),
     ("split", split),
+    ("speculative", speculative),
     ("fen_roundtrip", fen_roundtrip),
     ("san_roundtrip", san_roundtrip),
     ("uci_roundtrip", uci_roundtrip),
@@ -283,6 +284,77 @@ pub fn split(data: &[u8]) {
         }
         assert_eq!(covered, bytes.len(), "chunks do not cover the input at target {target}");
         assert!(chunked == whole, "chunked parse differs at target {target}");
+    }
+}
+
+/// A reader handing out at most `step` bytes per call, as pipes and decoders do.
+struct Trickle<'a>(&'a [u8], usize);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(self.1).min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+/// `check`'s report (diagnostics with absolute lines, and counters) through one pipeline run.
+fn check_report(
+    input: pgnkit::pipeline::Input<'_>,
+    speculative: bool,
+    threads: usize,
+    chunk_size: usize,
+) -> (Vec<pgnkit::error::Diagnostic>, pgnkit::pipeline::stats::Stats) {
+    use pgnkit::jobs::check::{Check, CheckItem, CheckOptions, CheckOutput};
+    use pgnkit::pipeline::{NoProgress, Options, run, run_speculative};
+    let (mut diags, mut stats, mut lines) = (Vec::new(), pgnkit::pipeline::stats::Stats::default(), 0);
+    let job = Check { opts: CheckOptions { strict_san: true, games: true } };
+    let opts = Options { threads, chunk_size };
+    let release = |out: CheckOutput| {
+        for item in out.items {
+            match item {
+                CheckItem::Diagnostic(mut d) => {
+                    d.line += lines;
+                    diags.push(d);
+                }
+                CheckItem::Game(g) => assert!(g.game > 0, "game records are numbered from 1"),
+            }
+        }
+        lines += out.newlines;
+        stats.merge(&out.stats);
+        Ok::<(), String>(())
+    };
+    let cut = pgnkit::pgn::split::cut;
+    let r = if speculative {
+        run_speculative(input, &job, cut, &opts, &NoProgress, release)
+    } else {
+        run(input, &job, cut, &opts, &NoProgress, release)
+    };
+    r.expect("in-memory run");
+    (diags, stats)
+}
+
+/// `check` over chunks cut at guessed boundaries, mapped or streamed (chunk target from the first
+/// two bytes, stream read size from the third), at 1 and 2 threads, reports exactly what one
+/// sequential read reports.
+pub fn speculative(data: &[u8]) {
+    use pgnkit::pipeline::Input;
+    let (target, step, bytes) = match data {
+        [a, b, c, rest @ ..] => {
+            (usize::from(u16::from_le_bytes([*a, *b])) % 4096 + 1, usize::from(*c) % 64 + 1, rest)
+        }
+        _ => (1, 1, data),
+    };
+    let whole = check_report(Input::Slice(bytes), false, 1, usize::MAX);
+    for threads in [1, 2] {
+        let mapped = check_report(Input::Slice(bytes), true, threads, target);
+        assert!(mapped == whole, "mapped, {threads} threads, target {target}: {mapped:?}\nvs {whole:?}");
+        let streamed = check_report(Input::Stream(Box::new(Trickle(bytes, step))), true, threads, target);
+        assert!(
+            streamed == whole,
+            "streamed, {threads} threads, target {target}, step {step}: {streamed:?}\nvs {whole:?}"
+        );
     }
 }
 
