@@ -46,3 +46,7 @@ for p in "${pairs[@]}"; do
   printf '%-18s %7.3f s %8.1f MB/s | %-18s %7.3f s %8.1f MB/s | ratio %.2fx\n' \
     "$a" "$ta" "$(echo "$bytes / $ta / 1000000" | bc -l)" "$b" "$tb" "$(echo "$bytes / $tb / 1000000" | bc -l)" "$(echo "$tb / $ta" | bc -l)"
 done
+# pgnkit's own scaling: 1-thread time over 2-thread time, medians of the runs above.
+t1=$(tr ' ' '\n' <<<"${times[check-1t]}" | grep . | median)
+t2=$(tr ' ' '\n' <<<"${times[check-2t]}" | grep . | median)
+printf 'check scaling      1 thread %.3f s / 2 threads %.3f s = %.2fx\n' "$t1" "$t2" "$(echo "$t1 / $t2" | bc -l)"
