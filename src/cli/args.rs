@@ -90,6 +90,31 @@ pub fn run_exact<J: Job, E: std::fmt::Display>(
     }
 }
 
+/// Runs `job` over a source cut at guessed game boundaries ([`pipeline::run_speculative`]): for
+/// jobs whose outputs can be renumbered on release.
+pub fn run_guessed<J, E>(
+    source: Source,
+    job: &J,
+    opts: &pipeline::Options,
+    progress: &Progress,
+    release: impl FnMut(<J::Worker as Worker>::Output) -> Result<(), E>,
+) -> Result<(), PipelineError>
+where
+    J: Job,
+    <J::Worker as Worker>::Output: pipeline::ChunkOutput,
+    E: std::fmt::Display,
+{
+    let cut = pgnkit::pgn::split::cut;
+    match source {
+        Source::Mapped(m) => {
+            pipeline::run_speculative(pipeline::Input::Slice(&m), job, cut, opts, progress, release)
+        }
+        Source::Stream(r) => {
+            pipeline::run_speculative(pipeline::Input::Stream(r), job, cut, opts, progress, release)
+        }
+    }
+}
+
 /// What a run's end means for the command: a read error is reported and kept in `worst` (the run
 /// goes on with the next input); a failed output (`output`, when the release step recorded it)
 /// or a caught panic ends the run.

@@ -4,14 +4,12 @@
 use std::io::Write;
 use std::time::Instant;
 
-use pgnkit::io::Source;
 use pgnkit::jobs::check::{Check, CheckItem, CheckOptions, CheckOutput, GameRecord};
 use pgnkit::jobs::report;
-use pgnkit::pipeline;
 use pgnkit::pipeline::stats::Stats;
 use serde_json::json;
 
-use crate::cli::args::{InputArgs, Opened, settle};
+use crate::cli::args::{InputArgs, Opened, run_guessed, settle};
 use crate::cli::{Code, Fail};
 
 pub const EXAMPLES: &str = "\
@@ -100,25 +98,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             total.merge(&o.stats);
             Ok(())
         };
-        let cut = pgnkit::pgn::split::cut;
-        let result = match source {
-            Source::Mapped(m) => pipeline::run_speculative(
-                pipeline::Input::Slice(&m),
-                &job,
-                cut,
-                &opts,
-                &progress,
-                &mut release,
-            ),
-            Source::Stream(r) => pipeline::run_speculative(
-                pipeline::Input::Stream(r),
-                &job,
-                cut,
-                &opts,
-                &progress,
-                &mut release,
-            ),
-        };
+        let result = run_guessed(source, &job, &opts, &progress, &mut release);
         progress.finish();
         settle(&file, result, write_error.map(Fail::from), &mut worst)?;
     }

@@ -5,14 +5,13 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use pgnkit::io::{Output, OutputError, OutputOptions, Source};
+use pgnkit::io::{Output, OutputError, OutputOptions};
 use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, PositionsOutput, Unique, csv_header};
 use pgnkit::jobs::report;
 use pgnkit::notation::EpMode;
-use pgnkit::pipeline;
 use pgnkit::pipeline::stats::Stats;
 
-use crate::cli::args::{InputArgs, Opened, run_exact, settle};
+use crate::cli::args::{InputArgs, Opened, run_exact, run_guessed, settle};
 use crate::cli::{Code, Fail};
 
 pub const EXAMPLES: &str = "\
@@ -165,25 +164,10 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 }
             }
         };
-        let cut = pgnkit::pgn::split::cut;
-        let result = match source {
-            _ if base.format.numbers_games() => run_exact(source, &job, &opts, &progress, &mut release),
-            Source::Mapped(m) => pipeline::run_speculative(
-                pipeline::Input::Slice(&m),
-                &job,
-                cut,
-                &opts,
-                &progress,
-                &mut release,
-            ),
-            Source::Stream(r) => pipeline::run_speculative(
-                pipeline::Input::Stream(r),
-                &job,
-                cut,
-                &opts,
-                &progress,
-                &mut release,
-            ),
+        let result = if base.format.numbers_games() {
+            run_exact(source, &job, &opts, &progress, &mut release)
+        } else {
+            run_guessed(source, &job, &opts, &progress, &mut release)
         };
         progress.finish();
         settle(&file, result, write_error.map(output_fail), &mut worst)?;
