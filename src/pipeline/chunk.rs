@@ -92,6 +92,8 @@ pub struct StreamChunks<R> {
     split: Split,
     done: bool,
     column: u64,
+    /// A read error, reported after the bytes read before it.
+    error: Option<std::io::Error>,
 }
 
 impl<R: Read> StreamChunks<R> {
@@ -106,6 +108,7 @@ impl<R: Read> StreamChunks<R> {
             split,
             done: false,
             column: 1,
+            error: None,
         }
     }
 }
@@ -140,10 +143,12 @@ impl<R: Read> Iterator for StreamChunks<R> {
         let mut want = self.target + self.target / 4;
         loop {
             if let Err(e) = fill(&mut self.reader, &mut self.done, &mut buf, want) {
-                return Some(Err(e));
+                // Cut what was read before the error as the end of the input; report it after.
+                self.error = Some(e);
+                self.done = true;
             }
             if buf.is_empty() {
-                return None;
+                return self.error.take().map(Err);
             }
             let cut = (self.split)(&buf, 0, self.target, self.done).filter(|&(end, _)| end > 0 || self.done);
             if let Some((end, games)) = cut {
@@ -221,6 +226,8 @@ pub struct StreamWindows<R> {
     split: Split,
     done: bool,
     column: u64,
+    /// A read error, reported after the bytes read before it.
+    error: Option<std::io::Error>,
 }
 
 impl<R: Read> StreamWindows<R> {
@@ -234,6 +241,7 @@ impl<R: Read> StreamWindows<R> {
             split,
             done: false,
             column: 1,
+            error: None,
         }
     }
 
@@ -257,13 +265,22 @@ impl<R: Read> Iterator for StreamWindows<R> {
         let target = self.target;
         let mut want = target + target / 4;
         loop {
+            if let Some(e) = self.error.take() {
+                return Some(Err(e));
+            }
             let mut buf = std::mem::take(&mut self.buf);
             let filled = fill(&mut self.reader, &mut self.done, &mut buf, want);
             self.buf = buf;
-            if let Err(e) = filled {
-                return Some(Err(e));
-            }
             let len = self.buf.len();
+            if let Err(e) = filled {
+                if len == 0 {
+                    return Some(Err(e));
+                }
+                // Read what was decoded before the error, then report it.
+                self.error = Some(e);
+                self.done = true;
+                return Some(Ok(self.take(len, len, true)));
+            }
             if len == 0 {
                 return None;
             }
@@ -389,6 +406,47 @@ pub(crate) mod tests {
                 assert_eq!(covered, input.len(), "target {target}");
             }
         }
+    }
+
+    /// Bytes decoded before a read error are still handed out, then the error.
+    #[test]
+    fn streams_hand_out_what_was_read_before_an_error() {
+        struct Failing<'a>(&'a [u8]);
+        impl Read for Failing<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "corrupt"));
+                }
+                let n = buf.len().min(self.0.len()).min(100);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let input = games(50);
+        let mut covered = 0usize;
+        let mut windows = StreamWindows::new(Failing(&input), 64, toy);
+        let error = loop {
+            match windows.next().expect("an error ends the windows") {
+                Ok(w) => covered = w.offset as usize + w.end,
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(covered, input.len(), "every byte read before the error is in a window");
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+        assert!(windows.next().is_none());
+
+        let mut chunks = StreamChunks::new(Failing(&input), 64, toy);
+        let mut covered = 0usize;
+        let error = loop {
+            match chunks.next().expect("an error ends the chunks") {
+                Ok(c) => covered = c.offset as usize + c.bytes.len(),
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(covered, input.len(), "every byte read before the error is in a chunk");
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+        assert!(chunks.next().is_none());
     }
 
     trait Concat {
