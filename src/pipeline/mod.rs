@@ -376,6 +376,8 @@ where
                 (joined, out)
             }
             None if w.offset == self.expected => (w, out?),
+            // The previous chunk's last game ran over this whole chunk: nothing starts here.
+            None if self.expected >= w.offset + w.end as u64 => return Ok(()),
             None => {
                 let out = self.reread(seq, &w)?;
                 (w, out)
