@@ -190,8 +190,9 @@ impl<'a> Reader<'a> {
         r
     }
 
-    /// Says whether the chunk given to [`Reader::with_base`] begins a line of the input (it
-    /// matters for a `%` escape line or a tag line right at the chunk start).
+    /// Says whether `bytes[0]` begins a line of the input (default: it does). A chunk that starts
+    /// mid-line (a game after a result on the same line) must say so: a `%` there is no escape
+    /// line.
     pub fn with_line_start(mut self, line_start: bool) -> Reader<'a> {
         self.mid_line = !line_start;
         self

@@ -299,21 +299,11 @@ fn read_window<J: Job>(
         .map_err(|p| PipelineError::Panic { offset: chunk.offset, message: panic_message(p) })
 }
 
-/// Whether a reading of `w` that stopped at `next` (where the next game starts) and looked for a
-/// `}` up to `searched` saw only bytes inside `w`: then a reading of the whole input does the same
-/// (see [`crate::pgn::Reader::searched_to`]: other look-aheads stay on the line at `next`, which
-/// must end, with one byte more for a CR LF, inside `w`).
+/// Whether the reading of `w`, which stopped at `next` after looking for a `}` up to `searched`,
+/// is what a reading of the whole input gives ([`crate::pgn::split::decided`]).
 fn decided_inside(w: &Window<ChunkBytes<'_>>, next: u64, searched: u64) -> bool {
-    if w.complete {
-        return true;
-    }
-    let bytes = w.bytes.as_slice();
-    let n = bytes.len();
-    let next = next.saturating_sub(w.offset) as usize;
-    let searched = searched.saturating_sub(w.offset) as usize;
-    next < n
-        && searched < n
-        && memchr::memchr2(b'\n', b'\r', &bytes[next..]).is_some_and(|i| next + i + 1 < n)
+    let rel = |at: u64| at.saturating_sub(w.offset) as usize;
+    w.complete || crate::pgn::split::decided(w.bytes.as_slice(), rel(next), rel(searched))
 }
 
 /// Bytes whose reading needed more look-ahead than their chunk had: the next chunks are joined

@@ -86,6 +86,52 @@ fn every_input_path_gives_the_same_report() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `positions` output (text and diagnostics) with the input's name blanked: exact cuts (epd) and
+/// guessed ones (fen), each from a file, stdin and zstd.
+#[test]
+fn positions_reads_every_input_path_alike() {
+    let dir = temp_dir("positions-inputs");
+    let pgn = corpus();
+    let plain = dir.join("all.pgn");
+    std::fs::write(&plain, &pgn).expect("write");
+    let zst = dir.join("all.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(&pgn[..], 3).expect("zstd")).expect("write");
+    let p = |x: &std::path::Path| x.to_str().expect("utf-8").to_string();
+    let positions = |format: &str, input: &str, stdin: bool| {
+        let mut cmd = pgnkit();
+        cmd.args(["positions", "--quiet", "--chunk-kib", "4", "-j", "2", "--format", format, input]);
+        let out = if stdin {
+            let mut child = cmd
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn");
+            let mut w = child.stdin.take().expect("stdin");
+            let bytes = pgn.clone();
+            let feeder = std::thread::spawn(move || w.write_all(&bytes));
+            let out = child.wait_with_output().expect("wait");
+            feeder.join().expect("feeder").expect("write stdin");
+            out
+        } else {
+            cmd.stdin(Stdio::null()).output().expect("run")
+        };
+        let blank = |b: &[u8]| {
+            let text = String::from_utf8_lossy(b);
+            text.replace(&format!("\"{input}:"), "\"INPUT:")
+                .replace(&format!("pgnkit: {input}:"), "pgnkit: INPUT:")
+        };
+        (blank(&out.stdout), blank(&out.stderr), out.status.code())
+    };
+    for format in ["epd", "fen"] {
+        let base = positions(format, &p(&plain), false);
+        assert!(base.0.lines().count() > 1000, "{format}: {}", base.1);
+        assert_eq!(positions(format, "-", true), base, "{format}: stdin");
+        assert_eq!(positions(format, &p(&zst), false), base, "{format}: zstd");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn output_is_identical_at_any_thread_count() {
     let dir = temp_dir("threads");

@@ -335,9 +335,9 @@ fn check_report(
     (diags, stats)
 }
 
-/// `check` over chunks cut at guessed boundaries, mapped or streamed (chunk target from the first
-/// two bytes, stream read size from the third), at 1 and 2 threads, reports exactly what one
-/// sequential read reports.
+/// `check` over chunks cut at guessed boundaries, mapped or streamed, and over exact cuts of a
+/// stream (chunk target from the first two bytes, stream read size from the third), at 1 and 2
+/// threads, reports exactly what one sequential read reports.
 pub fn speculative(data: &[u8]) {
     use pgnkit::pipeline::Input;
     let (target, step, bytes) = match data {
@@ -350,6 +350,11 @@ pub fn speculative(data: &[u8]) {
     for threads in [1, 2] {
         let mapped = check_report(Input::Slice(bytes), true, threads, target);
         assert!(mapped == whole, "mapped, {threads} threads, target {target}: {mapped:?}\nvs {whole:?}");
+        let exact = check_report(Input::Stream(Box::new(Trickle(bytes, step))), false, threads, target);
+        assert!(
+            exact == whole,
+            "exact cuts of a stream, {threads} threads, target {target}, step {step}: {exact:?}\nvs {whole:?}"
+        );
         let streamed = check_report(Input::Stream(Box::new(Trickle(bytes, step))), true, threads, target);
         assert!(
             streamed == whole,
