@@ -146,7 +146,9 @@ pub struct Reader<'a> {
     brace: BraceCache,
     /// End of the farthest look-ahead for a `}` so far (see [`Reader::searched_to`]).
     searched: usize,
-    /// The byte before `bytes[0]` does not end a line (see [`Reader::with_line_start`]).
+    /// `bytes[0]` is not the first byte of the input (see [`Reader::starting_at`]).
+    mid_input: bool,
+    /// The byte before `bytes[0]` does not end a line (see [`Reader::starting_at`]).
     mid_line: bool,
     tag_names: Vec<Range<usize>>,
 }
@@ -175,6 +177,7 @@ impl<'a> Reader<'a> {
             problems: 0,
             brace: BraceCache::default(),
             searched: 0,
+            mid_input: false,
             mid_line: false,
             tag_names: Vec::new(),
         }
@@ -190,11 +193,12 @@ impl<'a> Reader<'a> {
         r
     }
 
-    /// Says whether `bytes[0]` begins a line of the input (default: it does). A chunk that starts
-    /// mid-line (a game after a result on the same line) must say so: a `%` there is no escape
-    /// line.
-    pub fn with_line_start(mut self, line_start: bool) -> Reader<'a> {
-        self.mid_line = !line_start;
+    /// Says where `bytes[0]` sits in the input (default: at its start). A byte order mark is
+    /// looked for at offset 0 only, and a chunk that starts mid-line (a game after a result on
+    /// the same line; `column` > 1) has no `%` escape line at its start.
+    pub fn starting_at(mut self, offset: u64, column: u64) -> Reader<'a> {
+        self.mid_input = offset > 0;
+        self.mid_line = column != 1;
         self
     }
 
@@ -273,7 +277,7 @@ impl<'a> Reader<'a> {
     /// Reads one game, delivering its events to `v`; `None` at the end of the input.
     pub fn read_game<V: Visitor<'a>>(&mut self, v: &mut V) -> Option<V::Output> {
         let mut utf16 = false;
-        if self.pos == 0 && self.base == 0 {
+        if self.pos == 0 && self.base == 0 && !self.mid_input {
             if self.bytes.starts_with(b"\xef\xbb\xbf") {
                 self.pos = 3;
             } else if self.bytes.starts_with(b"\xff\xfe") || self.bytes.starts_with(b"\xfe\xff") {

@@ -126,14 +126,20 @@ pub fn decided(bytes: &[u8], next: usize, searched: usize) -> bool {
         && memchr::memchr2(b'\n', b'\r', &bytes[next..]).is_some_and(|i| next + i + 1 < n)
 }
 
-/// The pipeline's cut (see `pipeline::chunk::Split`): from `from` (0 or the end of a game; `column`
-/// is that of `bytes[0]`), the end of the first run of whole games at least `target` bytes long,
-/// and how many games it holds.
+/// The pipeline's cut (see `pipeline::chunk::Split`): from `from` (0 or the end of a game; `start`
+/// is the input offset and column of `bytes[0]`), the end of the first run of whole games at least
+/// `target` bytes long, and how many games it holds.
 /// With `at_eof == false`, `bytes` is the prefix of a stream read so far: a game whose reading
 /// was not [`decided`] by it might read differently with more input, so the cut goes before it
 /// (`None`: read more).
-pub fn cut(bytes: &[u8], from: usize, column: u64, target: usize, at_eof: bool) -> Option<(usize, u64)> {
-    let mut r = Reader::for_range(bytes, from..bytes.len()).with_line_start(column == 1);
+pub fn cut(
+    bytes: &[u8],
+    from: usize,
+    start: (u64, u64),
+    target: usize,
+    at_eof: bool,
+) -> Option<(usize, u64)> {
+    let mut r = Reader::for_range(bytes, from..bytes.len()).starting_at(start.0, start.1);
     let mut games = 0u64;
     let mut last_end = from;
     while r.skip_game() {
@@ -162,24 +168,28 @@ mod cut_tests {
     #[test]
     fn cuts_whole_games_and_counts_them() {
         let pgn = b"[Event \"a\"]\n1. e4 *\n\n[Event \"b\"]\n1. d4 *\n\n[Event \"c\"]\n1. c4 *\n";
-        assert_eq!(cut(pgn, 0, 1, 1, true), Some((19, 1)));
-        assert_eq!(cut(pgn, 0, 1, 30, true), Some((40, 2)));
-        assert_eq!(cut(pgn, 0, 1, 10_000, true), Some((pgn.len(), 3)));
+        assert_eq!(cut(pgn, 0, (0, 1), 1, true), Some((19, 1)));
+        assert_eq!(cut(pgn, 0, (0, 1), 30, true), Some((40, 2)));
+        assert_eq!(cut(pgn, 0, (0, 1), 10_000, true), Some((pgn.len(), 3)));
         // A stream prefix: a game is cut off only when what follows cannot change it. After the
         // last result a comment may still come (it would belong to that game), so it waits.
-        assert_eq!(cut(pgn, 0, 1, 10_000, false), Some((40, 2)), "the last game waits for more input");
+        assert_eq!(cut(pgn, 0, (0, 1), 10_000, false), Some((40, 2)), "the last game waits for more input");
         let more = [&pgn[..], b"[Event \"d\"]\n\n"].concat();
-        assert_eq!(cut(&more, 0, 1, 10_000, false), Some((61, 3)), "the next game's first line decides");
+        assert_eq!(cut(&more, 0, (0, 1), 10_000, false), Some((61, 3)), "the next game's first line decides");
         let truncated = &pgn[..pgn.len() - 3];
-        assert_eq!(cut(truncated, 0, 1, 10_000, false), Some((40, 2)), "a game cut off by the buffer waits");
-        assert_eq!(cut(&pgn[..34], 0, 1, 1, false), Some((19, 1)), "the next tag line was read");
-        assert_eq!(cut(&pgn[..30], 0, 1, 1, false), None, "half of it was not");
-        assert_eq!(cut(&pgn[..15], 0, 1, 1, false), None);
+        assert_eq!(
+            cut(truncated, 0, (0, 1), 10_000, false),
+            Some((40, 2)),
+            "a game cut off by the buffer waits"
+        );
+        assert_eq!(cut(&pgn[..34], 0, (0, 1), 1, false), Some((19, 1)), "the next tag line was read");
+        assert_eq!(cut(&pgn[..30], 0, (0, 1), 1, false), None, "half of it was not");
+        assert_eq!(cut(&pgn[..15], 0, (0, 1), 1, false), None);
         // A `}` not yet read may close a comment that, without it, would end at a tag line.
         let open = b"[Event \"a\"]\n1. e4 { x\n\n[Event \"b\"]\n1. d4 *\n\n[Event \"c\"]\n";
-        assert_eq!(cut(open, 0, 1, 1, false), None, "the comment's end is not decided");
+        assert_eq!(cut(open, 0, (0, 1), 1, false), None, "the comment's end is not decided");
         let first = next_game_start(open, 0).expect("a game");
-        assert_eq!(cut(open, 0, 1, 1, true), Some((first, 1)), "at the end of the input it is");
-        assert_eq!(cut(b"\n\n", 0, 1, 1, true), Some((2, 0)));
+        assert_eq!(cut(open, 0, (0, 1), 1, true), Some((first, 1)), "at the end of the input it is");
+        assert_eq!(cut(b"\n\n", 0, (0, 1), 1, true), Some((2, 0)));
     }
 }

@@ -4,14 +4,14 @@
 
 use std::io::Read;
 
-/// Where to cut: given `bytes` whose games start at `from` (`column`: the column of `bytes[0]` in
-/// the input, 1 when it begins a line), the end of the first run of whole games at least `target`
-/// bytes long, and how many games it holds. With `at_eof == false` the
+/// Where to cut: given `bytes` whose games start at `from` (`start`: the input offset and the
+/// column of `bytes[0]`, column 1 when it begins a line), the end of the first run of whole games
+/// at least `target` bytes long, and how many games it holds. With `at_eof == false` the
 /// bytes are a prefix of a stream: the cut must not depend on bytes not yet read (return `None`
 /// to ask for more); with `at_eof == true` every byte must be taken (`Some` unless `from` is the
 /// end). Supplied by the PGN layer, which knows what a game boundary is.
 pub type Split =
-    fn(bytes: &[u8], from: usize, column: u64, target: usize, at_eof: bool) -> Option<(usize, u64)>;
+    fn(bytes: &[u8], from: usize, start: (u64, u64), target: usize, at_eof: bool) -> Option<(usize, u64)>;
 
 /// One chunk: offset in the input, index of its first game, and its bytes.
 pub struct Cut<B> {
@@ -74,7 +74,7 @@ pub fn slice_chunks(bytes: &[u8], target: usize, split: Split) -> impl Iterator<
         if pos >= bytes.len() {
             return None;
         }
-        let (end, games) = split(bytes, pos, 1, target, true).unwrap_or((bytes.len(), 0));
+        let (end, games) = split(bytes, pos, (0, 1), target, true).unwrap_or((bytes.len(), 0));
         let end = end.clamp(pos + 1, bytes.len());
         let cut = Cut { offset: pos as u64, first_game, games, column, bytes: &bytes[pos..end] };
         column = column_after(column, cut.bytes);
@@ -152,7 +152,7 @@ impl<R: Read> Iterator for StreamChunks<R> {
             if buf.is_empty() {
                 return self.error.take().map(Err);
             }
-            let cut = (self.split)(&buf, 0, self.column, self.target, self.done)
+            let cut = (self.split)(&buf, 0, (self.offset, self.column), self.target, self.done)
                 .filter(|&(end, _)| end > 0 || self.done);
             if let Some((end, games)) = cut {
                 let end = if self.done { end.clamp(1, buf.len()) } else { end.min(buf.len()) };
@@ -292,8 +292,8 @@ impl<R: Read> Iterator for StreamWindows<R> {
             // more (for a CR LF).
             let guess = Some(guess_boundary(&self.buf, target)).filter(|&g| g < len);
             let cut = guess.or_else(|| {
-                let exact =
-                    (len >= 4 * target).then(|| (self.split)(&self.buf, 0, self.column, target, false));
+                let exact = (len >= 4 * target)
+                    .then(|| (self.split)(&self.buf, 0, (self.offset, self.column), target, false));
                 exact.flatten().map(|(end, _)| end).filter(|&end| end > 0)
             });
             match cut {
@@ -319,7 +319,7 @@ pub(crate) mod tests {
     pub(crate) fn toy(
         bytes: &[u8],
         from: usize,
-        _: u64,
+        _: (u64, u64),
         target: usize,
         at_eof: bool,
     ) -> Option<(usize, u64)> {

@@ -158,7 +158,7 @@ pub fn replay_chunk<'a, H: Hooks<'a>>(
     let mut replayer = Replayer::new(hooks, chunk.bytes, chunk.offset, chunk.first_game);
     replayer.lines = LineIndex::with_column(chunk.bytes, chunk.column as usize);
     let base = chunk.offset as usize;
-    let mut reader = Reader::with_base(chunk.bytes, base).with_line_start(chunk.column == 1);
+    let mut reader = Reader::with_base(chunk.bytes, base).starting_at(chunk.offset, chunk.column);
     while !reader.is_at_end() && reader.offset() - base < chunk.end {
         reader.read_game(&mut replayer);
     }
