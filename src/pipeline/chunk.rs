@@ -1,6 +1,8 @@
-//! Cutting the input into game-aligned chunks: sub-slices of a mapped file, or owned buffers read
-//! from a stream. A chunk never ends inside a game: when no game boundary follows within a
-//! chunk's worth of bytes, the chunk grows until one does (or the input ends). Nothing is dropped.
+//! Cutting the input into chunks: sub-slices of a mapped file, or owned buffers read from a
+//! stream. Exact cuts ([`Cut`]) never end inside a game: when no game boundary follows within a
+//! chunk's worth of bytes, the chunk grows until one does (or the input ends). Speculative cuts
+//! ([`Window`]) end at a guessed game start with look-ahead after it, and the runner verifies
+//! them. Either way the chunks cover the input: nothing is dropped.
 
 use std::io::Read;
 

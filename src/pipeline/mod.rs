@@ -1,7 +1,8 @@
-//! The parallel pipeline: input -> game-aligned chunks -> N workers -> results released strictly
-//! in input order. Knows nothing of clap or indicatif. Output is identical at any thread count
-//! because workers see the same chunks either way and results are released in sequence; memory is
-//! bounded by the chunk size times the number of chunks in flight.
+//! The parallel pipeline: input -> chunks -> N workers -> results released strictly in input
+//! order. Knows nothing of clap or indicatif. Output is identical at any thread count because
+//! workers see the same chunks either way and results are released in sequence (chunks cut at
+//! guessed game starts are checked on release, see [`run_speculative`]); memory is bounded by the
+//! chunk size times the number of chunks in flight.
 
 pub mod chunk;
 pub mod job;

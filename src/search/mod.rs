@@ -307,7 +307,7 @@ impl Analyzer for Searcher {
     }
 }
 
-/// Depth that [`bench`] searches each position to.
+/// Depth that [`bench()`] searches each position to.
 pub const BENCH_DEPTH: u32 = 7;
 
 /// The positions of [`bench`]: openings, middlegames, endgames, Chess960 and Crazyhouse.
