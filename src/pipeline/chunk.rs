@@ -86,87 +86,103 @@ pub fn slice_chunks(bytes: &[u8], target: usize, split: Split) -> impl Iterator<
     })
 }
 
+/// A stream read into a buffer that is handed out in prefixes: what both stream cutters share.
+/// A read error ends the stream; the bytes read before it are still handed out, then the error.
+struct Refill<R> {
+    reader: R,
+    /// Read, not yet handed out.
+    buf: Vec<u8>,
+    /// Input offset and column of `buf[0]`.
+    offset: u64,
+    column: u64,
+    /// The stream ended (or failed).
+    done: bool,
+    /// Why it failed, once `buf` is handed out.
+    error: Option<std::io::Error>,
+}
+
+impl<R: Read> Refill<R> {
+    fn new(reader: R) -> Refill<R> {
+        Refill { reader, buf: Vec::new(), offset: 0, column: 1, done: false, error: None }
+    }
+
+    /// Reads until `buf` holds at least `want` bytes or the stream ends.
+    fn fill(&mut self, want: usize) {
+        let buf = &mut self.buf;
+        while buf.len() < want && !self.done {
+            let old = buf.len();
+            buf.resize(want.max(old + 64 * 1024), 0);
+            match self.reader.read(&mut buf[old..]) {
+                Ok(0) => {
+                    buf.truncate(old);
+                    self.done = true;
+                }
+                Ok(n) => buf.truncate(old + n),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => buf.truncate(old),
+                Err(e) => {
+                    buf.truncate(old);
+                    self.error = Some(e);
+                    self.done = true;
+                }
+            }
+        }
+    }
+
+    /// The end of the stream once `buf` is empty: `None`, or the read error.
+    fn finish<T>(&mut self) -> Option<std::io::Result<T>> {
+        self.error.take().map(Err)
+    }
+
+    /// Hands out `buf[..len]` with its input offset and column; the buffer goes on from `end`.
+    fn take(&mut self, len: usize, end: usize) -> (Vec<u8>, u64, u64) {
+        let rest = self.buf[end..].to_vec();
+        let mut bytes = std::mem::replace(&mut self.buf, rest);
+        bytes.truncate(len);
+        let (offset, column) = (self.offset, self.column);
+        self.column = column_after(column, &bytes[..end]);
+        self.offset += end as u64;
+        (bytes, offset, column)
+    }
+}
+
 /// Game-aligned chunks read from a stream, as owned buffers.
 pub struct StreamChunks<R> {
-    reader: R,
-    carry: Vec<u8>,
-    offset: u64,
+    input: Refill<R>,
     first_game: u64,
     target: usize,
     split: Split,
-    done: bool,
-    column: u64,
-    /// A read error, reported after the bytes read before it.
-    error: Option<std::io::Error>,
 }
 
 impl<R: Read> StreamChunks<R> {
     /// Chunks of about `target` bytes from `reader`.
     pub fn new(reader: R, target: usize, split: Split) -> StreamChunks<R> {
-        StreamChunks {
-            reader,
-            carry: Vec::new(),
-            offset: 0,
-            first_game: 0,
-            target: target.max(1),
-            split,
-            done: false,
-            column: 1,
-            error: None,
-        }
+        StreamChunks { input: Refill::new(reader), first_game: 0, target: target.max(1), split }
     }
-}
-
-/// Reads from `reader` until `buf` holds at least `want` bytes or the stream ends (`done`).
-fn fill(reader: &mut impl Read, done: &mut bool, buf: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
-    while buf.len() < want && !*done {
-        let old = buf.len();
-        buf.resize(want.max(old + 64 * 1024), 0);
-        match reader.read(&mut buf[old..]) {
-            Ok(0) => {
-                buf.truncate(old);
-                *done = true;
-            }
-            Ok(n) => buf.truncate(old + n),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => buf.truncate(old),
-            Err(e) => {
-                buf.truncate(old);
-                return Err(e);
-            }
-        }
-    }
-    Ok(())
 }
 
 impl<R: Read> Iterator for StreamChunks<R> {
     type Item = std::io::Result<Cut<Vec<u8>>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let mut buf = std::mem::take(&mut self.carry);
         // Read a little past the target so the cut rarely needs a second read.
         let mut want = self.target + self.target / 4;
         loop {
-            if let Err(e) = fill(&mut self.reader, &mut self.done, &mut buf, want) {
-                // Cut what was read before the error as the end of the input; report it after.
-                self.error = Some(e);
-                self.done = true;
+            let input = &mut self.input;
+            input.fill(want);
+            let (len, done) = (input.buf.len(), input.done);
+            if len == 0 {
+                return input.finish();
             }
-            if buf.is_empty() {
-                return self.error.take().map(Err);
-            }
-            let cut = (self.split)(&buf, 0, (self.offset, self.column), self.target, self.done)
-                .filter(|&(end, _)| end > 0 || self.done);
+            let cut = (self.split)(&input.buf, 0, (input.offset, input.column), self.target, done)
+                .filter(|&(end, _)| end > 0 || done);
             if let Some((end, games)) = cut {
-                let end = if self.done { end.clamp(1, buf.len()) } else { end.min(buf.len()) };
-                self.carry = buf.split_off(end);
-                let column = self.column;
-                self.column = column_after(column, &buf);
-                let c = Cut { offset: self.offset, first_game: self.first_game, games, column, bytes: buf };
-                self.offset += c.bytes.len() as u64;
+                let end = if done { end.clamp(1, len) } else { end.min(len) };
+                let (bytes, offset, column) = input.take(end, end);
+                let c = Cut { offset, first_game: self.first_game, games, column, bytes };
                 self.first_game += games;
                 return Some(Ok(c));
             }
-            want = buf.len() * 2; // a game longer than the chunk: grow, never drop
+            want = len * 2; // a game longer than the chunk: grow, never drop
         }
     }
 }
@@ -224,42 +240,21 @@ pub fn slice_windows(bytes: &[u8], target: usize) -> impl Iterator<Item = Window
 /// once a few targets' worth has been read, so memory stays bounded; that cut assumes the window
 /// starts a game, so it is verified like a guess.
 pub struct StreamWindows<R> {
-    reader: R,
-    buf: Vec<u8>,
-    offset: u64,
+    input: Refill<R>,
     target: usize,
     split: Split,
-    done: bool,
-    column: u64,
-    /// A read error, reported after the bytes read before it.
-    error: Option<std::io::Error>,
 }
 
 impl<R: Read> StreamWindows<R> {
     /// Windows of about `target` bytes from `reader`.
     pub fn new(reader: R, target: usize, split: Split) -> StreamWindows<R> {
-        StreamWindows {
-            reader,
-            buf: Vec::new(),
-            offset: 0,
-            target: target.max(1),
-            split,
-            done: false,
-            column: 1,
-            error: None,
-        }
+        StreamWindows { input: Refill::new(reader), target: target.max(1), split }
     }
 
     /// Takes `buf[..len]` as a window owning the games before `end`; the next one starts at `end`.
     fn take(&mut self, len: usize, end: usize, complete: bool) -> Window<Vec<u8>> {
-        let rest = self.buf[end..].to_vec();
-        let mut bytes = std::mem::replace(&mut self.buf, rest);
-        bytes.truncate(len);
-        let column = self.column;
-        self.column = column_after(column, &bytes[..end]);
-        let w = Window { offset: self.offset, bytes, end, complete, column };
-        self.offset += end as u64;
-        w
+        let (bytes, offset, column) = self.input.take(len, end);
+        Window { offset, bytes, end, complete, column }
     }
 }
 
@@ -270,41 +265,28 @@ impl<R: Read> Iterator for StreamWindows<R> {
         let target = self.target;
         let mut want = target + target / 4;
         loop {
-            if let Some(e) = self.error.take() {
-                return Some(Err(e));
-            }
-            let mut buf = std::mem::take(&mut self.buf);
-            let filled = fill(&mut self.reader, &mut self.done, &mut buf, want);
-            self.buf = buf;
-            let len = self.buf.len();
-            if let Err(e) = filled {
-                if len == 0 {
-                    return Some(Err(e));
-                }
-                // Read what was decoded before the error, then report it.
-                self.error = Some(e);
-                self.done = true;
-                return Some(Ok(self.take(len, len, true)));
-            }
+            let input = &mut self.input;
+            input.fill(want);
+            let (len, done) = (input.buf.len(), input.done);
             if len == 0 {
-                return None;
+                return input.finish();
             }
             // A guessed start, or an exact cut where there is nothing to guess from; either way
             // the releaser verifies it with the look-ahead: the line at the cut and one byte
             // more (for a CR LF).
-            let guess = Some(guess_boundary(&self.buf, target)).filter(|&g| g < len);
+            let guess = Some(guess_boundary(&input.buf, target)).filter(|&g| g < len);
             let cut = guess.or_else(|| {
-                let exact = (len >= 4 * target)
-                    .then(|| (self.split)(&self.buf, 0, (self.offset, self.column), target, false));
+                let start = (input.offset, input.column);
+                let exact = (len >= 4 * target).then(|| (self.split)(&input.buf, 0, start, target, false));
                 exact.flatten().map(|(end, _)| end).filter(|&end| end > 0)
             });
             match cut {
-                Some(g) => match memchr::memchr2(b'\n', b'\r', &self.buf[g..]).map(|i| g + i + 2) {
+                Some(g) => match memchr::memchr2(b'\n', b'\r', &input.buf[g..]).map(|i| g + i + 2) {
                     Some(l) if l <= len => return Some(Ok(self.take(l, g, false))),
-                    _ if self.done => return Some(Ok(self.take(len, g, true))),
+                    _ if done => return Some(Ok(self.take(len, g, true))),
                     _ => {}
                 },
-                None if self.done => return Some(Ok(self.take(len, len, true))),
+                None if done => return Some(Ok(self.take(len, len, true))),
                 None => {}
             }
             want = len + len.max(64 * 1024);
