@@ -55,16 +55,11 @@ impl ChunkBytes<'_> {
     }
 }
 
-impl Cut<ChunkBytes<'_>> {
-    /// The same chunk with its bytes borrowed.
-    pub fn borrow(&self) -> Cut<&[u8]> {
-        Cut {
-            offset: self.offset,
-            first_game: self.first_game,
-            games: self.games,
-            column: self.column,
-            bytes: self.bytes.as_slice(),
-        }
+impl<B> Cut<B> {
+    /// The same chunk with its bytes converted.
+    pub fn map_bytes<C>(self, f: impl FnOnce(B) -> C) -> Cut<C> {
+        let Cut { offset, first_game, games, column, bytes } = self;
+        Cut { offset, first_game, games, column, bytes: f(bytes) }
     }
 }
 
@@ -216,6 +211,14 @@ pub struct Window<B> {
     pub complete: bool,
     /// Column (1-based) of `bytes[0]` in its line of the input.
     pub column: u64,
+}
+
+impl<B> Window<B> {
+    /// The same window with its bytes converted.
+    pub fn map_bytes<C>(self, f: impl FnOnce(B) -> C) -> Window<C> {
+        let Window { offset, bytes, end, complete, column } = self;
+        Window { offset, bytes: f(bytes), end, complete, column }
+    }
 }
 
 /// Windows over a mapped input: guessed starts, each window reaching to the end of the input.

@@ -73,18 +73,10 @@ fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
 
 type Out<J> = <<J as Job>::Worker as Worker>::Output;
 
-fn process<J: Job>(worker: &mut J::Worker, seq: u64, cut: &Cut<&[u8]>) -> Result<Out<J>, PipelineError> {
-    let chunk = ChunkInput {
-        seq,
-        offset: cut.offset,
-        first_game: cut.first_game,
-        games: cut.games,
-        bytes: cut.bytes,
-        end: cut.bytes.len(),
-        column: cut.column,
-    };
-    catch_unwind(AssertUnwindSafe(|| worker.process(&chunk)))
-        .map_err(|p| PipelineError::Panic { offset: cut.offset, message: panic_message(p) })
+/// Runs `worker` on `chunk`; a panic becomes an error naming the chunk.
+fn process<J: Job>(worker: &mut J::Worker, chunk: &ChunkInput<'_>) -> Result<Out<J>, PipelineError> {
+    catch_unwind(AssertUnwindSafe(|| worker.process(chunk)))
+        .map_err(|p| PipelineError::Panic { offset: chunk.offset, message: panic_message(p) })
 }
 
 /// Runs `job` over `input`, cut by `split`, calling `release` with each chunk's output in input
@@ -99,27 +91,25 @@ pub fn run<J: Job, E: std::fmt::Display>(
 ) -> Result<(), PipelineError> {
     type Chunks<'b> = Box<dyn Iterator<Item = std::io::Result<Cut<ChunkBytes<'b>>>> + Send + 'b>;
     let chunks: Chunks<'_> = match input {
-        Input::Slice(bytes) => Box::new(slice_chunks(bytes, opts.chunk_size, split).map(|c| {
-            Ok(Cut {
-                offset: c.offset,
-                first_game: c.first_game,
-                games: c.games,
-                column: c.column,
-                bytes: ChunkBytes::Borrowed(c.bytes),
-            })
-        })),
-        Input::Stream(r) => Box::new(StreamChunks::new(r, opts.chunk_size, split).map(|r| {
-            r.map(|c| Cut {
-                offset: c.offset,
-                first_game: c.first_game,
-                games: c.games,
-                column: c.column,
-                bytes: ChunkBytes::Owned(c.bytes),
-            })
-        })),
+        Input::Slice(bytes) => Box::new(
+            slice_chunks(bytes, opts.chunk_size, split).map(|c| Ok(c.map_bytes(ChunkBytes::Borrowed))),
+        ),
+        Input::Stream(r) => Box::new(
+            StreamChunks::new(r, opts.chunk_size, split).map(|r| r.map(|c| c.map_bytes(ChunkBytes::Owned))),
+        ),
     };
-    let work =
-        |worker: &mut J::Worker, seq: u64, c: &Cut<ChunkBytes<'_>>| process::<J>(worker, seq, &c.borrow());
+    let work = |worker: &mut J::Worker, seq: u64, c: &Cut<ChunkBytes<'_>>| {
+        let chunk = ChunkInput {
+            seq,
+            offset: c.offset,
+            first_game: c.first_game,
+            games: c.games,
+            bytes: c.bytes.as_slice(),
+            end: c.bytes.as_slice().len(),
+            column: c.column,
+        };
+        process::<J>(worker, &chunk)
+    };
     drive(chunks, job, opts.threads, work, |_, c, out| {
         let out = out?;
         observer.advance(c.bytes.as_slice().len() as u64);
@@ -244,24 +234,12 @@ where
 {
     type Windows<'b> = Box<dyn Iterator<Item = std::io::Result<Window<ChunkBytes<'b>>>> + Send + 'b>;
     let windows: Windows<'_> = match input {
-        Input::Slice(bytes) => Box::new(slice_windows(bytes, opts.chunk_size).map(|w| {
-            Ok(Window {
-                offset: w.offset,
-                bytes: ChunkBytes::Borrowed(w.bytes),
-                end: w.end,
-                complete: w.complete,
-                column: w.column,
-            })
-        })),
-        Input::Stream(r) => Box::new(StreamWindows::new(r, opts.chunk_size, split).map(|r| {
-            r.map(|w| Window {
-                offset: w.offset,
-                bytes: ChunkBytes::Owned(w.bytes),
-                end: w.end,
-                complete: w.complete,
-                column: w.column,
-            })
-        })),
+        Input::Slice(bytes) => {
+            Box::new(slice_windows(bytes, opts.chunk_size).map(|w| Ok(w.map_bytes(ChunkBytes::Borrowed))))
+        }
+        Input::Stream(r) => Box::new(
+            StreamWindows::new(r, opts.chunk_size, split).map(|r| r.map(|w| w.map_bytes(ChunkBytes::Owned))),
+        ),
     };
     let mut verifier = Verifier::<J, _> {
         job,
@@ -296,8 +274,7 @@ fn read_window<J: Job>(
         end: w.end.saturating_sub(from),
         column: chunk::column_after(w.column, &bytes[..from]),
     };
-    catch_unwind(AssertUnwindSafe(|| worker.process(&chunk)))
-        .map_err(|p| PipelineError::Panic { offset: chunk.offset, message: panic_message(p) })
+    process::<J>(worker, &chunk)
 }
 
 /// Whether the reading of `w`, which stopped at `next` after looking for a `}` up to `searched`,
