@@ -8,7 +8,7 @@ use crate::notation::fen::{EpMode, write_fen};
 use crate::pgn::GameResult;
 use crate::pipeline::replay::{Game, Hooks, replay_chunk};
 use crate::pipeline::stats::Stats;
-use crate::pipeline::{ChunkInput, ChunkOutput, Job, Worker};
+use crate::pipeline::{ChunkEnd, ChunkInput, ChunkOutput, Job, Worker};
 
 /// What `check` reports.
 #[derive(Clone, Copy, Debug, Default)]
@@ -66,12 +66,8 @@ pub struct CheckOutput {
     pub items: Vec<CheckItem>,
     /// Counters.
     pub stats: Stats,
-    /// Line breaks in the chunk (to make the next chunk's lines absolute).
-    pub newlines: u64,
-    /// How far the reader looked for a comment's end (absolute offset).
-    pub searched_to: u64,
-    /// Where the next chunk's games start (absolute offset).
-    pub next: u64,
+    /// Where reading ended: the next chunk's start, line breaks read, comment look-ahead.
+    pub end: ChunkEnd,
 }
 
 struct CheckHooks {
@@ -129,9 +125,7 @@ impl Worker for CheckWorker {
         let (hooks, stats, end) = replay_chunk(hooks, chunk);
         let mut out = hooks.out;
         out.stats = stats;
-        out.next = end.next;
-        out.newlines = end.newlines;
-        out.searched_to = end.searched_to;
+        out.end = end;
         out
     }
 }
@@ -141,12 +135,8 @@ impl ChunkOutput for CheckOutput {
         self.stats.games
     }
 
-    fn next(&self) -> u64 {
-        self.next
-    }
-
-    fn searched_to(&self) -> u64 {
-        self.searched_to
+    fn end(&self) -> &ChunkEnd {
+        &self.end
     }
 
     fn renumber(&mut self, first_game: u64) {
@@ -197,7 +187,7 @@ mod tests {
                     diags.push(d);
                 }
             }
-            lines += out.newlines;
+            lines += out.end.newlines;
             stats.merge(&out.stats);
             Ok::<(), String>(())
         };

@@ -25,7 +25,7 @@ use crate::notation::uci::write_uci_into;
 use crate::pgn::{EvalScore, RawComment};
 use crate::pipeline::replay::{Game, Hooks, replay_chunk};
 use crate::pipeline::stats::Stats;
-use crate::pipeline::{ChunkInput, ChunkOutput, Job, Worker};
+use crate::pipeline::{ChunkEnd, ChunkInput, ChunkOutput, Job, Worker};
 
 /// How each position is written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -137,12 +137,8 @@ pub struct PositionsOutput {
     pub diagnostics: Vec<Diagnostic>,
     /// Counters.
     pub stats: Stats,
-    /// Line breaks in the chunk (to make the next chunk's lines absolute).
-    pub newlines: u64,
-    /// How far the reader looked for a comment's end (absolute offset).
-    pub searched_to: u64,
-    /// Where the game after this chunk's last one starts (absolute offset).
-    pub next: u64,
+    /// Where reading ended: the next chunk's start, line breaks read, comment look-ahead.
+    pub end: ChunkEnd,
 }
 
 /// For [`crate::pipeline::run_speculative`]: only diagnostics are renumbered, so it serves the
@@ -152,12 +148,8 @@ impl ChunkOutput for PositionsOutput {
         self.stats.games
     }
 
-    fn next(&self) -> u64 {
-        self.next
-    }
-
-    fn searched_to(&self) -> u64 {
-        self.searched_to
+    fn end(&self) -> &ChunkEnd {
+        &self.end
     }
 
     fn renumber(&mut self, first_game: u64) {
@@ -434,9 +426,7 @@ impl Worker for PositionsWorker {
         let mut out = hooks.out;
         self.last_len = out.bytes.len();
         out.stats = stats;
-        out.next = end.next;
-        out.newlines = end.newlines;
-        out.searched_to = end.searched_to;
+        out.end = end;
         out
     }
 }
@@ -701,7 +691,7 @@ mod tests {
                     d.line += lines;
                     diags.push(d);
                 }
-                lines += o.newlines;
+                lines += o.end.newlines;
                 stats.merge(&o.stats);
                 match unique.as_mut() {
                     Some(u) => {

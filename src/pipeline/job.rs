@@ -22,16 +22,25 @@ pub struct ChunkInput<'a> {
     pub column: u64,
 }
 
+/// Where reading a chunk ended (see [`super::replay::replay_chunk`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChunkEnd {
+    /// Offset (absolute) where the first game at or after the chunk's `end` starts, or the end
+    /// of the input: where the next chunk must start.
+    pub next: u64,
+    /// Line breaks in the bytes read (to make the next chunk's lines absolute).
+    pub newlines: u64,
+    /// Offset just past the farthest byte the reader examined looking for a comment's `}`
+    /// ([`crate::pgn::Reader::searched_to`]): a stream chunk read past its look-ahead is re-read.
+    pub searched_to: u64,
+}
+
 /// What the speculative pipeline needs to know of a chunk's output.
 pub trait ChunkOutput {
     /// Games read.
     fn games(&self) -> u64;
-    /// Offset (absolute) where the first game at or after the chunk's `end` starts, or the end
-    /// of the input: where the next chunk must start.
-    fn next(&self) -> u64;
-    /// Offset just past the farthest byte the reader examined looking for a comment's `}`
-    /// ([`crate::pgn::Reader::searched_to`]): a stream chunk read past its look-ahead is re-read.
-    fn searched_to(&self) -> u64;
+    /// Where reading the chunk ended.
+    fn end(&self) -> &ChunkEnd;
     /// Makes the game numbers absolute, given the index (0-based) of the chunk's first game.
     fn renumber(&mut self, first_game: u64);
 }

@@ -15,7 +15,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pub use chunk::guess_boundary;
 use chunk::{ChunkBytes, Cut, Split, StreamChunks, StreamWindows, Window, slice_chunks, slice_windows};
-pub use job::{ChunkInput, ChunkOutput, Job, NoProgress, Observer, Worker};
+pub use job::{ChunkEnd, ChunkInput, ChunkOutput, Job, NoProgress, Observer, Worker};
 use order::{InFlight, Reorder};
 
 /// How the pipeline runs.
@@ -351,7 +351,7 @@ where
                 (w, out)
             }
         };
-        if !decided_inside(&w, out.next(), out.searched_to()) {
+        if !decided_inside(&w, out.end().next, out.end().searched_to) {
             let retry_at = 2 * w.bytes.as_slice().len();
             let bytes = match w.bytes {
                 ChunkBytes::Owned(mut v) => {
@@ -364,7 +364,7 @@ where
             return Ok(());
         }
         let mut out = out;
-        let next = out.next();
+        let next = out.end().next;
         out.renumber(self.first_game);
         self.first_game += out.games();
         self.observer.advance(next.saturating_sub(self.expected));

@@ -12,7 +12,7 @@ use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::{EpMode, FenError, position_from_fen, write_fen};
 use crate::notation::san::{Lenience, SanError, resolve_in, suffix_after, to_san};
 use crate::pgn::{GameResult, GameStart, LineIndex, Problem, RawComment, RawTag, Reader, SanToken, Visitor};
-use crate::pipeline::job::ChunkInput;
+use crate::pipeline::job::{ChunkEnd, ChunkInput};
 
 /// What the replayer knows about the game being read.
 #[derive(Debug)]
@@ -136,17 +136,6 @@ pub struct Replayer<'a, H> {
     pending_result_token: Option<u64>,
     /// Games, plies and diagnostics counted so far.
     pub stats: super::stats::Stats,
-}
-
-/// Where reading a chunk ended, for the job's [`super::ChunkOutput`].
-#[derive(Clone, Copy, Debug)]
-pub struct ChunkEnd {
-    /// Absolute offset where the game after the chunk's last one starts: the next chunk's start.
-    pub next: u64,
-    /// Line breaks in the bytes read (to make the next chunk's lines absolute).
-    pub newlines: u64,
-    /// The reader's [`crate::pgn::Reader::searched_to`] (absolute).
-    pub searched_to: u64,
 }
 
 /// Replays the games of `chunk` that start before its `end` (the last may run past it) through

@@ -94,7 +94,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 write_error = Some(e);
                 msg
             })?;
-            lines += o.newlines;
+            lines += o.end.newlines;
             total.merge(&o.stats);
             Ok(())
         };

@@ -145,7 +145,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 d.line += lines;
                 let _ = writeln!(stderr, "{}", report::diagnostic_text(&file, &d));
             }
-            lines += o.newlines;
+            lines += o.end.newlines;
             total.merge(&o.stats);
             let result = match unique.as_mut() {
                 Some(u) => u.filter(&o, |b| out.write_all(b)),

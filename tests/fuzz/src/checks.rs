@@ -321,7 +321,7 @@ fn check_report(
                 CheckItem::Game(g) => assert!(g.game > 0, "game records are numbered from 1"),
             }
         }
-        lines += out.newlines;
+        lines += out.end.newlines;
         stats.merge(&out.stats);
         Ok::<(), String>(())
     };
