@@ -183,13 +183,14 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads a chunk that is not at the start of the input: `chunk` begins at input offset
-    /// `base` (at the end of a game) and offsets are reported as `base + index`. The byte before
-    /// the chunk is assumed to end a line; use [`Reader::for_range`] when the whole input is in
-    /// memory.
+    /// Reads a chunk of the input: `chunk` begins at input offset `base` (0, or the end of a
+    /// game) and offsets are reported as `base + index`. The byte before the chunk is assumed to
+    /// end a line (see [`Reader::starting_at`]); use [`Reader::for_range`] when the whole input
+    /// is in memory.
     pub fn with_base(chunk: &'a [u8], base: usize) -> Reader<'a> {
         let mut r = Reader::new(chunk);
         r.base = base;
+        r.mid_input = base > 0;
         r
     }
 
@@ -277,7 +278,7 @@ impl<'a> Reader<'a> {
     /// Reads one game, delivering its events to `v`; `None` at the end of the input.
     pub fn read_game<V: Visitor<'a>>(&mut self, v: &mut V) -> Option<V::Output> {
         let mut utf16 = false;
-        if self.pos == 0 && self.base == 0 && !self.mid_input {
+        if self.pos == 0 && !self.mid_input {
             if self.bytes.starts_with(b"\xef\xbb\xbf") {
                 self.pos = 3;
             } else if self.bytes.starts_with(b"\xff\xfe") || self.bytes.starts_with(b"\xfe\xff") {

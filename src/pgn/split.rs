@@ -144,11 +144,9 @@ pub fn cut(
     let mut last_end = from;
     while r.skip_game() {
         let end = r.offset();
-        let next = bytes[end..]
-            .iter()
-            .position(|b| !b.is_ascii_whitespace() && *b != 0x0b)
-            .map_or(bytes.len(), |i| end + i);
-        if !at_eof && !decided(bytes, next, r.searched_to()) {
+        // Where the next game starts: past whitespace and `%` lines, as the reader skips them.
+        r.is_at_end();
+        if !at_eof && !decided(bytes, r.offset(), r.searched_to()) {
             return (games > 0).then_some((last_end, games));
         }
         games += 1;
