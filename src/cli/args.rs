@@ -75,6 +75,15 @@ impl InputArgs {
     }
 }
 
+/// Runs `f` on the pipeline's view of `source`: a mapped file as a slice, anything else as a
+/// stream.
+fn with_input<T>(source: Source, f: impl FnOnce(pipeline::Input<'_>) -> T) -> T {
+    match source {
+        Source::Mapped(m) => f(pipeline::Input::Slice(&m)),
+        Source::Stream(r) => f(pipeline::Input::Stream(r)),
+    }
+}
+
 /// Runs `job` over a source with exact game-aligned cuts (mapped or streamed).
 pub fn run_exact<J: Job, E: std::fmt::Display>(
     source: Source,
@@ -83,11 +92,7 @@ pub fn run_exact<J: Job, E: std::fmt::Display>(
     progress: &Progress,
     release: impl FnMut(<J::Worker as Worker>::Output) -> Result<(), E>,
 ) -> Result<(), PipelineError> {
-    let cut = pgnkit::pgn::split::cut;
-    match source {
-        Source::Mapped(m) => pipeline::run(pipeline::Input::Slice(&m), job, cut, opts, progress, release),
-        Source::Stream(r) => pipeline::run(pipeline::Input::Stream(r), job, cut, opts, progress, release),
-    }
+    with_input(source, |input| pipeline::run(input, job, pgnkit::pgn::split::cut, opts, progress, release))
 }
 
 /// Runs `job` over a source cut at guessed game boundaries ([`pipeline::run_speculative`]): for
@@ -105,14 +110,7 @@ where
     E: std::fmt::Display,
 {
     let cut = pgnkit::pgn::split::cut;
-    match source {
-        Source::Mapped(m) => {
-            pipeline::run_speculative(pipeline::Input::Slice(&m), job, cut, opts, progress, release)
-        }
-        Source::Stream(r) => {
-            pipeline::run_speculative(pipeline::Input::Stream(r), job, cut, opts, progress, release)
-        }
-    }
+    with_input(source, |input| pipeline::run_speculative(input, job, cut, opts, progress, release))
 }
 
 /// What a run's end means for the command: a read error is reported and kept in `worst` (the run
