@@ -58,27 +58,12 @@ static KNIGHT: [u64; 64] =
 static KING: [u64; 64] = step_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
 static PAWN: [[u64; 64]; 2] = [step_table(&[(-1, 1), (1, 1)]), step_table(&[(-1, -1), (1, -1)])];
 
-const fn empty_board_rays(dirs: &[(i32, i32); 4]) -> [u64; 64] {
-    let mut t = [0; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        t[sq] = slide(sq as u32, 0, dirs, false);
-        sq += 1;
-    }
-    t
-}
-
-// Small (512-byte) tables: hot pin filters read these instead of the slider table.
-static ROOK_RAYS: [u64; 64] = empty_board_rays(&ROOK_DIRS);
-static BISHOP_RAYS: [u64; 64] = empty_board_rays(&BISHOP_DIRS);
-
 /// Per-square slider lookup data.
 #[derive(Clone, Copy)]
 struct Magic {
     mask: u64,
-    /// The piece's rays on an empty board: where a compressed table entry is spread back to.
-    #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "bmi2")), allow(dead_code))]
-    // PEXT build
+    /// The piece's rays on an empty board: where a compressed table entry is spread back to
+    /// (PEXT build), and what the pin filters test without a slider lookup.
     rays: u64,
     #[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
     // portable build, tests
@@ -122,7 +107,8 @@ const fn pdep(mut x: u64, mut mask: u64) -> u64 {
     r
 }
 
-/// Software PEXT, the inverse of [`pdep`].
+/// Software PEXT, the inverse of [`pdep`]: builds the PEXT table at compile time.
+#[cfg(any(test, all(target_arch = "x86_64", target_feature = "bmi2")))]
 const fn pext_soft(x: u64, mut mask: u64) -> u64 {
     let mut r = 0;
     let mut bit = 0;
@@ -284,13 +270,13 @@ pub fn queen_attacks(sq: Square, occ: Bitboard) -> Bitboard {
 /// Squares a rook on `sq` attacks on an empty board.
 #[inline(always)]
 pub fn rook_rays(sq: Square) -> Bitboard {
-    Bitboard(ROOK_RAYS[sq.index()])
+    Bitboard(ROOK_MAGICS[sq.index()].rays)
 }
 
 /// Squares a bishop on `sq` attacks on an empty board.
 #[inline(always)]
 pub fn bishop_rays(sq: Square) -> Bitboard {
-    Bitboard(BISHOP_RAYS[sq.index()])
+    Bitboard(BISHOP_MAGICS[sq.index()].rays)
 }
 
 /// Squares a knight on `sq` attacks.
