@@ -28,7 +28,7 @@ fn after(moves: &[&str]) -> Position {
 fn uci_dialogue() {
     let o = run_with_stdin(
         &["uci"],
-        &format!(
+        format!(
             "uci\nisready\nucinewgame\nposition startpos moves e2e4\ngo depth 4\nisready\n\
              position fen {MATE_IN_ONE}\ngo depth 3\nquit\n"
         ),

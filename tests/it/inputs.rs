@@ -2,9 +2,8 @@
 //! (one frame, or several behind a leading skippable frame, as pzstd writes), gzip.
 
 use std::io::Write;
-use std::process::Stdio;
 
-use crate::util::{fixture, pgnkit, run, stdout};
+use crate::util::{fixture, run, run_with_stdin, stdout};
 
 /// The corpus: every fixture game file concatenated (valid games, broken ones, variants).
 fn corpus() -> Vec<u8> {
@@ -34,22 +33,28 @@ fn temp_dir(tag: &str) -> std::path::PathBuf {
     d
 }
 
+/// Writes `pgn` as `all.pgn` and as `all.pgn.zst` in `dir`.
+fn plain_and_zst(dir: &std::path::Path, pgn: &[u8]) -> (std::path::PathBuf, std::path::PathBuf) {
+    let plain = dir.join("all.pgn");
+    std::fs::write(&plain, pgn).expect("write");
+    let zst = dir.join("all.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(pgn, 3).expect("zstd")).expect("write");
+    (plain, zst)
+}
+
+/// Runs `pgnkit ARGS`, with `stdin` on its standard input if given.
+fn run_on(args: &[&str], stdin: Option<&[u8]>) -> std::process::Output {
+    match stdin {
+        None => run(args),
+        Some(bytes) => run_with_stdin(args, bytes),
+    }
+}
+
 /// `check --json --games` output with the file name blanked, so inputs can be compared.
 fn report(args: &[&str], name: &str, stdin: Option<&[u8]>) -> String {
-    let mut cmd = pgnkit();
-    cmd.args(["check", "--quiet", "--json", "--games", "--chunk-kib", "4"]).args(args);
-    let out = match stdin {
-        None => cmd.stdin(Stdio::null()).output().expect("run"),
-        Some(bytes) => {
-            let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("spawn");
-            let mut input = child.stdin.take().expect("stdin");
-            let bytes = bytes.to_vec();
-            let feeder = std::thread::spawn(move || input.write_all(&bytes));
-            let out = child.wait_with_output().expect("wait");
-            feeder.join().expect("feeder").expect("write stdin");
-            out
-        }
-    };
+    let mut all = vec!["check", "--quiet", "--json", "--games", "--chunk-kib", "4"];
+    all.extend_from_slice(args);
+    let out = run_on(&all, stdin);
     let text = String::from_utf8_lossy(&out.stdout).replace(&format!("\"{name}\""), "\"INPUT\"");
     // Timing fields of the summary differ run to run.
     text.lines().filter(|l| !l.contains("\"type\":\"summary\"")).collect::<Vec<_>>().join("\n")
@@ -59,10 +64,7 @@ fn report(args: &[&str], name: &str, stdin: Option<&[u8]>) -> String {
 fn every_input_path_gives_the_same_report() {
     let dir = temp_dir("inputs");
     let pgn = corpus();
-    let plain = dir.join("all.pgn");
-    std::fs::write(&plain, &pgn).expect("write");
-    let zst = dir.join("all.pgn.zst");
-    std::fs::write(&zst, zstd::encode_all(&pgn[..], 3).expect("zstd")).expect("write");
+    let (plain, zst) = plain_and_zst(&dir, &pgn);
     // pzstd style: a skippable frame first, then several frames.
     let multi = dir.join("multi.zst");
     let mut bytes = vec![0x50, 0x2A, 0x4D, 0x18, 4, 0, 0, 0, 1, 2, 3, 4];
@@ -92,30 +94,11 @@ fn every_input_path_gives_the_same_report() {
 fn positions_reads_every_input_path_alike() {
     let dir = temp_dir("positions-inputs");
     let pgn = corpus();
-    let plain = dir.join("all.pgn");
-    std::fs::write(&plain, &pgn).expect("write");
-    let zst = dir.join("all.pgn.zst");
-    std::fs::write(&zst, zstd::encode_all(&pgn[..], 3).expect("zstd")).expect("write");
+    let (plain, zst) = plain_and_zst(&dir, &pgn);
     let p = |x: &std::path::Path| x.to_str().expect("utf-8").to_string();
     let positions = |format: &str, input: &str, stdin: bool| {
-        let mut cmd = pgnkit();
-        cmd.args(["positions", "--quiet", "--chunk-kib", "4", "-j", "2", "--format", format, input]);
-        let out = if stdin {
-            let mut child = cmd
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("spawn");
-            let mut w = child.stdin.take().expect("stdin");
-            let bytes = pgn.clone();
-            let feeder = std::thread::spawn(move || w.write_all(&bytes));
-            let out = child.wait_with_output().expect("wait");
-            feeder.join().expect("feeder").expect("write stdin");
-            out
-        } else {
-            cmd.stdin(Stdio::null()).output().expect("run")
-        };
+        let args = ["positions", "--quiet", "--chunk-kib", "4", "-j", "2", "--format", format, input];
+        let out = run_on(&args, stdin.then_some(&pgn[..]));
         let blank = |b: &[u8]| {
             let text = String::from_utf8_lossy(b);
             text.replace(&format!("\"{input}:"), "\"INPUT:")

@@ -44,7 +44,7 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
 
 /// Runs `pgnkit ARGS` with `input` on stdin (written from another thread, so a chatty child
 /// cannot deadlock the test) and returns its output.
-pub fn run_with_stdin(args: &[&str], input: &str) -> Output {
+pub fn run_with_stdin(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     use std::io::Write;
     let mut child = pgnkit()
         .args(args)
@@ -54,10 +54,10 @@ pub fn run_with_stdin(args: &[&str], input: &str) -> Output {
         .spawn()
         .expect("spawn pgnkit");
     let mut stdin = child.stdin.take().expect("piped stdin");
-    let input = input.to_owned();
+    let input = input.as_ref().to_vec();
     let writer = std::thread::spawn(move || {
         // The child may exit before reading everything (`quit`): ignore a broken pipe.
-        let _ = stdin.write_all(input.as_bytes());
+        let _ = stdin.write_all(&input);
     });
     let out = child.wait_with_output().expect("wait for pgnkit");
     writer.join().expect("stdin writer");
