@@ -27,9 +27,10 @@ use pgnkit::notation::{EpMode, San, resolve, resolve_in, suffix_after, write_fen
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position as _};
 
-/// Tokens of all games, flat, with per-game ranges (one allocation, same layout for both).
+/// Tokens of all games, with per-game ranges: slices of one contiguous text, as the tokens of a
+/// mapped PGN file are (same layout for both libraries).
 struct Games {
-    tokens: Vec<Vec<u8>>,
+    tokens: Vec<&'static [u8]>,
     games: Vec<std::ops::Range<usize>>,
     /// The resolved moves, for the play-only and parse-only breakdown.
     ours: Vec<pgnkit::Move>,
@@ -38,14 +39,15 @@ struct Games {
 
 /// The playable prefix of each game's main line: tokens both libraries resolve.
 fn load() -> (Games, Vec<Position>, Vec<Chess>) {
-    let mut tokens = Vec::new();
+    let mut text = Vec::new();
+    let mut spans = Vec::new();
     let mut games = Vec::new();
     let (mut ours_moves, mut theirs_moves) = (Vec::new(), Vec::new());
     let mut ours_positions = Vec::new();
     let mut theirs_positions = Vec::new();
     for (_, bytes) in common::inputs() {
         for line in common::main_lines(&bytes) {
-            let start = tokens.len();
+            let start = spans.len();
             let mut ours = Position::default();
             let mut theirs = Chess::default();
             for tok in line {
@@ -58,16 +60,20 @@ fn load() -> (Games, Vec<Position>, Vec<Chess>) {
                 theirs.play_unchecked(tm);
                 ours_moves.push(m);
                 theirs_moves.push(tm);
-                tokens.push(tok.to_vec());
+                spans.push(text.len()..text.len() + tok.len());
+                text.extend_from_slice(tok);
             }
-            if tokens.len() > start {
-                games.push(start..tokens.len());
+            if spans.len() > start {
+                games.push(start..spans.len());
             }
         }
     }
+    let text: &'static [u8] = Vec::leak(text);
+    let tokens = spans.into_iter().map(|r| &text[r]).collect();
     (Games { tokens, games, ours: ours_moves, theirs: theirs_moves }, ours_positions, theirs_positions)
 }
 
+#[inline(never)]
 fn pgnkit_resolve(g: &Games) -> Position {
     let mut last = Position::default();
     for r in g.games.iter() {
@@ -83,6 +89,7 @@ fn pgnkit_resolve(g: &Games) -> Position {
 
 /// The replayer's shape: one `checkers()` per position, used to resolve and, after the move, to
 /// verify the written check mark (same validation as `resolve`).
+#[inline(never)]
 fn pgnkit_resolve_in(g: &Games) -> (Position, usize) {
     let mut last = Position::default();
     let mut wrong_marks = 0;
@@ -100,6 +107,7 @@ fn pgnkit_resolve_in(g: &Games) -> (Position, usize) {
     (last, wrong_marks)
 }
 
+#[inline(never)]
 fn pgnkit_to_move(g: &Games) -> Position {
     let mut last = Position::default();
     for r in g.games.iter() {
@@ -114,6 +122,7 @@ fn pgnkit_to_move(g: &Games) -> Position {
     last
 }
 
+#[inline(never)]
 fn shakmaty_to_move(g: &Games) -> Chess {
     let mut last = Chess::default();
     for r in g.games.iter() {
@@ -129,6 +138,7 @@ fn shakmaty_to_move(g: &Games) -> Chess {
 }
 
 /// Breakdown: playing the pre-resolved moves only.
+#[inline(never)]
 fn pgnkit_play(g: &Games) -> Position {
     let mut last = Position::default();
     for r in g.games.iter() {
@@ -141,6 +151,7 @@ fn pgnkit_play(g: &Games) -> Position {
     last
 }
 
+#[inline(never)]
 fn shakmaty_play(g: &Games) -> Chess {
     let mut last = Chess::default();
     for r in g.games.iter() {
@@ -154,14 +165,17 @@ fn shakmaty_play(g: &Games) -> Chess {
 }
 
 /// Breakdown: parsing the tokens only.
+#[inline(never)]
 fn pgnkit_parse(g: &Games) -> usize {
     g.tokens.iter().filter(|t| San::from_ascii(t).is_ok()).count()
 }
 
+#[inline(never)]
 fn shakmaty_parse(g: &Games) -> usize {
     g.tokens.iter().filter(|t| shakmaty::san::San::from_ascii(t).is_ok()).count()
 }
 
+#[inline(never)]
 fn pgnkit_fens(positions: &[Position], buf: &mut Vec<u8>) -> usize {
     let mut total = 0;
     for p in positions {
@@ -172,6 +186,7 @@ fn pgnkit_fens(positions: &[Position], buf: &mut Vec<u8>) -> usize {
     total
 }
 
+#[inline(never)]
 fn shakmaty_fens(positions: &[Chess], buf: &mut Vec<u8>) -> usize {
     let mut total = 0;
     for p in positions {
