@@ -268,24 +268,36 @@ impl Position {
     #[inline(always)]
     fn castling_moves<S: Sink>(&self, sink: &mut S, king: Square, to: Bitboard) {
         let us = self.turn;
-        let b = &self.board;
         let rooks = self.castling & Bitboard::relative_rank(us, Rank::First);
         for rook in rooks {
-            let (empty, king_path) = castling_paths(us, king, rook);
-            if (empty & b.occupied()).any() {
-                continue;
-            }
             let side = if rook > king { CastlingSide::KingSide } else { CastlingSide::QueenSide };
             if !to.contains(rook) && !to.contains(castling_targets(us, side).0) {
                 continue;
             }
-            // Attacks are tested with king and rook lifted: the rook may shield the destination.
-            let lifted = b.occupied() - Bitboard::from_square(king) - Bitboard::from_square(rook);
-            if Iterator::any(&mut { king_path }, |sq| b.attackers_to(sq, !us, lifted).any()) {
-                continue;
+            if self.castling_path_free(king, rook) {
+                sink.one(Move::castle(king, rook));
             }
-            sink.one(Move::castle(king, rook));
         }
+    }
+
+    /// With the right to castle with `rook` and not in check: `true` when the squares between
+    /// are empty and no square the king crosses is attacked.
+    #[inline(always)]
+    fn castling_path_free(&self, king: Square, rook: Square) -> bool {
+        let us = self.turn;
+        let b = &self.board;
+        let (empty, king_path) = castling_paths(us, king, rook);
+        // Attacks are tested with king and rook lifted: the rook may shield the destination.
+        let lifted = b.occupied() - Bitboard::from_square(king) - Bitboard::from_square(rook);
+        (empty & b.occupied()).is_empty()
+            && !Iterator::any(&mut { king_path }, |sq| b.attackers_to(sq, !us, lifted).any())
+    }
+
+    /// The castling move to `side` when it is legal; `checkers` must be `self.checkers()`.
+    pub fn castling_move(&self, side: CastlingSide, checkers: Bitboard) -> Option<Move> {
+        let rook = self.castling_rook(self.turn, side)?;
+        let king = self.board.king_of(self.turn)?;
+        (checkers.is_empty() && self.castling_path_free(king, rook)).then(|| Move::castle(king, rook))
     }
 
     #[inline(always)]
