@@ -375,12 +375,10 @@ impl<'a> Reader<'a> {
         let limit = b.len().min(body.saturating_add(self.limits.max_comment));
         // Short one-line comments (a clock, an eval) are the common case: a `}` before any line
         // break leaves no room for a tag line inside, so neither search below is needed.
-        for (i, &c) in b[body..limit.min(body + 64)].iter().enumerate() {
-            match c {
-                b'}' => return (body + i, body + i + 1, None),
-                b'\n' | b'\r' => break,
-                _ => {}
-            }
+        if let Some(i) = memchr::memchr3(b'}', b'\n', b'\r', &b[body..limit.min(body + 64)])
+            && b[body + i] == b'}'
+        {
+            return (body + i, body + i + 1, None);
         }
         let close = self.find_close_brace(body, limit);
         let region_end = close.unwrap_or(limit);
