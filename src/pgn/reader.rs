@@ -500,7 +500,8 @@ impl<'a> Reader<'a> {
                     if c != b'0' && tok.iter().all(u8::is_ascii_digit) {
                         continue; // move number without a period (`0000` is a null move)
                     }
-                    if matches!(c, b'+' | b'-' | b'=' | b'N' | b'R' | b'i')
+                    if tok.len() <= 3
+                        && matches!(c, b'+' | b'-' | b'=' | b'N' | b'R' | b'i')
                         && let Some(nag) = Nag::from_symbol(tok)
                     {
                         if loud {
