@@ -339,22 +339,22 @@ fn promotion_role(c: u8) -> Option<Role> {
 // general parser below sees the rest.
 
 /// Byte classes of the fast path, 3 bits each; 0 stands for "no byte".
-const PIECE: u8 = 1;
-const FILE: u8 = 2;
-const RANK: u8 = 3;
-const TAKES: u8 = 4;
-const OTHER: u8 = 5;
+const C_PIECE: u8 = 1;
+const C_FILE: u8 = 2;
+const C_RANK: u8 = 3;
+const C_TAKES: u8 = 4;
+const C_OTHER: u8 = 5;
 
 static CLASSES: [u8; 256] = {
-    let mut t = [OTHER; 256];
+    let mut t = [C_OTHER; 256];
     let mut c = 0;
     while c < 256 {
         t[c] = match c as u8 {
-            b'N' | b'B' | b'R' | b'Q' | b'K' => PIECE,
-            b'a'..=b'h' => FILE,
-            b'1'..=b'8' => RANK,
-            b'x' => TAKES,
-            _ => OTHER,
+            b'N' | b'B' | b'R' | b'Q' | b'K' => C_PIECE,
+            b'a'..=b'h' => C_FILE,
+            b'1'..=b'8' => C_RANK,
+            b'x' => C_TAKES,
+            _ => C_OTHER,
         };
         c += 1;
     }
@@ -365,15 +365,15 @@ static CLASSES: [u8; 256] = {
 /// `e4`, `exd5`, `Nf3`, `Nxf3`, `Nbd2`, `Nbxd2`, `N1d2`, `N1xd2`, `Qh4e1`, `Qh4xe1`.
 const CANONICAL_PREFIXES: [&[u8]; 10] = [
     &[],
-    &[FILE, TAKES],
-    &[PIECE],
-    &[PIECE, TAKES],
-    &[PIECE, FILE],
-    &[PIECE, FILE, TAKES],
-    &[PIECE, RANK],
-    &[PIECE, RANK, TAKES],
-    &[PIECE, FILE, RANK],
-    &[PIECE, FILE, RANK, TAKES],
+    &[C_FILE, C_TAKES],
+    &[C_PIECE],
+    &[C_PIECE, C_TAKES],
+    &[C_PIECE, C_FILE],
+    &[C_PIECE, C_FILE, C_TAKES],
+    &[C_PIECE, C_RANK],
+    &[C_PIECE, C_RANK, C_TAKES],
+    &[C_PIECE, C_FILE, C_RANK],
+    &[C_PIECE, C_FILE, C_RANK, C_TAKES],
 ];
 
 /// Shape bits, indexed by the prefix's classes (3 bits per byte, first byte lowest).
@@ -392,9 +392,9 @@ static SHAPES: [u8; 4096] = {
         while j < prefix.len() {
             key |= (prefix[j] as usize) << (3 * j);
             shape |= match prefix[j] {
-                PIECE => SHAPE_PIECE,
-                FILE => SHAPE_FILE,
-                RANK => SHAPE_RANK,
+                C_PIECE => SHAPE_PIECE,
+                C_FILE => SHAPE_FILE,
+                C_RANK => SHAPE_RANK,
                 _ => SHAPE_TAKES,
             };
             j += 1;
