@@ -56,6 +56,10 @@ impl Nag {
         })
     }
 
+    /// The longest symbol [`Nag::from_symbol`] reads, in bytes: callers skip longer tokens
+    /// without the call.
+    pub const SYMBOL_MAX_LEN: usize = 3;
+
     /// Evaluation symbols found in movetext instead of NAGs (ChessBase and kokopu style):
     /// `=` `+=` `+/=` `=+` `=/+` `+/-` `-/+` `+-` `-+` `inf` `N` `RR`.
     pub fn from_symbol(symbol: &[u8]) -> Option<Nag> {
@@ -119,5 +123,10 @@ mod tests {
         assert_eq!(Nag::from_symbol(b"+-"), Some(Nag(18)));
         assert_eq!(Nag::from_symbol(b"+/="), Some(Nag(14)));
         assert_eq!(Nag::from_symbol(b"--"), None);
+        // Every symbol of the doc list is read, and none is longer than callers assume.
+        for sym in ["=", "+=", "+/=", "=+", "=/+", "+/-", "-/+", "+-", "-+", "inf", "N", "RR"] {
+            assert!(Nag::from_symbol(sym.as_bytes()).is_some(), "{sym}");
+            assert!(sym.len() <= Nag::SYMBOL_MAX_LEN, "{sym}");
+        }
     }
 }

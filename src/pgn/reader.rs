@@ -500,7 +500,7 @@ impl<'a> Reader<'a> {
                     if c != b'0' && tok.iter().all(u8::is_ascii_digit) {
                         continue; // move number without a period (`0000` is a null move)
                     }
-                    if tok.len() <= 3
+                    if tok.len() <= Nag::SYMBOL_MAX_LEN
                         && matches!(c, b'+' | b'-' | b'=' | b'N' | b'R' | b'i')
                         && let Some(nag) = Nag::from_symbol(tok)
                     {
