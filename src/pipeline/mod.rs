@@ -5,6 +5,7 @@
 //! chunk size times the number of chunks in flight.
 
 pub mod chunk;
+mod drive;
 pub mod job;
 pub mod order;
 pub mod replay;
@@ -16,7 +17,6 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 pub use chunk::guess_boundary;
 use chunk::{ChunkBytes, Cut, Split, StreamChunks, StreamWindows, Window, slice_chunks, slice_windows};
 pub use job::{ChunkEnd, ChunkInput, ChunkOutput, Job, NoProgress, Observer, Worker};
-use order::{InFlight, Reorder};
 
 /// How the pipeline runs.
 #[derive(Clone, Copy, Debug)]
@@ -90,6 +90,7 @@ pub fn run<J: Job, E: std::fmt::Display>(
     mut release: impl FnMut(Out<J>) -> Result<(), E>,
 ) -> Result<(), PipelineError> {
     type Chunks<'b> = Box<dyn Iterator<Item = std::io::Result<Cut<ChunkBytes<'b>>>> + Send + 'b>;
+    let read_ahead = matches!(input, Input::Stream(_));
     let chunks: Chunks<'_> = match input {
         Input::Slice(bytes) => Box::new(
             slice_chunks(bytes, opts.chunk_size, split).map(|c| Ok(c.map_bytes(ChunkBytes::Borrowed))),
@@ -110,103 +111,34 @@ pub fn run<J: Job, E: std::fmt::Display>(
         };
         process::<J>(worker, &chunk)
     };
-    drive(chunks, job, opts.threads, work, |_, c, out| {
+    drive(chunks, read_ahead, job, opts.threads, work, |_, c, out| {
         let out = out?;
         observer.advance(c.bytes.as_slice().len() as u64);
         release(out).map_err(|e| PipelineError::Release(e.to_string()))
     })
 }
 
-/// Runs `work` over `items` with one worker per thread (or on the calling thread alone), the
-/// items read ahead on their own thread (reading may decompress), and hands each item with its
-/// output to `release` in input order, on the calling thread.
+/// Runs `work` over `items` on `threads` threads (or on the calling thread alone) and hands
+/// each item with its output to `release` in input order, on the calling thread; `read_ahead`
+/// reads the items on their own thread (reading may decompress).
 fn drive<J: Job, T: Send, O: Send>(
     mut items: impl Iterator<Item = std::io::Result<T>> + Send,
+    read_ahead: bool,
     job: &J,
     threads: usize,
     work: impl Fn(&mut J::Worker, u64, &T) -> O + Sync,
     mut release: impl FnMut(u64, T, O) -> Result<(), PipelineError>,
 ) -> Result<(), PipelineError> {
-    if threads <= 1 {
-        let mut worker = job.worker();
-        for (seq, item) in (0u64..).zip(&mut items) {
-            let item = item?;
-            let out = work(&mut worker, seq, &item);
-            release(seq, item, out)?;
-        }
-        return Ok(());
+    if threads > 1 {
+        return drive::threaded(items, read_ahead, job, threads, work, release);
     }
-
-    let gate = InFlight::new(2 * threads + 1);
-    let (work_tx, work_rx) = crossbeam_channel::bounded::<(u64, T)>(threads);
-    let (done_tx, done_rx) = crossbeam_channel::unbounded::<(u64, (u64, T, O))>();
-    let work = &work;
-    std::thread::scope(|s| {
-        let gate = &gate;
-        let producer = s.spawn(move || -> Result<(), PipelineError> {
-            for (seq, item) in (0u64..).zip(items) {
-                let item = item?;
-                gate.acquire();
-                if work_tx.send((seq, item)).is_err() {
-                    break; // the releaser stopped early
-                }
-            }
-            Ok(())
-        });
-        for _ in 0..threads {
-            let (work_rx, done_tx) = (work_rx.clone(), done_tx.clone());
-            s.spawn(move || {
-                let mut worker = job.worker();
-                for (seq, item) in work_rx {
-                    let out = work(&mut worker, seq, &item);
-                    if done_tx.send((seq, (seq, item, out))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop((work_rx, done_tx));
-        let failure = release_in_order(done_rx, gate, threads, |(seq, item, out)| release(seq, item, out));
-        let produced = producer
-            .join()
-            .unwrap_or_else(|p| Err(PipelineError::Panic { offset: 0, message: panic_message(p) }));
-        match failure {
-            Some(e) => Err(e),
-            None => produced,
-        }
-    })
-}
-
-/// The releasing side of a threaded run: takes `(seq, item)` results as workers finish, hands
-/// each item to `release` strictly in sequence order, frees a gate place per item, and stops at
-/// the first failure. Afterwards the receiver is dropped (workers stop) and the gate opened wide
-/// (nothing waits on it forever).
-fn release_in_order<T>(
-    done_rx: crossbeam_channel::Receiver<(u64, T)>,
-    gate: &InFlight,
-    threads: usize,
-    mut release: impl FnMut(T) -> Result<(), PipelineError>,
-) -> Option<PipelineError> {
-    let mut reorder = Reorder::default();
-    let mut failure: Option<PipelineError> = None;
-    for (seq, item) in &done_rx {
-        reorder.push(seq, item, |item| {
-            gate.release();
-            if failure.is_none()
-                && let Err(e) = release(item)
-            {
-                failure = Some(e);
-            }
-        });
-        if failure.is_some() {
-            break;
-        }
+    let mut worker = job.worker();
+    for (seq, item) in (0u64..).zip(&mut items) {
+        let item = item?;
+        let out = work(&mut worker, seq, &item);
+        release(seq, item, out)?;
     }
-    drop(done_rx);
-    for _ in 0..=2 * threads {
-        gate.release();
-    }
-    failure
+    Ok(())
 }
 
 /// Runs `job` without a sequential pre-scan. Chunks ([`Window`]s) start at guessed game
@@ -233,6 +165,7 @@ where
     E: std::fmt::Display,
 {
     type Windows<'b> = Box<dyn Iterator<Item = std::io::Result<Window<ChunkBytes<'b>>>> + Send + 'b>;
+    let read_ahead = matches!(input, Input::Stream(_));
     let windows: Windows<'_> = match input {
         Input::Slice(bytes) => {
             Box::new(slice_windows(bytes, opts.chunk_size).map(|w| Ok(w.map_bytes(ChunkBytes::Borrowed))))
@@ -253,7 +186,7 @@ where
 
     let work =
         |worker: &mut J::Worker, seq: u64, w: &Window<ChunkBytes<'_>>| read_window::<J>(worker, seq, w, 0);
-    drive(windows, job, opts.threads, work, |seq, w, out| verifier.verify(seq, w, out))
+    drive(windows, read_ahead, job, opts.threads, work, |seq, w, out| verifier.verify(seq, w, out))
 }
 
 /// Reads the games of window `w` from `from` (relative) that start before its end.

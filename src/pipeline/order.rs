@@ -7,31 +7,61 @@ use std::sync::{Condvar, Mutex};
 
 /// A counting gate: `acquire` blocks while `limit` chunks are in flight.
 pub struct InFlight {
-    count: Mutex<usize>,
+    state: Mutex<Gate>,
     freed: Condvar,
     limit: usize,
+}
+
+struct Gate {
+    count: usize,
+    /// Opened for good: the run is stopping and nobody may wait.
+    open: bool,
 }
 
 impl InFlight {
     /// At most `limit` (at least 1) chunks in flight.
     pub fn new(limit: usize) -> InFlight {
-        InFlight { count: Mutex::new(0), freed: Condvar::new(), limit: limit.max(1) }
+        InFlight {
+            state: Mutex::new(Gate { count: 0, open: false }),
+            freed: Condvar::new(),
+            limit: limit.max(1),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Gate> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Waits for room, then takes a place.
     pub fn acquire(&self) {
-        let mut n = self.count.lock().unwrap_or_else(|e| e.into_inner());
-        while *n >= self.limit {
-            n = self.freed.wait(n).unwrap_or_else(|e| e.into_inner());
+        let mut g = self.lock();
+        while g.count >= self.limit && !g.open {
+            g = self.freed.wait(g).unwrap_or_else(|e| e.into_inner());
         }
-        *n += 1;
+        g.count += 1;
+    }
+
+    /// Takes a place if there is room, without waiting.
+    pub fn try_acquire(&self) -> bool {
+        let mut g = self.lock();
+        let room = g.count < self.limit || g.open;
+        if room {
+            g.count += 1;
+        }
+        room
     }
 
     /// Gives a place back.
     pub fn release(&self) {
-        let mut n = self.count.lock().unwrap_or_else(|e| e.into_inner());
-        *n = n.saturating_sub(1);
+        let mut g = self.lock();
+        g.count = g.count.saturating_sub(1);
         self.freed.notify_one();
+    }
+
+    /// Lets every waiting and later `acquire` through (the run is stopping).
+    pub fn open(&self) {
+        self.lock().open = true;
+        self.freed.notify_all();
     }
 }
 
@@ -89,5 +119,21 @@ mod tests {
         assert!(!t.is_finished(), "third acquire must wait");
         gate.release();
         t.join().expect("acquired after release");
+        assert!(!gate.try_acquire(), "full again");
+        gate.release();
+        assert!(gate.try_acquire(), "room after release");
+    }
+
+    #[test]
+    fn opened_gate_lets_everyone_through() {
+        let gate = std::sync::Arc::new(InFlight::new(1));
+        gate.acquire();
+        let g = gate.clone();
+        let t = std::thread::spawn(move || g.acquire());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(!t.is_finished(), "second acquire must wait");
+        gate.open();
+        t.join().expect("acquired once open");
+        assert!(gate.try_acquire());
     }
 }

@@ -1,0 +1,271 @@
+//! The threaded run: `threads` threads work, the calling thread among them, and the calling
+//! thread alone releases outputs in input order. Only that many threads are runnable, so no
+//! thread's wakeup preempts a worker (with a separate releaser, `check -j2` on 2 cores switched
+//! ~780 times per 100 MB and moved workers between cores). Items are cut on demand by whichever
+//! thread takes one, or, for streams (reading may decompress), read ahead on their own thread.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::order::{InFlight, Reorder};
+use super::{Job, PipelineError, panic_message};
+
+/// An input cut on demand: the next item goes to whoever asks, with its sequence number.
+struct Inline<I> {
+    items: I,
+    next_seq: u64,
+    /// The first read error; nothing is taken after it.
+    error: Option<std::io::Error>,
+}
+
+/// Where a thread takes its next item from.
+enum Feed<'f, I, T> {
+    Inline(&'f Mutex<Inline<I>>),
+    Ahead(crossbeam_channel::Receiver<(u64, T)>),
+}
+
+impl<I, T> Clone for Feed<'_, I, T> {
+    fn clone(&self) -> Self {
+        match self {
+            Feed::Inline(m) => Feed::Inline(m),
+            Feed::Ahead(rx) => Feed::Ahead(rx.clone()),
+        }
+    }
+}
+
+impl<I: Iterator<Item = std::io::Result<T>>, T> Feed<'_, I, T> {
+    /// The next item, or `None` at the end of the input or after a read error.
+    fn take(&self) -> Option<(u64, T)> {
+        match self {
+            Feed::Inline(m) => {
+                let mut inline = m.lock().unwrap_or_else(|e| e.into_inner());
+                if inline.error.is_some() {
+                    return None;
+                }
+                match inline.items.next()? {
+                    Ok(item) => {
+                        let seq = inline.next_seq;
+                        inline.next_seq += 1;
+                        Some((seq, item))
+                    }
+                    Err(e) => {
+                        inline.error = Some(e);
+                        None
+                    }
+                }
+            }
+            Feed::Ahead(rx) => rx.recv().ok(),
+        }
+    }
+}
+
+/// Runs `work` over `items` on `threads` (at least 2) threads and hands each item with its
+/// output to `release` in input order, on the calling thread. `read_ahead`: read the items on
+/// their own thread.
+pub(super) fn threaded<J: Job, T: Send, O: Send>(
+    items: impl Iterator<Item = std::io::Result<T>> + Send,
+    read_ahead: bool,
+    job: &J,
+    threads: usize,
+    work: impl Fn(&mut J::Worker, u64, &T) -> O + Sync,
+    release: impl FnMut(u64, T, O) -> Result<(), PipelineError>,
+) -> Result<(), PipelineError> {
+    let gate = InFlight::new(2 * threads + 1);
+    let stop = AtomicBool::new(false);
+    let (done_tx, done_rx) = crossbeam_channel::unbounded::<(u64, (u64, T, O))>();
+    let (work, gate, stop) = (&work, &gate, &stop);
+    let (ahead, on_demand) = if read_ahead { (Some(items), None) } else { (None, Some(items)) };
+    let inline = Mutex::new(Inline { items: on_demand.into_iter().flatten(), next_seq: 0, error: None });
+
+    let failure = std::thread::scope(|s| {
+        let (feed, producer) = if let Some(items) = ahead {
+            let (tx, rx) = crossbeam_channel::bounded(threads);
+            let producer = s.spawn(move || -> Result<(), PipelineError> {
+                for (seq, item) in (0u64..).zip(items) {
+                    if tx.send((seq, item?)).is_err() {
+                        break; // every taker stopped
+                    }
+                }
+                Ok(())
+            });
+            (Feed::Ahead(rx), Some(producer))
+        } else {
+            (Feed::Inline(&inline), None)
+        };
+        for _ in 1..threads {
+            let (feed, done_tx) = (feed.clone(), done_tx.clone());
+            s.spawn(move || {
+                let mut worker = job.worker();
+                loop {
+                    gate.acquire(); // opened only after `stop` is set
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let Some((seq, item)) = feed.take() else {
+                        gate.release();
+                        break;
+                    };
+                    let out = work(&mut worker, seq, &item);
+                    if done_tx.send((seq, (seq, item, out))).is_err() {
+                        break; // the releaser stopped
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+
+        let mut releaser = Releaser { reorder: Reorder::default(), gate, release, failure: None };
+        let mut worker = job.worker();
+        let mut feed = Some(feed);
+        while releaser.failure.is_none() {
+            if let Ok((seq, done)) = done_rx.try_recv() {
+                releaser.push(seq, done);
+                continue;
+            }
+            if let Some(f) = &feed
+                && gate.try_acquire()
+            {
+                match f.take() {
+                    Some((seq, item)) => {
+                        let out = work(&mut worker, seq, &item);
+                        releaser.push(seq, (seq, item, out));
+                    }
+                    None => {
+                        gate.release();
+                        feed = None;
+                    }
+                }
+                continue;
+            }
+            // Nothing to take: wait for a helper's output (none left when all have finished).
+            match done_rx.recv() {
+                Ok((seq, done)) => releaser.push(seq, done),
+                Err(_) => break,
+            }
+        }
+        // Stop the helpers and the reader (a failure leaves them mid-input).
+        stop.store(true, Ordering::Relaxed);
+        gate.open();
+        drop((feed, done_rx));
+        let produced = producer.map_or(Ok(()), |p| {
+            p.join().unwrap_or_else(|p| Err(PipelineError::Panic { offset: 0, message: panic_message(p) }))
+        });
+        releaser.failure.map_or(produced, Err)
+    });
+    let read_error = inline.into_inner().unwrap_or_else(|e| e.into_inner()).error;
+    failure.and(read_error.map_or(Ok(()), |e| Err(PipelineError::Read(e))))
+}
+
+/// Releases outputs in sequence order and frees a gate place for each; keeps the first failure.
+struct Releaser<'g, T, O, R> {
+    reorder: Reorder<(u64, T, O)>,
+    gate: &'g InFlight,
+    release: R,
+    failure: Option<PipelineError>,
+}
+
+impl<T, O, R: FnMut(u64, T, O) -> Result<(), PipelineError>> Releaser<'_, T, O, R> {
+    fn push(&mut self, seq: u64, done: (u64, T, O)) {
+        let (gate, release, failure) = (self.gate, &mut self.release, &mut self.failure);
+        self.reorder.push(seq, done, |(seq, item, out)| {
+            gate.release();
+            if failure.is_none()
+                && let Err(e) = release(seq, item, out)
+            {
+                *failure = Some(e);
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::{ChunkInput, Worker};
+    use std::sync::atomic::AtomicUsize;
+
+    /// A job whose workers count the items they took.
+    struct Counting(AtomicUsize);
+    struct CountingWorker<'c>(&'c AtomicUsize);
+    impl<'c> Job for &'c Counting {
+        type Worker = CountingWorker<'c>;
+        fn worker(&self) -> CountingWorker<'c> {
+            CountingWorker(&self.0)
+        }
+    }
+    impl Worker for CountingWorker<'_> {
+        type Output = ();
+        fn process(&mut self, _: &ChunkInput<'_>) {}
+    }
+
+    /// Runs `n` items (item `fail_at` a read error) and returns what was released, in order.
+    fn run(
+        n: u64,
+        fail_at: Option<u64>,
+        read_ahead: bool,
+        threads: usize,
+        stop_after: Option<usize>,
+    ) -> (Vec<u64>, Result<(), PipelineError>, usize) {
+        let job = Counting(AtomicUsize::new(0));
+        let items =
+            (0..n).map(move |i| if Some(i) == fail_at { Err(std::io::Error::other("bad")) } else { Ok(i) });
+        let mut released = Vec::new();
+        let r = threaded(
+            items,
+            read_ahead,
+            &&job,
+            threads,
+            |w: &mut CountingWorker<'_>, seq, &item: &u64| {
+                w.0.fetch_add(1, Ordering::Relaxed);
+                // Uneven work, so outputs arrive out of order.
+                std::thread::sleep(std::time::Duration::from_micros((seq * 7919 % 5) * 100));
+                item * 10
+            },
+            |seq, item, out| {
+                assert_eq!((item, out), (seq, seq * 10), "item and output travel together");
+                released.push(seq);
+                match stop_after {
+                    Some(k) if released.len() == k => Err(PipelineError::Release("full".into())),
+                    _ => Ok(()),
+                }
+            },
+        );
+        (released, r, job.0.load(Ordering::Relaxed))
+    }
+
+    #[test]
+    fn everything_released_in_order() {
+        for read_ahead in [false, true] {
+            for threads in [2, 3, 8] {
+                let (released, r, worked) = run(300, None, read_ahead, threads, None);
+                assert!(r.is_ok(), "{r:?}");
+                assert_eq!(released, (0..300).collect::<Vec<_>>(), "t{threads} ahead {read_ahead}");
+                assert_eq!(worked, 300);
+            }
+        }
+    }
+
+    #[test]
+    fn read_error_ends_the_run_after_the_items_before_it() {
+        for read_ahead in [false, true] {
+            for threads in [2, 4] {
+                let (released, r, _) = run(300, Some(120), read_ahead, threads, None);
+                assert!(matches!(r, Err(PipelineError::Read(_))), "{r:?}");
+                assert_eq!(released, (0..120).collect::<Vec<_>>(), "t{threads} ahead {read_ahead}");
+            }
+        }
+    }
+
+    #[test]
+    fn release_failure_stops_the_workers() {
+        for read_ahead in [false, true] {
+            for threads in [2, 4] {
+                let (released, r, worked) = run(10_000, None, read_ahead, threads, Some(5));
+                assert!(matches!(r, Err(PipelineError::Release(ref m)) if m == "full"), "{r:?}");
+                assert_eq!(released, (0..5).collect::<Vec<_>>());
+                // The gate lets at most 2 * threads + 1 items past the last release.
+                assert!(worked <= 5 + 2 * threads + 1, "{worked} items worked on");
+            }
+        }
+    }
+}
