@@ -20,12 +20,15 @@ bytes=$(stat -c %s "$corpus")
 
 # secs CMD...: wall-clock seconds of one run (output discarded).
 secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s.%N); echo "$t1 - $t0" | bc -l; }
+# both CMD...: two copies of CMD at once (what the machine gives two independent processes).
+both() { "$@" >/dev/null 2>&1 & "$@" >/dev/null 2>&1; wait; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 declare -A times
 pairs=(
   "check-1t|$bin check --quiet -j 1 $corpus|peer-validate|$peer/validate $corpus"
   "check-2t|$bin check --quiet -j 2 $corpus|peer-validate_par|$peer/validate_par $corpus"
+  "check-1t-twice|both $bin check --quiet -j 1 $corpus|peer-twice|both $peer/validate $corpus"
   "check-zst-2t|$bin check --quiet -j 2 $corpus.zst|check-2t-again|$bin check --quiet -j 2 $corpus"
 )
 if $bin positions --help >/dev/null 2>&1; then
@@ -50,3 +53,12 @@ done
 t1=$(tr ' ' '\n' <<<"${times[check-1t]}" | grep . | median)
 t2=$(tr ' ' '\n' <<<"${times[check-2t]}" | grep . | median)
 printf 'check scaling      1 thread %.3f s / 2 threads %.3f s = %.2fx\n' "$t1" "$t2" "$(echo "$t1 / $t2" | bc -l)"
+# The machine's own ceiling: two 1-thread runs at once do twice the work in t11 seconds, so no
+# 2-thread run can scale past 2 * t1 / t11 unless the cores slow each other down less.
+t11=$(tr ' ' '\n' <<<"${times[check-1t-twice]}" | grep . | median)
+p1=$(tr ' ' '\n' <<<"${times[peer-validate]}" | grep . | median)
+p11=$(tr ' ' '\n' <<<"${times[peer-twice]}" | grep . | median)
+pp=$(tr ' ' '\n' <<<"${times[peer-validate_par]}" | grep . | median)
+printf 'machine ceiling    two 1-thread runs at once: pgnkit 2 x %.3f / %.3f = %.2fx, peer 2 x %.3f / %.3f = %.2fx\n' \
+  "$t1" "$t11" "$(echo "2 * $t1 / $t11" | bc -l)" "$p1" "$p11" "$(echo "2 * $p1 / $p11" | bc -l)"
+printf 'peer scaling       1 thread %.3f s / 2 threads %.3f s = %.2fx\n' "$p1" "$pp" "$(echo "$p1 / $pp" | bc -l)"
