@@ -12,7 +12,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         _ => {
             let mut total = 0;
             for &m in pos.legal_moves().iter() {
-                let mut child = pos.clone();
+                let mut child = *pos;
                 child.play_unchecked(m);
                 total += perft(&child, depth - 1);
             }
@@ -26,7 +26,7 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     pos.legal_moves()
         .iter()
         .map(|&m| {
-            let mut child = pos.clone();
+            let mut child = *pos;
             child.play_unchecked(m);
             (m, perft(&child, depth.saturating_sub(1)))
         })

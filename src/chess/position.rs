@@ -17,7 +17,7 @@ use super::variant::Variant;
 use super::zobrist;
 
 /// A legal, playable position.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Position {
     pub(crate) board: Board,
     pub(crate) promoted: Bitboard,

@@ -130,7 +130,7 @@ impl GameRecord {
 
     /// Plays a legal move.
     pub fn play(&mut self, m: Move) {
-        let mut next = self.pos().clone();
+        let mut next = *self.pos();
         next.play_unchecked(m);
         self.positions.push(next);
         self.moves.push(m);

@@ -176,7 +176,7 @@ pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<(
                 Command::Go(go) => {
                     finish(&mut running, &mut searcher, false);
                     let mut s = searcher.take().expect("searcher is home");
-                    let pos = state.pos.clone();
+                    let pos = state.pos;
                     let history = state.history.clone();
                     let limit = go.limit(pos.turn());
                     let infinite = go.infinite || go.ponder;

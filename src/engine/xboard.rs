@@ -140,7 +140,7 @@ fn thinking_line(pos: &Position, info: &crate::search::Info) -> String {
         Score::Mate(n) => -100_000 + n,
     };
     let mut line = format!("{} {} {} {}", info.depth, score, info.time.as_millis() / 10, info.nodes);
-    let mut p = pos.clone();
+    let mut p = *pos;
     for &m in &info.pv {
         line.push(' ');
         line.push_str(&xboard_move(&p, m));
@@ -166,7 +166,7 @@ fn spawn<'scope, 'env, W: Write + Send>(
     discard.store(false, Ordering::Relaxed);
     let discard = Arc::clone(discard);
     thread::Builder::new().stack_size(SEARCH_STACK).spawn_scoped(scope, move || {
-        let pos = game.pos().clone();
+        let pos = *game.pos();
         let history = game.history();
         let result = searcher.search(&pos, &history, &limit, &mut |info| {
             if post && !discard.load(Ordering::Relaxed) {

@@ -110,7 +110,7 @@ mod tests {
     }
 
     fn check_move(pos: &Position, m: Move) -> Position {
-        let mut after = pos.clone();
+        let mut after = *pos;
         after.play_unchecked(m);
         // SAN.
         let san = san_of(pos, m);

@@ -1037,7 +1037,7 @@ fn suffix_of(pos: &Position, m: Move) -> Option<Suffix> {
 /// Check or mate, for a move known to give check (out of line: most moves do not).
 #[inline(never)]
 fn check_or_mate(pos: &Position, m: Move) -> Suffix {
-    let mut after = pos.clone();
+    let mut after = *pos;
     after.play_unchecked(m);
     check_or_mate_after(&after)
 }
@@ -1623,7 +1623,7 @@ mod tests {
                     Err(e) => panic!("{epd}: {e}"),
                 };
                 for &m in p.legal_moves().iter() {
-                    let mut c = p.clone();
+                    let mut c = p;
                     c.play_unchecked(m);
                     positions.push(c);
                 }

@@ -268,7 +268,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         let ply = line.ply + 1;
         let offset = token.offset as u64;
         if is_null_move(token.raw) {
-            let before = variations.then(|| line.pos.clone());
+            let before = variations.then_some(line.pos);
             if mainline && !line.pos.is_check() {
                 self.hooks.mainline_null_move(&self.game, &line.pos);
             }
@@ -301,7 +301,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 let show = self.hooks.wants(Kind::NonCanonicalSan, Severity::Warning)
                     || self.hooks.wants(Kind::CheckMark, Severity::Warning);
                 if variations || show {
-                    line.prev = Some(line.pos.clone());
+                    line.prev = Some(line.pos);
                 }
                 if mainline {
                     self.hooks.mainline_move(&self.game, &line.pos, m);
@@ -422,13 +422,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         let start = self.setup();
         if let Some(pos) = &start {
             self.hooks.start(&self.game, pos);
-            self.stack.push(Line {
-                pos: pos.clone(),
-                checkers: pos.checkers(),
-                prev: None,
-                ply: 0,
-                dead: false,
-            });
+            self.stack.push(Line { pos: *pos, checkers: pos.checkers(), prev: None, ply: 0, dead: false });
         }
         self.game.start = start;
         ControlFlow::Continue(())
@@ -455,7 +449,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
             self.in_variation += 1;
             return ControlFlow::Continue(());
         }
-        match self.stack.last().and_then(|l| l.prev.clone().map(|p| (p, l.ply, l.dead))) {
+        match self.stack.last().and_then(|l| l.prev.map(|p| (p, l.ply, l.dead))) {
             Some((pos, ply, dead)) => {
                 let checkers = pos.checkers();
                 self.stack.push(Line { pos, checkers, prev: None, ply: ply - 1, dead })

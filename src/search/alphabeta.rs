@@ -145,7 +145,7 @@ impl Searcher {
             // pawns (zugzwang), and with a smaller reduction in crazyhouse, where tempo is everything.
             if null_ok && depth >= 3 && static_eval >= beta && has_pieces(pos) {
                 let r = if pos.variant() == Variant::Crazyhouse { 2 } else { 3 } + depth / 6;
-                let mut child = pos.clone();
+                let mut child = *pos;
                 if child.play_null().is_ok() {
                     self.keys[self.root_index + ply + 1] = child.zobrist();
                     let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -176,7 +176,7 @@ impl Searcher {
         for i in 0..moves.len() {
             let (m, move_score) = pick(&mut moves, &mut scores, i);
             let tactical = is_tactical(pos, m);
-            let mut child = pos.clone();
+            let mut child = *pos;
             child.play_unchecked(m);
             let gives_check = child.is_check();
             let quiet = !tactical && !gives_check;
@@ -349,7 +349,7 @@ impl Searcher {
                     continue;
                 }
             }
-            let mut child = pos.clone();
+            let mut child = *pos;
             child.play_unchecked(m);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if self.aborted {

@@ -17,7 +17,7 @@ fn forced_mate(pos: &Position, n: u32) -> bool {
         return false;
     }
     pos.legal_moves().into_iter().any(|m| {
-        let mut p = pos.clone();
+        let mut p = *pos;
         p.play_unchecked(m);
         let replies = p.legal_moves();
         if replies.is_empty() {
@@ -25,7 +25,7 @@ fn forced_mate(pos: &Position, n: u32) -> bool {
         }
         n > 1
             && replies.into_iter().all(|r| {
-                let mut q = p.clone();
+                let mut q = p;
                 q.play_unchecked(r);
                 forced_mate(&q, n - 1)
             })
@@ -33,7 +33,7 @@ fn forced_mate(pos: &Position, n: u32) -> bool {
 }
 
 fn assert_pv_legal(pos: &Position, pv: &[Move]) {
-    let mut p = pos.clone();
+    let mut p = *pos;
     for &m in pv {
         assert!(p.is_legal(m), "illegal PV move {m:?} in {p:?}");
         p.play_unchecked(m);
@@ -58,7 +58,7 @@ fn mate_in_one_two_three() {
         assert_eq!(a.score, Score::Mate(n as i32), "{fen}");
         assert_pv_legal(&pos, &a.pv);
         assert_eq!(a.pv.len(), 2 * n as usize - 1, "{fen}: {:?}", a.pv);
-        let mut end = pos.clone();
+        let mut end = pos;
         for &m in &a.pv {
             end.play_unchecked(m);
         }
@@ -93,7 +93,7 @@ fn repetition_in_history_is_seen() {
     let fen = "6nk/8/8/8/8/8/8/Q6K b - - 10 40";
     let pos = position(fen);
     let nf6 = Move::normal(Square::G8, Square::F6);
-    let mut after = pos.clone();
+    let mut after = pos;
     after.play_unchecked(nf6);
     let mut engine = Searcher::with_hash_mb(4);
     let alone = engine.analyse(&pos, &[], &Limit::depth(5)).expect("search");

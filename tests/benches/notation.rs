@@ -54,7 +54,7 @@ fn load() -> (Games, Vec<Position>, Vec<Chess>) {
                 let Ok((m, _)) = resolve(&ours, tok) else { break };
                 let Ok(san) = shakmaty::san::San::from_ascii(tok) else { break };
                 let Ok(tm) = san.to_move(&theirs) else { break };
-                ours_positions.push(ours.clone());
+                ours_positions.push(ours);
                 theirs_positions.push(theirs.clone());
                 ours.play_unchecked(m);
                 theirs.play_unchecked(tm);

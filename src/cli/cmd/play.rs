@@ -126,7 +126,7 @@ impl Session {
     }
 
     fn engine_move(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        let pos = self.game.pos().clone();
+        let pos = *self.game.pos();
         let history = self.game.history();
         let limit = self.limit;
         let searcher = &mut self.searcher;
@@ -158,7 +158,7 @@ impl Session {
     }
 
     fn new_game(&mut self, out: &mut impl Write, forget: bool) -> std::io::Result<()> {
-        self.game = GameRecord::new(self.start.clone());
+        self.game = GameRecord::new(self.start);
         self.reported = false;
         if forget {
             self.searcher.new_game();
@@ -214,7 +214,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let (start, limit) = parse_args(args)?;
     let human = if args.color == Side::White { Color::White } else { Color::Black };
     let mut session = Session {
-        game: GameRecord::new(start.clone()),
+        game: GameRecord::new(start),
         start,
         human,
         human_default: human,

@@ -73,7 +73,7 @@ impl<'a> Hooks<'a> for Pick {
     }
     fn start(&mut self, game: &Game<'a>, pos: &Position) {
         if game.number == self.number {
-            self.start = Some(pos.clone());
+            self.start = Some(*pos);
         }
     }
     fn mainline_move(&mut self, game: &Game<'a>, _before: &Position, m: Move) {

@@ -465,7 +465,7 @@ pub fn assert_move_notation(pos: &Position, m: Move) {
     assert_eq!(resolve(pos, text.as_bytes()), Ok((m, Lenience::CANONICAL)), "{text} in {}", fen());
     assert_eq!(San::from_ascii(text.as_bytes()), Ok((san, Lenience::CANONICAL)), "{text}");
     assert_eq!(san.san.to_move(pos), Ok(m), "{text} in {}", fen());
-    let mut after = pos.clone();
+    let mut after = *pos;
     after.play_unchecked(m);
     let suffix = if after.is_checkmate() {
         Some(Suffix::Checkmate)
@@ -557,7 +557,7 @@ pub fn walk_start(data: &[u8]) -> Option<(Position, &[u8])> {
 /// `None` when the game is over.
 fn step(pos: &Position, b: u8) -> Option<Position> {
     let moves = pos.legal_moves();
-    let mut next = pos.clone();
+    let mut next = *pos;
     if b == 255 && !pos.is_check() {
         next.play_null().expect("a null move is legal when not in check");
         return Some(next);
@@ -616,7 +616,7 @@ fn check_generation(pos: &Position, noise: &[u8]) {
             _ => pos.board().color_at(m.from_raw()) == Some(us),
         };
         assert!(mover_is_ours, "{m:?} moves a piece that is not ours in {}", fen());
-        let mut after = pos.clone();
+        let mut after = *pos;
         after.play_unchecked(m);
         assert_eq!(after.turn(), !us);
         let king = after.board().king_of(us).expect("king");
