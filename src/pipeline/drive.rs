@@ -1,8 +1,10 @@
-//! The threaded run: `threads` threads work, the calling thread among them, and the calling
-//! thread alone releases outputs in input order. Only that many threads are runnable, so no
-//! thread's wakeup preempts a worker (with a separate releaser, `check -j2` on 2 cores switched
-//! ~780 times per 100 MB and moved workers between cores). Items are cut on demand by whichever
-//! thread takes one, or, for streams (reading may decompress), read ahead on their own thread.
+//! Runs a job's workers over the chunks and releases their outputs in input order, on the
+//! calling thread. With N threads, the calling thread is one of the N workers: only N threads
+//! are runnable, so no wakeup preempts a worker (with a separate releaser and reader, `check -j2`
+//! on 2 cores switched ~780 times per 100 MB and moved workers between cores). Chunks of a mapped
+//! input are cut on demand by whichever thread takes one; a stream (reading may decompress) is
+//! read ahead on its own thread. At most 2N + 1 chunks are taken and not yet released, and a
+//! stream holds up to N more read ahead: that, times the chunk size, bounds memory.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -59,10 +61,33 @@ impl<I: Iterator<Item = std::io::Result<T>>, T> Feed<'_, I, T> {
     }
 }
 
+/// Runs `work` over `items` on `threads` threads (or on the calling thread alone) and hands
+/// each item with its output to `release` in input order, on the calling thread; `read_ahead`
+/// reads the items on their own thread (reading may decompress).
+pub(super) fn drive<J: Job, T: Send, O: Send>(
+    mut items: impl Iterator<Item = std::io::Result<T>> + Send,
+    read_ahead: bool,
+    job: &J,
+    threads: usize,
+    work: impl Fn(&mut J::Worker, u64, &T) -> O + Sync,
+    mut release: impl FnMut(u64, T, O) -> Result<(), PipelineError>,
+) -> Result<(), PipelineError> {
+    if threads > 1 {
+        return threaded(items, read_ahead, job, threads, work, release);
+    }
+    let mut worker = job.worker();
+    for (seq, item) in (0u64..).zip(&mut items) {
+        let item = item?;
+        let out = work(&mut worker, seq, &item);
+        release(seq, item, out)?;
+    }
+    Ok(())
+}
+
 /// Runs `work` over `items` on `threads` (at least 2) threads and hands each item with its
 /// output to `release` in input order, on the calling thread. `read_ahead`: read the items on
 /// their own thread.
-pub(super) fn threaded<J: Job, T: Send, O: Send>(
+fn threaded<J: Job, T: Send, O: Send>(
     items: impl Iterator<Item = std::io::Result<T>> + Send,
     read_ahead: bool,
     job: &J,

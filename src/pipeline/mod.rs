@@ -16,6 +16,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pub use chunk::guess_boundary;
 use chunk::{ChunkBytes, Cut, Split, StreamChunks, StreamWindows, Window, slice_chunks, slice_windows};
+use drive::drive;
 pub use job::{ChunkEnd, ChunkInput, ChunkOutput, Job, NoProgress, Observer, Worker};
 
 /// How the pipeline runs.
@@ -90,13 +91,20 @@ pub fn run<J: Job, E: std::fmt::Display>(
     mut release: impl FnMut(Out<J>) -> Result<(), E>,
 ) -> Result<(), PipelineError> {
     type Chunks<'b> = Box<dyn Iterator<Item = std::io::Result<Cut<ChunkBytes<'b>>>> + Send + 'b>;
-    let read_ahead = matches!(input, Input::Stream(_));
-    let chunks: Chunks<'_> = match input {
-        Input::Slice(bytes) => Box::new(
-            slice_chunks(bytes, opts.chunk_size, split).map(|c| Ok(c.map_bytes(ChunkBytes::Borrowed))),
+    // A stream is read ahead on its own thread (reading may decompress).
+    let (chunks, read_ahead): (Chunks<'_>, bool) = match input {
+        Input::Slice(bytes) => (
+            Box::new(
+                slice_chunks(bytes, opts.chunk_size, split).map(|c| Ok(c.map_bytes(ChunkBytes::Borrowed))),
+            ),
+            false,
         ),
-        Input::Stream(r) => Box::new(
-            StreamChunks::new(r, opts.chunk_size, split).map(|r| r.map(|c| c.map_bytes(ChunkBytes::Owned))),
+        Input::Stream(r) => (
+            Box::new(
+                StreamChunks::new(r, opts.chunk_size, split)
+                    .map(|r| r.map(|c| c.map_bytes(ChunkBytes::Owned))),
+            ),
+            true,
         ),
     };
     let work = |worker: &mut J::Worker, seq: u64, c: &Cut<ChunkBytes<'_>>| {
@@ -116,29 +124,6 @@ pub fn run<J: Job, E: std::fmt::Display>(
         observer.advance(c.bytes.as_slice().len() as u64);
         release(out).map_err(|e| PipelineError::Release(e.to_string()))
     })
-}
-
-/// Runs `work` over `items` on `threads` threads (or on the calling thread alone) and hands
-/// each item with its output to `release` in input order, on the calling thread; `read_ahead`
-/// reads the items on their own thread (reading may decompress).
-fn drive<J: Job, T: Send, O: Send>(
-    mut items: impl Iterator<Item = std::io::Result<T>> + Send,
-    read_ahead: bool,
-    job: &J,
-    threads: usize,
-    work: impl Fn(&mut J::Worker, u64, &T) -> O + Sync,
-    mut release: impl FnMut(u64, T, O) -> Result<(), PipelineError>,
-) -> Result<(), PipelineError> {
-    if threads > 1 {
-        return drive::threaded(items, read_ahead, job, threads, work, release);
-    }
-    let mut worker = job.worker();
-    for (seq, item) in (0u64..).zip(&mut items) {
-        let item = item?;
-        let out = work(&mut worker, seq, &item);
-        release(seq, item, out)?;
-    }
-    Ok(())
 }
 
 /// Runs `job` without a sequential pre-scan. Chunks ([`Window`]s) start at guessed game
@@ -165,13 +150,17 @@ where
     E: std::fmt::Display,
 {
     type Windows<'b> = Box<dyn Iterator<Item = std::io::Result<Window<ChunkBytes<'b>>>> + Send + 'b>;
-    let read_ahead = matches!(input, Input::Stream(_));
-    let windows: Windows<'_> = match input {
-        Input::Slice(bytes) => {
-            Box::new(slice_windows(bytes, opts.chunk_size).map(|w| Ok(w.map_bytes(ChunkBytes::Borrowed))))
-        }
-        Input::Stream(r) => Box::new(
-            StreamWindows::new(r, opts.chunk_size, split).map(|r| r.map(|w| w.map_bytes(ChunkBytes::Owned))),
+    let (windows, read_ahead): (Windows<'_>, bool) = match input {
+        Input::Slice(bytes) => (
+            Box::new(slice_windows(bytes, opts.chunk_size).map(|w| Ok(w.map_bytes(ChunkBytes::Borrowed)))),
+            false,
+        ),
+        Input::Stream(r) => (
+            Box::new(
+                StreamWindows::new(r, opts.chunk_size, split)
+                    .map(|r| r.map(|w| w.map_bytes(ChunkBytes::Owned))),
+            ),
+            true,
         ),
     };
     let mut verifier = Verifier::<J, _> {
