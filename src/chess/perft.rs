@@ -6,6 +6,17 @@ use super::position::Position;
 
 /// Leaf nodes at `depth` plies below `pos`.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    count(&unhashed(pos), depth)
+}
+
+/// `pos` playing without Zobrist key updates: perft never reads a key.
+fn unhashed(pos: &Position) -> Position {
+    let mut pos = *pos;
+    pos.set_hashing(false);
+    pos
+}
+
+fn count(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
@@ -14,7 +25,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
             for &m in pos.legal_moves().iter() {
                 let mut child = *pos;
                 child.play_unchecked(m);
-                total += perft(&child, depth - 1);
+                total += count(&child, depth - 1);
             }
             total
         }
@@ -23,12 +34,13 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 
 /// Perft below each legal root move, in generation order.
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    let pos = unhashed(pos);
     pos.legal_moves()
         .iter()
         .map(|&m| {
-            let mut child = *pos;
+            let mut child = pos;
             child.play_unchecked(m);
-            (m, perft(&child, depth.saturating_sub(1)))
+            (m, count(&child, depth.saturating_sub(1)))
         })
         .collect()
 }

@@ -23,7 +23,9 @@ pub struct Position {
     pub(crate) promoted: Bitboard,
     pub(crate) pockets: ByColor<Pocket>,
     pub(crate) castling: Bitboard,
+    /// The Zobrist key, kept up to date move by move while `hashing` (else stale).
     pub(crate) hash: u64,
+    pub(crate) hashing: bool,
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
     pub(crate) turn: Color,
@@ -184,6 +186,7 @@ impl Position {
             pockets: ByColor::default(),
             castling: board.rooks(),
             hash: 0,
+            hashing: true,
             halfmoves: 0,
             fullmoves: 1,
             turn: Color::White,
@@ -231,6 +234,7 @@ impl Position {
             pockets: if crazyhouse { setup.pockets.unwrap_or_default() } else { ByColor::default() },
             castling: Bitboard::EMPTY,
             hash: 0,
+            hashing: true,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.max(1),
             turn: setup.turn,
@@ -419,10 +423,22 @@ impl Position {
         self.promoted
     }
 
-    /// The Zobrist key (pieces, side, castling, capturable ep file, pockets, promoted marks).
+    /// The Zobrist key (pieces, side, castling, capturable ep file, pockets, promoted marks):
+    /// kept move by move, or computed here when [`set_hashing`](Self::set_hashing) turned that off.
     #[inline(always)]
     pub fn zobrist(&self) -> u64 {
-        self.hash
+        if self.hashing { self.hash } else { self.compute_hash() }
+    }
+
+    /// Whether moves keep the Zobrist key up to date (the default). A replay that never asks for
+    /// keys turns this off: its moves then skip the key updates, a third of what a move costs,
+    /// and [`zobrist`](Self::zobrist) computes the key from the board instead. Turning it back on
+    /// recomputes the key.
+    pub fn set_hashing(&mut self, on: bool) {
+        if on && !self.hashing {
+            self.hash = self.compute_hash();
+        }
+        self.hashing = on;
     }
 
     #[inline(always)]
@@ -452,7 +468,7 @@ impl Position {
     /// The keys are compared first (they hash the en passant file only when the capture is legal,
     /// so equal positions have equal keys); the fields then rule out collisions.
     pub fn same_position(&self, other: &Position) -> bool {
-        self.hash == other.hash
+        (!(self.hashing && other.hashing) || self.hash == other.hash)
             && self.board == other.board
             && self.turn == other.turn
             && self.castling == other.castling
@@ -468,11 +484,26 @@ impl Position {
     #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
         debug_assert!(self.is_legal(m), "illegal move {m:?} in {self:?}");
+        if self.hashing { self.play_move::<true>(m) } else { self.play_move::<false>(m) }
+    }
+
+    /// [`play_unchecked`](Self::play_unchecked), with the key updates compiled in or out.
+    #[inline(always)]
+    fn play_move<const HASH: bool>(&mut self, m: Move) {
         let us = self.turn;
         let them = !us;
         let to = m.to();
-        let mut hash = self.hash ^ zobrist::turn_key();
-        hash ^= self.ep_hash();
+        let mut hash = 0;
+        // Folds a key change into `hash`; without hashing, nothing (no table load). Only pure
+        // expressions go in: a pocket change is made outside and its key passed in.
+        macro_rules! key {
+            ($k:expr) => {
+                if HASH {
+                    hash ^= $k;
+                }
+            };
+        }
+        key!(self.hash ^ zobrist::turn_key() ^ self.ep_hash());
         self.ep_square = None;
         let old_rights = self.castling;
         self.halfmoves += 1;
@@ -484,19 +515,20 @@ impl Position {
                 if let Some(captured) = self.captured_role(to) {
                     let piece = captured.of(them);
                     self.board.toggle(to, piece);
-                    hash ^= zobrist::piece_key(piece, to);
+                    key!(zobrist::piece_key(piece, to));
                     self.castling.discard(to);
                     self.halfmoves = 0;
                     if self.crazyhouse() {
-                        hash ^= self.capture_to_pocket(to, captured);
+                        let k = self.capture_to_pocket(to, captured);
+                        key!(k);
                     }
                 }
                 let moved = role.of(us);
                 self.board.toggle(from, moved);
-                hash ^= zobrist::piece_key(moved, from);
+                key!(zobrist::piece_key(moved, from));
                 let placed = m.promotion_role().map_or(moved, |r| r.of(us));
                 self.board.toggle(to, placed);
-                hash ^= zobrist::piece_key(placed, to);
+                key!(zobrist::piece_key(placed, to));
                 match role {
                     Role::Pawn => {
                         self.halfmoves = 0;
@@ -512,10 +544,10 @@ impl Position {
                     if self.promoted.contains(from) {
                         self.promoted.discard(from);
                         self.promoted.add(to);
-                        hash ^= zobrist::promoted_key(from) ^ zobrist::promoted_key(to);
+                        key!(zobrist::promoted_key(from) ^ zobrist::promoted_key(to));
                     } else if m.is_promotion() {
                         self.promoted.add(to);
-                        hash ^= zobrist::promoted_key(to);
+                        key!(zobrist::promoted_key(to));
                     }
                 }
             }
@@ -527,12 +559,15 @@ impl Position {
                 self.board.toggle(cap, theirs);
                 self.board.toggle(from, pawn);
                 self.board.toggle(to, pawn);
-                hash ^= zobrist::piece_key(theirs, cap)
-                    ^ zobrist::piece_key(pawn, from)
-                    ^ zobrist::piece_key(pawn, to);
+                key!(
+                    zobrist::piece_key(theirs, cap)
+                        ^ zobrist::piece_key(pawn, from)
+                        ^ zobrist::piece_key(pawn, to)
+                );
                 self.halfmoves = 0;
                 if self.crazyhouse() {
-                    hash ^= self.pocket_add(us, Role::Pawn);
+                    let k = self.pocket_add(us, Role::Pawn);
+                    key!(k);
                 }
             }
             MoveKind::Castle => {
@@ -544,19 +579,21 @@ impl Position {
                 self.board.toggle(to, rook);
                 self.board.toggle(king_to, king);
                 self.board.toggle(rook_to, rook);
-                hash ^= zobrist::piece_key(king, king_from)
-                    ^ zobrist::piece_key(rook, to)
-                    ^ zobrist::piece_key(king, king_to)
-                    ^ zobrist::piece_key(rook, rook_to);
+                key!(
+                    zobrist::piece_key(king, king_from)
+                        ^ zobrist::piece_key(rook, to)
+                        ^ zobrist::piece_key(king, king_to)
+                        ^ zobrist::piece_key(rook, rook_to)
+                );
                 self.castling &= !Bitboard::relative_rank(us, Rank::First);
             }
             MoveKind::Drop(role) => {
                 let piece = role.of(us);
                 let before = self.pockets[us].count(role);
                 self.pockets[us].take(role);
-                hash ^= zobrist::pocket_key(us, role, before) ^ zobrist::pocket_key(us, role, before - 1);
+                key!(zobrist::pocket_key(us, role, before) ^ zobrist::pocket_key(us, role, before - 1));
                 self.board.toggle(to, piece);
-                hash ^= zobrist::piece_key(piece, to);
+                key!(zobrist::piece_key(piece, to));
                 if role == Role::Pawn {
                     self.halfmoves = 0;
                 }
@@ -564,16 +601,18 @@ impl Position {
         }
 
         if self.castling != old_rights {
-            hash ^= zobrist::castling_rights_key(self.castling ^ old_rights);
+            key!(zobrist::castling_rights_key(self.castling ^ old_rights));
         }
         if !us.is_white() {
             self.fullmoves += 1;
         }
         self.turn = them;
-        if self.ep_square.is_some() {
-            hash ^= self.ep_hash();
+        if HASH {
+            if self.ep_square.is_some() {
+                hash ^= self.ep_hash();
+            }
+            self.hash = hash;
         }
-        self.hash = hash;
     }
 
     /// Plays `m` after checking that it is legal; an illegal move leaves the position unchanged.
@@ -591,9 +630,10 @@ impl Position {
         if self.is_check() {
             return Err(IllegalMove);
         }
-        self.hash ^= self.ep_hash();
+        if self.hashing {
+            self.hash ^= self.ep_hash() ^ zobrist::turn_key();
+        }
         self.ep_square = None;
-        self.hash ^= zobrist::turn_key();
         self.halfmoves += 1;
         if !self.turn.is_white() {
             self.fullmoves += 1;
@@ -763,6 +803,41 @@ mod tests {
             let direct = Position::new(variant);
             assert_eq!(format!("{direct:?}"), format!("{validated:?}"), "{variant:?}");
             assert_eq!(direct.zobrist(), direct.compute_hash());
+        }
+    }
+    #[test]
+    fn moves_without_hashing_give_the_same_positions_and_keys() {
+        for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
+            for seed in 1..=40u64 {
+                let mut hashed = Position::new(variant);
+                let mut lazy = hashed;
+                lazy.set_hashing(false);
+                let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                for ply in 0..300 {
+                    assert_eq!(lazy.zobrist(), hashed.zobrist(), "{variant:?} seed {seed} ply {ply}");
+                    assert!(lazy.same_position(&hashed) && hashed.same_position(&lazy));
+                    let moves = hashed.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    let m = moves[(rng % moves.len() as u64) as usize];
+                    // A null move now and then: it must skip the key update too.
+                    if rng % 23 == 0 && !hashed.is_check() {
+                        hashed.play_null().expect("not in check");
+                        lazy.play_null().expect("not in check");
+                        continue;
+                    }
+                    hashed.play_unchecked(m);
+                    lazy.play_unchecked(m);
+                }
+                let key = hashed.zobrist();
+                lazy.set_hashing(true);
+                assert_eq!(lazy.hash, key, "turning hashing on recomputes the key");
+                assert_eq!(format!("{lazy:?}"), format!("{hashed:?}"));
+            }
         }
     }
 }

@@ -80,6 +80,10 @@ impl<'a> Hooks<'a> for CheckHooks {
         true
     }
 
+    fn zobrist_keys(&self) -> bool {
+        false
+    }
+
     fn wants(&self, kind: Kind, _: Severity) -> bool {
         self.opts.strict_san || !matches!(kind, Kind::NonCanonicalSan | Kind::CheckMark)
     }

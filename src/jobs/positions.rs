@@ -344,6 +344,10 @@ impl<'o> PositionsHooks<'o> {
 }
 
 impl<'a> Hooks<'a> for PositionsHooks<'_> {
+    fn zobrist_keys(&self) -> bool {
+        self.opts.unique
+    }
+
     fn wants(&self, _: Kind, severity: Severity) -> bool {
         // Warnings are only counted: positions reports what cost the user positions.
         severity == Severity::Error

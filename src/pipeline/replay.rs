@@ -77,6 +77,11 @@ pub trait Hooks<'a> {
     fn variations(&self) -> bool {
         false
     }
+    /// Whether the hooks read [`Position::zobrist`]: moves keep the key up to date only then
+    /// (else it is computed when asked for), which saves a third of what a move costs.
+    fn zobrist_keys(&self) -> bool {
+        true
+    }
     /// Whether diagnostics of `kind`/`severity` are wanted (building a message costs a FEN).
     fn wants(&self, kind: Kind, severity: Severity) -> bool {
         let _ = (kind, severity);
@@ -422,7 +427,9 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         let start = self.setup();
         if let Some(pos) = &start {
             self.hooks.start(&self.game, pos);
-            self.stack.push(Line { pos: *pos, checkers: pos.checkers(), prev: None, ply: 0, dead: false });
+            let mut pos = *pos;
+            pos.set_hashing(self.hooks.zobrist_keys());
+            self.stack.push(Line { pos, checkers: pos.checkers(), prev: None, ply: 0, dead: false });
         }
         self.game.start = start;
         ControlFlow::Continue(())

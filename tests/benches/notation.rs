@@ -4,6 +4,9 @@
 //! TWIC files, else `fixtures/pgn/`). Tokens and positions are extracted once, outside the
 //! timed loops; only moves both libraries accept are kept.
 //!
+//! Every pgnkit `san` case but the `keys kept` ones plays without updating the Zobrist key, as the
+//! check replay does and as shakmaty's `Chess` (which has none) does.
+//!
 //! - `san/pgnkit resolve+play`: per game, the start position, then per token `resolve` (parse,
 //!   legal move, lenience flags including the check-mark check) + `play_unchecked`.
 //! - `san/pgnkit resolve_in+play+suffix_after`: what the PGN replayer runs, same validation as
@@ -73,11 +76,19 @@ fn load() -> (Games, Vec<Position>, Vec<Chess>) {
     (Games { tokens, games, ours: ours_moves, theirs: theirs_moves }, ours_positions, theirs_positions)
 }
 
+/// A game's start position as the check replay keeps it: no Zobrist key updated move by move
+/// (shakmaty's `Chess` keeps none either). `keys` turns them on, to show what they cost.
+fn start(keys: bool) -> Position {
+    let mut pos = Position::default();
+    pos.set_hashing(keys);
+    pos
+}
+
 #[inline(never)]
 fn pgnkit_resolve(g: &Games) -> Position {
     let mut last = Position::default();
     for r in g.games.iter() {
-        let mut pos = Position::default();
+        let mut pos = start(false);
         for tok in &g.tokens[r.clone()] {
             let (m, _) = resolve(&pos, tok).expect("resolves");
             pos.play_unchecked(m);
@@ -90,11 +101,11 @@ fn pgnkit_resolve(g: &Games) -> Position {
 /// The replayer's shape: one `checkers()` per position, used to resolve and, after the move, to
 /// verify the written check mark (same validation as `resolve`).
 #[inline(never)]
-fn pgnkit_resolve_in(g: &Games) -> (Position, usize) {
+fn pgnkit_resolve_in(g: &Games, keys: bool) -> (Position, usize) {
     let mut last = Position::default();
     let mut wrong_marks = 0;
     for r in g.games.iter() {
-        let mut pos = Position::default();
+        let mut pos = start(keys);
         let mut checkers = pos.checkers();
         for tok in &g.tokens[r.clone()] {
             let r = resolve_in(&pos, checkers, tok).expect("resolves");
@@ -111,7 +122,7 @@ fn pgnkit_resolve_in(g: &Games) -> (Position, usize) {
 fn pgnkit_to_move(g: &Games) -> Position {
     let mut last = Position::default();
     for r in g.games.iter() {
-        let mut pos = Position::default();
+        let mut pos = start(false);
         for tok in &g.tokens[r.clone()] {
             let (san, _) = San::from_ascii(tok).expect("parses");
             let m = san.san.to_move(&pos).expect("resolves");
@@ -139,10 +150,10 @@ fn shakmaty_to_move(g: &Games) -> Chess {
 
 /// Breakdown: playing the pre-resolved moves only.
 #[inline(never)]
-fn pgnkit_play(g: &Games) -> Position {
+fn pgnkit_play(g: &Games, keys: bool) -> Position {
     let mut last = Position::default();
     for r in g.games.iter() {
-        let mut pos = Position::default();
+        let mut pos = start(keys);
         for &m in &g.ours[r.clone()] {
             pos.play_unchecked(m);
         }
@@ -209,7 +220,10 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(moves as u64));
     group.bench_function("pgnkit resolve+play", |bch| bch.iter(|| pgnkit_resolve(black_box(&games))));
     group.bench_function("pgnkit resolve_in+play+suffix_after", |bch| {
-        bch.iter(|| pgnkit_resolve_in(black_box(&games)))
+        bch.iter(|| pgnkit_resolve_in(black_box(&games), false))
+    });
+    group.bench_function("pgnkit resolve_in+play+suffix_after, keys kept", |bch| {
+        bch.iter(|| pgnkit_resolve_in(black_box(&games), true))
     });
     group.bench_function("pgnkit from_ascii+to_move+play", |bch| {
         bch.iter(|| pgnkit_to_move(black_box(&games)))
@@ -217,18 +231,33 @@ fn bench(c: &mut Criterion) {
     group.bench_function("shakmaty from_ascii+to_move+play", |bch| {
         bch.iter(|| shakmaty_to_move(black_box(&games)))
     });
-    group.bench_function("pgnkit play only", |bch| bch.iter(|| pgnkit_play(black_box(&games))));
+    group.bench_function("pgnkit play only", |bch| bch.iter(|| pgnkit_play(black_box(&games), false)));
+    group.bench_function("pgnkit play only, keys kept", |bch| {
+        bch.iter(|| pgnkit_play(black_box(&games), true))
+    });
     group.bench_function("shakmaty play only", |bch| bch.iter(|| shakmaty_play(black_box(&games))));
     group.bench_function("pgnkit parse only", |bch| bch.iter(|| pgnkit_parse(black_box(&games))));
     group.bench_function("shakmaty parse only", |bch| bch.iter(|| shakmaty_parse(black_box(&games))));
     group.finish();
-    common::ratio("san play only vs shakmaty", 30, || pgnkit_play(&games), || shakmaty_play(&games));
+    common::ratio("san play only vs shakmaty", 30, || pgnkit_play(&games, false), || shakmaty_play(&games));
+    common::ratio(
+        "san play only, keys kept vs shakmaty",
+        30,
+        || pgnkit_play(&games, true),
+        || shakmaty_play(&games),
+    );
     common::ratio("san parse only vs shakmaty", 30, || pgnkit_parse(&games), || shakmaty_parse(&games));
     common::ratio("san resolve+play vs shakmaty", 30, || pgnkit_resolve(&games), || shakmaty_to_move(&games));
     common::ratio(
         "san resolve_in+play+suffix_after vs shakmaty",
         30,
-        || pgnkit_resolve_in(&games),
+        || pgnkit_resolve_in(&games, false),
+        || shakmaty_to_move(&games),
+    );
+    common::ratio(
+        "san resolve_in+play+suffix_after, keys kept vs shakmaty",
+        30,
+        || pgnkit_resolve_in(&games, true),
         || shakmaty_to_move(&games),
     );
     common::ratio(
