@@ -97,9 +97,27 @@ impl<'a> LineIndex<'a> {
     }
 }
 
-/// How many times `needle` occurs in `hay` (vectorized by the compiler: byte sums per 255-byte block).
+/// How many times `needle` occurs in `hay`. Shaped for the vectorizer: 32 byte-wide counters
+/// gather up to 255 whole 32-byte blocks before they are summed (uneven blocks left scalar tails
+/// that cost more than the vector part).
 fn count_byte(hay: &[u8], needle: u8) -> usize {
-    hay.chunks(255).map(|c| c.iter().map(|&b| u8::from(b == needle)).sum::<u8>() as usize).sum()
+    let mut blocks = hay.chunks_exact(32);
+    let mut total = 0;
+    loop {
+        let mut lanes = [0u8; 32];
+        let mut n = 0;
+        for block in blocks.by_ref().take(255) {
+            for (lane, &b) in lanes.iter_mut().zip(block) {
+                *lane += u8::from(b == needle);
+            }
+            n += 1;
+        }
+        total += lanes.iter().map(|&c| usize::from(c)).sum::<usize>();
+        if n < 255 {
+            break;
+        }
+    }
+    total + blocks.remainder().iter().filter(|&&b| b == needle).count()
 }
 
 #[cfg(test)]
@@ -112,6 +130,17 @@ mod tests {
         assert_eq!(idx.locate(1), LineCol { line: 1, col: 8 });
         assert_eq!(idx.locate(4), LineCol { line: 2, col: 2 });
         assert_eq!(idx.locate(0), LineCol { line: 1, col: 7 }, "going back keeps the start column");
+    }
+
+    #[test]
+    fn count_byte_counts_across_block_boundaries() {
+        // Long enough to fill the 255-block counters more than once, with a ragged tail.
+        let text: Vec<u8> =
+            (0..32 * 255 * 2 + 77).map(|i| if i % 7 == 0 || i % 255 == 3 { b'\n' } else { b'x' }).collect();
+        for len in [0, 1, 31, 32, 33, 32 * 255, 32 * 255 + 1, text.len()] {
+            let naive = text[..len].iter().filter(|&&b| b == b'\n').count();
+            assert_eq!(count_byte(&text[..len], b'\n'), naive, "length {len}");
+        }
     }
 
     #[test]
