@@ -484,12 +484,29 @@ impl Position {
     #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
         debug_assert!(self.is_legal(m), "illegal move {m:?} in {self:?}");
-        if self.hashing { self.play_move::<true>(m) } else { self.play_move::<false>(m) }
+        if self.hashing { self.play_move::<true>(m, None) } else { self.play_move::<false>(m, None) }
+    }
+
+    /// [`play_unchecked`](Self::play_unchecked) when the caller knows the role of the moving
+    /// piece (a resolved SAN names it): the board is not searched for it. `role` is ignored for
+    /// castling and drops; for any other move it must be the role on the origin square.
+    #[inline]
+    pub fn play_known(&mut self, m: Move, role: Role) {
+        debug_assert!(self.is_legal(m), "illegal move {m:?} in {self:?}");
+        debug_assert!(
+            m.is_castle() || m.is_drop() || self.board.role_at(m.from_raw()) == Some(role),
+            "{role:?} is not on the origin of {m:?}"
+        );
+        if self.hashing {
+            self.play_move::<true>(m, Some(role))
+        } else {
+            self.play_move::<false>(m, Some(role))
+        }
     }
 
     /// [`play_unchecked`](Self::play_unchecked), with the key updates compiled in or out.
     #[inline(always)]
-    fn play_move<const HASH: bool>(&mut self, m: Move) {
+    fn play_move<const HASH: bool>(&mut self, m: Move, known: Option<Role>) {
         let us = self.turn;
         let them = !us;
         let to = m.to();
@@ -511,7 +528,7 @@ impl Position {
         match m.kind() {
             MoveKind::Normal | MoveKind::Promotion(_) => {
                 let from = m.from_raw();
-                let role = self.board.role_at(from).unwrap_or(Role::Pawn);
+                let role = known.unwrap_or_else(|| self.board.role_at(from).unwrap_or(Role::Pawn));
                 if let Some(captured) = self.captured_role(to) {
                     let piece = captured.of(them);
                     self.board.toggle(to, piece);
@@ -837,6 +854,42 @@ mod tests {
                 lazy.set_hashing(true);
                 assert_eq!(lazy.hash, key, "turning hashing on recomputes the key");
                 assert_eq!(format!("{lazy:?}"), format!("{hashed:?}"));
+            }
+        }
+    }
+
+    #[test]
+    fn play_known_equals_play_unchecked() {
+        for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
+            for seed in 1..=12u64 {
+                let mut pos = Position::new(variant);
+                let mut rng = seed.wrapping_mul(0x2545_f491_4f6c_dd1d);
+                for ply in 0..300 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in moves.iter() {
+                        // Castling and drops ignore the role: give a wrong one on purpose.
+                        let role = match m.from() {
+                            Some(from) if !m.is_castle() => pos.board().role_at(from).expect("a piece moves"),
+                            _ => Role::Queen,
+                        };
+                        let (mut known, mut searched) = (pos, pos);
+                        known.play_known(m, role);
+                        searched.play_unchecked(m);
+                        assert_eq!(
+                            format!("{known:?}"),
+                            format!("{searched:?}"),
+                            "{variant:?} seed {seed} ply {ply} {m:?}"
+                        );
+                        assert_eq!(known.zobrist(), searched.zobrist());
+                    }
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    pos.play_unchecked(moves[(rng % moves.len() as u64) as usize]);
+                }
             }
         }
     }

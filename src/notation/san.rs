@@ -1099,6 +1099,9 @@ pub struct Resolved {
     pub mv: Move,
     /// The check mark as written.
     pub suffix: Option<Suffix>,
+    /// The role of the moving piece, as the SAN named it (a pawn for promotions, the king for
+    /// castling): what [`Position::play_known`] takes.
+    pub role: Role,
     /// What was non-canonical, except a missing or wrong check mark (`++` is flagged).
     pub lenience: Lenience,
 }
@@ -1129,7 +1132,7 @@ pub fn resolve_in(pos: &Position, checkers: Bitboard, text: &[u8]) -> Result<Res
             let written = (c.file.is_some(), c.rank.is_some());
             let (mv, flags) =
                 normal_move(pos, checkers, c.role, c.origins, written, c.capture, c.to, c.promotion)?;
-            Ok(resolved(mv, flags, c.suffix))
+            Ok(resolved(mv, c.role, flags, c.suffix))
         }
         None => resolve_general(pos, checkers, text),
     }
@@ -1140,19 +1143,27 @@ pub fn resolve_in(pos: &Position, checkers: Bitboard, text: &[u8]) -> Result<Res
 fn resolve_general(pos: &Position, checkers: Bitboard, text: &[u8]) -> Result<Resolved, SanError> {
     let parsed = parse_general(text).ok_or(SanError::Syntax)?;
     match to_move_flags(pos, checkers, &parsed.san.san) {
-        Ok((mv, f)) => Ok(resolved(mv, f | parsed.flags, parsed.san.suffix)),
+        Ok((mv, f)) => Ok(resolved(mv, moved_role(&parsed.san.san), f | parsed.flags, parsed.san.suffix)),
         Err(SanError::Illegal) if parsed.bishop.is_some() => as_bishop(pos, checkers, &parsed),
         Err(e) => Err(e),
     }
 }
 
+/// The role a SAN moves (the king for castling; a null move names none and never resolves).
+fn moved_role(san: &San) -> Role {
+    match *san {
+        San::Normal { role, .. } | San::Put { role, .. } => role,
+        San::Castle(_) | San::Null => Role::King,
+    }
+}
+
 #[inline(always)]
-fn resolved(mv: Move, mut lenience: Lenience, suffix: Option<Suffix>) -> Resolved {
+fn resolved(mv: Move, role: Role, mut lenience: Lenience, suffix: Option<Suffix>) -> Resolved {
     if lenience.contains(Lenience::LONG_ALGEBRAIC) {
         // Long algebraic explains the full origin square.
         lenience.0 &= !Lenience::OVER_SPECIFIED.0;
     }
-    Resolved { mv, lenience, suffix }
+    Resolved { mv, suffix, role, lenience }
 }
 
 /// The second reading of a lower-case `b` (as a bishop): rare, kept out of the hot path.
@@ -1161,7 +1172,7 @@ fn resolved(mv: Move, mut lenience: Lenience, suffix: Option<Suffix>) -> Resolve
 fn as_bishop(pos: &Position, checkers: Bitboard, parsed: &Parsed) -> Result<Resolved, SanError> {
     let (san, flags) = parsed.bishop.expect("checked by the caller");
     let (mv, f) = to_move_flags(pos, checkers, &san)?;
-    Ok(resolved(mv, f | flags, parsed.san.suffix))
+    Ok(resolved(mv, Role::Bishop, f | flags, parsed.san.suffix))
 }
 
 /// The canonical SAN of the legal move `m`: minimal disambiguation (file, else rank, else both),

@@ -312,7 +312,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                     self.hooks.mainline_move(&self.game, &line.pos, m);
                     self.game.plies = ply;
                 }
-                line.pos.play_unchecked(m);
+                line.pos.play_known(m, r.role);
                 line.checkers = line.pos.checkers();
                 line.ply = ply;
                 let mut lenience = r.lenience;

@@ -109,7 +109,7 @@ fn pgnkit_resolve_in(g: &Games, keys: bool) -> (Position, usize) {
         let mut checkers = pos.checkers();
         for tok in &g.tokens[r.clone()] {
             let r = resolve_in(&pos, checkers, tok).expect("resolves");
-            pos.play_unchecked(r.mv);
+            pos.play_known(r.mv, r.role);
             checkers = pos.checkers();
             wrong_marks += usize::from(suffix_after(&pos, checkers) != r.suffix);
         }
