@@ -180,12 +180,12 @@ impl Position {
         // Built directly, not validated: every game without a FEN starts here (a test compares
         // it with the validated setup).
         let board = Board::standard();
-        let mut pos = Position {
+        let pos = Position {
             board,
             promoted: Bitboard::EMPTY,
             pockets: ByColor::default(),
             castling: board.rooks(),
-            hash: 0,
+            hash: zobrist::START,
             hashing: true,
             halfmoves: 0,
             fullmoves: 1,
@@ -194,7 +194,7 @@ impl Position {
             variant,
             mode: CastlingMode::from_chess960(variant == Variant::Chess960),
         };
-        pos.hash = pos.compute_hash();
+        debug_assert_eq!(pos.hash, pos.compute_hash());
         pos
     }
 
@@ -855,6 +855,15 @@ mod tests {
                 assert_eq!(lazy.hash, key, "turning hashing on recomputes the key");
                 assert_eq!(format!("{lazy:?}"), format!("{hashed:?}"));
             }
+        }
+    }
+
+    #[test]
+    fn start_key_constant_is_the_computed_key() {
+        for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
+            let pos = Position::new(variant);
+            assert_eq!(zobrist::START, pos.compute_hash(), "{variant:?}");
+            assert_eq!(pos.zobrist(), zobrist::START);
         }
     }
 

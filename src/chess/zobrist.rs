@@ -30,7 +30,33 @@ struct Keys {
     promoted: [u64; 64],
 }
 
-static KEYS: Keys = {
+static KEYS: Keys = KEY_TABLE;
+
+/// The key of the standard starting placement with all four castling rights, White to move: what
+/// every game without a `FEN` starts from, in any variant (empty pockets add nothing). Computed
+/// at compile time, where hashing the board cost each game's start 32 piece lookups.
+pub const START: u64 = {
+    let board = Board::standard();
+    let (mut h, mut i) = (0, 0);
+    while i < 64 {
+        let bit = 1u64 << i;
+        let mut role = 0;
+        while role < 6 {
+            if board.by_role(Role::ALL[role]).0 & bit != 0 {
+                let color = if board.by_color(Color::White).0 & bit != 0 { 0 } else { 1 };
+                h ^= KEY_TABLE.pieces[color * 6 + role][i];
+            }
+            role += 1;
+        }
+        if board.rooks().0 & bit != 0 {
+            h ^= KEY_TABLE.castling[i];
+        }
+        i += 1;
+    }
+    h
+};
+
+const KEY_TABLE: Keys = {
     let mut s = 0x5eed_0f9a_4b17_u64;
     let mut k = Keys {
         pieces: [[0; 64]; 12],
