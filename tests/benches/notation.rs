@@ -10,7 +10,8 @@
 //! - `san/pgnkit resolve+play`: per game, the start position, then per token `resolve` (parse,
 //!   legal move, lenience flags including the check-mark check) + `play_unchecked`.
 //! - `san/pgnkit resolve_in+play+suffix_after`: what the PGN replayer runs, same validation as
-//!   `resolve` (one `checkers()` per position resolves and verifies the check mark).
+//!   `resolve` (one `checkers()` per position resolves and verifies the check mark; the move is
+//!   played with `play_known`, given the role the SAN named).
 //! - `san/pgnkit from_ascii+to_move+play`: the same API shape as the peer (no lenience flags).
 //! - `san/shakmaty from_ascii+to_move+play`: `San::from_ascii` + `to_move` + `play_unchecked`.
 //! - `fen/...`: the FEN of every position (legal en passant square) into a reused buffer.
