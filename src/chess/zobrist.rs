@@ -37,23 +37,7 @@ static KEYS: Keys = KEY_TABLE;
 /// at compile time, where hashing the board cost each game's start 32 piece lookups.
 pub const START: u64 = {
     let board = Board::standard();
-    let (mut h, mut i) = (0, 0);
-    while i < 64 {
-        let bit = 1u64 << i;
-        let mut role = 0;
-        while role < 6 {
-            if board.by_role(Role::ALL[role]).0 & bit != 0 {
-                let color = if board.by_color(Color::White).0 & bit != 0 { 0 } else { 1 };
-                h ^= KEY_TABLE.pieces[color * 6 + role][i];
-            }
-            role += 1;
-        }
-        if board.rooks().0 & bit != 0 {
-            h ^= KEY_TABLE.castling[i];
-        }
-        i += 1;
-    }
-    h
+    placement_key(&KEY_TABLE, &board) ^ xor_keys(&KEY_TABLE.castling, board.rooks())
 };
 
 const KEY_TABLE: Keys = {
@@ -109,7 +93,30 @@ pub fn castling_key(sq: Square) -> u64 {
 /// Combined key of a set of castling rights.
 #[inline]
 pub fn castling_rights_key(rights: Bitboard) -> u64 {
-    rights.fold(0, |h, sq| h ^ castling_key(sq))
+    xor_keys(&KEYS.castling, rights)
+}
+
+/// The keys of the squares of `squares`, combined. `const`, like [`placement_key`], so that
+/// [`START`] is computed by the code that hashes at run time.
+#[inline]
+const fn xor_keys(keys: &[u64; 64], squares: Bitboard) -> u64 {
+    let (mut h, mut bb) = (0, squares.0);
+    while bb != 0 {
+        h ^= keys[bb.trailing_zeros() as usize];
+        bb &= bb - 1;
+    }
+    h
+}
+
+/// The key of a placement, from the table `keys`.
+const fn placement_key(keys: &Keys, board: &Board) -> u64 {
+    let (mut h, mut i) = (0, 0);
+    while i < 12 {
+        let piece = Piece { color: Color::ALL[i / 6], role: Role::ALL[i % 6] };
+        h ^= xor_keys(&keys.pieces[piece.index()], board.by_piece(piece));
+        i += 1;
+    }
+    h
 }
 
 /// Key of an en passant file.
@@ -138,12 +145,12 @@ pub fn promoted_key(sq: Square) -> u64 {
 
 /// Hash of the placement alone.
 pub fn hash_board(board: &Board) -> u64 {
-    board.pieces().fold(0, |h, (sq, p)| h ^ piece_key(p, sq))
+    placement_key(&KEYS, board)
 }
 
 /// Hash of pockets and promoted marks (0 for standard positions).
 pub fn hash_crazyhouse(pockets: &ByColor<Pocket>, promoted: Bitboard) -> u64 {
-    let mut h = promoted.fold(0, |h, sq| h ^ promoted_key(sq));
+    let mut h = xor_keys(&KEYS.promoted, promoted);
     for color in Color::ALL {
         for role in Role::POCKET {
             h ^= pocket_key(color, role, pockets[color].count(role));
