@@ -14,6 +14,8 @@
 //!   played with `play_known`, given the role the SAN named).
 //! - `san/pgnkit from_ascii+to_move+play`: the same API shape as the peer (no lenience flags).
 //! - `san/shakmaty from_ascii+to_move+play`: `San::from_ascii` + `to_move` + `play_unchecked`.
+//! - `san/... to_move+play`: what issue 2's goal names, `San::to_move` + `play_unchecked` on SANs
+//!   parsed before the timed loop (each library's own `San`), so parsing counts on neither side.
 //! - `fen/...`: the FEN of every position (legal en passant square) into a reused buffer.
 //!
 //! Throughput is in elements: moves for `san`, positions for `fen`. Each group also prints a
@@ -39,6 +41,9 @@ struct Games {
     /// The resolved moves, for the play-only and parse-only breakdown.
     ours: Vec<pgnkit::Move>,
     theirs: Vec<shakmaty::Move>,
+    /// The tokens parsed by each library, for `to_move` + `play` without the parse.
+    our_sans: Vec<San>,
+    their_sans: Vec<shakmaty::san::San>,
 }
 
 /// The playable prefix of each game's main line: tokens both libraries resolve.
@@ -73,8 +78,11 @@ fn load() -> (Games, Vec<Position>, Vec<Chess>) {
         }
     }
     let text: &'static [u8] = Vec::leak(text);
-    let tokens = spans.into_iter().map(|r| &text[r]).collect();
-    (Games { tokens, games, ours: ours_moves, theirs: theirs_moves }, ours_positions, theirs_positions)
+    let tokens: Vec<&'static [u8]> = spans.into_iter().map(|r| &text[r]).collect();
+    let our_sans = tokens.iter().map(|t| San::from_ascii(t).expect("parses").0.san).collect();
+    let their_sans = tokens.iter().map(|t| shakmaty::san::San::from_ascii(t).expect("parses")).collect();
+    let g = Games { tokens, games, ours: ours_moves, theirs: theirs_moves, our_sans, their_sans };
+    (g, ours_positions, theirs_positions)
 }
 
 /// A game's start position as the check replay keeps it: no Zobrist key updated move by move
@@ -141,6 +149,35 @@ fn shakmaty_to_move(g: &Games) -> Chess {
         let mut pos = Chess::default();
         for tok in &g.tokens[r.clone()] {
             let san = shakmaty::san::San::from_ascii(tok).expect("parses");
+            let m = san.to_move(&pos).expect("resolves");
+            pos.play_unchecked(m);
+        }
+        last = pos;
+    }
+    last
+}
+
+/// `San::to_move` + `play_unchecked` on SANs parsed beforehand (issue 2's measure).
+#[inline(never)]
+fn pgnkit_parsed_to_move(g: &Games) -> Position {
+    let mut last = Position::default();
+    for r in g.games.iter() {
+        let mut pos = start(false);
+        for san in &g.our_sans[r.clone()] {
+            let m = san.to_move(&pos).expect("resolves");
+            pos.play_unchecked(m);
+        }
+        last = pos;
+    }
+    last
+}
+
+#[inline(never)]
+fn shakmaty_parsed_to_move(g: &Games) -> Chess {
+    let mut last = Chess::default();
+    for r in g.games.iter() {
+        let mut pos = Chess::default();
+        for san in &g.their_sans[r.clone()] {
             let m = san.to_move(&pos).expect("resolves");
             pos.play_unchecked(m);
         }
@@ -232,6 +269,10 @@ fn bench(c: &mut Criterion) {
     group.bench_function("shakmaty from_ascii+to_move+play", |bch| {
         bch.iter(|| shakmaty_to_move(black_box(&games)))
     });
+    group.bench_function("pgnkit to_move+play", |bch| bch.iter(|| pgnkit_parsed_to_move(black_box(&games))));
+    group.bench_function("shakmaty to_move+play", |bch| {
+        bch.iter(|| shakmaty_parsed_to_move(black_box(&games)))
+    });
     group.bench_function("pgnkit play only", |bch| bch.iter(|| pgnkit_play(black_box(&games), false)));
     group.bench_function("pgnkit play only, keys kept", |bch| {
         bch.iter(|| pgnkit_play(black_box(&games), true))
@@ -260,6 +301,12 @@ fn bench(c: &mut Criterion) {
         30,
         || pgnkit_resolve_in(&games, true),
         || shakmaty_to_move(&games),
+    );
+    common::ratio(
+        "san to_move+play (parsed beforehand) vs shakmaty",
+        30,
+        || pgnkit_parsed_to_move(&games),
+        || shakmaty_parsed_to_move(&games),
     );
     common::ratio(
         "san from_ascii+to_move+play vs shakmaty",
