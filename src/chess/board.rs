@@ -204,11 +204,18 @@ impl Board {
     /// Pieces of `attacker` that attack `sq`, given the occupancy `occ`.
     #[inline]
     pub fn attackers_to(&self, sq: Square, attacker: Color, occ: Bitboard) -> Bitboard {
+        self.non_king_attackers_to(sq, attacker, occ)
+            | (attacks::king_attacks(sq) & self.kings() & self.by_color(attacker))
+    }
+
+    /// [`attackers_to`](Self::attackers_to) less the king: all of them where no king of
+    /// `attacker` can stand next to `sq`, as on the other king's square of a valid position.
+    #[inline(always)]
+    pub fn non_king_attackers_to(&self, sq: Square, attacker: Color, occ: Bitboard) -> Bitboard {
         self.by_color(attacker)
             & ((attacks::rook_attacks(sq, occ) & self.rooks_and_queens())
                 | (attacks::bishop_attacks(sq, occ) & self.bishops_and_queens())
                 | (attacks::knight_attacks(sq) & self.knights())
-                | (attacks::king_attacks(sq) & self.kings())
                 | (attacks::pawn_attacks(!attacker, sq) & self.pawns()))
     }
 
@@ -245,5 +252,9 @@ mod tests {
         let b = Board::standard();
         assert_eq!(b.attackers_to(Square::F3, Color::White, b.occupied()).count(), 3);
         assert_eq!(b.attackers_to(Square::E4, Color::White, b.occupied()).count(), 0);
+        // D2 is guarded by the queen, bishop, knight and king; all but the king without it.
+        let all = b.attackers_to(Square::D2, Color::White, b.occupied());
+        assert_eq!(all.count(), 4);
+        assert_eq!(b.non_king_attackers_to(Square::D2, Color::White, b.occupied()), all.without(Square::E1));
     }
 }

@@ -454,14 +454,8 @@ impl Position {
     /// Pieces giving check to the side to move.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        let b = &self.board;
-        let (king, occ) = (self.our_king(), b.occupied());
-        // `attackers_to` without its king term: a king never gives check.
-        b.by_color(!self.turn)
-            & ((attacks::rook_attacks(king, occ) & b.rooks_and_queens())
-                | (attacks::bishop_attacks(king, occ) & b.bishops_and_queens())
-                | (attacks::knight_attacks(king) & b.knights())
-                | (attacks::pawn_attacks(self.turn, king) & b.pawns()))
+        // A king never gives check: the king term of `attackers_to` is left out.
+        self.board.non_king_attackers_to(self.our_king(), !self.turn, self.board.occupied())
     }
 
     /// `true` when the side to move is in check.

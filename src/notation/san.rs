@@ -649,7 +649,7 @@ impl San {
     /// The legal move this SAN stands for in `pos` (any disambiguation that picks one move is
     /// accepted; a null move is [`SanError::Illegal`]).
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
-        to_move_flags(pos, pos.checkers(), self).map(|(m, _)| m)
+        to_move_flags(pos, checkers_apart(pos), self).map(|(m, _)| m)
     }
 
     /// Writes the canonical text into `buf`, returning its length (at most 8 bytes).
@@ -875,6 +875,13 @@ fn legal_origins(pos: &Position, checkers: Bitboard, role: Role, to: Square) -> 
         }
     }
     (legal, en_passant)
+}
+
+/// [`Position::checkers`] kept out of line: inlined into [`San::to_move`]'s large body it made
+/// `to_move` + `play` 7% slower (`cargo bench --bench notation`, interleaved runs).
+#[inline(never)]
+fn checkers_apart(pos: &Position) -> Bitboard {
+    pos.checkers()
 }
 
 /// Resolves `san`, returning the move and the flags only the position can tell (capture mark,
