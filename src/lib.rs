@@ -21,3 +21,20 @@ pub mod pipeline;
 pub mod search;
 
 pub use chess::{Color, Move, Position, Role, Square, Variant};
+
+/// A file of the large shared data sets (`../shared/data/REL` from the repository root), or
+/// `None` after printing that the test using it is skipped (a user's clone does not have them).
+#[cfg(test)]
+pub(crate) fn read_shared_data(rel: &str) -> Option<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(rel);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(e) => {
+            println!(
+                "skipped: {}: {e} (the large shared data sets are not part of the repository)",
+                path.display()
+            );
+            None
+        }
+    }
+}

@@ -61,14 +61,7 @@ mod tests {
 
     /// A suite from the shared data set (`../shared` from the repository root), if present.
     fn shared(rel: &str) -> Option<Vec<Case>> {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/perft").join(rel);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Some(read_suite(&text)),
-            Err(e) => {
-                println!("skipping {}: {e} (the shared data set is not on this machine)", path.display());
-                None
-            }
-        }
+        crate::read_shared_data(&format!("perft/{rel}")).map(|text| read_suite(&text))
     }
 
     /// Loads a suite position; suites contain impossible checkers on purpose.

@@ -241,13 +241,7 @@ const WAC_FLOOR: usize = 240;
 /// `WAC_MS=1000 cargo test --release --lib search::tests::wac -- --nocapture`.
 #[test]
 fn wac() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/epd_suites/wac.epd");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        println!(
-            "wac: skipped: ../shared/data not found (the large shared data sets are not part of the repository)"
-        );
-        return;
-    };
+    let Some(text) = crate::read_shared_data("epd_suites/wac.epd") else { return };
     let ms: Option<u64> = std::env::var("WAC_MS").ok().and_then(|s| s.parse().ok());
     let nodes: u64 = std::env::var("WAC_NODES").ok().and_then(|s| s.parse().ok()).unwrap_or(WAC_NODES);
     let (mut solved, mut total, mut total_nodes) = (0, 0, 0u64);
