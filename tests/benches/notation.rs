@@ -93,124 +93,112 @@ fn start(keys: bool) -> Position {
     pos
 }
 
-#[inline(never)]
-fn pgnkit_resolve(g: &Games) -> Position {
-    let mut last = Position::default();
+/// Replays every game from `start()`, calling `step` on each of its `items` (tokens, parsed SANs
+/// or moves: one per ply); returns the last game's final state. Each case below is this loop
+/// with its own step, compiled apart (`#[inline(never)]`) so none shares code with another.
+#[inline(always)]
+fn each_game<P, T>(
+    g: &Games,
+    items: &[T],
+    start: impl Fn() -> P,
+    mut step: impl FnMut(&mut P, &T),
+) -> Option<P> {
+    let mut last = None;
     for r in g.games.iter() {
-        let mut pos = start(false);
-        for tok in &g.tokens[r.clone()] {
-            let (m, _) = resolve(&pos, tok).expect("resolves");
-            pos.play_unchecked(m);
+        let mut pos = start();
+        for item in &items[r.clone()] {
+            step(&mut pos, item);
         }
-        last = pos;
+        last = Some(pos);
     }
     last
+}
+
+#[inline(never)]
+fn pgnkit_resolve(g: &Games) -> Option<Position> {
+    each_game(
+        g,
+        &g.tokens,
+        || start(false),
+        |pos, tok| {
+            let (m, _) = resolve(pos, tok).expect("resolves");
+            pos.play_unchecked(m);
+        },
+    )
 }
 
 /// The replayer's shape: one `checkers()` per position, used to resolve and, after the move, to
 /// verify the written check mark (same validation as `resolve`).
 #[inline(never)]
-fn pgnkit_resolve_in(g: &Games, keys: bool) -> (Position, usize) {
-    let mut last = Position::default();
+fn pgnkit_resolve_in(g: &Games, keys: bool) -> (Option<Position>, usize) {
     let mut wrong_marks = 0;
-    for r in g.games.iter() {
-        let mut pos = start(keys);
-        let mut checkers = pos.checkers();
-        for tok in &g.tokens[r.clone()] {
-            let r = resolve_in(&pos, checkers, tok).expect("resolves");
-            pos.play_known(r.mv, r.role);
-            checkers = pos.checkers();
-            wrong_marks += usize::from(suffix_after(&pos, checkers) != r.suffix);
-        }
-        last = pos;
-    }
-    (last, wrong_marks)
+    let start = || {
+        let pos = start(keys);
+        (pos, pos.checkers())
+    };
+    let last = each_game(g, &g.tokens, start, |(pos, checkers), tok| {
+        let r = resolve_in(pos, *checkers, tok).expect("resolves");
+        pos.play_known(r.mv, r.role);
+        *checkers = pos.checkers();
+        wrong_marks += usize::from(suffix_after(pos, *checkers) != r.suffix);
+    });
+    (last.map(|(pos, _)| pos), wrong_marks)
 }
 
 #[inline(never)]
-fn pgnkit_to_move(g: &Games) -> Position {
-    let mut last = Position::default();
-    for r in g.games.iter() {
-        let mut pos = start(false);
-        for tok in &g.tokens[r.clone()] {
+fn pgnkit_to_move(g: &Games) -> Option<Position> {
+    each_game(
+        g,
+        &g.tokens,
+        || start(false),
+        |pos, tok| {
             let (san, _) = San::from_ascii(tok).expect("parses");
-            let m = san.san.to_move(&pos).expect("resolves");
+            let m = san.san.to_move(pos).expect("resolves");
             pos.play_unchecked(m);
-        }
-        last = pos;
-    }
-    last
+        },
+    )
 }
 
 #[inline(never)]
-fn shakmaty_to_move(g: &Games) -> Chess {
-    let mut last = Chess::default();
-    for r in g.games.iter() {
-        let mut pos = Chess::default();
-        for tok in &g.tokens[r.clone()] {
-            let san = shakmaty::san::San::from_ascii(tok).expect("parses");
-            let m = san.to_move(&pos).expect("resolves");
-            pos.play_unchecked(m);
-        }
-        last = pos;
-    }
-    last
+fn shakmaty_to_move(g: &Games) -> Option<Chess> {
+    each_game(g, &g.tokens, Chess::default, |pos, tok| {
+        let san = shakmaty::san::San::from_ascii(tok).expect("parses");
+        let m = san.to_move(pos).expect("resolves");
+        pos.play_unchecked(m);
+    })
 }
 
 /// `San::to_move` + `play_unchecked` on SANs parsed beforehand (issue 2's measure).
 #[inline(never)]
-fn pgnkit_parsed_to_move(g: &Games) -> Position {
-    let mut last = Position::default();
-    for r in g.games.iter() {
-        let mut pos = start(false);
-        for san in &g.our_sans[r.clone()] {
-            let m = san.to_move(&pos).expect("resolves");
+fn pgnkit_parsed_to_move(g: &Games) -> Option<Position> {
+    each_game(
+        g,
+        &g.our_sans,
+        || start(false),
+        |pos, san| {
+            let m = san.to_move(pos).expect("resolves");
             pos.play_unchecked(m);
-        }
-        last = pos;
-    }
-    last
+        },
+    )
 }
 
 #[inline(never)]
-fn shakmaty_parsed_to_move(g: &Games) -> Chess {
-    let mut last = Chess::default();
-    for r in g.games.iter() {
-        let mut pos = Chess::default();
-        for san in &g.their_sans[r.clone()] {
-            let m = san.to_move(&pos).expect("resolves");
-            pos.play_unchecked(m);
-        }
-        last = pos;
-    }
-    last
+fn shakmaty_parsed_to_move(g: &Games) -> Option<Chess> {
+    each_game(g, &g.their_sans, Chess::default, |pos, san| {
+        let m = san.to_move(pos).expect("resolves");
+        pos.play_unchecked(m);
+    })
 }
 
 /// Breakdown: playing the pre-resolved moves only.
 #[inline(never)]
-fn pgnkit_play(g: &Games, keys: bool) -> Position {
-    let mut last = Position::default();
-    for r in g.games.iter() {
-        let mut pos = start(keys);
-        for &m in &g.ours[r.clone()] {
-            pos.play_unchecked(m);
-        }
-        last = pos;
-    }
-    last
+fn pgnkit_play(g: &Games, keys: bool) -> Option<Position> {
+    each_game(g, &g.ours, || start(keys), |pos, &m| pos.play_unchecked(m))
 }
 
 #[inline(never)]
-fn shakmaty_play(g: &Games) -> Chess {
-    let mut last = Chess::default();
-    for r in g.games.iter() {
-        let mut pos = Chess::default();
-        for &m in &g.theirs[r.clone()] {
-            pos.play_unchecked(m);
-        }
-        last = pos;
-    }
-    last
+fn shakmaty_play(g: &Games) -> Option<Chess> {
+    each_game(g, &g.theirs, Chess::default, |pos, &m| pos.play_unchecked(m))
 }
 
 /// Breakdown: parsing the tokens only.
