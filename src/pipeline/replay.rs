@@ -119,8 +119,11 @@ struct Line {
     pos: Position,
     /// `pos.checkers()`: computed once per position, for resolving and for the check mark.
     checkers: Bitboard,
-    /// The position before the last move, where a variation starts.
-    prev: Option<Position>,
+    /// The position before the last move, where a variation starts; meaningful only when
+    /// `has_prev`. Not an `Option`: `Some(pos)` was built in a stack temporary and copied on,
+    /// and the copy's overlapping reload of it stalled on store forwarding every ply.
+    prev: Position,
+    has_prev: bool,
     /// Plies played before `pos` from the game's start.
     ply: u32,
     /// A bad move ended this line.
@@ -273,13 +276,16 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         let ply = line.ply + 1;
         let offset = token.offset as u64;
         if is_null_move(token.raw) {
-            let before = variations.then_some(line.pos);
+            let before = line.pos;
             if mainline && !line.pos.is_check() {
                 self.hooks.mainline_null_move(&self.game, &line.pos);
             }
             if line.pos.play_null().is_ok() {
                 line.checkers = line.pos.checkers();
-                line.prev = before;
+                if variations {
+                    line.prev = before;
+                }
+                line.has_prev = variations;
                 line.ply = ply;
                 if mainline {
                     self.game.plies = ply;
@@ -305,8 +311,9 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 // through a temporary measured 2-3% of `check -j1`.
                 let show = self.hooks.wants(Kind::NonCanonicalSan, Severity::Warning)
                     || self.hooks.wants(Kind::CheckMark, Severity::Warning);
-                if variations || show {
-                    line.prev = Some(line.pos);
+                line.has_prev = variations || show;
+                if line.has_prev {
+                    line.prev = line.pos;
                 }
                 if mainline {
                     self.hooks.mainline_move(&self.game, &line.pos, m);
@@ -326,7 +333,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                         Kind::NonCanonicalSan
                     };
                     // Only a shown warning needs the canonical SAN; counted ones skip writing it.
-                    let san = (line.prev.as_ref())
+                    let san = (line.has_prev.then_some(&line.prev))
                         .filter(|_| self.hooks.wants(kind, Severity::Warning))
                         .map(|p| to_san(p, m));
                     let raw = token.raw;
@@ -429,7 +436,14 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
             self.hooks.start(&self.game, pos);
             let mut pos = *pos;
             pos.set_hashing(self.hooks.zobrist_keys());
-            self.stack.push(Line { pos, checkers: pos.checkers(), prev: None, ply: 0, dead: false });
+            self.stack.push(Line {
+                pos,
+                checkers: pos.checkers(),
+                prev: pos,
+                has_prev: false,
+                ply: 0,
+                dead: false,
+            });
         }
         self.game.start = start;
         ControlFlow::Continue(())
@@ -456,10 +470,10 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
             self.in_variation += 1;
             return ControlFlow::Continue(());
         }
-        match self.stack.last().and_then(|l| l.prev.map(|p| (p, l.ply, l.dead))) {
+        match self.stack.last().filter(|l| l.has_prev).map(|l| (l.prev, l.ply, l.dead)) {
             Some((pos, ply, dead)) => {
                 let checkers = pos.checkers();
-                self.stack.push(Line { pos, checkers, prev: None, ply: ply - 1, dead })
+                self.stack.push(Line { pos, checkers, prev: pos, has_prev: false, ply: ply - 1, dead })
             }
             // A variation with no move to replace (or no start position): read, not replayed.
             None => self.in_variation = 1,
