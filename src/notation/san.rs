@@ -652,6 +652,31 @@ impl San {
         to_move_flags(pos, checkers_apart(pos), self).map(|(m, _)| m)
     }
 
+    /// Resolves this SAN in `pos` and plays it there, returning the move (python-chess's
+    /// `push_san`). Faster than [`to_move`](Self::to_move) then
+    /// [`Position::play_unchecked`]: the SAN names the moving role, so the board is not searched
+    /// for it. On an error `pos` is unchanged.
+    ///
+    /// ```
+    /// use pgnkit::chess::{Move, Position, Square};
+    /// use pgnkit::notation::san::SanPlus;
+    /// let mut pos = Position::default();
+    /// for text in ["e4", "e5", "Nf3"] {
+    ///     SanPlus::from_ascii(text.as_bytes()).unwrap().0.san.play(&mut pos).unwrap();
+    /// }
+    /// let nc6 = SanPlus::from_ascii(b"Nc6").unwrap().0.san;
+    /// assert_eq!(nc6.play(&mut pos), Ok(Move::normal(Square::B8, Square::C6)));
+    /// let before = format!("{pos:?}");
+    /// let bad = SanPlus::from_ascii(b"Ke3").unwrap().0.san;
+    /// assert!(bad.play(&mut pos).is_err());
+    /// assert_eq!(format!("{pos:?}"), before);
+    /// ```
+    pub fn play(&self, pos: &mut Position) -> Result<Move, SanError> {
+        let m = self.to_move(pos)?;
+        pos.play_known(m, moved_role(self));
+        Ok(m)
+    }
+
     /// Writes the canonical text into `buf`, returning its length (at most 8 bytes).
     fn write(&self, buf: &mut [u8; 16]) -> usize {
         let mut n = 0;
@@ -1657,8 +1682,9 @@ mod tests {
     /// The fast `to_move_flags` answers exactly as the generator-based reference, for every role,
     /// destination, disambiguation, capture mark and promotion, in the perft suite positions and
     /// their children.
-    #[test]
-    fn fast_resolution_matches_generator() {
+    /// Positions from the fixture perft suites (standard, crazyhouse, Chess960, odd checks), each
+    /// with every position one legal move away.
+    fn suite_positions() -> Vec<Position> {
         let suites = [
             (include_str!("../../fixtures/perft/tricky.perft"), Variant::Standard),
             (include_str!("../../fixtures/perft/crazyhouse.perft"), Variant::Crazyhouse),
@@ -1687,6 +1713,34 @@ mod tests {
             }
         }
         assert!(positions.len() > 1000);
+        positions
+    }
+
+    #[test]
+    fn play_is_to_move_then_play_unchecked() {
+        let positions = suite_positions();
+        let step = if cfg!(debug_assertions) { 20 } else { 2 };
+        let mut played = 0;
+        for p in positions.iter().step_by(step) {
+            for &m in p.legal_moves().iter() {
+                let san = san_of(p, m).san;
+                let (mut by_san, mut by_move) = (*p, *p);
+                assert_eq!(san.play(&mut by_san), Ok(m), "{san}");
+                by_move.play_unchecked(m);
+                assert_eq!(format!("{by_san:?}"), format!("{by_move:?}"), "{san}");
+                played += 1;
+            }
+        }
+        assert!(played > 10_000, "{played}");
+        let mut p = Position::default();
+        let before = format!("{p:?}");
+        assert_eq!("Nf6".parse::<San>().unwrap().play(&mut p), Err(SanError::Illegal));
+        assert_eq!(format!("{p:?}"), before, "an error leaves the position as it was");
+    }
+
+    #[test]
+    fn fast_resolution_matches_generator() {
+        let positions = suite_positions();
         // About 400 positions (50 in debug builds), spread over the suites.
         let step = positions.len() / if cfg!(debug_assertions) { 50 } else { 400 };
         let mut checked = 0u64;

@@ -182,6 +182,19 @@ fn pgnkit_parsed_to_move(g: &Games) -> Option<Position> {
     )
 }
 
+/// `San::play` (resolve, then play with the role the SAN names) on SANs parsed beforehand.
+#[inline(never)]
+fn pgnkit_parsed_play(g: &Games) -> Option<Position> {
+    each_game(
+        g,
+        &g.our_sans,
+        || start(false),
+        |pos, san| {
+            san.play(pos).expect("resolves");
+        },
+    )
+}
+
 #[inline(never)]
 fn shakmaty_parsed_to_move(g: &Games) -> Option<Chess> {
     each_game(g, &g.their_sans, Chess::default, |pos, san| {
@@ -258,6 +271,7 @@ fn bench(c: &mut Criterion) {
         bch.iter(|| shakmaty_to_move(black_box(&games)))
     });
     group.bench_function("pgnkit to_move+play", |bch| bch.iter(|| pgnkit_parsed_to_move(black_box(&games))));
+    group.bench_function("pgnkit San::play", |bch| bch.iter(|| pgnkit_parsed_play(black_box(&games))));
     group.bench_function("shakmaty to_move+play", |bch| {
         bch.iter(|| shakmaty_parsed_to_move(black_box(&games)))
     });
@@ -294,6 +308,12 @@ fn bench(c: &mut Criterion) {
         "san to_move+play (parsed beforehand) vs shakmaty",
         30,
         || pgnkit_parsed_to_move(&games),
+        || shakmaty_parsed_to_move(&games),
+    );
+    common::ratio(
+        "san San::play (parsed beforehand) vs shakmaty to_move+play",
+        30,
+        || pgnkit_parsed_play(&games),
         || shakmaty_parsed_to_move(&games),
     );
     common::ratio(
