@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use pgnkit::io::{Input, InputOptions, Source};
-use pgnkit::pipeline::{self, Job, PipelineError, Worker};
+use pgnkit::io::{Input, InputOptions, PageDropper, Source};
+use pgnkit::pipeline::{self, Job, Observer, PipelineError, Worker};
 
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail};
@@ -75,12 +75,32 @@ impl InputArgs {
     }
 }
 
-/// Runs `f` on the pipeline's view of `source`: a mapped file as a slice, anything else as a
+/// Runs `f` on the pipeline's view of `source` and the observer to give it: a mapped file as a
+/// slice whose pages are dropped behind the reader as progress advances, anything else as a
 /// stream.
-fn with_input<T>(source: Source, f: impl FnOnce(pipeline::Input<'_>) -> T) -> T {
+fn with_input<T>(
+    source: Source,
+    progress: &Progress,
+    f: impl FnOnce(pipeline::Input<'_>, &dyn Observer) -> T,
+) -> T {
     match source {
-        Source::Mapped(m) => f(pipeline::Input::Slice(&m)),
-        Source::Stream(r) => f(pipeline::Input::Stream(r)),
+        Source::Mapped(m) => {
+            f(pipeline::Input::Slice(&m), &Dropping { progress, pages: PageDropper::new(&m) })
+        }
+        Source::Stream(r) => f(pipeline::Input::Stream(r), progress),
+    }
+}
+
+/// Progress for a mapped input: released bytes are done with, so their pages can go.
+struct Dropping<'a> {
+    progress: &'a Progress,
+    pages: PageDropper<'a>,
+}
+
+impl Observer for Dropping<'_> {
+    fn advance(&self, bytes: u64) {
+        self.progress.advance(bytes);
+        self.pages.advance(bytes as usize);
     }
 }
 
@@ -92,7 +112,9 @@ pub fn run_exact<J: Job, E: std::fmt::Display>(
     progress: &Progress,
     release: impl FnMut(<J::Worker as Worker>::Output) -> Result<(), E>,
 ) -> Result<(), PipelineError> {
-    with_input(source, |input| pipeline::run(input, job, pgnkit::pgn::split::cut, opts, progress, release))
+    with_input(source, progress, |input, observer| {
+        pipeline::run(input, job, pgnkit::pgn::split::cut, opts, observer, release)
+    })
 }
 
 /// Runs `job` over a source cut at guessed game boundaries ([`pipeline::run_speculative`]): for
@@ -110,7 +132,9 @@ where
     E: std::fmt::Display,
 {
     let cut = pgnkit::pgn::split::cut;
-    with_input(source, |input| pipeline::run_speculative(input, job, cut, opts, progress, release))
+    with_input(source, progress, |input, observer| {
+        pipeline::run_speculative(input, job, cut, opts, observer, release)
+    })
 }
 
 /// What a run's end means for the command: a read error is reported and kept in `worst` (the run

@@ -4,14 +4,14 @@
 //! Invariants: compression is detected by magic bytes only, never by the name (zstd
 //! `28 B5 2F FD` or a skippable frame `5? 2A 4D 18` first, gzip `1F 8B`), and every frame is
 //! read to the end. The progress counter counts bytes read from the file or stdin, so for
-//! compressed input it counts compressed bytes. The memory map is the only `unsafe` code in
-//! the crate.
+//! compressed input it counts compressed bytes. The memory map and [`PageDropper`]'s advice
+//! are the crate's only `unsafe` code outside the rules core's BMI2 intrinsics.
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// How an input is compressed (detected from its first bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,6 +127,54 @@ impl std::fmt::Debug for Source {
             Source::Mapped(m) => write!(f, "Mapped({} bytes)", m.len()),
             Source::Stream(_) => f.write_str("Stream"),
         }
+    }
+}
+
+/// Drops the pages of a mapped file that the reader has left behind from this process's memory
+/// (not from the page cache), so a mapped input's resident size stays bounded as it is read
+/// front to back, and the end of a run has no whole-file unmapping left to do.
+#[derive(Debug)]
+pub struct PageDropper<'m> {
+    map: &'m memmap2::Mmap,
+    /// Bytes of the map the reader is done with.
+    reached: AtomicUsize,
+    /// Bytes whose pages were dropped (a multiple of [`PageDropper::GRAIN`]).
+    dropped: AtomicUsize,
+}
+
+impl<'m> PageDropper<'m> {
+    /// Pages are dropped in runs of this many bytes: one `madvise` call per MiB, and a multiple of
+    /// every page size in use (4 KiB to 64 KiB), so each run starts on a page boundary.
+    pub const GRAIN: usize = 1 << 20;
+
+    /// A dropper for `map`, nothing read yet.
+    pub fn new(map: &'m memmap2::Mmap) -> PageDropper<'m> {
+        PageDropper { map, reached: AtomicUsize::new(0), dropped: AtomicUsize::new(0) }
+    }
+
+    /// The reader is done with `bytes` more bytes of the map (in order, from its start). Reading
+    /// a dropped page again is correct, only slower: it is mapped again from the page cache.
+    pub fn advance(&self, bytes: usize) {
+        let reached = self.reached.fetch_add(bytes, Ordering::Relaxed) + bytes;
+        let upto = reached.min(self.map.len()) / Self::GRAIN * Self::GRAIN;
+        let from = self.dropped.load(Ordering::Relaxed);
+        if upto > from
+            && self.dropped.compare_exchange(from, upto, Ordering::Relaxed, Ordering::Relaxed).is_ok()
+        {
+            // SAFETY: the map is a shared, read-only file mapping (`Mmap::map`). MADV_DONTNEED
+            // only removes its page table entries: the next access maps the same page-cache
+            // pages again, so no byte seen through the map changes. Failure only means the
+            // pages stay mapped.
+            #[allow(unsafe_code)]
+            let _ = unsafe {
+                self.map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, upto - from)
+            };
+        }
+    }
+
+    /// Bytes whose pages were dropped so far.
+    pub fn dropped(&self) -> usize {
+        self.dropped.load(Ordering::Relaxed)
     }
 }
 
@@ -302,6 +350,29 @@ mod tests {
     }
 
     const PGN: &[u8] = b"[Event \"x\"]\n\n1. e4 e5 1-0\n";
+
+    #[test]
+    fn dropped_pages_read_back_the_same() {
+        let dir = temp_dir("drop");
+        let p = dir.join("big.pgn");
+        let grain = PageDropper::GRAIN;
+        let bytes: Vec<u8> = (0..3 * grain + 1234).map(|i| (i * 7 % 251) as u8).collect();
+        std::fs::write(&p, &bytes).unwrap();
+        let Source::Mapped(map) = Input::open(&p, InputOptions::default()).unwrap().source else {
+            panic!("a plain file is mapped");
+        };
+        assert_eq!(&map[..], &bytes[..]);
+        let pages = PageDropper::new(&map);
+        pages.advance(grain / 2);
+        assert_eq!(pages.dropped(), 0, "nothing before a whole grain");
+        pages.advance(grain);
+        assert_eq!(pages.dropped(), grain);
+        pages.advance(bytes.len());
+        assert_eq!(pages.dropped(), 3 * grain, "the tail short of a grain stays");
+        // Dropped pages come back from the file as they were.
+        assert_eq!(&map[..], &bytes[..]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 
     #[test]
     fn plain_file_is_mapped_and_no_mmap_streams() {

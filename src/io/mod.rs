@@ -8,5 +8,5 @@
 mod input;
 mod output;
 
-pub use input::{Compression, Input, InputError, InputOptions, Source};
+pub use input::{Compression, Input, InputError, InputOptions, PageDropper, Source};
 pub use output::{Output, OutputError, OutputOptions};
