@@ -98,8 +98,8 @@ struct Dropping<'a> {
 }
 
 impl Observer for Dropping<'_> {
-    fn advance(&self, bytes: u64) {
-        self.progress.advance(bytes);
+    fn advance(&self, bytes: u64, games: u64) {
+        self.progress.advance(bytes, games);
         self.pages.advance(bytes as usize);
     }
 }

@@ -63,9 +63,10 @@ pub trait Worker: Send {
 
 /// Receives progress as chunks are released (from the releasing thread).
 pub trait Observer: Sync {
-    /// `bytes` more input consumed (decompressed bytes; the I/O layer reports compressed ones).
-    fn advance(&self, bytes: u64) {
-        let _ = bytes;
+    /// `bytes` more input consumed (decompressed bytes; the I/O layer reports compressed ones),
+    /// holding `games` more games.
+    fn advance(&self, bytes: u64, games: u64) {
+        let _ = (bytes, games);
     }
 }
 

@@ -121,7 +121,7 @@ pub fn run<J: Job, E: std::fmt::Display>(
     };
     drive(chunks, read_ahead, job, opts.threads, work, |_, c, out| {
         let out = out?;
-        observer.advance(c.bytes.as_slice().len() as u64);
+        observer.advance(c.bytes.as_slice().len() as u64, c.games);
         release(out).map_err(|e| PipelineError::Release(e.to_string()))
     })
 }
@@ -289,7 +289,7 @@ where
         let next = out.end().next;
         out.renumber(self.first_game);
         self.first_game += out.games();
-        self.observer.advance(next.saturating_sub(self.expected));
+        self.observer.advance(next.saturating_sub(self.expected), out.games());
         (self.release)(out)?;
         self.expected = next.max(self.expected);
         Ok(())
