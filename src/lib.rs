@@ -22,6 +22,11 @@ pub mod search;
 
 pub use chess::{Color, Move, Position, Role, Square, Variant};
 
+/// The README's Rust examples, run as doctests so they stay true.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 /// A file of the large shared data sets (`../shared/data/REL` from the repository root), or
 /// `None` after printing that the test using it is skipped (a user's clone does not have them).
 #[cfg(test)]
