@@ -132,7 +132,8 @@ impl std::fmt::Debug for Source {
 
 /// Drops the pages of a mapped file that the reader has left behind from this process's memory
 /// (not from the page cache), so a mapped input's resident size stays bounded as it is read
-/// front to back, and the end of a run has no whole-file unmapping left to do.
+/// front to back, and the end of a run has no whole-file unmapping left to do. On Unix only
+/// (`madvise`); elsewhere it only keeps count.
 #[derive(Debug)]
 pub struct PageDropper<'m> {
     map: &'m memmap2::Mmap,
@@ -165,6 +166,7 @@ impl<'m> PageDropper<'m> {
             // only removes its page table entries: the next access maps the same page-cache
             // pages again, so no byte seen through the map changes. Failure only means the
             // pages stay mapped.
+            #[cfg(unix)]
             #[allow(unsafe_code)]
             let _ = unsafe {
                 self.map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, upto - from)
