@@ -137,10 +137,8 @@ impl std::fmt::Debug for Source {
 #[derive(Debug)]
 pub struct PageDropper<'m> {
     map: &'m memmap2::Mmap,
-    /// Bytes of the map the reader is done with.
+    /// Bytes of the map the reader is done with: those of whole grains are dropped.
     reached: AtomicUsize,
-    /// Bytes whose pages were dropped (a multiple of [`PageDropper::GRAIN`]).
-    dropped: AtomicUsize,
 }
 
 impl<'m> PageDropper<'m> {
@@ -150,18 +148,20 @@ impl<'m> PageDropper<'m> {
 
     /// A dropper for `map`, nothing read yet.
     pub fn new(map: &'m memmap2::Mmap) -> PageDropper<'m> {
-        PageDropper { map, reached: AtomicUsize::new(0), dropped: AtomicUsize::new(0) }
+        PageDropper { map, reached: AtomicUsize::new(0) }
+    }
+
+    /// Where the dropped run ends when the reader has reached `reached`.
+    fn dropped_at(&self, reached: usize) -> usize {
+        reached.min(self.map.len()) / Self::GRAIN * Self::GRAIN
     }
 
     /// The reader is done with `bytes` more bytes of the map (in order, from its start). Reading
     /// a dropped page again is correct, only slower: it is mapped again from the page cache.
     pub fn advance(&self, bytes: usize) {
-        let reached = self.reached.fetch_add(bytes, Ordering::Relaxed) + bytes;
-        let upto = reached.min(self.map.len()) / Self::GRAIN * Self::GRAIN;
-        let from = self.dropped.load(Ordering::Relaxed);
-        if upto > from
-            && self.dropped.compare_exchange(from, upto, Ordering::Relaxed, Ordering::Relaxed).is_ok()
-        {
+        let before = self.reached.fetch_add(bytes, Ordering::Relaxed);
+        let (from, upto) = (self.dropped_at(before), self.dropped_at(before + bytes));
+        if upto > from {
             // SAFETY: the map is a shared, read-only file mapping (`Mmap::map`). MADV_DONTNEED
             // only removes its page table entries: the next access maps the same page-cache
             // pages again, so no byte seen through the map changes. Failure only means the
@@ -176,7 +176,7 @@ impl<'m> PageDropper<'m> {
 
     /// Bytes whose pages were dropped so far.
     pub fn dropped(&self) -> usize {
-        self.dropped.load(Ordering::Relaxed)
+        self.dropped_at(self.reached.load(Ordering::Relaxed))
     }
 }
 

@@ -286,10 +286,10 @@ where
             return Ok(());
         }
         let mut out = out;
-        let next = out.end().next;
+        let (next, games) = (out.end().next, out.games());
         out.renumber(self.first_game);
-        self.first_game += out.games();
-        self.observer.advance(next.saturating_sub(self.expected), out.games());
+        self.first_game += games;
+        self.observer.advance(next.saturating_sub(self.expected), games);
         (self.release)(out)?;
         self.expected = next.max(self.expected);
         Ok(())

@@ -130,6 +130,29 @@ struct Line {
     dead: bool,
 }
 
+impl Line {
+    /// A line from `pos`, `ply` plies into the game, with no move played on it yet.
+    fn new(pos: Position, ply: u32, dead: bool) -> Line {
+        Line { pos, checkers: pos.checkers(), prev: pos, has_prev: false, ply, dead }
+    }
+
+    /// Before a move: keeps the current position as `prev` when `keep` (a variation may start
+    /// there, or a shown warning writes the canonical SAN from it). Copied straight into place:
+    /// a copy through a temporary measured 2-3% of `check -j1`.
+    #[inline(always)]
+    fn remember(&mut self, keep: bool) {
+        self.has_prev = keep;
+        if keep {
+            self.prev = self.pos;
+        }
+    }
+
+    /// The position before the last move, if it was kept.
+    fn prev(&self) -> Option<&Position> {
+        self.has_prev.then_some(&self.prev)
+    }
+}
+
 /// The replaying visitor over one chunk of input.
 pub struct Replayer<'a, H> {
     /// The job's hooks.
@@ -276,16 +299,14 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         let ply = line.ply + 1;
         let offset = token.offset as u64;
         if is_null_move(token.raw) {
-            let before = line.pos;
             if mainline && !line.pos.is_check() {
                 self.hooks.mainline_null_move(&self.game, &line.pos);
             }
+            // Kept even if the null move is refused: the line is then dead, and a dead line's
+            // variations are read, not replayed, from any position.
+            line.remember(variations);
             if line.pos.play_null().is_ok() {
                 line.checkers = line.pos.checkers();
-                if variations {
-                    line.prev = before;
-                }
-                line.has_prev = variations;
                 line.ply = ply;
                 if mainline {
                     self.game.plies = ply;
@@ -306,15 +327,9 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         match resolve_in(&line.pos, line.checkers, token.raw) {
             Ok(r) => {
                 let m = r.mv;
-                // The position before the move: where a variation starts, and what a shown
-                // warning writes the canonical SAN from. Copied straight into place: a copy
-                // through a temporary measured 2-3% of `check -j1`.
                 let show = self.hooks.wants(Kind::NonCanonicalSan, Severity::Warning)
                     || self.hooks.wants(Kind::CheckMark, Severity::Warning);
-                line.has_prev = variations || show;
-                if line.has_prev {
-                    line.prev = line.pos;
-                }
+                line.remember(variations || show);
                 if mainline {
                     self.hooks.mainline_move(&self.game, &line.pos, m);
                     self.game.plies = ply;
@@ -333,7 +348,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                         Kind::NonCanonicalSan
                     };
                     // Only a shown warning needs the canonical SAN; counted ones skip writing it.
-                    let san = (line.has_prev.then_some(&line.prev))
+                    let san = (line.prev())
                         .filter(|_| self.hooks.wants(kind, Severity::Warning))
                         .map(|p| to_san(p, m));
                     let raw = token.raw;
@@ -436,14 +451,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
             self.hooks.start(&self.game, pos);
             let mut pos = *pos;
             pos.set_hashing(self.hooks.zobrist_keys());
-            self.stack.push(Line {
-                pos,
-                checkers: pos.checkers(),
-                prev: pos,
-                has_prev: false,
-                ply: 0,
-                dead: false,
-            });
+            self.stack.push(Line::new(pos, 0, false));
         }
         self.game.start = start;
         ControlFlow::Continue(())
@@ -470,11 +478,8 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
             self.in_variation += 1;
             return ControlFlow::Continue(());
         }
-        match self.stack.last().filter(|l| l.has_prev).map(|l| (l.prev, l.ply, l.dead)) {
-            Some((pos, ply, dead)) => {
-                let checkers = pos.checkers();
-                self.stack.push(Line { pos, checkers, prev: pos, has_prev: false, ply: ply - 1, dead })
-            }
+        match self.stack.last().and_then(|l| l.prev().map(|&p| (p, l.ply, l.dead))) {
+            Some((pos, ply, dead)) => self.stack.push(Line::new(pos, ply - 1, dead)),
             // A variation with no move to replace (or no start position): read, not replayed.
             None => self.in_variation = 1,
         }
