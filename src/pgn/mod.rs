@@ -8,6 +8,7 @@
 pub mod comment;
 pub mod nag;
 pub mod reader;
+mod scan;
 pub mod split;
 pub mod tag;
 pub mod visitor;

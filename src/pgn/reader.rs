@@ -23,7 +23,7 @@
 use std::ops::Range;
 
 use super::visitor::{GameResult, GameStart, Problem, ProblemKind, SanToken, Visitor};
-use super::{CommentKind, Nag, RawComment, RawTag};
+use super::{CommentKind, Nag, RawComment, RawTag, scan};
 
 /// Per-game budget. Exceeding it is a [`Problem`]; the game is still delimited exactly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -652,36 +652,11 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The `}` ending `text` when it comes within 64 bytes and before any line break. Clocks and
-/// evals are such comments on every lichess ply; AVX2 answers inline where `memchr3` was a call
-/// (`check -j1` 2.4% faster on lichess text, 1.3% on the corpus, medians of 21 runs).
+/// The `}` ending `text` when it comes within 64 bytes and before any line break: clocks and
+/// evals are such comments on every lichess ply.
 #[inline(always)]
 fn short_comment_end(text: &[u8]) -> Option<usize> {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    if let Some(w) = text.get(..64) {
-        use std::arch::x86_64::*;
-        // SAFETY: AVX2 is enabled for this build (the cfg above); the loads read the 64 bytes
-        // of `w`, with no alignment requirement.
-        #[allow(unsafe_code)]
-        let (close, breaks) = unsafe {
-            let mask = |v: __m256i, c: u8| {
-                _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(c as i8))) as u32 as u64
-            };
-            let a = _mm256_loadu_si256(w.as_ptr().cast());
-            let z = _mm256_loadu_si256(w.as_ptr().add(32).cast());
-            let close = mask(a, b'}') | mask(z, b'}') << 32;
-            let breaks = mask(a, b'\n') | mask(a, b'\r') | (mask(z, b'\n') | mask(z, b'\r')) << 32;
-            (close, breaks)
-        };
-        let i = close.trailing_zeros();
-        return (i < 64 && breaks & ((1u64 << i) - 1) == 0).then_some(i as usize);
-    }
-    short_comment_end_portable(text)
-}
-
-/// [`short_comment_end`] without SIMD (and its reference in tests).
-fn short_comment_end_portable(text: &[u8]) -> Option<usize> {
-    let i = memchr::memchr3(b'}', b'\n', b'\r', &text[..text.len().min(64)])?;
+    let i = scan::find_any(&text[..text.len().min(64)], [b'}', b'\n', b'\r'])?;
     (text[i] == b'}').then_some(i)
 }
 
@@ -699,14 +674,6 @@ static NAME_BYTE: [bool; 256] = {
         t[i] = b.is_ascii_graphic() && !matches!(b, b'"' | b'[' | b']' | b'{' | b'}' | b'%');
         i += 1;
     }
-    t
-};
-static VALUE_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t[b'\n' as usize] = true;
-    t[b'\r' as usize] = true;
     t
 };
 
@@ -771,9 +738,7 @@ fn parse_tag(b: &[u8], at: usize) -> TagParse {
     let mut q = vs;
     let mut inner_quote = false;
     loop {
-        while q < n && !VALUE_STOP[usize::from(b[q])] {
-            q += 1;
-        }
+        q = scan::find_any(&b[q..], [b'"', b'\\', b'\n', b'\r']).map_or(n, |i| q + i);
         if q >= n || matches!(b[q], b'\n' | b'\r') {
             break;
         }
@@ -1055,34 +1020,6 @@ mod tests {
         let games = trace(b"1. e4 {see:\n\n[Event \"q\"]\n1. d4 1-0\n} e5 *\n");
         assert_eq!(games.len(), 1, "{games:#?}");
         assert!(!lines(&games[0]).contains("problem"));
-    }
-
-    #[test]
-    fn short_comment_end_agrees_with_the_portable_scan() {
-        let mut cases = 0;
-        for len in [0, 1, 31, 32, 33, 63, 64, 65, 100] {
-            for close in [None, Some(0), Some(5), Some(31), Some(32), Some(63), Some(64), Some(80)] {
-                for brk in [None, Some(0), Some(4), Some(6), Some(40), Some(70)] {
-                    for &lf in b"\n\r" {
-                        let mut t = vec![b'x'; len];
-                        if let Some(c) = close.filter(|&c| c < len) {
-                            t[c] = b'}';
-                        }
-                        if let Some(k) = brk.filter(|&k| k < len) {
-                            t[k] = lf;
-                        }
-                        assert_eq!(short_comment_end(&t), short_comment_end_portable(&t), "{t:?}");
-                        cases += usize::from(short_comment_end(&t).is_some());
-                    }
-                }
-            }
-        }
-        assert!(cases > 50, "too few texts with a short comment end: {cases}");
-        assert_eq!(short_comment_end(&[b' '; 64].iter().chain(b"}").copied().collect::<Vec<_>>()), None);
-        assert_eq!(
-            short_comment_end(b" [%clk 0:03:00] } 2. e4 and more text beyond sixty-four bytes...."),
-            Some(16)
-        );
     }
 
     #[test]
