@@ -1679,9 +1679,6 @@ mod tests {
         assert_eq!(resolve(&p, b"Nf3"), Err(SanError::Illegal));
     }
 
-    /// The fast `to_move_flags` answers exactly as the generator-based reference, for every role,
-    /// destination, disambiguation, capture mark and promotion, in the perft suite positions and
-    /// their children.
     /// Positions from the fixture perft suites (standard, crazyhouse, Chess960, odd checks), each
     /// with every position one legal move away.
     fn suite_positions() -> Vec<Position> {
@@ -1738,6 +1735,9 @@ mod tests {
         assert_eq!(format!("{p:?}"), before, "an error leaves the position as it was");
     }
 
+    /// The fast `to_move_flags` answers exactly as the generator-based reference, for every role,
+    /// destination, disambiguation, capture mark and promotion, in the perft suite positions and
+    /// their children.
     #[test]
     fn fast_resolution_matches_generator() {
         let positions = suite_positions();
