@@ -1713,6 +1713,27 @@ mod tests {
         positions
     }
 
+    /// The mate test's shortcut (a safe king step means check) agrees with the full generator in
+    /// every position in check among the suite positions and the positions one move on.
+    #[test]
+    fn check_or_mate_agrees_with_the_generator() {
+        let mut seen = [0; 2];
+        for p in suite_positions() {
+            let mut in_check = vec![p];
+            in_check.extend(p.legal_moves().iter().map(|&m| {
+                let mut c = p;
+                c.play_unchecked(m);
+                c
+            }));
+            for q in in_check.into_iter().filter(Position::is_check) {
+                let want = if q.has_legal_moves() { Suffix::Check } else { Suffix::Checkmate };
+                assert_eq!(check_or_mate_after(&q), want, "{q:?}");
+                seen[usize::from(want == Suffix::Checkmate)] += 1;
+            }
+        }
+        assert!(seen[0] > 1000 && seen[1] > 20, "checks {} mates {}", seen[0], seen[1]);
+    }
+
     #[test]
     fn play_is_to_move_then_play_unchecked() {
         let positions = suite_positions();
