@@ -5,6 +5,8 @@
 //! them. Either way the chunks cover the input: nothing is dropped.
 
 use std::io::Read;
+use std::ops::Deref;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Where to cut: given `bytes` whose games start at `from` (`start`: the input offset and the
 /// column of `bytes[0]`, column 1 when it begins a line), the end of the first run of whole games
@@ -41,7 +43,9 @@ pub fn column_after(column: u64, bytes: &[u8]) -> u64 {
 pub enum ChunkBytes<'a> {
     /// A sub-slice of the input.
     Borrowed(&'a [u8]),
-    /// Bytes read from a stream.
+    /// Bytes read from a stream, in a buffer that goes back to the reader when dropped.
+    Stream(StreamBytes),
+    /// Stream bytes joined into one buffer (a reading that needed more look-ahead).
     Owned(Vec<u8>),
 }
 
@@ -50,8 +54,65 @@ impl ChunkBytes<'_> {
     pub fn as_slice(&self) -> &[u8] {
         match self {
             ChunkBytes::Borrowed(b) => b,
+            ChunkBytes::Stream(s) => s,
             ChunkBytes::Owned(v) => v,
         }
+    }
+}
+
+/// Buffers handed back by dropped [`StreamBytes`], for the reader to fill again: memory already
+/// mapped and initialized, where a fresh buffer of each chunk's size cost a page fault per page
+/// and a zero fill.
+#[derive(Debug, Default)]
+struct BufferPool {
+    free: Mutex<Vec<Vec<u8>>>,
+}
+
+impl BufferPool {
+    /// Buffers kept for reuse at most; more in flight are freed when they come back.
+    const KEEP: usize = 8;
+
+    /// A buffer to fill (initialized to its length), empty when none came back yet.
+    fn get(&self) -> Vec<u8> {
+        self.free.lock().unwrap_or_else(PoisonError::into_inner).pop().unwrap_or_default()
+    }
+
+    fn put(&self, buf: Vec<u8>) {
+        let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
+        if free.len() < Self::KEEP && buf.capacity() > 0 {
+            free.push(buf);
+        }
+    }
+}
+
+/// Bytes read from a stream: the first `len` bytes of a buffer that returns to its reader's pool
+/// when dropped.
+#[derive(Debug)]
+pub struct StreamBytes {
+    buf: Vec<u8>,
+    len: usize,
+    pool: Arc<BufferPool>,
+}
+
+impl StreamBytes {
+    /// The first `len` bytes as a plain vector (the buffer leaves the pool).
+    pub fn into_vec(mut self, len: usize) -> Vec<u8> {
+        let mut v = std::mem::take(&mut self.buf);
+        v.truncate(len.min(self.len));
+        v
+    }
+}
+
+impl Deref for StreamBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+impl Drop for StreamBytes {
+    fn drop(&mut self) {
+        self.pool.put(std::mem::take(&mut self.buf));
     }
 }
 
@@ -85,8 +146,10 @@ pub fn slice_chunks(bytes: &[u8], target: usize, split: Split) -> impl Iterator<
 /// A read error ends the stream; the bytes read before it are still handed out, then the error.
 struct Refill<R> {
     reader: R,
-    /// Read, not yet handed out.
+    /// `buf[..filled]` is read and not yet handed out; all of `buf` is initialized.
     buf: Vec<u8>,
+    filled: usize,
+    pool: Arc<BufferPool>,
     /// Input offset and column of `buf[0]`.
     offset: u64,
     column: u64,
@@ -98,24 +161,36 @@ struct Refill<R> {
 
 impl<R: Read> Refill<R> {
     fn new(reader: R) -> Refill<R> {
-        Refill { reader, buf: Vec::new(), offset: 0, column: 1, done: false, error: None }
+        Refill {
+            reader,
+            buf: Vec::new(),
+            filled: 0,
+            pool: Arc::default(),
+            offset: 0,
+            column: 1,
+            done: false,
+            error: None,
+        }
     }
 
-    /// Reads until `buf` holds at least `want` bytes or the stream ends.
+    /// The bytes read and not yet handed out.
+    fn data(&self) -> &[u8] {
+        &self.buf[..self.filled]
+    }
+
+    /// Reads until at least `want` bytes are held or the stream ends.
     fn fill(&mut self, want: usize) {
-        let buf = &mut self.buf;
-        while buf.len() < want && !self.done {
-            let old = buf.len();
-            buf.resize(want.max(old + 64 * 1024), 0);
-            match self.reader.read(&mut buf[old..]) {
-                Ok(0) => {
-                    buf.truncate(old);
-                    self.done = true;
-                }
-                Ok(n) => buf.truncate(old + n),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => buf.truncate(old),
+        while self.filled < want && !self.done {
+            let room = want.max(self.filled + 64 * 1024);
+            if self.buf.len() < room {
+                // Zeroes only what this buffer never held: a reused one is initialized already.
+                self.buf.resize(room, 0);
+            }
+            match self.reader.read(&mut self.buf[self.filled..room]) {
+                Ok(0) => self.done = true,
+                Ok(n) => self.filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => {
-                    buf.truncate(old);
                     self.error = Some(e);
                     self.done = true;
                 }
@@ -123,20 +198,26 @@ impl<R: Read> Refill<R> {
         }
     }
 
-    /// The end of the stream once `buf` is empty: `None`, or the read error.
+    /// The end of the stream once everything is handed out: `None`, or the read error.
     fn finish<T>(&mut self) -> Option<std::io::Result<T>> {
         self.error.take().map(Err)
     }
 
-    /// Hands out `buf[..len]` with its input offset and column; the buffer goes on from `end`.
-    fn take(&mut self, len: usize, end: usize) -> (Vec<u8>, u64, u64) {
-        let rest = self.buf[end..].to_vec();
-        let mut bytes = std::mem::replace(&mut self.buf, rest);
-        bytes.truncate(len);
+    /// Hands out the first `len` bytes with their input offset and column; reading goes on from
+    /// `end` (bytes between `end` and `len` are look-ahead, handed out again with the next take).
+    fn take(&mut self, len: usize, end: usize) -> (StreamBytes, u64, u64) {
+        let rest = self.filled - end;
+        let mut next = self.pool.get();
+        if next.len() < rest {
+            next.resize(rest, 0);
+        }
+        next[..rest].copy_from_slice(&self.buf[end..self.filled]);
+        let buf = std::mem::replace(&mut self.buf, next);
+        self.filled = rest;
         let (offset, column) = (self.offset, self.column);
-        self.column = column_after(column, &bytes[..end]);
+        self.column = column_after(column, &buf[..end]);
         self.offset += end as u64;
-        (bytes, offset, column)
+        (StreamBytes { buf, len, pool: Arc::clone(&self.pool) }, offset, column)
     }
 }
 
@@ -156,7 +237,7 @@ impl<R: Read> StreamChunks<R> {
 }
 
 impl<R: Read> Iterator for StreamChunks<R> {
-    type Item = std::io::Result<Cut<Vec<u8>>>;
+    type Item = std::io::Result<Cut<StreamBytes>>;
 
     fn next(&mut self) -> Option<Self::Item> {
         // Read a little past the target so the cut rarely needs a second read.
@@ -164,11 +245,11 @@ impl<R: Read> Iterator for StreamChunks<R> {
         loop {
             let input = &mut self.input;
             input.fill(want);
-            let (len, done) = (input.buf.len(), input.done);
+            let (len, done) = (input.filled, input.done);
             if len == 0 {
                 return input.finish();
             }
-            let cut = (self.split)(&input.buf, 0, (input.offset, input.column), self.target, done)
+            let cut = (self.split)(input.data(), 0, (input.offset, input.column), self.target, done)
                 .filter(|&(end, _)| end > 0 || done);
             if let Some((end, games)) = cut {
                 let end = if done { end.clamp(1, len) } else { end.min(len) };
@@ -255,14 +336,14 @@ impl<R: Read> StreamWindows<R> {
     }
 
     /// Takes `buf[..len]` as a window owning the games before `end`; the next one starts at `end`.
-    fn take(&mut self, len: usize, end: usize, complete: bool) -> Window<Vec<u8>> {
+    fn take(&mut self, len: usize, end: usize, complete: bool) -> Window<StreamBytes> {
         let (bytes, offset, column) = self.input.take(len, end);
         Window { offset, bytes, end, complete, column }
     }
 }
 
 impl<R: Read> Iterator for StreamWindows<R> {
-    type Item = std::io::Result<Window<Vec<u8>>>;
+    type Item = std::io::Result<Window<StreamBytes>>;
 
     fn next(&mut self) -> Option<Self::Item> {
         let target = self.target;
@@ -270,21 +351,21 @@ impl<R: Read> Iterator for StreamWindows<R> {
         loop {
             let input = &mut self.input;
             input.fill(want);
-            let (len, done) = (input.buf.len(), input.done);
+            let (len, done) = (input.filled, input.done);
             if len == 0 {
                 return input.finish();
             }
             // A guessed start, or an exact cut where there is nothing to guess from; either way
             // the releaser verifies it with the look-ahead: the line at the cut and one byte
             // more (for a CR LF).
-            let guess = Some(guess_boundary(&input.buf, target)).filter(|&g| g < len);
+            let guess = Some(guess_boundary(input.data(), target)).filter(|&g| g < len);
             let cut = guess.or_else(|| {
                 let start = (input.offset, input.column);
-                let exact = (len >= 4 * target).then(|| (self.split)(&input.buf, 0, start, target, false));
+                let exact = (len >= 4 * target).then(|| (self.split)(input.data(), 0, start, target, false));
                 exact.flatten().map(|(end, _)| end).filter(|&end| end > 0)
             });
             match cut {
-                Some(g) => match memchr::memchr2(b'\n', b'\r', &input.buf[g..]).map(|i| g + i + 2) {
+                Some(g) => match memchr::memchr2(b'\n', b'\r', &input.data()[g..]).map(|i| g + i + 2) {
                     Some(l) if l <= len => return Some(Ok(self.take(l, g, false))),
                     _ if done => return Some(Ok(self.take(len, g, true))),
                     _ => {}
@@ -327,25 +408,19 @@ pub(crate) mod tests {
     fn slice_and_stream_cut_the_same_games() {
         let input = games(500);
         for target in [1, 7, 64, 1000, 100_000] {
-            let a: Vec<Cut<Vec<u8>>> = slice_chunks(&input, target, toy)
-                .map(|c| Cut {
-                    offset: c.offset,
-                    first_game: c.first_game,
-                    games: c.games,
-                    column: c.column,
-                    bytes: c.bytes.to_vec(),
-                })
-                .collect();
-            let b: Vec<Cut<Vec<u8>>> =
+            let a: Vec<Cut<&[u8]>> = slice_chunks(&input, target, toy).collect();
+            let b: Vec<Cut<StreamBytes>> =
                 StreamChunks::new(&input[..], target, toy).map(|r| r.expect("in-memory read")).collect();
             assert_eq!(a.concat_bytes(), input);
             assert_eq!(b.concat_bytes(), input);
-            for c in a.iter().chain(&b) {
-                let first = format!("[G \"{}\"]", c.first_game);
+            let heads = a.iter().map(|c| (c.first_game, c.offset, c.bytes));
+            for (first_game, offset, bytes) in
+                heads.chain(b.iter().map(|c| (c.first_game, c.offset, &c.bytes[..])))
+            {
+                let first = format!("[G \"{first_game}\"]");
                 assert!(
-                    c.bytes.starts_with(first.as_bytes()),
-                    "target {target}: chunk at {} is game-aligned",
-                    c.offset
+                    bytes.starts_with(first.as_bytes()),
+                    "target {target}: chunk at {offset} is game-aligned"
                 );
             }
             assert_eq!(a.iter().map(|c| c.games).sum::<u64>(), 500);
@@ -405,6 +480,38 @@ pub(crate) mod tests {
         }
     }
 
+    /// A dropped window's buffer goes back to the reader, which fills it again; beyond
+    /// `BufferPool::KEEP` returned buffers are freed, so memory stays bounded. Reuse changes no
+    /// byte handed out.
+    #[test]
+    fn stream_buffers_go_back_to_the_reader() {
+        let input = games(3000);
+        let mut windows = StreamWindows::new(&input[..], 1000, toy);
+        let pooled = |w: &StreamWindows<&[u8]>| w.input.pool.free.lock().expect("not poisoned").len();
+        let mut check = |w: &Window<StreamBytes>| {
+            let at = w.offset as usize;
+            assert_eq!(&input[at..at + w.bytes.len()], &w.bytes[..]);
+            w.end
+        };
+        let first = windows.next().expect("a window").expect("in-memory read");
+        let mut covered = check(&first);
+        assert_eq!(pooled(&windows), 0);
+        drop(first);
+        assert_eq!(pooled(&windows), 1);
+        let second = windows.next().expect("a window").expect("in-memory read");
+        covered += check(&second);
+        assert_eq!(pooled(&windows), 0, "the next read reuses it");
+        let held: Vec<_> =
+            Iterator::take(windows.by_ref(), 3 * BufferPool::KEEP).map(|w| w.expect("read")).collect();
+        covered += held.iter().map(&mut check).sum::<usize>();
+        drop(held);
+        assert_eq!(pooled(&windows), BufferPool::KEEP);
+        for w in windows {
+            covered += check(&w.expect("in-memory read"));
+        }
+        assert_eq!(covered, input.len());
+    }
+
     /// Bytes decoded before a read error are still handed out, then the error.
     #[test]
     fn streams_hand_out_what_was_read_before_an_error() {
@@ -449,7 +556,7 @@ pub(crate) mod tests {
     trait Concat {
         fn concat_bytes(&self) -> Vec<u8>;
     }
-    impl Concat for Vec<Cut<Vec<u8>>> {
+    impl<B: Deref<Target = [u8]>> Concat for Vec<Cut<B>> {
         fn concat_bytes(&self) -> Vec<u8> {
             let mut v = Vec::new();
             for c in self {

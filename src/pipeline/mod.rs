@@ -102,7 +102,7 @@ pub fn run<J: Job, E: std::fmt::Display>(
         Input::Stream(r) => (
             Box::new(
                 StreamChunks::new(r, opts.chunk_size, split)
-                    .map(|r| r.map(|c| c.map_bytes(ChunkBytes::Owned))),
+                    .map(|r| r.map(|c| c.map_bytes(ChunkBytes::Stream))),
             ),
             true,
         ),
@@ -158,7 +158,7 @@ where
         Input::Stream(r) => (
             Box::new(
                 StreamWindows::new(r, opts.chunk_size, split)
-                    .map(|r| r.map(|w| w.map_bytes(ChunkBytes::Owned))),
+                    .map(|r| r.map(|w| w.map_bytes(ChunkBytes::Stream))),
             ),
             true,
         ),
@@ -280,6 +280,7 @@ where
                     v.truncate(w.end);
                     v
                 }
+                ChunkBytes::Stream(s) => s.into_vec(w.end),
                 ChunkBytes::Borrowed(b) => b[..w.end].to_vec(),
             };
             self.pending = Some(Pending { offset: w.offset, bytes, column: w.column, retry_at });
