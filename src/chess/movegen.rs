@@ -343,9 +343,21 @@ impl Position {
         self.generate(moves, Filter::role_to(role, to));
     }
 
-    /// `true` when the side to move has at least one legal move.
+    /// `true` when the side to move has at least one legal move. A safe king step answers most
+    /// positions (game ends, checks) without generating the other moves.
     pub fn has_legal_moves(&self) -> bool {
-        self.count_legal() > 0
+        self.king_can_step() || self.count_legal() > 0
+    }
+
+    /// `true` when the king of the side to move has a safe square to step to (castling aside).
+    #[inline]
+    fn king_can_step(&self) -> bool {
+        let us = self.turn;
+        let b = &self.board;
+        let king = self.our_king();
+        let lifted = b.occupied().without(king);
+        let steps = king_attacks(king) & !b.by_color(us);
+        Iterator::any(&mut { steps }, |t| b.attackers_to(t, !us, lifted).is_empty())
     }
 
     /// `true` when `m` is legal here.
@@ -431,6 +443,7 @@ mod tests {
             let got = our_moves(&ours);
             assert_eq!(got, expected, "seed {seed} ply {ply}: {ours:?}");
             assert_eq!(ours.count_legal() as usize, got.len());
+            assert_eq!(ours.has_legal_moves(), !got.is_empty());
             assert_eq!(ours.checkers().count(), cozy.checkers().len());
             assert_eq!(ours.zobrist(), ours.compute_hash(), "incremental hash, seed {seed} ply {ply}");
             if got.is_empty() {
