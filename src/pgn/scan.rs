@@ -6,15 +6,21 @@
 /// Position of the first byte of `text` that is one of `needles`.
 #[inline(always)]
 pub(crate) fn find_any<const N: usize>(text: &[u8], needles: [u8; N]) -> Option<usize> {
-    let mut at = 0;
+    // Whole 32-byte blocks with AVX2, then the rest a byte at a time.
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    while let Some(block) = text.get(at..at + 32) {
-        let hits = mask32(block, needles);
-        if hits != 0 {
-            return Some(at + hits.trailing_zeros() as usize);
+    let at = {
+        let mut at = 0;
+        while let Some(block) = text.get(at..at + 32) {
+            let hits = mask32(block, needles);
+            if hits != 0 {
+                return Some(at + hits.trailing_zeros() as usize);
+            }
+            at += 32;
         }
-        at += 32;
-    }
+        at
+    };
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    let at = 0;
     find_any_portable(&text[at..], needles).map(|i| at + i)
 }
 
