@@ -63,14 +63,21 @@ impl ChunkBytes<'_> {
 /// Buffers handed back by dropped [`StreamBytes`], for the reader to fill again: memory already
 /// mapped and initialized, where a fresh buffer of each chunk's size cost a page fault per page
 /// and a zero fill.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct BufferPool {
     free: Mutex<Vec<Vec<u8>>>,
+    /// Larger buffers (grown for one huge game) are freed, not kept for the rest of the run.
+    largest: usize,
 }
 
 impl BufferPool {
     /// Buffers kept for reuse at most; more in flight are freed when they come back.
     const KEEP: usize = 8;
+
+    /// A pool for chunks of about `target` bytes.
+    fn new(target: usize) -> BufferPool {
+        BufferPool { free: Mutex::default(), largest: 4 * target.max(64 * 1024) }
+    }
 
     /// A buffer to fill (initialized to its length), empty when none came back yet.
     fn get(&self) -> Vec<u8> {
@@ -78,8 +85,11 @@ impl BufferPool {
     }
 
     fn put(&self, buf: Vec<u8>) {
+        if buf.capacity() == 0 || buf.capacity() > self.largest {
+            return;
+        }
         let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
-        if free.len() < Self::KEEP && buf.capacity() > 0 {
+        if free.len() < Self::KEEP {
             free.push(buf);
         }
     }
@@ -160,12 +170,13 @@ struct Refill<R> {
 }
 
 impl<R: Read> Refill<R> {
-    fn new(reader: R) -> Refill<R> {
+    /// Reads `reader` in chunks of about `target` bytes.
+    fn new(reader: R, target: usize) -> Refill<R> {
         Refill {
             reader,
             buf: Vec::new(),
             filled: 0,
-            pool: Arc::default(),
+            pool: Arc::new(BufferPool::new(target)),
             offset: 0,
             column: 1,
             done: false,
@@ -232,7 +243,7 @@ pub struct StreamChunks<R> {
 impl<R: Read> StreamChunks<R> {
     /// Chunks of about `target` bytes from `reader`.
     pub fn new(reader: R, target: usize, split: Split) -> StreamChunks<R> {
-        StreamChunks { input: Refill::new(reader), first_game: 0, target: target.max(1), split }
+        StreamChunks { input: Refill::new(reader, target), first_game: 0, target: target.max(1), split }
     }
 }
 
@@ -332,7 +343,7 @@ pub struct StreamWindows<R> {
 impl<R: Read> StreamWindows<R> {
     /// Windows of about `target` bytes from `reader`.
     pub fn new(reader: R, target: usize, split: Split) -> StreamWindows<R> {
-        StreamWindows { input: Refill::new(reader), target: target.max(1), split }
+        StreamWindows { input: Refill::new(reader, target), target: target.max(1), split }
     }
 
     /// Takes `buf[..len]` as a window owning the games before `end`; the next one starts at `end`.
@@ -481,8 +492,8 @@ pub(crate) mod tests {
     }
 
     /// A dropped window's buffer goes back to the reader, which fills it again; beyond
-    /// `BufferPool::KEEP` returned buffers are freed, so memory stays bounded. Reuse changes no
-    /// byte handed out.
+    /// `BufferPool::KEEP` returned buffers, and buffers grown far past the target, are freed, so
+    /// memory stays bounded. Reuse changes no byte handed out.
     #[test]
     fn stream_buffers_go_back_to_the_reader() {
         let input = games(3000);
@@ -510,6 +521,16 @@ pub(crate) mod tests {
             covered += check(&w.expect("in-memory read"));
         }
         assert_eq!(covered, input.len());
+
+        // A buffer grown for one huge game is freed, not kept for the rest of the run.
+        let mut input = games(3);
+        input.extend(std::iter::repeat_n(b'x', 1 << 20));
+        input.extend(games(3));
+        let mut windows = StreamWindows::new(&input[..], 1000, toy);
+        let big = windows.find_map(|w| Some(w.expect("read")).filter(|w| w.bytes.len() > 1 << 20));
+        let kept = pooled(&windows);
+        drop(big.expect("the long game's window"));
+        assert_eq!(pooled(&windows), kept);
     }
 
     /// Bytes decoded before a read error are still handed out, then the error.
