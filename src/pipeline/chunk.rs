@@ -45,7 +45,7 @@ pub enum ChunkBytes<'a> {
     Borrowed(&'a [u8]),
     /// Bytes read from a stream, in a buffer that goes back to the reader when dropped.
     Stream(StreamBytes),
-    /// Stream bytes joined into one buffer (a reading that needed more look-ahead).
+    /// Bytes joined into one buffer (a reading that needed more look-ahead).
     Owned(Vec<u8>),
 }
 
@@ -84,6 +84,7 @@ impl BufferPool {
         self.free.lock().unwrap_or_else(PoisonError::into_inner).pop().unwrap_or_default()
     }
 
+    /// Keeps `buf` for reuse, unless it is empty or oversized or the pool is full.
     fn put(&self, buf: Vec<u8>) {
         if buf.capacity() == 0 || buf.capacity() > self.largest {
             return;
