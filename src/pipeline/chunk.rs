@@ -275,19 +275,23 @@ impl<R: Read> Iterator for StreamChunks<R> {
     }
 }
 
-/// A likely game start at or after `from`: a `[` that begins a line after a blank line. Only a
+/// A likely game start at or after `from`: a `[` that begins a line after a blank line (LF or
+/// CR LF), or that opens an `[Event ` tag (exports without blank lines between games). Only a
 /// guess (such a line can sit inside a comment); the speculative runner verifies every guess.
+/// One forward scan over the lines that start with `[`: linear in the distance to the answer.
 pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
     let from = from.min(bytes.len());
-    let hay = &bytes[from..];
-    let lf = memchr::memmem::find(hay, b"\n\n[").map(|i| i + 2);
-    // A CRLF boundary only matters before the LF one: bounding that search keeps a run linear.
-    let before = lf.map_or(hay.len(), |a| (a + 1).min(hay.len()));
-    let crlf = memchr::memmem::find(&hay[..before], b"\n\r\n[").map(|i| i + 3);
-    match crlf.or(lf) {
-        Some(a) => from + a,
-        None => bytes.len(),
-    }
+    let blank_before =
+        |p: usize| p >= 2 && (bytes[p - 2] == b'\n' || (p >= 3 && &bytes[p - 3..p - 1] == b"\n\r"));
+    memchr::memmem::find_iter(&bytes[from..], b"\n[")
+        .map(|i| from + i + 1)
+        .find(|&p| blank_before(p) || bytes[p..].starts_with(b"[Event "))
+        .unwrap_or(bytes.len())
+}
+
+/// The length of the run of whitespace (as the reader skips it between games) `bytes` starts with.
+fn ws_run(bytes: &[u8]) -> usize {
+    bytes.iter().take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)).count()
 }
 
 /// A chunk for the speculative runner: it owns the games that start in `bytes[..end]`; the bytes
@@ -368,8 +372,8 @@ impl<R: Read> Iterator for StreamWindows<R> {
                 return input.finish();
             }
             // A guessed start, or an exact cut where there is nothing to guess from; either way
-            // the releaser verifies it with the look-ahead: the line at the cut and one byte
-            // more (for a CR LF).
+            // the releaser verifies it with the look-ahead: the line where the next game starts
+            // and one byte more (for a CR LF).
             let guess = Some(guess_boundary(input.data(), target)).filter(|&g| g < len);
             let cut = guess.or_else(|| {
                 let start = (input.offset, input.column);
@@ -377,11 +381,15 @@ impl<R: Read> Iterator for StreamWindows<R> {
                 exact.flatten().map(|(end, _)| end).filter(|&end| end > 0)
             });
             match cut {
-                Some(g) => match memchr::memchr2(b'\n', b'\r', &input.data()[g..]).map(|i| g + i + 2) {
-                    Some(l) if l <= len => return Some(Ok(self.take(l, g, false))),
-                    _ if done => return Some(Ok(self.take(len, g, true))),
-                    _ => {}
-                },
+                Some(g) => {
+                    // An exact cut ends a game: its look-ahead starts past the blank lines.
+                    let at = g + ws_run(&input.data()[g..]);
+                    match memchr::memchr2(b'\n', b'\r', &input.data()[at..]).map(|i| at + i + 2) {
+                        Some(l) if l <= len => return Some(Ok(self.take(l, g, false))),
+                        _ if done => return Some(Ok(self.take(len, g, true))),
+                        _ => {}
+                    }
+                }
                 None if done => return Some(Ok(self.take(len, len, true))),
                 None => {}
             }
@@ -532,6 +540,43 @@ pub(crate) mod tests {
         let kept = pooled(&windows);
         drop(big.expect("the long game's window"));
         assert_eq!(pooled(&windows), kept);
+    }
+
+    /// Exports without blank lines between games (chess.com) are cut at their `[Event ` lines,
+    /// mapped or streamed, so they are read in parallel and no guess needs a re-read.
+    #[test]
+    fn exports_without_blank_lines_are_cut_at_event_tags() {
+        let input: Vec<u8> = (0..3000)
+            .flat_map(|i| format!("[Event \"{i}\"]\n[Site \"x\"]\n\n1. e4 *\n").into_bytes())
+            .collect();
+        let mapped: Vec<_> = slice_windows(&input, 1000).collect();
+        let streamed: Vec<_> = StreamWindows::new(&input[..], 1000, toy).map(|w| w.expect("read")).collect();
+        assert!(mapped.len() > 50 && streamed.len() > 50, "{} {}", mapped.len(), streamed.len());
+        for (offset, end) in
+            mapped.iter().map(|w| (w.offset, w.end)).chain(streamed.iter().map(|w| (w.offset, w.end)))
+        {
+            let next = &input[offset as usize + end..];
+            assert!(next.is_empty() || next.starts_with(b"[Event "), "cut at {}", offset as usize + end);
+        }
+    }
+
+    /// An exact cut ends a game before the blank lines that follow it: the look-ahead still
+    /// holds the line where the next game starts, so the releaser can verify the cut.
+    #[test]
+    fn exact_cuts_look_ahead_past_blank_lines() {
+        // No `[` after a blank line and no `[Event `: nothing to guess, every cut is exact.
+        let input: Vec<u8> =
+            (0..3000).flat_map(|i| format!("[G \"{i}\"] 1. e4 *\n \n").into_bytes()).collect();
+        let mut windows = 0;
+        for w in StreamWindows::new(&input[..], 1000, crate::pgn::split::cut) {
+            let w = w.expect("in-memory read");
+            if !w.complete {
+                let next = w.end + ws_run(&w.bytes[w.end..]);
+                assert!(crate::pgn::split::decided(&w.bytes, next, 0), "window at {}", w.offset);
+                windows += 1;
+            }
+        }
+        assert!(windows > 10, "{windows}");
     }
 
     /// Bytes decoded before a read error are still handed out, then the error.

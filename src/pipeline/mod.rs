@@ -326,13 +326,19 @@ mod tests {
     }
 
     #[test]
-    fn guess_boundary_takes_the_first_lf_or_crlf_start() {
+    fn guess_boundary_takes_the_first_blank_line_or_event_start() {
         let text = b"[A]\n\n[B]\r\n\r\n[C]\n\n[D]";
         assert_eq!(guess_boundary(text, 0), 5);
         assert_eq!(guess_boundary(text, 6), 12);
         assert_eq!(guess_boundary(text, 13), 17);
         assert_eq!(guess_boundary(text, 18), text.len());
         assert_eq!(guess_boundary(b"x\r\n\r\n[y\n\n[z", 0), 5);
+        // Without a blank line only an `[Event ` line is a guess; other tag lines are not.
+        let text = b"1-0\n[Site \"a\"]\n[Event \"b\"]\n[Site \"c\"]\n1. e4 \n[x";
+        assert_eq!(guess_boundary(text, 0), 15);
+        assert_eq!(guess_boundary(text, 17), text.len());
+        assert_eq!(guess_boundary(b"\n[Event \"x\"]", 0), 1);
+        assert_eq!(guess_boundary(b"[Event \"x\"]", 0), 11, "a start at `from` itself is not a line start");
     }
 
     fn collect(input: Input<'_>, threads: usize, chunk_size: usize) -> Vec<String> {
