@@ -275,17 +275,18 @@ impl<R: Read> Iterator for StreamChunks<R> {
     }
 }
 
-/// A likely game start at or after `from`: a `[` that begins a line after a blank line (LF or
-/// CR LF), or that opens an `[Event ` tag (exports without blank lines between games). Only a
-/// guess (such a line can sit inside a comment); the speculative runner verifies every guess.
-/// One forward scan over the lines that start with `[`: linear in the distance to the answer.
+/// A likely game start at or after `from`: a `[` that begins a line after a blank line (LF, CR
+/// LF or CR line breaks), or that opens an `[Event ` tag (exports without blank lines between
+/// games). Only a guess (such a line can sit inside a comment); the speculative runner verifies
+/// every guess. One forward scan over the `[` bytes: linear in the distance to the answer.
 pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
     let from = from.min(bytes.len());
+    let brk = |b: u8| b == b'\n' || b == b'\r';
     let blank_before =
-        |p: usize| p >= 2 && (bytes[p - 2] == b'\n' || (p >= 3 && &bytes[p - 3..p - 1] == b"\n\r"));
-    memchr::memmem::find_iter(&bytes[from..], b"\n[")
-        .map(|i| from + i + 1)
-        .find(|&p| blank_before(p) || bytes[p..].starts_with(b"[Event "))
+        |p: usize| p >= 2 && (bytes[p - 2] == bytes[p - 1] || (p >= 3 && &bytes[p - 3..p] == b"\n\r\n"));
+    memchr::memchr_iter(b'[', &bytes[from..])
+        .map(|i| from + i)
+        .find(|&p| p > from && brk(bytes[p - 1]) && (blank_before(p) || bytes[p..].starts_with(b"[Event ")))
         .unwrap_or(bytes.len())
 }
 

@@ -339,6 +339,10 @@ mod tests {
         assert_eq!(guess_boundary(text, 17), text.len());
         assert_eq!(guess_boundary(b"\n[Event \"x\"]", 0), 1);
         assert_eq!(guess_boundary(b"[Event \"x\"]", 0), 11, "a start at `from` itself is not a line start");
+        // CR line breaks (old Mac files) count as well.
+        assert_eq!(guess_boundary(b"1-0\r\r[A]\r[B]", 0), 5);
+        assert_eq!(guess_boundary(b"1-0\r[Event \"x\"]", 0), 4);
+        assert_eq!(guess_boundary(b"{ [%clk 0:01:00] }\n[%x]\n\n[A]", 0), 25);
     }
 
     fn collect(input: Input<'_>, threads: usize, chunk_size: usize) -> Vec<String> {
