@@ -349,7 +349,9 @@ impl Position {
         self.king_can_step() || self.count_legal() > 0
     }
 
-    /// `true` when the king of the side to move has a safe square to step to (castling aside).
+    /// `true` when the king of the side to move has a safe square to step to (castling aside):
+    /// `generate`'s king-step test, stopping at the first. One lazy iterator shared by both made
+    /// perft 8% slower (start d6 164 -> 177 ms, best of 5), so the test is written twice.
     #[inline]
     fn king_can_step(&self) -> bool {
         let us = self.turn;

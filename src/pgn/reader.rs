@@ -93,6 +93,11 @@ fn class(b: u8) -> u8 {
     CLASS[usize::from(b)]
 }
 
+/// `true` for the bytes the reader skips as whitespace (between tokens and between games).
+pub(crate) fn is_space(b: u8) -> bool {
+    class(b) == WS
+}
+
 /// Result of a cached search for `}`: the first `}` in `from..to` is `hit` (or none).
 #[derive(Debug, Clone, Copy, Default)]
 struct BraceCache {

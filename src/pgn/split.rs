@@ -126,6 +126,14 @@ pub fn decided(bytes: &[u8], next: usize, searched: usize) -> bool {
         && memchr::memchr2(b'\n', b'\r', &bytes[next..]).is_some_and(|i| next + i + 1 < n)
 }
 
+/// How far the look-ahead of a stream chunk cut at `cut` must reach for [`decided`] to hold:
+/// one byte past the end of the line where the next game starts (past the blank lines an exact
+/// cut leaves before it). May lie past `bytes`: then more must be read.
+pub fn look_ahead_end(bytes: &[u8], cut: usize) -> Option<usize> {
+    let at = cut + bytes[cut..].iter().take_while(|&&b| super::reader::is_space(b)).count();
+    memchr::memchr2(b'\n', b'\r', &bytes[at..]).map(|i| at + i + 2)
+}
+
 /// The pipeline's cut (see `pipeline::chunk::Split`): from `from` (0 or the end of a game; `start`
 /// is the input offset and column of `bytes[0]`), the end of the first run of whole games at least
 /// `target` bytes long, and how many games it holds.
@@ -189,5 +197,14 @@ mod cut_tests {
         let first = next_game_start(open, 0).expect("a game");
         assert_eq!(cut(open, 0, (0, 1), 1, true), Some((first, 1)), "at the end of the input it is");
         assert_eq!(cut(b"\n\n", 0, (0, 1), 1, true), Some((2, 0)));
+    }
+
+    #[test]
+    fn look_ahead_reaches_past_the_next_games_first_line() {
+        let pgn = b"1-0\n\n[E \"x\"]\nabc";
+        assert_eq!(look_ahead_end(pgn, 3), Some(14), "blank lines skipped, the tag line and one byte");
+        assert_eq!(look_ahead_end(pgn, 5), Some(14));
+        assert_eq!(look_ahead_end(&pgn[..10], 3), None, "the line is not complete yet");
+        assert!(decided(pgn, 5, 0));
     }
 }

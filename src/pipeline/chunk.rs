@@ -290,11 +290,6 @@ pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
         .unwrap_or(bytes.len())
 }
 
-/// The length of the run of whitespace (as the reader skips it between games) `bytes` starts with.
-fn ws_run(bytes: &[u8]) -> usize {
-    bytes.iter().take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)).count()
-}
-
 /// A chunk for the speculative runner: it owns the games that start in `bytes[..end]`; the bytes
 /// after `end` are look-ahead for its last game (the rest of the input for a mapped file, one
 /// line for a stream).
@@ -382,15 +377,11 @@ impl<R: Read> Iterator for StreamWindows<R> {
                 exact.flatten().map(|(end, _)| end).filter(|&end| end > 0)
             });
             match cut {
-                Some(g) => {
-                    // An exact cut ends a game: its look-ahead starts past the blank lines.
-                    let at = g + ws_run(&input.data()[g..]);
-                    match memchr::memchr2(b'\n', b'\r', &input.data()[at..]).map(|i| at + i + 2) {
-                        Some(l) if l <= len => return Some(Ok(self.take(l, g, false))),
-                        _ if done => return Some(Ok(self.take(len, g, true))),
-                        _ => {}
-                    }
-                }
+                Some(g) => match crate::pgn::split::look_ahead_end(input.data(), g) {
+                    Some(l) if l <= len => return Some(Ok(self.take(l, g, false))),
+                    _ if done => return Some(Ok(self.take(len, g, true))),
+                    _ => {}
+                },
                 None if done => return Some(Ok(self.take(len, len, true))),
                 None => {}
             }
@@ -572,7 +563,7 @@ pub(crate) mod tests {
         for w in StreamWindows::new(&input[..], 1000, crate::pgn::split::cut) {
             let w = w.expect("in-memory read");
             if !w.complete {
-                let next = w.end + ws_run(&w.bytes[w.end..]);
+                let next = w.end + w.bytes[w.end..].iter().take_while(|b| b.is_ascii_whitespace()).count();
                 assert!(crate::pgn::split::decided(&w.bytes, next, 0), "window at {}", w.offset);
                 windows += 1;
             }
