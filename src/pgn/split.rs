@@ -6,6 +6,8 @@
 //! Invariant: every chunk starts at 0 or at the end offset of a game of the sequential parse, so
 //! [`Reader::for_range`] over the chunks yields exactly the games of one sequential parse, with
 //! the same offsets and tokens (tested over every test file at many chunk sizes).
+//! For parallel reading without that scan, [`guess_boundary`] guesses a start locally and
+//! [`decided`] tells whether a chunk's reading can be trusted; the pipeline verifies every guess.
 
 use std::ops::Range;
 
@@ -124,6 +126,21 @@ pub fn decided(bytes: &[u8], next: usize, searched: usize) -> bool {
     next < n
         && searched < n
         && memchr::memchr2(b'\n', b'\r', &bytes[next..]).is_some_and(|i| next + i + 1 < n)
+}
+
+/// A likely game start at or after `from`: a `[` that begins a line after a blank line (LF, CR
+/// LF or CR line breaks), or that opens an `[Event ` tag (exports without blank lines between
+/// games). Only a guess (such a line can sit inside a comment); the speculative runner verifies
+/// every guess. One forward scan over the `[` bytes: linear in the distance to the answer.
+pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
+    let from = from.min(bytes.len());
+    let brk = |b: u8| b == b'\n' || b == b'\r';
+    let blank_before =
+        |p: usize| p >= 2 && (bytes[p - 2] == bytes[p - 1] || (p >= 3 && &bytes[p - 3..p] == b"\n\r\n"));
+    memchr::memchr_iter(b'[', &bytes[from..])
+        .map(|i| from + i)
+        .find(|&p| p > from && brk(bytes[p - 1]) && (blank_before(p) || bytes[p..].starts_with(b"[Event ")))
+        .unwrap_or(bytes.len())
 }
 
 /// How far the look-ahead of a stream chunk cut at `cut` must reach for [`decided`] to hold:

@@ -8,6 +8,8 @@ use std::io::Read;
 use std::ops::Deref;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use crate::pgn::split::guess_boundary;
+
 /// Where to cut: given `bytes` whose games start at `from` (`start`: the input offset and the
 /// column of `bytes[0]`, column 1 when it begins a line), the end of the first run of whole games
 /// at least `target` bytes long, and how many games it holds. With `at_eof == false` the
@@ -273,21 +275,6 @@ impl<R: Read> Iterator for StreamChunks<R> {
             want = len * 2; // a game longer than the chunk: grow, never drop
         }
     }
-}
-
-/// A likely game start at or after `from`: a `[` that begins a line after a blank line (LF, CR
-/// LF or CR line breaks), or that opens an `[Event ` tag (exports without blank lines between
-/// games). Only a guess (such a line can sit inside a comment); the speculative runner verifies
-/// every guess. One forward scan over the `[` bytes: linear in the distance to the answer.
-pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
-    let from = from.min(bytes.len());
-    let brk = |b: u8| b == b'\n' || b == b'\r';
-    let blank_before =
-        |p: usize| p >= 2 && (bytes[p - 2] == bytes[p - 1] || (p >= 3 && &bytes[p - 3..p] == b"\n\r\n"));
-    memchr::memchr_iter(b'[', &bytes[from..])
-        .map(|i| from + i)
-        .find(|&p| p > from && brk(bytes[p - 1]) && (blank_before(p) || bytes[p..].starts_with(b"[Event ")))
-        .unwrap_or(bytes.len())
 }
 
 /// A chunk for the speculative runner: it owns the games that start in `bytes[..end]`; the bytes

@@ -14,7 +14,7 @@ pub mod stats;
 use std::io::Read;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-pub use chunk::guess_boundary;
+pub use crate::pgn::split::guess_boundary;
 use chunk::{ChunkBytes, Cut, Split, StreamChunks, StreamWindows, Window, slice_chunks, slice_windows};
 use drive::drive;
 pub use job::{ChunkEnd, ChunkInput, ChunkOutput, Job, NoProgress, Observer, Worker};
