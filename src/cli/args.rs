@@ -57,14 +57,15 @@ pub struct Opened {
 
 impl InputArgs {
     /// Opens `path` with its progress bar. An input that cannot be opened is reported on stderr
-    /// and kept in `worst` (its exit code ends the run), and the run goes on with the next one.
-    pub fn open(&self, path: &std::path::Path, worst: &mut Option<Fail>) -> Option<Opened> {
+    /// and its exit code kept in `worst` (it ends the run), and the run goes on with the next one.
+    pub fn open(&self, path: &std::path::Path, worst: &mut Option<Code>) -> Option<Opened> {
         let file = InputArgs::display(path);
         let input = match Input::open(path, InputOptions { no_mmap: self.no_mmap }) {
             Ok(i) => i,
             Err(e) => {
-                eprintln!("pgnkit: error: {e}");
-                worst.get_or_insert(Fail::from_input(e));
+                let fail = Fail::from_input(e);
+                eprintln!("pgnkit: error: {}", fail.message);
+                worst.get_or_insert(fail.code);
                 return None;
             }
         };
@@ -137,22 +138,21 @@ where
     })
 }
 
-/// What a run's end means for the command: a read error is reported and kept in `worst` (the run
+/// What a run's end means for the command: a read error is reported and its code kept in `worst` (the run
 /// goes on with the next input); a failed output (`output`, when the release step recorded it)
 /// or a caught panic ends the run.
 pub fn settle(
     file: &str,
     result: Result<(), PipelineError>,
     output: Option<Fail>,
-    worst: &mut Option<Fail>,
+    worst: &mut Option<Code>,
 ) -> Result<(), Fail> {
     match result {
         Ok(()) => Ok(()),
         Err(PipelineError::Release(m)) => Err(output.unwrap_or_else(|| Fail::internal(m))),
         Err(PipelineError::Read(e)) => {
-            let fail = Fail { code: Code::DataErr, message: format!("{file}: {e}") };
-            eprintln!("pgnkit: error: {}", fail.message);
-            worst.get_or_insert(fail);
+            eprintln!("pgnkit: error: {file}: {e}");
+            worst.get_or_insert(Code::DataErr);
             Ok(())
         }
         Err(e @ PipelineError::Panic { .. }) => Err(Fail::internal(format!("{file}: {e}"))),

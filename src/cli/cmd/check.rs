@@ -63,7 +63,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let opts = args.input.pipeline();
     let mut total = Stats::default();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut worst: Option<Fail> = None;
+    let mut worst: Option<Code> = None;
     for path in &args.input.files {
         let Some(Opened { file, source, progress }) = args.input.open(path, &mut worst) else { continue };
         let mut lines = 0u64;
@@ -108,7 +108,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     out.flush()?;
     eprint!("{}", report::summary_text("check", &total, start.elapsed()));
     match worst {
-        Some(fail) => Err(fail),
+        Some(code) => Err(Fail::reported(code)),
         None if total.games_with_errors > 0 => Ok(Code::Failures),
         None => Ok(Code::Ok),
     }

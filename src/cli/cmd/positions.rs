@@ -133,7 +133,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let mut unique = base.unique.then(Unique::new);
     let mut total = Stats::default();
     let mut written = 0u64;
-    let mut worst: Option<Fail> = None;
+    let mut worst: Option<Code> = None;
     for path in &args.input.files {
         let Some(Opened { file, source, progress }) = args.input.open(path, &mut worst) else { continue };
         let job = Positions::new(PositionsOptions { file: file.clone(), ..base.clone() });
@@ -172,10 +172,10 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         progress.finish();
         settle(&file, result, write_error.map(output_fail), &mut worst)?;
     }
-    if let Some(fail) = worst {
+    if let Some(code) = worst {
         // An input could not be read (to its end): the output file is not put in place.
         drop(out);
-        return Err(fail);
+        return Err(Fail::reported(code));
     }
     out.finish().map_err(output_fail)?;
     if !args.input.quiet {
