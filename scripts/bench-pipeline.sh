@@ -3,6 +3,8 @@
 # peer only, built outside this repository's dependency graph) on the same 100 MB corpus, in one
 # run, alternating, and prints medians and ratios.
 #   usage: scripts/bench-pipeline.sh [RUNS]        (default 5; needs ../shared)
+#   PGNKIT=target/pgo/release/pgnkit scripts/bench-pipeline.sh 11   measures another pgnkit build
+#   (scripts/build-pgo.sh makes that one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -15,7 +17,7 @@ corpus=$out/corpus.pgn
 cargo build --release --quiet
 CARGO_TARGET_DIR="$PWD/$out/peers" cargo build --release --quiet --manifest-path "$shared/bench/peers-rust/Cargo.toml"
 peer=$out/peers/release
-bin=target/release/pgnkit
+bin=${PGNKIT:-target/release/pgnkit}
 bytes=$(stat -c %s "$corpus")
 
 # secs CMD...: wall-clock seconds of one run (output discarded).

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds a profile-guided (PGO) pgnkit: an instrumented build replays training games, LLVM merges
+# the counts, and the final build lays out and inlines by them. The result is
+# target/pgo/release/pgnkit; target/release is left alone. Needs the llvm-tools component
+# (`rustup component add llvm-tools`) for an llvm-profdata matching rustc's LLVM.
+#   usage: scripts/build-pgo.sh [TRAINING.pgn ...]
+# Default training: three collections in ../shared that share no game with the benchmark corpus
+# (a chess.com export with clocks, a lichess export, pgnmentor's CR LF master games), else the
+# small samples in fixtures/pgn (a profile is branch ratios: a small sample serves).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sysroot=$(rustc --print sysroot)
+profdata=$(ls "$sysroot"/lib/rustlib/*/bin/llvm-profdata 2>/dev/null | head -n1 || true)
+if [ -z "$profdata" ]; then
+  echo "build-pgo: llvm-profdata not found; run: rustup component add llvm-tools" >&2
+  exit 1
+fi
+if [ $# -gt 0 ]; then
+  training=("$@")
+elif [ -s ../shared/data/games/lichess_DrDrunkenstein_2019-01-29.pgn ]; then
+  g=../shared/data/games
+  training=("$g/chesscom_magnuscarlsen_live_2014.pgn.zst" "$g/lichess_DrDrunkenstein_2019-01-29.pgn" "$g/pgnmentor_Carlsen.pgn.zst")
+else
+  training=(fixtures/pgn/lichess_db_10k.pgn fixtures/pgn/twic1599_10k.pgn)
+fi
+
+# RUSTFLAGS replaces .cargo/config.toml's rustflags, so its target-cpu is repeated here.
+base="-C target-cpu=native"
+data="$PWD/target/pgo-data"
+RUSTFLAGS="$base -Cprofile-generate=$data" cargo build --release --quiet --target-dir target/pgo-gen
+rm -rf "$data" # counts from build scripts run during that build
+gen=target/pgo-gen/release/pgnkit
+for f in "${training[@]}"; do
+  # The jobs users run on large collections; exit code 1 (bad games) is training too.
+  "$gen" check --quiet -j1 "$f" >/dev/null 2>&1 || [ $? -eq 1 ]
+  "$gen" positions --quiet -j1 "$f" >/dev/null 2>&1 || [ $? -eq 1 ]
+  "$gen" positions --quiet -j1 --format epd "$f" >/dev/null 2>&1 || [ $? -eq 1 ]
+done
+"$profdata" merge -o target/pgo.profdata "$data"
+RUSTFLAGS="$base -Cprofile-use=$PWD/target/pgo.profdata" cargo build --release --quiet --target-dir target/pgo
+echo "build-pgo: target/pgo/release/pgnkit (trained on ${training[*]})"
