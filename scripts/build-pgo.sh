@@ -24,10 +24,10 @@ else
   training=(fixtures/pgn/lichess_db_10k.pgn fixtures/pgn/twic1599_10k.pgn)
 fi
 
-# RUSTFLAGS replaces .cargo/config.toml's rustflags, so its target-cpu is repeated here.
-base="-C target-cpu=native"
+# --config adds to .cargo/config.toml's rustflags (RUSTFLAGS would replace them).
+flag() { printf 'build.rustflags=["%s"]' "$1"; }
 data="$PWD/target/pgo-data"
-RUSTFLAGS="$base -Cprofile-generate=$data" cargo build --release --quiet --target-dir target/pgo-gen
+cargo build --release --quiet --target-dir target/pgo-gen --config "$(flag "-Cprofile-generate=$data")"
 rm -rf "$data" # counts from build scripts run during that build
 gen=target/pgo-gen/release/pgnkit
 for f in "${training[@]}"; do
@@ -37,5 +37,5 @@ for f in "${training[@]}"; do
   "$gen" positions --quiet -j1 --format epd "$f" >/dev/null 2>&1 || [ $? -eq 1 ]
 done
 "$profdata" merge -o target/pgo.profdata "$data"
-RUSTFLAGS="$base -Cprofile-use=$PWD/target/pgo.profdata" cargo build --release --quiet --target-dir target/pgo
+cargo build --release --quiet --target-dir target/pgo --config "$(flag "-Cprofile-use=$PWD/target/pgo.profdata")"
 echo "build-pgo: target/pgo/release/pgnkit (trained on ${training[*]})"

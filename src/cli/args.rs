@@ -63,9 +63,8 @@ impl InputArgs {
         let input = match Input::open(path, InputOptions { no_mmap: self.no_mmap }) {
             Ok(i) => i,
             Err(e) => {
-                let fail = Fail::from_input(e);
-                eprintln!("pgnkit: error: {}", fail.message);
-                worst.get_or_insert(fail.code);
+                eprintln!("pgnkit: error: {e}");
+                worst.get_or_insert(Code::from_exit(e.exit_code()));
                 return None;
             }
         };

@@ -76,11 +76,6 @@ impl Fail {
     pub fn from_input(e: pgnkit::io::InputError) -> Fail {
         Fail { code: Code::from_exit(e.exit_code()), message: e.to_string() }
     }
-
-    /// A failure already reported on stderr: only its exit code is left to give.
-    pub fn reported(code: Code) -> Fail {
-        Fail { code, message: String::new() }
-    }
 }
 
 impl From<std::io::Error> for Fail {

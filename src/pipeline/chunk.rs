@@ -550,7 +550,8 @@ pub(crate) mod tests {
         for w in StreamWindows::new(&input[..], 1000, crate::pgn::split::cut) {
             let w = w.expect("in-memory read");
             if !w.complete {
-                let next = w.end + w.bytes[w.end..].iter().take_while(|b| b.is_ascii_whitespace()).count();
+                let next =
+                    w.end + w.bytes[w.end..].iter().take_while(|&&b| crate::pgn::reader::is_space(b)).count();
                 assert!(crate::pgn::split::decided(&w.bytes, next, 0), "window at {}", w.offset);
                 windows += 1;
             }

@@ -208,15 +208,11 @@ mod placement {
         #[cfg(target_os = "linux")]
         {
             let (Some(home), Ok(allowed)) = (home, sched_getaffinity(Pid::from_raw(0))) else { return };
-            let others: Vec<usize> =
-                (0..CpuSet::count()).filter(|&c| c != home && allowed.is_set(c).unwrap_or(false)).collect();
-            if others.is_empty() {
-                return;
-            }
+            let others = (0..CpuSet::count()).filter(|&c| c != home && allowed.is_set(c).unwrap_or(false));
+            // Helpers beyond the CPUs there are wrap around (`cycle` of none is none).
+            let Some(cpu) = others.cycle().nth(helper - 1) else { return };
             let mut one = CpuSet::new();
-            if one.set(others[(helper - 1) % others.len()]).is_ok()
-                && sched_setaffinity(Pid::from_raw(0), &one).is_ok()
-            {
+            if one.set(cpu).is_ok() && sched_setaffinity(Pid::from_raw(0), &one).is_ok() {
                 let _ = sched_setaffinity(Pid::from_raw(0), &allowed);
             }
         }

@@ -108,7 +108,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     out.flush()?;
     eprint!("{}", report::summary_text("check", &total, start.elapsed()));
     match worst {
-        Some(code) => Err(Fail::reported(code)),
+        Some(code) => Ok(code), // already reported where it happened
         None if total.games_with_errors > 0 => Ok(Code::Failures),
         None => Ok(Code::Ok),
     }

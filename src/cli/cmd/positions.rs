@@ -175,7 +175,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     if let Some(code) = worst {
         // An input could not be read (to its end): the output file is not put in place.
         drop(out);
-        return Err(Fail::reported(code));
+        return Ok(code); // already reported where it happened
     }
     out.finish().map_err(output_fail)?;
     if !args.input.quiet {
