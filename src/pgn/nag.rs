@@ -123,10 +123,12 @@ mod tests {
         assert_eq!(Nag::from_symbol(b"+-"), Some(Nag(18)));
         assert_eq!(Nag::from_symbol(b"+/="), Some(Nag(14)));
         assert_eq!(Nag::from_symbol(b"--"), None);
-        // Every symbol of the doc list is read, and none is longer than callers assume.
+        // Every symbol of the doc list is read, and none is longer than callers assume or ends
+        // in a digit (the reader looks up no token that does).
         for sym in ["=", "+=", "+/=", "=+", "=/+", "+/-", "-/+", "+-", "-+", "inf", "N", "RR"] {
             assert!(Nag::from_symbol(sym.as_bytes()).is_some(), "{sym}");
             assert!(sym.len() <= Nag::SYMBOL_MAX_LEN, "{sym}");
+            assert!(!sym.ends_with(|c: char| c.is_ascii_digit()), "{sym}");
         }
     }
 }

@@ -22,8 +22,9 @@
 
 use std::ops::Range;
 
+use super::scan::{self, ByteSet};
 use super::visitor::{GameResult, GameStart, Problem, ProblemKind, SanToken, Visitor};
-use super::{CommentKind, Nag, RawComment, RawTag, scan};
+use super::{CommentKind, Nag, RawComment, RawTag};
 
 /// Per-game budget. Exceeding it is a [`Problem`]; the game is still delimited exactly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +87,17 @@ static CLASS: [u8; 256] = {
         i += 1;
     }
     t
+};
+
+/// The bytes that end a token: every byte not of the `TOKEN` class.
+static TOKEN_END: ByteSet = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = CLASS[i] != TOKEN;
+        i += 1;
+    }
+    ByteSet::new(t)
 };
 
 #[inline]
@@ -480,10 +492,7 @@ impl<'a> Reader<'a> {
                             continue;
                         }
                     }
-                    let mut q = pos + 1;
-                    while q < n && class(b[q]) == TOKEN {
-                        q += 1;
-                    }
+                    let q = pos + 1 + TOKEN_END.find_in(&b[pos + 1..]);
                     pos = q;
                     let tok = &b[start..q];
                     if matches!(c, b'0' | b'1')
@@ -503,8 +512,10 @@ impl<'a> Reader<'a> {
                     if c != b'0' && tok.iter().all(u8::is_ascii_digit) {
                         continue; // move number without a period (`0000` is a null move)
                     }
+                    // No symbol ends in a digit: `Nf3` and `Re1` are moves, never looked up.
                     if tok.len() <= Nag::SYMBOL_MAX_LEN
                         && matches!(c, b'+' | b'-' | b'=' | b'N' | b'R' | b'i')
+                        && !tok[tok.len() - 1].is_ascii_digit()
                         && let Some(nag) = Nag::from_symbol(tok)
                     {
                         if loud {

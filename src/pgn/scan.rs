@@ -1,7 +1,8 @@
 //! Short byte searches for the reader: the first of a few bytes within a handful of bytes (a
-//! clock comment's `}`, a tag value's closing quote). `memchr` is built for long haystacks and
-//! is a call with setup; these searches end within the first 32 bytes almost always, so one
-//! inline AVX2 compare answers them.
+//! clock comment's `}`, a tag value's closing quote), and the first byte of a [`ByteSet`] (the
+//! end of a SAN token). `memchr` is built for long haystacks and is a call with
+//! setup; these searches end within the first 16 or 32 bytes almost always, so one inline SIMD
+//! test answers them.
 
 /// Position of the first byte of `text` that is one of `needles`.
 #[inline(always)]
@@ -49,9 +50,150 @@ fn mask32<const N: usize>(block: &[u8], needles: [u8; N]) -> u32 {
     }
 }
 
+/// A set of bytes, with the nibble tables that test 16 bytes for membership at once: a byte is
+/// in the set when the bits its low nibble selects and those its high nibble selects meet. Each
+/// distinct non-empty row (the 16 bytes that share a high nibble) gets one of 8 bits, so a set
+/// with more than 8 distinct rows does not compile.
+pub(crate) struct ByteSet {
+    member: [bool; 256],
+    #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "avx2")), allow(dead_code))]
+    low: [i8; 16],
+    #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "avx2")), allow(dead_code))]
+    high: [i8; 16],
+}
+
+impl ByteSet {
+    /// The set of the bytes `b` with `member[b]`.
+    pub(crate) const fn new(member: [bool; 256]) -> ByteSet {
+        let (mut low, mut high) = ([0i8; 16], [0i8; 16]);
+        // rows[k]: the k-th distinct non-empty row, as a 16-bit mask over low nibbles.
+        let mut rows = [0u16; 8];
+        let mut used = 0;
+        let mut hi = 0;
+        while hi < 16 {
+            let mut row = 0u16;
+            let mut lo = 0;
+            while lo < 16 {
+                if member[hi * 16 + lo] {
+                    row |= 1 << lo;
+                }
+                lo += 1;
+            }
+            if row != 0 {
+                let mut k = 0;
+                while k < used && rows[k] != row {
+                    k += 1;
+                }
+                if k == used {
+                    assert!(used < 8, "more than 8 distinct nibble rows");
+                    rows[k] = row;
+                    used += 1;
+                }
+                high[hi] |= (1u8 << k) as i8;
+                let mut lo = 0;
+                while lo < 16 {
+                    if row & (1 << lo) != 0 {
+                        low[lo] |= (1u8 << k) as i8;
+                    }
+                    lo += 1;
+                }
+            }
+            hi += 1;
+        }
+        ByteSet { member, low, high }
+    }
+
+    /// Whether `b` is in the set.
+    #[inline(always)]
+    pub(crate) const fn contains(&self, b: u8) -> bool {
+        self.member[b as usize]
+    }
+
+    /// Position of the first byte of `text` in the set, or `text.len()`. Runs between stops are
+    /// short (a SAN token, a tag name) and of varying length: a byte loop's exit is a branch
+    /// mispredicted about once a run, where 16 bytes tested at once end it with none.
+    #[inline(always)]
+    pub(crate) fn find_in(&self, text: &[u8]) -> usize {
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        let at = {
+            let mut at = 0;
+            while let Some(block) = text.get(at..at + 16) {
+                let hits = self.mask16(block);
+                if hits != 0 {
+                    return at + hits.trailing_zeros() as usize;
+                }
+                at += 16;
+            }
+            at
+        };
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+        let at = 0;
+        at + text[at..].iter().position(|&b| self.contains(b)).unwrap_or(text.len() - at)
+    }
+
+    /// Bit `i` set where `block[i]` is in the set; `block` is 16 bytes.
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    fn mask16(&self, block: &[u8]) -> u32 {
+        use std::arch::x86_64::*;
+        assert_eq!(block.len(), 16);
+        // SAFETY: AVX2 (hence SSSE3) is enabled for this build (the cfg above); the loads read
+        // the 16 bytes of `block` (checked above) and of the two tables, with no alignment
+        // requirement.
+        #[allow(unsafe_code)]
+        unsafe {
+            let v = _mm_loadu_si128(block.as_ptr().cast());
+            let nibble = _mm_set1_epi8(0x0f);
+            let low = _mm_shuffle_epi8(_mm_loadu_si128(self.low.as_ptr().cast()), _mm_and_si128(v, nibble));
+            // Shifted as 16-bit lanes, then masked: the high nibble of each byte.
+            let high_nibble = _mm_and_si128(_mm_srli_epi16::<4>(v), nibble);
+            let high = _mm_shuffle_epi8(_mm_loadu_si128(self.high.as_ptr().cast()), high_nibble);
+            let outside = _mm_cmpeq_epi8(_mm_and_si128(low, high), _mm_setzero_si128());
+            !(_mm_movemask_epi8(outside) as u32) & 0xffff
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A set with many distinct nibble rows (every byte whose bit count is odd, and a few more).
+    const ODD: ByteSet = {
+        let mut t = [false; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = (i as u8).count_ones() % 2 == 1 && (i >> 4) % 3 != 0;
+            i += 1;
+        }
+        ByteSet::new(t)
+    };
+    const SPACE: ByteSet = {
+        let mut t = [false; 256];
+        t[b' ' as usize] = true;
+        t[b'"' as usize] = true;
+        ByteSet::new(t)
+    };
+
+    #[test]
+    fn byte_set_finds_what_a_byte_scan_finds() {
+        // Every byte value, at every place in and past a 16-byte block, after bytes outside.
+        for set in [&ODD, &SPACE] {
+            let filler = (0..=255u8).find(|&b| !set.contains(b)).expect("a byte outside");
+            for b in 0..=255u8 {
+                for at in [0, 1, 7, 15, 16, 17, 31, 33] {
+                    for len in [at + 1, 20, 40] {
+                        let mut t = vec![filler; len.max(at + 1)];
+                        t[at] = b;
+                        let want = t.iter().position(|&c| set.contains(c)).unwrap_or(t.len());
+                        assert_eq!(set.find_in(&t), want, "byte {b:#x} at {at} in {len}");
+                    }
+                }
+            }
+            assert_eq!(set.find_in(b""), 0);
+        }
+        assert_eq!(SPACE.find_in(b"Event \"x\""), 5);
+    }
 
     #[test]
     fn find_any_agrees_with_a_byte_scan() {

@@ -192,8 +192,10 @@ pub fn replay_chunk<'a, H: Hooks<'a>>(
 }
 
 /// Tokens that mean "no move" in real files.
+#[inline(always)]
 fn is_null_move(raw: &[u8]) -> bool {
-    matches!(raw, b"--" | b"Z0" | b"0000" | b"@@@@")
+    // The first byte alone rules out nearly every move (SAN starts with a piece or a file).
+    matches!(raw.first(), Some(b'-' | b'Z' | b'0' | b'@')) && matches!(raw, b"--" | b"Z0" | b"0000" | b"@@@@")
 }
 
 impl<'a, H: Hooks<'a>> Replayer<'a, H> {
