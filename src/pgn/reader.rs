@@ -699,7 +699,7 @@ fn is_name_byte(b: u8) -> bool {
 }
 
 /// Whether a tag (`[`, optional blanks, a name, optional blanks, `"`) starts at `pos`.
-fn is_tag_like(b: &[u8], pos: usize) -> bool {
+pub(crate) fn is_tag_like(b: &[u8], pos: usize) -> bool {
     let mut p = pos + 1;
     while p < b.len() && matches!(b[p], b' ' | b'\t') {
         p += 1;

@@ -129,9 +129,10 @@ pub fn decided(bytes: &[u8], next: usize, searched: usize) -> bool {
 }
 
 /// A likely game start at or after `from`: a `[` that begins a line after a blank line (LF, CR
-/// LF or CR line breaks), or that opens an `[Event ` tag (exports without blank lines between
-/// games). Only a guess (such a line can sit inside a comment); the speculative runner verifies
-/// every guess. One forward scan over the `[` bytes: linear in the distance to the answer.
+/// LF or CR line breaks), or, in exports without blank lines between games, that opens an
+/// `[Event ` tag or a tag on the line after a result token. Only a guess (such a line can sit
+/// inside a comment); the speculative runner verifies every guess. One forward scan over the `[`
+/// bytes: linear in the distance to the answer.
 pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
     let from = from.min(bytes.len());
     let brk = |b: u8| b == b'\n' || b == b'\r';
@@ -139,8 +140,34 @@ pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
         |p: usize| p >= 2 && (bytes[p - 2] == bytes[p - 1] || (p >= 3 && &bytes[p - 3..p] == b"\n\r\n"));
     memchr::memchr_iter(b'[', &bytes[from..])
         .map(|i| from + i)
-        .find(|&p| p > from && brk(bytes[p - 1]) && (blank_before(p) || bytes[p..].starts_with(b"[Event ")))
+        .find(|&p| {
+            p > from
+                && brk(bytes[p - 1])
+                && (blank_before(p)
+                    || bytes[p..].starts_with(b"[Event ")
+                    || (after_result(bytes, p) && super::reader::is_tag_like(bytes, p)))
+        })
         .unwrap_or(bytes.len())
+}
+
+/// Whether the line that ends with the line break before `p` ends with a result token (`1-0`,
+/// `0-1`, `1/2-1/2`, `*`, then only blanks), as a game's last movetext line does.
+fn after_result(bytes: &[u8], p: usize) -> bool {
+    let mut end = p - 1;
+    if bytes[end] == b'\n' && end > 0 && bytes[end - 1] == b'\r' {
+        end -= 1;
+    }
+    let mut line = &bytes[..end];
+    while let [rest @ .., b' ' | b'\t'] = line {
+        line = rest;
+    }
+    [&b"1-0"[..], b"0-1", b"1/2-1/2", b"*"].iter().any(|r| {
+        line.ends_with(r)
+            && line
+                .len()
+                .checked_sub(r.len() + 1)
+                .is_none_or(|i| !matches!(line[i], b'0'..=b'9' | b'/' | b'-' | b'a'..=b'z' | b'A'..=b'Z'))
+    })
 }
 
 /// How far the look-ahead of a stream chunk cut at `cut` must reach for [`decided`] to hold:

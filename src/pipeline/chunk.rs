@@ -455,9 +455,12 @@ pub(crate) mod tests {
     #[test]
     fn stream_windows_cover_the_input_with_a_line_of_look_ahead() {
         let blank = games(300);
-        // No blank line anywhere: nothing to guess from, so the split cuts exactly.
-        let tight: Vec<u8> = (0..300).flat_map(|i| format!("[G \"{i}\"] 1. e4 *\n").into_bytes()).collect();
-        for input in [blank, tight] {
+        // No blank line, no result before a tag: nothing to guess from, so the split cuts exactly.
+        let tight: Vec<u8> = (0..300).flat_map(|i| format!("[G \"{i}\"] 1. e4\n").into_bytes()).collect();
+        // No blank line, but a result before each tag line: cut at guesses.
+        let results: Vec<u8> =
+            (0..300).flat_map(|i| format!("[G \"{i}\"]\n1. e4 *\n").into_bytes()).collect();
+        for input in [blank, tight, results] {
             for target in [1, 10, 100, 5000] {
                 let mut covered = 0usize;
                 for w in StreamWindows::new(&input[..], target, toy) {

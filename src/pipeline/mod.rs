@@ -333,10 +333,20 @@ mod tests {
         assert_eq!(guess_boundary(text, 13), 17);
         assert_eq!(guess_boundary(text, 18), text.len());
         assert_eq!(guess_boundary(b"x\r\n\r\n[y\n\n[z", 0), 5);
-        // Without a blank line only an `[Event ` line is a guess; other tag lines are not.
-        let text = b"1-0\n[Site \"a\"]\n[Event \"b\"]\n[Site \"c\"]\n1. e4 \n[x";
-        assert_eq!(guess_boundary(text, 0), 15);
-        assert_eq!(guess_boundary(text, 17), text.len());
+        // Without a blank line, an `[Event ` line is a guess, and so is a tag after a line
+        // that ends with a result; other tag lines are not.
+        let text = b"1. e4\n[Site \"a\"]\n[Event \"b\"]\n[Site \"c\"]\n1. e4 \n[x";
+        assert_eq!(guess_boundary(text, 0), 17);
+        assert_eq!(guess_boundary(text, 19), text.len());
+        let text =
+            b"[Site \"a\"]\n1. e4 1-0\n[Site \"b\"]\n1. d4 *  \r\n[Date \"c\"]\n1/2-1/2\n[White \"d\"]";
+        assert_eq!(guess_boundary(text, 0), 21);
+        assert_eq!(guess_boundary(text, 22), 43);
+        assert_eq!(guess_boundary(text, 44), 62);
+        // Not after a longer token ending like a result, nor before a line that is not a tag.
+        assert_eq!(guess_boundary(b"e4 11-0\n[Site \"x\"]", 0), 18);
+        assert_eq!(guess_boundary(b"e4 {a}1-0\n[Site \"x\"]", 0), 10);
+        assert_eq!(guess_boundary(b"e4 {a 1-0\n[%clk 0:01] }", 0), 23);
         assert_eq!(guess_boundary(b"\n[Event \"x\"]", 0), 1);
         assert_eq!(guess_boundary(b"[Event \"x\"]", 0), 11, "a start at `from` itself is not a line start");
         // CR line breaks (old Mac files) count as well.
