@@ -161,10 +161,20 @@ impl ChunkOutput for PositionsOutput {
 
 /// The move after a position, if any.
 #[derive(Clone, Copy)]
-enum Next {
-    Move(Move),
+enum Next<'t> {
+    /// A move, with its text when the input wrote it as its canonical SAN.
+    Move(Move, Option<&'t [u8]>),
     Null,
     End,
+}
+
+/// Appends the canonical SAN of `m` in `pos`: the input's token when it is that already.
+#[inline]
+fn push_san(pos: &Position, m: Move, written: Option<&[u8]>, out: &mut Vec<u8>) {
+    match written {
+        Some(text) => out.extend_from_slice(text),
+        None => write_san_into(pos, m, out),
+    }
 }
 
 struct PositionsHooks<'o> {
@@ -205,7 +215,7 @@ impl<'o> PositionsHooks<'o> {
 
     /// Writes the record of `pos` (at `ply`) if it is kept.
     #[inline]
-    fn emit(&mut self, game: &Game<'_>, pos: &Position, ply: u32, next: Next) {
+    fn emit(&mut self, game: &Game<'_>, pos: &Position, ply: u32, next: Next<'_>) {
         let opts = self.opts;
         if !opts.keeps(ply) {
             return;
@@ -230,9 +240,9 @@ impl<'o> PositionsHooks<'o> {
                 push_u64(out, ply as u64);
                 out.extend_from_slice(b"\";");
                 match next {
-                    Next::Move(m) => {
+                    Next::Move(m, written) => {
                         out.extend_from_slice(b" c0 \"");
-                        write_san_into(pos, m, out);
+                        push_san(pos, m, written, out);
                         out.extend_from_slice(b"\";");
                     }
                     Next::Null => out.extend_from_slice(b" c0 \"--\";"),
@@ -249,9 +259,9 @@ impl<'o> PositionsHooks<'o> {
                 self.fen.write_fen_into(pos, opts.ep, out);
                 out.push(b'"');
                 match next {
-                    Next::Move(m) => {
+                    Next::Move(m, written) => {
                         out.extend_from_slice(b",\"san\":\"");
-                        write_san_into(pos, m, out);
+                        push_san(pos, m, written, out);
                         out.extend_from_slice(b"\",\"uci\":\"");
                         write_uci_into(m, pos.castling_mode(), out);
                         out.push(b'"');
@@ -287,8 +297,8 @@ impl<'o> PositionsHooks<'o> {
                 self.fen.write_fen_into(pos, opts.ep, out);
                 out.push(b',');
                 match next {
-                    Next::Move(m) => {
-                        write_san_into(pos, m, out);
+                    Next::Move(m, written) => {
+                        push_san(pos, m, written, out);
                         out.push(b',');
                         write_uci_into(m, pos.castling_mode(), out);
                     }
@@ -308,7 +318,7 @@ impl<'o> PositionsHooks<'o> {
 
     /// The position is left by a move (or a null move) `next`.
     #[inline]
-    fn leave(&mut self, game: &Game<'_>, before: &Position, next: Next) {
+    fn leave(&mut self, game: &Game<'_>, before: &Position, next: Next<'_>) {
         self.emit(game, before, game.plies, next);
         self.eval = None;
         self.clk = None;
@@ -362,9 +372,13 @@ impl<'a> Hooks<'a> for PositionsHooks<'_> {
         }
     }
 
+    fn written_san(&self) -> bool {
+        self.opts.format != Format::Fen
+    }
+
     #[inline]
-    fn mainline_move(&mut self, game: &Game<'a>, before: &Position, m: Move) {
-        self.leave(game, before, Next::Move(m));
+    fn mainline_move(&mut self, game: &Game<'a>, before: &Position, m: Move, san: Option<&'a [u8]>) {
+        self.leave(game, before, Next::Move(m, san));
     }
 
     fn mainline_null_move(&mut self, game: &Game<'a>, before: &Position) {

@@ -76,7 +76,7 @@ impl<'a> Hooks<'a> for Pick {
             self.start = Some(*pos);
         }
     }
-    fn mainline_move(&mut self, game: &Game<'a>, _before: &Position, m: Move) {
+    fn mainline_move(&mut self, game: &Game<'a>, _before: &Position, m: Move, _san: Option<&'a [u8]>) {
         if game.number == self.number {
             self.moves.push(m);
         }
