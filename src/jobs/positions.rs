@@ -182,6 +182,8 @@ struct PositionsHooks<'o> {
     out: PositionsOutput,
     /// The requested tags of the current game, rendered once (`,"White":"..."` or `,...`).
     tag_fields: Vec<u8>,
+    /// `; id "FILE:`, escaped once for every EPD record.
+    id_prefix: &'o [u8],
     /// Reuses the text of unchanged ranks from one position to the next.
     fen: FenWriter,
     /// `[%eval]` and `[%clk]` after the move that led to the current position.
@@ -197,9 +199,15 @@ struct PositionsHooks<'o> {
 }
 
 impl<'o> PositionsHooks<'o> {
-    fn new(opts: &'o PositionsOptions, capacity: usize, tag_fields: Vec<u8>) -> PositionsHooks<'o> {
+    fn new(
+        opts: &'o PositionsOptions,
+        id_prefix: &'o [u8],
+        capacity: usize,
+        tag_fields: Vec<u8>,
+    ) -> PositionsHooks<'o> {
         PositionsHooks {
             opts,
+            id_prefix,
             out: PositionsOutput { bytes: Vec::with_capacity(capacity), ..PositionsOutput::default() },
             tag_fields,
             fen: FenWriter::new(),
@@ -232,9 +240,7 @@ impl<'o> PositionsHooks<'o> {
                 push_u64(out, pos.halfmoves() as u64);
                 out.extend_from_slice(b"; fmvn ");
                 push_u64(out, pos.fullmoves() as u64);
-                out.extend_from_slice(b"; id \"");
-                push_epd_string(out, &opts.file);
-                out.push(b':');
+                out.extend_from_slice(self.id_prefix);
                 push_u64(out, game.number);
                 out.push(b':');
                 push_u64(out, ply as u64);
@@ -422,6 +428,7 @@ impl<'a> Hooks<'a> for PositionsHooks<'_> {
 /// Per-thread state: the options and the size of the last chunk's output (to size the next).
 pub struct PositionsWorker {
     opts: Arc<PositionsOptions>,
+    id_prefix: Vec<u8>,
     last_len: usize,
     tag_fields: Vec<u8>,
 }
@@ -429,7 +436,10 @@ pub struct PositionsWorker {
 impl Job for Positions {
     type Worker = PositionsWorker;
     fn worker(&self) -> PositionsWorker {
-        PositionsWorker { opts: self.opts.clone(), last_len: 0, tag_fields: Vec::new() }
+        let mut id_prefix = b"; id \"".to_vec();
+        push_epd_string(&mut id_prefix, &self.opts.file);
+        id_prefix.push(b':');
+        PositionsWorker { opts: self.opts.clone(), id_prefix, last_len: 0, tag_fields: Vec::new() }
     }
 }
 
@@ -438,7 +448,8 @@ impl Worker for PositionsWorker {
 
     fn process(&mut self, chunk: &ChunkInput<'_>) -> PositionsOutput {
         let capacity = self.last_len + self.last_len / 8;
-        let hooks = PositionsHooks::new(&self.opts, capacity, std::mem::take(&mut self.tag_fields));
+        let hooks =
+            PositionsHooks::new(&self.opts, &self.id_prefix, capacity, std::mem::take(&mut self.tag_fields));
         let (hooks, stats, end) = replay_chunk(hooks, chunk);
         self.tag_fields = hooks.tag_fields;
         let mut out = hooks.out;
@@ -606,7 +617,14 @@ impl Unique {
 
 #[inline]
 fn push_u64(out: &mut Vec<u8>, n: u64) {
-    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+    // Clocks, move numbers and plies are mostly one or two digits.
+    if n < 10 {
+        out.push(b'0' + n as u8);
+    } else if n < 100 {
+        out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
+    } else {
+        out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+    }
 }
 
 fn push_i64(out: &mut Vec<u8>, n: i64) {
