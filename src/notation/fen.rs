@@ -719,9 +719,10 @@ pub fn write_setup_into(setup: &Setup, mode: CastlingMode, out: &mut Vec<u8>) {
 /// ```
 #[derive(Clone, Debug)]
 pub struct FenWriter {
-    /// Per rank (rank 1 first): occupancy and the four piece-code planes of its 8 squares, as
-    /// 40 bits; `u64::MAX` before the first use.
-    keys: [u64; 8],
+    /// The occupancy and the four piece-code planes the rank texts were rendered from (a rank
+    /// is rendered again when one of its bytes changed), and whether none was rendered yet.
+    planes: [u64; 5],
+    fresh: bool,
     /// Per rank: its FEN text (up to 8 bytes, little-endian) and length.
     text: [u64; 8],
     len: [u8; 8],
@@ -734,7 +735,8 @@ pub struct FenWriter {
 impl Default for FenWriter {
     fn default() -> FenWriter {
         FenWriter {
-            keys: [u64::MAX; 8],
+            planes: [0; 5],
+            fresh: true,
             text: [0; 8],
             len: [0; 8],
             castling_key: [0; 5],
@@ -887,15 +889,25 @@ impl FenWriter {
         let plane1 = (board.knights() | board.bishops() | board.kings()).0;
         let plane2 = (board.rooks() | board.queens() | board.kings()).0;
         let plane3 = board.by_color(Color::Black).0;
+        let planes = [occ, plane0, plane1, plane2, plane3];
+        // One move changes one to three ranks: the others keep their text.
+        let changed = if std::mem::take(&mut self.fresh) {
+            u64::MAX
+        } else {
+            planes.iter().zip(&self.planes).fold(0, |d, (now, then)| d | (now ^ then))
+        };
+        self.planes = planes;
         let mut at = 0;
         for r in (0..8).rev() {
             let shift = 8 * r;
-            let byte = |bb: u64| (bb >> shift) & 0xff;
-            let key =
-                byte(occ) | byte(plane0) << 8 | byte(plane1) << 16 | byte(plane2) << 24 | byte(plane3) << 32;
-            if key != self.keys[r] {
+            if (changed >> shift) & 0xff != 0 {
                 // Branch-free: every file's letter, then the layout of this occupancy.
-                self.keys[r] = key;
+                let byte = |bb: u64| (bb >> shift) & 0xff;
+                let key = byte(occ)
+                    | byte(plane0) << 8
+                    | byte(plane1) << 16
+                    | byte(plane2) << 24
+                    | byte(plane3) << 32;
                 let mut letters = [0u8; 9];
                 for (f, l) in letters.iter_mut().take(8).enumerate() {
                     let code = (key >> (8 + f)) & 1
