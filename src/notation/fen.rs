@@ -752,12 +752,16 @@ impl Default for FenWriter {
 #[derive(Clone, Copy)]
 struct RankLayout {
     digits: u64,
+    #[cfg_attr(all(target_arch = "x86_64", target_feature = "avx2"), allow(dead_code))]
     src: [u8; 8],
+    /// `src` as byte-shuffle indices: 0x80 (a zero byte) where `src` has none.
+    #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "avx2")), allow(dead_code))]
+    shuffle: u64,
     len: u8,
 }
 
 const RANK_LAYOUTS: [RankLayout; 256] = {
-    let mut t = [RankLayout { digits: 0, src: [8; 8], len: 0 }; 256];
+    let mut t = [RankLayout { digits: 0, src: [8; 8], shuffle: 0, len: 0 }; 256];
     let mut occ = 0;
     while occ < 256 {
         let (mut digits, mut src, mut len, mut empty, mut f) = (0u64, [8u8; 8], 0usize, 0u64, 0);
@@ -779,11 +783,71 @@ const RANK_LAYOUTS: [RankLayout; 256] = {
             digits |= (b'0' as u64 + empty) << (8 * len);
             len += 1;
         }
-        t[occ] = RankLayout { digits, src, len: len as u8 };
+        let (mut shuffle, mut i) = (0u64, 0);
+        while i < 8 {
+            shuffle |= (if src[i] < 8 { src[i] as u64 } else { 0x80 }) << (8 * i);
+            i += 1;
+        }
+        t[occ] = RankLayout { digits, src, shuffle, len: len as u8 };
         occ += 1;
     }
     t
 };
+
+/// Bit `i` of a byte moved to bit `8 * i`: one byte lane per file.
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            t[b] |= ((b as u64 >> i) & 1) << (8 * i);
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The FEN text of one rank (up to 8 bytes, little-endian) and its length, from the rank's
+/// byte of the occupancy and of the four piece-code planes (see [`FenWriter::write_board`]).
+#[inline(always)]
+fn render_rank(occ: u8, planes: [u8; 4]) -> (u64, u8) {
+    // Code: role index + 1 in bits 0-2 (pawn 1 .. king 6), bit 3 for Black (as write_board).
+    const LETTERS: [u8; 16] = *b"?PNBRQK??pnbrqk?";
+    // Byte `f`: the piece code on file `f`.
+    let codes = SPREAD[planes[0] as usize]
+        | SPREAD[planes[1] as usize] << 1
+        | SPREAD[planes[2] as usize] << 2
+        | SPREAD[planes[3] as usize] << 3;
+    let layout = &RANK_LAYOUTS[occ as usize];
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: AVX2 (hence SSSE3) is enabled for this build (the cfg above); the only load
+        // reads the 16 bytes of `LETTERS`, with no alignment requirement.
+        #[allow(unsafe_code)]
+        let text = unsafe {
+            // Letters by code, then placed by the layout (0x80 indices give the digits' zeros).
+            let letters =
+                _mm_shuffle_epi8(_mm_loadu_si128(LETTERS.as_ptr().cast()), _mm_cvtsi64_si128(codes as i64));
+            _mm_cvtsi128_si64(_mm_shuffle_epi8(letters, _mm_cvtsi64_si128(layout.shuffle as i64))) as u64
+        };
+        (text | layout.digits, layout.len)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        let mut letters = [0u8; 9];
+        for (f, l) in letters.iter_mut().take(8).enumerate() {
+            *l = LETTERS[(codes >> (8 * f) & 15) as usize];
+        }
+        let mut text = layout.digits;
+        for (i, &src) in layout.src.iter().enumerate() {
+            text |= (letters[src as usize] as u64) << (8 * i);
+        }
+        (text, layout.len)
+    }
+}
 
 /// Writes `n` at `buf[at..]` (room for 10 digits); returns the new position.
 #[inline(always)]
@@ -882,8 +946,6 @@ impl FenWriter {
     /// Writes the placement at the start of `buf` (at least 80 bytes); returns its length.
     #[inline]
     fn write_board(&mut self, board: &Board, buf: &mut [u8]) -> usize {
-        // Code: role index + 1 in bits 0-2 (pawn 1 .. king 6), bit 3 for Black (as write_board).
-        const LETTERS: [u8; 16] = *b"?PNBRQK??pnbrqk?";
         let occ = board.occupied().0;
         let plane0 = (board.pawns() | board.bishops() | board.queens()).0;
         let plane1 = (board.knights() | board.bishops() | board.kings()).0;
@@ -901,28 +963,11 @@ impl FenWriter {
         for r in (0..8).rev() {
             let shift = 8 * r;
             if (changed >> shift) & 0xff != 0 {
-                // Branch-free: every file's letter, then the layout of this occupancy.
-                let byte = |bb: u64| (bb >> shift) & 0xff;
-                let key = byte(occ)
-                    | byte(plane0) << 8
-                    | byte(plane1) << 16
-                    | byte(plane2) << 24
-                    | byte(plane3) << 32;
-                let mut letters = [0u8; 9];
-                for (f, l) in letters.iter_mut().take(8).enumerate() {
-                    let code = (key >> (8 + f)) & 1
-                        | ((key >> (16 + f)) & 1) << 1
-                        | ((key >> (24 + f)) & 1) << 2
-                        | ((key >> (32 + f)) & 1) << 3;
-                    *l = LETTERS[code as usize];
-                }
-                let layout = &RANK_LAYOUTS[(key & 0xff) as usize];
-                let mut text = layout.digits;
-                for (i, &src) in layout.src.iter().enumerate() {
-                    text |= (letters[src as usize] as u64) << (8 * i);
-                }
+                let byte = |bb: u64| (bb >> shift) as u8;
+                let (text, len) =
+                    render_rank(byte(occ), [byte(plane0), byte(plane1), byte(plane2), byte(plane3)]);
                 self.text[r] = text;
-                self.len[r] = layout.len;
+                self.len[r] = len;
             }
             // At most 7 ranks of 8 bytes and a '/' precede: `at` <= 63.
             let p = at & 63;
