@@ -513,6 +513,24 @@ impl<const N: usize> StackBuf<N> {
 /// masked to 255 so the compiler drops the bounds checks (at most 64 + 64 + 7 bytes are written).
 #[inline]
 fn write_board(board: &Board, promoted: Bitboard, out: &mut Vec<u8>) {
+    if promoted.is_empty() {
+        // No `~` marks: every rank fits 8 bytes, so each is rendered whole.
+        let planes = code_planes(board);
+        let start = out.len();
+        out.resize(start + 72, 0);
+        let mut at = 0;
+        for r in (0..8).rev() {
+            let (text, len) = render_rank(planes.map(|p| (p >> (8 * r)) as u8));
+            at = place_rank(&mut out[start..], at, text, len);
+        }
+        out.truncate(start + at - 1);
+    } else {
+        write_board_marked(board, promoted, out);
+    }
+}
+
+/// [`write_board`] a square at a time, with a `~` after each piece on `promoted`.
+fn write_board_marked(board: &Board, promoted: Bitboard, out: &mut Vec<u8>) {
     // Code: role index + 1 in bits 0-2 (pawn 1 .. king 6), bit 3 for Black.
     const LETTERS: [u8; 16] = *b"?PNBRQK??pnbrqk?";
     let flip = |bb: Bitboard| bb.0.swap_bytes();
@@ -809,18 +827,40 @@ const SPREAD: [u64; 256] = {
     t
 };
 
-/// The FEN text of one rank (up to 8 bytes, little-endian) and its length, from the rank's
-/// byte of the occupancy and of the four piece-code planes (see [`FenWriter::write_board`]).
+/// The occupancy and the four piece-code planes of `board`: a square's code (role index + 1 in
+/// bits 0-2, pawn 1 .. king 6; bit 3 for Black) has bit `i` set where plane `i + 1` has it.
 #[inline(always)]
-fn render_rank(occ: u8, planes: [u8; 4]) -> (u64, u8) {
-    // Code: role index + 1 in bits 0-2 (pawn 1 .. king 6), bit 3 for Black (as write_board).
+fn code_planes(board: &Board) -> [u64; 5] {
+    [
+        board.occupied().0,
+        (board.pawns() | board.bishops() | board.queens()).0,
+        (board.knights() | board.bishops() | board.kings()).0,
+        (board.rooks() | board.queens() | board.kings()).0,
+        board.by_color(Color::Black).0,
+    ]
+}
+
+/// Writes a rank's text and a `/` at `buf[at..]` (8-byte stores; `at` <= 63 as at most 7 ranks
+/// of 8 bytes and their `/` precede, and `buf` holds 72 bytes); returns where the next goes.
+#[inline(always)]
+fn place_rank(buf: &mut [u8], at: usize, text: u64, len: u8) -> usize {
+    let p = at & 63;
+    buf[p..p + 8].copy_from_slice(&text.to_le_bytes());
+    buf[p + len as usize] = b'/';
+    p + len as usize + 1
+}
+
+/// The FEN text of one rank (up to 8 bytes, little-endian) and its length, from the rank's
+/// byte of each of the [`code_planes`].
+#[inline(always)]
+fn render_rank(planes: [u8; 5]) -> (u64, u8) {
     const LETTERS: [u8; 16] = *b"?PNBRQK??pnbrqk?";
     // Byte `f`: the piece code on file `f`.
-    let codes = SPREAD[planes[0] as usize]
-        | SPREAD[planes[1] as usize] << 1
-        | SPREAD[planes[2] as usize] << 2
-        | SPREAD[planes[3] as usize] << 3;
-    let layout = &RANK_LAYOUTS[occ as usize];
+    let codes = SPREAD[planes[1] as usize]
+        | SPREAD[planes[2] as usize] << 1
+        | SPREAD[planes[3] as usize] << 2
+        | SPREAD[planes[4] as usize] << 3;
+    let layout = &RANK_LAYOUTS[planes[0] as usize];
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     {
         use std::arch::x86_64::*;
@@ -946,12 +986,7 @@ impl FenWriter {
     /// Writes the placement at the start of `buf` (at least 80 bytes); returns its length.
     #[inline]
     fn write_board(&mut self, board: &Board, buf: &mut [u8]) -> usize {
-        let occ = board.occupied().0;
-        let plane0 = (board.pawns() | board.bishops() | board.queens()).0;
-        let plane1 = (board.knights() | board.bishops() | board.kings()).0;
-        let plane2 = (board.rooks() | board.queens() | board.kings()).0;
-        let plane3 = board.by_color(Color::Black).0;
-        let planes = [occ, plane0, plane1, plane2, plane3];
+        let planes = code_planes(board);
         // One move changes one to three ranks: the others keep their text.
         let changed = if std::mem::take(&mut self.fresh) {
             u64::MAX
@@ -963,17 +998,9 @@ impl FenWriter {
         for r in (0..8).rev() {
             let shift = 8 * r;
             if (changed >> shift) & 0xff != 0 {
-                let byte = |bb: u64| (bb >> shift) as u8;
-                let (text, len) =
-                    render_rank(byte(occ), [byte(plane0), byte(plane1), byte(plane2), byte(plane3)]);
-                self.text[r] = text;
-                self.len[r] = len;
+                (self.text[r], self.len[r]) = render_rank(planes.map(|p| (p >> shift) as u8));
             }
-            // At most 7 ranks of 8 bytes and a '/' precede: `at` <= 63.
-            let p = at & 63;
-            buf[p..p + 8].copy_from_slice(&self.text[r].to_le_bytes());
-            buf[p + self.len[r] as usize] = b'/';
-            at = p + self.len[r] as usize + 1;
+            at = place_rank(buf, at, self.text[r], self.len[r]);
         }
         at - 1
     }
@@ -982,6 +1009,43 @@ impl FenWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whole ranks rendered at once give the placement written a square at a time.
+    #[test]
+    fn ranks_rendered_whole_match_the_square_loop() {
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut pos = Position::default();
+        for i in 0..20_000 {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            write_board(pos.board(), Bitboard::EMPTY, &mut a);
+            write_board_marked(pos.board(), Bitboard::EMPTY, &mut b);
+            assert_eq!(String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
+            let moves = pos.legal_moves();
+            if moves.is_empty() || i % 150 == 0 {
+                pos = Position::default();
+                continue;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            pos.play_unchecked(moves[(rng % moves.len() as u64) as usize]);
+        }
+        // Every occupancy of one rank, with every piece code on it.
+        for occ in 0..=255u64 {
+            let mut board = Board::empty();
+            for f in 0..8 {
+                if occ >> f & 1 != 0 {
+                    let role = Role::ALL[(f as usize + occ as usize) % 6];
+                    let color = Color::from_white((occ >> 3) & 1 == f & 1);
+                    board.set_piece_at(Square::new(56 + f as u32), Piece { color, role });
+                }
+            }
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            write_board(&board, Bitboard::EMPTY, &mut a);
+            write_board_marked(&board, Bitboard::EMPTY, &mut b);
+            assert_eq!(a, b, "occupancy {occ:#x}");
+        }
+    }
 
     /// The caching writer gives the bytes of the plain one over many games' positions.
     #[test]
