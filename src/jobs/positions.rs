@@ -615,7 +615,7 @@ impl Unique {
 
 // --- Text helpers ----------------------------------------------------------------------------
 
-#[inline]
+#[inline(always)]
 fn push_u64(out: &mut Vec<u8>, n: u64) {
     // Clocks, move numbers and plies are mostly one or two digits.
     if n < 10 {
