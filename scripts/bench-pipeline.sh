@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs pgnkit and the shakmaty + pgn-reader peer (../shared/bench/peers-rust, GPL: a benchmark
 # peer only, built outside this repository's dependency graph) on the same 100 MB corpus, in one
-# run, alternating, and prints medians and ratios.
+# run, alternating (each pair in both orders), and prints medians and ratios.
 #   usage: scripts/bench-pipeline.sh [RUNS]        (default 5; needs ../shared)
 #   PGNKIT=target/pgo/release/pgnkit scripts/bench-pipeline.sh 11   measures another pgnkit build
 #   (scripts/build-pgo.sh makes that one).
@@ -36,11 +36,19 @@ pairs=(
 if $bin positions --help >/dev/null 2>&1; then
   pairs+=("positions-fen-1t|$bin positions --quiet -j 1 $corpus|peer-fen|$peer/fen $corpus")
 fi
+# Each pair runs in turn a-b, then b-a: what ran just before (a 1-thread or a 2-thread run, so
+# one core idle or both busy) differs by position, and the first of a pair no longer always
+# follows the same command.
 for ((i = 0; i < runs; i++)); do
   for p in "${pairs[@]}"; do
     IFS='|' read -r a acmd b bcmd <<<"$p"
-    times[$a]+="$(secs $acmd) "
-    times[$b]+="$(secs $bcmd) "
+    if ((i % 2 == 0)); then
+      times[$a]+="$(secs $acmd) "
+      times[$b]+="$(secs $bcmd) "
+    else
+      times[$b]+="$(secs $bcmd) "
+      times[$a]+="$(secs $acmd) "
+    fi
   done
 done
 echo "corpus: $corpus ($bytes bytes), $runs runs each, alternating; $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
