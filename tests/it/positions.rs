@@ -81,6 +81,29 @@ fn formats() {
     }
 }
 
+/// Records carry the canonical SAN of the next move whatever the input wrote (the replayer
+/// copies a token only when it is exactly that).
+#[test]
+fn next_moves_are_canonical_san() {
+    let dir = temp_dir("canonical");
+    let pgn = dir.join("lenient.pgn");
+    let game = "[Event \"x\"]\n\n1. e4 e5 2. Ngf3 Nc6 3. Bb5 a6 4. 0-0 Nf6 5. Bxc6 dxc6 6. Nxe5 Qd4 \
+                7. Nf3+ Qxe4 8. Re1 Qxe1+ 9. Nxe1 Bc5 10. d4 Bxd4 11. Qxd4 Be6 12. Qd8# 1-0\n";
+    std::fs::write(&pgn, game).expect("write the game");
+    let want = "e4 e5 Nf3 Nc6 Bb5 a6 O-O Nf6 Bxc6 dxc6 Nxe5 Qd4 Nf3 Qxe4 Re1 Qxe1+ Nxe1 Bc5 d4 Bxd4 \
+                Qxd4 Be6 Qd8+"; // `Qd8#` was no mate: Kxd8 and Rxd8 answer it
+    let o = run(&["positions", "-q", "--format", "jsonl", path(&pgn)]);
+    let sans: Vec<String> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .filter_map(|r| r["san"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(sans.join(" "), want.split_whitespace().collect::<Vec<_>>().join(" "));
+    let epd = stdout(&run(&["positions", "-q", "--format", "epd", path(&pgn)]));
+    let c0: Vec<&str> = epd.lines().filter_map(|l| l.split("c0 \"").nth(1)?.split('"').next()).collect();
+    assert_eq!(c0.join(" "), sans.join(" "));
+}
+
 #[test]
 fn ep_square_always_and_ply_filters() {
     let pgn = fixture("pgn/twic1599_10k.pgn");
