@@ -757,6 +757,22 @@ mod tests {
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
     #[test]
+    fn numbers_are_written_as_decimal() {
+        let mut n = 1u64;
+        for _ in 0..20 {
+            for v in [n - 1, n, n + 7, n * 9 + 1] {
+                let mut out = b"x".to_vec();
+                push_u64(&mut out, v);
+                assert_eq!(out, format!("x{v}").into_bytes());
+            }
+            n = n.saturating_mul(10);
+        }
+        let mut out = Vec::new();
+        push_u64(&mut out, u64::MAX);
+        assert_eq!(out, u64::MAX.to_string().into_bytes());
+    }
+
+    #[test]
     fn fen_one_record_per_position_and_the_valid_prefix_of_a_bad_game() {
         let (out, diags, stats) = positions(GAMES, &opts(Format::Fen), 1, 1 << 20);
         let lines: Vec<&str> = out.lines().collect();
