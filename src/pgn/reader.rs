@@ -110,6 +110,16 @@ pub(crate) fn is_space(b: u8) -> bool {
     class(b) == WS
 }
 
+/// The token the reader would read last in `text`: its trailing run of token bytes, or a
+/// trailing `*` (a token of its own).
+pub(crate) fn last_token(text: &[u8]) -> &[u8] {
+    if text.last() == Some(&b'*') {
+        return &text[text.len() - 1..];
+    }
+    let start = text.iter().rposition(|&b| class(b) != TOKEN).map_or(0, |i| i + 1);
+    &text[start..]
+}
+
 /// Result of a cached search for `}`: the first `}` in `from..to` is `hit` (or none).
 #[derive(Debug, Clone, Copy, Default)]
 struct BraceCache {

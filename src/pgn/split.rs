@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use super::Reader;
+use super::{GameResult, Reader};
 
 /// The end offset of the game that starts at or after `from`, i.e. where the next game can be
 /// read from; `None` when no game remains. `from` must be 0 or the end of a game.
@@ -150,8 +150,8 @@ pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
         .unwrap_or(bytes.len())
 }
 
-/// Whether the line that ends with the line break before `p` ends with a result token (`1-0`,
-/// `0-1`, `1/2-1/2`, `*`, then only blanks), as a game's last movetext line does.
+/// Whether the line that ends with the line break before `p` ends with a result token (then
+/// only blanks), as a game's last movetext line does.
 fn after_result(bytes: &[u8], p: usize) -> bool {
     let mut end = p - 1;
     if bytes[end] == b'\n' && end > 0 && bytes[end - 1] == b'\r' {
@@ -161,13 +161,7 @@ fn after_result(bytes: &[u8], p: usize) -> bool {
     while let [rest @ .., b' ' | b'\t'] = line {
         line = rest;
     }
-    [&b"1-0"[..], b"0-1", b"1/2-1/2", b"*"].iter().any(|r| {
-        line.ends_with(r)
-            && line
-                .len()
-                .checked_sub(r.len() + 1)
-                .is_none_or(|i| !matches!(line[i], b'0'..=b'9' | b'/' | b'-' | b'a'..=b'z' | b'A'..=b'Z'))
-    })
+    GameResult::from_ascii(super::reader::last_token(line)).is_some()
 }
 
 /// How far the look-ahead of a stream chunk cut at `cut` must reach for [`decided`] to hold:
