@@ -765,24 +765,22 @@ impl Default for FenWriter {
 }
 
 /// How the FEN text of a rank is laid out for one occupancy byte: the digits in place (zero
-/// bytes where piece letters go), the file whose letter goes to each output byte (8: none), and
-/// the length.
+/// bytes where piece letters go), the file whose letter goes to each output byte as byte-shuffle
+/// indices (0x80, a zero byte, where none goes), and the length.
 #[derive(Clone, Copy)]
 struct RankLayout {
     digits: u64,
-    #[cfg_attr(all(target_arch = "x86_64", target_feature = "avx2"), allow(dead_code))]
-    src: [u8; 8],
-    /// `src` as byte-shuffle indices: 0x80 (a zero byte) where `src` has none.
-    #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "avx2")), allow(dead_code))]
     shuffle: u64,
     len: u8,
 }
 
 const RANK_LAYOUTS: [RankLayout; 256] = {
-    let mut t = [RankLayout { digits: 0, src: [8; 8], shuffle: 0, len: 0 }; 256];
+    let mut t = [RankLayout { digits: 0, shuffle: 0, len: 0 }; 256];
     let mut occ = 0;
     while occ < 256 {
-        let (mut digits, mut src, mut len, mut empty, mut f) = (0u64, [8u8; 8], 0usize, 0u64, 0);
+        // Every output byte starts as "none"; a piece's byte gets its file.
+        let (mut digits, mut shuffle, mut len, mut empty, mut f) =
+            (0u64, 0x8080_8080_8080_8080u64, 0, 0u64, 0);
         while f < 8 {
             if occ >> f & 1 == 0 {
                 empty += 1;
@@ -792,7 +790,7 @@ const RANK_LAYOUTS: [RankLayout; 256] = {
                     len += 1;
                     empty = 0;
                 }
-                src[len] = f as u8;
+                shuffle = shuffle & !(0xff << (8 * len)) | (f as u64) << (8 * len);
                 len += 1;
             }
             f += 1;
@@ -801,12 +799,7 @@ const RANK_LAYOUTS: [RankLayout; 256] = {
             digits |= (b'0' as u64 + empty) << (8 * len);
             len += 1;
         }
-        let (mut shuffle, mut i) = (0u64, 0);
-        while i < 8 {
-            shuffle |= (if src[i] < 8 { src[i] as u64 } else { 0x80 }) << (8 * i);
-            i += 1;
-        }
-        t[occ] = RankLayout { digits, src, shuffle, len: len as u8 };
+        t[occ] = RankLayout { digits, shuffle, len: len as u8 };
         occ += 1;
     }
     t
@@ -877,13 +870,12 @@ fn render_rank(planes: [u8; 5]) -> (u64, u8) {
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
     {
-        let mut letters = [0u8; 9];
-        for (f, l) in letters.iter_mut().take(8).enumerate() {
-            *l = LETTERS[(codes >> (8 * f) & 15) as usize];
-        }
+        // As the shuffles do it: byte `i` takes the letter of file `shuffle[i]`, or 0 for 0x80.
         let mut text = layout.digits;
-        for (i, &src) in layout.src.iter().enumerate() {
-            text |= (letters[src as usize] as u64) << (8 * i);
+        for (i, src) in layout.shuffle.to_le_bytes().into_iter().enumerate() {
+            if src < 8 {
+                text |= u64::from(LETTERS[(codes >> (8 * src) & 15) as usize]) << (8 * i);
+            }
         }
         (text, layout.len)
     }
