@@ -7,28 +7,30 @@
 /// Position of the first byte of `text` that is one of `needles`.
 #[inline(always)]
 pub(crate) fn find_any<const N: usize>(text: &[u8], needles: [u8; N]) -> Option<usize> {
-    // Whole 32-byte blocks with AVX2, then the rest a byte at a time.
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    let at = {
-        let mut at = 0;
-        while let Some(block) = text.get(at..at + 32) {
-            let hits = mask32(block, needles);
-            if hits != 0 {
-                return Some(at + hits.trailing_zeros() as usize);
-            }
-            at += 32;
-        }
-        at
-    };
+    return first_hit::<32>(text, |block| mask32(block, needles), |b| needles.contains(&b));
     #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-    let at = 0;
-    find_any_portable(&text[at..], needles).map(|i| at + i)
+    text.iter().position(|b| needles.contains(b))
 }
 
-/// [`find_any`] a byte at a time (the tail after the last full block, other machines, tests).
+/// The first byte of `text` that `is_hit`, searched in whole `W`-byte blocks by `mask` (bit `i`
+/// set where `block[i]` is a hit), then a byte at a time in the rest.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
-fn find_any_portable<const N: usize>(text: &[u8], needles: [u8; N]) -> Option<usize> {
-    text.iter().position(|b| needles.contains(b))
+fn first_hit<const W: usize>(
+    text: &[u8],
+    mask: impl Fn(&[u8]) -> u32,
+    is_hit: impl Fn(u8) -> bool,
+) -> Option<usize> {
+    let mut at = 0;
+    while let Some(block) = text.get(at..at + W) {
+        let hits = mask(block);
+        if hits != 0 {
+            return Some(at + hits.trailing_zeros() as usize);
+        }
+        at += W;
+    }
+    text[at..].iter().position(|&b| is_hit(b)).map(|i| at + i)
 }
 
 /// Bit `i` set where `block[i]` is one of `needles`; `block` is 32 bytes.
@@ -110,25 +112,15 @@ impl ByteSet {
     }
 
     /// Position of the first byte of `text` in the set, or `text.len()`. Runs between stops are
-    /// short (a SAN token, a tag name) and of varying length: a byte loop's exit is a branch
-    /// mispredicted about once a run, where 16 bytes tested at once end it with none.
+    /// short (a SAN token) and of varying length: a byte loop's exit is a branch mispredicted
+    /// about once a run, where 16 bytes tested at once end it with none.
     #[inline(always)]
     pub(crate) fn find_in(&self, text: &[u8]) -> usize {
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-        let at = {
-            let mut at = 0;
-            while let Some(block) = text.get(at..at + 16) {
-                let hits = self.mask16(block);
-                if hits != 0 {
-                    return at + hits.trailing_zeros() as usize;
-                }
-                at += 16;
-            }
-            at
-        };
+        let found = first_hit::<16>(text, |block| self.mask16(block), |b| self.contains(b));
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-        let at = 0;
-        at + text[at..].iter().position(|&b| self.contains(b)).unwrap_or(text.len() - at)
+        let found = text.iter().position(|&b| self.contains(b));
+        found.unwrap_or(text.len())
     }
 
     /// Bit `i` set where `block[i]` is in the set; `block` is 16 bytes.
