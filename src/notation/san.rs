@@ -4,7 +4,8 @@
 //!
 //! Lenient input, accepted and reported as [`Lenience`] flags (`0` = canonical):
 //! - castling with zeros or lower-case letters: `0-0`, `0-0-0`, `o-o` ([`Lenience::CASTLING_FORM`]);
-//! - an `e.p.` suffix, with or without a space before it ([`Lenience::EN_PASSANT_SUFFIX`]);
+//! - an `e.p.` suffix, with or without a space before it, or written `ep`
+//!   ([`Lenience::EN_PASSANT_SUFFIX`]);
 //! - long algebraic: `e2e4`, `e2-e4`, `e4xd5`, `Ng1-f3`, `e7e8q` ([`Lenience::LONG_ALGEBRAIC`]);
 //! - promotion without `=` (`e8Q`), as `e8(Q)` or `e8/Q`, or with a lower-case letter
 //!   ([`Lenience::PROMOTION_FORM`]);
@@ -506,10 +507,18 @@ fn parse_general(text: &[u8]) -> Option<Parsed> {
     }
     let mut flags = Lenience::CANONICAL;
     let (mut n, mut suffix) = strip_check(text, &mut flags);
-    // `e.p.`, with or without a space, possibly followed by the check mark.
-    if text[..n].ends_with(b"e.p.") {
+    // `e.p.`, with or without a space, possibly followed by the check mark; or `ep` (`exf6ep`).
+    // No SAN ends in `p` otherwise (a pawn never promotes to a pawn).
+    let ep = if text[..n].ends_with(b"e.p.") {
+        4
+    } else if text[..n].ends_with(b"ep") {
+        2
+    } else {
+        0
+    };
+    if ep > 0 {
         flags |= Lenience::EN_PASSANT_SUFFIX;
-        n -= 4;
+        n -= ep;
         if n > 0 && text[n - 1] == b' ' {
             n -= 1;
         }
@@ -1345,6 +1354,8 @@ mod tests {
             ("exd6e.p.", "exd6", L::EN_PASSANT_SUFFIX),
             ("exd6 e.p.+", "exd6+", L::EN_PASSANT_SUFFIX),
             ("exd6e.p.#", "exd6#", L::EN_PASSANT_SUFFIX),
+            ("exd6ep", "exd6", L::EN_PASSANT_SUFFIX),
+            ("exd6ep+", "exd6+", L::EN_PASSANT_SUFFIX),
             ("e2e4", "e2e4", L::LONG_ALGEBRAIC),
             ("e2-e4", "e2e4", L::LONG_ALGEBRAIC),
             ("e4xd5", "e4xd5", L::LONG_ALGEBRAIC),
@@ -1806,6 +1817,7 @@ mod tests {
                 texts.push(format!("P{bare}"));
                 texts.push(format!("{bare} e.p."));
                 texts.push(format!("{bare}e.p."));
+                texts.push(format!("{bare}ep"));
                 if let Some(from) = m.from() {
                     let (f, r) = (from.file().char(), from.rank().char());
                     let (head, tail) = bare.split_at(usize::from(bare.starts_with(char::is_uppercase)));

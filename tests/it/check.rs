@@ -132,12 +132,27 @@ fn tricky_files_never_crash() {
 #[test]
 fn real_collections_match_python_chess_game_and_ply_counts() {
     let Some(shared) = shared_data("real_collections_match_python_chess_game_and_ply_counts") else { return };
-    // (file, games, plies, games python-chess rejects): ../shared/data/README.md.
-    for (file, games, plies) in [
-        ("games/lichess_db_1000k.pgn", 438, 28_538),
-        ("games/twic1599_1000k.pgn", 1_110, 101_487),
-        ("variants/crazyhouse/crazyara_rl_eval_model_os_45_vs_sf.pgn", 100, 10_751),
-        ("variants/chess960/tcec_frc_s06-s20.pgn.zst", 948, 111_430),
+    // (file, games, plies, games with errors): games and plies as ../shared/data/README.md gives
+    // them for python-chess. The master games' 12 games with errors are the data's: 3 illegal
+    // moves (the 3 python-chess reports), 2 results against their Result tag, a malformed tag
+    // (`[Event Casual Game"]`), and 6 with tokens python-chess skips unread (`n/a`, `mat`,
+    // `bad`, `#1-0`).
+    for (file, games, plies, with_errors) in [
+        ("games/lichess_db_1000k.pgn", 438, 28_538, 0),
+        ("games/twic1599_1000k.pgn", 1_110, 101_487, 0),
+        ("games/lichess_DrDrunkenstein_2019-01-29.pgn", 984, 80_386, 0),
+        ("games/pgnmentor_Carlsen.pgn.zst", 1_860, 166_961, 0),
+        ("games/twic0920.pgn.zst", 2_245, 182_591, 0),
+        ("games/tcec_s01-s10.pgn.zst", 3_282, 459_993, 0),
+        ("games/tcec_s11-s15.pgn.zst", 2_236, 307_035, 0),
+        ("games/tcec_s16-s18.pgn.zst", 3_165, 429_267, 0),
+        ("games/chessgames_master_35k.pgn.zst", 35_009, 2_938_563, 12),
+        ("games/engine/stockfish_books_8moves_v3.pgn.zst", 34_700, 555_200, 0),
+        ("games/engine/sunfish_3fold.pgn.zst", 713, 75_273, 0),
+        ("games/otb/pgn2tex_Capablanca.pgn", 597, 46_577, 0),
+        ("variants/crazyhouse/crazyara_rl_eval_model_os_45_vs_sf.pgn", 100, 10_751, 0),
+        ("variants/chess960/tcec_frc_s06-s20.pgn.zst", 948, 111_430, 0),
+        ("variants/chess960/tcec_dfrc_s22-s24.pgn.zst", 210, 28_700, 0),
     ] {
         let path = shared.join(file);
         let (_, out, err) = check(&["--json", path.to_str().expect("utf-8")]);
@@ -145,6 +160,6 @@ fn real_collections_match_python_chess_game_and_ply_counts() {
             serde_json::from_str(out.lines().last().expect("summary")).expect("json");
         assert_eq!(summary["data"]["games"], games, "{file}: {err}");
         assert_eq!(summary["data"]["plies"], plies, "{file}: {err}");
-        assert_eq!(summary["data"]["with_errors"], 0, "{file}: {out}");
+        assert_eq!(summary["data"]["with_errors"], with_errors, "{file}: {out}");
     }
 }
