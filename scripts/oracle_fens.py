@@ -4,29 +4,53 @@ per line, as python-chess (`pip install chess`) sees them.
 
 `board.fen()` writes the en passant square only when a legal capture exists, like
 `pgnkit positions --ep-square legal` (the default). python-chess keeps the valid prefix of a
-game with an illegal move, as pgnkit does.
+game with an illegal move, as pgnkit does. A `.zst` file is read through `zstd -dc`.
 
-Usage: scripts/oracle_fens.py FILE.pgn > FILE.fen
+Usage:
+  scripts/oracle_fens.py FILE.pgn > FILE.fen
+  scripts/oracle_fens.py --summary FILE...   # FILE<TAB>lines<TAB>CRC-32 of the FEN text, per file
+The second form wrote fixtures/expected/python_chess_fens.tsv (run from ../shared/data).
 """
 
+import io
+import subprocess
 import sys
+import zlib
 
 import chess
 import chess.pgn
 
 
-def main() -> None:
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    # The PGN standard says ISO 8859-1; real files are mostly UTF-8. Only tags would differ.
-    with open(sys.argv[1], encoding="utf-8-sig", errors="replace") as f:
-        out = sys.stdout
+def fens(path: str):
+    """The FEN lines of every mainline position in the games of `path`."""
+    if path.endswith(".zst"):
+        raw = subprocess.run(["zstd", "-dcq", path], check=True, capture_output=True).stdout
+        # The PGN standard says ISO 8859-1; real files are mostly UTF-8. Only tags would differ.
+        f = io.StringIO(raw.decode("utf-8-sig", errors="replace"))
+    else:
+        f = open(path, encoding="utf-8-sig", errors="replace")
+    with f:
         while (game := chess.pgn.read_game(f)) is not None:
             board = game.board()
-            out.write(board.fen() + "\n")
+            yield board.fen() + "\n"
             for move in game.mainline_moves():
                 board.push(move)
-                out.write(board.fen() + "\n")
+                yield board.fen() + "\n"
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    if args[:1] == ["--summary"] and len(args) > 1:
+        for path in args[1:]:
+            lines, crc = 0, 0
+            for line in fens(path):
+                lines += 1
+                crc = zlib.crc32(line.encode(), crc)
+            print(f"{path}\t{lines}\t{crc:08x}")
+    elif len(args) == 1:
+        sys.stdout.writelines(fens(args[0]))
+    else:
+        sys.exit(__doc__)
 
 
 if __name__ == "__main__":
