@@ -99,7 +99,7 @@ impl Lenience {
     pub const CANONICAL: Lenience = Lenience(0);
     /// Castling written with zeros (`0-0`) or lower-case letters (`o-o`).
     pub const CASTLING_FORM: Lenience = Lenience(1 << 0);
-    /// An `e.p.` suffix.
+    /// An `e.p.` or `ep` suffix.
     pub const EN_PASSANT_SUFFIX: Lenience = Lenience(1 << 1);
     /// Long algebraic notation: `e2e4`, `e2-e4`, `Ng1-f3`.
     pub const LONG_ALGEBRAIC: Lenience = Lenience(1 << 2);
@@ -123,7 +123,7 @@ impl Lenience {
 
     const ALL: [(Lenience, &'static str); 11] = [
         (Lenience::CASTLING_FORM, "castling written with zeros or lower-case letters"),
-        (Lenience::EN_PASSANT_SUFFIX, "en passant suffix `e.p.`"),
+        (Lenience::EN_PASSANT_SUFFIX, "en passant suffix `e.p.` or `ep`"),
         (Lenience::LONG_ALGEBRAIC, "long algebraic notation"),
         (Lenience::PROMOTION_FORM, "promotion not written as `=Q`"),
         (Lenience::LOWER_CASE_PIECE, "lower-case piece letter"),
