@@ -512,6 +512,7 @@ impl<'a> Reader<'a> {
                             self.problem(v, ProblemKind::ResultInVariation, start);
                             continue;
                         }
+                        self.lone_result(v, tokens, start);
                         if loud {
                             v.outcome(Some(result), self.off(start));
                         }
@@ -605,6 +606,7 @@ impl<'a> Reader<'a> {
                         pos += 1;
                         continue;
                     }
+                    self.lone_result(v, tokens, pos);
                     if loud {
                         v.outcome(Some(GameResult::Unknown), self.off(pos));
                     }
@@ -654,6 +656,13 @@ impl<'a> Reader<'a> {
         }
         if !outcome_sent && quiet_from > 0 {
             v.outcome(None, self.off(pos));
+        }
+    }
+
+    /// Reports a result at `at` that is the game's first token in a game without tags.
+    fn lone_result<V: Visitor<'a>>(&mut self, v: &mut V, tokens: u32, at: usize) {
+        if tokens == 1 && self.tag_names.is_empty() {
+            self.problem(v, ProblemKind::LoneResult, at);
         }
     }
 
@@ -946,6 +955,22 @@ mod tests {
             .map(|l| l.split(' ').nth(1).unwrap())
             .collect();
         assert_eq!(toks, ["--", "Z0", "0-0", "O-O-O+", "0000", "@@@@", "e4", "$18", "$146", "$145", "exd6"]);
+    }
+
+    #[test]
+    fn a_result_alone_is_a_game_with_a_warning() {
+        let games = trace(b"[Event \"a\"]\n\n1. e4 1-0 1-0\n\n[Event \"b\"]\n\n*\n");
+        let g: Vec<String> = games.iter().map(|g| lines(g)).collect();
+        assert_eq!(g.len(), 3, "{g:?}");
+        assert!(
+            g[1].contains("problem@") && g[1].contains("LoneResult") && g[1].contains("outcome@"),
+            "{}",
+            g[1]
+        );
+        // A game with tags, or with anything before its result, is no lone result.
+        assert!(!g[0].contains("LoneResult") && !g[2].contains("LoneResult"), "{g:?}");
+        assert!(!one("{ c } *").contains("LoneResult"));
+        assert!(one("*").contains("LoneResult"));
     }
 
     #[test]

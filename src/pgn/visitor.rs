@@ -112,6 +112,9 @@ pub enum ProblemKind {
     TooManyTokens,
     /// More diagnostics than the per-game budget; the later ones are dropped.
     TooManyProblems,
+    /// A game of nothing but a result token: no tags, no movetext before it. Most often a result
+    /// written twice (`1-0 1-0`), whose second copy reads as a game of its own.
+    LoneResult,
 }
 
 impl ProblemKind {
@@ -122,6 +125,7 @@ impl ProblemKind {
             ProblemKind::UnescapedQuoteInTag
                 | ProblemKind::ResultInVariation
                 | ProblemKind::UnmatchedCloseBrace
+                | ProblemKind::LoneResult
         )
     }
 
@@ -144,6 +148,9 @@ impl ProblemKind {
             ProblemKind::UnexpectedToken => "unexpected token in movetext; skipped",
             ProblemKind::TooManyTokens => "game too large; rest skipped",
             ProblemKind::TooManyProblems => "too many problems in this game; further ones dropped",
+            ProblemKind::LoneResult => {
+                "a result with no tags and no moves: a game of its own (a result written twice?)"
+            }
         }
     }
 }
