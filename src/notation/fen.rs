@@ -506,11 +506,6 @@ impl<const N: usize> StackBuf<N> {
 }
 
 /// Placement ranks 8 to 1, `~` after promoted pieces.
-///
-/// Branch-light: the pieces are visited once in FEN order (the board flipped so a8 is bit 0),
-/// each piece's letter comes from a 4-bit code built from bit planes, and digits and `~` are
-/// written unconditionally with the length advanced only when they count. The buffer index is
-/// masked to 255 so the compiler drops the bounds checks (at most 64 + 64 + 7 bytes are written).
 #[inline]
 fn write_board(board: &Board, promoted: Bitboard, out: &mut Vec<u8>) {
     if promoted.is_empty() {
@@ -518,27 +513,22 @@ fn write_board(board: &Board, promoted: Bitboard, out: &mut Vec<u8>) {
         let planes = code_planes(board);
         let start = out.len();
         out.resize(start + 72, 0);
-        let mut at = 0;
-        for r in (0..8).rev() {
-            let (text, len) = render_rank(planes.map(|p| (p >> (8 * r)) as u8));
-            at = place_rank(&mut out[start..], at, text, len);
-        }
-        out.truncate(start + at - 1);
+        let len = place_ranks(&mut out[start..], |r| render_rank(planes.map(|p| (p >> (8 * r)) as u8)));
+        out.truncate(start + len);
     } else {
         write_board_marked(board, promoted, out);
     }
 }
 
 /// [`write_board`] a square at a time, with a `~` after each piece on `promoted`.
+///
+/// Branch-light: the pieces are visited once in FEN order (the board flipped so a8 is bit 0),
+/// each piece's letter comes from its code in the [`code_planes`], and digits and `~` are
+/// written unconditionally with the length advanced only when they count. The buffer index is
+/// masked to 255 so the compiler drops the bounds checks (at most 64 + 64 + 7 bytes are written).
 fn write_board_marked(board: &Board, promoted: Bitboard, out: &mut Vec<u8>) {
-    // Code: role index + 1 in bits 0-2 (pawn 1 .. king 6), bit 3 for Black.
-    const LETTERS: [u8; 16] = *b"?PNBRQK??pnbrqk?";
-    let flip = |bb: Bitboard| bb.0.swap_bytes();
-    let plane0 = flip(board.pawns() | board.bishops() | board.queens());
-    let plane1 = flip(board.knights() | board.bishops() | board.kings());
-    let plane2 = flip(board.rooks() | board.queens() | board.kings());
-    let plane3 = flip(board.by_color(Color::Black));
-    let promoted = flip(promoted);
+    let [occupied, plane0, plane1, plane2, plane3] = code_planes(board).map(u64::swap_bytes);
+    let promoted = promoted.0.swap_bytes();
     let mut buf = [0u8; 256];
     let mut len = 0usize;
     let mut put = |c: u8, keep: bool| {
@@ -546,7 +536,7 @@ fn write_board_marked(board: &Board, promoted: Bitboard, out: &mut Vec<u8>) {
         len += keep as usize;
     };
     let (mut rank, mut file) = (0u32, 0u32);
-    let mut pieces = flip(board.occupied());
+    let mut pieces = occupied;
     while pieces != 0 {
         let i = pieces.trailing_zeros();
         pieces &= pieces - 1;
@@ -562,7 +552,7 @@ fn write_board_marked(board: &Board, promoted: Bitboard, out: &mut Vec<u8>) {
             | ((plane1 >> i) & 1) << 1
             | ((plane2 >> i) & 1) << 2
             | ((plane3 >> i) & 1) << 3;
-        put(LETTERS[code as usize], true);
+        put(CODE_LETTERS[code as usize], true);
         put(b'~', (promoted >> i) & 1 != 0);
         file = f + 1;
     }
@@ -820,8 +810,11 @@ const SPREAD: [u64; 256] = {
     t
 };
 
-/// The occupancy and the four piece-code planes of `board`: a square's code (role index + 1 in
-/// bits 0-2, pawn 1 .. king 6; bit 3 for Black) has bit `i` set where plane `i + 1` has it.
+/// A piece's letter by its code: role index + 1 in bits 0-2 (pawn 1 .. king 6), bit 3 for Black.
+const CODE_LETTERS: [u8; 16] = *b"?PNBRQK??pnbrqk?";
+
+/// The occupancy and the four piece-code planes of `board`: a square's code (see
+/// [`CODE_LETTERS`]) has bit `i` set where plane `i + 1` has it.
 #[inline(always)]
 fn code_planes(board: &Board) -> [u64; 5] {
     [
@@ -833,21 +826,26 @@ fn code_planes(board: &Board) -> [u64; 5] {
     ]
 }
 
-/// Writes a rank's text and a `/` at `buf[at..]` (8-byte stores; `at` <= 63 as at most 7 ranks
-/// of 8 bytes and their `/` precede, and `buf` holds 72 bytes); returns where the next goes.
+/// Writes the texts of ranks 8 to 1, `rank(r)` for rank index `r`, with `/` between them at the
+/// start of `buf` (at least 72 bytes); returns the length. Each rank is one 8-byte store: at
+/// most 7 ranks of 8 bytes and their `/` precede one, so it starts at 63 at most.
 #[inline(always)]
-fn place_rank(buf: &mut [u8], at: usize, text: u64, len: u8) -> usize {
-    let p = at & 63;
-    buf[p..p + 8].copy_from_slice(&text.to_le_bytes());
-    buf[p + len as usize] = b'/';
-    p + len as usize + 1
+fn place_ranks(buf: &mut [u8], mut rank: impl FnMut(usize) -> (u64, u8)) -> usize {
+    let mut at = 0;
+    for r in (0..8).rev() {
+        let (text, len) = rank(r);
+        let p = at & 63;
+        buf[p..p + 8].copy_from_slice(&text.to_le_bytes());
+        buf[p + len as usize] = b'/';
+        at = p + len as usize + 1;
+    }
+    at - 1
 }
 
 /// The FEN text of one rank (up to 8 bytes, little-endian) and its length, from the rank's
 /// byte of each of the [`code_planes`].
 #[inline(always)]
 fn render_rank(planes: [u8; 5]) -> (u64, u8) {
-    const LETTERS: [u8; 16] = *b"?PNBRQK??pnbrqk?";
     // Byte `f`: the piece code on file `f`.
     let codes = SPREAD[planes[1] as usize]
         | SPREAD[planes[2] as usize] << 1
@@ -858,12 +856,14 @@ fn render_rank(planes: [u8; 5]) -> (u64, u8) {
     {
         use std::arch::x86_64::*;
         // SAFETY: AVX2 (hence SSSE3) is enabled for this build (the cfg above); the only load
-        // reads the 16 bytes of `LETTERS`, with no alignment requirement.
+        // reads the 16 bytes of `CODE_LETTERS`, with no alignment requirement.
         #[allow(unsafe_code)]
         let text = unsafe {
             // Letters by code, then placed by the layout (0x80 indices give the digits' zeros).
-            let letters =
-                _mm_shuffle_epi8(_mm_loadu_si128(LETTERS.as_ptr().cast()), _mm_cvtsi64_si128(codes as i64));
+            let letters = _mm_shuffle_epi8(
+                _mm_loadu_si128(CODE_LETTERS.as_ptr().cast()),
+                _mm_cvtsi64_si128(codes as i64),
+            );
             _mm_cvtsi128_si64(_mm_shuffle_epi8(letters, _mm_cvtsi64_si128(layout.shuffle as i64))) as u64
         };
         (text | layout.digits, layout.len)
@@ -874,7 +874,7 @@ fn render_rank(planes: [u8; 5]) -> (u64, u8) {
         let mut text = layout.digits;
         for (i, src) in layout.shuffle.to_le_bytes().into_iter().enumerate() {
             if src < 8 {
-                text |= u64::from(LETTERS[(codes >> (8 * src) & 15) as usize]) << (8 * i);
+                text |= u64::from(CODE_LETTERS[(codes >> (8 * src) & 15) as usize]) << (8 * i);
             }
         }
         (text, layout.len)
@@ -986,15 +986,13 @@ impl FenWriter {
             planes.iter().zip(&self.planes).fold(0, |d, (now, then)| d | (now ^ then))
         };
         self.planes = planes;
-        let mut at = 0;
-        for r in (0..8).rev() {
+        place_ranks(buf, |r| {
             let shift = 8 * r;
             if (changed >> shift) & 0xff != 0 {
                 (self.text[r], self.len[r]) = render_rank(planes.map(|p| (p >> shift) as u8));
             }
-            at = place_rank(buf, at, self.text[r], self.len[r]);
-        }
-        at - 1
+            (self.text[r], self.len[r])
+        })
     }
 }
 

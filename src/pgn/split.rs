@@ -150,18 +150,10 @@ pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
         .unwrap_or(bytes.len())
 }
 
-/// Whether the line that ends with the line break before `p` ends with a result token (then
-/// only blanks), as a game's last movetext line does.
+/// Whether the text before `p` ends with a result token (then only whitespace), as a game's
+/// last movetext line does.
 fn after_result(bytes: &[u8], p: usize) -> bool {
-    let mut end = p - 1;
-    if bytes[end] == b'\n' && end > 0 && bytes[end - 1] == b'\r' {
-        end -= 1;
-    }
-    let mut line = &bytes[..end];
-    while let [rest @ .., b' ' | b'\t'] = line {
-        line = rest;
-    }
-    GameResult::from_ascii(super::reader::last_token(line)).is_some()
+    GameResult::from_ascii(super::reader::last_token(bytes[..p].trim_ascii_end())).is_some()
 }
 
 /// How far the look-ahead of a stream chunk cut at `cut` must reach for [`decided`] to hold:
