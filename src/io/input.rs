@@ -86,8 +86,8 @@ pub enum InputError {
         #[source]
         source: io::Error,
     },
-    /// Any other I/O error: permission, directory, read failure (exit 74, or 66 when the file
-    /// cannot be opened).
+    /// Any other I/O error: permission, directory, read failure (exit 74, or 66 when the path
+    /// cannot be read as a file: no permission, or a directory).
     #[error("{}: {source}", path.display())]
     Io {
         /// The path as given.
@@ -105,7 +105,11 @@ impl InputError {
         match self {
             InputError::NotFound { .. } => 66,
             InputError::Utf16 { .. } | InputError::Corrupt { .. } => 65,
-            InputError::Io { source, .. } if source.kind() == io::ErrorKind::PermissionDenied => 66,
+            InputError::Io { source, .. }
+                if matches!(source.kind(), io::ErrorKind::PermissionDenied | io::ErrorKind::IsADirectory) =>
+            {
+                66
+            }
             InputError::Io { .. } => 74,
         }
     }
@@ -245,7 +249,7 @@ impl Input {
         })?;
         let meta = file.metadata().map_err(io_err)?;
         if meta.is_dir() {
-            return Err(io_err(io::Error::other("is a directory")));
+            return Err(io_err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory")));
         }
         let regular = meta.is_file();
         let total_size = regular.then_some(meta.len());
@@ -472,8 +476,11 @@ mod tests {
         let e = Input::open(&p, InputOptions::default()).unwrap().read_all().unwrap_err();
         assert_eq!(e.exit_code(), 65, "{e:?}");
 
+        // A directory is an input that cannot be read as a file, like a missing one: 66 (74 is
+        // an I/O error such as a failing disk).
         let e = Input::open(&dir, InputOptions::default()).unwrap_err();
-        assert_eq!(e.exit_code(), 74);
+        assert_eq!(e.exit_code(), 66);
+        assert!(e.to_string().ends_with(": is a directory"), "{e}");
         std::fs::remove_dir_all(dir).unwrap();
     }
 }
