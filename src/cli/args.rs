@@ -102,6 +102,9 @@ impl Observer for Dropping<'_> {
         self.progress.advance(bytes, games);
         self.pages.advance(bytes as usize);
     }
+    fn interrupted(&self) -> bool {
+        self.progress.interrupted()
+    }
 }
 
 /// Runs `job` over a source with exact game-aligned cuts (mapped or streamed).
@@ -139,7 +142,8 @@ where
 
 /// What a run's end means for the command: a read error is reported and its code kept in `worst` (the run
 /// goes on with the next input); a failed output (`output`, when the release step recorded it)
-/// or a caught panic ends the run.
+/// or a caught panic ends the run. An interrupt is no error here: the command sees
+/// [`interrupt::requested`](crate::cli::interrupt::requested) and stops.
 pub fn settle(
     file: &str,
     result: Result<(), PipelineError>,
@@ -155,5 +159,6 @@ pub fn settle(
             Ok(())
         }
         Err(e @ PipelineError::Panic { .. }) => Err(Fail::internal(format!("{file}: {e}"))),
+        Err(PipelineError::Interrupted) => Ok(()),
     }
 }

@@ -67,4 +67,4 @@ Exit codes:
   70   internal error
   73   cannot create the output file
   74   I/O error while writing
-  130  interrupted";
+  130  interrupted (Ctrl-C: check and positions write what they read before it, then stop)";

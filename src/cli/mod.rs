@@ -3,6 +3,7 @@
 mod args;
 mod cmd;
 mod exit;
+mod interrupt;
 mod progress;
 
 use std::process::ExitCode;

@@ -68,6 +68,9 @@ impl Observer for Progress {
             None => self.bar.inc(bytes),
         }
     }
+    fn interrupted(&self) -> bool {
+        crate::cli::interrupt::requested()
+    }
 }
 
 #[cfg(test)]

@@ -68,6 +68,11 @@ pub trait Observer: Sync {
     fn advance(&self, bytes: u64, games: u64) {
         let _ = (bytes, games);
     }
+    /// Whether the run should stop (Ctrl-C): asked before each chunk is released, so a run
+    /// stops at a chunk boundary, with [`PipelineError::Interrupted`](super::PipelineError).
+    fn interrupted(&self) -> bool {
+        false
+    }
 }
 
 /// An observer that ignores everything.

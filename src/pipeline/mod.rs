@@ -63,6 +63,9 @@ pub enum PipelineError {
     /// The caller's release function refused a result (e.g. the output failed).
     #[error("{0}")]
     Release(String),
+    /// The [`Observer`] asked to stop: the chunks before were released, none after.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
@@ -120,6 +123,9 @@ pub fn run<J: Job, E: std::fmt::Display>(
         process::<J>(worker, &chunk)
     };
     drive(chunks, read_ahead, job, opts.threads, work, |_, c, out| {
+        if observer.interrupted() {
+            return Err(PipelineError::Interrupted);
+        }
         let out = out?;
         observer.advance(c.bytes.as_slice().len() as u64, c.games);
         release(out).map_err(|e| PipelineError::Release(e.to_string()))
@@ -175,7 +181,12 @@ where
 
     let work =
         |worker: &mut J::Worker, seq: u64, w: &Window<ChunkBytes<'_>>| read_window::<J>(worker, seq, w, 0);
-    drive(windows, read_ahead, job, opts.threads, work, |seq, w, out| verifier.verify(seq, w, out))
+    drive(windows, read_ahead, job, opts.threads, work, |seq, w, out| {
+        if observer.interrupted() {
+            return Err(PipelineError::Interrupted);
+        }
+        verifier.verify(seq, w, out)
+    })
 }
 
 /// Reads the games of window `w` from `from` (relative) that start before its end.
@@ -432,5 +443,42 @@ mod tests {
             },
         );
         assert!(matches!(r, Err(PipelineError::Release(ref m)) if m == "disk full"), "{r:?}");
+    }
+
+    /// Asks to stop once `after` chunks were released.
+    struct StopAfter {
+        after: u64,
+        released: std::sync::atomic::AtomicU64,
+    }
+    impl Observer for StopAfter {
+        fn advance(&self, _: u64, _: u64) {
+            self.released.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        fn interrupted(&self) -> bool {
+            self.released.load(std::sync::atomic::Ordering::Relaxed) >= self.after
+        }
+    }
+
+    #[test]
+    fn interrupt_stops_at_a_chunk_boundary_with_the_chunks_before_released() {
+        let input: Vec<u8> = (0..1000).flat_map(|i| format!("[G \"{i}\"]\n*\n\n").into_bytes()).collect();
+        for threads in [1, 2] {
+            for stream in [false, true] {
+                let observer = StopAfter { after: 7, released: Default::default() };
+                let mut all = Vec::new();
+                let src = if stream { Input::Stream(Box::new(&input[..])) } else { Input::Slice(&input) };
+                let opts = Options { threads, chunk_size: 100 };
+                let r = run(src, &Numbered, toy, &opts, &observer, |v: Vec<String>| {
+                    all.extend(v);
+                    Ok::<(), String>(())
+                });
+                assert!(matches!(r, Err(PipelineError::Interrupted)), "{r:?}");
+                assert_eq!(observer.released.into_inner(), 7, "t{threads} stream {stream}");
+                // A prefix of the games, in order, whole chunks of them.
+                let n = all.len();
+                assert!(n > 7 && n < 1000, "{n} games released");
+                assert_eq!(all, (0..n).map(|i| format!("{i} [G \"{i}\"]")).collect::<Vec<_>>());
+            }
+        }
     }
 }

@@ -8,6 +8,7 @@ mod checks;
 mod engine;
 mod fuzz_seeds;
 mod inputs;
+mod interrupt;
 mod perft;
 mod pgn_corpus;
 mod positions;

@@ -10,7 +10,7 @@ use pgnkit::pipeline::stats::Stats;
 use serde_json::json;
 
 use crate::cli::args::{InputArgs, Opened, run_guessed, settle};
-use crate::cli::{Code, Fail};
+use crate::cli::{Code, Fail, interrupt};
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -58,15 +58,18 @@ fn game_json(file: &str, g: &GameRecord) -> serde_json::Value {
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
+    interrupt::install();
     let start = Instant::now();
     let job = Check { opts: CheckOptions { strict_san: args.strict_san, games: args.games } };
     let opts = args.input.pipeline();
     let mut total = Stats::default();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut worst: Option<Code> = None;
+    let mut stopped: Option<String> = None;
     for path in &args.input.files {
         let Some(Opened { file, source, progress }) = args.input.open(path, &mut worst) else { continue };
         let mut lines = 0u64;
+        let mut games = 0u64;
         let mut write_error: Option<std::io::Error> = None;
         let mut release = |o: CheckOutput| -> Result<(), String> {
             let emit = || -> std::io::Result<()> {
@@ -95,18 +98,31 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 msg
             })?;
             lines += o.end.newlines;
+            games += o.stats.games;
             total.merge(&o.stats);
             Ok(())
         };
         let result = run_guessed(source, &job, &opts, &progress, &mut release);
         progress.finish();
         settle(&file, result, write_error.map(Fail::from), &mut worst)?;
+        if interrupt::requested() {
+            stopped = Some(interrupt::stopped_line(&file, games));
+            break;
+        }
     }
     if args.json {
-        writeln!(out, "{}", report::summary_json("check", &total, start.elapsed()))?;
+        let mut summary = report::summary_json("check", &total, start.elapsed());
+        if stopped.is_some() {
+            summary["data"]["interrupted"] = true.into();
+        }
+        writeln!(out, "{summary}")?;
     }
     out.flush()?;
     eprint!("{}", report::summary_text("check", &total, start.elapsed()));
+    if let Some(line) = stopped {
+        eprint!("{line}");
+        return Ok(Code::Interrupted);
+    }
     match worst {
         Some(code) => Ok(code), // already reported where it happened
         None if total.games_with_errors > 0 => Ok(Code::Failures),

@@ -12,7 +12,7 @@ use pgnkit::notation::EpMode;
 use pgnkit::pipeline::stats::Stats;
 
 use crate::cli::args::{InputArgs, Opened, run_exact, run_guessed, settle};
-use crate::cli::{Code, Fail};
+use crate::cli::{Code, Fail, interrupt};
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -122,6 +122,7 @@ fn output_fail(e: OutputError) -> Fail {
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
+    interrupt::install();
     let start = Instant::now();
     let base = options(args)?;
     let opts = args.input.pipeline();
@@ -134,10 +135,12 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let mut total = Stats::default();
     let mut written = 0u64;
     let mut worst: Option<Code> = None;
+    let mut stopped: Option<String> = None;
     for path in &args.input.files {
         let Some(Opened { file, source, progress }) = args.input.open(path, &mut worst) else { continue };
         let job = Positions::new(PositionsOptions { file: file.clone(), ..base.clone() });
         let mut lines = 0u64;
+        let mut games = 0u64;
         let mut write_error: Option<OutputError> = None;
         let mut release = |mut o: PositionsOutput| -> Result<(), String> {
             let mut stderr = std::io::stderr().lock();
@@ -146,6 +149,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 let _ = writeln!(stderr, "{}", report::diagnostic_text(&file, &d));
             }
             lines += o.end.newlines;
+            games += o.stats.games;
             total.merge(&o.stats);
             let result = match unique.as_mut() {
                 Some(u) => u.filter(&o, |b| out.write_all(b)),
@@ -171,17 +175,30 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         };
         progress.finish();
         settle(&file, result, write_error.map(output_fail), &mut worst)?;
+        if interrupt::requested() {
+            stopped = Some(interrupt::stopped_line(&file, games));
+            break;
+        }
     }
     if let Some(code) = worst {
         // An input could not be read (to its end): the output file is not put in place.
         drop(out);
+        if let Some(line) = stopped {
+            eprint!("{line}");
+            return Ok(Code::Interrupted);
+        }
         return Ok(code); // already reported where it happened
     }
+    // Interrupted, the output is flushed and put in place too: it ends after a whole game.
     out.finish().map_err(output_fail)?;
     if !args.input.quiet {
         let mut summary = report::summary_text("positions", &total, start.elapsed());
         summary.push_str(&format!("  {written} positions written\n"));
         eprint!("{summary}");
+    }
+    if let Some(line) = stopped {
+        eprint!("{line}");
+        return Ok(Code::Interrupted);
     }
     Ok(if total.games_with_errors > 0 { Code::Failures } else { Code::Ok })
 }

@@ -1,0 +1,117 @@
+//! Ctrl-C (SIGINT) on the commands that read PGN: the run stops at a chunk boundary, writes and
+//! flushes what it released (whole games, from the first), says where it stopped, exits 130.
+
+use std::io::{Read, Write};
+use std::process::{Child, Stdio};
+
+use crate::util::{fixture, pgnkit};
+
+/// Starts `pgnkit ARGS` reading stdin, feeds it copies of a fixture collection until it has
+/// taken a few MB, sends SIGINT, and keeps feeding (up to a cap far past what the run reads
+/// before it stops) until the child is gone. Returns the child's exit code, stdout and stderr.
+fn interrupted(args: &[&str]) -> (Option<i32>, String, String) {
+    let mut child: Child = pgnkit()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn pgnkit");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let (mut out, mut err) = (child.stdout.take().expect("stdout"), child.stderr.take().expect("stderr"));
+    let readers = [
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            out.read_to_string(&mut s).map(|_| s)
+        }),
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            err.read_to_string(&mut s).map(|_| s)
+        }),
+    ];
+    let games = std::fs::read(fixture("pgn/twic1599_10k.pgn")).expect("fixture");
+    let mut fed = 0usize;
+    let mut signalled = false;
+    // 64 KB of pipe buffer at most: after 4 MB the child has read most of them, with its
+    // handler installed (before any input is opened).
+    while fed < 400 << 20 {
+        if stdin.write_all(&games).and_then(|()| stdin.write_all(b"\n\n")).is_err() {
+            break; // the child stopped reading: it is exiting
+        }
+        fed += games.len() + 2;
+        if !signalled && fed >= 4 << 20 {
+            let kill = std::process::Command::new("kill")
+                .args(["-INT", &child.id().to_string()])
+                .status()
+                .expect("kill");
+            assert!(kill.success());
+            signalled = true;
+        }
+    }
+    drop(stdin);
+    let status = child.wait().expect("wait");
+    let [out, err] = readers.map(|r| r.join().expect("reader").expect("utf-8"));
+    assert!(fed < 400 << 20, "the run did not stop: fed {fed} bytes; stderr {err}");
+    (status.code(), out, err)
+}
+
+/// The game number in `stopped after game N of -`.
+fn stopped_after(stderr: &str) -> u64 {
+    let rest = stderr.split("interrupted: stopped after game ").nth(1).unwrap_or_else(|| panic!("{stderr}"));
+    rest.split(' ').next().and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{stderr}"))
+}
+
+#[cfg(unix)]
+#[test]
+fn check_stops_on_ctrl_c_with_every_game_before_reported() {
+    for threads in ["1", "2"] {
+        let (code, out, err) = interrupted(&["check", "-q", "-j", threads, "--json", "--games", "-"]);
+        assert_eq!(code, Some(130), "-j{threads}: {err}");
+        let n = stopped_after(&err);
+        let records: Vec<serde_json::Value> =
+            out.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+        let (summary, games) = records.split_last().expect("records");
+        // Games 1..=n, each once and in order, then the summary of those games, marked.
+        let numbers: Vec<u64> = games.iter().map(|g| g["data"]["game"].as_u64().expect("game")).collect();
+        assert!(
+            n > 0 && numbers == (1..=n).collect::<Vec<_>>(),
+            "-j{threads}: {} records, n {n}",
+            numbers.len()
+        );
+        assert_eq!(summary["type"], "summary");
+        assert_eq!(summary["data"]["games"], n);
+        assert_eq!(summary["data"]["interrupted"], true);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn positions_stops_on_ctrl_c_with_its_output_flushed_and_in_place() {
+    let dir = std::env::temp_dir().join(format!("pgnkit-interrupt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("out.epd");
+    for threads in ["1", "2"] {
+        let p = path.to_str().expect("utf-8 path");
+        let (code, _, err) = interrupted(&["positions", "-j", threads, "--format", "epd", "-", "-o", p]);
+        assert_eq!(code, Some(130), "-j{threads}: {err}");
+        let n = stopped_after(&err);
+        let text = std::fs::read_to_string(&path).expect("output in place");
+        let written: usize = err
+            .split(" positions written")
+            .next()
+            .and_then(|s| s.split_whitespace().last())
+            .and_then(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("{err}"));
+        assert_eq!(text.lines().count(), written, "-j{threads}: every record written is in the file");
+        // It ends with the last position of game n (the next record would start game n + 1).
+        let last = text.lines().last().expect("records");
+        assert!(last.contains(&format!("id \"-:{n}:")) && last.ends_with(';'), "{last}");
+        let leftovers: Vec<_> = std::fs::read_dir(&dir)
+            .expect("dir")
+            .map(|e| e.expect("entry").file_name())
+            .filter(|f| f != "out.epd")
+            .collect();
+        assert!(leftovers.is_empty(), "no temporary file left: {leftovers:?}");
+    }
+    std::fs::remove_dir_all(dir).expect("clean up");
+}
