@@ -3,7 +3,8 @@
 //!
 //! Invariants: compression is detected by magic bytes only, never by the name (zstd
 //! `28 B5 2F FD` or a skippable frame `5? 2A 4D 18` first, gzip `1F 8B`), and every frame is
-//! read to the end. The progress counter counts bytes read from the file or stdin, so for
+//! read to the end; bzip2, xz, zip, 7z and lz4 are refused by their magic, with a command that
+//! decompresses them. The progress counter counts bytes read from the file or stdin, so for
 //! compressed input it counts compressed bytes. The memory map and [`PageDropper`]'s advice
 //! are the crate's only `unsafe` code outside the rules core's BMI2 intrinsics.
 
@@ -75,6 +76,16 @@ pub enum InputError {
         /// The path as given.
         path: PathBuf,
     },
+    /// A compression pgnkit does not read, known by its magic bytes (exit 65).
+    #[error("{}: {format}-compressed input is not read; decompress it first, e.g. `{tool} FILE | pgnkit COMMAND -`", path.display())]
+    Unsupported {
+        /// The path as given.
+        path: PathBuf,
+        /// The format's name.
+        format: &'static str,
+        /// A command that decompresses it to stdout.
+        tool: &'static str,
+    },
     /// A compressed stream is corrupt or truncated (exit 65).
     #[error("{}: corrupt {} stream: {source}", path.display(), compression.name())]
     Corrupt {
@@ -104,7 +115,7 @@ impl InputError {
     pub fn exit_code(&self) -> u8 {
         match self {
             InputError::NotFound { .. } => 66,
-            InputError::Utf16 { .. } | InputError::Corrupt { .. } => 65,
+            InputError::Utf16 { .. } | InputError::Unsupported { .. } | InputError::Corrupt { .. } => 65,
             InputError::Io { source, .. }
                 if matches!(source.kind(), io::ErrorKind::PermissionDenied | io::ErrorKind::IsADirectory) =>
             {
@@ -258,7 +269,7 @@ impl Input {
             let n = read_head(&mut &file, &mut head).map_err(io_err)?;
             let compression = Compression::detect(&head[..n]);
             if compression == Compression::None {
-                check_utf16(path, &head[..n])?;
+                check_text(path, &head[..n])?;
                 // SAFETY: the map is read-only and private to this process. Undefined behavior
                 // would follow only if another process truncated or rewrote the file while it
                 // is mapped; like every mmap-based tool (ripgrep, ...) we accept that for
@@ -294,7 +305,7 @@ impl Input {
         let rejoined = io::Cursor::new(head.clone()).chain(raw);
         let source: Box<dyn Read + Send> = match compression {
             Compression::None => {
-                check_utf16(path, &head)?;
+                check_text(path, &head)?;
                 Box::new(rejoined)
             }
             Compression::Zstd => Box::new(
@@ -337,11 +348,21 @@ impl Input {
     }
 }
 
-fn check_utf16(path: &Path, head: &[u8]) -> Result<(), InputError> {
+/// Refuses an uncompressed-looking input that is not 8-bit text: UTF-16, or a compression
+/// pgnkit does not read (read as text, it would give one game of binary-data errors).
+fn check_text(path: &Path, head: &[u8]) -> Result<(), InputError> {
     if head.starts_with(&[0xff, 0xfe]) || head.starts_with(&[0xfe, 0xff]) {
         return Err(InputError::Utf16 { path: path.to_owned() });
     }
-    Ok(())
+    let (format, tool) = match head {
+        [b'B', b'Z', b'h', b'1'..=b'9', ..] => ("bzip2", "bzcat"),
+        [0xfd, b'7', b'z', b'X', ..] => ("xz", "xzcat"),
+        [b'P', b'K', 3, 4, ..] => ("zip", "unzip -p"),
+        [b'7', b'z', 0xbc, 0xaf, ..] => ("7z", "7z x -so"),
+        [0x04, 0x22, 0x4d, 0x18, ..] => ("lz4", "lz4cat"),
+        _ => return Ok(()),
+    };
+    Err(InputError::Unsupported { path: path.to_owned(), format, tool })
 }
 
 #[cfg(test)]
@@ -450,6 +471,32 @@ mod tests {
         let missing = dir.join("missing.pgn");
         let e = Input::open(&missing, InputOptions::default()).unwrap_err();
         assert!(matches!(&e, InputError::NotFound { path } if path == &missing));
+        assert_eq!(e.exit_code(), 66);
+
+        // Compressions not read are refused by their magic, with a way to read them.
+        let heads: [(&[u8], &str, &str); 5] = [
+            (b"BZh91AY&SY", "bzip2", "bzcat"),
+            (b"\xfd7zXZ\x00\x00", "xz", "xzcat"),
+            (b"PK\x03\x04\x14\x00", "zip", "unzip -p"),
+            (b"7z\xbc\xaf\x27\x1c", "7z", "7z x -so"),
+            (b"\x04\x22\x4d\x18\x64", "lz4", "lz4cat"),
+        ];
+        for (head, name, tool) in heads {
+            let p = dir.join(format!("x.{name}"));
+            std::fs::write(&p, head).unwrap();
+            for no_mmap in [false, true] {
+                let e = Input::open(&p, InputOptions { no_mmap }).unwrap_err();
+                assert!(matches!(e, InputError::Unsupported { format, .. } if format == name), "{e:?}");
+                assert_eq!(e.exit_code(), 65);
+                assert!(
+                    e.to_string().contains(&format!("{name}-compressed")) && e.to_string().contains(tool)
+                );
+            }
+        }
+        // A PGN that merely starts with such letters is text.
+        let p = dir.join("bz.pgn");
+        std::fs::write(&p, b"BZh 1. e4 *").unwrap();
+        assert!(Input::open(&p, InputOptions::default()).is_ok());
         assert_eq!(e.exit_code(), 66);
         assert!(e.to_string().contains("missing.pgn"));
 
