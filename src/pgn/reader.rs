@@ -336,8 +336,43 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads the tag section. Returns `true` when the game has no movetext (end of input, or a
-    /// new game's tags follow).
+    /// new game's tags follow). Values that are not UTF-8 are flagged (they read as
+    /// Windows-1252): one ASCII test of the whole section, then a look at each tag only if it fails.
     fn read_tags<V: Visitor<'a>>(&mut self, v: &mut V, emit: bool) -> bool {
+        let start = self.pos;
+        let header_only = self.read_tag_section(v, emit);
+        // An OR over the bytes: a vectorized reduction, cheaper than `is_ascii`'s early exits.
+        if self.bytes[start..self.pos].iter().fold(0, |acc, &x| acc | x) >= 0x80 {
+            self.flag_non_utf8_tags(v, start);
+        }
+        header_only
+    }
+
+    /// Reports each tag value in `start..self.pos` that is not UTF-8, walking the tags as
+    /// [`read_tag_section`](Self::read_tag_section) read them.
+    #[cold]
+    #[inline(never)]
+    fn flag_non_utf8_tags<V: Visitor<'a>>(&mut self, v: &mut V, start: usize) {
+        let b = self.bytes;
+        let mut p = start;
+        while p < self.pos {
+            match b[p] {
+                b'[' => {
+                    let t = parse_tag(b, p);
+                    if let Some(value) = t.value
+                        && std::str::from_utf8(&b[value]).is_err()
+                    {
+                        self.problem(v, ProblemKind::TagNotUtf8, p);
+                    }
+                    p = t.end.max(p + 1);
+                }
+                b'%' if self.line_starts_at(p) => p = line_end(b, p),
+                _ => p += 1,
+            }
+        }
+    }
+
+    fn read_tag_section<V: Visitor<'a>>(&mut self, v: &mut V, emit: bool) -> bool {
         self.tag_names.clear();
         let mut first = true;
         loop {
@@ -1038,6 +1073,20 @@ mod tests {
         assert_eq!(g.matches("MalformedTag").count(), 2, "{g}");
         assert_eq!(g.matches("UnescapedQuoteInTag").count(), 2, "{g}");
         assert_eq!(g.matches("UnterminatedTagValue").count(), 1, "{g}");
+    }
+
+    #[test]
+    fn tag_values_not_utf8_are_flagged_once_each() {
+        // Latin-1 `ü` twice (two tags on one line), UTF-8 `é`, and a Latin-1 byte in a `%`
+        // escape line and in the movetext, neither of them a tag value.
+        let games = trace(
+            b"[Event \"x\"]\n% [Bad \"\xfc\"]\n[White \"M\xfcller\"] [Black \"\xfc\"]\n[Site \"\xc3\xa9\"]\n\n1. e4 {\xfc} *\n\n[Event \"y\"]\n\n*",
+        );
+        assert_eq!(games.len(), 2);
+        let g = lines(&games[0]);
+        let flagged: Vec<&str> = g.lines().filter(|l| l.contains("TagNotUtf8")).collect();
+        assert_eq!(flagged, ["problem@24 TagNotUtf8", "problem@41 TagNotUtf8"], "{g}");
+        assert!(!lines(&games[1]).contains("TagNotUtf8"));
     }
 
     #[test]

@@ -43,7 +43,8 @@ impl<'a> RawTag<'a> {
     }
 
     /// The unescaped value as text: UTF-8 if valid, else Windows-1252. The flag is `true`
-    /// when the Windows-1252 fallback was used (callers report it as a warning).
+    /// when the Windows-1252 fallback was used (the replayer reports it as an `encoding`
+    /// warning).
     ///
     /// ```
     /// use pgnkit::pgn::RawTag;
