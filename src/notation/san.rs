@@ -125,7 +125,7 @@ impl Lenience {
         (Lenience::CASTLING_FORM, "castling written with zeros or lower-case letters"),
         (Lenience::EN_PASSANT_SUFFIX, "en passant suffix `e.p.` or `ep`"),
         (Lenience::LONG_ALGEBRAIC, "long algebraic notation"),
-        (Lenience::PROMOTION_FORM, "promotion not written as `=Q`"),
+        (Lenience::PROMOTION_FORM, "promotion not written as `=` and an upper-case piece letter"),
         (Lenience::LOWER_CASE_PIECE, "lower-case piece letter"),
         (Lenience::PAWN_PREFIX, "`P` prefix on a pawn move"),
         (Lenience::CHECK_MARK, "missing or wrong check mark"),
