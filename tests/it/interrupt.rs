@@ -1,22 +1,14 @@
 //! Ctrl-C (SIGINT) on the commands that read PGN: the run stops at a chunk boundary, writes and
 //! flushes what it released (whole games, from the first), says where it stopped, exits 130.
 
+use crate::util::{fixture, spawn_piped};
 use std::io::{Read, Write};
-use std::process::{Child, Stdio};
-
-use crate::util::{fixture, pgnkit};
 
 /// Starts `pgnkit ARGS` reading stdin, feeds it copies of a fixture collection until it has
 /// taken a few MB, sends SIGINT, and keeps feeding (up to a cap far past what the run reads
 /// before it stops) until the child is gone. Returns the child's exit code, stdout and stderr.
 fn interrupted(args: &[&str]) -> (Option<i32>, String, String) {
-    let mut child: Child = pgnkit()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn pgnkit");
+    let mut child = spawn_piped(args);
     let mut stdin = child.stdin.take().expect("stdin");
     let (mut out, mut err) = (child.stdout.take().expect("stdout"), child.stderr.take().expect("stderr"));
     let readers = [

@@ -42,17 +42,22 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
     }
 }
 
-/// Runs `pgnkit ARGS` with `input` on stdin (written from another thread, so a chatty child
-/// cannot deadlock the test) and returns its output.
-pub fn run_with_stdin(args: &[&str], input: impl AsRef<[u8]>) -> Output {
-    use std::io::Write;
-    let mut child = pgnkit()
+/// Starts `pgnkit ARGS` with stdin, stdout and stderr piped.
+pub fn spawn_piped(args: &[&str]) -> std::process::Child {
+    pgnkit()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn pgnkit");
+        .expect("spawn pgnkit")
+}
+
+/// Runs `pgnkit ARGS` with `input` on stdin (written from another thread, so a chatty child
+/// cannot deadlock the test) and returns its output.
+pub fn run_with_stdin(args: &[&str], input: impl AsRef<[u8]>) -> Output {
+    use std::io::Write;
+    let mut child = spawn_piped(args);
     let mut stdin = child.stdin.take().expect("piped stdin");
     let input = input.as_ref().to_vec();
     let writer = std::thread::spawn(move || {
