@@ -1,23 +1,18 @@
 //! Ctrl-C (and SIGTERM, SIGHUP) for the commands that read PGN, as in ../shared/CONVENTIONS.md:
 //! the first asks the run to stop at the next chunk it would release, so everything released
 //! before is written and flushed, the summary says where the run stopped, and the exit code is
-//! 130; the second ends the process at once (130).
+//! 130; the second ends the process at once (130). A signal ignored when pgnkit starts (`nohup`,
+//! a background job of a script) stays ignored. Elsewhere than Unix, signals keep their default.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-
-use crate::cli::Code;
 
 /// Set by the first signal; read by the pipeline before it releases each chunk.
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 
-/// Installs the handler. If it cannot be installed, the signals keep their default action.
+/// Installs the handler for the signals that are not ignored.
 pub fn install() {
-    // ctrlc runs the closure on a thread of its own, not in signal context.
-    let _ = ctrlc::set_handler(|| {
-        if REQUESTED.swap(true, Ordering::SeqCst) {
-            std::process::exit(Code::Interrupted as i32);
-        }
-    });
+    #[cfg(unix)]
+    unix::install();
 }
 
 /// Whether a stop was asked for.
@@ -28,4 +23,42 @@ pub fn requested() -> bool {
 /// The line that tells where an interrupted run stopped: everything before it was written.
 pub fn stopped_line(file: &str, games: u64) -> String {
     format!("pgnkit: interrupted: stopped after game {games} of {file}; the output holds every game before\n")
+}
+
+#[cfg(unix)]
+mod unix {
+    use std::sync::atomic::Ordering;
+
+    use nix::sys::signal::{SaFlags, SigAction, SigHandler, SigSet, Signal, sigaction};
+
+    use crate::cli::Code;
+
+    /// Only async-signal-safe work: an atomic swap, and `_exit` on the second signal.
+    extern "C" fn on_signal(_: nix::libc::c_int) {
+        if super::REQUESTED.swap(true, Ordering::SeqCst) {
+            // SAFETY: `_exit` is async-signal-safe; it ends the process without running
+            // anything else.
+            #[allow(unsafe_code)]
+            unsafe {
+                nix::libc::_exit(Code::Interrupted as nix::libc::c_int)
+            }
+        }
+    }
+
+    pub(super) fn install() {
+        // SA_RESTART: a read that the signal interrupts goes on (the run stops at its next chunk).
+        let action = SigAction::new(SigHandler::Handler(on_signal), SaFlags::SA_RESTART, SigSet::empty());
+        for signal in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
+            // SAFETY: the handler does only async-signal-safe work (above); the previous action
+            // is one the C runtime or nohup set (a default or SIG_IGN), put back as it was.
+            #[allow(unsafe_code)]
+            unsafe {
+                if let Ok(previous) = sigaction(signal, &action)
+                    && previous.handler() == SigHandler::SigIgn
+                {
+                    let _ = sigaction(signal, &previous);
+                }
+            }
+        }
+    }
 }
