@@ -65,9 +65,10 @@ impl<'a> Game<'a> {
         self.tag(name).map(|t| t.decode().0.into_owned()).unwrap_or_default()
     }
 
-    /// `White - Black`, for reports.
+    /// `White - Black`, for reports; `?` (PGN's unknown) stands for a missing tag.
     pub fn players(&self) -> String {
-        format!("{} - {}", self.tag_text(b"White"), self.tag_text(b"Black"))
+        let name = |tag: &[u8]| self.tag(tag).map_or_else(|| "?".into(), |t| t.decode().0.into_owned());
+        format!("{} - {}", name(b"White"), name(b"Black"))
     }
 }
 

@@ -45,19 +45,19 @@ fn every_problem_is_located_and_the_run_goes_on() {
             "illegal_move",
         ),
         (format!("{file}:20:34: error: game 3 (Eps - Zeta): ply 7: ambiguous SAN \"Nd4\""), "ambiguous_move"),
-        ("error: game 4 ( - ): illegal position: empty board".to_string(), "bad_fen"),
-        ("error: game 5 ( - ): unsupported variant \"Antichess\"".to_string(), "unsupported_variant"),
+        ("error: game 4 (? - ?): illegal position: empty board".to_string(), "bad_fen"),
+        ("error: game 5 (? - ?): unsupported variant \"Antichess\"".to_string(), "unsupported_variant"),
         (
-            "error: game 6 ( - ): result 1-0 differs from the Result tag \"0-1\"".to_string(),
+            "error: game 6 (? - ?): result 1-0 differs from the Result tag \"0-1\"".to_string(),
             "result_mismatch",
         ),
         (
-            "error: game 6 ( - ): ply 4: result 1-0 but the board shows Checkmate (0-1)".to_string(),
+            "error: game 6 (? - ?): ply 4: result 1-0 but the board shows Checkmate (0-1)".to_string(),
             "result_mismatch",
         ),
-        ("error: game 7 ( - ): ply 3: illegal SAN \"Bxf6\"".to_string(), "illegal_move"),
-        ("warning: game 8 ( - ): no result token".to_string(), "missing_result"),
-        ("error: game 10 ( - ): unterminated comment".to_string(), "unterminated_comment"),
+        ("error: game 7 (? - ?): ply 3: illegal SAN \"Bxf6\"".to_string(), "illegal_move"),
+        ("warning: game 8 (? - ?): no result token".to_string(), "missing_result"),
+        ("error: game 10 (? - ?): unterminated comment".to_string(), "unterminated_comment"),
     ];
     for (text, kind) in &expect {
         let line = out
