@@ -177,7 +177,9 @@ pub struct Reader<'a> {
     mid_input: bool,
     /// The byte before `bytes[0]` does not end a line (see [`Reader::starting_at`]).
     mid_line: bool,
-    tag_names: Vec<Range<usize>>,
+    /// Where the tags of the game being read start (their `[`), read again for the rare checks
+    /// that need their names or values.
+    tags: Vec<usize>,
 }
 
 impl<'a> Reader<'a> {
@@ -206,7 +208,7 @@ impl<'a> Reader<'a> {
             searched: 0,
             mid_input: false,
             mid_line: false,
-            tag_names: Vec::new(),
+            tags: Vec::new(),
         }
     }
 
@@ -343,37 +345,26 @@ impl<'a> Reader<'a> {
         let header_only = self.read_tag_section(v, emit);
         // An OR over the bytes: a vectorized reduction, cheaper than `is_ascii`'s early exits.
         if self.bytes[start..self.pos].iter().fold(0, |acc, &x| acc | x) >= 0x80 {
-            self.flag_non_utf8_tags(v, start);
+            self.flag_non_utf8_tags(v);
         }
         header_only
     }
 
-    /// Reports each tag value in `start..self.pos` that is not UTF-8, walking the tags as
-    /// [`read_tag_section`](Self::read_tag_section) read them.
+    /// Reports each tag value of the section just read that is not UTF-8.
     #[cold]
     #[inline(never)]
-    fn flag_non_utf8_tags<V: Visitor<'a>>(&mut self, v: &mut V, start: usize) {
-        let b = self.bytes;
-        let mut p = start;
-        while p < self.pos {
-            match b[p] {
-                b'[' => {
-                    let t = parse_tag(b, p);
-                    if let Some(value) = t.value
-                        && std::str::from_utf8(&b[value]).is_err()
-                    {
-                        self.problem(v, ProblemKind::TagNotUtf8, p);
-                    }
-                    p = t.end.max(p + 1);
-                }
-                b'%' if self.line_starts_at(p) => p = line_end(b, p),
-                _ => p += 1,
+    fn flag_non_utf8_tags<V: Visitor<'a>>(&mut self, v: &mut V) {
+        for i in 0..self.tags.len() {
+            let at = self.tags[i];
+            let value = parse_tag(self.bytes, at).value.unwrap_or_default();
+            if std::str::from_utf8(&self.bytes[value]).is_err() {
+                self.problem(v, ProblemKind::TagNotUtf8, at);
             }
         }
     }
 
     fn read_tag_section<V: Visitor<'a>>(&mut self, v: &mut V, emit: bool) -> bool {
-        self.tag_names.clear();
+        self.tags.clear();
         let mut first = true;
         loop {
             let breaks = if first { 0 } else { self.skip_between_games() };
@@ -389,8 +380,8 @@ impl<'a> Reader<'a> {
             let t = parse_tag(b, at);
             let name = &b[t.name.clone()];
             if breaks >= 2
-                && !self.tag_names.is_empty()
-                && (name == b"Event" || self.tag_names.iter().any(|n| &b[n.clone()] == name))
+                && !self.tags.is_empty()
+                && (name == b"Event" || self.tags.iter().any(|&t| b[parse_tag(b, t).name] == *name))
             {
                 return true;
             }
@@ -402,7 +393,7 @@ impl<'a> Reader<'a> {
                 if emit {
                     v.tag(&b[t.name.clone()], RawTag { raw: &b[value], offset: self.off(at) });
                 }
-                self.tag_names.push(t.name);
+                self.tags.push(at);
             }
         }
     }
@@ -696,7 +687,7 @@ impl<'a> Reader<'a> {
 
     /// Reports a result at `at` that is the game's first token in a game without tags.
     fn lone_result<V: Visitor<'a>>(&mut self, v: &mut V, tokens: u32, at: usize) {
-        if tokens == 1 && self.tag_names.is_empty() {
+        if tokens == 1 && self.tags.is_empty() {
             self.problem(v, ProblemKind::LoneResult, at);
         }
     }
