@@ -54,6 +54,11 @@ impl Progress {
         Progress { bar, consumed, games }
     }
 
+    /// Games released so far.
+    pub fn games(&self) -> u64 {
+        self.games.load(Ordering::Relaxed)
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         self.bar.finish_and_clear();

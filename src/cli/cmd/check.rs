@@ -69,7 +69,6 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     for path in &args.input.files {
         let Some(Opened { file, source, progress }) = args.input.open(path, &mut worst) else { continue };
         let mut lines = 0u64;
-        let mut games = 0u64;
         let mut write_error: Option<std::io::Error> = None;
         let mut release = |o: CheckOutput| -> Result<(), String> {
             let emit = || -> std::io::Result<()> {
@@ -98,15 +97,14 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 msg
             })?;
             lines += o.end.newlines;
-            games += o.stats.games;
             total.merge(&o.stats);
             Ok(())
         };
         let result = run_guessed(source, &job, &opts, &progress, &mut release);
         progress.finish();
         settle(&file, result, write_error.map(Fail::from), &mut worst)?;
-        if interrupt::requested() {
-            stopped = Some(interrupt::stopped_line(&file, games));
+        stopped = interrupt::stopped(&file, &progress);
+        if stopped.is_some() {
             break;
         }
     }

@@ -140,7 +140,6 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         let Some(Opened { file, source, progress }) = args.input.open(path, &mut worst) else { continue };
         let job = Positions::new(PositionsOptions { file: file.clone(), ..base.clone() });
         let mut lines = 0u64;
-        let mut games = 0u64;
         let mut write_error: Option<OutputError> = None;
         let mut release = |mut o: PositionsOutput| -> Result<(), String> {
             let mut stderr = std::io::stderr().lock();
@@ -149,7 +148,6 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 let _ = writeln!(stderr, "{}", report::diagnostic_text(&file, &d));
             }
             lines += o.end.newlines;
-            games += o.stats.games;
             total.merge(&o.stats);
             let result = match unique.as_mut() {
                 Some(u) => u.filter(&o, |b| out.write_all(b)),
@@ -175,30 +173,27 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         };
         progress.finish();
         settle(&file, result, write_error.map(output_fail), &mut worst)?;
-        if interrupt::requested() {
-            stopped = Some(interrupt::stopped_line(&file, games));
+        stopped = interrupt::stopped(&file, &progress);
+        if stopped.is_some() {
             break;
         }
     }
-    if let Some(code) = worst {
+    if worst.is_some() {
         // An input could not be read (to its end): the output file is not put in place.
         drop(out);
-        if let Some(line) = stopped {
-            eprint!("{line}");
-            return Ok(Code::Interrupted);
+    } else {
+        // Interrupted, the output is flushed and put in place too: it ends after a whole game.
+        out.finish().map_err(output_fail)?;
+        if !args.input.quiet {
+            let mut summary = report::summary_text("positions", &total, start.elapsed());
+            summary.push_str(&format!("  {written} positions written\n"));
+            eprint!("{summary}");
         }
-        return Ok(code); // already reported where it happened
-    }
-    // Interrupted, the output is flushed and put in place too: it ends after a whole game.
-    out.finish().map_err(output_fail)?;
-    if !args.input.quiet {
-        let mut summary = report::summary_text("positions", &total, start.elapsed());
-        summary.push_str(&format!("  {written} positions written\n"));
-        eprint!("{summary}");
     }
     if let Some(line) = stopped {
         eprint!("{line}");
         return Ok(Code::Interrupted);
     }
-    Ok(if total.games_with_errors > 0 { Code::Failures } else { Code::Ok })
+    // An unreadable input was reported where it happened.
+    Ok(worst.unwrap_or(if total.games_with_errors > 0 { Code::Failures } else { Code::Ok }))
 }
