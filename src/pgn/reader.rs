@@ -549,10 +549,11 @@ impl<'a> Reader<'a> {
                     if c != b'0' && tok.iter().all(u8::is_ascii_digit) {
                         continue; // move number without a period (`0000` is a null move)
                     }
-                    // No symbol ends in a digit: `Nf3` and `Re1` are moves, never looked up.
-                    if tok.len() <= Nag::SYMBOL_MAX_LEN
+                    // No symbol ends in a digit and nearly every move does, so that test goes first:
+                    // it predicts well, where the first byte (`N`, `R` of a move or a symbol) did not.
+                    if !tok[tok.len() - 1].is_ascii_digit()
+                        && tok.len() <= Nag::SYMBOL_MAX_LEN
                         && matches!(c, b'+' | b'-' | b'=' | b'N' | b'R' | b'i')
-                        && !tok[tok.len() - 1].is_ascii_digit()
                         && let Some(nag) = Nag::from_symbol(tok)
                     {
                         if loud {
