@@ -162,7 +162,8 @@ impl Board {
     }
 
     /// The role on `sq`, if any.
-    #[inline]
+    // Always inlined: in `check`'s one large loop the compiler kept it a call on every capture.
+    #[inline(always)]
     pub fn role_at(&self, sq: Square) -> Option<Role> {
         if !self.occupied.contains(sq) {
             return None;
