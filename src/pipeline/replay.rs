@@ -60,14 +60,14 @@ impl<'a> Game<'a> {
         self.tags.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
     }
 
-    /// A tag's value as text (Windows-1252 fallback), or `""`.
-    pub fn tag_text(&self, name: &[u8]) -> String {
-        self.tag(name).map(|t| t.decode().0.into_owned()).unwrap_or_default()
+    /// The first tag named `name`, its value as text (Windows-1252 fallback).
+    pub fn tag_text(&self, name: &[u8]) -> Option<String> {
+        self.tag(name).map(|t| t.decode().0.into_owned())
     }
 
     /// `White - Black`, for reports; `?` (PGN's unknown) stands for a missing tag.
     pub fn players(&self) -> String {
-        let name = |tag: &[u8]| self.tag(tag).map_or_else(|| "?".into(), |t| t.decode().0.into_owned());
+        let name = |tag: &[u8]| self.tag_text(tag).unwrap_or_else(|| "?".into());
         format!("{} - {}", name(b"White"), name(b"Black"))
     }
 }
