@@ -48,21 +48,14 @@ build() {
 build a "$rev_a"
 build b "$rev_b"
 
-# secs BIN: wall-clock seconds of one run.
-secs() {
-  local t0 t1
-  t0=$(date +%s.%N)
-  "$1" "${args[@]}" "$input" >/dev/null 2>&1 || true
-  t1=$(date +%s.%N)
-  echo "$t1 - $t0" | bc -l
-}
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# shellcheck source=timing.sh
+. scripts/timing.sh
 ta=() tb=()
 for ((i = 0; i < runs; i++)); do
   if ((i % 2 == 0)); then
-    ta+=("$(secs "$root/a")") tb+=("$(secs "$root/b")")
+    ta+=("$(secs "$root/a" "${args[@]}" "$input")") tb+=("$(secs "$root/b" "${args[@]}" "$input")")
   else
-    tb+=("$(secs "$root/b")") ta+=("$(secs "$root/a")")
+    tb+=("$(secs "$root/b" "${args[@]}" "$input")") ta+=("$(secs "$root/a" "${args[@]}" "$input")")
   fi
 done
 ma=$(printf '%s\n' "${ta[@]}" | median)

@@ -20,11 +20,10 @@ peer=$out/peers/release
 bin=${PGNKIT:-target/release/pgnkit}
 bytes=$(stat -c %s "$corpus")
 
-# secs CMD...: wall-clock seconds of one run (output discarded).
-secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s.%N); echo "$t1 - $t0" | bc -l; }
+# shellcheck source=timing.sh
+. scripts/timing.sh
 # both CMD...: two copies of CMD at once (what the machine gives two independent processes).
 both() { "$@" >/dev/null 2>&1 & "$@" >/dev/null 2>&1; wait; }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 declare -A times
 pairs=(
