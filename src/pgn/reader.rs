@@ -574,9 +574,21 @@ impl<'a> Reader<'a> {
                     }
                 }
                 LBRACE => {
-                    self.pos = pos;
-                    self.brace_comment(v, loud);
-                    pos = self.pos;
+                    // A one-line comment closed within 64 bytes (a lichess clock or eval, on
+                    // every ply) is read here; anything longer takes the general path.
+                    let body = pos + 1;
+                    let limit = n.min(body.saturating_add(self.limits.max_comment));
+                    if let Some(i) = short_comment_end(&b[body..limit]) {
+                        if loud {
+                            let raw = &b[body..body + i];
+                            v.comment(RawComment { raw, offset: self.off(pos), kind: CommentKind::Brace });
+                        }
+                        pos = body + i + 1;
+                    } else {
+                        self.pos = pos;
+                        self.brace_comment(v, loud);
+                        pos = self.pos;
+                    }
                 }
                 GLYPH => {
                     let len = if pos + 1 < n && Nag::from_glyph(&b[pos..pos + 2]).is_some() { 2 } else { 1 };
