@@ -237,6 +237,18 @@ mod tests {
         assert_eq!(stats.games_with_warnings, 1);
     }
 
+    /// A tag written twice counts once, as first written.
+    #[test]
+    fn the_first_of_repeated_setup_tags_counts() {
+        let pgn = "[Event \"twice\"]\n[Result \"0-1\"]\n[Result \"1-0\"]\n\
+            [FEN \"k7/8/8/8/8/8/8/K7 w - - 0 1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n\
+            1. e4 1-0\n";
+        let (diags, _) = check(pgn, 1, 1 << 20);
+        let kinds: Vec<Kind> = diags.iter().map(|d| d.kind).collect();
+        assert!(kinds.contains(&Kind::ResultMismatch), "{kinds:?}");
+        assert!(kinds.contains(&Kind::IllegalMove), "e4 from the first FEN: {kinds:?}");
+    }
+
     #[test]
     fn same_report_at_any_thread_count_and_chunk_size() {
         let many: String = GAMES.repeat(50);

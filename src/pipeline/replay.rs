@@ -25,6 +25,9 @@ pub struct Game<'a> {
     pub line: u64,
     /// Tag pairs as written, in order.
     pub tags: Vec<(&'a [u8], RawTag<'a>)>,
+    /// The first `Variant`, `FEN` and `Result` tags, noted as they are read: every game looks
+    /// them up, and a search by name compared each tag name of the same length byte by byte.
+    setup_tags: [Option<RawTag<'a>>; 3],
     /// The rule set (from the `Variant` tag).
     pub variant: Variant,
     /// The start position, unless the setup was bad.
@@ -46,6 +49,7 @@ impl<'a> Game<'a> {
             offset: 0,
             line: 1,
             tags: Vec::new(),
+            setup_tags: [None; 3],
             variant: Variant::Standard,
             start: None,
             plies: 0,
@@ -53,6 +57,20 @@ impl<'a> Game<'a> {
             warnings: 0,
             result: None,
         }
+    }
+
+    /// Records a tag pair.
+    fn push_tag(&mut self, name: &'a [u8], value: RawTag<'a>) {
+        let slot = match name {
+            b"Variant" => 0,
+            b"FEN" => 1,
+            b"Result" => 2,
+            _ => 3,
+        };
+        if let Some(first @ None) = self.setup_tags.get_mut(slot) {
+            *first = Some(value);
+        }
+        self.tags.push((name, value));
     }
 
     /// The first tag named `name`.
@@ -258,7 +276,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     }
 
     fn setup(&mut self) -> Option<Position> {
-        if let Some(tag) = self.game.tag(b"Variant") {
+        if let Some(tag) = self.game.setup_tags[0] {
             let (name, _) = tag.decode();
             match Variant::from_tag(&name) {
                 Ok(v) => self.game.variant = v,
@@ -271,7 +289,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 }
             }
         }
-        let Some(tag) = self.game.tag(b"FEN") else {
+        let Some(tag) = self.game.setup_tags[1] else {
             return Some(Position::new(self.game.variant));
         };
         let fen = tag.decode().0.into_owned();
@@ -403,7 +421,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     /// Compares the result token with the `Result` tag and with the board after the mainline.
     fn check_result(&mut self) {
         let end = self.pending_result_token.unwrap_or(self.game.offset);
-        let tag = self.game.tag(b"Result");
+        let tag = self.game.setup_tags[2];
         let tag_result = tag.and_then(|t| GameResult::from_ascii(&t.unescape()));
         let Some(token) = self.game.result else {
             self.report(Kind::MissingResult, Severity::Warning, end, None, || {
@@ -449,6 +467,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         self.game.offset = start.offset as u64;
         self.game.line = self.lines.locate(start.offset - self.chunk_offset as usize).line as u64;
         self.game.tags.clear();
+        self.game.setup_tags = [None; 3];
         self.game.variant = Variant::Standard;
         self.game.start = None;
         self.game.plies = 0;
@@ -462,7 +481,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
     }
 
     fn tag(&mut self, name: &'a [u8], value: RawTag<'a>) {
-        self.game.tags.push((name, value));
+        self.game.push_tag(name, value);
     }
 
     fn begin_movetext(&mut self) -> ControlFlow<()> {
