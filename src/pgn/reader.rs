@@ -367,9 +367,17 @@ impl<'a> Reader<'a> {
         self.tags.clear();
         let mut first = true;
         loop {
-            let breaks = if first { 0 } else { self.skip_between_games() };
-            first = false;
             let b = self.bytes;
+            // One line break before the next tag is the usual case: no call to find it.
+            let breaks = if first {
+                0
+            } else if b.get(self.pos) == Some(&b'\n') && b.get(self.pos + 1) == Some(&b'[') {
+                self.pos += 1;
+                1
+            } else {
+                self.skip_between_games()
+            };
+            first = false;
             if self.pos >= b.len() {
                 return true;
             }
@@ -377,7 +385,7 @@ impl<'a> Reader<'a> {
                 return false;
             }
             let at = self.pos;
-            let t = parse_tag(b, at);
+            let t = plain_tag(b, at).unwrap_or_else(|| parse_tag(b, at));
             let name = &b[t.name.clone()];
             if breaks >= 2
                 && !self.tags.is_empty()
@@ -805,6 +813,27 @@ fn find_tag_line(b: &[u8], from: usize, to: usize) -> Option<usize> {
         .find(|&p| p < to && b[p] == b'[' && is_tag_like(b, p))
 }
 
+/// [`parse_tag`] for the usual form, `[Name "value"]` with one space, no escape and nothing
+/// after the `]` before the line break; `None` for anything else. Inlined into the tag loop:
+/// the general parser is a call whose result comes back through memory.
+#[inline(always)]
+fn plain_tag(b: &[u8], at: usize) -> Option<TagParse> {
+    let ns = at + 1;
+    let mut p = ns;
+    while p < b.len() && is_name_byte(b[p]) {
+        p += 1;
+    }
+    if p == ns || b.get(p) != Some(&b' ') || b.get(p + 1) != Some(&b'"') {
+        return None;
+    }
+    let vs = p + 2;
+    let q = vs + scan::find_any(&b[vs..], [b'"', b'\\', b'\n', b'\r'])?;
+    if b[q] != b'"' || b.get(q + 1) != Some(&b']') {
+        return None;
+    }
+    Some(TagParse { name: ns..p, value: Some(vs..q), problem: None, end: q + 2 })
+}
+
 /// Parses `[Name "value"]` at `at` (which holds `[`), leniently; never crosses a line break
 /// inside the value.
 fn parse_tag(b: &[u8], at: usize) -> TagParse {
@@ -957,6 +986,41 @@ pub(crate) mod trace {
 mod tests {
     use super::trace::{Trace, trace};
     use super::*;
+
+    /// Where the inlined parser of plain tags answers, it answers as the general one does.
+    #[test]
+    fn plain_tags_parse_as_the_general_parser_does() {
+        let lines: &[&[u8]] = &[
+            b"[Event \"x\"]\n",
+            b"[Event \"\"]",
+            b"[WhiteElo \"2700\"]\r\n",
+            b"[Event  \"two spaces\"]\n",
+            b"[ Event \"lead\"]\n",
+            b"[Event \"a\\\"b\"]\n",
+            b"[Event \"quote\"inside\"]\n",
+            b"[Event \"open\n",
+            b"[Event \"x\" ]\n",
+            b"[Event\"x\"]\n",
+            b"[\"x\"]\n",
+            b"[Event \"x\"]]\n",
+            b"[Event \"caf\xe9\"]\n",
+            b"[Event \"x\"",
+        ];
+        let mut plain = 0;
+        for &line in lines {
+            let general = parse_tag(line, 0);
+            if let Some(t) = plain_tag(line, 0) {
+                plain += 1;
+                let text = String::from_utf8_lossy(line);
+                assert_eq!(
+                    (t.name, t.value, t.problem, t.end),
+                    (general.name, general.value, general.problem, general.end),
+                    "{text:?}"
+                );
+            }
+        }
+        assert_eq!(plain, 5, "the plain forms");
+    }
 
     fn lines(g: &[String]) -> String {
         g.join("\n")
