@@ -14,6 +14,15 @@ use crate::notation::san::{Lenience, SanError, resolve_in, suffix_after, to_san}
 use crate::pgn::{GameResult, GameStart, LineIndex, Problem, RawComment, RawTag, Reader, SanToken, Visitor};
 use crate::pipeline::job::{ChunkEnd, ChunkInput};
 
+/// The first `Variant`, `FEN` and `Result` tags of a game: noted as the tags are read, where a
+/// search by name for each compared every tag name of the same length byte by byte.
+#[derive(Debug, Default, Clone, Copy)]
+struct SetupTags<'a> {
+    variant: Option<RawTag<'a>>,
+    fen: Option<RawTag<'a>>,
+    result: Option<RawTag<'a>>,
+}
+
 /// What the replayer knows about the game being read.
 #[derive(Debug)]
 pub struct Game<'a> {
@@ -25,9 +34,8 @@ pub struct Game<'a> {
     pub line: u64,
     /// Tag pairs as written, in order.
     pub tags: Vec<(&'a [u8], RawTag<'a>)>,
-    /// The first `Variant`, `FEN` and `Result` tags, noted as they are read: every game looks
-    /// them up, and a search by name compared each tag name of the same length byte by byte.
-    setup_tags: [Option<RawTag<'a>>; 3],
+    /// The tags every game looks up, noted as they are read.
+    setup_tags: SetupTags<'a>,
     /// The rule set (from the `Variant` tag).
     pub variant: Variant,
     /// The start position, unless the setup was bad.
@@ -49,7 +57,7 @@ impl<'a> Game<'a> {
             offset: 0,
             line: 1,
             tags: Vec::new(),
-            setup_tags: [None; 3],
+            setup_tags: SetupTags::default(),
             variant: Variant::Standard,
             start: None,
             plies: 0,
@@ -61,14 +69,12 @@ impl<'a> Game<'a> {
 
     /// Records a tag pair.
     fn push_tag(&mut self, name: &'a [u8], value: RawTag<'a>) {
-        let slot = match name {
-            b"Variant" => 0,
-            b"FEN" => 1,
-            b"Result" => 2,
-            _ => 3,
-        };
-        if let Some(first @ None) = self.setup_tags.get_mut(slot) {
-            *first = Some(value);
+        let t = &mut self.setup_tags;
+        match name {
+            b"Variant" if t.variant.is_none() => t.variant = Some(value),
+            b"FEN" if t.fen.is_none() => t.fen = Some(value),
+            b"Result" if t.result.is_none() => t.result = Some(value),
+            _ => {}
         }
         self.tags.push((name, value));
     }
@@ -276,7 +282,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     }
 
     fn setup(&mut self) -> Option<Position> {
-        if let Some(tag) = self.game.setup_tags[0] {
+        if let Some(tag) = self.game.setup_tags.variant {
             let (name, _) = tag.decode();
             match Variant::from_tag(&name) {
                 Ok(v) => self.game.variant = v,
@@ -289,7 +295,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 }
             }
         }
-        let Some(tag) = self.game.setup_tags[1] else {
+        let Some(tag) = self.game.setup_tags.fen else {
             return Some(Position::new(self.game.variant));
         };
         let fen = tag.decode().0.into_owned();
@@ -421,7 +427,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     /// Compares the result token with the `Result` tag and with the board after the mainline.
     fn check_result(&mut self) {
         let end = self.pending_result_token.unwrap_or(self.game.offset);
-        let tag = self.game.setup_tags[2];
+        let tag = self.game.setup_tags.result;
         let tag_result = tag.and_then(|t| GameResult::from_ascii(&t.unescape()));
         let Some(token) = self.game.result else {
             self.report(Kind::MissingResult, Severity::Warning, end, None, || {
@@ -467,7 +473,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         self.game.offset = start.offset as u64;
         self.game.line = self.lines.locate(start.offset - self.chunk_offset as usize).line as u64;
         self.game.tags.clear();
-        self.game.setup_tags = [None; 3];
+        self.game.setup_tags = SetupTags::default();
         self.game.variant = Variant::Standard;
         self.game.start = None;
         self.game.plies = 0;
