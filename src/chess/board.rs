@@ -202,6 +202,22 @@ impl Board {
         self.occupied.toggle(sq);
     }
 
+    /// Moves `us`'s `role` from `from` to `to`, taking whatever of theirs stands there, without a
+    /// jump on what that is; returns whether something was taken.
+    #[inline(always)]
+    pub(crate) fn move_taking(&mut self, us: Color, role: Role, from: Square, to: Square) -> bool {
+        let (from_bb, to_bb) = (1u64 << from as u32, 1u64 << to as u32);
+        let taken = self.by_color[(!us) as usize].0 & to_bb;
+        for r in &mut self.by_role {
+            r.0 &= !taken;
+        }
+        self.by_color[(!us) as usize].0 ^= taken;
+        self.by_role[role as usize].0 ^= from_bb | to_bb;
+        self.by_color[us as usize].0 ^= from_bb | to_bb;
+        self.occupied.0 = (self.occupied.0 ^ from_bb) | to_bb;
+        taken != 0
+    }
+
     /// Pieces of `attacker` that attack `sq`, given the occupancy `occ`.
     #[inline]
     pub fn attackers_to(&self, sq: Square, attacker: Color, occ: Bitboard) -> Bitboard {

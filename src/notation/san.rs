@@ -29,6 +29,7 @@
 //! is written `O-O`/`O-O-O` in every mode.
 
 use std::fmt;
+use std::hint::select_unpredictable;
 use std::str::FromStr;
 
 use crate::chess::attacks::{
@@ -1189,6 +1190,20 @@ pub struct Resolved {
 /// ```
 #[inline(always)]
 pub fn resolve_in(pos: &Position, checkers: Bitboard, text: &[u8]) -> Result<Resolved, SanError> {
+    match resolve_common(pos, text) {
+        Some(r) => Ok(r),
+        None => resolve_written(pos, checkers, text),
+    }
+}
+
+/// [`resolve_in`] for what [`resolve_common`] leaves: castling, disambiguation, promotion, en
+/// passant, the forms it does not read, and every error.
+#[inline(always)]
+fn resolve_written(pos: &Position, checkers: Bitboard, text: &[u8]) -> Result<Resolved, SanError> {
+    if let Some((side, suffix)) = castling_text(text) {
+        let mv = pos.castling_move(side, checkers).ok_or(SanError::Illegal)?;
+        return Ok(Resolved { mv, suffix, role: Role::King, lenience: Lenience::CANONICAL });
+    }
     // The canonical fields go straight to the resolver: merged with the general parse into one
     // `San` first, they were rebuilt through a stack reload (a store-forwarding stall).
     match parse_canonical(text) {
@@ -1199,6 +1214,122 @@ pub fn resolve_in(pos: &Position, checkers: Bitboard, text: &[u8]) -> Result<Res
             Ok(resolved(mv, c.role, flags, c.suffix))
         }
         None => resolve_general(pos, checkers, text),
+    }
+}
+
+/// What the first byte of a SAN names, as `role index + 1`: a piece letter its role, a file
+/// letter a pawn; 0 for any other byte.
+static FIRST_BYTE_ROLE: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut c = b'a';
+    while c <= b'h' {
+        t[c as usize] = Role::Pawn as u8 + 1;
+        c += 1;
+    }
+    t[b'N' as usize] = Role::Knight as u8 + 1;
+    t[b'B' as usize] = Role::Bishop as u8 + 1;
+    t[b'R' as usize] = Role::Rook as u8 + 1;
+    t[b'Q' as usize] = Role::Queen as u8 + 1;
+    t[b'K' as usize] = Role::King as u8 + 1;
+    t
+};
+
+/// The SAN of nearly every move in real games, resolved in one pass: a pawn push (`e4`), a
+/// pawn capture (`exd5`; not en passant, no promotion), or a piece move without
+/// disambiguation (`Nf3`, `Qxe7+`) whose piece is the only one of its kind that reaches the
+/// square. `None` for anything else, and for any text that is illegal, ambiguous or written
+/// non-canonically (bar the check mark, which the caller verifies): [`resolve_written`] then
+/// answers. Where this answers, it answers as that does (`one_pass_agrees_with_the_general_path`).
+///
+/// It jumps only on the written form, which nearly always passes. Which piece moves, whether
+/// it takes and whether a pawn steps one square or two change from move to move: those are
+/// computed for every move alike and picked by `select_unpredictable` or by masks. A version
+/// that jumped on them ran 18% fewer instructions than this and was no faster; this one made
+/// `check -j1` 14-16% faster (with the same treatment of `play`).
+#[inline(always)]
+fn resolve_common(pos: &Position, text: &[u8]) -> Option<Resolved> {
+    let len = text.len();
+    if !(2..=6).contains(&len) {
+        return None;
+    }
+    let last = text[len - 1];
+    let marked = last == b'+' || last == b'#';
+    let n = len - usize::from(marked);
+    if !(2..=4).contains(&n) {
+        return None;
+    }
+    let file = u32::from(text[n - 2].wrapping_sub(b'a'));
+    let rank = u32::from(text[n - 1].wrapping_sub(b'1'));
+    let kind = FIRST_BYTE_ROLE[usize::from(text[0])];
+    let pawn = kind == Role::Pawn as u8 + 1;
+    let written_capture = n == 4;
+    // One jump for the form: `|` does not short-circuit.
+    if (file > 7)
+        | (rank > 7)
+        | (kind == 0)
+        | (written_capture & (text[1] != b'x'))
+        | (n == 2 + usize::from(pawn))
+    {
+        return None;
+    }
+    let role = Role::ALL[usize::from(kind - 1)];
+    let suffix = if !marked {
+        None
+    } else if last == b'#' {
+        Some(Suffix::Checkmate)
+    } else {
+        Some(Suffix::Check)
+    };
+    let to = Square::new(rank * 8 + file);
+    let us = pos.turn();
+    let them = !us;
+    let b = pos.board();
+    let ours = b.by_color(us);
+    let theirs = b.by_color(them);
+    let occ = b.occupied();
+    let to_bb = Bitboard::from_square(to);
+    let forward = if us.is_white() { rank } else { 7 - rank };
+    if (written_capture != theirs.contains(to)) | ours.contains(to) | (pawn & (forward == 7)) {
+        return None;
+    }
+    let back = |bb: Bitboard| if us.is_white() { Bitboard(bb.0 >> 8) } else { Bitboard(bb.0 << 8) };
+    let one = back(to_bb);
+    let two_steps = (forward == 3) & (occ & one).is_empty();
+    let two = Bitboard(back(one).0 & u64::from(two_steps).wrapping_neg());
+    let from_file = Bitboard::file(File::new(u32::from(text[0].wrapping_sub(b'a')) & 7));
+    let pawn_origins = select_unpredictable(written_capture, pawn_attacks(them, to) & from_file, one | two);
+    let bishop = bishop_attacks(to, occ);
+    let rook = rook_attacks(to, occ);
+    let reach = [pawn_origins, knight_attacks(to), bishop, rook, bishop | rook, king_attacks(to)];
+    let origins = reach[role as usize] & b.by_role(role) & ours;
+    // Computed for any `origins`, judged once: no origin or two are as rare as an illegal move.
+    let from = Square::new(origins.0.trailing_zeros());
+    let king = select_unpredictable(role == Role::King, to, pos.our_king());
+    let after = occ.without(from).with(to);
+    let attackers = (rook_attacks(king, after) & b.rooks_and_queens())
+        | (bishop_attacks(king, after) & b.bishops_and_queens())
+        | (knight_attacks(king) & b.knights())
+        | (pawn_attacks(us, king) & b.pawns())
+        | (king_attacks(king) & b.kings());
+    if origins.is_empty() | origins.more_than_one() | (attackers & (theirs - to_bb)).any() {
+        return None;
+    }
+    Some(Resolved { mv: Move::normal(from, to), suffix, role, lenience: Lenience::CANONICAL })
+}
+
+/// `O-O` and `O-O-O` with their check mark, as export format writes them (the other spellings
+/// are for the general parser, which flags them).
+#[inline(always)]
+fn castling_text(text: &[u8]) -> Option<(CastlingSide, Option<Suffix>)> {
+    let (body, suffix) = match text.split_last() {
+        Some((b'+', body)) => (body, Some(Suffix::Check)),
+        Some((b'#', body)) => (body, Some(Suffix::Checkmate)),
+        _ => (text, None),
+    };
+    match body {
+        b"O-O" => Some((CastlingSide::KingSide, suffix)),
+        b"O-O-O" => Some((CastlingSide::QueenSide, suffix)),
+        _ => None,
     }
 }
 
@@ -1444,6 +1575,77 @@ mod tests {
             }
         }
         assert!(seen > 100, "{seen}");
+    }
+
+    /// Where the one-pass resolver answers, the general path gives the same move, role, check
+    /// mark and flags; and it answers for every normal move whose SAN has no disambiguation.
+    #[test]
+    fn one_pass_agrees_with_the_general_path() {
+        let mut texts: Vec<String> = Vec::new();
+        for sq in Square::ALL {
+            let (f, r) = (sq.file() as u8, sq.rank() as u8);
+            let name = format!("{}{}", (b'a' + f) as char, (b'1' + r) as char);
+            for piece in ["N", "B", "R", "Q", "K"] {
+                texts.push(format!("{piece}{name}"));
+                texts.push(format!("{piece}x{name}"));
+            }
+            texts.push(name.clone());
+            for from in [f.wrapping_sub(1), f, f + 1].into_iter().filter(|&x| x < 8) {
+                texts.push(format!("{}x{name}", (b'a' + from) as char));
+            }
+        }
+        let (mut answered, mut covered) = (0, 0);
+        for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
+            for seed in 1..=4u64 {
+                let mut p = Position::new(variant);
+                let mut rng = seed.wrapping_mul(0x2545_f491_4f6c_dd1d);
+                for _ in 0..100 {
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mut written: Vec<String> = Vec::new();
+                    for &m in moves.iter() {
+                        let san = to_san(&p, m);
+                        let body = san.trim_end_matches(['+', '#']);
+                        written.extend([
+                            san.clone(),
+                            body.to_string(),
+                            format!("{body}+"),
+                            format!("{body}#"),
+                        ]);
+                        written.push(body.replacen('x', "", 1));
+                        // `Nbd7`, `Nbxd7`, `N1d2`, `Qh4e1`: longer than the undisambiguated forms.
+                        let capture = body.contains('x');
+                        let piece = body.as_bytes()[0].is_ascii_uppercase();
+                        let plain_len =
+                            if piece { 3 + usize::from(capture) } else { 2 + 2 * usize::from(capture) };
+                        let disambiguated = body.len() > plain_len;
+                        if m.kind() == MoveKind::Normal && !disambiguated {
+                            let r = resolve_common(&p, san.as_bytes())
+                                .unwrap_or_else(|| panic!("{san} in {p:?}"));
+                            assert_eq!(r.mv, m, "{san}");
+                            covered += 1;
+                        }
+                    }
+                    for t in texts.iter().chain(&written) {
+                        if let Some(r) = resolve_common(&p, t.as_bytes()) {
+                            assert_eq!(
+                                Ok(r),
+                                resolve_written(&p, p.checkers(), t.as_bytes()),
+                                "{t} in {p:?}"
+                            );
+                            answered += 1;
+                        }
+                    }
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    p.play_unchecked(moves[(rng % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(answered > 50_000 && covered > 10_000, "{answered} answered, {covered} covered");
     }
 
     #[test]

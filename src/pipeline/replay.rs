@@ -228,7 +228,18 @@ pub fn replay_chunk<'a, H: Hooks<'a>>(
 #[inline(always)]
 fn is_null_move(raw: &[u8]) -> bool {
     // The first byte alone rules out nearly every move (SAN starts with a piece or a file).
-    matches!(raw.first(), Some(b'-' | b'Z' | b'0' | b'@')) && matches!(raw, b"--" | b"Z0" | b"0000" | b"@@@@")
+    // A table, not a `match` on it: the match compiled to a range test that jumped on pawn
+    // moves against piece moves, which no predictor can know in advance.
+    static NULL_FIRST: [bool; 256] = {
+        let mut t = [false; 256];
+        t[b'-' as usize] = true;
+        t[b'Z' as usize] = true;
+        t[b'0' as usize] = true;
+        t[b'@' as usize] = true;
+        t
+    };
+    raw.first().is_some_and(|&c| NULL_FIRST[usize::from(c)])
+        && matches!(raw, b"--" | b"Z0" | b"0000" | b"@@@@")
 }
 
 impl<'a, H: Hooks<'a>> Replayer<'a, H> {
