@@ -119,6 +119,12 @@ impl Move {
         k > K_PROMO && k < K_DROP
     }
 
+    /// `true` for a plain move or capture (not castling, en passant, a promotion or a drop).
+    #[inline(always)]
+    pub const fn is_normal(self) -> bool {
+        self.kind_bits() == K_NORMAL
+    }
+
     /// `true` for castling.
     #[inline(always)]
     pub const fn is_castle(self) -> bool {

@@ -225,21 +225,9 @@ pub fn replay_chunk<'a, H: Hooks<'a>>(
 }
 
 /// Tokens that mean "no move" in real files.
-#[inline(always)]
+#[inline]
 fn is_null_move(raw: &[u8]) -> bool {
-    // The first byte alone rules out nearly every move (SAN starts with a piece or a file).
-    // A table, not a `match` on it: the match compiled to a range test that jumped on pawn
-    // moves against piece moves, which no predictor can know in advance.
-    static NULL_FIRST: [bool; 256] = {
-        let mut t = [false; 256];
-        t[b'-' as usize] = true;
-        t[b'Z' as usize] = true;
-        t[b'0' as usize] = true;
-        t[b'@' as usize] = true;
-        t
-    };
-    raw.first().is_some_and(|&c| NULL_FIRST[usize::from(c)])
-        && matches!(raw, b"--" | b"Z0" | b"0000" | b"@@@@")
+    matches!(raw, b"--" | b"Z0" | b"0000" | b"@@@@")
 }
 
 impl<'a, H: Hooks<'a>> Replayer<'a, H> {
@@ -335,6 +323,40 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         }
     }
 
+    /// A null move (`--`, `Z0`, `0000`, `@@@@`): played with a warning, or refused in check.
+    #[cold]
+    #[inline(never)]
+    fn play_null(&mut self, token: SanToken<'a>) {
+        let variations = self.hooks.variations();
+        let mainline = self.stack.len() == 1;
+        let Some(line) = self.stack.last_mut() else { return };
+        let ply = line.ply + 1;
+        let offset = token.offset as u64;
+        if mainline && !line.pos.is_check() {
+            self.hooks.mainline_null_move(&self.game, &line.pos);
+        }
+        // Kept even if the null move is refused: the line is then dead, and a dead line's
+        // variations are read, not replayed, from any position.
+        line.remember(variations);
+        if line.pos.play_null().is_ok() {
+            line.checkers = line.pos.checkers();
+            line.ply = ply;
+            if mainline {
+                self.game.plies = ply;
+            }
+            let raw = String::from_utf8_lossy(token.raw).into_owned();
+            self.report(Kind::NullMove, Severity::Warning, offset, Some(ply), || {
+                format!("null move \"{raw}\"")
+            });
+        } else {
+            line.dead = true;
+            let fen = write_fen(&line.pos, EpMode::Legal);
+            self.report(Kind::IllegalMove, Severity::Error, offset, Some(ply), || {
+                format!("null move while in check in position {fen}")
+            });
+        }
+    }
+
     fn play(&mut self, token: SanToken<'a>) {
         let variations = self.hooks.variations();
         let mainline = self.stack.len() == 1;
@@ -344,32 +366,6 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         }
         let ply = line.ply + 1;
         let offset = token.offset as u64;
-        if is_null_move(token.raw) {
-            if mainline && !line.pos.is_check() {
-                self.hooks.mainline_null_move(&self.game, &line.pos);
-            }
-            // Kept even if the null move is refused: the line is then dead, and a dead line's
-            // variations are read, not replayed, from any position.
-            line.remember(variations);
-            if line.pos.play_null().is_ok() {
-                line.checkers = line.pos.checkers();
-                line.ply = ply;
-                if mainline {
-                    self.game.plies = ply;
-                }
-                let raw = String::from_utf8_lossy(token.raw).into_owned();
-                self.report(Kind::NullMove, Severity::Warning, offset, Some(ply), || {
-                    format!("null move \"{raw}\"")
-                });
-            } else {
-                line.dead = true;
-                let fen = write_fen(&line.pos, EpMode::Legal);
-                self.report(Kind::IllegalMove, Severity::Error, offset, Some(ply), || {
-                    format!("null move while in check in position {fen}")
-                });
-            }
-            return;
-        }
         match resolve_in(&line.pos, line.checkers, token.raw) {
             Ok(r) => {
                 let m = r.mv;
@@ -414,6 +410,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                     });
                 }
             }
+            // No null-move spelling resolves: tested only here, off the path of every move.
+            Err(_) if is_null_move(token.raw) => self.play_null(token),
             Err(e) => {
                 line.dead = true;
                 let kind = match e {
