@@ -492,20 +492,27 @@ impl Position {
     /// [`play_unchecked`](Self::play_unchecked) when the caller knows the role of the moving
     /// piece (a resolved SAN names it): the board is not searched for it. `role` is ignored for
     /// castling and drops; for any other move it must be the role on the origin square.
-    #[inline]
+    /// The ordinary move is played inline; the rest is a call (as one function, the whole was
+    /// left out of the replay loop: a call on every move).
+    #[inline(always)]
     pub fn play_known(&mut self, m: Move, role: Role) {
         debug_assert!(self.is_legal(m), "illegal move {m:?} in {self:?}");
         debug_assert!(
             m.is_castle() || m.is_drop() || self.board.role_at(m.from_raw()) == Some(role),
             "{role:?} is not on the origin of {m:?}"
         );
-        if self.hashing {
-            self.play_move::<true>(m, Some(role))
-        } else if m.is_normal() && !self.crazyhouse() {
+        if !self.hashing && m.is_normal() && !self.crazyhouse() {
             self.play_ordinary(m.from_raw(), m.to(), role)
         } else {
-            self.play_move::<false>(m, Some(role))
+            self.play_known_other(m, role)
         }
+    }
+
+    /// [`play_known`](Self::play_known) for moves with keys, castling, en passant, promotions
+    /// and crazyhouse.
+    #[inline(never)]
+    fn play_known_other(&mut self, m: Move, role: Role) {
+        if self.hashing { self.play_move::<true>(m, Some(role)) } else { self.play_move::<false>(m, Some(role)) }
     }
 
     /// A plain move or capture by `role` with no key to update and no pocket: what nearly every
