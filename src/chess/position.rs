@@ -512,7 +512,11 @@ impl Position {
     /// and crazyhouse.
     #[inline(never)]
     fn play_known_other(&mut self, m: Move, role: Role) {
-        if self.hashing { self.play_move::<true>(m, Some(role)) } else { self.play_move::<false>(m, Some(role)) }
+        if self.hashing {
+            self.play_move::<true>(m, Some(role))
+        } else {
+            self.play_move::<false>(m, Some(role))
+        }
     }
 
     /// A plain move or capture by `role` with no key to update and no pocket: what nearly every
