@@ -237,6 +237,24 @@ mod tests {
         assert_eq!(stats.games_with_warnings, 1);
     }
 
+    /// Null moves in every spelling are played with a warning, and refused in check (an error
+    /// that ends the line); the moves after a played one resolve from the position it left.
+    #[test]
+    fn null_moves_are_warned_and_refused_in_check() {
+        let pgn = "[Event \"nulls\"]\n[Result \"*\"]\n\n1. e4 -- 2. Nf3 Z0 3. Bc4 0000 4. d3 @@@@ 5. O-O *\n\n\
+            [Event \"in check\"]\n[Result \"*\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 d6 4. Qxf7+ -- *\n";
+        let (diags, stats) = check(pgn, 1, 1 << 20);
+        let kinds: Vec<(u64, Kind, Option<u32>)> = diags.iter().map(|d| (d.game, d.kind, d.ply)).collect();
+        let nulls: Vec<u32> = kinds.iter().filter(|k| k.1 == Kind::NullMove).filter_map(|k| k.2).collect();
+        assert_eq!(nulls, [2, 4, 6, 8], "{kinds:?}");
+        assert!(
+            !kinds.iter().any(|k| k.0 == 1 && k.1 == Kind::IllegalMove),
+            "O-O after the nulls: {kinds:?}"
+        );
+        assert!(kinds.contains(&(2, Kind::IllegalMove, Some(8))), "{kinds:?}");
+        assert_eq!(stats.games_with_errors, 1);
+    }
+
     /// A tag written twice counts once, as first written.
     #[test]
     fn the_first_of_repeated_setup_tags_counts() {
