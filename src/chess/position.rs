@@ -840,6 +840,29 @@ pub(crate) fn castling_paths(color: Color, king: Square, rook: Square) -> (Bitbo
 }
 
 #[cfg(test)]
+impl Position {
+    /// The positions of a seeded random game from `variant`'s start, up to `plies` of them, each
+    /// with a legal move: test material for the rules and for SAN.
+    pub(crate) fn random_line(variant: Variant, seed: u64, plies: usize) -> Vec<Position> {
+        let mut pos = Position::new(variant);
+        let mut rng = seed.wrapping_mul(0x2545_f491_4f6c_dd1d);
+        let mut line = Vec::new();
+        while line.len() < plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            line.push(pos);
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            pos.play_unchecked(moves[(rng % moves.len() as u64) as usize]);
+        }
+        line
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -906,14 +929,8 @@ mod tests {
     fn play_known_equals_play_unchecked() {
         for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
             for seed in 1..=12u64 {
-                let mut pos = Position::new(variant);
-                let mut rng = seed.wrapping_mul(0x2545_f491_4f6c_dd1d);
-                for ply in 0..300 {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    for &m in moves.iter() {
+                for (ply, pos) in Position::random_line(variant, seed, 300).into_iter().enumerate() {
+                    for &m in pos.legal_moves().iter() {
                         // Castling and drops ignore the role: give a wrong one on purpose.
                         let role = match m.from() {
                             Some(from) if !m.is_castle() => pos.board().role_at(from).expect("a piece moves"),
@@ -934,10 +951,6 @@ mod tests {
                         lazy.set_hashing(true);
                         assert_eq!(format!("{lazy:?}"), format!("{searched:?}"), "{variant:?} {m:?}");
                     }
-                    rng ^= rng << 13;
-                    rng ^= rng >> 7;
-                    rng ^= rng << 17;
-                    pos.play_unchecked(moves[(rng % moves.len() as u64) as usize]);
                 }
             }
         }

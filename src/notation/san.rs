@@ -363,19 +363,34 @@ static CLASSES: [u8; 256] = {
     t
 };
 
-/// The role a canonical SAN's first byte names: a piece letter's role, else a pawn (a file
-/// letter). For [`San::from_ascii`]: `Role::from_upper_char`'s `match` compiles to a jump on
-/// the letter, a third of what parsing cost there. The resolver keeps the `match`, whose jump
-/// the compiler threads into its own dispatch on the role (measured: the table slowed it).
-static FIRST_ROLE: [Role; 256] = {
-    let mut t = [Role::Pawn; 256];
-    t[b'N' as usize] = Role::Knight;
-    t[b'B' as usize] = Role::Bishop;
-    t[b'R' as usize] = Role::Rook;
-    t[b'Q' as usize] = Role::Queen;
-    t[b'K' as usize] = Role::King;
+/// The role a SAN's first byte names: a piece letter's role, a file letter a pawn, `None` for
+/// any other byte. [`San::from_ascii`] reads it where `Role::from_upper_char`'s `match`
+/// compiled to a jump on the letter, a third of what parsing cost there; [`resolve_common`]
+/// reads it to pick the role without a jump.
+static FIRST_BYTE_ROLE: [Option<Role>; 256] = {
+    let mut t = [None; 256];
+    let mut c = b'a';
+    while c <= b'h' {
+        t[c as usize] = Some(Role::Pawn);
+        c += 1;
+    }
+    t[b'N' as usize] = Some(Role::Knight);
+    t[b'B' as usize] = Some(Role::Bishop);
+    t[b'R' as usize] = Some(Role::Rook);
+    t[b'Q' as usize] = Some(Role::Queen);
+    t[b'K' as usize] = Some(Role::King);
     t
 };
+
+/// The check mark a SAN's last byte writes, if any.
+#[inline(always)]
+fn suffix_mark(last: u8) -> Option<Suffix> {
+    match last {
+        b'+' => Some(Suffix::Check),
+        b'#' => Some(Suffix::Checkmate),
+        _ => None,
+    }
+}
 
 /// The prefix shapes (the bytes before the destination square) of canonical SAN, as classes:
 /// `e4`, `exd5`, `Nf3`, `Nxf3`, `Nbd2`, `Nbxd2`, `N1d2`, `N1xd2`, `Qh4e1`, `Qh4xe1`.
@@ -445,18 +460,16 @@ fn parse_canonical(text: &[u8]) -> Option<Canonical> {
     parse_canonical_with::<false>(text)
 }
 
-/// [`parse_canonical`], reading the piece letter from [`FIRST_ROLE`] when `TABLE`.
+/// [`parse_canonical`], reading the piece letter from [`FIRST_BYTE_ROLE`] when `TABLE` (the
+/// resolver keeps the `match`, whose jump the compiler threads into its own dispatch on the
+/// role: measured, the table slowed it).
 #[inline(always)]
 fn parse_canonical_with<const TABLE: bool>(text: &[u8]) -> Option<Canonical> {
     let len = text.len();
     if !(2..=7).contains(&len) {
         return None;
     }
-    let suffix = match text[len - 1] {
-        b'+' => Some(Suffix::Check),
-        b'#' => Some(Suffix::Checkmate),
-        _ => None,
-    };
+    let suffix = suffix_mark(text[len - 1]);
     let mut n = len - usize::from(suffix.is_some());
     let mut promotion = None;
     if n >= 4 && text[n - 2] == b'=' {
@@ -481,7 +494,7 @@ fn parse_canonical_with<const TABLE: bool>(text: &[u8]) -> Option<Canonical> {
     }
     // The shape says whether `text[0]` is a piece letter or a file (a pawn in the table).
     let role = if TABLE {
-        FIRST_ROLE[text[0] as usize]
+        FIRST_BYTE_ROLE[text[0] as usize].unwrap_or(Role::Pawn)
     } else if piece {
         Role::from_upper_char(text[0])?
     } else {
@@ -1217,23 +1230,6 @@ fn resolve_written(pos: &Position, checkers: Bitboard, text: &[u8]) -> Result<Re
     }
 }
 
-/// What the first byte of a SAN names, as `role index + 1`: a piece letter its role, a file
-/// letter a pawn; 0 for any other byte.
-static FIRST_BYTE_ROLE: [u8; 256] = {
-    let mut t = [0; 256];
-    let mut c = b'a';
-    while c <= b'h' {
-        t[c as usize] = Role::Pawn as u8 + 1;
-        c += 1;
-    }
-    t[b'N' as usize] = Role::Knight as u8 + 1;
-    t[b'B' as usize] = Role::Bishop as u8 + 1;
-    t[b'R' as usize] = Role::Rook as u8 + 1;
-    t[b'Q' as usize] = Role::Queen as u8 + 1;
-    t[b'K' as usize] = Role::King as u8 + 1;
-    t
-};
-
 /// The SAN of nearly every move in real games, resolved in one pass: a pawn push (`e4`), a
 /// pawn capture (`exd5`; not en passant, no promotion), or a piece move without
 /// disambiguation (`Nf3`, `Qxe7+`) whose piece is the only one of its kind that reaches the
@@ -1252,34 +1248,26 @@ fn resolve_common(pos: &Position, text: &[u8]) -> Option<Resolved> {
     if !(2..=6).contains(&len) {
         return None;
     }
-    let last = text[len - 1];
-    let marked = last == b'+' || last == b'#';
-    let n = len - usize::from(marked);
+    let suffix = suffix_mark(text[len - 1]);
+    let n = len - usize::from(suffix.is_some());
     if !(2..=4).contains(&n) {
         return None;
     }
     let file = u32::from(text[n - 2].wrapping_sub(b'a'));
     let rank = u32::from(text[n - 1].wrapping_sub(b'1'));
     let kind = FIRST_BYTE_ROLE[usize::from(text[0])];
-    let pawn = kind == Role::Pawn as u8 + 1;
+    let pawn = kind == Some(Role::Pawn);
     let written_capture = n == 4;
     // One jump for the form: `|` does not short-circuit.
     if (file > 7)
         | (rank > 7)
-        | (kind == 0)
+        | kind.is_none()
         | (written_capture & (text[1] != b'x'))
         | (n == 2 + usize::from(pawn))
     {
         return None;
     }
-    let role = Role::ALL[usize::from(kind - 1)];
-    let suffix = if !marked {
-        None
-    } else if last == b'#' {
-        Some(Suffix::Checkmate)
-    } else {
-        Some(Suffix::Check)
-    };
+    let role = kind.unwrap_or(Role::Pawn);
     let to = Square::new(rank * 8 + file);
     let us = pos.turn();
     let them = !us;
@@ -1305,13 +1293,8 @@ fn resolve_common(pos: &Position, text: &[u8]) -> Option<Resolved> {
     // Computed for any `origins`, judged once: no origin or two are as rare as an illegal move.
     let from = Square::new(origins.0.trailing_zeros());
     let king = select_unpredictable(role == Role::King, to, pos.our_king());
-    let after = occ.without(from).with(to);
-    let attackers = (rook_attacks(king, after) & b.rooks_and_queens())
-        | (bishop_attacks(king, after) & b.bishops_and_queens())
-        | (knight_attacks(king) & b.knights())
-        | (pawn_attacks(us, king) & b.pawns())
-        | (king_attacks(king) & b.kings());
-    if origins.is_empty() | origins.more_than_one() | (attackers & (theirs - to_bb)).any() {
+    let attackers = b.attackers_to(king, them, occ.without(from).with(to)) - to_bb;
+    if origins.is_empty() | origins.more_than_one() | attackers.any() {
         return None;
     }
     Some(Resolved { mv: Move::normal(from, to), suffix, role, lenience: Lenience::CANONICAL })
@@ -1321,16 +1304,14 @@ fn resolve_common(pos: &Position, text: &[u8]) -> Option<Resolved> {
 /// are for the general parser, which flags them).
 #[inline(always)]
 fn castling_text(text: &[u8]) -> Option<(CastlingSide, Option<Suffix>)> {
-    let (body, suffix) = match text.split_last() {
-        Some((b'+', body)) => (body, Some(Suffix::Check)),
-        Some((b'#', body)) => (body, Some(Suffix::Checkmate)),
-        _ => (text, None),
+    let mut flags = Lenience::CANONICAL;
+    let (n, suffix) = strip_check(text, &mut flags);
+    let side = match &text[..n] {
+        b"O-O" => CastlingSide::KingSide,
+        b"O-O-O" => CastlingSide::QueenSide,
+        _ => return None,
     };
-    match body {
-        b"O-O" => Some((CastlingSide::KingSide, suffix)),
-        b"O-O-O" => Some((CastlingSide::QueenSide, suffix)),
-        _ => None,
-    }
+    flags.is_canonical().then_some((side, suffix))
 }
 
 /// [`resolve_in`] for what [`parse_canonical`] does not read.
@@ -1597,13 +1578,8 @@ mod tests {
         let (mut answered, mut covered) = (0, 0);
         for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
             for seed in 1..=4u64 {
-                let mut p = Position::new(variant);
-                let mut rng = seed.wrapping_mul(0x2545_f491_4f6c_dd1d);
-                for _ in 0..100 {
+                for p in Position::random_line(variant, seed, 100) {
                     let moves = p.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
                     let mut written: Vec<String> = Vec::new();
                     for &m in moves.iter() {
                         let san = to_san(&p, m);
@@ -1638,10 +1614,6 @@ mod tests {
                             answered += 1;
                         }
                     }
-                    rng ^= rng << 13;
-                    rng ^= rng >> 7;
-                    rng ^= rng << 17;
-                    p.play_unchecked(moves[(rng % moves.len() as u64) as usize]);
                 }
             }
         }
