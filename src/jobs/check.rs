@@ -255,6 +255,52 @@ mod tests {
         assert_eq!(stats.games_with_errors, 1);
     }
 
+    /// A `+` on a mating move is found wherever the line goes next (the mate test waits for the
+    /// next move, which shows the position was no mate), and reported in input order.
+    #[test]
+    fn a_check_mark_on_a_mate_is_found_whatever_follows() {
+        let mate = "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7";
+        let games = [
+            format!("{mate}+ 1-0"),
+            format!("{mate}+"),
+            format!("{mate}+ (4. Qxf7# Ke7) 1-0"),
+            format!("{mate}+ Ke7 1-0"),
+            format!("{mate}+ -- 1-0"),
+            "1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 *".to_string(),
+            "1. e4 e5 2. Qh5 Nc6 3. Qxf7# Kxf7 *".to_string(),
+            "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 (3... a6 4. Qxf7+) 4. Qxf7# 1-0".to_string(),
+            format!("{mate}+ ) 1-0"),
+            format!("{mate}# (4. Qxf7+ $1 {{mate}}) 1-0"),
+        ];
+        let pgn: String =
+            games.iter().map(|g| format!("[Event \"e\"]\n[Result \"1-0\"]\n\n{g}\n\n")).collect();
+        let (diags, _) = check(&pgn, 1, 1 << 20);
+        let got: Vec<(u64, Kind, Option<u32>)> = diags.iter().map(|d| (d.game, d.kind, d.ply)).collect();
+        use Kind::*;
+        let want = [
+            (1, CheckMark, Some(7)),
+            (2, CheckMark, Some(7)),
+            (2, MissingResult, None),
+            (3, CheckMark, Some(7)),
+            (3, IllegalMove, Some(8)),
+            (4, CheckMark, Some(7)),
+            (4, IllegalMove, Some(8)),
+            (5, CheckMark, Some(7)),
+            (5, IllegalMove, Some(8)),
+            (6, ResultMismatch, None),
+            (7, CheckMark, Some(5)),
+            (7, ResultMismatch, None),
+            (8, CheckMark, Some(7)),
+            (9, CheckMark, Some(7)),
+            (9, Syntax, None),
+            (10, CheckMark, Some(7)),
+        ];
+        assert_eq!(got, want);
+        let first = &diags[0];
+        assert!(first.message.contains("\"Qxf7+\" written for Qxf7#"), "{}", first.message);
+        assert!(diags[10].message.contains("\"Qxf7#\" written for Qxf7+"), "{}", diags[10].message);
+    }
+
     /// A tag written twice counts once, as first written.
     #[test]
     fn the_first_of_repeated_setup_tags_counts() {
