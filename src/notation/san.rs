@@ -1280,7 +1280,10 @@ fn resolve_common(pos: &Position, text: &[u8]) -> Option<Resolved> {
     if (written_capture != theirs.contains(to)) | ours.contains(to) | (pawn & (forward == 7)) {
         return None;
     }
-    let back = |bb: Bitboard| if us.is_white() { Bitboard(bb.0 >> 8) } else { Bitboard(bb.0 << 8) };
+    // One rank back towards our side, as a rotation: an `if` on the side compiled to a jump that
+    // alternates every ply. No pawn stands on a first or last rank, so the wrap finds none.
+    let back_by = select_unpredictable(us.is_white(), 56, 8);
+    let back = |bb: Bitboard| Bitboard(bb.0.rotate_left(back_by));
     let one = back(to_bb);
     let two_steps = (forward == 3) & (occ & one).is_empty();
     let two = Bitboard(back(one).0 & u64::from(two_steps).wrapping_neg());

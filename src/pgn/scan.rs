@@ -123,6 +123,30 @@ impl ByteSet {
         found.unwrap_or(text.len())
     }
 
+    /// Bit `i` set where `block[i]` is in the set, for a 64-byte block.
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    pub(crate) fn mask64(&self, block: &[u8; 64]) -> u64 {
+        use std::arch::x86_64::*;
+        // SAFETY: AVX2 is enabled for this build (the cfg above); the loads read the 64 bytes of
+        // `block` and the 16 of each table, with no alignment requirement.
+        #[allow(unsafe_code)]
+        unsafe {
+            let nibble = _mm256_set1_epi8(0x0f);
+            let low_table = _mm256_broadcastsi128_si256(_mm_loadu_si128(self.low.as_ptr().cast()));
+            let high_table = _mm256_broadcastsi128_si256(_mm_loadu_si128(self.high.as_ptr().cast()));
+            let half = |at: usize| {
+                let v = _mm256_loadu_si256(block.as_ptr().add(at).cast());
+                let low = _mm256_shuffle_epi8(low_table, _mm256_and_si256(v, nibble));
+                let high =
+                    _mm256_shuffle_epi8(high_table, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble));
+                let outside = _mm256_cmpeq_epi8(_mm256_and_si256(low, high), _mm256_setzero_si256());
+                !(_mm256_movemask_epi8(outside) as u32) as u64
+            };
+            half(0) | half(32) << 32
+        }
+    }
+
     /// Bit `i` set where `block[i]` is in the set; `block` is 16 bytes.
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     #[inline(always)]
@@ -185,6 +209,23 @@ mod tests {
             assert_eq!(set.find_in(b""), 0);
         }
         assert_eq!(SPACE.find_in(b"Event \"x\""), 5);
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[test]
+    fn mask64_marks_what_contains_does() {
+        for set in [&ODD, &SPACE] {
+            let filler = (0..=255u8).find(|&b| !set.contains(b)).expect("a byte outside");
+            for b in 0..=255u8 {
+                for at in [0, 1, 15, 16, 31, 32, 33, 47, 48, 62, 63] {
+                    let mut block = [filler; 64];
+                    block[at] = b;
+                    block[(at + 17) % 64] = b;
+                    let want = (0..64).filter(|&i| set.contains(block[i])).fold(0u64, |m, i| m | 1 << i);
+                    assert_eq!(set.mask64(&block), want, "byte {b:#x} at {at}");
+                }
+            }
+        }
     }
 
     #[test]
