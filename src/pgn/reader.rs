@@ -506,11 +506,10 @@ impl<'a> Reader<'a> {
         let mut quiet_from: u32 = if emit { u32::MAX } else { 0 };
         let mut outcome_sent = false;
         let mut pos = self.pos;
-        // Token ends are found in a 64-byte window: bit i of `window_ends` is set when
-        // b[window + i] ends a token. One shift and count per token, where a vector search from
-        // each token's start put a load and five vector steps between one token and the next.
-        let mut window = usize::MAX;
-        let mut window_ends = 0u64;
+        // Token ends, and the ends of short comments, are found in a 64-byte window (one shift
+        // and count each, where a vector search from each token's start put a load and five
+        // vector steps between one token and the next).
+        let mut window = Window { at: usize::MAX, ends: 0, stops: 0 };
 
         loop {
             while pos < n && class(b[pos]) == WS {
@@ -549,12 +548,11 @@ impl<'a> Reader<'a> {
                         }
                     }
                     let from = pos + 1;
-                    let rel = from.wrapping_sub(window);
-                    let ahead = if rel < 64 { window_ends >> rel } else { 0 };
+                    let ahead = window.ahead(from, window.ends);
                     let q = if ahead != 0 {
                         from + ahead.trailing_zeros() as usize
                     } else {
-                        token_end_slow(b, from, &mut window, &mut window_ends)
+                        window.token_end_slow(b, from)
                     };
                     pos = q;
                     let tok = &b[start..q];
@@ -606,7 +604,14 @@ impl<'a> Reader<'a> {
                     // it at the front of an inlined `brace_comment` instead measured 1% slower.)
                     let body = pos + 1;
                     let limit = n.min(body.saturating_add(self.limits.max_comment));
-                    if let Some(i) = short_comment_end(&b[body..limit]) {
+                    let ahead = window.ahead(body, window.stops);
+                    let stop = ahead.trailing_zeros() as usize;
+                    let end = if ahead != 0 && body + stop < limit && b[body + stop] == b'}' {
+                        Some(stop)
+                    } else {
+                        short_comment_end(&b[body..limit])
+                    };
+                    if let Some(i) = end {
                         if loud {
                             let raw = &b[body..body + i];
                             v.comment(RawComment { raw, offset: self.off(pos), kind: CommentKind::Brace });
@@ -759,20 +764,40 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The end of the token whose second byte is at `from`, when it lies past the window: the
-/// window moves to `from` (if 64 bytes remain there).
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "avx2"), inline(never))]
-fn token_end_slow(b: &[u8], from: usize, window: &mut usize, window_ends: &mut u64) -> usize {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    if let Some(block) = b.get(from..from + 64) {
-        *window = from;
-        *window_ends = TOKEN_END.mask64(block.try_into().expect("64 bytes"));
-        if *window_ends != 0 {
-            return from + window_ends.trailing_zeros() as usize;
-        }
+/// 64 bytes of movetext from `at`, as bit masks: bit i of `ends` is set when `b[at + i]` ends a
+/// token, of `stops` when it ends a one-line comment (`}` or a line break).
+struct Window {
+    at: usize,
+    ends: u64,
+    stops: u64,
+}
+
+impl Window {
+    /// `mask` (one of the window's) from `from` on; 0 when `from` lies outside the window.
+    #[inline(always)]
+    fn ahead(&self, from: usize, mask: u64) -> u64 {
+        let rel = from.wrapping_sub(self.at);
+        if rel < 64 { mask >> rel } else { 0 }
     }
-    let _ = (window, window_ends);
-    from + TOKEN_END.find_in(&b[from..])
+
+    /// The end of the token whose second byte is at `from`, when it lies past the window: the
+    /// window moves to `from` (if 64 bytes remain there).
+    #[cfg_attr(all(target_arch = "x86_64", target_feature = "avx2"), inline(never))]
+    fn token_end_slow(&mut self, b: &[u8], from: usize) -> usize {
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        if let Some(block) = b.get(from..from + 64) {
+            let block: &[u8; 64] = block.try_into().expect("64 bytes");
+            *self = Window {
+                at: from,
+                ends: TOKEN_END.mask64(block),
+                stops: scan::mask64_of(block, [b'}', b'\n', b'\r']),
+            };
+            if self.ends != 0 {
+                return from + self.ends.trailing_zeros() as usize;
+            }
+        }
+        from + TOKEN_END.find_in(&b[from..])
+    }
 }
 
 /// The move in a token ending in `.` or `p`, if it holds one. A period ends a token (import
@@ -1130,31 +1155,65 @@ mod tests {
         assert!(!g.contains("problem"), "{g}");
     }
 
-    /// Token ends are found in 64-byte windows: tokens of every length, ending at every place
-    /// in and across a window, and ended by every kind of delimiter, read as a byte scan splits them.
+    /// Token and short comment ends are found in 64-byte windows: tokens of every length and
+    /// comments of every kind, ending at every place in and across a window, read as a byte
+    /// scan splits them.
     #[test]
-    fn tokens_read_whole_across_window_edges() {
+    fn tokens_and_comments_read_whole_across_window_edges() {
+        let comments = [
+            "c",
+            " [%clk 0:05:00] ",
+            "a\nb",
+            "",
+            &"long ".repeat(20),
+            "x\r",
+            " [%eval 0.17] [%clk 0:00:30] ",
+        ];
         let mut text = String::new();
-        let mut want = Vec::new();
+        let (mut want, mut want_comments) = (Vec::new(), Vec::new());
         let mut seed = 7u32;
-        for i in 0..600 {
+        for i in 0..800 {
             seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
             let len = 1 + (seed >> 16) as usize % 9;
             let tok: String = (0..len).map(|k| (b'a' + ((i + k) % 8) as u8) as char).collect();
             text.push_str(&tok);
             want.push(tok);
-            text.push_str(match (seed >> 8) % 5 {
-                0 => " ",
-                1 => "  \n",
-                2 => " {c} ",
-                3 => "\t",
-                _ => " $1 ",
-            });
+            match (seed >> 8) % 6 {
+                0 => text.push(' '),
+                1 => text.push_str("  \n"),
+                2 => {
+                    let c = comments[(seed >> 20) as usize % comments.len()];
+                    text.push_str(&format!(" {{{c}}} "));
+                    want_comments.push(c.to_string());
+                }
+                3 => text.push('\t'),
+                4 => {
+                    text.push_str("{}");
+                    want_comments.push(String::new());
+                }
+                _ => text.push_str(" $1 "),
+            }
         }
         let g = one(&format!("{text}*"));
         let sans: Vec<_> =
             g.lines().filter(|l| l.starts_with("san")).map(|l| l.split(' ').nth(1).unwrap()).collect();
         assert_eq!(sans, want);
+        // A comment's text runs to the end of its trace line and may hold line breaks: read
+        // each from after its kind up to the next event.
+        let got: Vec<String> = g
+            .split("\ncomment@")
+            .skip(1)
+            .map(|c| {
+                let body = c.split_once("Brace ").map_or("", |(_, rest)| rest);
+                let end = ["\nsan@", "\nnag@", "\noutcome"]
+                    .iter()
+                    .filter_map(|e| body.find(e))
+                    .min()
+                    .unwrap_or(body.len());
+                body[..end].to_string()
+            })
+            .collect();
+        assert_eq!(got, want_comments);
     }
 
     #[test]

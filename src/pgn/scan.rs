@@ -13,6 +13,13 @@ pub(crate) fn find_any<const N: usize>(text: &[u8], needles: [u8; N]) -> Option<
     text.iter().position(|b| needles.contains(b))
 }
 
+/// Bit `i` set where `block[i]` is one of `needles`, for a 64-byte block.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+pub(crate) fn mask64_of<const N: usize>(block: &[u8; 64], needles: [u8; N]) -> u64 {
+    u64::from(mask32(&block[..32], needles)) | u64::from(mask32(&block[32..], needles)) << 32
+}
+
 /// The first byte of `text` that `is_hit`, searched in whole `W`-byte blocks by `mask` (bit `i`
 /// set where `block[i]` is a hit), then a byte at a time in the rest.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
