@@ -605,10 +605,11 @@ impl<'a> Reader<'a> {
                     // inlined `brace_comment` instead measured 1% slower.)
                     let body = pos + 1;
                     let limit = n.min(body.saturating_add(self.limits.max_comment));
+                    // The window's first stop decides, when it holds one.
                     let ahead = window.ahead(body, window.stops);
                     let stop = ahead.trailing_zeros() as usize;
-                    let end = if ahead != 0 && body + stop < limit && b[body + stop] == b'}' {
-                        Some(stop)
+                    let end = if ahead != 0 {
+                        (body + stop < limit && b[body + stop] == b'}').then_some(stop)
                     } else {
                         short_comment_end(&b[body..limit])
                     };
@@ -796,6 +797,8 @@ impl Window {
             if self.ends != 0 {
                 return from + self.ends.trailing_zeros() as usize;
             }
+            // A token of 64 bytes or more: the search goes on past the window.
+            return from + 64 + TOKEN_END.find_in(&b[from + 64..]);
         }
         from + TOKEN_END.find_in(&b[from..])
     }

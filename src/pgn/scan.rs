@@ -1,14 +1,14 @@
 //! Short byte searches for the reader: the first of a few bytes within a handful of bytes (a
 //! clock comment's `}`, a tag value's closing quote), and the first byte of a [`ByteSet`] (the
-//! end of a SAN token). `memchr` is built for long haystacks and is a call with
-//! setup; these searches end within the first 16 or 32 bytes almost always, so one inline SIMD
-//! test answers them.
+//! end of a SAN token), and the same as bit masks of a 64-byte block for the reader's window.
+//! `memchr` is built for long haystacks and is a call with setup; these searches end within the
+//! first 32 or 64 bytes almost always, so one inline SIMD test answers them.
 
 /// Position of the first byte of `text` that is one of `needles`.
 #[inline(always)]
 pub(crate) fn find_any<const N: usize>(text: &[u8], needles: [u8; N]) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    return first_hit::<32>(text, |block| mask32(block, needles), |b| needles.contains(&b));
+    return first_hit::<32>(text, |block| u64::from(mask32(block, needles)), |b| needles.contains(&b));
     #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
     text.iter().position(|b| needles.contains(b))
 }
@@ -26,7 +26,7 @@ pub(crate) fn mask64_of<const N: usize>(block: &[u8; 64], needles: [u8; N]) -> u
 #[inline(always)]
 fn first_hit<const W: usize>(
     text: &[u8],
-    mask: impl Fn(&[u8]) -> u32,
+    mask: impl Fn(&[u8]) -> u64,
     is_hit: impl Fn(u8) -> bool,
 ) -> Option<usize> {
     let mut at = 0;
@@ -118,13 +118,16 @@ impl ByteSet {
         self.member[b as usize]
     }
 
-    /// Position of the first byte of `text` in the set, or `text.len()`. Runs between stops are
-    /// short (a SAN token) and of varying length: a byte loop's exit is a branch mispredicted
-    /// about once a run, where 16 bytes tested at once end it with none.
+    /// Position of the first byte of `text` in the set, or `text.len()`: 64 bytes at a time by
+    /// [`mask64`](Self::mask64), then a byte at a time.
     #[inline(always)]
     pub(crate) fn find_in(&self, text: &[u8]) -> usize {
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-        let found = first_hit::<16>(text, |block| self.mask16(block), |b| self.contains(b));
+        let found = first_hit::<64>(
+            text,
+            |block| self.mask64(block.try_into().expect("64 bytes")),
+            |b| self.contains(b),
+        );
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
         let found = text.iter().position(|&b| self.contains(b));
         found.unwrap_or(text.len())
@@ -153,28 +156,6 @@ impl ByteSet {
             half(0) | half(32) << 32
         }
     }
-
-    /// Bit `i` set where `block[i]` is in the set; `block` is 16 bytes.
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    #[inline(always)]
-    fn mask16(&self, block: &[u8]) -> u32 {
-        use std::arch::x86_64::*;
-        assert_eq!(block.len(), 16);
-        // SAFETY: AVX2 (hence SSSE3) is enabled for this build (the cfg above); the loads read
-        // the 16 bytes of `block` (checked above) and of the two tables, with no alignment
-        // requirement.
-        #[allow(unsafe_code)]
-        unsafe {
-            let v = _mm_loadu_si128(block.as_ptr().cast());
-            let nibble = _mm_set1_epi8(0x0f);
-            let low = _mm_shuffle_epi8(_mm_loadu_si128(self.low.as_ptr().cast()), _mm_and_si128(v, nibble));
-            // Shifted as 16-bit lanes, then masked: the high nibble of each byte.
-            let high_nibble = _mm_and_si128(_mm_srli_epi16::<4>(v), nibble);
-            let high = _mm_shuffle_epi8(_mm_loadu_si128(self.high.as_ptr().cast()), high_nibble);
-            let outside = _mm_cmpeq_epi8(_mm_and_si128(low, high), _mm_setzero_si128());
-            !(_mm_movemask_epi8(outside) as u32) & 0xffff
-        }
-    }
 }
 
 #[cfg(test)]
@@ -200,12 +181,12 @@ mod tests {
 
     #[test]
     fn byte_set_finds_what_a_byte_scan_finds() {
-        // Every byte value, at every place in and past a 16-byte block, after bytes outside.
+        // Every byte value, at every place in and past a 64-byte block, after bytes outside.
         for set in [&ODD, &SPACE] {
             let filler = (0..=255u8).find(|&b| !set.contains(b)).expect("a byte outside");
             for b in 0..=255u8 {
-                for at in [0, 1, 7, 15, 16, 17, 31, 33] {
-                    for len in [at + 1, 20, 40] {
+                for at in [0, 1, 7, 15, 16, 17, 31, 33, 63, 64, 65, 100] {
+                    for len in [at + 1, 20, 40, 64, 70, 130] {
                         let mut t = vec![filler; len.max(at + 1)];
                         t[at] = b;
                         let want = t.iter().position(|&c| set.contains(c)).unwrap_or(t.len());

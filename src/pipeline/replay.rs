@@ -159,7 +159,7 @@ struct PendingMate<'a> {
 }
 
 /// A line being replayed: the mainline or a variation.
-struct Line<'a> {
+struct Line {
     pos: Position,
     /// `pos.checkers()`: computed once per position, for resolving and for the check mark.
     checkers: Bitboard,
@@ -172,15 +172,12 @@ struct Line<'a> {
     ply: u32,
     /// A bad move ended this line.
     dead: bool,
-    /// The last move's `+`, not yet told from a mate. Only the innermost line has one: it is
-    /// settled before anything else can report (a variation, a problem, the game's end).
-    pending_mate: Option<PendingMate<'a>>,
 }
 
-impl<'a> Line<'a> {
+impl Line {
     /// A line from `pos`, `ply` plies into the game, with no move played on it yet.
-    fn new(pos: Position, ply: u32, dead: bool) -> Line<'a> {
-        Line { pos, checkers: pos.checkers(), prev: pos, has_prev: false, ply, dead, pending_mate: None }
+    fn new(pos: Position, ply: u32, dead: bool) -> Line {
+        Line { pos, checkers: pos.checkers(), prev: pos, has_prev: false, ply, dead }
     }
 
     /// Before a move: keeps the current position as `prev` when `keep` (a variation may start
@@ -208,7 +205,10 @@ pub struct Replayer<'a, H> {
     lines: LineIndex<'a>,
     next_number: u64,
     game: Game<'a>,
-    stack: Vec<Line<'a>>,
+    stack: Vec<Line>,
+    /// The innermost line's last move's `+`, not yet told from a mate: settled before a line
+    /// is entered or left and before anything else can report (a problem, the game's end).
+    pending_mate: Option<PendingMate<'a>>,
     /// Depth of skipped or dead variations, to ignore their tokens.
     in_variation: usize,
     pending_result_token: Option<u64>,
@@ -257,6 +257,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             stack: Vec::new(),
             in_variation: 0,
             pending_result_token: None,
+            pending_mate: None,
             stats: Default::default(),
         }
     }
@@ -383,7 +384,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         match resolve_in(&line.pos, line.checkers, token.raw) {
             Ok(r) => {
                 // A legal move: the position before it was no mate.
-                line.pending_mate = None;
+                self.pending_mate = None;
                 let m = r.mv;
                 let show = self.hooks.wants(Kind::NonCanonicalSan, Severity::Warning)
                     || self.hooks.wants(Kind::CheckMark, Severity::Warning);
@@ -403,7 +404,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 // that reads the written SAN at once is told at once).
                 if !after && lenience.is_canonical() && r.suffix == Some(Suffix::Check) && line.checkers.any()
                 {
-                    line.pending_mate = Some(PendingMate { mv: m, raw: token.raw, offset, ply });
+                    self.pending_mate = Some(PendingMate { mv: m, raw: token.raw, offset, ply });
                 } else if suffix_after(&line.pos, line.checkers) != r.suffix {
                     lenience |= Lenience::CHECK_MARK;
                 }
@@ -462,8 +463,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     /// Tells the innermost line's pending `+` from a mate, when no legal move follows it.
     #[inline]
     fn settle_mate(&mut self) {
-        if let Some(line) = self.stack.last_mut()
-            && let Some(p) = line.pending_mate.take()
+        if let Some(p) = self.pending_mate.take()
+            && let Some(line) = self.stack.last()
             && !line.pos.has_legal_moves()
         {
             self.san_warning(Lenience::CHECK_MARK, p.mv, p.raw, p.offset, p.ply);
@@ -527,6 +528,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         self.game.warnings = 0;
         self.game.result = None;
         self.stack.clear();
+        self.pending_mate = None;
         self.in_variation = 0;
         self.pending_result_token = None;
         ControlFlow::Continue(())
