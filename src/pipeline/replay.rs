@@ -423,27 +423,31 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 self.settle_mate();
                 self.play_null(token);
             }
-            Err(e) => {
-                self.settle_mate();
-                let Some(line) = self.stack.last_mut() else { return };
-                line.dead = true;
-                let kind = match e {
-                    SanError::Illegal => Kind::IllegalMove,
-                    SanError::Ambiguous => Kind::AmbiguousMove,
-                    SanError::Syntax => Kind::InvalidMove,
-                };
-                let what = match e {
-                    SanError::Illegal => "illegal SAN",
-                    SanError::Ambiguous => "ambiguous SAN",
-                    SanError::Syntax => "unreadable move",
-                };
-                let fen = write_fen(&line.pos, EpMode::Legal);
-                let raw = String::from_utf8_lossy(token.raw).into_owned();
-                self.report(kind, Severity::Error, offset, Some(ply), || {
-                    format!("{what} \"{raw}\" in position {fen}")
-                });
-            }
+            Err(e) => self.unresolved(e, token, ply),
         }
+    }
+
+    /// Reports `token`, which did not resolve, and ends the innermost line there.
+    #[inline(never)]
+    fn unresolved(&mut self, e: SanError, token: SanToken<'a>, ply: u32) {
+        self.settle_mate();
+        let Some(line) = self.stack.last_mut() else { return };
+        line.dead = true;
+        let kind = match e {
+            SanError::Illegal => Kind::IllegalMove,
+            SanError::Ambiguous => Kind::AmbiguousMove,
+            SanError::Syntax => Kind::InvalidMove,
+        };
+        let what = match e {
+            SanError::Illegal => "illegal SAN",
+            SanError::Ambiguous => "ambiguous SAN",
+            SanError::Syntax => "unreadable move",
+        };
+        let fen = write_fen(&line.pos, EpMode::Legal);
+        let raw = String::from_utf8_lossy(token.raw).into_owned();
+        self.report(kind, Severity::Error, token.offset as u64, Some(ply), || {
+            format!("{what} \"{raw}\" in position {fen}")
+        });
     }
 
     /// Warns that move `m` of the innermost line, written `raw`, is not its canonical SAN.
