@@ -342,6 +342,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     #[cold]
     #[inline(never)]
     fn play_null(&mut self, token: SanToken<'a>) {
+        self.settle_mate();
         let variations = self.hooks.variations();
         let mainline = self.stack.len() == 1;
         let Some(line) = self.stack.last_mut() else { return };
@@ -401,7 +402,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 line.ply = ply;
                 let mut lenience = r.lenience;
                 // A `+` that checks is right unless it mates: the next legal move tells (a job
-                // that reads the written SAN at once is told at once).
+                // that reads the written SAN at once is told at once, and a SAN already warned
+                // about gets its check mark judged in the same warning).
                 if !after && lenience.is_canonical() && r.suffix == Some(Suffix::Check) && line.checkers.any()
                 {
                     self.pending_mate = Some(PendingMate { mv: m, raw: token.raw, offset, ply });
@@ -419,10 +421,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 }
             }
             // No null-move spelling resolves: tested only here, off the path of every move.
-            Err(_) if is_null_move(token.raw) => {
-                self.settle_mate();
-                self.play_null(token);
-            }
+            Err(_) if is_null_move(token.raw) => self.play_null(token),
             Err(e) => self.unresolved(e, token, ply),
         }
     }
