@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use pgnkit::io::{Input, InputOptions, PageDropper, Source};
+use pgnkit::io::{Compression, Input, InputError, InputOptions, PageDropper, Source};
 use pgnkit::pipeline::{self, Job, Observer, PipelineError, Worker};
 
 use crate::cli::progress::Progress;
@@ -51,6 +51,8 @@ pub struct Opened {
     pub file: String,
     /// The bytes: mapped or streamed.
     pub source: Source,
+    /// How the stream is compressed: a read error of a compressed one is a corrupt stream.
+    pub compression: Compression,
     /// Progress over this input.
     pub progress: Progress,
 }
@@ -71,7 +73,7 @@ impl InputArgs {
         // Streams report the bytes they consumed (compressed bytes for compressed input).
         let consumed = matches!(input.source, Source::Stream(_)).then(|| input.consumed.clone());
         let progress = Progress::new(&file, input.total_size, consumed, self.quiet);
-        Some(Opened { file, source: input.source, progress })
+        Some(Opened { file, source: input.source, compression: input.compression, progress })
     }
 }
 
@@ -140,22 +142,26 @@ where
     })
 }
 
-/// What a run's end means for the command: a read error is reported and its code kept in `worst` (the run
-/// goes on with the next input); a failed output (`output`, when the release step recorded it)
-/// or a caught panic ends the run. An interrupt is no error here: the command sees
+/// What a run's end means for the command: a read error of `path` (compressed as
+/// `compression`) is reported and its code kept in `worst` (the run goes on with the next
+/// input); a failed output (`output`, when the release step recorded it) or a caught panic ends
+/// the run. An interrupt is no error here: the command sees
 /// [`interrupt::requested`](crate::cli::interrupt::requested) and stops.
 pub fn settle(
-    file: &str,
+    path: &std::path::Path,
+    compression: Compression,
     result: Result<(), PipelineError>,
     output: Option<Fail>,
     worst: &mut Option<Code>,
 ) -> Result<(), Fail> {
+    let file = InputArgs::display(path);
     match result {
         Ok(()) => Ok(()),
         Err(PipelineError::Release(m)) => Err(output.unwrap_or_else(|| Fail::internal(m))),
         Err(PipelineError::Read(e)) => {
-            eprintln!("pgnkit: error: {file}: {e}");
-            worst.get_or_insert(Code::DataErr);
+            let e = InputError::reading(path, compression, e);
+            eprintln!("pgnkit: error: {e}");
+            worst.get_or_insert(Code::from_exit(e.exit_code()));
             Ok(())
         }
         Err(e @ PipelineError::Panic { .. }) => Err(Fail::internal(format!("{file}: {e}"))),

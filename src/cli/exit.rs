@@ -22,7 +22,7 @@ pub enum Code {
     Software = 70,
     /// Cannot create the output file.
     CantCreate = 73,
-    /// I/O error while writing (disk full...).
+    /// I/O error while reading or writing (disk full...).
     IoErr = 74,
     /// Interrupted (Ctrl-C).
     Interrupted = 130,
@@ -66,5 +66,5 @@ Exit codes:
   69   engine not found or failed its handshake
   70   internal error
   73   cannot create the output file
-  74   I/O error while writing
+  74   I/O error while reading or writing (e.g. disk full)
   130  interrupted (Ctrl-C: check and positions write what they read before it, then stop)";

@@ -110,6 +110,21 @@ pub enum InputError {
 }
 
 impl InputError {
+    /// Classifies an error returned while reading `path`'s stream, whose compression is
+    /// `compression`: a corrupt compressed stream (exit 65; a wrong checksum, a truncated
+    /// frame) or an I/O error (exit 74).
+    pub fn reading(path: &Path, compression: Compression, source: io::Error) -> InputError {
+        let decoder = matches!(
+            source.kind(),
+            io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof | io::ErrorKind::Other
+        );
+        if compression != Compression::None && decoder {
+            InputError::Corrupt { path: path.to_owned(), compression, source }
+        } else {
+            InputError::Io { path: path.to_owned(), source }
+        }
+    }
+
     /// The exit code of `../shared/CONVENTIONS.md`: 66 missing or unopenable input, 65 not PGN
     /// or corrupt compressed data, 74 other I/O errors.
     pub fn exit_code(&self) -> u8 {
@@ -321,15 +336,7 @@ impl Input {
     /// Classifies an error returned while reading [`Source::Stream`]: a corrupt compressed
     /// stream (exit 65) or an I/O error (exit 74).
     pub fn read_error(&self, source: io::Error) -> InputError {
-        let decoder = matches!(
-            source.kind(),
-            io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof | io::ErrorKind::Other
-        );
-        if self.compression != Compression::None && decoder {
-            InputError::Corrupt { path: self.path.clone(), compression: self.compression, source }
-        } else {
-            InputError::Io { path: self.path.clone(), source }
-        }
+        InputError::reading(&self.path, self.compression, source)
     }
 
     /// Reads the whole input into memory (or returns the map's bytes as a copy-free view

@@ -147,6 +147,24 @@ fn input_errors_have_their_exit_codes() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(err.matches("error:").count(), 1, "{args:?}: {err}");
     }
+    // A frame whose content checksum is wrong decodes without a complaint from its blocks: the
+    // checksum is what tells, so it must be verified (a corrupt stream: 65, named as such).
+    let mut enc = zstd::stream::Encoder::new(Vec::new(), 3).expect("encoder");
+    enc.include_checksum(true).expect("checksum flag");
+    enc.write_all(b"[Event \"x\"]\n\n1. e4 e5 2. Nf3 *\n").expect("encode");
+    let mut data = enc.finish().expect("finish");
+    *data.last_mut().expect("checksum byte") ^= 0xff;
+    let bad_sum = dir.join("checksum.pgn.zst");
+    std::fs::write(&bad_sum, &data).expect("write");
+    let bad_sum = bad_sum.to_str().expect("utf-8");
+    for args in [vec!["check", bad_sum], vec!["check", "--no-mmap", bad_sum], vec!["positions", bad_sum]] {
+        let o = run(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(65), "{args:?}: {err}");
+        assert!(err.contains("corrupt zstd stream") && err.contains("checksum"), "{args:?}: {err}");
+    }
+    let o = run_with_stdin(&["check", "-"], &data);
+    assert_eq!(o.status.code(), Some(65), "stdin: {}", String::from_utf8_lossy(&o.stderr));
     let o = run(&["check", "--quiet", utf16.to_str().expect("utf-8")]);
     assert!(matches!(o.status.code(), Some(65 | 1)), "UTF-16: {:?} {}", o.status.code(), stdout(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("UTF-16") || stdout(&o).contains("UTF-16"));

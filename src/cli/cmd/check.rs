@@ -67,7 +67,9 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let mut worst: Option<Code> = None;
     let mut stopped: Option<String> = None;
     for path in &args.input.files {
-        let Some(Opened { file, source, progress }) = args.input.open(path, &mut worst) else { continue };
+        let Some(Opened { file, source, compression, progress }) = args.input.open(path, &mut worst) else {
+            continue;
+        };
         let mut lines = 0u64;
         let mut write_error: Option<std::io::Error> = None;
         let mut release = |o: CheckOutput| -> Result<(), String> {
@@ -102,7 +104,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         };
         let result = run_guessed(source, &job, &opts, &progress, &mut release);
         progress.finish();
-        settle(&file, result, write_error.map(Fail::from), &mut worst)?;
+        settle(path, compression, result, write_error.map(Fail::from), &mut worst)?;
         stopped = interrupt::stopped(&file, &progress);
         if stopped.is_some() {
             break;

@@ -137,7 +137,9 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let mut worst: Option<Code> = None;
     let mut stopped: Option<String> = None;
     for path in &args.input.files {
-        let Some(Opened { file, source, progress }) = args.input.open(path, &mut worst) else { continue };
+        let Some(Opened { file, source, compression, progress }) = args.input.open(path, &mut worst) else {
+            continue;
+        };
         let job = Positions::new(PositionsOptions { file: file.clone(), ..base.clone() });
         let mut lines = 0u64;
         let mut write_error: Option<OutputError> = None;
@@ -172,7 +174,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             run_guessed(source, &job, &opts, &progress, &mut release)
         };
         progress.finish();
-        settle(&file, result, write_error.map(output_fail), &mut worst)?;
+        settle(path, compression, result, write_error.map(output_fail), &mut worst)?;
         stopped = interrupt::stopped(&file, &progress);
         if stopped.is_some() {
             break;
