@@ -155,6 +155,17 @@ pub fn slice_chunks(bytes: &[u8], target: usize, split: Split) -> impl Iterator<
     })
 }
 
+/// A read error of a stream, with where it stopped: the bytes before `offset` were handed out
+/// (and are reported on), nothing after it was read.
+#[derive(Debug, thiserror::Error)]
+#[error("{source} (reading stopped at byte {offset})")]
+pub struct StoppedAt {
+    /// Input offset (in the decompressed text) of the first byte not read.
+    pub offset: u64,
+    /// The reader's error.
+    pub source: std::io::Error,
+}
+
 /// A stream read into a buffer that is handed out in prefixes: what both stream cutters share.
 /// A read error ends the stream; the bytes read before it are still handed out, then the error.
 struct Refill<R> {
@@ -212,9 +223,11 @@ impl<R: Read> Refill<R> {
         }
     }
 
-    /// The end of the stream once everything is handed out: `None`, or the read error.
+    /// The end of the stream once everything is handed out: `None`, or the read error, which
+    /// then says where reading stopped ([`StoppedAt`]; its kind is the original error's).
     fn finish<T>(&mut self) -> Option<std::io::Result<T>> {
-        self.error.take().map(Err)
+        let offset = self.offset + self.filled as u64;
+        self.error.take().map(|source| Err(std::io::Error::new(source.kind(), StoppedAt { offset, source })))
     }
 
     /// Hands out the first `len` bytes with their input offset and column; reading goes on from
@@ -588,6 +601,9 @@ pub(crate) mod tests {
         };
         assert_eq!(covered, input.len(), "every byte read before the error is in a window");
         assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+        let stopped = error.get_ref().and_then(|e| e.downcast_ref::<StoppedAt>()).expect("where it stopped");
+        assert_eq!(stopped.offset, input.len() as u64);
+        assert_eq!(error.to_string(), format!("corrupt (reading stopped at byte {})", input.len()));
         assert!(windows.next().is_none());
 
         let mut chunks = StreamChunks::new(Failing(&input), 64, toy);
@@ -600,6 +616,8 @@ pub(crate) mod tests {
         };
         assert_eq!(covered, input.len(), "every byte read before the error is in a chunk");
         assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+        let stopped = error.get_ref().and_then(|e| e.downcast_ref::<StoppedAt>()).expect("where it stopped");
+        assert_eq!(stopped.offset, input.len() as u64);
         assert!(chunks.next().is_none());
     }
 

@@ -129,6 +129,31 @@ fn output_is_identical_at_any_thread_count() {
 }
 
 #[test]
+fn a_stream_corrupt_midway_reports_the_games_before_and_where_reading_stopped() {
+    let dir = temp_dir("midway");
+    // A good frame of games, then a frame whose header is garbage: decoding fails right there.
+    let games: Vec<u8> = (0..20_000)
+        .flat_map(|i| format!("[Event \"g{i}\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n").into_bytes())
+        .collect();
+    let mut data = zstd::encode_all(&games[..], 1).expect("zstd");
+    data.extend_from_slice(&[0x28, 0xB5, 0x2F, 0xFD, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x01]);
+    let path = dir.join("midway.pgn.zst");
+    std::fs::write(&path, &data).expect("write");
+    let path = path.to_str().expect("utf-8");
+    for threads in ["1", "2"] {
+        let o = run(&["check", "--quiet", "--json", "--games", "-j", threads, path]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(65), "{err}");
+        assert!(err.contains("corrupt zstd stream"), "{err}");
+        assert!(err.contains(&format!("(reading stopped at byte {})", games.len())), "{err}");
+        // Every game before that byte is reported.
+        let reported = stdout(&o).lines().filter(|l| l.contains("\"type\":\"game\"")).count();
+        assert_eq!(reported, 20_000, "{threads} threads");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn input_errors_have_their_exit_codes() {
     let dir = temp_dir("errors");
     let utf16 = dir.join("utf16.pgn");
@@ -162,6 +187,8 @@ fn input_errors_have_their_exit_codes() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(65), "{args:?}: {err}");
         assert!(err.contains("corrupt zstd stream") && err.contains("checksum"), "{args:?}: {err}");
+        // The game is in the frame's only block, which the failed check withholds: none was read.
+        assert!(err.contains("(reading stopped at byte 0)"), "{args:?}: {err}");
     }
     let o = run_with_stdin(&["check", "-"], &data);
     assert_eq!(o.status.code(), Some(65), "stdin: {}", String::from_utf8_lossy(&o.stderr));
