@@ -154,7 +154,6 @@ pub fn settle(
     output: Option<Fail>,
     worst: &mut Option<Code>,
 ) -> Result<(), Fail> {
-    let file = InputArgs::display(path);
     match result {
         Ok(()) => Ok(()),
         Err(PipelineError::Release(m)) => Err(output.unwrap_or_else(|| Fail::internal(m))),
@@ -164,7 +163,9 @@ pub fn settle(
             worst.get_or_insert(Code::from_exit(e.exit_code()));
             Ok(())
         }
-        Err(e @ PipelineError::Panic { .. }) => Err(Fail::internal(format!("{file}: {e}"))),
+        Err(e @ PipelineError::Panic { .. }) => {
+            Err(Fail::internal(format!("{}: {e}", InputArgs::display(path))))
+        }
         Err(PipelineError::Interrupted) => Ok(()),
     }
 }
