@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs pgnkit and the shakmaty + pgn-reader peer (../shared/bench/peers-rust, GPL: a benchmark
 # peer only, built outside this repository's dependency graph) on the same 100 MB corpus, in one
-# run, alternating (each pair in both orders), and prints medians and ratios.
+# run, alternating (each pair in both orders), and prints medians and ratios (of the medians, and
+# the median and middle half of the ratios of the pairs run back to back).
 #   usage: scripts/bench-pipeline.sh [RUNS]        (default 5; needs ../shared)
 #   PGNKIT=target/pgo/release/pgnkit scripts/bench-pipeline.sh 11   measures another pgnkit build
 #   (scripts/build-pgo.sh makes that one).
@@ -55,8 +56,12 @@ for p in "${pairs[@]}"; do
   IFS='|' read -r a _ b _ <<<"$p"
   ta=$(tr ' ' '\n' <<<"${times[$a]}" | grep . | median)
   tb=$(tr ' ' '\n' <<<"${times[$b]}" | grep . | median)
-  printf '%-18s %7.3f s %8.1f MB/s | %-18s %7.3f s %8.1f MB/s | ratio %.2fx\n' \
-    "$a" "$ta" "$(echo "$bytes / $ta / 1000000" | bc -l)" "$b" "$tb" "$(echo "$bytes / $tb / 1000000" | bc -l)" "$(echo "$tb / $ta" | bc -l)"
+  # The ratio of each pair run back to back (the host's speed drifts less within a pair than
+  # across the whole run): their median and middle half.
+  pairs_q=$(paste <(tr ' ' '\n' <<<"${times[$a]}" | grep .) <(tr ' ' '\n' <<<"${times[$b]}" | grep .) |
+    awk '{print $2 / $1}' | sort -g | awk '{r[NR]=$1} END {q=int((NR+3)/4); printf "%.2f, middle half %.2f-%.2f", (NR%2 ? r[(NR+1)/2] : (r[NR/2]+r[NR/2+1])/2), r[q], r[NR+1-q]}')
+  printf '%-18s %7.3f s %8.1f MB/s | %-18s %7.3f s %8.1f MB/s | ratio %.2fx (pairs %s)\n' \
+    "$a" "$ta" "$(echo "$bytes / $ta / 1000000" | bc -l)" "$b" "$tb" "$(echo "$bytes / $tb / 1000000" | bc -l)" "$(echo "$tb / $ta" | bc -l)" "$pairs_q"
 done
 # pgnkit's own scaling: 1-thread time over 2-thread time, medians of the runs above.
 t1=$(tr ' ' '\n' <<<"${times[check-1t]}" | grep . | median)
