@@ -94,8 +94,8 @@ pub fn run<J: Job, E: std::fmt::Display>(
     mut release: impl FnMut(Out<J>) -> Result<(), E>,
 ) -> Result<(), PipelineError> {
     type Chunks<'b> = Box<dyn Iterator<Item = std::io::Result<Cut<ChunkBytes<'b>>>> + Send + 'b>;
-    // A stream is read ahead on its own thread (reading may decompress).
-    let (chunks, read_ahead): (Chunks<'_>, bool) = match input {
+    // A stream is read ahead (reading may decompress; see `drive::Reading`).
+    let (chunks, stream): (Chunks<'_>, bool) = match input {
         Input::Slice(bytes) => (
             Box::new(
                 slice_chunks(bytes, opts.chunk_size, split).map(|c| Ok(c.map_bytes(ChunkBytes::Borrowed))),
@@ -122,7 +122,7 @@ pub fn run<J: Job, E: std::fmt::Display>(
         };
         process::<J>(worker, &chunk)
     };
-    drive(chunks, read_ahead, job, opts.threads, work, |_, c, out| {
+    drive(chunks, stream, job, opts.threads, work, |_, c, out| {
         if observer.interrupted() {
             return Err(PipelineError::Interrupted);
         }
@@ -156,7 +156,7 @@ where
     E: std::fmt::Display,
 {
     type Windows<'b> = Box<dyn Iterator<Item = std::io::Result<Window<ChunkBytes<'b>>>> + Send + 'b>;
-    let (windows, read_ahead): (Windows<'_>, bool) = match input {
+    let (windows, stream): (Windows<'_>, bool) = match input {
         Input::Slice(bytes) => (
             Box::new(slice_windows(bytes, opts.chunk_size).map(|w| Ok(w.map_bytes(ChunkBytes::Borrowed)))),
             false,
@@ -181,7 +181,7 @@ where
 
     let work =
         |worker: &mut J::Worker, seq: u64, w: &Window<ChunkBytes<'_>>| read_window::<J>(worker, seq, w, 0);
-    drive(windows, read_ahead, job, opts.threads, work, |seq, w, out| {
+    drive(windows, stream, job, opts.threads, work, |seq, w, out| {
         if observer.interrupted() {
             return Err(PipelineError::Interrupted);
         }
