@@ -58,8 +58,9 @@ for p in "${pairs[@]}"; do
   tb=$(tr ' ' '\n' <<<"${times[$b]}" | grep . | median)
   # The ratio of each pair run back to back (the host's speed drifts less within a pair than
   # across the whole run): their median and middle half.
-  pairs_q=$(paste <(tr ' ' '\n' <<<"${times[$a]}" | grep .) <(tr ' ' '\n' <<<"${times[$b]}" | grep .) |
-    awk '{print $2 / $1}' | sort -g | awk '{r[NR]=$1} END {q=int((NR+3)/4); printf "%.2f, middle half %.2f-%.2f", (NR%2 ? r[(NR+1)/2] : (r[NR/2]+r[NR/2+1])/2), r[q], r[NR+1-q]}')
+  ratios=$(paste <(tr ' ' '\n' <<<"${times[$a]}" | grep .) <(tr ' ' '\n' <<<"${times[$b]}" | grep .) |
+    awk '{print $2 / $1}')
+  pairs_q=$(printf '%.2f, middle half %s' "$(median <<<"$ratios")" "$(middle_half <<<"$ratios")")
   printf '%-18s %7.3f s %8.1f MB/s | %-18s %7.3f s %8.1f MB/s | ratio %.2fx (pairs %s)\n' \
     "$a" "$ta" "$(echo "$bytes / $ta / 1000000" | bc -l)" "$b" "$tb" "$(echo "$bytes / $tb / 1000000" | bc -l)" "$(echo "$tb / $ta" | bc -l)" "$pairs_q"
 done

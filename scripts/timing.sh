@@ -4,3 +4,5 @@
 secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s.%N); echo "$t1 - $t0" | bc -l; }
 # median: the median of the numbers on stdin, one a line.
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# middle_half: the first and third quartiles of the numbers on stdin, one a line, as "Q1-Q3".
+middle_half() { sort -g | awk '{a[NR]=$1} END {q=int((NR+3)/4); printf "%.2f-%.2f", a[q], a[NR+1-q]}'; }

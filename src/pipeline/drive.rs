@@ -82,7 +82,7 @@ impl Reading {
     /// worker checks the text, so feeding 3 helpers takes about half its time, and more would
     /// leave it none to work (a thread of its own, time-sliced, then costs the workers less).
     fn choose(stream: bool, threads: usize) -> Reading {
-        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let cores = super::cores();
         match stream {
             false => Reading::OnDemand,
             true if threads >= cores && threads <= 4 => Reading::Releaser,
@@ -428,7 +428,7 @@ mod tests {
 
     #[test]
     fn a_stream_is_read_by_the_releasing_thread_when_every_core_works() {
-        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let cores = crate::pipeline::cores();
         assert_eq!(Reading::choose(false, cores.max(2)), Reading::OnDemand);
         let busy = cores.max(2);
         let expected = if busy <= 4 { Reading::Releaser } else { Reading::Thread };

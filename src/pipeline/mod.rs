@@ -28,13 +28,17 @@ pub struct Options {
     pub chunk_size: usize,
 }
 
+/// The CPUs this process may use (affinity and cgroup quota), asked once: the system's answer
+/// costs file reads, and a run over many inputs needs it for each.
+pub fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
+}
+
 impl Default for Options {
     fn default() -> Options {
         // 256 KiB: positions output runs ~7x its input, and chunks in flight are what memory holds.
-        Options {
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            chunk_size: 256 << 10,
-        }
+        Options { threads: cores(), chunk_size: 256 << 10 }
     }
 }
 
