@@ -2,7 +2,8 @@
 # A/B timing of two builds of pgnkit on one input, with code layout taken out of the comparison:
 # both are built with every function and branch target aligned, so a change is not credited with
 # (or blamed for) where it happened to move the hot loop (on Zen 5 that alone moved `check -j1`
-# by 1-3%, as much as the changes measured). Runs alternate A B B A and medians are compared.
+# by 1-3%, as much as the changes measured). Runs alternate A B B A; the best run, the 10th
+# percentile and the median are compared.
 #   usage: scripts/ab.sh [-n RUNS] [-i INPUT] REV_A [REV_B] [-- PGNKIT ARGS...]
 #   REV_B defaults to the working tree; PGNKIT ARGS default to `check --quiet -j 1`;
 #   INPUT defaults to the 100 MB benchmark corpus (scripts/bench-pipeline.sh builds it).
@@ -58,8 +59,17 @@ for ((i = 0; i < runs; i++)); do
     tb+=("$(secs "$root/b" "${args[@]}" "$input")") ta+=("$(secs "$root/a" "${args[@]}" "$input")")
   fi
 done
-ma=$(printf '%s\n' "${ta[@]}" | median)
-mb=$(printf '%s\n' "${tb[@]}" | median)
 echo "input $input, pgnkit ${args[*]}, $runs runs each, alternating A B B A"
-printf 'A %-12s %8.1f ms\nB %-12s %8.1f ms\nB/A %.4f\n' "${rev_a}" "$(echo "$ma * 1000" | bc -l)" \
-  "${rev_b:-worktree}" "$(echo "$mb * 1000" | bc -l)" "$(echo "$mb / $ma" | bc -l)"
+# The best run and the 10th percentile beside the median: on a shared host noise only adds time,
+# so the low quantiles move least from one series to the next.
+row() { # NAME QUANTILE: A, B and B/A at one quantile
+  local a b
+  a=$(printf '%s\n' "${ta[@]}" | quantile "$2")
+  b=$(printf '%s\n' "${tb[@]}" | quantile "$2")
+  printf '%-8s A %8.1f ms   B %8.1f ms   B/A %.4f\n' "$1" "$(echo "$a * 1000" | bc -l)" "$(echo "$b * 1000" | bc -l)" \
+    "$(echo "$b / $a" | bc -l)"
+}
+echo "A ${rev_a}, B ${rev_b:-worktree}"
+row best 0
+row p10 0.1
+row median 0.5
