@@ -37,7 +37,9 @@ use crate::chess::attacks::{
     rook_attacks, rook_rays,
 };
 use crate::chess::position::castling_targets;
-use crate::chess::{Bitboard, CastlingSide, File, Move, MoveKind, MoveList, Position, Rank, Role, Square};
+use crate::chess::{
+    Bitboard, Board, CastlingSide, File, Move, MoveKind, MoveList, Position, Rank, Role, Square,
+};
 
 /// A move in SAN, without its check suffix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -824,6 +826,14 @@ fn is_capture(pos: &Position, m: Move) -> bool {
     m.is_en_passant() || (!m.is_castle() && pos.board().by_color(!pos.turn()).contains(m.to()))
 }
 
+/// Their rooks, bishops and queens on a line from `king` that they move along, whatever stands
+/// between: out of check, a move by any piece but the king can only uncover one of these, on the
+/// line from the king through the piece's origin.
+#[inline(always)]
+fn snipers(b: &Board, king: Square, theirs: Bitboard) -> Bitboard {
+    (rook_rays(king) & b.rooks_and_queens() | bishop_rays(king) & b.bishops_and_queens()) & theirs
+}
+
 /// The legal origins of `role` moves to `to` (ordinary moves: no castling, no drops), found
 /// backwards from `to` instead of generating moves: the pieces of `role` that reach `to`, each
 /// tested by lifting it onto `to` and looking for attackers of the king. Also says whether a pawn
@@ -883,37 +893,13 @@ fn legal_origins(pos: &Position, checkers: Bitboard, role: Role, to: Square) -> 
         return (candidates, false);
     }
     let king = pos.our_king();
-    if checkers.is_empty() && !en_passant {
-        // Not in check: only a piece leaving the line of a pin can expose the king, so only
-        // candidates on a king ray with an enemy slider of that kind need the slider lookup.
-        let rq = b.rooks_and_queens() & theirs;
-        let bq = b.bishops_and_queens() & theirs;
-        let (rook_lines, bishop_lines) = (rook_rays(king), bishop_rays(king));
-        let mut exposed = Bitboard::EMPTY;
-        if (rook_lines & rq).any() {
-            exposed |= rook_lines;
-        }
-        if (bishop_lines & bq).any() {
-            exposed |= bishop_lines;
-        }
-        let mut legal = candidates - exposed;
-        for from in candidates & exposed {
-            let occ = occ.without(from).with(to);
-            let attackers = if rook_lines.contains(from) {
-                rook_attacks(king, occ) & rq
-            } else {
-                bishop_attacks(king, occ) & bq
-            };
-            if (attackers - Bitboard::from_square(to)).is_empty() {
-                legal.add(from);
-            }
-        }
-        return (legal, false);
-    }
+    let snipers = snipers(b, king, theirs);
     let mut legal = Bitboard::EMPTY;
     for from in candidates {
         let ok = if en_passant && from.file() != to.file() {
             pos.ep_capture_legal(from, to)
+        } else if checkers.is_empty() && (line(king, from) & snipers).is_empty() {
+            true
         } else {
             // Lifted onto `to`: no attacker left but the piece captured there.
             (b.attackers_to(king, them, occ.without(from).with(to)) - Bitboard::from_square(to)).is_empty()
@@ -1299,13 +1285,9 @@ fn resolve_common(pos: &Position, checkers: Bitboard, text: &[u8]) -> Option<Res
     if origins.is_empty() | origins.more_than_one() {
         return None;
     }
-    // Out of check, a piece other than the king can expose its king only along a line from the
-    // king through its origin to an enemy slider of that line's kind.
+    // The slider lookup from the king only where the move can expose it ([`snipers`]).
     let our_king = pos.our_king();
-    let snipers = (rook_rays(our_king) & b.rooks_and_queens()
-        | bishop_rays(our_king) & b.bishops_and_queens())
-        & theirs;
-    if (role == Role::King) | checkers.any() | (line(our_king, from) & snipers).any() {
+    if (role == Role::King) | checkers.any() | (line(our_king, from) & snipers(b, our_king, theirs)).any() {
         let king = select_unpredictable(role == Role::King, to, our_king);
         if (b.attackers_to(king, them, occ.without(from).with(to)) - to_bb).any() {
             return None;
