@@ -51,19 +51,20 @@ for ((i = 0; i < runs; i++)); do
     fi
   done
 done
+# times_of NAME: the times of NAME's runs, one a line, in the order they ran.
+times_of() { tr ' ' '\n' <<<"${times[$1]}" | grep .; }
 # ratios A B [SCALE]: SCALE x A / B for each run of A and B of the same round (seconds apart, where
 # the host's speed changes over tens of seconds), as "median, middle half Q1-Q3".
 ratios() {
   local r
-  r=$(paste <(tr ' ' '\n' <<<"${times[$1]}" | grep .) <(tr ' ' '\n' <<<"${times[$2]}" | grep .) |
-    awk -v k="${3:-1}" '{print k * $1 / $2}')
+  r=$(paste <(times_of "$1") <(times_of "$2") | awk -v k="${3:-1}" '{print k * $1 / $2}')
   printf '%.2f, middle half %s' "$(median <<<"$r")" "$(middle_half <<<"$r")"
 }
 echo "corpus: $corpus ($bytes bytes), $runs runs each, alternating; $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 for p in "${pairs[@]}"; do
   IFS='|' read -r a _ b _ <<<"$p"
-  ta=$(tr ' ' '\n' <<<"${times[$a]}" | grep . | median)
-  tb=$(tr ' ' '\n' <<<"${times[$b]}" | grep . | median)
+  ta=$(times_of "$a" | median)
+  tb=$(times_of "$b" | median)
   # The ratio of each pair run back to back (the host's speed drifts less within a pair than
   # across the whole run): their median and middle half.
   pairs_q=$(ratios "$b" "$a")
@@ -71,16 +72,16 @@ for p in "${pairs[@]}"; do
     "$a" "$ta" "$(echo "$bytes / $ta / 1000000" | bc -l)" "$b" "$tb" "$(echo "$bytes / $tb / 1000000" | bc -l)" "$(echo "$tb / $ta" | bc -l)" "$pairs_q"
 done
 # pgnkit's own scaling: 1-thread time over 2-thread time, medians of the runs above.
-t1=$(tr ' ' '\n' <<<"${times[check-1t]}" | grep . | median)
-t2=$(tr ' ' '\n' <<<"${times[check-2t]}" | grep . | median)
+t1=$(times_of check-1t | median)
+t2=$(times_of check-2t | median)
 printf 'check scaling      1 thread %.3f s / 2 threads %.3f s = %.2fx (rounds %s)\n' "$t1" "$t2" \
   "$(echo "$t1 / $t2" | bc -l)" "$(ratios check-1t check-2t)"
 # The machine's own ceiling: two 1-thread runs at once do twice the work in t11 seconds, so no
 # 2-thread run can scale past 2 * t1 / t11 unless the cores slow each other down less.
-t11=$(tr ' ' '\n' <<<"${times[check-1t-twice]}" | grep . | median)
-p1=$(tr ' ' '\n' <<<"${times[peer-validate]}" | grep . | median)
-p11=$(tr ' ' '\n' <<<"${times[peer-twice]}" | grep . | median)
-pp=$(tr ' ' '\n' <<<"${times[peer-validate_par]}" | grep . | median)
+t11=$(times_of check-1t-twice | median)
+p1=$(times_of peer-validate | median)
+p11=$(times_of peer-twice | median)
+pp=$(times_of peer-validate_par | median)
 printf 'machine ceiling    two 1-thread runs at once: pgnkit 2 x %.3f / %.3f = %.2fx (rounds %s), peer 2 x %.3f / %.3f = %.2fx\n' \
   "$t1" "$t11" "$(echo "2 * $t1 / $t11" | bc -l)" "$(ratios check-1t check-1t-twice 2)" "$p1" "$p11" "$(echo "2 * $p1 / $p11" | bc -l)"
 printf 'peer scaling       1 thread %.3f s / 2 threads %.3f s = %.2fx\n' "$p1" "$pp" "$(echo "$p1 / $pp" | bc -l)"
