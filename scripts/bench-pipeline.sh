@@ -54,11 +54,14 @@ done
 # times_of NAME: the times of NAME's runs, one a line, in the order they ran.
 times_of() { tr ' ' '\n' <<<"${times[$1]}" | grep .; }
 # ratios A B [SCALE]: SCALE x A / B for each run of A and B of the same round (seconds apart, where
-# the host's speed changes over tens of seconds), as "median, middle half Q1-Q3".
+# the host's speed changes over tens of seconds), as "median, middle half Q1-Q3", then the same
+# ratio of the best (least) times: the host's noise only ever adds time, so those are its least
+# disturbed runs.
 ratios() {
   local r
   r=$(paste <(times_of "$1") <(times_of "$2") | awk -v k="${3:-1}" '{print k * $1 / $2}')
-  printf '%.2f, middle half %s' "$(median <<<"$r")" "$(middle_half <<<"$r")"
+  printf '%.2f, middle half %s; best runs %.2f' "$(median <<<"$r")" "$(middle_half <<<"$r")" \
+    "$(echo "${3:-1} * $(times_of "$1" | quantile 0) / $(times_of "$2" | quantile 0)" | bc -l)"
 }
 echo "corpus: $corpus ($bytes bytes), $runs runs each, alternating; $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 for p in "${pairs[@]}"; do
