@@ -166,6 +166,12 @@ pub struct StoppedAt {
     pub source: std::io::Error,
 }
 
+/// Bytes a stream cutter reads for a chunk of about `target`: a little past the target, so the
+/// cut rarely needs a second read. A chunk is at most this long unless one game is longer.
+pub(super) fn read_size(target: usize) -> usize {
+    target + target / 4
+}
+
 /// A stream read into a buffer that is handed out in prefixes: what both stream cutters share.
 /// A read error ends the stream; the bytes read before it are still handed out, then the error.
 struct Refill<R> {
@@ -267,8 +273,7 @@ impl<R: Read> Iterator for StreamChunks<R> {
     type Item = std::io::Result<Cut<StreamBytes>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        // Read a little past the target so the cut rarely needs a second read.
-        let mut want = self.target + self.target / 4;
+        let mut want = read_size(self.target);
         loop {
             let input = &mut self.input;
             input.fill(want);
@@ -359,7 +364,7 @@ impl<R: Read> Iterator for StreamWindows<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         let target = self.target;
-        let mut want = target + target / 4;
+        let mut want = read_size(target);
         loop {
             let input = &mut self.input;
             input.fill(want);

@@ -122,6 +122,19 @@ fn in_flight_limit(threads: usize) -> usize {
     4 * threads + 4
 }
 
+/// Items read ahead for the takers, at most. The releasing thread reading (`Reading::Releaser`)
+/// queues this many: room for every helper to take two while it works on one. A reading thread
+/// (`Reading::Thread`) holds fewer: `threads` queued and one waiting to be sent.
+fn read_ahead_limit(threads: usize) -> usize {
+    2 * threads + 2
+}
+
+/// Stream items read and not yet released, at most: in flight, read ahead, one being read and
+/// one the releaser holds back to join to the next (`Verifier`).
+pub(super) fn unreleased_limit(threads: usize) -> usize {
+    in_flight_limit(threads) + read_ahead_limit(threads) + 2
+}
+
 /// Items read ahead by the releasing thread, for every thread to take.
 struct Ahead<I, T> {
     items: I,
@@ -172,8 +185,7 @@ fn threaded<J: Job, T: Send, O: Send>(
         let mut own_error = None;
         let (feed, producer) = match ahead {
             Some(items) if reading == Reading::Releaser => {
-                // Room for every helper to take two while the releasing thread works on one.
-                let (tx, rx) = crossbeam_channel::bounded(2 * threads + 2);
+                let (tx, rx) = crossbeam_channel::bounded(read_ahead_limit(threads));
                 own = Some(Ahead { items, tx, next_seq: 0 });
                 (Feed::Ahead(rx), None)
             }
@@ -398,6 +410,40 @@ mod tests {
                 assert!(r.is_ok(), "{r:?}");
                 assert_eq!(released, (0..300).collect::<Vec<_>>(), "t{threads} {reading:?}");
                 assert_eq!(worked, 300);
+            }
+        }
+    }
+
+    #[test]
+    fn a_stream_holds_at_most_the_unreleased_limit() {
+        for reading in [Reading::Thread, Reading::Releaser] {
+            for threads in [2, 3] {
+                let read = AtomicUsize::new(0);
+                let items = (0..400u64).map(|i| {
+                    read.fetch_add(1, Ordering::Relaxed);
+                    Ok(i)
+                });
+                let (job, mut released) = (Counting(AtomicUsize::new(0)), 0usize);
+                let r = threaded(
+                    items,
+                    reading,
+                    &&job,
+                    threads,
+                    // Every 50th item slow, so the others and the reading run ahead as far as
+                    // they may while it is worked on.
+                    |_: &mut CountingWorker<'_>, seq, _: &u64| {
+                        if seq % 50 == 0 {
+                            std::thread::sleep(std::time::Duration::from_millis(10))
+                        }
+                    },
+                    |_, _, ()| {
+                        let held = read.load(Ordering::Relaxed) - released;
+                        assert!(held <= unreleased_limit(threads), "{held} held, t{threads} {reading:?}");
+                        released += 1;
+                        Ok(())
+                    },
+                );
+                assert!(r.is_ok() && released == 400, "{r:?}");
             }
         }
     }

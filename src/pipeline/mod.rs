@@ -35,6 +35,14 @@ pub fn cores() -> usize {
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
 }
 
+impl Options {
+    /// Bytes of a stream read and not yet released, at most, while every game is shorter than a
+    /// chunk: what a streamed run holds of its input at once (a mapped one is not copied).
+    pub fn max_unreleased_bytes(&self) -> usize {
+        drive::unreleased_limit(self.threads) * chunk::read_size(self.chunk_size)
+    }
+}
+
 impl Default for Options {
     fn default() -> Options {
         // 256 KiB: positions output runs ~7x its input, and chunks in flight are what memory holds.

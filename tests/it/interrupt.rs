@@ -3,22 +3,25 @@
 //! signal ignored at start (`nohup`) stays ignored.
 
 use crate::util::{fixture, spawn_piped};
+use pgnkit::pipeline::Options;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 
-/// Bytes fed before the signal. The child has then read all but the pipe's 64 KB, with its
-/// handler installed (before any input is opened), and holds some 19 chunks of up to 320 KiB
-/// (about 6 MB) read and not released at `-j2` (`pipeline::drive`): so it has released games
-/// whatever the scheduling. At 4 MB it had not always (CI: "stopped after game 0").
-const SIGNAL_AFTER: usize = 16 << 20;
+/// Bytes fed before the signal: twice what the child can hold read and not released at `-j2`.
+/// It has then read all but the pipe's 64 KB, with its handler installed (before any input is
+/// opened), so it has released games whatever the scheduling. At a fixed 4 MB, under the 6 MB it
+/// can hold, it had not always (CI: "stopped after game 0").
+fn signal_after() -> usize {
+    2 * Options { threads: 2, ..Options::default() }.max_unreleased_bytes()
+}
 
-/// Starts `pgnkit ARGS` reading stdin, sends it SIGINT once it has read [`SIGNAL_AFTER`] bytes,
+/// Starts `pgnkit ARGS` reading stdin, sends it SIGINT once it has read [`signal_after`] bytes,
 /// and returns its exit code, stdout and stderr ([`fed_and_signalled`]).
 fn interrupted(args: &[&str]) -> (Option<i32>, String, String) {
     fed_and_signalled(spawn_piped(args), "-INT", 400 << 20)
 }
 
-/// Feeds `child` (piped) copies of a fixture collection until it has taken [`SIGNAL_AFTER`]
+/// Feeds `child` (piped) copies of a fixture collection until it has taken [`signal_after`]
 /// bytes, sends it `signal`, and keeps feeding until the child is gone or `cap` bytes are fed
 /// (then closes its stdin). Returns the child's exit code, stdout and stderr.
 fn fed_and_signalled(
@@ -40,13 +43,13 @@ fn fed_and_signalled(
     ];
     let games = std::fs::read(fixture("pgn/twic1599_10k.pgn")).expect("fixture");
     let mut fed = 0usize;
-    let mut signalled = false;
+    let (mut signalled, signal_at) = (false, signal_after());
     while fed < cap {
         if stdin.write_all(&games).and_then(|()| stdin.write_all(b"\n\n")).is_err() {
             break; // the child stopped reading: it is exiting
         }
         fed += games.len() + 2;
-        if !signalled && fed >= SIGNAL_AFTER {
+        if !signalled && fed >= signal_at {
             let kill = std::process::Command::new("kill")
                 .args([signal, &child.id().to_string()])
                 .status()
@@ -69,7 +72,7 @@ fn a_signal_ignored_at_start_stays_ignored() {
     nohup.arg(env!("CARGO_BIN_EXE_pgnkit")).args(["check", "-q", "-j2", "-"]);
     let child =
         nohup.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("nohup");
-    let (code, _, err) = fed_and_signalled(child, "-HUP", 2 * SIGNAL_AFTER);
+    let (code, _, err) = fed_and_signalled(child, "-HUP", 2 * signal_after());
     assert_eq!(code, Some(0), "{err}");
     assert!(!err.contains("interrupted") && err.contains("pgnkit check: "), "{err}");
 }
