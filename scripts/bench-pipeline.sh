@@ -58,10 +58,10 @@ times_of() { tr ' ' '\n' <<<"${times[$1]}" | grep .; }
 # ratio of the best (least) times: the host's noise only ever adds time, so those are its least
 # disturbed runs.
 ratios() {
-  local r
-  r=$(paste <(times_of "$1") <(times_of "$2") | awk -v k="${3:-1}" '{print k * $1 / $2}')
+  local r k=${3:-1}
+  r=$(paste <(times_of "$1") <(times_of "$2") | awk -v k="$k" '{print k * $1 / $2}')
   printf '%.2f, middle half %s; best runs %.2f' "$(median <<<"$r")" "$(middle_half <<<"$r")" \
-    "$(echo "${3:-1} * $(times_of "$1" | quantile 0) / $(times_of "$2" | quantile 0)" | bc -l)"
+    "$(echo "$k * $(times_of "$1" | quantile 0) / $(times_of "$2" | quantile 0)" | bc -l)"
 }
 echo "corpus: $corpus ($bytes bytes), $runs runs each, alternating; $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 for p in "${pairs[@]}"; do

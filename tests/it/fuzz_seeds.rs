@@ -65,10 +65,9 @@ fn mutate(rng: &mut Rng, seed: &[u8], other: &[u8]) -> Vec<u8> {
 }
 
 /// Runs `target`'s property over every seed (and `extra`) and its mutations; returns the runs.
-/// Seeds are shared out, two sharers a core: the PGN targets spawn pipeline threads for every
-/// input and hand tiny chunks between them, so one run at a time mostly waits for wakeups (the
-/// `speculative` target alone: 8.0-8.7 s one seed at a time, 4.0-4.5 s shared; beside another
-/// busy process, 92-113 s one at a time, 17-20 s with one sharer a core, 6.5 s with two).
+/// Seeds are shared out, two sharers a core: the PGN targets hand chunks of a few bytes between
+/// pipeline threads, so one run at a time mostly waits for wakeups (`speculative` alone: 8 s
+/// one seed at a time, 4 s shared; `docs/performance.md`, fourteenth session).
 fn replay(target: &str, extra: &[(PathBuf, Vec<u8>)]) -> usize {
     let (_, check) = *checks::TARGETS.iter().find(|(t, _)| *t == target).expect("known target");
     let mut all = seeds(target);
