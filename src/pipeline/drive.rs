@@ -91,9 +91,10 @@ impl Reading {
     }
 }
 
-/// Runs `work` over `items` on `threads` threads (or on the calling thread alone) and hands
-/// each item with its output to `release` in input order, on the calling thread; `stream`:
-/// reading the items may take time (it may decompress), so they are read ahead.
+/// Runs `work` over `items` on `threads` threads (one: the calling thread alone, which a stream's
+/// reading thread feeds when a core is left for it) and hands each item with its output to
+/// `release` in input order, on the calling thread; `stream`: reading the items may take time
+/// (it may decompress), so they are read ahead.
 pub(super) fn drive<J: Job, T: Send, O: Send>(
     mut items: impl Iterator<Item = std::io::Result<T>> + Send,
     stream: bool,
@@ -102,8 +103,10 @@ pub(super) fn drive<J: Job, T: Send, O: Send>(
     work: impl Fn(&mut J::Worker, u64, &T) -> O + Sync,
     mut release: impl FnMut(u64, T, O) -> Result<(), PipelineError>,
 ) -> Result<(), PipelineError> {
-    if threads > 1 {
-        return threaded(items, Reading::choose(stream, threads), job, threads, work, release);
+    let reading = Reading::choose(stream, threads);
+    // One thread with a spare core reads a stream on another: decoding overlaps the work.
+    if threads > 1 || reading == Reading::Thread {
+        return threaded(items, reading, job, threads, work, release);
     }
     let mut worker = job.worker();
     for (seq, item) in (0u64..).zip(&mut items) {
@@ -161,7 +164,7 @@ impl<I: Iterator<Item = std::io::Result<T>>, T> Ahead<I, T> {
     }
 }
 
-/// Runs `work` over `items` on `threads` (at least 2) threads and hands each item with its
+/// Runs `work` over `items` on `threads` threads and hands each item with its
 /// output to `release` in input order, on the calling thread, the items read as `reading` says.
 fn threaded<J: Job, T: Send, O: Send>(
     items: impl Iterator<Item = std::io::Result<T>> + Send,
@@ -405,7 +408,7 @@ mod tests {
     #[test]
     fn everything_released_in_order() {
         for reading in READINGS {
-            for threads in [2, 3, 8] {
+            for threads in [1, 2, 3, 8] {
                 let (released, r, worked) = run(300, None, reading, threads, None);
                 assert!(r.is_ok(), "{r:?}");
                 assert_eq!(released, (0..300).collect::<Vec<_>>(), "t{threads} {reading:?}");
@@ -417,7 +420,7 @@ mod tests {
     #[test]
     fn a_stream_holds_at_most_the_unreleased_limit() {
         for reading in [Reading::Thread, Reading::Releaser] {
-            for threads in [2, 3] {
+            for threads in [1, 2, 3] {
                 let read = AtomicUsize::new(0);
                 let items = (0..400u64).map(|i| {
                     read.fetch_add(1, Ordering::Relaxed);
@@ -451,7 +454,7 @@ mod tests {
     #[test]
     fn read_error_ends_the_run_after_the_items_before_it() {
         for reading in READINGS {
-            for threads in [2, 4] {
+            for threads in [1, 2, 4] {
                 let (released, r, _) = run(300, Some(120), reading, threads, None);
                 assert!(matches!(r, Err(PipelineError::Read(_))), "{r:?}");
                 assert_eq!(released, (0..120).collect::<Vec<_>>(), "t{threads} {reading:?}");
@@ -462,7 +465,7 @@ mod tests {
     #[test]
     fn release_failure_stops_the_workers() {
         for reading in READINGS {
-            for threads in [2, 4] {
+            for threads in [1, 2, 4] {
                 let (released, r, worked) = run(10_000, None, reading, threads, Some(5));
                 assert!(matches!(r, Err(PipelineError::Release(ref m)) if m == "full"), "{r:?}");
                 assert_eq!(released, (0..5).collect::<Vec<_>>());
@@ -483,6 +486,35 @@ mod tests {
         if cores > 2 {
             assert_eq!(Reading::choose(true, 2), Reading::Thread, "a core to spare");
         }
+    }
+
+    /// One worker with a core to spare: the stream is read on another thread, so decoding
+    /// overlaps the work; on one core, everything runs on the calling thread.
+    #[test]
+    fn one_worker_reads_a_stream_on_another_thread_when_a_core_is_free() {
+        let caller = std::thread::current().id();
+        let readers = Mutex::new(Vec::new());
+        let items = (0..50u64).map(|i| {
+            readers.lock().unwrap().push(std::thread::current().id());
+            Ok(i)
+        });
+        let (job, mut released) = (Counting(AtomicUsize::new(0)), Vec::new());
+        let r = drive(
+            items,
+            true,
+            &&job,
+            1,
+            |_: &mut CountingWorker<'_>, _, &i: &u64| i,
+            |seq, _, out| {
+                released.push((seq, out));
+                Ok(())
+            },
+        );
+        assert!(r.is_ok(), "{r:?}");
+        assert_eq!(released, (0..50).map(|i| (i, i)).collect::<Vec<_>>());
+        let readers = readers.into_inner().unwrap();
+        let elsewhere = readers.iter().all(|&t| t != caller);
+        assert_eq!(elsewhere, crate::pipeline::cores() > 1, "read on the caller: {}", !elsewhere);
     }
 
     /// A helper moved off the releasing thread's CPU ends with the mask it started with, on a

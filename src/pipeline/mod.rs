@@ -22,7 +22,8 @@ pub use job::{ChunkEnd, ChunkInput, ChunkOutput, Job, NoProgress, Observer, Work
 /// How the pipeline runs.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
-    /// Worker threads (1 runs everything on the calling thread).
+    /// Worker threads (1: the calling thread does the work; a stream is read on another thread
+    /// when a core is free for it).
     pub threads: usize,
     /// Target chunk size in bytes (a chunk holding one huge game grows past it).
     pub chunk_size: usize,
