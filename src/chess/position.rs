@@ -638,6 +638,13 @@ impl Position {
                         ^ zobrist::piece_key(rook, rook_to)
                 );
                 self.castling &= !Bitboard::relative_rank(us, Rank::First);
+                // A promoted rook (possible only from a set-up position) keeps its mark; the king
+                // may land where the rook stood.
+                if self.crazyhouse() && self.promoted.contains(to) {
+                    self.promoted.discard(to);
+                    self.promoted.add(rook_to);
+                    key!(zobrist::promoted_key(to) ^ zobrist::promoted_key(rook_to));
+                }
             }
             MoveKind::Drop(role) => {
                 let piece = role.of(us);
@@ -913,6 +920,29 @@ mod tests {
                 assert_eq!(lazy.hash, key, "turning hashing on recomputes the key");
                 assert_eq!(format!("{lazy:?}"), format!("{hashed:?}"));
             }
+        }
+    }
+
+    /// A promoted rook that castles (only a set-up position has one) keeps its mark, the king
+    /// gets none where it lands (on the rook's square, in the second case), and the key follows.
+    /// Found by the `zobrist_incremental` fuzzer.
+    #[test]
+    fn a_promoted_castling_rook_keeps_its_mark() {
+        use crate::notation::fen::{EpMode, position_from_fen, write_fen};
+        for (fen, after) in [
+            ("rnbqk2r~/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] b KQkq - 0 1", "rnbq1r~k1/"),
+            ("rnbqk1r~b/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] b KQkq - 0 1", "rnbq1r~kb/"),
+        ] {
+            let mut pos = position_from_fen(fen, Variant::Crazyhouse).expect("valid FEN");
+            let castle = pos.legal_moves().iter().copied().find(|m| m.is_castle()).expect("O-O is legal");
+            pos.play_unchecked(castle);
+            assert_eq!(pos.promoted(), Bitboard::from_square(Square::F8), "{fen}");
+            assert_eq!(pos.zobrist(), pos.compute_hash(), "{fen}");
+            assert!(
+                write_fen(&pos, EpMode::Legal).starts_with(after),
+                "{fen}: {}",
+                write_fen(&pos, EpMode::Legal)
+            );
         }
     }
 
