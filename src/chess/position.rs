@@ -593,10 +593,8 @@ impl Position {
                     _ => self.castling.discard(from),
                 }
                 if self.crazyhouse() {
-                    if self.promoted.contains(from) {
-                        self.promoted.discard(from);
-                        self.promoted.add(to);
-                        key!(zobrist::promoted_key(from) ^ zobrist::promoted_key(to));
+                    if let Some(k) = self.carry_promoted_mark(from, to) {
+                        key!(k);
                     } else if m.is_promotion() {
                         self.promoted.add(to);
                         key!(zobrist::promoted_key(to));
@@ -640,10 +638,10 @@ impl Position {
                 self.castling &= !Bitboard::relative_rank(us, Rank::First);
                 // A promoted rook (possible only from a set-up position) keeps its mark; the king
                 // may land where the rook stood.
-                if self.crazyhouse() && self.promoted.contains(to) {
-                    self.promoted.discard(to);
-                    self.promoted.add(rook_to);
-                    key!(zobrist::promoted_key(to) ^ zobrist::promoted_key(rook_to));
+                if self.crazyhouse()
+                    && let Some(k) = self.carry_promoted_mark(to, rook_to)
+                {
+                    key!(k);
                 }
             }
             MoveKind::Drop(role) => {
@@ -704,6 +702,17 @@ impl Position {
     #[inline(always)]
     fn captured_role(&self, to: Square) -> Option<Role> {
         if self.board.by_color(!self.turn).contains(to) { self.board.role_at(to) } else { None }
+    }
+
+    /// Crazyhouse: moves the promoted mark of a piece going from `from` to `to`, if it has one,
+    /// and returns the key change.
+    fn carry_promoted_mark(&mut self, from: Square, to: Square) -> Option<u64> {
+        if !self.promoted.contains(from) {
+            return None;
+        }
+        self.promoted.discard(from);
+        self.promoted.add(to);
+        Some(zobrist::promoted_key(from) ^ zobrist::promoted_key(to))
     }
 
     /// Crazyhouse: the captured piece (a pawn if it was promoted) goes to the mover's pocket.
@@ -938,11 +947,8 @@ mod tests {
             pos.play_unchecked(castle);
             assert_eq!(pos.promoted(), Bitboard::from_square(Square::F8), "{fen}");
             assert_eq!(pos.zobrist(), pos.compute_hash(), "{fen}");
-            assert!(
-                write_fen(&pos, EpMode::Legal).starts_with(after),
-                "{fen}: {}",
-                write_fen(&pos, EpMode::Legal)
-            );
+            let written = write_fen(&pos, EpMode::Legal);
+            assert!(written.starts_with(after), "{fen}: {written}");
         }
     }
 
