@@ -2,7 +2,8 @@
 # Runs pgnkit and the shakmaty + pgn-reader peer (../shared/bench/peers-rust, GPL: a benchmark
 # peer only, built outside this repository's dependency graph) on the same 100 MB corpus, in one
 # run, alternating (each pair in both orders), and prints medians and ratios (of the medians, and
-# the median and middle half of the ratios of the pairs run back to back).
+# the median and middle half of the ratios of the pairs run back to back), and the CPU time of
+# the .zst and plain 2-thread runs, whose ratio bounds the .zst ratio when every core is busy.
 #   usage: scripts/bench-pipeline.sh [RUNS]        (default 5; needs ../shared)
 #   PGNKIT=target/pgo/release/pgnkit scripts/bench-pipeline.sh 11   measures another pgnkit build
 #   (scripts/build-pgo.sh makes that one).
@@ -26,7 +27,18 @@ bytes=$(stat -c %s "$corpus")
 # both CMD...: two copies of CMD at once (what the machine gives two independent processes).
 both() { "$@" >/dev/null 2>&1 & "$@" >/dev/null 2>&1; wait; }
 
-declare -A times
+declare -A times cpus
+# timed NAME CMD...: one run of CMD; its wall-clock seconds (bash's EPOCHREALTIME, read inside the
+# subshell as timing.sh's `secs` does) go to NAME's times, its CPU seconds (user + system, of
+# every thread, from bash's `time`) to NAME's cpus.
+timed() {
+  local name=$1 out user sys t0 t1
+  shift
+  out=$( { TIMEFORMAT='%3U %3S'; t0=$EPOCHREALTIME; time "$@" >/dev/null 2>&1 || true; t1=$EPOCHREALTIME; echo "${t0/,/.} ${t1/,/.}"; } 2>&1 )
+  { read -r user sys; read -r t0 t1; } <<<"$out"
+  times[$name]+="$(echo "$t1 - $t0" | bc -l) "
+  cpus[$name]+="$(echo "$user + $sys" | bc -l) "
+}
 pairs=(
   "check-1t|$bin check --quiet -j 1 $corpus|peer-validate|$peer/validate $corpus"
   "check-2t|$bin check --quiet -j 2 $corpus|peer-validate_par|$peer/validate_par $corpus"
@@ -43,11 +55,11 @@ for ((i = 0; i < runs; i++)); do
   for p in "${pairs[@]}"; do
     IFS='|' read -r a acmd b bcmd <<<"$p"
     if ((i % 2 == 0)); then
-      times[$a]+="$(secs $acmd) "
-      times[$b]+="$(secs $bcmd) "
+      timed "$a" $acmd
+      timed "$b" $bcmd
     else
-      times[$b]+="$(secs $bcmd) "
-      times[$a]+="$(secs $acmd) "
+      timed "$b" $bcmd
+      timed "$a" $acmd
     fi
   done
 done
@@ -88,3 +100,11 @@ pp=$(times_of peer-validate_par | median)
 printf 'machine ceiling    two 1-thread runs at once: pgnkit 2 x %.3f / %.3f = %.2fx (rounds %s), peer 2 x %.3f / %.3f = %.2fx\n' \
   "$t1" "$t11" "$(echo "2 * $t1 / $t11" | bc -l)" "$(ratios check-1t check-1t-twice 2)" "$p1" "$p11" "$(echo "2 * $p1 / $p11" | bc -l)"
 printf 'peer scaling       1 thread %.3f s / 2 threads %.3f s = %.2fx\n' "$p1" "$pp" "$(echo "$p1 / $pp" | bc -l)"
+# The .zst run's bound: with both cores of a 2-core machine busy, a run is no faster than its CPU
+# time over the cores, so the .zst input reaches at most (plain CPU) / (.zst CPU) of the plain
+# file's speed, the decompression's CPU added; with a core to spare it has a thread of its own.
+cpu_of() { tr ' ' '\n' <<<"${cpus[$1]}" | grep . | median; }
+cz=$(cpu_of check-zst-2t)
+cp=$(cpu_of check-2t-again)
+printf 'zst CPU time       2 threads: plain %.3f s, .zst %.3f s = %.2fx' "$cp" "$cz" "$(echo "$cp / $cz" | bc -l)"
+if (($(nproc) <= 2)); then echo ' (the bound of the .zst ratio: every core busy)'; else echo; fi
