@@ -3,7 +3,8 @@
 per line, as python-chess (`pip install chess`) sees them.
 
 `board.fen()` writes the en passant square only when a legal capture exists, like
-`pgnkit positions --ep-square legal` (the default). python-chess keeps the valid prefix of a
+`pgnkit positions --ep-square legal` (the default). Crazyhouse games follow lichess's rule that a
+pawn drop resets the halfmove clock (python-chess's own board does not reset it). python-chess keeps the valid prefix of a
 game with an illegal move, as pgnkit does. A `.zst` file is read through `zstd -dc`.
 
 Usage:
@@ -35,6 +36,10 @@ def fens(path: str):
             yield board.fen() + "\n"
             for move in game.mainline_moves():
                 board.push(move)
+                if move.drop == chess.PAWN:
+                    # A pawn drop resets the halfmove clock on lichess and in pgnkit; python-chess
+                    # 1.11 counts it as a quiet move.
+                    board.halfmove_clock = 0
                 yield board.fen() + "\n"
 
 
