@@ -6,7 +6,9 @@
 //! - castling with zeros or lower-case letters: `0-0`, `0-0-0`, `o-o` ([`Lenience::CASTLING_FORM`]);
 //! - an `e.p.` suffix, with or without a space before it, or written `ep`
 //!   ([`Lenience::EN_PASSANT_SUFFIX`]);
-//! - long algebraic: `e2e4`, `e2-e4`, `e4xd5`, `Ng1-f3`, `e7e8q` ([`Lenience::LONG_ALGEBRAIC`]);
+//! - long algebraic: `e2e4`, `e2-e4`, `e4xd5`, `Ng1-f3`, `e7e8q`, and coordinates without the
+//!   piece letter, as UCI and engine lines write moves: `g1f3`, `g1-f3`, `d1xd5`, castling as
+//!   the king's move `e1g1` or onto its rook `e1h1` ([`Lenience::LONG_ALGEBRAIC`]);
 //! - promotion without `=` (`e8Q`), as `e8(Q)` or `e8/Q`, or with a lower-case letter
 //!   ([`Lenience::PROMOTION_FORM`]);
 //! - lower-case piece letters `nf3`, `qxe7`; a lower-case `b` is a pawn file whenever that reads
@@ -26,7 +28,7 @@
 //! Rejected: annotation glyphs (`!`, `?`; the PGN reader splits them off), pawn captures without
 //! a file (`xd5`), anything longer than 16 bytes. A normal SAN never resolves to castling: a king
 //! move onto its own rook (Chess960 `Kxh1`) or two squares (`Kg1` from e1) is illegal; castling
-//! is written `O-O`/`O-O-O` in every mode.
+//! is written `O-O`/`O-O-O` in every mode (or in coordinates, `e1g1`, read as UCI reads it).
 
 use std::fmt;
 use std::hint::select_unpredictable;
@@ -104,7 +106,7 @@ impl Lenience {
     pub const CASTLING_FORM: Lenience = Lenience(1 << 0);
     /// An `e.p.` or `ep` suffix.
     pub const EN_PASSANT_SUFFIX: Lenience = Lenience(1 << 1);
-    /// Long algebraic notation: `e2e4`, `e2-e4`, `Ng1-f3`.
+    /// Long algebraic notation: `e2e4`, `e2-e4`, `Ng1-f3`, and coordinates for pieces (`g1f3`, `e1g1`).
     pub const LONG_ALGEBRAIC: Lenience = Lenience(1 << 2);
     /// Promotion written `e8Q`, `e8(Q)`, `e8/Q` or with a lower-case letter.
     pub const PROMOTION_FORM: Lenience = Lenience(1 << 3);
@@ -1316,9 +1318,41 @@ fn resolve_general(pos: &Position, checkers: Bitboard, text: &[u8]) -> Result<Re
     let parsed = parse_general(text).ok_or(SanError::Syntax)?;
     match to_move_flags(pos, checkers, &parsed.san.san) {
         Ok((mv, f)) => Ok(resolved(mv, moved_role(&parsed.san.san), f | parsed.flags, parsed.san.suffix)),
-        Err(SanError::Illegal) if parsed.bishop.is_some() => as_bishop(pos, checkers, &parsed),
+        Err(SanError::Illegal) => {
+            if let Some(r) = coordinate_move(pos, text) {
+                return Ok(r);
+            }
+            if parsed.bishop.is_some() { as_bishop(pos, checkers, &parsed) } else { Err(SanError::Illegal) }
+        }
         Err(e) => Err(e),
     }
+}
+
+/// A move in coordinate notation whose origin holds a piece, not a pawn: `g1f3`, `g1-f3`,
+/// `d1xh5`, castling as the king's move (`e1g1`, or onto its own rook, `e1h1`), as engines write
+/// their lines and as python-chess reads them. The SAN parser reads `g1f3` as a pawn on g1, so
+/// this is its second reading. Flagged as long algebraic, with a wrong or missing `x` flagged too.
+#[cold]
+#[inline(never)]
+fn coordinate_move(pos: &Position, text: &[u8]) -> Option<Resolved> {
+    let mut flags = Lenience::CANONICAL;
+    let (n, suffix) = strip_check(text, &mut flags);
+    let (from, sep, to) = match &text[..n] {
+        [a, b, c, d] => ([*a, *b], None, [*c, *d]),
+        [a, b, sep @ (b'-' | b'x'), c, d] => ([*a, *b], Some(*sep), [*c, *d]),
+        _ => return None,
+    };
+    let role = pos.board().role_at(square_at(&from)?)?;
+    if role == Role::Pawn {
+        return None; // the SAN parser's own long algebraic reading
+    }
+    let uci = [from[0], from[1], to[0], to[1]];
+    let mv = crate::notation::uci::parse_uci(pos, &uci).ok()?;
+    flags |= Lenience::LONG_ALGEBRAIC;
+    if is_capture(pos, mv) != (sep == Some(b'x')) {
+        flags |= Lenience::CAPTURE_MARK;
+    }
+    Some(resolved(mv, role, flags, suffix))
 }
 
 /// The role a SAN moves (the king for castling; a null move names none and never resolves).
@@ -1690,6 +1724,44 @@ mod tests {
         assert_eq!(ok(&p, "e4d5").1, Lenience::LONG_ALGEBRAIC | Lenience::CAPTURE_MARK);
         assert_eq!(ok(&p, "exe5").1, Lenience::CAPTURE_MARK | Lenience::OVER_SPECIFIED);
         assert_eq!(resolve(&p, b"dxe5"), Err(SanError::Illegal));
+    }
+
+    #[test]
+    fn coordinate_notation_moves_pieces_and_castles() {
+        let p = Position::default();
+        let knight = Move::normal(Square::G1, Square::F3);
+        assert_eq!(ok(&p, "g1f3"), (knight, Lenience::LONG_ALGEBRAIC));
+        assert_eq!(ok(&p, "g1-f3"), (knight, Lenience::LONG_ALGEBRAIC));
+        assert_eq!(ok(&p, "g1xf3"), (knight, Lenience::LONG_ALGEBRAIC | Lenience::CAPTURE_MARK));
+        assert_eq!(ok(&p, "g1f3+"), (knight, Lenience::LONG_ALGEBRAIC | Lenience::CHECK_MARK));
+        // A lower-case `b` origin square is read as the square, before any bishop reading.
+        assert_eq!(ok(&p, "b1c3"), (Move::normal(Square::B1, Square::C3), Lenience::LONG_ALGEBRAIC));
+        assert_eq!(resolve(&p, b"g1e2"), Err(SanError::Illegal), "own pawn on e2");
+        assert_eq!(resolve(&p, b"d1h5"), Err(SanError::Illegal), "blocked");
+        assert_eq!(resolve(&p, b"g8f6"), Err(SanError::Illegal), "their knight");
+        assert_eq!(resolve(&p, b"e3e4"), Err(SanError::Illegal), "nothing there");
+
+        // Captures by a piece, with and without `x`; a check mark verified as for SAN.
+        let p = pos("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1");
+        let take = Move::normal(Square::D1, Square::D5);
+        assert_eq!(ok(&p, "d1xd5"), (take, Lenience::LONG_ALGEBRAIC));
+        assert_eq!(ok(&p, "d1d5"), (take, Lenience::LONG_ALGEBRAIC | Lenience::CAPTURE_MARK));
+        assert_eq!(ok(&p, "d1-d5"), (take, Lenience::LONG_ALGEBRAIC | Lenience::CAPTURE_MARK));
+        let p = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        assert_eq!(ok(&p, "d1d8+").1, Lenience::LONG_ALGEBRAIC);
+        assert_eq!(ok(&p, "d1d8").1, Lenience::LONG_ALGEBRAIC | Lenience::CHECK_MARK);
+
+        // Castling as the king's move, to its square or onto its rook, as UCI writes it.
+        let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        for (text, rook) in [("e1g1", Square::H1), ("e1h1", Square::H1), ("e1c1", Square::A1)] {
+            assert_eq!(ok(&p, text), (Move::castle(Square::E1, rook), Lenience::LONG_ALGEBRAIC), "{text}");
+        }
+        assert_eq!(ok(&p, "e1f1"), (Move::normal(Square::E1, Square::F1), Lenience::LONG_ALGEBRAIC));
+        let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1");
+        assert_eq!(resolve(&p, b"e1g1"), Err(SanError::Illegal), "no right to castle");
+        // Chess960: the king onto its own rook.
+        let p = pos_v("r5kr/8/8/8/8/8/8/RK5R w KQk - 0 1", Variant::Chess960);
+        assert_eq!(ok(&p, "b1h1"), (Move::castle(Square::B1, Square::H1), Lenience::LONG_ALGEBRAIC));
     }
 
     #[test]

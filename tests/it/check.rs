@@ -18,6 +18,8 @@ fn clean_collections_exit_0_with_python_chess_counts() {
         ("python-chess__saturs-jannlee-zh-lichess.pgn", 1, Some(122)),
         ("python-chess__cutechess-fischerrandom.pgn", 4, Some(396)),
         ("kokopu__chess960.pgn", 4, Some(103)),
+        // Every move in UCI coordinates (`g1f3`, castling `e1c1`), as engines write them.
+        ("python-chess__uci-moves.pgn", 1, Some(113)),
     ] {
         let path = fixture(&format!("pgn/{file}"));
         let (code, out, err) = check(&["--json", path.to_str().expect("utf-8")]);
@@ -30,6 +32,20 @@ fn clean_collections_exit_0_with_python_chess_counts() {
         if let Some(p) = plies {
             assert_eq!(summary["data"]["plies"], p, "{file}");
         }
+    }
+}
+
+/// pgn-extract's long algebraic output (`Bc1b2`, `e2e4`, castling as the king's move `e8g8`,
+/// `e1c1`): every one of its 72 plies replayed (python-chess reads the same), each move flagged.
+#[test]
+fn coordinate_notation_is_read_with_a_warning() {
+    let path = fixture("pgn/pgn-extract_outfiles__test-Welalg-out.pgn");
+    let (code, out, err) = check(&["--strict-san", path.to_str().expect("utf-8")]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(err.contains("1 games, 1 valid, 0 with errors, 1 with warnings only; 72 plies"), "{err}");
+    for (ply, text, san) in [(20, "e8g8", "O-O"), (23, "e1c1", "O-O-O")] {
+        let want = format!("ply {ply}: \"{text}\" written for {san} (long algebraic notation)");
+        assert!(out.contains(&want), "missing {want:?} in\n{out}");
     }
 }
 
