@@ -1318,41 +1318,38 @@ fn resolve_general(pos: &Position, checkers: Bitboard, text: &[u8]) -> Result<Re
     let parsed = parse_general(text).ok_or(SanError::Syntax)?;
     match to_move_flags(pos, checkers, &parsed.san.san) {
         Ok((mv, f)) => Ok(resolved(mv, moved_role(&parsed.san.san), f | parsed.flags, parsed.san.suffix)),
-        Err(SanError::Illegal) => {
-            if let Some(r) = coordinate_move(pos, text) {
-                return Ok(r);
-            }
-            if parsed.bishop.is_some() { as_bishop(pos, checkers, &parsed) } else { Err(SanError::Illegal) }
-        }
+        Err(SanError::Illegal) => match coordinate_move(pos, &parsed) {
+            Some(r) => Ok(r),
+            None if parsed.bishop.is_some() => as_bishop(pos, checkers, &parsed),
+            None => Err(SanError::Illegal),
+        },
         Err(e) => Err(e),
     }
 }
 
-/// A move in coordinate notation whose origin holds a piece, not a pawn: `g1f3`, `g1-f3`,
-/// `d1xh5`, castling as the king's move (`e1g1`, or onto its own rook, `e1h1`), as engines write
-/// their lines and as python-chess reads them. The SAN parser reads `g1f3` as a pawn on g1, so
-/// this is its second reading. Flagged as long algebraic, with a wrong or missing `x` flagged too.
+/// The second reading of a pawn move written from a full square (`g1f3`, `g1-f3`, `d1xd5`): in
+/// coordinate notation, as engines write their lines and python-chess reads them, the move of
+/// whatever piece stands there, castling being the king's move (`e1g1`, or onto its rook
+/// `e1h1`), as UCI reads it. Flagged as long algebraic already; a wrong or missing `x` is flagged.
 #[cold]
 #[inline(never)]
-fn coordinate_move(pos: &Position, text: &[u8]) -> Option<Resolved> {
-    let mut flags = Lenience::CANONICAL;
-    let (n, suffix) = strip_check(text, &mut flags);
-    let (from, sep, to) = match &text[..n] {
-        [a, b, c, d] => ([*a, *b], None, [*c, *d]),
-        [a, b, sep @ (b'-' | b'x'), c, d] => ([*a, *b], Some(*sep), [*c, *d]),
-        _ => return None,
+fn coordinate_move(pos: &Position, parsed: &Parsed) -> Option<Resolved> {
+    let San::Normal { role: Role::Pawn, file: Some(file), rank: Some(rank), capture, to, promotion: None } =
+        parsed.san.san
+    else {
+        return None;
     };
-    let role = pos.board().role_at(square_at(&from)?)?;
-    if role == Role::Pawn {
-        return None; // the SAN parser's own long algebraic reading
+    if parsed.flags.contains(Lenience::PAWN_PREFIX) {
+        return None; // `Pg1f3` says a pawn
     }
-    let uci = [from[0], from[1], to[0], to[1]];
-    let mv = crate::notation::uci::parse_uci(pos, &uci).ok()?;
-    flags |= Lenience::LONG_ALGEBRAIC;
-    if is_capture(pos, mv) != (sep == Some(b'x')) {
+    let from = Square::from_coords(file, rank);
+    let role = pos.board().role_at(from).filter(|&r| r != Role::Pawn)?;
+    let mv = crate::notation::uci::move_between(pos, from, to, None).ok()?;
+    let mut flags = parsed.flags;
+    if is_capture(pos, mv) != capture {
         flags |= Lenience::CAPTURE_MARK;
     }
-    Some(resolved(mv, role, flags, suffix))
+    Some(resolved(mv, role, flags, parsed.san.suffix))
 }
 
 /// The role a SAN moves (the king for castling; a null move names none and never resolves).
@@ -1740,6 +1737,7 @@ mod tests {
         assert_eq!(resolve(&p, b"d1h5"), Err(SanError::Illegal), "blocked");
         assert_eq!(resolve(&p, b"g8f6"), Err(SanError::Illegal), "their knight");
         assert_eq!(resolve(&p, b"e3e4"), Err(SanError::Illegal), "nothing there");
+        assert_eq!(resolve(&p, b"Pg1f3"), Err(SanError::Illegal), "a pawn, written so");
 
         // Captures by a piece, with and without `x`; a check mark verified as for SAN.
         let p = pos("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1");

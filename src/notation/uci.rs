@@ -81,39 +81,51 @@ pub fn parse_uci(pos: &Position, text: &[u8]) -> Result<Move, UciError> {
                     _ => return Err(UciError::Syntax),
                 },
             };
-            let us = pos.turn();
-            let board = pos.board();
-            if board.color_at(from) != Some(us) {
-                return Err(UciError::Illegal);
-            }
-            let role = board.role_at(from).ok_or(UciError::Illegal)?;
-            match (role, promotion) {
-                (Role::Pawn, Some(r)) => legal(pos, role, Move::promotion(from, to, r)),
-                (Role::Pawn, None) if pos.ep_square_always() == Some(to) && from.file() != to.file() => {
-                    legal(pos, role, Move::en_passant(from, to))
-                }
-                (Role::King, None) => {
-                    // King takes its own rook: the Chess960 form.
-                    if pos.castling_rights().contains(to) && board.color_at(to) == Some(us) {
-                        return legal(pos, role, Move::castle(from, to));
-                    }
-                    if let Ok(m) = legal(pos, role, Move::normal(from, to)) {
-                        return Ok(m);
-                    }
-                    // King to its destination: the standard form.
-                    let side = match (to.rank() == Rank::First.relative(us), to.file()) {
-                        (true, File::G) => CastlingSide::KingSide,
-                        (true, File::C) => CastlingSide::QueenSide,
-                        _ => return Err(UciError::Illegal),
-                    };
-                    let rook = pos.castling_rook(us, side).ok_or(UciError::Illegal)?;
-                    legal(pos, role, Move::castle(from, rook))
-                }
-                (_, Some(_)) => Err(UciError::Illegal),
-                (_, None) => legal(pos, role, Move::normal(from, to)),
-            }
+            move_between(pos, from, to, promotion)
         }
         _ => Err(UciError::Syntax),
+    }
+}
+
+/// The legal move of our piece on `from` to `to` (with `promotion` for a pawn), read as UCI reads
+/// it: castling from the king's move in either form (onto its own rook, or to its g/c-file
+/// square when that is no plain king move), en passant from a pawn's diagonal step.
+pub(crate) fn move_between(
+    pos: &Position,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+) -> Result<Move, UciError> {
+    let us = pos.turn();
+    let board = pos.board();
+    if board.color_at(from) != Some(us) {
+        return Err(UciError::Illegal);
+    }
+    let role = board.role_at(from).ok_or(UciError::Illegal)?;
+    match (role, promotion) {
+        (Role::Pawn, Some(r)) => legal(pos, role, Move::promotion(from, to, r)),
+        (Role::Pawn, None) if pos.ep_square_always() == Some(to) && from.file() != to.file() => {
+            legal(pos, role, Move::en_passant(from, to))
+        }
+        (Role::King, None) => {
+            // King takes its own rook: the Chess960 form.
+            if pos.castling_rights().contains(to) && board.color_at(to) == Some(us) {
+                return legal(pos, role, Move::castle(from, to));
+            }
+            if let Ok(m) = legal(pos, role, Move::normal(from, to)) {
+                return Ok(m);
+            }
+            // King to its destination: the standard form.
+            let side = match (to.rank() == Rank::First.relative(us), to.file()) {
+                (true, File::G) => CastlingSide::KingSide,
+                (true, File::C) => CastlingSide::QueenSide,
+                _ => return Err(UciError::Illegal),
+            };
+            let rook = pos.castling_rook(us, side).ok_or(UciError::Illegal)?;
+            legal(pos, role, Move::castle(from, rook))
+        }
+        (_, Some(_)) => Err(UciError::Illegal),
+        (_, None) => legal(pos, role, Move::normal(from, to)),
     }
 }
 
