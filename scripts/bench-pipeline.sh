@@ -31,16 +31,14 @@ bytes=$(stat -c %s "$corpus")
 both() { "$@" >/dev/null 2>&1 & "$@" >/dev/null 2>&1; wait; }
 
 declare -A times cpus
-# timed NAME CMD...: one run of CMD; its wall-clock seconds (bash's EPOCHREALTIME, read inside the
-# subshell as timing.sh's `secs` does) go to NAME's times, its CPU seconds (user + system, of
-# every thread, from bash's `time`) to NAME's cpus.
+# timed NAME CMD...: one run of CMD; its wall-clock seconds go to NAME's times, its CPU seconds to
+# NAME's cpus.
 timed() {
-  local name=$1 out user sys t0 t1
+  local name=$1 wall cpu
   shift
-  out=$( { TIMEFORMAT='%3U %3S'; t0=$EPOCHREALTIME; time "$@" >/dev/null 2>&1 || true; t1=$EPOCHREALTIME; echo "${t0/,/.} ${t1/,/.}"; } 2>&1 )
-  { read -r user sys; read -r t0 t1; } <<<"$out"
-  times[$name]+="$(echo "$t1 - $t0" | bc -l) "
-  cpus[$name]+="$(echo "$user + $sys" | bc -l) "
+  read -r wall cpu <<<"$(wall_cpu "$@")"
+  times[$name]+="$wall "
+  cpus[$name]+="$cpu "
 }
 pairs=(
   "check-1t|$bin check --quiet -j 1 $corpus|peer-validate|$peer/validate $corpus"
@@ -66,8 +64,9 @@ for ((i = 0; i < runs; i++)); do
     fi
   done
 done
-# times_of NAME: the times of NAME's runs, one a line, in the order they ran.
+# times_of NAME, cpus_of NAME: the wall or CPU times of NAME's runs, one a line, in the order they ran.
 times_of() { tr ' ' '\n' <<<"${times[$1]}" | grep .; }
+cpus_of() { tr ' ' '\n' <<<"${cpus[$1]}" | grep .; }
 # ratios A B [SCALE]: SCALE x A / B for each run of A and B of the same round (seconds apart, where
 # the host's speed changes over tens of seconds), as "median, middle half Q1-Q3", then the same
 # ratio of the best (least) times: the host's noise only ever adds time, so those are its least
@@ -106,8 +105,7 @@ printf 'peer scaling       1 thread %.3f s / 2 threads %.3f s = %.2fx\n' "$p1" "
 # The .zst run's bound: with both cores of a 2-core machine busy, a run is no faster than its CPU
 # time over the cores, so the .zst input reaches at most (plain CPU) / (.zst CPU) of the plain
 # file's speed, the decompression's CPU added; with a core to spare it has a thread of its own.
-cpu_of() { tr ' ' '\n' <<<"${cpus[$1]}" | grep . | median; }
-cz=$(cpu_of check-zst-2t)
-cp=$(cpu_of check-2t-again)
+cz=$(cpus_of check-zst-2t | median)
+cp=$(cpus_of check-2t-again | median)
 printf 'zst CPU time       2 threads: plain %.3f s, .zst %.3f s = %.2fx' "$cp" "$cz" "$(echo "$cp / $cz" | bc -l)"
 if (($(nproc) <= 2)); then echo ' (the bound of the .zst ratio: every core busy)'; else echo; fi

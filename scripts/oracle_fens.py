@@ -4,8 +4,9 @@ per line, as python-chess (`pip install chess`) sees them.
 
 `board.fen()` writes the en passant square only when a legal capture exists, like
 `pgnkit positions --ep-square legal` (the default). Crazyhouse games follow lichess's rule that a
-pawn drop resets the halfmove clock (python-chess's own board does not reset it). python-chess keeps the valid prefix of a
-game with an illegal move, as pgnkit does. A `.zst` file is read through `zstd -dc`.
+pawn drop resets the halfmove clock (python-chess's own board does not reset it). python-chess
+keeps the valid prefix of a game with an illegal move, as pgnkit does. A `.zst` file is read
+through `zstd -dc`.
 
 Usage:
   scripts/oracle_fens.py FILE.pgn > FILE.fen

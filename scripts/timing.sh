@@ -1,15 +1,16 @@
 # Timing helpers sourced by scripts/bench-pipeline.sh and scripts/ab.sh.
 
-# secs CMD...: wall-clock seconds of one run (output discarded). The clock is bash's EPOCHREALTIME
-# where it has one: a `date` forked inside the timed span added about 1.3 ms to each run here, 1%
-# of a 2-thread `check`.
-secs() {
-  local t0 t1
-  t0=${EPOCHREALTIME:-$(date +%s.%N)}
-  "$@" >/dev/null 2>&1 || true
-  t1=${EPOCHREALTIME:-$(date +%s.%N)}
-  echo "${t1/,/.} - ${t0/,/.}" | bc -l
+# wall_cpu CMD...: "WALL CPU" seconds of one run (output discarded): the wall clock from bash's
+# EPOCHREALTIME, read inside the subshell (a `date` forked inside the timed span added about 1.3 ms
+# to each run here, 1% of a 2-thread `check`), and user + system CPU of every thread from `time`.
+wall_cpu() {
+  local out user sys t0 t1
+  out=$( { TIMEFORMAT='%3U %3S'; t0=$EPOCHREALTIME; time "$@" >/dev/null 2>&1 || true; t1=$EPOCHREALTIME; echo "${t0/,/.} ${t1/,/.}"; } 2>&1 )
+  { read -r user sys; read -r t0 t1; } <<<"$out"
+  echo "$(echo "$t1 - $t0" | bc -l) $(echo "$user + $sys" | bc -l)"
 }
+# secs CMD...: wall-clock seconds of one run (output discarded).
+secs() { local wall _; read -r wall _ <<<"$(wall_cpu "$@")"; echo "$wall"; }
 # median: the median of the numbers on stdin, one a line.
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 # middle_half: the first and third quartiles of the numbers on stdin, one a line, as "Q1-Q3".

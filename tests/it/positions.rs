@@ -38,12 +38,12 @@ fn fen_matches_python_chess() {
 
 /// Every FEN of the shared collections where python-chess reads the same games, as
 /// `fixtures/expected/python_chess_fens.tsv` gives python-chess's (lines and CRC-32 of the text):
-/// 49 collections, 2.68 M positions, the 8 crazyhouse ones with the halfmove clock reset on a
+/// 49 collections, 2.68 M positions: the 8 crazyhouse ones with the halfmove clock reset on a
 /// pawn drop (lichess's rule, which python-chess does not follow; the script applies it), and 3
-/// files whose moves are all in UCI coordinates (`g1f3`, castling `e1g1`). Left
-/// out, and why (checked by hand with the script): the chess.com export without blank lines
-/// (python-chess merges games) and the master games (python-chess starts a game after two blank
-/// lines; pgnkit reads a second `1-0` as a game of its own).
+/// files whose moves are all in UCI coordinates (`g1f3`, castling `e1g1`). Left out, and why
+/// (checked by hand with the script): the chess.com export without blank lines (python-chess
+/// merges games) and the master games (python-chess starts a game after two blank lines; pgnkit
+/// reads a second `1-0` as a game of its own).
 #[test]
 fn fen_matches_python_chess_on_shared_collections() {
     let Some(shared) = shared_data("fen_matches_python_chess_on_shared_collections") else { return };
