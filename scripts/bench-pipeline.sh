@@ -105,7 +105,8 @@ printf 'peer scaling       1 thread %.3f s / 2 threads %.3f s = %.2fx\n' "$p1" "
 # The .zst run's bound: with both cores of a 2-core machine busy, a run is no faster than its CPU
 # time over the cores, so the .zst input reaches at most (plain CPU) / (.zst CPU) of the plain
 # file's speed, the decompression's CPU added; with a core to spare it has a thread of its own.
-cz=$(cpus_of check-zst-2t | median)
-cp=$(cpus_of check-2t-again | median)
-printf 'zst CPU time       2 threads: plain %.3f s, .zst %.3f s = %.2fx' "$cp" "$cz" "$(echo "$cp / $cz" | bc -l)"
+cpu_zst=$(cpus_of check-zst-2t | median)
+cpu_plain=$(cpus_of check-2t-again | median)
+printf 'zst CPU time       2 threads: plain %.3f s, .zst %.3f s = %.2fx' "$cpu_plain" "$cpu_zst" \
+  "$(echo "$cpu_plain / $cpu_zst" | bc -l)"
 if (($(nproc) <= 2)); then echo ' (the bound of the .zst ratio: every core busy)'; else echo; fi
