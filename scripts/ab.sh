@@ -51,6 +51,7 @@ build b "$rev_b"
 
 # shellcheck source=timing.sh
 . scripts/timing.sh
+read_back "$input" # after the builds, which can leave it idle long enough for the host to drop it
 ta=() tb=()
 for ((i = 0; i < runs; i++)); do
   if ((i % 2 == 0)); then

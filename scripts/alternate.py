@@ -8,7 +8,9 @@ ratio to the first command's.
     example: scripts/alternate.py 21 'target/release/pgnkit check -q -j2 target/bench/corpus.pgn' \\
                  'target/release/pgnkit check -q -j2 target/bench/corpus.pgn.zst'
 
-Each command runs through the shell with its output discarded. The best run is the least
+Each command runs through the shell with its output discarded. The inputs' page-cache state is
+the caller's to set (`bash -c '. scripts/timing.sh; read_back FILE...'` before a series, as
+bench-pipeline.sh and ab.sh do): it moves a mapped file's runs by several percent. The best run is the least
 disturbed one: on a shared host, noise only adds time.
 """
 import os

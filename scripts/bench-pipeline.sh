@@ -24,19 +24,12 @@ RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR="$PWD/$out/peers" cargo build 
 peer=$out/peers/release
 bin=${PGNKIT:-target/release/pgnkit}
 bytes=$(stat -c %s "$corpus")
-# How the corpus sits in the page cache moves every figure: held in 4 KiB pages (a file faulted in
-# without read-ahead), mapping it costs each program about 10 ms more than in read-ahead's large
-# folios (both pgnkit and the peer map it), which pulls ratios towards 1 and flatters the .zst
-# one. So each run starts from one state, the least costly and the one a file read from disk
-# has: dropped from the page cache and read back once (docs/performance.md, eighteenth session).
-for f in "$corpus" "$corpus.zst"; do
-  sync "$f" # dirty pages (a corpus just written) are not dropped
-  dd if="$f" iflag=nocache count=0 status=none
-  cat "$f" >/dev/null
-done
 
 # shellcheck source=timing.sh
 . scripts/timing.sh
+# One page-cache state for every run, the same for both programs: held in 4 KiB pages the corpus
+# pulls ratios towards 1 and flatters the .zst one.
+read_back "$corpus" "$corpus.zst"
 # both CMD...: two copies of CMD at once (what the machine gives two independent processes).
 both() { "$@" >/dev/null 2>&1 & "$@" >/dev/null 2>&1; wait; }
 

@@ -9,6 +9,18 @@ wall_cpu() {
   { read -r user sys; read -r t0 t1; } <<<"$out"
   echo "$(echo "$t1 - $t0" | bc -l) $(echo "$user + $sys" | bc -l)"
 }
+# read_back FILE...: each file dropped from the page cache and read back once, so timed runs find
+# it as a file read from disk is cached (read-ahead's large folios). Held in 4 KiB pages instead
+# (as a file faulted in through a mapping after the host's pageout can be), mapping it costs each
+# program about 10 ms more per 100 MB (docs/performance.md, eighteenth session).
+read_back() {
+  local f
+  for f in "$@"; do
+    sync "$f" # dirty pages (a file just written) are not dropped
+    dd if="$f" iflag=nocache count=0 status=none
+    cat "$f" >/dev/null
+  done
+}
 # secs CMD...: wall-clock seconds of one run (output discarded).
 secs() { local wall _; read -r wall _ <<<"$(wall_cpu "$@")"; echo "$wall"; }
 # median: the median of the numbers on stdin, one a line.
