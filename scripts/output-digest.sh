@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Prints one digest line per (input, command) of what a pgnkit build writes: `check` (text and
+# `--json --games`, `--strict-san`) and `positions` (every format, `--unique`, `--tags`), stdout,
+# stderr and exit code, with timings taken out. Two builds write the same output when their
+# digests are equal:
+#   scripts/output-digest.sh OLD_BIN > old.txt; scripts/output-digest.sh NEW_BIN > new.txt
+#   diff old.txt new.txt
+# Inputs: every PGN under fixtures/ and, when present, ../shared/data (or the FILES given).
+# JSON diagnostics are compared on the fields every build writes (file, game, line, column,
+# offset, ply, severity, kind, message), so fields added to the record do not count as a change.
+#   usage: scripts/output-digest.sh BIN [FILES...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=$(realpath "$1")
+shift
+if (($# == 0)); then
+  mapfile -t files < <(find fixtures -name '*.pgn' | sort)
+  if [ -d ../shared/data ]; then
+    mapfile -t -O "${#files[@]}" files < <(find ../shared/data -name '*.pgn' -o -name '*.pgn.zst' | sort)
+  fi
+else
+  files=("$@")
+fi
+
+# normalize: timings out of summaries; JSON diagnostic records projected to their common fields.
+normalize() {
+  python3 -c '
+import json, re, sys
+keep = ("file", "game", "line", "offset", "ply", "severity", "kind", "message")
+for line in sys.stdin.buffer:
+    text = line.decode("utf-8", "surrogateescape").rstrip("\n")
+    if text.startswith("{\"type\""):
+        rec = json.loads(text)
+        data = rec.get("data", {})
+        if rec["type"] == "summary":
+            for k in ("seconds", "mb_per_s", "games_per_s"):
+                data.pop(k, None)
+        elif rec["type"] == "diagnostic":
+            column = data.get("column", data.get("col"))
+            data = {k: data.get(k) for k in keep}
+            data["column"] = column
+        rec["data"] = data
+        text = json.dumps(rec, sort_keys=True)
+    text = re.sub(r"MB in [0-9.]+ s \([0-9]+ MB/s, [0-9]+ games/s\)", "MB", text)
+    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape") + b"\n")
+'
+}
+
+# digest LABEL FILE ARGS...: one line, the digest of stdout, stderr and exit code.
+digest() {
+  local label=$1 file=$2 code
+  shift 2
+  local out err
+  out=$(mktemp)
+  err=$(mktemp)
+  code=0
+  "$bin" "$@" >"$out" 2>"$err" || code=$?
+  printf '%s %s %s\n' "$( (normalize <"$out"; echo "--"; normalize <"$err"; echo "exit $code") | sha256sum | cut -c1-16)" "$label" "$file"
+  rm -f "$out" "$err"
+}
+
+for f in "${files[@]}"; do
+  digest check "$f" check -q "$f"
+  digest check-json "$f" check -q --json --games "$f"
+  digest check-strict "$f" check -q --json --strict-san "$f"
+  for fmt in fen epd jsonl csv; do
+    digest "positions-$fmt" "$f" positions -q --format "$fmt" "$f"
+  done
+  digest positions-unique "$f" positions -q --unique --format epd "$f"
+  digest positions-tags "$f" positions -q --format jsonl --tags White,Black,Result,WhiteElo --skip-errors "$f"
+done
