@@ -29,7 +29,7 @@ import json, re, sys
 keep = ("file", "game", "line", "offset", "ply", "severity", "kind", "message")
 for line in sys.stdin.buffer:
     text = line.decode("utf-8", "surrogateescape").rstrip("\n")
-    if text.startswith("{\"type\""):
+    if text.startswith("{") and "\"type\"" in text:
         rec = json.loads(text)
         data = rec.get("data", {})
         if rec["type"] == "summary":

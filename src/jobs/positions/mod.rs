@@ -1,0 +1,244 @@
+//! `positions`: one record per mainline position of every game (the start position and the
+//! position after each ply, so a game of P valid plies yields P + 1 records), as FEN, EPD, JSON
+//! Lines or CSV, with ply filters and exact deduplication.
+//!
+//! Invariants: records of a game with an error are its valid prefix, or nothing at all with
+//! [`PositionsOptions::skip_errors`]; [`Unique`] runs in the release step ([`Writer`], in input
+//! order, on one thread), so deduplicated output is the same at any thread count.
+
+mod records;
+mod text;
+mod unique;
+
+use std::io::Write;
+use std::sync::Arc;
+
+pub use unique::Unique;
+
+use crate::chess::PackedKey;
+use crate::error::{Diagnostic, Error};
+use crate::io::Output as Out;
+use crate::jobs::report;
+use crate::jobs::run::{Sink, Summary};
+use crate::notation::fen::EpMode;
+use crate::pipeline::replay::replay_chunk;
+use crate::pipeline::stats::Stats;
+use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Worker};
+use records::{PositionsHooks, epd_id_prefix};
+
+/// How each position is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// One FEN per line.
+    #[default]
+    Fen,
+    /// EPD (PGN standard 16.2): four fields, then `hmvc`, `fmvn`, `id "FILE:GAME:PLY"` and, unless
+    /// the position is the last of its game, `c0 "NEXT-SAN"`.
+    Epd,
+    /// One JSON object per line: `game`, `ply`, `fen`, `san`, `uci`, the requested tags, and
+    /// `eval`/`clk` when the comments after the move leading here have them.
+    Jsonl,
+    /// A header line, then `game,ply,fen,san,uci` and the requested tags (RFC 4180 quoting).
+    Csv,
+}
+
+impl Format {
+    /// Whether records carry game numbers. Records without them are the same whatever a chunk's
+    /// first game is, so a chunk can be read before its game numbers are known ([`Cuts::Guessed`]).
+    pub fn numbers_games(self) -> bool {
+        self != Format::Fen
+    }
+}
+
+/// What `positions` writes and which positions it keeps.
+#[derive(Clone, Debug, Default)]
+pub struct PositionsOptions {
+    /// Record format.
+    pub format: Format,
+    /// Which en passant square the FEN shows.
+    pub ep: EpMode,
+    /// Tags copied into JSON Lines and CSV records (missing: `null` or an empty field).
+    pub tags: Vec<String>,
+    /// Keep plies from this one (0 is the start position).
+    pub min_ply: u32,
+    /// Keep plies up to this one.
+    pub max_ply: Option<u32>,
+    /// Keep plies divisible by this (0 and 1 keep all).
+    pub every: u32,
+    /// Record the keys needed by [`Unique`] (the release step then drops repeated positions).
+    pub unique: bool,
+    /// Drop every game with an error, instead of keeping its valid prefix.
+    pub skip_errors: bool,
+}
+
+impl PositionsOptions {
+    #[inline]
+    fn keeps(&self, ply: u32) -> bool {
+        ply >= self.min_ply
+            && self.max_ply.is_none_or(|m| ply <= m)
+            && (self.every <= 1 || ply.is_multiple_of(self.every))
+    }
+}
+
+/// The CSV header line (with its line break) for `tags`.
+pub fn csv_header(tags: &[String]) -> Vec<u8> {
+    let mut out = b"game,ply,fen,san,uci".to_vec();
+    for t in tags {
+        out.push(b',');
+        text::push_csv_field(&mut out, t);
+    }
+    out.push(b'\n');
+    out
+}
+
+/// The positions job.
+#[derive(Clone, Debug)]
+pub struct Positions {
+    opts: Arc<PositionsOptions>,
+}
+
+impl Positions {
+    /// A job writing records as `opts` says.
+    pub fn new(opts: PositionsOptions) -> Positions {
+        Positions { opts: Arc::new(opts) }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &PositionsOptions {
+        &self.opts
+    }
+}
+
+/// The identity of one written record, for [`Unique`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordKey {
+    /// The position's Zobrist key.
+    pub hash: u64,
+    /// The position itself, packed.
+    pub key: PackedKey,
+    /// End of the record in [`PositionsChunk::bytes`] (it starts where the previous one ends).
+    pub end: usize,
+}
+
+/// The records of one chunk.
+#[derive(Debug, Default)]
+pub struct PositionsChunk {
+    /// Rendered records, in input order (their game numbers are absolute: formats that print
+    /// them are cut exactly).
+    pub bytes: Vec<u8>,
+    /// One key per record when [`PositionsOptions::unique`] is set, else empty.
+    pub keys: Vec<RecordKey>,
+    /// Records in `bytes`.
+    pub records: u64,
+    /// Error diagnostics.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Located for PositionsChunk {
+    fn shift(&mut self, games: u64, lines: u64) {
+        self.diagnostics.shift(games, lines);
+    }
+}
+
+/// Per-thread state: the options, the EPD id of the input being read, and the size of the last
+/// chunk's output (to size the next).
+pub struct PositionsWorker {
+    opts: Arc<PositionsOptions>,
+    /// The input `id_prefix` was made for.
+    input: String,
+    id_prefix: Vec<u8>,
+    last_len: usize,
+    tag_fields: Vec<u8>,
+}
+
+impl Job for Positions {
+    type Worker = PositionsWorker;
+
+    /// Formats that print game numbers need them when a chunk is read: exact cuts.
+    fn cuts(&self) -> Cuts {
+        if self.opts.format.numbers_games() { Cuts::Exact } else { Cuts::Guessed }
+    }
+
+    fn worker(&self) -> Result<PositionsWorker, Error> {
+        Ok(PositionsWorker {
+            opts: self.opts.clone(),
+            input: String::new(),
+            id_prefix: epd_id_prefix(""),
+            last_len: 0,
+            tag_fields: Vec::new(),
+        })
+    }
+}
+
+impl Worker for PositionsWorker {
+    type Records = PositionsChunk;
+
+    fn process(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<PositionsChunk>, Error> {
+        if chunk.input != self.input {
+            self.input = chunk.input.to_string();
+            self.id_prefix = epd_id_prefix(chunk.input);
+        }
+        let capacity = self.last_len + self.last_len / 8;
+        let hooks =
+            PositionsHooks::new(&self.opts, &self.id_prefix, capacity, std::mem::take(&mut self.tag_fields));
+        let (hooks, out) = replay_chunk(hooks, chunk);
+        self.tag_fields = hooks.tag_fields;
+        self.last_len = hooks.out.bytes.len();
+        Ok(Output { records: hooks.out, stats: out.stats, end: out.end })
+    }
+}
+
+/// The count of records written (after `--unique`).
+pub const WRITTEN: &str = "positions_written";
+
+/// The release side of `positions`: writes the records to the output (dropping repeated
+/// positions with `--unique`) and error diagnostics as text to `diagnostics`.
+pub struct Writer<W> {
+    out: Out,
+    diagnostics: W,
+    unique: Option<Unique>,
+    file: String,
+}
+
+impl<W: Write> Writer<W> {
+    /// A writer of `job`'s records to `out` (a CSV output gets its header at once).
+    pub fn new(job: &Positions, mut out: Out, diagnostics: W) -> Result<Writer<W>, Error> {
+        let opts = job.options();
+        if opts.format == Format::Csv {
+            out.write_all(&csv_header(&opts.tags)).map_err(|e| out.error(e))?;
+        }
+        Ok(Writer { out, diagnostics, unique: opts.unique.then(Unique::new), file: String::new() })
+    }
+
+    /// Puts the output in place, unless an input could not be read to its end (then it is
+    /// removed). Interrupted, it is put in place too: it ends after a whole game.
+    pub fn finish(self, summary: &Summary) -> Result<(), Error> {
+        if !summary.input_failed() {
+            self.out.finish()?;
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write> Sink<PositionsChunk> for Writer<W> {
+    fn begin_input(&mut self, input: &str) -> Result<(), Error> {
+        self.file = input.to_string();
+        Ok(())
+    }
+
+    fn release(&mut self, chunk: PositionsChunk, stats: &mut Stats) -> Result<(), Error> {
+        for d in &chunk.diagnostics {
+            let _ = writeln!(self.diagnostics, "{}", report::diagnostic_text(&self.file, d));
+        }
+        let out = &mut self.out;
+        let written = match self.unique.as_mut() {
+            Some(u) => u.filter(&chunk, |b| out.write_all(b)),
+            None => out.write_all(&chunk.bytes).map(|()| chunk.records),
+        };
+        stats.add(WRITTEN, written.map_err(|e| self.out.error(e))?);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

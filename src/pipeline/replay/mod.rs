@@ -1,0 +1,635 @@
+//! Replay: a PGN visitor that plays every game through the rules core. It builds the start
+//! position from the `Variant`, `FEN` and `SetUp` tags, resolves each SAN token to a legal move
+//! (the mainline, and every variation from the position before the move it replaces when the job
+//! asks), checks the result against the `Result` tag and the board, and reports every problem as
+//! a located [`Diagnostic`]. A bad move ends its line (the valid prefix is kept); the next game
+//! is read as usual. Jobs see the games through [`Hooks`].
+
+mod game;
+
+use std::ops::ControlFlow;
+
+pub use game::{Game, Hooks, Lines, Played, Verdict};
+
+use crate::chess::{Bitboard, Move, Outcome, Position, Variant};
+use crate::error::{Diagnostic, Kind, Severity};
+use crate::notation::fen::{EpMode, FenError, position_from_fen, write_fen};
+use crate::notation::san::{Lenience, SanError, Suffix, resolve_in, suffix_after, to_san};
+use crate::pgn::{GameResult, GameStart, LineIndex, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor};
+use crate::pipeline::job::{ChunkEnd, ChunkInput, Output};
+
+/// A move written with `+` that gives check, whose test for mate waits: the next move of its
+/// line, once it resolves, shows the position had a legal move, so the mate test (a move
+/// generation on every check, 3-4% of `check -j1`) is run only when no legal move follows.
+#[derive(Clone, Copy)]
+struct PendingMate<'a> {
+    mv: Move,
+    raw: &'a [u8],
+    offset: u64,
+    ply: u32,
+}
+
+/// A line being replayed: the mainline or a variation.
+struct Line {
+    pos: Position,
+    /// `pos.checkers()`: computed once per position, for resolving and for the check mark.
+    checkers: Bitboard,
+    /// The position before the last move, where a variation starts; meaningful only when
+    /// `has_prev`. Not an `Option`: `Some(pos)` was built in a stack temporary and copied on,
+    /// and the copy's overlapping reload of it stalled on store forwarding every ply.
+    prev: Position,
+    has_prev: bool,
+    /// Plies played before `pos` from the game's start.
+    ply: u32,
+    /// A bad move ended this line.
+    dead: bool,
+}
+
+impl Line {
+    /// A line from `pos`, `ply` plies into the game, with no move played on it yet.
+    fn new(pos: Position, ply: u32, dead: bool) -> Line {
+        Line { pos, checkers: pos.checkers(), prev: pos, has_prev: false, ply, dead }
+    }
+
+    /// Before a move: keeps the current position as `prev` when `keep` (a variation may start
+    /// there, or a shown warning writes the canonical SAN from it). Copied straight into place:
+    /// a copy through a temporary measured 2-3% of `check -j1`.
+    #[inline(always)]
+    fn remember(&mut self, keep: bool) {
+        self.has_prev = keep;
+        if keep {
+            self.prev = self.pos;
+        }
+    }
+
+    /// The position before the last move, if it was kept.
+    fn prev(&self) -> Option<&Position> {
+        self.has_prev.then_some(&self.prev)
+    }
+}
+
+/// The typed facts of a diagnostic beside its kind and place: its message, and the move as
+/// written and the position it was played in, when there are such.
+struct Facts {
+    message: String,
+    san: Option<String>,
+    fen: Option<String>,
+}
+
+impl Facts {
+    fn message(message: String) -> Facts {
+        Facts { message, san: None, fen: None }
+    }
+}
+
+/// The text of a token, for diagnostics.
+fn text(raw: &[u8]) -> String {
+    String::from_utf8_lossy(raw).into_owned()
+}
+
+/// The replaying visitor over one chunk of input.
+pub struct Replayer<'a, H> {
+    /// The job's hooks.
+    pub hooks: H,
+    chunk: &'a [u8],
+    chunk_offset: u64,
+    lines: LineIndex<'a>,
+    next_number: u64,
+    game: Game<'a>,
+    stack: Vec<Line>,
+    /// The innermost line's last move's `+`, not yet told from a mate: settled before a line
+    /// is entered or left and before anything else can report (a problem, the game's end).
+    pending_mate: Option<PendingMate<'a>>,
+    /// Depth of skipped or dead variations, to ignore their tokens.
+    in_variation: usize,
+    /// Variation depth of the events being read (replayed or not).
+    depth: u32,
+    pending_result_token: Option<u64>,
+    /// Games, plies and diagnostics counted so far.
+    pub stats: super::stats::Stats,
+}
+
+/// Replays the games of `chunk` that start before its `end` (the last may run past it) through
+/// `hooks`, stopping between games when the run is cancelled; returns the hooks and the chunk's
+/// counters (with the bytes read) and where reading ended, for the job to make its [`Output`].
+pub fn replay_chunk<'a, H: Hooks<'a>>(hooks: H, chunk: &ChunkInput<'a>) -> (H, Output<()>) {
+    let mut replayer = Replayer::new(hooks, chunk.bytes, chunk.offset, chunk.first_game);
+    replayer.lines = LineIndex::with_column(chunk.bytes, chunk.column as usize);
+    let base = chunk.offset as usize;
+    let mut reader = Reader::with_base(chunk.bytes, base).starting_at(chunk.offset, chunk.column);
+    while !reader.is_at_end() && reader.offset() - base < chunk.end && !chunk.cancel.is_set() {
+        replayer.read_game(&mut reader);
+    }
+    let consumed = reader.offset() - base;
+    let mut stats = replayer.stats;
+    stats.bytes = consumed as u64;
+    // The replayer's line index stands at the last game's start: only the rest is counted.
+    let newlines = replayer.lines.locate(consumed).line as u64 - 1;
+    let searched_to = reader.searched_to() as u64;
+    let end = ChunkEnd { next: reader.offset() as u64, newlines, searched_to };
+    (replayer.hooks, Output { records: (), stats, end })
+}
+
+/// The games of a whole input in memory, replayed one at a time, for tools that stop early
+/// (`pgnkit show` looks for one game).
+pub struct Games<'a, H> {
+    reader: Reader<'a>,
+    replayer: Replayer<'a, H>,
+}
+
+impl<'a, H: Hooks<'a>> Games<'a, H> {
+    /// The games of `bytes`, numbered from 1.
+    pub fn new(hooks: H, bytes: &'a [u8]) -> Games<'a, H> {
+        Games { reader: Reader::new(bytes), replayer: Replayer::new(hooks, bytes, 0, 0) }
+    }
+
+    /// Replays the next game; `false` at the end of the input.
+    pub fn next_game(&mut self) -> bool {
+        !self.reader.is_at_end() && self.replayer.read_game(&mut self.reader)
+    }
+
+    /// The hooks.
+    pub fn hooks(&self) -> &H {
+        &self.replayer.hooks
+    }
+
+    /// The hooks, once done.
+    pub fn into_hooks(self) -> H {
+        self.replayer.hooks
+    }
+}
+
+/// Tokens that mean "no move" in real files.
+#[inline]
+fn is_null_move(raw: &[u8]) -> bool {
+    matches!(raw, b"--" | b"Z0" | b"0000" | b"@@@@")
+}
+
+impl<'a, H: Hooks<'a>> Replayer<'a, H> {
+    /// A replayer for `chunk`, which starts at byte `chunk_offset` of the input and holds games
+    /// numbered from `first_game + 1`.
+    fn new(hooks: H, chunk: &'a [u8], chunk_offset: u64, first_game: u64) -> Replayer<'a, H> {
+        Replayer {
+            hooks,
+            chunk,
+            chunk_offset,
+            lines: LineIndex::new(chunk),
+            next_number: first_game + 1,
+            game: Game::new(),
+            stack: Vec::new(),
+            in_variation: 0,
+            depth: 0,
+            pending_result_token: None,
+            pending_mate: None,
+            stats: Default::default(),
+        }
+    }
+
+    /// Reads and replays one game from `reader`, then ends it where the reader stopped.
+    fn read_game(&mut self, reader: &mut Reader<'a>) -> bool {
+        let read = reader.read_game(self).is_some();
+        if read {
+            self.finish(reader.offset() as u64);
+        }
+        read
+    }
+
+    /// Reports a problem at `offset` (absolute), building its facts only if it is wanted.
+    fn report(
+        &mut self,
+        kind: Kind,
+        severity: Severity,
+        offset: u64,
+        ply: Option<u32>,
+        facts: impl FnOnce() -> Facts,
+    ) {
+        match severity {
+            Severity::Error => self.game.errors += 1,
+            Severity::Warning => self.game.warnings += 1,
+        }
+        if !self.hooks.wants(kind, severity) {
+            self.stats.count_kind(kind, severity);
+            return;
+        }
+        let at = self.lines.locate((offset - self.chunk_offset) as usize);
+        let Facts { message, san, fen } = facts();
+        let d = Diagnostic {
+            kind,
+            severity,
+            game: self.game.number,
+            offset,
+            line: at.line as u64,
+            column: at.col as u64,
+            ply,
+            san,
+            fen,
+            white: self.game.tag_text(b"White"),
+            black: self.game.tag_text(b"Black"),
+            message,
+        };
+        self.stats.count(&d);
+        self.hooks.diagnostic(d);
+    }
+
+    fn setup(&mut self) -> Option<Position> {
+        if let Some(tag) = self.game.setup_tags.variant {
+            let (name, _) = tag.decode();
+            match Variant::from_tag(&name) {
+                Ok(v) => self.game.variant = v,
+                Err(_) => {
+                    let name = name.into_owned();
+                    self.report(Kind::UnsupportedVariant, Severity::Error, tag.offset as u64, None, || {
+                        Facts::message(format!("unsupported variant \"{name}\""))
+                    });
+                    return None;
+                }
+            }
+        }
+        let Some(tag) = self.game.setup_tags.fen else {
+            return Some(Position::new(self.game.variant));
+        };
+        let fen = tag.decode().0.into_owned();
+        let facts = |fen: &str, message: String| Facts { message, san: None, fen: Some(fen.to_owned()) };
+        match position_from_fen(&fen, self.game.variant) {
+            Ok(pos) => Some(pos),
+            Err(FenError::Position(e)) => match e.clone().ignore_invalid_castling_rights() {
+                Ok(pos) => {
+                    self.report(Kind::CastlingRights, Severity::Warning, tag.offset as u64, None, || {
+                        facts(&fen, format!("castling rights without their rook in FEN \"{fen}\": dropped"))
+                    });
+                    Some(pos)
+                }
+                Err(_) => {
+                    self.report(Kind::BadFen, Severity::Error, tag.offset as u64, None, || {
+                        facts(&fen, format!("{e} in FEN \"{fen}\""))
+                    });
+                    None
+                }
+            },
+            Err(e) => {
+                self.report(Kind::BadFen, Severity::Error, tag.offset as u64, None, || {
+                    facts(&fen, format!("bad FEN \"{fen}\": {e}"))
+                });
+                None
+            }
+        }
+    }
+
+    /// Whether the moves of the innermost line go to [`Hooks::played`].
+    #[inline(always)]
+    fn delivers(&self) -> bool {
+        match self.hooks.moves() {
+            Lines::None => false,
+            Lines::Mainline => self.stack.len() == 1,
+            Lines::All => true,
+        }
+    }
+
+    /// A null move (`--`, `Z0`, `0000`, `@@@@`): played with a warning, or refused in check.
+    #[cold]
+    #[inline(never)]
+    fn play_null(&mut self, token: SanToken<'a>) {
+        self.settle_mate();
+        let variations = self.hooks.variations();
+        let mainline = self.stack.len() == 1;
+        let deliver = self.delivers();
+        let depth = self.stack.len().saturating_sub(1) as u32;
+        let Some(line) = self.stack.last_mut() else { return };
+        let ply = line.ply + 1;
+        let offset = token.offset as u64;
+        let before = line.pos;
+        if deliver && !line.pos.is_check() {
+            let played =
+                Played { depth, ply: line.ply, before: &line.pos, mv: None, token, canonical: false };
+            self.hooks.played(&self.game, &played);
+        }
+        // Kept even if the null move is refused: the line is then dead, and a dead line's
+        // variations are read, not replayed, from any position.
+        line.remember(variations);
+        let san = || Some(text(token.raw));
+        if line.pos.play_null().is_ok() {
+            line.checkers = line.pos.checkers();
+            line.ply = ply;
+            if mainline {
+                self.game.plies = ply;
+            }
+            self.report(Kind::NullMove, Severity::Warning, offset, Some(ply), || Facts {
+                message: format!("null move \"{}\"", text(token.raw)),
+                san: san(),
+                fen: Some(write_fen(&before, EpMode::Legal)),
+            });
+        } else {
+            line.dead = true;
+            let fen = write_fen(&line.pos, EpMode::Legal);
+            self.report(Kind::IllegalMove, Severity::Error, offset, Some(ply), || Facts {
+                message: format!("null move while in check in position {fen}"),
+                san: san(),
+                fen: Some(fen),
+            });
+        }
+    }
+
+    fn play(&mut self, token: SanToken<'a>) {
+        let variations = self.hooks.variations();
+        let mainline = self.stack.len() == 1;
+        let deliver = self.delivers();
+        let depth = self.stack.len().saturating_sub(1) as u32;
+        let Some(line) = self.stack.last_mut() else { return };
+        if line.dead {
+            return;
+        }
+        let ply = line.ply + 1;
+        let offset = token.offset as u64;
+        match resolve_in(&line.pos, line.checkers, token.raw) {
+            Ok(r) => {
+                // A legal move: the position before it was no mate.
+                self.pending_mate = None;
+                let m = r.mv;
+                let show = self.hooks.wants(Kind::NonCanonicalSan, Severity::Warning)
+                    || self.hooks.wants(Kind::CheckMark, Severity::Warning);
+                // A copy of the position only when something reads it: it measured 2-5% of
+                // `positions --format fen`.
+                let after = deliver && self.hooks.written_san();
+                line.remember(variations || show || after);
+                if deliver && !after {
+                    let played =
+                        Played { depth, ply: line.ply, before: &line.pos, mv: Some(m), token, canonical: false };
+                    self.hooks.played(&self.game, &played);
+                }
+                if mainline && !after {
+                    self.game.plies = ply;
+                }
+                line.pos.play_known(m, r.role);
+                line.checkers = line.pos.checkers();
+                line.ply = ply;
+                let mut lenience = r.lenience;
+                // A `+` that checks is right unless it mates: the next legal move tells (a job
+                // that reads the written SAN at once is told at once, and a SAN already warned
+                // about gets its check mark judged in the same warning).
+                if !after && lenience.is_canonical() && r.suffix == Some(Suffix::Check) && line.checkers.any()
+                {
+                    self.pending_mate = Some(PendingMate { mv: m, raw: token.raw, offset, ply });
+                } else if suffix_after(&line.pos, line.checkers) != r.suffix {
+                    lenience |= Lenience::CHECK_MARK;
+                }
+                if after {
+                    // Called once the check mark is verified, so the token can stand for the SAN.
+                    let canonical = lenience.is_canonical();
+                    let played =
+                        Played { depth, ply: ply - 1, before: &line.prev, mv: Some(m), token, canonical };
+                    self.hooks.played(&self.game, &played);
+                    if mainline {
+                        self.game.plies = ply;
+                    }
+                }
+                if !lenience.is_canonical() {
+                    self.san_warning(lenience, m, token.raw, offset, ply);
+                }
+            }
+            // No null-move spelling resolves: tested only here, off the path of every move.
+            Err(_) if is_null_move(token.raw) => self.play_null(token),
+            Err(e) => self.unresolved(e, token, ply),
+        }
+    }
+
+    /// Reports `token`, which did not resolve, and ends the innermost line there.
+    #[inline(never)]
+    fn unresolved(&mut self, e: SanError, token: SanToken<'a>, ply: u32) {
+        self.settle_mate();
+        let Some(line) = self.stack.last_mut() else { return };
+        line.dead = true;
+        let kind = match e {
+            SanError::Illegal => Kind::IllegalMove,
+            SanError::Ambiguous => Kind::AmbiguousMove,
+            SanError::Syntax => Kind::InvalidMove,
+        };
+        let what = match e {
+            SanError::Illegal => "illegal SAN",
+            SanError::Ambiguous => "ambiguous SAN",
+            SanError::Syntax => "unreadable move",
+        };
+        let fen = write_fen(&line.pos, EpMode::Legal);
+        let raw = text(token.raw);
+        self.report(kind, Severity::Error, token.offset as u64, Some(ply), || Facts {
+            message: format!("{what} \"{raw}\" in position {fen}"),
+            san: Some(raw),
+            fen: Some(fen),
+        });
+    }
+
+    /// Warns that move `m` of the innermost line, written `raw`, is not its canonical SAN.
+    fn san_warning(&mut self, lenience: Lenience, m: Move, raw: &'a [u8], offset: u64, ply: u32) {
+        let kind = if lenience == Lenience::CHECK_MARK { Kind::CheckMark } else { Kind::NonCanonicalSan };
+        // Only a shown warning needs the position before the move; counted ones skip copying it.
+        let before = (self.stack.last().and_then(Line::prev))
+            .filter(|_| self.hooks.wants(kind, Severity::Warning))
+            .copied();
+        self.report(kind, Severity::Warning, offset, Some(ply), || {
+            let san = before.map(|p| to_san(&p, m)).unwrap_or_default();
+            let how: Vec<&str> = lenience.describe().collect();
+            Facts {
+                message: format!("\"{}\" written for {san} ({})", text(raw), how.join(", ")),
+                san: Some(text(raw)),
+                fen: before.map(|p| write_fen(&p, EpMode::Legal)),
+            }
+        });
+    }
+
+    /// Tells the innermost line's pending `+` from a mate, when no legal move follows it.
+    #[inline]
+    fn settle_mate(&mut self) {
+        if let Some(p) = self.pending_mate.take()
+            && let Some(line) = self.stack.last()
+            && !line.pos.has_legal_moves()
+        {
+            self.san_warning(Lenience::CHECK_MARK, p.mv, p.raw, p.offset, p.ply);
+        }
+    }
+
+    /// Compares the result token with the `Result` tag and with the board after the mainline.
+    fn check_result(&mut self) {
+        let end = self.pending_result_token.unwrap_or(self.game.offset);
+        let tag = self.game.setup_tags.result;
+        let tag_result = tag.and_then(|t| GameResult::from_ascii(&t.unescape()));
+        let Some(token) = self.game.result else {
+            self.report(Kind::MissingResult, Severity::Warning, end, None, || {
+                Facts::message("no result token at the end of the movetext".into())
+            });
+            return;
+        };
+        if let Some(t) = tag_result
+            && t != token
+        {
+            let sev = if t == GameResult::Unknown || token == GameResult::Unknown {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            self.report(Kind::ResultMismatch, sev, end, None, || {
+                Facts::message(format!(
+                    "result {} differs from the Result tag \"{}\"",
+                    token.as_str(),
+                    t.as_str()
+                ))
+            });
+        }
+        let Some(line) = self.stack.first().filter(|l| !l.dead) else { return };
+        let on_board: Option<Outcome> = line.pos.outcome().filter(|o| {
+            o.termination == crate::chess::Termination::Checkmate
+                || o.termination == crate::chess::Termination::Stalemate
+        });
+        if let Some(o) = on_board
+            && token != GameResult::Unknown
+            && o.result() != token.as_str()
+        {
+            let ply = line.ply;
+            self.report(Kind::ResultMismatch, Severity::Error, end, Some(ply), || {
+                Facts::message(format!(
+                    "result {} but the board shows {:?} ({})",
+                    token.as_str(),
+                    o.termination,
+                    o.result()
+                ))
+            });
+        }
+    }
+
+    /// Ends the game the reader has just read, which stops at `end` (absolute).
+    fn finish(&mut self, end: u64) {
+        self.settle_mate();
+        if self.pending_result_token.is_some() {
+            self.check_result();
+        }
+        self.stack.truncate(1);
+        let start = (self.game.offset - self.chunk_offset) as usize;
+        let stop = (end - self.chunk_offset) as usize;
+        self.game.end = end;
+        self.game.bytes = &self.chunk[start.min(stop)..stop];
+        let last = self.stack.first().map(|l| &l.pos);
+        self.hooks.end(&self.game, last);
+        self.stats.games += 1;
+        self.stats.plies += self.game.plies as u64;
+        if self.game.errors > 0 {
+            self.stats.games_with_errors += 1;
+        } else if self.game.warnings > 0 {
+            self.stats.games_with_warnings += 1;
+        }
+    }
+}
+
+impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
+    type Output = ();
+
+    fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
+        self.game.number = self.next_number;
+        self.next_number += 1;
+        self.game.offset = start.offset as u64;
+        self.game.end = start.offset as u64;
+        self.game.bytes = &[];
+        self.game.line = self.lines.locate(start.offset - self.chunk_offset as usize).line as u64;
+        self.game.tags.clear();
+        self.game.setup_tags = Default::default();
+        self.game.variant = Variant::Standard;
+        self.game.start = None;
+        self.game.plies = 0;
+        self.game.errors = 0;
+        self.game.warnings = 0;
+        self.game.result = None;
+        self.game.skipped = false;
+        self.stack.clear();
+        self.pending_mate = None;
+        self.in_variation = 0;
+        self.depth = 0;
+        self.pending_result_token = None;
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, name: &'a [u8], value: RawTag<'a>) {
+        self.game.push_tag(name, value);
+    }
+
+    fn begin_movetext(&mut self) -> ControlFlow<()> {
+        if self.hooks.tags(&self.game) == Verdict::Skip {
+            self.game.skipped = true;
+            return ControlFlow::Break(());
+        }
+        let start = self.setup();
+        if let Some(pos) = &start {
+            self.hooks.start(&self.game, pos);
+            let mut pos = *pos;
+            pos.set_hashing(self.hooks.zobrist_keys());
+            self.stack.push(Line::new(pos, 0, false));
+        }
+        self.game.start = start;
+        ControlFlow::Continue(())
+    }
+
+    fn san(&mut self, san: SanToken<'a>) -> ControlFlow<()> {
+        if self.in_variation == 0 {
+            self.play(san);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, nag: Nag, offset: usize) {
+        self.hooks.nag(&self.game, self.depth, nag, offset as u64);
+    }
+
+    fn comment(&mut self, comment: RawComment<'a>) {
+        self.hooks.comment(&self.game, self.depth, comment);
+    }
+
+    fn begin_variation(&mut self, _offset: usize) -> ControlFlow<()> {
+        if !self.hooks.variations() {
+            return ControlFlow::Break(());
+        }
+        self.settle_mate();
+        self.depth += 1;
+        if self.in_variation > 0 {
+            self.in_variation += 1;
+            self.hooks.begin_variation(&self.game, self.depth, false);
+            return ControlFlow::Continue(());
+        }
+        let replayed = match self.stack.last().and_then(|l| l.prev().map(|&p| (p, l.ply, l.dead))) {
+            Some((pos, ply, dead)) => {
+                self.stack.push(Line::new(pos, ply - 1, dead));
+                !dead
+            }
+            // A variation with no move to replace (or no start position): read, not replayed.
+            None => {
+                self.in_variation = 1;
+                false
+            }
+        };
+        self.hooks.begin_variation(&self.game, self.depth, replayed);
+        ControlFlow::Continue(())
+    }
+
+    fn end_variation(&mut self, _offset: usize) {
+        if self.in_variation > 0 {
+            self.in_variation -= 1;
+        } else if self.stack.len() > 1 {
+            self.settle_mate();
+            self.stack.pop();
+        }
+        self.hooks.end_variation(&self.game, self.depth);
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    fn outcome(&mut self, result: Option<GameResult>, offset: usize) {
+        self.settle_mate();
+        self.game.result = result;
+        self.pending_result_token = Some(offset as u64);
+    }
+
+    fn problem(&mut self, p: Problem) {
+        if self.game.skipped {
+            return; // a skipped game's movetext is not checked
+        }
+        self.settle_mate();
+        let (kind, severity) = Kind::from_problem(p.kind);
+        self.report(kind, severity, p.offset as u64, None, || Facts::message(p.kind.message().to_string()));
+    }
+
+    fn end_game(&mut self) {}
+}
