@@ -1,17 +1,62 @@
-//! Diagnostics about games (a bad game is data, not control flow) and their kinds. Every
-//! problem pgnkit finds in a game becomes a [`Diagnostic`]: counted in the stats, reported with
-//! its location, and the run goes on with the next game.
+//! The two kinds of failure. A bad game is data, not control flow: every problem pgnkit finds in
+//! a game becomes a [`Diagnostic`], counted in the stats and reported with its location, and the
+//! run goes on with the next game. A failure that stops a run (an input or output that fails, an
+//! engine that does not start, a caught bug) is an [`Error`], which knows its exit code.
 
 use std::fmt;
 
+use crate::io::{InputError, OutputError};
 use crate::pgn::ProblemKind;
 
+/// A failure that stops a run, or the reading of one input; [`Error::exit_code`] maps it to the
+/// exit codes of `--help` (sysexits-style, as in `../shared/CONVENTIONS.md`).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An input could not be opened or read (65, 66 or 74).
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The output could not be created or written (73 or 74; a closed stdout is 0).
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    /// An argument or setting that cannot be used (2).
+    #[error("{0}")]
+    Usage(String),
+    /// An engine was not found or failed (69).
+    #[error("{0}")]
+    Engine(String),
+    /// A resource a worker owns could not be created or used (74), e.g. a database.
+    #[error("{0}")]
+    Resource(String),
+    /// A bug, caught instead of killing the process (70); the message says so.
+    #[error("{0}")]
+    Internal(String),
+    /// The run was asked to stop (130).
+    #[error("interrupted")]
+    Interrupted,
+}
+
+impl Error {
+    /// The process exit code this failure ends a run with.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Input(e) => e.exit_code(),
+            Error::Output(e) => e.exit_code(),
+            Error::Usage(_) => 2,
+            Error::Engine(_) => 69,
+            Error::Resource(_) => 74,
+            Error::Internal(_) => 70,
+            Error::Interrupted => 130,
+        }
+    }
+}
+
 /// How bad a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
     /// Unusual but readable: the game stays valid.
     Warning,
     /// Information is lost or wrong: the game is invalid (its valid prefix is kept).
+    #[default]
     Error,
 }
 
@@ -64,6 +109,14 @@ kinds! {
     SyntaxWarning => "syntax_warning", Warning, "unusual PGN syntax";
 }
 
+// Written out: the enum comes from the macro above, which has no `#[default]` to give.
+#[allow(clippy::derivable_impls)]
+impl Default for Kind {
+    fn default() -> Kind {
+        Kind::Syntax
+    }
+}
+
 impl Kind {
     /// The kind of a reader problem, and its severity.
     pub fn from_problem(p: ProblemKind) -> (Kind, Severity) {
@@ -90,8 +143,8 @@ impl fmt::Display for Kind {
     }
 }
 
-/// One problem in one game, located.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One problem in one game, located, with the typed facts its message is made of.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Diagnostic {
     /// What.
     pub kind: Kind,
@@ -104,11 +157,30 @@ pub struct Diagnostic {
     /// Line (1-based) within the chunk; the pipeline makes it absolute on release.
     pub line: u64,
     /// Column (1-based, in bytes).
-    pub col: u64,
+    pub column: u64,
     /// Ply (half-move, 1-based) of the offending move, when there is one.
     pub ply: Option<u32>,
-    /// `White - Black` of the game, for the reader of the report.
-    pub players: String,
+    /// The move as written, for a problem with a move.
+    pub san: Option<String>,
+    /// The position the move was played in (for a bad setup, the `FEN` tag as written).
+    pub fen: Option<String>,
+    /// The game's `White` tag.
+    pub white: Option<String>,
+    /// The game's `Black` tag.
+    pub black: Option<String>,
     /// The specific message (offending move, position...).
     pub message: String,
+}
+
+impl Diagnostic {
+    /// `White - Black` for the reader of a report, `?` (PGN's unknown) for a missing tag.
+    pub fn players(&self) -> String {
+        format!("{} - {}", self.white.as_deref().unwrap_or("?"), self.black.as_deref().unwrap_or("?"))
+    }
+
+    /// Adds `games` to the game number and `lines` to the line (numbers made absolute).
+    pub fn shift(&mut self, games: u64, lines: u64) {
+        self.game += games;
+        self.line += lines;
+    }
 }

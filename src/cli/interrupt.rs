@@ -6,8 +6,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::cli::progress::Progress;
-
 /// Set by the first signal; read by the pipeline before it releases each chunk.
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 
@@ -20,17 +18,6 @@ pub fn install() {
 /// Whether a stop was asked for.
 pub fn requested() -> bool {
     REQUESTED.load(Ordering::Relaxed)
-}
-
-/// After the run over `file`: if a stop was asked for, the line that tells where the run stopped
-/// (everything before it was written), from the games its progress counted.
-pub fn stopped(file: &str, progress: &Progress) -> Option<String> {
-    requested().then(|| {
-        let games = progress.games();
-        format!(
-            "pgnkit: interrupted: stopped after game {games} of {file}; the output holds every game before\n"
-        )
-    })
 }
 
 #[cfg(unix)]

@@ -61,11 +61,6 @@ pub struct Fail {
 }
 
 impl Fail {
-    /// An internal error (exit 70).
-    pub fn internal(message: impl Into<String>) -> Fail {
-        Fail { code: Code::Software, message: message.into() }
-    }
-
     /// A usage error (exit 2).
     pub fn usage(message: impl Into<String>) -> Fail {
         Fail { code: Code::Usage, message: message.into() }
@@ -76,6 +71,25 @@ impl Fail {
     /// An input that could not be opened or read, with the exit code the I/O layer assigns.
     pub fn from_input(e: pgnkit::io::InputError) -> Fail {
         Fail { code: Code::from_exit(e.exit_code()), message: e.to_string() }
+    }
+}
+
+impl From<pgnkit::error::Error> for Fail {
+    /// A failure that ended a run; a closed stdout (`| head`) is a quiet success.
+    fn from(e: pgnkit::error::Error) -> Fail {
+        match e {
+            pgnkit::error::Error::Output(pgnkit::io::OutputError::BrokenPipe) => {
+                Fail { code: Code::Ok, message: String::new() }
+            }
+            e => Fail { code: Code::from_exit(e.exit_code()), message: e.to_string() },
+        }
+    }
+}
+
+impl From<pgnkit::io::OutputError> for Fail {
+    /// An output that could not be created or written; a closed stdout is a quiet success.
+    fn from(e: pgnkit::io::OutputError) -> Fail {
+        Fail::from(pgnkit::error::Error::Output(e))
     }
 }
 

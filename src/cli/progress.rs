@@ -1,19 +1,27 @@
-//! Progress on stderr with indicatif: input bytes consumed of the total (compressed bytes for
-//! compressed input), MB/s, games/s, ETA. Hidden when stderr is not a terminal or with `--quiet`.
+//! Progress on stderr with indicatif, one bar per input: input bytes consumed of the total
+//! (compressed bytes for compressed input), MB/s, games/s, ETA. Hidden when stderr is not a
+//! terminal or with `--quiet`. Inputs that fail are reported here too, as they happen.
 
 use std::io::IsTerminal;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use pgnkit::pipeline::Observer;
+use pgnkit::error::Error;
+use pgnkit::pipeline::{InputInfo, Observer};
 
-/// A progress bar for one input.
-pub struct Progress {
+/// The bar of the input being read.
+struct Bar {
     bar: ProgressBar,
     /// Bytes the I/O layer has consumed (streams); `None` for mapped files.
     consumed: Option<Arc<AtomicU64>>,
-    /// Games released so far.
+}
+
+/// Progress of a run, and its interrupts (Ctrl-C, see [`crate::cli::interrupt`]).
+pub struct Progress {
+    quiet: bool,
+    bar: Mutex<Option<Bar>>,
+    /// Games released so far in the current input.
     games: Arc<AtomicU64>,
 }
 
@@ -32,49 +40,60 @@ fn games_per_sec(games: u64, elapsed: std::time::Duration) -> String {
 }
 
 impl Progress {
-    /// A bar for an input of `total` bytes (`None` for pipes), named `name`.
-    pub fn new(name: &str, total: Option<u64>, consumed: Option<Arc<AtomicU64>>, quiet: bool) -> Progress {
-        let bar = match total {
+    /// Progress for a run; nothing is drawn with `quiet`.
+    pub fn new(quiet: bool) -> Progress {
+        Progress { quiet, bar: Mutex::new(None), games: Arc::new(AtomicU64::new(0)) }
+    }
+
+    fn bar(&self) -> std::sync::MutexGuard<'_, Option<Bar>> {
+        self.bar.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Observer for Progress {
+    fn begin_input(&self, input: &InputInfo<'_>) {
+        let bar = match input.total_bytes {
             Some(t) => ProgressBar::new(t),
             None => ProgressBar::new_spinner(),
         };
-        if quiet || !std::io::stderr().is_terminal() {
+        if self.quiet || !std::io::stderr().is_terminal() {
             bar.set_draw_target(ProgressDrawTarget::hidden());
         }
-        let games = Arc::new(AtomicU64::new(0));
-        let counted = Arc::clone(&games);
-        if let Ok(style) = ProgressStyle::with_template(template(total.is_some())) {
+        self.games.store(0, Ordering::Relaxed);
+        let counted = Arc::clone(&self.games);
+        if let Ok(style) = ProgressStyle::with_template(template(input.total_bytes.is_some())) {
             let style =
                 style.with_key("games_per_sec", move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
                     let _ = w.write_str(&games_per_sec(counted.load(Ordering::Relaxed), state.elapsed()));
                 });
             bar.set_style(style.progress_chars("=> "));
         }
-        bar.set_prefix(name.to_string());
-        Progress { bar, consumed, games }
+        bar.set_prefix(input.name.to_string());
+        *self.bar() = Some(Bar { bar, consumed: input.consumed.clone() });
     }
 
-    /// Games released so far.
-    pub fn games(&self) -> u64 {
-        self.games.load(Ordering::Relaxed)
-    }
-
-    /// Removes the bar.
-    pub fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
-}
-
-impl Observer for Progress {
     fn advance(&self, bytes: u64, games: u64) {
         self.games.fetch_add(games, Ordering::Relaxed);
-        match &self.consumed {
-            Some(c) => self.bar.set_position(c.load(Ordering::Relaxed)),
-            None => self.bar.inc(bytes),
+        if let Some(b) = self.bar().as_ref() {
+            match &b.consumed {
+                Some(c) => b.bar.set_position(c.load(Ordering::Relaxed)),
+                None => b.bar.inc(bytes),
+            }
         }
     }
+
     fn interrupted(&self) -> bool {
         crate::cli::interrupt::requested()
+    }
+
+    fn end_input(&self) {
+        if let Some(b) = self.bar().take() {
+            b.bar.finish_and_clear();
+        }
+    }
+
+    fn input_failed(&self, _: &str, error: &Error) {
+        eprintln!("pgnkit: error: {error}");
     }
 }
 
@@ -101,11 +120,15 @@ mod tests {
     }
 
     #[test]
-    fn released_games_are_counted() {
-        let p = Progress::new("x.pgn", Some(1000), None, true);
+    fn released_bytes_and_games_are_counted_per_input() {
+        let p = Progress::new(true);
+        p.begin_input(&InputInfo { name: "x.pgn", total_bytes: Some(1000), consumed: None });
         p.advance(400, 3);
         p.advance(600, 4);
         assert_eq!(p.games.load(Ordering::Relaxed), 7);
-        assert_eq!(p.bar.position(), 1000);
+        assert_eq!(p.bar().as_ref().map(|b| b.bar.position()), Some(1000));
+        p.end_input();
+        p.begin_input(&InputInfo { name: "y.pgn", total_bytes: None, consumed: None });
+        assert_eq!(p.games.load(Ordering::Relaxed), 0, "a new input counts from 0");
     }
 }

@@ -1,14 +1,21 @@
 //! `check`: validate every game (syntax, setup, every SAN of the mainline and of the variations,
-//! results) and report each problem. The output per chunk is its diagnostics (and, on request,
-//! one record per game), released in input order.
+//! results) and report each problem. A chunk's records are its diagnostics (and, on request, one
+//! record per game) in input order; [`Report`] writes them as text or JSON Lines.
+
+use std::io::Write;
+
+use serde_json::json;
 
 use crate::chess::Position;
-use crate::error::{Diagnostic, Kind, Severity};
+use crate::error::{Diagnostic, Error, Kind, Severity};
+use crate::io::Output as Out;
+use crate::jobs::report;
+use crate::jobs::run::{Sink, Summary};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::pgn::GameResult;
 use crate::pipeline::replay::{Game, Hooks, replay_chunk};
 use crate::pipeline::stats::Stats;
-use crate::pipeline::{ChunkEnd, ChunkInput, ChunkOutput, Job, Worker};
+use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Worker};
 
 /// What `check` reports.
 #[derive(Clone, Copy, Debug, Default)]
@@ -26,7 +33,7 @@ pub struct GameRecord {
     pub game: u64,
     /// Byte offset of the game.
     pub offset: u64,
-    /// Line (relative to the chunk until released).
+    /// Line of the game's start.
     pub line: u64,
     /// Mainline plies replayed.
     pub plies: u32,
@@ -42,6 +49,33 @@ pub struct GameRecord {
     pub warnings: u32,
 }
 
+impl GameRecord {
+    /// The record as a line of text (no trailing newline).
+    pub fn text(&self, file: &str) -> String {
+        format!(
+            "game {file}:{}: game {} offset {} plies {} result {} variant {} errors {} warnings {} final {}",
+            self.line,
+            self.game,
+            self.offset,
+            self.plies,
+            self.result.map_or("none", |r| r.as_str()),
+            self.variant,
+            self.errors,
+            self.warnings,
+            self.final_fen.as_deref().unwrap_or("-")
+        )
+    }
+
+    /// The record as a JSON Lines record.
+    pub fn json(&self, file: &str) -> serde_json::Value {
+        json!({"type": "game", "data": {
+            "file": file, "game": self.game, "offset": self.offset, "line": self.line, "plies": self.plies,
+            "result": self.result.map(|r| r.as_str()), "variant": self.variant, "final_fen": self.final_fen,
+            "errors": self.errors, "warnings": self.warnings,
+        }})
+    }
+}
+
 /// The check job.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Check {
@@ -52,27 +86,27 @@ pub struct Check {
 /// One item of the report, in input order: a game's diagnostics, then its record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CheckItem {
-    /// A problem (line relative to the chunk until released).
+    /// A problem.
     Diagnostic(Diagnostic),
     /// A game's record (with `--games`).
     Game(GameRecord),
 }
 
-/// What one chunk yields.
-#[derive(Debug, Default)]
-pub struct CheckOutput {
-    /// Diagnostics and game records in input order, so the report does not depend on where
-    /// chunks were cut.
-    pub items: Vec<CheckItem>,
-    /// Counters.
-    pub stats: Stats,
-    /// Where reading ended: the next chunk's start, line breaks read, comment look-ahead.
-    pub end: ChunkEnd,
+impl Located for CheckItem {
+    fn shift(&mut self, games: u64, lines: u64) {
+        match self {
+            CheckItem::Diagnostic(d) => d.shift(games, lines),
+            CheckItem::Game(g) => {
+                g.game += games;
+                g.line += lines;
+            }
+        }
+    }
 }
 
 struct CheckHooks {
     opts: CheckOptions,
-    out: CheckOutput,
+    items: Vec<CheckItem>,
 }
 
 impl<'a> Hooks<'a> for CheckHooks {
@@ -89,12 +123,12 @@ impl<'a> Hooks<'a> for CheckHooks {
     }
 
     fn diagnostic(&mut self, d: Diagnostic) {
-        self.out.items.push(CheckItem::Diagnostic(d));
+        self.items.push(CheckItem::Diagnostic(d));
     }
 
     fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
         if self.opts.games {
-            self.out.items.push(CheckItem::Game(GameRecord {
+            self.items.push(CheckItem::Game(GameRecord {
                 game: game.number,
                 offset: game.offset,
                 line: game.line,
@@ -116,48 +150,79 @@ pub struct CheckWorker {
 
 impl Job for Check {
     type Worker = CheckWorker;
-    fn worker(&self) -> CheckWorker {
-        CheckWorker { opts: self.opts }
+
+    /// Records carry no rendered game numbers: read before the numbers are known.
+    fn cuts(&self) -> Cuts {
+        Cuts::Guessed
+    }
+
+    fn worker(&self) -> Result<CheckWorker, Error> {
+        Ok(CheckWorker { opts: self.opts })
     }
 }
 
 impl Worker for CheckWorker {
-    type Output = CheckOutput;
+    type Records = Vec<CheckItem>;
 
-    fn process(&mut self, chunk: &ChunkInput<'_>) -> CheckOutput {
-        let hooks = CheckHooks { opts: self.opts, out: CheckOutput::default() };
-        let (hooks, stats, end) = replay_chunk(hooks, chunk);
-        let mut out = hooks.out;
-        out.stats = stats;
-        out.end = end;
-        out
+    fn process(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<Vec<CheckItem>>, Error> {
+        let hooks = CheckHooks { opts: self.opts, items: Vec::new() };
+        let (hooks, out) = replay_chunk(hooks, chunk);
+        Ok(Output { records: hooks.items, stats: out.stats, end: out.end })
     }
 }
 
-impl ChunkOutput for CheckOutput {
-    fn games(&self) -> u64 {
-        self.stats.games
+/// Writes `check`'s report: one line per item, as text or JSON Lines, and with JSON a final
+/// `summary` record.
+pub struct Report {
+    out: Out,
+    json: bool,
+    file: String,
+}
+
+impl Report {
+    /// A report written to `out`, in JSON Lines when `json`.
+    pub fn new(out: Out, json: bool) -> Report {
+        Report { out, json, file: String::new() }
     }
 
-    fn end(&self) -> &ChunkEnd {
-        &self.end
-    }
-
-    fn renumber(&mut self, first_game: u64) {
-        for item in &mut self.items {
-            match item {
-                CheckItem::Diagnostic(d) => d.game += first_game,
-                CheckItem::Game(g) => g.game += first_game,
+    /// Writes the JSON summary (marked `"interrupted": true` when the run was) and flushes.
+    pub fn finish(mut self, summary: &Summary) -> Result<(), Error> {
+        if self.json {
+            let mut record = report::summary_json("check", &summary.stats, summary.elapsed);
+            if summary.stopped.is_some() {
+                record["data"]["interrupted"] = true.into();
             }
+            writeln!(self.out, "{record}").map_err(|e| self.out.error(e))?;
         }
+        self.out.finish()?;
+        Ok(())
+    }
+}
+
+impl Sink<Vec<CheckItem>> for Report {
+    fn begin_input(&mut self, input: &str) -> Result<(), Error> {
+        self.file = input.to_string();
+        Ok(())
+    }
+
+    fn release(&mut self, items: Vec<CheckItem>, _: &mut Stats) -> Result<(), Error> {
+        for item in items {
+            let line = match (&item, self.json) {
+                (CheckItem::Diagnostic(d), true) => report::diagnostic_json(&self.file, d).to_string(),
+                (CheckItem::Diagnostic(d), false) => report::diagnostic_text(&self.file, d),
+                (CheckItem::Game(g), true) => g.json(&self.file).to_string(),
+                (CheckItem::Game(g), false) => g.text(&self.file),
+            };
+            writeln!(self.out, "{line}").map_err(|e| self.out.error(e))?;
+        }
+        Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pgn::split::cut;
-    use crate::pipeline::{Input, NoProgress, Options, run, run_speculative};
+    use crate::pipeline::{Input, NoProgress, Options, Run, WithCuts, Workers, run};
 
     /// How a test runs the pipeline.
     #[derive(Clone, Copy, Debug, PartialEq)]
@@ -181,29 +246,24 @@ mod tests {
 
     /// Runs check through the exact pipeline or a speculative one.
     fn check_with(pgn: &str, threads: usize, chunk_size: usize, mode: Mode) -> (Vec<Diagnostic>, Stats) {
-        let (mut diags, mut stats, mut lines) = (Vec::new(), Stats::default(), 0);
-        let job = Check { opts: CheckOptions { strict_san: true, games: false } };
-        let opts = Options { threads, chunk_size };
-        let release = |out: CheckOutput| {
-            for item in out.items {
-                if let CheckItem::Diagnostic(mut d) = item {
-                    d.line += lines;
-                    diags.push(d);
-                }
-            }
-            lines += out.end.newlines;
-            stats.merge(&out.stats);
-            Ok::<(), String>(())
-        };
+        let (mut diags, mut stats) = (Vec::new(), Stats::default());
+        let check = Check { opts: CheckOptions { strict_san: true, games: false } };
+        let job = WithCuts(&check, if mode == Mode::Exact { Cuts::Exact } else { Cuts::Guessed });
+        let (workers, opts) = (Workers::default(), Options { threads, chunk_size });
+        let run_ = Run { name: "t.pgn", job: &job, workers: &workers, opts: &opts, observer: &NoProgress };
         let bytes = pgn.as_bytes();
-        match mode {
-            Mode::Exact => run(Input::Slice(bytes), &job, cut, &opts, &NoProgress, release),
-            Mode::Speculative => run_speculative(Input::Slice(bytes), &job, cut, &opts, &NoProgress, release),
-            Mode::Stream(step) => {
-                let input = Input::Stream(Box::new(Trickle(bytes, step)));
-                run_speculative(input, &job, cut, &opts, &NoProgress, release)
-            }
-        }
+        let input = match mode {
+            Mode::Exact | Mode::Speculative => Input::Slice(bytes),
+            Mode::Stream(step) => Input::Stream(Box::new(Trickle(bytes, step))),
+        };
+        run(input, &run_, |out| {
+            diags.extend(out.records.into_iter().filter_map(|item| match item {
+                CheckItem::Diagnostic(d) => Some(d),
+                CheckItem::Game(_) => None,
+            }));
+            stats.merge(&out.stats);
+            Ok(())
+        })
         .expect("run");
         (diags, stats)
     }
@@ -230,7 +290,7 @@ mod tests {
         assert!(kinds.iter().filter(|k| k.0 == 5 && k.1 == Kind::NonCanonicalSan).count() == 4, "{kinds:?}");
         assert!(!kinds.iter().any(|k| k.0 == 1), "game 1 is clean: {kinds:?}");
         let illegal = diags.iter().find(|d| d.game == 2).expect("game 2");
-        assert_eq!((illegal.line, illegal.col), (11, 13));
+        assert_eq!((illegal.line, illegal.column), (11, 13));
         assert!(illegal.message.contains("\"Ke3\""), "{}", illegal.message);
         assert!(illegal.message.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"));
         assert_eq!(stats.games_with_errors, 3);

@@ -1,7 +1,9 @@
 //! The jobs pgnkit runs over PGN input, one module each, library-side (testable without the
-//! binary). Each is a [`crate::pipeline::Job`] whose workers replay games through
-//! [`crate::pipeline::replay`].
+//! binary), and the driver they share ([`run`]): each job is a [`crate::pipeline::Job`] whose
+//! workers replay games through [`crate::pipeline::replay`], and a [`run::Sink`] that writes what
+//! they release.
 
 pub mod check;
 pub mod positions;
 pub mod report;
+pub mod run;

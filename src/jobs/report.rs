@@ -1,6 +1,11 @@
 //! Rendering diagnostics and summaries: the text form
-//! `pgnkit: FILE:LINE:COL: error: game N (White - Black): ply P: message` and JSON Lines records
-//! `{"type": ..., "data": ...}` (see ../shared/CONVENTIONS.md section 2).
+//! `pgnkit: FILE:LINE:COL: error: game N (White - Black): ply P: message [kind, byte B]` and JSON
+//! Lines records `{"type": ..., "data": ...}` (see ../shared/CONVENTIONS.md section 2).
+//!
+//! A `diagnostic` record's `data` holds `file`, `game`, `line`, `column`, `offset` (byte of the
+//! decompressed input), `ply` (or null), `severity` (`error`/`warning`), `kind` (a stable code such
+//! as `illegal_move`), `san` (the move as written, or null), `fen` (the position it was played in,
+//! or null), `white` and `black` (the game's tags, or null) and `message` (the text form's).
 
 use std::time::Duration;
 
@@ -15,21 +20,22 @@ pub fn diagnostic_text(file: &str, d: &Diagnostic) -> String {
     format!(
         "pgnkit: {file}:{}:{}: {}: game {} ({}): {ply}{} [{}, byte {}]",
         d.line,
-        d.col,
+        d.column,
         d.severity.name(),
         d.game,
-        d.players,
+        d.players(),
         d.message,
         d.kind.code(),
         d.offset
     )
 }
 
-/// One diagnostic as a JSON Lines record.
+/// One diagnostic as a JSON Lines record, with its typed fields.
 pub fn diagnostic_json(file: &str, d: &Diagnostic) -> Value {
     json!({"type": "diagnostic", "data": {
-        "file": file, "line": d.line, "col": d.col, "offset": d.offset, "game": d.game, "ply": d.ply,
-        "severity": d.severity.name(), "kind": d.kind.code(), "players": d.players, "message": d.message,
+        "file": file, "game": d.game, "line": d.line, "column": d.column, "offset": d.offset,
+        "ply": d.ply, "severity": d.severity.name(), "kind": d.kind.code(), "san": d.san, "fen": d.fen,
+        "white": d.white, "black": d.black, "message": d.message,
     }})
 }
 
@@ -37,7 +43,7 @@ fn per_kind(stats: &Stats, severity: Severity) -> Vec<(&'static str, u64)> {
     stats.by_kind.iter().filter(|&&(_, s, _)| s == severity).map(|&(k, _, n)| (k.code(), n)).collect()
 }
 
-/// The run's summary as a JSON Lines record.
+/// The run's summary as a JSON Lines record; the job's own counts under `counts` when it has some.
 pub fn summary_json(job: &str, stats: &Stats, elapsed: Duration) -> Value {
     let secs = elapsed.as_secs_f64().max(1e-9);
     let map = |sev| {
@@ -46,15 +52,22 @@ pub fn summary_json(job: &str, stats: &Stats, elapsed: Duration) -> Value {
             .map(|(k, n)| (k.to_string(), json!(n)))
             .collect::<serde_json::Map<_, _>>()
     };
-    json!({"type": "summary", "data": {
+    let mut summary = json!({"type": "summary", "data": {
         "job": job, "games": stats.games, "valid": stats.valid_games(), "with_errors": stats.games_with_errors,
         "with_warnings": stats.games_with_warnings, "plies": stats.plies, "bytes": stats.bytes,
         "seconds": secs, "mb_per_s": stats.bytes as f64 / 1e6 / secs, "games_per_s": stats.games as f64 / secs,
         "errors": map(Severity::Error), "warnings": map(Severity::Warning),
-    }})
+    }});
+    if !stats.counts.is_empty() {
+        let counts: serde_json::Map<_, _> =
+            stats.counts.iter().map(|&(k, n)| (k.to_string(), json!(n))).collect();
+        summary["data"]["counts"] = counts.into();
+    }
+    summary
 }
 
-/// The run's summary as text lines for stderr.
+/// The run's summary as text lines for stderr: the games, the diagnostics by kind, then one line
+/// per count of the job's own (`positions_written` reads `N positions written`).
 pub fn summary_text(job: &str, stats: &Stats, elapsed: Duration) -> String {
     let secs = elapsed.as_secs_f64().max(1e-9);
     let mut s = format!(
@@ -76,5 +89,69 @@ pub fn summary_text(job: &str, stats: &Stats, elapsed: Duration) -> String {
             s.push_str(&format!("  {label}: {}\n", list.join(", ")));
         }
     }
+    for &(name, n) in &stats.counts {
+        s.push_str(&format!("  {n} {}\n", name.replace('_', " ")));
+    }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Kind;
+
+    #[test]
+    fn diagnostics_carry_typed_fields_in_json_and_the_same_facts_in_text() {
+        let d = Diagnostic {
+            kind: Kind::IllegalMove,
+            severity: Severity::Error,
+            game: 2,
+            offset: 120,
+            line: 11,
+            column: 13,
+            ply: Some(3),
+            san: Some("Ke3".into()),
+            fen: Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2".into()),
+            white: Some("A".into()),
+            black: None,
+            message:
+                "illegal SAN \"Ke3\" in position rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+                    .into(),
+        };
+        assert_eq!(
+            diagnostic_text("a.pgn", &d),
+            format!(
+                "pgnkit: a.pgn:11:13: error: game 2 (A - ?): ply 3: {} [illegal_move, byte 120]",
+                d.message
+            )
+        );
+        let j = diagnostic_json("a.pgn", &d);
+        assert_eq!(j["type"], "diagnostic");
+        let data = &j["data"];
+        assert_eq!(
+            (data["kind"].as_str(), data["ply"].as_u64(), data["san"].as_str()),
+            (Some("illegal_move"), Some(3), Some("Ke3"))
+        );
+        assert_eq!(data["fen"].as_str(), d.fen.as_deref());
+        assert_eq!((data["white"].as_str(), data["black"].is_null()), (Some("A"), true));
+        assert_eq!(
+            (data["line"].as_u64(), data["column"].as_u64(), data["offset"].as_u64()),
+            (Some(11), Some(13), Some(120))
+        );
+        assert_eq!(data["message"].as_str(), Some(d.message.as_str()));
+    }
+
+    #[test]
+    fn a_jobs_counts_show_in_both_summaries() {
+        let mut stats = Stats { games: 3, ..Stats::default() };
+        assert!(summary_json("check", &stats, Duration::from_secs(1))["data"].get("counts").is_none());
+        stats.add("positions_written", 42);
+        assert!(
+            summary_text("positions", &stats, Duration::from_secs(1)).ends_with("\n  42 positions written\n")
+        );
+        assert_eq!(
+            summary_json("positions", &stats, Duration::from_secs(1))["data"]["counts"]["positions_written"],
+            42
+        );
+    }
 }

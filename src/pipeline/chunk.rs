@@ -236,6 +236,28 @@ impl<R: Read> Refill<R> {
         self.error.take().map(|source| Err(std::io::Error::new(source.kind(), StoppedAt { offset, source })))
     }
 
+    /// The next item `cut` makes of the bytes read: it is given the reader, how many bytes it
+    /// holds and whether the stream ended, and returns the item, or how many bytes to hold
+    /// before it is asked again (a game longer than a chunk grows it, never dropped). `None`
+    /// once everything is handed out; a read error after the bytes read before it.
+    fn next_with<T>(
+        &mut self,
+        mut want: usize,
+        mut cut: impl FnMut(&mut Refill<R>, usize, bool) -> Result<T, usize>,
+    ) -> Option<std::io::Result<T>> {
+        loop {
+            self.fill(want);
+            let (len, done) = (self.filled, self.done);
+            if len == 0 {
+                return self.finish();
+            }
+            match cut(self, len, done) {
+                Ok(item) => return Some(Ok(item)),
+                Err(more) => want = more,
+            }
+        }
+    }
+
     /// Hands out the first `len` bytes with their input offset and column; reading goes on from
     /// `end` (bytes between `end` and `len` are look-ahead, handed out again with the next take).
     fn take(&mut self, len: usize, end: usize) -> (StreamBytes, u64, u64) {
@@ -273,25 +295,21 @@ impl<R: Read> Iterator for StreamChunks<R> {
     type Item = std::io::Result<Cut<StreamBytes>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let mut want = read_size(self.target);
-        loop {
-            let input = &mut self.input;
-            input.fill(want);
-            let (len, done) = (input.filled, input.done);
-            if len == 0 {
-                return input.finish();
-            }
-            let cut = (self.split)(input.data(), 0, (input.offset, input.column), self.target, done)
+        let (target, split, first_game) = (self.target, self.split, self.first_game);
+        let cut = self.input.next_with(read_size(target), |input, len, done| {
+            let cut = split(input.data(), 0, (input.offset, input.column), target, done)
                 .filter(|&(end, _)| end > 0 || done);
-            if let Some((end, games)) = cut {
-                let end = if done { end.clamp(1, len) } else { end.min(len) };
-                let (bytes, offset, column) = input.take(end, end);
-                let c = Cut { offset, first_game: self.first_game, games, column, bytes };
-                self.first_game += games;
-                return Some(Ok(c));
-            }
-            want = len * 2; // a game longer than the chunk: grow, never drop
+            let Some((end, games)) = cut else {
+                return Err(len * 2); // a game longer than the chunk: grow, never drop
+            };
+            let end = if done { end.clamp(1, len) } else { end.min(len) };
+            let (bytes, offset, column) = input.take(end, end);
+            Ok(Cut { offset, first_game, games, column, bytes })
+        });
+        if let Some(Ok(c)) = &cut {
+            self.first_game += c.games;
         }
+        cut
     }
 }
 
@@ -351,47 +369,38 @@ impl<R: Read> StreamWindows<R> {
     pub fn new(reader: R, target: usize, split: Split) -> StreamWindows<R> {
         StreamWindows { input: Refill::new(reader, target), target: target.max(1), split }
     }
-
-    /// Takes `buf[..len]` as a window owning the games before `end`; the next one starts at `end`.
-    fn take(&mut self, len: usize, end: usize, complete: bool) -> Window<StreamBytes> {
-        let (bytes, offset, column) = self.input.take(len, end);
-        Window { offset, bytes, end, complete, column }
-    }
 }
 
 impl<R: Read> Iterator for StreamWindows<R> {
     type Item = std::io::Result<Window<StreamBytes>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let target = self.target;
-        let mut want = read_size(target);
-        loop {
-            let input = &mut self.input;
-            input.fill(want);
-            let (len, done) = (input.filled, input.done);
-            if len == 0 {
-                return input.finish();
-            }
+        let (target, split) = (self.target, self.split);
+        self.input.next_with(read_size(target), |input, len, done| {
             // A guessed start, or an exact cut where there is nothing to guess from; either way
             // the releaser verifies it with the look-ahead: the line where the next game starts
             // and one byte more (for a CR LF).
             let guess = Some(guess_boundary(input.data(), target)).filter(|&g| g < len);
             let cut = guess.or_else(|| {
                 let start = (input.offset, input.column);
-                let exact = (len >= 4 * target).then(|| (self.split)(input.data(), 0, start, target, false));
+                let exact = (len >= 4 * target).then(|| split(input.data(), 0, start, target, false));
                 exact.flatten().map(|(end, _)| end).filter(|&end| end > 0)
             });
+            let window = |input: &mut Refill<R>, len, end, complete| {
+                let (bytes, offset, column) = input.take(len, end);
+                Window { offset, bytes, end, complete, column }
+            };
             match cut {
                 Some(g) => match crate::pgn::split::look_ahead_end(input.data(), g) {
-                    Some(l) if l <= len => return Some(Ok(self.take(l, g, false))),
-                    _ if done => return Some(Ok(self.take(len, g, true))),
+                    Some(l) if l <= len => return Ok(window(input, l, g, false)),
+                    _ if done => return Ok(window(input, len, g, true)),
                     _ => {}
                 },
-                None if done => return Some(Ok(self.take(len, len, true))),
+                None if done => return Ok(window(input, len, len, true)),
                 None => {}
             }
-            want = len + len.max(64 * 1024);
-        }
+            Err(len + len.max(64 * 1024))
+        })
     }
 }
 

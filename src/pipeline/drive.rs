@@ -8,10 +8,9 @@
 //! stream holds up to 2N + 2 more read ahead: that, times the chunk size, bounds memory.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::order::{InFlight, Reorder};
-use super::{Job, PipelineError, panic_message};
+use super::{Cancel, Job, PipelineError, Run, panic_message};
 
 /// An input cut on demand: the next item goes to whoever asks, with its sequence number.
 struct Inline<I> {
@@ -91,30 +90,39 @@ impl Reading {
     }
 }
 
-/// Runs `work` over `items` on `threads` threads (one: the calling thread alone, which a stream's
-/// reading thread feeds when a core is left for it) and hands each item with its output to
-/// `release` in input order, on the calling thread; `stream`: reading the items may take time
-/// (it may decompress), so they are read ahead.
+/// Runs `work` over `items` on `run.opts.threads` threads (one: the calling thread alone, which
+/// a stream's reading thread feeds when a core is left for it) and hands each item with its
+/// output to `release` in input order, on the calling thread; `stream`: reading the items may
+/// take time (it may decompress), so they are read ahead. Each thread takes a worker from
+/// `run.workers` (or makes one) and gives it back at the end; a worker that cannot be made stops
+/// the run with its error. `cancel` is set when the run stops.
 pub(super) fn drive<J: Job, T: Send, O: Send>(
     mut items: impl Iterator<Item = std::io::Result<T>> + Send,
     stream: bool,
-    job: &J,
-    threads: usize,
+    run: &Run<'_, J>,
+    cancel: &Cancel<'_>,
     work: impl Fn(&mut J::Worker, u64, &T) -> O + Sync,
     mut release: impl FnMut(u64, T, O) -> Result<(), PipelineError>,
 ) -> Result<(), PipelineError> {
+    let threads = run.opts.threads.max(1);
     let reading = Reading::choose(stream, threads);
     // One thread with a spare core reads a stream on another: decoding overlaps the work.
     if threads > 1 || reading == Reading::Thread {
-        return threaded(items, reading, job, threads, work, release);
+        return threaded(items, reading, run, threads, cancel, work, release);
     }
-    let mut worker = job.worker();
+    let mut worker = run.workers.take(run.job).map_err(PipelineError::Job)?;
+    let mut result = Ok(());
     for (seq, item) in (0u64..).zip(&mut items) {
-        let item = item?;
-        let out = work(&mut worker, seq, &item);
-        release(seq, item, out)?;
+        result = item.map_err(PipelineError::Read).and_then(|item| {
+            let out = work(&mut worker, seq, &item);
+            release(seq, item, out)
+        });
+        if result.is_err() {
+            break;
+        }
     }
-    Ok(())
+    run.workers.put(worker);
+    result
 }
 
 /// Chunks taken and not yet released, at most. The releasing thread also works, so a wait on
@@ -169,15 +177,19 @@ impl<I: Iterator<Item = std::io::Result<T>>, T> Ahead<I, T> {
 fn threaded<J: Job, T: Send, O: Send>(
     items: impl Iterator<Item = std::io::Result<T>> + Send,
     reading: Reading,
-    job: &J,
+    run: &Run<'_, J>,
     threads: usize,
+    cancel: &Cancel<'_>,
     work: impl Fn(&mut J::Worker, u64, &T) -> O + Sync,
     release: impl FnMut(u64, T, O) -> Result<(), PipelineError>,
 ) -> Result<(), PipelineError> {
+    let mut worker = run.workers.take(run.job).map_err(PipelineError::Job)?;
     let gate = InFlight::new(in_flight_limit(threads));
-    let stop = AtomicBool::new(false);
+    // A helper whose worker could not be made: the run stops with its error.
+    let helper_failure: Mutex<Option<PipelineError>> = Mutex::new(None);
     let (done_tx, done_rx) = crossbeam_channel::unbounded::<(u64, (u64, T, O))>();
-    let (work, gate, stop) = (&work, &gate, &stop);
+    let (work, gate, helper_failure) = (&work, &gate, &helper_failure);
+    let stopped = || cancel_stopped(cancel);
     let (ahead, on_demand) =
         if reading == Reading::OnDemand { (None, Some(items)) } else { (Some(items), None) };
     let inline = Mutex::new(Inline { items: on_demand.into_iter().flatten(), next_seq: 0, error: None });
@@ -211,10 +223,21 @@ fn threaded<J: Job, T: Send, O: Send>(
             let (feed, done_tx) = (feed.clone(), done_tx.clone());
             s.spawn(move || {
                 placement::spread(home, helper);
-                let mut worker = job.worker();
+                let mut worker = match run.workers.take(run.job) {
+                    Ok(w) => w,
+                    Err(e) => {
+                        helper_failure
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .get_or_insert(PipelineError::Job(e));
+                        cancel.set();
+                        gate.open();
+                        return;
+                    }
+                };
                 loop {
-                    gate.acquire(); // opened only after `stop` is set
-                    if stop.load(Ordering::Relaxed) {
+                    gate.acquire(); // opened only after `cancel` is set
+                    if cancel_stopped(cancel) {
                         break;
                     }
                     let Some((seq, item)) = feed.take() else {
@@ -226,14 +249,14 @@ fn threaded<J: Job, T: Send, O: Send>(
                         break; // the releaser stopped
                     }
                 }
+                run.workers.put(worker);
             });
         }
         drop(done_tx);
 
         let mut releaser = Releaser { reorder: Reorder::default(), gate, release, failure: None };
-        let mut worker = job.worker();
         let mut feed = Some(feed);
-        while releaser.failure.is_none() {
+        while releaser.failure.is_none() && !stopped() {
             if let Some(a) = &mut own {
                 match a.top_up() {
                     Ok(false) => {}
@@ -276,7 +299,7 @@ fn threaded<J: Job, T: Send, O: Send>(
             }
         }
         // Stop the helpers and the reader (a failure leaves them mid-input).
-        stop.store(true, Ordering::Relaxed);
+        cancel.set();
         gate.open();
         drop((feed, done_rx, own));
         let produced = producer.map_or(Ok(()), |p| {
@@ -284,8 +307,17 @@ fn threaded<J: Job, T: Send, O: Send>(
         });
         releaser.failure.map_or(own_error.map_or(produced, Err), Err)
     });
+    run.workers.put(worker);
+    let helper = helper_failure.lock().unwrap_or_else(|e| e.into_inner()).take();
     let read_error = inline.into_inner().unwrap_or_else(|e| e.into_inner()).error;
-    failure.and(read_error.map_or(Ok(()), |e| Err(PipelineError::Read(e))))
+    // A helper's failure to start is the cause of a stop it made.
+    helper.map_or(failure, Err).and(read_error.map_or(Ok(()), |e| Err(PipelineError::Read(e))))
+}
+
+/// Whether the run was stopped by a failure (not an interrupt: the releaser sees that itself,
+/// at a chunk boundary, so every chunk before is released).
+fn cancel_stopped(cancel: &Cancel<'_>) -> bool {
+    cancel.is_stopped()
 }
 
 /// Where helper threads start. Linux (seen on the 2-vCPU VM, kernel 6.18) may start a new thread
@@ -351,21 +383,40 @@ impl<T, O, R: FnMut(u64, T, O) -> Result<(), PipelineError>> Releaser<'_, T, O, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::{ChunkInput, Worker};
-    use std::sync::atomic::AtomicUsize;
+    use crate::error::Error;
+    use crate::pipeline::{ChunkInput, Cuts, NoProgress, Options, Output, Worker, Workers};
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     /// A job whose workers count the items they took.
     struct Counting(AtomicUsize);
     struct CountingWorker<'c>(&'c AtomicUsize);
     impl<'c> Job for &'c Counting {
         type Worker = CountingWorker<'c>;
-        fn worker(&self) -> CountingWorker<'c> {
-            CountingWorker(&self.0)
+        fn cuts(&self) -> Cuts {
+            Cuts::Exact
+        }
+        fn worker(&self) -> Result<CountingWorker<'c>, Error> {
+            Ok(CountingWorker(&self.0))
         }
     }
     impl Worker for CountingWorker<'_> {
-        type Output = ();
-        fn process(&mut self, _: &ChunkInput<'_>) {}
+        type Records = ();
+        fn process(&mut self, _: &ChunkInput<'_>) -> Result<Output<()>, Error> {
+            Ok(Output::default())
+        }
+    }
+
+    /// Calls `f` with a [`Run`] of `job` on `threads` threads.
+    fn with_run<'c, R>(
+        job: &&'c Counting,
+        threads: usize,
+        f: impl FnOnce(&Run<'_, &'c Counting>, &Cancel<'_>) -> R,
+    ) -> R {
+        let workers = Workers::default();
+        let opts = Options { threads, chunk_size: 1 };
+        let run = Run { name: "t", job, workers: &workers, opts: &opts, observer: &NoProgress };
+        let cancel = Cancel::new(&NoProgress);
+        f(&run, &cancel)
     }
 
     const READINGS: [Reading; 3] = [Reading::OnDemand, Reading::Thread, Reading::Releaser];
@@ -382,26 +433,31 @@ mod tests {
         let items =
             (0..n).map(move |i| if Some(i) == fail_at { Err(std::io::Error::other("bad")) } else { Ok(i) });
         let mut released = Vec::new();
-        let r = threaded(
-            items,
-            reading,
-            &&job,
-            threads,
-            |w: &mut CountingWorker<'_>, seq, &item: &u64| {
-                w.0.fetch_add(1, Ordering::Relaxed);
-                // Uneven work, so outputs arrive out of order.
-                std::thread::sleep(std::time::Duration::from_micros((seq * 7919 % 5) * 100));
-                item * 10
-            },
-            |seq, item, out| {
-                assert_eq!((item, out), (seq, seq * 10), "item and output travel together");
-                released.push(seq);
-                match stop_after {
-                    Some(k) if released.len() == k => Err(PipelineError::Release("full".into())),
-                    _ => Ok(()),
-                }
-            },
-        );
+        let r = with_run(&&job, threads, |run, cancel| {
+            threaded(
+                items,
+                reading,
+                run,
+                threads,
+                cancel,
+                |w: &mut CountingWorker<'_>, seq, &item: &u64| {
+                    w.0.fetch_add(1, Ordering::Relaxed);
+                    // Uneven work, so outputs arrive out of order.
+                    std::thread::sleep(std::time::Duration::from_micros((seq * 7919 % 5) * 100));
+                    item * 10
+                },
+                |seq, item, out| {
+                    assert_eq!((item, out), (seq, seq * 10), "item and output travel together");
+                    released.push(seq);
+                    match stop_after {
+                        Some(k) if released.len() == k => {
+                            Err(PipelineError::Release(Error::Resource("full".into())))
+                        }
+                        _ => Ok(()),
+                    }
+                },
+            )
+        });
         (released, r, job.0.load(Ordering::Relaxed))
     }
 
@@ -427,25 +483,28 @@ mod tests {
                     Ok(i)
                 });
                 let (job, mut released) = (Counting(AtomicUsize::new(0)), 0usize);
-                let r = threaded(
-                    items,
-                    reading,
-                    &&job,
-                    threads,
-                    // Every 50th item slow, so the others and the reading run ahead as far as
-                    // they may while it is worked on.
-                    |_: &mut CountingWorker<'_>, seq, _: &u64| {
-                        if seq % 50 == 0 {
-                            std::thread::sleep(std::time::Duration::from_millis(10))
-                        }
-                    },
-                    |_, _, ()| {
-                        let held = read.load(Ordering::Relaxed) - released;
-                        assert!(held <= unreleased_limit(threads), "{held} held, t{threads} {reading:?}");
-                        released += 1;
-                        Ok(())
-                    },
-                );
+                let r = with_run(&&job, threads, |run, cancel| {
+                    threaded(
+                        items,
+                        reading,
+                        run,
+                        threads,
+                        cancel,
+                        // Every 50th item slow, so the others and the reading run ahead as far as
+                        // they may while it is worked on.
+                        |_: &mut CountingWorker<'_>, seq, _: &u64| {
+                            if seq % 50 == 0 {
+                                std::thread::sleep(std::time::Duration::from_millis(10))
+                            }
+                        },
+                        |_, _, ()| {
+                            let held = read.load(Ordering::Relaxed) - released;
+                            assert!(held <= unreleased_limit(threads), "{held} held, t{threads} {reading:?}");
+                            released += 1;
+                            Ok(())
+                        },
+                    )
+                });
                 assert!(r.is_ok() && released == 400, "{r:?}");
             }
         }
@@ -467,7 +526,10 @@ mod tests {
         for reading in READINGS {
             for threads in [1, 2, 4] {
                 let (released, r, worked) = run(10_000, None, reading, threads, Some(5));
-                assert!(matches!(r, Err(PipelineError::Release(ref m)) if m == "full"), "{r:?}");
+                assert!(
+                    matches!(r, Err(PipelineError::Release(Error::Resource(ref m))) if m == "full"),
+                    "{r:?}"
+                );
                 assert_eq!(released, (0..5).collect::<Vec<_>>());
                 // The gate lets at most in_flight_limit(threads) items past the last release.
                 assert!(worked <= 5 + in_flight_limit(threads), "{worked} items worked on");
@@ -499,17 +561,19 @@ mod tests {
             Ok(i)
         });
         let (job, mut released) = (Counting(AtomicUsize::new(0)), Vec::new());
-        let r = drive(
-            items,
-            true,
-            &&job,
-            1,
-            |_: &mut CountingWorker<'_>, _, &i: &u64| i,
-            |seq, _, out| {
-                released.push((seq, out));
-                Ok(())
-            },
-        );
+        let r = with_run(&&job, 1, |run, cancel| {
+            drive(
+                items,
+                true,
+                run,
+                cancel,
+                |_: &mut CountingWorker<'_>, _, &i: &u64| i,
+                |seq, _, out| {
+                    released.push((seq, out));
+                    Ok(())
+                },
+            )
+        });
         assert!(r.is_ok(), "{r:?}");
         assert_eq!(released, (0..50).map(|i| (i, i)).collect::<Vec<_>>());
         let readers = readers.into_inner().unwrap();

@@ -1,8 +1,13 @@
-//! The parallel pipeline: input -> chunks -> N workers -> results released strictly in input
-//! order. Knows nothing of clap or indicatif. Output is identical at any thread count because
-//! workers see the same chunks either way and results are released in sequence (chunks cut at
-//! guessed game starts are checked on release, see [`run_speculative`]); memory is bounded by the
-//! chunk size times the number of chunks in flight.
+//! The parallel pipeline: input -> chunks -> N workers -> outputs released strictly in input
+//! order, with game and line numbers made absolute on release (the one place they are). Knows
+//! nothing of clap or indicatif. Output is identical at any thread count because workers see the
+//! same chunks either way and outputs are released in sequence (chunks cut at guessed game
+//! starts are checked on release, see [`run`]); memory is bounded by the chunk size times the
+//! number of chunks in flight.
+//!
+//! The pipeline runs on scoped threads of its own, not rayon's pool: outputs are released in
+//! input order by a thread that also works and reads, memory stays bounded on streams, and a
+//! blocked releaser must not hold a pool thread (`docs/design.md`).
 
 pub mod chunk;
 mod drive;
@@ -14,10 +19,14 @@ pub mod stats;
 use std::io::Read;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use crate::error::Error;
 pub use crate::pgn::split::guess_boundary;
 use chunk::{ChunkBytes, Cut, Split, StreamChunks, StreamWindows, Window, slice_chunks, slice_windows};
 use drive::drive;
-pub use job::{ChunkEnd, ChunkInput, ChunkOutput, Job, NoProgress, Observer, Worker};
+pub use job::{
+    Cancel, ChunkEnd, ChunkInput, Cuts, InputInfo, Job, Located, NoProgress, Observer, Output, Records,
+    WithCuts, Worker, Workers,
+};
 
 /// How the pipeline runs.
 #[derive(Clone, Copy, Debug)]
@@ -59,7 +68,7 @@ pub enum Input<'a> {
     Stream(Box<dyn Read + Send + 'a>),
 }
 
-/// Why a run stopped early.
+/// Why a run over one input stopped early.
 #[derive(Debug, thiserror::Error)]
 pub enum PipelineError {
     /// Reading the input failed.
@@ -73,9 +82,12 @@ pub enum PipelineError {
         /// The panic message.
         message: String,
     },
-    /// The caller's release function refused a result (e.g. the output failed).
+    /// A worker failed (or could not be made).
     #[error("{0}")]
-    Release(String),
+    Job(Error),
+    /// The release function refused an output (e.g. the output failed).
+    #[error("{0}")]
+    Release(Error),
     /// The [`Observer`] asked to stop: the chunks before were released, none after.
     #[error("interrupted")]
     Interrupted,
@@ -88,38 +100,107 @@ fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "panic".to_string())
 }
 
-type Out<J> = <<J as Job>::Worker as Worker>::Output;
+type Out<J> = Output<Records<J>>;
 
 /// Runs `worker` on `chunk`; a panic becomes an error naming the chunk.
 fn process<J: Job>(worker: &mut J::Worker, chunk: &ChunkInput<'_>) -> Result<Out<J>, PipelineError> {
     catch_unwind(AssertUnwindSafe(|| worker.process(chunk)))
-        .map_err(|p| PipelineError::Panic { offset: chunk.offset, message: panic_message(p) })
+        .map_err(|p| PipelineError::Panic { offset: chunk.offset, message: panic_message(p) })?
+        .map_err(PipelineError::Job)
 }
 
-/// Runs `job` over `input`, cut by `split`, calling `release` with each chunk's output in input
-/// order (on the calling thread).
-pub fn run<J: Job, E: std::fmt::Display>(
+/// What the pipeline is given for one input: its name, the job, the workers kept between inputs
+/// and the observer of the run.
+pub struct Run<'r, J: Job> {
+    /// The input's name as reports show it.
+    pub name: &'r str,
+    /// The job.
+    pub job: &'r J,
+    /// Workers kept from the inputs before (and for the ones after).
+    pub workers: &'r Workers<J::Worker>,
+    /// Threads and chunk size.
+    pub opts: &'r Options,
+    /// Progress and interrupts.
+    pub observer: &'r dyn Observer,
+}
+
+/// Game and line numbers of the outputs released so far: each output's numbers are made
+/// absolute from them, whichever way its input was cut.
+#[derive(Default)]
+struct Numbering {
+    games: u64,
+    lines: u64,
+}
+
+impl Numbering {
+    /// Makes `out`'s numbers absolute: its worker numbered games from `first_game` + 1.
+    fn absolute<T: Located>(&mut self, out: &mut Output<T>, first_game: u64) {
+        out.records.shift(self.games.saturating_sub(first_game), self.lines);
+        self.games += out.stats.games;
+        self.lines += out.end.newlines;
+    }
+}
+
+/// Runs `run.job` over `input`, cut as the job declares ([`Job::cuts`]), and calls `release` with
+/// each chunk's output in input order (on the calling thread), its game and line numbers
+/// absolute.
+///
+/// With [`Cuts::Guessed`] there is no sequential pre-scan: chunks start at guessed game boundaries
+/// ([`guess_boundary`]); each worker reads the games that start before its chunk's end (the last
+/// may run past it, into the look-ahead) and reports where the next game starts and how far it
+/// looked for a `}`. On release, in order, each chunk's start is checked against its predecessor's
+/// report; a wrong guess (a blank line and `[` inside a comment) makes the releaser read that
+/// chunk again from the right place, and a reading that needed bytes past a stream chunk's
+/// look-ahead is redone with the next chunk joined on, so the result is exactly that of one
+/// sequential read. A mapped input needs no copy: a chunk's look-ahead is the rest of the file.
+pub fn run<J: Job>(
     input: Input<'_>,
-    job: &J,
+    run: &Run<'_, J>,
+    release: impl FnMut(Out<J>) -> Result<(), Error>,
+) -> Result<(), PipelineError> {
+    run_with(input, run, crate::pgn::split::cut, release)
+}
+
+/// [`run`] with the exact cutter `split` (tests give a toy one).
+fn run_with<J: Job>(
+    input: Input<'_>,
+    run: &Run<'_, J>,
     split: Split,
-    opts: &Options,
-    observer: &dyn Observer,
-    mut release: impl FnMut(Out<J>) -> Result<(), E>,
+    mut release: impl FnMut(Out<J>) -> Result<(), Error>,
+) -> Result<(), PipelineError> {
+    let cancel = Cancel::new(run.observer);
+    let mut numbering = Numbering::default();
+    let release = |mut out: Out<J>, first_game: u64| {
+        numbering.absolute(&mut out, first_game);
+        release(out).map_err(PipelineError::Release)
+    };
+    let result = match run.job.cuts() {
+        Cuts::Guessed => guessed(input, run, split, &cancel, release),
+        Cuts::Exact => exact(input, run, split, run.opts.chunk_size, &cancel, release),
+        Cuts::PerGame => exact(input, run, split, 1, &cancel, release),
+    };
+    cancel.set();
+    result
+}
+
+/// Chunks cut at exact game boundaries, about `target` bytes each.
+fn exact<J: Job>(
+    input: Input<'_>,
+    run: &Run<'_, J>,
+    split: Split,
+    target: usize,
+    cancel: &Cancel<'_>,
+    mut release: impl FnMut(Out<J>, u64) -> Result<(), PipelineError>,
 ) -> Result<(), PipelineError> {
     type Chunks<'b> = Box<dyn Iterator<Item = std::io::Result<Cut<ChunkBytes<'b>>>> + Send + 'b>;
     // A stream is read ahead (reading may decompress; see `drive::Reading`).
     let (chunks, stream): (Chunks<'_>, bool) = match input {
         Input::Slice(bytes) => (
-            Box::new(
-                slice_chunks(bytes, opts.chunk_size, split).map(|c| Ok(c.map_bytes(ChunkBytes::Borrowed))),
-            ),
+            Box::new(slice_chunks(bytes, target, split).map(|c| Ok(c.map_bytes(ChunkBytes::Borrowed)))),
             false,
         ),
         Input::Stream(r) => (
-            Box::new(
-                StreamChunks::new(r, opts.chunk_size, split)
-                    .map(|r| r.map(|c| c.map_bytes(ChunkBytes::Stream))),
-            ),
+            Box::new(StreamChunks::new(r, target, split).map(|r| r.map(|c| c.map_bytes(ChunkBytes::Stream)))),
             true,
         ),
     };
@@ -132,74 +213,59 @@ pub fn run<J: Job, E: std::fmt::Display>(
             bytes: c.bytes.as_slice(),
             end: c.bytes.as_slice().len(),
             column: c.column,
+            input: run.name,
+            cancel,
         };
         process::<J>(worker, &chunk)
     };
-    drive(chunks, stream, job, opts.threads, work, |_, c, out| {
+    let observer = run.observer;
+    drive(chunks, stream, run, cancel, work, |_, c, out| {
         if observer.interrupted() {
             return Err(PipelineError::Interrupted);
         }
         let out = out?;
         observer.advance(c.bytes.as_slice().len() as u64, c.games);
-        release(out).map_err(|e| PipelineError::Release(e.to_string()))
+        release(out, c.first_game)
     })
 }
 
-/// Runs `job` without a sequential pre-scan. Chunks ([`Window`]s) start at guessed game
-/// boundaries ([`guess_boundary`]); each worker reads the games that start before its chunk's
-/// end (the last may run past it, into the look-ahead) and reports where the next game starts
-/// and how far it looked for a `}`. On release, in order, each chunk's start is checked against
-/// its predecessor's report; a wrong guess (a blank line and `[` inside a comment) makes the
-/// releaser re-read that chunk from the right place, and a reading that needed bytes past a
-/// stream chunk's look-ahead is redone with the next chunk joined on, so the result is exactly
-/// that of one sequential read. Game numbers become absolute on release
-/// ([`ChunkOutput::renumber`]). A mapped input needs no copy: a chunk's look-ahead is the rest of
-/// the file. `split` cuts exactly where a stream gives nothing to guess from.
-pub fn run_speculative<J, E>(
+/// Chunks ([`Window`]s) cut at guessed game starts and checked on release; see [`run`]. `split`
+/// cuts exactly where a stream gives nothing to guess from.
+fn guessed<J: Job>(
     input: Input<'_>,
-    job: &J,
+    run: &Run<'_, J>,
     split: Split,
-    opts: &Options,
-    observer: &dyn Observer,
-    mut release: impl FnMut(Out<J>) -> Result<(), E>,
-) -> Result<(), PipelineError>
-where
-    J: Job,
-    Out<J>: ChunkOutput,
-    E: std::fmt::Display,
-{
+    cancel: &Cancel<'_>,
+    release: impl FnMut(Out<J>, u64) -> Result<(), PipelineError>,
+) -> Result<(), PipelineError> {
     type Windows<'b> = Box<dyn Iterator<Item = std::io::Result<Window<ChunkBytes<'b>>>> + Send + 'b>;
+    let chunk_size = run.opts.chunk_size;
     let (windows, stream): (Windows<'_>, bool) = match input {
-        Input::Slice(bytes) => (
-            Box::new(slice_windows(bytes, opts.chunk_size).map(|w| Ok(w.map_bytes(ChunkBytes::Borrowed)))),
-            false,
-        ),
+        Input::Slice(bytes) => {
+            (Box::new(slice_windows(bytes, chunk_size).map(|w| Ok(w.map_bytes(ChunkBytes::Borrowed)))), false)
+        }
         Input::Stream(r) => (
             Box::new(
-                StreamWindows::new(r, opts.chunk_size, split)
-                    .map(|r| r.map(|w| w.map_bytes(ChunkBytes::Stream))),
+                StreamWindows::new(r, chunk_size, split).map(|r| r.map(|w| w.map_bytes(ChunkBytes::Stream))),
             ),
             true,
         ),
     };
-    let mut verifier = Verifier::<J, _> {
-        job,
-        observer,
-        release: |o| release(o).map_err(|e| PipelineError::Release(e.to_string())),
-        expected: 0,
-        first_game: 0,
-        pending: None,
-        fixer: None,
+    let mut verifier = Verifier::<J, _> { run, cancel, release, expected: 0, pending: None, fixer: None };
+    let work = |worker: &mut J::Worker, seq: u64, w: &Window<ChunkBytes<'_>>| {
+        read_window::<J>(worker, seq, w, 0, run.name, cancel)
     };
-
-    let work =
-        |worker: &mut J::Worker, seq: u64, w: &Window<ChunkBytes<'_>>| read_window::<J>(worker, seq, w, 0);
-    drive(windows, stream, job, opts.threads, work, |seq, w, out| {
+    let observer = run.observer;
+    let result = drive(windows, stream, run, cancel, work, |seq, w, out| {
         if observer.interrupted() {
             return Err(PipelineError::Interrupted);
         }
         verifier.verify(seq, w, out)
-    })
+    });
+    if let Some(fixer) = verifier.fixer.take() {
+        run.workers.put(fixer);
+    }
+    result
 }
 
 /// Reads the games of window `w` from `from` (relative) that start before its end.
@@ -208,6 +274,8 @@ fn read_window<J: Job>(
     seq: u64,
     w: &Window<ChunkBytes<'_>>,
     from: usize,
+    input: &str,
+    cancel: &Cancel<'_>,
 ) -> Result<Out<J>, PipelineError> {
     let bytes = w.bytes.as_slice();
     let from = from.min(bytes.len());
@@ -219,6 +287,8 @@ fn read_window<J: Job>(
         bytes: &bytes[from..],
         end: w.end.saturating_sub(from),
         column: chunk::column_after(w.column, &bytes[..from]),
+        input,
+        cancel,
     };
     process::<J>(worker, &chunk)
 }
@@ -241,32 +311,33 @@ struct Pending {
     retry_at: usize,
 }
 
-/// The releasing side of [`run_speculative`]: checks each chunk's reading in order, re-reads what
-/// was guessed wrong, and releases the outputs with absolute game numbers.
-struct Verifier<'j, J: Job, R> {
-    job: &'j J,
-    observer: &'j dyn Observer,
+/// The releasing side of [`guessed`]: checks each chunk's reading in order, re-reads what was
+/// guessed wrong, and releases the outputs.
+struct Verifier<'r, 'c, J: Job, R> {
+    run: &'r Run<'r, J>,
+    cancel: &'r Cancel<'c>,
     release: R,
     /// Where the next chunk's games start, from its predecessor's reading.
     expected: u64,
-    /// Games released so far.
-    first_game: u64,
     /// A stream chunk whose reading needed more look-ahead than it had.
     pending: Option<Pending>,
     /// Re-reads on the releasing thread.
     fixer: Option<J::Worker>,
 }
 
-impl<J, R> Verifier<'_, J, R>
+impl<J, R> Verifier<'_, '_, J, R>
 where
     J: Job,
-    Out<J>: ChunkOutput,
-    R: FnMut(Out<J>) -> Result<(), PipelineError>,
+    R: FnMut(Out<J>, u64) -> Result<(), PipelineError>,
 {
     fn reread(&mut self, seq: u64, w: &Window<ChunkBytes<'_>>) -> Result<Out<J>, PipelineError> {
-        let job = self.job;
-        let fixer = self.fixer.get_or_insert_with(|| job.worker());
-        read_window::<J>(fixer, seq, w, self.expected.saturating_sub(w.offset) as usize)
+        let fixer = match self.fixer.take() {
+            Some(f) => f,
+            None => self.run.workers.take(self.run.job).map_err(PipelineError::Job)?,
+        };
+        let fixer = self.fixer.insert(fixer);
+        let from = self.expected.saturating_sub(w.offset) as usize;
+        read_window::<J>(fixer, seq, w, from, self.run.name, self.cancel)
     }
 
     fn verify(
@@ -297,7 +368,7 @@ where
                 (w, out)
             }
         };
-        if !decided_inside(&w, out.end().next, out.end().searched_to) {
+        if !decided_inside(&w, out.end.next, out.end.searched_to) {
             let retry_at = 2 * w.bytes.as_slice().len();
             let bytes = match w.bytes {
                 ChunkBytes::Owned(mut v) => {
@@ -310,12 +381,9 @@ where
             self.pending = Some(Pending { offset: w.offset, bytes, column: w.column, retry_at });
             return Ok(());
         }
-        let mut out = out;
-        let (next, games) = (out.end().next, out.games());
-        out.renumber(self.first_game);
-        self.first_game += games;
-        self.observer.advance(next.saturating_sub(self.expected), games);
-        (self.release)(out)?;
+        let (next, games) = (out.end.next, out.stats.games);
+        self.run.observer.advance(next.saturating_sub(self.expected), games);
+        (self.release)(out, 0)?;
         self.expected = next.max(self.expected);
         Ok(())
     }
@@ -327,26 +395,67 @@ mod tests {
 
     use super::chunk::tests::toy;
 
-    /// Echoes each game with its absolute number.
-    struct Numbered;
-    struct NumberedWorker;
-    impl Job for Numbered {
-        type Worker = NumberedWorker;
-        fn worker(&self) -> NumberedWorker {
-            NumberedWorker
+    /// Each game's first line with its number, as a job's records would carry it.
+    #[derive(Debug, Default)]
+    struct Numbered(Vec<(u64, String)>);
+    impl Located for Numbered {
+        fn shift(&mut self, games: u64, _: u64) {
+            self.0.iter_mut().for_each(|(n, _)| *n += games);
         }
     }
-    impl Worker for NumberedWorker {
-        type Output = Vec<String>;
-        fn process(&mut self, c: &ChunkInput<'_>) -> Vec<String> {
-            let first = c.first_game;
-            String::from_utf8_lossy(c.bytes)
+
+    /// Echoes each game with its number, cut as `cuts` says.
+    struct Echo(Cuts);
+    struct EchoWorker;
+    impl Job for Echo {
+        type Worker = EchoWorker;
+        fn cuts(&self) -> Cuts {
+            self.0
+        }
+        fn worker(&self) -> Result<EchoWorker, Error> {
+            Ok(EchoWorker)
+        }
+    }
+    impl Worker for EchoWorker {
+        type Records = Numbered;
+        fn process(&mut self, c: &ChunkInput<'_>) -> Result<Output<Numbered>, Error> {
+            // Guessed cuts: only the games that start before `end` are this chunk's.
+            let text = String::from_utf8_lossy(&c.bytes[..c.end]);
+            let games: Vec<(u64, String)> = text
                 .lines()
                 .filter(|l| l.starts_with('['))
                 .enumerate()
-                .map(|(i, l)| format!("{} {l}", first + i as u64))
-                .collect()
+                .map(|(i, l)| (c.first_game + i as u64, l.to_string()))
+                .collect();
+            let mut out = Output { records: Numbered(games), ..Output::default() };
+            out.stats.games = out.records.0.len() as u64;
+            out.end.next = c.offset + c.end as u64;
+            Ok(out)
         }
+    }
+
+    fn run_job<J: Job>(
+        job: &J,
+        input: Input<'_>,
+        threads: usize,
+        chunk_size: usize,
+        observer: &dyn Observer,
+        release: impl FnMut(Out<J>) -> Result<(), Error>,
+    ) -> Result<(), PipelineError> {
+        let workers = Workers::default();
+        let opts = Options { threads, chunk_size };
+        let run = Run { name: "t.pgn", job, workers: &workers, opts: &opts, observer };
+        run_with(input, &run, toy, release)
+    }
+
+    fn collect(cuts: Cuts, input: Input<'_>, threads: usize, chunk_size: usize) -> Vec<String> {
+        let mut all = Vec::new();
+        run_job(&Echo(cuts), input, threads, chunk_size, &NoProgress, |o| {
+            all.extend(o.records.0.into_iter().map(|(n, l)| format!("{n} {l}")));
+            Ok(())
+        })
+        .expect("run");
+        all
     }
 
     #[test]
@@ -379,64 +488,73 @@ mod tests {
         assert_eq!(guess_boundary(b"{ [%clk 0:01:00] }\n[%x]\n\n[A]", 0), 25);
     }
 
-    fn collect(input: Input<'_>, threads: usize, chunk_size: usize) -> Vec<String> {
-        let mut all = Vec::new();
-        run(input, &Numbered, toy, &Options { threads, chunk_size }, &NoProgress, |v: Vec<String>| {
-            all.extend(v);
-            Ok::<(), String>(())
-        })
-        .expect("run");
-        all
-    }
-
     #[test]
-    fn same_output_at_any_thread_count_and_input_kind() {
+    fn same_numbers_at_any_thread_count_cut_and_input_kind() {
         let input: Vec<u8> =
             (0..2000).flat_map(|i| format!("[G \"{i}\"]\n1. e4 *\n\n").into_bytes()).collect();
         let expected: Vec<String> = (0..2000).map(|i| format!("{i} [G \"{i}\"]")).collect();
-        for threads in [1, 2, 3, 8] {
-            for chunk in [10, 1000, 50_000] {
-                assert_eq!(
-                    collect(Input::Slice(&input), threads, chunk),
-                    expected,
-                    "slice t{threads} c{chunk}"
-                );
-                assert_eq!(
-                    collect(Input::Stream(Box::new(&input[..])), threads, chunk),
-                    expected,
-                    "stream t{threads} c{chunk}"
-                );
+        for cuts in [Cuts::Exact, Cuts::Guessed, Cuts::PerGame] {
+            for threads in [1, 2, 3, 8] {
+                for chunk in [10, 1000, 50_000] {
+                    let what = format!("{cuts:?} t{threads} c{chunk}");
+                    assert_eq!(collect(cuts, Input::Slice(&input), threads, chunk), expected, "slice {what}");
+                    let stream = Input::Stream(Box::new(&input[..]));
+                    assert_eq!(collect(cuts, stream, threads, chunk), expected, "stream {what}");
+                }
             }
         }
     }
 
     #[test]
-    fn worker_panic_is_an_error_not_a_crash() {
-        struct Boom;
-        struct BoomWorker;
-        impl Job for Boom {
-            type Worker = BoomWorker;
-            fn worker(&self) -> BoomWorker {
-                BoomWorker
-            }
+    fn per_game_cuts_give_one_game_a_chunk() {
+        let input: Vec<u8> = (0..50).flat_map(|i| format!("[G \"{i}\"]\n1. e4 *\n\n").into_bytes()).collect();
+        let mut sizes = Vec::new();
+        run_job(&Echo(Cuts::PerGame), Input::Slice(&input), 2, 1 << 20, &NoProgress, |o| {
+            sizes.push(o.records.0.len());
+            Ok(())
+        })
+        .expect("run");
+        assert_eq!(sizes, vec![1; 50]);
+    }
+
+    /// A job whose workers panic, or fail, at chunk 3, or cannot be made at all.
+    struct Failing {
+        panic: bool,
+        make: bool,
+    }
+    struct FailingWorker(bool);
+    impl Job for Failing {
+        type Worker = FailingWorker;
+        fn cuts(&self) -> Cuts {
+            Cuts::Exact
         }
-        impl Worker for BoomWorker {
-            type Output = ();
-            fn process(&mut self, c: &ChunkInput<'_>) {
-                assert!(c.seq < 3, "boom at chunk {}", c.seq);
-            }
+        fn worker(&self) -> Result<FailingWorker, Error> {
+            if self.make { Ok(FailingWorker(self.panic)) } else { Err(Error::Engine("no engine".into())) }
         }
+    }
+    impl Worker for FailingWorker {
+        type Records = ();
+        fn process(&mut self, c: &ChunkInput<'_>) -> Result<Output<()>, Error> {
+            if c.seq >= 3 {
+                assert!(!self.0, "boom at chunk {}", c.seq);
+                return Err(Error::Resource("database gone".into()));
+            }
+            Ok(Output::default())
+        }
+    }
+
+    #[test]
+    fn a_worker_that_panics_fails_or_cannot_start_is_an_error_not_a_crash() {
         let input: Vec<u8> = (0..100).flat_map(|i| format!("[G \"{i}\"]\n*\n\n").into_bytes()).collect();
         for threads in [1, 2] {
-            let r = run(
-                Input::Slice(&input),
-                &Boom,
-                toy,
-                &Options { threads, chunk_size: 10 },
-                &NoProgress,
-                |_| Ok::<(), String>(()),
-            );
+            let run =
+                |job: &Failing| run_job(job, Input::Slice(&input), threads, 10, &NoProgress, |_| Ok(()));
+            let r = run(&Failing { panic: true, make: true });
             assert!(matches!(r, Err(PipelineError::Panic { .. })), "{r:?}");
+            let r = run(&Failing { panic: false, make: true });
+            assert!(matches!(r, Err(PipelineError::Job(Error::Resource(_)))), "{r:?}");
+            let r = run(&Failing { panic: false, make: false });
+            assert!(matches!(r, Err(PipelineError::Job(ref e)) if e.exit_code() == 69), "{r:?}");
         }
     }
 
@@ -444,18 +562,14 @@ mod tests {
     fn release_error_stops_the_run() {
         let input: Vec<u8> = (0..1000).flat_map(|i| format!("[G \"{i}\"]\n*\n\n").into_bytes()).collect();
         let mut n = 0;
-        let r = run(
-            Input::Slice(&input),
-            &Numbered,
-            toy,
-            &Options { threads: 2, chunk_size: 10 },
-            &NoProgress,
-            |_| {
-                n += 1;
-                if n == 5 { Err("disk full") } else { Ok(()) }
-            },
+        let r = run_job(&Echo(Cuts::Exact), Input::Slice(&input), 2, 10, &NoProgress, |_| {
+            n += 1;
+            if n == 5 { Err(Error::Resource("disk full".into())) } else { Ok(()) }
+        });
+        assert!(
+            matches!(r, Err(PipelineError::Release(Error::Resource(ref m))) if m == "disk full"),
+            "{r:?}"
         );
-        assert!(matches!(r, Err(PipelineError::Release(ref m)) if m == "disk full"), "{r:?}");
     }
 
     /// Asks to stop once `after` chunks were released.
@@ -475,23 +589,107 @@ mod tests {
     #[test]
     fn interrupt_stops_at_a_chunk_boundary_with_the_chunks_before_released() {
         let input: Vec<u8> = (0..1000).flat_map(|i| format!("[G \"{i}\"]\n*\n\n").into_bytes()).collect();
-        for threads in [1, 2] {
-            for stream in [false, true] {
-                let observer = StopAfter { after: 7, released: Default::default() };
-                let mut all = Vec::new();
-                let src = if stream { Input::Stream(Box::new(&input[..])) } else { Input::Slice(&input) };
-                let opts = Options { threads, chunk_size: 100 };
-                let r = run(src, &Numbered, toy, &opts, &observer, |v: Vec<String>| {
-                    all.extend(v);
-                    Ok::<(), String>(())
-                });
-                assert!(matches!(r, Err(PipelineError::Interrupted)), "{r:?}");
-                assert_eq!(observer.released.into_inner(), 7, "t{threads} stream {stream}");
-                // A prefix of the games, in order, whole chunks of them.
-                let n = all.len();
-                assert!(n > 7 && n < 1000, "{n} games released");
-                assert_eq!(all, (0..n).map(|i| format!("{i} [G \"{i}\"]")).collect::<Vec<_>>());
+        for cuts in [Cuts::Exact, Cuts::Guessed, Cuts::PerGame] {
+            for threads in [1, 2] {
+                for stream in [false, true] {
+                    let observer = StopAfter { after: 7, released: Default::default() };
+                    let mut all = Vec::new();
+                    let src = if stream { Input::Stream(Box::new(&input[..])) } else { Input::Slice(&input) };
+                    let r = run_job(&Echo(cuts), src, threads, 100, &observer, |o| {
+                        all.extend(o.records.0);
+                        Ok(())
+                    });
+                    assert!(matches!(r, Err(PipelineError::Interrupted)), "{r:?}");
+                    let what = format!("{cuts:?} t{threads} stream {stream}");
+                    assert_eq!(observer.released.into_inner(), 7, "{what}");
+                    // A prefix of the games, in order, whole chunks of them.
+                    let n = all.len();
+                    assert!((7..1000).contains(&n), "{n} games released, {what}");
+                    let expected: Vec<(u64, String)> =
+                        (0..n).map(|i| (i as u64, format!("[G \"{i}\"]"))).collect();
+                    assert_eq!(all, expected, "{what}");
+                }
             }
         }
+    }
+
+    /// A worker deep in slow work sees an interrupt at once through its cancel handle (not only
+    /// when the releasing thread next looks), and what it was doing is not released.
+    #[test]
+    fn a_slow_worker_sees_the_interrupt_through_its_cancel_handle() {
+        struct Slow;
+        struct SlowWorker;
+        impl Job for Slow {
+            type Worker = SlowWorker;
+            fn cuts(&self) -> Cuts {
+                Cuts::PerGame
+            }
+            fn worker(&self) -> Result<SlowWorker, Error> {
+                Ok(SlowWorker)
+            }
+        }
+        impl Worker for SlowWorker {
+            type Records = ();
+            fn process(&mut self, c: &ChunkInput<'_>) -> Result<Output<()>, Error> {
+                // Game 3 is an engine's long think, checked between positions.
+                let start = std::time::Instant::now();
+                while c.first_game == 3 && !c.cancel.is_set() {
+                    assert!(start.elapsed().as_secs() < 60, "the cancel never came");
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                let mut out = Output::default();
+                out.stats.games = 1;
+                Ok(out)
+            }
+        }
+        /// Interrupted from another thread while game 3 is worked on.
+        struct Later(std::sync::atomic::AtomicBool);
+        impl Observer for Later {
+            fn interrupted(&self) -> bool {
+                self.0.load(std::sync::atomic::Ordering::Relaxed)
+            }
+        }
+        let input: Vec<u8> = (0..10).flat_map(|i| format!("[G \"{i}\"]\n*\n\n").into_bytes()).collect();
+        for threads in [1, 2] {
+            let observer = Later(Default::default());
+            let mut released = 0;
+            let r = std::thread::scope(|s| {
+                s.spawn(|| {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    observer.0.store(true, std::sync::atomic::Ordering::Relaxed);
+                });
+                run_job(&Slow, Input::Slice(&input), threads, 1, &observer, |o| {
+                    released += o.stats.games;
+                    Ok(())
+                })
+            });
+            assert!(matches!(r, Err(PipelineError::Interrupted)), "{r:?}");
+            assert_eq!(released, 3, "the games before the slow one, t{threads}");
+        }
+    }
+
+    /// Workers are made once per thread and kept for the next input.
+    #[test]
+    fn workers_are_kept_between_inputs() {
+        struct Counting(std::sync::atomic::AtomicUsize);
+        impl Job for Counting {
+            type Worker = EchoWorker;
+            fn cuts(&self) -> Cuts {
+                Cuts::Exact
+            }
+            fn worker(&self) -> Result<EchoWorker, Error> {
+                self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                Ok(EchoWorker)
+            }
+        }
+        let input: Vec<u8> = (0..500).flat_map(|i| format!("[G \"{i}\"]\n*\n\n").into_bytes()).collect();
+        let job = Counting(Default::default());
+        let workers = Workers::default();
+        let opts = Options { threads: 2, chunk_size: 100 };
+        let run = Run { name: "t", job: &job, workers: &workers, opts: &opts, observer: &NoProgress };
+        for _ in 0..5 {
+            run_with(Input::Slice(&input), &run, toy, |_| Ok(())).expect("run");
+        }
+        assert!(job.0.into_inner() <= 2, "one worker per thread for the whole run");
     }
 }

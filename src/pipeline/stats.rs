@@ -1,4 +1,6 @@
-//! Counters merged across chunks and inputs: games, plies, bytes, diagnostics by kind.
+//! Counters merged across chunks and inputs: games, plies, bytes, diagnostics by kind, and the
+//! named counts a job adds of its own (positions written, games filtered out, duplicates, cache
+//! hits...).
 
 use crate::error::{Diagnostic, Kind, Severity};
 
@@ -17,6 +19,8 @@ pub struct Stats {
     pub bytes: u64,
     /// Diagnostics by kind and severity: `(kind, severity, count)`, sorted.
     pub by_kind: Vec<(Kind, Severity, u64)>,
+    /// The job's own counts by name, in the order they were first added.
+    pub counts: Vec<(&'static str, u64)>,
 }
 
 impl Stats {
@@ -37,6 +41,19 @@ impl Stats {
         }
     }
 
+    /// Adds `n` to the job's count `name` (created at 0).
+    pub fn add(&mut self, name: &'static str, n: u64) {
+        match self.counts.iter_mut().find(|(k, _)| *k == name) {
+            Some((_, v)) => *v += n,
+            None => self.counts.push((name, n)),
+        }
+    }
+
+    /// The job's count `name` (0 if never added).
+    pub fn get(&self, name: &str) -> u64 {
+        self.counts.iter().find(|(k, _)| *k == name).map_or(0, |&(_, v)| v)
+    }
+
     /// Adds `other` into `self`.
     pub fn merge(&mut self, other: &Stats) {
         self.games += other.games;
@@ -46,6 +63,9 @@ impl Stats {
         self.bytes += other.bytes;
         for &(k, s, n) in &other.by_kind {
             self.add_kind(k, s, n);
+        }
+        for &(name, n) in &other.counts {
+            self.add(name, n);
         }
     }
 
@@ -60,17 +80,7 @@ mod tests {
     use super::*;
 
     fn diag(kind: Kind) -> Diagnostic {
-        Diagnostic {
-            kind,
-            severity: kind.severity(),
-            game: 1,
-            offset: 0,
-            line: 1,
-            col: 1,
-            ply: None,
-            players: String::new(),
-            message: String::new(),
-        }
+        Diagnostic { kind, severity: kind.severity(), game: 1, line: 1, column: 1, ..Diagnostic::default() }
     }
 
     #[test]
@@ -93,5 +103,18 @@ mod tests {
                 (Kind::NullMove, Severity::Warning, 1)
             ]
         );
+    }
+
+    #[test]
+    fn named_counts_add_up_across_merges_in_first_seen_order() {
+        let mut a = Stats::default();
+        a.add("written", 3);
+        a.add("filtered", 1);
+        let mut b = Stats::default();
+        b.add("duplicates", 2);
+        b.add("written", 4);
+        a.merge(&b);
+        assert_eq!(a.counts, vec![("written", 7), ("filtered", 1), ("duplicates", 2)]);
+        assert_eq!((a.get("written"), a.get("cache_hits")), (7, 0));
     }
 }

@@ -1,17 +1,15 @@
 //! `pgnkit positions`: one record per mainline position (FEN, EPD, JSON Lines or CSV) to stdout
 //! or `-o FILE`; error diagnostics and a summary on stderr; exit 1 when some game has an error.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
 
-use pgnkit::io::{Output, OutputError, OutputOptions};
-use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, PositionsOutput, Unique, csv_header};
-use pgnkit::jobs::report;
+use pgnkit::io::{Output, OutputOptions};
+use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, Writer};
+use pgnkit::jobs::{report, run};
 use pgnkit::notation::EpMode;
-use pgnkit::pipeline::stats::Stats;
 
-use crate::cli::args::{InputArgs, Opened, run_exact, run_guessed, settle};
+use crate::cli::args::{InputArgs, conclude};
+use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
 pub const EXAMPLES: &str = "\
@@ -109,93 +107,21 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
         every: args.every,
         unique: args.unique,
         skip_errors: args.skip_errors,
-        file: String::new(),
     })
-}
-
-/// An output failure as the run's end: a closed stdout is a quiet success.
-fn output_fail(e: OutputError) -> Fail {
-    match e {
-        OutputError::BrokenPipe => Fail { code: Code::Ok, message: String::new() },
-        e => Fail { code: Code::from_exit(e.exit_code()), message: e.to_string() },
-    }
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
-    let start = Instant::now();
-    let base = options(args)?;
-    let opts = args.input.pipeline();
+    let job = Positions::new(options(args)?);
     let out_opts = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
-    let mut out = Output::create(&args.output, &out_opts).map_err(output_fail)?;
-    if base.format == Format::Csv {
-        out.write_all(&csv_header(&base.tags)).map_err(|e| output_fail(out.error(e)))?;
+    let out = Output::create(&args.output, &out_opts)?;
+    let mut writer = Writer::new(&job, out, std::io::stderr())?;
+    let progress = Progress::new(args.input.quiet);
+    let summary = run::run(&job, &args.input.files, &args.input.run_options(), &progress, &mut writer)?;
+    let input_failed = summary.input_failed();
+    writer.finish(&summary)?;
+    if !input_failed && !args.input.quiet {
+        eprint!("{}", report::summary_text("positions", &summary.stats, summary.elapsed));
     }
-    let mut unique = base.unique.then(Unique::new);
-    let mut total = Stats::default();
-    let mut written = 0u64;
-    let mut worst: Option<Code> = None;
-    let mut stopped: Option<String> = None;
-    for path in &args.input.files {
-        let Some(Opened { file, source, compression, progress }) = args.input.open(path, &mut worst) else {
-            continue;
-        };
-        let job = Positions::new(PositionsOptions { file: file.clone(), ..base.clone() });
-        let mut lines = 0u64;
-        let mut write_error: Option<OutputError> = None;
-        let mut release = |mut o: PositionsOutput| -> Result<(), String> {
-            let mut stderr = std::io::stderr().lock();
-            for mut d in std::mem::take(&mut o.diagnostics) {
-                d.line += lines;
-                let _ = writeln!(stderr, "{}", report::diagnostic_text(&file, &d));
-            }
-            lines += o.end.newlines;
-            total.merge(&o.stats);
-            let result = match unique.as_mut() {
-                Some(u) => u.filter(&o, |b| out.write_all(b)),
-                None => out.write_all(&o.bytes).map(|()| o.records),
-            };
-            match result {
-                Ok(n) => {
-                    written += n;
-                    Ok(())
-                }
-                Err(e) => {
-                    let e = out.error(e);
-                    let msg = e.to_string();
-                    write_error = Some(e);
-                    Err(msg)
-                }
-            }
-        };
-        let result = if base.format.numbers_games() {
-            run_exact(source, &job, &opts, &progress, &mut release)
-        } else {
-            run_guessed(source, &job, &opts, &progress, &mut release)
-        };
-        progress.finish();
-        settle(path, compression, result, write_error.map(output_fail), &mut worst)?;
-        stopped = interrupt::stopped(&file, &progress);
-        if stopped.is_some() {
-            break;
-        }
-    }
-    if worst.is_some() {
-        // An input could not be read (to its end): the output file is not put in place.
-        drop(out);
-    } else {
-        // Interrupted, the output is flushed and put in place too: it ends after a whole game.
-        out.finish().map_err(output_fail)?;
-        if !args.input.quiet {
-            let mut summary = report::summary_text("positions", &total, start.elapsed());
-            summary.push_str(&format!("  {written} positions written\n"));
-            eprint!("{summary}");
-        }
-    }
-    if let Some(line) = stopped {
-        eprint!("{line}");
-        return Ok(Code::Interrupted);
-    }
-    // An unreadable input was reported where it happened.
-    Ok(worst.unwrap_or(if total.games_with_errors > 0 { Code::Failures } else { Code::Ok }))
+    Ok(conclude(&summary, summary.stats.games_with_errors > 0))
 }

@@ -8,8 +8,7 @@ use pgnkit::chess::{Move, Position, Role, Square, Variant};
 use pgnkit::io::{Input, InputOptions};
 use pgnkit::notation::diagram::{SvgOptions, TextStyle, svg, text_diagram};
 use pgnkit::notation::fen::position_from_fen;
-use pgnkit::pgn::Reader;
-use pgnkit::pipeline::replay::{Game, Hooks, Replayer};
+use pgnkit::pipeline::replay::{Game, Games, Hooks, Lines, Played};
 
 use crate::cli::{Code, Fail};
 
@@ -76,8 +75,13 @@ impl<'a> Hooks<'a> for Pick {
             self.start = Some(*pos);
         }
     }
-    fn mainline_move(&mut self, game: &Game<'a>, _before: &Position, m: Move, _san: Option<&'a [u8]>) {
-        if game.number == self.number {
+    fn moves(&self) -> Lines {
+        Lines::Mainline
+    }
+    fn played(&mut self, game: &Game<'a>, played: &Played<'a, '_>) {
+        if game.number == self.number
+            && let Some(m) = played.mv
+        {
             self.moves.push(m);
         }
     }
@@ -106,13 +110,12 @@ fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<(Po
     let bytes =
         Input::open(path, InputOptions::default()).and_then(Input::read_all).map_err(Fail::from_input)?;
     let pick = Pick { number, start: None, moves: Vec::new(), found: false };
-    let mut replayer = Replayer::new(pick, &bytes, 0, 0);
-    let mut reader = Reader::new(&bytes);
+    let mut replay = Games::new(pick, &bytes);
     let mut games = 0;
-    while !replayer.hooks.found && reader.read_game(&mut replayer).is_some() {
+    while !replay.hooks().found && replay.next_game() {
         games += 1;
     }
-    let pick = replayer.hooks;
+    let pick = replay.into_hooks();
     let name = path.display();
     if !pick.found {
         return Err(Fail::usage(format!("{name} has {games} game(s): there is no game {number}")));

@@ -15,7 +15,9 @@ use crate::chess::{Bitboard, Move, Outcome, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::{EpMode, FenError, position_from_fen, write_fen};
 use crate::notation::san::{Lenience, SanError, Suffix, resolve_in, suffix_after, to_san};
-use crate::pgn::{GameResult, GameStart, LineIndex, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor};
+use crate::pgn::{
+    GameResult, GameStart, LineIndex, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor,
+};
 use crate::pipeline::job::{ChunkEnd, ChunkInput, Output};
 
 /// A move written with `+` that gives check, whose test for mate waits: the next move of its
@@ -352,8 +354,14 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 let after = deliver && self.hooks.written_san();
                 line.remember(variations || show || after);
                 if deliver && !after {
-                    let played =
-                        Played { depth, ply: line.ply, before: &line.pos, mv: Some(m), token, canonical: false };
+                    let played = Played {
+                        depth,
+                        ply: line.ply,
+                        before: &line.pos,
+                        mv: Some(m),
+                        token,
+                        canonical: false,
+                    };
                     self.hooks.played(&self.game, &played);
                 }
                 if mainline && !after {

@@ -306,32 +306,24 @@ fn check_report(
     threads: usize,
     chunk_size: usize,
 ) -> (Vec<pgnkit::error::Diagnostic>, pgnkit::pipeline::stats::Stats) {
-    use pgnkit::jobs::check::{Check, CheckItem, CheckOptions, CheckOutput};
-    use pgnkit::pipeline::{NoProgress, Options, run, run_speculative};
-    let (mut diags, mut stats, mut lines) = (Vec::new(), pgnkit::pipeline::stats::Stats::default(), 0);
-    let job = Check { opts: CheckOptions { strict_san: true, games: true } };
-    let opts = Options { threads, chunk_size };
-    let release = |out: CheckOutput| {
-        for item in out.items {
+    use pgnkit::jobs::check::{Check, CheckItem, CheckOptions};
+    use pgnkit::pipeline::{Cuts, NoProgress, Options, Run, WithCuts, Workers, run};
+    let (mut diags, mut stats) = (Vec::new(), pgnkit::pipeline::stats::Stats::default());
+    let check = Check { opts: CheckOptions { strict_san: true, games: true } };
+    let job = WithCuts(&check, if speculative { Cuts::Guessed } else { Cuts::Exact });
+    let (workers, opts) = (Workers::default(), Options { threads, chunk_size });
+    let run_ = Run { name: "fuzz.pgn", job: &job, workers: &workers, opts: &opts, observer: &NoProgress };
+    run(input, &run_, |out| {
+        for item in out.records {
             match item {
-                CheckItem::Diagnostic(mut d) => {
-                    d.line += lines;
-                    diags.push(d);
-                }
+                CheckItem::Diagnostic(d) => diags.push(d),
                 CheckItem::Game(g) => assert!(g.game > 0, "game records are numbered from 1"),
             }
         }
-        lines += out.end.newlines;
         stats.merge(&out.stats);
-        Ok::<(), String>(())
-    };
-    let cut = pgnkit::pgn::split::cut;
-    let r = if speculative {
-        run_speculative(input, &job, cut, &opts, &NoProgress, release)
-    } else {
-        run(input, &job, cut, &opts, &NoProgress, release)
-    };
-    r.expect("in-memory run");
+        Ok(())
+    })
+    .expect("in-memory run");
     (diags, stats)
 }
 

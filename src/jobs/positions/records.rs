@@ -1,0 +1,319 @@
+//! The replay hooks of `positions`: a record is rendered when the replay leaves its position (at
+//! the next mainline move, whose SAN and UCI it carries, or at the end of the game), straight
+//! into the chunk's output buffer: no allocation per position, FEN ranks that did not change are
+//! copied from the previous position ([`FenWriter`]), and SAN/UCI are computed only by the formats
+//! that print them. The `[%eval]`/`[%clk]` of a record are those of the comments after the move
+//! that led to it.
+
+use std::time::Duration;
+
+use super::text::{push_csv_field, push_epd_string, push_i64, push_json_string, push_seconds, push_u64};
+use super::{Format, PositionsChunk, PositionsOptions, RecordKey};
+use crate::chess::{Move, PackedKey, Position};
+use crate::error::{Diagnostic, Kind, Severity};
+use crate::notation::fen::FenWriter;
+use crate::notation::san::write_san_into;
+use crate::notation::uci::write_uci_into;
+use crate::pgn::{EvalScore, RawComment};
+use crate::pipeline::replay::{Game, Hooks, Lines, Played};
+
+/// The move after a position, if any.
+#[derive(Clone, Copy)]
+enum Next<'t> {
+    /// A move, with its text when the input wrote it as its canonical SAN.
+    Move(Move, Option<&'t [u8]>),
+    Null,
+    End,
+}
+
+/// How a format writes the move after a position: a SAN and a UCI field between these pieces,
+/// or the fixed text of a null move or of none.
+struct NextFields {
+    open: &'static [u8],
+    between: &'static [u8],
+    close: &'static [u8],
+    null: &'static [u8],
+    end: &'static [u8],
+}
+
+const JSONL_NEXT: NextFields = NextFields {
+    open: b",\"san\":\"",
+    between: b"\",\"uci\":\"",
+    close: b"\"",
+    null: b",\"san\":\"--\",\"uci\":\"0000\"",
+    end: b",\"san\":null,\"uci\":null",
+};
+
+const CSV_NEXT: NextFields = NextFields { open: b"", between: b",", close: b"", null: b"--,0000", end: b"," };
+
+/// Appends the next move's SAN and UCI fields as `fields` lays them out: the SAN is the input's
+/// token when it is the canonical SAN already.
+#[inline]
+fn push_next(pos: &Position, next: Next<'_>, fields: &NextFields, out: &mut Vec<u8>) {
+    match next {
+        Next::Move(m, written) => {
+            out.extend_from_slice(fields.open);
+            push_san(pos, m, written, out);
+            out.extend_from_slice(fields.between);
+            write_uci_into(m, pos.castling_mode(), out);
+            out.extend_from_slice(fields.close);
+        }
+        Next::Null => out.extend_from_slice(fields.null),
+        Next::End => out.extend_from_slice(fields.end),
+    }
+}
+
+/// Appends the canonical SAN of `m` in `pos`: the input's token when it is that already.
+#[inline]
+fn push_san(pos: &Position, m: Move, written: Option<&[u8]>, out: &mut Vec<u8>) {
+    match written {
+        Some(text) => out.extend_from_slice(text),
+        None => write_san_into(pos, m, out),
+    }
+}
+
+pub(super) struct PositionsHooks<'o> {
+    opts: &'o PositionsOptions,
+    pub(super) out: PositionsChunk,
+    /// The requested tags of the current game, rendered once (`,"White":"..."` or `,...`).
+    pub(super) tag_fields: Vec<u8>,
+    /// `; id "FILE:`, escaped once for every EPD record of the input.
+    id_prefix: &'o [u8],
+    /// Reuses the text of unchanged ranks from one position to the next.
+    fen: FenWriter,
+    /// `[%eval]` and `[%clk]` after the move that led to the current position.
+    eval: Option<EvalScore>,
+    clk: Option<Duration>,
+    /// A mainline move led to the current position and no error came since: its comments count.
+    after_move: bool,
+    errors_at_move: u32,
+    /// Where the current game's records start in `out`.
+    game_bytes: usize,
+    game_keys: usize,
+    game_records: u64,
+}
+
+impl<'o> PositionsHooks<'o> {
+    pub(super) fn new(
+        opts: &'o PositionsOptions,
+        id_prefix: &'o [u8],
+        capacity: usize,
+        tag_fields: Vec<u8>,
+    ) -> PositionsHooks<'o> {
+        PositionsHooks {
+            opts,
+            id_prefix,
+            out: PositionsChunk { bytes: Vec::with_capacity(capacity), ..PositionsChunk::default() },
+            tag_fields,
+            fen: FenWriter::new(),
+            eval: None,
+            clk: None,
+            after_move: false,
+            errors_at_move: 0,
+            game_bytes: 0,
+            game_keys: 0,
+            game_records: 0,
+        }
+    }
+
+    /// Writes the record of `pos` (at `ply`) if it is kept.
+    #[inline]
+    fn emit(&mut self, game: &Game<'_>, pos: &Position, ply: u32, next: Next<'_>) {
+        let opts = self.opts;
+        if !opts.keeps(ply) {
+            return;
+        }
+        let out = &mut self.out.bytes;
+        match opts.format {
+            Format::Fen => {
+                self.fen.write_fen_into(pos, opts.ep, out);
+                out.push(b'\n');
+            }
+            Format::Epd => {
+                self.fen.write_epd_into(pos, opts.ep, out);
+                out.extend_from_slice(b" hmvc ");
+                push_u64(out, pos.halfmoves() as u64);
+                out.extend_from_slice(b"; fmvn ");
+                push_u64(out, pos.fullmoves() as u64);
+                out.extend_from_slice(self.id_prefix);
+                push_u64(out, game.number);
+                out.push(b':');
+                push_u64(out, ply as u64);
+                out.extend_from_slice(b"\";");
+                match next {
+                    Next::Move(m, written) => {
+                        out.extend_from_slice(b" c0 \"");
+                        push_san(pos, m, written, out);
+                        out.extend_from_slice(b"\";");
+                    }
+                    Next::Null => out.extend_from_slice(b" c0 \"--\";"),
+                    Next::End => {}
+                }
+                out.push(b'\n');
+            }
+            Format::Jsonl => {
+                out.extend_from_slice(b"{\"game\":");
+                push_u64(out, game.number);
+                out.extend_from_slice(b",\"ply\":");
+                push_u64(out, ply as u64);
+                out.extend_from_slice(b",\"fen\":\"");
+                self.fen.write_fen_into(pos, opts.ep, out);
+                out.push(b'"');
+                push_next(pos, next, &JSONL_NEXT, out);
+                out.extend_from_slice(&self.tag_fields);
+                match self.eval {
+                    Some(EvalScore::Cp(cp)) => {
+                        out.extend_from_slice(b",\"eval\":{\"cp\":");
+                        push_i64(out, cp as i64);
+                        out.push(b'}');
+                    }
+                    Some(EvalScore::Mate(n)) => {
+                        out.extend_from_slice(b",\"eval\":{\"mate\":");
+                        push_i64(out, n as i64);
+                        out.push(b'}');
+                    }
+                    None => {}
+                }
+                if let Some(clk) = self.clk {
+                    out.extend_from_slice(b",\"clk\":");
+                    push_seconds(out, clk);
+                }
+                out.extend_from_slice(b"}\n");
+            }
+            Format::Csv => {
+                push_u64(out, game.number);
+                out.push(b',');
+                push_u64(out, ply as u64);
+                out.push(b',');
+                self.fen.write_fen_into(pos, opts.ep, out);
+                out.push(b',');
+                push_next(pos, next, &CSV_NEXT, out);
+                out.extend_from_slice(&self.tag_fields);
+                out.push(b'\n');
+            }
+        }
+        if opts.unique {
+            let end = out.len();
+            self.out.keys.push(RecordKey { hash: pos.zobrist(), key: PackedKey::of(pos), end });
+        }
+        self.out.records += 1;
+    }
+
+    /// The position is left by a move (or a null move) `next`.
+    #[inline]
+    fn leave(&mut self, game: &Game<'_>, before: &Position, next: Next<'_>) {
+        self.emit(game, before, game.plies, next);
+        self.eval = None;
+        self.clk = None;
+        self.after_move = true;
+        self.errors_at_move = game.errors;
+    }
+
+    fn render_tags(&mut self, game: &Game<'_>) {
+        self.tag_fields.clear();
+        match self.opts.format {
+            Format::Jsonl => {
+                for name in &self.opts.tags {
+                    self.tag_fields.push(b',');
+                    push_json_string(&mut self.tag_fields, name);
+                    self.tag_fields.push(b':');
+                    match game.tag(name.as_bytes()) {
+                        Some(t) => push_json_string(&mut self.tag_fields, &t.decode().0),
+                        None => self.tag_fields.extend_from_slice(b"null"),
+                    }
+                }
+            }
+            Format::Csv => {
+                for name in &self.opts.tags {
+                    self.tag_fields.push(b',');
+                    if let Some(t) = game.tag(name.as_bytes()) {
+                        push_csv_field(&mut self.tag_fields, &t.decode().0);
+                    }
+                }
+            }
+            Format::Fen | Format::Epd => {}
+        }
+    }
+}
+
+impl<'a> Hooks<'a> for PositionsHooks<'_> {
+    fn zobrist_keys(&self) -> bool {
+        self.opts.unique
+    }
+
+    fn wants(&self, _: Kind, severity: Severity) -> bool {
+        // Warnings are only counted: positions reports what cost the user positions.
+        severity == Severity::Error
+    }
+
+    fn moves(&self) -> Lines {
+        Lines::Mainline
+    }
+
+    fn start(&mut self, game: &Game<'a>, _: &Position) {
+        self.eval = None;
+        self.clk = None;
+        self.after_move = false;
+        if !self.opts.tags.is_empty() {
+            self.render_tags(game);
+        }
+    }
+
+    fn written_san(&self) -> bool {
+        self.opts.format != Format::Fen
+    }
+
+    #[inline]
+    fn played(&mut self, game: &Game<'a>, p: &Played<'a, '_>) {
+        let next = match p.mv {
+            Some(m) => Next::Move(m, p.canonical_san()),
+            None => Next::Null,
+        };
+        self.leave(game, p.before, next);
+    }
+
+    fn comment(&mut self, game: &Game<'a>, depth: u32, comment: RawComment<'a>) {
+        if depth != 0
+            || self.opts.format != Format::Jsonl
+            || !self.after_move
+            || game.errors != self.errors_at_move
+        {
+            return;
+        }
+        for c in comment.commands() {
+            match c.name {
+                b"eval" if self.eval.is_none() => {
+                    self.eval = crate::pgn::comment::parse_eval(c.args).map(|e| e.score);
+                }
+                b"clk" if self.clk.is_none() => self.clk = crate::pgn::comment::parse_clock(c.args),
+                _ => {}
+            }
+        }
+    }
+
+    fn diagnostic(&mut self, d: Diagnostic) {
+        self.out.diagnostics.push(d);
+    }
+
+    fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
+        if let Some(pos) = last {
+            self.emit(game, pos, game.plies, Next::End);
+        }
+        if self.opts.skip_errors && game.errors > 0 {
+            self.out.bytes.truncate(self.game_bytes);
+            self.out.keys.truncate(self.game_keys);
+            self.out.records = self.game_records;
+        }
+        self.game_bytes = self.out.bytes.len();
+        self.game_keys = self.out.keys.len();
+        self.game_records = self.out.records;
+    }
+}
+
+/// `; id "FILE:` for the EPD records of input `file`.
+pub(super) fn epd_id_prefix(file: &str) -> Vec<u8> {
+    let mut id_prefix = b"; id \"".to_vec();
+    push_epd_string(&mut id_prefix, file);
+    id_prefix.push(b':');
+    id_prefix
+}

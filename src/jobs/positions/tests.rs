@@ -1,0 +1,273 @@
+//! Tests of `positions`: every format, filters, `--unique`, and the same output at any thread
+//! count and chunk size.
+
+use super::*;
+use crate::chess::Variant;
+use crate::error::Kind;
+use crate::notation::fen::position_from_fen;
+use crate::pipeline::{Input, NoProgress, Options, Run, Workers, run};
+use std::collections::HashSet;
+
+/// Runs the job as the command line does on an input named `name`; returns (output,
+/// diagnostics, stats).
+fn positions_named(
+    pgn: &str,
+    opts: &PositionsOptions,
+    threads: usize,
+    chunk: usize,
+    name: &str,
+) -> (String, Vec<Diagnostic>, Stats) {
+    let job = Positions::new(opts.clone());
+    let (mut bytes, mut diags, mut stats) = (Vec::new(), Vec::new(), Stats::default());
+    let mut unique = opts.unique.then(Unique::new);
+    if opts.format == Format::Csv {
+        bytes.extend(csv_header(&opts.tags));
+    }
+    let (workers, pipeline) = (Workers::default(), Options { threads, chunk_size: chunk });
+    let run_ = Run { name, job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
+    run(Input::Slice(pgn.as_bytes()), &run_, |o| {
+        diags.extend(o.records.diagnostics.iter().cloned());
+        stats.merge(&o.stats);
+        match unique.as_mut() {
+            Some(u) => {
+                u.filter(&o.records, |b| {
+                    bytes.extend_from_slice(b);
+                    Ok::<(), Error>(())
+                })?;
+            }
+            None => bytes.extend_from_slice(&o.records.bytes),
+        }
+        Ok(())
+    })
+    .expect("run");
+    (String::from_utf8(bytes).expect("UTF-8 output"), diags, stats)
+}
+
+fn positions(
+    pgn: &str,
+    opts: &PositionsOptions,
+    threads: usize,
+    chunk: usize,
+) -> (String, Vec<Diagnostic>, Stats) {
+    positions_named(pgn, opts, threads, chunk, "t.pgn")
+}
+
+fn opts(format: Format) -> PositionsOptions {
+    PositionsOptions { format, ..PositionsOptions::default() }
+}
+
+const GAMES: &str = "[Event \"Club, \\\"open\\\"\"]\n[White \"Doe, John\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
+        1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%clk 0:02:58.6] [%eval #-4] } 2. Qh5 { no commands } 1-0\n\n\
+        [Event \"illegal\"]\n[White \"X\"]\n[Result \"*\"]\n\n1. d4 d5 2. Ke3 { [%eval 9.99] } Nf6 *\n\n\
+        [Event \"ep\"]\n[Result \"*\"]\n\n1. e4 Nf6 2. e5 d5 3. exd6 *\n";
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[test]
+fn fen_one_record_per_position_and_the_valid_prefix_of_a_bad_game() {
+    let (out, diags, stats) = positions(GAMES, &opts(Format::Fen), 1, 1 << 20);
+    let lines: Vec<&str> = out.lines().collect();
+    // 3 + 1, the valid prefix 2 + 1 (Ke3 is illegal), 5 + 1.
+    assert_eq!(lines.len(), 4 + 3 + 6, "{out}");
+    assert_eq!(lines[0], START);
+    assert_eq!(lines[3], "rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2");
+    assert_eq!(lines[6], "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2");
+    // After 2... d5 the ep square is shown because exd6 is legal.
+    assert_eq!(lines[11], "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
+    assert_eq!(stats.games, 3);
+    assert_eq!(stats.games_with_errors, 1);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!((diags[0].game, diags[0].kind, diags[0].ply), (2, Kind::IllegalMove, Some(3)));
+    assert_eq!((diags[0].line, diags[0].column), (12, 13));
+    // Every FEN reads back.
+    for l in &lines {
+        assert!(position_from_fen(l, Variant::Standard).is_ok(), "{l}");
+    }
+}
+
+#[test]
+fn ep_square_always() {
+    let o = PositionsOptions { ep: EpMode::Always, ..opts(Format::Fen) };
+    let (out, _, _) = positions(GAMES, &o, 1, 1 << 20);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    assert_eq!(lines[11], "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
+}
+
+#[test]
+fn skip_errors_drops_the_whole_game() {
+    let o = PositionsOptions { skip_errors: true, ..opts(Format::Fen) };
+    let (out, diags, stats) = positions(GAMES, &o, 1, 1 << 20);
+    assert_eq!(out.lines().count(), 4 + 6);
+    assert!(!out.contains("3p4/3P4"), "{out}");
+    assert_eq!((diags.len(), stats.games_with_errors), (1, 1));
+}
+
+#[test]
+fn epd_records() {
+    let (out, _, _) = positions(GAMES, &opts(Format::Epd), 1, 1 << 20);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc 0; fmvn 1; id \"t.pgn:1:0\"; c0 \"e4\";"
+    );
+    assert_eq!(
+        lines[3],
+        "rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - hmvc 1; fmvn 2; id \"t.pgn:1:3\";"
+    );
+    assert!(lines[6].ends_with("id \"t.pgn:2:2\";"), "{}", lines[6]);
+    // Reads back as EPD with the same operations.
+    let epd = crate::notation::fen::read_epd(lines[0]).expect("EPD");
+    assert_eq!(epd.op("id"), Some(&["t.pgn:1:0".to_string()][..]));
+    assert_eq!(epd.op("c0"), Some(&["e4".to_string()][..]));
+    let (out, _, _) = positions_named(GAMES, &opts(Format::Epd), 1, 1 << 20, "a \"b\".pgn");
+    assert!(
+        out.starts_with(&format!(
+            "{} hmvc 0; fmvn 1; id \"a \\\"b\\\".pgn:1:0\";",
+            &START[..START.len() - 4]
+        ))
+    );
+}
+
+#[test]
+fn jsonl_records_with_tags_eval_and_clock() {
+    let o = PositionsOptions {
+        tags: vec!["White".into(), "Event".into(), "Round".into()],
+        ..opts(Format::Jsonl)
+    };
+    let (out, _, _) = positions(GAMES, &o, 1, 1 << 20);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!(
+            "{{\"game\":1,\"ply\":0,\"fen\":\"{START}\",\"san\":\"e4\",\"uci\":\"e2e4\",\
+                 \"White\":\"Doe, John\",\"Event\":\"Club, \\\"open\\\"\",\"Round\":null}}"
+        )
+    );
+    let recs: Vec<serde_json::Value> =
+        lines.iter().map(|l| serde_json::from_str(l).expect("valid JSON")).collect();
+    assert_eq!(recs[1]["eval"], serde_json::json!({"cp": 17}));
+    assert_eq!(recs[1]["clk"], serde_json::json!(180));
+    assert_eq!(recs[2]["eval"], serde_json::json!({"mate": -4}));
+    assert_eq!(recs[2]["clk"], serde_json::json!(178.6));
+    assert_eq!((recs[2]["san"].as_str(), recs[2]["uci"].as_str()), (Some("Qh5"), Some("d1h5")));
+    assert!(recs[3].get("eval").is_none() && recs[3].get("clk").is_none());
+    assert!(recs[3]["san"].is_null() && recs[3]["uci"].is_null());
+    // The eval after the illegal move is not given to the last valid position.
+    assert_eq!((recs[6]["game"].as_u64(), recs[6]["ply"].as_u64()), (Some(2), Some(2)));
+    assert!(recs[6].get("eval").is_none(), "{}", lines[6]);
+    assert!(recs[6]["san"].is_null());
+}
+
+#[test]
+fn csv_header_and_quoting() {
+    let o =
+        PositionsOptions { tags: vec!["White".into(), "Event".into(), "Round".into()], ..opts(Format::Csv) };
+    let (out, _, _) = positions(GAMES, &o, 1, 1 << 20);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "game,ply,fen,san,uci,White,Event,Round");
+    assert_eq!(lines[1], format!("1,0,{START},e4,e2e4,\"Doe, John\",\"Club, \"\"open\"\"\","));
+    assert_eq!(
+        lines[4],
+        "1,3,rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2,,,\"Doe, John\",\"Club, \"\"open\"\"\","
+    );
+    assert_eq!(lines[5], format!("2,0,{START},d4,d2d4,X,illegal,"));
+    assert_eq!(csv_header(&["a,b".into(), "q\"".into()]), b"game,ply,fen,san,uci,\"a,b\",\"q\"\"\"\n");
+}
+
+#[test]
+fn ply_filters() {
+    let plies = |o: PositionsOptions| -> Vec<(u64, u64)> {
+        let (out, _, _) = positions(GAMES, &PositionsOptions { ..o }, 1, 1 << 20);
+        out.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+            .map(|v| (v["game"].as_u64().unwrap_or(0), v["ply"].as_u64().unwrap_or(0)))
+            .collect()
+    };
+    let base = opts(Format::Jsonl);
+    assert_eq!(
+        plies(PositionsOptions { min_ply: 2, ..base.clone() }),
+        [(1, 2), (1, 3), (2, 2), (3, 2), (3, 3), (3, 4), (3, 5)]
+    );
+    assert_eq!(
+        plies(PositionsOptions { max_ply: Some(1), ..base.clone() }),
+        [(1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)]
+    );
+    assert_eq!(
+        plies(PositionsOptions { every: 2, min_ply: 1, ..base.clone() }),
+        [(1, 2), (2, 2), (3, 2), (3, 4)]
+    );
+    assert_eq!(plies(PositionsOptions { min_ply: 1, max_ply: Some(1), ..base }), [(1, 1), (2, 1), (3, 1)]);
+}
+
+#[test]
+fn null_moves_are_positions_too() {
+    let pgn = "[Event \"null\"]\n\n1. e4 -- 2. d4 *\n";
+    let (out, _, stats) = positions(pgn, &opts(Format::Csv), 1, 1 << 20);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1 + 4);
+    assert_eq!(lines[2], "1,1,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1,--,0000");
+    assert_eq!(lines[3], "1,2,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2,d4,d2d4");
+    assert_eq!(stats.games_with_errors, 0);
+}
+
+/// Games that share positions: the start, transpositions, repetitions, ep squares that differ
+/// only in "always" mode.
+fn repeats() -> String {
+    let games = [
+        "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 *",
+        "1. e4 e5 2. Nf3 Nc6 *",
+        "1. Nf3 Nc6 2. e4 e5 *",
+        "1. e4 d5 2. Nf3 Nf6 *",
+        "1. Nf3 Nf6 2. e4 d5 *",
+        "1. e4 *",
+    ];
+    (0..40).map(|i| format!("[Event \"{i}\"]\n\n{}\n\n", games[i % games.len()])).collect()
+}
+
+#[test]
+fn unique_is_exact_and_the_same_at_any_thread_count() {
+    let pgn = repeats();
+    let u = PositionsOptions { unique: true, ..opts(Format::Fen) };
+    let (one, _, _) = positions(&pgn, &u, 1, 1 << 20);
+    let mut seen = HashSet::new();
+    // Distinct FENs without the clocks == distinct positions here.
+    let mut expected = String::new();
+    for l in positions(&pgn, &opts(Format::Fen), 1, 1 << 20).0.lines() {
+        let key: Vec<&str> = l.split(' ').take(4).collect();
+        if seen.insert(key.join(" ")) {
+            expected.push_str(l);
+            expected.push('\n');
+        }
+    }
+    assert_eq!(one, expected);
+    assert_eq!(one.lines().count(), 4 + 4 + 2 + 3 + 1, "{one}");
+    for (threads, chunk) in [(2, 1 << 20), (2, 60), (3, 200), (1, 60)] {
+        assert_eq!(positions(&pgn, &u, threads, chunk).0, one, "threads {threads} chunk {chunk}");
+    }
+    // Other formats carry the same records.
+    let uj = PositionsOptions { unique: true, ..opts(Format::Jsonl) };
+    assert_eq!(positions(&pgn, &uj, 2, 60).0.lines().count(), 14);
+}
+
+#[test]
+fn every_format_is_the_same_at_any_thread_count() {
+    let pgn = GAMES.repeat(30) + &repeats();
+    for format in [Format::Fen, Format::Epd, Format::Jsonl, Format::Csv] {
+        for skip_errors in [false, true] {
+            let o = PositionsOptions { skip_errors, tags: vec!["White".into()], ..opts(format) };
+            let o = if format == Format::Fen || format == Format::Epd {
+                PositionsOptions { tags: vec![], ..o }
+            } else {
+                o
+            };
+            let one = positions(&pgn, &o, 1, 1 << 20);
+            for (threads, chunk) in [(2, 100), (2, 1000), (3, 333)] {
+                let many = positions(&pgn, &o, threads, chunk);
+                assert_eq!(many.0, one.0, "{format:?} threads {threads} chunk {chunk}");
+                assert_eq!(many.1, one.1);
+                assert_eq!(many.2, one.2);
+            }
+        }
+    }
+}

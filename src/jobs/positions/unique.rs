@@ -1,0 +1,111 @@
+//! `--unique`: the positions already written, across chunks and inputs, kept on the releasing
+//! thread so deduplicated output is the same at any thread count.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::PositionsChunk;
+use crate::chess::PackedKey;
+
+/// Zobrist keys are already uniformly mixed: hash them as they are.
+#[derive(Default, Clone, Copy)]
+struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// The positions already written, across chunks and inputs, for `--unique`. Keyed by Zobrist
+/// key, checked against the packed position; a different position with the same key goes to a
+/// side set, so the result is exact. Memory grows with the number of distinct positions only.
+#[derive(Default)]
+pub struct Unique {
+    seen: HashMap<u64, PackedKey, BuildHasherDefault<ZobristHasher>>,
+    collisions: HashSet<PackedKey>,
+}
+
+impl Unique {
+    /// An empty set.
+    pub fn new() -> Unique {
+        Unique::default()
+    }
+
+    /// `true` the first time the position (`hash`, `key`) is seen.
+    pub fn insert(&mut self, hash: u64, key: &PackedKey) -> bool {
+        match self.seen.get(&hash) {
+            None => {
+                self.seen.insert(hash, key.clone());
+                true
+            }
+            Some(k) if k == key => false,
+            Some(_) => self.collisions.insert(key.clone()),
+        }
+    }
+
+    /// Distinct positions seen.
+    pub fn len(&self) -> usize {
+        self.seen.len() + self.collisions.len()
+    }
+
+    /// `true` before the first position.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Passes the records of `out` seen for the first time to `write` (runs of adjacent kept
+    /// records in one call), in order; returns how many were kept. `out` must have been made
+    /// with [`PositionsOptions::unique`].
+    pub fn filter<E>(
+        &mut self,
+        out: &PositionsChunk,
+        mut write: impl FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<u64, E> {
+        let (mut kept, mut run_start, mut start) = (0, 0, 0);
+        for r in &out.keys {
+            if !self.insert(r.hash, &r.key) {
+                if run_start < start {
+                    write(&out.bytes[run_start..start])?;
+                }
+                run_start = r.end;
+            } else {
+                kept += 1;
+            }
+            start = r.end;
+        }
+        if run_start < start {
+            write(&out.bytes[run_start..start])?;
+        }
+        Ok(kept)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+
+    #[test]
+    fn unique_survives_zobrist_collisions() {
+        let mut u = Unique::new();
+        let a = PackedKey::of(&Position::default());
+        let mut b_pos = Position::default();
+        b_pos.play_null().expect("not in check");
+        let b = PackedKey::of(&b_pos);
+        assert!(u.insert(7, &a));
+        assert!(!u.insert(7, &a));
+        assert!(u.insert(7, &b), "same hash, other position");
+        assert!(!u.insert(7, &b));
+        assert!(u.insert(8, &a), "other hash: a different position for the set");
+        assert_eq!(u.len(), 3);
+    }
+}

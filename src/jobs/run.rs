@@ -1,0 +1,199 @@
+//! The run driver every job uses: for each input in turn, open it (mapped, or streamed and
+//! decompressed), run the job's workers over it through the pipeline (cut as the job declares),
+//! hand the outputs to the job's [`Sink`] in input order with absolute game and line numbers, and
+//! collect the counts. An input that cannot be opened or read to its end is reported to the
+//! [`Observer`] and the run goes on with the next one; an interrupt stops the run at a chunk
+//! boundary; a failing worker or sink stops it with its [`Error`]. Workers are kept from one input
+//! to the next.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::error::Error;
+use crate::io::{Input, InputError, InputOptions, PageDropper, Source};
+use crate::pipeline::stats::Stats;
+use crate::pipeline::{self, InputInfo, Job, Observer, PipelineError, Records, Run, Workers};
+
+/// How a run reads its inputs and how many threads work.
+#[derive(Clone, Copy, Debug)]
+pub struct RunOptions {
+    /// Worker threads (1: the calling thread does the work).
+    pub threads: usize,
+    /// Target chunk size in bytes (output does not depend on it).
+    pub chunk_size: usize,
+    /// Read regular files as streams instead of mapping them.
+    pub no_mmap: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        let p = pipeline::Options::default();
+        RunOptions { threads: p.threads, chunk_size: p.chunk_size, no_mmap: false }
+    }
+}
+
+/// The release side of a job: receives each chunk's records in input order, on one thread, with
+/// absolute game and line numbers, and writes them.
+pub trait Sink<T> {
+    /// An input starts (its name as reports show it).
+    fn begin_input(&mut self, input: &str) -> Result<(), Error> {
+        let _ = input;
+        Ok(())
+    }
+    /// One chunk's records. `stats` are the input's counts so far, this chunk's included; the
+    /// sink adds its own (positions written, duplicates...).
+    fn release(&mut self, records: T, stats: &mut Stats) -> Result<(), Error>;
+}
+
+/// What one input gave.
+#[derive(Debug)]
+pub struct InputSummary {
+    /// The input's name as reports show it.
+    pub name: String,
+    /// Its counts (what was released of it).
+    pub stats: Stats,
+    /// Why it could not be opened or read to its end.
+    pub error: Option<Error>,
+}
+
+/// Where an interrupted run stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stopped {
+    /// The input being read.
+    pub input: String,
+    /// Games of that input released before the stop.
+    pub games: u64,
+}
+
+/// What a whole run gave.
+#[derive(Debug)]
+pub struct Summary {
+    /// Counts over every input.
+    pub stats: Stats,
+    /// Each input, in order (those after an interrupt are not listed).
+    pub inputs: Vec<InputSummary>,
+    /// Set when the run was interrupted.
+    pub stopped: Option<Stopped>,
+    /// Wall-clock time of the run.
+    pub elapsed: Duration,
+}
+
+impl Summary {
+    /// Whether some input could not be opened or read to its end.
+    pub fn input_failed(&self) -> bool {
+        self.inputs.iter().any(|i| i.error.is_some())
+    }
+
+    /// The exit code of the run: 130 when interrupted, else the first failed input's code, else
+    /// 1 when `failures` (the job's own test: games with errors, games rejected...), else 0.
+    pub fn exit_code(&self, failures: bool) -> u8 {
+        if self.stopped.is_some() {
+            return Error::Interrupted.exit_code();
+        }
+        match self.inputs.iter().find_map(|i| i.error.as_ref()) {
+            Some(e) => e.exit_code(),
+            None => u8::from(failures),
+        }
+    }
+}
+
+/// Progress for a mapped input: released bytes are done with, so their pages can go.
+struct Dropping<'a> {
+    observer: &'a dyn Observer,
+    pages: PageDropper<'a>,
+}
+
+impl Observer for Dropping<'_> {
+    fn advance(&self, bytes: u64, games: u64) {
+        self.observer.advance(bytes, games);
+        self.pages.advance(bytes as usize);
+    }
+    fn interrupted(&self) -> bool {
+        self.observer.interrupted()
+    }
+}
+
+/// The name of `path` as reports show it.
+pub fn display_name(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// Runs `job` over `inputs` (paths, `-` for stdin), handing the outputs to `sink`.
+pub fn run<J: Job>(
+    job: &J,
+    inputs: &[PathBuf],
+    opts: &RunOptions,
+    observer: &dyn Observer,
+    sink: &mut impl Sink<Records<J>>,
+) -> Result<Summary, Error> {
+    let start = Instant::now();
+    let workers = Workers::default();
+    let pipeline_opts =
+        pipeline::Options { threads: opts.threads.max(1), chunk_size: opts.chunk_size.max(1) };
+    let mut summary =
+        Summary { stats: Stats::default(), inputs: Vec::new(), stopped: None, elapsed: Duration::ZERO };
+    for path in inputs {
+        let name = display_name(path);
+        let input = match Input::open(path, InputOptions { no_mmap: opts.no_mmap }) {
+            Ok(i) => i,
+            Err(e) => {
+                let e = Error::Input(e);
+                observer.input_failed(&name, &e);
+                summary.inputs.push(InputSummary { name, stats: Stats::default(), error: Some(e) });
+                continue;
+            }
+        };
+        let stream = matches!(input.source, Source::Stream(_));
+        let consumed = stream.then(|| input.consumed.clone());
+        observer.begin_input(&InputInfo { name: &name, total_bytes: input.total_size, consumed });
+        sink.begin_input(&name)?;
+        let mut stats = Stats::default();
+        let result = {
+            let release = |out: pipeline::Output<Records<J>>| {
+                stats.merge(&out.stats);
+                sink.release(out.records, &mut stats)
+            };
+            let compression = input.compression;
+            let r = match input.source {
+                Source::Mapped(map) => {
+                    let dropping = Dropping { observer, pages: PageDropper::new(&map) };
+                    let run = Run {
+                        name: &name,
+                        job,
+                        workers: &workers,
+                        opts: &pipeline_opts,
+                        observer: &dropping,
+                    };
+                    pipeline::run(pipeline::Input::Slice(&map), &run, release)
+                }
+                Source::Stream(r) => {
+                    let run = Run { name: &name, job, workers: &workers, opts: &pipeline_opts, observer };
+                    pipeline::run(pipeline::Input::Stream(r), &run, release)
+                }
+            };
+            r.map_err(|e| (e, compression))
+        };
+        observer.end_input();
+        summary.stats.merge(&stats);
+        let mut error = None;
+        match result {
+            Ok(()) => {}
+            Err((PipelineError::Read(e), compression)) => {
+                let e = Error::Input(InputError::reading(path, compression, e));
+                observer.input_failed(&name, &e);
+                error = Some(e);
+            }
+            Err((PipelineError::Interrupted, _)) => {
+                summary.stopped = Some(Stopped { input: name.clone(), games: stats.games });
+            }
+            Err((PipelineError::Job(e) | PipelineError::Release(e), _)) => return Err(e),
+            Err((e @ PipelineError::Panic { .. }, _)) => return Err(Error::Internal(format!("{name}: {e}"))),
+        }
+        summary.inputs.push(InputSummary { name, stats, error });
+        if summary.stopped.is_some() {
+            break;
+        }
+    }
+    summary.elapsed = start.elapsed();
+    Ok(summary)
+}

@@ -1,0 +1,215 @@
+//! What a job sees of each game as it is replayed: the [`Game`] (tags, start, counts, its bytes)
+//! and the [`Hooks`] it implements to receive every event of the game in input order: the tags
+//! (with a verdict: replay, or skip cheaply), every move of the mainline and of each variation
+//! with its depth and the position before it, every comment and NAG where it stands, variation
+//! starts and ends, diagnostics, and the end with the result and the game's byte range.
+
+use crate::chess::{Move, Position, Variant};
+use crate::error::{Diagnostic, Kind, Severity};
+use crate::pgn::{GameResult, Nag, RawComment, RawTag, SanToken};
+
+/// The first `Variant`, `FEN` and `Result` tags of a game: noted as the tags are read, where a
+/// search by name for each compared every tag name of the same length byte by byte.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct SetupTags<'a> {
+    pub(super) variant: Option<RawTag<'a>>,
+    pub(super) fen: Option<RawTag<'a>>,
+    pub(super) result: Option<RawTag<'a>>,
+}
+
+/// What the replayer knows about the game being read.
+#[derive(Debug)]
+pub struct Game<'a> {
+    /// Game number in its input, 1-based (relative to the chunk with guessed cuts, until the
+    /// pipeline makes it absolute on release).
+    pub number: u64,
+    /// Byte offset of the game's first token in the input.
+    pub offset: u64,
+    /// Byte offset just past the game (its result token and the comments after it); known at
+    /// [`Hooks::end`].
+    pub end: u64,
+    /// The game's own bytes, `offset..end` of the input; known at [`Hooks::end`].
+    pub bytes: &'a [u8],
+    /// Line of the game's start, relative to the chunk (1-based).
+    pub line: u64,
+    /// Tag pairs as written, in order.
+    pub tags: Vec<(&'a [u8], RawTag<'a>)>,
+    /// The tags every game looks up, noted as they are read.
+    pub(super) setup_tags: SetupTags<'a>,
+    /// The rule set (from the `Variant` tag).
+    pub variant: Variant,
+    /// The start position, unless the setup was bad.
+    pub start: Option<Position>,
+    /// Mainline plies replayed (the valid prefix) so far.
+    pub plies: u32,
+    /// Errors so far.
+    pub errors: u32,
+    /// Warnings so far.
+    pub warnings: u32,
+    /// The result token of the movetext.
+    pub result: Option<GameResult>,
+    /// [`Hooks::tags`] chose to skip the game: its movetext was scanned, not replayed.
+    pub skipped: bool,
+}
+
+impl<'a> Game<'a> {
+    pub(super) fn new() -> Game<'a> {
+        Game {
+            number: 0,
+            offset: 0,
+            end: 0,
+            bytes: &[],
+            line: 1,
+            tags: Vec::new(),
+            setup_tags: SetupTags::default(),
+            variant: Variant::Standard,
+            start: None,
+            plies: 0,
+            errors: 0,
+            warnings: 0,
+            result: None,
+            skipped: false,
+        }
+    }
+
+    /// Records a tag pair.
+    pub(super) fn push_tag(&mut self, name: &'a [u8], value: RawTag<'a>) {
+        let t = &mut self.setup_tags;
+        match name {
+            b"Variant" if t.variant.is_none() => t.variant = Some(value),
+            b"FEN" if t.fen.is_none() => t.fen = Some(value),
+            b"Result" if t.result.is_none() => t.result = Some(value),
+            _ => {}
+        }
+        self.tags.push((name, value));
+    }
+
+    /// The first tag named `name`.
+    pub fn tag(&self, name: &[u8]) -> Option<RawTag<'a>> {
+        self.tags.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
+    }
+
+    /// The first tag named `name`, its value as text (Windows-1252 fallback).
+    pub fn tag_text(&self, name: &[u8]) -> Option<String> {
+        self.tag(name).map(|t| t.decode().0.into_owned())
+    }
+}
+
+/// What a job decides once a game's tags are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Replay the game.
+    Replay,
+    /// Skip it cheaply: its movetext is scanned (so games stay delimited exactly) but not
+    /// replayed, and no event of the movetext follows; [`Hooks::end`] still comes.
+    Skip,
+}
+
+/// Which lines' moves [`Hooks::played`] receives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lines {
+    /// None.
+    None,
+    /// The mainline's.
+    Mainline,
+    /// The mainline's and every replayed variation's.
+    All,
+}
+
+/// A legal move (or a null move) of a line, as [`Hooks::played`] receives it.
+#[derive(Clone, Copy, Debug)]
+pub struct Played<'a, 'p> {
+    /// 0 for the mainline, 1 for a variation of it, 2 for a variation inside that, ...
+    pub depth: u32,
+    /// Plies played from the game's start before this move, on its line.
+    pub ply: u32,
+    /// The position the move is played in.
+    pub before: &'p Position,
+    /// The move; `None` for a null move (`--`, `Z0`, ...).
+    pub mv: Option<Move>,
+    /// The move as written.
+    pub token: SanToken<'a>,
+    /// With [`Hooks::written_san`]: the token is exactly the move's canonical SAN, check mark
+    /// included (nearly always), so a job can copy it instead of writing the SAN again.
+    pub canonical: bool,
+}
+
+impl<'a> Played<'a, '_> {
+    /// The written token when it is the canonical SAN (see [`Played::canonical`]).
+    #[inline]
+    pub fn canonical_san(&self) -> Option<&'a [u8]> {
+        self.canonical.then_some(self.token.raw)
+    }
+}
+
+/// What a job does with the replayed games: every method has a default that does nothing, so a
+/// job implements what it reads and the replay does no more work than the job asks for.
+pub trait Hooks<'a> {
+    /// Replay variations too (slower; every move of every variation is validated). Without it
+    /// variations are skipped: none of their events reach the hooks.
+    fn variations(&self) -> bool {
+        false
+    }
+    /// Whether the hooks read [`Position::zobrist`]: moves keep the key up to date only then
+    /// (else it is computed when asked for), which saves a third of what a move costs.
+    fn zobrist_keys(&self) -> bool {
+        true
+    }
+    /// Whether diagnostics of `kind`/`severity` are wanted (building a message costs a FEN).
+    fn wants(&self, kind: Kind, severity: Severity) -> bool {
+        let _ = (kind, severity);
+        true
+    }
+    /// Which lines' moves [`played`](Self::played) receives.
+    fn moves(&self) -> Lines {
+        Lines::None
+    }
+    /// Whether [`played`](Self::played) wants to know if the written token is the canonical
+    /// SAN: it is then called after the move is played and its check mark verified (on a copy
+    /// of the position before), else before the move is played.
+    fn written_san(&self) -> bool {
+        false
+    }
+    /// The game's tags are read (the movetext is not): replay it, or skip it.
+    fn tags(&mut self, game: &Game<'a>) -> Verdict {
+        let _ = game;
+        Verdict::Replay
+    }
+    /// The game's start position is known (not called when the setup is bad).
+    fn start(&mut self, game: &Game<'a>, pos: &Position) {
+        let _ = (game, pos);
+    }
+    /// A move of a line that [`moves`](Self::moves) selects. For the mainline, `game.plies`
+    /// still counts the plies before it.
+    fn played(&mut self, game: &Game<'a>, played: &Played<'a, '_>) {
+        let _ = (game, played);
+    }
+    /// A NAG at `offset`, `depth` variations deep (0: the mainline).
+    fn nag(&mut self, game: &Game<'a>, depth: u32, nag: Nag, offset: u64) {
+        let _ = (game, depth, nag, offset);
+    }
+    /// A comment, `depth` variations deep (0: the mainline), where it stands.
+    fn comment(&mut self, game: &Game<'a>, depth: u32, comment: RawComment<'a>) {
+        let _ = (game, depth, comment);
+    }
+    /// A variation starts (`depth`: its own depth, 1 for a variation of the mainline); `replayed`
+    /// is false when it has no move to replace or its line is dead (its moves are read, not
+    /// replayed).
+    fn begin_variation(&mut self, game: &Game<'a>, depth: u32, replayed: bool) {
+        let _ = (game, depth, replayed);
+    }
+    /// The variation of depth `depth` ends.
+    fn end_variation(&mut self, game: &Game<'a>, depth: u32) {
+        let _ = (game, depth);
+    }
+    /// A problem in the game.
+    fn diagnostic(&mut self, d: Diagnostic) {
+        let _ = d;
+    }
+    /// The game is over: `game.result`, `game.end` and `game.bytes` are known; `last` is the
+    /// position after the valid mainline prefix (`None` when the setup was bad or the game was
+    /// skipped).
+    fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
+        let _ = (game, last);
+    }
+}
