@@ -192,6 +192,16 @@ fn show_in_three_formats() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// A null move is replayed as a pass: the moves after it are played by the right side.
+#[test]
+fn show_replays_a_null_move_as_a_pass() {
+    let o = run_with_stdin(&["show", "-", "--format", "ascii"], "[Event \"n\"]\n\n1. e4 -- 2. d4 *\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("4 | . . . P P . . . |"), "{}", stdout(&o));
+    let o = run_with_stdin(&["show", "-", "--ply", "2", "--format", "ascii"], "1. e4 -- 2. d4 *\n");
+    assert!(stdout(&o).contains("2 | P P P P . P P P |"), "{}", stdout(&o));
+}
+
 #[test]
 fn bench_signature() {
     let o = run(&["bench"]);

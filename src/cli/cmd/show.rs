@@ -58,11 +58,11 @@ pub struct Args {
     lastmove: Option<String>,
 }
 
-/// Collects the start position and mainline moves of one game.
+/// Collects the start position and mainline moves of one game (`None`: a null move).
 struct Pick {
     number: u64,
     start: Option<Position>,
-    moves: Vec<Move>,
+    moves: Vec<Option<Move>>,
     found: bool,
 }
 
@@ -79,10 +79,8 @@ impl<'a> Hooks<'a> for Pick {
         Lines::Mainline
     }
     fn played(&mut self, game: &Game<'a>, played: &Played<'a, '_>) {
-        if game.number == self.number
-            && let Some(m) = played.mv
-        {
-            self.moves.push(m);
+        if game.number == self.number {
+            self.moves.push(played.mv);
         }
     }
     fn end(&mut self, game: &Game<'a>, _last: Option<&Position>) {
@@ -134,9 +132,15 @@ fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<(Po
         )));
     }
     for &m in &pick.moves[..ply as usize] {
-        pos.play_unchecked(m);
+        match m {
+            Some(m) => pos.play_unchecked(m),
+            // Replayed legal: a null move was only recorded out of check.
+            None => pos
+                .play_null()
+                .map_err(|_| Fail { code: Code::Software, message: "null move in check".into() })?,
+        }
     }
-    Ok((pos, ply.checked_sub(1).map(|i| pick.moves[i as usize])))
+    Ok((pos, ply.checked_sub(1).and_then(|i| pick.moves[i as usize])))
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
