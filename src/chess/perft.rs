@@ -1,5 +1,9 @@
 //! Perft: the number of leaf nodes of the legal move tree to a depth, counting the last ply in
-//! bulk (popcounts, no move list), and `divide`, the count under each root move.
+//! bulk (popcounts, no move list), and `divide`, the count under each root move. `perft` runs on
+//! the calling thread (it is the move generator's benchmark); `divide` counts the root moves'
+//! subtrees in parallel on rayon's pool, since they are independent.
+
+use rayon::prelude::*;
 
 use super::moves::Move;
 use super::position::Position;
@@ -32,15 +36,33 @@ fn count(pos: &Position, depth: u32) -> u64 {
     }
 }
 
-/// Perft below each legal root move, in generation order.
+/// Perft below each legal root move, in generation order; the subtrees are counted in parallel.
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     let pos = unhashed(pos);
-    pos.legal_moves()
-        .iter()
-        .map(|&m| {
+    let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    moves
+        .into_par_iter()
+        .map(|m| {
             let mut child = pos;
             child.play_unchecked(m);
             (m, count(&child, depth.saturating_sub(1)))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The root moves' counts add up to perft, in generation order, at any pool size.
+    #[test]
+    fn divide_adds_up_to_perft_in_generation_order() {
+        let pos = Position::default();
+        let rows = divide(&pos, 3);
+        let order: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        assert_eq!(rows.iter().map(|r| r.0).collect::<Vec<_>>(), order);
+        assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), perft(&pos, 3));
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
+        assert_eq!(one.install(|| divide(&pos, 3)), rows);
+    }
 }

@@ -108,5 +108,28 @@ fn failing_suite_exits_1_and_names_the_case() {
     let out = stdout(&o);
     assert!(out.contains("perft 2 = 400, expected 401"), "{out}");
     assert!(out.ends_with("1 passed, 1 failed\n"), "{out}");
+
+    // Cases run in parallel, a slow one first; failures are reported in suite order.
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let suite: String = (0..8)
+        .map(|i| {
+            let fen = if i == 0 { kiwipete } else { "4k3/8/8/8/8/8/8/4K2R w K - 0 1" };
+            let depth = if i == 0 { 4 } else { 1 };
+            format!("{fen} ;D{depth} {}\n", 1_000_000 + i)
+        })
+        .collect();
+    std::fs::write(&path, suite).expect("write");
+    for threads in ["1", "2", "4"] {
+        let o = run(&["perft", "--suite", path.to_str().expect("utf-8"), "-j", threads]);
+        assert_eq!(o.status.code(), Some(1));
+        let expected: Vec<String> = (0..8).map(|i| format!("expected {}", 1_000_000 + i)).collect();
+        let got: Vec<String> = stdout(&o)
+            .lines()
+            .filter(|l| l.starts_with("FAIL"))
+            .filter_map(|l| l.split(", ").nth(1))
+            .map(|s| s.split(" (").next().unwrap_or(s).to_string())
+            .collect();
+        assert_eq!(got, expected, "-j {threads}: {}", stdout(&o));
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -1,15 +1,17 @@
-//! `pgnkit perft`: node counts of the legal move tree, per root move with `--divide`, or a whole
-//! suite file checked against its expected counts.
+//! `pgnkit perft`: node counts of the legal move tree, per root move with `--divide` (the root
+//! moves counted in parallel), or a whole suite file checked against its expected counts (the
+//! cases run in parallel, reported in suite order).
 
 use std::io::Write;
 use std::time::Instant;
 
 use pgnkit::chess::perft::{divide, perft};
 use pgnkit::chess::{Position, Variant};
-use pgnkit::io::{Input, InputOptions, Source};
+use pgnkit::io::{Input, InputOptions};
 use pgnkit::notation::fen::{FenError, STARTING_FEN, position_from_fen};
 use pgnkit::notation::perft_suite::parse_suite;
 use pgnkit::notation::uci::to_uci;
+use rayon::prelude::*;
 
 use crate::cli::{Code, Fail};
 
@@ -39,6 +41,9 @@ pub struct Args {
     /// With --suite: skip expected counts above this many nodes.
     #[arg(long)]
     max_nodes: Option<u64>,
+    /// Threads for --divide and --suite (default: all cores); a plain count runs on one.
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<usize>,
 }
 
 fn parse_variant(v: Option<&str>) -> Result<Option<Variant>, Fail> {
@@ -64,6 +69,15 @@ fn load(fen: &str, variant: Option<Variant>) -> Result<Position, FenError> {
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
+    let threads = args.threads.filter(|&n| n > 0).unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Fail { code: Code::Software, message: format!("thread pool: {e}") })?;
+    pool.install(|| count(args))
+}
+
+fn count(args: &Args) -> Result<Code, Fail> {
     let variant = parse_variant(args.variant.as_deref())?;
     if let Some(path) = &args.suite {
         return run_suite(path, args.depth, args.max_nodes, variant);
@@ -100,19 +114,18 @@ fn report_speed(nodes: u64, start: Instant) {
 
 /// The whole file as text, decompressed if it is zstd or gzip (detected by magic bytes).
 fn read_text(path: &std::path::Path) -> Result<String, Fail> {
-    use std::io::Read;
-    let mut input = Input::open(path, InputOptions::default()).map_err(Fail::from_input)?;
-    let mut bytes = Vec::new();
-    let read = match &mut input.source {
-        Source::Mapped(m) => {
-            bytes.extend_from_slice(m);
-            Ok(())
-        }
-        Source::Stream(r) => r.read_to_end(&mut bytes).map(drop),
-    };
-    read.map_err(|e| Fail::from_input(input.read_error(e)))?;
+    let bytes =
+        Input::open(path, InputOptions::default()).and_then(Input::read_all).map_err(Fail::from_input)?;
     String::from_utf8(bytes)
         .map_err(|_| Fail { code: Code::DataErr, message: format!("{}: not UTF-8 text", path.display()) })
+}
+
+/// What one case of a suite gave: its failure lines, and the checks passed and nodes counted.
+#[derive(Default)]
+struct CaseResult {
+    failures: Vec<String>,
+    passed: u64,
+    nodes: u64,
 }
 
 fn run_suite(
@@ -125,44 +138,48 @@ fn run_suite(
     let cases = parse_suite(&text)
         .map_err(|e| Fail { code: Code::DataErr, message: format!("{}: {e}", path.display()) })?;
     let start = Instant::now();
-    let (mut passed, mut failed, mut nodes_total) = (0u64, 0u64, 0u64);
+    let results: Vec<CaseResult> = cases
+        .par_iter()
+        .map(|case| {
+            let mut r = CaseResult::default();
+            let pos = match load(&case.fen, variant) {
+                Ok(p) => p,
+                Err(e) => {
+                    let (line, id, fen) = (case.line, &case.id, &case.fen);
+                    r.failures.push(format!("FAIL {}:{line} {id}: bad FEN {fen:?}: {e}", path.display()));
+                    return r;
+                }
+            };
+            for &(depth, expected) in &case.expected {
+                if max_depth.is_some_and(|d| depth > d) || max_nodes.is_some_and(|n| expected > n) {
+                    continue;
+                }
+                let got = perft(&pos, depth);
+                r.nodes += got;
+                if got == expected {
+                    r.passed += 1;
+                } else {
+                    r.failures.push(format!(
+                        "FAIL {}:{} {}: perft {depth} = {got}, expected {expected} ({})",
+                        path.display(),
+                        case.line,
+                        case.id,
+                        case.fen
+                    ));
+                }
+            }
+            r
+        })
+        .collect();
     let mut out = std::io::stdout().lock();
-    for case in &cases {
-        let pos = match load(&case.fen, variant) {
-            Ok(p) => p,
-            Err(e) => {
-                failed += 1;
-                writeln!(
-                    out,
-                    "FAIL {}:{} {}: bad FEN {:?}: {e}",
-                    path.display(),
-                    case.line,
-                    case.id,
-                    case.fen
-                )?;
-                continue;
-            }
-        };
-        for &(depth, expected) in &case.expected {
-            if max_depth.is_some_and(|d| depth > d) || max_nodes.is_some_and(|n| expected > n) {
-                continue;
-            }
-            let got = perft(&pos, depth);
-            nodes_total += got;
-            if got == expected {
-                passed += 1;
-            } else {
-                failed += 1;
-                writeln!(
-                    out,
-                    "FAIL {}:{} {}: perft {depth} = {got}, expected {expected} ({})",
-                    path.display(),
-                    case.line,
-                    case.id,
-                    case.fen
-                )?;
-            }
+    let (mut passed, mut failed, mut nodes_total) = (0u64, 0u64, 0u64);
+    for r in &results {
+        for line in &r.failures {
+            writeln!(out, "{line}")?;
         }
+        passed += r.passed;
+        failed += r.failures.len() as u64;
+        nodes_total += r.nodes;
     }
     writeln!(out, "{passed} passed, {failed} failed")?;
     report_speed(nodes_total, start);
