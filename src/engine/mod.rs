@@ -5,5 +5,6 @@
 
 pub mod game;
 pub mod protocol;
+mod search_thread;
 pub mod server;
 pub mod xboard;

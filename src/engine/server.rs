@@ -29,8 +29,6 @@ use crate::search::{self, Searcher};
 
 use super::protocol::{self, Command, PositionStart};
 
-/// Stack for the search thread: the recursion keeps a position and a move list per ply.
-const SEARCH_STACK: usize = 64 << 20;
 /// Largest accepted `Hash` in megabytes.
 const MAX_HASH_MB: usize = 65_536;
 
@@ -89,7 +87,7 @@ fn say(out: &Mutex<impl Write>, line: &str) -> io::Result<()> {
 
 /// A search running on its own thread; it gives the searcher back when joined.
 struct Running<'scope> {
-    handle: ScopedJoinHandle<'scope, Searcher>,
+    handle: ScopedJoinHandle<'scope, (Searcher, ())>,
     infinite: bool,
 }
 
@@ -113,7 +111,7 @@ pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<(
                 if force || r.infinite {
                     stop.store(true, Ordering::Relaxed);
                 }
-                *searcher = Some(r.handle.join().expect("search thread panicked"));
+                *searcher = Some(r.handle.join().expect("search thread panicked").0);
             }
         };
         for line in input.lines() {
@@ -175,38 +173,36 @@ pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<(
                 }
                 Command::Go(go) => {
                     finish(&mut running, &mut searcher, false);
-                    let mut s = searcher.take().expect("searcher is home");
+                    let s = searcher.take().expect("searcher is home");
                     let pos = state.pos;
                     let history = state.history.clone();
                     let limit = go.limit(pos.turn());
                     let infinite = go.infinite || go.ponder;
                     stop.store(false, Ordering::Relaxed);
                     let (out, stop) = (&out, stop.clone());
-                    let handle =
-                        thread::Builder::new().stack_size(SEARCH_STACK).spawn_scoped(scope, move || {
-                            let mode = pos.castling_mode();
-                            let result = s.search(&pos, &history, &limit, &mut |info| {
-                                let pv: Vec<String> = info.pv.iter().map(|&m| to_uci(m, mode)).collect();
-                                let line = protocol::info_line(
-                                    info.depth,
-                                    info.seldepth,
-                                    info.score,
-                                    info.nodes,
-                                    info.nps,
-                                    info.hashfull,
-                                    info.time,
-                                    &pv,
-                                );
-                                let _ = say(out, &line);
-                            });
-                            while infinite && !stop.load(Ordering::Relaxed) {
-                                thread::sleep(Duration::from_millis(1));
-                            }
-                            let best = result.best_move.map(|m| to_uci(m, mode));
-                            let ponder = result.pv.get(1).map(|&m| to_uci(m, mode));
-                            let _ = say(out, &protocol::bestmove_line(best.as_deref(), ponder.as_deref()));
-                            s
-                        })?;
+                    let handle = super::search_thread::spawn(scope, s, move |s| {
+                        let mode = pos.castling_mode();
+                        let result = s.search(&pos, &history, &limit, &mut |info| {
+                            let pv: Vec<String> = info.pv.iter().map(|&m| to_uci(m, mode)).collect();
+                            let line = protocol::info_line(
+                                info.depth,
+                                info.seldepth,
+                                info.score,
+                                info.nodes,
+                                info.nps,
+                                info.hashfull,
+                                info.time,
+                                &pv,
+                            );
+                            let _ = say(out, &line);
+                        });
+                        while infinite && !stop.load(Ordering::Relaxed) {
+                            thread::sleep(Duration::from_millis(1));
+                        }
+                        let best = result.best_move.map(|m| to_uci(m, mode));
+                        let ponder = result.pv.get(1).map(|&m| to_uci(m, mode));
+                        let _ = say(out, &protocol::bestmove_line(best.as_deref(), ponder.as_deref()));
+                    })?;
                     running = Some(Running { handle, infinite });
                 }
                 Command::Stop | Command::PonderHit => finish(&mut running, &mut searcher, true),
@@ -226,9 +222,7 @@ mod tests {
     use super::*;
 
     fn run(input: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        run_uci(input.as_bytes(), &mut out).expect("in-memory I/O");
-        String::from_utf8(out).expect("UTF-8").lines().map(str::to_string).collect()
+        crate::engine::search_thread::dialogue(|i, o| run_uci(i, o), input)
     }
 
     #[test]

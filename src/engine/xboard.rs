@@ -38,8 +38,6 @@ use crate::search::Searcher;
 use super::game::{GameRecord, MoveInputError};
 use super::protocol::budget;
 
-/// Stack for the search thread (as for UCI).
-const SEARCH_STACK: usize = 64 << 20;
 /// Time per move when the GUI gave no time control at all.
 const DEFAULT_MOVETIME: Duration = Duration::from_secs(5);
 
@@ -158,14 +156,14 @@ fn spawn<'scope, 'env, W: Write + Send>(
     stop: &Arc<AtomicBool>,
     discard: &Arc<AtomicBool>,
 ) -> io::Result<Handle<'scope>> {
-    let mut searcher = eng.searcher.take().expect("searcher is home");
+    let searcher = eng.searcher.take().expect("searcher is home");
     let game = eng.game.clone();
     let limit = eng.limit();
     let post = eng.post;
     stop.store(false, Ordering::Relaxed);
     discard.store(false, Ordering::Relaxed);
     let discard = Arc::clone(discard);
-    thread::Builder::new().stack_size(SEARCH_STACK).spawn_scoped(scope, move || {
+    super::search_thread::spawn(scope, searcher, move |searcher| {
         let pos = *game.pos();
         let history = game.history();
         let result = searcher.search(&pos, &history, &limit, &mut |info| {
@@ -174,9 +172,7 @@ fn spawn<'scope, 'env, W: Write + Send>(
             }
         });
         let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(m) = result.best_move.filter(|_| !discard.load(Ordering::Relaxed)) else {
-            return (searcher, None);
-        };
+        let m = result.best_move.filter(|_| !discard.load(Ordering::Relaxed))?;
         let mut after = game;
         after.play(m);
         let _ = writeln!(w, "move {}", xboard_move(&pos, m));
@@ -184,7 +180,7 @@ fn spawn<'scope, 'env, W: Write + Send>(
             let _ = writeln!(w, "{}", end.xboard());
         }
         let _ = w.flush();
-        (searcher, Some(m))
+        Some(m)
     })
 }
 
@@ -373,9 +369,7 @@ mod tests {
     use super::*;
 
     fn run(input: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        run_xboard(input.as_bytes(), &mut out).expect("in-memory I/O");
-        String::from_utf8(out).expect("UTF-8").lines().map(str::to_string).collect()
+        crate::engine::search_thread::dialogue(|i, o| run_xboard(i, o), input)
     }
 
     fn moves(lines: &[String]) -> Vec<&str> {
