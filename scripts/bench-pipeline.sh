@@ -53,8 +53,8 @@ if $bin positions --help >/dev/null 2>&1; then
   pairs+=("positions-fen-1t|$bin positions --quiet -j 1 $corpus|peer-fen|$peer/fen $corpus")
 fi
 # Each pair runs in turn a-b, then b-a: what ran just before (a 1-thread or a 2-thread run, so
-# one core idle or both busy) differs by position, and the first of a pair no longer always
-# follows the same command.
+# one core idle or both busy) differs by position, so the first of a pair does not always
+# follow the same command.
 for ((i = 0; i < runs; i++)); do
   for p in "${pairs[@]}"; do
     IFS='|' read -r a acmd b bcmd <<<"$p"

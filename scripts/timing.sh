@@ -12,7 +12,7 @@ wall_cpu() {
 # read_back FILE...: each file dropped from the page cache and read back once, so timed runs find
 # it as a file read from disk is cached (read-ahead's large folios). Held in 4 KiB pages instead
 # (as a file faulted in through a mapping after the host's pageout can be), mapping it costs each
-# program about 10 ms more per 100 MB (docs/performance.md, eighteenth session).
+# program about 10 ms more per 100 MB (docs/performance.md, "Page-cache state").
 read_back() {
   local f
   for f in "$@"; do
