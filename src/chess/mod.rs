@@ -9,6 +9,7 @@ pub mod moves;
 pub mod outcome;
 pub mod perft;
 pub mod position;
+pub(crate) mod reach;
 pub mod setup;
 pub mod square;
 pub mod types;

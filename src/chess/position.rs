@@ -20,19 +20,19 @@ use std::hint::select_unpredictable;
 /// A legal, playable position.
 #[derive(Clone, Copy, Debug)]
 pub struct Position {
-    pub(crate) board: Board,
-    pub(crate) promoted: Bitboard,
-    pub(crate) pockets: ByColor<Pocket>,
-    pub(crate) castling: Bitboard,
+    pub(super) board: Board,
+    pub(super) promoted: Bitboard,
+    pub(super) pockets: ByColor<Pocket>,
+    pub(super) castling: Bitboard,
     /// The Zobrist key, kept up to date move by move while `hashing` (else stale).
-    pub(crate) hash: u64,
-    pub(crate) hashing: bool,
-    pub(crate) halfmoves: u32,
-    pub(crate) fullmoves: u32,
-    pub(crate) turn: Color,
-    pub(crate) ep_square: Option<Square>,
-    pub(crate) variant: Variant,
-    pub(crate) mode: CastlingMode,
+    pub(super) hash: u64,
+    pub(super) hashing: bool,
+    pub(super) halfmoves: u32,
+    pub(super) fullmoves: u32,
+    pub(super) turn: Color,
+    pub(super) ep_square: Option<Square>,
+    pub(super) variant: Variant,
+    pub(super) mode: CastlingMode,
 }
 
 impl Default for Position {
@@ -167,7 +167,7 @@ impl std::error::Error for PositionError {}
 
 /// Where the king and rook end up when castling to `side` for `color`.
 #[inline]
-pub(crate) fn castling_targets(color: Color, side: CastlingSide) -> (Square, Square) {
+pub(super) fn castling_targets(color: Color, side: CastlingSide) -> (Square, Square) {
     let (k, r) = match side {
         CastlingSide::KingSide => (Square::G1, Square::F1),
         CastlingSide::QueenSide => (Square::C1, Square::D1),
@@ -341,7 +341,7 @@ impl Position {
     /// `true` when the pawn on `from` may capture en passant on `ep`. Played on bitboards, which
     /// covers a check by the pushed pawn, a block, and the horizontal pin of both pawns.
     #[inline(always)]
-    pub(crate) fn ep_capture_legal(&self, from: Square, ep: Square) -> bool {
+    pub(super) fn ep_capture_legal(&self, from: Square, ep: Square) -> bool {
         let cap = Square::new(ep as u32 ^ 8);
         let after = (self.board.occupied() - Bitboard::from_square(from) - Bitboard::from_square(cap)) | ep;
         (self.board.attackers_to(self.our_king(), !self.turn, after) - Bitboard::from_square(cap)).is_empty()
