@@ -37,6 +37,8 @@
 
 use std::fmt;
 
+#[cfg(doc)]
+use crate::chess::Move;
 use crate::chess::{CastlingSide, File, Rank, Role, Square};
 
 mod parse;
