@@ -20,8 +20,8 @@ use std::time::Duration;
 use crate::chess::{Bitboard, Color, Move, Position, Role, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::{EpMode, FenWriter};
-use crate::notation::san::write_san_into;
-use crate::notation::uci::write_uci_into;
+use crate::notation::san::write_san;
+use crate::notation::uci::write_uci;
 use crate::pgn::{EvalScore, RawComment};
 use crate::pipeline::replay::{Game, Hooks, replay_chunk};
 use crate::pipeline::stats::Stats;
@@ -173,7 +173,7 @@ enum Next<'t> {
 fn push_san(pos: &Position, m: Move, written: Option<&[u8]>, out: &mut Vec<u8>) {
     match written {
         Some(text) => out.extend_from_slice(text),
-        None => write_san_into(pos, m, out),
+        None => write_san(pos, m, out),
     }
 }
 
@@ -231,11 +231,11 @@ impl<'o> PositionsHooks<'o> {
         let out = &mut self.out.bytes;
         match opts.format {
             Format::Fen => {
-                self.fen.write_fen_into(pos, opts.ep, out);
+                self.fen.write_fen(pos, opts.ep, out);
                 out.push(b'\n');
             }
             Format::Epd => {
-                self.fen.write_epd_into(pos, opts.ep, out);
+                self.fen.write_epd(pos, opts.ep, out);
                 out.extend_from_slice(b" hmvc ");
                 push_u64(out, pos.halfmoves() as u64);
                 out.extend_from_slice(b"; fmvn ");
@@ -262,14 +262,14 @@ impl<'o> PositionsHooks<'o> {
                 out.extend_from_slice(b",\"ply\":");
                 push_u64(out, ply as u64);
                 out.extend_from_slice(b",\"fen\":\"");
-                self.fen.write_fen_into(pos, opts.ep, out);
+                self.fen.write_fen(pos, opts.ep, out);
                 out.push(b'"');
                 match next {
                     Next::Move(m, written) => {
                         out.extend_from_slice(b",\"san\":\"");
                         push_san(pos, m, written, out);
                         out.extend_from_slice(b"\",\"uci\":\"");
-                        write_uci_into(m, pos.castling_mode(), out);
+                        write_uci(m, pos.castling_mode(), out);
                         out.push(b'"');
                     }
                     Next::Null => out.extend_from_slice(b",\"san\":\"--\",\"uci\":\"0000\""),
@@ -300,13 +300,13 @@ impl<'o> PositionsHooks<'o> {
                 out.push(b',');
                 push_u64(out, ply as u64);
                 out.push(b',');
-                self.fen.write_fen_into(pos, opts.ep, out);
+                self.fen.write_fen(pos, opts.ep, out);
                 out.push(b',');
                 match next {
                     Next::Move(m, written) => {
                         push_san(pos, m, written, out);
                         out.push(b',');
-                        write_uci_into(m, pos.castling_mode(), out);
+                        write_uci(m, pos.castling_mode(), out);
                     }
                     Next::Null => out.extend_from_slice(b"--,0000"),
                     Next::End => out.push(b','),
@@ -699,7 +699,7 @@ fn push_epd_string(out: &mut Vec<u8>, s: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::fen::position_from_fen;
+    use crate::notation::fen::parse_fen;
     use crate::pipeline::{Input, NoProgress, Options, run};
 
     /// Runs the job the way the command line does; returns (output, diagnostics, stats).
@@ -790,7 +790,7 @@ mod tests {
         assert_eq!((diags[0].line, diags[0].col), (12, 13));
         // Every FEN reads back.
         for l in &lines {
-            assert!(position_from_fen(l, Variant::Standard).is_ok(), "{l}");
+            assert!(parse_fen(l, Variant::Standard).is_ok(), "{l}");
         }
     }
 
@@ -826,7 +826,7 @@ mod tests {
         );
         assert!(lines[6].ends_with("id \"t.pgn:2:2\";"), "{}", lines[6]);
         // Reads back as EPD with the same operations.
-        let epd = crate::notation::fen::read_epd(lines[0]).expect("EPD");
+        let epd = crate::notation::fen::parse_epd(lines[0]).expect("EPD");
         assert_eq!(epd.op("id"), Some(&["t.pgn:1:0".to_string()][..]));
         assert_eq!(epd.op("c0"), Some(&["e4".to_string()][..]));
         let quoted = PositionsOptions { file: "a \"b\".pgn".into(), ..opts(Format::Epd) };
@@ -990,7 +990,7 @@ mod tests {
         let play = |sans: &[&str]| {
             let mut pos = Position::default();
             for s in sans {
-                let (m, _) = crate::notation::san::resolve(&pos, s.as_bytes()).expect("legal");
+                let (m, _) = crate::notation::san::parse_san(&pos, s.as_bytes()).expect("legal");
                 pos.play_unchecked(m);
             }
             pos
@@ -1013,22 +1013,18 @@ mod tests {
         assert!(!f.same_position(&g));
         assert_ne!(PackedKey::of(&f), PackedKey::of(&g));
         // A pinned pawn cannot take en passant: the same position as without the double step.
-        let fen = |f: &str| position_from_fen(f, Variant::Standard).expect("FEN");
+        let fen = |f: &str| parse_fen(f, Variant::Standard).expect("FEN");
         let h = fen("3k4/8/8/8/3pP3/8/8/3RK3 b - e3 0 1");
         let i = fen("3k4/8/8/8/3pP3/8/8/3RK3 b - - 0 1");
         assert!(h.same_position(&i));
         assert_eq!((PackedKey::of(&h), h.zobrist()), (PackedKey::of(&i), i.zobrist()));
         // Crazyhouse takes the wide form, with pockets.
-        let zh = position_from_fen(
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w KQkq - 0 1",
-            Variant::Crazyhouse,
-        )
-        .expect("FEN");
-        let zh2 = position_from_fen(
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[P] w KQkq - 0 1",
-            Variant::Crazyhouse,
-        )
-        .expect("FEN");
+        let zh =
+            parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w KQkq - 0 1", Variant::Crazyhouse)
+                .expect("FEN");
+        let zh2 =
+            parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[P] w KQkq - 0 1", Variant::Crazyhouse)
+                .expect("FEN");
         assert!(matches!(PackedKey::of(&zh), PackedKey::Wide(_)));
         assert_ne!(PackedKey::of(&zh), PackedKey::of(&zh2));
     }

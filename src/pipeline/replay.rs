@@ -9,8 +9,8 @@ use std::ops::ControlFlow;
 
 use crate::chess::{Bitboard, Move, Outcome, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
-use crate::notation::fen::{EpMode, FenError, position_from_fen, write_fen};
-use crate::notation::san::{Lenience, SanError, Suffix, resolve_in, suffix_after, to_san};
+use crate::notation::fen::{EpMode, FenError, parse_fen, write_fen};
+use crate::notation::san::{Lenience, SanError, SanPlus, Suffix, parse_san_with, suffix_after};
 use crate::pgn::{GameResult, GameStart, LineIndex, Problem, RawComment, RawTag, Reader, SanToken, Visitor};
 use crate::pipeline::job::{ChunkEnd, ChunkInput};
 
@@ -313,7 +313,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             return Some(Position::new(self.game.variant));
         };
         let fen = tag.decode().0.into_owned();
-        match position_from_fen(&fen, self.game.variant) {
+        match parse_fen(&fen, self.game.variant) {
             Ok(pos) => Some(pos),
             Err(FenError::Position(e)) => match e.clone().ignore_invalid_castling_rights() {
                 Ok(pos) => {
@@ -366,7 +366,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             });
         } else {
             line.dead = true;
-            let fen = write_fen(&line.pos, EpMode::Legal);
+            let mut fen = String::new();
+            write_fen(&line.pos, EpMode::Legal, &mut fen);
             self.report(Kind::IllegalMove, Severity::Error, offset, Some(ply), || {
                 format!("null move while in check in position {fen}")
             });
@@ -382,7 +383,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         }
         let ply = line.ply + 1;
         let offset = token.offset as u64;
-        match resolve_in(&line.pos, line.checkers, token.raw) {
+        match parse_san_with(&line.pos, line.checkers, token.raw) {
             Ok(r) => {
                 // A legal move: the position before it was no mate.
                 self.pending_mate = None;
@@ -442,7 +443,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             SanError::Ambiguous => "ambiguous SAN",
             SanError::Syntax => "unreadable move",
         };
-        let fen = write_fen(&line.pos, EpMode::Legal);
+        let mut fen = String::new();
+        write_fen(&line.pos, EpMode::Legal, &mut fen);
         let raw = String::from_utf8_lossy(token.raw).into_owned();
         self.report(kind, Severity::Error, token.offset as u64, Some(ply), || {
             format!("{what} \"{raw}\" in position {fen}")
@@ -455,7 +457,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         // Only a shown warning needs the canonical SAN; counted ones skip writing it.
         let san = (self.stack.last().and_then(Line::prev))
             .filter(|_| self.hooks.wants(kind, Severity::Warning))
-            .map(|p| to_san(p, m));
+            .map(|p| SanPlus::from_move(p, m).to_string());
         self.report(kind, Severity::Warning, offset, Some(ply), || {
             let san = san.unwrap_or_default();
             let how: Vec<&str> = lenience.describe().collect();

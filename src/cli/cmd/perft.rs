@@ -7,9 +7,9 @@ use std::time::Instant;
 use pgnkit::chess::perft::{divide, perft};
 use pgnkit::chess::{Position, Variant};
 use pgnkit::io::{Input, InputOptions, Source};
-use pgnkit::notation::fen::{FenError, STARTING_FEN, position_from_fen};
+use pgnkit::notation::fen::{FenError, STARTING_FEN, parse_fen};
 use pgnkit::notation::perft_suite::parse_suite;
-use pgnkit::notation::uci::to_uci;
+use pgnkit::notation::uci::write_uci;
 
 use crate::cli::{Code, Fail};
 
@@ -55,7 +55,7 @@ fn load(fen: &str, variant: Option<Variant>) -> Result<Position, FenError> {
             Variant::Standard
         },
     );
-    match position_from_fen(fen, variant) {
+    match parse_fen(fen, variant) {
         Err(FenError::Position(e)) => {
             e.ignore_impossible_check().or_else(|e| e.ignore_too_much_material()).map_err(FenError::Position)
         }
@@ -77,8 +77,13 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let start = Instant::now();
     let mut out = std::io::stdout().lock();
     let nodes = if args.divide {
+        let uci = |m| {
+            let mut text = String::new();
+            write_uci(m, pos.castling_mode(), &mut text);
+            text
+        };
         let mut rows: Vec<(String, u64)> =
-            divide(&pos, depth).into_iter().map(|(m, n)| (to_uci(m, pos.castling_mode()), n)).collect();
+            divide(&pos, depth).into_iter().map(|(m, n)| (uci(m), n)).collect();
         rows.sort();
         for (uci, n) in &rows {
             writeln!(out, "{uci}: {n}")?;

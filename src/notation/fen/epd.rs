@@ -6,6 +6,7 @@ use crate::chess::{Position, Setup};
 use super::read::{read_fields, read_u32};
 use super::write::write_position;
 use super::{EpMode, ParseFenError};
+use crate::notation::TextBuf;
 
 /// An EPD record: the position's four fields (clocks from `hmvc`/`fmvn` when present) and its
 /// operations in order, each an opcode with its operands (quotes removed from strings).
@@ -31,11 +32,11 @@ impl Epd {
 /// perft suites) are read as the clocks. `hmvc` and `fmvn` set the clocks too.
 ///
 /// ```
-/// use pgnkit::notation::read_epd;
-/// let epd = read_epd(r#"8/8/8/8/8/8/8/K1k5 w - - bm Kb2; id "mate; or not";"#).unwrap();
+/// use pgnkit::notation::parse_epd;
+/// let epd = parse_epd(r#"8/8/8/8/8/8/8/K1k5 w - - bm Kb2; id "mate; or not";"#).unwrap();
 /// assert_eq!(epd.op("id").unwrap(), ["mate; or not"]);
 /// ```
-pub fn read_epd(line: &str) -> Result<Epd, ParseFenError> {
+pub fn parse_epd(line: &str) -> Result<Epd, ParseFenError> {
     let bytes = line.as_bytes();
     // The first four fields, then whatever follows.
     let mut pos = 0;
@@ -137,7 +138,15 @@ fn read_ops(text: &str) -> Result<Vec<(String, Vec<String>)>, ParseFenError> {
     }
 }
 
-/// Writes the four EPD fields of `pos` (no clocks, no operations).
-pub fn write_epd_into(pos: &Position, ep: EpMode, out: &mut Vec<u8>) {
-    write_position(pos, ep, false, out);
+/// Appends the four EPD fields of `pos` to `out` (no clocks, no operations).
+///
+/// ```
+/// use pgnkit::chess::Position;
+/// use pgnkit::notation::{EpMode, write_epd};
+/// let mut epd = String::new();
+/// write_epd(&Position::default(), EpMode::Legal, &mut epd);
+/// assert_eq!(epd, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
+/// ```
+pub fn write_epd(pos: &Position, ep: EpMode, out: &mut impl TextBuf) {
+    out.append_with(|out| write_position(pos, ep, false, out));
 }

@@ -3,9 +3,9 @@
 //! Owned here: the placement, pocket, turn, castling, en passant and clock fields; castling
 //! rights as rook squares (X-FEN and Shredder-FEN in, X-FEN out); the en passant policy
 //! ([`EpMode`]); EPD operations (PGN standard 16.2). Validation of the position itself belongs
-//! to [`Position::from_setup`]; [`position_from_fen`] combines both.
+//! to [`Position::from_setup`]; [`parse_fen`] combines both.
 //!
-//! Lenient input accepted by [`read_fen`]:
+//! Lenient input accepted by [`parse_setup`] (and [`parse_fen`]):
 //! - any amount of ASCII whitespace around and between fields;
 //! - 4 to 6 fields (EPD's four; missing clocks default to `0 1`);
 //! - a crazyhouse pocket as `[QRpp]` right after the board, or as a ninth rank `/QRpp` (may be
@@ -17,10 +17,10 @@
 //!   rook square on that file of the back rank (upper case for White). Rights without a rook are
 //!   kept as squares; `Position::from_setup` reports them.
 //!
-//! Not accepted by [`read_fen`]: a trailing `;` or EPD operations (use [`read_epd`]).
+//! Not accepted by [`parse_setup`]: a trailing `;` or EPD operations (use [`parse_epd`]).
 //!
-//! Writing never allocates beyond the output buffer ([`write_fen_into`] is on the positions
-//! job's hot path).
+//! Writing never allocates beyond the output buffer ([`FenWriter`] and [`write_fen`] are on the
+//! positions job's hot path).
 //!
 //! Parts: `read` (FEN text to a [`Setup`] or a [`Position`]), `write` (the plain writers and
 //! the en passant policy), `writer` ([`FenWriter`], the incremental writer for consecutive
@@ -39,12 +39,12 @@ mod tests;
 mod write;
 mod writer;
 
-pub use epd::{Epd, read_epd, write_epd_into};
-pub use read::{position_from_fen, read_fen};
+pub use epd::{Epd, parse_epd, write_epd};
+pub use read::{parse_fen, parse_setup};
 #[cfg(test)]
 pub(crate) use write::ep_square;
 pub(crate) use write::push_square;
-pub use write::{write_fen, write_fen_into, write_setup_into};
+pub use write::{write_fen, write_setup};
 pub use writer::FenWriter;
 
 /// The FEN of the standard starting position.

@@ -18,11 +18,11 @@ fn fields(text: &[u8]) -> impl Iterator<Item = &[u8]> {
 /// Reads a FEN (4 to 6 fields) into an unvalidated [`Setup`].
 ///
 /// ```
-/// use pgnkit::notation::{read_fen, STARTING_FEN};
+/// use pgnkit::notation::{parse_setup, STARTING_FEN};
 /// use pgnkit::chess::Setup;
-/// assert_eq!(read_fen(STARTING_FEN.as_bytes()), Ok(Setup::standard()));
+/// assert_eq!(parse_setup(STARTING_FEN.as_bytes()), Ok(Setup::standard()));
 /// ```
-pub fn read_fen(text: &[u8]) -> Result<Setup, ParseFenError> {
+pub fn parse_setup(text: &[u8]) -> Result<Setup, ParseFenError> {
     let mut it = fields(text);
     let setup = read_fields(&mut it)?;
     if it.next().is_some() {
@@ -200,13 +200,13 @@ fn needs_chess960(setup: &Setup) -> bool {
 /// repairable positions.
 ///
 /// ```
-/// use pgnkit::notation::position_from_fen;
+/// use pgnkit::notation::parse_fen;
 /// use pgnkit::chess::{Variant, CastlingMode};
-/// let pos = position_from_fen("4k3/8/8/8/8/8/8/1R2K1R1 w GB - 0 1", Variant::Standard).unwrap();
+/// let pos = parse_fen("4k3/8/8/8/8/8/8/1R2K1R1 w GB - 0 1", Variant::Standard).unwrap();
 /// assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
 /// ```
-pub fn position_from_fen(text: &str, variant: Variant) -> Result<Position, FenError> {
-    let mut setup = read_fen(text.as_bytes())?;
+pub fn parse_fen(text: &str, variant: Variant) -> Result<Position, FenError> {
+    let mut setup = parse_setup(text.as_bytes())?;
     if variant == Variant::Crazyhouse && setup.pockets.is_none() {
         setup.pockets = Some(ByColor::default());
     }

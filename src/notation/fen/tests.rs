@@ -44,16 +44,16 @@ fn ranks_rendered_whole_match_the_square_loop() {
 
 /// The caching writer gives the bytes of the plain one over many games' positions.
 #[test]
-fn fen_writer_matches_write_fen_into() {
+fn fen_writer_matches_write_fen() {
     let mut w = FenWriter::new();
     // Same rook squares, another color on h8: the castling letter changes (g, then k).
     for (fen, castling) in
         [("r3k1rr/8/8/8/8/8/8/4K3 b g - 0 1", " g "), ("r3k1rR/8/8/8/8/8/8/4K3 b g - 0 1", " k ")]
     {
-        let pos = position_from_fen(fen, Variant::Chess960).expect("valid");
+        let pos = parse_fen(fen, Variant::Chess960).expect("valid");
         let (mut a, mut b) = (Vec::new(), Vec::new());
-        w.write_fen_into(&pos, EpMode::Legal, &mut a);
-        write_fen_into(&pos, EpMode::Legal, &mut b);
+        w.write_fen(&pos, EpMode::Legal, &mut a);
+        write_fen(&pos, EpMode::Legal, &mut b);
         assert_eq!(String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
         assert!(String::from_utf8_lossy(&b).contains(castling), "{}", String::from_utf8_lossy(&b));
     }
@@ -70,11 +70,11 @@ fn fen_writer_matches_write_fen_into() {
             for (ep, epd) in [(EpMode::Legal, false), (EpMode::Always, true)] {
                 let (mut a, mut b) = (b"x".to_vec(), b"x".to_vec());
                 if epd {
-                    w.write_epd_into(&pos, ep, &mut a);
-                    write_epd_into(&pos, ep, &mut b);
+                    w.write_epd(&pos, ep, &mut a);
+                    write_epd(&pos, ep, &mut b);
                 } else {
-                    w.write_fen_into(&pos, ep, &mut a);
-                    write_fen_into(&pos, ep, &mut b);
+                    w.write_fen(&pos, ep, &mut a);
+                    write_fen(&pos, ep, &mut b);
                 }
                 assert_eq!(a, b);
             }
@@ -91,27 +91,34 @@ fn fen_writer_matches_write_fen_into() {
 }
 use crate::chess::PositionErrorKind;
 
+/// The FEN of `p` as a `String`.
+fn fen_text(p: &Position, ep: EpMode) -> String {
+    let mut text = String::new();
+    write_fen(p, ep, &mut text);
+    text
+}
+
 fn setup(fen: &str) -> Setup {
-    read_fen(fen.as_bytes()).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    parse_setup(fen.as_bytes()).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 fn pos(fen: &str, variant: Variant) -> Position {
-    position_from_fen(fen, variant).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    parse_fen(fen, variant).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 fn setup_fen(s: &Setup) -> String {
     let mut out = Vec::new();
-    write_setup_into(s, CastlingMode::Standard, &mut out);
+    write_setup(s, CastlingMode::Standard, &mut out);
     String::from_utf8(out).unwrap()
 }
 
 /// write -> read -> write gives the same text, and the same position.
 fn round_trip(fen: &str, variant: Variant, expected: &str) {
     let p = pos(fen, variant);
-    let written = write_fen(&p, EpMode::Always);
+    let written = fen_text(&p, EpMode::Always);
     assert_eq!(written, expected, "from {fen}");
     let again = pos(&written, variant);
-    assert_eq!(write_fen(&again, EpMode::Always), written);
+    assert_eq!(fen_text(&again, EpMode::Always), written);
     assert!(again.same_position(&p));
     assert_eq!(again.zobrist(), p.zobrist());
     assert_eq!(again.castling_mode(), p.castling_mode(), "{fen}");
@@ -120,7 +127,7 @@ fn round_trip(fen: &str, variant: Variant, expected: &str) {
 #[test]
 fn start_position() {
     assert_eq!(setup(STARTING_FEN), Setup::standard());
-    assert_eq!(write_fen(&Position::default(), EpMode::Legal), STARTING_FEN);
+    assert_eq!(fen_text(&Position::default(), EpMode::Legal), STARTING_FEN);
     assert_eq!(setup_fen(&Setup::standard()), STARTING_FEN);
 }
 
@@ -168,12 +175,12 @@ fn errors_name_the_field() {
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4;", Halfmoves),
     ];
     for &(fen, err) in cases {
-        assert_eq!(read_fen(fen.as_bytes()), Err(err), "{fen:?}");
+        assert_eq!(parse_setup(fen.as_bytes()), Err(err), "{fen:?}");
     }
     assert!(Halfmoves.to_string().contains("halfmove"));
-    let e = position_from_fen("8/8/8/8/8/8/8/8 w - - 0 1", Variant::Standard).unwrap_err();
+    let e = parse_fen("8/8/8/8/8/8/8/8 w - - 0 1", Variant::Standard).unwrap_err();
     assert!(matches!(e, FenError::Position(ref p) if p.has(PositionErrorKind::Empty)), "{e}");
-    let e = position_from_fen("nonsense", Variant::Standard).unwrap_err();
+    let e = parse_fen("nonsense", Variant::Standard).unwrap_err();
     assert!(matches!(e, FenError::Parse(Board)));
     assert!(std::error::Error::source(&e).is_some());
 }
@@ -185,15 +192,15 @@ fn castling_rights_as_rooks() {
     assert_eq!(s.castling_rights, Bitboard::from_square(Square::G1) | Square::B1 | Square::E8 | Square::A8);
     // Shredder-FEN in, X-FEN out.
     let p = pos("rk2r3/8/8/8/8/8/8/R3K1RR w GAea - 0 1", Variant::Chess960);
-    assert_eq!(write_fen(&p, EpMode::Legal), "rk2r3/8/8/8/8/8/8/R3K1RR w GQkq - 0 1");
+    assert_eq!(fen_text(&p, EpMode::Legal), "rk2r3/8/8/8/8/8/8/R3K1RR w GQkq - 0 1");
     // Rights without a rook are kept (as the corner) and rejected by validation.
     let s = setup("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1");
     assert_eq!(s.castling_rights, Bitboard::CORNERS);
-    let e = position_from_fen("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1", Variant::Standard).unwrap_err();
+    let e = parse_fen("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1", Variant::Standard).unwrap_err();
     let FenError::Position(e) = e else { panic!() };
     assert!(e.has(PositionErrorKind::InvalidCastlingRights));
     assert_eq!(
-        write_fen(&e.ignore_invalid_castling_rights().unwrap(), EpMode::Legal),
+        fen_text(&e.ignore_invalid_castling_rights().unwrap(), EpMode::Legal),
         "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
     );
 }
@@ -281,7 +288,7 @@ fn raw_setup_round_trip() {
         let text = setup_fen(&s);
         assert_eq!(setup(&text), s, "{fen} -> {text}");
         let mut again = Vec::new();
-        write_setup_into(&setup(&text), CastlingMode::Chess960, &mut again);
+        write_setup(&setup(&text), CastlingMode::Chess960, &mut again);
         assert_eq!(again, text.as_bytes());
     }
 }
@@ -290,8 +297,8 @@ fn raw_setup_round_trip() {
 fn ep_modes() {
     // After 1. e4: the square exists, but no capture.
     let p = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", Variant::Standard);
-    assert_eq!(write_fen(&p, EpMode::Legal), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
-    assert_eq!(write_fen(&p, EpMode::Always), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    assert_eq!(fen_text(&p, EpMode::Legal), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    assert_eq!(fen_text(&p, EpMode::Always), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
     // Pseudo-legal but pinned: not written in legal mode.
     let p = pos("8/8/8/K2pP2r/8/8/8/4k3 w - d6 0 1", Variant::Standard);
     assert_eq!(p.ep_square_legal(), None);
@@ -303,7 +310,7 @@ fn ep_modes() {
 
 #[test]
 fn epd_ops() {
-    let epd = read_epd(
+    let epd = parse_epd(
         r#"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5 Bc4; id "WAC.001; quoted"; c0 "a b"; ce +32; acd 20;acn 12345 ;acs 3; dm 4; pv Bb5 a6 Ba4; hmvc 2; fmvn 3"#,
     )
     .unwrap();
@@ -320,29 +327,29 @@ fn epd_ops() {
     assert_eq!(epd.ops.len(), 11);
     assert_eq!(epd.op("am"), None);
     // Numeric clocks after the four fields (perft suites), no ops.
-    let epd = read_epd("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
+    let epd = parse_epd("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
     assert_eq!((epd.setup.halfmoves, epd.setup.fullmoves), (2, 9));
     assert!(epd.ops.is_empty());
     // Plain four fields, and errors.
     assert_eq!(
-        read_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -").unwrap().setup,
+        parse_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -").unwrap().setup,
         Setup::standard()
     );
-    assert_eq!(read_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq"), Err(ParseFenError::EpSquare));
+    assert_eq!(parse_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq"), Err(ParseFenError::EpSquare));
     assert_eq!(
-        read_epd(r#"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id "open"#),
+        parse_epd(r#"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id "open"#),
         Err(ParseFenError::TrailingGarbage)
     );
     assert_eq!(
-        read_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;"),
+        parse_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;"),
         Err(ParseFenError::TrailingGarbage)
     );
     assert_eq!(
-        read_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc x;"),
+        parse_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc x;"),
         Err(ParseFenError::Halfmoves)
     );
     assert_eq!(
-        read_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - fmvn;"),
+        parse_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - fmvn;"),
         Err(ParseFenError::Fullmoves)
     );
 }
@@ -350,7 +357,7 @@ fn epd_ops() {
 #[test]
 fn epd_writer() {
     let mut out = Vec::new();
-    write_epd_into(&Position::default(), EpMode::Legal, &mut out);
+    write_epd(&Position::default(), EpMode::Legal, &mut out);
     assert_eq!(out, b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
     for v in [0, 7, 10, 4_294_967_295] {
         let mut n = Tail::new();

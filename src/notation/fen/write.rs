@@ -10,6 +10,7 @@ use crate::chess::{
 use super::EpMode;
 use super::read::xfen_rook;
 use super::writer::{CODE_LETTERS, code_planes, place_ranks, render_rank};
+use crate::notation::TextBuf;
 
 #[inline]
 pub(crate) fn push_square(out: &mut Vec<u8>, sq: Square) {
@@ -226,34 +227,30 @@ pub(super) fn write_position(pos: &Position, ep: EpMode, clocks: bool, out: &mut
 /// the en passant square per `ep`. Allocates nothing beyond `out`.
 ///
 /// ```
-/// use pgnkit::notation::{write_fen_into, EpMode, STARTING_FEN};
+/// use pgnkit::notation::{write_fen, EpMode, STARTING_FEN};
 /// use pgnkit::chess::Position;
-/// let mut out = Vec::new();
-/// write_fen_into(&Position::default(), EpMode::Legal, &mut out);
-/// assert_eq!(out, STARTING_FEN.as_bytes());
+/// let (mut bytes, mut text) = (Vec::new(), String::new());
+/// write_fen(&Position::default(), EpMode::Legal, &mut bytes);
+/// write_fen(&Position::default(), EpMode::Legal, &mut text);
+/// assert_eq!((bytes.as_slice(), text.as_str()), (STARTING_FEN.as_bytes(), STARTING_FEN));
 /// ```
-pub fn write_fen_into(pos: &Position, ep: EpMode, out: &mut Vec<u8>) {
-    write_position(pos, ep, true, out);
-}
-
-/// The FEN of `pos` (see [`write_fen_into`]).
-pub fn write_fen(pos: &Position, ep: EpMode) -> String {
-    let mut out = Vec::with_capacity(96);
-    write_fen_into(pos, ep, &mut out);
-    String::from_utf8(out).expect("FEN is ASCII")
+pub fn write_fen(pos: &Position, ep: EpMode, out: &mut impl TextBuf) {
+    out.append_with(|out| write_position(pos, ep, true, out));
 }
 
 /// Appends the FEN of an unvalidated `setup`: the en passant square as given, pockets when
 /// present, promoted marks as given, X-FEN castling. `mode` is accepted for symmetry with
 /// reading; X-FEN as written here reads back to the same rook squares in either mode, so it does
 /// not change the output.
-pub fn write_setup_into(setup: &Setup, mode: CastlingMode, out: &mut Vec<u8>) {
+pub fn write_setup(setup: &Setup, mode: CastlingMode, out: &mut impl TextBuf) {
     let _ = mode;
-    write_board(&setup.board, setup.promoted & setup.board.occupied(), out);
-    if let Some(pockets) = &setup.pockets {
-        write_pockets(pockets, out);
-    }
-    let clocks = Some((setup.halfmoves, setup.fullmoves));
-    let t = tail(setup.turn, &setup.board, setup.castling_rights, setup.ep_square, clocks);
-    out.extend_from_slice(t.as_slice());
+    out.append_with(|out| {
+        write_board(&setup.board, setup.promoted & setup.board.occupied(), out);
+        if let Some(pockets) = &setup.pockets {
+            write_pockets(pockets, out);
+        }
+        let clocks = Some((setup.halfmoves, setup.fullmoves));
+        let t = tail(setup.turn, &setup.board, setup.castling_rights, setup.ep_square, clocks);
+        out.extend_from_slice(t.as_slice());
+    });
 }

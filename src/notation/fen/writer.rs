@@ -6,18 +6,20 @@ use crate::chess::{Bitboard, Board, Color, Position, Variant};
 
 use super::EpMode;
 use super::write::{StackBuf, ep_square, write_castling, write_position};
+use crate::notation::TextBuf;
 
 /// Writes the FENs (or EPDs) of a sequence of positions, such as the positions of a game,
 /// reusing the text of every rank whose pieces did not change since the previous call: the same
-/// bytes as [`write_fen_into`](super::write_fen_into) / [`write_epd_into`](super::write_epd_into), several times faster when consecutive
-/// positions differ by a move (one or two ranks). Crazyhouse positions take the plain path.
+/// bytes as [`write_fen`](super::write_fen) / [`write_epd`](super::write_epd), several times
+/// faster when consecutive positions differ by a move (one or two ranks). Crazyhouse positions
+/// take the plain path.
 ///
 /// ```
-/// use pgnkit::notation::{FenWriter, write_fen_into, EpMode};
+/// use pgnkit::notation::{FenWriter, write_fen, EpMode};
 /// use pgnkit::chess::Position;
 /// let (mut a, mut b) = (Vec::new(), Vec::new());
-/// FenWriter::new().write_fen_into(&Position::default(), EpMode::Legal, &mut a);
-/// write_fen_into(&Position::default(), EpMode::Legal, &mut b);
+/// FenWriter::new().write_fen(&Position::default(), EpMode::Legal, &mut a);
+/// write_fen(&Position::default(), EpMode::Legal, &mut b);
 /// assert_eq!(a, b);
 /// ```
 #[derive(Clone, Debug)]
@@ -200,16 +202,16 @@ impl FenWriter {
         FenWriter::default()
     }
 
-    /// Appends the FEN of `pos` to `out`, exactly as [`write_fen_into`](super::write_fen_into).
+    /// Appends the FEN of `pos` to `out`, exactly as [`write_fen`](super::write_fen).
     #[inline]
-    pub fn write_fen_into(&mut self, pos: &Position, ep: EpMode, out: &mut Vec<u8>) {
-        self.write(pos, ep, true, out);
+    pub fn write_fen(&mut self, pos: &Position, ep: EpMode, out: &mut impl TextBuf) {
+        out.append_with(|out| self.write(pos, ep, true, out));
     }
 
-    /// Appends the four EPD fields of `pos` to `out`, exactly as [`write_epd_into`](super::write_epd_into).
+    /// Appends the four EPD fields of `pos` to `out`, exactly as [`write_epd`](super::write_epd).
     #[inline]
-    pub fn write_epd_into(&mut self, pos: &Position, ep: EpMode, out: &mut Vec<u8>) {
-        self.write(pos, ep, false, out);
+    pub fn write_epd(&mut self, pos: &Position, ep: EpMode, out: &mut impl TextBuf) {
+        out.append_with(|out| self.write(pos, ep, false, out));
     }
 
     /// Writes into a zeroed 128-byte window of `out` with fixed-size stores, then trims it: no

@@ -16,14 +16,14 @@
 //!   move ([`Lenience::LOWER_CASE_PIECE`]);
 //! - a `P` prefix for pawns: `Pe4`, `Pexd5` ([`Lenience::PAWN_PREFIX`]); a pawn drop written `@f3`
 //!   ([`Lenience::PAWN_DROP_LETTER`]);
-//! - check marks: `++` at parse time, missing or wrong `+`/`#` found by [`resolve`]
+//! - check marks: `++` at parse time, missing or wrong `+`/`#` found by [`parse_san`]
 //!   ([`Lenience::CHECK_MARK`]);
 //! - over-specified or non-minimal disambiguation, `Ngf3` when only one knight can go
-//!   ([`Lenience::OVER_SPECIFIED`], set by [`resolve`]);
+//!   ([`Lenience::OVER_SPECIFIED`], set by [`parse_san`]);
 //! - `x` missing on a capture or present on a non-capture ([`Lenience::CAPTURE_MARK`], set by
-//!   [`resolve`]);
+//!   [`parse_san`]);
 //! - null moves `--`, `Z0`, `0000`, `@@@@` ([`Lenience::NULL_MOVE`]): parsed as [`San::Null`];
-//!   they are not moves, so [`resolve`] and [`San::to_move`] answer [`SanError::Illegal`].
+//!   they are not moves, so [`parse_san`] and [`San::to_move`] answer [`SanError::Illegal`].
 //!
 //! Rejected: annotation glyphs (`!`, `?`; the PGN reader splits them off), pawn captures without
 //! a file (`xd5`), anything longer than 16 bytes. A normal SAN never resolves to castling: a king
@@ -47,8 +47,8 @@ mod resolve;
 mod tests;
 mod write;
 
-pub use resolve::{Resolved, resolve, resolve_in, suffix_after};
-pub use write::{san_of, to_san, write_san_into};
+pub use resolve::{Resolved, parse_san, parse_san_with, suffix_after};
+pub use write::write_san;
 
 /// A move in SAN, without its check suffix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -100,7 +100,7 @@ pub struct SanPlus {
 }
 
 /// What was non-canonical in a SAN as read: a set of flags, `0` when canonical. The flags found
-/// by parsing alone come from [`San::from_ascii`]; [`resolve`] adds those that need the position.
+/// by parsing alone come from [`San::from_ascii`]; [`parse_san`] adds those that need the position.
 // `u32`, not `u16`: beside the `u16` move, LLVM rebuilt the pair through a misaligned stack
 // reload (a store-forwarding stall, 5-13% of the replayer in `perf annotate`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]

@@ -435,7 +435,7 @@ fn parse_drop(role: Role, t: &[u8]) -> Option<San> {
 impl San {
     /// Parses SAN in any accepted form (see the module docs), with its suffix and what was
     /// non-canonical. Flags that need the position (check marks, disambiguation, capture mark)
-    /// are only found by [`resolve`](fn@super::resolve).
+    /// are only found by [`parse_san`](super::parse_san).
     ///
     /// ```
     /// use pgnkit::notation::{San, Lenience};

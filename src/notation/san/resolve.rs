@@ -235,14 +235,14 @@ pub fn suffix_after(after: &Position, checkers: Bitboard) -> Option<Suffix> {
 /// reads as a pawn move is tried as a pawn first, then as a bishop.
 ///
 /// ```
-/// use pgnkit::notation::{resolve, Lenience};
+/// use pgnkit::notation::{parse_san, Lenience};
 /// use pgnkit::chess::{Position, Move, Square};
 /// let pos = Position::default();
-/// assert_eq!(resolve(&pos, b"Nf3"), Ok((Move::normal(Square::G1, Square::F3), Lenience::CANONICAL)));
-/// assert_eq!(resolve(&pos, b"Ngf3").unwrap().1, Lenience::OVER_SPECIFIED);
+/// assert_eq!(parse_san(&pos, b"Nf3"), Ok((Move::normal(Square::G1, Square::F3), Lenience::CANONICAL)));
+/// assert_eq!(parse_san(&pos, b"Ngf3").unwrap().1, Lenience::OVER_SPECIFIED);
 /// ```
-pub fn resolve(pos: &Position, text: &[u8]) -> Result<(Move, Lenience), SanError> {
-    let r = resolve_in(pos, pos.checkers(), text)?;
+pub fn parse_san(pos: &Position, text: &[u8]) -> Result<(Move, Lenience), SanError> {
+    let r = parse_san_with(pos, pos.checkers(), text)?;
     let mut flags = r.lenience;
     if suffix_of(pos, r.mv) != r.suffix {
         flags |= Lenience::CHECK_MARK;
@@ -250,7 +250,7 @@ pub fn resolve(pos: &Position, text: &[u8]) -> Result<(Move, Lenience), SanError
     Ok((r.mv, flags))
 }
 
-/// A SAN token resolved by [`resolve_in`], its check mark not yet verified.
+/// A SAN token resolved by [`parse_san_with`], its check mark not yet verified.
 // Fixed field order and 8-byte alignment: with the default layout `check` measured 3-5% slower
 // (best-of-7 on the 100 MB corpus), the result rebuilt through stack reloads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,32 +267,33 @@ pub struct Resolved {
     pub lenience: Lenience,
 }
 
-/// [`resolve`] for callers that play the move anyway: `checkers` must be `pos.checkers()`, and
+/// [`parse_san`] for callers that play the move anyway (the PGN replayer's hot path): `checkers`
+/// must be `pos.checkers()`, and
 /// the written check mark is returned instead of verified, to be compared with [`suffix_after`]
 /// on the position after the move (which costs nothing when its checkers are wanted anyway).
 ///
 /// ```
-/// use pgnkit::notation::san::{resolve_in, suffix_after, Lenience, Suffix};
+/// use pgnkit::notation::san::{parse_san_with, suffix_after, Lenience, Suffix};
 /// use pgnkit::chess::Position;
 /// let mut pos = Position::default();
 /// for san in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"] {
-///     let r = resolve_in(&pos, pos.checkers(), san.as_bytes()).unwrap();
+///     let r = parse_san_with(&pos, pos.checkers(), san.as_bytes()).unwrap();
 ///     pos.play_unchecked(r.mv);
 /// }
-/// let r = resolve_in(&pos, pos.checkers(), b"Qxf7+").unwrap();
+/// let r = parse_san_with(&pos, pos.checkers(), b"Qxf7+").unwrap();
 /// assert_eq!((r.lenience, r.suffix), (Lenience::CANONICAL, Some(Suffix::Check)));
 /// pos.play_unchecked(r.mv);
 /// assert_eq!(suffix_after(&pos, pos.checkers()), Some(Suffix::Checkmate));
 /// ```
 #[inline(always)]
-pub fn resolve_in(pos: &Position, checkers: Bitboard, text: &[u8]) -> Result<Resolved, SanError> {
+pub fn parse_san_with(pos: &Position, checkers: Bitboard, text: &[u8]) -> Result<Resolved, SanError> {
     match resolve_common(pos, checkers, text) {
         Some(r) => Ok(r),
         None => resolve_written(pos, checkers, text),
     }
 }
 
-/// [`resolve_in`] for what [`resolve_common`] leaves: castling, disambiguation, promotion, en
+/// [`parse_san_with`] for what [`resolve_common`] leaves: castling, disambiguation, promotion, en
 /// passant, the forms it does not read, and every error. Out of line: about one move in ten
 /// comes here, and kept out of the replay loop it made `check -j1` 0.7% faster (`scripts/ab.sh`).
 #[inline(never)]
@@ -407,7 +408,7 @@ fn castling_text(text: &[u8]) -> Option<(CastlingSide, Option<Suffix>)> {
     flags.is_canonical().then_some((side, suffix))
 }
 
-/// [`resolve_in`] for what [`parse_canonical`] does not read.
+/// [`parse_san_with`] for what [`parse_canonical`] does not read.
 #[inline(never)]
 fn resolve_general(pos: &Position, checkers: Bitboard, text: &[u8]) -> Result<Resolved, SanError> {
     let parsed = parse_general(text).ok_or(SanError::Syntax)?;

@@ -7,18 +7,29 @@ use super::resolve::{
 };
 use super::*;
 use crate::chess::{File, Move, MoveKind, Position, Rank, Role, Square, Variant};
-use crate::notation::fen::position_from_fen;
+use crate::notation::fen::{EpMode, parse_fen, write_fen};
 
 fn pos(fen: &str) -> Position {
-    position_from_fen(fen, Variant::Standard).unwrap()
+    parse_fen(fen, Variant::Standard).unwrap()
 }
 
 fn pos_v(fen: &str, v: Variant) -> Position {
-    position_from_fen(fen, v).unwrap()
+    parse_fen(fen, v).unwrap()
 }
 
 fn ok(p: &Position, text: &str) -> (Move, Lenience) {
-    resolve(p, text.as_bytes()).unwrap_or_else(|e| panic!("{text}: {e}"))
+    parse_san(p, text.as_bytes()).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// The canonical SAN of `m` in `p`, as text.
+fn san(p: &Position, m: Move) -> String {
+    SanPlus::from_move(p, m).to_string()
+}
+
+fn fen(p: &Position) -> String {
+    let mut text = String::new();
+    write_fen(p, EpMode::Always, &mut text);
+    text
 }
 
 fn sq(s: &str) -> Square {
@@ -142,7 +153,7 @@ fn canonical_path_reads_written_san() {
     for fen in fens {
         let p = pos(fen);
         for &m in p.legal_moves().iter().filter(|m| !m.is_castle()) {
-            let san = to_san(&p, m);
+            let san = san(&p, m);
             let c = parse_canonical(san.as_bytes()).unwrap_or_else(|| panic!("{san} in {fen}"));
             assert_eq!(Some(c.parsed()), parse_general(san.as_bytes()), "{san}");
             seen += 1;
@@ -175,7 +186,7 @@ fn one_pass_agrees_with_the_general_path() {
                 let moves = p.legal_moves();
                 let mut written: Vec<String> = Vec::new();
                 for &m in moves.iter() {
-                    let san = to_san(&p, m);
+                    let san = san(&p, m);
                     let body = san.trim_end_matches(['+', '#']);
                     written.extend([san.clone(), body.to_string(), format!("{body}+"), format!("{body}#")]);
                     written.push(body.replacen('x', "", 1));
@@ -235,7 +246,7 @@ fn parse_errors() {
         assert_eq!(San::from_ascii(s.as_bytes()), Err(ParseSanError::Syntax), "{s:?}");
         assert!(s.parse::<San>().is_err());
     }
-    assert_eq!(resolve(&Position::default(), b"Nf3!"), Err(SanError::Syntax));
+    assert_eq!(parse_san(&Position::default(), b"Nf3!"), Err(SanError::Syntax));
 }
 
 #[test]
@@ -262,19 +273,19 @@ fn resolve_common_moves() {
     assert_eq!(ok(&p, "N1f3").1, Lenience::OVER_SPECIFIED);
     assert_eq!(ok(&p, "Ng1-f3").1, Lenience::LONG_ALGEBRAIC);
     assert_eq!(ok(&p, "Nxf3").1, Lenience::CAPTURE_MARK);
-    assert_eq!(resolve(&p, b"e5"), Err(SanError::Illegal));
-    assert_eq!(resolve(&p, b"Ke2"), Err(SanError::Illegal));
-    assert_eq!(resolve(&p, b"O-O"), Err(SanError::Illegal));
-    assert_eq!(resolve(&p, b"N@f3"), Err(SanError::Illegal));
-    assert_eq!(resolve(&p, b"--"), Err(SanError::Illegal));
-    assert_eq!(resolve(&p, b"e4e5"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"e5"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"Ke2"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"O-O"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"N@f3"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"--"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"e4e5"), Err(SanError::Illegal));
 
     let p = pos("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
     assert_eq!(ok(&p, "exd5"), (Move::normal(Square::E4, Square::D5), Lenience::CANONICAL));
     assert_eq!(ok(&p, "ed5").1, Lenience::CAPTURE_MARK);
     assert_eq!(ok(&p, "e4d5").1, Lenience::LONG_ALGEBRAIC | Lenience::CAPTURE_MARK);
     assert_eq!(ok(&p, "exe5").1, Lenience::CAPTURE_MARK | Lenience::OVER_SPECIFIED);
-    assert_eq!(resolve(&p, b"dxe5"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"dxe5"), Err(SanError::Illegal));
 }
 
 #[test]
@@ -287,11 +298,11 @@ fn coordinate_notation_moves_pieces_and_castles() {
     assert_eq!(ok(&p, "g1f3+"), (knight, Lenience::LONG_ALGEBRAIC | Lenience::CHECK_MARK));
     // A lower-case `b` origin square is read as the square, before any bishop reading.
     assert_eq!(ok(&p, "b1c3"), (Move::normal(Square::B1, Square::C3), Lenience::LONG_ALGEBRAIC));
-    assert_eq!(resolve(&p, b"g1e2"), Err(SanError::Illegal), "own pawn on e2");
-    assert_eq!(resolve(&p, b"d1h5"), Err(SanError::Illegal), "blocked");
-    assert_eq!(resolve(&p, b"g8f6"), Err(SanError::Illegal), "their knight");
-    assert_eq!(resolve(&p, b"e3e4"), Err(SanError::Illegal), "nothing there");
-    assert_eq!(resolve(&p, b"Pg1f3"), Err(SanError::Illegal), "a pawn, written so");
+    assert_eq!(parse_san(&p, b"g1e2"), Err(SanError::Illegal), "own pawn on e2");
+    assert_eq!(parse_san(&p, b"d1h5"), Err(SanError::Illegal), "blocked");
+    assert_eq!(parse_san(&p, b"g8f6"), Err(SanError::Illegal), "their knight");
+    assert_eq!(parse_san(&p, b"e3e4"), Err(SanError::Illegal), "nothing there");
+    assert_eq!(parse_san(&p, b"Pg1f3"), Err(SanError::Illegal), "a pawn, written so");
 
     // Captures by a piece, with and without `x`; a check mark verified as for SAN.
     let p = pos("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1");
@@ -310,7 +321,7 @@ fn coordinate_notation_moves_pieces_and_castles() {
     }
     assert_eq!(ok(&p, "e1f1"), (Move::normal(Square::E1, Square::F1), Lenience::LONG_ALGEBRAIC));
     let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1");
-    assert_eq!(resolve(&p, b"e1g1"), Err(SanError::Illegal), "no right to castle");
+    assert_eq!(parse_san(&p, b"e1g1"), Err(SanError::Illegal), "no right to castle");
     // Chess960: the king onto its own rook.
     let p = pos_v("r5kr/8/8/8/8/8/8/RK5R w KQk - 0 1", Variant::Chess960);
     assert_eq!(ok(&p, "b1h1"), (Move::castle(Square::B1, Square::H1), Lenience::LONG_ALGEBRAIC));
@@ -320,30 +331,30 @@ fn coordinate_notation_moves_pieces_and_castles() {
 fn ambiguity_and_disambiguation() {
     // Knights on b1 and f3 both reach d2.
     let p = pos("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
-    assert_eq!(resolve(&p, b"Nd2"), Err(SanError::Ambiguous));
+    assert_eq!(parse_san(&p, b"Nd2"), Err(SanError::Ambiguous));
     assert_eq!(ok(&p, "Nbd2"), (Move::normal(Square::B1, Square::D2), Lenience::CANONICAL));
     assert_eq!(ok(&p, "Nfd2"), (Move::normal(Square::F3, Square::D2), Lenience::CANONICAL));
     assert_eq!(ok(&p, "N1d2").1, Lenience::OVER_SPECIFIED);
     assert_eq!(ok(&p, "Nb1d2").1, Lenience::OVER_SPECIFIED);
-    assert_eq!(resolve(&p, b"Ncd2"), Err(SanError::Illegal));
-    assert_eq!(to_san(&p, Move::normal(Square::B1, Square::D2)), "Nbd2");
+    assert_eq!(parse_san(&p, b"Ncd2"), Err(SanError::Illegal));
+    assert_eq!(san(&p, Move::normal(Square::B1, Square::D2)), "Nbd2");
     // Rooks on one file: the rank disambiguates.
     let p = pos("4k3/8/8/8/R7/8/8/R3K3 w - - 0 1");
-    assert_eq!(to_san(&p, Move::normal(Square::A1, Square::A2)), "R1a2");
+    assert_eq!(san(&p, Move::normal(Square::A1, Square::A2)), "R1a2");
     assert_eq!(ok(&p, "R1a2").1, Lenience::CANONICAL);
     assert_eq!(ok(&p, "Ra1a2").1, Lenience::OVER_SPECIFIED);
-    assert_eq!(resolve(&p, b"Ra2"), Err(SanError::Ambiguous));
+    assert_eq!(parse_san(&p, b"Ra2"), Err(SanError::Ambiguous));
     // Three queens: file and rank.
     let p = pos("6k1/8/8/8/Q2Q4/8/8/Q3K3 w - - 0 1");
-    assert_eq!(to_san(&p, Move::normal(Square::A4, Square::D1)), "Qa4d1");
-    assert_eq!(to_san(&p, Move::normal(Square::A1, Square::D1)), "Q1d1");
-    assert_eq!(to_san(&p, Move::normal(Square::D4, Square::D1)), "Qdd1");
-    assert_eq!(resolve(&p, b"Qad1"), Err(SanError::Ambiguous));
-    assert_eq!(resolve(&p, b"Q4d1"), Err(SanError::Ambiguous));
+    assert_eq!(san(&p, Move::normal(Square::A4, Square::D1)), "Qa4d1");
+    assert_eq!(san(&p, Move::normal(Square::A1, Square::D1)), "Q1d1");
+    assert_eq!(san(&p, Move::normal(Square::D4, Square::D1)), "Qdd1");
+    assert_eq!(parse_san(&p, b"Qad1"), Err(SanError::Ambiguous));
+    assert_eq!(parse_san(&p, b"Q4d1"), Err(SanError::Ambiguous));
     assert_eq!(ok(&p, "Qa4d1").1, Lenience::CANONICAL);
     // A pinned knight does not count for disambiguation.
     let p = pos("4k3/4r3/8/8/8/2N5/4N3/4K3 w - - 0 1");
-    assert_eq!(to_san(&p, Move::normal(Square::C3, Square::D5)), "Nd5");
+    assert_eq!(san(&p, Move::normal(Square::C3, Square::D5)), "Nd5");
     assert_eq!(ok(&p, "Ncd5").1, Lenience::OVER_SPECIFIED);
 }
 
@@ -354,8 +365,8 @@ fn pawns_en_passant_promotions() {
     assert_eq!(ok(&p, "exf6"), (ep, Lenience::CANONICAL));
     assert_eq!(ok(&p, "exf6e.p."), (ep, Lenience::EN_PASSANT_SUFFIX));
     assert_eq!(ok(&p, "ef6").1, Lenience::CAPTURE_MARK);
-    assert_eq!(to_san(&p, ep), "exf6");
-    assert_eq!(resolve(&p, b"exd6"), Err(SanError::Illegal));
+    assert_eq!(san(&p, ep), "exf6");
+    assert_eq!(parse_san(&p, b"exd6"), Err(SanError::Illegal));
 
     let p = pos("3qk3/4P3/8/8/8/8/8/4K3 w - - 0 1");
     assert_eq!(ok(&p, "exd8=N").0, Move::promotion(Square::E7, Square::D8, Role::Knight));
@@ -363,12 +374,12 @@ fn pawns_en_passant_promotions() {
     assert_eq!(ok(&p, "exd8=Q").1, Lenience::CHECK_MARK);
     assert_eq!(ok(&p, "exd8Q+").1, Lenience::PROMOTION_FORM);
     assert_eq!(ok(&p, "exd8(R)+").1, Lenience::PROMOTION_FORM);
-    assert_eq!(to_san(&p, Move::promotion(Square::E7, Square::D8, Role::Knight)), "exd8=N");
-    assert_eq!(to_san(&p, Move::promotion(Square::E7, Square::D8, Role::Rook)), "exd8=R+");
-    assert_eq!(resolve(&p, b"exd8"), Err(SanError::Illegal));
-    assert_eq!(resolve(&p, b"e8=Q"), Err(SanError::Illegal));
+    assert_eq!(san(&p, Move::promotion(Square::E7, Square::D8, Role::Knight)), "exd8=N");
+    assert_eq!(san(&p, Move::promotion(Square::E7, Square::D8, Role::Rook)), "exd8=R+");
+    assert_eq!(parse_san(&p, b"exd8"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"e8=Q"), Err(SanError::Illegal));
     let p = pos("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
-    assert_eq!(resolve(&p, b"e4=Q"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"e4=Q"), Err(SanError::Illegal));
 }
 
 #[test]
@@ -385,7 +396,7 @@ fn lower_case_b() {
         (Move::normal(Square::D2, Square::C3), Lenience::LOWER_CASE_PIECE | Lenience::CAPTURE_MARK)
     );
     assert_eq!(ok(&p, "be3").1, Lenience::LOWER_CASE_PIECE);
-    assert_eq!(resolve(&p, b"bxa3"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"bxa3"), Err(SanError::Illegal));
 }
 
 #[test]
@@ -394,33 +405,33 @@ fn castling_standard_and_960() {
     assert_eq!(ok(&p, "O-O"), (Move::castle(Square::E1, Square::H1), Lenience::CANONICAL));
     assert_eq!(ok(&p, "O-O-O"), (Move::castle(Square::E1, Square::A1), Lenience::CANONICAL));
     assert_eq!(ok(&p, "0-0-0").1, Lenience::CASTLING_FORM);
-    assert_eq!(to_san(&p, Move::castle(Square::E1, Square::H1)), "O-O");
-    assert_eq!(to_san(&p, Move::castle(Square::E1, Square::A1)), "O-O-O");
+    assert_eq!(san(&p, Move::castle(Square::E1, Square::H1)), "O-O");
+    assert_eq!(san(&p, Move::castle(Square::E1, Square::A1)), "O-O-O");
     // A king move is never castling.
-    assert_eq!(resolve(&p, b"Kg1"), Err(SanError::Illegal));
-    assert_eq!(resolve(&p, b"Kxh1"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"Kg1"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"Kxh1"), Err(SanError::Illegal));
     assert_eq!(ok(&p, "Kf1").0, Move::normal(Square::E1, Square::F1));
     // Castling giving check and mate.
     let p = pos("5k2/8/8/8/8/8/8/4K2R w K - 0 1");
-    assert_eq!(to_san(&p, Move::castle(Square::E1, Square::H1)), "O-O+");
+    assert_eq!(san(&p, Move::castle(Square::E1, Square::H1)), "O-O+");
     // Chess960: king b1, rook a1 and h1; `Kxe1`-style text never castles.
     let p = pos_v("r5kr/8/8/8/8/8/8/RK5R w KQk - 0 1", Variant::Chess960);
     assert_eq!(ok(&p, "O-O-O").0, Move::castle(Square::B1, Square::A1));
     assert_eq!(ok(&p, "O-O").0, Move::castle(Square::B1, Square::H1));
-    assert_eq!(resolve(&p, b"Kxa1"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"Kxa1"), Err(SanError::Illegal));
     assert_eq!(ok(&p, "Kc1").0, Move::normal(Square::B1, Square::C1));
-    assert_eq!(to_san(&p, Move::castle(Square::B1, Square::A1)), "O-O-O");
+    assert_eq!(san(&p, Move::castle(Square::B1, Square::A1)), "O-O-O");
     // King already on its destination (g1), rook h1: O-O only moves the rook.
     let p = pos_v("6k1/8/8/8/8/8/8/6KR w K - 0 1", Variant::Chess960);
     assert_eq!(ok(&p, "O-O"), (Move::castle(Square::G1, Square::H1), Lenience::CANONICAL));
-    assert_eq!(to_san(&p, Move::castle(Square::G1, Square::H1)), "O-O");
+    assert_eq!(san(&p, Move::castle(Square::G1, Square::H1)), "O-O");
     // Kxe1 a real capture next to an unrelated castling right.
     let p = pos("4k3/8/8/8/8/8/8/3rK2R w K - 0 1");
     assert_eq!(ok(&p, "Kxd1").0, Move::normal(Square::E1, Square::D1));
-    assert_eq!(resolve(&p, b"O-O"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"O-O"), Err(SanError::Illegal));
     // Castling through check is illegal.
     let p = pos("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1");
-    assert_eq!(resolve(&p, b"O-O"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"O-O"), Err(SanError::Illegal));
 }
 
 #[test]
@@ -428,14 +439,14 @@ fn check_and_mate_suffixes() {
     // Scholar's mate.
     let p = pos("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
     let m = Move::normal(Square::F3, Square::F7);
-    assert_eq!(to_san(&p, m), "Qxf7#");
+    assert_eq!(san(&p, m), "Qxf7#");
     assert_eq!(ok(&p, "Qxf7#"), (m, Lenience::CANONICAL));
     assert_eq!(ok(&p, "Qxf7+").1, Lenience::CHECK_MARK);
     assert_eq!(ok(&p, "Qxf7").1, Lenience::CHECK_MARK);
     assert_eq!(ok(&p, "Qxf7++").1, Lenience::CHECK_MARK);
     // A check that is not mate.
     let p = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
-    assert_eq!(to_san(&p, Move::normal(Square::A1, Square::A8)), "Ra8+");
+    assert_eq!(san(&p, Move::normal(Square::A1, Square::A8)), "Ra8+");
     assert_eq!(ok(&p, "Ra8#").1, Lenience::CHECK_MARK);
     assert_eq!(ok(&p, "Ra8+").1, Lenience::CANONICAL);
 }
@@ -444,16 +455,16 @@ fn check_and_mate_suffixes() {
 fn discovered_and_special_checks() {
     // Discovered check by a bishop when the knight moves.
     let p = pos("7k/8/8/8/8/2N5/1B6/4K3 w - - 0 1");
-    assert_eq!(to_san(&p, Move::normal(Square::C3, Square::E4)), "Ne4+");
+    assert_eq!(san(&p, Move::normal(Square::C3, Square::E4)), "Ne4+");
     // En passant uncovering a rook check along the rank.
     let p = pos("8/8/8/K2pP2k/8/8/8/8 w - d6 0 1");
-    assert_eq!(to_san(&p, Move::en_passant(Square::E5, Square::D6)), "exd6");
+    assert_eq!(san(&p, Move::en_passant(Square::E5, Square::D6)), "exd6");
     let p = pos("8/8/8/R2pP2k/8/8/8/K7 w - d6 0 1");
-    assert_eq!(to_san(&p, Move::en_passant(Square::E5, Square::D6)), "exd6+");
+    assert_eq!(san(&p, Move::en_passant(Square::E5, Square::D6)), "exd6+");
     // Promotion to a knight giving check.
     let p = pos("8/4P1k1/8/8/8/8/8/K7 w - - 0 1");
-    assert_eq!(to_san(&p, Move::promotion(Square::E7, Square::E8, Role::Knight)), "e8=N+");
-    assert_eq!(to_san(&p, Move::promotion(Square::E7, Square::E8, Role::Queen)), "e8=Q");
+    assert_eq!(san(&p, Move::promotion(Square::E7, Square::E8, Role::Knight)), "e8=N+");
+    assert_eq!(san(&p, Move::promotion(Square::E7, Square::E8, Role::Queen)), "e8=Q");
 }
 
 #[test]
@@ -464,13 +475,13 @@ fn drops() {
     assert_eq!(ok(&p, "@e4"), (Move::drop(Role::Pawn, Square::E4), Lenience::PAWN_DROP_LETTER));
     assert_eq!(ok(&p, "Q@c6+").0, Move::drop(Role::Queen, Square::C6));
     assert_eq!(ok(&p, "Q@c6").1, Lenience::CHECK_MARK);
-    assert_eq!(to_san(&p, Move::drop(Role::Queen, Square::C6)), "Q@c6+");
-    assert_eq!(to_san(&p, Move::drop(Role::Pawn, Square::E4)), "P@e4");
-    assert_eq!(resolve(&p, b"R@e4"), Err(SanError::Illegal));
-    assert_eq!(resolve(&p, b"P@e8"), Err(SanError::Illegal));
-    assert_eq!(resolve(&p, b"N@e1"), Err(SanError::Illegal));
+    assert_eq!(san(&p, Move::drop(Role::Queen, Square::C6)), "Q@c6+");
+    assert_eq!(san(&p, Move::drop(Role::Pawn, Square::E4)), "P@e4");
+    assert_eq!(parse_san(&p, b"R@e4"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"P@e8"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"N@e1"), Err(SanError::Illegal));
     // The knight in hand is not a knight on the board.
-    assert_eq!(resolve(&p, b"Nf3"), Err(SanError::Illegal));
+    assert_eq!(parse_san(&p, b"Nf3"), Err(SanError::Illegal));
 }
 
 /// Positions from the fixture perft suites (standard, crazyhouse, Chess960, odd checks), each
@@ -485,7 +496,7 @@ fn suite_positions() -> Vec<Position> {
     let mut positions = Vec::new();
     for (text, variant) in suites {
         for epd in text.lines().filter_map(|l| l.strip_prefix("epd ")).take(30) {
-            let p = match position_from_fen(epd, variant) {
+            let p = match parse_fen(epd, variant) {
                 Ok(p) => p,
                 Err(crate::notation::FenError::Position(e)) => {
                     match e.ignore_impossible_check().or_else(|e| e.ignore_too_much_material()) {
@@ -536,7 +547,7 @@ fn play_is_to_move_then_play_unchecked() {
     let mut played = 0;
     for p in positions.iter().step_by(step) {
         for &m in p.legal_moves().iter() {
-            let san = san_of(p, m).san;
+            let san = SanPlus::from_move(p, m).san;
             let (mut by_san, mut by_move) = (*p, *p);
             assert_eq!(san.play(&mut by_san), Ok(m), "{san}");
             by_move.play_unchecked(m);
@@ -577,7 +588,7 @@ fn fast_resolution_matches_generator() {
                                     to_move_flags(p, p.checkers(), &san),
                                     to_move_flags_reference(p, &san),
                                     "{san} in {}",
-                                    crate::notation::write_fen(p, crate::notation::EpMode::Always)
+                                    fen(p)
                                 );
                                 checked += 1;
                             }
@@ -600,7 +611,7 @@ fn a_token_resolved_as_canonical_is_the_canonical_san() {
     let (mut canonical_seen, mut lenient_seen) = (0, 0);
     for p in positions.iter().step_by(step) {
         for &m in p.legal_moves().iter() {
-            let canonical = san_of(p, m).to_string();
+            let canonical = SanPlus::from_move(p, m).to_string();
             let bare = canonical.trim_end_matches(['+', '#']);
             let mut texts = vec![canonical.clone(), bare.to_string(), format!("{bare}+"), format!("{bare}#")];
             texts.push(format!("{canonical}+"));
@@ -622,17 +633,12 @@ fn a_token_resolved_as_canonical_is_the_canonical_san() {
                 texts.push(bare.to_ascii_lowercase());
             }
             for text in texts {
-                let Ok(r) = resolve_in(p, p.checkers(), text.as_bytes()) else { continue };
+                let Ok(r) = parse_san_with(p, p.checkers(), text.as_bytes()) else { continue };
                 let mut after = *p;
                 after.play_unchecked(r.mv);
                 let verified = suffix_after(&after, after.checkers()) == r.suffix;
                 if r.mv == m && r.lenience.is_canonical() && verified {
-                    assert_eq!(
-                        text,
-                        canonical,
-                        "in {}",
-                        crate::notation::write_fen(p, crate::notation::EpMode::Always)
-                    );
+                    assert_eq!(text, canonical, "in {}", fen(p));
                     canonical_seen += 1;
                 } else {
                     lenient_seen += 1;
@@ -650,7 +656,7 @@ fn to_move_and_write() {
     assert_eq!(san.to_move(&p), Ok(Move::normal(Square::G1, Square::F3)));
     assert_eq!(San::Null.to_move(&p), Err(SanError::Illegal));
     let mut out = b"1. ".to_vec();
-    write_san_into(&p, Move::normal(Square::G1, Square::F3), &mut out);
+    write_san(&p, Move::normal(Square::G1, Square::F3), &mut out);
     assert_eq!(out, b"1. Nf3");
     assert_eq!(sq("e4"), Square::E4);
     assert_eq!(SanError::from(ParseSanError::Syntax), SanError::Syntax);

@@ -8,6 +8,7 @@ use crate::chess::{Bitboard, CastlingSide, File, Move, MoveKind, MoveList, Posit
 
 use super::resolve::{is_capture, suffix_of};
 use super::{San, SanPlus, Suffix};
+use crate::notation::TextBuf;
 
 impl San {
     /// Writes the canonical text into `buf`, returning its length (at most 8 bytes).
@@ -107,61 +108,69 @@ pub(super) fn needed_disambiguation(from: Square, others: Bitboard) -> (bool, bo
     }
 }
 
-/// The canonical SAN of the legal move `m`: minimal disambiguation (file, else rank, else both),
-/// `x` on captures, `=Q` on promotions, castling as `O-O`/`O-O-O` in every mode, drops as `N@f3`,
-/// and the `+`/`#` suffix.
-pub fn san_of(pos: &Position, m: Move) -> SanPlus {
-    let san = match m.kind() {
-        MoveKind::Castle => {
-            San::Castle(if m.to() > m.from_raw() { CastlingSide::KingSide } else { CastlingSide::QueenSide })
-        }
-        MoveKind::Drop(role) => San::Put { role, to: m.to() },
-        _ => {
-            let from = m.from_raw();
-            let to = m.to();
-            let role = pos.board().role_at(from).unwrap_or(Role::Pawn);
-            let capture = is_capture(pos, m);
-            let (file, rank) = match role {
-                Role::Pawn => (capture, false),
-                Role::King => (false, false),
-                _ => {
-                    let mut moves = MoveList::new();
-                    pos.legal_moves_to(role, to, &mut moves);
-                    let others = moves
-                        .iter()
-                        .filter(|o| !o.is_drop() && !o.is_castle() && o.from_raw() != from)
-                        .map(|o| o.from_raw())
-                        .collect();
-                    needed_disambiguation(from, others)
+impl SanPlus {
+    /// The canonical SAN of the legal move `m`: minimal disambiguation (file, else rank, else
+    /// both), `x` on captures, `=Q` on promotions, castling as `O-O`/`O-O-O` in every mode, drops
+    /// as `N@f3`, and the `+`/`#` suffix.
+    ///
+    /// ```
+    /// use pgnkit::chess::{Move, Position, Square};
+    /// use pgnkit::notation::SanPlus;
+    /// let san = SanPlus::from_move(&Position::default(), Move::normal(Square::E2, Square::E4));
+    /// assert_eq!(san.to_string(), "e4");
+    /// ```
+    pub fn from_move(pos: &Position, m: Move) -> SanPlus {
+        let san = match m.kind() {
+            MoveKind::Castle => San::Castle(if m.to() > m.from_raw() {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            }),
+            MoveKind::Drop(role) => San::Put { role, to: m.to() },
+            _ => {
+                let from = m.from_raw();
+                let to = m.to();
+                let role = pos.board().role_at(from).unwrap_or(Role::Pawn);
+                let capture = is_capture(pos, m);
+                let (file, rank) = match role {
+                    Role::Pawn => (capture, false),
+                    Role::King => (false, false),
+                    _ => {
+                        let mut moves = MoveList::new();
+                        pos.legal_moves_to(role, to, &mut moves);
+                        let others = moves
+                            .iter()
+                            .filter(|o| !o.is_drop() && !o.is_castle() && o.from_raw() != from)
+                            .map(|o| o.from_raw())
+                            .collect();
+                        needed_disambiguation(from, others)
+                    }
+                };
+                San::Normal {
+                    role,
+                    file: file.then(|| from.file()),
+                    rank: rank.then(|| from.rank()),
+                    capture,
+                    to,
+                    promotion: m.promotion_role(),
                 }
-            };
-            San::Normal {
-                role,
-                file: file.then(|| from.file()),
-                rank: rank.then(|| from.rank()),
-                capture,
-                to,
-                promotion: m.promotion_role(),
             }
-        }
-    };
-    SanPlus { san, suffix: suffix_of(pos, m) }
+        };
+        SanPlus { san, suffix: suffix_of(pos, m) }
+    }
 }
 
-/// Appends the SAN of the legal move `m`, with its suffix.
-pub fn write_san_into(pos: &Position, m: Move, out: &mut Vec<u8>) {
-    let mut buf = [0; 16];
-    let n = san_of(pos, m).write(&mut buf);
-    out.extend_from_slice(&buf[..n]);
-}
-
-/// The SAN of the legal move `m`, with its suffix.
+/// Appends the SAN of the legal move `m`, with its suffix ([`SanPlus::from_move`]).
 ///
 /// ```
-/// use pgnkit::notation::to_san;
-/// use pgnkit::chess::{Position, Move, Square};
-/// assert_eq!(to_san(&Position::default(), Move::normal(Square::E2, Square::E4)), "e4");
+/// use pgnkit::chess::{Move, Position, Square};
+/// use pgnkit::notation::write_san;
+/// let mut movetext = String::from("1. ");
+/// write_san(&Position::default(), Move::normal(Square::E2, Square::E4), &mut movetext);
+/// assert_eq!(movetext, "1. e4");
 /// ```
-pub fn to_san(pos: &Position, m: Move) -> String {
-    san_of(pos, m).to_string()
+pub fn write_san(pos: &Position, m: Move, out: &mut impl TextBuf) {
+    let mut buf = [0; 16];
+    let n = SanPlus::from_move(pos, m).write(&mut buf);
+    out.append_bytes(&buf[..n]);
 }

@@ -18,7 +18,7 @@ use std::ops::ControlFlow;
 use std::time::Instant;
 
 use pgnkit::chess::{Bitboard, Position, Variant};
-use pgnkit::notation::san::{resolve_in, suffix_after};
+use pgnkit::notation::san::{parse_san_with, suffix_after};
 use pgnkit::pgn::{GameStart, RawTag, Reader, SanToken, Visitor};
 
 /// Mainline SAN tokens of each standard-chess game (games with a `FEN` or `Variant` tag dropped).
@@ -93,7 +93,7 @@ impl<'a> Lane<'a> {
                 (self.pos, self.checkers, self.dead) = (start(), Bitboard(0), false);
             }
             Some(_) if self.dead => {}
-            Some(t) => match resolve_in(&self.pos, self.checkers, t) {
+            Some(t) => match parse_san_with(&self.pos, self.checkers, t) {
                 Ok(r) => {
                     self.pos.play_known(r.mv, r.role);
                     self.checkers = self.pos.checkers();
