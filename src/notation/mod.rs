@@ -82,44 +82,20 @@ impl TextBuf for String {
 mod tests {
     use std::path::PathBuf;
 
+    use super::perft_suite::{PerftCase, parse_suite};
     use super::*;
     use crate::chess::perft::perft;
     use crate::chess::{CastlingMode, Move, Position, PositionErrorKind, Variant};
 
-    /// One `id` / `epd` / `perft` record of a suite.
-    struct Case {
-        id: String,
-        epd: String,
-        perft: Vec<(u32, u64)>,
-    }
-
-    fn read_suite(text: &str) -> Vec<Case> {
-        let mut cases: Vec<Case> = Vec::new();
-        for line in text.lines().map(str::trim) {
-            if let Some(id) = line.strip_prefix("id ") {
-                cases.push(Case { id: id.to_owned(), epd: String::new(), perft: Vec::new() });
-            } else if let Some(epd) = line.strip_prefix("epd ") {
-                cases.last_mut().expect("id before epd").epd = epd.to_owned();
-            } else if let Some(p) = line.strip_prefix("perft ") {
-                let (d, n) = p.split_once(' ').expect("perft DEPTH NODES");
-                cases
-                    .last_mut()
-                    .expect("id before perft")
-                    .perft
-                    .push((d.parse().unwrap(), n.parse().unwrap()));
-            }
-        }
-        cases
-    }
-
-    fn fixture(name: &str) -> Vec<Case> {
+    fn fixture(name: &str) -> Vec<PerftCase> {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/perft").join(name);
-        read_suite(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        parse_suite(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     }
 
     /// A suite from the shared data set (`../shared` from the repository root), if present.
-    fn shared(rel: &str) -> Option<Vec<Case>> {
-        crate::read_shared_data(&format!("perft/{rel}")).map(|text| read_suite(&text))
+    fn shared(rel: &str) -> Option<Vec<PerftCase>> {
+        crate::read_shared_data(&format!("perft/{rel}")).map(|text| parse_suite(&text).expect(rel))
     }
 
     /// Loads a suite position; suites contain impossible checkers on purpose.
@@ -235,14 +211,14 @@ mod tests {
     }
 
     /// The deepest depth up to `max` whose perft count is known and at most `budget`.
-    fn depth_within(case: &Case, max: u32, budget: u64) -> u32 {
-        case.perft.iter().filter(|&&(d, n)| d <= max && n <= budget).map(|&(d, _)| d).max().unwrap_or(1)
+    fn depth_within(case: &PerftCase, max: u32, budget: u64) -> u32 {
+        case.expected.iter().filter(|&&(d, n)| d <= max && n <= budget).map(|&(d, _)| d).max().unwrap_or(1)
     }
 
-    fn walk_suite(cases: &[Case], variant: Variant, max_depth: u32, budget: u64) -> u64 {
+    fn walk_suite(cases: &[PerftCase], variant: Variant, max_depth: u32, budget: u64) -> u64 {
         let mut total = 0;
         for case in cases {
-            let pos = load(&case.epd, variant);
+            let pos = load(&case.fen, variant);
             total += walk(&pos, depth_within(case, max_depth, budget));
         }
         total
@@ -252,7 +228,7 @@ mod tests {
 
     #[test]
     fn round_trip_tricky() {
-        let cases: Vec<Case> =
+        let cases: Vec<PerftCase> =
             fixture("tricky.perft").into_iter().filter(|c| c.id != "max-legals-too-much-material").collect();
         assert!(walk_suite(&cases, Variant::Standard, 3, BUDGET) > 10_000);
     }
@@ -274,11 +250,11 @@ mod tests {
 
     const PERFT_LIMIT: u64 = if cfg!(debug_assertions) { 1_000_000 } else { 20_000_000 };
 
-    fn check_perft(cases: &[Case], variant: Variant) -> usize {
+    fn check_perft(cases: &[PerftCase], variant: Variant) -> usize {
         let mut checked = 0;
         for case in cases {
-            let pos = load(&case.epd, variant);
-            for &(depth, nodes) in case.perft.iter().filter(|&&(_, n)| n <= PERFT_LIMIT) {
+            let pos = load(&case.fen, variant);
+            for &(depth, nodes) in case.expected.iter().filter(|&&(_, n)| n <= PERFT_LIMIT) {
                 assert_eq!(perft(&pos, depth), nodes, "{} depth {depth}", case.id);
                 checked += 1;
             }
@@ -292,7 +268,7 @@ mod tests {
         // More than 16 pieces a side: `Position::from_setup` refuses it, as it should.
         let too_much =
             cases.iter().position(|c| c.id == "max-legals-too-much-material").expect("in the suite");
-        let e = parse_fen(&cases.remove(too_much).epd, Variant::Standard).unwrap_err();
+        let e = parse_fen(&cases.remove(too_much).fen, Variant::Standard).unwrap_err();
         assert!(matches!(e, FenError::Position(ref p) if p.has(PositionErrorKind::TooManyPieces)));
         assert!(check_perft(&cases, Variant::Standard) > 50);
     }
@@ -300,7 +276,7 @@ mod tests {
     #[test]
     fn perft_through_fen_impossible_checkers() {
         for case in fixture("impossible-checker.perft") {
-            let Err(FenError::Position(e)) = parse_fen(&case.epd, Variant::Standard) else {
+            let Err(FenError::Position(e)) = parse_fen(&case.fen, Variant::Standard) else {
                 panic!("{} should have an impossible check", case.id)
             };
             assert!(e.has(PositionErrorKind::ImpossibleCheck), "{}", case.id);
@@ -332,17 +308,23 @@ mod tests {
         if let Some(cases) = shared("shakmaty/chess960.perft") {
             assert_eq!(cases.len(), 960);
             assert!(walk_suite(&cases, Variant::Chess960, 1, u64::MAX) > 10_000);
-            let shallow: Vec<Case> = cases
+            let shallow: Vec<PerftCase> = cases
                 .into_iter()
-                .map(|c| Case { perft: c.perft.into_iter().filter(|&(d, _)| d <= 2).collect(), ..c })
+                .map(|c| PerftCase {
+                    expected: c.expected.into_iter().filter(|&(d, _)| d <= 2).collect(),
+                    ..c
+                })
                 .collect();
             assert_eq!(check_perft(&shallow, Variant::Chess960), 1920);
         }
         if let Some(cases) = shared("scalachess_x-fen.perft") {
             // X-FEN read as standard chess: the mode is detected from the rights.
-            let shallow: Vec<Case> = cases
+            let shallow: Vec<PerftCase> = cases
                 .into_iter()
-                .map(|c| Case { perft: c.perft.into_iter().filter(|&(_, n)| n <= 100_000).collect(), ..c })
+                .map(|c| PerftCase {
+                    expected: c.expected.into_iter().filter(|&(_, n)| n <= 100_000).collect(),
+                    ..c
+                })
                 .collect();
             assert!(check_perft(&shallow, Variant::Standard) > 0);
             walk_suite(&shallow, Variant::Standard, 1, u64::MAX);
