@@ -29,8 +29,12 @@ import json, re, sys
 keep = ("file", "game", "line", "offset", "ply", "severity", "kind", "message")
 for line in sys.stdin.buffer:
     text = line.decode("utf-8", "surrogateescape").rstrip("\n")
-    if text.startswith("{\"type\""):
-        rec = json.loads(text)
+    try:
+        rec = json.loads(text) if text.startswith("{") else None
+    except ValueError:
+        rec = None
+    # Records are written with sorted keys (`{"data":...,"type":...}`): find them by their type.
+    if isinstance(rec, dict) and "type" in rec:
         data = rec.get("data", {})
         if rec["type"] == "summary":
             for k in ("seconds", "mb_per_s", "games_per_s"):
