@@ -10,6 +10,7 @@ pub mod outcome;
 pub mod packed;
 pub mod perft;
 pub mod position;
+pub(crate) mod reach;
 pub mod setup;
 pub mod square;
 pub mod types;

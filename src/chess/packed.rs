@@ -75,14 +75,14 @@ impl PackedKey {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::fen::position_from_fen;
+    use crate::notation::fen::parse_fen;
 
     #[test]
     fn packed_keys_follow_same_position() {
         let play = |sans: &[&str]| {
             let mut pos = Position::default();
             for s in sans {
-                let (m, _) = crate::notation::san::resolve(&pos, s.as_bytes()).expect("legal");
+                let (m, _) = crate::notation::san::parse_san(&pos, s.as_bytes()).expect("legal");
                 pos.play_unchecked(m);
             }
             pos
@@ -105,22 +105,18 @@ mod tests {
         assert!(!f.same_position(&g));
         assert_ne!(PackedKey::of(&f), PackedKey::of(&g));
         // A pinned pawn cannot take en passant: the same position as without the double step.
-        let fen = |f: &str| position_from_fen(f, Variant::Standard).expect("FEN");
+        let fen = |f: &str| parse_fen(f, Variant::Standard).expect("FEN");
         let h = fen("3k4/8/8/8/3pP3/8/8/3RK3 b - e3 0 1");
         let i = fen("3k4/8/8/8/3pP3/8/8/3RK3 b - - 0 1");
         assert!(h.same_position(&i));
         assert_eq!((PackedKey::of(&h), h.zobrist()), (PackedKey::of(&i), i.zobrist()));
         // Crazyhouse takes the wide form, with pockets.
-        let zh = position_from_fen(
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w KQkq - 0 1",
-            Variant::Crazyhouse,
-        )
-        .expect("FEN");
-        let zh2 = position_from_fen(
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[P] w KQkq - 0 1",
-            Variant::Crazyhouse,
-        )
-        .expect("FEN");
+        let zh =
+            parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w KQkq - 0 1", Variant::Crazyhouse)
+                .expect("FEN");
+        let zh2 =
+            parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[P] w KQkq - 0 1", Variant::Crazyhouse)
+                .expect("FEN");
         assert!(matches!(PackedKey::of(&zh), PackedKey::Wide(_)));
         assert_ne!(PackedKey::of(&zh), PackedKey::of(&zh2));
     }

@@ -17,22 +17,26 @@ use super::variant::Variant;
 use super::zobrist;
 use std::hint::select_unpredictable;
 
+mod error;
+
+pub use error::{PositionError, PositionErrorKind};
+
 /// A legal, playable position.
 #[derive(Clone, Copy, Debug)]
 pub struct Position {
-    pub(crate) board: Board,
-    pub(crate) promoted: Bitboard,
-    pub(crate) pockets: ByColor<Pocket>,
-    pub(crate) castling: Bitboard,
+    pub(super) board: Board,
+    pub(super) promoted: Bitboard,
+    pub(super) pockets: ByColor<Pocket>,
+    pub(super) castling: Bitboard,
     /// The Zobrist key, kept up to date move by move while `hashing` (else stale).
-    pub(crate) hash: u64,
-    pub(crate) hashing: bool,
-    pub(crate) halfmoves: u32,
-    pub(crate) fullmoves: u32,
-    pub(crate) turn: Color,
-    pub(crate) ep_square: Option<Square>,
-    pub(crate) variant: Variant,
-    pub(crate) mode: CastlingMode,
+    pub(super) hash: u64,
+    pub(super) hashing: bool,
+    pub(super) halfmoves: u32,
+    pub(super) fullmoves: u32,
+    pub(super) turn: Color,
+    pub(super) ep_square: Option<Square>,
+    pub(super) variant: Variant,
+    pub(super) mode: CastlingMode,
 }
 
 impl Default for Position {
@@ -41,133 +45,9 @@ impl Default for Position {
     }
 }
 
-/// One thing wrong with a [`Setup`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PositionErrorKind {
-    /// No pieces at all.
-    Empty,
-    /// A side has no king.
-    MissingKing,
-    /// A side has more than one king.
-    TooManyKings,
-    /// Pawns on the first or last rank.
-    PawnsOnBackrank,
-    /// The side not to move is in check.
-    OppositeCheck,
-    /// More checkers, or a pair of checkers, than any legal move could have produced.
-    ImpossibleCheck,
-    /// A castling right without its rook, or with the king off its back rank.
-    InvalidCastlingRights,
-    /// The en passant square is not behind a pawn that just made a double step.
-    InvalidEpSquare,
-    /// More than 16 pieces of a side on the board (and in hand for crazyhouse).
-    TooManyPieces,
-    /// Crazyhouse in a build without the `variants` feature.
-    VariantNotBuilt,
-}
-
-impl PositionErrorKind {
-    const ALL: [PositionErrorKind; 10] = [
-        PositionErrorKind::Empty,
-        PositionErrorKind::MissingKing,
-        PositionErrorKind::TooManyKings,
-        PositionErrorKind::PawnsOnBackrank,
-        PositionErrorKind::OppositeCheck,
-        PositionErrorKind::ImpossibleCheck,
-        PositionErrorKind::InvalidCastlingRights,
-        PositionErrorKind::InvalidEpSquare,
-        PositionErrorKind::TooManyPieces,
-        PositionErrorKind::VariantNotBuilt,
-    ];
-
-    const fn bit(self) -> u16 {
-        1 << self as u16
-    }
-
-    /// What it means, in a few words.
-    pub const fn message(self) -> &'static str {
-        match self {
-            PositionErrorKind::Empty => "empty board",
-            PositionErrorKind::MissingKing => "missing king",
-            PositionErrorKind::TooManyKings => "too many kings",
-            PositionErrorKind::PawnsOnBackrank => "pawns on the first or last rank",
-            PositionErrorKind::OppositeCheck => "side not to move is in check",
-            PositionErrorKind::ImpossibleCheck => "impossible check",
-            PositionErrorKind::InvalidCastlingRights => "castling rights without their rook or king",
-            PositionErrorKind::InvalidEpSquare => "impossible en passant square",
-            PositionErrorKind::TooManyPieces => "too many pieces",
-            PositionErrorKind::VariantNotBuilt => "crazyhouse is not built in (feature `variants`)",
-        }
-    }
-}
-
-/// Why a [`Setup`] is not a valid position: every problem found. When only the soft problems
-/// (invalid castling rights, impossible check, ep square) are present, the repaired position is
-/// kept and can be taken with [`PositionError::ignore_invalid_castling_rights`] and friends.
-#[derive(Clone, Debug)]
-pub struct PositionError {
-    kinds: u16,
-    repaired: Option<Box<Position>>,
-}
-
-impl PositionError {
-    /// `true` when `kind` is among the problems.
-    pub fn has(&self, kind: PositionErrorKind) -> bool {
-        self.kinds & (1 << kind as u16) != 0
-    }
-
-    /// The problems, in a fixed order.
-    pub fn kinds(&self) -> impl Iterator<Item = PositionErrorKind> + '_ {
-        PositionErrorKind::ALL.into_iter().filter(|&k| self.has(k))
-    }
-
-    fn ignore(mut self, kind: PositionErrorKind) -> Result<Position, PositionError> {
-        self.kinds &= !(1 << kind as u16);
-        match self.repaired {
-            Some(pos) if self.kinds == 0 => Ok(*pos),
-            _ => Err(self),
-        }
-    }
-
-    /// Accepts the position with the castling rights that have no rook (or king) dropped.
-    pub fn ignore_invalid_castling_rights(self) -> Result<Position, PositionError> {
-        self.ignore(PositionErrorKind::InvalidCastlingRights)
-    }
-
-    /// Accepts a position with checkers no legal move could have produced (perft suites have some).
-    pub fn ignore_impossible_check(self) -> Result<Position, PositionError> {
-        self.ignore(PositionErrorKind::ImpossibleCheck)
-    }
-
-    /// Accepts a position with more than 16 pieces of a side.
-    pub fn ignore_too_much_material(self) -> Result<Position, PositionError> {
-        self.ignore(PositionErrorKind::TooManyPieces)
-    }
-
-    /// Accepts the position with the impossible en passant square dropped.
-    pub fn ignore_invalid_ep_square(self) -> Result<Position, PositionError> {
-        self.ignore(PositionErrorKind::InvalidEpSquare)
-    }
-}
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("illegal position: ")?;
-        for (i, k) in self.kinds().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            f.write_str(k.message())?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for PositionError {}
-
 /// Where the king and rook end up when castling to `side` for `color`.
 #[inline]
-pub(crate) fn castling_targets(color: Color, side: CastlingSide) -> (Square, Square) {
+pub(super) fn castling_targets(color: Color, side: CastlingSide) -> (Square, Square) {
     let (k, r) = match side {
         CastlingSide::KingSide => (Square::G1, Square::F1),
         CastlingSide::QueenSide => (Square::C1, Square::D1),
@@ -341,7 +221,7 @@ impl Position {
     /// `true` when the pawn on `from` may capture en passant on `ep`. Played on bitboards, which
     /// covers a check by the pushed pawn, a block, and the horizontal pin of both pawns.
     #[inline(always)]
-    pub(crate) fn ep_capture_legal(&self, from: Square, ep: Square) -> bool {
+    pub(super) fn ep_capture_legal(&self, from: Square, ep: Square) -> bool {
         let cap = Square::new(ep as u32 ^ 8);
         let after = (self.board.occupied() - Bitboard::from_square(from) - Bitboard::from_square(cap)) | ep;
         (self.board.attackers_to(self.our_king(), !self.turn, after) - Bitboard::from_square(cap)).is_empty()
@@ -879,116 +759,4 @@ impl Position {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn start_positions_equal_their_validated_setups() {
-        for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
-            let mut setup = Setup::standard();
-            if variant == Variant::Crazyhouse {
-                setup.pockets = Some(ByColor::default());
-            }
-            let mode = CastlingMode::from_chess960(variant == Variant::Chess960);
-            let validated = Position::from_setup(setup, variant, mode).expect("valid");
-            let direct = Position::new(variant);
-            assert_eq!(format!("{direct:?}"), format!("{validated:?}"), "{variant:?}");
-            assert_eq!(direct.zobrist(), direct.compute_hash());
-        }
-    }
-    #[test]
-    fn moves_without_hashing_give_the_same_positions_and_keys() {
-        for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
-            for seed in 1..=40u64 {
-                let mut hashed = Position::new(variant);
-                let mut lazy = hashed;
-                lazy.set_hashing(false);
-                let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                for ply in 0..300 {
-                    assert_eq!(lazy.zobrist(), hashed.zobrist(), "{variant:?} seed {seed} ply {ply}");
-                    assert!(lazy.same_position(&hashed) && hashed.same_position(&lazy));
-                    let moves = hashed.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    rng ^= rng << 13;
-                    rng ^= rng >> 7;
-                    rng ^= rng << 17;
-                    let m = moves[(rng % moves.len() as u64) as usize];
-                    // A null move now and then: it must skip the key update too.
-                    if rng % 23 == 0 && !hashed.is_check() {
-                        hashed.play_null().expect("not in check");
-                        lazy.play_null().expect("not in check");
-                        continue;
-                    }
-                    hashed.play_unchecked(m);
-                    lazy.play_unchecked(m);
-                }
-                let key = hashed.zobrist();
-                lazy.set_hashing(true);
-                assert_eq!(lazy.hash, key, "turning hashing on recomputes the key");
-                assert_eq!(format!("{lazy:?}"), format!("{hashed:?}"));
-            }
-        }
-    }
-
-    /// A promoted rook that castles (only a set-up position has one) keeps its mark, the king
-    /// gets none where it lands (on the rook's square, in the second case), and the key follows.
-    /// Found by the `zobrist_incremental` fuzzer.
-    #[test]
-    fn a_promoted_castling_rook_keeps_its_mark() {
-        use crate::notation::fen::{EpMode, position_from_fen, write_fen};
-        for (fen, after) in [
-            ("rnbqk2r~/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] b KQkq - 0 1", "rnbq1r~k1/"),
-            ("rnbqk1r~b/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] b KQkq - 0 1", "rnbq1r~kb/"),
-        ] {
-            let mut pos = position_from_fen(fen, Variant::Crazyhouse).expect("valid FEN");
-            let castle = pos.legal_moves().iter().copied().find(|m| m.is_castle()).expect("O-O is legal");
-            pos.play_unchecked(castle);
-            assert_eq!(pos.promoted(), Bitboard::from_square(Square::F8), "{fen}");
-            assert_eq!(pos.zobrist(), pos.compute_hash(), "{fen}");
-            let written = write_fen(&pos, EpMode::Legal);
-            assert!(written.starts_with(after), "{fen}: {written}");
-        }
-    }
-
-    #[test]
-    fn start_key_constant_is_the_computed_key() {
-        for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
-            let pos = Position::new(variant);
-            assert_eq!(zobrist::START, pos.compute_hash(), "{variant:?}");
-            assert_eq!(pos.zobrist(), zobrist::START);
-        }
-    }
-
-    #[test]
-    fn play_known_equals_play_unchecked() {
-        for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
-            for seed in 1..=12u64 {
-                for (ply, pos) in Position::random_line(variant, seed, 300).into_iter().enumerate() {
-                    for &m in pos.legal_moves().iter() {
-                        // Castling and drops ignore the role: give a wrong one on purpose.
-                        let role = match m.from() {
-                            Some(from) if !m.is_castle() => pos.board().role_at(from).expect("a piece moves"),
-                            _ => Role::Queen,
-                        };
-                        let (mut known, mut searched, mut lazy) = (pos, pos, pos);
-                        known.play_known(m, role);
-                        searched.play_unchecked(m);
-                        assert_eq!(
-                            format!("{known:?}"),
-                            format!("{searched:?}"),
-                            "{variant:?} seed {seed} ply {ply} {m:?}"
-                        );
-                        assert_eq!(known.zobrist(), searched.zobrist());
-                        // Without keys, ordinary moves take the path that does not jump.
-                        lazy.set_hashing(false);
-                        lazy.play_known(m, role);
-                        lazy.set_hashing(true);
-                        assert_eq!(format!("{lazy:?}"), format!("{searched:?}"), "{variant:?} {m:?}");
-                    }
-                }
-            }
-        }
-    }
-}
+mod tests;

@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 use crate::chess::outcome::repetitions;
 use crate::chess::{Color, Move, Position, Variant};
 use crate::notation::fen::{EpMode, write_fen};
-use crate::notation::san::{resolve, to_san};
+use crate::notation::san::{parse_san, write_san};
 use crate::notation::uci::parse_uci;
 
 /// Why a game is over.
@@ -162,7 +162,7 @@ impl GameRecord {
         if let Ok(m) = parse_uci(pos, text.as_bytes()) {
             return Ok(m);
         }
-        match resolve(pos, text.as_bytes()) {
+        match parse_san(pos, text.as_bytes()) {
             Ok((m, _)) => Ok(m),
             Err(crate::notation::SanError::Ambiguous) => Err(MoveInputError::Ambiguous),
             Err(crate::notation::SanError::Syntax) => {
@@ -212,7 +212,7 @@ impl GameRecord {
             } else if i == 0 {
                 let _ = write!(s, "{}... ", pos.fullmoves());
             }
-            s.push_str(&to_san(pos, m));
+            write_san(pos, m, &mut s);
             s.push(' ');
         }
         s.pop();
@@ -254,7 +254,9 @@ impl GameRecord {
             || start.halfmoves() != 0
             || start.fullmoves() != 1
         {
-            let _ = writeln!(out, "[SetUp \"1\"]\n[FEN \"{}\"]", write_fen(start, EpMode::Legal));
+            let mut fen = String::new();
+            write_fen(start, EpMode::Legal, &mut fen);
+            let _ = writeln!(out, "[SetUp \"1\"]\n[FEN \"{fen}\"]");
         }
         out.push('\n');
         let mut line_len = 0;
@@ -278,7 +280,7 @@ impl GameRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::fen::position_from_fen;
+    use crate::notation::fen::parse_fen;
 
     fn play_all(game: &mut GameRecord, moves: &str) {
         for t in moves.split_whitespace() {
@@ -297,13 +299,10 @@ mod tests {
         assert_eq!(g.undo().map(|m| m.to()), Some(crate::Square::G8));
         assert_eq!(g.ending(), None);
 
-        let g =
-            GameRecord::new(position_from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Variant::Standard).unwrap());
+        let g = GameRecord::new(parse_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Variant::Standard).unwrap());
         assert_eq!(g.ending(), Some(Ending::Stalemate));
         assert_eq!(g.ending().unwrap().xboard(), "1/2-1/2 {Stalemate}");
-        let g = GameRecord::new(
-            position_from_fen("7k/8/6K1/8/8/8/8/R7 w - - 100 80", Variant::Standard).unwrap(),
-        );
+        let g = GameRecord::new(parse_fen("7k/8/6K1/8/8/8/8/R7 w - - 100 80", Variant::Standard).unwrap());
         assert_eq!(g.ending(), Some(Ending::FiftyMoves));
     }
 
@@ -314,9 +313,8 @@ mod tests {
         assert_eq!(g.parse_move("e5"), Err(MoveInputError::Illegal));
         assert_eq!(g.parse_move("e2e5"), Err(MoveInputError::Illegal));
         assert_eq!(g.parse_move("hello"), Err(MoveInputError::Syntax));
-        let g = GameRecord::new(
-            position_from_fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", Variant::Standard).expect("valid"),
-        );
+        let g =
+            GameRecord::new(parse_fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", Variant::Standard).expect("valid"));
         let castle = g.parse_move("O-O").expect("castling");
         assert_eq!(g.parse_move("e1g1"), Ok(castle));
         assert_eq!(g.parse_move("e1h1"), Ok(castle));
@@ -332,9 +330,8 @@ mod tests {
             pgn.contains("[White \"me\"]\n[Black \"pgnkit\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 *\n"),
             "{pgn}"
         );
-        let mut g = GameRecord::new(
-            position_from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 12", Variant::Standard).expect("valid"),
-        );
+        let mut g =
+            GameRecord::new(parse_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 12", Variant::Standard).expect("valid"));
         play_all(&mut g, "Kd7 e4");
         let pgn = g.pgn(&[], Some("1/2-1/2"));
         assert!(pgn.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 12\"]"), "{pgn}");

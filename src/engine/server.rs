@@ -23,8 +23,8 @@ use std::time::Duration;
 
 use crate::analysis::Analyzer;
 use crate::chess::{Position, Variant};
-use crate::notation::fen::position_from_fen;
-use crate::notation::uci::{parse_uci, to_uci};
+use crate::notation::fen::parse_fen;
+use crate::notation::uci::{parse_uci, write_uci};
 use crate::search::{self, Searcher};
 
 use super::protocol::{self, Command, PositionStart};
@@ -59,7 +59,7 @@ impl State {
         let variant = self.variant();
         let pos = match start {
             PositionStart::StartPos => Some(Position::new(variant)),
-            PositionStart::Fen(fen) => position_from_fen(fen, variant).ok(),
+            PositionStart::Fen(fen) => parse_fen(fen, variant).ok(),
         };
         let Some(mut pos) = pos else {
             return say(out, "info string invalid fen; position unchanged");
@@ -182,8 +182,13 @@ pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<(
                     let (out, stop) = (&out, stop.clone());
                     let handle = super::search_thread::spawn(scope, s, move |s| {
                         let mode = pos.castling_mode();
+                        let uci = |m| {
+                            let mut text = String::new();
+                            write_uci(m, mode, &mut text);
+                            text
+                        };
                         let result = s.search(&pos, &history, &limit, &mut |info| {
-                            let pv: Vec<String> = info.pv.iter().map(|&m| to_uci(m, mode)).collect();
+                            let pv: Vec<String> = info.pv.iter().map(|&m| uci(m)).collect();
                             let line = protocol::info_line(
                                 info.depth,
                                 info.seldepth,
@@ -199,8 +204,8 @@ pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<(
                         while infinite && !stop.load(Ordering::Relaxed) {
                             thread::sleep(Duration::from_millis(1));
                         }
-                        let best = result.best_move.map(|m| to_uci(m, mode));
-                        let ponder = result.pv.get(1).map(|&m| to_uci(m, mode));
+                        let best = result.best_move.map(&uci);
+                        let ponder = result.pv.get(1).map(|&m| uci(m));
                         let _ = say(out, &protocol::bestmove_line(best.as_deref(), ponder.as_deref()));
                     })?;
                     running = Some(Running { handle, infinite });

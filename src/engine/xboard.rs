@@ -31,8 +31,8 @@ use std::time::Duration;
 
 use crate::analysis::{Analyzer, Limit, Score};
 use crate::chess::{CastlingMode, CastlingSide, Color, Move, Position, Variant};
-use crate::notation::fen::position_from_fen;
-use crate::notation::uci::to_uci;
+use crate::notation::fen::parse_fen;
+use crate::notation::uci::write_uci;
 use crate::search::Searcher;
 
 use super::game::{GameRecord, MoveInputError};
@@ -55,7 +55,9 @@ pub fn xboard_move(pos: &Position, m: Move) -> String {
         let side = if m.to() > m.from_raw() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
         return if side.is_king_side() { "O-O" } else { "O-O-O" }.to_string();
     }
-    to_uci(m, CastlingMode::Standard)
+    let mut text = String::new();
+    write_uci(m, CastlingMode::Standard, &mut text);
+    text
 }
 
 /// Time control as the GUI set it.
@@ -309,7 +311,7 @@ pub fn run_xboard<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Resul
                 }
                 "setboard" => {
                     finish(&mut running, &mut eng, true);
-                    match position_from_fen(arg, eng.variant) {
+                    match parse_fen(arg, eng.variant) {
                         Ok(pos) => eng.reset(pos),
                         Err(e) => say(&out, &format!("tellusererror Illegal position: {e}"))?,
                     }
@@ -425,10 +427,10 @@ mod tests {
         }
         let lines = run(&format!("new\nvariant fischerandom\nforce\nsetboard {fen}\nsd 2\nst 1\n"));
         assert!(lines.is_empty());
-        let pos = position_from_fen(fen, Variant::Chess960).expect("valid");
+        let pos = parse_fen(fen, Variant::Chess960).expect("valid");
         let castle = crate::notation::uci::parse_uci(&pos, b"e1h1").expect("castling");
         assert_eq!(xboard_move(&pos, castle), "O-O");
-        let standard = position_from_fen(fen, Variant::Standard).expect("valid");
+        let standard = parse_fen(fen, Variant::Standard).expect("valid");
         assert_eq!(xboard_move(&standard, castle), "e1g1");
     }
 

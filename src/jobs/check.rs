@@ -135,7 +135,11 @@ impl<'a> Hooks<'a> for CheckHooks {
                 plies: game.plies,
                 result: game.result,
                 variant: game.variant.name(),
-                final_fen: last.map(|p| write_fen(p, EpMode::Legal)),
+                final_fen: last.map(|p| {
+                    let mut fen = String::new();
+                    write_fen(p, EpMode::Legal, &mut fen);
+                    fen
+                }),
                 errors: game.errors,
                 warnings: game.warnings,
             }));

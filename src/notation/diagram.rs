@@ -240,7 +240,7 @@ pub fn svg(pos: &Position, opts: &SvgOptions) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::fen::position_from_fen;
+    use crate::notation::fen::parse_fen;
 
     #[test]
     fn text_flipped_and_unicode() {
@@ -251,7 +251,7 @@ mod tests {
         assert_eq!(lines[10], "    h g f e d c b a");
         let u = text_diagram(&pos, TextStyle::Unicode, false);
         assert!(u.contains("8 │ ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜ │") && u.contains("5 │ · · · · · · · · │"), "{u}");
-        let zh = position_from_fen(
+        let zh = parse_fen(
             "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R[Pn] b KQkq - 0 1",
             crate::Variant::Crazyhouse,
         )
@@ -261,7 +261,7 @@ mod tests {
 
     #[test]
     fn svg_structure() {
-        let pos = position_from_fen(
+        let pos = parse_fen(
             "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
             crate::Variant::Standard,
         )

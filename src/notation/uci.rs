@@ -13,6 +13,7 @@ use crate::chess::{
     CastlingMode, CastlingSide, File, Move, MoveKind, MoveList, Position, Rank, Role, Square,
 };
 
+use super::TextBuf;
 use super::fen::push_square;
 
 /// Why UCI text does not give a legal move.
@@ -131,8 +132,18 @@ pub(crate) fn move_between(
 
 /// Appends the UCI text of `m`: castling as king to its g/c-file destination in `Standard` mode,
 /// king takes rook in `Chess960` mode; drops as `N@f3` (`P@e4` for pawns); promotions `e7e8q`.
-pub fn write_uci_into(m: Move, mode: CastlingMode, out: &mut Vec<u8>) {
-    match m.kind() {
+///
+/// ```
+/// use pgnkit::notation::write_uci;
+/// use pgnkit::chess::{CastlingMode, Move, Square};
+/// let castle = Move::castle(Square::E1, Square::H1);
+/// let (mut standard, mut chess960) = (String::new(), String::new());
+/// write_uci(castle, CastlingMode::Standard, &mut standard);
+/// write_uci(castle, CastlingMode::Chess960, &mut chess960);
+/// assert_eq!((standard.as_str(), chess960.as_str()), ("e1g1", "e1h1"));
+/// ```
+pub fn write_uci(m: Move, mode: CastlingMode, out: &mut impl TextBuf) {
+    out.append_with(|out| match m.kind() {
         MoveKind::Drop(role) => {
             out.push(role.upper_char() as u8);
             out.push(b'@');
@@ -151,32 +162,23 @@ pub fn write_uci_into(m: Move, mode: CastlingMode, out: &mut Vec<u8>) {
                 out.push(r.char() as u8);
             }
         }
-    }
-}
-
-/// The UCI text of `m` (see [`write_uci_into`]).
-///
-/// ```
-/// use pgnkit::notation::to_uci;
-/// use pgnkit::chess::{CastlingMode, Move, Square};
-/// let castle = Move::castle(Square::E1, Square::H1);
-/// assert_eq!(to_uci(castle, CastlingMode::Standard), "e1g1");
-/// assert_eq!(to_uci(castle, CastlingMode::Chess960), "e1h1");
-/// ```
-pub fn to_uci(m: Move, mode: CastlingMode) -> String {
-    let mut out = Vec::with_capacity(5);
-    write_uci_into(m, mode, &mut out);
-    String::from_utf8(out).expect("UCI is ASCII")
+    });
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::chess::Variant;
-    use crate::notation::fen::position_from_fen;
+    use crate::notation::fen::parse_fen;
 
     fn pos(fen: &str, v: Variant) -> Position {
-        position_from_fen(fen, v).unwrap()
+        parse_fen(fen, v).unwrap()
+    }
+
+    fn uci(m: Move, mode: CastlingMode) -> String {
+        let mut text = String::new();
+        write_uci(m, mode, &mut text);
+        text
     }
 
     #[test]
@@ -203,7 +205,7 @@ mod tests {
         ] {
             assert_eq!(parse_uci(&p, bad), Err(UciError::Syntax), "{:?}", std::str::from_utf8(bad));
         }
-        assert_eq!(to_uci(Move::normal(Square::G1, Square::F3), CastlingMode::Standard), "g1f3");
+        assert_eq!(uci(Move::normal(Square::G1, Square::F3), CastlingMode::Standard), "g1f3");
     }
 
     #[test]
@@ -213,11 +215,11 @@ mod tests {
         assert_eq!(parse_uci(&p, b"e7d8n"), Ok(m));
         assert_eq!(parse_uci(&p, b"e7d8N"), Ok(m));
         assert_eq!(parse_uci(&p, b"e7d8"), Err(UciError::Illegal));
-        assert_eq!(to_uci(m, CastlingMode::Standard), "e7d8n");
+        assert_eq!(uci(m, CastlingMode::Standard), "e7d8n");
         let p = pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", Variant::Standard);
         assert_eq!(parse_uci(&p, b"e5f6"), Ok(Move::en_passant(Square::E5, Square::F6)));
         assert_eq!(parse_uci(&p, b"e5d6"), Err(UciError::Illegal));
-        assert_eq!(to_uci(Move::en_passant(Square::E5, Square::F6), CastlingMode::Standard), "e5f6");
+        assert_eq!(uci(Move::en_passant(Square::E5, Square::F6), CastlingMode::Standard), "e5f6");
     }
 
     #[test]
@@ -232,8 +234,8 @@ mod tests {
             assert_eq!(parse_uci(&p, b"e1b1"), Err(UciError::Illegal));
         }
         let m = Move::castle(Square::E8, Square::A8);
-        assert_eq!(to_uci(m, CastlingMode::Standard), "e8c8");
-        assert_eq!(to_uci(m, CastlingMode::Chess960), "e8a8");
+        assert_eq!(uci(m, CastlingMode::Standard), "e8c8");
+        assert_eq!(uci(m, CastlingMode::Chess960), "e8a8");
         // No right: not castling.
         let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", Variant::Standard);
         assert_eq!(parse_uci(&p, b"e1g1"), Err(UciError::Illegal));
@@ -247,8 +249,8 @@ mod tests {
         let m = Move::castle(Square::G1, Square::H1);
         assert_eq!(parse_uci(&p, b"g1g1"), Ok(m));
         assert_eq!(parse_uci(&p, b"g1h1"), Ok(m));
-        assert_eq!(to_uci(m, CastlingMode::Standard), "g1g1");
-        assert_eq!(to_uci(m, CastlingMode::Chess960), "g1h1");
+        assert_eq!(uci(m, CastlingMode::Standard), "g1g1");
+        assert_eq!(uci(m, CastlingMode::Chess960), "g1h1");
     }
 
     #[test]
@@ -258,8 +260,8 @@ mod tests {
         assert_eq!(parse_uci(&p, b"q@d4"), Ok(Move::drop(Role::Queen, Square::D4)));
         assert_eq!(parse_uci(&p, b"N@d4"), Err(UciError::Illegal));
         assert_eq!(parse_uci(&p, b"Q@e1"), Err(UciError::Illegal));
-        assert_eq!(to_uci(Move::drop(Role::Pawn, Square::E4), CastlingMode::Standard), "P@e4");
-        assert_eq!(to_uci(Move::drop(Role::Knight, Square::F3), CastlingMode::Chess960), "N@f3");
+        assert_eq!(uci(Move::drop(Role::Pawn, Square::E4), CastlingMode::Standard), "P@e4");
+        assert_eq!(uci(Move::drop(Role::Knight, Square::F3), CastlingMode::Chess960), "N@f3");
         assert!(UciError::Syntax.to_string().contains("invalid"));
     }
 }

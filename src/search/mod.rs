@@ -347,7 +347,7 @@ pub fn run_bench(depth: u32) -> BenchReport {
     let mut nodes = 0;
     let start = Instant::now();
     for (fen, variant) in BENCH_POSITIONS {
-        let pos = crate::notation::fen::position_from_fen(fen, variant).expect("bench FENs are valid");
+        let pos = crate::notation::fen::parse_fen(fen, variant).expect("bench FENs are valid");
         searcher.new_game();
         nodes += searcher.search(&pos, &[], &Limit::depth(depth), &mut |_| {}).nodes;
     }
@@ -366,5 +366,5 @@ mod tests;
 /// A standard position from a FEN known to be valid (tests only).
 #[cfg(test)]
 pub(crate) fn test_position(fen: &str) -> Position {
-    crate::notation::fen::position_from_fen(fen, crate::chess::Variant::Standard).expect("valid test FEN")
+    crate::notation::fen::parse_fen(fen, crate::chess::Variant::Standard).expect("valid test FEN")
 }

@@ -4,8 +4,8 @@
 use super::test_position as position;
 use super::*;
 use crate::chess::{CastlingMode, Setup, Variant};
-use crate::notation::fen::position_from_fen;
-use crate::notation::san::resolve;
+use crate::notation::fen::parse_fen;
+use crate::notation::san::{SanPlus, parse_san};
 
 fn analyse(fen: &str, limit: Limit) -> Analysis {
     Searcher::with_hash_mb(4).analyse(&position(fen), &[], &limit).expect("built-in search never fails")
@@ -197,18 +197,16 @@ fn info_after_each_iteration_and_stop_flag() {
 #[test]
 fn crazyhouse_and_chess960_positions() {
     // Crazyhouse: a queen in hand next to a boxed-in king is worth at least a lot of material.
-    let zh = position_from_fen("6rk/6pp/8/8/2B5/8/8/6K1[Q] w - - 0 1", Variant::Crazyhouse).expect("valid");
+    let zh = parse_fen("6rk/6pp/8/8/2B5/8/8/6K1[Q] w - - 0 1", Variant::Crazyhouse).expect("valid");
     let a = Searcher::with_hash_mb(2).analyse(&zh, &[], &Limit::depth(3)).expect("search");
     assert!(
         matches!(a.score, Score::Mate(_)) || matches!(a.score, Score::Cp(cp) if cp > 300),
         "{:?}",
         a.score
     );
-    let c960 = position_from_fen(
-        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-        Variant::Chess960,
-    )
-    .expect("valid");
+    let c960 =
+        parse_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", Variant::Chess960)
+            .expect("valid");
     let a = Searcher::with_hash_mb(2).analyse(&c960, &[], &Limit::depth(4)).expect("search");
     assert!(c960.is_legal(a.best_move.expect("a move")));
 }
@@ -247,13 +245,13 @@ fn wac() {
     let (mut solved, mut total, mut total_nodes) = (0, 0, 0u64);
     let mut engine = Searcher::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let epd = crate::notation::fen::read_epd(line).expect("EPD");
+        let epd = crate::notation::fen::parse_epd(line).expect("EPD");
         let pos = Position::from_setup(epd.setup.clone(), Variant::Standard, CastlingMode::Standard)
             .expect("valid");
         let bm = epd.op("bm").expect("bm").join(" ");
         let id = epd.op("id").map(|v| v.join(" ")).unwrap_or_default();
         let best: Vec<Move> =
-            epd.op("bm").expect("bm").iter().map(|s| resolve(&pos, s.as_bytes()).expect("bm").0).collect();
+            epd.op("bm").expect("bm").iter().map(|s| parse_san(&pos, s.as_bytes()).expect("bm").0).collect();
         engine.new_game();
         let limit = match ms {
             Some(ms) => Limit::movetime(std::time::Duration::from_millis(ms)),
@@ -267,7 +265,7 @@ fn wac() {
         } else {
             println!(
                 "miss {id} bm {bm} got {:?} {:?}",
-                a.best_move.map(|m| crate::notation::san::to_san(&pos, m)),
+                a.best_move.map(|m| SanPlus::from_move(&pos, m).to_string()),
                 a.score
             );
         }

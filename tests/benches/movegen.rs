@@ -8,7 +8,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgnkit::chess::perft::perft;
 use pgnkit::chess::{Position, Variant};
-use pgnkit::notation::fen::position_from_fen;
+use pgnkit::notation::fen::parse_fen;
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -20,7 +20,7 @@ fn bench(c: &mut Criterion) {
     for (name, fen, depth, nodes) in cases {
         group.throughput(Throughput::Elements(nodes));
         let ours = match fen {
-            Some(f) => position_from_fen(f, Variant::Standard).expect("valid FEN"),
+            Some(f) => parse_fen(f, Variant::Standard).expect("valid FEN"),
             None => Position::default(),
         };
         assert_eq!(perft(&ours, depth), nodes);

@@ -7,11 +7,11 @@
 //! Every pgnkit `san` case but the `keys kept` ones plays without updating the Zobrist key, as the
 //! check replay does and as shakmaty's `Chess` (which has none) does.
 //!
-//! - `san/pgnkit resolve+play`: per game, the start position, then per token `resolve` (parse,
-//!   legal move, lenience flags including the check-mark check) + `play_unchecked`.
-//! - `san/pgnkit resolve_in+play+suffix_after`: what the PGN replayer runs, same validation as
-//!   `resolve` (one `checkers()` per position resolves and verifies the check mark; the move is
-//!   played with `play_known`, given the role the SAN named).
+//! - `san/pgnkit parse_san+play`: per game, the start position, then per token `parse_san`
+//!   (parse, legal move, lenience flags including the check-mark check) + `play_unchecked`.
+//! - `san/pgnkit parse_san_with+play+suffix_after`: what the PGN replayer runs, same validation
+//!   as `parse_san` (one `checkers()` per position resolves and verifies the check mark; the move
+//!   is played with `play_known`, given the role the SAN named).
 //! - `san/pgnkit from_ascii+to_move+play`: the same API shape as the peer (no lenience flags).
 //! - `san/shakmaty from_ascii+to_move+play`: `San::from_ascii` + `to_move` + `play_unchecked`.
 //! - `san/... to_move+play`: what issue 2's goal names, `San::to_move` + `play_unchecked` on SANs
@@ -29,7 +29,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgnkit::chess::Position;
-use pgnkit::notation::{EpMode, San, resolve, resolve_in, suffix_after, write_fen_into};
+use pgnkit::notation::{EpMode, San, parse_san, parse_san_with, suffix_after, write_fen};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position as _};
 
@@ -60,7 +60,7 @@ fn load() -> (Games, Vec<Position>, Vec<Chess>) {
             let mut ours = Position::default();
             let mut theirs = Chess::default();
             for tok in line {
-                let Ok((m, _)) = resolve(&ours, tok) else { break };
+                let Ok((m, _)) = parse_san(&ours, tok) else { break };
                 let Ok(san) = shakmaty::san::San::from_ascii(tok) else { break };
                 let Ok(tm) = san.to_move(&theirs) else { break };
                 ours_positions.push(ours);
@@ -115,29 +115,29 @@ fn each_game<P, T>(
 }
 
 #[inline(never)]
-fn pgnkit_resolve(g: &Games) -> Option<Position> {
+fn pgnkit_parse_san(g: &Games) -> Option<Position> {
     each_game(
         g,
         &g.tokens,
         || start(false),
         |pos, tok| {
-            let (m, _) = resolve(pos, tok).expect("resolves");
+            let (m, _) = parse_san(pos, tok).expect("resolves");
             pos.play_unchecked(m);
         },
     )
 }
 
 /// The replayer's shape: one `checkers()` per position, used to resolve and, after the move, to
-/// verify the written check mark (same validation as `resolve`).
+/// verify the written check mark (same validation as `parse_san`).
 #[inline(never)]
-fn pgnkit_resolve_in(g: &Games, keys: bool) -> (Option<Position>, usize) {
+fn pgnkit_parse_san_with(g: &Games, keys: bool) -> (Option<Position>, usize) {
     let mut wrong_marks = 0;
     let start = || {
         let pos = start(keys);
         (pos, pos.checkers())
     };
     let last = each_game(g, &g.tokens, start, |(pos, checkers), tok| {
-        let r = resolve_in(pos, *checkers, tok).expect("resolves");
+        let r = parse_san_with(pos, *checkers, tok).expect("resolves");
         pos.play_known(r.mv, r.role);
         *checkers = pos.checkers();
         wrong_marks += usize::from(suffix_after(pos, *checkers) != r.suffix);
@@ -230,7 +230,7 @@ fn pgnkit_fens(positions: &[Position], buf: &mut Vec<u8>) -> usize {
     let mut total = 0;
     for p in positions {
         buf.clear();
-        write_fen_into(p, EpMode::Legal, buf);
+        write_fen(p, EpMode::Legal, buf);
         total += buf.len();
     }
     total
@@ -257,12 +257,12 @@ fn bench(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("san");
     group.throughput(Throughput::Elements(moves as u64));
-    group.bench_function("pgnkit resolve+play", |bch| bch.iter(|| pgnkit_resolve(black_box(&games))));
-    group.bench_function("pgnkit resolve_in+play+suffix_after", |bch| {
-        bch.iter(|| pgnkit_resolve_in(black_box(&games), false))
+    group.bench_function("pgnkit parse_san+play", |bch| bch.iter(|| pgnkit_parse_san(black_box(&games))));
+    group.bench_function("pgnkit parse_san_with+play+suffix_after", |bch| {
+        bch.iter(|| pgnkit_parse_san_with(black_box(&games), false))
     });
-    group.bench_function("pgnkit resolve_in+play+suffix_after, keys kept", |bch| {
-        bch.iter(|| pgnkit_resolve_in(black_box(&games), true))
+    group.bench_function("pgnkit parse_san_with+play+suffix_after, keys kept", |bch| {
+        bch.iter(|| pgnkit_parse_san_with(black_box(&games), true))
     });
     group.bench_function("pgnkit from_ascii+to_move+play", |bch| {
         bch.iter(|| pgnkit_to_move(black_box(&games)))
@@ -291,17 +291,22 @@ fn bench(c: &mut Criterion) {
         || shakmaty_play(&games),
     );
     common::ratio("san parse only vs shakmaty", 30, || pgnkit_parse(&games), || shakmaty_parse(&games));
-    common::ratio("san resolve+play vs shakmaty", 30, || pgnkit_resolve(&games), || shakmaty_to_move(&games));
     common::ratio(
-        "san resolve_in+play+suffix_after vs shakmaty",
+        "san parse_san+play vs shakmaty",
         30,
-        || pgnkit_resolve_in(&games, false),
+        || pgnkit_parse_san(&games),
         || shakmaty_to_move(&games),
     );
     common::ratio(
-        "san resolve_in+play+suffix_after, keys kept vs shakmaty",
+        "san parse_san_with+play+suffix_after vs shakmaty",
         30,
-        || pgnkit_resolve_in(&games, true),
+        || pgnkit_parse_san_with(&games, false),
+        || shakmaty_to_move(&games),
+    );
+    common::ratio(
+        "san parse_san_with+play+suffix_after, keys kept vs shakmaty",
+        30,
+        || pgnkit_parse_san_with(&games, true),
         || shakmaty_to_move(&games),
     );
     common::ratio(
@@ -326,7 +331,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("fen");
     group.throughput(Throughput::Elements(ours.len() as u64));
     let mut buf = Vec::with_capacity(128);
-    group.bench_function("pgnkit write_fen_into", |bch| bch.iter(|| pgnkit_fens(black_box(&ours), &mut buf)));
+    group.bench_function("pgnkit write_fen", |bch| bch.iter(|| pgnkit_fens(black_box(&ours), &mut buf)));
     group.bench_function("shakmaty Fen::from_position+append_ascii_to", |bch| {
         bch.iter(|| shakmaty_fens(black_box(&theirs), &mut buf))
     });

@@ -3,7 +3,7 @@
 
 use pgnkit::Position;
 use pgnkit::chess::Variant;
-use pgnkit::notation::fen::{EpMode, position_from_fen, write_fen};
+use pgnkit::notation::fen::{EpMode, parse_fen, write_fen};
 use pgnkit::notation::uci::parse_uci;
 
 use crate::util::{fixture, run, run_with_stdin, stderr, stdout};
@@ -105,7 +105,7 @@ fn play_through_a_pipe() {
         .filter_map(|chunk| chunk.lines().next())
         .find(|l| l.contains("/5N2/"))
         .expect("a FEN line");
-    let pos = position_from_fen(fen, Variant::Standard).expect("valid FEN");
+    let pos = parse_fen(fen, Variant::Standard).expect("valid FEN");
     assert!(pos.turn().is_white() && pos.fullmoves() == 2, "{fen}");
     // `go` made the engine play White's second move; the PGN has four plies, the human as Black.
     let pgn_at = text.find("[Event \"pgnkit play\"]").expect("PGN");
@@ -239,7 +239,9 @@ fn uci_never_answers_an_illegal_move_over_random_positions() {
     }
     let mut input = String::from("uci\n");
     for pos in &positions {
-        input.push_str(&format!("position fen {}\ngo nodes 300\n", write_fen(pos, EpMode::Legal)));
+        input.push_str("position fen ");
+        write_fen(pos, EpMode::Legal, &mut input);
+        input.push_str("\ngo nodes 300\n");
     }
     input.push_str("quit\n");
     let o = run_with_stdin(&["uci"], &input);
@@ -251,6 +253,8 @@ fn uci_never_answers_an_illegal_move_over_random_positions() {
         .collect();
     assert_eq!(best.len(), positions.len());
     for (pos, m) in positions.iter().zip(&best) {
-        assert!(parse_uci(pos, m.as_bytes()).is_ok(), "bestmove {m} in {}", write_fen(pos, EpMode::Legal));
+        let mut fen = String::new();
+        write_fen(pos, EpMode::Legal, &mut fen);
+        assert!(parse_uci(pos, m.as_bytes()).is_ok(), "bestmove {m} in {fen}");
     }
 }

@@ -184,7 +184,7 @@ fn resolving(target: &str, f: impl Fn(&Position, &[u8]) -> bool) -> usize {
 #[test]
 fn san_roundtrip_seeds() {
     assert!(replay("san_roundtrip", &[]) > 100);
-    let n = resolving("san_roundtrip", |p, b| pgnkit::notation::resolve(p, b).is_ok());
+    let n = resolving("san_roundtrip", |p, b| pgnkit::notation::parse_san(p, b).is_ok());
     assert!(n > 50, "only {n} SAN seeds resolve");
 }
 

@@ -8,9 +8,9 @@ use std::time::Instant;
 use pgnkit::chess::perft::{divide, perft};
 use pgnkit::chess::{Position, Variant};
 use pgnkit::io::{Input, InputOptions};
-use pgnkit::notation::fen::{FenError, STARTING_FEN, position_from_fen};
+use pgnkit::notation::fen::{FenError, STARTING_FEN, parse_fen};
 use pgnkit::notation::perft_suite::parse_suite;
-use pgnkit::notation::uci::to_uci;
+use pgnkit::notation::uci::write_uci;
 use rayon::prelude::*;
 
 use crate::cli::{Code, Fail};
@@ -60,7 +60,7 @@ fn load(fen: &str, variant: Option<Variant>) -> Result<Position, FenError> {
             Variant::Standard
         },
     );
-    match position_from_fen(fen, variant) {
+    match parse_fen(fen, variant) {
         Err(FenError::Position(e)) => {
             e.ignore_impossible_check().or_else(|e| e.ignore_too_much_material()).map_err(FenError::Position)
         }
@@ -91,8 +91,14 @@ fn count(args: &Args) -> Result<Code, Fail> {
     let start = Instant::now();
     let mut out = std::io::stdout().lock();
     let nodes = if args.divide {
-        let mut rows: Vec<(String, u64)> =
-            divide(&pos, depth).into_iter().map(|(m, n)| (to_uci(m, pos.castling_mode()), n)).collect();
+        let mut rows: Vec<(String, u64)> = divide(&pos, depth)
+            .into_iter()
+            .map(|(m, n)| {
+                let mut uci = String::new();
+                write_uci(m, pos.castling_mode(), &mut uci);
+                (uci, n)
+            })
+            .collect();
         rows.sort();
         for (uci, n) in &rows {
             writeln!(out, "{uci}: {n}")?;

@@ -9,8 +9,8 @@ use pgnkit::analysis::{Analyzer, Limit, Score};
 use pgnkit::chess::{Color, Position, Variant};
 use pgnkit::engine::game::GameRecord;
 use pgnkit::notation::diagram::{TextStyle, text_diagram};
-use pgnkit::notation::fen::{EpMode, position_from_fen, write_fen};
-use pgnkit::notation::san::to_san;
+use pgnkit::notation::fen::{EpMode, parse_fen, write_fen};
+use pgnkit::notation::san::SanPlus;
 use pgnkit::search::Searcher;
 
 use crate::cli::{Code, Fail};
@@ -146,7 +146,7 @@ impl Session {
         writeln!(
             out,
             "pgnkit plays {number} {} (eval {}, depth {}, {} nodes)",
-            to_san(pos, m),
+            SanPlus::from_move(pos, m),
             format_score(pos.turn(), analysis.score),
             analysis.depth,
             analysis.nodes
@@ -197,9 +197,7 @@ fn parse_args(args: &Args) -> Result<(Position, Limit), Fail> {
         None => Variant::Standard,
     };
     let start = match &args.fen {
-        Some(fen) => {
-            position_from_fen(fen, variant).map_err(|e| Fail::usage(format!("bad FEN {fen:?}: {e}")))?
-        }
+        Some(fen) => parse_fen(fen, variant).map_err(|e| Fail::usage(format!("bad FEN {fen:?}: {e}")))?,
         None => Position::new(variant),
     };
     let limit = match (args.depth, args.movetime) {
@@ -249,7 +247,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             "" => {}
             "help" | "?" => writeln!(out, "{}", EXAMPLES.split("\n\nExamples:").next().unwrap_or(EXAMPLES))?,
             "exit" | "quit" => break,
-            "fen" => writeln!(out, "{}", write_fen(session.game.pos(), EpMode::Legal))?,
+            "fen" => {
+                let mut fen = String::new();
+                write_fen(session.game.pos(), EpMode::Legal, &mut fen);
+                writeln!(out, "{fen}")?
+            }
             "pgn" => out.write_all(session.pgn(None).as_bytes())?,
             "undo" => session.undo(&mut out)?,
             "reset" => session.new_game(&mut out, false)?,

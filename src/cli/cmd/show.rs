@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use pgnkit::chess::{Move, Position, Role, Square, Variant};
 use pgnkit::io::{Input, InputOptions};
 use pgnkit::notation::diagram::{SvgOptions, TextStyle, svg, text_diagram};
-use pgnkit::notation::fen::position_from_fen;
+use pgnkit::notation::fen::parse_fen;
 use pgnkit::pipeline::replay::{Game, Games, Hooks, Lines, Played};
 
 use crate::cli::{Code, Fail};
@@ -151,8 +151,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 None if fen.contains('[') => Variant::Crazyhouse,
                 None => Variant::Standard,
             };
-            let pos =
-                position_from_fen(fen, variant).map_err(|e| Fail::usage(format!("bad FEN {fen:?}: {e}")))?;
+            let pos = parse_fen(fen, variant).map_err(|e| Fail::usage(format!("bad FEN {fen:?}: {e}")))?;
             (pos, None)
         }
         (None, Some(path)) => from_pgn(path, args.game, args.ply)?,

@@ -12,8 +12,8 @@ use super::{Format, PositionsChunk, PositionsOptions, RecordKey};
 use crate::chess::{Move, PackedKey, Position};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::FenWriter;
-use crate::notation::san::write_san_into;
-use crate::notation::uci::write_uci_into;
+use crate::notation::san::write_san;
+use crate::notation::uci::write_uci;
 use crate::pgn::{EvalScore, RawComment};
 use crate::pipeline::replay::{Game, Hooks, Lines, Played};
 
@@ -55,7 +55,7 @@ fn push_next(pos: &Position, next: Next<'_>, fields: &NextFields, out: &mut Vec<
             out.extend_from_slice(fields.open);
             push_san(pos, m, written, out);
             out.extend_from_slice(fields.between);
-            write_uci_into(m, pos.castling_mode(), out);
+            write_uci(m, pos.castling_mode(), out);
             out.extend_from_slice(fields.close);
         }
         Next::Null => out.extend_from_slice(fields.null),
@@ -68,7 +68,7 @@ fn push_next(pos: &Position, next: Next<'_>, fields: &NextFields, out: &mut Vec<
 fn push_san(pos: &Position, m: Move, written: Option<&[u8]>, out: &mut Vec<u8>) {
     match written {
         Some(text) => out.extend_from_slice(text),
-        None => write_san_into(pos, m, out),
+        None => write_san(pos, m, out),
     }
 }
 
@@ -126,11 +126,11 @@ impl<'o> PositionsHooks<'o> {
         let out = &mut self.out.bytes;
         match opts.format {
             Format::Fen => {
-                self.fen.write_fen_into(pos, opts.ep, out);
+                self.fen.write_fen(pos, opts.ep, out);
                 out.push(b'\n');
             }
             Format::Epd => {
-                self.fen.write_epd_into(pos, opts.ep, out);
+                self.fen.write_epd(pos, opts.ep, out);
                 out.extend_from_slice(b" hmvc ");
                 push_u64(out, pos.halfmoves() as u64);
                 out.extend_from_slice(b"; fmvn ");
@@ -157,7 +157,7 @@ impl<'o> PositionsHooks<'o> {
                 out.extend_from_slice(b",\"ply\":");
                 push_u64(out, ply as u64);
                 out.extend_from_slice(b",\"fen\":\"");
-                self.fen.write_fen_into(pos, opts.ep, out);
+                self.fen.write_fen(pos, opts.ep, out);
                 out.push(b'"');
                 push_next(pos, next, &JSONL_NEXT, out);
                 out.extend_from_slice(&self.tag_fields);
@@ -185,7 +185,7 @@ impl<'o> PositionsHooks<'o> {
                 out.push(b',');
                 push_u64(out, ply as u64);
                 out.push(b',');
-                self.fen.write_fen_into(pos, opts.ep, out);
+                self.fen.write_fen(pos, opts.ep, out);
                 out.push(b',');
                 push_next(pos, next, &CSV_NEXT, out);
                 out.extend_from_slice(&self.tag_fields);

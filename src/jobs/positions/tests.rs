@@ -4,7 +4,7 @@
 use super::*;
 use crate::chess::Variant;
 use crate::error::Kind;
-use crate::notation::fen::position_from_fen;
+use crate::notation::fen::parse_fen;
 use crate::pipeline::{Input, NoProgress, Options, Run, Workers, run};
 use std::collections::HashSet;
 
@@ -81,7 +81,7 @@ fn fen_one_record_per_position_and_the_valid_prefix_of_a_bad_game() {
     assert_eq!((diags[0].line, diags[0].column), (12, 13));
     // Every FEN reads back.
     for l in &lines {
-        assert!(position_from_fen(l, Variant::Standard).is_ok(), "{l}");
+        assert!(parse_fen(l, Variant::Standard).is_ok(), "{l}");
     }
 }
 
@@ -117,7 +117,7 @@ fn epd_records() {
     );
     assert!(lines[6].ends_with("id \"t.pgn:2:2\";"), "{}", lines[6]);
     // Reads back as EPD with the same operations.
-    let epd = crate::notation::fen::read_epd(lines[0]).expect("EPD");
+    let epd = crate::notation::fen::parse_epd(lines[0]).expect("EPD");
     assert_eq!(epd.op("id"), Some(&["t.pgn:1:0".to_string()][..]));
     assert_eq!(epd.op("c0"), Some(&["e4".to_string()][..]));
     let (out, _, _) = positions_named(GAMES, &opts(Format::Epd), 1, 1 << 20, "a \"b\".pgn");

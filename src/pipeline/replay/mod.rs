@@ -13,8 +13,8 @@ pub use game::{Game, Hooks, Lines, Played, Verdict};
 
 use crate::chess::{Bitboard, Move, Outcome, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
-use crate::notation::fen::{EpMode, FenError, position_from_fen, write_fen};
-use crate::notation::san::{Lenience, SanError, Suffix, resolve_in, suffix_after, to_san};
+use crate::notation::fen::{EpMode, FenError, parse_fen, write_fen};
+use crate::notation::san::{Lenience, SanError, Suffix, parse_san_with, suffix_after, write_san};
 use crate::pgn::{
     GameResult, GameStart, LineIndex, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor,
 };
@@ -87,6 +87,20 @@ impl Facts {
 /// The text of a token, for diagnostics.
 fn text(raw: &[u8]) -> String {
     String::from_utf8_lossy(raw).into_owned()
+}
+
+/// The FEN of `pos`, for diagnostics.
+fn fen(pos: &Position) -> String {
+    let mut fen = String::new();
+    write_fen(pos, EpMode::Legal, &mut fen);
+    fen
+}
+
+/// The SAN of `m` in `pos`, for diagnostics.
+fn san(pos: &Position, m: Move) -> String {
+    let mut san = String::new();
+    write_san(pos, m, &mut san);
+    san
 }
 
 /// The replaying visitor over one chunk of input.
@@ -252,7 +266,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         };
         let fen = tag.decode().0.into_owned();
         let facts = |fen: &str, message: String| Facts { message, san: None, fen: Some(fen.to_owned()) };
-        match position_from_fen(&fen, self.game.variant) {
+        match parse_fen(&fen, self.game.variant) {
             Ok(pos) => Some(pos),
             Err(FenError::Position(e)) => match e.clone().ignore_invalid_castling_rights() {
                 Ok(pos) => {
@@ -318,11 +332,11 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             self.report(Kind::NullMove, Severity::Warning, offset, Some(ply), || Facts {
                 message: format!("null move \"{}\"", text(token.raw)),
                 san: san(),
-                fen: Some(write_fen(&before, EpMode::Legal)),
+                fen: Some(fen(&before)),
             });
         } else {
             line.dead = true;
-            let fen = write_fen(&line.pos, EpMode::Legal);
+            let fen = fen(&line.pos);
             self.report(Kind::IllegalMove, Severity::Error, offset, Some(ply), || Facts {
                 message: format!("null move while in check in position {fen}"),
                 san: san(),
@@ -342,7 +356,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         }
         let ply = line.ply + 1;
         let offset = token.offset as u64;
-        match resolve_in(&line.pos, line.checkers, token.raw) {
+        match parse_san_with(&line.pos, line.checkers, token.raw) {
             Ok(r) => {
                 // A legal move: the position before it was no mate.
                 self.pending_mate = None;
@@ -416,7 +430,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             SanError::Ambiguous => "ambiguous SAN",
             SanError::Syntax => "unreadable move",
         };
-        let fen = write_fen(&line.pos, EpMode::Legal);
+        let fen = fen(&line.pos);
         let raw = text(token.raw);
         self.report(kind, Severity::Error, token.offset as u64, Some(ply), || Facts {
             message: format!("{what} \"{raw}\" in position {fen}"),
@@ -433,12 +447,12 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             .filter(|_| self.hooks.wants(kind, Severity::Warning))
             .copied();
         self.report(kind, Severity::Warning, offset, Some(ply), || {
-            let san = before.map(|p| to_san(&p, m)).unwrap_or_default();
+            let canonical = before.map(|p| san(&p, m)).unwrap_or_default();
             let how: Vec<&str> = lenience.describe().collect();
             Facts {
-                message: format!("\"{}\" written for {san} ({})", text(raw), how.join(", ")),
+                message: format!("\"{}\" written for {canonical} ({})", text(raw), how.join(", ")),
                 san: Some(text(raw)),
-                fen: before.map(|p| write_fen(&p, EpMode::Legal)),
+                fen: before.map(|p| fen(&p)),
             }
         });
     }

@@ -12,8 +12,8 @@ use std::ops::{ControlFlow, Range};
 
 use pgnkit::chess::{CastlingMode, Move, MoveKind, Position, PositionError, Role, Setup, Square, Variant};
 use pgnkit::notation::{
-    EpMode, FenError, Lenience, San, SanError, SanPlus, Suffix, parse_uci, position_from_fen, read_fen,
-    resolve, san_of, to_san, to_uci, write_fen, write_fen_into, write_setup_into,
+    EpMode, FenError, Lenience, San, SanError, SanPlus, Suffix, parse_fen, parse_san, parse_setup, parse_uci,
+    write_epd, write_fen, write_san, write_setup, write_uci,
 };
 use pgnkit::pgn::split::chunks;
 use pgnkit::pgn::{
@@ -367,22 +367,29 @@ pub fn repair(e: PositionError) -> Option<Position> {
         .ok()
 }
 
-/// `position_from_fen`, accepting repairable positions.
+/// `parse_fen`, accepting repairable positions.
 pub fn load(fen: &str, variant: Variant) -> Option<Position> {
-    match position_from_fen(fen, variant) {
+    match parse_fen(fen, variant) {
         Ok(pos) => Some(pos),
         Err(FenError::Position(e)) => repair(e),
         Err(FenError::Parse(_)) => None,
     }
 }
 
+/// The FEN of `pos` as a `String`.
+pub fn fen_text(pos: &Position, ep: EpMode) -> String {
+    let mut text = String::new();
+    write_fen(pos, ep, &mut text);
+    text
+}
+
 /// The position written as FEN and read back: the same position, key, rights and clocks, and
 /// the same FEN written again, in both en passant modes.
 pub fn assert_fen_round_trip(pos: &Position) {
     for ep in [EpMode::Legal, EpMode::Always] {
-        let fen = write_fen(pos, ep);
+        let fen = fen_text(pos, ep);
         let mut into = b"x".to_vec();
-        write_fen_into(pos, ep, &mut into);
+        write_fen(pos, ep, &mut into);
         assert_eq!(&into[1..], fen.as_bytes());
         let back =
             load(&fen, pos.variant()).unwrap_or_else(|| panic!("{fen}: written FEN does not read back"));
@@ -394,17 +401,17 @@ pub fn assert_fen_round_trip(pos: &Position) {
         if ep == EpMode::Always {
             assert_eq!(back.ep_square_always(), pos.ep_square_always(), "{fen}");
         }
-        assert_eq!(write_fen(&back, ep), fen, "FEN not stable");
+        assert_eq!(fen_text(&back, ep), fen, "FEN not stable");
     }
 }
 
 /// Arbitrary bytes as FEN: reading never panics; a setup written and read back is stable; a
 /// valid (or repairable) position of any variant round-trips exactly.
 pub fn fen_roundtrip(data: &[u8]) {
-    let Ok(setup) = read_fen(data) else { return };
+    let Ok(setup) = parse_setup(data) else { return };
     // Setup level: write -> read -> write is stable after one normalisation.
     let once = setup_text(&setup);
-    let again = read_fen(&once).unwrap_or_else(|e| panic!("{}: {e}", String::from_utf8_lossy(&once)));
+    let again = parse_setup(&once).unwrap_or_else(|e| panic!("{}: {e}", String::from_utf8_lossy(&once)));
     assert_eq!(setup_text(&again), once, "setup FEN not stable");
     let Ok(text) = std::str::from_utf8(data) else { return };
     for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
@@ -422,7 +429,7 @@ pub fn fen_roundtrip(data: &[u8]) {
 
 fn setup_text(setup: &Setup) -> Vec<u8> {
     let mut out = Vec::new();
-    write_setup_into(setup, CastlingMode::Standard, &mut out);
+    write_setup(setup, CastlingMode::Standard, &mut out);
     out
 }
 
@@ -443,18 +450,20 @@ pub const POSITIONS: [(&str, Variant); 8] = [
 
 /// The fixed positions.
 pub fn positions() -> Vec<Position> {
-    POSITIONS.iter().map(|&(fen, v)| position_from_fen(fen, v).expect("fixed position is valid")).collect()
+    POSITIONS.iter().map(|&(fen, v)| parse_fen(fen, v).expect("fixed position is valid")).collect()
 }
 
-/// The check the legal move `m` gets in SAN and UCI: `san_of` resolves back canonically, the
-/// suffix is right, `to_uci` parses back in either castling form.
+/// The check the legal move `m` gets in SAN and UCI: `SanPlus::from_move` parses back
+/// canonically, the suffix is right, `write_uci` parses back in either castling form.
 pub fn assert_move_notation(pos: &Position, m: Move) {
-    let fen = || write_fen(pos, EpMode::Always);
+    let fen = || fen_text(pos, EpMode::Always);
     assert!(pos.is_legal(m), "{m:?} not legal in {}", fen());
-    let san = san_of(pos, m);
+    let san = SanPlus::from_move(pos, m);
     let text = san.to_string();
-    assert_eq!(to_san(pos, m), text);
-    assert_eq!(resolve(pos, text.as_bytes()), Ok((m, Lenience::CANONICAL)), "{text} in {}", fen());
+    let mut written = String::new();
+    write_san(pos, m, &mut written);
+    assert_eq!(written, text);
+    assert_eq!(parse_san(pos, text.as_bytes()), Ok((m, Lenience::CANONICAL)), "{text} in {}", fen());
     assert_eq!(San::from_ascii(text.as_bytes()), Ok((san, Lenience::CANONICAL)), "{text}");
     assert_eq!(san.san.to_move(pos), Ok(m), "{text} in {}", fen());
     let mut after = *pos;
@@ -468,7 +477,8 @@ pub fn assert_move_notation(pos: &Position, m: Move) {
     };
     assert_eq!(san.suffix, suffix, "{text} in {}", fen());
     for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
-        let uci = to_uci(m, mode);
+        let mut uci = String::new();
+        write_uci(m, mode, &mut uci);
         match parse_uci(pos, uci.as_bytes()) {
             Ok(x) if x == m => {}
             // A Chess960 king step onto the castling destination is an ordinary king move.
@@ -491,7 +501,7 @@ pub fn san_roundtrip(data: &[u8]) {
         assert_eq!(back, sp, "{text} does not read back");
     }
     for pos in positions() {
-        let r = resolve(&pos, data);
+        let r = parse_san(&pos, data);
         if parsed.is_err() {
             assert_eq!(r, Err(SanError::Syntax));
         }
@@ -499,7 +509,7 @@ pub fn san_roundtrip(data: &[u8]) {
             && let Ok(m) = sp.san.to_move(&pos)
         {
             assert_move_notation(&pos, m);
-            // A pawn reading that resolves is what `resolve` picks too.
+            // A pawn reading that resolves is what `parse_san` picks too.
             assert_eq!(r.map(|(m, _)| m), Ok(m));
         }
         if let Ok((m, lenience)) = r {
@@ -542,7 +552,7 @@ pub fn walk_start(data: &[u8]) -> Option<(Position, &[u8])> {
     }
     let (&first, rest) = data.split_first()?;
     let (fen, variant) = POSITIONS[usize::from(first) % POSITIONS.len()];
-    Some((position_from_fen(fen, variant).expect("fixed position is valid"), rest))
+    Some((parse_fen(fen, variant).expect("fixed position is valid"), rest))
 }
 
 /// One step of a walk: byte `b` picks a legal move (or a null move, for 255 when not in check);
@@ -576,7 +586,7 @@ pub fn movegen_legal(data: &[u8]) {
 }
 
 fn check_generation(pos: &Position, noise: &[u8]) {
-    let fen = || write_fen(pos, EpMode::Always);
+    let fen = || fen_text(pos, EpMode::Always);
     let moves = pos.legal_moves();
     assert_eq!(pos.count_legal(), moves.len() as u64, "{}", fen());
     assert_eq!(pos.has_legal_moves(), !moves.is_empty());
@@ -648,14 +658,14 @@ pub fn zobrist_incremental(data: &[u8]) {
 
 fn check_key(pos: &Position, seen: &mut Vec<(Vec<u8>, u64)>) {
     for ep in [EpMode::Legal, EpMode::Always] {
-        let fen = write_fen(pos, ep);
+        let fen = fen_text(pos, ep);
         let back = load(&fen, pos.variant()).unwrap_or_else(|| panic!("{fen} does not read back"));
         assert_eq!(back.zobrist(), pos.zobrist(), "incremental key differs from recomputed: {fen}");
     }
     // Same position (clocks aside) => same key. The EPD (legal ep square; pockets and promoted
     // marks in crazyhouse) identifies the position.
     let mut epd = Vec::new();
-    pgnkit::notation::write_epd_into(pos, EpMode::Legal, &mut epd);
+    write_epd(pos, EpMode::Legal, &mut epd);
     for (e, k) in seen.iter() {
         if *e == epd {
             assert_eq!(

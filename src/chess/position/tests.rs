@@ -1,0 +1,115 @@
+//! `Position` against slower references: start positions against validated setups, keys kept
+//! with and without hashing, a promoted castling rook, `play_known` against `play_unchecked`.
+
+use super::*;
+
+#[test]
+fn start_positions_equal_their_validated_setups() {
+    for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
+        let mut setup = Setup::standard();
+        if variant == Variant::Crazyhouse {
+            setup.pockets = Some(ByColor::default());
+        }
+        let mode = CastlingMode::from_chess960(variant == Variant::Chess960);
+        let validated = Position::from_setup(setup, variant, mode).expect("valid");
+        let direct = Position::new(variant);
+        assert_eq!(format!("{direct:?}"), format!("{validated:?}"), "{variant:?}");
+        assert_eq!(direct.zobrist(), direct.compute_hash());
+    }
+}
+#[test]
+fn moves_without_hashing_give_the_same_positions_and_keys() {
+    for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
+        for seed in 1..=40u64 {
+            let mut hashed = Position::new(variant);
+            let mut lazy = hashed;
+            lazy.set_hashing(false);
+            let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            for ply in 0..300 {
+                assert_eq!(lazy.zobrist(), hashed.zobrist(), "{variant:?} seed {seed} ply {ply}");
+                assert!(lazy.same_position(&hashed) && hashed.same_position(&lazy));
+                let moves = hashed.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let m = moves[(rng % moves.len() as u64) as usize];
+                // A null move now and then: it must skip the key update too.
+                if rng % 23 == 0 && !hashed.is_check() {
+                    hashed.play_null().expect("not in check");
+                    lazy.play_null().expect("not in check");
+                    continue;
+                }
+                hashed.play_unchecked(m);
+                lazy.play_unchecked(m);
+            }
+            let key = hashed.zobrist();
+            lazy.set_hashing(true);
+            assert_eq!(lazy.hash, key, "turning hashing on recomputes the key");
+            assert_eq!(format!("{lazy:?}"), format!("{hashed:?}"));
+        }
+    }
+}
+
+/// A promoted rook that castles (only a set-up position has one) keeps its mark, the king
+/// gets none where it lands (on the rook's square, in the second case), and the key follows.
+/// Found by the `zobrist_incremental` fuzzer.
+#[test]
+fn a_promoted_castling_rook_keeps_its_mark() {
+    use crate::notation::fen::{EpMode, parse_fen, write_fen};
+    for (fen, after) in [
+        ("rnbqk2r~/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] b KQkq - 0 1", "rnbq1r~k1/"),
+        ("rnbqk1r~b/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] b KQkq - 0 1", "rnbq1r~kb/"),
+    ] {
+        let mut pos = parse_fen(fen, Variant::Crazyhouse).expect("valid FEN");
+        let castle = pos.legal_moves().iter().copied().find(|m| m.is_castle()).expect("O-O is legal");
+        pos.play_unchecked(castle);
+        assert_eq!(pos.promoted(), Bitboard::from_square(Square::F8), "{fen}");
+        assert_eq!(pos.zobrist(), pos.compute_hash(), "{fen}");
+        let mut written = String::new();
+        write_fen(&pos, EpMode::Legal, &mut written);
+        assert!(written.starts_with(after), "{fen}: {written}");
+    }
+}
+
+#[test]
+fn start_key_constant_is_the_computed_key() {
+    for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
+        let pos = Position::new(variant);
+        assert_eq!(zobrist::START, pos.compute_hash(), "{variant:?}");
+        assert_eq!(pos.zobrist(), zobrist::START);
+    }
+}
+
+#[test]
+fn play_known_equals_play_unchecked() {
+    for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
+        for seed in 1..=12u64 {
+            for (ply, pos) in Position::random_line(variant, seed, 300).into_iter().enumerate() {
+                for &m in pos.legal_moves().iter() {
+                    // Castling and drops ignore the role: give a wrong one on purpose.
+                    let role = match m.from() {
+                        Some(from) if !m.is_castle() => pos.board().role_at(from).expect("a piece moves"),
+                        _ => Role::Queen,
+                    };
+                    let (mut known, mut searched, mut lazy) = (pos, pos, pos);
+                    known.play_known(m, role);
+                    searched.play_unchecked(m);
+                    assert_eq!(
+                        format!("{known:?}"),
+                        format!("{searched:?}"),
+                        "{variant:?} seed {seed} ply {ply} {m:?}"
+                    );
+                    assert_eq!(known.zobrist(), searched.zobrist());
+                    // Without keys, ordinary moves take the path that does not jump.
+                    lazy.set_hashing(false);
+                    lazy.play_known(m, role);
+                    lazy.set_hashing(true);
+                    assert_eq!(format!("{lazy:?}"), format!("{searched:?}"), "{variant:?} {m:?}");
+                }
+            }
+        }
+    }
+}

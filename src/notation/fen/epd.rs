@@ -1,0 +1,152 @@
+//! EPD (PGN standard 16.2): a position's four FEN fields and its operations, read into an
+//! [`Epd`]; written as the four fields, operations being the caller's text.
+
+use crate::chess::{Position, Setup};
+
+use super::read::{read_fields, read_u32};
+use super::write::write_position;
+use super::{EpMode, ParseFenError};
+use crate::notation::TextBuf;
+
+/// An EPD record: the position's four fields (clocks from `hmvc`/`fmvn` when present) and its
+/// operations in order, each an opcode with its operands (quotes removed from strings).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Epd {
+    /// The position, unvalidated.
+    pub setup: Setup,
+    /// `(opcode, operands)` in the order given.
+    pub ops: Vec<(String, Vec<String>)>,
+}
+
+impl Epd {
+    /// The operands of the first operation named `opcode`.
+    pub fn op(&self, opcode: &str) -> Option<&[String]> {
+        self.ops.iter().find(|(o, _)| o == opcode).map(|(_, v)| v.as_slice())
+    }
+}
+
+/// Reads an EPD line: four FEN fields, then operations `opcode operand ... ;` (PGN standard 16.2).
+///
+/// Operands are bare tokens or double-quoted strings (which may hold `;` and spaces). Lenient:
+/// the final `;` may be missing, and two numeric clock fields right after the four fields (as in
+/// perft suites) are read as the clocks. `hmvc` and `fmvn` set the clocks too.
+///
+/// ```
+/// use pgnkit::notation::parse_epd;
+/// let epd = parse_epd(r#"8/8/8/8/8/8/8/K1k5 w - - bm Kb2; id "mate; or not";"#).unwrap();
+/// assert_eq!(epd.op("id").unwrap(), ["mate; or not"]);
+/// ```
+pub fn parse_epd(line: &str) -> Result<Epd, ParseFenError> {
+    let bytes = line.as_bytes();
+    // The first four fields, then whatever follows.
+    let mut pos = 0;
+    let next_field = |pos: &mut usize| next_token(bytes, pos);
+    let mut four = [&b""[..]; 4];
+    for f in four.iter_mut() {
+        *f = next_field(&mut pos).unwrap_or(b"");
+    }
+    let mut setup = read_fields(&mut four.into_iter().filter(|f| !f.is_empty()))?;
+    // Optional numeric clocks (opcodes start with a letter, so a number cannot be one).
+    for clock in 0..2 {
+        let save = pos;
+        match next_field(&mut pos) {
+            Some(f) if f.iter().all(u8::is_ascii_digit) => {
+                let n = read_u32(f).ok_or(if clock == 0 {
+                    ParseFenError::Halfmoves
+                } else {
+                    ParseFenError::Fullmoves
+                })?;
+                if clock == 0 { setup.halfmoves = n } else { setup.fullmoves = n }
+            }
+            _ => {
+                pos = save;
+                break;
+            }
+        }
+    }
+    let ops = read_ops(&line[pos..])?;
+    for (opcode, operands) in &ops {
+        let n = || operands.first().and_then(|o| read_u32(o.as_bytes()));
+        match opcode.as_str() {
+            "hmvc" => setup.halfmoves = n().ok_or(ParseFenError::Halfmoves)?,
+            "fmvn" => setup.fullmoves = n().ok_or(ParseFenError::Fullmoves)?,
+            _ => {}
+        }
+    }
+    Ok(Epd { setup, ops })
+}
+
+/// The next run of non-whitespace bytes from `*pos`, advancing past it.
+fn next_token<'a>(bytes: &'a [u8], pos: &mut usize) -> Option<&'a [u8]> {
+    while *pos < bytes.len() && bytes[*pos].is_ascii_whitespace() {
+        *pos += 1;
+    }
+    let start = *pos;
+    while *pos < bytes.len() && !bytes[*pos].is_ascii_whitespace() {
+        *pos += 1;
+    }
+    (*pos > start).then(|| &bytes[start..*pos])
+}
+
+fn read_ops(text: &str) -> Result<Vec<(String, Vec<String>)>, ParseFenError> {
+    let b = text.as_bytes();
+    let mut ops = Vec::new();
+    let mut i = 0;
+    let skip_ws = |i: &mut usize| {
+        while *i < b.len() && b[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    };
+    loop {
+        skip_ws(&mut i);
+        if i == b.len() {
+            return Ok(ops);
+        }
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+            i += 1;
+        }
+        let opcode = &text[start..i];
+        if opcode.is_empty() || opcode.len() > 15 || !b[start].is_ascii_alphabetic() {
+            return Err(ParseFenError::TrailingGarbage);
+        }
+        let mut operands = Vec::new();
+        loop {
+            skip_ws(&mut i);
+            match b.get(i) {
+                None => break,
+                Some(b';') => {
+                    i += 1;
+                    break;
+                }
+                Some(b'"') => {
+                    let end =
+                        b[i + 1..].iter().position(|&c| c == b'"').ok_or(ParseFenError::TrailingGarbage)?;
+                    operands.push(text[i + 1..i + 1 + end].to_owned());
+                    i += end + 2;
+                }
+                Some(_) => {
+                    let start = i;
+                    while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b';' {
+                        i += 1;
+                    }
+                    operands.push(text[start..i].to_owned());
+                }
+            }
+        }
+        ops.push((opcode.to_owned(), operands));
+    }
+}
+
+/// Appends the four EPD fields of `pos` to `out` (no clocks, no operations).
+///
+/// ```
+/// use pgnkit::chess::Position;
+/// use pgnkit::notation::{EpMode, write_epd};
+/// let mut epd = String::new();
+/// write_epd(&Position::default(), EpMode::Legal, &mut epd);
+/// assert_eq!(epd, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
+/// ```
+pub fn write_epd(pos: &Position, ep: EpMode, out: &mut impl TextBuf) {
+    out.append_with(|out| write_position(pos, ep, false, out));
+}
