@@ -23,6 +23,7 @@
 use std::ops::Range;
 
 use super::scan::{self, ByteSet};
+use super::tag::{is_tag_like, parse_tag};
 use super::visitor::{GameResult, GameStart, Problem, ProblemKind, SanToken, Visitor};
 use super::{CommentKind, Nag, RawComment, RawTag};
 
@@ -126,14 +127,6 @@ struct BraceCache {
     from: usize,
     to: usize,
     hit: Option<usize>,
-}
-
-/// A parsed (or rejected) tag pair.
-struct TagParse {
-    name: Range<usize>,
-    value: Option<Range<usize>>,
-    problem: Option<ProblemKind>,
-    end: usize,
 }
 
 /// Reads games from a byte slice; see the module docs for the grammar it accepts.
@@ -834,148 +827,12 @@ fn line_end(b: &[u8], pos: usize) -> usize {
     memchr::memchr2(b'\n', b'\r', &b[pos..]).map_or(b.len(), |i| pos + i)
 }
 
-/// Bytes allowed in tag names, and bytes that stop a tag value scan.
-static NAME_BYTE: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < 256 {
-        let b = i as u8;
-        t[i] = b.is_ascii_graphic() && !matches!(b, b'"' | b'[' | b']' | b'{' | b'}' | b'%');
-        i += 1;
-    }
-    t
-};
-
-#[inline]
-fn is_name_byte(b: u8) -> bool {
-    NAME_BYTE[usize::from(b)]
-}
-
-/// Whether a tag (`[`, optional blanks, a name, optional blanks, `"`) starts at `pos`.
-pub(crate) fn is_tag_like(b: &[u8], pos: usize) -> bool {
-    let mut p = pos + 1;
-    while p < b.len() && matches!(b[p], b' ' | b'\t') {
-        p += 1;
-    }
-    let name = p;
-    while p < b.len() && p - name < 256 && is_name_byte(b[p]) {
-        p += 1;
-    }
-    if p == name {
-        return false;
-    }
-    while p < b.len() && matches!(b[p], b' ' | b'\t') {
-        p += 1;
-    }
-    b.get(p) == Some(&b'"')
-}
-
 /// The first line in `from..to` (starting after a line break inside the range) that starts with
 /// a tag.
 fn find_tag_line(b: &[u8], from: usize, to: usize) -> Option<usize> {
     memchr::memchr2_iter(b'\n', b'\r', &b[from..to])
         .map(|i| from + i + 1)
         .find(|&p| p < to && b[p] == b'[' && is_tag_like(b, p))
-}
-
-/// Parses `[Name "value"]` at `at` (which holds `[`), leniently; never crosses a line break
-/// inside the value. The usual form is read inline: the general parser is a call whose result
-/// comes back through memory.
-#[inline(always)]
-fn parse_tag(b: &[u8], at: usize) -> TagParse {
-    plain_tag(b, at).unwrap_or_else(|| parse_any_tag(b, at))
-}
-
-/// [`parse_tag`] for the usual form, `[Name "value"]` with one space, no escape and nothing
-/// after the `]` before the line break; `None` for anything else.
-#[inline(always)]
-fn plain_tag(b: &[u8], at: usize) -> Option<TagParse> {
-    let ns = at + 1;
-    let mut p = ns;
-    while p < b.len() && is_name_byte(b[p]) {
-        p += 1;
-    }
-    if p == ns || b.get(p) != Some(&b' ') || b.get(p + 1) != Some(&b'"') {
-        return None;
-    }
-    let vs = p + 2;
-    let q = vs + scan::find_any(&b[vs..], [b'"', b'\\', b'\n', b'\r'])?;
-    if b[q] != b'"' || b.get(q + 1) != Some(&b']') {
-        return None;
-    }
-    Some(TagParse { name: ns..p, value: Some(vs..q), problem: None, end: q + 2 })
-}
-
-/// [`parse_tag`] for every form.
-#[inline(never)]
-fn parse_any_tag(b: &[u8], at: usize) -> TagParse {
-    let n = b.len();
-    let blanks = |mut p: usize| {
-        while p < n && matches!(b[p], b' ' | b'\t') {
-            p += 1;
-        }
-        p
-    };
-    let mut p = blanks(at + 1);
-    let ns = p;
-    while p < n && is_name_byte(b[p]) {
-        p += 1;
-    }
-    let name = ns..p;
-    p = blanks(p);
-    if name.is_empty() || p >= n || b[p] != b'"' {
-        let end = match memchr::memchr3(b']', b'\n', b'\r', &b[p.min(n)..]) {
-            Some(i) if b[p + i] == b']' => p + i + 1,
-            Some(i) => p + i,
-            None => n,
-        };
-        return TagParse { name, value: None, problem: Some(ProblemKind::MalformedTag), end };
-    }
-    let vs = p + 1;
-    let mut q = vs;
-    let mut inner_quote = false;
-    loop {
-        q = scan::find_any(&b[q..], [b'"', b'\\', b'\n', b'\r']).map_or(n, |i| q + i);
-        if q >= n || matches!(b[q], b'\n' | b'\r') {
-            break;
-        }
-        if b[q] == b'\\' {
-            q += 1;
-            if q < n && matches!(b[q], b'"' | b'\\') {
-                q += 1;
-            }
-            continue;
-        }
-        let r = blanks(q + 1);
-        if r < n && b[r] == b']' {
-            let problem = inner_quote.then_some(ProblemKind::UnescapedQuoteInTag);
-            return TagParse { name, value: Some(vs..q), problem, end: r + 1 };
-        }
-        inner_quote = true;
-        q += 1;
-    }
-    // No closing `"]` on the line: recover `..."  ]` at the end of the line if present
-    // (a value ending in a backslash), else take the rest of the line.
-    let line = b[vs..q].trim_ascii_end();
-    let end = vs + line.len();
-    if let Some(before) = line.strip_suffix(b"]") {
-        let before = before.trim_ascii_end();
-        if let Some(value) = before.strip_suffix(b"\"") {
-            return TagParse {
-                name,
-                value: Some(vs..vs + value.len()),
-                problem: Some(ProblemKind::UnescapedQuoteInTag),
-                end,
-            };
-        }
-        return TagParse {
-            name,
-            value: Some(vs..vs + before.len()),
-            problem: Some(ProblemKind::UnterminatedTagValue),
-            end,
-        };
-    }
-    TagParse { name, value: Some(vs..end), problem: Some(ProblemKind::UnterminatedTagValue), end: q }
 }
 
 /// A visitor that records every event as text, for tests.
@@ -1058,41 +915,6 @@ pub(crate) mod trace {
 mod tests {
     use super::trace::{Trace, trace};
     use super::*;
-
-    /// Where the inlined parser of plain tags answers, it answers as the general one does.
-    #[test]
-    fn plain_tags_parse_as_the_general_parser_does() {
-        let lines: &[&[u8]] = &[
-            b"[Event \"x\"]\n",
-            b"[Event \"\"]",
-            b"[WhiteElo \"2700\"]\r\n",
-            b"[Event  \"two spaces\"]\n",
-            b"[ Event \"lead\"]\n",
-            b"[Event \"a\\\"b\"]\n",
-            b"[Event \"quote\"inside\"]\n",
-            b"[Event \"open\n",
-            b"[Event \"x\" ]\n",
-            b"[Event\"x\"]\n",
-            b"[\"x\"]\n",
-            b"[Event \"x\"]]\n",
-            b"[Event \"caf\xe9\"]\n",
-            b"[Event \"x\"",
-        ];
-        let mut plain = 0;
-        for &line in lines {
-            let general = parse_any_tag(line, 0);
-            if let Some(t) = plain_tag(line, 0) {
-                plain += 1;
-                let text = String::from_utf8_lossy(line);
-                assert_eq!(
-                    (t.name, t.value, t.problem, t.end),
-                    (general.name, general.value, general.problem, general.end),
-                    "{text:?}"
-                );
-            }
-        }
-        assert_eq!(plain, 5, "the plain forms");
-    }
 
     fn lines(g: &[String]) -> String {
         g.join("\n")

@@ -145,7 +145,7 @@ pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
                 && brk(bytes[p - 1])
                 && (blank_before(p)
                     || bytes[p..].starts_with(b"[Event ")
-                    || (after_result(bytes, p) && super::reader::is_tag_like(bytes, p)))
+                    || (after_result(bytes, p) && super::tag::is_tag_like(bytes, p)))
         })
         .unwrap_or(bytes.len())
 }
