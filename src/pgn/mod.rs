@@ -11,6 +11,8 @@ pub mod reader;
 mod scan;
 pub mod split;
 pub mod tag;
+#[cfg(test)]
+mod trace;
 pub mod visitor;
 
 pub use comment::{CommentKind, Eval, EvalScore, RawComment};

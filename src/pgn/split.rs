@@ -71,7 +71,7 @@ impl Iterator for Chunks<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::reader::trace::{trace, trace_range};
+    use super::super::trace::{trace, trace_range};
     use super::*;
 
     /// Sequential parse == parse chunk by chunk, for several chunk sizes.
