@@ -5,6 +5,7 @@
 //! variations, results and diagnostics, each with its byte offset. Line and column are computed
 //! on demand from an offset with [`LineIndex`] or [`line_col`], never in the hot loop.
 
+pub(crate) mod class;
 pub mod comment;
 pub mod nag;
 pub mod reader;

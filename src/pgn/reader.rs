@@ -22,7 +22,11 @@
 
 use std::ops::Range;
 
-use super::scan::{self, ByteSet};
+use super::class::{
+    CTRL, DOLLAR, GLYPH, LBRACE, LBRACKET, LPAREN, OTHER, PERCENT, RBRACE, RPAREN, SEMI, STAR, TOKEN,
+    TOKEN_END, WS, class,
+};
+use super::scan;
 use super::tag::{is_tag_like, parse_tag};
 use super::visitor::{GameResult, GameStart, Problem, ProblemKind, SanToken, Visitor};
 use super::{CommentKind, Nag, RawComment, RawTag};
@@ -44,81 +48,6 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits { max_tokens: 8_000_000, max_depth: 128, max_comment: 64 << 20, max_problems: 100 }
     }
-}
-
-// Byte classes for the movetext loop.
-const WS: u8 = 0;
-const TOKEN: u8 = 1;
-const LBRACE: u8 = 2;
-const RBRACE: u8 = 3;
-const SEMI: u8 = 4;
-const LPAREN: u8 = 5;
-const RPAREN: u8 = 6;
-const DOLLAR: u8 = 7;
-const GLYPH: u8 = 8;
-const LBRACKET: u8 = 9;
-const PERCENT: u8 = 10;
-const STAR: u8 = 11;
-const CTRL: u8 = 12;
-const OTHER: u8 = 13;
-
-static CLASS: [u8; 256] = {
-    let mut t = [OTHER; 256];
-    let mut i = 0;
-    while i < 256 {
-        let b = i as u8;
-        t[i] = match b {
-            b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => WS,
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => TOKEN,
-            b'+' | b'-' | b'=' | b'#' | b'/' | b':' | b'@' | b'_' | b'~' | b'.' => TOKEN,
-            0x80..=0xff => TOKEN,
-            b'{' => LBRACE,
-            b'}' => RBRACE,
-            b';' => SEMI,
-            b'(' => LPAREN,
-            b')' => RPAREN,
-            b'$' => DOLLAR,
-            b'!' | b'?' => GLYPH,
-            b'[' => LBRACKET,
-            b'%' => PERCENT,
-            b'*' => STAR,
-            0x00..=0x08 | 0x0e..=0x1f | 0x7f => CTRL,
-            _ => OTHER,
-        };
-        i += 1;
-    }
-    t
-};
-
-/// The bytes that end a token: every byte not of the `TOKEN` class.
-static TOKEN_END: ByteSet = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = CLASS[i] != TOKEN;
-        i += 1;
-    }
-    ByteSet::new(t)
-};
-
-#[inline]
-fn class(b: u8) -> u8 {
-    CLASS[usize::from(b)]
-}
-
-/// `true` for the bytes the reader skips as whitespace (between tokens and between games).
-pub(crate) fn is_space(b: u8) -> bool {
-    class(b) == WS
-}
-
-/// The token the reader would read last in `text`: its trailing run of token bytes, or a
-/// trailing `*` (a token of its own).
-pub(crate) fn last_token(text: &[u8]) -> &[u8] {
-    if text.last() == Some(&b'*') {
-        return &text[text.len() - 1..];
-    }
-    let start = text.iter().rposition(|&b| class(b) != TOKEN).map_or(0, |i| i + 1);
-    &text[start..]
 }
 
 /// Result of a cached search for `}`: the first `}` in `from..to` is `hit` (or none).
