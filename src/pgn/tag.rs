@@ -198,7 +198,7 @@ impl<'a> RawTag<'a> {
 
     /// The unescaped value as text: UTF-8 if valid, else Windows-1252. The flag is `true`
     /// when the Windows-1252 fallback was used (the reader flags such a value as
-    /// [`ProblemKind::TagNotUtf8`](super::ProblemKind::TagNotUtf8)).
+    /// [`ProblemKind::TagNotUtf8`]).
     ///
     /// ```
     /// use pgnkit::pgn::RawTag;
