@@ -25,6 +25,7 @@ use crate::chess::{Color, Move, Position, Variant};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::{parse_san, write_san};
 use crate::notation::uci::parse_uci;
+use crate::pgn::{GameResult, Writer};
 
 /// Why a game is over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +52,15 @@ impl Ending {
             Ending::Checkmate { winner: Color::White } => "1-0",
             Ending::Checkmate { winner: Color::Black } => "0-1",
             _ => "1/2-1/2",
+        }
+    }
+
+    /// The result as a [`GameResult`].
+    pub const fn game_result(self) -> GameResult {
+        match self {
+            Ending::Checkmate { winner: Color::White } => GameResult::WhiteWins,
+            Ending::Checkmate { winner: Color::Black } => GameResult::BlackWins,
+            _ => GameResult::Draw,
         }
     }
 
@@ -219,61 +229,44 @@ impl GameRecord {
         s
     }
 
-    /// The game as PGN: the given tags (after `Event`...`Black` defaults), `Variant`, `SetUp` and
-    /// `FEN` when needed, `Result`, and the movetext wrapped at 80 columns. `result` overrides the
-    /// result (`*` for a game in progress otherwise).
-    pub fn pgn(&self, tags: &[(&str, &str)], result: Option<&str>) -> String {
-        let result = result.or_else(|| self.ending().map(Ending::result)).unwrap_or("*");
-        let mut out = String::new();
-        let tag = |out: &mut String, name: &str, default: &str| {
-            let value = tags.iter().find(|(n, _)| *n == name).map_or(default, |(_, v)| v);
-            let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-            let _ = writeln!(out, "[{name} \"{escaped}\"]");
-        };
-        for (name, default) in [
-            ("Event", "?"),
-            ("Site", "?"),
-            ("Date", "????.??.??"),
-            ("Round", "?"),
-            ("White", "?"),
-            ("Black", "?"),
-        ] {
-            tag(&mut out, name, default);
-        }
-        let _ = writeln!(out, "[Result \"{result}\"]");
-        for (name, value) in tags {
-            if !matches!(*name, "Event" | "Site" | "Date" | "Round" | "White" | "Black" | "Result") {
-                tag(&mut out, name, value);
+    /// The game as PGN in export format ([`crate::pgn::Writer`]): the Seven Tag Roster (given
+    /// values, else the standard's unknown values; `Result` is the result), the other given
+    /// tags, `Variant`, `SetUp` and `FEN` when needed, the movetext, and a blank line. `result`
+    /// overrides the result (the ending if the game is over, else `*`).
+    pub fn pgn(&self, tags: &[(&str, &str)], result: Option<GameResult>) -> String {
+        let result = result.or_else(|| self.ending().map(Ending::game_result)).unwrap_or(GameResult::Unknown);
+        let roster = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+        let mut w = Writer::new().fill_roster(true);
+        for name in &roster[..6] {
+            if let Some((_, value)) = tags.iter().find(|(n, _)| n == name) {
+                w.tag(name, value);
             }
         }
+        w.tag("Result", result.as_str());
+        for (name, value) in tags.iter().filter(|(n, _)| !roster.contains(n)) {
+            w.tag(name, value);
+        }
         if self.variant() != Variant::Standard {
-            let _ = writeln!(out, "[Variant \"{}\"]", self.variant().name());
+            w.tag("Variant", self.variant().name());
         }
         let start = self.start();
         if !start.same_position(&Position::new(self.variant()))
             || start.halfmoves() != 0
             || start.fullmoves() != 1
         {
+            w.tag("SetUp", "1");
             let mut fen = String::new();
             write_fen(start, EpMode::Legal, &mut fen);
-            let _ = writeln!(out, "[SetUp \"1\"]\n[FEN \"{fen}\"]");
+            w.tag("FEN", &fen);
         }
-        out.push('\n');
-        let mut line_len = 0;
-        let movetext = self.movetext();
-        for word in movetext.split(' ').filter(|w| !w.is_empty()).chain([result]) {
-            if line_len > 0 && line_len + 1 + word.len() > 80 {
-                out.push('\n');
-                line_len = 0;
-            } else if line_len > 0 {
-                out.push(' ');
-                line_len += 1;
-            }
-            out.push_str(word);
-            line_len += word.len();
+        let (mut out, mut san) = (Vec::new(), Vec::new());
+        for (&m, pos) in self.moves.iter().zip(&self.positions) {
+            san.clear();
+            write_san(pos, m, &mut san);
+            w.san(&mut out, &san, pos.fullmoves(), !pos.turn().is_white());
         }
-        out.push('\n');
-        out
+        w.end_game(&mut out, result);
+        String::from_utf8(out).expect("tags and SAN are UTF-8")
     }
 }
 
@@ -333,8 +326,20 @@ mod tests {
         let mut g =
             GameRecord::new(parse_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 12", Variant::Standard).expect("valid"));
         play_all(&mut g, "Kd7 e4");
-        let pgn = g.pgn(&[], Some("1/2-1/2"));
+        let pgn = g.pgn(&[], Some(GameResult::Draw));
         assert!(pgn.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 12\"]"), "{pgn}");
-        assert!(pgn.ends_with("\n12... Kd7 13. e4 1/2-1/2\n"), "{pgn}");
+        assert!(pgn.ends_with("\n\n12... Kd7 13. e4 1/2-1/2\n\n"), "{pgn}");
+    }
+
+    #[test]
+    fn pgn_export_wraps_movetext_under_80_columns() {
+        let mut g = GameRecord::new(Position::default());
+        play_all(&mut g, &"Nf3 Nf6 Ng1 Ng8 ".repeat(10));
+        let pgn = g.pgn(&[], None);
+        let movetext = pgn.split_once("\n\n").expect("tags, then movetext").1;
+        let lines: Vec<&str> = movetext.trim_end().lines().collect();
+        assert!(lines.len() > 2 && lines.iter().all(|l| l.len() < 80), "{pgn}");
+        assert!(pgn.ends_with(" 1/2-1/2\n\n"), "a threefold repetition: {pgn}");
+        assert_eq!(movetext.matches("Nf3").count() + movetext.matches("Ng8").count(), 20);
     }
 }

@@ -1,23 +1,30 @@
 //! PGN syntax: a streaming, visitor-based reader over byte slices, raw tokens with lazy
-//! decoding, and game boundaries for parallel chunking.
+//! decoding, game boundaries for parallel chunking, and a writer of the export format.
 //!
 //! The reader is pure syntax (no chess rules): it delivers tags, move tokens, NAGs, comments,
 //! variations, results and diagnostics, each with its byte offset. Line and column are computed
-//! on demand from an offset with [`LineIndex`] or [`line_col`], never in the hot loop.
+//! on demand from an offset with [`LineIndex`] or [`line_col`], never in the hot loop. The
+//! [`Writer`] takes the same kinds of events (a move as SAN bytes with its number) and writes
+//! them in the standard's export format.
 
+pub(crate) mod class;
 pub mod comment;
 pub mod nag;
 pub mod reader;
 mod scan;
 pub mod split;
 pub mod tag;
+#[cfg(test)]
+mod trace;
 pub mod visitor;
+pub mod writer;
 
 pub use comment::{CommentKind, Eval, EvalScore, RawComment};
 pub use nag::Nag;
 pub use reader::{Limits, Reader};
 pub use tag::RawTag;
 pub use visitor::{GameResult, GameStart, Problem, ProblemKind, SanToken, Visitor};
+pub use writer::Writer;
 
 /// A 1-based line and column (column in bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -71,7 +71,7 @@ impl Iterator for Chunks<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::reader::trace::{trace, trace_range};
+    use super::super::trace::{trace, trace_range};
     use super::*;
 
     /// Sequential parse == parse chunk by chunk, for several chunk sizes.
@@ -145,7 +145,7 @@ pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
                 && brk(bytes[p - 1])
                 && (blank_before(p)
                     || bytes[p..].starts_with(b"[Event ")
-                    || (after_result(bytes, p) && super::reader::is_tag_like(bytes, p)))
+                    || (after_result(bytes, p) && super::tag::is_tag_like(bytes, p)))
         })
         .unwrap_or(bytes.len())
 }
@@ -153,14 +153,14 @@ pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
 /// Whether the text before `p` ends with a result token (then only whitespace), as a game's
 /// last movetext line does.
 fn after_result(bytes: &[u8], p: usize) -> bool {
-    GameResult::from_ascii(super::reader::last_token(bytes[..p].trim_ascii_end())).is_some()
+    GameResult::from_ascii(super::class::last_token(bytes[..p].trim_ascii_end())).is_some()
 }
 
 /// How far the look-ahead of a stream chunk cut at `cut` must reach for [`decided`] to hold:
 /// one byte past the end of the line where the next game starts (past the blank lines an exact
 /// cut leaves before it). May lie past `bytes`: then more must be read.
 pub fn look_ahead_end(bytes: &[u8], cut: usize) -> Option<usize> {
-    let at = cut + bytes[cut..].iter().take_while(|&&b| super::reader::is_space(b)).count();
+    let at = cut + bytes[cut..].iter().take_while(|&&b| super::class::is_space(b)).count();
     memchr::memchr2(b'\n', b'\r', &bytes[at..]).map(|i| at + i + 2)
 }
 

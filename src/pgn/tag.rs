@@ -1,9 +1,163 @@
-//! Tag values as written: borrowed raw bytes, unescaped (`\"`, `\\`) and decoded lazily.
+//! Tag pairs: reading a tag line (`[Name "value"]`, leniently, for the reader and the splitter)
+//! and tag values as written: borrowed raw bytes, unescaped (`\"`, `\\`) and decoded lazily.
 //!
-//! Invariant: `RawTag::raw` is exactly the bytes between the quotes in the input (escapes
-//! included); nothing is copied unless an escape or a non-UTF-8 byte forces it.
+//! Invariants: `RawTag::raw` is exactly the bytes between the quotes in the input (escapes
+//! included); nothing is copied unless an escape or a non-UTF-8 byte forces it. Reading a tag
+//! line never crosses a line break inside its value, and looks at no byte past its line.
 
 use std::borrow::Cow;
+use std::ops::Range;
+
+use super::scan;
+use super::visitor::ProblemKind;
+
+/// A parsed (or rejected) tag pair.
+pub(crate) struct TagParse {
+    /// Where the name is in the input (empty in a malformed tag).
+    pub(crate) name: Range<usize>,
+    /// Where the value is: the bytes between the quotes, escapes not resolved (`None` when
+    /// the tag is malformed).
+    pub(crate) value: Option<Range<usize>>,
+    /// What was wrong with it, if anything.
+    pub(crate) problem: Option<ProblemKind>,
+    /// Where reading goes on: after the `]`, or at the end of the line for a broken tag.
+    pub(crate) end: usize,
+}
+
+/// Bytes allowed in tag names, and bytes that stop a tag value scan.
+static NAME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b.is_ascii_graphic() && !matches!(b, b'"' | b'[' | b']' | b'{' | b'}' | b'%');
+        i += 1;
+    }
+    t
+};
+
+#[inline]
+fn is_name_byte(b: u8) -> bool {
+    NAME_BYTE[usize::from(b)]
+}
+
+/// Whether a tag (`[`, optional blanks, a name, optional blanks, `"`) starts at `pos`.
+pub(crate) fn is_tag_like(b: &[u8], pos: usize) -> bool {
+    let mut p = pos + 1;
+    while p < b.len() && matches!(b[p], b' ' | b'\t') {
+        p += 1;
+    }
+    let name = p;
+    while p < b.len() && p - name < 256 && is_name_byte(b[p]) {
+        p += 1;
+    }
+    if p == name {
+        return false;
+    }
+    while p < b.len() && matches!(b[p], b' ' | b'\t') {
+        p += 1;
+    }
+    b.get(p) == Some(&b'"')
+}
+/// Parses `[Name "value"]` at `at` (which holds `[`), leniently; never crosses a line break
+/// inside the value. The usual form is read inline: the general parser is a call whose result
+/// comes back through memory.
+#[inline(always)]
+pub(crate) fn parse_tag(b: &[u8], at: usize) -> TagParse {
+    plain_tag(b, at).unwrap_or_else(|| parse_any_tag(b, at))
+}
+
+/// [`parse_tag`] for the usual form, `[Name "value"]` with one space, no escape and nothing
+/// after the `]` before the line break; `None` for anything else.
+#[inline(always)]
+fn plain_tag(b: &[u8], at: usize) -> Option<TagParse> {
+    let ns = at + 1;
+    let mut p = ns;
+    while p < b.len() && is_name_byte(b[p]) {
+        p += 1;
+    }
+    if p == ns || b.get(p) != Some(&b' ') || b.get(p + 1) != Some(&b'"') {
+        return None;
+    }
+    let vs = p + 2;
+    let q = vs + scan::find_any(&b[vs..], [b'"', b'\\', b'\n', b'\r'])?;
+    if b[q] != b'"' || b.get(q + 1) != Some(&b']') {
+        return None;
+    }
+    Some(TagParse { name: ns..p, value: Some(vs..q), problem: None, end: q + 2 })
+}
+
+/// [`parse_tag`] for every form.
+#[inline(never)]
+fn parse_any_tag(b: &[u8], at: usize) -> TagParse {
+    let n = b.len();
+    let blanks = |mut p: usize| {
+        while p < n && matches!(b[p], b' ' | b'\t') {
+            p += 1;
+        }
+        p
+    };
+    let mut p = blanks(at + 1);
+    let ns = p;
+    while p < n && is_name_byte(b[p]) {
+        p += 1;
+    }
+    let name = ns..p;
+    p = blanks(p);
+    if name.is_empty() || p >= n || b[p] != b'"' {
+        let end = match memchr::memchr3(b']', b'\n', b'\r', &b[p.min(n)..]) {
+            Some(i) if b[p + i] == b']' => p + i + 1,
+            Some(i) => p + i,
+            None => n,
+        };
+        return TagParse { name, value: None, problem: Some(ProblemKind::MalformedTag), end };
+    }
+    let vs = p + 1;
+    let mut q = vs;
+    let mut inner_quote = false;
+    loop {
+        q = scan::find_any(&b[q..], [b'"', b'\\', b'\n', b'\r']).map_or(n, |i| q + i);
+        if q >= n || matches!(b[q], b'\n' | b'\r') {
+            break;
+        }
+        if b[q] == b'\\' {
+            q += 1;
+            if q < n && matches!(b[q], b'"' | b'\\') {
+                q += 1;
+            }
+            continue;
+        }
+        let r = blanks(q + 1);
+        if r < n && b[r] == b']' {
+            let problem = inner_quote.then_some(ProblemKind::UnescapedQuoteInTag);
+            return TagParse { name, value: Some(vs..q), problem, end: r + 1 };
+        }
+        inner_quote = true;
+        q += 1;
+    }
+    // No closing `"]` on the line: recover `..."  ]` at the end of the line if present
+    // (a value ending in a backslash), else take the rest of the line.
+    let line = b[vs..q].trim_ascii_end();
+    let end = vs + line.len();
+    if let Some(before) = line.strip_suffix(b"]") {
+        let before = before.trim_ascii_end();
+        if let Some(value) = before.strip_suffix(b"\"") {
+            return TagParse {
+                name,
+                value: Some(vs..vs + value.len()),
+                problem: Some(ProblemKind::UnescapedQuoteInTag),
+                end,
+            };
+        }
+        return TagParse {
+            name,
+            value: Some(vs..vs + before.len()),
+            problem: Some(ProblemKind::UnterminatedTagValue),
+            end,
+        };
+    }
+    TagParse { name, value: Some(vs..end), problem: Some(ProblemKind::UnterminatedTagValue), end: q }
+}
 
 /// A tag value as it appears between the quotes, with the offset of the tag's `[`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,7 +198,7 @@ impl<'a> RawTag<'a> {
 
     /// The unescaped value as text: UTF-8 if valid, else Windows-1252. The flag is `true`
     /// when the Windows-1252 fallback was used (the reader flags such a value as
-    /// [`ProblemKind::TagNotUtf8`](super::ProblemKind::TagNotUtf8)).
+    /// [`ProblemKind::TagNotUtf8`]).
     ///
     /// ```
     /// use pgnkit::pgn::RawTag;
@@ -88,6 +242,41 @@ pub fn windows_1252(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where the inlined parser of plain tags answers, it answers as the general one does.
+    #[test]
+    fn plain_tags_parse_as_the_general_parser_does() {
+        let lines: &[&[u8]] = &[
+            b"[Event \"x\"]\n",
+            b"[Event \"\"]",
+            b"[WhiteElo \"2700\"]\r\n",
+            b"[Event  \"two spaces\"]\n",
+            b"[ Event \"lead\"]\n",
+            b"[Event \"a\\\"b\"]\n",
+            b"[Event \"quote\"inside\"]\n",
+            b"[Event \"open\n",
+            b"[Event \"x\" ]\n",
+            b"[Event\"x\"]\n",
+            b"[\"x\"]\n",
+            b"[Event \"x\"]]\n",
+            b"[Event \"caf\xe9\"]\n",
+            b"[Event \"x\"",
+        ];
+        let mut plain = 0;
+        for &line in lines {
+            let general = parse_any_tag(line, 0);
+            if let Some(t) = plain_tag(line, 0) {
+                plain += 1;
+                let text = String::from_utf8_lossy(line);
+                assert_eq!(
+                    (t.name, t.value, t.problem, t.end),
+                    (general.name, general.value, general.problem, general.end),
+                    "{text:?}"
+                );
+            }
+        }
+        assert_eq!(plain, 5, "the plain forms");
+    }
 
     #[test]
     fn unescape_borrowed_without_backslash() {

@@ -581,7 +581,7 @@ pub(crate) mod tests {
             let w = w.expect("in-memory read");
             if !w.complete {
                 let next =
-                    w.end + w.bytes[w.end..].iter().take_while(|&&b| crate::pgn::reader::is_space(b)).count();
+                    w.end + w.bytes[w.end..].iter().take_while(|&&b| crate::pgn::class::is_space(b)).count();
                 assert!(crate::pgn::split::decided(&w.bytes, next, 0), "window at {}", w.offset);
                 windows += 1;
             }

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use crate::util::{fixture, run, run_with_stdin, stdout};
+use crate::util::{fixture, run, run_with_stdin, stdout, temp_dir};
 
 /// The corpus: every fixture game file concatenated (valid games, broken ones, variants).
 fn corpus() -> Vec<u8> {
@@ -25,12 +25,6 @@ fn corpus() -> Vec<u8> {
     }
     all.extend_from_slice(b" } e5 *\n\n[Event \"after\"]\n\n1. d4 *\n");
     all
-}
-
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("pgnkit-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
 }
 
 /// Writes `pgn` as `all.pgn` and as `all.pgn.zst` in `dir`.
@@ -92,7 +86,7 @@ fn every_input_path_gives_the_same_report() {
 /// guessed ones (fen), each from a file, stdin and zstd.
 #[test]
 fn positions_reads_every_input_path_alike() {
-    let dir = temp_dir("positions-inputs");
+    let dir = temp_dir("inputs-positions");
     let pgn = corpus();
     let (plain, zst) = plain_and_zst(&dir, &pgn);
     let p = |x: &std::path::Path| x.to_str().expect("utf-8").to_string();
@@ -117,7 +111,7 @@ fn positions_reads_every_input_path_alike() {
 
 #[test]
 fn output_is_identical_at_any_thread_count() {
-    let dir = temp_dir("threads");
+    let dir = temp_dir("inputs-threads");
     let plain = dir.join("all.pgn");
     std::fs::write(&plain, corpus().repeat(3)).expect("write");
     let path = plain.to_str().expect("utf-8");
@@ -130,7 +124,7 @@ fn output_is_identical_at_any_thread_count() {
 
 #[test]
 fn a_stream_corrupt_midway_reports_the_games_before_and_where_reading_stopped() {
-    let dir = temp_dir("midway");
+    let dir = temp_dir("inputs-midway");
     // A good frame of games, then a frame whose header is garbage: decoding fails right there.
     let games: Vec<u8> = (0..20_000)
         .flat_map(|i| format!("[Event \"g{i}\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n").into_bytes())
@@ -155,7 +149,7 @@ fn a_stream_corrupt_midway_reports_the_games_before_and_where_reading_stopped() 
 
 #[test]
 fn input_errors_have_their_exit_codes() {
-    let dir = temp_dir("errors");
+    let dir = temp_dir("inputs-errors");
     let utf16 = dir.join("utf16.pgn");
     std::fs::write(&utf16, b"\xff\xfe[\0E\0").expect("write");
     let corrupt = dir.join("corrupt.pgn.zst");

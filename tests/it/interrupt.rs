@@ -2,7 +2,7 @@
 //! flushes what it released (whole games, from the first), says where it stopped, exits 130. A
 //! signal ignored at start (`nohup`) stays ignored.
 
-use crate::util::{fixture, spawn_piped};
+use crate::util::{fixture, spawn_piped, temp_dir};
 use pgnkit::pipeline::Options;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -111,8 +111,7 @@ fn check_stops_on_ctrl_c_with_every_game_before_reported() {
 #[cfg(unix)]
 #[test]
 fn positions_stops_on_ctrl_c_with_its_output_flushed_and_in_place() {
-    let dir = std::env::temp_dir().join(format!("pgnkit-interrupt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = temp_dir("interrupt");
     let path = dir.join("out.epd");
     for threads in ["1", "2"] {
         let p = path.to_str().expect("utf-8 path");

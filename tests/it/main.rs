@@ -11,5 +11,6 @@ mod inputs;
 mod interrupt;
 mod perft;
 mod pgn_corpus;
+mod pgn_roundtrip;
 mod positions;
 mod util;

@@ -1,6 +1,6 @@
 //! `pgnkit perft`: counts, divide format, suites, errors.
 
-use crate::util::{fixture, run, stderr, stdout};
+use crate::util::{fixture, run, stderr, stdout, temp_dir};
 
 #[test]
 fn start_position_depth_4() {
@@ -98,8 +98,7 @@ fn suites_pass_full_depth() {
 
 #[test]
 fn failing_suite_exits_1_and_names_the_case() {
-    let dir = std::env::temp_dir().join(format!("pgnkit-perft-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = temp_dir("perft");
     let path = dir.join("wrong.epd");
     std::fs::write(&path, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\n")
         .expect("write");

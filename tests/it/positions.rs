@@ -2,17 +2,9 @@
 //! `| head`, exit codes, and identical output at any thread count and chunk size.
 
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
 use std::process::Stdio;
 
-use crate::util::{fixture, pgnkit, run, shared_data, stderr, stdout};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pgnkit-it-positions-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
+use crate::util::{fixture, pgnkit, run, shared_data, stderr, stdout, temp_dir};
 
 fn path(p: &std::path::Path) -> &str {
     p.to_str().expect("UTF-8 path")
@@ -109,7 +101,7 @@ fn formats() {
 /// copies a token only when it is exactly that).
 #[test]
 fn next_moves_are_canonical_san() {
-    let dir = temp_dir("canonical");
+    let dir = temp_dir("positions-canonical");
     let pgn = dir.join("lenient.pgn");
     let game = "[Event \"x\"]\n\n1. e4 e5 2. Ngf3 Nc6 3. Bb5 a6 4. 0-0 Nf6 5. Bxc6 dxc6 6. Nxe5 Qd4 \
                 7. Nf3+ Qxe4 8. Re1 Qxe1+ 9. Nxe1 Bc5 10. d4 Bxd4 11. Qxd4 Be6 12. Qd8# 1-0\n";
@@ -155,7 +147,7 @@ fn ep_square_always_and_ply_filters() {
 
 #[test]
 fn zst_output_round_trip() {
-    let dir = temp_dir("zst");
+    let dir = temp_dir("positions-zst");
     let pgn = fixture("pgn/twic1599_10k.pgn");
     let out = dir.join("out.fen.zst");
     let o = run(&["positions", "-q", "-o", path(&out), path(&pgn)]);
@@ -175,7 +167,7 @@ fn zst_output_round_trip() {
 
 #[test]
 fn refuses_to_overwrite_an_input() {
-    let dir = temp_dir("clash");
+    let dir = temp_dir("positions-clash");
     let input = dir.join("in.pgn");
     std::fs::copy(fixture("pgn/lichess_db_10k.pgn"), &input).expect("copy");
     let before = std::fs::read(&input).expect("read");
@@ -189,7 +181,7 @@ fn refuses_to_overwrite_an_input() {
 
 #[test]
 fn closed_stdout_is_a_quiet_success() {
-    let dir = temp_dir("head");
+    let dir = temp_dir("positions-head");
     let big = dir.join("big.pgn");
     let one = std::fs::read(fixture("pgn/twic1599_10k.pgn")).expect("read");
     std::fs::write(&big, one.repeat(30)).expect("write"); // ~1.3 MB of FEN, far past a pipe buffer
@@ -290,7 +282,7 @@ fn usage_and_input_errors() {
     }
     let o = run(&["positions", "-q", "/nonexistent/x.pgn"]);
     assert_eq!(o.status.code(), Some(66), "{}", stderr(&o));
-    let dir = temp_dir("missing");
+    let dir = temp_dir("positions-missing");
     let out = dir.join("out.fen");
     let o = run(&["positions", "-q", "-o", path(&out), path(&pgn), "/nonexistent/x.pgn"]);
     assert_eq!(o.status.code(), Some(66));

@@ -42,6 +42,16 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
     }
 }
 
+/// A fresh, empty directory for one test, `pgnkit-it-NAME-PID` under the system's temporary
+/// directory (emptied first if an earlier run left it). Tests run in parallel: each passes its
+/// own `name`.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pgnkit-it-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
 /// Starts `pgnkit ARGS` with stdin, stdout and stderr piped.
 pub fn spawn_piped(args: &[&str]) -> std::process::Child {
     pgnkit()

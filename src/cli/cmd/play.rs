@@ -11,6 +11,7 @@ use pgnkit::engine::game::GameRecord;
 use pgnkit::notation::diagram::{TextStyle, text_diagram};
 use pgnkit::notation::fen::{EpMode, parse_fen, write_fen};
 use pgnkit::notation::san::SanPlus;
+use pgnkit::pgn::GameResult;
 use pgnkit::search::Searcher;
 
 use crate::cli::{Code, Fail};
@@ -93,7 +94,7 @@ impl Session {
         vec![("Event", "pgnkit play".to_string()), ("White", white), ("Black", black)]
     }
 
-    fn pgn(&self, result: Option<&str>) -> String {
+    fn pgn(&self, result: Option<GameResult>) -> String {
         let tags = self.tags();
         let tags: Vec<(&str, &str)> = tags.iter().map(|(n, v)| (*n, v.as_str())).collect();
         self.game.pgn(&tags, result)

@@ -1,0 +1,318 @@
+//! Tests of the reader: tokens, comments, tags, game boundaries, line endings, budgets, each
+//! checked on the event trace of small inputs.
+
+use super::*;
+use crate::pgn::trace::{Trace, trace};
+
+fn lines(g: &[String]) -> String {
+    g.join("\n")
+}
+
+fn one(pgn: &str) -> String {
+    let games = trace(pgn.as_bytes());
+    assert_eq!(games.len(), 1, "{games:#?}");
+    lines(&games[0])
+}
+
+#[test]
+fn simple_game() {
+    let g = one("[Event \"E\"]\n[Site \"S\"]\n\n1. e4 e5 2. Nf3 $1 Nc6?! 1-0\n");
+    assert_eq!(
+        g,
+        "game@0\ntag@0 Event=E\ntag@12 Site=S\nmovetext\nsan@27 e4\nsan@30 e5\nsan@36 Nf3\n\
+         nag@40 $1\nsan@43 Nc6\nnag@46 $6\noutcome@49 Some(\"1-0\")\nend"
+    );
+}
+
+#[test]
+fn move_numbers_glued_and_black() {
+    let g = one("12.e4 12...e5 13. Nf3 13... Nc6 *");
+    let sans: Vec<_> = g.lines().filter(|l| l.starts_with("san")).collect();
+    assert_eq!(sans, ["san@3 e4", "san@11 e5", "san@18 Nf3", "san@28 Nc6"]);
+}
+
+#[test]
+fn null_moves_castling_and_symbols() {
+    let g = one("1. -- Z0 2. 0-0 O-O-O+ 3. 0000 @@@@ e4 +- N RR exd6 e.p. *");
+    let toks: Vec<_> = g
+        .lines()
+        .filter(|l| l.starts_with("san") || l.starts_with("nag"))
+        .map(|l| l.split(' ').nth(1).unwrap())
+        .collect();
+    assert_eq!(toks, ["--", "Z0", "0-0", "O-O-O+", "0000", "@@@@", "e4", "$18", "$146", "$145", "exd6"]);
+}
+
+#[test]
+fn a_result_alone_is_a_game_with_a_warning() {
+    let games = trace(b"[Event \"a\"]\n\n1. e4 1-0 1-0\n\n[Event \"b\"]\n\n*\n");
+    let g: Vec<String> = games.iter().map(|g| lines(g)).collect();
+    assert_eq!(g.len(), 3, "{g:?}");
+    assert!(
+        g[1].contains("problem@") && g[1].contains("LoneResult") && g[1].contains("outcome@"),
+        "{}",
+        g[1]
+    );
+    // A game with tags, or with anything before its result, is no lone result.
+    assert!(!g[0].contains("LoneResult") && !g[2].contains("LoneResult"), "{g:?}");
+    assert!(!one("{ c } *").contains("LoneResult"));
+    assert!(one("*").contains("LoneResult"));
+}
+
+#[test]
+fn periods_end_tokens() {
+    // Periods apart from their number (`25 ...`), a variation of periods, a period after a
+    // move, and `ep` apart: none is a move, and the moves around them are read.
+    let g = one("25 ... Rc8 (...) 26. e5. dxe5 27. exf6 ep Nf4 28. exd6e.p. *");
+    let sans: Vec<_> =
+        g.lines().filter(|l| l.starts_with("san")).map(|l| l.split(' ').nth(1).unwrap()).collect();
+    assert_eq!(sans, ["Rc8", "e5", "dxe5", "exf6", "Nf4", "exd6e.p."], "{g}");
+    assert!(!g.contains("problem"), "{g}");
+}
+
+/// Token and short comment ends are found in 64-byte windows: tokens of every length and
+/// comments of every kind, ending at every place in and across a window, read as a byte
+/// scan splits them.
+#[test]
+fn tokens_and_comments_read_whole_across_window_edges() {
+    let comments =
+        ["c", " [%clk 0:05:00] ", "a\nb", "", &"long ".repeat(20), "x\r", " [%eval 0.17] [%clk 0:00:30] "];
+    let mut text = String::new();
+    let (mut want, mut want_comments) = (Vec::new(), Vec::new());
+    let mut seed = 7u32;
+    for i in 0..800 {
+        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        let len = 1 + (seed >> 16) as usize % 9;
+        let tok: String = (0..len).map(|k| (b'a' + ((i + k) % 8) as u8) as char).collect();
+        text.push_str(&tok);
+        want.push(tok);
+        match (seed >> 8) % 6 {
+            0 => text.push(' '),
+            1 => text.push_str("  \n"),
+            2 => {
+                let c = comments[(seed >> 20) as usize % comments.len()];
+                text.push_str(&format!(" {{{c}}} "));
+                want_comments.push(c.to_string());
+            }
+            3 => text.push('\t'),
+            4 => {
+                text.push_str("{}");
+                want_comments.push(String::new());
+            }
+            _ => text.push_str(" $1 "),
+        }
+    }
+    let g = one(&format!("{text}*"));
+    let sans: Vec<_> =
+        g.lines().filter(|l| l.starts_with("san")).map(|l| l.split(' ').nth(1).unwrap()).collect();
+    assert_eq!(sans, want);
+    // A comment's text runs to the end of its trace line and may hold line breaks: read
+    // each from after its kind up to the next event.
+    let got: Vec<String> = g
+        .split("\ncomment@")
+        .skip(1)
+        .map(|c| {
+            let body = c.split_once("Brace ").map_or("", |(_, rest)| rest);
+            let end = ["\nsan@", "\nnag@", "\noutcome"]
+                .iter()
+                .filter_map(|e| body.find(e))
+                .min()
+                .unwrap_or(body.len());
+            body[..end].to_string()
+        })
+        .collect();
+    assert_eq!(got, want_comments);
+}
+
+#[test]
+fn glyphs_split_off() {
+    let g = one("1. e4!! e5?? 2. d4!? d5? 3. c4! c5 ?! *");
+    let nags: Vec<_> = g.lines().filter(|l| l.starts_with("nag")).collect();
+    assert_eq!(nags.len(), 6);
+    assert!(g.contains("san@3 e4\nnag@5 $3"));
+    assert!(g.contains("nag@35 $6"));
+}
+
+#[test]
+fn comments_and_escape_lines() {
+    let g = one("% escape { not a comment\n1. e4 { c1 } e5 ; rest { of line\n2. Nf3 *");
+    assert!(g.contains("comment@31 Brace  c1 "), "{g}");
+    assert!(g.contains("comment@41 Line  rest { of line"), "{g}");
+    assert!(g.contains("san@61 Nf3"), "{g}");
+    assert!(!g.contains("problem"), "{g}");
+}
+
+#[test]
+fn crlf_and_cr_line_endings() {
+    for nl in ["\r\n", "\r", "\n"] {
+        let pgn = format!(
+            "[Event \"a\"]{nl}[Site \"b\"]{nl}{nl}1. e4 e5 1-0{nl}{nl}[Event \"c\"]{nl}{nl}1. d4 *{nl}"
+        );
+        let games = trace(pgn.as_bytes());
+        assert_eq!(games.len(), 2, "{nl:?}");
+        assert!(lines(&games[0]).contains("tag@") && !lines(&games[0]).contains("problem"));
+        assert!(lines(&games[1]).contains("san@") && lines(&games[1]).contains("Event=c"));
+    }
+}
+
+#[test]
+fn tag_escapes_and_broken_tags() {
+    let games = trace(
+        br#"[Event "a \"q\" \\"]
+[Site "Club "Victory""]
+[Round "Tournament \"]
+[White "unterminated
+[Black]
+["x"]
+[Date "ok"] [Time "also"]
+
+*"#,
+    );
+    assert_eq!(games.len(), 1);
+    let g = lines(&games[0]);
+    assert!(g.contains(r#"Event=a \"q\" \\"#), "{g}");
+    assert!(g.contains(r#"Site=Club "Victory""#), "{g}");
+    assert!(g.contains(r#"Round=Tournament \"#), "{g}");
+    assert!(g.contains("White=unterminated"), "{g}");
+    assert!(g.contains("Date=ok") && g.contains("Time=also"), "{g}");
+    assert_eq!(g.matches("MalformedTag").count(), 2, "{g}");
+    assert_eq!(g.matches("UnescapedQuoteInTag").count(), 2, "{g}");
+    assert_eq!(g.matches("UnterminatedTagValue").count(), 1, "{g}");
+}
+
+#[test]
+fn tag_values_not_utf8_are_flagged_once_each() {
+    // Latin-1 `ü` twice (two tags on one line), UTF-8 `é`, and a Latin-1 byte in a `%`
+    // escape line and in the movetext, neither of them a tag value.
+    let games = trace(
+        b"[Event \"x\"]\n% [Bad \"\xfc\"]\n[White \"M\xfcller\"] [Black \"\xfc\"]\n[Site \"\xc3\xa9\"]\n\n1. e4 {\xfc} *\n\n[Event \"y\"]\n\n*",
+    );
+    assert_eq!(games.len(), 2);
+    let g = lines(&games[0]);
+    let flagged: Vec<&str> = g.lines().filter(|l| l.contains("TagNotUtf8")).collect();
+    assert_eq!(flagged, ["problem@24 TagNotUtf8", "problem@41 TagNotUtf8"], "{g}");
+    assert!(!lines(&games[1]).contains("TagNotUtf8"));
+}
+
+#[test]
+fn bom_handling() {
+    let games = trace(b"\xef\xbb\xbf[Event \"x\"]\n*");
+    assert_eq!(games.len(), 1);
+    assert!(lines(&games[0]).starts_with("game@3\ntag@3 Event=x"));
+    let games = trace(b"\xff\xfe[\0E\0");
+    assert_eq!(games.len(), 1);
+    assert!(lines(&games[0]).contains("Utf16Bom"));
+}
+
+#[test]
+fn games_without_blank_lines() {
+    let games = trace(b"[Event \"a\"]\n1. e4 e5 1-0\n[Event \"b\"]\n1. d4 d5 0-1\n[Event \"c\"]\n1. c4\n[Event \"d\"]\n1. f4 *");
+    assert_eq!(games.len(), 4);
+    assert!(lines(&games[2]).contains("outcome@") && lines(&games[2]).contains("None"));
+}
+
+#[test]
+fn header_only_games() {
+    let games = trace(
+        b"[Event \"a\"]\n[Round \"1\"]\n\n[Round \"2\"]\n\n[Event \"b\"]\n\n[Date \"x\"]\n[Round \"3\"]\n",
+    );
+    // A blank line + `Event` or a tag the game already has starts a new game; another
+    // tag after a blank line does not.
+    assert_eq!(games.len(), 3, "{games:#?}");
+    assert!(lines(&games[2]).contains("Date=x"));
+}
+
+#[test]
+fn results_end_games_and_trailing_comment_stays() {
+    let games = trace(b"1. e4 1-0 {won on time}\n; more\n1. d4 0-1\n\n{after} e4 *");
+    assert_eq!(games.len(), 3);
+    assert!(lines(&games[0]).contains("won on time") && lines(&games[0]).contains("more"));
+    assert!(lines(&games[1]).contains("after"));
+    assert!(lines(&games[2]).contains("san@") && lines(&games[2]).contains("\"*\""));
+}
+
+#[test]
+fn variations_nested_skipped_and_unbalanced() {
+    let g = one("1. e4 (1. d4 (1. c4) d5) e5 ) (2. f4 *");
+    assert_eq!(g.matches("(@").count(), 3);
+    assert_eq!(g.matches(")@").count(), 3, "{g}");
+    assert!(g.contains("UnmatchedCloseParen") && g.contains("UnclosedVariation"));
+    assert!(g.contains("ResultInVariation"));
+    let mut t = Trace { skip_variations: true, ..Trace::default() };
+    let mut r = Reader::new(b"1. e4 (1. d4 {c} (1. c4) d5) e5 1-0");
+    let g = lines(&r.read_game(&mut t).unwrap());
+    assert_eq!(g.matches("san@").count(), 2, "{g}");
+    assert!(!g.contains("comment") && !g.contains(")@"), "{g}");
+    assert!(g.contains("1-0"));
+}
+
+#[test]
+fn unterminated_comment_ends_at_next_game() {
+    let pgn = b"[Event \"a\"]\n\n1. e4 {I miss my brace\n\n*\n\n[Event \"b\"]\n\n1. e4 {c} e5 1-0\n";
+    let games = trace(pgn);
+    assert_eq!(games.len(), 2, "{games:#?}");
+    assert!(lines(&games[0]).contains("UnterminatedComment"));
+    assert!(lines(&games[1]).contains("san@") && lines(&games[1]).contains("comment@"));
+    // Without any later brace at all.
+    let games = trace(b"1. e4 {open\n[Event \"b\"]\n1. d4 *");
+    assert_eq!(games.len(), 2);
+    // A closed comment quoting a game is one comment.
+    let games = trace(b"1. e4 {see:\n\n[Event \"q\"]\n1. d4 1-0\n} e5 *\n");
+    assert_eq!(games.len(), 1, "{games:#?}");
+    assert!(!lines(&games[0]).contains("problem"));
+}
+
+#[test]
+fn binary_garbage_resyncs() {
+    let games = trace(b"1. e4 \0\x01\x02 junk {\n[Event \"b\"]\n1. d4 *");
+    assert_eq!(games.len(), 2);
+    assert!(lines(&games[0]).contains("BinaryData"));
+    assert!(lines(&games[1]).contains("Event=b"));
+}
+
+#[test]
+fn nag_range() {
+    let g = one("1. e4 $0 $255 $256 $ e5 *");
+    assert!(g.contains("$0") && g.contains("$255"));
+    assert_eq!(g.matches("InvalidNag").count(), 2);
+}
+
+#[test]
+fn skip_game_and_offsets() {
+    let pgn = b"[Event \"a\"]\n1. e4 *\n\n[Event \"b\"]\n1. d4 *\n";
+    let mut r = Reader::new(pgn);
+    assert!(r.skip_game());
+    assert_eq!(r.offset(), 19);
+    let mut t = Trace::default();
+    assert!(lines(&r.read_game(&mut t).unwrap()).starts_with("game@21"));
+    assert!(!r.skip_game());
+    assert!(r.is_at_end());
+}
+
+#[test]
+fn with_base_offsets() {
+    let pgn = b"1. e4 *";
+    let mut r = Reader::with_base(pgn, 1000);
+    let mut t = Trace::default();
+    assert!(lines(&r.read_game(&mut t).unwrap()).contains("san@1003 e4"));
+}
+
+#[test]
+fn empty_and_whitespace_inputs() {
+    assert!(trace(b"").is_empty());
+    assert!(trace(b" \n\r\n% only an escape\n\t").is_empty());
+    assert!(trace(b"\xef\xbb\xbf").is_empty());
+}
+
+#[test]
+fn budgets() {
+    let limits = Limits { max_tokens: 10, max_depth: 2, max_comment: 8, max_problems: 3 };
+    let mut r = Reader::new(b"1. e4 e5 2. d4 d5 3. c4 c5 4. f4 f5 5. g4 g5 6. h4 *\n").with_limits(limits);
+    let mut t = Trace::default();
+    let g = lines(&r.read_game(&mut t).unwrap());
+    assert!(g.contains("TooManyTokens") && !g.contains("outcome"), "{g}");
+    let mut r = Reader::new(b"e4 (((e5))) {long comment here} ) ) ) ) ) *").with_limits(limits);
+    let g = lines(&r.read_game(&mut t).unwrap());
+    assert!(g.contains("VariationTooDeep") && g.contains("CommentTooLong"), "{g}");
+    assert!(g.contains("TooManyProblems"), "{g}");
+    assert_eq!(g.matches("problem").count(), 4, "{g}");
+}

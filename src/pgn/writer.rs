@@ -1,0 +1,417 @@
+//! [`Writer`]: games in the PGN export format (PGN standard, 1994, section 8), written event by
+//! event into a caller's reused `Vec<u8>`, so a job that replays a game can write it as it goes.
+//!
+//! The writer is syntax only (no chess rules): a move comes as its SAN bytes, its move number
+//! and whether Black plays it. Events of one game, in order: [`Writer::tag`]*, then any of
+//! [`Writer::san`], [`Writer::nag`], [`Writer::comment`], [`Writer::begin_variation`] /
+//! [`Writer::end_variation`], and [`Writer::end_game`] last; the first movetext event (or
+//! `end_game`) writes the tag section. After `end_game` the writer is ready for the next game.
+//!
+//! # Layout
+//! - Tag section: the Seven Tag Roster (Event, Site, Date, Round, White, Black, Result) first
+//!   and in that order, then the other tags in the order given; a tag given twice is written
+//!   twice, in order. `[Name "value"]`, one a line, the value escaped (`\` as `\\`, `"` as
+//!   `\"`; a line break in a value is written as a space). With [`Writer::fill_roster`], roster
+//!   tags the game lacks are written with the standard's unknown values (`?`, `????.??.??` for
+//!   Date, `*` for Result). A blank line follows the section (an empty section writes nothing).
+//! - Movetext: tokens separated by one space on lines of at most [`Writer::LINE_WIDTH`] (79)
+//!   characters (characters, not bytes: a UTF-8 comment counts its characters), as many tokens
+//!   per line as fit; no line starts or ends with a space. A token wider than a line stands
+//!   alone on its line.
+//! - A move number before every White move (`12.`), and `12...` before a Black move that is the
+//!   first of the movetext or of a variation or that follows a comment, a NAG or a variation
+//!   (the standard's "intervening annotation or commentary"). The number is a token of its own
+//!   (it may end a line).
+//! - NAGs as `$n`. Comments as `{ text }`: whitespace runs collapsed to one space, trimmed, `}`
+//!   removed (a `;` comment may hold one). A comment that fits on a line is one token, moved
+//!   whole to the next line when it does not fit on the current one; a longer one is broken at
+//!   spaces (`{ first` and `last }` stay together).
+//! - Variations in parentheses glued to their first and last tokens, `(1... c5 2. Nf3)`. A `)`
+//!   that would not fit moves down with the token before it, so no line starts with `)` unless
+//!   that token fills a line by itself.
+//! - The result token last (variations left open are closed before it), then a line end and one
+//!   blank line: games are separated by exactly one blank line. A game without moves is its
+//!   result alone.
+//!
+//! # The standard and python-chess
+//! python-chess's `StringExporter(columns=80)` (the oracle of `scripts/pgn_export_oracle.py`)
+//! wraps at the same width with the same greedy rule and the same `N...` rule after comments
+//! and variations, so games of moves and short comments come out byte for byte the same: the
+//! games of `lichess_db_1000k.pgn`, `lichess_DrDrunkenstein_2019-01-29.pgn` and
+//! `twic1599_1000k.pgn` of the shared data (2,532 games with canonical SAN, clocks and evals),
+//! written from the reader's events with the roster filled, equal python-chess's export. Where
+//! the two differ, pgnkit follows the standard:
+//! - python-chess does not escape `"` and `\` in tag values; pgnkit does.
+//! - python-chess writes `( 1... c5 )` with spaces inside the parentheses (so a line may start
+//!   with `)`); pgnkit glues them: `(1... c5)`.
+//! - python-chess does not force `N...` after a NAG; pgnkit does (a NAG is an annotation).
+//! - python-chess merges consecutive comments into one (and keeps a comment's inner line breaks
+//!   and runs of spaces); pgnkit writes each comment as given, whitespace collapsed.
+//! - python-chess lets a comment longer than a line exceed the width; pgnkit breaks it at spaces.
+//! - python-chess always writes the seven roster tags (a game read without them gets `?`);
+//!   pgnkit writes the tags given unless [`Writer::fill_roster`] is set, and writes a duplicate
+//!   tag twice where python-chess keeps the last value.
+//! - python-chess takes a missing (or `*`) Result tag from the movetext's result token, and
+//!   ends the movetext with the Result tag's value; pgnkit ends it with the result given to
+//!   [`Writer::end_game`], and a filled Result tag is `*`, the standard's unknown value (the tag
+//!   section is written before the result comes: a caller that knows it passes a Result tag).
+//!
+//! Invariant: no allocation per event. Tag lines are kept in the writer's own buffers (reused
+//! from game to game) until the movetext starts; movetext goes straight into `out`.
+
+use super::class::is_space;
+use super::{GameResult, Nag};
+
+/// The Seven Tag Roster, in the standard's order, with the values it gives for "unknown".
+const ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+/// Rank of a tag in the tag section: its place in the roster, or 7 for any other tag.
+fn rank(name: &str) -> u8 {
+    ROSTER.iter().position(|&(n, _)| n == name).map_or(7, |i| i as u8)
+}
+
+/// The last token written on the movetext line: a `)` that does not fit moves down with it.
+#[derive(Debug, Clone, Copy, Default)]
+struct Last {
+    /// Offset in `out` of the space written before it; `None` when it starts its line.
+    space: Option<usize>,
+    /// Its width in characters (with the parentheses glued to it).
+    width: usize,
+}
+
+/// Writes games in export format; see the module docs for the layout and the order of calls.
+///
+/// ```
+/// use pgnkit::pgn::{GameResult, Nag, Writer};
+/// let mut out = Vec::new();
+/// let mut w = Writer::new();
+/// w.tag("White", "Anderssen, Adolf");
+/// w.tag("Event", "London \"casual\"");
+/// w.san(&mut out, b"e4", 1, false);
+/// w.nag(&mut out, Nag::GOOD_MOVE);
+/// w.san(&mut out, b"e5", 1, true);
+/// w.begin_variation(&mut out);
+/// w.san(&mut out, b"c5", 1, true);
+/// w.comment(&mut out, b"  the   Sicilian ");
+/// w.end_variation(&mut out);
+/// w.san(&mut out, b"Nf3", 2, false);
+/// w.end_game(&mut out, GameResult::WhiteWins);
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     "[Event \"London \\\"casual\\\"\"]\n[White \"Anderssen, Adolf\"]\n\n\
+///      1. e4 $1 1... e5 (1... c5 { the Sicilian }) 2. Nf3 1-0\n\n"
+/// );
+/// ```
+#[derive(Debug, Clone)]
+pub struct Writer {
+    fill_roster: bool,
+    /// The tag lines of the game, as they will be written, in the order given.
+    tags: Vec<u8>,
+    /// Per tag line: its rank (see [`rank`]) and where it ends in `tags`.
+    tag_lines: Vec<(u8, usize)>,
+    /// The tag section is written; movetext events follow.
+    in_movetext: bool,
+    /// Characters on the current movetext line (0: nothing written on it yet).
+    col: usize,
+    last: Last,
+    /// `(` of variations begun but not yet written: they are glued to the next token.
+    opens: usize,
+    /// Variations open.
+    depth: usize,
+    /// The next Black move needs its `N...`.
+    number_due: bool,
+}
+
+impl Writer {
+    /// Longest movetext line, in characters: the standard's "fewer than 80".
+    pub const LINE_WIDTH: usize = 79;
+
+    /// A writer with the default layout: tags as given (roster first).
+    pub fn new() -> Writer {
+        Writer {
+            fill_roster: false,
+            tags: Vec::new(),
+            tag_lines: Vec::new(),
+            in_movetext: false,
+            col: 0,
+            last: Last::default(),
+            opens: 0,
+            depth: 0,
+            number_due: true,
+        }
+    }
+
+    /// Writes the Seven Tag Roster tags a game lacks with the standard's unknown values (`?`,
+    /// `????.??.??` for Date, `*` for Result) when `fill` is set.
+    pub fn fill_roster(mut self, fill: bool) -> Writer {
+        self.fill_roster = fill;
+        self
+    }
+
+    /// Forgets the game being written (its tags, open variations, line state), as after
+    /// [`Writer::end_game`]; a caller that abandons a game also truncates its `out`.
+    pub fn reset(&mut self) {
+        self.tags.clear();
+        self.tag_lines.clear();
+        self.in_movetext = false;
+        self.col = 0;
+        self.last = Last::default();
+        self.opens = 0;
+        self.depth = 0;
+        self.number_due = true;
+    }
+
+    /// A tag pair, `value` as text (the caller decodes it; the writer escapes it).
+    ///
+    /// # Panics
+    /// After a movetext event of the same game: the tag section is already written.
+    pub fn tag(&mut self, name: &str, value: &str) {
+        assert!(!self.in_movetext, "pgn::Writer::tag after the movetext began");
+        push_tag(&mut self.tags, name, value);
+        self.tag_lines.push((rank(name), self.tags.len()));
+    }
+
+    /// A move: its SAN bytes as they should appear (`--` for a null move), its move number and
+    /// whether Black plays it.
+    pub fn san(&mut self, out: &mut Vec<u8>, san: &[u8], number: u32, black: bool) {
+        self.start_movetext(out);
+        if !black || self.number_due {
+            let mut digits = itoa::Buffer::new();
+            let digits = digits.format(number).as_bytes();
+            let dots: &[u8] = if black { b"..." } else { b"." };
+            self.place(out, digits.len() + dots.len(), |out| {
+                out.extend_from_slice(digits);
+                out.extend_from_slice(dots);
+            });
+        }
+        self.place(out, width(san), |out| out.extend_from_slice(san));
+        self.number_due = false;
+    }
+
+    /// A NAG, written `$n`.
+    pub fn nag(&mut self, out: &mut Vec<u8>, nag: Nag) {
+        self.start_movetext(out);
+        let mut digits = itoa::Buffer::new();
+        let digits = digits.format(nag.0).as_bytes();
+        self.place(out, 1 + digits.len(), |out| {
+            out.push(b'$');
+            out.extend_from_slice(digits);
+        });
+        self.number_due = true;
+    }
+
+    /// A comment's text (without delimiters), written `{ text }` with its whitespace collapsed
+    /// and any `}` removed.
+    pub fn comment(&mut self, out: &mut Vec<u8>, text: &[u8]) {
+        self.start_movetext(out);
+        let utf8 = std::str::from_utf8(text).is_ok();
+        let word_width = |w: &[u8]| (if utf8 { width(w) } else { w.len() }) - count_braces(w);
+        let (mut words, mut inner) = (0usize, 0);
+        for w in words_of(text) {
+            words += 1;
+            inner += word_width(w);
+        }
+        inner += words.saturating_sub(1);
+        let whole = 4 + inner - usize::from(words == 0);
+        if words < 2 || self.opens + whole <= Self::LINE_WIDTH {
+            self.place(out, whole, |out| {
+                out.extend_from_slice(b"{ ");
+                for (i, w) in words_of(text).enumerate() {
+                    if i > 0 {
+                        out.push(b' ');
+                    }
+                    push_word(out, w);
+                }
+                out.extend_from_slice(if words == 0 { b"}" } else { b" }" });
+            });
+        } else {
+            // Longer than a line: a token per word, the braces glued to the first and last.
+            for (i, w) in words_of(text).enumerate() {
+                let first = i == 0;
+                let last = i + 1 == words;
+                let extra = if first { 2 } else { 0 } + if last { 2 } else { 0 };
+                self.place(out, word_width(w) + extra, |out| {
+                    if first {
+                        out.extend_from_slice(b"{ ");
+                    }
+                    push_word(out, w);
+                    if last {
+                        out.extend_from_slice(b" }");
+                    }
+                });
+            }
+        }
+        self.number_due = true;
+    }
+
+    /// `(`: the moves that follow, up to [`Writer::end_variation`], are a variation (an
+    /// alternative to the move written last).
+    pub fn begin_variation(&mut self, out: &mut Vec<u8>) {
+        self.start_movetext(out);
+        self.opens += 1;
+        self.depth += 1;
+        self.number_due = true;
+    }
+
+    /// `)`: the variation begun last ends. Without an open variation nothing is written.
+    pub fn end_variation(&mut self, out: &mut Vec<u8>) {
+        if self.depth == 0 {
+            return;
+        }
+        self.depth -= 1;
+        self.number_due = true;
+        if self.opens > 0 {
+            // An empty variation: its `(` was never written.
+            let opens = self.opens;
+            self.opens = 0;
+            self.place(out, opens + 1, |out| {
+                out.extend(std::iter::repeat_n(b'(', opens));
+                out.push(b')');
+            });
+            return;
+        }
+        if self.col + 1 > Self::LINE_WIDTH {
+            match self.last.space {
+                Some(at) => {
+                    out[at] = b'\n';
+                    self.col = self.last.width;
+                    self.last.space = None;
+                }
+                None => {
+                    // The last token fills its line alone: the `)` has a line of its own.
+                    out.push(b'\n');
+                    self.col = 0;
+                    self.last = Last::default();
+                }
+            }
+        }
+        out.push(b')');
+        self.col += 1;
+        self.last.width += 1;
+    }
+
+    /// The result token, which ends the game (closing the variations left open), then a line
+    /// end and a blank line. The writer is then ready for the next game.
+    pub fn end_game(&mut self, out: &mut Vec<u8>, result: GameResult) {
+        self.start_movetext(out);
+        while self.depth > 0 {
+            self.end_variation(out);
+        }
+        let token = result.as_str().as_bytes();
+        self.place(out, token.len(), |out| out.extend_from_slice(token));
+        out.extend_from_slice(b"\n\n");
+        self.reset();
+    }
+
+    /// Writes the tag section if it is not written yet.
+    #[inline]
+    fn start_movetext(&mut self, out: &mut Vec<u8>) {
+        if !self.in_movetext {
+            self.write_tags(out);
+        }
+    }
+
+    /// The tag section: roster tags in roster order, then the others, each rank in the order
+    /// given; then a blank line unless no tag was written.
+    fn write_tags(&mut self, out: &mut Vec<u8>) {
+        self.in_movetext = true;
+        let before = out.len();
+        for r in 0..=7u8 {
+            let mut given = false;
+            let mut start = 0;
+            for &(rank, end) in &self.tag_lines {
+                if rank == r {
+                    out.extend_from_slice(&self.tags[start..end]);
+                    given = true;
+                }
+                start = end;
+            }
+            if !given && self.fill_roster && r < 7 {
+                let (name, value) = ROSTER[usize::from(r)];
+                push_tag(out, name, value);
+            }
+        }
+        if out.len() > before {
+            out.push(b'\n');
+        }
+    }
+
+    /// Writes a token of `width` characters (with `write`), after the `(`s waiting to be glued
+    /// to it: on the current line after a space when it fits, else on a new line.
+    #[inline]
+    fn place(&mut self, out: &mut Vec<u8>, width: usize, write: impl FnOnce(&mut Vec<u8>)) {
+        let width = width + self.opens;
+        let space = if self.col == 0 {
+            None
+        } else if self.col + 1 + width <= Self::LINE_WIDTH {
+            out.push(b' ');
+            self.col += 1;
+            Some(out.len() - 1)
+        } else {
+            out.push(b'\n');
+            self.col = 0;
+            None
+        };
+        out.extend(std::iter::repeat_n(b'(', self.opens));
+        self.opens = 0;
+        write(out);
+        self.col += width;
+        self.last = Last { space, width };
+    }
+}
+
+/// Appends `[name "value"]` and a line break, the value escaped.
+fn push_tag(out: &mut Vec<u8>, name: &str, value: &str) {
+    out.push(b'[');
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(b" \"");
+    for &b in value.as_bytes() {
+        match b {
+            b'\\' | b'"' => out.extend_from_slice(&[b'\\', b]),
+            b'\n' | b'\r' => out.push(b' '),
+            _ => out.push(b),
+        }
+    }
+    out.extend_from_slice(b"\"]\n");
+}
+
+/// Characters in `text` if it is UTF-8 (bytes that start a character).
+#[inline]
+fn width(text: &[u8]) -> usize {
+    text.iter().filter(|&&b| b & 0xc0 != 0x80).count()
+}
+
+fn count_braces(w: &[u8]) -> usize {
+    w.iter().filter(|&&b| b == b'}').count()
+}
+
+/// The words of a comment: runs between whitespace that hold something besides `}`.
+fn words_of(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    text.split(|&b| is_space(b)).filter(|w| w.iter().any(|&b| b != b'}'))
+}
+
+/// Appends a word without its `}`s.
+fn push_word(out: &mut Vec<u8>, w: &[u8]) {
+    if memchr::memchr(b'}', w).is_none() {
+        out.extend_from_slice(w);
+    } else {
+        out.extend(w.iter().copied().filter(|&b| b != b'}'));
+    }
+}
+
+impl Default for Writer {
+    fn default() -> Writer {
+        Writer::new()
+    }
+}
+
+#[cfg(test)]
+mod tests;
