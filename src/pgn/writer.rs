@@ -48,6 +48,8 @@
 //! - python-chess merges consecutive comments into one (and keeps a comment's inner line breaks
 //!   and runs of spaces); pgnkit writes each comment as given, whitespace collapsed.
 //! - python-chess lets a comment longer than a line exceed the width; pgnkit breaks it at spaces.
+//! - python-chess writes a crazyhouse pawn drop `@e4`; pgnkit writes the SAN it is given, which
+//!   the replay writes `P@e4`, as lichess does.
 //! - python-chess always writes the seven roster tags (a game read without them gets `?`);
 //!   pgnkit writes the tags given unless [`Writer::fill_roster`] is set, and writes a duplicate
 //!   tag twice where python-chess keeps the last value.

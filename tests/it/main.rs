@@ -11,6 +11,7 @@ mod inputs;
 mod interrupt;
 mod perft;
 mod pgn_corpus;
+mod pgn_export;
 mod pgn_roundtrip;
 mod positions;
 mod util;
