@@ -1,12 +1,113 @@
 //! pgnkit: validate, clean, extract positions from and annotate chess games in PGN, on all cores.
 //!
-//! The library holds everything but the command line: the rules ([`chess`]), text formats
-//! ([`notation`]), the PGN reader ([`pgn`]), input and output ([`io`]), the parallel pipeline
-//! ([`pipeline`]) and its jobs ([`jobs`]), engines ([`engine`], [`search`]).
+//! The library holds everything but the command line, in layers: the rules ([`chess`]), text
+//! formats of positions and moves ([`notation`]), PGN syntax ([`pgn`]), input and output
+//! ([`io`]), the parallel pipeline that replays every game ([`pipeline`]), the jobs and the run
+//! driver they share ([`jobs`]), and engines ([`analysis`], [`engine`], [`search`]). The design
+//! and its reasons: `docs/design.md`.
+//!
+//! The rules: play SAN on a position (python-chess's `push_san`), then ask about it.
 //!
 //! ```
-//! use pgnkit::chess::{Position, perft::perft};
+//! use pgnkit::chess::{Position, Termination, perft::perft};
+//! use pgnkit::notation::San;
+//!
+//! let mut pos = Position::default();
+//! for text in ["f3", "e5", "g4", "Qh4#"] {
+//!     let san: San = text.parse().unwrap();
+//!     san.play(&mut pos).unwrap();
+//! }
+//! assert_eq!(pos.outcome().map(|o| o.termination), Some(Termination::Checkmate));
 //! assert_eq!(perft(&Position::default(), 3), 8_902);
+//! ```
+//!
+//! Notation: read a FEN, write SAN and UCI (reading is `parse_*`, writing `write_*` into a
+//! `String` or a reused `Vec<u8>`).
+//!
+//! ```
+//! use pgnkit::chess::Variant;
+//! use pgnkit::notation::{EpMode, parse_fen, parse_uci, write_fen, write_san};
+//!
+//! let pos = parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", Variant::Standard)?;
+//! let m = parse_uci(&pos, b"f1b5")?;
+//! let (mut san, mut fen) = (String::new(), String::new());
+//! write_san(&pos, m, &mut san);
+//! write_fen(&pos, EpMode::Legal, &mut fen);
+//! assert_eq!(san, "Bb5");
+//! assert!(fen.starts_with("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! PGN: read games with a visitor over a byte slice (here, the mainline moves of each game),
+//! and write them in export format.
+//!
+//! ```
+//! use std::ops::ControlFlow;
+//! use pgnkit::pgn::{GameResult, Reader, SanToken, Visitor, Writer};
+//!
+//! struct Moves(Vec<String>);
+//! impl<'a> Visitor<'a> for Moves {
+//!     type Output = Vec<String>;
+//!     fn san(&mut self, san: SanToken<'a>) -> ControlFlow<()> {
+//!         self.0.push(String::from_utf8_lossy(san.raw).into_owned());
+//!         ControlFlow::Continue(())
+//!     }
+//!     fn begin_variation(&mut self, _: usize) -> ControlFlow<()> {
+//!         ControlFlow::Break(()) // skip variations
+//!     }
+//!     fn end_game(&mut self) -> Vec<String> {
+//!         std::mem::take(&mut self.0)
+//!     }
+//! }
+//! let mut reader = Reader::new(b"1. e4 { [%clk 0:05:00] } e5 (1... c5) 2. Nf3 1-0\n");
+//! assert_eq!(reader.read_game(&mut Moves(Vec::new())), Some(vec!["e4".into(), "e5".into(), "Nf3".into()]));
+//!
+//! let (mut out, mut w) = (Vec::new(), Writer::new());
+//! w.san(&mut out, b"e4", 1, false);
+//! w.end_game(&mut out, GameResult::Unknown);
+//! assert_eq!(out, b"1. e4 *\n\n");
+//! ```
+//!
+//! Replay: every game played through the rules, its events handed to [`pipeline::replay::Hooks`]
+//! (here: the final position of each game, and the games with an error).
+//!
+//! ```
+//! use pgnkit::chess::Position;
+//! use pgnkit::notation::{EpMode, write_fen};
+//! use pgnkit::pipeline::replay::{Game, Games, Hooks};
+//!
+//! #[derive(Default)]
+//! struct Ends(Vec<String>);
+//! impl<'a> Hooks<'a> for Ends {
+//!     fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
+//!         let mut fen = String::new();
+//!         match last {
+//!             Some(pos) if game.errors == 0 => write_fen(pos, EpMode::Legal, &mut fen),
+//!             _ => fen.push_str("error"),
+//!         }
+//!         self.0.push(fen);
+//!     }
+//! }
+//! let mut games = Games::new(Ends::default(), b"1. f3 e5 2. g4 Qh4# 0-1\n\n1. e4 Ke7 *\n");
+//! while games.next_game() {}
+//! assert_eq!(games.into_hooks().0, ["rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "error"]);
+//! ```
+//!
+//! Jobs: run a job over files with the driver every command uses ([`jobs::run::run`]), e.g.
+//! `check` writing its report (`pgnkit check` is this plus argument parsing).
+//!
+//! ```no_run
+//! use pgnkit::io::{Output, OutputOptions};
+//! use pgnkit::jobs::check::{Check, CheckOptions, Report};
+//! use pgnkit::jobs::run::{RunOptions, run};
+//! use pgnkit::pipeline::NoProgress;
+//!
+//! let job = Check { opts: CheckOptions::default() };
+//! let mut report = Report::new(Output::create("-".as_ref(), &OutputOptions::default())?, false);
+//! let summary = run(&job, &["games.pgn.zst".into()], &RunOptions::default(), &NoProgress, &mut report)?;
+//! report.finish(&summary)?;
+//! println!("{} games, {} with errors", summary.stats.games, summary.stats.games_with_errors);
+//! # Ok::<(), pgnkit::error::Error>(())
 //! ```
 
 pub mod analysis;

@@ -64,7 +64,7 @@ impl Unique {
 
     /// Passes the records of `out` seen for the first time to `write` (runs of adjacent kept
     /// records in one call), in order; returns how many were kept. `out` must have been made
-    /// with [`PositionsOptions::unique`].
+    /// with [`PositionsOptions::unique`](super::PositionsOptions::unique).
     pub fn filter<E>(
         &mut self,
         out: &PositionsChunk,
