@@ -67,7 +67,7 @@ fn mutate(rng: &mut Rng, seed: &[u8], other: &[u8]) -> Vec<u8> {
 /// Runs `target`'s property over every seed (and `extra`) and its mutations; returns the runs.
 /// Seeds are shared out, two sharers a core: the PGN targets hand chunks of a few bytes between
 /// pipeline threads, so one run at a time mostly waits for wakeups (`speculative` alone: 8 s
-/// one seed at a time, 4 s shared; `docs/performance.md`, fourteenth session).
+/// one seed at a time, 4 s shared; `docs/performance.md`, "Tooling and tests").
 fn replay(target: &str, extra: &[(PathBuf, Vec<u8>)]) -> usize {
     let (_, check) = *checks::TARGETS.iter().find(|(t, _)| *t == target).expect("known target");
     let mut all = seeds(target);

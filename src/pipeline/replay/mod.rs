@@ -655,3 +655,6 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
 
     fn end_game(&mut self) {}
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,129 @@
+//! The replay's event stream as a job sees it: every event in input order with its depth, the
+//! verdict after the tags, and each game's byte range.
+
+use super::*;
+use crate::notation::uci::write_uci;
+
+/// Every event as a line of text.
+#[derive(Default)]
+struct Trace {
+    lines: Vec<String>,
+    skip_white: Option<&'static str>,
+    ranges: Vec<(u64, u64, String)>,
+}
+
+impl<'a> Hooks<'a> for Trace {
+    fn variations(&self) -> bool {
+        true
+    }
+    fn moves(&self) -> Lines {
+        Lines::All
+    }
+    fn tags(&mut self, game: &Game<'a>) -> Verdict {
+        let white = game.tag_text(b"White").unwrap_or_default();
+        self.lines.push(format!("tags {} {white}", game.tags.len()));
+        if self.skip_white == Some(white.as_str()) { Verdict::Skip } else { Verdict::Replay }
+    }
+    fn played(&mut self, _: &Game<'a>, p: &Played<'a, '_>) {
+        let mut uci = String::new();
+        match p.mv {
+            Some(m) => write_uci(m, p.before.castling_mode(), &mut uci),
+            None => uci.push_str("null"),
+        }
+        self.lines.push(format!("move d{} ply{} {uci} from {}", p.depth, p.ply, p.before.fullmoves()));
+    }
+    fn nag(&mut self, _: &Game<'a>, depth: u32, nag: Nag, _: u64) {
+        self.lines.push(format!("nag d{depth} {nag}"));
+    }
+    fn comment(&mut self, _: &Game<'a>, depth: u32, c: RawComment<'a>) {
+        self.lines.push(format!("comment d{depth} {}", String::from_utf8_lossy(c.text())));
+    }
+    fn begin_variation(&mut self, _: &Game<'a>, depth: u32, replayed: bool) {
+        self.lines.push(format!("( d{depth} {replayed}"));
+    }
+    fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
+        self.lines.push(format!(") d{depth}"));
+    }
+    fn diagnostic(&mut self, d: Diagnostic) {
+        self.lines.push(format!("diagnostic {}", d.kind));
+    }
+    fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
+        let result = game.result.map_or("none", GameResult::as_str);
+        self.lines.push(format!("end {result} skipped {} last {}", game.skipped, last.is_some()));
+        self.ranges.push((game.offset, game.end, String::from_utf8_lossy(game.bytes).into_owned()));
+    }
+}
+
+fn trace(pgn: &str, skip_white: Option<&'static str>) -> Trace {
+    let mut games = Games::new(Trace { skip_white, ..Trace::default() }, pgn.as_bytes());
+    while games.next_game() {}
+    games.into_hooks()
+}
+
+#[test]
+fn every_event_reaches_the_hooks_in_order_with_its_depth() {
+    let t = trace(
+        "[White \"A\"]\n\n{start} 1. e4 $1 {good} (1. d4 {q} (1. c4) 1... d5 $2) 1... e5 2. -- Nc6 1-0 {after}\n",
+        None,
+    );
+    let want = [
+        "tags 1 A",
+        "comment d0 start",
+        "move d0 ply0 e2e4 from 1",
+        "nag d0 $1",
+        "comment d0 good",
+        "( d1 true",
+        "move d1 ply0 d2d4 from 1",
+        "comment d1 q",
+        "( d2 true",
+        "move d2 ply0 c2c4 from 1",
+        ") d2",
+        "move d1 ply1 d7d5 from 1",
+        "nag d1 $2",
+        ") d1",
+        "move d0 ply1 e7e5 from 1",
+        "move d0 ply2 null from 2",
+        "diagnostic null_move",
+        "move d0 ply3 b8c6 from 2",
+        "comment d0 after",
+        "end 1-0 skipped false last true",
+    ];
+    assert_eq!(t.lines, want);
+}
+
+#[test]
+fn a_game_skipped_on_its_tags_gives_no_movetext_event_and_the_next_one_is_read() {
+    let pgn = "[White \"skip me\"]\n\n1. e4 {c} (1. d4) Ke3 *\n\n[White \"B\"]\n\n1. d4 *\n";
+    let t = trace(pgn, Some("skip me"));
+    assert_eq!(
+        t.lines,
+        [
+            "tags 1 skip me",
+            "end none skipped true last false",
+            "tags 1 B",
+            "move d0 ply0 d2d4 from 1",
+            "end * skipped false last true"
+        ]
+    );
+}
+
+#[test]
+fn each_game_knows_its_bytes() {
+    let pgn = "\u{feff}[White \"A\"]\n\n1. e4 *  {x}\n\n  [White \"B\"]\r\n\r\n1. d4 1-0\r\n";
+    let t = trace(pgn, None);
+    let bytes = pgn.as_bytes();
+    for (start, end, text) in &t.ranges {
+        assert_eq!(&bytes[*start as usize..*end as usize], text.as_bytes());
+    }
+    let texts: Vec<&str> = t.ranges.iter().map(|r| r.2.as_str()).collect();
+    assert_eq!(texts, ["[White \"A\"]\n\n1. e4 *  {x}", "[White \"B\"]\r\n\r\n1. d4 1-0"]);
+}
+
+#[test]
+fn a_variation_with_no_move_to_replace_is_read_not_replayed() {
+    let t = trace("(1. d4) 1. e4 *\n", None);
+    assert_eq!(
+        t.lines,
+        ["tags 0 ", "( d1 false", ") d1", "move d0 ply0 e2e4 from 1", "end * skipped false last true"]
+    );
+}
