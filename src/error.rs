@@ -107,6 +107,10 @@ kinds! {
     NullMove => "null_move", Warning, "null move";
     CastlingRights => "castling_rights", Warning, "castling rights repaired";
     SyntaxWarning => "syntax_warning", Warning, "unusual PGN syntax";
+    GluedResult => "glued_result", Warning, "result token glued to the last move";
+    ResultSpelling => "result_spelling", Warning, "result written with a Unicode dash or a ½";
+    FenRepaired => "fen_repaired", Warning, "impossible en passant square dropped, or fullmove 0 read as 1";
+    MissingSetUp => "missing_setup", Warning, "FEN tag without SetUp \"1\"";
 }
 
 // Written out: the enum comes from the macro above, which has no `#[default]` to give.

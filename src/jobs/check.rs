@@ -365,6 +365,39 @@ mod tests {
         assert!(diags[10].message.contains("\"Qxf7#\" written for Qxf7+"), "{}", diags[10].message);
     }
 
+    /// Text that real files get wrong but that says what it means is read, with a warning that
+    /// names the repair: a result glued to the last move or spelled with a Unicode dash or `½`,
+    /// an unterminated tag value, an impossible en passant square, a fullmove number of 0, a FEN
+    /// without SetUp. Each such game stays valid and keeps its moves.
+    #[test]
+    fn recoverable_text_is_read_with_a_warning() {
+        let pgn = "[Event \"glued\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#1-0\n\n\
+            [Event \"dash\"]\n[Result \"1-0\"]\n\n1. e4 e5 1\u{2013}0\n\n\
+            [Event \"half\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 \u{bd}-\u{bd}\n\n\
+            [Event \"tag\n[Result \"*\"]\n\n1. e4 *\n\n\
+            [Event \"fen\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - e6 0 0\"]\n\n1. e4 *\n";
+        let (diags, stats) = check(pgn, 1, 1 << 20);
+        let got: Vec<(u64, Kind, Severity)> = diags.iter().map(|d| (d.game, d.kind, d.severity)).collect();
+        use Kind::*;
+        use Severity::Warning;
+        let want = [
+            (1, GluedResult, Warning),
+            (2, ResultSpelling, Warning),
+            (3, ResultSpelling, Warning),
+            (4, BadTag, Warning),
+            (5, FenRepaired, Warning),
+            (5, FenRepaired, Warning),
+            (5, MissingSetUp, Warning),
+        ];
+        assert_eq!(got, want);
+        assert_eq!((stats.games, stats.games_with_errors, stats.plies), (5, 0, 7 + 2 + 2 + 1 + 1));
+        assert!(
+            diags[0].message.contains("\"Qxf7#1-0\" read as the move Qxf7# and the result 1-0"),
+            "{}",
+            diags[0].message
+        );
+    }
+
     /// A tag written twice counts once, as first written.
     #[test]
     fn the_first_of_repeated_setup_tags_counts() {

@@ -86,7 +86,8 @@ pub enum ProblemKind {
     BinaryData,
     /// A tag line that is not `[Name "value"]`; it is skipped.
     MalformedTag,
-    /// A tag value without a closing quote on its line; the value runs to the end of the line.
+    /// A tag value without a closing quote on its line; the value runs to the end of the line (a
+    /// repair: the tag is kept).
     UnterminatedTagValue,
     /// Quotes inside a tag value not escaped as `\"`; the value runs to the last `"]`.
     UnescapedQuoteInTag,
@@ -125,6 +126,7 @@ impl ProblemKind {
         !matches!(
             self,
             ProblemKind::UnescapedQuoteInTag
+                | ProblemKind::UnterminatedTagValue
                 | ProblemKind::ResultInVariation
                 | ProblemKind::UnmatchedCloseBrace
                 | ProblemKind::LoneResult
@@ -138,7 +140,7 @@ impl ProblemKind {
             ProblemKind::Utf16Bom => "input is UTF-16 (byte order mark); convert it to UTF-8",
             ProblemKind::BinaryData => "binary data; skipped to the next line starting with '['",
             ProblemKind::MalformedTag => "malformed tag pair; skipped",
-            ProblemKind::UnterminatedTagValue => "unterminated tag value",
+            ProblemKind::UnterminatedTagValue => "unterminated tag value; read to the end of its line",
             ProblemKind::UnescapedQuoteInTag => "unescaped '\"' in tag value",
             ProblemKind::UnterminatedComment => "unterminated comment",
             ProblemKind::CommentTooLong => "comment longer than the budget; cut",

@@ -11,7 +11,7 @@ use std::ops::ControlFlow;
 
 pub use game::{Game, Hooks, Lines, Played, Verdict};
 
-use crate::chess::{Bitboard, Move, Outcome, Position, Variant};
+use crate::chess::{Bitboard, Move, Outcome, Position, PositionErrorKind, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::{EpMode, FenError, parse_fen, write_fen};
 use crate::notation::san::{Lenience, SanError, Suffix, parse_san_with, suffix_after, write_san};
@@ -121,6 +121,8 @@ pub struct Replayer<'a, H> {
     /// Variation depth of the events being read (replayed or not).
     depth: u32,
     pending_result_token: Option<u64>,
+    /// The result came from a repaired token: the reader's end of movetext does not clear it.
+    result_repaired: bool,
     /// Games, plies and diagnostics counted so far.
     pub stats: super::stats::Stats,
 }
@@ -196,6 +198,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             in_variation: 0,
             depth: 0,
             pending_result_token: None,
+            result_repaired: false,
             pending_mate: None,
             stats: Default::default(),
         }
@@ -265,30 +268,50 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             return Some(Position::new(self.game.variant));
         };
         let fen = tag.decode().0.into_owned();
+        let offset = tag.offset as u64;
         let facts = |fen: &str, message: String| Facts { message, san: None, fen: Some(fen.to_owned()) };
-        match parse_fen(&fen, self.game.variant) {
-            Ok(pos) => Some(pos),
-            Err(FenError::Position(e)) => match e.clone().ignore_invalid_castling_rights() {
-                Ok(pos) => {
-                    self.report(Kind::CastlingRights, Severity::Warning, tag.offset as u64, None, || {
-                        facts(&fen, format!("castling rights without their rook in FEN \"{fen}\": dropped"))
-                    });
-                    Some(pos)
-                }
-                Err(_) => {
-                    self.report(Kind::BadFen, Severity::Error, tag.offset as u64, None, || {
+        let pos = match parse_fen(&fen, self.game.variant) {
+            Ok(pos) => pos,
+            // Soft problems are repaired: rights without their rook, an impossible ep square.
+            Err(FenError::Position(e)) => {
+                let repaired =
+                    e.clone().ignore_invalid_castling_rights().or_else(|e| e.ignore_invalid_ep_square());
+                let Ok(pos) = repaired else {
+                    self.report(Kind::BadFen, Severity::Error, offset, None, || {
                         facts(&fen, format!("{e} in FEN \"{fen}\""))
                     });
-                    None
+                    return None;
+                };
+                if e.has(PositionErrorKind::InvalidCastlingRights) {
+                    self.report(Kind::CastlingRights, Severity::Warning, offset, None, || {
+                        facts(&fen, format!("castling rights without their rook in FEN \"{fen}\": dropped"))
+                    });
                 }
-            },
+                if e.has(PositionErrorKind::InvalidEpSquare) {
+                    self.report(Kind::FenRepaired, Severity::Warning, offset, None, || {
+                        facts(&fen, format!("impossible en passant square in FEN \"{fen}\": dropped"))
+                    });
+                }
+                pos
+            }
             Err(e) => {
-                self.report(Kind::BadFen, Severity::Error, tag.offset as u64, None, || {
+                self.report(Kind::BadFen, Severity::Error, offset, None, || {
                     facts(&fen, format!("bad FEN \"{fen}\": {e}"))
                 });
-                None
+                return None;
             }
+        };
+        if fen.split_ascii_whitespace().nth(5) == Some("0") {
+            self.report(Kind::FenRepaired, Severity::Warning, offset, None, || {
+                facts(&fen, format!("fullmove number 0 in FEN \"{fen}\": read as 1"))
+            });
         }
+        if self.game.tag(b"SetUp").is_none_or(|t| t.raw != b"1") {
+            self.report(Kind::MissingSetUp, Severity::Warning, offset, None, || {
+                facts(&fen, "FEN tag without SetUp \"1\"".to_string())
+            });
+        }
+        Some(pos)
     }
 
     /// Whether the moves of the innermost line go to [`Hooks::played`].
@@ -410,8 +433,67 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             }
             // No null-move spelling resolves: tested only here, off the path of every move.
             Err(_) if is_null_move(token.raw) => self.play_null(token),
-            Err(e) => self.unresolved(e, token, ply),
+            Err(e) => {
+                if !self.repaired_result(token) {
+                    self.unresolved(e, token, ply);
+                }
+            }
         }
+    }
+
+    /// A mainline token that did not resolve but is a result written oddly: with a Unicode dash or
+    /// a `½` (`1–0`, `½-½`), or glued to the last move (`gxf41-0`, the move played). Reported as a
+    /// repair; `false` for anything else.
+    #[cold]
+    #[inline(never)]
+    fn repaired_result(&mut self, token: SanToken<'a>) -> bool {
+        if self.stack.len() != 1 {
+            return false;
+        }
+        let raw = token.raw;
+        let text = String::from_utf8_lossy(raw).into_owned();
+        let spelled = text.replace(['\u{2013}', '\u{2014}', '\u{2212}'], "-").replace('\u{bd}', "1/2");
+        if spelled != text
+            && let Some(r) = GameResult::from_ascii(spelled.as_bytes())
+        {
+            self.set_repaired_result(r, token.offset as u64);
+            self.report(Kind::ResultSpelling, Severity::Warning, token.offset as u64, None, || Facts {
+                message: format!("result \"{text}\" read as {}", r.as_str()),
+                san: Some(text),
+                fen: None,
+            });
+            return true;
+        }
+        for r in [GameResult::WhiteWins, GameResult::BlackWins, GameResult::Draw] {
+            let suffix = r.as_str().as_bytes();
+            let Some(mv) = raw.strip_suffix(suffix).filter(|m| !m.is_empty()) else { continue };
+            let Some(line) = self.stack.last().filter(|l| !l.dead) else { return false };
+            if parse_san_with(&line.pos, line.checkers, mv).is_err() {
+                continue;
+            }
+            let ply = line.ply + 1;
+            self.play(SanToken { raw: mv, offset: token.offset });
+            self.set_repaired_result(r, (token.offset + mv.len()) as u64);
+            self.report(Kind::GluedResult, Severity::Warning, token.offset as u64, Some(ply), || Facts {
+                message: format!(
+                    "\"{text}\" read as the move {} and the result {}",
+                    self::text(mv),
+                    r.as_str()
+                ),
+                san: Some(text),
+                fen: None,
+            });
+            return true;
+        }
+        false
+    }
+
+    /// The game's result, read from a token the reader did not take for one (see
+    /// [`repaired_result`](Self::repaired_result)).
+    fn set_repaired_result(&mut self, result: GameResult, offset: u64) {
+        self.game.result = Some(result);
+        self.pending_result_token = Some(offset);
+        self.result_repaired = true;
     }
 
     /// Reports `token`, which did not resolve, and ends the innermost line there.
@@ -563,6 +645,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         self.in_variation = 0;
         self.depth = 0;
         self.pending_result_token = None;
+        self.result_repaired = false;
         ControlFlow::Continue(())
     }
 
@@ -640,6 +723,9 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
 
     fn outcome(&mut self, result: Option<GameResult>, offset: usize) {
         self.settle_mate();
+        if result.is_none() && self.result_repaired {
+            return; // the movetext ended after a result the replay repaired
+        }
         self.game.result = result;
         self.pending_result_token = Some(offset as u64);
     }
