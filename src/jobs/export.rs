@@ -1,18 +1,164 @@
-//! Replayed games written again in export format ([`crate::pgn::Writer`]): the tags as read
-//! (the roster first), every move of the mainline and of the variations in canonical SAN with the
-//! right check mark and its move number from the position, the comments and NAGs where they
-//! stand, and the result. This is what `clean` writes and `annotate` adds to; tests compare it
-//! with python-chess's export.
+//! Replayed games written again in export format ([`crate::pgn::Writer`]): every move of the
+//! mainline and of the variations in canonical SAN with the right check mark and its move number
+//! from the position, the comments and NAGs where they stand, the result, and the tags (the
+//! roster first). [`GameWriter`] writes one game as the replay goes (its tag section last, when
+//! everything the tags say is known); `clean` writes with it and `annotate` adds to it.
+//! [`Exporter`] is the plain rewrite, which tests compare with python-chess's export.
 //!
-//! A game is written only when the replay delivered all of it: one with an error (an illegal or
-//! unreadable move ends its line, so the rest would be lost) or with a variation that could not
-//! be replayed (no move before it to replace) is left out, and its [`Exported`] record says why.
+//! The exporter writes a game only when the replay delivered all of it: one with an error (an
+//! illegal or unreadable move ends its line, so the rest would be lost) or with a variation that
+//! could not be replayed (no move before it to replace) is left out, and its [`Exported`] record
+//! says why.
 
 use crate::chess::{Color, Position};
 use crate::error::{Kind, Severity};
 use crate::notation::san::write_san;
 use crate::pgn::{GameResult, Nag, RawComment, Writer};
 use crate::pipeline::replay::{Game, Games, Hooks, Lines, Played, Verdict};
+
+/// What a rewrite leaves out of the movetext.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Strip {
+    /// Every comment.
+    pub comments: bool,
+    /// Every NAG.
+    pub nags: bool,
+    /// Every variation, with what it holds.
+    pub variations: bool,
+    /// `[%clk ...]` commands (a comment left empty goes).
+    pub clock: bool,
+    /// `[%eval ...]` commands (a comment left empty goes).
+    pub eval: bool,
+}
+
+/// One game written in export format as it is replayed: its movetext as the events come (into a
+/// buffer of its own), its tag section when the game ends, so tags may depend on the whole game.
+#[derive(Debug)]
+pub struct GameWriter {
+    tags: Writer,
+    moves: Writer,
+    movetext: Vec<u8>,
+    /// The SAN of the last move written.
+    san: Vec<u8>,
+    /// A comment with commands taken out.
+    comment: Vec<u8>,
+    strip: Strip,
+}
+
+impl GameWriter {
+    /// A writer with `layout`'s line width and roster rule, leaving out what `strip` says.
+    pub fn new(layout: Writer, strip: Strip) -> GameWriter {
+        GameWriter {
+            // The movetext's writer has no tags: its tag section is empty.
+            moves: layout.clone().fill_roster(false),
+            tags: layout,
+            movetext: Vec::new(),
+            san: Vec::new(),
+            comment: Vec::new(),
+            strip,
+        }
+    }
+
+    /// What is left out.
+    pub fn strip(&self) -> Strip {
+        self.strip
+    }
+
+    /// A tag of the game (written, roster first, when the game ends).
+    pub fn tag(&mut self, name: &str, value: &str) {
+        self.tags.tag(name, value);
+    }
+
+    /// Whether events `depth` variations deep are written.
+    #[inline]
+    fn keeps(&self, depth: u32) -> bool {
+        depth == 0 || !self.strip.variations
+    }
+
+    /// Writes a move of the replay (canonical SAN: the token when it is that, `--` for a null
+    /// move) and returns the SAN written.
+    pub fn played(&mut self, p: &Played<'_, '_>) -> &[u8] {
+        self.san.clear();
+        match (p.mv, p.canonical_san()) {
+            (None, _) => self.san.extend_from_slice(b"--"),
+            (Some(_), Some(token)) => self.san.extend_from_slice(token),
+            (Some(m), None) => write_san(p.before, m, &mut self.san),
+        }
+        if self.keeps(p.depth) {
+            let black = p.before.turn() == Color::Black;
+            self.moves.san(&mut self.movetext, &self.san, p.before.fullmoves(), black);
+        }
+        &self.san
+    }
+
+    /// Writes a NAG.
+    pub fn nag(&mut self, depth: u32, nag: Nag) {
+        if self.keeps(depth) && !self.strip.nags {
+            self.moves.nag(&mut self.movetext, nag);
+        }
+    }
+
+    /// Writes a comment (its text without delimiters), without the commands `strip` leaves out.
+    pub fn comment(&mut self, depth: u32, text: &[u8]) {
+        if !self.keeps(depth) || self.strip.comments {
+            return;
+        }
+        if !(self.strip.clock || self.strip.eval) || memchr::memmem::find(text, b"[%").is_none() {
+            self.moves.comment(&mut self.movetext, text);
+            return;
+        }
+        self.comment.clear();
+        without_commands(text, self.strip, &mut self.comment);
+        if self.comment.iter().any(|b| !b.is_ascii_whitespace()) {
+            self.moves.comment(&mut self.movetext, &self.comment);
+        }
+    }
+
+    /// A variation starts.
+    pub fn begin_variation(&mut self, depth: u32) {
+        if self.keeps(depth) {
+            self.moves.begin_variation(&mut self.movetext);
+        }
+    }
+
+    /// The variation of depth `depth` ends.
+    pub fn end_variation(&mut self, depth: u32) {
+        if self.keeps(depth) {
+            self.moves.end_variation(&mut self.movetext);
+        }
+    }
+
+    /// Ends the game with `result`: appends its tag section, then its movetext, to `out`.
+    pub fn finish(&mut self, out: &mut Vec<u8>, result: GameResult) {
+        self.moves.end_game(&mut self.movetext, result);
+        self.tags.tag_section(out);
+        self.tags.reset();
+        out.extend_from_slice(&self.movetext);
+        self.movetext.clear();
+    }
+
+    /// Forgets the game being written.
+    pub fn abandon(&mut self) {
+        self.tags.reset();
+        self.moves.reset();
+        self.movetext.clear();
+    }
+}
+
+/// Appends `text` without the `[%clk ...]` / `[%eval ...]` commands `strip` leaves out.
+fn without_commands(text: &[u8], strip: Strip, out: &mut Vec<u8>) {
+    let mut rest = text;
+    while let Some(open) = memchr::memmem::find(rest, b"[%") {
+        let body = &rest[open + 2..];
+        let Some(close) = memchr::memchr(b']', body) else { break };
+        let name = body[..close].split(|b| b.is_ascii_whitespace()).next().unwrap_or_default();
+        let drop = (strip.clock && name == b"clk") || (strip.eval && name == b"eval");
+        let end = open + 2 + close + 1;
+        out.extend_from_slice(if drop { &rest[..open] } else { &rest[..end] });
+        rest = &rest[end..];
+    }
+    out.extend_from_slice(rest);
+}
 
 /// Why a game was not written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,26 +178,28 @@ pub struct Exported {
     pub text: Result<std::ops::Range<usize>, Unwritten>,
 }
 
-/// Replay hooks that write each game in export format into [`Exporter::out`].
-#[derive(Debug, Default)]
+/// Replay hooks that write each game as read (tags as given, roster first) into
+/// [`Exporter::out`].
+#[derive(Debug)]
 pub struct Exporter {
-    writer: Writer,
+    game: GameWriter,
     /// The games written, one after the other.
     pub out: Vec<u8>,
     /// One record per game read.
     pub games: Vec<Exported>,
-    /// The canonical SAN of a move whose token was not it.
-    san: Vec<u8>,
-    /// Where the current game's text starts in `out`.
-    start: usize,
     /// A variation of the current game was not replayed.
     lost: bool,
 }
 
 impl Exporter {
-    /// An exporter with `writer`'s layout (e.g. [`Writer::fill_roster`]).
-    pub fn new(writer: Writer) -> Exporter {
-        Exporter { writer, ..Exporter::default() }
+    /// An exporter with `layout`'s line width and roster rule (e.g. [`Writer::fill_roster`]).
+    pub fn new(layout: Writer) -> Exporter {
+        Exporter {
+            game: GameWriter::new(layout, Strip::default()),
+            out: Vec::new(),
+            games: Vec::new(),
+            lost: false,
+        }
     }
 }
 
@@ -77,65 +225,53 @@ impl<'a> Hooks<'a> for Exporter {
     }
 
     fn tags(&mut self, game: &Game<'a>) -> Verdict {
-        self.start = self.out.len();
         self.lost = false;
         for (name, value) in &game.tags {
-            self.writer.tag(&String::from_utf8_lossy(name), &value.decode().0);
+            self.game.tag(&String::from_utf8_lossy(name), &value.decode().0);
         }
         Verdict::Replay
     }
 
     fn played(&mut self, _: &Game<'a>, p: &Played<'a, '_>) {
-        let san: &[u8] = match (p.mv, p.canonical_san()) {
-            (None, _) => b"--",
-            (Some(_), Some(token)) => token,
-            (Some(m), None) => {
-                self.san.clear();
-                write_san(p.before, m, &mut self.san);
-                &self.san
-            }
-        };
-        let black = p.before.turn() == Color::Black;
-        self.writer.san(&mut self.out, san, p.before.fullmoves(), black);
+        self.game.played(p);
     }
 
-    fn nag(&mut self, _: &Game<'a>, _: u32, nag: Nag, _: u64) {
-        self.writer.nag(&mut self.out, nag);
+    fn nag(&mut self, _: &Game<'a>, depth: u32, nag: Nag, _: u64) {
+        self.game.nag(depth, nag);
     }
 
-    fn comment(&mut self, _: &Game<'a>, _: u32, comment: RawComment<'a>) {
-        self.writer.comment(&mut self.out, comment.raw);
+    fn comment(&mut self, _: &Game<'a>, depth: u32, comment: RawComment<'a>) {
+        self.game.comment(depth, comment.raw);
     }
 
-    fn begin_variation(&mut self, _: &Game<'a>, _: u32, replayed: bool) {
+    fn begin_variation(&mut self, _: &Game<'a>, depth: u32, replayed: bool) {
         self.lost |= !replayed;
-        self.writer.begin_variation(&mut self.out);
+        self.game.begin_variation(depth);
     }
 
-    fn end_variation(&mut self, _: &Game<'a>, _: u32) {
-        self.writer.end_variation(&mut self.out);
+    fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
+        self.game.end_variation(depth);
     }
 
     fn end(&mut self, game: &Game<'a>, _: Option<&Position>) {
+        let start = self.out.len();
         let text = if game.errors > 0 {
             Err(Unwritten::Error)
         } else if self.lost {
             Err(Unwritten::UnreplayedVariation)
         } else {
-            self.writer.end_game(&mut self.out, game.result.unwrap_or(GameResult::Unknown));
-            Ok(self.start..self.out.len())
+            self.game.finish(&mut self.out, game.result.unwrap_or(GameResult::Unknown));
+            Ok(start..self.out.len())
         };
         if text.is_err() {
-            self.writer.reset();
-            self.out.truncate(self.start);
+            self.game.abandon();
         }
         self.games.push(Exported { game: game.number, text });
-        self.start = self.out.len();
     }
 }
 
-/// Every game of `pgn` exported with `writer`'s layout: the text of the games written, and one
-/// record per game read.
+/// Every game of `pgn` exported with `layout`'s line width and roster rule: the text of the
+/// games written, and one record per game read.
 ///
 /// ```
 /// use pgnkit::jobs::export::export;
@@ -144,8 +280,8 @@ impl<'a> Hooks<'a> for Exporter {
 /// assert_eq!(text, b"[White \"A\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n");
 /// assert_eq!(games.len(), 1);
 /// ```
-pub fn export(pgn: &[u8], writer: Writer) -> (Vec<u8>, Vec<Exported>) {
-    let mut games = Games::new(Exporter::new(writer), pgn);
+pub fn export(pgn: &[u8], layout: Writer) -> (Vec<u8>, Vec<Exported>) {
+    let mut games = Games::new(Exporter::new(layout), pgn);
     while games.next_game() {}
     let e = games.into_hooks();
     (e.out, e.games)
@@ -197,5 +333,55 @@ mod tests {
         let (twice, _) = export(&once, Writer::new().fill_roster(true));
         assert!(once.len() > 1000);
         assert_eq!(String::from_utf8_lossy(&twice), String::from_utf8_lossy(&once));
+    }
+
+    /// What a rewrite leaves out goes with everything it holds; a comment emptied of its
+    /// commands goes too.
+    #[test]
+    fn stripped_parts_go_whole() {
+        let pgn =
+            b"1. e4 { [%clk 0:03:00] } e5 $1 { [%eval 0.2] fine [%clk 0:02:59] } (1... c5 {s}) 2. Nf3 *";
+        let write = |strip: Strip| {
+            let mut games = Games::new(StripHooks(GameWriter::new(Writer::new(), strip), Vec::new()), pgn);
+            while games.next_game() {}
+            String::from_utf8(games.into_hooks().1).expect("UTF-8")
+        };
+        let clock = Strip { clock: true, ..Strip::default() };
+        assert_eq!(write(clock), "1. e4 e5 $1 { [%eval 0.2] fine } (1... c5 { s }) 2. Nf3 *\n\n");
+        let all = Strip { clock: true, eval: true, nags: true, variations: true, comments: false };
+        assert_eq!(write(all), "1. e4 e5 { fine } 2. Nf3 *\n\n");
+        assert_eq!(write(Strip { comments: true, ..Strip::default() }), "1. e4 e5 $1 (1... c5) 2. Nf3 *\n\n");
+    }
+
+    /// Hooks that write every game with a [`GameWriter`] into the vector.
+    struct StripHooks(GameWriter, Vec<u8>);
+    impl<'a> Hooks<'a> for StripHooks {
+        fn variations(&self) -> bool {
+            true
+        }
+        fn moves(&self) -> Lines {
+            Lines::All
+        }
+        fn written_san(&self) -> bool {
+            true
+        }
+        fn played(&mut self, _: &Game<'a>, p: &Played<'a, '_>) {
+            self.0.played(p);
+        }
+        fn nag(&mut self, _: &Game<'a>, depth: u32, nag: Nag, _: u64) {
+            self.0.nag(depth, nag);
+        }
+        fn comment(&mut self, _: &Game<'a>, depth: u32, c: RawComment<'a>) {
+            self.0.comment(depth, c.raw);
+        }
+        fn begin_variation(&mut self, _: &Game<'a>, depth: u32, _: bool) {
+            self.0.begin_variation(depth);
+        }
+        fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
+            self.0.end_variation(depth);
+        }
+        fn end(&mut self, game: &Game<'a>, _: Option<&Position>) {
+            self.0.finish(&mut self.1, game.result.unwrap_or(GameResult::Unknown));
+        }
     }
 }

@@ -14,7 +14,8 @@
 //!   `\"`; a line break in a value is written as a space). With [`Writer::fill_roster`], roster
 //!   tags the game lacks are written with the standard's unknown values (`?`, `????.??.??` for
 //!   Date, `*` for Result). A blank line follows the section (an empty section writes nothing).
-//! - Movetext: tokens separated by one space on lines of at most [`Writer::LINE_WIDTH`] (79)
+//! - Movetext: tokens separated by one space on lines of at most [`Writer::LINE_WIDTH`] (79, or
+//!   what [`Writer::max_line`] sets)
 //!   characters (characters, not bytes: a UTF-8 comment counts its characters), as many tokens
 //!   per line as fit; no line starts or ends with a space. A token wider than a line stands
 //!   alone on its line.
@@ -115,6 +116,8 @@ struct Last {
 #[derive(Debug, Clone)]
 pub struct Writer {
     fill_roster: bool,
+    /// Longest movetext line, in characters.
+    max_line: usize,
     /// The tag lines of the game, as they will be written, in the order given.
     tags: Vec<u8>,
     /// Per tag line: its rank (see [`rank`]) and where it ends in `tags`.
@@ -140,6 +143,7 @@ impl Writer {
     pub fn new() -> Writer {
         Writer {
             fill_roster: false,
+            max_line: Self::LINE_WIDTH,
             tags: Vec::new(),
             tag_lines: Vec::new(),
             in_movetext: false,
@@ -156,6 +160,19 @@ impl Writer {
     pub fn fill_roster(mut self, fill: bool) -> Writer {
         self.fill_roster = fill;
         self
+    }
+
+    /// Movetext lines of at most `chars` characters (at least 1) instead of [`Writer::LINE_WIDTH`].
+    pub fn max_line(mut self, chars: usize) -> Writer {
+        self.max_line = chars.max(1);
+        self
+    }
+
+    /// Writes the tag section now (as the first movetext event would), for a caller that writes
+    /// the movetext with another writer: the tags then go out once they are all known (a result
+    /// reconciled at the end of the game, an opening classified from its moves).
+    pub fn tag_section(&mut self, out: &mut Vec<u8>) {
+        self.start_movetext(out);
     }
 
     /// Forgets the game being written (its tags, open variations, line state), as after
@@ -223,7 +240,7 @@ impl Writer {
         }
         inner += words.saturating_sub(1);
         let whole = 4 + inner - usize::from(words == 0);
-        if words < 2 || self.opens + whole <= Self::LINE_WIDTH {
+        if words < 2 || self.opens + whole <= self.max_line {
             self.place(out, whole, |out| {
                 out.extend_from_slice(b"{ ");
                 for (i, w) in words_of(text).enumerate() {
@@ -280,7 +297,7 @@ impl Writer {
             });
             return;
         }
-        if self.col + 1 > Self::LINE_WIDTH {
+        if self.col + 1 > self.max_line {
             match self.last.space {
                 Some(at) => {
                     out[at] = b'\n';
@@ -353,7 +370,7 @@ impl Writer {
         let width = width + self.opens;
         let space = if self.col == 0 {
             None
-        } else if self.col + 1 + width <= Self::LINE_WIDTH {
+        } else if self.col + 1 + width <= self.max_line {
             out.push(b' ');
             self.col += 1;
             Some(out.len() - 1)

@@ -6,6 +6,7 @@
 
 use crate::chess::{Move, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
+use crate::notation::san::Lenience;
 use crate::pgn::{GameResult, Nag, RawComment, RawTag, SanToken};
 
 /// The first `Variant`, `FEN` and `Result` tags of a game: noted as the tags are read, where a
@@ -132,6 +133,9 @@ pub struct Played<'a, 'p> {
     /// With [`Hooks::written_san`]: the token is exactly the move's canonical SAN, check mark
     /// included (nearly always), so a job can copy it instead of writing the SAN again.
     pub canonical: bool,
+    /// With [`Hooks::written_san`]: what was not canonical in the token ([`Lenience::NULL_MOVE`]
+    /// for a null move); without it, nothing is known yet and this is empty.
+    pub lenience: Lenience,
 }
 
 impl<'a> Played<'a, '_> {

@@ -338,8 +338,16 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         let offset = token.offset as u64;
         let before = line.pos;
         if deliver && !line.pos.is_check() {
-            let played =
-                Played { depth, ply: line.ply, before: &line.pos, mv: None, token, canonical: false };
+            let lenience = Lenience::NULL_MOVE;
+            let played = Played {
+                depth,
+                ply: line.ply,
+                before: &line.pos,
+                mv: None,
+                token,
+                canonical: false,
+                lenience,
+            };
             self.hooks.played(&self.game, &played);
         }
         // Kept even if the null move is refused: the line is then dead, and a dead line's
@@ -398,6 +406,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                         mv: Some(m),
                         token,
                         canonical: false,
+                        lenience: Lenience::CANONICAL,
                     };
                     self.hooks.played(&self.game, &played);
                 }
@@ -420,8 +429,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 if after {
                     // Called once the check mark is verified, so the token can stand for the SAN.
                     let canonical = lenience.is_canonical();
-                    let played =
-                        Played { depth, ply: ply - 1, before: &line.prev, mv: Some(m), token, canonical };
+                    let (before, mv) = (&line.prev, Some(m));
+                    let played = Played { depth, ply: ply - 1, before, mv, token, canonical, lenience };
                     self.hooks.played(&self.game, &played);
                     if mainline {
                         self.game.plies = ply;
