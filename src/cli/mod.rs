@@ -25,6 +25,10 @@ enum Command {
     /// Validate every game: syntax, setup, every move (variations too), results.
     #[command(after_help = cmd::check::EXAMPLES)]
     Check(cmd::check::Args),
+    /// Write every game again in PGN export format: repairs logged, broken games kept verbatim,
+    /// duplicates removed.
+    #[command(after_help = cmd::clean::EXAMPLES)]
+    Clean(cmd::clean::Args),
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     #[command(after_help = cmd::perft::EXAMPLES)]
     Perft(cmd::perft::Args),
@@ -115,6 +119,7 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Check(args) => cmd::check::run(&args),
+        Command::Clean(args) => cmd::clean::run(&args),
         Command::Perft(args) => cmd::perft::run(&args),
         Command::Positions(args) => cmd::positions::run(&args),
         Command::Uci(args) => cmd::uci::run(&args),

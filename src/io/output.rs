@@ -1,6 +1,6 @@
 //! [`Output::create`]: stdout (`-`) or a file, buffered; a file is written under a temporary
 //! name in the same directory and renamed into place by [`Output::finish`], so a failed run
-//! never leaves a truncated result; a `.zst` name writes zstd.
+//! never leaves a truncated result; a `.zst` name writes zstd, a `.gz` name gzip.
 //!
 //! Invariants: an output never replaces one of the inputs (paths compared canonically); a
 //! closed stdout (`| head`) is reported as [`OutputError::BrokenPipe`], which the command line
@@ -66,6 +66,7 @@ enum Sink {
     Stdout(BufWriter<io::Stdout>),
     File(BufWriter<File>),
     Zstd(zstd::stream::write::Encoder<'static, BufWriter<File>>),
+    Gzip(flate2::write::GzEncoder<BufWriter<File>>),
 }
 
 /// A buffered output; see the module docs. Dropping it without [`Output::finish`] removes the
@@ -151,6 +152,8 @@ impl Output {
                     return Err(create_err(e));
                 }
             }
+        } else if path.extension().is_some_and(|e| e == "gz") {
+            Sink::Gzip(flate2::write::GzEncoder::new(buf, flate2::Compression::default()))
         } else {
             Sink::File(buf)
         };
@@ -178,6 +181,7 @@ impl Output {
             Some(Sink::Stdout(mut w)) => w.flush(),
             Some(Sink::File(w)) => finish_file(w, sync),
             Some(Sink::Zstd(e)) => e.finish().and_then(|w| finish_file(w, sync)),
+            Some(Sink::Gzip(e)) => e.finish().and_then(|w| finish_file(w, sync)),
             None => Ok(()),
         };
         result.map_err(|e| self.error(e))?;
@@ -202,6 +206,7 @@ impl Write for Output {
             Some(Sink::Stdout(w)) => w.write(buf),
             Some(Sink::File(w)) => w.write(buf),
             Some(Sink::Zstd(w)) => w.write(buf),
+            Some(Sink::Gzip(w)) => w.write(buf),
             None => Err(io::Error::other("output already finished")),
         }
     }
@@ -211,6 +216,7 @@ impl Write for Output {
             Some(Sink::Stdout(w)) => w.write_all(buf),
             Some(Sink::File(w)) => w.write_all(buf),
             Some(Sink::Zstd(w)) => w.write_all(buf),
+            Some(Sink::Gzip(w)) => w.write_all(buf),
             None => Err(io::Error::other("output already finished")),
         }
     }
@@ -220,6 +226,7 @@ impl Write for Output {
             Some(Sink::Stdout(w)) => w.flush(),
             Some(Sink::File(w)) => w.flush(),
             Some(Sink::Zstd(w)) => w.flush(),
+            Some(Sink::Gzip(w)) => w.flush(),
             None => Ok(()),
         }
     }
@@ -273,6 +280,21 @@ mod tests {
         let raw = std::fs::read(&p).unwrap();
         assert!(raw.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]));
         assert_eq!(zstd::decode_all(&raw[..]).unwrap(), b"1. e4 e5 *\n".repeat(100));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn gz_name_compresses() {
+        let dir = temp_dir("gz");
+        let p = dir.join("out.pgn.gz");
+        let mut out = Output::create(&p, &OutputOptions::default()).unwrap();
+        out.write_all(&b"1. e4 e5 *\n".repeat(100)).unwrap();
+        out.finish().unwrap();
+        let raw = std::fs::read(&p).unwrap();
+        assert!(raw.starts_with(&[0x1f, 0x8b]));
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&raw[..]), &mut text).unwrap();
+        assert_eq!(text, b"1. e4 e5 *\n".repeat(100));
         std::fs::remove_dir_all(dir).unwrap();
     }
 

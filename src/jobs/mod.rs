@@ -4,6 +4,7 @@
 //! they release.
 
 pub mod check;
+pub mod clean;
 pub mod export;
 pub mod positions;
 pub mod report;

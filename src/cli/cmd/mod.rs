@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod clean;
 pub mod perft;
 pub mod play;
 pub mod positions;

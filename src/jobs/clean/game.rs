@@ -1,0 +1,303 @@
+//! The replay hooks of `clean`: each game is written in export format as it is replayed
+//! ([`GameWriter`]: canonical SAN, comments, NAGs and variations where they stand), its tags
+//! repaired and written once the game ends, its result settled; every repair is logged; a game
+//! with an error no repair covers is rejected (its bytes kept as read); a game the selection
+//! leaves out is filtered (on its tags before it is replayed, where the filters allow).
+
+use std::hash::{DefaultHasher, Hasher};
+
+use super::repair::{Repair, RepairKind, settle_result, standard_date, standard_variant};
+use super::{CleanChunk, CleanGame, CleanOptions, DedupKey, Fate};
+use crate::chess::{PackedKey, Position};
+use crate::error::{Diagnostic, Kind, Severity};
+use crate::jobs::export::GameWriter;
+use crate::notation::fen::{EpMode, write_fen};
+use crate::notation::san::Lenience;
+use crate::pgn::{GameResult, Nag, RawComment};
+use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
+
+const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// The state of the game being replayed.
+#[derive(Default)]
+struct Current {
+    /// Its repairs start here in the chunk's list.
+    repairs: usize,
+    /// The first error no repair covers.
+    error: Option<(Kind, String)>,
+    /// A null move was read.
+    null_move: bool,
+    /// A variation had no move before it to replace.
+    lost: bool,
+    /// The FEN tag must be written again from the start position.
+    fen_repaired: bool,
+    /// The start position.
+    start: Option<Position>,
+    /// Mainline moves, as the dedup key reads them.
+    moves: Vec<u16>,
+}
+
+pub(super) struct CleanHooks<'o> {
+    opts: &'o CleanOptions,
+    writer: GameWriter,
+    pub(super) out: CleanChunk,
+    game: Current,
+}
+
+impl<'o> CleanHooks<'o> {
+    pub(super) fn new(opts: &'o CleanOptions) -> CleanHooks<'o> {
+        CleanHooks {
+            opts,
+            writer: GameWriter::new(opts.layout(), opts.strip),
+            out: CleanChunk::default(),
+            game: Current::default(),
+        }
+    }
+
+    fn repair(&mut self, kind: RepairKind, before: impl Into<String>, after: impl Into<String>) {
+        self.out.repairs.push(Repair { kind, before: before.into(), after: after.into() });
+    }
+
+    /// The game's tags as written: repaired, filtered by the tag options, the roster filled.
+    fn write_tags(&mut self, game: &Game<'_>, result: GameResult) {
+        let opts = self.opts;
+        let mut setup = false;
+        let mut present = [false; 7];
+        for &(name, value) in &game.tags {
+            let name = String::from_utf8_lossy(name);
+            if !opts.keeps_tag(&name) {
+                continue;
+            }
+            let (text, not_utf8) = value.decode();
+            if not_utf8 {
+                self.repair(RepairKind::Encoding, String::from_utf8_lossy(value.raw), text.as_ref());
+            }
+            let mut text = text.into_owned();
+            if let Some(r) = ROSTER.iter().position(|&r| r == name) {
+                present[r] = true;
+            }
+            match name.as_ref() {
+                "Result" => {
+                    text = result.as_str().to_string();
+                }
+                "SetUp" => setup = true,
+                "FEN" if self.game.fen_repaired => {
+                    if let Some(start) = &self.game.start {
+                        let mut fen = String::new();
+                        write_fen(start, EpMode::Legal, &mut fen);
+                        self.repair(RepairKind::Fen, text.as_str(), fen.as_str());
+                        text = fen;
+                    }
+                }
+                "Variant" => {
+                    if let Some(v) = standard_variant(game.variant, &text) {
+                        self.repair(RepairKind::Variant, text.as_str(), v);
+                        text = v.to_string();
+                    }
+                }
+                n if n.ends_with("Date") => {
+                    if let Some(d) = standard_date(&text) {
+                        self.repair(RepairKind::Date, text.as_str(), d.as_str());
+                        text = d;
+                    }
+                }
+                _ => {}
+            }
+            self.writer.tag(&name, &text);
+        }
+        if !present[6] {
+            self.writer.tag("Result", result.as_str());
+            present[6] = true;
+        }
+        let missing: Vec<&str> = ROSTER.iter().zip(present).filter(|(_, p)| !p).map(|(r, _)| *r).collect();
+        if !missing.is_empty() {
+            self.repair(RepairKind::Roster, "", missing.join(", "));
+        }
+        if game.tag(b"FEN").is_some() && !setup {
+            self.writer.tag("SetUp", "1");
+            self.repair(RepairKind::SetUp, "", "[SetUp \"1\"]");
+        }
+        if opts.add_ply_count {
+            self.writer.tag("PlyCount", itoa::Buffer::new().format(game.plies));
+        }
+    }
+
+    /// The key of a game for `--dedup`: its variant, start position and mainline moves.
+    fn dedup_key(&self, game: &Game<'_>) -> DedupKey {
+        let hash = |seed: u64| {
+            let mut h = DefaultHasher::new();
+            h.write_u64(seed);
+            h.write_u8(game.variant as u8);
+            if let Some(start) = &self.game.start {
+                match PackedKey::of(start) {
+                    PackedKey::Compact(k) => k.iter().for_each(|&w| h.write_u64(w)),
+                    PackedKey::Wide(k) => k.iter().for_each(|&w| h.write_u64(w)),
+                }
+            }
+            for &m in &self.game.moves {
+                h.write_u16(m);
+            }
+            h.finish()
+        };
+        let (a, b) = (hash(0x9e37_79b9_7f4a_7c15), hash(0xc2b2_ae3d_27d4_eb4f));
+        DedupKey([a as u32, (a >> 32) as u32, b as u32])
+    }
+}
+
+impl<'a> Hooks<'a> for CleanHooks<'_> {
+    fn variations(&self) -> bool {
+        !self.opts.strip.variations
+    }
+
+    fn zobrist_keys(&self) -> bool {
+        false
+    }
+
+    fn wants(&self, kind: Kind, severity: Severity) -> bool {
+        // Moves written otherwise than canonical are logged from the replay's lenience (no
+        // message to build); every other problem names a rejection or a repair.
+        severity == Severity::Error || !matches!(kind, Kind::NonCanonicalSan | Kind::CheckMark)
+    }
+
+    fn moves(&self) -> Lines {
+        Lines::All
+    }
+
+    fn written_san(&self) -> bool {
+        true
+    }
+
+    fn tags(&mut self, _: &Game<'a>) -> Verdict {
+        let mut moves = std::mem::take(&mut self.game.moves);
+        moves.clear();
+        self.game = Current { repairs: self.out.repairs.len(), moves, ..Current::default() };
+        Verdict::Replay
+    }
+
+    fn start(&mut self, _: &Game<'a>, pos: &Position) {
+        self.game.start = Some(*pos);
+    }
+
+    fn played(&mut self, _: &Game<'a>, p: &Played<'a, '_>) {
+        let san = self.writer.played(p);
+        if p.depth == 0 {
+            self.game.moves.push(p.mv.map_or(0, |m| m.to_u16()));
+        }
+        if p.mv.is_none() {
+            self.game.null_move = true;
+            if p.token.raw != b"--" {
+                let (before, after) = (String::from_utf8_lossy(p.token.raw).into_owned(), "--".to_string());
+                self.out.repairs.push(Repair { kind: RepairKind::NullMove, before, after });
+            }
+        } else if !p.canonical {
+            let kind =
+                if p.lenience == Lenience::CHECK_MARK { RepairKind::CheckMark } else { RepairKind::San };
+            let (before, after) = (String::from_utf8_lossy(p.token.raw), String::from_utf8_lossy(san));
+            self.out.repairs.push(Repair { kind, before: before.into_owned(), after: after.into_owned() });
+        }
+    }
+
+    fn nag(&mut self, _: &Game<'a>, depth: u32, nag: Nag, _: u64) {
+        self.writer.nag(depth, nag);
+    }
+
+    fn comment(&mut self, _: &Game<'a>, depth: u32, comment: RawComment<'a>) {
+        self.writer.comment(depth, comment.raw);
+    }
+
+    fn begin_variation(&mut self, _: &Game<'a>, depth: u32, replayed: bool) {
+        self.game.lost |= !replayed;
+        self.writer.begin_variation(depth);
+    }
+
+    fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
+        self.writer.end_variation(depth);
+    }
+
+    fn diagnostic(&mut self, d: Diagnostic) {
+        let before = || d.san.clone().unwrap_or_default();
+        match d.kind {
+            // Settled by the board, the tag and the token at the end of the game.
+            Kind::ResultMismatch | Kind::MissingResult => {}
+            Kind::GluedResult => self.repair(RepairKind::GluedResult, before(), d.message.clone()),
+            Kind::ResultSpelling => self.repair(RepairKind::ResultSpelling, before(), d.message.clone()),
+            Kind::FenRepaired | Kind::CastlingRights => self.game.fen_repaired = true,
+            Kind::BadTag if d.severity == Severity::Warning => {
+                self.repair(RepairKind::Tag, d.message.clone(), "");
+            }
+            // Logged where they are written: null moves, SetUp, encodings.
+            Kind::NullMove | Kind::MissingSetUp | Kind::Encoding | Kind::SyntaxWarning => {}
+            _ if d.severity == Severity::Error => {
+                if self.game.error.is_none() {
+                    self.game.error = Some((d.kind, d.message.clone()));
+                }
+                self.out.diagnostics.push(d);
+            }
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
+        let mut record = CleanGame {
+            game: game.number,
+            line: game.line,
+            offset: game.offset,
+            fate: Fate::Written,
+            text: 0..0,
+            verbatim: 0..0,
+            key: None,
+            repairs: self.game.repairs..self.out.repairs.len(),
+        };
+        let rejected = match &self.game.error {
+            Some((kind, message)) => Some((*kind, message.clone())),
+            None if self.game.lost => {
+                Some((Kind::Syntax, "a variation with no move before it to replace".into()))
+            }
+            None if self.game.null_move && self.opts.reject_null_moves => {
+                Some((Kind::NullMove, "a null move (--reject-null-moves)".into()))
+            }
+            None => None,
+        };
+        let keep_verbatim = rejected.is_some() || self.opts.dedup;
+        if keep_verbatim {
+            let start = self.out.verbatim.len();
+            self.out.verbatim.extend_from_slice(game.bytes);
+            // A blank line after it, in the game's own line ends.
+            let crlf = memchr::memmem::find(game.bytes, b"\r\n").is_some();
+            self.out.verbatim.extend_from_slice(if crlf { b"\r\n\r\n" } else { b"\n\n" });
+            record.verbatim = start..self.out.verbatim.len();
+        }
+        match rejected {
+            Some((kind, message)) if !self.opts.keep_broken => {
+                self.writer.abandon();
+                // Its repairs are not made: the game goes out as it was read.
+                self.out.repairs.truncate(self.game.repairs);
+                record.repairs = self.game.repairs..self.game.repairs;
+                record.fate = Fate::Rejected { kind, message };
+            }
+            broken => {
+                let result = if broken.is_some() {
+                    GameResult::Unknown
+                } else {
+                    let tag = game.tag(b"Result").and_then(|t| GameResult::from_ascii(&t.unescape()));
+                    let (result, repair, _) = settle_result(tag, game.result, last);
+                    self.out.repairs.extend(repair);
+                    result
+                };
+                if let Some((kind, message)) = broken {
+                    self.writer.comment(0, format!("pgnkit: {kind}: {message}").as_bytes());
+                    record.fate = Fate::Broken { kind, message };
+                }
+                self.write_tags(game, result);
+                let start = self.out.out.len();
+                self.writer.finish(&mut self.out.out, result);
+                record.text = start..self.out.out.len();
+                record.repairs = self.game.repairs..self.out.repairs.len();
+                if self.opts.dedup && record.fate == Fate::Written {
+                    record.key = Some(self.dedup_key(game));
+                }
+            }
+        }
+        self.out.games.push(record);
+    }
+}

@@ -1,0 +1,201 @@
+//! `clean`: every game written again in PGN export format, with every repair logged, the games
+//! no repair can save kept verbatim in a rejects file, filters, exact duplicate removal, and a
+//! ledger in which every input game is written, rejected, filtered out or a duplicate.
+//!
+//! Workers replay each chunk ([`game`]: the hooks, which write and repair), the release side
+//! ([`CleanWriter`]) writes the games in input order, removes duplicates across the whole run
+//! ([`dedup`]) and keeps the ledger. Games are cut at guessed boundaries: nothing a worker renders
+//! carries a game number, so the report's numbers are made absolute on release.
+
+pub mod dedup;
+mod game;
+pub mod repair;
+pub mod sink;
+
+use std::ops::Range;
+use std::sync::Arc;
+
+pub use dedup::DedupKey;
+pub use sink::{CleanWriter, Outputs};
+
+use crate::error::{Diagnostic, Error, Kind};
+use crate::jobs::export::Strip;
+use crate::pgn::Writer;
+use crate::pipeline::replay::replay_chunk;
+use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Worker};
+use game::CleanHooks;
+use repair::Repair;
+
+/// What `clean` writes and how.
+#[derive(Clone, Debug)]
+pub struct CleanOptions {
+    /// Movetext lines hold fewer than this many characters (80: the PGN standard's limit).
+    pub line_width: usize,
+    /// What is left out of the movetext.
+    pub strip: Strip,
+    /// Keep only the Seven Tag Roster (and `FEN`, `SetUp`, `Variant`).
+    pub roster_only: bool,
+    /// Tags left out.
+    pub drop_tags: Vec<String>,
+    /// Add a `PlyCount` tag (the mainline's plies).
+    pub add_ply_count: bool,
+    /// Write a game with an error as its valid prefix, result `*` and a comment naming the
+    /// error, instead of rejecting it.
+    pub keep_broken: bool,
+    /// Reject games with a null move instead of writing it `--`.
+    pub reject_null_moves: bool,
+    /// Write a game only the first time its variant, start position and mainline come.
+    pub dedup: bool,
+}
+
+impl Default for CleanOptions {
+    fn default() -> CleanOptions {
+        CleanOptions {
+            line_width: 80,
+            strip: Strip::default(),
+            roster_only: false,
+            drop_tags: Vec::new(),
+            add_ply_count: false,
+            keep_broken: false,
+            reject_null_moves: false,
+            dedup: false,
+        }
+    }
+}
+
+impl CleanOptions {
+    /// The writer's layout: the roster filled, lines under the width.
+    fn layout(&self) -> Writer {
+        Writer::new().fill_roster(true).max_line(self.line_width.saturating_sub(1))
+    }
+
+    /// Whether a tag named `name` is written.
+    fn keeps_tag(&self, name: &str) -> bool {
+        const KEPT: [&str; 10] =
+            ["Event", "Site", "Date", "Round", "White", "Black", "Result", "FEN", "SetUp", "Variant"];
+        if self.roster_only && !KEPT.contains(&name) {
+            return false;
+        }
+        !self.drop_tags.iter().any(|d| d == name) && (!self.add_ply_count || name != "PlyCount")
+    }
+}
+
+/// What became of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// Written in export format.
+    Written,
+    /// Written as its valid prefix (`--keep-broken`).
+    Broken {
+        /// The error.
+        kind: Kind,
+        /// Its message.
+        message: String,
+    },
+    /// Not written: kept verbatim in the rejects.
+    Rejected {
+        /// The error.
+        kind: Kind,
+        /// Its message.
+        message: String,
+    },
+    /// Left out by a filter.
+    Filtered {
+        /// The filter.
+        by: String,
+    },
+}
+
+/// One game of a chunk as `clean` left it.
+#[derive(Clone, Debug)]
+pub struct CleanGame {
+    /// Game number in its input, 1-based.
+    pub game: u64,
+    /// Line of the game's start.
+    pub line: u64,
+    /// Byte offset of the game.
+    pub offset: u64,
+    /// What became of it.
+    pub fate: Fate,
+    /// Its export text in [`CleanChunk::out`] (written or broken).
+    pub text: Range<usize>,
+    /// Its bytes as read in [`CleanChunk::verbatim`] (rejected, or a candidate duplicate).
+    pub verbatim: Range<usize>,
+    /// Its key, with `--dedup`, when written.
+    pub key: Option<DedupKey>,
+    /// Its repairs in [`CleanChunk::repairs`].
+    pub repairs: Range<usize>,
+}
+
+/// The records of one chunk.
+#[derive(Debug, Default)]
+pub struct CleanChunk {
+    /// The export text of the games written.
+    pub out: Vec<u8>,
+    /// The bytes, as read, of the games that may not be written.
+    pub verbatim: Vec<u8>,
+    /// One record per game read.
+    pub games: Vec<CleanGame>,
+    /// The repairs of the games, in order.
+    pub repairs: Vec<Repair>,
+    /// Errors of rejected games.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Located for CleanChunk {
+    fn shift(&mut self, games: u64, lines: u64) {
+        for g in &mut self.games {
+            g.game += games;
+            g.line += lines;
+        }
+        self.diagnostics.shift(games, lines);
+    }
+}
+
+/// The clean job.
+#[derive(Clone, Debug)]
+pub struct Clean {
+    opts: Arc<CleanOptions>,
+}
+
+impl Clean {
+    /// A job writing games as `opts` says.
+    pub fn new(opts: CleanOptions) -> Clean {
+        Clean { opts: Arc::new(opts) }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &CleanOptions {
+        &self.opts
+    }
+}
+
+/// Per-thread state: the options.
+pub struct CleanWorker {
+    opts: Arc<CleanOptions>,
+}
+
+impl Job for Clean {
+    type Worker = CleanWorker;
+
+    /// Nothing a worker renders carries a game number: guessed cuts.
+    fn cuts(&self) -> Cuts {
+        Cuts::Guessed
+    }
+
+    fn worker(&self) -> Result<CleanWorker, Error> {
+        Ok(CleanWorker { opts: self.opts.clone() })
+    }
+}
+
+impl Worker for CleanWorker {
+    type Records = CleanChunk;
+
+    fn process(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<CleanChunk>, Error> {
+        let (hooks, out) = replay_chunk(CleanHooks::new(&self.opts), chunk);
+        Ok(Output { records: hooks.out, stats: out.stats, end: out.end })
+    }
+}
+
+#[cfg(test)]
+mod tests;

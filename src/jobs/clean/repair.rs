@@ -1,0 +1,157 @@
+//! What `clean` repairs in a game, each logged as a [`Repair`] (kind, before, after): the tag
+//! values it writes differently (dates, variant names, text that was not UTF-8, a repaired FEN, a
+//! missing SetUp or roster tag), the result it settles on, and the moves and results the replay
+//! read from text that was not their canonical form.
+
+use crate::chess::{Color, Position, Variant};
+use crate::pgn::GameResult;
+
+/// One repair: what it is, and the text before and after.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Repair {
+    /// What was repaired (a stable code: `san`, `check_mark`, `date`, `result`...).
+    pub kind: RepairKind,
+    /// The text as read (empty when something was missing).
+    pub before: String,
+    /// The text as written.
+    pub after: String,
+}
+
+macro_rules! repair_kinds {
+    ($($kind:ident => $code:literal, $count:literal, $what:literal;)*) => {
+        /// The kinds of repair, each with a stable code.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum RepairKind { $(#[doc = $what] $kind),* }
+
+        impl RepairKind {
+            /// Stable snake_case code (report records).
+            pub const fn code(self) -> &'static str { match self { $(RepairKind::$kind => $code),* } }
+            /// The name of this kind's count in the run's summary.
+            pub const fn count(self) -> &'static str { match self { $(RepairKind::$kind => $count),* } }
+        }
+    };
+}
+
+repair_kinds! {
+    San => "san", "repaired_san", "a move not written as its canonical SAN (0-0, Pe4, Ng1-f3, g1f3, nf3, e8Q)";
+    CheckMark => "check_mark", "repaired_check_mark", "a missing or wrong + or #";
+    NullMove => "null_move", "repaired_null_move", "a null move written otherwise than -- (Z0, 0000, @@@@)";
+    GluedResult => "glued_result", "repaired_glued_result", "a result glued to the last move (gxf41-0)";
+    ResultSpelling => "result_spelling", "repaired_result_spelling", "a result with a Unicode dash or a ½";
+    Result => "result", "repaired_result", "the Result tag or the result token settled";
+    Tag => "tag", "repaired_tag", "an unterminated tag value, read to the end of its line";
+    Encoding => "encoding", "repaired_encoding", "a tag value that was not UTF-8 (read as Windows-1252)";
+    Date => "date", "repaired_date", "a date written 2024-01-15 or 2024/01/15";
+    Variant => "variant", "repaired_variant", "a Variant tag spelled otherwise than Chess960 or Crazyhouse";
+    Fen => "fen", "repaired_fen", "a FEN with castling rights its rooks contradict, an impossible en passant square or fullmove 0";
+    SetUp => "setup", "repaired_setup", "a FEN without SetUp \"1\"";
+    Roster => "roster", "repaired_roster", "Seven Tag Roster tags added with the standard's unknown values";
+}
+
+/// A date written with `-` or `/` between year, month and day (`2024-01-15`, `2024/1/5`, with
+/// `?` for unknown parts), as the PGN standard writes it (`2024.01.15`); `None` when the value
+/// is not such a date (or already standard).
+pub fn standard_date(value: &str) -> Option<String> {
+    let sep = if value.contains('-') {
+        '-'
+    } else if value.contains('/') {
+        '/'
+    } else {
+        return None;
+    };
+    let parts: Vec<&str> = value.trim().split(sep).collect();
+    let [y, m, d] = parts[..] else { return None };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'?');
+    if y.len() != 4 || !digits(y) || m.len() > 2 || d.len() > 2 || !digits(m) || !digits(d) {
+        return None;
+    }
+    let pad = |s: &str| if s.len() == 1 { format!("0{s}") } else { s.to_string() };
+    Some(format!("{y}.{}.{}", pad(m), pad(d)))
+}
+
+/// The `Variant` tag value pgnkit writes for a game of `variant` read from `value`: the
+/// canonical name for Chess960 and Crazyhouse; `None` when `value` is that already, or the game
+/// is standard chess (its tag is kept as written).
+pub fn standard_variant(variant: Variant, value: &str) -> Option<&'static str> {
+    match variant {
+        Variant::Standard => None,
+        v if value == v.name() => None,
+        v => Some(v.name()),
+    }
+}
+
+/// The result a game is written with, and the repair that settles it when the Result tag
+/// (`tag`: `None` when missing, unreadable or `?`), the movetext's result token (`token`:
+/// `None` when missing) and the board after the mainline (`last`) do not all agree: a mate or
+/// stalemate on the board decides; else a missing side takes the other's value, and a real
+/// conflict keeps the tag's value (`conflict` is then set, for a warning).
+pub fn settle_result(
+    tag: Option<GameResult>,
+    token: Option<GameResult>,
+    last: Option<&Position>,
+) -> (GameResult, Option<Repair>, bool) {
+    let board = last.and_then(|pos| {
+        if pos.is_checkmate() {
+            Some(if pos.turn() == Color::White { GameResult::BlackWins } else { GameResult::WhiteWins })
+        } else if pos.is_stalemate() {
+            Some(GameResult::Draw)
+        } else {
+            None
+        }
+    });
+    let (result, conflict) = match (board, tag, token) {
+        (Some(b), _, _) => (b, false),
+        (None, Some(t), Some(g)) => (t, t != g),
+        (None, Some(t), None) => (t, false),
+        (None, None, Some(g)) => (g, false),
+        (None, None, None) => (GameResult::Unknown, false),
+    };
+    let shown = |r: Option<GameResult>| r.map_or("none", GameResult::as_str);
+    let repair = (tag != Some(result) || token != Some(result)).then(|| Repair {
+        kind: RepairKind::Result,
+        before: format!("tag {}, token {}", shown(tag), shown(token)),
+        after: result.as_str().to_string(),
+    });
+    (result, repair, conflict)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen::parse_fen;
+
+    #[test]
+    fn dates_in_other_spellings_become_standard() {
+        assert_eq!(standard_date("2024-01-15").as_deref(), Some("2024.01.15"));
+        assert_eq!(standard_date("2024/1/5").as_deref(), Some("2024.01.05"));
+        assert_eq!(standard_date("1999-??-??").as_deref(), Some("1999.??.??"));
+        for kept in ["2024.01.15", "15-01-2024", "2024-01", "Jan 5, 2024", "2024-13-1x", "????.??.??", ""] {
+            assert_eq!(standard_date(kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn variant_names_become_canonical() {
+        assert_eq!(standard_variant(Variant::Chess960, "fischerandom"), Some("Chess960"));
+        assert_eq!(standard_variant(Variant::Crazyhouse, "crazyhouse"), Some("Crazyhouse"));
+        assert_eq!(standard_variant(Variant::Chess960, "Chess960"), None);
+        assert_eq!(standard_variant(Variant::Standard, "Standard"), None);
+    }
+
+    #[test]
+    fn the_board_then_either_side_then_the_tag_settles_the_result() {
+        let mated =
+            parse_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", Variant::Standard)
+                .expect("FEN");
+        use GameResult::*;
+        let (r, repair, conflict) = settle_result(Some(WhiteWins), Some(WhiteWins), Some(&mated));
+        assert_eq!((r, conflict), (BlackWins, false));
+        assert_eq!(repair.expect("logged").before, "tag 1-0, token 1-0");
+        assert_eq!(settle_result(Some(Draw), Some(Draw), None), (Draw, None, false));
+        assert_eq!(settle_result(None, Some(Draw), None).0, Draw);
+        assert_eq!(settle_result(Some(Draw), None, None).0, Draw);
+        assert_eq!(settle_result(None, None, None).0, Unknown);
+        let (r, repair, conflict) = settle_result(Some(WhiteWins), Some(BlackWins), None);
+        assert_eq!((r, conflict, repair.map(|r| r.after)), (WhiteWins, true, Some("1-0".to_string())));
+    }
+}

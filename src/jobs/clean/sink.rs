@@ -1,0 +1,198 @@
+//! The release side of `clean`: writes each game where its fate sends it (the output, the rejects
+//! or the duplicates file, as read), removes duplicates across the run, writes the report, and
+//! keeps the ledger: every game read is written, rejected, filtered out or a duplicate.
+
+use std::io::Write;
+
+use serde_json::{Value, json};
+
+use super::dedup::Seen;
+use super::{CleanChunk, CleanGame, Fate};
+use crate::error::Error;
+use crate::io::Output;
+use crate::jobs::report;
+use crate::jobs::run::{Sink, Summary};
+use crate::pipeline::stats::Stats;
+
+/// The ledger's counts, as the summary names them.
+pub const WRITTEN: &str = "written";
+/// Games rejected.
+pub const REJECTED: &str = "rejected";
+/// Games left out by a filter.
+pub const FILTERED: &str = "filtered";
+/// Games that repeat an earlier one (`--dedup`).
+pub const DUPLICATES: &str = "duplicates";
+/// Games written as their valid prefix (`--keep-broken`), among those written.
+pub const KEPT_BROKEN: &str = "kept_broken";
+
+/// Where `clean` writes.
+pub struct Outputs {
+    /// The games in export format.
+    pub out: Output,
+    /// The rejected games, as read.
+    pub rejects: Option<Output>,
+    /// The duplicates, as read.
+    pub duplicates: Option<Output>,
+    /// JSON Lines: one record per repair, rejection, filtered game and duplicate, then a summary.
+    pub report: Option<Output>,
+}
+
+/// Writes `bytes` to `out`, an output failure as an [`Error`].
+fn write(out: &mut Output, bytes: &[u8]) -> Result<(), Error> {
+    out.write_all(bytes).map_err(|e| Error::Output(out.error(e)))
+}
+
+/// The release side of `clean`; error diagnostics of rejected games go to `diagnostics` as text.
+pub struct CleanWriter<W> {
+    outputs: Outputs,
+    diagnostics: W,
+    seen: Option<Seen>,
+    /// Each input's name and the ordinal of its first game over the run.
+    inputs: Vec<(String, u64)>,
+    /// Games released so far over the run.
+    ordinal: u64,
+}
+
+impl<W: Write> CleanWriter<W> {
+    /// A writer to `outputs`; `dedup` keeps the keys of the games written.
+    pub fn new(outputs: Outputs, diagnostics: W, dedup: bool) -> CleanWriter<W> {
+        CleanWriter { outputs, diagnostics, seen: dedup.then(Seen::new), inputs: Vec::new(), ordinal: 0 }
+    }
+
+    fn file(&self) -> &str {
+        self.inputs.last().map_or("", |(f, _)| f.as_str())
+    }
+
+    /// The input and game number (1-based) of the game released `ordinal`-th over the run.
+    fn locate(&self, ordinal: u64) -> (&str, u64) {
+        let i = self.inputs.partition_point(|&(_, first)| first <= ordinal).saturating_sub(1);
+        let (file, first) = &self.inputs[i];
+        (file, ordinal - first + 1)
+    }
+
+    fn report(&mut self, record: Value) -> Result<(), Error> {
+        if let Some(out) = &mut self.outputs.report {
+            writeln!(out, "{record}").map_err(|e| Error::Output(out.error(e)))?;
+        }
+        Ok(())
+    }
+
+    /// A report record about game `g` of the current input.
+    fn record(&self, kind: &str, g: &CleanGame, mut data: Value) -> Value {
+        data["file"] = self.file().into();
+        data["game"] = g.game.into();
+        data["line"] = g.line.into();
+        data["offset"] = g.offset.into();
+        json!({"type": kind, "data": data})
+    }
+
+    /// Writes the report's summary (the ledger per input and in total), then puts every output
+    /// in place, unless the run was interrupted or an input could not be read to its end: then
+    /// no output is left under its final name.
+    pub fn finish(mut self, summary: &Summary) -> Result<(), Error> {
+        if summary.stopped.is_some() || summary.input_failed() {
+            return Ok(()); // dropped: the temporary files go
+        }
+        let ledger = |stats: &Stats| {
+            let repairs: serde_json::Map<String, Value> = stats
+                .counts
+                .iter()
+                .filter_map(|&(k, n)| k.strip_prefix("repaired_").map(|k| (k.to_string(), json!(n))))
+                .collect();
+            json!({
+                "read": stats.games, "written": stats.get(WRITTEN), "rejected": stats.get(REJECTED),
+                "filtered": stats.get(FILTERED), "duplicates": stats.get(DUPLICATES),
+                "kept_broken": stats.get(KEPT_BROKEN), "repairs": repairs,
+            })
+        };
+        let inputs: Vec<Value> = summary
+            .inputs
+            .iter()
+            .map(|i| {
+                let mut l = ledger(&i.stats);
+                l["file"] = i.name.clone().into();
+                l
+            })
+            .collect();
+        let mut total = report::summary_json("clean", &summary.stats, summary.elapsed);
+        total["data"]["ledger"] = ledger(&summary.stats);
+        total["data"]["inputs"] = inputs.into();
+        self.report(total)?;
+        let Outputs { out, rejects, duplicates, report } = self.outputs;
+        out.finish()?;
+        for o in [rejects, duplicates, report].into_iter().flatten() {
+            o.finish()?;
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
+    fn begin_input(&mut self, input: &str) -> Result<(), Error> {
+        self.inputs.push((input.to_string(), self.ordinal));
+        Ok(())
+    }
+
+    fn release(&mut self, chunk: CleanChunk, stats: &mut Stats) -> Result<(), Error> {
+        for d in &chunk.diagnostics {
+            let _ = writeln!(self.diagnostics, "{}", report::diagnostic_text(self.file(), d));
+        }
+        for g in &chunk.games {
+            self.ordinal += 1;
+            let verbatim = &chunk.verbatim[g.verbatim.clone()];
+            match &g.fate {
+                Fate::Written | Fate::Broken { .. } => {
+                    let repeats = match (&mut self.seen, g.key) {
+                        (Some(seen), Some(key)) => seen.insert(key)?,
+                        (Some(seen), None) => {
+                            seen.skip()?;
+                            None
+                        }
+                        (None, _) => None,
+                    };
+                    if let Some(first) = repeats {
+                        let (file, game) = self.locate(first);
+                        let of = json!({"file": file, "game": game});
+                        self.report(self.record("duplicate", g, json!({"of": of})))?;
+                        if let Some(out) = &mut self.outputs.duplicates {
+                            write(out, verbatim)?;
+                        }
+                        stats.add(DUPLICATES, 1);
+                        continue;
+                    }
+                    write(&mut self.outputs.out, &chunk.out[g.text.clone()])?;
+                    stats.add(WRITTEN, 1);
+                    if let Fate::Broken { kind, message } = &g.fate {
+                        stats.add(KEPT_BROKEN, 1);
+                        let data = json!({"kind": kind.code(), "message": message});
+                        self.report(self.record("kept_broken", g, data))?;
+                    }
+                    for r in &chunk.repairs[g.repairs.clone()] {
+                        stats.add(r.kind.count(), 1);
+                        let data = json!({"kind": r.kind.code(), "before": r.before, "after": r.after});
+                        self.report(self.record("repair", g, data))?;
+                    }
+                }
+                Fate::Rejected { kind, message } => {
+                    if let Some(seen) = &mut self.seen {
+                        seen.skip()?;
+                    }
+                    if let Some(out) = &mut self.outputs.rejects {
+                        write(out, verbatim)?;
+                    }
+                    stats.add(REJECTED, 1);
+                    let data = json!({"kind": kind.code(), "message": message});
+                    self.report(self.record("rejected", g, data))?;
+                }
+                Fate::Filtered { by } => {
+                    if let Some(seen) = &mut self.seen {
+                        seen.skip()?;
+                    }
+                    stats.add(FILTERED, 1);
+                    self.report(self.record("filtered", g, json!({"by": by})))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}

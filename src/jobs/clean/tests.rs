@@ -1,0 +1,230 @@
+//! Tests of `clean` through the pipeline: what is written, repaired and rejected, the ledger, and
+//! the same output at any thread count and chunk size.
+
+use super::sink::{DUPLICATES, REJECTED, WRITTEN};
+use super::*;
+use crate::jobs::run::Sink;
+use crate::pipeline::stats::Stats;
+use crate::pipeline::{Input, NoProgress, Options, Run, Workers, run};
+
+/// What a run gave: the output, the rejects, the repairs (kind, before, after) and the counts.
+#[derive(Debug, PartialEq, Eq)]
+struct Cleaned {
+    out: String,
+    rejects: String,
+    repairs: Vec<(u64, &'static str, String, String)>,
+    fates: Vec<(u64, String)>,
+    stats: Stats,
+}
+
+fn clean_with(pgn: &str, opts: &CleanOptions, threads: usize, chunk_size: usize) -> Cleaned {
+    let job = Clean::new(opts.clone());
+    let (workers, pipeline) = (Workers::default(), Options { threads, chunk_size });
+    let run_ = Run { name: "t.pgn", job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
+    let mut cleaned = Cleaned {
+        out: String::new(),
+        rejects: String::new(),
+        repairs: vec![],
+        fates: vec![],
+        stats: Stats::default(),
+    };
+    let mut seen = opts.dedup.then(dedup::Seen::new);
+    run(Input::Slice(pgn.as_bytes()), &run_, |o| {
+        let chunk = o.records;
+        cleaned.stats.merge(&o.stats);
+        for g in &chunk.games {
+            let fate = match &g.fate {
+                Fate::Written | Fate::Broken { .. } => {
+                    let repeat = match (&mut seen, g.key) {
+                        (Some(s), Some(k)) => s.insert(k).expect("memory"),
+                        (Some(s), None) => {
+                            s.skip().expect("memory");
+                            None
+                        }
+                        _ => None,
+                    };
+                    match repeat {
+                        Some(first) => format!("duplicate of {}", first + 1),
+                        None => {
+                            cleaned
+                                .out
+                                .push_str(std::str::from_utf8(&chunk.out[g.text.clone()]).expect("UTF-8"));
+                            for r in &chunk.repairs[g.repairs.clone()] {
+                                cleaned.repairs.push((
+                                    g.game,
+                                    r.kind.code(),
+                                    r.before.clone(),
+                                    r.after.clone(),
+                                ));
+                            }
+                            if matches!(g.fate, Fate::Broken { .. }) {
+                                "broken".into()
+                            } else {
+                                "written".into()
+                            }
+                        }
+                    }
+                }
+                Fate::Rejected { kind, .. } => {
+                    if let Some(s) = &mut seen {
+                        s.skip().expect("memory");
+                    }
+                    cleaned.rejects.push_str(&String::from_utf8_lossy(&chunk.verbatim[g.verbatim.clone()]));
+                    format!("rejected {kind}")
+                }
+                Fate::Filtered { by } => format!("filtered {by}"),
+            };
+            cleaned.fates.push((g.game, fate));
+        }
+        Ok(())
+    })
+    .expect("run");
+    cleaned
+}
+
+fn clean(pgn: &str) -> Cleaned {
+    clean_with(pgn, &CleanOptions::default(), 1, 1 << 20)
+}
+
+const GAMES: &str = "[Event \"lenient\"]\n[Date \"2024-01-15\"]\n[Result \"1-0\"]\n\n\
+    1. e2e4 e7e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7 1-0\n\n\
+    [Event \"illegal\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n\
+    [Event \"glued\"]\n[Variant \"fischerandom\"]\n[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n\
+    1. f3 e5 2. g4 Qh4#0-1\n\n\
+    [Event \"null\"]\n\n1. e4 Z0 2. d4 {ok} *\n";
+
+#[test]
+fn games_are_written_canonical_with_every_repair_logged() {
+    let c = clean(GAMES);
+    assert_eq!(
+        c.fates.iter().map(|f| f.1.as_str()).collect::<Vec<_>>(),
+        ["written", "rejected illegal_move", "written", "written"]
+    );
+    assert!(c.out.starts_with(
+        "[Event \"lenient\"]\n[Site \"?\"]\n[Date \"2024.01.15\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"1-0\"]\n\n\
+         1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n"
+    ), "{}", c.out);
+    assert!(c.out.contains("[Variant \"Chess960\"]"), "{}", c.out);
+    assert!(c.out.contains("1. f3 e5 2. g4 Qh4# 0-1\n\n"), "{}", c.out);
+    assert!(c.out.ends_with("1. e4 -- 2. d4 { ok } *\n\n"), "{}", c.out);
+    let kinds: Vec<(u64, &str)> = c.repairs.iter().map(|r| (r.0, r.1)).collect();
+    for want in [
+        (1, "san"),
+        (1, "check_mark"),
+        (1, "date"),
+        (1, "roster"),
+        (3, "variant"),
+        (3, "glued_result"),
+        (4, "null_move"),
+        (4, "result"),
+    ] {
+        assert!(kinds.contains(&want), "{want:?} in {kinds:?}");
+    }
+    let date = c.repairs.iter().find(|r| r.1 == "date").expect("date");
+    assert_eq!((date.2.as_str(), date.3.as_str()), ("2024-01-15", "2024.01.15"));
+    let san = c.repairs.iter().find(|r| r.1 == "san").expect("san");
+    assert_eq!((san.2.as_str(), san.3.as_str()), ("e2e4", "e4"));
+    assert_eq!(c.rejects, "[Event \"illegal\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n");
+    assert_eq!(c.stats.games, 4);
+}
+
+#[test]
+fn the_output_is_the_same_at_any_thread_count_and_chunk_size() {
+    let many = GAMES.repeat(40);
+    let one = clean_with(&many, &CleanOptions::default(), 1, 1 << 20);
+    assert_eq!(one.fates.len(), 160);
+    for (threads, chunk) in [(2, 64), (2, 1000), (3, 333), (1, 1)] {
+        assert_eq!(
+            clean_with(&many, &CleanOptions::default(), threads, chunk),
+            one,
+            "threads {threads} chunk {chunk}"
+        );
+    }
+}
+
+#[test]
+fn a_clean_file_cleans_to_itself() {
+    let once = clean(GAMES).out;
+    let twice = clean(&once);
+    assert_eq!(twice.out, once);
+    assert!(twice.repairs.is_empty(), "{:?}", twice.repairs);
+}
+
+#[test]
+fn broken_games_are_kept_as_their_prefix_on_request() {
+    let opts = CleanOptions { keep_broken: true, ..CleanOptions::default() };
+    let c = clean_with(GAMES, &opts, 1, 1 << 20);
+    assert_eq!(c.fates[1].1, "broken");
+    assert!(c.out.contains("1. e4 e5 { pgnkit: illegal_move: illegal SAN \"Ke3\" in position"), "{}", c.out);
+    assert!(c.rejects.is_empty());
+}
+
+#[test]
+fn null_moves_can_be_rejected() {
+    let opts = CleanOptions { reject_null_moves: true, ..CleanOptions::default() };
+    let c = clean_with(GAMES, &opts, 1, 1 << 20);
+    assert_eq!(c.fates[3].1, "rejected null_move");
+}
+
+#[test]
+fn duplicates_name_the_first_game_and_transpositions_are_not_duplicates() {
+    let pgn = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 *\n\n[Event \"b\"]\n\n1. e4 {x} e5 $1 2. Nf3 1-0\n\n\
+        [Event \"c\"]\n\n1. Nf3 e5 2. e4 *\n\n[Event \"d\"]\n\n1. e4 e5 2. Ke3 *\n\n[Event \"e\"]\n\n1. Nf3 e5 2. e4 *\n";
+    let opts = CleanOptions { dedup: true, ..CleanOptions::default() };
+    let c = clean_with(pgn, &opts, 2, 20);
+    let fates: Vec<&str> = c.fates.iter().map(|f| f.1.as_str()).collect();
+    assert_eq!(fates, ["written", "duplicate of 1", "written", "rejected illegal_move", "duplicate of 3"]);
+}
+
+#[test]
+fn stripped_and_tag_options() {
+    let opts = CleanOptions {
+        roster_only: true,
+        add_ply_count: true,
+        strip: crate::jobs::export::Strip { comments: true, ..Default::default() },
+        line_width: 20,
+        ..CleanOptions::default()
+    };
+    let c = clean_with(
+        "[Event \"x\"]\n[WhiteElo \"2700\"]\n\n1. e4 {c} e5 2. Nf3 Nc6 3. Bb5 a6 *\n",
+        &opts,
+        1,
+        1 << 20,
+    );
+    assert!(c.out.ends_with("[PlyCount \"6\"]\n\n1. e4 e5 2. Nf3 Nc6\n3. Bb5 a6 *\n\n"), "{}", c.out);
+    assert!(!c.out.contains("WhiteElo"));
+}
+
+/// The counts the writer keeps add up: every game read is written, rejected, filtered or a
+/// duplicate.
+#[test]
+fn the_ledger_adds_up() {
+    use crate::jobs::run::Summary;
+    let mut writer = CleanWriter::new(
+        Outputs {
+            out: crate::io::Output::create("/dev/null".as_ref(), &Default::default()).expect("null"),
+            rejects: None,
+            duplicates: None,
+            report: None,
+        },
+        std::io::sink(),
+        true,
+    );
+    let job = Clean::new(CleanOptions { dedup: true, ..CleanOptions::default() });
+    let (workers, pipeline) = (Workers::default(), Options { threads: 2, chunk_size: 100 });
+    let run_ = Run { name: "t.pgn", job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
+    let mut stats = Stats::default();
+    writer.begin_input("t.pgn").expect("begin");
+    let pgn = GAMES.repeat(5);
+    run(Input::Slice(pgn.as_bytes()), &run_, |o| {
+        stats.merge(&o.stats);
+        writer.release(o.records, &mut stats)
+    })
+    .expect("run");
+    let read = stats.games;
+    assert_eq!(read, 20);
+    assert_eq!(stats.get(WRITTEN) + stats.get(REJECTED) + stats.get(DUPLICATES), read, "{stats:?}");
+    assert_eq!(stats.get(DUPLICATES), 12);
+    let summary = Summary { stats, inputs: vec![], stopped: None, elapsed: std::time::Duration::ZERO };
+    writer.finish(&summary).expect("finish");
+}
