@@ -5,8 +5,8 @@ per line, as python-chess (`pip install chess`) sees them.
 `board.fen()` writes the en passant square only when a legal capture exists, like
 `pgnkit positions --ep-square legal` (the default). Crazyhouse games follow lichess's rule that a
 pawn drop resets the halfmove clock (python-chess's own board does not reset it). python-chess
-keeps the valid prefix of a game with an illegal move, as pgnkit does. A `.zst` file is read
-through `zstd -dc`.
+keeps the valid prefix of a game with an illegal move, as pgnkit does; the errors it records go to
+stderr, one line each. A `.zst` file is read through `zstd -dc`.
 
 Usage:
   scripts/oracle_fens.py FILE.pgn > FILE.fen
@@ -32,7 +32,11 @@ def fens(path: str):
     else:
         f = open(path, encoding="utf-8-sig", errors="replace")
     with f:
+        number = 0
         while (game := chess.pgn.read_game(f)) is not None:
+            number += 1
+            for error in game.errors:
+                print(f"{path}: game {number}: {error}", file=sys.stderr)
             board = game.board()
             yield board.fen() + "\n"
             for move in game.mainline_moves():

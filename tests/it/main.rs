@@ -2,6 +2,7 @@
 //! `../shared/data` when it is there), plus library-level checks over whole corpora.
 
 mod check;
+mod clean;
 // The fuzz targets' properties and PGN event trace, shared with `tests/fuzz` (one copy).
 #[path = "../fuzz/src/checks.rs"]
 mod checks;

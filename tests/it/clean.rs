@@ -1,0 +1,236 @@
+//! `pgnkit clean` on real files: over every fixture and (when present) every shared collection,
+//! the output cleans to itself, is the same at 1 and 2 threads, passes `check --strict-san`, and
+//! the ledger adds up; the rejects file holds exactly the rejected games as read; python-chess
+//! reads the output with no error and the positions pgnkit's replay of the original gives; and
+//! pgn-extract reads it without complaint.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pgnkit::chess::Position;
+use pgnkit::io::{Input, InputOptions};
+use pgnkit::pipeline::replay::{Game, Games, Hooks};
+use serde_json::Value;
+
+use crate::util::{fixture, run, shared_data, stderr, temp_dir};
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// Every game's byte offset and bytes, as read.
+fn games_as_read(bytes: &[u8]) -> Vec<(u64, Vec<u8>)> {
+    #[derive(Default)]
+    struct Bytes(Vec<(u64, Vec<u8>)>);
+    impl<'a> Hooks<'a> for Bytes {
+        fn end(&mut self, game: &Game<'a>, _: Option<&Position>) {
+            self.0.push((game.offset, game.bytes.to_vec()));
+        }
+    }
+    let mut games = Games::new(Bytes::default(), bytes);
+    while games.next_game() {}
+    games.into_hooks().0
+}
+
+/// The report's records of `kind`.
+fn records<'r>(report: &'r [Value], kind: &str) -> impl Iterator<Item = &'r Value> {
+    report.iter().filter(move |r| r["type"] == kind).map(|r| &r["data"])
+}
+
+/// Cleans `input` into `dir` and checks everything but the oracles; returns the output path and
+/// the report.
+fn clean_and_check(input: &Path, dir: &Path) -> (PathBuf, Vec<Value>) {
+    let (out, out2, rejects, report) =
+        (dir.join("out.pgn"), dir.join("out2.pgn"), dir.join("rejects.pgn"), dir.join("report.jsonl"));
+    let args = |j: &'static str, o: &Path| {
+        vec!["clean", "-q", "-j", j, path(input), "-o", path(o), "--rejects", path(&rejects), "--report", path(&report)]
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let run_args = |a: Vec<String>| run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let name = input.display();
+    let o = run_args(args("1", &out));
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{name}: {}", stderr(&o));
+    let written = std::fs::read(&out).expect("output");
+    let o = run_args(args("2", &out2));
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{name}: {}", stderr(&o));
+    assert!(std::fs::read(&out2).expect("output") == written, "{name}: -j2 differs from -j1");
+
+    let report: Vec<Value> = std::fs::read_to_string(&report)
+        .expect("report")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let summary = report.last().expect("a summary").clone();
+    assert_eq!(summary["type"], "summary", "{name}");
+    let l = &summary["data"]["ledger"];
+    let n = |k: &str| l[k].as_u64().expect("a count");
+    assert_eq!(n("read"), n("written") + n("rejected") + n("filtered") + n("duplicates"), "{name}: {l}");
+    assert_eq!(records(&report, "rejected").count() as u64, n("rejected"), "{name}");
+
+    // The rejects are the rejected games, byte for byte as read, in order.
+    let original = Input::open(input, InputOptions::default()).and_then(Input::read_all).expect("input");
+    let by_offset: std::collections::HashMap<u64, Vec<u8>> = games_as_read(&original).into_iter().collect();
+    let mut expected = Vec::new();
+    for r in records(&report, "rejected") {
+        let bytes = &by_offset[&r["offset"].as_u64().expect("offset")];
+        expected.extend_from_slice(bytes);
+        let crlf = bytes.windows(2).any(|w| w == b"\r\n");
+        expected.extend_from_slice(if crlf { b"\r\n\r\n" } else { b"\n\n" });
+    }
+    assert!(std::fs::read(&rejects).expect("rejects") == expected, "{name}: the rejects file");
+
+    // The output cleans to itself, with no repair, and checks clean.
+    let o = run(&["clean", "-q", path(&out), "-o", path(&out2), "--report", path(&dir.join("again.jsonl"))]);
+    assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+    assert!(std::fs::read(&out2).expect("output") == written, "{name}: clean is not idempotent");
+    let again = std::fs::read_to_string(dir.join("again.jsonl")).expect("report");
+    assert_eq!(again.lines().filter(|l| l.contains("\"type\":\"repair\"")).count(), 0, "{name}: {again}");
+    // Nothing but the null moves clean writes `--` (a fact of the game, reported as a warning).
+    let o = run(&["check", "-q", "--strict-san", path(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{name}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.lines().all(|l| l.ends_with("]") && l.contains("[null_move, byte ")), "{name}: {text}");
+    (out, report)
+}
+
+fn fixture_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(fixture("pgn"))
+        .expect("fixtures/pgn")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn shared_files(data: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).expect("dir") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.to_string_lossy().ends_with(".pgn") || p.to_string_lossy().ends_with(".pgn.zst") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(data, &mut files);
+    files.sort();
+    files
+}
+
+#[test]
+fn fixtures_clean_to_themselves_and_the_ledger_adds_up() {
+    let dir = temp_dir("clean-fixtures");
+    for f in fixture_files() {
+        clean_and_check(&f, &dir);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn shared_collections_clean_to_themselves_and_the_ledger_adds_up() {
+    let Some(data) = shared_data("shared_collections_clean_to_themselves_and_the_ledger_adds_up") else { return };
+    let dir = temp_dir("clean-shared");
+    let files = shared_files(&data);
+    for f in &files {
+        clean_and_check(f, &dir);
+    }
+    assert!(files.len() > 300, "{} files", files.len());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The FENs of every mainline position of the games `pgnkit positions` gives for `input`,
+/// leaving out the games in `skip` (by number).
+fn pgnkit_fens(input: &Path, skip: &std::collections::HashSet<u64>) -> Vec<String> {
+    let o = run(&["positions", "-q", "--format", "jsonl", path(input)]);
+    String::from_utf8(o.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("JSON"))
+        .filter(|r| !skip.contains(&r["game"].as_u64().expect("game")))
+        .map(|r| r["fen"].as_str().expect("fen").to_string())
+        .collect()
+}
+
+/// python-chess's FENs of every mainline position of `input`, and what it said on stderr.
+fn python_fens(input: &Path) -> Option<(Vec<String>, String)> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/oracle_fens.py");
+    let o = Command::new("python3").arg(script).arg(input).output().ok()?;
+    if !o.status.success() {
+        return None;
+    }
+    let fens = String::from_utf8(o.stdout).expect("UTF-8").lines().map(str::to_string).collect();
+    Some((fens, String::from_utf8_lossy(&o.stderr).into_owned()))
+}
+
+fn python_chess_missing() -> bool {
+    let ok = Command::new("python3").args(["-c", "import chess.pgn"]).output().is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: python-chess not found (pip install chess==1.11.2)");
+    }
+    !ok
+}
+
+/// python-chess reads every game clean writes with no error, and replays the positions pgnkit's
+/// replay of the original gives for those games.
+fn oracles(input: &Path, dir: &Path) {
+    let (out, report) = clean_and_check(input, dir);
+    let skip: std::collections::HashSet<u64> = report
+        .iter()
+        .filter(|r| matches!(r["type"].as_str(), Some("rejected" | "filtered" | "duplicate")))
+        .map(|r| r["data"]["game"].as_u64().expect("game"))
+        .collect();
+    let Some((fens, errors)) = python_fens(&out) else {
+        panic!("{}: python-chess could not read the output", input.display())
+    };
+    assert!(errors.is_empty(), "{}: python-chess: {errors}", input.display());
+    assert!(fens == pgnkit_fens(input, &skip), "{}: other positions", input.display());
+}
+
+#[test]
+fn python_chess_reads_the_output_with_the_original_positions() {
+    if python_chess_missing() {
+        return;
+    }
+    let dir = temp_dir("clean-python");
+    for f in fixture_files() {
+        oracles(&f, &dir);
+    }
+    if let Some(data) = shared_data("python_chess_reads_the_output_with_the_original_positions") {
+        for rel in [
+            "games/lichess_db_1000k.pgn",
+            "games/twic1599_1000k.pgn",
+            "games/chesscom_magnuscarlsen_live_2014.pgn.zst",
+            "variants/chess960/freestyle_lasvegas_grandfinal_30+30_lichess_broadcast.pgn",
+            "variants/crazyhouse/crazyara_zh-50_startpos.pgn",
+            "malformed_and_tricky/python-chess/stockfish-vs-ai.pgn",
+        ] {
+            let p = data.join(rel);
+            if p.exists() {
+                oracles(&p, &dir);
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn pgn_extract_reads_the_output_without_complaint() {
+    let Ok(version) = Command::new("pgn-extract").arg("--version").output() else {
+        eprintln!("skipped: pgn-extract not found (apt-get install pgn-extract)");
+        return;
+    };
+    assert!(version.status.success() || !version.stdout.is_empty() || !version.stderr.is_empty());
+    let dir = temp_dir("clean-pgn-extract");
+    for f in fixture_files() {
+        let (out, _) = clean_and_check(&f, &dir);
+        let o = Command::new("pgn-extract").args(["-s", "-o"]).arg(dir.join("extracted.pgn")).arg(&out).output().expect("pgn-extract runs");
+        let said = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success() && said.trim().is_empty(), "{}: pgn-extract said: {said}", f.display());
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
