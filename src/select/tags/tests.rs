@@ -1,8 +1,12 @@
 //! Tests of tag expressions: each operator on dates, numbers and text, quoting, every error,
-//! the pseudo-tags, a missing tag, `~` on non-ASCII text, regexes, the normalized form, and
-//! `matches_game` on games as replay reads them.
+//! the pseudo-tags, a missing tag, `~` on non-ASCII text, regexes, the normalized form, and the
+//! expressions against an independent computation over the tags of real collections.
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 use super::*;
+use crate::pgn::{RawTag, Reader, Visitor};
 use crate::pipeline::replay::{Games, Hooks, Verdict};
 
 fn expr(text: &str) -> TagExpr {
@@ -350,4 +354,135 @@ fn matches_game_reads_the_first_tag_decoded() {
     while games.next_game() {}
     let seen = games.into_hooks().seen;
     assert_eq!(seen, [[true, true, true, true, false], [false, false, false, true, true]]);
+}
+
+/// The tags of each game of a collection, decoded.
+struct TagsOnly<'a>(Vec<(&'a [u8], RawTag<'a>)>);
+
+impl<'a> Visitor<'a> for TagsOnly<'a> {
+    type Output = HashMap<String, String>;
+    fn tag(&mut self, name: &'a [u8], value: RawTag<'a>) {
+        self.0.push((name, value));
+    }
+    fn begin_movetext(&mut self) -> ControlFlow<()> {
+        ControlFlow::Break(())
+    }
+    fn end_game(&mut self) -> HashMap<String, String> {
+        let mut tags = HashMap::new();
+        for (name, value) in self.0.drain(..) {
+            let name = String::from_utf8_lossy(name).into_owned();
+            tags.entry(name).or_insert_with(|| value.decode().0.into_owned());
+        }
+        tags
+    }
+}
+
+fn games_tags(bytes: &[u8]) -> Vec<HashMap<String, String>> {
+    let mut reader = Reader::new(bytes);
+    let mut visitor = TagsOnly(Vec::new());
+    std::iter::from_fn(|| reader.read_game(&mut visitor)).collect()
+}
+
+/// An expression and the same condition computed on the tags without it.
+type Check = (&'static str, fn(&HashMap<String, String>) -> bool);
+
+fn int(tags: &HashMap<String, String>, name: &str) -> Option<i64> {
+    tags.get(name)?.parse::<i64>().ok()
+}
+
+fn year(tags: &HashMap<String, String>) -> Option<i64> {
+    tags.get("Date")?.get(..4).filter(|y| y.bytes().all(|b| b.is_ascii_digit()))?.parse().ok()
+}
+
+/// `Date >= 2025.06.25` on zero-padded `YYYY.MM.DD` dates: the known prefix (`YYYY`,
+/// `YYYY.MM` or all of it) compared as text with the operand's; an equal partial prefix is
+/// undecided, so false.
+fn on_or_after_2025_06_25(tags: &HashMap<String, String>) -> bool {
+    let Some(date) = tags.get("Date") else { return false };
+    let shape = |n: usize| {
+        date.len() >= n
+            && date
+                .bytes()
+                .take(n)
+                .enumerate()
+                .all(|(i, b)| if i == 4 || i == 7 { b == b'.' } else { b.is_ascii_digit() })
+    };
+    let Some(known) = [10, 7, 4].into_iter().find(|&n| shape(n)) else { return false };
+    let (p, q) = (&date[..known], &"2025.06.25"[..known]);
+    p > q || (p == q && known == 10)
+}
+
+/// Checks that select some games and not others among the fixtures alone.
+const FIXTURE_CHECKS: &[Check] = &[
+    ("WhiteElo >= 2000", |t| int(t, "WhiteElo").is_some_and(|e| e >= 2000)),
+    ("WhiteElo != 2767", |t| int(t, "WhiteElo") != Some(2767)),
+    ("BlackElo < 2400", |t| int(t, "BlackElo").is_some_and(|e| e < 2400)),
+    ("Elo >= 2700", |t| {
+        int(t, "WhiteElo").is_some_and(|e| e >= 2700) && int(t, "BlackElo").is_some_and(|e| e >= 2700)
+    }),
+    ("Date >= 2025.06.25", on_or_after_2025_06_25),
+    ("Result = 1-0", |t| t.get("Result").is_some_and(|r| r == "1-0")),
+    ("Result != 1/2-1/2", |t| t.get("Result").is_none_or(|r| r != "1/2-1/2")),
+    ("Player ~ NODIRBEK", |t| {
+        ["White", "Black"].iter().any(|n| t.get(*n).is_some_and(|v| v.to_lowercase().contains("nodirbek")))
+    }),
+    ("Event =~ (?i)blitz|rapid", |t| {
+        t.get("Event").is_some_and(|e| ["blitz", "rapid"].iter().any(|w| e.to_lowercase().contains(w)))
+    }),
+    ("White < M", |t| t.get("White").is_some_and(|w| w.as_str() < "M")),
+];
+
+/// Checks that need the shared collections to select some games and not others.
+const SHARED_CHECKS: &[Check] = &[
+    ("Year < 2000", |t| year(t).is_some_and(|y| y < 2000)),
+    ("Year != 2025", |t| year(t) != Some(2025)),
+    ("WhiteElo < 1000", |t| int(t, "WhiteElo").is_some_and(|e| e < 1000)),
+];
+
+/// The expressions against a computation of their own, on every game of the fixtures and,
+/// where present, of shared collections with unknown and empty Elos, partial dates and
+/// Windows-1252 names.
+#[test]
+fn expressions_agree_with_an_independent_computation() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files =
+        vec![root.join("fixtures/pgn/lichess_db_10k.pgn"), root.join("fixtures/pgn/twic1599_10k.pgn")];
+    let shared = [
+        "games/lichess_db_100k.pgn",
+        "games/twic1599_100k.pgn",
+        "games/otb/pgn2tex_Capablanca.pgn",
+        "games/otb/python-chess_immortal-games.pgn",
+    ];
+    let mut all_shared = true;
+    for rel in shared {
+        let path = root.join("../shared/data").join(rel);
+        if path.exists() {
+            files.push(path);
+        } else {
+            all_shared = false;
+            println!("skipped: {} (the shared data sets are not part of the repository)", path.display());
+        }
+    }
+    let checks: Vec<(TagExpr, &Check)> =
+        FIXTURE_CHECKS.iter().chain(SHARED_CHECKS).map(|c| (expr(c.0), c)).collect();
+    let mut games = 0;
+    let mut counts = vec![0usize; checks.len()];
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for tags in games_tags(&bytes) {
+            games += 1;
+            for ((e, (text, want)), count) in checks.iter().zip(&mut counts) {
+                let got = e.matches(|name| tags.get(name).map(|v| Cow::Borrowed(v.as_str())));
+                assert_eq!(got, want(&tags), "{text} on {}: {tags:?}", path.display());
+                *count += usize::from(got);
+            }
+        }
+    }
+    assert!(games >= 14, "{games} games");
+    // Each expression selects some games and not others: the agreement is not vacuous.
+    for (i, ((_, (text, _)), count)) in checks.iter().zip(&counts).enumerate() {
+        if i < FIXTURE_CHECKS.len() || all_shared {
+            assert!(0 < *count && *count < games, "{text}: {count} of {games}");
+        }
+    }
 }
