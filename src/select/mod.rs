@@ -3,4 +3,5 @@
 //! else on its positions as it is replayed. Each is parsed once, with a typed error that says
 //! what is wrong and where, and evaluated per game without allocating in the common case.
 
+pub mod material;
 pub mod tags;
