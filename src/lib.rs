@@ -120,6 +120,7 @@ pub mod notation;
 pub mod pgn;
 pub mod pipeline;
 pub mod search;
+pub mod select;
 
 pub use chess::{Color, Move, Position, Role, Square, Variant};
 

@@ -1,0 +1,464 @@
+//! Tag expressions (`--where EXPR`, repeatable; a game is selected when all hold): a condition
+//! on one tag of a game, parsed once and decided on the game's tags before it is replayed.
+//!
+//! Syntax: `TAG OP VALUE`, blanks around the operator optional:
+//!
+//! - `TAG`: a tag name as PGN writes it (letters, digits, `_ + # : -`; `=` ends the name, as it
+//!   starts an operator), matched case-sensitively against the game's first tag of that name,
+//!   or one of the pseudo-tags below.
+//! - `OP`: `=`, `!=`, `<`, `<=`, `>`, `>=`, `~` (case-insensitive substring) or `=~` (regular
+//!   expression of the `regex` crate, unanchored, case-sensitive unless it says `(?i)`).
+//! - `VALUE`: quoted with `"` (escapes `\"` and `\\`; a backslash before anything else stays, so
+//!   `"\d+"` is the regex `\d+`), or bare: the rest of the expression, blanks trimmed. Quoting
+//!   only delimits: `"2500"` still reads as a number.
+//!
+//! Comparing (`=`, `!=`, `<`, `<=`, `>`, `>=`), the tag's value against the operand:
+//!
+//! - Dates: when both read as PGN dates (`YYYY`, `YYYY.MM`, `YYYY.MM.DD`, also with `-` or `/`;
+//!   months 1-12 and days 1-31 of one or two digits; `??` for an unknown part) they compare by
+//!   value (`2024.1.5` = `2024.01.05`). The operand names a period (a year, a month or a day):
+//!   a date within it is equal to it, so `Date = 2024.01` holds for `2024.01.05` and
+//!   `Date >= 1999` for every date of 1999 on. A tag's date that knows fewer parts than the
+//!   operand and agrees with it on those (`1999.??.??` against `1999.05.01`) is neither before,
+//!   within nor after it: every operator but `!=` is false. A part after an unknown one is
+//!   ignored. (A bare four-digit year compares as its number would, so `WhiteElo >= 2500` is
+//!   the same either way.)
+//! - Numbers: else, when both read as numbers (`[+-]DIGITS[.DIGITS]`, as Elo, PlyCount and
+//!   FideId are) they compare by value, exactly (`2500` = `2500.0`).
+//! - Text: else, when the operand reads as neither a date nor a number, as text: `=` exactly
+//!   (case-sensitive), `<` and `>` in byte order of the decoded text.
+//! - Otherwise (the operand is a date or a number, the tag's value is neither of the same kind)
+//!   the two do not compare: every operator but `!=` is false, as for a missing tag. The
+//!   standard's unknown values (`?`, `-`, `????.??.??`) and an empty value are such values, so
+//!   `WhiteElo >= 2000` is false for `WhiteElo "?"`, as it is for `WhiteElo "2000?"`, and
+//!   `TimeControl >= 300` for `TimeControl "300+0"` (a number is the whole value).
+//!
+//! `~` and `=~` always look at the decoded text; `~` compares Unicode lower case, character by
+//! character (`~ müller` holds for `MÜLLER, Hans`).
+//!
+//! A missing tag: every operator is false except `!=`, which is true (pgn-extract treats a
+//! missing tag so). More generally `A != v` is exactly `not (A = v)`, for pseudo-tags too.
+//!
+//! Pseudo-tags (they shadow a game's tags of the same name):
+//!
+//! - `Player`: `White` or `Black` satisfies the operator (`Player ~ carlsen`); `Player != X`
+//!   holds when neither player is `X`.
+//! - `Elo`: both `WhiteElo` and `BlackElo` satisfy it (`Elo >= 2500`: both players rated 2500
+//!   or more); `Elo != X` holds when not both are `X`.
+//! - `Year`: the year of `Date`, a number (`Year < 2000`); missing when `Date` is missing or
+//!   its year is unknown.
+//!
+//! ```
+//! use std::borrow::Cow;
+//! use pgnkit::select::tags::TagExpr;
+//!
+//! let tags = [("White", "Carlsen, Magnus"), ("WhiteElo", "2830"), ("BlackElo", "?"), ("Date", "2024.05.??")];
+//! let lookup = |name: &str| tags.iter().find(|t| t.0 == name).map(|t| Cow::Borrowed(t.1));
+//! let holds = |expr: &str| TagExpr::parse(expr).unwrap().matches(lookup);
+//! assert!(holds("WhiteElo >= 2800"));
+//! assert!(holds("Player ~ carlsen"));
+//! assert!(!holds("Elo >= 2000")); // BlackElo is unknown
+//! assert!(holds("Date = 2024.05") && holds("Year = 2024"));
+//! assert!(!holds("Date < 2024.05.10") && !holds("Date >= 2024.05.10"));
+//! assert!(!holds("Event = x") && holds("Event != x")); // no Event tag
+//! ```
+
+mod value;
+
+#[cfg(test)]
+mod tests;
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::fmt;
+use std::str::FromStr;
+
+use regex::Regex;
+
+use self::value::{Date, Decimal, OwnedDecimal};
+use crate::pipeline::replay::Game;
+
+/// The operator of a tag expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `=`: equal (text exactly; numbers and dates by value).
+    Eq,
+    /// `!=`: not `=`.
+    Ne,
+    /// `<`: before.
+    Lt,
+    /// `<=`: before or equal.
+    Le,
+    /// `>`: after.
+    Gt,
+    /// `>=`: after or equal.
+    Ge,
+    /// `~`: contains, ignoring case.
+    Contains,
+    /// `=~`: matches the regular expression.
+    Matches,
+}
+
+impl Op {
+    /// Every operator, as [`Op::symbol`] spells them.
+    pub const ALL: [Op; 8] = [Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge, Op::Contains, Op::Matches];
+
+    /// The operator as written: `=`, `!=`, `<`, `<=`, `>`, `>=`, `~` or `=~`.
+    pub const fn symbol(self) -> &'static str {
+        match self {
+            Op::Eq => "=",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+            Op::Contains => "~",
+            Op::Matches => "=~",
+        }
+    }
+
+    /// Whether the tag's value standing `ord` to the operand satisfies a comparison.
+    fn holds(self, ord: Ordering) -> bool {
+        match self {
+            Op::Eq => ord.is_eq(),
+            Op::Ne => ord.is_ne(),
+            Op::Lt => ord.is_lt(),
+            Op::Le => ord.is_le(),
+            Op::Gt => ord.is_gt(),
+            Op::Ge => ord.is_ge(),
+            Op::Contains | Op::Matches => unreachable!("not a comparison"),
+        }
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.symbol())
+    }
+}
+
+/// What an expression looks at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Subject {
+    /// The tag of the expression's name.
+    Tag,
+    /// `White` or `Black`.
+    Player,
+    /// `WhiteElo` and `BlackElo`.
+    Elo,
+    /// The year of `Date`.
+    Year,
+}
+
+/// The operand in the form its operator uses, prepared by [`TagExpr::parse`].
+#[derive(Clone, Debug)]
+enum Test {
+    /// A comparison: the operand as a date and as a number where it reads so (text otherwise).
+    Compare { date: Option<Date>, number: Option<OwnedDecimal> },
+    /// `~`: the operand in lower case.
+    Contains { folded: Box<str> },
+    /// `=~`.
+    Matches(Regex),
+}
+
+/// A parsed `--where` expression: `TAG OP VALUE` (see the [module docs](self) for the rules).
+#[derive(Clone, Debug)]
+pub struct TagExpr {
+    name: Box<str>,
+    subject: Subject,
+    op: Op,
+    value: Box<str>,
+    test: Test,
+}
+
+/// What is wrong with a tag expression, and where (`column`: 1-based, in characters).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TagExprError {
+    /// No tag name before the operator (or an empty expression).
+    #[error("expected a tag name at column {column}")]
+    EmptyTagName {
+        /// Where the name should be.
+        column: usize,
+    },
+    /// A character that PGN does not allow in a tag name.
+    #[error("{found:?} at column {column} cannot be part of a tag name (letters, digits, _ + # : -)")]
+    BadTagName {
+        /// Where it is.
+        column: usize,
+        /// The character.
+        found: char,
+    },
+    /// The expression ends after the tag name.
+    #[error("expected an operator (= != < <= > >= ~ =~) at column {column}")]
+    MissingOperator {
+        /// Where the operator should be.
+        column: usize,
+    },
+    /// Something other than an operator after the tag name.
+    #[error("unknown operator {found:?} at column {column} (operators: = != < <= > >= ~ =~)")]
+    UnknownOperator {
+        /// Where it starts.
+        column: usize,
+        /// What is written there.
+        found: String,
+    },
+    /// Nothing after the operator (`""` is the empty value).
+    #[error("expected a value at column {column} (write \"\" for the empty value)")]
+    MissingValue {
+        /// Where the value should be.
+        column: usize,
+    },
+    /// A quoted value without its closing quote.
+    #[error("unterminated quote: the value opened at column {column} has no closing '\"'")]
+    UnterminatedQuote {
+        /// Where the opening quote is.
+        column: usize,
+    },
+    /// Text after a quoted value.
+    #[error("unexpected text after the quoted value at column {column}")]
+    TrailingText {
+        /// Where the text starts.
+        column: usize,
+    },
+    /// The value of `=~` is not a valid regular expression.
+    #[error("bad regular expression at column {column}: {message}")]
+    BadRegex {
+        /// Where the value starts.
+        column: usize,
+        /// The regex crate's message.
+        message: String,
+    },
+}
+
+/// Bytes PGN allows in a tag name, less `=` (which starts an operator).
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b':' | b'-')
+}
+
+/// Bytes operators are written with.
+fn is_op_byte(b: u8) -> bool {
+    matches!(b, b'=' | b'!' | b'<' | b'>' | b'~')
+}
+
+impl TagExpr {
+    /// Parses `TAG OP VALUE`.
+    ///
+    /// ```
+    /// use pgnkit::select::tags::{Op, TagExpr, TagExprError};
+    ///
+    /// let e = TagExpr::parse(r#"White != "Carlsen, Magnus""#).unwrap();
+    /// assert_eq!((e.tag(), e.op(), e.value()), ("White", Op::Ne, "Carlsen, Magnus"));
+    /// assert_eq!(TagExpr::parse("WhiteElo>=2500").unwrap().to_string(), "WhiteElo >= 2500");
+    /// assert_eq!(
+    ///     TagExpr::parse("WhiteElo == 2500").unwrap_err(),
+    ///     TagExprError::UnknownOperator { column: 10, found: "==".into() }
+    /// );
+    /// ```
+    pub fn parse(text: &str) -> Result<TagExpr, TagExprError> {
+        let b = text.as_bytes();
+        let column = |at: usize| text[..at].chars().count() + 1;
+        let blanks = |mut at: usize| {
+            while at < b.len() && b[at].is_ascii_whitespace() {
+                at += 1;
+            }
+            at
+        };
+        let start = blanks(0);
+        let mut at = start;
+        while at < b.len() && is_name_byte(b[at]) {
+            at += 1;
+        }
+        let name = &text[start..at];
+        match b.get(at) {
+            Some(&c) if !c.is_ascii_whitespace() && !is_op_byte(c) => {
+                let found = text[at..].chars().next().expect("a character at a char boundary");
+                return Err(TagExprError::BadTagName { column: column(at), found });
+            }
+            _ if name.is_empty() => return Err(TagExprError::EmptyTagName { column: column(start) }),
+            _ => {}
+        }
+        at = blanks(at);
+        if at == b.len() {
+            return Err(TagExprError::MissingOperator { column: column(at) });
+        }
+        let op_start = at;
+        let op_end = if is_op_byte(b[at]) {
+            at + b[at..].iter().take_while(|&&c| is_op_byte(c)).count()
+        } else {
+            at + b[at..].iter().take_while(|&&c| !c.is_ascii_whitespace()).count()
+        };
+        let symbol = &text[op_start..op_end];
+        let Some(op) = Op::ALL.into_iter().find(|op| op.symbol() == symbol) else {
+            return Err(TagExprError::UnknownOperator { column: column(op_start), found: symbol.into() });
+        };
+        at = blanks(op_end);
+        let value_start = at;
+        let value: Cow<'_, str> = match b.get(at) {
+            None => return Err(TagExprError::MissingValue { column: column(at) }),
+            Some(b'"') => {
+                let (value, end) = unquote(&text[at + 1..])
+                    .ok_or(TagExprError::UnterminatedQuote { column: column(value_start) })?;
+                let after = blanks(at + 1 + end);
+                if after < b.len() {
+                    return Err(TagExprError::TrailingText { column: column(after) });
+                }
+                Cow::Owned(value)
+            }
+            Some(_) => Cow::Borrowed(text[at..].trim_ascii_end()),
+        };
+        let test = match op {
+            Op::Contains => Test::Contains { folded: value.chars().flat_map(char::to_lowercase).collect() },
+            Op::Matches => Test::Matches(Regex::new(&value).map_err(|e| TagExprError::BadRegex {
+                column: column(value_start),
+                message: e.to_string(),
+            })?),
+            _ => Test::Compare { date: Date::parse(&value), number: OwnedDecimal::parse(&value) },
+        };
+        let subject = match name {
+            "Player" => Subject::Player,
+            "Elo" => Subject::Elo,
+            "Year" => Subject::Year,
+            _ => Subject::Tag,
+        };
+        Ok(TagExpr { name: name.into(), subject, op, value: value.into(), test })
+    }
+
+    /// The tag (or pseudo-tag) name.
+    pub fn tag(&self) -> &str {
+        &self.name
+    }
+
+    /// The operator.
+    pub fn op(&self) -> Op {
+        self.op
+    }
+
+    /// The operand, unquoted.
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+
+    /// Whether the expression holds for a game whose tags `tag` looks up: `tag(name)` is the
+    /// decoded value of the game's first tag named `name`, `None` when it has none.
+    pub fn matches<'v>(&self, mut tag: impl FnMut(&str) -> Option<Cow<'v, str>>) -> bool {
+        // `!=` is exactly `not =`: also for a missing tag and for the pseudo-tags.
+        let (op, negate) = match self.op {
+            Op::Ne => (Op::Eq, true),
+            op => (op, false),
+        };
+        let mut holds = |name: &str| self.holds(op, tag(name).as_deref());
+        let hit = match self.subject {
+            Subject::Tag => holds(&self.name),
+            Subject::Player => holds("White") || holds("Black"),
+            Subject::Elo => holds("WhiteElo") && holds("BlackElo"),
+            Subject::Year => {
+                let date = tag("Date");
+                self.holds(op, date.as_deref().and_then(value::year_text))
+            }
+        };
+        hit != negate
+    }
+
+    /// [`matches`](Self::matches) on a game's tags (the first of each name, decoded with
+    /// [`RawTag::decode`](crate::pgn::RawTag::decode): borrowed unless it has an escape or is
+    /// not UTF-8).
+    pub fn matches_game(&self, game: &Game<'_>) -> bool {
+        self.matches(|name| game.tag(name.as_bytes()).map(|t| t.decode().0))
+    }
+
+    /// Whether `op` (not `!=`) holds for one tag's value (`None`: missing).
+    fn holds(&self, op: Op, value: Option<&str>) -> bool {
+        let Some(value) = value else { return false };
+        match &self.test {
+            Test::Contains { folded } => contains_folded(value, folded),
+            Test::Matches(re) => re.is_match(value),
+            Test::Compare { date, number } => {
+                self.compare(value, *date, number.as_ref()).is_some_and(|o| op.holds(o))
+            }
+        }
+    }
+
+    /// How `value` stands to the operand; `None` when they do not compare (module docs).
+    fn compare(&self, value: &str, date: Option<Date>, number: Option<&OwnedDecimal>) -> Option<Ordering> {
+        if date.is_none() && number.is_none() {
+            return Some(value.cmp(&self.value));
+        }
+        if let Some(d) = date
+            && let Some(v) = Date::parse(value)
+        {
+            return v.compare_to_period(d);
+        }
+        number.zip(Decimal::parse(value)).map(|(n, v)| v.cmp(&n.view()))
+    }
+}
+
+/// Reads a quoted value after its opening `"`: the value with `\"` and `\\` resolved, and the
+/// offset just past the closing quote; `None` without one.
+fn unquote(text: &str) -> Option<(String, usize)> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((out, i + 1)),
+            '\\' if matches!(text[i + 1..].chars().next(), Some('"' | '\\')) => {
+                out.push(chars.next().expect("checked").1);
+            }
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// Whether `hay` contains `needle` (already lower case), comparing lower case character by
+/// character; allocates nothing.
+fn contains_folded(hay: &str, needle: &str) -> bool {
+    if hay.is_ascii() {
+        // ASCII lowercases byte by byte, and a needle that is not ASCII in lower case cannot
+        // occur in it.
+        return needle.is_ascii()
+            && (needle.is_empty()
+                || hay.as_bytes().windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle.as_bytes())));
+    }
+    hay.char_indices().any(|(i, _)| {
+        let mut lower = hay[i..].chars().flat_map(char::to_lowercase);
+        needle.chars().all(|c| lower.next() == Some(c))
+    }) || needle.is_empty()
+}
+
+impl PartialEq for TagExpr {
+    fn eq(&self, other: &TagExpr) -> bool {
+        // The rest is derived from these.
+        (&self.name, self.op, &self.value) == (&other.name, other.op, &other.value)
+    }
+}
+
+impl Eq for TagExpr {}
+
+impl FromStr for TagExpr {
+    type Err = TagExprError;
+
+    fn from_str(text: &str) -> Result<TagExpr, TagExprError> {
+        TagExpr::parse(text)
+    }
+}
+
+/// The normalized form `TAG OP VALUE`, one blank around the operator; the value bare when it
+/// is one word that does not start with `"`, else quoted with `\"` and `\\`. It parses back to
+/// an equal expression.
+impl fmt::Display for TagExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} ", self.name, self.op)?;
+        let v = &*self.value;
+        if !v.is_empty() && !v.starts_with('"') && !v.contains(|c: char| c.is_ascii_whitespace()) {
+            return f.write_str(v);
+        }
+        f.write_str("\"")?;
+        for c in v.chars() {
+            if matches!(c, '"' | '\\') {
+                f.write_str("\\")?;
+            }
+            write!(f, "{c}")?;
+        }
+        f.write_str("\"")
+    }
+}
