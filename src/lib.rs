@@ -102,7 +102,7 @@
 //! use pgnkit::jobs::run::{RunOptions, run};
 //! use pgnkit::pipeline::NoProgress;
 //!
-//! let job = Check { opts: CheckOptions::default() };
+//! let job = Check::default();
 //! let mut report = Report::new(Output::create("-".as_ref(), &OutputOptions::default())?, false);
 //! let summary = run(&job, &["games.pgn.zst".into()], &RunOptions::default(), &NoProgress, &mut report)?;
 //! report.finish(&summary)?;

@@ -28,7 +28,7 @@ enum Command {
     /// Write every game again in PGN export format: repairs logged, broken games kept verbatim,
     /// duplicates removed.
     #[command(after_help = cmd::clean::EXAMPLES)]
-    Clean(cmd::clean::Args),
+    Clean(Box<cmd::clean::Args>),
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     #[command(after_help = cmd::perft::EXAMPLES)]
     Perft(cmd::perft::Args),

@@ -13,9 +13,11 @@ use crate::jobs::report;
 use crate::jobs::run::{Sink, Summary};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::pgn::GameResult;
-use crate::pipeline::replay::{Game, Hooks, replay_chunk};
+use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict, replay_chunk};
 use crate::pipeline::stats::Stats;
 use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Worker};
+use crate::select::{FILTERED, Filter, Selection};
+use std::sync::Arc;
 
 /// What `check` reports.
 #[derive(Clone, Copy, Debug, Default)]
@@ -77,10 +79,12 @@ impl GameRecord {
 }
 
 /// The check job.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Check {
     /// Options.
     pub opts: CheckOptions,
+    /// The games checked: those the filters leave out are counted, not reported.
+    pub select: Arc<Selection>,
 }
 
 /// One item of the report, in input order: a game's diagnostics, then its record.
@@ -104,12 +108,18 @@ impl Located for CheckItem {
     }
 }
 
-struct CheckHooks {
+struct CheckHooks<'s> {
     opts: CheckOptions,
     items: Vec<CheckItem>,
+    filter: Filter<'s>,
+    /// Where the current game's items start (its problems before its tags among them).
+    game_items: usize,
+    /// The last game ended was left out.
+    dropped: bool,
+    filtered: u64,
 }
 
-impl<'a> Hooks<'a> for CheckHooks {
+impl<'a> Hooks<'a> for CheckHooks<'_> {
     fn variations(&self) -> bool {
         true
     }
@@ -126,8 +136,28 @@ impl<'a> Hooks<'a> for CheckHooks {
         self.items.push(CheckItem::Diagnostic(d));
     }
 
+    fn tags(&mut self, game: &Game<'a>) -> Verdict {
+        self.filter.tags(game)
+    }
+
+    fn moves(&self) -> Lines {
+        if self.filter.is_active() { Lines::Mainline } else { Lines::None }
+    }
+
+    fn played(&mut self, _: &Game<'a>, p: &Played<'a, '_>) {
+        self.filter.observe(p.before);
+    }
+
+    fn counted(&self) -> bool {
+        !self.dropped
+    }
+
     fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
-        if self.opts.games {
+        self.dropped = self.filter.finish(game, last).is_err();
+        if self.dropped {
+            self.items.truncate(self.game_items);
+            self.filtered += 1;
+        } else if self.opts.games {
             self.items.push(CheckItem::Game(GameRecord {
                 game: game.number,
                 offset: game.offset,
@@ -144,12 +174,14 @@ impl<'a> Hooks<'a> for CheckHooks {
                 warnings: game.warnings,
             }));
         }
+        self.game_items = self.items.len();
     }
 }
 
 /// Per-thread state (none needed beyond the options).
 pub struct CheckWorker {
     opts: CheckOptions,
+    select: Arc<Selection>,
 }
 
 impl Job for Check {
@@ -161,7 +193,7 @@ impl Job for Check {
     }
 
     fn worker(&self) -> Result<CheckWorker, Error> {
-        Ok(CheckWorker { opts: self.opts })
+        Ok(CheckWorker { opts: self.opts, select: self.select.clone() })
     }
 }
 
@@ -169,8 +201,19 @@ impl Worker for CheckWorker {
     type Records = Vec<CheckItem>;
 
     fn process(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<Vec<CheckItem>>, Error> {
-        let hooks = CheckHooks { opts: self.opts, items: Vec::new() };
-        let (hooks, out) = replay_chunk(hooks, chunk);
+        let filter = Filter::new(&self.select, false);
+        let hooks = CheckHooks {
+            opts: self.opts,
+            items: Vec::new(),
+            filter,
+            game_items: 0,
+            dropped: false,
+            filtered: 0,
+        };
+        let (hooks, mut out) = replay_chunk(hooks, chunk);
+        if hooks.filter.is_active() {
+            out.stats.add(FILTERED, hooks.filtered);
+        }
         Ok(Output { records: hooks.items, stats: out.stats, end: out.end })
     }
 }
@@ -251,7 +294,7 @@ mod tests {
     /// Runs check through the exact pipeline or a speculative one.
     fn check_with(pgn: &str, threads: usize, chunk_size: usize, mode: Mode) -> (Vec<Diagnostic>, Stats) {
         let (mut diags, mut stats) = (Vec::new(), Stats::default());
-        let check = Check { opts: CheckOptions { strict_san: true, games: false } };
+        let check = Check { opts: CheckOptions { strict_san: true, games: false }, ..Check::default() };
         let job = WithCuts(&check, if mode == Mode::Exact { Cuts::Exact } else { Cuts::Guessed });
         let (workers, opts) = (Workers::default(), Options { threads, chunk_size });
         let run_ = Run { name: "t.pgn", job: &job, workers: &workers, opts: &opts, observer: &NoProgress };

@@ -3,5 +3,12 @@
 //! else on its positions as it is replayed. Each is parsed once, with a typed error that says
 //! what is wrong and where, and evaluated per game without allocating in the common case.
 
+pub mod eco;
 pub mod material;
+mod selection;
 pub mod tags;
+
+pub use selection::{EcoRanges, Ending, Filter, OnTags, Selection, Tracker};
+
+/// The count of games a selection leaves out, as the summaries name it.
+pub const FILTERED: &str = "filtered";

@@ -43,10 +43,22 @@ fn clean_and_check(input: &Path, dir: &Path) -> (PathBuf, Vec<Value>) {
     let (out, out2, rejects, report) =
         (dir.join("out.pgn"), dir.join("out2.pgn"), dir.join("rejects.pgn"), dir.join("report.jsonl"));
     let args = |j: &'static str, o: &Path| {
-        vec!["clean", "-q", "-j", j, path(input), "-o", path(o), "--rejects", path(&rejects), "--report", path(&report)]
-            .into_iter()
-            .map(String::from)
-            .collect::<Vec<_>>()
+        vec![
+            "clean",
+            "-q",
+            "-j",
+            j,
+            path(input),
+            "-o",
+            path(o),
+            "--rejects",
+            path(&rejects),
+            "--report",
+            path(&report),
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>()
     };
     let run_args = |a: Vec<String>| run(&a.iter().map(String::as_str).collect::<Vec<_>>());
     let name = input.display();
@@ -133,7 +145,9 @@ fn fixtures_clean_to_themselves_and_the_ledger_adds_up() {
 
 #[test]
 fn shared_collections_clean_to_themselves_and_the_ledger_adds_up() {
-    let Some(data) = shared_data("shared_collections_clean_to_themselves_and_the_ledger_adds_up") else { return };
+    let Some(data) = shared_data("shared_collections_clean_to_themselves_and_the_ledger_adds_up") else {
+        return;
+    };
     let dir = temp_dir("clean-shared");
     let files = shared_files(&data);
     for f in &files {
@@ -168,7 +182,8 @@ fn python_fens(input: &Path) -> Option<(Vec<String>, String)> {
 }
 
 fn python_chess_missing() -> bool {
-    let ok = Command::new("python3").args(["-c", "import chess.pgn"]).output().is_ok_and(|o| o.status.success());
+    let ok =
+        Command::new("python3").args(["-c", "import chess.pgn"]).output().is_ok_and(|o| o.status.success());
     if !ok {
         eprintln!("skipped: python-chess not found (pip install chess==1.11.2)");
     }
@@ -228,7 +243,12 @@ fn pgn_extract_reads_the_output_without_complaint() {
     let dir = temp_dir("clean-pgn-extract");
     for f in fixture_files() {
         let (out, _) = clean_and_check(&f, &dir);
-        let o = Command::new("pgn-extract").args(["-s", "-o"]).arg(dir.join("extracted.pgn")).arg(&out).output().expect("pgn-extract runs");
+        let o = Command::new("pgn-extract")
+            .args(["-s", "-o"])
+            .arg(dir.join("extracted.pgn"))
+            .arg(&out)
+            .output()
+            .expect("pgn-extract runs");
         let said = String::from_utf8_lossy(&o.stderr);
         assert!(o.status.success() && said.trim().is_empty(), "{}: pgn-extract said: {said}", f.display());
     }

@@ -2,12 +2,13 @@
 //! summary on stderr; exit 1 when some game has an error.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::check::{Check, CheckOptions, Report};
 use pgnkit::jobs::{report, run};
 
-use crate::cli::args::{InputArgs, conclude};
+use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude};
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
@@ -17,17 +18,23 @@ Examples:
   pgnkit check --json --games lichess_db_standard_rated_2024-01.pgn.zst > report.jsonl
   zstdcat big.pgn.zst | pgnkit check -
   pgnkit check --strict-san -j 1 old_collection.pgn
+  pgnkit check --where 'Elo >= 2500' --where 'Event ~ olympiad' --eco C60-C99 games.pgn
 
 JSON Lines records (--json): {\"type\": \"diagnostic\", \"data\": {...}} with file, game, line,
 column, offset (byte of the decompressed input), ply, severity, kind (illegal_move,
 ambiguous_move, bad_fen, ...), san (the move as written), fen (the position it was played in),
 white, black and message; with --games one {\"type\": \"game\"} record per game; last a
-{\"type\": \"summary\"} record.";
+{\"type\": \"summary\"} record. Games the filters (--where, --eco, ...) leave out are read and
+counted as filtered; their problems are neither reported nor counted.";
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
+    #[command(flatten)]
+    select: SelectArgs,
+    #[command(flatten)]
+    plies: PlyArgs,
     /// JSON Lines on stdout: one `diagnostic` record per problem and a final `summary`.
     #[arg(long)]
     json: bool,
@@ -41,7 +48,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
-    let job = Check { opts: CheckOptions { strict_san: args.strict_san, games: args.games } };
+    let select = Arc::new(args.select.selection(Some(&args.plies), &args.input.files)?);
+    args.select.no_eco_tags("check")?;
+    let job = Check { opts: CheckOptions { strict_san: args.strict_san, games: args.games }, select };
     let out = Output::create(Path::new("-"), &OutputOptions::default())?;
     let mut report = Report::new(out, args.json);
     let progress = Progress::new(args.input.quiet);

@@ -6,12 +6,12 @@ use std::path::PathBuf;
 
 use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::clean::sink::{DUPLICATES, FILTERED, KEPT_BROKEN, REJECTED, WRITTEN};
-use pgnkit::jobs::clean::{Clean, CleanOptions, CleanWriter, Outputs};
+use pgnkit::jobs::clean::{Clean, CleanOptions, CleanWriter, EcoTags, Outputs};
 use pgnkit::jobs::export::Strip;
 use pgnkit::jobs::run::Summary;
 use pgnkit::jobs::{report, run};
 
-use crate::cli::args::{InputArgs, conclude};
+use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude};
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
@@ -61,6 +61,10 @@ enum AddTag {
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
+    #[command(flatten)]
+    select: SelectArgs,
+    #[command(flatten)]
+    plies: PlyArgs,
     /// Output file (`.zst`/`.gz` name: compressed); `-` is stdout. Never overwrites an input.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     output: PathBuf,
@@ -101,9 +105,9 @@ pub struct Args {
     dedup: bool,
 }
 
-fn options(args: &Args) -> CleanOptions {
+fn options(args: &Args) -> Result<CleanOptions, Fail> {
     let has = |s: StripArg| args.strip.contains(&s);
-    CleanOptions {
+    Ok(CleanOptions {
         line_width: args.line_width as usize,
         strip: Strip {
             comments: has(StripArg::Comments),
@@ -118,7 +122,12 @@ fn options(args: &Args) -> CleanOptions {
         keep_broken: args.keep_broken,
         reject_null_moves: args.reject_null_moves,
         dedup: args.dedup,
-    }
+        select: args.select.selection(Some(&args.plies), &args.input.files)?,
+        eco_tags: args
+            .select
+            .eco_tags()
+            .map(|e| if e == "missing" { EcoTags::Missing } else { EcoTags::All }),
+    })
 }
 
 /// The ledger, one line per input read and a total, for stderr.
@@ -144,7 +153,7 @@ fn ledger(summary: &Summary) -> String {
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
-    let job = Clean::new(options(args));
+    let job = Clean::new(options(args)?);
     let inputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
     let create = |path: &Option<PathBuf>| path.as_ref().map(|p| Output::create(p, &inputs)).transpose();
     let outputs = Outputs {

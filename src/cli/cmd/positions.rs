@@ -8,7 +8,7 @@ use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, Writer};
 use pgnkit::jobs::{report, run};
 use pgnkit::notation::EpMode;
 
-use crate::cli::args::{InputArgs, conclude};
+use crate::cli::args::{InputArgs, SelectArgs, conclude};
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
@@ -17,7 +17,11 @@ Examples:
   pgnkit positions games.pgn > games.fen
   pgnkit positions --format epd --unique -o positions.epd.zst games.pgn
   pgnkit positions --format jsonl --tags White,Black,Result,WhiteElo lichess.pgn.zst | head
-  pgnkit positions --format csv --min-ply 10 --max-ply 40 --every 2 --skip-errors a.pgn b.pgn -o out.csv";
+  pgnkit positions --format csv --min-ply 10 --max-ply 40 --every 2 --skip-errors a.pgn b.pgn -o out.csv
+  pgnkit positions --format epd --where 'Elo >= 2400' --material KRPkr games.pgn > endgames.epd
+
+--min-ply and --max-ply choose the plies written; the filters (--where, --eco, --material, ...)
+choose the games: the positions of a game they leave out are not written.";
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum FormatArg {
@@ -46,6 +50,8 @@ const RESERVED: [&str; 7] = ["game", "ply", "fen", "san", "uci", "eval", "clk"];
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
+    #[command(flatten)]
+    select: SelectArgs,
     /// Output file (`.zst` name: zstd); `-` is stdout. Never overwrites an input.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     output: PathBuf,
@@ -107,6 +113,11 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
         every: args.every,
         unique: args.unique,
         skip_errors: args.skip_errors,
+        select: {
+            let select = args.select.selection(None, &args.input.files)?;
+            args.select.no_eco_tags("positions")?;
+            select
+        },
     })
 }
 

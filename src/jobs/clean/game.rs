@@ -7,7 +7,7 @@
 use std::hash::{DefaultHasher, Hasher};
 
 use super::repair::{Repair, RepairKind, settle_result, standard_date, standard_variant};
-use super::{CleanChunk, CleanGame, CleanOptions, DedupKey, Fate};
+use super::{CleanChunk, CleanGame, CleanOptions, DedupKey, EcoTags, Fate};
 use crate::chess::{PackedKey, Position};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::jobs::export::GameWriter;
@@ -15,6 +15,7 @@ use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::Lenience;
 use crate::pgn::{GameResult, Nag, RawComment};
 use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
+use crate::select::Filter;
 
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
@@ -42,6 +43,9 @@ pub(super) struct CleanHooks<'o> {
     writer: GameWriter,
     pub(super) out: CleanChunk,
     game: Current,
+    filter: Filter<'o>,
+    /// The last game ended was left out by the filters.
+    dropped: bool,
 }
 
 impl<'o> CleanHooks<'o> {
@@ -51,6 +55,8 @@ impl<'o> CleanHooks<'o> {
             writer: GameWriter::new(opts.layout(), opts.strip),
             out: CleanChunk::default(),
             game: Current::default(),
+            filter: Filter::new(&opts.select, opts.eco_tags.is_some()),
+            dropped: false,
         }
     }
 
@@ -63,10 +69,24 @@ impl<'o> CleanHooks<'o> {
         let opts = self.opts;
         let mut setup = false;
         let mut present = [false; 7];
+        let opening = self.filter.opening().filter(|_| opts.eco_tags.is_some());
+        let mut named = [false; 2];
         for &(name, value) in &game.tags {
             let name = String::from_utf8_lossy(name);
             if !opts.keeps_tag(&name) {
                 continue;
+            }
+            if let Some(i) = ["ECO", "Opening"].iter().position(|&t| t == name) {
+                named[i] = true;
+                // Replaced where it stands by the classification: all of them, or those that
+                // say nothing.
+                let unknown = matches!(value.raw, b"" | b"?");
+                if let Some(o) = opening
+                    && (opts.eco_tags == Some(EcoTags::All) || unknown)
+                {
+                    self.writer.tag(&name, if i == 0 { o.eco } else { o.name });
+                    continue;
+                }
             }
             let (text, not_utf8) = value.decode();
             if not_utf8 {
@@ -116,6 +136,13 @@ impl<'o> CleanHooks<'o> {
         if game.tag(b"FEN").is_some() && !setup {
             self.writer.tag("SetUp", "1");
             self.repair(RepairKind::SetUp, "", "[SetUp \"1\"]");
+        }
+        if let Some(o) = opening {
+            for (i, (tag, value)) in [("ECO", o.eco), ("Opening", o.name)].into_iter().enumerate() {
+                if !named[i] && opts.keeps_tag(tag) {
+                    self.writer.tag(tag, value);
+                }
+            }
         }
         if opts.add_ply_count {
             self.writer.tag("PlyCount", itoa::Buffer::new().format(game.plies));
@@ -167,11 +194,8 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         true
     }
 
-    fn tags(&mut self, _: &Game<'a>) -> Verdict {
-        let mut moves = std::mem::take(&mut self.game.moves);
-        moves.clear();
-        self.game = Current { repairs: self.out.repairs.len(), moves, ..Current::default() };
-        Verdict::Replay
+    fn tags(&mut self, game: &Game<'a>) -> Verdict {
+        self.filter.tags(game)
     }
 
     fn start(&mut self, _: &Game<'a>, pos: &Position) {
@@ -182,6 +206,7 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         let san = self.writer.played(p);
         if p.depth == 0 {
             self.game.moves.push(p.mv.map_or(0, |m| m.to_u16()));
+            self.filter.observe(p.before);
         }
         if p.mv.is_none() {
             self.game.null_move = true;
@@ -237,7 +262,23 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         }
     }
 
+    fn counted(&self) -> bool {
+        !self.dropped
+    }
+
     fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
+        self.settle(game, last);
+        self.dropped = matches!(self.out.games.last(), Some(CleanGame { fate: Fate::Filtered { .. }, .. }));
+        // The next game's events (its tag problems among them) come before its tags.
+        let mut moves = std::mem::take(&mut self.game.moves);
+        moves.clear();
+        self.game = Current { repairs: self.out.repairs.len(), moves, ..Current::default() };
+    }
+}
+
+impl CleanHooks<'_> {
+    /// Decides the fate of the game just replayed, and writes it if it is written.
+    fn settle(&mut self, game: &Game<'_>, last: Option<&Position>) {
         let mut record = CleanGame {
             game: game.number,
             line: game.line,
@@ -258,6 +299,14 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
             }
             None => None,
         };
+        // A game with an error no repair covers is rejected whatever the filters say.
+        let filtered = match self.filter.finish(game, last) {
+            Err(by) if rejected.is_none() || game.skipped => Some(by),
+            _ => None,
+        };
+        if let Some(by) = filtered {
+            return self.leave_out(record, Fate::Filtered { by });
+        }
         let keep_verbatim = rejected.is_some() || self.opts.dedup;
         if keep_verbatim {
             let start = self.out.verbatim.len();
@@ -269,11 +318,7 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         }
         match rejected {
             Some((kind, message)) if !self.opts.keep_broken => {
-                self.writer.abandon();
-                // Its repairs are not made: the game goes out as it was read.
-                self.out.repairs.truncate(self.game.repairs);
-                record.repairs = self.game.repairs..self.game.repairs;
-                record.fate = Fate::Rejected { kind, message };
+                return self.leave_out(record, Fate::Rejected { kind, message });
             }
             broken => {
                 let result = if broken.is_some() {
@@ -298,6 +343,15 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
                 }
             }
         }
+        self.out.games.push(record);
+    }
+
+    /// Records a game that is not written: none of its repairs are made.
+    fn leave_out(&mut self, mut record: CleanGame, fate: Fate) {
+        self.writer.abandon();
+        self.out.repairs.truncate(self.game.repairs);
+        record.repairs = self.game.repairs..self.game.repairs;
+        record.fate = fate;
         self.out.games.push(record);
     }
 }

@@ -23,6 +23,7 @@ use crate::jobs::export::Strip;
 use crate::pgn::Writer;
 use crate::pipeline::replay::replay_chunk;
 use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Worker};
+use crate::select::Selection;
 use game::CleanHooks;
 use repair::Repair;
 
@@ -46,6 +47,19 @@ pub struct CleanOptions {
     pub reject_null_moves: bool,
     /// Write a game only the first time its variant, start position and mainline come.
     pub dedup: bool,
+    /// The filters: games they leave out are counted as filtered, not written.
+    pub select: Selection,
+    /// Name openings in `ECO` and `Opening` tags.
+    pub eco_tags: Option<EcoTags>,
+}
+
+/// Which games get `ECO` and `Opening` tags from the classification.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EcoTags {
+    /// Every game the table classifies (tags it had replaced).
+    All,
+    /// Those without an `ECO` tag (and those without an `Opening` tag get one).
+    Missing,
 }
 
 impl Default for CleanOptions {
@@ -59,6 +73,8 @@ impl Default for CleanOptions {
             keep_broken: false,
             reject_null_moves: false,
             dedup: false,
+            select: Selection::default(),
+            eco_tags: None,
         }
     }
 }

@@ -24,6 +24,7 @@ use crate::notation::fen::EpMode;
 use crate::pipeline::replay::replay_chunk;
 use crate::pipeline::stats::Stats;
 use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Worker};
+use crate::select::{FILTERED, Selection};
 use records::{PositionsHooks, epd_id_prefix};
 
 /// How each position is written.
@@ -69,6 +70,8 @@ pub struct PositionsOptions {
     pub unique: bool,
     /// Drop every game with an error, instead of keeping its valid prefix.
     pub skip_errors: bool,
+    /// The games whose positions are written: those the filters leave out are counted only.
+    pub select: Selection,
 }
 
 impl PositionsOptions {
@@ -181,7 +184,10 @@ impl Worker for PositionsWorker {
         let capacity = self.last_len + self.last_len / 8;
         let hooks =
             PositionsHooks::new(&self.opts, &self.id_prefix, capacity, std::mem::take(&mut self.tag_fields));
-        let (hooks, out) = replay_chunk(hooks, chunk);
+        let (hooks, mut out) = replay_chunk(hooks, chunk);
+        if hooks.filter.is_active() {
+            out.stats.add(FILTERED, hooks.filtered);
+        }
         self.tag_fields = hooks.tag_fields;
         self.last_len = hooks.out.bytes.len();
         Ok(Output { records: hooks.out, stats: out.stats, end: out.end })

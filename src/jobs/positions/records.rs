@@ -15,7 +15,8 @@ use crate::notation::fen::FenWriter;
 use crate::notation::san::write_san;
 use crate::notation::uci::write_uci;
 use crate::pgn::{EvalScore, RawComment};
-use crate::pipeline::replay::{Game, Hooks, Lines, Played};
+use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
+use crate::select::Filter;
 
 /// The move after a position, if any.
 #[derive(Clone, Copy)]
@@ -74,6 +75,11 @@ fn push_san(pos: &Position, m: Move, written: Option<&[u8]>, out: &mut Vec<u8>) 
 
 pub(super) struct PositionsHooks<'o> {
     opts: &'o PositionsOptions,
+    pub(super) filter: Filter<'o>,
+    /// Games the filters left out.
+    pub(super) filtered: u64,
+    /// The last game ended was left out.
+    dropped: bool,
     pub(super) out: PositionsChunk,
     /// The requested tags of the current game, rendered once (`,"White":"..."` or `,...`).
     pub(super) tag_fields: Vec<u8>,
@@ -91,6 +97,7 @@ pub(super) struct PositionsHooks<'o> {
     game_bytes: usize,
     game_keys: usize,
     game_records: u64,
+    game_diagnostics: usize,
 }
 
 impl<'o> PositionsHooks<'o> {
@@ -102,6 +109,9 @@ impl<'o> PositionsHooks<'o> {
     ) -> PositionsHooks<'o> {
         PositionsHooks {
             opts,
+            filter: Filter::new(&opts.select, false),
+            filtered: 0,
+            dropped: false,
             id_prefix,
             out: PositionsChunk { bytes: Vec::with_capacity(capacity), ..PositionsChunk::default() },
             tag_fields,
@@ -113,6 +123,7 @@ impl<'o> PositionsHooks<'o> {
             game_bytes: 0,
             game_keys: 0,
             game_records: 0,
+            game_diagnostics: 0,
         }
     }
 
@@ -269,7 +280,16 @@ impl<'a> Hooks<'a> for PositionsHooks<'_> {
             Some(m) => Next::Move(m, p.canonical_san()),
             None => Next::Null,
         };
+        self.filter.observe(p.before);
         self.leave(game, p.before, next);
+    }
+
+    fn tags(&mut self, game: &Game<'a>) -> Verdict {
+        self.filter.tags(game)
+    }
+
+    fn counted(&self) -> bool {
+        !self.dropped
     }
 
     fn comment(&mut self, game: &Game<'a>, depth: u32, comment: RawComment<'a>) {
@@ -299,7 +319,12 @@ impl<'a> Hooks<'a> for PositionsHooks<'_> {
         if let Some(pos) = last {
             self.emit(game, pos, game.plies, Next::End);
         }
-        if self.opts.skip_errors && game.errors > 0 {
+        self.dropped = self.filter.finish(game, last).is_err();
+        if self.dropped {
+            self.filtered += 1;
+            self.out.diagnostics.truncate(self.game_diagnostics);
+        }
+        if self.dropped || (self.opts.skip_errors && game.errors > 0) {
             self.out.bytes.truncate(self.game_bytes);
             self.out.keys.truncate(self.game_keys);
             self.out.records = self.game_records;
@@ -307,6 +332,7 @@ impl<'a> Hooks<'a> for PositionsHooks<'_> {
         self.game_bytes = self.out.bytes.len();
         self.game_keys = self.out.keys.len();
         self.game_records = self.out.records;
+        self.game_diagnostics = self.out.diagnostics.len();
     }
 }
 

@@ -216,4 +216,10 @@ pub trait Hooks<'a> {
     fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
         let _ = (game, last);
     }
+    /// Asked after [`end`](Self::end): whether the game's problems count in the statistics. A
+    /// job answers `false` for a game its filters leave out (its problems are not reported
+    /// either); the game is still counted as read.
+    fn counted(&self) -> bool {
+        true
+    }
 }

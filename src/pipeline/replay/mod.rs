@@ -125,6 +125,8 @@ pub struct Replayer<'a, H> {
     result_repaired: bool,
     /// Games, plies and diagnostics counted so far.
     pub stats: super::stats::Stats,
+    /// The current game's diagnostics, counted when it ends if the hooks count it.
+    game_kinds: Vec<(Kind, Severity)>,
 }
 
 /// Replays the games of `chunk` that start before its `end` (the last may run past it) through
@@ -139,6 +141,7 @@ pub fn replay_chunk<'a, H: Hooks<'a>>(hooks: H, chunk: &ChunkInput<'a>) -> (H, O
         replayer.read_game(&mut reader);
     }
     let consumed = reader.offset() - base;
+    replayer.count_diagnostics(true);
     let mut stats = replayer.stats;
     stats.bytes = consumed as u64;
     // The replayer's line index stands at the last game's start: only the rest is counted.
@@ -201,6 +204,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             result_repaired: false,
             pending_mate: None,
             stats: Default::default(),
+            game_kinds: Vec::new(),
         }
     }
 
@@ -226,8 +230,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             Severity::Error => self.game.errors += 1,
             Severity::Warning => self.game.warnings += 1,
         }
+        self.game_kinds.push((kind, severity));
         if !self.hooks.wants(kind, severity) {
-            self.stats.count_kind(kind, severity);
             return;
         }
         let at = self.lines.locate((offset - self.chunk_offset) as usize);
@@ -246,7 +250,6 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             black: self.game.tag_text(b"Black"),
             message,
         };
-        self.stats.count(&d);
         self.hooks.diagnostic(d);
     }
 
@@ -622,11 +625,23 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         self.hooks.end(&self.game, last);
         self.stats.games += 1;
         self.stats.plies += self.game.plies as u64;
-        if self.game.errors > 0 {
+        let counted = self.hooks.counted();
+        if counted && self.game.errors > 0 {
             self.stats.games_with_errors += 1;
-        } else if self.game.warnings > 0 {
+        } else if counted && self.game.warnings > 0 {
             self.stats.games_with_warnings += 1;
         }
+        self.count_diagnostics(counted);
+    }
+
+    /// Counts the diagnostics reported since the last count (or forgets them).
+    fn count_diagnostics(&mut self, counted: bool) {
+        if counted {
+            for &(kind, severity) in &self.game_kinds {
+                self.stats.count_kind(kind, severity);
+            }
+        }
+        self.game_kinds.clear();
     }
 }
 

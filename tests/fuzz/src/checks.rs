@@ -309,7 +309,7 @@ fn check_report(
     use pgnkit::jobs::check::{Check, CheckItem, CheckOptions};
     use pgnkit::pipeline::{Cuts, NoProgress, Options, Run, WithCuts, Workers, run};
     let (mut diags, mut stats) = (Vec::new(), pgnkit::pipeline::stats::Stats::default());
-    let check = Check { opts: CheckOptions { strict_san: true, games: true } };
+    let check = Check { opts: CheckOptions { strict_san: true, games: true }, ..Check::default() };
     let job = WithCuts(&check, if speculative { Cuts::Guessed } else { Cuts::Exact });
     let (workers, opts) = (Workers::default(), Options { threads, chunk_size });
     let run_ = Run { name: "fuzz.pgn", job: &job, workers: &workers, opts: &opts, observer: &NoProgress };

@@ -1,0 +1,377 @@
+//! [`Selection`]: the filters of a run, all of which a game must pass (or, with `invert`, fail).
+//! Those on the tags (`--where`, `--variant`, `--result`) are decided before the game is
+//! replayed, so a game they leave out costs only its reading; the others are decided as its
+//! mainline is replayed ([`Tracker`]): its length, the position it reaches, the material on the
+//! board, how it ended, and its opening.
+
+use std::fmt;
+
+use super::eco::{EcoTracker, Opening};
+use super::material::MaterialSig;
+use super::tags::TagExpr;
+use crate::chess::{Position, Variant};
+use crate::pgn::GameResult;
+use crate::pipeline::replay::{Game, Verdict};
+
+/// How a game ended on the board after its mainline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The side to move is mated.
+    Checkmate,
+    /// The side to move has no move and is not in check.
+    Stalemate,
+    /// Neither side has the material to mate.
+    Insufficient,
+    /// Fifty moves without a capture or a pawn move: a draw can be claimed.
+    FiftyMoves,
+    /// The last position stands for the third time: a draw can be claimed.
+    Repetition,
+}
+
+impl Ending {
+    /// The name `--ending` takes.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Ending::Checkmate => "checkmate",
+            Ending::Stalemate => "stalemate",
+            Ending::Insufficient => "insufficient",
+            Ending::FiftyMoves => "fifty-moves",
+            Ending::Repetition => "repetition",
+        }
+    }
+}
+
+/// ECO codes from `A00` to `E99`, as ranges (`A00-B99`, `C42`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EcoRanges(Vec<(u16, u16)>);
+
+impl EcoRanges {
+    /// Parses `A00-B99`, `C42`, or several separated by commas.
+    pub fn parse(text: &str) -> Result<EcoRanges, String> {
+        let ranges = text
+            .split(',')
+            .map(|r| match r.split_once('-') {
+                Some((a, b)) => Ok((eco_number(a)?, eco_number(b)?)),
+                None => eco_number(r).map(|c| (c, c)),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(EcoRanges(ranges))
+    }
+
+    /// Whether `eco` (e.g. `B90`) is in a range.
+    pub fn contains(&self, eco: &str) -> bool {
+        eco_number(eco).is_ok_and(|e| self.0.iter().any(|&(a, b)| (a..=b).contains(&e)))
+    }
+}
+
+/// `A00`..`E99` as 0..500.
+fn eco_number(code: &str) -> Result<u16, String> {
+    match code.trim().as_bytes() {
+        &[l @ b'A'..=b'E', d1 @ b'0'..=b'9', d2 @ b'0'..=b'9'] => {
+            Ok(u16::from(l - b'A') * 100 + u16::from(d1 - b'0') * 10 + u16::from(d2 - b'0'))
+        }
+        _ => Err(format!("not an ECO code (A00 to E99): {code:?}")),
+    }
+}
+
+impl fmt::Display for EcoRanges {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let code = |c: u16| format!("{}{:02}", char::from(b'A' + (c / 100) as u8), c % 100);
+        let parts: Vec<String> = self
+            .0
+            .iter()
+            .map(|&(a, b)| if a == b { code(a) } else { format!("{}-{}", code(a), code(b)) })
+            .collect();
+        f.write_str(&parts.join(","))
+    }
+}
+
+/// The filters of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// Tag expressions, all of which must hold.
+    pub wheres: Vec<TagExpr>,
+    /// At least this many mainline plies.
+    pub min_ply: Option<u32>,
+    /// At most this many mainline plies.
+    pub max_ply: Option<u32>,
+    /// This rule set.
+    pub variant: Option<Variant>,
+    /// This result (the `Result` tag, or the movetext's result when there is no tag).
+    pub result: Option<GameResult>,
+    /// This ending on the board after the mainline.
+    pub ending: Option<Ending>,
+    /// The mainline reaches this position (by any move order).
+    pub position: Option<Position>,
+    /// The mainline reaches this material balance.
+    pub material: Option<MaterialSig>,
+    /// The opening's ECO code is in these ranges (from the classification, else the `ECO` tag).
+    pub eco: Option<EcoRanges>,
+    /// Keep the games the filters leave out, and leave out the others.
+    pub invert: bool,
+}
+
+/// What the tags tell of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OnTags {
+    /// Kept, whatever its moves: replay it.
+    Keep,
+    /// Left out, by the filter named: no need to replay it.
+    Drop(String),
+    /// The moves decide: replay it and ask [`Tracker::finish`].
+    Replay,
+}
+
+impl Selection {
+    /// Whether there is no filter.
+    pub fn is_empty(&self) -> bool {
+        self.wheres.is_empty()
+            && self.variant.is_none()
+            && self.result.is_none()
+            && !self.on_moves()
+            && self.eco.is_none()
+    }
+
+    /// Whether a filter is decided on the moves.
+    fn on_moves(&self) -> bool {
+        self.min_ply.is_some()
+            || self.max_ply.is_some()
+            || self.ending.is_some()
+            || self.position.is_some()
+            || self.material.is_some()
+    }
+
+    /// The first filter on the tags that `game` fails, if any (`None`: the tags pass, or say
+    /// nothing yet, as a missing Result tag).
+    fn failed_on_tags(&self, game: &Game<'_>) -> Option<String> {
+        if let Some(w) = self.wheres.iter().find(|w| !w.matches_game(game)) {
+            return Some(format!("where {w}"));
+        }
+        if let Some(v) = self.variant {
+            let tag = game.tag_text(b"Variant");
+            let variant = tag.as_deref().map_or(Ok(Variant::Standard), Variant::from_tag);
+            if variant != Ok(v) {
+                return Some(format!("variant {}", v.name()));
+            }
+        }
+        if let Some(r) = self.result
+            && let Some(t) = game.tag(b"Result").and_then(|t| GameResult::from_ascii(&t.unescape()))
+            && t != r
+        {
+            return Some(format!("result {}", r.as_str()));
+        }
+        None
+    }
+
+    /// What the tags decide for `game`. Filters that need the moves or the opening answer
+    /// [`OnTags::Replay`].
+    pub fn on_tags(&self, game: &Game<'_>) -> OnTags {
+        let failed = self.failed_on_tags(game);
+        let moves_decide = self.on_moves() || self.eco.is_some() || self.result.is_some();
+        match (failed, self.invert) {
+            (Some(by), false) => OnTags::Drop(by),
+            (Some(_), true) => OnTags::Keep,
+            (None, _) if moves_decide => OnTags::Replay,
+            (None, false) => OnTags::Keep,
+            (None, true) => OnTags::Drop("invert".into()),
+        }
+    }
+
+    /// A tracker for the games' mainlines; it names their openings when `classify` says so or
+    /// a filter asks for it.
+    pub fn tracker(&self, classify: bool) -> Tracker {
+        Tracker { eco: (classify || self.eco.is_some()).then(EcoTracker::new), ..Tracker::default() }
+    }
+}
+
+/// What a game's mainline showed, position by position.
+#[derive(Debug, Default)]
+pub struct Tracker {
+    position: bool,
+    material: bool,
+    /// Keys of the mainline's positions, for `--ending repetition`.
+    keys: Vec<u64>,
+    /// The opening classification, when asked for.
+    eco: Option<EcoTracker>,
+}
+
+impl Tracker {
+    /// Starts a new game.
+    pub fn clear(&mut self) {
+        self.position = false;
+        self.material = false;
+        self.keys.clear();
+        if let Some(e) = &mut self.eco {
+            e.reset();
+        }
+    }
+
+    /// The opening of the game's mainline (the deepest position the table lists), when the
+    /// tracker classifies.
+    pub fn opening(&self) -> Option<&'static Opening> {
+        self.eco.as_ref()?.opening()
+    }
+
+    /// A position of the mainline (the start and after each ply).
+    #[inline]
+    pub fn observe(&mut self, sel: &Selection, pos: &Position) {
+        if let Some(target) = &sel.position
+            && !self.position
+        {
+            self.position = pos.same_position(target);
+        }
+        if let Some(m) = &sel.material
+            && !self.material
+        {
+            self.material = m.matches(pos);
+        }
+        if sel.ending == Some(Ending::Repetition) {
+            self.keys.push(pos.zobrist());
+        }
+        if let Some(e) = &mut self.eco {
+            e.observe(pos);
+        }
+    }
+
+    /// Whether `game` (replayed, ending in `last`, every position of its mainline observed)
+    /// passes `sel`: `Ok` to keep it, else the filter that left it out (or `invert`).
+    pub fn finish(&self, sel: &Selection, game: &Game<'_>, last: Option<&Position>) -> Result<(), String> {
+        let failed = self.failed(sel, game, last);
+        match (failed, sel.invert) {
+            (None, false) | (Some(_), true) => Ok(()),
+            (Some(by), false) => Err(by),
+            (None, true) => Err("invert".into()),
+        }
+    }
+
+    fn failed(&self, sel: &Selection, game: &Game<'_>, last: Option<&Position>) -> Option<String> {
+        if let Some(by) = sel.failed_on_tags(game) {
+            return Some(by);
+        }
+        if let Some(r) = sel.result
+            && game.tag(b"Result").is_none()
+            && game.result != Some(r)
+        {
+            return Some(format!("result {}", r.as_str()));
+        }
+        let plies = game.plies;
+        if let Some(min) = sel.min_ply.filter(|&m| plies < m) {
+            return Some(format!("min-ply {min}"));
+        }
+        if let Some(max) = sel.max_ply.filter(|&m| plies > m) {
+            return Some(format!("max-ply {max}"));
+        }
+        if let Some(e) = sel.ending {
+            let ended = last.is_some_and(|pos| match e {
+                Ending::Checkmate => pos.is_checkmate(),
+                Ending::Stalemate => pos.is_stalemate(),
+                Ending::Insufficient => pos.is_insufficient_material(),
+                Ending::FiftyMoves => pos.can_claim_fifty_moves(),
+                Ending::Repetition => {
+                    crate::chess::outcome::repetitions(&self.keys, pos.halfmoves() as usize) >= 3
+                }
+            });
+            if !ended {
+                return Some(format!("ending {}", e.name()));
+            }
+        }
+        if sel.position.is_some() && !self.position {
+            return Some("position".into());
+        }
+        if let Some(m) = &sel.material
+            && !self.material
+        {
+            return Some(format!("material {m}"));
+        }
+        if let Some(r) = &sel.eco
+            && !match self.opening() {
+                Some(o) => r.contains(o.eco),
+                None => game.tag_text(b"ECO").is_some_and(|e| r.contains(&e)),
+            }
+        {
+            return Some(format!("eco {r}"));
+        }
+        None
+    }
+}
+
+/// What a job asks of the selection, game by game: the verdict on the tags, the positions of the
+/// mainline, and the fate of the game once replayed. One per worker.
+#[derive(Debug)]
+pub struct Filter<'s> {
+    sel: &'s Selection,
+    tracker: Tracker,
+    classify: bool,
+    state: State,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum State {
+    /// Kept whatever its moves, and not classified.
+    Keep,
+    /// Left out by its tags.
+    Dropped(String),
+    /// Its mainline is observed.
+    Tracked,
+    /// Replayed and kept or left out; its opening, when classified.
+    Done(Option<&'static Opening>),
+}
+
+impl<'s> Filter<'s> {
+    /// The filter of `sel`; with `classify`, every game's opening is named too
+    /// ([`Filter::opening`]).
+    pub fn new(sel: &'s Selection, classify: bool) -> Filter<'s> {
+        Filter { sel, tracker: sel.tracker(classify), classify, state: State::Keep }
+    }
+
+    /// Whether it leaves any game out.
+    pub fn is_active(&self) -> bool {
+        !self.sel.is_empty()
+    }
+
+    /// Decides on the game's tags: [`Verdict::Skip`] when they leave it out.
+    pub fn tags(&mut self, game: &Game<'_>) -> Verdict {
+        self.state = match self.sel.on_tags(game) {
+            OnTags::Drop(by) => State::Dropped(by),
+            OnTags::Keep if !self.classify => State::Keep,
+            OnTags::Keep | OnTags::Replay => {
+                self.tracker.clear();
+                State::Tracked
+            }
+        };
+        if matches!(self.state, State::Dropped(_)) { Verdict::Skip } else { Verdict::Replay }
+    }
+
+    /// A position of the mainline (the start position, then after each ply), in order.
+    #[inline]
+    pub fn observe(&mut self, pos: &Position) {
+        if matches!(self.state, State::Tracked) {
+            self.tracker.observe(self.sel, pos);
+        }
+    }
+
+    /// The fate of the game that ended in `last`: `Ok` to keep it, else the filter that left it
+    /// out. Call once per game, after its last move.
+    pub fn finish(&mut self, game: &Game<'_>, last: Option<&Position>) -> Result<(), String> {
+        match std::mem::replace(&mut self.state, State::Done(None)) {
+            State::Keep | State::Done(_) => Ok(()),
+            State::Dropped(by) => Err(by),
+            State::Tracked => {
+                if let Some(pos) = last {
+                    self.tracker.observe(self.sel, pos);
+                }
+                self.state = State::Done(self.tracker.opening());
+                self.tracker.finish(self.sel, game, last)
+            }
+        }
+    }
+
+    /// The opening of the game just finished, when classifying (`None` for a game left out on
+    /// its tags, or one the table does not name).
+    pub fn opening(&self) -> Option<&'static Opening> {
+        match self.state {
+            State::Done(o) => o,
+            _ => None,
+        }
+    }
+}
