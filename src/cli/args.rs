@@ -139,7 +139,9 @@ impl SelectArgs {
         for f in files.iter().filter(|f| !f.exists()) {
             let name = f.to_string_lossy();
             if name == "missing" || name == "all" || EcoRanges::parse(&name).is_ok() {
-                return Err(Fail::usage(format!("{name}: no such file; an ECO filter is written --eco={name}")));
+                return Err(Fail::usage(format!(
+                    "{name}: no such file; an ECO filter is written --eco={name}"
+                )));
             }
         }
         let wheres = self

@@ -12,7 +12,7 @@ use pgnkit::io::{Input, InputOptions};
 use pgnkit::pipeline::replay::{Game, Games, Hooks};
 use serde_json::Value;
 
-use crate::util::{fixture, run, shared_data, stderr, temp_dir};
+use crate::util::{fixture, python_chess_missing, run, shared_data, stderr, temp_dir};
 
 fn path(p: &Path) -> &str {
     p.to_str().expect("UTF-8 path")
@@ -179,15 +179,6 @@ fn python_fens(input: &Path) -> Option<(Vec<String>, String)> {
     }
     let fens = String::from_utf8(o.stdout).expect("UTF-8").lines().map(str::to_string).collect();
     Some((fens, String::from_utf8_lossy(&o.stderr).into_owned()))
-}
-
-fn python_chess_missing() -> bool {
-    let ok =
-        Command::new("python3").args(["-c", "import chess.pgn"]).output().is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: python-chess not found (pip install chess==1.11.2)");
-    }
-    !ok
 }
 
 /// python-chess reads every game clean writes with no error, and replays the positions pgnkit's

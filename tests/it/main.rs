@@ -15,4 +15,5 @@ mod pgn_corpus;
 mod pgn_export;
 mod pgn_roundtrip;
 mod positions;
+mod select;
 mod util;

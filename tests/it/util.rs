@@ -78,3 +78,13 @@ pub fn run_with_stdin(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     writer.join().expect("stdin writer");
     out
 }
+
+/// Whether python-chess is missing (then the caller's test is skipped, and says so).
+pub fn python_chess_missing() -> bool {
+    let ok =
+        Command::new("python3").args(["-c", "import chess.pgn"]).output().is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: python-chess not found (pip install chess==1.11.2)");
+    }
+    !ok
+}
