@@ -3,7 +3,7 @@
 //! keeps (its `--games` records), `positions` writes and `clean` writes must be those games.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
@@ -43,7 +43,7 @@ fn collections() -> Vec<PathBuf> {
 }
 
 /// The games python-chess's reading keeps, per filter of `FILTERS`, in one pass over `file`.
-fn oracle(file: &PathBuf) -> Vec<BTreeSet<u64>> {
+fn oracle(file: &Path) -> Vec<BTreeSet<u64>> {
     use std::io::Write;
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/select_oracle.py");
     let mut child = Command::new("python3")
@@ -71,7 +71,7 @@ fn oracle(file: &PathBuf) -> Vec<BTreeSet<u64>> {
 }
 
 /// The games `check --games` reports under `filter`, and the filtered count of its summary.
-fn kept_by_check(filter: &[&str], file: &PathBuf) -> (BTreeSet<u64>, u64, u64) {
+fn kept_by_check(filter: &[&str], file: &Path) -> (BTreeSet<u64>, u64, u64) {
     let mut args = vec!["check", "-q", "-j", "2", "--json", "--games"];
     args.extend_from_slice(filter);
     let path = file.to_string_lossy();
