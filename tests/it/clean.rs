@@ -245,3 +245,54 @@ fn pgn_extract_reads_the_output_without_complaint() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--dedup` leaves out the games `scripts/dedup_oracle.py` (python-chess's key: variant, start
+/// position, mainline moves) finds to repeat an earlier one, each naming the game it repeats,
+/// across inputs: a file given again under another name, and the shared dumps whose smaller
+/// samples are prefixes of the larger.
+#[test]
+fn dedup_finds_the_duplicates_python_chess_finds() {
+    if python_chess_missing() {
+        return;
+    }
+    let dir = temp_dir("clean-dedup");
+    let again = dir.join("again.pgn");
+    std::fs::copy(fixture("pgn/twic1599_10k.pgn"), &again).expect("copy");
+    let mut inputs = vec![fixture("pgn/twic1599_10k.pgn"), fixture("pgn/lichess_db_10k.pgn"), again];
+    if let Some(data) = shared_data("dedup_finds_the_duplicates_python_chess_finds") {
+        for f in ["twic1599_100k.pgn", "twic1599_1000k.pgn", "lichess_db_100k.pgn", "lichess_db_1000k.pgn"] {
+            inputs.push(data.join("games").join(f));
+        }
+    }
+    let names: Vec<&str> = inputs.iter().map(|p| path(p)).collect();
+    let o = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/dedup_oracle.py"))
+        .args(&names)
+        .output()
+        .expect("python3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let theirs: Vec<String> = String::from_utf8_lossy(&o.stdout).lines().map(String::from).collect();
+    let report = dir.join("report.jsonl");
+    let mut args = vec!["clean", "-q", "--dedup", "-o", "-", "--report", path(&report)];
+    args.extend(&names);
+    let o = run(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&report).expect("report");
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let ours: Vec<String> = records(&lines, "duplicate")
+        .map(|d| {
+            format!(
+                "{}\t{}\t{}\t{}",
+                d["file"].as_str().unwrap(),
+                d["game"],
+                d["of"]["file"].as_str().unwrap(),
+                d["of"]["game"]
+            )
+        })
+        .collect();
+    assert_eq!(ours, theirs);
+    let summary = lines.last().expect("a summary");
+    assert_eq!(summary["data"]["ledger"]["duplicates"].as_u64(), Some(theirs.len() as u64));
+    println!("{} duplicates among {} inputs, as python-chess finds them", theirs.len(), inputs.len());
+    assert!(theirs.len() >= 9, "the copy's games at least");
+}
