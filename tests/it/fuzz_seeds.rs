@@ -165,6 +165,14 @@ fn speculative_seeds() {
 }
 
 #[test]
+fn clean_seeds() {
+    // Options (1 byte) and chunk target (2 bytes) first: prefix the fixture files.
+    let extra: Vec<_> =
+        pgn_fixtures().into_iter().map(|(p, b)| (p, [&[0, 150, 0][..], &b].concat())).collect();
+    assert!(replay("clean", &extra) > 100);
+}
+
+#[test]
 fn fen_roundtrip_seeds() {
     assert!(replay("fen_roundtrip", &[]) > 100);
     // The seeds reach the position round trip, not only the parser.

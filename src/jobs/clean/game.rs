@@ -28,14 +28,16 @@ struct Current {
     error: Option<(Kind, String)>,
     /// A null move was read.
     null_move: bool,
-    /// A variation had no move before it to replace.
-    lost: bool,
     /// The FEN tag must be written again from the start position.
     fen_repaired: bool,
     /// The start position.
     start: Option<Position>,
     /// Mainline moves, as the dedup key reads them.
     moves: Vec<u16>,
+    /// With `--keep-broken`: the position before the last mainline move written, and the move.
+    last_written: Option<(Position, Option<crate::chess::Move>)>,
+    /// Variations written and not yet closed.
+    open: u32,
 }
 
 pub(super) struct CleanHooks<'o> {
@@ -100,7 +102,13 @@ impl<'o> CleanHooks<'o> {
                 "Result" => {
                     text = result.as_str().to_string();
                 }
-                "SetUp" => setup = true,
+                "SetUp" => {
+                    setup = true;
+                    if text != "1" && game.tag(b"FEN").is_some() {
+                        self.repair(RepairKind::SetUp, text.as_str(), "1");
+                        text = "1".into();
+                    }
+                }
                 "FEN" if self.game.fen_repaired => {
                     if let Some(start) = &self.game.start {
                         let mut fen = String::new();
@@ -203,6 +211,13 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
     }
 
     fn played(&mut self, _: &Game<'a>, p: &Played<'a, '_>) {
+        // A broken game is written up to its first error.
+        if self.game.error.is_some() {
+            return;
+        }
+        if p.depth == 0 && self.opts.keep_broken {
+            self.game.last_written = Some((*p.before, p.mv));
+        }
         let san = self.writer.played(p);
         if p.depth == 0 {
             self.game.moves.push(p.mv.map_or(0, |m| m.to_u16()));
@@ -223,20 +238,35 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
     }
 
     fn nag(&mut self, _: &Game<'a>, depth: u32, nag: Nag, _: u64) {
-        self.writer.nag(depth, nag);
+        if self.game.error.is_none() {
+            self.writer.nag(depth, nag);
+        }
     }
 
     fn comment(&mut self, _: &Game<'a>, depth: u32, comment: RawComment<'a>) {
-        self.writer.comment(depth, comment.raw);
+        if self.game.error.is_none() {
+            self.writer.comment(depth, comment.raw);
+        }
     }
 
     fn begin_variation(&mut self, _: &Game<'a>, depth: u32, replayed: bool) {
-        self.game.lost |= !replayed;
+        if self.game.error.is_some() {
+            return;
+        }
+        if !replayed {
+            // Not an event the replay reports: the game is broken here.
+            self.game.error = Some((Kind::Syntax, "a variation with no move before it to replace".into()));
+            return;
+        }
+        self.game.open += 1;
         self.writer.begin_variation(depth);
     }
 
     fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
-        self.writer.end_variation(depth);
+        if self.game.error.is_none() {
+            self.game.open -= 1;
+            self.writer.end_variation(depth);
+        }
     }
 
     fn diagnostic(&mut self, d: Diagnostic) {
@@ -291,9 +321,6 @@ impl CleanHooks<'_> {
         };
         let rejected = match &self.game.error {
             Some((kind, message)) => Some((*kind, message.clone())),
-            None if self.game.lost => {
-                Some((Kind::Syntax, "a variation with no move before it to replace".into()))
-            }
             None if self.game.null_move && self.opts.reject_null_moves => {
                 Some((Kind::NullMove, "a null move (--reject-null-moves)".into()))
             }
@@ -317,12 +344,23 @@ impl CleanHooks<'_> {
             record.verbatim = start..self.out.verbatim.len();
         }
         match rejected {
-            Some((kind, message)) if !self.opts.keep_broken => {
+            // A game with no start position has no valid prefix to keep.
+            Some((kind, message)) if !self.opts.keep_broken || self.game.start.is_none() => {
                 return self.leave_out(record, Fate::Rejected { kind, message });
             }
             broken => {
                 let result = if broken.is_some() {
-                    GameResult::Unknown
+                    // The variations open at the error close; the board decides a mate or a
+                    // stalemate the prefix ends in, anything else is unfinished.
+                    for depth in (1..=self.game.open).rev() {
+                        self.writer.end_variation(depth);
+                    }
+                    let end = match self.game.last_written {
+                        Some((mut pos, Some(m))) => pos.play(m).is_ok().then_some(pos),
+                        Some((_, None)) => None,
+                        None => self.game.start,
+                    };
+                    settle_result(None, None, end.as_ref()).0
                 } else {
                     let tag = game.tag(b"Result").and_then(|t| GameResult::from_ascii(&t.unescape()));
                     let (result, repair, _) = settle_result(tag, game.result, last);
@@ -330,6 +368,7 @@ impl CleanHooks<'_> {
                     result
                 };
                 if let Some((kind, message)) = broken {
+                    // Left out with --strip comments, as every comment (the report names it).
                     self.writer.comment(0, format!("pgnkit: {kind}: {message}").as_bytes());
                     record.fate = Fate::Broken { kind, message };
                 }

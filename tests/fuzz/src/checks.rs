@@ -25,8 +25,9 @@ use pgnkit::pgn::{
 pub type Check = fn(&[u8]);
 
 /// The targets, by name (the directory names under `fixtures/fuzz/` and the fuzz binaries).
-pub const TARGETS: [(&str, Check); 8] = [
+pub const TARGETS: [(&str, Check); 9] = [
     ("pgn_reader", pgn_reader),
+    ("clean", clean),
     ("split", split),
     ("speculative", speculative),
     ("fen_roundtrip", fen_roundtrip),
@@ -353,6 +354,125 @@ pub fn speculative(data: &[u8]) {
             "streamed, {threads} threads, target {target}, step {step}: {streamed:?}\nvs {whole:?}"
         );
     }
+}
+
+/// What one `clean` run gives: the output, the ledger (fate per game read) and the counters.
+struct Cleaned {
+    out: Vec<u8>,
+    fates: Vec<String>,
+    stats: pgnkit::pipeline::stats::Stats,
+}
+
+/// `clean` over `bytes` with `opts`, released as the CLI's writer releases (duplicates by the
+/// run-wide key set); every rejected game's verbatim bytes must be a part of `bytes`.
+fn clean_run(
+    bytes: &[u8],
+    opts: &pgnkit::jobs::clean::CleanOptions,
+    threads: usize,
+    chunk_size: usize,
+) -> Cleaned {
+    use pgnkit::jobs::clean::{Clean, Fate, dedup::Seen};
+    use pgnkit::pipeline::{Input, NoProgress, Options, Run, Workers, run};
+    let job = Clean::new(opts.clone());
+    let (workers, pipeline) = (Workers::default(), Options { threads, chunk_size });
+    let run_ = Run { name: "fuzz.pgn", job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
+    let mut cleaned = Cleaned { out: Vec::new(), fates: Vec::new(), stats: Default::default() };
+    let mut seen = opts.dedup.then(Seen::new);
+    run(Input::Slice(bytes), &run_, |o| {
+        let chunk = o.records;
+        cleaned.stats.merge(&o.stats);
+        for g in &chunk.games {
+            let fate = match &g.fate {
+                Fate::Written | Fate::Broken { .. } => {
+                    let first = match (&mut seen, g.key) {
+                        (Some(s), Some(k)) => s.insert(k).expect("memory"),
+                        (Some(s), None) => s.skip().map(|_| None).expect("memory"),
+                        _ => None,
+                    };
+                    match first {
+                        Some(first) => format!("{} duplicate of {}", g.game, first + 1),
+                        None => {
+                            cleaned.out.extend_from_slice(&chunk.out[g.text.clone()]);
+                            format!("{} written", g.game)
+                        }
+                    }
+                }
+                Fate::Rejected { kind, .. } => {
+                    if let Some(s) = &mut seen {
+                        s.skip().expect("memory");
+                    }
+                    let verbatim = &chunk.verbatim[g.verbatim.clone()];
+                    let game = verbatim.trim_ascii_end();
+                    assert!(
+                        game.is_empty() || bytes.windows(game.len()).any(|w| w == game),
+                        "game {}: the rejected bytes are not a part of the input",
+                        g.game
+                    );
+                    format!("{} rejected {kind}", g.game)
+                }
+                Fate::Filtered { by } => format!("{} filtered {by}", g.game),
+            };
+            cleaned.fates.push(fate);
+        }
+        Ok(())
+    })
+    .expect("in-memory run");
+    cleaned
+}
+
+/// `clean` of arbitrary bytes (options from the first byte, chunk target from the next two):
+/// every game read has one fate, numbered in order; the output is the same at 1 and 2 threads
+/// and at any chunk size; `check` finds no error in it and no warning but null moves; and
+/// cleaning it again writes every game, byte for byte the same.
+pub fn clean(data: &[u8]) {
+    use pgnkit::jobs::clean::CleanOptions;
+    use pgnkit::jobs::export::Strip;
+    use pgnkit::pipeline::Input;
+    let (flags, target, bytes) = match data {
+        [f, a, b, rest @ ..] => (*f, usize::from(u16::from_le_bytes([*a, *b])) % 4096 + 1, rest),
+        _ => (0, 1, data),
+    };
+    let opts = CleanOptions {
+        strip: Strip { comments: flags & 1 != 0, variations: flags & 2 != 0, ..Strip::default() },
+        keep_broken: flags & 4 != 0,
+        dedup: flags & 8 != 0,
+        line_width: if flags & 16 != 0 { 40 } else { 80 },
+        ..CleanOptions::default()
+    };
+    let whole = clean_run(bytes, &opts, 1, usize::MAX);
+    assert_eq!(whole.fates.len() as u64, whole.stats.games, "one fate per game read");
+    for (i, f) in whole.fates.iter().enumerate() {
+        assert!(f.starts_with(&format!("{} ", i + 1)), "games numbered in order: {:?}", whole.fates);
+    }
+    for threads in [1, 2] {
+        let cut = clean_run(bytes, &opts, threads, target);
+        assert!(cut.out == whole.out, "{threads} threads, target {target}: another output");
+        assert!(
+            cut.fates == whole.fates,
+            "{threads} threads, target {target}: {:?}\nvs {:?}",
+            cut.fates,
+            whole.fates
+        );
+    }
+    let (diags, stats) = check_report(Input::Slice(&whole.out), false, 1, usize::MAX);
+    assert!(
+        diags.iter().all(|d| d.kind == pgnkit::error::Kind::NullMove),
+        "check on the output: {diags:?}\n{}",
+        String::from_utf8_lossy(&whole.out)
+    );
+    let again = clean_run(&whole.out, &CleanOptions { dedup: false, ..opts }, 1, usize::MAX);
+    assert_eq!(again.fates.len() as u64, stats.games);
+    assert!(
+        again.fates.iter().all(|f| f.ends_with(" written")),
+        "the output cleans clean: {:?}",
+        again.fates
+    );
+    assert!(
+        again.out == whole.out,
+        "not idempotent:\n{}\nvs\n{}",
+        String::from_utf8_lossy(&again.out),
+        String::from_utf8_lossy(&whole.out)
+    );
 }
 
 // --- FEN --------------------------------------------------------------------------------------
