@@ -1,4 +1,7 @@
 use super::*;
+use crate::chess::Position;
+use crate::pgn::RawComment;
+use crate::pipeline::replay::{Game, Games, Hooks, Lines, Played};
 
 use Judgement::{Blunder, Inaccuracy, Mistake};
 
@@ -362,4 +365,159 @@ fn acpl_caps_each_evaluation_and_counts_mates_as_the_cap() {
     // Rounding half up.
     let a = acpl(&[Some(cp(14)), Some(cp(14)), Some(cp(12))], W);
     assert_eq!(a.white, Some(2)); // (1 + 2) / 2 = 1.5
+}
+
+/// A mainline move of a lichess export as the replay reads it.
+#[derive(Debug)]
+struct Exported {
+    san: String,
+    eval: Option<Score>,
+    /// lichess's `$2`/`$4`/`$6`.
+    nag: Option<Nag>,
+    /// The first sentence of lichess's judgement comment, without the full stop.
+    said: Option<&'static str>,
+}
+
+/// The games of a file as moves with what lichess wrote about them.
+#[derive(Default)]
+struct Collect {
+    games: Vec<(Color, Vec<Exported>)>,
+    first: Option<Color>,
+    moves: Vec<Exported>,
+}
+
+/// The sentences lichess's judgement comments start with.
+const SAID: [&str; 5] =
+    ["Inaccuracy", "Mistake", "Blunder", "Checkmate is now unavoidable", "Lost forced checkmate sequence"];
+
+impl<'a> Hooks<'a> for Collect {
+    fn moves(&self) -> Lines {
+        Lines::Mainline
+    }
+    fn start(&mut self, _: &Game<'a>, pos: &Position) {
+        self.first = Some(pos.turn());
+        self.moves.clear();
+    }
+    fn played(&mut self, _: &Game<'a>, played: &Played<'a, '_>) {
+        let san = String::from_utf8_lossy(played.token.raw).into_owned();
+        self.moves.push(Exported { san, eval: None, nag: None, said: None });
+    }
+    fn nag(&mut self, _: &Game<'a>, depth: u32, nag: Nag, _: u64) {
+        if let Some(m) = self.moves.last_mut().filter(|_| depth == 0 && matches!(nag.0, 2 | 4 | 6)) {
+            assert!(m.nag.replace(nag).is_none(), "two judgement NAGs on {}", m.san);
+        }
+    }
+    fn comment(&mut self, _: &Game<'a>, depth: u32, comment: RawComment<'a>) {
+        let Some(m) = self.moves.last_mut().filter(|_| depth == 0) else { return };
+        if let Some(eval) = comment.eval() {
+            m.eval = Some(eval_score(eval.score));
+        }
+        let text = String::from_utf8_lossy(comment.text());
+        // The earliest judgement sentence (an older export puts `(0.39 → -4.17) ` before it).
+        let said = SAID.iter().filter_map(|s| text.find(&format!("{s}.")).map(|at| (at, *s))).min();
+        if let Some((_, said)) = said {
+            assert!(m.said.replace(said).is_none(), "two judgements on {}", m.san);
+        }
+    }
+    fn end(&mut self, _: &Game<'a>, _: Option<&Position>) {
+        if let Some(first) = self.first.take() {
+            self.games.push((first, std::mem::take(&mut self.moves)));
+        }
+    }
+}
+
+/// What the comparison of pgnkit's `--from-evals` judgements with lichess's found in a file.
+#[derive(Debug, Default, PartialEq)]
+struct Comparison {
+    games: usize,
+    moves: usize,
+    with_eval: usize,
+    lichess_judged: usize,
+    pgnkit_judged: usize,
+    agree: usize,
+    differences: Vec<String>,
+}
+
+fn compare(name: &str, pgn: &str) -> Comparison {
+    let mut games = Games::new(Collect::default(), pgn.as_bytes());
+    while games.next_game() {}
+    let mut c = Comparison::default();
+    for (first, moves) in games.into_hooks().games {
+        c.games += 1;
+        let evals: Vec<_> = moves.iter().map(|m| m.eval).collect();
+        for (i, (m, ours)) in moves.iter().zip(judge_evals(&evals, first)).enumerate() {
+            c.moves += 1;
+            c.with_eval += usize::from(m.eval.is_some());
+            let theirs = (m.nag, m.said);
+            c.lichess_judged += usize::from(theirs != (None, None));
+            c.pgnkit_judged += usize::from(ours.is_some());
+            if theirs == (ours.map(Advice::nag), ours.map(Advice::text)) {
+                c.agree += usize::from(ours.is_some());
+                continue;
+            }
+            let before = if i == 0 { Some(INITIAL_EVAL) } else { evals[i - 1] };
+            c.differences.push(format!(
+                "{name} game {} ply {} {}: {before:?} -> {:?}: lichess {theirs:?}, pgnkit {ours:?}",
+                c.games,
+                i + 1,
+                m.san,
+                m.eval
+            ));
+        }
+    }
+    println!(
+        "{name}: {} games, {} moves ({} with [%eval]), lichess judged {}, pgnkit judged {}, agree {}, differ {}",
+        c.games,
+        c.moves,
+        c.with_eval,
+        c.lichess_judged,
+        c.pgnkit_judged,
+        c.agree,
+        c.differences.len()
+    );
+    for d in &c.differences {
+        println!("  {d}");
+    }
+    c
+}
+
+#[test]
+fn from_evals_judges_the_moves_lichess_judged_in_the_committed_export() {
+    // A lichess game export with its analysis (notnil/chess fixtures): judgements written as
+    // `(0.39 → -4.17) Blunder. c3 was best.`, one of them a mate created.
+    let c = compare("notnil-chess__0005", include_str!("../../../fixtures/pgn/notnil-chess__0005.pgn"));
+    assert_eq!((c.games, c.moves, c.with_eval), (1, 41, 40));
+    assert_eq!(c.lichess_judged, 15);
+    assert_eq!((c.pgnkit_judged, c.agree), (15, 15), "{:#?}", c.differences);
+    assert!(c.differences.is_empty());
+}
+
+#[test]
+fn from_evals_judges_the_moves_lichess_judged_in_the_shared_exports() {
+    let files = [
+        "variants/chess960/freestyle_lasvegas_grandfinal_30+30_lichess_broadcast.pgn",
+        "malformed_and_tricky/notnil-chess/0005.pgn",
+        "malformed_and_tricky/chess-library/comment_before_moves.pgn",
+        "malformed_and_tricky/chess-library/fuzz_magnus-grischuk.pgn",
+    ];
+    let mut total = Comparison::default();
+    for rel in files {
+        let Some(pgn) = crate::read_shared_data(rel) else { return };
+        let c = compare(rel, &pgn);
+        assert!(c.lichess_judged > 0, "{rel}: no judgement read");
+        total.games += c.games;
+        total.moves += c.moves;
+        total.with_eval += c.with_eval;
+        total.lichess_judged += c.lichess_judged;
+        total.pgnkit_judged += c.pgnkit_judged;
+        total.agree += c.agree;
+        total.differences.extend(c.differences);
+    }
+    println!(
+        "total: {} games, {} moves, lichess judged {}, pgnkit judged {}, agree {}",
+        total.games, total.moves, total.lichess_judged, total.pgnkit_judged, total.agree
+    );
+    assert_eq!(total.pgnkit_judged, total.lichess_judged);
+    assert_eq!(total.agree, total.lichess_judged, "{:#?}", total.differences);
+    assert!(total.differences.is_empty());
 }
