@@ -290,6 +290,25 @@ fn judgements_acpl_and_accuracy_match_games_lichess_exported() {
     }
 }
 
+#[test]
+fn from_evals_differs_from_lichess_only_where_the_best_move_still_lost() {
+    // Without the engine's best move every move is judged: a move lichess's engine would also
+    // have played, that still loses by the next evaluation, is judged where lichess is silent.
+    let mut extra = Vec::new();
+    for game in &LICHESS_GAMES {
+        let plies: Vec<_> = game.plies.split_whitespace().map(parse_ply).collect();
+        let evals: Vec<_> = plies.iter().map(|&(s, _, _)| Some(s)).collect();
+        for (i, (ours, &(_, differs, theirs))) in judge_evals(&evals, W).into_iter().zip(&plies).enumerate() {
+            if ours != theirs {
+                assert!(!differs && theirs.is_none(), "{} ply {}", game.name, i + 1);
+                extra.push((game.name, i + 1, ours.map(|a| a.judgement)));
+            }
+        }
+    }
+    // In the three-check game: 2. Nc3 (+3.59 -> +2.31) and 13. Rxe6 (-0.49 -> -1.70).
+    assert_eq!(extra, [("1vdsvmxp", 3, Some(Inaccuracy)), ("1vdsvmxp", 25, Some(Mistake))]);
+}
+
 /// lila's own tests of the game accuracy (`modules/analyse/src/test/AccuracyPercentTest.scala`):
 /// centipawn sequences, the expected figures and their tolerances.
 #[test]
