@@ -1,0 +1,394 @@
+//! What lichess says about moves from their evaluations: winning chances ([`wc`]), the judgement
+//! of a move ([`advise`], [`judge`]: inaccuracy, mistake or blunder, with its NAG and comment),
+//! the judgements of a game's mainline from the evaluations it already carries ([`Judge`],
+//! [`judge_evals`], for `annotate --from-evals`), and the per-side figures lichess shows:
+//! average centipawn loss ([`acpl`]) and accuracy ([`accuracy`]).
+//!
+//! The rules are lichess's (lila `modules/tree/src/main/Advice.scala`, `Analysis.scala`,
+//! `modules/analyse/src/main/AccuracyCP.scala`, `AccuracyPercent.scala`, scalachess `WinPercent`,
+//! fishnet's `AnalysisBuilder.scala`), restated from their published behaviour; the tests check
+//! them against figures and judgements lichess itself exported.
+//!
+//! Invariants: pure functions, no I/O. Every score here is from White's point of view (the
+//! `[%eval]` convention), given as a [`Score`] read that way; the mover's view
+//! is taken inside. A game's evaluations are one per mainline move, the position after it;
+//! `None` where there is none. `Mate(0)` after a move means that move mated: lichess keeps no
+//! evaluation for a mated position, so neither is it judged nor counted here.
+
+use crate::analysis::{PovScore, Score};
+use crate::chess::{ByColor, Color};
+use crate::pgn::{EvalScore, Nag};
+
+#[cfg(test)]
+mod tests;
+
+/// The evaluation before a game's first move when nothing says otherwise: +15 centipawns for
+/// White, whichever side moves first (lila's `Cp.initial`).
+pub const INITIAL_EVAL: Score = Score::Cp(15);
+
+/// The logistic slope of [`wc`] per centipawn (lila pull request 11148).
+const WC_SLOPE: f64 = 0.00368208;
+
+/// Centipawns beyond which accuracy and centipawn loss see no difference (lila `Cp.CEILING`).
+const CP_CEILING: i32 = 1000;
+
+/// Winning chances of `cp` centipawns, in [-1, 1]: `2 / (1 + exp(-0.00368208 * cp)) - 1`.
+/// Judgements use it on the engine's centipawns as they are, without a cap.
+///
+/// ```
+/// use pgnkit::annotate::judge::wc;
+/// assert_eq!(wc(0), 0.0);
+/// assert!((wc(100) - 0.18205).abs() < 1e-5 && wc(-100) < 0.0);
+/// ```
+pub fn wc(cp: i32) -> f64 {
+    (2.0 / (1.0 + (-WC_SLOPE * f64::from(cp)).exp()) - 1.0).clamp(-1.0, 1.0)
+}
+
+/// What a judged move is, by how much it lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Judgement {
+    /// Lost at least 0.1 of winning chances: `?!`, `$6`.
+    Inaccuracy,
+    /// Lost at least 0.2: `?`, `$2`.
+    Mistake,
+    /// Lost at least 0.3: `??`, `$4`.
+    Blunder,
+}
+
+impl Judgement {
+    /// All three, mildest first.
+    pub const ALL: [Judgement; 3] = [Judgement::Inaccuracy, Judgement::Mistake, Judgement::Blunder];
+
+    /// The NAG lichess writes: `$6`, `$2` or `$4`.
+    pub const fn nag(self) -> Nag {
+        match self {
+            Judgement::Inaccuracy => Nag::DUBIOUS_MOVE,
+            Judgement::Mistake => Nag::MISTAKE,
+            Judgement::Blunder => Nag::BLUNDER,
+        }
+    }
+
+    /// The word lichess writes: `Inaccuracy`, `Mistake` or `Blunder`.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "Inaccuracy",
+            Judgement::Mistake => "Mistake",
+            Judgement::Blunder => "Blunder",
+        }
+    }
+
+    /// The judgement of a loss of `delta` winning chances (thresholds inclusive).
+    fn from_delta(delta: f64) -> Option<Judgement> {
+        if delta >= 0.3 {
+            Some(Judgement::Blunder)
+        } else if delta >= 0.2 {
+            Some(Judgement::Mistake)
+        } else if delta >= 0.1 {
+            Some(Judgement::Inaccuracy)
+        } else {
+            None
+        }
+    }
+}
+
+/// Why a move was judged: the rule that fired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// Both evaluations are centipawns and the mover lost winning chances.
+    WinningChances,
+    /// The mover now gets mated where no mate was on the board before; the judgement follows the
+    /// evaluation before (below -999 cp for the mover an inaccuracy, below -700 a mistake, else a
+    /// blunder).
+    MateCreated,
+    /// The mover had a forced mate and no longer has one; the judgement follows the evaluation
+    /// after (above 999 cp an inaccuracy, above 700 a mistake, else, a mate against the mover
+    /// included, a blunder).
+    MateLost,
+}
+
+/// A judged move: how bad, and by which rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Advice {
+    /// How bad.
+    pub judgement: Judgement,
+    /// Which rule.
+    pub reason: Reason,
+}
+
+impl Advice {
+    /// The NAG of the judgement.
+    pub const fn nag(self) -> Nag {
+        self.judgement.nag()
+    }
+
+    /// The first sentence of lichess's comment, without its full stop: the judgement's word, or
+    /// for the mate rules `Checkmate is now unavoidable` / `Lost forced checkmate sequence`.
+    pub const fn text(self) -> &'static str {
+        match self.reason {
+            Reason::WinningChances => self.judgement.word(),
+            Reason::MateCreated => "Checkmate is now unavoidable",
+            Reason::MateLost => "Lost forced checkmate sequence",
+        }
+    }
+
+    /// Appends lichess's comment: `Mistake. Nf3 was best.` with the engine's best move in SAN,
+    /// or `Mistake.` without one (`--from-evals`).
+    ///
+    /// ```
+    /// use pgnkit::annotate::judge::{Advice, Judgement, Reason};
+    /// let advice = Advice { judgement: Judgement::Mistake, reason: Reason::WinningChances };
+    /// let mut comment = String::new();
+    /// advice.write_comment(Some("Nf3"), &mut comment);
+    /// assert_eq!(comment, "Mistake. Nf3 was best.");
+    /// ```
+    pub fn write_comment(self, best: Option<&str>, out: &mut String) {
+        out.push_str(self.text());
+        out.push('.');
+        if let Some(best) = best {
+            out.push(' ');
+            out.push_str(best);
+            out.push_str(" was best.");
+        }
+    }
+}
+
+/// The judgement of a move and its rule, as lichess makes it: `before` and `after` are the
+/// evaluations of the positions before and after the move (White's view), `mover` the side that
+/// played it. A move equal to the engine's best (`played_is_best`) is never judged; neither is a
+/// mate merely delayed or shortened, an escape from a mate, nor a move that mates.
+///
+/// ```
+/// use pgnkit::analysis::Score;
+/// use pgnkit::annotate::judge::{Judgement, Reason, advise};
+/// use pgnkit::Color;
+/// // Black lets White's +0.78 become +2.75.
+/// let a = advise(Score::Cp(78), Score::Cp(275), Color::Black, false).unwrap();
+/// assert_eq!((a.judgement, a.reason), (Judgement::Blunder, Reason::WinningChances));
+/// assert_eq!(advise(Score::Cp(78), Score::Cp(275), Color::Black, true), None);
+/// ```
+pub fn advise(before: Score, after: Score, mover: Color, played_is_best: bool) -> Option<Advice> {
+    if played_is_best || after == Score::Mate(0) || before == Score::Mate(0) {
+        return None;
+    }
+    if let (Score::Cp(b), Score::Cp(a)) = (before, after) {
+        // lila's arithmetic: White's change, negated for White's moves.
+        let d = wc(a) - wc(b);
+        let delta = if mover.is_white() { -d } else { d };
+        return Judgement::from_delta(delta)
+            .map(|judgement| Advice { judgement, reason: Reason::WinningChances });
+    }
+    let (before, after) = (mover_view(before, mover), mover_view(after, mover));
+    // Where a mate stands instead of centipawns, lila counts 0 centipawns.
+    let cp = |s: Score| if let Score::Cp(cp) = s { cp } else { 0 };
+    let (reason, judgement) = match (before, after) {
+        (Score::Cp(_), Score::Mate(n)) if n < 0 => {
+            let cp = cp(before);
+            (Reason::MateCreated, severity(cp < -999, cp < -700))
+        }
+        (Score::Mate(p), _) if p > 0 && !matches!(after, Score::Mate(n) if n > 0) => {
+            let cp = cp(after);
+            (Reason::MateLost, severity(cp > 999, cp > 700))
+        }
+        _ => return None,
+    };
+    Some(Advice { judgement, reason })
+}
+
+/// [`advise`] without the rule: the judgement alone.
+pub fn judge(before: Score, after: Score, mover: Color, played_is_best: bool) -> Option<Judgement> {
+    advise(before, after, mover, played_is_best).map(|a| a.judgement)
+}
+
+/// The mate rules' scale: an inaccuracy when the first test holds, else a mistake when the
+/// second does, else a blunder.
+fn severity(inaccuracy: bool, mistake: bool) -> Judgement {
+    if inaccuracy {
+        Judgement::Inaccuracy
+    } else if mistake {
+        Judgement::Mistake
+    } else {
+        Judgement::Blunder
+    }
+}
+
+/// A White's-view score from `mover`'s point of view.
+fn mover_view(white: Score, mover: Color) -> Score {
+    PovScore::new(Color::White, white).pov(mover)
+}
+
+/// An `[%eval]` as a [`Score`] from White's point of view (`#0`: the side to move is mated).
+pub const fn eval_score(eval: EvalScore) -> Score {
+    match eval {
+        EvalScore::Cp(cp) => Score::Cp(cp),
+        EvalScore::Mate(n) => Score::Mate(n),
+    }
+}
+
+/// Judges a game's mainline move by move as its evaluations arrive, each against the one before
+/// (the first against [`INITIAL_EVAL`]). A move without an evaluation, or played in a position
+/// without one, is not judged (lila judges only moves with an engine line, which it has only
+/// where it evaluated both positions).
+///
+/// ```
+/// use pgnkit::analysis::Score;
+/// use pgnkit::annotate::judge::{Judge, Judgement};
+/// use pgnkit::Color;
+/// let mut judge = Judge::new(Color::White);
+/// assert_eq!(judge.next(Some(Score::Cp(20)), false), None); // 1. e4
+/// let advice = judge.next(Some(Score::Cp(250)), false).unwrap(); // 1... f6
+/// assert_eq!(advice.judgement, Judgement::Blunder);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Judge {
+    /// The evaluation of the position the next move is played in.
+    before: Option<Score>,
+    /// The side to play the next move.
+    mover: Color,
+}
+
+impl Judge {
+    /// A judge at the start of a game whose first move is `first_mover`'s.
+    pub const fn new(first_mover: Color) -> Judge {
+        Judge { before: Some(INITIAL_EVAL), mover: first_mover }
+    }
+
+    /// The next mainline move: the evaluation after it (White's view), and whether it was the
+    /// engine's best.
+    pub fn next(&mut self, after: Option<Score>, played_is_best: bool) -> Option<Advice> {
+        let (before, mover) = (self.before, self.mover);
+        self.before = after;
+        self.mover = !mover;
+        advise(before?, after?, mover, played_is_best)
+    }
+}
+
+/// The judgements of a game's mainline from its evaluations alone, one per move (`annotate
+/// --from-evals`): no engine says which move was best, so every move is judged (lichess judges
+/// only moves that differ from its engine's best; such a move rarely loses enough to be judged).
+///
+/// ```
+/// use pgnkit::analysis::Score;
+/// use pgnkit::annotate::judge::judge_evals;
+/// use pgnkit::Color;
+/// let evals = [Some(Score::Cp(20)), Some(Score::Cp(250)), None, Some(Score::Mate(-2))];
+/// let words: Vec<_> = judge_evals(&evals, Color::White).iter().map(|a| a.map(|a| a.text())).collect();
+/// assert_eq!(words, [None, Some("Blunder"), None, None]);
+/// ```
+pub fn judge_evals(evals: &[Option<Score>], first_mover: Color) -> Vec<Option<Advice>> {
+    let mut judge = Judge::new(first_mover);
+    evals.iter().map(|&after| judge.next(after, false)).collect()
+}
+
+/// A White's-view evaluation in centipawns capped at +-1000, a mate counting as the cap; `None`
+/// for a mated position (lichess keeps no evaluation of it).
+fn capped_cp(score: Score) -> Option<i32> {
+    match score {
+        Score::Cp(cp) => Some(cp.clamp(-CP_CEILING, CP_CEILING)),
+        Score::Mate(0) => None,
+        Score::Mate(n) => Some(if n > 0 { CP_CEILING } else { -CP_CEILING }),
+    }
+}
+
+/// Average centipawn loss per side, as lichess shows it (lila `AccuracyCP`): for each move with
+/// an evaluation before and after it, the mover's loss `max(0, before - after)` with both capped
+/// at +-1000 cp, mates counting as the cap; the mean rounded to the nearest integer. `None` for
+/// a side with no such move. `evals` holds the evaluation after each mainline move (White's
+/// view), the first move being `first_mover`'s; the position before it counts as
+/// [`INITIAL_EVAL`].
+///
+/// ```
+/// use pgnkit::analysis::Score;
+/// use pgnkit::annotate::judge::acpl;
+/// use pgnkit::Color;
+/// let evals = [Some(Score::Cp(15)), Some(Score::Cp(115)), Some(Score::Cp(115))];
+/// let a = acpl(&evals, Color::White);
+/// assert_eq!((a.white, a.black), (Some(0), Some(100)));
+/// ```
+pub fn acpl(evals: &[Option<Score>], first_mover: Color) -> ByColor<Option<u32>> {
+    ByColor::new_with(|side| {
+        // The evaluations before each of `side`'s moves and after it, in pairs.
+        let initial = (side == first_mover).then_some(Some(INITIAL_EVAL));
+        let line: Vec<Option<Score>> = initial.into_iter().chain(evals.iter().copied()).collect();
+        let (mut sum, mut count) = (0u64, 0u64);
+        for pair in line.chunks_exact(2) {
+            let (Some(before), Some(after)) = (pair[0].and_then(capped_cp), pair[1].and_then(capped_cp))
+            else {
+                continue;
+            };
+            let loss = if side.is_white() { before - after } else { after - before };
+            sum += loss.max(0) as u64;
+            count += 1;
+        }
+        // Half up, as Java's Math.round on a non-negative mean.
+        (count > 0).then(|| ((sum as f64 / count as f64) + 0.5).floor() as u32)
+    })
+}
+
+/// Win percentage of a White's-view centipawn figure, in [0, 100], as lichess's accuracy uses
+/// it: `50 + 50 * wc(cp)` with `cp` capped at +-1000.
+pub fn win_percent(cp: i32) -> f64 {
+    50.0 + 50.0 * wc(cp.clamp(-CP_CEILING, CP_CEILING))
+}
+
+/// The accuracy of one move from the mover's win percentages before and after it (lila
+/// `AccuracyPercent.fromWinPercents`): 100 when nothing was lost, else
+/// `103.1668 * exp(-0.04354 * loss) - 3.1669` plus lila's bonus of 1 for imperfect analysis,
+/// clamped to [0, 100].
+///
+/// ```
+/// use pgnkit::annotate::judge::move_accuracy;
+/// assert_eq!(move_accuracy(50.0, 55.0), 100.0);
+/// assert!((move_accuracy(50.0, 40.0) - 64.58).abs() < 0.01);
+/// assert_eq!(move_accuracy(100.0, 0.0), 0.0);
+/// ```
+pub fn move_accuracy(before: f64, after: f64) -> f64 {
+    if after >= before {
+        return 100.0;
+    }
+    let raw = 103.1668100711649 * (-0.04354415386753951 * (before - after)).exp() - 3.166924740191411;
+    (raw + 1.0).clamp(0.0, 100.0)
+}
+
+/// Accuracy per side, as lichess shows it (lila `AccuracyPercent.gameAccuracy`; lichess displays
+/// it rounded to an integer): the mean of a volatility-weighted mean and the harmonic mean of the
+/// side's [`move_accuracy`] figures. The win percentages ([`win_percent`], mates as +-1000 cp) run
+/// from [`INITIAL_EVAL`] through every evaluation; a move's weight is the standard deviation of
+/// the win percentages in a window of `clamp(moves / 10, 2, 8)` of them ending at the move (the
+/// first windows are the first one repeated), clamped to [0.5, 12]. Arguments as for [`acpl`];
+/// moves without an evaluation are left out of the sequence and the sides still alternate over
+/// what remains, as lila does. `None` unless both sides have a move (lila shows both or none).
+pub fn accuracy(evals: &[Option<Score>], first_mover: Color) -> Option<ByColor<f64>> {
+    let cps = evals.iter().filter_map(|e| e.and_then(capped_cp));
+    let wins: Vec<f64> =
+        std::iter::once(INITIAL_EVAL).filter_map(capped_cp).chain(cps).map(win_percent).collect();
+    let moves = wins.len() - 1;
+    let window = (moves / 10).clamp(2, 8).min(wins.len());
+    let weights = std::iter::repeat_n(&wins[..window], window.saturating_sub(2))
+        .chain(wins.windows(window))
+        .map(|w| standard_deviation(w).clamp(0.5, 12.0));
+    // (accuracy, weight) of each move, by side.
+    let mut by_side: ByColor<Vec<(f64, f64)>> = ByColor::default();
+    for (i, (pair, weight)) in wins.windows(2).zip(weights).enumerate() {
+        let side = if i % 2 == 0 { first_mover } else { !first_mover };
+        // White's win percentages; Black's loss is their rise, taken as lila does.
+        let (before, after) = if side.is_white() { (pair[0], pair[1]) } else { (pair[1], pair[0]) };
+        by_side[side].push((move_accuracy(before, after), weight));
+    }
+    if by_side.white.is_empty() || by_side.black.is_empty() {
+        return None;
+    }
+    Some(ByColor::new_with(|side| {
+        let moves = &by_side[side];
+        let weighted =
+            moves.iter().map(|&(a, w)| a * w).sum::<f64>() / moves.iter().map(|&(_, w)| w).sum::<f64>();
+        let harmonic = moves.len() as f64 / moves.iter().map(|&(a, _)| 1.0 / a.max(1.0)).sum::<f64>();
+        (weighted + harmonic) / 2.0
+    }))
+}
+
+/// The population standard deviation.
+fn standard_deviation(xs: &[f64]) -> f64 {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    (xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n).sqrt()
+}
