@@ -3,7 +3,9 @@
 //! what comes back ([`Analysis`]) and the [`Analyzer`] trait the annotate job drives.
 //!
 //! Scores are always from the point of view of the side to move, as in UCI; [`PovScore`] turns them
-//! into White's view (the lichess `[%eval]` convention).
+//! into White's view (the lichess `[%eval]` convention). What an engine did wrong and was survived
+//! (output ignored or cut, a restart) comes back as [`AnalysisWarning`]s through
+//! [`Analyzer::take_warnings`], for the caller to report with the game and ply.
 //!
 //! ```
 //! use pgnkit::analysis::{Limit, PovScore, Score};
@@ -19,6 +21,9 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::chess::{Color, Move, Position};
+
+/// Longest engine output line kept in a [`AnalysisWarning::Garbage`] message, in bytes.
+const GARBAGE_SHOWN: usize = 200;
 
 /// How much work an analysis may do. Every limit that is set applies; the first one reached stops
 /// the search. No limit at all means "until stopped" (the UCI `go infinite`).
@@ -199,6 +204,92 @@ pub enum AnalyzerError {
     /// The engine cannot play this position's variant.
     #[error("engine does not support this variant")]
     UnsupportedVariant,
+    /// The engine could not be started or restarted (binary missing, handshake failed): the run
+    /// cannot go on with it, and stops with exit code 69 (`crate::error::Error::Engine`).
+    #[error("engine unavailable: {0}")]
+    Unavailable(String),
+    /// Move `index` of a line given to [`Analyzer::analyse_line`] is not legal (a caller's bug:
+    /// lines come from pgnkit's own replay).
+    #[error("move {index} of the line to analyse is illegal")]
+    IllegalLine {
+        /// 0-based index of the illegal move.
+        index: usize,
+    },
+}
+
+impl AnalyzerError {
+    /// `true` when no later position can be analysed by this engine either: the run stops.
+    pub const fn is_fatal(&self) -> bool {
+        matches!(self, AnalyzerError::Unavailable(_))
+    }
+}
+
+/// Something an engine did wrong that the analysis survived. Each is about the position analysed
+/// last (or, before the first, about starting the engine).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AnalysisWarning {
+    /// Lines of output that are not UCI, ignored: how many, and the first (cut to 200 bytes).
+    Garbage {
+        /// Number of such lines during the analysis.
+        lines: u32,
+        /// The first of them.
+        first: String,
+    },
+    /// The engine's `bestmove` is not legal here, or is `(none)` where moves exist; the first
+    /// move of its principal variation was used instead.
+    IllegalBestMove(String),
+    /// The principal variation was cut before its move `index` (0-based), not legal there.
+    IllegalPv {
+        /// Index of the first illegal move.
+        index: usize,
+        /// That move as the engine wrote it.
+        text: String,
+    },
+    /// The final score came with no principal variation: the PV is the best move alone.
+    ScoreWithoutPv,
+    /// The engine died (exit, broken pipe); it was restarted and the position tried again.
+    Restarted(String),
+    /// An option the user asked for that the engine does not list: not sent.
+    UnknownOption {
+        /// The option asked for.
+        name: String,
+        /// The options the engine lists.
+        available: Vec<String>,
+    },
+}
+
+impl AnalysisWarning {
+    /// A [`AnalysisWarning::Garbage`] for one line, cut to a readable length.
+    pub fn garbage(line: &str) -> AnalysisWarning {
+        let mut end = line.len().min(GARBAGE_SHOWN);
+        while !line.is_char_boundary(end) {
+            end -= 1;
+        }
+        AnalysisWarning::Garbage { lines: 1, first: line[..end].to_string() }
+    }
+}
+
+impl fmt::Display for AnalysisWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnalysisWarning::Garbage { lines: 1, first } => write!(f, "engine output is not UCI: {first:?}"),
+            AnalysisWarning::Garbage { lines, first } => {
+                write!(f, "{lines} lines of engine output are not UCI, the first: {first:?}")
+            }
+            AnalysisWarning::IllegalBestMove(text) => {
+                write!(f, "engine's bestmove {text} is not legal; the first move of its PV was used")
+            }
+            AnalysisWarning::IllegalPv { index, text } => {
+                write!(f, "engine's PV cut at its move {} ({text}), which is not legal", index + 1)
+            }
+            AnalysisWarning::ScoreWithoutPv => f.write_str("engine gave its score without a PV"),
+            AnalysisWarning::Restarted(why) => write!(f, "engine restarted and the position retried: {why}"),
+            AnalysisWarning::UnknownOption { name, available } => {
+                write!(f, "engine has no option {name:?}; its options: {}", available.join(", "))
+            }
+        }
+    }
 }
 
 /// Something that evaluates positions: the built-in [`crate::search::Searcher`] or an external
@@ -209,12 +300,38 @@ pub trait Analyzer {
     /// repetitions count.
     fn analyse(&mut self, pos: &Position, history: &[u64], limit: &Limit) -> Result<Analysis, AnalyzerError>;
 
+    /// Analyses the position reached by playing `moves` from `start`, the way a game's positions
+    /// are analysed: an external engine gets the moves themselves (`position fen ... moves ...`),
+    /// since Zobrist keys mean nothing to it, and so sees repetitions. `start` may be any earlier
+    /// position of the game; the one after its last capture or pawn move keeps the line short.
+    /// The default replays the line and calls [`Analyzer::analyse`] with the keys.
+    fn analyse_line(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        limit: &Limit,
+    ) -> Result<Analysis, AnalyzerError> {
+        let mut pos = *start;
+        let mut history = Vec::with_capacity(moves.len());
+        for (index, &m) in moves.iter().enumerate() {
+            history.push(pos.zobrist());
+            pos.play(m).map_err(|_| AnalyzerError::IllegalLine { index })?;
+        }
+        self.analyse(&pos, &history, limit)
+    }
+
     /// The engine's name, for the `Annotator` tag.
     fn name(&self) -> &str;
 
     /// Forgets what was learnt from earlier positions (hash tables, heuristics): call between
     /// games so that results do not depend on which games came before.
     fn new_game(&mut self) {}
+
+    /// The warnings gathered since the last call, oldest first: about the position analysed last
+    /// (or about starting the engine). Engines that never misbehave have none.
+    fn take_warnings(&mut self) -> Vec<AnalysisWarning> {
+        Vec::new()
+    }
 }
 
 #[cfg(test)]
@@ -243,5 +360,28 @@ mod tests {
         assert_eq!(Score::Mate(-2).to_string(), "mate -2");
         assert_eq!(Score::Mate(3).to_cp(10_000), 9_997);
         assert!(Limit::nodes(5).is_reproducible() && !Limit::infinite().is_reproducible());
+    }
+
+    #[test]
+    fn analyse_line_passes_the_keys_of_the_line() {
+        use crate::notation::uci::parse_uci;
+        use crate::search::Searcher;
+        let start = Position::default();
+        let (mut pos, mut keys, mut line) = (start, Vec::new(), Vec::new());
+        for text in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3"] {
+            let m = parse_uci(&pos, text.as_bytes()).unwrap();
+            keys.push(pos.zobrist());
+            line.push(m);
+            pos.play_unchecked(m);
+        }
+        let limit = Limit::depth(4);
+        let by_line = Searcher::with_hash_mb(1).analyse_line(&start, &line, &limit).unwrap();
+        let by_keys = Searcher::with_hash_mb(1).analyse(&pos, &keys, &limit).unwrap();
+        assert_eq!((by_line.score, by_line.pv), (by_keys.score, by_keys.pv));
+        line.insert(2, line[0]);
+        let e = Searcher::with_hash_mb(1).analyse_line(&start, &line, &limit).unwrap_err();
+        assert!(matches!(e, AnalyzerError::IllegalLine { index: 2 }), "{e}");
+        assert!(!e.is_fatal() && AnalyzerError::Unavailable(String::new()).is_fatal());
+        assert_eq!(Searcher::new().take_warnings(), []);
     }
 }

@@ -1,8 +1,10 @@
-//! UCI and xboard, both directions. [`protocol`]: UCI messages as data (parse, format, clock
+//! UCI and xboard, both directions. [`client`]: an external UCI engine as an
+//! [`Analyzer`](crate::analysis::Analyzer). [`protocol`]: UCI messages as data (parse, format, clock
 //! budgets), no processes. [`server`]: the UCI loop over the built-in search. [`xboard`]: the
 //! xboard (CECP) loop over the built-in search. [`game`]: a game played against the engine (moves,
 //! take-backs, the end of the game, PGN), shared by `pgnkit xboard` and `pgnkit play`.
 
+pub mod client;
 pub mod game;
 pub mod protocol;
 mod search_thread;

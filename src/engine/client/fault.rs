@@ -1,0 +1,132 @@
+//! What can go wrong with an engine, and how long it is given: the [`Timeouts`] (handshake,
+//! `readyok`, the deadline of one search), [`StartError`] for an engine that never becomes usable
+//! (exit code 69), and the [`Fault`]s of one attempt at a position that decide between a restart
+//! and retry (crash), a kill and restart (hang) and an error for the position alone.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::analysis::{AnalyzerError, Limit};
+
+/// The slowest node rate a `go nodes` deadline allows for, in nodes per second, on top of
+/// [`Timeouts::search`]: well below any engine on any machine pgnkit runs on.
+pub const MIN_NPS: u64 = 20_000;
+
+/// How long an engine is given for each step. Generous by default: a slow engine costs time,
+/// a deadline that fires early costs an evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timeouts {
+    /// From `uci` to `uciok`.
+    pub handshake: Duration,
+    /// From `isready` to `readyok` (allocating the hash, loading a network).
+    pub ready: Duration,
+    /// Added to a `movetime` limit to make the search's deadline.
+    pub grace: Duration,
+    /// The deadline of a search under a depth limit, or under a node limit plus one second per
+    /// [`MIN_NPS`] nodes; also how long an unlimited search runs before it is stopped.
+    pub search: Duration,
+    /// After `stop`, how long to wait for `bestmove` before killing the engine.
+    pub stop: Duration,
+    /// After `quit`, how long to wait for the engine to exit before killing it.
+    pub quit: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Timeouts {
+        Timeouts {
+            handshake: Duration::from_secs(10),
+            ready: Duration::from_secs(30),
+            grace: Duration::from_secs(5),
+            search: Duration::from_secs(60),
+            stop: Duration::from_secs(2),
+            quit: Duration::from_secs(1),
+        }
+    }
+}
+
+impl Timeouts {
+    /// How long a search under `limit` may take before it counts as hung: a `movetime` plus
+    /// [`grace`](Self::grace); else [`search`](Self::search), plus `nodes / MIN_NPS` seconds
+    /// under a node limit.
+    pub fn deadline(&self, limit: &Limit) -> Duration {
+        match (limit.movetime, limit.nodes) {
+            (Some(t), _) => t.saturating_add(self.grace),
+            (None, Some(n)) => {
+                self.search.saturating_add(Duration::from_micros(n.saturating_mul(1_000_000 / MIN_NPS)))
+            }
+            (None, None) => self.search,
+        }
+    }
+}
+
+/// An engine that cannot be used at all: the run stops with exit code 69.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// No file at the path, or not on `PATH`.
+    #[error("engine not found: {}", path.display())]
+    NotFound {
+        /// The path asked for.
+        path: PathBuf,
+    },
+    /// The file could not be run (permissions, not an executable...).
+    #[error("cannot run engine {}: {source}", path.display())]
+    Spawn {
+        /// The path asked for.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// It ran but did not complete the UCI handshake (`uci` ... `uciok`, `isready` ... `readyok`).
+    #[error("engine {} failed its UCI handshake: {reason}", path.display())]
+    Handshake {
+        /// The path asked for.
+        path: PathBuf,
+        /// What happened instead (with the engine's last stderr lines when it wrote some).
+        reason: String,
+    },
+}
+
+impl From<StartError> for crate::error::Error {
+    /// Exit code 69.
+    fn from(e: StartError) -> crate::error::Error {
+        crate::error::Error::Engine(e.to_string())
+    }
+}
+
+impl From<StartError> for AnalyzerError {
+    fn from(e: StartError) -> AnalyzerError {
+        AnalyzerError::Unavailable(e.to_string())
+    }
+}
+
+/// Why one attempt at a position failed, which decides what comes next.
+#[derive(Debug)]
+pub(crate) enum Fault {
+    /// The engine exited or its pipe broke: restart it and try the position again.
+    Crashed(String),
+    /// It did not answer in time, not even `stop`: kill it (restarted for the next position).
+    Hung,
+    /// It missed its deadline but answered `stop`: alive, but this position has no result that
+    /// the limit alone decided.
+    Stopped,
+    /// Its answer cannot be used (no score, no legal move): an error for this position.
+    Failed(AnalyzerError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deadlines_follow_the_limit() {
+        let t = Timeouts::default();
+        assert_eq!(t.deadline(&Limit::movetime(Duration::from_millis(100))), Duration::from_millis(5_100));
+        assert_eq!(t.deadline(&Limit::depth(30)), Duration::from_secs(60));
+        assert_eq!(t.deadline(&Limit::nodes(1_000_000)), Duration::from_secs(110));
+        assert_eq!(t.deadline(&Limit::infinite()), Duration::from_secs(60));
+        let both = Limit { nodes: Some(u64::MAX), depth: None, movetime: Some(Duration::from_secs(1)) };
+        assert_eq!(t.deadline(&both), Duration::from_secs(6));
+        let e: crate::error::Error = StartError::NotFound { path: "/no/such".into() }.into();
+        assert_eq!((e.exit_code(), e.to_string().as_str()), (69, "engine not found: /no/such"));
+    }
+}

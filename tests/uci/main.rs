@@ -1,0 +1,62 @@
+//! Tests of the UCI client (`pgnkit::engine::client`) against a fake engine and real Stockfish.
+//!
+//! This binary is also the fake engine: run with `--fake-uci MODE...` as its first arguments it
+//! speaks UCI on stdin/stdout ([`fake`]). That is why it has its own `main` (`harness = false` in
+//! Cargo.toml) and a small runner ([`harness`]): Cargo builds it with the tests, the tests find it
+//! with `std::env::current_exe()`, nothing is installed for users (a `[[bin]]` would be), and no
+//! test runs Cargo itself (an `examples/` engine would need `cargo build --example` from inside
+//! `cargo test`, which holds the build directory's lock).
+
+mod fake;
+mod faults;
+mod harness;
+mod protocol;
+mod stockfish;
+mod support;
+
+use std::process::ExitCode;
+
+use harness::Test;
+
+macro_rules! tests {
+    ($($module:ident :: $name:ident),* $(,)?) => {
+        &[$(Test { name: concat!(stringify!($module), "::", stringify!($name)), run: $module::$name }),*]
+    };
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some(fake::FLAG) {
+        return ExitCode::from(fake::run(&args[2..]) as u8);
+    }
+    harness::run(tests![
+        protocol::handshake_options_and_one_position_per_search,
+        protocol::analyse_sends_the_position_alone,
+        protocol::keep_hash_sends_one_ucinewgame_per_game,
+        protocol::chess960_sets_the_option_and_castles_king_takes_rook,
+        protocol::crazyhouse_needs_uci_variant,
+        protocol::game_over_is_not_sent,
+        protocol::drop_quits_the_engine,
+        faults::crash_restarts_and_retries,
+        faults::a_new_engine_gets_the_variant_options_again,
+        faults::dead_pipe_restarts_and_retries,
+        faults::a_position_that_always_crashes_is_given_up,
+        faults::failed_restart_is_fatal,
+        faults::hang_is_stopped_then_killed_and_restarted,
+        faults::movetime_deadline,
+        faults::late_answer_to_stop_is_a_timeout_without_restart,
+        faults::garbage_is_counted,
+        faults::illegal_bestmove_is_replaced,
+        faults::illegal_pv_is_cut,
+        faults::score_without_pv,
+        faults::stderr_is_drained,
+        faults::slow_handshake_within_the_timeout,
+        faults::handshake_failures_are_start_errors,
+        faults::missing_binary_is_exit_69,
+        stockfish::handshake,
+        stockfish::mate_in_one,
+        stockfish::nodes_limit_is_reproducible,
+        stockfish::chess960_castling,
+        stockfish::crazyhouse_is_unsupported,
+    ])
+}
