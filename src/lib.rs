@@ -111,6 +111,7 @@
 //! ```
 
 pub mod analysis;
+pub mod annotate;
 pub mod chess;
 pub mod engine;
 pub mod error;
