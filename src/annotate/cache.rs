@@ -49,6 +49,20 @@
 //! Lookups use a small pool of read connections with prepared statements; WAL readers never
 //! wait for the writer. Other processes may use the same file at the same time: every
 //! connection waits up to 10 s for a lock (`busy_timeout`).
+//!
+//! Cost, measured with `cargo run --release --example cache_bench` (100,000 distinct positions
+//! of random games with 12-move PVs in a new file; a 2-core VM shared with other builds, so the
+//! CPU times are the steadier figures):
+//! - store: 5.5 us in the caller; 62,000 rows/s committed (15 us of CPU a row, writer
+//!   included); 231 bytes a row in the file.
+//! - lookup: a hit 11 us (89,000/s on one thread, 118,000/s on two), the PV's moves checked
+//!   included; a miss 7 us (140,000/s).
+//! - commit: 1 row 0.44 ms (0.27 ms CPU), 10 rows 1.3 ms, 100 rows 7.6 ms (36 us CPU a row),
+//!   1000 rows 60 to 75 ms (28 to 38 us CPU a row). The key is a hash, so each row lands on a
+//!   page of its own: a row costs a WAL page and its checkpoint. A commit per store would cost
+//!   0.27 ms of CPU each; the policy's fixed part is at most two age-triggered commits a
+//!   second (under 1 ms of CPU a second), and each row costs about 35 us of CPU on the writer
+//!   thread, off the callers' threads.
 
 use std::ffi::OsString;
 use std::fmt;
