@@ -231,6 +231,19 @@ impl Writer {
     /// and any `}` removed.
     pub fn comment(&mut self, out: &mut Vec<u8>, text: &[u8]) {
         self.start_movetext(out);
+        // Most comments (`[%clk 0:03:00]`) are written as they stand: one scan, one copy.
+        if let Some((plain, spaced)) = plain_comment(text) {
+            let whole = if plain.is_empty() { 3 } else { 4 + plain.len() };
+            if !spaced || self.opens + whole <= self.max_line {
+                self.place(out, whole, |out| {
+                    out.extend_from_slice(b"{ ");
+                    out.extend_from_slice(plain);
+                    out.extend_from_slice(if plain.is_empty() { b"}" } else { b" }" });
+                });
+                self.number_due = true;
+                return;
+            }
+        }
         let utf8 = std::str::from_utf8(text).is_ok();
         let word_width = |w: &[u8]| (if utf8 { width(w) } else { w.len() }) - count_braces(w);
         let (mut words, mut inner) = (0usize, 0);
@@ -392,6 +405,11 @@ fn push_tag(out: &mut Vec<u8>, name: &str, value: &str) {
     out.push(b'[');
     out.extend_from_slice(name.as_bytes());
     out.extend_from_slice(b" \"");
+    if !value.bytes().any(|b| matches!(b, b'\\' | b'"' | b'\n' | b'\r')) {
+        out.extend_from_slice(value.as_bytes());
+        out.extend_from_slice(b"\"]\n");
+        return;
+    }
     for &b in value.as_bytes() {
         match b {
             b'\\' | b'"' => out.extend_from_slice(&[b'\\', b]),
@@ -400,6 +418,23 @@ fn push_tag(out: &mut Vec<u8>, name: &str, value: &str) {
         }
     }
     out.extend_from_slice(b"\"]\n");
+}
+
+/// A comment written as it stands, between the blanks at its ends: printable ASCII words
+/// without `}`, one space apart. Its text so trimmed, and whether it holds two words or more.
+fn plain_comment(text: &[u8]) -> Option<(&[u8], bool)> {
+    let start = text.iter().position(|&b| !is_space(b)).unwrap_or(text.len());
+    let end = text.iter().rposition(|&b| !is_space(b)).map_or(start, |i| i + 1);
+    let plain = &text[start..end];
+    let (mut spaced, mut after_space) = (false, false);
+    for &b in plain {
+        match b {
+            b' ' if !after_space => (spaced, after_space) = (true, true),
+            b'!'..=b'|' | b'~' => after_space = false,
+            _ => return None,
+        }
+    }
+    Some((plain, spaced))
 }
 
 /// Characters in `text` if it is UTF-8 (bytes that start a character).

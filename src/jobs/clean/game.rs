@@ -4,6 +4,7 @@
 //! with an error no repair covers is rejected (its bytes kept as read); a game the selection
 //! leaves out is filtered (on its tags before it is replayed, where the filters allow).
 
+use std::borrow::Cow;
 use std::hash::{DefaultHasher, Hasher};
 
 use super::repair::{Repair, RepairKind, settle_result, standard_date, standard_variant};
@@ -94,39 +95,37 @@ impl<'o> CleanHooks<'o> {
             if not_utf8 {
                 self.repair(RepairKind::Encoding, String::from_utf8_lossy(value.raw), text.as_ref());
             }
-            let mut text = text.into_owned();
+            let mut text: Cow<'_, str> = text;
             if let Some(r) = ROSTER.iter().position(|&r| r == name) {
                 present[r] = true;
             }
             match name.as_ref() {
-                "Result" => {
-                    text = result.as_str().to_string();
-                }
+                "Result" => text = Cow::Borrowed(result.as_str()),
                 "SetUp" => {
                     setup = true;
                     if text != "1" && game.tag(b"FEN").is_some() {
-                        self.repair(RepairKind::SetUp, text.as_str(), "1");
-                        text = "1".into();
+                        self.repair(RepairKind::SetUp, text.as_ref(), "1");
+                        text = Cow::Borrowed("1");
                     }
                 }
                 "FEN" if self.game.fen_repaired => {
                     if let Some(start) = &self.game.start {
                         let mut fen = String::new();
                         write_fen(start, EpMode::Legal, &mut fen);
-                        self.repair(RepairKind::Fen, text.as_str(), fen.as_str());
-                        text = fen;
+                        self.repair(RepairKind::Fen, text.as_ref(), fen.as_str());
+                        text = Cow::Owned(fen);
                     }
                 }
                 "Variant" => {
                     if let Some(v) = standard_variant(game.variant, &text) {
-                        self.repair(RepairKind::Variant, text.as_str(), v);
-                        text = v.to_string();
+                        self.repair(RepairKind::Variant, text.as_ref(), v);
+                        text = Cow::Borrowed(v);
                     }
                 }
                 n if n.ends_with("Date") => {
                     if let Some(d) = standard_date(&text) {
-                        self.repair(RepairKind::Date, text.as_str(), d.as_str());
-                        text = d;
+                        self.repair(RepairKind::Date, text.as_ref(), d.as_str());
+                        text = Cow::Owned(d);
                     }
                 }
                 _ => {}
@@ -137,8 +136,9 @@ impl<'o> CleanHooks<'o> {
             self.writer.tag("Result", result.as_str());
             present[6] = true;
         }
-        let missing: Vec<&str> = ROSTER.iter().zip(present).filter(|(_, p)| !p).map(|(r, _)| *r).collect();
-        if !missing.is_empty() {
+        if present.contains(&false) {
+            let missing: Vec<&str> =
+                ROSTER.iter().zip(present).filter(|(_, p)| !p).map(|(r, _)| *r).collect();
             self.repair(RepairKind::Roster, "", missing.join(", "));
         }
         if game.tag(b"FEN").is_some() && !setup {
