@@ -59,10 +59,18 @@ printf 'clean -j1 / pgn-extract -s     %6.2fx (goal >= 20)\n' "$(ratio clean-1t 
 printf 'clean -j1 / check -j1          %6.2fx (goal >= 0.5)\n' "$(ratio clean-1t check-1t)"
 printf 'clean -j2 / clean -j1          %6.2fx (goal >= 1.8)\n' "$(ratio clean-2t clean-1t)"
 printf 'clean --dedup --eco / check    %6.2fx (goal >= 0.4)\n' "$(ratio clean-dedup-eco-1t check-1t)"
+# What the machine gives two processes: two 1-thread checks at once against one (2.00x when both
+# cores are free; no 2-thread run can scale past it).
+one=$(secs $bin check --quiet -j 1 $corpus)
+t0=$EPOCHREALTIME
+$bin check --quiet -j 1 $corpus >/dev/null 2>&1 & $bin check --quiet -j 1 $corpus >/dev/null 2>&1; wait
+two=$(echo "${EPOCHREALTIME/,/.} - ${t0/,/.}" | bc -l)
+printf 'machine ceiling: two 1-thread checks at once do %.2fx the work of one\n' "$(echo "2 * $one / $two" | bc -l)"
 # Peak resident memory (GNU time's maximum RSS) of one run each. A mapped input's pages count in
 # it (file pages, the kernel's to reclaim); --no-mmap reads it through a bounded buffer instead.
 for cmd in "$bin clean --quiet -j 2 -o $o $corpus" "$bin clean --quiet -j 2 --no-mmap -o $o $corpus" \
   "$bin clean --quiet -j 2 --no-mmap --dedup --eco -o $o $corpus"; do
-  kb=$( { /usr/bin/time -f '%M' $cmd >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+  /usr/bin/time -o "$out/rss" -f '%M' $cmd >/dev/null 2>&1 || true
+  kb=$(tail -1 "$out/rss")
   printf 'peak RSS %6.1f MB  %s\n' "$(echo "$kb / 1024" | bc -l)" "${cmd#"$bin" }"
 done

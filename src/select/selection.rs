@@ -300,6 +300,8 @@ impl Tracker {
 #[derive(Debug)]
 pub struct Filter<'s> {
     sel: &'s Selection,
+    /// The selection is not empty (asked per move by some jobs: kept, not recomputed).
+    active: bool,
     tracker: Tracker,
     classify: bool,
     state: State,
@@ -321,12 +323,13 @@ impl<'s> Filter<'s> {
     /// The filter of `sel`; with `classify`, every game's opening is named too
     /// ([`Filter::opening`]).
     pub fn new(sel: &'s Selection, classify: bool) -> Filter<'s> {
-        Filter { sel, tracker: sel.tracker(classify), classify, state: State::Keep }
+        Filter { sel, active: !sel.is_empty(), tracker: sel.tracker(classify), classify, state: State::Keep }
     }
 
     /// Whether it leaves any game out.
+    #[inline]
     pub fn is_active(&self) -> bool {
-        !self.sel.is_empty()
+        self.active
     }
 
     /// Decides on the game's tags: [`Verdict::Skip`] when they leave it out.

@@ -296,3 +296,24 @@ fn dedup_finds_the_duplicates_python_chess_finds() {
     println!("{} duplicates among {} inputs, as python-chess finds them", theirs.len(), inputs.len());
     assert!(theirs.len() >= 9, "the copy's games at least");
 }
+
+/// The exit codes of outputs that cannot be written: 73 for an output that is an input (nothing
+/// read, nothing written), 74 for a full disk (`/dev/full`, written in place as devices are).
+#[test]
+fn outputs_that_cannot_be_written_have_their_exit_codes() {
+    let dir = temp_dir("clean-outputs");
+    let input = dir.join("in.pgn");
+    std::fs::copy(fixture("pgn/twic1599_10k.pgn"), &input).expect("copy");
+    let before = std::fs::read(&input).expect("read");
+    for flag in ["-o", "--rejects", "--duplicates", "--report"] {
+        let o = run(&["clean", "-q", path(&input), flag, path(&input)]);
+        assert_eq!(o.status.code(), Some(73), "{flag}: {}", stderr(&o));
+        assert_eq!(std::fs::read(&input).expect("read"), before, "{flag}: the input is untouched");
+    }
+    if Path::new("/dev/full").exists() {
+        let o = run(&["clean", "-q", path(&input), "-o", "/dev/full"]);
+        assert_eq!(o.status.code(), Some(74), "{}", stderr(&o));
+    }
+    let o = run(&["clean", "-q", path(&input), "-o", "/nonexistent-dir/out.pgn"]);
+    assert_eq!(o.status.code(), Some(73), "{}", stderr(&o));
+}

@@ -138,3 +138,22 @@ fn positions_stops_on_ctrl_c_with_its_output_flushed_and_in_place() {
     }
     std::fs::remove_dir_all(dir).expect("clean up");
 }
+
+/// `clean` interrupted: exit 130 and no output under its final name (a cleaned file that ends
+/// early would pass for a whole one), no temporary file left behind.
+#[cfg(unix)]
+#[test]
+fn clean_stops_on_ctrl_c_leaving_no_output_in_place() {
+    let dir = temp_dir("interrupt-clean");
+    for threads in ["1", "2"] {
+        let (out, report) = (dir.join("out.pgn"), dir.join("report.jsonl"));
+        let args =
+            ["clean", "-j", threads, "-", "-o", out.to_str().unwrap(), "--report", report.to_str().unwrap()];
+        let (code, _, err) = interrupted(&args);
+        assert_eq!(code, Some(130), "-j{threads}: {err}");
+        let left: Vec<_> =
+            std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+        assert!(left.is_empty(), "-j{threads}: nothing left behind: {left:?}");
+    }
+    std::fs::remove_dir_all(dir).expect("clean up");
+}
