@@ -2,7 +2,7 @@
 //! no repair can save kept verbatim in a rejects file, filters, exact duplicate removal, and a
 //! ledger in which every input game is written, rejected, filtered out or a duplicate.
 //!
-//! Workers replay each chunk ([`game`]: the hooks, which write and repair), the release side
+//! Workers replay each chunk (`game.rs`: the hooks, which write and repair), the release side
 //! ([`CleanWriter`]) writes the games in input order, removes duplicates across the whole run
 //! ([`dedup`]) and keeps the ledger. Games are cut at guessed boundaries: nothing a worker renders
 //! carries a game number, so the report's numbers are made absolute on release.
