@@ -10,9 +10,11 @@ use super::collect::Mainline;
 use super::{ANALYSED, CACHE_HITS, FROM_RULES, POSITIONS, UNEVALUATED};
 use crate::analysis::{Analysis, Analyzer, AnalyzerError, Limit, PovScore, Score};
 use crate::annotate::cache::{Cache, EngineId};
-use crate::chess::{Outcome, Position, Termination};
+use crate::chess::{Move, Outcome, Position, Termination};
+use crate::engine::client::MAX_PLIES;
 use crate::error::{Diagnostic, Error, Kind};
 use crate::notation::fen::{EpMode, write_fen};
+use crate::notation::write_uci;
 use crate::pipeline::Cancel;
 use crate::pipeline::stats::Stats;
 
@@ -71,6 +73,28 @@ fn place(ply: u32) -> String {
     if ply == 0 { "the start position".to_string() } else { format!("the position after ply {ply}") }
 }
 
+/// Where the line that leads to position `ply` starts: the last position reached by a capture
+/// or a pawn move (its halfmove clock is 0), or the game's start; at most the UCI client's
+/// [`MAX_PLIES`] moves back.
+fn line_start(positions: &[Position], ply: usize) -> usize {
+    let last_irreversible = (0..=ply).rev().find(|&i| positions[i].halfmoves() == 0).unwrap_or(0);
+    last_irreversible.max(ply.saturating_sub(MAX_PLIES))
+}
+
+/// `moves` played from `start` in UCI, separated by spaces.
+fn uci_line(start: &Position, moves: &[Move]) -> String {
+    let mut pos = *start;
+    let mut text = String::new();
+    for &m in moves {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        write_uci(m, pos.castling_mode(), &mut text);
+        pos.play_unchecked(m);
+    }
+    text
+}
+
 /// One worker's engine with the cache and the limit.
 pub struct Analyst {
     engine: Box<dyn Analyzer + Send>,
@@ -116,7 +140,9 @@ impl Analyst {
         diagnostics: &mut Vec<Diagnostic>,
         stats: &mut Stats,
     ) -> Result<Option<Vec<Evaluated>>, Error> {
-        let Some(start) = game.start else { return Ok(Some(Vec::new())) };
+        if game.start.is_none() {
+            return Ok(Some(Vec::new()));
+        }
         if self.keep_hash {
             self.engine.new_game();
         }
@@ -134,8 +160,14 @@ impl Analyst {
                 out.push(Evaluated { white: Some(white), ..Evaluated::default() });
                 continue;
             }
+            // The engine sees the moves since the last capture or pawn move (repetitions), and
+            // nothing before: the cache key holds exactly what the evaluation depends on.
+            let root = line_start(&game.positions, ply as usize);
+            let line = &game.moves[root..ply as usize];
+            let line_text =
+                if self.cache.is_some() { uci_line(&game.positions[root], line) } else { String::new() };
             let cached = match &self.cache {
-                Some(c) => c.lookup(pos, &self.id, &self.limit)?,
+                Some(c) => c.lookup_line(pos, &line_text, &self.id, &self.limit)?,
                 None => None,
             };
             let analysis = match cached {
@@ -149,12 +181,12 @@ impl Analyst {
                         self.engine.new_game();
                     }
                     stats.add(ANALYSED, 1);
-                    let result = self.engine.analyse_line(&start, &game.moves[..ply as usize], &self.limit);
+                    let result = self.engine.analyse_line(&game.positions[root], line, &self.limit);
                     self.warnings(game, ply, diagnostics, stats);
                     match result {
                         Ok(a) => {
                             if let Some(c) = &self.cache {
-                                c.store(pos, &self.id, &self.limit, &a)?;
+                                c.store_line(pos, &line_text, &self.id, &self.limit, &a)?;
                             }
                             Some(a)
                         }
