@@ -111,6 +111,8 @@ kinds! {
     ResultSpelling => "result_spelling", Warning, "result written with a Unicode dash or a ½";
     FenRepaired => "fen_repaired", Warning, "impossible en passant square dropped, or fullmove 0 read as 1";
     MissingSetUp => "missing_setup", Warning, "FEN tag without SetUp \"1\"";
+    EngineWarning => "engine_warning", Warning, "engine output ignored or cut, or the engine restarted";
+    Unevaluated => "unevaluated", Error, "position left without an engine evaluation";
 }
 
 // Written out: the enum comes from the macro above, which has no `#[default]` to give.

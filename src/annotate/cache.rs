@@ -7,7 +7,9 @@
 //!   movetime). With one thread and a cleared hash an analysis is then a pure function of
 //!   (position, engine, options, limit), which is the key, so a hit is exact.
 //! - The key is the text of the four EPD fields ([`write_epd`] with [`EpMode::Legal`]: the en
-//!   passant square only when a capture is legal; crazyhouse pockets and `~` marks included),
+//!   passant square only when a capture is legal; crazyhouse pockets and `~` marks included)
+//!   with, for [`Cache::lookup_line`], the moves since the last capture or pawn move (an engine
+//!   that sees them scores repetitions, so two move orders to one position may score apart),
 //!   the [`EngineId`] and the limit as `go` arguments (`nodes 20000`, `depth 18`,
 //!   `depth 18 nodes 20000`). It is hashed to a 64-bit integer primary key and the full key is
 //!   stored beside it and compared on every read, so a hash collision costs a miss, never a
@@ -23,7 +25,9 @@
 //! ```sql
 //! CREATE TABLE evals (
 //!     key          INTEGER PRIMARY KEY, -- 64-bit hash of (position, engine, search_limit)
-//!     position     TEXT NOT NULL,       -- EPD: placement[pockets] side castling ep
+//!     position     TEXT NOT NULL,       -- EPD: placement[pockets] side castling ep, then
+//!                                       -- ' moves e2e4 ...' when the analysis saw the moves
+//!                                       -- since the last capture or pawn move
 //!     engine       TEXT NOT NULL,       -- 'id name; option=value; ...' (EngineId)
 //!     search_limit TEXT NOT NULL,       -- 'nodes 20000', 'depth 18', 'depth 18 nodes 20000'
 //!     cp           INTEGER,             -- centipawns, side to move's view (NULL for a mate)
@@ -285,7 +289,20 @@ impl Cache {
         engine: &EngineId,
         limit: &Limit,
     ) -> Result<Option<Analysis>, CacheError> {
-        let Some(key) = Key::new(pos, engine, limit) else {
+        self.lookup_line(pos, "", engine, limit)
+    }
+
+    /// [`Cache::lookup`] of `pos` as reached by `moves` (UCI, separated by spaces): the moves
+    /// since the last capture or pawn move, which an engine that sees them may score otherwise
+    /// (a repetition), so they are part of the key.
+    pub fn lookup_line(
+        &self,
+        pos: &Position,
+        moves: &str,
+        engine: &EngineId,
+        limit: &Limit,
+    ) -> Result<Option<Analysis>, CacheError> {
+        let Some(key) = Key::new(pos, moves, engine, limit) else {
             return Ok(None);
         };
         let in_memory = {
@@ -339,7 +356,19 @@ impl Cache {
         limit: &Limit,
         analysis: &Analysis,
     ) -> Result<bool, CacheError> {
-        let Some(key) = Key::new(pos, engine, limit) else {
+        self.store_line(pos, "", engine, limit, analysis)
+    }
+
+    /// [`Cache::store`] of `pos` as reached by `moves` (see [`Cache::lookup_line`]).
+    pub fn store_line(
+        &self,
+        pos: &Position,
+        moves: &str,
+        engine: &EngineId,
+        limit: &Limit,
+        analysis: &Analysis,
+    ) -> Result<bool, CacheError> {
+        let Some(key) = Key::new(pos, moves, engine, limit) else {
             return Ok(false);
         };
         let hash = key.hash;

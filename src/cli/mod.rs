@@ -29,6 +29,10 @@ enum Command {
     /// duplicates removed.
     #[command(after_help = cmd::clean::EXAMPLES)]
     Clean(Box<cmd::clean::Args>),
+    /// Analyse every mainline position with an engine and write lichess-style annotations
+    /// ([%eval], judgements, the engine's line), or JSON Lines records.
+    #[command(after_help = cmd::annotate::EXAMPLES)]
+    Annotate(Box<cmd::annotate::Args>),
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     #[command(after_help = cmd::perft::EXAMPLES)]
     Perft(cmd::perft::Args),
@@ -120,6 +124,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => cmd::check::run(&args),
         Command::Clean(args) => cmd::clean::run(&args),
+        Command::Annotate(args) => cmd::annotate::run(&args),
         Command::Perft(args) => cmd::perft::run(&args),
         Command::Positions(args) => cmd::positions::run(&args),
         Command::Uci(args) => cmd::uci::run(&args),

@@ -10,7 +10,7 @@
 //! could not be replayed (no move before it to replace) is left out, and its [`Exported`] record
 //! says why.
 
-use crate::chess::{Color, Position};
+use crate::chess::{Color, Move, Position};
 use crate::error::{Kind, Severity};
 use crate::notation::san::write_san;
 use crate::pgn::{GameResult, Nag, RawComment, Writer};
@@ -91,6 +91,22 @@ impl GameWriter {
         &self.san
     }
 
+    /// Writes `moves` played from `start` (a line that is not in the input, such as an engine's
+    /// principal variation), each in SAN with its check mark.
+    pub fn line(&mut self, depth: u32, start: &Position, moves: &[Move]) {
+        if !self.keeps(depth) {
+            return;
+        }
+        let mut pos = *start;
+        for &m in moves {
+            self.san.clear();
+            write_san(&pos, m, &mut self.san);
+            let black = pos.turn() == Color::Black;
+            self.moves.san(&mut self.movetext, &self.san, pos.fullmoves(), black);
+            pos.play_unchecked(m);
+        }
+    }
+
     /// Writes a NAG.
     pub fn nag(&mut self, depth: u32, nag: Nag) {
         if self.keeps(depth) && !self.strip.nags {
@@ -146,7 +162,7 @@ impl GameWriter {
 }
 
 /// Appends `text` without the `[%clk ...]` / `[%eval ...]` commands `strip` leaves out.
-fn without_commands(text: &[u8], strip: Strip, out: &mut Vec<u8>) {
+pub(crate) fn without_commands(text: &[u8], strip: Strip, out: &mut Vec<u8>) {
     let mut rest = text;
     while let Some(open) = memchr::memmem::find(rest, b"[%") {
         let body = &rest[open + 2..];

@@ -3,6 +3,7 @@
 //! workers replay games through [`crate::pipeline::replay`], and a [`run::Sink`] that writes what
 //! they release.
 
+pub mod annotate;
 pub mod check;
 pub mod clean;
 pub mod export;

@@ -1,6 +1,7 @@
 //! Integration tests (one binary): the real `pgnkit` executable on `fixtures/` (and on
 //! `../shared/data` when it is there), plus library-level checks over whole corpora.
 
+mod annotate;
 mod check;
 mod clean;
 // The fuzz targets' properties and PGN event trace, shared with `tests/fuzz` (one copy).

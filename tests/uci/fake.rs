@@ -14,6 +14,7 @@
 //! - `slow-uci=MS`: wait before answering `uci`; `no-uciok`: never send `uciok`;
 //!   `exit-at-uci`: exit when `uci` comes; `uciok-once=FILE`: send `uciok` only when FILE does
 //!   not exist, and create it (so only the first engine started completes its handshake).
+//! - `slow-go=MS`: wait MS milliseconds before answering each `go` (a run to kill mid-way).
 //! - `stderr-flood`: write 1 MiB to stderr at each `go` before answering.
 //! - `variants`: list `UCI_Variant` with `chess` and `crazyhouse`.
 //! - `log=FILE`: append `# start PID` and every command received to FILE.
@@ -94,6 +95,7 @@ struct Modes {
     illegal_pv: bool,
     no_pv: bool,
     slow_uci: Option<u64>,
+    slow_go: Option<u64>,
     no_uciok: bool,
     uciok_once: Option<String>,
     exit_at_uci: bool,
@@ -118,6 +120,7 @@ impl Modes {
                 "illegal-pv" => m.illegal_pv = true,
                 "no-pv" => m.no_pv = true,
                 "slow-uci" => m.slow_uci = n().map(u64::from),
+                "slow-go" => m.slow_go = n().map(u64::from),
                 "no-uciok" => m.no_uciok = true,
                 "uciok-once" => m.uciok_once = Some(value.to_string()),
                 "exit-at-uci" => m.exit_at_uci = true,
@@ -134,9 +137,11 @@ impl Modes {
         m
     }
 
+    /// One `write` per line: engines of one run share a log, and appends of whole lines do not
+    /// interleave.
     fn log(&mut self, line: &str) {
         if let Some(f) = &mut self.log {
-            writeln!(f, "{line}").expect("fake engine log");
+            f.write_all(format!("{line}\n").as_bytes()).expect("fake engine log");
         }
     }
 }
@@ -272,6 +277,9 @@ pub fn run(args: &[String]) -> i32 {
                 if modes.hang_at == Some(gos) {
                     hung = true;
                     continue;
+                }
+                if let Some(ms) = modes.slow_go {
+                    std::thread::sleep(Duration::from_millis(ms));
                 }
                 let lines = search_output(&pos, &modes);
                 if modes.hang_stop_at.contains(&gos) {

@@ -7,6 +7,7 @@
 //! test runs Cargo itself (an `examples/` engine would need `cargo build --example` from inside
 //! `cargo test`, which holds the build directory's lock).
 
+mod annotate;
 mod fake;
 mod faults;
 mod harness;
@@ -53,6 +54,13 @@ fn main() -> ExitCode {
         faults::slow_handshake_within_the_timeout,
         faults::handshake_failures_are_start_errors,
         faults::missing_binary_is_exit_69,
+        annotate::annotate_crash_restarts_and_loses_nothing,
+        annotate::annotate_position_that_always_crashes_is_unevaluated,
+        annotate::annotate_hang_is_killed_and_the_run_goes_on,
+        annotate::annotate_garbage_and_illegal_pv_are_warnings,
+        annotate::annotate_engine_that_cannot_start_is_exit_69,
+        annotate::annotate_killed_and_resumed_is_byte_identical,
+        annotate::annotate_stockfish_same_at_one_and_two_engines,
         stockfish::handshake,
         stockfish::mate_in_one,
         stockfish::nodes_limit_is_reproducible,

@@ -109,10 +109,16 @@ pub(super) struct Key<'e> {
 }
 
 impl<'e> Key<'e> {
-    pub(super) fn new(pos: &Position, engine: &'e EngineId, limit: &Limit) -> Option<Key<'e>> {
+    /// The key of `pos` reached by `moves` (UCI, separated by spaces; empty: the position
+    /// alone), analysed by `engine` under `limit`.
+    pub(super) fn new(pos: &Position, moves: &str, engine: &'e EngineId, limit: &Limit) -> Option<Key<'e>> {
         let limit = limit_text(limit)?;
         let mut position = String::with_capacity(96);
         write_epd(pos, EpMode::Legal, &mut position);
+        if !moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(moves);
+        }
         let hash = key_hash(&position, engine.as_str(), &limit);
         Some(Key { hash, position, engine: engine.as_str(), limit })
     }

@@ -209,6 +209,25 @@ fn engine_options_and_limit_separate_entries() {
     assert_eq!(cache.stats().misses, 14);
 }
 
+/// The moves that led to a position separate entries: an engine that sees them scores
+/// repetitions; a position with no moves is the position alone.
+#[test]
+fn the_moves_to_a_position_separate_entries() {
+    let dir = Scratch::new("moves");
+    let cache = Cache::open(dir.db()).unwrap();
+    let pos = fen("r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
+    let a = analysis(&pos, Score::Cp(20), "d2d4");
+    let line = "g1f3 b8c6";
+    cache.store_line(&pos, line, &sf(), &NODES, &a).unwrap();
+    for pass in 0..2 {
+        assert_eq!(cache.lookup_line(&pos, line, &sf(), &NODES).unwrap().as_ref(), Some(&a), "pass {pass}");
+        assert_eq!(cache.lookup(&pos, &sf(), &NODES).unwrap(), None, "pass {pass}");
+        assert_eq!(cache.lookup_line(&pos, "g1f3 g8f6 f3g1 b8c6 g1f3 f6g8", &sf(), &NODES).unwrap(), None);
+        cache.flush().unwrap();
+    }
+    assert_eq!(cache.lookup_line(&pos, "", &sf(), &NODES).unwrap(), None, "the same as lookup");
+}
+
 #[test]
 fn time_limits_are_not_cached() {
     let dir = Scratch::new("movetime");
@@ -475,7 +494,7 @@ fn the_file_format_is_fixed() {
     );
     assert_ne!(key_hash("a", "b", "c"), key_hash("ab", "", "c"));
     let engine = sf();
-    let key = Key::new(&fen(STARTING_FEN), &engine, &NODES).unwrap();
+    let key = Key::new(&fen(STARTING_FEN), "", &engine, &NODES).unwrap();
     assert_eq!((key.position.as_str(), key.limit.as_str()), (position, "nodes 20000"));
     let both = Limit { nodes: Some(5), depth: Some(7), movetime: None };
     assert_eq!(limit_text(&both).as_deref(), Some("depth 7 nodes 5"));

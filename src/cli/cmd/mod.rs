@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod annotate;
 pub mod bench;
 pub mod check;
 pub mod clean;

@@ -1,0 +1,221 @@
+//! `pgnkit annotate`: every mainline position analysed by a pool of engines (the built-in one by
+//! default), the games written with lichess's annotations or as JSON Lines records; evaluations
+//! cached in SQLite so that the same command again resumes where a killed run stopped.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use pgnkit::analysis::Limit;
+use pgnkit::annotate::cache::Cache;
+use pgnkit::engine::client::EngineConfig;
+use pgnkit::io::{Output, OutputOptions};
+use pgnkit::jobs::annotate::{
+    Annotate, AnnotateOptions, AnnotateWriter, DEFAULT_NODES, EngineChoice, Format, UNEVALUATED, Variations,
+    sink,
+};
+use pgnkit::jobs::run;
+
+use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude};
+use crate::cli::progress::Progress;
+use crate::cli::{Code, Fail, interrupt};
+
+pub const EXAMPLES: &str = "\
+Examples:
+  pgnkit annotate games.pgn -o annotated.pgn
+  pgnkit annotate --engine /usr/games/stockfish --nodes 1000000 --engines 2 games.pgn -o out.pgn
+  pgnkit annotate --engine stockfish --engine-option 'Skill Level=20' --hash 64 games.pgn.zst -o out.pgn.zst
+  pgnkit annotate --format jsonl --depth 12 games.pgn -o evals.jsonl
+  pgnkit annotate --from-evals --add-tags lichess_export.pgn -o judged.pgn
+
+After every mainline move the output holds [%eval 0.17] / [%eval #-3] (White's view) in the
+move's comment; moves that lose enough winning chances get lichess's NAG ($6 ?!, $2 ?, $4 ??),
+its comment (Inaccuracy. Nf3 was best.) and the engine's line as a variation (--variations).
+
+Limits: --nodes and --depth are reproducible: every position is searched from a cleared hash,
+so the output is the same at any --engines and from run to run, and evaluations are cached
+(by default in $XDG_CACHE_HOME/pgnkit/evals.sqlite). Running the same command again after a
+crash or Ctrl-C analyses only the positions the cache lacks. --movetime results differ from
+run to run and are not cached; neither are --keep-hash results.
+
+Exit codes: 1 when some position was left without an evaluation (a diagnostic names it) or a
+game had errors (written as read); 69 when the engine is missing or fails its handshake.";
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum FormatArg {
+    /// The games with lichess's annotations.
+    Pgn,
+    /// One JSON Lines record per analysed position, then a summary.
+    Jsonl,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum VariationsArg {
+    /// No variation.
+    None,
+    /// The engine's line before each judged move (lichess's choice).
+    Mistakes,
+    /// The engine's line before every move that is not its best.
+    All,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    select: SelectArgs,
+    #[command(flatten)]
+    plies: PlyArgs,
+    /// Output file (`.zst`/`.gz` name: compressed); `-` is stdout. Never overwrites an input.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    output: PathBuf,
+    /// `builtin` (the built-in engine, in-process) or the path of a UCI engine.
+    #[arg(long, value_name = "builtin|PATH", default_value = "builtin")]
+    engine: String,
+    /// An argument for the UCI engine (repeatable).
+    #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+    engine_arg: Vec<String>,
+    /// A UCI option, NAME=VALUE (repeatable); one the engine does not list is a warning.
+    #[arg(long, value_name = "NAME=VALUE")]
+    engine_option: Vec<String>,
+    /// Engines run at once, one per worker thread (default: the number of cores; -j too).
+    #[arg(long, value_name = "N")]
+    engines: Option<usize>,
+    /// Hash table size in MB of each engine.
+    #[arg(long, value_name = "MB")]
+    hash: Option<u32>,
+    /// Keep the hash through a game (stronger; results then depend on the positions before,
+    /// so they are not cached).
+    #[arg(long)]
+    keep_hash: bool,
+    /// Nodes per position (the default, 100000, when no limit is given). Reproducible.
+    #[arg(long, value_name = "N")]
+    nodes: Option<u64>,
+    /// Depth in plies per position. Reproducible.
+    #[arg(long, value_name = "D")]
+    depth: Option<u32>,
+    /// Milliseconds per position. NOT reproducible: results vary from run to run and with
+    /// --engines, and are not cached.
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// What is written.
+    #[arg(long, value_enum, default_value = "pgn")]
+    format: FormatArg,
+    /// Which moves get the engine's line as a variation.
+    #[arg(long, value_enum, default_value = "mistakes")]
+    variations: VariationsArg,
+    /// Add WhiteACPL, BlackACPL, WhiteAccuracy and BlackAccuracy tags (lichess's formulas).
+    #[arg(long)]
+    add_tags: bool,
+    /// No engine: judge the games' own [%eval]s and write the judgements.
+    #[arg(long)]
+    from_evals: bool,
+    /// The evaluation cache (SQLite; default: $XDG_CACHE_HOME/pgnkit/evals.sqlite).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_cache")]
+    cache: Option<PathBuf>,
+    /// Use no evaluation cache.
+    #[arg(long)]
+    no_cache: bool,
+    /// Seconds a search may run past its limit before the engine counts as hung (tests).
+    #[arg(long, value_name = "SECS", hide = true)]
+    search_timeout: Option<u64>,
+}
+
+fn limit(args: &Args) -> Limit {
+    let limit =
+        Limit { nodes: args.nodes, depth: args.depth, movetime: args.movetime.map(Duration::from_millis) };
+    if limit == Limit::infinite() { Limit::nodes(DEFAULT_NODES) } else { limit }
+}
+
+fn engine(args: &Args) -> Result<EngineChoice, Fail> {
+    if args.engine == "builtin" {
+        if !args.engine_arg.is_empty() || !args.engine_option.is_empty() {
+            return Err(Fail::usage("--engine-arg and --engine-option need --engine PATH (a UCI engine)"));
+        }
+        let hash_mb = args.hash.map_or(pgnkit::search::DEFAULT_HASH_MB, |h| h.max(1) as usize);
+        return Ok(EngineChoice::Builtin { hash_mb });
+    }
+    let mut config = EngineConfig::new(&args.engine);
+    config.args = args.engine_arg.iter().map(Into::into).collect();
+    config.options = args
+        .engine_option
+        .iter()
+        .map(|o| EngineConfig::parse_option(o).map_err(Fail::usage))
+        .collect::<Result<_, _>>()?;
+    config.hash_mb = args.hash;
+    config.keep_hash = args.keep_hash;
+    if let Some(s) = args.search_timeout {
+        config.timeouts.search = Duration::from_secs(s);
+        config.timeouts.grace = Duration::from_secs(s);
+    }
+    Ok(EngineChoice::Uci(config))
+}
+
+fn cache(args: &Args) -> Result<Option<Arc<Cache>>, Fail> {
+    if args.no_cache || args.from_evals {
+        return Ok(None);
+    }
+    let Some(path) = args.cache.clone().or_else(Cache::default_path) else {
+        eprintln!("pgnkit: warning: no cache directory ($XDG_CACHE_HOME, $HOME): running without a cache");
+        return Ok(None);
+    };
+    let cache = Cache::open(&path).map_err(|e| Fail::from(pgnkit::error::Error::from(e)))?;
+    Ok(Some(Arc::new(cache)))
+}
+
+pub fn run(args: &Args) -> Result<Code, Fail> {
+    interrupt::install();
+    let cache = cache(args)?;
+    let opts = AnnotateOptions {
+        engine: engine(args)?,
+        limit: limit(args),
+        keep_hash: args.keep_hash,
+        format: if args.format == FormatArg::Jsonl { Format::Jsonl } else { Format::Pgn },
+        variations: match args.variations {
+            VariationsArg::None => Variations::None,
+            VariationsArg::Mistakes => Variations::Mistakes,
+            VariationsArg::All => Variations::All,
+        },
+        add_tags: args.add_tags,
+        from_evals: args.from_evals,
+        cache: cache.clone(),
+        select: args.select.selection(Some(&args.plies), &args.input.files)?,
+        line_width: 80,
+    };
+    args.select.no_eco_tags("annotate")?;
+    let job = Annotate::new(opts);
+    let outputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
+    let out = Output::create(&args.output, &outputs)?;
+    let format = job.options().format;
+    let mut writer = AnnotateWriter::new(out, std::io::stderr(), format);
+    let progress = Progress::new(args.input.quiet);
+    let mut run_opts = args.input.run_options();
+    run_opts.threads = args.engines.or(args.input.threads).filter(|&n| n > 0).unwrap_or(run_opts.threads);
+    let result = run::run(&job, &args.input.files, &run_opts, &progress, &mut writer);
+    // Whatever happened, what the engines found is committed: the next run resumes from it.
+    let flushed = cache.as_ref().map(|c| c.flush());
+    let summary = result?;
+    let cache_stats = cache.as_ref().map(|c| c.stats());
+    if let Some(Err(e)) = flushed {
+        eprintln!("pgnkit: warning: the cache could not be committed: {e}");
+    }
+    writer.finish(&summary, cache_stats)?;
+    if !args.input.quiet {
+        eprint!("{}", sink::summary_text(&summary, cache_stats));
+    }
+    if summary.stopped.is_some()
+        && let Some(c) = &cache
+    {
+        eprintln!(
+            "pgnkit: the evaluations so far are in {}: run the same command again to resume",
+            c.path().display()
+        );
+    }
+    drop(job);
+    if let Some(c) = cache.and_then(Arc::into_inner) {
+        let _ = c.close();
+    }
+    let failures = summary.stats.get(UNEVALUATED) > 0 || summary.stats.games_with_errors > 0;
+    Ok(conclude(&summary, failures))
+}

@@ -1,0 +1,225 @@
+//! The evaluation of a game's mainline positions: game endings from the rules (never sent), then
+//! the cache, then the engine (its result stored in the cache). What the engine did wrong comes
+//! back as diagnostics with the game and the ply; a position the engine could not evaluate is
+//! left without an evaluation (a diagnostic of kind `unevaluated`), and the game goes on. An
+//! engine that cannot be restarted stops the run (exit code 69).
+
+use std::sync::Arc;
+
+use super::collect::Mainline;
+use super::{ANALYSED, CACHE_HITS, FROM_RULES, POSITIONS, UNEVALUATED};
+use crate::analysis::{Analysis, Analyzer, AnalyzerError, Limit, PovScore, Score};
+use crate::annotate::cache::{Cache, EngineId};
+use crate::chess::{Move, Outcome, Position, Termination};
+use crate::engine::client::MAX_PLIES;
+use crate::error::{Diagnostic, Error, Kind};
+use crate::notation::fen::{EpMode, write_fen};
+use crate::notation::write_uci;
+use crate::pipeline::Cancel;
+use crate::pipeline::stats::Stats;
+
+/// What is known of one mainline position.
+#[derive(Clone, Debug, Default)]
+pub struct Evaluated {
+    /// The evaluation from White's view (`None`: none could be had).
+    pub white: Option<Score>,
+    /// The engine's analysis (from the engine or the cache); `None` for a game ending, a
+    /// failure, or an evaluation read from the game.
+    pub analysis: Option<Analysis>,
+    /// The depth of an evaluation read from the game.
+    pub game_depth: Option<u32>,
+}
+
+/// The evaluation the rules give a finished position: checkmate (`Mate(0)`) or stalemate (0).
+pub fn from_rules(pos: &Position) -> Option<Score> {
+    match pos.outcome() {
+        Some(Outcome { termination: Termination::Checkmate, .. }) => Some(Score::Mate(0)),
+        Some(Outcome { termination: Termination::Stalemate, .. }) => Some(Score::Cp(0)),
+        _ => None,
+    }
+}
+
+/// A diagnostic about `game` (`None`: before any game) at the position after ply `ply`.
+pub(super) fn diagnostic(
+    game: Option<&Mainline>,
+    ply: Option<u32>,
+    kind: Kind,
+    message: String,
+) -> Diagnostic {
+    let mut d = Diagnostic { kind, severity: kind.severity(), ply, message, ..Diagnostic::default() };
+    if let Some(g) = game {
+        d.game = g.number;
+        d.offset = g.offset;
+        d.line = g.line;
+        d.column = 1;
+        d.white = g.white.clone();
+        d.black = g.black.clone();
+        if let Some(pos) = ply.and_then(|p| g.positions.get(p as usize)) {
+            let mut fen = String::new();
+            write_fen(pos, EpMode::Legal, &mut fen);
+            d.fen = Some(fen);
+        }
+    }
+    d
+}
+
+/// An engine warning as a diagnostic.
+pub(super) fn warning_diagnostic(game: Option<&Mainline>, ply: Option<u32>, message: String) -> Diagnostic {
+    diagnostic(game, ply, Kind::EngineWarning, format!("engine: {message}"))
+}
+
+/// Where in the game a position stands, for messages.
+fn place(ply: u32) -> String {
+    if ply == 0 { "the start position".to_string() } else { format!("the position after ply {ply}") }
+}
+
+/// Where the line that leads to position `ply` starts: the last position reached by a capture
+/// or a pawn move (its halfmove clock is 0), or the game's start; at most the UCI client's
+/// [`MAX_PLIES`] moves back.
+fn line_start(positions: &[Position], ply: usize) -> usize {
+    let last_irreversible = (0..=ply).rev().find(|&i| positions[i].halfmoves() == 0).unwrap_or(0);
+    last_irreversible.max(ply.saturating_sub(MAX_PLIES))
+}
+
+/// `moves` played from `start` in UCI, separated by spaces.
+fn uci_line(start: &Position, moves: &[Move]) -> String {
+    let mut pos = *start;
+    let mut text = String::new();
+    for &m in moves {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        write_uci(m, pos.castling_mode(), &mut text);
+        pos.play_unchecked(m);
+    }
+    text
+}
+
+/// One worker's engine with the cache and the limit.
+pub struct Analyst {
+    engine: Box<dyn Analyzer + Send>,
+    id: EngineId,
+    cache: Option<Arc<Cache>>,
+    limit: Limit,
+    keep_hash: bool,
+}
+
+impl Analyst {
+    /// `engine` known to the cache as `id`, analysing under `limit`; with `keep_hash` its hash
+    /// is cleared once per game instead of before every position.
+    pub fn new(
+        engine: Box<dyn Analyzer + Send>,
+        id: EngineId,
+        cache: Option<Arc<Cache>>,
+        limit: Limit,
+        keep_hash: bool,
+    ) -> Analyst {
+        Analyst { engine, id, cache, limit, keep_hash }
+    }
+
+    /// The engine's name.
+    pub fn name(&self) -> &str {
+        self.engine.name()
+    }
+
+    /// The engine's warnings about the last position, as diagnostics.
+    fn warnings(&mut self, game: &Mainline, ply: u32, out: &mut Vec<Diagnostic>, stats: &mut Stats) {
+        for w in self.engine.take_warnings() {
+            let d = warning_diagnostic(Some(game), Some(ply), format!("{}: {w}", place(ply)));
+            stats.count(&d);
+            out.push(d);
+        }
+    }
+
+    /// Evaluates every position of `game`'s mainline, in order. `Ok(None)` when the run was
+    /// cancelled meanwhile (the game's output is dropped).
+    pub(super) fn game(
+        &mut self,
+        game: &Mainline,
+        cancel: &Cancel<'_>,
+        diagnostics: &mut Vec<Diagnostic>,
+        stats: &mut Stats,
+    ) -> Result<Option<Vec<Evaluated>>, Error> {
+        if game.start.is_none() {
+            return Ok(Some(Vec::new()));
+        }
+        if self.keep_hash {
+            self.engine.new_game();
+        }
+        let mut out = Vec::with_capacity(game.positions.len());
+        let mut unsupported = false;
+        for (ply, pos) in game.positions.iter().enumerate() {
+            if cancel.is_set() {
+                return Ok(None);
+            }
+            stats.add(POSITIONS, 1);
+            let ply = ply as u32;
+            if let Some(score) = from_rules(pos) {
+                stats.add(FROM_RULES, 1);
+                let white = PovScore::new(pos.turn(), score).white();
+                out.push(Evaluated { white: Some(white), ..Evaluated::default() });
+                continue;
+            }
+            // The engine sees the moves since the last capture or pawn move (repetitions), and
+            // nothing before: the cache key holds exactly what the evaluation depends on.
+            let root = line_start(&game.positions, ply as usize);
+            let line = &game.moves[root..ply as usize];
+            let line_text =
+                if self.cache.is_some() { uci_line(&game.positions[root], line) } else { String::new() };
+            let cached = match &self.cache {
+                Some(c) => c.lookup_line(pos, &line_text, &self.id, &self.limit)?,
+                None => None,
+            };
+            let analysis = match cached {
+                Some(a) => {
+                    stats.add(CACHE_HITS, 1);
+                    Some(a)
+                }
+                None if unsupported => None,
+                None => {
+                    if !self.keep_hash {
+                        self.engine.new_game();
+                    }
+                    stats.add(ANALYSED, 1);
+                    let result = self.engine.analyse_line(&game.positions[root], line, &self.limit);
+                    self.warnings(game, ply, diagnostics, stats);
+                    match result {
+                        Ok(a) => {
+                            if let Some(c) = &self.cache {
+                                c.store_line(pos, &line_text, &self.id, &self.limit, &a)?;
+                            }
+                            Some(a)
+                        }
+                        Err(e) if e.is_fatal() => return Err(Error::Engine(e.to_string())),
+                        Err(e) => {
+                            unsupported = matches!(e, AnalyzerError::UnsupportedVariant);
+                            let message = format!("{} was left without an evaluation: {e}", place(ply));
+                            let d = diagnostic(Some(game), Some(ply), Kind::Unevaluated, message);
+                            stats.count(&d);
+                            diagnostics.push(d);
+                            None
+                        }
+                    }
+                }
+            };
+            if analysis.is_none() {
+                stats.add(UNEVALUATED, 1);
+            }
+            let white = analysis.as_ref().map(|a| PovScore::new(pos.turn(), a.score).white());
+            out.push(Evaluated { white, analysis, game_depth: None });
+        }
+        Ok(Some(out))
+    }
+}
+
+/// The evaluations a game gives itself (`--from-evals`): none for the start position, then the
+/// `[%eval]` after each move; a game ending from the rules when the game gives none.
+pub(super) fn from_game(game: &Mainline, stats: &mut Stats) -> Vec<Evaluated> {
+    stats.add(POSITIONS, game.positions.len() as u64);
+    let mut out = vec![Evaluated::default()];
+    for ((score, depth), pos) in game.game_evals.iter().zip(&game.positions[1..]) {
+        let rules = || from_rules(pos).map(|s| PovScore::new(pos.turn(), s).white());
+        out.push(Evaluated { white: score.or_else(rules), analysis: None, game_depth: *depth });
+    }
+    out
+}

@@ -1,0 +1,71 @@
+//! `--format jsonl`: one record per mainline position of each annotated game,
+//! `{"type": "position", "data": {...}}`, with `file`, `game`, `ply` (plies played before the
+//! position: 0 is the start), `fen`, `san` and `uci` (the game's move from this position, null
+//! after the last), `eval` (`{"cp": N}` or `{"mate": N}` from White's view, null when there is
+//! none), `depth`, `nodes`, `best` and `pv` (UCI), and `judgement` (of the game's move from this
+//! position: `inaccuracy`, `mistake`, `blunder` or null). The summary record comes last, from
+//! the sink.
+
+use serde_json::{Value, json};
+
+use super::collect::Mainline;
+use super::notes::Plan;
+use crate::analysis::Score;
+use crate::chess::{Move, Position};
+use crate::notation::fen::{EpMode, write_fen};
+use crate::notation::san::write_san;
+use crate::notation::write_uci;
+
+fn uci(pos: &Position, m: Move) -> String {
+    let mut s = String::new();
+    write_uci(m, pos.castling_mode(), &mut s);
+    s
+}
+
+/// A White's-view score as JSON.
+pub fn score_json(score: Score) -> Value {
+    match score {
+        Score::Cp(cp) => json!({"cp": cp}),
+        Score::Mate(n) => json!({"mate": n}),
+    }
+}
+
+/// Appends the records of `game`'s positions to `out`.
+pub(super) fn write_game(file: &str, game: &Mainline, plan: &Plan, out: &mut Vec<u8>) {
+    for (ply, (pos, e)) in game.positions.iter().zip(&plan.evals).enumerate() {
+        let mut fen = String::new();
+        write_fen(pos, EpMode::Legal, &mut fen);
+        let played = game.moves.get(ply).copied();
+        let san = played.map(|m| {
+            let mut s = String::new();
+            write_san(pos, m, &mut s);
+            s
+        });
+        let (depth, nodes, best, pv) = match &e.analysis {
+            Some(a) => (Some(a.depth), Some(a.nodes), a.best_move.map(|m| uci(pos, m)), line_uci(pos, &a.pv)),
+            None => (e.game_depth, None, None, Vec::new()),
+        };
+        let judgement =
+            plan.notes.get(ply).and_then(|n| n.advice).map(|a| a.judgement.word().to_ascii_lowercase());
+        let record = json!({"type": "position", "data": {
+            "file": file, "game": game.number, "ply": ply, "fen": fen, "san": san,
+            "uci": played.map(|m| uci(pos, m)), "eval": e.white.map(score_json), "depth": depth,
+            "nodes": nodes, "best": best, "pv": pv, "judgement": judgement,
+        }});
+        out.extend_from_slice(record.to_string().as_bytes());
+        out.push(b'\n');
+    }
+}
+
+/// The moves of a line from `start` in UCI.
+fn line_uci(start: &Position, moves: &[Move]) -> Vec<String> {
+    let mut pos = *start;
+    moves
+        .iter()
+        .map(|&m| {
+            let s = uci(&pos, m);
+            pos.play_unchecked(m);
+            s
+        })
+        .collect()
+}

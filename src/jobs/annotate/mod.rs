@@ -1,0 +1,330 @@
+//! `annotate`: every mainline position of every game analysed by an engine (the built-in one, or
+//! an external UCI engine per worker), and the games written again with lichess's annotations
+//! (`[%eval]` after every move, judgement NAGs and comments, the engine's line after a mistake,
+//! an `Annotator` tag), or one JSON Lines record per analysed position.
+//!
+//! Each chunk is one game ([`Cuts::PerGame`]): progress, interrupts and work in flight go game by
+//! game. A worker reads its chunk twice: [`collect`] replays it for the mainlines, [`analyse`]
+//! evaluates their positions (the cache first, then the engine; game endings from the rules),
+//! [`notes`] turns the evaluations into judgements, and [`pgn`] replays the chunk again writing
+//! the games with their notes ([`jsonl`] renders records instead). Games that cannot be annotated
+//! (an error in their moves, a null move in the mainline) are written as read; games the filters
+//! leave out are not written.
+//!
+//! Invariants: with a node or depth limit and no `keep_hash`, every position is searched from a
+//! cleared hash, so an evaluation depends only on the position (and its game's history), the
+//! engine, its options and the limit; the output is then the same at any number of engines and
+//! after a resume from the cache.
+
+pub mod analyse;
+mod collect;
+pub mod jsonl;
+mod notes;
+mod pgn;
+pub mod sink;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::analysis::{AnalysisWarning, Analyzer, Limit};
+use crate::annotate::cache::{Cache, EngineId, cacheable};
+use crate::engine::client::{EngineConfig, UciEngine};
+use crate::error::{Diagnostic, Error};
+use crate::pgn::Writer;
+use crate::pipeline::replay::replay_chunk;
+use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Worker};
+use crate::search::Searcher;
+use crate::select::Selection;
+
+pub use analyse::Analyst;
+pub use sink::AnnotateWriter;
+
+/// Counts in the summary: mainline positions of the annotated games.
+pub const POSITIONS: &str = "positions";
+/// Positions sent to the engine.
+pub const ANALYSED: &str = "analysed";
+/// Positions whose evaluation came from the cache.
+pub const CACHE_HITS: &str = "cache_hits";
+/// Positions decided by the rules (checkmate, stalemate): never sent.
+pub const FROM_RULES: &str = "from_rules";
+/// Positions left without an evaluation (the engine failed on them).
+pub const UNEVALUATED: &str = "unevaluated";
+/// Games written with annotations.
+pub const ANNOTATED: &str = "annotated";
+/// Games written as read: an error in their moves, or a null move in the mainline.
+pub const AS_READ: &str = "written_as_read";
+/// Games left out by the filters.
+pub const FILTERED: &str = "filtered";
+
+/// The default node budget per position: about 0.1 s of one core for the built-in engine and
+/// for Stockfish, enough for lichess-like judgements of club games.
+pub const DEFAULT_NODES: u64 = 100_000;
+
+/// Which engine analyses.
+#[derive(Clone, Debug)]
+pub enum EngineChoice {
+    /// The built-in search, in-process, with a hash table of this many megabytes.
+    Builtin {
+        /// Hash table size.
+        hash_mb: usize,
+    },
+    /// An external UCI engine, one process per worker.
+    Uci(EngineConfig),
+}
+
+/// What is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The games in PGN export format with lichess's annotations.
+    Pgn,
+    /// One JSON Lines record per analysed position, then a summary record.
+    Jsonl,
+}
+
+/// Which mainline moves get the engine's line as a variation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variations {
+    /// None.
+    None,
+    /// Judged moves (inaccuracies, mistakes, blunders): lichess's choice.
+    Mistakes,
+    /// Every move that is not the engine's best.
+    All,
+}
+
+/// How `annotate` runs and what it writes.
+#[derive(Clone, Debug)]
+pub struct AnnotateOptions {
+    /// The engine.
+    pub engine: EngineChoice,
+    /// The limit per position.
+    pub limit: Limit,
+    /// Keep the built-in engine's hash through a game (external engines: in their config).
+    pub keep_hash: bool,
+    /// What is written.
+    pub format: Format,
+    /// Where the engine's line goes in as a variation.
+    pub variations: Variations,
+    /// Add `WhiteACPL`, `BlackACPL`, `WhiteAccuracy`, `BlackAccuracy` tags.
+    pub add_tags: bool,
+    /// No engine: judge the games' own `[%eval]`s.
+    pub from_evals: bool,
+    /// The evaluation cache (none: every position is analysed).
+    pub cache: Option<Arc<Cache>>,
+    /// The filters.
+    pub select: Selection,
+    /// Movetext lines hold fewer than this many characters.
+    pub line_width: usize,
+}
+
+impl Default for AnnotateOptions {
+    fn default() -> AnnotateOptions {
+        AnnotateOptions {
+            engine: EngineChoice::Builtin { hash_mb: crate::search::DEFAULT_HASH_MB },
+            limit: Limit::nodes(DEFAULT_NODES),
+            keep_hash: false,
+            format: Format::Pgn,
+            variations: Variations::Mistakes,
+            add_tags: false,
+            from_evals: false,
+            cache: None,
+            select: Selection::default(),
+            line_width: 80,
+        }
+    }
+}
+
+impl AnnotateOptions {
+    /// The writer's layout: the roster filled, lines under the width.
+    fn layout(&self) -> Writer {
+        Writer::new().fill_roster(true).max_line(self.line_width.saturating_sub(1))
+    }
+
+    /// Whether the engine keeps its hash from one position to the next.
+    fn keeps_hash(&self) -> bool {
+        match &self.engine {
+            EngineChoice::Builtin { .. } => self.keep_hash,
+            EngineChoice::Uci(c) => c.keep_hash || self.keep_hash,
+        }
+    }
+
+    /// The cache, when results under these options are a function of the position: a node or
+    /// depth limit, a cleared hash for every position.
+    fn usable_cache(&self) -> Option<Arc<Cache>> {
+        self.cache.clone().filter(|_| cacheable(&self.limit) && !self.keeps_hash() && !self.from_evals)
+    }
+}
+
+/// The limit as the `Annotator` tag and the summary name it: `nodes 100000`, `depth 12`, ...
+pub fn limit_text(limit: &Limit) -> String {
+    let mut parts = Vec::new();
+    if let Some(n) = limit.nodes {
+        parts.push(format!("nodes {n}"));
+    }
+    if let Some(d) = limit.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some(t) = limit.movetime {
+        parts.push(format!("movetime {} ms", t.as_millis()));
+    }
+    if parts.is_empty() { "infinite".to_string() } else { parts.join(", ") }
+}
+
+/// The records of one chunk: the text written and the diagnostics to report.
+#[derive(Debug, Default)]
+pub struct AnnotatedChunk {
+    /// PGN games or JSON Lines records, in input order.
+    pub out: Vec<u8>,
+    /// Problems of the games (their moves, the engine's faults), located.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Located for AnnotatedChunk {
+    fn shift(&mut self, games: u64, lines: u64) {
+        self.diagnostics.shift(games, lines);
+    }
+}
+
+/// The annotate job.
+#[derive(Debug)]
+pub struct Annotate {
+    opts: Arc<AnnotateOptions>,
+    /// The engine's start-up warnings (unknown options) were reported: once per run, not once
+    /// per engine.
+    reported: AtomicBool,
+}
+
+impl Annotate {
+    /// A job annotating as `opts` says.
+    pub fn new(opts: AnnotateOptions) -> Annotate {
+        Annotate { opts: Arc::new(opts), reported: AtomicBool::new(false) }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &AnnotateOptions {
+        &self.opts
+    }
+}
+
+/// Per-thread state: the engine (none with `from_evals`) and the warnings it gave at start-up.
+pub struct AnnotateWorker {
+    opts: Arc<AnnotateOptions>,
+    analyst: Option<Analyst>,
+    startup: Vec<AnalysisWarning>,
+}
+
+impl AnnotateWorker {
+    /// The name the `Annotator` tag gives: pgnkit, the engine and the limit.
+    fn annotator(&self) -> String {
+        let version = concat!("pgnkit ", env!("CARGO_PKG_VERSION"));
+        match &self.analyst {
+            Some(a) if a.name() == version => {
+                format!("{version} (built-in engine, {})", limit_text(&self.opts.limit))
+            }
+            Some(a) => format!("{version} ({}, {})", a.name(), limit_text(&self.opts.limit)),
+            None => format!("{version} (judged from the game's evaluations)"),
+        }
+    }
+}
+
+/// Starts the engine `opts` asks for (exit code 69 when it cannot start).
+fn start_engine(opts: &AnnotateOptions) -> Result<(Box<dyn Analyzer + Send>, EngineId), Error> {
+    Ok(match &opts.engine {
+        EngineChoice::Builtin { hash_mb } => {
+            let engine = Searcher::with_hash_mb(*hash_mb);
+            let id = EngineId::new(engine.name(), [("hash", hash_mb.to_string())]);
+            (Box::new(engine), id)
+        }
+        EngineChoice::Uci(config) => {
+            let mut config = config.clone();
+            config.keep_hash |= opts.keep_hash;
+            let engine = UciEngine::start(config)?;
+            let id = EngineId::new(engine.name(), engine.options_sent().iter().map(|(n, v)| (n, v)));
+            (Box::new(engine), id)
+        }
+    })
+}
+
+impl Job for Annotate {
+    type Worker = AnnotateWorker;
+
+    /// An engine's minutes per game: one game a chunk.
+    fn cuts(&self) -> Cuts {
+        Cuts::PerGame
+    }
+
+    fn worker(&self) -> Result<AnnotateWorker, Error> {
+        let opts = self.opts.clone();
+        if opts.from_evals {
+            return Ok(AnnotateWorker { opts, analyst: None, startup: Vec::new() });
+        }
+        let (mut engine, id) = start_engine(&opts)?;
+        let warnings = engine.take_warnings();
+        let startup = if self.reported.swap(true, Ordering::Relaxed) { Vec::new() } else { warnings };
+        let analyst = Analyst::new(engine, id, opts.usable_cache(), opts.limit, opts.keeps_hash());
+        Ok(AnnotateWorker { opts, analyst: Some(analyst), startup })
+    }
+}
+
+impl Worker for AnnotateWorker {
+    type Records = AnnotatedChunk;
+
+    fn process(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<AnnotatedChunk>, Error> {
+        let (collected, first) = replay_chunk(collect::Collect::new(&self.opts.select), chunk);
+        let mut records = AnnotatedChunk::default();
+        let mut stats = first.stats;
+        let mut games = collected.games;
+        records.diagnostics = collected.diagnostics;
+        for w in self.startup.drain(..) {
+            let game = games.first();
+            records.diagnostics.push(analyse::warning_diagnostic(game, None, w.to_string()));
+        }
+        let mut plans = Vec::with_capacity(games.len());
+        for game in &mut games {
+            if chunk.cancel.is_set() {
+                return Ok(Output::default());
+            }
+            let plan = match game.fate {
+                collect::Fate::Annotate => {
+                    let evals = match &mut self.analyst {
+                        Some(a) => match a.game(game, chunk.cancel, &mut records.diagnostics, &mut stats)? {
+                            Some(e) => e,
+                            None => return Ok(Output::default()),
+                        },
+                        None => analyse::from_game(game, &mut stats),
+                    };
+                    stats.add(ANNOTATED, 1);
+                    Some(notes::plan(game, evals, &self.opts))
+                }
+                collect::Fate::AsRead => {
+                    stats.add(AS_READ, 1);
+                    None
+                }
+                collect::Fate::Filtered => {
+                    stats.add(FILTERED, 1);
+                    None
+                }
+            };
+            plans.push(plan);
+        }
+        match self.opts.format {
+            Format::Pgn => {
+                let annotator = self.annotator();
+                let hooks = pgn::AnnotateHooks::new(&self.opts, &games, &plans, &annotator);
+                let (hooks, _) = replay_chunk(hooks, chunk);
+                records.out = hooks.out;
+            }
+            Format::Jsonl => {
+                for (game, plan) in games.iter().zip(&plans) {
+                    if let Some(plan) = plan {
+                        jsonl::write_game(chunk.input, game, plan, &mut records.out);
+                    }
+                }
+            }
+        }
+        Ok(Output { records, stats, end: first.end })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,124 @@
+//! What the evaluations of a game say about each of its mainline moves, as lichess says it: the
+//! `[%eval]` to write after it, its judgement (only when it differs from the engine's best move),
+//! the engine's best move in SAN, and the engine's line from the position before it (at most 20
+//! plies) where a variation goes; and the game's ACPL and accuracy tags.
+
+use super::analyse::Evaluated;
+use super::collect::Mainline;
+use super::{AnnotateOptions, Variations};
+use crate::analysis::Score;
+use crate::annotate::judge::{Advice, Judge, accuracy, acpl};
+use crate::chess::{Color, Move};
+use crate::notation::san::write_san;
+
+/// Plies of the engine's line written as a variation, at most (lichess's figure).
+pub const LINE_PLIES: usize = 20;
+
+/// What is written about one mainline move.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Note {
+    /// The `[%eval]` after the move (White's view); `None`: none is written (no evaluation, a
+    /// mated position, or `--from-evals`, which keeps the game's own).
+    pub eval: Option<Score>,
+    /// The judgement.
+    pub advice: Option<Advice>,
+    /// The engine's best move in the position before, in SAN.
+    pub best: Option<String>,
+    /// The engine's line from the position before, written as a variation (empty: none).
+    pub line: Vec<Move>,
+}
+
+/// A game's notes: the evaluations of its positions, a note per move, the tags to add.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Plan {
+    /// One per mainline position (empty when the start position is unknown).
+    pub evals: Vec<Evaluated>,
+    /// One per mainline move.
+    pub notes: Vec<Note>,
+    /// Tags added (`--add-tags`).
+    pub tags: Vec<(&'static str, String)>,
+}
+
+/// The `[%eval]` text of a White's-view score, as lichess writes it: pawns with the digits they
+/// need (`0.17`, `-0.05`, `1.0`), or `#N` / `#-N` for a mate in N moves.
+pub(super) fn eval_text(score: Score) -> String {
+    match score {
+        Score::Cp(cp) => {
+            let mut s = format!("{}", f64::from(cp) / 100.0);
+            if !s.contains('.') {
+                s.push_str(".0");
+            }
+            s
+        }
+        Score::Mate(n) => format!("#{n}"),
+    }
+}
+
+/// The notes of `game` from the evaluations of its positions.
+pub(super) fn plan(game: &Mainline, evals: Vec<Evaluated>, opts: &AnnotateOptions) -> Plan {
+    let Some(start) = game.start else { return Plan::default() };
+    let mut judge = Judge::new(start.turn());
+    let mut notes = Vec::with_capacity(game.moves.len());
+    for (i, &mv) in game.moves.iter().enumerate() {
+        let before = &game.positions[i];
+        let engine = evals.get(i).and_then(|e| e.analysis.as_ref());
+        let after = evals.get(i + 1).and_then(|e| e.white);
+        let is_best = engine.is_some_and(|a| a.best_move == Some(mv));
+        let advice = judge.next(after, is_best);
+        let best = engine.and_then(|a| a.best_move).map(|b| {
+            let mut san = String::new();
+            write_san(before, b, &mut san);
+            san
+        });
+        let wanted = match opts.variations {
+            Variations::None => false,
+            Variations::Mistakes => advice.is_some(),
+            Variations::All => best.is_some() && !is_best,
+        };
+        let line = match engine {
+            Some(a) if wanted => a.pv.iter().copied().take(LINE_PLIES).collect(),
+            _ => Vec::new(),
+        };
+        let eval = after.filter(|s| *s != Score::Mate(0) && !opts.from_evals);
+        notes.push(Note { eval, advice, best, line });
+    }
+    let mut tags = Vec::new();
+    if opts.add_tags {
+        let after: Vec<Option<Score>> = evals.iter().skip(1).map(|e| e.white).collect();
+        let a = acpl(&after, start.turn());
+        let side = |c: Color| if c == Color::White { a.white } else { a.black };
+        for (c, name) in [(Color::White, "WhiteACPL"), (Color::Black, "BlackACPL")] {
+            if let Some(v) = side(c) {
+                tags.push((name, v.to_string()));
+            }
+        }
+        if let Some(acc) = accuracy(&after, start.turn()) {
+            tags.push(("WhiteAccuracy", format!("{}", acc.white.round())));
+            tags.push(("BlackAccuracy", format!("{}", acc.black.round())));
+        }
+    }
+    Plan { evals, notes, tags }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evals_are_written_as_lichess_writes_them() {
+        let cases = [
+            (17, "0.17"),
+            (10, "0.1"),
+            (-5, "-0.05"),
+            (100, "1.0"),
+            (0, "0.0"),
+            (-250, "-2.5"),
+            (1234, "12.34"),
+        ];
+        for (cp, text) in cases {
+            assert_eq!(eval_text(Score::Cp(cp)), text, "{cp}");
+        }
+        assert_eq!(eval_text(Score::Mate(-3)), "#-3");
+        assert_eq!(eval_text(Score::Mate(2)), "#2");
+    }
+}

@@ -1,0 +1,91 @@
+//! The release side of `annotate`: writes each game's text (PGN or JSON Lines) in input order,
+//! reports the diagnostics as text, and at the end writes the JSON Lines summary and puts the
+//! output in place, unless the run was interrupted or an input failed (then nothing is left under
+//! the output's final name).
+
+use std::io::Write;
+
+use serde_json::{Value, json};
+
+use super::{ANALYSED, AnnotatedChunk, CACHE_HITS, Format, POSITIONS, UNEVALUATED};
+use crate::annotate::cache::CacheStats;
+use crate::error::Error;
+use crate::io::Output;
+use crate::jobs::report;
+use crate::jobs::run::{Sink, Summary};
+use crate::pipeline::stats::Stats;
+
+/// The release side of `annotate`; diagnostics go to `diagnostics` as text.
+pub struct AnnotateWriter<W> {
+    out: Output,
+    diagnostics: W,
+    format: Format,
+    file: String,
+}
+
+impl<W: Write> AnnotateWriter<W> {
+    /// A writer of `format` to `out`.
+    pub fn new(out: Output, diagnostics: W, format: Format) -> AnnotateWriter<W> {
+        AnnotateWriter { out, diagnostics, format, file: String::new() }
+    }
+
+    /// Ends the output: the summary record (JSON Lines), then the file put in place; with
+    /// `cache`, its counters go in the summary.
+    pub fn finish(mut self, summary: &Summary, cache: Option<CacheStats>) -> Result<(), Error> {
+        if summary.stopped.is_some() || summary.input_failed() {
+            return Ok(()); // dropped: the temporary file goes
+        }
+        if self.format == Format::Jsonl {
+            let record = summary_json(summary, cache);
+            writeln!(self.out, "{record}").map_err(|e| Error::Output(self.out.error(e)))?;
+        }
+        self.out.finish()?;
+        Ok(())
+    }
+}
+
+/// The run's summary record: the usual one, with the positions, the analyses and the cache.
+pub fn summary_json(summary: &Summary, cache: Option<CacheStats>) -> Value {
+    let stats = &summary.stats;
+    let mut record = report::summary_json("annotate", stats, summary.elapsed);
+    record["data"]["positions"] = stats.get(POSITIONS).into();
+    record["data"]["analysed"] = stats.get(ANALYSED).into();
+    record["data"]["unevaluated"] = stats.get(UNEVALUATED).into();
+    record["data"]["cache"] = match cache {
+        Some(c) => {
+            json!({"hits": stats.get(CACHE_HITS), "lookups": c.hits + c.misses, "hit_share": c.hit_share()})
+        }
+        None => Value::Null,
+    };
+    record
+}
+
+/// The run's closing lines for stderr: the usual summary (positions, analyses, cache hits among
+/// the counts), then the cache's share of the lookups.
+pub fn summary_text(summary: &Summary, cache: Option<CacheStats>) -> String {
+    let stats = &summary.stats;
+    let mut text = report::summary_text("annotate", stats, summary.elapsed);
+    let cache = match cache {
+        Some(c) if c.hits + c.misses > 0 => {
+            format!("cache: {} hits of {} lookups ({:.1}%)", c.hits, c.hits + c.misses, 100.0 * c.hit_share())
+        }
+        Some(_) => "cache: no lookups".to_string(),
+        None => "no cache".to_string(),
+    };
+    text.push_str(&format!("pgnkit annotate: {cache}\n"));
+    text
+}
+
+impl<W: Write> Sink<AnnotatedChunk> for AnnotateWriter<W> {
+    fn begin_input(&mut self, input: &str) -> Result<(), Error> {
+        self.file = input.to_string();
+        Ok(())
+    }
+
+    fn release(&mut self, chunk: AnnotatedChunk, _: &mut Stats) -> Result<(), Error> {
+        for d in &chunk.diagnostics {
+            let _ = writeln!(self.diagnostics, "{}", report::diagnostic_text(&self.file, d));
+        }
+        self.out.write_all(&chunk.out).map_err(|e| Error::Output(self.out.error(e)))
+    }
+}

@@ -1,0 +1,119 @@
+//! Tests of the annotate job with the built-in engine at small node budgets.
+
+use super::*;
+use crate::pipeline::{Input, NoProgress, Options, Run, Workers};
+
+/// The job's output and counts over `pgn` on `threads` workers.
+fn annotate(opts: AnnotateOptions, pgn: &[u8], threads: usize) -> (String, crate::pipeline::stats::Stats) {
+    let job = Annotate::new(opts);
+    let workers = Workers::default();
+    let popts = Options { threads, chunk_size: 1 << 16 };
+    let run = Run { name: "t.pgn", job: &job, workers: &workers, opts: &popts, observer: &NoProgress };
+    let mut text = Vec::new();
+    let mut stats = crate::pipeline::stats::Stats::default();
+    crate::pipeline::run(Input::Slice(pgn), &run, |o| {
+        text.extend_from_slice(&o.records.out);
+        stats.merge(&o.stats);
+        Ok(())
+    })
+    .expect("run");
+    (String::from_utf8(text).expect("UTF-8"), stats)
+}
+
+/// The text with line breaks as spaces, so that movetext compares whatever its layout.
+fn flat(text: &str) -> String {
+    text.replace('\n', " ")
+}
+
+fn builtin(nodes: u64) -> AnnotateOptions {
+    AnnotateOptions {
+        engine: EngineChoice::Builtin { hash_mb: 1 },
+        limit: Limit::nodes(nodes),
+        ..AnnotateOptions::default()
+    }
+}
+
+const BLUNDER: &[u8] =
+    b"[Event \"t\"]\n[Result \"*\"]\n\n1. e4 { [%eval 9.99] [%clk 0:05:00] } e5 2. Nf3 f6 \
+    3. Nxe5 fxe5 $1 { Mistake. Old comment. } 4. Qh5+ g6 5. Qxe5+ Qe7 6. Qxh8 *\n";
+
+#[test]
+fn every_move_gets_an_eval_and_the_blunder_its_judgement_and_line() {
+    let (out, stats) = annotate(builtin(5_000), BLUNDER, 1);
+    let out = flat(&out);
+    assert_eq!(out.matches("[%eval ").count(), 11, "{out}");
+    assert!(out.contains("[%clk 0:05:00]") && !out.contains("9.99"), "{out}");
+    assert!(out.contains("[Annotator \"pgnkit "), "{out}");
+    assert!(out.contains("3... fxe5 $4"), "the blunder and no other assessment: {out}");
+    assert!(
+        out.contains("{ Blunder. ") && out.contains(" was best. }") && !out.contains("Old comment"),
+        "{out}"
+    );
+    assert!(out.contains(" (3... "), "the engine's line: {out}");
+    assert_eq!((stats.get(POSITIONS), stats.get(ANALYSED), stats.get(ANNOTATED)), (12, 12, 1));
+    // Annotated again, old evals, judgements and the Annotator are replaced (the engine's
+    // lines come again beside the old ones: nothing tells them from the game's own).
+    let (again, _) = annotate(builtin(5_000), out.as_bytes(), 1);
+    let again = flat(&again);
+    for what in ["[%eval ", "Blunder.", "$4", "[Annotator "] {
+        assert_eq!(again.matches(what).count(), out.matches(what).count(), "{what}: {again}");
+    }
+}
+
+#[test]
+fn output_is_the_same_at_any_number_of_workers() {
+    let pgn = include_bytes!("../../../fixtures/pgn/lichess_db_10k.pgn");
+    let (one, _) = annotate(builtin(1_000), pgn, 1);
+    let (two, _) = annotate(builtin(1_000), pgn, 2);
+    assert_eq!(one.matches("[Event ").count(), 5);
+    assert_eq!(one, two);
+}
+
+#[test]
+fn game_endings_are_not_analysed_and_the_mating_move_has_no_eval() {
+    let pgn = b"1. f3 e5 2. g4 Qh4# 0-1\n\n[SetUp \"1\"]\n[FEN \"7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\"]\n\n1. Qf7 1/2-1/2\n";
+    let (out, stats) = annotate(builtin(1_000), pgn, 1);
+    let out = flat(&out);
+    assert_eq!(stats.get(FROM_RULES), 2, "the mate and the stalemate: {out}");
+    assert!(out.contains("2... Qh4# 0-1") && out.contains("[Result \"0-1\"]"), "{out}");
+    assert_eq!((stats.get(POSITIONS), stats.get(ANALYSED)), (5 + 2, 4 + 1));
+    assert!(out.contains("1. Qf7 { [%eval 0.0] } 1/2-1/2"), "{out}");
+}
+
+#[test]
+fn games_with_errors_are_written_as_read_and_filters_leave_games_out() {
+    let pgn = b"[Event \"bad\"]\n\n1. e4 Ke3 *\n\n[Event \"good\"]\n\n1. d4 *\n";
+    let (out, stats) = annotate(builtin(500), pgn, 1);
+    assert!(out.starts_with("[Event \"bad\"]\n\n1. e4 Ke3 *\n\n[Event \"good\"]"), "{out}");
+    assert_eq!((stats.get(AS_READ), stats.get(ANNOTATED)), (1, 1));
+    let mut opts = builtin(500);
+    opts.select.wheres = vec![crate::select::tags::TagExpr::parse("Event = good").expect("expr")];
+    let (out, stats) = annotate(opts, pgn, 1);
+    assert!(!out.contains("bad") && out.contains("1. d4 { [%eval"), "{out}");
+    assert_eq!((stats.get(FILTERED), stats.get(ANNOTATED)), (1, 1));
+}
+
+#[test]
+fn from_evals_judges_the_games_own_evaluations() {
+    let pgn = b"[Event \"e\"]\n\n1. e4 { [%eval 0.2] } 1... f6 { [%eval 2.5] } 2. d4 { [%eval 2.4] } *\n";
+    let opts = AnnotateOptions { from_evals: true, add_tags: true, ..AnnotateOptions::default() };
+    let (out, stats) = annotate(opts, pgn, 1);
+    let out = flat(&out);
+    assert!(out.contains("1... f6 $4 { [%eval 2.5] } { Blunder. } 2. d4 { [%eval 2.4] }"), "{out}");
+    assert!(out.contains("[WhiteACPL \"") && out.contains("[BlackAccuracy \""), "{out}");
+    assert_eq!(stats.get(ANALYSED), 0);
+}
+
+#[test]
+fn jsonl_has_a_record_per_position() {
+    let opts = AnnotateOptions { format: Format::Jsonl, ..builtin(5_000) };
+    let (out, _) = annotate(opts, BLUNDER, 1);
+    let records: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    assert_eq!(records.len(), 12);
+    let d = &records[5]["data"];
+    assert_eq!((d["game"].as_u64(), d["ply"].as_u64(), d["san"].as_str()), (Some(1), Some(5), Some("fxe5")));
+    assert_eq!(d["judgement"], "blunder");
+    assert!(d["eval"]["cp"].is_i64() && d["pv"].as_array().is_some_and(|p| !p.is_empty()), "{d}");
+    assert_eq!(records[11]["data"]["san"], serde_json::Value::Null);
+}

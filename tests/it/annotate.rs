@@ -1,0 +1,134 @@
+//! `pgnkit annotate` with the built-in engine on the fixtures at a small node budget: the same
+//! output at one and two engines and from a warm cache; python-chess reads every `[%eval]`
+//! (`node.eval()`, equal to the JSON Lines records) and every NAG; `check --strict-san` finds
+//! nothing in the output.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::util::{fixture, python_chess_missing, run, stderr, temp_dir};
+
+const INPUTS: [&str; 2] = ["pgn/lichess_db_10k.pgn", "pgn/twic1599_10k.pgn"];
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// Annotates `input` into `out` with `extra` arguments at 2000 nodes; returns stderr.
+fn annotate(input: &Path, out: &Path, extra: &[&str]) -> String {
+    let mut args = vec!["annotate", "-q", "--nodes", "2000", "-o", path(out)];
+    args.extend_from_slice(extra);
+    args.push(path(input));
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}: {}", input.display(), stderr(&o));
+    stderr(&o)
+}
+
+#[test]
+fn annotate_output_is_the_same_at_one_and_two_engines_and_from_the_cache() {
+    let dir = temp_dir("annotate-engines");
+    for name in INPUTS {
+        let input = fixture(name);
+        let read = |p: PathBuf| std::fs::read_to_string(p).expect("output");
+        annotate(&input, &dir.join("one.pgn"), &["--no-cache", "--engines", "1"]);
+        annotate(&input, &dir.join("two.pgn"), &["--no-cache", "--engines", "2"]);
+        let one = read(dir.join("one.pgn"));
+        assert!(one.contains("[%eval ") && one.contains("[Annotator \"pgnkit "), "{name}");
+        assert!(one == read(dir.join("two.pgn")), "{name}: one and two engines differ");
+        let cache = dir.join(format!("{}.sqlite", name.replace('/', "_")));
+        annotate(&input, &dir.join("cold.pgn"), &["--cache", path(&cache)]);
+        annotate(&input, &dir.join("warm.pgn"), &["--cache", path(&cache)]);
+        assert!(one == read(dir.join("cold.pgn")), "{name}: a cold cache changes the output");
+        assert!(one == read(dir.join("warm.pgn")), "{name}: a warm cache changes the output");
+    }
+}
+
+#[test]
+fn annotate_output_passes_check_strict_san() {
+    let dir = temp_dir("annotate-check");
+    for name in INPUTS {
+        let out = dir.join("out.pgn");
+        annotate(&fixture(name), &out, &["--no-cache", "--variations", "all", "--add-tags"]);
+        let o = run(&["check", "-q", "--strict-san", path(&out)]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "", "{name}: no diagnostic");
+        assert!(stderr(&o).contains(" 0 with errors, 0 with warnings only"), "{name}: {}", stderr(&o));
+    }
+}
+
+/// For each game, its mainline evaluations as python-chess reads them (`cp N`, `mate N` from
+/// White's view, `-` for none), and the NAGs of every node; python-chess's errors.
+const READER: &str = r#"
+import sys, chess.pgn
+with open(sys.argv[1]) as f:
+    while True:
+        game = chess.pgn.read_game(f)
+        if game is None:
+            break
+        for e in game.errors:
+            print("error", e)
+        evals = []
+        for node in game.mainline():
+            e = node.eval()
+            if e is None:
+                evals.append("-")
+            elif e.white().is_mate():
+                evals.append("mate %d" % e.white().mate())
+            else:
+                evals.append("cp %d" % e.white().score())
+        nags = sum(len(n.nags) for n in game.mainline()) + sum(
+            len(v.nags) for n in game.mainline() for v in n.variations[1:])
+        print("game", " ".join(evals) if evals else "", "|", nags)
+"#;
+
+#[test]
+fn python_chess_reads_every_eval_and_nag() {
+    if python_chess_missing() {
+        return;
+    }
+    let dir = temp_dir("annotate-python");
+    for name in INPUTS {
+        let (pgn, jsonl) = (dir.join("out.pgn"), dir.join("out.jsonl"));
+        let cache = dir.join("cache.sqlite");
+        annotate(&fixture(name), &pgn, &["--cache", path(&cache)]);
+        annotate(&fixture(name), &jsonl, &["--cache", path(&cache), "--format", "jsonl"]);
+        let o = Command::new("python3").args(["-c", READER, path(&pgn)]).output().expect("python3");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let seen = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(!seen.contains("error"), "{name}: {seen}");
+        // What the records say each move's [%eval] is (none after a mate).
+        let mut expected: Vec<Vec<String>> = Vec::new();
+        for line in std::fs::read_to_string(&jsonl).expect("jsonl").lines() {
+            let v: Value = serde_json::from_str(line).expect("JSON");
+            if v["type"] != "position" {
+                continue;
+            }
+            let d = &v["data"];
+            if d["ply"] == 0 {
+                expected.push(Vec::new());
+                continue;
+            }
+            let e = &d["eval"];
+            let text = match (e["cp"].as_i64(), e["mate"].as_i64()) {
+                (Some(cp), _) => format!("cp {cp}"),
+                (None, Some(0)) | (None, None) => "-".to_string(),
+                (None, Some(m)) => format!("mate {m}"),
+            };
+            expected.last_mut().expect("a game").push(text);
+        }
+        let text = std::fs::read_to_string(&pgn).expect("pgn");
+        let games: Vec<&str> = seen.lines().collect();
+        assert_eq!(games.len(), expected.len(), "{name}");
+        let mut nags = 0;
+        for (line, want) in games.iter().zip(&expected) {
+            let (evals, n) = line.strip_prefix("game ").expect("a game line").rsplit_once(" | ").expect("|");
+            assert_eq!(evals.trim(), want.join(" "), "{name}");
+            nags += n.parse::<usize>().expect("count");
+        }
+        let written = text.split('$').skip(1).filter(|t| t.starts_with(|c: char| c.is_ascii_digit())).count();
+        assert_eq!(nags, written, "{name}: every NAG written is read");
+        assert!(written > 0 && text.contains("was best."), "{name}: some move is judged");
+    }
+}

@@ -1,0 +1,240 @@
+//! `pgnkit annotate` with external engines: the fake engine's faults (no game lost, the right
+//! diagnostics and exit code), a run killed with SIGKILL and resumed from the cache (byte-identical
+//! output, `go` sent only for what the cache lacked), and Stockfish at a fixed node budget (the
+//! same output at one and two engines).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use crate::fake;
+use crate::support::Log;
+
+/// Two short games: 13 moves, 15 mainline positions.
+const GAMES: &str = "[Event \"one\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n\
+    [Event \"two\"]\n[Result \"*\"]\n\n1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 *\n";
+
+fn pgnkit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+}
+
+/// A directory of its own for one test.
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pgnkit-uci-annotate-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// `annotate` arguments that run the fake engine with `modes`.
+fn fake_engine(modes: &[&str]) -> Vec<String> {
+    let exe = std::env::current_exe().expect("the test binary").display().to_string();
+    let mut args = vec!["--engine".to_string(), exe, format!("--engine-arg={}", fake::FLAG)];
+    args.extend(modes.iter().map(|m| format!("--engine-arg={m}")));
+    args
+}
+
+/// Runs `pgnkit annotate ARGS` on `input` and returns its output.
+fn annotate(input: &Path, args: &[String]) -> Output {
+    pgnkit()
+        .arg("annotate")
+        .arg("-q")
+        .args(args)
+        .arg(input)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run pgnkit")
+}
+
+fn games(d: &Path) -> PathBuf {
+    let input = d.join("games.pgn");
+    std::fs::write(&input, GAMES).expect("write input");
+    input
+}
+
+fn text(o: &[u8]) -> String {
+    String::from_utf8_lossy(o).into_owned()
+}
+
+/// Both games are in the output, in order.
+fn both_games(out: &str) {
+    let one = out.find("[Event \"one\"]").expect("game one written");
+    let two = out.find("[Event \"two\"]").expect("game two written");
+    assert!(one < two, "{out}");
+}
+
+fn args(list: &[&str], more: Vec<String>) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).chain(more).collect()
+}
+
+pub fn annotate_crash_restarts_and_loses_nothing() {
+    let d = dir("crash");
+    let o = annotate(&games(&d), &args(&["--no-cache", "--nodes", "100"], fake_engine(&["crash-at=3"])));
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    both_games(&out);
+    assert_eq!(out.matches("[%eval ").count(), 13, "every move evaluated: {out}");
+    assert!(err.contains("engine_warning") && err.contains("restarted"), "{err}");
+    assert!(err.contains("game 1") && err.contains("ply "), "located: {err}");
+}
+
+pub fn annotate_position_that_always_crashes_is_unevaluated() {
+    let d = dir("always-crash");
+    let o = annotate(&games(&d), &args(&["--no-cache", "--nodes", "100"], fake_engine(&["crash-at=1"])));
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    both_games(&out);
+    assert!(out.contains("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *"), "written without evals: {out}");
+    assert_eq!(err.matches("[unevaluated,").count(), 15, "{err}");
+    assert!(
+        err.contains("game 2 (? - ?): ply 7: the position after ply 7 was left without an evaluation"),
+        "{err}"
+    );
+}
+
+pub fn annotate_hang_is_killed_and_the_run_goes_on() {
+    let d = dir("hang");
+    let input = d.join("one.pgn");
+    std::fs::write(&input, "[Event \"one\"]\n\n1. e4 e5 2. Nf3 *\n").expect("write");
+    let more = fake_engine(&["hang-at=3"]);
+    let o = annotate(&input, &args(&["--no-cache", "--nodes", "100", "--search-timeout", "1"], more));
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(out.contains("[Event \"one\"]") && out.contains("2. Nf3"), "{out}");
+    assert_eq!(err.matches("[unevaluated,").count(), 1, "the third position: {err}");
+    assert!(err.contains("ply 2") && err.contains("timed out"), "{err}");
+    assert_eq!(out.matches("[%eval ").count(), 2, "the other positions: {out}");
+}
+
+pub fn annotate_garbage_and_illegal_pv_are_warnings() {
+    let d = dir("garbage");
+    let more = fake_engine(&["garbage", "illegal-pv"]);
+    let o = annotate(&games(&d), &args(&["--no-cache", "--nodes", "100"], more));
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    both_games(&out);
+    assert_eq!(out.matches("[%eval ").count(), 13);
+    assert!(err.contains("not UCI") && err.contains("PV cut"), "{err}");
+    assert_eq!(err.matches("[engine_warning,").count(), 2 * 15, "two warnings a position: {err}");
+}
+
+pub fn annotate_engine_that_cannot_start_is_exit_69() {
+    let d = dir("start");
+    let input = games(&d);
+    let o = annotate(&input, &args(&["--engine", "/no/such/engine", "--no-cache"], Vec::new()));
+    assert_eq!(o.status.code(), Some(69), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("engine not found"));
+    let o = annotate(&input, &args(&["--no-cache", "-o"], vec![d.join("out.pgn").display().to_string()]));
+    assert_eq!(o.status.code(), Some(0), "the built-in engine: {}", text(&o.stderr));
+    let out = d.join("bad.pgn");
+    let more = args(&["--no-cache", "-o", &out.display().to_string()], fake_engine(&["exit-at-uci"]));
+    let o = annotate(&input, &more);
+    assert_eq!(o.status.code(), Some(69), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("handshake") && !out.exists(), "{}", text(&o.stderr));
+}
+
+/// `go` commands in a fake engine's log.
+fn gos(log: &Log) -> usize {
+    log.lines().iter().filter(|l| l.starts_with("go ")).count()
+}
+
+/// The `summary` record of a JSON Lines output.
+fn summary(out: &[u8]) -> serde_json::Value {
+    let last = text(out).lines().last().expect("a summary").to_string();
+    let v: serde_json::Value = serde_json::from_str(&last).expect("JSON");
+    assert_eq!(v["type"], "summary");
+    v["data"].clone()
+}
+
+pub fn annotate_killed_and_resumed_is_byte_identical() {
+    let d = dir("resume");
+    // 262 positions, the fake engine taking 10 ms a `go`: about 1.3 s on two engines.
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pgn/lichess_db_10k.pgn");
+    let run = |cache: &Path, out: &Path, log: &Log| {
+        let mut a =
+            vec!["--format".into(), "jsonl".into(), "--nodes".into(), "100".into(), "--engines".into()];
+        a.extend(["2".into(), "--cache".into(), cache.display().to_string(), "-o".into()]);
+        a.push(out.display().to_string());
+        a.extend(fake_engine(&["slow-go=10", &log.mode()]));
+        a
+    };
+    // Uninterrupted.
+    let log = Log::new();
+    let full = d.join("full.jsonl");
+    let o = annotate(&input, &run(&d.join("full.sqlite"), &full, &log));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let expected = std::fs::read(&full).expect("output");
+    let cold = summary(&expected);
+    assert_eq!(gos(&log) as u64, cold["analysed"].as_u64().expect("analysed"));
+    // Killed at several points, each run resuming the last.
+    let cache = d.join("killed.sqlite");
+    let out = d.join("killed.jsonl");
+    for ms in [300, 600, 450] {
+        let log = Log::new();
+        let mut child = pgnkit()
+            .arg("annotate")
+            .arg("-q")
+            .args(run(&cache, &out, &log))
+            .arg(&input)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn");
+        std::thread::sleep(Duration::from_millis(ms));
+        child.kill().expect("SIGKILL");
+        child.wait().expect("wait");
+        assert!(!out.exists(), "no output under its final name after a kill");
+    }
+    let log = Log::new();
+    let o = annotate(&input, &run(&cache, &out, &log));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let resumed = std::fs::read(&out).expect("output");
+    // The records are the same; the summaries differ only in time and cache figures.
+    let records =
+        |b: &[u8]| text(b).lines().filter(|l| !l.contains("\"summary\"")).collect::<Vec<_>>().join("\n");
+    assert_eq!(records(&resumed), records(&expected));
+    let warm = summary(&resumed);
+    let (analysed, hits) =
+        (warm["analysed"].as_u64().expect("analysed"), warm["cache"]["hits"].as_u64().expect("hits"));
+    assert_eq!(gos(&log) as u64, analysed, "go only for what the cache lacked");
+    assert!(hits > 0, "the killed runs' work was kept: {warm}");
+    let rules = warm["counts"]["from_rules"].as_u64().unwrap_or(0);
+    assert_eq!(analysed + hits + rules, warm["positions"].as_u64().expect("positions"));
+    // The same run as PGN, cold and warm, byte for byte.
+    let pgn = |cache: &Path, name: &str| {
+        let out = d.join(name);
+        let mut a = run(cache, &out, &Log::new());
+        a.drain(0..2);
+        let o = annotate(&input, &a);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        std::fs::read(out).expect("output")
+    };
+    assert_eq!(text(&pgn(&cache, "warm.pgn")), text(&pgn(&d.join("cold.sqlite"), "cold.pgn")));
+}
+
+/// Stockfish's path, or `None` after saying the test is skipped.
+fn stockfish(test: &str) -> Option<&'static str> {
+    let path = "/usr/games/stockfish";
+    if Path::new(path).exists() {
+        Some(path)
+    } else {
+        eprintln!("{test}: skipped: stockfish not found (apt-get install -y stockfish)");
+        None
+    }
+}
+
+pub fn annotate_stockfish_same_at_one_and_two_engines() {
+    let Some(sf) = stockfish("annotate_stockfish_same_at_one_and_two_engines") else { return };
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pgn/lichess_db_10k.pgn");
+    let run = |engines: &str| {
+        let a = args(&["--no-cache", "--engine", sf, "--nodes", "5000", "--engines", engines], Vec::new());
+        let o = annotate(&input, &a);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        text(&o.stdout)
+    };
+    let one = run("1");
+    assert_eq!(one.matches("[Event ").count(), 5);
+    assert!(one.contains("[Annotator \"pgnkit ") && one.contains("Stockfish"), "{one}");
+    assert_eq!(one, run("2"));
+}
