@@ -16,7 +16,7 @@ use pgnkit::jobs::annotate::{
 };
 use pgnkit::jobs::run;
 
-use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude};
+use crate::cli::args::{InputArgs, PlyArgs, SelectArgs};
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
@@ -216,20 +216,22 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     if !args.input.quiet {
         eprint!("{}", sink::summary_text(&summary, cache_stats));
     }
-    if summary.stopped.is_some()
-        && let Some(c) = &cache
-    {
-        eprintln!(
-            "pgnkit: the evaluations so far are in {}: run the same command again to resume",
-            c.path().display()
-        );
+    if let Some(s) = &summary.stopped {
+        // Unlike check's, an interrupted annotate leaves no output: the cache holds its work.
+        eprintln!("pgnkit: interrupted after game {} of {}; no output was written", s.games, s.input);
+        if let Some(c) = &cache {
+            eprintln!(
+                "pgnkit: the evaluations so far are in {}: run the same command again to resume",
+                c.path().display()
+            );
+        }
     }
     drop(job);
     if let Some(c) = cache.and_then(Arc::into_inner) {
         let _ = c.close();
     }
     let failures = summary.stats.get(UNEVALUATED) > 0 || summary.stats.games_with_errors > 0;
-    Ok(conclude(&summary, failures))
+    Ok(Code::from_exit(summary.exit_code(failures)))
 }
 
 /// `--format epd`: each input's positions analysed and written as EPD.
