@@ -132,3 +132,33 @@ fn python_chess_reads_every_eval_and_nag() {
         assert!(written > 0 && text.contains("was best."), "{name}: some move is judged");
     }
 }
+
+/// Ctrl-C: exit 130, no output under its final name, the evaluations committed (the same
+/// command again finds them in the cache) and the way to resume said.
+#[test]
+fn ctrl_c_commits_the_cache_and_leaves_no_output() {
+    let dir = temp_dir("annotate-ctrl-c");
+    let (cache, out) = (dir.join("cache.sqlite"), dir.join("out.pgn"));
+    let input = fixture("pgn/twic1599_10k.pgn");
+    let args = ["annotate", "--engines", "1", "--nodes", "200000", "--cache", path(&cache), "-o", path(&out)];
+    let child = crate::util::pgnkit()
+        .args(args)
+        .arg(&input)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    let o = child.wait_with_output().expect("wait");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(!out.exists(), "{err}");
+    assert!(err.contains("run the same command again to resume"), "{err}");
+    // What was analysed is committed: the file holds rows.
+    let count = "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM evals').fetchone()[0])";
+    let o = Command::new("python3").args(["-c", count, path(&cache)]).output().expect("python3");
+    let rows: u64 = String::from_utf8_lossy(&o.stdout).trim().parse().expect("a count");
+    assert!(rows > 0, "{err}");
+}

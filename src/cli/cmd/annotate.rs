@@ -16,7 +16,7 @@ use pgnkit::jobs::annotate::{
 };
 use pgnkit::jobs::run;
 
-use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude};
+use crate::cli::args::{InputArgs, PlyArgs, SelectArgs};
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
@@ -47,6 +47,9 @@ enum FormatArg {
     Pgn,
     /// One JSON Lines record per analysed position, then a summary.
     Jsonl,
+    /// Inputs of positions (EPD or FEN lines), written as EPD with ce, acd, acn, acs, bm, pv
+    /// and dm operations.
+    Epd,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,7 +174,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         engine: engine(args)?,
         limit: limit(args),
         keep_hash: args.keep_hash,
-        format: if args.format == FormatArg::Jsonl { Format::Jsonl } else { Format::Pgn },
+        format: match args.format {
+            FormatArg::Pgn => Format::Pgn,
+            FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Epd => Format::Epd,
+        },
         variations: match args.variations {
             VariationsArg::None => Variations::None,
             VariationsArg::Mistakes => Variations::Mistakes,
@@ -184,6 +191,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         line_width: 80,
     };
     args.select.no_eco_tags("annotate")?;
+    let engines =
+        args.engines.or(args.input.threads).filter(|&n| n > 0).unwrap_or_else(pgnkit::pipeline::cores);
+    if opts.format == Format::Epd {
+        return epd(args, &opts, engines, cache);
+    }
     let job = Annotate::new(opts);
     let outputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
     let out = Output::create(&args.output, &outputs)?;
@@ -191,7 +203,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let mut writer = AnnotateWriter::new(out, std::io::stderr(), format);
     let progress = Progress::new(args.input.quiet);
     let mut run_opts = args.input.run_options();
-    run_opts.threads = args.engines.or(args.input.threads).filter(|&n| n > 0).unwrap_or(run_opts.threads);
+    run_opts.threads = engines;
     let result = run::run(&job, &args.input.files, &run_opts, &progress, &mut writer);
     // Whatever happened, what the engines found is committed: the next run resumes from it.
     let flushed = cache.as_ref().map(|c| c.flush());
@@ -204,18 +216,55 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     if !args.input.quiet {
         eprint!("{}", sink::summary_text(&summary, cache_stats));
     }
-    if summary.stopped.is_some()
-        && let Some(c) = &cache
-    {
-        eprintln!(
-            "pgnkit: the evaluations so far are in {}: run the same command again to resume",
-            c.path().display()
-        );
+    if let Some(s) = &summary.stopped {
+        // Unlike check's, an interrupted annotate leaves no output: the cache holds its work.
+        eprintln!("pgnkit: interrupted after game {} of {}; no output was written", s.games, s.input);
+        if let Some(c) = &cache {
+            eprintln!(
+                "pgnkit: the evaluations so far are in {}: run the same command again to resume",
+                c.path().display()
+            );
+        }
     }
     drop(job);
     if let Some(c) = cache.and_then(Arc::into_inner) {
         let _ = c.close();
     }
     let failures = summary.stats.get(UNEVALUATED) > 0 || summary.stats.games_with_errors > 0;
-    Ok(conclude(&summary, failures))
+    Ok(Code::from_exit(summary.exit_code(failures)))
+}
+
+/// `--format epd`: each input's positions analysed and written as EPD.
+fn epd(args: &Args, opts: &AnnotateOptions, engines: usize, cache: Option<Arc<Cache>>) -> Result<Code, Fail> {
+    use std::io::{Read, Write};
+    let outputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
+    let mut out = Output::create(&args.output, &outputs)?;
+    let mut failures = false;
+    for file in &args.input.files {
+        let name = file.display().to_string();
+        let mut text = String::new();
+        let read = if name == "-" {
+            std::io::stdin().read_to_string(&mut text).map(|_| ())
+        } else {
+            std::fs::read_to_string(file).map(|t| text = t)
+        };
+        read.map_err(|e| Fail { code: Code::NoInput, message: format!("{name}: {e}") })?;
+        let done = pgnkit::jobs::annotate::epd::annotate_epd(&text, opts, engines)?;
+        for (line, message) in &done.diagnostics {
+            eprintln!("pgnkit: {name}:{line}:1: {message}");
+        }
+        failures |= done.failures > 0;
+        out.write_all(&done.out).map_err(|e| Fail::from(pgnkit::error::Error::Output(out.error(e))))?;
+        if !args.input.quiet {
+            eprintln!("pgnkit annotate: {name}: {} positions, {} failures", done.positions, done.failures);
+        }
+        if interrupt::requested() {
+            return Ok(Code::Interrupted);
+        }
+    }
+    out.finish()?;
+    if let Some(c) = cache.and_then(Arc::into_inner) {
+        let _ = c.close();
+    }
+    Ok(if failures { Code::Failures } else { Code::Ok })
 }

@@ -212,6 +212,31 @@ impl Analyst {
     }
 }
 
+impl Analyst {
+    /// Analyses `pos` alone (an EPD record: no moves before it), through the cache. `Ok(Err)`:
+    /// the engine failed on it (the message says why); the warnings it gave are returned too.
+    pub fn position(&mut self, pos: &Position) -> Result<(Result<Analysis, String>, Vec<String>), Error> {
+        if let Some(c) = &self.cache
+            && let Some(a) = c.lookup(pos, &self.id, &self.limit)?
+        {
+            return Ok((Ok(a), Vec::new()));
+        }
+        self.engine.new_game();
+        let result = self.engine.analyse(pos, &[], &self.limit);
+        let warnings = self.engine.take_warnings().iter().map(ToString::to_string).collect();
+        match result {
+            Ok(a) => {
+                if let Some(c) = &self.cache {
+                    c.store(pos, &self.id, &self.limit, &a)?;
+                }
+                Ok((Ok(a), warnings))
+            }
+            Err(e) if e.is_fatal() => Err(Error::Engine(e.to_string())),
+            Err(e) => Ok((Err(e.to_string()), warnings)),
+        }
+    }
+}
+
 /// The evaluations a game gives itself (`--from-evals`): none for the start position, then the
 /// `[%eval]` after each move; a game ending from the rules when the game gives none.
 pub(super) fn from_game(game: &Mainline, stats: &mut Stats) -> Vec<Evaluated> {

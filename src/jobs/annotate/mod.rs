@@ -18,6 +18,7 @@
 
 pub mod analyse;
 mod collect;
+pub mod epd;
 pub mod jsonl;
 mod notes;
 mod pgn;
@@ -79,6 +80,9 @@ pub enum Format {
     Pgn,
     /// One JSON Lines record per analysed position, then a summary record.
     Jsonl,
+    /// Inputs of positions (EPD or FEN lines) written as EPD with the engine's operations
+    /// ([`epd`]).
+    Epd,
 }
 
 /// Which mainline moves get the engine's line as a variation.
@@ -314,7 +318,7 @@ impl Worker for AnnotateWorker {
                 let (hooks, _) = replay_chunk(hooks, chunk);
                 records.out = hooks.out;
             }
-            Format::Jsonl => {
+            Format::Jsonl | Format::Epd => {
                 for (game, plan) in games.iter().zip(&plans) {
                     if let Some(plan) = plan {
                         jsonl::write_game(chunk.input, game, plan, &mut records.out);

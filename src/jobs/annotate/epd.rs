@@ -1,0 +1,247 @@
+//! `--format epd`: inputs of positions, one EPD record or FEN a line, each written again as EPD
+//! with the engine's findings as operations (`../shared/CONVENTIONS.md` section 3): `ce`
+//! (centipawns from the side to move; a mate in N moves is `32767 - (2N - 1)` plies away, being
+//! mated in N `-(32767 - 2N)`), `acd` (depth), `acn` (nodes), `acs` (whole seconds), `bm` (SAN),
+//! `pv` (SAN) and `dm` (mate in N moves, for the side that mates). The record's other operations
+//! are kept; these are replaced. Blank lines and lines starting with `#` are kept as they are; a
+//! line that is not a position is kept as it is, with an error diagnostic.
+//!
+//! Lines are dealt to the engines in stripes and written in input order.
+
+use std::fmt::Write as _;
+
+use super::analyse::{Analyst, from_rules};
+use super::{AnnotateOptions, start_engine};
+use crate::analysis::{Analysis, Score};
+use crate::chess::{CastlingMode, Position, Variant};
+use crate::error::Error;
+use crate::notation::fen::{EpMode, parse_epd, write_epd};
+use crate::notation::san::write_san;
+
+/// The operations this module writes (those the input had are replaced).
+const OWN: [&str; 7] = ["ce", "acd", "acn", "acs", "bm", "pv", "dm"];
+
+/// What came of one input of positions.
+#[derive(Debug, Default)]
+pub struct EpdOutput {
+    /// The lines written.
+    pub out: Vec<u8>,
+    /// Problems, as `LINE: message` (1-based lines).
+    pub diagnostics: Vec<(usize, String)>,
+    /// Positions analysed (cache hits included) and positions left without an evaluation.
+    pub positions: u64,
+    /// Positions the engine failed on, and lines that are not positions.
+    pub failures: u64,
+}
+
+/// A record's operations: opcode and operands.
+type Ops = Vec<(String, Vec<String>)>;
+
+/// An analysed record: the position, its other operations, the analysis or why there is none,
+/// the engine's warnings.
+struct Analysed {
+    pos: Position,
+    ops: Ops,
+    result: Result<Analysis, String>,
+    warnings: Vec<String>,
+}
+
+/// One line's outcome.
+enum Done {
+    /// Written as given.
+    Verbatim,
+    /// Not a position.
+    Bad(String),
+    /// A position.
+    Analysed(Box<Analysed>),
+}
+
+/// A position's record, as far as the line says.
+fn read_line(line: &str) -> Result<Option<(Position, Ops)>, String> {
+    let t = line.trim();
+    if t.is_empty() || t.starts_with('#') {
+        return Ok(None);
+    }
+    let epd = parse_epd(t).map_err(|e| format!("not an EPD or FEN line: {e}"))?;
+    let pos = Position::from_setup(epd.setup.clone(), Variant::Standard, CastlingMode::Standard)
+        .or_else(|_| Position::from_setup(epd.setup, Variant::Chess960, CastlingMode::Chess960))
+        .map_err(|e| format!("not a legal position: {e}"))?;
+    let ops = epd.ops.into_iter().filter(|(o, _)| !OWN.contains(&o.as_str())).collect();
+    Ok(Some((pos, ops)))
+}
+
+fn analyse_line(analyst: &mut Analyst, line: &str) -> Result<Done, Error> {
+    let (pos, ops) = match read_line(line) {
+        Ok(Some(p)) => p,
+        Ok(None) => return Ok(Done::Verbatim),
+        Err(e) => return Ok(Done::Bad(e)),
+    };
+    if let Some(score) = from_rules(&pos) {
+        let a = Analysis {
+            score,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            time: std::time::Duration::ZERO,
+            best_move: None,
+            pv: Vec::new(),
+        };
+        return Ok(Done::Analysed(Box::new(Analysed { pos, ops, result: Ok(a), warnings: Vec::new() })));
+    }
+    let (result, warnings) = analyst.position(&pos)?;
+    Ok(Done::Analysed(Box::new(Analysed { pos, ops, result, warnings })))
+}
+
+/// An operand written back: quoted when it is a string (`id`, `c0`..`c9`) or holds a space or
+/// a `;`.
+fn operand(op: &str, text: &str, out: &mut String) {
+    let string = op == "id" || (op.len() == 2 && op.starts_with('c') && op.as_bytes()[1].is_ascii_digit());
+    if string || text.is_empty() || text.contains([' ', ';', '"']) {
+        let _ = write!(out, "\"{}\"", text.replace('"', "'"));
+    } else {
+        out.push_str(text);
+    }
+}
+
+/// The record of `pos` with `ops` and the analysis `a`.
+fn record(pos: &Position, ops: &Ops, a: Option<&Analysis>, out: &mut String) {
+    write_epd(pos, EpMode::Legal, out);
+    for (op, operands) in ops {
+        out.push(' ');
+        out.push_str(op);
+        for o in operands {
+            out.push(' ');
+            operand(op, o, out);
+        }
+        out.push(';');
+    }
+    if let Some(a) = a {
+        let ce = match a.score {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => 32767 - (2 * n - 1),
+            Score::Mate(n) => -(32767 + 2 * n),
+        };
+        let _ = write!(out, " acd {}; acn {}; acs {}; ce {ce};", a.depth, a.nodes, a.time.as_secs());
+        if let Some(b) = a.best_move {
+            out.push_str(" bm ");
+            write_san(pos, b, out);
+            out.push(';');
+        }
+        if !a.pv.is_empty() {
+            out.push_str(" pv");
+            let mut p = *pos;
+            for &m in &a.pv {
+                out.push(' ');
+                write_san(&p, m, out);
+                p.play_unchecked(m);
+            }
+            out.push(';');
+        }
+        if let Score::Mate(n) = a.score
+            && n > 0
+        {
+            let _ = write!(out, " dm {n};");
+        }
+    }
+    out.push('\n');
+}
+
+/// Annotates the positions of `text` with `threads` engines as `opts` says.
+pub fn annotate_epd(text: &str, opts: &AnnotateOptions, threads: usize) -> Result<EpdOutput, Error> {
+    let lines: Vec<&str> = text.lines().collect();
+    let threads = threads.clamp(1, lines.len().max(1));
+    let mut analysts = Vec::with_capacity(threads);
+    for _ in 0..threads {
+        let (engine, id) = start_engine(opts)?;
+        analysts.push(Analyst::new(engine, id, opts.usable_cache(), opts.limit, false));
+    }
+    // Stripes: line i goes to engine i % threads.
+    let results: Vec<Result<Vec<(usize, Done)>, Error>> = std::thread::scope(|s| {
+        let handles: Vec<_> = analysts
+            .into_iter()
+            .enumerate()
+            .map(|(k, mut analyst)| {
+                let lines = &lines;
+                s.spawn(move || {
+                    let mut done = Vec::new();
+                    for i in (k..lines.len()).step_by(threads) {
+                        done.push((i, analyse_line(&mut analyst, lines[i])?));
+                    }
+                    Ok(done)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(Error::Internal("an engine thread panicked".into()))))
+            .collect()
+    });
+    let mut all: Vec<(usize, Done)> = Vec::with_capacity(lines.len());
+    for r in results {
+        all.extend(r?);
+    }
+    all.sort_by_key(|(i, _)| *i);
+    let mut output = EpdOutput::default();
+    let mut line = String::new();
+    for (i, done) in all {
+        line.clear();
+        match done {
+            Done::Verbatim => {
+                line.push_str(lines[i]);
+                line.push('\n');
+            }
+            Done::Bad(why) => {
+                line.push_str(lines[i]);
+                line.push('\n');
+                output.failures += 1;
+                output.diagnostics.push((i + 1, format!("error: {why}")));
+            }
+            Done::Analysed(a) => {
+                let Analysed { pos, ops, result, warnings } = *a;
+                output.positions += 1;
+                for w in warnings {
+                    output.diagnostics.push((i + 1, format!("warning: engine: {w}")));
+                }
+                if let Err(why) = &result {
+                    output.failures += 1;
+                    output.diagnostics.push((i + 1, format!("error: left without an evaluation: {why}")));
+                }
+                record(&pos, &ops, result.as_ref().ok(), &mut line);
+            }
+        }
+        output.out.extend_from_slice(line.as_bytes());
+    }
+    Ok(output)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::annotate::EngineChoice;
+
+    #[test]
+    fn positions_get_their_operations_and_keep_the_others() {
+        let opts = AnnotateOptions {
+            engine: EngineChoice::Builtin { hash_mb: 1 },
+            limit: crate::analysis::Limit::depth(3),
+            ..AnnotateOptions::default()
+        };
+        let text = "# mates\n6k1/5ppp/8/8/8/8/8/R6K w - - bm Ra8#; id \"back rank\"; ce 5;\n\
+                    rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nnot a position\n\n\
+                    7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\n";
+        let one = annotate_epd(text, &opts, 1).expect("run");
+        let two = annotate_epd(text, &opts, 2).expect("run");
+        assert_eq!(one.out, two.out);
+        let out = String::from_utf8(one.out).expect("UTF-8");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "# mates");
+        assert!(lines[1].starts_with("6k1/5ppp/8/8/8/8/8/R6K w - - id \"back rank\"; acd 3;"), "{out}");
+        assert!(lines[1].contains(" ce 32766; bm Ra8#; pv Ra8#; dm 1;"), "{out}");
+        assert!(lines[2].contains(" bm ") && lines[2].contains(" pv "), "{out}");
+        assert_eq!(lines[3], "not a position");
+        assert_eq!(lines[5], "7k/5Q2/6K1/8/8/8/8/8 b - - acd 0; acn 0; acs 0; ce 0;", "stalemate: {out}");
+        assert_eq!((one.positions, one.failures), (3, 1));
+        assert_eq!(one.diagnostics.len(), 1);
+        assert_eq!(one.diagnostics[0].0, 4);
+    }
+}
