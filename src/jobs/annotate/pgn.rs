@@ -1,6 +1,6 @@
 //! The second reading of a chunk, for `--format pgn`: each annotated game written again in export
 //! format ([`GameWriter`]) with its notes where lichess puts them: after a mainline move its
-//! judgement NAG, then its comment with `[%eval]` first (what the comment held kept, an old
+//! judgement NAG (old judgement NAGs and comments replaced), then its comment with `[%eval]` first (what the comment held kept, an old
 //! `[%eval]` replaced), then the judgement comment, then the engine's line as a variation before
 //! the variations the game had. Games that cannot be annotated are written as read; filtered
 //! games are not written.
@@ -163,9 +163,13 @@ impl<'a> Hooks<'a> for AnnotateHooks<'_> {
     }
 
     fn nag(&mut self, _: &Game<'a>, depth: u32, nag: Nag, _: u64) {
-        // A move judged here keeps no judgement of its own ($1 to $6).
+        // The judgement NAGs ($6, $2, $4) of the mainline are the job's to write: old ones go,
+        // as old judgement comments do. A judged move keeps no other assessment ($1, $3, $5).
         let judged = self.pending.and_then(|p| self.plan()?.notes.get(p.index)?.advice).is_some();
-        if depth == 0 && judged && (1..=6).contains(&nag.0) {
+        if depth == 0
+            && self.pending.is_some()
+            && (matches!(nag.0, 2 | 4 | 6) || (judged && (1..=6).contains(&nag.0)))
+        {
             return;
         }
         self.writer.nag(depth, nag);

@@ -95,11 +95,17 @@ fn games_with_errors_are_written_as_read_and_filters_leave_games_out() {
 
 #[test]
 fn from_evals_judges_the_games_own_evaluations() {
-    let pgn = b"[Event \"e\"]\n\n1. e4 { [%eval 0.2] } 1... f6 { [%eval 2.5] } 2. d4 { [%eval 2.4] } *\n";
+    // An old judgement of a move judged no more goes, NAG and comment; a `!` stays.
+    let pgn = b"[Event \"e\"]\n\n1. e4 $2 $1 { [%eval 0.2] } { Mistake. Old. } 1... f6 { [%eval 2.5] } 2. d4 { [%eval 2.4] } *\n";
     let opts = AnnotateOptions { from_evals: true, add_tags: true, ..AnnotateOptions::default() };
     let (out, stats) = annotate(opts, pgn, 1);
     let out = flat(&out);
-    assert!(out.contains("1... f6 $4 { [%eval 2.5] } { Blunder. } 2. d4 { [%eval 2.4] }"), "{out}");
+    assert!(
+        out.contains(
+            "1. e4 $1 { [%eval 0.2] } 1... f6 $4 { [%eval 2.5] } { Blunder. } 2. d4 { [%eval 2.4] }"
+        ),
+        "{out}"
+    );
     assert!(out.contains("[WhiteACPL \"") && out.contains("[BlackAccuracy \""), "{out}");
     assert_eq!(stats.get(ANALYSED), 0);
 }
