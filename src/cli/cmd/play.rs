@@ -1,5 +1,5 @@
 //! `pgnkit play`: a game against the built-in engine in the terminal. Reads one line at a time
-//! from stdin (a terminal or a pipe; the end of input ends the session cleanly), prints the board
+//! from stdin (a terminal or a pipe; the end of input ends the game cleanly), prints the board
 //! after every move of the engine, and the result and PGN when the game ends.
 
 use std::io::{BufRead, Write};
@@ -66,7 +66,7 @@ pub struct Args {
 /// Stack for the search thread (the recursion keeps a position per ply).
 const SEARCH_STACK: usize = 64 << 20;
 
-struct Session {
+struct PlayState {
     start: Position,
     game: GameRecord,
     human: Color,
@@ -86,7 +86,7 @@ fn format_score(turn: Color, score: Score) -> String {
     }
 }
 
-impl Session {
+impl PlayState {
     fn tags(&self) -> Vec<(&'static str, String)> {
         let me = "You".to_string();
         let engine = self.searcher.name().to_string();
@@ -212,7 +212,7 @@ fn parse_args(args: &Args) -> Result<(Position, Limit), Fail> {
 pub fn run(args: &Args) -> Result<Code, Fail> {
     let (start, limit) = parse_args(args)?;
     let human = if args.color == Side::White { Color::White } else { Color::Black };
-    let mut session = Session {
+    let mut state = PlayState {
         game: GameRecord::new(start),
         start,
         human,
@@ -228,10 +228,10 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         "pgnkit play: you are {}. Enter moves (e4, Nf3, e2e4) or a command (help).",
         if human.is_white() { "White" } else { "Black" }
     )?;
-    session.new_game(&mut out, false)?;
+    state.new_game(&mut out, false)?;
     let mut lines = std::io::stdin().lock().lines();
     loop {
-        let turn = if session.game.pos().turn().is_white() { "White" } else { "Black" };
+        let turn = if state.game.pos().turn().is_white() { "White" } else { "Black" };
         write!(out, "{turn} to move> ")?;
         out.flush()?;
         let line = match lines.next() {
@@ -250,44 +250,44 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             "exit" | "quit" => break,
             "fen" => {
                 let mut fen = String::new();
-                write_fen(session.game.pos(), EpMode::Legal, &mut fen);
+                write_fen(state.game.pos(), EpMode::Legal, &mut fen);
                 writeln!(out, "{fen}")?
             }
-            "pgn" => out.write_all(session.pgn(None).as_bytes())?,
-            "undo" => session.undo(&mut out)?,
-            "reset" => session.new_game(&mut out, false)?,
-            "restart" => session.new_game(&mut out, true)?,
-            "board" => session.board(&mut out)?,
+            "pgn" => out.write_all(state.pgn(None).as_bytes())?,
+            "undo" => state.undo(&mut out)?,
+            "reset" => state.new_game(&mut out, false)?,
+            "restart" => state.new_game(&mut out, true)?,
+            "board" => state.board(&mut out)?,
             "go" => {
-                if session.report_end(&mut out)? {
+                if state.report_end(&mut out)? {
                     continue;
                 }
-                session.human = !session.game.pos().turn();
-                session.engine_move(&mut out)?;
+                state.human = !state.game.pos().turn();
+                state.engine_move(&mut out)?;
             }
             text => {
-                if session.game.ending().is_some() {
+                if state.game.ending().is_some() {
                     writeln!(out, "The game is over: type undo, restart, pgn or exit.")?;
                     continue;
                 }
-                match session.game.parse_move(text) {
+                match state.game.parse_move(text) {
                     Err(e) => writeln!(out, "Illegal move {text:?}: {e}. Type help for commands.")?,
                     Ok(m) => {
-                        session.human = session.game.pos().turn();
-                        session.game.play(m);
-                        if session.game.ending().is_some() {
-                            session.board(&mut out)?;
-                            session.report_end(&mut out)?;
+                        state.human = state.game.pos().turn();
+                        state.game.play(m);
+                        if state.game.ending().is_some() {
+                            state.board(&mut out)?;
+                            state.report_end(&mut out)?;
                         } else {
-                            session.engine_move(&mut out)?;
+                            state.engine_move(&mut out)?;
                         }
                     }
                 }
             }
         }
     }
-    if !session.reported && !session.game.moves().is_empty() {
-        out.write_all(session.pgn(None).as_bytes())?;
+    if !state.reported && !state.game.moves().is_empty() {
+        out.write_all(state.pgn(None).as_bytes())?;
     }
     Ok(Code::Ok)
 }
