@@ -22,13 +22,7 @@ bytes=$(stat -c %s "$corpus")
 . scripts/timing.sh
 read_back "$corpus"
 
-declare -A times
-timed() {
-  local name=$1 wall _
-  shift
-  read -r wall _ <<<"$(wall_cpu "$@")"
-  times[$name]+="$wall "
-}
+declare -A times cpus
 o=$out/clean-out.pgn
 pairs=(
   "clean-1t|$bin clean --quiet -j 1 -o $o $corpus|pgn-extract|pgn-extract -s -o $out/pgn-extract-out.pgn $corpus"
@@ -36,19 +30,7 @@ pairs=(
   "clean-2t|$bin clean --quiet -j 2 -o $o $corpus|clean-1t|$bin clean --quiet -j 1 -o $o $corpus"
   "clean-dedup-eco-1t|$bin clean --quiet -j 1 --dedup --eco -o $o $corpus|check-1t|$bin check --quiet -j 1 $corpus"
 )
-for ((i = 0; i < runs; i++)); do
-  for p in "${pairs[@]}"; do
-    IFS='|' read -r a acmd b bcmd <<<"$p"
-    if ((i % 2 == 0)); then
-      timed "$a" $acmd
-      timed "$b" $bcmd
-    else
-      timed "$b" $bcmd
-      timed "$a" $acmd
-    fi
-  done
-done
-times_of() { tr ' ' '\n' <<<"${times[$1]}" | grep .; }
+run_pairs "$runs"
 echo "corpus: $corpus ($bytes bytes), $runs runs of each pair, alternating; $(nproc) cores"
 for name in clean-1t clean-2t clean-dedup-eco-1t check-1t pgn-extract; do
   t=$(times_of "$name" | median)

@@ -34,15 +34,6 @@ read_back "$corpus" "$corpus.zst"
 both() { "$@" >/dev/null 2>&1 & "$@" >/dev/null 2>&1; wait; }
 
 declare -A times cpus
-# timed NAME CMD...: one run of CMD; its wall-clock seconds go to NAME's times, its CPU seconds to
-# NAME's cpus.
-timed() {
-  local name=$1 wall cpu
-  shift
-  read -r wall cpu <<<"$(wall_cpu "$@")"
-  times[$name]+="$wall "
-  cpus[$name]+="$cpu "
-}
 pairs=(
   "check-1t|$bin check --quiet -j 1 $corpus|peer-validate|$peer/validate $corpus"
   "check-2t|$bin check --quiet -j 2 $corpus|peer-validate_par|$peer/validate_par $corpus"
@@ -52,24 +43,7 @@ pairs=(
 if $bin positions --help >/dev/null 2>&1; then
   pairs+=("positions-fen-1t|$bin positions --quiet -j 1 $corpus|peer-fen|$peer/fen $corpus")
 fi
-# Each pair runs in turn a-b, then b-a: what ran just before (a 1-thread or a 2-thread run, so
-# one core idle or both busy) differs by position, so the first of a pair does not always
-# follow the same command.
-for ((i = 0; i < runs; i++)); do
-  for p in "${pairs[@]}"; do
-    IFS='|' read -r a acmd b bcmd <<<"$p"
-    if ((i % 2 == 0)); then
-      timed "$a" $acmd
-      timed "$b" $bcmd
-    else
-      timed "$b" $bcmd
-      timed "$a" $acmd
-    fi
-  done
-done
-# times_of NAME, cpus_of NAME: the wall or CPU times of NAME's runs, one a line, in the order they ran.
-times_of() { tr ' ' '\n' <<<"${times[$1]}" | grep .; }
-cpus_of() { tr ' ' '\n' <<<"${cpus[$1]}" | grep .; }
+run_pairs "$runs"
 # ratios A B [SCALE]: SCALE x A / B for each run of A and B of the same round (seconds apart, where
 # the host's speed changes over tens of seconds), as "median, middle half Q1-Q3", then the same
 # ratio of the best (least) times: the host's noise only ever adds time, so those are its least

@@ -29,3 +29,33 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 middle_half() { sort -g | awk '{a[NR]=$1} END {q=int((NR+3)/4); printf "%.2f-%.2f", a[q], a[NR+1-q]}'; }
 # quantile Q: the Q-quantile (0 = the least, 0.5 = about the median) of the numbers on stdin.
 quantile() { sort -g | awk -v q="$1" '{a[NR]=$1} END {print a[int(q * (NR - 1)) + 1]}'; }
+# timed NAME CMD...: one run of CMD; its wall-clock seconds go to NAME's entry of the caller's
+# associative array `times`, its CPU seconds to `cpus` (declare -A times cpus first).
+timed() {
+  local name=$1 wall cpu
+  shift
+  read -r wall cpu <<<"$(wall_cpu "$@")"
+  times[$name]+="$wall "
+  cpus[$name]+="$cpu "
+}
+# run_pairs RUNS: RUNS rounds over the caller's array `pairs` ("A|CMD|B|CMD" each); each pair runs
+# a-b in even rounds and b-a in odd ones, so the first of a pair does not always follow the same
+# command.
+run_pairs() {
+  local i p a acmd b bcmd
+  for ((i = 0; i < $1; i++)); do
+    for p in "${pairs[@]}"; do
+      IFS='|' read -r a acmd b bcmd <<<"$p"
+      if ((i % 2 == 0)); then
+        timed "$a" $acmd
+        timed "$b" $bcmd
+      else
+        timed "$b" $bcmd
+        timed "$a" $acmd
+      fi
+    done
+  done
+}
+# times_of NAME, cpus_of NAME: the wall or CPU times of NAME's runs, one a line, in the order they ran.
+times_of() { tr ' ' '\n' <<<"${times[$1]}" | grep .; }
+cpus_of() { tr ' ' '\n' <<<"${cpus[$1]}" | grep .; }
