@@ -166,6 +166,13 @@ pub fn annotate_killed_and_resumed_is_byte_identical() {
     let expected = std::fs::read(&full).expect("output");
     let cold = summary(&expected);
     assert_eq!(gos(&log) as u64, cold["analysed"].as_u64().expect("analysed"));
+    // Each `go` took the fake engine 10 ms: the time waited on the engines holds them all, and
+    // the two engines were busy a share of the wall time no greater than all of it.
+    let waited = cold["counts"]["engine_microseconds"].as_u64().expect("engine time");
+    assert!(waited >= 10_000 * gos(&log) as u64, "{cold}");
+    assert_eq!(cold["engines"], 2);
+    let busy = cold["engine_busy"].as_f64().expect("busy share");
+    assert!(busy > 0.0 && busy <= 1.0, "{cold}");
     // Killed at several points, each run resuming the last.
     let cache = d.join("killed.sqlite");
     let out = d.join("killed.jsonl");

@@ -1,4 +1,5 @@
-//! Tests of the UCI client (`pgnkit::engine::client`) against a fake engine and real Stockfish.
+//! Tests of the UCI client (`pgnkit::engine::client`) against a fake engine, real Stockfish
+//! and Fairy-Stockfish (crazyhouse).
 //!
 //! This binary is also the fake engine: run with `--fake-uci MODE...` as its first arguments it
 //! speaks UCI on stdin/stdout ([`fake`]). That is why it has its own `main` (`harness = false` in
@@ -8,6 +9,7 @@
 //! `cargo test`, which holds the build directory's lock).
 
 mod annotate;
+mod fairy;
 mod fake;
 mod faults;
 mod harness;
@@ -66,5 +68,7 @@ fn main() -> ExitCode {
         stockfish::nodes_limit_is_reproducible,
         stockfish::chess960_castling,
         stockfish::crazyhouse_is_unsupported,
+        fairy::crazyhouse_drops_both_ways,
+        fairy::annotate_crazyhouse_game_with_fairy_stockfish,
     ])
 }

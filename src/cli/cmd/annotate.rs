@@ -200,7 +200,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let outputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
     let out = Output::create(&args.output, &outputs)?;
     let format = job.options().format;
-    let mut writer = AnnotateWriter::new(out, std::io::stderr(), format);
+    let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines);
     let progress = Progress::new(args.input.quiet);
     let mut run_opts = args.input.run_options();
     run_opts.threads = engines;
@@ -214,7 +214,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     }
     writer.finish(&summary, cache_stats)?;
     if !args.input.quiet {
-        eprint!("{}", sink::summary_text(&summary, cache_stats));
+        eprint!("{}", sink::summary_text(&summary, cache_stats, engines));
     }
     if let Some(s) = &summary.stopped {
         // Unlike check's, an interrupted annotate leaves no output: the cache holds its work.

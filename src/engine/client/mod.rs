@@ -325,8 +325,7 @@ impl UciEngine {
             })?;
         }
         let mode = CastlingMode::from_chess960(self.chess960 == Some(true));
-        p.send(&line.command(mode)).map_err(broken)?;
-        p.send(&go_command(limit)).map_err(broken)?;
+        p.send_all(&[&line.command(mode), &go_command(limit)]).map_err(broken)?;
         let started = Instant::now();
         let mut deadline = started + timeouts.deadline(limit);
         let mut stopped = false;

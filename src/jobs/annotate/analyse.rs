@@ -5,9 +5,10 @@
 //! engine that cannot be restarted stops the run (exit code 69).
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use super::collect::Mainline;
-use super::{ANALYSED, CACHE_HITS, FROM_RULES, POSITIONS, UNEVALUATED};
+use super::{ANALYSED, CACHE_HITS, ENGINE_MICROSECONDS, FROM_RULES, POSITIONS, UNEVALUATED};
 use crate::analysis::{Analysis, Analyzer, AnalyzerError, Limit, PovScore, Score};
 use crate::annotate::cache::{Cache, EngineId};
 use crate::chess::{Move, Outcome, Position, Termination};
@@ -181,7 +182,9 @@ impl Analyst {
                         self.engine.new_game();
                     }
                     stats.add(ANALYSED, 1);
+                    let asked = Instant::now();
                     let result = self.engine.analyse_line(&game.positions[root], line, &self.limit);
+                    stats.add(ENGINE_MICROSECONDS, asked.elapsed().as_micros() as u64);
                     self.warnings(game, ply, diagnostics, stats);
                     match result {
                         Ok(a) => {

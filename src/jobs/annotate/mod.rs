@@ -46,6 +46,9 @@ pub const POSITIONS: &str = "positions";
 pub const ANALYSED: &str = "analysed";
 /// Positions whose evaluation came from the cache.
 pub const CACHE_HITS: &str = "cache_hits";
+/// Time spent waiting on the engine (clearing its hash, searching, answering), summed over the
+/// engines: against engines x wall time, how busy the pool was.
+pub const ENGINE_MICROSECONDS: &str = "engine_microseconds";
 /// Positions decided by the rules (checkmate, stalemate): never sent.
 pub const FROM_RULES: &str = "from_rules";
 /// Positions left without an evaluation (the engine failed on them).

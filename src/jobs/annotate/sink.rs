@@ -7,7 +7,7 @@ use std::io::Write;
 
 use serde_json::{Value, json};
 
-use super::{ANALYSED, AnnotatedChunk, CACHE_HITS, Format, POSITIONS, UNEVALUATED};
+use super::{ANALYSED, AnnotatedChunk, CACHE_HITS, ENGINE_MICROSECONDS, Format, POSITIONS, UNEVALUATED};
 use crate::annotate::cache::CacheStats;
 use crate::error::Error;
 use crate::io::Output;
@@ -20,13 +20,14 @@ pub struct AnnotateWriter<W> {
     out: Output,
     diagnostics: W,
     format: Format,
+    engines: usize,
     file: String,
 }
 
 impl<W: Write> AnnotateWriter<W> {
-    /// A writer of `format` to `out`.
-    pub fn new(out: Output, diagnostics: W, format: Format) -> AnnotateWriter<W> {
-        AnnotateWriter { out, diagnostics, format, file: String::new() }
+    /// A writer of `format` to `out`, for a run with `engines` engines.
+    pub fn new(out: Output, diagnostics: W, format: Format, engines: usize) -> AnnotateWriter<W> {
+        AnnotateWriter { out, diagnostics, format, engines, file: String::new() }
     }
 
     /// Ends the output: the summary record (JSON Lines), then the file put in place; with
@@ -36,7 +37,7 @@ impl<W: Write> AnnotateWriter<W> {
             return Ok(()); // dropped: the temporary file goes
         }
         if self.format == Format::Jsonl {
-            let record = summary_json(summary, cache);
+            let record = summary_json(summary, cache, self.engines);
             writeln!(self.out, "{record}").map_err(|e| Error::Output(self.out.error(e)))?;
         }
         self.out.finish()?;
@@ -44,12 +45,21 @@ impl<W: Write> AnnotateWriter<W> {
     }
 }
 
-/// The run's summary record: the usual one, with the positions, the analyses and the cache.
-pub fn summary_json(summary: &Summary, cache: Option<CacheStats>) -> Value {
+/// The share of `engines` x the run's wall time that the workers spent waiting on their engines.
+fn busy_share(summary: &Summary, engines: usize) -> f64 {
+    let engine_secs = summary.stats.get(ENGINE_MICROSECONDS) as f64 / 1e6;
+    engine_secs / (engines.max(1) as f64 * summary.elapsed.as_secs_f64().max(1e-9))
+}
+
+/// The run's summary record: the usual one, with the positions, the analyses, how busy the
+/// `engines` were, and the cache.
+pub fn summary_json(summary: &Summary, cache: Option<CacheStats>, engines: usize) -> Value {
     let stats = &summary.stats;
     let mut record = report::summary_json("annotate", stats, summary.elapsed);
     record["data"]["positions"] = stats.get(POSITIONS).into();
     record["data"]["analysed"] = stats.get(ANALYSED).into();
+    record["data"]["engines"] = engines.into();
+    record["data"]["engine_busy"] = busy_share(summary, engines).into();
     record["data"]["unevaluated"] = stats.get(UNEVALUATED).into();
     record["data"]["cache"] = match cache {
         Some(c) => {
@@ -61,10 +71,15 @@ pub fn summary_json(summary: &Summary, cache: Option<CacheStats>) -> Value {
 }
 
 /// The run's closing lines for stderr: the usual summary (positions, analyses, cache hits among
-/// the counts), then the cache's share of the lookups.
-pub fn summary_text(summary: &Summary, cache: Option<CacheStats>) -> String {
+/// the counts), how busy the `engines` were, then the cache's share of the lookups.
+pub fn summary_text(summary: &Summary, cache: Option<CacheStats>, engines: usize) -> String {
     let stats = &summary.stats;
     let mut text = report::summary_text("annotate", stats, summary.elapsed);
+    if stats.get(ANALYSED) > 0 {
+        let share = 100.0 * busy_share(summary, engines);
+        let wall = summary.elapsed.as_secs_f64();
+        text.push_str(&format!("pgnkit annotate: engines busy {share:.1}% of {engines} x {wall:.2} s\n"));
+    }
     let cache = match cache {
         Some(c) if c.hits + c.misses > 0 => {
             format!("cache: {} hits of {} lookups ({:.1}%)", c.hits, c.hits + c.misses, 100.0 * c.hit_share())
