@@ -12,7 +12,7 @@
 #            of a cold run over a real collection;
 #   memory   pgnkit's own peak resident memory (VmHWM, engines apart) as the input grows.
 #   usage: scripts/bench-annotate.sh [RUNS]    (default 3; needs ../shared, Stockfish, python-chess)
-#   PGNKIT=path/to/pgnkit STOCKFISH=path/to/stockfish scripts/bench-annotate.sh 3
+#   PGNKIT=path/to/pgnkit STOCKFISH=path/to/stockfish GAMES=24 scripts/bench-annotate.sh 3
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
@@ -31,9 +31,11 @@ mkdir -p "$out"
 
 mid=$games/lichess_db_100k.pgn # 47 games, 2,817 positions
 big=$games/lichess_db_1000k.pgn # 438 games, 28,976 positions
-# The first 24 games of $mid (1,197 positions): a 2-engine run at --nodes 20000 in about 25 s.
-small=$out/lichess_24.pgn
-awk '/^\[Event / && ++n > 24 {exit} {print}' "$mid" >"$small"
+# The scaling input: $mid, or its first $GAMES games. Games are dealt whole to the engines, so
+# the last game of one engine is not shared: with 24 games that tail cost about 4% of a 2-engine
+# run (1.89x against a ceiling of 1.96x), with 47 about half as much.
+small=$out/scaling.pgn
+awk -v games="${GAMES:-1000000}" '/^\[Event / && ++n > games {exit} {print}' "$mid" >"$small"
 corpus=target/bench/corpus.pgn
 [ -s "$corpus" ] || bash "$shared/bench/make-corpus.sh" "$corpus" >/dev/null
 annotate="$bin annotate --engine $sf --no-cache -o $out/pgnkit.pgn"

@@ -208,6 +208,10 @@ pub enum AnalyzerError {
     /// cannot go on with it, and stops with exit code 69 (`crate::error::Error::Engine`).
     #[error("engine unavailable: {0}")]
     Unavailable(String),
+    /// The search was stopped because the run is being interrupted (Ctrl-C): the position has
+    /// no result, and nothing should be made of it.
+    #[error("the search was interrupted")]
+    Interrupted,
     /// Move `index` of a line given to [`Analyzer::analyse_line`] is not legal (a caller's bug:
     /// lines come from pgnkit's own replay).
     #[error("move {index} of the line to analyse is illegal")]

@@ -162,3 +162,36 @@ fn ctrl_c_commits_the_cache_and_leaves_no_output() {
     let rows: u64 = String::from_utf8_lossy(&o.stdout).trim().parse().expect("a count");
     assert!(rows > 0, "{err}");
 }
+
+#[test]
+fn annotate_epd_streams_any_number_of_lines_in_order() {
+    let dir = temp_dir("annotate-epd");
+    // Every position of a fixture twice (524 lines: more than one batch), a bad line at 400.
+    let o = run(&["positions", "-q", "--format", "epd", path(&fixture("pgn/lichess_db_10k.pgn"))]);
+    let epd = String::from_utf8(o.stdout).expect("UTF-8");
+    let mut lines: Vec<&str> = epd.lines().chain(epd.lines()).collect();
+    assert_eq!(lines.len(), 524);
+    lines.insert(399, "not a position");
+    let input = dir.join("positions.epd");
+    std::fs::write(&input, lines.join("\n") + "\n").expect("write");
+    let annotate = |engines: &str, out: &str| {
+        let out = dir.join(out);
+        let args = ["annotate", "--no-cache", "--format", "epd", "--depth", "1", "--engines", engines];
+        let o = run(&[&args[..], &["-o", path(&out), path(&input)]].concat());
+        assert_eq!(o.status.code(), Some(1), "the bad line is a failure: {}", stderr(&o));
+        (std::fs::read_to_string(out).expect("output"), stderr(&o))
+    };
+    let (one, err) = annotate("1", "one.epd");
+    assert_eq!(one, annotate("2", "two.epd").0, "one and two engines differ");
+    let written: Vec<&str> = one.lines().collect();
+    assert_eq!(written.len(), 525);
+    assert_eq!(written[399], "not a position");
+    for (i, (line, read)) in written.iter().zip(&lines).enumerate() {
+        if i != 399 {
+            assert!(line.starts_with(read.split(" hmvc").next().expect("EPD")), "line {}: {line}", i + 1);
+            assert!(line.contains(" acd ") && line.contains(" ce "), "line {}: {line}", i + 1);
+        }
+    }
+    assert!(err.contains("positions.epd:400:1: error: not an EPD"), "{err}");
+    assert!(err.contains("524 positions, 1 failures"), "{err}");
+}

@@ -245,3 +245,39 @@ pub fn annotate_stockfish_same_at_one_and_two_engines() {
     assert!(one.contains("[Annotator \"pgnkit ") && one.contains("Stockfish"), "{one}");
     assert_eq!(one, run("2"));
 }
+
+pub fn annotate_ctrl_c_stops_the_search_in_progress() {
+    let d = dir("ctrl-c");
+    let (out, cache, log) = (d.join("out.pgn"), d.join("cache.sqlite"), Log::new());
+    // The second `go` is answered only at `stop`; the deadline (60 s) is far away.
+    let mut a = args(&["--nodes", "100", "--engines", "1", "--search-timeout", "60"], Vec::new());
+    a.extend(["--cache".into(), cache.display().to_string(), "-o".into(), out.display().to_string()]);
+    a.extend(fake_engine(&["hang-stop-at=2", &log.mode()]));
+    let child = pgnkit()
+        .arg("annotate")
+        .args(&a)
+        .arg(games(&d))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let waiting = std::time::Instant::now();
+    while gos(&log) < 2 {
+        assert!(waiting.elapsed() < Duration::from_secs(20), "no second go: {:?}", log.lines());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let signalled = std::time::Instant::now();
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    let o = child.wait_with_output().expect("wait");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(signalled.elapsed() < Duration::from_secs(10), "the search was stopped, not waited for");
+    let lines = log.lines();
+    let second = lines.iter().rposition(|l| l.starts_with("go ")).expect("go");
+    assert!(lines[second..].iter().any(|l| l == "stop"), "stop after the held go: {lines:?}");
+    assert!(!out.exists(), "no output under its final name");
+    assert!(err.contains("run the same command again to resume"), "{err}");
+    assert!(!err.contains("[unevaluated,"), "the stopped search is not a failure: {err}");
+}

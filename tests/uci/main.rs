@@ -63,6 +63,7 @@ fn main() -> ExitCode {
         annotate::annotate_engine_that_cannot_start_is_exit_69,
         annotate::annotate_killed_and_resumed_is_byte_identical,
         annotate::annotate_stockfish_same_at_one_and_two_engines,
+        annotate::annotate_ctrl_c_stops_the_search_in_progress,
         stockfish::handshake,
         stockfish::mate_in_one,
         stockfish::nodes_limit_is_reproducible,

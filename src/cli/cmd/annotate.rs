@@ -148,6 +148,7 @@ fn engine(args: &Args) -> Result<EngineChoice, Fail> {
         .collect::<Result<_, _>>()?;
     config.hash_mb = args.hash;
     config.keep_hash = args.keep_hash;
+    config.interrupted = Some(interrupt::requested);
     if let Some(s) = args.search_timeout {
         config.timeouts.search = Duration::from_secs(s);
         config.timeouts.grace = Duration::from_secs(s);
@@ -234,37 +235,71 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     Ok(Code::from_exit(summary.exit_code(failures)))
 }
 
-/// `--format epd`: each input's positions analysed and written as EPD.
+/// `--format epd`: each input's positions analysed and written as EPD, [`EPD_BATCH`] lines at a
+/// time, so that memory stays the same whatever the input's size.
 fn epd(args: &Args, opts: &AnnotateOptions, engines: usize, cache: Option<Arc<Cache>>) -> Result<Code, Fail> {
-    use std::io::{Read, Write};
+    use pgnkit::error::Error;
+    use pgnkit::io::{Input, InputError, InputOptions, Source};
+    use pgnkit::jobs::annotate::epd::EpdAnnotator;
+    use std::io::{BufRead, BufReader, Write};
     let outputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
     let mut out = Output::create(&args.output, &outputs)?;
-    let mut failures = false;
-    for file in &args.input.files {
+    let mut annotator = EpdAnnotator::new(opts, engines)?;
+    let (mut failures, mut interrupted) = (false, false);
+    'files: for file in &args.input.files {
         let name = file.display().to_string();
-        let mut text = String::new();
-        let read = if name == "-" {
-            std::io::stdin().read_to_string(&mut text).map(|_| ())
-        } else {
-            std::fs::read_to_string(file).map(|t| text = t)
-        };
-        read.map_err(|e| Fail { code: Code::NoInput, message: format!("{name}: {e}") })?;
-        let done = pgnkit::jobs::annotate::epd::annotate_epd(&text, opts, engines)?;
-        for (line, message) in &done.diagnostics {
-            eprintln!("pgnkit: {name}:{line}:1: {message}");
+        let input = Input::open(file, InputOptions { no_mmap: true }).map_err(Error::from)?;
+        let Source::Stream(stream) = input.source else { unreachable!("no_mmap opens a stream") };
+        let read_error = |e| Error::from(InputError::reading(&input.path, input.compression, e));
+        let mut reader = BufReader::new(stream);
+        let (mut positions, mut failed, mut first) = (0, 0, 1);
+        let mut batch: Vec<String> = Vec::with_capacity(EPD_BATCH);
+        let mut bytes = Vec::new();
+        loop {
+            batch.clear();
+            while batch.len() < EPD_BATCH {
+                bytes.clear();
+                if reader.read_until(b'\n', &mut bytes).map_err(read_error)? == 0 {
+                    break;
+                }
+                // As `str::lines`: without its `\n` or `\r\n`.
+                let line = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+                let line = line.strip_suffix(b"\r").unwrap_or(line);
+                batch.push(String::from_utf8_lossy(line).into_owned());
+            }
+            if batch.is_empty() {
+                break;
+            }
+            let lines: Vec<&str> = batch.iter().map(String::as_str).collect();
+            let done = annotator.lines(&lines, first)?;
+            first += lines.len();
+            for (line, message) in &done.diagnostics {
+                eprintln!("pgnkit: {name}:{line}:1: {message}");
+            }
+            (positions, failed) = (positions + done.positions, failed + done.failures);
+            out.write_all(&done.out).map_err(|e| Fail::from(Error::Output(out.error(e))))?;
+            if interrupt::requested() {
+                interrupted = true;
+                break 'files;
+            }
         }
-        failures |= done.failures > 0;
-        out.write_all(&done.out).map_err(|e| Fail::from(pgnkit::error::Error::Output(out.error(e))))?;
+        failures |= failed > 0;
         if !args.input.quiet {
-            eprintln!("pgnkit annotate: {name}: {} positions, {} failures", done.positions, done.failures);
-        }
-        if interrupt::requested() {
-            return Ok(Code::Interrupted);
+            eprintln!("pgnkit annotate: {name}: {positions} positions, {failed} failures");
         }
     }
-    out.finish()?;
+    drop(annotator);
     if let Some(c) = cache.and_then(Arc::into_inner) {
         let _ = c.close();
     }
+    if interrupted {
+        // The output is dropped unfinished: nothing is left under its final name.
+        eprintln!("pgnkit: interrupted; no output was written: run the same command again to resume");
+        return Ok(Code::Interrupted);
+    }
+    out.finish()?;
     Ok(if failures { Code::Failures } else { Code::Ok })
 }
+
+/// Lines of an EPD input read, analysed and written at a time.
+const EPD_BATCH: usize = 256;

@@ -109,6 +109,8 @@ pub(crate) enum Fault {
     /// It missed its deadline but answered `stop`: alive, but this position has no result that
     /// the limit alone decided.
     Stopped,
+    /// The run is being interrupted: the search was stopped and its answer set aside.
+    Interrupted,
     /// Its answer cannot be used (no score, no legal move): an error for this position.
     Failed(AnalyzerError),
 }

@@ -62,6 +62,9 @@ const STDERR_WAIT: Duration = Duration::from_millis(200);
 /// How many times a position is tried again after the engine crashed on it, by default.
 pub const DEFAULT_RETRIES: u32 = 2;
 
+/// How often a running search looks at [`EngineConfig::interrupted`].
+pub const INTERRUPT_POLL: Duration = Duration::from_millis(50);
+
 /// How to run an engine.
 #[derive(Clone, Debug)]
 pub struct EngineConfig {
@@ -80,6 +83,9 @@ pub struct EngineConfig {
     pub timeouts: Timeouts,
     /// How many times a position is tried again after a crash.
     pub retries: u32,
+    /// Asked at least every [`INTERRUPT_POLL`] while a search runs: once it says `true` (Ctrl-C),
+    /// the engine is sent `stop` and the position gives [`AnalyzerError::Interrupted`].
+    pub interrupted: Option<fn() -> bool>,
 }
 
 impl EngineConfig {
@@ -94,6 +100,7 @@ impl EngineConfig {
             keep_hash: false,
             timeouts: Timeouts::default(),
             retries: DEFAULT_RETRIES,
+            interrupted: None,
         }
     }
 
@@ -279,6 +286,7 @@ impl UciEngine {
                     return Err(AnalyzerError::Timeout);
                 }
                 Err(Fault::Stopped) => return Err(AnalyzerError::Timeout),
+                Err(Fault::Interrupted) => return Err(AnalyzerError::Interrupted),
                 Err(Fault::Failed(e)) => return Err(e),
             }
         }
@@ -329,11 +337,21 @@ impl UciEngine {
         let started = Instant::now();
         let mut deadline = started + timeouts.deadline(limit);
         let mut stopped = false;
+        let mut interrupted = false;
+        let interrupt = self.config.interrupted;
         let mut collector = Collector::default();
         loop {
-            match p.read_line(deadline) {
+            // Woken at least every INTERRUPT_POLL to look at the interrupt, until it is seen.
+            let wake = match interrupt {
+                Some(_) if !interrupted => deadline.min(Instant::now() + INTERRUPT_POLL),
+                _ => deadline,
+            };
+            match p.read_line(wake) {
                 Read::Line(text) => {
                     let Some((best, ponder)) = collector.line(&text) else { continue };
+                    if interrupted {
+                        return Err(Fault::Interrupted);
+                    }
                     // An unlimited search ends with `stop`; any other that needed it went wrong.
                     if stopped && *limit != Limit::infinite() {
                         return Err(Fault::Stopped);
@@ -343,6 +361,14 @@ impl UciEngine {
                         .map_err(Fault::Failed);
                 }
                 Read::Eof => return Err(Fault::Crashed("its output ended during the search".into())),
+                Read::Timeout if Instant::now() < deadline => {
+                    if interrupt.is_some_and(|asked| asked()) {
+                        p.send("stop").map_err(broken)?;
+                        interrupted = true;
+                        stopped = true;
+                        deadline = Instant::now() + timeouts.stop;
+                    }
+                }
                 Read::Timeout if !stopped => {
                     p.send("stop").map_err(broken)?;
                     stopped = true;

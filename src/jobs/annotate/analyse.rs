@@ -194,6 +194,8 @@ impl Analyst {
                             Some(a)
                         }
                         Err(e) if e.is_fatal() => return Err(Error::Engine(e.to_string())),
+                        // Ctrl-C stopped the search: the game is dropped as the run ends.
+                        Err(AnalyzerError::Interrupted) => return Ok(None),
                         Err(e) => {
                             unsupported = matches!(e, AnalyzerError::UnsupportedVariant);
                             let message = format!("{} was left without an evaluation: {e}", place(ply));

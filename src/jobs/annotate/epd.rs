@@ -6,7 +6,8 @@
 //! are kept; these are replaced. Blank lines and lines starting with `#` are kept as they are; a
 //! line that is not a position is kept as it is, with an error diagnostic.
 //!
-//! Lines are dealt to the engines in stripes and written in input order.
+//! Lines are dealt to the engines in stripes and written in input order, a batch at a time
+//! ([`EpdAnnotator`]).
 
 use std::fmt::Write as _;
 
@@ -146,72 +147,96 @@ fn record(pos: &Position, ops: &Ops, a: Option<&Analysis>, out: &mut String) {
     out.push('\n');
 }
 
+/// The engines of an EPD run, kept from one batch of lines to the next, so that an input of
+/// any size is read and written a batch at a time.
+pub struct EpdAnnotator {
+    analysts: Vec<Analyst>,
+}
+
+impl EpdAnnotator {
+    /// Starts `threads` engines (at least one) as `opts` says.
+    pub fn new(opts: &AnnotateOptions, threads: usize) -> Result<EpdAnnotator, Error> {
+        let mut analysts = Vec::with_capacity(threads.max(1));
+        for _ in 0..threads.max(1) {
+            let (engine, id) = start_engine(opts)?;
+            analysts.push(Analyst::new(engine, id, opts.usable_cache(), opts.limit, false));
+        }
+        Ok(EpdAnnotator { analysts })
+    }
+
+    /// Annotates `lines`, the input's lines from line number `first` (1-based, for the
+    /// diagnostics), dealt to the engines in stripes and written in input order.
+    pub fn lines(&mut self, lines: &[&str], first: usize) -> Result<EpdOutput, Error> {
+        let threads = self.analysts.len();
+        // Stripes: line i goes to engine i % threads.
+        let results: Vec<Result<Vec<(usize, Done)>, Error>> = std::thread::scope(|s| {
+            let handles: Vec<_> = self
+                .analysts
+                .iter_mut()
+                .enumerate()
+                .map(|(k, analyst)| {
+                    s.spawn(move || {
+                        let mut done = Vec::new();
+                        for i in (k..lines.len()).step_by(threads) {
+                            done.push((i, analyse_line(analyst, lines[i])?));
+                        }
+                        Ok(done)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| Err(Error::Internal("an engine thread panicked".into())))
+                })
+                .collect()
+        });
+        let mut all: Vec<(usize, Done)> = Vec::with_capacity(lines.len());
+        for r in results {
+            all.extend(r?);
+        }
+        all.sort_by_key(|(i, _)| *i);
+        let mut output = EpdOutput::default();
+        let mut line = String::new();
+        for (i, done) in all {
+            line.clear();
+            let number = first + i;
+            match done {
+                Done::Verbatim => {
+                    line.push_str(lines[i]);
+                    line.push('\n');
+                }
+                Done::Bad(why) => {
+                    line.push_str(lines[i]);
+                    line.push('\n');
+                    output.failures += 1;
+                    output.diagnostics.push((number, format!("error: {why}")));
+                }
+                Done::Analysed(a) => {
+                    let Analysed { pos, ops, result, warnings } = *a;
+                    output.positions += 1;
+                    for w in warnings {
+                        output.diagnostics.push((number, format!("warning: engine: {w}")));
+                    }
+                    if let Err(why) = &result {
+                        output.failures += 1;
+                        output
+                            .diagnostics
+                            .push((number, format!("error: left without an evaluation: {why}")));
+                    }
+                    record(&pos, &ops, result.as_ref().ok(), &mut line);
+                }
+            }
+            output.out.extend_from_slice(line.as_bytes());
+        }
+        Ok(output)
+    }
+}
+
 /// Annotates the positions of `text` with `threads` engines as `opts` says.
 pub fn annotate_epd(text: &str, opts: &AnnotateOptions, threads: usize) -> Result<EpdOutput, Error> {
     let lines: Vec<&str> = text.lines().collect();
-    let threads = threads.clamp(1, lines.len().max(1));
-    let mut analysts = Vec::with_capacity(threads);
-    for _ in 0..threads {
-        let (engine, id) = start_engine(opts)?;
-        analysts.push(Analyst::new(engine, id, opts.usable_cache(), opts.limit, false));
-    }
-    // Stripes: line i goes to engine i % threads.
-    let results: Vec<Result<Vec<(usize, Done)>, Error>> = std::thread::scope(|s| {
-        let handles: Vec<_> = analysts
-            .into_iter()
-            .enumerate()
-            .map(|(k, mut analyst)| {
-                let lines = &lines;
-                s.spawn(move || {
-                    let mut done = Vec::new();
-                    for i in (k..lines.len()).step_by(threads) {
-                        done.push((i, analyse_line(&mut analyst, lines[i])?));
-                    }
-                    Ok(done)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(Error::Internal("an engine thread panicked".into()))))
-            .collect()
-    });
-    let mut all: Vec<(usize, Done)> = Vec::with_capacity(lines.len());
-    for r in results {
-        all.extend(r?);
-    }
-    all.sort_by_key(|(i, _)| *i);
-    let mut output = EpdOutput::default();
-    let mut line = String::new();
-    for (i, done) in all {
-        line.clear();
-        match done {
-            Done::Verbatim => {
-                line.push_str(lines[i]);
-                line.push('\n');
-            }
-            Done::Bad(why) => {
-                line.push_str(lines[i]);
-                line.push('\n');
-                output.failures += 1;
-                output.diagnostics.push((i + 1, format!("error: {why}")));
-            }
-            Done::Analysed(a) => {
-                let Analysed { pos, ops, result, warnings } = *a;
-                output.positions += 1;
-                for w in warnings {
-                    output.diagnostics.push((i + 1, format!("warning: engine: {w}")));
-                }
-                if let Err(why) = &result {
-                    output.failures += 1;
-                    output.diagnostics.push((i + 1, format!("error: left without an evaluation: {why}")));
-                }
-                record(&pos, &ops, result.as_ref().ok(), &mut line);
-            }
-        }
-        output.out.extend_from_slice(line.as_bytes());
-    }
-    Ok(output)
+    EpdAnnotator::new(opts, threads.clamp(1, lines.len().max(1)))?.lines(&lines, 1)
 }
 
 #[cfg(test)]
