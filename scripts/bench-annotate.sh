@@ -153,7 +153,7 @@ while p.poll() is None:
 print(f"{peak / 1024:.1f}")
 EOF
 }
-for f in "$small" "$mid" "$big"; do
+for f in "$mid" "$big"; do
   printf 'peak RSS %6.1f MB  --nodes 1 --engines 2 %s (%d bytes)\n' "$(peak_rss $annotate --engines 2 --nodes 1 "$f")" "$f" "$(stat -c %s "$f")"
 done
 printf 'peak RSS %6.1f MB  --from-evals %s (%d bytes)\n' "$(peak_rss $bin annotate --from-evals -o "$out/evals.pgn" "$corpus")" "$corpus" "$(stat -c %s "$corpus")"

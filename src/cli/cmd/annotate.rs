@@ -34,8 +34,9 @@ its comment (Inaccuracy. Nf3 was best.) and the engine's line as a variation (--
 
 Limits: --nodes and --depth are reproducible: every position is searched from a cleared hash,
 so the output is the same at any --engines and from run to run, and evaluations are cached
-(by default in $XDG_CACHE_HOME/pgnkit/evals.sqlite). Running the same command again after a
-crash or Ctrl-C analyses only the positions the cache lacks. --movetime results differ from
+(by default in $XDG_CACHE_HOME/pgnkit/evals.sqlite). Ctrl-C stops the searches in progress,
+commits the cache and leaves no output; running the same command again after a crash or
+Ctrl-C analyses only the positions the cache lacks. --movetime results differ from
 run to run and are not cached; neither are --keep-hash results.
 
 Exit codes: 1 when some position was left without an evaluation (a diagnostic names it) or a

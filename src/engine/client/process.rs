@@ -2,7 +2,8 @@
 //! killing it kills whatever it started too, and a Ctrl-C at the terminal reaches pgnkit alone
 //! (which decides when its engines stop). Stdout is read by the thread that waits for the answer,
 //! `poll` giving every read its deadline (a reading thread and a channel cost one more wake-up a
-//! line: at `go nodes 1` a position took 330 us with them against 217 us for the engine alone);
+//! line: `annotate --keep-hash` at `go nodes 1` on a 47-game sample, best of 7 alternating runs,
+//! 1.52 s against 1.66 s);
 //! a thread drains stderr, since an engine blocked on a full stderr pipe would look hung, and
 //! keeps its last lines for error messages.
 //!
