@@ -2,7 +2,7 @@
 //! flushes what it released (whole games, from the first), says where it stopped, exits 130. A
 //! signal ignored at start (`nohup`) stays ignored.
 
-use crate::util::{fixture, spawn_piped, temp_dir};
+use crate::util::{fixture, sigint_ignored, spawn_piped, temp_dir};
 use pgnkit::pipeline::Options;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -86,6 +86,9 @@ fn stopped_after(stderr: &str) -> u64 {
 #[cfg(unix)]
 #[test]
 fn check_stops_on_ctrl_c_with_every_game_before_reported() {
+    if sigint_ignored() {
+        return;
+    }
     for threads in ["1", "2"] {
         let (code, out, err) = interrupted(&["check", "-q", "-j", threads, "--json", "--games", "-"]);
         assert_eq!(code, Some(130), "-j{threads}: {err}");
@@ -111,6 +114,9 @@ fn check_stops_on_ctrl_c_with_every_game_before_reported() {
 #[cfg(unix)]
 #[test]
 fn positions_stops_on_ctrl_c_with_its_output_flushed_and_in_place() {
+    if sigint_ignored() {
+        return;
+    }
     let dir = temp_dir("interrupt");
     let path = dir.join("out.epd");
     for threads in ["1", "2"] {
@@ -144,6 +150,9 @@ fn positions_stops_on_ctrl_c_with_its_output_flushed_and_in_place() {
 #[cfg(unix)]
 #[test]
 fn clean_stops_on_ctrl_c_leaving_no_output_in_place() {
+    if sigint_ignored() {
+        return;
+    }
     let dir = temp_dir("interrupt-clean");
     for threads in ["1", "2"] {
         let (out, report) = (dir.join("out.pgn"), dir.join("report.jsonl"));

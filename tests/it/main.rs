@@ -17,4 +17,6 @@ mod pgn_export;
 mod pgn_roundtrip;
 mod positions;
 mod select;
+#[path = "../common/signal.rs"]
+mod signal;
 mod util;

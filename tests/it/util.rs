@@ -79,6 +79,8 @@ pub fn run_with_stdin(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     out
 }
 
+pub use crate::signal::sigint_ignored;
+
 /// Whether python-chess is missing (then the caller's test is skipped, and says so).
 pub fn python_chess_missing() -> bool {
     let ok =

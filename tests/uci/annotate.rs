@@ -8,6 +8,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use crate::fake;
+use crate::signal::sigint_ignored;
 use crate::support::Log;
 
 /// Two short games: 13 moves, 15 mainline positions.
@@ -247,6 +248,9 @@ pub fn annotate_stockfish_same_at_one_and_two_engines() {
 }
 
 pub fn annotate_ctrl_c_stops_the_search_in_progress() {
+    if sigint_ignored() {
+        return;
+    }
     let d = dir("ctrl-c");
     let (out, cache, log) = (d.join("out.pgn"), d.join("cache.sqlite"), Log::new());
     // The second `go` is answered only at `stop`; the deadline (60 s) is far away.

@@ -14,6 +14,8 @@ mod fake;
 mod faults;
 mod harness;
 mod protocol;
+#[path = "../common/signal.rs"]
+mod signal;
 mod stockfish;
 mod support;
 
