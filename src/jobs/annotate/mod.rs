@@ -4,9 +4,9 @@
 //! an `Annotator` tag), or one JSON Lines record per analysed position.
 //!
 //! Each chunk is one game ([`Cuts::PerGame`]): progress, interrupts and work in flight go game by
-//! game. A worker reads its chunk twice: [`collect`] replays it for the mainlines, [`analyse`]
+//! game. A worker reads its chunk twice: `collect` replays it for the mainlines, [`analyse`]
 //! evaluates their positions (the cache first, then the engine; game endings from the rules),
-//! [`notes`] turns the evaluations into judgements, and [`pgn`] replays the chunk again writing
+//! `notes` turns the evaluations into judgements, and `pgn` replays the chunk again writing
 //! the games with their notes ([`jsonl`] renders records instead). Games that cannot be annotated
 //! (an error in their moves, a null move in the mainline) are written as read; games the filters
 //! leave out are not written.
