@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use crate::fake;
 use crate::signal::sigint_ignored;
-use crate::support::Log;
+use crate::stockfish::STOCKFISH;
+use crate::support::{Log, installed};
 
 /// Two short games: 13 moves, 15 mainline positions.
 const GAMES: &str = "[Event \"one\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n\
@@ -221,19 +222,10 @@ pub fn annotate_killed_and_resumed_is_byte_identical() {
     assert_eq!(text(&pgn(&cache, "warm.pgn")), text(&pgn(&d.join("cold.sqlite"), "cold.pgn")));
 }
 
-/// Stockfish's path, or `None` after saying the test is skipped.
-fn stockfish(test: &str) -> Option<&'static str> {
-    let path = "/usr/games/stockfish";
-    if Path::new(path).exists() {
-        Some(path)
-    } else {
-        eprintln!("{test}: skipped: stockfish not found (apt-get install -y stockfish)");
-        None
-    }
-}
-
 pub fn annotate_stockfish_same_at_one_and_two_engines() {
-    let Some(sf) = stockfish("annotate_stockfish_same_at_one_and_two_engines") else { return };
+    let Some(sf) = installed("annotate_stockfish_same_at_one_and_two_engines", STOCKFISH, "stockfish") else {
+        return;
+    };
     let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pgn/lichess_db_10k.pgn");
     let run = |engines: &str| {
         let a = args(&["--no-cache", "--engine", sf, "--nodes", "5000", "--engines", engines], Vec::new());

@@ -11,18 +11,13 @@ use pgnkit::analysis::{Analyzer, Limit, Score};
 use pgnkit::chess::Variant;
 use pgnkit::engine::client::{EngineConfig, UciEngine};
 
-use crate::support::{after, moves, pos};
+use crate::support::{after, installed, moves, pos};
 
 const FAIRY: &str = "/usr/games/fairy-stockfish";
 
 /// Fairy-Stockfish's path, or `None` after saying the test is skipped.
 fn fairy(test: &str) -> Option<&'static str> {
-    if Path::new(FAIRY).exists() {
-        Some(FAIRY)
-    } else {
-        println!("{test}: skipped: fairy-stockfish not found (apt-get install -y fairy-stockfish)");
-        None
-    }
+    installed(test, FAIRY, "fairy-stockfish")
 }
 
 pub fn crazyhouse_drops_both_ways() {

@@ -3,23 +3,17 @@
 //! castling both ways, and a variant it does not play. Without Stockfish each test says it is
 //! skipped and how to install it.
 
-use std::path::Path;
-
 use pgnkit::analysis::{Analysis, AnalysisWarning, Analyzer, AnalyzerError, Limit, Score};
 use pgnkit::chess::{Move, Position, Square, Variant};
 use pgnkit::engine::client::{EngineConfig, UciEngine};
 
-use crate::support::{after, moves, pos};
+use crate::support::{after, installed, moves, pos};
 
-const STOCKFISH: &str = "/usr/games/stockfish";
+pub const STOCKFISH: &str = "/usr/games/stockfish";
 
 /// Stockfish with `options`, or `None` after saying the test is skipped.
 fn stockfish(test: &str, options: &[(&str, &str)]) -> Option<UciEngine> {
-    if !Path::new(STOCKFISH).exists() {
-        println!("{test}: skipped: stockfish not found (apt-get install -y stockfish)");
-        return None;
-    }
-    let mut config = EngineConfig::new(STOCKFISH);
+    let mut config = EngineConfig::new(installed(test, STOCKFISH, "stockfish")?);
     config.options = options.iter().map(|&(n, v)| (n.to_string(), v.to_string())).collect();
     config.hash_mb = Some(16);
     Some(UciEngine::start(config).unwrap_or_else(|e| panic!("{e}")))

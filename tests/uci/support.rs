@@ -81,6 +81,16 @@ pub fn alive(pid: u32) -> bool {
     std::path::Path::new(&format!("/proc/{pid}")).exists()
 }
 
+/// The Debian package `package`'s engine at `path`, or `None` after saying `test` is skipped
+/// and how to install it.
+pub fn installed(test: &str, path: &'static str, package: &str) -> Option<&'static str> {
+    if std::path::Path::new(path).exists() {
+        return Some(path);
+    }
+    println!("{test}: skipped: {package} not found (apt-get install -y {package})");
+    None
+}
+
 /// A position from a FEN known to be valid.
 pub fn pos(fen: &str, variant: Variant) -> Position {
     parse_fen(fen, variant).expect("valid test FEN")
