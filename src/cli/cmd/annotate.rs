@@ -273,16 +273,17 @@ fn epd(args: &Args, opts: &AnnotateOptions, engines: usize, cache: Option<Arc<Ca
             }
             let lines: Vec<&str> = batch.iter().map(String::as_str).collect();
             let done = annotator.lines(&lines, first)?;
+            if interrupt::requested() {
+                // The output is dropped: a search stopped by Ctrl-C is not a failure to report.
+                interrupted = true;
+                break 'files;
+            }
             first += lines.len();
             for (line, message) in &done.diagnostics {
                 eprintln!("pgnkit: {name}:{line}:1: {message}");
             }
             (positions, failed) = (positions + done.positions, failed + done.failures);
             out.write_all(&done.out).map_err(|e| Fail::from(Error::Output(out.error(e))))?;
-            if interrupt::requested() {
-                interrupted = true;
-                break 'files;
-            }
         }
         failures |= failed > 0;
         if !args.input.quiet {
