@@ -77,18 +77,21 @@ impl GameWriter {
 
     /// Writes a move of the replay (canonical SAN: the token when it is that, `--` for a null
     /// move) and returns the SAN written.
-    pub fn played(&mut self, p: &Played<'_, '_>) -> &[u8] {
-        self.san.clear();
-        match (p.mv, p.canonical_san()) {
-            (None, _) => self.san.extend_from_slice(b"--"),
-            (Some(_), Some(token)) => self.san.extend_from_slice(token),
-            (Some(m), None) => write_san(p.before, m, &mut self.san),
-        }
+    pub fn played<'s, 'a: 's>(&'s mut self, p: &Played<'a, '_>) -> &'s [u8] {
+        let san: &[u8] = match (p.mv, p.canonical_san()) {
+            (None, _) => b"--",
+            (Some(_), Some(token)) => token,
+            (Some(m), None) => {
+                self.san.clear();
+                write_san(p.before, m, &mut self.san);
+                &self.san
+            }
+        };
         if self.keeps(p.depth) {
             let black = p.before.turn() == Color::Black;
-            self.moves.san(&mut self.movetext, &self.san, p.before.fullmoves(), black);
+            self.moves.san(&mut self.movetext, san, p.before.fullmoves(), black);
         }
-        &self.san
+        san
     }
 
     /// Writes `moves` played from `start` (a line that is not in the input, such as an engine's

@@ -206,8 +206,23 @@ impl<'a> RawTag<'a> {
     /// assert_eq!(t.decode(), ("André".into(), true));
     /// ```
     pub fn decode(&self) -> (Cow<'a, str>, bool) {
+        // Nearly every value is ASCII without a backslash: no escape to undo, nothing to decode.
+        if !self.raw.contains(&b'\\')
+            && let Some(text) = ascii_str(self.raw)
+        {
+            return (Cow::Borrowed(text), false);
+        }
         decode_text(self.unescape())
     }
+}
+
+/// `bytes` as text if they are ASCII: a test inlined where `str::from_utf8` is a call, for the
+/// short names and values of tags.
+#[inline]
+pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
+    // SAFETY: ASCII is UTF-8.
+    #[allow(unsafe_code)]
+    bytes.is_ascii().then(|| unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
 /// Bytes as text: UTF-8 if valid (borrowed when possible), else Windows-1252 (`true`).

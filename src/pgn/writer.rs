@@ -202,17 +202,35 @@ impl Writer {
     /// whether Black plays it.
     pub fn san(&mut self, out: &mut Vec<u8>, san: &[u8], number: u32, black: bool) {
         self.start_movetext(out);
-        if !black || self.number_due {
-            let mut digits = itoa::Buffer::new();
-            let digits = digits.format(number).as_bytes();
-            let dots: &[u8] = if black { b"..." } else { b"." };
-            self.place(out, digits.len() + dots.len(), |out| {
-                out.extend_from_slice(digits);
-                out.extend_from_slice(dots);
-            });
+        let numbered = !black || self.number_due;
+        self.number_due = false;
+        // Nearly every move: no `(` to glue, a number and a SAN of at most 8 ASCII characters.
+        if self.opens == 0
+            && let Some(token) = Short::of(san)
+        {
+            if numbered {
+                match Short::number(number, black) {
+                    Some(number) => self.place_short(out, number),
+                    None => self.place_number(out, number, black),
+                }
+            }
+            return self.place_short(out, token);
+        }
+        if numbered {
+            self.place_number(out, number, black);
         }
         self.place(out, width(san), |out| out.extend_from_slice(san));
-        self.number_due = false;
+    }
+
+    /// A move number token, `12.` or `12...`.
+    fn place_number(&mut self, out: &mut Vec<u8>, number: u32, black: bool) {
+        let mut digits = itoa::Buffer::new();
+        let digits = digits.format(number).as_bytes();
+        let dots: &[u8] = if black { b"..." } else { b"." };
+        self.place(out, digits.len() + dots.len(), |out| {
+            out.extend_from_slice(digits);
+            out.extend_from_slice(dots);
+        });
     }
 
     /// A NAG, written `$n`.
@@ -237,7 +255,7 @@ impl Writer {
             if !spaced || self.opens + whole <= self.max_line {
                 self.place(out, whole, |out| {
                     out.extend_from_slice(b"{ ");
-                    out.extend_from_slice(plain);
+                    push_bytes(out, plain);
                     out.extend_from_slice(if plain.is_empty() { b"}" } else { b" }" });
                 });
                 self.number_due = true;
@@ -356,6 +374,21 @@ impl Writer {
     fn write_tags(&mut self, out: &mut Vec<u8>) {
         self.in_movetext = true;
         let before = out.len();
+        let ranks = self.tag_lines.iter().fold(0u8, |seen, &(rank, _)| seen | 1 << rank);
+        let missing = self.fill_roster && ranks & 0x7f != 0x7f;
+        if !missing && self.tag_lines.is_sorted_by_key(|&(rank, _)| rank) {
+            // Given in the order they are written (the roster first, as most games have it).
+            out.extend_from_slice(&self.tags);
+        } else {
+            self.write_tags_in_order(out);
+        }
+        if out.len() > before {
+            out.push(b'\n');
+        }
+    }
+
+    /// The tag lines by rank, the roster's missing tags filled if asked.
+    fn write_tags_in_order(&self, out: &mut Vec<u8>) {
         for r in 0..=7u8 {
             let mut given = false;
             let mut start = 0;
@@ -371,9 +404,26 @@ impl Writer {
                 push_tag(out, name, value);
             }
         }
-        if out.len() > before {
-            out.push(b'\n');
-        }
+    }
+
+    /// [`Writer::place`] for a short ASCII token with no `(` waiting: its separator and its
+    /// characters go out in one store.
+    #[inline(always)]
+    fn place_short(&mut self, out: &mut Vec<u8>, token: Short) {
+        debug_assert_eq!(self.opens, 0);
+        let start = out.len();
+        let (bytes, lead, space) = if self.col == 0 {
+            (u128::from(token.word), 0, None)
+        } else if self.col + 1 + token.len <= self.max_line {
+            (u128::from(token.word) << 8 | u128::from(b' '), 1, Some(start))
+        } else {
+            self.col = 0;
+            (u128::from(token.word) << 8 | u128::from(b'\n'), 1, None)
+        };
+        out.extend_from_slice(&bytes.to_le_bytes());
+        out.truncate(start + lead + token.len);
+        self.col += usize::from(space.is_some()) + token.len;
+        self.last = Last { space, width: token.len };
     }
 
     /// Writes a token of `width` characters (with `write`), after the `(`s waiting to be glued
@@ -400,13 +450,90 @@ impl Writer {
     }
 }
 
+/// A token of at most 8 ASCII characters (a SAN, a move number) held in a register, so it goes
+/// into the output as one 8-byte store instead of a call to `memcpy`: a move writes two of them.
+#[derive(Clone, Copy)]
+struct Short {
+    /// The characters, the first in the lowest byte, zeros after them.
+    word: u64,
+    len: usize,
+}
+
+impl Short {
+    /// `text` if it has 1 to 8 bytes, all ASCII.
+    #[inline]
+    fn of(text: &[u8]) -> Option<Short> {
+        let n = text.len();
+        // Two overlapping loads cover any length in their range (the overlap ORs equal bytes).
+        let word = match n {
+            4..=8 => {
+                let head = u32::from_le_bytes([text[0], text[1], text[2], text[3]]);
+                let tail = u32::from_le_bytes([text[n - 4], text[n - 3], text[n - 2], text[n - 1]]);
+                u64::from(head) | u64::from(tail) << (8 * (n - 4))
+            }
+            2..=3 => {
+                let head = u16::from_le_bytes([text[0], text[1]]);
+                let tail = u16::from_le_bytes([text[n - 2], text[n - 1]]);
+                u64::from(head) | u64::from(tail) << (8 * (n - 2))
+            }
+            1 => u64::from(text[0]),
+            _ => return None,
+        };
+        (word & 0x8080_8080_8080_8080 == 0).then_some(Short { word, len: n })
+    }
+
+    /// A move number: `12.`, or `12...` before a Black move; `None` past 8 characters.
+    #[inline]
+    fn number(number: u32, black: bool) -> Option<Short> {
+        let (dots, len): (u64, usize) = if black { (0x2e_2e2e, 3) } else { (0x2e, 1) };
+        let (mut word, mut n, mut digits) = (0u64, number, 0);
+        loop {
+            // The digit found last is the first character: each one pushes the others up a byte.
+            word = word << 8 | u64::from(b'0' + (n % 10) as u8);
+            n /= 10;
+            digits += 1;
+            if n == 0 {
+                break;
+            }
+        }
+        (digits + len <= 8).then(|| Short { word: word | dots << (8 * digits), len: digits + len })
+    }
+}
+
+/// `out.extend_from_slice(bytes)` for the short texts of PGN (tag names and values, comments):
+/// two overlapping copies of a fixed size are moves inlined, where a copy of any length is a
+/// call to `memcpy`.
+#[inline(always)]
+fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    let at = out.len();
+    match n {
+        16..=32 => {
+            out.extend_from_slice(&bytes[..16]);
+            out.truncate(at + n - 16);
+            out.extend_from_slice(&bytes[n - 16..]);
+        }
+        8..16 => {
+            out.extend_from_slice(&bytes[..8]);
+            out.truncate(at + n - 8);
+            out.extend_from_slice(&bytes[n - 8..]);
+        }
+        4..8 => {
+            out.extend_from_slice(&bytes[..4]);
+            out.truncate(at + n - 4);
+            out.extend_from_slice(&bytes[n - 4..]);
+        }
+        _ => out.extend_from_slice(bytes),
+    }
+}
+
 /// Appends `[name "value"]` and a line break, the value escaped.
 fn push_tag(out: &mut Vec<u8>, name: &str, value: &str) {
     out.push(b'[');
-    out.extend_from_slice(name.as_bytes());
+    push_bytes(out, name.as_bytes());
     out.extend_from_slice(b" \"");
     if !value.bytes().any(|b| matches!(b, b'\\' | b'"' | b'\n' | b'\r')) {
-        out.extend_from_slice(value.as_bytes());
+        push_bytes(out, value.as_bytes());
         out.extend_from_slice(b"\"]\n");
         return;
     }
@@ -426,8 +553,27 @@ fn plain_comment(text: &[u8]) -> Option<(&[u8], bool)> {
     let start = text.iter().position(|&b| !is_space(b)).unwrap_or(text.len());
     let end = text.iter().rposition(|&b| !is_space(b)).map_or(start, |i| i + 1);
     let plain = &text[start..end];
-    let (mut spaced, mut after_space) = (false, false);
-    for &b in plain {
+    // Eight bytes at a time (the comments of clocks and evaluations are 14 to 30 bytes).
+    let (mut spaced, mut after_space) = (false, 0u64);
+    let mut words = plain.chunks_exact(8);
+    for word in &mut words {
+        let x = u64::from_le_bytes([word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7]]);
+        let control = !(x.wrapping_add(0x6060_6060_6060_6060)) & HIGH;
+        if x & HIGH != 0
+            || control != 0
+            || (zero_bytes(x ^ (ONES * 0x7d)) | zero_bytes(x ^ (ONES * 0x7f))) != 0
+        {
+            return None;
+        }
+        let spaces = zero_bytes(x ^ (ONES * u64::from(b' ')));
+        if spaces & (spaces << 8 | after_space) != 0 {
+            return None;
+        }
+        spaced |= spaces != 0;
+        after_space = spaces >> 56;
+    }
+    let mut after_space = after_space != 0;
+    for &b in words.remainder() {
         match b {
             b' ' if !after_space => (spaced, after_space) = (true, true),
             b'!'..=b'|' | b'~' => after_space = false,
@@ -435,6 +581,15 @@ fn plain_comment(text: &[u8]) -> Option<(&[u8], bool)> {
         }
     }
     Some((plain, spaced))
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// 0x80 in each byte of `x` that is zero, 0 in the others (exact: no carry crosses bytes).
+#[inline]
+fn zero_bytes(x: u64) -> u64 {
+    !(((x & !HIGH) + !HIGH) | x | !HIGH)
 }
 
 /// Characters in `text` if it is UTF-8 (bytes that start a character).

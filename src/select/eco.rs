@@ -182,8 +182,9 @@ pub struct Table {
     keys: Vec<Key>,
     /// Zobrist key to the row naming that position.
     by_hash: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
-    /// One bit per value of a key's top 16 bits, set for the listed positions: most positions
-    /// of a game are not listed, and this 8 KB test turns them away before the map is probed.
+    /// One bit per value of [`filter_index`] (16 bits of the occupied squares and the side to
+    /// move), set for the listed positions: most positions of a game are not listed, and this
+    /// 8 KB test turns them away before their Zobrist key is computed and the map probed.
     filter: Box<[u64; 1024]>,
     /// Rows whose position shares its Zobrist key with another listed position, looked through
     /// when the position refutes a probe (none in the embedded table; a test checks).
@@ -191,6 +192,15 @@ pub struct Table {
     positions: usize,
     max_ply: u32,
     min_pieces: u32,
+}
+
+/// A position's bit in [`Table`]'s filter: a multiplicative hash of its occupied squares and
+/// side to move, which costs a multiplication where a Zobrist key not kept by the replay costs
+/// a pass over the board.
+#[inline]
+fn filter_index(pos: &Position) -> usize {
+    let occupied = pos.board().occupied().0 ^ u64::from(pos.turn() == Color::Black);
+    (occupied.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 48) as usize
 }
 
 impl Table {
@@ -239,7 +249,8 @@ impl Table {
         self.rows.push(opening);
         self.keys.push(Key::of(pos));
         let hash = pos.zobrist();
-        self.filter[(hash >> 54) as usize] |= 1 << (hash >> 48 & 63);
+        let bit = filter_index(pos);
+        self.filter[bit / 64] |= 1 << (bit % 64);
         let Some(&first) = self.by_hash.get(&hash) else {
             self.by_hash.insert(hash, index);
             self.positions += 1;
@@ -259,12 +270,11 @@ impl Table {
     /// reached. The table is of standard chess: a position of another variant is not listed.
     #[inline]
     pub fn lookup(&self, pos: &Position) -> Option<&Opening> {
-        let hash = pos.zobrist();
-        if self.filter[(hash >> 54) as usize] & 1 << (hash >> 48 & 63) == 0
-            || pos.variant() != Variant::Standard
-        {
+        let bit = filter_index(pos);
+        if self.filter[bit / 64] & 1 << (bit % 64) == 0 || pos.variant() != Variant::Standard {
             return None;
         }
+        let hash = pos.zobrist();
         let &i = self.by_hash.get(&hash)?;
         self.confirm(i, pos)
     }

@@ -122,6 +122,7 @@ fn options(args: &Args) -> Result<CleanOptions, Fail> {
         keep_broken: args.keep_broken,
         reject_null_moves: args.reject_null_moves,
         dedup: args.dedup,
+        keep_duplicates: args.duplicates.is_some(),
         select: args.select.selection(Some(&args.plies), &args.input.files)?,
         eco_tags: args
             .select

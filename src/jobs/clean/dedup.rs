@@ -1,7 +1,7 @@
 //! `--dedup`: the games already written, across every input of a run, by a 96-bit key of their
-//! variant, start position and mainline moves (two independent 64-bit SipHash digests, 96 bits
-//! kept). With n distinct games the chance that two different ones share a key is about
-//! n² / 2⁹⁷: 6 × 10⁻¹² for a billion games, so equal keys are taken as equal games.
+//! variant, start position and mainline moves (96 bits of their 128-bit XXH3 digest). With n
+//! distinct games the chance that two different ones share a key is about n² / 2⁹⁷: 6 × 10⁻¹²
+//! for a billion games, so equal keys are taken as equal games.
 //!
 //! Memory, per distinct game: its key (12 bytes, in a vector grown by sixteenths), a slot of the
 //! index (4 bytes and a control byte in a hash table between 7/16 and 7/8 full), and one bit per

@@ -5,7 +5,8 @@
 //! leaves out is filtered (on its tags before it is replayed, where the filters allow).
 
 use std::borrow::Cow;
-use std::hash::{DefaultHasher, Hasher};
+
+use xxhash_rust::xxh3::Xxh3;
 
 use super::repair::{Repair, RepairKind, settle_result, standard_date, standard_variant};
 use super::{CleanChunk, CleanGame, CleanOptions, DedupKey, EcoTags, Fate};
@@ -14,6 +15,7 @@ use crate::error::{Diagnostic, Kind, Severity};
 use crate::jobs::export::GameWriter;
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::Lenience;
+use crate::pgn::tag::ascii_str;
 use crate::pgn::{GameResult, Nag, RawComment};
 use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
 use crate::select::Filter;
@@ -33,12 +35,48 @@ struct Current {
     fen_repaired: bool,
     /// The start position.
     start: Option<Position>,
-    /// Mainline moves, as the dedup key reads them.
-    moves: Vec<u16>,
+    /// Mainline moves, as the dedup key reads them (two bytes each).
+    moves: Vec<u8>,
     /// With `--keep-broken`: the position before the last mainline move written, and the move.
     last_written: Option<(Position, Option<crate::chess::Move>)>,
     /// Variations written and not yet closed.
     open: u32,
+}
+
+/// What a tag's name makes of it when its game is written.
+#[derive(Clone, Copy)]
+enum TagRole {
+    /// Its place in the Seven Tag Roster (Date, 2, is a date too).
+    Roster(usize),
+    /// `ECO` (0) or `Opening` (1).
+    Opening(usize),
+    SetUp,
+    Fen,
+    Variant,
+    /// Any other `...Date` tag.
+    Date,
+    Other,
+}
+
+impl TagRole {
+    fn of(name: &str) -> TagRole {
+        match name {
+            "Event" => TagRole::Roster(0),
+            "Site" => TagRole::Roster(1),
+            "Date" => TagRole::Roster(2),
+            "Round" => TagRole::Roster(3),
+            "White" => TagRole::Roster(4),
+            "Black" => TagRole::Roster(5),
+            "Result" => TagRole::Roster(6),
+            "ECO" => TagRole::Opening(0),
+            "Opening" => TagRole::Opening(1),
+            "SetUp" => TagRole::SetUp,
+            "FEN" => TagRole::Fen,
+            "Variant" => TagRole::Variant,
+            n if n.ends_with("Date") => TagRole::Date,
+            _ => TagRole::Other,
+        }
+    }
 }
 
 pub(super) struct CleanHooks<'o> {
@@ -75,11 +113,13 @@ impl<'o> CleanHooks<'o> {
         let opening = self.filter.opening().filter(|_| opts.eco_tags.is_some());
         let mut named = [false; 2];
         for &(name, value) in &game.tags {
-            let name = String::from_utf8_lossy(name);
-            if !opts.keeps_tag(&name) {
+            // Tag names are ASCII (the reader reads no other byte in a name).
+            let Some(name) = ascii_str(name) else { continue };
+            if !opts.keeps_tag(name) {
                 continue;
             }
-            if let Some(i) = ["ECO", "Opening"].iter().position(|&t| t == name) {
+            let role = TagRole::of(name);
+            if let TagRole::Opening(i) = role {
                 named[i] = true;
                 // Replaced where it stands by the classification: all of them, or those that
                 // say nothing.
@@ -87,7 +127,7 @@ impl<'o> CleanHooks<'o> {
                 if let Some(o) = opening
                     && (opts.eco_tags == Some(EcoTags::All) || unknown)
                 {
-                    self.writer.tag(&name, if i == 0 { o.eco } else { o.name });
+                    self.writer.tag(name, if i == 0 { o.eco } else { o.name });
                     continue;
                 }
             }
@@ -96,19 +136,19 @@ impl<'o> CleanHooks<'o> {
                 self.repair(RepairKind::Encoding, String::from_utf8_lossy(value.raw), text.as_ref());
             }
             let mut text: Cow<'_, str> = text;
-            if let Some(r) = ROSTER.iter().position(|&r| r == name) {
+            if let TagRole::Roster(r) = role {
                 present[r] = true;
             }
-            match name.as_ref() {
-                "Result" => text = Cow::Borrowed(result.as_str()),
-                "SetUp" => {
+            match role {
+                TagRole::Roster(6) => text = Cow::Borrowed(result.as_str()),
+                TagRole::SetUp => {
                     setup = true;
                     if text != "1" && game.tag(b"FEN").is_some() {
                         self.repair(RepairKind::SetUp, text.as_ref(), "1");
                         text = Cow::Borrowed("1");
                     }
                 }
-                "FEN" if self.game.fen_repaired => {
+                TagRole::Fen if self.game.fen_repaired => {
                     if let Some(start) = &self.game.start {
                         let mut fen = String::new();
                         write_fen(start, EpMode::Legal, &mut fen);
@@ -116,13 +156,13 @@ impl<'o> CleanHooks<'o> {
                         text = Cow::Owned(fen);
                     }
                 }
-                "Variant" => {
+                TagRole::Variant => {
                     if let Some(v) = standard_variant(game.variant, &text) {
                         self.repair(RepairKind::Variant, text.as_ref(), v);
                         text = Cow::Borrowed(v);
                     }
                 }
-                n if n.ends_with("Date") => {
+                TagRole::Roster(2) | TagRole::Date => {
                     if let Some(d) = standard_date(&text) {
                         self.repair(RepairKind::Date, text.as_ref(), d.as_str());
                         text = Cow::Owned(d);
@@ -130,7 +170,7 @@ impl<'o> CleanHooks<'o> {
                 }
                 _ => {}
             }
-            self.writer.tag(&name, &text);
+            self.writer.tag(name, &text);
         }
         if !present[6] {
             self.writer.tag("Result", result.as_str());
@@ -159,23 +199,17 @@ impl<'o> CleanHooks<'o> {
 
     /// The key of a game for `--dedup`: its variant, start position and mainline moves.
     fn dedup_key(&self, game: &Game<'_>) -> DedupKey {
-        let hash = |seed: u64| {
-            let mut h = DefaultHasher::new();
-            h.write_u64(seed);
-            h.write_u8(game.variant as u8);
-            if let Some(start) = &self.game.start {
-                match PackedKey::of(start) {
-                    PackedKey::Compact(k) => k.iter().for_each(|&w| h.write_u64(w)),
-                    PackedKey::Wide(k) => k.iter().for_each(|&w| h.write_u64(w)),
-                }
+        let mut h = Xxh3::new();
+        h.update(&[game.variant as u8]);
+        if let Some(start) = &self.game.start {
+            match PackedKey::of(start) {
+                PackedKey::Compact(k) => k.iter().for_each(|w| h.update(&w.to_le_bytes())),
+                PackedKey::Wide(k) => k.iter().for_each(|w| h.update(&w.to_le_bytes())),
             }
-            for &m in &self.game.moves {
-                h.write_u16(m);
-            }
-            h.finish()
-        };
-        let (a, b) = (hash(0x9e37_79b9_7f4a_7c15), hash(0xc2b2_ae3d_27d4_eb4f));
-        DedupKey([a as u32, (a >> 32) as u32, b as u32])
+        }
+        h.update(&self.game.moves);
+        let hash = h.digest128();
+        DedupKey([hash as u32, (hash >> 32) as u32, (hash >> 64) as u32])
     }
 }
 
@@ -220,7 +254,9 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         }
         let san = self.writer.played(p);
         if p.depth == 0 {
-            self.game.moves.push(p.mv.map_or(0, |m| m.to_u16()));
+            if self.opts.dedup {
+                self.game.moves.extend_from_slice(&p.mv.map_or(0, |m| m.to_u16()).to_le_bytes());
+            }
             self.filter.observe(p.before);
         }
         if p.mv.is_none() {
@@ -334,7 +370,7 @@ impl CleanHooks<'_> {
         if let Some(by) = filtered {
             return self.leave_out(record, Fate::Filtered { by });
         }
-        let keep_verbatim = rejected.is_some() || self.opts.dedup;
+        let keep_verbatim = rejected.is_some() || (self.opts.dedup && self.opts.keep_duplicates);
         if keep_verbatim {
             let start = self.out.verbatim.len();
             self.out.verbatim.extend_from_slice(game.bytes);

@@ -47,6 +47,10 @@ pub struct CleanOptions {
     pub reject_null_moves: bool,
     /// Write a game only the first time its variant, start position and mainline come.
     pub dedup: bool,
+    /// With `dedup`: keep a copy of every written game's bytes as read, so that a duplicate can
+    /// go to a duplicates file ([`Outputs::duplicates`]); without it duplicates are counted and
+    /// reported only.
+    pub keep_duplicates: bool,
     /// The filters: games they leave out are counted as filtered, not written.
     pub select: Selection,
     /// Name openings in `ECO` and `Opening` tags.
@@ -73,6 +77,7 @@ impl Default for CleanOptions {
             keep_broken: false,
             reject_null_moves: false,
             dedup: false,
+            keep_duplicates: false,
             select: Selection::default(),
             eco_tags: None,
         }

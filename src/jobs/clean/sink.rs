@@ -155,6 +155,11 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                         let of = json!({"file": file, "game": game});
                         self.report(self.record("duplicate", g, json!({"of": of})))?;
                         if let Some(out) = &mut self.outputs.duplicates {
+                            if g.verbatim.is_empty() {
+                                return Err(Error::Internal(
+                                    "a duplicates file without CleanOptions::keep_duplicates".into(),
+                                ));
+                            }
                             write(out, verbatim)?;
                         }
                         stats.add(DUPLICATES, 1);

@@ -511,3 +511,65 @@ fn random_games_keep_the_layout_and_read_back() {
         assert_eq!(&got, want);
     }
 }
+
+/// The eight-bytes-at-a-time test of a plain comment agrees with the rule byte by byte, on
+/// random texts of spaces, printable ASCII, `}`, controls, DEL and UTF-8.
+#[test]
+fn plain_comments_found_as_byte_by_byte() {
+    fn by_bytes(text: &[u8]) -> Option<(&[u8], bool)> {
+        let start = text.iter().position(|&b| !is_space(b)).unwrap_or(text.len());
+        let end = text.iter().rposition(|&b| !is_space(b)).map_or(start, |i| i + 1);
+        let plain = &text[start..end];
+        let plain_bytes = plain.iter().all(|&b| matches!(b, b' ' | b'!'..=b'|' | b'~'));
+        (plain_bytes && !plain.windows(2).any(|w| w == b"  ")).then(|| (plain, plain.contains(&b' ')))
+    }
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let alphabet: &[u8] = b"  ab[%]09}~\x7f\t\n\x1f\xc3\xa9";
+    let mut plain = 0;
+    for _ in 0..20_000 {
+        let text: Vec<u8> = (0..next(40)).map(|_| alphabet[next(alphabet.len() as u64) as usize]).collect();
+        // Most texts drawn from the whole alphabet are not plain: half come from its plain part.
+        let text: Vec<u8> = if next(2) == 0 {
+            text.into_iter().filter(|&b| b"ab[%]09~ ".contains(&b)).collect()
+        } else {
+            text
+        };
+        assert_eq!(plain_comment(&text), by_bytes(&text), "{:?}", String::from_utf8_lossy(&text));
+        plain += usize::from(by_bytes(&text).is_some());
+    }
+    assert!(plain > 2_000, "{plain} plain texts");
+}
+
+/// Moves take the short path (a SAN of at most 8 ASCII bytes, a number of at most 8
+/// characters) or the general one, with the same text either way.
+#[test]
+fn short_and_long_move_tokens() {
+    let mut out = Vec::new();
+    let mut w = Writer::new();
+    w.san(&mut out, b"e4", 1, false);
+    w.nag(&mut out, Nag(1));
+    w.san(&mut out, b"Qa1xb2+!", 99_999, true);
+    w.nag(&mut out, Nag(2));
+    w.san(&mut out, b"Qa1xb2=Q#", 100_000, true);
+    w.san(&mut out, b"N\xc3\xa9", 4_294_967_295, false);
+    w.begin_variation(&mut out);
+    w.san(&mut out, b"d4", 7, false);
+    w.end_variation(&mut out);
+    w.end_game(&mut out, GameResult::Unknown);
+    assert_eq!(text(&out), "1. e4 $1 99999... Qa1xb2+! $2 100000... Qa1xb2=Q# 4294967295. Né (7. d4) *\n\n");
+    assert_eq!(Short::number(99_999, true).map(|s| s.len), Some(8));
+    assert!(Short::number(100_000, true).is_none());
+    assert!(Short::of(b"").is_none() && Short::of(b"abcdefghi").is_none());
+    for n in 1..=8 {
+        let san = &b"Qa1xb2=Q"[..n];
+        let short = Short::of(san).expect("short");
+        assert_eq!((&short.word.to_le_bytes()[..n], short.len), (san, n));
+        assert!(n == 8 || short.word >> (8 * n) == 0, "zeros after the text");
+    }
+}
