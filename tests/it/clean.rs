@@ -317,3 +317,27 @@ fn outputs_that_cannot_be_written_have_their_exit_codes() {
     let o = run(&["clean", "-q", path(&input), "-o", "/nonexistent-dir/out.pgn"]);
     assert_eq!(o.status.code(), Some(73), "{}", stderr(&o));
 }
+
+/// `--duplicates FILE` holds the duplicates byte for byte as read (their own tags and line
+/// ends), each followed by a blank line; without it they are counted all the same.
+#[test]
+fn duplicates_file_holds_the_repeats_as_read() {
+    let dir = temp_dir("clean-duplicates");
+    let input = dir.join("in.pgn");
+    let first = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 1-0\n\n";
+    let other = "[Event \"b\"]\n\n1. d4 d5 *\n\n";
+    let repeat_lf = "[Event \"c\"]\n[White \"X\"]\n\n1.e4 e5 2.Nf3 {note} 1-0";
+    let repeat_crlf = "[Event \"d\"]\r\n\r\n1. e4 e5 2. Ng1-f3 *";
+    std::fs::write(&input, format!("{first}{other}{repeat_lf}\n\n{repeat_crlf}\r\n")).expect("write");
+    let (out, dups) = (dir.join("out.pgn"), dir.join("dups.pgn"));
+    let o = run(&["clean", "-q", "--dedup", path(&input), "-o", path(&out), "--duplicates", path(&dups)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&dups).expect("read"),
+        format!("{repeat_lf}\n\n{repeat_crlf}\r\n\r\n")
+    );
+    let written = std::fs::read_to_string(&out).expect("read");
+    assert_eq!(written.matches("[Event ").count(), 2, "{written}");
+    let o = run(&["clean", "--dedup", path(&input), "-o", path(&out)]);
+    assert!(stderr(&o).contains("2 written + 0 rejected + 0 filtered + 2 duplicates"), "{}", stderr(&o));
+}
