@@ -77,6 +77,7 @@ impl GameWriter {
 
     /// Writes a move of the replay (canonical SAN: the token when it is that, `--` for a null
     /// move) and returns the SAN written.
+    #[inline(always)]
     pub fn played<'s, 'a: 's>(&'s mut self, p: &Played<'a, '_>) -> &'s [u8] {
         let san: &[u8] = match (p.mv, p.canonical_san()) {
             (None, _) => b"--",

@@ -200,6 +200,7 @@ impl Writer {
 
     /// A move: its SAN bytes as they should appear (`--` for a null move), its move number and
     /// whether Black plays it.
+    #[inline(always)]
     pub fn san(&mut self, out: &mut Vec<u8>, san: &[u8], number: u32, black: bool) {
         self.start_movetext(out);
         let numbered = !black || self.number_due;
