@@ -137,6 +137,9 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
         for d in &chunk.diagnostics {
             let _ = writeln!(self.diagnostics, "{}", report::diagnostic_text(self.file(), d));
         }
+        // Games written one after the other are one run of `chunk.out`, written in one call (a
+        // run longer than the output's buffer skips the copy into it).
+        let mut run = 0..0;
         for g in &chunk.games {
             self.ordinal += 1;
             let verbatim = &chunk.verbatim[g.verbatim.clone()];
@@ -165,7 +168,11 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                         stats.add(DUPLICATES, 1);
                         continue;
                     }
-                    write(&mut self.outputs.out, &chunk.out[g.text.clone()])?;
+                    if g.text.start != run.end {
+                        write(&mut self.outputs.out, &chunk.out[run])?;
+                        run = g.text.start..g.text.start;
+                    }
+                    run.end = g.text.end;
                     stats.add(WRITTEN, 1);
                     if let Fate::Broken { kind, message } = &g.fate {
                         stats.add(KEPT_BROKEN, 1);
@@ -198,6 +205,6 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                 }
             }
         }
-        Ok(())
+        write(&mut self.outputs.out, &chunk.out[run])
     }
 }
