@@ -22,10 +22,12 @@
 //! position and a game leaving the book by its last book position. It looks no further than
 //! the table's deepest row (36 plies from the game's start), and stops once fewer pieces stand
 //! than on any listed position (22): pieces never come back in standard chess, so that stop
-//! loses nothing. A position costs a test of an 8 KB bitmap, and a listed one a map probe and a
-//! comparison of its fields: 2.5 k instructions a game against 55 k for the replay itself
-//! (+4.6%; `examples/eco_cost.rs` under cachegrind on the 35,009 games of
-//! `chessgames_master_35k.pgn`).
+//! loses nothing. A position costs a test of an 8 KB bitmap (by its occupied squares), and one
+//! that passes it a hash of its bitboards, a map probe and a comparison of its fields: 3.1 k
+//! instructions a game against 56 k for the replay itself (+5.4%; `examples/eco_cost.rs` under
+//! cachegrind on the 35,009 games of `chessgames_master_35k.pgn`, the table's build subtracted).
+//! No Zobrist key is needed, which `clean` does not keep: there `--eco` adds 5.3 k instructions
+//! a game, against 8.9 k with the keys computed from the board.
 //!
 //! Lichess (scalachess `OpeningDb.search`) looks at plies 1 to 40 while 20 pieces stand: the
 //! two differ only when a game reaches a listed position after ply 36 by a transposition that
@@ -110,7 +112,7 @@ pub struct RowError {
     pub message: String,
 }
 
-/// Zobrist keys are uniformly mixed already: the map uses them as they are.
+/// [`board_hash`] is mixed already: the map uses it as it is.
 #[derive(Default, Clone, Copy)]
 struct KeyHasher(u64);
 
@@ -170,7 +172,8 @@ impl Key {
 /// Positions are keyed as lichess keys them, by the EPD without clocks (placement, side to move,
 /// castling rights, and the en passant square only when a capture there is legal), which is what
 /// [`PackedKey`](crate::chess::PackedKey) and [`Position::same_position`] compare. A lookup
-/// tests a bitmap, then probes a map by Zobrist key, and on a hit compares the position.
+/// tests a bitmap, then probes a map by a hash of the board and the side to move
+/// ([`board_hash`]), and on a hit compares the position.
 ///
 /// When two rows reach the same position, the later row (files `a` to `e`, lines in order) names
 /// it: lichess builds its map from the rows in that order, a later row replacing an earlier one
@@ -180,14 +183,15 @@ pub struct Table {
     rows: Vec<Opening>,
     /// Each row's position, confirming a probe.
     keys: Vec<Key>,
-    /// Zobrist key to the row naming that position.
+    /// [`board_hash`] to the row naming that position.
     by_hash: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     /// One bit per value of [`filter_index`] (16 bits of the occupied squares and the side to
     /// move), set for the listed positions: most positions of a game are not listed, and this
-    /// 8 KB test turns them away before their Zobrist key is computed and the map probed.
+    /// 8 KB test turns them away before the map is probed.
     filter: Box<[u64; 1024]>,
-    /// Rows whose position shares its Zobrist key with another listed position, looked through
-    /// when the position refutes a probe (none in the embedded table; a test checks).
+    /// Rows whose position shares its hash with another listed position, looked through
+    /// when the position refutes a probe (one in the embedded table, a position of the same
+    /// board with another en passant square; a test checks).
     collisions: Vec<u32>,
     positions: usize,
     max_ply: u32,
@@ -201,6 +205,32 @@ pub struct Table {
 fn filter_index(pos: &Position) -> usize {
     let occupied = pos.board().occupied().0 ^ u64::from(pos.turn() == Color::Black);
     (occupied.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 48) as usize
+}
+
+/// A hash of a position's board and side to move, the map's key: independent multiplications
+/// of its bitboards, where a Zobrist key not kept by the replay costs a lookup per piece.
+#[inline]
+fn board_hash(pos: &Position) -> u64 {
+    const ODD: [u64; 7] = [
+        0x9e37_79b9_7f4a_7c15,
+        0xc2b2_ae3d_27d4_eb4f,
+        0x1656_67b1_9e37_79f9,
+        0x85eb_ca77_c2b2_ae63,
+        0x27d4_eb2f_1656_67c5,
+        0xff51_afd7_ed55_8ccd,
+        0xc4ce_b9fe_1a85_ec53,
+    ];
+    let b = pos.board();
+    let words =
+        [b.pawns(), b.knights(), b.bishops(), b.rooks(), b.queens(), b.kings(), b.by_color(Color::White)];
+    let mut h = u64::from(pos.turn() == Color::Black);
+    for (w, k) in words.iter().zip(ODD) {
+        h = h.wrapping_add((w.0 ^ k).wrapping_mul(k));
+    }
+    // The map takes its index from the low bits and its tags from the top ones: mix both ways.
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^ h >> 33
 }
 
 impl Table {
@@ -248,7 +278,7 @@ impl Table {
         self.min_pieces = self.min_pieces.min(pos.board().occupied().count());
         self.rows.push(opening);
         self.keys.push(Key::of(pos));
-        let hash = pos.zobrist();
+        let hash = board_hash(pos);
         let bit = filter_index(pos);
         self.filter[bit / 64] |= 1 << (bit % 64);
         let Some(&first) = self.by_hash.get(&hash) else {
@@ -274,8 +304,7 @@ impl Table {
         if self.filter[bit / 64] & 1 << (bit % 64) == 0 || pos.variant() != Variant::Standard {
             return None;
         }
-        let hash = pos.zobrist();
-        let &i = self.by_hash.get(&hash)?;
+        let &i = self.by_hash.get(&board_hash(pos))?;
         self.confirm(i, pos)
     }
 
@@ -298,7 +327,8 @@ impl Table {
         self.positions
     }
 
-    /// Zobrist keys that two listed positions share.
+    /// Hashes that two listed positions share (the same board and side to move with other
+    /// castling rights or en passant square, or a collision).
     pub fn collisions(&self) -> usize {
         self.collisions.len()
     }
