@@ -172,8 +172,8 @@ impl Key {
 /// Positions are keyed as lichess keys them, by the EPD without clocks (placement, side to move,
 /// castling rights, and the en passant square only when a capture there is legal), which is what
 /// [`PackedKey`](crate::chess::PackedKey) and [`Position::same_position`] compare. A lookup
-/// tests a bitmap, then probes a map by a hash of the board and the side to move
-/// ([`board_hash`]), and on a hit compares the position.
+/// tests a bitmap, then probes a map by a hash of the board and the side to move, and on a hit
+/// compares the position.
 ///
 /// When two rows reach the same position, the later row (files `a` to `e`, lines in order) names
 /// it: lichess builds its map from the rows in that order, a later row replacing an earlier one
