@@ -66,7 +66,7 @@ use super::class::is_space;
 use super::{GameResult, Nag};
 
 /// The Seven Tag Roster, in the standard's order, with the values it gives for "unknown".
-const ROSTER: [(&str, &str); 7] = [
+pub(crate) const ROSTER: [(&str, &str); 7] = [
     ("Event", "?"),
     ("Site", "?"),
     ("Date", "????.??.??"),
@@ -76,9 +76,14 @@ const ROSTER: [(&str, &str); 7] = [
     ("Result", "*"),
 ];
 
+/// A tag's place in the Seven Tag Roster, if it is one of them.
+pub(crate) fn roster_place(name: &str) -> Option<usize> {
+    ROSTER.iter().position(|&(n, _)| n == name)
+}
+
 /// Rank of a tag in the tag section: its place in the roster, or 7 for any other tag.
 fn rank(name: &str) -> u8 {
-    ROSTER.iter().position(|&(n, _)| n == name).map_or(7, |i| i as u8)
+    roster_place(name).map_or(7, |i| i as u8)
 }
 
 /// The last token written on the movetext line: a `)` that does not fit moves down with it.
@@ -480,7 +485,7 @@ impl Short {
             1 => u64::from(text[0]),
             _ => return None,
         };
-        (word & 0x8080_8080_8080_8080 == 0).then_some(Short { word, len: n })
+        (word & HIGH == 0).then_some(Short { word, len: n })
     }
 
     /// A move number: `12.`, or `12...` before a Black move; `None` past 8 characters.

@@ -185,7 +185,7 @@ pub struct Table {
     keys: Vec<Key>,
     /// [`board_hash`] to the row naming that position.
     by_hash: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
-    /// One bit per value of [`filter_index`] (16 bits of the occupied squares and the side to
+    /// One bit per value of [`filter_bit`] (16 bits of the occupied squares and the side to
     /// move), set for the listed positions: most positions of a game are not listed, and this
     /// 8 KB test turns them away before the map is probed.
     filter: Box<[u64; 1024]>,
@@ -198,13 +198,14 @@ pub struct Table {
     min_pieces: u32,
 }
 
-/// A position's bit in [`Table`]'s filter: a multiplicative hash of its occupied squares and
-/// side to move, which costs a multiplication where a Zobrist key not kept by the replay costs
-/// a pass over the board.
+/// A position's bit in [`Table`]'s filter (its word and mask there): 16 bits of a multiplicative
+/// hash of its occupied squares and side to move, which costs a multiplication where a Zobrist
+/// key not kept by the replay costs a pass over the board.
 #[inline]
-fn filter_index(pos: &Position) -> usize {
+fn filter_bit(pos: &Position) -> (usize, u64) {
     let occupied = pos.board().occupied().0 ^ u64::from(pos.turn() == Color::Black);
-    (occupied.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 48) as usize
+    let bit = occupied.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 48;
+    ((bit / 64) as usize, 1 << (bit % 64))
 }
 
 /// A hash of a position's board and side to move, the map's key: independent multiplications
@@ -279,8 +280,8 @@ impl Table {
         self.rows.push(opening);
         self.keys.push(Key::of(pos));
         let hash = board_hash(pos);
-        let bit = filter_index(pos);
-        self.filter[bit / 64] |= 1 << (bit % 64);
+        let (word, mask) = filter_bit(pos);
+        self.filter[word] |= mask;
         let Some(&first) = self.by_hash.get(&hash) else {
             self.by_hash.insert(hash, index);
             self.positions += 1;
@@ -300,8 +301,8 @@ impl Table {
     /// reached. The table is of standard chess: a position of another variant is not listed.
     #[inline]
     pub fn lookup(&self, pos: &Position) -> Option<&Opening> {
-        let bit = filter_index(pos);
-        if self.filter[bit / 64] & 1 << (bit % 64) == 0 || pos.variant() != Variant::Standard {
+        let (word, mask) = filter_bit(pos);
+        if self.filter[word] & mask == 0 || pos.variant() != Variant::Standard {
             return None;
         }
         let &i = self.by_hash.get(&board_hash(pos))?;

@@ -16,11 +16,10 @@ use crate::jobs::export::GameWriter;
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::Lenience;
 use crate::pgn::tag::ascii_str;
+use crate::pgn::writer::{ROSTER, roster_place};
 use crate::pgn::{GameResult, Nag, RawComment};
 use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
 use crate::select::Filter;
-
-const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
 /// The state of the game being replayed.
 #[derive(Default)]
@@ -60,14 +59,10 @@ enum TagRole {
 
 impl TagRole {
     fn of(name: &str) -> TagRole {
+        if let Some(place) = roster_place(name) {
+            return TagRole::Roster(place);
+        }
         match name {
-            "Event" => TagRole::Roster(0),
-            "Site" => TagRole::Roster(1),
-            "Date" => TagRole::Roster(2),
-            "Round" => TagRole::Roster(3),
-            "White" => TagRole::Roster(4),
-            "Black" => TagRole::Roster(5),
-            "Result" => TagRole::Roster(6),
             "ECO" => TagRole::Opening(0),
             "Opening" => TagRole::Opening(1),
             "SetUp" => TagRole::SetUp,
@@ -178,7 +173,7 @@ impl<'o> CleanHooks<'o> {
         }
         if present.contains(&false) {
             let missing: Vec<&str> =
-                ROSTER.iter().zip(present).filter(|(_, p)| !p).map(|(r, _)| *r).collect();
+                ROSTER.iter().zip(present).filter(|(_, p)| !p).map(|(&(r, _), _)| r).collect();
             self.repair(RepairKind::Roster, "", missing.join(", "));
         }
         if game.tag(b"FEN").is_some() && !setup {

@@ -414,17 +414,21 @@ fn a_tag_after_a_move_is_a_caller_bug() {
     w.tag("Event", "late");
 }
 
-/// Games of random events (moves, NAGs, comments of every length, nested variations) keep
-/// every layout rule and read back as the same events.
-#[test]
-fn random_games_keep_the_layout_and_read_back() {
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = |n: u64| {
+/// A xorshift generator from `seed`: each call gives a number below its argument.
+fn below(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |n| {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
         seed % n
-    };
+    }
+}
+
+/// Games of random events (moves, NAGs, comments of every length, nested variations) keep
+/// every layout rule and read back as the same events.
+#[test]
+fn random_games_keep_the_layout_and_read_back() {
+    let mut next = below(0x2545_f491_4f6c_dd1d);
     let sans = ["e4", "Nf3", "O-O-O+", "exd8=Q#", "--", "Kxh1", "a3"];
     let mut out = Vec::new();
     let mut w = Writer::new();
@@ -523,13 +527,7 @@ fn plain_comments_found_as_byte_by_byte() {
         let plain_bytes = plain.iter().all(|&b| matches!(b, b' ' | b'!'..=b'|' | b'~'));
         (plain_bytes && !plain.windows(2).any(|w| w == b"  ")).then(|| (plain, plain.contains(&b' ')))
     }
-    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut next = below(0x9e37_79b9_7f4a_7c15);
     let alphabet: &[u8] = b"  ab[%]09}~\x7f\t\n\x1f\xc3\xa9";
     let mut plain = 0;
     for _ in 0..20_000 {
