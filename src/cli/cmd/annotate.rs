@@ -236,13 +236,13 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     Ok(Code::from_exit(summary.exit_code(failures)))
 }
 
-/// `--format epd`: each input's positions analysed and written as EPD, [`EPD_BATCH`] lines at a
+/// `--format epd`: each input's positions analysed and written as EPD, [`BATCH`] lines at a
 /// time, so that memory stays the same whatever the input's size.
 fn epd(args: &Args, opts: &AnnotateOptions, engines: usize, cache: Option<Arc<Cache>>) -> Result<Code, Fail> {
     use pgnkit::error::Error;
     use pgnkit::io::{Input, InputError, InputOptions, Source};
-    use pgnkit::jobs::annotate::epd::EpdAnnotator;
-    use std::io::{BufRead, BufReader, Write};
+    use pgnkit::jobs::annotate::epd::{BATCH, EpdAnnotator, read_batch};
+    use std::io::{BufReader, Write};
     let outputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
     let mut out = Output::create(&args.output, &outputs)?;
     let mut annotator = EpdAnnotator::new(opts, engines)?;
@@ -254,20 +254,9 @@ fn epd(args: &Args, opts: &AnnotateOptions, engines: usize, cache: Option<Arc<Ca
         let read_error = |e| Error::from(InputError::reading(&input.path, input.compression, e));
         let mut reader = BufReader::new(stream);
         let (mut positions, mut failed, mut first) = (0, 0, 1);
-        let mut batch: Vec<String> = Vec::with_capacity(EPD_BATCH);
-        let mut bytes = Vec::new();
+        let mut batch: Vec<String> = Vec::with_capacity(BATCH);
         loop {
-            batch.clear();
-            while batch.len() < EPD_BATCH {
-                bytes.clear();
-                if reader.read_until(b'\n', &mut bytes).map_err(read_error)? == 0 {
-                    break;
-                }
-                // As `str::lines`: without its `\n` or `\r\n`.
-                let line = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
-                let line = line.strip_suffix(b"\r").unwrap_or(line);
-                batch.push(String::from_utf8_lossy(line).into_owned());
-            }
+            read_batch(&mut reader, &mut batch).map_err(read_error)?;
             if batch.is_empty() {
                 break;
             }
@@ -302,6 +291,3 @@ fn epd(args: &Args, opts: &AnnotateOptions, engines: usize, cache: Option<Arc<Ca
     out.finish()?;
     Ok(if failures { Code::Failures } else { Code::Ok })
 }
-
-/// Lines of an EPD input read, analysed and written at a time.
-const EPD_BATCH: usize = 256;

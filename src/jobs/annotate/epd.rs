@@ -10,6 +10,7 @@
 //! ([`EpdAnnotator`]).
 
 use std::fmt::Write as _;
+use std::io::BufRead;
 
 use super::analyse::{Analyst, from_rules};
 use super::{AnnotateOptions, start_engine};
@@ -147,6 +148,26 @@ fn record(pos: &Position, ops: &Ops, a: Option<&Analysis>, out: &mut String) {
     out.push('\n');
 }
 
+/// Lines of an EPD input read, analysed and written at a time.
+pub const BATCH: usize = 256;
+
+/// Reads the next [`BATCH`] lines of `reader` (fewer at its end, none past it) into `batch`,
+/// each as `str::lines` gives it (without its `\n` or `\r\n`), invalid UTF-8 replaced.
+pub fn read_batch(reader: &mut impl BufRead, batch: &mut Vec<String>) -> std::io::Result<()> {
+    batch.clear();
+    let mut bytes = Vec::new();
+    while batch.len() < BATCH {
+        bytes.clear();
+        if reader.read_until(b'\n', &mut bytes)? == 0 {
+            break;
+        }
+        let line = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        batch.push(String::from_utf8_lossy(line).into_owned());
+    }
+    Ok(())
+}
+
 /// The engines of an EPD run, kept from one batch of lines to the next, so that an input of
 /// any size is read and written a batch at a time.
 pub struct EpdAnnotator {
@@ -268,5 +289,27 @@ mod tests {
         assert_eq!((one.positions, one.failures), (3, 1));
         assert_eq!(one.diagnostics.len(), 1);
         assert_eq!(one.diagnostics[0].0, 4);
+    }
+
+    /// Batches split the input as `str::lines` does, whatever its line ends, [`BATCH`] lines at
+    /// most, and come back empty at its end.
+    #[test]
+    fn batches_are_the_lines_of_the_input() {
+        let mut text = b"a\r\nb\n\n\xff c".to_vec();
+        text.extend((0..BATCH).flat_map(|i| format!("\n{i}").into_bytes()));
+        let want: Vec<String> = String::from_utf8_lossy(&text).lines().map(String::from).collect();
+        let mut reader = std::io::Cursor::new(text);
+        let (mut got, mut batch) = (Vec::new(), Vec::new());
+        let mut sizes = Vec::new();
+        loop {
+            read_batch(&mut reader, &mut batch).expect("read");
+            sizes.push(batch.len());
+            if batch.is_empty() {
+                break;
+            }
+            got.append(&mut batch);
+        }
+        assert_eq!(got, want);
+        assert_eq!(sizes, [BATCH, 4, 0]);
     }
 }
