@@ -159,6 +159,45 @@ impl<W> Workers<W> {
     }
 }
 
+/// Record buffers the release side hands back for workers to fill again. A chunk's output
+/// allocated anew each time was released on one thread and made on another: at `-j2` the
+/// allocator gave the pages back and faulted them in again (`clean -j2` of the 100 MB corpus:
+/// 16,900 page faults against 1,100 at `-j1`, `perf stat -e page-faults`).
+pub struct Spares<T> {
+    idle: Mutex<Vec<T>>,
+}
+
+impl<T> std::fmt::Debug for Spares<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kept = self.idle.lock().unwrap_or_else(PoisonError::into_inner).len();
+        f.debug_struct("Spares").field("kept", &kept).finish()
+    }
+}
+
+impl<T> Default for Spares<T> {
+    fn default() -> Spares<T> {
+        Spares { idle: Mutex::new(Vec::new()) }
+    }
+}
+
+impl<T: Default> Spares<T> {
+    /// Buffers kept at most: more than the chunks a run holds at once at any thread count.
+    const KEPT: usize = 64;
+
+    /// A buffer handed back, or a new one.
+    pub fn take(&self) -> T {
+        self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop().unwrap_or_default()
+    }
+
+    /// Keeps `buffer` (emptied by the caller) for a later [`take`](Spares::take).
+    pub fn give(&self, buffer: T) {
+        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        if idle.len() < Self::KEPT {
+            idle.push(buffer);
+        }
+    }
+}
+
 /// Tells workers to stop: set when the run fails or stops, or when the [`Observer`] reports an
 /// interrupt (read at once, so a worker deep in a slow game sees Ctrl-C without waiting for the
 /// releasing thread).
@@ -244,3 +283,24 @@ impl<J: Job> Job for WithCuts<'_, J> {
 pub struct NoProgress;
 
 impl Observer for NoProgress {}
+
+#[cfg(test)]
+mod tests {
+    use super::Spares;
+
+    /// A buffer given back is the next one taken, its capacity kept; past the limit, buffers
+    /// given back are dropped.
+    #[test]
+    fn spares_keep_what_is_given_back_up_to_the_limit() {
+        let spares = Spares::<Vec<u8>>::default();
+        assert_eq!(spares.take().capacity(), 0);
+        spares.give(Vec::with_capacity(1000));
+        assert_eq!(spares.take().capacity(), 1000);
+        assert_eq!(spares.take().capacity(), 0, "taken once only");
+        for _ in 0..Spares::<Vec<u8>>::KEPT + 5 {
+            spares.give(Vec::with_capacity(10));
+        }
+        let kept = std::iter::from_fn(|| Some(spares.take())).take_while(|b| b.capacity() == 10).count();
+        assert_eq!(kept, Spares::<Vec<u8>>::KEPT);
+    }
+}

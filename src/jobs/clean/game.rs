@@ -85,11 +85,12 @@ pub(super) struct CleanHooks<'o> {
 }
 
 impl<'o> CleanHooks<'o> {
-    pub(super) fn new(opts: &'o CleanOptions) -> CleanHooks<'o> {
+    /// Hooks writing as `opts` says into `out`'s buffers (empty).
+    pub(super) fn new(opts: &'o CleanOptions, out: CleanChunk) -> CleanHooks<'o> {
         CleanHooks {
             opts,
             writer: GameWriter::new(opts.layout(), opts.strip),
-            out: CleanChunk::default(),
+            out,
             game: Current::default(),
             filter: Filter::new(&opts.select, opts.eco_tags.is_some()),
             dropped: false,

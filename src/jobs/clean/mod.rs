@@ -12,6 +12,7 @@ mod game;
 pub mod repair;
 pub mod sink;
 
+use std::io::Write;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -22,7 +23,7 @@ use crate::error::{Diagnostic, Error, Kind};
 use crate::jobs::export::Strip;
 use crate::pgn::Writer;
 use crate::pipeline::replay::replay_chunk;
-use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Worker};
+use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Spares, Worker};
 use crate::select::Selection;
 use game::CleanHooks;
 use repair::Repair;
@@ -163,6 +164,24 @@ pub struct CleanChunk {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl CleanChunk {
+    /// Buffers past this size (a chunk of huge games) are not kept for another chunk.
+    const KEPT_CAPACITY: usize = 4 << 20;
+
+    /// The buffers emptied for another chunk, unless one grew past [`Self::KEPT_CAPACITY`].
+    fn emptied(mut self) -> Option<CleanChunk> {
+        if self.out.capacity().max(self.verbatim.capacity()) > Self::KEPT_CAPACITY {
+            return None;
+        }
+        self.out.clear();
+        self.verbatim.clear();
+        self.games.clear();
+        self.repairs.clear();
+        self.diagnostics.clear();
+        Some(self)
+    }
+}
+
 impl Located for CleanChunk {
     fn shift(&mut self, games: u64, lines: u64) {
         for g in &mut self.games {
@@ -177,12 +196,20 @@ impl Located for CleanChunk {
 #[derive(Clone, Debug)]
 pub struct Clean {
     opts: Arc<CleanOptions>,
+    spares: Arc<Spares<CleanChunk>>,
 }
 
 impl Clean {
     /// A job writing games as `opts` says.
     pub fn new(opts: CleanOptions) -> Clean {
-        Clean { opts: Arc::new(opts) }
+        Clean { opts: Arc::new(opts), spares: Arc::default() }
+    }
+
+    /// The release side for this job's chunks, writing to `outputs` (the error diagnostics of
+    /// rejected games as text to `diagnostics`): it removes duplicates when the options say so,
+    /// and hands each chunk's buffers back to the workers.
+    pub fn writer<W: Write>(&self, outputs: Outputs, diagnostics: W) -> CleanWriter<W> {
+        CleanWriter::new(outputs, diagnostics, self.opts.dedup).handing_back(self.spares.clone())
     }
 
     /// The options.
@@ -191,9 +218,10 @@ impl Clean {
     }
 }
 
-/// Per-thread state: the options.
+/// Per-thread state: the options, and the buffers handed back by the release side.
 pub struct CleanWorker {
     opts: Arc<CleanOptions>,
+    spares: Arc<Spares<CleanChunk>>,
 }
 
 impl Job for Clean {
@@ -205,7 +233,7 @@ impl Job for Clean {
     }
 
     fn worker(&self) -> Result<CleanWorker, Error> {
-        Ok(CleanWorker { opts: self.opts.clone() })
+        Ok(CleanWorker { opts: self.opts.clone(), spares: self.spares.clone() })
     }
 }
 
@@ -213,7 +241,7 @@ impl Worker for CleanWorker {
     type Records = CleanChunk;
 
     fn process(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<CleanChunk>, Error> {
-        let (hooks, out) = replay_chunk(CleanHooks::new(&self.opts), chunk);
+        let (hooks, out) = replay_chunk(CleanHooks::new(&self.opts, self.spares.take()), chunk);
         Ok(Output { records: hooks.out, stats: out.stats, end: out.end })
     }
 }

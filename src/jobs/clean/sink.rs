@@ -3,6 +3,7 @@
 //! keeps the ledger: every game read is written, rejected, filtered out or a duplicate.
 
 use std::io::Write;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -12,6 +13,7 @@ use crate::error::Error;
 use crate::io::Output;
 use crate::jobs::report;
 use crate::jobs::run::{Sink, Summary};
+use crate::pipeline::Spares;
 use crate::pipeline::stats::Stats;
 
 /// The ledger's counts, as the summary names them.
@@ -51,12 +53,27 @@ pub struct CleanWriter<W> {
     inputs: Vec<(String, u64)>,
     /// Games released so far over the run.
     ordinal: u64,
+    /// Where a released chunk's buffers go back to the workers.
+    spares: Option<Arc<Spares<CleanChunk>>>,
 }
 
 impl<W: Write> CleanWriter<W> {
     /// A writer to `outputs`; `dedup` keeps the keys of the games written.
     pub fn new(outputs: Outputs, diagnostics: W, dedup: bool) -> CleanWriter<W> {
-        CleanWriter { outputs, diagnostics, seen: dedup.then(Seen::new), inputs: Vec::new(), ordinal: 0 }
+        CleanWriter {
+            outputs,
+            diagnostics,
+            seen: dedup.then(Seen::new),
+            inputs: Vec::new(),
+            ordinal: 0,
+            spares: None,
+        }
+    }
+
+    /// This writer handing each released chunk's buffers back to `spares`.
+    pub fn handing_back(mut self, spares: Arc<Spares<CleanChunk>>) -> CleanWriter<W> {
+        self.spares = Some(spares);
+        self
     }
 
     fn file(&self) -> &str {
@@ -205,6 +222,10 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                 }
             }
         }
-        write(&mut self.outputs.out, &chunk.out[run])
+        write(&mut self.outputs.out, &chunk.out[run])?;
+        if let (Some(spares), Some(empty)) = (&self.spares, chunk.emptied()) {
+            spares.give(empty);
+        }
+        Ok(())
     }
 }

@@ -228,3 +228,50 @@ fn the_ledger_adds_up() {
     let summary = Summary { stats, inputs: vec![], stopped: None, elapsed: std::time::Duration::ZERO };
     writer.finish(&summary).expect("finish");
 }
+
+/// Chunks filled in buffers the writer handed back give the same files as new ones, at two
+/// threads and with chunks small enough that every buffer is used many times.
+#[test]
+fn buffers_handed_back_change_nothing() {
+    use crate::jobs::run::Summary;
+    let dir = std::env::temp_dir().join(format!("pgnkit-clean-spares-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let pgn = GAMES.repeat(60);
+    let opts = CleanOptions { dedup: true, keep_duplicates: true, ..CleanOptions::default() };
+    let mut files = vec![];
+    for handing_back in [false, true] {
+        let job = Clean::new(opts.clone());
+        let path = |name: &str| dir.join(format!("{name}-{handing_back}.pgn"));
+        let create =
+            |name: &str| crate::io::Output::create(&path(name), &Default::default()).expect("create");
+        let outputs = Outputs {
+            out: create("out"),
+            rejects: Some(create("rejects")),
+            duplicates: Some(create("dups")),
+            report: None,
+        };
+        let mut writer = if handing_back {
+            job.writer(outputs, std::io::sink())
+        } else {
+            CleanWriter::new(outputs, std::io::sink(), true)
+        };
+        let (workers, pipeline) = (Workers::default(), Options { threads: 2, chunk_size: 300 });
+        let run_ =
+            Run { name: "t.pgn", job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
+        let mut stats = Stats::default();
+        writer.begin_input("t.pgn").expect("begin");
+        run(Input::Slice(pgn.as_bytes()), &run_, |o| {
+            stats.merge(&o.stats);
+            writer.release(o.records, &mut stats)
+        })
+        .expect("run");
+        let summary = Summary { stats, inputs: vec![], stopped: None, elapsed: std::time::Duration::ZERO };
+        writer.finish(&summary).expect("finish");
+        let read = |name: &str| std::fs::read(path(name)).expect("read back");
+        files.push([read("out"), read("rejects"), read("dups")]);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(files[0].iter().all(|f| !f.is_empty()), "every file has games");
+    assert_eq!(files[0], files[1]);
+    assert_eq!(files[1][0], clean_with(&pgn, &opts, 1, 1 << 20).out.into_bytes());
+}

@@ -23,7 +23,7 @@ use crate::jobs::run::{Sink, Summary};
 use crate::notation::fen::EpMode;
 use crate::pipeline::replay::replay_chunk;
 use crate::pipeline::stats::Stats;
-use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Worker};
+use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Spares, Worker};
 use crate::select::{FILTERED, Selection};
 use records::{PositionsHooks, epd_id_prefix};
 
@@ -98,12 +98,13 @@ pub fn csv_header(tags: &[String]) -> Vec<u8> {
 #[derive(Clone, Debug)]
 pub struct Positions {
     opts: Arc<PositionsOptions>,
+    spares: Arc<Spares<PositionsChunk>>,
 }
 
 impl Positions {
     /// A job writing records as `opts` says.
     pub fn new(opts: PositionsOptions) -> Positions {
-        Positions { opts: Arc::new(opts) }
+        Positions { opts: Arc::new(opts), spares: Arc::default() }
     }
 
     /// The options.
@@ -137,16 +138,34 @@ pub struct PositionsChunk {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl PositionsChunk {
+    /// A buffer past this size (a chunk of huge games) is not kept for another chunk.
+    const KEPT_CAPACITY: usize = 16 << 20;
+
+    /// The buffers emptied for another chunk, unless one grew past [`Self::KEPT_CAPACITY`].
+    fn emptied(mut self) -> Option<PositionsChunk> {
+        if self.bytes.capacity() > Self::KEPT_CAPACITY {
+            return None;
+        }
+        self.bytes.clear();
+        self.keys.clear();
+        self.records = 0;
+        self.diagnostics.clear();
+        Some(self)
+    }
+}
+
 impl Located for PositionsChunk {
     fn shift(&mut self, games: u64, lines: u64) {
         self.diagnostics.shift(games, lines);
     }
 }
 
-/// Per-thread state: the options, the EPD id of the input being read, and the size of the last
-/// chunk's output (to size the next).
+/// Per-thread state: the options, the EPD id of the input being read, the size of the last
+/// chunk's output (to size the next), and the buffers handed back by the release side.
 pub struct PositionsWorker {
     opts: Arc<PositionsOptions>,
+    spares: Arc<Spares<PositionsChunk>>,
     /// The input `id_prefix` was made for.
     input: String,
     id_prefix: Vec<u8>,
@@ -165,6 +184,7 @@ impl Job for Positions {
     fn worker(&self) -> Result<PositionsWorker, Error> {
         Ok(PositionsWorker {
             opts: self.opts.clone(),
+            spares: self.spares.clone(),
             input: String::new(),
             id_prefix: epd_id_prefix(""),
             last_len: 0,
@@ -181,9 +201,10 @@ impl Worker for PositionsWorker {
             self.input = chunk.input.to_string();
             self.id_prefix = epd_id_prefix(chunk.input);
         }
-        let capacity = self.last_len + self.last_len / 8;
+        let mut out = self.spares.take();
+        out.bytes.reserve(self.last_len + self.last_len / 8);
         let hooks =
-            PositionsHooks::new(&self.opts, &self.id_prefix, capacity, std::mem::take(&mut self.tag_fields));
+            PositionsHooks::new(&self.opts, &self.id_prefix, out, std::mem::take(&mut self.tag_fields));
         let (hooks, mut out) = replay_chunk(hooks, chunk);
         if hooks.filter.is_active() {
             out.stats.add(FILTERED, hooks.filtered);
@@ -198,12 +219,14 @@ impl Worker for PositionsWorker {
 pub const WRITTEN: &str = "positions_written";
 
 /// The release side of `positions`: writes the records to the output (dropping repeated
-/// positions with `--unique`) and error diagnostics as text to `diagnostics`.
+/// positions with `--unique`) and error diagnostics as text to `diagnostics`, and hands each
+/// chunk's buffers back to the workers.
 pub struct Writer<W> {
     out: Out,
     diagnostics: W,
     unique: Option<Unique>,
     file: String,
+    spares: Arc<Spares<PositionsChunk>>,
 }
 
 impl<W: Write> Writer<W> {
@@ -213,7 +236,13 @@ impl<W: Write> Writer<W> {
         if opts.format == Format::Csv {
             out.write_all(&csv_header(&opts.tags)).map_err(|e| out.error(e))?;
         }
-        Ok(Writer { out, diagnostics, unique: opts.unique.then(Unique::new), file: String::new() })
+        Ok(Writer {
+            out,
+            diagnostics,
+            unique: opts.unique.then(Unique::new),
+            file: String::new(),
+            spares: job.spares.clone(),
+        })
     }
 
     /// Puts the output in place, unless an input could not be read to its end (then it is
@@ -242,6 +271,9 @@ impl<W: Write> Sink<PositionsChunk> for Writer<W> {
             None => out.write_all(&chunk.bytes).map(|()| chunk.records),
         };
         stats.add(WRITTEN, written.map_err(|e| self.out.error(e))?);
+        if let Some(empty) = chunk.emptied() {
+            self.spares.give(empty);
+        }
         Ok(())
     }
 }

@@ -104,7 +104,7 @@ impl<'o> PositionsHooks<'o> {
     pub(super) fn new(
         opts: &'o PositionsOptions,
         id_prefix: &'o [u8],
-        capacity: usize,
+        out: PositionsChunk,
         tag_fields: Vec<u8>,
     ) -> PositionsHooks<'o> {
         PositionsHooks {
@@ -113,7 +113,7 @@ impl<'o> PositionsHooks<'o> {
             filtered: 0,
             dropped: false,
             id_prefix,
-            out: PositionsChunk { bytes: Vec::with_capacity(capacity), ..PositionsChunk::default() },
+            out,
             tag_fields,
             fen: FenWriter::new(),
             eval: None,
