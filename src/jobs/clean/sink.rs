@@ -87,7 +87,12 @@ impl<W: Write> CleanWriter<W> {
         (file, ordinal - first + 1)
     }
 
-    fn report(&mut self, record: Value) -> Result<(), Error> {
+    /// Writes the record `make` builds, when there is a report: without one nothing is built.
+    fn report(&mut self, make: impl FnOnce(&Self) -> Value) -> Result<(), Error> {
+        if self.outputs.report.is_none() {
+            return Ok(());
+        }
+        let record = make(self);
         if let Some(out) = &mut self.outputs.report {
             writeln!(out, "{record}").map_err(|e| Error::Output(out.error(e)))?;
         }
@@ -134,7 +139,7 @@ impl<W: Write> CleanWriter<W> {
         let mut total = report::summary_json("clean", &summary.stats, summary.elapsed);
         total["data"]["ledger"] = ledger(&summary.stats);
         total["data"]["inputs"] = inputs.into();
-        self.report(total)?;
+        self.report(|_| total)?;
         let Outputs { out, rejects, duplicates, report } = self.outputs;
         out.finish()?;
         for o in [rejects, duplicates, report].into_iter().flatten() {
@@ -171,9 +176,10 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                         (None, _) => None,
                     };
                     if let Some(first) = repeats {
-                        let (file, game) = self.locate(first);
-                        let of = json!({"file": file, "game": game});
-                        self.report(self.record("duplicate", g, json!({"of": of})))?;
+                        self.report(|w| {
+                            let (file, game) = w.locate(first);
+                            w.record("duplicate", g, json!({"of": {"file": file, "game": game}}))
+                        })?;
                         if let Some(out) = &mut self.outputs.duplicates {
                             if g.verbatim.is_empty() {
                                 return Err(Error::Internal(
@@ -193,13 +199,16 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                     stats.add(WRITTEN, 1);
                     if let Fate::Broken { kind, message } = &g.fate {
                         stats.add(KEPT_BROKEN, 1);
-                        let data = json!({"kind": kind.code(), "message": message});
-                        self.report(self.record("kept_broken", g, data))?;
+                        self.report(|w| {
+                            w.record("kept_broken", g, json!({"kind": kind.code(), "message": message}))
+                        })?;
                     }
                     for r in &chunk.repairs[g.repairs.clone()] {
                         stats.add(r.kind.count(), 1);
-                        let data = json!({"kind": r.kind.code(), "before": r.before, "after": r.after});
-                        self.report(self.record("repair", g, data))?;
+                        self.report(|w| {
+                            let data = json!({"kind": r.kind.code(), "before": r.before, "after": r.after});
+                            w.record("repair", g, data)
+                        })?;
                     }
                 }
                 Fate::Rejected { kind, message } => {
@@ -210,15 +219,16 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                         write(out, verbatim)?;
                     }
                     stats.add(REJECTED, 1);
-                    let data = json!({"kind": kind.code(), "message": message});
-                    self.report(self.record("rejected", g, data))?;
+                    self.report(|w| {
+                        w.record("rejected", g, json!({"kind": kind.code(), "message": message}))
+                    })?;
                 }
                 Fate::Filtered { by } => {
                     if let Some(seen) = &mut self.seen {
                         seen.skip()?;
                     }
                     stats.add(FILTERED, 1);
-                    self.report(self.record("filtered", g, json!({"by": by})))?;
+                    self.report(|w| w.record("filtered", g, json!({"by": by})))?;
                 }
             }
         }
