@@ -24,24 +24,35 @@ read_back "$corpus"
 
 declare -A times cpus
 o=$out/clean-out.pgn
+# Each command has one name per pair, so a ratio can be taken within its pair, round by round.
 pairs=(
   "clean-1t|$bin clean --quiet -j 1 -o $o $corpus|pgn-extract|pgn-extract -s -o $out/pgn-extract-out.pgn $corpus"
-  "clean-1t|$bin clean --quiet -j 1 -o $o $corpus|check-1t|$bin check --quiet -j 1 $corpus"
-  "clean-2t|$bin clean --quiet -j 2 -o $o $corpus|clean-1t-beside-2t|$bin clean --quiet -j 1 -o $o $corpus"
-  "clean-dedup-eco-1t|$bin clean --quiet -j 1 --dedup --eco -o $o $corpus|check-1t|$bin check --quiet -j 1 $corpus"
+  "clean-1t~check|$bin clean --quiet -j 1 -o $o $corpus|check-1t~clean|$bin check --quiet -j 1 $corpus"
+  "clean-2t|$bin clean --quiet -j 2 -o $o $corpus|clean-1t~2t|$bin clean --quiet -j 1 -o $o $corpus"
+  "clean-dedup-eco-1t|$bin clean --quiet -j 1 --dedup --eco -o $o $corpus|check-1t~dedup|$bin check --quiet -j 1 $corpus"
 )
 run_pairs "$runs"
+# The runs of one command under its names in every pair.
+all_times() { local n; for n in "$@"; do times_of "$n"; done; }
+clean1=(clean-1t clean-1t~check clean-1t~2t) check1=(check-1t~clean check-1t~dedup)
 echo "corpus: $corpus ($bytes bytes), $runs runs of each pair, alternating; $(nproc) cores"
-for name in clean-1t clean-2t clean-dedup-eco-1t check-1t pgn-extract; do
-  t=$(times_of "$name" | median)
-  printf '%-20s %7.3f s %8.1f MB/s (%d runs)\n' "$name" "$t" "$(echo "$bytes / $t / 1000000" | bc -l)" "$(times_of "$name" | wc -l)"
+for row in "clean-1t:${clean1[*]}" "clean-2t:clean-2t" "clean-dedup-eco-1t:clean-dedup-eco-1t" \
+  "check-1t:${check1[*]}" "pgn-extract:pgn-extract"; do
+  read -ra names <<<"${row#*:}"
+  t=$(all_times "${names[@]}" | median)
+  printf '%-20s %7.3f s %8.1f MB/s (%d runs)\n' "${row%%:*}" "$t" "$(echo "$bytes / $t / 1000000" | bc -l)" \
+    "$(all_times "${names[@]}" | wc -l)"
 done
-ratio() { echo "$(times_of "$2" | median) / $(times_of "$1" | median)" | bc -l; }
-printf 'clean -j1 / pgn-extract -s     %6.2fx (goal >= 20)\n' "$(ratio clean-1t pgn-extract)"
-printf 'clean -j1 / check -j1          %6.2fx (goal >= 0.5)\n' "$(ratio clean-1t check-1t)"
-# Against the 1-thread runs of its own pair: each pair's two commands ran side by side in time.
-printf 'clean -j2 / clean -j1          %6.2fx (goal >= 1.8)\n' "$(ratio clean-2t clean-1t-beside-2t)"
-printf 'clean --dedup --eco / check    %6.2fx (goal >= 0.4)\n' "$(ratio clean-dedup-eco-1t check-1t)"
+# Two figures for each goal: the ratio of the medians over every run of both commands, and the
+# median of the ratios within each round of their own pair (the two runs side by side in time,
+# so a host that slows down for a while moves both).
+ratio() { echo "$(all_times $2 | median) / $(all_times $1 | median)" | bc -l; }
+paired() { paste <(times_of "$2") <(times_of "$1") | awk '{print $1 / $2}' | median; }
+goal() { printf '%-30s %6.2fx, paired %5.2fx (goal >= %s)\n' "$1" "$(ratio "$2" "$3")" "$(paired "$4" "$5")" "$6"; }
+goal 'clean -j1 / pgn-extract -s' "${clean1[*]}" pgn-extract clean-1t pgn-extract 20
+goal 'clean -j1 / check -j1' "${clean1[*]}" "${check1[*]}" clean-1t~check check-1t~clean 0.5
+goal 'clean -j2 / clean -j1' clean-2t "${clean1[*]}" clean-2t clean-1t~2t 1.8
+goal 'clean --dedup --eco / check' clean-dedup-eco-1t "${check1[*]}" clean-dedup-eco-1t check-1t~dedup 0.4
 # What the machine gives two processes, beside clean's own scaling, in the same rounds: two
 # 1-thread cleans at once against one (2.00x when both cores are free; no 2-thread run can scale
 # past it), and one 2-thread clean against the same 1-thread run. The host's other tenants move
