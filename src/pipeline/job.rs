@@ -167,10 +167,16 @@ pub struct Spares<T> {
     idle: Mutex<Vec<T>>,
 }
 
+impl<T> Spares<T> {
+    /// Buffers kept now.
+    pub fn kept(&self) -> usize {
+        self.idle.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
+}
+
 impl<T> std::fmt::Debug for Spares<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kept = self.idle.lock().unwrap_or_else(PoisonError::into_inner).len();
-        f.debug_struct("Spares").field("kept", &kept).finish()
+        f.debug_struct("Spares").field("kept", &self.kept()).finish()
     }
 }
 
@@ -180,20 +186,31 @@ impl<T> Default for Spares<T> {
     }
 }
 
-impl<T: Default> Spares<T> {
+/// A chunk's records, whose buffers can be filled again.
+pub trait Spare: Default {
+    /// Empties the records and keeps their buffers; `false` when a buffer grew past what is
+    /// worth keeping (a chunk of huge games).
+    fn empty(&mut self) -> bool;
+}
+
+impl<T: Spare> Spares<T> {
     /// Buffers kept at most: more than the chunks a run holds at once at any thread count.
     const KEPT: usize = 64;
 
-    /// A buffer handed back, or a new one.
+    /// A buffer handed back (empty), or a new one.
     pub fn take(&self) -> T {
         self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop().unwrap_or_default()
     }
 
-    /// Keeps `buffer` (emptied by the caller) for a later [`take`](Spares::take).
-    pub fn give(&self, buffer: T) {
+    /// Empties `records` and keeps their buffers for a later [`take`](Spares::take), unless
+    /// they are not worth keeping or enough are kept.
+    pub fn give(&self, mut records: T) {
+        if !records.empty() {
+            return;
+        }
         let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
         if idle.len() < Self::KEPT {
-            idle.push(buffer);
+            idle.push(records);
         }
     }
 }
@@ -286,21 +303,36 @@ impl Observer for NoProgress {}
 
 #[cfg(test)]
 mod tests {
-    use super::Spares;
+    use super::{Spare, Spares};
 
-    /// A buffer given back is the next one taken, its capacity kept; past the limit, buffers
-    /// given back are dropped.
+    /// Records of one buffer, any size kept.
+    #[derive(Default)]
+    struct Buf(Vec<u8>);
+
+    impl Spare for Buf {
+        fn empty(&mut self) -> bool {
+            self.0.clear();
+            true
+        }
+    }
+
+    /// A buffer given back is the next one taken, emptied, its capacity kept; past the limit,
+    /// buffers given back are dropped.
     #[test]
     fn spares_keep_what_is_given_back_up_to_the_limit() {
-        let spares = Spares::<Vec<u8>>::default();
-        assert_eq!(spares.take().capacity(), 0);
-        spares.give(Vec::with_capacity(1000));
-        assert_eq!(spares.take().capacity(), 1000);
-        assert_eq!(spares.take().capacity(), 0, "taken once only");
-        for _ in 0..Spares::<Vec<u8>>::KEPT + 5 {
-            spares.give(Vec::with_capacity(10));
+        let spares = Spares::<Buf>::default();
+        assert_eq!(spares.take().0.capacity(), 0);
+        let mut given = Vec::with_capacity(1000);
+        given.extend_from_slice(b"records");
+        spares.give(Buf(given));
+        let taken = spares.take().0;
+        assert_eq!((taken.capacity(), taken.len()), (1000, 0), "kept, and emptied");
+        assert_eq!(spares.take().0.capacity(), 0, "taken once only");
+        for _ in 0..Spares::<Buf>::KEPT + 5 {
+            spares.give(Buf(Vec::with_capacity(10)));
         }
-        let kept = std::iter::from_fn(|| Some(spares.take())).take_while(|b| b.capacity() == 10).count();
-        assert_eq!(kept, Spares::<Vec<u8>>::KEPT);
+        assert_eq!(spares.kept(), Spares::<Buf>::KEPT);
+        let kept = std::iter::from_fn(|| Some(spares.take())).take_while(|b| b.0.capacity() == 10).count();
+        assert_eq!(kept, Spares::<Buf>::KEPT);
     }
 }

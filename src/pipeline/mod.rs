@@ -25,7 +25,7 @@ use chunk::{ChunkBytes, Cut, Split, StreamChunks, StreamWindows, Window, slice_c
 use drive::drive;
 pub use job::{
     Cancel, ChunkEnd, ChunkInput, Cuts, InputInfo, Job, Located, NoProgress, Observer, Output, Records,
-    Spares, WithCuts, Worker, Workers,
+    Spare, Spares, WithCuts, Worker, Workers,
 };
 
 /// How the pipeline runs.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::clean::sink::{DUPLICATES, FILTERED, KEPT_BROKEN, REJECTED, WRITTEN};
-use pgnkit::jobs::clean::{Clean, CleanOptions, EcoTags, Outputs};
+use pgnkit::jobs::clean::{Clean, CleanOptions, CleanWriter, EcoTags, Outputs};
 use pgnkit::jobs::export::Strip;
 use pgnkit::jobs::run::Summary;
 use pgnkit::jobs::{report, run};
@@ -163,7 +163,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         duplicates: create(&args.duplicates)?,
         report: create(&args.report)?,
     };
-    let mut writer = job.writer(outputs, std::io::stderr());
+    let mut writer = CleanWriter::new(&job, outputs, std::io::stderr());
     let progress = Progress::new(args.input.quiet);
     let summary = run::run(&job, &args.input.files, &args.input.run_options(), &progress, &mut writer)?;
     writer.finish(&summary)?;

@@ -12,7 +12,6 @@ mod game;
 pub mod repair;
 pub mod sink;
 
-use std::io::Write;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -23,7 +22,7 @@ use crate::error::{Diagnostic, Error, Kind};
 use crate::jobs::export::Strip;
 use crate::pgn::Writer;
 use crate::pipeline::replay::replay_chunk;
-use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Spares, Worker};
+use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Spare, Spares, Worker};
 use crate::select::Selection;
 use game::CleanHooks;
 use repair::Repair;
@@ -164,21 +163,15 @@ pub struct CleanChunk {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-impl CleanChunk {
-    /// Buffers past this size (a chunk of huge games) are not kept for another chunk.
-    const KEPT_CAPACITY: usize = 4 << 20;
-
-    /// The buffers emptied for another chunk, unless one grew past [`Self::KEPT_CAPACITY`].
-    fn emptied(mut self) -> Option<CleanChunk> {
-        if self.out.capacity().max(self.verbatim.capacity()) > Self::KEPT_CAPACITY {
-            return None;
-        }
+impl Spare for CleanChunk {
+    /// Text buffers past 4 MiB (a chunk of huge games) are not kept.
+    fn empty(&mut self) -> bool {
         self.out.clear();
         self.verbatim.clear();
         self.games.clear();
         self.repairs.clear();
         self.diagnostics.clear();
-        Some(self)
+        self.out.capacity().max(self.verbatim.capacity()) <= 4 << 20
     }
 }
 
@@ -203,13 +196,6 @@ impl Clean {
     /// A job writing games as `opts` says.
     pub fn new(opts: CleanOptions) -> Clean {
         Clean { opts: Arc::new(opts), spares: Arc::default() }
-    }
-
-    /// The release side for this job's chunks, writing to `outputs` (the error diagnostics of
-    /// rejected games as text to `diagnostics`): it removes duplicates when the options say so,
-    /// and hands each chunk's buffers back to the workers.
-    pub fn writer<W: Write>(&self, outputs: Outputs, diagnostics: W) -> CleanWriter<W> {
-        CleanWriter::new(outputs, diagnostics, self.opts.dedup).handing_back(self.spares.clone())
     }
 
     /// The options.

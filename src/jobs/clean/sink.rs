@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::dedup::Seen;
-use super::{CleanChunk, CleanGame, Fate};
+use super::{Clean, CleanChunk, CleanGame, Fate};
 use crate::error::Error;
 use crate::io::Output;
 use crate::jobs::report;
@@ -54,26 +54,21 @@ pub struct CleanWriter<W> {
     /// Games released so far over the run.
     ordinal: u64,
     /// Where a released chunk's buffers go back to the workers.
-    spares: Option<Arc<Spares<CleanChunk>>>,
+    spares: Arc<Spares<CleanChunk>>,
 }
 
 impl<W: Write> CleanWriter<W> {
-    /// A writer to `outputs`; `dedup` keeps the keys of the games written.
-    pub fn new(outputs: Outputs, diagnostics: W, dedup: bool) -> CleanWriter<W> {
+    /// The release side of `job`'s chunks, writing to `outputs`: it removes duplicates when the
+    /// job's options say so, and hands each chunk's buffers back to the job's workers.
+    pub fn new(job: &Clean, outputs: Outputs, diagnostics: W) -> CleanWriter<W> {
         CleanWriter {
             outputs,
             diagnostics,
-            seen: dedup.then(Seen::new),
+            seen: job.options().dedup.then(Seen::new),
             inputs: Vec::new(),
             ordinal: 0,
-            spares: None,
+            spares: job.spares.clone(),
         }
-    }
-
-    /// This writer handing each released chunk's buffers back to `spares`.
-    pub fn handing_back(mut self, spares: Arc<Spares<CleanChunk>>) -> CleanWriter<W> {
-        self.spares = Some(spares);
-        self
     }
 
     fn file(&self) -> &str {
@@ -233,9 +228,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
             }
         }
         write(&mut self.outputs.out, &chunk.out[run])?;
-        if let (Some(spares), Some(empty)) = (&self.spares, chunk.emptied()) {
-            spares.give(empty);
-        }
+        self.spares.give(chunk);
         Ok(())
     }
 }

@@ -200,7 +200,9 @@ fn stripped_and_tag_options() {
 #[test]
 fn the_ledger_adds_up() {
     use crate::jobs::run::Summary;
+    let job = Clean::new(CleanOptions { dedup: true, ..CleanOptions::default() });
     let mut writer = CleanWriter::new(
+        &job,
         Outputs {
             out: crate::io::Output::create("/dev/null".as_ref(), &Default::default()).expect("null"),
             rejects: None,
@@ -208,9 +210,7 @@ fn the_ledger_adds_up() {
             report: None,
         },
         std::io::sink(),
-        true,
     );
-    let job = Clean::new(CleanOptions { dedup: true, ..CleanOptions::default() });
     let (workers, pipeline) = (Workers::default(), Options { threads: 2, chunk_size: 100 });
     let run_ = Run { name: "t.pgn", job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
     let mut stats = Stats::default();
@@ -229,8 +229,8 @@ fn the_ledger_adds_up() {
     writer.finish(&summary).expect("finish");
 }
 
-/// Chunks filled in buffers the writer handed back give the same files as new ones, at two
-/// threads and with chunks small enough that every buffer is used many times.
+/// Chunks filled in buffers the writer handed back (two threads, chunks small enough that every
+/// buffer is used many times) give the same files as one chunk in new buffers.
 #[test]
 fn buffers_handed_back_change_nothing() {
     use crate::jobs::run::Summary;
@@ -239,9 +239,9 @@ fn buffers_handed_back_change_nothing() {
     let pgn = GAMES.repeat(60);
     let opts = CleanOptions { dedup: true, keep_duplicates: true, ..CleanOptions::default() };
     let mut files = vec![];
-    for handing_back in [false, true] {
+    for (threads, chunk_size) in [(1, 1 << 20), (2, 300)] {
         let job = Clean::new(opts.clone());
-        let path = |name: &str| dir.join(format!("{name}-{handing_back}.pgn"));
+        let path = |name: &str| dir.join(format!("{name}-{threads}.pgn"));
         let create =
             |name: &str| crate::io::Output::create(&path(name), &Default::default()).expect("create");
         let outputs = Outputs {
@@ -250,12 +250,8 @@ fn buffers_handed_back_change_nothing() {
             duplicates: Some(create("dups")),
             report: None,
         };
-        let mut writer = if handing_back {
-            job.writer(outputs, std::io::sink())
-        } else {
-            CleanWriter::new(outputs, std::io::sink(), true)
-        };
-        let (workers, pipeline) = (Workers::default(), Options { threads: 2, chunk_size: 300 });
+        let mut writer = CleanWriter::new(&job, outputs, std::io::sink());
+        let (workers, pipeline) = (Workers::default(), Options { threads, chunk_size });
         let run_ =
             Run { name: "t.pgn", job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
         let mut stats = Stats::default();
@@ -267,6 +263,9 @@ fn buffers_handed_back_change_nothing() {
         .expect("run");
         let summary = Summary { stats, inputs: vec![], stopped: None, elapsed: std::time::Duration::ZERO };
         writer.finish(&summary).expect("finish");
+        if threads == 2 {
+            assert!(job.spares.kept() > 0, "buffers were handed back");
+        }
         let read = |name: &str| std::fs::read(path(name)).expect("read back");
         files.push([read("out"), read("rejects"), read("dups")]);
     }

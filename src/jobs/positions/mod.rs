@@ -23,7 +23,7 @@ use crate::jobs::run::{Sink, Summary};
 use crate::notation::fen::EpMode;
 use crate::pipeline::replay::replay_chunk;
 use crate::pipeline::stats::Stats;
-use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Spares, Worker};
+use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Spare, Spares, Worker};
 use crate::select::{FILTERED, Selection};
 use records::{PositionsHooks, epd_id_prefix};
 
@@ -138,20 +138,14 @@ pub struct PositionsChunk {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-impl PositionsChunk {
-    /// A buffer past this size (a chunk of huge games) is not kept for another chunk.
-    const KEPT_CAPACITY: usize = 16 << 20;
-
-    /// The buffers emptied for another chunk, unless one grew past [`Self::KEPT_CAPACITY`].
-    fn emptied(mut self) -> Option<PositionsChunk> {
-        if self.bytes.capacity() > Self::KEPT_CAPACITY {
-            return None;
-        }
+impl Spare for PositionsChunk {
+    /// A record buffer past 16 MiB (a chunk of huge games) is not kept.
+    fn empty(&mut self) -> bool {
         self.bytes.clear();
         self.keys.clear();
         self.records = 0;
         self.diagnostics.clear();
-        Some(self)
+        self.bytes.capacity() <= 16 << 20
     }
 }
 
@@ -271,9 +265,7 @@ impl<W: Write> Sink<PositionsChunk> for Writer<W> {
             None => out.write_all(&chunk.bytes).map(|()| chunk.records),
         };
         stats.add(WRITTEN, written.map_err(|e| self.out.error(e))?);
-        if let Some(empty) = chunk.emptied() {
-            self.spares.give(empty);
-        }
+        self.spares.give(chunk);
         Ok(())
     }
 }
