@@ -341,3 +341,20 @@ fn duplicates_file_holds_the_repeats_as_read() {
     let o = run(&["clean", "--dedup", path(&input), "-o", path(&out)]);
     assert!(stderr(&o).contains("2 written + 0 rejected + 0 filtered + 2 duplicates"), "{}", stderr(&o));
 }
+
+/// The tag options as `clean --help` spells them: `--add-tags PlyCount` (the tag's own name, or
+/// `ply-count`) adds the mainline's plies, `--tags roster` keeps the roster only.
+#[test]
+fn add_tags_takes_the_tag_name_as_help_shows_it() {
+    let dir = temp_dir("clean-add-tags");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, "[Event \"e\"]\n[WhiteElo \"2000\"]\n\n1. e4 e5 2. Nf3 1-0\n\n").expect("write");
+    for name in ["PlyCount", "ply-count"] {
+        let out = dir.join(format!("{name}.pgn"));
+        let o = run(&["clean", "-q", "--tags", "roster", "--add-tags", name, path(&input), "-o", path(&out)]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        let text = std::fs::read_to_string(&out).expect("read");
+        assert!(text.contains("[PlyCount \"3\"]\n"), "{name}: {text}");
+        assert!(!text.contains("WhiteElo"), "{name}: {text}");
+    }
+}

@@ -53,7 +53,8 @@ enum TagsArg {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum AddTag {
-    /// The number of plies of the mainline.
+    /// The number of plies of the mainline (named as the tag is; `ply-count` too).
+    #[value(name = "PlyCount", alias = "ply-count")]
     PlyCount,
 }
 
