@@ -18,7 +18,7 @@ Examples:
   pgnkit check --json --games lichess_db_standard_rated_2024-01.pgn.zst > report.jsonl
   zstdcat big.pgn.zst | pgnkit check -
   pgnkit check --strict-san -j 1 old_collection.pgn
-  pgnkit check --where 'Elo >= 2500' --where 'Event ~ olympiad' --eco C60-C99 games.pgn
+  pgnkit check --where 'Elo >= 2500' --where 'Event ~ olympiad' --eco=C60-C99 games.pgn
 
 JSON Lines records (--json): {\"type\": \"diagnostic\", \"data\": {...}} with file, game, line,
 column, offset (byte of the decompressed input), ply, severity, kind (illegal_move,
