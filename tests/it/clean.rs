@@ -246,10 +246,117 @@ fn pgn_extract_reads_the_output_without_complaint() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// `--dedup` leaves out the games `scripts/dedup_oracle.py` (python-chess's key: variant, start
-/// position, mainline moves) finds to repeat an earlier one, each naming the game it repeats,
-/// across inputs: a file given again under another name, and the shared dumps whose smaller
-/// samples are prefixes of the larger.
+/// The duplicates of a `clean --dedup=RULE` run over `inputs` as the report names them, one line
+/// each as `scripts/dedup_oracle.py` prints them: `RULE FILE GAME MATCHED FIRST-FILE FIRST-GAME`,
+/// and the ledger's count. Runs at `threads`.
+fn dedup_report(rule: &str, inputs: &[&str], dir: &Path, threads: &str) -> (Vec<String>, u64) {
+    let report = dir.join(format!("report-{rule}.jsonl"));
+    let flag = format!("--dedup={rule}");
+    let mut args = vec!["clean", "-q", "-j", threads, &flag, "-o", "-", "--report", path(&report)];
+    args.extend(inputs);
+    let o = run(&args);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{rule}: {}", stderr(&o));
+    let text = std::fs::read_to_string(&report).expect("report");
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let ours = records(&lines, "duplicate")
+        .map(|d| {
+            let of = &d["of"];
+            let (file, game, matched) =
+                (d["file"].as_str().unwrap(), &d["game"], d["rule"].as_str().unwrap());
+            format!("{rule}\t{file}\t{game}\t{matched}\t{}\t{}", of["file"].as_str().unwrap(), of["game"])
+        })
+        .collect();
+    let count = lines.last().expect("a summary")["data"]["ledger"]["duplicates"].as_u64().expect("count");
+    (ours, count)
+}
+
+/// What each rule makes of the made-up pairs of `fixtures/pgn/dedup_pairs.pgn` (each game's
+/// comment says what it is): `(game, rule that matched, game kept)` for every game set aside.
+#[test]
+fn each_rule_sets_aside_what_it_says_of_the_made_up_pairs() {
+    let dir = temp_dir("clean-dedup-pairs");
+    let input = fixture("pgn/dedup_pairs.pgn");
+    let name = path(&input);
+    let moves = [
+        (2, 1),
+        (3, 1),
+        (5, 4),
+        (6, 1),
+        (7, 1),
+        (9, 8),
+        (11, 10),
+        (12, 10),
+        (13, 10),
+        (15, 14),
+        (16, 14),
+        (17, 14),
+        (19, 18),
+        (20, 18),
+        (24, 8),
+        (27, 8),
+    ];
+    let same = [(3, 1), (5, 4), (7, 6), (9, 8), (11, 10), (16, 14), (20, 18)];
+    let line = |rule: &str, matched: &str, (game, first): (u32, u32)| {
+        format!("{rule}\t{name}\t{game}\t{matched}\t{name}\t{first}")
+    };
+    let mut prefix: Vec<String> = same.iter().map(|&p| line("prefix", "game", p)).collect();
+    prefix.extend([(22, 24), (25, 24), (27, 24)].map(|p| line("prefix", "prefix", p)));
+    for (rule, want) in [
+        ("moves", moves.iter().map(|&p| line("moves", "moves", p)).collect::<Vec<_>>()),
+        ("game", same.iter().map(|&p| line("game", "game", p)).collect()),
+        ("prefix", prefix),
+    ] {
+        for threads in ["1", "2"] {
+            let (ours, count) = dedup_report(rule, &[name], &dir, threads);
+            assert_eq!(ours, want, "--dedup={rule} -j{threads}");
+            assert_eq!(count, want.len() as u64);
+        }
+    }
+    // `--dedup` alone is the game rule; the moves rule writes what the game rule writes, less.
+    let o = run(&["clean", "-q", "--dedup", name, "-o", path(&dir.join("game.pgn"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["clean", "-q", "--dedup=game", name, "-o", path(&dir.join("game2.pgn"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let game = std::fs::read_to_string(dir.join("game.pgn")).expect("output");
+    assert_eq!(game, std::fs::read_to_string(dir.join("game2.pgn")).expect("output"));
+    assert_eq!(game.matches("[Event ").count(), 28 - same.len());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--dedup=prefix` keeps the longest record where it stands and writes every shorter one,
+/// as read, to the duplicates file, in input order, even one read before the game it is a
+/// shorter record of.
+#[test]
+fn prefix_sets_aside_a_shorter_record_read_before_the_longer() {
+    let dir = temp_dir("clean-dedup-prefix");
+    let input = dir.join("feed.pgn");
+    let head = "[Event \"Norway Chess\"]\n[Site \"Stavanger\"]\n[Date \"2023.06.01\"]\n[Round \"4.1\"]\n\
+        [White \"Carlsen, Magnus\"]\n[Black \"So, Wesley\"]\n";
+    let early = format!("{head}[Result \"*\"]\n\n1. e4 c5 2. Nf3 *\n\n");
+    let other = "[White \"Caruana\"]\n[Black \"So\"]\n\n1. e4 c5 2. Nf3 *\n\n";
+    let full = format!("{head}[Result \"1-0\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 1-0\n\n");
+    std::fs::write(&input, format!("{early}{other}{full}")).expect("write");
+    let (out, dups) = (dir.join("out.pgn"), dir.join("dups.pgn"));
+    let o =
+        run(&["clean", "-q", "--dedup=prefix", path(&input), "-o", path(&out), "--duplicates", path(&dups)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&dups).expect("read"), early);
+    let written = std::fs::read_to_string(&out).expect("read");
+    assert_eq!(written.matches("[Event ").count(), 2, "{written}");
+    assert!(written.contains("3. d4 1-0"), "{written}");
+    // Read twice, so not from stdin.
+    let o = crate::util::run_with_stdin(&["clean", "-q", "--dedup=prefix", "-", "-o", path(&out)], &full);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--dedup=prefix reads every input twice: - is not a file"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every rule sets aside exactly the games `scripts/dedup_oracle.py` (python-chess, the rules
+/// written apart) sets aside, each naming the same rule and game kept: over the made-up pairs,
+/// a file given again under another name, and the shared collections where python-chess reads
+/// the games pgnkit reads (`chessgames_master_35k` cleaned first: python-chess and pgnkit read
+/// stray text between its games as games in other places, so their numbers drift apart;
+/// `dartchess_wcc_2023.pgn` left out, its games rejected by pgnkit and read by python-chess).
 #[test]
 fn dedup_finds_the_duplicates_python_chess_finds() {
     if python_chess_missing() {
@@ -258,10 +365,29 @@ fn dedup_finds_the_duplicates_python_chess_finds() {
     let dir = temp_dir("clean-dedup");
     let again = dir.join("again.pgn");
     std::fs::copy(fixture("pgn/twic1599_10k.pgn"), &again).expect("copy");
-    let mut inputs = vec![fixture("pgn/twic1599_10k.pgn"), fixture("pgn/lichess_db_10k.pgn"), again];
+    let mut inputs = vec![
+        fixture("pgn/twic1599_10k.pgn"),
+        fixture("pgn/lichess_db_10k.pgn"),
+        again,
+        fixture("pgn/dedup_pairs.pgn"),
+    ];
     if let Some(data) = shared_data("dedup_finds_the_duplicates_python_chess_finds") {
-        for f in ["twic1599_100k.pgn", "twic1599_1000k.pgn", "lichess_db_100k.pgn", "lichess_db_1000k.pgn"] {
-            inputs.push(data.join("games").join(f));
+        let master = dir.join("chessgames_master_35k.pgn");
+        let o = run(&[
+            "clean",
+            "-q",
+            path(&data.join("games/chessgames_master_35k.pgn.zst")),
+            "-o",
+            path(&master),
+        ]);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+        inputs.push(master);
+        for f in shared_files(&data.join("games")) {
+            let name = f.to_string_lossy();
+            let left_out = ["chessgames_master_35k", "chesscom_", "tcec_", "dartchess_wcc_2023.pgn"];
+            if !left_out.iter().any(|l| name.contains(l)) {
+                inputs.push(f);
+            }
         }
     }
     let names: Vec<&str> = inputs.iter().map(|p| path(p)).collect();
@@ -272,29 +398,20 @@ fn dedup_finds_the_duplicates_python_chess_finds() {
         .expect("python3");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let theirs: Vec<String> = String::from_utf8_lossy(&o.stdout).lines().map(String::from).collect();
-    let report = dir.join("report.jsonl");
-    let mut args = vec!["clean", "-q", "--dedup", "-o", "-", "--report", path(&report)];
-    args.extend(&names);
-    let o = run(&args);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = std::fs::read_to_string(&report).expect("report");
-    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
-    let ours: Vec<String> = records(&lines, "duplicate")
-        .map(|d| {
-            format!(
-                "{}\t{}\t{}\t{}",
-                d["file"].as_str().unwrap(),
-                d["game"],
-                d["of"]["file"].as_str().unwrap(),
-                d["of"]["game"]
-            )
-        })
-        .collect();
-    assert_eq!(ours, theirs);
-    let summary = lines.last().expect("a summary");
-    assert_eq!(summary["data"]["ledger"]["duplicates"].as_u64(), Some(theirs.len() as u64));
-    println!("{} duplicates among {} inputs, as python-chess finds them", theirs.len(), inputs.len());
-    assert!(theirs.len() >= 9, "the copy's games at least");
+    for rule in ["game", "moves", "prefix"] {
+        let want: Vec<String> =
+            theirs.iter().filter(|l| l.starts_with(&format!("{rule}\t"))).cloned().collect();
+        let (ours, count) = dedup_report(rule, &names, &dir, "2");
+        assert_eq!(ours, want, "--dedup={rule}");
+        assert_eq!(count, want.len() as u64);
+        println!(
+            "--dedup={rule}: {} games set aside among {} inputs, as python-chess finds them",
+            want.len(),
+            inputs.len()
+        );
+        assert!(want.len() >= 9, "the copy's games at least");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The exit codes of outputs that cannot be written: 73 for an output that is an input (nothing
@@ -330,7 +447,8 @@ fn duplicates_file_holds_the_repeats_as_read() {
     let repeat_crlf = "[Event \"d\"]\r\n\r\n1. e4 e5 2. Ng1-f3 *";
     std::fs::write(&input, format!("{first}{other}{repeat_lf}\n\n{repeat_crlf}\r\n")).expect("write");
     let (out, dups) = (dir.join("out.pgn"), dir.join("dups.pgn"));
-    let o = run(&["clean", "-q", "--dedup", path(&input), "-o", path(&out), "--duplicates", path(&dups)]);
+    let o =
+        run(&["clean", "-q", "--dedup=moves", path(&input), "-o", path(&out), "--duplicates", path(&dups)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         std::fs::read_to_string(&dups).expect("read"),
@@ -338,7 +456,7 @@ fn duplicates_file_holds_the_repeats_as_read() {
     );
     let written = std::fs::read_to_string(&out).expect("read");
     assert_eq!(written.matches("[Event ").count(), 2, "{written}");
-    let o = run(&["clean", "--dedup", path(&input), "-o", path(&out)]);
+    let o = run(&["clean", "--dedup=moves", path(&input), "-o", path(&out)]);
     assert!(stderr(&o).contains("2 written + 0 rejected + 0 filtered + 2 duplicates"), "{}", stderr(&o));
 }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::clean::sink::{DUPLICATES, FILTERED, KEPT_BROKEN, REJECTED, WRITTEN};
-use pgnkit::jobs::clean::{Clean, CleanOptions, CleanWriter, EcoTags, Outputs};
+use pgnkit::jobs::clean::{Clean, CleanOptions, CleanWriter, EcoTags, Outputs, Rule, Survey};
 use pgnkit::jobs::export::Strip;
 use pgnkit::jobs::run::Summary;
 use pgnkit::jobs::{report, run};
@@ -20,14 +20,16 @@ Examples:
   pgnkit clean games.pgn -o clean.pgn
   pgnkit clean lichess_db_standard_rated_2024-01.pgn.zst -o clean.pgn.zst --rejects rejects.pgn --report report.jsonl
   pgnkit clean --dedup --duplicates dups.pgn a.pgn b.pgn c.pgn -o all.pgn
+  pgnkit clean --dedup=prefix --report report.jsonl broadcast.pgn twic*.pgn -o all.pgn
   pgnkit clean --strip comments,variations --tags roster --add-tags PlyCount old.pgn -o slim.pgn
 
 Every input game ends in one place: written, rejected (kept verbatim in --rejects), filtered
 out, or a duplicate (kept verbatim in --duplicates). --report FILE writes JSON Lines: one record
 per repair ({\"type\": \"repair\", \"data\": {file, game, line, offset, kind, before, after}}),
-rejection, filtered game and duplicate (with the game it repeats), then a summary with the
-ledger per input. Outputs are written under a temporary name and renamed when the run completes:
-an interrupted run (exit 130) or a failed one leaves none under its final name.";
+rejection, filtered game and duplicate (with the rule that matched and the game kept: {\"rule\":
+\"game\", \"of\": {file, game}}), then a summary with the ledger per input. Outputs are written
+under a temporary name and renamed when the run completes: an interrupted run (exit 130) or a
+failed one leaves none under its final name.";
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum StripArg {
@@ -49,6 +51,22 @@ enum TagsArg {
     All,
     /// The Seven Tag Roster only (and FEN, SetUp, Variant).
     Roster,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum DedupArg {
+    /// The same game: the same variant, start position, mainline and result, the same players
+    /// (names compared as collections spell them: case, diacritics, hyphens, word order,
+    /// initials, doubled letters) and dates that do not contradict each other (`2022.??.??`
+    /// matches `2022.01.20`). A game with no moves: its whole Seven Tag Roster too.
+    Game,
+    /// The variant, start position and mainline alone (pgn-extract's rule), for collections of
+    /// opening lines with made-up headers.
+    Moves,
+    /// The same game, and also a game whose mainline is a prefix of another's between the same
+    /// players on compatible dates (its result the same or `*`): the longer is kept, wherever
+    /// it stands. Reads every input twice, so inputs must be files (not `-`).
+    Prefix,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,10 +118,11 @@ pub struct Args {
     /// Reject games with a null move (`--`, `Z0`) instead of writing it `--`.
     #[arg(long)]
     reject_null_moves: bool,
-    /// Write a game only the first time its variant, start position and mainline moves come,
-    /// across all inputs (the first in input order is kept).
-    #[arg(long)]
-    dedup: bool,
+    /// Write a game only the first time it comes, across all inputs (the first in input order
+    /// is kept; with `prefix`, the longest record); the others are duplicates. RULE says what
+    /// makes two games duplicates: `--dedup` alone is `--dedup=game`.
+    #[arg(long, value_enum, value_name = "RULE", num_args = 0..=1, require_equals = true, default_missing_value = "game")]
+    dedup: Option<DedupArg>,
 }
 
 fn options(args: &Args) -> Result<CleanOptions, Fail> {
@@ -122,7 +141,11 @@ fn options(args: &Args) -> Result<CleanOptions, Fail> {
         add_ply_count: args.add_tags.contains(&AddTag::PlyCount),
         keep_broken: args.keep_broken,
         reject_null_moves: args.reject_null_moves,
-        dedup: args.dedup,
+        dedup: args.dedup.map(|d| match d {
+            DedupArg::Game => Rule::Game,
+            DedupArg::Moves => Rule::Moves,
+            DedupArg::Prefix => Rule::Prefix,
+        }),
         keep_duplicates: args.duplicates.is_some(),
         select: args.select.selection(Some(&args.plies), &args.input.files)?,
         eco_tags: args
@@ -156,6 +179,13 @@ fn ledger(summary: &Summary) -> String {
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
     let job = Clean::new(options(args)?);
+    let prefix = job.options().dedup == Some(Rule::Prefix);
+    if prefix && let Some(f) = args.input.files.iter().find(|f| f.as_os_str() == "-" || !f.is_file()) {
+        return Err(Fail::usage(format!(
+            "--dedup=prefix reads every input twice: {} is not a file (save it to a file first)",
+            f.display()
+        )));
+    }
     let inputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
     let create = |path: &Option<PathBuf>| path.as_ref().map(|p| Output::create(p, &inputs)).transpose();
     let outputs = Outputs {
@@ -164,9 +194,21 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         duplicates: create(&args.duplicates)?,
         report: create(&args.report)?,
     };
-    let mut writer = CleanWriter::new(&job, outputs, std::io::stderr());
     let progress = Progress::new(args.input.quiet);
-    let summary = run::run(&job, &args.input.files, &args.input.run_options(), &progress, &mut writer)?;
+    let run_options = args.input.run_options();
+    let mut writer = if prefix {
+        // The first pass decides which games are shorter records before any is written.
+        let first_job = job.survey();
+        let mut survey = Survey::new(&first_job);
+        let first = run::run(&first_job, &args.input.files, &run_options, &progress, &mut survey)?;
+        if first.stopped.is_some() {
+            return Ok(conclude(&first, false));
+        }
+        CleanWriter::planned(&job, outputs, std::io::stderr(), survey.into_plan())
+    } else {
+        CleanWriter::new(&job, outputs, std::io::stderr())
+    };
+    let summary = run::run(&job, &args.input.files, &run_options, &progress, &mut writer)?;
     writer.finish(&summary)?;
     if !args.input.quiet {
         eprint!("{}{}", report::summary_text("clean", &summary.stats, summary.elapsed), ledger(&summary));

@@ -6,11 +6,10 @@
 
 use std::borrow::Cow;
 
-use xxhash_rust::xxh3::Xxh3;
-
+use super::dedup::{self, Date, Identity, Name, Occasion, Rule, Who};
 use super::repair::{Repair, RepairKind, settle_result, standard_date, standard_variant};
-use super::{CleanChunk, CleanGame, CleanOptions, DedupKey, EcoTags, Fate};
-use crate::chess::{PackedKey, Position};
+use super::{CleanChunk, CleanGame, CleanOptions, EcoTags, Fate};
+use crate::chess::Position;
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::jobs::export::GameWriter;
 use crate::notation::fen::{EpMode, write_fen};
@@ -193,19 +192,32 @@ impl<'o> CleanHooks<'o> {
         }
     }
 
-    /// The key of a game for `--dedup`: its variant, start position and mainline moves.
-    fn dedup_key(&self, game: &Game<'_>) -> DedupKey {
-        let mut h = Xxh3::new();
-        h.update(&[game.variant as u8]);
-        if let Some(start) = &self.game.start {
-            match PackedKey::of(start) {
-                PackedKey::Compact(k) => k.iter().for_each(|w| h.update(&w.to_le_bytes())),
-                PackedKey::Wide(k) => k.iter().for_each(|w| h.update(&w.to_le_bytes())),
-            }
+    /// A game's identity under `rule` (its result `result`); under `prefix` its prefixes'
+    /// keys are appended to the chunk's.
+    fn identity(&mut self, rule: Rule, game: &Game<'_>, result: GameResult) -> Identity {
+        let (variant, start, moves) = (game.variant, self.game.start.as_ref(), &self.game.moves);
+        if rule == Rule::Moves {
+            let key = dedup::moves_key(variant, start, moves);
+            return Identity { key, who: Who::default(), occasion: Occasion::default() };
         }
-        h.update(&self.game.moves);
-        let hash = h.digest128();
-        DedupKey([hash as u32, (hash >> 32) as u32, (hash >> 64) as u32])
+        let text = |name: &[u8]| game.tag(name).map(|t| t.decode().0).unwrap_or_default();
+        let date = text(b"Date");
+        let who = Who {
+            players: [Name::of(&text(b"White")), Name::of(&text(b"Black"))],
+            date: Date::of(standard_date(&date).as_deref().unwrap_or(&date)),
+            result,
+        };
+        let mut occasion = Occasion::default();
+        let key = if moves.is_empty() {
+            dedup::roster_key(variant, start, [&text(b"Event"), &text(b"Site"), &text(b"Round")])
+        } else if rule == Rule::Prefix {
+            occasion = Occasion::of(&text(b"Event"), &text(b"Site"), &text(b"Round"));
+            dedup::prefix_keys(variant, start, moves, &mut self.out.prefixes);
+            *self.out.prefixes.last().expect("a key per move")
+        } else {
+            dedup::moves_key(variant, start, moves)
+        };
+        Identity { key, who, occasion }
     }
 }
 
@@ -250,7 +262,7 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         }
         let san = self.writer.played(p);
         if p.depth == 0 {
-            if self.opts.dedup {
+            if self.opts.dedup.is_some() {
                 self.game.moves.extend_from_slice(&p.mv.map_or(0, |m| m.to_u16()).to_le_bytes());
             }
             self.filter.observe(p.before);
@@ -348,7 +360,8 @@ impl CleanHooks<'_> {
             fate: Fate::Written,
             text: 0..0,
             verbatim: 0..0,
-            key: None,
+            dedup: None,
+            prefixes: 0..0,
             repairs: self.game.repairs..self.out.repairs.len(),
         };
         let rejected = match &self.game.error {
@@ -366,7 +379,7 @@ impl CleanHooks<'_> {
         if let Some(by) = filtered {
             return self.leave_out(record, Fate::Filtered { by });
         }
-        let keep_verbatim = rejected.is_some() || (self.opts.dedup && self.opts.keep_duplicates);
+        let keep_verbatim = rejected.is_some() || (self.opts.dedup.is_some() && self.opts.keep_duplicates);
         if keep_verbatim {
             let start = self.out.verbatim.len();
             self.out.verbatim.extend_from_slice(game.bytes);
@@ -409,8 +422,12 @@ impl CleanHooks<'_> {
                 self.writer.finish(&mut self.out.out, result);
                 record.text = start..self.out.out.len();
                 record.repairs = self.game.repairs..self.out.repairs.len();
-                if self.opts.dedup && record.fate == Fate::Written {
-                    record.key = Some(self.dedup_key(game));
+                if let Some(rule) = self.opts.dedup
+                    && record.fate == Fate::Written
+                {
+                    let start = self.out.prefixes.len();
+                    record.dedup = Some(self.identity(rule, game, result));
+                    record.prefixes = start..self.out.prefixes.len();
                 }
             }
         }

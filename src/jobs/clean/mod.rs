@@ -11,12 +11,14 @@ pub mod dedup;
 mod game;
 pub mod repair;
 pub mod sink;
+pub mod survey;
 
 use std::ops::Range;
 use std::sync::Arc;
 
-pub use dedup::DedupKey;
+pub use dedup::{DedupKey, Identity, Rule};
 pub use sink::{CleanWriter, Outputs};
+pub use survey::Survey;
 
 use crate::error::{Diagnostic, Error, Kind};
 use crate::jobs::export::Strip;
@@ -45,8 +47,8 @@ pub struct CleanOptions {
     pub keep_broken: bool,
     /// Reject games with a null move instead of writing it `--`.
     pub reject_null_moves: bool,
-    /// Write a game only the first time its variant, start position and mainline come.
-    pub dedup: bool,
+    /// Write a game only the first time it comes, by this rule ([`dedup`]).
+    pub dedup: Option<Rule>,
     /// With `dedup`: keep a copy of every written game's bytes as read, so that a duplicate can
     /// go to a duplicates file ([`Outputs::duplicates`]); without it duplicates are counted and
     /// reported only.
@@ -76,7 +78,7 @@ impl Default for CleanOptions {
             add_ply_count: false,
             keep_broken: false,
             reject_null_moves: false,
-            dedup: false,
+            dedup: None,
             keep_duplicates: false,
             select: Selection::default(),
             eco_tags: None,
@@ -142,8 +144,10 @@ pub struct CleanGame {
     pub text: Range<usize>,
     /// Its bytes as read in [`CleanChunk::verbatim`] (rejected, or a candidate duplicate).
     pub verbatim: Range<usize>,
-    /// Its key, with `--dedup`, when written.
-    pub key: Option<DedupKey>,
+    /// Its identity, with `--dedup`, when written.
+    pub dedup: Option<Identity>,
+    /// With `--dedup=prefix`, the keys of its mainline's prefixes in [`CleanChunk::prefixes`].
+    pub prefixes: Range<usize>,
     /// Its repairs in [`CleanChunk::repairs`].
     pub repairs: Range<usize>,
 }
@@ -161,6 +165,8 @@ pub struct CleanChunk {
     pub repairs: Vec<Repair>,
     /// Errors of rejected games.
     pub diagnostics: Vec<Diagnostic>,
+    /// The keys of the written games' mainline prefixes (`--dedup=prefix`).
+    pub prefixes: Vec<DedupKey>,
 }
 
 impl Spare for CleanChunk {
@@ -171,7 +177,8 @@ impl Spare for CleanChunk {
         self.games.clear();
         self.repairs.clear();
         self.diagnostics.clear();
-        self.out.capacity().max(self.verbatim.capacity()) <= 4 << 20
+        self.prefixes.clear();
+        self.out.capacity().max(self.verbatim.capacity()).max(self.prefixes.capacity() * 12) <= 4 << 20
     }
 }
 
@@ -201,6 +208,12 @@ impl Clean {
     /// The options.
     pub fn options(&self) -> &CleanOptions {
         &self.opts
+    }
+
+    /// The job of the first pass of `--dedup=prefix` ([`Survey`]): the same games, no copy of
+    /// their bytes for a duplicates file.
+    pub fn survey(&self) -> Clean {
+        Clean::new(CleanOptions { keep_duplicates: false, ..(*self.opts).clone() })
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::dedup::Seen;
+use super::dedup::{Dedup, Plan, Seen};
 use super::{Clean, CleanChunk, CleanGame, Fate};
 use crate::error::Error;
 use crate::io::Output;
@@ -48,9 +48,12 @@ fn write(out: &mut Output, bytes: &[u8]) -> Result<(), Error> {
 pub struct CleanWriter<W> {
     outputs: Outputs,
     diagnostics: W,
-    seen: Option<Seen>,
-    /// Each input's name and the ordinal of its first game over the run.
+    dedup: Dedup,
+    /// Each input's name and the ordinal of its first game over the run (with
+    /// `--dedup=prefix`, every input, as the first pass read them).
     inputs: Vec<(String, u64)>,
+    /// The input being read, in `inputs`.
+    current: usize,
     /// Games released so far over the run.
     ordinal: u64,
     /// Where a released chunk's buffers go back to the workers.
@@ -59,20 +62,34 @@ pub struct CleanWriter<W> {
 
 impl<W: Write> CleanWriter<W> {
     /// The release side of `job`'s chunks, writing to `outputs`: it removes duplicates when the
-    /// job's options say so, and hands each chunk's buffers back to the job's workers.
+    /// job's options say so (under `--dedup=prefix`, use [`CleanWriter::planned`]), and hands
+    /// each chunk's buffers back to the job's workers.
     pub fn new(job: &Clean, outputs: Outputs, diagnostics: W) -> CleanWriter<W> {
-        CleanWriter {
-            outputs,
-            diagnostics,
-            seen: job.options().dedup.then(Seen::new),
-            inputs: Vec::new(),
-            ordinal: 0,
-            spares: job.spares.clone(),
-        }
+        let dedup = job.options().dedup.map_or(Dedup::Off, |rule| Dedup::Once(Seen::new(rule)));
+        CleanWriter::with(job, outputs, diagnostics, dedup, Vec::new())
+    }
+
+    /// The writing pass of `--dedup=prefix`, after the first pass made `plan` ([`Survey`]).
+    ///
+    /// [`Survey`]: super::Survey
+    pub fn planned(job: &Clean, outputs: Outputs, diagnostics: W, plan: Plan) -> CleanWriter<W> {
+        let inputs = plan.inputs().to_vec();
+        CleanWriter::with(job, outputs, diagnostics, Dedup::Planned(plan), inputs)
+    }
+
+    fn with(
+        job: &Clean,
+        outputs: Outputs,
+        diagnostics: W,
+        dedup: Dedup,
+        inputs: Vec<(String, u64)>,
+    ) -> CleanWriter<W> {
+        let spares = job.spares.clone();
+        CleanWriter { outputs, diagnostics, dedup, inputs, current: usize::MAX, ordinal: 0, spares }
     }
 
     fn file(&self) -> &str {
-        self.inputs.last().map_or("", |(f, _)| f.as_str())
+        self.inputs.get(self.current).map_or("", |(f, _)| f.as_str())
     }
 
     /// The input and game number (1-based) of the game released `ordinal`-th over the run.
@@ -110,6 +127,13 @@ impl<W: Write> CleanWriter<W> {
         if summary.stopped.is_some() || summary.input_failed() {
             return Ok(()); // dropped: the temporary files go
         }
+        if let Dedup::Planned(plan) = &self.dedup
+            && !plan.complete()
+        {
+            return Err(Error::Resource(
+                "the inputs changed between the two passes of --dedup=prefix: no output written".into(),
+            ));
+        }
         let ledger = |stats: &Stats| {
             let repairs: serde_json::Map<String, Value> = stats
                 .counts
@@ -146,8 +170,18 @@ impl<W: Write> CleanWriter<W> {
 
 impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
     fn begin_input(&mut self, input: &str) -> Result<(), Error> {
-        self.inputs.push((input.to_string(), self.ordinal));
-        Ok(())
+        self.current = self.current.wrapping_add(1);
+        match (&self.dedup, self.inputs.get(self.current)) {
+            (Dedup::Planned(_), Some((name, first))) if name == input && *first == self.ordinal => Ok(()),
+            (Dedup::Planned(_), _) => Err(Error::Resource(format!(
+                "{input}: not the input the first pass of --dedup=prefix read here, or not from \
+                 its first game: the inputs changed while they were read"
+            ))),
+            _ => {
+                self.inputs.push((input.to_string(), self.ordinal));
+                Ok(())
+            }
+        }
     }
 
     fn release(&mut self, chunk: CleanChunk, stats: &mut Stats) -> Result<(), Error> {
@@ -162,18 +196,13 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
             let verbatim = &chunk.verbatim[g.verbatim.clone()];
             match &g.fate {
                 Fate::Written | Fate::Broken { .. } => {
-                    let repeats = match (&mut self.seen, g.key) {
-                        (Some(seen), Some(key)) => seen.insert(key)?,
-                        (Some(seen), None) => {
-                            seen.skip()?;
-                            None
-                        }
-                        (None, _) => None,
-                    };
-                    if let Some(first) = repeats {
+                    let game = g.dedup.as_ref().map(|id| (id, &chunk.prefixes[g.prefixes.clone()]));
+                    let file = self.inputs.get(self.current).map_or("", |(f, _)| f.as_str());
+                    if let Some(repeat) = self.dedup.next(game, file, g.game)? {
                         self.report(|w| {
-                            let (file, game) = w.locate(first);
-                            w.record("duplicate", g, json!({"of": {"file": file, "game": game}}))
+                            let (file, game) = w.locate(repeat.of);
+                            let of = json!({"file": file, "game": game});
+                            w.record("duplicate", g, json!({"rule": repeat.rule.name(), "of": of}))
                         })?;
                         if let Some(out) = &mut self.outputs.duplicates {
                             if g.verbatim.is_empty() {
@@ -207,9 +236,8 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                     }
                 }
                 Fate::Rejected { kind, message } => {
-                    if let Some(seen) = &mut self.seen {
-                        seen.skip()?;
-                    }
+                    let file = self.inputs.get(self.current).map_or("", |(f, _)| f.as_str());
+                    self.dedup.next(None, file, g.game)?;
                     if let Some(out) = &mut self.outputs.rejects {
                         write(out, verbatim)?;
                     }
@@ -219,9 +247,8 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                     })?;
                 }
                 Fate::Filtered { by } => {
-                    if let Some(seen) = &mut self.seen {
-                        seen.skip()?;
-                    }
+                    let file = self.inputs.get(self.current).map_or("", |(f, _)| f.as_str());
+                    self.dedup.next(None, file, g.game)?;
                     stats.add(FILTERED, 1);
                     self.report(|w| w.record("filtered", g, json!({"by": by})))?;
                 }

@@ -28,23 +28,16 @@ fn clean_with(pgn: &str, opts: &CleanOptions, threads: usize, chunk_size: usize)
         fates: vec![],
         stats: Stats::default(),
     };
-    let mut seen = opts.dedup.then(dedup::Seen::new);
+    let mut dedup = opts.dedup.map_or(dedup::Dedup::Off, |r| dedup::Dedup::Once(dedup::Seen::new(r)));
     run(Input::Slice(pgn.as_bytes()), &run_, |o| {
         let chunk = o.records;
         cleaned.stats.merge(&o.stats);
         for g in &chunk.games {
             let fate = match &g.fate {
                 Fate::Written | Fate::Broken { .. } => {
-                    let repeat = match (&mut seen, g.key) {
-                        (Some(s), Some(k)) => s.insert(k).expect("memory"),
-                        (Some(s), None) => {
-                            s.skip().expect("memory");
-                            None
-                        }
-                        _ => None,
-                    };
-                    match repeat {
-                        Some(first) => format!("duplicate of {}", first + 1),
+                    let game = g.dedup.as_ref().map(|id| (id, &chunk.prefixes[g.prefixes.clone()]));
+                    match dedup.next(game, "t.pgn", g.game).expect("memory") {
+                        Some(repeat) => format!("duplicate of {} ({})", repeat.of + 1, repeat.rule.name()),
                         None => {
                             cleaned
                                 .out
@@ -66,13 +59,14 @@ fn clean_with(pgn: &str, opts: &CleanOptions, threads: usize, chunk_size: usize)
                     }
                 }
                 Fate::Rejected { kind, .. } => {
-                    if let Some(s) = &mut seen {
-                        s.skip().expect("memory");
-                    }
+                    dedup.next(None, "t.pgn", g.game).expect("memory");
                     cleaned.rejects.push_str(&String::from_utf8_lossy(&chunk.verbatim[g.verbatim.clone()]));
                     format!("rejected {kind}")
                 }
-                Fate::Filtered { by } => format!("filtered {by}"),
+                Fate::Filtered { by } => {
+                    dedup.next(None, "t.pgn", g.game).expect("memory");
+                    format!("filtered {by}")
+                }
             };
             cleaned.fates.push((g.game, fate));
         }
@@ -170,10 +164,23 @@ fn null_moves_can_be_rejected() {
 fn duplicates_name_the_first_game_and_transpositions_are_not_duplicates() {
     let pgn = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 *\n\n[Event \"b\"]\n\n1. e4 {x} e5 $1 2. Nf3 1-0\n\n\
         [Event \"c\"]\n\n1. Nf3 e5 2. e4 *\n\n[Event \"d\"]\n\n1. e4 e5 2. Ke3 *\n\n[Event \"e\"]\n\n1. Nf3 e5 2. e4 *\n";
-    let opts = CleanOptions { dedup: true, ..CleanOptions::default() };
-    let c = clean_with(pgn, &opts, 2, 20);
-    let fates: Vec<&str> = c.fates.iter().map(|f| f.1.as_str()).collect();
-    assert_eq!(fates, ["written", "duplicate of 1", "written", "rejected illegal_move", "duplicate of 3"]);
+    for (rule, fates) in [
+        (
+            Rule::Moves,
+            [
+                "written",
+                "duplicate of 1 (moves)",
+                "written",
+                "rejected illegal_move",
+                "duplicate of 3 (moves)",
+            ],
+        ),
+        (Rule::Game, ["written", "written", "written", "rejected illegal_move", "duplicate of 3 (game)"]),
+    ] {
+        let opts = CleanOptions { dedup: Some(rule), ..CleanOptions::default() };
+        let c = clean_with(pgn, &opts, 2, 20);
+        assert_eq!(c.fates.iter().map(|f| f.1.as_str()).collect::<Vec<_>>(), fates, "{rule:?}");
+    }
 }
 
 #[test]
@@ -200,7 +207,7 @@ fn stripped_and_tag_options() {
 #[test]
 fn the_ledger_adds_up() {
     use crate::jobs::run::Summary;
-    let job = Clean::new(CleanOptions { dedup: true, ..CleanOptions::default() });
+    let job = Clean::new(CleanOptions { dedup: Some(Rule::Game), ..CleanOptions::default() });
     let mut writer = CleanWriter::new(
         &job,
         Outputs {
@@ -237,7 +244,7 @@ fn buffers_handed_back_change_nothing() {
     let dir = std::env::temp_dir().join(format!("pgnkit-clean-spares-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let pgn = GAMES.repeat(60);
-    let opts = CleanOptions { dedup: true, keep_duplicates: true, ..CleanOptions::default() };
+    let opts = CleanOptions { dedup: Some(Rule::Game), keep_duplicates: true, ..CleanOptions::default() };
     let mut files = vec![];
     for (threads, chunk_size) in [(1, 1 << 20), (2, 300)] {
         let job = Clean::new(opts.clone());

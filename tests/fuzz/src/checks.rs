@@ -364,33 +364,48 @@ struct Cleaned {
 }
 
 /// `clean` over `bytes` with `opts`, released as the CLI's writer releases (duplicates by the
-/// run-wide key set); every rejected game's verbatim bytes must be a part of `bytes`.
+/// run-wide table; under `--dedup=prefix` after a first pass); every rejected game's verbatim
+/// bytes must be a part of `bytes`.
 fn clean_run(
     bytes: &[u8],
     opts: &pgnkit::jobs::clean::CleanOptions,
     threads: usize,
     chunk_size: usize,
 ) -> Cleaned {
-    use pgnkit::jobs::clean::{Clean, Fate, dedup::Seen};
+    use pgnkit::jobs::clean::dedup::{Dedup, Plan, Seen};
+    use pgnkit::jobs::clean::{Clean, Fate, Rule};
     use pgnkit::pipeline::{Input, NoProgress, Options, Run, Workers, run};
     let job = Clean::new(opts.clone());
     let (workers, pipeline) = (Workers::default(), Options { threads, chunk_size });
     let run_ = Run { name: "fuzz.pgn", job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
     let mut cleaned = Cleaned { out: Vec::new(), fates: Vec::new(), stats: Default::default() };
-    let mut seen = opts.dedup.then(Seen::new);
+    let mut dedup = match opts.dedup {
+        None => Dedup::Off,
+        Some(Rule::Prefix) => {
+            let mut plan = Plan::new();
+            plan.begin_input("fuzz.pgn");
+            run(Input::Slice(bytes), &run_, |o| {
+                for g in &o.records.games {
+                    let candidate = matches!(g.fate, Fate::Written | Fate::Broken { .. });
+                    let id = g.dedup.as_ref().filter(|_| candidate);
+                    plan.survey(id.map(|id| (id, &o.records.prefixes[g.prefixes.clone()])))?;
+                }
+                Ok(())
+            })
+            .expect("first pass");
+            Dedup::Planned(plan)
+        }
+        Some(rule) => Dedup::Once(Seen::new(rule)),
+    };
     run(Input::Slice(bytes), &run_, |o| {
         let chunk = o.records;
         cleaned.stats.merge(&o.stats);
         for g in &chunk.games {
             let fate = match &g.fate {
                 Fate::Written | Fate::Broken { .. } => {
-                    let first = match (&mut seen, g.key) {
-                        (Some(s), Some(k)) => s.insert(k).expect("memory"),
-                        (Some(s), None) => s.skip().map(|_| None).expect("memory"),
-                        _ => None,
-                    };
-                    match first {
-                        Some(first) => format!("{} duplicate of {}", g.game, first + 1),
+                    let id = g.dedup.as_ref().map(|id| (id, &chunk.prefixes[g.prefixes.clone()]));
+                    match dedup.next(id, "fuzz.pgn", g.game).expect("the same input") {
+                        Some(r) => format!("{} duplicate ({}) of {}", g.game, r.rule.name(), r.of + 1),
                         None => {
                             cleaned.out.extend_from_slice(&chunk.out[g.text.clone()]);
                             format!("{} written", g.game)
@@ -398,9 +413,7 @@ fn clean_run(
                     }
                 }
                 Fate::Rejected { kind, .. } => {
-                    if let Some(s) = &mut seen {
-                        s.skip().expect("memory");
-                    }
+                    dedup.next(None, "fuzz.pgn", g.game).expect("the same input");
                     let verbatim = &chunk.verbatim[g.verbatim.clone()];
                     let game = verbatim.trim_ascii_end();
                     assert!(
@@ -410,17 +423,24 @@ fn clean_run(
                     );
                     format!("{} rejected {kind}", g.game)
                 }
-                Fate::Filtered { by } => format!("{} filtered {by}", g.game),
+                Fate::Filtered { by } => {
+                    dedup.next(None, "fuzz.pgn", g.game).expect("the same input");
+                    format!("{} filtered {by}", g.game)
+                }
             };
             cleaned.fates.push(fate);
         }
         Ok(())
     })
     .expect("in-memory run");
+    if let Dedup::Planned(plan) = &dedup {
+        assert!(plan.complete(), "the writing pass read what the first pass read");
+    }
     cleaned
 }
 
-/// `clean` of arbitrary bytes (options from the first byte, chunk target from the next two):
+/// `clean` of arbitrary bytes (options from the first byte, `--dedup`'s rule from bits 3, 5 and
+/// 6, chunk target from the next two):
 /// every game read has one fate, numbered in order; the output is the same at 1 and 2 threads
 /// and at any chunk size; `check` finds no error in it and no warning but null moves; and
 /// cleaning it again writes every game, byte for byte the same.
@@ -435,7 +455,11 @@ pub fn clean(data: &[u8]) {
     let opts = CleanOptions {
         strip: Strip { comments: flags & 1 != 0, variations: flags & 2 != 0, ..Strip::default() },
         keep_broken: flags & 4 != 0,
-        dedup: flags & 8 != 0,
+        dedup: (flags & 8 != 0).then_some(match flags >> 5 & 3 {
+            1 => pgnkit::jobs::clean::Rule::Moves,
+            2 => pgnkit::jobs::clean::Rule::Prefix,
+            _ => pgnkit::jobs::clean::Rule::Game,
+        }),
         line_width: if flags & 16 != 0 { 40 } else { 80 },
         ..CleanOptions::default()
     };
@@ -460,7 +484,7 @@ pub fn clean(data: &[u8]) {
         "check on the output: {diags:?}\n{}",
         String::from_utf8_lossy(&whole.out)
     );
-    let again = clean_run(&whole.out, &CleanOptions { dedup: false, ..opts }, 1, usize::MAX);
+    let again = clean_run(&whole.out, &CleanOptions { dedup: None, ..opts }, 1, usize::MAX);
     assert_eq!(again.fates.len() as u64, stats.games);
     assert!(
         again.fates.iter().all(|f| f.ends_with(" written")),

@@ -1,0 +1,206 @@
+//! A game's identity for `--dedup`: its moves key, and the facts the same-game rule compares
+//! beyond the moves (the players, the date, the result). A plain value, so that identities
+//! written by separate runs can be compared later.
+
+use xxhash_rust::xxh3::Xxh3Default;
+
+use super::key::DedupKey;
+use super::name::{Name, words};
+use crate::pgn::GameResult;
+
+/// A date as `YYYY.MM.DD` gives it: year, month and day, each 0 where unknown (`??`, missing,
+/// not a number).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Date {
+    /// Year, 0 unknown.
+    pub year: u16,
+    /// Month, 0 unknown.
+    pub month: u8,
+    /// Day, 0 unknown.
+    pub day: u8,
+}
+
+impl Date {
+    /// The date of a `Date` tag as written (`YYYY.MM.DD`, any part `??`); anything else is
+    /// unknown.
+    pub fn of(text: &str) -> Date {
+        let mut parts = text.trim().split('.');
+        let (Some(y), Some(m), Some(d), None) = (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Date::default();
+        };
+        let number = |s: &str, max: u16| {
+            let n = (!s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| s.parse::<u16>().ok())
+                .flatten()
+                .unwrap_or(0);
+            if n <= max { n } else { 0 }
+        };
+        Date { year: number(y, 9999), month: number(m, 12) as u8, day: number(d, 31) as u8 }
+    }
+
+    /// Whether the two dates can be the same day: each part equal or unknown in either.
+    pub fn compatible(self, other: Date) -> bool {
+        let part = |a: u16, b: u16| a == 0 || b == 0 || a == b;
+        part(self.year, other.year)
+            && part(self.month.into(), other.month.into())
+            && part(self.day.into(), other.day.into())
+    }
+}
+
+/// What the same-game rule compares beyond the moves key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Who {
+    /// White and Black.
+    pub players: [Name; 2],
+    /// The date.
+    pub date: Date,
+    /// The result written.
+    pub result: GameResult,
+}
+
+impl Default for Who {
+    fn default() -> Who {
+        Who { players: [Name::default(); 2], date: Date::default(), result: GameResult::Unknown }
+    }
+}
+
+impl Who {
+    /// The same players on the same sides, on dates that do not contradict each other.
+    fn same_players(&self, other: &Who) -> bool {
+        self.date.compatible(other.date)
+            && self.players[0].same_player(&other.players[0])
+            && self.players[1].same_player(&other.players[1])
+    }
+
+    /// Whether a game with these facts is the same game as one with `other`'s, their moves
+    /// keys being equal: the same result and players, compatible dates.
+    pub fn same_game(&self, other: &Who) -> bool {
+        self.result == other.result && self.same_players(other)
+    }
+
+    /// Whether a game with these facts is a shorter record of the game `longer` describes, its
+    /// mainline being a prefix of `longer`'s (`same_length`: the same mainline): the same
+    /// players, compatible dates, and this result the longer's or `*`; for the same mainline,
+    /// `*` against a finished result.
+    pub fn shorter_record_of(&self, longer: &Who, same_length: bool) -> bool {
+        let result = if same_length {
+            self.result == GameResult::Unknown && longer.result != GameResult::Unknown
+        } else {
+            self.result == longer.result || self.result == GameResult::Unknown
+        };
+        result && self.same_players(longer)
+    }
+}
+
+/// A game's `Event`, `Site` and `Round`, each 32 bits of the hash of its folded words (as names
+/// are folded), 0 when it has none (`?`, `-`, missing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Occasion(pub [u32; 3]);
+
+impl Occasion {
+    /// The occasion of these three tag values.
+    pub fn of(event: &str, site: &str, round: &str) -> Occasion {
+        Occasion([event, site, round].map(|text| {
+            let mut h = Xxh3Default::new();
+            let mut any = false;
+            words(text, |t| {
+                h.update(&t.to_le_bytes());
+                any = true;
+            });
+            if any { (h.digest() as u32).max(1) } else { 0 }
+        }))
+    }
+
+    /// Whether each of the three is the same in both, or unknown in either.
+    pub fn compatible(self, other: Occasion) -> bool {
+        self.0.iter().zip(other.0).all(|(&a, b)| a == 0 || b == 0 || a == b)
+    }
+}
+
+/// A game's identity: its moves key, and for the `game` and `prefix` rules what else they
+/// compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Identity {
+    /// The moves key.
+    pub key: DedupKey,
+    /// The players, the date and the result (default under the `moves` rule).
+    pub who: Who,
+    /// Under the `prefix` rule, the game's `Event`, `Site` and `Round`, which a shorter record
+    /// must not contradict (default under the other rules).
+    pub occasion: Occasion,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_date_matches_an_unknown_or_partial_date() {
+        let d = |s: &str| Date::of(s);
+        assert_eq!(d("1983.07.28"), Date { year: 1983, month: 7, day: 28 });
+        assert_eq!(d("1983.??.??"), Date { year: 1983, month: 0, day: 0 });
+        assert_eq!(d("????.??.??"), Date::default());
+        assert_eq!(d(""), Date::default());
+        assert_eq!(d("1983"), Date::default());
+        assert_eq!(d("19??.07.28"), Date { year: 0, month: 7, day: 28 });
+        assert!(d("1983.??.??").compatible(d("1983.07.28")));
+        assert!(d("????.??.??").compatible(d("2022.01.20")));
+        assert!(d("2022.??.??").compatible(d("2022.01.20")));
+        assert!(d("2022.01.20").compatible(d("2022.01.20")));
+        assert!(!d("2022.01.20").compatible(d("2022.01.21")));
+        assert!(!d("2021.??.??").compatible(d("2022.01.20")));
+        assert!(!d("2022.02.??").compatible(d("2022.01.20")));
+    }
+
+    fn who(white: &str, black: &str, date: &str, result: GameResult) -> Who {
+        Who { players: [Name::of(white), Name::of(black)], date: Date::of(date), result }
+    }
+
+    #[test]
+    fn the_same_game_has_the_same_result_players_and_a_compatible_date() {
+        use GameResult::*;
+        let a = who("Nigel D Short", "Garry Kasparov", "1983.??.??", Draw);
+        assert!(a.same_game(&who("Nigel Short", "Kasparov, G.", "1983.07.28", Draw)));
+        assert!(!a.same_game(&who("Nigel Short", "Kasparov, G.", "1983.07.28", WhiteWins)));
+        assert!(!a.same_game(&who("Nigel Short", "Kasparov, G.", "1984.07.28", Draw)));
+        assert!(!a.same_game(&who("Garry Kasparov", "Nigel Short", "1983.07.28", Draw)), "colours");
+        assert!(!a.same_game(&who("Nigel Short", "Anatoly Karpov", "1983.07.28", Draw)));
+    }
+
+    #[test]
+    fn an_occasion_matches_an_unknown_one_or_its_own_spelling() {
+        let o = Occasion::of;
+        assert!(o("Tata Steel Masters", "Wijk aan Zee", "5").compatible(o(
+            "tata steel masters",
+            "Wijk-aan-Zee",
+            "5"
+        )));
+        assert!(o("Tata Steel Masters", "?", "5").compatible(o("Tata Steel Masters", "Wijk aan Zee", "?")));
+        assert!(o("Arena", "https://lichess.org/3r4rtM6n", "-").compatible(o("", "", "")));
+        assert!(!o("Arena", "https://lichess.org/3r4rtM6n", "-").compatible(o(
+            "Arena",
+            "https://lichess.org/qosxxSPT",
+            "-"
+        )));
+        assert!(!o("Tata Steel Masters", "Wijk aan Zee", "5").compatible(o(
+            "Tata Steel Masters",
+            "Wijk aan Zee",
+            "6"
+        )));
+    }
+
+    #[test]
+    fn a_shorter_record_has_the_longer_result_or_none() {
+        use GameResult::*;
+        let long = who("Giri, Anish", "Dubov, Daniil", "2022.01.20", WhiteWins);
+        let short = |r| who("Anish Giri", "Daniil Dubov", "2022.??.??", r);
+        assert!(short(WhiteWins).shorter_record_of(&long, false));
+        assert!(short(Unknown).shorter_record_of(&long, false));
+        assert!(!short(Draw).shorter_record_of(&long, false));
+        assert!(short(Unknown).shorter_record_of(&long, true));
+        assert!(!short(WhiteWins).shorter_record_of(&long, true), "the same game, not a shorter one");
+        assert!(!short(Unknown).shorter_record_of(&short(Unknown), true));
+        assert!(!who("Giri", "Carlsen", "", Unknown).shorter_record_of(&long, false));
+    }
+}

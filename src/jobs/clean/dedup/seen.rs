@@ -1,0 +1,367 @@
+//! The distinct games of a run, in the order they first came: their identities, found by moves
+//! key, and which games read were the first of theirs (so a repeat can name the game it
+//! repeats without a game number stored per distinct game).
+
+use std::mem::size_of;
+
+use hashbrown::HashTable;
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::{DedupKey, Identity, Rule, Who};
+use crate::error::Error;
+
+/// Distinct games with one moves key compared with a game besides the one equal to it in every
+/// fact (the latest ones): the bound that keeps a run linear when thousands of games share a
+/// short mainline (`1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#`) between different players.
+pub const COMPARED: usize = 64;
+
+/// No entry.
+const NONE: u32 = u32::MAX;
+
+/// Games read bit by bit (1: the first of its identity), with the position of every 256th set
+/// bit, so the n-th first game's number is found by a short scan.
+#[derive(Default)]
+struct Firsts {
+    words: Vec<u64>,
+    len: u64,
+    /// Position of set bit 256·i.
+    samples: Vec<u64>,
+    ones: u64,
+    /// Bytes per distinct game, for the out-of-memory message.
+    per_game: usize,
+}
+
+impl Firsts {
+    fn push(&mut self, first: bool) -> Result<(), Error> {
+        if self.len.is_multiple_of(64) {
+            self.words.try_reserve(1).map_err(|_| out_of_memory(self.ones, self.per_game))?;
+            self.words.push(0);
+        }
+        if first {
+            if self.ones.is_multiple_of(256) {
+                self.samples.try_reserve(1).map_err(|_| out_of_memory(self.ones, self.per_game))?;
+                self.samples.push(self.len);
+            }
+            self.words[(self.len / 64) as usize] |= 1 << (self.len % 64);
+            self.ones += 1;
+        }
+        self.len += 1;
+        Ok(())
+    }
+
+    /// Whether game `n` (0-based) was the first of its identity.
+    fn get(&self, n: u64) -> bool {
+        n < self.len && self.words[(n / 64) as usize] >> (n % 64) & 1 == 1
+    }
+
+    /// The position of set bit `n` (0-based).
+    fn select(&self, n: u64) -> u64 {
+        let mut at = self.samples[(n / 256) as usize];
+        let mut left = n % 256;
+        loop {
+            let word = self.words[(at / 64) as usize] >> (at % 64);
+            let ones = u64::from(word.count_ones());
+            if left < ones {
+                let mut w = word;
+                for _ in 0..left {
+                    w &= w - 1;
+                }
+                return at + u64::from(w.trailing_zeros());
+            }
+            left -= ones;
+            at = (at / 64 + 1) * 64;
+        }
+    }
+}
+
+fn out_of_memory(distinct: u64, per_game: usize) -> Error {
+    Error::Resource(format!(
+        "--dedup: out of memory after {distinct} distinct games (about {per_game} bytes each); \
+         split the input, or run without --dedup"
+    ))
+}
+
+/// Reserves room for one more element, growing by sixteenths (at least 1024).
+fn grow<T>(v: &mut Vec<T>, distinct: u64, per_game: usize) -> Result<(), Error> {
+    if v.len() == v.capacity() {
+        let more = (v.len() / 16).max(1024);
+        v.try_reserve_exact(more).map_err(|_| out_of_memory(distinct, per_game))?;
+    }
+    Ok(())
+}
+
+/// The hash of an identity, for the table of exact repeats.
+fn exact_hash(key: DedupKey, who: &Who) -> u64 {
+    let mut bytes = [0u8; 52];
+    let words = key.0.iter().chain(who.players.iter().flat_map(|n| n.0.iter()));
+    for (chunk, w) in bytes.chunks_exact_mut(4).zip(words) {
+        chunk.copy_from_slice(&w.to_le_bytes());
+    }
+    bytes[44..46].copy_from_slice(&who.date.year.to_le_bytes());
+    bytes[46] = who.date.month;
+    bytes[47] = who.date.day;
+    bytes[48] = who.result as u8;
+    xxh3_64(&bytes)
+}
+
+/// The distinct games of a run under one rule, in the order they first came. Under `moves` a
+/// distinct game is its key; under `game` and `prefix` its identity, kept in a list per moves
+/// key (newest first) and in a table of exact identities.
+pub struct Seen {
+    rule: Rule,
+    keys: Vec<DedupKey>,
+    /// The players, date and result of each (`game`, `prefix`).
+    who: Vec<Who>,
+    /// The next older entry with the same moves key, or `NONE` (`game`, `prefix`).
+    next: Vec<u32>,
+    /// Moves key to its newest entry.
+    index: HashTable<u32>,
+    /// Identity to its entry (`game`, `prefix`).
+    exact: HashTable<u32>,
+    firsts: Firsts,
+}
+
+impl Seen {
+    /// An empty set under `rule`.
+    pub fn new(rule: Rule) -> Seen {
+        let per_game = if rule == Rule::Moves { 24 } else { 82 };
+        Seen {
+            rule,
+            keys: Vec::new(),
+            who: Vec::new(),
+            next: Vec::new(),
+            index: HashTable::new(),
+            exact: HashTable::new(),
+            firsts: Firsts { per_game, ..Firsts::default() },
+        }
+    }
+
+    /// The rule.
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// Counts a game read that is not a candidate (rejected, filtered).
+    pub fn skip(&mut self) -> Result<(), Error> {
+        self.firsts.push(false)
+    }
+
+    /// The next game read, with identity `id`: `None` the first time it comes (it becomes the
+    /// entry numbered [`Seen::len`] before the call), else the entry it repeats.
+    pub fn insert(&mut self, id: &Identity) -> Result<Option<u32>, Error> {
+        let found = match self.rule {
+            Rule::Moves => self.newest(id.key),
+            Rule::Game | Rule::Prefix => self.same_game(id),
+        };
+        if found.is_some() {
+            self.firsts.push(false)?;
+            return Ok(found);
+        }
+        self.add(id)?;
+        self.firsts.push(true)?;
+        Ok(None)
+    }
+
+    /// The newest entry with moves key `key`.
+    fn newest(&self, key: DedupKey) -> Option<u32> {
+        let keys = &self.keys;
+        self.index.find(key.hash(), |&i| keys[i as usize] == key).copied()
+    }
+
+    /// The entry `id` repeats: the one equal to it in every fact, else the oldest of the latest
+    /// [`COMPARED`] with its moves key that is the same game.
+    fn same_game(&self, id: &Identity) -> Option<u32> {
+        let (keys, who) = (&self.keys, &self.who);
+        let exact = self
+            .exact
+            .find(exact_hash(id.key, &id.who), |&i| keys[i as usize] == id.key && who[i as usize] == id.who);
+        if let Some(&e) = exact {
+            return Some(e);
+        }
+        self.with_key(id.key).filter(|&e| who[e as usize].same_game(&id.who)).last()
+    }
+
+    /// The latest [`COMPARED`] entries with moves key `key`, newest first.
+    pub fn with_key(&self, key: DedupKey) -> impl Iterator<Item = u32> + '_ {
+        let next = &self.next;
+        std::iter::successors(self.newest(key), move |&e| Some(next[e as usize]).filter(|&n| n != NONE))
+            .take(COMPARED)
+    }
+
+    fn add(&mut self, id: &Identity) -> Result<(), Error> {
+        let (rule, distinct, per_game) = (self.rule, self.keys.len() as u64, self.firsts.per_game);
+        let oom = || out_of_memory(distinct, per_game);
+        let i = u32::try_from(self.keys.len()).ok().filter(|&i| i != NONE).ok_or_else(oom)?;
+        grow(&mut self.keys, distinct, per_game)?;
+        let Seen { keys, who, next, index, exact, .. } = self;
+        index.try_reserve(1, |&e| keys[e as usize].hash()).map_err(|_| oom())?;
+        if rule == Rule::Moves {
+            keys.push(id.key);
+            index.insert_unique(id.key.hash(), i, |&e| keys[e as usize].hash());
+            return Ok(());
+        }
+        grow(who, distinct, per_game)?;
+        grow(next, distinct, per_game)?;
+        exact.try_reserve(1, |&e| exact_hash(keys[e as usize], &who[e as usize])).map_err(|_| oom())?;
+        let older = match index.find_mut(id.key.hash(), |&e| keys[e as usize] == id.key) {
+            Some(newest) => std::mem::replace(newest, i),
+            None => NONE,
+        };
+        keys.push(id.key);
+        who.push(id.who);
+        next.push(older);
+        if older == NONE {
+            index.insert_unique(id.key.hash(), i, |&e| keys[e as usize].hash());
+        }
+        exact.insert_unique(exact_hash(id.key, &id.who), i, |&e| {
+            exact_hash(keys[e as usize], &who[e as usize])
+        });
+        Ok(())
+    }
+
+    /// The moves key of entry `e`.
+    pub fn key(&self, e: u32) -> DedupKey {
+        self.keys[e as usize]
+    }
+
+    /// The players, date and result of entry `e` (`game` and `prefix` rules).
+    pub fn who(&self, e: u32) -> &Who {
+        &self.who[e as usize]
+    }
+
+    /// The ordinal (0-based, over every game read, skipped ones included) of entry `e`'s game.
+    pub fn first_game(&self, e: u32) -> u64 {
+        self.firsts.select(u64::from(e))
+    }
+
+    /// Whether game `n` read (0-based) was the first of its identity.
+    pub fn is_first(&self, n: u64) -> bool {
+        self.firsts.get(n)
+    }
+
+    /// Games read.
+    pub fn read(&self) -> u64 {
+        self.firsts.len
+    }
+
+    /// Distinct games held.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// `true` before the first game.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Bytes held, for the memory figure.
+    pub fn bytes(&self) -> usize {
+        self.keys.capacity() * size_of::<DedupKey>()
+            + self.who.capacity() * size_of::<Who>()
+            + self.next.capacity() * size_of::<u32>()
+            // A table holds 7/8 of its buckets; each is an index and a control byte.
+            + (self.index.capacity() + self.exact.capacity()) * 8 / 7 * (size_of::<u32>() + 1)
+            + (self.firsts.words.capacity() + self.firsts.samples.capacity()) * size_of::<u64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Date, Name};
+    use super::*;
+    use crate::pgn::GameResult;
+
+    fn key(i: u32) -> DedupKey {
+        let h = (u64::from(i)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        DedupKey([h as u32, (h >> 32) as u32, i])
+    }
+
+    fn id(k: u32, white: &str, black: &str, date: &str) -> Identity {
+        let who = Who {
+            players: [Name::of(white), Name::of(black)],
+            date: Date::of(date),
+            result: GameResult::Draw,
+        };
+        Identity { key: key(k), who, occasion: Default::default() }
+    }
+
+    #[test]
+    fn a_repeat_names_the_game_it_repeats() {
+        for rule in [Rule::Moves, Rule::Game] {
+            let mut seen = Seen::new(rule);
+            let plain = |k| Identity { key: key(k), who: Who::default(), occasion: Default::default() };
+            assert_eq!(seen.insert(&plain(1)).unwrap(), None); // game 0
+            seen.skip().unwrap(); // game 1, rejected
+            assert_eq!(seen.insert(&plain(2)).unwrap(), None); // game 2
+            assert_eq!(seen.insert(&plain(1)).unwrap(), Some(0)); // game 3
+            assert_eq!(seen.insert(&plain(2)).unwrap(), Some(1)); // game 4
+            assert_eq!((seen.first_game(0), seen.first_game(1)), (0, 2));
+            assert!(seen.is_first(2) && !seen.is_first(3) && !seen.is_first(1));
+            assert_eq!(seen.len(), 2);
+        }
+    }
+
+    #[test]
+    fn the_game_rule_keeps_other_players_with_the_same_moves() {
+        let mut seen = Seen::new(Rule::Game);
+        assert_eq!(seen.insert(&id(7, "Nakamura, Hikaru", "Carlsen, Magnus", "2020.??.??")).unwrap(), None);
+        assert_eq!(
+            seen.insert(&id(7, "Nepomniachtchi, Ian", "Karjakin, Sergey", "2020.??.??")).unwrap(),
+            None
+        );
+        assert_eq!(seen.insert(&id(7, "Hikaru Nakamura", "Magnus Carlsen", "2020.05.01")).unwrap(), Some(0));
+        assert_eq!(
+            seen.insert(&id(7, "Nepomniachtchi, Ian", "Karjakin, Sergey", "2020.??.??")).unwrap(),
+            Some(1)
+        );
+        assert_eq!(seen.insert(&id(8, "Nakamura, Hikaru", "Carlsen, Magnus", "2020.??.??")).unwrap(), None);
+        let mut moves = Seen::new(Rule::Moves);
+        for i in [7, 7, 7] {
+            moves.insert(&id(i, "a", "b", "")).unwrap();
+        }
+        assert_eq!(moves.len(), 1, "the moves rule compares the moves alone");
+    }
+
+    #[test]
+    fn a_repeat_of_the_oldest_of_many_is_found_exactly() {
+        let mut seen = Seen::new(Rule::Game);
+        for p in 0..1000 {
+            assert_eq!(seen.insert(&id(3, &format!("Player{p}"), "Bot", "")).unwrap(), None);
+        }
+        assert_eq!(seen.with_key(key(3)).count(), COMPARED);
+        assert_eq!(seen.insert(&id(3, "Player0", "Bot", "")).unwrap(), Some(0), "an exact repeat");
+        assert_eq!(seen.insert(&id(3, "Player999", "Bot", "2024.??.??")).unwrap(), Some(999), "a recent one");
+    }
+
+    #[test]
+    fn many_games_with_repeats_far_apart() {
+        for (rule, most) in [(Rule::Moves, 30.0), (Rule::Game, 90.0)] {
+            let mut seen = Seen::new(rule);
+            let mut ordinal = 0u64;
+            let mut first = std::collections::HashMap::new();
+            for round in 0..3u32 {
+                for i in 0..20_000u32 {
+                    if (i + round) % 7 == 0 {
+                        seen.skip().unwrap();
+                    } else {
+                        let got = seen.insert(&id(i, "White", "Black", "2024.01.01")).unwrap();
+                        match first.get(&i) {
+                            Some(&(o, e)) => {
+                                assert_eq!(got, Some(e), "game {ordinal} repeats {o}");
+                                assert_eq!(seen.first_game(e), o);
+                            }
+                            None => {
+                                assert_eq!(got, None);
+                                first.insert(i, (ordinal, seen.len() as u32 - 1));
+                            }
+                        }
+                    }
+                    ordinal += 1;
+                }
+            }
+            assert_eq!(seen.len(), first.len());
+            let per_game = seen.bytes() as f64 / seen.len() as f64;
+            assert!(per_game < most, "{rule:?}: {per_game} bytes per distinct game");
+        }
+    }
+}

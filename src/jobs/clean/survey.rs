@@ -1,0 +1,47 @@
+//! The first pass of `clean --dedup=prefix`: a sink that reads what the workers release and
+//! writes nothing, building the [`Plan`] the writing pass applies.
+
+use std::sync::Arc;
+
+use super::dedup::Plan;
+use super::{Clean, CleanChunk, Fate};
+use crate::error::Error;
+use crate::jobs::run::Sink;
+use crate::pipeline::Spares;
+use crate::pipeline::stats::Stats;
+
+/// The first pass's sink.
+pub struct Survey {
+    plan: Plan,
+    spares: Arc<Spares<CleanChunk>>,
+}
+
+impl Survey {
+    /// The first pass of `job` (made by [`Clean::survey`]).
+    pub fn new(job: &Clean) -> Survey {
+        Survey { plan: Plan::new(), spares: job.spares.clone() }
+    }
+
+    /// The plan, once every input was read.
+    pub fn into_plan(self) -> Plan {
+        self.plan
+    }
+}
+
+impl Sink<CleanChunk> for Survey {
+    fn begin_input(&mut self, input: &str) -> Result<(), Error> {
+        self.plan.begin_input(input);
+        Ok(())
+    }
+
+    fn release(&mut self, chunk: CleanChunk, _: &mut Stats) -> Result<(), Error> {
+        for g in &chunk.games {
+            let candidate = matches!(g.fate, Fate::Written | Fate::Broken { .. });
+            let game =
+                g.dedup.as_ref().filter(|_| candidate).map(|id| (id, &chunk.prefixes[g.prefixes.clone()]));
+            self.plan.survey(game)?;
+        }
+        self.spares.give(chunk);
+        Ok(())
+    }
+}
