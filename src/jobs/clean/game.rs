@@ -81,11 +81,15 @@ pub(super) struct CleanHooks<'o> {
     filter: Filter<'o>,
     /// The last game ended was left out by the filters.
     dropped: bool,
+    /// Games are written; else only their fates and identities are made (the first pass of
+    /// `--dedup=prefix`).
+    render: bool,
 }
 
 impl<'o> CleanHooks<'o> {
-    /// Hooks writing as `opts` says into `out`'s buffers (empty).
-    pub(super) fn new(opts: &'o CleanOptions, out: CleanChunk) -> CleanHooks<'o> {
+    /// Hooks writing as `opts` says into `out`'s buffers (empty); with `render` false, nothing
+    /// is written but the games' fates and identities.
+    pub(super) fn new(opts: &'o CleanOptions, out: CleanChunk, render: bool) -> CleanHooks<'o> {
         CleanHooks {
             opts,
             writer: GameWriter::new(opts.layout(), opts.strip),
@@ -93,6 +97,7 @@ impl<'o> CleanHooks<'o> {
             game: Current::default(),
             filter: Filter::new(&opts.select, opts.eco_tags.is_some()),
             dropped: false,
+            render,
         }
     }
 
@@ -260,14 +265,16 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         if p.depth == 0 && self.opts.keep_broken {
             self.game.last_written = Some((*p.before, p.mv));
         }
-        let san = self.writer.played(p);
+        let san = if self.render { self.writer.played(p) } else { &[] };
         if p.depth == 0 {
             if self.opts.dedup.is_some() {
                 self.game.moves.extend_from_slice(&p.mv.map_or(0, |m| m.to_u16()).to_le_bytes());
             }
             self.filter.observe(p.before);
         }
-        if p.mv.is_none() {
+        if !self.render {
+            self.game.null_move |= p.mv.is_none();
+        } else if p.mv.is_none() {
             self.game.null_move = true;
             if p.token.raw != b"--" {
                 let (before, after) = (String::from_utf8_lossy(p.token.raw).into_owned(), "--".to_string());
@@ -282,13 +289,13 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
     }
 
     fn nag(&mut self, _: &Game<'a>, depth: u32, nag: Nag, _: u64) {
-        if self.game.error.is_none() {
+        if self.render && self.game.error.is_none() {
             self.writer.nag(depth, nag);
         }
     }
 
     fn comment(&mut self, _: &Game<'a>, depth: u32, comment: RawComment<'a>) {
-        if self.game.error.is_none() {
+        if self.render && self.game.error.is_none() {
             self.writer.comment(depth, comment.raw);
         }
     }
@@ -303,13 +310,17 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
             return;
         }
         self.game.open += 1;
-        self.writer.begin_variation(depth);
+        if self.render {
+            self.writer.begin_variation(depth);
+        }
     }
 
     fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
         if self.game.error.is_none() {
             self.game.open -= 1;
-            self.writer.end_variation(depth);
+            if self.render {
+                self.writer.end_variation(depth);
+            }
         }
     }
 
@@ -397,7 +408,7 @@ impl CleanHooks<'_> {
                 let result = if broken.is_some() {
                     // The variations open at the error close; the board decides a mate or a
                     // stalemate the prefix ends in, anything else is unfinished.
-                    for depth in (1..=self.game.open).rev() {
+                    for depth in (1..=self.game.open).rev().filter(|_| self.render) {
                         self.writer.end_variation(depth);
                     }
                     let end = match self.game.last_written {
@@ -414,13 +425,17 @@ impl CleanHooks<'_> {
                 };
                 if let Some((kind, message)) = broken {
                     // Left out with --strip comments, as every comment (the report names it).
-                    self.writer.comment(0, format!("pgnkit: {kind}: {message}").as_bytes());
+                    if self.render {
+                        self.writer.comment(0, format!("pgnkit: {kind}: {message}").as_bytes());
+                    }
                     record.fate = Fate::Broken { kind, message };
                 }
-                self.write_tags(game, result);
-                let start = self.out.out.len();
-                self.writer.finish(&mut self.out.out, result);
-                record.text = start..self.out.out.len();
+                if self.render {
+                    self.write_tags(game, result);
+                    let start = self.out.out.len();
+                    self.writer.finish(&mut self.out.out, result);
+                    record.text = start..self.out.out.len();
+                }
                 record.repairs = self.game.repairs..self.out.repairs.len();
                 if let Some(rule) = self.opts.dedup
                     && record.fate == Fate::Written

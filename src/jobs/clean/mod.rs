@@ -197,12 +197,14 @@ impl Located for CleanChunk {
 pub struct Clean {
     opts: Arc<CleanOptions>,
     spares: Arc<Spares<CleanChunk>>,
+    /// Games are written (not the first pass of `--dedup=prefix`).
+    render: bool,
 }
 
 impl Clean {
     /// A job writing games as `opts` says.
     pub fn new(opts: CleanOptions) -> Clean {
-        Clean { opts: Arc::new(opts), spares: Arc::default() }
+        Clean { opts: Arc::new(opts), spares: Arc::default(), render: true }
     }
 
     /// The options.
@@ -210,10 +212,11 @@ impl Clean {
         &self.opts
     }
 
-    /// The job of the first pass of `--dedup=prefix` ([`Survey`]): the same games, no copy of
-    /// their bytes for a duplicates file.
+    /// The job of the first pass of `--dedup=prefix` ([`Survey`]): the same fates and
+    /// identities, nothing written.
     pub fn survey(&self) -> Clean {
-        Clean::new(CleanOptions { keep_duplicates: false, ..(*self.opts).clone() })
+        let opts = CleanOptions { keep_duplicates: false, ..(*self.opts).clone() };
+        Clean { render: false, ..Clean::new(opts) }
     }
 }
 
@@ -221,6 +224,7 @@ impl Clean {
 pub struct CleanWorker {
     opts: Arc<CleanOptions>,
     spares: Arc<Spares<CleanChunk>>,
+    render: bool,
 }
 
 impl Job for Clean {
@@ -232,7 +236,7 @@ impl Job for Clean {
     }
 
     fn worker(&self) -> Result<CleanWorker, Error> {
-        Ok(CleanWorker { opts: self.opts.clone(), spares: self.spares.clone() })
+        Ok(CleanWorker { opts: self.opts.clone(), spares: self.spares.clone(), render: self.render })
     }
 }
 
@@ -240,7 +244,8 @@ impl Worker for CleanWorker {
     type Records = CleanChunk;
 
     fn process(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<CleanChunk>, Error> {
-        let (hooks, out) = replay_chunk(CleanHooks::new(&self.opts, self.spares.take()), chunk);
+        let hooks = CleanHooks::new(&self.opts, self.spares.take(), self.render);
+        let (hooks, out) = replay_chunk(hooks, chunk);
         Ok(Output { records: hooks.out, stats: out.stats, end: out.end })
     }
 }

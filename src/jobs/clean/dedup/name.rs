@@ -22,14 +22,9 @@
 //! names are compared only between games with the same moves, result and compatible dates.
 
 use unicode_normalization::char::{decompose_canonical, is_combining_mark};
-use xxhash_rust::xxh3::xxh3_64;
 
 /// Words kept of a name (the first ones written).
 pub const WORDS: usize = 4;
-
-/// Longest word hashed whole, in bytes of its folded UTF-8; the rest of a longer word is left
-/// out of its hash.
-const WORD_BYTES: usize = 64;
 
 /// A name as `--dedup` compares it: up to [`WORDS`] tokens in ascending order, then zeros. A
 /// token is its first letter's code in the top 8 bits and, for a word of two letters or more,
@@ -94,11 +89,17 @@ fn covers(a: &[u32], b: &[u32]) -> bool {
 /// docs).
 pub fn words(text: &str, mut each: impl FnMut(u32)) {
     let mut word = Word::default();
-    for c in text.chars() {
-        if c.is_ascii() {
-            word.push(c, &mut each);
-            continue;
+    if text.is_ascii() {
+        for &b in text.as_bytes() {
+            match b {
+                b'\'' | b'`' => {}
+                _ if b.is_ascii_alphanumeric() => word.letter(char::from(b.to_ascii_lowercase())),
+                _ => word.end(&mut each),
+            }
         }
+        return word.end(&mut each);
+    }
+    for c in text.chars() {
         let folded = match c {
             'ø' | 'Ø' => "o",
             'ł' | 'Ł' => "l",
@@ -108,6 +109,10 @@ pub fn words(text: &str, mut each: impl FnMut(u32)) {
             'œ' | 'Œ' => "oe",
             'ı' => "i",
             'þ' | 'Þ' => "th",
+            _ if c.is_ascii() => {
+                word.push(c, &mut each);
+                continue;
+            }
             _ => {
                 decompose_canonical(c, |d| {
                     if !is_combining_mark(d) {
@@ -122,18 +127,17 @@ pub fn words(text: &str, mut each: impl FnMut(u32)) {
     word.end(&mut each);
 }
 
-/// The word being read: its folded UTF-8, its letters, the first and the last.
+/// The word being read: an FNV-1a hash of its folded letters, how many, the first and the last.
 struct Word {
-    bytes: [u8; WORD_BYTES],
-    len: usize,
-    chars: u32,
-    first: Option<char>,
-    last: Option<char>,
+    hash: u64,
+    letters: u32,
+    first: char,
+    last: char,
 }
 
 impl Default for Word {
     fn default() -> Word {
-        Word { bytes: [0; WORD_BYTES], len: 0, chars: 0, first: None, last: None }
+        Word { hash: 0xcbf2_9ce4_8422_2325, letters: 0, first: '\0', last: '\0' }
     }
 }
 
@@ -142,42 +146,45 @@ impl Word {
         if matches!(c, '\'' | '`' | '\u{2019}' | '\u{02bc}') {
             return;
         }
-        c.to_lowercase().for_each(|l| self.letter(l, each));
+        for l in c.to_lowercase() {
+            // A lower case that decomposes (`İ` is `i` and a dot above) keeps only its letter.
+            if l.is_alphanumeric() {
+                self.letter(l);
+            } else if !is_combining_mark(l) {
+                self.end(each);
+            }
+        }
     }
 
-    fn letter(&mut self, l: char, each: &mut impl FnMut(u32)) {
-        // A lower case that decomposes (`İ` is `i` and a dot above) keeps only its letter.
-        if !l.is_ascii() && is_combining_mark(l) {
+    /// A letter or digit, folded.
+    fn letter(&mut self, l: char) {
+        if self.last == l && l.is_alphabetic() {
             return;
         }
-        if !l.is_alphanumeric() {
-            return self.end(each);
+        if self.letters == 0 {
+            self.first = l;
         }
-        if self.last == Some(l) && l.is_alphabetic() {
-            return;
-        }
-        self.last = Some(l);
-        self.first.get_or_insert(l);
-        self.chars += 1;
-        let mut buf = [0u8; 4];
-        let utf8 = l.encode_utf8(&mut buf).as_bytes();
-        if self.len + utf8.len() <= WORD_BYTES {
-            self.bytes[self.len..self.len + utf8.len()].copy_from_slice(utf8);
-            self.len += utf8.len();
-        }
+        self.last = l;
+        self.letters += 1;
+        self.hash = (self.hash ^ u64::from(u32::from(l))).wrapping_mul(0x0100_0000_01b3);
     }
 
     fn end(&mut self, each: &mut impl FnMut(u32)) {
-        if let Some(first) = self.first {
-            let code = if first.is_ascii() { first as u32 } else { 0x80 | (first as u32 % 127) };
-            let hash = if self.chars == 1 {
+        if self.letters > 0 {
+            let first = self.first;
+            let code = if first.is_ascii() { u32::from(first) } else { 0x80 | (u32::from(first) % 127) };
+            let hash = if self.letters == 1 {
                 0
             } else {
-                (xxh3_64(&self.bytes[..self.len]) as u32 & 0x00ff_ffff).max(1)
+                // FNV's low bits, mixed (splitmix64's finish) before 24 of them are taken.
+                let mut h = self.hash;
+                h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                ((h ^ (h >> 31)) as u32 & 0x00ff_ffff).max(1)
             };
             each(code << 24 | hash);
+            *self = Word::default();
         }
-        *self = Word::default();
     }
 }
 

@@ -10,9 +10,10 @@ use xxhash_rust::xxh3::xxh3_64;
 use super::{DedupKey, Identity, Rule, Who};
 use crate::error::Error;
 
-/// Distinct games with one moves key compared with a game besides the one equal to it in every
-/// fact (the latest ones): the bound that keeps a run linear when thousands of games share a
-/// short mainline (`1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#`) between different players.
+/// Distinct games with one moves key a game is compared with (the latest ones; an older one is
+/// found only when equal to it in every fact): the bound that keeps a run linear when thousands
+/// of games share a short mainline (`1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#`) between
+/// different players.
 pub const COMPARED: usize = 64;
 
 /// No entry.
@@ -106,7 +107,8 @@ fn exact_hash(key: DedupKey, who: &Who) -> u64 {
 
 /// The distinct games of a run under one rule, in the order they first came. Under `moves` a
 /// distinct game is its key; under `game` and `prefix` its identity, kept in a list per moves
-/// key (newest first) and in a table of exact identities.
+/// key (newest first), and once older than the latest [`COMPARED`] of its key in a table of
+/// whole identities.
 pub struct Seen {
     rule: Rule,
     keys: Vec<DedupKey>,
@@ -116,7 +118,8 @@ pub struct Seen {
     next: Vec<u32>,
     /// Moves key to its newest entry.
     index: HashTable<u32>,
-    /// Identity to its entry (`game`, `prefix`).
+    /// Identity to its entry, for the entries older than the latest [`COMPARED`] of their key
+    /// (`game`, `prefix`).
     exact: HashTable<u32>,
     firsts: Firsts,
 }
@@ -124,7 +127,7 @@ pub struct Seen {
 impl Seen {
     /// An empty set under `rule`.
     pub fn new(rule: Rule) -> Seen {
-        let per_game = if rule == Rule::Moves { 24 } else { 82 };
+        let per_game = if rule == Rule::Moves { 24 } else { 71 };
         Seen {
             rule,
             keys: Vec::new(),
@@ -149,15 +152,15 @@ impl Seen {
     /// The next game read, with identity `id`: `None` the first time it comes (it becomes the
     /// entry numbered [`Seen::len`] before the call), else the entry it repeats.
     pub fn insert(&mut self, id: &Identity) -> Result<Option<u32>, Error> {
-        let found = match self.rule {
-            Rule::Moves => self.newest(id.key),
+        let (found, leaving) = match self.rule {
+            Rule::Moves => (self.newest(id.key), None),
             Rule::Game | Rule::Prefix => self.same_game(id),
         };
         if found.is_some() {
             self.firsts.push(false)?;
             return Ok(found);
         }
-        self.add(id)?;
+        self.add(id, leaving)?;
         self.firsts.push(true)?;
         Ok(None)
     }
@@ -168,17 +171,28 @@ impl Seen {
         self.index.find(key.hash(), |&i| keys[i as usize] == key).copied()
     }
 
-    /// The entry `id` repeats: the one equal to it in every fact, else the oldest of the latest
-    /// [`COMPARED`] with its moves key that is the same game.
-    fn same_game(&self, id: &Identity) -> Option<u32> {
-        let (keys, who) = (&self.keys, &self.who);
-        let exact = self
-            .exact
-            .find(exact_hash(id.key, &id.who), |&i| keys[i as usize] == id.key && who[i as usize] == id.who);
-        if let Some(&e) = exact {
-            return Some(e);
+    /// The entry `id` repeats: an entry older than the latest [`COMPARED`] with its moves key
+    /// and equal to it in every fact, else the oldest of those latest that is the same game.
+    /// Also the entry that leaves the latest when `id` is added.
+    fn same_game(&self, id: &Identity) -> (Option<u32>, Option<u32>) {
+        let (mut oldest, mut seen, mut found) = (None, 0, None);
+        for e in self.with_key(id.key) {
+            (oldest, seen) = (Some(e), seen + 1);
+            if self.who[e as usize].same_game(&id.who) {
+                found = Some(e);
+            }
         }
-        self.with_key(id.key).filter(|&e| who[e as usize].same_game(&id.who)).last()
+        let Some(oldest) = oldest.filter(|_| seen == COMPARED) else { return (found, None) };
+        if self.next[oldest as usize] != NONE {
+            let (keys, who) = (&self.keys, &self.who);
+            let hash = exact_hash(id.key, &id.who);
+            if let Some(&e) =
+                self.exact.find(hash, |&e| keys[e as usize] == id.key && who[e as usize] == id.who)
+            {
+                return (Some(e), None);
+            }
+        }
+        (found, Some(oldest))
     }
 
     /// The latest [`COMPARED`] entries with moves key `key`, newest first.
@@ -188,7 +202,8 @@ impl Seen {
             .take(COMPARED)
     }
 
-    fn add(&mut self, id: &Identity) -> Result<(), Error> {
+    /// Adds `id` as a new entry; `leaving` leaves the latest of its key.
+    fn add(&mut self, id: &Identity, leaving: Option<u32>) -> Result<(), Error> {
         let (rule, distinct, per_game) = (self.rule, self.keys.len() as u64, self.firsts.per_game);
         let oom = || out_of_memory(distinct, per_game);
         let i = u32::try_from(self.keys.len()).ok().filter(|&i| i != NONE).ok_or_else(oom)?;
@@ -202,7 +217,6 @@ impl Seen {
         }
         grow(who, distinct, per_game)?;
         grow(next, distinct, per_game)?;
-        exact.try_reserve(1, |&e| exact_hash(keys[e as usize], &who[e as usize])).map_err(|_| oom())?;
         let older = match index.find_mut(id.key.hash(), |&e| keys[e as usize] == id.key) {
             Some(newest) => std::mem::replace(newest, i),
             None => NONE,
@@ -213,9 +227,11 @@ impl Seen {
         if older == NONE {
             index.insert_unique(id.key.hash(), i, |&e| keys[e as usize].hash());
         }
-        exact.insert_unique(exact_hash(id.key, &id.who), i, |&e| {
-            exact_hash(keys[e as usize], &who[e as usize])
-        });
+        if let Some(e) = leaving {
+            let rehash = |&e: &u32| exact_hash(keys[e as usize], &who[e as usize]);
+            exact.try_reserve(1, rehash).map_err(|_| oom())?;
+            exact.insert_unique(exact_hash(keys[e as usize], &who[e as usize]), e, rehash);
+        }
         Ok(())
     }
 
@@ -331,11 +347,17 @@ mod tests {
         assert_eq!(seen.with_key(key(3)).count(), COMPARED);
         assert_eq!(seen.insert(&id(3, "Player0", "Bot", "")).unwrap(), Some(0), "an exact repeat");
         assert_eq!(seen.insert(&id(3, "Player999", "Bot", "2024.??.??")).unwrap(), Some(999), "a recent one");
+        assert_eq!(
+            seen.insert(&id(3, "Player1", "Bot", "2024.??.??")).unwrap(),
+            None,
+            "an old one, not equal"
+        );
+        assert_eq!(seen.insert(&id(3, "Player1", "Bot", "2024.??.??")).unwrap(), Some(1000), "the latest");
     }
 
     #[test]
     fn many_games_with_repeats_far_apart() {
-        for (rule, most) in [(Rule::Moves, 30.0), (Rule::Game, 90.0)] {
+        for (rule, most) in [(Rule::Moves, 25.0), (Rule::Game, 72.0)] {
             let mut seen = Seen::new(rule);
             let mut ordinal = 0u64;
             let mut first = std::collections::HashMap::new();
