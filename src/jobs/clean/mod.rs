@@ -1,10 +1,10 @@
 //! `clean`: every game written again in PGN export format, with every repair logged, the games
-//! no repair can save kept verbatim in a rejects file, filters, exact duplicate removal, and a
-//! ledger in which every input game is written, rejected, filtered out or a duplicate.
+//! no repair can save kept verbatim in a rejects file, filters, duplicate removal ([`dedup`]),
+//! and a ledger in which every input game is written, rejected, filtered out or a duplicate.
 //!
 //! Workers replay each chunk (`game.rs`: the hooks, which write and repair), the release side
 //! ([`CleanWriter`]) writes the games in input order, removes duplicates across the whole run
-//! ([`dedup`]) and keeps the ledger. Games are cut at guessed boundaries: nothing a worker renders
+//! ([`dedup`]; under `--dedup=prefix` after a first pass, [`Survey`]) and keeps the ledger. Games are cut at guessed boundaries: nothing a worker renders
 //! carries a game number, so the report's numbers are made absolute on release.
 
 pub mod dedup;

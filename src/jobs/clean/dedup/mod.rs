@@ -10,8 +10,11 @@
 //!   collections of opening lines with made-up headers.
 //! - `prefix`: the `game` rule, and also a game whose mainline is a prefix of another game's
 //!   between the same players on compatible dates, its result the other's or `*` (a broadcast
-//!   that stopped early), or the same mainline with `*` against a result: the longest record is
-//!   kept wherever it stands, so the inputs are read twice ([`plan`]).
+//!   that stopped early, a game corrected in a later issue), or the same mainline with `*`
+//!   against a result; its `Event`, `Site` and `Round` must each be the other's (folded) or
+//!   unknown in either, since a prefix says less than a whole mainline (two games of one day
+//!   between the same players online, the first abandoned after a move, have other `Site`s).
+//!   The longest record is kept wherever it stands, so the inputs are read twice ([`plan`]).
 //!
 //! A game is identified by an [`Identity`]: its moves key ([`DedupKey`], found by hash) and,
 //! for the `game` and `prefix` rules, the players, date and result compared among the games
