@@ -348,6 +348,10 @@ fn prefix_sets_aside_a_shorter_record_read_before_the_longer() {
     let o = crate::util::run_with_stdin(&["clean", "-q", "--dedup=prefix", "-", "-o", path(&out)], &full);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--dedup=prefix reads every input twice: - is not a file"), "{}", stderr(&o));
+    // A rule after a space is read as an input.
+    let o = run(&["clean", "-q", "--dedup", "prefix", path(&input), "-o", path(&out)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a rule of --dedup is written --dedup=prefix"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -166,3 +166,39 @@ fn clean_stops_on_ctrl_c_leaving_no_output_in_place() {
     }
     std::fs::remove_dir_all(dir).expect("clean up");
 }
+
+/// `clean --dedup=prefix` interrupted, in its first pass (which writes nothing) or its second:
+/// exit 130 and nothing left behind. The input is a file, large enough that the signal, sent
+/// 50 ms after the start, comes while it is read.
+#[cfg(unix)]
+#[test]
+fn clean_dedup_prefix_stops_on_ctrl_c_leaving_nothing() {
+    if sigint_ignored() {
+        return;
+    }
+    let dir = temp_dir("interrupt-prefix");
+    let (input, outputs) = (dir.join("in.pgn"), dir.join("out"));
+    std::fs::create_dir_all(&outputs).expect("dir");
+    let mut games = std::fs::read(fixture("pgn/twic1599_10k.pgn")).expect("fixture");
+    games.extend_from_slice(b"\n\n");
+    std::fs::write(&input, games.repeat((64 << 20) / games.len())).expect("write");
+    let (out, dups) = (outputs.join("out.pgn"), outputs.join("dups.pgn"));
+    let child = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(["clean", "-q", "-j1", "--dedup=prefix", input.to_str().unwrap(), "-o", out.to_str().unwrap()])
+        .args(["--duplicates", dups.to_str().unwrap()])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    let o = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    let left: Vec<_> =
+        std::fs::read_dir(&outputs).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+    assert!(left.is_empty(), "nothing left behind: {left:?}");
+    println!("{}", err.trim());
+    std::fs::remove_dir_all(dir).expect("clean up");
+}

@@ -3,6 +3,7 @@
 //! rejected.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::clean::sink::{DUPLICATES, FILTERED, KEPT_BROKEN, REJECTED, WRITTEN};
@@ -180,6 +181,20 @@ fn ledger(summary: &Summary) -> String {
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
     let job = Clean::new(options(args)?);
+    // `--dedup prefix` reads `prefix` as an input: a rule is written `--dedup=prefix`.
+    if args.dedup.is_some()
+        && let Some(f) = args
+            .input
+            .files
+            .iter()
+            .find(|f| ["game", "moves", "prefix"].iter().any(|r| f.as_os_str() == *r) && !f.exists())
+    {
+        return Err(Fail::usage(format!(
+            "{}: no such file; a rule of --dedup is written --dedup={}",
+            f.display(),
+            f.display()
+        )));
+    }
     let prefix = job.options().dedup == Some(Rule::Prefix);
     if prefix && let Some(f) = args.input.files.iter().find(|f| f.as_os_str() == "-" || !f.is_file()) {
         return Err(Fail::usage(format!(
@@ -197,19 +212,21 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     };
     let progress = Progress::new(args.input.quiet);
     let run_options = args.input.run_options();
-    let mut writer = if prefix {
+    let (mut writer, first_pass) = if prefix {
         // The first pass decides which games are shorter records before any is written.
         let first_job = job.survey();
         let mut survey = Survey::new(&first_job);
         let first = run::run(&first_job, &args.input.files, &run_options, &progress, &mut survey)?;
         if first.stopped.is_some() {
-            return Ok(conclude(&first, false));
+            eprintln!("pgnkit: interrupted in the first pass of --dedup=prefix: nothing written");
+            return Ok(Code::from_exit(first.exit_code(false)));
         }
-        CleanWriter::planned(&job, outputs, std::io::stderr(), survey.into_plan())
+        (CleanWriter::planned(&job, outputs, std::io::stderr(), survey.into_plan()), first.elapsed)
     } else {
-        CleanWriter::new(&job, outputs, std::io::stderr())
+        (CleanWriter::new(&job, outputs, std::io::stderr()), Duration::ZERO)
     };
-    let summary = run::run(&job, &args.input.files, &run_options, &progress, &mut writer)?;
+    let mut summary = run::run(&job, &args.input.files, &run_options, &progress, &mut writer)?;
+    summary.elapsed += first_pass;
     writer.finish(&summary)?;
     if !args.input.quiet {
         eprint!("{}{}", report::summary_text("clean", &summary.stats, summary.elapsed), ledger(&summary));
