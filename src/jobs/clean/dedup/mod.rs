@@ -18,8 +18,11 @@
 //!
 //! A game is identified by an [`Identity`]: its moves key ([`DedupKey`], found by hash) and,
 //! for the `game` and `prefix` rules, the players, date and result compared among the games
-//! with its moves key only ([`seen`]), so a game whose moves are new costs one look-up. An
-//! identity is a plain value: identities kept by separate runs can be compared later.
+//! with its moves key only ([`seen`]), so a game whose moves are new costs one look-up. It is
+//! compared with the latest 64 distinct games of its moves key, and with an older one only when
+//! equal to it in every fact, so that thousands of games sharing a short mainline between
+//! other players keep a run linear. An identity is a plain value: identities kept by separate
+//! runs can be compared later.
 //!
 //! Memory, per distinct game under `moves`: its key (12 bytes, in a vector grown by sixteenths),
 //! a slot of the index (4 bytes and a control byte in a hash table between 7/16 and 7/8 full),
