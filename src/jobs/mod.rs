@@ -9,4 +9,5 @@ pub mod clean;
 pub mod diagnostics;
 pub mod export;
 pub mod positions;
+pub mod report;
 pub mod run;
