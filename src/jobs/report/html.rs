@@ -44,6 +44,25 @@ pub fn escape(text: &str) -> Cow<'_, str> {
     Cow::Owned(s)
 }
 
+/// A URL from the input as an `href` value: every byte that a URL may not hold as it is
+/// (quotes, angle brackets, spaces, non-ASCII...) percent-encoded, then [`escape`]d.
+///
+/// ```
+/// use pgnkit::jobs::report::html::href;
+/// assert_eq!(href("https://a.org/x?q=\"<b>\"&r=1"), "https://a.org/x?q=%22%3Cb%3E%22&amp;r=1");
+/// ```
+pub fn href(url: &str) -> String {
+    let mut s = String::with_capacity(url.len());
+    for &b in url.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~:/?#@!$&'()*+,;=%".contains(&b) {
+            s.push(char::from(b));
+        } else {
+            let _ = write!(s, "%{b:02X}");
+        }
+    }
+    escape(&s).into_owned()
+}
+
 /// What the page is made of besides the totals.
 #[derive(Clone, Debug)]
 pub struct Page<'a> {
@@ -265,7 +284,7 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>) {
     facts.push(format!("{} game {}", escape(&g.input), g.number));
     let _ = write!(s, "<p class=\"muted\">{}", facts.join(" · "));
     if let Some(url) = &g.tags.url {
-        let _ = write!(s, " · <a href=\"{}\">source</a>", escape(url));
+        let _ = write!(s, " · <a href=\"{}\">source</a>", href(url));
     }
     s.push_str("</p>\n");
     let rows: Vec<Vec<String>> = [Color::White, Color::Black]
