@@ -317,6 +317,21 @@ pub fn svg_page_defs() -> String {
     for kind in [ArrowKind::Played, ArrowKind::Best] {
         s.push_str(&arrow_marker("pk-", kind));
     }
+    // One copy of each piece; boards place them with `<use>`.
+    for color in [Color::White, Color::Black] {
+        for role in Role::ALL {
+            let fill = if color.is_white() { "#ffffff" } else { "#000000" };
+            let _ = writeln!(
+                s,
+                "<g id=\"pk-{}-{}\"><text class=\"piece {} {}\" x=\"0\" y=\"1\" font-family=\"{FONTS}\" font-size=\"38\" text-anchor=\"middle\" dominant-baseline=\"central\" fill=\"{fill}\" stroke=\"#000000\" stroke-width=\"1\">{}\u{fe0e}</text></g>",
+                color.name(),
+                role_name(role),
+                color.name(),
+                role_name(role),
+                glyph(role)
+            );
+        }
+    }
     for (id, flip) in [("pk-board", false), ("pk-board-flipped", true)] {
         let size = 8 * SQ + 2 * MARGIN;
         let _ = writeln!(s, "<g id=\"{id}\">");
@@ -436,28 +451,34 @@ fn draw_pieces(s: &mut String, pos: &Position, layout: Layout, in_page: bool, pr
     }
     if in_page {
         s.push_str("<g class=\"pieces\">\n");
-    } else {
-        let _ = writeln!(
-            s,
-            "<g class=\"pieces\" font-family=\"{FONTS}\" font-size=\"38\" text-anchor=\"middle\" dominant-baseline=\"central\">"
-        );
+        for (sq, piece) in pos.board().pieces() {
+            let (x, y) = layout.centre(sq);
+            let _ = writeln!(
+                s,
+                "<use href=\"#pk-{}-{}\" x=\"{x}\" y=\"{y}\"/>",
+                piece.color.name(),
+                role_name(piece.role)
+            );
+        }
+        s.push_str("</g>\n");
+        return;
     }
+    let _ = writeln!(
+        s,
+        "<g class=\"pieces\" font-family=\"{FONTS}\" font-size=\"38\" text-anchor=\"middle\" dominant-baseline=\"central\">"
+    );
     for (sq, piece) in pos.board().pieces() {
         let (x, y) = layout.centre(sq);
-        let _ = write!(
+        let (fill, stroke) =
+            if piece.color.is_white() { ("#ffffff", "#000000") } else { ("#000000", "#000000") };
+        let _ = writeln!(
             s,
-            "<text class=\"piece {} {}\" x=\"{x}\" y=\"{}\"",
+            "<text class=\"piece {} {}\" x=\"{x}\" y=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\" paint-order=\"stroke\">{}\u{fe0e}</text>",
             piece.color.name(),
             role_name(piece.role),
-            y + 1
+            y + 1,
+            glyph(piece.role)
         );
-        if !in_page {
-            let (fill, stroke) =
-                if piece.color.is_white() { ("#ffffff", "#000000") } else { ("#000000", "#000000") };
-            let _ =
-                write!(s, " fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1.5\" paint-order=\"stroke\"");
-        }
-        let _ = writeln!(s, ">{}\u{fe0e}</text>", glyph(piece.role));
     }
     s.push_str("</g>\n");
 }
@@ -596,11 +617,15 @@ mod tests {
         let page = svg(&pos, &SvgOptions { in_page: true, ..opts });
         assert!(page.contains("<use href=\"#pk-board\" y=\"0\"/>") && page.contains("url(#pk-arrow-played)"));
         assert!(!page.contains("<rect class=\"square ") && !page.contains(" fill=\"#ffffff\""));
-        assert_eq!(page.matches("class=\"piece ").count(), 32);
-        assert!(page.len() < 3_500, "{} bytes", page.len());
+        assert_eq!(
+            page.matches("<use href=\"#pk-white-").count() + page.matches("<use href=\"#pk-black-").count(),
+            32
+        );
+        assert!(page.len() < 2_000, "{} bytes", page.len());
         let defs = svg_page_defs();
         assert_eq!(defs.matches("<rect class=\"square ").count(), 128);
         assert!(defs.contains("id=\"pk-board-flipped\"") && defs.contains("id=\"pk-arrow-best\""));
+        assert_eq!(defs.matches("<g id=\"pk-white-").count() + defs.matches("<g id=\"pk-black-").count(), 12);
         let zh = parse_fen(
             "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R[PPn] b KQkq - 0 1",
             crate::Variant::Crazyhouse,

@@ -7,11 +7,12 @@
 use std::time::Duration;
 
 use super::divider::Divider;
-use super::game::{GameRecord, LINE_PLIES, nag_judgement};
-use crate::annotate::judge::eval_score;
+use super::game::{GameRecord, LINE_PLIES, TagName, nag_judgement};
+use crate::annotate::judge::{INITIAL_EVAL, eval_score, judge};
 use crate::chess::{Color, Position};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::san::parse_san;
+use crate::pgn::comment::{parse_clock, parse_eval};
 use crate::pgn::{GameResult, Nag, RawComment};
 use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
 use crate::select::{Filter, Selection};
@@ -43,6 +44,8 @@ pub(super) struct Collect<'s> {
     line_of: Option<usize>,
     /// `--player` is not in the game being read.
     excluded: bool,
+    /// A null move ended the moves read of the game being read.
+    null_move: bool,
     /// The last game was kept.
     kept: bool,
 }
@@ -60,32 +63,47 @@ impl<'s> Collect<'s> {
             before_last: None,
             line_of: None,
             excluded: false,
+            null_move: false,
             kept: true,
         }
     }
 }
 
-fn tag(game: &Game<'_>, name: &[u8]) -> Option<String> {
-    game.tag_text(name).filter(|v| !v.is_empty() && v != "?")
-}
-
 /// The report's tags of `game`.
 fn read_tags(game: &Game<'_>, record: &mut GameRecord) {
+    let value = |name: &[u8]| game.tag(name).map(|t| t.decode().0);
     let t = &mut record.tags;
-    t.players.white = tag(game, b"White");
-    t.players.black = tag(game, b"Black");
-    t.elo.white = tag(game, b"WhiteElo").and_then(|e| e.trim().parse().ok());
-    t.elo.black = tag(game, b"BlackElo").and_then(|e| e.trim().parse().ok());
-    t.event = tag(game, b"Event");
-    t.date = tag(game, b"Date").filter(|d| d != "????.??.??").or_else(|| tag(game, b"UTCDate"));
-    t.round = tag(game, b"Round");
-    t.time_control = tag(game, b"TimeControl");
-    t.url = URL_TAGS.iter().find_map(|n| tag(game, n).filter(|v| is_url(v)));
-    t.site = tag(game, b"Site").filter(|v| !is_url(v));
-    t.eco = tag(game, b"ECO");
-    t.opening = tag(game, b"Opening");
-    t.annotator = tag(game, b"Annotator");
-    record.judged_in_file = t.annotator.as_deref().is_some_and(|a| a.starts_with("pgnkit"));
+    for (tag, name) in [
+        (TagName::White, &b"White"[..]),
+        (TagName::Black, b"Black"),
+        (TagName::Event, b"Event"),
+        (TagName::Round, b"Round"),
+        (TagName::TimeControl, b"TimeControl"),
+        (TagName::Opening, b"Opening"),
+        (TagName::Annotator, b"Annotator"),
+    ] {
+        if let Some(v) = value(name) {
+            t.set(tag, &v);
+        }
+    }
+    let number = |name: &[u8]| value(name).and_then(|e| e.trim().parse().ok());
+    t.elo.white = number(b"WhiteElo");
+    t.elo.black = number(b"BlackElo");
+    match value(b"Date").filter(|d| !matches!(d.as_ref(), "" | "?" | "????.??.??")) {
+        Some(d) => t.set(TagName::Date, &d),
+        None => {
+            if let Some(d) = value(b"UTCDate") {
+                t.set(TagName::Date, &d);
+            }
+        }
+    }
+    if let Some(url) = URL_TAGS.iter().find_map(|n| value(n).filter(|v| is_url(v))) {
+        t.set(TagName::Url, &url);
+    }
+    if let Some(site) = value(b"Site").filter(|v| !is_url(v)) {
+        t.set(TagName::Site, &site);
+    }
+    record.judged_in_file = t.get(TagName::Annotator).is_some_and(|a| a.starts_with("pgnkit"));
 }
 
 impl<'a> Hooks<'a> for Collect<'_> {
@@ -114,10 +132,11 @@ impl<'a> Hooks<'a> for Collect<'_> {
         let plays = self.player.is_none_or(|p| {
             [Color::White, Color::Black]
                 .iter()
-                .any(|&c| record.tags.players[c].as_deref().is_some_and(|n| n.to_lowercase() == p))
+                .any(|&c| record.tags.player(c).is_some_and(|n| n.to_lowercase() == p))
         });
         self.current = Some(record);
         self.excluded = !plays;
+        self.null_move = false;
         let verdict = self.filter.tags(game);
         if plays { verdict } else { Verdict::Skip }
     }
@@ -147,15 +166,17 @@ impl<'a> Hooks<'a> for Collect<'_> {
         let Some(m) = p.mv else {
             // A null move ends what the evaluations can be read against.
             g.broken = true;
+            self.null_move = true;
             return;
         };
         if g.broken {
             return;
         }
+        if !g.moves.is_empty() {
+            // The position before this move is the one the last move led to.
+            self.divider.observe(p.before);
+        }
         g.push_move(m);
-        let mut after = *p.before;
-        after.play_unchecked(m);
-        self.divider.observe(&after);
         self.before_last = Some(*p.before);
     }
 
@@ -169,6 +190,10 @@ impl<'a> Hooks<'a> for Collect<'_> {
         {
             *slot = Some(j);
             g.judged_in_file = true;
+            if let Some(before) = &self.before_last {
+                let i = g.moves.len() - 1;
+                g.keep_position(i, before);
+            }
         }
     }
 
@@ -178,15 +203,32 @@ impl<'a> Hooks<'a> for Collect<'_> {
             return;
         }
         let i = g.moves.len() - 1;
-        if let Some(e) = comment.eval() {
-            g.evals[i] = Some(eval_score(e.score));
+        // One pass over the comment's commands for both.
+        for c in comment.commands() {
+            match c.name {
+                b"eval" => {
+                    if let Some(e) = parse_eval(c.args) {
+                        g.evals[i] = Some(eval_score(e.score));
+                        // Judged by the evaluations: its position is kept for the recurring mistakes.
+                        let before = if i == 0 { Some(INITIAL_EVAL) } else { g.evals[i - 1] };
+                        if !g.judged_in_file
+                            && let (Some(b), Some(a), Some(pos)) = (before, g.evals[i], &self.before_last)
+                            && judge(b, a, g.mover(i), false).is_some()
+                        {
+                            g.keep_position(i, pos);
+                        }
+                    }
+                }
+                b"clk" => g.clocks[i] = parse_clock(c.args).or(g.clocks[i]),
+                _ => {}
+            }
         }
-        if let Some(c) = comment.clock() {
-            g.clocks[i] = Some(c);
-        }
+        let text = comment.text();
+        // Judgement comments start with their word, or with lichess's `(0.25 → 1.02)`.
         if g.best[i].is_none()
+            && text.first().is_some_and(|b| b"(ILMBC".contains(b))
             && let Some(before) = &self.before_last
-            && let Some(san) = best_san(comment.text())
+            && let Some(san) = best_san(text)
             && let Ok((m, _)) = parse_san(before, san)
         {
             g.best[i] = Some(m);
@@ -239,6 +281,9 @@ impl<'a> Hooks<'a> for Collect<'_> {
             .and_then(|t| GameResult::from_ascii(&t.unescape()))
             .or(game.result)
             .unwrap_or(GameResult::Unknown);
+        if let Some(pos) = last.filter(|_| g.start.is_some() && !self.null_move) {
+            self.divider.observe(pos);
+        }
         g.division = self.divider.division();
         g.opening = self.filter.opening();
         self.games.push(g);

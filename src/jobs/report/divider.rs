@@ -117,13 +117,13 @@ fn backrank_sparse(board: &Board) -> bool {
 }
 
 /// A block's score by its counts of White and Black pieces and its rank `y` (1 to 7).
-fn block_score(y: i32, white: u32, black: u32) -> i32 {
+const fn block_score(y: i32, white: u32, black: u32) -> i32 {
     match (white, black) {
         (1, 0) => 1 + (8 - y),
         (2, 0) if y > 2 => 2 + (y - 2),
         (3 | 4, 0) if y > 1 => 3 + (y - 1),
         (0, 1) => 1 + y,
-        (1, 1) => 5 + (3 - y).abs(),
+        (1, 1) => 5 + if y > 3 { y - 3 } else { 3 - y },
         (2, 1) => 4 + y,
         (3, 1) => 5 + y,
         (0, 2) if y < 6 => 2 + (6 - y),
@@ -135,7 +135,71 @@ fn block_score(y: i32, white: u32, black: u32) -> i32 {
     }
 }
 
+/// Each byte's bits spread one to a nibble, so that adding spread ranks counts pieces per file.
+const SPREAD: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                t[b] |= 1 << (4 * bit);
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// [`block_score`] for every rank `y` (1 to 7) and count of White and Black pieces (0 to 4).
+const SCORES: [[[i32; 5]; 5]; 8] = {
+    let mut t = [[[0i32; 5]; 5]; 8];
+    let mut y = 1;
+    while y < 8 {
+        let mut w = 0;
+        while w < 5 {
+            let mut b = 0;
+            while b < 5 {
+                t[y][w][b] = block_score(y as i32, w as u32, b as u32);
+                b += 1;
+            }
+            w += 1;
+        }
+        y += 1;
+    }
+    t
+};
+
+/// The pieces of `bb` in each 2x2 block on ranks `y` and `y + 1` (0-based), one nibble per block
+/// from the a-file.
+fn block_counts(bb: u64, y: u32) -> u32 {
+    let (low, high) = (SPREAD[(bb >> (8 * y)) as usize & 0xff], SPREAD[(bb >> (8 * y + 8)) as usize & 0xff]);
+    let ranks = low + high;
+    ranks + (ranks >> 4)
+}
+
 fn mixedness(board: &Board) -> i32 {
+    let (white, black) = (board.by_color(Color::White).0, board.by_color(Color::Black).0);
+    let occupied = white | black;
+    let mut sum = 0;
+    for y in 0..7u32 {
+        // Two ranks with no piece score nothing (most of them, early in a game).
+        if (occupied >> (8 * y)) & 0xffff == 0 {
+            continue;
+        }
+        let (w, b) = (block_counts(white, y), block_counts(black, y));
+        let scores = &SCORES[y as usize + 1];
+        for x in 0..7 {
+            sum += scores[(w >> (4 * x) & 0xf) as usize][(b >> (4 * x) & 0xf) as usize];
+        }
+    }
+    sum
+}
+
+/// The rule as stated, block by block: what [`mixedness`] computes with its tables.
+#[cfg(test)]
+fn mixedness_by_blocks(board: &Board) -> i32 {
     let (white, black) = (board.by_color(Color::White).0, board.by_color(Color::Black).0);
     let mut sum = 0;
     for y in 0..7 {
@@ -191,6 +255,21 @@ mod tests {
         let mut d = Divider::new();
         d.observe(&pos);
         assert_eq!(d.division(), Division { middle: None, end: Some(0) });
+    }
+
+    #[test]
+    fn the_tables_give_the_rule_block_by_block() {
+        let mut pos = Position::default();
+        let mut seen = 0;
+        for san in "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6 Be3 e5 Nb3 Be6 f3 Be7 Qd2 O-O O-O-O Nbd7 g4 b5 g5 b4"
+            .split_whitespace()
+        {
+            assert_eq!(mixedness(pos.board()), mixedness_by_blocks(pos.board()), "{san}");
+            seen = seen.max(mixedness(pos.board()));
+            let (m, _) = parse_san(&pos, san.as_bytes()).expect("legal");
+            pos.play_unchecked(m);
+        }
+        assert!(seen > 0);
     }
 
     #[test]

@@ -8,36 +8,68 @@ use std::time::Duration;
 
 use super::divider::Division;
 use crate::analysis::Score;
-use crate::annotate::judge::{Judgement, accuracy, acpl, cp_losses, judge_evals};
+use crate::annotate::judge::{Judgement, accuracy, cp_losses, judge_evals};
 use crate::chess::{ByColor, Color, Move, Position, Variant};
 use crate::pgn::{GameResult, Nag};
 use crate::select::eco::Opening;
 
 /// The tags a report shows of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagName {
+    /// `White`.
+    White,
+    /// `Black`.
+    Black,
+    /// `Event`.
+    Event,
+    /// `Date` (else `UTCDate`), as written.
+    Date,
+    /// `Round`.
+    Round,
+    /// `TimeControl`.
+    TimeControl,
+    /// The game's page: `Site`, `Link`, `GameURL` or `LichessURL`, the first that is a URL.
+    Url,
+    /// `Site` when it is no URL.
+    Site,
+    /// `Opening`, as written (shown when the table names no opening).
+    Opening,
+    /// `Annotator`.
+    Annotator,
+}
+
+const TAG_NAMES: usize = 10;
+
+/// The tags of a game a report shows, their values in one string (one allocation a game).
 #[derive(Clone, Debug, Default)]
 pub struct Tags {
-    /// `White`, `Black`.
-    pub players: ByColor<Option<String>>,
+    text: String,
+    spans: [(u32, u32); TAG_NAMES],
     /// `WhiteElo`, `BlackElo`, when they are numbers.
     pub elo: ByColor<Option<u32>>,
-    /// `Event`.
-    pub event: Option<String>,
-    /// `Date` (else `UTCDate`), as written.
-    pub date: Option<String>,
-    /// `Round`.
-    pub round: Option<String>,
-    /// `TimeControl`.
-    pub time_control: Option<String>,
-    /// The game's page: `Site`, `Link`, `GameURL` or `LichessURL`, the first that is a URL.
-    pub url: Option<String>,
-    /// `Site` when it is no URL.
-    pub site: Option<String>,
-    /// `ECO` and `Opening`, as written (shown when the table names no opening).
-    pub eco: Option<String>,
-    /// `Opening`.
-    pub opening: Option<String>,
-    /// `Annotator`.
-    pub annotator: Option<String>,
+}
+
+impl Tags {
+    /// The value of `name`, if the game has one (neither empty nor `?`).
+    pub fn get(&self, name: TagName) -> Option<&str> {
+        let (start, end) = self.spans[name as usize];
+        (end > start).then(|| &self.text[start as usize..end as usize])
+    }
+
+    /// Sets `name`'s value (empty and `?` count as none).
+    pub fn set(&mut self, name: TagName, value: &str) {
+        if value.is_empty() || value == "?" {
+            return;
+        }
+        let start = self.text.len() as u32;
+        self.text.push_str(value);
+        self.spans[name as usize] = (start, self.text.len() as u32);
+    }
+
+    /// The player of `side`.
+    pub fn player(&self, side: Color) -> Option<&str> {
+        self.get(if side.is_white() { TagName::White } else { TagName::Black })
+    }
 }
 
 /// One game of the input, as read.
@@ -71,6 +103,9 @@ pub struct GameRecord {
     pub lines: Vec<(u32, Vec<Move>)>,
     /// The file judged the game: pgnkit's `Annotator` tag, or a judgement NAG on a move.
     pub judged_in_file: bool,
+    /// The position before each move that a NAG or the evaluations judge (a superset of the
+    /// judged moves, kept as the game is read so that no one replays it for them), by index.
+    pub judged_positions: Vec<(u32, Position)>,
     /// The phases.
     pub division: Division,
     /// The opening the lichess table names (standard chess).
@@ -99,6 +134,7 @@ impl GameRecord {
             best: Vec::new(),
             lines: Vec::new(),
             judged_in_file: false,
+            judged_positions: Vec::new(),
             division: Division::default(),
             opening: None,
             broken: false,
@@ -131,7 +167,19 @@ impl GameRecord {
 
     /// The player's name of `side`, `?` when there is none.
     pub fn player(&self, side: Color) -> &str {
-        self.tags.players[side].as_deref().unwrap_or("?")
+        self.tags.player(side).unwrap_or("?")
+    }
+
+    /// The position before move `index`, if it was kept as a judged move's.
+    pub fn judged_position(&self, index: usize) -> Option<&Position> {
+        self.judged_positions.iter().find(|(i, _)| *i as usize == index).map(|(_, p)| p)
+    }
+
+    /// Keeps `pos` as the position before move `index` (once).
+    pub fn keep_position(&mut self, index: usize, pos: &Position) {
+        if self.judged_position(index).is_none() {
+            self.judged_positions.push((index as u32, *pos));
+        }
     }
 
     /// The engine's line after move `index`.
@@ -168,8 +216,6 @@ pub struct Figures {
     pub judgements: Vec<Option<Judgement>>,
     /// Each move's centipawn loss (`None`: no evaluation before or after it).
     pub losses: Vec<Option<u32>>,
-    /// Each side's ACPL, rounded as lichess shows it.
-    pub acpl: ByColor<Option<u32>>,
     /// Each side's accuracy (unrounded).
     pub accuracy: Option<ByColor<f64>>,
     /// Each side's summed centipawn loss and the moves counted in it.
@@ -194,13 +240,7 @@ impl Figures {
                 side.1 += 1;
             }
         }
-        Figures {
-            judgements,
-            acpl: acpl(&game.evals, first),
-            accuracy: accuracy(&game.evals, first),
-            losses,
-            loss,
-        }
+        Figures { judgements, accuracy: accuracy(&game.evals, first), losses, loss }
     }
 }
 

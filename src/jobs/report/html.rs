@@ -10,6 +10,7 @@ use std::io::Write;
 
 use super::charts::{clock_graph, eval_graph, judgement_class, loss_chart, move_label, rating_chart};
 use super::divider::Phase;
+use super::game::TagName;
 use super::stats::{Analysed, RATING_BUCKET, Totals};
 use super::text::{SIDE_HEADERS, bucket_text, codes_text, num, pct, recurring_texts, side_cells};
 use crate::annotate::judge::Judgement;
@@ -72,6 +73,8 @@ pub struct Page<'a> {
     pub min_games: u64,
     /// pgnkit's version line.
     pub generator: &'a str,
+    /// Boards a game section draws at most: its mistakes and blunders with the largest losses.
+    pub boards: usize,
 }
 
 const CSS: &str = "\
@@ -242,7 +245,7 @@ fn diagram(s: &mut String, a: &Analysed, index: usize, before: &Position, last: 
 }
 
 /// A game's section.
-fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>) {
+fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, boards_wanted: usize) {
     let g = &a.game;
     let f = &a.figures;
     let (w, b) = (g.player(Color::White), g.player(Color::Black));
@@ -258,21 +261,22 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>) {
         g.result.as_str()
     );
     let mut facts: Vec<String> = Vec::new();
+    let tag = |name| g.tags.get(name).map(str::to_string);
     for v in [
-        &g.tags.event,
-        &g.tags.site,
-        &g.tags.date,
-        &g.tags.round.as_ref().map(|r| format!("round {r}")),
-        &g.tags.time_control.as_ref().map(|t| format!("time control {t}")),
+        tag(TagName::Event),
+        tag(TagName::Site),
+        tag(TagName::Date),
+        tag(TagName::Round).map(|r| format!("round {r}")),
+        tag(TagName::TimeControl).map(|t| format!("time control {t}")),
     ]
     .into_iter()
     .flatten()
     {
-        facts.push(escape(v).into_owned());
+        facts.push(escape(&v).into_owned());
     }
-    let opening = match (g.opening, &g.tags.opening) {
+    let opening = match (g.opening, g.tags.get(TagName::Opening)) {
         (Some(o), _) => Some(format!("{} {}", o.eco, o.name)),
-        (None, Some(o)) => Some(o.clone()),
+        (None, Some(o)) => Some(o.to_string()),
         (None, None) => None,
     };
     if let Some(o) = opening {
@@ -283,10 +287,11 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>) {
     }
     facts.push(format!("{} game {}", escape(&g.input), g.number));
     let _ = write!(s, "<p class=\"muted\">{}", facts.join(" · "));
-    if let Some(url) = &g.tags.url {
+    if let Some(url) = g.tags.get(TagName::Url) {
         let _ = write!(s, " · <a href=\"{}\">source</a>", href(url));
     }
     s.push_str("</p>\n");
+    let acpl = crate::annotate::judge::acpl(&g.evals, g.first_mover());
     let rows: Vec<Vec<String>> = [Color::White, Color::Black]
         .iter()
         .map(|&c| {
@@ -299,7 +304,7 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>) {
             vec![
                 format!("{} ({})", g.player(c), side_name(c)),
                 num(f.accuracy.map(|a| a[c]), 1),
-                f.acpl[c].map_or_else(|| "-".to_string(), |v| v.to_string()),
+                acpl[c].map_or_else(|| "-".to_string(), |v| v.to_string()),
                 judged(Judgement::Inaccuracy),
                 judged(Judgement::Mistake),
                 judged(Judgement::Blunder),
@@ -322,6 +327,13 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>) {
         s.push_str("</section>\n");
         return;
     };
+    // The mistakes and blunders drawn: the largest losses (the earlier move among equals).
+    let mut drawn: Vec<usize> = (0..g.moves.len())
+        .filter(|&i| matches!(f.judgements[i], Some(Judgement::Mistake | Judgement::Blunder)))
+        .collect();
+    let bad = drawn.len();
+    drawn.sort_by_key(|&i| (std::cmp::Reverse(f.losses[i].unwrap_or(0)), i));
+    drawn.truncate(boards_wanted);
     let mut moves = String::from("<p class=\"moves\">");
     let mut boards = String::new();
     let mut pos = start;
@@ -353,13 +365,13 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>) {
                 moves.push(' ');
             }
         }
-        if matches!(f.judgements[i], Some(Judgement::Mistake | Judgement::Blunder)) {
+        if drawn.contains(&i) {
             let mover = g.mover(i);
             let bottom = player
                 .and_then(|p| {
                     [Color::White, Color::Black]
                         .into_iter()
-                        .find(|&c| g.tags.players[c].as_deref().is_some_and(|n| n.to_lowercase() == p))
+                        .find(|&c| g.tags.player(c).is_some_and(|n| n.to_lowercase() == p))
                 })
                 .unwrap_or(mover);
             let flip = bottom == Color::Black;
@@ -375,6 +387,14 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>) {
         s.push_str("<div class=\"diagrams\">\n");
         s.push_str(&boards);
         s.push_str("</div>\n");
+    }
+    if bad > drawn.len() {
+        let _ = writeln!(
+            s,
+            "<p class=\"muted\">The {} mistakes and blunders with the largest losses are drawn; the {} others are marked in the moves.</p>",
+            drawn.len(),
+            bad - drawn.len()
+        );
     }
     s.push_str("</section>\n");
 }
@@ -630,15 +650,16 @@ pub fn write_page<W: Write>(
     let mut s = String::with_capacity(1 << 16);
     let _ = writeln!(
         s,
-        "<section id=\"games\">\n<h2>Games</h2>\n<p class=\"muted\">The {} games with the largest losses{}, largest first. The graph is White's winning chances after each move (lichess's formula); <span class=\"legend\"><span class=\"inaccuracy\">inaccuracies</span>, <span class=\"mistake\">mistakes</span> and <span class=\"blunder\">blunders</span></span> are marked in their colours. Each mistake and blunder is drawn with the move played in red and the engine's best in green.</p>",
+        "<section id=\"games\">\n<h2>Games</h2>\n<p class=\"muted\">The {} games with the largest losses{}, largest first. The graph is White's winning chances after each move (lichess's formula); <span class=\"legend\"><span class=\"inaccuracy\">inaccuracies</span>, <span class=\"mistake\">mistakes</span> and <span class=\"blunder\">blunders</span></span> are marked in their colours. Each mistake and blunder (at most {} a game, the largest losses) is drawn with the move played in red and the engine's best in green.</p>",
         games.len(),
-        if t.player().is_some() { " of the player" } else { "" }
+        if t.player().is_some() { " of the player" } else { "" },
+        page.boards
     );
     out.write_all(s.as_bytes())?;
     let player = t.player().map(str::to_string);
     for (k, a) in games.iter().enumerate() {
         s.clear();
-        game_section(&mut s, a, k + 1, player.as_deref());
+        game_section(&mut s, a, k + 1, player.as_deref(), page.boards);
         out.write_all(s.as_bytes())?;
     }
     s.clear();

@@ -58,6 +58,8 @@ pub use stats::{Analysed, ReportChunk, Totals};
 
 /// The default number of games with a section of their own.
 pub const DEFAULT_GAMES: usize = 300;
+/// The default number of boards a game section draws at most.
+pub const DEFAULT_BOARDS: usize = 6;
 /// The default number of games a player needs to have a row.
 pub const DEFAULT_MIN_GAMES: u64 = 3;
 

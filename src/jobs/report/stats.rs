@@ -8,7 +8,9 @@
 //! the distinct names only.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BinaryHeap};
+
+use hashbrown::HashMap;
 use std::io::Write;
 use std::sync::Arc;
 
@@ -157,7 +159,7 @@ pub struct Family {
 #[derive(Clone, Debug)]
 pub struct Recurring {
     /// The family's name.
-    pub family: Arc<str>,
+    pub family: &'static str,
     /// The position.
     pub position: Position,
     /// The move.
@@ -240,7 +242,7 @@ pub struct Totals<W> {
     /// Each player's figures by colour.
     pub players: HashMap<String, ByColor<Side>>,
     /// Each opening family's figures.
-    pub families: BTreeMap<Arc<str>, Family>,
+    pub families: BTreeMap<&'static str, Family>,
     /// The point of view's figures by colour.
     pub sides: ByColor<Side>,
     /// The point of view's figures by phase.
@@ -249,17 +251,17 @@ pub struct Totals<W> {
     pub losses: [u64; 8],
     /// Accuracy by rating: bucket start -> (games, accuracy summed).
     pub ratings: BTreeMap<u32, (u64, f64)>,
-    recurring: HashMap<(Arc<str>, u64, u16), Recurring>,
+    recurring: HashMap<(&'static str, u64, u16), Recurring>,
     /// Recurring-mistake candidates forgotten to bound memory.
     pub forgotten: u64,
     top: BinaryHeap<Reverse<Ranked>>,
 }
 
 /// The family name of a game: the lichess table's name up to its colon.
-pub fn family_of(game: &GameRecord) -> Arc<str> {
+pub fn family_of(game: &GameRecord) -> &'static str {
     match game.opening {
-        Some(o) => o.name.split(':').next().unwrap_or(o.name).trim().into(),
-        None => "(unclassified)".into(),
+        Some(o) => o.name.split(':').next().unwrap_or(o.name).trim(),
+        None => "(unclassified)",
     }
 }
 
@@ -310,7 +312,7 @@ impl<W: Write> Totals<W> {
             .filter(|&c| {
                 self.player
                     .as_deref()
-                    .is_none_or(|p| game.tags.players[c].as_deref().is_some_and(|n| n.to_lowercase() == p))
+                    .is_none_or(|p| game.tags.player(c).is_some_and(|n| n.to_lowercase() == p))
             })
             .collect()
     }
@@ -362,8 +364,7 @@ impl<W: Write> Totals<W> {
         self.results[r] += 1;
         if let Some(d) = game
             .tags
-            .date
-            .as_deref()
+            .get(super::game::TagName::Date)
             .filter(|d| d.len() >= 4 && d.as_bytes()[..4].iter().all(u8::is_ascii_digit))
         {
             match &mut self.dates {
@@ -392,17 +393,24 @@ impl<W: Write> Totals<W> {
                 });
             }
         }
+        let figures = ByColor::new_with(|side| Self::side_of(game, f, side));
         for side in [Color::White, Color::Black] {
-            let s = Self::side_of(game, f, side);
-            let name = game.player(side).to_string();
-            self.players.entry(name).or_default()[side].add(&s);
+            let name = game.player(side);
+            match self.players.get_mut(name) {
+                Some(p) => p[side].add(&figures[side]),
+                None => {
+                    let mut p: ByColor<Side> = ByColor::default();
+                    p[side] = figures[side];
+                    self.players.insert(name.to_string(), p);
+                }
+            }
         }
         let family = family_of(game);
         let sides = self.sides_of(game);
         let mut view = Side::default();
         let mut ranked_loss = 0;
         for &side in &sides {
-            let s = Self::side_of(game, f, side);
+            let s = figures[side];
             self.sides[side].add(&s);
             ranked_loss += s.loss;
             if let (Some(elo), Some(acc)) = (game.tags.elo[side], f.accuracy.map(|a| a[side])) {
@@ -426,7 +434,7 @@ impl<W: Write> Totals<W> {
                 *a += b;
             }
         }
-        let fam = self.families.entry(family.clone()).or_default();
+        let fam = self.families.entry(family).or_default();
         fam.side.add(&view);
         if let Some(o) = game.opening {
             fam.codes = Some(match fam.codes {
@@ -435,40 +443,40 @@ impl<W: Write> Totals<W> {
             });
         }
         if evaluated {
-            self.add_moves(game, f, &sides, &family);
+            self.add_moves(game, f, &sides, family);
             self.keep(a, ranked_loss);
         }
     }
 
     /// The moves of the sides taken: phases, the loss distribution, recurring mistakes.
-    fn add_moves(&mut self, game: &GameRecord, f: &Figures, sides: &[Color], family: &Arc<str>) {
-        let Some(start) = game.start else { return };
-        let mut pos = start;
-        for (i, &m) in game.moves.iter().enumerate() {
+    fn add_moves(&mut self, game: &GameRecord, f: &Figures, sides: &[Color], family: &'static str) {
+        for i in 0..game.moves.len() {
             let side = game.mover(i);
-            if sides.contains(&side) {
-                let phase = game.division.phase(i as u32 + 1);
-                let p = &mut self.phases[phase as usize];
-                p.moves += 1;
-                if let Some(l) = f.losses[i] {
-                    p.loss += u64::from(l);
-                    p.loss_moves += 1;
-                    let bucket = LOSS_BUCKETS.iter().position(|&b| l <= b).unwrap_or(LOSS_BUCKETS.len());
-                    self.losses[bucket] += 1;
-                }
-                if let Some(j) = f.judgements[i] {
-                    p.judgements[judgement_index(j)] += 1;
-                    let loss = u64::from(f.losses[i].unwrap_or(0));
-                    self.recur(family, &pos, m, loss);
+            if !sides.contains(&side) {
+                continue;
+            }
+            let phase = game.division.phase(i as u32 + 1);
+            let p = &mut self.phases[phase as usize];
+            p.moves += 1;
+            if let Some(l) = f.losses[i] {
+                p.loss += u64::from(l);
+                p.loss_moves += 1;
+                let bucket = LOSS_BUCKETS.iter().position(|&b| l <= b).unwrap_or(LOSS_BUCKETS.len());
+                self.losses[bucket] += 1;
+            }
+            if let Some(j) = f.judgements[i] {
+                p.judgements[judgement_index(j)] += 1;
+                let loss = u64::from(f.losses[i].unwrap_or(0));
+                if let Some(pos) = game.judged_position(i) {
+                    self.recur(family, pos, game.moves[i], loss);
                 }
             }
-            pos.play_unchecked(m);
         }
     }
 
     /// Counts a judged move for the recurring mistakes.
-    fn recur(&mut self, family: &Arc<str>, pos: &Position, m: Move, loss: u64) {
-        let key = (family.clone(), pos.zobrist(), m.to_u16());
+    fn recur(&mut self, family: &'static str, pos: &Position, m: Move, loss: u64) {
+        let key = (family, pos.zobrist(), m.to_u16());
         if let Some(r) = self.recurring.get_mut(&key) {
             r.count += 1;
             r.loss += loss;
@@ -483,7 +491,7 @@ impl<W: Write> Totals<W> {
                 return;
             }
         }
-        let r = Recurring { family: family.clone(), position: *pos, mv: m, count: 1, loss, first: self.seq };
+        let r = Recurring { family, position: *pos, mv: m, count: 1, loss, first: self.seq };
         self.recurring.insert(key, r);
     }
 
@@ -492,13 +500,15 @@ impl<W: Write> Totals<W> {
         if self.wanted == 0 {
             return;
         }
-        let ranked = Ranked { loss, seq: self.seq, game: Box::new(a) };
-        if self.top.len() < self.wanted {
-            self.top.push(Reverse(ranked));
-        } else if self.top.peek().is_some_and(|Reverse(min)| ranked > *min) {
-            self.top.pop();
-            self.top.push(Reverse(ranked));
+        // Later games rank below earlier ones of the same loss.
+        let full = self.top.len() >= self.wanted;
+        if full && self.top.peek().is_some_and(|Reverse(min)| loss <= min.loss) {
+            return;
         }
+        if full {
+            self.top.pop();
+        }
+        self.top.push(Reverse(Ranked { loss, seq: self.seq, game: Box::new(a) }));
     }
 
     /// The games kept for their own sections, the largest loss first (input order among equals).
@@ -510,16 +520,16 @@ impl<W: Write> Totals<W> {
 
     /// Each family's most costly recurring mistake (seen more than once): the largest loss
     /// summed, then the most times, then the first seen.
-    pub fn recurring(&self) -> BTreeMap<Arc<str>, Recurring> {
-        let mut best: BTreeMap<Arc<str>, Recurring> = BTreeMap::new();
+    pub fn recurring(&self) -> BTreeMap<&'static str, Recurring> {
+        let mut best: BTreeMap<&'static str, Recurring> = BTreeMap::new();
         for r in self.recurring.values().filter(|r| r.count > 1) {
             let better = |old: &Recurring| {
                 (r.loss, r.count, Reverse(r.first)) > (old.loss, old.count, Reverse(old.first))
             };
-            match best.get(&r.family) {
+            match best.get(r.family) {
                 Some(old) if !better(old) => {}
                 _ => {
-                    best.insert(r.family.clone(), r.clone());
+                    best.insert(r.family, r.clone());
                 }
             }
         }

@@ -65,7 +65,7 @@ pub fn summary_json<W: Write>(t: &Totals<W>, min_games: u64) -> Value {
         .iter()
         .map(|(name, f)| {
             let mut v = side_json(&f.side);
-            v["family"] = json!(name.as_ref());
+            v["family"] = json!(name);
             v["eco"] = json!(codes_text(f.codes));
             v["recurring"] = match recurring.get(name) {
                 Some(r) => {
