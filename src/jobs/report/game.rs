@@ -114,6 +114,9 @@ pub struct GameRecord {
     pub broken: bool,
 }
 
+/// The plies a game's vectors hold before they grow.
+const PLIES: usize = 128;
+
 /// Plies of an engine line kept, at most (annotate writes at most 20).
 pub const LINE_PLIES: usize = 20;
 
@@ -127,11 +130,12 @@ impl GameRecord {
             result: GameResult::Unknown,
             variant: Variant::Standard,
             start: None,
-            moves: Vec::new(),
-            evals: Vec::new(),
-            clocks: Vec::new(),
-            nags: Vec::new(),
-            best: Vec::new(),
+            // Most games end before this many plies: their vectors grow no more.
+            moves: Vec::with_capacity(PLIES),
+            evals: Vec::with_capacity(PLIES),
+            clocks: Vec::with_capacity(PLIES),
+            nags: Vec::with_capacity(PLIES),
+            best: Vec::with_capacity(PLIES),
             lines: Vec::new(),
             judged_in_file: false,
             judged_positions: Vec::new(),
