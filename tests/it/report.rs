@@ -322,4 +322,9 @@ fn report_of_bad_input_says_what_and_where() {
     assert!(stderr(&o).contains("bad.jsonl:2:1: error: not a JSON record"), "{}", stderr(&o));
     let o = run(&["report", "-q", "--player", "x", path(&records)]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // An input that cannot be read: no report that leaves it out.
+    let out = dir.join("missing.html");
+    let o = run(&["report", "-q", "-o", path(&out), path(&broken), path(&dir.join("missing.pgn"))]);
+    assert_eq!(o.status.code(), Some(66), "{}", stderr(&o));
+    assert!(!out.exists() && stderr(&o).contains("no report was written"), "{}", stderr(&o));
 }

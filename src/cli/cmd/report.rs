@@ -40,7 +40,8 @@ games with the largest losses get a section each: the evaluation graph, the cloc
 board with the move played (red) and the engine's best (green). Phases follow lichess's division (the page and README say the rule).
 
 Exit codes: 1 when a game had errors (its moves up to the error are reported) or a JSON Lines
-record could not be read.";
+record could not be read; 65, 66 or 74 when an input could not be read (then no report is
+written).";
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum FormatArg {
@@ -138,6 +139,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         }
         k = end;
     }
+    if exit != 0 {
+        // A report that leaves out an input would mislead: nothing is written.
+        eprintln!("pgnkit: an input could not be read; no report was written");
+        return Ok(Code::from_exit(exit));
+    }
     let outputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
     let mut out = Output::create(&args.output, &outputs)?;
     let written = match args.format {
@@ -163,9 +169,6 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             totals.filtered,
             start.elapsed().as_secs_f64()
         );
-    }
-    if exit != 0 {
-        return Ok(Code::from_exit(exit));
     }
     Ok(if failures || problems > 0 { Code::Failures } else { Code::Ok })
 }
