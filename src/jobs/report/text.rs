@@ -144,7 +144,8 @@ pub fn side_cells(s: &Side) -> Vec<String> {
 /// The header cells of [`side_cells`].
 pub const SIDE_HEADERS: [&str; 7] = ["games", "score", "ACPL", "accuracy", "?!/100", "?/100", "??/100"];
 
-/// A plain text table: columns padded, numbers to the right.
+/// A plain text table: columns padded, numeric columns (every cell a number, a percentage or
+/// `-`) to the right.
 pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for r in rows {
@@ -152,16 +153,23 @@ pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
             *w = (*w).max(c.chars().count());
         }
     }
+    let numeric: Vec<bool> = (0..headers.len())
+        .map(|i| {
+            let cells = || rows.iter().filter_map(|r| r.get(i)).filter(|c| c.as_str() != "-");
+            i > 0
+                && cells().next().is_some()
+                && cells().all(|c| c.chars().all(|ch| ch.is_ascii_digit() || ".%+-".contains(ch)))
+        })
+        .collect();
     let mut s = String::new();
     let line = |cells: Vec<&str>, s: &mut String| {
         let mut out = String::new();
         for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
             let pad = w - c.chars().count();
-            let numeric = i > 0 && c.chars().next().is_some_and(|ch| ch.is_ascii_digit() || ch == '-');
             if i > 0 {
                 out.push_str("  ");
             }
-            if numeric {
+            if numeric[i] {
                 out.push_str(&" ".repeat(pad));
                 out.push_str(c);
             } else {
