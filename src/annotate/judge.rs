@@ -305,23 +305,49 @@ fn capped_cp(score: Score) -> Option<i32> {
 /// assert_eq!((a.white, a.black), (Some(0), Some(100)));
 /// ```
 pub fn acpl(evals: &[Option<Score>], first_mover: Color) -> ByColor<Option<u32>> {
+    let losses = cp_losses(evals, first_mover);
     ByColor::new_with(|side| {
-        // The evaluations before each of `side`'s moves and after it, in pairs.
-        let initial = (side == first_mover).then_some(Some(INITIAL_EVAL));
-        let line: Vec<Option<Score>> = initial.into_iter().chain(evals.iter().copied()).collect();
+        let first = usize::from(side != first_mover);
         let (mut sum, mut count) = (0u64, 0u64);
-        for pair in line.chunks_exact(2) {
-            let (Some(before), Some(after)) = (pair[0].and_then(capped_cp), pair[1].and_then(capped_cp))
-            else {
-                continue;
-            };
-            let loss = if side.is_white() { before - after } else { after - before };
-            sum += loss.max(0) as u64;
+        for loss in losses.iter().skip(first).step_by(2).flatten() {
+            sum += u64::from(*loss);
             count += 1;
         }
         // Half up, as Java's Math.round on a non-negative mean.
         (count > 0).then(|| ((sum as f64 / count as f64) + 0.5).floor() as u32)
     })
+}
+
+/// The centipawn loss of each mainline move, as [`acpl`] counts it: the mover's
+/// `max(0, before - after)` with both evaluations capped at +-1000 cp, mates counting as the cap;
+/// `None` for a move without an evaluation before or after it (a mated position has none).
+/// Arguments as for [`acpl`].
+///
+/// ```
+/// use pgnkit::analysis::Score;
+/// use pgnkit::annotate::judge::cp_losses;
+/// use pgnkit::Color;
+/// let evals = [Some(Score::Cp(15)), Some(Score::Cp(115)), None, Some(Score::Mate(2))];
+/// assert_eq!(cp_losses(&evals, Color::White), [Some(0), Some(100), None, None]);
+/// ```
+pub fn cp_losses(evals: &[Option<Score>], first_mover: Color) -> Vec<Option<u32>> {
+    let mut before = capped_cp(INITIAL_EVAL);
+    let mut mover = first_mover;
+    evals
+        .iter()
+        .map(|after| {
+            let after = after.and_then(capped_cp);
+            let loss = match (before, after) {
+                (Some(b), Some(a)) => {
+                    let loss = if mover.is_white() { b - a } else { a - b };
+                    Some(loss.max(0) as u32)
+                }
+                _ => None,
+            };
+            (before, mover) = (after, !mover);
+            loss
+        })
+        .collect()
 }
 
 /// Win percentage of a White's-view centipawn figure, in [0, 100], as lichess's accuracy uses

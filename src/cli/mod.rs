@@ -33,6 +33,10 @@ enum Command {
     /// ([%eval], judgements, the engine's line), or JSON Lines records.
     #[command(after_help = cmd::annotate::EXAMPLES)]
     Annotate(Box<cmd::annotate::Args>),
+    /// Write an HTML report of an analysed collection: evaluation graphs, the mistakes on
+    /// boards, each player's accuracy by opening and phase (or the summary as text or JSON).
+    #[command(after_help = cmd::report::EXAMPLES)]
+    Report(Box<cmd::report::Args>),
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     #[command(after_help = cmd::perft::EXAMPLES)]
     Perft(cmd::perft::Args),
@@ -125,6 +129,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => cmd::check::run(&args),
         Command::Clean(args) => cmd::clean::run(&args),
         Command::Annotate(args) => cmd::annotate::run(&args),
+        Command::Report(args) => cmd::report::run(&args),
         Command::Perft(args) => cmd::perft::run(&args),
         Command::Positions(args) => cmd::positions::run(&args),
         Command::Uci(args) => cmd::uci::run(&args),

@@ -9,7 +9,7 @@ use serde_json::json;
 use crate::chess::Position;
 use crate::error::{Diagnostic, Error, Kind, Severity};
 use crate::io::Output as Out;
-use crate::jobs::report;
+use crate::jobs::diagnostics;
 use crate::jobs::run::{Sink, Summary};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::pgn::GameResult;
@@ -235,7 +235,7 @@ impl Report {
     /// Writes the JSON summary (marked `"interrupted": true` when the run was) and flushes.
     pub fn finish(mut self, summary: &Summary) -> Result<(), Error> {
         if self.json {
-            let mut record = report::summary_json("check", &summary.stats, summary.elapsed);
+            let mut record = diagnostics::summary_json("check", &summary.stats, summary.elapsed);
             if summary.stopped.is_some() {
                 record["data"]["interrupted"] = true.into();
             }
@@ -255,8 +255,8 @@ impl Sink<Vec<CheckItem>> for Report {
     fn release(&mut self, items: Vec<CheckItem>, _: &mut Stats) -> Result<(), Error> {
         for item in items {
             let line = match (&item, self.json) {
-                (CheckItem::Diagnostic(d), true) => report::diagnostic_json(&self.file, d).to_string(),
-                (CheckItem::Diagnostic(d), false) => report::diagnostic_text(&self.file, d),
+                (CheckItem::Diagnostic(d), true) => diagnostics::diagnostic_json(&self.file, d).to_string(),
+                (CheckItem::Diagnostic(d), false) => diagnostics::diagnostic_text(&self.file, d),
                 (CheckItem::Game(g), true) => g.json(&self.file).to_string(),
                 (CheckItem::Game(g), false) => g.text(&self.file),
             };

@@ -16,6 +16,7 @@ mod pgn_corpus;
 mod pgn_export;
 mod pgn_roundtrip;
 mod positions;
+mod report;
 mod select;
 #[path = "../common/signal.rs"]
 mod signal;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::check::{Check, CheckOptions, Report};
-use pgnkit::jobs::{report, run};
+use pgnkit::jobs::{diagnostics, run};
 
 use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude};
 use crate::cli::progress::Progress;
@@ -56,6 +56,6 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let progress = Progress::new(args.input.quiet);
     let summary = run::run(&job, &args.input.files, &args.input.run_options(), &progress, &mut report)?;
     report.finish(&summary)?;
-    eprint!("{}", report::summary_text("check", &summary.stats, summary.elapsed));
+    eprint!("{}", diagnostics::summary_text("check", &summary.stats, summary.elapsed));
     Ok(conclude(&summary, summary.stats.games_with_errors > 0))
 }

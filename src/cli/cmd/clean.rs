@@ -10,7 +10,7 @@ use pgnkit::jobs::clean::sink::{DUPLICATES, FILTERED, KEPT_BROKEN, REJECTED, WRI
 use pgnkit::jobs::clean::{Clean, CleanOptions, CleanWriter, EcoTags, Outputs, Rule, Survey};
 use pgnkit::jobs::export::Strip;
 use pgnkit::jobs::run::Summary;
-use pgnkit::jobs::{report, run};
+use pgnkit::jobs::{diagnostics, run};
 
 use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude};
 use crate::cli::progress::Progress;
@@ -229,7 +229,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     summary.elapsed += first_pass;
     writer.finish(&summary)?;
     if !args.input.quiet {
-        eprint!("{}{}", report::summary_text("clean", &summary.stats, summary.elapsed), ledger(&summary));
+        eprint!(
+            "{}{}",
+            diagnostics::summary_text("clean", &summary.stats, summary.elapsed),
+            ledger(&summary)
+        );
     }
     Ok(conclude(&summary, summary.stats.get(REJECTED) > 0))
 }

@@ -7,6 +7,7 @@ pub mod clean;
 pub mod perft;
 pub mod play;
 pub mod positions;
+pub mod report;
 pub mod show;
 pub mod uci;
 pub mod xboard;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, Writer};
-use pgnkit::jobs::{report, run};
+use pgnkit::jobs::{diagnostics, run};
 use pgnkit::notation::EpMode;
 
 use crate::cli::args::{InputArgs, SelectArgs, conclude};
@@ -132,7 +132,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let input_failed = summary.input_failed();
     writer.finish(&summary)?;
     if !input_failed && !args.input.quiet {
-        eprint!("{}", report::summary_text("positions", &summary.stats, summary.elapsed));
+        eprint!("{}", diagnostics::summary_text("positions", &summary.stats, summary.elapsed));
     }
     Ok(conclude(&summary, summary.stats.games_with_errors > 0))
 }

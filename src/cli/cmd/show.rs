@@ -166,7 +166,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let text = match args.format {
         Format::Ascii => text_diagram(&pos, TextStyle::Ascii, args.flip),
         Format::Unicode => text_diagram(&pos, TextStyle::Unicode, args.flip),
-        Format::Svg => svg(&pos, &SvgOptions { flip: args.flip, last_move: last }),
+        Format::Svg => svg(&pos, &SvgOptions { flip: args.flip, last_move: last, ..SvgOptions::default() }),
     };
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;

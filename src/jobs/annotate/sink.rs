@@ -11,7 +11,7 @@ use super::{ANALYSED, AnnotatedChunk, CACHE_HITS, ENGINE_MICROSECONDS, Format, P
 use crate::annotate::cache::CacheStats;
 use crate::error::Error;
 use crate::io::Output;
-use crate::jobs::report;
+use crate::jobs::diagnostics;
 use crate::jobs::run::{Sink, Summary};
 use crate::pipeline::stats::Stats;
 
@@ -55,7 +55,7 @@ fn busy_share(summary: &Summary, engines: usize) -> f64 {
 /// `engines` were, and the cache.
 pub fn summary_json(summary: &Summary, cache: Option<CacheStats>, engines: usize) -> Value {
     let stats = &summary.stats;
-    let mut record = report::summary_json("annotate", stats, summary.elapsed);
+    let mut record = diagnostics::summary_json("annotate", stats, summary.elapsed);
     record["data"]["positions"] = stats.get(POSITIONS).into();
     record["data"]["analysed"] = stats.get(ANALYSED).into();
     record["data"]["engines"] = engines.into();
@@ -74,7 +74,7 @@ pub fn summary_json(summary: &Summary, cache: Option<CacheStats>, engines: usize
 /// the counts), how busy the `engines` were, then the cache's share of the lookups.
 pub fn summary_text(summary: &Summary, cache: Option<CacheStats>, engines: usize) -> String {
     let stats = &summary.stats;
-    let mut text = report::summary_text("annotate", stats, summary.elapsed);
+    let mut text = diagnostics::summary_text("annotate", stats, summary.elapsed);
     if stats.get(ANALYSED) > 0 {
         let share = 100.0 * busy_share(summary, engines);
         let wall = summary.elapsed.as_secs_f64();
@@ -99,7 +99,7 @@ impl<W: Write> Sink<AnnotatedChunk> for AnnotateWriter<W> {
 
     fn release(&mut self, chunk: AnnotatedChunk, _: &mut Stats) -> Result<(), Error> {
         for d in &chunk.diagnostics {
-            let _ = writeln!(self.diagnostics, "{}", report::diagnostic_text(&self.file, d));
+            let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(&self.file, d));
         }
         self.out.write_all(&chunk.out).map_err(|e| Error::Output(self.out.error(e)))
     }

@@ -11,7 +11,7 @@ use super::dedup::{Dedup, Plan, Seen};
 use super::{Clean, CleanChunk, CleanGame, Fate};
 use crate::error::Error;
 use crate::io::Output;
-use crate::jobs::report;
+use crate::jobs::diagnostics;
 use crate::jobs::run::{Sink, Summary};
 use crate::pipeline::Spares;
 use crate::pipeline::stats::Stats;
@@ -155,7 +155,7 @@ impl<W: Write> CleanWriter<W> {
                 l
             })
             .collect();
-        let mut total = report::summary_json("clean", &summary.stats, summary.elapsed);
+        let mut total = diagnostics::summary_json("clean", &summary.stats, summary.elapsed);
         total["data"]["ledger"] = ledger(&summary.stats);
         total["data"]["inputs"] = inputs.into();
         self.report(|_| total)?;
@@ -186,7 +186,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
 
     fn release(&mut self, chunk: CleanChunk, stats: &mut Stats) -> Result<(), Error> {
         for d in &chunk.diagnostics {
-            let _ = writeln!(self.diagnostics, "{}", report::diagnostic_text(self.file(), d));
+            let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(self.file(), d));
         }
         // Games written one after the other are one run of `chunk.out`, written in one call (a
         // run longer than the output's buffer skips the copy into it).

@@ -18,7 +18,7 @@ pub use unique::Unique;
 use crate::chess::PackedKey;
 use crate::error::{Diagnostic, Error};
 use crate::io::Output as Out;
-use crate::jobs::report;
+use crate::jobs::diagnostics;
 use crate::jobs::run::{Sink, Summary};
 use crate::notation::fen::EpMode;
 use crate::pipeline::replay::replay_chunk;
@@ -257,7 +257,7 @@ impl<W: Write> Sink<PositionsChunk> for Writer<W> {
 
     fn release(&mut self, chunk: PositionsChunk, stats: &mut Stats) -> Result<(), Error> {
         for d in &chunk.diagnostics {
-            let _ = writeln!(self.diagnostics, "{}", report::diagnostic_text(&self.file, d));
+            let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(&self.file, d));
         }
         let out = &mut self.out;
         let written = match self.unique.as_mut() {

@@ -1,0 +1,174 @@
+//! `pgnkit report`: an analysed collection as one self-contained HTML page (evaluation graphs,
+//! the mistakes on boards, each player's accuracy by opening and phase), or its summary tables
+//! as text or JSON.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use pgnkit::error::Error;
+use pgnkit::io::{Input, InputOptions, Output, OutputOptions, Source};
+use pgnkit::jobs::report::html::{Page, write_page};
+use pgnkit::jobs::report::{
+    Analysed, DEFAULT_BOARDS, DEFAULT_GAMES, DEFAULT_MIN_GAMES, Figures, Report, ReportOptions, Totals,
+    jsonl, text,
+};
+use pgnkit::jobs::run;
+
+use crate::cli::args::{InputArgs, PlyArgs, SelectArgs};
+use crate::cli::progress::Progress;
+use crate::cli::{Code, Fail, interrupt};
+
+pub const EXAMPLES: &str = "\
+Examples:
+  pgnkit annotate --engine /usr/games/stockfish --nodes 200000 games.pgn -o annotated.pgn
+  pgnkit report annotated.pgn -o report.html
+  pgnkit report lichess_export.pgn --player DrNykterstein --games 50 -o me.html
+  pgnkit report annotated.pgn --where 'Event ~ Titled' --eco=B20-B99 --format text
+  pgnkit report evals.jsonl --format json -o summary.json
+
+Reads annotated PGN (annotate's output, lichess exports with their [%eval]s and judgement
+glyphs, any PGN with [%eval] comments) or annotate --format jsonl records (files named
+*.jsonl, .jsonl.zst, .jsonl.gz). A game whose file judged it (an Annotator tag of pgnkit, or
+?!/?/?? on its moves) keeps those judgements; any other is judged from its [%eval]s as
+annotate --from-evals does. Accuracy and ACPL are lichess's, as annotate --add-tags computes
+them. Games without evaluations are counted and listed.
+
+The page is one file with inline CSS and SVG (no external script, font or stylesheet), prints
+well, and has a text alternative for every chart. Its summary covers every game; the --games
+games with the largest losses get a section each: the evaluation graph, the clocks where
+[%clk] is present, and each mistake and blunder (--boards per game, the largest losses) on a
+board with the move played (red) and the engine's best (green). Phases follow lichess's division (the page and README say the rule).
+
+Exit codes: 1 when a game had errors (its moves up to the error are reported) or a JSON Lines
+record could not be read; 65, 66 or 74 when an input could not be read (then no report is
+written).";
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum FormatArg {
+    /// One self-contained HTML page.
+    Html,
+    /// The summary tables, as text.
+    Text,
+    /// The summary, every figure unrounded, as one JSON document.
+    Json,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    select: SelectArgs,
+    #[command(flatten)]
+    plies: PlyArgs,
+    /// Output file (`.zst`/`.gz` name: compressed); `-` is stdout. Never overwrites an input.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    output: PathBuf,
+    /// What is written.
+    #[arg(long, value_enum, default_value = "html")]
+    format: FormatArg,
+    /// One player's point of view (their colour in each game; case-insensitive); games without
+    /// them are left out.
+    #[arg(long, value_name = "NAME")]
+    player: Option<String>,
+    /// Games with a section of their own: those with the largest losses.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_GAMES)]
+    games: usize,
+    /// Boards a game section draws at most: its mistakes and blunders with the largest losses
+    /// (the others are marked in its moves).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BOARDS)]
+    boards: usize,
+    /// Players with fewer games have no row.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MIN_GAMES)]
+    min_games: u64,
+}
+
+pub fn run(args: &Args) -> Result<Code, Fail> {
+    interrupt::install();
+    let selection = args.select.selection(Some(&args.plies), &args.input.files)?;
+    args.select.no_eco_tags("report")?;
+    let player = args.player.as_ref().map(|p| p.trim().to_lowercase()).filter(|p| !p.is_empty());
+    let names: Vec<String> = args.input.files.iter().map(|f| run::display_name(f)).collect();
+    let any_jsonl = names.iter().any(|n| jsonl::is_jsonl_name(n));
+    if any_jsonl && (!selection.is_empty() || player.is_some()) {
+        return Err(Fail::usage(
+            "annotate's JSON Lines records carry no tags: filters and --player need PGN input",
+        ));
+    }
+    let html = args.format == FormatArg::Html;
+    let mut totals = Totals::new(std::io::stderr(), player.clone(), if html { args.games } else { 0 });
+    let job = Report::new(ReportOptions { select: selection, player });
+    let progress = Progress::new(args.input.quiet);
+    let run_opts = args.input.run_options();
+    let start = std::time::Instant::now();
+    let (mut failures, mut problems) = (false, 0u64);
+    let mut exit = 0u8;
+    // Inputs in command-line order: runs of PGN files through the pipeline, JSON Lines read here.
+    let mut k = 0;
+    while k < args.input.files.len() {
+        if jsonl::is_jsonl_name(&names[k]) {
+            let path = &args.input.files[k];
+            let input = Input::open(path, InputOptions { no_mmap: true }).map_err(Error::from)?;
+            let Source::Stream(stream) = input.source else { unreachable!("no_mmap opens a stream") };
+            pgnkit::jobs::run::Sink::<pgnkit::jobs::report::ReportChunk>::begin_input(
+                &mut totals,
+                &names[k],
+            )?;
+            let found = jsonl::read(stream, |game| {
+                let figures = Figures::of(&game);
+                totals.add(Analysed { game, figures });
+            })
+            .map_err(|e| Error::from(pgnkit::io::InputError::reading(&input.path, input.compression, e)))?;
+            for p in &found {
+                eprintln!("pgnkit: {}:{}:1: error: {}", names[k], p.line, p.message);
+            }
+            problems += found.len() as u64;
+            k += 1;
+            continue;
+        }
+        let end =
+            (k..args.input.files.len()).find(|&i| jsonl::is_jsonl_name(&names[i])).unwrap_or(names.len());
+        let summary = run::run(&job, &args.input.files[k..end], &run_opts, &progress, &mut totals)?;
+        failures |= summary.stats.games_with_errors > 0;
+        if let Some(s) = &summary.stopped {
+            eprintln!("pgnkit: interrupted after game {} of {}; no report was written", s.games, s.input);
+            return Ok(Code::Interrupted);
+        }
+        if exit == 0 {
+            exit = summary.exit_code(false);
+        }
+        k = end;
+    }
+    if exit != 0 {
+        // A report that leaves out an input would mislead: nothing is written.
+        eprintln!("pgnkit: an input could not be read; no report was written");
+        return Ok(Code::from_exit(exit));
+    }
+    let outputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
+    let mut out = Output::create(&args.output, &outputs)?;
+    let written = match args.format {
+        FormatArg::Html => {
+            let generator = concat!("pgnkit ", env!("CARGO_PKG_VERSION"));
+            let page = Page { inputs: &names, min_games: args.min_games, generator, boards: args.boards };
+            write_page(&mut out, &mut totals, &page)
+        }
+        FormatArg::Text => out.write_all(text::summary_text(&totals, args.min_games).as_bytes()),
+        FormatArg::Json => {
+            let doc = text::summary_json(&totals, args.min_games);
+            writeln!(out, "{doc:#}")
+        }
+    };
+    written.map_err(|e| Error::Output(out.error(e)))?;
+    out.finish()?;
+    if !args.input.quiet {
+        eprintln!(
+            "pgnkit report: {} games ({} with evaluations, {} without, {} left out by the filters) in {:.2} s",
+            totals.games,
+            totals.evaluated,
+            totals.unevaluated.0,
+            totals.filtered,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(if failures || problems > 0 { Code::Failures } else { Code::Ok })
+}

@@ -1,0 +1,284 @@
+//! The report's charts as inline SVG, each with a text alternative (`role="img"` and an
+//! `aria-label` saying what it shows; the data of the collection's charts is also in a table
+//! beside them): a game's evaluation graph (White's winning chances after each move, as lichess
+//! draws it, the judged moves marked in their colours and the phases' starts ruled), its clocks,
+//! accuracy against rating, and the distribution of the moves' losses.
+
+use std::fmt::Write as _;
+
+use super::game::{Figures, GameRecord};
+use super::html::escape;
+use super::stats::RATING_BUCKET;
+use super::text::bucket_text;
+use crate::analysis::Score;
+use crate::annotate::judge::{Judgement, wc};
+use crate::chess::Color;
+
+/// Width and height of a game's graphs.
+const W: f64 = 720.0;
+const H: f64 = 160.0;
+const CLOCK_H: f64 = 80.0;
+
+/// The colour lichess gives a judgement.
+pub const fn judgement_color(j: Judgement) -> &'static str {
+    match j {
+        Judgement::Inaccuracy => "#56b4e9",
+        Judgement::Mistake => "#e69f00",
+        Judgement::Blunder => "#db3031",
+    }
+}
+
+/// The CSS class of a judgement.
+pub const fn judgement_class(j: Judgement) -> &'static str {
+    match j {
+        Judgement::Inaccuracy => "inaccuracy",
+        Judgement::Mistake => "mistake",
+        Judgement::Blunder => "blunder",
+    }
+}
+
+/// White's winning chances after move `i`, in [-1, 1]: a mate counts as a whole win, a
+/// checkmated position as won by the side that mated.
+fn chances(game: &GameRecord, i: usize) -> Option<f64> {
+    match game.evals[i]? {
+        Score::Cp(cp) => Some(wc(cp)),
+        Score::Mate(0) => Some(if game.mover(i).is_white() { 1.0 } else { -1.0 }),
+        Score::Mate(n) => Some(if n > 0 { 1.0 } else { -1.0 }),
+    }
+}
+
+/// The move `i` as players number it: `12.` or `12...`.
+pub fn move_label(game: &GameRecord, i: usize) -> String {
+    let start = game.start.map_or(1, |p| p.fullmoves());
+    let first_black = game.first_mover() == Color::Black;
+    let half = i + usize::from(first_black);
+    let number = start as usize + half / 2;
+    if half.is_multiple_of(2) { format!("{number}.") } else { format!("{number}...") }
+}
+
+fn x_of(i: usize, n: usize) -> f64 {
+    if n <= 1 { W / 2.0 } else { W * i as f64 / (n - 1) as f64 }
+}
+
+/// A game's evaluation graph.
+pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
+    let n = game.moves.len();
+    let mut s = String::with_capacity(4_000);
+    let points: Vec<Option<(f64, f64)>> =
+        (0..n).map(|i| chances(game, i).map(|c| (x_of(i, n), H / 2.0 - c * H / 2.0))).collect();
+    let mut judged: Vec<String> = Vec::new();
+    for j in Judgement::ALL {
+        let at: Vec<String> =
+            (0..n).filter(|&i| f.judgements[i] == Some(j)).map(|i| move_label(game, i)).collect();
+        if !at.is_empty() {
+            judged.push(format!("{} at {}", j.word().to_lowercase(), at.join(" ")));
+        }
+    }
+    let evaluated = points.iter().flatten().count();
+    let label = format!(
+        "Evaluation graph: White's winning chances after each of the {n} moves ({evaluated} evaluated), above the middle line White is better{}{}",
+        if judged.is_empty() { String::new() } else { "; ".to_string() },
+        judged.join("; ")
+    );
+    let _ = writeln!(
+        s,
+        "<svg class=\"graph eval\" viewBox=\"0 0 {W} {H}\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"{}\">",
+        escape(&label)
+    );
+    let _ = writeln!(s, "<rect class=\"black-side\" x=\"0\" y=\"0\" width=\"{W}\" height=\"{H}\"/>");
+    // White's area: from the bottom up to the curve, one polygon per run of evaluated moves.
+    let mut run: Vec<(f64, f64)> = Vec::new();
+    let flush = |run: &mut Vec<(f64, f64)>, s: &mut String| {
+        if run.is_empty() {
+            return;
+        }
+        let (x0, x1) = (run[0].0, run[run.len() - 1].0);
+        let mut d = format!("M{x0:.1},{H} ");
+        for (x, y) in run.iter() {
+            let _ = write!(d, "L{x:.1},{y:.1} ");
+        }
+        let _ = write!(d, "L{x1:.1},{H} Z");
+        let _ = writeln!(s, "<path class=\"white-side\" d=\"{d}\"/>");
+        run.clear();
+    };
+    for p in &points {
+        match p {
+            Some(xy) => run.push(*xy),
+            None => flush(&mut run, &mut s),
+        }
+    }
+    flush(&mut run, &mut s);
+    let _ =
+        writeln!(s, "<line class=\"midline\" x1=\"0\" y1=\"{}\" x2=\"{W}\" y2=\"{}\"/>", H / 2.0, H / 2.0);
+    for (ply, name) in [(game.division.middle, "middlegame"), (game.division.end, "endgame")] {
+        if let Some(p) = ply.filter(|&p| p >= 1 && (p as usize) <= n) {
+            let x = x_of(p as usize - 1, n);
+            let _ = writeln!(
+                s,
+                "<line class=\"phase\" x1=\"{x:.1}\" y1=\"0\" x2=\"{x:.1}\" y2=\"{H}\"/><text class=\"phase-label\" x=\"{:.1}\" y=\"12\">{name}</text>",
+                x + 3.0
+            );
+        }
+    }
+    for (i, p) in points.iter().enumerate() {
+        if let (Some((x, y)), Some(j)) = (p, f.judgements[i]) {
+            let _ = writeln!(
+                s,
+                "<circle class=\"{}\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"4\" fill=\"{}\"/>",
+                judgement_class(j),
+                judgement_color(j)
+            );
+        }
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+fn clock_text(tenths: u64) -> String {
+    let secs = tenths / 10;
+    if secs >= 3600 {
+        format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+    } else {
+        format!("{}:{:02}", secs / 60, secs % 60)
+    }
+}
+
+/// A game's clocks after each move (`None` when no move has a `[%clk]`).
+pub fn clock_graph(game: &GameRecord) -> Option<String> {
+    let n = game.moves.len();
+    let clocks: Vec<Option<u64>> = game.clocks.iter().map(|c| c.map(super::collect::tenths)).collect();
+    let max = clocks.iter().flatten().copied().max()?;
+    let max = max.max(1) as f64;
+    let mut s = String::new();
+    let label = format!(
+        "Clock graph: each side's time left after each of its moves, from {} at the most",
+        clock_text(max as u64)
+    );
+    let _ = writeln!(
+        s,
+        "<svg class=\"graph clock\" viewBox=\"0 0 {W} {CLOCK_H}\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"{}\">",
+        escape(&label)
+    );
+    let _ = writeln!(s, "<rect class=\"clock-bg\" x=\"0\" y=\"0\" width=\"{W}\" height=\"{CLOCK_H}\"/>");
+    for side in [Color::White, Color::Black] {
+        let pts: Vec<String> = (0..n)
+            .filter(|&i| game.mover(i) == side)
+            .filter_map(|i| {
+                clocks[i]
+                    .map(|c| format!("{:.1},{:.1}", x_of(i, n), CLOCK_H - c as f64 / max * (CLOCK_H - 4.0)))
+            })
+            .collect();
+        if !pts.is_empty() {
+            let _ = writeln!(s, "<polyline class=\"clock-{}\" points=\"{}\"/>", side.name(), pts.join(" "));
+        }
+    }
+    s.push_str("</svg>\n");
+    Some(s)
+}
+
+/// A bar chart: one bar per `(label, value)`, heights against `max`, values written above.
+fn bars(class: &str, label: &str, data: &[(String, f64, String)], max: f64) -> String {
+    let (w, h, base) = (640.0, 220.0, 190.0);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "<svg class=\"chart {class}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"{}\">",
+        escape(label)
+    );
+    let _ = writeln!(s, "<line class=\"axis\" x1=\"0\" y1=\"{base}\" x2=\"{w}\" y2=\"{base}\"/>");
+    let slot = w / data.len().max(1) as f64;
+    for (k, (name, v, shown)) in data.iter().enumerate() {
+        let bh = if max > 0.0 { v / max * (base - 20.0) } else { 0.0 };
+        let x = k as f64 * slot + slot * 0.15;
+        let _ = writeln!(
+            s,
+            "<rect class=\"bar\" x=\"{x:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{bh:.1}\"/>",
+            base - bh,
+            slot * 0.7
+        );
+        let cx = k as f64 * slot + slot / 2.0;
+        let _ = writeln!(
+            s,
+            "<text class=\"value\" x=\"{cx:.1}\" y=\"{:.1}\">{}</text>",
+            base - bh - 4.0,
+            escape(shown)
+        );
+        let _ =
+            writeln!(s, "<text class=\"tick\" x=\"{cx:.1}\" y=\"{}\">{}</text>", base + 16.0, escape(name));
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Accuracy against rating: the mean accuracy of the sides in each rating bucket.
+pub fn rating_chart(ratings: &std::collections::BTreeMap<u32, (u64, f64)>) -> String {
+    let data: Vec<(String, f64, String)> = ratings
+        .iter()
+        .map(|(&from, &(n, acc))| {
+            let mean = acc / n as f64;
+            (format!("{from}"), mean, format!("{mean:.0}"))
+        })
+        .collect();
+    let summary: Vec<String> = ratings
+        .iter()
+        .map(|(&from, &(n, acc))| {
+            format!("{from}-{}: {:.1} over {n}", from + RATING_BUCKET - 1, acc / n as f64)
+        })
+        .collect();
+    bars(
+        "rating",
+        &format!(
+            "Accuracy against rating, mean accuracy per {RATING_BUCKET} rating points: {}",
+            summary.join("; ")
+        ),
+        &data,
+        100.0,
+    )
+}
+
+/// The distribution of the moves' centipawn losses.
+pub fn loss_chart(losses: &[u64]) -> String {
+    let total: u64 = losses.iter().sum();
+    let data: Vec<(String, f64, String)> = losses
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            let share = if total > 0 { 100.0 * n as f64 / total as f64 } else { 0.0 };
+            (bucket_text(i), n as f64, format!("{share:.0}%"))
+        })
+        .collect();
+    let max = losses.iter().copied().max().unwrap_or(0) as f64;
+    let summary: Vec<String> =
+        losses.iter().enumerate().map(|(i, n)| format!("{} cp: {n} moves", bucket_text(i))).collect();
+    bars(
+        "losses",
+        &format!("Distribution of the moves' centipawn losses: {}", summary.join("; ")),
+        &data,
+        max,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{Move, Position, Square};
+
+    #[test]
+    fn an_eval_graph_marks_judged_moves_and_says_so() {
+        let mut g = GameRecord::new(1);
+        g.start = Some(Position::default());
+        for (m, e) in
+            [(Move::normal(Square::E2, Square::E4), 20), (Move::normal(Square::F7, Square::F6), 250)]
+        {
+            g.push_move(m);
+            *g.evals.last_mut().expect("a move") = Some(Score::Cp(e));
+        }
+        let f = Figures::of(&g);
+        let svg = eval_graph(&g, &f);
+        assert!(svg.contains("blunder at 1..."), "{svg}");
+        assert_eq!(svg.matches("<circle class=\"blunder\"").count(), 1);
+        assert!(clock_graph(&g).is_none());
+        assert_eq!(move_label(&g, 0), "1.");
+        assert!(loss_chart(&[3, 0, 1, 0, 0, 0, 0, 2]).contains("500+"));
+    }
+}

