@@ -145,7 +145,7 @@ fn fixtures_clean_to_themselves_and_the_ledger_adds_up() {
 
 #[test]
 fn shared_collections_clean_to_themselves_and_the_ledger_adds_up() {
-    let Some(data) = shared_data("shared_collections_clean_to_themselves_and_the_ledger_adds_up") else {
+    let Some(data) = shared_data() else {
         return;
     };
     let dir = temp_dir("clean-shared");
@@ -206,7 +206,7 @@ fn python_chess_reads_the_output_with_the_original_positions() {
     for f in fixture_files() {
         oracles(&f, &dir);
     }
-    if let Some(data) = shared_data("python_chess_reads_the_output_with_the_original_positions") {
+    if let Some(data) = shared_data() {
         for rel in [
             "games/lichess_db_1000k.pgn",
             "games/twic1599_1000k.pgn",
@@ -227,7 +227,7 @@ fn python_chess_reads_the_output_with_the_original_positions() {
 #[test]
 fn pgn_extract_reads_the_output_without_complaint() {
     let Ok(version) = Command::new("pgn-extract").arg("--version").output() else {
-        eprintln!("skipped: pgn-extract not found (apt-get install pgn-extract)");
+        crate::skip::skip("pgn-extract not found (apt-get install -y pgn-extract)");
         return;
     };
     assert!(version.status.success() || !version.stdout.is_empty() || !version.stderr.is_empty());
@@ -259,7 +259,7 @@ fn dedup_finds_the_duplicates_python_chess_finds() {
     let again = dir.join("again.pgn");
     std::fs::copy(fixture("pgn/twic1599_10k.pgn"), &again).expect("copy");
     let mut inputs = vec![fixture("pgn/twic1599_10k.pgn"), fixture("pgn/lichess_db_10k.pgn"), again];
-    if let Some(data) = shared_data("dedup_finds_the_duplicates_python_chess_finds") {
+    if let Some(data) = shared_data() {
         for f in ["twic1599_100k.pgn", "twic1599_1000k.pgn", "lichess_db_100k.pgn", "lichess_db_1000k.pgn"] {
             inputs.push(data.join("games").join(f));
         }

@@ -223,7 +223,7 @@ pub fn annotate_killed_and_resumed_is_byte_identical() {
 }
 
 pub fn annotate_stockfish_same_at_one_and_two_engines() {
-    let Some(sf) = installed("annotate_stockfish_same_at_one_and_two_engines", STOCKFISH, "stockfish") else {
+    let Some(sf) = installed(STOCKFISH, "stockfish") else {
         return;
     };
     let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pgn/lichess_db_10k.pgn");
