@@ -1,6 +1,7 @@
 //! What a green CI run relies on: a test whose tool or data set is missing fails under `CI`
-//! (elsewhere it is skipped, and says so). Each runs a test of this binary alone in a child
-//! process with its environment changed.
+//! (elsewhere it is skipped, and says so), and the Ctrl-C tests run from a process that ignores
+//! SIGINT, as a CI runner's background job does. Each runs a test of this binary alone in a
+//! child process with its environment changed.
 
 use std::process::Command;
 
@@ -71,4 +72,26 @@ fn missing_python_chess_is_skipped_here_and_fails_under_ci() {
     let (passed, out) = run(Some("true"));
     assert!(!passed && out.contains(&reason) && !out.contains("skipped:"), "{out}");
     std::fs::remove_dir_all(empty).expect("clean up");
+}
+
+/// A shell that ignores SIGINT becomes this binary and runs a Ctrl-C test: its children start
+/// with SIGINT ignored, as a CI runner's background job's do, and the test still interrupts
+/// pgnkit.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_tests_run_where_sigint_is_ignored() {
+    const IGNORING: &str = "trap '' INT; exec \"$0\" \"$@\"";
+    if cfg!(target_os = "linux") {
+        // The shell does ignore it: SIGINT (2) is bit 1 of the mask its successor starts with.
+        let o = Command::new("sh").args(["-c", IGNORING, "grep", "SigIgn", "/proc/self/status"]).output();
+        let line = String::from_utf8(o.expect("sh").stdout).expect("UTF-8");
+        let mask = u64::from_str_radix(line.trim_start_matches("SigIgn:").trim(), 16).expect("a mask");
+        assert!(mask & (1 << 1) != 0, "{line}");
+    }
+    const TEST: &str = "interrupt::check_stops_on_ctrl_c_with_every_game_before_reported";
+    let mut c = Command::new("sh");
+    c.args(["-c", IGNORING]).arg(std::env::current_exe().expect("the test binary"));
+    c.args([TEST, "--exact", "--nocapture", "--test-threads=1"]);
+    let (passed, out) = outcome(c);
+    assert!(passed && out.contains("1 passed"), "{out}");
 }
