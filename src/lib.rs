@@ -130,18 +130,33 @@ pub use chess::{Color, Move, Position, Role, Square, Variant};
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
-/// A file of the large shared data sets (`../shared/data/REL` from the repository root), or
-/// `None` after printing that the test using it is skipped (a user's clone does not have them).
+/// Skip or fail when a test's tool or data is missing (one decision for every test crate).
+#[cfg(test)]
+#[path = "../tests/common/skip.rs"]
+pub(crate) mod skip;
+
+/// The large shared data sets: `$PGNKIT_SHARED_DATA`, else `../shared/data` from the repository
+/// root.
+#[cfg(test)]
+pub(crate) fn shared_data_dir() -> std::path::PathBuf {
+    std::env::var_os("PGNKIT_SHARED_DATA").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
+        std::path::PathBuf::from,
+    )
+}
+
+/// A file of the large shared data sets ([`shared_data_dir`]), or `None` after saying the test
+/// using it is skipped (a user's clone does not have them; under CI the test fails instead).
 #[cfg(test)]
 pub(crate) fn read_shared_data(rel: &str) -> Option<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(rel);
+    let path = shared_data_dir().join(rel);
     match std::fs::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(e) => {
-            println!(
-                "skipped: {}: {e} (the large shared data sets are not part of the repository)",
+            skip::skip(format_args!(
+                "{}: {e} (the large shared data sets are not part of the repository)",
                 path.display()
-            );
+            ));
             None
         }
     }

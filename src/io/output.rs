@@ -401,7 +401,7 @@ mod tests {
         let fifo = dir.join("out.fen");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         if !made.is_ok_and(|s| s.success()) {
-            eprintln!("skipped: mkfifo not available");
+            crate::skip::skip("mkfifo not available (coreutils)");
             return;
         }
         let reader = {

@@ -40,7 +40,7 @@
 //!
 //! # Against lichess's own tags
 //!
-//! The test `pgnkit_names_openings_as_lichess_tags_them` prints these (`cargo test --release
+//! The test `pgnkit_names_openings_as_lichess_tags_them` prints these (`cargo test --profile ci
 //! --lib pgnkit_names_openings -- --nocapture`); `scripts/eco_oracle.py --tags` gives the same
 //! counts with python-chess, and pgnkit's code, name and ply equal python-chess's on all 2,976
 //! games of the 19 files compared (`pgnkit_classifies_as_python_chess_does`). Games tagged `?`

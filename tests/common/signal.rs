@@ -1,18 +1,23 @@
-//! Shared by the test binaries `it` and `uci` (each includes it with `#[path]`).
+//! A child that takes SIGINT whatever the test process does with it. Shared by the test binaries
+//! `it` and `uci` (each includes it with `#[path]`).
 
-/// Whether this process ignores SIGINT, as a background job of a non-interactive shell does: a
-/// child then starts with it ignored and, as pgnkit must, keeps it so; a Ctrl-C test cannot run
-/// (then the caller's test is skipped, and says so).
-pub fn sigint_ignored() -> bool {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let ignored = status
-        .lines()
-        .find_map(|l| l.strip_prefix("SigIgn:"))
-        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
-        // SIGINT is signal 2: bit 1 of the mask.
-        .is_some_and(|mask| mask & (1 << 1) != 0);
-    if ignored {
-        eprintln!("skipped: SIGINT is ignored in this process (a background job), so pgnkit ignores it too");
+use std::process::Command;
+
+/// `command` with SIGINT at its default disposition in the child. A test process run as a
+/// background job of a non-interactive shell (a CI runner's script, `cargo test &`) ignores
+/// SIGINT, its children start with it ignored, and pgnkit, as it must, keeps it ignored: a Ctrl-C
+/// test resets it in its child, so it runs wherever the suite runs.
+pub fn sigint_default(command: &mut Command) -> &mut Command {
+    #[cfg(unix)]
+    {
+        use nix::sys::signal::{SigHandler, Signal, signal};
+        use std::os::unix::process::CommandExt;
+        // SAFETY: the hook runs in the child between fork and exec, where only async-signal-safe
+        // calls may be made: signal(2) is one, and nothing is allocated.
+        #[allow(unsafe_code)]
+        unsafe {
+            command.pre_exec(|| signal(Signal::SIGINT, SigHandler::SigDfl).map(drop).map_err(Into::into));
+        }
     }
-    ignored
+    command
 }

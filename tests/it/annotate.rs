@@ -8,7 +8,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::util::{fixture, python_chess_missing, run, sigint_ignored, stderr, temp_dir};
+use crate::util::{fixture, pgnkit, python_chess_missing, run, sigint_default, stderr, temp_dir};
 
 const INPUTS: [&str; 2] = ["pgn/lichess_db_10k.pgn", "pgn/twic1599_10k.pgn"];
 
@@ -137,14 +137,11 @@ fn python_chess_reads_every_eval_and_nag() {
 /// command again finds them in the cache) and the way to resume said.
 #[test]
 fn ctrl_c_commits_the_cache_and_leaves_no_output() {
-    if sigint_ignored() {
-        return;
-    }
     let dir = temp_dir("annotate-ctrl-c");
     let (cache, out) = (dir.join("cache.sqlite"), dir.join("out.pgn"));
     let input = fixture("pgn/twic1599_10k.pgn");
     let args = ["annotate", "--engines", "1", "--nodes", "200000", "--cache", path(&cache), "-o", path(&out)];
-    let child = crate::util::pgnkit()
+    let child = sigint_default(&mut pgnkit())
         .args(args)
         .arg(&input)
         .stdin(std::process::Stdio::null())

@@ -124,7 +124,7 @@ fn json_lines_and_game_records() {
 fn tricky_files_never_crash() {
     let mut files: Vec<std::path::PathBuf> =
         std::fs::read_dir(fixture("pgn")).expect("fixtures").map(|e| e.expect("entry").path()).collect();
-    if let Some(shared) = shared_data("tricky_files_never_crash") {
+    if let Some(shared) = shared_data() {
         let mut stack = vec![shared.join("malformed_and_tricky")];
         while let Some(dir) = stack.pop() {
             for e in std::fs::read_dir(&dir).expect("dir") {
@@ -147,7 +147,7 @@ fn tricky_files_never_crash() {
 
 #[test]
 fn real_collections_match_python_chess_game_and_ply_counts() {
-    let Some(shared) = shared_data("real_collections_match_python_chess_game_and_ply_counts") else { return };
+    let Some(shared) = shared_data() else { return };
     // (file, games, plies, games with errors): games and plies as ../shared/data/README.md gives
     // them for python-chess. The master games' 12 games with errors are the data's: 3 illegal
     // moves (the 3 python-chess reports), 2 results against their Result tag, a malformed tag

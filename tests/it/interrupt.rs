@@ -2,7 +2,7 @@
 //! flushes what it released (whole games, from the first), says where it stopped, exits 130. A
 //! signal ignored at start (`nohup`) stays ignored.
 
-use crate::util::{fixture, sigint_ignored, spawn_piped, temp_dir};
+use crate::util::{fixture, pgnkit, sigint_default, temp_dir};
 use pgnkit::pipeline::Options;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -15,10 +15,18 @@ fn signal_after() -> usize {
     2 * Options { threads: 2, ..Options::default() }.max_unreleased_bytes()
 }
 
-/// Starts `pgnkit ARGS` reading stdin, sends it SIGINT once it has read [`signal_after`] bytes,
-/// and returns its exit code, stdout and stderr ([`fed_and_signalled`]).
+/// Starts `pgnkit ARGS` reading stdin (SIGINT at its default, [`sigint_default`]), sends it
+/// SIGINT once it has read [`signal_after`] bytes, and returns its exit code, stdout and stderr
+/// ([`fed_and_signalled`]).
 fn interrupted(args: &[&str]) -> (Option<i32>, String, String) {
-    fed_and_signalled(spawn_piped(args), "-INT", 400 << 20)
+    let child = sigint_default(&mut pgnkit())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn pgnkit");
+    fed_and_signalled(child, "-INT", 400 << 20)
 }
 
 /// Feeds `child` (piped) copies of a fixture collection until it has taken [`signal_after`]
@@ -86,9 +94,6 @@ fn stopped_after(stderr: &str) -> u64 {
 #[cfg(unix)]
 #[test]
 fn check_stops_on_ctrl_c_with_every_game_before_reported() {
-    if sigint_ignored() {
-        return;
-    }
     for threads in ["1", "2"] {
         let (code, out, err) = interrupted(&["check", "-q", "-j", threads, "--json", "--games", "-"]);
         assert_eq!(code, Some(130), "-j{threads}: {err}");
@@ -114,9 +119,6 @@ fn check_stops_on_ctrl_c_with_every_game_before_reported() {
 #[cfg(unix)]
 #[test]
 fn positions_stops_on_ctrl_c_with_its_output_flushed_and_in_place() {
-    if sigint_ignored() {
-        return;
-    }
     let dir = temp_dir("interrupt");
     let path = dir.join("out.epd");
     for threads in ["1", "2"] {
@@ -150,9 +152,6 @@ fn positions_stops_on_ctrl_c_with_its_output_flushed_and_in_place() {
 #[cfg(unix)]
 #[test]
 fn clean_stops_on_ctrl_c_leaving_no_output_in_place() {
-    if sigint_ignored() {
-        return;
-    }
     let dir = temp_dir("interrupt-clean");
     for threads in ["1", "2"] {
         let (out, report) = (dir.join("out.pgn"), dir.join("report.jsonl"));

@@ -3,6 +3,7 @@
 
 mod annotate;
 mod check;
+mod ci;
 mod clean;
 // The fuzz targets' properties and PGN event trace, shared with `tests/fuzz` (one copy).
 #[path = "../fuzz/src/checks.rs"]
@@ -20,4 +21,6 @@ mod report;
 mod select;
 #[path = "../common/signal.rs"]
 mod signal;
+#[path = "../common/skip.rs"]
+mod skip;
 mod util;

@@ -13,20 +13,10 @@ use pgnkit::pgn::split::chunks;
 use pgnkit::pgn::{ProblemKind, RawComment, RawTag, Reader, SanToken, Visitor};
 
 use crate::checks::{Ev, parse_range};
+use crate::util::shared_data;
 
 fn parse(bytes: &[u8]) -> Vec<Vec<Ev<'_>>> {
     parse_range(bytes, 0..bytes.len())
-}
-
-fn shared_data() -> Option<PathBuf> {
-    let dir = std::env::var_os("PGNKIT_SHARED_DATA")
-        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"), PathBuf::from);
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared not found ({})", dir.display());
-        None
-    }
 }
 
 fn fixtures() -> PathBuf {

@@ -19,7 +19,7 @@ use pgnkit::io::{Input, InputOptions};
 use pgnkit::jobs::export::export;
 use pgnkit::pgn::{GameResult, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor, Writer};
 
-use crate::util::{fixture, shared_data};
+use crate::util::{fixture, python_chess_missing, shared_data};
 
 const ROSTER: [&[u8]; 7] = [b"Event", b"Site", b"Date", b"Round", b"White", b"Black", b"Result"];
 
@@ -164,15 +164,6 @@ fn compare(path: &Path) -> Option<usize> {
     Some(compared)
 }
 
-fn python_chess_missing() -> bool {
-    let ok =
-        Command::new("python3").args(["-c", "import chess.pgn"]).output().is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: python-chess not found (pip install chess==1.11.2)");
-    }
-    !ok
-}
-
 #[test]
 fn fixtures_export_as_python_chess_does() {
     if python_chess_missing() {
@@ -191,7 +182,7 @@ fn fixtures_export_as_python_chess_does() {
 
 #[test]
 fn shared_collections_export_as_python_chess_does() {
-    let Some(data) = shared_data("shared_collections_export_as_python_chess_does") else { return };
+    let Some(data) = shared_data() else { return };
     if python_chess_missing() {
         return;
     }

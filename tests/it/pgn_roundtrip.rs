@@ -373,7 +373,7 @@ fn fixtures_round_trip_through_the_writer() {
 
 #[test]
 fn shared_data_round_trips_through_the_writer() {
-    let Some(data) = shared_data("shared_data_round_trips_through_the_writer") else { return };
+    let Some(data) = shared_data() else { return };
     let mut files = Vec::new();
     pgn_files(&data, &mut files);
     let mut tally = Tally::default();

@@ -38,7 +38,7 @@ fn fen_matches_python_chess() {
 /// reads a second `1-0` as a game of its own).
 #[test]
 fn fen_matches_python_chess_on_shared_collections() {
-    let Some(shared) = shared_data("fen_matches_python_chess_on_shared_collections") else { return };
+    let Some(shared) = shared_data() else { return };
     let table = std::fs::read_to_string(fixture("expected/python_chess_fens.tsv")).expect("table");
     let mut files = 0;
     for row in table.lines().filter(|l| !l.starts_with('#')) {

@@ -9,6 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::skip::skip;
 use crate::util::{fixture, python_chess_missing, run, shared_data, stderr, temp_dir};
 
 fn path(p: &Path) -> &str {
@@ -89,7 +90,7 @@ fn assert_same_figures(files: &[&str], extra: &[&str]) -> Value {
 
 #[test]
 fn report_figures_equal_the_oracle_on_lichess_exports() {
-    let Some(data) = shared_data("report_figures_equal_the_oracle_on_lichess_exports") else { return };
+    let Some(data) = shared_data() else { return };
     if python_chess_missing() {
         return;
     }
@@ -114,7 +115,7 @@ fn report_figures_equal_the_oracle_on_lichess_exports() {
 fn report_figures_equal_the_oracle_on_a_collection_annotated_with_stockfish() {
     let stockfish = Path::new("/usr/games/stockfish");
     if !stockfish.exists() {
-        eprintln!("skipped: Stockfish not found at /usr/games/stockfish (apt-get install -y stockfish)");
+        skip("Stockfish not found at /usr/games/stockfish (apt-get install -y stockfish)");
         return;
     }
     if python_chess_missing() {
@@ -213,7 +214,7 @@ fn report_page_holds_its_sections_and_escapes_every_input_text() {
 fn tool(name: &str, probe: &[&str], install: &str) -> Option<String> {
     let ok = Command::new(name).args(probe).output().is_ok_and(|o| o.status.success());
     if !ok {
-        eprintln!("skipped: {name} not found ({install})");
+        skip(format_args!("{name} not found ({install})"));
     }
     ok.then(|| name.to_string())
 }

@@ -36,7 +36,7 @@ const FILTERS: &[&[&str]] = &[
 /// Collections python-chess reads without an error: the fixtures, and a 1 MB lichess dump.
 fn collections() -> Vec<PathBuf> {
     let mut files = vec![fixture("pgn/lichess_db_10k.pgn"), fixture("pgn/twic1599_10k.pgn")];
-    if let Some(data) = shared_data("select") {
+    if let Some(data) = shared_data() {
         files.push(data.join("games/lichess_db_1000k.pgn"));
     }
     files

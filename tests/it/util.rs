@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use crate::skip::skip;
+
 /// The binary under test.
 pub fn pgnkit() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pgnkit"))
@@ -28,16 +30,19 @@ pub fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel)
 }
 
-/// `../shared/data`, or `None` after printing why the test is skipped (a user's clone has no
-/// shared data; CI has it beside the clone).
-pub fn shared_data(test: &str) -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+/// The large shared data sets (`$PGNKIT_SHARED_DATA`, else `../shared/data` beside the clone),
+/// or `None` after saying the test is skipped (a user's clone has none; under CI, where they are
+/// beside the clone, the test fails instead).
+pub fn shared_data() -> Option<PathBuf> {
+    let dir = std::env::var_os("PGNKIT_SHARED_DATA")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"), PathBuf::from);
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!(
-            "{test}: skipped: ../shared/data not found (the large shared data sets are not part of the repository)"
-        );
+        skip(format_args!(
+            "{} not found (the large shared data sets are not part of the repository)",
+            dir.display()
+        ));
         None
     }
 }
@@ -79,14 +84,15 @@ pub fn run_with_stdin(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     out
 }
 
-pub use crate::signal::sigint_ignored;
+pub use crate::signal::sigint_default;
 
-/// Whether python-chess is missing (then the caller's test is skipped, and says so).
+/// Whether python-chess is missing (then the caller's test is skipped, and says so; under CI it
+/// fails).
 pub fn python_chess_missing() -> bool {
     let ok =
         Command::new("python3").args(["-c", "import chess.pgn"]).output().is_ok_and(|o| o.status.success());
     if !ok {
-        eprintln!("skipped: python-chess not found (pip install chess==1.11.2)");
+        skip("python-chess not found (pip install chess==1.11.2)");
     }
     !ok
 }

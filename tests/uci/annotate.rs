@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use crate::fake;
-use crate::signal::sigint_ignored;
+use crate::signal::sigint_default;
 use crate::stockfish::STOCKFISH;
 use crate::support::{Log, installed};
 
@@ -223,7 +223,7 @@ pub fn annotate_killed_and_resumed_is_byte_identical() {
 }
 
 pub fn annotate_stockfish_same_at_one_and_two_engines() {
-    let Some(sf) = installed("annotate_stockfish_same_at_one_and_two_engines", STOCKFISH, "stockfish") else {
+    let Some(sf) = installed(STOCKFISH, "stockfish") else {
         return;
     };
     let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pgn/lichess_db_10k.pgn");
@@ -240,16 +240,13 @@ pub fn annotate_stockfish_same_at_one_and_two_engines() {
 }
 
 pub fn annotate_ctrl_c_stops_the_search_in_progress() {
-    if sigint_ignored() {
-        return;
-    }
     let d = dir("ctrl-c");
     let (out, cache, log) = (d.join("out.pgn"), d.join("cache.sqlite"), Log::new());
     // The second `go` is answered only at `stop`; the deadline (60 s) is far away.
     let mut a = args(&["--nodes", "100", "--engines", "1", "--search-timeout", "60"], Vec::new());
     a.extend(["--cache".into(), cache.display().to_string(), "-o".into(), out.display().to_string()]);
     a.extend(fake_engine(&["hang-stop-at=2", &log.mode()]));
-    let child = pgnkit()
+    let child = sigint_default(&mut pgnkit())
         .arg("annotate")
         .args(&a)
         .arg(games(&d))

@@ -16,12 +16,12 @@ use crate::support::{after, installed, moves, pos};
 const FAIRY: &str = "/usr/games/fairy-stockfish";
 
 /// Fairy-Stockfish's path, or `None` after saying the test is skipped.
-fn fairy(test: &str) -> Option<&'static str> {
-    installed(test, FAIRY, "fairy-stockfish")
+fn fairy() -> Option<&'static str> {
+    installed(FAIRY, "fairy-stockfish")
 }
 
 pub fn crazyhouse_drops_both_ways() {
-    let Some(path) = fairy("crazyhouse_drops_both_ways") else { return };
+    let Some(path) = fairy() else { return };
     let mut engine = UciEngine::start(EngineConfig::new(path)).unwrap_or_else(|e| panic!("{e}"));
     assert!(engine.name().starts_with("Fairy-Stockfish"), "{}", engine.name());
     // A rook in White's pocket and a back rank with no way out: a drop on it mates.
@@ -46,7 +46,7 @@ pub fn crazyhouse_drops_both_ways() {
 }
 
 pub fn annotate_crazyhouse_game_with_fairy_stockfish() {
-    let Some(path) = fairy("annotate_crazyhouse_game_with_fairy_stockfish") else { return };
+    let Some(path) = fairy() else { return };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let crazyhouse =
         std::fs::read_to_string(root.join("fixtures/pgn/python-chess__saturs-jannlee-zh-lichess.pgn"))

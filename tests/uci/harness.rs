@@ -1,10 +1,10 @@
 //! A small test runner for this binary, which has its own `main` because it is also the fake
 //! engine: runs the tests whose names contain a filter (all without one; `--exact` for whole
-//! names, `--skip F` to leave some out), one after the other, prints what libtest prints, and
-//! exits with 101 when one failed. `--list` lists them, as `cargo test -- --list` expects.
+//! names, `--skip F` to leave some out), one after the other, each on a thread named after it
+//! as libtest does (a panic or a skipped test names it), prints what libtest prints, and exits
+//! with 101 when one failed. `--list` lists them, as `cargo test -- --list` expects.
 
 use std::io::Write;
-use std::panic;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -60,7 +60,8 @@ pub fn run(tests: &[Test]) -> ExitCode {
         print!("test {} ... ", t.name);
         let _ = std::io::stdout().flush();
         let began = Instant::now();
-        match panic::catch_unwind(t.run) {
+        let thread = std::thread::Builder::new().name(t.name.to_string()).spawn(t.run);
+        match thread.expect("a thread for the test").join() {
             Ok(()) => println!("ok ({:.2} s)", began.elapsed().as_secs_f64()),
             Err(_) => {
                 println!("FAILED");

@@ -16,6 +16,8 @@ mod harness;
 mod protocol;
 #[path = "../common/signal.rs"]
 mod signal;
+#[path = "../common/skip.rs"]
+mod skip;
 mod stockfish;
 mod support;
 

@@ -12,15 +12,15 @@ use crate::support::{after, installed, moves, pos};
 pub const STOCKFISH: &str = "/usr/games/stockfish";
 
 /// Stockfish with `options`, or `None` after saying the test is skipped.
-fn stockfish(test: &str, options: &[(&str, &str)]) -> Option<UciEngine> {
-    let mut config = EngineConfig::new(installed(test, STOCKFISH, "stockfish")?);
+fn stockfish(options: &[(&str, &str)]) -> Option<UciEngine> {
+    let mut config = EngineConfig::new(installed(STOCKFISH, "stockfish")?);
     config.options = options.iter().map(|&(n, v)| (n.to_string(), v.to_string())).collect();
     config.hash_mb = Some(16);
     Some(UciEngine::start(config).unwrap_or_else(|e| panic!("{e}")))
 }
 
 pub fn handshake() {
-    let Some(mut engine) = stockfish("handshake", &[("Frobnication", "on"), ("skill level", "20")]) else {
+    let Some(mut engine) = stockfish(&[("Frobnication", "on"), ("skill level", "20")]) else {
         return;
     };
     assert!(engine.name().starts_with("Stockfish"), "{}", engine.name());
@@ -43,7 +43,7 @@ pub fn handshake() {
 }
 
 pub fn mate_in_one() {
-    let Some(mut engine) = stockfish("mate_in_one", &[]) else { return };
+    let Some(mut engine) = stockfish(&[]) else { return };
     let p = pos("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", Variant::Standard);
     let a = engine.analyse(&p, &[], &Limit::depth(5)).unwrap();
     let mate = Move::normal(Square::D1, Square::D8);
@@ -63,7 +63,7 @@ fn untimed(a: &Analysis) -> Analysis {
 }
 
 pub fn nodes_limit_is_reproducible() {
-    let Some(mut engine) = stockfish("nodes_limit_is_reproducible", &[]) else { return };
+    let Some(mut engine) = stockfish(&[]) else { return };
     let initial = Position::default();
     let game = moves(&initial, &["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6"]);
     let limit = Limit::nodes(1000);
@@ -72,14 +72,14 @@ pub fn nodes_limit_is_reproducible() {
     engine.analyse_line(&initial, &game[..3], &limit).unwrap();
     let second = engine.analyse_line(&initial, &game, &limit).unwrap();
     assert_eq!(untimed(&first), untimed(&second));
-    let Some(mut fresh) = stockfish("nodes_limit_is_reproducible", &[]) else { return };
+    let Some(mut fresh) = stockfish(&[]) else { return };
     assert_eq!(untimed(&fresh.analyse_line(&initial, &game, &limit).unwrap()), untimed(&first));
     assert!(first.nodes >= 1000 && first.nodes < 2000 && !first.pv.is_empty(), "{first:?}");
     assert_eq!(engine.take_warnings(), []);
 }
 
 pub fn chess960_castling() {
-    let Some(mut engine) = stockfish("chess960_castling", &[]) else { return };
+    let Some(mut engine) = stockfish(&[]) else { return };
     // King f1, rook h1: castling (`f1h1`, rook to f1) mates; `f1g1` would be a plain king step.
     let p = pos("4rkr1/4p1p1/8/8/8/8/8/5K1R w K - 0 1", Variant::Chess960);
     let a = engine.analyse(&p, &[], &Limit::depth(4)).unwrap();
@@ -99,7 +99,7 @@ pub fn chess960_castling() {
 }
 
 pub fn crazyhouse_is_unsupported() {
-    let Some(mut engine) = stockfish("crazyhouse_is_unsupported", &[]) else { return };
+    let Some(mut engine) = stockfish(&[]) else { return };
     let r = engine.analyse(&Position::new(Variant::Crazyhouse), &[], &Limit::nodes(100));
     assert!(matches!(r, Err(AnalyzerError::UnsupportedVariant)), "{r:?}");
     assert!(engine.analyse(&Position::default(), &[], &Limit::nodes(100)).is_ok());

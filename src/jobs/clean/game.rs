@@ -142,11 +142,18 @@ impl<'o> CleanHooks<'o> {
             match role {
                 TagRole::Roster(6) => text = Cow::Borrowed(result.as_str()),
                 TagRole::SetUp => {
-                    setup = true;
-                    if text != "1" && game.tag(b"FEN").is_some() {
+                    if game.tag(b"FEN").is_none() {
+                        // SetUp "1" promises a FEN: without one the game starts from the standard
+                        // position, which needs no SetUp ("0" says so and stays).
+                        if text != "0" {
+                            self.repair(RepairKind::SetUp, format!("[SetUp \"{text}\"]"), "");
+                            continue;
+                        }
+                    } else if text != "1" {
                         self.repair(RepairKind::SetUp, text.as_ref(), "1");
                         text = Cow::Borrowed("1");
                     }
+                    setup = true;
                 }
                 TagRole::Fen if self.game.fen_repaired => {
                     if let Some(start) = &self.game.start {

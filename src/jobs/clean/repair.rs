@@ -44,7 +44,7 @@ repair_kinds! {
     Date => "date", "repaired_date", "a date written 2024-01-15 or 2024/01/15";
     Variant => "variant", "repaired_variant", "a Variant tag spelled otherwise than Chess960 or Crazyhouse";
     Fen => "fen", "repaired_fen", "a FEN with castling rights its rooks contradict, an impossible en passant square or fullmove 0";
-    SetUp => "setup", "repaired_setup", "a FEN without SetUp \"1\"";
+    SetUp => "setup", "repaired_setup", "a FEN without SetUp \"1\", or SetUp \"1\" without a FEN (dropped)";
     Roster => "roster", "repaired_roster", "Seven Tag Roster tags added with the standard's unknown values";
 }
 

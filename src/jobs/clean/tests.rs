@@ -122,6 +122,24 @@ fn games_are_written_canonical_with_every_repair_logged() {
     assert_eq!(c.stats.games, 4);
 }
 
+/// SetUp "1" goes with a FEN: added where a FEN has none, dropped where there is no FEN.
+#[test]
+fn the_setup_tag_follows_the_fen() {
+    let c = clean(
+        "[Event \"no fen\"]\n[SetUp \"1\"]\n\n1. e4 *\n\n[Event \"zero\"]\n[SetUp \"0\"]\n\n1. e4 *\n\n\
+         [Event \"fen\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. O-O *\n",
+    );
+    let games: Vec<&str> = c.out.split("\n\n[Event").collect();
+    assert!(!games[0].contains("SetUp"), "{}", c.out);
+    assert!(games[1].contains("[SetUp \"0\"]"), "{}", c.out);
+    assert!(games[2].contains("[SetUp \"1\"]"), "{}", c.out);
+    let setup: Vec<(u64, &str, &str)> =
+        c.repairs.iter().filter(|r| r.1 == "setup").map(|r| (r.0, r.2.as_str(), r.3.as_str())).collect();
+    assert_eq!(setup, [(1, "[SetUp \"1\"]", ""), (3, "", "[SetUp \"1\"]")]);
+    let again = clean(&c.out).repairs;
+    assert!(again.is_empty(), "the output cleans to itself: {again:?}");
+}
+
 #[test]
 fn the_output_is_the_same_at_any_thread_count_and_chunk_size() {
     let many = GAMES.repeat(40);

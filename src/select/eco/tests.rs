@@ -298,8 +298,7 @@ fn lichess_exports() -> Vec<(String, Tags)> {
     .into_iter()
     .map(|(rel, tags)| (rel.to_string(), tags))
     .collect();
-    let studies =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/games/lichess_studies");
+    let studies = crate::shared_data_dir().join("games/lichess_studies");
     let mut names: Vec<String> = std::fs::read_dir(studies)
         .map(|d| d.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
         .unwrap_or_default();
@@ -360,11 +359,12 @@ fn pgnkit_classifies_as_python_chess_does() {
     }
     let python = std::process::Command::new("python3").args(["-c", "import chess.pgn"]).output();
     if !python.is_ok_and(|o| o.status.success()) {
-        println!("skipped: python-chess not found (pip install chess==1.11.2)");
+        crate::skip::skip("python-chess not found (pip install chess==1.11.2)");
         return;
     }
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let paths: Vec<String> = files.iter().map(|rel| format!("../shared/data/{rel}")).collect();
+    let shared = crate::shared_data_dir();
+    let paths: Vec<String> = files.iter().map(|rel| shared.join(rel).display().to_string()).collect();
     let out = std::process::Command::new("python3")
         .arg(root.join("scripts/eco_oracle.py"))
         .args(&paths)
