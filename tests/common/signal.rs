@@ -21,3 +21,25 @@ pub fn sigint_default(command: &mut Command) -> &mut Command {
     }
     command
 }
+
+/// Waits until process `pid` catches SIGINT (its handler is installed: bit 2 of `SigCgt` in
+/// `/proc/PID/status`), so a signal sent next reaches the handler, not the default action, however
+/// slowly a loaded machine starts it. `false` when it exited or did not install one in 30 s.
+#[cfg(target_os = "linux")]
+#[allow(dead_code)] // the `uci` test binary includes this file for sigint_default alone
+pub fn wait_for_sigint_handler(pid: u32) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::time::Instant::now() < deadline {
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else { return false };
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|m| u64::from_str_radix(m.trim(), 16).ok())
+            .is_some_and(|m| m & (1 << 1) != 0);
+        if caught {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    false
+}

@@ -2,7 +2,7 @@
 //! flushes what it released (whole games, from the first), says where it stopped, exits 130. A
 //! signal ignored at start (`nohup`) stays ignored.
 
-use crate::util::{fixture, pgnkit, sigint_default, temp_dir};
+use crate::util::{fixture, pgnkit, sigint_default, temp_dir, wait_for_sigint_handler};
 use pgnkit::pipeline::Options;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -168,13 +168,10 @@ fn clean_stops_on_ctrl_c_leaving_no_output_in_place() {
 
 /// `clean --dedup=prefix` interrupted, in its first pass (which writes nothing) or its second:
 /// exit 130 and nothing left behind. The input is a file, large enough that the signal, sent
-/// 50 ms after the start, comes while it is read.
+/// 50 ms after its handler is installed, comes while it is read.
 #[cfg(unix)]
 #[test]
 fn clean_dedup_prefix_stops_on_ctrl_c_leaving_nothing() {
-    if sigint_ignored() {
-        return;
-    }
     let dir = temp_dir("interrupt-prefix");
     let (input, outputs) = (dir.join("in.pgn"), dir.join("out"));
     std::fs::create_dir_all(&outputs).expect("dir");
@@ -182,12 +179,13 @@ fn clean_dedup_prefix_stops_on_ctrl_c_leaving_nothing() {
     games.extend_from_slice(b"\n\n");
     std::fs::write(&input, games.repeat((64 << 20) / games.len())).expect("write");
     let (out, dups) = (outputs.join("out.pgn"), outputs.join("dups.pgn"));
-    let child = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+    let child = sigint_default(&mut pgnkit())
         .args(["clean", "-q", "-j1", "--dedup=prefix", input.to_str().unwrap(), "-o", out.to_str().unwrap()])
         .args(["--duplicates", dups.to_str().unwrap()])
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn");
+    assert!(wait_for_sigint_handler(child.id()), "pgnkit installs its SIGINT handler");
     std::thread::sleep(std::time::Duration::from_millis(50));
     let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
     assert!(kill.success());

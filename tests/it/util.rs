@@ -84,7 +84,7 @@ pub fn run_with_stdin(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     out
 }
 
-pub use crate::signal::sigint_default;
+pub use crate::signal::{sigint_default, wait_for_sigint_handler};
 
 /// Whether python-chess is missing (then the caller's test is skipped, and says so; under CI it
 /// fails).
