@@ -118,20 +118,19 @@ impl GameWriter {
         }
     }
 
-    /// Writes a comment (its text without delimiters), without the commands `strip` leaves out.
-    pub fn comment(&mut self, depth: u32, text: &[u8]) {
+    /// Writes a comment (its text without delimiters), without the commands `strip` leaves out;
+    /// `true` when what was written of it was not UTF-8 and was read as Windows-1252.
+    pub fn comment(&mut self, depth: u32, text: &[u8]) -> bool {
         if !self.keeps(depth) || self.strip.comments {
-            return;
+            return false;
         }
         if !(self.strip.clock || self.strip.eval) || memchr::memmem::find(text, b"[%").is_none() {
-            self.moves.comment(&mut self.movetext, text);
-            return;
+            return self.moves.comment(&mut self.movetext, text);
         }
         self.comment.clear();
         without_commands(text, self.strip, &mut self.comment);
-        if self.comment.iter().any(|b| !b.is_ascii_whitespace()) {
-            self.moves.comment(&mut self.movetext, &self.comment);
-        }
+        self.comment.iter().any(|b| !b.is_ascii_whitespace())
+            && self.moves.comment(&mut self.movetext, &self.comment)
     }
 
     /// A variation starts.

@@ -59,8 +59,10 @@
 //!   [`Writer::end_game`], and a filled Result tag is `*`, the standard's unknown value (the tag
 //!   section is written before the result comes: a caller that knows it passes a Result tag).
 //!
-//! Invariant: no allocation per event. Tag lines are kept in the writer's own buffers (reused
-//! from game to game) until the movetext starts; movetext goes straight into `out`.
+//! Invariants: what is written is UTF-8 (tag values come as text, a comment that is not UTF-8 is
+//! read as Windows-1252, the SAN callers give is ASCII); no allocation per event but for such a
+//! comment. Tag lines are kept in the writer's own buffers (reused from game to game) until the
+//! movetext starts; movetext goes straight into `out`.
 
 use super::class::is_space;
 use super::{GameResult, Nag};
@@ -252,8 +254,9 @@ impl Writer {
     }
 
     /// A comment's text (without delimiters), written `{ text }` with its whitespace collapsed
-    /// and any `}` removed.
-    pub fn comment(&mut self, out: &mut Vec<u8>, text: &[u8]) {
+    /// and any `}` removed: as UTF-8 when it is that, else read as Windows-1252
+    /// ([`super::text`]), which is then returned as `true`.
+    pub fn comment(&mut self, out: &mut Vec<u8>, text: &[u8]) -> bool {
         self.start_movetext(out);
         // Most comments (`[%clk 0:03:00]`) are written as they stand: one scan, one copy.
         if let Some((plain, spaced)) = plain_comment(text) {
@@ -265,11 +268,20 @@ impl Writer {
                     out.extend_from_slice(if plain.is_empty() { b"}" } else { b" }" });
                 });
                 self.number_due = true;
-                return;
+                return false;
             }
         }
-        let utf8 = std::str::from_utf8(text).is_ok();
-        let word_width = |w: &[u8]| (if utf8 { width(w) } else { w.len() }) - count_braces(w);
+        if std::str::from_utf8(text).is_err() {
+            self.text_comment(out, super::text::windows_1252(text).as_bytes());
+            return true;
+        }
+        self.text_comment(out, text);
+        false
+    }
+
+    /// [`Writer::comment`] for a comment of UTF-8 text that is not written as it stands.
+    fn text_comment(&mut self, out: &mut Vec<u8>, text: &[u8]) {
+        let word_width = |w: &[u8]| width(w) - count_braces(w);
         let (mut words, mut inner) = (0usize, 0);
         for w in words_of(text) {
             words += 1;
@@ -598,7 +610,7 @@ fn zero_bytes(x: u64) -> u64 {
     !(((x & !HIGH) + !HIGH) | x | !HIGH)
 }
 
-/// Characters in `text` if it is UTF-8 (bytes that start a character).
+/// Characters in `text`, which is UTF-8 (bytes that start a character).
 #[inline]
 fn width(text: &[u8]) -> usize {
     text.iter().filter(|&&b| b & 0xc0 != 0x80).count()
