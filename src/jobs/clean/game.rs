@@ -16,6 +16,7 @@ use crate::jobs::export::GameWriter;
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::Lenience;
 use crate::pgn::tag::ascii_str;
+use crate::pgn::text::{decode, escape_not_utf8, windows_1252};
 use crate::pgn::writer::{ROSTER, roster_place};
 use crate::pgn::{GameResult, Nag, RawComment};
 use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
@@ -40,6 +41,9 @@ struct Current {
     last_written: Option<(Position, Option<crate::chess::Move>)>,
     /// Variations written and not yet closed.
     open: u32,
+    /// The first comment written that was not UTF-8 (read as Windows-1252): the game's one
+    /// encoding repair, unless a tag value was not UTF-8 either.
+    encoding: Option<Repair>,
 }
 
 /// What a tag's name makes of it when its game is written.
@@ -108,6 +112,7 @@ impl<'o> CleanHooks<'o> {
         let mut present = [false; 7];
         let opening = self.filter.opening().filter(|_| opts.eco_tags.is_some());
         let mut named = [false; 2];
+        let mut encoding = None;
         for &(name, value) in &game.tags {
             // Tag names are ASCII (the reader reads no other byte in a name).
             let Some(name) = ascii_str(name) else { continue };
@@ -128,8 +133,8 @@ impl<'o> CleanHooks<'o> {
                 }
             }
             let (text, not_utf8) = value.decode();
-            if not_utf8 {
-                self.repair(RepairKind::Encoding, String::from_utf8_lossy(value.raw), text.as_ref());
+            if not_utf8 && encoding.is_none() {
+                encoding = Some(encoding_repair(&value.unescape(), &text));
             }
             let mut text: Cow<'_, str> = text;
             if let TagRole::Roster(r) = role {
@@ -191,6 +196,8 @@ impl<'o> CleanHooks<'o> {
         if opts.add_ply_count {
             self.writer.tag("PlyCount", itoa::Buffer::new().format(game.plies));
         }
+        // One repair a game, showing the first text read as Windows-1252 (tags come first).
+        self.out.repairs.extend(encoding.or(self.game.encoding.take()));
     }
 
     /// The key of a game for `--dedup`: its variant, start position and mainline moves.
@@ -207,6 +214,12 @@ impl<'o> CleanHooks<'o> {
         let hash = h.digest128();
         DedupKey([hash as u32, (hash >> 32) as u32, (hash >> 64) as u32])
     }
+}
+
+/// The repair of text that was not UTF-8: its bytes (those not UTF-8 as `\xNN`), and the text
+/// written.
+fn encoding_repair(raw: &[u8], text: &str) -> Repair {
+    Repair { kind: RepairKind::Encoding, before: escape_not_utf8(raw), after: text.to_string() }
 }
 
 impl<'a> Hooks<'a> for CleanHooks<'_> {
@@ -258,13 +271,13 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         if p.mv.is_none() {
             self.game.null_move = true;
             if p.token.raw != b"--" {
-                let (before, after) = (String::from_utf8_lossy(p.token.raw).into_owned(), "--".to_string());
-                self.out.repairs.push(Repair { kind: RepairKind::NullMove, before, after });
+                let before = decode(p.token.raw).0.into_owned();
+                self.out.repairs.push(Repair { kind: RepairKind::NullMove, before, after: "--".to_string() });
             }
         } else if !p.canonical {
             let kind =
                 if p.lenience == Lenience::CHECK_MARK { RepairKind::CheckMark } else { RepairKind::San };
-            let (before, after) = (String::from_utf8_lossy(p.token.raw), String::from_utf8_lossy(san));
+            let (before, after) = (decode(p.token.raw).0, String::from_utf8_lossy(san));
             self.out.repairs.push(Repair { kind, before: before.into_owned(), after: after.into_owned() });
         }
     }
@@ -276,8 +289,12 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
     }
 
     fn comment(&mut self, _: &Game<'a>, depth: u32, comment: RawComment<'a>) {
-        if self.game.error.is_none() {
-            self.writer.comment(depth, comment.raw);
+        if self.game.error.is_none()
+            && self.writer.comment(depth, comment.raw)
+            && self.game.encoding.is_none()
+        {
+            let text = comment.text();
+            self.game.encoding = Some(encoding_repair(text, &windows_1252(text)));
         }
     }
 
