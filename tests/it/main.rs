@@ -4,6 +4,7 @@
 mod annotate;
 mod check;
 mod clean;
+mod encoding;
 // The fuzz targets' properties and PGN event trace, shared with `tests/fuzz` (one copy).
 #[path = "../fuzz/src/checks.rs"]
 mod checks;
