@@ -102,6 +102,9 @@ pub struct Reader<'a> {
     /// Where the tags of the game being read start (their `[`), read again for the rare checks
     /// that need their names or values.
     tags: Vec<usize>,
+    /// Where the movetext of the game being read starts, while it is to be checked for text that
+    /// is not UTF-8 (`usize::MAX`: its tags were not UTF-8 already).
+    movetext: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -131,6 +134,7 @@ impl<'a> Reader<'a> {
             mid_input: false,
             mid_line: false,
             tags: Vec::new(),
+            movetext: 0,
         }
     }
 
@@ -264,31 +268,29 @@ impl<'a> Reader<'a> {
         }
         let tags = self.pos;
         let header_only = self.read_tag_section(v, emit_tags);
-        // Text that is not UTF-8 is flagged once a game: in the tags, else in the movetext.
-        let flagged = self.flag_not_utf8(v, tags);
+        // Text that is not UTF-8 is flagged once a game: in the tags, else in the movetext (where
+        // it starts is kept in memory: a value live across the movetext loop cost instructions).
+        self.movetext = if self.flag_not_utf8(v, tags) { usize::MAX } else { self.pos };
         let emit_moves = v.begin_movetext().is_continue();
         if header_only {
             if emit_moves {
                 v.outcome(None, self.off(self.pos));
             }
         } else {
-            let movetext = self.pos;
             self.read_movetext(v, emit_moves);
-            if !flagged {
-                self.flag_not_utf8(v, movetext);
+            if self.movetext != usize::MAX {
+                self.flag_not_utf8(v, self.movetext);
             }
         }
         Some(v.end_game())
     }
 
     /// Reports the first byte of `from..` the position that is not UTF-8 ([`ProblemKind::NotUtf8`])
-    /// and returns whether there was one: one ASCII test of the whole range, the look for the byte
-    /// only if it fails.
+    /// and returns whether there was one: one ASCII test of the whole range (a vectorized OR,
+    /// cheaper than `is_ascii`'s early exits), the look for the byte only if it fails.
     #[inline(always)]
     fn flag_not_utf8<V: Visitor<'a>>(&mut self, v: &mut V, from: usize) -> bool {
-        // An OR over the bytes: a vectorized reduction, cheaper than `is_ascii`'s early exits.
-        self.bytes[from..self.pos].iter().fold(0, |acc, &x| acc | x) >= 0x80
-            && self.flag_first_not_utf8(v, from)
+        scan::has_high_byte(&self.bytes[from..self.pos]) && self.flag_first_not_utf8(v, from)
     }
 
     /// [`flag_not_utf8`](Self::flag_not_utf8) for a range that is not ASCII.
