@@ -118,19 +118,26 @@ impl GameWriter {
         }
     }
 
-    /// Writes a comment (its text without delimiters), without the commands `strip` leaves out;
-    /// `true` when what was written of it was not UTF-8 and was read as Windows-1252.
-    pub fn comment(&mut self, depth: u32, text: &[u8]) -> bool {
+    /// Writes a comment (its text without delimiters), without the commands `strip` leaves out.
+    pub fn comment(&mut self, depth: u32, text: &[u8]) {
         if !self.keeps(depth) || self.strip.comments {
-            return false;
+            return;
         }
         if !(self.strip.clock || self.strip.eval) || memchr::memmem::find(text, b"[%").is_none() {
-            return self.moves.comment(&mut self.movetext, text);
+            self.moves.comment(&mut self.movetext, text);
+            return;
         }
         self.comment.clear();
         without_commands(text, self.strip, &mut self.comment);
-        self.comment.iter().any(|b| !b.is_ascii_whitespace())
-            && self.moves.comment(&mut self.movetext, &self.comment)
+        if self.comment.iter().any(|b| !b.is_ascii_whitespace()) {
+            self.moves.comment(&mut self.movetext, &self.comment);
+        }
+    }
+
+    /// The first comment of the game written so far that was not UTF-8, as read (it was written
+    /// as its Windows-1252 reading: [`Writer::take_not_utf8`]).
+    pub fn take_not_utf8(&mut self) -> Option<Vec<u8>> {
+        self.moves.take_not_utf8()
     }
 
     /// A variation starts.

@@ -140,6 +140,8 @@ pub struct Writer {
     depth: usize,
     /// The next Black move needs its `N...`.
     number_due: bool,
+    /// The game's first comment that was not UTF-8, as given.
+    not_utf8: Option<Vec<u8>>,
 }
 
 impl Writer {
@@ -159,6 +161,7 @@ impl Writer {
             opens: 0,
             depth: 0,
             number_due: true,
+            not_utf8: None,
         }
     }
 
@@ -193,6 +196,7 @@ impl Writer {
         self.opens = 0;
         self.depth = 0;
         self.number_due = true;
+        self.not_utf8 = None;
     }
 
     /// A tag pair, `value` as text (the caller decodes it; the writer escapes it).
@@ -255,8 +259,8 @@ impl Writer {
 
     /// A comment's text (without delimiters), written `{ text }` with its whitespace collapsed
     /// and any `}` removed: as UTF-8 when it is that, else read as Windows-1252
-    /// ([`super::text`]), which is then returned as `true`.
-    pub fn comment(&mut self, out: &mut Vec<u8>, text: &[u8]) -> bool {
+    /// ([`super::text`]; the first such comment of a game is kept for [`Writer::take_not_utf8`]).
+    pub fn comment(&mut self, out: &mut Vec<u8>, text: &[u8]) {
         self.start_movetext(out);
         // Most comments (`[%clk 0:03:00]`) are written as they stand: one scan, one copy.
         if let Some((plain, spaced)) = plain_comment(text) {
@@ -268,15 +272,24 @@ impl Writer {
                     out.extend_from_slice(if plain.is_empty() { b"}" } else { b" }" });
                 });
                 self.number_due = true;
-                return false;
+                return;
             }
         }
         if std::str::from_utf8(text).is_err() {
+            if self.not_utf8.is_none() {
+                self.not_utf8 = Some(text.trim_ascii().to_vec());
+            }
             self.text_comment(out, super::text::windows_1252(text).as_bytes());
-            return true;
+            return;
         }
         self.text_comment(out, text);
-        false
+    }
+
+    /// The first comment of the game written so far that was not UTF-8, as given (it was written
+    /// as its Windows-1252 reading); `None` after this call until another comes, and after the
+    /// game ends.
+    pub fn take_not_utf8(&mut self) -> Option<Vec<u8>> {
+        self.not_utf8.take()
     }
 
     /// [`Writer::comment`] for a comment of UTF-8 text that is not written as it stands.

@@ -186,9 +186,7 @@ fn write(w: &mut Writer, out: &mut Vec<u8>, events: &[Ev<'_>]) {
                 ply += 1;
             }
             Ev::Nag(n) => w.nag(out, Nag(*n)),
-            Ev::Comment(c) => {
-                w.comment(out, c);
-            }
+            Ev::Comment(c) => w.comment(out, c),
             Ev::Begin => {
                 w.begin_variation(out);
                 stack.push(ply);

@@ -41,9 +41,6 @@ struct Current {
     last_written: Option<(Position, Option<crate::chess::Move>)>,
     /// Variations written and not yet closed.
     open: u32,
-    /// The first comment written that was not UTF-8 (read as Windows-1252): the game's one
-    /// encoding repair, unless a tag value was not UTF-8 either.
-    encoding: Option<Repair>,
 }
 
 /// What a tag's name makes of it when its game is written.
@@ -197,7 +194,9 @@ impl<'o> CleanHooks<'o> {
             self.writer.tag("PlyCount", itoa::Buffer::new().format(game.plies));
         }
         // One repair a game, showing the first text read as Windows-1252 (tags come first).
-        self.out.repairs.extend(encoding.or(self.game.encoding.take()));
+        let comment = self.writer.take_not_utf8();
+        let comment = || comment.map(|text| encoding_repair(&text, &windows_1252(&text)));
+        self.out.repairs.extend(encoding.or_else(comment));
     }
 
     /// The key of a game for `--dedup`: its variant, start position and mainline moves.
@@ -214,6 +213,14 @@ impl<'o> CleanHooks<'o> {
         let hash = h.digest128();
         DedupKey([hash as u32, (hash >> 32) as u32, (hash >> 64) as u32])
     }
+}
+
+/// A move token as a repair shows it (UTF-8, else Windows-1252); out of line, off the path of
+/// every move.
+#[cold]
+#[inline(never)]
+fn token_text(raw: &[u8]) -> String {
+    decode(raw).0.into_owned()
 }
 
 /// The repair of text that was not UTF-8: its bytes (those not UTF-8 as `\xNN`), and the text
@@ -271,14 +278,17 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         if p.mv.is_none() {
             self.game.null_move = true;
             if p.token.raw != b"--" {
-                let before = decode(p.token.raw).0.into_owned();
-                self.out.repairs.push(Repair { kind: RepairKind::NullMove, before, after: "--".to_string() });
+                self.out.repairs.push(Repair {
+                    kind: RepairKind::NullMove,
+                    before: token_text(p.token.raw),
+                    after: "--".to_string(),
+                });
             }
         } else if !p.canonical {
             let kind =
                 if p.lenience == Lenience::CHECK_MARK { RepairKind::CheckMark } else { RepairKind::San };
-            let (before, after) = (decode(p.token.raw).0, String::from_utf8_lossy(san));
-            self.out.repairs.push(Repair { kind, before: before.into_owned(), after: after.into_owned() });
+            let (before, after) = (token_text(p.token.raw), String::from_utf8_lossy(san));
+            self.out.repairs.push(Repair { kind, before, after: after.into_owned() });
         }
     }
 
@@ -289,12 +299,8 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
     }
 
     fn comment(&mut self, _: &Game<'a>, depth: u32, comment: RawComment<'a>) {
-        if self.game.error.is_none()
-            && self.writer.comment(depth, comment.raw)
-            && self.game.encoding.is_none()
-        {
-            let text = comment.text();
-            self.game.encoding = Some(encoding_repair(text, &windows_1252(text)));
+        if self.game.error.is_none() {
+            self.writer.comment(depth, comment.raw);
         }
     }
 
