@@ -135,7 +135,7 @@ impl Kind {
             ProblemKind::MalformedTag
             | ProblemKind::UnterminatedTagValue
             | ProblemKind::UnescapedQuoteInTag => Kind::BadTag,
-            ProblemKind::Utf16Bom | ProblemKind::TagNotUtf8 => Kind::Encoding,
+            ProblemKind::Utf16Bom | ProblemKind::NotUtf8 => Kind::Encoding,
             _ if !p.is_error() => Kind::SyntaxWarning,
             _ => Kind::Syntax,
         };

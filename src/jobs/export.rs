@@ -134,6 +134,12 @@ impl GameWriter {
         }
     }
 
+    /// The first comment of the game written so far that was not UTF-8, as read (it was written
+    /// as its Windows-1252 reading: [`Writer::take_not_utf8`]).
+    pub fn take_not_utf8(&mut self) -> Option<Vec<u8>> {
+        self.moves.take_not_utf8()
+    }
+
     /// A variation starts.
     pub fn begin_variation(&mut self, depth: u32) {
         if self.keeps(depth) {

@@ -113,9 +113,18 @@ impl Observer for Dropping<'_> {
     }
 }
 
-/// The name of `path` as reports show it.
+/// The name of `path` as reports show it: UTF-8, else (a Unix name of other bytes) read as
+/// Windows-1252, as all input text is.
 pub fn display_name(path: &Path) -> String {
-    path.to_string_lossy().into_owned()
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        crate::pgn::text::decode(path.as_os_str().as_bytes()).0.into_owned()
+    }
+    #[cfg(not(unix))]
+    {
+        path.to_string_lossy().into_owned()
+    }
 }
 
 /// Runs `job` over `inputs` (paths, `-` for stdin), handing the outputs to `sink`.

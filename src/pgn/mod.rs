@@ -2,7 +2,8 @@
 //! decoding, game boundaries for parallel chunking, and a writer of the export format.
 //!
 //! The reader is pure syntax (no chess rules): it delivers tags, move tokens, NAGs, comments,
-//! variations, results and diagnostics, each with its byte offset. Line and column are computed
+//! variations, results and diagnostics, each with its byte offset. Text is delivered as bytes;
+//! [`text`] reads it as UTF-8, else Windows-1252, wherever it is written again. Line and column are computed
 //! on demand from an offset with [`LineIndex`] or [`line_col`], never in the hot loop. The
 //! [`Writer`] takes the same kinds of events (a move as SAN bytes with its number) and writes
 //! them in the standard's export format.
@@ -14,6 +15,7 @@ pub mod reader;
 mod scan;
 pub mod split;
 pub mod tag;
+pub mod text;
 #[cfg(test)]
 mod trace;
 pub mod visitor;

@@ -102,6 +102,9 @@ pub struct Reader<'a> {
     /// Where the tags of the game being read start (their `[`), read again for the rare checks
     /// that need their names or values.
     tags: Vec<usize>,
+    /// Where the movetext of the game being read starts, while it is to be checked for text that
+    /// is not UTF-8 (`usize::MAX`: its tags were not UTF-8 already).
+    movetext: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -131,6 +134,7 @@ impl<'a> Reader<'a> {
             mid_input: false,
             mid_line: false,
             tags: Vec::new(),
+            movetext: 0,
         }
     }
 
@@ -262,7 +266,11 @@ impl<'a> Reader<'a> {
             self.pos = self.bytes.len();
             return Some(v.end_game());
         }
-        let header_only = self.read_tags(v, emit_tags);
+        let tags = self.pos;
+        let header_only = self.read_tag_section(v, emit_tags);
+        // Text that is not UTF-8 is flagged once a game: in the tags, else in the movetext (where
+        // it starts is kept in memory: a value live across the movetext loop cost instructions).
+        self.movetext = if self.flag_not_utf8(v, tags) { usize::MAX } else { self.pos };
         let emit_moves = v.begin_movetext().is_continue();
         if header_only {
             if emit_moves {
@@ -270,32 +278,30 @@ impl<'a> Reader<'a> {
             }
         } else {
             self.read_movetext(v, emit_moves);
+            if self.movetext != usize::MAX {
+                self.flag_not_utf8(v, self.movetext);
+            }
         }
         Some(v.end_game())
     }
 
-    /// Reads the tag section. Returns `true` when the game has no movetext (end of input, or a
-    /// new game's tags follow). Values that are not UTF-8 are flagged (they read as
-    /// Windows-1252): one ASCII test of the whole section, then a look at each tag only if it fails.
-    fn read_tags<V: Visitor<'a>>(&mut self, v: &mut V, emit: bool) -> bool {
-        let start = self.pos;
-        let header_only = self.read_tag_section(v, emit);
-        // An OR over the bytes: a vectorized reduction, cheaper than `is_ascii`'s early exits.
-        if self.bytes[start..self.pos].iter().fold(0, |acc, &x| acc | x) >= 0x80 {
-            self.flag_non_utf8_tags(v);
-        }
-        header_only
+    /// Reports the first byte of `from..` the position that is not UTF-8 ([`ProblemKind::NotUtf8`])
+    /// and returns whether there was one: one ASCII test of the whole range (a vectorized OR,
+    /// cheaper than `is_ascii`'s early exits), the look for the byte only if it fails.
+    #[inline(always)]
+    fn flag_not_utf8<V: Visitor<'a>>(&mut self, v: &mut V, from: usize) -> bool {
+        scan::has_high_byte(&self.bytes[from..self.pos]) && self.flag_first_not_utf8(v, from)
     }
 
-    /// Reports each tag value of the section just read that is not UTF-8.
+    /// [`flag_not_utf8`](Self::flag_not_utf8) for a range that is not ASCII.
     #[cold]
     #[inline(never)]
-    fn flag_non_utf8_tags<V: Visitor<'a>>(&mut self, v: &mut V) {
-        for i in 0..self.tags.len() {
-            let at = self.tags[i];
-            let value = parse_tag(self.bytes, at).value.unwrap_or_default();
-            if std::str::from_utf8(&self.bytes[value]).is_err() {
-                self.problem(v, ProblemKind::TagNotUtf8, at);
+    fn flag_first_not_utf8<V: Visitor<'a>>(&mut self, v: &mut V, from: usize) -> bool {
+        match std::str::from_utf8(&self.bytes[from..self.pos]) {
+            Ok(_) => false,
+            Err(e) => {
+                self.problem(v, ProblemKind::NotUtf8, from + e.valid_up_to());
+                true
             }
         }
     }

@@ -4,6 +4,23 @@
 //! `memchr` is built for long haystacks and is a call with setup; these searches end within the
 //! first 32 or 64 bytes almost always, so one inline SIMD test answers them.
 
+/// Whether a byte of `text` has its high bit set (`text` is not ASCII): an OR of 32-byte blocks,
+/// which the vectorizer makes one load and one OR a block, the last block overlapping the one
+/// before it instead of a byte loop over the rest.
+#[inline]
+pub(crate) fn has_high_byte(text: &[u8]) -> bool {
+    const BLOCK: usize = 32;
+    let or = |block: &[u8]| block.iter().fold(0u8, |acc, &b| acc | b);
+    if text.len() < BLOCK {
+        return or(text) >= 0x80;
+    }
+    let mut acc = [0u8; BLOCK];
+    for block in text.chunks_exact(BLOCK) {
+        acc.iter_mut().zip(block).for_each(|(a, &b)| *a |= b);
+    }
+    (or(&acc) | or(&text[text.len() - BLOCK..])) >= 0x80
+}
+
 /// Position of the first byte of `text` that is one of `needles`.
 #[inline(always)]
 pub(crate) fn find_any<const N: usize>(text: &[u8], needles: [u8; N]) -> Option<usize> {
@@ -161,6 +178,19 @@ impl ByteSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn high_bytes_are_found_at_any_place_and_length() {
+        for len in [0, 1, 31, 32, 33, 63, 64, 65, 100, 1000] {
+            let mut text = vec![b'a'; len];
+            assert!(!has_high_byte(&text), "{len}");
+            for at in 0..len {
+                text[at] = 0x80;
+                assert!(has_high_byte(&text), "{len} {at}");
+                text[at] = 0x7f;
+            }
+        }
+    }
 
     /// A set with many distinct nibble rows (every byte whose bit count is odd, and a few more).
     const ODD: ByteSet = {

@@ -9,6 +9,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use super::scan;
+use super::text::decode_cow;
 use super::visitor::ProblemKind;
 
 /// A parsed (or rejected) tag pair.
@@ -196,9 +197,9 @@ impl<'a> RawTag<'a> {
         Cow::Owned(out)
     }
 
-    /// The unescaped value as text: UTF-8 if valid, else Windows-1252. The flag is `true`
-    /// when the Windows-1252 fallback was used (the reader flags such a value as
-    /// [`ProblemKind::TagNotUtf8`]).
+    /// The unescaped value as text: UTF-8 if valid, else Windows-1252 ([`super::text`]). The flag
+    /// is `true` when the Windows-1252 fallback was used (the reader flags such a game with
+    /// [`ProblemKind::NotUtf8`]).
     ///
     /// ```
     /// use pgnkit::pgn::RawTag;
@@ -212,7 +213,7 @@ impl<'a> RawTag<'a> {
         {
             return (Cow::Borrowed(text), false);
         }
-        decode_text(self.unescape())
+        decode_cow(self.unescape())
     }
 }
 
@@ -223,35 +224,6 @@ pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
     // SAFETY: ASCII is UTF-8.
     #[allow(unsafe_code)]
     bytes.is_ascii().then(|| unsafe { std::str::from_utf8_unchecked(bytes) })
-}
-
-/// Bytes as text: UTF-8 if valid (borrowed when possible), else Windows-1252 (`true`).
-pub fn decode_text(bytes: Cow<'_, [u8]>) -> (Cow<'_, str>, bool) {
-    match bytes {
-        Cow::Borrowed(b) => match std::str::from_utf8(b) {
-            Ok(s) => (Cow::Borrowed(s), false),
-            Err(_) => (Cow::Owned(windows_1252(b)), true),
-        },
-        Cow::Owned(v) => match String::from_utf8(v) {
-            Ok(s) => (Cow::Owned(s), false),
-            Err(e) => (Cow::Owned(windows_1252(e.as_bytes())), true),
-        },
-    }
-}
-
-/// Windows-1252 to UTF-8 (the five undefined bytes map to the C1 controls, as WHATWG does).
-pub fn windows_1252(bytes: &[u8]) -> String {
-    const HIGH: [char; 32] = [
-        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž', '\u{8f}',
-        '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}', 'ž', 'Ÿ',
-    ];
-    bytes
-        .iter()
-        .map(|&b| match b {
-            0x80..=0x9f => HIGH[usize::from(b - 0x80)],
-            _ => char::from(b),
-        })
-        .collect()
 }
 
 #[cfg(test)]

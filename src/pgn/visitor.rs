@@ -116,8 +116,9 @@ pub enum ProblemKind {
     /// A game of nothing but a result token: no tags, no movetext before it. Most often a result
     /// written twice (`1-0 1-0`), whose second copy reads as a game of its own.
     LoneResult,
-    /// A tag value that is not UTF-8: it reads as Windows-1252 (Latin-1 files).
-    TagNotUtf8,
+    /// Text of the game (a tag, a comment, any token) that is not UTF-8: it reads as
+    /// Windows-1252 (Latin-1 files). Reported once a game, where the first such byte is.
+    NotUtf8,
 }
 
 impl ProblemKind {
@@ -130,7 +131,7 @@ impl ProblemKind {
                 | ProblemKind::ResultInVariation
                 | ProblemKind::UnmatchedCloseBrace
                 | ProblemKind::LoneResult
-                | ProblemKind::TagNotUtf8
+                | ProblemKind::NotUtf8
         )
     }
 
@@ -153,7 +154,7 @@ impl ProblemKind {
             ProblemKind::UnexpectedToken => "unexpected token in movetext; skipped",
             ProblemKind::TooManyTokens => "game too large; rest skipped",
             ProblemKind::TooManyProblems => "too many problems in this game; further ones dropped",
-            ProblemKind::TagNotUtf8 => "tag value not UTF-8; read as Windows-1252",
+            ProblemKind::NotUtf8 => "text not UTF-8; read as Windows-1252",
             ProblemKind::LoneResult => {
                 "a result with no tags and no moves: a game of its own (a result written twice?)"
             }

@@ -59,8 +59,10 @@
 //!   [`Writer::end_game`], and a filled Result tag is `*`, the standard's unknown value (the tag
 //!   section is written before the result comes: a caller that knows it passes a Result tag).
 //!
-//! Invariant: no allocation per event. Tag lines are kept in the writer's own buffers (reused
-//! from game to game) until the movetext starts; movetext goes straight into `out`.
+//! Invariants: what is written is UTF-8 (tag values come as text, a comment that is not UTF-8 is
+//! read as Windows-1252, the SAN callers give is ASCII); no allocation per event but for such a
+//! comment. Tag lines are kept in the writer's own buffers (reused from game to game) until the
+//! movetext starts; movetext goes straight into `out`.
 
 use super::class::is_space;
 use super::{GameResult, Nag};
@@ -138,6 +140,8 @@ pub struct Writer {
     depth: usize,
     /// The next Black move needs its `N...`.
     number_due: bool,
+    /// The game's first comment that was not UTF-8, as given.
+    not_utf8: Option<Vec<u8>>,
 }
 
 impl Writer {
@@ -157,6 +161,7 @@ impl Writer {
             opens: 0,
             depth: 0,
             number_due: true,
+            not_utf8: None,
         }
     }
 
@@ -191,6 +196,7 @@ impl Writer {
         self.opens = 0;
         self.depth = 0;
         self.number_due = true;
+        self.not_utf8 = None;
     }
 
     /// A tag pair, `value` as text (the caller decodes it; the writer escapes it).
@@ -252,7 +258,8 @@ impl Writer {
     }
 
     /// A comment's text (without delimiters), written `{ text }` with its whitespace collapsed
-    /// and any `}` removed.
+    /// and any `}` removed: as UTF-8 when it is that, else read as Windows-1252
+    /// ([`super::text`]; the first such comment of a game is kept for [`Writer::take_not_utf8`]).
     pub fn comment(&mut self, out: &mut Vec<u8>, text: &[u8]) {
         self.start_movetext(out);
         // Most comments (`[%clk 0:03:00]`) are written as they stand: one scan, one copy.
@@ -268,8 +275,26 @@ impl Writer {
                 return;
             }
         }
-        let utf8 = std::str::from_utf8(text).is_ok();
-        let word_width = |w: &[u8]| (if utf8 { width(w) } else { w.len() }) - count_braces(w);
+        if std::str::from_utf8(text).is_err() {
+            if self.not_utf8.is_none() {
+                self.not_utf8 = Some(text.trim_ascii().to_vec());
+            }
+            self.text_comment(out, super::text::windows_1252(text).as_bytes());
+            return;
+        }
+        self.text_comment(out, text);
+    }
+
+    /// The first comment of the game written so far that was not UTF-8, as given (it was written
+    /// as its Windows-1252 reading); `None` after this call until another comes, and after the
+    /// game ends.
+    pub fn take_not_utf8(&mut self) -> Option<Vec<u8>> {
+        self.not_utf8.take()
+    }
+
+    /// [`Writer::comment`] for a comment of UTF-8 text that is not written as it stands.
+    fn text_comment(&mut self, out: &mut Vec<u8>, text: &[u8]) {
+        let word_width = |w: &[u8]| width(w) - count_braces(w);
         let (mut words, mut inner) = (0usize, 0);
         for w in words_of(text) {
             words += 1;
@@ -598,7 +623,7 @@ fn zero_bytes(x: u64) -> u64 {
     !(((x & !HIGH) + !HIGH) | x | !HIGH)
 }
 
-/// Characters in `text` if it is UTF-8 (bytes that start a character).
+/// Characters in `text`, which is UTF-8 (bytes that start a character).
 #[inline]
 fn width(text: &[u8]) -> usize {
     text.iter().filter(|&&b| b & 0xc0 != 0x80).count()

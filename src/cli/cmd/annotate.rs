@@ -31,6 +31,8 @@ Examples:
 After every mainline move the output holds [%eval 0.17] / [%eval #-3] (White's view) in the
 move's comment; moves that lose enough winning chances get lichess's NAG ($6 ?!, $2 ?, $4 ??),
 its comment (Inaccuracy. Nf3 was best.) and the engine's line as a variation (--variations).
+The output is UTF-8: tags, comments and the lines of games written as read that are not UTF-8
+are read as Windows-1252.
 
 Limits: --nodes and --depth are reproducible: every position is searched from a cleared hash,
 so the output is the same at any --engines and from run to run, and evaluations are cached
@@ -248,7 +250,7 @@ fn epd(args: &Args, opts: &AnnotateOptions, engines: usize, cache: Option<Arc<Ca
     let mut annotator = EpdAnnotator::new(opts, engines)?;
     let (mut failures, mut interrupted) = (false, false);
     'files: for file in &args.input.files {
-        let name = file.display().to_string();
+        let name = pgnkit::jobs::run::display_name(file);
         let input = Input::open(file, InputOptions { no_mmap: true }).map_err(Error::from)?;
         let Source::Stream(stream) = input.source else { unreachable!("no_mmap opens a stream") };
         let read_error = |e| Error::from(InputError::reading(&input.path, input.compression, e));

@@ -28,9 +28,11 @@ Every input game ends in one place: written, rejected (kept verbatim in --reject
 out, or a duplicate (kept verbatim in --duplicates). --report FILE writes JSON Lines: one record
 per repair ({\"type\": \"repair\", \"data\": {file, game, line, offset, kind, before, after}}),
 rejection, filtered game and duplicate (with the rule that matched and the game kept: {\"rule\":
-\"game\", \"of\": {file, game}}), then a summary with the ledger per input. Outputs are written
-under a temporary name and renamed when the run completes: an interrupted run (exit 130) or a
-failed one leaves none under its final name.";
+\"game\", \"of\": {file, game}}), then a summary with the ledger per input. The output is UTF-8:
+tag values and comments that are not UTF-8 are read as Windows-1252, one `encoding` repair a game
+(its `before` shows the bytes as \\xNN); the rejects and duplicates are byte copies of the input,
+in its encoding. Outputs are written under a temporary name and renamed when the run completes:
+an interrupted run (exit 130) or a failed one leaves none under its final name.";
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum StripArg {

@@ -152,7 +152,8 @@ fn record(pos: &Position, ops: &Ops, a: Option<&Analysis>, out: &mut String) {
 pub const BATCH: usize = 256;
 
 /// Reads the next [`BATCH`] lines of `reader` (fewer at its end, none past it) into `batch`,
-/// each as `str::lines` gives it (without its `\n` or `\r\n`), invalid UTF-8 replaced.
+/// each as `str::lines` gives it (without its `\n` or `\r\n`), a line that is not UTF-8 read as
+/// Windows-1252 (as all input text: [`crate::pgn::text`]).
 pub fn read_batch(reader: &mut impl BufRead, batch: &mut Vec<String>) -> std::io::Result<()> {
     batch.clear();
     let mut bytes = Vec::new();
@@ -163,7 +164,7 @@ pub fn read_batch(reader: &mut impl BufRead, batch: &mut Vec<String>) -> std::io
         }
         let line = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        batch.push(String::from_utf8_lossy(line).into_owned());
+        batch.push(crate::pgn::text::decode(line).0.into_owned());
     }
     Ok(())
 }
@@ -292,12 +293,13 @@ mod tests {
     }
 
     /// Batches split the input as `str::lines` does, whatever its line ends, [`BATCH`] lines at
-    /// most, and come back empty at its end.
+    /// most, and come back empty at its end; a line that is not UTF-8 reads as Windows-1252.
     #[test]
     fn batches_are_the_lines_of_the_input() {
         let mut text = b"a\r\nb\n\n\xff c".to_vec();
         text.extend((0..BATCH).flat_map(|i| format!("\n{i}").into_bytes()));
-        let want: Vec<String> = String::from_utf8_lossy(&text).lines().map(String::from).collect();
+        let want: Vec<String> = crate::pgn::text::windows_1252(&text).lines().map(String::from).collect();
+        assert_eq!(want[3], "ÿ c");
         let mut reader = std::io::Cursor::new(text);
         let (mut got, mut batch) = (Vec::new(), Vec::new());
         let mut sizes = Vec::new();

@@ -2,8 +2,9 @@
 //! format ([`GameWriter`]) with its notes where lichess puts them: after a mainline move its
 //! judgement NAG (old judgement NAGs and comments replaced), then its comment with `[%eval]` first (what the comment held kept, an old
 //! `[%eval]` replaced), then the judgement comment, then the engine's line as a variation before
-//! the variations the game had. Games that cannot be annotated are written as read; filtered
-//! games are not written.
+//! the variations the game had. Games that cannot be annotated are written as read, a line of
+//! them that is not UTF-8 read as Windows-1252 (as all text written); filtered games are not
+//! written.
 
 use super::AnnotateOptions;
 use super::collect::{Fate, Mainline};
@@ -11,6 +12,7 @@ use super::notes::{Plan, eval_text};
 use crate::chess::Position;
 use crate::error::{Kind, Severity};
 use crate::jobs::export::{GameWriter, Strip, without_commands};
+use crate::pgn::text::push_utf8_lines;
 use crate::pgn::{GameResult, Nag, RawComment};
 use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
 
@@ -221,7 +223,7 @@ impl<'a> Hooks<'a> for AnnotateHooks<'_> {
                 self.writer.finish(&mut self.out, game.result.unwrap_or(GameResult::Unknown));
             }
             Some(Fate::AsRead) => {
-                self.out.extend_from_slice(game.bytes.trim_ascii_end());
+                push_utf8_lines(&mut self.out, game.bytes.trim_ascii_end());
                 self.out.extend_from_slice(b"\n\n");
             }
             Some(Fate::Filtered) | None => {}

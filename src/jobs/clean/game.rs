@@ -15,6 +15,7 @@ use crate::jobs::export::GameWriter;
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::Lenience;
 use crate::pgn::tag::ascii_str;
+use crate::pgn::text::{decode, escape_not_utf8, windows_1252};
 use crate::pgn::writer::{ROSTER, roster_place};
 use crate::pgn::{GameResult, Nag, RawComment};
 use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
@@ -112,6 +113,7 @@ impl<'o> CleanHooks<'o> {
         let mut present = [false; 7];
         let opening = self.filter.opening().filter(|_| opts.eco_tags.is_some());
         let mut named = [false; 2];
+        let mut encoding = None;
         for &(name, value) in &game.tags {
             // Tag names are ASCII (the reader reads no other byte in a name).
             let Some(name) = ascii_str(name) else { continue };
@@ -132,8 +134,8 @@ impl<'o> CleanHooks<'o> {
                 }
             }
             let (text, not_utf8) = value.decode();
-            if not_utf8 {
-                self.repair(RepairKind::Encoding, String::from_utf8_lossy(value.raw), text.as_ref());
+            if not_utf8 && encoding.is_none() {
+                encoding = Some(encoding_repair(&value.unescape(), &text));
             }
             let mut text: Cow<'_, str> = text;
             if let TagRole::Roster(r) = role {
@@ -202,6 +204,10 @@ impl<'o> CleanHooks<'o> {
         if opts.add_ply_count {
             self.writer.tag("PlyCount", itoa::Buffer::new().format(game.plies));
         }
+        // One repair a game, showing the first text read as Windows-1252 (tags come first).
+        let comment = self.writer.take_not_utf8();
+        let comment = || comment.map(|text| encoding_repair(&text, &windows_1252(&text)));
+        self.out.repairs.extend(encoding.or_else(comment));
     }
 
     /// A game's identity under `rule` (its result `result`); under `prefix` its prefixes'
@@ -231,6 +237,20 @@ impl<'o> CleanHooks<'o> {
         };
         Identity { key, who, occasion }
     }
+}
+
+/// A move token as a repair shows it (UTF-8, else Windows-1252); out of line, off the path of
+/// every move.
+#[cold]
+#[inline(never)]
+fn token_text(raw: &[u8]) -> String {
+    decode(raw).0.into_owned()
+}
+
+/// The repair of text that was not UTF-8: its bytes (those not UTF-8 as `\xNN`), and the text
+/// written.
+fn encoding_repair(raw: &[u8], text: &str) -> Repair {
+    Repair { kind: RepairKind::Encoding, before: escape_not_utf8(raw), after: text.to_string() }
 }
 
 impl<'a> Hooks<'a> for CleanHooks<'_> {
@@ -284,14 +304,17 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         } else if p.mv.is_none() {
             self.game.null_move = true;
             if p.token.raw != b"--" {
-                let (before, after) = (String::from_utf8_lossy(p.token.raw).into_owned(), "--".to_string());
-                self.out.repairs.push(Repair { kind: RepairKind::NullMove, before, after });
+                self.out.repairs.push(Repair {
+                    kind: RepairKind::NullMove,
+                    before: token_text(p.token.raw),
+                    after: "--".to_string(),
+                });
             }
         } else if !p.canonical {
             let kind =
                 if p.lenience == Lenience::CHECK_MARK { RepairKind::CheckMark } else { RepairKind::San };
-            let (before, after) = (String::from_utf8_lossy(p.token.raw), String::from_utf8_lossy(san));
-            self.out.repairs.push(Repair { kind, before: before.into_owned(), after: after.into_owned() });
+            let (before, after) = (token_text(p.token.raw), String::from_utf8_lossy(san));
+            self.out.repairs.push(Repair { kind, before, after: after.into_owned() });
         }
     }
 

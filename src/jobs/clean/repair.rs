@@ -1,7 +1,7 @@
 //! What `clean` repairs in a game, each logged as a [`Repair`] (kind, before, after): the tag
-//! values it writes differently (dates, variant names, text that was not UTF-8, a repaired FEN, a
-//! missing SetUp or roster tag), the result it settles on, and the moves and results the replay
-//! read from text that was not their canonical form.
+//! values it writes differently (dates, variant names, a repaired FEN, a missing SetUp or roster
+//! tag), text that was not UTF-8 (tag values and comments), the result it settles on, and the
+//! moves and results the replay read from text that was not their canonical form.
 
 use crate::chess::{Color, Position, Variant};
 use crate::pgn::GameResult;
@@ -40,7 +40,7 @@ repair_kinds! {
     ResultSpelling => "result_spelling", "repaired_result_spelling", "a result with a Unicode dash or a ½";
     Result => "result", "repaired_result", "the Result tag or the result token settled";
     Tag => "tag", "repaired_tag", "an unterminated tag value, read to the end of its line";
-    Encoding => "encoding", "repaired_encoding", "a tag value that was not UTF-8 (read as Windows-1252)";
+    Encoding => "encoding", "repaired_encoding", "text that was not UTF-8, read as Windows-1252 (one a game: the first such tag value or comment, its bytes not UTF-8 shown as \\xNN)";
     Date => "date", "repaired_date", "a date written 2024-01-15 or 2024/01/15";
     Variant => "variant", "repaired_variant", "a Variant tag spelled otherwise than Chess960 or Crazyhouse";
     Fen => "fen", "repaired_fen", "a FEN with castling rights its rooks contradict, an impossible en passant square or fullmove 0";

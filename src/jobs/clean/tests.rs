@@ -17,7 +17,7 @@ struct Cleaned {
     stats: Stats,
 }
 
-fn clean_with(pgn: &str, opts: &CleanOptions, threads: usize, chunk_size: usize) -> Cleaned {
+fn clean_with(pgn: impl AsRef<[u8]>, opts: &CleanOptions, threads: usize, chunk_size: usize) -> Cleaned {
     let job = Clean::new(opts.clone());
     let (workers, pipeline) = (Workers::default(), Options { threads, chunk_size });
     let run_ = Run { name: "t.pgn", job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
@@ -29,7 +29,7 @@ fn clean_with(pgn: &str, opts: &CleanOptions, threads: usize, chunk_size: usize)
         stats: Stats::default(),
     };
     let mut dedup = opts.dedup.map_or(dedup::Dedup::Off, |r| dedup::Dedup::Once(dedup::Seen::new(r)));
-    run(Input::Slice(pgn.as_bytes()), &run_, |o| {
+    run(Input::Slice(pgn.as_ref()), &run_, |o| {
         let chunk = o.records;
         cleaned.stats.merge(&o.stats);
         for g in &chunk.games {
@@ -76,7 +76,7 @@ fn clean_with(pgn: &str, opts: &CleanOptions, threads: usize, chunk_size: usize)
     cleaned
 }
 
-fn clean(pgn: &str) -> Cleaned {
+fn clean(pgn: impl AsRef<[u8]>) -> Cleaned {
     clean_with(pgn, &CleanOptions::default(), 1, 1 << 20)
 }
 
@@ -138,6 +138,39 @@ fn the_setup_tag_follows_the_fen() {
     assert_eq!(setup, [(1, "[SetUp \"1\"]", ""), (3, "", "[SetUp \"1\"]")]);
     let again = clean(&c.out).repairs;
     assert!(again.is_empty(), "the output cleans to itself: {again:?}");
+}
+
+/// Tag values and comments that are not UTF-8 are written as their Windows-1252 reading, the
+/// rest as it stands, with one `encoding` repair a game: the first such tag value, else the
+/// first such comment written; a game that writes none has none.
+#[test]
+fn text_not_utf8_is_written_as_windows_1252_with_one_repair_a_game() {
+    let pgn: &[u8] = b"[Event \"Caf\xe9\"]\n[White \"Dvo\xc5\x99\xc3\xa1k\"]\n[Black \"Ren\xe9\"]\n\n\
+        1. e4 { Kasparov\x92s } e5 (1... c5 { 20\x85Qe7 }) ; na\xefve\n2. Nf3 *\n\n\
+        [Event \"comments\"]\n\n1. d4 { caf\xc3\xa9 } d5 ( 1... Nf6 { \xe9l\xe8ve } ) { move\x97which } *\n\n\
+        [Event \"stripped\"]\n\n1. c4 *\n";
+    let c = clean(pgn);
+    assert!(c.out.starts_with("[Event \"Café\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"Dvořák\"]\n[Black \"René\"]\n"), "{}", c.out);
+    assert!(
+        c.out.contains("1. e4 { Kasparov’s } 1... e5 (1... c5 { 20…Qe7 }) { naïve } 2. Nf3 *"),
+        "{}",
+        c.out
+    );
+    assert!(c.out.contains("1. d4 { café } 1... d5 (1... Nf6 { élève }) { move—which } *"), "{}", c.out);
+    let encodings: Vec<_> = c.repairs.iter().filter(|r| r.1 == "encoding").collect();
+    assert_eq!(
+        encodings,
+        [
+            &(1, "encoding", "Caf\\xe9".to_string(), "Café".to_string()),
+            &(2, "encoding", "\\xe9l\\xe8ve".to_string(), "élève".to_string())
+        ]
+    );
+    // Comments stripped are not written: game 2 has nothing to repair, game 1 its tags.
+    let opts =
+        CleanOptions { strip: Strip { comments: true, ..Strip::default() }, ..CleanOptions::default() };
+    let c = clean_with(pgn, &opts, 1, 1 << 20);
+    let encodings: Vec<u64> = c.repairs.iter().filter(|r| r.1 == "encoding").map(|r| r.0).collect();
+    assert_eq!(encodings, [1]);
 }
 
 #[test]
@@ -241,7 +274,7 @@ fn the_ledger_adds_up() {
     let mut stats = Stats::default();
     writer.begin_input("t.pgn").expect("begin");
     let pgn = GAMES.repeat(5);
-    run(Input::Slice(pgn.as_bytes()), &run_, |o| {
+    run(Input::Slice(pgn.as_ref()), &run_, |o| {
         stats.merge(&o.stats);
         writer.release(o.records, &mut stats)
     })
@@ -281,7 +314,7 @@ fn buffers_handed_back_change_nothing() {
             Run { name: "t.pgn", job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
         let mut stats = Stats::default();
         writer.begin_input("t.pgn").expect("begin");
-        run(Input::Slice(pgn.as_bytes()), &run_, |o| {
+        run(Input::Slice(pgn.as_ref()), &run_, |o| {
             stats.merge(&o.stats);
             writer.release(o.records, &mut stats)
         })

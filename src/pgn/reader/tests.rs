@@ -180,17 +180,20 @@ fn tag_escapes_and_broken_tags() {
 }
 
 #[test]
-fn tag_values_not_utf8_are_flagged_once_each() {
-    // Latin-1 `ü` twice (two tags on one line), UTF-8 `é`, and a Latin-1 byte in a `%`
-    // escape line and in the movetext, neither of them a tag value.
+fn text_not_utf8_is_flagged_once_a_game_where_it_starts() {
+    // Latin-1 `ü` in a `%` escape line inside the tag section, in two tags on one line and in a
+    // comment: one problem, at the first; UTF-8 `é` is no problem.
     let games = trace(
-        b"[Event \"x\"]\n% [Bad \"\xfc\"]\n[White \"M\xfcller\"] [Black \"\xfc\"]\n[Site \"\xc3\xa9\"]\n\n1. e4 {\xfc} *\n\n[Event \"y\"]\n\n*",
+        b"[Event \"x\"]\n% [Bad \"\xfc\"]\n[White \"M\xfcller\"] [Black \"\xfc\"]\n[Site \"\xc3\xa9\"]\n\n1. e4 {\xfc} *\n\n\
+          [Event \"y\"]\n[Site \"\xc3\xa9\"]\n\n1. e4 {ok} e5 ; \xe9\n{\xc3\xa9 \x92} *\n\n[Event \"z\"]\n\n1. e4 {\xc3\xa9} *",
     );
-    assert_eq!(games.len(), 2);
-    let g = lines(&games[0]);
-    let flagged: Vec<&str> = g.lines().filter(|l| l.contains("TagNotUtf8")).collect();
-    assert_eq!(flagged, ["problem@24 TagNotUtf8", "problem@41 TagNotUtf8"], "{g}");
-    assert!(!lines(&games[1]).contains("TagNotUtf8"));
+    assert_eq!(games.len(), 3);
+    let flagged =
+        |g: &[String]| -> Vec<String> { g.iter().filter(|l| l.contains("NotUtf8")).cloned().collect() };
+    assert_eq!(flagged(&games[0]), ["problem@20 NotUtf8"], "{}", lines(&games[0]));
+    assert_eq!(flagged(&games[1]), ["problem@120 NotUtf8"], "{}", lines(&games[1]));
+    assert!(lines(&games[1]).ends_with("problem@120 NotUtf8\nend"), "after the movetext");
+    assert_eq!(flagged(&games[2]), Vec::<String>::new());
 }
 
 #[test]

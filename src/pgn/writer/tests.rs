@@ -385,7 +385,39 @@ fn widths_count_characters_of_utf8_comments() {
     w.san(&mut out, b"e4", 1, false);
     w.comment(&mut out, &[0xe9; 72]);
     w.end_game(&mut out, GameResult::Unknown);
-    assert_eq!(out.split(|&b| b == b'\n').next().map(<[u8]>::len), Some(5), "76 + 6 > 79");
+    let lines = movetext_lines(text(&out));
+    assert_eq!(lines, ["1. e4".to_string(), format!("{{ {} }} *", "é".repeat(72))], "76 + 6 > 79");
+}
+
+/// A comment that is not UTF-8 is written as its Windows-1252 reading, whichever way it is
+/// laid out, and the writer keeps the game's first such comment; a UTF-8 or ASCII one is written
+/// as it stands.
+#[test]
+fn comments_not_utf8_are_written_as_windows_1252() {
+    let mut out = Vec::new();
+    let mut w = Writer::new().max_line(30);
+    w.san(&mut out, b"e4", 1, false);
+    w.comment(&mut out, b"[%clk 0:03:00]");
+    w.comment(&mut out, "café — naïve".as_bytes());
+    assert_eq!(w.take_not_utf8(), None);
+    w.comment(&mut out, b" Kasparov\x92s  20\x85Qe7 ");
+    w.comment(&mut out, b"a move\x97which we see too often in \xe9l\xe8ve games }");
+    w.comment(&mut out, b"");
+    assert_eq!(w.take_not_utf8().as_deref(), Some(&b"Kasparov\x92s  20\x85Qe7"[..]));
+    assert_eq!(w.take_not_utf8(), None, "taken");
+    w.comment(&mut out, b"\xe9");
+    w.end_game(&mut out, GameResult::Unknown);
+    assert_eq!(w.take_not_utf8(), None, "the game ended");
+    assert_eq!(
+        movetext_lines(text(&out)),
+        [
+            "1. e4 { [%clk 0:03:00] }",
+            "{ café — naïve }",
+            "{ Kasparov’s 20…Qe7 } { a",
+            "move—which we see too often in",
+            "élève games } { } { é } *",
+        ]
+    );
 }
 
 #[test]

@@ -84,9 +84,9 @@ impl Facts {
     }
 }
 
-/// The text of a token, for diagnostics.
+/// The text of a token, for diagnostics: UTF-8, else Windows-1252, as all input text.
 fn text(raw: &[u8]) -> String {
-    String::from_utf8_lossy(raw).into_owned()
+    crate::pgn::text::decode(raw).0.into_owned()
 }
 
 /// The FEN of `pos`, for diagnostics.
@@ -454,8 +454,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     }
 
     /// A mainline token that did not resolve but is a result written oddly: with a Unicode dash or
-    /// a `½` (`1–0`, `½-½`), or glued to the last move (`gxf41-0`, the move played). Reported as a
-    /// repair; `false` for anything else.
+    /// a `½` (`1–0`, `½-½`, in UTF-8 or Windows-1252), or glued to the last move (`gxf41-0`, the
+    /// move played). Reported as a repair; `false` for anything else.
     #[cold]
     #[inline(never)]
     fn repaired_result(&mut self, token: SanToken<'a>) -> bool {
@@ -463,7 +463,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             return false;
         }
         let raw = token.raw;
-        let text = String::from_utf8_lossy(raw).into_owned();
+        let text = self::text(raw);
         let spelled = text.replace(['\u{2013}', '\u{2014}', '\u{2212}'], "-").replace('\u{bd}', "1/2");
         if spelled != text
             && let Some(r) = GameResult::from_ascii(spelled.as_bytes())

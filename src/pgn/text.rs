@@ -1,0 +1,123 @@
+//! Text read from PGN input, as text: UTF-8 when it is valid, else Windows-1252 (the PGN standard
+//! says ISO 8859-1, of which Windows-1252 is the superset such files are written in). One rule for
+//! every piece of input text pgnkit writes again (tag values, comments, move tokens quoted in
+//! diagnostics, games copied as read, input names), so everything it writes is UTF-8.
+//!
+//! Invariant: Windows-1252 here maps every byte to a character (the five bytes it leaves undefined
+//! to the C1 controls, as WHATWG does), so a text read so loses nothing: its bytes can be had back.
+
+use std::borrow::Cow;
+
+/// `bytes` as text: UTF-8 if valid (borrowed), else Windows-1252 (`true`).
+///
+/// ```
+/// use pgnkit::pgn::text::decode;
+/// assert_eq!(decode("Réti".as_bytes()), ("Réti".into(), false));
+/// assert_eq!(decode(b"R\xe9ti\x92s"), ("Réti’s".into(), true));
+/// ```
+pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, bool) {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => (Cow::Borrowed(s), false),
+        Err(_) => (Cow::Owned(windows_1252(bytes)), true),
+    }
+}
+
+/// [`decode`] for bytes that may be owned already (an unescaped tag value).
+pub fn decode_cow(bytes: Cow<'_, [u8]>) -> (Cow<'_, str>, bool) {
+    match bytes {
+        Cow::Borrowed(b) => decode(b),
+        Cow::Owned(v) => match String::from_utf8(v) {
+            Ok(s) => (Cow::Owned(s), false),
+            Err(e) => (Cow::Owned(windows_1252(e.as_bytes())), true),
+        },
+    }
+}
+
+/// Windows-1252 to UTF-8 (the five undefined bytes map to the C1 controls, as WHATWG does).
+pub fn windows_1252(bytes: &[u8]) -> String {
+    const HIGH: [char; 32] = [
+        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž', '\u{8f}',
+        '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}', 'ž', 'Ÿ',
+    ];
+    bytes
+        .iter()
+        .map(|&b| match b {
+            0x80..=0x9f => HIGH[usize::from(b - 0x80)],
+            _ => char::from(b),
+        })
+        .collect()
+}
+
+/// Appends `text` (text copied as read, such as a whole game) as UTF-8, line by line: a line that
+/// is UTF-8 as it stands, else its Windows-1252 reading (a line is the unit of a tag and of a `%`
+/// escape line, and holds the comments of files that mix encodings one part per line). Returns
+/// whether a line was read as Windows-1252.
+pub fn push_utf8_lines(out: &mut Vec<u8>, text: &[u8]) -> bool {
+    if std::str::from_utf8(text).is_ok() {
+        out.extend_from_slice(text);
+        return false;
+    }
+    for line in text.split_inclusive(|&b| b == b'\n') {
+        out.extend_from_slice(decode(line).0.as_bytes());
+    }
+    true
+}
+
+/// `bytes` as readable text that keeps them all: UTF-8 runs as they are, each other byte as
+/// `\xNN` (how a repair shows the text it read as Windows-1252).
+///
+/// ```
+/// use pgnkit::pgn::text::escape_not_utf8;
+/// assert_eq!(escape_not_utf8("é".as_bytes()), "é");
+/// assert_eq!(escape_not_utf8(b"Kasparov\x92s"), "Kasparov\\x92s");
+/// ```
+pub fn escape_not_utf8(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        s.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            s.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_is_kept_and_the_rest_read_as_windows_1252() {
+        assert_eq!(decode("Dvořák".as_bytes()), (Cow::Borrowed("Dvořák"), false));
+        assert_eq!(decode(b"\x80 \x93x\x94 \xff \x85 \x97"), (Cow::Owned::<str>("€ “x” ÿ … —".into()), true));
+        assert_eq!(decode_cow(Cow::Owned(b"\"\xe9".to_vec())), (Cow::Owned::<str>("\"é".into()), true));
+        assert_eq!(decode_cow(Cow::Owned("é".into())), (Cow::Owned::<str>("é".into()), false));
+    }
+
+    /// Every byte reads as a character of its own: nothing read so is lost.
+    #[test]
+    fn windows_1252_maps_every_byte_to_a_distinct_character() {
+        let all: Vec<u8> = (0..=255).collect();
+        let text = windows_1252(&all);
+        let chars: std::collections::HashSet<char> = text.chars().collect();
+        assert_eq!((text.chars().count(), chars.len()), (256, 256));
+        assert_eq!(windows_1252(b"\x81\x8d\x8f\x90\x9d"), "\u{81}\u{8d}\u{8f}\u{90}\u{9d}");
+    }
+
+    #[test]
+    fn copied_text_is_read_line_by_line() {
+        let mut out = Vec::new();
+        assert!(!push_utf8_lines(&mut out, "[White \"Réti\"]\n".as_bytes()));
+        let mixed = b"[White \"R\xc3\xa9ti\"]\r\n[Black \"R\xe9ti\"]\n% \x85\n1. e4 { \xe9 } *";
+        assert!(push_utf8_lines(&mut out, mixed));
+        assert_eq!(
+            String::from_utf8(out).expect("UTF-8"),
+            "[White \"Réti\"]\n[White \"Réti\"]\r\n[Black \"Réti\"]\n% …\n1. e4 { é } *"
+        );
+    }
+
+    #[test]
+    fn escapes_keep_every_byte() {
+        assert_eq!(escape_not_utf8(b"a\xe9\xc3\xa9\xff"), "a\\xe9é\\xff");
+    }
+}
