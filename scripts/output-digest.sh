@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Prints one digest line per (input, command) of what a pgnkit build writes: `check` (text and
-# `--json --games`, `--strict-san`) and `positions` (every format, `--unique`, `--tags`), stdout,
-# stderr and exit code, with timings taken out. Two builds write the same output when their
+# `--json --games`, `--strict-san`), `positions` (every format, `--unique`, `--tags`), `clean`
+# (the output, rejects, duplicates and report of a plain run and of `--dedup` with ECO tags) and
+# `annotate` (PGN and JSON Lines with the built-in engine at one node a position, on the fixtures
+# and the smaller shared files; EPD lines of the EPD suites under fixtures), stdout, stderr, the
+# files written and exit code, with timings taken out. Two builds write the same output when their
 # digests are equal:
 #   scripts/output-digest.sh OLD_BIN > old.txt; scripts/output-digest.sh NEW_BIN > new.txt
 #   diff old.txt new.txt
@@ -33,8 +36,11 @@ for line in sys.stdin.buffer:
         rec = json.loads(text)
         data = rec.get("data", {})
         if rec["type"] == "summary":
-            for k in ("seconds", "mb_per_s", "games_per_s"):
-                data.pop(k, None)
+            # Timings, and the figures made of them (rates, how busy the engines were).
+            timing = re.compile(r"seconds|_per_s|busy|microseconds|millis")
+            for d in (data, data.get("counts") or {}):
+                for k in [k for k in d if timing.search(k)]:
+                    d.pop(k)
         elif rec["type"] == "diagnostic":
             column = data.get("column", data.get("col"))
             data = {k: data.get(k) for k in keep}
@@ -46,7 +52,13 @@ for line in sys.stdin.buffer:
 '
 }
 
-# digest LABEL FILE ARGS...: one line, the digest of stdout, stderr and exit code.
+# The flag that writes ECO tags: `--eco-tags all` where the build has it, else `--eco`.
+if "$bin" clean --help | grep -q -- '--eco-tags'; then eco_tags=(--eco-tags all); else eco_tags=(--eco); fi
+
+# digest LABEL FILE ARGS...: one line, the digest of stdout, stderr and exit code (and of the
+# files under $files_dir, which a command writes with -o, --rejects...).
+files_dir=$(mktemp -d)
+trap 'rm -rf "$files_dir"' EXIT
 digest() {
   local label=$1 file=$2 code
   shift 2
@@ -59,8 +71,10 @@ digest() {
   # (which reads them line by line), so they are hashed as written.
   local stdout=normalize
   [[ $label == positions-* ]] && stdout=cat
-  printf '%s %s %s\n' "$( ("$stdout" <"$out"; echo "--"; normalize <"$err"; echo "exit $code") | sha256sum | cut -c1-16)" "$label" "$file"
-  rm -f "$out" "$err"
+  printf '%s %s %s\n' "$( ("$stdout" <"$out"; echo "--"; normalize <"$err"; echo "exit $code"
+    for written in "$files_dir"/*; do [ -e "$written" ] && { echo "-- ${written##*/}"; normalize <"$written"; }; done) |
+    sha256sum | cut -c1-16)" "$label" "$file"
+  rm -f "$out" "$err" "$files_dir"/*
 }
 
 for f in "${files[@]}"; do
@@ -72,4 +86,19 @@ for f in "${files[@]}"; do
   done
   digest positions-unique "$f" positions -q --unique --format epd "$f"
   digest positions-tags "$f" positions -q --format jsonl --tags White,Black,Result,WhiteElo --skip-errors "$f"
+  d=$files_dir
+  digest clean "$f" clean -q "$f" -o "$d/out.pgn" --rejects "$d/rejects.pgn" --report "$d/report.jsonl"
+  digest clean-dedup-eco "$f" clean -q --dedup "${eco_tags[@]}" --strip clock "$f" -o "$d/out.pgn" \
+    --duplicates "$d/dups.pgn" --report "$d/report.jsonl"
+  # annotate replays and searches every position: the fixtures and the files under 2 MB.
+  if [[ $f == fixtures/* ]] || { [[ $f != *.zst ]] && (($(stat -c %s "$f") < 2000000)); }; then
+    for fmt in pgn jsonl; do
+      digest "annotate-$fmt" "$f" annotate -q -j1 --nodes 1 --no-cache --format "$fmt" "$f"
+    done
+  fi
+done
+epd_inputs=$(find fixtures -name '*.epd' | sort)
+[ -d ../shared/data/epd_suites ] && epd_inputs+=" ../shared/data/epd_suites/wac.epd ../shared/data/epd_suites/bratko-kopec.epd"
+for f in $epd_inputs; do
+  digest annotate-epd "$f" annotate -q -j1 --nodes 1 --no-cache --format epd "$f"
 done
