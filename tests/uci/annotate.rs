@@ -5,7 +5,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use pgnkit::engine::client::{FLOOR, MULTIPLE, WARM_UP};
 
 use crate::fake;
 use crate::signal::sigint_ignored;
@@ -92,6 +94,15 @@ pub fn annotate_position_that_always_crashes_is_unevaluated() {
         err.contains("game 2 (? - ?): ply 7: the position after ply 7 was left without an evaluation"),
         "{err}"
     );
+    // The summary says why.
+    let more = args(&["--no-cache", "--nodes", "100", "--format", "jsonl"], fake_engine(&["crash-at=1"]));
+    let o = annotate(&games(&d), &more);
+    let s = summary(&o.stdout);
+    assert_eq!(
+        (&s["unevaluated"], &s["crashed"], &s["timed_out"]),
+        (&15.into(), &15.into(), &0.into()),
+        "{s}"
+    );
 }
 
 pub fn annotate_hang_is_killed_and_the_run_goes_on() {
@@ -99,13 +110,67 @@ pub fn annotate_hang_is_killed_and_the_run_goes_on() {
     let input = d.join("one.pgn");
     std::fs::write(&input, "[Event \"one\"]\n\n1. e4 e5 2. Nf3 *\n").expect("write");
     let more = fake_engine(&["hang-at=3"]);
-    let o = annotate(&input, &args(&["--no-cache", "--nodes", "100", "--search-timeout", "1"], more));
+    let o = annotate(&input, &args(&["--no-cache", "--nodes", "100", "--engine-timeout", "1"], more));
     let (out, err) = (text(&o.stdout), text(&o.stderr));
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(out.contains("[Event \"one\"]") && out.contains("2. Nf3"), "{out}");
     assert_eq!(err.matches("[unevaluated,").count(), 1, "the third position: {err}");
     assert!(err.contains("ply 2") && err.contains("timed out"), "{err}");
     assert_eq!(out.matches("[%eval ").count(), 2, "the other positions: {out}");
+}
+
+pub fn annotate_hang_after_the_warm_up_costs_seconds() {
+    let d = dir("warm-hang");
+    // The eighth search hangs (game two's start position); the seven before set the pace.
+    let more = fake_engine(&["hang-at=8"]);
+    let started = Instant::now();
+    let o = pgnkit()
+        .arg("annotate")
+        .args(args(&["--no-cache", "--nodes", "100", "--engines", "1"], more))
+        .arg(games(&d))
+        .stdin(Stdio::null())
+        .output()
+        .expect("run pgnkit");
+    let took = started.elapsed();
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    both_games(&out);
+    assert_eq!(out.matches("[%eval ").count(), 13, "the hung position is a start position: {out}");
+    assert_eq!(err.matches("[unevaluated,").count(), 1, "{err}");
+    let hang = "game 2 (? - ?): ply 0: the start position was left without an evaluation: engine \
+                timed out: no bestmove within ";
+    assert!(err.contains(hang) && err.contains("x its slowest search under this limit"), "{err}");
+    assert!(err.contains("of stop: the engine was killed [unevaluated,"), "{err}");
+    assert!(err.contains("\n  1 timed out\n"), "{err}");
+    assert!(
+        err.contains(
+            "pgnkit annotate: unevaluated positions: 1 the engine hung or timed out on, 0 it crashed \
+             on at every try, 0 other"
+        ),
+        "{err}"
+    );
+    // A generous margin over the floor and `stop` (4 s), far below the minute of the default.
+    assert!(took < Duration::from_secs(45), "{took:?}");
+}
+
+pub fn annotate_engine_timeout_is_checked() {
+    let d = dir("engine-timeout");
+    let input = games(&d);
+    for (extra, message) in [
+        (vec!["--engine-timeout", "5"], "--engine-timeout need --engine PATH"),
+        (vec!["--engine", "/no/such/engine", "--engine-timeout", "0"], "is not a positive number of seconds"),
+        (vec!["--engine", "/no/such/engine", "--engine-timeout", "x"], "is not a positive number of seconds"),
+    ] {
+        let o = annotate(&input, &args(&extra, Vec::new()));
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", text(&o.stderr));
+        assert!(text(&o.stderr).contains(message), "{extra:?}: {}", text(&o.stderr));
+    }
+    // The rule --help states is the client's.
+    let o = pgnkit().args(["annotate", "--help"]).output().expect("run pgnkit");
+    let help = text(&o.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    let rule = format!("{MULTIPLE} times the slowest search so far and at least {} s", FLOOR.as_secs());
+    assert!(help.contains(&rule), "{help}");
+    assert!(help.contains(&format!("generous for their first {WARM_UP} searches")), "{help}");
 }
 
 pub fn annotate_garbage_and_illegal_pv_are_warnings() {
@@ -246,7 +311,7 @@ pub fn annotate_ctrl_c_stops_the_search_in_progress() {
     let d = dir("ctrl-c");
     let (out, cache, log) = (d.join("out.pgn"), d.join("cache.sqlite"), Log::new());
     // The second `go` is answered only at `stop`; the deadline (60 s) is far away.
-    let mut a = args(&["--nodes", "100", "--engines", "1", "--search-timeout", "60"], Vec::new());
+    let mut a = args(&["--nodes", "100", "--engines", "1", "--engine-timeout", "60"], Vec::new());
     a.extend(["--cache".into(), cache.display().to_string(), "-o".into(), out.display().to_string()]);
     a.extend(fake_engine(&["hang-stop-at=2", &log.mode()]));
     let child = pgnkit()

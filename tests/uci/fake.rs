@@ -15,6 +15,8 @@
 //!   `exit-at-uci`: exit when `uci` comes; `uciok-once=FILE`: send `uciok` only when FILE does
 //!   not exist, and create it (so only the first engine started completes its handshake).
 //! - `slow-go=MS`: wait MS milliseconds before answering each `go` (a run to kill mid-way).
+//! - `think=MS`: answer each `go` after MS milliseconds, meanwhile answering `isready` at once
+//!   (a long search by an engine that follows UCI).
 //! - `stderr-flood`: write 1 MiB to stderr at each `go` before answering.
 //! - `variants`: list `UCI_Variant` with `chess` and `crazyhouse`.
 //! - `log=FILE`: append `# start PID` and every command received to FILE.
@@ -96,6 +98,7 @@ struct Modes {
     no_pv: bool,
     slow_uci: Option<u64>,
     slow_go: Option<u64>,
+    think: Option<u64>,
     no_uciok: bool,
     uciok_once: Option<String>,
     exit_at_uci: bool,
@@ -121,6 +124,7 @@ impl Modes {
                 "no-pv" => m.no_pv = true,
                 "slow-uci" => m.slow_uci = n().map(u64::from),
                 "slow-go" => m.slow_go = n().map(u64::from),
+                "think" => m.think = n().map(u64::from),
                 "no-uciok" => m.no_uciok = true,
                 "uciok-once" => m.uciok_once = Some(value.to_string()),
                 "exit-at-uci" => m.exit_at_uci = true,
@@ -193,7 +197,8 @@ fn search_output(pos: &Position, modes: &Modes) -> Vec<String> {
 pub fn run(args: &[String]) -> i32 {
     let mut modes = Modes::parse(args);
     modes.log(&format!("# start {}", std::process::id()));
-    let mut out = io::stdout().lock();
+    // Locked per line: a `think` search answers from a thread of its own.
+    let mut out = io::stdout();
     let (mut chess960, mut crazyhouse) = (false, false);
     let mut pos = Position::default();
     let mut gos = 0;
@@ -282,7 +287,12 @@ pub fn run(args: &[String]) -> i32 {
                     std::thread::sleep(Duration::from_millis(ms));
                 }
                 let lines = search_output(&pos, &modes);
-                if modes.hang_stop_at.contains(&gos) {
+                if let Some(ms) = modes.think {
+                    std::thread::spawn(move || {
+                        std::thread::sleep(Duration::from_millis(ms));
+                        say(&mut io::stdout(), &lines);
+                    });
+                } else if modes.hang_stop_at.contains(&gos) {
                     held = Some(lines);
                 } else {
                     say(&mut out, &lines);

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::collect::Mainline;
-use super::{ANALYSED, CACHE_HITS, ENGINE_MICROSECONDS, FROM_RULES, POSITIONS, UNEVALUATED};
+use super::{
+    ANALYSED, CACHE_HITS, CRASHED, ENGINE_MICROSECONDS, FROM_RULES, POSITIONS, TIMED_OUT, UNEVALUATED,
+};
 use crate::analysis::{Analysis, Analyzer, AnalyzerError, Limit, PovScore, Score};
 use crate::annotate::cache::{Cache, EngineId};
 use crate::chess::{Move, Outcome, Position, Termination};
@@ -198,6 +200,11 @@ impl Analyst {
                         Err(AnalyzerError::Interrupted) => return Ok(None),
                         Err(e) => {
                             unsupported = matches!(e, AnalyzerError::UnsupportedVariant);
+                            match e {
+                                AnalyzerError::Timeout(_) => stats.add(TIMED_OUT, 1),
+                                AnalyzerError::Terminated => stats.add(CRASHED, 1),
+                                _ => {}
+                            }
                             let message = format!("{} was left without an evaluation: {e}", place(ply));
                             let d = diagnostic(Some(game), Some(ply), Kind::Unevaluated, message);
                             stats.count(&d);
