@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use pgnkit::engine::client::{FLOOR, MULTIPLE, WARM_UP};
+use pgnkit::engine::client::{MULTIPLE, Timeouts, WARM_UP};
 
 use crate::fake;
 use crate::signal::sigint_ignored;
@@ -149,7 +149,7 @@ pub fn annotate_hang_after_the_warm_up_costs_seconds() {
         ),
         "{err}"
     );
-    // A generous margin over the floor and `stop` (4 s), far below the minute of the default.
+    // A generous margin over the floor and `stop` (3 s), far below the minute of the default.
     assert!(took < Duration::from_secs(45), "{took:?}");
 }
 
@@ -168,9 +168,10 @@ pub fn annotate_engine_timeout_is_checked() {
     // The rule --help states is the client's.
     let o = pgnkit().args(["annotate", "--help"]).output().expect("run pgnkit");
     let help = text(&o.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
-    let rule = format!("{MULTIPLE} times the slowest search so far and at least {} s", FLOOR.as_secs());
+    let floor = Timeouts::default().floor.as_secs();
+    let rule = format!("{MULTIPLE} times the slowest search so far and at least {floor} s");
     assert!(help.contains(&rule), "{help}");
-    assert!(help.contains(&format!("generous for their first {WARM_UP} searches")), "{help}");
+    assert!(help.contains(&format!("for their first {WARM_UP} searches under the limit")), "{help}");
 }
 
 pub fn annotate_garbage_and_illegal_pv_are_warnings() {

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use pgnkit::analysis::{AnalysisWarning, Analyzer, AnalyzerError, Limit};
 use pgnkit::chess::{Position, Variant};
-use pgnkit::engine::client::{EngineConfig, FLOOR, MULTIPLE, StartError, UciEngine, WARM_UP};
+use pgnkit::engine::client::{EngineConfig, MULTIPLE, StartError, Timeouts, UciEngine, WARM_UP};
 use pgnkit::error::Error;
 
 use crate::support::{Log, after, alive, expected, fake, fake_default, moves, pos};
@@ -121,9 +121,10 @@ pub fn hang_is_stopped_then_killed_and_restarted() {
     let t = Instant::now();
     let why = timed_out(engine.analyse(&b, &[], &Limit::nodes(1000)));
     let took = t.elapsed();
-    assert!(why.contains("before the engine's pace is known"), "{why}");
+    assert!(why.starts_with("no bestmove within 0.") && why.contains("s (the default), nor"), "{why}");
     assert!(why.ends_with("nor within 0.2 s of stop: the engine was killed"), "{why}");
-    // Deadline 400 ms + 1000 nodes at MIN_NPS (50 ms), then 200 ms for `stop`.
+    // Asked isready at 300 ms, hung at 400 ms + 1000 nodes at MIN_NPS (50 ms), then 200 ms for
+    // `stop`.
     assert!(took >= Duration::from_millis(650) && took < Duration::from_secs(3), "{took:?}");
     let pids = log.pids();
     assert!(!alive(pids[0]), "the hung engine was not killed");
@@ -148,14 +149,15 @@ pub fn a_hang_after_the_warm_up_is_found_at_the_floor() {
     let why = timed_out(engine.analyse(&a, &[], &limit));
     let took = t.elapsed();
     assert!(why.contains(&format!("({MULTIPLE} x its slowest search under this limit")), "{why}");
-    assert!(why.ends_with("nor within 2.0 s of stop: the engine was killed"), "{why}");
-    // The floor and 2 s for `stop`; the default deadline would be past 60 s.
-    assert!(took >= FLOOR + Duration::from_secs(2) && took < Duration::from_secs(30), "{took:?}");
+    assert!(why.ends_with("nor within 1.0 s of stop: the engine was killed"), "{why}");
+    // The floor and 1 s for `stop`; the default deadline would be past 60 s.
+    let floor = Timeouts::default().floor;
+    assert!(took >= floor + Duration::from_secs(1) && took < Duration::from_secs(30), "{took:?}");
     assert!(!alive(log.pids()[0]), "the hung engine was not killed");
     // The next position goes to a new engine, under the deadline already learnt.
     assert_eq!(engine.analyse(&b, &[], &limit).unwrap(), expected(&b));
     assert_eq!((engine.restarts(), log.pids().len()), (1, 2));
-    assert_eq!(engine.config().pace.slowest(&limit).map(|s| s < FLOOR), Some(true));
+    assert_eq!(engine.config().pace.slowest(&limit).map(|s| s < floor), Some(true));
     assert_eq!(engine.config().pace.slowest(&Limit::nodes(999)), None, "per limit");
 }
 
@@ -165,8 +167,8 @@ fn mid_search_isready(log: &Log) -> usize {
 }
 
 pub fn depth_searches_go_on_while_the_engine_answers() {
-    // Each search takes 1 s, past the 400 ms deadline: the engine is asked isready, answers, and
-    // its answer counts.
+    // Each search takes 1 s, past the 300 ms floor: the engine is asked isready, answers, and its
+    // answer counts.
     let log = Log::new();
     let mut engine = start(fake(&[&log.mode(), "think=1000"]));
     let [a, b] = two_positions();
@@ -184,6 +186,26 @@ pub fn depth_searches_go_on_while_the_engine_answers() {
     assert_eq!(mid_search_isready(&log), 1);
     assert!(!alive(log.pids()[0]));
     assert_eq!(engine.analyse(&b, &[], &Limit::depth(5)).unwrap(), expected(&b));
+}
+
+pub fn a_deaf_engine_is_asked_once() {
+    // It answers isready only after its search: the first search it is asked about is lost, and
+    // it is not asked again.
+    let log = Log::new();
+    let mut config = fake(&[&log.mode(), "think=1000", "deaf"]);
+    config.timeouts.search = Duration::from_secs(20);
+    let mut engine = start(config);
+    let [a, b] = two_positions();
+    let why = timed_out(engine.analyse(&a, &[], &Limit::depth(5)));
+    assert!(
+        why.starts_with("no readyok within 0.2 s of isready, ") && why.ends_with("; it answered stop"),
+        "{why}"
+    );
+    assert!(engine.config().pace.deaf());
+    let t = Instant::now();
+    assert_eq!(engine.analyse(&b, &[], &Limit::depth(5)).unwrap(), expected(&b));
+    assert!(t.elapsed() >= Duration::from_secs(1));
+    assert_eq!((mid_search_isready(&log), log.count("stop"), engine.restarts()), (1, 1, 0));
 }
 
 pub fn movetime_deadline() {

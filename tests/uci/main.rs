@@ -50,6 +50,7 @@ fn main() -> ExitCode {
         faults::hang_is_stopped_then_killed_and_restarted,
         faults::a_hang_after_the_warm_up_is_found_at_the_floor,
         faults::depth_searches_go_on_while_the_engine_answers,
+        faults::a_deaf_engine_is_asked_once,
         faults::movetime_deadline,
         faults::fixed_deadline,
         faults::late_answer_to_stop_is_a_timeout_without_restart,

@@ -21,6 +21,7 @@ pub fn fast_timeouts() -> Timeouts {
         ready: Duration::from_secs(10),
         grace: Duration::from_millis(200),
         search: Duration::from_millis(400),
+        floor: Duration::from_millis(300),
         fixed: None,
         alive: Duration::from_millis(200),
         stop: Duration::from_millis(200),

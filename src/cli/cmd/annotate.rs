@@ -124,9 +124,10 @@ pub struct Args {
     /// A fixed deadline for every search, in seconds (past the time under --movetime): an
     /// engine that has not answered by then counts as hung (sent stop, else killed and
     /// restarted) and the position is left without an evaluation. Without it the deadline
-    /// follows the engines' pace: generous for their first 5 searches under the limit, then 20
-    /// times the slowest search so far and at least 2 s; at --depth, an engine past that is
-    /// asked isready and waited for while it answers.
+    /// follows the engines' pace: for their first 5 searches under the limit an engine is asked
+    /// isready from 2 s on and hung when it does not answer; then a search is hung at 10 times
+    /// the slowest search so far and at least 2 s, or at --depth asked isready then and waited
+    /// for while it answers.
     #[arg(long, value_name = "SECS", value_parser = seconds)]
     engine_timeout: Option<Duration>,
 }

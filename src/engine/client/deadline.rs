@@ -1,31 +1,39 @@
 //! When a search has taken too long: the rule, its numbers, and [`Pace`], what it learns from the
-//! searches an engine finishes.
+//! searches the engines finish.
 //!
 //! - `go movetime T`: hung at T plus [`Timeouts::grace`].
-//! - `go nodes N`: until [`WARM_UP`] searches under the same limit have ended on their own, hung at
-//!   the generous [`Timeouts::search`] plus N / [`MIN_NPS`] seconds; from then on, hung at
-//!   [`MULTIPLE`] times the slowest of them, and never before [`FLOOR`]. Time under a node limit
-//!   follows the nodes: Stockfish's slowest search is a few times its median at 100,000 nodes and
-//!   more, and at 1,000 nodes, where a search takes a millisecond or two, the slowest is the
-//!   machine's scheduling noise (90 ms on a loaded 2-core machine), which the floor covers 20
-//!   times over.
-//! - `go depth D`: the same times, but when one passes the engine is not declared hung: it is
-//!   asked `isready`, which UCI requires it to answer at once even while searching. A `readyok`
-//!   within [`Timeouts::alive`] says it is alive, and it is asked again when the search has run
-//!   twice as long; silence is a hang. Time under a depth limit spreads far more than under a
-//!   node limit (a sharp middlegame takes many times a quiet one), so no multiple of the slowest
-//!   search seen is safe; an engine that answers is never stopped, whatever its search takes.
+//! - `go nodes N` or `go depth D`, for the first [`WARM_UP`] searches under the limit (until that
+//!   many have ended on their own): the engine is asked `isready` once the search has run
+//!   [`Timeouts::floor`], and again each time its time doubles. UCI requires a `readyok` at once,
+//!   even during a search: none within [`Timeouts::alive`] is a hang. Under a node limit the
+//!   search is hung anyway at the generous default, [`Timeouts::search`] plus N / [`MIN_NPS`]
+//!   seconds.
+//! - `go nodes N` after the warm-up: hung at [`MULTIPLE`] times the slowest search that ended on
+//!   its own under the limit, and never before [`Timeouts::floor`]. Time under a node limit
+//!   follows the nodes: Stockfish's slowest search was 2.2-6.4 times its median at 100,000 nodes,
+//!   and at most 2.0 times the slowest of those before it after five; at 1,000 nodes a search
+//!   takes a millisecond or two and the slowest is the machine's scheduling noise (90 ms on a
+//!   loaded 2-core machine), which the floor covers 20 times over.
+//! - `go depth D` after the warm-up: asked `isready` at [`MULTIPLE`] times the slowest search,
+//!   never before the floor, and again each time its time doubles; an engine that answers is
+//!   waited for however long its search takes. Time under a depth limit spreads far more than
+//!   under a node limit, with the position and with D, so no multiple of the searches seen is
+//!   safe; the engine's own answer is.
+//! - An engine that leaves that `isready` unanswered but answers `stop` does not read commands
+//!   while it searches (that search is lost): from then on it is not asked, and a search the
+//!   rule above would ask about is hung at the generous default ([`Timeouts::search`], plus N /
+//!   [`MIN_NPS`] seconds under a node limit).
 //! - `go infinite`: stopped at [`Timeouts::search`], by design.
 //! - [`Timeouts::fixed`] (`annotate --engine-timeout`) replaces all of these: hung at that time
 //!   (past T under a movetime), no question asked.
 //!
 //! Once hung, the engine is sent `stop`; an engine that answers that within [`Timeouts::stop`]
-//! loses this position only, one that does not is killed and restarted.
+//! loses this position only, one that does not is killed and restarted for the next.
 //!
 //! A [`Pace`] is shared by the clones of the [`EngineConfig`](super::EngineConfig) that holds it,
 //! so the engines of a pool, started from one configuration, learn together: they run the same
-//! program at the same limit, and pooling their searches ends the warm-up (where a hang costs the
-//! generous default) after [`WARM_UP`] searches of the pool instead of [`WARM_UP`] per engine.
+//! program at the same limit, and pooling their searches ends the warm-up after [`WARM_UP`]
+//! searches of the pool instead of [`WARM_UP`] per engine.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -42,23 +50,10 @@ pub const MIN_NPS: u64 = 20_000;
 pub const WARM_UP: u64 = 5;
 
 /// A search under a limit is overdue at this many times the slowest that ended on its own.
-pub const MULTIPLE: u32 = 20;
-
-/// The earliest a deadline that follows the engine's pace can be.
-pub const FLOOR: Duration = Duration::from_secs(2);
+pub const MULTIPLE: u32 = 10;
 
 /// Limits whose searches a [`Pace`] keeps, at most (the least recently used goes).
 const LIMITS_KEPT: usize = 16;
-
-/// What happens when a search's deadline passes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Overdue {
-    /// The engine is hung: it is sent `stop`, and killed if it does not answer that either.
-    Hung,
-    /// The engine is asked `isready`: a `readyok` within [`Timeouts::alive`] lets the search run
-    /// on to twice its time so far (and the question is asked again then); none is a hang.
-    Ask,
-}
 
 /// Where a deadline comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,9 +62,10 @@ pub enum Basis {
     Fixed,
     /// The `movetime` and [`Timeouts::grace`].
     Movetime,
-    /// The generous default: the engine has not shown its pace under this limit yet.
+    /// The generous default: the engine's pace under this limit is not known yet, or the engine
+    /// cannot be asked while it searches.
     Default,
-    /// [`MULTIPLE`] times the slowest search that ended on its own (this long), or [`FLOOR`].
+    /// [`MULTIPLE`] times the slowest search that ended on its own (this long), or the floor.
     Pace(Duration),
 }
 
@@ -78,50 +74,53 @@ impl std::fmt::Display for Basis {
         match self {
             Basis::Fixed => f.write_str("the fixed deadline"),
             Basis::Movetime => f.write_str("the movetime and its grace"),
-            Basis::Default => f.write_str("the default, before the engine's pace is known"),
-            Basis::Pace(slowest) => write!(
-                f,
-                "{MULTIPLE} x its slowest search under this limit, {:.3} s, and at least {} s",
-                slowest.as_secs_f64(),
-                FLOOR.as_secs_f64()
-            ),
+            Basis::Default => f.write_str("the default"),
+            Basis::Pace(slowest) => {
+                write!(f, "{MULTIPLE} x its slowest search under this limit, {:.3} s", slowest.as_secs_f64())
+            }
         }
     }
 }
 
-/// How long a search may run, and what happens then.
+/// When a search is asked about, and when it is hung.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Deadline {
-    /// From `go`.
-    pub after: Duration,
-    /// What passing it means.
-    pub overdue: Overdue,
-    /// Where it comes from.
+    /// From `go`, when the engine is first asked `isready` (`None`: never); while it answers,
+    /// again each time the search's time doubles.
+    pub ask: Option<Duration>,
+    /// From `go`, when the search is hung whatever the engine answers (`None`: never, while it
+    /// answers `isready`).
+    pub hung: Option<Duration>,
+    /// Where `hung`, else `ask`, comes from.
     pub basis: Basis,
 }
 
 impl Timeouts {
     /// The deadline of a search under `limit`, when the slowest search that ended on its own
-    /// under it took `slowest` (`None`: fewer than [`WARM_UP`] have); see the module docs.
-    pub fn deadline(&self, limit: &Limit, slowest: Option<Duration>) -> Deadline {
-        let hung = |after, basis| Deadline { after, overdue: Overdue::Hung, basis };
+    /// under it took `slowest` (`None`: fewer than [`WARM_UP`] have), for an engine that is
+    /// `deaf` while it searches (it left an `isready` unanswered and answered `stop`); see the
+    /// module docs.
+    pub fn deadline(&self, limit: &Limit, slowest: Option<Duration>, deaf: bool) -> Deadline {
+        let hung = |after, basis| Deadline { ask: None, hung: Some(after), basis };
         if let Some(fixed) = self.fixed {
             return hung(limit.movetime.map_or(fixed, |t| t.saturating_add(fixed)), Basis::Fixed);
         }
-        let (learned, basis) = match slowest {
-            Some(s) => (Some(s.saturating_mul(MULTIPLE).max(FLOOR)), Basis::Pace(s)),
-            None => (None, Basis::Default),
-        };
+        let learned = slowest.map(|s| (s.saturating_mul(MULTIPLE).max(self.floor), Basis::Pace(s)));
         match (limit.movetime, limit.nodes, limit.depth) {
             (Some(t), _, _) => hung(t.saturating_add(self.grace), Basis::Movetime),
             (None, Some(n), _) => {
-                let default = || {
-                    self.search.saturating_add(Duration::from_micros(n.saturating_mul(1_000_000 / MIN_NPS)))
-                };
-                hung(learned.unwrap_or_else(default), basis)
+                let nodes = Duration::from_micros(n.saturating_mul(1_000_000 / MIN_NPS));
+                let default = self.search.saturating_add(nodes);
+                match learned {
+                    Some((after, basis)) => hung(after, basis),
+                    None if deaf => hung(default, Basis::Default),
+                    None => Deadline { ask: Some(self.floor), hung: Some(default), basis: Basis::Default },
+                }
             }
+            (None, None, Some(_)) if deaf => hung(self.search, Basis::Default),
             (None, None, Some(_)) => {
-                Deadline { after: learned.unwrap_or(self.search), overdue: Overdue::Ask, basis }
+                let (after, basis) = learned.unwrap_or((self.floor, Basis::Default));
+                Deadline { ask: Some(after), hung: None, basis }
             }
             (None, None, None) => hung(self.search, Basis::Default),
         }
@@ -138,12 +137,18 @@ struct Seen {
     slowest: Duration,
 }
 
-/// Per limit, how many searches ended on their own and how long the slowest took. Clones share
-/// it (the engines of a pool learn together).
+/// What a pool of engines has shown: per limit, how many searches ended on their own and how
+/// long the slowest took; whether the engine is deaf while it searches. Clones share it.
 #[derive(Clone, Debug, Default)]
 pub struct Pace {
+    shown: Arc<Mutex<Shown>>,
+}
+
+#[derive(Debug, Default)]
+struct Shown {
     /// Most recently used last.
-    seen: Arc<Mutex<Vec<Seen>>>,
+    seen: Vec<Seen>,
+    deaf: bool,
 }
 
 impl Pace {
@@ -152,19 +157,19 @@ impl Pace {
         Pace::default()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Seen>> {
-        self.seen.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> std::sync::MutexGuard<'_, Shown> {
+        self.shown.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The slowest search under `limit` once [`WARM_UP`] have ended on their own, else `None`.
     pub fn slowest(&self, limit: &Limit) -> Option<Duration> {
-        let seen = self.lock();
-        seen.iter().find(|s| s.limit == *limit).filter(|s| s.searches >= WARM_UP).map(|s| s.slowest)
+        let shown = self.lock();
+        shown.seen.iter().find(|s| s.limit == *limit).filter(|s| s.searches >= WARM_UP).map(|s| s.slowest)
     }
 
     /// A search under `limit` that ended on its own after `took`.
     pub fn record(&self, limit: &Limit, took: Duration) {
-        let mut seen = self.lock();
+        let seen = &mut self.lock().seen;
         let mut entry = match seen.iter().position(|s| s.limit == *limit) {
             Some(i) => seen.remove(i),
             None => Seen { limit: *limit, searches: 0, slowest: Duration::ZERO },
@@ -176,6 +181,21 @@ impl Pace {
         }
         seen.push(entry);
     }
+
+    /// Whether the engine left an `isready` during a search unanswered and answered `stop`.
+    pub fn deaf(&self) -> bool {
+        self.lock().deaf
+    }
+
+    /// The engine left an `isready` during a search unanswered and answered `stop`.
+    pub fn set_deaf(&self) {
+        self.lock().deaf = true;
+    }
+
+    /// The deadline of the next search under `limit` ([`Timeouts::deadline`]).
+    pub fn deadline(&self, timeouts: &Timeouts, limit: &Limit) -> Deadline {
+        timeouts.deadline(limit, self.slowest(limit), self.deaf())
+    }
 }
 
 #[cfg(test)]
@@ -186,33 +206,55 @@ mod tests {
         Duration::from_millis(n)
     }
 
+    fn deadline(ask: Option<u64>, hung: Option<u64>, basis: Basis) -> Deadline {
+        Deadline { ask: ask.map(ms), hung: hung.map(ms), basis }
+    }
+
     #[test]
     fn deadlines_follow_the_limit_then_the_pace() {
         let t = Timeouts::default();
-        let hung = |after, basis| Deadline { after: ms(after), overdue: Overdue::Hung, basis };
-        let ask = |after, basis| Deadline { after: ms(after), overdue: Overdue::Ask, basis };
         let (default, movetime, fixed) = (Basis::Default, Basis::Movetime, Basis::Fixed);
-        assert_eq!(t.deadline(&Limit::movetime(ms(100)), None), hung(5_100, movetime));
-        assert_eq!(t.deadline(&Limit::movetime(ms(100)), Some(ms(100))), hung(5_100, movetime));
-        assert_eq!(t.deadline(&Limit::nodes(1_000_000), None), hung(110_000, default));
-        assert_eq!(t.deadline(&Limit::nodes(1_000), Some(ms(3))), hung(2_000, Basis::Pace(ms(3))));
-        assert_eq!(t.deadline(&Limit::nodes(1_000_000), Some(ms(900))), hung(18_000, Basis::Pace(ms(900))));
-        assert_eq!(t.deadline(&Limit::depth(30), None), ask(60_000, default));
-        assert_eq!(t.deadline(&Limit::depth(18), Some(ms(2_500))), ask(50_000, Basis::Pace(ms(2_500))));
+        let pace = |n| Basis::Pace(ms(n));
+        let nodes = Limit::nodes(1_000_000);
+        assert_eq!(t.deadline(&Limit::movetime(ms(100)), None, false), deadline(None, Some(5_100), movetime));
+        assert_eq!(
+            t.deadline(&Limit::movetime(ms(100)), Some(ms(100)), true),
+            deadline(None, Some(5_100), movetime)
+        );
+        // Nodes: asked from the floor, hung at the default; then hung at the pace's deadline.
+        assert_eq!(t.deadline(&nodes, None, false), deadline(Some(2_000), Some(110_000), default));
+        assert_eq!(t.deadline(&nodes, None, true), deadline(None, Some(110_000), default));
+        assert_eq!(t.deadline(&nodes, Some(ms(900)), false), deadline(None, Some(9_000), pace(900)));
+        assert_eq!(t.deadline(&nodes, Some(ms(900)), true), deadline(None, Some(9_000), pace(900)));
+        assert_eq!(
+            t.deadline(&Limit::nodes(1_000), Some(ms(3)), false),
+            deadline(None, Some(2_000), pace(3))
+        );
+        // Depth: asked, never hung while the engine answers, unless it cannot be asked.
+        assert_eq!(t.deadline(&Limit::depth(30), None, false), deadline(Some(2_000), None, default));
+        assert_eq!(
+            t.deadline(&Limit::depth(18), Some(ms(2_500)), false),
+            deadline(Some(25_000), None, pace(2_500))
+        );
+        assert_eq!(t.deadline(&Limit::depth(18), Some(ms(1)), false), deadline(Some(2_000), None, pace(1)));
+        assert_eq!(
+            t.deadline(&Limit::depth(18), Some(ms(2_500)), true),
+            deadline(None, Some(60_000), default)
+        );
         // Nodes and depth: the nodes bound the time.
         let both = Limit { nodes: Some(1_000), depth: Some(18), movetime: None };
-        assert_eq!(t.deadline(&both, Some(ms(3))), hung(2_000, Basis::Pace(ms(3))));
-        assert_eq!(t.deadline(&Limit::infinite(), Some(ms(3))), hung(60_000, default));
+        assert_eq!(t.deadline(&both, Some(ms(3)), false), deadline(None, Some(2_000), pace(3)));
+        assert_eq!(t.deadline(&Limit::infinite(), Some(ms(3)), false), deadline(None, Some(60_000), default));
         let both = Limit { nodes: Some(u64::MAX), depth: None, movetime: Some(Duration::from_secs(1)) };
-        assert_eq!(t.deadline(&both, None), hung(6_000, movetime));
+        assert_eq!(t.deadline(&both, None, false), deadline(None, Some(6_000), movetime));
         // A fixed deadline replaces the rule.
         let t = Timeouts { fixed: Some(ms(1_500)), ..t };
-        assert_eq!(t.deadline(&Limit::nodes(1_000_000), None), hung(1_500, fixed));
-        assert_eq!(t.deadline(&Limit::depth(30), Some(ms(100))), hung(1_500, fixed));
-        assert_eq!(t.deadline(&Limit::movetime(ms(100)), None), hung(1_600, fixed));
+        assert_eq!(t.deadline(&nodes, None, false), deadline(None, Some(1_500), fixed));
+        assert_eq!(t.deadline(&Limit::depth(30), Some(ms(100)), false), deadline(None, Some(1_500), fixed));
+        assert_eq!(t.deadline(&Limit::movetime(ms(100)), None, false), deadline(None, Some(1_600), fixed));
         assert_eq!(
-            Basis::Pace(ms(31)).to_string(),
-            format!("{MULTIPLE} x its slowest search under this limit, 0.031 s, and at least 2 s")
+            pace(31).to_string(),
+            format!("{MULTIPLE} x its slowest search under this limit, 0.031 s")
         );
     }
 
@@ -230,12 +272,18 @@ mod tests {
         pace.record(&nodes, ms(40));
         assert_eq!(shared.slowest(&nodes), Some(ms(40)));
         assert_eq!(pace.slowest(&depth), None);
+        let t = Timeouts::default();
+        assert_eq!(shared.deadline(&t, &nodes), deadline(None, Some(2_000), Basis::Pace(ms(40))));
+        assert_eq!(shared.deadline(&t, &depth), deadline(Some(2_000), None, Basis::Default));
+        pace.set_deaf();
+        assert!(shared.deaf());
+        assert_eq!(shared.deadline(&t, &depth), deadline(None, Some(60_000), Basis::Default));
         // Limits beyond the kept number push out the least recently used.
         for n in 0..LIMITS_KEPT as u64 {
             pace.record(&Limit::nodes(n), ms(1));
         }
-        assert_eq!(pace.lock().len(), LIMITS_KEPT);
-        assert!(pace.lock().iter().all(|s| s.limit != nodes));
+        assert_eq!(pace.lock().seen.len(), LIMITS_KEPT);
+        assert!(pace.lock().seen.iter().all(|s| s.limit != nodes));
         assert_eq!(pace.slowest(&nodes), None);
     }
 }

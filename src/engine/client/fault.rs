@@ -18,17 +18,24 @@ pub struct Timeouts {
     pub ready: Duration,
     /// Added to a `movetime` limit to make the search's deadline.
     pub grace: Duration,
-    /// The deadline of a search under a depth limit, or under a node limit plus one second per
-    /// [`MIN_NPS`](super::MIN_NPS) nodes, until the engine has shown its pace ([`Timeouts::deadline`]); also how
-    /// long an unlimited search runs before it is stopped.
+    /// The generous deadline of a search under a node limit (plus one second per
+    /// [`MIN_NPS`](super::MIN_NPS) nodes) until the engines have shown their pace, or of one that
+    /// cannot be asked `isready` ([`Timeouts::deadline`]); also how long an unlimited search
+    /// runs before it is stopped.
     pub search: Duration,
+    /// The earliest a deadline that follows the engines' pace can be, and when a search whose
+    /// pace is not known yet is first asked `isready`.
+    pub floor: Duration,
     /// A fixed deadline for every search (past its time under a `movetime` limit), in place of
     /// the rule of [`Timeouts::deadline`]: `annotate --engine-timeout`.
     pub fixed: Option<Duration>,
-    /// After `isready` during a search (a depth limit's deadline), how long to wait for
-    /// `readyok` before the engine counts as hung.
+    /// After `isready` during a search, how long to wait for `readyok` before the engine counts
+    /// as hung: a search is lost when an engine that is alive misses it. Stockfish answered in
+    /// 0.16 ms (median), 12 ms at the slowest, of 30 searches on a loaded 2-core machine.
     pub alive: Duration,
-    /// After `stop`, how long to wait for `bestmove` before killing the engine.
+    /// After `stop`, how long to wait for `bestmove` before killing the engine: one that misses
+    /// it costs a restart (its answer to a search past its deadline is not used). Stockfish
+    /// answered in 0.07 ms (median), 0.14 ms at the slowest, as above.
     pub stop: Duration,
     /// After `quit`, how long to wait for the engine to exit before killing it.
     pub quit: Duration,
@@ -41,9 +48,10 @@ impl Default for Timeouts {
             ready: Duration::from_secs(30),
             grace: Duration::from_secs(5),
             search: Duration::from_secs(60),
+            floor: Duration::from_secs(2),
             fixed: None,
             alive: Duration::from_secs(2),
-            stop: Duration::from_secs(2),
+            stop: Duration::from_secs(1),
             quit: Duration::from_secs(1),
         }
     }

@@ -13,10 +13,11 @@
 //! at most [`EngineConfig::retries`] times, then gives [`AnalyzerError::Terminated`] for that
 //! position; a search past its deadline is sent `stop`, and an engine that does not answer that
 //! either is killed with its process group and restarted for the next position; both give
-//! [`AnalyzerError::Timeout`]. The deadline follows the engine's pace ([`Timeouts::deadline`]):
-//! after a few searches under a node limit, many times the slowest of them, so that a hung engine
-//! costs seconds, not a minute; under a depth limit an overdue engine is asked `isready` and
-//! waited for while it answers. An engine that cannot be started or restarted
+//! [`AnalyzerError::Timeout`]. The deadline follows the engine's pace ([`Timeouts::deadline`]),
+//! so that a hung engine costs seconds, not a minute: for its first searches under a limit the
+//! engine is asked `isready` after a few seconds (silence is a hang), then a search under a node
+//! limit is hung at many times the slowest so far; under a depth limit an overdue engine is asked
+//! `isready` and waited for while it answers. An engine that cannot be started or restarted
 //! is a [`StartError`] (exit code 69) or [`AnalyzerError::Unavailable`]. What was repaired in the
 //! engine's output comes back through [`Analyzer::take_warnings`].
 //!
@@ -47,7 +48,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-pub use deadline::{Deadline, FLOOR, MIN_NPS, MULTIPLE, Overdue, Pace, WARM_UP};
+pub use deadline::{Basis, Deadline, MIN_NPS, MULTIPLE, Pace, WARM_UP};
 pub use fault::{StartError, Timeouts};
 pub use handshake::{EngineId, UciOption};
 pub use line::MAX_PLIES;
@@ -347,13 +348,18 @@ impl UciEngine {
         let mode = CastlingMode::from_chess960(self.chess960 == Some(true));
         p.send_all(&[&line.command(mode), &go_command(limit)]).map_err(broken)?;
         let started = Instant::now();
-        let rule = timeouts.deadline(limit, self.config.pace.slowest(limit));
-        let mut deadline = started + rule.after;
+        let rule = self.config.pace.deadline(&timeouts, limit);
+        let hung_at = rule.hung.map(|h| started + h);
+        // When the engine is asked `isready` next, if it is asked at all.
+        let mut ask_at = rule.ask.map(|a| started + a).filter(|&a| hung_at.is_none_or(|h| a < h));
+        let mut deadline = ask_at.into_iter().chain(hung_at).min().expect("a search is asked about or hung");
         // Why `stop` was sent, once it was.
         let mut stopped: Option<String> = None;
         let mut interrupted = false;
         // An `isready` sent during the search whose `readyok` has not come yet.
         let mut asked = false;
+        // `stop` was sent because that `readyok` did not come.
+        let mut deaf = false;
         let interrupt = self.config.interrupted;
         let mut collector = Collector::default();
         loop {
@@ -368,7 +374,9 @@ impl UciEngine {
                         asked = false;
                         if stopped.is_none() {
                             // Alive: asked again once the search has run twice as long.
-                            deadline = started + started.elapsed().saturating_mul(2);
+                            let next = started + started.elapsed().saturating_mul(2);
+                            ask_at = Some(next).filter(|&a| hung_at.is_none_or(|h| a < h));
+                            deadline = ask_at.into_iter().chain(hung_at).min().unwrap_or(next);
                         }
                         continue;
                     }
@@ -383,6 +391,10 @@ impl UciEngine {
                             // An unlimited search ends with `stop`; any other that needed it went
                             // wrong.
                             Some(why) if *limit != Limit::infinite() => {
+                                if deaf {
+                                    // It answers `stop`, not `isready`: it is not asked again.
+                                    self.config.pace.set_deaf();
+                                }
                                 Err(Fault::Stopped(format!("{why}; it answered stop")))
                             }
                             Some(_) => Ok(()),
@@ -411,21 +423,26 @@ impl UciEngine {
                         deadline = Instant::now() + timeouts.stop;
                     }
                 }
-                Read::Timeout if stopped.is_none() && !asked && rule.overdue == Overdue::Ask => {
+                Read::Timeout
+                    if stopped.is_none() && !asked && ask_at.is_some_and(|a| a <= Instant::now()) =>
+                {
                     p.send("isready").map_err(broken)?;
                     asked = true;
-                    deadline = Instant::now() + timeouts.alive;
+                    deadline = hung_at
+                        .map_or(Instant::now() + timeouts.alive, |h| h.min(Instant::now() + timeouts.alive));
                 }
                 Read::Timeout if stopped.is_none() => {
                     let secs = |d: Duration| d.as_secs_f64();
-                    let why = if asked {
+                    let why = if asked && hung_at.is_none_or(|h| Instant::now() < h) {
+                        deaf = true;
                         format!(
                             "no readyok within {:.1} s of isready, {:.1} s into the search",
                             secs(timeouts.alive),
                             secs(started.elapsed().saturating_sub(timeouts.alive))
                         )
                     } else {
-                        format!("no bestmove within {:.1} s ({})", secs(rule.after), rule.basis)
+                        let after = rule.hung.unwrap_or_default();
+                        format!("no bestmove within {:.1} s ({})", secs(after), rule.basis)
                     };
                     p.send("stop").map_err(broken)?;
                     stopped = Some(why);
