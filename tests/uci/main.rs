@@ -71,6 +71,7 @@ fn main() -> ExitCode {
         annotate::annotate_engine_that_cannot_start_is_exit_69,
         annotate::annotate_killed_and_resumed_is_byte_identical,
         annotate::annotate_stockfish_same_at_one_and_two_engines,
+        annotate::annotate_stockfish_depth_18_is_never_hung,
         annotate::annotate_ctrl_c_stops_the_search_in_progress,
         stockfish::handshake,
         stockfish::mate_in_one,
