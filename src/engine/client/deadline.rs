@@ -10,15 +10,17 @@
 //!   seconds.
 //! - `go nodes N` after the warm-up: hung at [`MULTIPLE`] times the slowest search that ended on
 //!   its own under the limit, and never before [`Timeouts::floor`]. Time under a node limit
-//!   follows the nodes: Stockfish's slowest search was 2.2-6.4 times its median at 100,000 nodes,
-//!   and at most 2.0 times the slowest of those before it after five; at 1,000 nodes a search
-//!   takes a millisecond or two and the slowest is the machine's scheduling noise (90 ms on a
-//!   loaded 2-core machine), which the floor covers 20 times over.
+//!   follows the nodes: Stockfish's searches after the first five took at most 2.0 times the
+//!   slowest before them at 100,000 nodes and 1.5 times at 1,000,000 (on six and four
+//!   collections), so the multiple leaves room for a machine that gets busier; at 1,000 nodes a
+//!   search takes a millisecond or two and the slowest is the machine's scheduling noise (90-209
+//!   ms on a loaded 2-core machine), which the floor covers.
 //! - `go depth D` after the warm-up: asked `isready` at [`MULTIPLE`] times the slowest search,
 //!   never before the floor, and again each time its time doubles; an engine that answers is
 //!   waited for however long its search takes. Time under a depth limit spreads far more than
-//!   under a node limit, with the position and with D, so no multiple of the searches seen is
-//!   safe; the engine's own answer is.
+//!   under a node limit, with the position and with D (at depth 18, five mates found in 1 ms
+//!   each, then sharp middlegames of 1.5-2.9 s), so no multiple of the searches seen is safe;
+//!   the engine's own answer is.
 //! - An engine that leaves that `isready` unanswered but answers `stop` does not read commands
 //!   while it searches (that search is lost): from then on it is not asked, and a search the
 //!   rule above would ask about is hung at the generous default ([`Timeouts::search`], plus N /
@@ -28,7 +30,8 @@
 //!   (past T under a movetime), no question asked.
 //!
 //! Once hung, the engine is sent `stop`; an engine that answers that within [`Timeouts::stop`]
-//! loses this position only, one that does not is killed and restarted for the next.
+//! loses this position only, one that does not is killed and restarted for the next. The figures
+//! above, with their commands (`scripts/search-spread.py`), are in `docs/performance.md`.
 //!
 //! A [`Pace`] is shared by the clones of the [`EngineConfig`](super::EngineConfig) that holds it,
 //! so the engines of a pool, started from one configuration, learn together: they run the same
