@@ -121,7 +121,7 @@ pub fn hang_is_stopped_then_killed_and_restarted() {
     let t = Instant::now();
     let why = timed_out(engine.analyse(&b, &[], &Limit::nodes(1000)));
     let took = t.elapsed();
-    assert!(why.starts_with("no bestmove within 0.") && why.contains("s (the default), nor"), "{why}");
+    assert!(why.starts_with("no bestmove within 0.45 s (the default), nor"), "{why}");
     assert!(why.ends_with("nor within 0.2 s of stop: the engine was killed"), "{why}");
     // Asked isready at 300 ms, hung at 400 ms + 1000 nodes at MIN_NPS (50 ms), then 200 ms for
     // `stop`.
@@ -149,7 +149,7 @@ pub fn a_hang_after_the_warm_up_is_found_at_the_floor() {
     let why = timed_out(engine.analyse(&a, &[], &limit));
     let took = t.elapsed();
     assert!(why.contains(&format!("({MULTIPLE} x its slowest search under this limit")), "{why}");
-    assert!(why.ends_with("nor within 1.0 s of stop: the engine was killed"), "{why}");
+    assert!(why.ends_with("nor within 1 s of stop: the engine was killed"), "{why}");
     // The floor and 1 s for `stop`; the default deadline would be past 60 s.
     let floor = Timeouts::default().floor;
     assert!(took >= floor + Duration::from_secs(1) && took < Duration::from_secs(30), "{took:?}");

@@ -58,6 +58,16 @@ pub const MULTIPLE: u32 = 10;
 /// Limits whose searches a [`Pace`] keeps, at most (the least recently used goes).
 const LIMITS_KEPT: usize = 16;
 
+/// A duration as seconds for messages: at most two decimals, no trailing zeros (`2`, `0.05`).
+pub(crate) struct Secs(pub Duration);
+
+impl std::fmt::Display for Secs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = format!("{:.2}", self.0.as_secs_f64());
+        f.write_str(text.trim_end_matches('0').trim_end_matches('.'))
+    }
+}
+
 /// Where a deadline comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Basis {

@@ -56,6 +56,7 @@ pub use line::MAX_PLIES;
 use crate::analysis::{Analysis, AnalysisWarning, Analyzer, AnalyzerError, Limit, Score};
 use crate::chess::{CastlingMode, Move, Position, Variant};
 
+use deadline::Secs;
 use fault::Fault;
 use handshake::{handshake, plan_options, readyok, setoption, wait_ready};
 use line::Line;
@@ -432,17 +433,16 @@ impl UciEngine {
                         .map_or(Instant::now() + timeouts.alive, |h| h.min(Instant::now() + timeouts.alive));
                 }
                 Read::Timeout if stopped.is_none() => {
-                    let secs = |d: Duration| d.as_secs_f64();
                     let why = if asked && hung_at.is_none_or(|h| Instant::now() < h) {
                         deaf = true;
                         format!(
-                            "no readyok within {:.1} s of isready, {:.1} s into the search",
-                            secs(timeouts.alive),
-                            secs(started.elapsed().saturating_sub(timeouts.alive))
+                            "no readyok within {} s of isready, {} s into the search",
+                            Secs(timeouts.alive),
+                            Secs(started.elapsed().saturating_sub(timeouts.alive))
                         )
                     } else {
-                        let after = rule.hung.unwrap_or_default();
-                        format!("no bestmove within {:.1} s ({})", secs(after), rule.basis)
+                        let after = Secs(rule.hung.unwrap_or_default());
+                        format!("no bestmove within {after} s ({})", rule.basis)
                     };
                     p.send("stop").map_err(broken)?;
                     stopped = Some(why);
@@ -450,9 +450,9 @@ impl UciEngine {
                 }
                 Read::Timeout => {
                     let why = stopped.unwrap_or_default();
-                    let stop = timeouts.stop.as_secs_f64();
+                    let stop = Secs(timeouts.stop);
                     return Err(Fault::Hung(format!(
-                        "{why}, nor within {stop:.1} s of stop: the engine was killed"
+                        "{why}, nor within {stop} s of stop: the engine was killed"
                     )));
                 }
             }
