@@ -118,6 +118,19 @@ pub fn annotate_hang_is_killed_and_the_run_goes_on() {
     assert_eq!(err.matches("[unevaluated,").count(), 1, "the third position: {err}");
     assert!(err.contains("ply 2") && err.contains("timed out"), "{err}");
     assert_eq!(out.matches("[%eval ").count(), 2, "the other positions: {out}");
+    // Positions as EPD: the same, and the summary says why.
+    let input = d.join("three.epd");
+    let fens = ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", "8/8/8/4k3/8/8/4K3/7Q w - -"];
+    std::fs::write(&input, format!("{}\n{}\n{}\n", fens[0], fens[1], fens[0])).expect("write");
+    let more = fake_engine(&["hang-at=2"]);
+    let epd = ["--no-cache", "--nodes", "100", "--engine-timeout", "1", "--format", "epd", "--engines", "1"];
+    let o = pgnkit().arg("annotate").args(args(&epd, more)).arg(&input).output().expect("run pgnkit");
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(out.lines().filter(|l| l.contains(" acd 1;")).count(), 2, "{out}");
+    assert!(err.contains(":2:1: error: left without an evaluation: engine timed out: "), "{err}");
+    let summary = "3 positions, 1 failures (1 the engine hung or timed out on, 0 it crashed on at every try)";
+    assert!(err.contains(summary), "{err}");
 }
 
 pub fn annotate_hang_after_the_warm_up_costs_seconds() {
@@ -346,7 +359,10 @@ pub fn annotate_stockfish_depth_18_is_never_hung() {
         .expect("run pgnkit");
     let (out, err) = (text(&o.stdout), text(&o.stderr));
     assert_eq!(o.status.code(), Some(0), "{err}");
-    assert!(err.contains("13 positions, 0 failures") && !err.contains("timed out"), "{err}");
+    assert!(
+        err.contains("13 positions, 0 failures (0 the engine hung") && !err.contains("engine timed out"),
+        "{err}"
+    );
     assert_eq!(out.lines().filter(|l| l.contains(" acd 18;")).count(), 13, "{out}");
     // How many searches ran past their deadline and were asked isready (each start and each
     // position sends one more): on a machine where a sharp position takes more than 2 s, some.

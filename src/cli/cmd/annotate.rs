@@ -267,6 +267,7 @@ fn epd(args: &Args, opts: &AnnotateOptions, engines: usize, cache: Option<Arc<Ca
         let read_error = |e| Error::from(InputError::reading(&input.path, input.compression, e));
         let mut reader = BufReader::new(stream);
         let (mut positions, mut failed, mut first) = (0, 0, 1);
+        let (mut timed_out, mut crashed) = (0, 0);
         let mut batch: Vec<String> = Vec::with_capacity(BATCH);
         loop {
             read_batch(&mut reader, &mut batch).map_err(read_error)?;
@@ -285,11 +286,15 @@ fn epd(args: &Args, opts: &AnnotateOptions, engines: usize, cache: Option<Arc<Ca
                 eprintln!("pgnkit: {name}:{line}:1: {message}");
             }
             (positions, failed) = (positions + done.positions, failed + done.failures);
+            (timed_out, crashed) = (timed_out + done.timed_out, crashed + done.crashed);
             out.write_all(&done.out).map_err(|e| Fail::from(Error::Output(out.error(e))))?;
         }
         failures |= failed > 0;
         if !args.input.quiet {
-            eprintln!("pgnkit annotate: {name}: {positions} positions, {failed} failures");
+            eprintln!(
+                "pgnkit annotate: {name}: {positions} positions, {failed} failures ({timed_out} the \
+                 engine hung or timed out on, {crashed} it crashed on at every try)"
+            );
         }
     }
     drop(annotator);

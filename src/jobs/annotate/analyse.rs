@@ -226,8 +226,11 @@ impl Analyst {
 
 impl Analyst {
     /// Analyses `pos` alone (an EPD record: no moves before it), through the cache. `Ok(Err)`:
-    /// the engine failed on it (the message says why); the warnings it gave are returned too.
-    pub fn position(&mut self, pos: &Position) -> Result<(Result<Analysis, String>, Vec<String>), Error> {
+    /// the engine failed on it; the warnings it gave are returned too.
+    pub fn position(
+        &mut self,
+        pos: &Position,
+    ) -> Result<(Result<Analysis, AnalyzerError>, Vec<String>), Error> {
         if let Some(c) = &self.cache
             && let Some(a) = c.lookup(pos, &self.id, &self.limit)?
         {
@@ -244,7 +247,7 @@ impl Analyst {
                 Ok((Ok(a), warnings))
             }
             Err(e) if e.is_fatal() => Err(Error::Engine(e.to_string())),
-            Err(e) => Ok((Err(e.to_string()), warnings)),
+            Err(e) => Ok((Err(e), warnings)),
         }
     }
 }
