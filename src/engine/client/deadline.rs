@@ -161,6 +161,7 @@ pub struct Pace {
 struct Shown {
     /// Most recently used last.
     seen: Vec<Seen>,
+    /// An `isready` during a search went unanswered and `stop` was answered.
     deaf: bool,
 }
 
