@@ -195,9 +195,9 @@ pub enum AnalyzerError {
     /// The engine said something that breaks the protocol.
     #[error("engine protocol error: {0}")]
     Protocol(String),
-    /// The engine did not answer in time.
-    #[error("engine timed out")]
-    Timeout,
+    /// The engine did not answer in time: what it did not answer, and what came of it.
+    #[error("engine timed out: {0}")]
+    Timeout(String),
     /// The engine exited.
     #[error("engine terminated")]
     Terminated,

@@ -1,11 +1,14 @@
 //! `pgnkit annotate` with external engines: the fake engine's faults (no game lost, the right
 //! diagnostics and exit code), a run killed with SIGKILL and resumed from the cache (byte-identical
-//! output, `go` sent only for what the cache lacked), and Stockfish at a fixed node budget (the
-//! same output at one and two engines).
+//! output, `go` sent only for what the cache lacked), a hang found in seconds once the engine has
+//! shown its pace, Stockfish at a fixed node budget (the same output at one and two engines), and
+//! Stockfish at depth 18 on sharp positions, never taken for hung.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use pgnkit::engine::client::{MULTIPLE, Timeouts, WARM_UP};
 
 use crate::fake;
 use crate::signal::sigint_default;
@@ -92,6 +95,15 @@ pub fn annotate_position_that_always_crashes_is_unevaluated() {
         err.contains("game 2 (? - ?): ply 7: the position after ply 7 was left without an evaluation"),
         "{err}"
     );
+    // The summary says why.
+    let more = args(&["--no-cache", "--nodes", "100", "--format", "jsonl"], fake_engine(&["crash-at=1"]));
+    let o = annotate(&games(&d), &more);
+    let s = summary(&o.stdout);
+    assert_eq!(
+        (&s["unevaluated"], &s["crashed"], &s["timed_out"]),
+        (&15.into(), &15.into(), &0.into()),
+        "{s}"
+    );
 }
 
 pub fn annotate_hang_is_killed_and_the_run_goes_on() {
@@ -99,13 +111,81 @@ pub fn annotate_hang_is_killed_and_the_run_goes_on() {
     let input = d.join("one.pgn");
     std::fs::write(&input, "[Event \"one\"]\n\n1. e4 e5 2. Nf3 *\n").expect("write");
     let more = fake_engine(&["hang-at=3"]);
-    let o = annotate(&input, &args(&["--no-cache", "--nodes", "100", "--search-timeout", "1"], more));
+    let o = annotate(&input, &args(&["--no-cache", "--nodes", "100", "--engine-timeout", "1"], more));
     let (out, err) = (text(&o.stdout), text(&o.stderr));
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(out.contains("[Event \"one\"]") && out.contains("2. Nf3"), "{out}");
     assert_eq!(err.matches("[unevaluated,").count(), 1, "the third position: {err}");
     assert!(err.contains("ply 2") && err.contains("timed out"), "{err}");
     assert_eq!(out.matches("[%eval ").count(), 2, "the other positions: {out}");
+    // Positions as EPD: the same, and the summary says why.
+    let input = d.join("three.epd");
+    let fens = ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", "8/8/8/4k3/8/8/4K3/7Q w - -"];
+    std::fs::write(&input, format!("{}\n{}\n{}\n", fens[0], fens[1], fens[0])).expect("write");
+    let more = fake_engine(&["hang-at=2"]);
+    let epd = ["--no-cache", "--nodes", "100", "--engine-timeout", "1", "--format", "epd", "--engines", "1"];
+    let o = pgnkit().arg("annotate").args(args(&epd, more)).arg(&input).output().expect("run pgnkit");
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(out.lines().filter(|l| l.contains(" acd 1;")).count(), 2, "{out}");
+    assert!(err.contains(":2:1: error: left without an evaluation: engine timed out: "), "{err}");
+    let summary = "3 positions, 1 failures (1 the engine hung or timed out on, 0 it crashed on at every try)";
+    assert!(err.contains(summary), "{err}");
+}
+
+pub fn annotate_hang_after_the_warm_up_costs_seconds() {
+    let d = dir("warm-hang");
+    // The eighth search hangs (game two's start position); the seven before set the pace.
+    let more = fake_engine(&["hang-at=8"]);
+    let started = Instant::now();
+    let o = pgnkit()
+        .arg("annotate")
+        .args(args(&["--no-cache", "--nodes", "100", "--engines", "1"], more))
+        .arg(games(&d))
+        .stdin(Stdio::null())
+        .output()
+        .expect("run pgnkit");
+    let took = started.elapsed();
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    both_games(&out);
+    assert_eq!(out.matches("[%eval ").count(), 13, "the hung position is a start position: {out}");
+    assert_eq!(err.matches("[unevaluated,").count(), 1, "{err}");
+    let hang = "game 2 (? - ?): ply 0: the start position was left without an evaluation: engine \
+                timed out: no bestmove within ";
+    assert!(err.contains(hang) && err.contains("x its slowest search under this limit"), "{err}");
+    assert!(err.contains("of stop: the engine was killed [unevaluated,"), "{err}");
+    assert!(err.contains("\n  1 timed out\n"), "{err}");
+    assert!(
+        err.contains(
+            "pgnkit annotate: unevaluated positions: 1 the engine hung or timed out on, 0 it crashed \
+             on at every try, 0 other"
+        ),
+        "{err}"
+    );
+    // A generous margin over the floor and `stop` (3 s), far below the minute of the default.
+    assert!(took < Duration::from_secs(45), "{took:?}");
+}
+
+pub fn annotate_engine_timeout_is_checked() {
+    let d = dir("engine-timeout");
+    let input = games(&d);
+    for (extra, message) in [
+        (vec!["--engine-timeout", "5"], "--engine-timeout need --engine PATH"),
+        (vec!["--engine", "/no/such/engine", "--engine-timeout", "0"], "is not a positive number of seconds"),
+        (vec!["--engine", "/no/such/engine", "--engine-timeout", "x"], "is not a positive number of seconds"),
+    ] {
+        let o = annotate(&input, &args(&extra, Vec::new()));
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", text(&o.stderr));
+        assert!(text(&o.stderr).contains(message), "{extra:?}: {}", text(&o.stderr));
+    }
+    // The rule --help states is the client's.
+    let o = pgnkit().args(["annotate", "--help"]).output().expect("run pgnkit");
+    let help = text(&o.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    let floor = Timeouts::default().floor.as_secs();
+    let rule = format!("{MULTIPLE} times the slowest search so far and at least {floor} s");
+    assert!(help.contains(&rule), "{help}");
+    assert!(help.contains(&format!("for their first {WARM_UP} searches under the limit")), "{help}");
 }
 
 pub fn annotate_garbage_and_illegal_pv_are_warnings() {
@@ -239,11 +319,64 @@ pub fn annotate_stockfish_same_at_one_and_two_engines() {
     assert_eq!(one, run("2"));
 }
 
+/// Five mates found at once (WAC), then sharp middlegames (ECM, WAC) and endgames with 16 and
+/// 17 pieces (from a collection of endgame positions): at depth 18 on one thread of a 2-core
+/// machine, Stockfish 15.1 took 1 ms on each of the first five and 1.5-2.9 s on each of the rest.
+const DEPTH_18: &str = "\
+2r1b3/1pp1qrk1/p1n1P1p1/7R/2B1p3/4Q1P1/PP3PP1/3R2K1 w - - id \"WAC.173\";
+2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - id \"WAC.001\";
+3RNbk1/pp3p2/4rQpp/8/1qr5/7P/P4P2/3R2K1 w - - id \"WAC.188\";
+5b2/pp2r1pk/2pp1pRp/4rP1N/2P1P3/1P4QP/P3q1P1/5R1K w - - id \"WAC.143\";
+5rk1/n1p1R1bp/p2p4/1qpP1QB1/7P/2P3P1/PP3P2/6K1 w - - id \"WAC.158\";
+1q6/2rk1p2/p1n1b1rN/3p2p1/8/3Q4/PP1B1PPP/2R1R1K1 w - - id \"ECM.176\";
+1nbq1r1k/3rbp1p/p1p1pp1Q/1p6/P1pPN3/5NP1/1P2PPBP/R4RK1 w - - id \"WAC.293\";
+3r4/pp2k3/5p2/2P4P/P3p3/1P4b1/2K2RP1/5B2 w - - id \"endgame 16 pieces\";
+2rq3r/5p2/p3pkbQ/3p4/3N4/2P4R/P4PP1/4R1K1 w - - id \"ECM.352\";
+4r3/2p1n3/6p1/p1k1P2p/1p3P2/1P1B4/3K2PP/4R3 b - - id \"endgame 17 pieces\";
+6k1/5ppp/1q6/2b5/8/2R1pPP1/1P2Q2P/7K w - - id \"WAC.068\";
+2r1q1r1/6bk/p2pN1pp/1p1N4/4P3/3R3Q/PnP4P/1K4R1 w - - id \"ECM.154\";
+6k1/5p1p/2bP2pb/4p3/2P5/1p1pNPPP/1P1Q1BK1/1q6 b - - id \"WAC.121\";
+";
+
+pub fn annotate_stockfish_depth_18_is_never_hung() {
+    let Some(sf) = installed(STOCKFISH, "stockfish") else {
+        return;
+    };
+    let d = dir("depth-18");
+    let input = d.join("positions.epd");
+    std::fs::write(&input, DEPTH_18).expect("write input");
+    // Stockfish behind `tee`, which keeps the commands it was sent.
+    let log = d.join("commands.log");
+    let shell = format!("tee -a '{}' | exec {sf}", log.display());
+    let more =
+        vec!["--engine".into(), "/bin/sh".into(), "--engine-arg=-c".into(), format!("--engine-arg={shell}")];
+    let o = pgnkit()
+        .arg("annotate")
+        .args(args(&["--no-cache", "--format", "epd", "--depth", "18", "--engines", "2"], more))
+        .arg(&input)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run pgnkit");
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("13 positions, 0 failures (0 the engine hung") && !err.contains("engine timed out"),
+        "{err}"
+    );
+    assert_eq!(out.lines().filter(|l| l.contains(" acd 18;")).count(), 13, "{out}");
+    // How many searches ran past their deadline and were asked isready (each start and each
+    // position sends one more): on a machine where a sharp position takes more than 2 s, some.
+    let sent = std::fs::read_to_string(&log).expect("command log");
+    let count = |c: &str| sent.lines().filter(|l| *l == c).count();
+    let asked = count("isready") - count("ucinewgame") - 2;
+    println!("annotate_stockfish_depth_18_is_never_hung: {asked} searches asked isready");
+}
+
 pub fn annotate_ctrl_c_stops_the_search_in_progress() {
     let d = dir("ctrl-c");
     let (out, cache, log) = (d.join("out.pgn"), d.join("cache.sqlite"), Log::new());
     // The second `go` is answered only at `stop`; the deadline (60 s) is far away.
-    let mut a = args(&["--nodes", "100", "--engines", "1", "--search-timeout", "60"], Vec::new());
+    let mut a = args(&["--nodes", "100", "--engines", "1", "--engine-timeout", "60"], Vec::new());
     a.extend(["--cache".into(), cache.display().to_string(), "-o".into(), out.display().to_string()]);
     a.extend(fake_engine(&["hang-stop-at=2", &log.mode()]));
     let child = sigint_default(&mut pgnkit())

@@ -15,12 +15,17 @@
 //!   `exit-at-uci`: exit when `uci` comes; `uciok-once=FILE`: send `uciok` only when FILE does
 //!   not exist, and create it (so only the first engine started completes its handshake).
 //! - `slow-go=MS`: wait MS milliseconds before answering each `go` (a run to kill mid-way).
+//! - `think=MS`: answer each `go` after MS milliseconds, or at `stop`, meanwhile answering
+//!   `isready` at once (a long search by an engine that follows UCI); with `deaf`, `isready`
+//!   during such a search is answered only after its `bestmove` (an engine that reads no command
+//!   but `stop` while it searches).
 //! - `stderr-flood`: write 1 MiB to stderr at each `go` before answering.
 //! - `variants`: list `UCI_Variant` with `chess` and `crazyhouse`.
 //! - `log=FILE`: append `# start PID` and every command received to FILE.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, Write};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use pgnkit::analysis::Score;
@@ -96,6 +101,8 @@ struct Modes {
     no_pv: bool,
     slow_uci: Option<u64>,
     slow_go: Option<u64>,
+    think: Option<u64>,
+    deaf: bool,
     no_uciok: bool,
     uciok_once: Option<String>,
     exit_at_uci: bool,
@@ -121,6 +128,8 @@ impl Modes {
                 "no-pv" => m.no_pv = true,
                 "slow-uci" => m.slow_uci = n().map(u64::from),
                 "slow-go" => m.slow_go = n().map(u64::from),
+                "think" => m.think = n().map(u64::from),
+                "deaf" => m.deaf = true,
                 "no-uciok" => m.no_uciok = true,
                 "uciok-once" => m.uciok_once = Some(value.to_string()),
                 "exit-at-uci" => m.exit_at_uci = true,
@@ -189,15 +198,40 @@ fn search_output(pos: &Position, modes: &Modes) -> Vec<String> {
     lines
 }
 
+/// A `think` search in progress.
+#[derive(Default)]
+struct Thinking {
+    /// Its answer, until given.
+    answer: Option<Vec<String>>,
+    /// `readyok`s owed by a `deaf` engine, given after the answer.
+    owed: u32,
+    /// How many searches were started.
+    search: u64,
+}
+
+impl Thinking {
+    /// Gives the answer (if not given yet) and the `readyok`s owed.
+    fn end(&mut self) {
+        if let Some(lines) = self.answer.take() {
+            say(&mut io::stdout(), &lines);
+        }
+        for _ in 0..std::mem::take(&mut self.owed) {
+            say(&mut io::stdout(), &["readyok".into()]);
+        }
+    }
+}
+
 /// Runs the fake engine on stdin/stdout with `args` (after [`FLAG`]); the exit status.
 pub fn run(args: &[String]) -> i32 {
     let mut modes = Modes::parse(args);
     modes.log(&format!("# start {}", std::process::id()));
-    let mut out = io::stdout().lock();
+    // Locked per line: a `think` search answers from a thread of its own.
+    let mut out = io::stdout();
     let (mut chess960, mut crazyhouse) = (false, false);
     let mut pos = Position::default();
     let mut gos = 0;
     let mut held: Option<Vec<String>> = None;
+    let thinking: Arc<Mutex<Thinking>> = Arc::default();
     let mut hung = false;
     for line in io::stdin().lock().lines() {
         let Ok(line) = line else { return 5 };
@@ -239,7 +273,14 @@ pub fn run(args: &[String]) -> i32 {
                 }
                 say(&mut out, &lines);
             }
-            Command::IsReady => say(&mut out, &["readyok".into()]),
+            Command::IsReady => {
+                let mut t = thinking.lock().expect("not poisoned");
+                if modes.deaf && t.answer.is_some() {
+                    t.owed += 1;
+                } else {
+                    say(&mut out, &["readyok".into()]);
+                }
+            }
             Command::SetOption { name, value } => match name.to_ascii_lowercase().as_str() {
                 "uci_chess960" => chess960 = value.as_deref() == Some("true"),
                 "uci_variant" => crazyhouse = value.as_deref() == Some("crazyhouse"),
@@ -282,7 +323,23 @@ pub fn run(args: &[String]) -> i32 {
                     std::thread::sleep(Duration::from_millis(ms));
                 }
                 let lines = search_output(&pos, &modes);
-                if modes.hang_stop_at.contains(&gos) {
+                if let Some(ms) = modes.think {
+                    let search = {
+                        let mut t = thinking.lock().expect("not poisoned");
+                        t.answer = Some(lines);
+                        t.search += 1;
+                        t.search
+                    };
+                    let thinking = Arc::clone(&thinking);
+                    std::thread::spawn(move || {
+                        std::thread::sleep(Duration::from_millis(ms));
+                        let mut t = thinking.lock().expect("not poisoned");
+                        // A search ended by `stop` does not end the next one.
+                        if t.search == search {
+                            t.end();
+                        }
+                    });
+                } else if modes.hang_stop_at.contains(&gos) {
                     held = Some(lines);
                 } else {
                     say(&mut out, &lines);
@@ -292,6 +349,7 @@ pub fn run(args: &[String]) -> i32 {
                 }
             }
             Command::Stop => {
+                thinking.lock().expect("not poisoned").end();
                 if let Some(lines) = held.take() {
                     say(&mut out, &lines);
                 }

@@ -1,16 +1,17 @@
 //! Engines that misbehave, each survived with the outcome the issue asks for: a crash restarts
 //! the engine and retries the position (then gives up on that position alone), a hang is
-//! stopped, then killed, and the engine restarted, bad output is repaired with a warning, and an
-//! engine that cannot be started is an error with exit code 69.
+//! stopped, then killed, and the engine restarted (at the floor once the engine has shown its
+//! pace; at depth, only when it does not answer `isready`), bad output is repaired with a
+//! warning, and an engine that cannot be started is an error with exit code 69.
 
 use std::time::{Duration, Instant};
 
 use pgnkit::analysis::{AnalysisWarning, Analyzer, AnalyzerError, Limit};
 use pgnkit::chess::{Position, Variant};
-use pgnkit::engine::client::{EngineConfig, StartError, UciEngine};
+use pgnkit::engine::client::{EngineConfig, MULTIPLE, StartError, Timeouts, UciEngine, WARM_UP};
 use pgnkit::error::Error;
 
-use crate::support::{Log, after, alive, expected, fake, moves, pos};
+use crate::support::{Log, after, alive, expected, fake, fake_default, moves, pos};
 
 fn start(config: EngineConfig) -> UciEngine {
     UciEngine::start(config).unwrap_or_else(|e| panic!("{e}"))
@@ -104,16 +105,26 @@ pub fn failed_restart_is_fatal() {
     assert!(e.to_string().contains("failed its UCI handshake: no uciok within 0.3 s"), "{e}");
 }
 
+/// The message of a timeout.
+fn timed_out(r: Result<pgnkit::analysis::Analysis, AnalyzerError>) -> String {
+    match r {
+        Err(AnalyzerError::Timeout(why)) => why,
+        other => panic!("not a timeout: {other:?}"),
+    }
+}
+
 pub fn hang_is_stopped_then_killed_and_restarted() {
     let log = Log::new();
     let mut engine = start(fake(&[&log.mode(), "hang-at=2"]));
     let [a, b] = two_positions();
     assert_eq!(engine.analyse(&a, &[], &Limit::nodes(1000)).unwrap(), expected(&a));
     let t = Instant::now();
-    let r = engine.analyse(&b, &[], &Limit::nodes(1000));
+    let why = timed_out(engine.analyse(&b, &[], &Limit::nodes(1000)));
     let took = t.elapsed();
-    assert!(matches!(r, Err(AnalyzerError::Timeout)), "{r:?}");
-    // Deadline 400 ms + 1000 nodes at MIN_NPS (50 ms), then 200 ms for `stop`.
+    assert!(why.starts_with("no bestmove within 0.45 s (the default), nor"), "{why}");
+    assert!(why.ends_with("nor within 0.2 s of stop: the engine was killed"), "{why}");
+    // Asked isready at 300 ms, hung at 400 ms + 1000 nodes at MIN_NPS (50 ms), then 200 ms for
+    // `stop`.
     assert!(took >= Duration::from_millis(650) && took < Duration::from_secs(3), "{took:?}");
     let pids = log.pids();
     assert!(!alive(pids[0]), "the hung engine was not killed");
@@ -123,13 +134,99 @@ pub fn hang_is_stopped_then_killed_and_restarted() {
     assert_eq!(engine.take_warnings(), []);
 }
 
+pub fn a_hang_after_the_warm_up_is_found_at_the_floor() {
+    // The default timeouts: before the warm-up a hang would cost a minute.
+    let log = Log::new();
+    let hang_at = format!("hang-at={}", WARM_UP + 2);
+    let mut engine = start(fake_default(&[&log.mode(), &hang_at]));
+    let [a, b] = two_positions();
+    let limit = Limit::nodes(1000);
+    for i in 0..=WARM_UP {
+        let pos = if i % 2 == 0 { a } else { b };
+        assert_eq!(engine.analyse(&pos, &[], &limit).unwrap(), expected(&pos));
+    }
+    let t = Instant::now();
+    let why = timed_out(engine.analyse(&a, &[], &limit));
+    let took = t.elapsed();
+    assert!(why.contains(&format!("({MULTIPLE} x its slowest search under this limit")), "{why}");
+    assert!(why.ends_with("nor within 1 s of stop: the engine was killed"), "{why}");
+    // The floor and 1 s for `stop`; the default deadline would be past 60 s.
+    let floor = Timeouts::default().floor;
+    assert!(took >= floor + Duration::from_secs(1) && took < Duration::from_secs(30), "{took:?}");
+    assert!(!alive(log.pids()[0]), "the hung engine was not killed");
+    // The next position goes to a new engine, under the deadline already learnt.
+    assert_eq!(engine.analyse(&b, &[], &limit).unwrap(), expected(&b));
+    assert_eq!((engine.restarts(), log.pids().len()), (1, 2));
+    assert_eq!(engine.config().pace.slowest(&limit).map(|s| s < floor), Some(true));
+    assert_eq!(engine.config().pace.slowest(&Limit::nodes(999)), None, "per limit");
+}
+
+/// `isready` sent during searches: all of them less those before a search and after the options.
+fn mid_search_isready(log: &Log) -> usize {
+    log.count("isready") - log.count("ucinewgame") - log.pids().len()
+}
+
+pub fn depth_searches_go_on_while_the_engine_answers() {
+    // Each search takes 1 s, past the 300 ms floor: the engine is asked isready, answers, and its
+    // answer counts.
+    let log = Log::new();
+    let mut engine = start(fake(&[&log.mode(), "think=1000"]));
+    let [a, b] = two_positions();
+    assert_eq!(engine.analyse(&a, &[], &Limit::depth(5)).unwrap(), expected(&a));
+    assert!(mid_search_isready(&log) >= 1, "{:?}", log.lines());
+    assert_eq!(engine.analyse(&b, &[], &Limit::depth(5)).unwrap(), expected(&b));
+    assert_eq!((engine.restarts(), log.count("stop")), (0, 0));
+    // An engine that answers nothing is hung at depth too.
+    let log = Log::new();
+    let mut engine = start(fake(&[&log.mode(), "hang-at=2"]));
+    assert_eq!(engine.analyse(&a, &[], &Limit::depth(5)).unwrap(), expected(&a));
+    let why = timed_out(engine.analyse(&b, &[], &Limit::depth(5)));
+    assert!(why.starts_with("no readyok within 1 s of isready, "), "{why}");
+    assert!(why.ends_with("the engine was killed"), "{why}");
+    assert_eq!(mid_search_isready(&log), 1);
+    assert!(!alive(log.pids()[0]));
+    assert_eq!(engine.analyse(&b, &[], &Limit::depth(5)).unwrap(), expected(&b));
+}
+
+pub fn a_deaf_engine_is_asked_once() {
+    // It answers isready only after its search: the first search it is asked about is lost, and
+    // it is not asked again.
+    let log = Log::new();
+    let mut config = fake(&[&log.mode(), "think=2500", "deaf"]);
+    config.timeouts.search = Duration::from_secs(20);
+    let mut engine = start(config);
+    let [a, b] = two_positions();
+    let why = timed_out(engine.analyse(&a, &[], &Limit::depth(5)));
+    assert!(
+        why.starts_with("no readyok within 1 s of isready, ") && why.ends_with("; it answered stop"),
+        "{why}"
+    );
+    assert!(engine.config().pace.deaf());
+    let t = Instant::now();
+    assert_eq!(engine.analyse(&b, &[], &Limit::depth(5)).unwrap(), expected(&b));
+    assert!(t.elapsed() >= Duration::from_millis(2500));
+    assert_eq!((mid_search_isready(&log), log.count("stop"), engine.restarts()), (1, 1, 0));
+}
+
 pub fn movetime_deadline() {
     let mut engine = start(fake(&["hang-at=1"]));
     let t = Instant::now();
-    let r = engine.analyse(&Position::default(), &[], &Limit::movetime(Duration::from_millis(100)));
+    let why =
+        timed_out(engine.analyse(&Position::default(), &[], &Limit::movetime(Duration::from_millis(100))));
     let took = t.elapsed();
-    assert!(matches!(r, Err(AnalyzerError::Timeout)), "{r:?}");
+    assert!(why.contains("(the movetime and its grace)"), "{why}");
     // 100 ms + 200 ms grace, then 200 ms for `stop`.
+    assert!(took >= Duration::from_millis(500) && took < Duration::from_secs(3), "{took:?}");
+}
+
+pub fn fixed_deadline() {
+    let mut config = fake(&["hang-at=1"]);
+    config.timeouts.fixed = Some(Duration::from_millis(300));
+    let mut engine = start(config);
+    let t = Instant::now();
+    let why = timed_out(engine.analyse(&Position::default(), &[], &Limit::depth(30)));
+    let took = t.elapsed();
+    assert!(why.starts_with("no bestmove within 0.3 s (the fixed deadline)"), "{why}");
     assert!(took >= Duration::from_millis(500) && took < Duration::from_secs(3), "{took:?}");
 }
 
@@ -137,8 +234,8 @@ pub fn late_answer_to_stop_is_a_timeout_without_restart() {
     let log = Log::new();
     let mut engine = start(fake(&[&log.mode(), "hang-stop-at=1", "hang-stop-at=2"]));
     let [a, b] = two_positions();
-    let r = engine.analyse(&a, &[], &Limit::depth(5));
-    assert!(matches!(r, Err(AnalyzerError::Timeout)), "{r:?}");
+    let why = timed_out(engine.analyse(&a, &[], &Limit::nodes(5)));
+    assert!(why.ends_with("; it answered stop"), "{why}");
     assert_eq!(engine.restarts(), 0);
     // An unlimited search is ended by `stop` by design: its answer counts.
     let t = Instant::now();

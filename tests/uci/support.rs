@@ -21,6 +21,10 @@ pub fn fast_timeouts() -> Timeouts {
         ready: Duration::from_secs(10),
         grace: Duration::from_millis(200),
         search: Duration::from_millis(400),
+        floor: Duration::from_millis(300),
+        fixed: None,
+        // A loaded machine stalls a process for 200 ms at times: not that short.
+        alive: Duration::from_secs(1),
         stop: Duration::from_millis(200),
         quit: Duration::from_secs(2),
     }
@@ -28,9 +32,15 @@ pub fn fast_timeouts() -> Timeouts {
 
 /// The fake engine with `modes`, and fast timeouts.
 pub fn fake(modes: &[&str]) -> EngineConfig {
+    let mut config = fake_default(modes);
+    config.timeouts = fast_timeouts();
+    config
+}
+
+/// The fake engine with `modes`, and the default timeouts.
+pub fn fake_default(modes: &[&str]) -> EngineConfig {
     let mut config = EngineConfig::new(std::env::current_exe().expect("the test binary"));
     config.args = std::iter::once(fake::FLAG).chain(modes.iter().copied()).map(OsString::from).collect();
-    config.timeouts = fast_timeouts();
     config
 }
 

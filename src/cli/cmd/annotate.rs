@@ -123,9 +123,23 @@ pub struct Args {
     /// Use no evaluation cache.
     #[arg(long)]
     no_cache: bool,
-    /// Seconds a search may run past its limit before the engine counts as hung (tests).
-    #[arg(long, value_name = "SECS", hide = true)]
-    search_timeout: Option<u64>,
+    /// A fixed deadline for every search, in seconds (past the time under --movetime): an
+    /// engine that has not answered by then counts as hung (sent stop, else killed and
+    /// restarted) and the position is left without an evaluation. Without it the deadline
+    /// follows the engines' pace: for their first 5 searches under the limit an engine is asked
+    /// isready from 2 s on and hung when it does not answer; then a search is hung at 10 times
+    /// the slowest search so far and at least 2 s, or at --depth asked isready then and waited
+    /// for while it answers.
+    #[arg(long, value_name = "SECS", value_parser = seconds)]
+    engine_timeout: Option<Duration>,
+}
+
+/// A positive number of seconds, fractions allowed.
+fn seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 1e9 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!("{text:?} is not a positive number of seconds")),
+    }
 }
 
 fn limit(args: &Args) -> Limit {
@@ -136,8 +150,10 @@ fn limit(args: &Args) -> Limit {
 
 fn engine(args: &Args) -> Result<EngineChoice, Fail> {
     if args.engine == "builtin" {
-        if !args.engine_arg.is_empty() || !args.engine_option.is_empty() {
-            return Err(Fail::usage("--engine-arg and --engine-option need --engine PATH (a UCI engine)"));
+        if !args.engine_arg.is_empty() || !args.engine_option.is_empty() || args.engine_timeout.is_some() {
+            return Err(Fail::usage(
+                "--engine-arg, --engine-option and --engine-timeout need --engine PATH (a UCI engine)",
+            ));
         }
         let hash_mb = args.hash.map_or(pgnkit::search::DEFAULT_HASH_MB, |h| h.max(1) as usize);
         return Ok(EngineChoice::Builtin { hash_mb });
@@ -152,11 +168,8 @@ fn engine(args: &Args) -> Result<EngineChoice, Fail> {
     config.hash_mb = args.hash;
     config.keep_hash = args.keep_hash;
     config.interrupted = Some(interrupt::requested);
-    if let Some(s) = args.search_timeout {
-        config.timeouts.search = Duration::from_secs(s);
-        config.timeouts.grace = Duration::from_secs(s);
-    }
-    Ok(EngineChoice::Uci(config))
+    config.timeouts.fixed = args.engine_timeout;
+    Ok(EngineChoice::Uci(Box::new(config)))
 }
 
 fn cache(args: &Args) -> Result<Option<Arc<Cache>>, Fail> {
@@ -256,6 +269,7 @@ fn epd(args: &Args, opts: &AnnotateOptions, engines: usize, cache: Option<Arc<Ca
         let read_error = |e| Error::from(InputError::reading(&input.path, input.compression, e));
         let mut reader = BufReader::new(stream);
         let (mut positions, mut failed, mut first) = (0, 0, 1);
+        let (mut timed_out, mut crashed) = (0, 0);
         let mut batch: Vec<String> = Vec::with_capacity(BATCH);
         loop {
             read_batch(&mut reader, &mut batch).map_err(read_error)?;
@@ -274,11 +288,15 @@ fn epd(args: &Args, opts: &AnnotateOptions, engines: usize, cache: Option<Arc<Ca
                 eprintln!("pgnkit: {name}:{line}:1: {message}");
             }
             (positions, failed) = (positions + done.positions, failed + done.failures);
+            (timed_out, crashed) = (timed_out + done.timed_out, crashed + done.crashed);
             out.write_all(&done.out).map_err(|e| Fail::from(Error::Output(out.error(e))))?;
         }
         failures |= failed > 0;
         if !args.input.quiet {
-            eprintln!("pgnkit annotate: {name}: {positions} positions, {failed} failures");
+            eprintln!(
+                "pgnkit annotate: {name}: {positions} positions, {failed} failures ({timed_out} the \
+                 engine hung or timed out on, {crashed} it crashed on at every try)"
+            );
         }
     }
     drop(annotator);

@@ -120,7 +120,11 @@ pub(crate) fn handshake(process: &mut Process, timeout: Duration) -> Result<Engi
 /// Sends `isready` and waits for `readyok`, ignoring other lines (`info string`, banners).
 pub(crate) fn wait_ready(process: &mut Process, timeout: Duration) -> Result<(), Read> {
     process.send("isready").map_err(|_| Read::Eof)?;
-    let deadline = Instant::now() + timeout;
+    readyok(process, Instant::now() + timeout)
+}
+
+/// Waits until `deadline` for `readyok`, ignoring other lines.
+pub(crate) fn readyok(process: &mut Process, deadline: Instant) -> Result<(), Read> {
     loop {
         match process.read_line(deadline) {
             Read::Line(line) if line.trim() == "readyok" => return Ok(()),

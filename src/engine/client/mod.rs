@@ -11,9 +11,13 @@
 //!
 //! Faults: a crash (end of output, broken pipe) restarts the engine and tries the position again,
 //! at most [`EngineConfig::retries`] times, then gives [`AnalyzerError::Terminated`] for that
-//! position; a search past its deadline ([`Timeouts::deadline`]) is sent `stop`, and an engine
-//! that does not answer that either is killed with its process group and restarted for the next
-//! position; both give [`AnalyzerError::Timeout`]. An engine that cannot be started or restarted
+//! position; a search past its deadline is sent `stop`, and an engine that does not answer that
+//! either is killed with its process group and restarted for the next position; both give
+//! [`AnalyzerError::Timeout`]. The deadline follows the engine's pace ([`Timeouts::deadline`]),
+//! so that a hung engine costs seconds, not a minute: for its first searches under a limit the
+//! engine is asked `isready` after a few seconds (silence is a hang), then a search under a node
+//! limit is hung at many times the slowest so far; under a depth limit an overdue engine is asked
+//! `isready` and waited for while it answers. An engine that cannot be started or restarted
 //! is a [`StartError`] (exit code 69) or [`AnalyzerError::Unavailable`]. What was repaired in the
 //! engine's output comes back through [`Analyzer::take_warnings`].
 //!
@@ -30,6 +34,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod deadline;
 mod fault;
 mod handshake;
 mod line;
@@ -43,15 +48,17 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-pub use fault::{MIN_NPS, StartError, Timeouts};
+pub use deadline::{Basis, Deadline, MIN_NPS, MULTIPLE, Pace, WARM_UP};
+pub use fault::{StartError, Timeouts};
 pub use handshake::{EngineId, UciOption};
 pub use line::MAX_PLIES;
 
 use crate::analysis::{Analysis, AnalysisWarning, Analyzer, AnalyzerError, Limit, Score};
 use crate::chess::{CastlingMode, Move, Position, Variant};
 
+use deadline::Secs;
 use fault::Fault;
-use handshake::{handshake, plan_options, setoption, wait_ready};
+use handshake::{handshake, plan_options, readyok, setoption, wait_ready};
 use line::Line;
 use output::Collector;
 use process::{Process, Read};
@@ -81,6 +88,9 @@ pub struct EngineConfig {
     pub keep_hash: bool,
     /// How long each step may take.
     pub timeouts: Timeouts,
+    /// What the searches so far have shown, which the deadlines follow; clones share it, so the
+    /// engines of a pool started from one configuration learn together.
+    pub pace: Pace,
     /// How many times a position is tried again after a crash.
     pub retries: u32,
     /// Asked at least every [`INTERRUPT_POLL`] while a search runs: once it says `true` (Ctrl-C),
@@ -99,6 +109,7 @@ impl EngineConfig {
             hash_mb: None,
             keep_hash: false,
             timeouts: Timeouts::default(),
+            pace: Pace::new(),
             retries: DEFAULT_RETRIES,
             interrupted: None,
         }
@@ -281,11 +292,11 @@ impl UciEngine {
                     }
                     self.warnings.push(AnalysisWarning::Restarted(why));
                 }
-                Err(Fault::Hung) => {
+                Err(Fault::Hung(why)) => {
                     self.process = None;
-                    return Err(AnalyzerError::Timeout);
+                    return Err(AnalyzerError::Timeout(why));
                 }
-                Err(Fault::Stopped) => return Err(AnalyzerError::Timeout),
+                Err(Fault::Stopped(why)) => return Err(AnalyzerError::Timeout(why)),
                 Err(Fault::Interrupted) => return Err(AnalyzerError::Interrupted),
                 Err(Fault::Failed(e)) => return Err(e),
             }
@@ -328,16 +339,28 @@ impl UciEngine {
         }
         if ready {
             wait_ready(p, timeouts.ready).map_err(|end| match end {
-                Read::Timeout => Fault::Hung,
+                Read::Timeout => Fault::Hung(format!(
+                    "no readyok within {:.1} s before the search: the engine was killed",
+                    timeouts.ready.as_secs_f64()
+                )),
                 _ => Fault::Crashed("it exited before readyok".into()),
             })?;
         }
         let mode = CastlingMode::from_chess960(self.chess960 == Some(true));
         p.send_all(&[&line.command(mode), &go_command(limit)]).map_err(broken)?;
         let started = Instant::now();
-        let mut deadline = started + timeouts.deadline(limit);
-        let mut stopped = false;
+        let rule = self.config.pace.deadline(&timeouts, limit);
+        let hung_at = rule.hung.map(|h| started + h);
+        // When the engine is asked `isready` next, if it is asked at all.
+        let mut ask_at = rule.ask.map(|a| started + a).filter(|&a| hung_at.is_none_or(|h| a < h));
+        let mut deadline = ask_at.into_iter().chain(hung_at).min().expect("a search is asked about or hung");
+        // Why `stop` was sent, once it was.
+        let mut stopped: Option<String> = None;
         let mut interrupted = false;
+        // An `isready` sent during the search whose `readyok` has not come yet.
+        let mut asked = false;
+        // `stop` was sent because that `readyok` did not come.
+        let mut deaf = false;
         let interrupt = self.config.interrupted;
         let mut collector = Collector::default();
         loop {
@@ -348,33 +371,90 @@ impl UciEngine {
             };
             match p.read_line(wake) {
                 Read::Line(text) => {
+                    if asked && text.trim() == "readyok" {
+                        asked = false;
+                        if stopped.is_none() {
+                            // Alive: asked again once the search has run twice as long.
+                            let next = started + started.elapsed().saturating_mul(2);
+                            ask_at = Some(next).filter(|&a| hung_at.is_none_or(|h| a < h));
+                            deadline = ask_at.into_iter().chain(hung_at).min().unwrap_or(next);
+                        }
+                        continue;
+                    }
                     let Some((best, ponder)) = collector.line(&text) else { continue };
-                    if interrupted {
-                        return Err(Fault::Interrupted);
+                    let took = started.elapsed();
+                    // The `readyok` still owed would answer the next `isready` too early.
+                    let in_step = !asked || readyok(p, Instant::now() + timeouts.alive).is_ok();
+                    let result = if interrupted {
+                        Err(Fault::Interrupted)
+                    } else {
+                        match stopped {
+                            // An unlimited search ends with `stop`; any other that needed it went
+                            // wrong.
+                            Some(why) if *limit != Limit::infinite() => {
+                                if deaf {
+                                    // It answers `stop`, not `isready`: it is not asked again.
+                                    self.config.pace.set_deaf();
+                                }
+                                Err(Fault::Stopped(format!("{why}; it answered stop")))
+                            }
+                            Some(_) => Ok(()),
+                            None => {
+                                self.config.pace.record(limit, took);
+                                Ok(())
+                            }
+                        }
+                        .and_then(|()| {
+                            collector
+                                .finish(&line.root, best, ponder, took, &mut self.warnings)
+                                .map_err(Fault::Failed)
+                        })
+                    };
+                    if !in_step {
+                        self.process = None;
                     }
-                    // An unlimited search ends with `stop`; any other that needed it went wrong.
-                    if stopped && *limit != Limit::infinite() {
-                        return Err(Fault::Stopped);
-                    }
-                    return collector
-                        .finish(&line.root, best, ponder, started.elapsed(), &mut self.warnings)
-                        .map_err(Fault::Failed);
+                    return result;
                 }
                 Read::Eof => return Err(Fault::Crashed("its output ended during the search".into())),
                 Read::Timeout if Instant::now() < deadline => {
                     if interrupt.is_some_and(|asked| asked()) {
                         p.send("stop").map_err(broken)?;
                         interrupted = true;
-                        stopped = true;
+                        stopped = Some("interrupted".into());
                         deadline = Instant::now() + timeouts.stop;
                     }
                 }
-                Read::Timeout if !stopped => {
+                Read::Timeout
+                    if stopped.is_none() && !asked && ask_at.is_some_and(|a| a <= Instant::now()) =>
+                {
+                    p.send("isready").map_err(broken)?;
+                    asked = true;
+                    deadline = hung_at
+                        .map_or(Instant::now() + timeouts.alive, |h| h.min(Instant::now() + timeouts.alive));
+                }
+                Read::Timeout if stopped.is_none() => {
+                    let why = if asked && hung_at.is_none_or(|h| Instant::now() < h) {
+                        deaf = true;
+                        format!(
+                            "no readyok within {} s of isready, {} s into the search",
+                            Secs(timeouts.alive),
+                            Secs(started.elapsed().saturating_sub(timeouts.alive))
+                        )
+                    } else {
+                        let after = Secs(rule.hung.unwrap_or_default());
+                        format!("no bestmove within {after} s ({})", rule.basis)
+                    };
                     p.send("stop").map_err(broken)?;
-                    stopped = true;
+                    stopped = Some(why);
                     deadline = Instant::now() + timeouts.stop;
                 }
-                Read::Timeout => return Err(Fault::Hung),
+                Read::Timeout => {
+                    let why = stopped.unwrap_or_default();
+                    let stop = Secs(timeouts.stop);
+                    return Err(Fault::Hung(format!(
+                        "{why}, nor within {stop} s of stop: the engine was killed"
+                    )));
+                }
             }
         }
     }

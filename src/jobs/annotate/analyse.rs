@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::collect::Mainline;
-use super::{ANALYSED, CACHE_HITS, ENGINE_MICROSECONDS, FROM_RULES, POSITIONS, UNEVALUATED};
+use super::{
+    ANALYSED, CACHE_HITS, CRASHED, ENGINE_MICROSECONDS, FROM_RULES, POSITIONS, TIMED_OUT, UNEVALUATED,
+};
 use crate::analysis::{Analysis, Analyzer, AnalyzerError, Limit, PovScore, Score};
 use crate::annotate::cache::{Cache, EngineId};
 use crate::chess::{Move, Outcome, Position, Termination};
@@ -198,6 +200,11 @@ impl Analyst {
                         Err(AnalyzerError::Interrupted) => return Ok(None),
                         Err(e) => {
                             unsupported = matches!(e, AnalyzerError::UnsupportedVariant);
+                            match e {
+                                AnalyzerError::Timeout(_) => stats.add(TIMED_OUT, 1),
+                                AnalyzerError::Terminated => stats.add(CRASHED, 1),
+                                _ => {}
+                            }
                             let message = format!("{} was left without an evaluation: {e}", place(ply));
                             let d = diagnostic(Some(game), Some(ply), Kind::Unevaluated, message);
                             stats.count(&d);
@@ -219,8 +226,11 @@ impl Analyst {
 
 impl Analyst {
     /// Analyses `pos` alone (an EPD record: no moves before it), through the cache. `Ok(Err)`:
-    /// the engine failed on it (the message says why); the warnings it gave are returned too.
-    pub fn position(&mut self, pos: &Position) -> Result<(Result<Analysis, String>, Vec<String>), Error> {
+    /// the engine failed on it; the warnings it gave are returned too.
+    pub fn position(
+        &mut self,
+        pos: &Position,
+    ) -> Result<(Result<Analysis, AnalyzerError>, Vec<String>), Error> {
         if let Some(c) = &self.cache
             && let Some(a) = c.lookup(pos, &self.id, &self.limit)?
         {
@@ -237,7 +247,7 @@ impl Analyst {
                 Ok((Ok(a), warnings))
             }
             Err(e) if e.is_fatal() => Err(Error::Engine(e.to_string())),
-            Err(e) => Ok((Err(e.to_string()), warnings)),
+            Err(e) => Ok((Err(e), warnings)),
         }
     }
 }

@@ -14,7 +14,7 @@ use std::io::BufRead;
 
 use super::analyse::{Analyst, from_rules};
 use super::{AnnotateOptions, start_engine};
-use crate::analysis::{Analysis, Score};
+use crate::analysis::{Analysis, AnalyzerError, Score};
 use crate::chess::{CastlingMode, Position, Variant};
 use crate::error::Error;
 use crate::notation::fen::{EpMode, parse_epd, write_epd};
@@ -34,6 +34,10 @@ pub struct EpdOutput {
     pub positions: u64,
     /// Positions the engine failed on, and lines that are not positions.
     pub failures: u64,
+    /// Of those, the positions where the engine hung (or missed its deadline).
+    pub timed_out: u64,
+    /// Of those, the positions where the engine crashed on every try.
+    pub crashed: u64,
 }
 
 /// A record's operations: opcode and operands.
@@ -44,7 +48,7 @@ type Ops = Vec<(String, Vec<String>)>;
 struct Analysed {
     pos: Position,
     ops: Ops,
-    result: Result<Analysis, String>,
+    result: Result<Analysis, AnalyzerError>,
     warnings: Vec<String>,
 }
 
@@ -242,6 +246,11 @@ impl EpdAnnotator {
                     }
                     if let Err(why) = &result {
                         output.failures += 1;
+                        match why {
+                            AnalyzerError::Timeout(_) => output.timed_out += 1,
+                            AnalyzerError::Terminated => output.crashed += 1,
+                            _ => {}
+                        }
                         output
                             .diagnostics
                             .push((number, format!("error: left without an evaluation: {why}")));

@@ -53,6 +53,10 @@ pub const ENGINE_MICROSECONDS: &str = "engine_microseconds";
 pub const FROM_RULES: &str = "from_rules";
 /// Positions left without an evaluation (the engine failed on them).
 pub const UNEVALUATED: &str = "unevaluated";
+/// Of those, the positions where the engine hung (or missed its deadline).
+pub const TIMED_OUT: &str = "timed_out";
+/// Of those, the positions where the engine crashed on every try.
+pub const CRASHED: &str = "crashed";
 /// Games written with annotations.
 pub const ANNOTATED: &str = "annotated";
 /// Games written as read: an error in their moves, or a null move in the mainline.
@@ -73,7 +77,7 @@ pub enum EngineChoice {
         hash_mb: usize,
     },
     /// An external UCI engine, one process per worker.
-    Uci(EngineConfig),
+    Uci(Box<EngineConfig>),
 }
 
 /// What is written.
@@ -243,7 +247,7 @@ fn start_engine(opts: &AnnotateOptions) -> Result<(Box<dyn Analyzer + Send>, Eng
             (Box::new(engine), id)
         }
         EngineChoice::Uci(config) => {
-            let mut config = config.clone();
+            let mut config = EngineConfig::clone(config);
             config.keep_hash |= opts.keep_hash;
             let engine = UciEngine::start(config)?;
             let id = EngineId::new(engine.name(), engine.options_sent().iter().map(|(n, v)| (n, v)));

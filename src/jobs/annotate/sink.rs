@@ -7,7 +7,10 @@ use std::io::Write;
 
 use serde_json::{Value, json};
 
-use super::{ANALYSED, AnnotatedChunk, CACHE_HITS, ENGINE_MICROSECONDS, Format, POSITIONS, UNEVALUATED};
+use super::{
+    ANALYSED, AnnotatedChunk, CACHE_HITS, CRASHED, ENGINE_MICROSECONDS, Format, POSITIONS, TIMED_OUT,
+    UNEVALUATED,
+};
 use crate::annotate::cache::CacheStats;
 use crate::error::Error;
 use crate::io::Output;
@@ -61,6 +64,8 @@ pub fn summary_json(summary: &Summary, cache: Option<CacheStats>, engines: usize
     record["data"]["engines"] = engines.into();
     record["data"]["engine_busy"] = busy_share(summary, engines).into();
     record["data"]["unevaluated"] = stats.get(UNEVALUATED).into();
+    record["data"]["timed_out"] = stats.get(TIMED_OUT).into();
+    record["data"]["crashed"] = stats.get(CRASHED).into();
     record["data"]["cache"] = match cache {
         Some(c) => {
             json!({"hits": stats.get(CACHE_HITS), "lookups": c.hits + c.misses, "hit_share": c.hit_share()})
@@ -71,10 +76,20 @@ pub fn summary_json(summary: &Summary, cache: Option<CacheStats>, engines: usize
 }
 
 /// The run's closing lines for stderr: the usual summary (positions, analyses, cache hits among
-/// the counts), how busy the `engines` were, then the cache's share of the lookups.
+/// the counts), why positions were left without an evaluation, how busy the `engines` were,
+/// then the cache's share of the lookups.
 pub fn summary_text(summary: &Summary, cache: Option<CacheStats>, engines: usize) -> String {
     let stats = &summary.stats;
     let mut text = diagnostics::summary_text("annotate", stats, summary.elapsed);
+    let unevaluated = stats.get(UNEVALUATED);
+    if unevaluated > 0 {
+        let (hung, crashed) = (stats.get(TIMED_OUT), stats.get(CRASHED));
+        let other = unevaluated.saturating_sub(hung + crashed);
+        text.push_str(&format!(
+            "pgnkit annotate: unevaluated positions: {hung} the engine hung or timed out on, \
+             {crashed} it crashed on at every try, {other} other (each named by a diagnostic)\n"
+        ));
+    }
     if stats.get(ANALYSED) > 0 {
         let share = 100.0 * busy_share(summary, engines);
         let wall = summary.elapsed.as_secs_f64();
