@@ -9,7 +9,6 @@ use crate::chess::Position;
 use crate::notation::{EpMode, write_epd};
 
 use super::cacheable;
-use super::row::Fields;
 
 /// An engine's identity as far as results go: its `id name` (which carries its version) and the
 /// options that change evaluations, in a canonical text: `name; option=value; ...` with option
@@ -121,9 +120,5 @@ impl<'e> Key<'e> {
         }
         let hash = key_hash(&position, engine.as_str(), &limit);
         Some(Key { hash, position, engine: engine.as_str(), limit })
-    }
-
-    pub(super) fn matches(&self, f: &Fields<'_>) -> bool {
-        f.position == self.position && f.engine == self.engine && f.limit == self.limit
     }
 }
