@@ -6,8 +6,8 @@
 
 use std::fmt::Write as _;
 
+use super::escape::escape;
 use super::game::{Figures, GameRecord};
-use super::html::escape;
 use super::stats::RATING_BUCKET;
 use super::text::bucket_text;
 use crate::analysis::Score;

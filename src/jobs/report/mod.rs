@@ -40,6 +40,7 @@
 pub mod charts;
 pub mod collect;
 pub mod divider;
+pub mod escape;
 pub mod game;
 pub mod html;
 pub mod jsonl;
