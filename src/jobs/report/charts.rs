@@ -11,7 +11,7 @@ use super::game::{Figures, GameRecord};
 use super::stats::RATING_BUCKET;
 use super::text::bucket_text;
 use crate::analysis::Score;
-use crate::annotate::judge::{Judgement, wc};
+use crate::analysis::judge::{Judgement, wc};
 use crate::chess::Color;
 
 /// Width and height of a game's graphs.

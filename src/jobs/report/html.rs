@@ -13,7 +13,7 @@ use super::escape::{escape, href};
 use super::game::TagName;
 use super::stats::{Analysed, RATING_BUCKET, Totals};
 use super::text::{SIDE_HEADERS, bucket_text, codes_text, num, pct, recurring_texts, side_cells};
-use crate::annotate::judge::Judgement;
+use crate::analysis::judge::Judgement;
 use crate::chess::{Color, Move, Position};
 use crate::notation::diagram::{Arrow, ArrowKind, SVG_PAGE_CSS, SvgOptions, svg, svg_page_defs};
 use crate::notation::fen::{EpMode, write_fen};
@@ -246,7 +246,7 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, bo
         let _ = write!(s, " · <a href=\"{}\">source</a>", href(url));
     }
     s.push_str("</p>\n");
-    let acpl = crate::annotate::judge::acpl(&g.evals, g.first_mover());
+    let acpl = crate::analysis::judge::acpl(&g.evals, g.first_mover());
     let rows: Vec<Vec<String>> = [Color::White, Color::Black]
         .iter()
         .map(|&c| {

@@ -16,7 +16,7 @@ use super::cacheable;
 /// of a repeated option kept.
 ///
 /// ```
-/// use pgnkit::annotate::cache::EngineId;
+/// use pgnkit::analysis::cache::EngineId;
 /// let a = EngineId::new("Stockfish 17", [("Threads", "1"), ("Hash", "16")]);
 /// let b = EngineId::new("Stockfish 17", [("hash", "16"), ("threads", "1")]);
 /// assert_eq!(a, b);
