@@ -178,6 +178,7 @@ fn run_with<J: Job>(
         Cuts::Guessed => guessed(input, run, split, &cancel, release),
         Cuts::Exact => exact(input, run, split, run.opts.chunk_size, &cancel, release),
         Cuts::PerGame => exact(input, run, split, 1, &cancel, release),
+        Cuts::Lines(n) => exact(input, run, chunk::line_cut, n.max(1), &cancel, release),
     };
     cancel.set();
     result

@@ -192,6 +192,10 @@ fn annotate_epd_streams_any_number_of_lines_in_order() {
             assert!(line.contains(" acd ") && line.contains(" ce "), "line {}: {line}", i + 1);
         }
     }
-    assert!(err.contains("positions.epd:400:1: error: not an EPD"), "{err}");
-    assert!(err.contains("524 positions, 1 failures"), "{err}");
+    assert!(err.contains("positions.epd:400:1: error: game 400 (? - ?): not an EPD or FEN line: "), "{err}");
+    assert!(
+        err.contains("pgnkit annotate: 525 lines, 524 valid, 1 with errors, 0 with warnings only;"),
+        "{err}"
+    );
+    assert!(err.contains("\n  errors: bad_fen 1\n") && err.contains("\n  524 positions\n"), "{err}");
 }

@@ -210,9 +210,6 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     args.select.no_eco_tags("annotate")?;
     let engines =
         args.engines.or(args.input.threads).filter(|&n| n > 0).unwrap_or_else(pgnkit::pipeline::cores);
-    if opts.format == Format::Epd {
-        return epd(args, &opts, engines, cache);
-    }
     let job = Annotate::new(opts);
     let outputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
     let out = Output::create(&args.output, &outputs)?;
@@ -231,11 +228,12 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     }
     writer.finish(&summary, cache_stats)?;
     if !args.input.quiet {
-        eprint!("{}", sink::summary_text(&summary, cache_stats, engines));
+        eprint!("{}", sink::summary_text(&summary, cache_stats, engines, format));
     }
     if let Some(s) = &summary.stopped {
         // Unlike check's, an interrupted annotate leaves no output: the cache holds its work.
-        eprintln!("pgnkit: interrupted after game {} of {}; no output was written", s.games, s.input);
+        let record = if format == Format::Epd { "line" } else { "game" };
+        eprintln!("pgnkit: interrupted after {record} {} of {}; no output was written", s.games, s.input);
         if let Some(c) = &cache {
             eprintln!(
                 "pgnkit: the evaluations so far are in {}: run the same command again to resume",
@@ -249,65 +247,4 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     }
     let failures = summary.stats.get(UNEVALUATED) > 0 || summary.stats.games_with_errors > 0;
     Ok(Code::from_exit(summary.exit_code(failures)))
-}
-
-/// `--format epd`: each input's positions analysed and written as EPD, [`BATCH`] lines at a
-/// time, so that memory stays the same whatever the input's size.
-fn epd(args: &Args, opts: &AnnotateOptions, engines: usize, cache: Option<Arc<Cache>>) -> Result<Code, Fail> {
-    use pgnkit::error::Error;
-    use pgnkit::io::{Input, InputError, InputOptions, Source};
-    use pgnkit::jobs::annotate::epd::{BATCH, EpdAnnotator, read_batch};
-    use std::io::{BufReader, Write};
-    let outputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
-    let mut out = Output::create(&args.output, &outputs)?;
-    let mut annotator = EpdAnnotator::new(opts, engines)?;
-    let (mut failures, mut interrupted) = (false, false);
-    'files: for file in &args.input.files {
-        let name = pgnkit::jobs::run::display_name(file);
-        let input = Input::open(file, InputOptions { no_mmap: true }).map_err(Error::from)?;
-        let Source::Stream(stream) = input.source else { unreachable!("no_mmap opens a stream") };
-        let read_error = |e| Error::from(InputError::reading(&input.path, input.compression, e));
-        let mut reader = BufReader::new(stream);
-        let (mut positions, mut failed, mut first) = (0, 0, 1);
-        let (mut timed_out, mut crashed) = (0, 0);
-        let mut batch: Vec<String> = Vec::with_capacity(BATCH);
-        loop {
-            read_batch(&mut reader, &mut batch).map_err(read_error)?;
-            if batch.is_empty() {
-                break;
-            }
-            let lines: Vec<&str> = batch.iter().map(String::as_str).collect();
-            let done = annotator.lines(&lines, first)?;
-            if interrupt::requested() {
-                // The output is dropped: a search stopped by Ctrl-C is not a failure to report.
-                interrupted = true;
-                break 'files;
-            }
-            first += lines.len();
-            for (line, message) in &done.diagnostics {
-                eprintln!("pgnkit: {name}:{line}:1: {message}");
-            }
-            (positions, failed) = (positions + done.positions, failed + done.failures);
-            (timed_out, crashed) = (timed_out + done.timed_out, crashed + done.crashed);
-            out.write_all(&done.out).map_err(|e| Fail::from(Error::Output(out.error(e))))?;
-        }
-        failures |= failed > 0;
-        if !args.input.quiet {
-            eprintln!(
-                "pgnkit annotate: {name}: {positions} positions, {failed} failures ({timed_out} the \
-                 engine hung or timed out on, {crashed} it crashed on at every try)"
-            );
-        }
-    }
-    drop(annotator);
-    if let Some(c) = cache.and_then(Arc::into_inner) {
-        let _ = c.close();
-    }
-    if interrupted {
-        // The output is dropped unfinished: nothing is left under its final name.
-        eprintln!("pgnkit: interrupted; no output was written: run the same command again to resume");
-        return Ok(Code::Interrupted);
-    }
-    out.finish()?;
-    Ok(if failures { Code::Failures } else { Code::Ok })
 }

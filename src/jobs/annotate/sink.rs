@@ -14,7 +14,7 @@ use super::{
 use crate::analysis::cache::CacheStats;
 use crate::error::Error;
 use crate::io::Output;
-use crate::jobs::diagnostics;
+use crate::jobs::diagnostics::{self, Records};
 use crate::jobs::run::{Sink, Summary};
 use crate::pipeline::stats::Stats;
 
@@ -75,12 +75,13 @@ pub fn summary_json(summary: &Summary, cache: Option<CacheStats>, engines: usize
     record
 }
 
-/// The run's closing lines for stderr: the usual summary (positions, analyses, cache hits among
-/// the counts), why positions were left without an evaluation, how busy the `engines` were,
-/// then the cache's share of the lookups.
-pub fn summary_text(summary: &Summary, cache: Option<CacheStats>, engines: usize) -> String {
+/// The run's closing lines for stderr: the usual summary (of lines under `--format epd`;
+/// positions, analyses, cache hits among the counts), why positions were left without an
+/// evaluation, how busy the `engines` were, then the cache's share of the lookups.
+pub fn summary_text(summary: &Summary, cache: Option<CacheStats>, engines: usize, format: Format) -> String {
     let stats = &summary.stats;
-    let mut text = diagnostics::summary_text("annotate", stats, summary.elapsed);
+    let records = if format == Format::Epd { Records::Lines } else { Records::Games };
+    let mut text = diagnostics::records_summary_text("annotate", records, stats, summary.elapsed);
     let unevaluated = stats.get(UNEVALUATED);
     if unevaluated > 0 {
         let (hung, crashed) = (stats.get(TIMED_OUT), stats.get(CRASHED));
