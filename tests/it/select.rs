@@ -17,6 +17,8 @@ const FILTERS: &[&[&str]] = &[
     &["--where", "Elo > 1500", "--where", "Event ~ blitz"],
     &["--where", "Result != 1-0"],
     &["--where", "Year >= 2025"],
+    &["--where", "Plies > 80"],
+    &["--where", "PlyCount <= 60", "--where", "Elo > 1500"],
     &["--result", "1/2-1/2"],
     &["--ending", "checkmate"],
     &["--ending", "stalemate"],
@@ -177,4 +179,45 @@ fn a_filter_that_cannot_be_read_is_a_usage_error() {
     let o = run(&["positions", "--eco=missing", &path]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("writes tags"), "{}", stderr(&o));
+}
+
+/// A `--where` tag that no game has is warned of at the end, on stderr and in a JSON summary,
+/// naming the tag; the exit code stays; a tag some game has, and `Plies`, give no warning.
+#[test]
+fn a_where_tag_no_game_has_is_warned_of() {
+    let path = fixture("pgn/lichess_db_10k.pgn");
+    let path = path.to_string_lossy();
+    let o = run(&["check", "-q", "--where", "Annotator = x", "--where", "Opening ~ a", &path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    let warnings: Vec<&str> =
+        err.lines().filter(|l| l.starts_with("pgnkit: warning")).map(str::trim).collect();
+    assert_eq!(
+        warnings,
+        ["pgnkit: warning: --where 'Annotator = x': no game had the tag Annotator, so it held for none"]
+    );
+    let o = run(&["check", "-q", "--json", "--where", "Annotator != x", "--where", "Plies > 20", &path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no game had the tag Annotator, so it held for every game"),
+        "{}",
+        stderr(&o)
+    );
+    let summary: Value = serde_json::from_str(stdout(&o).lines().last().expect("summary")).expect("JSON");
+    let absent = &summary["data"]["where_absent"];
+    assert_eq!(absent.as_array().map(Vec::len), Some(1), "{summary}");
+    assert_eq!(absent[0]["where"], "Annotator != x");
+    assert_eq!(absent[0]["tags"], serde_json::json!(["Annotator"]));
+    for job in
+        [&["positions", "-q", "--format", "epd"][..], &["clean", "-q"], &["report", "-q", "--format", "json"]]
+    {
+        let mut args = job.to_vec();
+        args.extend(["--where", "WhiteFideId > 0", &path]);
+        let o = run(&args);
+        assert!(
+            stderr(&o).contains("--where 'WhiteFideId > 0': no game had the tag WhiteFideId"),
+            "{job:?}: {}",
+            stderr(&o)
+        );
+    }
 }

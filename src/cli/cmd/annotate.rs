@@ -16,7 +16,7 @@ use pgnkit::jobs::annotate::{
 };
 use pgnkit::jobs::run;
 
-use crate::cli::args::{InputArgs, PlyArgs, SelectArgs};
+use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, warn_absent};
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
@@ -229,10 +229,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     if let Some(Err(e)) = flushed {
         eprintln!("pgnkit: warning: the cache could not be committed: {e}");
     }
-    writer.finish(&summary, cache_stats)?;
+    writer.finish(&summary, cache_stats, &job.options().select)?;
     if !args.input.quiet {
         eprint!("{}", sink::summary_text(&summary, cache_stats, engines));
     }
+    warn_absent(&job.options().select, &summary.stats);
     if let Some(s) = &summary.stopped {
         // Unlike check's, an interrupted annotate leaves no output: the cache holds its work.
         eprintln!("pgnkit: interrupted after game {} of {}; no output was written", s.games, s.input);

@@ -8,7 +8,7 @@ use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, Writer};
 use pgnkit::jobs::{diagnostics, run};
 use pgnkit::notation::EpMode;
 
-use crate::cli::args::{InputArgs, SelectArgs, conclude};
+use crate::cli::args::{InputArgs, SelectArgs, conclude, warn_absent};
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
@@ -134,5 +134,6 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     if !input_failed && !args.input.quiet {
         eprint!("{}", diagnostics::summary_text("positions", &summary.stats, summary.elapsed));
     }
+    warn_absent(&job.options().select, &summary.stats);
     Ok(conclude(&summary, summary.stats.games_with_errors > 0))
 }

@@ -17,6 +17,7 @@ use crate::io::Output;
 use crate::jobs::diagnostics;
 use crate::jobs::run::{Sink, Summary};
 use crate::pipeline::stats::Stats;
+use crate::select::Selection;
 
 /// The release side of `annotate`; diagnostics go to `diagnostics` as text.
 pub struct AnnotateWriter<W> {
@@ -34,13 +35,22 @@ impl<W: Write> AnnotateWriter<W> {
     }
 
     /// Ends the output: the summary record (JSON Lines), then the file put in place; with
-    /// `cache`, its counters go in the summary.
-    pub fn finish(mut self, summary: &Summary, cache: Option<CacheStats>) -> Result<(), Error> {
+    /// `cache`, its counters go in the summary, and the `--where` expressions of `select` whose
+    /// tags no game had under `where_absent`.
+    pub fn finish(
+        mut self,
+        summary: &Summary,
+        cache: Option<CacheStats>,
+        select: &Selection,
+    ) -> Result<(), Error> {
         if summary.stopped.is_some() || summary.input_failed() {
             return Ok(()); // dropped: the temporary file goes
         }
         if self.format == Format::Jsonl {
-            let record = summary_json(summary, cache, self.engines);
+            let mut record = summary_json(summary, cache, self.engines);
+            if let Some(absent) = select.absent_json(&summary.stats) {
+                record["data"]["where_absent"] = absent;
+            }
             writeln!(self.out, "{record}").map_err(|e| Error::Output(self.out.error(e)))?;
         }
         self.out.finish()?;

@@ -203,6 +203,7 @@ impl Worker for PositionsWorker {
         if hooks.filter.is_active() {
             out.stats.add(FILTERED, hooks.filtered);
         }
+        hooks.filter.count(&mut out.stats);
         self.tag_fields = hooks.tag_fields;
         self.last_len = hooks.out.bytes.len();
         Ok(Output { records: hooks.out, stats: out.stats, end: out.end })
