@@ -70,17 +70,26 @@ pub fn summary_json(job: &str, stats: &Stats, elapsed: Duration) -> Value {
 /// per count of the job's own (`positions_written` reads `N positions written`).
 pub fn summary_text(job: &str, stats: &Stats, elapsed: Duration) -> String {
     let secs = elapsed.as_secs_f64().max(1e-9);
+    let pace = format!(
+        "{:.1} MB in {:.2} s ({:.0} MB/s, {:.0} games/s)",
+        stats.bytes as f64 / 1e6,
+        secs,
+        stats.bytes as f64 / 1e6 / secs,
+        stats.games as f64 / secs
+    );
+    summary_lines(job, stats, &pace)
+}
+
+/// [`summary_text`] with the end of its first line, what the run went through in how long, as
+/// the job says it (`annotate`: positions, not megabytes).
+pub fn summary_lines(job: &str, stats: &Stats, pace: &str) -> String {
     let mut s = format!(
-        "pgnkit {job}: {} games, {} valid, {} with errors, {} with warnings only; {} plies; {:.1} MB in {:.2} s ({:.0} MB/s, {:.0} games/s)\n",
+        "pgnkit {job}: {} games, {} valid, {} with errors, {} with warnings only; {} plies; {pace}\n",
         stats.games,
         stats.valid_games(),
         stats.games_with_errors,
         stats.games_with_warnings,
         stats.plies,
-        stats.bytes as f64 / 1e6,
-        secs,
-        stats.bytes as f64 / 1e6 / secs,
-        stats.games as f64 / secs
     );
     for (label, sev) in [("errors", Severity::Error), ("warnings", Severity::Warning)] {
         let kinds = per_kind(stats, sev);
