@@ -39,6 +39,14 @@ impl InputArgs {
     }
 }
 
+/// Warns on stderr of each `--where` expression of `select` whose tags no game of the run had
+/// (it held for no game, or with `!=` for every game); the exit code does not change.
+pub fn warn_absent(select: &pgnkit::select::Selection, stats: &pgnkit::pipeline::stats::Stats) {
+    for absent in select.absent(stats) {
+        eprintln!("pgnkit: warning: {absent}");
+    }
+}
+
 /// A run's end as the command ends: the line saying where an interrupted run stopped, and the
 /// exit code (`failures`: the job found what makes it exit 1).
 pub fn conclude(summary: &Summary, failures: bool) -> Code {
@@ -70,7 +78,9 @@ pub enum EndingArg {
 pub struct SelectArgs {
     /// Keep games whose tags satisfy EXPR, `TAG OP VALUE`: OP is =, !=, <, <=, >, >= (numbers
     /// and dates compare as such), ~ (case-insensitive substring) or =~ (regular expression);
-    /// pseudo-tags Player (either side), Elo (both players), Year. Repeatable: all must hold.
+    /// pseudo-tags Player (either side), Elo (both players), Year, Plies (the mainline's plies,
+    /// counted from the moves); PlyCount is the tag where a game has one, else Plies.
+    /// Repeatable: all must hold. A tag no game has is warned of at the end.
     #[arg(long = "where", value_name = "EXPR")]
     pub wheres: Vec<String>,
     /// Keep games of this rule set: standard, chess960, crazyhouse.
@@ -85,7 +95,8 @@ pub struct SelectArgs {
     /// Keep games whose mainline reaches this position (FEN; by any move order).
     #[arg(long, value_name = "FEN")]
     pub position: Option<String>,
-    /// Keep games whose mainline reaches this material, e.g. KRPkr (White upper case).
+    /// Keep games whose mainline reaches this material at some point, e.g. KRPkr (White upper
+    /// case, kings optional): the whole game is kept.
     #[arg(long, value_name = "SIGNATURE")]
     pub material: Option<String>,
     /// `--eco=A00-B99,C42`: keep games whose opening is in these ECO ranges, as the lichess

@@ -16,7 +16,7 @@ use pgnkit::jobs::annotate::{
 };
 use pgnkit::jobs::run;
 
-use crate::cli::args::{InputArgs, PlyArgs, SelectArgs};
+use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, warn_absent};
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
@@ -226,10 +226,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     if let Some(Err(e)) = flushed {
         eprintln!("pgnkit: warning: the cache could not be committed: {e}");
     }
-    writer.finish(&summary, cache_stats)?;
+    writer.finish(&summary, cache_stats, &job.options().select)?;
     if !args.input.quiet {
         eprint!("{}", sink::summary_text(&summary, cache_stats, engines, format));
     }
+    warn_absent(&job.options().select, &summary.stats);
     if let Some(s) = &summary.stopped {
         // Unlike check's, an interrupted annotate leaves no output: the cache holds its work.
         let record = if format == Format::Epd { "line" } else { "game" };

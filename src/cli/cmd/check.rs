@@ -8,7 +8,7 @@ use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::check::{Check, CheckOptions, Report};
 use pgnkit::jobs::{diagnostics, run};
 
-use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude};
+use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude, warn_absent};
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
@@ -55,7 +55,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let mut report = Report::new(out, args.json);
     let progress = Progress::new(args.input.quiet);
     let summary = run::run(&job, &args.input.files, &args.input.run_options(), &progress, &mut report)?;
-    report.finish(&summary)?;
+    report.finish(&summary, &job.select)?;
     eprint!("{}", diagnostics::summary_text("check", &summary.stats, summary.elapsed));
+    warn_absent(&job.select, &summary.stats);
     Ok(conclude(&summary, summary.stats.games_with_errors > 0))
 }

@@ -12,7 +12,7 @@ use pgnkit::jobs::run::Summary;
 use pgnkit::jobs::{diagnostics, run};
 use pgnkit::pipeline::replay::export::Strip;
 
-use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude};
+use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude, warn_absent};
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
@@ -237,5 +237,6 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             ledger(&summary)
         );
     }
+    warn_absent(&job.options().select, &summary.stats);
     Ok(conclude(&summary, summary.stats.get(REJECTED) > 0))
 }

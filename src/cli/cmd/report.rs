@@ -14,7 +14,7 @@ use pgnkit::jobs::report::{
 };
 use pgnkit::jobs::run;
 
-use crate::cli::args::{InputArgs, PlyArgs, SelectArgs};
+use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, warn_absent};
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
@@ -102,6 +102,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let run_opts = args.input.run_options();
     let start = std::time::Instant::now();
     let (mut failures, mut problems) = (false, 0u64);
+    // The PGN runs' counts together, for the filters' warnings.
+    let mut seen = pgnkit::pipeline::stats::Stats::default();
     let mut exit = 0u8;
     // Inputs in command-line order: runs of PGN files through the pipeline, JSON Lines read here.
     let mut k = 0;
@@ -130,6 +132,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             (k..args.input.files.len()).find(|&i| jsonl::is_jsonl_name(&names[i])).unwrap_or(names.len());
         let summary = run::run(&job, &args.input.files[k..end], &run_opts, &progress, &mut totals)?;
         failures |= summary.stats.games_with_errors > 0;
+        seen.merge(&summary.stats);
         if let Some(s) = &summary.stopped {
             eprintln!("pgnkit: interrupted after game {} of {}; no report was written", s.games, s.input);
             return Ok(Code::Interrupted);
@@ -170,5 +173,6 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             start.elapsed().as_secs_f64()
         );
     }
+    warn_absent(&job.options().select, &seen);
     Ok(if failures || problems > 0 { Code::Failures } else { Code::Ok })
 }

@@ -296,6 +296,7 @@ impl Worker for AnnotateWorker {
         let (collected, first) = replay_chunk(collect::Collect::new(&self.opts.select), chunk);
         let mut records = AnnotatedChunk::default();
         let mut stats = first.stats;
+        collected.filter.count(&mut stats);
         let mut games = collected.games;
         records.diagnostics = collected.diagnostics;
         for w in self.startup.drain(..) {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::dedup::{Dedup, Plan, Seen};
-use super::{Clean, CleanChunk, CleanGame, Fate};
+use super::{Clean, CleanChunk, CleanGame, CleanOptions, Fate};
 use crate::error::Error;
 use crate::io::Output;
 use crate::jobs::diagnostics;
@@ -58,6 +58,8 @@ pub struct CleanWriter<W> {
     ordinal: u64,
     /// Where a released chunk's buffers go back to the workers.
     spares: Arc<Spares<CleanChunk>>,
+    /// The job's options (the summary names the filters' absent tags).
+    opts: Arc<CleanOptions>,
 }
 
 impl<W: Write> CleanWriter<W> {
@@ -84,8 +86,8 @@ impl<W: Write> CleanWriter<W> {
         dedup: Dedup,
         inputs: Vec<(String, u64)>,
     ) -> CleanWriter<W> {
-        let spares = job.spares.clone();
-        CleanWriter { outputs, diagnostics, dedup, inputs, current: usize::MAX, ordinal: 0, spares }
+        let (spares, opts) = (job.spares.clone(), job.opts.clone());
+        CleanWriter { outputs, diagnostics, dedup, inputs, current: usize::MAX, ordinal: 0, spares, opts }
     }
 
     fn file(&self) -> &str {
@@ -158,6 +160,9 @@ impl<W: Write> CleanWriter<W> {
         let mut total = diagnostics::summary_json("clean", &summary.stats, summary.elapsed);
         total["data"]["ledger"] = ledger(&summary.stats);
         total["data"]["inputs"] = inputs.into();
+        if let Some(absent) = self.opts.select.absent_json(&summary.stats) {
+            total["data"]["where_absent"] = absent;
+        }
         self.report(|_| total)?;
         let Outputs { out, rejects, duplicates, report } = self.outputs;
         out.finish()?;
