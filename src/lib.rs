@@ -115,6 +115,7 @@ pub mod annotate;
 pub mod chess;
 pub mod engine;
 pub mod error;
+pub mod exit;
 pub mod io;
 pub mod jobs;
 pub mod notation;

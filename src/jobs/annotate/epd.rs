@@ -212,9 +212,7 @@ impl EpdAnnotator {
                 .collect();
             handles
                 .into_iter()
-                .map(|h| {
-                    h.join().unwrap_or_else(|_| Err(Error::Internal("an engine thread panicked".into())))
-                })
+                .map(|h| h.join().unwrap_or_else(|_| Err(Error::Internal("an engine thread panicked"))))
                 .collect()
         });
         let mut all: Vec<(usize, Done)> = Vec::with_capacity(lines.len());
