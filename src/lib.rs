@@ -114,6 +114,7 @@ pub mod analysis;
 pub mod chess;
 pub mod engine;
 pub mod error;
+pub mod exit;
 pub mod io;
 pub mod jobs;
 pub mod notation;

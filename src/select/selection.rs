@@ -62,6 +62,11 @@ impl EcoRanges {
         Ok(EcoRanges(ranges))
     }
 
+    /// Every range of `all` as one filter (`None` when there is none).
+    pub fn union(all: &[EcoRanges]) -> Option<EcoRanges> {
+        (!all.is_empty()).then(|| EcoRanges(all.iter().flat_map(|r| r.0.iter().copied()).collect()))
+    }
+
     /// Whether `eco` (e.g. `B90`) is in a range.
     pub fn contains(&self, eco: &str) -> bool {
         eco_number(eco).is_ok_and(|e| self.0.iter().any(|&(a, b)| (a..=b).contains(&e)))

@@ -51,7 +51,7 @@ fn annotate_output_passes_check_strict_san() {
     for name in INPUTS {
         let out = dir.join("out.pgn");
         annotate(&fixture(name), &out, &["--no-cache", "--variations", "all", "--add-tags"]);
-        let o = run(&["check", "-q", "--strict-san", path(&out)]);
+        let o = run(&["check", "--strict-san", path(&out)]);
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
         assert_eq!(String::from_utf8_lossy(&o.stdout), "", "{name}: no diagnostic");
         assert!(stderr(&o).contains(" 0 with errors, 0 with warnings only"), "{name}: {}", stderr(&o));

@@ -173,12 +173,22 @@ fn a_filter_that_cannot_be_read_is_a_usage_error() {
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
         assert!(stderr(&o).contains("error:"), "{bad:?}: {}", stderr(&o));
     }
-    let o = run(&["check", "--eco", "C00-C99", &path]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--eco=C00-C99"), "{}", stderr(&o));
+    // `--eco` takes its ranges as its value, with a space too; tags are `clean --eco-tags`.
+    let counts = |args: &[&str]| {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        let summary: Value =
+            serde_json::from_str(stdout(&o).lines().last().expect("a summary")).expect("JSON");
+        summary["data"]["counts"].clone()
+    };
+    let with_space = counts(&["check", "--json", "--eco", "C00-C99", &path]);
+    assert_eq!(with_space, counts(&["check", "--json", "--eco=C00-C99", &path]));
+    assert!(with_space["filtered"].as_u64().is_some_and(|n| n > 0), "{with_space}");
     let o = run(&["positions", "--eco=missing", &path]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("writes tags"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not an ECO code"), "{}", stderr(&o));
+    let o = run(&["positions", "--eco-tags", "all", &path]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
 
 /// The positions `positions --position-material` writes under `extra` options, as (game, ply),

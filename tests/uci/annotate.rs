@@ -381,7 +381,7 @@ pub fn annotate_stockfish_depth_18_is_never_hung() {
 pub fn annotate_ctrl_c_stops_the_search_in_progress() {
     let d = dir("ctrl-c");
     let err = ctrl_c_at_the_second_search(&d, &games(&d), &[], "out.pgn");
-    assert!(err.contains("pgnkit: interrupted after game "), "{err}");
+    assert!(err.contains("pgnkit: interrupted: stopped after game "), "{err}");
 }
 
 /// The same through EPD input: the run driver's one Ctrl-C path, the lines before the held
@@ -392,7 +392,7 @@ pub fn annotate_epd_ctrl_c_stops_the_search_in_progress() {
     let fens = ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", "8/8/8/4k3/8/8/4K3/7Q w - -"];
     std::fs::write(&input, format!("{}\n{}\n{}\n", fens[0], fens[1], fens[0])).expect("write");
     let err = ctrl_c_at_the_second_search(&d, &input, &["--format", "epd"], "out.epd");
-    assert!(err.contains("pgnkit: interrupted after line 1 of "), "{err}");
+    assert!(err.contains("pgnkit: interrupted: stopped after line 1 of "), "{err}");
     assert!(err.contains("pgnkit annotate: 1 lines, 1 valid,"), "{err}");
 }
 

@@ -9,14 +9,14 @@ use std::time::Duration;
 use pgnkit::analysis::Limit;
 use pgnkit::analysis::cache::Cache;
 use pgnkit::engine::client::EngineConfig;
-use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::annotate::{
     Annotate, AnnotateOptions, AnnotateWriter, DEFAULT_NODES, EngineChoice, Format, UNEVALUATED, Variations,
     sink,
 };
 use pgnkit::jobs::run;
 
-use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, warn_absent};
+use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish_records, warn_absent};
+use pgnkit::jobs::diagnostics::Records;
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
@@ -68,14 +68,11 @@ enum VariationsArg {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    input: InputArgs,
+    head: HeadArgs,
     #[command(flatten)]
     select: SelectArgs,
     #[command(flatten)]
     plies: PlyArgs,
-    /// Output file (`.zst`/`.gz` name: compressed); `-` is stdout. Never overwrites an input.
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    output: PathBuf,
     /// `builtin` (the built-in engine, in-process) or the path of a UCI engine.
     #[arg(long, value_name = "builtin|PATH", default_value = "builtin")]
     engine: String,
@@ -180,7 +177,7 @@ fn cache(args: &Args) -> Result<Option<Arc<Cache>>, Fail> {
         eprintln!("pgnkit: warning: no cache directory ($XDG_CACHE_HOME, $HOME): running without a cache");
         return Ok(None);
     };
-    let cache = Cache::open(&path).map_err(|e| Fail::from(pgnkit::error::Error::from(e)))?;
+    let cache = Cache::open(&path).map_err(pgnkit::error::Error::from)?;
     Ok(Some(Arc::new(cache)))
 }
 
@@ -204,21 +201,19 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         add_tags: args.add_tags,
         from_evals: args.from_evals,
         cache: cache.clone(),
-        select: args.select.selection(Some(&args.plies), &args.input.files)?,
+        select: args.select.selection(Some(&args.plies))?,
         line_width: 80,
     };
-    args.select.no_eco_tags("annotate")?;
     let engines =
-        args.engines.or(args.input.threads).filter(|&n| n > 0).unwrap_or_else(pgnkit::pipeline::cores);
+        args.engines.or(args.head.threads).filter(|&n| n > 0).unwrap_or_else(pgnkit::pipeline::cores);
     let job = Annotate::new(opts);
-    let outputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
-    let out = Output::create(&args.output, &outputs)?;
+    let out = args.head.create_output()?;
     let format = job.options().format;
     let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines);
-    let progress = Progress::new(args.input.quiet);
-    let mut run_opts = args.input.run_options();
+    let progress = Progress::new(args.head.quiet);
+    let mut run_opts = args.head.run_options();
     run_opts.threads = engines;
-    let result = run::run(&job, &args.input.files, &run_opts, &progress, &mut writer);
+    let result = run::run(&job, &args.head.files, &run_opts, &progress, &mut writer);
     // Whatever happened, what the engines found is committed: the next run resumes from it.
     let flushed = cache.as_ref().map(|c| c.flush());
     let summary = result?;
@@ -227,14 +222,14 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         eprintln!("pgnkit: warning: the cache could not be committed: {e}");
     }
     writer.finish(&summary, cache_stats, &job.options().select)?;
-    if !args.input.quiet {
-        eprint!("{}", sink::summary_text(&summary, cache_stats, engines, format));
-    }
+    let failures = summary.stats.get(UNEVALUATED) > 0 || summary.stats.games_with_errors > 0;
+    let records = if format == Format::Epd { Records::Lines } else { Records::Games };
+    let code = finish_records(&args.head, &summary, Leaves::Nothing, records, failures, || {
+        sink::summary_text(&summary, cache_stats, engines, format)
+    });
     warn_absent(&job.options().select, &summary.stats);
-    if let Some(s) = &summary.stopped {
-        // Unlike check's, an interrupted annotate leaves no output: the cache holds its work.
-        let record = if format == Format::Epd { "line" } else { "game" };
-        eprintln!("pgnkit: interrupted after {record} {} of {}; no output was written", s.games, s.input);
+    if summary.stopped.is_some() {
+        // The cache holds the interrupted run's work.
         if let Some(c) = &cache {
             eprintln!(
                 "pgnkit: the evaluations so far are in {}: run the same command again to resume",
@@ -246,6 +241,5 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     if let Some(c) = cache.and_then(Arc::into_inner) {
         let _ = c.close();
     }
-    let failures = summary.stats.get(UNEVALUATED) > 0 || summary.stats.games_with_errors > 0;
-    Ok(Code::from_exit(summary.exit_code(failures)))
+    Ok(code)
 }

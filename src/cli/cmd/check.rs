@@ -1,24 +1,22 @@
-//! `pgnkit check`: validate every game of the inputs; one diagnostic per problem (stdout), a
-//! summary on stderr; exit 1 when some game has an error.
+//! `pgnkit check`: validate every game of the inputs; one diagnostic per problem (stdout or
+//! `-o FILE`), a summary on stderr; exit 1 when some game has an error.
 
-use std::path::Path;
 use std::sync::Arc;
 
-use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::check::{Check, CheckOptions, Report};
 use pgnkit::jobs::{diagnostics, run};
 
-use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude, warn_absent};
+use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish, warn_absent};
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
 pub const EXAMPLES: &str = "\
 Examples:
   pgnkit check games.pgn
-  pgnkit check --json --games lichess_db_standard_rated_2024-01.pgn.zst > report.jsonl
+  pgnkit check --json --games lichess_db_standard_rated_2024-01.pgn.zst -o report.jsonl.zst
   zstdcat big.pgn.zst | pgnkit check -
   pgnkit check --strict-san -j 1 old_collection.pgn
-  pgnkit check --where 'Elo >= 2500' --where 'Event ~ olympiad' --eco=C60-C99 games.pgn
+  pgnkit check --where 'Elo >= 2500' --where 'Event ~ olympiad' --eco C60-C99 games.pgn
 
 JSON Lines records (--json): {\"type\": \"diagnostic\", \"data\": {...}} with file, game, line,
 column, offset (byte of the decompressed input), ply, severity, kind (illegal_move,
@@ -30,7 +28,7 @@ counted as filtered; their problems are neither reported nor counted.";
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    input: InputArgs,
+    head: HeadArgs,
     #[command(flatten)]
     select: SelectArgs,
     #[command(flatten)]
@@ -48,15 +46,17 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
-    let select = Arc::new(args.select.selection(Some(&args.plies), &args.input.files)?);
-    args.select.no_eco_tags("check")?;
+    let select = Arc::new(args.select.selection(Some(&args.plies))?);
     let job = Check { opts: CheckOptions { strict_san: args.strict_san, games: args.games }, select };
-    let out = Output::create(Path::new("-"), &OutputOptions::default())?;
+    let out = args.head.create_output()?;
     let mut report = Report::new(out, args.json);
-    let progress = Progress::new(args.input.quiet);
-    let summary = run::run(&job, &args.input.files, &args.input.run_options(), &progress, &mut report)?;
+    let progress = Progress::new(args.head.quiet);
+    let summary = run::run(&job, &args.head.files, &args.head.run_options(), &progress, &mut report)?;
     report.finish(&summary, &job.select)?;
-    eprint!("{}", diagnostics::summary_text("check", &summary.stats, summary.elapsed));
+    let failures = summary.stats.games_with_errors > 0;
+    let code = finish(&args.head, &summary, Leaves::Prefix, failures, || {
+        diagnostics::summary_text("check", &summary.stats, summary.elapsed)
+    });
     warn_absent(&job.select, &summary.stats);
-    Ok(conclude(&summary, summary.stats.games_with_errors > 0))
+    Ok(code)
 }

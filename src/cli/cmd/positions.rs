@@ -1,14 +1,11 @@
 //! `pgnkit positions`: one record per mainline position (FEN, EPD, JSON Lines or CSV) to stdout
 //! or `-o FILE`; error diagnostics and a summary on stderr; exit 1 when some game has an error.
 
-use std::path::PathBuf;
-
-use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, Writer};
 use pgnkit::jobs::{diagnostics, run};
 use pgnkit::notation::EpMode;
 
-use crate::cli::args::{InputArgs, SelectArgs, conclude, warn_absent};
+use crate::cli::args::{HeadArgs, Leaves, SelectArgs, finish, warn_absent};
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
@@ -17,7 +14,7 @@ Examples:
   pgnkit positions games.pgn > games.fen
   pgnkit positions --format epd --unique -o positions.epd.zst games.pgn
   pgnkit positions --format jsonl --tags White,Black,Result,WhiteElo lichess.pgn.zst | head
-  pgnkit positions --format csv --min-ply 10 --max-ply 40 --every 2 --skip-errors a.pgn b.pgn -o out.csv
+  pgnkit positions --format csv --min-ply 10 --max-ply 40 --every 2 --skip-errors a.pgn b.pgn -o out.csv.gz
   pgnkit positions --format epd --position-material KRPkr,KRkrp --where 'Plies > 80' games.pgn > rook-endings.epd
   pgnkit positions --format epd --where 'Elo >= 2400' --material KRPkr games.pgn > games-reaching-krpkr.epd
 
@@ -52,10 +49,7 @@ const RESERVED: [&str; 7] = ["game", "ply", "fen", "san", "uci", "eval", "clk"];
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    input: InputArgs,
-    /// Output file (`.zst` name: zstd); `-` is stdout. Never overwrites an input.
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    output: PathBuf,
+    head: HeadArgs,
     /// Record format.
     #[arg(long, value_enum, default_value = "fen")]
     format: FormatArg,
@@ -128,27 +122,22 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
             .collect::<Result<_, _>>()?,
         unique: args.unique,
         skip_errors: args.skip_errors,
-        select: {
-            let select = args.select.selection(None, &args.input.files)?;
-            args.select.no_eco_tags("positions")?;
-            select
-        },
+        select: args.select.selection(None)?,
     })
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
     let job = Positions::new(options(args)?);
-    let out_opts = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
-    let out = Output::create(&args.output, &out_opts)?;
+    let out = args.head.create_output()?;
     let mut writer = Writer::new(&job, out, std::io::stderr())?;
-    let progress = Progress::new(args.input.quiet);
-    let summary = run::run(&job, &args.input.files, &args.input.run_options(), &progress, &mut writer)?;
-    let input_failed = summary.input_failed();
+    let progress = Progress::new(args.head.quiet);
+    let summary = run::run(&job, &args.head.files, &args.head.run_options(), &progress, &mut writer)?;
     writer.finish(&summary)?;
-    if !input_failed && !args.input.quiet {
-        eprint!("{}", diagnostics::summary_text("positions", &summary.stats, summary.elapsed));
-    }
+    let failures = summary.stats.games_with_errors > 0;
+    let code = finish(&args.head, &summary, Leaves::Prefix, failures, || {
+        diagnostics::summary_text("positions", &summary.stats, summary.elapsed)
+    });
     warn_absent(&job.options().select, &summary.stats);
-    Ok(conclude(&summary, summary.stats.games_with_errors > 0))
+    Ok(code)
 }

@@ -195,7 +195,7 @@ impl Analyst {
                             }
                             Some(a)
                         }
-                        Err(e) if e.is_fatal() => return Err(Error::Engine(e.to_string())),
+                        Err(e) if e.is_fatal() => return Err(e.into()),
                         // Ctrl-C stopped the search: the game is dropped as the run ends.
                         Err(AnalyzerError::Interrupted) => return Ok(None),
                         Err(e) => {
@@ -252,7 +252,7 @@ impl Analyst {
                 }
                 Ok((Ok(a), warnings))
             }
-            Err(e) if e.is_fatal() => Err(Error::Engine(e.to_string())),
+            Err(e) if e.is_fatal() => Err(e.into()),
             Err(e) => Ok((Err(e), warnings)),
         }
     }

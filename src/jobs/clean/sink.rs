@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::dedup::{Dedup, Plan, Seen};
+use super::dedup::{Dedup, DedupError, Plan, Seen};
 use super::{Clean, CleanChunk, CleanGame, CleanOptions, Fate};
 use crate::error::Error;
 use crate::io::Output;
@@ -132,9 +132,7 @@ impl<W: Write> CleanWriter<W> {
         if let Dedup::Planned(plan) = &self.dedup
             && !plan.complete()
         {
-            return Err(Error::Resource(
-                "the inputs changed between the two passes of --dedup=prefix: no output written".into(),
-            ));
+            return Err(DedupError::PassesDiffer.into());
         }
         let ledger = |stats: &Stats| {
             let repairs: serde_json::Map<String, Value> = stats
@@ -178,10 +176,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
         self.current = self.current.wrapping_add(1);
         match (&self.dedup, self.inputs.get(self.current)) {
             (Dedup::Planned(_), Some((name, first))) if name == input && *first == self.ordinal => Ok(()),
-            (Dedup::Planned(_), _) => Err(Error::Resource(format!(
-                "{input}: not the input the first pass of --dedup=prefix read here, or not from \
-                 its first game: the inputs changed while they were read"
-            ))),
+            (Dedup::Planned(_), _) => Err(DedupError::InputChanged { input: input.to_string() }.into()),
             _ => {
                 self.inputs.push((input.to_string(), self.ordinal));
                 Ok(())
@@ -212,7 +207,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                         if let Some(out) = &mut self.outputs.duplicates {
                             if g.verbatim.is_empty() {
                                 return Err(Error::Internal(
-                                    "a duplicates file without CleanOptions::keep_duplicates".into(),
+                                    "a duplicates file without CleanOptions::keep_duplicates",
                                 ));
                             }
                             write(out, verbatim)?;
