@@ -140,7 +140,7 @@ impl AnnotateWorker {
         let mut out = Output::<AnnotatedChunk>::default();
         let (records, stats) = (&mut out.records, &mut out.stats);
         let Some(analyst) = &mut self.analyst else {
-            return Err(Error::Internal("an EPD worker without an engine".into()));
+            return Err(Error::Internal("an EPD worker without an engine"));
         };
         let mut text = String::new();
         let (mut start, mut place) = (0, Place { number: chunk.first_game, line: 0, offset: chunk.offset });

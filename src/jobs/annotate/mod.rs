@@ -271,9 +271,9 @@ impl Job for Annotate {
     fn worker(&self) -> Result<AnnotateWorker, Error> {
         let opts = self.opts.clone();
         if opts.from_evals && opts.format == Format::Epd {
-            return Err(Error::Usage(
-                "--from-evals judges the evaluations games hold: not with --format epd".into(),
-            ));
+            return Err(Error::Usage(crate::error::UsageError::rule(
+                "--from-evals judges the evaluations games hold: not with --format epd",
+            )));
         }
         if opts.from_evals {
             return Ok(AnnotateWorker { opts, analyst: None, startup: Vec::new() });
