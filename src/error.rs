@@ -7,13 +7,13 @@
 use std::fmt;
 
 use crate::analysis::AnalyzerError;
+use crate::analysis::StartError;
 use crate::analysis::cache::CacheError;
-use crate::engine::client::StartError;
 use crate::exit::Code;
 use crate::io::{InputError, OutputError};
 use crate::jobs::clean::dedup::DedupError;
 use crate::pgn::ProblemKind;
-use crate::pipeline::Panic;
+use crate::pipeline::panic::Panic;
 
 /// A failure that stops a run, or the reading of one input; [`Error::exit_code`] maps it to its
 /// exit code.
@@ -83,7 +83,7 @@ pub enum UsageError {
         expr: String,
         /// Why and where it does not parse.
         #[source]
-        source: crate::select::tags::TagExprError,
+        source: crate::select::tags::error::TagExprError,
     },
     /// A `--material` signature that does not parse.
     #[error("--material {signature:?}: {source}")]

@@ -22,6 +22,9 @@
 
 pub mod cache;
 pub mod judge;
+mod start;
+
+pub use start::StartError;
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -214,7 +217,7 @@ pub enum AnalyzerError {
     /// The engine could not be started or restarted (binary missing, handshake failed): the run
     /// cannot go on with it, and stops with exit code 69 (`crate::error::Error::Analysis`).
     #[error("engine unavailable: {0}")]
-    Unavailable(#[from] crate::engine::client::StartError),
+    Unavailable(#[from] StartError),
     /// The search was stopped because the run is being interrupted (Ctrl-C): the position has
     /// no result, and nothing should be made of it.
     #[error("the search was interrupted")]
@@ -393,11 +396,7 @@ mod tests {
         let e = Searcher::with_hash_mb(1).analyse_line(&start, &line, &limit).unwrap_err();
         assert!(matches!(e, AnalyzerError::IllegalLine { index: 2 }), "{e}");
         assert!(
-            !e.is_fatal()
-                && AnalyzerError::Unavailable(crate::engine::client::StartError::NotFound {
-                    path: "x".into()
-                })
-                .is_fatal()
+            !e.is_fatal() && AnalyzerError::Unavailable(StartError::NotFound { path: "x".into() }).is_fatal()
         );
         assert_eq!(Searcher::new().take_warnings(), []);
     }

@@ -11,7 +11,7 @@ use pgnkit::jobs::run::{RunOptions, Summary};
 use pgnkit::pgn::GameResult;
 use pgnkit::select::{EcoRanges, Ending, Selection};
 
-use crate::cli::Code;
+use pgnkit::exit::Code;
 
 /// The head of every job's arguments: the inputs and how to read them, the output, and how the
 /// run shows itself.

@@ -26,7 +26,7 @@ mod unix {
 
     use nix::sys::signal::{SaFlags, SigAction, SigHandler, SigSet, Signal, sigaction};
 
-    use crate::cli::Code;
+    use pgnkit::exit::Code;
 
     /// Only async-signal-safe work: an atomic swap, and `_exit` on the second signal.
     extern "C" fn on_signal(_: nix::libc::c_int) {

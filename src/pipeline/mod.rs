@@ -13,6 +13,7 @@ pub mod chunk;
 mod drive;
 pub mod job;
 pub mod order;
+pub mod panic;
 pub mod replay;
 pub mod stats;
 
@@ -27,6 +28,8 @@ pub use job::{
     Cancel, ChunkEnd, ChunkInput, Cuts, InputInfo, Job, Located, NoProgress, Observer, Output, Records,
     Spare, Spares, WithCuts, Worker, Workers,
 };
+pub use panic::Panic;
+use panic::panic_message;
 
 /// How the pipeline runs.
 #[derive(Clone, Copy, Debug)]
@@ -86,23 +89,6 @@ pub enum PipelineError {
     /// The [`Observer`] asked to stop: the chunks before were released, none after.
     #[error("interrupted")]
     Interrupted,
-}
-
-/// A worker's panic, caught: a bug in pgnkit, reported instead of killing the process.
-#[derive(Debug, thiserror::Error)]
-#[error("internal error while processing bytes {offset}..: {message}")]
-pub struct Panic {
-    /// Offset of the chunk that was being processed.
-    pub offset: u64,
-    /// The panic message.
-    pub message: String,
-}
-
-fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "panic".to_string())
 }
 
 type Out<J> = Output<Records<J>>;

@@ -16,9 +16,11 @@ use pgnkit::jobs::annotate::{
 use pgnkit::jobs::run;
 
 use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish_records, warn_absent};
-use pgnkit::jobs::diagnostics::Records;
+use crate::cli::fail::Fail;
+use crate::cli::interrupt;
 use crate::cli::progress::Progress;
-use crate::cli::{Code, Fail, interrupt};
+use pgnkit::exit::Code;
+use pgnkit::jobs::diagnostics::Records;
 
 pub const EXAMPLES: &str = "\
 Examples:

@@ -4,7 +4,8 @@ use std::io::Write;
 
 use pgnkit::search::{BENCH_DEPTH, run_bench};
 
-use crate::cli::{Code, Fail};
+use crate::cli::fail::Fail;
+use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 Prints `Nodes: N` (the signature: it changes only when search, evaluation or move generation

@@ -7,8 +7,10 @@ use pgnkit::jobs::check::{Check, CheckOptions, Report};
 use pgnkit::jobs::{diagnostics, run};
 
 use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish, warn_absent};
+use crate::cli::fail::Fail;
+use crate::cli::interrupt;
 use crate::cli::progress::Progress;
-use crate::cli::{Code, Fail, interrupt};
+use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 Examples:

@@ -13,8 +13,10 @@ use pgnkit::jobs::{diagnostics, run};
 use pgnkit::pipeline::replay::export::Strip;
 
 use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish, warn_absent};
+use crate::cli::fail::Fail;
+use crate::cli::interrupt;
 use crate::cli::progress::Progress;
-use crate::cli::{Code, Fail, interrupt};
+use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 Examples:

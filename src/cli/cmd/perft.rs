@@ -15,7 +15,8 @@ use rayon::prelude::*;
 
 use pgnkit::error::UsageError;
 
-use crate::cli::{Code, Fail};
+use crate::cli::fail::Fail;
+use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 Examples:

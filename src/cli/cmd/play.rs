@@ -16,7 +16,8 @@ use pgnkit::search::Searcher;
 
 use pgnkit::error::UsageError;
 
-use crate::cli::{Code, Fail};
+use crate::cli::fail::Fail;
+use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 Type moves in SAN (e4, Nf3, O-O, exd5, e8=Q) or UCI (e2e4, g1f3, e7e8q). Commands:

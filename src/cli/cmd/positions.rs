@@ -6,8 +6,10 @@ use pgnkit::jobs::{diagnostics, run};
 use pgnkit::notation::EpMode;
 
 use crate::cli::args::{HeadArgs, Leaves, SelectArgs, finish, warn_absent};
+use crate::cli::fail::Fail;
+use crate::cli::interrupt;
 use crate::cli::progress::Progress;
-use crate::cli::{Code, Fail, interrupt};
+use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 Examples:

@@ -14,8 +14,10 @@ use pgnkit::jobs::report::{
 use pgnkit::jobs::run;
 
 use crate::cli::args::{HeadArgs, PlyArgs, SelectArgs, warn_absent};
+use crate::cli::fail::Fail;
+use crate::cli::interrupt;
 use crate::cli::progress::Progress;
-use crate::cli::{Code, Fail, interrupt};
+use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 Examples:

@@ -12,7 +12,8 @@ use pgnkit::pipeline::replay::{Game, Games, Hooks, Lines, Played};
 
 use pgnkit::error::UsageError;
 
-use crate::cli::{Code, Fail};
+use crate::cli::fail::Fail;
+use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 Examples:

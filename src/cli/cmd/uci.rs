@@ -2,7 +2,8 @@
 
 use pgnkit::engine::server::run_uci;
 
-use crate::cli::{Code, Fail};
+use crate::cli::fail::Fail;
+use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 The engine answers the UCI protocol (uci, isready, setoption, ucinewgame, position, go, stop,

@@ -2,7 +2,8 @@
 
 use pgnkit::engine::xboard::run_xboard;
 
-use crate::cli::{Code, Fail};
+use crate::cli::fail::Fail;
+use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 The engine answers CECP version 2: xboard, protover 2, new, variant (normal, crazyhouse,

@@ -3,10 +3,10 @@
 //! (exit code 69), and the [`Fault`]s of one attempt at a position that decide between a restart
 //! and retry (crash), a kill and restart (hang) and an error for the position alone.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::analysis::AnalyzerError;
+pub use crate::analysis::StartError;
 
 /// How long an engine is given for each step. Generous by default: a slow engine costs time,
 /// a deadline that fires early costs an evaluation.
@@ -55,33 +55,6 @@ impl Default for Timeouts {
             quit: Duration::from_secs(1),
         }
     }
-}
-
-/// An engine that cannot be used at all: the run stops with exit code 69.
-#[derive(Debug, thiserror::Error)]
-pub enum StartError {
-    /// No file at the path, or not on `PATH`.
-    #[error("engine not found: {}", path.display())]
-    NotFound {
-        /// The path asked for.
-        path: PathBuf,
-    },
-    /// The file could not be run (permissions, not an executable...).
-    #[error("cannot run engine {}: {source}", path.display())]
-    Spawn {
-        /// The path asked for.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// It ran but did not complete the UCI handshake (`uci` ... `uciok`, `isready` ... `readyok`).
-    #[error("engine {} failed its UCI handshake: {reason}", path.display())]
-    Handshake {
-        /// The path asked for.
-        path: PathBuf,
-        /// What happened instead (with the engine's last stderr lines when it wrote some).
-        reason: String,
-    },
 }
 
 /// Why one attempt at a position failed, which decides what comes next.

@@ -1,0 +1,31 @@
+//! [`StartError`]: why an engine could not be used at all, the cause of
+//! [`AnalyzerError::Unavailable`](super::AnalyzerError::Unavailable) (exit code 69).
+
+use std::path::PathBuf;
+
+/// An engine that cannot be used at all: the run stops with exit code 69.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// No file at the path, or not on `PATH`.
+    #[error("engine not found: {}", path.display())]
+    NotFound {
+        /// The path asked for.
+        path: PathBuf,
+    },
+    /// The file could not be run (permissions, not an executable...).
+    #[error("cannot run engine {}: {source}", path.display())]
+    Spawn {
+        /// The path asked for.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// It ran but did not complete the UCI handshake (`uci` ... `uciok`, `isready` ... `readyok`).
+    #[error("engine {} failed its UCI handshake: {reason}", path.display())]
+    Handshake {
+        /// The path asked for.
+        path: PathBuf,
+        /// What happened instead (with the engine's last stderr lines when it wrote some).
+        reason: String,
+    },
+}

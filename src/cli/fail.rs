@@ -1,0 +1,69 @@
+//! [`Fail`]: how a command fails, with the exit code it ends the process with.
+
+use pgnkit::error::{Error, UsageError};
+use pgnkit::exit::Code;
+use pgnkit::io::{InputError, OutputError};
+
+/// A failure that ends a command: a run's typed [`Error`], or a failure of a command that runs
+/// no job (perft, show, play) with its code and message.
+#[derive(Debug, thiserror::Error)]
+pub enum Fail {
+    /// A failure of the library, with its source.
+    #[error(transparent)]
+    Run(#[from] Error),
+    /// Writing to stdout or reading stdin failed (a closed stdout is a quiet success).
+    #[error(transparent)]
+    Stdio(#[from] std::io::Error),
+    /// What a command that runs no job found wrong, and its code.
+    #[error("{message}")]
+    Command {
+        /// The exit code.
+        code: Code,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl Fail {
+    /// A usage error (exit 2): a rule of the command line, in words.
+    pub fn usage(message: impl Into<String>) -> Fail {
+        Fail::Run(Error::Usage(UsageError::rule(message)))
+    }
+
+    /// The exit code it ends the run with.
+    pub(super) fn code(&self) -> Code {
+        match self {
+            Fail::Run(e) => e.exit_code(),
+            Fail::Stdio(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Code::Ok,
+            Fail::Stdio(_) => Code::IoErr,
+            Fail::Command { code, .. } => *code,
+        }
+    }
+
+    /// Nothing to say: stdout was closed early (`| head`).
+    pub(super) fn is_quiet(&self) -> bool {
+        match self {
+            Fail::Run(Error::Output(OutputError::BrokenPipe)) => true,
+            Fail::Stdio(e) => e.kind() == std::io::ErrorKind::BrokenPipe,
+            _ => false,
+        }
+    }
+}
+
+impl From<UsageError> for Fail {
+    fn from(e: UsageError) -> Fail {
+        Fail::Run(e.into())
+    }
+}
+
+impl From<OutputError> for Fail {
+    fn from(e: OutputError) -> Fail {
+        Fail::Run(e.into())
+    }
+}
+
+impl From<InputError> for Fail {
+    fn from(e: InputError) -> Fail {
+        Fail::Run(e.into())
+    }
+}
