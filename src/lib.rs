@@ -111,7 +111,6 @@
 //! ```
 
 pub mod analysis;
-pub mod annotate;
 pub mod chess;
 pub mod engine;
 pub mod error;

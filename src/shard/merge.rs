@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::annotate::cache::CacheStats;
+use crate::analysis::cache::CacheStats;
 use crate::jobs::diagnostics;
 use crate::jobs::run::{InputSummary, Summary, display_name};
 use crate::pipeline::stats::Stats;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use pgnkit::analysis::Limit;
-use pgnkit::annotate::cache::Cache;
+use pgnkit::analysis::cache::Cache;
 use pgnkit::engine::client::EngineConfig;
 use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::annotate::{

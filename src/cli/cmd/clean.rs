@@ -8,9 +8,9 @@ use std::time::Duration;
 use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::clean::sink::{DUPLICATES, FILTERED, KEPT_BROKEN, REJECTED, WRITTEN};
 use pgnkit::jobs::clean::{Clean, CleanOptions, CleanWriter, EcoTags, Outputs, Rule, Survey};
-use pgnkit::jobs::export::Strip;
 use pgnkit::jobs::run::Summary;
 use pgnkit::jobs::{diagnostics, run};
+use pgnkit::pipeline::replay::export::Strip;
 
 use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude};
 use crate::cli::progress::Progress;

@@ -11,7 +11,7 @@ use super::{
     ANALYSED, AnnotatedChunk, CACHE_HITS, CRASHED, ENGINE_MICROSECONDS, Format, POSITIONS, TIMED_OUT,
     UNEVALUATED,
 };
-use crate::annotate::cache::CacheStats;
+use crate::analysis::cache::CacheStats;
 use crate::error::Error;
 use crate::io::Output;
 use crate::jobs::diagnostics;
