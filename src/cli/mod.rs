@@ -63,6 +63,10 @@ enum Command {
     /// writes, after checking that every game was handled exactly once.
     #[command(after_help = cmd::merge::EXAMPLES)]
     Merge(cmd::merge::Args),
+    /// Write the sidecar index of a plain PGN file, so that each `--shard` starts reading near
+    /// its share.
+    #[command(after_help = cmd::index::EXAMPLES)]
+    Index(cmd::index::Args),
     /// Print a shell completion script.
     Completions {
         /// The shell: bash, zsh, fish, elvish or powershell.
@@ -147,6 +151,7 @@ pub fn main() -> ExitCode {
         Command::Show(args) => cmd::show::run(&args),
         Command::Bench(args) => cmd::bench::run(&args),
         Command::Merge(args) => cmd::merge::run(&args),
+        Command::Index(args) => cmd::index::run(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "pgnkit", &mut std::io::stdout());
             Ok(Code::Ok)

@@ -7,7 +7,8 @@
 //! consumed that many compressed bytes. The parts of one input tile it: shard I's end is shard
 //! I+1's start, with the games and line breaks before it counted, so its records carry the
 //! numbers one run gives them. Finding a start reads the input before it (a skip at the reader's
-//! speed, decompressing a compressed input).
+//! speed, decompressing a compressed input), or, for a plain file with an [`index`] sidecar, only
+//! the bytes from the indexed game start before it.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -121,7 +122,22 @@ pub fn plan(paths: &[PathBuf], spec: Spec, no_mmap: bool) -> Result<Plan, Error>
         input.compression = opened.compression;
         let Some((lo, hi)) = b else { continue };
         let targets: Vec<u64> = [Some(lo), hi].into_iter().flatten().filter(|&t| t > 0).collect();
-        let points = if targets.is_empty() { Vec::new() } else { scan(opened, &targets, &mut scanned)? };
+        let index = match input.compression {
+            Compression::None => super::index::Index::beside(&input.path, &input.fingerprint)?,
+            _ => None,
+        };
+        let points = match (&index, targets.is_empty()) {
+            (_, true) => Vec::new(),
+            (None, false) => scan(opened, &targets, Start::default(), &mut scanned)?,
+            (Some(index), false) => {
+                let mut points = Vec::new();
+                for &t in &targets {
+                    let again = Input::open(&input.path, InputOptions { no_mmap })?;
+                    points.extend(scan(again, &[t], index.before(t), &mut scanned)?);
+                }
+                points
+            }
+        };
         let mut points = points.into_iter();
         let from = if lo > 0 { points.next().unwrap_or_default() } else { Start::default() };
         let end = match hi {
@@ -190,9 +206,15 @@ impl Scan {
 }
 
 /// The exact game starts for `targets` (increasing; offsets of a plain input, compressed bytes
-/// consumed of a compressed one), in one sequential pass that stops at the last of them. A
-/// target past the input's last game gives its end.
-fn scan(input: Input, targets: &[u64], scanned: &mut u64) -> Result<Vec<Start>, Error> {
+/// consumed of a compressed one), in one sequential pass from `from` (a game start of a mapped
+/// input whose numbers are known, else the start) that stops at the last of them. A target past
+/// the input's last game gives its end.
+pub(super) fn scan(
+    input: Input,
+    targets: &[u64],
+    from: Start,
+    scanned: &mut u64,
+) -> Result<Vec<Start>, Error> {
     let path = input.path.clone();
     let compressed = (input.compression != Compression::None).then(|| Arc::clone(&input.consumed));
     let mut scan = Scan { targets: targets.to_vec(), points: Vec::new(), compressed, lines: 0 };
@@ -201,7 +223,10 @@ fn scan(input: Input, targets: &[u64], scanned: &mut u64) -> Result<Vec<Start>, 
     let compression = input.compression;
     match input.source {
         Source::Mapped(map) => {
-            for cut in slice_chunks(&map, SCAN_CHUNK, split, Start::default()) {
+            let at = (from.offset as usize).min(map.len());
+            scan.lines = from.line;
+            end = from;
+            for cut in slice_chunks(&map[at..], SCAN_CHUNK, split, from) {
                 end = after(&cut, scan.lines);
                 *scanned += cut.bytes.len() as u64;
                 if !scan.chunk(&cut) {

@@ -389,3 +389,47 @@ fn broken_sets_of_shards_are_named_and_nothing_is_written() {
     merge_fails(&dir, &[set[0].clone(), late, set[2].clone()], "changed between the shards");
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
+
+/// With an index sidecar a shard starts near its share: the parts are the same bytes; a stale
+/// sidecar is an error.
+#[test]
+fn an_index_gives_the_same_parts_and_a_stale_one_is_an_error() {
+    let Some(data) = shared_data() else { return };
+    let dir = temp_dir("shard-index");
+    let input = dir.join("in.pgn");
+    // Over 4 MiB, so that the index has points past the start.
+    let mut text = Vec::new();
+    while text.len() < 9 << 20 {
+        text.extend(std::fs::read(data.join("games/twic1599_1000k.pgn")).expect("read"));
+        text.extend(std::fs::read(fixture("pgn/bad_games.pgn")).expect("read"));
+    }
+    std::fs::write(&input, &text).expect("write");
+    let parts = |sub: &str| -> Vec<Vec<u8>> {
+        let at = dir.join(sub);
+        std::fs::create_dir_all(&at).expect("dir");
+        let out = at.join("d.jsonl");
+        (0..5)
+            .map(|i| {
+                let spec = format!("{i}/5");
+                let o = run(&["check", "-q", "--json", "--shard", &spec, path(&input), "-o", path(&out)]);
+                assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+                let s = pgnkit::shard::Spec::new(i, 5).expect("spec");
+                std::fs::read(pgnkit::shard::part_path(&out, None, s)).expect("part")
+            })
+            .collect()
+    };
+    let without = parts("without");
+    let o = run(&["index", path(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("points"), "{}", stderr(&o));
+    let with = parts("with");
+    assert!(without == with, "the index changes no part");
+    assert!(without.iter().all(|p| !p.is_empty()), "every shard has games");
+    let mut longer = text.clone();
+    longer.extend_from_slice(b"\n[Event \"late\"]\n\n1. e4 *\n");
+    std::fs::write(&input, &longer).expect("write");
+    let (code, err) = code_and_err(&["check", "--shard", "1/5", path(&input), "-o", path(&dir.join("x"))]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("stale"), "{err}");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
