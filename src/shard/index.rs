@@ -1,5 +1,5 @@
 //! `pgnkit index`: a small sidecar beside a plain input (`FILE.pgnkit-index`, JSON) holding the
-//! exact game start at or after every [`STEP`] bytes with the games and line breaks before it,
+//! exact game start at or after every [`STEP`] bytes (1 MiB: a shard reads half of that on average before each end of its share) with the games and line breaks before it,
 //! made in one pass at the reader's skip speed. A shard that finds it (and its fingerprint
 //! matching the input's) reads from the indexed start before its own instead of from the
 //! input's beginning; the parts are the same either way. A sidecar whose fingerprint differs is
@@ -17,7 +17,7 @@ use super::fingerprint::fingerprint;
 use super::plan::scan;
 
 /// Bytes between indexed points.
-pub const STEP: u64 = 4 << 20;
+pub const STEP: u64 = 1 << 20;
 
 /// The format this pgnkit writes and reads.
 pub const FORMAT_VERSION: u64 = 1;

@@ -397,7 +397,7 @@ fn an_index_gives_the_same_parts_and_a_stale_one_is_an_error() {
     let Some(data) = shared_data() else { return };
     let dir = temp_dir("shard-index");
     let input = dir.join("in.pgn");
-    // Over 4 MiB, so that the index has points past the start.
+    // Several MiB, so that the index has points past the start.
     let mut text = Vec::new();
     while text.len() < 9 << 20 {
         text.extend(std::fs::read(data.join("games/twic1599_1000k.pgn")).expect("read"));

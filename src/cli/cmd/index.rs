@@ -13,7 +13,7 @@ Examples:
   pgnkit index big.pgn                     # writes big.pgn.pgnkit-index
   pgnkit check --shard 3/16 big.pgn -o diag.txt
 
-The sidecar (JSON) holds the exact game start at or after every 4 MiB with the games and lines
+The sidecar (JSON) holds the exact game start at or after every MiB with the games and lines
 before it, and the file's fingerprint (its size and a digest of sampled blocks). A shard uses
 it when the fingerprint matches; a stale sidecar is an error. Without it a shard reads the file
 before its share once, at the reader's skip speed; the parts are the same either way. Only
