@@ -29,7 +29,7 @@ pairs=(
   "clean-1t|$bin clean --quiet -j 1 -o $o $corpus|pgn-extract|pgn-extract -s -o $out/pgn-extract-out.pgn $corpus"
   "clean-1t~check|$bin clean --quiet -j 1 -o $o $corpus|check-1t~clean|$bin check --quiet -j 1 $corpus"
   "clean-2t|$bin clean --quiet -j 2 -o $o $corpus|clean-1t~2t|$bin clean --quiet -j 1 -o $o $corpus"
-  "clean-dedup-eco-1t|$bin clean --quiet -j 1 --dedup --eco -o $o $corpus|check-1t~dedup|$bin check --quiet -j 1 $corpus"
+  "clean-dedup-eco-1t|$bin clean --quiet -j 1 --dedup --eco-tags all -o $o $corpus|check-1t~dedup|$bin check --quiet -j 1 $corpus"
 )
 run_pairs "$runs"
 # The runs of one command under its names in every pair.
@@ -73,7 +73,7 @@ printf 'clean -j2 / clean -j1 in the same rounds: %.2fx\n' "$(printf '%s\n' "${s
 # Peak resident memory (GNU time's maximum RSS) of one run each. A mapped input's pages count in
 # it (file pages, the kernel's to reclaim); --no-mmap reads it through a bounded buffer instead.
 for cmd in "$bin clean --quiet -j 2 -o $o $corpus" "$bin clean --quiet -j 2 --no-mmap -o $o $corpus" \
-  "$bin clean --quiet -j 2 --no-mmap --dedup --eco -o $o $corpus"; do
+  "$bin clean --quiet -j 2 --no-mmap --dedup --eco-tags all -o $o $corpus"; do
   /usr/bin/time -o "$out/rss" -f '%M' $cmd >/dev/null 2>&1 || true
   kb=$(tail -1 "$out/rss")
   printf 'peak RSS %6.1f MB  %s\n' "$(echo "$kb / 1024" | bc -l)" "${cmd#"$bin" }"

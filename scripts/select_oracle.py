@@ -10,7 +10,8 @@ Usage:
 
 FILTER is one of (as pgnkit spells them; all must hold):
     --where "TAG OP VALUE"   OP: = != < <= > >= ~ ; numbers compare as numbers when both sides
-                             read as numbers, else as text; pseudo-tags Player, Elo, Year
+                             read as numbers, else as text; pseudo-tags Player, Elo, Year,
+                             Plies (the mainline's plies) and PlyCount (the tag, else Plies)
     --result R               the Result tag (the movetext's result when there is no tag)
     --ending E               checkmate | stalemate | insufficient | fifty-moves | repetition
     --material SIG           the mainline reaches exactly this material (KRPkr; kings implied)
@@ -21,6 +22,10 @@ FILTER is one of (as pgnkit spells them; all must hold):
 
 Prints the numbers (from 1, across the files) of the games kept, one a line. Only games
 python-chess reads without errors are meant to be compared. Needs python-chess.
+
+    scripts/select_oracle.py --positions SIG,... -- FILE...
+prints GAME<TAB>PLY of every mainline position (ply 0: the start) whose material on the board is
+exactly one of the signatures, the oracle for `positions --position-material`.
 """
 
 import json
@@ -50,10 +55,12 @@ def compare(value, op, operand):
     return {"=": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
 
 
-def tag_holds(headers, expr):
+def tag_holds(headers, expr, plies):
     m = re.match(r"^\s*(\w+)\s*(!=|<=|>=|=|<|>|~)\s*(.*?)\s*$", expr)
     name, op, operand = m.group(1), m.group(2), m.group(3).strip('"')
     get = lambda t: headers.get(t)  # noqa: E731
+    if name == "Plies" or (name == "PlyCount" and get("PlyCount") is None):
+        return compare(str(plies), op, operand)
     if name == "Player":
         either = compare(get("White"), "=" if op == "!=" else op, operand) or compare(
             get("Black"), "=" if op == "!=" else op, operand
@@ -129,7 +136,7 @@ def parse(opts):
 
 def keeps(game, wheres, want, table):
     """Whether the filters keep `game`."""
-    ok = all(tag_holds(game.headers, w) for w in wheres)
+    ok = True
     if "result" in want:
         ok = ok and game.headers.get("Result") == want["result"]
     target, material = want.get("position"), want.get("material")
@@ -142,6 +149,7 @@ def keeps(game, wheres, want, table):
         plies += 1
         seen_position = seen_position or (target is not None and board.epd() == target)
         seen_material = seen_material or (material is not None and signature(board) == material)
+    ok = ok and all(tag_holds(game.headers, w, plies) for w in wheres)
     if "min-ply" in want:
         ok = ok and plies >= int(want["min-ply"])
     if "max-ply" in want:
@@ -165,9 +173,27 @@ def keeps(game, wheres, want, table):
     return ok != bool(want.get("invert"))
 
 
+def positions(sigs, paths):
+    """GAME<TAB>PLY of the positions whose material is one of `sigs` (normal signatures)."""
+    number = 0
+    for path in paths:
+        text = eco_oracle.open_text(path)
+        while (game := chess.pgn.read_game(text)) is not None:
+            number += 1
+            board = game.board()
+            for ply, move in enumerate([None, *game.mainline_moves()]):
+                if move is not None:
+                    board.push(move)
+                if signature(board) in sigs:
+                    print(f"{number}\t{ply}")
+
+
 def main():
     args = sys.argv[1:]
     split = args.index("--")
+    if args[:1] == ["--positions"]:
+        positions({normal_signature(s) for s in args[1].split(",")}, args[split + 1 :])
+        return
     if args[:split] == ["--stdin"]:
         specs = [parse(json.loads(line)) for line in sys.stdin if line.strip()]
     else:

@@ -1,15 +1,22 @@
 //! The two kinds of failure. A bad game is data, not control flow: every problem pgnkit finds in
 //! a game becomes a [`Diagnostic`], counted in the stats and reported with its location, and the
 //! run goes on with the next game. A failure that stops a run (an input or output that fails, an
-//! engine that does not start, a caught bug) is an [`Error`], which knows its exit code.
+//! engine that does not start, a caught bug) is an [`Error`]: it holds the typed error of the
+//! layer that failed, with its source, and knows its exit [`Code`].
 
 use std::fmt;
 
+use crate::analysis::AnalyzerError;
+use crate::analysis::cache::CacheError;
+use crate::engine::client::StartError;
+use crate::exit::Code;
 use crate::io::{InputError, OutputError};
+use crate::jobs::clean::dedup::DedupError;
 use crate::pgn::ProblemKind;
+use crate::pipeline::Panic;
 
-/// A failure that stops a run, or the reading of one input; [`Error::exit_code`] maps it to the
-/// exit codes of `--help` (sysexits-style, as in `../shared/CONVENTIONS.md`).
+/// A failure that stops a run, or the reading of one input; [`Error::exit_code`] maps it to its
+/// exit code.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// An input could not be opened or read (65, 66 or 74).
@@ -19,34 +26,103 @@ pub enum Error {
     #[error(transparent)]
     Output(#[from] OutputError),
     /// An argument or setting that cannot be used (2).
+    #[error(transparent)]
+    Usage(#[from] UsageError),
+    /// An engine was not found or did not start (69).
+    #[error(transparent)]
+    Engine(#[from] StartError),
+    /// An engine that cannot go on, e.g. one that could not be restarted (69).
+    #[error(transparent)]
+    Analysis(#[from] AnalyzerError),
+    /// The evaluation cache could not be opened, read or written (74).
+    #[error(transparent)]
+    Cache(#[from] CacheError),
+    /// `clean --dedup` ran out of memory, or its inputs changed between its passes (74).
+    #[error(transparent)]
+    Dedup(#[from] DedupError),
+    /// A worker panicked on an input: a bug, caught instead of killing the process (70).
+    #[error("{input}: {source}")]
+    Panic {
+        /// The input being read.
+        input: String,
+        /// Where and with what message.
+        #[source]
+        source: Panic,
+    },
+    /// A bug, caught instead of killing the process (70): what broke.
     #[error("{0}")]
-    Usage(String),
-    /// An engine was not found or failed (69).
-    #[error("{0}")]
-    Engine(String),
-    /// A resource a worker owns could not be created or used (74), e.g. a database.
-    #[error("{0}")]
-    Resource(String),
-    /// A bug, caught instead of killing the process (70); the message says so.
-    #[error("{0}")]
-    Internal(String),
+    Internal(&'static str),
     /// The run was asked to stop (130).
     #[error("interrupted")]
     Interrupted,
 }
 
 impl Error {
-    /// The process exit code this failure ends a run with.
-    pub fn exit_code(&self) -> u8 {
+    /// The exit code this failure ends a run with.
+    pub fn exit_code(&self) -> Code {
         match self {
             Error::Input(e) => e.exit_code(),
             Error::Output(e) => e.exit_code(),
-            Error::Usage(_) => 2,
-            Error::Engine(_) => 69,
-            Error::Resource(_) => 74,
-            Error::Internal(_) => 70,
-            Error::Interrupted => 130,
+            Error::Usage(_) => Code::Usage,
+            Error::Engine(_) | Error::Analysis(_) => Code::Unavailable,
+            Error::Cache(_) | Error::Dedup(_) => Code::IoErr,
+            Error::Panic { .. } | Error::Internal(_) => Code::Software,
+            Error::Interrupted => Code::Interrupted,
         }
+    }
+}
+
+/// An argument, or a combination of arguments, that cannot be used (exit code 2). Those with a
+/// value that does not parse keep the parser's error as their source.
+#[derive(Debug, thiserror::Error)]
+pub enum UsageError {
+    /// A `--where` expression that does not parse.
+    #[error("--where {expr:?}: {source}")]
+    Where {
+        /// The expression as given.
+        expr: String,
+        /// Why and where it does not parse.
+        #[source]
+        source: crate::select::tags::TagExprError,
+    },
+    /// A `--material` signature that does not parse.
+    #[error("--material {signature:?}: {source}")]
+    Material {
+        /// The signature as given.
+        signature: String,
+        /// Why it does not parse.
+        #[source]
+        source: crate::select::material::MaterialSigError,
+    },
+    /// A FEN that does not parse: `option` is the option that gave it (`--position`), or
+    /// `bad FEN` where the command takes a FEN in more than one way.
+    #[error("{option} {fen:?}: {source}")]
+    Fen {
+        /// The option, or `bad FEN`.
+        option: &'static str,
+        /// The FEN as given.
+        fen: String,
+        /// Why it does not parse.
+        #[source]
+        source: crate::notation::FenError,
+    },
+    /// `--min-ply` above `--max-ply`.
+    #[error("--max-ply {max} is below --min-ply {min}")]
+    PlyRange {
+        /// `--min-ply`.
+        min: u32,
+        /// `--max-ply`.
+        max: u32,
+    },
+    /// Any other rule of the command line, as the command states it.
+    #[error("{0}")]
+    Rule(String),
+}
+
+impl UsageError {
+    /// A rule of the command line that the arguments break, in words.
+    pub fn rule(message: impl Into<String>) -> UsageError {
+        UsageError::Rule(message.into())
     }
 }
 

@@ -105,7 +105,7 @@
 //! let job = Check::default();
 //! let mut report = Report::new(Output::create("-".as_ref(), &OutputOptions::default())?, false);
 //! let summary = run(&job, &["games.pgn.zst".into()], &RunOptions::default(), &NoProgress, &mut report)?;
-//! report.finish(&summary)?;
+//! report.finish(&summary, &job.select)?;
 //! println!("{} games, {} with errors", summary.stats.games, summary.stats.games_with_errors);
 //! # Ok::<(), pgnkit::error::Error>(())
 //! ```
@@ -114,6 +114,7 @@ pub mod analysis;
 pub mod chess;
 pub mod engine;
 pub mod error;
+pub mod exit;
 pub mod io;
 pub mod jobs;
 pub mod notation;

@@ -156,16 +156,10 @@ pub enum CacheError {
     Sqlite(#[from] rusqlite::Error),
     /// The writer could not commit stored analyses; they stay in memory for another try.
     #[error("evaluation cache: stored analyses not committed: {0}")]
-    Commit(String),
+    Commit(#[source] std::sync::Arc<rusqlite::Error>),
     /// The writer thread is gone (it panicked).
     #[error("evaluation cache: the writer thread stopped")]
     WriterStopped,
-}
-
-impl From<CacheError> for crate::error::Error {
-    fn from(e: CacheError) -> crate::error::Error {
-        crate::error::Error::Resource(e.to_string())
-    }
 }
 
 /// When the writer commits: as soon as the oldest uncommitted row is `max_age` old, or when

@@ -212,9 +212,9 @@ pub enum AnalyzerError {
     #[error("engine does not support this variant")]
     UnsupportedVariant,
     /// The engine could not be started or restarted (binary missing, handshake failed): the run
-    /// cannot go on with it, and stops with exit code 69 (`crate::error::Error::Engine`).
+    /// cannot go on with it, and stops with exit code 69 (`crate::error::Error::Analysis`).
     #[error("engine unavailable: {0}")]
-    Unavailable(String),
+    Unavailable(#[from] crate::engine::client::StartError),
     /// The search was stopped because the run is being interrupted (Ctrl-C): the position has
     /// no result, and nothing should be made of it.
     #[error("the search was interrupted")]
@@ -392,7 +392,13 @@ mod tests {
         line.insert(2, line[0]);
         let e = Searcher::with_hash_mb(1).analyse_line(&start, &line, &limit).unwrap_err();
         assert!(matches!(e, AnalyzerError::IllegalLine { index: 2 }), "{e}");
-        assert!(!e.is_fatal() && AnalyzerError::Unavailable(String::new()).is_fatal());
+        assert!(
+            !e.is_fatal()
+                && AnalyzerError::Unavailable(crate::engine::client::StartError::NotFound {
+                    path: "x".into()
+                })
+                .is_fatal()
+        );
         assert_eq!(Searcher::new().take_warnings(), []);
     }
 }

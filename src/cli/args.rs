@@ -3,31 +3,44 @@
 
 use std::path::PathBuf;
 
+use pgnkit::chess::Variant;
+use pgnkit::error::UsageError;
+use pgnkit::io::{Output, OutputError, OutputOptions};
+use pgnkit::jobs::diagnostics::Records;
 use pgnkit::jobs::run::{RunOptions, Summary};
+use pgnkit::pgn::GameResult;
+use pgnkit::select::{EcoRanges, Ending, Selection};
 
 use crate::cli::Code;
 
-/// Inputs and how to read them.
+/// The head of every job's arguments: the inputs and how to read them, the output, and how the
+/// run shows itself.
 #[derive(clap::Args, Debug)]
-pub struct InputArgs {
+pub struct HeadArgs {
     /// PGN files (plain, zstd or gzip, detected by content), or `-` for stdin.
     #[arg(required = true, value_name = "FILES")]
     pub files: Vec<PathBuf>,
+    /// Output file: plain, or zstd or gzip when its name ends in `.zst` or `.gz`; `-` is stdout.
+    /// Never overwrites an input.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
     /// Read regular files instead of memory-mapping them.
     #[arg(long)]
     pub no_mmap: bool,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
-    /// No progress bar.
+    /// No progress bar and no summary (errors and diagnostics are still written).
     #[arg(short, long)]
     pub quiet: bool,
     /// Target chunk size in KiB (output does not depend on it).
     #[arg(long, value_name = "KIB", hide = true)]
     pub chunk_kib: Option<usize>,
+    #[command(flatten)]
+    pub shard: crate::cli::shard::ShardArgs,
 }
 
-impl InputArgs {
+impl HeadArgs {
     /// The run driver's options from the arguments.
     pub fn run_options(&self) -> RunOptions {
         let defaults = RunOptions::default();
@@ -37,18 +50,72 @@ impl InputArgs {
             no_mmap: self.no_mmap,
         }
     }
+
+    /// How outputs are created: none of them may be an input.
+    pub fn output_options(&self) -> OutputOptions {
+        OutputOptions { inputs: self.files.clone(), zstd_level: 0 }
+    }
+
+    /// The `-o` output, created.
+    pub fn create_output(&self) -> Result<Output, OutputError> {
+        Output::create(&self.output, &self.output_options())
+    }
 }
 
-/// A run's end as the command ends: the line saying where an interrupted run stopped, and the
-/// exit code (`failures`: the job found what makes it exit 1).
-pub fn conclude(summary: &Summary, failures: bool) -> Code {
-    if let Some(s) = &summary.stopped {
-        eprintln!(
-            "pgnkit: interrupted: stopped after game {} of {}; the output holds every game before",
-            s.games, s.input
-        );
+/// Warns on stderr of each `--where` expression of `select` whose tags no game of the run had
+/// (it held for no game, or with `!=` for every game); the exit code does not change.
+pub fn warn_absent(select: &pgnkit::select::Selection, stats: &pgnkit::pipeline::stats::Stats) {
+    for absent in select.absent(stats) {
+        eprintln!("pgnkit: warning: {absent}");
     }
-    Code::from_exit(summary.exit_code(failures))
+}
+
+/// What an interrupted job leaves under its output's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaves {
+    /// Every record of the games read before the stop (`check`, `positions`).
+    Prefix,
+    /// Nothing: the output is written under a temporary name and dropped (`clean`, `annotate`).
+    Nothing,
+}
+
+/// Ends a run the same way for every job: its summary on stderr unless `-q` (`summary` writes
+/// it), the line saying where an interrupted run stopped and what it left, and the exit code
+/// (`failures`: the job found what makes it exit 1).
+pub fn finish(
+    head: &HeadArgs,
+    run: &Summary,
+    leaves: Leaves,
+    failures: bool,
+    summary: impl FnOnce() -> String,
+) -> Code {
+    finish_records(head, run, leaves, Records::Games, failures, summary)
+}
+
+/// [`finish`] of a run whose records are `records` (lines of EPD input, for `annotate`).
+pub fn finish_records(
+    head: &HeadArgs,
+    run: &Summary,
+    leaves: Leaves,
+    records: Records,
+    failures: bool,
+    summary: impl FnOnce() -> String,
+) -> Code {
+    if !head.quiet {
+        eprint!("{}", summary());
+    }
+    if let Some(s) = &run.stopped {
+        let record = match records {
+            Records::Games => "game",
+            Records::Lines => "line",
+        };
+        let left = match leaves {
+            Leaves::Prefix => format!("the output holds every {record} before"),
+            Leaves::Nothing => "no output was written".to_string(),
+        };
+        eprintln!("pgnkit: interrupted: stopped after {record} {} of {}; {left}", s.games, s.input);
+    }
+    run.exit_code(failures)
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,34 +132,69 @@ pub enum EndingArg {
     Repetition,
 }
 
+/// A rule set `--variant` selects.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VariantArg {
+    /// Standard chess.
+    Standard,
+    /// Chess960 (Fischer random).
+    #[value(alias = "960", alias = "fischerandom", alias = "frc")]
+    Chess960,
+    /// Crazyhouse.
+    #[value(alias = "zh")]
+    Crazyhouse,
+}
+
+impl From<VariantArg> for Variant {
+    fn from(v: VariantArg) -> Variant {
+        match v {
+            VariantArg::Standard => Variant::Standard,
+            VariantArg::Chess960 => Variant::Chess960,
+            VariantArg::Crazyhouse => Variant::Crazyhouse,
+        }
+    }
+}
+
+/// `--result`: one of the four results.
+fn parse_result(text: &str) -> Result<GameResult, String> {
+    GameResult::from_ascii(text.as_bytes()).ok_or_else(|| "not a result (1-0, 0-1, 1/2-1/2, *)".to_string())
+}
+
+/// `--eco`: ECO ranges.
+fn parse_eco(text: &str) -> Result<EcoRanges, String> {
+    EcoRanges::parse(text)
+}
+
 /// The filters a command shares: all must hold (or, with --invert, not all).
 #[derive(clap::Args, Debug, Default)]
 pub struct SelectArgs {
     /// Keep games whose tags satisfy EXPR, `TAG OP VALUE`: OP is =, !=, <, <=, >, >= (numbers
     /// and dates compare as such), ~ (case-insensitive substring) or =~ (regular expression);
-    /// pseudo-tags Player (either side), Elo (both players), Year. Repeatable: all must hold.
+    /// pseudo-tags Player (either side), Elo (both players), Year, Plies (the mainline's plies,
+    /// counted from the moves); PlyCount is the tag where a game has one, else Plies.
+    /// Repeatable: all must hold. A tag no game has is warned of at the end.
     #[arg(long = "where", value_name = "EXPR")]
     pub wheres: Vec<String>,
-    /// Keep games of this rule set: standard, chess960, crazyhouse.
-    #[arg(long = "variant", value_name = "VARIANT")]
-    pub variant: Option<String>,
+    /// Keep games of this rule set.
+    #[arg(long = "variant", value_enum, value_name = "VARIANT")]
+    pub variant: Option<VariantArg>,
     /// Keep games with this result: 1-0, 0-1, 1/2-1/2 or *.
-    #[arg(long, value_name = "RESULT")]
-    pub result: Option<String>,
+    #[arg(long, value_name = "RESULT", value_parser = parse_result)]
+    pub result: Option<GameResult>,
     /// Keep games that end so on the board after their mainline.
     #[arg(long, value_enum)]
     pub ending: Option<EndingArg>,
     /// Keep games whose mainline reaches this position (FEN; by any move order).
     #[arg(long, value_name = "FEN")]
     pub position: Option<String>,
-    /// Keep games whose mainline reaches this material, e.g. KRPkr (White upper case).
+    /// Keep games whose mainline reaches this material at some point, e.g. KRPkr (White upper
+    /// case, kings optional): the whole game is kept.
     #[arg(long, value_name = "SIGNATURE")]
     pub material: Option<String>,
-    /// `--eco=A00-B99,C42`: keep games whose opening is in these ECO ranges, as the lichess
-    /// table names it from the mainline's positions (else the ECO tag). `clean` also takes
-    /// `--eco` (write ECO and Opening tags) and `--eco=missing` (only where absent). Repeatable.
-    #[arg(long, value_name = "RANGES", num_args = 0..=1, require_equals = true, default_missing_value = "all")]
-    pub eco: Vec<String>,
+    /// Keep games whose opening is in these ECO ranges (`A00-B99,C42`), as the lichess table
+    /// names it from the mainline's positions (else the ECO tag). Repeatable: any may hold.
+    #[arg(long, value_name = "RANGES", value_parser = parse_eco)]
+    pub eco: Vec<EcoRanges>,
     /// Keep the games the other filters leave out, and leave out the others.
     #[arg(long)]
     pub invert: bool,
@@ -110,77 +212,29 @@ pub struct PlyArgs {
 }
 
 impl SelectArgs {
-    /// `--eco all` or `--eco missing`: which games get ECO and Opening tags (`None`: no
-    /// `--eco` asks for tags).
-    pub fn eco_tags(&self) -> Option<&str> {
-        self.eco.iter().map(String::as_str).rfind(|e| matches!(*e, "all" | "missing"))
-    }
-
-    /// An error when `--eco all|missing` is given to a command that writes no tags.
-    pub fn no_eco_tags(&self, command: &str) -> Result<(), crate::cli::Fail> {
-        match self.eco_tags() {
-            Some(e) => Err(crate::cli::Fail::usage(format!(
-                "--eco {e} writes tags, which {command} does not; give ECO ranges (--eco=C20-C99)"
-            ))),
-            None => Ok(()),
-        }
-    }
-
     /// The run's filters, with the game-length ones of `plies` when the command has them.
-    pub fn selection(
-        &self,
-        plies: Option<&PlyArgs>,
-        files: &[PathBuf],
-    ) -> Result<pgnkit::select::Selection, crate::cli::Fail> {
-        use crate::cli::Fail;
-        use pgnkit::chess::Variant;
-        use pgnkit::select::{EcoRanges, Ending, Selection};
-        // `--eco C20-C99` reads C20-C99 as an input: say how the filter is written.
-        for f in files.iter().filter(|f| !f.exists()) {
-            let name = f.to_string_lossy();
-            if name == "missing" || name == "all" || EcoRanges::parse(&name).is_ok() {
-                return Err(Fail::usage(format!(
-                    "{name}: no such file; an ECO filter is written --eco={name}"
-                )));
-            }
-        }
+    pub fn selection(&self, plies: Option<&PlyArgs>) -> Result<Selection, UsageError> {
         let wheres = self
             .wheres
             .iter()
             .map(|w| {
                 pgnkit::select::tags::TagExpr::parse(w)
-                    .map_err(|e| Fail::usage(format!("--where {w:?}: {e}")))
+                    .map_err(|source| UsageError::Where { expr: w.clone(), source })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let variant = self
-            .variant
-            .as_deref()
-            .map(|v| {
-                Variant::from_tag(v).map_err(|_| Fail::usage(format!("--variant: unknown variant {v:?}")))
-            })
-            .transpose()?;
-        let result = self
-            .result
-            .as_deref()
-            .map(|r| {
-                pgnkit::pgn::GameResult::from_ascii(r.as_bytes()).ok_or_else(|| {
-                    Fail::usage(format!("--result: not a result (1-0, 0-1, 1/2-1/2, *): {r:?}"))
-                })
-            })
-            .transpose()?;
+        let variant = self.variant.map(Variant::from);
         let position = self
             .position
             .as_deref()
-            .map(|f| {
-                let variant = variant.unwrap_or(Variant::Standard);
-                pgnkit::notation::fen::parse_fen(f, variant)
-                    .map_err(|e| Fail::usage(format!("--position {f:?}: {e}")))
+            .map(|fen| {
+                pgnkit::notation::fen::parse_fen(fen, variant.unwrap_or(Variant::Standard))
+                    .map_err(|source| UsageError::Fen { option: "--position", fen: fen.to_string(), source })
             })
             .transpose()?;
         let material = self
             .material
             .as_deref()
-            .map(|m| m.parse().map_err(|e| Fail::usage(format!("--material {m:?}: {e}"))))
+            .map(|m| m.parse().map_err(|source| UsageError::Material { signature: m.to_string(), source }))
             .transpose()?;
         let ending = self.ending.map(|e| match e {
             EndingArg::Checkmate => Ending::Checkmate,
@@ -189,31 +243,22 @@ impl SelectArgs {
             EndingArg::FiftyMoves => Ending::FiftyMoves,
             EndingArg::Repetition => Ending::Repetition,
         });
-        let ranges: Vec<&String> =
-            self.eco.iter().filter(|e| !matches!(e.as_str(), "all" | "missing")).collect();
-        let eco = match ranges.as_slice() {
-            [] => None,
-            r => Some(
-                EcoRanges::parse(&r.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(","))
-                    .map_err(|e| Fail::usage(format!("--eco: {e}")))?,
-            ),
-        };
         let (min_ply, max_ply) = plies.map_or((None, None), |p| (p.min_ply, p.max_ply));
         if let (Some(min), Some(max)) = (min_ply, max_ply)
             && max < min
         {
-            return Err(Fail::usage(format!("--max-ply {max} is below --min-ply {min}")));
+            return Err(UsageError::PlyRange { min, max });
         }
         Ok(Selection {
             wheres,
             min_ply,
             max_ply,
             variant,
-            result,
+            result: self.result,
             ending,
             position,
             material,
-            eco,
+            eco: EcoRanges::union(&self.eco),
             invert: self.invert,
         })
     }

@@ -1,8 +1,8 @@
-//! The command line (binary only): clap definitions, dispatch, error-to-exit-code mapping.
+//! The command line (binary only): clap definitions, dispatch, and the one place a failure
+//! becomes its message and exit status.
 
 mod args;
 mod cmd;
-mod exit;
 mod interrupt;
 mod progress;
 mod shard;
@@ -11,11 +11,13 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-pub use exit::Code;
+use pgnkit::error::{Error, UsageError};
+pub use pgnkit::exit::Code;
+use pgnkit::io::{InputError, OutputError};
 
 /// Validate, clean, extract positions from and annotate chess games in PGN, on all cores.
 #[derive(Parser, Debug)]
-#[command(name = "pgnkit", version, about, after_help = exit::HELP)]
+#[command(name = "pgnkit", version, about, after_help = Code::help())]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -74,54 +76,67 @@ enum Command {
     },
 }
 
-/// A failure that ends the run with a specific exit code and message.
-#[derive(Debug)]
-pub struct Fail {
-    pub code: Code,
-    pub message: String,
+/// A failure that ends a command: a run's typed [`Error`], or a failure of a command that runs
+/// no job (perft, show, play) with its code and message.
+#[derive(Debug, thiserror::Error)]
+pub enum Fail {
+    /// A failure of the library, with its source.
+    #[error(transparent)]
+    Run(#[from] Error),
+    /// Writing to stdout or reading stdin failed (a closed stdout is a quiet success).
+    #[error(transparent)]
+    Stdio(#[from] std::io::Error),
+    /// What a command that runs no job found wrong, and its code.
+    #[error("{message}")]
+    Command {
+        /// The exit code.
+        code: Code,
+        /// What went wrong.
+        message: String,
+    },
 }
 
 impl Fail {
-    /// A usage error (exit 2).
+    /// A usage error (exit 2): a rule of the command line, in words.
     pub fn usage(message: impl Into<String>) -> Fail {
-        Fail { code: Code::Usage, message: message.into() }
+        Fail::Run(Error::Usage(UsageError::rule(message)))
     }
-}
 
-impl Fail {
-    /// An input that could not be opened or read, with the exit code the I/O layer assigns.
-    pub fn from_input(e: pgnkit::io::InputError) -> Fail {
-        Fail { code: Code::from_exit(e.exit_code()), message: e.to_string() }
+    /// The exit code it ends the run with.
+    fn code(&self) -> Code {
+        match self {
+            Fail::Run(e) => e.exit_code(),
+            Fail::Stdio(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Code::Ok,
+            Fail::Stdio(_) => Code::IoErr,
+            Fail::Command { code, .. } => *code,
+        }
     }
-}
 
-impl From<pgnkit::error::Error> for Fail {
-    /// A failure that ended a run; a closed stdout (`| head`) is a quiet success.
-    fn from(e: pgnkit::error::Error) -> Fail {
-        match e {
-            pgnkit::error::Error::Output(pgnkit::io::OutputError::BrokenPipe) => {
-                Fail { code: Code::Ok, message: String::new() }
-            }
-            e => Fail { code: Code::from_exit(e.exit_code()), message: e.to_string() },
+    /// Nothing to say: stdout was closed early (`| head`).
+    fn is_quiet(&self) -> bool {
+        match self {
+            Fail::Run(Error::Output(OutputError::BrokenPipe)) => true,
+            Fail::Stdio(e) => e.kind() == std::io::ErrorKind::BrokenPipe,
+            _ => false,
         }
     }
 }
 
-impl From<pgnkit::io::OutputError> for Fail {
-    /// An output that could not be created or written; a closed stdout is a quiet success.
-    fn from(e: pgnkit::io::OutputError) -> Fail {
-        Fail::from(pgnkit::error::Error::Output(e))
+impl From<UsageError> for Fail {
+    fn from(e: UsageError) -> Fail {
+        Fail::Run(e.into())
     }
 }
 
-impl From<std::io::Error> for Fail {
-    /// A write error; a closed stdout (`| head`) is a quiet success.
-    fn from(e: std::io::Error) -> Fail {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            Fail { code: Code::Ok, message: String::new() }
-        } else {
-            Fail { code: Code::IoErr, message: e.to_string() }
-        }
+impl From<OutputError> for Fail {
+    fn from(e: OutputError) -> Fail {
+        Fail::Run(e.into())
+    }
+}
+
+impl From<InputError> for Fail {
+    fn from(e: InputError) -> Fail {
+        Fail::Run(e.into())
     }
 }
 
@@ -160,10 +175,10 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code.into(),
         Err(fail) => {
-            if !fail.message.is_empty() {
-                eprintln!("pgnkit: error: {}", fail.message);
+            if !fail.is_quiet() {
+                eprintln!("pgnkit: error: {fail}");
             }
-            fail.code.into()
+            fail.code().into()
         }
     }
 }

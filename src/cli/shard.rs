@@ -6,12 +6,15 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use pgnkit::jobs::run::{Share, Summary};
+use pgnkit::io::Output;
+use pgnkit::jobs::run::{RunOptions, Share, Sink, Summary};
+use pgnkit::pipeline::{Job, Observer, Records};
+use pgnkit::select::{Absent, Selection};
 use pgnkit::shard::manifest::{InputId, Manifest, Part, Range, digest};
 use pgnkit::shard::{Plan, Spec, manifest_path, part_path, plan};
 use serde_json::Value;
 
-use crate::cli::args::InputArgs;
+use crate::cli::args::HeadArgs;
 use crate::cli::{Code, Fail};
 
 /// `--shard` and its companions.
@@ -99,14 +102,17 @@ pub struct Sharding {
 
 impl Sharding {
     /// The shard `args` asks for, planned over `input`'s files; `None` without `--shard`.
-    pub fn new(args: &ShardArgs, input: &InputArgs, job: &'static str) -> Result<Option<Sharding>, Fail> {
+    pub fn new(input: &HeadArgs, job: &'static str) -> Result<Option<Sharding>, Fail> {
+        let args = &input.shard;
         let Some(text) = &args.shard else { return Ok(None) };
         let env = |name: &str| std::env::var(name).ok();
         let spec = Spec::parse(text, args.shards, &env).map_err(Fail::usage)?;
         let start = Instant::now();
         if let Some(dir) = &args.output_dir {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| Fail { code: Code::CantCreate, message: format!("{}: {e}", dir.display()) })?;
+            std::fs::create_dir_all(dir).map_err(|e| Fail::Command {
+                code: Code::CantCreate,
+                message: format!("{}: {e}", dir.display()),
+            })?;
         }
         let plan = plan(&input.files, spec, input.no_mmap)?;
         if plan.scanned > 64 << 20 && !input.quiet {
@@ -154,17 +160,78 @@ impl Sharding {
         self.plan.shares()
     }
 
+    /// Writes the manifest (see [`Sharding::finish`]) when there is a shard.
+    pub fn conclude(
+        sharding: Option<Sharding>,
+        summary: &Summary,
+        code: Code,
+        select: &Selection,
+        extra: Value,
+    ) -> Result<(), Fail> {
+        match sharding {
+            Some(s) => s.finish(summary, code, select, extra),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Creates the output `role` named `path` (`-o`'s, `--rejects`'...): under `--shard` its part,
+/// compressed as `path`'s name says, else `path` itself.
+pub fn create(
+    sharding: &mut Option<Sharding>,
+    head: &HeadArgs,
+    role: &'static str,
+    path: &Path,
+    header: &[u8],
+    footer: &'static str,
+) -> Result<Output, Fail> {
+    let opts = head.output_options();
+    Ok(match sharding.as_mut() {
+        Some(s) => Output::create_as(&s.output(role, path, header, footer)?, path, &opts)?,
+        None => Output::create(path, &opts)?,
+    })
+}
+
+/// Runs `job` over the head's inputs, or over the shard's share of them.
+pub fn run<J: Job>(
+    job: &J,
+    head: &HeadArgs,
+    opts: &RunOptions,
+    sharding: &Option<Sharding>,
+    observer: &dyn Observer,
+    sink: &mut impl Sink<Records<J>>,
+) -> Result<Summary, pgnkit::error::Error> {
+    match sharding {
+        Some(s) => pgnkit::jobs::run::run_shares(job, &s.shares(), opts, observer, sink),
+        None => pgnkit::jobs::run::run(job, &head.files, opts, observer, sink),
+    }
+}
+
+impl Sharding {
     /// Writes the manifest once the parts are in place; nothing when the run was interrupted or
     /// an input failed (then `merge` sees the shard as missing). `extra`: what the footers need.
-    pub fn finish(self, summary: &Summary, exit: Code, extra: Value) -> Result<(), Fail> {
+    pub fn finish(
+        self,
+        summary: &Summary,
+        exit: Code,
+        select: &Selection,
+        mut extra: Value,
+    ) -> Result<(), Fail> {
+        if extra.is_null() {
+            extra = serde_json::json!({});
+        }
+        let wheres: Vec<Value> = select.wheres.iter().map(|expr| Absent { expr }.json()).collect();
+        extra["wheres"] = wheres.into();
         if summary.stopped.is_some() || summary.input_failed() {
             return Ok(());
         }
         let mut parts = Vec::new();
         for p in &self.parts {
-            let (size, digest) = std::fs::File::open(&p.path)
-                .and_then(|mut f| digest(&mut f))
-                .map_err(|e| Fail { code: Code::IoErr, message: format!("{}: {e}", p.path.display()) })?;
+            let (size, digest) =
+                std::fs::File::open(&p.path).and_then(|mut f| digest(&mut f)).map_err(|e| Fail::Command {
+                    code: Code::IoErr,
+                    message: format!("{}: {e}", p.path.display()),
+                })?;
             parts.push(Part {
                 role: p.role.into(),
                 file: p.path.file_name().unwrap_or_default().to_string_lossy().into_owned(),
@@ -205,7 +272,7 @@ impl Sharding {
             stats: summary.stats.clone(),
             seconds: self.start.elapsed().as_secs_f64(),
             parts,
-            exit: exit as u8,
+            exit: exit.number(),
             extra,
         };
         let main = self.parts.first().map(|p| p.path.clone()).unwrap_or_else(|| PathBuf::from("shard"));
@@ -214,8 +281,10 @@ impl Sharding {
         temp_name.push(path.file_name().unwrap_or_default());
         temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));
         let temp = path.with_file_name(temp_name);
-        let io =
-            |e: std::io::Error| Fail { code: Code::CantCreate, message: format!("{}: {e}", path.display()) };
+        let io = |e: std::io::Error| Fail::Command {
+            code: Code::CantCreate,
+            message: format!("{}: {e}", path.display()),
+        };
         let text = serde_json::to_string_pretty(&manifest.to_json()).unwrap_or_default() + "\n";
         std::fs::write(&temp, text).map_err(io)?;
         std::fs::rename(&temp, &path).map_err(|e| {

@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+use crate::exit::Code;
+
 /// How an input is compressed (detected from its first bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
@@ -125,18 +127,20 @@ impl InputError {
         }
     }
 
-    /// The exit code of `../shared/CONVENTIONS.md`: 66 missing or unopenable input, 65 not PGN
-    /// or corrupt compressed data, 74 other I/O errors.
-    pub fn exit_code(&self) -> u8 {
+    /// Its exit code: 66 missing or unopenable input, 65 not PGN or corrupt compressed data,
+    /// 74 other I/O errors.
+    pub fn exit_code(&self) -> Code {
         match self {
-            InputError::NotFound { .. } => 66,
-            InputError::Utf16 { .. } | InputError::Unsupported { .. } | InputError::Corrupt { .. } => 65,
+            InputError::NotFound { .. } => Code::NoInput,
+            InputError::Utf16 { .. } | InputError::Unsupported { .. } | InputError::Corrupt { .. } => {
+                Code::DataErr
+            }
             InputError::Io { source, .. }
                 if matches!(source.kind(), io::ErrorKind::PermissionDenied | io::ErrorKind::IsADirectory) =>
             {
-                66
+                Code::NoInput
             }
-            InputError::Io { .. } => 74,
+            InputError::Io { .. } => Code::IoErr,
         }
     }
 }
@@ -479,7 +483,7 @@ mod tests {
         let missing = dir.join("missing.pgn");
         let e = Input::open(&missing, InputOptions::default()).unwrap_err();
         assert!(matches!(&e, InputError::NotFound { path } if path == &missing));
-        assert_eq!(e.exit_code(), 66);
+        assert_eq!(e.exit_code(), Code::NoInput);
         assert!(e.to_string().contains("missing.pgn"));
 
         // Compressions not read are refused by their magic, with a way to read them.
@@ -496,7 +500,7 @@ mod tests {
             for no_mmap in [false, true] {
                 let e = Input::open(&p, InputOptions { no_mmap }).unwrap_err();
                 assert!(matches!(e, InputError::Unsupported { format, .. } if format == name), "{e:?}");
-                assert_eq!(e.exit_code(), 65);
+                assert_eq!(e.exit_code(), Code::DataErr);
                 assert!(
                     e.to_string().contains(&format!("{name}-compressed")) && e.to_string().contains(tool)
                 );
@@ -512,7 +516,7 @@ mod tests {
         for no_mmap in [false, true] {
             let e = Input::open(&p, InputOptions { no_mmap }).unwrap_err();
             assert!(matches!(e, InputError::Utf16 { .. }));
-            assert_eq!(e.exit_code(), 65);
+            assert_eq!(e.exit_code(), Code::DataErr);
         }
 
         let p = dir.join("bad.zst");
@@ -522,18 +526,18 @@ mod tests {
         std::fs::write(&p, &data).unwrap();
         let e = Input::open(&p, InputOptions::default()).unwrap().read_all().unwrap_err();
         assert!(matches!(e, InputError::Corrupt { compression: Compression::Zstd, .. }), "{e:?}");
-        assert_eq!(e.exit_code(), 65);
+        assert_eq!(e.exit_code(), Code::DataErr);
 
         let p = dir.join("trunc.zst");
         let data = zstd::encode_all(&PGN.repeat(1000)[..], 3).unwrap();
         std::fs::write(&p, &data[..data.len() - 5]).unwrap();
         let e = Input::open(&p, InputOptions::default()).unwrap().read_all().unwrap_err();
-        assert_eq!(e.exit_code(), 65, "{e:?}");
+        assert_eq!(e.exit_code(), Code::DataErr, "{e:?}");
 
         // A directory is an input that cannot be read as a file, like a missing one: 66 (74 is
         // an I/O error such as a failing disk).
         let e = Input::open(&dir, InputOptions::default()).unwrap_err();
-        assert_eq!(e.exit_code(), 66);
+        assert_eq!(e.exit_code(), Code::NoInput);
         assert!(e.to_string().ends_with(": is a directory"), "{e}");
         std::fs::remove_dir_all(dir).unwrap();
     }

@@ -14,6 +14,8 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use crate::exit::Code;
+
 /// Options for [`Output::create`].
 #[derive(Debug, Clone, Default)]
 pub struct OutputOptions {
@@ -56,12 +58,12 @@ pub enum OutputError {
 }
 
 impl OutputError {
-    /// The exit code of `../shared/CONVENTIONS.md`: 0 broken pipe, 73 cannot create, 74 I/O.
-    pub fn exit_code(&self) -> u8 {
+    /// Its exit code: 0 broken pipe (a quiet success), 73 cannot create, 74 I/O.
+    pub fn exit_code(&self) -> Code {
         match self {
-            OutputError::BrokenPipe => 0,
-            OutputError::WouldOverwriteInput { .. } | OutputError::Create { .. } => 73,
-            OutputError::Write { .. } => 74,
+            OutputError::BrokenPipe => Code::Ok,
+            OutputError::WouldOverwriteInput { .. } | OutputError::Create { .. } => Code::CantCreate,
+            OutputError::Write { .. } => Code::IoErr,
         }
     }
 }
@@ -392,7 +394,7 @@ mod tests {
         let sneaky = dir.join(".").join("in.pgn");
         let e = Output::create(&sneaky, &opts).unwrap_err();
         assert!(matches!(e, OutputError::WouldOverwriteInput { .. }));
-        assert_eq!(e.exit_code(), 73);
+        assert_eq!(e.exit_code(), Code::CantCreate);
         assert_eq!(std::fs::read(&input).unwrap(), b"*");
         assert!(Output::create(&dir.join("other.pgn"), &opts).is_ok());
         std::fs::remove_dir_all(dir).unwrap();
@@ -429,12 +431,12 @@ mod tests {
         let e = Output::create(Path::new("/nonexistent-dir-pgnkit/x.pgn"), &OutputOptions::default())
             .unwrap_err();
         assert!(matches!(e, OutputError::Create { .. }));
-        assert_eq!(e.exit_code(), 73);
+        assert_eq!(e.exit_code(), Code::CantCreate);
         let out = Output::create(Path::new("-"), &OutputOptions::default()).unwrap();
         let e = out.error(io::Error::from(io::ErrorKind::BrokenPipe));
         assert!(matches!(e, OutputError::BrokenPipe));
-        assert_eq!(e.exit_code(), 0);
+        assert_eq!(e.exit_code(), Code::Ok);
         let e = out.error(io::Error::other("disk full"));
-        assert_eq!(e.exit_code(), 74);
+        assert_eq!(e.exit_code(), Code::IoErr);
     }
 }

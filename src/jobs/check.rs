@@ -214,6 +214,7 @@ impl Worker for CheckWorker {
         if hooks.filter.is_active() {
             out.stats.add(FILTERED, hooks.filtered);
         }
+        hooks.filter.count(&mut out.stats);
         Ok(Output { records: hooks.items, stats: out.stats, end: out.end })
     }
 }
@@ -239,12 +240,16 @@ impl Report {
         Report { summary: false, ..self }
     }
 
-    /// Writes the JSON summary (marked `"interrupted": true` when the run was) and flushes.
-    pub fn finish(mut self, summary: &Summary) -> Result<(), Error> {
+    /// Writes the JSON summary (marked `"interrupted": true` when the run was; `where_absent`
+    /// lists the `--where` expressions of `select` whose tags no game had) and flushes.
+    pub fn finish(mut self, summary: &Summary, select: &Selection) -> Result<(), Error> {
         if self.json && self.summary {
             let mut record = diagnostics::summary_json("check", &summary.stats, summary.elapsed);
             if summary.stopped.is_some() {
                 record["data"]["interrupted"] = true.into();
+            }
+            if let Some(absent) = select.absent_json(&summary.stats) {
+                record["data"]["where_absent"] = absent;
             }
             writeln!(self.out, "{record}").map_err(|e| self.out.error(e))?;
         }

@@ -66,21 +66,59 @@ pub fn summary_json(job: &str, stats: &Stats, elapsed: Duration) -> Value {
     summary
 }
 
+/// What the records of a run's input are, as its summary names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Records {
+    /// PGN games (with their plies).
+    Games,
+    /// Lines (EPD input, a position a line).
+    Lines,
+}
+
+impl Records {
+    /// What the summary calls them.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Records::Games => "games",
+            Records::Lines => "lines",
+        }
+    }
+}
+
 /// The run's summary as text lines for stderr: the games, the diagnostics by kind, then one line
 /// per count of the job's own (`positions_written` reads `N positions written`).
 pub fn summary_text(job: &str, stats: &Stats, elapsed: Duration) -> String {
+    records_summary_text(job, Records::Games, stats, elapsed)
+}
+
+/// [`summary_text`] of a run whose records are `records` (`stats.games` counts them).
+pub fn records_summary_text(job: &str, records: Records, stats: &Stats, elapsed: Duration) -> String {
     let secs = elapsed.as_secs_f64().max(1e-9);
-    let mut s = format!(
-        "pgnkit {job}: {} games, {} valid, {} with errors, {} with warnings only; {} plies; {:.1} MB in {:.2} s ({:.0} MB/s, {:.0} games/s)\n",
-        stats.games,
-        stats.valid_games(),
-        stats.games_with_errors,
-        stats.games_with_warnings,
-        stats.plies,
+    let pace = format!(
+        "{:.1} MB in {:.2} s ({:.0} MB/s, {:.0} {}/s)",
         stats.bytes as f64 / 1e6,
         secs,
         stats.bytes as f64 / 1e6 / secs,
-        stats.games as f64 / secs
+        stats.games as f64 / secs,
+        records.noun()
+    );
+    summary_lines(job, records, stats, &pace)
+}
+
+/// [`records_summary_text`] with the end of its first line, what the run went through in how
+/// long, as the job says it (`annotate`: positions, not megabytes).
+pub fn summary_lines(job: &str, records: Records, stats: &Stats, pace: &str) -> String {
+    let plies = match records {
+        Records::Games => format!(" {} plies;", stats.plies),
+        Records::Lines => String::new(),
+    };
+    let mut s = format!(
+        "pgnkit {job}: {} {}, {} valid, {} with errors, {} with warnings only;{plies} {pace}\n",
+        stats.games,
+        records.noun(),
+        stats.valid_games(),
+        stats.games_with_errors,
+        stats.games_with_warnings,
     );
     for (label, sev) in [("errors", Severity::Error), ("warnings", Severity::Warning)] {
         let kinds = per_kind(stats, sev);
@@ -149,6 +187,13 @@ mod tests {
         assert!(
             summary_text("positions", &stats, Duration::from_secs(1)).ends_with("\n  42 positions written\n")
         );
+        let lines = records_summary_text("annotate", Records::Lines, &stats, Duration::from_secs(1));
+        assert!(
+            lines.starts_with(
+                "pgnkit annotate: 3 lines, 3 valid, 0 with errors, 0 with warnings only; 0.0 MB"
+            )
+        );
+        assert!(lines.contains(", 3 lines/s)\n") && !lines.contains("plies"), "{lines}");
         assert_eq!(
             summary_json("positions", &stats, Duration::from_secs(1))["data"]["counts"]["positions_written"],
             42

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
+use crate::exit::Code;
 use crate::io::{Input, InputError, InputOptions, PageDropper, Source};
 use crate::pipeline::stats::Stats;
 use crate::pipeline::{self, InputInfo, Job, Observer, PipelineError, Records, Run, Start, Workers};
@@ -106,13 +107,14 @@ impl Summary {
 
     /// The exit code of the run: 130 when interrupted, else the first failed input's code, else
     /// 1 when `failures` (the job's own test: games with errors, games rejected...), else 0.
-    pub fn exit_code(&self, failures: bool) -> u8 {
+    pub fn exit_code(&self, failures: bool) -> Code {
         if self.stopped.is_some() {
-            return Error::Interrupted.exit_code();
+            return Code::Interrupted;
         }
         match self.inputs.iter().find_map(|i| i.error.as_ref()) {
             Some(e) => e.exit_code(),
-            None => u8::from(failures),
+            None if failures => Code::Failures,
+            None => Code::Ok,
         }
     }
 }
@@ -261,7 +263,7 @@ pub fn run_shares<J: Job>(
                 summary.stopped = Some(Stopped { input: name.clone(), games: stats.games });
             }
             Err((PipelineError::Job(e) | PipelineError::Release(e), _)) => return Err(e),
-            Err((e @ PipelineError::Panic { .. }, _)) => return Err(Error::Internal(format!("{name}: {e}"))),
+            Err((PipelineError::Panic(source), _)) => return Err(Error::Panic { input: name, source }),
         }
         summary.inputs.push(InputSummary { name, stats, error });
         if summary.stopped.is_some() {

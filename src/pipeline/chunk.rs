@@ -15,7 +15,8 @@ use crate::pgn::split::guess_boundary;
 /// at least `target` bytes long, and how many games it holds. With `at_eof == false` the
 /// bytes are a prefix of a stream: the cut must not depend on bytes not yet read (return `None`
 /// to ask for more); with `at_eof == true` every byte must be taken (`Some` unless `from` is the
-/// end). Supplied by the PGN layer, which knows what a game boundary is.
+/// end). Supplied by the PGN layer, which knows what a game boundary is; [`line_cut`] cuts
+/// inputs whose records are lines, its `target` a count of lines.
 pub type Split =
     fn(bytes: &[u8], from: usize, start: (u64, u64), target: usize, at_eof: bool) -> Option<(usize, u64)>;
 
@@ -182,6 +183,26 @@ pub fn slice_chunks(
         first_game += games;
         Some(cut)
     })
+}
+
+/// A [`Split`] at line ends: the first `lines` lines from `from` (each through its `\n`) and how
+/// many there are; at the end of the input, the rest (its last line may have no line break).
+pub fn line_cut(
+    bytes: &[u8],
+    from: usize,
+    _: (u64, u64),
+    lines: usize,
+    at_eof: bool,
+) -> Option<(usize, u64)> {
+    let (mut end, mut count) = (from, 0u64);
+    for i in memchr::memchr_iter(b'\n', &bytes[from..]) {
+        (end, count) = (from + i + 1, count + 1);
+        if count >= lines as u64 {
+            return Some((end, count));
+        }
+    }
+    // Fewer lines than asked for: the rest of the input, or more bytes to read first.
+    at_eof.then(|| (bytes.len(), count + u64::from(end < bytes.len())))
 }
 
 /// A read error of a stream, with where it stopped: the bytes before `offset` were handed out
@@ -495,6 +516,37 @@ pub(crate) mod tests {
             StreamChunks::new(&input[..], 100, toy, Start::default()).map(|r| r.expect("read")).collect();
         assert_eq!(chunks.concat_bytes(), input);
         assert!(chunks.iter().any(|c| c.bytes.len() > 10_000));
+    }
+
+    /// Line cuts give `n` whole lines a chunk, mapped or streamed, the last line of the input
+    /// with or without its line break; a line longer than a stream's read grows its chunk.
+    #[test]
+    fn line_cuts_give_whole_lines_n_at_a_time() {
+        let long = "x".repeat(200_000);
+        for tail in ["", "last line without a break"] {
+            let mut input: Vec<u8> = (0..1000).flat_map(|i| format!("line {i}\r\n").into_bytes()).collect();
+            input.extend(format!("{long}\n\n{tail}").as_bytes());
+            let lines = 1002 + u64::from(!tail.is_empty());
+            for n in [1, 3, 256, 5000] {
+                let a: Vec<Cut<&[u8]>> = slice_chunks(&input, n, line_cut, Start::default()).collect();
+                let b: Vec<Cut<StreamBytes>> = StreamChunks::new(&input[..], n, line_cut, Start::default())
+                    .map(|r| r.expect("in-memory read"))
+                    .collect();
+                assert_eq!(a.concat_bytes(), input);
+                assert_eq!(b.concat_bytes(), input);
+                let a: Vec<(u64, u64, u64)> = a.iter().map(|c| (c.offset, c.first_game, c.games)).collect();
+                let b: Vec<(u64, u64, u64)> = b.iter().map(|c| (c.offset, c.first_game, c.games)).collect();
+                assert_eq!(a, b, "n {n}: the same cuts either way");
+                assert!(a.iter().rev().skip(1).all(|&(_, _, games)| games == n as u64), "n {n}");
+                let (_, first, last) = *a.last().expect("a chunk");
+                assert_eq!(first + last, lines, "n {n}: every line counted once");
+                for &(offset, first_game, _) in &a {
+                    let before = &input[..offset as usize];
+                    assert!(before.is_empty() || before.ends_with(b"\n"), "n {n}: starts a line");
+                    assert_eq!(before.iter().filter(|&&b| b == b'\n').count() as u64, first_game, "n {n}");
+                }
+            }
+        }
     }
 
     /// Column (1-based) of `input[offset]`, the slow way.

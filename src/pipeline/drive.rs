@@ -10,7 +10,7 @@
 use std::sync::Mutex;
 
 use super::order::{InFlight, Reorder};
-use super::{Cancel, Job, PipelineError, Run, panic_message};
+use super::{Cancel, Job, Panic, PipelineError, Run, panic_message};
 
 /// An input cut on demand: the next item goes to whoever asks, with its sequence number.
 struct Inline<I> {
@@ -303,7 +303,7 @@ fn threaded<J: Job, T: Send, O: Send>(
         gate.open();
         drop((feed, done_rx, own));
         let produced = producer.map_or(Ok(()), |p| {
-            p.join().unwrap_or_else(|p| Err(PipelineError::Panic { offset: 0, message: panic_message(p) }))
+            p.join().unwrap_or_else(|p| Err(Panic { offset: 0, message: panic_message(p) }.into()))
         });
         releaser.failure.map_or(own_error.map_or(produced, Err), Err)
     });
@@ -451,7 +451,7 @@ mod tests {
                     released.push(seq);
                     match stop_after {
                         Some(k) if released.len() == k => {
-                            Err(PipelineError::Release(Error::Resource("full".into())))
+                            Err(PipelineError::Release(Error::Internal("full")))
                         }
                         _ => Ok(()),
                     }
@@ -526,10 +526,7 @@ mod tests {
         for reading in READINGS {
             for threads in [1, 2, 4] {
                 let (released, r, worked) = run(10_000, None, reading, threads, Some(5));
-                assert!(
-                    matches!(r, Err(PipelineError::Release(Error::Resource(ref m))) if m == "full"),
-                    "{r:?}"
-                );
+                assert!(matches!(r, Err(PipelineError::Release(Error::Internal("full")))), "{r:?}");
                 assert_eq!(released, (0..5).collect::<Vec<_>>());
                 // The gate lets at most in_flight_limit(threads) items past the last release.
                 assert!(worked <= 5 + in_flight_limit(threads), "{worked} items worked on");

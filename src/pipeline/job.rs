@@ -75,6 +75,12 @@ pub enum Cuts {
     /// minutes), so progress, interrupts and work in flight go game by game, and no game is
     /// ever worked on twice.
     PerGame,
+    /// At line ends, this many lines a chunk (the last line of the input may have no line
+    /// break): for inputs whose records are lines (EPD), so each worker knows the index of its
+    /// chunk's first line ([`ChunkInput::first_game`]) and counts its lines as its games. With
+    /// slow records (an engine's search), a line a chunk: progress, interrupts and work in
+    /// flight go line by line.
+    Lines(usize),
 }
 
 /// Game numbers and line numbers in a chunk's records, relative to the chunk until released.

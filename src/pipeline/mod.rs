@@ -76,13 +76,8 @@ pub enum PipelineError {
     #[error("read error: {0}")]
     Read(#[from] std::io::Error),
     /// A worker panicked: a bug, caught and reported instead of killing the process.
-    #[error("internal error while processing bytes {offset}..: {message}")]
-    Panic {
-        /// Offset of the chunk that was being processed.
-        offset: u64,
-        /// The panic message.
-        message: String,
-    },
+    #[error(transparent)]
+    Panic(#[from] Panic),
     /// A worker failed (or could not be made).
     #[error("{0}")]
     Job(Error),
@@ -92,6 +87,16 @@ pub enum PipelineError {
     /// The [`Observer`] asked to stop: the chunks before were released, none after.
     #[error("interrupted")]
     Interrupted,
+}
+
+/// A worker's panic, caught: a bug in pgnkit, reported instead of killing the process.
+#[derive(Debug, thiserror::Error)]
+#[error("internal error while processing bytes {offset}..: {message}")]
+pub struct Panic {
+    /// Offset of the chunk that was being processed.
+    pub offset: u64,
+    /// The panic message.
+    pub message: String,
 }
 
 fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
@@ -106,7 +111,7 @@ type Out<J> = Output<Records<J>>;
 /// Runs `worker` on `chunk`; a panic becomes an error naming the chunk.
 fn process<J: Job>(worker: &mut J::Worker, chunk: &ChunkInput<'_>) -> Result<Out<J>, PipelineError> {
     catch_unwind(AssertUnwindSafe(|| worker.process(chunk)))
-        .map_err(|p| PipelineError::Panic { offset: chunk.offset, message: panic_message(p) })?
+        .map_err(|p| Panic { offset: chunk.offset, message: panic_message(p) })?
         .map_err(PipelineError::Job)
 }
 
@@ -191,6 +196,7 @@ fn run_with<J: Job>(
         Cuts::Guessed => guessed(input, run, split, start, &cancel, release),
         Cuts::Exact => exact(input, run, split, run.opts.chunk_size, start, &cancel, release),
         Cuts::PerGame => exact(input, run, split, 1, start, &cancel, release),
+        Cuts::Lines(n) => exact(input, run, chunk::line_cut, n.max(1), start, &cancel, release),
     };
     cancel.set();
     result
@@ -552,7 +558,11 @@ mod tests {
             Cuts::Exact
         }
         fn worker(&self) -> Result<FailingWorker, Error> {
-            if self.make { Ok(FailingWorker(self.panic)) } else { Err(Error::Engine("no engine".into())) }
+            if self.make {
+                Ok(FailingWorker(self.panic))
+            } else {
+                Err(crate::engine::client::StartError::NotFound { path: "no-engine".into() }.into())
+            }
         }
     }
     impl Worker for FailingWorker {
@@ -560,7 +570,7 @@ mod tests {
         fn process(&mut self, c: &ChunkInput<'_>) -> Result<Output<()>, Error> {
             if c.seq >= 3 {
                 assert!(!self.0, "boom at chunk {}", c.seq);
-                return Err(Error::Resource("database gone".into()));
+                return Err(Error::Internal("database gone"));
             }
             Ok(Output::default())
         }
@@ -573,11 +583,14 @@ mod tests {
             let run =
                 |job: &Failing| run_job(job, Input::Slice(&input), threads, 10, &NoProgress, |_| Ok(()));
             let r = run(&Failing { panic: true, make: true });
-            assert!(matches!(r, Err(PipelineError::Panic { .. })), "{r:?}");
+            assert!(matches!(r, Err(PipelineError::Panic(_))), "{r:?}");
             let r = run(&Failing { panic: false, make: true });
-            assert!(matches!(r, Err(PipelineError::Job(Error::Resource(_)))), "{r:?}");
+            assert!(matches!(r, Err(PipelineError::Job(Error::Internal("database gone")))), "{r:?}");
             let r = run(&Failing { panic: false, make: false });
-            assert!(matches!(r, Err(PipelineError::Job(ref e)) if e.exit_code() == 69), "{r:?}");
+            assert!(
+                matches!(r, Err(PipelineError::Job(ref e)) if e.exit_code() == crate::exit::Code::Unavailable),
+                "{r:?}"
+            );
         }
     }
 
@@ -587,12 +600,9 @@ mod tests {
         let mut n = 0;
         let r = run_job(&Echo(Cuts::Exact), Input::Slice(&input), 2, 10, &NoProgress, |_| {
             n += 1;
-            if n == 5 { Err(Error::Resource("disk full".into())) } else { Ok(()) }
+            if n == 5 { Err(Error::Internal("disk full")) } else { Ok(()) }
         });
-        assert!(
-            matches!(r, Err(PipelineError::Release(Error::Resource(ref m))) if m == "disk full"),
-            "{r:?}"
-        );
+        assert!(matches!(r, Err(PipelineError::Release(Error::Internal("disk full")))), "{r:?}");
     }
 
     /// Asks to stop once `after` chunks were released.

@@ -1,6 +1,6 @@
 //! Counters merged across chunks and inputs: games, plies, bytes, diagnostics by kind, and the
 //! named counts a job adds of its own (positions written, games filtered out, duplicates, cache
-//! hits...).
+//! hits...), and which tag expressions of the filters some game gave a value.
 
 use crate::error::{Diagnostic, Kind, Severity};
 
@@ -21,6 +21,9 @@ pub struct Stats {
     pub by_kind: Vec<(Kind, Severity, u64)>,
     /// The job's own counts by name, in the order they were first added.
     pub counts: Vec<(&'static str, u64)>,
+    /// Per tag expression of the run's filters (`--where`, in order): whether some game had the
+    /// tags it compares (`select::Filter` sets it; empty when no game was read).
+    pub wheres_seen: Vec<bool>,
 }
 
 impl Stats {
@@ -66,6 +69,17 @@ impl Stats {
         }
         for &(name, n) in &other.counts {
             self.add(name, n);
+        }
+        self.see_wheres(&other.wheres_seen);
+    }
+
+    /// Marks the tag expressions `seen` marks (see [`Stats::wheres_seen`]).
+    pub fn see_wheres(&mut self, seen: &[bool]) {
+        if self.wheres_seen.len() < seen.len() {
+            self.wheres_seen.resize(seen.len(), false);
+        }
+        for (mine, &theirs) in self.wheres_seen.iter_mut().zip(seen) {
+            *mine |= theirs;
         }
     }
 
@@ -116,5 +130,14 @@ mod tests {
         a.merge(&b);
         assert_eq!(a.counts, vec![("written", 7), ("filtered", 1), ("duplicates", 2)]);
         assert_eq!((a.get("written"), a.get("cache_hits")), (7, 0));
+    }
+
+    #[test]
+    fn a_where_seen_in_any_part_is_seen_in_the_whole() {
+        let mut a = Stats::default();
+        a.merge(&Stats { wheres_seen: vec![false, true, false], ..Stats::default() });
+        a.merge(&Stats::default());
+        a.merge(&Stats { wheres_seen: vec![true, false, false], ..Stats::default() });
+        assert_eq!(a.wheres_seen, [true, true, false]);
     }
 }

@@ -8,7 +8,7 @@ pub mod material;
 mod selection;
 pub mod tags;
 
-pub use selection::{EcoRanges, Ending, Filter, OnTags, Selection, Tracker};
+pub use selection::{Absent, EcoRanges, Ending, Filter, OnTags, Selection, Tracker};
 
 /// The count of games a selection leaves out, as the summaries name it.
 pub const FILTERED: &str = "filtered";

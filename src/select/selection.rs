@@ -1,10 +1,13 @@
 //! [`Selection`]: the filters of a run, all of which a game must pass (or, with `invert`, fail).
 //! Those on the tags (`--where`, `--variant`, `--result`) are decided before the game is
 //! replayed, so a game they leave out costs only its reading; the others are decided as its
-//! mainline is replayed ([`Tracker`]): its length, the position it reaches, the material on the
-//! board, how it ended, and its opening.
+//! mainline is replayed ([`Tracker`]): its length (`--min-ply`, `--where 'Plies > N'`), the
+//! position it reaches, the material on the board, how it ended, and its opening. [`Filter`]
+//! also notes which `--where` expressions some game had the tags of ([`Selection::absent`]).
 
 use std::fmt;
+
+use serde_json::{Value, json};
 
 use super::eco::{EcoTracker, Opening};
 use super::material::MaterialSig;
@@ -12,6 +15,7 @@ use super::tags::TagExpr;
 use crate::chess::{Position, Variant};
 use crate::pgn::GameResult;
 use crate::pipeline::replay::{Game, Verdict};
+use crate::pipeline::stats::Stats;
 
 /// How a game ended on the board after its mainline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +60,11 @@ impl EcoRanges {
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(EcoRanges(ranges))
+    }
+
+    /// Every range of `all` as one filter (`None` when there is none).
+    pub fn union(all: &[EcoRanges]) -> Option<EcoRanges> {
+        (!all.is_empty()).then(|| EcoRanges(all.iter().flat_map(|r| r.0.iter().copied()).collect()))
     }
 
     /// Whether `eco` (e.g. `B90`) is in a range.
@@ -142,9 +151,10 @@ impl Selection {
     }
 
     /// The first filter on the tags that `game` fails, if any (`None`: the tags pass, or say
-    /// nothing yet, as a missing Result tag).
-    fn failed_on_tags(&self, game: &Game<'_>) -> Option<String> {
-        if let Some(w) = self.wheres.iter().find(|w| !w.matches_game(game)) {
+    /// nothing yet, as a missing Result tag); `plies`, the mainline's length once replayed,
+    /// decides the expressions on it (before, they say nothing yet).
+    fn failed_on_tags(&self, game: &Game<'_>, plies: Option<u32>) -> Option<String> {
+        if let Some(w) = self.wheres.iter().find(|w| w.decide_game(game, plies) == Some(false)) {
             return Some(format!("where {w}"));
         }
         if let Some(v) = self.variant {
@@ -166,8 +176,11 @@ impl Selection {
     /// What the tags decide for `game`. Filters that need the moves or the opening answer
     /// [`OnTags::Replay`].
     pub fn on_tags(&self, game: &Game<'_>) -> OnTags {
-        let failed = self.failed_on_tags(game);
-        let moves_decide = self.on_moves() || self.eco.is_some() || self.result.is_some();
+        let failed = self.failed_on_tags(game, None);
+        let moves_decide = self.on_moves()
+            || self.eco.is_some()
+            || self.result.is_some()
+            || self.wheres.iter().any(|w| w.needs_plies(game));
         match (failed, self.invert) {
             (Some(by), false) => OnTags::Drop(by),
             (Some(_), true) => OnTags::Keep,
@@ -181,6 +194,47 @@ impl Selection {
     /// a filter asks for it.
     pub fn tracker(&self, classify: bool) -> Tracker {
         Tracker { eco: (classify || self.eco.is_some()).then(EcoTracker::new), ..Tracker::default() }
+    }
+
+    /// The `--where` expressions that no game of a run whose counts are `stats` had the tags
+    /// of ([`TagExpr::has_value`]), in order: each held for no game (with `!=`, for every
+    /// game), which is worth a warning. None when no game was read.
+    pub fn absent(&self, stats: &Stats) -> Vec<Absent<'_>> {
+        if stats.games == 0 {
+            return Vec::new();
+        }
+        let seen = |i: usize| stats.wheres_seen.get(i).copied().unwrap_or(false);
+        self.wheres.iter().enumerate().filter(|&(i, _)| !seen(i)).map(|(_, expr)| Absent { expr }).collect()
+    }
+
+    /// [`absent`](Self::absent) as JSON for a run's summary record (`null` when none is):
+    /// `[{"where": "WhiteElo >= 2500", "tags": ["WhiteElo"], "message": "..."}]`.
+    pub fn absent_json(&self, stats: &Stats) -> Option<Value> {
+        let absent = self.absent(stats);
+        (!absent.is_empty()).then(|| absent.iter().map(Absent::json).collect::<Vec<_>>().into())
+    }
+}
+
+/// A `--where` expression whose tags no game of the run had.
+#[derive(Clone, Copy, Debug)]
+pub struct Absent<'s> {
+    /// The expression.
+    pub expr: &'s TagExpr,
+}
+
+impl Absent<'_> {
+    /// As a summary record lists it: the expression, the tags it reads, the warning's text.
+    pub fn json(&self) -> Value {
+        json!({"where": self.expr.to_string(), "tags": self.expr.tags_read(), "message": self.to_string()})
+    }
+}
+
+/// The warning: `--where 'WhiteElo >= 2500': no game had the tag WhiteElo, so it held for none`.
+impl fmt::Display for Absent<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = self.expr;
+        let held = if e.op() == super::tags::Op::Ne { "every game" } else { "none" };
+        write!(f, "--where '{e}': no game had {}, so it held for {held}", e.value_source())
     }
 }
 
@@ -245,7 +299,7 @@ impl Tracker {
     }
 
     fn failed(&self, sel: &Selection, game: &Game<'_>, last: Option<&Position>) -> Option<String> {
-        if let Some(by) = sel.failed_on_tags(game) {
+        if let Some(by) = sel.failed_on_tags(game, Some(game.plies)) {
             return Some(by);
         }
         if let Some(r) = sel.result
@@ -296,7 +350,7 @@ impl Tracker {
 }
 
 /// What a job asks of the selection, game by game: the verdict on the tags, the positions of the
-/// mainline, and the fate of the game once replayed. One per worker.
+/// mainline, and the fate of the game once replayed. One per worker and chunk.
 #[derive(Debug)]
 pub struct Filter<'s> {
     sel: &'s Selection,
@@ -305,6 +359,10 @@ pub struct Filter<'s> {
     tracker: Tracker,
     classify: bool,
     state: State,
+    /// Per `--where` expression: some game had its tags ([`Stats::wheres_seen`]).
+    seen: Vec<bool>,
+    /// How many of `seen` are false: once none is, games are no longer looked at for them.
+    unseen: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -323,7 +381,21 @@ impl<'s> Filter<'s> {
     /// The filter of `sel`; with `classify`, every game's opening is named too
     /// ([`Filter::opening`]).
     pub fn new(sel: &'s Selection, classify: bool) -> Filter<'s> {
-        Filter { sel, active: !sel.is_empty(), tracker: sel.tracker(classify), classify, state: State::Keep }
+        Filter {
+            sel,
+            active: !sel.is_empty(),
+            tracker: sel.tracker(classify),
+            classify,
+            state: State::Keep,
+            seen: vec![false; sel.wheres.len()],
+            unseen: sel.wheres.len(),
+        }
+    }
+
+    /// Adds what the games so far showed of the `--where` expressions to `stats`
+    /// ([`Stats::wheres_seen`]); a job calls it with its chunk's counts.
+    pub fn count(&self, stats: &mut Stats) {
+        stats.see_wheres(&self.seen);
     }
 
     /// Whether it leaves any game out.
@@ -334,6 +406,14 @@ impl<'s> Filter<'s> {
 
     /// Decides on the game's tags: [`Verdict::Skip`] when they leave it out.
     pub fn tags(&mut self, game: &Game<'_>) -> Verdict {
+        if self.unseen > 0 {
+            for (w, seen) in self.sel.wheres.iter().zip(&mut self.seen) {
+                if !*seen && w.has_value(game) {
+                    *seen = true;
+                    self.unseen -= 1;
+                }
+            }
+        }
         self.state = match self.sel.on_tags(game) {
             OnTags::Drop(by) => State::Dropped(by),
             OnTags::Keep if !self.classify => State::Keep,

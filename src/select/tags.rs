@@ -47,6 +47,11 @@
 //!   or more); `Elo != X` holds when not both are `X`.
 //! - `Year`: the year of `Date`, a number (`Year < 2000`); missing when `Date` is missing or
 //!   its year is unknown.
+//! - `Plies`: the number of plies of the mainline as replayed (null moves count; a game with an
+//!   error counts its valid prefix), a number computed from the moves, so known only once the
+//!   game is replayed ([`TagExpr::decide`]).
+//! - `PlyCount`: the `PlyCount` tag where the game has one, else `Plies`: exports without the
+//!   tag (TWIC, lichess, most online sites) are filtered on their length as written.
 //!
 //! ```
 //! use std::borrow::Cow;
@@ -61,6 +66,10 @@
 //! assert!(holds("Date = 2024.05") && holds("Year = 2024"));
 //! assert!(!holds("Date < 2024.05.10") && !holds("Date >= 2024.05.10"));
 //! assert!(!holds("Event = x") && holds("Event != x")); // no Event tag
+//! // The length of the mainline is known once the game is replayed.
+//! let long = TagExpr::parse("PlyCount > 80").unwrap();
+//! assert_eq!(long.decide(lookup, None), None);
+//! assert_eq!(long.decide(lookup, Some(81)), Some(true));
 //! ```
 
 mod value;
@@ -148,6 +157,10 @@ enum Subject {
     Elo,
     /// The year of `Date`.
     Year,
+    /// The mainline's plies.
+    Plies,
+    /// The `PlyCount` tag, else the mainline's plies.
+    PlyCount,
 }
 
 /// The operand in the form its operator uses, prepared by [`TagExpr::parse`].
@@ -318,6 +331,8 @@ impl TagExpr {
             "Player" => Subject::Player,
             "Elo" => Subject::Elo,
             "Year" => Subject::Year,
+            "Plies" => Subject::Plies,
+            "PlyCount" => Subject::PlyCount,
             _ => Subject::Tag,
         };
         Ok(TagExpr { name: name.into(), subject, op, value: value.into(), test })
@@ -339,24 +354,45 @@ impl TagExpr {
     }
 
     /// Whether the expression holds for a game whose tags `tag` looks up: `tag(name)` is the
-    /// decoded value of the game's first tag named `name`, `None` when it has none.
-    pub fn matches<'v>(&self, mut tag: impl FnMut(&str) -> Option<Cow<'v, str>>) -> bool {
+    /// decoded value of the game's first tag named `name`, `None` when it has none. The
+    /// mainline's length is unknown here: `Plies` (and `PlyCount` without the tag) is missing.
+    pub fn matches<'v>(&self, tag: impl FnMut(&str) -> Option<Cow<'v, str>>) -> bool {
+        self.decide(tag, None).unwrap_or(self.op == Op::Ne)
+    }
+
+    /// Whether the expression holds for a game whose tags `tag` looks up (as for
+    /// [`matches`](Self::matches)) and whose mainline has `plies` plies; `None` when that
+    /// decides and `plies` is `None` (the game is not replayed yet).
+    pub fn decide<'v>(
+        &self,
+        mut tag: impl FnMut(&str) -> Option<Cow<'v, str>>,
+        plies: Option<u32>,
+    ) -> Option<bool> {
         // `!=` is exactly `not =`: also for a missing tag and for the pseudo-tags.
         let (op, negate) = match self.op {
             Op::Ne => (Op::Eq, true),
             op => (op, false),
         };
-        let mut holds = |name: &str| self.holds(op, tag(name).as_deref());
+        let plies_hold = |n: u32| self.holds(op, Some(itoa::Buffer::new().format(n)));
         let hit = match self.subject {
-            Subject::Tag => holds(&self.name),
-            Subject::Player => holds("White") || holds("Black"),
-            Subject::Elo => holds("WhiteElo") && holds("BlackElo"),
+            Subject::Tag => self.holds(op, tag(&self.name).as_deref()),
+            Subject::Player => {
+                self.holds(op, tag("White").as_deref()) || self.holds(op, tag("Black").as_deref())
+            }
+            Subject::Elo => {
+                self.holds(op, tag("WhiteElo").as_deref()) && self.holds(op, tag("BlackElo").as_deref())
+            }
             Subject::Year => {
                 let date = tag("Date");
                 self.holds(op, date.as_deref().and_then(value::year_text))
             }
+            Subject::Plies => plies_hold(plies?),
+            Subject::PlyCount => match tag("PlyCount") {
+                Some(v) => self.holds(op, Some(&v)),
+                None => plies_hold(plies?),
+            },
         };
-        hit != negate
+        Some(hit != negate)
     }
 
     /// [`matches`](Self::matches) on a game's tags (the first of each name, decoded with
@@ -364,6 +400,59 @@ impl TagExpr {
     /// not UTF-8).
     pub fn matches_game(&self, game: &Game<'_>) -> bool {
         self.matches(|name| game.tag(name.as_bytes()).map(|t| t.decode().0))
+    }
+
+    /// [`decide`](Self::decide) on a game's tags, as [`matches_game`](Self::matches_game) reads
+    /// them.
+    pub fn decide_game(&self, game: &Game<'_>, plies: Option<u32>) -> Option<bool> {
+        self.decide(|name| game.tag(name.as_bytes()).map(|t| t.decode().0), plies)
+    }
+
+    /// Whether deciding the expression on `game` needs its mainline's length (`Plies`, or
+    /// `PlyCount` for a game without that tag).
+    pub fn needs_plies(&self, game: &Game<'_>) -> bool {
+        match self.subject {
+            Subject::Plies => true,
+            Subject::PlyCount => game.tag(b"PlyCount").is_none(),
+            _ => false,
+        }
+    }
+
+    /// Whether `game` has what the expression compares: the tag (`White` or `Black` for
+    /// `Player`, both `WhiteElo` and `BlackElo` for `Elo`, a `Date` with a known year for
+    /// `Year`); always for `Plies` and `PlyCount`, which the moves give.
+    pub fn has_value(&self, game: &Game<'_>) -> bool {
+        let has = |name: &[u8]| game.tag(name).is_some();
+        match self.subject {
+            Subject::Tag => has(self.name.as_bytes()),
+            Subject::Player => has(b"White") || has(b"Black"),
+            Subject::Elo => has(b"WhiteElo") && has(b"BlackElo"),
+            Subject::Year => game.tag(b"Date").is_some_and(|d| value::year_text(&d.decode().0).is_some()),
+            Subject::Plies | Subject::PlyCount => true,
+        }
+    }
+
+    /// What a game must have for the expression to compare anything, as a warning names it
+    /// (`the tag WhiteElo`; see [`has_value`](Self::has_value)).
+    pub fn value_source(&self) -> String {
+        match self.subject {
+            Subject::Tag => format!("the tag {}", self.name),
+            Subject::Player => "a White or Black tag".into(),
+            Subject::Elo => "both WhiteElo and BlackElo tags".into(),
+            Subject::Year => "a Date tag with a known year".into(),
+            Subject::Plies | Subject::PlyCount => "moves".into(),
+        }
+    }
+
+    /// The tags the expression reads (`White` and `Black` for `Player`; none for `Plies`).
+    pub fn tags_read(&self) -> Vec<&str> {
+        match self.subject {
+            Subject::Tag | Subject::PlyCount => vec![&self.name],
+            Subject::Player => vec!["White", "Black"],
+            Subject::Elo => vec!["WhiteElo", "BlackElo"],
+            Subject::Year => vec!["Date"],
+            Subject::Plies => vec![],
+        }
     }
 
     /// Whether `op` (not `!=`) holds for one tag's value (`None`: missing).

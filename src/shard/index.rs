@@ -45,11 +45,11 @@ impl Index {
     pub fn build(path: &Path) -> Result<Index, Error> {
         let input = Input::open(path, InputOptions::default())?;
         if input.compression != Compression::None {
-            return Err(Error::Usage(format!(
+            return Err(Error::Usage(crate::error::UsageError::rule(format!(
                 "{}: {} input is not indexed: a shard decompresses it from its start",
                 path.display(),
                 input.compression.name()
-            )));
+            ))));
         }
         let size = input.total_size.unwrap_or(0);
         let fingerprint = fingerprint(path)
@@ -71,14 +71,16 @@ impl Index {
         let text = match std::fs::read(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(Error::Usage(format!("{}: {e}", path.display()))),
+            Err(e) => {
+                return Err(Error::Usage(crate::error::UsageError::rule(format!("{}: {e}", path.display()))));
+            }
         };
         let bad = |why: String| {
-            Error::Usage(format!(
+            Error::Usage(crate::error::UsageError::rule(format!(
                 "{}: {why}; remove it or run `pgnkit index {}` again",
                 path.display(),
                 input.display()
-            ))
+            )))
         };
         let v: Value = serde_json::from_slice(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
         let index = Index::from_json(&v).map_err(bad)?;

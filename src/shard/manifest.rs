@@ -100,6 +100,7 @@ pub fn stats_json(s: &Stats) -> Value {
         "games_with_warnings": s.games_with_warnings, "plies": s.plies, "bytes": s.bytes,
         "by_kind": s.by_kind.iter().map(|&(k, sev, n)| json!([k.code(), sev.name(), n])).collect::<Vec<_>>(),
         "counts": s.counts.iter().map(|&(k, n)| json!([k, n])).collect::<Vec<_>>(),
+        "wheres_seen": s.wheres_seen,
     })
 }
 
@@ -156,6 +157,9 @@ pub fn stats_from_json(v: &Value) -> Result<Stats, String> {
         let mut one = Stats::default();
         one.by_kind.push((*kind, sev, n));
         stats.merge(&one);
+    }
+    if let Some(seen) = v.get("wheres_seen").and_then(Value::as_array) {
+        stats.wheres_seen = seen.iter().map(|b| b.as_bool().unwrap_or(false)).collect();
     }
     for c in list(v, "counts")? {
         let (name, n) = (c[0].as_str().ok_or("a count's name")?, c[1].as_u64().ok_or("a count's value")?);
@@ -310,6 +314,7 @@ mod tests {
         s.count_kind(Kind::NullMove, Severity::Warning);
         s.add("written", 4);
         s.add("repaired_castling", 1);
+        s.wheres_seen = vec![true, false];
         let back = stats_from_json(&stats_json(&s)).expect("reads back");
         assert_eq!(back, s);
     }

@@ -35,6 +35,8 @@ pub struct Merged {
     pub bytes: u64,
     /// The shards' exit statuses, highest.
     pub exit: u8,
+    /// The job-specific figures the footers read ([`absent`]).
+    pub extra: Value,
 }
 
 /// The manifests named by `args`: files as given, and every `*.manifest.json` of a directory.
@@ -85,7 +87,23 @@ pub fn footer(kind: &str, summary: &Summary, extra: &Value) -> Result<Vec<u8>, S
         }
         other => return Err(format!("a part ends with {other:?}, which this pgnkit does not write")),
     };
+    let mut record = record;
+    let absent = absent(&summary.stats, extra);
+    if !absent.is_empty() {
+        record["data"]["where_absent"] = absent.into();
+    }
     Ok(format!("{record}\n").into_bytes())
+}
+
+/// The `--where` expressions (as the shards recorded them in `extra`) whose tags no game of the
+/// run had: what a single run's summary lists as `where_absent`. None when no game was read.
+pub fn absent(stats: &Stats, extra: &Value) -> Vec<Value> {
+    if stats.games == 0 {
+        return Vec::new();
+    }
+    let wheres = extra.get("wheres").and_then(Value::as_array).cloned().unwrap_or_default();
+    let seen = |i: usize| stats.wheres_seen.get(i).copied().unwrap_or(false);
+    wheres.into_iter().enumerate().filter(|&(i, _)| !seen(i)).map(|(_, w)| w).collect()
 }
 
 /// Adds up the job-specific figures of the shards (annotate: the most engines, cache counts summed).
@@ -387,5 +405,5 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
     if !problems.is_empty() {
         return Err(problems);
     }
-    Ok(Merged { job: first.job, summary, files, bytes, exit })
+    Ok(Merged { job: first.job, summary, files, bytes, exit, extra })
 }

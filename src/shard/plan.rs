@@ -86,10 +86,9 @@ pub fn plan(paths: &[PathBuf], spec: Spec, no_mmap: bool) -> Result<Plan, Error>
     let mut inputs = Vec::with_capacity(paths.len());
     for path in paths {
         if path.as_os_str() == "-" {
-            return Err(Error::Usage(
-                "--shard: stdin cannot be sharded (every shard would need all of it); save it to a file"
-                    .into(),
-            ));
+            return Err(Error::Usage(crate::error::UsageError::rule(
+                "--shard: stdin cannot be sharded (every shard would need all of it); save it to a file",
+            )));
         }
         let io_err = |source| Error::Input(InputError::Io { path: path.clone(), source });
         let meta = std::fs::metadata(path).map_err(|source| match source.kind() {
@@ -97,10 +96,10 @@ pub fn plan(paths: &[PathBuf], spec: Spec, no_mmap: bool) -> Result<Plan, Error>
             _ => io_err(source),
         })?;
         if !meta.is_file() {
-            return Err(Error::Usage(format!(
+            return Err(Error::Usage(crate::error::UsageError::rule(format!(
                 "--shard: {} is not a regular file; shards read their share of files",
                 path.display()
-            )));
+            ))));
         }
         let fingerprint = fingerprint(path).map_err(io_err)?;
         inputs.push(InputShare {

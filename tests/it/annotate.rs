@@ -51,7 +51,7 @@ fn annotate_output_passes_check_strict_san() {
     for name in INPUTS {
         let out = dir.join("out.pgn");
         annotate(&fixture(name), &out, &["--no-cache", "--variations", "all", "--add-tags"]);
-        let o = run(&["check", "-q", "--strict-san", path(&out)]);
+        let o = run(&["check", "--strict-san", path(&out)]);
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
         assert_eq!(String::from_utf8_lossy(&o.stdout), "", "{name}: no diagnostic");
         assert!(stderr(&o).contains(" 0 with errors, 0 with warnings only"), "{name}: {}", stderr(&o));
@@ -192,6 +192,44 @@ fn annotate_epd_streams_any_number_of_lines_in_order() {
             assert!(line.contains(" acd ") && line.contains(" ce "), "line {}: {line}", i + 1);
         }
     }
-    assert!(err.contains("positions.epd:400:1: error: not an EPD"), "{err}");
-    assert!(err.contains("524 positions, 1 failures"), "{err}");
+    assert!(err.contains("positions.epd:400:1: error: game 400 (? - ?): not an EPD or FEN line: "), "{err}");
+    assert!(
+        err.contains("pgnkit annotate: 525 lines, 524 valid, 1 with errors, 0 with warnings only;"),
+        "{err}"
+    );
+    assert!(err.contains("\n  errors: bad_fen 1\n") && err.contains("\n  524 positions\n"), "{err}");
+}
+
+/// The summaries give the pace by position: positions a second and the wall time a position,
+/// and the engines' time a position searched; not megabytes a second.
+#[test]
+fn annotate_summary_speaks_positions() {
+    let input = fixture("pgn/twic1599_10k.pgn");
+    let o = run(&[
+        "annotate",
+        "--nodes",
+        "50",
+        "--no-cache",
+        "--engines",
+        "1",
+        "--format",
+        "jsonl",
+        path(&input),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    let head = err.lines().find(|l| l.starts_with("pgnkit annotate:")).expect("a summary");
+    assert!(head.contains("positions/s, ") && head.ends_with(" a position)"), "{head}");
+    assert!(!err.contains("MB/s") && !err.contains("engine_microseconds"), "{err}");
+    assert!(err.contains(" a position searched ("), "{err}");
+    let last = String::from_utf8_lossy(&o.stdout).lines().last().expect("a summary").to_string();
+    let data = serde_json::from_str::<Value>(&last).expect("JSON")["data"].clone();
+    let number = |key: &str| data[key].as_f64().unwrap_or_else(|| panic!("{key}: {data}"));
+    let (positions, seconds) = (number("positions"), number("seconds"));
+    assert!(positions > 100.0, "{data}");
+    assert!((number("positions_per_s") * seconds / positions - 1.0).abs() < 1e-6, "{data}");
+    assert!((number("seconds_per_position") * positions / seconds - 1.0).abs() < 1e-6, "{data}");
+    let engine = number("engine_seconds_per_position") * number("analysed");
+    let micros = data["counts"]["engine_microseconds"].as_f64().expect("the engines' time");
+    assert!((engine * 1e6 / micros - 1.0).abs() < 1e-6, "{data}");
 }

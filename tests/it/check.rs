@@ -3,7 +3,7 @@
 use crate::util::{fixture, run, shared_data, stderr, stdout};
 
 fn check(args: &[&str]) -> (Option<i32>, String, String) {
-    let mut all = vec!["check", "--quiet"];
+    let mut all = vec!["check"];
     all.extend_from_slice(args);
     let o = run(&all);
     (o.status.code(), stdout(&o), stderr(&o))

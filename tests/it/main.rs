@@ -10,6 +10,7 @@ mod encoding;
 #[path = "../fuzz/src/checks.rs"]
 mod checks;
 mod engine;
+mod exit;
 mod fuzz_seeds;
 mod inputs;
 mod interrupt;

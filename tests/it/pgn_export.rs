@@ -1,4 +1,4 @@
-//! pgnkit's export of replayed games (`jobs::export`: canonical SAN, the PGN writer's layout)
+//! pgnkit's export of replayed games (`pipeline::replay::export`: canonical SAN, the PGN writer's layout)
 //! against python-chess's `StringExporter(columns=80)` (`scripts/pgn_export_oracle.py`), byte for
 //! byte, on every game the standard and python-chess agree on, over `fixtures/pgn/` and, when
 //! present, the shared lichess, TWIC and chess.com collections. A game is compared when nothing

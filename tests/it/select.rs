@@ -17,6 +17,8 @@ const FILTERS: &[&[&str]] = &[
     &["--where", "Elo > 1500", "--where", "Event ~ blitz"],
     &["--where", "Result != 1-0"],
     &["--where", "Year >= 2025"],
+    &["--where", "Plies > 80"],
+    &["--where", "PlyCount <= 60", "--where", "Elo > 1500"],
     &["--result", "1/2-1/2"],
     &["--ending", "checkmate"],
     &["--ending", "stalemate"],
@@ -171,10 +173,152 @@ fn a_filter_that_cannot_be_read_is_a_usage_error() {
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
         assert!(stderr(&o).contains("error:"), "{bad:?}: {}", stderr(&o));
     }
-    let o = run(&["check", "--eco", "C00-C99", &path]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--eco=C00-C99"), "{}", stderr(&o));
+    // `--eco` takes its ranges as its value, with a space too; tags are `clean --eco-tags`.
+    let counts = |args: &[&str]| {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        let summary: Value =
+            serde_json::from_str(stdout(&o).lines().last().expect("a summary")).expect("JSON");
+        summary["data"]["counts"].clone()
+    };
+    let with_space = counts(&["check", "--json", "--eco", "C00-C99", &path]);
+    assert_eq!(with_space, counts(&["check", "--json", "--eco=C00-C99", &path]));
+    assert!(with_space["filtered"].as_u64().is_some_and(|n| n > 0), "{with_space}");
     let o = run(&["positions", "--eco=missing", &path]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("writes tags"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not an ECO code"), "{}", stderr(&o));
+    let o = run(&["positions", "--eco-tags", "all", &path]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+/// The positions `positions --position-material` writes under `extra` options, as (game, ply),
+/// each checked to hold one of `sigs`' materials by the pieces its FEN lists.
+fn written_with_material(sigs: &[&str], extra: &[&str], files: &[PathBuf]) -> Vec<(u64, u64)> {
+    let joined = sigs.join(",");
+    let mut args = vec!["positions", "-q", "--format", "jsonl", "--position-material", &joined];
+    args.extend_from_slice(extra);
+    let paths: Vec<String> = files.iter().map(|f| f.to_string_lossy().into_owned()).collect();
+    args.extend(paths.iter().map(String::as_str));
+    let o = run(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The pieces of a signature or a FEN's placement, sorted: the material, kings written.
+    let material = |letters: &str| {
+        let mut m: Vec<char> = letters.chars().filter(char::is_ascii_alphabetic).collect();
+        m.extend(["K", "k"].iter().filter(|k| !letters.contains(**k)).flat_map(|k| k.chars()));
+        m.sort_unstable();
+        m
+    };
+    let wanted: Vec<Vec<char>> = sigs.iter().map(|s| material(s)).collect();
+    stdout(&o)
+        .lines()
+        .map(|line| {
+            let v: Value = serde_json::from_str(line).expect("JSON");
+            let fen = v["fen"].as_str().expect("fen");
+            let placement = fen.split(' ').next().expect("placement");
+            assert!(wanted.contains(&material(placement)), "{fen}: not one of {sigs:?}");
+            (v["game"].as_u64().expect("game"), v["ply"].as_u64().expect("ply"))
+        })
+        .collect()
+}
+
+/// The positions python-chess finds with one of `sigs`' materials, as (game, ply), in order.
+fn positions_with_material(sigs: &[&str], files: &[PathBuf]) -> Vec<(u64, u64)> {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/select_oracle.py");
+    let o = Command::new("python3")
+        .arg(script)
+        .args(["--positions", &sigs.join(","), "--"])
+        .args(files)
+        .output()
+        .expect("python3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|line| {
+            let (game, ply) = line.split_once('\t').expect("GAME<TAB>PLY");
+            (game.parse().expect("game"), ply.parse().expect("ply"))
+        })
+        .collect()
+}
+
+/// `--position-material` writes exactly the positions with that material, none missed (python-
+/// chess's count), with the ply options on top; `--material` writes whole games instead.
+#[test]
+fn position_material_writes_the_positions_python_chess_finds() {
+    if python_chess_missing() {
+        return;
+    }
+    // One file a run: a jsonl record's game number counts within its input.
+    let mut runs: Vec<(Vec<PathBuf>, &[&str])> =
+        vec![(vec![fixture("pgn/twic1599_10k.pgn")], &["RBr", "KRBkrp"])];
+    if let Some(data) = shared_data() {
+        let rook_endings = &["KRkr", "KRPkr", "KRkrp", "KRPkrp", "KRPPkrp"];
+        runs.push((vec![data.join("games/twic1599_1000k.pgn")], rook_endings));
+        runs.push((vec![data.join("games/lichess_db_1000k.pgn")], rook_endings));
+    }
+    for (files, sigs) in runs {
+        let theirs = positions_with_material(sigs, &files);
+        let ours = written_with_material(sigs, &[], &files);
+        assert!(theirs.len() > 10, "{sigs:?}: too few positions to compare ({})", theirs.len());
+        assert_eq!(ours, theirs, "{sigs:?}");
+        // Composed with the ply options: the same positions, those plies only.
+        // Plies between the first and third quartiles of those found, even ones.
+        let mut found: Vec<u64> = theirs.iter().map(|&(_, p)| p).collect();
+        found.sort_unstable();
+        let (lo, hi) = (found[found.len() / 4], found[found.len() * 3 / 4]);
+        let (min, max) = (lo.to_string(), hi.to_string());
+        let plies = ["--min-ply", &min, "--max-ply", &max, "--every", "2"];
+        let some: Vec<_> =
+            theirs.iter().copied().filter(|&(_, p)| (lo..=hi).contains(&p) && p % 2 == 0).collect();
+        assert!(!some.is_empty() && some.len() < theirs.len(), "{sigs:?}: the plies pick some");
+        assert_eq!(written_with_material(sigs, &plies, &files), some, "{sigs:?} {plies:?}");
+        println!("{sigs:?}: {} positions, {} of them at the plies picked", theirs.len(), some.len());
+    }
+    // The game filter writes every position of the games that reach the material.
+    let file = fixture("pgn/twic1599_10k.pgn");
+    let path = file.to_string_lossy();
+    let count =
+        |flag| stdout(&run(&["positions", "-q", "--format", "epd", flag, "KRBkr", &path])).lines().count();
+    let (games, positions) = (count("--material"), count("--position-material"));
+    assert!(games > positions && positions > 0, "--material {games}, --position-material {positions}");
+}
+
+/// A `--where` tag that no game has is warned of at the end, on stderr and in a JSON summary,
+/// naming the tag; the exit code stays; a tag some game has, and `Plies`, give no warning.
+#[test]
+fn a_where_tag_no_game_has_is_warned_of() {
+    let path = fixture("pgn/lichess_db_10k.pgn");
+    let path = path.to_string_lossy();
+    let o = run(&["check", "-q", "--where", "Annotator = x", "--where", "Opening ~ a", &path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    let warnings: Vec<&str> =
+        err.lines().filter(|l| l.starts_with("pgnkit: warning")).map(str::trim).collect();
+    assert_eq!(
+        warnings,
+        ["pgnkit: warning: --where 'Annotator = x': no game had the tag Annotator, so it held for none"]
+    );
+    let o = run(&["check", "-q", "--json", "--where", "Annotator != x", "--where", "Plies > 20", &path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no game had the tag Annotator, so it held for every game"),
+        "{}",
+        stderr(&o)
+    );
+    let summary: Value = serde_json::from_str(stdout(&o).lines().last().expect("summary")).expect("JSON");
+    let absent = &summary["data"]["where_absent"];
+    assert_eq!(absent.as_array().map(Vec::len), Some(1), "{summary}");
+    assert_eq!(absent[0]["where"], "Annotator != x");
+    assert_eq!(absent[0]["tags"], serde_json::json!(["Annotator"]));
+    for job in
+        [&["positions", "-q", "--format", "epd"][..], &["clean", "-q"], &["report", "-q", "--format", "json"]]
+    {
+        let mut args = job.to_vec();
+        args.extend(["--where", "WhiteFideId > 0", &path]);
+        let o = run(&args);
+        assert!(
+            stderr(&o).contains("--where 'WhiteFideId > 0': no game had the tag WhiteFideId"),
+            "{job:?}: {}",
+            stderr(&o)
+        );
+    }
 }

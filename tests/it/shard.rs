@@ -28,7 +28,17 @@ fn fixture_inputs() -> Vec<PathBuf> {
 fn timeless(line: &str) -> Value {
     let mut v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON: {e}: {line}"));
     if let Some(d) = v.get_mut("data").and_then(Value::as_object_mut) {
-        for k in ["seconds", "mb_per_s", "games_per_s", "engine_busy", "cache", "engines"] {
+        for k in [
+            "seconds",
+            "mb_per_s",
+            "games_per_s",
+            "engine_busy",
+            "cache",
+            "engines",
+            "engine_seconds_per_position",
+            "positions_per_s",
+            "seconds_per_position",
+        ] {
             d.remove(k);
         }
         if let Some(c) = d.get_mut("counts").and_then(Value::as_object_mut) {
@@ -431,5 +441,48 @@ fn an_index_gives_the_same_parts_and_a_stale_one_is_an_error() {
     let (code, err) = code_and_err(&["check", "--shard", "1/5", path(&input), "-o", path(&dir.join("x"))]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("stale"), "{err}");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// Each annotate shard keeps its own cache; `cache merge` adds them into one, and a run over the
+/// whole input with it analyses nothing again.
+#[test]
+fn cache_merge_joins_the_shards_caches() {
+    let dir = temp_dir("shard-cache");
+    let input = fixture("pgn/lichess_db_10k.pgn");
+    let out = dir.join("a.jsonl");
+    let mut caches = Vec::new();
+    for i in 0..2 {
+        let cache = dir.join(format!("c{i}.sqlite"));
+        let spec = format!("{i}/2");
+        let args =
+            ["annotate", "-q", "--shard", &spec, "--depth", "2", "--engines", "1", "--format", "jsonl"];
+        let mut args: Vec<&str> = args.to_vec();
+        args.extend(["--cache", path(&cache), "-o", path(&out), path(&input)]);
+        let o = run(&args);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+        caches.push(cache);
+    }
+    let all = dir.join("all.sqlite");
+    let o = run(&["cache", "merge", path(&caches[0]), path(&caches[1]), "-o", path(&all)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("analyses added"), "{}", stderr(&o));
+    let whole = dir.join("whole.jsonl");
+    let args =
+        ["annotate", "-q", "--depth", "2", "--engines", "1", "--format", "jsonl", "--cache", path(&all)];
+    let mut args: Vec<&str> = args.to_vec();
+    args.extend(["-o", path(&whole), path(&input)]);
+    let o = run(&args);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&whole).expect("output");
+    let summary: Value = serde_json::from_str(text.lines().last().expect("a summary")).expect("JSON");
+    let cache = &summary["data"]["cache"];
+    assert!(cache["lookups"].as_u64().unwrap_or(0) > 0, "{summary}");
+    assert_eq!(cache["hits"], cache["lookups"], "every position from the merged cache: {summary}");
+    // Not a cache: an error naming it, the output cache untouched.
+    std::fs::write(dir.join("junk.sqlite"), b"not sqlite").expect("write");
+    let o = run(&["cache", "merge", path(&dir.join("junk.sqlite")), "-o", path(&all)]);
+    assert_ne!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("junk.sqlite"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).expect("clean up");
 }

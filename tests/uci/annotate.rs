@@ -128,9 +128,14 @@ pub fn annotate_hang_is_killed_and_the_run_goes_on() {
     let (out, err) = (text(&o.stdout), text(&o.stderr));
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert_eq!(out.lines().filter(|l| l.contains(" acd 1;")).count(), 2, "{out}");
-    assert!(err.contains(":2:1: error: left without an evaluation: engine timed out: "), "{err}");
-    let summary = "3 positions, 1 failures (1 the engine hung or timed out on, 0 it crashed on at every try)";
-    assert!(err.contains(summary), "{err}");
+    assert!(
+        err.contains(":2:1: error: game 2 (? - ?): left without an evaluation: engine timed out: "),
+        "{err}"
+    );
+    assert!(err.contains("pgnkit annotate: 3 lines, 3 valid, 0 with errors, 0 with warnings only;"), "{err}");
+    let summary =
+        "unevaluated positions: 1 the engine hung or timed out on, 0 it crashed on at every try, 0 other";
+    assert!(err.contains("\n  3 positions\n") && err.contains(summary), "{err}");
 }
 
 pub fn annotate_hang_after_the_warm_up_costs_seconds() {
@@ -360,7 +365,8 @@ pub fn annotate_stockfish_depth_18_is_never_hung() {
     let (out, err) = (text(&o.stdout), text(&o.stderr));
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(
-        err.contains("13 positions, 0 failures (0 the engine hung") && !err.contains("engine timed out"),
+        err.contains("pgnkit annotate: 13 lines, 13 valid, 0 with errors,")
+            && !err.contains("engine timed out"),
         "{err}"
     );
     assert_eq!(out.lines().filter(|l| l.contains(" acd 18;")).count(), 13, "{out}");
@@ -374,15 +380,36 @@ pub fn annotate_stockfish_depth_18_is_never_hung() {
 
 pub fn annotate_ctrl_c_stops_the_search_in_progress() {
     let d = dir("ctrl-c");
-    let (out, cache, log) = (d.join("out.pgn"), d.join("cache.sqlite"), Log::new());
+    let err = ctrl_c_at_the_second_search(&d, &games(&d), &[], "out.pgn");
+    assert!(err.contains("pgnkit: interrupted: stopped after game "), "{err}");
+}
+
+/// The same through EPD input: the run driver's one Ctrl-C path, the lines before the held
+/// search done and counted, none written.
+pub fn annotate_epd_ctrl_c_stops_the_search_in_progress() {
+    let d = dir("ctrl-c-epd");
+    let input = d.join("three.epd");
+    let fens = ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", "8/8/8/4k3/8/8/4K3/7Q w - -"];
+    std::fs::write(&input, format!("{}\n{}\n{}\n", fens[0], fens[1], fens[0])).expect("write");
+    let err = ctrl_c_at_the_second_search(&d, &input, &["--format", "epd"], "out.epd");
+    assert!(err.contains("pgnkit: interrupted: stopped after line 1 of "), "{err}");
+    assert!(err.contains("pgnkit annotate: 1 lines, 1 valid,"), "{err}");
+}
+
+/// Runs annotate over `input` with a cache in `d`, its second search held until `stop`,
+/// signals Ctrl-C during it and checks the run stops at once, writes nothing under `out`'s
+/// name and keeps the cache: its stderr.
+fn ctrl_c_at_the_second_search(d: &Path, input: &Path, more: &[&str], out: &str) -> String {
+    let (out, cache, log) = (d.join(out), d.join("cache.sqlite"), Log::new());
     // The second `go` is answered only at `stop`; the deadline (60 s) is far away.
-    let mut a = args(&["--nodes", "100", "--engines", "1", "--engine-timeout", "60"], Vec::new());
+    let opts = [&["--nodes", "100", "--engines", "1", "--engine-timeout", "60"][..], more].concat();
+    let mut a = args(&opts, Vec::new());
     a.extend(["--cache".into(), cache.display().to_string(), "-o".into(), out.display().to_string()]);
     a.extend(fake_engine(&["hang-stop-at=2", &log.mode()]));
     let child = sigint_default(&mut pgnkit())
         .arg("annotate")
         .args(&a)
-        .arg(games(&d))
+        .arg(input)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -405,5 +432,7 @@ pub fn annotate_ctrl_c_stops_the_search_in_progress() {
     assert!(lines[second..].iter().any(|l| l == "stop"), "stop after the held go: {lines:?}");
     assert!(!out.exists(), "no output under its final name");
     assert!(err.contains("run the same command again to resume"), "{err}");
+    assert!(cache.exists(), "the cache is kept: {err}");
     assert!(!err.contains("[unevaluated,"), "the stopped search is not a failure: {err}");
+    err
 }

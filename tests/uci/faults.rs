@@ -323,7 +323,7 @@ pub fn handshake_failures_are_start_errors() {
     assert!(text.contains("no uciok within 0.3 s; its stderr: fake engine: no uciok today"), "{text}");
     assert!(took < Duration::from_secs(2), "{took:?}");
     assert!(!alive(log.pids()[0]));
-    assert_eq!(Error::from(e).exit_code(), 69);
+    assert_eq!(Error::from(e).exit_code().number(), 69);
     let (e, took) = start_error(&["slow-uci=5000"], 200);
     assert!(e.to_string().contains("no uciok within 0.2 s"), "{e}");
     assert!(took < Duration::from_secs(2), "{took:?}");
@@ -335,9 +335,9 @@ pub fn missing_binary_is_exit_69() {
     let e = UciEngine::start(EngineConfig::new("/nonexistent/pgnkit-engine")).expect_err("no such file");
     assert!(matches!(e, StartError::NotFound { .. }), "{e:?}");
     assert_eq!(e.to_string(), "engine not found: /nonexistent/pgnkit-engine");
-    assert_eq!(Error::from(e).exit_code(), 69);
+    assert_eq!(Error::from(e).exit_code().number(), 69);
     let not_executable = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
     let e = UciEngine::start(EngineConfig::new(not_executable)).expect_err("not a program");
     assert!(matches!(e, StartError::Spawn { .. }), "{e:?}");
-    assert_eq!(Error::from(e).exit_code(), 69);
+    assert_eq!(Error::from(e).exit_code().number(), 69);
 }

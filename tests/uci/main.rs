@@ -75,6 +75,7 @@ fn main() -> ExitCode {
         annotate::annotate_stockfish_same_at_one_and_two_engines,
         annotate::annotate_stockfish_depth_18_is_never_hung,
         annotate::annotate_ctrl_c_stops_the_search_in_progress,
+        annotate::annotate_epd_ctrl_c_stops_the_search_in_progress,
         stockfish::handshake,
         stockfish::mate_in_one,
         stockfish::nodes_limit_is_reproducible,

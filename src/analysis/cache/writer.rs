@@ -29,9 +29,9 @@ pub(super) struct State {
     /// Stores accepted, and the number of the last one committed (or given up).
     pub(super) seq: u64,
     pub(super) done_seq: u64,
-    /// Failed commits, the last message, and how many failures a caller was told about.
+    /// Failed commits, the last one's error, and how many failures a caller was told about.
     pub(super) failures: u64,
-    pub(super) last_error: String,
+    pub(super) last_error: Option<Arc<rusqlite::Error>>,
     pub(super) reported: u64,
     /// A caller waits in [`Cache::flush`].
     pub(super) flush_wanted: bool,
@@ -42,10 +42,9 @@ pub(super) struct State {
 impl State {
     /// The failures no caller was told about yet, as an error.
     pub(super) fn unreported(&mut self) -> Option<CacheError> {
-        (self.failures > self.reported).then(|| {
-            self.reported = self.failures;
-            CacheError::Commit(self.last_error.clone())
-        })
+        let error = self.last_error.clone().filter(|_| self.failures > self.reported)?;
+        self.reported = self.failures;
+        Some(CacheError::Commit(error))
     }
 }
 
@@ -109,7 +108,7 @@ pub(super) fn run_writer(shared: &Shared, mut conn: Connection) {
             }
             Err(e) => {
                 st.failures += 1;
-                st.last_error = e.to_string();
+                st.last_error = Some(Arc::new(e));
                 if shutdown || st.pending.len() + batch.len() > MAX_RETAINED {
                     // Given up: these analyses are done again by whoever needs them.
                     st.done_seq = seq;

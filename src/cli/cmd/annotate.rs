@@ -9,17 +9,16 @@ use std::time::Duration;
 use pgnkit::analysis::Limit;
 use pgnkit::analysis::cache::Cache;
 use pgnkit::engine::client::EngineConfig;
-use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::annotate::{
     Annotate, AnnotateOptions, AnnotateWriter, DEFAULT_NODES, EngineChoice, Format, UNEVALUATED, Variations,
     sink,
 };
-use pgnkit::jobs::run;
 
-use crate::cli::args::{InputArgs, PlyArgs, SelectArgs};
+use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish_records, warn_absent};
 use crate::cli::progress::Progress;
-use crate::cli::shard::{ShardArgs, Sharding};
+use crate::cli::shard::{self, Sharding};
 use crate::cli::{Code, Fail, interrupt};
+use pgnkit::jobs::diagnostics::Records;
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -69,16 +68,11 @@ enum VariationsArg {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    input: InputArgs,
+    head: HeadArgs,
     #[command(flatten)]
     select: SelectArgs,
     #[command(flatten)]
     plies: PlyArgs,
-    #[command(flatten)]
-    shard: ShardArgs,
-    /// Output file (`.zst`/`.gz` name: compressed); `-` is stdout. Never overwrites an input.
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    output: PathBuf,
     /// `builtin` (the built-in engine, in-process) or the path of a UCI engine.
     #[arg(long, value_name = "builtin|PATH", default_value = "builtin")]
     engine: String,
@@ -183,7 +177,7 @@ fn cache(args: &Args) -> Result<Option<Arc<Cache>>, Fail> {
         eprintln!("pgnkit: warning: no cache directory ($XDG_CACHE_HOME, $HOME): running without a cache");
         return Ok(None);
     };
-    let cache = Cache::open(&path).map_err(|e| Fail::from(pgnkit::error::Error::from(e)))?;
+    let cache = Cache::open(&path).map_err(pgnkit::error::Error::from)?;
     Ok(Some(Arc::new(cache)))
 }
 
@@ -207,43 +201,32 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         add_tags: args.add_tags,
         from_evals: args.from_evals,
         cache: cache.clone(),
-        select: args.select.selection(Some(&args.plies), &args.input.files)?,
+        select: args.select.selection(Some(&args.plies))?,
         line_width: 80,
     };
-    args.select.no_eco_tags("annotate")?;
     let engines =
-        args.engines.or(args.input.threads).filter(|&n| n > 0).unwrap_or_else(pgnkit::pipeline::cores);
-    if opts.format == Format::Epd {
-        if args.shard.shard.is_some() {
-            return Err(Fail::usage(
-                "--shard: annotate --format epd cannot be sharded yet; use --format pgn or jsonl",
-            ));
-        }
-        return epd(args, &opts, engines, cache);
-    }
+        args.engines.or(args.head.threads).filter(|&n| n > 0).unwrap_or_else(pgnkit::pipeline::cores);
     let job = Annotate::new(opts);
-    let mut sharding = Sharding::new(&args.shard, &args.input, "annotate")?;
-    let outputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
+    let mut sharding = Sharding::new(&args.head, "annotate")?;
     let format = job.options().format;
-    let out = match sharding.as_mut() {
-        Some(s) => {
-            let footer = if format == Format::Jsonl { "annotate-summary" } else { "" };
-            let part = s.output("output", &args.output, b"", footer)?;
-            Output::create_as(&part, &args.output, &outputs)?
-        }
-        None => Output::create(&args.output, &outputs)?,
-    };
+    if let Some(s) = &sharding
+        && format == Format::Epd
+    {
+        return Err(Fail::usage(format!(
+            "--shard {}: annotate --format epd cannot be sharded yet; use --format pgn or jsonl",
+            s.spec()
+        )));
+    }
+    let footer = if format == Format::Jsonl { "annotate-summary" } else { "" };
+    let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, b"", footer)?;
     let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines);
-    let progress = Progress::new(args.input.quiet);
-    let mut run_opts = args.input.run_options();
+    if sharding.is_some() {
+        writer = writer.part();
+    }
+    let progress = Progress::new(args.head.quiet);
+    let mut run_opts = args.head.run_options();
     run_opts.threads = engines;
-    let result = match &sharding {
-        Some(s) => {
-            writer = writer.part();
-            run::run_shares(&job, &s.shares(), &run_opts, &progress, &mut writer)
-        }
-        None => run::run(&job, &args.input.files, &run_opts, &progress, &mut writer),
-    };
+    let result = shard::run(&job, &args.head, &run_opts, &sharding, &progress, &mut writer);
     // Whatever happened, what the engines found is committed: the next run resumes from it.
     let flushed = cache.as_ref().map(|c| c.flush());
     let summary = result?;
@@ -251,13 +234,15 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     if let Some(Err(e)) = flushed {
         eprintln!("pgnkit: warning: the cache could not be committed: {e}");
     }
-    writer.finish(&summary, cache_stats)?;
-    if !args.input.quiet {
-        eprint!("{}", sink::summary_text(&summary, cache_stats, engines));
-    }
-    if let Some(s) = &summary.stopped {
-        // Unlike check's, an interrupted annotate leaves no output: the cache holds its work.
-        eprintln!("pgnkit: interrupted after game {} of {}; no output was written", s.games, s.input);
+    writer.finish(&summary, cache_stats, &job.options().select)?;
+    let failures = summary.stats.get(UNEVALUATED) > 0 || summary.stats.games_with_errors > 0;
+    let records = if format == Format::Epd { Records::Lines } else { Records::Games };
+    let code = finish_records(&args.head, &summary, Leaves::Nothing, records, failures, || {
+        sink::summary_text(&summary, cache_stats, engines, format)
+    });
+    warn_absent(&job.options().select, &summary.stats);
+    if summary.stopped.is_some() {
+        // The cache holds the interrupted run's work.
         if let Some(c) = &cache {
             eprintln!(
                 "pgnkit: the evaluations so far are in {}: run the same command again to resume",
@@ -265,78 +250,14 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             );
         }
     }
+    let cache_json = cache_stats.map(|c| {
+        serde_json::json!({"hits": c.hits, "misses": c.misses, "stale": c.stale, "stores": c.stores, "commits": c.commits})
+    });
+    let extra = serde_json::json!({"engines": engines, "cache": cache_json});
+    Sharding::conclude(sharding, &summary, code, &job.options().select, extra)?;
     drop(job);
     if let Some(c) = cache.and_then(Arc::into_inner) {
         let _ = c.close();
     }
-    let failures = summary.stats.get(UNEVALUATED) > 0 || summary.stats.games_with_errors > 0;
-    let code = Code::from_exit(summary.exit_code(failures));
-    if let Some(s) = sharding {
-        let cache = cache_stats.map(|c| {
-            serde_json::json!({"hits": c.hits, "misses": c.misses, "stale": c.stale, "stores": c.stores, "commits": c.commits})
-        });
-        s.finish(&summary, code, serde_json::json!({"engines": engines, "cache": cache}))?;
-    }
     Ok(code)
-}
-
-/// `--format epd`: each input's positions analysed and written as EPD, [`BATCH`] lines at a
-/// time, so that memory stays the same whatever the input's size.
-fn epd(args: &Args, opts: &AnnotateOptions, engines: usize, cache: Option<Arc<Cache>>) -> Result<Code, Fail> {
-    use pgnkit::error::Error;
-    use pgnkit::io::{Input, InputError, InputOptions, Source};
-    use pgnkit::jobs::annotate::epd::{BATCH, EpdAnnotator, read_batch};
-    use std::io::{BufReader, Write};
-    let outputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
-    let mut out = Output::create(&args.output, &outputs)?;
-    let mut annotator = EpdAnnotator::new(opts, engines)?;
-    let (mut failures, mut interrupted) = (false, false);
-    'files: for file in &args.input.files {
-        let name = pgnkit::jobs::run::display_name(file);
-        let input = Input::open(file, InputOptions { no_mmap: true }).map_err(Error::from)?;
-        let Source::Stream(stream) = input.source else { unreachable!("no_mmap opens a stream") };
-        let read_error = |e| Error::from(InputError::reading(&input.path, input.compression, e));
-        let mut reader = BufReader::new(stream);
-        let (mut positions, mut failed, mut first) = (0, 0, 1);
-        let (mut timed_out, mut crashed) = (0, 0);
-        let mut batch: Vec<String> = Vec::with_capacity(BATCH);
-        loop {
-            read_batch(&mut reader, &mut batch).map_err(read_error)?;
-            if batch.is_empty() {
-                break;
-            }
-            let lines: Vec<&str> = batch.iter().map(String::as_str).collect();
-            let done = annotator.lines(&lines, first)?;
-            if interrupt::requested() {
-                // The output is dropped: a search stopped by Ctrl-C is not a failure to report.
-                interrupted = true;
-                break 'files;
-            }
-            first += lines.len();
-            for (line, message) in &done.diagnostics {
-                eprintln!("pgnkit: {name}:{line}:1: {message}");
-            }
-            (positions, failed) = (positions + done.positions, failed + done.failures);
-            (timed_out, crashed) = (timed_out + done.timed_out, crashed + done.crashed);
-            out.write_all(&done.out).map_err(|e| Fail::from(Error::Output(out.error(e))))?;
-        }
-        failures |= failed > 0;
-        if !args.input.quiet {
-            eprintln!(
-                "pgnkit annotate: {name}: {positions} positions, {failed} failures ({timed_out} the \
-                 engine hung or timed out on, {crashed} it crashed on at every try)"
-            );
-        }
-    }
-    drop(annotator);
-    if let Some(c) = cache.and_then(Arc::into_inner) {
-        let _ = c.close();
-    }
-    if interrupted {
-        // The output is dropped unfinished: nothing is left under its final name.
-        eprintln!("pgnkit: interrupted; no output was written: run the same command again to resume");
-        return Ok(Code::Interrupted);
-    }
-    out.finish()?;
-    Ok(if failures { Code::Failures } else { Code::Ok })
 }

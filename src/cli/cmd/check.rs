@@ -1,25 +1,23 @@
-//! `pgnkit check`: validate every game of the inputs; one diagnostic per problem (stdout), a
-//! summary on stderr; exit 1 when some game has an error.
+//! `pgnkit check`: validate every game of the inputs; one diagnostic per problem (stdout or
+//! `-o FILE`), a summary on stderr; exit 1 when some game has an error.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::check::{Check, CheckOptions, Report};
-use pgnkit::jobs::{diagnostics, run};
+use pgnkit::jobs::diagnostics;
 
-use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude};
+use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish, warn_absent};
 use crate::cli::progress::Progress;
-use crate::cli::shard::{ShardArgs, Sharding};
+use crate::cli::shard::{self, Sharding};
 use crate::cli::{Code, Fail, interrupt};
 
 pub const EXAMPLES: &str = "\
 Examples:
   pgnkit check games.pgn
-  pgnkit check --json --games lichess_db_standard_rated_2024-01.pgn.zst > report.jsonl
+  pgnkit check --json --games lichess_db_standard_rated_2024-01.pgn.zst -o report.jsonl.zst
   zstdcat big.pgn.zst | pgnkit check -
   pgnkit check --strict-san -j 1 old_collection.pgn
-  pgnkit check --where 'Elo >= 2500' --where 'Event ~ olympiad' --eco=C60-C99 games.pgn
+  pgnkit check --where 'Elo >= 2500' --where 'Event ~ olympiad' --eco C60-C99 games.pgn
 
 JSON Lines records (--json): {\"type\": \"diagnostic\", \"data\": {...}} with file, game, line,
 column, offset (byte of the decompressed input), ply, severity, kind (illegal_move,
@@ -31,16 +29,11 @@ counted as filtered; their problems are neither reported nor counted.";
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    input: InputArgs,
+    head: HeadArgs,
     #[command(flatten)]
     select: SelectArgs,
     #[command(flatten)]
     plies: PlyArgs,
-    #[command(flatten)]
-    shard: ShardArgs,
-    /// Write the diagnostics to FILE (`.zst`/`.gz` name: compressed) instead of stdout.
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    output: PathBuf,
     /// JSON Lines on stdout: one `diagnostic` record per problem and a final `summary`.
     #[arg(long)]
     json: bool,
@@ -54,35 +47,23 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
-    let select = Arc::new(args.select.selection(Some(&args.plies), &args.input.files)?);
-    args.select.no_eco_tags("check")?;
+    let select = Arc::new(args.select.selection(Some(&args.plies))?);
     let job = Check { opts: CheckOptions { strict_san: args.strict_san, games: args.games }, select };
-    let mut sharding = Sharding::new(&args.shard, &args.input, "check")?;
-    let out_opts = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
-    let progress = Progress::new(args.input.quiet);
-    let summary = match sharding.as_mut() {
-        Some(s) => {
-            let footer = if args.json { "check-summary" } else { "" };
-            let part = s.output("output", &args.output, b"", footer)?;
-            let mut report =
-                Report::new(Output::create_as(&part, &args.output, &out_opts)?, args.json).part();
-            let summary =
-                run::run_shares(&job, &s.shares(), &args.input.run_options(), &progress, &mut report)?;
-            report.finish(&summary)?;
-            summary
-        }
-        None => {
-            let mut report = Report::new(Output::create(&args.output, &out_opts)?, args.json);
-            let summary =
-                run::run(&job, &args.input.files, &args.input.run_options(), &progress, &mut report)?;
-            report.finish(&summary)?;
-            summary
-        }
-    };
-    eprint!("{}", diagnostics::summary_text("check", &summary.stats, summary.elapsed));
-    let code = conclude(&summary, summary.stats.games_with_errors > 0);
-    if let Some(s) = sharding {
-        s.finish(&summary, code, serde_json::Value::Null)?;
+    let mut sharding = Sharding::new(&args.head, "check")?;
+    let footer = if args.json { "check-summary" } else { "" };
+    let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, b"", footer)?;
+    let mut report = Report::new(out, args.json);
+    if sharding.is_some() {
+        report = report.part();
     }
+    let progress = Progress::new(args.head.quiet);
+    let summary = shard::run(&job, &args.head, &args.head.run_options(), &sharding, &progress, &mut report)?;
+    report.finish(&summary, &job.select)?;
+    let failures = summary.stats.games_with_errors > 0;
+    let code = finish(&args.head, &summary, Leaves::Prefix, failures, || {
+        diagnostics::summary_text("check", &summary.stats, summary.elapsed)
+    });
+    warn_absent(&job.select, &summary.stats);
+    Sharding::conclude(sharding, &summary, code, &job.select, serde_json::Value::Null)?;
     Ok(code)
 }

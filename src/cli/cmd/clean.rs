@@ -5,16 +5,15 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::clean::sink::{DUPLICATES, FILTERED, KEPT_BROKEN, REJECTED, WRITTEN};
 use pgnkit::jobs::clean::{Clean, CleanOptions, CleanWriter, EcoTags, Outputs, Rule, Survey};
 use pgnkit::jobs::run::Summary;
 use pgnkit::jobs::{diagnostics, run};
 use pgnkit::pipeline::replay::export::Strip;
 
-use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude};
+use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish, warn_absent};
 use crate::cli::progress::Progress;
-use crate::cli::shard::{ShardArgs, Sharding};
+use crate::cli::shard::{self, Sharding};
 use crate::cli::{Code, Fail, interrupt};
 
 pub const EXAMPLES: &str = "\
@@ -22,6 +21,7 @@ Examples:
   pgnkit clean games.pgn -o clean.pgn
   pgnkit clean lichess_db_standard_rated_2024-01.pgn.zst -o clean.pgn.zst --rejects rejects.pgn --report report.jsonl
   pgnkit clean --dedup --duplicates dups.pgn a.pgn b.pgn c.pgn -o all.pgn
+  pgnkit clean --eco-tags missing --where 'Elo >= 2500' --eco B20-B99 games.pgn -o sicilians.pgn
   pgnkit clean --dedup=prefix --report report.jsonl broadcast.pgn twic*.pgn -o all.pgn
   pgnkit clean --strip comments,variations --tags roster --add-tags PlyCount old.pgn -o slim.pgn
 
@@ -75,6 +75,14 @@ enum DedupArg {
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum EcoTagsArg {
+    /// Every game: ECO and Opening tags replaced by the lichess table's names.
+    All,
+    /// Only games without an ECO tag.
+    Missing,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum AddTag {
     /// The number of plies of the mainline (named as the tag is; `ply-count` too).
     #[value(name = "PlyCount", alias = "ply-count")]
@@ -84,16 +92,11 @@ enum AddTag {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    input: InputArgs,
+    head: HeadArgs,
     #[command(flatten)]
     select: SelectArgs,
     #[command(flatten)]
     plies: PlyArgs,
-    #[command(flatten)]
-    shard: ShardArgs,
-    /// Output file (`.zst`/`.gz` name: compressed); `-` is stdout. Never overwrites an input.
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    output: PathBuf,
     /// The rejected games, byte for byte as read.
     #[arg(long, value_name = "FILE")]
     rejects: Option<PathBuf>,
@@ -115,6 +118,10 @@ pub struct Args {
     /// Tags left out (comma-separated names).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     drop_tags: Vec<String>,
+    /// Write ECO and Opening tags, as the lichess table names the opening from the mainline's
+    /// positions: in every game, or only where the ECO tag is missing.
+    #[arg(long, value_enum, value_name = "WHICH")]
+    eco_tags: Option<EcoTagsArg>,
     /// Tags added: PlyCount.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "NAMES")]
     add_tags: Vec<AddTag>,
@@ -154,11 +161,11 @@ fn options(args: &Args) -> Result<CleanOptions, Fail> {
             DedupArg::Prefix => Rule::Prefix,
         }),
         keep_duplicates: args.duplicates.is_some(),
-        select: args.select.selection(Some(&args.plies), &args.input.files)?,
-        eco_tags: args
-            .select
-            .eco_tags()
-            .map(|e| if e == "missing" { EcoTags::Missing } else { EcoTags::All }),
+        select: args.select.selection(Some(&args.plies))?,
+        eco_tags: args.eco_tags.map(|e| match e {
+            EcoTagsArg::All => EcoTags::All,
+            EcoTagsArg::Missing => EcoTags::Missing,
+        }),
     })
 }
 
@@ -189,7 +196,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     // `--dedup prefix` reads `prefix` as an input: a rule is written `--dedup=prefix`.
     if args.dedup.is_some()
         && let Some(f) = args
-            .input
+            .head
             .files
             .iter()
             .find(|f| ["game", "moves", "prefix"].iter().any(|r| f.as_os_str() == *r) && !f.exists())
@@ -201,13 +208,13 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         )));
     }
     let prefix = job.options().dedup == Some(Rule::Prefix);
-    if prefix && let Some(f) = args.input.files.iter().find(|f| f.as_os_str() == "-" || !f.is_file()) {
+    if prefix && let Some(f) = args.head.files.iter().find(|f| f.as_os_str() == "-" || !f.is_file()) {
         return Err(Fail::usage(format!(
             "--dedup=prefix reads every input twice: {} is not a file (save it to a file first)",
             f.display()
         )));
     }
-    let mut sharding = Sharding::new(&args.shard, &args.input, "clean")?;
+    let mut sharding = Sharding::new(&args.head, "clean")?;
     if let Some(s) = &sharding
         && args.dedup.is_some()
     {
@@ -216,60 +223,43 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             s.spec()
         )));
     }
-    let inputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
-    let mut named = |role, path: &PathBuf, footer| match sharding.as_mut() {
-        Some(s) => s.output(role, path, b"", footer),
-        None => Ok(path.clone()),
-    };
-    let paths = (
-        named("output", &args.output, "")?,
-        args.rejects.as_ref().map(|p| named("rejects", p, "")).transpose()?,
-        args.duplicates.as_ref().map(|p| named("duplicates", p, "")).transpose()?,
-        args.report.as_ref().map(|p| named("report", p, "clean-report")).transpose()?,
-    );
-    let create = |path: Option<PathBuf>, named: &Option<PathBuf>| {
-        path.zip(named.as_ref()).map(|(p, n)| Output::create_as(&p, n, &inputs)).transpose()
+    let head = &args.head;
+    let out = shard::create(&mut sharding, head, "output", &head.output, b"", "")?;
+    let mut create = |role, path: &Option<PathBuf>, footer| {
+        path.as_ref().map(|p| shard::create(&mut sharding, head, role, p, b"", footer)).transpose()
     };
     let outputs = Outputs {
-        out: Output::create_as(&paths.0, &args.output, &inputs)?,
-        rejects: create(paths.1, &args.rejects)?,
-        duplicates: create(paths.2, &args.duplicates)?,
-        report: create(paths.3, &args.report)?,
+        out,
+        rejects: create("rejects", &args.rejects, "")?,
+        duplicates: create("duplicates", &args.duplicates, "")?,
+        report: create("report", &args.report, "clean-report")?,
     };
-    let progress = Progress::new(args.input.quiet);
-    let run_options = args.input.run_options();
+    let progress = Progress::new(args.head.quiet);
+    let run_options = args.head.run_options();
     let (mut writer, first_pass) = if prefix {
         // The first pass decides which games are shorter records before any is written.
         let first_job = job.survey();
         let mut survey = Survey::new(&first_job);
-        let first = run::run(&first_job, &args.input.files, &run_options, &progress, &mut survey)?;
+        let first = run::run(&first_job, &args.head.files, &run_options, &progress, &mut survey)?;
         if first.stopped.is_some() {
             eprintln!("pgnkit: interrupted in the first pass of --dedup=prefix: nothing written");
-            return Ok(Code::from_exit(first.exit_code(false)));
+            return Ok(first.exit_code(false));
         }
         (CleanWriter::planned(&job, outputs, std::io::stderr(), survey.into_plan()), first.elapsed)
     } else {
         (CleanWriter::new(&job, outputs, std::io::stderr()), Duration::ZERO)
     };
-    let mut summary = match &sharding {
-        Some(s) => {
-            writer = writer.part();
-            run::run_shares(&job, &s.shares(), &run_options, &progress, &mut writer)?
-        }
-        None => run::run(&job, &args.input.files, &run_options, &progress, &mut writer)?,
-    };
+    if sharding.is_some() {
+        writer = writer.part();
+    }
+    let mut summary = shard::run(&job, &args.head, &run_options, &sharding, &progress, &mut writer)?;
     summary.elapsed += first_pass;
     writer.finish(&summary)?;
-    if !args.input.quiet {
-        eprint!(
-            "{}{}",
-            diagnostics::summary_text("clean", &summary.stats, summary.elapsed),
-            ledger(&summary)
-        );
-    }
-    let code = conclude(&summary, summary.stats.get(REJECTED) > 0);
-    if let Some(s) = sharding {
-        s.finish(&summary, code, serde_json::Value::Null)?;
-    }
+    let failures = summary.stats.get(REJECTED) > 0;
+    let code = finish(&args.head, &summary, Leaves::Nothing, failures, || {
+        diagnostics::summary_text("clean", &summary.stats, summary.elapsed) + &ledger(&summary)
+    });
+    warn_absent(&job.options().select, &summary.stats);
+    Sharding::conclude(sharding, &summary, code, &job.options().select, serde_json::Value::Null)?;
     Ok(code)
 }

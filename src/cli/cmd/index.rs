@@ -33,9 +33,10 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     for file in &args.files {
         let start = Instant::now();
         let index = Index::build(file)?;
-        let path = index
-            .write(file)
-            .map_err(|e| Fail { code: Code::CantCreate, message: format!("{}: {e}", file.display()) })?;
+        let path = index.write(file).map_err(|e| Fail::Command {
+            code: Code::CantCreate,
+            message: format!("{}: {e}", file.display()),
+        })?;
         if !args.quiet {
             eprintln!(
                 "pgnkit index: {}: {} games, {} points, in {:.2} s: {}",

@@ -41,13 +41,18 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
-    let paths = merge::manifests(&args.manifests).map_err(|message| Fail { code: Code::NoInput, message })?;
+    let paths = merge::manifests(&args.manifests)
+        .map_err(|message| Fail::Command { code: Code::NoInput, message })?;
     match merge::merge(&paths, args.output.as_deref(), args.output_dir.as_deref()) {
         Ok(m) => {
             if !args.quiet {
                 eprint!("{}", diagnostics::summary_text(&m.job, &m.summary.stats, m.summary.elapsed));
                 if m.job == "clean" {
                     eprint!("{}", crate::cli::cmd::clean::ledger(&m.summary));
+                }
+                for a in merge::absent(&m.summary.stats, &m.extra) {
+                    let message = a.get("message").and_then(serde_json::Value::as_str).unwrap_or_default();
+                    eprintln!("pgnkit: warning: {message}");
                 }
                 let files: Vec<String> = m.files.iter().map(|f| f.display().to_string()).collect();
                 eprintln!(
@@ -57,13 +62,13 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                     files.join(", ")
                 );
             }
-            Ok(Code::from_exit(m.exit))
+            Ok(Code::ALL.iter().copied().find(|c| c.number() == m.exit).unwrap_or(Code::Software))
         }
         Err(problems) => {
             for p in &problems {
                 eprintln!("pgnkit: merge: {p}");
             }
-            Err(Fail { code: Code::DataErr, message: "nothing written".into() })
+            Err(Fail::Command { code: Code::DataErr, message: "nothing written".into() })
         }
     }
 }

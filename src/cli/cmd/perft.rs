@@ -13,6 +13,8 @@ use pgnkit::notation::perft_suite::parse_suite;
 use pgnkit::notation::uci::write_uci;
 use rayon::prelude::*;
 
+use pgnkit::error::UsageError;
+
 use crate::cli::{Code, Fail};
 
 pub const EXAMPLES: &str = "\
@@ -73,7 +75,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| Fail { code: Code::Software, message: format!("thread pool: {e}") })?;
+        .map_err(|e| Fail::Command { code: Code::Software, message: format!("thread pool: {e}") })?;
     pool.install(|| count(args))
 }
 
@@ -86,7 +88,11 @@ fn count(args: &Args) -> Result<Code, Fail> {
     let fen = args.fen.as_deref().unwrap_or(STARTING_FEN);
     let pos = match (&args.fen, variant) {
         (None, Some(v)) => Position::new(v),
-        _ => load(fen, variant).map_err(|e| Fail::usage(format!("bad FEN {fen:?}: {e}")))?,
+        _ => load(fen, variant).map_err(|source| UsageError::Fen {
+            option: "bad FEN",
+            fen: fen.to_string(),
+            source,
+        })?,
     };
     let start = Instant::now();
     let mut out = std::io::stdout().lock();
@@ -120,10 +126,11 @@ fn report_speed(nodes: u64, start: Instant) {
 
 /// The whole file as text, decompressed if it is zstd or gzip (detected by magic bytes).
 fn read_text(path: &std::path::Path) -> Result<String, Fail> {
-    let bytes =
-        Input::open(path, InputOptions::default()).and_then(Input::read_all).map_err(Fail::from_input)?;
-    String::from_utf8(bytes)
-        .map_err(|_| Fail { code: Code::DataErr, message: format!("{}: not UTF-8 text", path.display()) })
+    let bytes = Input::open(path, InputOptions::default()).and_then(Input::read_all).map_err(Fail::from)?;
+    String::from_utf8(bytes).map_err(|_| Fail::Command {
+        code: Code::DataErr,
+        message: format!("{}: not UTF-8 text", path.display()),
+    })
 }
 
 /// What one case of a suite gave: its failure lines, and the checks passed and nodes counted.
@@ -142,7 +149,7 @@ fn run_suite(
 ) -> Result<Code, Fail> {
     let text = read_text(path)?;
     let cases = parse_suite(&text)
-        .map_err(|e| Fail { code: Code::DataErr, message: format!("{}: {e}", path.display()) })?;
+        .map_err(|e| Fail::Command { code: Code::DataErr, message: format!("{}: {e}", path.display()) })?;
     let start = Instant::now();
     let results: Vec<CaseResult> = cases
         .par_iter()

@@ -14,6 +14,8 @@ use pgnkit::notation::san::SanPlus;
 use pgnkit::pgn::GameResult;
 use pgnkit::search::Searcher;
 
+use pgnkit::error::UsageError;
+
 use crate::cli::{Code, Fail};
 
 pub const EXAMPLES: &str = "\
@@ -198,7 +200,11 @@ fn parse_args(args: &Args) -> Result<(Position, Limit), Fail> {
         None => Variant::Standard,
     };
     let start = match &args.fen {
-        Some(fen) => parse_fen(fen, variant).map_err(|e| Fail::usage(format!("bad FEN {fen:?}: {e}")))?,
+        Some(fen) => parse_fen(fen, variant).map_err(|source| UsageError::Fen {
+            option: "bad FEN",
+            fen: fen.to_string(),
+            source,
+        })?,
         None => Position::new(variant),
     };
     let limit = match (args.depth, args.movetime) {
@@ -240,7 +246,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 break;
             }
             Some(line) => {
-                line.map_err(|e| Fail { code: Code::IoErr, message: format!("reading stdin: {e}") })?
+                line.map_err(|e| Fail::Command { code: Code::IoErr, message: format!("reading stdin: {e}") })?
             }
         };
         let input = line.trim();

@@ -1,16 +1,13 @@
 //! `pgnkit positions`: one record per mainline position (FEN, EPD, JSON Lines or CSV) to stdout
 //! or `-o FILE`; error diagnostics and a summary on stderr; exit 1 when some game has an error.
 
-use std::path::PathBuf;
-
-use pgnkit::io::{Output, OutputOptions};
+use pgnkit::jobs::diagnostics;
 use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, Writer, csv_header};
-use pgnkit::jobs::{diagnostics, run};
 use pgnkit::notation::EpMode;
 
-use crate::cli::args::{InputArgs, SelectArgs, conclude};
+use crate::cli::args::{HeadArgs, Leaves, SelectArgs, finish, warn_absent};
 use crate::cli::progress::Progress;
-use crate::cli::shard::{ShardArgs, Sharding};
+use crate::cli::shard::{self, Sharding};
 use crate::cli::{Code, Fail, interrupt};
 
 pub const EXAMPLES: &str = "\
@@ -18,11 +15,14 @@ Examples:
   pgnkit positions games.pgn > games.fen
   pgnkit positions --format epd --unique -o positions.epd.zst games.pgn
   pgnkit positions --format jsonl --tags White,Black,Result,WhiteElo lichess.pgn.zst | head
-  pgnkit positions --format csv --min-ply 10 --max-ply 40 --every 2 --skip-errors a.pgn b.pgn -o out.csv
-  pgnkit positions --format epd --where 'Elo >= 2400' --material KRPkr games.pgn > endgames.epd
+  pgnkit positions --format csv --min-ply 10 --max-ply 40 --every 2 --skip-errors a.pgn b.pgn -o out.csv.gz
+  pgnkit positions --format epd --position-material KRPkr,KRkrp --where 'Plies > 80' games.pgn > rook-endings.epd
+  pgnkit positions --format epd --where 'Elo >= 2400' --material KRPkr games.pgn > games-reaching-krpkr.epd
 
---min-ply and --max-ply choose the plies written; the filters (--where, --eco, --material, ...)
-choose the games: the positions of a game they leave out are not written.";
+--min-ply, --max-ply, --every, --position-material and --unique choose the positions written;
+the game filters (--where, --eco, --material, ...) choose the games, and every position of a game
+they keep is written (--material KRPkr keeps the games that reach that material, and writes their
+openings and middlegames too; --position-material KRPkr writes only the positions with it).";
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum FormatArg {
@@ -50,14 +50,7 @@ const RESERVED: [&str; 7] = ["game", "ply", "fen", "san", "uci", "eval", "clk"];
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    input: InputArgs,
-    #[command(flatten)]
-    select: SelectArgs,
-    #[command(flatten)]
-    shard: ShardArgs,
-    /// Output file (`.zst` name: zstd); `-` is stdout. Never overwrites an input.
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    output: PathBuf,
+    head: HeadArgs,
     /// Record format.
     #[arg(long, value_enum, default_value = "fen")]
     format: FormatArg,
@@ -67,21 +60,30 @@ pub struct Args {
     /// Tags copied into jsonl and csv records (missing tags: null or empty).
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     tags: Vec<String>,
-    /// Keep plies from N on (0 is the start position).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Write the positions from ply N on (0 is the start position).
+    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Positions written")]
     min_ply: u32,
-    /// Keep plies up to N.
-    #[arg(long, value_name = "N")]
+    /// Write the positions up to ply N.
+    #[arg(long, value_name = "N", help_heading = "Positions written")]
     max_ply: Option<u32>,
-    /// Keep plies divisible by N.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Write the positions at plies divisible by N.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..), help_heading = "Positions written")]
     every: u32,
-    /// Each position once across the whole run (placement, side, castling, legal ep square, pockets).
-    #[arg(long)]
+    /// Write only the positions with exactly this material on the board, e.g. KRPkr (White upper
+    /// case, kings optional); several, comma-separated or repeated: any of them. Unlike
+    /// --material, which keeps whole games that reach it.
+    #[arg(long, value_name = "SIGNATURES", value_delimiter = ',', help_heading = "Positions written")]
+    position_material: Vec<String>,
+    /// Write each position once across the whole run (placement, side, castling, legal ep square,
+    /// pockets).
+    #[arg(long, help_heading = "Positions written")]
     unique: bool,
     /// Drop every game that has an error (default: keep its valid prefix).
     #[arg(long)]
     skip_errors: bool,
+    // Last: the heading holds for every option after it.
+    #[command(flatten, next_help_heading = "Game filters: the games whose positions are written")]
+    select: SelectArgs,
 }
 
 fn options(args: &Args) -> Result<PositionsOptions, Fail> {
@@ -114,51 +116,44 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
         min_ply: args.min_ply,
         max_ply: args.max_ply,
         every: args.every,
+        material: args
+            .position_material
+            .iter()
+            .map(|m| m.parse().map_err(|e| Fail::usage(format!("--position-material {m:?}: {e}"))))
+            .collect::<Result<_, _>>()?,
         unique: args.unique,
         skip_errors: args.skip_errors,
-        select: {
-            let select = args.select.selection(None, &args.input.files)?;
-            args.select.no_eco_tags("positions")?;
-            select
-        },
+        select: args.select.selection(None)?,
     })
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
     let job = Positions::new(options(args)?);
-    let mut sharding = Sharding::new(&args.shard, &args.input, "positions")?;
-    let out_opts = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
-    let progress = Progress::new(args.input.quiet);
-    let (summary, writer) = match sharding.as_mut() {
-        Some(s) => {
-            if args.unique {
-                return Err(Fail::usage(format!(
-                    "--shard {}: --unique across shards is not supported yet; run positions --unique over the merged output's games",
-                    s.spec()
-                )));
-            }
-            let opts = job.options();
-            let header = if opts.format == Format::Csv { csv_header(&opts.tags) } else { Vec::new() };
-            let part = s.output("output", &args.output, &header, "")?;
-            let out = Output::create_as(&part, &args.output, &out_opts)?;
-            let mut writer = Writer::part(&job, out, std::io::stderr());
-            (run::run_shares(&job, &s.shares(), &args.input.run_options(), &progress, &mut writer)?, writer)
-        }
-        None => {
-            let out = Output::create(&args.output, &out_opts)?;
-            let mut writer = Writer::new(&job, out, std::io::stderr())?;
-            (run::run(&job, &args.input.files, &args.input.run_options(), &progress, &mut writer)?, writer)
-        }
+    let mut sharding = Sharding::new(&args.head, "positions")?;
+    if let Some(s) = &sharding
+        && args.unique
+    {
+        return Err(Fail::usage(format!(
+            "--shard {}: --unique across shards is not supported yet; run positions --unique over the merged output's games",
+            s.spec()
+        )));
+    }
+    let opts = job.options();
+    let header = if opts.format == Format::Csv { csv_header(&opts.tags) } else { Vec::new() };
+    let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, &header, "")?;
+    let mut writer = match sharding {
+        Some(_) => Writer::part(&job, out, std::io::stderr()),
+        None => Writer::new(&job, out, std::io::stderr())?,
     };
-    let input_failed = summary.input_failed();
+    let progress = Progress::new(args.head.quiet);
+    let summary = shard::run(&job, &args.head, &args.head.run_options(), &sharding, &progress, &mut writer)?;
     writer.finish(&summary)?;
-    if !input_failed && !args.input.quiet {
-        eprint!("{}", diagnostics::summary_text("positions", &summary.stats, summary.elapsed));
-    }
-    let code = conclude(&summary, summary.stats.games_with_errors > 0);
-    if let Some(s) = sharding {
-        s.finish(&summary, code, serde_json::Value::Null)?;
-    }
+    let failures = summary.stats.games_with_errors > 0;
+    let code = finish(&args.head, &summary, Leaves::Prefix, failures, || {
+        diagnostics::summary_text("positions", &summary.stats, summary.elapsed)
+    });
+    warn_absent(&job.options().select, &summary.stats);
+    Sharding::conclude(sharding, &summary, code, &job.options().select, serde_json::Value::Null)?;
     Ok(code)
 }

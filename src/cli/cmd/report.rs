@@ -3,10 +3,9 @@
 //! as text or JSON.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use pgnkit::error::Error;
-use pgnkit::io::{Input, InputOptions, Output, OutputOptions, Source};
+use pgnkit::io::{Input, InputOptions, Source};
 use pgnkit::jobs::report::html::{Page, write_page};
 use pgnkit::jobs::report::{
     Analysed, DEFAULT_BOARDS, DEFAULT_GAMES, DEFAULT_MIN_GAMES, Figures, Report, ReportOptions, Totals,
@@ -14,7 +13,7 @@ use pgnkit::jobs::report::{
 };
 use pgnkit::jobs::run;
 
-use crate::cli::args::{InputArgs, PlyArgs, SelectArgs};
+use crate::cli::args::{HeadArgs, PlyArgs, SelectArgs, warn_absent};
 use crate::cli::progress::Progress;
 use crate::cli::{Code, Fail, interrupt};
 
@@ -23,7 +22,7 @@ Examples:
   pgnkit annotate --engine /usr/games/stockfish --nodes 200000 games.pgn -o annotated.pgn
   pgnkit report annotated.pgn -o report.html
   pgnkit report lichess_export.pgn --player DrNykterstein --games 50 -o me.html
-  pgnkit report annotated.pgn --where 'Event ~ Titled' --eco=B20-B99 --format text
+  pgnkit report annotated.pgn --where 'Event ~ Titled' --eco B20-B99 --format text
   pgnkit report evals.jsonl --format json -o summary.json
 
 Reads annotated PGN (annotate's output, lichess exports with their [%eval]s and judgement
@@ -56,14 +55,11 @@ enum FormatArg {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    input: InputArgs,
+    head: HeadArgs,
     #[command(flatten)]
     select: SelectArgs,
     #[command(flatten)]
     plies: PlyArgs,
-    /// Output file (`.zst`/`.gz` name: compressed); `-` is stdout. Never overwrites an input.
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    output: PathBuf,
     /// What is written.
     #[arg(long, value_enum, default_value = "html")]
     format: FormatArg,
@@ -85,10 +81,14 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
-    let selection = args.select.selection(Some(&args.plies), &args.input.files)?;
-    args.select.no_eco_tags("report")?;
+    if args.head.shard.shard.is_some() {
+        return Err(Fail::usage(
+            "report cannot be sharded: it adds up the whole collection; run it over the merged output of annotate",
+        ));
+    }
+    let selection = args.select.selection(Some(&args.plies))?;
     let player = args.player.as_ref().map(|p| p.trim().to_lowercase()).filter(|p| !p.is_empty());
-    let names: Vec<String> = args.input.files.iter().map(|f| run::display_name(f)).collect();
+    let names: Vec<String> = args.head.files.iter().map(|f| run::display_name(f)).collect();
     let any_jsonl = names.iter().any(|n| jsonl::is_jsonl_name(n));
     if any_jsonl && (!selection.is_empty() || player.is_some()) {
         return Err(Fail::usage(
@@ -98,16 +98,18 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let html = args.format == FormatArg::Html;
     let mut totals = Totals::new(std::io::stderr(), player.clone(), if html { args.games } else { 0 });
     let job = Report::new(ReportOptions { select: selection, player });
-    let progress = Progress::new(args.input.quiet);
-    let run_opts = args.input.run_options();
+    let progress = Progress::new(args.head.quiet);
+    let run_opts = args.head.run_options();
     let start = std::time::Instant::now();
     let (mut failures, mut problems) = (false, 0u64);
-    let mut exit = 0u8;
+    // The PGN runs' counts together, for the filters' warnings.
+    let mut seen = pgnkit::pipeline::stats::Stats::default();
+    let mut exit = Code::Ok;
     // Inputs in command-line order: runs of PGN files through the pipeline, JSON Lines read here.
     let mut k = 0;
-    while k < args.input.files.len() {
+    while k < args.head.files.len() {
         if jsonl::is_jsonl_name(&names[k]) {
-            let path = &args.input.files[k];
+            let path = &args.head.files[k];
             let input = Input::open(path, InputOptions { no_mmap: true }).map_err(Error::from)?;
             let Source::Stream(stream) = input.source else { unreachable!("no_mmap opens a stream") };
             pgnkit::jobs::run::Sink::<pgnkit::jobs::report::ReportChunk>::begin_input(
@@ -127,25 +129,25 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             continue;
         }
         let end =
-            (k..args.input.files.len()).find(|&i| jsonl::is_jsonl_name(&names[i])).unwrap_or(names.len());
-        let summary = run::run(&job, &args.input.files[k..end], &run_opts, &progress, &mut totals)?;
+            (k..args.head.files.len()).find(|&i| jsonl::is_jsonl_name(&names[i])).unwrap_or(names.len());
+        let summary = run::run(&job, &args.head.files[k..end], &run_opts, &progress, &mut totals)?;
         failures |= summary.stats.games_with_errors > 0;
+        seen.merge(&summary.stats);
         if let Some(s) = &summary.stopped {
             eprintln!("pgnkit: interrupted after game {} of {}; no report was written", s.games, s.input);
             return Ok(Code::Interrupted);
         }
-        if exit == 0 {
+        if exit == Code::Ok {
             exit = summary.exit_code(false);
         }
         k = end;
     }
-    if exit != 0 {
+    if exit != Code::Ok {
         // A report that leaves out an input would mislead: nothing is written.
         eprintln!("pgnkit: an input could not be read; no report was written");
-        return Ok(Code::from_exit(exit));
+        return Ok(exit);
     }
-    let outputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
-    let mut out = Output::create(&args.output, &outputs)?;
+    let mut out = args.head.create_output()?;
     let written = match args.format {
         FormatArg::Html => {
             let generator = concat!("pgnkit ", env!("CARGO_PKG_VERSION"));
@@ -160,7 +162,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     };
     written.map_err(|e| Error::Output(out.error(e)))?;
     out.finish()?;
-    if !args.input.quiet {
+    if !args.head.quiet {
         eprintln!(
             "pgnkit report: {} games ({} with evaluations, {} without, {} left out by the filters) in {:.2} s",
             totals.games,
@@ -170,5 +172,6 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             start.elapsed().as_secs_f64()
         );
     }
+    warn_absent(&job.options().select, &seen);
     Ok(if failures || problems > 0 { Code::Failures } else { Code::Ok })
 }

@@ -10,6 +10,8 @@ use pgnkit::notation::diagram::{SvgOptions, TextStyle, svg, text_diagram};
 use pgnkit::notation::fen::parse_fen;
 use pgnkit::pipeline::replay::{Game, Games, Hooks, Lines, Played};
 
+use pgnkit::error::UsageError;
+
 use crate::cli::{Code, Fail};
 
 pub const EXAMPLES: &str = "\
@@ -105,8 +107,7 @@ fn parse_highlight(text: &str) -> Option<Move> {
 }
 
 fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<(Position, Option<Move>), Fail> {
-    let bytes =
-        Input::open(path, InputOptions::default()).and_then(Input::read_all).map_err(Fail::from_input)?;
+    let bytes = Input::open(path, InputOptions::default()).and_then(Input::read_all).map_err(Fail::from)?;
     let pick = Pick { number, start: None, moves: Vec::new(), found: false };
     let mut replay = Games::new(pick, &bytes);
     let mut games = 0;
@@ -119,7 +120,7 @@ fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<(Po
         return Err(Fail::usage(format!("{name} has {games} game(s): there is no game {number}")));
     }
     let Some(mut pos) = pick.start else {
-        return Err(Fail {
+        return Err(Fail::Command {
             code: Code::DataErr,
             message: format!("{name}: game {number} has an invalid start position"),
         });
@@ -137,7 +138,7 @@ fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<(Po
             // Replayed legal: a null move was only recorded out of check.
             None => pos
                 .play_null()
-                .map_err(|_| Fail { code: Code::Software, message: "null move in check".into() })?,
+                .map_err(|_| Fail::Command { code: Code::Software, message: "null move in check".into() })?,
         }
     }
     Ok((pos, ply.checked_sub(1).and_then(|i| pick.moves[i as usize])))
@@ -151,7 +152,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 None if fen.contains('[') => Variant::Crazyhouse,
                 None => Variant::Standard,
             };
-            let pos = parse_fen(fen, variant).map_err(|e| Fail::usage(format!("bad FEN {fen:?}: {e}")))?;
+            let pos = parse_fen(fen, variant).map_err(|source| UsageError::Fen {
+                option: "bad FEN",
+                fen: fen.to_string(),
+                source,
+            })?;
             (pos, None)
         }
         (None, Some(path)) => from_pgn(path, args.game, args.ply)?,

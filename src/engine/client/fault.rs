@@ -84,19 +84,6 @@ pub enum StartError {
     },
 }
 
-impl From<StartError> for crate::error::Error {
-    /// Exit code 69.
-    fn from(e: StartError) -> crate::error::Error {
-        crate::error::Error::Engine(e.to_string())
-    }
-}
-
-impl From<StartError> for AnalyzerError {
-    fn from(e: StartError) -> AnalyzerError {
-        AnalyzerError::Unavailable(e.to_string())
-    }
-}
-
 /// Why one attempt at a position failed, which decides what comes next.
 #[derive(Debug)]
 pub(crate) enum Fault {
@@ -121,6 +108,15 @@ mod tests {
     #[test]
     fn a_missing_engine_is_exit_69() {
         let e: crate::error::Error = StartError::NotFound { path: "/no/such".into() }.into();
-        assert_eq!((e.exit_code(), e.to_string().as_str()), (69, "engine not found: /no/such"));
+        let code = crate::exit::Code::Unavailable;
+        assert_eq!((e.exit_code(), e.to_string().as_str()), (code, "engine not found: /no/such"));
+        // A restart that fails: the start error is kept as the source.
+        let e: crate::error::Error =
+            AnalyzerError::from(StartError::Handshake { path: "/x".into(), reason: "no uciok".into() })
+                .into();
+        assert_eq!(e.exit_code(), code);
+        assert_eq!(e.to_string(), "engine unavailable: engine /x failed its UCI handshake: no uciok");
+        let source = std::error::Error::source(&e).and_then(|s| s.downcast_ref::<StartError>());
+        assert!(matches!(source, Some(StartError::Handshake { .. })), "{e:?}");
     }
 }

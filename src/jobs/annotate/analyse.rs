@@ -12,7 +12,7 @@ use super::{
     ANALYSED, CACHE_HITS, CRASHED, ENGINE_MICROSECONDS, FROM_RULES, POSITIONS, TIMED_OUT, UNEVALUATED,
 };
 use crate::analysis::cache::{Cache, EngineId};
-use crate::analysis::{Analysis, Analyzer, AnalyzerError, Limit, PovScore, Score};
+use crate::analysis::{Analysis, AnalysisWarning, Analyzer, AnalyzerError, Limit, PovScore, Score};
 use crate::chess::{Move, Outcome, Position, Termination};
 use crate::engine::client::MAX_PLIES;
 use crate::error::{Diagnostic, Error, Kind};
@@ -195,7 +195,7 @@ impl Analyst {
                             }
                             Some(a)
                         }
-                        Err(e) if e.is_fatal() => return Err(Error::Engine(e.to_string())),
+                        Err(e) if e.is_fatal() => return Err(e.into()),
                         // Ctrl-C stopped the search: the game is dropped as the run ends.
                         Err(AnalyzerError::Interrupted) => return Ok(None),
                         Err(e) => {
@@ -225,20 +225,26 @@ impl Analyst {
 }
 
 impl Analyst {
-    /// Analyses `pos` alone (an EPD record: no moves before it), through the cache. `Ok(Err)`:
-    /// the engine failed on it; the warnings it gave are returned too.
-    pub fn position(
+    /// Analyses `pos` alone (an EPD record: no moves before it), through the cache, counting
+    /// cache hits, analyses and the engine's time in `stats`. `Ok(Err)`: the engine failed on
+    /// it; the warnings it gave are returned too.
+    pub(super) fn position(
         &mut self,
         pos: &Position,
-    ) -> Result<(Result<Analysis, AnalyzerError>, Vec<String>), Error> {
+        stats: &mut Stats,
+    ) -> Result<(Result<Analysis, AnalyzerError>, Vec<AnalysisWarning>), Error> {
         if let Some(c) = &self.cache
             && let Some(a) = c.lookup(pos, &self.id, &self.limit)?
         {
+            stats.add(CACHE_HITS, 1);
             return Ok((Ok(a), Vec::new()));
         }
         self.engine.new_game();
+        stats.add(ANALYSED, 1);
+        let asked = Instant::now();
         let result = self.engine.analyse(pos, &[], &self.limit);
-        let warnings = self.engine.take_warnings().iter().map(ToString::to_string).collect();
+        stats.add(ENGINE_MICROSECONDS, asked.elapsed().as_micros() as u64);
+        let warnings = self.engine.take_warnings();
         match result {
             Ok(a) => {
                 if let Some(c) = &self.cache {
@@ -246,7 +252,7 @@ impl Analyst {
                 }
                 Ok((Ok(a), warnings))
             }
-            Err(e) if e.is_fatal() => Err(Error::Engine(e.to_string())),
+            Err(e) if e.is_fatal() => Err(e.into()),
             Err(e) => Ok((Err(e), warnings)),
         }
     }

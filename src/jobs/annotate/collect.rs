@@ -46,7 +46,7 @@ pub(crate) struct Mainline {
 
 /// The hooks of the first reading.
 pub(super) struct Collect<'s> {
-    filter: Filter<'s>,
+    pub(super) filter: Filter<'s>,
     /// Every game of the chunk.
     pub games: Vec<Mainline>,
     /// Errors of the games (the reasons they are written as read).

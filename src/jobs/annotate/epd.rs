@@ -4,63 +4,35 @@
 //! mated in N `-(32767 - 2N)`), `acd` (depth), `acn` (nodes), `acs` (whole seconds), `bm` (SAN),
 //! `pv` (SAN) and `dm` (mate in N moves, for the side that mates). The record's other operations
 //! are kept; these are replaced. Blank lines and lines starting with `#` are kept as they are; a
-//! line that is not a position is kept as it is, with an error diagnostic.
+//! line that is not a position is kept as it is, with an error diagnostic (`bad_fen`).
 //!
-//! Lines are dealt to the engines in stripes and written in input order, a batch at a time
-//! ([`EpdAnnotator`]).
+//! A record is a line: the input is cut at line ends ([`Cuts::Lines`](crate::pipeline::Cuts)),
+//! [`LINES`] a chunk, and a worker analyses its chunk's lines in order with its engine. Every line
+//! counts as a game of the summary (its number is its line number), so diagnostics name the line
+//! as `FILE:LINE:1` and the game number, and an interrupted run stops after a line.
 
 use std::fmt::Write as _;
-use std::io::BufRead;
 
-use super::analyse::{Analyst, from_rules};
-use super::{AnnotateOptions, start_engine};
+use super::analyse::from_rules;
+use super::{
+    AS_READ, AnnotateWorker, AnnotatedChunk, CRASHED, FROM_RULES, POSITIONS, TIMED_OUT, UNEVALUATED,
+};
 use crate::analysis::{Analysis, AnalyzerError, Score};
 use crate::chess::{CastlingMode, Position, Variant};
-use crate::error::Error;
-use crate::notation::fen::{EpMode, parse_epd, write_epd};
+use crate::error::{Diagnostic, Error, Kind};
+use crate::notation::fen::{EpMode, parse_epd, write_epd, write_fen};
 use crate::notation::san::write_san;
+use crate::pipeline::{ChunkEnd, ChunkInput, Output};
+
+/// Lines a chunk: one, as [`Cuts::PerGame`](crate::pipeline::Cuts) gives one game, since a
+/// line costs an engine search.
+pub const LINES: usize = 1;
 
 /// The operations this module writes (those the input had are replaced).
 const OWN: [&str; 7] = ["ce", "acd", "acn", "acs", "bm", "pv", "dm"];
 
-/// What came of one input of positions.
-#[derive(Debug, Default)]
-pub struct EpdOutput {
-    /// The lines written.
-    pub out: Vec<u8>,
-    /// Problems, as `LINE: message` (1-based lines).
-    pub diagnostics: Vec<(usize, String)>,
-    /// Positions analysed (cache hits included) and positions left without an evaluation.
-    pub positions: u64,
-    /// Positions the engine failed on, and lines that are not positions.
-    pub failures: u64,
-    /// Of those, the positions where the engine hung (or missed its deadline).
-    pub timed_out: u64,
-    /// Of those, the positions where the engine crashed on every try.
-    pub crashed: u64,
-}
-
 /// A record's operations: opcode and operands.
 type Ops = Vec<(String, Vec<String>)>;
-
-/// An analysed record: the position, its other operations, the analysis or why there is none,
-/// the engine's warnings.
-struct Analysed {
-    pos: Position,
-    ops: Ops,
-    result: Result<Analysis, AnalyzerError>,
-    warnings: Vec<String>,
-}
-
-/// One line's outcome.
-enum Done {
-    /// Written as given.
-    Verbatim,
-    /// Not a position.
-    Bad(String),
-    /// A position.
-    Analysed(Box<Analysed>),
-}
 
 /// A position's record, as far as the line says.
 fn read_line(line: &str) -> Result<Option<(Position, Ops)>, String> {
@@ -74,28 +46,6 @@ fn read_line(line: &str) -> Result<Option<(Position, Ops)>, String> {
         .map_err(|e| format!("not a legal position: {e}"))?;
     let ops = epd.ops.into_iter().filter(|(o, _)| !OWN.contains(&o.as_str())).collect();
     Ok(Some((pos, ops)))
-}
-
-fn analyse_line(analyst: &mut Analyst, line: &str) -> Result<Done, Error> {
-    let (pos, ops) = match read_line(line) {
-        Ok(Some(p)) => p,
-        Ok(None) => return Ok(Done::Verbatim),
-        Err(e) => return Ok(Done::Bad(e)),
-    };
-    if let Some(score) = from_rules(&pos) {
-        let a = Analysis {
-            score,
-            depth: 0,
-            seldepth: 0,
-            nodes: 0,
-            time: std::time::Duration::ZERO,
-            best_move: None,
-            pv: Vec::new(),
-        };
-        return Ok(Done::Analysed(Box::new(Analysed { pos, ops, result: Ok(a), warnings: Vec::new() })));
-    }
-    let (result, warnings) = analyst.position(&pos)?;
-    Ok(Done::Analysed(Box::new(Analysed { pos, ops, result, warnings })))
 }
 
 /// An operand written back: quoted when it is a string (`id`, `c0`..`c9`) or holds a space or
@@ -152,175 +102,221 @@ fn record(pos: &Position, ops: &Ops, a: Option<&Analysis>, out: &mut String) {
     out.push('\n');
 }
 
-/// Lines of an EPD input read, analysed and written at a time.
-pub const BATCH: usize = 256;
-
-/// Reads the next [`BATCH`] lines of `reader` (fewer at its end, none past it) into `batch`,
-/// each as `str::lines` gives it (without its `\n` or `\r\n`), a line that is not UTF-8 read as
-/// Windows-1252 (as all input text: [`crate::pgn::text`]).
-pub fn read_batch(reader: &mut impl BufRead, batch: &mut Vec<String>) -> std::io::Result<()> {
-    batch.clear();
-    let mut bytes = Vec::new();
-    while batch.len() < BATCH {
-        bytes.clear();
-        if reader.read_until(b'\n', &mut bytes)? == 0 {
-            break;
-        }
-        let line = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        batch.push(crate::pgn::text::decode(line).0.into_owned());
-    }
-    Ok(())
+/// Where a line stands: its number (1-based; the game number of its diagnostics), its line
+/// relative to the chunk and its byte offset.
+#[derive(Clone, Copy)]
+struct Place {
+    number: u64,
+    line: u64,
+    offset: u64,
 }
 
-/// The engines of an EPD run, kept from one batch of lines to the next, so that an input of
-/// any size is read and written a batch at a time.
-pub struct EpdAnnotator {
-    analysts: Vec<Analyst>,
-}
-
-impl EpdAnnotator {
-    /// Starts `threads` engines (at least one) as `opts` says.
-    pub fn new(opts: &AnnotateOptions, threads: usize) -> Result<EpdAnnotator, Error> {
-        let mut analysts = Vec::with_capacity(threads.max(1));
-        for _ in 0..threads.max(1) {
-            let (engine, id) = start_engine(opts)?;
-            analysts.push(Analyst::new(engine, id, opts.usable_cache(), opts.limit, false));
-        }
-        Ok(EpdAnnotator { analysts })
-    }
-
-    /// Annotates `lines`, the input's lines from line number `first` (1-based, for the
-    /// diagnostics), dealt to the engines in stripes and written in input order.
-    pub fn lines(&mut self, lines: &[&str], first: usize) -> Result<EpdOutput, Error> {
-        let threads = self.analysts.len();
-        // Stripes: line i goes to engine i % threads.
-        let results: Vec<Result<Vec<(usize, Done)>, Error>> = std::thread::scope(|s| {
-            let handles: Vec<_> = self
-                .analysts
-                .iter_mut()
-                .enumerate()
-                .map(|(k, analyst)| {
-                    s.spawn(move || {
-                        let mut done = Vec::new();
-                        for i in (k..lines.len()).step_by(threads) {
-                            done.push((i, analyse_line(analyst, lines[i])?));
-                        }
-                        Ok(done)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join().unwrap_or_else(|_| Err(Error::Internal("an engine thread panicked".into())))
-                })
-                .collect()
+impl Place {
+    /// A diagnostic of `kind` about this line.
+    fn diagnostic(self, kind: Kind, message: String, pos: Option<&Position>) -> Diagnostic {
+        let fen = pos.map(|p| {
+            let mut fen = String::new();
+            write_fen(p, EpMode::Legal, &mut fen);
+            fen
         });
-        let mut all: Vec<(usize, Done)> = Vec::with_capacity(lines.len());
-        for r in results {
-            all.extend(r?);
+        Diagnostic {
+            kind,
+            severity: kind.severity(),
+            game: self.number,
+            offset: self.offset,
+            line: self.line,
+            column: 1,
+            fen,
+            message,
+            ..Diagnostic::default()
         }
-        all.sort_by_key(|(i, _)| *i);
-        let mut output = EpdOutput::default();
-        let mut line = String::new();
-        for (i, done) in all {
-            line.clear();
-            let number = first + i;
-            match done {
-                Done::Verbatim => {
-                    line.push_str(lines[i]);
-                    line.push('\n');
+    }
+}
+
+impl AnnotateWorker {
+    /// The lines of `chunk` analysed and written in order (see the module's documentation).
+    /// A search stopped by Ctrl-C, or the run cancelled, drops the chunk's output.
+    pub(super) fn lines(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<AnnotatedChunk>, Error> {
+        let mut out = Output::<AnnotatedChunk>::default();
+        let (records, stats) = (&mut out.records, &mut out.stats);
+        let Some(analyst) = &mut self.analyst else {
+            return Err(Error::Internal("an EPD worker without an engine"));
+        };
+        let mut text = String::new();
+        let (mut start, mut place) = (0, Place { number: chunk.first_game, line: 0, offset: chunk.offset });
+        while start < chunk.bytes.len() {
+            if chunk.cancel.is_set() {
+                return Ok(Output::default());
+            }
+            let rest = &chunk.bytes[start..];
+            let len = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+            let line = rest[..len].strip_suffix(b"\n").unwrap_or(&rest[..len]);
+            let line = crate::pgn::text::decode(line.strip_suffix(b"\r").unwrap_or(line)).0;
+            place =
+                Place { number: place.number + 1, line: place.line + 1, offset: chunk.offset + start as u64 };
+            start += len;
+            stats.games += 1;
+            for w in self.startup.drain(..) {
+                records.diagnostics.push(place.diagnostic(Kind::EngineWarning, format!("engine: {w}"), None));
+            }
+            let (pos, ops) = match read_line(&line) {
+                Ok(Some(record)) => record,
+                Ok(None) => {
+                    records.out.extend_from_slice(line.as_bytes());
+                    records.out.push(b'\n');
+                    continue;
                 }
-                Done::Bad(why) => {
-                    line.push_str(lines[i]);
-                    line.push('\n');
-                    output.failures += 1;
-                    output.diagnostics.push((number, format!("error: {why}")));
+                Err(why) => {
+                    let d = place.diagnostic(Kind::BadFen, why, None);
+                    stats.count(&d);
+                    stats.games_with_errors += 1;
+                    stats.add(AS_READ, 1);
+                    records.diagnostics.push(d);
+                    records.out.extend_from_slice(line.as_bytes());
+                    records.out.push(b'\n');
+                    continue;
                 }
-                Done::Analysed(a) => {
-                    let Analysed { pos, ops, result, warnings } = *a;
-                    output.positions += 1;
-                    for w in warnings {
-                        output.diagnostics.push((number, format!("warning: engine: {w}")));
-                    }
-                    if let Err(why) = &result {
-                        output.failures += 1;
-                        match why {
-                            AnalyzerError::Timeout(_) => output.timed_out += 1,
-                            AnalyzerError::Terminated => output.crashed += 1,
+            };
+            stats.add(POSITIONS, 1);
+            let analysis = if let Some(score) = from_rules(&pos) {
+                stats.add(FROM_RULES, 1);
+                let time = std::time::Duration::ZERO;
+                Some(Analysis {
+                    score,
+                    depth: 0,
+                    seldepth: 0,
+                    nodes: 0,
+                    time,
+                    best_move: None,
+                    pv: Vec::new(),
+                })
+            } else {
+                let (result, warnings) = analyst.position(&pos, stats)?;
+                for w in warnings {
+                    let d = place.diagnostic(Kind::EngineWarning, format!("engine: {w}"), Some(&pos));
+                    stats.count(&d);
+                    records.diagnostics.push(d);
+                }
+                match result {
+                    Ok(a) => Some(a),
+                    // Ctrl-C stopped the search: the chunk is dropped as the run ends.
+                    Err(AnalyzerError::Interrupted) => return Ok(Output::default()),
+                    Err(e) => {
+                        stats.add(UNEVALUATED, 1);
+                        match e {
+                            AnalyzerError::Timeout(_) => stats.add(TIMED_OUT, 1),
+                            AnalyzerError::Terminated => stats.add(CRASHED, 1),
                             _ => {}
                         }
-                        output
-                            .diagnostics
-                            .push((number, format!("error: left without an evaluation: {why}")));
+                        let message = format!("left without an evaluation: {e}");
+                        let d = place.diagnostic(Kind::Unevaluated, message, Some(&pos));
+                        stats.count(&d);
+                        records.diagnostics.push(d);
+                        None
                     }
-                    record(&pos, &ops, result.as_ref().ok(), &mut line);
                 }
-            }
-            output.out.extend_from_slice(line.as_bytes());
+            };
+            text.clear();
+            record(&pos, &ops, analysis.as_ref(), &mut text);
+            records.out.extend_from_slice(text.as_bytes());
         }
-        Ok(output)
+        stats.bytes = chunk.bytes.len() as u64;
+        let next = chunk.offset + chunk.bytes.len() as u64;
+        out.end = ChunkEnd {
+            next,
+            newlines: memchr::memchr_iter(b'\n', chunk.bytes).count() as u64,
+            searched_to: next,
+        };
+        Ok(out)
     }
-}
-
-/// Annotates the positions of `text` with `threads` engines as `opts` says.
-pub fn annotate_epd(text: &str, opts: &AnnotateOptions, threads: usize) -> Result<EpdOutput, Error> {
-    let lines: Vec<&str> = text.lines().collect();
-    EpdAnnotator::new(opts, threads.clamp(1, lines.len().max(1)))?.lines(&lines, 1)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::jobs::annotate::EngineChoice;
+    use super::super::{Annotate, AnnotateOptions, EngineChoice, Format};
+    use crate::error::{Diagnostic, Kind, Severity};
+    use crate::pipeline::stats::Stats;
+    use crate::pipeline::{Input, NoProgress, Options, Run, Workers};
+
+    fn options() -> AnnotateOptions {
+        AnnotateOptions {
+            engine: EngineChoice::Builtin { hash_mb: 1 },
+            limit: crate::analysis::Limit::depth(3),
+            format: Format::Epd,
+            ..AnnotateOptions::default()
+        }
+    }
+
+    /// The job over `text` on `threads` workers, mapped or streamed: the lines written, the
+    /// diagnostics as released (numbers absolute) and the counts.
+    fn annotate(text: &[u8], threads: usize, stream: bool) -> (String, Vec<Diagnostic>, Stats) {
+        let job = Annotate::new(options());
+        let workers = Workers::default();
+        let opts = Options { threads, chunk_size: 1 << 16 };
+        let run = Run { name: "t.epd", job: &job, workers: &workers, opts: &opts, observer: &NoProgress };
+        let (mut out, mut diagnostics, mut stats) = (Vec::new(), Vec::new(), Stats::default());
+        let input = if stream { Input::Stream(Box::new(text)) } else { Input::Slice(text) };
+        crate::pipeline::run(input, &run, |o| {
+            out.extend_from_slice(&o.records.out);
+            diagnostics.extend(o.records.diagnostics);
+            stats.merge(&o.stats);
+            Ok(())
+        })
+        .expect("run");
+        (String::from_utf8(out).expect("UTF-8"), diagnostics, stats)
+    }
+
+    const TEXT: &[u8] = b"# mates\n6k1/5ppp/8/8/8/8/8/R6K w - - bm Ra8#; id \"back rank\"; ce 5;\n\
+        rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\r\nnot a position\n\n\
+        7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\n\xff c\n8/8/8/4k3/8/8/4K3/7Q w - -";
 
     #[test]
     fn positions_get_their_operations_and_keep_the_others() {
-        let opts = AnnotateOptions {
-            engine: EngineChoice::Builtin { hash_mb: 1 },
-            limit: crate::analysis::Limit::depth(3),
-            ..AnnotateOptions::default()
-        };
-        let text = "# mates\n6k1/5ppp/8/8/8/8/8/R6K w - - bm Ra8#; id \"back rank\"; ce 5;\n\
-                    rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nnot a position\n\n\
-                    7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\n";
-        let one = annotate_epd(text, &opts, 1).expect("run");
-        let two = annotate_epd(text, &opts, 2).expect("run");
-        assert_eq!(one.out, two.out);
-        let out = String::from_utf8(one.out).expect("UTF-8");
+        let (out, _, stats) = annotate(TEXT, 1, false);
+        for (threads, stream) in [(2, false), (1, true), (2, true), (3, true)] {
+            assert_eq!(annotate(TEXT, threads, stream).0, out, "{threads} threads, stream {stream}");
+        }
         let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 8, "{out}");
         assert_eq!(lines[0], "# mates");
         assert!(lines[1].starts_with("6k1/5ppp/8/8/8/8/8/R6K w - - id \"back rank\"; acd 3;"), "{out}");
         assert!(lines[1].contains(" ce 32766; bm Ra8#; pv Ra8#; dm 1;"), "{out}");
         assert!(lines[2].contains(" bm ") && lines[2].contains(" pv "), "{out}");
         assert_eq!(lines[3], "not a position");
+        assert_eq!(lines[4], "");
         assert_eq!(lines[5], "7k/5Q2/6K1/8/8/8/8/8 b - - acd 0; acn 0; acs 0; ce 0;", "stalemate: {out}");
-        assert_eq!((one.positions, one.failures), (3, 1));
-        assert_eq!(one.diagnostics.len(), 1);
-        assert_eq!(one.diagnostics[0].0, 4);
+        assert_eq!(lines[6], "ÿ c", "a line that is not UTF-8 reads as Windows-1252");
+        assert!(lines[7].starts_with("8/8/8/4k3/8/8/4K3/7Q w - - acd 3;"), "the last line, unbroken: {out}");
+        assert!(out.ends_with('\n'));
+        // Every line is a game of the summary; positions are analysed or decided by the rules.
+        assert_eq!((stats.games, stats.games_with_errors, stats.bytes), (8, 2, TEXT.len() as u64));
+        assert_eq!((stats.get(super::POSITIONS), stats.get(super::FROM_RULES)), (4, 1));
+        assert_eq!((stats.get(super::super::ANALYSED), stats.get(super::AS_READ)), (3, 2));
     }
 
-    /// Batches split the input as `str::lines` does, whatever its line ends, [`BATCH`] lines at
-    /// most, and come back empty at its end; a line that is not UTF-8 reads as Windows-1252.
+    /// A line that is not a position is a typed diagnostic at its line, game and byte, whichever
+    /// way the input is cut and read.
     #[test]
-    fn batches_are_the_lines_of_the_input() {
-        let mut text = b"a\r\nb\n\n\xff c".to_vec();
-        text.extend((0..BATCH).flat_map(|i| format!("\n{i}").into_bytes()));
-        let want: Vec<String> = crate::pgn::text::windows_1252(&text).lines().map(String::from).collect();
-        assert_eq!(want[3], "ÿ c");
-        let mut reader = std::io::Cursor::new(text);
-        let (mut got, mut batch) = (Vec::new(), Vec::new());
-        let mut sizes = Vec::new();
-        loop {
-            read_batch(&mut reader, &mut batch).expect("read");
-            sizes.push(batch.len());
-            if batch.is_empty() {
-                break;
-            }
-            got.append(&mut batch);
+    fn a_bad_line_is_a_located_bad_fen_diagnostic() {
+        for (threads, stream) in [(1, false), (2, false), (2, true)] {
+            let (_, diagnostics, stats) = annotate(TEXT, threads, stream);
+            let at =
+                |needle: &[u8]| TEXT.windows(needle.len()).position(|w| w == needle).expect("in TEXT") as u64;
+            let got: Vec<(Kind, Severity, u64, u64, u64, u64)> = diagnostics
+                .iter()
+                .map(|d| (d.kind, d.severity, d.game, d.line, d.column, d.offset))
+                .collect();
+            let want = vec![
+                (Kind::BadFen, Severity::Error, 4, 4, 1, at(b"not a position")),
+                (Kind::BadFen, Severity::Error, 7, 7, 1, at(b"\xff c")),
+            ];
+            assert_eq!(got, want, "{threads} threads, stream {stream}");
+            assert!(
+                diagnostics[0].message.starts_with("not an EPD or FEN line: "),
+                "{}",
+                diagnostics[0].message
+            );
+            assert_eq!(stats.by_kind, vec![(Kind::BadFen, Severity::Error, 2)]);
         }
-        assert_eq!(got, want);
-        assert_eq!(sizes, [BATCH, 4, 0]);
     }
 }

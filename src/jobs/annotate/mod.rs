@@ -259,13 +259,22 @@ fn start_engine(opts: &AnnotateOptions) -> Result<(Box<dyn Analyzer + Send>, Eng
 impl Job for Annotate {
     type Worker = AnnotateWorker;
 
-    /// An engine's minutes per game: one game a chunk.
+    /// An engine's minutes per game: one game a chunk; EPD input, whose records are lines:
+    /// [`epd::LINES`] lines a chunk.
     fn cuts(&self) -> Cuts {
-        Cuts::PerGame
+        match self.opts.format {
+            Format::Epd => Cuts::Lines(epd::LINES),
+            Format::Pgn | Format::Jsonl => Cuts::PerGame,
+        }
     }
 
     fn worker(&self) -> Result<AnnotateWorker, Error> {
         let opts = self.opts.clone();
+        if opts.from_evals && opts.format == Format::Epd {
+            return Err(Error::Usage(crate::error::UsageError::rule(
+                "--from-evals judges the evaluations games hold: not with --format epd",
+            )));
+        }
         if opts.from_evals {
             return Ok(AnnotateWorker { opts, analyst: None, startup: Vec::new() });
         }
@@ -281,9 +290,13 @@ impl Worker for AnnotateWorker {
     type Records = AnnotatedChunk;
 
     fn process(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<AnnotatedChunk>, Error> {
+        if self.opts.format == Format::Epd {
+            return self.lines(chunk);
+        }
         let (collected, first) = replay_chunk(collect::Collect::new(&self.opts.select), chunk);
         let mut records = AnnotatedChunk::default();
         let mut stats = first.stats;
+        collected.filter.count(&mut stats);
         let mut games = collected.games;
         records.diagnostics = collected.diagnostics;
         for w in self.startup.drain(..) {

@@ -1,7 +1,8 @@
 //! The release side of `annotate`: writes each game's text (PGN or JSON Lines) in input order,
 //! reports the diagnostics as text, and at the end writes the JSON Lines summary and puts the
 //! output in place, unless the run was interrupted or an input failed (then nothing is left under
-//! the output's final name).
+//! the output's final name). The summaries give the run's pace by position (positions a second,
+//! wall time a position, the engines' time a position searched), not by input megabyte.
 
 use std::io::Write;
 
@@ -14,9 +15,10 @@ use super::{
 use crate::analysis::cache::CacheStats;
 use crate::error::Error;
 use crate::io::Output;
-use crate::jobs::diagnostics;
+use crate::jobs::diagnostics::{self, Records};
 use crate::jobs::run::{Sink, Summary};
 use crate::pipeline::stats::Stats;
+use crate::select::Selection;
 
 /// The release side of `annotate`; diagnostics go to `diagnostics` as text.
 pub struct AnnotateWriter<W> {
@@ -41,13 +43,22 @@ impl<W: Write> AnnotateWriter<W> {
     }
 
     /// Ends the output: the summary record (JSON Lines), then the file put in place; with
-    /// `cache`, its counters go in the summary.
-    pub fn finish(mut self, summary: &Summary, cache: Option<CacheStats>) -> Result<(), Error> {
+    /// `cache`, its counters go in the summary, and the `--where` expressions of `select` whose
+    /// tags no game had under `where_absent`.
+    pub fn finish(
+        mut self,
+        summary: &Summary,
+        cache: Option<CacheStats>,
+        select: &Selection,
+    ) -> Result<(), Error> {
         if summary.stopped.is_some() || summary.input_failed() {
             return Ok(()); // dropped: the temporary file goes
         }
         if self.format == Format::Jsonl && self.summary {
-            let record = summary_json(summary, cache, self.engines);
+            let mut record = summary_json(summary, cache, self.engines);
+            if let Some(absent) = select.absent_json(&summary.stats) {
+                record["data"]["where_absent"] = absent;
+            }
             writeln!(self.out, "{record}").map_err(|e| Error::Output(self.out.error(e)))?;
         }
         self.out.finish()?;
@@ -61,13 +72,66 @@ fn busy_share(summary: &Summary, engines: usize) -> f64 {
     engine_secs / (engines.max(1) as f64 * summary.elapsed.as_secs_f64().max(1e-9))
 }
 
-/// The run's summary record: the usual one, with the positions, the analyses, how busy the
+/// The run's pace by position.
+struct Pace {
+    /// Mainline positions of the annotated games.
+    positions: u64,
+    /// Wall time of the run, in seconds.
+    wall: f64,
+    /// Positions a second of wall time.
+    per_second: f64,
+    /// Wall time a position (`None` without positions).
+    wall_per_position: Option<f64>,
+    /// The engines' time a position searched, in seconds (`None` when none was searched).
+    engine_per_search: Option<f64>,
+}
+
+impl Pace {
+    fn of(summary: &Summary) -> Pace {
+        let stats = &summary.stats;
+        let wall = summary.elapsed.as_secs_f64().max(1e-9);
+        let positions = stats.get(POSITIONS);
+        let searched = stats.get(ANALYSED);
+        Pace {
+            positions,
+            wall,
+            per_second: positions as f64 / wall,
+            wall_per_position: (positions > 0).then(|| wall / positions as f64),
+            engine_per_search: (searched > 0)
+                .then(|| stats.get(ENGINE_MICROSECONDS) as f64 / 1e6 / searched as f64),
+        }
+    }
+}
+
+/// A duration in seconds with three significant digits and a unit that suits it: `48.1 µs`,
+/// `5.35 ms`, `153 ms`, `1.52 s`.
+fn duration_text(secs: f64) -> String {
+    let (value, unit) = match secs {
+        s if s >= 1.0 => (s, "s"),
+        s if s >= 1e-3 => (s * 1e3, "ms"),
+        s => (s * 1e6, "µs"),
+    };
+    let decimals = match value {
+        v if v >= 100.0 => 0,
+        v if v >= 10.0 => 1,
+        _ => 2,
+    };
+    format!("{value:.decimals$} {unit}")
+}
+
+/// The run's summary record: the usual one, with the positions, the analyses, the pace by
+/// position (`positions_per_s`, `seconds_per_position` of wall time and
+/// `engine_seconds_per_position` searched; `null` without such positions), how busy the
 /// `engines` were, and the cache.
 pub fn summary_json(summary: &Summary, cache: Option<CacheStats>, engines: usize) -> Value {
     let stats = &summary.stats;
+    let pace = Pace::of(summary);
     let mut record = diagnostics::summary_json("annotate", stats, summary.elapsed);
     record["data"]["positions"] = stats.get(POSITIONS).into();
     record["data"]["analysed"] = stats.get(ANALYSED).into();
+    record["data"]["positions_per_s"] = pace.per_second.into();
+    record["data"]["seconds_per_position"] = pace.wall_per_position.into();
+    record["data"]["engine_seconds_per_position"] = pace.engine_per_search.into();
     record["data"]["engines"] = engines.into();
     record["data"]["engine_busy"] = busy_share(summary, engines).into();
     record["data"]["unevaluated"] = stats.get(UNEVALUATED).into();
@@ -82,12 +146,21 @@ pub fn summary_json(summary: &Summary, cache: Option<CacheStats>, engines: usize
     record
 }
 
-/// The run's closing lines for stderr: the usual summary (positions, analyses, cache hits among
-/// the counts), why positions were left without an evaluation, how busy the `engines` were,
+/// The run's closing lines for stderr: the usual summary (of lines under `--format epd`) with the
+/// pace by position (positions, analyses, cache hits among the counts), why positions were left
+/// without an evaluation, the engines' time a position searched and how busy the `engines` were,
 /// then the cache's share of the lookups.
-pub fn summary_text(summary: &Summary, cache: Option<CacheStats>, engines: usize) -> String {
-    let stats = &summary.stats;
-    let mut text = diagnostics::summary_text("annotate", stats, summary.elapsed);
+pub fn summary_text(summary: &Summary, cache: Option<CacheStats>, engines: usize, format: Format) -> String {
+    let records = if format == Format::Epd { Records::Lines } else { Records::Games };
+    let pace = Pace::of(summary);
+    let mut head = format!("{} positions in {:.2} s", pace.positions, pace.wall);
+    if let Some(each) = pace.wall_per_position {
+        head.push_str(&format!(" ({:.1} positions/s, {} a position)", pace.per_second, duration_text(each)));
+    }
+    // The engines' time is said per position below, not as a count.
+    let mut stats = summary.stats.clone();
+    stats.counts.retain(|&(name, _)| name != ENGINE_MICROSECONDS);
+    let mut text = diagnostics::summary_lines("annotate", records, &stats, &head);
     let unevaluated = stats.get(UNEVALUATED);
     if unevaluated > 0 {
         let (hung, crashed) = (stats.get(TIMED_OUT), stats.get(CRASHED));
@@ -97,10 +170,14 @@ pub fn summary_text(summary: &Summary, cache: Option<CacheStats>, engines: usize
              {crashed} it crashed on at every try, {other} other (each named by a diagnostic)\n"
         ));
     }
-    if stats.get(ANALYSED) > 0 {
+    if let Some(each) = pace.engine_per_search {
         let share = 100.0 * busy_share(summary, engines);
-        let wall = summary.elapsed.as_secs_f64();
-        text.push_str(&format!("pgnkit annotate: engines busy {share:.1}% of {engines} x {wall:.2} s\n"));
+        text.push_str(&format!(
+            "pgnkit annotate: engine time {} a position searched ({} searched); engines busy {share:.1}% of {engines} x {:.2} s\n",
+            duration_text(each),
+            stats.get(ANALYSED),
+            pace.wall
+        ));
     }
     let cache = match cache {
         Some(c) if c.hits + c.misses > 0 => {

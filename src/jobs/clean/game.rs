@@ -79,7 +79,7 @@ pub(super) struct CleanHooks<'o> {
     writer: GameWriter,
     pub(super) out: CleanChunk,
     game: Current,
-    filter: Filter<'o>,
+    pub(super) filter: Filter<'o>,
     /// The last game ended was left out by the filters.
     dropped: bool,
     /// Games are written; else only their fates and identities are made (the first pass of

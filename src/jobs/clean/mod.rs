@@ -245,7 +245,8 @@ impl Worker for CleanWorker {
 
     fn process(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<CleanChunk>, Error> {
         let hooks = CleanHooks::new(&self.opts, self.spares.take(), self.render);
-        let (hooks, out) = replay_chunk(hooks, chunk);
+        let (hooks, mut out) = replay_chunk(hooks, chunk);
+        hooks.filter.count(&mut out.stats);
         Ok(Output { records: hooks.out, stats: out.stats, end: out.end })
     }
 }

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::dedup::{Dedup, Plan, Seen};
-use super::{Clean, CleanChunk, CleanGame, Fate};
+use super::dedup::{Dedup, DedupError, Plan, Seen};
+use super::{Clean, CleanChunk, CleanGame, CleanOptions, Fate};
 use crate::error::Error;
 use crate::io::Output;
 use crate::jobs::diagnostics;
@@ -58,6 +58,8 @@ pub struct CleanWriter<W> {
     ordinal: u64,
     /// Where a released chunk's buffers go back to the workers.
     spares: Arc<Spares<CleanChunk>>,
+    /// The job's options (the summary names the filters' absent tags).
+    opts: Arc<CleanOptions>,
     /// The report ends with the summary record (not a shard's part: `merge` writes it).
     summary: bool,
 }
@@ -86,7 +88,7 @@ impl<W: Write> CleanWriter<W> {
         dedup: Dedup,
         inputs: Vec<(String, u64)>,
     ) -> CleanWriter<W> {
-        let spares = job.spares.clone();
+        let (spares, opts) = (job.spares.clone(), job.opts.clone());
         CleanWriter {
             outputs,
             diagnostics,
@@ -95,6 +97,7 @@ impl<W: Write> CleanWriter<W> {
             current: usize::MAX,
             ordinal: 0,
             spares,
+            opts,
             summary: true,
         }
     }
@@ -146,12 +149,13 @@ impl<W: Write> CleanWriter<W> {
         if let Dedup::Planned(plan) = &self.dedup
             && !plan.complete()
         {
-            return Err(Error::Resource(
-                "the inputs changed between the two passes of --dedup=prefix: no output written".into(),
-            ));
+            return Err(DedupError::PassesDiffer.into());
         }
         if self.summary {
-            let total = report_summary(summary);
+            let mut total = report_summary(summary);
+            if let Some(absent) = self.opts.select.absent_json(&summary.stats) {
+                total["data"]["where_absent"] = absent;
+            }
             self.report(|_| total)?;
         }
         let Outputs { out, rejects, duplicates, report } = self.outputs;
@@ -198,10 +202,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
         self.current = self.current.wrapping_add(1);
         match (&self.dedup, self.inputs.get(self.current)) {
             (Dedup::Planned(_), Some((name, first))) if name == input && *first == self.ordinal => Ok(()),
-            (Dedup::Planned(_), _) => Err(Error::Resource(format!(
-                "{input}: not the input the first pass of --dedup=prefix read here, or not from \
-                 its first game: the inputs changed while they were read"
-            ))),
+            (Dedup::Planned(_), _) => Err(DedupError::InputChanged { input: input.to_string() }.into()),
             _ => {
                 self.inputs.push((input.to_string(), self.ordinal));
                 Ok(())
@@ -232,7 +233,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                         if let Some(out) = &mut self.outputs.duplicates {
                             if g.verbatim.is_empty() {
                                 return Err(Error::Internal(
-                                    "a duplicates file without CleanOptions::keep_duplicates".into(),
+                                    "a duplicates file without CleanOptions::keep_duplicates",
                                 ));
                             }
                             write(out, verbatim)?;

@@ -1,6 +1,7 @@
 //! `positions`: one record per mainline position of every game (the start position and the
 //! position after each ply, so a game of P valid plies yields P + 1 records), as FEN, EPD, JSON
-//! Lines or CSV, with ply filters and exact deduplication.
+//! Lines or CSV. Which positions are written: by ply (`min_ply`, `max_ply`, `every`), by the
+//! material on the board (`material`), once each (`unique`); which games: the [`Selection`].
 //!
 //! Invariants: records of a game with an error are its valid prefix, or nothing at all with
 //! [`PositionsOptions::skip_errors`]; [`Unique`] runs in the release step ([`Writer`], in input
@@ -15,7 +16,7 @@ use std::sync::Arc;
 
 pub use unique::Unique;
 
-use crate::chess::PackedKey;
+use crate::chess::{PackedKey, Position};
 use crate::error::{Diagnostic, Error};
 use crate::io::Output as Out;
 use crate::jobs::diagnostics;
@@ -24,6 +25,7 @@ use crate::notation::fen::EpMode;
 use crate::pipeline::replay::replay_chunk;
 use crate::pipeline::stats::Stats;
 use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Spare, Spares, Worker};
+use crate::select::material::MaterialSig;
 use crate::select::{FILTERED, Selection};
 use records::{PositionsHooks, epd_id_prefix};
 
@@ -66,6 +68,9 @@ pub struct PositionsOptions {
     pub max_ply: Option<u32>,
     /// Keep plies divisible by this (0 and 1 keep all).
     pub every: u32,
+    /// Keep the positions with exactly one of these materials on the board (empty: all). Unlike
+    /// the game filter [`Selection::material`], which keeps whole games, this picks positions.
+    pub material: Vec<MaterialSig>,
     /// Record the keys needed by [`Unique`] (the release step then drops repeated positions).
     pub unique: bool,
     /// Drop every game with an error, instead of keeping its valid prefix.
@@ -75,11 +80,13 @@ pub struct PositionsOptions {
 }
 
 impl PositionsOptions {
+    /// Whether the position `pos` at `ply` is written (before `unique`).
     #[inline]
-    fn keeps(&self, ply: u32) -> bool {
+    fn keeps(&self, ply: u32, pos: &Position) -> bool {
         ply >= self.min_ply
             && self.max_ply.is_none_or(|m| ply <= m)
             && (self.every <= 1 || ply.is_multiple_of(self.every))
+            && (self.material.is_empty() || self.material.iter().any(|m| m.matches(pos)))
     }
 }
 
@@ -203,6 +210,7 @@ impl Worker for PositionsWorker {
         if hooks.filter.is_active() {
             out.stats.add(FILTERED, hooks.filtered);
         }
+        hooks.filter.count(&mut out.stats);
         self.tag_fields = hooks.tag_fields;
         self.last_len = hooks.out.bytes.len();
         Ok(Output { records: hooks.out, stats: out.stats, end: out.end })

@@ -131,7 +131,7 @@ impl<'o> PositionsHooks<'o> {
     #[inline]
     fn emit(&mut self, game: &Game<'_>, pos: &Position, ply: u32, next: Next<'_>) {
         let opts = self.opts;
-        if !opts.keeps(ply) {
+        if !opts.keeps(ply, pos) {
             return;
         }
         let out = &mut self.out.bytes;

@@ -27,7 +27,7 @@ pub fn is_url(text: &str) -> bool {
 
 /// The hooks of one chunk.
 pub(super) struct Collect<'s> {
-    filter: Filter<'s>,
+    pub(super) filter: Filter<'s>,
     /// With `--player`: the name, lower case.
     player: Option<&'s str>,
     /// The games kept.

@@ -84,6 +84,11 @@ impl Report {
     pub fn new(opts: ReportOptions) -> Report {
         Report { opts: Arc::new(opts) }
     }
+
+    /// The options.
+    pub fn options(&self) -> &ReportOptions {
+        &self.opts
+    }
 }
 
 /// Per-thread state.
@@ -108,7 +113,8 @@ impl Worker for ReportWorker {
 
     fn process(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<ReportChunk>, Error> {
         let hooks = collect::Collect::new(&self.opts.select, self.opts.player.as_deref());
-        let (hooks, out) = replay_chunk(hooks, chunk);
+        let (hooks, mut out) = replay_chunk(hooks, chunk);
+        hooks.filter.count(&mut out.stats);
         let games = hooks
             .games
             .into_iter()

@@ -46,7 +46,53 @@ pub use name::Name;
 pub use plan::Plan;
 pub use seen::Seen;
 
-use crate::error::Error;
+/// Why `--dedup` cannot go on (exit code 74).
+#[derive(Debug, thiserror::Error)]
+pub enum DedupError {
+    /// The distinct games held no longer fit in memory.
+    #[error(
+        "--dedup: out of memory after {distinct} distinct games (about {per_game} bytes each); \
+         split the input, or run without --dedup"
+    )]
+    OutOfMemory {
+        /// Distinct games held.
+        distinct: u64,
+        /// Bytes held a game.
+        per_game: usize,
+    },
+    /// The plan of `prefix` no longer fits in memory.
+    #[error(
+        "--dedup=prefix: out of memory after {distinct} distinct games; split the input, or run \
+         with --dedup=game"
+    )]
+    PlanOutOfMemory {
+        /// Distinct games held.
+        distinct: usize,
+    },
+    /// An input of the writing pass of `prefix` is not the one its first pass read there.
+    #[error(
+        "{input}: not the input the first pass of --dedup=prefix read here, or not from its first \
+         game: the inputs changed while they were read"
+    )]
+    InputChanged {
+        /// The input's name.
+        input: String,
+    },
+    /// A game of the writing pass of `prefix` is not the one its first pass read there.
+    #[error(
+        "{input}: game {game} is not the game the first pass of --dedup=prefix read there: the \
+         input changed while it was read"
+    )]
+    GameChanged {
+        /// The input's name.
+        input: String,
+        /// The game's number in it.
+        game: u64,
+    },
+    /// The writing pass of `prefix` did not read every game of its first pass.
+    #[error("the inputs changed between the two passes of --dedup=prefix: no output written")]
+    PassesDiffer,
+}
 
 /// What makes two games duplicates (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,7 +144,7 @@ impl Dedup {
         game: Option<(&Identity, &[DedupKey])>,
         input: &str,
         number: u64,
-    ) -> Result<Option<Repeat>, Error> {
+    ) -> Result<Option<Repeat>, DedupError> {
         match self {
             Dedup::Off => Ok(None),
             Dedup::Once(seen) => {

@@ -18,9 +18,9 @@
 
 use std::collections::HashMap;
 
+use super::DedupError;
 use super::seen::Seen;
 use super::{DedupKey, Identity, Occasion, Repeat, Rule};
-use crate::error::Error;
 use crate::pgn::GameResult;
 
 /// The decisions of the first pass, applied by the writing pass.
@@ -74,7 +74,7 @@ impl Plan {
 
     /// First pass: the next game read, with its identity and the keys of its mainline's
     /// prefixes (one per ply, the last its own key) when it is a candidate.
-    pub fn survey(&mut self, game: Option<(&Identity, &[DedupKey])>) -> Result<(), Error> {
+    pub fn survey(&mut self, game: Option<(&Identity, &[DedupKey])>) -> Result<(), DedupError> {
         let Some((id, prefixes)) = game else { return self.seen.skip() };
         match self.seen.insert(id)? {
             Some(e) => {
@@ -93,7 +93,12 @@ impl Plan {
 
     /// Marks the entries `only` allows that are shorter records of entry `x`, whose prefixes'
     /// keys are `prefixes`.
-    fn shorter(&mut self, x: u32, prefixes: &[DedupKey], only: impl Fn(u32) -> bool) -> Result<(), Error> {
+    fn shorter(
+        &mut self,
+        x: u32,
+        prefixes: &[DedupKey],
+        only: impl Fn(u32) -> bool,
+    ) -> Result<(), DedupError> {
         let (who, occasion) = (*self.seen.who(x), self.occasions[x as usize]);
         let plies = prefixes.len() as u32;
         // The longest game, one with a result before one without, the first of those.
@@ -118,7 +123,7 @@ impl Plan {
         Ok(())
     }
 
-    fn out_of_memory(&self) -> Error {
+    fn out_of_memory(&self) -> DedupError {
         out_of_memory(self.seen.len())
     }
 
@@ -129,15 +134,10 @@ impl Plan {
         game: Option<(&Identity, &[DedupKey])>,
         input: &str,
         number: u64,
-    ) -> Result<Option<Repeat>, Error> {
+    ) -> Result<Option<Repeat>, DedupError> {
         let n = self.read;
         self.read += 1;
-        let changed = || {
-            Error::Resource(format!(
-                "{input}: game {number} is not the game the first pass of --dedup=prefix read there: \
-                 the input changed while it was read"
-            ))
-        };
+        let changed = || DedupError::GameChanged { input: input.to_string(), game: number };
         let first = self.seen.is_first(n);
         let Some((id, prefixes)) = game else {
             return if first { Err(changed()) } else { Ok(None) };
@@ -181,11 +181,8 @@ impl Plan {
     }
 }
 
-fn out_of_memory(distinct: usize) -> Error {
-    Error::Resource(format!(
-        "--dedup=prefix: out of memory after {distinct} distinct games; split the input, or run \
-         with --dedup=game"
-    ))
+fn out_of_memory(distinct: usize) -> DedupError {
+    DedupError::PlanOutOfMemory { distinct }
 }
 
 #[cfg(test)]

@@ -7,8 +7,8 @@ use std::mem::size_of;
 use hashbrown::HashTable;
 use xxhash_rust::xxh3::xxh3_64;
 
+use super::DedupError;
 use super::{DedupKey, Identity, Rule, Who};
-use crate::error::Error;
 
 /// Distinct games with one moves key a game is compared with (the latest ones; an older one is
 /// found only when equal to it in every fact): the bound that keeps a run linear when thousands
@@ -33,7 +33,7 @@ struct Firsts {
 }
 
 impl Firsts {
-    fn push(&mut self, first: bool) -> Result<(), Error> {
+    fn push(&mut self, first: bool) -> Result<(), DedupError> {
         if self.len.is_multiple_of(64) {
             self.words.try_reserve(1).map_err(|_| out_of_memory(self.ones, self.per_game))?;
             self.words.push(0);
@@ -75,15 +75,12 @@ impl Firsts {
     }
 }
 
-fn out_of_memory(distinct: u64, per_game: usize) -> Error {
-    Error::Resource(format!(
-        "--dedup: out of memory after {distinct} distinct games (about {per_game} bytes each); \
-         split the input, or run without --dedup"
-    ))
+fn out_of_memory(distinct: u64, per_game: usize) -> DedupError {
+    DedupError::OutOfMemory { distinct, per_game }
 }
 
 /// Reserves room for one more element, growing by sixteenths (at least 1024).
-fn grow<T>(v: &mut Vec<T>, distinct: u64, per_game: usize) -> Result<(), Error> {
+fn grow<T>(v: &mut Vec<T>, distinct: u64, per_game: usize) -> Result<(), DedupError> {
     if v.len() == v.capacity() {
         let more = (v.len() / 16).max(1024);
         v.try_reserve_exact(more).map_err(|_| out_of_memory(distinct, per_game))?;
@@ -145,13 +142,13 @@ impl Seen {
     }
 
     /// Counts a game read that is not a candidate (rejected, filtered).
-    pub fn skip(&mut self) -> Result<(), Error> {
+    pub fn skip(&mut self) -> Result<(), DedupError> {
         self.firsts.push(false)
     }
 
     /// The next game read, with identity `id`: `None` the first time it comes (it becomes the
     /// entry numbered [`Seen::len`] before the call), else the entry it repeats.
-    pub fn insert(&mut self, id: &Identity) -> Result<Option<u32>, Error> {
+    pub fn insert(&mut self, id: &Identity) -> Result<Option<u32>, DedupError> {
         let (found, leaving) = match self.rule {
             Rule::Moves => (self.newest(id.key), None),
             Rule::Game | Rule::Prefix => self.same_game(id),
@@ -203,7 +200,7 @@ impl Seen {
     }
 
     /// Adds `id` as a new entry; `leaving` leaves the latest of its key.
-    fn add(&mut self, id: &Identity, leaving: Option<u32>) -> Result<(), Error> {
+    fn add(&mut self, id: &Identity, leaving: Option<u32>) -> Result<(), DedupError> {
         let (rule, distinct, per_game) = (self.rule, self.keys.len() as u64, self.firsts.per_game);
         let oom = || out_of_memory(distinct, per_game);
         let i = u32::try_from(self.keys.len()).ok().filter(|&i| i != NONE).ok_or_else(oom)?;

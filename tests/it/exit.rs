@@ -1,0 +1,41 @@
+//! The exit-code table: the README's and `--help`'s are the library's [`Code`] table.
+
+use pgnkit::exit::Code;
+
+use crate::util::{run, stdout};
+
+/// The rows of the README's table under `## Exit codes`: (code, name, meaning).
+fn readme_rows() -> Vec<(String, String, String)> {
+    let readme = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"));
+    let section = readme.split("\n## Exit codes\n").nth(1).expect("an `## Exit codes` section");
+    section
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2) // the header and its rule
+        .map(|row| {
+            // `\|` is a `|` inside a cell.
+            let row = row.replace("\\|", "\u{0}");
+            let cells: Vec<String> =
+                row.trim_matches('|').split('|').map(|c| c.trim().replace('\u{0}', "|")).collect();
+            assert_eq!(cells.len(), 3, "{row}");
+            (cells[0].clone(), cells[1].trim_matches('`').to_string(), cells[2].clone())
+        })
+        .collect()
+}
+
+#[test]
+fn the_readme_table_is_the_library_table() {
+    let library: Vec<(String, String, String)> = Code::ALL
+        .iter()
+        .map(|c| (c.number().to_string(), c.name().to_string(), c.meaning().to_string()))
+        .collect();
+    assert_eq!(readme_rows(), library);
+}
+
+#[test]
+fn help_ends_with_the_library_table() {
+    let o = run(&["--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).trim_end().ends_with(&Code::help()), "{}", stdout(&o));
+}
