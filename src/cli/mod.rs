@@ -69,6 +69,9 @@ enum Command {
     /// its share.
     #[command(after_help = cmd::index::EXAMPLES)]
     Index(cmd::index::Args),
+    /// Work on annotate's evaluation caches: `cache merge A B ... -o C` adds several into one.
+    #[command(after_help = cmd::cache::EXAMPLES)]
+    Cache(cmd::cache::Args),
     /// Print a shell completion script.
     Completions {
         /// The shell: bash, zsh, fish, elvish or powershell.
@@ -167,6 +170,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => cmd::bench::run(&args),
         Command::Merge(args) => cmd::merge::run(&args),
         Command::Index(args) => cmd::index::run(&args),
+        Command::Cache(args) => cmd::cache::run(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "pgnkit", &mut std::io::stdout());
             Ok(Code::Ok)

@@ -2,6 +2,7 @@
 
 pub mod annotate;
 pub mod bench;
+pub mod cache;
 pub mod check;
 pub mod clean;
 pub mod index;
