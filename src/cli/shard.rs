@@ -24,8 +24,9 @@ pub struct ShardArgs {
     /// any machine and at any -j. Outputs become parts (`-o out.pgn` writes
     /// `out.pgn.part-I-of-N`) with a manifest beside them; `pgnkit merge` joins them. `auto`
     /// reads the scheduler's index (Slurm, Kubernetes, AWS Batch, Google Batch). A shard of a
-    /// plain file reads the file before its share once at skip speed to find its first game; a
-    /// compressed file is decompressed from its start.
+    /// plain file reads the file before its share once at skip speed to find its first game, or
+    /// only the MiB before it with `pgnkit index`'s sidecar; a compressed file is decompressed
+    /// from its start. Not for stdin, clean --dedup, positions --unique, annotate --format epd.
     #[arg(long, value_name = "I/N|auto")]
     pub shard: Option<String>,
     /// The number of shards for `--shard auto` where the scheduler does not say it
