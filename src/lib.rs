@@ -122,6 +122,7 @@ pub mod pgn;
 pub mod pipeline;
 pub mod search;
 pub mod select;
+pub mod shard;
 
 pub use chess::{Color, Move, Position, Role, Square, Variant};
 

@@ -84,6 +84,7 @@ use crate::chess::Position;
 use crate::notation::{EpMode, write_epd};
 
 mod key;
+pub mod merge;
 mod row;
 #[cfg(test)]
 mod tests;

@@ -36,6 +36,8 @@ pub struct HeadArgs {
     /// Target chunk size in KiB (output does not depend on it).
     #[arg(long, value_name = "KIB", hide = true)]
     pub chunk_kib: Option<usize>,
+    #[command(flatten)]
+    pub shard: crate::cli::shard::ShardArgs,
 }
 
 impl HeadArgs {

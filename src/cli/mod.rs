@@ -6,10 +6,11 @@ mod cmd;
 mod fail;
 mod interrupt;
 mod progress;
+mod shard;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use pgnkit::exit::Code;
 
@@ -59,6 +60,17 @@ enum Command {
     /// Search fixed positions: print the engine's node signature and its speed.
     #[command(after_help = cmd::bench::EXAMPLES)]
     Bench(cmd::bench::Args),
+    /// Join the parts the shards of one run wrote (`--shard I/N`) into the outputs one run
+    /// writes, after checking that every game was handled exactly once.
+    #[command(after_help = cmd::merge::EXAMPLES)]
+    Merge(cmd::merge::Args),
+    /// Write the sidecar index of a plain PGN file, so that each `--shard` starts reading near
+    /// its share.
+    #[command(after_help = cmd::index::EXAMPLES)]
+    Index(cmd::index::Args),
+    /// Work on annotate's evaluation caches: `cache merge A B ... -o C` adds several into one.
+    #[command(after_help = cmd::cache::EXAMPLES)]
+    Cache(cmd::cache::Args),
     /// Print a shell completion script.
     Completions {
         /// The shell: bash, zsh, fish, elvish or powershell.
@@ -68,8 +80,12 @@ enum Command {
 
 /// Parses the command line, runs it and returns the exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = Cli::command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let cli = match parsed {
+        Ok((cli, matches)) => {
+            shard::remember(matches);
+            cli
+        }
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() { Code::Usage.into() } else { Code::Ok.into() };
@@ -87,6 +103,9 @@ pub fn main() -> ExitCode {
         Command::Play(args) => cmd::play::run(&args),
         Command::Show(args) => cmd::show::run(&args),
         Command::Bench(args) => cmd::bench::run(&args),
+        Command::Merge(args) => cmd::merge::run(&args),
+        Command::Index(args) => cmd::index::run(&args),
+        Command::Cache(args) => cmd::cache::run(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "pgnkit", &mut std::io::stdout());
             Ok(Code::Ok)

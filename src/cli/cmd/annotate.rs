@@ -13,13 +13,13 @@ use pgnkit::jobs::annotate::{
     Annotate, AnnotateOptions, AnnotateWriter, DEFAULT_NODES, EngineChoice, Format, UNEVALUATED, Variations,
     sink,
 };
-use pgnkit::jobs::run;
 
 use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish_records, warn_absent};
 use crate::cli::fail::Fail;
 use crate::cli::interrupt;
 use crate::cli::progress::Progress;
 use pgnkit::exit::Code;
+use crate::cli::shard::{self, Sharding};
 use pgnkit::jobs::diagnostics::Records;
 
 pub const EXAMPLES: &str = "\
@@ -209,13 +209,26 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let engines =
         args.engines.or(args.head.threads).filter(|&n| n > 0).unwrap_or_else(pgnkit::pipeline::cores);
     let job = Annotate::new(opts);
-    let out = args.head.create_output()?;
+    let mut sharding = Sharding::new(&args.head, "annotate")?;
     let format = job.options().format;
+    if let Some(s) = &sharding
+        && format == Format::Epd
+    {
+        return Err(Fail::usage(format!(
+            "--shard {}: annotate --format epd cannot be sharded yet; use --format pgn or jsonl",
+            s.spec()
+        )));
+    }
+    let footer = if format == Format::Jsonl { "annotate-summary" } else { "" };
+    let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, b"", footer)?;
     let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines);
+    if sharding.is_some() {
+        writer = writer.part();
+    }
     let progress = Progress::new(args.head.quiet);
     let mut run_opts = args.head.run_options();
     run_opts.threads = engines;
-    let result = run::run(&job, &args.head.files, &run_opts, &progress, &mut writer);
+    let result = shard::run(&job, &args.head, &run_opts, &sharding, &progress, &mut writer);
     // Whatever happened, what the engines found is committed: the next run resumes from it.
     let flushed = cache.as_ref().map(|c| c.flush());
     let summary = result?;
@@ -239,6 +252,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             );
         }
     }
+    let cache_json = cache_stats.map(|c| {
+        serde_json::json!({"hits": c.hits, "misses": c.misses, "stale": c.stale, "stores": c.stores, "commits": c.commits})
+    });
+    let extra = serde_json::json!({"engines": engines, "cache": cache_json});
+    Sharding::conclude(sharding, &summary, code, &job.options().select, extra)?;
     drop(job);
     if let Some(c) = cache.and_then(Arc::into_inner) {
         let _ = c.close();

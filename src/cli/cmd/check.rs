@@ -4,13 +4,14 @@
 use std::sync::Arc;
 
 use pgnkit::jobs::check::{Check, CheckOptions, Report};
-use pgnkit::jobs::{diagnostics, run};
+use pgnkit::jobs::diagnostics;
 
 use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish, warn_absent};
 use crate::cli::fail::Fail;
 use crate::cli::interrupt;
 use crate::cli::progress::Progress;
 use pgnkit::exit::Code;
+use crate::cli::shard::{self, Sharding};
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -50,15 +51,21 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
     let select = Arc::new(args.select.selection(Some(&args.plies))?);
     let job = Check { opts: CheckOptions { strict_san: args.strict_san, games: args.games }, select };
-    let out = args.head.create_output()?;
+    let mut sharding = Sharding::new(&args.head, "check")?;
+    let footer = if args.json { "check-summary" } else { "" };
+    let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, b"", footer)?;
     let mut report = Report::new(out, args.json);
+    if sharding.is_some() {
+        report = report.part();
+    }
     let progress = Progress::new(args.head.quiet);
-    let summary = run::run(&job, &args.head.files, &args.head.run_options(), &progress, &mut report)?;
+    let summary = shard::run(&job, &args.head, &args.head.run_options(), &sharding, &progress, &mut report)?;
     report.finish(&summary, &job.select)?;
     let failures = summary.stats.games_with_errors > 0;
     let code = finish(&args.head, &summary, Leaves::Prefix, failures, || {
         diagnostics::summary_text("check", &summary.stats, summary.elapsed)
     });
     warn_absent(&job.select, &summary.stats);
+    Sharding::conclude(sharding, &summary, code, &job.select, serde_json::Value::Null)?;
     Ok(code)
 }

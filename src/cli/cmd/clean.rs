@@ -5,7 +5,6 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use pgnkit::io::Output;
 use pgnkit::jobs::clean::sink::{DUPLICATES, FILTERED, KEPT_BROKEN, REJECTED, WRITTEN};
 use pgnkit::jobs::clean::{Clean, CleanOptions, CleanWriter, EcoTags, Outputs, Rule, Survey};
 use pgnkit::jobs::run::Summary;
@@ -17,6 +16,7 @@ use crate::cli::fail::Fail;
 use crate::cli::interrupt;
 use crate::cli::progress::Progress;
 use pgnkit::exit::Code;
+use crate::cli::shard::{self, Sharding};
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -172,7 +172,7 @@ fn options(args: &Args) -> Result<CleanOptions, Fail> {
 }
 
 /// The ledger, one line per input read and a total, for stderr.
-fn ledger(summary: &Summary) -> String {
+pub(crate) fn ledger(summary: &Summary) -> String {
     let line = |name: &str, s: &pgnkit::pipeline::stats::Stats| {
         let broken = s.get(KEPT_BROKEN);
         let broken = if broken > 0 { format!(" ({broken} kept broken)") } else { String::new() };
@@ -216,13 +216,25 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             f.display()
         )));
     }
-    let inputs = args.head.output_options();
-    let create = |path: &Option<PathBuf>| path.as_ref().map(|p| Output::create(p, &inputs)).transpose();
+    let mut sharding = Sharding::new(&args.head, "clean")?;
+    if let Some(s) = &sharding
+        && args.dedup.is_some()
+    {
+        return Err(Fail::usage(format!(
+            "--shard {}: --dedup across shards is not supported yet; deduplicate the merged output",
+            s.spec()
+        )));
+    }
+    let head = &args.head;
+    let out = shard::create(&mut sharding, head, "output", &head.output, b"", "")?;
+    let mut create = |role, path: &Option<PathBuf>, footer| {
+        path.as_ref().map(|p| shard::create(&mut sharding, head, role, p, b"", footer)).transpose()
+    };
     let outputs = Outputs {
-        out: args.head.create_output()?,
-        rejects: create(&args.rejects)?,
-        duplicates: create(&args.duplicates)?,
-        report: create(&args.report)?,
+        out,
+        rejects: create("rejects", &args.rejects, "")?,
+        duplicates: create("duplicates", &args.duplicates, "")?,
+        report: create("report", &args.report, "clean-report")?,
     };
     let progress = Progress::new(args.head.quiet);
     let run_options = args.head.run_options();
@@ -239,7 +251,10 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     } else {
         (CleanWriter::new(&job, outputs, std::io::stderr()), Duration::ZERO)
     };
-    let mut summary = run::run(&job, &args.head.files, &run_options, &progress, &mut writer)?;
+    if sharding.is_some() {
+        writer = writer.part();
+    }
+    let mut summary = shard::run(&job, &args.head, &run_options, &sharding, &progress, &mut writer)?;
     summary.elapsed += first_pass;
     writer.finish(&summary)?;
     let failures = summary.stats.get(REJECTED) > 0;
@@ -247,5 +262,6 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         diagnostics::summary_text("clean", &summary.stats, summary.elapsed) + &ledger(&summary)
     });
     warn_absent(&job.options().select, &summary.stats);
+    Sharding::conclude(sharding, &summary, code, &job.options().select, serde_json::Value::Null)?;
     Ok(code)
 }

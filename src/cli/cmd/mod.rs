@@ -2,8 +2,11 @@
 
 pub mod annotate;
 pub mod bench;
+pub mod cache;
 pub mod check;
 pub mod clean;
+pub mod index;
+pub mod merge;
 pub mod perft;
 pub mod play;
 pub mod positions;

@@ -1,8 +1,8 @@
 //! `pgnkit positions`: one record per mainline position (FEN, EPD, JSON Lines or CSV) to stdout
 //! or `-o FILE`; error diagnostics and a summary on stderr; exit 1 when some game has an error.
 
-use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, Writer};
-use pgnkit::jobs::{diagnostics, run};
+use pgnkit::jobs::diagnostics;
+use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, Writer, csv_header};
 use pgnkit::notation::EpMode;
 
 use crate::cli::args::{HeadArgs, Leaves, SelectArgs, finish, warn_absent};
@@ -10,6 +10,7 @@ use crate::cli::fail::Fail;
 use crate::cli::interrupt;
 use crate::cli::progress::Progress;
 use pgnkit::exit::Code;
+use crate::cli::shard::{self, Sharding};
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -131,15 +132,30 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
     let job = Positions::new(options(args)?);
-    let out = args.head.create_output()?;
-    let mut writer = Writer::new(&job, out, std::io::stderr())?;
+    let mut sharding = Sharding::new(&args.head, "positions")?;
+    if let Some(s) = &sharding
+        && args.unique
+    {
+        return Err(Fail::usage(format!(
+            "--shard {}: --unique across shards is not supported yet; run positions --unique over the merged output's games",
+            s.spec()
+        )));
+    }
+    let opts = job.options();
+    let header = if opts.format == Format::Csv { csv_header(&opts.tags) } else { Vec::new() };
+    let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, &header, "")?;
+    let mut writer = match sharding {
+        Some(_) => Writer::part(&job, out, std::io::stderr()),
+        None => Writer::new(&job, out, std::io::stderr())?,
+    };
     let progress = Progress::new(args.head.quiet);
-    let summary = run::run(&job, &args.head.files, &args.head.run_options(), &progress, &mut writer)?;
+    let summary = shard::run(&job, &args.head, &args.head.run_options(), &sharding, &progress, &mut writer)?;
     writer.finish(&summary)?;
     let failures = summary.stats.games_with_errors > 0;
     let code = finish(&args.head, &summary, Leaves::Prefix, failures, || {
         diagnostics::summary_text("positions", &summary.stats, summary.elapsed)
     });
     warn_absent(&job.options().select, &summary.stats);
+    Sharding::conclude(sharding, &summary, code, &job.options().select, serde_json::Value::Null)?;
     Ok(code)
 }

@@ -83,6 +83,11 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
+    if args.head.shard.shard.is_some() {
+        return Err(Fail::usage(
+            "report cannot be sharded: it adds up the whole collection; run it over the merged output of annotate",
+        ));
+    }
     let selection = args.select.selection(Some(&args.plies))?;
     let player = args.player.as_ref().map(|p| p.trim().to_lowercase()).filter(|p| !p.is_empty());
     let names: Vec<String> = args.head.files.iter().map(|f| run::display_name(f)).collect();

@@ -27,12 +27,19 @@ pub struct AnnotateWriter<W> {
     format: Format,
     engines: usize,
     file: String,
+    /// JSON Lines end with the summary record (not a shard's part: `merge` writes it).
+    summary: bool,
 }
 
 impl<W: Write> AnnotateWriter<W> {
     /// A writer of `format` to `out`, for a run with `engines` engines.
     pub fn new(out: Output, diagnostics: W, format: Format, engines: usize) -> AnnotateWriter<W> {
-        AnnotateWriter { out, diagnostics, format, engines, file: String::new() }
+        AnnotateWriter { out, diagnostics, format, engines, file: String::new(), summary: true }
+    }
+
+    /// The same writer for a shard's part: without the summary record.
+    pub fn part(self) -> AnnotateWriter<W> {
+        AnnotateWriter { summary: false, ..self }
     }
 
     /// Ends the output: the summary record (JSON Lines), then the file put in place; with
@@ -47,7 +54,7 @@ impl<W: Write> AnnotateWriter<W> {
         if summary.stopped.is_some() || summary.input_failed() {
             return Ok(()); // dropped: the temporary file goes
         }
-        if self.format == Format::Jsonl {
+        if self.format == Format::Jsonl && self.summary {
             let mut record = summary_json(summary, cache, self.engines);
             if let Some(absent) = select.absent_json(&summary.stats) {
                 record["data"]["where_absent"] = absent;

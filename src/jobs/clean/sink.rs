@@ -60,6 +60,8 @@ pub struct CleanWriter<W> {
     spares: Arc<Spares<CleanChunk>>,
     /// The job's options (the summary names the filters' absent tags).
     opts: Arc<CleanOptions>,
+    /// The report ends with the summary record (not a shard's part: `merge` writes it).
+    summary: bool,
 }
 
 impl<W: Write> CleanWriter<W> {
@@ -87,7 +89,22 @@ impl<W: Write> CleanWriter<W> {
         inputs: Vec<(String, u64)>,
     ) -> CleanWriter<W> {
         let (spares, opts) = (job.spares.clone(), job.opts.clone());
-        CleanWriter { outputs, diagnostics, dedup, inputs, current: usize::MAX, ordinal: 0, spares, opts }
+        CleanWriter {
+            outputs,
+            diagnostics,
+            dedup,
+            inputs,
+            current: usize::MAX,
+            ordinal: 0,
+            spares,
+            opts,
+            summary: true,
+        }
+    }
+
+    /// The same writer for a shard's parts: the report without its summary record.
+    pub fn part(self) -> CleanWriter<W> {
+        CleanWriter { summary: false, ..self }
     }
 
     fn file(&self) -> &str {
@@ -134,34 +151,13 @@ impl<W: Write> CleanWriter<W> {
         {
             return Err(DedupError::PassesDiffer.into());
         }
-        let ledger = |stats: &Stats| {
-            let repairs: serde_json::Map<String, Value> = stats
-                .counts
-                .iter()
-                .filter_map(|&(k, n)| k.strip_prefix("repaired_").map(|k| (k.to_string(), json!(n))))
-                .collect();
-            json!({
-                "read": stats.games, "written": stats.get(WRITTEN), "rejected": stats.get(REJECTED),
-                "filtered": stats.get(FILTERED), "duplicates": stats.get(DUPLICATES),
-                "kept_broken": stats.get(KEPT_BROKEN), "repairs": repairs,
-            })
-        };
-        let inputs: Vec<Value> = summary
-            .inputs
-            .iter()
-            .map(|i| {
-                let mut l = ledger(&i.stats);
-                l["file"] = i.name.clone().into();
-                l
-            })
-            .collect();
-        let mut total = diagnostics::summary_json("clean", &summary.stats, summary.elapsed);
-        total["data"]["ledger"] = ledger(&summary.stats);
-        total["data"]["inputs"] = inputs.into();
-        if let Some(absent) = self.opts.select.absent_json(&summary.stats) {
-            total["data"]["where_absent"] = absent;
+        if self.summary {
+            let mut total = report_summary(summary);
+            if let Some(absent) = self.opts.select.absent_json(&summary.stats) {
+                total["data"]["where_absent"] = absent;
+            }
+            self.report(|_| total)?;
         }
-        self.report(|_| total)?;
         let Outputs { out, rejects, duplicates, report } = self.outputs;
         out.finish()?;
         for o in [rejects, duplicates, report].into_iter().flatten() {
@@ -169,6 +165,36 @@ impl<W: Write> CleanWriter<W> {
         }
         Ok(())
     }
+}
+
+/// The report's summary record: the usual summary with the ledger in total and per input (what
+/// a single run writes last, and `merge` from the shards' ledgers).
+pub fn report_summary(summary: &Summary) -> Value {
+    let ledger = |stats: &Stats| {
+        let repairs: serde_json::Map<String, Value> = stats
+            .counts
+            .iter()
+            .filter_map(|&(k, n)| k.strip_prefix("repaired_").map(|k| (k.to_string(), json!(n))))
+            .collect();
+        json!({
+            "read": stats.games, "written": stats.get(WRITTEN), "rejected": stats.get(REJECTED),
+            "filtered": stats.get(FILTERED), "duplicates": stats.get(DUPLICATES),
+            "kept_broken": stats.get(KEPT_BROKEN), "repairs": repairs,
+        })
+    };
+    let inputs: Vec<Value> = summary
+        .inputs
+        .iter()
+        .map(|i| {
+            let mut l = ledger(&i.stats);
+            l["file"] = i.name.clone().into();
+            l
+        })
+        .collect();
+    let mut total = diagnostics::summary_json("clean", &summary.stats, summary.elapsed);
+    total["data"]["ledger"] = ledger(&summary.stats);
+    total["data"]["inputs"] = inputs.into();
+    total
 }
 
 impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {

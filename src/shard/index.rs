@@ -1,0 +1,151 @@
+//! `pgnkit index`: a small sidecar beside a plain input (`FILE.pgnkit-index`, JSON) holding the
+//! exact game start at or after every [`STEP`] bytes (1 MiB: a shard reads half of that on average before each end of its share) with the games and line breaks before it,
+//! made in one pass at the reader's skip speed. A shard that finds it (and its fingerprint
+//! matching the input's) reads from the indexed start before its own instead of from the
+//! input's beginning; the parts are the same either way. A sidecar whose fingerprint differs is
+//! stale: an error, never used.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::error::Error;
+use crate::io::{Compression, Input, InputOptions};
+use crate::pipeline::Start;
+
+use super::fingerprint::fingerprint;
+use super::plan::scan;
+
+/// Bytes between indexed points.
+pub const STEP: u64 = 1 << 20;
+
+/// The format this pgnkit writes and reads.
+pub const FORMAT_VERSION: u64 = 1;
+
+/// The sidecar of `input`.
+pub fn index_path(input: &Path) -> PathBuf {
+    let mut name = input.as_os_str().to_os_string();
+    name.push(".pgnkit-index");
+    PathBuf::from(name)
+}
+
+/// An input's index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Index {
+    /// The input's fingerprint when indexed.
+    pub fingerprint: String,
+    /// Game starts with their numbers, increasing.
+    pub points: Vec<Start>,
+    /// Where the input ends: its games and line breaks in all.
+    pub end: Start,
+}
+
+impl Index {
+    /// Indexes the plain file `path` in one pass; `scanned` counts the bytes read.
+    pub fn build(path: &Path) -> Result<Index, Error> {
+        let input = Input::open(path, InputOptions::default())?;
+        if input.compression != Compression::None {
+            return Err(Error::Usage(crate::error::UsageError::rule(format!(
+                "{}: {} input is not indexed: a shard decompresses it from its start",
+                path.display(),
+                input.compression.name()
+            ))));
+        }
+        let size = input.total_size.unwrap_or(0);
+        let fingerprint = fingerprint(path)
+            .map_err(|source| Error::Input(crate::io::InputError::Io { path: path.to_owned(), source }))?;
+        let mut targets: Vec<u64> = (1..=size / STEP).map(|k| k * STEP).collect();
+        targets.push(u64::MAX);
+        let mut scanned = 0;
+        let mut points = scan(input, &targets, Start::default(), &mut scanned)?;
+        let end = points.pop().unwrap_or_default();
+        points.dedup();
+        points.retain(|p| p.offset < end.offset);
+        Ok(Index { fingerprint, points, end })
+    }
+
+    /// The index beside `input` when there is one; an error when it is stale (made of another
+    /// version of the input) or unreadable.
+    pub fn beside(input: &Path, fingerprint: &str) -> Result<Option<Index>, Error> {
+        let path = index_path(input);
+        let text = match std::fs::read(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => {
+                return Err(Error::Usage(crate::error::UsageError::rule(format!("{}: {e}", path.display()))));
+            }
+        };
+        let bad = |why: String| {
+            Error::Usage(crate::error::UsageError::rule(format!(
+                "{}: {why}; remove it or run `pgnkit index {}` again",
+                path.display(),
+                input.display()
+            )))
+        };
+        let v: Value = serde_json::from_slice(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
+        let index = Index::from_json(&v).map_err(bad)?;
+        if index.fingerprint != fingerprint {
+            return Err(bad("stale: the input changed since it was indexed".into()));
+        }
+        Ok(Some(index))
+    }
+
+    /// The last indexed game start at or before `offset` (the input's start when none).
+    pub fn before(&self, offset: u64) -> Start {
+        let i = self.points.partition_point(|p| p.offset <= offset);
+        if i == 0 { Start::default() } else { self.points[i - 1] }
+    }
+
+    /// The index as JSON.
+    pub fn to_json(&self) -> Value {
+        let point = |p: &Start| json!([p.offset, p.game, p.line, p.column]);
+        json!({
+            "format": "pgnkit index", "format_version": FORMAT_VERSION,
+            "fingerprint": self.fingerprint, "compression": "plain", "step": STEP,
+            "games": self.end.game, "lines": self.end.line, "end": point(&self.end),
+            "points": self.points.iter().map(point).collect::<Vec<_>>(),
+        })
+    }
+
+    /// Reads an index back.
+    pub fn from_json(v: &Value) -> Result<Index, String> {
+        if v.get("format").and_then(Value::as_str) != Some("pgnkit index") {
+            return Err("not a pgnkit index".into());
+        }
+        if v.get("format_version").and_then(Value::as_u64) != Some(FORMAT_VERSION) {
+            return Err(format!("not index format {FORMAT_VERSION}"));
+        }
+        let point = |p: &Value| -> Result<Start, String> {
+            let n = |i: usize| p.get(i).and_then(Value::as_u64).ok_or_else(|| "a bad point".to_string());
+            Ok(Start { offset: n(0)?, game: n(1)?, line: n(2)?, column: n(3)? })
+        };
+        let points = v
+            .get("points")
+            .and_then(Value::as_array)
+            .ok_or("no points")?
+            .iter()
+            .map(point)
+            .collect::<Result<Vec<_>, _>>()?;
+        if points.windows(2).any(|w| w[0].offset >= w[1].offset) {
+            return Err("points out of order".into());
+        }
+        Ok(Index {
+            fingerprint: v.get("fingerprint").and_then(Value::as_str).ok_or("no fingerprint")?.into(),
+            points,
+            end: point(v.get("end").ok_or("no end")?)?,
+        })
+    }
+
+    /// Writes the index beside `input` (under a temporary name, renamed when complete).
+    pub fn write(&self, input: &Path) -> std::io::Result<PathBuf> {
+        let path = index_path(input);
+        let mut temp = path.as_os_str().to_os_string();
+        temp.push(format!(".pgnkit-tmp-{}", std::process::id()));
+        let temp = PathBuf::from(temp);
+        std::fs::write(&temp, self.to_json().to_string() + "\n")?;
+        std::fs::rename(&temp, &path).inspect_err(|_| {
+            let _ = std::fs::remove_file(&temp);
+        })?;
+        Ok(path)
+    }
+}
