@@ -5,6 +5,7 @@ mod annotate;
 mod check;
 mod ci;
 mod clean;
+mod cluster;
 mod encoding;
 // The fuzz targets' properties and PGN event trace, shared with `tests/fuzz` (one copy).
 #[path = "../fuzz/src/checks.rs"]
@@ -24,4 +25,6 @@ mod select;
 mod signal;
 #[path = "../common/skip.rs"]
 mod skip;
+#[path = "../common/slurm.rs"]
+mod slurm;
 mod util;
