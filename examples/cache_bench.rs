@@ -1,15 +1,15 @@
 //! What the evaluation cache costs: `cache_bench [N] [FILE]` stores N analyses of distinct
 //! positions (from random games, each with a 12-move PV) in a new cache file, then looks them
 //! all up from the file (hits, on one thread and on two), looks them up under another limit
-//! (misses), and times commits of 1, 100 and 1000 rows. Figures in `src/annotate/cache.rs`.
+//! (misses), and times commits of 1, 100 and 1000 rows. Figures in `src/analysis/cache.rs`.
 //!
 //! `cargo run --release --example cache_bench [-- 100000 /tmp/bench.sqlite]`
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
+use pgnkit::analysis::cache::{Cache, CommitPolicy, EngineId};
 use pgnkit::analysis::{Analysis, Limit, Score};
-use pgnkit::annotate::cache::{Cache, CommitPolicy, EngineId};
 use pgnkit::chess::Position;
 use pgnkit::notation::{EpMode, write_epd};
 

@@ -111,7 +111,6 @@
 //! ```
 
 pub mod analysis;
-pub mod annotate;
 pub mod chess;
 pub mod engine;
 pub mod error;
@@ -122,6 +121,7 @@ pub mod pgn;
 pub mod pipeline;
 pub mod search;
 pub mod select;
+pub mod shard;
 
 pub use chess::{Color, Move, Position, Role, Square, Variant};
 

@@ -5,10 +5,11 @@ mod cmd;
 mod exit;
 mod interrupt;
 mod progress;
+mod shard;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 pub use exit::Code;
 
@@ -58,6 +59,10 @@ enum Command {
     /// Search fixed positions: print the engine's node signature and its speed.
     #[command(after_help = cmd::bench::EXAMPLES)]
     Bench(cmd::bench::Args),
+    /// Join the parts the shards of one run wrote (`--shard I/N`) into the outputs one run
+    /// writes, after checking that every game was handled exactly once.
+    #[command(after_help = cmd::merge::EXAMPLES)]
+    Merge(cmd::merge::Args),
     /// Print a shell completion script.
     Completions {
         /// The shell: bash, zsh, fish, elvish or powershell.
@@ -118,8 +123,12 @@ impl From<std::io::Error> for Fail {
 
 /// Parses the command line, runs it and returns the exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = Cli::command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let cli = match parsed {
+        Ok((cli, matches)) => {
+            shard::remember(matches);
+            cli
+        }
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() { Code::Usage.into() } else { Code::Ok.into() };
@@ -137,6 +146,7 @@ pub fn main() -> ExitCode {
         Command::Play(args) => cmd::play::run(&args),
         Command::Show(args) => cmd::show::run(&args),
         Command::Bench(args) => cmd::bench::run(&args),
+        Command::Merge(args) => cmd::merge::run(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "pgnkit", &mut std::io::stdout());
             Ok(Code::Ok)

@@ -170,6 +170,12 @@ impl Output {
     /// # Ok::<(), pgnkit::io::OutputError>(())
     /// ```
     pub fn create(path: &Path, opts: &OutputOptions) -> Result<Output, OutputError> {
+        Output::create_as(path, path, opts)
+    }
+
+    /// Creates the file `path`, compressed as the name `named` says (a shard's part of a `.zst`
+    /// output is zstd, whatever its own name ends with).
+    pub fn create_as(path: &Path, named: &Path, opts: &OutputOptions) -> Result<Output, OutputError> {
         if path == Path::new("-") {
             return Ok(Output {
                 sink: Some(Sink::Stdout(BufWriter::with_capacity(1 << 16, io::stdout()))),
@@ -202,7 +208,7 @@ impl Output {
             (File::create(&temp).map_err(create_err)?, Some(temp))
         };
         let buf = BufWriter::with_capacity(1 << 16, Synced::new(file, temp.is_some()));
-        let sink = if path.extension().is_some_and(|e| e == "zst") {
+        let sink = if named.extension().is_some_and(|e| e == "zst") {
             let level = if opts.zstd_level == 0 { 3 } else { opts.zstd_level };
             match zstd::stream::write::Encoder::new(buf, level) {
                 Ok(e) => Sink::Zstd(e),
@@ -213,7 +219,7 @@ impl Output {
                     return Err(create_err(e));
                 }
             }
-        } else if path.extension().is_some_and(|e| e == "gz") {
+        } else if named.extension().is_some_and(|e| e == "gz") {
             Sink::Gzip(flate2::write::GzEncoder::new(buf, flate2::Compression::default()))
         } else {
             Sink::File(buf)

@@ -224,17 +224,24 @@ pub struct Report {
     out: Out,
     json: bool,
     file: String,
+    /// Ends with the JSON summary record (not a shard's part: `merge` writes it).
+    summary: bool,
 }
 
 impl Report {
     /// A report written to `out`, in JSON Lines when `json`.
     pub fn new(out: Out, json: bool) -> Report {
-        Report { out, json, file: String::new() }
+        Report { out, json, file: String::new(), summary: true }
+    }
+
+    /// The same report as a shard's part: without the summary record, which `merge` writes.
+    pub fn part(self) -> Report {
+        Report { summary: false, ..self }
     }
 
     /// Writes the JSON summary (marked `"interrupted": true` when the run was) and flushes.
     pub fn finish(mut self, summary: &Summary) -> Result<(), Error> {
-        if self.json {
+        if self.json && self.summary {
             let mut record = diagnostics::summary_json("check", &summary.stats, summary.elapsed);
             if summary.stopped.is_some() {
                 record["data"]["interrupted"] = true.into();

@@ -7,7 +7,6 @@ pub mod annotate;
 pub mod check;
 pub mod clean;
 pub mod diagnostics;
-pub mod export;
 pub mod positions;
 pub mod report;
 pub mod run;

@@ -6,13 +6,33 @@
 //! boundary; a failing worker or sink stops it with its [`Error`]. Workers are kept from one input
 //! to the next.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
 use crate::io::{Input, InputError, InputOptions, PageDropper, Source};
 use crate::pipeline::stats::Stats;
-use crate::pipeline::{self, InputInfo, Job, Observer, PipelineError, Records, Run, Workers};
+use crate::pipeline::{self, InputInfo, Job, Observer, PipelineError, Records, Run, Start, Workers};
+
+/// The part of an input a run reads (a shard's share): from `start`, an exact game start, up to
+/// the (decompressed) offset `end`, another one or the end of the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// Where the part begins, with the games and lines before it.
+    pub start: Start,
+    /// Where it ends.
+    pub end: u64,
+}
+
+/// One input of a run: its path and the part of it read (`None`: all of it).
+#[derive(Clone, Debug)]
+pub struct Share {
+    /// The path (`-` for stdin).
+    pub path: PathBuf,
+    /// The part read.
+    pub span: Option<Span>,
+}
 
 /// How a run reads its inputs and how many threads work.
 #[derive(Clone, Copy, Debug)]
@@ -135,13 +155,38 @@ pub fn run<J: Job>(
     observer: &dyn Observer,
     sink: &mut impl Sink<Records<J>>,
 ) -> Result<Summary, Error> {
+    let shares: Vec<Share> = inputs.iter().map(|p| Share { path: p.clone(), span: None }).collect();
+    run_shares(job, &shares, opts, observer, sink)
+}
+
+/// Skips the first `n` bytes of a stream; fewer is an unexpected end (the input shrank).
+fn skip(r: &mut dyn std::io::Read, n: u64) -> std::io::Result<()> {
+    let skipped = std::io::copy(&mut r.take(n), &mut std::io::sink())?;
+    if skipped < n {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::UnexpectedEof,
+            format!("the input ends at byte {skipped}, before its share starts at byte {n}: it changed"),
+        ));
+    }
+    Ok(())
+}
+
+/// [`run`] over parts of inputs: the records of each part carry the offsets and numbers a run
+/// over the whole input gives them.
+pub fn run_shares<J: Job>(
+    job: &J,
+    inputs: &[Share],
+    opts: &RunOptions,
+    observer: &dyn Observer,
+    sink: &mut impl Sink<Records<J>>,
+) -> Result<Summary, Error> {
     let start = Instant::now();
     let workers = Workers::default();
     let pipeline_opts =
         pipeline::Options { threads: opts.threads.max(1), chunk_size: opts.chunk_size.max(1) };
     let mut summary =
         Summary { stats: Stats::default(), inputs: Vec::new(), stopped: None, elapsed: Duration::ZERO };
-    for path in inputs {
+    for Share { path, span } in inputs {
         let name = display_name(path);
         let input = match Input::open(path, InputOptions { no_mmap: opts.no_mmap }) {
             Ok(i) => i,
@@ -163,9 +208,14 @@ pub fn run<J: Job>(
                 sink.release(out.records, &mut stats)
             };
             let compression = input.compression;
+            let from = span.map_or(Start::default(), |s| s.start);
             let r = match input.source {
                 Source::Mapped(map) => {
-                    let dropping = Dropping { observer, pages: PageDropper::new(&map) };
+                    let len = map.len() as u64;
+                    let (at, end) = span.map_or((0, len), |s| (s.start.offset.min(len), s.end.min(len)));
+                    let pages = PageDropper::new(&map);
+                    pages.advance(at as usize);
+                    let dropping = Dropping { observer, pages };
                     let run = Run {
                         name: &name,
                         job,
@@ -173,11 +223,26 @@ pub fn run<J: Job>(
                         opts: &pipeline_opts,
                         observer: &dropping,
                     };
-                    pipeline::run(pipeline::Input::Slice(&map), &run, release)
+                    let bytes = &map[at as usize..end.max(at) as usize];
+                    pipeline::run_from(pipeline::Input::Slice(bytes), &run, from, release)
                 }
-                Source::Stream(r) => {
+                Source::Stream(mut r) => {
                     let run = Run { name: &name, job, workers: &workers, opts: &pipeline_opts, observer };
-                    pipeline::run(pipeline::Input::Stream(r), &run, release)
+                    match span {
+                        None => pipeline::run(pipeline::Input::Stream(r), &run, release),
+                        Some(s) => match skip(&mut r, s.start.offset) {
+                            Ok(()) => {
+                                let part = r.take(s.end.saturating_sub(s.start.offset));
+                                pipeline::run_from(
+                                    pipeline::Input::Stream(Box::new(part)),
+                                    &run,
+                                    from,
+                                    release,
+                                )
+                            }
+                            Err(e) => Err(PipelineError::Read(e)),
+                        },
+                    }
                 }
             };
             r.map_err(|e| (e, compression))

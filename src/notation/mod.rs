@@ -93,7 +93,7 @@ mod tests {
         parse_suite(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     }
 
-    /// A suite from the shared data set (`../shared` from the repository root), if present.
+    /// A suite from the shared data set ([`crate::read_shared_data`]), if present.
     fn shared(rel: &str) -> Option<Vec<PerftCase>> {
         crate::read_shared_data(&format!("perft/{rel}")).map(|text| parse_suite(&text).expect(rel))
     }

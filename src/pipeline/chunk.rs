@@ -19,6 +19,27 @@ use crate::pgn::split::guess_boundary;
 pub type Split =
     fn(bytes: &[u8], from: usize, start: (u64, u64), target: usize, at_eof: bool) -> Option<(usize, u64)>;
 
+/// Where the bytes handed to the pipeline begin in their input: the offset, the games and line
+/// breaks before them and the column of their first byte, so that the records of a run over a
+/// part of an input (a shard) carry the numbers a run over the whole input gives them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Start {
+    /// Byte offset in the (decompressed) input.
+    pub offset: u64,
+    /// Games before it.
+    pub game: u64,
+    /// Line breaks before it (a CR LF counts once).
+    pub line: u64,
+    /// Column (1-based) of its first byte.
+    pub column: u64,
+}
+
+impl Default for Start {
+    fn default() -> Start {
+        Start { offset: 0, game: 0, line: 0, column: 1 }
+    }
+}
+
 /// One chunk: offset in the input, index of its first game, and its bytes.
 pub struct Cut<B> {
     /// Byte offset in the input.
@@ -137,17 +158,25 @@ impl<B> Cut<B> {
     }
 }
 
-/// Game-aligned chunks of a slice, each at least `target` bytes (except the last).
-pub fn slice_chunks(bytes: &[u8], target: usize, split: Split) -> impl Iterator<Item = Cut<&[u8]>> + '_ {
+/// Game-aligned chunks of a slice, each at least `target` bytes (except the last); `bytes` begin
+/// at `start` of their input.
+pub fn slice_chunks(
+    bytes: &[u8],
+    target: usize,
+    split: Split,
+    start: Start,
+) -> impl Iterator<Item = Cut<&[u8]>> + '_ {
     let target = target.max(1);
-    let (mut pos, mut first_game, mut column) = (0usize, 0u64, 1u64);
+    let (mut pos, mut first_game, mut column) = (0usize, start.game, start.column);
     std::iter::from_fn(move || {
         if pos >= bytes.len() {
             return None;
         }
-        let (end, games) = split(bytes, pos, (0, 1), target, true).unwrap_or((bytes.len(), 0));
+        let at = (start.offset + pos as u64, column);
+        let (end, games) = split(bytes, pos, at, target, true).unwrap_or((bytes.len(), 0));
         let end = end.clamp(pos + 1, bytes.len());
-        let cut = Cut { offset: pos as u64, first_game, games, column, bytes: &bytes[pos..end] };
+        let offset = start.offset + pos as u64;
+        let cut = Cut { offset, first_game, games, column, bytes: &bytes[pos..end] };
         column = column_after(column, cut.bytes);
         pos = end;
         first_game += games;
@@ -190,15 +219,15 @@ struct Refill<R> {
 }
 
 impl<R: Read> Refill<R> {
-    /// Reads `reader` in chunks of about `target` bytes.
-    fn new(reader: R, target: usize) -> Refill<R> {
+    /// Reads `reader`, which begins at `start` of its input, in chunks of about `target` bytes.
+    fn new(reader: R, target: usize, start: Start) -> Refill<R> {
         Refill {
             reader,
             buf: Vec::new(),
             filled: 0,
             pool: Arc::new(BufferPool::new(target)),
-            offset: 0,
-            column: 1,
+            offset: start.offset,
+            column: start.column,
             done: false,
             error: None,
         }
@@ -285,9 +314,10 @@ pub struct StreamChunks<R> {
 }
 
 impl<R: Read> StreamChunks<R> {
-    /// Chunks of about `target` bytes from `reader`.
-    pub fn new(reader: R, target: usize, split: Split) -> StreamChunks<R> {
-        StreamChunks { input: Refill::new(reader, target), first_game: 0, target: target.max(1), split }
+    /// Chunks of about `target` bytes from `reader`, which begins at `start` of its input.
+    pub fn new(reader: R, target: usize, split: Split, start: Start) -> StreamChunks<R> {
+        let input = Refill::new(reader, target, start);
+        StreamChunks { input, first_game: start.game, target: target.max(1), split }
     }
 }
 
@@ -337,17 +367,18 @@ impl<B> Window<B> {
     }
 }
 
-/// Windows over a mapped input: guessed starts, each window reaching to the end of the input.
-pub fn slice_windows(bytes: &[u8], target: usize) -> impl Iterator<Item = Window<&[u8]>> + '_ {
+/// Windows over a mapped input (`bytes`, which begin at `from` of it): guessed starts, each
+/// window reaching to the end of `bytes`.
+pub fn slice_windows(bytes: &[u8], target: usize, from: Start) -> impl Iterator<Item = Window<&[u8]>> + '_ {
     let target = target.max(1);
-    let (mut start, mut column) = (0usize, 1u64);
+    let (mut start, mut column) = (0usize, from.column);
     std::iter::from_fn(move || {
         if start >= bytes.len() {
             return None;
         }
         let end = guess_boundary(bytes, start + target).max(start + 1).min(bytes.len());
-        let w =
-            Window { offset: start as u64, bytes: &bytes[start..], end: end - start, complete: true, column };
+        let offset = from.offset + start as u64;
+        let w = Window { offset, bytes: &bytes[start..], end: end - start, complete: true, column };
         column = column_after(column, &bytes[start..end]);
         start = end;
         Some(w)
@@ -365,9 +396,9 @@ pub struct StreamWindows<R> {
 }
 
 impl<R: Read> StreamWindows<R> {
-    /// Windows of about `target` bytes from `reader`.
-    pub fn new(reader: R, target: usize, split: Split) -> StreamWindows<R> {
-        StreamWindows { input: Refill::new(reader, target), target: target.max(1), split }
+    /// Windows of about `target` bytes from `reader`, which begins at `start` of its input.
+    pub fn new(reader: R, target: usize, split: Split, start: Start) -> StreamWindows<R> {
+        StreamWindows { input: Refill::new(reader, target, start), target: target.max(1), split }
     }
 }
 
@@ -434,9 +465,10 @@ pub(crate) mod tests {
     fn slice_and_stream_cut_the_same_games() {
         let input = games(500);
         for target in [1, 7, 64, 1000, 100_000] {
-            let a: Vec<Cut<&[u8]>> = slice_chunks(&input, target, toy).collect();
-            let b: Vec<Cut<StreamBytes>> =
-                StreamChunks::new(&input[..], target, toy).map(|r| r.expect("in-memory read")).collect();
+            let a: Vec<Cut<&[u8]>> = slice_chunks(&input, target, toy, Start::default()).collect();
+            let b: Vec<Cut<StreamBytes>> = StreamChunks::new(&input[..], target, toy, Start::default())
+                .map(|r| r.expect("in-memory read"))
+                .collect();
             assert_eq!(a.concat_bytes(), input);
             assert_eq!(b.concat_bytes(), input);
             let heads = a.iter().map(|c| (c.first_game, c.offset, c.bytes));
@@ -459,7 +491,8 @@ pub(crate) mod tests {
         let mut input = games(3);
         input.extend(std::iter::repeat_n(b'x', 10_000));
         input.extend(games(2));
-        let chunks: Vec<_> = StreamChunks::new(&input[..], 100, toy).map(|r| r.expect("read")).collect();
+        let chunks: Vec<_> =
+            StreamChunks::new(&input[..], 100, toy, Start::default()).map(|r| r.expect("read")).collect();
         assert_eq!(chunks.concat_bytes(), input);
         assert!(chunks.iter().any(|c| c.bytes.len() > 10_000));
     }
@@ -490,7 +523,7 @@ pub(crate) mod tests {
         for input in [blank, tight, results] {
             for target in [1, 10, 100, 5000] {
                 let mut covered = 0usize;
-                for w in StreamWindows::new(&input[..], target, toy) {
+                for w in StreamWindows::new(&input[..], target, toy, Start::default()) {
                     let w = w.expect("in-memory read");
                     let at = w.offset as usize;
                     assert_eq!(at, covered, "windows are contiguous");
@@ -515,7 +548,7 @@ pub(crate) mod tests {
     #[test]
     fn stream_buffers_go_back_to_the_reader() {
         let input = games(3000);
-        let mut windows = StreamWindows::new(&input[..], 1000, toy);
+        let mut windows = StreamWindows::new(&input[..], 1000, toy, Start::default());
         let pooled = |w: &StreamWindows<&[u8]>| w.input.pool.free.lock().expect("not poisoned").len();
         let mut check = |w: &Window<StreamBytes>| {
             let at = w.offset as usize;
@@ -544,7 +577,7 @@ pub(crate) mod tests {
         let mut input = games(3);
         input.extend(std::iter::repeat_n(b'x', 1 << 20));
         input.extend(games(3));
-        let mut windows = StreamWindows::new(&input[..], 1000, toy);
+        let mut windows = StreamWindows::new(&input[..], 1000, toy, Start::default());
         let big = windows.find_map(|w| Some(w.expect("read")).filter(|w| w.bytes.len() > 1 << 20));
         let kept = pooled(&windows);
         drop(big.expect("the long game's window"));
@@ -558,8 +591,9 @@ pub(crate) mod tests {
         let input: Vec<u8> = (0..3000)
             .flat_map(|i| format!("[Event \"{i}\"]\n[Site \"x\"]\n\n1. e4 *\n").into_bytes())
             .collect();
-        let mapped: Vec<_> = slice_windows(&input, 1000).collect();
-        let streamed: Vec<_> = StreamWindows::new(&input[..], 1000, toy).map(|w| w.expect("read")).collect();
+        let mapped: Vec<_> = slice_windows(&input, 1000, Start::default()).collect();
+        let streamed: Vec<_> =
+            StreamWindows::new(&input[..], 1000, toy, Start::default()).map(|w| w.expect("read")).collect();
         assert!(mapped.len() > 50 && streamed.len() > 50, "{} {}", mapped.len(), streamed.len());
         for (offset, end) in
             mapped.iter().map(|w| (w.offset, w.end)).chain(streamed.iter().map(|w| (w.offset, w.end)))
@@ -577,7 +611,7 @@ pub(crate) mod tests {
         let input: Vec<u8> =
             (0..3000).flat_map(|i| format!("[G \"{i}\"] 1. e4 *\n \n").into_bytes()).collect();
         let mut windows = 0;
-        for w in StreamWindows::new(&input[..], 1000, crate::pgn::split::cut) {
+        for w in StreamWindows::new(&input[..], 1000, crate::pgn::split::cut, Start::default()) {
             let w = w.expect("in-memory read");
             if !w.complete {
                 let next =
@@ -606,7 +640,7 @@ pub(crate) mod tests {
         }
         let input = games(50);
         let mut covered = 0usize;
-        let mut windows = StreamWindows::new(Failing(&input), 64, toy);
+        let mut windows = StreamWindows::new(Failing(&input), 64, toy, Start::default());
         let error = loop {
             match windows.next().expect("an error ends the windows") {
                 Ok(w) => covered = w.offset as usize + w.end,
@@ -620,7 +654,7 @@ pub(crate) mod tests {
         assert_eq!(error.to_string(), format!("corrupt (reading stopped at byte {})", input.len()));
         assert!(windows.next().is_none());
 
-        let mut chunks = StreamChunks::new(Failing(&input), 64, toy);
+        let mut chunks = StreamChunks::new(Failing(&input), 64, toy, Start::default());
         let mut covered = 0usize;
         let error = loop {
             match chunks.next().expect("an error ends the chunks") {

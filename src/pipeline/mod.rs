@@ -21,6 +21,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::error::Error;
 pub use crate::pgn::split::guess_boundary;
+pub use chunk::Start;
 use chunk::{ChunkBytes, Cut, Split, StreamChunks, StreamWindows, Window, slice_chunks, slice_windows};
 use drive::drive;
 pub use job::{
@@ -158,26 +159,38 @@ pub fn run<J: Job>(
     run: &Run<'_, J>,
     release: impl FnMut(Out<J>) -> Result<(), Error>,
 ) -> Result<(), PipelineError> {
-    run_with(input, run, crate::pgn::split::cut, release)
+    run_with(input, run, crate::pgn::split::cut, Start::default(), release)
 }
 
-/// [`run`] with the exact cutter `split` (tests give a toy one).
+/// [`run`] over the part of an input that begins at `start`, an exact game start (a shard's
+/// share): its records carry the offsets and numbers a run over the whole input gives them.
+pub fn run_from<J: Job>(
+    input: Input<'_>,
+    run: &Run<'_, J>,
+    start: Start,
+    release: impl FnMut(Out<J>) -> Result<(), Error>,
+) -> Result<(), PipelineError> {
+    run_with(input, run, crate::pgn::split::cut, start, release)
+}
+
+/// [`run_from`] with the exact cutter `split` (tests give a toy one).
 fn run_with<J: Job>(
     input: Input<'_>,
     run: &Run<'_, J>,
     split: Split,
+    start: Start,
     mut release: impl FnMut(Out<J>) -> Result<(), Error>,
 ) -> Result<(), PipelineError> {
     let cancel = Cancel::new(run.observer);
-    let mut numbering = Numbering::default();
+    let mut numbering = Numbering { games: start.game, lines: start.line };
     let release = |mut out: Out<J>, first_game: u64| {
         numbering.absolute(&mut out, first_game);
         release(out).map_err(PipelineError::Release)
     };
     let result = match run.job.cuts() {
-        Cuts::Guessed => guessed(input, run, split, &cancel, release),
-        Cuts::Exact => exact(input, run, split, run.opts.chunk_size, &cancel, release),
-        Cuts::PerGame => exact(input, run, split, 1, &cancel, release),
+        Cuts::Guessed => guessed(input, run, split, start, &cancel, release),
+        Cuts::Exact => exact(input, run, split, run.opts.chunk_size, start, &cancel, release),
+        Cuts::PerGame => exact(input, run, split, 1, start, &cancel, release),
     };
     cancel.set();
     result
@@ -189,6 +202,7 @@ fn exact<J: Job>(
     run: &Run<'_, J>,
     split: Split,
     target: usize,
+    start: Start,
     cancel: &Cancel<'_>,
     mut release: impl FnMut(Out<J>, u64) -> Result<(), PipelineError>,
 ) -> Result<(), PipelineError> {
@@ -196,11 +210,16 @@ fn exact<J: Job>(
     // A stream is read ahead (reading may decompress; see `drive::Reading`).
     let (chunks, stream): (Chunks<'_>, bool) = match input {
         Input::Slice(bytes) => (
-            Box::new(slice_chunks(bytes, target, split).map(|c| Ok(c.map_bytes(ChunkBytes::Borrowed)))),
+            Box::new(
+                slice_chunks(bytes, target, split, start).map(|c| Ok(c.map_bytes(ChunkBytes::Borrowed))),
+            ),
             false,
         ),
         Input::Stream(r) => (
-            Box::new(StreamChunks::new(r, target, split).map(|r| r.map(|c| c.map_bytes(ChunkBytes::Stream)))),
+            Box::new(
+                StreamChunks::new(r, target, split, start)
+                    .map(|r| r.map(|c| c.map_bytes(ChunkBytes::Stream))),
+            ),
             true,
         ),
     };
@@ -235,23 +254,27 @@ fn guessed<J: Job>(
     input: Input<'_>,
     run: &Run<'_, J>,
     split: Split,
+    start: Start,
     cancel: &Cancel<'_>,
     release: impl FnMut(Out<J>, u64) -> Result<(), PipelineError>,
 ) -> Result<(), PipelineError> {
     type Windows<'b> = Box<dyn Iterator<Item = std::io::Result<Window<ChunkBytes<'b>>>> + Send + 'b>;
     let chunk_size = run.opts.chunk_size;
     let (windows, stream): (Windows<'_>, bool) = match input {
-        Input::Slice(bytes) => {
-            (Box::new(slice_windows(bytes, chunk_size).map(|w| Ok(w.map_bytes(ChunkBytes::Borrowed)))), false)
-        }
+        Input::Slice(bytes) => (
+            Box::new(slice_windows(bytes, chunk_size, start).map(|w| Ok(w.map_bytes(ChunkBytes::Borrowed)))),
+            false,
+        ),
         Input::Stream(r) => (
             Box::new(
-                StreamWindows::new(r, chunk_size, split).map(|r| r.map(|w| w.map_bytes(ChunkBytes::Stream))),
+                StreamWindows::new(r, chunk_size, split, start)
+                    .map(|r| r.map(|w| w.map_bytes(ChunkBytes::Stream))),
             ),
             true,
         ),
     };
-    let mut verifier = Verifier::<J, _> { run, cancel, release, expected: 0, pending: None, fixer: None };
+    let mut verifier =
+        Verifier::<J, _> { run, cancel, release, expected: start.offset, pending: None, fixer: None };
     let work = |worker: &mut J::Worker, seq: u64, w: &Window<ChunkBytes<'_>>| {
         read_window::<J>(worker, seq, w, 0, run.name, cancel)
     };
@@ -445,7 +468,7 @@ mod tests {
         let workers = Workers::default();
         let opts = Options { threads, chunk_size };
         let run = Run { name: "t.pgn", job, workers: &workers, opts: &opts, observer };
-        run_with(input, &run, toy, release)
+        run_with(input, &run, toy, Start::default(), release)
     }
 
     fn collect(cuts: Cuts, input: Input<'_>, threads: usize, chunk_size: usize) -> Vec<String> {
@@ -703,7 +726,7 @@ mod tests {
         let opts = Options { threads: 2, chunk_size: 100 };
         let run = Run { name: "t", job: &job, workers: &workers, opts: &opts, observer: &NoProgress };
         for _ in 0..5 {
-            run_with(Input::Slice(&input), &run, toy, |_| Ok(())).expect("run");
+            run_with(Input::Slice(&input), &run, toy, Start::default(), |_| Ok(())).expect("run");
         }
         assert!(job.0.into_inner() <= 2, "one worker per thread for the whole run");
     }

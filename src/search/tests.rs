@@ -232,7 +232,8 @@ const WAC_NODES: u64 = 30_000;
 /// fewer is a loss of strength. Searches given more nodes or time must solve at least as many.
 const WAC_FLOOR: usize = 240;
 
-/// Strength against Win At Chess (300 tactical positions, `../shared/data/epd_suites/wac.epd`):
+/// Strength against Win At Chess (300 tactical positions, Fred Reinfeld's suite as EPD, from the
+/// shared data set `read_shared_data` finds):
 /// at least [`WAC_FLOOR`] solved at [`WAC_NODES`] nodes each, deterministic on any machine.
 /// `WAC_NODES=N` or `WAC_MS=1000` set another budget (a report: the misses and the count are
 /// printed with `--nocapture`; the floor still holds), e.g.

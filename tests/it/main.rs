@@ -21,6 +21,7 @@ mod pgn_roundtrip;
 mod positions;
 mod report;
 mod select;
+mod shard;
 #[path = "../common/signal.rs"]
 mod signal;
 #[path = "../common/skip.rs"]

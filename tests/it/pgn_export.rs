@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use pgnkit::io::{Input, InputOptions};
-use pgnkit::jobs::export::export;
 use pgnkit::pgn::{GameResult, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor, Writer};
+use pgnkit::pipeline::replay::export::export;
 
 use crate::util::{fixture, python_chess_missing, shared_data};
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use pgnkit::analysis::Limit;
-use pgnkit::annotate::cache::Cache;
+use pgnkit::analysis::cache::Cache;
 use pgnkit::engine::client::EngineConfig;
 use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::annotate::{
@@ -18,6 +18,7 @@ use pgnkit::jobs::run;
 
 use crate::cli::args::{InputArgs, PlyArgs, SelectArgs};
 use crate::cli::progress::Progress;
+use crate::cli::shard::{ShardArgs, Sharding};
 use crate::cli::{Code, Fail, interrupt};
 
 pub const EXAMPLES: &str = "\
@@ -73,6 +74,8 @@ pub struct Args {
     select: SelectArgs,
     #[command(flatten)]
     plies: PlyArgs,
+    #[command(flatten)]
+    shard: ShardArgs,
     /// Output file (`.zst`/`.gz` name: compressed); `-` is stdout. Never overwrites an input.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     output: PathBuf,
@@ -211,17 +214,36 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let engines =
         args.engines.or(args.input.threads).filter(|&n| n > 0).unwrap_or_else(pgnkit::pipeline::cores);
     if opts.format == Format::Epd {
+        if args.shard.shard.is_some() {
+            return Err(Fail::usage(
+                "--shard: annotate --format epd cannot be sharded yet; use --format pgn or jsonl",
+            ));
+        }
         return epd(args, &opts, engines, cache);
     }
     let job = Annotate::new(opts);
+    let mut sharding = Sharding::new(&args.shard, &args.input, "annotate")?;
     let outputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
-    let out = Output::create(&args.output, &outputs)?;
     let format = job.options().format;
+    let out = match sharding.as_mut() {
+        Some(s) => {
+            let footer = if format == Format::Jsonl { "annotate-summary" } else { "" };
+            let part = s.output("output", &args.output, b"", footer)?;
+            Output::create_as(&part, &args.output, &outputs)?
+        }
+        None => Output::create(&args.output, &outputs)?,
+    };
     let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines);
     let progress = Progress::new(args.input.quiet);
     let mut run_opts = args.input.run_options();
     run_opts.threads = engines;
-    let result = run::run(&job, &args.input.files, &run_opts, &progress, &mut writer);
+    let result = match &sharding {
+        Some(s) => {
+            writer = writer.part();
+            run::run_shares(&job, &s.shares(), &run_opts, &progress, &mut writer)
+        }
+        None => run::run(&job, &args.input.files, &run_opts, &progress, &mut writer),
+    };
     // Whatever happened, what the engines found is committed: the next run resumes from it.
     let flushed = cache.as_ref().map(|c| c.flush());
     let summary = result?;
@@ -248,7 +270,14 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         let _ = c.close();
     }
     let failures = summary.stats.get(UNEVALUATED) > 0 || summary.stats.games_with_errors > 0;
-    Ok(Code::from_exit(summary.exit_code(failures)))
+    let code = Code::from_exit(summary.exit_code(failures));
+    if let Some(s) = sharding {
+        let cache = cache_stats.map(|c| {
+            serde_json::json!({"hits": c.hits, "misses": c.misses, "stale": c.stale, "stores": c.stores, "commits": c.commits})
+        });
+        s.finish(&summary, code, serde_json::json!({"engines": engines, "cache": cache}))?;
+    }
+    Ok(code)
 }
 
 /// `--format epd`: each input's positions analysed and written as EPD, [`BATCH`] lines at a

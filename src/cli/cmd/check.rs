@@ -1,7 +1,7 @@
 //! `pgnkit check`: validate every game of the inputs; one diagnostic per problem (stdout), a
 //! summary on stderr; exit 1 when some game has an error.
 
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use pgnkit::io::{Output, OutputOptions};
@@ -10,6 +10,7 @@ use pgnkit::jobs::{diagnostics, run};
 
 use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude};
 use crate::cli::progress::Progress;
+use crate::cli::shard::{ShardArgs, Sharding};
 use crate::cli::{Code, Fail, interrupt};
 
 pub const EXAMPLES: &str = "\
@@ -35,6 +36,11 @@ pub struct Args {
     select: SelectArgs,
     #[command(flatten)]
     plies: PlyArgs,
+    #[command(flatten)]
+    shard: ShardArgs,
+    /// Write the diagnostics to FILE (`.zst`/`.gz` name: compressed) instead of stdout.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    output: PathBuf,
     /// JSON Lines on stdout: one `diagnostic` record per problem and a final `summary`.
     #[arg(long)]
     json: bool,
@@ -51,11 +57,32 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let select = Arc::new(args.select.selection(Some(&args.plies), &args.input.files)?);
     args.select.no_eco_tags("check")?;
     let job = Check { opts: CheckOptions { strict_san: args.strict_san, games: args.games }, select };
-    let out = Output::create(Path::new("-"), &OutputOptions::default())?;
-    let mut report = Report::new(out, args.json);
+    let mut sharding = Sharding::new(&args.shard, &args.input, "check")?;
+    let out_opts = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
     let progress = Progress::new(args.input.quiet);
-    let summary = run::run(&job, &args.input.files, &args.input.run_options(), &progress, &mut report)?;
-    report.finish(&summary)?;
+    let summary = match sharding.as_mut() {
+        Some(s) => {
+            let footer = if args.json { "check-summary" } else { "" };
+            let part = s.output("output", &args.output, b"", footer)?;
+            let mut report =
+                Report::new(Output::create_as(&part, &args.output, &out_opts)?, args.json).part();
+            let summary =
+                run::run_shares(&job, &s.shares(), &args.input.run_options(), &progress, &mut report)?;
+            report.finish(&summary)?;
+            summary
+        }
+        None => {
+            let mut report = Report::new(Output::create(&args.output, &out_opts)?, args.json);
+            let summary =
+                run::run(&job, &args.input.files, &args.input.run_options(), &progress, &mut report)?;
+            report.finish(&summary)?;
+            summary
+        }
+    };
     eprint!("{}", diagnostics::summary_text("check", &summary.stats, summary.elapsed));
-    Ok(conclude(&summary, summary.stats.games_with_errors > 0))
+    let code = conclude(&summary, summary.stats.games_with_errors > 0);
+    if let Some(s) = sharding {
+        s.finish(&summary, code, serde_json::Value::Null)?;
+    }
+    Ok(code)
 }

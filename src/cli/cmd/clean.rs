@@ -8,12 +8,13 @@ use std::time::Duration;
 use pgnkit::io::{Output, OutputOptions};
 use pgnkit::jobs::clean::sink::{DUPLICATES, FILTERED, KEPT_BROKEN, REJECTED, WRITTEN};
 use pgnkit::jobs::clean::{Clean, CleanOptions, CleanWriter, EcoTags, Outputs, Rule, Survey};
-use pgnkit::jobs::export::Strip;
 use pgnkit::jobs::run::Summary;
 use pgnkit::jobs::{diagnostics, run};
+use pgnkit::pipeline::replay::export::Strip;
 
 use crate::cli::args::{InputArgs, PlyArgs, SelectArgs, conclude};
 use crate::cli::progress::Progress;
+use crate::cli::shard::{ShardArgs, Sharding};
 use crate::cli::{Code, Fail, interrupt};
 
 pub const EXAMPLES: &str = "\
@@ -88,6 +89,8 @@ pub struct Args {
     select: SelectArgs,
     #[command(flatten)]
     plies: PlyArgs,
+    #[command(flatten)]
+    shard: ShardArgs,
     /// Output file (`.zst`/`.gz` name: compressed); `-` is stdout. Never overwrites an input.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     output: PathBuf,
@@ -160,7 +163,7 @@ fn options(args: &Args) -> Result<CleanOptions, Fail> {
 }
 
 /// The ledger, one line per input read and a total, for stderr.
-fn ledger(summary: &Summary) -> String {
+pub(crate) fn ledger(summary: &Summary) -> String {
     let line = |name: &str, s: &pgnkit::pipeline::stats::Stats| {
         let broken = s.get(KEPT_BROKEN);
         let broken = if broken > 0 { format!(" ({broken} kept broken)") } else { String::new() };
@@ -204,13 +207,34 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             f.display()
         )));
     }
+    let mut sharding = Sharding::new(&args.shard, &args.input, "clean")?;
+    if let Some(s) = &sharding
+        && args.dedup.is_some()
+    {
+        return Err(Fail::usage(format!(
+            "--shard {}: --dedup across shards is not supported yet; deduplicate the merged output",
+            s.spec()
+        )));
+    }
     let inputs = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
-    let create = |path: &Option<PathBuf>| path.as_ref().map(|p| Output::create(p, &inputs)).transpose();
+    let mut named = |role, path: &PathBuf, footer| match sharding.as_mut() {
+        Some(s) => s.output(role, path, b"", footer),
+        None => Ok(path.clone()),
+    };
+    let paths = (
+        named("output", &args.output, "")?,
+        args.rejects.as_ref().map(|p| named("rejects", p, "")).transpose()?,
+        args.duplicates.as_ref().map(|p| named("duplicates", p, "")).transpose()?,
+        args.report.as_ref().map(|p| named("report", p, "clean-report")).transpose()?,
+    );
+    let create = |path: Option<PathBuf>, named: &Option<PathBuf>| {
+        path.zip(named.as_ref()).map(|(p, n)| Output::create_as(&p, n, &inputs)).transpose()
+    };
     let outputs = Outputs {
-        out: Output::create(&args.output, &inputs)?,
-        rejects: create(&args.rejects)?,
-        duplicates: create(&args.duplicates)?,
-        report: create(&args.report)?,
+        out: Output::create_as(&paths.0, &args.output, &inputs)?,
+        rejects: create(paths.1, &args.rejects)?,
+        duplicates: create(paths.2, &args.duplicates)?,
+        report: create(paths.3, &args.report)?,
     };
     let progress = Progress::new(args.input.quiet);
     let run_options = args.input.run_options();
@@ -227,7 +251,13 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     } else {
         (CleanWriter::new(&job, outputs, std::io::stderr()), Duration::ZERO)
     };
-    let mut summary = run::run(&job, &args.input.files, &run_options, &progress, &mut writer)?;
+    let mut summary = match &sharding {
+        Some(s) => {
+            writer = writer.part();
+            run::run_shares(&job, &s.shares(), &run_options, &progress, &mut writer)?
+        }
+        None => run::run(&job, &args.input.files, &run_options, &progress, &mut writer)?,
+    };
     summary.elapsed += first_pass;
     writer.finish(&summary)?;
     if !args.input.quiet {
@@ -237,5 +267,9 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             ledger(&summary)
         );
     }
-    Ok(conclude(&summary, summary.stats.get(REJECTED) > 0))
+    let code = conclude(&summary, summary.stats.get(REJECTED) > 0);
+    if let Some(s) = sharding {
+        s.finish(&summary, code, serde_json::Value::Null)?;
+    }
+    Ok(code)
 }

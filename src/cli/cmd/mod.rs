@@ -4,6 +4,7 @@ pub mod annotate;
 pub mod bench;
 pub mod check;
 pub mod clean;
+pub mod merge;
 pub mod perft;
 pub mod play;
 pub mod positions;

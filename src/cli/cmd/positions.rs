@@ -4,12 +4,13 @@
 use std::path::PathBuf;
 
 use pgnkit::io::{Output, OutputOptions};
-use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, Writer};
+use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, Writer, csv_header};
 use pgnkit::jobs::{diagnostics, run};
 use pgnkit::notation::EpMode;
 
 use crate::cli::args::{InputArgs, SelectArgs, conclude};
 use crate::cli::progress::Progress;
+use crate::cli::shard::{ShardArgs, Sharding};
 use crate::cli::{Code, Fail, interrupt};
 
 pub const EXAMPLES: &str = "\
@@ -52,6 +53,8 @@ pub struct Args {
     input: InputArgs,
     #[command(flatten)]
     select: SelectArgs,
+    #[command(flatten)]
+    shard: ShardArgs,
     /// Output file (`.zst` name: zstd); `-` is stdout. Never overwrites an input.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     output: PathBuf,
@@ -124,15 +127,38 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
     let job = Positions::new(options(args)?);
+    let mut sharding = Sharding::new(&args.shard, &args.input, "positions")?;
     let out_opts = OutputOptions { inputs: args.input.files.clone(), zstd_level: 0 };
-    let out = Output::create(&args.output, &out_opts)?;
-    let mut writer = Writer::new(&job, out, std::io::stderr())?;
     let progress = Progress::new(args.input.quiet);
-    let summary = run::run(&job, &args.input.files, &args.input.run_options(), &progress, &mut writer)?;
+    let (summary, writer) = match sharding.as_mut() {
+        Some(s) => {
+            if args.unique {
+                return Err(Fail::usage(format!(
+                    "--shard {}: --unique across shards is not supported yet; run positions --unique over the merged output's games",
+                    s.spec()
+                )));
+            }
+            let opts = job.options();
+            let header = if opts.format == Format::Csv { csv_header(&opts.tags) } else { Vec::new() };
+            let part = s.output("output", &args.output, &header, "")?;
+            let out = Output::create_as(&part, &args.output, &out_opts)?;
+            let mut writer = Writer::part(&job, out, std::io::stderr());
+            (run::run_shares(&job, &s.shares(), &args.input.run_options(), &progress, &mut writer)?, writer)
+        }
+        None => {
+            let out = Output::create(&args.output, &out_opts)?;
+            let mut writer = Writer::new(&job, out, std::io::stderr())?;
+            (run::run(&job, &args.input.files, &args.input.run_options(), &progress, &mut writer)?, writer)
+        }
+    };
     let input_failed = summary.input_failed();
     writer.finish(&summary)?;
     if !input_failed && !args.input.quiet {
         eprint!("{}", diagnostics::summary_text("positions", &summary.stats, summary.elapsed));
     }
-    Ok(conclude(&summary, summary.stats.games_with_errors > 0))
+    let code = conclude(&summary, summary.stats.games_with_errors > 0);
+    if let Some(s) = sharding {
+        s.finish(&summary, code, serde_json::Value::Null)?;
+    }
+    Ok(code)
 }

@@ -1,5 +1,5 @@
 //! An external UCI engine as an [`Analyzer`]: [`UciEngine`] runs the program, speaks UCI to it
-//! (`../shared/CONVENTIONS.md` section 5) and survives what engines do wrong.
+//! (the UCI protocol, Stefan Meyer-Kahlen's `engine-interface.txt`) and survives what engines do wrong.
 //!
 //! One position, by default: `ucinewgame` and `isready` (a cleared hash, so that under a node or
 //! depth limit the result is a function of the position, the engine, its options and the limit),

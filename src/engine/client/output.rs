@@ -1,8 +1,8 @@
 //! What an engine prints while it searches, made into an [`Analysis`]: `info` lines (depth,
 //! seldepth, nodes, time, score, PV), then `bestmove`.
 //!
-//! Rules (`../shared/CONVENTIONS.md` section 5): only the first PV (`multipv 1`, or no `multipv`)
-//! counts; the final score is the last one that is not a `lowerbound`/`upperbound`, with the depth
+//! Rules (the UCI protocol's `info` fields; a bound is not a score): only the first PV
+//! (`multipv 1`, or no `multipv`) counts; the final score is the last one that is not a `lowerbound`/`upperbound`, with the depth
 //! and PV of its line; nodes and time are the last reported; `info string` and unknown tokens are
 //! ignored. Moves are read with pgnkit's own UCI parser against the position: a PV is cut at its
 //! first illegal move, an illegal `bestmove` is replaced by the PV's first move, and each repair is

@@ -11,8 +11,8 @@ use super::collect::Mainline;
 use super::{
     ANALYSED, CACHE_HITS, CRASHED, ENGINE_MICROSECONDS, FROM_RULES, POSITIONS, TIMED_OUT, UNEVALUATED,
 };
+use crate::analysis::cache::{Cache, EngineId};
 use crate::analysis::{Analysis, Analyzer, AnalyzerError, Limit, PovScore, Score};
-use crate::annotate::cache::{Cache, EngineId};
 use crate::chess::{Move, Outcome, Position, Termination};
 use crate::engine::client::MAX_PLIES;
 use crate::error::{Diagnostic, Error, Kind};

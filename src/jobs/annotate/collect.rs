@@ -4,7 +4,7 @@
 //! from being annotated.
 
 use crate::analysis::Score;
-use crate::annotate::judge::eval_score;
+use crate::analysis::judge::eval_score;
 use crate::chess::{Move, Position};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::pgn::RawComment;

@@ -27,8 +27,8 @@ pub mod sink;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::analysis::cache::{Cache, EngineId, cacheable};
 use crate::analysis::{AnalysisWarning, Analyzer, Limit};
-use crate::annotate::cache::{Cache, EngineId, cacheable};
 use crate::engine::client::{EngineConfig, UciEngine};
 use crate::error::{Diagnostic, Error};
 use crate::pgn::Writer;

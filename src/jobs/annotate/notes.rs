@@ -7,7 +7,7 @@ use super::analyse::Evaluated;
 use super::collect::Mainline;
 use super::{AnnotateOptions, Variations};
 use crate::analysis::Score;
-use crate::annotate::judge::{Advice, Judge, accuracy, acpl};
+use crate::analysis::judge::{Advice, Judge, accuracy, acpl};
 use crate::chess::{Color, Move};
 use crate::notation::san::write_san;
 

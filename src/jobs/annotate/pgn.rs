@@ -11,9 +11,9 @@ use super::collect::{Fate, Mainline};
 use super::notes::{Plan, eval_text};
 use crate::chess::Position;
 use crate::error::{Kind, Severity};
-use crate::jobs::export::{GameWriter, Strip, without_commands};
 use crate::pgn::text::push_utf8_lines;
 use crate::pgn::{GameResult, Nag, RawComment};
+use crate::pipeline::replay::export::{GameWriter, Strip, without_commands};
 use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
 
 /// Tags the job writes itself: an old one is replaced.

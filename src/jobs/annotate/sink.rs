@@ -11,7 +11,7 @@ use super::{
     ANALYSED, AnnotatedChunk, CACHE_HITS, CRASHED, ENGINE_MICROSECONDS, Format, POSITIONS, TIMED_OUT,
     UNEVALUATED,
 };
-use crate::annotate::cache::CacheStats;
+use crate::analysis::cache::CacheStats;
 use crate::error::Error;
 use crate::io::Output;
 use crate::jobs::diagnostics;
@@ -25,12 +25,19 @@ pub struct AnnotateWriter<W> {
     format: Format,
     engines: usize,
     file: String,
+    /// JSON Lines end with the summary record (not a shard's part: `merge` writes it).
+    summary: bool,
 }
 
 impl<W: Write> AnnotateWriter<W> {
     /// A writer of `format` to `out`, for a run with `engines` engines.
     pub fn new(out: Output, diagnostics: W, format: Format, engines: usize) -> AnnotateWriter<W> {
-        AnnotateWriter { out, diagnostics, format, engines, file: String::new() }
+        AnnotateWriter { out, diagnostics, format, engines, file: String::new(), summary: true }
+    }
+
+    /// The same writer for a shard's part: without the summary record.
+    pub fn part(self) -> AnnotateWriter<W> {
+        AnnotateWriter { summary: false, ..self }
     }
 
     /// Ends the output: the summary record (JSON Lines), then the file put in place; with
@@ -39,7 +46,7 @@ impl<W: Write> AnnotateWriter<W> {
         if summary.stopped.is_some() || summary.input_failed() {
             return Ok(()); // dropped: the temporary file goes
         }
-        if self.format == Format::Jsonl {
+        if self.format == Format::Jsonl && self.summary {
             let record = summary_json(summary, cache, self.engines);
             writeln!(self.out, "{record}").map_err(|e| Error::Output(self.out.error(e)))?;
         }

@@ -11,13 +11,13 @@ use super::repair::{Repair, RepairKind, settle_result, standard_date, standard_v
 use super::{CleanChunk, CleanGame, CleanOptions, EcoTags, Fate};
 use crate::chess::Position;
 use crate::error::{Diagnostic, Kind, Severity};
-use crate::jobs::export::GameWriter;
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::Lenience;
 use crate::pgn::tag::ascii_str;
 use crate::pgn::text::{decode, escape_not_utf8, windows_1252};
 use crate::pgn::writer::{ROSTER, roster_place};
 use crate::pgn::{GameResult, Nag, RawComment};
+use crate::pipeline::replay::export::GameWriter;
 use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
 use crate::select::Filter;
 

@@ -21,8 +21,8 @@ pub use sink::{CleanWriter, Outputs};
 pub use survey::Survey;
 
 use crate::error::{Diagnostic, Error, Kind};
-use crate::jobs::export::Strip;
 use crate::pgn::Writer;
+use crate::pipeline::replay::export::Strip;
 use crate::pipeline::replay::replay_chunk;
 use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Spare, Spares, Worker};
 use crate::select::Selection;

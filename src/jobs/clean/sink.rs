@@ -58,6 +58,8 @@ pub struct CleanWriter<W> {
     ordinal: u64,
     /// Where a released chunk's buffers go back to the workers.
     spares: Arc<Spares<CleanChunk>>,
+    /// The report ends with the summary record (not a shard's part: `merge` writes it).
+    summary: bool,
 }
 
 impl<W: Write> CleanWriter<W> {
@@ -85,7 +87,21 @@ impl<W: Write> CleanWriter<W> {
         inputs: Vec<(String, u64)>,
     ) -> CleanWriter<W> {
         let spares = job.spares.clone();
-        CleanWriter { outputs, diagnostics, dedup, inputs, current: usize::MAX, ordinal: 0, spares }
+        CleanWriter {
+            outputs,
+            diagnostics,
+            dedup,
+            inputs,
+            current: usize::MAX,
+            ordinal: 0,
+            spares,
+            summary: true,
+        }
+    }
+
+    /// The same writer for a shard's parts: the report without its summary record.
+    pub fn part(self) -> CleanWriter<W> {
+        CleanWriter { summary: false, ..self }
     }
 
     fn file(&self) -> &str {
@@ -134,31 +150,10 @@ impl<W: Write> CleanWriter<W> {
                 "the inputs changed between the two passes of --dedup=prefix: no output written".into(),
             ));
         }
-        let ledger = |stats: &Stats| {
-            let repairs: serde_json::Map<String, Value> = stats
-                .counts
-                .iter()
-                .filter_map(|&(k, n)| k.strip_prefix("repaired_").map(|k| (k.to_string(), json!(n))))
-                .collect();
-            json!({
-                "read": stats.games, "written": stats.get(WRITTEN), "rejected": stats.get(REJECTED),
-                "filtered": stats.get(FILTERED), "duplicates": stats.get(DUPLICATES),
-                "kept_broken": stats.get(KEPT_BROKEN), "repairs": repairs,
-            })
-        };
-        let inputs: Vec<Value> = summary
-            .inputs
-            .iter()
-            .map(|i| {
-                let mut l = ledger(&i.stats);
-                l["file"] = i.name.clone().into();
-                l
-            })
-            .collect();
-        let mut total = diagnostics::summary_json("clean", &summary.stats, summary.elapsed);
-        total["data"]["ledger"] = ledger(&summary.stats);
-        total["data"]["inputs"] = inputs.into();
-        self.report(|_| total)?;
+        if self.summary {
+            let total = report_summary(summary);
+            self.report(|_| total)?;
+        }
         let Outputs { out, rejects, duplicates, report } = self.outputs;
         out.finish()?;
         for o in [rejects, duplicates, report].into_iter().flatten() {
@@ -166,6 +161,36 @@ impl<W: Write> CleanWriter<W> {
         }
         Ok(())
     }
+}
+
+/// The report's summary record: the usual summary with the ledger in total and per input (what
+/// a single run writes last, and `merge` from the shards' ledgers).
+pub fn report_summary(summary: &Summary) -> Value {
+    let ledger = |stats: &Stats| {
+        let repairs: serde_json::Map<String, Value> = stats
+            .counts
+            .iter()
+            .filter_map(|&(k, n)| k.strip_prefix("repaired_").map(|k| (k.to_string(), json!(n))))
+            .collect();
+        json!({
+            "read": stats.games, "written": stats.get(WRITTEN), "rejected": stats.get(REJECTED),
+            "filtered": stats.get(FILTERED), "duplicates": stats.get(DUPLICATES),
+            "kept_broken": stats.get(KEPT_BROKEN), "repairs": repairs,
+        })
+    };
+    let inputs: Vec<Value> = summary
+        .inputs
+        .iter()
+        .map(|i| {
+            let mut l = ledger(&i.stats);
+            l["file"] = i.name.clone().into();
+            l
+        })
+        .collect();
+    let mut total = diagnostics::summary_json("clean", &summary.stats, summary.elapsed);
+    total["data"]["ledger"] = ledger(&summary.stats);
+    total["data"]["inputs"] = inputs.into();
+    total
 }
 
 impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {

@@ -239,7 +239,7 @@ fn stripped_and_tag_options() {
     let opts = CleanOptions {
         roster_only: true,
         add_ply_count: true,
-        strip: crate::jobs::export::Strip { comments: true, ..Default::default() },
+        strip: crate::pipeline::replay::export::Strip { comments: true, ..Default::default() },
         line_width: 20,
         ..CleanOptions::default()
     };

@@ -230,13 +230,19 @@ impl<W: Write> Writer<W> {
         if opts.format == Format::Csv {
             out.write_all(&csv_header(&opts.tags)).map_err(|e| out.error(e))?;
         }
-        Ok(Writer {
+        Ok(Writer::part(job, out, diagnostics))
+    }
+
+    /// A writer of a shard's part: the records only, without the CSV header (`merge` writes it).
+    pub fn part(job: &Positions, out: Out, diagnostics: W) -> Writer<W> {
+        let opts = job.options();
+        Writer {
             out,
             diagnostics,
             unique: opts.unique.then(Unique::new),
             file: String::new(),
             spares: job.spares.clone(),
-        })
+        }
     }
 
     /// Puts the output in place, unless an input could not be read to its end (then it is

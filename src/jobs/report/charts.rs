@@ -6,12 +6,12 @@
 
 use std::fmt::Write as _;
 
+use super::escape::escape;
 use super::game::{Figures, GameRecord};
-use super::html::escape;
 use super::stats::RATING_BUCKET;
 use super::text::bucket_text;
 use crate::analysis::Score;
-use crate::annotate::judge::{Judgement, wc};
+use crate::analysis::judge::{Judgement, wc};
 use crate::chess::Color;
 
 /// Width and height of a game's graphs.

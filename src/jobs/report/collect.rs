@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::divider::Divider;
 use super::game::{GameRecord, LINE_PLIES, TagName, nag_judgement};
-use crate::annotate::judge::{INITIAL_EVAL, eval_score, judge};
+use crate::analysis::judge::{INITIAL_EVAL, eval_score, judge};
 use crate::chess::{Color, Position};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::san::parse_san;

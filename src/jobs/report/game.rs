@@ -2,13 +2,13 @@
 //! evaluation, clock, judgement and engine's best move the file gives for each move, the engine's
 //! line after a judged move, the phases and the opening), and what its evaluations say
 //! ([`Figures`]): each move's judgement and centipawn loss, and each side's ACPL and accuracy,
-//! by the rules of `annotate --from-evals` and `--add-tags` ([`crate::annotate::judge`]).
+//! by the rules of `annotate --from-evals` and `--add-tags` ([`crate::analysis::judge`]).
 
 use std::time::Duration;
 
 use super::divider::Division;
 use crate::analysis::Score;
-use crate::annotate::judge::{Judgement, accuracy, cp_losses, judge_evals};
+use crate::analysis::judge::{Judgement, accuracy, cp_losses, judge_evals};
 use crate::chess::{ByColor, Color, Move, Position, Variant};
 use crate::pgn::{GameResult, Nag};
 use crate::select::eco::Opening;

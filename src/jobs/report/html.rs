@@ -2,67 +2,22 @@
 //! external script, font or stylesheet, readable offline. A few lines of inline script sort the
 //! tables when a header is clicked; the page reads the same without it. Every chart has a text
 //! alternative. Every text that comes from the input (names, tags, file names, comments) goes
-//! through [`escape`], the one escaping function, so nothing in a game can add markup.
+//! through [`escape`](super::escape::escape), the one escaping function, so nothing in a game can add markup.
 
-use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::Write;
 
 use super::charts::{clock_graph, eval_graph, judgement_class, loss_chart, move_label, rating_chart};
 use super::divider::Phase;
+use super::escape::{escape, href};
 use super::game::TagName;
 use super::stats::{Analysed, RATING_BUCKET, Totals};
 use super::text::{SIDE_HEADERS, bucket_text, codes_text, num, pct, recurring_texts, side_cells};
-use crate::annotate::judge::Judgement;
+use crate::analysis::judge::Judgement;
 use crate::chess::{Color, Move, Position};
 use crate::notation::diagram::{Arrow, ArrowKind, SVG_PAGE_CSS, SvgOptions, svg, svg_page_defs};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::write_san;
-
-/// `text` with `&`, `<`, `>`, `"` and `'` written as character references: safe in element
-/// content and in quoted attribute values.
-///
-/// ```
-/// use pgnkit::jobs::report::html::escape;
-/// assert_eq!(escape("<script>a & \"b\" 'c'</script>"), "&lt;script&gt;a &amp; &quot;b&quot; &#39;c&#39;&lt;/script&gt;");
-/// assert!(matches!(escape("Carlsen"), std::borrow::Cow::Borrowed(_)));
-/// ```
-pub fn escape(text: &str) -> Cow<'_, str> {
-    if !text.contains(['&', '<', '>', '"', '\'']) {
-        return Cow::Borrowed(text);
-    }
-    let mut s = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        match c {
-            '&' => s.push_str("&amp;"),
-            '<' => s.push_str("&lt;"),
-            '>' => s.push_str("&gt;"),
-            '"' => s.push_str("&quot;"),
-            '\'' => s.push_str("&#39;"),
-            c => s.push(c),
-        }
-    }
-    Cow::Owned(s)
-}
-
-/// A URL from the input as an `href` value: every byte that a URL may not hold as it is
-/// (quotes, angle brackets, spaces, non-ASCII...) percent-encoded, then [`escape`]d.
-///
-/// ```
-/// use pgnkit::jobs::report::html::href;
-/// assert_eq!(href("https://a.org/x?q=\"<b>\"&r=1"), "https://a.org/x?q=%22%3Cb%3E%22&amp;r=1");
-/// ```
-pub fn href(url: &str) -> String {
-    let mut s = String::with_capacity(url.len());
-    for &b in url.as_bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~:/?#@!$&'()*+,;=%".contains(&b) {
-            s.push(char::from(b));
-        } else {
-            let _ = write!(s, "%{b:02X}");
-        }
-    }
-    escape(&s).into_owned()
-}
 
 /// What the page is made of besides the totals.
 #[derive(Clone, Debug)]
@@ -291,7 +246,7 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, bo
         let _ = write!(s, " · <a href=\"{}\">source</a>", href(url));
     }
     s.push_str("</p>\n");
-    let acpl = crate::annotate::judge::acpl(&g.evals, g.first_mover());
+    let acpl = crate::analysis::judge::acpl(&g.evals, g.first_mover());
     let rows: Vec<Vec<String>> = [Color::White, Color::Black]
         .iter()
         .map(|&c| {

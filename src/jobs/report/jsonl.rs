@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::divider::Divider;
 use super::game::{GameRecord, LINE_PLIES};
 use crate::analysis::Score;
-use crate::annotate::judge::Judgement;
+use crate::analysis::judge::Judgement;
 use crate::chess::{Position, Variant};
 use crate::notation::fen::parse_fen;
 use crate::notation::parse_uci;

@@ -13,7 +13,7 @@
 //! `$4`/`??`, as lichess and `annotate` write them): its judgements are those NAGs. Any other game
 //! with evaluations is judged from its `[%eval]`s by the rules of `annotate --from-evals`. Each
 //! side's average centipawn loss and accuracy come from the evaluations by lichess's formulas, as
-//! `annotate --add-tags` computes them ([`crate::annotate::judge`]). Games without evaluations are
+//! `annotate --add-tags` computes them ([`crate::analysis::judge`]). Games without evaluations are
 //! counted and listed, and count in the results and scores only.
 //!
 //! # The figures
@@ -40,6 +40,7 @@
 pub mod charts;
 pub mod collect;
 pub mod divider;
+pub mod escape;
 pub mod game;
 pub mod html;
 pub mod jsonl;

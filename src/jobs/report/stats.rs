@@ -15,7 +15,7 @@ use std::io::Write;
 use std::sync::Arc;
 
 use super::game::{Figures, GameRecord, half_points};
-use crate::annotate::judge::Judgement;
+use crate::analysis::judge::Judgement;
 use crate::chess::{ByColor, Color, Move, Position};
 use crate::error::{Diagnostic, Error};
 use crate::jobs::diagnostics;

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::divider::Phase;
 use super::stats::{LOSS_BUCKETS, RATING_BUCKET, Recurring, Side, Totals};
-use crate::annotate::judge::Judgement;
+use crate::analysis::judge::Judgement;
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::{write_san, write_uci};
 

@@ -33,6 +33,7 @@ use crate::chess::PositionError;
 use crate::chess::{Position, Setup};
 
 mod epd;
+mod placement;
 mod read;
 #[cfg(test)]
 mod tests;

@@ -8,8 +8,8 @@ use crate::chess::{
 };
 
 use super::EpMode;
+use super::placement::{CODE_LETTERS, code_planes, place_ranks, render_rank};
 use super::read::xfen_rook;
-use super::writer::{CODE_LETTERS, code_planes, place_ranks, render_rank};
 use crate::notation::TextBuf;
 
 #[inline]

@@ -43,6 +43,7 @@ use crate::chess::{CastlingSide, File, Rank, Role, Square};
 
 mod parse;
 mod resolve;
+mod rules;
 #[cfg(test)]
 mod tests;
 mod write;

@@ -6,13 +6,13 @@
 use std::hint::select_unpredictable;
 
 use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
-use crate::chess::reach::{gives_check, legal_origins, snipers};
+use crate::chess::reach::{legal_origins, snipers};
 use crate::chess::{Bitboard, CastlingSide, File, Move, MoveList, Position, Rank, Role, Square};
 
 use super::parse::{
     FIRST_BYTE_ROLE, Parsed, allowed_origins, parse_canonical, parse_general, strip_check, suffix_mark,
 };
-use super::write::needed_disambiguation;
+use super::rules::{check_or_mate_after, is_capture, needed_disambiguation, suffix_of};
 use super::{Lenience, San, SanError, Suffix};
 
 impl San {
@@ -46,11 +46,6 @@ impl San {
         pos.play_known(m, moved_role(self));
         Ok(m)
     }
-}
-
-#[inline(always)]
-pub(super) fn is_capture(pos: &Position, m: Move) -> bool {
-    m.is_en_passant() || (!m.is_castle() && pos.board().by_color(!pos.turn()).contains(m.to()))
 }
 
 /// [`Position::checkers`] kept out of line: inlined into [`San::to_move`]'s large body it made
@@ -195,29 +190,6 @@ pub(super) fn to_move_flags_reference(pos: &Position, san: &San) -> Result<(Move
         }
         _ => to_move_flags(pos, pos.checkers(), san),
     }
-}
-
-/// The suffix the legal move `m` deserves.
-#[inline(always)]
-pub(super) fn suffix_of(pos: &Position, m: Move) -> Option<Suffix> {
-    if !gives_check(pos, m) {
-        return None;
-    }
-    Some(check_or_mate(pos, m))
-}
-
-/// Check or mate, for a move known to give check (out of line: most moves do not).
-#[inline(never)]
-fn check_or_mate(pos: &Position, m: Move) -> Suffix {
-    let mut after = *pos;
-    after.play_unchecked(m);
-    check_or_mate_after(&after)
-}
-
-/// Check or mate, for a position whose side to move is in check.
-pub(super) fn check_or_mate_after(after: &Position) -> Suffix {
-    // Most checks leave the king a flight square: `has_legal_moves` then generates nothing.
-    if after.has_legal_moves() { Suffix::Check } else { Suffix::Checkmate }
 }
 
 /// The suffix the move that led to `after` deserves, judged on `after` (whose checkers are

@@ -2,9 +2,8 @@
 //! parser, the move generator), over hand-picked positions and the fixture perft suites.
 
 use super::parse::{Canonical, parse_canonical, parse_canonical_with, parse_general};
-use super::resolve::{
-    check_or_mate_after, resolve_common, resolve_written, to_move_flags, to_move_flags_reference,
-};
+use super::resolve::{resolve_common, resolve_written, to_move_flags, to_move_flags_reference};
+use super::rules::check_or_mate_after;
 use super::*;
 use crate::chess::{File, Move, MoveKind, Position, Rank, Role, Square, Variant};
 use crate::notation::fen::{EpMode, parse_fen, write_fen};

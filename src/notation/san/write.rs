@@ -4,9 +4,9 @@
 
 use std::fmt;
 
-use crate::chess::{Bitboard, CastlingSide, File, Move, MoveKind, MoveList, Position, Rank, Role, Square};
+use crate::chess::{CastlingSide, File, Move, MoveKind, MoveList, Position, Rank, Role, Square};
 
-use super::resolve::{is_capture, suffix_of};
+use super::rules::{is_capture, needed_disambiguation, suffix_of};
 use super::{San, SanPlus, Suffix};
 use crate::notation::TextBuf;
 
@@ -90,21 +90,6 @@ impl fmt::Display for SanPlus {
         let mut buf = [0; 16];
         let n = self.write(&mut buf);
         f.write_str(std::str::from_utf8(&buf[..n]).map_err(|_| fmt::Error)?)
-    }
-}
-
-/// Which origin coordinates SAN must show for a piece on `from` given the other origins `others`
-/// that reach the same square: (file, rank).
-#[inline]
-pub(super) fn needed_disambiguation(from: Square, others: Bitboard) -> (bool, bool) {
-    if others.is_empty() {
-        (false, false)
-    } else if (others & Bitboard::file(from.file())).is_empty() {
-        (true, false)
-    } else if (others & Bitboard::rank(from.rank())).is_empty() {
-        (false, true)
-    } else {
-        (true, true)
     }
 }
 

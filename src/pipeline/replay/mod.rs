@@ -5,6 +5,7 @@
 //! a located [`Diagnostic`]. A bad move ends its line (the valid prefix is kept); the next game
 //! is read as usual. Jobs see the games through [`Hooks`].
 
+pub mod export;
 mod game;
 
 use std::ops::ControlFlow;

@@ -446,8 +446,8 @@ fn clean_run(
 /// cleaning it again writes every game, byte for byte the same.
 pub fn clean(data: &[u8]) {
     use pgnkit::jobs::clean::CleanOptions;
-    use pgnkit::jobs::export::Strip;
     use pgnkit::pipeline::Input;
+    use pgnkit::pipeline::replay::export::Strip;
     let (flags, target, bytes) = match data {
         [f, a, b, rest @ ..] => (*f, usize::from(u16::from_le_bytes([*a, *b])) % 4096 + 1, rest),
         _ => (0, 1, data),

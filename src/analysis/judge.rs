@@ -36,7 +36,7 @@ const CP_CEILING: i32 = 1000;
 /// Judgements use it on the engine's centipawns as they are, without a cap.
 ///
 /// ```
-/// use pgnkit::annotate::judge::wc;
+/// use pgnkit::analysis::judge::wc;
 /// assert_eq!(wc(0), 0.0);
 /// assert!((wc(100) - 0.18205).abs() < 1e-5 && wc(-100) < 0.0);
 /// ```
@@ -135,7 +135,7 @@ impl Advice {
     /// or `Mistake.` without one (`--from-evals`).
     ///
     /// ```
-    /// use pgnkit::annotate::judge::{Advice, Judgement, Reason};
+    /// use pgnkit::analysis::judge::{Advice, Judgement, Reason};
     /// let advice = Advice { judgement: Judgement::Mistake, reason: Reason::WinningChances };
     /// let mut comment = String::new();
     /// advice.write_comment(Some("Nf3"), &mut comment);
@@ -159,7 +159,7 @@ impl Advice {
 ///
 /// ```
 /// use pgnkit::analysis::Score;
-/// use pgnkit::annotate::judge::{Judgement, Reason, advise};
+/// use pgnkit::analysis::judge::{Judgement, Reason, advise};
 /// use pgnkit::Color;
 /// // Black lets White's +0.78 become +2.75.
 /// let a = advise(Score::Cp(78), Score::Cp(275), Color::Black, false).unwrap();
@@ -231,7 +231,7 @@ pub const fn eval_score(eval: EvalScore) -> Score {
 ///
 /// ```
 /// use pgnkit::analysis::Score;
-/// use pgnkit::annotate::judge::{Judge, Judgement};
+/// use pgnkit::analysis::judge::{Judge, Judgement};
 /// use pgnkit::Color;
 /// let mut judge = Judge::new(Color::White);
 /// assert_eq!(judge.next(Some(Score::Cp(20)), false), None); // 1. e4
@@ -268,7 +268,7 @@ impl Judge {
 ///
 /// ```
 /// use pgnkit::analysis::Score;
-/// use pgnkit::annotate::judge::judge_evals;
+/// use pgnkit::analysis::judge::judge_evals;
 /// use pgnkit::Color;
 /// let evals = [Some(Score::Cp(20)), Some(Score::Cp(250)), None, Some(Score::Mate(-2))];
 /// let words: Vec<_> = judge_evals(&evals, Color::White).iter().map(|a| a.map(|a| a.text())).collect();
@@ -298,7 +298,7 @@ fn capped_cp(score: Score) -> Option<i32> {
 ///
 /// ```
 /// use pgnkit::analysis::Score;
-/// use pgnkit::annotate::judge::acpl;
+/// use pgnkit::analysis::judge::acpl;
 /// use pgnkit::Color;
 /// let evals = [Some(Score::Cp(15)), Some(Score::Cp(115)), Some(Score::Cp(115))];
 /// let a = acpl(&evals, Color::White);
@@ -325,7 +325,7 @@ pub fn acpl(evals: &[Option<Score>], first_mover: Color) -> ByColor<Option<u32>>
 ///
 /// ```
 /// use pgnkit::analysis::Score;
-/// use pgnkit::annotate::judge::cp_losses;
+/// use pgnkit::analysis::judge::cp_losses;
 /// use pgnkit::Color;
 /// let evals = [Some(Score::Cp(15)), Some(Score::Cp(115)), None, Some(Score::Mate(2))];
 /// assert_eq!(cp_losses(&evals, Color::White), [Some(0), Some(100), None, None]);
@@ -362,7 +362,7 @@ pub fn win_percent(cp: i32) -> f64 {
 /// clamped to [0, 100].
 ///
 /// ```
-/// use pgnkit::annotate::judge::move_accuracy;
+/// use pgnkit::analysis::judge::move_accuracy;
 /// assert_eq!(move_accuracy(50.0, 55.0), 100.0);
 /// assert!((move_accuracy(50.0, 40.0) - 64.58).abs() < 0.01);
 /// assert_eq!(move_accuracy(100.0, 0.0), 0.0);

@@ -1,6 +1,10 @@
-//! Engine-neutral vocabulary shared by the built-in search ([`crate::search::Searcher`]) and
-//! external UCI engines: how long to think ([`Limit`]), what a score means ([`Score`], [`PovScore`]),
-//! what comes back ([`Analysis`]) and the [`Analyzer`] trait the annotate job drives.
+//! What engines say about positions, and what pgnkit makes of it. The engine-neutral vocabulary
+//! shared by the built-in search ([`crate::search::Searcher`]) and external UCI engines: how long
+//! to think ([`Limit`]), what a score means ([`Score`], [`PovScore`]), what comes back
+//! ([`Analysis`]) and the [`Analyzer`] trait the annotate job drives; what a move's evaluations
+//! say about it, lichess style ([`judge`]: winning chances, judgements, ACPL and accuracy); and
+//! the evaluation cache in SQLite ([`cache`]), which lets a position be analysed once per cache
+//! file and a killed run resume from what was committed.
 //!
 //! Scores are always from the point of view of the side to move, as in UCI; [`PovScore`] turns them
 //! into White's view (the lichess `[%eval]` convention). What an engine did wrong and was survived
@@ -15,6 +19,9 @@
 //! // Black to move and winning by a pawn is -1.00 for White.
 //! assert_eq!(PovScore::new(Color::Black, Score::Cp(100)).white(), Score::Cp(-100));
 //! ```
+
+pub mod cache;
+pub mod judge;
 
 use std::cmp::Ordering;
 use std::fmt;

@@ -300,7 +300,7 @@ impl<'a> Hooks<'a> for Exporter {
 /// games written, and one record per game read.
 ///
 /// ```
-/// use pgnkit::jobs::export::export;
+/// use pgnkit::pipeline::replay::export::export;
 /// use pgnkit::pgn::Writer;
 /// let (text, games) = export(b"[White \"A\"]\n\n1. e2e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 1-0", Writer::new());
 /// assert_eq!(text, b"[White \"A\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n");
@@ -354,7 +354,7 @@ mod tests {
     #[test]
     fn an_export_exports_to_itself() {
         let games = crate::read_shared_data("games/lichess_db_10k.pgn")
-            .unwrap_or_else(|| include_str!("../../fixtures/pgn/lichess_db_10k.pgn").to_string());
+            .unwrap_or_else(|| include_str!("../../../fixtures/pgn/lichess_db_10k.pgn").to_string());
         let (once, _) = export(games.as_bytes(), Writer::new().fill_roster(true));
         let (twice, _) = export(&once, Writer::new().fill_roster(true));
         assert!(once.len() > 1000);

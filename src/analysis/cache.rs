@@ -1,6 +1,6 @@
 //! The evaluation cache: engine analyses stored in SQLite, so that a position is analysed once
 //! per cache file (within a run and across runs) and a run killed at any moment resumes from what
-//! was committed (`../shared/CONVENTIONS.md` section 5, reproducible analysis and resume).
+//! was committed (reproducible analysis and resume, as the README's `annotate` section states).
 //!
 //! Invariants:
 //! - Only reproducible limits are cached ([`Limit::is_reproducible`]: nodes and/or depth, no

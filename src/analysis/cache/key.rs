@@ -9,7 +9,6 @@ use crate::chess::Position;
 use crate::notation::{EpMode, write_epd};
 
 use super::cacheable;
-use super::row::Fields;
 
 /// An engine's identity as far as results go: its `id name` (which carries its version) and the
 /// options that change evaluations, in a canonical text: `name; option=value; ...` with option
@@ -17,7 +16,7 @@ use super::row::Fields;
 /// of a repeated option kept.
 ///
 /// ```
-/// use pgnkit::annotate::cache::EngineId;
+/// use pgnkit::analysis::cache::EngineId;
 /// let a = EngineId::new("Stockfish 17", [("Threads", "1"), ("Hash", "16")]);
 /// let b = EngineId::new("Stockfish 17", [("hash", "16"), ("threads", "1")]);
 /// assert_eq!(a, b);
@@ -121,9 +120,5 @@ impl<'e> Key<'e> {
         }
         let hash = key_hash(&position, engine.as_str(), &limit);
         Some(Key { hash, position, engine: engine.as_str(), limit })
-    }
-
-    pub(super) fn matches(&self, f: &Fields<'_>) -> bool {
-        f.position == self.position && f.engine == self.engine && f.limit == self.limit
     }
 }

@@ -116,6 +116,11 @@ pub(super) struct Fields<'a> {
 }
 
 impl<'a> Fields<'a> {
+    /// Whether the row is the one `key` names (a hash collision is not).
+    pub(super) fn is_for(&self, key: &Key<'_>) -> bool {
+        self.position == key.position && self.engine == key.engine && self.limit == key.limit
+    }
+
     /// The columns of a `SELECT` row; `None` when a column has the wrong type.
     pub(super) fn from_sql(r: &'a rusqlite::Row<'_>) -> Option<Fields<'a>> {
         let text = |i: usize| r.get_ref(i).ok()?.as_str().ok();
@@ -150,7 +155,7 @@ pub(super) enum Found {
 /// The analysis a row holds for `pos`, checking every move against the position.
 pub(super) fn decode(pos: &Position, key: &Key<'_>, f: Option<Fields<'_>>) -> Found {
     match f {
-        Some(f) if !key.matches(&f) => Found::Absent,
+        Some(f) if !f.is_for(key) => Found::Absent,
         Some(f) => analysis(pos, &f).map_or(Found::Stale, Found::Hit),
         None => Found::Stale,
     }

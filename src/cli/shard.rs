@@ -1,0 +1,226 @@
+//! `--shard I/N|auto` on the commands that read PGN: the shard's plan, its outputs as parts
+//! (`FILE.part-I-of-N`), and its manifest, written last; and the output-shaping options the
+//! manifest records, read from the command line as clap parsed it.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use pgnkit::jobs::run::{Share, Summary};
+use pgnkit::shard::manifest::{InputId, Manifest, Part, Range, digest};
+use pgnkit::shard::{Plan, Spec, manifest_path, part_path, plan};
+use serde_json::Value;
+
+use crate::cli::args::InputArgs;
+use crate::cli::{Code, Fail};
+
+/// `--shard` and its companions.
+#[derive(clap::Args, Debug, Default)]
+pub struct ShardArgs {
+    /// Run shard I of N (0-based) of the inputs' games: a contiguous run of them, the same on
+    /// any machine and at any -j. Outputs become parts (`-o out.pgn` writes
+    /// `out.pgn.part-I-of-N`) with a manifest beside them; `pgnkit merge` joins them. `auto`
+    /// reads the scheduler's index (Slurm, Kubernetes, AWS Batch, Google Batch). A shard of a
+    /// plain file reads the file before its share once at skip speed to find its first game; a
+    /// compressed file is decompressed from its start.
+    #[arg(long, value_name = "I/N|auto")]
+    pub shard: Option<String>,
+    /// The number of shards for `--shard auto` where the scheduler does not say it
+    /// (Kubernetes; or set PGNKIT_SHARDS).
+    #[arg(long, value_name = "N", requires = "shard")]
+    pub shards: Option<u64>,
+    /// With --shard: write the parts and the manifest in DIR (named after the outputs).
+    #[arg(long, value_name = "DIR", requires = "shard")]
+    pub output_dir: Option<PathBuf>,
+}
+
+/// The command line as clap parsed it, for the options a manifest records.
+static MATCHES: OnceLock<clap::ArgMatches> = OnceLock::new();
+
+/// Keeps the parsed command line.
+pub fn remember(matches: clap::ArgMatches) {
+    let _ = MATCHES.set(matches);
+}
+
+/// Arguments that do not shape what a run writes: inputs, threads, progress, where outputs and
+/// caches go, the shard itself.
+const NOT_SHAPING: [&str; 15] = [
+    "files",
+    "no_mmap",
+    "threads",
+    "quiet",
+    "chunk_kib",
+    "output",
+    "rejects",
+    "duplicates",
+    "report",
+    "shard",
+    "shards",
+    "output_dir",
+    "cache",
+    "no_cache",
+    "engines",
+];
+
+/// The options that shape the output, as given on the command line: sorted `name=value`.
+fn shaping_options() -> Vec<String> {
+    let Some((_, sub)) = MATCHES.get().and_then(|m| m.subcommand()) else { return Vec::new() };
+    let mut options: Vec<String> = sub
+        .ids()
+        .map(|id| id.as_str())
+        .filter(|id| !NOT_SHAPING.contains(id))
+        .filter(|id| sub.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
+        .filter_map(|id| {
+            let values: Vec<String> = sub.get_raw(id)?.map(|v| v.to_string_lossy().into_owned()).collect();
+            Some(format!("{id}={}", values.join("\u{1f}")))
+        })
+        .collect();
+    options.sort();
+    options
+}
+
+/// A part a shard writes.
+struct PartOut {
+    role: &'static str,
+    path: PathBuf,
+    target: PathBuf,
+    header: String,
+    footer: &'static str,
+}
+
+/// A shard's run: its plan and the parts it writes.
+pub struct Sharding {
+    plan: Plan,
+    job: &'static str,
+    dir: Option<PathBuf>,
+    parts: Vec<PartOut>,
+    start: Instant,
+}
+
+impl Sharding {
+    /// The shard `args` asks for, planned over `input`'s files; `None` without `--shard`.
+    pub fn new(args: &ShardArgs, input: &InputArgs, job: &'static str) -> Result<Option<Sharding>, Fail> {
+        let Some(text) = &args.shard else { return Ok(None) };
+        let env = |name: &str| std::env::var(name).ok();
+        let spec = Spec::parse(text, args.shards, &env).map_err(Fail::usage)?;
+        let start = Instant::now();
+        if let Some(dir) = &args.output_dir {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Fail { code: Code::CantCreate, message: format!("{}: {e}", dir.display()) })?;
+        }
+        let plan = plan(&input.files, spec, input.no_mmap)?;
+        if plan.scanned > 64 << 20 && !input.quiet {
+            eprintln!(
+                "pgnkit: shard {spec}: read {:.0} MB before its share to find where it starts",
+                plan.scanned as f64 / 1e6
+            );
+        }
+        Ok(Some(Sharding { plan, job, dir: args.output_dir.clone(), parts: Vec::new(), start }))
+    }
+
+    /// The shard.
+    pub fn spec(&self) -> Spec {
+        self.plan.spec
+    }
+
+    /// Where the output `role` given as `path` goes: its part. `header`: what a single run writes
+    /// before the games; `footer`: the record it writes after them ([`pgnkit::shard::merge::footer`]).
+    pub fn output(
+        &mut self,
+        role: &'static str,
+        path: &Path,
+        header: &[u8],
+        footer: &'static str,
+    ) -> Result<PathBuf, Fail> {
+        if path == Path::new("-") {
+            return Err(Fail::usage(format!(
+                "--shard writes its {role} as a part file: give it a name (-o FILE)"
+            )));
+        }
+        let part = part_path(path, self.dir.as_deref(), self.plan.spec);
+        self.parts.push(PartOut {
+            role,
+            path: part.clone(),
+            target: path.to_path_buf(),
+            header: String::from_utf8_lossy(header).into_owned(),
+            footer,
+        });
+        Ok(part)
+    }
+
+    /// The inputs and the parts of them this shard reads.
+    pub fn shares(&self) -> Vec<Share> {
+        self.plan.shares()
+    }
+
+    /// Writes the manifest once the parts are in place; nothing when the run was interrupted or
+    /// an input failed (then `merge` sees the shard as missing). `extra`: what the footers need.
+    pub fn finish(self, summary: &Summary, exit: Code, extra: Value) -> Result<(), Fail> {
+        if summary.stopped.is_some() || summary.input_failed() {
+            return Ok(());
+        }
+        let mut parts = Vec::new();
+        for p in &self.parts {
+            let (size, digest) = std::fs::File::open(&p.path)
+                .and_then(|mut f| digest(&mut f))
+                .map_err(|e| Fail { code: Code::IoErr, message: format!("{}: {e}", p.path.display()) })?;
+            parts.push(Part {
+                role: p.role.into(),
+                file: p.path.file_name().unwrap_or_default().to_string_lossy().into_owned(),
+                target: p.target.to_string_lossy().into_owned(),
+                size,
+                digest,
+                header: p.header.clone(),
+                footer: p.footer.into(),
+            });
+        }
+        let spans = self.plan.inputs.iter().enumerate().filter_map(|(k, i)| i.span.map(|s| (k, s)));
+        let ranges = spans
+            .zip(&summary.inputs)
+            .map(|((input, span), done)| Range {
+                input,
+                start: span.start,
+                end: span.end,
+                games: done.stats.games,
+                stats: done.stats.clone(),
+            })
+            .collect();
+        let manifest = Manifest {
+            version: env!("CARGO_PKG_VERSION").into(),
+            job: self.job.into(),
+            options: shaping_options(),
+            inputs: self
+                .plan
+                .inputs
+                .iter()
+                .map(|i| InputId {
+                    path: i.path.to_string_lossy().into_owned(),
+                    size: i.size,
+                    fingerprint: i.fingerprint.clone(),
+                })
+                .collect(),
+            spec: self.plan.spec,
+            ranges,
+            stats: summary.stats.clone(),
+            seconds: self.start.elapsed().as_secs_f64(),
+            parts,
+            exit: exit as u8,
+            extra,
+        };
+        let main = self.parts.first().map(|p| p.path.clone()).unwrap_or_else(|| PathBuf::from("shard"));
+        let path = manifest_path(&main);
+        let mut temp_name = std::ffi::OsString::from(".");
+        temp_name.push(path.file_name().unwrap_or_default());
+        temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));
+        let temp = path.with_file_name(temp_name);
+        let io =
+            |e: std::io::Error| Fail { code: Code::CantCreate, message: format!("{}: {e}", path.display()) };
+        let text = serde_json::to_string_pretty(&manifest.to_json()).unwrap_or_default() + "\n";
+        std::fs::write(&temp, text).map_err(io)?;
+        std::fs::rename(&temp, &path).map_err(|e| {
+            let _ = std::fs::remove_file(&temp);
+            io(e)
+        })?;
+        Ok(())
+    }
+}

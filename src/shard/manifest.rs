@@ -1,0 +1,316 @@
+//! A shard's manifest: the JSON file written last, beside its main part, once every part is in
+//! place, saying which run the shard belongs to (pgnkit version, job, the options that shape the
+//! output, each input's size and fingerprint, N), which part of each input it read, its ledger,
+//! each part's name, size and digest, and its exit status. `merge` reads it back.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::error::{Kind, Severity};
+use crate::pipeline::Start;
+use crate::pipeline::stats::Stats;
+
+use super::Spec;
+use super::plan::TO_END;
+
+/// The manifest format this pgnkit writes and reads.
+pub const FORMAT_VERSION: u64 = 1;
+
+/// A manifest's name ends so.
+pub const SUFFIX: &str = ".manifest.json";
+
+/// The part of one input a shard read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Range {
+    /// The input's index in the run.
+    pub input: usize,
+    /// Where the part starts.
+    pub start: Start,
+    /// Where it ends ([`TO_END`]: the end of the input).
+    pub end: u64,
+    /// Games read in it.
+    pub games: u64,
+    /// Its counts.
+    pub stats: Stats,
+}
+
+/// One file a shard wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// What it holds: `output`, `rejects`, `duplicates`, `report`.
+    pub role: String,
+    /// The file name of the part, beside the manifest.
+    pub file: String,
+    /// The name the merged file takes (as the shard was given it).
+    pub target: String,
+    /// Bytes of the part on disk.
+    pub size: u64,
+    /// XXH3-128 of the part's bytes, hex.
+    pub digest: String,
+    /// What a single run writes before the games (a CSV header), which the part leaves out.
+    pub header: String,
+    /// What a single run writes after them, rendered by `merge` from the ledgers: `""` for
+    /// nothing, else the name of the record ([`super::merge::footer`]).
+    pub footer: String,
+}
+
+/// An input of the run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputId {
+    /// The path as given.
+    pub path: String,
+    /// Its size on disk.
+    pub size: u64,
+    /// [`super::fingerprint::fingerprint`].
+    pub fingerprint: String,
+}
+
+/// A shard's manifest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Manifest {
+    /// pgnkit's version.
+    pub version: String,
+    /// The command (`check`, `clean`, ...).
+    pub job: String,
+    /// The options that shape the output, canonical (sorted `name=value`).
+    pub options: Vec<String>,
+    /// Every input of the run.
+    pub inputs: Vec<InputId>,
+    /// Which shard.
+    pub spec: Spec,
+    /// The parts of inputs it read, in order.
+    pub ranges: Vec<Range>,
+    /// Its counts over every part.
+    pub stats: Stats,
+    /// Seconds it ran.
+    pub seconds: f64,
+    /// Its files.
+    pub parts: Vec<Part>,
+    /// Its exit status.
+    pub exit: u8,
+    /// Job-specific figures the footers need (annotate's engines and cache counts).
+    pub extra: Value,
+}
+
+/// A [`Stats`] as JSON.
+pub fn stats_json(s: &Stats) -> Value {
+    json!({
+        "games": s.games, "games_with_errors": s.games_with_errors,
+        "games_with_warnings": s.games_with_warnings, "plies": s.plies, "bytes": s.bytes,
+        "by_kind": s.by_kind.iter().map(|&(k, sev, n)| json!([k.code(), sev.name(), n])).collect::<Vec<_>>(),
+        "counts": s.counts.iter().map(|&(k, n)| json!([k, n])).collect::<Vec<_>>(),
+    })
+}
+
+/// A count's name for [`Stats`], which keeps `&'static str` names: the known names of the jobs
+/// are few, so each distinct one is kept once for the process.
+fn intern(name: &str) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut names =
+        NAMES.get_or_init(Mutex::default).lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(n) = names.get(name) {
+        return n;
+    }
+    let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    names.insert(leaked);
+    leaked
+}
+
+fn u(v: &Value, key: &str) -> Result<u64, String> {
+    v.get(key).and_then(Value::as_u64).ok_or_else(|| format!("no number {key:?}"))
+}
+
+fn s<'v>(v: &'v Value, key: &str) -> Result<&'v str, String> {
+    v.get(key).and_then(Value::as_str).ok_or_else(|| format!("no string {key:?}"))
+}
+
+fn list<'v>(v: &'v Value, key: &str) -> Result<&'v Vec<Value>, String> {
+    v.get(key).and_then(Value::as_array).ok_or_else(|| format!("no list {key:?}"))
+}
+
+/// A [`Stats`] read back from [`stats_json`].
+pub fn stats_from_json(v: &Value) -> Result<Stats, String> {
+    let mut stats = Stats {
+        games: u(v, "games")?,
+        games_with_errors: u(v, "games_with_errors")?,
+        games_with_warnings: u(v, "games_with_warnings")?,
+        plies: u(v, "plies")?,
+        bytes: u(v, "bytes")?,
+        ..Stats::default()
+    };
+    for k in list(v, "by_kind")? {
+        let (code, sev, n) = (k[0].as_str(), k[1].as_str(), k[2].as_u64());
+        let kind = Kind::ALL
+            .iter()
+            .find(|k| Some(k.code()) == code)
+            .ok_or_else(|| format!("unknown kind {code:?}"))?;
+        let sev = match sev {
+            Some("error") => Severity::Error,
+            Some("warning") => Severity::Warning,
+            _ => return Err(format!("unknown severity {sev:?}")),
+        };
+        let n = n.ok_or("a kind's count is not a number")?;
+        let mut one = Stats::default();
+        one.by_kind.push((*kind, sev, n));
+        stats.merge(&one);
+    }
+    for c in list(v, "counts")? {
+        let (name, n) = (c[0].as_str().ok_or("a count's name")?, c[1].as_u64().ok_or("a count's value")?);
+        stats.add(intern(name), n);
+    }
+    Ok(stats)
+}
+
+fn start_json(p: &Start) -> Value {
+    json!({"offset": p.offset, "game": p.game, "line": p.line, "column": p.column})
+}
+
+fn start_from_json(v: &Value) -> Result<Start, String> {
+    Ok(Start { offset: u(v, "offset")?, game: u(v, "game")?, line: u(v, "line")?, column: u(v, "column")? })
+}
+
+impl Manifest {
+    /// The manifest as JSON.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "format": "pgnkit shard manifest",
+            "format_version": FORMAT_VERSION,
+            "pgnkit_version": self.version,
+            "job": self.job,
+            "options": self.options,
+            "inputs": self.inputs.iter().map(|i| json!({"path": i.path, "size": i.size, "fingerprint": i.fingerprint})).collect::<Vec<_>>(),
+            "shard": {"index": self.spec.index, "count": self.spec.count},
+            "ranges": self.ranges.iter().map(|r| json!({
+                "input": r.input, "start": start_json(&r.start),
+                "end": if r.end == TO_END { Value::Null } else { r.end.into() },
+                "first_game": r.start.game + 1, "last_game": r.start.game + r.games, "games": r.games,
+                "ledger": stats_json(&r.stats),
+            })).collect::<Vec<_>>(),
+            "ledger": stats_json(&self.stats),
+            "seconds": self.seconds,
+            "parts": self.parts.iter().map(|p| json!({
+                "role": p.role, "file": p.file, "target": p.target, "size": p.size, "xxh3_128": p.digest,
+                "header": p.header, "footer": p.footer,
+            })).collect::<Vec<_>>(),
+            "exit_status": self.exit,
+            "extra": self.extra,
+        })
+    }
+
+    /// Reads a manifest back; the error says what is wrong with it.
+    pub fn from_json(v: &Value) -> Result<Manifest, String> {
+        if v.get("format").and_then(Value::as_str) != Some("pgnkit shard manifest") {
+            return Err("not a pgnkit shard manifest".into());
+        }
+        let format = u(v, "format_version")?;
+        if format != FORMAT_VERSION {
+            return Err(format!("manifest format {format}; this pgnkit reads format {FORMAT_VERSION}"));
+        }
+        let shard = v.get("shard").ok_or("no shard")?;
+        let spec = Spec::new(u(shard, "index")?, u(shard, "count")?)?;
+        let inputs = list(v, "inputs")?
+            .iter()
+            .map(|i| {
+                Ok(InputId {
+                    path: s(i, "path")?.into(),
+                    size: u(i, "size")?,
+                    fingerprint: s(i, "fingerprint")?.into(),
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        let ranges = list(v, "ranges")?
+            .iter()
+            .map(|r| {
+                Ok(Range {
+                    input: u(r, "input")? as usize,
+                    start: start_from_json(r.get("start").ok_or("no start")?)?,
+                    end: r.get("end").and_then(Value::as_u64).unwrap_or(TO_END),
+                    games: u(r, "games")?,
+                    stats: stats_from_json(r.get("ledger").ok_or("no ledger")?)?,
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        let parts = list(v, "parts")?
+            .iter()
+            .map(|p| {
+                Ok(Part {
+                    role: s(p, "role")?.into(),
+                    file: s(p, "file")?.into(),
+                    target: s(p, "target")?.into(),
+                    size: u(p, "size")?,
+                    digest: s(p, "xxh3_128")?.into(),
+                    header: s(p, "header")?.into(),
+                    footer: s(p, "footer")?.into(),
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(Manifest {
+            version: s(v, "pgnkit_version")?.into(),
+            job: s(v, "job")?.into(),
+            options: list(v, "options")?
+                .iter()
+                .map(|o| o.as_str().map(str::to_owned).ok_or("an option is not a string"))
+                .collect::<Result<_, _>>()?,
+            inputs,
+            spec,
+            ranges,
+            stats: stats_from_json(v.get("ledger").ok_or("no ledger")?)?,
+            seconds: v.get("seconds").and_then(Value::as_f64).unwrap_or(0.0),
+            parts,
+            exit: u(v, "exit_status")? as u8,
+            extra: v.get("extra").cloned().unwrap_or(Value::Null),
+        })
+    }
+
+    /// Reads the manifest at `path`.
+    pub fn read(path: &Path) -> Result<Manifest, String> {
+        let text = std::fs::read(path).map_err(|e| e.to_string())?;
+        let v: Value = serde_json::from_slice(&text).map_err(|e| format!("not JSON: {e}"))?;
+        Manifest::from_json(&v)
+    }
+}
+
+/// XXH3-128 of everything `r` yields, hex, with its length.
+pub fn digest(r: &mut impl std::io::Read) -> std::io::Result<(u64, String)> {
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut len = 0u64;
+    loop {
+        let n = match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        hasher.update(&buf[..n]);
+        len += n as u64;
+    }
+    Ok((len, format!("{:032x}", hasher.digest128())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_survive_json() {
+        let mut s = Stats {
+            games: 5,
+            games_with_errors: 1,
+            games_with_warnings: 2,
+            plies: 99,
+            bytes: 1234,
+            ..Stats::default()
+        };
+        s.count_kind(Kind::IllegalMove, Severity::Error);
+        s.count_kind(Kind::IllegalMove, Severity::Error);
+        s.count_kind(Kind::NullMove, Severity::Warning);
+        s.add("written", 4);
+        s.add("repaired_castling", 1);
+        let back = stats_from_json(&stats_json(&s)).expect("reads back");
+        assert_eq!(back, s);
+    }
+}

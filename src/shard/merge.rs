@@ -1,0 +1,391 @@
+//! `pgnkit merge`: reads the shards' manifests, checks that they make one run (one pgnkit
+//! version, job, options, inputs and N; every shard once, finished; their parts of each input
+//! tiling it, game numbers following on; every part's size and digest, hashed as it is copied)
+//! and writes each output once: what a single run writes before the games, the parts in order,
+//! and the summary record a single run writes last, from the shards' ledgers added up (its
+//! `seconds` are the shards' sum). Anything wrong: nothing is written, and every problem is
+//! named, so the user reruns just those shards.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::analysis::cache::CacheStats;
+use crate::jobs::diagnostics;
+use crate::jobs::run::{InputSummary, Summary, display_name};
+use crate::pipeline::stats::Stats;
+
+use super::manifest::{Manifest, SUFFIX};
+use super::plan::TO_END;
+
+/// A merged run: the job, its summary, the files written and the bytes copied.
+#[derive(Debug)]
+pub struct Merged {
+    /// The command the shards ran.
+    pub job: String,
+    /// The run's summary from the ledgers.
+    pub summary: Summary,
+    /// The files written, in role order.
+    pub files: Vec<PathBuf>,
+    /// Bytes of parts copied.
+    pub bytes: u64,
+    /// The shards' exit statuses, highest.
+    pub exit: u8,
+}
+
+/// The manifests named by `args`: files as given, and every `*.manifest.json` of a directory.
+pub fn manifests(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut found = Vec::new();
+    for a in args {
+        if a.is_dir() {
+            let entries = std::fs::read_dir(a).map_err(|e| format!("{}: {e}", a.display()))?;
+            let mut in_dir: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.to_string_lossy().ends_with(SUFFIX))
+                .collect();
+            if in_dir.is_empty() {
+                return Err(format!("{}: no shard manifest (*{SUFFIX}) in this directory", a.display()));
+            }
+            in_dir.sort();
+            found.extend(in_dir);
+        } else if a.exists() {
+            found.push(a.clone());
+        } else {
+            return Err(format!("{}: no such file", a.display()));
+        }
+    }
+    found.dedup();
+    Ok(found)
+}
+
+/// The record a single run writes last in an output, named by a part's `footer`.
+pub fn footer(kind: &str, summary: &Summary, extra: &Value) -> Result<Vec<u8>, String> {
+    let record = match kind {
+        "" => return Ok(Vec::new()),
+        "check-summary" => diagnostics::summary_json("check", &summary.stats, summary.elapsed),
+        "clean-report" => crate::jobs::clean::sink::report_summary(summary),
+        "annotate-summary" => {
+            let engines = extra.get("engines").and_then(Value::as_u64).unwrap_or(1) as usize;
+            let cache = extra.get("cache").filter(|c| !c.is_null()).map(|c| {
+                let n = |k: &str| c.get(k).and_then(Value::as_u64).unwrap_or(0);
+                CacheStats {
+                    hits: n("hits"),
+                    misses: n("misses"),
+                    stale: n("stale"),
+                    stores: n("stores"),
+                    commits: n("commits"),
+                }
+            });
+            crate::jobs::annotate::sink::summary_json(summary, cache, engines)
+        }
+        other => return Err(format!("a part ends with {other:?}, which this pgnkit does not write")),
+    };
+    Ok(format!("{record}\n").into_bytes())
+}
+
+/// Adds up the job-specific figures of the shards (annotate: the most engines, cache counts summed).
+fn add_extra(total: &mut Value, more: &Value) {
+    if total.is_null() {
+        *total = more.clone();
+        return;
+    }
+    if let (Some(a), Some(b)) =
+        (total.get("engines").and_then(Value::as_u64), more.get("engines").and_then(Value::as_u64))
+    {
+        total["engines"] = a.max(b).into();
+    }
+    if let (Some(a), Some(b)) =
+        (total.get_mut("cache").and_then(Value::as_object_mut), more.get("cache").and_then(Value::as_object))
+    {
+        for (k, v) in b {
+            let sum = a.get(k).and_then(Value::as_u64).unwrap_or(0) + v.as_u64().unwrap_or(0);
+            a.insert(k.clone(), sum.into());
+        }
+    }
+}
+
+/// `bytes` compressed as the name `target` says (`.zst`, `.gz`), so that a compressed output's
+/// header and summary are frames (members) of their own beside the parts'.
+fn compressed_as(target: &Path, bytes: &[u8]) -> io::Result<Vec<u8>> {
+    if bytes.is_empty() {
+        return Ok(Vec::new());
+    }
+    match target.extension().and_then(|e| e.to_str()) {
+        Some("zst") => zstd::encode_all(bytes, 3),
+        Some("gz") => {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(bytes)?;
+            e.finish()
+        }
+        _ => Ok(bytes.to_vec()),
+    }
+}
+
+/// Checks that `list` (path, manifest) make one run; every problem found.
+fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) {
+    let (first_path, first) = &list[0];
+    let ours = env!("CARGO_PKG_VERSION");
+    for (path, m) in list {
+        let p = path.display();
+        if m.version != ours {
+            problems.push(format!(
+                "{p}: made by pgnkit {}, this is pgnkit {ours}: rerun it, or merge with that version",
+                m.version
+            ));
+        }
+        let mut differs = Vec::new();
+        if m.job != first.job {
+            differs.push(format!("the command ({} and {})", m.job, first.job));
+        }
+        if m.options != first.options {
+            differs.push(format!("the options ({:?} and {:?})", m.options, first.options));
+        }
+        if m.spec.count != first.spec.count {
+            differs.push(format!("the shard count ({} and {})", m.spec.count, first.spec.count));
+        }
+        if m.inputs.len() != first.inputs.len()
+            || m.inputs.iter().zip(&first.inputs).any(|(a, b)| a.path != b.path)
+        {
+            differs.push("the inputs".into());
+        } else {
+            for (a, b) in m.inputs.iter().zip(&first.inputs) {
+                if a.size != b.size || a.fingerprint != b.fingerprint {
+                    differs.push(format!(
+                        "the input {} (it changed between the shards: size {} and {})",
+                        a.path, a.size, b.size
+                    ));
+                }
+            }
+        }
+        let roles = |m: &Manifest| {
+            m.parts
+                .iter()
+                .map(|p| (p.role.clone(), p.target.clone(), p.header.clone(), p.footer.clone()))
+                .collect::<Vec<_>>()
+        };
+        if differs.is_empty() && roles(m) != roles(first) {
+            differs.push("the outputs".into());
+        }
+        if !differs.is_empty() {
+            problems.push(format!(
+                "{p}: not the run of {}: {} differ",
+                first_path.display(),
+                differs.join(", ")
+            ));
+        }
+        if m.exit > 1 {
+            problems.push(format!("{p}: shard {} did not finish (exit status {}): rerun it", m.spec, m.exit));
+        }
+    }
+}
+
+/// Checks that every shard is there once and that their parts of each input tile it.
+fn check_cover(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) {
+    let count = list[0].1.spec.count;
+    let mut by_index: BTreeMap<u64, Vec<&PathBuf>> = BTreeMap::new();
+    for (path, m) in list {
+        by_index.entry(m.spec.index).or_default().push(path);
+    }
+    let missing: Vec<String> =
+        (0..count).filter(|i| !by_index.contains_key(i)).map(|i| i.to_string()).collect();
+    if !missing.is_empty() {
+        problems.push(format!(
+            "missing shards (no manifest: not run, killed or still running; rerun them): {} of {count}",
+            missing.join(", ")
+        ));
+    }
+    for (i, paths) in &by_index {
+        if paths.len() > 1 {
+            let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+            problems.push(format!(
+                "shard {i} of {count} is there {} times: {}",
+                paths.len(),
+                names.join(", ")
+            ));
+        }
+    }
+    if !missing.is_empty() || by_index.values().any(|p| p.len() > 1) {
+        return; // the ranges of a broken set say nothing more
+    }
+    let mut ordered: Vec<&Manifest> = list.iter().map(|(_, m)| m).collect();
+    ordered.sort_by_key(|m| m.spec.index);
+    for (k, input) in list[0].1.inputs.iter().enumerate() {
+        let mut next = (0u64, 0u64);
+        let mut ended = false;
+        for m in &ordered {
+            for r in m.ranges.iter().filter(|r| r.input == k) {
+                if ended || (r.start.offset, r.start.game) != next {
+                    problems.push(format!(
+                        "{}: shard {} starts at byte {} (game {}), not where the shards before end (byte {}, game {}): the shards are not of one run",
+                        input.path, m.spec, r.start.offset, r.start.game + 1, next.0, next.1 + 1
+                    ));
+                }
+                next = (r.end, r.start.game + r.games);
+                ended = r.end == TO_END;
+            }
+        }
+        if !ended {
+            problems.push(format!("{}: no shard read it to its end", input.path));
+        }
+    }
+}
+
+/// Copies `from` to `to`, hashing as it goes: its length and XXH3-128.
+fn copy_hashed(from: &Path, to: &mut impl Write, buf: &mut [u8]) -> io::Result<(u64, String)> {
+    let mut file = File::open(from)?;
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    let mut len = 0u64;
+    loop {
+        let n = match file.read(buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        hasher.update(&buf[..n]);
+        to.write_all(&buf[..n])?;
+        len += n as u64;
+    }
+    Ok((len, format!("{:032x}", hasher.digest128())))
+}
+
+/// A file written under a temporary name beside its target and renamed when all is well.
+struct Pending {
+    temp: PathBuf,
+    target: PathBuf,
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.temp);
+    }
+}
+
+/// Merges the shards whose manifests are `paths`: the main output to `output` when given, every
+/// file in `dir` when given, else beside the parts. Every problem, or nothing written.
+pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Result<Merged, Vec<String>> {
+    let mut problems = Vec::new();
+    let mut list = Vec::new();
+    for p in paths {
+        match Manifest::read(p) {
+            Ok(m) => list.push((p.clone(), m)),
+            Err(e) => problems.push(format!("{}: {e}", p.display())),
+        }
+    }
+    if list.is_empty() {
+        problems.push("no manifest to merge".into());
+        return Err(problems);
+    }
+    check_run(&list, &mut problems);
+    check_cover(&list, &mut problems);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    list.sort_by_key(|(_, m)| m.spec.index);
+    let first = list[0].1.clone();
+    // The run's summary from the ledgers.
+    let mut stats = Stats::default();
+    let mut per_input: BTreeMap<usize, Stats> = BTreeMap::new();
+    let (mut seconds, mut extra, mut exit) = (0.0, Value::Null, 0u8);
+    for (_, m) in &list {
+        stats.merge(&m.stats);
+        for r in &m.ranges {
+            per_input.entry(r.input).or_default().merge(&r.stats);
+        }
+        seconds += m.seconds;
+        add_extra(&mut extra, &m.extra);
+        exit = exit.max(m.exit);
+    }
+    let inputs = per_input
+        .into_iter()
+        .map(|(k, stats)| InputSummary {
+            name: display_name(Path::new(&first.inputs[k].path)),
+            stats,
+            error: None,
+        })
+        .collect();
+    let summary =
+        Summary { stats, inputs, stopped: None, elapsed: Duration::from_secs_f64(seconds.max(0.0)) };
+    let mut pending = Vec::new();
+    let mut bytes = 0u64;
+    let mut buf = vec![0u8; 4 << 20];
+    for (role_at, role) in first.parts.iter().enumerate() {
+        let beside = list[0].0.parent().map(Path::to_path_buf).unwrap_or_default();
+        let name = Path::new(&role.target)
+            .file_name()
+            .map(PathBuf::from)
+            .unwrap_or_else(|| role.target.clone().into());
+        let target = match (role.role.as_str(), output, dir) {
+            ("output", Some(o), _) => o.to_path_buf(),
+            (_, _, Some(d)) => d.join(name),
+            _ => beside.join(name),
+        };
+        let mut temp_name = std::ffi::OsString::from(".");
+        temp_name.push(target.file_name().unwrap_or_default());
+        temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));
+        let temp = target.with_file_name(temp_name);
+        let file = match File::create(&temp) {
+            Ok(f) => f,
+            Err(e) => {
+                problems.push(format!("{}: cannot create: {e}", target.display()));
+                continue;
+            }
+        };
+        let done = Pending { temp: temp.clone(), target: target.clone() };
+        let mut out = io::BufWriter::with_capacity(1 << 20, file);
+        let write_err = |e: io::Error| format!("{}: write error: {e}", target.display());
+        let footer = match footer(&role.footer, &summary, &extra) {
+            Ok(f) => f,
+            Err(e) => {
+                problems.push(e);
+                continue;
+            }
+        };
+        let result = (|| -> Result<(), String> {
+            out.write_all(&compressed_as(&target, role.header.as_bytes()).map_err(write_err)?)
+                .map_err(write_err)?;
+            for (path, m) in &list {
+                let Some(part) = m.parts.get(role_at) else { continue };
+                let at = path.parent().map(Path::to_path_buf).unwrap_or_default().join(&part.file);
+                match copy_hashed(&at, &mut out, &mut buf) {
+                    Ok((len, digest)) if len == part.size && digest == part.digest => bytes += len,
+                    Ok((len, _)) => problems.push(format!(
+                        "{}: shard {}'s part changed since it was written ({len} bytes, the manifest says {}; digest differs): rerun shard {}",
+                        at.display(), m.spec, part.size, m.spec.index
+                    )),
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => problems.push(format!(
+                        "{}: shard {}'s part is missing: rerun shard {}",
+                        at.display(), m.spec, m.spec.index
+                    )),
+                    Err(e) => return Err(format!("{}: {e}", at.display())),
+                }
+            }
+            out.write_all(&compressed_as(&target, &footer).map_err(write_err)?).map_err(write_err)?;
+            let file = out.into_inner().map_err(|e| write_err(e.into_error()))?;
+            file.sync_all().map_err(write_err)
+        })();
+        if let Err(e) = result {
+            problems.push(e);
+        }
+        pending.push(done);
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let mut files = Vec::new();
+    for p in &pending {
+        if let Err(e) = std::fs::rename(&p.temp, &p.target) {
+            problems.push(format!("{}: cannot put in place: {e}", p.target.display()));
+        }
+        files.push(p.target.clone());
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(Merged { job: first.job, summary, files, bytes, exit })
+}

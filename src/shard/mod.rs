@@ -1,0 +1,42 @@
+//! Sharding a run for a cluster: shard I of N reads a contiguous run of the inputs' games
+//! ([`plan`]), writes its outputs as parts (`out.pgn.part-I-of-N`) and a [`manifest`] beside
+//! them, and [`merge`] checks that the manifests make one run and writes the outputs one run
+//! writes. The scheduler (Slurm, Kubernetes, AWS or Google Batch) names the shard ([`Spec`]).
+
+pub mod fingerprint;
+pub mod manifest;
+pub mod merge;
+pub mod plan;
+pub mod spec;
+
+use std::path::{Path, PathBuf};
+
+pub use manifest::Manifest;
+pub use plan::{Plan, plan};
+pub use spec::Spec;
+
+/// The name of shard `spec`'s part of the output `path`: `path.part-I-of-N`, in `dir` when
+/// given (under `path`'s file name), else beside `path`.
+///
+/// ```
+/// use pgnkit::shard::{Spec, part_path};
+/// use std::path::Path;
+/// let spec = Spec::new(3, 12).unwrap();
+/// assert_eq!(part_path(Path::new("out/a.pgn"), None, spec), Path::new("out/a.pgn.part-03-of-12"));
+/// assert_eq!(part_path(Path::new("out/a.pgn"), Some(Path::new("p")), spec), Path::new("p/a.pgn.part-03-of-12"));
+/// ```
+pub fn part_path(path: &Path, dir: Option<&Path>, spec: Spec) -> PathBuf {
+    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "out".into());
+    name.push(format!(".part-{}", spec.label()));
+    match dir {
+        Some(d) => d.join(name),
+        None => path.with_file_name(name),
+    }
+}
+
+/// The manifest of the shard whose main part is `part`.
+pub fn manifest_path(part: &Path) -> PathBuf {
+    let mut name = part.as_os_str().to_os_string();
+    name.push(manifest::SUFFIX);
+    PathBuf::from(name)
+}

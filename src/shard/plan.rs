@@ -1,0 +1,269 @@
+//! Which part of each input shard I of N reads, a function of the inputs and N only (never of
+//! `-j`, the machine or the time). The inputs, in order, weigh their sizes on disk (compressed
+//! bytes for compressed inputs), W in all; shard I takes the weights `[I*W/N, (I+1)*W/N)`, each
+//! end moved forward to an exact game start of the sequential reading ([`crate::pgn::split`]):
+//! in a plain file the first game start at or after that byte; in a compressed one the first
+//! scan chunk (game-aligned, about [`SCAN_CHUNK`] decompressed bytes) read once the decoder has
+//! consumed that many compressed bytes. The parts of one input tile it: shard I's end is shard
+//! I+1's start, with the games and line breaks before it counted, so its records carry the
+//! numbers one run gives them. Finding a start reads the input before it (a skip at the reader's
+//! speed, decompressing a compressed input).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::error::Error;
+use crate::io::{Compression, Input, InputError, InputOptions, Source};
+use crate::jobs::run::{Share, Span};
+use crate::pgn::{LineIndex, Reader};
+use crate::pipeline::Start;
+use crate::pipeline::chunk::{Cut, StreamChunks, slice_chunks};
+
+use super::Spec;
+use super::fingerprint::fingerprint;
+
+/// Decompressed bytes a scan reads at a time; a compressed input's parts start at such chunks.
+pub const SCAN_CHUNK: usize = 1 << 20;
+
+/// A span's end that is the end of its input.
+pub const TO_END: u64 = u64::MAX;
+
+/// One input of the run as a shard sees it.
+#[derive(Clone, Debug)]
+pub struct InputShare {
+    /// The path as given.
+    pub path: PathBuf,
+    /// Size on disk.
+    pub size: u64,
+    /// [`fingerprint`].
+    pub fingerprint: String,
+    /// How it is compressed.
+    pub compression: Compression,
+    /// The part this shard reads (its end [`TO_END`] for the rest of the input); `None`: none.
+    pub span: Option<Span>,
+}
+
+/// What shard I of N reads of each input.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The shard.
+    pub spec: Spec,
+    /// Every input of the run, in order.
+    pub inputs: Vec<InputShare>,
+    /// Bytes read before this shard's share to find where it starts.
+    pub scanned: u64,
+}
+
+impl Plan {
+    /// The inputs this shard reads, with their parts, for [`crate::jobs::run::run_shares`].
+    pub fn shares(&self) -> Vec<Share> {
+        self.inputs
+            .iter()
+            .filter_map(|i| i.span.map(|s| Share { path: i.path.clone(), span: Some(s) }))
+            .collect()
+    }
+}
+
+/// The weights of input `k` that shard `spec` covers, as (local start, local end or `None`
+/// when it reaches the end of the input), or `None` when the shard reads nothing of it.
+/// `starts[k]` is the input's first weight and `sizes[k]` its weight.
+fn bounds(spec: Spec, total: u64, start: u64, size: u64) -> Option<(u64, Option<u64>)> {
+    let at = |i: u64| (u128::from(i) * u128::from(total) / u128::from(spec.count)) as u64;
+    let (lo, hi, end) = (at(spec.index), at(spec.index + 1), start + size);
+    // The shard whose range first reaches the input's end reads its last part (an empty input
+    // is read by exactly one shard).
+    let last = hi >= end && (spec.index == 0 || lo < end);
+    if !last && (lo >= end || hi <= start) {
+        return None;
+    }
+    Some((lo.saturating_sub(start), (!last).then(|| hi - start)))
+}
+
+/// The plan of shard `spec` over `paths`.
+pub fn plan(paths: &[PathBuf], spec: Spec, no_mmap: bool) -> Result<Plan, Error> {
+    let mut inputs = Vec::with_capacity(paths.len());
+    for path in paths {
+        if path.as_os_str() == "-" {
+            return Err(Error::Usage(
+                "--shard: stdin cannot be sharded (every shard would need all of it); save it to a file"
+                    .into(),
+            ));
+        }
+        let io_err = |source| Error::Input(InputError::Io { path: path.clone(), source });
+        let meta = std::fs::metadata(path).map_err(|source| match source.kind() {
+            std::io::ErrorKind::NotFound => Error::Input(InputError::NotFound { path: path.clone() }),
+            _ => io_err(source),
+        })?;
+        if !meta.is_file() {
+            return Err(Error::Usage(format!(
+                "--shard: {} is not a regular file; shards read their share of files",
+                path.display()
+            )));
+        }
+        let fingerprint = fingerprint(path).map_err(io_err)?;
+        inputs.push(InputShare {
+            path: path.clone(),
+            size: meta.len(),
+            fingerprint,
+            compression: Compression::None,
+            span: None,
+        });
+    }
+    let total: u64 = inputs.iter().map(|i| i.size).sum();
+    let mut scanned = 0;
+    let mut start = 0;
+    for input in &mut inputs {
+        let weight = input.size;
+        let b = bounds(spec, total, start, weight);
+        start += weight;
+        let opened = Input::open(&input.path, InputOptions { no_mmap })?;
+        input.compression = opened.compression;
+        let Some((lo, hi)) = b else { continue };
+        let targets: Vec<u64> = [Some(lo), hi].into_iter().flatten().filter(|&t| t > 0).collect();
+        let points = if targets.is_empty() { Vec::new() } else { scan(opened, &targets, &mut scanned)? };
+        let mut points = points.into_iter();
+        let from = if lo > 0 { points.next().unwrap_or_default() } else { Start::default() };
+        let end = match hi {
+            Some(h) if h > 0 => points.next().map_or(TO_END, |p| p.offset),
+            Some(_) => 0,
+            None => TO_END,
+        };
+        if end != TO_END && end <= from.offset {
+            continue; // nothing of it is this shard's
+        }
+        input.span = Some(Span { start: from, end });
+    }
+    Ok(Plan { spec, inputs, scanned })
+}
+
+/// Where reading stands in a scan: the games and line breaks before the chunk being looked at.
+struct Scan {
+    targets: Vec<u64>,
+    points: Vec<Start>,
+    compressed: Option<Arc<AtomicU64>>,
+    lines: u64,
+}
+
+impl Scan {
+    /// Looks for the pending targets in `cut`; false once all are found.
+    fn chunk(&mut self, cut: &Cut<impl std::ops::Deref<Target = [u8]>>) -> bool {
+        let bytes: &[u8] = &cut.bytes;
+        let here = |pos: usize, games: u64, lines: u64| {
+            let lc = LineIndex::with_column(bytes, cut.column as usize).locate(pos);
+            Start {
+                offset: cut.offset + pos as u64,
+                game: cut.first_game + games,
+                line: lines + lc.line as u64 - 1,
+                column: if lc.line == 1 { cut.column + pos as u64 } else { lc.col as u64 },
+            }
+        };
+        while let Some(&t) = self.targets.get(self.points.len()) {
+            match &self.compressed {
+                // A compressed input's parts start at the first chunk read once `t` compressed
+                // bytes were consumed.
+                Some(consumed) if consumed.load(Ordering::Relaxed) >= t => {
+                    self.points.push(here(0, 0, self.lines));
+                }
+                Some(_) => break,
+                None if t <= cut.offset => self.points.push(here(0, 0, self.lines)),
+                None if t < cut.offset + bytes.len() as u64 => {
+                    let want = (t - cut.offset) as usize;
+                    let mut r = Reader::for_range(bytes, 0..bytes.len()).starting_at(cut.offset, cut.column);
+                    let (mut pos, mut games) = (0, 0);
+                    while pos < want {
+                        if !r.skip_game() {
+                            pos = bytes.len();
+                            break;
+                        }
+                        pos = r.offset();
+                        games += 1;
+                    }
+                    self.points.push(here(pos, games, self.lines));
+                }
+                None => break,
+            }
+        }
+        self.lines += LineIndex::with_column(bytes, cut.column as usize).locate(bytes.len()).line as u64 - 1;
+        self.points.len() < self.targets.len()
+    }
+}
+
+/// The exact game starts for `targets` (increasing; offsets of a plain input, compressed bytes
+/// consumed of a compressed one), in one sequential pass that stops at the last of them. A
+/// target past the input's last game gives its end.
+fn scan(input: Input, targets: &[u64], scanned: &mut u64) -> Result<Vec<Start>, Error> {
+    let path = input.path.clone();
+    let compressed = (input.compression != Compression::None).then(|| Arc::clone(&input.consumed));
+    let mut scan = Scan { targets: targets.to_vec(), points: Vec::new(), compressed, lines: 0 };
+    let mut end = Start::default();
+    let split = crate::pgn::split::cut;
+    let compression = input.compression;
+    match input.source {
+        Source::Mapped(map) => {
+            for cut in slice_chunks(&map, SCAN_CHUNK, split, Start::default()) {
+                end = after(&cut, scan.lines);
+                *scanned += cut.bytes.len() as u64;
+                if !scan.chunk(&cut) {
+                    break;
+                }
+            }
+        }
+        Source::Stream(r) => {
+            for cut in StreamChunks::new(r, SCAN_CHUNK, split, Start::default()) {
+                let cut = cut.map_err(|e| Error::Input(InputError::reading(&path, compression, e)))?;
+                end = after(&cut, scan.lines);
+                *scanned += cut.bytes.len() as u64;
+                if !scan.chunk(&cut) {
+                    break;
+                }
+            }
+        }
+    }
+    let mut points = scan.points;
+    while points.len() < targets.len() {
+        points.push(end);
+    }
+    Ok(points)
+}
+
+/// The point just after `cut` (whose first line break count is `lines`).
+fn after(cut: &Cut<impl std::ops::Deref<Target = [u8]>>, lines: u64) -> Start {
+    let bytes: &[u8] = &cut.bytes;
+    let lc = LineIndex::with_column(bytes, cut.column as usize).locate(bytes.len());
+    Start {
+        offset: cut.offset + bytes.len() as u64,
+        game: cut.first_game + cut.games,
+        line: lines + lc.line as u64 - 1,
+        column: if lc.line == 1 { cut.column + bytes.len() as u64 } else { lc.col as u64 },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every weight is read by exactly one shard, for any count, and every input by some.
+    #[test]
+    fn bounds_tile_the_inputs() {
+        for sizes in [vec![0u64], vec![10], vec![0, 0, 5, 0], vec![3, 0, 7, 1, 0], vec![100, 1, 1]] {
+            let total: u64 = sizes.iter().sum();
+            for count in 1..12 {
+                let mut starts = 0;
+                for &size in &sizes {
+                    let parts: Vec<(u64, Option<u64>)> = (0..count)
+                        .filter_map(|index| bounds(Spec { index, count }, total, starts, size))
+                        .collect();
+                    starts += size;
+                    let ends = parts.iter().filter(|p| p.1.is_none()).count();
+                    assert_eq!(ends, 1, "one shard reads the end: {sizes:?} {count} {parts:?}");
+                    assert_eq!(parts.last().map(|p| p.1), Some(None), "the last part ends it");
+                    assert_eq!(parts[0].0, 0);
+                    for w in parts.windows(2) {
+                        assert_eq!(w[0].1, Some(w[1].0), "contiguous: {sizes:?} {count} {parts:?}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,391 @@
+//! `--shard I/N` and `pgnkit merge`: for every job, the parts of N shards merged are the bytes
+//! one run writes (the summary records compared without their timings), at any -j and chunk
+//! size, over the fixtures and shared collections (malformed ones too, compressed ones too); and
+//! every way a set of shards can be broken is an error that names it, with nothing written.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::util::{fixture, run, shared_data, stderr, temp_dir};
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// The fixtures' PGN files, in name order: many small inputs, malformed ones among them.
+fn fixture_inputs() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(fixture("pgn"))
+        .expect("fixtures")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A summary record without what depends on the time taken.
+fn timeless(line: &str) -> Value {
+    let mut v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON: {e}: {line}"));
+    if let Some(d) = v.get_mut("data").and_then(Value::as_object_mut) {
+        for k in ["seconds", "mb_per_s", "games_per_s", "engine_busy", "cache", "engines"] {
+            d.remove(k);
+        }
+        if let Some(c) = d.get_mut("counts").and_then(Value::as_object_mut) {
+            c.remove("engine_microseconds");
+        }
+    }
+    v
+}
+
+/// Asserts two outputs equal: byte for byte, except a last line that is a summary record,
+/// compared without its timings.
+fn assert_same(one: &[u8], merged: &[u8], what: &str) {
+    let (a, b) = (String::from_utf8_lossy(one), String::from_utf8_lossy(merged));
+    let last = |s: &str| s.trim_end_matches('\n').rsplit('\n').next().unwrap_or("").to_string();
+    if last(&a).starts_with("{\"data\"") || last(&a).contains("\"type\":\"summary\"") {
+        let (la, lb) = (last(&a), last(&b));
+        assert_eq!(
+            &a[..a.len() - la.len() - 1],
+            &b[..b.len().saturating_sub(lb.len() + 1)],
+            "{what}: records"
+        );
+        assert_eq!(timeless(&la), timeless(&lb), "{what}: summary");
+    } else {
+        assert!(one == merged, "{what}: {} and {} bytes differ", one.len(), merged.len());
+    }
+}
+
+/// Decompressed bytes of an output file (by its name).
+fn read(p: &Path) -> Vec<u8> {
+    let bytes = std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    match p.extension().and_then(|e| e.to_str()) {
+        Some("zst") => zstd::decode_all(&bytes[..]).expect("zstd"),
+        Some("gz") => {
+            use std::io::Read;
+            let mut out = Vec::new();
+            flate2::read::MultiGzDecoder::new(&bytes[..]).read_to_end(&mut out).expect("gzip");
+            out
+        }
+        _ => bytes,
+    }
+}
+
+/// Runs `args` (a command and its options) over `inputs` once and as `counts` shards merged, at
+/// each of `threads`, and compares every output (`outputs`: the flag and the file name, `-o`
+/// first).
+fn same_as_one_run(
+    name: &str,
+    args: &[&str],
+    inputs: &[PathBuf],
+    outputs: &[(&str, &str)],
+    counts: &[u64],
+    threads: &[&str],
+) {
+    let dir = temp_dir(&format!("shard-{name}"));
+    let with_outputs = |at: &Path, extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        for (flag, file) in outputs {
+            v.push(flag.to_string());
+            v.push(path(&at.join(file)).to_string());
+        }
+        v.extend(inputs.iter().map(|p| path(p).to_string()));
+        v
+    };
+    let one = dir.join("one");
+    std::fs::create_dir_all(&one).expect("dir");
+    let single = with_outputs(&one, &["-q", "-j1"]);
+    let o = run(&single.iter().map(String::as_str).collect::<Vec<_>>());
+    let code = o.status.code();
+    assert!(matches!(code, Some(0 | 1)), "{name}: one run: {}", stderr(&o));
+    for &n in counts {
+        for &j in threads {
+            let at = dir.join(format!("n{n}-j{j}"));
+            std::fs::create_dir_all(&at).expect("dir");
+            for i in 0..n {
+                let shard = format!("{i}/{n}");
+                let a = with_outputs(
+                    &at,
+                    &["-q", "-j", j, "--shard", &shard, "--chunk-kib", if j == "2" { "1" } else { "256" }],
+                );
+                let o = run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+                assert!(matches!(o.status.code(), Some(0 | 1)), "{name} {shard} -j{j}: {}", stderr(&o));
+            }
+            let main = at.join(outputs[0].1);
+            let manifests: Vec<String> = (0..n)
+                .map(|i| {
+                    let spec = pgnkit::shard::Spec::new(i, n).expect("spec");
+                    let part = pgnkit::shard::part_path(&main, None, spec);
+                    path(&pgnkit::shard::manifest_path(&part)).to_string()
+                })
+                .collect();
+            let mut m = vec!["merge", "-q"];
+            m.extend(manifests.iter().map(String::as_str));
+            let o = run(&m);
+            assert_eq!(o.status.code(), code, "{name} n{n} -j{j} merge: {}", stderr(&o));
+            for (_, file) in outputs {
+                assert_same(
+                    &read(&one.join(file)),
+                    &read(&at.join(file)),
+                    &format!("{name} {file} n{n} -j{j}"),
+                );
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+const COUNTS: [u64; 4] = [1, 2, 3, 7];
+
+#[test]
+fn check_shards_merge_to_one_run() {
+    let inputs = fixture_inputs();
+    same_as_one_run("check", &["check"], &inputs, &[("-o", "diag.txt")], &COUNTS, &["1", "2"]);
+    same_as_one_run(
+        "check-json",
+        &["check", "--json", "--games"],
+        &inputs,
+        &[("-o", "diag.jsonl")],
+        &COUNTS,
+        &["1", "2"],
+    );
+}
+
+#[test]
+fn clean_shards_merge_to_one_run() {
+    let inputs = fixture_inputs();
+    let outputs = [("-o", "out.pgn"), ("--rejects", "rej.pgn"), ("--report", "report.jsonl")];
+    same_as_one_run("clean", &["clean"], &inputs, &outputs, &COUNTS, &["1", "2"]);
+    let outputs = [("-o", "out.pgn.zst"), ("--report", "report.jsonl.gz")];
+    same_as_one_run(
+        "clean-zst",
+        &["clean", "--keep-broken", "--strip", "comments"],
+        &inputs,
+        &outputs,
+        &[3],
+        &["2"],
+    );
+}
+
+#[test]
+fn positions_shards_merge_to_one_run() {
+    let inputs = fixture_inputs();
+    for format in ["fen", "epd", "jsonl"] {
+        let name = format!("positions-{format}");
+        same_as_one_run(
+            &name,
+            &["positions", "--format", format],
+            &inputs,
+            &[("-o", "pos")],
+            &COUNTS,
+            &["1", "2"],
+        );
+    }
+    let args = ["positions", "--format", "csv", "--tags", "White,Black"];
+    same_as_one_run("positions-csv", &args, &inputs, &[("-o", "pos.csv")], &COUNTS, &["1", "2"]);
+}
+
+#[test]
+fn annotate_shards_merge_to_one_run() {
+    let inputs = vec![
+        fixture("pgn/lichess_db_10k.pgn"),
+        fixture("pgn/bad_games.pgn"),
+        fixture("pgn/kokopu__misc.pgn"),
+    ];
+    let args = ["annotate", "--no-cache", "--depth", "2", "--engines", "1"];
+    same_as_one_run("annotate-pgn", &args, &inputs, &[("-o", "a.pgn")], &[2, 3], &["1"]);
+    let args = ["annotate", "--no-cache", "--depth", "2", "--format", "jsonl", "--engines", "1"];
+    same_as_one_run("annotate-jsonl", &args, &inputs, &[("-o", "a.jsonl")], &[3], &["1"]);
+}
+
+/// Shared collections: malformed ones (many small files), large plain ones, a compressed one.
+#[test]
+fn shards_of_shared_collections_merge_to_one_run() {
+    let Some(data) = shared_data() else { return };
+    let mut malformed = Vec::new();
+    let mut dirs = vec![data.join("malformed_and_tricky")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).expect("dir") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|e| e == "pgn") {
+                malformed.push(p);
+            }
+        }
+    }
+    malformed.sort();
+    let games = data.join("games");
+    let large = vec![
+        games.join("twic1599_1000k.pgn"),
+        games.join("lichess_db_1000k.pgn"),
+        games.join("pgnmentor_Carlsen.pgn.zst"),
+    ];
+    for (name, inputs) in [("malformed", malformed), ("large", large)] {
+        let outputs = [("-o", "out.pgn"), ("--rejects", "rej.pgn"), ("--report", "report.jsonl")];
+        same_as_one_run(&format!("shared-clean-{name}"), &["clean"], &inputs, &outputs, &[3, 7], &["2"]);
+        same_as_one_run(
+            &format!("shared-check-{name}"),
+            &["check", "--json"],
+            &inputs,
+            &[("-o", "d.jsonl")],
+            &[2, 7],
+            &["1", "2"],
+        );
+        let args = ["positions", "--format", "epd"];
+        same_as_one_run(
+            &format!("shared-positions-{name}"),
+            &args,
+            &inputs,
+            &[("-o", "p.epd")],
+            &[3],
+            &["2"],
+        );
+    }
+}
+
+/// Runs `args` and returns (exit code, stderr).
+fn code_and_err(args: &[&str]) -> (Option<i32>, String) {
+    let o = run(args);
+    (o.status.code(), stderr(&o))
+}
+
+#[test]
+fn bad_shard_arguments_are_usage_errors() {
+    let input = fixture("pgn/lichess_db_10k.pgn");
+    let dir = temp_dir("shard-usage");
+    let out = dir.join("out.pgn");
+    let (i, o) = (path(&input), path(&out));
+    for (spec, says) in [("0/0", "not 0"), ("3/3", "numbered 0 to 2"), ("1", "I/N"), ("x/2", "whole number")]
+    {
+        let (code, err) = code_and_err(&["clean", "--shard", spec, i, "-o", o]);
+        assert_eq!(code, Some(2), "{spec}: {err}");
+        assert!(err.contains(says), "{spec}: {err}");
+    }
+    let (code, err) = code_and_err(&["check", "--shard", "0/2", i]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("-o FILE"), "{err}");
+    let (code, err) = code_and_err(&["check", "--shard", "0/2", "-", "-o", o]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("stdin cannot be sharded"), "{err}");
+    let mut cmd = crate::util::pgnkit();
+    for v in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX", "BATCH_TASK_INDEX"]
+    {
+        cmd.env_remove(v);
+    }
+    let o2 = cmd.args(["check", "--shard", "auto", i, "-o", o]).output().expect("run");
+    assert_eq!(o2.status.code(), Some(2));
+    assert!(stderr(&o2).contains("SLURM_ARRAY_TASK_ID"), "{}", stderr(&o2));
+    // Kubernetes: the index from JOB_COMPLETION_INDEX, the count from --shards.
+    let o3 = crate::util::pgnkit()
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env("JOB_COMPLETION_INDEX", "1")
+        .args(["check", "--shard", "auto", "--shards", "2", i, "-o", o])
+        .output()
+        .expect("run");
+    assert_eq!(o3.status.code(), Some(0), "{}", stderr(&o3));
+    assert!(dir.join("out.pgn.part-1-of-2.manifest.json").is_file());
+    assert!(!out.exists(), "a shard writes parts only");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// Runs clean as `n` shards of `inputs` into `dir` (`extra` options), returning the manifests.
+fn shards(dir: &Path, inputs: &[&Path], n: u64, extra: &[&str]) -> Vec<PathBuf> {
+    (0..n).map(|i| shard(dir, inputs, i, n, extra)).collect()
+}
+
+fn shard(dir: &Path, inputs: &[&Path], i: u64, n: u64, extra: &[&str]) -> PathBuf {
+    let out = dir.join("out.pgn");
+    let spec = format!("{i}/{n}");
+    let mut args = vec!["clean", "-q", "--shard", &spec, "-o", path(&out), "--report"];
+    let report = dir.join("r.jsonl");
+    args.push(path(&report));
+    args.extend(extra);
+    args.extend(inputs.iter().map(|p| path(p)));
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let spec = pgnkit::shard::Spec::new(i, n).expect("spec");
+    pgnkit::shard::manifest_path(&pgnkit::shard::part_path(&out, None, spec))
+}
+
+/// Merges `manifests`; asserts it fails, names `says`, and writes nothing.
+fn merge_fails(dir: &Path, manifests: &[PathBuf], says: &str) {
+    let merged = dir.join("merged.pgn");
+    let mut args = vec!["merge", "-o", path(&merged)];
+    args.extend(manifests.iter().map(|p| path(p)));
+    let (code, err) = code_and_err(&args);
+    assert_eq!(code, Some(65), "{says}: {err}");
+    assert!(err.contains(says), "wanted {says:?} in: {err}");
+    assert!(err.contains("nothing written"), "{err}");
+    assert!(!merged.exists(), "{says}: nothing written");
+    assert!(!dir.join("r.jsonl").exists(), "{says}: nothing written");
+    let leftovers: Vec<_> = std::fs::read_dir(dir)
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains("pgnkit-tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{says}: temporary files left: {leftovers:?}");
+}
+
+#[test]
+fn broken_sets_of_shards_are_named_and_nothing_is_written() {
+    let dir = temp_dir("shard-broken");
+    let input = dir.join("in.pgn");
+    std::fs::copy(fixture("pgn/twic1599_10k.pgn"), &input).expect("copy");
+    let other = fixture("pgn/lichess_db_10k.pgn");
+    let inputs = [input.as_path(), other.as_path()];
+    let set = shards(&dir, &inputs, 3, &[]);
+    // Whole, it merges (a directory of manifests too).
+    let merged = dir.join("merged.pgn");
+    let o = run(&["merge", "-q", "-o", path(&merged), path(&set[0]), path(&set[1]), path(&set[2])]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::remove_file(&merged).expect("rm");
+    std::fs::remove_file(dir.join("r.jsonl")).expect("rm");
+    // A missing shard.
+    merge_fails(&dir, &set[..2], "missing shards");
+    merge_fails(&dir, &[set[0].clone(), set[2].clone()], "1 of 3");
+    // A shard twice.
+    merge_fails(&dir, &[set[0].clone(), set[1].clone(), set[2].clone(), set[1].clone()], "is there 2 times");
+    // Another run's manifest: other options.
+    let other_dir = dir.join("other");
+    std::fs::create_dir_all(&other_dir).expect("dir");
+    let strip = shards(&other_dir, &inputs, 3, &["--strip", "comments"]);
+    merge_fails(&dir, &[set[0].clone(), strip[1].clone(), set[2].clone()], "the options");
+    // Another count.
+    let four = dir.join("four");
+    std::fs::create_dir_all(&four).expect("dir");
+    let four = shards(&four, &inputs, 4, &[]);
+    merge_fails(&dir, &[set[0].clone(), set[1].clone(), four[3].clone()], "the shard count");
+    // Another version.
+    let text = std::fs::read_to_string(&set[1]).expect("read");
+    let version = format!("\"pgnkit_version\": \"{}\"", env!("CARGO_PKG_VERSION"));
+    std::fs::write(&set[1], text.replace(&version, "\"pgnkit_version\": \"0.0.1\"")).expect("write");
+    merge_fails(&dir, &set, "made by pgnkit 0.0.1");
+    std::fs::write(&set[1], &text).expect("write");
+    // A part changed after its manifest was written.
+    let part = dir.join("out.pgn.part-2-of-3");
+    let bytes = std::fs::read(&part).expect("read");
+    let mut changed = bytes.clone();
+    changed[10] ^= 1;
+    std::fs::write(&part, &changed).expect("write");
+    merge_fails(&dir, &set, "shard 2/3's part changed");
+    std::fs::remove_file(&part).expect("rm");
+    merge_fails(&dir, &set, "shard 2/3's part is missing");
+    std::fs::write(&part, &bytes).expect("write");
+    // Not a manifest.
+    std::fs::write(dir.join("junk.json"), "{}").expect("write");
+    merge_fails(
+        &dir,
+        &[set[0].clone(), set[1].clone(), set[2].clone(), dir.join("junk.json")],
+        "not a pgnkit shard manifest",
+    );
+    // An input changed between the shards: shard 1 ran on another version of it.
+    let before = std::fs::read(&input).expect("read");
+    let mut after = before.clone();
+    after.extend_from_slice(b"\n[Event \"late\"]\n\n1. e4 *\n");
+    std::fs::write(&input, &after).expect("write");
+    let late = shard(&dir, &inputs, 1, 3, &[]);
+    merge_fails(&dir, &[set[0].clone(), late, set[2].clone()], "changed between the shards");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
