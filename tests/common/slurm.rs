@@ -93,6 +93,12 @@ impl Cluster {
         let o = self.command("scontrol").args(["-o", "show", "job", id]).output().expect("run scontrol");
         String::from_utf8_lossy(&o.stdout).into_owned()
     }
+
+    /// `scontrol ARGS...`, which must succeed.
+    pub fn scontrol(&self, args: &[&str]) {
+        let o = self.command("scontrol").args(args).output().expect("run scontrol");
+        assert!(o.status.success(), "scontrol {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    }
 }
 
 /// The states of a job that has ended and will not run again by itself.
