@@ -89,6 +89,8 @@ fn slurm_array_runs_the_deploy_script_once_per_task_with_its_index() {
             "annotate",
             "--shard",
             "auto",
+            "-j",
+            "1",
             "--cache",
             &cache,
             "--nodes",
@@ -99,10 +101,10 @@ fn slurm_array_runs_the_deploy_script_once_per_task_with_its_index() {
         ];
         assert_eq!(lines_of(&dir, &format!("args-{annotate}-{id}.txt")), expected, "task {id}");
     }
-    // Only annotate keeps a cache per task.
+    // Each task runs as many threads as it has CPUs; only annotate keeps a cache per task.
     for id in [0, 1] {
         let args = lines_of(&dir, &format!("args-{check}-{id}.txt"));
-        assert_eq!(args[1..], ["check", "--shard", "auto", "-o", "c.txt", "in.pgn"], "task {id}");
+        assert_eq!(args[1..], ["check", "--shard", "auto", "-j", "1", "-o", "c.txt", "in.pgn"], "task {id}");
     }
     assert!(dir.join("cache").is_dir());
     // Each task's log, appended to when a task runs again, names the task and its run.
