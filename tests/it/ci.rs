@@ -74,6 +74,21 @@ fn missing_python_chess_is_skipped_here_and_fails_under_ci() {
     std::fs::remove_dir_all(empty).expect("clean up");
 }
 
+#[test]
+fn missing_slurm_cluster_is_skipped_here_and_fails_under_ci() {
+    const TEST: &str = "cluster::slurm_array_runs_the_deploy_script_once_per_task_with_its_index";
+    let reason = format!("{TEST}: PGNKIT_SLURM_CONF is not set: no Slurm cluster");
+    let run = |ci| {
+        let mut c = alone(TEST);
+        c.env_remove("PGNKIT_SLURM_CONF");
+        outcome(with_ci(c, ci))
+    };
+    let (passed, out) = run(None);
+    assert!(passed && out.contains(&reason.replacen(": ", ": skipped: ", 1)), "{out}");
+    let (passed, out) = run(Some("true"));
+    assert!(!passed && out.contains(&reason) && !out.contains("skipped:"), "{out}");
+}
+
 /// A shell that ignores SIGINT becomes this binary and runs a Ctrl-C test: its children start
 /// with SIGINT ignored, as a CI runner's background job's do, and the test still interrupts
 /// pgnkit.

@@ -5,6 +5,7 @@ mod annotate;
 mod check;
 mod ci;
 mod clean;
+mod cluster;
 mod encoding;
 // The fuzz targets' properties and PGN event trace, shared with `tests/fuzz` (one copy).
 #[path = "../fuzz/src/checks.rs"]
@@ -26,4 +27,6 @@ mod shard;
 mod signal;
 #[path = "../common/skip.rs"]
 mod skip;
+#[path = "../common/slurm.rs"]
+mod slurm;
 mod util;
