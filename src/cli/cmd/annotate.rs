@@ -18,8 +18,8 @@ use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish_records, wa
 use crate::cli::fail::Fail;
 use crate::cli::interrupt;
 use crate::cli::progress::Progress;
-use pgnkit::exit::Code;
 use crate::cli::shard::{self, Sharding};
+use pgnkit::exit::Code;
 use pgnkit::jobs::diagnostics::Records;
 
 pub const EXAMPLES: &str = "\

@@ -15,8 +15,8 @@ use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish, warn_absen
 use crate::cli::fail::Fail;
 use crate::cli::interrupt;
 use crate::cli::progress::Progress;
-use pgnkit::exit::Code;
 use crate::cli::shard::{self, Sharding};
+use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 Examples:

@@ -9,8 +9,8 @@ use crate::cli::args::{HeadArgs, Leaves, SelectArgs, finish, warn_absent};
 use crate::cli::fail::Fail;
 use crate::cli::interrupt;
 use crate::cli::progress::Progress;
-use pgnkit::exit::Code;
 use crate::cli::shard::{self, Sharding};
+use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 Examples:
