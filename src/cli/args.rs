@@ -37,7 +37,7 @@ pub struct HeadArgs {
     #[arg(long, value_name = "KIB", hide = true)]
     pub chunk_kib: Option<usize>,
     #[command(flatten)]
-    pub shard: crate::cli::shard::ShardArgs,
+    pub shard: ShardArgs,
 }
 
 impl HeadArgs {
@@ -68,6 +68,27 @@ pub fn warn_absent(select: &pgnkit::select::Selection, stats: &pgnkit::pipeline:
     for absent in select.absent(stats) {
         eprintln!("pgnkit: warning: {absent}");
     }
+}
+
+/// `--shard` and its companions.
+#[derive(clap::Args, Debug, Default)]
+pub struct ShardArgs {
+    /// Run shard I of N (0-based) of the inputs' games: a contiguous run of them, the same on
+    /// any machine and at any -j. Outputs become parts (`-o out.pgn` writes
+    /// `out.pgn.part-I-of-N`) with a manifest beside them; `pgnkit merge` joins them. `auto`
+    /// reads the scheduler's index (Slurm, Kubernetes, AWS Batch, Google Batch). A shard of a
+    /// plain file reads the file before its share once at skip speed to find its first game, or
+    /// only the MiB before it with `pgnkit index`'s sidecar; a compressed file is decompressed
+    /// from its start. Not for stdin, clean --dedup, positions --unique, annotate --format epd.
+    #[arg(long, value_name = "I/N|auto")]
+    pub shard: Option<String>,
+    /// The number of shards for `--shard auto` where the scheduler does not say it
+    /// (Kubernetes; or set PGNKIT_SHARDS).
+    #[arg(long, value_name = "N", requires = "shard")]
+    pub shards: Option<u64>,
+    /// With --shard: write the parts and the manifest in DIR (named after the outputs).
+    #[arg(long, value_name = "DIR", requires = "shard")]
+    pub output_dir: Option<PathBuf>,
 }
 
 /// What an interrupted job leaves under its output's name.

@@ -83,7 +83,7 @@ pub fn main() -> ExitCode {
     let parsed = Cli::command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
     let cli = match parsed {
         Ok((cli, matches)) => {
-            shard::remember(matches);
+            shard::remember(matches, &Cli::command());
             cli
         }
         Err(e) => {

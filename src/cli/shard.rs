@@ -18,32 +18,21 @@ use crate::cli::args::HeadArgs;
 use crate::cli::fail::Fail;
 use pgnkit::exit::Code;
 
-/// `--shard` and its companions.
-#[derive(clap::Args, Debug, Default)]
-pub struct ShardArgs {
-    /// Run shard I of N (0-based) of the inputs' games: a contiguous run of them, the same on
-    /// any machine and at any -j. Outputs become parts (`-o out.pgn` writes
-    /// `out.pgn.part-I-of-N`) with a manifest beside them; `pgnkit merge` joins them. `auto`
-    /// reads the scheduler's index (Slurm, Kubernetes, AWS Batch, Google Batch). A shard of a
-    /// plain file reads the file before its share once at skip speed to find its first game, or
-    /// only the MiB before it with `pgnkit index`'s sidecar; a compressed file is decompressed
-    /// from its start. Not for stdin, clean --dedup, positions --unique, annotate --format epd.
-    #[arg(long, value_name = "I/N|auto")]
-    pub shard: Option<String>,
-    /// The number of shards for `--shard auto` where the scheduler does not say it
-    /// (Kubernetes; or set PGNKIT_SHARDS).
-    #[arg(long, value_name = "N", requires = "shard")]
-    pub shards: Option<u64>,
-    /// With --shard: write the parts and the manifest in DIR (named after the outputs).
-    #[arg(long, value_name = "DIR", requires = "shard")]
-    pub output_dir: Option<PathBuf>,
-}
-
 /// The command line as clap parsed it, for the options a manifest records.
 static MATCHES: OnceLock<clap::ArgMatches> = OnceLock::new();
 
-/// Keeps the parsed command line.
-pub fn remember(matches: clap::ArgMatches) {
+/// The argument groups' ids (clap gives each flattened struct one, e.g. `HeadArgs`), which are
+/// not options: their values are their members'.
+static GROUPS: OnceLock<Vec<String>> = OnceLock::new();
+
+/// Keeps the parsed command line, and the ids of `command`'s argument groups.
+pub fn remember(matches: clap::ArgMatches, command: &clap::Command) {
+    let groups = command
+        .get_subcommands()
+        .flat_map(|sub| sub.get_groups().map(|g| g.get_id().as_str().to_string()))
+        .chain(command.get_groups().map(|g| g.get_id().as_str().to_string()))
+        .collect();
+    let _ = GROUPS.set(groups);
     let _ = MATCHES.set(matches);
 }
 
@@ -74,6 +63,7 @@ fn shaping_options() -> Vec<String> {
         .ids()
         .map(|id| id.as_str())
         .filter(|id| !NOT_SHAPING.contains(id))
+        .filter(|id| !GROUPS.get().is_some_and(|groups| groups.iter().any(|g| g == id)))
         .filter(|id| sub.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
         .filter_map(|id| {
             let values: Vec<String> = sub.get_raw(id)?.map(|v| v.to_string_lossy().into_owned()).collect();

@@ -14,7 +14,7 @@ use crate::io::{Compression, Input, InputOptions};
 use crate::pipeline::Start;
 
 use super::fingerprint::fingerprint;
-use super::plan::scan;
+use super::scan::scan;
 
 /// Bytes between indexed points.
 pub const STEP: u64 = 1 << 20;

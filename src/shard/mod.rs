@@ -8,6 +8,7 @@ pub mod index;
 pub mod manifest;
 pub mod merge;
 pub mod plan;
+pub mod scan;
 pub mod spec;
 
 use std::path::{Path, PathBuf};

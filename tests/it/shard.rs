@@ -486,3 +486,27 @@ fn cache_merge_joins_the_shards_caches() {
     assert!(stderr(&o).contains("junk.sqlite"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
+
+/// What does not shape the output (quiet, threads) may differ between shards: they still merge.
+#[test]
+fn shards_run_with_and_without_quiet_or_threads_merge() {
+    let dir = temp_dir("shard-quiet");
+    let input = fixture("pgn/twic1599_10k.pgn");
+    let out = dir.join("out.pgn");
+    for (i, extra) in [(0u64, vec!["-q", "-j1"]), (1, vec!["-j2"])] {
+        let spec = format!("{i}/2");
+        let mut args = vec!["clean", "--shard", &spec, "-o", path(&out)];
+        args.extend(extra);
+        args.push(path(&input));
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let merged = dir.join("merged.pgn");
+    let o = run(&["merge", "-q", "-o", path(&merged), path(&dir)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let one = dir.join("one.pgn");
+    let o = run(&["clean", "-q", "-o", path(&one), path(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(read(&merged), read(&one));
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
