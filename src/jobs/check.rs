@@ -13,10 +13,11 @@ use crate::jobs::diagnostics;
 use crate::jobs::run::{Sink, Summary};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::pgn::GameResult;
+use crate::pipeline::counter::Counter;
 use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict, replay_chunk};
 use crate::pipeline::stats::Stats;
 use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Worker};
-use crate::select::{FILTERED, Filter, Selection};
+use crate::select::{Filter, Selection};
 use std::sync::Arc;
 
 /// What `check` reports.
@@ -212,7 +213,7 @@ impl Worker for CheckWorker {
         };
         let (hooks, mut out) = replay_chunk(hooks, chunk);
         if hooks.filter.is_active() {
-            out.stats.add(FILTERED, hooks.filtered);
+            out.stats.add(Counter::Filtered, hooks.filtered);
         }
         hooks.filter.count(&mut out.stats);
         Ok(Output { records: hooks.items, stats: out.stats, end: out.end })

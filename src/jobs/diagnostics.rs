@@ -60,7 +60,7 @@ pub fn summary_json(job: &str, stats: &Stats, elapsed: Duration) -> Value {
     }});
     if !stats.counts.is_empty() {
         let counts: serde_json::Map<_, _> =
-            stats.counts.iter().map(|&(k, n)| (k.to_string(), json!(n))).collect();
+            stats.counts.iter().map(|&(k, n)| (k.name().to_string(), json!(n))).collect();
         summary["data"]["counts"] = counts.into();
     }
     summary
@@ -127,8 +127,8 @@ pub fn summary_lines(job: &str, records: Records, stats: &Stats, pace: &str) -> 
             s.push_str(&format!("  {label}: {}\n", list.join(", ")));
         }
     }
-    for &(name, n) in &stats.counts {
-        s.push_str(&format!("  {n} {}\n", name.replace('_', " ")));
+    for &(counter, n) in &stats.counts {
+        s.push_str(&format!("  {n} {}\n", counter.name().replace('_', " ")));
     }
     s
 }
@@ -137,6 +137,7 @@ pub fn summary_lines(job: &str, records: Records, stats: &Stats, pace: &str) -> 
 mod tests {
     use super::*;
     use crate::error::Kind;
+    use crate::pipeline::counter::Counter;
 
     #[test]
     fn diagnostics_carry_typed_fields_in_json_and_the_same_facts_in_text() {
@@ -183,7 +184,7 @@ mod tests {
     fn a_jobs_counts_show_in_both_summaries() {
         let mut stats = Stats { games: 3, ..Stats::default() };
         assert!(summary_json("check", &stats, Duration::from_secs(1))["data"].get("counts").is_none());
-        stats.add("positions_written", 42);
+        stats.add(Counter::PositionsWritten, 42);
         assert!(
             summary_text("positions", &stats, Duration::from_secs(1)).ends_with("\n  42 positions written\n")
         );

@@ -10,6 +10,7 @@
 //! blocked releaser must not hold a pool thread (`docs/design.md`).
 
 pub mod chunk;
+pub mod counter;
 mod drive;
 pub mod job;
 pub mod order;

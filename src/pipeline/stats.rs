@@ -1,7 +1,8 @@
-//! Counters merged across chunks and inputs: games, plies, bytes, diagnostics by kind, and the
-//! named counts a job adds of its own (positions written, games filtered out, duplicates, cache
-//! hits...), and which tag expressions of the filters some game gave a value.
+//! Counters merged across chunks and inputs: games, plies, bytes, diagnostics by kind, the
+//! counts a job adds of its own ([`Counter`]: positions written, games filtered out, duplicates,
+//! cache hits...), and which tag expressions of the filters some game gave a value.
 
+use super::counter::Counter;
 use crate::error::{Diagnostic, Kind, Severity};
 
 /// What a run (or a chunk of it) saw.
@@ -19,8 +20,8 @@ pub struct Stats {
     pub bytes: u64,
     /// Diagnostics by kind and severity: `(kind, severity, count)`, sorted.
     pub by_kind: Vec<(Kind, Severity, u64)>,
-    /// The job's own counts by name, in the order they were first added.
-    pub counts: Vec<(&'static str, u64)>,
+    /// The job's own counts, in the order they were first added (the order summaries list them).
+    pub counts: Vec<(Counter, u64)>,
     /// Per tag expression of the run's filters (`--where`, in order): whether some game had the
     /// tags it compares (`select::Filter` sets it; empty when no game was read).
     pub wheres_seen: Vec<bool>,
@@ -44,17 +45,17 @@ impl Stats {
         }
     }
 
-    /// Adds `n` to the job's count `name` (created at 0).
-    pub fn add(&mut self, name: &'static str, n: u64) {
-        match self.counts.iter_mut().find(|(k, _)| *k == name) {
+    /// Adds `n` to the job's count `counter` (created at 0).
+    pub fn add(&mut self, counter: Counter, n: u64) {
+        match self.counts.iter_mut().find(|(k, _)| *k == counter) {
             Some((_, v)) => *v += n,
-            None => self.counts.push((name, n)),
+            None => self.counts.push((counter, n)),
         }
     }
 
-    /// The job's count `name` (0 if never added).
-    pub fn get(&self, name: &str) -> u64 {
-        self.counts.iter().find(|(k, _)| *k == name).map_or(0, |&(_, v)| v)
+    /// The job's count `counter` (0 if never added).
+    pub fn get(&self, counter: Counter) -> u64 {
+        self.counts.iter().find(|(k, _)| *k == counter).map_or(0, |&(_, v)| v)
     }
 
     /// Adds `other` into `self`.
@@ -67,8 +68,8 @@ impl Stats {
         for &(k, s, n) in &other.by_kind {
             self.add_kind(k, s, n);
         }
-        for &(name, n) in &other.counts {
-            self.add(name, n);
+        for &(counter, n) in &other.counts {
+            self.add(counter, n);
         }
         self.see_wheres(&other.wheres_seen);
     }
@@ -122,14 +123,14 @@ mod tests {
     #[test]
     fn named_counts_add_up_across_merges_in_first_seen_order() {
         let mut a = Stats::default();
-        a.add("written", 3);
-        a.add("filtered", 1);
+        a.add(Counter::Written, 3);
+        a.add(Counter::Filtered, 1);
         let mut b = Stats::default();
-        b.add("duplicates", 2);
-        b.add("written", 4);
+        b.add(Counter::Duplicates, 2);
+        b.add(Counter::Written, 4);
         a.merge(&b);
-        assert_eq!(a.counts, vec![("written", 7), ("filtered", 1), ("duplicates", 2)]);
-        assert_eq!((a.get("written"), a.get("cache_hits")), (7, 0));
+        assert_eq!(a.counts, vec![(Counter::Written, 7), (Counter::Filtered, 1), (Counter::Duplicates, 2)]);
+        assert_eq!((a.get(Counter::Written), a.get(Counter::CacheHits)), (7, 0));
     }
 
     #[test]

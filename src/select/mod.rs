@@ -9,6 +9,3 @@ mod selection;
 pub mod tags;
 
 pub use selection::{Absent, EcoRanges, Ending, Filter, OnTags, Selection, Tracker};
-
-/// The count of games a selection leaves out, as the summaries name it.
-pub const FILTERED: &str = "filtered";

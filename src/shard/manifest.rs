@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use crate::error::{Kind, Severity};
 use crate::pipeline::Start;
+use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
 
 use super::Spec;
@@ -99,25 +100,9 @@ pub fn stats_json(s: &Stats) -> Value {
         "games": s.games, "games_with_errors": s.games_with_errors,
         "games_with_warnings": s.games_with_warnings, "plies": s.plies, "bytes": s.bytes,
         "by_kind": s.by_kind.iter().map(|&(k, sev, n)| json!([k.code(), sev.name(), n])).collect::<Vec<_>>(),
-        "counts": s.counts.iter().map(|&(k, n)| json!([k, n])).collect::<Vec<_>>(),
+        "counts": s.counts.iter().map(|&(k, n)| json!([k.name(), n])).collect::<Vec<_>>(),
         "wheres_seen": s.wheres_seen,
     })
-}
-
-/// A count's name for [`Stats`], which keeps `&'static str` names: the known names of the jobs
-/// are few, so each distinct one is kept once for the process.
-fn intern(name: &str) -> &'static str {
-    use std::collections::HashSet;
-    use std::sync::{Mutex, OnceLock};
-    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let mut names =
-        NAMES.get_or_init(Mutex::default).lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(n) = names.get(name) {
-        return n;
-    }
-    let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
-    names.insert(leaked);
-    leaked
 }
 
 fn u(v: &Value, key: &str) -> Result<u64, String> {
@@ -163,7 +148,7 @@ pub fn stats_from_json(v: &Value) -> Result<Stats, String> {
     }
     for c in list(v, "counts")? {
         let (name, n) = (c[0].as_str().ok_or("a count's name")?, c[1].as_u64().ok_or("a count's value")?);
-        stats.add(intern(name), n);
+        stats.add(Counter::from_name(name).ok_or_else(|| format!("unknown count {name:?}"))?, n);
     }
     Ok(stats)
 }
@@ -312,8 +297,8 @@ mod tests {
         s.count_kind(Kind::IllegalMove, Severity::Error);
         s.count_kind(Kind::IllegalMove, Severity::Error);
         s.count_kind(Kind::NullMove, Severity::Warning);
-        s.add("written", 4);
-        s.add("repaired_castling", 1);
+        s.add(Counter::Written, 4);
+        s.add(Counter::Repaired(crate::pipeline::counter::RepairKind::Fen), 1);
         s.wheres_seen = vec![true, false];
         let back = stats_from_json(&stats_json(&s)).expect("reads back");
         assert_eq!(back, s);

@@ -10,9 +10,9 @@ use pgnkit::analysis::Limit;
 use pgnkit::analysis::cache::Cache;
 use pgnkit::engine::client::EngineConfig;
 use pgnkit::jobs::annotate::{
-    Annotate, AnnotateOptions, AnnotateWriter, DEFAULT_NODES, EngineChoice, Format, UNEVALUATED, Variations,
-    sink,
+    Annotate, AnnotateOptions, AnnotateWriter, DEFAULT_NODES, EngineChoice, Format, Variations, sink,
 };
+use pgnkit::pipeline::counter::Counter;
 
 use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish_records, warn_absent};
 use crate::cli::fail::Fail;
@@ -237,7 +237,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         eprintln!("pgnkit: warning: the cache could not be committed: {e}");
     }
     writer.finish(&summary, cache_stats, &job.options().select)?;
-    let failures = summary.stats.get(UNEVALUATED) > 0 || summary.stats.games_with_errors > 0;
+    let failures = summary.stats.get(Counter::Unevaluated) > 0 || summary.stats.games_with_errors > 0;
     let records = if format == Format::Epd { Records::Lines } else { Records::Games };
     let code = finish_records(&args.head, &summary, Leaves::Nothing, records, failures, || {
         sink::summary_text(&summary, cache_stats, engines, format)

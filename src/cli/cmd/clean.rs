@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use pgnkit::jobs::clean::sink::{DUPLICATES, FILTERED, KEPT_BROKEN, REJECTED, WRITTEN};
 use pgnkit::jobs::clean::{Clean, CleanOptions, CleanWriter, EcoTags, Outputs, Rule, Survey};
 use pgnkit::jobs::run::Summary;
 use pgnkit::jobs::{diagnostics, run};
+use pgnkit::pipeline::counter::Counter;
 use pgnkit::pipeline::replay::export::Strip;
 
 use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish, warn_absent};
@@ -174,15 +174,15 @@ fn options(args: &Args) -> Result<CleanOptions, Fail> {
 /// The ledger, one line per input read and a total, for stderr.
 pub(crate) fn ledger(summary: &Summary) -> String {
     let line = |name: &str, s: &pgnkit::pipeline::stats::Stats| {
-        let broken = s.get(KEPT_BROKEN);
+        let broken = s.get(Counter::KeptBroken);
         let broken = if broken > 0 { format!(" ({broken} kept broken)") } else { String::new() };
         format!(
             "  {name}: {} read = {} written{broken} + {} rejected + {} filtered + {} duplicates\n",
             s.games,
-            s.get(WRITTEN),
-            s.get(REJECTED),
-            s.get(FILTERED),
-            s.get(DUPLICATES)
+            s.get(Counter::Written),
+            s.get(Counter::Rejected),
+            s.get(Counter::Filtered),
+            s.get(Counter::Duplicates)
         )
     };
     let mut text: String = summary.inputs.iter().map(|i| line(&i.name, &i.stats)).collect();
@@ -257,7 +257,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let mut summary = shard::run(&job, &args.head, &run_options, &sharding, &progress, &mut writer)?;
     summary.elapsed += first_pass;
     writer.finish(&summary)?;
-    let failures = summary.stats.get(REJECTED) > 0;
+    let failures = summary.stats.get(Counter::Rejected) > 0;
     let code = finish(&args.head, &summary, Leaves::Nothing, failures, || {
         diagnostics::summary_text("clean", &summary.stats, summary.elapsed) + &ledger(&summary)
     });

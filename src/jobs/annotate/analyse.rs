@@ -8,9 +8,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::collect::Mainline;
-use super::{
-    ANALYSED, CACHE_HITS, CRASHED, ENGINE_MICROSECONDS, FROM_RULES, POSITIONS, TIMED_OUT, UNEVALUATED,
-};
 use crate::analysis::cache::{Cache, EngineId};
 use crate::analysis::{Analysis, AnalysisWarning, Analyzer, AnalyzerError, Limit, PovScore, Score};
 use crate::chess::{Move, Outcome, Position, Termination};
@@ -19,6 +16,7 @@ use crate::error::{Diagnostic, Error, Kind};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::write_uci;
 use crate::pipeline::Cancel;
+use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
 
 /// What is known of one mainline position.
@@ -155,10 +153,10 @@ impl Analyst {
             if cancel.is_set() {
                 return Ok(None);
             }
-            stats.add(POSITIONS, 1);
+            stats.add(Counter::Positions, 1);
             let ply = ply as u32;
             if let Some(score) = from_rules(pos) {
-                stats.add(FROM_RULES, 1);
+                stats.add(Counter::FromRules, 1);
                 let white = PovScore::new(pos.turn(), score).white();
                 out.push(Evaluated { white: Some(white), ..Evaluated::default() });
                 continue;
@@ -175,7 +173,7 @@ impl Analyst {
             };
             let analysis = match cached {
                 Some(a) => {
-                    stats.add(CACHE_HITS, 1);
+                    stats.add(Counter::CacheHits, 1);
                     Some(a)
                 }
                 None if unsupported => None,
@@ -183,10 +181,10 @@ impl Analyst {
                     if !self.keep_hash {
                         self.engine.new_game();
                     }
-                    stats.add(ANALYSED, 1);
+                    stats.add(Counter::Analysed, 1);
                     let asked = Instant::now();
                     let result = self.engine.analyse_line(&game.positions[root], line, &self.limit);
-                    stats.add(ENGINE_MICROSECONDS, asked.elapsed().as_micros() as u64);
+                    stats.add(Counter::EngineMicroseconds, asked.elapsed().as_micros() as u64);
                     self.warnings(game, ply, diagnostics, stats);
                     match result {
                         Ok(a) => {
@@ -201,8 +199,8 @@ impl Analyst {
                         Err(e) => {
                             unsupported = matches!(e, AnalyzerError::UnsupportedVariant);
                             match e {
-                                AnalyzerError::Timeout(_) => stats.add(TIMED_OUT, 1),
-                                AnalyzerError::Terminated => stats.add(CRASHED, 1),
+                                AnalyzerError::Timeout(_) => stats.add(Counter::TimedOut, 1),
+                                AnalyzerError::Terminated => stats.add(Counter::Crashed, 1),
                                 _ => {}
                             }
                             let message = format!("{} was left without an evaluation: {e}", place(ply));
@@ -215,7 +213,7 @@ impl Analyst {
                 }
             };
             if analysis.is_none() {
-                stats.add(UNEVALUATED, 1);
+                stats.add(Counter::Unevaluated, 1);
             }
             let white = analysis.as_ref().map(|a| PovScore::new(pos.turn(), a.score).white());
             out.push(Evaluated { white, analysis, game_depth: None });
@@ -236,14 +234,14 @@ impl Analyst {
         if let Some(c) = &self.cache
             && let Some(a) = c.lookup(pos, &self.id, &self.limit)?
         {
-            stats.add(CACHE_HITS, 1);
+            stats.add(Counter::CacheHits, 1);
             return Ok((Ok(a), Vec::new()));
         }
         self.engine.new_game();
-        stats.add(ANALYSED, 1);
+        stats.add(Counter::Analysed, 1);
         let asked = Instant::now();
         let result = self.engine.analyse(pos, &[], &self.limit);
-        stats.add(ENGINE_MICROSECONDS, asked.elapsed().as_micros() as u64);
+        stats.add(Counter::EngineMicroseconds, asked.elapsed().as_micros() as u64);
         let warnings = self.engine.take_warnings();
         match result {
             Ok(a) => {
@@ -261,7 +259,7 @@ impl Analyst {
 /// The evaluations a game gives itself (`--from-evals`): none for the start position, then the
 /// `[%eval]` after each move; a game ending from the rules when the game gives none.
 pub(super) fn from_game(game: &Mainline, stats: &mut Stats) -> Vec<Evaluated> {
-    stats.add(POSITIONS, game.positions.len() as u64);
+    stats.add(Counter::Positions, game.positions.len() as u64);
     let mut out = vec![Evaluated::default()];
     for ((score, depth), pos) in game.game_evals.iter().zip(&game.positions[1..]) {
         let rules = || from_rules(pos).map(|s| PovScore::new(pos.turn(), s).white());

@@ -14,14 +14,13 @@
 use std::fmt::Write as _;
 
 use super::analyse::from_rules;
-use super::{
-    AS_READ, AnnotateWorker, AnnotatedChunk, CRASHED, FROM_RULES, POSITIONS, TIMED_OUT, UNEVALUATED,
-};
+use super::{AnnotateWorker, AnnotatedChunk};
 use crate::analysis::{Analysis, AnalyzerError, Score};
 use crate::chess::{CastlingMode, Position, Variant};
 use crate::error::{Diagnostic, Error, Kind};
 use crate::notation::fen::{EpMode, parse_epd, write_epd, write_fen};
 use crate::notation::san::write_san;
+use crate::pipeline::counter::Counter;
 use crate::pipeline::{ChunkEnd, ChunkInput, Output};
 
 /// Lines a chunk: one, as [`Cuts::PerGame`](crate::pipeline::Cuts) gives one game, since a
@@ -170,16 +169,16 @@ impl AnnotateWorker {
                     let d = place.diagnostic(Kind::BadFen, why, None);
                     stats.count(&d);
                     stats.games_with_errors += 1;
-                    stats.add(AS_READ, 1);
+                    stats.add(Counter::WrittenAsRead, 1);
                     records.diagnostics.push(d);
                     records.out.extend_from_slice(line.as_bytes());
                     records.out.push(b'\n');
                     continue;
                 }
             };
-            stats.add(POSITIONS, 1);
+            stats.add(Counter::Positions, 1);
             let analysis = if let Some(score) = from_rules(&pos) {
-                stats.add(FROM_RULES, 1);
+                stats.add(Counter::FromRules, 1);
                 let time = std::time::Duration::ZERO;
                 Some(Analysis {
                     score,
@@ -202,10 +201,10 @@ impl AnnotateWorker {
                     // Ctrl-C stopped the search: the chunk is dropped as the run ends.
                     Err(AnalyzerError::Interrupted) => return Ok(Output::default()),
                     Err(e) => {
-                        stats.add(UNEVALUATED, 1);
+                        stats.add(Counter::Unevaluated, 1);
                         match e {
-                            AnalyzerError::Timeout(_) => stats.add(TIMED_OUT, 1),
-                            AnalyzerError::Terminated => stats.add(CRASHED, 1),
+                            AnalyzerError::Timeout(_) => stats.add(Counter::TimedOut, 1),
+                            AnalyzerError::Terminated => stats.add(Counter::Crashed, 1),
                             _ => {}
                         }
                         let message = format!("left without an evaluation: {e}");
@@ -235,6 +234,7 @@ impl AnnotateWorker {
 mod tests {
     use super::super::{Annotate, AnnotateOptions, EngineChoice, Format};
     use crate::error::{Diagnostic, Kind, Severity};
+    use crate::pipeline::counter::Counter;
     use crate::pipeline::stats::Stats;
     use crate::pipeline::{Input, NoProgress, Options, Run, Workers};
 
@@ -290,8 +290,8 @@ mod tests {
         assert!(out.ends_with('\n'));
         // Every line is a game of the summary; positions are analysed or decided by the rules.
         assert_eq!((stats.games, stats.games_with_errors, stats.bytes), (8, 2, TEXT.len() as u64));
-        assert_eq!((stats.get(super::POSITIONS), stats.get(super::FROM_RULES)), (4, 1));
-        assert_eq!((stats.get(super::super::ANALYSED), stats.get(super::AS_READ)), (3, 2));
+        assert_eq!((stats.get(Counter::Positions), stats.get(Counter::FromRules)), (4, 1));
+        assert_eq!((stats.get(Counter::Analysed), stats.get(Counter::WrittenAsRead)), (3, 2));
     }
 
     /// A line that is not a position is a typed diagnostic at its line, game and byte, whichever

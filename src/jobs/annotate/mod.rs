@@ -32,6 +32,7 @@ use crate::analysis::{AnalysisWarning, Analyzer, Limit};
 use crate::engine::client::{EngineConfig, UciEngine};
 use crate::error::{Diagnostic, Error};
 use crate::pgn::Writer;
+use crate::pipeline::counter::Counter;
 use crate::pipeline::replay::replay_chunk;
 use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Worker};
 use crate::search::Searcher;
@@ -39,30 +40,6 @@ use crate::select::Selection;
 
 pub use analyse::Analyst;
 pub use sink::AnnotateWriter;
-
-/// Counts in the summary: mainline positions of the annotated games.
-pub const POSITIONS: &str = "positions";
-/// Positions sent to the engine.
-pub const ANALYSED: &str = "analysed";
-/// Positions whose evaluation came from the cache.
-pub const CACHE_HITS: &str = "cache_hits";
-/// Time spent waiting on the engine (clearing its hash, searching, answering), summed over the
-/// engines: against engines x wall time, how busy the pool was.
-pub const ENGINE_MICROSECONDS: &str = "engine_microseconds";
-/// Positions decided by the rules (checkmate, stalemate): never sent.
-pub const FROM_RULES: &str = "from_rules";
-/// Positions left without an evaluation (the engine failed on them).
-pub const UNEVALUATED: &str = "unevaluated";
-/// Of those, the positions where the engine hung (or missed its deadline).
-pub const TIMED_OUT: &str = "timed_out";
-/// Of those, the positions where the engine crashed on every try.
-pub const CRASHED: &str = "crashed";
-/// Games written with annotations.
-pub const ANNOTATED: &str = "annotated";
-/// Games written as read: an error in their moves, or a null move in the mainline.
-pub const AS_READ: &str = "written_as_read";
-/// Games left out by the filters.
-pub const FILTERED: &str = "filtered";
 
 /// The default node budget per position: about 0.1 s of one core for the built-in engine and
 /// for Stockfish, enough for lichess-like judgements of club games.
@@ -317,15 +294,15 @@ impl Worker for AnnotateWorker {
                         },
                         None => analyse::from_game(game, &mut stats),
                     };
-                    stats.add(ANNOTATED, 1);
+                    stats.add(Counter::Annotated, 1);
                     Some(notes::plan(game, evals, &self.opts))
                 }
                 collect::Fate::AsRead => {
-                    stats.add(AS_READ, 1);
+                    stats.add(Counter::WrittenAsRead, 1);
                     None
                 }
                 collect::Fate::Filtered => {
-                    stats.add(FILTERED, 1);
+                    stats.add(Counter::Filtered, 1);
                     None
                 }
             };

@@ -8,15 +8,13 @@ use std::io::Write;
 
 use serde_json::{Value, json};
 
-use super::{
-    ANALYSED, AnnotatedChunk, CACHE_HITS, CRASHED, ENGINE_MICROSECONDS, Format, POSITIONS, TIMED_OUT,
-    UNEVALUATED,
-};
+use super::{AnnotatedChunk, Format};
 use crate::analysis::cache::CacheStats;
 use crate::error::Error;
 use crate::io::Output;
 use crate::jobs::diagnostics::{self, Records};
 use crate::jobs::run::{Sink, Summary};
+use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
 use crate::select::Selection;
 
@@ -68,7 +66,7 @@ impl<W: Write> AnnotateWriter<W> {
 
 /// The share of `engines` x the run's wall time that the workers spent waiting on their engines.
 fn busy_share(summary: &Summary, engines: usize) -> f64 {
-    let engine_secs = summary.stats.get(ENGINE_MICROSECONDS) as f64 / 1e6;
+    let engine_secs = summary.stats.get(Counter::EngineMicroseconds) as f64 / 1e6;
     engine_secs / (engines.max(1) as f64 * summary.elapsed.as_secs_f64().max(1e-9))
 }
 
@@ -90,15 +88,15 @@ impl Pace {
     fn of(summary: &Summary) -> Pace {
         let stats = &summary.stats;
         let wall = summary.elapsed.as_secs_f64().max(1e-9);
-        let positions = stats.get(POSITIONS);
-        let searched = stats.get(ANALYSED);
+        let positions = stats.get(Counter::Positions);
+        let searched = stats.get(Counter::Analysed);
         Pace {
             positions,
             wall,
             per_second: positions as f64 / wall,
             wall_per_position: (positions > 0).then(|| wall / positions as f64),
             engine_per_search: (searched > 0)
-                .then(|| stats.get(ENGINE_MICROSECONDS) as f64 / 1e6 / searched as f64),
+                .then(|| stats.get(Counter::EngineMicroseconds) as f64 / 1e6 / searched as f64),
         }
     }
 }
@@ -127,19 +125,19 @@ pub fn summary_json(summary: &Summary, cache: Option<CacheStats>, engines: usize
     let stats = &summary.stats;
     let pace = Pace::of(summary);
     let mut record = diagnostics::summary_json("annotate", stats, summary.elapsed);
-    record["data"]["positions"] = stats.get(POSITIONS).into();
-    record["data"]["analysed"] = stats.get(ANALYSED).into();
+    record["data"]["positions"] = stats.get(Counter::Positions).into();
+    record["data"]["analysed"] = stats.get(Counter::Analysed).into();
     record["data"]["positions_per_s"] = pace.per_second.into();
     record["data"]["seconds_per_position"] = pace.wall_per_position.into();
     record["data"]["engine_seconds_per_position"] = pace.engine_per_search.into();
     record["data"]["engines"] = engines.into();
     record["data"]["engine_busy"] = busy_share(summary, engines).into();
-    record["data"]["unevaluated"] = stats.get(UNEVALUATED).into();
-    record["data"]["timed_out"] = stats.get(TIMED_OUT).into();
-    record["data"]["crashed"] = stats.get(CRASHED).into();
+    record["data"]["unevaluated"] = stats.get(Counter::Unevaluated).into();
+    record["data"]["timed_out"] = stats.get(Counter::TimedOut).into();
+    record["data"]["crashed"] = stats.get(Counter::Crashed).into();
     record["data"]["cache"] = match cache {
         Some(c) => {
-            json!({"hits": stats.get(CACHE_HITS), "lookups": c.hits + c.misses, "hit_share": c.hit_share()})
+            json!({"hits": stats.get(Counter::CacheHits), "lookups": c.hits + c.misses, "hit_share": c.hit_share()})
         }
         None => Value::Null,
     };
@@ -159,11 +157,11 @@ pub fn summary_text(summary: &Summary, cache: Option<CacheStats>, engines: usize
     }
     // The engines' time is said per position below, not as a count.
     let mut stats = summary.stats.clone();
-    stats.counts.retain(|&(name, _)| name != ENGINE_MICROSECONDS);
+    stats.counts.retain(|&(counter, _)| counter != Counter::EngineMicroseconds);
     let mut text = diagnostics::summary_lines("annotate", records, &stats, &head);
-    let unevaluated = stats.get(UNEVALUATED);
+    let unevaluated = stats.get(Counter::Unevaluated);
     if unevaluated > 0 {
-        let (hung, crashed) = (stats.get(TIMED_OUT), stats.get(CRASHED));
+        let (hung, crashed) = (stats.get(Counter::TimedOut), stats.get(Counter::Crashed));
         let other = unevaluated.saturating_sub(hung + crashed);
         text.push_str(&format!(
             "pgnkit annotate: unevaluated positions: {hung} the engine hung or timed out on, \
@@ -175,7 +173,7 @@ pub fn summary_text(summary: &Summary, cache: Option<CacheStats>, engines: usize
         text.push_str(&format!(
             "pgnkit annotate: engine time {} a position searched ({} searched); engines busy {share:.1}% of {engines} x {:.2} s\n",
             duration_text(each),
-            stats.get(ANALYSED),
+            stats.get(Counter::Analysed),
             pace.wall
         ));
     }

@@ -1,6 +1,7 @@
 //! Tests of the annotate job with the built-in engine at small node budgets.
 
 use super::*;
+use crate::pipeline::counter::Counter;
 use crate::pipeline::{Input, NoProgress, Options, Run, Workers};
 
 /// The job's output and counts over `pgn` on `threads` workers.
@@ -50,7 +51,10 @@ fn every_move_gets_an_eval_and_the_blunder_its_judgement_and_line() {
         "{out}"
     );
     assert!(out.contains(" (3... "), "the engine's line: {out}");
-    assert_eq!((stats.get(POSITIONS), stats.get(ANALYSED), stats.get(ANNOTATED)), (12, 12, 1));
+    assert_eq!(
+        (stats.get(Counter::Positions), stats.get(Counter::Analysed), stats.get(Counter::Annotated)),
+        (12, 12, 1)
+    );
     // Annotated again, old evals, judgements and the Annotator are replaced (the engine's
     // lines come again beside the old ones: nothing tells them from the game's own).
     let (again, _) = annotate(builtin(5_000), out.as_bytes(), 1);
@@ -74,9 +78,9 @@ fn game_endings_are_not_analysed_and_the_mating_move_has_no_eval() {
     let pgn = b"1. f3 e5 2. g4 Qh4# 0-1\n\n[SetUp \"1\"]\n[FEN \"7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\"]\n\n1. Qf7 1/2-1/2\n";
     let (out, stats) = annotate(builtin(1_000), pgn, 1);
     let out = flat(&out);
-    assert_eq!(stats.get(FROM_RULES), 2, "the mate and the stalemate: {out}");
+    assert_eq!(stats.get(Counter::FromRules), 2, "the mate and the stalemate: {out}");
     assert!(out.contains("2... Qh4# 0-1") && out.contains("[Result \"0-1\"]"), "{out}");
-    assert_eq!((stats.get(POSITIONS), stats.get(ANALYSED)), (5 + 2, 4 + 1));
+    assert_eq!((stats.get(Counter::Positions), stats.get(Counter::Analysed)), (5 + 2, 4 + 1));
     assert!(out.contains("1. Qf7 { [%eval 0.0] } 1/2-1/2"), "{out}");
 }
 
@@ -85,12 +89,12 @@ fn games_with_errors_are_written_as_read_and_filters_leave_games_out() {
     let pgn = b"[Event \"bad\"]\n\n1. e4 Ke3 *\n\n[Event \"good\"]\n\n1. d4 *\n";
     let (out, stats) = annotate(builtin(500), pgn, 1);
     assert!(out.starts_with("[Event \"bad\"]\n\n1. e4 Ke3 *\n\n[Event \"good\"]"), "{out}");
-    assert_eq!((stats.get(AS_READ), stats.get(ANNOTATED)), (1, 1));
+    assert_eq!((stats.get(Counter::WrittenAsRead), stats.get(Counter::Annotated)), (1, 1));
     let mut opts = builtin(500);
     opts.select.wheres = vec![crate::select::tags::TagExpr::parse("Event = good").expect("expr")];
     let (out, stats) = annotate(opts, pgn, 1);
     assert!(!out.contains("bad") && out.contains("1. d4 { [%eval"), "{out}");
-    assert_eq!((stats.get(FILTERED), stats.get(ANNOTATED)), (1, 1));
+    assert_eq!((stats.get(Counter::Filtered), stats.get(Counter::Annotated)), (1, 1));
 }
 
 #[test]
@@ -107,7 +111,7 @@ fn from_evals_judges_the_games_own_evaluations() {
         "{out}"
     );
     assert!(out.contains("[WhiteACPL \"") && out.contains("[BlackAccuracy \""), "{out}");
-    assert_eq!(stats.get(ANALYSED), 0);
+    assert_eq!(stats.get(Counter::Analysed), 0);
 }
 
 #[test]

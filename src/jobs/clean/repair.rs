@@ -5,6 +5,7 @@
 
 use crate::chess::{Color, Position, Variant};
 use crate::pgn::GameResult;
+pub use crate::pipeline::counter::RepairKind;
 
 /// One repair: what it is, and the text before and after.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,37 +16,6 @@ pub struct Repair {
     pub before: String,
     /// The text as written.
     pub after: String,
-}
-
-macro_rules! repair_kinds {
-    ($($kind:ident => $code:literal, $count:literal, $what:literal;)*) => {
-        /// The kinds of repair, each with a stable code.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum RepairKind { $(#[doc = $what] $kind),* }
-
-        impl RepairKind {
-            /// Stable snake_case code (report records).
-            pub const fn code(self) -> &'static str { match self { $(RepairKind::$kind => $code),* } }
-            /// The name of this kind's count in the run's summary.
-            pub const fn count(self) -> &'static str { match self { $(RepairKind::$kind => $count),* } }
-        }
-    };
-}
-
-repair_kinds! {
-    San => "san", "repaired_san", "a move not written as its canonical SAN (0-0, Pe4, Ng1-f3, g1f3, nf3, e8Q)";
-    CheckMark => "check_mark", "repaired_check_mark", "a missing or wrong + or #";
-    NullMove => "null_move", "repaired_null_move", "a null move written otherwise than -- (Z0, 0000, @@@@)";
-    GluedResult => "glued_result", "repaired_glued_result", "a result glued to the last move (gxf41-0)";
-    ResultSpelling => "result_spelling", "repaired_result_spelling", "a result with a Unicode dash or a ½";
-    Result => "result", "repaired_result", "the Result tag or the result token settled";
-    Tag => "tag", "repaired_tag", "an unterminated tag value, read to the end of its line";
-    Encoding => "encoding", "repaired_encoding", "text that was not UTF-8, read as Windows-1252 (one a game: the first such tag value or comment, its bytes not UTF-8 shown as \\xNN)";
-    Date => "date", "repaired_date", "a date written 2024-01-15 or 2024/01/15";
-    Variant => "variant", "repaired_variant", "a Variant tag spelled otherwise than Chess960 or Crazyhouse";
-    Fen => "fen", "repaired_fen", "a FEN with castling rights its rooks contradict, an impossible en passant square or fullmove 0";
-    SetUp => "setup", "repaired_setup", "a FEN without SetUp \"1\", or SetUp \"1\" without a FEN (dropped)";
-    Roster => "roster", "repaired_roster", "Seven Tag Roster tags added with the standard's unknown values";
 }
 
 /// A date written with `-` or `/` between year, month and day (`2024-01-15`, `2024/1/5`, with

@@ -14,18 +14,8 @@ use crate::io::Output;
 use crate::jobs::diagnostics;
 use crate::jobs::run::{Sink, Summary};
 use crate::pipeline::Spares;
+use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
-
-/// The ledger's counts, as the summary names them.
-pub const WRITTEN: &str = "written";
-/// Games rejected.
-pub const REJECTED: &str = "rejected";
-/// Games left out by a filter.
-pub const FILTERED: &str = "filtered";
-/// Games that repeat an earlier one (`--dedup`).
-pub const DUPLICATES: &str = "duplicates";
-/// Games written as their valid prefix (`--keep-broken`), among those written.
-pub const KEPT_BROKEN: &str = "kept_broken";
 
 /// Where `clean` writes.
 pub struct Outputs {
@@ -174,12 +164,15 @@ pub fn report_summary(summary: &Summary) -> Value {
         let repairs: serde_json::Map<String, Value> = stats
             .counts
             .iter()
-            .filter_map(|&(k, n)| k.strip_prefix("repaired_").map(|k| (k.to_string(), json!(n))))
+            .filter_map(|&(c, n)| match c {
+                Counter::Repaired(kind) => Some((kind.code().to_string(), json!(n))),
+                _ => None,
+            })
             .collect();
         json!({
-            "read": stats.games, "written": stats.get(WRITTEN), "rejected": stats.get(REJECTED),
-            "filtered": stats.get(FILTERED), "duplicates": stats.get(DUPLICATES),
-            "kept_broken": stats.get(KEPT_BROKEN), "repairs": repairs,
+            "read": stats.games, "written": stats.get(Counter::Written), "rejected": stats.get(Counter::Rejected),
+            "filtered": stats.get(Counter::Filtered), "duplicates": stats.get(Counter::Duplicates),
+            "kept_broken": stats.get(Counter::KeptBroken), "repairs": repairs,
         })
     };
     let inputs: Vec<Value> = summary
@@ -238,7 +231,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                             }
                             write(out, verbatim)?;
                         }
-                        stats.add(DUPLICATES, 1);
+                        stats.add(Counter::Duplicates, 1);
                         continue;
                     }
                     if g.text.start != run.end {
@@ -246,15 +239,15 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                         run = g.text.start..g.text.start;
                     }
                     run.end = g.text.end;
-                    stats.add(WRITTEN, 1);
+                    stats.add(Counter::Written, 1);
                     if let Fate::Broken { kind, message } = &g.fate {
-                        stats.add(KEPT_BROKEN, 1);
+                        stats.add(Counter::KeptBroken, 1);
                         self.report(|w| {
                             w.record("kept_broken", g, json!({"kind": kind.code(), "message": message}))
                         })?;
                     }
                     for r in &chunk.repairs[g.repairs.clone()] {
-                        stats.add(r.kind.count(), 1);
+                        stats.add(Counter::Repaired(r.kind), 1);
                         self.report(|w| {
                             let data = json!({"kind": r.kind.code(), "before": r.before, "after": r.after});
                             w.record("repair", g, data)
@@ -267,7 +260,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                     if let Some(out) = &mut self.outputs.rejects {
                         write(out, verbatim)?;
                     }
-                    stats.add(REJECTED, 1);
+                    stats.add(Counter::Rejected, 1);
                     self.report(|w| {
                         w.record("rejected", g, json!({"kind": kind.code(), "message": message}))
                     })?;
@@ -275,7 +268,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                 Fate::Filtered { by } => {
                     let file = self.inputs.get(self.current).map_or("", |(f, _)| f.as_str());
                     self.dedup.next(None, file, g.game)?;
-                    stats.add(FILTERED, 1);
+                    stats.add(Counter::Filtered, 1);
                     self.report(|w| w.record("filtered", g, json!({"by": by})))?;
                 }
             }

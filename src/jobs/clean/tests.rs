@@ -1,9 +1,9 @@
 //! Tests of `clean` through the pipeline: what is written, repaired and rejected, the ledger, and
 //! the same output at any thread count and chunk size.
 
-use super::sink::{DUPLICATES, REJECTED, WRITTEN};
 use super::*;
 use crate::jobs::run::Sink;
+use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
 use crate::pipeline::{Input, NoProgress, Options, Run, Workers, run};
 
@@ -281,8 +281,12 @@ fn the_ledger_adds_up() {
     .expect("run");
     let read = stats.games;
     assert_eq!(read, 20);
-    assert_eq!(stats.get(WRITTEN) + stats.get(REJECTED) + stats.get(DUPLICATES), read, "{stats:?}");
-    assert_eq!(stats.get(DUPLICATES), 12);
+    assert_eq!(
+        stats.get(Counter::Written) + stats.get(Counter::Rejected) + stats.get(Counter::Duplicates),
+        read,
+        "{stats:?}"
+    );
+    assert_eq!(stats.get(Counter::Duplicates), 12);
     let summary = Summary { stats, inputs: vec![], stopped: None, elapsed: std::time::Duration::ZERO };
     writer.finish(&summary).expect("finish");
 }

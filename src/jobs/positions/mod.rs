@@ -22,11 +22,12 @@ use crate::io::Output as Out;
 use crate::jobs::diagnostics;
 use crate::jobs::run::{Sink, Summary};
 use crate::notation::fen::EpMode;
+use crate::pipeline::counter::Counter;
 use crate::pipeline::replay::replay_chunk;
 use crate::pipeline::stats::Stats;
 use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Spare, Spares, Worker};
+use crate::select::Selection;
 use crate::select::material::MaterialSig;
-use crate::select::{FILTERED, Selection};
 use records::{PositionsHooks, epd_id_prefix};
 
 /// How each position is written.
@@ -208,7 +209,7 @@ impl Worker for PositionsWorker {
             PositionsHooks::new(&self.opts, &self.id_prefix, out, std::mem::take(&mut self.tag_fields));
         let (hooks, mut out) = replay_chunk(hooks, chunk);
         if hooks.filter.is_active() {
-            out.stats.add(FILTERED, hooks.filtered);
+            out.stats.add(Counter::Filtered, hooks.filtered);
         }
         hooks.filter.count(&mut out.stats);
         self.tag_fields = hooks.tag_fields;
@@ -216,9 +217,6 @@ impl Worker for PositionsWorker {
         Ok(Output { records: hooks.out, stats: out.stats, end: out.end })
     }
 }
-
-/// The count of records written (after `--unique`).
-pub const WRITTEN: &str = "positions_written";
 
 /// The release side of `positions`: writes the records to the output (dropping repeated
 /// positions with `--unique`) and error diagnostics as text to `diagnostics`, and hands each
@@ -278,7 +276,7 @@ impl<W: Write> Sink<PositionsChunk> for Writer<W> {
             Some(u) => u.filter(&chunk, |b| out.write_all(b)),
             None => out.write_all(&chunk.bytes).map(|()| chunk.records),
         };
-        stats.add(WRITTEN, written.map_err(|e| self.out.error(e))?);
+        stats.add(Counter::PositionsWritten, written.map_err(|e| self.out.error(e))?);
         self.spares.give(chunk);
         Ok(())
     }
