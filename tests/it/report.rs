@@ -197,7 +197,9 @@ fn report_page_holds_its_sections_and_escapes_every_input_text() {
     assert!(html.contains("Nowhere &amp; &lt;elsewhere&gt;"));
     // Every game with evaluations has a section; boards, pockets, arrows and graphs are drawn.
     assert_eq!(html.matches("<section class=\"game\"").count(), 10);
-    assert!(html.matches("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\"").count() > 10);
+    assert!(html.matches("<svg class=\"board\"").count() > 10);
+    // Every mistake and blunder is drawn unless --boards caps them.
+    assert!(!html.contains("others are marked in the moves"));
     assert!(html.contains("class=\"piece pocket"), "crazyhouse pockets");
     assert!(
         html.contains("Chess960")
@@ -208,6 +210,9 @@ fn report_page_holds_its_sections_and_escapes_every_input_text() {
     assert!(html.contains("@media print"));
     let one = std::fs::read_to_string(fixture_report(&dir, &["--games", "1"])).expect("page");
     assert_eq!(one.matches("<section class=\"game\"").count(), 1);
+    let capped = std::fs::read_to_string(fixture_report(&dir, &["--boards", "1"])).expect("page");
+    assert!(capped.contains("others are marked in the moves") && capped.contains("at most 1 a game"));
+    assert!(capped.len() < html.len());
 }
 
 /// The command if it runs here, else `None` after saying the test is skipped.

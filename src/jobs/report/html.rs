@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
+use super::board::{BOARD_CSS, board, board_defs};
 use super::charts::{clock_graph, eval_graph, judgement_class, loss_chart, move_label, rating_chart};
 use super::divider::Phase;
 use super::escape::{escape, href};
@@ -15,7 +16,7 @@ use super::stats::{Analysed, RATING_BUCKET, Totals};
 use super::text::{SIDE_HEADERS, bucket_text, codes_text, num, pct, recurring_texts, side_cells};
 use crate::analysis::judge::Judgement;
 use crate::chess::{Color, Move, Position};
-use crate::notation::diagram::{Arrow, ArrowKind, SVG_PAGE_CSS, SvgOptions, svg, svg_page_defs};
+use crate::notation::diagram::{Arrow, ArrowKind, SVG_PAGE_CSS, svg_page_defs};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::write_san;
 
@@ -28,7 +29,8 @@ pub struct Page<'a> {
     pub min_games: u64,
     /// pgnkit's version line.
     pub generator: &'a str,
-    /// Boards a game section draws at most: its mistakes and blunders with the largest losses.
+    /// Boards a game section draws at most: its mistakes and blunders with the largest losses
+    /// (`usize::MAX`: every one).
     pub boards: usize,
 }
 
@@ -151,15 +153,6 @@ fn diagram(s: &mut String, a: &Analysed, index: usize, before: &Position, last: 
     let m = g.moves[index];
     let j = a.figures.judgements[index];
     let best = g.best[index].filter(|&b| b != m);
-    let opts = SvgOptions {
-        flip,
-        last_move: last,
-        arrows: [
-            Some(Arrow::of_move(m, ArrowKind::Played)),
-            best.map(|b| Arrow::of_move(b, ArrowKind::Best)),
-        ],
-        in_page: true,
-    };
     let (mut san, mut best_san, mut fen) = (String::new(), String::new(), String::new());
     write_san(before, m, &mut san);
     if let Some(b) = best {
@@ -169,17 +162,20 @@ fn diagram(s: &mut String, a: &Analysed, index: usize, before: &Position, last: 
     let label = move_label(g, index);
     let word = j.map_or("Move", |j| j.word());
     let loss = a.figures.losses[index].map_or_else(String::new, |l| format!(", {l} cp lost"));
-    let mut alt =
-        format!("{word}: {label} {san} in the position {fen}{loss}; played move drawn as a red arrow");
+    let mut alt = format!("{word}: {label} {san}{loss}, red arrow");
     if best.is_some() {
-        let _ = write!(alt, ", the engine's best {best_san} as a green arrow");
+        let _ = write!(alt, "; best {best_san}, green arrow");
     }
-    let _ = write!(s, "<figure class=\"diagram\"><div role=\"img\" aria-label=\"{}\">", escape(&alt));
-    s.push_str(&svg(before, &opts));
+    let _ = write!(alt, "; position {fen}");
+    s.push_str("<figure class=\"diagram\">");
+    let arrows =
+        [Some(Arrow::of_move(m, ArrowKind::Played)), best.map(|b| Arrow::of_move(b, ArrowKind::Best))];
+    let arrows: Vec<Arrow> = arrows.into_iter().flatten().collect();
+    board(s, before, flip, last, &arrows, &alt);
     let cls = j.map_or("", judgement_class);
     let _ = write!(
         s,
-        "</div><figcaption><span class=\"{cls}\">{} {}{}</span> ({}{})",
+        "<figcaption><span class=\"{cls}\">{} {}{}</span> ({}{})",
         escape(&label),
         escape(&san),
         j.map_or("", |j| match j {
@@ -289,6 +285,10 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, bo
     let bad = drawn.len();
     drawn.sort_by_key(|&i| (std::cmp::Reverse(f.losses[i].unwrap_or(0)), i));
     drawn.truncate(boards_wanted);
+    let mut is_drawn = vec![false; g.moves.len()];
+    for &i in &drawn {
+        is_drawn[i] = true;
+    }
     let mut moves = String::from("<p class=\"moves\">");
     let mut boards = String::new();
     let mut pos = start;
@@ -320,7 +320,7 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, bo
                 moves.push(' ');
             }
         }
-        if drawn.contains(&i) {
+        if is_drawn[i] {
             let mover = g.mover(i);
             let bottom = player
                 .and_then(|p| {
@@ -372,8 +372,10 @@ pub fn write_page<W: Write>(
     s.push_str("<style>\n");
     s.push_str(CSS);
     s.push_str(SVG_PAGE_CSS);
+    s.push_str(BOARD_CSS);
     s.push_str("</style>\n</head>\n<body>\n");
     s.push_str(&svg_page_defs());
+    s.push_str(&board_defs());
     let _ = writeln!(s, "<header>\n<h1>{}</h1>", escape(&title));
     let names: Vec<String> = page.inputs.iter().map(|n| escape(n).into_owned()).collect();
     let _ = writeln!(
@@ -481,23 +483,14 @@ pub fn write_page<W: Write>(
         ]);
         if let Some(r) = r {
             let (fen, san, _) = recurring_texts(r);
-            let opts = SvgOptions {
-                flip: !r.position.turn().is_white(),
-                arrows: [Some(Arrow::of_move(r.mv, ArrowKind::Played)), None],
-                in_page: true,
-                ..SvgOptions::default()
-            };
             let alt =
                 format!("{name}: {san} played {} times in the position {fen}, drawn as a red arrow", r.count);
-            let _ = write!(
-                boards,
-                "<figure class=\"diagram\"><div role=\"img\" aria-label=\"{}\">",
-                escape(&alt)
-            );
-            boards.push_str(&svg(&r.position, &opts));
+            boards.push_str("<figure class=\"diagram\">");
+            let arrow = [Arrow::of_move(r.mv, ArrowKind::Played)];
+            board(&mut boards, &r.position, !r.position.turn().is_white(), None, &arrow, &alt);
             let _ = writeln!(
                 boards,
-                "</div><figcaption>{}: {} ({}×, {} cp in all)</figcaption></figure>",
+                "<figcaption>{}: {} ({}×, {} cp in all)</figcaption></figure>",
                 escape(name),
                 escape(&san),
                 r.count,
@@ -603,12 +596,15 @@ pub fn write_page<W: Write>(
     // The games, largest losses first.
     let games = t.kept_games();
     let mut s = String::with_capacity(1 << 16);
+    let cap = match page.boards {
+        usize::MAX => String::new(),
+        n => format!(" (at most {n} a game, the largest losses)"),
+    };
     let _ = writeln!(
         s,
-        "<section id=\"games\">\n<h2>Games</h2>\n<p class=\"muted\">The {} games with the largest losses{}, largest first. The graph is White's winning chances after each move (lichess's formula); <span class=\"legend\"><span class=\"inaccuracy\">inaccuracies</span>, <span class=\"mistake\">mistakes</span> and <span class=\"blunder\">blunders</span></span> are marked in their colours. Each mistake and blunder (at most {} a game, the largest losses) is drawn with the move played in red and the engine's best in green.</p>",
+        "<section id=\"games\">\n<h2>Games</h2>\n<p class=\"muted\">The {} games with the largest losses{}, largest first. The graph is White's winning chances after each move (lichess's formula); <span class=\"legend\"><span class=\"inaccuracy\">inaccuracies</span>, <span class=\"mistake\">mistakes</span> and <span class=\"blunder\">blunders</span></span> are marked in their colours. Each mistake and blunder{cap} is drawn with the move played in red and the engine's best in green.</p>",
         games.len(),
         if t.player().is_some() { " of the player" } else { "" },
-        page.boards
     );
     out.write_all(s.as_bytes())?;
     let player = t.player().map(str::to_string);

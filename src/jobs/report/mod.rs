@@ -37,6 +37,7 @@
 //! - The games with sections: those with evaluations whose sides taken lost the most centipawns
 //!   in total, at most `--games` of them, in that order (input order among equals).
 
+pub mod board;
 pub mod charts;
 pub mod collect;
 pub mod divider;
@@ -58,9 +59,7 @@ pub use game::{Figures, GameRecord};
 pub use stats::{Analysed, ReportChunk, Totals};
 
 /// The default number of games with a section of their own.
-pub const DEFAULT_GAMES: usize = 300;
-/// The default number of boards a game section draws at most.
-pub const DEFAULT_BOARDS: usize = 6;
+pub const DEFAULT_GAMES: usize = 200;
 /// The default number of games a player needs to have a row.
 pub const DEFAULT_MIN_GAMES: u64 = 3;
 
