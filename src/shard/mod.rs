@@ -1,5 +1,5 @@
 //! Sharding a run for a cluster: shard I of N reads a contiguous run of the inputs' games
-//! ([`plan`]), writes its outputs as parts (`out.pgn.part-I-of-N`) and a [`manifest`] beside
+//! ([`plan()`]), writes its outputs as parts (`out.pgn.part-I-of-N`) and a [`manifest`] beside
 //! them, and [`merge`] checks that the manifests make one run and writes the outputs one run
 //! writes. The scheduler (Slurm, Kubernetes, AWS or Google Batch) names the shard ([`Spec`]).
 

@@ -7,7 +7,7 @@
 //! consumed that many compressed bytes. The parts of one input tile it: shard I's end is shard
 //! I+1's start, with the games and line breaks before it counted, so its records carry the
 //! numbers one run gives them. Finding a start reads the input before it (a skip at the reader's
-//! speed, decompressing a compressed input), or, for a plain file with an [`index`] sidecar, only
+//! speed, decompressing a compressed input), or, for a plain file with an [`index`](super::index) sidecar, only
 //! the bytes from the indexed game start before it.
 
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! The report's boards, drawn compactly so that a page of thousands stays a few MB: one hidden
 //! copy of each piece (ids its FEN letter, `#P` … `#k`), of the last-move squares (`#hl`, `#hd`)
 //! and of the check glow (`#ck`); a board is a `<use>` of the page's squares and coordinates
-//! ([`svg_page_defs`]) and, in a group scaled to one unit a square, a `<use x y>` of each piece,
+//! ([`svg_page_defs`](crate::notation::diagram::svg_page_defs)) and, in a group scaled to one unit a square, a `<use x y>` of each piece,
 //! its square's column and row as single unquoted digits
 //! (none at 0). Styles come from [`BOARD_CSS`] once per page.
 //! Crazyhouse positions (their pockets) are drawn by [`svg`] in its in-page form.
@@ -12,7 +12,7 @@ use super::escape::escape;
 use crate::chess::{Color, Move, Position, Role, Square};
 use crate::notation::diagram::{Arrow, ArrowKind, SvgOptions, svg};
 
-/// Pixels of a square and of the margin in [`svg_page_defs`]'s board.
+/// Pixels of a square and of the margin in [`svg_page_defs`](crate::notation::diagram::svg_page_defs)'s board.
 const SQ: u32 = 45;
 const MARGIN: u32 = 20;
 const SIZE: u32 = 8 * SQ + 2 * MARGIN;
@@ -28,7 +28,7 @@ svg.board circle.ar{stroke-width:.11;marker-end:none}
 ";
 
 /// The definitions the boards refer to, once per page (a hidden `<svg>`, after
-/// [`svg_page_defs`], whose check gradient and arrowheads they use).
+/// [`svg_page_defs`](crate::notation::diagram::svg_page_defs), whose check gradient and arrowheads they use).
 pub fn board_defs() -> String {
     let mut s = String::with_capacity(4_000);
     s.push_str(

@@ -2,7 +2,7 @@
 //! external script, font or stylesheet, readable offline. A few lines of inline script sort the
 //! tables when a header is clicked; the page reads the same without it. Every chart has a text
 //! alternative. Every text that comes from the input (names, tags, file names, comments) goes
-//! through [`escape`](super::escape::escape), the one escaping function, so nothing in a game can add markup.
+//! through [`escape`], the one escaping function, so nothing in a game can add markup.
 
 use std::fmt::Write as _;
 use std::io::Write;
