@@ -126,10 +126,7 @@ pub fn finish_records(
         eprint!("{}", summary());
     }
     if let Some(s) = &run.stopped {
-        let record = match records {
-            Records::Games => "game",
-            Records::Lines => "line",
-        };
+        let record = records.one();
         let left = match leaves {
             Leaves::Prefix => format!("the output holds every {record} before"),
             Leaves::Nothing => "no output was written".to_string(),

@@ -83,6 +83,14 @@ impl Records {
             Records::Lines => "lines",
         }
     }
+
+    /// What one of them is called.
+    pub fn one(self) -> &'static str {
+        match self {
+            Records::Games => "game",
+            Records::Lines => "line",
+        }
+    }
 }
 
 /// The run's summary as text lines for stderr: the games, the diagnostics by kind, then one line

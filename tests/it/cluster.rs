@@ -115,12 +115,7 @@ fn slurm_array_runs_the_deploy_script_once_per_task_with_its_index() {
 
 #[test]
 fn gnu_parallel_recipe_runs_each_shard_once_numbered_from_0() {
-    if !Command::new("parallel")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| stdout_has(&o.stdout, "GNU parallel"))
-    {
-        skip("GNU parallel not found (apt-get install -y parallel)");
+    if !gnu_parallel() {
         return;
     }
     let dir = temp_dir("cluster-parallel-script");
@@ -156,6 +151,18 @@ fn gnu_parallel_recipe_runs_each_shard_once_numbered_from_0() {
     let log = lines_of(&dir, "shards.log");
     assert_eq!(log.len(), 4, "{log:?}");
     assert!(log[1..].iter().all(|l| l.split('\t').nth(6) == Some("0")), "{log:?}");
+}
+
+/// Whether GNU parallel is installed (moreutils' `parallel` is not it); skips the test if not.
+fn gnu_parallel() -> bool {
+    let found = Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| stdout_has(&o.stdout, "GNU parallel"));
+    if !found {
+        skip("GNU parallel not found (apt-get install -y parallel)");
+    }
+    found
 }
 
 fn stdout_has(out: &[u8], text: &str) -> bool {
@@ -432,12 +439,7 @@ fn slurm_annotate_task_killed_and_requeued_resumes_from_its_cache() {
 
 #[test]
 fn gnu_parallel_recipe_shards_merge_to_one_run() {
-    if !Command::new("parallel")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| stdout_has(&o.stdout, "GNU parallel"))
-    {
-        skip("GNU parallel not found (apt-get install -y parallel)");
+    if !gnu_parallel() {
         return;
     }
     let Some(data) = crate::util::shared_data() else { return };

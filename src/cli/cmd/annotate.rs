@@ -20,7 +20,6 @@ use crate::cli::interrupt;
 use crate::cli::progress::Progress;
 use crate::cli::shard::{self, Sharding};
 use pgnkit::exit::Code;
-use pgnkit::jobs::diagnostics::Records;
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -238,7 +237,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     }
     writer.finish(&summary, cache_stats, &job.options().select)?;
     let failures = summary.stats.get(Counter::Unevaluated) > 0 || summary.stats.games_with_errors > 0;
-    let records = if format == Format::Epd { Records::Lines } else { Records::Games };
+    let records = format.records();
     let code = finish_records(&args.head, &summary, Leaves::Nothing, records, failures, || {
         sink::summary_text(&summary, cache_stats, engines, format)
     });

@@ -69,6 +69,14 @@ pub enum Format {
     Epd,
 }
 
+impl Format {
+    /// What the run's records are: lines of EPD input, else games.
+    pub fn records(self) -> crate::jobs::diagnostics::Records {
+        use crate::jobs::diagnostics::Records;
+        if self == Format::Epd { Records::Lines } else { Records::Games }
+    }
+}
+
 /// Which mainline moves get the engine's line as a variation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variations {

@@ -12,7 +12,7 @@ use super::{AnnotatedChunk, Format};
 use crate::analysis::cache::CacheStats;
 use crate::error::Error;
 use crate::io::Output;
-use crate::jobs::diagnostics::{self, Records};
+use crate::jobs::diagnostics;
 use crate::jobs::run::{Sink, Summary};
 use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
@@ -149,7 +149,7 @@ pub fn summary_json(summary: &Summary, cache: Option<CacheStats>, engines: usize
 /// without an evaluation, the engines' time a position searched and how busy the `engines` were,
 /// then the cache's share of the lookups.
 pub fn summary_text(summary: &Summary, cache: Option<CacheStats>, engines: usize, format: Format) -> String {
-    let records = if format == Format::Epd { Records::Lines } else { Records::Games };
+    let records = format.records();
     let pace = Pace::of(summary);
     let mut head = format!("{} positions in {:.2} s", pace.positions, pace.wall);
     if let Some(each) = pace.wall_per_position {
