@@ -13,7 +13,6 @@ use crate::exit::Code;
 use crate::io::{InputError, OutputError};
 use crate::jobs::clean::dedup::DedupError;
 use crate::pgn::ProblemKind;
-use crate::pipeline::panic::Panic;
 
 /// A failure that stops a run, or the reading of one input; [`Error::exit_code`] maps it to its
 /// exit code.
@@ -265,4 +264,14 @@ impl Diagnostic {
         self.game += games;
         self.line += lines;
     }
+}
+
+/// A worker's panic, caught: a bug in pgnkit, reported instead of killing the process.
+#[derive(Debug, thiserror::Error)]
+#[error("internal error while processing bytes {offset}..: {message}")]
+pub struct Panic {
+    /// Offset of the chunk that was being processed.
+    pub offset: u64,
+    /// The panic message.
+    pub message: String,
 }

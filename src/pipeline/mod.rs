@@ -14,7 +14,7 @@ pub mod counter;
 mod drive;
 pub mod job;
 pub mod order;
-pub mod panic;
+mod panic;
 pub mod replay;
 pub mod stats;
 
@@ -22,6 +22,7 @@ use std::io::Read;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::error::Error;
+pub use crate::error::Panic;
 pub use crate::pgn::split::guess_boundary;
 pub use chunk::Start;
 use chunk::{ChunkBytes, Cut, Split, StreamChunks, StreamWindows, Window, slice_chunks, slice_windows};
@@ -30,7 +31,6 @@ pub use job::{
     Cancel, ChunkEnd, ChunkInput, Cuts, InputInfo, Job, Located, NoProgress, Observer, Output, Records,
     Spare, Spares, WithCuts, Worker, Workers,
 };
-pub use panic::Panic;
 use panic::panic_message;
 
 /// How the pipeline runs.

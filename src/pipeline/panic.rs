@@ -1,15 +1,6 @@
-//! [`Panic`]: a worker's panic, caught and kept as an error with where it happened.
+//! A worker's panic caught by the pipeline: its message, for [`crate::error::Panic`].
 
-/// A worker's panic, caught: a bug in pgnkit, reported instead of killing the process.
-#[derive(Debug, thiserror::Error)]
-#[error("internal error while processing bytes {offset}..: {message}")]
-pub struct Panic {
-    /// Offset of the chunk that was being processed.
-    pub offset: u64,
-    /// The panic message.
-    pub message: String,
-}
-
+/// The message a panic carried, or `panic` when it carried none that reads.
 pub(crate) fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
     p.downcast_ref::<&str>()
         .map(|s| s.to_string())
