@@ -11,6 +11,7 @@
 # Inputs: every PGN under fixtures/ and, when present, ../shared/data (or the FILES given).
 # JSON diagnostics are compared on the fields every build writes (file, game, line, column,
 # offset, ply, severity, kind, message), so fields added to the record do not count as a change.
+# DIGEST_ONLY=REGEX digests only the commands whose label matches (`DIGEST_ONLY=annotate`).
 #   usage: scripts/output-digest.sh BIN [FILES...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,6 +63,7 @@ trap 'rm -rf "$files_dir"' EXIT
 digest() {
   local label=$1 file=$2 code
   shift 2
+  [[ -n ${DIGEST_ONLY:-} && ! $label =~ $DIGEST_ONLY ]] && return
   local out err
   out=$(mktemp)
   err=$(mktemp)
