@@ -32,8 +32,9 @@ Examples:
 After every mainline move the output holds [%eval 0.17] / [%eval #-3] (White's view) in the
 move's comment; moves that lose enough winning chances get lichess's NAG ($6 ?!, $2 ?, $4 ??),
 its comment (Inaccuracy. Nf3 was best.) and the engine's line as a variation (--variations).
-The output is UTF-8: tags, comments and the lines of games written as read that are not UTF-8
-are read as Windows-1252.
+A game with an error in its moves (in PGN output, in a variation's too) is written as read,
+with the error reported. The output is UTF-8: tags, comments and the lines of games written as
+read that are not UTF-8 are read as Windows-1252.
 
 Limits: --nodes and --depth are reproducible: every position is searched from a cleared hash,
 so the output is the same at any --engines and from run to run, and evaluations are cached

@@ -1,14 +1,18 @@
-//! The first reading of a chunk: each game's mainline as the analysis needs it (start position,
+//! The one reading of a chunk: each game's mainline as the analysis needs it (start position,
 //! moves, the position before each move and after the last), the `[%eval]` of each mainline
-//! move's comments (for `--from-evals`), the filters' verdict, and the errors that keep a game
-//! from being annotated.
+//! move's comments (for `--from-evals`), the filters' verdict, the errors that keep a game from
+//! being annotated, and, for PGN output, what [`super::pgn`] writes the game from: its tags,
+//! result, bytes and [`Movetext`] (every line replayed, so that an error in a variation sends the
+//! game out as read rather than with the variation cut short).
 
+use super::movetext::{Event, Movetext};
 use crate::analysis::Score;
 use crate::analysis::judge::eval_score;
 use crate::chess::{Move, Position};
 use crate::error::{Diagnostic, Kind, Severity};
-use crate::pgn::RawComment;
+use crate::pgn::{GameResult, Nag, RawComment, RawTag};
 use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
+use crate::pipeline::stats::Stats;
 use crate::select::{Filter, Selection};
 
 /// What becomes of a game.
@@ -16,7 +20,8 @@ use crate::select::{Filter, Selection};
 pub(crate) enum Fate {
     /// Analysed and written with annotations.
     Annotate,
-    /// Written as read: an error ended its replay, or its mainline holds a null move.
+    /// Written as read: an error ended its replay (of a variation too, for PGN output), or its
+    /// mainline holds a null move.
     AsRead,
     /// Left out by the filters.
     Filtered,
@@ -24,7 +29,7 @@ pub(crate) enum Fate {
 
 /// One game's mainline.
 #[derive(Debug)]
-pub(crate) struct Mainline {
+pub(crate) struct Mainline<'a> {
     /// Game number in its input.
     pub number: u64,
     /// Byte offset and line of its start (the line relative to the chunk).
@@ -42,34 +47,70 @@ pub(crate) struct Mainline {
     /// The `[%eval]` after each move, as the game gives it (White's view), and its depth.
     pub game_evals: Vec<(Option<Score>, Option<u32>)>,
     pub fate: Fate,
+    /// For PGN output: the tags as written, the movetext's result, the game's bytes (known at
+    /// its end) and its movetext.
+    pub tags: Vec<(&'a [u8], RawTag<'a>)>,
+    pub result: Option<GameResult>,
+    pub bytes: &'a [u8],
+    pub movetext: Movetext<'a>,
 }
 
-/// The hooks of the first reading.
-pub(super) struct Collect<'s> {
+/// The hooks of the reading.
+pub(super) struct Collect<'s, 'a> {
     pub(super) filter: Filter<'s>,
     /// Every game of the chunk.
-    pub games: Vec<Mainline>,
+    pub games: Vec<Mainline<'a>>,
     /// Errors of the games (the reasons they are written as read).
     pub diagnostics: Vec<Diagnostic>,
+    /// Keep what PGN output writes: every line's events, the tags.
+    write: bool,
     null_move: bool,
+    /// A variation had no move before it to replace.
+    unreplayed: bool,
+    /// Games kept that such a variation alone made broken: whether each had warnings.
+    broken_late: Vec<bool>,
 }
 
-impl<'s> Collect<'s> {
-    pub(super) fn new(select: &'s Selection) -> Collect<'s> {
+impl<'s, 'a> Collect<'s, 'a> {
+    /// Hooks reading for the analysis, and for writing the games again when `write`.
+    pub(super) fn new(select: &'s Selection, write: bool) -> Collect<'s, 'a> {
         Collect {
             filter: Filter::new(select, false),
             games: Vec::new(),
             diagnostics: Vec::new(),
+            write,
             null_move: false,
+            unreplayed: false,
+            broken_late: Vec::new(),
         }
     }
 
-    fn current(&mut self) -> &mut Mainline {
+    /// Counts the errors the replay did not (variations with no move to replace) in `stats`.
+    pub(super) fn count(&self, stats: &mut Stats) {
+        for &warned in &self.broken_late {
+            stats.count_kind(Kind::Syntax, Severity::Error);
+            stats.games_with_errors += 1;
+            stats.games_with_warnings -= u64::from(warned);
+        }
+    }
+
+    fn current(&mut self) -> &mut Mainline<'a> {
         self.games.last_mut().expect("tags come before every other event of a game")
+    }
+
+    /// Records an event of the movetext, when the games are written.
+    fn record(&mut self, event: Event<'a>) {
+        if self.write {
+            self.current().movetext.events.push(event);
+        }
     }
 }
 
-impl<'a> Hooks<'a> for Collect<'_> {
+impl<'a> Hooks<'a> for Collect<'_, 'a> {
+    fn variations(&self) -> bool {
+        self.write
+    }
+
     fn zobrist_keys(&self) -> bool {
         false
     }
@@ -79,11 +120,16 @@ impl<'a> Hooks<'a> for Collect<'_> {
     }
 
     fn moves(&self) -> Lines {
-        Lines::Mainline
+        if self.write { Lines::All } else { Lines::Mainline }
+    }
+
+    fn written_san(&self) -> bool {
+        self.write
     }
 
     fn tags(&mut self, game: &Game<'a>) -> Verdict {
         self.null_move = false;
+        self.unreplayed = false;
         self.games.push(Mainline {
             number: game.number,
             offset: game.offset,
@@ -95,6 +141,10 @@ impl<'a> Hooks<'a> for Collect<'_> {
             positions: Vec::new(),
             game_evals: Vec::new(),
             fate: Fate::Annotate,
+            tags: Vec::new(),
+            result: None,
+            bytes: &[],
+            movetext: Movetext::default(),
         });
         self.filter.tags(game)
     }
@@ -106,6 +156,9 @@ impl<'a> Hooks<'a> for Collect<'_> {
     }
 
     fn played(&mut self, _: &Game<'a>, p: &Played<'a, '_>) {
+        if self.write {
+            self.current().movetext.played(p);
+        }
         if p.depth != 0 {
             return;
         }
@@ -125,7 +178,12 @@ impl<'a> Hooks<'a> for Collect<'_> {
         m.game_evals.push((None, None));
     }
 
+    fn nag(&mut self, _: &Game<'a>, depth: u32, nag: Nag, _: u64) {
+        self.record(Event::Nag { depth, nag });
+    }
+
     fn comment(&mut self, _: &Game<'a>, depth: u32, comment: RawComment<'a>) {
+        self.record(Event::Comment { depth, comment });
         if depth != 0 {
             return;
         }
@@ -138,17 +196,36 @@ impl<'a> Hooks<'a> for Collect<'_> {
         }
     }
 
+    fn begin_variation(&mut self, _: &Game<'a>, depth: u32, replayed: bool) {
+        // Its moves are read, not replayed: written again, the game would lose them.
+        self.unreplayed |= !replayed;
+        self.record(Event::Begin { depth });
+    }
+
+    fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
+        self.record(Event::End { depth });
+    }
+
     fn diagnostic(&mut self, d: Diagnostic) {
         self.diagnostics.push(d);
     }
 
     fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
         let kept = self.filter.finish(game, last).is_ok();
-        let broken = game.errors > 0 || game.start.is_none() || self.null_move;
+        let broken = game.errors > 0 || game.start.is_none() || self.null_move || self.unreplayed;
         if !kept {
             self.diagnostics.retain(|d| d.game != game.number);
+        } else if self.unreplayed && game.errors == 0 {
+            self.diagnostics.push(unreplayed(game));
+            self.broken_late.push(game.warnings > 0);
         }
+        let write = self.write;
         let m = self.current();
+        if write {
+            m.tags = game.tags.clone();
+            m.result = game.result;
+            m.bytes = game.bytes;
+        }
         m.fate = match (kept, broken) {
             (false, _) => Fate::Filtered,
             (true, true) => Fate::AsRead,
@@ -158,5 +235,23 @@ impl<'a> Hooks<'a> for Collect<'_> {
 
     fn counted(&self) -> bool {
         self.games.last().is_none_or(|g| g.fate != Fate::Filtered)
+    }
+}
+
+/// The error of a game whose variation has no move before it to replace (`{c} (1. d4) 1. e4`).
+fn unreplayed(game: &Game<'_>) -> Diagnostic {
+    Diagnostic {
+        kind: Kind::Syntax,
+        severity: Severity::Error,
+        game: game.number,
+        offset: game.offset,
+        line: game.line,
+        column: 1,
+        ply: None,
+        san: None,
+        fen: None,
+        white: game.tag_text(b"White"),
+        black: game.tag_text(b"Black"),
+        message: "a variation with no move before it to replace: the game is written as read".into(),
     }
 }

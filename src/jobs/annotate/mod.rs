@@ -4,12 +4,13 @@
 //! an `Annotator` tag), or one JSON Lines record per analysed position.
 //!
 //! Each chunk is one game ([`Cuts::PerGame`]): progress, interrupts and work in flight go game by
-//! game. A worker reads its chunk twice: `collect` replays it for the mainlines, [`analyse`]
-//! evaluates their positions (the cache first, then the engine; game endings from the rules),
-//! `notes` turns the evaluations into judgements, and `pgn` replays the chunk again writing
-//! the games with their notes ([`jsonl`] renders records instead). Games that cannot be annotated
-//! (an error in their moves, a null move in the mainline) are written as read; games the filters
-//! leave out are not written.
+//! game. A worker replays its chunk once: `collect` keeps each game's mainline (and, for PGN
+//! output, its `movetext`: every line's events), [`analyse`] evaluates the positions (the cache
+//! first, then the engine; game endings from the rules), `notes` turns the evaluations into
+//! judgements, and `pgn` writes the games with their notes from what was kept ([`jsonl`] renders
+//! records instead). Games that cannot be annotated (an error in their moves, or for PGN output
+//! in a variation's, a null move in the mainline) are written as read; games the filters leave
+//! out are not written.
 //!
 //! Invariants: with a node or depth limit and no `keep_hash`, every position is searched from a
 //! cleared hash, so an evaluation depends only on the position (and its game's history), the
@@ -20,6 +21,7 @@ pub mod analyse;
 mod collect;
 pub mod epd;
 pub mod jsonl;
+mod movetext;
 mod notes;
 mod pgn;
 pub mod sink;
@@ -33,6 +35,7 @@ use crate::engine::client::{EngineConfig, UciEngine};
 use crate::error::{Diagnostic, Error};
 use crate::pgn::Writer;
 use crate::pipeline::counter::Counter;
+use crate::pipeline::replay::export::{GameWriter, Strip};
 use crate::pipeline::replay::replay_chunk;
 use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Worker};
 use crate::search::Searcher;
@@ -278,10 +281,12 @@ impl Worker for AnnotateWorker {
         if self.opts.format == Format::Epd {
             return self.lines(chunk);
         }
-        let (collected, first) = replay_chunk(collect::Collect::new(&self.opts.select), chunk);
+        let write = self.opts.format == Format::Pgn;
+        let (collected, first) = replay_chunk(collect::Collect::new(&self.opts.select, write), chunk);
         let mut records = AnnotatedChunk::default();
         let mut stats = first.stats;
         collected.filter.count(&mut stats);
+        collected.count(&mut stats);
         let mut games = collected.games;
         records.diagnostics = collected.diagnostics;
         for w in self.startup.drain(..) {
@@ -319,9 +324,10 @@ impl Worker for AnnotateWorker {
         match self.opts.format {
             Format::Pgn => {
                 let annotator = self.annotator();
-                let hooks = pgn::AnnotateHooks::new(&self.opts, &games, &plans, &annotator);
-                let (hooks, _) = replay_chunk(hooks, chunk);
-                records.out = hooks.out;
+                let mut writer = GameWriter::new(self.opts.layout(), Strip::default());
+                for (game, plan) in games.iter().zip(&plans) {
+                    pgn::write_game(&mut writer, game, plan.as_ref(), &annotator, &mut records.out);
+                }
             }
             Format::Jsonl | Format::Epd => {
                 for (game, plan) in games.iter().zip(&plans) {

@@ -1,20 +1,17 @@
-//! The second reading of a chunk, for `--format pgn`: each annotated game written again in export
-//! format ([`GameWriter`]) with its notes where lichess puts them: after a mainline move its
-//! judgement NAG (old judgement NAGs and comments replaced), then its comment with `[%eval]` first (what the comment held kept, an old
-//! `[%eval]` replaced), then the judgement comment, then the engine's line as a variation before
-//! the variations the game had. Games that cannot be annotated are written as read, a line of
-//! them that is not UTF-8 read as Windows-1252 (as all text written); filtered games are not
-//! written.
+//! `--format pgn`: each annotated game written again in export format ([`GameWriter`]) from what
+//! the reading kept of it ([`Movetext`]), with its notes where lichess puts them: after a
+//! mainline move its judgement NAG (old judgement NAGs and comments replaced), then its comment
+//! with `[%eval]` first (what the comment held kept, an old `[%eval]` replaced), then the
+//! judgement comment, then the engine's line as a variation before the variations the game had.
+//! Games that cannot be annotated are written as read, a line of them that is not UTF-8 read as
+//! Windows-1252 (as all text written); filtered games are not written.
 
-use super::AnnotateOptions;
 use super::collect::{Fate, Mainline};
+use super::movetext::{Event, Movetext};
 use super::notes::{Plan, eval_text};
-use crate::chess::Position;
-use crate::error::{Kind, Severity};
 use crate::pgn::text::push_utf8_lines;
 use crate::pgn::{GameResult, Nag, RawComment};
 use crate::pipeline::replay::export::{GameWriter, Strip, without_commands};
-use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
 
 /// Tags the job writes itself: an old one is replaced.
 const OWN_TAGS: [&str; 5] = ["Annotator", "WhiteACPL", "BlackACPL", "WhiteAccuracy", "BlackAccuracy"];
@@ -28,6 +25,24 @@ const JUDGEMENT_COMMENTS: [&str; 5] = [
     "Lost forced checkmate sequence.",
 ];
 
+/// Appends `game` to `out`: annotated from `plan`, as read, or not at all, as its fate says.
+pub(super) fn write_game(
+    writer: &mut GameWriter,
+    game: &Mainline<'_>,
+    plan: Option<&Plan>,
+    annotator: &str,
+    out: &mut Vec<u8>,
+) {
+    match (game.fate, plan) {
+        (Fate::Annotate, Some(plan)) => Annotated::new(writer, game, plan).write(annotator, out),
+        (Fate::Filtered, _) => {}
+        (Fate::Annotate | Fate::AsRead, _) => {
+            push_utf8_lines(out, game.bytes.trim_ascii_end());
+            out.extend_from_slice(b"\n\n");
+        }
+    }
+}
+
 /// The move whose notes are not all written yet.
 #[derive(Clone, Copy)]
 struct Pending {
@@ -37,70 +52,70 @@ struct Pending {
     eval_written: bool,
 }
 
-/// The hooks of the second reading.
-pub(super) struct AnnotateHooks<'p> {
-    games: &'p [Mainline],
-    plans: &'p [Option<Plan>],
-    annotator: &'p str,
-    writer: GameWriter,
-    /// The index of the game being read in `games`.
-    index: usize,
-    /// Mainline moves written of the current game.
+/// One annotated game being written.
+struct Annotated<'w, 'g, 'a> {
+    writer: &'w mut GameWriter,
+    game: &'g Mainline<'a>,
+    plan: &'g Plan,
+    /// Mainline moves written.
     moves: usize,
     pending: Option<Pending>,
     comment: Vec<u8>,
-    /// The games written.
-    pub out: Vec<u8>,
 }
 
-impl<'p> AnnotateHooks<'p> {
-    pub(super) fn new(
-        opts: &AnnotateOptions,
-        games: &'p [Mainline],
-        plans: &'p [Option<Plan>],
-        annotator: &'p str,
-    ) -> AnnotateHooks<'p> {
-        AnnotateHooks {
-            games,
-            plans,
-            annotator,
-            writer: GameWriter::new(opts.layout(), Strip::default()),
-            index: 0,
-            moves: 0,
-            pending: None,
-            comment: Vec::new(),
-            out: Vec::new(),
+impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
+    fn new(writer: &'w mut GameWriter, game: &'g Mainline<'a>, plan: &'g Plan) -> Annotated<'w, 'g, 'a> {
+        Annotated { writer, game, plan, moves: 0, pending: None, comment: Vec::new() }
+    }
+
+    /// The movetext event by event, then the tags, then the game out.
+    fn write(mut self, annotator: &str, out: &mut Vec<u8>) {
+        let movetext: &Movetext<'a> = &self.game.movetext;
+        for event in &movetext.events {
+            match event {
+                Event::Move { depth, san, number, black } => {
+                    self.played(*depth, movetext.san(san), *number, *black)
+                }
+                Event::Nag { depth, nag } => self.nag(*depth, *nag),
+                Event::Comment { depth, comment } => self.comment(*depth, *comment),
+                Event::Begin { depth } => {
+                    if *depth == 1 {
+                        self.flush();
+                    }
+                    self.writer.begin_variation(*depth);
+                }
+                Event::End { depth } => self.writer.end_variation(*depth),
+            }
         }
+        self.flush();
+        self.write_tags(annotator);
+        self.writer.finish(out, self.game.result.unwrap_or(GameResult::Unknown));
     }
 
     /// The game's tags (those the job writes replaced), a missing `Result` from the movetext.
-    fn write_tags(&mut self, game: &Game<'_>) {
-        for (name, value) in &game.tags {
+    fn write_tags(&mut self, annotator: &str) {
+        let mut result = false;
+        for (name, value) in &self.game.tags {
+            result |= *name == b"Result";
             let name = String::from_utf8_lossy(name);
             if !OWN_TAGS.contains(&name.as_ref()) {
                 self.writer.tag(&name, &value.decode().0);
             }
         }
-        if game.tag(b"Result").is_none() {
-            self.writer.tag("Result", game.result.unwrap_or(GameResult::Unknown).as_str());
+        if !result {
+            self.writer.tag("Result", self.game.result.unwrap_or(GameResult::Unknown).as_str());
         }
-        self.writer.tag("Annotator", self.annotator);
-        if let Some(plan) = self.plan() {
-            for (name, value) in &plan.tags {
-                self.writer.tag(name, value);
-            }
+        self.writer.tag("Annotator", annotator);
+        for (name, value) in &self.plan.tags {
+            self.writer.tag(name, value);
         }
-    }
-
-    fn plan(&self) -> Option<&'p Plan> {
-        self.plans.get(self.index).and_then(Option::as_ref)
     }
 
     /// Writes what is left of the pending move's notes: its `[%eval]` when no comment took it,
     /// its judgement and the engine's line.
     fn flush(&mut self) {
-        let (Some(p), Some(plan)) = (self.pending.take(), self.plan()) else { return };
-        let note = &plan.notes[p.index];
+        let Some(p) = self.pending.take() else { return };
+        let note = &self.plan.notes[p.index];
         if let (false, Some(eval)) = (p.eval_written, note.eval) {
             self.writer.comment(0, format!("[%eval {}]", eval_text(eval)).as_bytes());
         }
@@ -110,64 +125,33 @@ impl<'p> AnnotateHooks<'p> {
             self.writer.comment(0, text.as_bytes());
         }
         if !note.line.is_empty() {
-            let before = self.games[self.index].positions[p.index];
+            let before = self.game.positions[p.index];
             self.writer.begin_variation(1);
             self.writer.line(1, &before, &note.line);
             self.writer.end_variation(1);
         }
     }
-}
 
-impl<'a> Hooks<'a> for AnnotateHooks<'_> {
-    fn variations(&self) -> bool {
-        true
-    }
-
-    fn zobrist_keys(&self) -> bool {
-        false
-    }
-
-    fn wants(&self, _: Kind, _: Severity) -> bool {
-        false
-    }
-
-    fn moves(&self) -> Lines {
-        Lines::All
-    }
-
-    fn written_san(&self) -> bool {
-        true
-    }
-
-    fn tags(&mut self, _: &Game<'a>) -> Verdict {
-        self.moves = 0;
-        self.pending = None;
-        if self.games.get(self.index).is_none_or(|g| g.fate != Fate::Annotate) {
-            return Verdict::Skip;
-        }
-        Verdict::Replay
-    }
-
-    fn played(&mut self, _: &Game<'a>, p: &Played<'a, '_>) {
-        if p.depth == 0 {
+    fn played(&mut self, depth: u32, san: &[u8], number: u32, black: bool) {
+        if depth == 0 {
             self.flush();
         }
-        self.writer.played(p);
-        if p.depth != 0 {
+        self.writer.san(depth, san, number, black);
+        if depth != 0 {
             return;
         }
         let index = self.moves;
         self.moves += 1;
-        if let Some(advice) = self.plan().and_then(|plan| plan.notes.get(index)).and_then(|n| n.advice) {
+        if let Some(advice) = self.plan.notes.get(index).and_then(|n| n.advice) {
             self.writer.nag(0, advice.nag());
         }
         self.pending = Some(Pending { index, eval_written: false });
     }
 
-    fn nag(&mut self, _: &Game<'a>, depth: u32, nag: Nag, _: u64) {
+    fn nag(&mut self, depth: u32, nag: Nag) {
         // The judgement NAGs ($6, $2, $4) of the mainline are the job's to write: old ones go,
         // as old judgement comments do. A judged move keeps no other assessment ($1, $3, $5).
-        let judged = self.pending.and_then(|p| self.plan()?.notes.get(p.index)?.advice).is_some();
+        let judged = self.pending.and_then(|p| self.plan.notes.get(p.index)?.advice).is_some();
         if depth == 0
             && self.pending.is_some()
             && (matches!(nag.0, 2 | 4 | 6) || (judged && (1..=6).contains(&nag.0)))
@@ -177,17 +161,17 @@ impl<'a> Hooks<'a> for AnnotateHooks<'_> {
         self.writer.nag(depth, nag);
     }
 
-    fn comment(&mut self, _: &Game<'a>, depth: u32, comment: RawComment<'a>) {
+    fn comment(&mut self, depth: u32, comment: RawComment<'_>) {
         if depth != 0 {
             self.writer.comment(depth, comment.raw);
             return;
         }
         let text = comment.text();
-        if JUDGEMENT_COMMENTS.iter().any(|j| text.starts_with(j.as_bytes())) && self.plan().is_some() {
+        if JUDGEMENT_COMMENTS.iter().any(|j| text.starts_with(j.as_bytes())) {
             return;
         }
         let eval = match self.pending {
-            Some(p) if !p.eval_written => self.plan().and_then(|plan| plan.notes[p.index].eval),
+            Some(p) if !p.eval_written => self.plan.notes[p.index].eval,
             _ => None,
         };
         let Some(eval) = eval else {
@@ -201,33 +185,5 @@ impl<'a> Hooks<'a> for AnnotateHooks<'_> {
         if let Some(p) = &mut self.pending {
             p.eval_written = true;
         }
-    }
-
-    fn begin_variation(&mut self, _: &Game<'a>, depth: u32, _: bool) {
-        if depth == 1 {
-            self.flush();
-        }
-        self.writer.begin_variation(depth);
-    }
-
-    fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
-        self.writer.end_variation(depth);
-    }
-
-    fn end(&mut self, game: &Game<'a>, _: Option<&Position>) {
-        let fate = self.games.get(self.index).map(|g| g.fate);
-        match fate {
-            Some(Fate::Annotate) => {
-                self.flush();
-                self.write_tags(game);
-                self.writer.finish(&mut self.out, game.result.unwrap_or(GameResult::Unknown));
-            }
-            Some(Fate::AsRead) => {
-                push_utf8_lines(&mut self.out, game.bytes.trim_ascii_end());
-                self.out.extend_from_slice(b"\n\n");
-            }
-            Some(Fate::Filtered) | None => {}
-        }
-        self.index += 1;
     }
 }

@@ -127,3 +127,32 @@ fn jsonl_has_a_record_per_position() {
     assert!(d["eval"]["cp"].is_i64() && d["pv"].as_array().is_some_and(|p| !p.is_empty()), "{d}");
     assert_eq!(records[11]["data"]["san"], serde_json::Value::Null);
 }
+
+#[test]
+fn a_game_whose_variation_cannot_be_replayed_is_written_as_read_with_its_error() {
+    // An illegal move in a variation, and a variation with no move before it: written again,
+    // either would lose moves; the game is written as read and the error counted.
+    let illegal = b"[Event \"a\"]\n[Result \"*\"]\n\n1. e4 e5 (1... Qxh7 2. d4) 2. Nf3 *\n";
+    let before = b"[Event \"b\"]\n[Result \"*\"]\n\n{ x } (1. d4) 1. e4 e5 *\n";
+    for pgn in [&illegal[..], &before[..]] {
+        let (out, stats) = annotate(builtin(100), pgn, 1);
+        assert_eq!(out, format!("{}\n", String::from_utf8_lossy(pgn)), "as read");
+        assert_eq!((stats.games_with_errors, stats.get(Counter::WrittenAsRead)), (1, 1));
+        assert_eq!(stats.get(Counter::Annotated), 0);
+    }
+    // JSON Lines records are of the mainline only: its variations are not read.
+    let opts = AnnotateOptions { format: Format::Jsonl, ..builtin(100) };
+    let (_, stats) = annotate(opts, illegal, 1);
+    assert_eq!((stats.games_with_errors, stats.get(Counter::Annotated)), (0, 1));
+}
+
+#[test]
+fn variations_nags_and_comments_stay_where_they_stand() {
+    let pgn = b"[Event \"t\"]\n[Result \"*\"]\n\n{ before } 1. e4 $1 { hi } (1. d4 $2 d5 { x } \
+        (1... Nf6 $5)) 1... e5 ; rest\n 2. Nf3 *\n";
+    let (out, _) = annotate(builtin(100), pgn, 1);
+    let out = flat(&out);
+    assert!(out.contains(" { before } 1. e4 $1 { [%eval "), "{out}");
+    assert!(out.contains("] hi } (1. d4 $2 1... d5 { x } (1... Nf6 $5)) 1... e5 { [%eval "), "{out}");
+    assert!(out.contains("] rest } 2. Nf3 { [%eval "), "{out}");
+}

@@ -95,6 +95,14 @@ impl GameWriter {
         san
     }
 
+    /// Writes a move already in SAN, `depth` variations deep, played at move `number` by Black
+    /// when `black` (a move kept from an earlier replay).
+    pub fn san(&mut self, depth: u32, san: &[u8], number: u32, black: bool) {
+        if self.keeps(depth) {
+            self.moves.san(&mut self.movetext, san, number, black);
+        }
+    }
+
     /// Writes `moves` played from `start` (a line that is not in the input, such as an engine's
     /// principal variation), each in SAN with its check mark.
     pub fn line(&mut self, depth: u32, start: &Position, moves: &[Move]) {
