@@ -8,7 +8,7 @@ use pgnkit::error::Error;
 use pgnkit::io::{Input, InputOptions, Source};
 use pgnkit::jobs::report::html::{Page, write_page};
 use pgnkit::jobs::report::{
-    Analysed, DEFAULT_GAMES, DEFAULT_MIN_GAMES, Figures, Report, ReportOptions, Totals, jsonl, text,
+    Analysed, DEFAULT_GAMES, DEFAULT_MIN_GAMES, Report, ReportOptions, Totals, jsonl, text,
 };
 use pgnkit::jobs::run;
 
@@ -98,7 +98,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     }
     let html = args.format == FormatArg::Html;
     let mut totals = Totals::new(std::io::stderr(), player.clone(), if html { args.games } else { 0 });
-    let job = Report::new(ReportOptions { select: selection, player });
+    let section_bar = totals.section_bar();
+    let job = Report::new(ReportOptions { select: selection, player: player.clone(), section_bar });
     let progress = Progress::new(args.head.quiet);
     let run_opts = args.head.run_options();
     let start = std::time::Instant::now();
@@ -117,11 +118,10 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 &mut totals,
                 &names[k],
             )?;
-            let found = jsonl::read(stream, |game| {
-                let figures = Figures::of(&game);
-                totals.add(Analysed { game, figures });
-            })
-            .map_err(|e| Error::from(pgnkit::io::InputError::reading(&input.path, input.compression, e)))?;
+            let found = jsonl::read(stream, |game| totals.add(Analysed::new(game, player.as_deref())))
+                .map_err(|e| {
+                    Error::from(pgnkit::io::InputError::reading(&input.path, input.compression, e))
+                })?;
             for p in &found {
                 eprintln!("pgnkit: {}:{}:1: error: {}", names[k], p.line, p.message);
             }
