@@ -33,6 +33,8 @@ pub(crate) struct Mainline {
     /// The players, for diagnostics.
     pub white: Option<String>,
     pub black: Option<String>,
+    /// The tag pairs as text, the first of each name in order (kept for `--format jsonl`).
+    pub tags: Vec<(String, String)>,
     /// The start position (`None` for a bad setup).
     pub start: Option<Position>,
     /// The mainline's moves.
@@ -44,6 +46,19 @@ pub(crate) struct Mainline {
     pub fate: Fate,
 }
 
+/// The tag pairs of `game` as text (UTF-8, else Windows-1252, escapes resolved), the first of
+/// each name, in order.
+fn tag_texts(game: &Game<'_>) -> Vec<(String, String)> {
+    let mut tags: Vec<(String, String)> = Vec::with_capacity(game.tags.len());
+    for (name, value) in &game.tags {
+        let name = crate::pgn::text::decode(name).0;
+        if tags.iter().all(|(n, _)| *n != name) {
+            tags.push((name.into_owned(), value.decode().0.into_owned()));
+        }
+    }
+    tags
+}
+
 /// The hooks of the first reading.
 pub(super) struct Collect<'s> {
     pub(super) filter: Filter<'s>,
@@ -52,15 +67,18 @@ pub(super) struct Collect<'s> {
     /// Errors of the games (the reasons they are written as read).
     pub diagnostics: Vec<Diagnostic>,
     null_move: bool,
+    /// Keep each game's tags ([`Mainline::tags`]).
+    keep_tags: bool,
 }
 
 impl<'s> Collect<'s> {
-    pub(super) fn new(select: &'s Selection) -> Collect<'s> {
+    pub(super) fn new(select: &'s Selection, keep_tags: bool) -> Collect<'s> {
         Collect {
             filter: Filter::new(select, false),
             games: Vec::new(),
             diagnostics: Vec::new(),
             null_move: false,
+            keep_tags,
         }
     }
 
@@ -90,6 +108,7 @@ impl<'a> Hooks<'a> for Collect<'_> {
             line: game.line,
             white: game.tag_text(b"White"),
             black: game.tag_text(b"Black"),
+            tags: if self.keep_tags { tag_texts(game) } else { Vec::new() },
             start: None,
             moves: Vec::new(),
             positions: Vec::new(),

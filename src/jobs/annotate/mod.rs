@@ -278,7 +278,8 @@ impl Worker for AnnotateWorker {
         if self.opts.format == Format::Epd {
             return self.lines(chunk);
         }
-        let (collected, first) = replay_chunk(collect::Collect::new(&self.opts.select), chunk);
+        let (collected, first) =
+            replay_chunk(collect::Collect::new(&self.opts.select, self.opts.format == Format::Jsonl), chunk);
         let mut records = AnnotatedChunk::default();
         let mut stats = first.stats;
         collected.filter.count(&mut stats);
