@@ -31,9 +31,9 @@ Reads annotated PGN (annotate's output, lichess exports with their [%eval]s and 
 glyphs, any PGN with [%eval] comments) or annotate --format jsonl records (files named
 *.jsonl, .jsonl.zst, .jsonl.gz), whose first record of a game holds its tags: the filters
 and --player apply to them as to PGN (records without tags make games with no players, date
-or result). A game whose file judged it (an Annotator tag of pgnkit, or
-?!/?/?? on its moves) keeps those judgements; any other is judged from its [%eval]s as
-annotate --from-evals does. Accuracy and ACPL are lichess's, as annotate --add-tags computes
+or result). A game whose file judged it (an Annotator tag of pgnkit, or ?!/?/?? on its
+moves) keeps those judgements; any other is judged from its [%eval]s as annotate
+--from-evals does. Accuracy and ACPL are lichess's, as annotate --add-tags computes
 them. Games without evaluations are counted and listed.
 
 The page is one file with inline CSS and SVG (no external script, font or stylesheet), prints
