@@ -331,23 +331,27 @@ pub fn acpl(evals: &[Option<Score>], first_mover: Color) -> ByColor<Option<u32>>
 /// assert_eq!(cp_losses(&evals, Color::White), [Some(0), Some(100), None, None]);
 /// ```
 pub fn cp_losses(evals: &[Option<Score>], first_mover: Color) -> Vec<Option<u32>> {
+    let mut losses = Vec::with_capacity(evals.len());
+    cp_losses_into(evals, first_mover, &mut losses);
+    losses
+}
+
+/// [`cp_losses`] appended to `losses` (a caller's buffer, reused from game to game).
+pub fn cp_losses_into(evals: &[Option<Score>], first_mover: Color, losses: &mut Vec<Option<u32>>) {
     let mut before = capped_cp(INITIAL_EVAL);
     let mut mover = first_mover;
-    evals
-        .iter()
-        .map(|after| {
-            let after = after.and_then(capped_cp);
-            let loss = match (before, after) {
-                (Some(b), Some(a)) => {
-                    let loss = if mover.is_white() { b - a } else { a - b };
-                    Some(loss.max(0) as u32)
-                }
-                _ => None,
-            };
-            (before, mover) = (after, !mover);
-            loss
-        })
-        .collect()
+    losses.extend(evals.iter().map(|after| {
+        let after = after.and_then(capped_cp);
+        let loss = match (before, after) {
+            (Some(b), Some(a)) => {
+                let loss = if mover.is_white() { b - a } else { a - b };
+                Some(loss.max(0) as u32)
+            }
+            _ => None,
+        };
+        (before, mover) = (after, !mover);
+        loss
+    }));
 }
 
 /// Win percentage of a White's-view centipawn figure, in [0, 100], as lichess's accuracy uses
@@ -392,23 +396,26 @@ pub fn accuracy(evals: &[Option<Score>], first_mover: Color) -> Option<ByColor<f
     let weights = std::iter::repeat_n(&wins[..window], window.saturating_sub(2))
         .chain(wins.windows(window))
         .map(|w| standard_deviation(w).clamp(0.5, 12.0));
-    // (accuracy, weight) of each move, by side.
-    let mut by_side: ByColor<Vec<(f64, f64)>> = ByColor::default();
+    // Each side's moves, sum of accuracy times weight, sum of weights and sum of inverse
+    // accuracies, added in move order (what summing the moves' lists gave, without the lists).
+    let mut sums: ByColor<(usize, f64, f64, f64)> = ByColor::new_with(|_| (0, -0.0, -0.0, -0.0));
     for (i, (pair, weight)) in wins.windows(2).zip(weights).enumerate() {
         let side = if i % 2 == 0 { first_mover } else { !first_mover };
         // White's win percentages; Black's loss is their rise, taken as lila does.
         let (before, after) = if side.is_white() { (pair[0], pair[1]) } else { (pair[1], pair[0]) };
-        by_side[side].push((move_accuracy(before, after), weight));
+        let a = move_accuracy(before, after);
+        let s = &mut sums[side];
+        s.0 += 1;
+        s.1 += a * weight;
+        s.2 += weight;
+        s.3 += 1.0 / a.max(1.0);
     }
-    if by_side.white.is_empty() || by_side.black.is_empty() {
+    if sums.white.0 == 0 || sums.black.0 == 0 {
         return None;
     }
     Some(ByColor::new_with(|side| {
-        let moves = &by_side[side];
-        let weighted =
-            moves.iter().map(|&(a, w)| a * w).sum::<f64>() / moves.iter().map(|&(_, w)| w).sum::<f64>();
-        let harmonic = moves.len() as f64 / moves.iter().map(|&(a, _)| 1.0 / a.max(1.0)).sum::<f64>();
-        (weighted + harmonic) / 2.0
+        let (moves, weighted, weights, inverses) = sums[side];
+        ((weighted / weights) + (moves as f64 / inverses)) / 2.0
     }))
 }
 

@@ -103,9 +103,15 @@ impl<'a> Iterator for Commands<'a> {
 
     fn next(&mut self) -> Option<Command<'a>> {
         loop {
-            let open = memchr::memmem::find(self.rest, b"[%")?;
-            let body = &self.rest[open + 2..];
-            let Some(close) = memchr::memchr(b']', body) else {
+            // `[` then `%`, by plain loops: comments are a few dozen bytes, where the substring
+            // search built a searcher per call and the vector searches' setup dominated.
+            let open = self.rest.iter().position(|&b| b == b'[')?;
+            let body = &self.rest[open + 1..];
+            let Some(body) = body.strip_prefix(b"%") else {
+                self.rest = body;
+                continue;
+            };
+            let Some(close) = body.iter().position(|&b| b == b']') else {
                 self.rest = &[];
                 return None;
             };
@@ -122,7 +128,7 @@ impl<'a> Iterator for Commands<'a> {
 
 /// Parses the arguments of `[%eval ...]`.
 pub fn parse_eval(args: &[u8]) -> Option<Eval> {
-    let (score, depth) = match memchr::memchr(b',', args) {
+    let (score, depth) = match args.iter().position(|&b| b == b',') {
         Some(i) => (args[..i].trim_ascii(), Some(args[i + 1..].trim_ascii())),
         None => (args.trim_ascii(), None),
     };
@@ -136,7 +142,7 @@ pub fn parse_eval(args: &[u8]) -> Option<Eval> {
         EvalScore::Mate(if neg { -n } else { n })
     } else {
         let (neg, num) = sign(score);
-        let (int, frac) = match memchr::memchr(b'.', num) {
+        let (int, frac) = match num.iter().position(|&b| b == b'.') {
             Some(i) => (&num[..i], &num[i + 1..]),
             None => (num, &b""[..]),
         };
@@ -158,23 +164,34 @@ pub fn parse_eval(args: &[u8]) -> Option<Eval> {
 }
 
 /// Parses `H:MM:SS`, `MM:SS` or `SS`, each with an optional `.fraction` (up to milliseconds).
+/// One pass over the bytes: every move of a lichess export has a clock.
 pub fn parse_clock(args: &[u8]) -> Option<Duration> {
-    let (whole, frac) = match memchr::memchr(b'.', args) {
+    let (whole, frac) = match args.iter().position(|&b| b == b'.') {
         Some(i) => (&args[..i], &args[i + 1..]),
         None => (args, &b""[..]),
     };
-    if !frac.iter().all(u8::is_ascii_digit) || frac.len() > 9 {
+    if frac.len() > 9 || !frac.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let mut secs = 0u64;
-    let mut parts = 0;
-    for part in whole.split(|&b| b == b':') {
-        parts += 1;
-        if parts > 3 {
+    let (mut secs, mut part, mut digits, mut parts) = (0u64, 0u32, 0, 1);
+    for &b in whole {
+        if b == b':' {
+            if digits == 0 || parts == 3 {
+                return None;
+            }
+            secs = secs * 60 + u64::from(part);
+            (part, digits, parts) = (0, 0, parts + 1);
+        } else if b.is_ascii_digit() && digits < 9 {
+            part = part * 10 + u32::from(b - b'0');
+            digits += 1;
+        } else {
             return None;
         }
-        secs = secs.checked_mul(60)?.checked_add(u64::from(parse_u32(part)?))?;
     }
+    if digits == 0 {
+        return None;
+    }
+    secs = secs * 60 + u64::from(part);
     let mut millis = 0u32;
     for i in 0..3 {
         millis = millis * 10 + frac.get(i).map_or(0, |d| u32::from(d - b'0'));
@@ -231,6 +248,12 @@ mod tests {
         assert_eq!(c("[%emt 0:00:05]").emt(), Some(Duration::from_secs(5)));
         assert_eq!(c("[%clk x]").clock(), None);
         assert_eq!(c("[%clk 1:2:3:4]").clock(), None);
+        for bad in ["1:", ":30", ".5", "1::2", "1234567890", "0:01.x", "0:01.1234567890", "+5"] {
+            assert_eq!(parse_clock(bad.as_bytes()), None, "{bad}");
+        }
+        assert_eq!(parse_clock(b"59.9999"), Some(Duration::from_millis(59_999)));
+        assert_eq!(parse_clock(b"123456789"), Some(Duration::from_secs(123_456_789)));
+        assert_eq!(c("[x] [[%clk 0:00:07] [").clock(), Some(Duration::from_secs(7)));
     }
 
     #[test]

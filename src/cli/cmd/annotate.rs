@@ -50,7 +50,8 @@ game had errors (written as read); 69 when the engine is missing or fails its ha
 enum FormatArg {
     /// The games with lichess's annotations.
     Pgn,
-    /// One JSON Lines record per analysed position, then a summary.
+    /// One JSON Lines record per analysed position (a game's first also holds its tags), then
+    /// a summary.
     Jsonl,
     /// Inputs of positions (EPD or FEN lines), written as EPD with ce, acd, acn, acs, bm, pv
     /// and dm operations.

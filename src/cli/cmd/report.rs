@@ -8,7 +8,7 @@ use pgnkit::error::Error;
 use pgnkit::io::{Input, InputOptions, Source};
 use pgnkit::jobs::report::html::{Page, write_page};
 use pgnkit::jobs::report::{
-    Analysed, DEFAULT_GAMES, DEFAULT_MIN_GAMES, Figures, Report, ReportOptions, Totals, jsonl, text,
+    Analysed, DEFAULT_GAMES, DEFAULT_MIN_GAMES, Report, ReportOptions, Totals, jsonl, text,
 };
 use pgnkit::jobs::run;
 
@@ -25,12 +25,15 @@ Examples:
   pgnkit report lichess_export.pgn --player DrNykterstein --games 50 -o me.html
   pgnkit report annotated.pgn --where 'Event ~ Titled' --eco B20-B99 --format text
   pgnkit report evals.jsonl --format json -o summary.json
+  pgnkit report evals.jsonl --player DrNykterstein --format text
 
 Reads annotated PGN (annotate's output, lichess exports with their [%eval]s and judgement
 glyphs, any PGN with [%eval] comments) or annotate --format jsonl records (files named
-*.jsonl, .jsonl.zst, .jsonl.gz). A game whose file judged it (an Annotator tag of pgnkit, or
-?!/?/?? on its moves) keeps those judgements; any other is judged from its [%eval]s as
-annotate --from-evals does. Accuracy and ACPL are lichess's, as annotate --add-tags computes
+*.jsonl, .jsonl.zst, .jsonl.gz), whose first record of a game holds its tags: the filters
+and --player apply to them as to PGN (records without tags make games with no players, date
+or result). A game whose file judged it (an Annotator tag of pgnkit, or ?!/?/?? on its
+moves) keeps those judgements; any other is judged from its [%eval]s as annotate
+--from-evals does. Accuracy and ACPL are lichess's, as annotate --add-tags computes
 them. Games without evaluations are counted and listed.
 
 The page is one file with inline CSS and SVG (no external script, font or stylesheet), prints
@@ -90,15 +93,10 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let selection = args.select.selection(Some(&args.plies))?;
     let player = args.player.as_ref().map(|p| p.trim().to_lowercase()).filter(|p| !p.is_empty());
     let names: Vec<String> = args.head.files.iter().map(|f| run::display_name(f)).collect();
-    let any_jsonl = names.iter().any(|n| jsonl::is_jsonl_name(n));
-    if any_jsonl && (!selection.is_empty() || player.is_some()) {
-        return Err(Fail::usage(
-            "annotate's JSON Lines records carry no tags: filters and --player need PGN input",
-        ));
-    }
     let html = args.format == FormatArg::Html;
     let mut totals = Totals::new(std::io::stderr(), player.clone(), if html { args.games } else { 0 });
-    let job = Report::new(ReportOptions { select: selection, player });
+    let section_bar = totals.section_bar();
+    let job = Report::new(ReportOptions { select: selection, player: player.clone(), section_bar });
     let progress = Progress::new(args.head.quiet);
     let run_opts = args.head.run_options();
     let start = std::time::Instant::now();
@@ -117,15 +115,18 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 &mut totals,
                 &names[k],
             )?;
-            let found = jsonl::read(stream, |game| {
-                let figures = Figures::of(&game);
-                totals.add(Analysed { game, figures });
-            })
-            .map_err(|e| Error::from(pgnkit::io::InputError::reading(&input.path, input.compression, e)))?;
-            for p in &found {
+            let reading = jsonl::Reading { select: &job.options().select, player: player.as_deref() };
+            let found =
+                jsonl::read(stream, reading, |game| totals.add(Analysed::new(game, player.as_deref())))
+                    .map_err(|e| {
+                        Error::from(pgnkit::io::InputError::reading(&input.path, input.compression, e))
+                    })?;
+            for p in &found.problems {
                 eprintln!("pgnkit: {}:{}:1: error: {}", names[k], p.line, p.message);
             }
-            problems += found.len() as u64;
+            problems += found.problems.len() as u64;
+            totals.filtered += found.filtered;
+            seen.merge(&found.stats);
             k += 1;
             continue;
         }

@@ -47,8 +47,8 @@ pub(crate) struct Mainline<'a> {
     /// The `[%eval]` after each move, as the game gives it (White's view), and its depth.
     pub game_evals: Vec<(Option<Score>, Option<u32>)>,
     pub fate: Fate,
-    /// For PGN output: the tags as written, the movetext's result, the game's bytes (known at
-    /// its end) and its movetext.
+    /// The tags as written (JSON Lines records hold them), and for PGN output the movetext's
+    /// result, the game's bytes (known at its end) and its movetext.
     pub tags: Vec<(&'a [u8], RawTag<'a>)>,
     pub result: Option<GameResult>,
     pub bytes: &'a [u8],
@@ -219,13 +219,10 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
             self.diagnostics.push(unreplayed(game));
             self.broken_late.push(game.warnings > 0);
         }
-        let write = self.write;
         let m = self.current();
-        if write {
-            m.tags = game.tags.clone();
-            m.result = game.result;
-            m.bytes = game.bytes;
-        }
+        m.tags = game.tags.clone();
+        m.result = game.result;
+        m.bytes = game.bytes;
         m.fate = match (kept, broken) {
             (false, _) => Fate::Filtered,
             (true, true) => Fate::AsRead,

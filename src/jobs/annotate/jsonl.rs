@@ -3,8 +3,10 @@
 //! position: 0 is the start), `fen`, `san` and `uci` (the game's move from this position, null
 //! after the last), `eval` (`{"cp": N}` or `{"mate": N}` from White's view, null when there is
 //! none), `depth`, `nodes`, `best` and `pv` (UCI), and `judgement` (of the game's move from this
-//! position: `inaccuracy`, `mistake`, `blunder` or null). The summary record comes last, from
-//! the sink.
+//! position: `inaccuracy`, `mistake`, `blunder` or null). The game's first record (ply 0) also
+//! holds its tag pairs as read, `tags` (`{"White": "...", "Result": "1-0", ...}`, the first of
+//! each name), so that the records can be filtered and reported per player without the PGN. The
+//! summary record comes last, from the sink.
 
 use serde_json::{Value, json};
 
@@ -52,6 +54,10 @@ pub(super) fn write_game(file: &str, game: &Mainline, plan: &Plan, out: &mut Vec
             "uci": played.map(|m| uci(pos, m)), "eval": e.white.map(score_json), "depth": depth,
             "nodes": nodes, "best": best, "pv": pv, "judgement": judgement,
         }});
+        let mut record = record;
+        if ply == 0 {
+            record["data"]["tags"] = Value::Object(tag_texts(game));
+        }
         out.extend_from_slice(record.to_string().as_bytes());
         out.push(b'\n');
     }
@@ -68,4 +74,17 @@ fn line_uci(start: &Position, moves: &[Move]) -> Vec<String> {
             s
         })
         .collect()
+}
+
+/// The tag pairs of `game` as text (UTF-8, else Windows-1252, escapes resolved), the first of
+/// each name.
+fn tag_texts(game: &Mainline<'_>) -> serde_json::Map<String, Value> {
+    let mut tags = serde_json::Map::with_capacity(game.tags.len());
+    for (name, value) in &game.tags {
+        let name = crate::pgn::text::decode(name).0;
+        if !tags.contains_key(name.as_ref()) {
+            tags.insert(name.into_owned(), Value::from(value.decode().0.into_owned()));
+        }
+    }
+    tags
 }

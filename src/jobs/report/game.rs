@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::divider::Division;
 use crate::analysis::Score;
-use crate::analysis::judge::{Judgement, accuracy, cp_losses, judge_evals};
+use crate::analysis::judge::{Judge, Judgement, accuracy, cp_losses_into};
 use crate::chess::{ByColor, Color, Move, Position, Variant};
 use crate::pgn::{GameResult, Nag};
 use crate::select::eco::Opening;
@@ -145,6 +145,50 @@ impl GameRecord {
         }
     }
 
+    /// Empties the record for game `number`, keeping its vectors' memory.
+    pub fn reset(&mut self, number: u64) {
+        self.number = number;
+        self.tags = Tags::default();
+        self.result = GameResult::Unknown;
+        self.variant = Variant::Standard;
+        self.start = None;
+        self.moves.clear();
+        self.evals.clear();
+        self.clocks.clear();
+        self.nags.clear();
+        self.best.clear();
+        self.lines.clear();
+        self.judged_in_file = false;
+        self.judged_positions.clear();
+        self.division = Division::default();
+        self.opening = None;
+        self.broken = false;
+    }
+
+    /// The record without its moves (and without the tags, which move to it): what the totals
+    /// read of a game that gets no section of its own.
+    pub fn take_head(&mut self) -> GameRecord {
+        GameRecord {
+            input: self.input.clone(),
+            number: self.number,
+            tags: std::mem::take(&mut self.tags),
+            result: self.result,
+            variant: self.variant,
+            start: self.start,
+            moves: Vec::new(),
+            evals: Vec::new(),
+            clocks: Vec::new(),
+            nags: Vec::new(),
+            best: Vec::new(),
+            lines: Vec::new(),
+            judged_in_file: self.judged_in_file,
+            judged_positions: Vec::new(),
+            division: self.division,
+            opening: self.opening,
+            broken: self.broken,
+        }
+    }
+
     /// A move played: its slots are empty until its comments and NAGs fill them.
     pub fn push_move(&mut self, m: Move) {
         self.moves.push(m);
@@ -229,22 +273,35 @@ pub struct Figures {
 impl Figures {
     /// The figures of `game`.
     pub fn of(game: &GameRecord) -> Figures {
+        let mut f = Figures::default();
+        f.fill(game);
+        f
+    }
+
+    /// Sets these figures to `game`'s, keeping the vectors' memory.
+    pub fn fill(&mut self, game: &GameRecord) {
         let first = game.first_mover();
-        let judgements = if game.judged_in_file {
-            game.nags.clone()
+        self.judgements.clear();
+        if game.judged_in_file {
+            self.judgements.extend_from_slice(&game.nags);
         } else {
-            judge_evals(&game.evals, first).into_iter().map(|a| a.map(|a| a.judgement)).collect()
-        };
-        let losses = cp_losses(&game.evals, first);
-        let mut loss: ByColor<(u64, u32)> = ByColor::default();
-        for (i, l) in losses.iter().enumerate() {
-            if let Some(l) = l {
-                let side = &mut loss[game.mover(i)];
-                side.0 += u64::from(*l);
-                side.1 += 1;
-            }
+            let mut judge = Judge::new(first);
+            self.judgements
+                .extend(game.evals.iter().map(|&after| judge.next(after, false).map(|a| a.judgement)));
         }
-        Figures { judgements, accuracy: accuracy(&game.evals, first), losses, loss }
+        self.losses.clear();
+        cp_losses_into(&game.evals, first, &mut self.losses);
+        self.loss = ByColor::default();
+        let mut side = first;
+        for l in &self.losses {
+            if let Some(l) = l {
+                let s = &mut self.loss[side];
+                s.0 += u64::from(*l);
+                s.1 += 1;
+            }
+            side = !side;
+        }
+        self.accuracy = accuracy(&game.evals, first);
     }
 }
 

@@ -2,8 +2,10 @@
 //! follow each other, one per mainline position from ply 0; each gives the position (`fen`), the
 //! move played from it (`uci`), the evaluation of the position (`eval`, White's view), the
 //! engine's best move and line (`best`, `pv`, UCI) and the judgement of the move played
-//! (`judgement`). The games are judged by their records. The records carry no tags: such games
-//! have no players, date or result (`*`), and their opening is named from their positions.
+//! (`judgement`); the first also the game's tag pairs (`tags`, an object). The games are judged
+//! by their records. Their tags are read as a PGN game's, and the filters and `--player` apply to
+//! them as to PGN; records without tags (older `annotate` output) make games with no players,
+//! date or result (`*`). Their opening is named from their positions.
 //!
 //! A line that is no such record is reported with its file and line and skipped; a game whose
 //! moves do not follow from its positions keeps the moves up to the first that does not. Lines
@@ -13,14 +15,19 @@ use std::io::{BufRead, Read};
 
 use serde_json::Value;
 
+use super::collect::read_tags;
 use super::divider::Divider;
 use super::game::{GameRecord, LINE_PLIES};
+use super::stats::same_name;
 use crate::analysis::Score;
 use crate::analysis::judge::Judgement;
-use crate::chess::{Position, Variant};
+use crate::chess::{Color, Position, Variant};
 use crate::notation::fen::parse_fen;
 use crate::notation::parse_uci;
-use crate::select::eco::EcoTracker;
+use crate::pgn::{GameResult, RawTag};
+use crate::pipeline::replay::{Game, Verdict};
+use crate::pipeline::stats::Stats;
+use crate::select::{Filter, Selection};
 
 /// The longest record line read, in bytes.
 pub const MAX_LINE: usize = 1 << 20;
@@ -40,8 +47,12 @@ pub struct Problem {
     pub message: String,
 }
 
-/// A FEN's position: crazyhouse when it has a pocket, else standard, else Chess960.
-fn position(fen: &str) -> Option<Position> {
+/// A FEN's position: of the game's `Variant` tag when it names one, else crazyhouse when it has
+/// a pocket, else standard, else Chess960.
+fn position(fen: &str, variant: Option<&str>) -> Option<Position> {
+    if let Some(v) = variant.and_then(|v| Variant::from_tag(v).ok()) {
+        return parse_fen(fen, v).ok();
+    }
     if fen.contains('[') {
         return parse_fen(fen, Variant::Crazyhouse).ok();
     }
@@ -64,28 +75,77 @@ fn judgement(v: &Value) -> Option<Judgement> {
     }
 }
 
+/// The filters and the point of view records are read with.
+#[derive(Clone, Copy, Debug)]
+pub struct Reading<'s> {
+    /// The filters.
+    pub select: &'s Selection,
+    /// With `--player`: the name, lower case; games without the player are left out.
+    pub player: Option<&'s str>,
+}
+
+/// What reading one input found beside its games.
+#[derive(Debug, Default)]
+pub struct Found {
+    /// The lines that could not be read.
+    pub problems: Vec<Problem>,
+    /// Games left out by the filters or `--player`.
+    pub filtered: u64,
+    /// Games read, and the `--where` expressions some game had the tags of.
+    pub stats: Stats,
+}
+
+/// A game's tag pairs: names and values as in a PGN tag (`\` and `"` escaped).
+type RawTags = Vec<(String, String)>;
+
+/// The tags of a record's `tags` object, escaped as PGN writes them.
+fn raw_tags(tags: &Value) -> RawTags {
+    let Some(object) = tags.as_object() else { return Vec::new() };
+    let escape = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
+    object.iter().filter_map(|(n, v)| Some((n.clone(), escape(v.as_str()?)))).collect()
+}
+
+/// The game the replay would see of `tags`: its tags alone.
+fn game_of(number: u64, tags: &RawTags) -> Game<'_> {
+    Game::from_tags(number, tags.iter().map(|(n, v)| (n.as_bytes(), RawTag { raw: v.as_bytes(), offset: 0 })))
+}
+
 /// The game being read.
 struct Building {
     key: (String, u64),
     game: GameRecord,
+    tags: RawTags,
     pos: Position,
     divider: Divider,
-    eco: EcoTracker,
+    /// Left out by the filters' verdict on its tags, or by `--player`: its records are skipped.
+    skipped: bool,
 }
 
-impl Building {
-    fn finish(mut self) -> GameRecord {
-        self.game.division = self.divider.division();
-        self.game.opening = self.eco.opening();
-        self.game
+/// Ends the game being read: handed to `game` when the filters keep it, else counted.
+fn finish(b: Building, filter: &mut Filter<'_>, found: &mut Found, game: &mut impl FnMut(GameRecord)) {
+    let mut view = game_of(b.game.number, &b.tags);
+    view.plies = b.game.moves.len() as u32;
+    let kept = filter.finish(&view, Some(&b.pos)).is_ok();
+    if b.skipped || !kept {
+        found.filtered += 1;
+        return;
     }
+    let mut g = b.game;
+    g.division = b.divider.division();
+    g.opening = filter.opening();
+    game(g);
 }
 
-/// Reads the records of `input`, handing each game to `game` in order; the problems found are
-/// returned (reading goes on after each).
-pub fn read(input: impl Read, mut game: impl FnMut(GameRecord)) -> std::io::Result<Vec<Problem>> {
+/// Reads the records of `input` as `reading` says, handing each game kept to `game` in order;
+/// the problems found are returned (reading goes on after each) with the games left out.
+pub fn read(
+    input: impl Read,
+    reading: Reading<'_>,
+    mut game: impl FnMut(GameRecord),
+) -> std::io::Result<Found> {
     let mut reader = std::io::BufReader::new(input);
-    let mut problems = Vec::new();
+    let mut found = Found::default();
+    let mut filter = Filter::new(reading.select, true);
     let mut current: Option<Building> = None;
     let mut buf = Vec::new();
     let mut line = 0u64;
@@ -98,7 +158,9 @@ pub fn read(input: impl Read, mut game: impl FnMut(GameRecord)) -> std::io::Resu
         }
         line += 1;
         if n == MAX_LINE && buf.last() != Some(&b'\n') {
-            problems.push(Problem { line, message: format!("a line longer than {MAX_LINE} bytes: skipped") });
+            found
+                .problems
+                .push(Problem { line, message: format!("a line longer than {MAX_LINE} bytes: skipped") });
             // The rest of the line.
             loop {
                 buf.clear();
@@ -117,7 +179,7 @@ pub fn read(input: impl Read, mut game: impl FnMut(GameRecord)) -> std::io::Resu
         let record: Value = match serde_json::from_str(text) {
             Ok(v) => v,
             Err(e) => {
-                problems.push(Problem { line, message: format!("not a JSON record: {e}") });
+                found.problems.push(Problem { line, message: format!("not a JSON record: {e}") });
                 continue;
             }
         };
@@ -128,46 +190,64 @@ pub fn read(input: impl Read, mut game: impl FnMut(GameRecord)) -> std::io::Resu
         let (Some(file), Some(number_in_file), Some(ply)) =
             (d["file"].as_str(), d["game"].as_u64(), d["ply"].as_u64())
         else {
-            problems.push(Problem { line, message: "a position record without file, game or ply".into() });
+            found
+                .problems
+                .push(Problem { line, message: "a position record without file, game or ply".into() });
             continue;
         };
         let key = (file.to_string(), number_in_file);
         if current.as_ref().is_none_or(|b| b.key != key) {
             if let Some(b) = current.take() {
-                game(b.finish());
+                finish(b, &mut filter, &mut found, &mut game);
             }
-            let Some(start) = d["fen"].as_str().and_then(position) else {
-                problems.push(Problem {
+            let tags = raw_tags(&d["tags"]);
+            let variant = d["tags"]["Variant"].as_str();
+            let Some(start) = d["fen"].as_str().and_then(|f| position(f, variant)) else {
+                found.problems.push(Problem {
                     line,
                     message: format!("game {number_in_file} of {file}: no valid FEN"),
                 });
                 continue;
             };
             if ply != 0 {
-                problems.push(Problem {
+                found.problems.push(Problem {
                     line,
                     message: format!("game {number_in_file} of {file}: its records start at ply {ply}"),
                 });
             }
             number += 1;
+            found.stats.games += 1;
             let mut g = GameRecord::new(number);
+            let view = game_of(number, &tags);
+            read_tags(&view, &mut g);
+            g.result = view
+                .tag(b"Result")
+                .and_then(|t| GameResult::from_ascii(&t.unescape()))
+                .unwrap_or(GameResult::Unknown);
             g.variant = start.variant();
             g.start = Some(start);
             g.judged_in_file = true;
-            let (mut divider, mut eco) = (Divider::new(), EcoTracker::new());
+            let plays = reading.player.is_none_or(|p| {
+                [Color::White, Color::Black]
+                    .iter()
+                    .any(|&c| g.tags.player(c).is_some_and(|n| same_name(n, p)))
+            });
+            let skipped = filter.tags(&view) == Verdict::Skip || !plays;
+            let mut divider = Divider::new();
             divider.observe(&start);
-            eco.observe(&start);
-            current = Some(Building { key, game: g, pos: start, divider, eco });
+            current = Some(Building { key, game: g, tags, pos: start, divider, skipped });
         }
         let Some(b) = current.as_mut() else { continue };
         let g = &mut b.game;
-        if g.broken {
+        if g.broken || b.skipped {
             continue;
         }
         // This record's position is the one after the moves read so far.
         if ply != g.moves.len() as u64 {
             g.broken = true;
-            problems.push(Problem { line, message: format!("game {}: ply {ply} out of order", b.key.1) });
+            found
+                .problems
+                .push(Problem { line, message: format!("game {}: ply {ply} out of order", b.key.1) });
             continue;
         }
         if let Some(i) = g.moves.len().checked_sub(1) {
@@ -176,13 +256,18 @@ pub fn read(input: impl Read, mut game: impl FnMut(GameRecord)) -> std::io::Resu
         let Some(uci) = d["uci"].as_str() else { continue };
         let Ok(m) = parse_uci(&b.pos, uci.as_bytes()) else {
             g.broken = true;
-            problems.push(Problem { line, message: format!("game {}: illegal move {uci:?}", b.key.1) });
+            found.problems.push(Problem { line, message: format!("game {}: illegal move {uci:?}", b.key.1) });
             continue;
         };
         let before = b.pos;
+        filter.observe(&before);
         g.push_move(m);
         let i = g.moves.len() - 1;
         g.nags[i] = judgement(&d["judgement"]);
+        if g.nags[i].is_some() {
+            // For the recurring mistakes, as a PGN game's judged moves.
+            g.keep_position(i, &before);
+        }
         g.best[i] = d["best"].as_str().and_then(|u| parse_uci(&before, u.as_bytes()).ok());
         if g.nags[i].is_some()
             && let Some(pv) = d["pv"].as_array()
@@ -200,12 +285,12 @@ pub fn read(input: impl Read, mut game: impl FnMut(GameRecord)) -> std::io::Resu
         }
         b.pos.play_unchecked(m);
         b.divider.observe(&b.pos);
-        b.eco.observe(&b.pos);
     }
     if let Some(b) = current.take() {
-        game(b.finish());
+        finish(b, &mut filter, &mut found, &mut game);
     }
-    Ok(problems)
+    filter.count(&mut found.stats);
+    Ok(found)
 }
 
 #[cfg(test)]
@@ -221,7 +306,9 @@ not json
 {"type":"summary","data":{}}
 "#;
         let mut games = Vec::new();
-        let problems = read(text.as_bytes(), |g| games.push(g)).expect("read");
+        let select = Selection::default();
+        let reading = Reading { select: &select, player: None };
+        let problems = read(text.as_bytes(), reading, |g| games.push(g)).expect("read").problems;
         assert_eq!(problems, [Problem { line: 4, message: problems[0].message.clone() }]);
         assert!(problems[0].message.starts_with("not a JSON record"));
         let [g] = games.as_slice() else { panic!("one game: {games:?}") };

@@ -46,9 +46,11 @@ pub mod game;
 pub mod html;
 pub mod jsonl;
 pub mod stats;
+pub mod tally;
 pub mod text;
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 use crate::error::Error;
 use crate::pipeline::replay::replay_chunk;
@@ -57,6 +59,7 @@ use crate::select::Selection;
 
 pub use game::{Figures, GameRecord};
 pub use stats::{Analysed, ReportChunk, Totals};
+pub use tally::Tally;
 
 /// The default number of games with a section of their own.
 pub const DEFAULT_GAMES: usize = 200;
@@ -70,6 +73,9 @@ pub struct ReportOptions {
     pub select: Selection,
     /// One player's point of view (lower case); games without them are left out.
     pub player: Option<String>,
+    /// The totals' [`Totals::section_bar`]: the games below it are read without their moves
+    /// (the default, 0, sends every game with them).
+    pub section_bar: Arc<AtomicU64>,
 }
 
 /// The report job: each chunk's games read and their figures computed on the workers.
@@ -111,18 +117,12 @@ impl Worker for ReportWorker {
     type Records = ReportChunk;
 
     fn process(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<ReportChunk>, Error> {
-        let hooks = collect::Collect::new(&self.opts.select, self.opts.player.as_deref());
+        let hooks =
+            collect::Collect::new(&self.opts.select, self.opts.player.as_deref(), &self.opts.section_bar);
         let (hooks, mut out) = replay_chunk(hooks, chunk);
         hooks.filter.count(&mut out.stats);
-        let games = hooks
-            .games
-            .into_iter()
-            .map(|game| {
-                let figures = Figures::of(&game);
-                Analysed { game, figures }
-            })
-            .collect();
-        let records = ReportChunk { games, filtered: hooks.filtered, diagnostics: hooks.diagnostics };
+        let records =
+            ReportChunk { games: hooks.games, filtered: hooks.filtered, diagnostics: hooks.diagnostics };
         Ok(Output { records, stats: out.stats, end: out.end })
     }
 }

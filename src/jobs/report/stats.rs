@@ -13,8 +13,10 @@ use std::collections::{BTreeMap, BinaryHeap};
 use hashbrown::HashMap;
 use std::io::Write;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::game::{Figures, GameRecord, half_points};
+use super::game::{Figures, GameRecord};
+use super::tally::{Judged, Tally};
 use crate::analysis::judge::Judgement;
 use crate::chess::{ByColor, Color, Move, Position};
 use crate::error::{Diagnostic, Error};
@@ -33,13 +35,26 @@ pub const LOSS_BUCKETS: [u32; 7] = [0, 19, 49, 99, 199, 299, 499];
 /// The width of the rating buckets of accuracy by rating.
 pub const RATING_BUCKET: u32 = 100;
 
-/// A game with its figures.
+/// A game with its figures. A game that cannot rank among the sections' (see
+/// [`Totals::section_bar`]) travels without its moves: its record's per-move vectors and its
+/// figures are empty, and its tally holds all the totals need.
 #[derive(Clone, Debug)]
 pub struct Analysed {
     /// The game.
     pub game: GameRecord,
     /// What its evaluations say.
     pub figures: Figures,
+    /// What it adds to the totals.
+    pub tally: Tally,
+}
+
+impl Analysed {
+    /// `game` with its figures and tally from the point of view of `player` (lower case).
+    pub fn new(game: GameRecord, player: Option<&str>) -> Analysed {
+        let figures = Figures::of(&game);
+        let tally = Tally::of(&game, &figures, player);
+        Analysed { game, figures, tally }
+    }
 }
 
 /// One chunk's games, the games the filters left out, and the errors of the games kept.
@@ -139,6 +154,16 @@ pub struct PhaseTotals {
 }
 
 impl PhaseTotals {
+    /// Adds `other`.
+    pub fn add(&mut self, o: &PhaseTotals) {
+        self.moves += o.moves;
+        self.loss += o.loss;
+        self.loss_moves += o.loss_moves;
+        for (a, b) in self.judgements.iter_mut().zip(o.judgements) {
+            *a += b;
+        }
+    }
+
     /// Average centipawn loss.
     pub fn acpl(&self) -> Option<f64> {
         (self.loss_moves > 0).then(|| self.loss as f64 / self.loss_moves as f64)
@@ -255,6 +280,7 @@ pub struct Totals<W> {
     /// Recurring-mistake candidates forgotten to bound memory.
     pub forgotten: u64,
     top: BinaryHeap<Reverse<Ranked>>,
+    bar: Arc<AtomicU64>,
 }
 
 /// The family name of a game: the lichess table's name up to its colon.
@@ -265,8 +291,10 @@ pub fn family_of(game: &GameRecord) -> &'static str {
     }
 }
 
-fn judgement_index(j: Judgement) -> usize {
-    j as usize
+/// Whether the name `name` is `player` (lower case) in any case: ASCII names without the
+/// allocation of `to_lowercase`.
+pub(super) fn same_name(name: &str, player: &str) -> bool {
+    if name.is_ascii() { name.eq_ignore_ascii_case(player) } else { name.to_lowercase() == player }
 }
 
 impl<W: Write> Totals<W> {
@@ -297,7 +325,15 @@ impl<W: Write> Totals<W> {
             recurring: HashMap::new(),
             forgotten: 0,
             top: BinaryHeap::new(),
+            bar: Arc::new(AtomicU64::new(if wanted == 0 { u64::MAX } else { 0 })),
         }
+    }
+
+    /// The loss a game's sides taken must reach to be able to rank among the sections: a game
+    /// that loses less would be turned away by the games kept so far, so its reader sends it
+    /// without its moves. It only grows, so a reader that sees it late sends more, never less.
+    pub fn section_bar(&self) -> Arc<AtomicU64> {
+        self.bar.clone()
     }
 
     /// The point of view: `None` for both sides.
@@ -305,50 +341,10 @@ impl<W: Write> Totals<W> {
         self.player.as_deref()
     }
 
-    /// The sides of `game` the report takes: both, or the player's.
-    fn sides_of(&self, game: &GameRecord) -> Vec<Color> {
-        [Color::White, Color::Black]
-            .into_iter()
-            .filter(|&c| {
-                self.player
-                    .as_deref()
-                    .is_none_or(|p| game.tags.player(c).is_some_and(|n| n.to_lowercase() == p))
-            })
-            .collect()
-    }
-
-    /// One side's figures in one game.
-    fn side_of(game: &GameRecord, f: &Figures, side: Color) -> Side {
-        let mut s = Side { games: 1, ..Side::default() };
-        if let Some(p) = half_points(game.result, side) {
-            s.scored = 1;
-            s.half_points = u64::from(p);
-        }
-        if !game.has_evals() {
-            return s;
-        }
-        s.evaluated = 1;
-        for i in (0..game.moves.len()).filter(|&i| game.mover(i) == side) {
-            s.moves += 1;
-            if let Some(l) = f.losses[i] {
-                s.loss += u64::from(l);
-                s.loss_moves += 1;
-            }
-            if let Some(j) = f.judgements[i] {
-                s.judgements[judgement_index(j)] += 1;
-            }
-        }
-        if let Some(a) = f.accuracy {
-            s.accuracy = a[side];
-            s.accuracy_games = 1;
-        }
-        s
-    }
-
     /// Adds one game.
     pub fn add(&mut self, mut a: Analysed) {
         a.game.input = self.input.clone();
-        let (game, f) = (&a.game, &a.figures);
+        let game = &a.game;
         self.seq += 1;
         self.games += 1;
         if let Some((_, n)) = self.sources.last_mut() {
@@ -380,7 +376,7 @@ impl<W: Write> Totals<W> {
             }
         }
         *self.variants.entry(game.variant.name()).or_default() += 1;
-        let evaluated = game.has_evals();
+        let evaluated = a.tally.evaluated;
         if evaluated {
             self.evaluated += 1;
         } else {
@@ -393,7 +389,18 @@ impl<W: Write> Totals<W> {
                 });
             }
         }
-        let figures = ByColor::new_with(|side| Self::side_of(game, f, side));
+        let family = family_of(game);
+        let Tally { sides: figures, takes, accuracy, phases, losses, judged, .. } =
+            std::mem::take(&mut a.tally);
+        for (p, g) in self.phases.iter_mut().zip(phases) {
+            p.add(&g);
+        }
+        for (n, g) in self.losses.iter_mut().zip(losses) {
+            *n += g;
+        }
+        for j in &judged {
+            self.recur(family, j);
+        }
         for side in [Color::White, Color::Black] {
             let name = game.player(side);
             match self.players.get_mut(name) {
@@ -405,15 +412,13 @@ impl<W: Write> Totals<W> {
                 }
             }
         }
-        let family = family_of(game);
-        let sides = self.sides_of(game);
         let mut view = Side::default();
         let mut ranked_loss = 0;
-        for &side in &sides {
+        for side in [Color::White, Color::Black].into_iter().filter(|&side| takes[side]) {
             let s = figures[side];
             self.sides[side].add(&s);
             ranked_loss += s.loss;
-            if let (Some(elo), Some(acc)) = (game.tags.elo[side], f.accuracy.map(|a| a[side])) {
+            if let (Some(elo), Some(acc)) = (game.tags.elo[side], accuracy.map(|a| a[side])) {
                 let e = self.ratings.entry(elo / RATING_BUCKET * RATING_BUCKET).or_default();
                 e.0 += 1;
                 e.1 += acc;
@@ -443,40 +448,14 @@ impl<W: Write> Totals<W> {
             });
         }
         if evaluated {
-            self.add_moves(game, f, &sides, family);
             self.keep(a, ranked_loss);
         }
     }
 
-    /// The moves of the sides taken: phases, the loss distribution, recurring mistakes.
-    fn add_moves(&mut self, game: &GameRecord, f: &Figures, sides: &[Color], family: &'static str) {
-        for i in 0..game.moves.len() {
-            let side = game.mover(i);
-            if !sides.contains(&side) {
-                continue;
-            }
-            let phase = game.division.phase(i as u32 + 1);
-            let p = &mut self.phases[phase as usize];
-            p.moves += 1;
-            if let Some(l) = f.losses[i] {
-                p.loss += u64::from(l);
-                p.loss_moves += 1;
-                let bucket = LOSS_BUCKETS.iter().position(|&b| l <= b).unwrap_or(LOSS_BUCKETS.len());
-                self.losses[bucket] += 1;
-            }
-            if let Some(j) = f.judgements[i] {
-                p.judgements[judgement_index(j)] += 1;
-                let loss = u64::from(f.losses[i].unwrap_or(0));
-                if let Some(pos) = game.judged_position(i) {
-                    self.recur(family, pos, game.moves[i], loss);
-                }
-            }
-        }
-    }
-
     /// Counts a judged move for the recurring mistakes.
-    fn recur(&mut self, family: &'static str, pos: &Position, m: Move, loss: u64) {
-        let key = (family, pos.zobrist(), m.to_u16());
+    fn recur(&mut self, family: &'static str, j: &Judged) {
+        let (pos, m, loss) = (&j.position, j.mv, j.loss);
+        let key = (family, j.key, m.to_u16());
         if let Some(r) = self.recurring.get_mut(&key) {
             r.count += 1;
             r.loss += loss;
@@ -505,10 +484,17 @@ impl<W: Write> Totals<W> {
         if full && self.top.peek().is_some_and(|Reverse(min)| loss <= min.loss) {
             return;
         }
+        debug_assert!(!a.game.moves.is_empty(), "a game sent without its moves ranked among the sections");
         if full {
             self.top.pop();
         }
         self.top.push(Reverse(Ranked { loss, seq: self.seq, game: Box::new(a) }));
+        if self.top.len() >= self.wanted
+            && let Some(Reverse(min)) = self.top.peek()
+        {
+            // A game losing no more than the least kept is turned away from here on.
+            self.bar.store(min.loss.saturating_add(1), Ordering::Relaxed);
+        }
     }
 
     /// The games kept for their own sections, the largest loss first (input order among equals).
@@ -548,7 +534,7 @@ impl<W: Write> Totals<W> {
                 (name, all, s)
             })
             .filter(|(name, all, _)| {
-                all.games >= min_games && self.player.as_deref().is_none_or(|p| name.to_lowercase() == p)
+                all.games >= min_games && self.player.as_deref().is_none_or(|p| same_name(name, p))
             })
             .collect();
         v.sort_by(|a, b| b.1.games.cmp(&a.1.games).then_with(|| a.0.cmp(b.0)));

@@ -73,6 +73,17 @@ impl<'a> Game<'a> {
         }
     }
 
+    /// A game known by its tag pairs alone, for the filters and hooks that read tags: records
+    /// that are no PGN (`annotate`'s JSON Lines) give their game's tags this way.
+    pub fn from_tags(number: u64, tags: impl IntoIterator<Item = (&'a [u8], RawTag<'a>)>) -> Game<'a> {
+        let mut game = Game::new();
+        game.number = number;
+        for (name, value) in tags {
+            game.push_tag(name, value);
+        }
+        game
+    }
+
     /// Records a tag pair.
     pub(super) fn push_tag(&mut self, name: &'a [u8], value: RawTag<'a>) {
         let t = &mut self.setup_tags;

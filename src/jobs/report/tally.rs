@@ -1,0 +1,117 @@
+//! What one game adds to the report's totals beyond its tags ([`Tally`]): both sides' figures,
+//! and for the sides taken its moves by phase and by loss and its judged moves' positions. It is
+//! computed on the worker that read the game, so that only the games that may get a section of
+//! their own travel with their moves to the release side.
+
+use super::game::{Figures, GameRecord, half_points};
+use super::stats::{LOSS_BUCKETS, PhaseTotals, Side, same_name};
+use crate::analysis::judge::Judgement;
+use crate::chess::{ByColor, Color, Move, Position};
+
+/// A judged move of a side taken, for the recurring mistakes: the Zobrist key of the position
+/// before it, that position, the move and the centipawns it lost.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    /// The position's Zobrist key.
+    pub key: u64,
+    /// The position before the move.
+    pub position: Position,
+    /// The move.
+    pub mv: Move,
+    /// Centipawns lost (0 without an evaluation before and after).
+    pub loss: u64,
+}
+
+/// One game's figures as the totals add them.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Whether a move has an evaluation.
+    pub evaluated: bool,
+    /// Each side's figures in the game.
+    pub sides: ByColor<Side>,
+    /// The sides the report takes: both, or the player's.
+    pub takes: ByColor<bool>,
+    /// Each side's accuracy.
+    pub accuracy: Option<ByColor<f64>>,
+    /// The moves of the sides taken, by phase.
+    pub phases: [PhaseTotals; 3],
+    /// The moves of the sides taken, by centipawn loss ([`LOSS_BUCKETS`]).
+    pub losses: [u64; 8],
+    /// The judged moves of the sides taken whose position the game kept, in move order.
+    pub judged: Vec<Judged>,
+}
+
+fn judgement_index(j: Judgement) -> usize {
+    j as usize
+}
+
+impl Tally {
+    /// The tally of `game` with its figures `f`, from the point of view of `player` (lower case;
+    /// `None`: both sides). One pass over the moves.
+    pub fn of(game: &GameRecord, f: &Figures, player: Option<&str>) -> Tally {
+        let takes = ByColor::new_with(|side| {
+            player.is_none_or(|p| game.tags.player(side).is_some_and(|n| same_name(n, p)))
+        });
+        let mut t = Tally {
+            evaluated: game.has_evals(),
+            sides: ByColor::new_with(|side| {
+                let mut s = Side { games: 1, ..Side::default() };
+                if let Some(p) = half_points(game.result, side) {
+                    s.scored = 1;
+                    s.half_points = u64::from(p);
+                }
+                s
+            }),
+            takes,
+            accuracy: f.accuracy,
+            ..Tally::default()
+        };
+        if !t.evaluated {
+            return t;
+        }
+        let mut side = game.first_mover();
+        for (i, (&loss, &judgement)) in f.losses.iter().zip(&f.judgements).enumerate() {
+            let s = &mut t.sides[side];
+            s.moves += 1;
+            if let Some(l) = loss {
+                s.loss += u64::from(l);
+                s.loss_moves += 1;
+            }
+            if let Some(j) = judgement {
+                s.judgements[judgement_index(j)] += 1;
+            }
+            if takes[side] {
+                let p = &mut t.phases[game.division.phase(i as u32 + 1) as usize];
+                p.moves += 1;
+                if let Some(l) = loss {
+                    p.loss += u64::from(l);
+                    p.loss_moves += 1;
+                    let bucket = LOSS_BUCKETS.iter().position(|&b| l <= b).unwrap_or(LOSS_BUCKETS.len());
+                    t.losses[bucket] += 1;
+                }
+                if let Some(j) = judgement {
+                    p.judgements[judgement_index(j)] += 1;
+                    if let Some(pos) = game.judged_position(i) {
+                        let loss = u64::from(loss.unwrap_or(0));
+                        t.judged.push(Judged { key: pos.zobrist(), position: *pos, mv: game.moves[i], loss });
+                    }
+                }
+            }
+            side = !side;
+        }
+        for side in [Color::White, Color::Black] {
+            let s = &mut t.sides[side];
+            s.evaluated = 1;
+            if let Some(a) = f.accuracy {
+                s.accuracy = a[side];
+                s.accuracy_games = 1;
+            }
+        }
+        t
+    }
+
+    /// The centipawns the sides taken lost: what ranks a game for a section of its own.
+    pub fn ranked_loss(&self) -> u64 {
+        [Color::White, Color::Black].into_iter().filter(|&s| self.takes[s]).map(|s| self.sides[s].loss).sum()
+    }
+}
