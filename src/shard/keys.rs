@@ -8,7 +8,7 @@
 //! line and offset, its identity (moves key, players, date, result), the shard's verdict, where
 //! it lies (or would lie) in the output, duplicates and report parts, and what `merge` needs to
 //! turn the verdict over: the game as read (a written game, with `--duplicates`) or its text,
-//! repairs and report records (a duplicate). About 170 bytes a game beyond those copies.
+//! repairs and report records (a duplicate). About 160 bytes a game beyond those copies.
 //!
 //! `positions`: an input entry (`I`) where each input starts, and per position written (`P`)
 //! its Zobrist key, the packed position and the length of its record: 50 bytes a standard
