@@ -67,12 +67,13 @@ fn keys_part(manifest: &Path, m: &Manifest) -> Option<(PathBuf, u64, String)> {
     Some((dir.join(&part.file), part.size, part.digest.clone()))
 }
 
-/// Adds `delta` to `counter` in `stats`, dropping it at 0 (one run never counts it at 0).
+/// Adds `delta` to `counter` in `stats`; `clean`'s counts drop out at 0, as one run never adds
+/// them at 0 (`positions_written` stays: one run adds it for every chunk).
 fn shift(stats: &mut Stats, counter: Counter, delta: i64) {
     match stats.counts.iter().position(|&(c, _)| c == counter) {
         Some(i) => {
             let n = stats.counts[i].1.saturating_add_signed(delta);
-            if n == 0 {
+            if n == 0 && counter != Counter::PositionsWritten {
                 stats.counts.remove(i);
             } else {
                 stats.counts[i].1 = n;
