@@ -14,7 +14,7 @@
 //! its Zobrist key, the packed position and the length of its record: 50 bytes a standard
 //! position.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::ops::Range;
 
 use crate::chess::PackedKey;
@@ -364,26 +364,6 @@ impl<R: Read> Read for Hashing<R> {
         self.hasher.update(&buf[..n]);
         self.len += n as u64;
         Ok(n)
-    }
-}
-
-/// A writer that counts the bytes written through it.
-pub struct Counting<W> {
-    /// The writer behind.
-    pub inner: W,
-    /// Bytes written.
-    pub at: u64,
-}
-
-impl<W: Write> Write for Counting<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.at += n as u64;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
     }
 }
 
