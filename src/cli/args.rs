@@ -79,7 +79,9 @@ pub struct ShardArgs {
     /// reads the scheduler's index (Slurm, Kubernetes, AWS Batch, Google Batch). A shard of a
     /// plain file reads the file before its share once at skip speed to find its first game, or
     /// only the MiB before it with `pgnkit index`'s sidecar; a compressed file is decompressed
-    /// from its start. Not for stdin, clean --dedup, positions --unique, annotate --format epd.
+    /// from its start. clean --dedup and positions --unique also write a keys part
+    /// (`-o`'s name + `.keys`), with which merge settles the repeats that lie in different
+    /// shards. Not for stdin, clean --dedup=prefix, annotate --format epd.
     #[arg(long, value_name = "I/N|auto")]
     pub shard: Option<String>,
     /// The number of shards for `--shard auto` where the scheduler does not say it

@@ -184,6 +184,16 @@ pub fn create(
     })
 }
 
+/// Under `--shard`, creates the shard's keys part (`-o`'s name + `.keys`, as a part), which
+/// `merge` reads to settle `clean --dedup` and `positions --unique` across shards.
+pub fn keys(sharding: &mut Option<Sharding>, head: &HeadArgs) -> Result<Option<Output>, Fail> {
+    let Some(s) = sharding.as_mut() else { return Ok(None) };
+    let mut name = head.output.as_os_str().to_os_string();
+    name.push(".keys");
+    let keys = s.output(pgnkit::shard::settle::KEYS, Path::new(&name), b"", "")?;
+    Ok(Some(Output::create(&keys, &head.output_options())?))
+}
+
 /// Runs `job` over the head's inputs, or over the shard's share of them.
 pub fn run<J: Job>(
     job: &J,

@@ -3,7 +3,8 @@
 //! tiling it, game numbers following on; every part's size and digest, hashed as it is copied)
 //! and writes each output once: what a single run writes before the games, the parts in order,
 //! and the summary record a single run writes last, from the shards' ledgers added up (its
-//! `seconds` are the shards' sum). Anything wrong: nothing is written, and every problem is
+//! `seconds` are the shards' sum); duplicates that lie in different shards are settled first
+//! ([`super::settle`]). Anything wrong: nothing is written, and every problem is
 //! named, so the user reruns just those shards.
 
 use std::collections::BTreeMap;
@@ -305,6 +306,8 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
         return Err(problems);
     }
     list.sort_by_key(|(_, m)| m.spec.index);
+    // Duplicates across shards (`clean --dedup`, `positions --unique`), the ledgers adjusted.
+    let settled = super::settle::settle(&mut list)?;
     let first = list[0].1.clone();
     // The run's summary from the ledgers.
     let mut stats = Stats::default();
@@ -333,6 +336,9 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
     let mut bytes = 0u64;
     let mut buf = vec![0u8; 4 << 20];
     for (role_at, role) in first.parts.iter().enumerate() {
+        if role.role == super::settle::KEYS {
+            continue;
+        }
         let beside = list[0].0.parent().map(Path::to_path_buf).unwrap_or_default();
         let name = Path::new(&role.target)
             .file_name()
@@ -367,10 +373,14 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
         let result = (|| -> Result<(), String> {
             out.write_all(&compressed_as(&target, role.header.as_bytes()).map_err(write_err)?)
                 .map_err(write_err)?;
-            for (path, m) in &list {
+            for (k, (path, m)) in list.iter().enumerate() {
                 let Some(part) = m.parts.get(role_at) else { continue };
                 let at = path.parent().map(Path::to_path_buf).unwrap_or_default().join(&part.file);
-                match copy_hashed(&at, &mut out, &mut buf) {
+                let copied = match &settled {
+                    Some(s) if s.edits(k, &role.role) => s.copy(k, &role.role, &at, &target, &mut out),
+                    _ => copy_hashed(&at, &mut out, &mut buf),
+                };
+                match copied {
                     Ok((len, digest)) if len == part.size && digest == part.digest => bytes += len,
                     Ok((len, _)) => problems.push(format!(
                         "{}: shard {}'s part changed since it was written ({len} bytes, the manifest says {}; digest differs): rerun shard {}",

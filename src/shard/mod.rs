@@ -5,10 +5,12 @@
 
 pub mod fingerprint;
 pub mod index;
+pub mod keys;
 pub mod manifest;
 pub mod merge;
 pub mod plan;
 pub mod scan;
+pub mod settle;
 pub mod spec;
 
 use std::path::{Path, PathBuf};

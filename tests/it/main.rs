@@ -23,6 +23,7 @@ mod positions;
 mod report;
 mod select;
 mod shard;
+mod shard_dedup;
 #[path = "../common/signal.rs"]
 mod signal;
 #[path = "../common/skip.rs"]

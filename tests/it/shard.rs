@@ -9,12 +9,12 @@ use serde_json::Value;
 
 use crate::util::{fixture, run, shared_data, stderr, temp_dir};
 
-fn path(p: &Path) -> &str {
+pub(crate) fn path(p: &Path) -> &str {
     p.to_str().expect("UTF-8 path")
 }
 
 /// The fixtures' PGN files, in name order: many small inputs, malformed ones among them.
-fn fixture_inputs() -> Vec<PathBuf> {
+pub(crate) fn fixture_inputs() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(fixture("pgn"))
         .expect("fixtures")
         .map(|e| e.expect("entry").path())
@@ -67,7 +67,7 @@ fn assert_same(one: &[u8], merged: &[u8], what: &str) {
 }
 
 /// Decompressed bytes of an output file (by its name).
-fn read(p: &Path) -> Vec<u8> {
+pub(crate) fn read(p: &Path) -> Vec<u8> {
     let bytes = std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     match p.extension().and_then(|e| e.to_str()) {
         Some("zst") => zstd::decode_all(&bytes[..]).expect("zstd"),
@@ -84,7 +84,7 @@ fn read(p: &Path) -> Vec<u8> {
 /// Runs `args` (a command and its options) over `inputs` once and as `counts` shards merged, at
 /// each of `threads`, and compares every output (`outputs`: the flag and the file name, `-o`
 /// first).
-fn same_as_one_run(
+pub(crate) fn same_as_one_run(
     name: &str,
     args: &[&str],
     inputs: &[PathBuf],
@@ -256,7 +256,7 @@ fn shards_of_shared_collections_merge_to_one_run() {
 }
 
 /// Runs `args` and returns (exit code, stderr).
-fn code_and_err(args: &[&str]) -> (Option<i32>, String) {
+pub(crate) fn code_and_err(args: &[&str]) -> (Option<i32>, String) {
     let o = run(args);
     (o.status.code(), stderr(&o))
 }
@@ -320,7 +320,7 @@ fn shard(dir: &Path, inputs: &[&Path], i: u64, n: u64, extra: &[&str]) -> PathBu
 }
 
 /// Merges `manifests`; asserts it fails, names `says`, and writes nothing.
-fn merge_fails(dir: &Path, manifests: &[PathBuf], says: &str) {
+pub(crate) fn merge_fails(dir: &Path, manifests: &[PathBuf], says: &str) {
     let merged = dir.join("merged.pgn");
     let mut args = vec!["merge", "-o", path(&merged)];
     args.extend(manifests.iter().map(|p| path(p)));

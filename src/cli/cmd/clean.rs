@@ -218,10 +218,12 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     }
     let mut sharding = Sharding::new(&args.head, "clean")?;
     if let Some(s) = &sharding
-        && args.dedup.is_some()
+        && prefix
     {
         return Err(Fail::usage(format!(
-            "--shard {}: --dedup across shards is not supported yet; deduplicate the merged output",
+            "--shard {}: --dedup=prefix keeps the longest record wherever it stands, which takes every \
+             game's mainline prefixes of the whole run; use --dedup=game (settled by merge), or \
+             run --dedup=prefix over the merged output",
             s.spec()
         )));
     }
@@ -236,6 +238,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         duplicates: create("duplicates", &args.duplicates, "")?,
         report: create("report", &args.report, "clean-report")?,
     };
+    let keys = if args.dedup.is_some() { shard::keys(&mut sharding, head)? } else { None };
     let progress = Progress::new(args.head.quiet);
     let run_options = args.head.run_options();
     let (mut writer, first_pass) = if prefix {
@@ -252,7 +255,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         (CleanWriter::new(&job, outputs, std::io::stderr()), Duration::ZERO)
     };
     if sharding.is_some() {
-        writer = writer.part();
+        writer = writer.part(keys)?;
     }
     let mut summary = shard::run(&job, &args.head, &run_options, &sharding, &progress, &mut writer)?;
     summary.elapsed += first_pass;

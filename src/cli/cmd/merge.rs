@@ -23,7 +23,12 @@ beside the parts, or -o / --output-dir): what a single run writes before the gam
 header), the parts in order, and the summary record a single run writes last, from the shards'
 ledgers added up (its seconds are the shards' sum). Compressed outputs (.zst, .gz) are the parts'
 frames (members) one after another: they decompress to a single run's text. Otherwise it writes
-nothing, names every missing, unfinished, duplicated or changed shard, and exits 65.";
+nothing, names every missing, unfinished, duplicated or changed shard, and exits 65.
+
+Shards of clean --dedup and positions --unique each removed the repeats among their own games
+(positions) and wrote a keys part; merge reads those in shard order through the set a single run
+keeps, moves each game whose verdict differs between the output and the duplicates (its report
+records with it) or drops each position an earlier shard wrote, and adjusts the ledgers.";
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -133,19 +133,12 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
     let job = Positions::new(options(args)?);
     let mut sharding = Sharding::new(&args.head, "positions")?;
-    if let Some(s) = &sharding
-        && args.unique
-    {
-        return Err(Fail::usage(format!(
-            "--shard {}: --unique across shards is not supported yet; run positions --unique over the merged output's games",
-            s.spec()
-        )));
-    }
     let opts = job.options();
     let header = if opts.format == Format::Csv { csv_header(&opts.tags) } else { Vec::new() };
     let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, &header, "")?;
+    let keys = if args.unique { shard::keys(&mut sharding, &args.head)? } else { None };
     let mut writer = match sharding {
-        Some(_) => Writer::part(&job, out, std::io::stderr()),
+        Some(_) => Writer::part(&job, out, std::io::stderr()).keys(keys)?,
         None => Writer::new(&job, out, std::io::stderr())?,
     };
     let progress = Progress::new(args.head.quiet);

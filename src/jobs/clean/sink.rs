@@ -16,6 +16,7 @@ use crate::jobs::run::{Sink, Summary};
 use crate::pipeline::Spares;
 use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
+use crate::shard::keys::{self, GameEntry};
 
 /// Where `clean` writes.
 pub struct Outputs {
@@ -52,6 +53,23 @@ pub struct CleanWriter<W> {
     opts: Arc<CleanOptions>,
     /// The report ends with the summary record (not a shard's part: `merge` writes it).
     summary: bool,
+    /// A shard's keys part ([`keys`]), for `merge` to settle duplicates across shards.
+    keys: Option<Output>,
+    /// Bytes written so far to the output, the duplicates and the report.
+    at: [u64; 3],
+}
+
+/// Where [`CleanWriter::at`] counts.
+const OUT: usize = 0;
+const DUP: usize = 1;
+const REPORT: usize = 2;
+
+/// The report record of a duplicate: game `game` (line `line`, byte `offset`) of `file`
+/// repeats game `of.1` of `of.0` under `rule` (a shard's writer and `merge` both write it).
+pub fn duplicate_record(rule: &str, of: (&str, u64), file: &str, game: u64, line: u64, offset: u64) -> Value {
+    let of = json!({"file": of.0, "game": of.1});
+    let data = json!({"rule": rule, "of": of, "file": file, "game": game, "line": line, "offset": offset});
+    json!({"type": "duplicate", "data": data})
 }
 
 impl<W: Write> CleanWriter<W> {
@@ -89,12 +107,19 @@ impl<W: Write> CleanWriter<W> {
             spares,
             opts,
             summary: true,
+            keys: None,
+            at: [0; 3],
         }
     }
 
-    /// The same writer for a shard's parts: the report without its summary record.
-    pub fn part(self) -> CleanWriter<W> {
-        CleanWriter { summary: false, ..self }
+    /// The same writer for a shard's parts: the report without its summary record; with
+    /// `--dedup`, `keys` gets the shard's keys part.
+    pub fn part(self, keys: Option<Output>) -> Result<CleanWriter<W>, Error> {
+        let mut w = CleanWriter { summary: false, keys, ..self };
+        if let (Some(out), Dedup::Once(seen)) = (&mut w.keys, &w.dedup) {
+            write(out, &keys::clean_header(seen.rule()))?;
+        }
+        Ok(w)
     }
 
     fn file(&self) -> &str {
@@ -108,14 +133,62 @@ impl<W: Write> CleanWriter<W> {
         (file, ordinal - first + 1)
     }
 
+    /// The input (its index in `inputs`) and game number (1-based) of the game released
+    /// `ordinal`-th over the run.
+    fn locate_index(&self, ordinal: u64) -> (usize, u64) {
+        let i = self.inputs.partition_point(|&(_, first)| first <= ordinal).saturating_sub(1);
+        (i, ordinal - self.inputs[i].1 + 1)
+    }
+
+    /// The report records of written game `g`: kept broken, then its repairs.
+    fn records(&self, g: &CleanGame, chunk: &CleanChunk) -> Vec<Value> {
+        let mut records = Vec::new();
+        if let Fate::Broken { kind, message } = &g.fate {
+            records.push(self.record("kept_broken", g, json!({"kind": kind.code(), "message": message})));
+        }
+        for r in &chunk.repairs[g.repairs.clone()] {
+            let data = json!({"kind": r.kind.code(), "before": r.before, "after": r.after});
+            records.push(self.record("repair", g, data));
+        }
+        records
+    }
+
+    /// The keys entry of game `g` of the current input, without its places and copies.
+    fn entry(&self, g: &CleanGame, chunk: &CleanChunk) -> GameEntry {
+        GameEntry {
+            input: self.current as u32,
+            game: g.game,
+            line: g.line,
+            offset: g.offset,
+            id: g.dedup,
+            broken: matches!(g.fate, Fate::Broken { .. }),
+            repairs: chunk.repairs[g.repairs.clone()]
+                .iter()
+                .map(|r| Counter::Repaired(r.kind).name().to_string())
+                .collect(),
+            ..GameEntry::default()
+        }
+    }
+
+    /// Writes `entry` to the keys part.
+    fn put_key(&mut self, entry: &GameEntry) -> Result<(), Error> {
+        if let Some(out) = &mut self.keys {
+            let mut bytes = Vec::new();
+            keys::put_game(&mut bytes, entry);
+            write(out, &bytes)?;
+        }
+        Ok(())
+    }
+
     /// Writes the record `make` builds, when there is a report: without one nothing is built.
     fn report(&mut self, make: impl FnOnce(&Self) -> Value) -> Result<(), Error> {
         if self.outputs.report.is_none() {
             return Ok(());
         }
-        let record = make(self);
+        let record = format!("{}\n", make(self));
         if let Some(out) = &mut self.outputs.report {
-            writeln!(out, "{record}").map_err(|e| Error::Output(out.error(e)))?;
+            write(out, record.as_bytes())?;
+            self.at[REPORT] += record.len() as u64;
         }
         Ok(())
     }
@@ -150,7 +223,7 @@ impl<W: Write> CleanWriter<W> {
         }
         let Outputs { out, rejects, duplicates, report } = self.outputs;
         out.finish()?;
-        for o in [rejects, duplicates, report].into_iter().flatten() {
+        for o in [rejects, duplicates, report, self.keys].into_iter().flatten() {
             o.finish()?;
         }
         Ok(())
@@ -198,6 +271,11 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
             (Dedup::Planned(_), _) => Err(DedupError::InputChanged { input: input.to_string() }.into()),
             _ => {
                 self.inputs.push((input.to_string(), self.ordinal));
+                if let Some(k) = &mut self.keys {
+                    let mut entry = Vec::new();
+                    keys::put_input(&mut entry, input);
+                    write(k, &entry)?;
+                }
                 Ok(())
             }
         }
@@ -217,12 +295,13 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                 Fate::Written | Fate::Broken { .. } => {
                     let game = g.dedup.as_ref().map(|id| (id, &chunk.prefixes[g.prefixes.clone()]));
                     let file = self.inputs.get(self.current).map_or("", |(f, _)| f.as_str());
+                    let report_from = self.at[REPORT];
                     if let Some(repeat) = self.dedup.next(game, file, g.game)? {
                         self.report(|w| {
-                            let (file, game) = w.locate(repeat.of);
-                            let of = json!({"file": file, "game": game});
-                            w.record("duplicate", g, json!({"rule": repeat.rule.name(), "of": of}))
+                            let of = w.locate(repeat.of);
+                            duplicate_record(repeat.rule.name(), of, w.file(), g.game, g.line, g.offset)
                         })?;
+                        let dup_from = self.at[DUP];
                         if let Some(out) = &mut self.outputs.duplicates {
                             if g.verbatim.is_empty() {
                                 return Err(Error::Internal(
@@ -230,28 +309,63 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                                 ));
                             }
                             write(out, verbatim)?;
+                            self.at[DUP] += verbatim.len() as u64;
                         }
                         stats.add(Counter::Duplicates, 1);
+                        if self.keys.is_some() {
+                            // What the game would have written, should `merge` find it first.
+                            let mut records = Vec::new();
+                            if self.outputs.report.is_some() {
+                                for r in self.records(g, &chunk) {
+                                    records.extend_from_slice(format!("{r}\n").as_bytes());
+                                }
+                            }
+                            let out_at = self.at[OUT] + (run.end - run.start) as u64;
+                            let of = self.locate_index(repeat.of);
+                            let entry = GameEntry {
+                                of: Some((of.0 as u32, of.1)),
+                                out: out_at..out_at,
+                                dup: dup_from..self.at[DUP],
+                                report: report_from..self.at[REPORT],
+                                text: chunk.out[g.text.clone()].to_vec(),
+                                records,
+                                ..self.entry(g, &chunk)
+                            };
+                            self.put_key(&entry)?;
+                        }
                         continue;
                     }
                     if g.text.start != run.end {
-                        write(&mut self.outputs.out, &chunk.out[run])?;
+                        write(&mut self.outputs.out, &chunk.out[run.clone()])?;
+                        self.at[OUT] += run.len() as u64;
                         run = g.text.start..g.text.start;
                     }
+                    let out_at = self.at[OUT] + (g.text.start - run.start) as u64;
                     run.end = g.text.end;
                     stats.add(Counter::Written, 1);
-                    if let Fate::Broken { kind, message } = &g.fate {
+                    if let Fate::Broken { .. } = &g.fate {
                         stats.add(Counter::KeptBroken, 1);
-                        self.report(|w| {
-                            w.record("kept_broken", g, json!({"kind": kind.code(), "message": message}))
-                        })?;
                     }
                     for r in &chunk.repairs[g.repairs.clone()] {
                         stats.add(Counter::Repaired(r.kind), 1);
-                        self.report(|w| {
-                            let data = json!({"kind": r.kind.code(), "before": r.before, "after": r.after});
-                            w.record("repair", g, data)
-                        })?;
+                    }
+                    if self.outputs.report.is_some() {
+                        for r in self.records(g, &chunk) {
+                            self.report(|_| r)?;
+                        }
+                    }
+                    // A game the rule did not compare (kept broken) has nothing to settle.
+                    if self.keys.is_some() && g.dedup.is_some() {
+                        let verbatim =
+                            if self.outputs.duplicates.is_some() { verbatim.to_vec() } else { Vec::new() };
+                        let entry = GameEntry {
+                            out: out_at..out_at + g.text.len() as u64,
+                            dup: self.at[DUP]..self.at[DUP],
+                            report: report_from..self.at[REPORT],
+                            verbatim,
+                            ..self.entry(g, &chunk)
+                        };
+                        self.put_key(&entry)?;
                     }
                 }
                 Fate::Rejected { kind, message } => {
@@ -273,7 +387,8 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                 }
             }
         }
-        write(&mut self.outputs.out, &chunk.out[run])?;
+        write(&mut self.outputs.out, &chunk.out[run.clone()])?;
+        self.at[OUT] += run.len() as u64;
         self.spares.give(chunk);
         Ok(())
     }

@@ -227,6 +227,8 @@ pub struct Writer<W> {
     unique: Option<Unique>,
     file: String,
     spares: Arc<Spares<PositionsChunk>>,
+    /// A shard's keys part under `--unique` ([`crate::shard::keys`]), and its pending bytes.
+    keys: Option<(Out, Vec<u8>)>,
 }
 
 impl<W: Write> Writer<W> {
@@ -248,7 +250,18 @@ impl<W: Write> Writer<W> {
             unique: opts.unique.then(Unique::new),
             file: String::new(),
             spares: job.spares.clone(),
+            keys: None,
         }
+    }
+
+    /// With `--unique`, also writes the shard's keys part to `keys`, for `merge` to settle the
+    /// positions repeated in different shards.
+    pub fn keys(mut self, keys: Option<Out>) -> Result<Writer<W>, Error> {
+        if let Some(mut k) = keys.filter(|_| self.unique.is_some()) {
+            k.write_all(crate::shard::keys::POSITIONS_HEADER).map_err(|e| k.error(e))?;
+            self.keys = Some((k, Vec::new()));
+        }
+        Ok(self)
     }
 
     /// Puts the output in place, unless an input could not be read to its end (then it is
@@ -256,6 +269,9 @@ impl<W: Write> Writer<W> {
     pub fn finish(self, summary: &Summary) -> Result<(), Error> {
         if !summary.input_failed() {
             self.out.finish()?;
+            if let Some((k, _)) = self.keys {
+                k.finish()?;
+            }
         }
         Ok(())
     }
@@ -264,6 +280,11 @@ impl<W: Write> Writer<W> {
 impl<W: Write> Sink<PositionsChunk> for Writer<W> {
     fn begin_input(&mut self, input: &str) -> Result<(), Error> {
         self.file = input.to_string();
+        if let Some((k, pending)) = &mut self.keys {
+            pending.clear();
+            crate::shard::keys::put_input(pending, input);
+            k.write_all(pending).map_err(|e| k.error(e))?;
+        }
         Ok(())
     }
 
@@ -272,11 +293,19 @@ impl<W: Write> Sink<PositionsChunk> for Writer<W> {
             let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(&self.file, d));
         }
         let out = &mut self.out;
-        let written = match self.unique.as_mut() {
-            Some(u) => u.filter(&chunk, |b| out.write_all(b)),
-            None => out.write_all(&chunk.bytes).map(|()| chunk.records),
+        let written = match (self.unique.as_mut(), self.keys.as_mut()) {
+            (Some(u), Some((_, pending))) => {
+                pending.clear();
+                let put = |r: &RecordKey, len| crate::shard::keys::put_position(pending, r.hash, &r.key, len);
+                u.filter_keyed(&chunk, |b| out.write_all(b), put)
+            }
+            (Some(u), None) => u.filter(&chunk, |b| out.write_all(b)),
+            (None, _) => out.write_all(&chunk.bytes).map(|()| chunk.records),
         };
         stats.add(Counter::PositionsWritten, written.map_err(|e| self.out.error(e))?);
+        if let Some((k, pending)) = &mut self.keys {
+            k.write_all(pending).map_err(|e| k.error(e))?;
+        }
         self.spares.give(chunk);
         Ok(())
     }

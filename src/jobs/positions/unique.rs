@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::PositionsChunk;
+use super::{PositionsChunk, RecordKey};
 use crate::chess::PackedKey;
 
 /// Zobrist keys are already uniformly mixed: hash them as they are.
@@ -68,7 +68,18 @@ impl Unique {
     pub fn filter<E>(
         &mut self,
         out: &PositionsChunk,
+        write: impl FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<u64, E> {
+        self.filter_keyed(out, write, |_, _| {})
+    }
+
+    /// [`Unique::filter`], also passing each record kept and its length to `kept` (a shard's
+    /// keys part, [`crate::shard::keys`]).
+    pub fn filter_keyed<E>(
+        &mut self,
+        out: &PositionsChunk,
         mut write: impl FnMut(&[u8]) -> Result<(), E>,
+        mut kept_key: impl FnMut(&RecordKey, usize),
     ) -> Result<u64, E> {
         let (mut kept, mut run_start, mut start) = (0, 0, 0);
         for r in &out.keys {
@@ -79,6 +90,7 @@ impl Unique {
                 run_start = r.end;
             } else {
                 kept += 1;
+                kept_key(r, r.end - start);
             }
             start = r.end;
         }

@@ -1,0 +1,425 @@
+//! A shard's keys part (`-o`'s name + `.keys`, then `.part-I-of-N`): what `merge` needs to settle
+//! `clean --dedup` and `positions --unique` across shards, one entry per game or position in
+//! the order the shard read them. Binary, little-endian: a header line
+//! (`pgnkit keys 1 clean game\n`, `pgnkit keys 1 positions unique\n`), then entries.
+//!
+//! `clean`: an input entry (`I`, its name) where each input starts, and a game entry (`G`) per
+//! game the dedup rule compared (every game written or set aside as a duplicate): its number,
+//! line and offset, its identity (moves key, players, date, result), the shard's verdict, where
+//! it lies (or would lie) in the output, duplicates and report parts, and what `merge` needs to
+//! turn the verdict over: the game as read (a written game, with `--duplicates`) or its text,
+//! repairs and report records (a duplicate). About 160 bytes a game beyond those copies.
+//!
+//! `positions`: an input entry (`I`) where each input starts, and per position written (`P`)
+//! its Zobrist key, the packed position and the length of its record: 50 bytes a standard
+//! position.
+
+use std::io::{self, Read};
+use std::ops::Range;
+
+use crate::chess::PackedKey;
+use crate::jobs::clean::Rule;
+use crate::jobs::clean::dedup::{Date, DedupKey, Identity, Name, Occasion, Who};
+use crate::pgn::GameResult;
+
+/// The header of a `clean` keys part under `rule`.
+pub fn clean_header(rule: Rule) -> Vec<u8> {
+    format!("pgnkit keys 1 clean {}\n", rule.name()).into_bytes()
+}
+
+/// The header of a `positions --unique` keys part.
+pub const POSITIONS_HEADER: &[u8] = b"pgnkit keys 1 positions unique\n";
+
+/// The shard's verdict on a game, and what `merge` needs to turn it over.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameEntry {
+    /// The shard's input it is in (0: the first the shard read).
+    pub input: u32,
+    /// Its number in that input (1-based), line and byte offset.
+    pub game: u64,
+    /// Its line.
+    pub line: u64,
+    /// Its offset.
+    pub offset: u64,
+    /// Its identity.
+    pub id: Option<Identity>,
+    /// `Some((input, game))`: the shard set it aside as a repeat of that game of its own.
+    pub of: Option<(u32, u64)>,
+    /// Where it is (or would be) in the output part.
+    pub out: Range<u64>,
+    /// ... in the duplicates part.
+    pub dup: Range<u64>,
+    /// ... in the report part (its records).
+    pub report: Range<u64>,
+    /// Kept broken (written as its valid prefix).
+    pub broken: bool,
+    /// The names of the counts of its repairs, one per repair.
+    pub repairs: Vec<String>,
+    /// Written: the game as read (with a duplicates part). Duplicate: empty.
+    pub verbatim: Vec<u8>,
+    /// Duplicate: its text as it would be written. Written: empty.
+    pub text: Vec<u8>,
+    /// Duplicate: the report records it would have written. Written: empty.
+    pub records: Vec<u8>,
+}
+
+fn bytes(out: &mut Vec<u8>, b: &[u8]) {
+    out.extend_from_slice(&(b.len() as u64).to_le_bytes());
+    out.extend_from_slice(b);
+}
+
+fn range(out: &mut Vec<u8>, r: &Range<u64>) {
+    out.extend_from_slice(&r.start.to_le_bytes());
+    out.extend_from_slice(&r.end.to_le_bytes());
+}
+
+/// Appends an input entry to `out`.
+pub fn put_input(out: &mut Vec<u8>, name: &str) {
+    out.push(b'I');
+    bytes(out, name.as_bytes());
+}
+
+/// Appends a game entry to `out`.
+pub fn put_game(out: &mut Vec<u8>, g: &GameEntry) {
+    out.push(b'G');
+    out.extend_from_slice(&g.input.to_le_bytes());
+    for n in [g.game, g.line, g.offset] {
+        out.extend_from_slice(&n.to_le_bytes());
+    }
+    let id = g.id.unwrap_or(Identity {
+        key: DedupKey([0; 3]),
+        who: Who::default(),
+        occasion: Occasion::default(),
+    });
+    let words = id.key.0.iter().chain(id.who.players.iter().flat_map(|n| n.0.iter()));
+    for w in words {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out.extend_from_slice(&id.who.date.year.to_le_bytes());
+    out.extend_from_slice(&[id.who.date.month, id.who.date.day, id.who.result as u8]);
+    match g.of {
+        Some((input, game)) => {
+            out.push(1);
+            out.extend_from_slice(&input.to_le_bytes());
+            out.extend_from_slice(&game.to_le_bytes());
+        }
+        None => out.push(0),
+    }
+    for r in [&g.out, &g.dup, &g.report] {
+        range(out, r);
+    }
+    out.push(g.broken as u8);
+    out.extend_from_slice(&(g.repairs.len() as u32).to_le_bytes());
+    for r in &g.repairs {
+        bytes(out, r.as_bytes());
+    }
+    for b in [&g.verbatim, &g.text, &g.records] {
+        bytes(out, b);
+    }
+}
+
+/// Appends a position entry to `out`: the record of `len` bytes written for the position
+/// (`hash`, `key`).
+pub fn put_position(out: &mut Vec<u8>, hash: u64, key: &PackedKey, len: usize) {
+    out.push(b'P');
+    out.extend_from_slice(&hash.to_le_bytes());
+    let words: &[u64] = match key {
+        PackedKey::Compact(k) => {
+            out.push(0);
+            k
+        }
+        PackedKey::Wide(k) => {
+            out.push(1);
+            &k[..]
+        }
+    };
+    for w in words {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out.extend_from_slice(&(len as u64).to_le_bytes());
+}
+
+/// An entry of a `clean` keys part.
+#[derive(Debug, PartialEq, Eq)]
+pub enum CleanEntry {
+    /// The shard starts reading an input of this name.
+    Input(String),
+    /// A game the rule compared.
+    Game(Box<GameEntry>),
+}
+
+/// An entry of a `positions` keys part.
+#[derive(Debug, PartialEq, Eq)]
+pub enum PositionEntry {
+    /// The shard starts reading an input of this name.
+    Input(String),
+    /// A position written: its Zobrist key, the position, its record's length.
+    Position {
+        /// Zobrist key.
+        hash: u64,
+        /// The position.
+        key: PackedKey,
+        /// Bytes of its record.
+        len: u64,
+    },
+}
+
+/// Reads a keys part's entries from `r`.
+pub struct KeysReader<R> {
+    r: R,
+}
+
+fn bad(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, format!("not a keys part of this pgnkit ({what})"))
+}
+
+impl<R: Read> KeysReader<R> {
+    /// Reads the header line ([`clean_header`], [`POSITIONS_HEADER`]): the reader, and the
+    /// header's words after `pgnkit keys 1` (`clean game`, `positions unique`).
+    pub fn new(mut r: R) -> io::Result<(KeysReader<R>, String)> {
+        let mut header = Vec::new();
+        let mut b = [0u8; 1];
+        while header.len() < 64 {
+            r.read_exact(&mut b).map_err(|_| bad("no header"))?;
+            if b[0] == b'\n' {
+                let text = String::from_utf8_lossy(&header).into_owned();
+                let Some(words) = text.strip_prefix("pgnkit keys 1 ") else {
+                    return Err(bad(&format!("its header is {text:?}")));
+                };
+                return Ok((KeysReader { r }, words.to_string()));
+            }
+            header.push(b[0]);
+        }
+        Err(bad("no header"))
+    }
+
+    /// The reader behind, to drain it.
+    pub fn into_inner(self) -> R {
+        self.r
+    }
+
+    /// The next byte, `None` at the end.
+    fn tag(&mut self) -> io::Result<Option<u8>> {
+        let mut b = [0u8; 1];
+        loop {
+            match self.r.read(&mut b) {
+                Ok(0) => return Ok(None),
+                Ok(_) => return Ok(Some(b[0])),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    fn array<const N: usize>(&mut self) -> io::Result<[u8; N]> {
+        let mut b = [0u8; N];
+        self.r.read_exact(&mut b).map_err(|_| bad("cut short"))?;
+        Ok(b)
+    }
+
+    fn u8(&mut self) -> io::Result<u8> {
+        Ok(self.array::<1>()?[0])
+    }
+
+    fn u32(&mut self) -> io::Result<u32> {
+        Ok(u32::from_le_bytes(self.array()?))
+    }
+
+    fn u64(&mut self) -> io::Result<u64> {
+        Ok(u64::from_le_bytes(self.array()?))
+    }
+
+    fn range(&mut self) -> io::Result<Range<u64>> {
+        Ok(self.u64()?..self.u64()?)
+    }
+
+    fn bytes(&mut self) -> io::Result<Vec<u8>> {
+        let len = self.u64()?;
+        let mut v = Vec::new();
+        (&mut self.r).take(len).read_to_end(&mut v)?;
+        if v.len() as u64 != len {
+            return Err(bad("cut short"));
+        }
+        Ok(v)
+    }
+
+    /// The next entry of a `clean` keys part; `None` at its end.
+    pub fn clean(&mut self) -> io::Result<Option<CleanEntry>> {
+        match self.tag()? {
+            None => Ok(None),
+            Some(b'I') => {
+                let name = String::from_utf8(self.bytes()?).map_err(|_| bad("a name not UTF-8"))?;
+                Ok(Some(CleanEntry::Input(name)))
+            }
+            Some(b'G') => {
+                let input = self.u32()?;
+                let (game, line, offset) = (self.u64()?, self.u64()?, self.u64()?);
+                let mut words = [0u32; 11];
+                for w in &mut words {
+                    *w = self.u32()?;
+                }
+                let year = u16::from_le_bytes(self.array()?);
+                let [month, day, result] = self.array()?;
+                let result = match result {
+                    0 => GameResult::WhiteWins,
+                    1 => GameResult::BlackWins,
+                    2 => GameResult::Draw,
+                    3 => GameResult::Unknown,
+                    _ => return Err(bad("a result")),
+                };
+                let name = |at: usize| Name([words[at], words[at + 1], words[at + 2], words[at + 3]]);
+                let who = Who { players: [name(3), name(7)], date: Date { year, month, day }, result };
+                let key = DedupKey([words[0], words[1], words[2]]);
+                let id = Some(Identity { key, who, occasion: Occasion::default() });
+                let of = match self.u8()? {
+                    0 => None,
+                    _ => Some((self.u32()?, self.u64()?)),
+                };
+                let (out, dup, report) = (self.range()?, self.range()?, self.range()?);
+                let broken = self.u8()? != 0;
+                let n = self.u32()?;
+                let repairs = (0..n)
+                    .map(|_| String::from_utf8(self.bytes()?).map_err(|_| bad("a repair")))
+                    .collect::<io::Result<_>>()?;
+                let (verbatim, text, records) = (self.bytes()?, self.bytes()?, self.bytes()?);
+                Ok(Some(CleanEntry::Game(Box::new(GameEntry {
+                    input,
+                    game,
+                    line,
+                    offset,
+                    id,
+                    of,
+                    out,
+                    dup,
+                    report,
+                    broken,
+                    repairs,
+                    verbatim,
+                    text,
+                    records,
+                }))))
+            }
+            Some(t) => Err(bad(&format!("an entry tagged {t}"))),
+        }
+    }
+
+    /// The next entry of a `positions` keys part; `None` at its end.
+    pub fn position(&mut self) -> io::Result<Option<PositionEntry>> {
+        match self.tag()? {
+            None => Ok(None),
+            Some(b'I') => {
+                let name = String::from_utf8(self.bytes()?).map_err(|_| bad("a name not UTF-8"))?;
+                Ok(Some(PositionEntry::Input(name)))
+            }
+            Some(b'P') => {
+                let hash = self.u64()?;
+                let key = match self.u8()? {
+                    0 => {
+                        let mut k = [0u64; 4];
+                        for w in &mut k {
+                            *w = self.u64()?;
+                        }
+                        PackedKey::Compact(k)
+                    }
+                    1 => {
+                        let mut k = Box::new([0u64; 12]);
+                        for w in k.iter_mut() {
+                            *w = self.u64()?;
+                        }
+                        PackedKey::Wide(k)
+                    }
+                    _ => return Err(bad("a packed position")),
+                };
+                Ok(Some(PositionEntry::Position { hash, key, len: self.u64()? }))
+            }
+            Some(t) => Err(bad(&format!("an entry tagged {t}"))),
+        }
+    }
+}
+
+/// A reader that hashes (XXH3-128) and counts every byte read through it.
+pub struct Hashing<R> {
+    inner: R,
+    hasher: xxhash_rust::xxh3::Xxh3,
+    len: u64,
+}
+
+impl<R: Read> Hashing<R> {
+    /// Hashes what `inner` yields.
+    pub fn new(inner: R) -> Hashing<R> {
+        Hashing { inner, hasher: xxhash_rust::xxh3::Xxh3::new(), len: 0 }
+    }
+
+    /// Reads `inner` to its end, and gives its length and digest (as
+    /// [`super::manifest::digest`] gives them).
+    pub fn finish(mut self) -> io::Result<(u64, String)> {
+        io::copy(&mut self, &mut io::sink())?;
+        Ok((self.len, format!("{:032x}", self.hasher.digest128())))
+    }
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_read_back() {
+        let id = Identity {
+            key: DedupKey([1, 2, 3]),
+            who: Who {
+                players: [Name::of("Nigel Short"), Name::of("Kasparov, G.")],
+                date: Date::of("1983.07.??"),
+                result: GameResult::Draw,
+            },
+            occasion: Occasion::default(),
+        };
+        let game = GameEntry {
+            input: 2,
+            game: 7,
+            line: 90,
+            offset: 1234,
+            id: Some(id),
+            of: Some((1, 3)),
+            out: 5..5,
+            dup: 10..40,
+            report: 3..9,
+            broken: true,
+            repairs: vec!["repaired_san".into()],
+            verbatim: Vec::new(),
+            text: b"[Event \"?\"]\n\n*\n\n".to_vec(),
+            records: b"{}\n".to_vec(),
+        };
+        let header = clean_header(Rule::Game);
+        let mut bytes = header.clone();
+        put_input(&mut bytes, "a.pgn");
+        put_game(&mut bytes, &game);
+        let (mut r, words) = KeysReader::new(&bytes[..]).expect("header");
+        assert_eq!(words, "clean game");
+        assert_eq!(r.clean().expect("input"), Some(CleanEntry::Input("a.pgn".into())));
+        assert_eq!(r.clean().expect("game"), Some(CleanEntry::Game(Box::new(game))));
+        assert_eq!(r.clean().expect("end"), None);
+        assert!(KeysReader::new(&b"pgnkit keys 2 clean game\n"[..]).is_err(), "another format");
+        let (mut cut, _) = KeysReader::new(&bytes[..bytes.len() - 1]).expect("header");
+        cut.clean().expect("input");
+        assert!(cut.clean().is_err(), "cut short");
+
+        let mut p = POSITIONS_HEADER.to_vec();
+        let key = PackedKey::of(&crate::chess::Position::default());
+        put_position(&mut p, 99, &key, 57);
+        let (mut r, words) = KeysReader::new(&p[..]).expect("header");
+        assert_eq!(words, "positions unique");
+        assert_eq!(r.position().expect("position"), Some(PositionEntry::Position { hash: 99, key, len: 57 }));
+        assert_eq!(r.position().expect("end"), None);
+        let (mut cut, _) = KeysReader::new(&p[..p.len() - 3]).expect("header");
+        assert!(cut.position().is_err(), "cut short");
+    }
+}

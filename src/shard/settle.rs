@@ -1,0 +1,412 @@
+//! `merge` of shards that ran `clean --dedup` or `positions --unique`: each shard removed the
+//! repeats among its own games (positions), and recorded in its keys part ([`super::keys`]) what
+//! it compared. Settling replays those keys in shard order through the set one run keeps (the
+//! same [`Seen`] or [`Unique`], so the same bounded memory), and notes each game whose verdict
+//! one run gives otherwise: written by its shard but a repeat of an earlier shard's game (it
+//! moves to the duplicates, its records become a `duplicate` record), set aside by its shard
+//! but first in the run (the same-game rule is not transitive: it moves back), or a repeat of
+//! another game than its shard named (its record names the run's). The shards' ledgers are
+//! adjusted; the parts are then copied with those games cut out or put in ([`Settled::copy`]).
+
+use std::fs::File;
+use std::io::{self, BufReader, Read, Write};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use crate::jobs::clean::Rule;
+use crate::jobs::clean::dedup::Seen;
+use crate::jobs::clean::sink::duplicate_record;
+use crate::jobs::positions::Unique;
+use crate::pipeline::counter::Counter;
+use crate::pipeline::stats::Stats;
+
+use super::keys::{CleanEntry, GameEntry, Hashing, KeysReader, PositionEntry};
+use super::manifest::Manifest;
+
+/// The role of a keys part in a manifest.
+pub const KEYS: &str = "keys";
+
+/// What becomes of a game of a shard.
+#[derive(Clone, Copy, Debug)]
+enum Turn {
+    /// Written by the shard, a repeat in the run of the game with this ordinal.
+    ToDuplicate(u64),
+    /// Set aside by the shard, first in the run.
+    ToWritten,
+    /// Set aside by the shard, a repeat in the run of the game with this ordinal.
+    Of(u64),
+}
+
+/// The games of one shard whose verdict changes.
+#[derive(Default)]
+struct Shard {
+    /// Its keys part.
+    keys: PathBuf,
+    /// `clean`: game entries (numbered from 0 in the keys part) and what becomes of them.
+    turns: Vec<(u64, Turn)>,
+    /// `positions`: the positions (numbered from 0) one run does not write, one bit each.
+    dropped: Vec<u64>,
+    any_dropped: bool,
+    /// The run's inputs it read, in order.
+    local: Vec<usize>,
+}
+
+/// The changes settling found, by shard (in index order).
+pub struct Settled {
+    /// `clean`: the rule; `None` for `positions`.
+    rule: Option<Rule>,
+    shards: Vec<Shard>,
+    /// Each input's name (as the shards' reports give it) and its first game's ordinal over the run.
+    inputs: Vec<(String, u64)>,
+}
+
+/// The keys part of a shard's manifest, beside `manifest`.
+fn keys_part(manifest: &Path, m: &Manifest) -> Option<(PathBuf, u64, String)> {
+    let part = m.parts.iter().find(|p| p.role == KEYS)?;
+    let dir = manifest.parent().map(Path::to_path_buf).unwrap_or_default();
+    Some((dir.join(&part.file), part.size, part.digest.clone()))
+}
+
+/// Adds `delta` to `counter` in `stats`; `clean`'s counts drop out at 0, as one run never adds
+/// them at 0 (`positions_written` stays: one run adds it for every chunk).
+fn shift(stats: &mut Stats, counter: Counter, delta: i64) {
+    match stats.counts.iter().position(|&(c, _)| c == counter) {
+        Some(i) => {
+            let n = stats.counts[i].1.saturating_add_signed(delta);
+            if n == 0 && counter != Counter::PositionsWritten {
+                stats.counts.remove(i);
+            } else {
+                stats.counts[i].1 = n;
+            }
+        }
+        None if delta > 0 => stats.counts.push((counter, delta as u64)),
+        None => {}
+    }
+}
+
+/// The counts that change when game `g` turns from written to duplicate (`sign` 1) or back (-1).
+fn turn_counts(stats: &mut Stats, g: &GameEntry, sign: i64) {
+    shift(stats, Counter::Written, -sign);
+    shift(stats, Counter::Duplicates, sign);
+    if g.broken {
+        shift(stats, Counter::KeptBroken, -sign);
+    }
+    for r in &g.repairs {
+        if let Some(c) = Counter::from_name(r) {
+            shift(stats, c, -sign);
+        }
+    }
+}
+
+/// Opens a keys part for reading, hashed as it is read.
+fn open(path: &Path) -> io::Result<(KeysReader<Hashing<BufReader<File>>>, String)> {
+    KeysReader::new(Hashing::new(BufReader::with_capacity(1 << 20, File::open(path)?)))
+}
+
+/// Settles the shards of `list` (sorted by index) when they wrote keys parts, adjusting their
+/// ledgers; `None` when they did not. The error names each problem.
+pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Vec<String>> {
+    if !list.iter().any(|(p, m)| keys_part(p, m).is_some()) {
+        return Ok(None);
+    }
+    let count = list[0].1.inputs.len();
+    let mut firsts = vec![0u64; count];
+    for (_, m) in list.iter() {
+        for r in &m.ranges {
+            if let Some(f) = firsts.get_mut(r.input + 1) {
+                *f += r.games;
+            }
+        }
+    }
+    for k in 1..count {
+        firsts[k] += firsts[k - 1];
+    }
+    let mut settled = Settled {
+        rule: None,
+        shards: Vec::new(),
+        inputs: firsts.into_iter().map(|f| (String::new(), f)).collect(),
+    };
+    let mut seen: Option<Seen> = None;
+    let mut unique: Option<Unique> = None;
+    let mut read = 0u64;
+    let mut problems = Vec::new();
+    for (path, m) in list.iter_mut() {
+        let Some((keys, size, digest)) = keys_part(path, m) else {
+            problems.push(format!("{}: shard {} wrote no keys part: rerun it", path.display(), m.spec));
+            continue;
+        };
+        let rerun = |what: String| {
+            format!("{}: shard {}'s {what}: rerun shard {}", keys.display(), m.spec, m.spec.index)
+        };
+        let mut shard = Shard { keys: keys.clone(), ..Shard::default() };
+        let mut local = Vec::new();
+        let result = (|| -> Result<(), String> {
+            let (mut r, words) = open(&keys).map_err(|e| rerun(format!("keys part: {e}")))?;
+            let input = |local: &Vec<usize>, j: u32| {
+                local
+                    .get(j as usize)
+                    .copied()
+                    .ok_or_else(|| rerun("keys part names an input it did not read".into()))
+            };
+            if let Some(rule) = words.strip_prefix("clean ") {
+                let rule = [Rule::Game, Rule::Moves]
+                    .into_iter()
+                    .find(|r| r.name() == rule)
+                    .ok_or_else(|| rerun(format!("keys part has the rule {rule:?}")))?;
+                settled.rule = Some(rule);
+                let seen = seen.get_or_insert_with(|| Seen::new(rule));
+                let mut at = 0u64;
+                while let Some(entry) = r.clean().map_err(|e| rerun(format!("keys part: {e}")))? {
+                    let g = match entry {
+                        CleanEntry::Input(name) => {
+                            let k = m.ranges.get(local.len()).map(|r| r.input);
+                            let k =
+                                k.ok_or_else(|| rerun("keys part names more inputs than it read".into()))?;
+                            settled.inputs[k].0 = name;
+                            local.push(k);
+                            continue;
+                        }
+                        CleanEntry::Game(g) => g,
+                    };
+                    let ordinal = settled.inputs[input(&local, g.input)?].1 + g.game.saturating_sub(1);
+                    if ordinal < read {
+                        return Err(rerun("keys part is not in the order of the games".into()));
+                    }
+                    while read < ordinal {
+                        seen.skip().map_err(|e| e.to_string())?;
+                        read += 1;
+                    }
+                    let id = g.id.ok_or_else(|| rerun("keys part has a game without its key".into()))?;
+                    let found = seen.insert(&id).map_err(|e| e.to_string())?;
+                    read += 1;
+                    let of = found.map(|e| seen.first_game(e));
+                    let turn = match (g.of, of) {
+                        (None, None) => None,
+                        (None, Some(of)) => Some(Turn::ToDuplicate(of)),
+                        (Some(_), None) => Some(Turn::ToWritten),
+                        (Some((i, n)), Some(of)) => {
+                            let shard_of = settled.inputs[input(&local, i)?].1 + n.saturating_sub(1);
+                            (shard_of != of).then_some(Turn::Of(of))
+                        }
+                    };
+                    let sign = match turn {
+                        Some(Turn::ToDuplicate(_)) => 1,
+                        Some(Turn::ToWritten) => -1,
+                        _ => 0,
+                    };
+                    if sign != 0 {
+                        turn_counts(&mut m.stats, &g, sign);
+                        if let Some(range) = m.ranges.get_mut(g.input as usize) {
+                            turn_counts(&mut range.stats, &g, sign);
+                        }
+                    }
+                    if let Some(t) = turn {
+                        shard.turns.push((at, t));
+                    }
+                    at += 1;
+                }
+            } else if words == "positions unique" {
+                let unique = unique.get_or_insert_with(Unique::new);
+                let (mut at, mut input_at) = (0u64, None::<usize>);
+                while let Some(entry) = r.position().map_err(|e| rerun(format!("keys part: {e}")))? {
+                    match entry {
+                        PositionEntry::Input(_) => {
+                            input_at = Some(input_at.map_or(0, |j| j + 1));
+                        }
+                        PositionEntry::Position { hash, key, .. } => {
+                            if shard.dropped.len() as u64 <= at / 64 {
+                                shard.dropped.push(0);
+                            }
+                            if !unique.insert(hash, &key) {
+                                shard.dropped[(at / 64) as usize] |= 1 << (at % 64);
+                                shard.any_dropped = true;
+                                shift(&mut m.stats, Counter::PositionsWritten, -1);
+                                if let Some(range) = input_at.and_then(|j| m.ranges.get_mut(j)) {
+                                    shift(&mut range.stats, Counter::PositionsWritten, -1);
+                                }
+                            }
+                            at += 1;
+                        }
+                    }
+                }
+            } else {
+                return Err(rerun(format!("keys part is of {words:?}, which this pgnkit does not write")));
+            }
+            let (len, hash) = r.into_inner().finish().map_err(|e| rerun(format!("keys part: {e}")))?;
+            if len != size || hash != digest {
+                return Err(rerun(format!(
+                    "keys part changed since it was written ({len} bytes, the manifest says {size})"
+                )));
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            // A keys part that does not read is most likely one that changed: say so.
+            let changed = File::open(&keys)
+                .and_then(|mut f| super::manifest::digest(&mut f))
+                .is_ok_and(|(len, hash)| len != size || hash != digest);
+            problems.push(if changed {
+                rerun(format!("keys part changed since it was written (the manifest says {size} bytes)"))
+            } else {
+                e
+            });
+        }
+        shard.local = local;
+        settled.shards.push(shard);
+    }
+    if problems.is_empty() { Ok(Some(settled)) } else { Err(problems) }
+}
+
+/// A reader of the decompressed bytes of a part named (compressed) as `target`, and the
+/// hashing reader of its file bytes beneath.
+fn decoded<'a>(raw: &'a mut Hashing<BufReader<File>>, target: &Path) -> io::Result<Box<dyn Read + 'a>> {
+    Ok(match target.extension().and_then(|e| e.to_str()) {
+        Some("zst") => Box::new(zstd::stream::read::Decoder::new(raw)?),
+        Some("gz") => Box::new(flate2::read::MultiGzDecoder::new(raw)),
+        _ => Box::new(raw),
+    })
+}
+
+/// An encoder to `out` as `target`'s name says, and how to end it.
+enum Encoded<'a> {
+    Plain(&'a mut dyn Write),
+    Zstd(zstd::stream::write::Encoder<'static, &'a mut dyn Write>),
+    Gzip(flate2::write::GzEncoder<&'a mut dyn Write>),
+}
+
+impl<'a> Encoded<'a> {
+    fn new(out: &'a mut dyn Write, target: &Path) -> io::Result<Encoded<'a>> {
+        Ok(match target.extension().and_then(|e| e.to_str()) {
+            Some("zst") => Encoded::Zstd(zstd::stream::write::Encoder::new(out, 3)?),
+            Some("gz") => Encoded::Gzip(flate2::write::GzEncoder::new(out, flate2::Compression::default())),
+            _ => Encoded::Plain(out),
+        })
+    }
+
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Encoded::Plain(w) => w,
+            Encoded::Zstd(w) => w,
+            Encoded::Gzip(w) => w,
+        }
+    }
+
+    fn finish(self) -> io::Result<()> {
+        match self {
+            Encoded::Plain(_) => Ok(()),
+            Encoded::Zstd(w) => w.finish().map(drop),
+            Encoded::Gzip(w) => w.finish().map(drop),
+        }
+    }
+}
+
+/// Copies `n` bytes of `from` to `to`; too few is an error.
+fn exactly(from: &mut dyn Read, to: &mut dyn Write, n: u64) -> io::Result<()> {
+    let copied = io::copy(&mut from.take(n), to)?;
+    if copied != n {
+        return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the part is shorter than its keys say"));
+    }
+    Ok(())
+}
+
+impl Settled {
+    /// Whether shard `k`'s part of `role` is copied otherwise than as it is.
+    pub fn edits(&self, k: usize, role: &str) -> bool {
+        let Some(s) = self.shards.get(k) else { return false };
+        match (self.rule, role) {
+            (Some(_), "output" | "duplicates" | "report") => !s.turns.is_empty(),
+            (None, "output") => s.any_dropped,
+            _ => false,
+        }
+    }
+
+    /// The input and game number of the game with ordinal `of` over the run.
+    fn locate(&self, of: u64) -> (&str, u64) {
+        let i = self.inputs.partition_point(|&(_, first)| first <= of).saturating_sub(1);
+        (&self.inputs[i].0, of - self.inputs[i].1 + 1)
+    }
+
+    /// The `duplicate` record of game `g` (its shard's inputs `local`), a repeat of `of`.
+    fn record(&self, g: &GameEntry, local: &[usize], of: u64) -> Vec<u8> {
+        let rule = self.rule.map_or("", Rule::name);
+        let file = local.get(g.input as usize).map_or("", |&k| self.inputs[k].0.as_str());
+        let record = duplicate_record(rule, self.locate(of), file, g.game, g.line, g.offset);
+        format!("{record}\n").into_bytes()
+    }
+
+    /// Copies shard `k`'s part `part` of `role` (compressed as `target` says) to `out` as one
+    /// run writes it: the games whose verdict turned cut out or put in. Its file's length and
+    /// digest, as [`super::manifest::digest`] gives them.
+    pub fn copy(
+        &self,
+        k: usize,
+        role: &str,
+        part: &Path,
+        target: &Path,
+        out: &mut dyn Write,
+    ) -> io::Result<(u64, String)> {
+        let shard = &self.shards[k];
+        let mut raw = Hashing::new(BufReader::with_capacity(1 << 20, File::open(part)?));
+        {
+            let mut from = decoded(&mut raw, target)?;
+            let mut to = Encoded::new(out, target)?;
+            let mut pos = 0u64;
+            let mut edit = |range: Range<u64>, with: &[u8], from: &mut dyn Read, to: &mut dyn Write| {
+                if range.start < pos {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "the keys part's places go backwards",
+                    ));
+                }
+                exactly(from, to, range.start - pos)?;
+                to.write_all(with)?;
+                exactly(from, &mut io::sink(), range.end - range.start)?;
+                pos = range.end;
+                Ok(())
+            };
+            let (mut keys, _) = open(&shard.keys)?;
+            if self.rule.is_some() {
+                let mut turns = shard.turns.iter().peekable();
+                let (mut at, local) = (0u64, &shard.local);
+                while let Some(&&(next, turn)) = turns.peek() {
+                    let g = match keys.clean()? {
+                        Some(CleanEntry::Input(_)) => continue,
+                        Some(CleanEntry::Game(g)) => g,
+                        None => break,
+                    };
+                    at += 1;
+                    if at - 1 != next {
+                        continue;
+                    }
+                    turns.next();
+                    let change = match (role, turn) {
+                        ("output", Turn::ToDuplicate(_)) => Some((g.out.clone(), Vec::new())),
+                        ("output", Turn::ToWritten) => Some((g.out.clone(), g.text.clone())),
+                        ("duplicates", Turn::ToDuplicate(_)) => Some((g.dup.clone(), g.verbatim.clone())),
+                        ("duplicates", Turn::ToWritten) => Some((g.dup.clone(), Vec::new())),
+                        ("report", Turn::ToDuplicate(of) | Turn::Of(of)) => {
+                            Some((g.report.clone(), self.record(&g, local, of)))
+                        }
+                        ("report", Turn::ToWritten) => Some((g.report.clone(), g.records.clone())),
+                        _ => None,
+                    };
+                    if let Some((range, with)) = change {
+                        edit(range, &with, &mut from, to.writer())?;
+                    }
+                }
+            } else {
+                let (mut at, mut start) = (0u64, 0u64);
+                while let Some(entry) = keys.position()? {
+                    let PositionEntry::Position { len, .. } = entry else { continue };
+                    if shard.dropped[(at / 64) as usize] & (1 << (at % 64)) != 0 {
+                        edit(start..start + len, b"", &mut from, to.writer())?;
+                    }
+                    (at, start) = (at + 1, start + len);
+                }
+            }
+            io::copy(&mut from, to.writer())?;
+            to.finish()?;
+        }
+        raw.finish()
+    }
+}

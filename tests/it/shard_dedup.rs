@@ -1,0 +1,155 @@
+//! `clean --dedup` and `positions --unique` under `--shard`: each shard sets aside the repeats
+//! among its own games (positions) and writes a keys part; `merge` settles the repeats that lie
+//! in different shards. Merged, the outputs, duplicates and reports are one run's, byte for
+//! byte, over fixtures whose repeats cross shards, the fixtures, and shared collections.
+
+use std::path::{Path, PathBuf};
+
+use crate::shard::{code_and_err, fixture_inputs, merge_fails, path, read, same_as_one_run};
+use crate::util::{fixture, run, shared_data, stderr, temp_dir};
+
+const COUNTS: [u64; 3] = [2, 3, 5];
+
+/// The fixture whose repeats lie in different shards, and the fixtures after it.
+fn inputs() -> Vec<PathBuf> {
+    let mut inputs = vec![fixture("shard/cross_dedup.pgn")];
+    inputs.extend(fixture_inputs());
+    inputs
+}
+
+#[test]
+fn clean_dedup_shards_merge_to_one_run() {
+    let outputs = [
+        ("-o", "out.pgn"),
+        ("--duplicates", "dups.pgn"),
+        ("--rejects", "rej.pgn"),
+        ("--report", "report.jsonl"),
+    ];
+    let cross = [fixture("shard/cross_dedup.pgn")];
+    for rule in ["--dedup", "--dedup=moves"] {
+        let name = format!("dedup-{}", rule.trim_start_matches("--"));
+        same_as_one_run(&format!("{name}-cross"), &["clean", rule], &cross, &outputs, &COUNTS, &["1"]);
+        same_as_one_run(&name, &["clean", rule], &inputs(), &outputs, &COUNTS, &["1", "2"]);
+    }
+    // Without a duplicates file, and compressed outputs.
+    let outputs = [("-o", "out.pgn.zst"), ("--report", "report.jsonl")];
+    same_as_one_run(
+        "dedup-report",
+        &["clean", "--dedup", "--keep-broken"],
+        &inputs(),
+        &outputs,
+        &[3],
+        &["2"],
+    );
+    let outputs = [("-o", "out.pgn.gz"), ("--duplicates", "dups.pgn.zst")];
+    same_as_one_run("dedup-compressed", &["clean", "--dedup"], &inputs(), &outputs, &[2, 5], &["2"]);
+}
+
+/// Runs `clean --dedup` as `n` shards of `input` in `dir`; the manifests.
+fn dedup_shards(dir: &Path, input: &Path, n: u64) -> Vec<PathBuf> {
+    let out = dir.join("out.pgn");
+    (0..n)
+        .map(|i| {
+            let spec = format!("{i}/{n}");
+            let (dups, report) = (dir.join("dups.pgn"), dir.join("r.jsonl"));
+            let args = ["clean", "-q", "--dedup", "--shard", &spec, "-o", path(&out)];
+            let mut args = args.to_vec();
+            args.extend(["--duplicates", path(&dups), "--report", path(&report), path(input)]);
+            let o = run(&args);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            let spec = pgnkit::shard::Spec::new(i, n).expect("spec");
+            pgnkit::shard::manifest_path(&pgnkit::shard::part_path(&out, None, spec))
+        })
+        .collect()
+}
+
+/// The fixture's repeats do cross the two shards: merge moves games both ways and renames the
+/// game a repeat repeats; a changed or missing keys part is named, nothing written.
+#[test]
+fn merge_settles_repeats_in_other_shards() {
+    let dir = temp_dir("shard-dedup-settle");
+    let set = dedup_shards(&dir, &fixture("shard/cross_dedup.pgn"), 2);
+    let part = |name: &str, i: u64| {
+        let spec = pgnkit::shard::Spec::new(i, 2).expect("spec");
+        String::from_utf8(read(&pgnkit::shard::part_path(&dir.join(name), None, spec))).expect("UTF-8")
+    };
+    let (out0, out1) = (part("out.pgn", 0), part("out.pgn", 1));
+    assert!(out0.contains("1983.07.??") && !out0.contains("1983.08.??"), "the first shard: {out0}");
+    assert!(out1.contains("1983.??.??") && !out1.contains("1983.08.??"), "the second shard: {out1}");
+    let o = run(&["merge", "-q", path(&set[0]), path(&set[1])]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = |name: &str| String::from_utf8(read(&dir.join(name))).expect("UTF-8");
+    let (out, dups) = (text("out.pgn"), text("dups.pgn"));
+    // Written once, by the first shard; set aside by the second, first in the run; first in
+    // the second, a repeat in the run.
+    assert!(out.contains("1983.07.??") && out.contains("1983.08.??") && !out.contains("1983.??.??"), "{out}");
+    assert!(dups.contains("1983.??.??") && !dups.contains("1983.08.??"), "{dups}");
+    let report = text("r.jsonl");
+    let of: Vec<(u64, u64)> = report
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|r| r["type"] == "duplicate")
+        .map(|r| (r["data"]["game"].as_u64().unwrap_or(0), r["data"]["of"]["game"].as_u64().unwrap_or(0)))
+        .collect();
+    assert_eq!(of, [(3, 2), (5, 4), (6, 2), (7, 1)], "{report}");
+    for f in ["out.pgn", "dups.pgn", "r.jsonl"] {
+        std::fs::remove_file(dir.join(f)).expect("rm");
+    }
+    // A keys part changed, or gone.
+    let keys = dir.join("out.pgn.keys.part-1-of-2");
+    let bytes = std::fs::read(&keys).expect("keys part");
+    let mut changed = bytes.clone();
+    let last = changed.len() - 1;
+    changed[last] ^= 1;
+    std::fs::write(&keys, &changed).expect("write");
+    merge_fails(&dir, &set, "shard 1/2's keys part changed");
+    std::fs::remove_file(&keys).expect("rm");
+    merge_fails(&dir, &set, "rerun shard 1");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn dedup_prefix_is_not_sharded() {
+    let dir = temp_dir("shard-dedup-prefix");
+    let input = fixture("shard/cross_dedup.pgn");
+    let out = dir.join("out.pgn");
+    let (code, err) =
+        code_and_err(&["clean", "--dedup=prefix", "--shard", "0/2", path(&input), "-o", path(&out)]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--dedup=prefix keeps the longest record"), "{err}");
+    assert!(std::fs::read_dir(&dir).expect("dir").next().is_none(), "nothing written");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn positions_unique_shards_merge_to_one_run() {
+    let inputs = inputs();
+    for format in ["fen", "epd", "jsonl"] {
+        let args = ["positions", "--unique", "--format", format];
+        same_as_one_run(&format!("unique-{format}"), &args, &inputs, &[("-o", "pos")], &COUNTS, &["1", "2"]);
+    }
+    let args = ["positions", "--unique", "--format", "csv", "--tags", "White,Black", "--min-ply", "4"];
+    same_as_one_run("unique-csv", &args, &inputs, &[("-o", "pos.csv.zst")], &COUNTS, &["2"]);
+}
+
+/// Shared collections: TWIC issues and master games (many repeats across them), lichess games.
+#[test]
+fn dedup_and_unique_shards_of_shared_collections_merge_to_one_run() {
+    let Some(data) = shared_data() else { return };
+    let games = data.join("games");
+    let inputs = vec![
+        games.join("twic1599_1000k.pgn"),
+        games.join("twic0920.pgn.zst"),
+        games.join("pgnmentor_Carlsen.pgn.zst"),
+        games.join("chesscom_magnuscarlsen_live_2014.pgn.zst"),
+        games.join("twic1599_100k.pgn"),
+    ];
+    let outputs = [("-o", "out.pgn"), ("--duplicates", "dups.pgn"), ("--report", "report.jsonl")];
+    for rule in ["--dedup", "--dedup=moves"] {
+        let name = format!("shared-{}", rule.trim_start_matches("--"));
+        same_as_one_run(&name, &["clean", rule], &inputs, &outputs, &COUNTS, &["2"]);
+    }
+    let inputs = vec![games.join("lichess_db_1000k.pgn"), games.join("twic1599_1000k.pgn")];
+    let args = ["positions", "--unique", "--format", "epd"];
+    same_as_one_run("shared-unique", &args, &inputs, &[("-o", "p.epd")], &COUNTS, &["2"]);
+}
