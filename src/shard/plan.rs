@@ -1,7 +1,8 @@
 //! Which part of each input shard I of N reads, a function of the inputs and N only (never of
 //! `-j`, the machine or the time). The inputs, in order, weigh their sizes on disk (compressed
 //! bytes for compressed inputs), W in all; shard I takes the weights `[I*W/N, (I+1)*W/N)`, each
-//! end moved forward to an exact game start of the sequential reading ([`crate::pgn::split`]):
+//! end moved forward to an exact game start of the sequential reading ([`crate::pgn::split`]; a
+//! line start for EPD input, [`Unit::Lines`]):
 //! in a plain file the first game start at or after that byte; in a compressed one the first
 //! scan chunk (game-aligned, about [`SCAN_CHUNK`] decompressed bytes) read once the decoder has
 //! consumed that many compressed bytes. The parts of one input tile it: shard I's end is shard
@@ -19,8 +20,8 @@ use crate::pipeline::Start;
 
 use super::Spec;
 use super::fingerprint::fingerprint;
-pub use super::scan::SCAN_CHUNK;
 use super::scan::scan;
+pub use super::scan::{SCAN_CHUNK, Unit};
 
 /// A span's end that is the end of its input.
 pub const TO_END: u64 = u64::MAX;
@@ -76,8 +77,8 @@ fn bounds(spec: Spec, total: u64, start: u64, size: u64) -> Option<(u64, Option<
     Some((lo.saturating_sub(start), (!last).then(|| hi - start)))
 }
 
-/// The plan of shard `spec` over `paths`.
-pub fn plan(paths: &[PathBuf], spec: Spec, no_mmap: bool) -> Result<Plan, Error> {
+/// The plan of shard `spec` over `paths`, whose shares are runs of `unit`.
+pub fn plan(paths: &[PathBuf], spec: Spec, unit: Unit, no_mmap: bool) -> Result<Plan, Error> {
     let mut inputs = Vec::with_capacity(paths.len());
     for path in paths {
         if path.as_os_str() == "-" {
@@ -116,18 +117,19 @@ pub fn plan(paths: &[PathBuf], spec: Spec, no_mmap: bool) -> Result<Plan, Error>
         input.compression = opened.compression;
         let Some((lo, hi)) = b else { continue };
         let targets: Vec<u64> = [Some(lo), hi].into_iter().flatten().filter(|&t| t > 0).collect();
-        let index = match input.compression {
-            Compression::None => super::index::Index::beside(&input.path, &input.fingerprint)?,
+        // The index holds game starts: an EPD input is scanned from its start.
+        let index = match (input.compression, unit) {
+            (Compression::None, Unit::Games) => super::index::Index::beside(&input.path, &input.fingerprint)?,
             _ => None,
         };
         let points = match (&index, targets.is_empty()) {
             (_, true) => Vec::new(),
-            (None, false) => scan(opened, &targets, Start::default(), &mut scanned)?,
+            (None, false) => scan(opened, &targets, Start::default(), unit, &mut scanned)?,
             (Some(index), false) => {
                 let mut points = Vec::new();
                 for &t in &targets {
                     let again = Input::open(&input.path, InputOptions { no_mmap })?;
-                    points.extend(scan(again, &[t], index.before(t), &mut scanned)?);
+                    points.extend(scan(again, &[t], index.before(t), unit, &mut scanned)?);
                 }
                 points
             }

@@ -209,6 +209,77 @@ fn annotate_shards_merge_to_one_run() {
     same_as_one_run("annotate-jsonl", &args, &inputs, &[("-o", "a.jsonl")], &[3], &["1"]);
 }
 
+/// An EPD input of `positions` lines (every position of a fixture, repeated), with a bad line,
+/// blank and `#` lines and a last line without its line break, written to `dir` plain and as zstd.
+fn epd_inputs(dir: &Path, positions: usize) -> Vec<PathBuf> {
+    let o = run(&["positions", "-q", "--format", "epd", path(&fixture("pgn/lichess_db_10k.pgn"))]);
+    let epd = String::from_utf8(o.stdout).expect("UTF-8");
+    let mut lines: Vec<&str> = epd.lines().cycle().take(positions).collect();
+    lines.insert(positions / 3, "not a position");
+    lines.insert(positions / 2, "");
+    lines.insert(positions / 2, "# a comment");
+    let text = lines.join("\n");
+    let plain = dir.join("positions.epd");
+    std::fs::write(&plain, &text).expect("write");
+    let zst = dir.join("more.epd.zst");
+    std::fs::write(&zst, zstd::encode_all(text.as_bytes(), 3).expect("zstd")).expect("write");
+    vec![plain, zst]
+}
+
+/// `annotate --format epd` shards end at line starts: every count merges to one run.
+#[test]
+fn annotate_epd_shards_merge_to_one_run() {
+    let dir = temp_dir("shard-epd-inputs");
+    let inputs = epd_inputs(&dir, 300);
+    let args = ["annotate", "--no-cache", "--format", "epd", "--depth", "1"];
+    same_as_one_run("annotate-epd", &args, &inputs, &[("-o", "a.epd")], &[1, 2, 3, 4, 5], &["1", "2"]);
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// An EPD shard's diagnostics name the lines a single run names, and a rerun of the shard finds
+/// every position in its cache.
+#[test]
+fn annotate_epd_shard_numbers_lines_as_one_run_and_resumes_from_its_cache() {
+    let dir = temp_dir("shard-epd");
+    let inputs = epd_inputs(&dir, 300);
+    let input = path(&inputs[0]);
+    let args = ["annotate", "--format", "epd", "--depth", "1", "--engines", "1"];
+    let one = run(&[&args[..], &["--no-cache", "-o", path(&dir.join("one.epd")), input]].concat());
+    assert_eq!(one.status.code(), Some(1), "the bad line is a failure: {}", stderr(&one));
+    let bad = "positions.epd:101:1: error: game 101 (? - ?): not an EPD or FEN line";
+    assert!(stderr(&one).contains(bad), "{}", stderr(&one));
+    let out = dir.join("a.epd");
+    let cache = dir.join("c.sqlite");
+    let shard = |i: u64| {
+        let spec = format!("{i}/3");
+        let extra = ["--shard", &spec, "--cache", path(&cache), "-o", path(&out), input];
+        run(&[&args[..], &extra].concat())
+    };
+    let errs: Vec<String> = (0..3)
+        .map(|i| {
+            let o = shard(i);
+            assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+            stderr(&o)
+        })
+        .collect();
+    let with_bad: Vec<u64> = (0..3).filter(|&i| errs[i as usize].contains(bad)).collect();
+    assert_eq!(with_bad.len(), 1, "one shard names the bad line as one run does: {errs:?}");
+    let manifest = |i: u64| -> Value {
+        let spec = pgnkit::shard::Spec::new(i, 3).expect("spec");
+        let m = pgnkit::shard::manifest_path(&pgnkit::shard::part_path(&out, None, spec));
+        serde_json::from_slice(&std::fs::read(m).expect("manifest")).expect("JSON")
+    };
+    let first = manifest(2);
+    let analysed = first["extra"]["cache"]["misses"].as_u64().unwrap_or(0);
+    assert!(analysed > 50, "{first}");
+    let again = shard(2);
+    assert!(matches!(again.status.code(), Some(0 | 1)), "{}", stderr(&again));
+    let cache_stats = &manifest(2)["extra"]["cache"];
+    assert_eq!(cache_stats["misses"], 0, "the rerun analyses nothing again: {cache_stats}");
+    assert!(cache_stats["hits"].as_u64().unwrap_or(0) >= analysed, "{cache_stats}");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
 /// Shared collections: malformed ones (many small files), large plain ones, a compressed one.
 #[test]
 fn shards_of_shared_collections_merge_to_one_run() {
