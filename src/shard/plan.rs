@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use crate::error::Error;
 use crate::io::{Compression, Input, InputError, InputOptions};
-use crate::jobs::run::{Share, Span};
+use crate::jobs::run::{Seek, Share, Span};
 use crate::pipeline::Start;
 
 use super::Spec;
@@ -116,6 +116,12 @@ pub fn plan(paths: &[PathBuf], spec: Spec, unit: Unit, no_mmap: bool) -> Result<
         let opened = Input::open(&input.path, InputOptions { no_mmap })?;
         input.compression = opened.compression;
         let Some((lo, hi)) = b else { continue };
+        if input.compression == Compression::Zstd
+            && let Some(span) = framed(input, unit, lo, hi, &mut scanned)?
+        {
+            input.span = span;
+            continue;
+        }
         let targets: Vec<u64> = [Some(lo), hi].into_iter().flatten().filter(|&t| t > 0).collect();
         // The index holds game starts: an EPD input is scanned from its start.
         let index = match (input.compression, unit) {
@@ -144,9 +150,70 @@ pub fn plan(paths: &[PathBuf], spec: Spec, unit: Unit, no_mmap: bool) -> Result<
         if end != TO_END && end <= from.offset {
             continue; // nothing of it is this shard's
         }
-        input.span = Some(Span { start: from, end });
+        input.span = Some(Span { start: from, end, seek: None });
     }
     Ok(Plan { spec, inputs, scanned })
+}
+
+/// The span of weights `lo..hi` of a zstd input of several frames: each end at the first data
+/// frame at or after it (the input's end when there is none), moved to the first record start
+/// at or after the frame's first byte, read from that frame on. Their numbers come from the
+/// index when there is one, else from decoding the frames before. `None`: a single frame.
+fn framed(
+    input: &InputShare,
+    unit: Unit,
+    lo: u64,
+    hi: Option<u64>,
+    scanned: &mut u64,
+) -> Result<Option<Option<Span>>, Error> {
+    let path = &input.path;
+    let index = match unit {
+        Unit::Games => {
+            super::index::Index::beside(path, &input.fingerprint)?.filter(|i| !i.frames.is_empty())
+        }
+        Unit::Lines => None, // the index holds game starts
+    };
+    let targets: Vec<u64> = [Some(lo), hi].into_iter().flatten().filter(|&t| t > 0).collect();
+    let (frames, points, end) = match index {
+        Some(index) => (index.frames.iter().map(|f| f.compressed).collect(), index.frames, index.end),
+        None => {
+            let io_err = |source| Error::Input(InputError::Io { path: path.clone(), source });
+            let frames =
+                super::frames::walk(path, targets.iter().copied().max().unwrap_or(0)).map_err(io_err)?;
+            if frames.len() < 2 {
+                return Ok(None);
+            }
+            let first_at = |t: u64| frames.partition_point(|&f| f < t);
+            let to_end = targets.iter().any(|&t| first_at(t) == frames.len());
+            let count = if to_end {
+                frames.len()
+            } else {
+                targets.iter().map(|&t| first_at(t) + 1).max().unwrap_or(0)
+            };
+            let (points, end) = super::frames::points(path, &frames, count, unit, to_end, scanned)?;
+            (frames, points, end)
+        }
+    };
+    // Where the first record at or after target `t` starts, and the frame to read it from.
+    let at = |t: u64| -> (Start, Option<Seek>) {
+        let k = frames.partition_point(|&f| f < t);
+        let seek =
+            |p: &super::frames::FramePoint| Seek { compressed: p.compressed, decompressed: p.decompressed };
+        match points.get(k) {
+            Some(p) => (p.start, Some(seek(p))),
+            None => (end, points.last().map(seek)),
+        }
+    };
+    let (from, seek) = if lo > 0 { at(lo) } else { (Start::default(), None) };
+    let end = match hi {
+        Some(h) if h > 0 => at(h).0.offset,
+        Some(_) => 0,
+        None => TO_END,
+    };
+    if end != TO_END && end <= from.offset {
+        return Ok(Some(None));
+    }
+    Ok(Some(Some(Span { start: from, end, seek })))
 }
 
 #[cfg(test)]

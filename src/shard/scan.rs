@@ -28,7 +28,7 @@ pub enum Unit {
 
 impl Unit {
     /// How a scan cuts the input, and its chunks' target (bytes, or lines of about 64 bytes).
-    fn split(self) -> (Split, usize) {
+    pub(super) fn split(self) -> (Split, usize) {
         match self {
             Unit::Games => (crate::pgn::split::cut, SCAN_CHUNK),
             Unit::Lines => (line_cut, SCAN_CHUNK / 64),
@@ -70,17 +70,25 @@ impl Unit {
 }
 
 /// Where reading stands in a scan: the games and line breaks before the chunk being looked at.
-struct Scan {
+pub(super) struct Scan {
     unit: Unit,
-    targets: Vec<u64>,
-    points: Vec<Start>,
+    /// Where starts are wanted, increasing.
+    pub(super) targets: Vec<u64>,
+    /// The starts found, one a target.
+    pub(super) points: Vec<Start>,
     compressed: Option<Arc<AtomicU64>>,
-    lines: u64,
+    /// Line breaks before the chunk being looked at.
+    pub(super) lines: u64,
 }
 
 impl Scan {
+    /// A scan for `targets`: offsets in the text, or compressed bytes consumed (`compressed`).
+    pub(super) fn new(unit: Unit, targets: Vec<u64>, compressed: Option<Arc<AtomicU64>>) -> Scan {
+        Scan { unit, targets, points: Vec::new(), compressed, lines: 0 }
+    }
+
     /// Looks for the pending targets in `cut`; false once all are found.
-    fn chunk(&mut self, cut: &Cut<impl std::ops::Deref<Target = [u8]>>) -> bool {
+    pub(super) fn chunk(&mut self, cut: &Cut<impl std::ops::Deref<Target = [u8]>>) -> bool {
         let bytes: &[u8] = &cut.bytes;
         let here = |pos: usize, games: u64, lines: u64| {
             let lc = LineIndex::with_column(bytes, cut.column as usize).locate(pos);
@@ -126,7 +134,7 @@ pub(super) fn scan(
 ) -> Result<Vec<Start>, Error> {
     let path = input.path.clone();
     let compressed = (input.compression != Compression::None).then(|| Arc::clone(&input.consumed));
-    let mut scan = Scan { unit, targets: targets.to_vec(), points: Vec::new(), compressed, lines: 0 };
+    let mut scan = Scan::new(unit, targets.to_vec(), compressed);
     let mut end = Start::default();
     let (split, chunk) = unit.split();
     let compression = input.compression;
@@ -162,7 +170,7 @@ pub(super) fn scan(
 }
 
 /// The point just after `cut` (whose first line break count is `lines`).
-fn after(cut: &Cut<impl std::ops::Deref<Target = [u8]>>, lines: u64) -> Start {
+pub(super) fn after(cut: &Cut<impl std::ops::Deref<Target = [u8]>>, lines: u64) -> Start {
     let bytes: &[u8] = &cut.bytes;
     let lc = LineIndex::with_column(bytes, cut.column as usize).locate(bytes.len());
     Start {

@@ -581,3 +581,148 @@ fn shards_run_with_and_without_quiet_or_threads_merge() {
     assert_eq!(read(&merged), read(&one));
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
+
+/// About `bytes` of PGN from the fixtures (games with errors among them), repeated.
+fn pgn_text(bytes: usize) -> Vec<u8> {
+    let files = ["pgn/lichess_db_10k.pgn", "pgn/bad_games.pgn", "pgn/twic1599_10k.pgn"];
+    let one: Vec<u8> = files.iter().flat_map(|f| std::fs::read(fixture(f)).expect("fixture")).collect();
+    one.iter().copied().cycle().take(bytes.div_ceil(one.len()) * one.len()).collect()
+}
+
+/// `text` as zstd frames of `every` bytes each (cut anywhere, games across frames), each after a
+/// skippable frame holding its size as the lichess dumps write them when `hinted`, else
+/// concatenated.
+fn zstd_frames(text: &[u8], every: usize, hinted: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    for piece in text.chunks(every) {
+        let frame = zstd::encode_all(piece, 3).expect("zstd");
+        if hinted {
+            out.extend_from_slice(&[0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0]);
+            out.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+        }
+        out.extend(frame);
+    }
+    out
+}
+
+/// zstd inputs of several frames (lichess-style, concatenated, pzstd's): shards start at frames,
+/// without and with the index, and every count merges to one run's bytes, numbers included.
+#[test]
+fn zstd_frame_shards_merge_to_one_run() {
+    let dir = temp_dir("shard-zstd-inputs");
+    let text = pgn_text(3 << 20);
+    let lichess = dir.join("lichess.pgn.zst");
+    std::fs::write(&lichess, zstd_frames(&text, 100_000, true)).expect("write");
+    let concatenated = dir.join("cat.pgn.zst");
+    std::fs::write(&concatenated, zstd_frames(&text, 150_000, false)).expect("write");
+    let mut inputs = vec![lichess, concatenated];
+    let plain = dir.join("big.pgn");
+    std::fs::write(&plain, pgn_text(10 << 20)).expect("write");
+    match std::process::Command::new("pzstd").args(["-q", "-1", "-f", path(&plain)]).status() {
+        Ok(s) if s.success() => inputs.push(dir.join("big.pgn.zst")),
+        _ => crate::skip::skip("pzstd not found (apt-get install zstd): its output is not sharded here"),
+    }
+    for indexed in [false, true] {
+        if indexed {
+            for input in &inputs {
+                let o = run(&["index", path(input)]);
+                assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+                assert!(stderr(&o).contains(" frames"), "{}", stderr(&o));
+            }
+        }
+        for input in &inputs {
+            let name =
+                format!("zstd-{}-{indexed}", input.file_name().and_then(|n| n.to_str()).unwrap_or("x"));
+            let args = ["check", "--json"];
+            same_as_one_run(
+                &name,
+                &args,
+                std::slice::from_ref(input),
+                &[("-o", "d.jsonl")],
+                &[1, 2, 3, 4, 5],
+                &["2"],
+            );
+        }
+        let args = ["positions", "--format", "jsonl"];
+        same_as_one_run(
+            &format!("zstd-positions-{indexed}"),
+            &args,
+            &inputs,
+            &[("-o", "p.jsonl")],
+            &[3],
+            &["2"],
+        );
+    }
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// A shard of a zstd input of several frames reads its frames only: the compressed bytes its
+/// run reads are its share and a frame at each end, and with the index its plan decodes nothing.
+#[test]
+fn a_zstd_shard_reads_only_its_frames() {
+    use pgnkit::jobs::run::{RunOptions, Sink, run_shares};
+    use pgnkit::pipeline::{InputInfo, Observer, Records, stats::Stats};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    #[derive(Default)]
+    struct Consumed(Mutex<Vec<Arc<AtomicU64>>>);
+    impl Observer for Consumed {
+        fn begin_input(&self, input: &InputInfo<'_>) {
+            self.0.lock().expect("lock").extend(input.consumed.clone());
+        }
+    }
+    struct Games(u64);
+    type Check = pgnkit::jobs::check::Check;
+    impl Sink<Records<Check>> for Games {
+        fn release(&mut self, _: Records<Check>, stats: &mut Stats) -> Result<(), pgnkit::error::Error> {
+            self.0 = stats.games;
+            Ok(())
+        }
+    }
+
+    let dir = temp_dir("shard-zstd-reads");
+    let text = pgn_text(16 << 20);
+    let input = dir.join("in.pgn.zst");
+    let every = 128 << 10;
+    let bytes = zstd_frames(&text, every, true);
+    std::fs::write(&input, &bytes).expect("write");
+    let frame = zstd::encode_all(&text[..every], 3).expect("zstd").len() as u64 * 2;
+    let size = bytes.len() as u64;
+    let n = 6;
+    let job = Check::default();
+    let opts = RunOptions { threads: 1, ..RunOptions::default() };
+    for indexed in [false, true] {
+        if indexed {
+            let o = run(&["index", path(&input)]);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        }
+        let mut games = 0;
+        for i in 0..n {
+            let spec = pgnkit::shard::Spec::new(i, n).expect("spec");
+            let plan = pgnkit::shard::plan(std::slice::from_ref(&input), spec, Default::default(), false)
+                .expect("plan");
+            if indexed {
+                assert_eq!(plan.scanned, 0, "shard {i}: the index says where its frames start");
+            }
+            let observer = Consumed::default();
+            let mut sink = Games(0);
+            run_shares(&job, &plan.shares(), &opts, &observer, &mut sink).expect("run");
+            games += sink.0;
+            let read: u64 = observer.0.lock().expect("lock").iter().map(|c| c.load(Ordering::Relaxed)).sum();
+            // Its share, a frame before it and one after its end, and the decoder's buffer.
+            let bound = size / n + 2 * frame + (256 << 10);
+            assert!(
+                read <= bound,
+                "shard {i} (index {indexed}) read {read} compressed bytes, more than {bound}"
+            );
+        }
+        let o = run(&["check", path(&input), "-o", path(&dir.join("d.txt"))]);
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("pgnkit check: {games} games,")),
+            "the shards' {games} games are one run's: {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
