@@ -2,14 +2,17 @@
 //! `-j`, the machine or the time). The inputs, in order, weigh their sizes on disk (compressed
 //! bytes for compressed inputs), W in all; shard I takes the weights `[I*W/N, (I+1)*W/N)`, each
 //! end moved forward to an exact game start of the sequential reading ([`crate::pgn::split`]; a
-//! line start for EPD input, [`Unit::Lines`]):
-//! in a plain file the first game start at or after that byte; in a compressed one the first
-//! scan chunk (game-aligned, about [`SCAN_CHUNK`] decompressed bytes) read once the decoder has
-//! consumed that many compressed bytes. The parts of one input tile it: shard I's end is shard
-//! I+1's start, with the games and line breaks before it counted, so its records carry the
-//! numbers one run gives them. Finding a start reads the input before it (a skip at the reader's
-//! speed, decompressing a compressed input), or, for a plain file with an [`index`](super::index) sidecar, only
-//! the bytes from the indexed game start before it.
+//! line start for EPD input, [`Unit::Lines`]): in a plain file the first game start at or after
+//! that byte; in a zstd file of several frames ([`frames`](super::frames)) the first game start
+//! at or after the first byte of the first data frame at or after it (the input's end when there
+//! is none), so the shard reads from that frame on; in any other compressed one (a single zstd
+//! frame, gzip) the first scan chunk (game-aligned, about [`SCAN_CHUNK`] decompressed bytes) read
+//! once the decoder has consumed that many compressed bytes. The parts of one input tile it:
+//! shard I's end is shard I+1's start, with the games and line breaks before it counted, so its
+//! records carry the numbers one run gives them. Finding a start reads the input before it (a
+//! skip at the reader's speed, decompressing a compressed input), or, with an
+//! [`index`](super::index) sidecar, only the bytes from the indexed game start before it (a
+//! plain file), nothing (a zstd file of several frames: the index has each frame's numbers).
 
 use std::path::PathBuf;
 
@@ -174,6 +177,9 @@ fn framed(
         Unit::Lines => None, // the index holds game starts
     };
     let targets: Vec<u64> = [Some(lo), hi].into_iter().flatten().filter(|&t| t > 0).collect();
+    if targets.is_empty() {
+        return Ok(None); // the whole input: nothing to find
+    }
     let (frames, points, end) = match index {
         Some(index) => (index.frames.iter().map(|f| f.compressed).collect(), index.frames, index.end),
         None => {

@@ -210,7 +210,8 @@ fn annotate_shards_merge_to_one_run() {
 }
 
 /// An EPD input of `positions` lines (every position of a fixture, repeated), with a bad line,
-/// blank and `#` lines and a last line without its line break, written to `dir` plain and as zstd.
+/// blank and `#` lines and a last line without its line break, written to `dir` plain and as zstd
+/// frames (lines across frames).
 fn epd_inputs(dir: &Path, positions: usize) -> Vec<PathBuf> {
     let o = run(&["positions", "-q", "--format", "epd", path(&fixture("pgn/lichess_db_10k.pgn"))]);
     let epd = String::from_utf8(o.stdout).expect("UTF-8");
@@ -222,7 +223,7 @@ fn epd_inputs(dir: &Path, positions: usize) -> Vec<PathBuf> {
     let plain = dir.join("positions.epd");
     std::fs::write(&plain, &text).expect("write");
     let zst = dir.join("more.epd.zst");
-    std::fs::write(&zst, zstd::encode_all(text.as_bytes(), 3).expect("zstd")).expect("write");
+    std::fs::write(&zst, zstd_frames(text.as_bytes(), 2000, true)).expect("write");
     vec![plain, zst]
 }
 
