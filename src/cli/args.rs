@@ -73,15 +73,18 @@ pub fn warn_absent(select: &pgnkit::select::Selection, stats: &pgnkit::pipeline:
 /// `--shard` and its companions.
 #[derive(clap::Args, Debug, Default)]
 pub struct ShardArgs {
-    /// Run shard I of N (0-based) of the inputs' games: a contiguous run of them, the same on
-    /// any machine and at any -j. Outputs become parts (`-o out.pgn` writes
-    /// `out.pgn.part-I-of-N`) with a manifest beside them; `pgnkit merge` joins them. `auto`
-    /// reads the scheduler's index (Slurm, Kubernetes, AWS Batch, Google Batch). A shard of a
-    /// plain file reads the file before its share once at skip speed to find its first game, or
-    /// only the MiB before it with `pgnkit index`'s sidecar; a compressed file is decompressed
-    /// from its start. clean --dedup and positions --unique also write a keys part
-    /// (`-o`'s name + `.keys`), with which merge settles the repeats that lie in different
-    /// shards. Not for stdin, clean --dedup=prefix, annotate --format epd.
+    /// Run shard I of N (0-based) of the inputs' games (lines for annotate --format epd): a
+    /// contiguous run of them, the same on any machine and at any -j. Outputs become parts (`-o
+    /// out.pgn` writes `out.pgn.part-I-of-N`) with a manifest beside them; `pgnkit merge` joins
+    /// them. `auto` reads the scheduler's index (Slurm, Kubernetes, AWS Batch, Google Batch). A
+    /// shard of a plain file reads the file before its share once at skip speed to find its
+    /// first game, or only the MiB before it with `pgnkit index`'s sidecar. A zstd file of
+    /// several frames (pzstd, the lichess dumps) is shared out by frames: a shard decodes only
+    /// its frames with the sidecar, else also those before them (to number its games). A
+    /// single-frame zstd stream or gzip is decompressed from its start by every shard. clean
+    /// --dedup and positions --unique also write a keys part (`-o`'s name + `.keys`), with which
+    /// merge settles the repeats that lie in different shards. Not for stdin, clean
+    /// --dedup=prefix.
     #[arg(long, value_name = "I/N|auto")]
     pub shard: Option<String>,
     /// The number of shards for `--shard auto` where the scheduler does not say it

@@ -11,6 +11,7 @@ use pgnkit::jobs::run::{RunOptions, Share, Sink, Summary};
 use pgnkit::pipeline::{Job, Observer, Records};
 use pgnkit::select::{Absent, Selection};
 use pgnkit::shard::manifest::{InputId, Manifest, Part, Range, digest};
+use pgnkit::shard::plan::Unit;
 use pgnkit::shard::{Plan, Spec, manifest_path, part_path, plan};
 use serde_json::Value;
 
@@ -93,8 +94,13 @@ pub struct Sharding {
 }
 
 impl Sharding {
-    /// The shard `args` asks for, planned over `input`'s files; `None` without `--shard`.
+    /// The shard `args` asks for, planned over `input`'s games; `None` without `--shard`.
     pub fn new(input: &HeadArgs, job: &'static str) -> Result<Option<Sharding>, Fail> {
+        Sharding::of(input, job, Unit::Games)
+    }
+
+    /// [`Sharding::new`] over runs of `unit` (lines for EPD input).
+    pub fn of(input: &HeadArgs, job: &'static str, unit: Unit) -> Result<Option<Sharding>, Fail> {
         let args = &input.shard;
         let Some(text) = &args.shard else { return Ok(None) };
         let env = |name: &str| std::env::var(name).ok();
@@ -106,7 +112,7 @@ impl Sharding {
                 message: format!("{}: {e}", dir.display()),
             })?;
         }
-        let plan = plan(&input.files, spec, input.no_mmap)?;
+        let plan = plan(&input.files, spec, unit, input.no_mmap)?;
         if plan.scanned > 64 << 20 && !input.quiet {
             eprintln!(
                 "pgnkit: shard {spec}: read {:.0} MB to find where its share starts and ends \

@@ -310,6 +310,19 @@ impl Input {
         Input::from_stream(path, Box::new(file), total_size, consumed)
     }
 
+    /// Opens the file `path` as a stream from byte `offset` on (a frame start of a zstd input of
+    /// several frames, which decodes from there); its progress counts from there.
+    pub fn open_at(path: &Path, offset: u64) -> Result<Input, InputError> {
+        let io_err = |source: io::Error| InputError::Io { path: path.to_owned(), source };
+        let mut file = File::open(path).map_err(|source| match source.kind() {
+            io::ErrorKind::NotFound => InputError::NotFound { path: path.to_owned() },
+            _ => io_err(source),
+        })?;
+        let size = file.metadata().map_err(io_err)?.len();
+        file.seek(SeekFrom::Start(offset)).map_err(io_err)?;
+        Input::from_stream(path, Box::new(file), Some(size.saturating_sub(offset)), Arc::default())
+    }
+
     fn from_stream(
         path: &Path,
         raw: Box<dyn Read + Send>,

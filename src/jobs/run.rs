@@ -24,6 +24,19 @@ pub struct Span {
     pub start: Start,
     /// Where it ends.
     pub end: u64,
+    /// A frame start of a zstd input of several frames, at or before `start`, to read from
+    /// instead of the input's beginning.
+    pub seek: Option<Seek>,
+}
+
+/// A place to start reading a compressed input: a frame start, at `compressed` bytes of the file
+/// and `decompressed` bytes of the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seek {
+    /// Offset in the file.
+    pub compressed: u64,
+    /// Offset in the decompressed text.
+    pub decompressed: u64,
 }
 
 /// One input of a run: its path and the part of it read (`None`: all of it).
@@ -190,7 +203,12 @@ pub fn run_shares<J: Job>(
         Summary { stats: Stats::default(), inputs: Vec::new(), stopped: None, elapsed: Duration::ZERO };
     for Share { path, span } in inputs {
         let name = display_name(path);
-        let input = match Input::open(path, InputOptions { no_mmap: opts.no_mmap }) {
+        let seek = span.and_then(|s| s.seek);
+        let opened = match seek {
+            Some(at) => Input::open_at(path, at.compressed),
+            None => Input::open(path, InputOptions { no_mmap: opts.no_mmap }),
+        };
+        let input = match opened {
             Ok(i) => i,
             Err(e) => {
                 let e = Error::Input(e);
@@ -232,18 +250,20 @@ pub fn run_shares<J: Job>(
                     let run = Run { name: &name, job, workers: &workers, opts: &pipeline_opts, observer };
                     match span {
                         None => pipeline::run(pipeline::Input::Stream(r), &run, release),
-                        Some(s) => match skip(&mut r, s.start.offset) {
-                            Ok(()) => {
-                                let part = r.take(s.end.saturating_sub(s.start.offset));
-                                pipeline::run_from(
-                                    pipeline::Input::Stream(Box::new(part)),
-                                    &run,
-                                    from,
-                                    release,
-                                )
+                        Some(s) => {
+                            match skip(&mut r, s.start.offset - seek.map_or(0, |at| at.decompressed)) {
+                                Ok(()) => {
+                                    let part = r.take(s.end.saturating_sub(s.start.offset));
+                                    pipeline::run_from(
+                                        pipeline::Input::Stream(Box::new(part)),
+                                        &run,
+                                        from,
+                                        release,
+                                    )
+                                }
+                                Err(e) => Err(PipelineError::Read(e)),
                             }
-                            Err(e) => Err(PipelineError::Read(e)),
-                        },
+                        }
                     }
                 }
             };

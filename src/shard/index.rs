@@ -1,9 +1,13 @@
-//! `pgnkit index`: a small sidecar beside a plain input (`FILE.pgnkit-index`, JSON) holding the
-//! exact game start at or after every [`STEP`] bytes (1 MiB: a shard reads half of that on average before each end of its share) with the games and line breaks before it,
-//! made in one pass at the reader's skip speed. A shard that finds it (and its fingerprint
-//! matching the input's) reads from the indexed start before its own instead of from the
-//! input's beginning; the parts are the same either way. A sidecar whose fingerprint differs is
-//! stale: an error, never used.
+//! `pgnkit index`: a small sidecar beside an input (`FILE.pgnkit-index`, JSON). For a plain
+//! file it holds the exact game start at or after every [`STEP`] bytes (1 MiB: a shard reads half
+//! of that on average before each end of its share) with the games and line breaks before it,
+//! made in one pass at the reader's skip speed. For a zstd file of several frames it holds each
+//! data frame's offset in the file and in the text, and the first game start at or after it
+//! with its numbers ([`FramePoint`]), made in one pass decoding frame by frame (a single-frame
+//! stream is not indexed). A shard that finds it (and its fingerprint matching the input's)
+//! reads from the indexed start before its own (the frame its share starts at) instead of from
+//! the input's beginning; the parts are the same either way. A sidecar whose fingerprint
+//! differs is stale: an error, never used.
 
 use std::path::{Path, PathBuf};
 
@@ -14,7 +18,8 @@ use crate::io::{Compression, Input, InputOptions};
 use crate::pipeline::Start;
 
 use super::fingerprint::fingerprint;
-use super::scan::scan;
+use super::frames::{self, FramePoint};
+use super::scan::{Unit, scan};
 
 /// Bytes between indexed points.
 pub const STEP: u64 = 1 << 20;
@@ -38,30 +43,43 @@ pub struct Index {
     pub points: Vec<Start>,
     /// Where the input ends: its games and line breaks in all.
     pub end: Start,
+    /// A zstd input's data frames (empty for a plain one).
+    pub frames: Vec<FramePoint>,
 }
 
 impl Index {
-    /// Indexes the plain file `path` in one pass; `scanned` counts the bytes read.
+    /// Indexes the plain or multi-frame zstd file `path` in one pass.
     pub fn build(path: &Path) -> Result<Index, Error> {
         let input = Input::open(path, InputOptions::default())?;
-        if input.compression != Compression::None {
-            return Err(Error::Usage(crate::error::UsageError::rule(format!(
-                "{}: {} input is not indexed: a shard decompresses it from its start",
+        let io_err = |source| Error::Input(crate::io::InputError::Io { path: path.to_owned(), source });
+        let fingerprint = fingerprint(path).map_err(io_err)?;
+        let refuse = |why: &str| {
+            Err(Error::Usage(crate::error::UsageError::rule(format!(
+                "{}: {why} is not indexed: a shard decompresses it from its start",
                 path.display(),
-                input.compression.name()
-            ))));
+            ))))
+        };
+        match input.compression {
+            Compression::None => {}
+            Compression::Zstd => {
+                let starts = frames::walk(path, u64::MAX).map_err(io_err)?;
+                if starts.len() < 2 {
+                    return refuse("a single-frame zstd stream");
+                }
+                let (frames, end) = frames::points(path, &starts, starts.len(), Unit::Games, true, &mut 0)?;
+                return Ok(Index { fingerprint, points: Vec::new(), end, frames });
+            }
+            Compression::Gzip => return refuse("gzip input"),
         }
         let size = input.total_size.unwrap_or(0);
-        let fingerprint = fingerprint(path)
-            .map_err(|source| Error::Input(crate::io::InputError::Io { path: path.to_owned(), source }))?;
         let mut targets: Vec<u64> = (1..=size / STEP).map(|k| k * STEP).collect();
         targets.push(u64::MAX);
         let mut scanned = 0;
-        let mut points = scan(input, &targets, Start::default(), &mut scanned)?;
+        let mut points = scan(input, &targets, Start::default(), Unit::Games, &mut scanned)?;
         let end = points.pop().unwrap_or_default();
         points.dedup();
         points.retain(|p| p.offset < end.offset);
-        Ok(Index { fingerprint, points, end })
+        Ok(Index { fingerprint, points, end, frames: Vec::new() })
     }
 
     /// The index beside `input` when there is one; an error when it is stale (made of another
@@ -99,12 +117,21 @@ impl Index {
     /// The index as JSON.
     pub fn to_json(&self) -> Value {
         let point = |p: &Start| json!([p.offset, p.game, p.line, p.column]);
-        json!({
+        let frame = |f: &FramePoint| {
+            let s = f.start;
+            json!([f.compressed, f.decompressed, s.offset, s.game, s.line, s.column])
+        };
+        let mut v = json!({
             "format": "pgnkit index", "format_version": FORMAT_VERSION,
             "fingerprint": self.fingerprint, "compression": "plain", "step": STEP,
             "games": self.end.game, "lines": self.end.line, "end": point(&self.end),
             "points": self.points.iter().map(point).collect::<Vec<_>>(),
-        })
+        });
+        if !self.frames.is_empty() {
+            v["compression"] = "zstd".into();
+            v["frames"] = self.frames.iter().map(frame).collect::<Vec<_>>().into();
+        }
+        v
     }
 
     /// Reads an index back.
@@ -129,10 +156,26 @@ impl Index {
         if points.windows(2).any(|w| w[0].offset >= w[1].offset) {
             return Err("points out of order".into());
         }
+        let frame = |f: &Value| -> Result<FramePoint, String> {
+            let n = |i: usize| f.get(i).and_then(Value::as_u64).ok_or_else(|| "a bad frame".to_string());
+            let start = Start { offset: n(2)?, game: n(3)?, line: n(4)?, column: n(5)? };
+            Ok(FramePoint { compressed: n(0)?, decompressed: n(1)?, start })
+        };
+        let frames = match v.get("frames").and_then(Value::as_array) {
+            Some(list) => list.iter().map(frame).collect::<Result<Vec<_>, _>>()?,
+            None => Vec::new(),
+        };
+        if frames
+            .windows(2)
+            .any(|w| w[0].compressed >= w[1].compressed || w[0].start.offset > w[1].start.offset)
+        {
+            return Err("frames out of order".into());
+        }
         Ok(Index {
             fingerprint: v.get("fingerprint").and_then(Value::as_str).ok_or("no fingerprint")?.into(),
             points,
             end: point(v.get("end").ok_or("no end")?)?,
+            frames,
         })
     }
 

@@ -4,6 +4,7 @@
 //! writes. The scheduler (Slurm, Kubernetes, AWS or Google Batch) names the shard ([`Spec`]).
 
 pub mod fingerprint;
+pub mod frames;
 pub mod index;
 pub mod keys;
 pub mod manifest;

@@ -1,26 +1,30 @@
 //! Which part of each input shard I of N reads, a function of the inputs and N only (never of
 //! `-j`, the machine or the time). The inputs, in order, weigh their sizes on disk (compressed
 //! bytes for compressed inputs), W in all; shard I takes the weights `[I*W/N, (I+1)*W/N)`, each
-//! end moved forward to an exact game start of the sequential reading ([`crate::pgn::split`]):
-//! in a plain file the first game start at or after that byte; in a compressed one the first
-//! scan chunk (game-aligned, about [`SCAN_CHUNK`] decompressed bytes) read once the decoder has
-//! consumed that many compressed bytes. The parts of one input tile it: shard I's end is shard
-//! I+1's start, with the games and line breaks before it counted, so its records carry the
-//! numbers one run gives them. Finding a start reads the input before it (a skip at the reader's
-//! speed, decompressing a compressed input), or, for a plain file with an [`index`](super::index) sidecar, only
-//! the bytes from the indexed game start before it.
+//! end moved forward to an exact game start of the sequential reading ([`crate::pgn::split`]; a
+//! line start for EPD input, [`Unit::Lines`]): in a plain file the first game start at or after
+//! that byte; in a zstd file of several frames ([`frames`](super::frames)) the first game start
+//! at or after the first byte of the first data frame at or after it (the input's end when there
+//! is none), so the shard reads from that frame on; in any other compressed one (a single zstd
+//! frame, gzip) the first scan chunk (game-aligned, about [`SCAN_CHUNK`] decompressed bytes) read
+//! once the decoder has consumed that many compressed bytes. The parts of one input tile it:
+//! shard I's end is shard I+1's start, with the games and line breaks before it counted, so its
+//! records carry the numbers one run gives them. Finding a start reads the input before it (a
+//! skip at the reader's speed, decompressing a compressed input), or, with an
+//! [`index`](super::index) sidecar, only the bytes from the indexed game start before it (a
+//! plain file), nothing (a zstd file of several frames: the index has each frame's numbers).
 
 use std::path::PathBuf;
 
 use crate::error::Error;
 use crate::io::{Compression, Input, InputError, InputOptions};
-use crate::jobs::run::{Share, Span};
+use crate::jobs::run::{Seek, Share, Span};
 use crate::pipeline::Start;
 
 use super::Spec;
 use super::fingerprint::fingerprint;
-pub use super::scan::SCAN_CHUNK;
 use super::scan::scan;
+pub use super::scan::{SCAN_CHUNK, Unit};
 
 /// A span's end that is the end of its input.
 pub const TO_END: u64 = u64::MAX;
@@ -76,8 +80,8 @@ fn bounds(spec: Spec, total: u64, start: u64, size: u64) -> Option<(u64, Option<
     Some((lo.saturating_sub(start), (!last).then(|| hi - start)))
 }
 
-/// The plan of shard `spec` over `paths`.
-pub fn plan(paths: &[PathBuf], spec: Spec, no_mmap: bool) -> Result<Plan, Error> {
+/// The plan of shard `spec` over `paths`, whose shares are runs of `unit`.
+pub fn plan(paths: &[PathBuf], spec: Spec, unit: Unit, no_mmap: bool) -> Result<Plan, Error> {
     let mut inputs = Vec::with_capacity(paths.len());
     for path in paths {
         if path.as_os_str() == "-" {
@@ -115,19 +119,26 @@ pub fn plan(paths: &[PathBuf], spec: Spec, no_mmap: bool) -> Result<Plan, Error>
         let opened = Input::open(&input.path, InputOptions { no_mmap })?;
         input.compression = opened.compression;
         let Some((lo, hi)) = b else { continue };
+        if input.compression == Compression::Zstd
+            && let Some(span) = framed(input, unit, lo, hi, &mut scanned)?
+        {
+            input.span = span;
+            continue;
+        }
         let targets: Vec<u64> = [Some(lo), hi].into_iter().flatten().filter(|&t| t > 0).collect();
-        let index = match input.compression {
-            Compression::None => super::index::Index::beside(&input.path, &input.fingerprint)?,
+        // The index holds game starts: an EPD input is scanned from its start.
+        let index = match (input.compression, unit) {
+            (Compression::None, Unit::Games) => super::index::Index::beside(&input.path, &input.fingerprint)?,
             _ => None,
         };
         let points = match (&index, targets.is_empty()) {
             (_, true) => Vec::new(),
-            (None, false) => scan(opened, &targets, Start::default(), &mut scanned)?,
+            (None, false) => scan(opened, &targets, Start::default(), unit, &mut scanned)?,
             (Some(index), false) => {
                 let mut points = Vec::new();
                 for &t in &targets {
                     let again = Input::open(&input.path, InputOptions { no_mmap })?;
-                    points.extend(scan(again, &[t], index.before(t), &mut scanned)?);
+                    points.extend(scan(again, &[t], index.before(t), unit, &mut scanned)?);
                 }
                 points
             }
@@ -142,9 +153,73 @@ pub fn plan(paths: &[PathBuf], spec: Spec, no_mmap: bool) -> Result<Plan, Error>
         if end != TO_END && end <= from.offset {
             continue; // nothing of it is this shard's
         }
-        input.span = Some(Span { start: from, end });
+        input.span = Some(Span { start: from, end, seek: None });
     }
     Ok(Plan { spec, inputs, scanned })
+}
+
+/// The span of weights `lo..hi` of a zstd input of several frames: each end at the first data
+/// frame at or after it (the input's end when there is none), moved to the first record start
+/// at or after the frame's first byte, read from that frame on. Their numbers come from the
+/// index when there is one, else from decoding the frames before. `None`: a single frame.
+fn framed(
+    input: &InputShare,
+    unit: Unit,
+    lo: u64,
+    hi: Option<u64>,
+    scanned: &mut u64,
+) -> Result<Option<Option<Span>>, Error> {
+    let path = &input.path;
+    let index = match unit {
+        Unit::Games => {
+            super::index::Index::beside(path, &input.fingerprint)?.filter(|i| !i.frames.is_empty())
+        }
+        Unit::Lines => None, // the index holds game starts
+    };
+    let targets: Vec<u64> = [Some(lo), hi].into_iter().flatten().filter(|&t| t > 0).collect();
+    if targets.is_empty() {
+        return Ok(None); // the whole input: nothing to find
+    }
+    let (frames, points, end) = match index {
+        Some(index) => (index.frames.iter().map(|f| f.compressed).collect(), index.frames, index.end),
+        None => {
+            let io_err = |source| Error::Input(InputError::Io { path: path.clone(), source });
+            let frames =
+                super::frames::walk(path, targets.iter().copied().max().unwrap_or(0)).map_err(io_err)?;
+            if frames.len() < 2 {
+                return Ok(None);
+            }
+            let first_at = |t: u64| frames.partition_point(|&f| f < t);
+            let to_end = targets.iter().any(|&t| first_at(t) == frames.len());
+            let count = if to_end {
+                frames.len()
+            } else {
+                targets.iter().map(|&t| first_at(t) + 1).max().unwrap_or(0)
+            };
+            let (points, end) = super::frames::points(path, &frames, count, unit, to_end, scanned)?;
+            (frames, points, end)
+        }
+    };
+    // Where the first record at or after target `t` starts, and the frame to read it from.
+    let at = |t: u64| -> (Start, Option<Seek>) {
+        let k = frames.partition_point(|&f| f < t);
+        let seek =
+            |p: &super::frames::FramePoint| Seek { compressed: p.compressed, decompressed: p.decompressed };
+        match points.get(k) {
+            Some(p) => (p.start, Some(seek(p))),
+            None => (end, points.last().map(seek)),
+        }
+    };
+    let (from, seek) = if lo > 0 { at(lo) } else { (Start::default(), None) };
+    let end = match hi {
+        Some(h) if h > 0 => at(h).0.offset,
+        Some(_) => 0,
+        None => TO_END,
+    };
+    if end != TO_END && end <= from.offset {
+        return Ok(Some(None));
+    }
+    Ok(Some(Some(Span { start: from, end, seek })))
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Exact game starts found by reading: one sequential pass over an input (mapped or streamed,
-//! decompressed) that stops at the first game start at or after each target, with the games and
-//! line breaks before it counted. Shard plans and the index sidecar both read through it.
+//! decompressed) that stops at the first game start (a line start for EPD, [`Unit::Lines`]) at
+//! or after each target, with the games and line breaks before it counted. Shard plans and the
+//! index sidecar both read through it.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,22 +10,85 @@ use crate::error::Error;
 use crate::io::{Compression, Input, InputError, Source};
 use crate::pgn::{LineIndex, Reader};
 use crate::pipeline::Start;
-use crate::pipeline::chunk::{Cut, StreamChunks, slice_chunks};
+use crate::pipeline::chunk::{Cut, Split, StreamChunks, line_cut, slice_chunks};
 
 /// Decompressed bytes a scan reads at a time; a compressed input's parts start at such chunks.
 pub const SCAN_CHUNK: usize = 1 << 20;
 
+/// What a shard's share is made of, so what its ends snap to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Unit {
+    /// PGN games: the ends are game starts.
+    #[default]
+    Games,
+    /// Lines (EPD input, a position a line, each a record as [`Cuts::Lines`](crate::pipeline::Cuts)
+    /// counts them): the ends are line starts.
+    Lines,
+}
+
+impl Unit {
+    /// How a scan cuts the input, and its chunks' target (bytes, or lines of about 64 bytes).
+    pub(super) fn split(self) -> (Split, usize) {
+        match self {
+            Unit::Games => (crate::pgn::split::cut, SCAN_CHUNK),
+            Unit::Lines => (line_cut, SCAN_CHUNK / 64),
+        }
+    }
+
+    /// The first record start at or after `want` in a chunk that starts one and holds `games`
+    /// records, and the records before it: `(bytes.len(), games)` when there is none.
+    fn first_at(self, bytes: &[u8], at: (u64, u64), want: usize, games: u64) -> (usize, u64) {
+        match self {
+            Unit::Games => {
+                let mut r = Reader::for_range(bytes, 0..bytes.len()).starting_at(at.0, at.1);
+                let (mut pos, mut count) = (0, 0);
+                while pos < want {
+                    if !r.skip_game() {
+                        return (bytes.len(), count);
+                    }
+                    pos = r.offset();
+                    count += 1;
+                }
+                (pos, count)
+            }
+            Unit::Lines => {
+                let pos = if want == 0 || bytes[want - 1] == b'\n' {
+                    want
+                } else {
+                    match memchr::memchr(b'\n', &bytes[want..]) {
+                        Some(i) => want + i + 1,
+                        None => return (bytes.len(), games),
+                    }
+                };
+                if pos == bytes.len() {
+                    return (pos, games);
+                }
+                (pos, memchr::memchr_iter(b'\n', &bytes[..pos]).count() as u64)
+            }
+        }
+    }
+}
+
 /// Where reading stands in a scan: the games and line breaks before the chunk being looked at.
-struct Scan {
-    targets: Vec<u64>,
-    points: Vec<Start>,
+pub(super) struct Scan {
+    unit: Unit,
+    /// Where starts are wanted, increasing.
+    pub(super) targets: Vec<u64>,
+    /// The starts found, one a target.
+    pub(super) points: Vec<Start>,
     compressed: Option<Arc<AtomicU64>>,
-    lines: u64,
+    /// Line breaks before the chunk being looked at.
+    pub(super) lines: u64,
 }
 
 impl Scan {
+    /// A scan for `targets`: offsets in the text, or compressed bytes consumed (`compressed`).
+    pub(super) fn new(unit: Unit, targets: Vec<u64>, compressed: Option<Arc<AtomicU64>>) -> Scan {
+        Scan { unit, targets, points: Vec::new(), compressed, lines: 0 }
+    }
+
     /// Looks for the pending targets in `cut`; false once all are found.
-    fn chunk(&mut self, cut: &Cut<impl std::ops::Deref<Target = [u8]>>) -> bool {
+    pub(super) fn chunk(&mut self, cut: &Cut<impl std::ops::Deref<Target = [u8]>>) -> bool {
         let bytes: &[u8] = &cut.bytes;
         let here = |pos: usize, games: u64, lines: u64| {
             let lc = LineIndex::with_column(bytes, cut.column as usize).locate(pos);
@@ -46,16 +110,7 @@ impl Scan {
                 None if t <= cut.offset => self.points.push(here(0, 0, self.lines)),
                 None if t < cut.offset + bytes.len() as u64 => {
                     let want = (t - cut.offset) as usize;
-                    let mut r = Reader::for_range(bytes, 0..bytes.len()).starting_at(cut.offset, cut.column);
-                    let (mut pos, mut games) = (0, 0);
-                    while pos < want {
-                        if !r.skip_game() {
-                            pos = bytes.len();
-                            break;
-                        }
-                        pos = r.offset();
-                        games += 1;
-                    }
+                    let (pos, games) = self.unit.first_at(bytes, (cut.offset, cut.column), want, cut.games);
                     self.points.push(here(pos, games, self.lines));
                 }
                 None => break,
@@ -66,28 +121,29 @@ impl Scan {
     }
 }
 
-/// The exact game starts for `targets` (increasing; offsets of a plain input, compressed bytes
-/// consumed of a compressed one), in one sequential pass from `from` (a game start of a mapped
+/// The exact starts of `unit` for `targets` (increasing; offsets of a plain input, compressed
+/// bytes consumed of a compressed one), in one sequential pass from `from` (a start of a mapped
 /// input whose numbers are known, else the start) that stops at the last of them. A target past
-/// the input's last game gives its end.
+/// the input's last record gives its end.
 pub(super) fn scan(
     input: Input,
     targets: &[u64],
     from: Start,
+    unit: Unit,
     scanned: &mut u64,
 ) -> Result<Vec<Start>, Error> {
     let path = input.path.clone();
     let compressed = (input.compression != Compression::None).then(|| Arc::clone(&input.consumed));
-    let mut scan = Scan { targets: targets.to_vec(), points: Vec::new(), compressed, lines: 0 };
+    let mut scan = Scan::new(unit, targets.to_vec(), compressed);
     let mut end = Start::default();
-    let split = crate::pgn::split::cut;
+    let (split, chunk) = unit.split();
     let compression = input.compression;
     match input.source {
         Source::Mapped(map) => {
             let at = (from.offset as usize).min(map.len());
             scan.lines = from.line;
             end = from;
-            for cut in slice_chunks(&map[at..], SCAN_CHUNK, split, from) {
+            for cut in slice_chunks(&map[at..], chunk, split, from) {
                 end = after(&cut, scan.lines);
                 *scanned += cut.bytes.len() as u64;
                 if !scan.chunk(&cut) {
@@ -96,7 +152,7 @@ pub(super) fn scan(
             }
         }
         Source::Stream(r) => {
-            for cut in StreamChunks::new(r, SCAN_CHUNK, split, Start::default()) {
+            for cut in StreamChunks::new(r, chunk, split, Start::default()) {
                 let cut = cut.map_err(|e| Error::Input(InputError::reading(&path, compression, e)))?;
                 end = after(&cut, scan.lines);
                 *scanned += cut.bytes.len() as u64;
@@ -114,7 +170,7 @@ pub(super) fn scan(
 }
 
 /// The point just after `cut` (whose first line break count is `lines`).
-fn after(cut: &Cut<impl std::ops::Deref<Target = [u8]>>, lines: u64) -> Start {
+pub(super) fn after(cut: &Cut<impl std::ops::Deref<Target = [u8]>>, lines: u64) -> Start {
     let bytes: &[u8] = &cut.bytes;
     let lc = LineIndex::with_column(bytes, cut.column as usize).locate(bytes.len());
     Start {
@@ -122,5 +178,24 @@ fn after(cut: &Cut<impl std::ops::Deref<Target = [u8]>>, lines: u64) -> Start {
         game: cut.first_game + cut.games,
         line: lines + lc.line as u64 - 1,
         column: if lc.line == 1 { cut.column + bytes.len() as u64 } else { lc.col as u64 },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line share starts at the first line start at or after its byte, the lines before it
+    /// counted; past the last line break, the chunk's end and all its lines.
+    #[test]
+    fn lines_start_at_line_starts() {
+        let bytes = b"a\nbb\n\nccc";
+        let first = |want| Unit::Lines.first_at(bytes, (0, 1), want, 4);
+        assert_eq!(first(0), (0, 0));
+        assert_eq!(first(1), (2, 1));
+        assert_eq!(first(2), (2, 1));
+        assert_eq!(first(5), (5, 2));
+        assert_eq!(first(6), (6, 3));
+        assert_eq!(first(7), (9, 4), "in the last line, unbroken: the end");
     }
 }

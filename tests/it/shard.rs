@@ -209,6 +209,78 @@ fn annotate_shards_merge_to_one_run() {
     same_as_one_run("annotate-jsonl", &args, &inputs, &[("-o", "a.jsonl")], &[3], &["1"]);
 }
 
+/// An EPD input of `positions` lines (every position of a fixture, repeated), with a bad line,
+/// blank and `#` lines and a last line without its line break, written to `dir` plain and as zstd
+/// frames (lines across frames).
+fn epd_inputs(dir: &Path, positions: usize) -> Vec<PathBuf> {
+    let o = run(&["positions", "-q", "--format", "epd", path(&fixture("pgn/lichess_db_10k.pgn"))]);
+    let epd = String::from_utf8(o.stdout).expect("UTF-8");
+    let mut lines: Vec<&str> = epd.lines().cycle().take(positions).collect();
+    lines.insert(positions / 3, "not a position");
+    lines.insert(positions / 2, "");
+    lines.insert(positions / 2, "# a comment");
+    let text = lines.join("\n");
+    let plain = dir.join("positions.epd");
+    std::fs::write(&plain, &text).expect("write");
+    let zst = dir.join("more.epd.zst");
+    std::fs::write(&zst, zstd_frames(text.as_bytes(), 2000, true)).expect("write");
+    vec![plain, zst]
+}
+
+/// `annotate --format epd` shards end at line starts: every count merges to one run.
+#[test]
+fn annotate_epd_shards_merge_to_one_run() {
+    let dir = temp_dir("shard-epd-inputs");
+    let inputs = epd_inputs(&dir, 300);
+    let args = ["annotate", "--no-cache", "--format", "epd", "--depth", "1"];
+    same_as_one_run("annotate-epd", &args, &inputs, &[("-o", "a.epd")], &[1, 2, 3, 4, 5], &["1", "2"]);
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// An EPD shard's diagnostics name the lines a single run names, and a rerun of the shard finds
+/// every position in its cache.
+#[test]
+fn annotate_epd_shard_numbers_lines_as_one_run_and_resumes_from_its_cache() {
+    let dir = temp_dir("shard-epd");
+    let inputs = epd_inputs(&dir, 300);
+    let input = path(&inputs[0]);
+    let args = ["annotate", "--format", "epd", "--depth", "1", "--engines", "1"];
+    let one = run(&[&args[..], &["--no-cache", "-o", path(&dir.join("one.epd")), input]].concat());
+    assert_eq!(one.status.code(), Some(1), "the bad line is a failure: {}", stderr(&one));
+    let bad = "positions.epd:101:1: error: game 101 (? - ?): not an EPD or FEN line";
+    assert!(stderr(&one).contains(bad), "{}", stderr(&one));
+    let out = dir.join("a.epd");
+    let cache = dir.join("c.sqlite");
+    let shard = |i: u64| {
+        let spec = format!("{i}/3");
+        let extra = ["--shard", &spec, "--cache", path(&cache), "-o", path(&out), input];
+        run(&[&args[..], &extra].concat())
+    };
+    let errs: Vec<String> = (0..3)
+        .map(|i| {
+            let o = shard(i);
+            assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+            stderr(&o)
+        })
+        .collect();
+    let with_bad: Vec<u64> = (0..3).filter(|&i| errs[i as usize].contains(bad)).collect();
+    assert_eq!(with_bad.len(), 1, "one shard names the bad line as one run does: {errs:?}");
+    let manifest = |i: u64| -> Value {
+        let spec = pgnkit::shard::Spec::new(i, 3).expect("spec");
+        let m = pgnkit::shard::manifest_path(&pgnkit::shard::part_path(&out, None, spec));
+        serde_json::from_slice(&std::fs::read(m).expect("manifest")).expect("JSON")
+    };
+    let first = manifest(2);
+    let analysed = first["extra"]["cache"]["misses"].as_u64().unwrap_or(0);
+    assert!(analysed > 50, "{first}");
+    let again = shard(2);
+    assert!(matches!(again.status.code(), Some(0 | 1)), "{}", stderr(&again));
+    let cache_stats = &manifest(2)["extra"]["cache"];
+    assert_eq!(cache_stats["misses"], 0, "the rerun analyses nothing again: {cache_stats}");
+    assert!(cache_stats["hits"].as_u64().unwrap_or(0) >= analysed, "{cache_stats}");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
 /// Shared collections: malformed ones (many small files), large plain ones, a compressed one.
 #[test]
 fn shards_of_shared_collections_merge_to_one_run() {
@@ -508,5 +580,150 @@ fn shards_run_with_and_without_quiet_or_threads_merge() {
     let o = run(&["clean", "-q", "-o", path(&one), path(&input)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(read(&merged), read(&one));
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// About `bytes` of PGN from the fixtures (games with errors among them), repeated.
+fn pgn_text(bytes: usize) -> Vec<u8> {
+    let files = ["pgn/lichess_db_10k.pgn", "pgn/bad_games.pgn", "pgn/twic1599_10k.pgn"];
+    let one: Vec<u8> = files.iter().flat_map(|f| std::fs::read(fixture(f)).expect("fixture")).collect();
+    one.iter().copied().cycle().take(bytes.div_ceil(one.len()) * one.len()).collect()
+}
+
+/// `text` as zstd frames of `every` bytes each (cut anywhere, games across frames), each after a
+/// skippable frame holding its size as the lichess dumps write them when `hinted`, else
+/// concatenated.
+fn zstd_frames(text: &[u8], every: usize, hinted: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    for piece in text.chunks(every) {
+        let frame = zstd::encode_all(piece, 3).expect("zstd");
+        if hinted {
+            out.extend_from_slice(&[0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0]);
+            out.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+        }
+        out.extend(frame);
+    }
+    out
+}
+
+/// zstd inputs of several frames (lichess-style, concatenated, pzstd's): shards start at frames,
+/// without and with the index, and every count merges to one run's bytes, numbers included.
+#[test]
+fn zstd_frame_shards_merge_to_one_run() {
+    let dir = temp_dir("shard-zstd-inputs");
+    let text = pgn_text(3 << 20);
+    let lichess = dir.join("lichess.pgn.zst");
+    std::fs::write(&lichess, zstd_frames(&text, 100_000, true)).expect("write");
+    let concatenated = dir.join("cat.pgn.zst");
+    std::fs::write(&concatenated, zstd_frames(&text, 150_000, false)).expect("write");
+    let mut inputs = vec![lichess, concatenated];
+    let plain = dir.join("big.pgn");
+    std::fs::write(&plain, pgn_text(10 << 20)).expect("write");
+    match std::process::Command::new("pzstd").args(["-q", "-1", "-f", path(&plain)]).status() {
+        Ok(s) if s.success() => inputs.push(dir.join("big.pgn.zst")),
+        _ => crate::skip::skip("pzstd not found (apt-get install zstd): its output is not sharded here"),
+    }
+    for indexed in [false, true] {
+        if indexed {
+            for input in &inputs {
+                let o = run(&["index", path(input)]);
+                assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+                assert!(stderr(&o).contains(" frames"), "{}", stderr(&o));
+            }
+        }
+        for input in &inputs {
+            let name =
+                format!("zstd-{}-{indexed}", input.file_name().and_then(|n| n.to_str()).unwrap_or("x"));
+            let args = ["check", "--json"];
+            same_as_one_run(
+                &name,
+                &args,
+                std::slice::from_ref(input),
+                &[("-o", "d.jsonl")],
+                &[1, 2, 3, 4, 5],
+                &["2"],
+            );
+        }
+        let args = ["positions", "--format", "jsonl"];
+        same_as_one_run(
+            &format!("zstd-positions-{indexed}"),
+            &args,
+            &inputs,
+            &[("-o", "p.jsonl")],
+            &[3],
+            &["2"],
+        );
+    }
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// A shard of a zstd input of several frames reads its frames only: the compressed bytes its
+/// run reads are its share and a frame at each end, and with the index its plan decodes nothing.
+#[test]
+fn a_zstd_shard_reads_only_its_frames() {
+    use pgnkit::jobs::run::{RunOptions, Sink, run_shares};
+    use pgnkit::pipeline::{InputInfo, Observer, Records, stats::Stats};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    #[derive(Default)]
+    struct Consumed(Mutex<Vec<Arc<AtomicU64>>>);
+    impl Observer for Consumed {
+        fn begin_input(&self, input: &InputInfo<'_>) {
+            self.0.lock().expect("lock").extend(input.consumed.clone());
+        }
+    }
+    struct Games(u64);
+    type Check = pgnkit::jobs::check::Check;
+    impl Sink<Records<Check>> for Games {
+        fn release(&mut self, _: Records<Check>, stats: &mut Stats) -> Result<(), pgnkit::error::Error> {
+            self.0 = stats.games;
+            Ok(())
+        }
+    }
+
+    let dir = temp_dir("shard-zstd-reads");
+    let text = pgn_text(16 << 20);
+    let input = dir.join("in.pgn.zst");
+    let every = 128 << 10;
+    let bytes = zstd_frames(&text, every, true);
+    std::fs::write(&input, &bytes).expect("write");
+    let frame = zstd::encode_all(&text[..every], 3).expect("zstd").len() as u64 * 2;
+    let size = bytes.len() as u64;
+    let n = 6;
+    let job = Check::default();
+    let opts = RunOptions { threads: 1, ..RunOptions::default() };
+    for indexed in [false, true] {
+        if indexed {
+            let o = run(&["index", path(&input)]);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        }
+        let mut games = 0;
+        for i in 0..n {
+            let spec = pgnkit::shard::Spec::new(i, n).expect("spec");
+            let plan = pgnkit::shard::plan(std::slice::from_ref(&input), spec, Default::default(), false)
+                .expect("plan");
+            if indexed {
+                assert_eq!(plan.scanned, 0, "shard {i}: the index says where its frames start");
+            }
+            let observer = Consumed::default();
+            let mut sink = Games(0);
+            run_shares(&job, &plan.shares(), &opts, &observer, &mut sink).expect("run");
+            games += sink.0;
+            let read: u64 = observer.0.lock().expect("lock").iter().map(|c| c.load(Ordering::Relaxed)).sum();
+            // Its share, a frame before it and one after its end, and the decoder's buffer.
+            let bound = size / n + 2 * frame + (256 << 10);
+            assert!(
+                read <= bound,
+                "shard {i} (index {indexed}) read {read} compressed bytes, more than {bound}"
+            );
+        }
+        let o = run(&["check", path(&input), "-o", path(&dir.join("d.txt"))]);
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("pgnkit check: {games} games,")),
+            "the shards' {games} games are one run's: {err}"
+        );
+    }
     std::fs::remove_dir_all(&dir).expect("clean up");
 }

@@ -20,6 +20,7 @@ use crate::cli::interrupt;
 use crate::cli::progress::Progress;
 use crate::cli::shard::{self, Sharding};
 use pgnkit::exit::Code;
+use pgnkit::shard::plan::Unit;
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -210,16 +211,10 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let engines =
         args.engines.or(args.head.threads).filter(|&n| n > 0).unwrap_or_else(pgnkit::pipeline::cores);
     let job = Annotate::new(opts);
-    let mut sharding = Sharding::new(&args.head, "annotate")?;
     let format = job.options().format;
-    if let Some(s) = &sharding
-        && format == Format::Epd
-    {
-        return Err(Fail::usage(format!(
-            "--shard {}: annotate --format epd cannot be sharded yet; use --format pgn or jsonl",
-            s.spec()
-        )));
-    }
+    // An EPD input's records are lines: its shares end at line starts.
+    let unit = if format == Format::Epd { Unit::Lines } else { Unit::Games };
+    let mut sharding = Sharding::of(&args.head, "annotate", unit)?;
     let footer = if format == Format::Jsonl { "annotate-summary" } else { "" };
     let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, b"", footer)?;
     let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines);

@@ -1,5 +1,6 @@
 //! `pgnkit index`: writes the sidecar (`FILE.pgnkit-index`) that lets each `--shard` of a plain
-//! file start reading near its share instead of at the file's beginning.
+//! file, or of a zstd file of several frames, start reading near its share instead of at the
+//! file's beginning.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -13,16 +14,21 @@ pub const EXAMPLES: &str = "\
 Examples:
   pgnkit index big.pgn                     # writes big.pgn.pgnkit-index
   pgnkit check --shard 3/16 big.pgn -o diag.txt
+  pgnkit index lichess_db_standard_rated_2024-01.pgn.zst
 
-The sidecar (JSON) holds the exact game start at or after every MiB with the games and lines
-before it, and the file's fingerprint (its size and a digest of sampled blocks). A shard uses
-it when the fingerprint matches; a stale sidecar is an error. Without it a shard reads the file
-before its share once, at the reader's skip speed; the parts are the same either way. Only
-plain files are indexed: a shard of a compressed file decompresses it from its start.";
+The sidecar (JSON) holds, with the file's fingerprint (its size and a digest of sampled
+blocks), for a plain file the exact game start at or after every MiB with the games and lines
+before it; for a zstd file of several frames (pzstd, the lichess dumps, concatenated frames)
+each frame's offset in the file and in the text and the first game start at or after it, found
+decoding frame by frame. A shard uses it when the fingerprint matches; a stale sidecar is an
+error. Without it a shard reads the file before its share once (decompressing it); with it, a
+plain file's shard reads from the MiB before its share, a zstd one only its own frames. The
+parts are the same either way. A single-frame zstd stream and gzip are not indexed: a shard
+decompresses them from their start.";
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Plain PGN files to index.
+    /// PGN files to index: plain, or zstd of several frames.
     #[arg(required = true, value_name = "FILES")]
     files: Vec<PathBuf>,
     /// No line per file on stderr.
@@ -39,11 +45,14 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             message: format!("{}: {e}", file.display()),
         })?;
         if !args.quiet {
+            let points = match index.frames.len() {
+                0 => format!("{} points", index.points.len()),
+                n => format!("{n} frames"),
+            };
             eprintln!(
-                "pgnkit index: {}: {} games, {} points, in {:.2} s: {}",
+                "pgnkit index: {}: {} games, {points}, in {:.2} s: {}",
                 file.display(),
                 index.end.game,
-                index.points.len(),
                 start.elapsed().as_secs_f64(),
                 path.display()
             );
