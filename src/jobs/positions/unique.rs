@@ -4,7 +4,9 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::PositionsChunk;
+use std::ops::Range;
+
+use super::RecordKey;
 use crate::chess::PackedKey;
 
 /// Zobrist keys are already uniformly mixed: hash them as they are.
@@ -62,19 +64,20 @@ impl Unique {
         self.len() == 0
     }
 
-    /// Passes the records of `out` seen for the first time to `write` (runs of adjacent kept
-    /// records in one call), in order; returns how many were kept. `out` must have been made
-    /// with [`PositionsOptions::unique`](super::PositionsOptions::unique).
+    /// Passes the records of a chunk whose `keys` are seen for the first time to `write` (as the
+    /// range of bytes or rows of each run of adjacent kept records), in order; returns how many
+    /// were kept. The chunk must have been made with
+    /// [`PositionsOptions::unique`](super::PositionsOptions::unique).
     pub fn filter<E>(
         &mut self,
-        out: &PositionsChunk,
-        mut write: impl FnMut(&[u8]) -> Result<(), E>,
+        keys: &[RecordKey],
+        mut write: impl FnMut(Range<usize>) -> Result<(), E>,
     ) -> Result<u64, E> {
         let (mut kept, mut run_start, mut start) = (0, 0, 0);
-        for r in &out.keys {
+        for r in keys {
             if !self.insert(r.hash, &r.key) {
                 if run_start < start {
-                    write(&out.bytes[run_start..start])?;
+                    write(run_start..start)?;
                 }
                 run_start = r.end;
             } else {
@@ -83,7 +86,7 @@ impl Unique {
             start = r.end;
         }
         if run_start < start {
-            write(&out.bytes[run_start..start])?;
+            write(run_start..start)?;
         }
         Ok(kept)
     }
