@@ -11,7 +11,7 @@ use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical, Zst
 use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int32Type, Int64Type};
 use parquet::errors::ParquetError;
 use parquet::file::metadata::KeyValue;
-use parquet::file::properties::{WriterProperties, WriterVersion};
+use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnPath, Type};
 
@@ -53,7 +53,7 @@ fn parquet_schema(schema: &Schema) -> Result<Type, ParquetError> {
 }
 
 /// The writer's settings: zstd level 1 pages, dictionaries for label columns only (FENs and
-/// numbers gain nothing from one), `pgnkit VERSION` as the writer's name, the schema in the
+/// numbers gain nothing from one), no statistics for plain text, `pgnkit VERSION` as the writer's name, the schema in the
 /// metadata.
 fn properties(schema: &Schema) -> Result<WriterProperties, ParquetError> {
     let mut props = WriterProperties::builder()
@@ -62,8 +62,14 @@ fn properties(schema: &Schema) -> Result<WriterProperties, ParquetError> {
         .set_dictionary_enabled(false)
         .set_created_by(concat!("pgnkit ", env!("CARGO_PKG_VERSION")).to_string())
         .set_key_value_metadata(Some(vec![KeyValue::new(SCHEMA_KEY.to_string(), schema.to_text())]));
-    for f in schema.fields.iter().filter(|f| f.kind == Kind::Label) {
-        props = props.set_column_dictionary_enabled(ColumnPath::from(f.name.as_str()), true);
+    for f in &schema.fields {
+        let path = ColumnPath::from(f.name.as_str());
+        match f.kind {
+            Kind::Label => props = props.set_column_dictionary_enabled(path, true),
+            // A FEN's minimum and maximum select nothing: 8% of `positions` time comparing them.
+            Kind::Text => props = props.set_column_statistics_enabled(path, EnabledStatistics::None),
+            _ => {}
+        }
     }
     Ok(props.build())
 }
@@ -71,6 +77,7 @@ fn properties(schema: &Schema) -> Result<WriterProperties, ParquetError> {
 /// Writes batches of `schema`'s rows to a Parquet file; see the module docs.
 pub struct TableWriter<W: Write + Send> {
     file: SerializedFileWriter<W>,
+    schema: Schema,
     pending: Batch,
     rows: u64,
 }
@@ -81,7 +88,13 @@ impl<W: Write + Send> TableWriter<W> {
         let make = || -> Result<SerializedFileWriter<W>, ParquetError> {
             SerializedFileWriter::new(out, Arc::new(parquet_schema(schema)?), Arc::new(properties(schema)?))
         };
-        Ok(TableWriter { file: make().map_err(io_error)?, pending: Batch::new(schema), rows: 0 })
+        let file = make().map_err(io_error)?;
+        Ok(TableWriter { file, schema: schema.clone(), pending: Batch::new(schema), rows: 0 })
+    }
+
+    /// The table's columns.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
     }
 
     /// The output.
