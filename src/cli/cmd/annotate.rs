@@ -54,6 +54,9 @@ enum FormatArg {
     /// Inputs of positions (EPD or FEN lines), written as EPD with ce, acd, acn, acs, bm, pv
     /// and dm operations.
     Epd,
+    /// Apache Parquet, one row per analysed position: typed columns (below); needs -o FILE or a
+    /// pipe.
+    Parquet,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,6 +196,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             FormatArg::Pgn => Format::Pgn,
             FormatArg::Jsonl => Format::Jsonl,
             FormatArg::Epd => Format::Epd,
+            FormatArg::Parquet => Format::Parquet,
         },
         variations: match args.variations {
             VariationsArg::None => Variations::None,
@@ -218,9 +222,12 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             s.spec()
         )));
     }
+    if format == Format::Parquet {
+        crate::cli::cmd::positions::refuse_terminal(&args.head.output)?;
+    }
     let footer = if format == Format::Jsonl { "annotate-summary" } else { "" };
     let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, b"", footer)?;
-    let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines);
+    let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines)?;
     if sharding.is_some() {
         writer = writer.part();
     }
