@@ -27,6 +27,7 @@ Examples:
   pgnkit annotate --engine /usr/games/stockfish --nodes 1000000 --engines 2 games.pgn -o out.pgn
   pgnkit annotate --engine stockfish --engine-option 'Skill Level=20' --hash 64 games.pgn.zst -o out.pgn.zst
   pgnkit annotate --format jsonl --depth 12 games.pgn -o evals.jsonl
+  pgnkit annotate --format parquet --nodes 20000 games.pgn -o evals.parquet
   pgnkit annotate --from-evals --add-tags lichess_export.pgn -o judged.pgn
 
 After every mainline move the output holds [%eval 0.17] / [%eval #-3] (White's view) in the
@@ -43,7 +44,14 @@ Ctrl-C analyses only the positions the cache lacks. --movetime results differ fr
 run to run and are not cached; neither are --keep-hash results.
 
 Exit codes: 1 when some position was left without an evaluation (a diagnostic names it) or a
-game had errors (written as read); 69 when the engine is missing or fails its handshake.";
+game had errors (written as read); 69 when the engine is missing or fails its handshake.
+
+--format parquet writes one row per analysed position, with typed columns (`?`: may be null):
+  file string, game int64, ply int32, fen string, san string?, uci string?,
+  turn string (white|black), eval_cp int32?, eval_mate int32? (White's view), depth int32?,
+  nodes int64?, best string? (UCI), pv string? (UCI moves separated by spaces),
+  judgement string? (inaccuracy|mistake|blunder).
+Pages are zstd-compressed, row groups hold 131072 rows; the summary stays on stderr.";
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum FormatArg {
