@@ -245,3 +245,30 @@ fn a_failed_run_leaves_no_file_and_bad_options_say_why() {
     assert!(stderr(&o).contains("Date_text"), "{}", stderr(&o));
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn unique_keeps_the_positions_fen_keeps() {
+    if readers_missing() {
+        return;
+    }
+    let dir = temp_dir("parquet-unique");
+    let fixtures = fixture_inputs();
+    let inputs: Vec<&str> = fixtures.iter().map(|p| path(p)).collect();
+    let (parquet, fen) = (dir.join("u.parquet"), dir.join("u.fen"));
+    for (format, out) in [("parquet", &parquet), ("fen", &fen)] {
+        let mut args = vec!["positions", "-q", "--unique", "-j", "2", "--format", format, "-o", path(out)];
+        args.extend(&inputs);
+        let o = run(&args);
+        assert!(o.status.code().is_some_and(|c| c <= 1), "{}", stderr(&o));
+    }
+    let read = format!(
+        "import duckdb; print('\\n'.join(r[0] for r in duckdb.sql(\"SELECT fen FROM '{}'\").fetchall()))",
+        path(&parquet)
+    );
+    let o = Command::new("python3").args(["-c", &read]).output().expect("python3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let fens = std::fs::read_to_string(&fen).expect("fen");
+    assert!(fens.lines().count() > 100, "{} positions", fens.lines().count());
+    assert!(String::from_utf8_lossy(&o.stdout) == fens, "the Parquet file's FENs differ from --format fen's");
+    std::fs::remove_dir_all(dir).ok();
+}
