@@ -112,6 +112,7 @@
 
 pub mod analysis;
 pub mod chess;
+pub mod columnar;
 pub mod engine;
 pub mod error;
 pub mod exit;

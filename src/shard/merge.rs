@@ -4,7 +4,8 @@
 //! and writes each output once: what a single run writes before the games, the parts in order,
 //! and the summary record a single run writes last, from the shards' ledgers added up (its
 //! `seconds` are the shards' sum); duplicates that lie in different shards are settled first
-//! ([`super::settle`]). Anything wrong: nothing is written, and every problem is
+//! ([`super::settle`]); Parquet parts are read back and written again as one file. Anything
+//! wrong: nothing is written, and every problem is
 //! named, so the user reruns just those shards.
 
 use std::collections::BTreeMap;
@@ -370,6 +371,25 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
                 continue;
             }
         };
+        if super::is_parquet(&target) {
+            let parts: Vec<_> = list
+                .iter()
+                .filter_map(|(path, m)| {
+                    let part = m.parts.get(role_at)?;
+                    Some((
+                        path.parent().map(Path::to_path_buf).unwrap_or_default().join(&part.file),
+                        part,
+                        m.spec,
+                    ))
+                })
+                .collect();
+            match super::tables::merge_parts(&parts, out, &target, &mut problems) {
+                Ok(n) => bytes += n,
+                Err(e) => problems.push(e),
+            }
+            pending.push(done);
+            continue;
+        }
         let result = (|| -> Result<(), String> {
             out.write_all(&compressed_as(&target, role.header.as_bytes()).map_err(write_err)?)
                 .map_err(write_err)?;

@@ -13,6 +13,7 @@ pub mod plan;
 pub mod scan;
 pub mod settle;
 pub mod spec;
+mod tables;
 
 use std::path::{Path, PathBuf};
 
@@ -21,7 +22,8 @@ pub use plan::{Plan, plan};
 pub use spec::Spec;
 
 /// The name of shard `spec`'s part of the output `path`: `path.part-I-of-N`, in `dir` when
-/// given (under `path`'s file name), else beside `path`.
+/// given (under `path`'s file name), else beside `path`. A Parquet part is a whole Parquet file
+/// and keeps its ending (`a.part-I-of-N.parquet`), as `read_parquet('DIR/*.parquet')` needs.
 ///
 /// ```
 /// use pgnkit::shard::{Spec, part_path};
@@ -29,9 +31,18 @@ pub use spec::Spec;
 /// let spec = Spec::new(3, 12).unwrap();
 /// assert_eq!(part_path(Path::new("out/a.pgn"), None, spec), Path::new("out/a.pgn.part-03-of-12"));
 /// assert_eq!(part_path(Path::new("out/a.pgn"), Some(Path::new("p")), spec), Path::new("p/a.pgn.part-03-of-12"));
+/// assert_eq!(part_path(Path::new("a.parquet"), Some(Path::new("p")), spec), Path::new("p/a.part-03-of-12.parquet"));
 /// ```
 pub fn part_path(path: &Path, dir: Option<&Path>, spec: Spec) -> PathBuf {
     let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "out".into());
+    if is_parquet(path) {
+        let mut stem = path.file_stem().unwrap_or_default().to_os_string();
+        stem.push(format!(".part-{}.parquet", spec.label()));
+        return match dir {
+            Some(d) => d.join(stem),
+            None => path.with_file_name(stem),
+        };
+    }
     name.push(format!(".part-{}", spec.label()));
     match dir {
         Some(d) => d.join(name),
@@ -44,4 +55,9 @@ pub fn manifest_path(part: &Path) -> PathBuf {
     let mut name = part.as_os_str().to_os_string();
     name.push(manifest::SUFFIX);
     PathBuf::from(name)
+}
+
+/// Whether `path` names a Parquet file: its parts are rewritten by `merge`, not concatenated.
+pub fn is_parquet(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "parquet")
 }

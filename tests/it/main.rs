@@ -15,6 +15,7 @@ mod exit;
 mod fuzz_seeds;
 mod inputs;
 mod interrupt;
+mod parquet;
 mod perft;
 mod pgn_corpus;
 mod pgn_export;

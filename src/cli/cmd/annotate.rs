@@ -28,6 +28,7 @@ Examples:
   pgnkit annotate --engine /usr/games/stockfish --nodes 1000000 --engines 2 games.pgn -o out.pgn
   pgnkit annotate --engine stockfish --engine-option 'Skill Level=20' --hash 64 games.pgn.zst -o out.pgn.zst
   pgnkit annotate --format jsonl --depth 12 games.pgn -o evals.jsonl
+  pgnkit annotate --format parquet --nodes 20000 games.pgn -o evals.parquet
   pgnkit annotate --from-evals --add-tags lichess_export.pgn -o judged.pgn
 
 After every mainline move the output holds [%eval 0.17] / [%eval #-3] (White's view) in the
@@ -45,7 +46,14 @@ Ctrl-C analyses only the positions the cache lacks. --movetime results differ fr
 run to run and are not cached; neither are --keep-hash results.
 
 Exit codes: 1 when some position was left without an evaluation (a diagnostic names it) or a
-game had errors (written as read); 69 when the engine is missing or fails its handshake.";
+game had errors (written as read); 69 when the engine is missing or fails its handshake.
+
+--format parquet writes one row per analysed position, with typed columns (`?`: may be null):
+  file string, game int64, ply int32, fen string, san string?, uci string?,
+  turn string (white|black), eval_cp int32?, eval_mate int32? (White's view), depth int32?,
+  nodes int64?, best string? (UCI), pv string? (UCI moves separated by spaces),
+  judgement string? (inaccuracy|mistake|blunder).
+Pages are zstd-compressed, row groups hold 131072 rows; the summary stays on stderr.";
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum FormatArg {
@@ -57,6 +65,9 @@ enum FormatArg {
     /// Inputs of positions (EPD or FEN lines), written as EPD with ce, acd, acn, acs, bm, pv
     /// and dm operations.
     Epd,
+    /// Apache Parquet, one row per analysed position: typed columns (below); needs -o FILE or a
+    /// pipe.
+    Parquet,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,6 +207,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             FormatArg::Pgn => Format::Pgn,
             FormatArg::Jsonl => Format::Jsonl,
             FormatArg::Epd => Format::Epd,
+            FormatArg::Parquet => Format::Parquet,
         },
         variations: match args.variations {
             VariationsArg::None => Variations::None,
@@ -215,9 +227,12 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     // An EPD input's records are lines: its shares end at line starts.
     let unit = if format == Format::Epd { Unit::Lines } else { Unit::Games };
     let mut sharding = Sharding::of(&args.head, "annotate", unit)?;
+    if format == Format::Parquet {
+        crate::cli::cmd::positions::refuse_terminal(&args.head.output)?;
+    }
     let footer = if format == Format::Jsonl { "annotate-summary" } else { "" };
     let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, b"", footer)?;
-    let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines);
+    let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines)?;
     if sharding.is_some() {
         writer = writer.part();
     }

@@ -1,5 +1,5 @@
-//! `pgnkit positions`: one record per mainline position (FEN, EPD, JSON Lines or CSV) to stdout
-//! or `-o FILE`; error diagnostics and a summary on stderr; exit 1 when some game has an error.
+//! `pgnkit positions`: one record per mainline position (FEN, EPD, JSON Lines, CSV or Parquet) to
+//! stdout or `-o FILE`; error diagnostics and a summary on stderr; exit 1 when some game has an error.
 
 use pgnkit::jobs::diagnostics;
 use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, Writer, csv_header};
@@ -18,13 +18,24 @@ Examples:
   pgnkit positions --format epd --unique -o positions.epd.zst games.pgn
   pgnkit positions --format jsonl --tags White,Black,Result,WhiteElo lichess.pgn.zst | head
   pgnkit positions --format csv --min-ply 10 --max-ply 40 --every 2 --skip-errors a.pgn b.pgn -o out.csv.gz
+  pgnkit positions --format parquet --tags White,Black,WhiteElo,BlackElo,Date games.pgn -o positions.parquet
   pgnkit positions --format epd --position-material KRPkr,KRkrp --where 'Plies > 80' games.pgn > rook-endings.epd
   pgnkit positions --format epd --where 'Elo >= 2400' --material KRPkr games.pgn > games-reaching-krpkr.epd
 
 --min-ply, --max-ply, --every, --position-material and --unique choose the positions written;
 the game filters (--where, --eco, --material, ...) choose the games, and every position of a game
 they keep is written (--material KRPkr keeps the games that reach that material, and writes their
-openings and middlegames too; --position-material KRPkr writes only the positions with it).";
+openings and middlegames too; --position-material KRPkr writes only the positions with it).
+
+--format parquet writes one row per position, with typed columns (`?`: may be null):
+  file string, game int64, ply int32, fen string, san string?, uci string?,
+  turn string (white|black), eval_cp int32?, eval_mate int32?, clk double? (seconds),
+then one column per --tags name: WhiteElo, BlackElo, WhiteUSCF, BlackUSCF, WhiteFideId,
+BlackFideId and PlyCount as int32? (null unless all digits); Date, EventDate and UTCDate as
+date? (null unless a whole, real YYYY.MM.DD) followed by NAME_text string? (the tag as read);
+any other tag as string?. Strings are UTF-8; file, moves, turn and tags are dictionary-encoded.
+Pages are zstd-compressed, row groups hold 131072 rows. With --shard, each shard writes
+NAME.part-I-of-N.parquet, which DuckDB reads together as read_parquet('DIR/*.parquet').";
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum FormatArg {
@@ -36,6 +47,8 @@ enum FormatArg {
     Jsonl,
     /// CSV with a header line: game,ply,fen,san,uci and the tags.
     Csv,
+    /// Apache Parquet: typed columns (below), zstd pages; needs -o FILE or a pipe.
+    Parquet,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -59,7 +72,7 @@ pub struct Args {
     /// Which en passant square FEN and EPD show.
     #[arg(long, value_enum, default_value = "legal")]
     ep_square: EpArg,
-    /// Tags copied into jsonl and csv records (missing tags: null or empty).
+    /// Tags copied into jsonl, csv and parquet records (missing tags: null or empty).
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     tags: Vec<String>,
     /// Write the positions from ply N on (0 is the start position).
@@ -94,9 +107,10 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
         FormatArg::Epd => Format::Epd,
         FormatArg::Jsonl => Format::Jsonl,
         FormatArg::Csv => Format::Csv,
+        FormatArg::Parquet => Format::Parquet,
     };
-    if !args.tags.is_empty() && !matches!(format, Format::Jsonl | Format::Csv) {
-        return Err(Fail::usage("--tags needs --format jsonl or csv"));
+    if !args.tags.is_empty() && !matches!(format, Format::Jsonl | Format::Csv | Format::Parquet) {
+        return Err(Fail::usage("--tags needs --format jsonl, csv or parquet"));
     }
     for t in &args.tags {
         if t.is_empty() || (format == Format::Jsonl && RESERVED.contains(&t.as_str())) {
@@ -131,14 +145,26 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
-    let job = Positions::new(options(args)?);
+    let job = Positions::new(options(args)?).map_err(|e| Fail::usage(format!("--tags: {e}")))?;
+    if job.options().format == Format::Parquet {
+        refuse_terminal(&args.head.output)?;
+    }
     let mut sharding = Sharding::new(&args.head, "positions")?;
+    if let Some(s) = &sharding
+        && args.unique
+        && job.options().format == Format::Parquet
+    {
+        return Err(Fail::usage(format!(
+            "--shard {}: --unique --format parquet across shards is not settled by merge; use a text format, or run positions --unique over the merged output's games",
+            s.spec()
+        )));
+    }
     let opts = job.options();
     let header = if opts.format == Format::Csv { csv_header(&opts.tags) } else { Vec::new() };
     let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, &header, "")?;
     let keys = if args.unique { shard::keys(&mut sharding, &args.head)? } else { None };
     let mut writer = match sharding {
-        Some(_) => Writer::part(&job, out, std::io::stderr()).keys(keys)?,
+        Some(_) => Writer::part(&job, out, std::io::stderr())?.keys(keys)?,
         None => Writer::new(&job, out, std::io::stderr())?,
     };
     let progress = Progress::new(args.head.quiet);
@@ -151,4 +177,16 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     warn_absent(&job.options().select, &summary.stats);
     Sharding::conclude(sharding, &summary, code, &job.options().select, serde_json::Value::Null)?;
     Ok(code)
+}
+
+/// Parquet is binary: `-o -` is refused when stdout is a terminal (a pipe or a file is fine: the
+/// writer only appends).
+pub fn refuse_terminal(output: &std::path::Path) -> Result<(), Fail> {
+    use std::io::IsTerminal;
+    if output == std::path::Path::new("-") && std::io::stdout().is_terminal() {
+        return Err(Fail::usage(
+            "--format parquet writes a binary file: give it a name (-o FILE.parquet) or a pipe",
+        ));
+    }
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! `annotate`: every mainline position of every game analysed by an engine (the built-in one, or
 //! an external UCI engine per worker), and the games written again with lichess's annotations
 //! (`[%eval]` after every move, judgement NAGs and comments, the engine's line after a mistake,
-//! an `Annotator` tag), or one JSON Lines record per analysed position.
+//! an `Annotator` tag), or one JSON Lines record or Parquet row ([`table`]) per analysed position.
 //!
 //! Each chunk is one game ([`Cuts::PerGame`]): progress, interrupts and work in flight go game by
 //! game. A worker replays its chunk once: `collect` keeps each game's mainline (and, for PGN
@@ -25,6 +25,7 @@ mod movetext;
 mod notes;
 mod pgn;
 pub mod sink;
+pub mod table;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -70,6 +71,8 @@ pub enum Format {
     /// Inputs of positions (EPD or FEN lines) written as EPD with the engine's operations
     /// ([`epd`]).
     Epd,
+    /// One Parquet row per analysed position ([`table`]).
+    Parquet,
 }
 
 impl Format {
@@ -174,6 +177,8 @@ pub fn limit_text(limit: &Limit) -> String {
 pub struct AnnotatedChunk {
     /// PGN games or JSON Lines records, in input order.
     pub out: Vec<u8>,
+    /// The rows, under [`Format::Parquet`].
+    pub table: crate::columnar::Batch,
     /// Problems of the games (their moves, the engine's faults), located.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -208,6 +213,7 @@ impl Annotate {
 /// Per-thread state: the engine (none with `from_evals`) and the warnings it gave at start-up.
 pub struct AnnotateWorker {
     opts: Arc<AnnotateOptions>,
+    schema: crate::columnar::Schema,
     analyst: Option<Analyst>,
     startup: Vec<AnalysisWarning>,
 }
@@ -252,7 +258,7 @@ impl Job for Annotate {
     fn cuts(&self) -> Cuts {
         match self.opts.format {
             Format::Epd => Cuts::Lines(epd::LINES),
-            Format::Pgn | Format::Jsonl => Cuts::PerGame,
+            Format::Pgn | Format::Jsonl | Format::Parquet => Cuts::PerGame,
         }
     }
 
@@ -264,13 +270,13 @@ impl Job for Annotate {
             )));
         }
         if opts.from_evals {
-            return Ok(AnnotateWorker { opts, analyst: None, startup: Vec::new() });
+            return Ok(AnnotateWorker { opts, schema: table::schema(), analyst: None, startup: Vec::new() });
         }
         let (mut engine, id) = start_engine(&opts)?;
         let warnings = engine.take_warnings();
         let startup = if self.reported.swap(true, Ordering::Relaxed) { Vec::new() } else { warnings };
         let analyst = Analyst::new(engine, id, opts.usable_cache(), opts.limit, opts.keeps_hash());
-        Ok(AnnotateWorker { opts, analyst: Some(analyst), startup })
+        Ok(AnnotateWorker { opts, schema: table::schema(), analyst: Some(analyst), startup })
     }
 }
 
@@ -333,6 +339,14 @@ impl Worker for AnnotateWorker {
                 for (game, plan) in games.iter().zip(&plans) {
                     if let Some(plan) = plan {
                         jsonl::write_game(chunk.input, game, plan, &mut records.out);
+                    }
+                }
+            }
+            Format::Parquet => {
+                records.table = crate::columnar::Batch::new(&self.schema);
+                for (game, plan) in games.iter().zip(&plans) {
+                    if let Some(plan) = plan {
+                        table::write_game(chunk.input, game, plan, &mut records.table);
                     }
                 }
             }

@@ -1,4 +1,5 @@
-//! The release side of `annotate`: writes each game's text (PGN or JSON Lines) in input order,
+//! The release side of `annotate`: writes each game's text (PGN or JSON Lines) or rows (Parquet)
+//! in input order,
 //! reports the diagnostics as text, and at the end writes the JSON Lines summary and puts the
 //! output in place, unless the run was interrupted or an input failed (then nothing is left under
 //! the output's final name). The summaries give the run's pace by position (positions a second,
@@ -10,17 +11,25 @@ use serde_json::{Value, json};
 
 use super::{AnnotatedChunk, Format};
 use crate::analysis::cache::CacheStats;
+use crate::columnar::write::TableWriter;
 use crate::error::Error;
-use crate::io::Output;
+use crate::io::{Output, OutputError};
 use crate::jobs::diagnostics;
 use crate::jobs::run::{Sink, Summary};
 use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
 use crate::select::Selection;
 
+/// Where the records go: text, or the rows of a Parquet table.
+#[allow(clippy::large_enum_variant)] // one per run
+enum Dest {
+    Text(Output),
+    Table(TableWriter<Output>),
+}
+
 /// The release side of `annotate`; diagnostics go to `diagnostics` as text.
 pub struct AnnotateWriter<W> {
-    out: Output,
+    out: Dest,
     diagnostics: W,
     format: Format,
     engines: usize,
@@ -31,8 +40,22 @@ pub struct AnnotateWriter<W> {
 
 impl<W: Write> AnnotateWriter<W> {
     /// A writer of `format` to `out`, for a run with `engines` engines.
-    pub fn new(out: Output, diagnostics: W, format: Format, engines: usize) -> AnnotateWriter<W> {
-        AnnotateWriter { out, diagnostics, format, engines, file: String::new(), summary: true }
+    pub fn new(
+        out: Output,
+        diagnostics: W,
+        format: Format,
+        engines: usize,
+    ) -> Result<AnnotateWriter<W>, Error> {
+        let out = match format {
+            Format::Parquet => {
+                let path = out.path().to_path_buf();
+                let table = TableWriter::new(out, &super::table::schema())
+                    .map_err(|source| OutputError::Write { path, source })?;
+                Dest::Table(table)
+            }
+            _ => Dest::Text(out),
+        };
+        Ok(AnnotateWriter { out, diagnostics, format, engines, file: String::new(), summary: true })
     }
 
     /// The same writer for a shard's part: without the summary record.
@@ -44,7 +67,7 @@ impl<W: Write> AnnotateWriter<W> {
     /// `cache`, its counters go in the summary, and the `--where` expressions of `select` whose
     /// tags no game had under `where_absent`.
     pub fn finish(
-        mut self,
+        self,
         summary: &Summary,
         cache: Option<CacheStats>,
         select: &Selection,
@@ -52,14 +75,22 @@ impl<W: Write> AnnotateWriter<W> {
         if summary.stopped.is_some() || summary.input_failed() {
             return Ok(()); // dropped: the temporary file goes
         }
+        let mut out = match self.out {
+            Dest::Text(out) => out,
+            Dest::Table(table) => {
+                let path = table.output().path().to_path_buf();
+                table.finish().map_err(|source| OutputError::Write { path, source })?.finish()?;
+                return Ok(());
+            }
+        };
         if self.format == Format::Jsonl && self.summary {
             let mut record = summary_json(summary, cache, self.engines);
             if let Some(absent) = select.absent_json(&summary.stats) {
                 record["data"]["where_absent"] = absent;
             }
-            writeln!(self.out, "{record}").map_err(|e| Error::Output(self.out.error(e)))?;
+            writeln!(out, "{record}").map_err(|e| Error::Output(out.error(e)))?;
         }
-        self.out.finish()?;
+        out.finish()?;
         Ok(())
     }
 }
@@ -198,6 +229,11 @@ impl<W: Write> Sink<AnnotatedChunk> for AnnotateWriter<W> {
         for d in &chunk.diagnostics {
             let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(&self.file, d));
         }
-        self.out.write_all(&chunk.out).map_err(|e| Error::Output(self.out.error(e)))
+        match &mut self.out {
+            Dest::Text(out) => out.write_all(&chunk.out).map_err(|e| Error::Output(out.error(e))),
+            Dest::Table(table) => table
+                .append(&chunk.table, 0..chunk.table.rows())
+                .map_err(|e| Error::Output(table.output().error(e))),
+        }
     }
 }

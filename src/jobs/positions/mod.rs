@@ -1,6 +1,6 @@
 //! `positions`: one record per mainline position of every game (the start position and the
 //! position after each ply, so a game of P valid plies yields P + 1 records), as FEN, EPD, JSON
-//! Lines or CSV. Which positions are written: by ply (`min_ply`, `max_ply`, `every`), by the
+//! Lines, CSV or Parquet ([`table`]). Which positions are written: by ply (`min_ply`, `max_ply`, `every`), by the
 //! material on the board (`material`), once each (`unique`); which games: the [`Selection`].
 //!
 //! Invariants: records of a game with an error are its valid prefix, or nothing at all with
@@ -8,6 +8,7 @@
 //! order, on one thread), so deduplicated output is the same at any thread count.
 
 mod records;
+pub mod table;
 mod text;
 mod unique;
 
@@ -17,6 +18,8 @@ use std::sync::Arc;
 pub use unique::Unique;
 
 use crate::chess::{PackedKey, Position};
+use crate::columnar::write::TableWriter;
+use crate::columnar::{Batch, Schema};
 use crate::error::{Diagnostic, Error};
 use crate::io::Output as Out;
 use crate::jobs::diagnostics;
@@ -44,6 +47,8 @@ pub enum Format {
     Jsonl,
     /// A header line, then `game,ply,fen,san,uci` and the requested tags (RFC 4180 quoting).
     Csv,
+    /// An Apache Parquet file of typed columns ([`table`]).
+    Parquet,
 }
 
 impl Format {
@@ -106,13 +111,22 @@ pub fn csv_header(tags: &[String]) -> Vec<u8> {
 #[derive(Clone, Debug)]
 pub struct Positions {
     opts: Arc<PositionsOptions>,
+    /// The table's columns under [`Format::Parquet`].
+    schema: Arc<Schema>,
     spares: Arc<Spares<PositionsChunk>>,
 }
 
 impl Positions {
-    /// A job writing records as `opts` says.
-    pub fn new(opts: PositionsOptions) -> Positions {
-        Positions { opts: Arc::new(opts), spares: Arc::default() }
+    /// A job writing records as `opts` says; an error when two tags would be one Parquet column.
+    pub fn new(opts: PositionsOptions) -> Result<Positions, String> {
+        let schema =
+            if opts.format == Format::Parquet { table::schema(&opts.tags)? } else { Schema::default() };
+        Ok(Positions { opts: Arc::new(opts), schema: Arc::new(schema), spares: Arc::default() })
+    }
+
+    /// The columns of the Parquet table (none under the text formats).
+    pub fn schema(&self) -> &Schema {
+        &self.schema
     }
 
     /// The options.
@@ -128,7 +142,8 @@ pub struct RecordKey {
     pub hash: u64,
     /// The position itself, packed.
     pub key: PackedKey,
-    /// End of the record in [`PositionsChunk::bytes`] (it starts where the previous one ends).
+    /// End of the record in [`PositionsChunk::bytes`] (it starts where the previous one ends),
+    /// or in rows of [`PositionsChunk::table`].
     pub end: usize,
 }
 
@@ -138,6 +153,8 @@ pub struct PositionsChunk {
     /// Rendered records, in input order (their game numbers are absolute: formats that print
     /// them are cut exactly).
     pub bytes: Vec<u8>,
+    /// The rows, under [`Format::Parquet`].
+    pub table: Batch,
     /// One key per record when [`PositionsOptions::unique`] is set, else empty.
     pub keys: Vec<RecordKey>,
     /// Records in `bytes`.
@@ -150,6 +167,7 @@ impl Spare for PositionsChunk {
     /// A record buffer past 16 MiB (a chunk of huge games) is not kept.
     fn empty(&mut self) -> bool {
         self.bytes.clear();
+        self.table.clear();
         self.keys.clear();
         self.records = 0;
         self.diagnostics.clear();
@@ -167,6 +185,7 @@ impl Located for PositionsChunk {
 /// chunk's output (to size the next), and the buffers handed back by the release side.
 pub struct PositionsWorker {
     opts: Arc<PositionsOptions>,
+    schema: Arc<Schema>,
     spares: Arc<Spares<PositionsChunk>>,
     /// The input `id_prefix` was made for.
     input: String,
@@ -186,6 +205,7 @@ impl Job for Positions {
     fn worker(&self) -> Result<PositionsWorker, Error> {
         Ok(PositionsWorker {
             opts: self.opts.clone(),
+            schema: self.schema.clone(),
             spares: self.spares.clone(),
             input: String::new(),
             id_prefix: epd_id_prefix(""),
@@ -205,8 +225,16 @@ impl Worker for PositionsWorker {
         }
         let mut out = self.spares.take();
         out.bytes.reserve(self.last_len + self.last_len / 8);
-        let hooks =
-            PositionsHooks::new(&self.opts, &self.id_prefix, out, std::mem::take(&mut self.tag_fields));
+        if out.table.columns.len() != self.schema.fields.len() {
+            out.table = Batch::new(&self.schema);
+        }
+        let hooks = PositionsHooks::new(
+            &self.opts,
+            &self.id_prefix,
+            &self.input,
+            out,
+            std::mem::take(&mut self.tag_fields),
+        );
         let (hooks, mut out) = replay_chunk(hooks, chunk);
         if hooks.filter.is_active() {
             out.stats.add(Counter::Filtered, hooks.filtered);
@@ -222,13 +250,29 @@ impl Worker for PositionsWorker {
 /// positions with `--unique`) and error diagnostics as text to `diagnostics`, and hands each
 /// chunk's buffers back to the workers.
 pub struct Writer<W> {
-    out: Out,
+    out: Target,
     diagnostics: W,
     unique: Option<Unique>,
     file: String,
     spares: Arc<Spares<PositionsChunk>>,
     /// A shard's keys part under `--unique` ([`crate::shard::keys`]), and its pending bytes.
     keys: Option<(Out, Vec<u8>)>,
+}
+
+/// Where the records go: text, or the rows of a Parquet table.
+#[allow(clippy::large_enum_variant)] // one per run
+enum Target {
+    Text(Out),
+    Table(TableWriter<Out>),
+}
+
+impl Target {
+    fn out(&self) -> &Out {
+        match self {
+            Target::Text(out) => out,
+            Target::Table(t) => t.output(),
+        }
+    }
 }
 
 impl<W: Write> Writer<W> {
@@ -238,20 +282,30 @@ impl<W: Write> Writer<W> {
         if opts.format == Format::Csv {
             out.write_all(&csv_header(&opts.tags)).map_err(|e| out.error(e))?;
         }
-        Ok(Writer::part(job, out, diagnostics))
+        Writer::part(job, out, diagnostics)
     }
 
-    /// A writer of a shard's part: the records only, without the CSV header (`merge` writes it).
-    pub fn part(job: &Positions, out: Out, diagnostics: W) -> Writer<W> {
+    /// A writer of a shard's part: the records only, without the CSV header (`merge` writes it);
+    /// a Parquet part is a whole file.
+    pub fn part(job: &Positions, out: Out, diagnostics: W) -> Result<Writer<W>, Error> {
         let opts = job.options();
-        Writer {
+        let out = match opts.format {
+            Format::Parquet => {
+                let path = out.path().to_path_buf();
+                let table = TableWriter::new(out, &job.schema)
+                    .map_err(|source| crate::io::OutputError::Write { path, source })?;
+                Target::Table(table)
+            }
+            _ => Target::Text(out),
+        };
+        Ok(Writer {
             out,
             diagnostics,
             unique: opts.unique.then(Unique::new),
             file: String::new(),
             spares: job.spares.clone(),
             keys: None,
-        }
+        })
     }
 
     /// With `--unique`, also writes the shard's keys part to `keys`, for `merge` to settle the
@@ -268,7 +322,14 @@ impl<W: Write> Writer<W> {
     /// removed). Interrupted, it is put in place too: it ends after a whole game.
     pub fn finish(self, summary: &Summary) -> Result<(), Error> {
         if !summary.input_failed() {
-            self.out.finish()?;
+            let out = match self.out {
+                Target::Text(out) => out,
+                Target::Table(t) => {
+                    let path = t.output().path().to_path_buf();
+                    t.finish().map_err(|source| crate::io::OutputError::Write { path, source })?
+                }
+            };
+            out.finish()?;
             if let Some((k, _)) = self.keys {
                 k.finish()?;
             }
@@ -292,17 +353,20 @@ impl<W: Write> Sink<PositionsChunk> for Writer<W> {
         for d in &chunk.diagnostics {
             let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(&self.file, d));
         }
-        let out = &mut self.out;
-        let written = match (self.unique.as_mut(), self.keys.as_mut()) {
-            (Some(u), Some((_, pending))) => {
+        let written = match (&mut self.out, self.unique.as_mut(), self.keys.as_mut()) {
+            (Target::Text(out), Some(u), Some((_, pending))) => {
                 pending.clear();
                 let put = |r: &RecordKey, len| crate::shard::keys::put_position(pending, r.hash, &r.key, len);
-                u.filter_keyed(&chunk, |b| out.write_all(b), put)
+                u.filter_keyed(&chunk.keys, |r| out.write_all(&chunk.bytes[r]), put)
             }
-            (Some(u), None) => u.filter(&chunk, |b| out.write_all(b)),
-            (None, _) => out.write_all(&chunk.bytes).map(|()| chunk.records),
+            (Target::Text(out), Some(u), None) => u.filter(&chunk.keys, |r| out.write_all(&chunk.bytes[r])),
+            (Target::Text(out), None, _) => out.write_all(&chunk.bytes).map(|()| chunk.records),
+            (Target::Table(t), Some(u), _) => u.filter(&chunk.keys, |r| t.append(&chunk.table, r)),
+            (Target::Table(t), None, _) => {
+                t.append(&chunk.table, 0..chunk.table.rows()).map(|()| chunk.records)
+            }
         };
-        stats.add(Counter::PositionsWritten, written.map_err(|e| self.out.error(e))?);
+        stats.add(Counter::PositionsWritten, written.map_err(|e| self.out.out().error(e))?);
         if let Some((k, pending)) = &mut self.keys {
             k.write_all(pending).map_err(|e| k.error(e))?;
         }

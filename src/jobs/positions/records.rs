@@ -7,9 +7,10 @@
 
 use std::time::Duration;
 
+use super::table::{self, TagValues};
 use super::text::{push_csv_field, push_epd_string, push_i64, push_json_string, push_seconds, push_u64};
 use super::{Format, PositionsChunk, PositionsOptions, RecordKey};
-use crate::chess::{Move, PackedKey, Position};
+use crate::chess::{Color, Move, PackedKey, Position};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::FenWriter;
 use crate::notation::san::write_san;
@@ -85,6 +86,10 @@ pub(super) struct PositionsHooks<'o> {
     pub(super) tag_fields: Vec<u8>,
     /// `; id "FILE:`, escaped once for every EPD record of the input.
     id_prefix: &'o [u8],
+    /// The input's name.
+    file: &'o str,
+    /// The requested tags of the current game (Parquet).
+    tag_values: TagValues,
     /// Reuses the text of unchanged ranks from one position to the next.
     fen: FenWriter,
     /// `[%eval]` and `[%clk]` after the move that led to the current position.
@@ -104,6 +109,7 @@ impl<'o> PositionsHooks<'o> {
     pub(super) fn new(
         opts: &'o PositionsOptions,
         id_prefix: &'o [u8],
+        file: &'o str,
         out: PositionsChunk,
         tag_fields: Vec<u8>,
     ) -> PositionsHooks<'o> {
@@ -113,6 +119,8 @@ impl<'o> PositionsHooks<'o> {
             filtered: 0,
             dropped: false,
             id_prefix,
+            file,
+            tag_values: TagValues::default(),
             out,
             tag_fields,
             fen: FenWriter::new(),
@@ -202,12 +210,53 @@ impl<'o> PositionsHooks<'o> {
                 out.extend_from_slice(&self.tag_fields);
                 out.push(b'\n');
             }
+            Format::Parquet => self.push_row(game, pos, ply, next),
         }
         if opts.unique {
-            let end = out.len();
+            let end =
+                if opts.format == Format::Parquet { self.out.table.rows() } else { self.out.bytes.len() };
             self.out.keys.push(RecordKey { hash: pos.zobrist(), key: PackedKey::of(pos), end });
         }
         self.out.records += 1;
+    }
+
+    /// Pushes the row of `pos` (at `ply`) to the chunk's table.
+    #[inline]
+    fn push_row(&mut self, game: &Game<'_>, pos: &Position, ply: u32, next: Next<'_>) {
+        let t = &mut self.out.table;
+        t.push_text(table::FILE, Some(self.file.as_bytes()));
+        t.push_i64(table::GAME, Some(game.number as i64));
+        t.push_i32(table::PLY, Some(ply as i32));
+        self.fen.write_fen(pos, self.opts.ep, t.text(table::FEN));
+        t.end_text(table::FEN);
+        match next {
+            Next::Move(m, written) => {
+                push_san(pos, m, written, t.text(table::SAN));
+                t.end_text(table::SAN);
+                write_uci(m, pos.castling_mode(), t.text(table::UCI));
+                t.end_text(table::UCI);
+            }
+            Next::Null => {
+                t.push_text(table::SAN, Some(b"--"));
+                t.push_text(table::UCI, Some(b"0000"));
+            }
+            Next::End => {
+                t.push_null_text(table::SAN);
+                t.push_null_text(table::UCI);
+            }
+        }
+        let turn: &[u8] = if pos.turn() == Color::White { b"white" } else { b"black" };
+        t.push_text(table::TURN, Some(turn));
+        let (cp, mate) = match self.eval {
+            Some(EvalScore::Cp(cp)) => (Some(cp), None),
+            Some(EvalScore::Mate(n)) => (None, Some(n)),
+            None => (None, None),
+        };
+        t.push_i32(table::EVAL_CP, cp);
+        t.push_i32(table::EVAL_MATE, mate);
+        t.push_f64(table::CLK, self.clk.map(|c| c.as_secs_f64()));
+        self.tag_values.push(&self.opts.tags, t);
+        t.end_row();
     }
 
     /// The position is left by a move (or a null move) `next`.
@@ -242,6 +291,7 @@ impl<'o> PositionsHooks<'o> {
                     }
                 }
             }
+            Format::Parquet => self.tag_values.read(&self.opts.tags, game),
             Format::Fen | Format::Epd => {}
         }
     }
@@ -294,7 +344,7 @@ impl<'a> Hooks<'a> for PositionsHooks<'_> {
 
     fn comment(&mut self, game: &Game<'a>, depth: u32, comment: RawComment<'a>) {
         if depth != 0
-            || self.opts.format != Format::Jsonl
+            || !matches!(self.opts.format, Format::Jsonl | Format::Parquet)
             || !self.after_move
             || game.errors != self.errors_at_move
         {
@@ -326,6 +376,7 @@ impl<'a> Hooks<'a> for PositionsHooks<'_> {
         }
         if self.dropped || (self.opts.skip_errors && game.errors > 0) {
             self.out.bytes.truncate(self.game_bytes);
+            self.out.table.truncate(self.game_records as usize);
             self.out.keys.truncate(self.game_keys);
             self.out.records = self.game_records;
         }

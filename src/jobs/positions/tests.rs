@@ -17,7 +17,7 @@ fn positions_named(
     chunk: usize,
     name: &str,
 ) -> (String, Vec<Diagnostic>, Stats) {
-    let job = Positions::new(opts.clone());
+    let job = Positions::new(opts.clone()).expect("columns");
     let (mut bytes, mut diags, mut stats) = (Vec::new(), Vec::new(), Stats::default());
     let mut unique = opts.unique.then(Unique::new);
     if opts.format == Format::Csv {
@@ -30,8 +30,8 @@ fn positions_named(
         stats.merge(&o.stats);
         match unique.as_mut() {
             Some(u) => {
-                u.filter(&o.records, |b| {
-                    bytes.extend_from_slice(b);
+                u.filter(&o.records.keys, |r| {
+                    bytes.extend_from_slice(&o.records.bytes[r]);
                     Ok::<(), Error>(())
                 })?;
             }

@@ -4,7 +4,9 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::{PositionsChunk, RecordKey};
+use std::ops::Range;
+
+use super::RecordKey;
 use crate::chess::PackedKey;
 
 /// Zobrist keys are already uniformly mixed: hash them as they are.
@@ -62,30 +64,31 @@ impl Unique {
         self.len() == 0
     }
 
-    /// Passes the records of `out` seen for the first time to `write` (runs of adjacent kept
-    /// records in one call), in order; returns how many were kept. `out` must have been made
-    /// with [`PositionsOptions::unique`](super::PositionsOptions::unique).
+    /// Passes the records of a chunk whose `keys` are seen for the first time to `write` (as the
+    /// range of bytes or rows of each run of adjacent kept records), in order; returns how many
+    /// were kept. The chunk must have been made with
+    /// [`PositionsOptions::unique`](super::PositionsOptions::unique).
     pub fn filter<E>(
         &mut self,
-        out: &PositionsChunk,
-        write: impl FnMut(&[u8]) -> Result<(), E>,
+        keys: &[RecordKey],
+        write: impl FnMut(Range<usize>) -> Result<(), E>,
     ) -> Result<u64, E> {
-        self.filter_keyed(out, write, |_, _| {})
+        self.filter_keyed(keys, write, |_, _| {})
     }
 
-    /// [`Unique::filter`], also passing each record kept and its length to `kept` (a shard's
-    /// keys part, [`crate::shard::keys`]).
+    /// [`Unique::filter`], also passing each record kept and its length (bytes or rows) to
+    /// `kept_key` (a shard's keys part, [`crate::shard::keys`]).
     pub fn filter_keyed<E>(
         &mut self,
-        out: &PositionsChunk,
-        mut write: impl FnMut(&[u8]) -> Result<(), E>,
+        keys: &[RecordKey],
+        mut write: impl FnMut(Range<usize>) -> Result<(), E>,
         mut kept_key: impl FnMut(&RecordKey, usize),
     ) -> Result<u64, E> {
         let (mut kept, mut run_start, mut start) = (0, 0, 0);
-        for r in &out.keys {
+        for r in keys {
             if !self.insert(r.hash, &r.key) {
                 if run_start < start {
-                    write(&out.bytes[run_start..start])?;
+                    write(run_start..start)?;
                 }
                 run_start = r.end;
             } else {
@@ -95,7 +98,7 @@ impl Unique {
             start = r.end;
         }
         if run_start < start {
-            write(&out.bytes[run_start..start])?;
+            write(run_start..start)?;
         }
         Ok(kept)
     }

@@ -1,0 +1,77 @@
+//! `merge` of Parquet parts: each part is a whole Parquet file, so they are not concatenated but
+//! read back row group by row group and written again as one table, row groups of the same size
+//! as a single run's: the merged file is byte for byte the file one run writes.
+
+use std::fs::File;
+use std::io::{self, BufWriter};
+use std::path::{Path, PathBuf};
+
+use super::Spec;
+use super::manifest::{Part, digest};
+use crate::columnar::read::TableReader;
+use crate::columnar::write::TableWriter;
+
+/// Writes the rows of `parts` (path, manifest entry, shard), in order, to `out`; a part missing
+/// or changed since its shard wrote it goes to `problems` (then nothing more is written). Returns
+/// the bytes of parts read.
+pub(super) fn merge_parts(
+    parts: &[(PathBuf, &Part, Spec)],
+    out: BufWriter<File>,
+    target: &Path,
+    problems: &mut Vec<String>,
+) -> Result<u64, String> {
+    let write_err = |e: io::Error| format!("{}: write error: {e}", target.display());
+    let mut out = Some(out);
+    let mut writer: Option<TableWriter<BufWriter<File>>> = None;
+    let mut bytes = 0;
+    for (at, part, spec) in parts {
+        let mut file = match File::open(at) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                problems.push(format!(
+                    "{}: shard {spec}'s part is missing: rerun shard {}",
+                    at.display(),
+                    spec.index
+                ));
+                continue;
+            }
+            Err(e) => return Err(format!("{}: {e}", at.display())),
+        };
+        let (len, hash) = digest(&mut file).map_err(|e| format!("{}: {e}", at.display()))?;
+        if len != part.size || hash != part.digest {
+            problems.push(format!(
+                "{}: shard {spec}'s part changed since it was written ({len} bytes, the manifest says {}; digest differs): rerun shard {}",
+                at.display(),
+                part.size,
+                spec.index
+            ));
+            continue;
+        }
+        bytes += len;
+        if !problems.is_empty() {
+            continue; // nothing is written: the rest are only checked
+        }
+        let reader = TableReader::new(file).map_err(|e| format!("{}: {e}", at.display()))?;
+        let w = match &mut writer {
+            Some(w) => w,
+            None => {
+                let out = out.take().expect("the output is taken once");
+                writer.insert(TableWriter::new(out, reader.schema()).map_err(write_err)?)
+            }
+        };
+        if w.schema() != reader.schema() {
+            return Err(format!("{}: its columns differ from the other parts'", at.display()));
+        }
+        for g in 0..reader.groups() {
+            let batch = reader.group(g).map_err(|e| format!("{}: {e}", at.display()))?;
+            w.append(&batch, 0..batch.rows()).map_err(write_err)?;
+        }
+    }
+    if !problems.is_empty() {
+        return Ok(bytes);
+    }
+    let Some(w) = writer else { return Err(format!("{}: no part to merge", target.display())) };
+    let file = w.finish().map_err(write_err)?.into_inner().map_err(|e| write_err(e.into_error()))?;
+    file.sync_all().map_err(write_err)?;
+    Ok(bytes)
+}
