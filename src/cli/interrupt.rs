@@ -1,4 +1,4 @@
-//! Ctrl-C (and SIGTERM, SIGHUP) for the commands that read PGN, as in ../shared/CONVENTIONS.md:
+//! Ctrl-C (and SIGTERM, SIGHUP) for the commands that read PGN, as the README's exit codes say:
 //! the first asks the run to stop at the next chunk it would release, so everything released
 //! before is written and flushed, the summary says where the run stopped, and the exit code is
 //! 130; the second ends the process at once (130). A signal ignored when pgnkit starts (`nohup`,

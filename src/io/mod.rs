@@ -3,7 +3,7 @@
 //! optionally zstd-compressed).
 //!
 //! Errors are typed ([`InputError`], [`OutputError`]) and know the exit code the command line
-//! maps them to (see `../shared/CONVENTIONS.md`, section 2).
+//! maps them to (the table in [`crate::exit`]).
 
 mod input;
 mod output;

@@ -1,6 +1,6 @@
 //! Rendering diagnostics and summaries: the text form
 //! `pgnkit: FILE:LINE:COL: error: game N (White - Black): ply P: message [kind, byte B]` and JSON
-//! Lines records `{"type": ..., "data": ...}` (see ../shared/CONVENTIONS.md section 2).
+//! Lines records `{"type": ..., "data": ...}`.
 //!
 //! A `diagnostic` record's `data` holds `file`, `game`, `line`, `column`, `offset` (byte of the
 //! decompressed input), `ply` (or null), `severity` (`error`/`warning`), `kind` (a stable code such

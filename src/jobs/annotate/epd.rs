@@ -1,5 +1,5 @@
 //! `--format epd`: inputs of positions, one EPD record or FEN a line, each written again as EPD
-//! with the engine's findings as operations (`../shared/CONVENTIONS.md` section 3): `ce`
+//! with the engine's findings as the EPD standard's operations (PGN standard, section 16.2): `ce`
 //! (centipawns from the side to move; a mate in N moves is `32767 - (2N - 1)` plies away, being
 //! mated in N `-(32767 - 2N)`), `acd` (depth), `acn` (nodes), `acs` (whole seconds), `bm` (SAN),
 //! `pv` (SAN) and `dm` (mate in N moves, for the side that mates). The record's other operations
