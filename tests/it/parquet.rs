@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use crate::shard::fixture_inputs;
 use crate::skip::skip;
 use crate::util::{fixture, pgnkit, run, shared_data, stderr, temp_dir};
 
@@ -61,17 +62,6 @@ fn check(dir: &Path, job: &str, pairs: &str) {
     assert!(o.status.success(), "{text}{}", String::from_utf8_lossy(&o.stderr));
     assert!(text.contains(" 0 problems"), "{text}");
     eprintln!("{}", text.trim_end());
-}
-
-/// The fixtures' PGN files, in name order.
-fn fixture_inputs() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(fixture("pgn"))
-        .expect("fixtures")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
-        .collect();
-    files.sort();
-    files
 }
 
 #[test]

@@ -15,24 +15,15 @@ use crate::notation::write_uci;
 
 /// The table's columns.
 pub fn schema() -> Schema {
-    Schema {
-        fields: vec![
-            Field::required("file", Kind::Label),
-            Field::required("game", Kind::Int64),
-            Field::required("ply", Kind::Int32),
-            Field::required("fen", Kind::Text),
-            Field::nullable("san", Kind::Label),
-            Field::nullable("uci", Kind::Label),
-            Field::required("turn", Kind::Label),
-            Field::nullable("eval_cp", Kind::Int32),
-            Field::nullable("eval_mate", Kind::Int32),
-            Field::nullable("depth", Kind::Int32),
-            Field::nullable("nodes", Kind::Int64),
-            Field::nullable("best", Kind::Label),
-            Field::nullable("pv", Kind::Text),
-            Field::nullable("judgement", Kind::Label),
-        ],
-    }
+    let mut fields = crate::jobs::positions::table::position_fields();
+    fields.extend([
+        Field::nullable("depth", Kind::Int32),
+        Field::nullable("nodes", Kind::Int64),
+        Field::nullable("best", Kind::Label),
+        Field::nullable("pv", Kind::Text),
+        Field::nullable("judgement", Kind::Label),
+    ]);
+    Schema { fields }
 }
 
 /// Appends the rows of `game`'s positions to `t`.

@@ -55,9 +55,10 @@ fn tag_kind(name: &str) -> TagKind {
     }
 }
 
-/// The table of positions with `tags`; an error names a tag whose column another has.
-pub fn schema(tags: &[String]) -> Result<Schema, String> {
-    let mut fields = vec![
+/// The columns every table of positions starts with (`positions` and `annotate`): where the
+/// position is, the position, the move played from it, and an evaluation.
+pub(crate) fn position_fields() -> Vec<Field> {
+    vec![
         Field::required("file", Kind::Label),
         Field::required("game", Kind::Int64),
         Field::required("ply", Kind::Int32),
@@ -67,8 +68,13 @@ pub fn schema(tags: &[String]) -> Result<Schema, String> {
         Field::required("turn", Kind::Label),
         Field::nullable("eval_cp", Kind::Int32),
         Field::nullable("eval_mate", Kind::Int32),
-        Field::nullable("clk", Kind::Float64),
-    ];
+    ]
+}
+
+/// The table of positions with `tags`; an error names a tag whose column another has.
+pub fn schema(tags: &[String]) -> Result<Schema, String> {
+    let mut fields = position_fields();
+    fields.push(Field::nullable("clk", Kind::Float64));
     for t in tags {
         match tag_kind(t) {
             TagKind::Label => fields.push(Field::nullable(t, Kind::Label)),
