@@ -122,6 +122,20 @@ fn dedup_prefix_is_not_sharded() {
 }
 
 #[test]
+fn unique_parquet_is_not_sharded() {
+    let dir = temp_dir("shard-unique-parquet");
+    let input = fixture("shard/cross_dedup.pgn");
+    let out = dir.join("out.parquet");
+    let args =
+        ["positions", "--unique", "--format", "parquet", "--shard", "0/2", path(&input), "-o", path(&out)];
+    let (code, err) = code_and_err(&args);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--unique --format parquet across shards is not settled by merge"), "{err}");
+    assert!(std::fs::read_dir(&dir).expect("dir").next().is_none(), "nothing written");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
 fn positions_unique_shards_merge_to_one_run() {
     let inputs = inputs();
     for format in ["fen", "epd", "jsonl"] {
