@@ -246,7 +246,7 @@ impl<R: Read> Read for Counting<R> {
 }
 
 /// Reads up to `buf.len()` bytes, fewer only at the end of the input.
-fn read_head(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+pub fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     let mut n = 0;
     while n < buf.len() {
         match r.read(&mut buf[n..]) {
@@ -286,7 +286,7 @@ impl Input {
         let total_size = regular.then_some(meta.len());
         if regular && !opts.no_mmap && meta.len() > 0 {
             let mut head = [0u8; 4];
-            let n = read_head(&mut &file, &mut head).map_err(io_err)?;
+            let n = read_full(&mut &file, &mut head).map_err(io_err)?;
             let compression = Compression::detect(&head[..n]);
             if compression == Compression::None {
                 check_text(path, &head[..n])?;
@@ -331,7 +331,7 @@ impl Input {
     ) -> Result<Input, InputError> {
         let mut raw = Counting { inner: raw, count: Arc::clone(&consumed) };
         let mut head = [0u8; 4];
-        let n = read_head(&mut raw, &mut head)
+        let n = read_full(&mut raw, &mut head)
             .map_err(|source| InputError::Io { path: path.to_owned(), source })?;
         let head = head[..n].to_vec();
         let compression = Compression::detect(&head);

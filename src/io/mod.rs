@@ -8,5 +8,5 @@
 mod input;
 mod output;
 
-pub use input::{Compression, Input, InputError, InputOptions, PageDropper, Source};
+pub use input::{Compression, Input, InputError, InputOptions, PageDropper, Source, read_full};
 pub use output::{Output, OutputError, OutputOptions};

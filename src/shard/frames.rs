@@ -36,16 +36,7 @@ fn skippable(magic: u32) -> bool {
 /// Reads up to `buf.len()` bytes at `pos`: fewer only at the end of the file.
 fn read_at(file: &mut File, pos: u64, buf: &mut [u8]) -> io::Result<usize> {
     file.seek(SeekFrom::Start(pos))?;
-    let mut n = 0;
-    while n < buf.len() {
-        match file.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
+    crate::io::read_full(file, buf)
 }
 
 fn u32_at(b: &[u8]) -> u32 {
