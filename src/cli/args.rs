@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::cli::fail::Fail;
 use pgnkit::chess::Variant;
 use pgnkit::error::UsageError;
 use pgnkit::io::{Output, OutputError, OutputOptions};
@@ -285,4 +286,16 @@ impl SelectArgs {
             invert: self.invert,
         })
     }
+}
+
+/// Parquet is binary: `-o -` is refused when stdout is a terminal (a pipe or a file is fine: the
+/// writer only appends).
+pub fn refuse_terminal(output: &std::path::Path) -> Result<(), Fail> {
+    use std::io::IsTerminal;
+    if output == std::path::Path::new("-") && std::io::stdout().is_terminal() {
+        return Err(Fail::usage(
+            "--format parquet writes a binary file: give it a name (-o FILE.parquet) or a pipe",
+        ));
+    }
+    Ok(())
 }

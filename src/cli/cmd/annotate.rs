@@ -228,7 +228,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let unit = if format == Format::Epd { Unit::Lines } else { Unit::Games };
     let mut sharding = Sharding::of(&args.head, "annotate", unit)?;
     if format == Format::Parquet {
-        crate::cli::cmd::positions::refuse_terminal(&args.head.output)?;
+        crate::cli::args::refuse_terminal(&args.head.output)?;
     }
     let footer = if format == Format::Jsonl { "annotate-summary" } else { "" };
     let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, b"", footer)?;

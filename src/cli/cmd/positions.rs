@@ -147,7 +147,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
     let job = Positions::new(options(args)?).map_err(|e| Fail::usage(format!("--tags: {e}")))?;
     if job.options().format == Format::Parquet {
-        refuse_terminal(&args.head.output)?;
+        crate::cli::args::refuse_terminal(&args.head.output)?;
     }
     let mut sharding = Sharding::new(&args.head, "positions")?;
     if let Some(s) = &sharding
@@ -177,16 +177,4 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     warn_absent(&job.options().select, &summary.stats);
     Sharding::conclude(sharding, &summary, code, &job.options().select, serde_json::Value::Null)?;
     Ok(code)
-}
-
-/// Parquet is binary: `-o -` is refused when stdout is a terminal (a pipe or a file is fine: the
-/// writer only appends).
-pub fn refuse_terminal(output: &std::path::Path) -> Result<(), Fail> {
-    use std::io::IsTerminal;
-    if output == std::path::Path::new("-") && std::io::stdout().is_terminal() {
-        return Err(Fail::usage(
-            "--format parquet writes a binary file: give it a name (-o FILE.parquet) or a pipe",
-        ));
-    }
-    Ok(())
 }
