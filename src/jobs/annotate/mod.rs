@@ -216,9 +216,20 @@ pub struct AnnotateWorker {
     schema: crate::columnar::Schema,
     analyst: Option<Analyst>,
     startup: Vec<AnalysisWarning>,
+    /// PGN output's writer, its buffers kept from game to game.
+    writer: GameWriter,
 }
 
 impl AnnotateWorker {
+    fn new(
+        opts: Arc<AnnotateOptions>,
+        analyst: Option<Analyst>,
+        startup: Vec<AnalysisWarning>,
+    ) -> AnnotateWorker {
+        let writer = GameWriter::new(opts.layout(), Strip::default());
+        AnnotateWorker { opts, schema: table::schema(), analyst, startup, writer }
+    }
+
     /// The name the `Annotator` tag gives: pgnkit, the engine and the limit.
     fn annotator(&self) -> String {
         let version = concat!("pgnkit ", env!("CARGO_PKG_VERSION"));
@@ -270,13 +281,13 @@ impl Job for Annotate {
             )));
         }
         if opts.from_evals {
-            return Ok(AnnotateWorker { opts, schema: table::schema(), analyst: None, startup: Vec::new() });
+            return Ok(AnnotateWorker::new(opts, None, Vec::new()));
         }
         let (mut engine, id) = start_engine(&opts)?;
         let warnings = engine.take_warnings();
         let startup = if self.reported.swap(true, Ordering::Relaxed) { Vec::new() } else { warnings };
         let analyst = Analyst::new(engine, id, opts.usable_cache(), opts.limit, opts.keeps_hash());
-        Ok(AnnotateWorker { opts, schema: table::schema(), analyst: Some(analyst), startup })
+        Ok(AnnotateWorker::new(opts, Some(analyst), startup))
     }
 }
 
@@ -330,9 +341,8 @@ impl Worker for AnnotateWorker {
         match self.opts.format {
             Format::Pgn => {
                 let annotator = self.annotator();
-                let mut writer = GameWriter::new(self.opts.layout(), Strip::default());
                 for (game, plan) in games.iter().zip(&plans) {
-                    pgn::write_game(&mut writer, game, plan.as_ref(), &annotator, &mut records.out);
+                    pgn::write_game(&mut self.writer, game, plan.as_ref(), &annotator, &mut records.out);
                 }
             }
             Format::Jsonl | Format::Epd => {
