@@ -233,6 +233,11 @@ impl<R: Read> KeysReader<R> {
         Ok(self.u64()?..self.u64()?)
     }
 
+    /// Bytes that hold UTF-8 text: `what` names them in the error.
+    fn text(&mut self, what: &str) -> io::Result<String> {
+        String::from_utf8(self.bytes()?).map_err(|_| bad(&format!("{what} not UTF-8")))
+    }
+
     fn bytes(&mut self) -> io::Result<Vec<u8>> {
         let len = self.u64()?;
         let mut v = Vec::new();
@@ -248,7 +253,7 @@ impl<R: Read> KeysReader<R> {
         match self.tag()? {
             None => Ok(None),
             Some(b'I') => {
-                let name = String::from_utf8(self.bytes()?).map_err(|_| bad("a name not UTF-8"))?;
+                let name = self.text("a name")?;
                 Ok(Some(CleanEntry::Input(name)))
             }
             Some(b'G') => {
@@ -278,9 +283,7 @@ impl<R: Read> KeysReader<R> {
                 let (out, dup, report) = (self.range()?, self.range()?, self.range()?);
                 let broken = self.u8()? != 0;
                 let n = self.u32()?;
-                let repairs = (0..n)
-                    .map(|_| String::from_utf8(self.bytes()?).map_err(|_| bad("a repair")))
-                    .collect::<io::Result<_>>()?;
+                let repairs = (0..n).map(|_| self.text("a repair")).collect::<io::Result<_>>()?;
                 let (verbatim, text, records) = (self.bytes()?, self.bytes()?, self.bytes()?);
                 Ok(Some(CleanEntry::Game(Box::new(GameEntry {
                     input,
@@ -308,7 +311,7 @@ impl<R: Read> KeysReader<R> {
         match self.tag()? {
             None => Ok(None),
             Some(b'I') => {
-                let name = String::from_utf8(self.bytes()?).map_err(|_| bad("a name not UTF-8"))?;
+                let name = self.text("a name")?;
                 Ok(Some(PositionEntry::Input(name)))
             }
             Some(b'P') => {
