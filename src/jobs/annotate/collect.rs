@@ -12,7 +12,6 @@ use crate::chess::{Move, Position};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::pgn::{GameResult, Nag, RawComment, RawTag};
 use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
-use crate::pipeline::stats::Stats;
 use crate::select::{Filter, Selection};
 
 /// What becomes of a game.
@@ -65,10 +64,6 @@ pub(super) struct Collect<'s, 'a> {
     /// Keep what PGN output writes: every line's events, the tags.
     write: bool,
     null_move: bool,
-    /// A variation had no move before it to replace.
-    unreplayed: bool,
-    /// Games kept that such a variation alone made broken: whether each had warnings.
-    broken_late: Vec<bool>,
 }
 
 impl<'s, 'a> Collect<'s, 'a> {
@@ -80,17 +75,6 @@ impl<'s, 'a> Collect<'s, 'a> {
             diagnostics: Vec::new(),
             write,
             null_move: false,
-            unreplayed: false,
-            broken_late: Vec::new(),
-        }
-    }
-
-    /// Counts the errors the replay did not (variations with no move to replace) in `stats`.
-    pub(super) fn count(&self, stats: &mut Stats) {
-        for &warned in &self.broken_late {
-            stats.count_kind(Kind::Syntax, Severity::Error);
-            stats.games_with_errors += 1;
-            stats.games_with_warnings -= u64::from(warned);
         }
     }
 
@@ -129,7 +113,6 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
 
     fn tags(&mut self, game: &Game<'a>) -> Verdict {
         self.null_move = false;
-        self.unreplayed = false;
         self.games.push(Mainline {
             number: game.number,
             offset: game.offset,
@@ -196,9 +179,7 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
         }
     }
 
-    fn begin_variation(&mut self, _: &Game<'a>, depth: u32, replayed: bool) {
-        // Its moves are read, not replayed: written again, the game would lose them.
-        self.unreplayed |= !replayed;
+    fn begin_variation(&mut self, _: &Game<'a>, depth: u32, _: bool) {
         self.record(Event::Begin { depth });
     }
 
@@ -212,12 +193,9 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
 
     fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
         let kept = self.filter.finish(game, last).is_ok();
-        let broken = game.errors > 0 || game.start.is_none() || self.null_move || self.unreplayed;
+        let broken = game.errors > 0 || game.start.is_none() || self.null_move;
         if !kept {
             self.diagnostics.retain(|d| d.game != game.number);
-        } else if self.unreplayed && game.errors == 0 {
-            self.diagnostics.push(unreplayed(game));
-            self.broken_late.push(game.warnings > 0);
         }
         let m = self.current();
         m.tags = game.tags.clone();
@@ -232,23 +210,5 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
 
     fn counted(&self) -> bool {
         self.games.last().is_none_or(|g| g.fate != Fate::Filtered)
-    }
-}
-
-/// The error of a game whose variation has no move before it to replace (`{c} (1. d4) 1. e4`).
-fn unreplayed(game: &Game<'_>) -> Diagnostic {
-    Diagnostic {
-        kind: Kind::Syntax,
-        severity: Severity::Error,
-        game: game.number,
-        offset: game.offset,
-        line: game.line,
-        column: 1,
-        ply: None,
-        san: None,
-        fen: None,
-        white: game.tag_text(b"White"),
-        black: game.tag_text(b"Black"),
-        message: "a variation with no move before it to replace: the game is written as read".into(),
     }
 }

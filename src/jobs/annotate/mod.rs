@@ -303,7 +303,6 @@ impl Worker for AnnotateWorker {
         let mut records = AnnotatedChunk::default();
         let mut stats = first.stats;
         collected.filter.count(&mut stats);
-        collected.count(&mut stats);
         let mut games = collected.games;
         records.diagnostics = collected.diagnostics;
         for w in self.startup.drain(..) {

@@ -330,13 +330,9 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         }
     }
 
-    fn begin_variation(&mut self, _: &Game<'a>, depth: u32, replayed: bool) {
+    fn begin_variation(&mut self, _: &Game<'a>, depth: u32, _: bool) {
+        // A variation the replay cannot replay comes after an error, which rejects the game.
         if self.game.error.is_some() {
-            return;
-        }
-        if !replayed {
-            // Not an event the replay reports: the game is broken here.
-            self.game.error = Some((Kind::Syntax, "a variation with no move before it to replace".into()));
             return;
         }
         self.game.open += 1;

@@ -6,9 +6,8 @@
 //! [`Exporter`] is the plain rewrite, which tests compare with python-chess's export.
 //!
 //! The exporter writes a game only when the replay delivered all of it: one with an error (an
-//! illegal or unreadable move ends its line, so the rest would be lost) or with a variation that
-//! could not be replayed (no move before it to replace) is left out, and its [`Exported`] record
-//! says why.
+//! illegal or unreadable move ends its line, a variation with no move before it is read, not
+//! replayed, so the rest would be lost) is left out, and its [`Exported`] record says why.
 
 use crate::chess::{Color, Move, Position};
 use crate::error::{Kind, Severity};
@@ -199,8 +198,6 @@ pub(crate) fn without_commands(text: &[u8], strip: Strip, out: &mut Vec<u8>) {
 pub enum Unwritten {
     /// The game has an error: its moves after the error were not replayed.
     Error,
-    /// A variation had no move before it to replace: its moves were not replayed.
-    UnreplayedVariation,
 }
 
 /// One game as exported: its number and where its text is in the output, or why it is not there.
@@ -221,19 +218,12 @@ pub struct Exporter {
     pub out: Vec<u8>,
     /// One record per game read.
     pub games: Vec<Exported>,
-    /// A variation of the current game was not replayed.
-    lost: bool,
 }
 
 impl Exporter {
     /// An exporter with `layout`'s line width and roster rule (e.g. [`Writer::fill_roster`]).
     pub fn new(layout: Writer) -> Exporter {
-        Exporter {
-            game: GameWriter::new(layout, Strip::default()),
-            out: Vec::new(),
-            games: Vec::new(),
-            lost: false,
-        }
+        Exporter { game: GameWriter::new(layout, Strip::default()), out: Vec::new(), games: Vec::new() }
     }
 }
 
@@ -259,7 +249,6 @@ impl<'a> Hooks<'a> for Exporter {
     }
 
     fn tags(&mut self, game: &Game<'a>) -> Verdict {
-        self.lost = false;
         for (name, value) in &game.tags {
             self.game.tag(&String::from_utf8_lossy(name), &value.decode().0);
         }
@@ -278,8 +267,7 @@ impl<'a> Hooks<'a> for Exporter {
         self.game.comment(depth, comment.raw);
     }
 
-    fn begin_variation(&mut self, _: &Game<'a>, depth: u32, replayed: bool) {
-        self.lost |= !replayed;
+    fn begin_variation(&mut self, _: &Game<'a>, depth: u32, _: bool) {
         self.game.begin_variation(depth);
     }
 
@@ -291,8 +279,6 @@ impl<'a> Hooks<'a> for Exporter {
         let start = self.out.len();
         let text = if game.errors > 0 {
             Err(Unwritten::Error)
-        } else if self.lost {
-            Err(Unwritten::UnreplayedVariation)
         } else {
             self.game.finish(&mut self.out, game.result.unwrap_or(GameResult::Unknown));
             Ok(start..self.out.len())
@@ -351,10 +337,7 @@ mod tests {
         );
         assert_eq!(out, "[Event \"ok\"]\n\n1. e4 *\n\n[Event \"after\"]\n\n1. d4 1-0\n\n");
         let reasons: Vec<_> = games.iter().map(|g| (g.game, g.text.clone().err())).collect();
-        assert_eq!(
-            reasons,
-            [(1, None), (2, Some(Unwritten::Error)), (3, Some(Unwritten::UnreplayedVariation)), (4, None)]
-        );
+        assert_eq!(reasons, [(1, None), (2, Some(Unwritten::Error)), (3, Some(Unwritten::Error)), (4, None)]);
         assert_eq!(&out[games[3].text.clone().expect("written")], "[Event \"after\"]\n\n1. d4 1-0\n\n");
     }
 

@@ -208,8 +208,8 @@ pub trait Hooks<'a> {
         let _ = (game, depth, comment);
     }
     /// A variation starts (`depth`: its own depth, 1 for a variation of the mainline); `replayed`
-    /// is false when it has no move to replace or its line is dead (its moves are read, not
-    /// replayed).
+    /// is false when it has no move to replace (reported as a `syntax` error before this call)
+    /// or its line is dead (its moves are read, not replayed).
     fn begin_variation(&mut self, game: &Game<'a>, depth: u32, replayed: bool) {
         let _ = (game, depth, replayed);
     }

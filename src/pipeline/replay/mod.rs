@@ -709,7 +709,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         self.hooks.comment(&self.game, self.depth, comment);
     }
 
-    fn begin_variation(&mut self, _offset: usize) -> ControlFlow<()> {
+    fn begin_variation(&mut self, offset: usize) -> ControlFlow<()> {
         if !self.hooks.variations() {
             return ControlFlow::Break(());
         }
@@ -727,6 +727,11 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
             }
             // A variation with no move to replace (or no start position): read, not replayed.
             None => {
+                if !self.stack.is_empty() {
+                    self.report(Kind::Syntax, Severity::Error, offset as u64, None, || {
+                        Facts::message("a variation with no move before it to replace".to_string())
+                    });
+                }
                 self.in_variation = 1;
                 false
             }

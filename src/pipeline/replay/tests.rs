@@ -120,10 +120,17 @@ fn each_game_knows_its_bytes() {
 }
 
 #[test]
-fn a_variation_with_no_move_to_replace_is_read_not_replayed() {
+fn a_variation_with_no_move_to_replace_is_an_error_read_not_replayed() {
     let t = trace("(1. d4) 1. e4 *\n", None);
     assert_eq!(
         t.lines,
-        ["tags 0 ", "( d1 false", ") d1", "move d0 ply0 e2e4 from 1", "end * skipped false last true"]
+        [
+            "tags 0 ",
+            "diagnostic syntax",
+            "( d1 false",
+            ") d1",
+            "move d0 ply0 e2e4 from 1",
+            "end * skipped false last true"
+        ]
     );
 }
