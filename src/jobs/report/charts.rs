@@ -37,6 +37,34 @@ pub const fn judgement_class(j: Judgement) -> &'static str {
     }
 }
 
+/// The judged moves' dots, a marker each judgement, once per page: a graph draws each
+/// judgement's moves as one path with the marker at every vertex.
+pub fn graph_defs() -> String {
+    let mut s = String::from(
+        "<svg class=\"board-defs\" width=\"0\" height=\"0\" aria-hidden=\"true\" focusable=\"false\"><defs>\n",
+    );
+    for j in Judgement::ALL {
+        let _ = writeln!(
+            s,
+            "<marker id=\"j-{}\" markerUnits=\"userSpaceOnUse\" overflow=\"visible\"><circle r=\"4\" fill=\"{}\"/></marker>",
+            judgement_class(j),
+            judgement_color(j)
+        );
+    }
+    s.push_str("</defs></svg>\n");
+    s
+}
+
+/// The rules that give each judgement's path its marker.
+pub fn graph_css() -> String {
+    Judgement::ALL
+        .iter()
+        .map(|&j| {
+            format!(".graph path.{0}{{marker:url(#j-{0});fill:none;stroke:none}}\n", judgement_class(j))
+        })
+        .collect()
+}
+
 /// White's winning chances after move `i`, in [-1, 1]: a mate counts as a whole win, a
 /// checkmated position as won by the side that mated.
 fn chances(game: &GameRecord, i: usize) -> Option<f64> {
@@ -93,11 +121,12 @@ pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
             return;
         }
         let (x0, x1) = (run[0].0, run[run.len() - 1].0);
-        let mut d = format!("M{x0:.1},{H} ");
+        // Whole pixels: a graph is drawn about as wide as its 720 units.
+        let mut d = format!("M{x0:.0},{H}L");
         for (x, y) in run.iter() {
-            let _ = write!(d, "L{x:.1},{y:.1} ");
+            let _ = write!(d, "{x:.0},{y:.0} ");
         }
-        let _ = write!(d, "L{x1:.1},{H} Z");
+        let _ = write!(d, "{x1:.0},{H}Z");
         let _ = writeln!(s, "<path class=\"white-side\" d=\"{d}\"/>");
         run.clear();
     };
@@ -120,14 +149,16 @@ pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
             );
         }
     }
-    for (i, p) in points.iter().enumerate() {
-        if let (Some((x, y)), Some(j)) = (p, f.judgements[i]) {
-            let _ = writeln!(
-                s,
-                "<circle class=\"{}\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"4\" fill=\"{}\"/>",
-                judgement_class(j),
-                judgement_color(j)
-            );
+    // Each judgement's moves as one path whose vertices carry its dot ([`graph_defs`]).
+    for j in Judgement::ALL {
+        let mut d = String::new();
+        for (i, p) in points.iter().enumerate() {
+            if let (Some((x, y)), true) = (p, f.judgements[i] == Some(j)) {
+                let _ = write!(d, "{}{x:.0},{y:.0}", if d.is_empty() { "M" } else { "," });
+            }
+        }
+        if !d.is_empty() {
+            let _ = writeln!(s, "<path class={} d={d} />", judgement_class(j));
         }
     }
     s.push_str("</svg>\n");
@@ -165,7 +196,7 @@ pub fn clock_graph(game: &GameRecord) -> Option<String> {
             .filter(|&i| game.mover(i) == side)
             .filter_map(|i| {
                 clocks[i]
-                    .map(|c| format!("{:.1},{:.1}", x_of(i, n), CLOCK_H - c as f64 / max * (CLOCK_H - 4.0)))
+                    .map(|c| format!("{:.0},{:.0}", x_of(i, n), CLOCK_H - c as f64 / max * (CLOCK_H - 4.0)))
             })
             .collect();
         if !pts.is_empty() {
@@ -276,7 +307,8 @@ mod tests {
         let f = Figures::of(&g);
         let svg = eval_graph(&g, &f);
         assert!(svg.contains("blunder at 1..."), "{svg}");
-        assert_eq!(svg.matches("<circle class=\"blunder\"").count(), 1);
+        assert_eq!(svg.matches("<path class=blunder d=M").count(), 1, "{svg}");
+        assert!(graph_defs().contains("id=\"j-blunder\"") && graph_css().contains("url(#j-blunder)"));
         assert!(clock_graph(&g).is_none());
         assert_eq!(move_label(&g, 0), "1.");
         assert!(loss_chart(&[3, 0, 1, 0, 0, 0, 0, 2]).contains("500+"));

@@ -7,8 +7,10 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
-use super::board::{BOARD_CSS, board, board_defs};
-use super::charts::{clock_graph, eval_graph, judgement_class, loss_chart, move_label, rating_chart};
+use super::board::{BOARD_CSS, board, board_defs, board_marker_css};
+use super::charts::{
+    clock_graph, eval_graph, graph_css, graph_defs, judgement_class, loss_chart, move_label, rating_chart,
+};
 use super::divider::Phase;
 use super::escape::{escape, href};
 use super::game::TagName;
@@ -54,6 +56,7 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px}
 dl.facts dt{font-weight:600}dl.facts dd{margin:0}
 .muted{color:var(--muted)}
 section.game{border:1px solid var(--rule);border-radius:6px;padding:10px 14px;margin:18px 0;background:#fff}
+section.game{content-visibility:auto;contain-intrinsic-size:auto 1600px}
 .graph{width:100%;height:160px;display:block;border:1px solid var(--rule)}
 .graph.clock{height:80px;margin-top:4px}
 .graph .black-side{fill:#3a3a3a}.graph .white-side{fill:#f2f2f2}
@@ -80,7 +83,7 @@ figure.diagram figcaption{font-size:.9em}
  body{font-size:10.5pt}
  header,main{max-width:none;padding:0}
  section.game,figure.diagram,table,.charts>div{break-inside:avoid}
- section.game{border:none;border-top:1px solid #999;border-radius:0}
+ section.game{border:none;border-top:1px solid #999;border-radius:0;content-visibility:visible}
  a{color:inherit;text-decoration:none}
  a[href^='http']::after{content:' (' attr(href) ')';font-size:.8em}
 }
@@ -373,9 +376,12 @@ pub fn write_page<W: Write>(
     s.push_str(CSS);
     s.push_str(SVG_PAGE_CSS);
     s.push_str(BOARD_CSS);
+    s.push_str(&board_marker_css());
+    s.push_str(&graph_css());
     s.push_str("</style>\n</head>\n<body>\n");
     s.push_str(&svg_page_defs());
     s.push_str(&board_defs());
+    s.push_str(&graph_defs());
     let _ = writeln!(s, "<header>\n<h1>{}</h1>", escape(&title));
     let names: Vec<String> = page.inputs.iter().map(|n| escape(n).into_owned()).collect();
     let _ = writeln!(
