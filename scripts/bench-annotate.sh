@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `pgnkit annotate` driving Stockfish, against the python-chess annotator of ../shared/bench
+# `pgnkit annotate` driving Stockfish, against the python-chess annotator of the benchmark kit
 # (peers-py/annotate.py: the script a python-chess user writes) on the same input, engine and
 # limit, in one run, alternating (each pair in both orders). Prints, for the goals of `annotate`:
 #   harness  go nodes 1 (the engine almost free), one engine: positions per second, pgnkit / peer
@@ -11,12 +11,12 @@
 #   cache    the same command cold and warm (a cache file of its own), and the share of cache hits
 #            of a cold run over a real collection;
 #   memory   pgnkit's own peak resident memory (VmHWM, engines apart) as the input grows.
-#   usage: scripts/bench-annotate.sh [RUNS]    (default 3; needs ../shared, Stockfish, python-chess)
+#   usage: scripts/bench-annotate.sh [RUNS]    (default 3; needs the kit, $PGNKIT_SHARED; Stockfish, python-chess)
 #   PGNKIT=path/to/pgnkit STOCKFISH=path/to/stockfish GAMES=24 scripts/bench-annotate.sh 3
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
-shared=../shared
+shared=${PGNKIT_SHARED:-../shared}
 games=$shared/data/games
 peer=$shared/bench/peers-py/annotate.py
 sf=${STOCKFISH:-/usr/games/stockfish}

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # `pgnkit clean` against pgn-extract rewriting the same file in its export form (`-s -o OUT`), and
-# against pgnkit's own `check`, on the 100 MB corpus of ../shared/bench, in one run, alternating
+# against pgnkit's own `check`, on the benchmark kit's 100 MB corpus, in one run, alternating
 # (each pair in both orders); prints medians and ratios, and the peak memory of each command.
-#   usage: scripts/bench-clean.sh [RUNS]        (default 5; needs ../shared and pgn-extract)
+#   usage: scripts/bench-clean.sh [RUNS]        (default 5; needs the kit, $PGNKIT_SHARED, and pgn-extract)
 #   PGNKIT=path/to/pgnkit scripts/bench-clean.sh 5   measures another build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
-shared=../shared
+shared=${PGNKIT_SHARED:-../shared}
 out=target/bench
 mkdir -p "$out"
 corpus=$out/corpus.pgn

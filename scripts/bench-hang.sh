@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `pgnkit annotate --engines 2 --nodes 1000` of 40 lichess games (the first 40 of
-# ../shared/data/games/lichess_db_1000k.pgn) with an engine that fails on purpose
+# data/games/lichess_db_1000k.pgn of $PGNKIT_SHARED) with an engine that fails on purpose
 # (scripts/flaky-engine.py around Stockfish), no cache, one run of each scenario:
 #   none        no fault (what the run costs without them);
 #   hang        the engine hangs on 2% of its `go` commands (the goal: under 2 minutes, every
@@ -8,11 +8,12 @@
 #   hang-crash  it also crashes on 3% of them, and each of its starts takes 2 s.
 # Prints for each: wall time, exit code, games written, [%eval]s written against moves, the
 # faults the engine made (its log), and the positions pgnkit reports unevaluated, by reason.
-#   usage: scripts/bench-hang.sh [SEED]    (default 1; needs ../shared, Stockfish, Python 3)
+#   usage: scripts/bench-hang.sh [SEED]    (default 1; needs $PGNKIT_SHARED, Stockfish, Python 3)
 #   PGNKIT=path/to/pgnkit SCENARIOS=hang scripts/bench-hang.sh 1
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seed=${1:-1}
+shared=${PGNKIT_SHARED:-../shared}
 sf=${STOCKFISH:-/usr/games/stockfish}
 [ -x "$sf" ] || { echo "Stockfish not found at $sf (apt-get install -y stockfish)"; exit 1; }
 [ -n "${PGNKIT:-}" ] || cargo build --release --quiet
@@ -20,7 +21,7 @@ bin=${PGNKIT:-target/release/pgnkit}
 out=target/bench/hang
 mkdir -p "$out"
 games=$out/lichess40.pgn
-[ -s "$games" ] || awk '/^\[Event / && ++n > 40 {exit} {print}' ../shared/data/games/lichess_db_1000k.pgn >"$games"
+[ -s "$games" ] || awk '/^\[Event / && ++n > 40 {exit} {print}' "$shared/data/games/lichess_db_1000k.pgn" >"$games"
 
 declare -A faults=(
   [none]="--hang=0"

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Runs pgnkit and the shakmaty + pgn-reader peer (../shared/bench/peers-rust, GPL: a benchmark
+# Runs pgnkit and the shakmaty + pgn-reader peer (the benchmark kit's bench/peers-rust, GPL: a benchmark
 # peer only, built outside this repository's dependency graph) on the same 100 MB corpus, in one
 # run, alternating (each pair in both orders), and prints medians and ratios (of the medians, and
 # the median and middle half of the ratios of the pairs run back to back), and the CPU time of
 # the .zst and plain 2-thread runs, whose ratio bounds the .zst ratio when every core is busy.
-#   usage: scripts/bench-pipeline.sh [RUNS]        (default 5; needs ../shared)
+#   usage: scripts/bench-pipeline.sh [RUNS]        (default 5; needs the kit, $PGNKIT_SHARED)
 #   PGNKIT=target/pgo/release/pgnkit scripts/bench-pipeline.sh 11   measures another pgnkit build
 #   (scripts/build-pgo.sh makes that one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
-shared=../shared
+shared=${PGNKIT_SHARED:-../shared}
 out=target/bench
 mkdir -p "$out"
 corpus=$out/corpus.pgn

@@ -4,16 +4,17 @@
 # against N runs over the corpus cut in N pieces beforehand (`split -n`: what N processes cost
 # without any shard machinery), alternating; then `merge` of the positions parts (read from the
 # page cache), in MB/s.
-#   usage: scripts/bench-shard.sh [RUNS] [N]        (default 5 runs, 4 shards; needs ../shared)
+#   usage: scripts/bench-shard.sh [RUNS] [N]        (default 5 runs, 4 shards; needs the benchmark kit, $PGNKIT_SHARED)
 #   PGNKIT=target/ci/pgnkit scripts/bench-shard.sh   measures another build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 n=${2:-4}
+shared=${PGNKIT_SHARED:-../shared}
 out=target/bench
 mkdir -p "$out"
 corpus=$out/corpus.pgn
-[ -s "$corpus" ] || bash ../shared/bench/make-corpus.sh "$corpus" >/dev/null
+[ -s "$corpus" ] || bash "$shared/bench/make-corpus.sh" "$corpus" >/dev/null
 if [ -z "${PGNKIT:-}" ]; then cargo build --release --quiet; fi
 bin=${PGNKIT:-target/release/pgnkit}
 work=$(mktemp -d)

@@ -4,7 +4,7 @@
 # target/pgo/release/pgnkit; target/release is left alone. Needs the llvm-tools component
 # (`rustup component add llvm-tools`) for an llvm-profdata matching rustc's LLVM.
 #   usage: scripts/build-pgo.sh [TRAINING.pgn ...]
-# Default training: three collections in ../shared that share no game with the benchmark corpus
+# Default training: three collections of $PGNKIT_SHARED's data that share no game with the benchmark corpus
 # (a chess.com export with clocks, a lichess export, pgnmentor's CR LF master games), else the
 # small samples in fixtures/pgn (a profile is branch ratios: a small sample serves).
 set -euo pipefail
@@ -17,8 +17,7 @@ if [ -z "$profdata" ]; then
 fi
 if [ $# -gt 0 ]; then
   training=("$@")
-elif [ -s ../shared/data/games/lichess_DrDrunkenstein_2019-01-29.pgn ]; then
-  g=../shared/data/games
+elif g=${PGNKIT_SHARED:-../shared}/data/games && [ -s "$g/lichess_DrDrunkenstein_2019-01-29.pgn" ]; then
   training=("$g/chesscom_magnuscarlsen_live_2014.pgn.zst" "$g/lichess_DrDrunkenstein_2019-01-29.pgn" "$g/pgnmentor_Carlsen.pgn.zst")
 else
   training=(fixtures/pgn/lichess_db_10k.pgn fixtures/pgn/twic1599_10k.pgn)

@@ -13,7 +13,7 @@ clock kept by this script (a flag fall loses), or `--movetime SECONDS`.
 Example (pgnkit against Fairy-Max, 100 games at 5+0.05):
   python3 scripts/match.py --engine1 'uci:target/release/pgnkit uci' \\
       --engine2 'xboard:/usr/games/fairymax' --games 100 --tc 5+0.05 \\
-      --openings ../shared/data/games/engine/stockfish_books_8moves_v3.pgn.zst --pgn /tmp/match.pgn
+      --openings stockfish_books_8moves_v3.pgn.zst --pgn /tmp/match.pgn
 
 Needs `pip install chess` (and `zstd` on the PATH for .zst books).
 """

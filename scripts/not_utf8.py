@@ -16,7 +16,8 @@ import subprocess
 import sys
 import tempfile
 
-SHARED = ["../shared/data/games", "../shared/data/malformed_and_tricky", "../shared/data/variants"]
+DATA = os.path.join(os.environ.get("PGNKIT_SHARED", "../shared"), "data")
+SHARED = [os.path.join(DATA, d) for d in ("games", "malformed_and_tricky", "variants")]
 
 
 def not_utf8(data):

@@ -11,7 +11,7 @@ stderr, one line each. A `.zst` file is read through `zstd -dc`.
 Usage:
   scripts/oracle_fens.py FILE.pgn > FILE.fen
   scripts/oracle_fens.py --summary FILE...   # FILE<TAB>lines<TAB>CRC-32 of the FEN text, per file
-The second form gives the lines of fixtures/expected/python_chess_fens.tsv (run from ../shared/data).
+The second form gives the lines of fixtures/expected/python_chess_fens.tsv (run from the data sets' directory).
 """
 
 import io

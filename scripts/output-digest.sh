@@ -8,7 +8,7 @@
 # digests are equal:
 #   scripts/output-digest.sh OLD_BIN > old.txt; scripts/output-digest.sh NEW_BIN > new.txt
 #   diff old.txt new.txt
-# Inputs: every PGN under fixtures/ and, when present, ../shared/data (or the FILES given).
+# Inputs: every PGN under fixtures/ and, when present, data/ of $PGNKIT_SHARED (or the FILES given).
 # JSON diagnostics are compared on the fields every build writes (file, game, line, column,
 # offset, ply, severity, kind, message), so fields added to the record do not count as a change.
 # DIGEST_ONLY=REGEX digests only the commands whose label matches (`DIGEST_ONLY=annotate`).
@@ -17,10 +17,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "$1")
 shift
+data=${PGNKIT_SHARED:-../shared}/data
 if (($# == 0)); then
   mapfile -t files < <(find fixtures -name '*.pgn' | sort)
-  if [ -d ../shared/data ]; then
-    mapfile -t -O "${#files[@]}" files < <(find ../shared/data -name '*.pgn' -o -name '*.pgn.zst' | sort)
+  if [ -d "$data" ]; then
+    mapfile -t -O "${#files[@]}" files < <(find "$data" -name '*.pgn' -o -name '*.pgn.zst' | sort)
   fi
 else
   files=("$@")
@@ -101,7 +102,7 @@ for f in "${files[@]}"; do
   fi
 done
 epd_inputs=$(find fixtures -name '*.epd' | sort)
-[ -d ../shared/data/epd_suites ] && epd_inputs+=" ../shared/data/epd_suites/wac.epd ../shared/data/epd_suites/bratko-kopec.epd"
+[ -d "$data/epd_suites" ] && epd_inputs+=" $data/epd_suites/wac.epd $data/epd_suites/bratko-kopec.epd"
 for f in $epd_inputs; do
   digest annotate-epd "$f" annotate -q -j1 --nodes 1 --no-cache --format epd "$f"
 done

@@ -137,8 +137,8 @@ pub struct ReadmeDoctests;
 #[path = "../tests/common/skip.rs"]
 pub(crate) mod skip;
 
-/// The large shared data sets: `$PGNKIT_SHARED_DATA`, else `../shared/data` from the repository
-/// root.
+/// The large shared data sets: `$PGNKIT_SHARED_DATA`, else their directory where CI places it,
+/// beside the clone.
 #[cfg(test)]
 pub(crate) fn shared_data_dir() -> std::path::PathBuf {
     std::env::var_os("PGNKIT_SHARED_DATA").map_or_else(

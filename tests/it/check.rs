@@ -11,7 +11,7 @@ fn check(args: &[&str]) -> (Option<i32>, String, String) {
 
 #[test]
 fn clean_collections_exit_0_with_python_chess_counts() {
-    // Games and plies as python-chess reports them (../shared/data/README.md), all valid.
+    // Games and plies as python-chess reports them (the data sets' README.md), all valid.
     for (file, games, plies) in [
         ("lichess_db_10k.pgn", 5, None),
         ("twic1599_10k.pgn", 9, None),
@@ -148,7 +148,7 @@ fn tricky_files_never_crash() {
 #[test]
 fn real_collections_match_python_chess_game_and_ply_counts() {
     let Some(shared) = shared_data() else { return };
-    // (file, games, plies, games with errors): games and plies as ../shared/data/README.md gives
+    // (file, games, plies, games with errors): games and plies as the data sets' README.md gives
     // them for python-chess. The master games' 12 games with errors are the data's: 3 illegal
     // moves (the 3 python-chess reports), 2 results against their Result tag, a malformed tag
     // (`[Event Casual Game"]`), and 6 with tokens python-chess skips unread (`n/a`, `mat`,

@@ -1,5 +1,5 @@
 //! Integration tests (one binary): the real `pgnkit` executable on `fixtures/` (and on
-//! `../shared/data` when it is there), plus library-level checks over whole corpora.
+//! the shared data sets when they are there), plus library-level checks over whole corpora.
 
 mod annotate;
 mod check;

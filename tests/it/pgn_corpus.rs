@@ -1,5 +1,5 @@
 //! The PGN reader over real and adversarial inputs: `fixtures/pgn/` always, and the shared data
-//! set (`../shared/data`, or `$PGNKIT_SHARED_DATA`) when present.
+//! set (`$PGNKIT_SHARED_DATA`, else beside the clone) when present.
 //!
 //! Checked: no panic; every `[Event` line that starts a line outside a comment is the `Event`
 //! tag of its own game; game counts of clean files equal the `[Event` counts of the data
@@ -169,7 +169,7 @@ fn shared_malformed_and_tricky() {
 fn shared_game_collections_counts() {
     let Some(data) = shared_data() else { return };
     // (file, games, games with an Event tag). Clean files: both are the `[Event` count of
-    // ../shared/data/README.md. chessgames_master_35k has 35,003 `[Event` lines but 35,009
+    // the data sets' README.md. chessgames_master_35k has 35,003 `[Event` lines but 35,009
     // games (python-chess agrees): five stray lines of junk after a result (`1-0`, `n/a`,
     // `bad gid"..."]`) read as tagless games, and `[Event Casual Game"]` is malformed.
     let expected = [

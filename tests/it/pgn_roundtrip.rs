@@ -1,5 +1,5 @@
 //! The export-format writer over real games: every game of `fixtures/pgn/` and (when present)
-//! every `.pgn` and `.pgn.zst` of `../shared/data`, read through `pgnkit::io::Input`, is read
+//! every `.pgn` and `.pgn.zst` of the shared data sets, read through `pgnkit::io::Input`, is read
 //! with `pgn::Reader`, written with `pgn::Writer` (the SAN tokens as read, move numbers tracked
 //! from token order and the `FEN` tag), and read again. The second reading must give the same
 //! events: tags (name and unescaped value, the roster first as the writer orders them), move
@@ -388,7 +388,7 @@ fn shared_data_round_trips_through_the_writer() {
         let name = f.strip_prefix(&data).unwrap_or(f).display().to_string();
         round_trip(&load(f), &name, Limits::default(), &mut tally);
     }
-    eprintln!("../shared/data: {tally:#?}");
+    eprintln!("shared data: {tally:#?}");
     assert!(tally.files > 100, "{tally:?}");
     // Few games are skipped: a game over the token budget is rare in real data.
     let skipped: usize = tally.skipped.values().sum();

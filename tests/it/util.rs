@@ -30,7 +30,7 @@ pub fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel)
 }
 
-/// The large shared data sets (`$PGNKIT_SHARED_DATA`, else `../shared/data` beside the clone),
+/// The large shared data sets (`$PGNKIT_SHARED_DATA`, else their directory beside the clone),
 /// or `None` after saying the test is skipped (a user's clone has none; under CI, where they are
 /// beside the clone, the test fails instead).
 pub fn shared_data() -> Option<PathBuf> {

@@ -1,7 +1,7 @@
 //! What the notation and PGN benches share: the games they run over, and a same-run ratio.
 //!
-//! Data: `../shared/data/games/lichess_db_1000k.pgn` and `twic1599_1000k.pgn` (or the directory
-//! in `$PGNKIT_SHARED_DATA`) when present, else every `fixtures/pgn/*.pgn`, with a note.
+//! Data: `games/lichess_db_1000k.pgn` and `twic1599_1000k.pgn` of the shared data sets (the
+//! directory in `$PGNKIT_SHARED_DATA`, else beside the clone) when present, else every `fixtures/pgn/*.pgn`, with a note.
 
 #![allow(dead_code)] // each bench uses a part
 
