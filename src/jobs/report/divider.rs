@@ -135,15 +135,15 @@ const fn block_score(y: i32, white: u32, black: u32) -> i32 {
     }
 }
 
-/// Each byte's bits spread one to a nibble, so that adding spread ranks counts pieces per file.
-const SPREAD: [u32; 256] = {
-    let mut t = [0u32; 256];
+/// Each byte's bits spread one to a byte, so that adding spread ranks counts pieces per file.
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
     let mut b = 0;
     while b < 256 {
         let mut bit = 0;
         while bit < 8 {
             if b & (1 << bit) != 0 {
-                t[b] |= 1 << (4 * bit);
+                t[b] |= 1 << (8 * bit);
             }
             bit += 1;
         }
@@ -152,16 +152,18 @@ const SPREAD: [u32; 256] = {
     t
 };
 
-/// [`block_score`] for every rank `y` (1 to 7) and count of White and Black pieces (0 to 4).
-const SCORES: [[[i32; 5]; 5]; 8] = {
-    let mut t = [[[0i32; 5]; 5]; 8];
+/// [`block_score`] for every rank `y` (1 to 7), indexed by a block's byte: its count of White
+/// pieces times 16 plus its count of Black pieces (each 0 to 4): a byte index needs no bounds
+/// check (a 5x5 table's checks: the division 8.2% of `report`'s profile against 5.1%).
+const SCORES: [[u8; 256]; 8] = {
+    let mut t = [[0u8; 256]; 8];
     let mut y = 1;
     while y < 8 {
         let mut w = 0;
         while w < 5 {
             let mut b = 0;
             while b < 5 {
-                t[y][w][b] = block_score(y as i32, w as u32, b as u32);
+                t[y][w * 16 + b] = block_score(y as i32, w as u32, b as u32) as u8;
                 b += 1;
             }
             w += 1;
@@ -171,12 +173,13 @@ const SCORES: [[[i32; 5]; 5]; 8] = {
     t
 };
 
-/// The pieces of `bb` in each 2x2 block on ranks `y` and `y + 1` (0-based), one nibble per block
-/// from the a-file.
-fn block_counts(bb: u64, y: u32) -> u32 {
+/// The pieces of `bb` in each 2x2 block on ranks `y` and `y + 1` (0-based), one byte per block
+/// from the a-file (the eighth byte, the h-file alone, is no block).
+#[inline(always)]
+fn block_counts(bb: u64, y: u32) -> u64 {
     let (low, high) = (SPREAD[(bb >> (8 * y)) as usize & 0xff], SPREAD[(bb >> (8 * y + 8)) as usize & 0xff]);
     let ranks = low + high;
-    ranks + (ranks >> 4)
+    ranks + (ranks >> 8)
 }
 
 fn mixedness(board: &Board) -> i32 {
@@ -188,10 +191,10 @@ fn mixedness(board: &Board) -> i32 {
         if (occupied >> (8 * y)) & 0xffff == 0 {
             continue;
         }
-        let (w, b) = (block_counts(white, y), block_counts(black, y));
+        let blocks = block_counts(white, y) << 4 | block_counts(black, y);
         let scores = &SCORES[y as usize + 1];
         for x in 0..7 {
-            sum += scores[(w >> (4 * x) & 0xf) as usize][(b >> (4 * x) & 0xf) as usize];
+            sum += i32::from(scores[(blocks >> (8 * x)) as u8 as usize]);
         }
     }
     sum
