@@ -357,8 +357,13 @@ pub fn cp_losses_into(evals: &[Option<Score>], first_mover: Color, losses: &mut 
 /// Win percentage of a White's-view centipawn figure, in [0, 100], as lichess's accuracy uses
 /// it: `50 + 50 * wc(cp)` with `cp` capped at +-1000.
 pub fn win_percent(cp: i32) -> f64 {
-    50.0 + 50.0 * wc(cp.clamp(-CP_CEILING, CP_CEILING))
+    WIN_PERCENTS[(cp.clamp(-CP_CEILING, CP_CEILING) + CP_CEILING) as usize]
 }
+
+/// [`win_percent`] of each centipawn figure from -1000 to 1000, computed once: `exp` on every
+/// move measured 2-3% of `report`'s time.
+static WIN_PERCENTS: std::sync::LazyLock<Box<[f64]>> =
+    std::sync::LazyLock::new(|| (-CP_CEILING..=CP_CEILING).map(|cp| 50.0 + 50.0 * wc(cp)).collect());
 
 /// The accuracy of one move from the mover's win percentages before and after it (lila
 /// `AccuracyPercent.fromWinPercents`): 100 when nothing was lost, else
@@ -389,8 +394,9 @@ pub fn move_accuracy(before: f64, after: f64) -> f64 {
 /// what remains, as lila does. `None` unless both sides have a move (lila shows both or none).
 pub fn accuracy(evals: &[Option<Score>], first_mover: Color) -> Option<ByColor<f64>> {
     let cps = evals.iter().filter_map(|e| e.and_then(capped_cp));
-    let wins: Vec<f64> =
-        std::iter::once(INITIAL_EVAL).filter_map(capped_cp).chain(cps).map(win_percent).collect();
+    // Sized at once: collected, the filtered list grew by reallocating about six times a game.
+    let mut wins = Vec::with_capacity(evals.len() + 1);
+    wins.extend(std::iter::once(INITIAL_EVAL).filter_map(capped_cp).chain(cps).map(win_percent));
     let moves = wins.len() - 1;
     let window = (moves / 10).clamp(2, 8).min(wins.len());
     let weights = std::iter::repeat_n(&wins[..window], window.saturating_sub(2))

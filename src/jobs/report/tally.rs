@@ -64,6 +64,8 @@ impl Tally {
             }),
             takes,
             accuracy: f.accuracy,
+            // At most one a kept position: one allocation instead of growing.
+            judged: Vec::with_capacity(game.judged_positions.len()),
             ..Tally::default()
         };
         if !t.evaluated {
