@@ -399,9 +399,11 @@ pub fn accuracy(evals: &[Option<Score>], first_mover: Color) -> Option<ByColor<f
     wins.extend(std::iter::once(INITIAL_EVAL).filter_map(capped_cp).chain(cps).map(win_percent));
     let moves = wins.len() - 1;
     let window = (moves / 10).clamp(2, 8).min(wins.len());
-    let weights = std::iter::repeat_n(&wins[..window], window.saturating_sub(2))
-        .chain(wins.windows(window))
-        .map(|w| standard_deviation(w).clamp(0.5, 12.0));
+    let weight = |w: &[f64]| standard_deviation(w).clamp(0.5, 12.0);
+    // The first window's weight, repeated, computed once.
+    let first = weight(&wins[..window]);
+    let weights =
+        std::iter::repeat_n(first, window.saturating_sub(2)).chain(wins.windows(window).map(weight));
     // Each side's moves, sum of accuracy times weight, sum of weights and sum of inverse
     // accuracies, added in move order (what summing the moves' lists gave, without the lists).
     let mut sums: ByColor<(usize, f64, f64, f64)> = ByColor::new_with(|_| (0, -0.0, -0.0, -0.0));
