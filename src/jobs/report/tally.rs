@@ -151,3 +151,32 @@ impl Tally {
         [Color::White, Color::Black].into_iter().filter(|&s| self.takes[s]).map(|s| self.sides[s].loss).sum()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen::parse_fen;
+
+    fn key(fen: &str) -> u64 {
+        position_key(&parse_fen(fen, Variant::Standard).expect("valid"))
+    }
+
+    #[test]
+    fn position_keys_tell_what_the_zobrist_key_tells() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        // The clocks do not count, nor an en passant square no pawn can take on.
+        assert_eq!(key(start), key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 5 9"));
+        let pushed = "rnbqkbnr/pppp1ppp/8/8/4Pp2/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3";
+        assert_ne!(key(pushed), key(&pushed.replace(" e3 ", " - ")), "a legal en passant square");
+        let idle = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+        assert_eq!(key(idle), key(&idle.replace(" e3 ", " - ")));
+        for other in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB1R w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w kq - 0 1",
+        ] {
+            assert_ne!(key(start), key(other), "{other}");
+        }
+    }
+}
