@@ -72,6 +72,11 @@ pub struct Divider {
     next: u32,
     middle: Option<u32>,
     end: Option<u32>,
+    /// The mixedness of each pair of ranks (`y` 0 to 6) of the last board scored, whose White
+    /// and Black pieces follow: a move changes two to four of the seven, the others are kept.
+    rows: [i32; 7],
+    white: u64,
+    black: u64,
 }
 
 const RANK_1: u64 = 0xff;
@@ -92,12 +97,26 @@ impl Divider {
         }
         let board = pos.board();
         let pieces = majors_and_minors(board);
-        if self.middle.is_none() && (pieces <= 10 || backrank_sparse(board) || mixedness(board) > 150) {
+        if self.middle.is_none() && (pieces <= 10 || backrank_sparse(board) || self.mixedness(board) > 150) {
             self.middle = Some(index);
         }
         if self.middle.is_some() && pieces <= 6 {
             self.end = Some(index);
         }
+    }
+
+    /// [`mixedness`] of `board`, scoring again only the pairs of ranks whose pieces changed since
+    /// the last board scored (an empty pair scores 0, as the new divider's rows start).
+    fn mixedness(&mut self, board: &Board) -> i32 {
+        let (white, black) = (board.by_color(Color::White).0, board.by_color(Color::Black).0);
+        let changed = (white ^ self.white) | (black ^ self.black);
+        (self.white, self.black) = (white, black);
+        for (y, row) in self.rows.iter_mut().enumerate() {
+            if (changed >> (8 * y)) & 0xffff != 0 {
+                *row = row_mixedness(white, black, y as u32);
+            }
+        }
+        self.rows.iter().sum()
     }
 
     /// The division of the positions observed.
@@ -182,22 +201,24 @@ fn block_counts(bb: u64, y: u32) -> u64 {
     ranks + (ranks >> 8)
 }
 
+/// The mixedness of the blocks on ranks `y` and `y + 1` (0-based) of a board with `white` and
+/// `black` pieces.
+#[inline(always)]
+fn row_mixedness(white: u64, black: u64, y: u32) -> i32 {
+    // Two ranks with no piece score nothing.
+    if ((white | black) >> (8 * y)) & 0xffff == 0 {
+        return 0;
+    }
+    let blocks = block_counts(white, y) << 4 | block_counts(black, y);
+    let scores = &SCORES[y as usize + 1];
+    (0..7).map(|x| i32::from(scores[(blocks >> (8 * x)) as u8 as usize])).sum()
+}
+
+/// The mixedness score of `board` (the module's rule).
+#[cfg(test)]
 fn mixedness(board: &Board) -> i32 {
     let (white, black) = (board.by_color(Color::White).0, board.by_color(Color::Black).0);
-    let occupied = white | black;
-    let mut sum = 0;
-    for y in 0..7u32 {
-        // Two ranks with no piece score nothing (most of them, early in a game).
-        if (occupied >> (8 * y)) & 0xffff == 0 {
-            continue;
-        }
-        let blocks = block_counts(white, y) << 4 | block_counts(black, y);
-        let scores = &SCORES[y as usize + 1];
-        for x in 0..7 {
-            sum += i32::from(scores[(blocks >> (8 * x)) as u8 as usize]);
-        }
-    }
-    sum
+    (0..7).map(|y| row_mixedness(white, black, y)).sum()
 }
 
 /// The rule as stated, block by block: what [`mixedness`] computes with its tables.
@@ -264,10 +285,12 @@ mod tests {
     fn the_tables_give_the_rule_block_by_block() {
         let mut pos = Position::default();
         let mut seen = 0;
+        let mut divider = Divider::new();
         for san in "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6 Be3 e5 Nb3 Be6 f3 Be7 Qd2 O-O O-O-O Nbd7 g4 b5 g5 b4"
             .split_whitespace()
         {
             assert_eq!(mixedness(pos.board()), mixedness_by_blocks(pos.board()), "{san}");
+            assert_eq!(divider.mixedness(pos.board()), mixedness(pos.board()), "kept rows, {san}");
             seen = seen.max(mixedness(pos.board()));
             let (m, _) = parse_san(&pos, san.as_bytes()).expect("legal");
             pos.play_unchecked(m);
