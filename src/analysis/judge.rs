@@ -432,8 +432,8 @@ pub fn accuracy(evals: &[Option<Score>], first_mover: Color) -> Option<ByColor<f
 /// The [`standard_deviation`] of each window of `window` of `xs` (`xs.windows(window)`), in
 /// order, into `out`: four windows at a time, each lane adding its window's terms in the same
 /// order as the scalar function, so the figures are the same to the bit (the lanes share the
-/// vector instructions; one window at a time, the divisions and roots measured half of
-/// accuracy's time).
+/// vector instructions; one window at a time, the divisions and roots took about a third of
+/// accuracy's samples).
 fn window_deviations(xs: &[f64], window: usize, out: &mut Vec<f64>) {
     const LANES: usize = 4;
     let n = window as f64;
