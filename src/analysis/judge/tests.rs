@@ -540,3 +540,24 @@ fn from_evals_judges_the_moves_lichess_judged_in_the_shared_exports() {
     assert_eq!(total.agree, total.lichess_judged, "{:#?}", total.differences);
     assert!(total.differences.is_empty());
 }
+
+#[test]
+fn window_deviations_are_the_scalar_ones_to_the_bit() {
+    // Win percentages of a walk of centipawns (a fixed linear congruential sequence).
+    let mut state = 12_345u64;
+    let wins: Vec<f64> = (0..61)
+        .map(|_| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            win_percent((state >> 33) as i32 % 1200 - 600)
+        })
+        .collect();
+    for len in 1..wins.len() {
+        for window in 1..=len.min(8) {
+            let mut out = Vec::new();
+            window_deviations(&wins[..len], window, &mut out);
+            let scalar: Vec<u64> =
+                wins[..len].windows(window).map(|w| standard_deviation(w).to_bits()).collect();
+            assert_eq!(out.iter().map(|d| d.to_bits()).collect::<Vec<_>>(), scalar, "{len} {window}");
+        }
+    }
+}

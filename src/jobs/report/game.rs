@@ -66,6 +66,13 @@ impl Tags {
         self.spans[name as usize] = (start, self.text.len() as u32);
     }
 
+    /// No tags, the text's memory kept.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.spans = Default::default();
+        self.elo = ByColor::default();
+    }
+
     /// The player of `side`.
     pub fn player(&self, side: Color) -> Option<&str> {
         self.get(if side.is_white() { TagName::White } else { TagName::Black })
@@ -148,7 +155,7 @@ impl GameRecord {
     /// Empties the record for game `number`, keeping its vectors' memory.
     pub fn reset(&mut self, number: u64) {
         self.number = number;
-        self.tags = Tags::default();
+        self.tags.clear();
         self.result = GameResult::Unknown;
         self.variant = Variant::Standard;
         self.start = None;
@@ -165,13 +172,14 @@ impl GameRecord {
         self.broken = false;
     }
 
-    /// The record without its moves (and without the tags, which move to it): what the totals
-    /// read of a game that gets no section of its own.
+    /// The record without its moves: what the totals read of a game that gets no section of its
+    /// own. Its tags are copied at their size, this record keeping the text's memory for the next
+    /// game (grown anew for each game, the text measured 2% of `report`'s time in reallocation).
     pub fn take_head(&mut self) -> GameRecord {
         GameRecord {
             input: self.input.clone(),
             number: self.number,
-            tags: std::mem::take(&mut self.tags),
+            tags: self.tags.clone(),
             result: self.result,
             variant: self.variant,
             start: self.start,
