@@ -726,8 +726,9 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
                 !dead
             }
             // A variation with no move to replace (or no start position): read, not replayed.
+            // Reported unless an error came first (no start position, a dead line's variation).
             None => {
-                if !self.stack.is_empty() {
+                if self.stack.last().is_some_and(|l| !l.dead) {
                     self.report(Kind::Syntax, Severity::Error, offset as u64, None, || {
                         Facts::message("a variation with no move before it to replace".to_string())
                     });

@@ -134,3 +134,13 @@ fn a_variation_with_no_move_to_replace_is_an_error_read_not_replayed() {
         ]
     );
 }
+
+#[test]
+fn a_variation_opening_a_variation_is_an_error_unless_an_error_came_first() {
+    let diagnostics = |pgn| {
+        trace(pgn, None).lines.iter().filter(|l| l.starts_with("diagnostic")).cloned().collect::<Vec<_>>()
+    };
+    assert_eq!(diagnostics("1. e4 ((1. c4) 1. d4) *\n"), ["diagnostic syntax"]);
+    // After the illegal move the line is dead: its variations are read, and only the move is reported.
+    assert_eq!(diagnostics("1. e4 Ke3 ((1... d5) 1... e5) *\n"), ["diagnostic illegal_move"]);
+}
