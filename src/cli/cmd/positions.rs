@@ -163,12 +163,14 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let header = if opts.format == Format::Csv { csv_header(&opts.tags) } else { Vec::new() };
     let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, &header, "")?;
     let keys = if args.unique { shard::keys(&mut sharding, &args.head)? } else { None };
-    let mut writer = match sharding {
+    let run_opts = args.head.run_options();
+    let writer = match sharding {
         Some(_) => Writer::part(&job, out, std::io::stderr())?.keys(keys)?,
         None => Writer::new(&job, out, std::io::stderr())?,
     };
+    let mut writer = writer.threads(run_opts.threads)?;
     let progress = Progress::new(args.head.quiet);
-    let summary = shard::run(&job, &args.head, &args.head.run_options(), &sharding, &progress, &mut writer)?;
+    let summary = shard::run(&job, &args.head, &run_opts, &sharding, &progress, &mut writer)?;
     writer.finish(&summary)?;
     let failures = summary.stats.games_with_errors > 0;
     let code = finish(&args.head, &summary, Leaves::Prefix, failures, || {

@@ -308,6 +308,21 @@ impl<W: Write> Writer<W> {
         })
     }
 
+    /// Encodes Parquet row groups on `threads` threads of their own (1: on the releasing
+    /// thread), so the releasing thread only orders rows; text formats ignore it.
+    pub fn threads(mut self, threads: usize) -> Result<Writer<W>, Error> {
+        self.out = match self.out {
+            Target::Table(t) => {
+                let path = t.output().path().to_path_buf();
+                let t =
+                    t.threads(threads).map_err(|source| crate::io::OutputError::Write { path, source })?;
+                Target::Table(t)
+            }
+            text => text,
+        };
+        Ok(self)
+    }
+
     /// With `--unique`, also writes the shard's keys part to `keys`, for `merge` to settle the
     /// positions repeated in different shards.
     pub fn keys(mut self, keys: Option<Out>) -> Result<Writer<W>, Error> {
