@@ -29,8 +29,11 @@ impl Encoder {
     /// handed over (the batch's buffers of them are left empty).
     pub(super) fn encode(&self, batch: &mut Batch) -> Result<Vec<Chunk>, ParquetError> {
         let mut chunks = Vec::with_capacity(batch.columns.len());
+        // One list of text values for every column, and each column's bytes given back after.
+        let mut values = Vec::new();
         for (i, column) in batch.columns.iter_mut().enumerate() {
             let mut sink = TrackedWrite::new(Vec::new());
+            let mut text_back = None;
             let mut writer = get_column_writer(
                 self.descr.column(i),
                 self.props.clone(),
@@ -53,7 +56,6 @@ impl Encoder {
                 Values::Text { data, ends } => {
                     let bytes = Bytes::from(std::mem::take(data));
                     let mut start = 0;
-                    let mut values = Vec::with_capacity(ends.len());
                     for (i, &end) in ends.iter().enumerate() {
                         if column.defs.is_empty() || column.defs[i] == 1 {
                             values.push(ByteArray::from(bytes.slice(start..end)));
@@ -62,9 +64,19 @@ impl Encoder {
                     }
                     let ColumnWriter::ByteArrayColumnWriter(w) = &mut writer else { return Err(mismatch()) };
                     w.write_batch(&values, defs, None)?;
+                    values.clear();
+                    // The writer, and every value it kept, is gone after `close`.
+                    text_back = Some(bytes);
                 }
             }
             let close = writer.close()?;
+            if let (Some(bytes), Values::Text { data, .. }) = (text_back.take(), &mut column.values) {
+                // Unshared once the writer is closed: the batch keeps its buffer for the next group.
+                if let Ok(b) = bytes.try_into_mut() {
+                    *data = Vec::from(b);
+                    data.clear();
+                }
+            }
             chunks.push((Bytes::from(sink.into_inner()?), close));
         }
         Ok(chunks)

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use crossbeam_channel::Receiver;
 
-use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical, ZstdLevel};
+use parquet::basic::{Compression, Encoding, LogicalType, Repetition, Type as Physical, ZstdLevel};
 use parquet::errors::ParquetError;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
@@ -59,8 +59,8 @@ fn parquet_schema(schema: &Schema) -> Result<Type, ParquetError> {
 }
 
 /// The writer's settings: zstd level 1 pages, dictionaries for label columns only (FENs and
-/// numbers gain nothing from one), no statistics for plain text, `pgnkit VERSION` as the writer's name, the schema in the
-/// metadata.
+/// numbers gain nothing from one), plain text as DELTA_LENGTH_BYTE_ARRAY, min/max statistics for
+/// numbers and dates only, `pgnkit VERSION` as the writer's name, the schema in the metadata.
 fn properties(schema: &Schema) -> Result<WriterProperties, ParquetError> {
     let mut props = WriterProperties::builder()
         .set_writer_version(WriterVersion::PARQUET_1_0)
@@ -71,9 +71,19 @@ fn properties(schema: &Schema) -> Result<WriterProperties, ParquetError> {
     for f in &schema.fields {
         let path = ColumnPath::from(f.name.as_str());
         match f.kind {
-            Kind::Label => props = props.set_column_dictionary_enabled(path, true),
-            // A FEN's minimum and maximum select nothing: 8% of `positions` time comparing them.
-            Kind::Text => props = props.set_column_statistics_enabled(path, EnabledStatistics::None),
+            // The range of a text column selects nothing in rows of games in input order; comparing
+            // cost 8% of `positions` time for FENs, 4% more for labels (docs/performance.md).
+            Kind::Label => {
+                props = props
+                    .set_column_dictionary_enabled(path.clone(), true)
+                    .set_column_statistics_enabled(path, EnabledStatistics::None);
+            }
+            // Lengths apart from the bytes: a file 4% smaller at the same speed.
+            Kind::Text => {
+                props = props
+                    .set_column_encoding(path.clone(), Encoding::DELTA_LENGTH_BYTE_ARRAY)
+                    .set_column_statistics_enabled(path, EnabledStatistics::None);
+            }
             _ => {}
         }
     }
