@@ -119,8 +119,7 @@ impl<W: Write + Send> TableWriter<W> {
         let make = || -> Result<(SerializedFileWriter<W>, Encoder), ParquetError> {
             let root = Arc::new(parquet_schema(schema)?);
             let props = Arc::new(properties(schema)?);
-            let encoder =
-                Encoder { descr: Arc::new(SchemaDescriptor::new(root.clone())), props: props.clone() };
+            let encoder = Encoder::new(Arc::new(SchemaDescriptor::new(root.clone())), props.clone());
             Ok((SerializedFileWriter::new(out, root, props)?, encoder))
         };
         let (file, encoder) = make().map_err(io_error)?;
@@ -188,7 +187,7 @@ impl<W: Write + Send> TableWriter<W> {
         let Some(pool) = &mut self.pool else {
             let chunks = self.encoder.encode(&mut self.pending)?;
             self.pending.clear();
-            return write_group(&mut self.file, chunks);
+            return write_group(&mut self.file, &self.encoder, chunks);
         };
         let fresh = pool.spare.pop().unwrap_or_else(|| Batch::new(&self.schema));
         let mut batch = std::mem::replace(&mut self.pending, fresh);
@@ -212,7 +211,7 @@ impl<W: Write + Send> TableWriter<W> {
             };
             pool.in_flight.pop_front();
             pool.spare.push(batch);
-            write_group(&mut self.file, chunks?)?;
+            write_group(&mut self.file, &self.encoder, chunks?)?;
         }
         Ok(())
     }
@@ -224,21 +223,23 @@ impl<W: Write + Send> TableWriter<W> {
         if let Some(pool) = &mut self.pool {
             while let Some(rx) = pool.in_flight.pop_front() {
                 let (_, chunks) = rx.recv().map_err(|_| io::Error::other("encoding a row group failed"))?;
-                write_group(&mut self.file, chunks.map_err(io_error)?).map_err(io_error)?;
+                write_group(&mut self.file, &self.encoder, chunks.map_err(io_error)?).map_err(io_error)?;
             }
         }
         self.file.into_inner().map_err(io_error)
     }
 }
 
-/// Appends a row group of encoded column chunks to `file`.
+/// Appends a row group of encoded column chunks to `file`, giving their buffers back to `encoder`.
 fn write_group<W: Write + Send>(
     file: &mut SerializedFileWriter<W>,
+    encoder: &Encoder,
     chunks: Vec<Chunk>,
 ) -> Result<(), ParquetError> {
     let mut group = file.next_row_group()?;
     for (bytes, close) in chunks {
         group.append_column(&bytes, close)?;
+        encoder.give(bytes);
     }
     group.close()?;
     Ok(())
