@@ -32,7 +32,7 @@ impl Encoder {
         Encoder { descr, props, spare: Arc::default() }
     }
 
-    /// Takes back the buffer of a chunk written (a fresh buffer a chunk, 4% of `positions` time
+    /// Takes back the buffer of a chunk written (a fresh buffer a chunk, 6% of `positions` time
     /// faulting pages in, docs/performance.md).
     pub(super) fn give(&self, chunk: Bytes) {
         if let Ok(b) = chunk.try_into_mut() {
