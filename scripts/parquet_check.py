@@ -4,7 +4,9 @@
 usage: parquet_check.py positions|annotate LIST
 
 LIST has one line per pair: PARQUET<TAB>JSONL<TAB>TAGS (comma-separated, may be empty), the two
-files written by the same `pgnkit positions` (or `annotate`) command but for --format. For each
+files written by the same `pgnkit positions` (or `annotate`) command but for --format, and
+optionally <TAB>epd when the Parquet file was written with --epd-columns (then its epd, hmvc and
+fmvn columns must be the JSON Lines' FEN's first four fields and its two clocks). For each
 pair: DuckDB and Polars read the Parquet file with the declared types (README's schema); every
 row equals the JSON Lines record at the same place; and three queries (positions per game, the
 average eval by ply, games per player) give the same answers over the Parquet file (in DuckDB and
@@ -41,8 +43,11 @@ ANNOTATE = POSITIONS[:9] + [
 ]
 
 
-def schema(job, tags):
+def schema(job, tags, epd):
     cols = list(POSITIONS if job == "positions" else ANNOTATE)
+    if epd:
+        at = [n for n, _, _ in cols].index("fen")
+        cols[at:at + 1] = [("epd", "VARCHAR", pl.String), ("hmvc", "BIGINT", pl.Int64), ("fmvn", "BIGINT", pl.Int64)]
     for t in tags:
         if t in NUMBERS:
             cols.append((t, "INTEGER", pl.Int32))
@@ -62,7 +67,16 @@ def lit(s):
     return "'" + s.replace("'", "''") + "'"
 
 
-def jsonl_view(con, job, path, tags):
+def position_fields(fen, epd):
+    """The position's columns from the FEN expression `fen`: itself, or its EPD fields and clocks."""
+    if not epd:
+        return [f"{fen} AS fen"]
+    return [f"array_to_string(string_split({fen}, ' ')[1:4], ' ') AS epd",
+            f"CAST(split_part({fen}, ' ', 5) AS BIGINT) AS hmvc",
+            f"CAST(split_part({fen}, ' ', 6) AS BIGINT) AS fmvn"]
+
+
+def jsonl_view(con, job, path, tags, epd):
     """The JSON Lines records as the Parquet table's columns, row numbers kept."""
     if job == "positions":
         cols = {"game": "BIGINT", "ply": "INTEGER", "fen": "VARCHAR", "san": "VARCHAR", "uci": "VARCHAR",
@@ -71,7 +85,7 @@ def jsonl_view(con, job, path, tags):
             cols[t] = "VARCHAR"
         spec = "{" + ", ".join(f"{lit(k)}: {lit(v)}" for k, v in cols.items()) + "}"
         src = f"read_json({lit(path)}, format='newline_delimited', columns={spec})"
-        fields = ["game", "ply", "fen", "san", "uci",
+        fields = ["game", "ply", *position_fields("fen", epd), "san", "uci",
                   "CAST(eval->>'cp' AS INTEGER) AS eval_cp", "CAST(eval->>'mate' AS INTEGER) AS eval_mate",
                   "clk"]
         for t in tags:
@@ -87,7 +101,7 @@ def jsonl_view(con, job, path, tags):
     else:
         src = f"read_json({lit(path)}, format='newline_delimited', columns={{'type': 'VARCHAR', 'data': 'JSON'}})"
         fields = ["CAST(data->>'game' AS BIGINT) AS game", "CAST(data->>'ply' AS INTEGER) AS ply",
-                  "data->>'fen' AS fen", "data->>'san' AS san", "data->>'uci' AS uci",
+                  *position_fields("(data->>'fen')", epd), "data->>'san' AS san", "data->>'uci' AS uci",
                   "CAST(data->'eval'->>'cp' AS INTEGER) AS eval_cp",
                   "CAST(data->'eval'->>'mate' AS INTEGER) AS eval_mate",
                   "CAST(data->>'depth' AS INTEGER) AS depth", "CAST(data->>'nodes' AS BIGINT) AS nodes",
@@ -99,13 +113,13 @@ def jsonl_view(con, job, path, tags):
     return f"SELECT row_number() OVER () AS n, {', '.join(fields)} FROM {src} {where}"
 
 
-def check(job, parquet, jsonl, tags, problems):
+def check(job, parquet, jsonl, tags, epd, problems):
     def problem(text):
         problems.append(f"{parquet}: {text}")
 
     con = duckdb.connect()
     con.execute("SET preserve_insertion_order = true")
-    want = schema(job, tags)
+    want = schema(job, tags, epd)
     got = con.execute(f"DESCRIBE SELECT * FROM read_parquet({lit(parquet)})").fetchall()
     got_duck = [(r[0], r[1]) for r in got]
     if got_duck != [(n, d) for n, d, _ in want]:
@@ -119,7 +133,7 @@ def check(job, parquet, jsonl, tags, problems):
 
     con.execute(f"CREATE TABLE p AS SELECT row_number() OVER () AS n, * EXCLUDE (file, turn) "
                 f"FROM read_parquet({lit(parquet)})")
-    con.execute(f"CREATE TABLE j AS {jsonl_view(con, job, jsonl, tags)}")
+    con.execute(f"CREATE TABLE j AS {jsonl_view(con, job, jsonl, tags, epd)}")
     cols = [n for n, _, _ in want if n not in ("file", "turn")]
     np_, nj = con.execute("SELECT (SELECT count(*) FROM p), (SELECT count(*) FROM j)").fetchone()
     if np_ != nj:
@@ -131,9 +145,10 @@ def check(job, parquet, jsonl, tags, problems):
     if diff:
         problem(f"rows differ from the JSON Lines records, first: {diff}")
     turn = con.execute(f"SELECT count(*) FROM read_parquet({lit(parquet)}) "
-                       "WHERE turn <> CASE split_part(fen, ' ', 2) WHEN 'w' THEN 'white' ELSE 'black' END").fetchone()[0]
+                       f"WHERE turn <> CASE split_part({'epd' if epd else 'fen'}, ' ', 2) "
+                       "WHEN 'w' THEN 'white' ELSE 'black' END").fetchone()[0]
     if turn:
-        problem(f"{turn} rows whose turn is not their FEN's side to move")
+        problem(f"{turn} rows whose turn is not their position's side to move")
 
     # The queries, over the JSON Lines (DuckDB), the Parquet file (DuckDB) and the Parquet file (Polars).
     per_game = "SELECT game, count(*) AS c FROM {t} GROUP BY game ORDER BY game"
@@ -165,8 +180,9 @@ def main():
     job, listing = sys.argv[1], sys.argv[2]
     problems, files, rows = [], 0, 0
     for line in open(listing, encoding="utf-8"):
-        parquet, jsonl, tags = line.rstrip("\n").split("\t")
-        rows += check(job, parquet, jsonl, [t for t in tags.split(",") if t], problems) or 0
+        parquet, jsonl, tags, *options = line.rstrip("\n").split("\t")
+        tags = [t for t in tags.split(",") if t]
+        rows += check(job, parquet, jsonl, tags, "epd" in options, problems) or 0
         files += 1
     for p in problems:
         print(p)

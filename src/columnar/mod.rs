@@ -1,12 +1,14 @@
 //! Tables of typed columns, written as Apache Parquet (`--format parquet`): a [`Schema`] of named
 //! [`Field`]s, the [`Batch`] a worker fills with one chunk's rows, [`write::TableWriter`], which
-//! appends batches in order and writes a row group every [`GROUP_ROWS`] rows, and [`read`], which
-//! reads a file back as batches (for `merge`).
+//! appends batches in order and writes a row group every [`GROUP_ROWS`] rows (its column chunks
+//! encoded by `encode`, on any thread), and [`read`], which reads a file back as batches (for
+//! `merge`).
 //!
 //! Invariants: every column of a batch holds one entry per row (a null has a placeholder value
 //! and a definition level of 0), so rows are cut, truncated and copied by index alone; a file's
 //! bytes depend only on its schema and its rows, not on how they were batched.
 
+mod encode;
 pub mod read;
 pub mod write;
 

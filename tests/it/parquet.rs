@@ -1,6 +1,7 @@
 //! `--format parquet`: DuckDB and Polars read every file with the declared types, and its rows
 //! and the answers of three queries equal the JSON Lines output of the same command
-//! (scripts/parquet_check.py), over the fixtures (malformed ones too) and every shared collection;
+//! (scripts/parquet_check.py), over the fixtures (malformed ones too) and every shared collection,
+//! the position as `fen` or as `epd`, `hmvc` and `fmvn` (`--epd-columns`);
 //! the file's bytes are the same at any -j and chunk size, through a pipe, and after `merge` of
 //! shards; a failed run leaves no file.
 
@@ -29,17 +30,21 @@ fn readers_missing() -> bool {
     !ok
 }
 
+/// The option of Parquet's position as EPD columns: [`pair`] gives it to the Parquet run only.
+const EPD: &str = "--epd-columns";
+
 /// Runs `pgnkit JOB ARGS INPUT` for parquet and jsonl into `dir`; the line of the pair for
 /// parquet_check.py.
 fn pair(dir: &Path, job: &str, input: &Path, args: &[&str], tags: &str, k: usize) -> String {
     let parquet = dir.join(format!("{k}.parquet"));
     let jsonl = dir.join(format!("{k}.jsonl"));
+    let epd = args.contains(&EPD);
     for (format, out) in [("parquet", &parquet), ("jsonl", &jsonl)] {
         let mut all = vec![job, "-q", "--format", format, "-o", path(out)];
         if !tags.is_empty() {
             all.extend(["--tags", tags]);
         }
-        all.extend(args);
+        all.extend(args.iter().filter(|&&a| format == "parquet" || a != EPD));
         all.push(path(input));
         let o = run(&all);
         assert!(
@@ -49,7 +54,7 @@ fn pair(dir: &Path, job: &str, input: &Path, args: &[&str], tags: &str, k: usize
             stderr(&o)
         );
     }
-    format!("{}\t{}\t{tags}\n", path(&parquet), path(&jsonl))
+    format!("{}\t{}\t{tags}{}\n", path(&parquet), path(&jsonl), if epd { "\tepd" } else { "" })
 }
 
 /// Runs parquet_check.py over the pairs.
@@ -72,9 +77,11 @@ fn fixtures_read_by_duckdb_and_polars_as_the_json_lines_say() {
     let dir = temp_dir("parquet-fixtures");
     let mut pairs = String::new();
     for (k, input) in fixture_inputs().iter().enumerate() {
-        pairs += &pair(&dir, "positions", input, &[], TAGS, 2 * k);
+        pairs += &pair(&dir, "positions", input, &[], TAGS, 3 * k);
         // Games with errors dropped whole: the same rows as the other formats drop.
-        pairs += &pair(&dir, "positions", input, &["--skip-errors", "--every", "3"], "", 2 * k + 1);
+        pairs += &pair(&dir, "positions", input, &["--skip-errors", "--every", "3"], "", 3 * k + 1);
+        // The position as EPD columns: the FEN's first four fields and its clocks.
+        pairs += &pair(&dir, "positions", input, &[EPD, "--ep-square", "always"], TAGS, 3 * k + 2);
     }
     check(&dir, "positions", &pairs);
     std::fs::remove_dir_all(dir).ok();
@@ -126,6 +133,7 @@ fn annotate_rows_read_as_the_json_lines_say() {
     let input = fixture("pgn/lichess_db_10k.pgn");
     let mut pairs = pair(&dir, "annotate", &input, &["--nodes", "2000", "-j", "2"], "", 0);
     pairs += &pair(&dir, "annotate", &fixture("pgn/bad_games.pgn"), &["--from-evals"], "", 1);
+    pairs += &pair(&dir, "annotate", &fixture("pgn/bad_games.pgn"), &["--from-evals", EPD], "", 2);
     check(&dir, "annotate", &pairs);
     std::fs::remove_dir_all(dir).ok();
 }
@@ -233,6 +241,15 @@ fn a_failed_run_leaves_no_file_and_bad_options_say_why() {
     ]);
     assert_eq!(o.status.code(), Some(2), "a usage error: {}", stderr(&o));
     assert!(stderr(&o).contains("Date_text"), "{}", stderr(&o));
+    let o = run(&["positions", "--format", "parquet", EPD, "--tags", "hmvc", "-o", path(&out), path(&input)]);
+    assert_eq!(o.status.code(), Some(2), "a usage error: {}", stderr(&o));
+    assert!(stderr(&o).contains("\"hmvc\" would be two columns"), "{}", stderr(&o));
+    for job in ["positions", "annotate"] {
+        let o = run(&[job, "--format", "jsonl", EPD, "-o", path(&out), path(&input)]);
+        assert_eq!(o.status.code(), Some(2), "{job}: a usage error: {}", stderr(&o));
+        assert!(stderr(&o).contains("--epd-columns needs --format parquet"), "{}", stderr(&o));
+    }
+    assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "no file, no temporary file");
     std::fs::remove_dir_all(dir).ok();
 }
 

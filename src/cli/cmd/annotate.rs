@@ -49,10 +49,10 @@ Exit codes: 1 when some position was left without an evaluation (a diagnostic na
 game had errors (written as read); 69 when the engine is missing or fails its handshake.
 
 --format parquet writes one row per analysed position, with typed columns (`?`: may be null):
-  file string, game int64, ply int32, fen string, san string?, uci string?,
-  turn string (white|black), eval_cp int32?, eval_mate int32? (White's view), depth int32?,
-  nodes int64?, best string? (UCI), pv string? (UCI moves separated by spaces),
-  judgement string? (inaccuracy|mistake|blunder).
+  file string, game int64, ply int32, fen string (with --epd-columns: epd string, hmvc int64,
+  fmvn int64), san string?, uci string?, turn string (white|black), eval_cp int32?,
+  eval_mate int32? (White's view), depth int32?, nodes int64?, best string? (UCI),
+  pv string? (UCI moves separated by spaces), judgement string? (inaccuracy|mistake|blunder).
 Pages are zstd-compressed, row groups hold 131072 rows; the summary stays on stderr.";
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +120,10 @@ pub struct Args {
     /// What is written.
     #[arg(long, value_enum, default_value = "pgn")]
     format: FormatArg,
+    /// --format parquet: the position as `epd` (its four EPD fields, as --format epd writes
+    /// them) and int64 `hmvc` and `fmvn` columns, instead of `fen`.
+    #[arg(long)]
+    epd_columns: bool,
     /// Which moves get the engine's line as a variation.
     #[arg(long, value_enum, default_value = "mistakes")]
     variations: VariationsArg,
@@ -219,6 +223,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         cache: cache.clone(),
         select: args.select.selection(Some(&args.plies))?,
         line_width: 80,
+        epd_columns: args.epd_columns,
     };
     let engines =
         args.engines.or(args.head.threads).filter(|&n| n > 0).unwrap_or_else(pgnkit::pipeline::cores);
@@ -229,10 +234,12 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let mut sharding = Sharding::of(&args.head, "annotate", unit)?;
     if format == Format::Parquet {
         crate::cli::args::refuse_terminal(&args.head.output)?;
+    } else if args.epd_columns {
+        return Err(Fail::usage("--epd-columns needs --format parquet"));
     }
     let footer = if format == Format::Jsonl { "annotate-summary" } else { "" };
     let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, b"", footer)?;
-    let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines)?;
+    let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines, args.epd_columns)?;
     if sharding.is_some() {
         writer = writer.part();
     }

@@ -28,8 +28,9 @@ they keep is written (--material KRPkr keeps the games that reach that material,
 openings and middlegames too; --position-material KRPkr writes only the positions with it).
 
 --format parquet writes one row per position, with typed columns (`?`: may be null):
-  file string, game int64, ply int32, fen string, san string?, uci string?,
-  turn string (white|black), eval_cp int32?, eval_mate int32?, clk double? (seconds),
+  file string, game int64, ply int32, fen string (with --epd-columns: epd string, hmvc int64,
+  fmvn int64), san string?, uci string?, turn string (white|black), eval_cp int32?,
+  eval_mate int32?, clk double? (seconds),
 then one column per --tags name: WhiteElo, BlackElo, WhiteUSCF, BlackUSCF, WhiteFideId,
 BlackFideId and PlyCount as int32? (null unless all digits); Date, EventDate and UTCDate as
 date? (null unless a whole, real YYYY.MM.DD) followed by NAME_text string? (the tag as read);
@@ -72,6 +73,10 @@ pub struct Args {
     /// Which en passant square FEN and EPD show.
     #[arg(long, value_enum, default_value = "legal")]
     ep_square: EpArg,
+    /// --format parquet: the position as `epd` (its four EPD fields, as --format epd writes
+    /// them) and int64 `hmvc` and `fmvn` columns, instead of `fen`.
+    #[arg(long)]
+    epd_columns: bool,
     /// Tags copied into jsonl, csv and parquet records (missing tags: null or empty).
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     tags: Vec<String>,
@@ -117,6 +122,9 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
             return Err(Fail::usage(format!("--tags: \"{t}\" cannot be a tag column")));
         }
     }
+    if args.epd_columns && format != Format::Parquet {
+        return Err(Fail::usage("--epd-columns needs --format parquet"));
+    }
     if let Some(max) = args.max_ply
         && max < args.min_ply
     {
@@ -128,6 +136,7 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
             EpArg::Legal => EpMode::Legal,
             EpArg::Always => EpMode::Always,
         },
+        epd_columns: args.epd_columns,
         tags: args.tags.clone(),
         min_ply: args.min_ply,
         max_ply: args.max_ply,
@@ -163,12 +172,14 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let header = if opts.format == Format::Csv { csv_header(&opts.tags) } else { Vec::new() };
     let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, &header, "")?;
     let keys = if args.unique { shard::keys(&mut sharding, &args.head)? } else { None };
-    let mut writer = match sharding {
+    let run_opts = args.head.run_options();
+    let writer = match sharding {
         Some(_) => Writer::part(&job, out, std::io::stderr())?.keys(keys)?,
         None => Writer::new(&job, out, std::io::stderr())?,
     };
+    let mut writer = writer.threads(run_opts.threads)?;
     let progress = Progress::new(args.head.quiet);
-    let summary = shard::run(&job, &args.head, &args.head.run_options(), &sharding, &progress, &mut writer)?;
+    let summary = shard::run(&job, &args.head, &run_opts, &sharding, &progress, &mut writer)?;
     writer.finish(&summary)?;
     let failures = summary.stats.games_with_errors > 0;
     let code = finish(&args.head, &summary, Leaves::Prefix, failures, || {

@@ -117,6 +117,9 @@ pub struct AnnotateOptions {
     pub select: Selection,
     /// Movetext lines hold fewer than this many characters.
     pub line_width: usize,
+    /// Parquet: the position as `epd` (its four EPD fields), `hmvc` and `fmvn` columns instead
+    /// of `fen`.
+    pub epd_columns: bool,
 }
 
 impl Default for AnnotateOptions {
@@ -132,6 +135,7 @@ impl Default for AnnotateOptions {
             cache: None,
             select: Selection::default(),
             line_width: 80,
+            epd_columns: false,
         }
     }
 }
@@ -227,7 +231,8 @@ impl AnnotateWorker {
         startup: Vec<AnalysisWarning>,
     ) -> AnnotateWorker {
         let writer = GameWriter::new(opts.layout(), Strip::default());
-        AnnotateWorker { opts, schema: table::schema(), analyst, startup, writer }
+        let schema = table::schema(opts.epd_columns);
+        AnnotateWorker { opts, schema, analyst, startup, writer }
     }
 
     /// The name the `Annotator` tag gives: pgnkit, the engine and the limit.
@@ -355,7 +360,7 @@ impl Worker for AnnotateWorker {
                 records.table = crate::columnar::Batch::new(&self.schema);
                 for (game, plan) in games.iter().zip(&plans) {
                     if let Some(plan) = plan {
-                        table::write_game(chunk.input, game, plan, &mut records.table);
+                        table::write_game(chunk.input, game, plan, self.opts.epd_columns, &mut records.table);
                     }
                 }
             }

@@ -39,17 +39,19 @@ pub struct AnnotateWriter<W> {
 }
 
 impl<W: Write> AnnotateWriter<W> {
-    /// A writer of `format` to `out`, for a run with `engines` engines.
+    /// A writer of `format` to `out`, for a run with `engines` engines; `epd_columns`: the
+    /// Parquet table's position as EPD columns.
     pub fn new(
         out: Output,
         diagnostics: W,
         format: Format,
         engines: usize,
+        epd_columns: bool,
     ) -> Result<AnnotateWriter<W>, Error> {
         let out = match format {
             Format::Parquet => {
                 let path = out.path().to_path_buf();
-                let table = TableWriter::new(out, &super::table::schema())
+                let table = TableWriter::new(out, &super::table::schema(epd_columns))
                     .map_err(|source| OutputError::Write { path, source })?;
                 Dest::Table(table)
             }

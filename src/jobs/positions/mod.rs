@@ -66,6 +66,9 @@ pub struct PositionsOptions {
     pub format: Format,
     /// Which en passant square the FEN shows.
     pub ep: EpMode,
+    /// Parquet: the position as `epd` (its four EPD fields), `hmvc` and `fmvn` columns instead
+    /// of `fen`.
+    pub epd_columns: bool,
     /// Tags copied into JSON Lines and CSV records (missing: `null` or an empty field).
     pub tags: Vec<String>,
     /// Keep plies from this one (0 is the start position).
@@ -119,8 +122,11 @@ pub struct Positions {
 impl Positions {
     /// A job writing records as `opts` says; an error when two tags would be one Parquet column.
     pub fn new(opts: PositionsOptions) -> Result<Positions, String> {
-        let schema =
-            if opts.format == Format::Parquet { table::schema(&opts.tags)? } else { Schema::default() };
+        let schema = if opts.format == Format::Parquet {
+            table::schema(&opts.tags, opts.epd_columns)?
+        } else {
+            Schema::default()
+        };
         Ok(Positions { opts: Arc::new(opts), schema: Arc::new(schema), spares: Arc::default() })
     }
 
@@ -306,6 +312,21 @@ impl<W: Write> Writer<W> {
             spares: job.spares.clone(),
             keys: None,
         })
+    }
+
+    /// Encodes Parquet row groups on `threads` threads of their own (1: on the releasing
+    /// thread), so the releasing thread only orders rows; text formats ignore it.
+    pub fn threads(mut self, threads: usize) -> Result<Writer<W>, Error> {
+        self.out = match self.out {
+            Target::Table(t) => {
+                let path = t.output().path().to_path_buf();
+                let t =
+                    t.threads(threads).map_err(|source| crate::io::OutputError::Write { path, source })?;
+                Target::Table(t)
+            }
+            text => text,
+        };
+        Ok(self)
     }
 
     /// With `--unique`, also writes the shard's keys part to `keys`, for `merge` to settle the

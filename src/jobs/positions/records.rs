@@ -224,38 +224,41 @@ impl<'o> PositionsHooks<'o> {
     #[inline]
     fn push_row(&mut self, game: &Game<'_>, pos: &Position, ply: u32, next: Next<'_>) {
         let t = &mut self.out.table;
+        let (epd, ep, fen) = (self.opts.epd_columns, self.opts.ep, &mut self.fen);
+        let at = |col| table::at(col, epd);
         t.push_text(table::FILE, Some(self.file.as_bytes()));
         t.push_i64(table::GAME, Some(game.number as i64));
         t.push_i32(table::PLY, Some(ply as i32));
-        self.fen.write_fen(pos, self.opts.ep, t.text(table::FEN));
-        t.end_text(table::FEN);
+        table::push_position(t, pos, epd, |out, clocks| {
+            if clocks { fen.write_fen(pos, ep, out) } else { fen.write_epd(pos, ep, out) }
+        });
         match next {
             Next::Move(m, written) => {
-                push_san(pos, m, written, t.text(table::SAN));
-                t.end_text(table::SAN);
-                write_uci(m, pos.castling_mode(), t.text(table::UCI));
-                t.end_text(table::UCI);
+                push_san(pos, m, written, t.text(at(table::SAN)));
+                t.end_text(at(table::SAN));
+                write_uci(m, pos.castling_mode(), t.text(at(table::UCI)));
+                t.end_text(at(table::UCI));
             }
             Next::Null => {
-                t.push_text(table::SAN, Some(b"--"));
-                t.push_text(table::UCI, Some(b"0000"));
+                t.push_text(at(table::SAN), Some(b"--"));
+                t.push_text(at(table::UCI), Some(b"0000"));
             }
             Next::End => {
-                t.push_null_text(table::SAN);
-                t.push_null_text(table::UCI);
+                t.push_null_text(at(table::SAN));
+                t.push_null_text(at(table::UCI));
             }
         }
         let turn: &[u8] = if pos.turn() == Color::White { b"white" } else { b"black" };
-        t.push_text(table::TURN, Some(turn));
+        t.push_text(at(table::TURN), Some(turn));
         let (cp, mate) = match self.eval {
             Some(EvalScore::Cp(cp)) => (Some(cp), None),
             Some(EvalScore::Mate(n)) => (None, Some(n)),
             None => (None, None),
         };
-        t.push_i32(table::EVAL_CP, cp);
-        t.push_i32(table::EVAL_MATE, mate);
-        t.push_f64(table::CLK, self.clk.map(|c| c.as_secs_f64()));
-        self.tag_values.push(&self.opts.tags, t);
+        t.push_i32(at(table::EVAL_CP), cp);
+        t.push_i32(at(table::EVAL_MATE), mate);
+        t.push_f64(at(table::CLK), self.clk.map(|c| c.as_secs_f64()));
+        self.tag_values.push(&self.opts.tags, t, at(table::TAGS));
         t.end_row();
     }
 
