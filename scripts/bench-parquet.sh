@@ -3,15 +3,16 @@
 # alternating (median wall and CPU seconds, and the parquet/csv ratio of the medians); then the
 # sizes of the Parquet file, the CSV and the CSV as `.csv.zst` (zstd level 3, as `-o X.csv.zst`
 # writes it) of the same rows.
-#   usage: scripts/bench-parquet.sh [RUNS]        (default 5; needs ../shared)
+#   usage: scripts/bench-parquet.sh [RUNS]        (default 5; needs the benchmark kit, $PGNKIT_SHARED)
 #   PGNKIT=target/ci/pgnkit scripts/bench-parquet.sh   measures another build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
+shared=${PGNKIT_SHARED:-../shared}
 out=target/bench
 mkdir -p "$out"
 corpus=$out/corpus.pgn
-[ -s "$corpus" ] || bash ../shared/bench/make-corpus.sh "$corpus" >/dev/null
+[ -s "$corpus" ] || bash "$shared/bench/make-corpus.sh" "$corpus" >/dev/null
 if [ -z "${PGNKIT:-}" ]; then cargo build --release --quiet; fi
 bin=${PGNKIT:-target/release/pgnkit}
 work=$(mktemp -d -p "$out")

@@ -5,10 +5,10 @@
 # busy with other work stretches wall time), their ratios (the goal: at most 2x) and the size
 # of the page.
 #
-# The games: the 41 games of ../shared/data with lichess's own [%eval]s (37 of
+# The games: the 41 games of the shared data sets ($PGNKIT_SHARED/data) with lichess's own [%eval]s (37 of
 # lichess_db_1000k.pgn, the 4 of the Chess960 broadcast), judged by `annotate --from-evals
 # --add-tags` (so they are annotate's output, with its tags and judgement comments), repeated
-# 2,440 times. Built in target/bench/report. Needs ../shared and python3.
+# 2,440 times. Built in target/bench/report. Needs $PGNKIT_SHARED and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/timing.sh
@@ -17,7 +17,7 @@ PGNKIT=${PGNKIT:-target/release/pgnkit}
 [[ -x $PGNKIT ]] || cargo build --release --quiet
 DIR=target/bench/report
 mkdir -p "$DIR"
-DATA=../shared/data
+DATA=${PGNKIT_SHARED:-../shared}/data
 if [[ ! -s $DIR/annotated.pgn ]]; then
   python3 - "$DATA/games/lichess_db_1000k.pgn" \
     "$DATA/variants/chess960/freestyle_lasvegas_grandfinal_30+30_lichess_broadcast.pgn" >"$DIR/evals.pgn" <<'PY'
