@@ -182,7 +182,7 @@ impl<'a> Hooks<'a> for Collect<'_> {
         let plays = self.player.is_none_or(|p| {
             [Color::White, Color::Black]
                 .iter()
-                .any(|&c| record.tags.player(c).is_some_and(|n| super::stats::same_name(n, p)))
+                .any(|&c| record.tags.player(c).is_some_and(|n| super::game::same_name(n, p)))
         });
         self.current = Some(record);
         self.excluded = !plays;

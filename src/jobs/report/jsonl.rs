@@ -17,8 +17,8 @@ use serde_json::Value;
 
 use super::collect::read_tags;
 use super::divider::Divider;
+use super::game::same_name;
 use super::game::{GameRecord, LINE_PLIES};
-use super::stats::same_name;
 use crate::analysis::Score;
 use crate::analysis::judge::Judgement;
 use crate::chess::{Color, Position, Variant};

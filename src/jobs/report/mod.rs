@@ -46,6 +46,7 @@ pub mod game;
 pub mod html;
 pub mod jsonl;
 pub mod stats;
+pub mod sums;
 pub mod tally;
 pub mod text;
 

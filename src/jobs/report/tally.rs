@@ -3,8 +3,9 @@
 //! computed on the worker that read the game, so that only the games that may get a section of
 //! their own travel with their moves to the release side.
 
+use super::game::same_name;
 use super::game::{Figures, GameRecord, half_points};
-use super::stats::{LOSS_BUCKETS, PhaseTotals, Side, same_name};
+use super::sums::{LOSS_BUCKETS, PhaseTotals, Side};
 use crate::analysis::judge::Judgement;
 use crate::chess::{ByColor, Color, Move, Position, Variant};
 

@@ -8,7 +8,8 @@ use std::io::Write;
 use serde_json::{Value, json};
 
 use super::divider::Phase;
-use super::stats::{LOSS_BUCKETS, RATING_BUCKET, Recurring, Side, Totals};
+use super::stats::{RATING_BUCKET, Recurring, Totals};
+use super::sums::{LOSS_BUCKETS, Side};
 use crate::analysis::judge::Judgement;
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::{write_san, write_uci};

@@ -1,0 +1,101 @@
+//! The figures that add up, game by game and then over a collection: one side's ([`Side`]),
+//! one phase's ([`PhaseTotals`]), and the buckets of the loss distribution. A game's tally
+//! fills them on the worker; the release side adds them up.
+
+use crate::analysis::judge::Judgement;
+
+/// The upper bounds of the loss distribution's buckets, in centipawns (the last is open).
+pub const LOSS_BUCKETS: [u32; 7] = [0, 19, 49, 99, 199, 299, 499];
+
+/// One side's figures, added up over games.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Side {
+    /// Games played.
+    pub games: u64,
+    /// Games with a result (`*` has none).
+    pub scored: u64,
+    /// Half points of those.
+    pub half_points: u64,
+    /// Games with evaluations.
+    pub evaluated: u64,
+    /// Moves in games with evaluations.
+    pub moves: u64,
+    /// Centipawn losses summed, and the moves they count (an evaluation before and after).
+    pub loss: u64,
+    /// Moves counted in `loss`.
+    pub loss_moves: u64,
+    /// Game accuracies summed, and how many.
+    pub accuracy: f64,
+    /// Games with an accuracy.
+    pub accuracy_games: u64,
+    /// Inaccuracies, mistakes, blunders.
+    pub judgements: [u64; 3],
+}
+
+impl Side {
+    /// Adds `other`.
+    pub fn add(&mut self, o: &Side) {
+        self.games += o.games;
+        self.scored += o.scored;
+        self.half_points += o.half_points;
+        self.evaluated += o.evaluated;
+        self.moves += o.moves;
+        self.loss += o.loss;
+        self.loss_moves += o.loss_moves;
+        self.accuracy += o.accuracy;
+        self.accuracy_games += o.accuracy_games;
+        for (a, b) in self.judgements.iter_mut().zip(o.judgements) {
+            *a += b;
+        }
+    }
+
+    /// The score, as a share of the points (`None` without a scored game).
+    pub fn score(&self) -> Option<f64> {
+        (self.scored > 0).then(|| self.half_points as f64 / 2.0 / self.scored as f64)
+    }
+
+    /// Average centipawn loss over the moves counted.
+    pub fn acpl(&self) -> Option<f64> {
+        (self.loss_moves > 0).then(|| self.loss as f64 / self.loss_moves as f64)
+    }
+
+    /// The mean of the games' accuracies.
+    pub fn mean_accuracy(&self) -> Option<f64> {
+        (self.accuracy_games > 0).then(|| self.accuracy / self.accuracy_games as f64)
+    }
+
+    /// Judgements of a kind per 100 moves.
+    pub fn per_100(&self, j: Judgement) -> Option<f64> {
+        (self.moves > 0).then(|| 100.0 * self.judgements[j as usize] as f64 / self.moves as f64)
+    }
+}
+
+/// One phase's figures.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PhaseTotals {
+    /// Moves in games with evaluations.
+    pub moves: u64,
+    /// Centipawn losses summed.
+    pub loss: u64,
+    /// Moves counted in `loss`.
+    pub loss_moves: u64,
+    /// Inaccuracies, mistakes, blunders.
+    pub judgements: [u64; 3],
+}
+
+impl PhaseTotals {
+    /// Adds `other`.
+    pub fn add(&mut self, o: &PhaseTotals) {
+        self.moves += o.moves;
+        self.loss += o.loss;
+        self.loss_moves += o.loss_moves;
+        for (a, b) in self.judgements.iter_mut().zip(o.judgements) {
+            *a += b;
+        }
+    }
+
+    /// Average centipawn loss.
+    pub fn acpl(&self) -> Option<f64> {
+        (self.loss_moves > 0).then(|| self.loss as f64 / self.loss_moves as f64)
+    }
+}
