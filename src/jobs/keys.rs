@@ -354,7 +354,7 @@ impl<R: Read> Hashing<R> {
     }
 
     /// Reads `inner` to its end, and gives its length and digest (as
-    /// [`super::manifest::digest`] gives them).
+    /// `shard::manifest::digest` gives them).
     pub fn finish(mut self) -> io::Result<(u64, String)> {
         io::copy(&mut self, &mut io::sink())?;
         Ok((self.len, format!("{:032x}", self.hasher.digest128())))

@@ -7,6 +7,7 @@ pub mod annotate;
 pub mod check;
 pub mod clean;
 pub mod diagnostics;
+pub mod keys;
 pub mod positions;
 pub mod report;
 pub mod run;

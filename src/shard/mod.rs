@@ -6,7 +6,6 @@
 pub mod fingerprint;
 pub mod frames;
 pub mod index;
-pub mod keys;
 pub mod manifest;
 pub mod merge;
 pub mod plan;

@@ -1,5 +1,5 @@
 //! `merge` of shards that ran `clean --dedup` or `positions --unique`: each shard removed the
-//! repeats among its own games (positions), and recorded in its keys part ([`super::keys`]) what
+//! repeats among its own games (positions), and recorded in its keys part ([`crate::jobs::keys`]) what
 //! it compared. Settling replays those keys in shard order through the set one run keeps (the
 //! same [`Seen`] or [`Unique`], so the same bounded memory), and notes each game whose verdict
 //! one run gives otherwise: written by its shard but a repeat of an earlier shard's game (it
@@ -20,8 +20,8 @@ use crate::jobs::positions::Unique;
 use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
 
-use super::keys::{CleanEntry, GameEntry, Hashing, KeysReader, PositionEntry};
 use super::manifest::Manifest;
+use crate::jobs::keys::{CleanEntry, GameEntry, Hashing, KeysReader, PositionEntry};
 
 /// The role of a keys part in a manifest.
 pub const KEYS: &str = "keys";

@@ -12,11 +12,11 @@ use super::{Clean, CleanChunk, CleanGame, CleanOptions, Fate};
 use crate::error::Error;
 use crate::io::Output;
 use crate::jobs::diagnostics;
+use crate::jobs::keys::{self, GameEntry};
 use crate::jobs::run::{Sink, Summary};
 use crate::pipeline::Spares;
 use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
-use crate::shard::keys::{self, GameEntry};
 
 /// Where `clean` writes.
 pub struct Outputs {

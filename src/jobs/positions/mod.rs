@@ -261,7 +261,7 @@ pub struct Writer<W> {
     unique: Option<Unique>,
     file: String,
     spares: Arc<Spares<PositionsChunk>>,
-    /// A shard's keys part under `--unique` ([`crate::shard::keys`]), and its pending bytes.
+    /// A shard's keys part under `--unique` ([`crate::jobs::keys`]), and its pending bytes.
     keys: Option<(Out, Vec<u8>)>,
 }
 
@@ -333,7 +333,7 @@ impl<W: Write> Writer<W> {
     /// positions repeated in different shards.
     pub fn keys(mut self, keys: Option<Out>) -> Result<Writer<W>, Error> {
         if let Some(mut k) = keys.filter(|_| self.unique.is_some()) {
-            k.write_all(crate::shard::keys::POSITIONS_HEADER).map_err(|e| k.error(e))?;
+            k.write_all(crate::jobs::keys::POSITIONS_HEADER).map_err(|e| k.error(e))?;
             self.keys = Some((k, Vec::new()));
         }
         Ok(self)
@@ -364,7 +364,7 @@ impl<W: Write> Sink<PositionsChunk> for Writer<W> {
         self.file = input.to_string();
         if let Some((k, pending)) = &mut self.keys {
             pending.clear();
-            crate::shard::keys::put_input(pending, input);
+            crate::jobs::keys::put_input(pending, input);
             k.write_all(pending).map_err(|e| k.error(e))?;
         }
         Ok(())
@@ -377,7 +377,7 @@ impl<W: Write> Sink<PositionsChunk> for Writer<W> {
         let written = match (&mut self.out, self.unique.as_mut(), self.keys.as_mut()) {
             (Target::Text(out), Some(u), Some((_, pending))) => {
                 pending.clear();
-                let put = |r: &RecordKey, len| crate::shard::keys::put_position(pending, r.hash, &r.key, len);
+                let put = |r: &RecordKey, len| crate::jobs::keys::put_position(pending, r.hash, &r.key, len);
                 u.filter_keyed(&chunk.keys, |r| out.write_all(&chunk.bytes[r]), put)
             }
             (Target::Text(out), Some(u), None) => u.filter(&chunk.keys, |r| out.write_all(&chunk.bytes[r])),

@@ -77,7 +77,7 @@ impl Unique {
     }
 
     /// [`Unique::filter`], also passing each record kept and its length (bytes or rows) to
-    /// `kept_key` (a shard's keys part, [`crate::shard::keys`]).
+    /// `kept_key` (a shard's keys part, [`crate::jobs::keys`]).
     pub fn filter_keyed<E>(
         &mut self,
         keys: &[RecordKey],
