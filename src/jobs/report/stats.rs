@@ -323,21 +323,13 @@ impl<W: Write> Totals<W> {
                 e.0 += 1;
                 e.1 += acc;
             }
-            if self.player.is_some() || side == Color::White {
-                // Without a player the family's games and score are White's, its accuracy both sides'.
-                view.games += s.games;
-                view.scored += s.scored;
-                view.half_points += s.half_points;
-            }
-            view.evaluated += s.evaluated;
-            view.moves += s.moves;
-            view.loss += s.loss;
-            view.loss_moves += s.loss_moves;
-            view.accuracy += s.accuracy;
-            view.accuracy_games += s.accuracy_games;
-            for (a, b) in view.judgements.iter_mut().zip(s.judgements) {
-                *a += b;
-            }
+            // Without a player the family's games and score are White's, its accuracy both sides'.
+            let counted = if self.player.is_some() || side == Color::White {
+                s
+            } else {
+                Side { games: 0, scored: 0, half_points: 0, ..s }
+            };
+            view.add(&counted);
         }
         let fam = self.families.entry(family).or_default();
         fam.side.add(&view);
