@@ -7,19 +7,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
-shared=${PGNKIT_SHARED:-../shared}
-out=target/bench
-mkdir -p "$out"
-corpus=$out/corpus.pgn
-[ -s "$corpus" ] || bash "$shared/bench/make-corpus.sh" "$corpus" >/dev/null
-PATH=$PATH:/usr/games
-command -v pgn-extract >/dev/null || { echo "pgn-extract not found (apt-get install -y pgn-extract)"; exit 1; }
-[ -n "${PGNKIT:-}" ] || cargo build --release --quiet
-bin=${PGNKIT:-target/release/pgnkit}
-bytes=$(stat -c %s "$corpus")
-
 # shellcheck source=timing.sh
 . scripts/timing.sh
+bench_corpus
+PATH=$PATH:/usr/games
+command -v pgn-extract >/dev/null || { echo "pgn-extract not found (apt-get install -y pgn-extract)"; exit 1; }
+bench_bin
+bytes=$(stat -c %s "$corpus")
+
 read_back "$corpus"
 
 declare -A times cpus

@@ -8,17 +8,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
-shared=${PGNKIT_SHARED:-../shared}
-out=target/bench
-mkdir -p "$out"
-corpus=$out/corpus.pgn
-[ -s "$corpus" ] || bash "$shared/bench/make-corpus.sh" "$corpus" >/dev/null
-if [ -z "${PGNKIT:-}" ]; then cargo build --release --quiet; fi
-bin=${PGNKIT:-target/release/pgnkit}
-work=$(mktemp -d -p "$out")
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=timing.sh
 . scripts/timing.sh
+bench_corpus
+bench_bin
+work=$(mktemp -d -p "$out")
+trap 'rm -rf "$work"' EXIT
 read_back "$corpus"
 
 declare -A times cpus

@@ -10,11 +10,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
-shared=${PGNKIT_SHARED:-../shared}
-out=target/bench
-mkdir -p "$out"
-corpus=$out/corpus.pgn
-[ -s "$corpus" ] || bash "$shared/bench/make-corpus.sh" "$corpus" >/dev/null
+# shellcheck source=timing.sh
+. scripts/timing.sh
+bench_corpus
 [ -s "$corpus.zst" ] || zstd -q -3 -T2 -f "$corpus" -o "$corpus.zst"
 cargo build --release --quiet
 # The peer with the CPU flag only: pgnkit's function alignment (.cargo/config.toml) is its own
@@ -25,8 +23,6 @@ peer=$out/peers/release
 bin=${PGNKIT:-target/release/pgnkit}
 bytes=$(stat -c %s "$corpus")
 
-# shellcheck source=timing.sh
-. scripts/timing.sh
 # One page-cache state for every run, the same for both programs: held in 4 KiB pages the corpus
 # pulls ratios towards 1 and flatters the .zst one.
 read_back "$corpus" "$corpus.zst"

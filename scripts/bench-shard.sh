@@ -10,17 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 n=${2:-4}
-shared=${PGNKIT_SHARED:-../shared}
-out=target/bench
-mkdir -p "$out"
-corpus=$out/corpus.pgn
-[ -s "$corpus" ] || bash "$shared/bench/make-corpus.sh" "$corpus" >/dev/null
-if [ -z "${PGNKIT:-}" ]; then cargo build --release --quiet; fi
-bin=${PGNKIT:-target/release/pgnkit}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=timing.sh
 . scripts/timing.sh
+bench_corpus
+bench_bin
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 read_back "$corpus"
 
 # shards JOB ARGS...: the N shards of JOB one after another.

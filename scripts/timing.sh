@@ -1,4 +1,20 @@
-# Timing helpers sourced by scripts/bench-pipeline.sh and scripts/ab.sh.
+# Timing helpers sourced by the bench-*.sh scripts and scripts/ab.sh.
+
+# bench_corpus: sets out (target/bench) and corpus, the 100 MB corpus there, built once by the
+# benchmark kit's make-corpus.sh ($PGNKIT_SHARED, by default beside the repository).
+bench_corpus() {
+  shared=${PGNKIT_SHARED:-../shared}
+  out=target/bench
+  mkdir -p "$out"
+  corpus=$out/corpus.pgn
+  [ -s "$corpus" ] || bash "$shared/bench/make-corpus.sh" "$corpus" >/dev/null
+}
+
+# bench_bin: sets bin to $PGNKIT, else to a release build made now.
+bench_bin() {
+  [ -n "${PGNKIT:-}" ] || cargo build --release --quiet
+  bin=${PGNKIT:-target/release/pgnkit}
+}
 
 # wall_cpu CMD...: "WALL CPU" seconds of one run (output discarded): the wall clock from bash's
 # EPOCHREALTIME, read inside the subshell (a `date` forked inside the timed span added about 1.3 ms
