@@ -10,7 +10,7 @@ use super::notes::Plan;
 use crate::analysis::Score;
 use crate::chess::{Color, Move, Position};
 use crate::columnar::{Batch, Field, Kind, Schema};
-use crate::jobs::positions::table::{FEN, position_fields, push_position};
+use crate::jobs::positions::table::{FEN, at, position_fields, push_position};
 use crate::notation::fen::{EpMode, write_epd, write_fen};
 use crate::notation::san::write_san;
 use crate::notation::write_uci;
@@ -31,7 +31,7 @@ pub fn schema(epd: bool) -> Schema {
 /// Appends the rows of `game`'s positions to `t`, the position as EPD columns or not.
 pub(super) fn write_game(file: &str, game: &Mainline, plan: &Plan, epd: bool, t: &mut Batch) {
     // The columns after the position's.
-    let c = FEN + if epd { 3 } else { 1 };
+    let c = at(FEN + 1, epd);
     for (ply, (pos, e)) in game.positions.iter().zip(&plan.evals).enumerate() {
         t.push_text(0, Some(file.as_bytes()));
         t.push_i64(1, Some(game.number as i64));
