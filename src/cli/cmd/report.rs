@@ -7,9 +7,7 @@ use std::io::Write;
 use pgnkit::error::Error;
 use pgnkit::io::{Input, InputOptions, Source};
 use pgnkit::jobs::report::html::{Page, write_page};
-use pgnkit::jobs::report::{
-    Analysed, DEFAULT_GAMES, DEFAULT_MIN_GAMES, Report, ReportOptions, Totals, jsonl, text,
-};
+use pgnkit::jobs::report::{DEFAULT_GAMES, DEFAULT_MIN_GAMES, Report, ReportOptions, Totals, jsonl, text};
 use pgnkit::jobs::run;
 
 use crate::cli::args::{HeadArgs, PlyArgs, SelectArgs, warn_absent};
@@ -116,11 +114,9 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 &names[k],
             )?;
             let reading = jsonl::Reading { select: &job.options().select, player: player.as_deref() };
-            let found =
-                jsonl::read(stream, reading, |game| totals.add(Analysed::new(game, player.as_deref())))
-                    .map_err(|e| {
-                        Error::from(pgnkit::io::InputError::reading(&input.path, input.compression, e))
-                    })?;
+            let found = jsonl::read(stream, reading, |game| totals.add_record(game)).map_err(|e| {
+                Error::from(pgnkit::io::InputError::reading(&input.path, input.compression, e))
+            })?;
             for p in &found.problems {
                 eprintln!("pgnkit: {}:{}:1: error: {}", names[k], p.line, p.message);
             }

@@ -10,9 +10,10 @@ use std::time::Duration;
 use super::divider::Divider;
 use super::game::{Figures, GameRecord, LINE_PLIES, TagName, nag_judgement};
 use super::stats::Analysed;
+use super::sums::Spread;
 use super::tally::Tally;
 use crate::analysis::Score;
-use crate::analysis::judge::{INITIAL_EVAL, eval_score, judge};
+use crate::analysis::judge::{AccuracyBuffers, INITIAL_EVAL, eval_score, judge};
 use crate::chess::{Color, Position};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::san::parse_san;
@@ -33,6 +34,8 @@ pub(super) struct Collect<'s> {
     player: Option<&'s str>,
     /// The games kept, with their figures (those that cannot get a section without their moves).
     pub games: Vec<Analysed>,
+    /// Their moves by phase and by loss.
+    pub spread: Spread,
     /// Games the filters left out.
     pub filtered: u64,
     /// The errors of the games kept.
@@ -55,6 +58,7 @@ pub(super) struct Collect<'s> {
     /// leaves them here: allocating them for each game measured 9% of the report's time).
     spare: Option<GameRecord>,
     figures: Figures,
+    accuracy: AccuracyBuffers,
 }
 
 impl<'s> Collect<'s> {
@@ -63,6 +67,7 @@ impl<'s> Collect<'s> {
             filter: Filter::new(select, true),
             player,
             games: Vec::new(),
+            spread: Spread::default(),
             filtered: 0,
             diagnostics: Vec::new(),
             current: None,
@@ -75,6 +80,7 @@ impl<'s> Collect<'s> {
             bar,
             spare: None,
             figures: Figures::default(),
+            accuracy: AccuracyBuffers::default(),
         }
     }
 }
@@ -336,8 +342,8 @@ impl<'a> Hooks<'a> for Collect<'_> {
         }
         g.division = self.divider.division();
         g.opening = self.filter.opening();
-        self.figures.fill(&g);
-        let tally = Tally::of(&g, &self.figures, self.player);
+        self.figures.fill(&g, &mut self.accuracy);
+        let tally = Tally::of(&g, &self.figures, self.player, &mut self.spread);
         if tally.evaluated && tally.ranked_loss() >= self.bar.load(Ordering::Relaxed) {
             self.games.push(Analysed { game: g, figures: self.figures.clone(), tally });
         } else {
@@ -373,20 +379,23 @@ fn lichess_eval_and_clock(raw: &[u8]) -> Option<(EvalScore, Duration)> {
     let rest = raw.strip_prefix(b" [%eval ")?;
     let (score, rest) = short_eval(rest)?;
     let rest = rest.strip_prefix(b"] [%clk ")?;
-    let (clock, rest) = short_clock(rest)?;
-    (rest == b"] ").then_some((score, clock))
+    Some((score, clock_to_end(rest)?))
 }
 
 /// The digits at the start of `s`, at most `max` of them, as a number, and the rest; `None`
 /// without a digit or with more than `max`.
 #[inline(always)]
 fn digits(s: &[u8], max: usize) -> Option<(u32, &[u8])> {
-    let n = s.iter().take(max + 1).take_while(|b| b.is_ascii_digit()).count();
-    if n == 0 || n > max {
-        return None;
+    let (mut value, mut n) = (0u32, 0);
+    while let Some(&b) = s.get(n).filter(|_| n <= max) {
+        let d = b.wrapping_sub(b'0');
+        if d >= 10 {
+            break;
+        }
+        value = value * 10 + u32::from(d);
+        n += 1;
     }
-    let value = s[..n].iter().fold(0, |acc, &d| acc * 10 + u32::from(d - b'0'));
-    Some((value, &s[n..]))
+    (n != 0 && n <= max).then(|| (value, &s[n..]))
 }
 
 /// `-?D{1,4}(.D{1,2})?` or `#-?D{1,4}` at the start of `s`, as [`parse_eval`] reads it.
@@ -411,17 +420,22 @@ fn short_eval(s: &[u8]) -> Option<(EvalScore, &[u8])> {
     Some((EvalScore::Cp(sign(int * 100 + hundredths)), rest))
 }
 
-/// `H:MM:SS` (`H` one or two digits) at the start of `s`, as [`parse_clock`] reads it.
+/// `H:MM:SS] ` (`H` one or two digits), the end of lichess's comment, as [`parse_clock`] reads
+/// the clock: matched by its length and fixed bytes, with no search.
 #[inline(always)]
-fn short_clock(s: &[u8]) -> Option<(Duration, &[u8])> {
-    let (h, s) = digits(s, 2)?;
-    let s = s.strip_prefix(b":")?;
-    let (&[m1, m2, b':', s1, s2], rest) = s.split_first_chunk::<5>()? else { return None };
-    let two = |a: u8, b: u8| {
-        (a.is_ascii_digit() && b.is_ascii_digit()).then(|| u64::from(a - b'0') * 10 + u64::from(b - b'0'))
+fn clock_to_end(s: &[u8]) -> Option<Duration> {
+    let digit = |b: u8| {
+        let d = b.wrapping_sub(b'0');
+        (d < 10).then_some(u64::from(d))
     };
-    let secs = (u64::from(h) * 60 + two(m1, m2)?) * 60 + two(s1, s2)?;
-    Some((Duration::from_secs(secs), rest))
+    let (h, rest) = match s.len() {
+        9 => (digit(s[0])?, &s[1..]),
+        10 => (digit(s[0])? * 10 + digit(s[1])?, &s[2..]),
+        _ => return None,
+    };
+    let &[b':', m1, m2, b':', s1, s2, b']', b' '] = rest else { return None };
+    let secs = (h * 60 + digit(m1)? * 10 + digit(m2)?) * 60 + digit(s1)? * 10 + digit(s2)?;
+    Some(Duration::from_secs(secs))
 }
 
 /// `[%eval ARGS]` after move `i`; judged by the evaluations, the position before it (`before`)

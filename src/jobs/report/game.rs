@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::divider::Division;
 use crate::analysis::Score;
-use crate::analysis::judge::{Judge, Judgement, accuracy, cp_losses_into};
+use crate::analysis::judge::{AccuracyBuffers, Judge, Judgement, accuracy_in, cp_losses_into};
 use crate::chess::{ByColor, Color, Move, Position, Variant};
 use crate::pgn::{GameResult, Nag};
 use crate::select::eco::Opening;
@@ -231,9 +231,10 @@ impl GameRecord {
         self.judged_positions.iter().find(|(i, _)| *i as usize == index).map(|(_, p)| p)
     }
 
-    /// Keeps `pos` as the position before move `index` (once).
+    /// Keeps `pos` as the position before move `index` (once). Positions are kept in move order,
+    /// so one already kept for `index` is the last.
     pub fn keep_position(&mut self, index: usize, pos: &Position) {
-        if self.judged_position(index).is_none() {
+        if self.judged_positions.last().is_none_or(|&(i, _)| i as usize != index) {
             self.judged_positions.push((index as u32, *pos));
         }
     }
@@ -282,12 +283,13 @@ impl Figures {
     /// The figures of `game`.
     pub fn of(game: &GameRecord) -> Figures {
         let mut f = Figures::default();
-        f.fill(game);
+        f.fill(game, &mut AccuracyBuffers::default());
         f
     }
 
-    /// Sets these figures to `game`'s, keeping the vectors' memory.
-    pub fn fill(&mut self, game: &GameRecord) {
+    /// Sets these figures to `game`'s, keeping the vectors' memory (and computing accuracy in
+    /// `buffers`).
+    pub fn fill(&mut self, game: &GameRecord, buffers: &mut AccuracyBuffers) {
         let first = game.first_mover();
         self.judgements.clear();
         if game.judged_in_file {
@@ -300,16 +302,17 @@ impl Figures {
         self.losses.clear();
         cp_losses_into(&game.evals, first, &mut self.losses);
         self.loss = ByColor::default();
-        let mut side = first;
-        for l in &self.losses {
+        // The first mover's moves are the even ones.
+        let mut sums = [(0u64, 0u32); 2];
+        for (i, l) in self.losses.iter().enumerate() {
             if let Some(l) = l {
-                let s = &mut self.loss[side];
+                let s = &mut sums[i % 2];
                 s.0 += u64::from(*l);
                 s.1 += 1;
             }
-            side = !side;
         }
-        self.accuracy = accuracy(&game.evals, first);
+        self.loss = ByColor::new_with(|side| sums[usize::from(side != first)]);
+        self.accuracy = accuracy_in(&game.evals, first, buffers);
     }
 }
 

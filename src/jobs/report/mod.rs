@@ -122,8 +122,12 @@ impl Worker for ReportWorker {
             collect::Collect::new(&self.opts.select, self.opts.player.as_deref(), &self.opts.section_bar);
         let (hooks, mut out) = replay_chunk(hooks, chunk);
         hooks.filter.count(&mut out.stats);
-        let records =
-            ReportChunk { games: hooks.games, filtered: hooks.filtered, diagnostics: hooks.diagnostics };
+        let records = ReportChunk {
+            games: hooks.games,
+            spread: hooks.spread,
+            filtered: hooks.filtered,
+            diagnostics: hooks.diagnostics,
+        };
         Ok(Output { records, stats: out.stats, end: out.end })
     }
 }

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::game::same_name;
 use super::game::{Figures, GameRecord};
-use super::sums::{PhaseTotals, Side};
+use super::sums::{PhaseTotals, Side, Spread};
 use super::tally::{Judged, Tally};
 use crate::chess::{ByColor, Color, Move, Position};
 use crate::error::{Diagnostic, Error};
@@ -48,10 +48,11 @@ pub struct Analysed {
 }
 
 impl Analysed {
-    /// `game` with its figures and tally from the point of view of `player` (lower case).
-    pub fn new(game: GameRecord, player: Option<&str>) -> Analysed {
+    /// `game` with its figures and tally from the point of view of `player` (lower case), its
+    /// moves by phase and loss added to `spread`.
+    pub fn new(game: GameRecord, player: Option<&str>, spread: &mut Spread) -> Analysed {
         let figures = Figures::of(&game);
-        let tally = Tally::of(&game, &figures, player);
+        let tally = Tally::of(&game, &figures, player, spread);
         Analysed { game, figures, tally }
     }
 }
@@ -61,6 +62,8 @@ impl Analysed {
 pub struct ReportChunk {
     /// The games kept, in input order.
     pub games: Vec<Analysed>,
+    /// Their moves by phase and by loss.
+    pub spread: Spread,
     /// Games left out by the filters (or `--player`).
     pub filtered: u64,
     /// Errors in the games kept (their valid prefix is reported).
@@ -241,7 +244,25 @@ impl<W: Write> Totals<W> {
         self.player.as_deref()
     }
 
-    /// Adds one game.
+    /// Adds the moves by phase and by loss of games added (or to be added) with [`Totals::add`].
+    pub fn add_spread(&mut self, spread: &Spread) {
+        for (p, g) in self.phases.iter_mut().zip(&spread.phases) {
+            p.add(g);
+        }
+        for (n, g) in self.losses.iter_mut().zip(spread.losses) {
+            *n += g;
+        }
+    }
+
+    /// Adds one game read outside the pipeline (from JSON Lines).
+    pub fn add_record(&mut self, game: GameRecord) {
+        let mut spread = Spread::default();
+        let a = Analysed::new(game, self.player.as_deref(), &mut spread);
+        self.add_spread(&spread);
+        self.add(a);
+    }
+
+    /// Adds one game, its [`Spread`] added apart.
     pub fn add(&mut self, mut a: Analysed) {
         a.game.input = self.input.clone();
         let game = &a.game;
@@ -290,14 +311,7 @@ impl<W: Write> Totals<W> {
             }
         }
         let family = family_of(game);
-        let Tally { sides: figures, takes, accuracy, phases, losses, judged, .. } =
-            std::mem::take(&mut a.tally);
-        for (p, g) in self.phases.iter_mut().zip(phases) {
-            p.add(&g);
-        }
-        for (n, g) in self.losses.iter_mut().zip(losses) {
-            *n += g;
-        }
+        let Tally { sides: figures, takes, accuracy, judged, .. } = std::mem::take(&mut a.tally);
         for j in &judged {
             self.recur(family, j);
         }
@@ -446,6 +460,7 @@ impl<W: Write> Sink<ReportChunk> for Totals<W> {
             let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(&self.input, d));
         }
         self.filtered += chunk.filtered;
+        self.add_spread(&chunk.spread);
         for g in chunk.games {
             self.add(g);
         }

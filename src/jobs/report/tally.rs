@@ -5,7 +5,7 @@
 
 use super::game::same_name;
 use super::game::{Figures, GameRecord, half_points};
-use super::sums::{LOSS_BUCKETS, PhaseTotals, Side};
+use super::sums::{LOSS_BUCKETS, Side, Spread};
 use crate::analysis::judge::Judgement;
 use crate::chess::{ByColor, Color, Move, Position, Variant};
 
@@ -63,10 +63,6 @@ pub struct Tally {
     pub takes: ByColor<bool>,
     /// Each side's accuracy.
     pub accuracy: Option<ByColor<f64>>,
-    /// The moves of the sides taken, by phase.
-    pub phases: [PhaseTotals; 3],
-    /// The moves of the sides taken, by centipawn loss ([`LOSS_BUCKETS`]).
-    pub losses: [u64; 8],
     /// The judged moves of the sides taken whose position the game kept, in move order.
     pub judged: Vec<Judged>,
 }
@@ -77,8 +73,9 @@ fn judgement_index(j: Judgement) -> usize {
 
 impl Tally {
     /// The tally of `game` with its figures `f`, from the point of view of `player` (lower case;
-    /// `None`: both sides). One pass over the moves.
-    pub fn of(game: &GameRecord, f: &Figures, player: Option<&str>) -> Tally {
+    /// `None`: both sides); its moves by phase and by loss are added to `spread`. One pass over
+    /// the moves.
+    pub fn of(game: &GameRecord, f: &Figures, player: Option<&str>, spread: &mut Spread) -> Tally {
         let takes = ByColor::new_with(|side| {
             player.is_none_or(|p| game.tags.player(side).is_some_and(|n| same_name(n, p)))
         });
@@ -96,7 +93,6 @@ impl Tally {
             accuracy: f.accuracy,
             // At most one a kept position: one allocation instead of growing.
             judged: Vec::with_capacity(game.judged_positions.len()),
-            ..Tally::default()
         };
         if !t.evaluated {
             return t;
@@ -113,13 +109,13 @@ impl Tally {
                 s.judgements[judgement_index(j)] += 1;
             }
             if takes[side] {
-                let p = &mut t.phases[game.division.phase(i as u32 + 1) as usize];
+                let p = &mut spread.phases[game.division.phase(i as u32 + 1) as usize];
                 p.moves += 1;
                 if let Some(l) = loss {
                     p.loss += u64::from(l);
                     p.loss_moves += 1;
                     let bucket = LOSS_BUCKETS.iter().position(|&b| l <= b).unwrap_or(LOSS_BUCKETS.len());
-                    t.losses[bucket] += 1;
+                    spread.losses[bucket] += 1;
                 }
                 if let Some(j) = judgement {
                     p.judgements[judgement_index(j)] += 1;
