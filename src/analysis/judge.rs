@@ -338,9 +338,14 @@ pub fn cp_losses(evals: &[Option<Score>], first_mover: Color) -> Vec<Option<u32>
 
 /// [`cp_losses`] appended to `losses` (a caller's buffer, reused from game to game).
 pub fn cp_losses_into(evals: &[Option<Score>], first_mover: Color, losses: &mut Vec<Option<u32>>) {
+    losses.extend(cp_losses_iter(evals, first_mover));
+}
+
+/// [`cp_losses`] one move at a time, for a caller that reads each once.
+pub fn cp_losses_iter(evals: &[Option<Score>], first_mover: Color) -> impl Iterator<Item = Option<u32>> + '_ {
     let mut before = capped_cp(INITIAL_EVAL);
     let mut mover = first_mover;
-    losses.extend(evals.iter().map(|after| {
+    evals.iter().map(move |after| {
         let after = after.and_then(capped_cp);
         let loss = match (before, after) {
             (Some(b), Some(a)) => {
@@ -351,7 +356,7 @@ pub fn cp_losses_into(evals: &[Option<Score>], first_mover: Color, losses: &mut 
         };
         (before, mover) = (after, !mover);
         loss
-    }));
+    })
 }
 
 /// Win percentage of a White's-view centipawn figure, in [0, 100], as lichess's accuracy uses

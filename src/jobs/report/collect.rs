@@ -13,7 +13,7 @@ use super::stats::Analysed;
 use super::sums::Spread;
 use super::tally::Tally;
 use crate::analysis::Score;
-use crate::analysis::judge::{AccuracyBuffers, INITIAL_EVAL, eval_score, judge};
+use crate::analysis::judge::{AccuracyBuffers, INITIAL_EVAL, accuracy_in, eval_score, judge};
 use crate::chess::{Color, Position};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::san::parse_san;
@@ -54,10 +54,9 @@ pub(super) struct Collect<'s> {
     kept: bool,
     /// The totals' [`section_bar`](super::Totals::section_bar).
     bar: &'s AtomicU64,
-    /// A record and figures whose memory the next game reuses (a game sent without its moves
+    /// A record whose memory the next game reuses (a game sent without its moves
     /// leaves them here: allocating them for each game measured 9% of the report's time).
     spare: Option<GameRecord>,
-    figures: Figures,
     accuracy: AccuracyBuffers,
 }
 
@@ -79,7 +78,6 @@ impl<'s> Collect<'s> {
             kept: true,
             bar,
             spare: None,
-            figures: Figures::default(),
             accuracy: AccuracyBuffers::default(),
         }
     }
@@ -342,10 +340,11 @@ impl<'a> Hooks<'a> for Collect<'_> {
         }
         g.division = self.divider.division();
         g.opening = self.filter.opening();
-        self.figures.fill(&g, &mut self.accuracy);
-        let tally = Tally::of(&g, &self.figures, self.player, &mut self.spread);
+        let accuracy = accuracy_in(&g.evals, g.first_mover(), &mut self.accuracy);
+        let tally = Tally::of(&g, accuracy, self.player, &mut self.spread);
         if tally.evaluated && tally.ranked_loss() >= self.bar.load(Ordering::Relaxed) {
-            self.games.push(Analysed { game: g, figures: self.figures.clone(), tally });
+            let figures = Figures::with_accuracy(&g, accuracy);
+            self.games.push(Analysed { game: g, figures, tally });
         } else {
             let head = g.take_head();
             self.games.push(Analysed { game: head, figures: Figures::default(), tally });

@@ -239,6 +239,16 @@ impl GameRecord {
         }
     }
 
+    /// Each move's judgement: the file's when it judged the game, else from the evaluations by
+    /// `annotate --from-evals`'s rules.
+    pub fn judgements(&self) -> impl Iterator<Item = Option<Judgement>> + '_ {
+        let mut judge = Judge::new(self.first_mover());
+        let from_file = self.judged_in_file;
+        self.nags.iter().zip(&self.evals).map(move |(&nag, &after)| {
+            if from_file { nag } else { judge.next(after, false).map(|a| a.judgement) }
+        })
+    }
+
     /// The engine's line after move `index`.
     pub fn line(&self, index: usize) -> Option<&[Move]> {
         self.lines.iter().find(|(i, _)| *i as usize == index).map(|(_, l)| l.as_slice())
@@ -265,54 +275,30 @@ pub fn half_points(result: GameResult, side: Color) -> Option<u32> {
     }
 }
 
-/// What a game's evaluations say.
+/// What a game's evaluations say, move by move: what a game's own section shows (the totals
+/// read each game's [`Tally`](super::tally::Tally), computed without these lists).
 #[derive(Clone, Debug, Default)]
 pub struct Figures {
-    /// The judgement of each move: the file's when it judged the game, else from the evaluations
-    /// by `annotate --from-evals`'s rules.
+    /// The judgement of each move ([`GameRecord::judgements`]).
     pub judgements: Vec<Option<Judgement>>,
     /// Each move's centipawn loss (`None`: no evaluation before or after it).
     pub losses: Vec<Option<u32>>,
     /// Each side's accuracy (unrounded).
     pub accuracy: Option<ByColor<f64>>,
-    /// Each side's summed centipawn loss and the moves counted in it.
-    pub loss: ByColor<(u64, u32)>,
 }
 
 impl Figures {
     /// The figures of `game`.
     pub fn of(game: &GameRecord) -> Figures {
-        let mut f = Figures::default();
-        f.fill(game, &mut AccuracyBuffers::default());
-        f
+        let accuracy = accuracy_in(&game.evals, game.first_mover(), &mut AccuracyBuffers::default());
+        Figures::with_accuracy(game, accuracy)
     }
 
-    /// Sets these figures to `game`'s, keeping the vectors' memory (and computing accuracy in
-    /// `buffers`).
-    pub fn fill(&mut self, game: &GameRecord, buffers: &mut AccuracyBuffers) {
-        let first = game.first_mover();
-        self.judgements.clear();
-        if game.judged_in_file {
-            self.judgements.extend_from_slice(&game.nags);
-        } else {
-            let mut judge = Judge::new(first);
-            self.judgements
-                .extend(game.evals.iter().map(|&after| judge.next(after, false).map(|a| a.judgement)));
-        }
-        self.losses.clear();
-        cp_losses_into(&game.evals, first, &mut self.losses);
-        self.loss = ByColor::default();
-        // The first mover's moves are the even ones.
-        let mut sums = [(0u64, 0u32); 2];
-        for (i, l) in self.losses.iter().enumerate() {
-            if let Some(l) = l {
-                let s = &mut sums[i % 2];
-                s.0 += u64::from(*l);
-                s.1 += 1;
-            }
-        }
-        self.loss = ByColor::new_with(|side| sums[usize::from(side != first)]);
-        self.accuracy = accuracy_in(&game.evals, first, buffers);
+    /// The figures of `game`, whose accuracy is already computed.
+    pub fn with_accuracy(game: &GameRecord, accuracy: Option<ByColor<f64>>) -> Figures {
+        let mut losses = Vec::with_capacity(game.evals.len());
+        cp_losses_into(&game.evals, game.first_mover(), &mut losses);
+        Figures { judgements: game.judgements().collect(), losses, accuracy }
     }
 }
 
@@ -340,7 +326,6 @@ mod tests {
         let f = Figures::of(&g);
         assert_eq!(f.judgements, [None, Some(Judgement::Blunder)]);
         assert_eq!(f.losses, [Some(0), Some(230)]);
-        assert_eq!((f.loss.white, f.loss.black), ((0, 1), (230, 1)));
         g.judged_in_file = true;
         g.nags[1] = Some(Judgement::Mistake);
         assert_eq!(Figures::of(&g).judgements, [None, Some(Judgement::Mistake)]);

@@ -52,7 +52,7 @@ impl Analysed {
     /// moves by phase and loss added to `spread`.
     pub fn new(game: GameRecord, player: Option<&str>, spread: &mut Spread) -> Analysed {
         let figures = Figures::of(&game);
-        let tally = Tally::of(&game, &figures, player, spread);
+        let tally = Tally::of(&game, figures.accuracy, player, spread);
         Analysed { game, figures, tally }
     }
 }

@@ -4,9 +4,9 @@
 //! their own travel with their moves to the release side.
 
 use super::game::same_name;
-use super::game::{Figures, GameRecord, half_points};
+use super::game::{GameRecord, half_points};
 use super::sums::{LOSS_BUCKETS, Side, Spread};
-use crate::analysis::judge::Judgement;
+use crate::analysis::judge::{Judgement, cp_losses_iter};
 use crate::chess::{ByColor, Color, Move, Position, Variant};
 
 /// A 64-bit key of what makes two positions the same for the recurring mistakes: placement,
@@ -72,10 +72,15 @@ fn judgement_index(j: Judgement) -> usize {
 }
 
 impl Tally {
-    /// The tally of `game` with its figures `f`, from the point of view of `player` (lower case;
-    /// `None`: both sides); its moves by phase and by loss are added to `spread`. One pass over
-    /// the moves.
-    pub fn of(game: &GameRecord, f: &Figures, player: Option<&str>, spread: &mut Spread) -> Tally {
+    /// The tally of `game` with its sides' `accuracy`, from the point of view of `player` (lower
+    /// case; `None`: both sides); its moves by phase and by loss are added to `spread`. One pass
+    /// over the moves, each move's loss and judgement computed as it is read.
+    pub fn of(
+        game: &GameRecord,
+        accuracy: Option<ByColor<f64>>,
+        player: Option<&str>,
+        spread: &mut Spread,
+    ) -> Tally {
         let takes = ByColor::new_with(|side| {
             player.is_none_or(|p| game.tags.player(side).is_some_and(|n| same_name(n, p)))
         });
@@ -90,7 +95,7 @@ impl Tally {
                 s
             }),
             takes,
-            accuracy: f.accuracy,
+            accuracy,
             // At most one a kept position: one allocation instead of growing.
             judged: Vec::with_capacity(game.judged_positions.len()),
         };
@@ -98,7 +103,8 @@ impl Tally {
             return t;
         }
         let mut side = game.first_mover();
-        for (i, (&loss, &judgement)) in f.losses.iter().zip(&f.judgements).enumerate() {
+        let moves = cp_losses_iter(&game.evals, side).zip(game.judgements());
+        for (i, (loss, judgement)) in moves.enumerate() {
             let s = &mut t.sides[side];
             s.moves += 1;
             if let Some(l) = loss {
@@ -135,7 +141,7 @@ impl Tally {
         for side in [Color::White, Color::Black] {
             let s = &mut t.sides[side];
             s.evaluated = 1;
-            if let Some(a) = f.accuracy {
+            if let Some(a) = accuracy {
                 s.accuracy = a[side];
                 s.accuracy_games = 1;
             }
