@@ -24,7 +24,12 @@ use crate::select::{Filter, Selection};
 
 /// Whether `text` is a web address worth a link.
 pub fn is_url(text: &str) -> bool {
-    (text.starts_with("https://") || text.starts_with("http://")) && !text.contains(char::is_whitespace)
+    (text.starts_with("https://") || text.starts_with("http://"))
+        && if text.is_ascii() {
+            !text.bytes().any(|b| b.is_ascii_whitespace() || b == 0x0b)
+        } else {
+            !text.contains(char::is_whitespace)
+        }
 }
 
 /// The hooks of one chunk.
@@ -489,6 +494,9 @@ mod tests {
         assert_eq!(best_san(b"(0.25 \xe2\x86\x92 1.02) Blunder. Qxd8+ was best."), Some(&b"Qxd8+"[..]));
         assert_eq!(best_san(b"Inaccuracy."), None);
         assert!(is_url("https://lichess.org/abc") && !is_url("Las Vegas") && !is_url("https://a b"));
+        for space in ["\t", "\n", "\u{b}", "\u{c}", "\r", "\u{a0}", "\u{2003}"] {
+            assert!(!is_url(&format!("https://a{space}b")), "{space:?}");
+        }
     }
 
     #[test]

@@ -226,11 +226,6 @@ impl GameRecord {
         self.tags.player(side).unwrap_or("?")
     }
 
-    /// The position before move `index`, if it was kept as a judged move's.
-    pub fn judged_position(&self, index: usize) -> Option<&Position> {
-        self.judged_positions.iter().find(|(i, _)| *i as usize == index).map(|(_, p)| p)
-    }
-
     /// Keeps `pos` as the position before move `index` (once). Positions are kept in move order,
     /// so one already kept for `index` is the last.
     pub fn keep_position(&mut self, index: usize, pos: &Position) {

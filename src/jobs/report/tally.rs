@@ -103,6 +103,8 @@ impl Tally {
             return t;
         }
         let mut side = game.first_mover();
+        // The kept positions are in move order: read with the moves, not searched for each.
+        let mut kept = game.judged_positions.iter().peekable();
         let moves = cp_losses_iter(&game.evals, side).zip(game.judgements());
         for (i, (loss, judgement)) in moves.enumerate() {
             let s = &mut t.sides[side];
@@ -125,7 +127,8 @@ impl Tally {
                 }
                 if let Some(j) = judgement {
                     p.judgements[judgement_index(j)] += 1;
-                    if let Some(pos) = game.judged_position(i) {
+                    while kept.next_if(|(k, _)| (*k as usize) < i).is_some() {}
+                    if let Some((_, pos)) = kept.next_if(|(k, _)| *k as usize == i) {
                         let loss = u64::from(loss.unwrap_or(0));
                         t.judged.push(Judged {
                             key: position_key(pos),
