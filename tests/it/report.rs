@@ -196,7 +196,7 @@ fn report_page_holds_its_sections_and_escapes_every_input_text() {
     assert!(html.contains("Nowhere &amp; &lt;elsewhere&gt;"));
     // Every game with evaluations has a section; boards, pockets, arrows and graphs are drawn.
     assert_eq!(html.matches("<section class=\"game\"").count(), 10);
-    assert!(html.matches("<svg class=board ").count() > 10);
+    assert!(html.matches("<figure><svg role=img aria-label=\"position ").count() > 10);
     // Every mistake and blunder is drawn unless --boards caps them.
     assert!(!html.contains("others are marked in the moves"));
     assert!(html.contains("class=\"piece pocket"), "crazyhouse pockets");
