@@ -196,7 +196,7 @@ fn report_page_holds_its_sections_and_escapes_every_input_text() {
     assert!(html.contains("Nowhere &amp; &lt;elsewhere&gt;"));
     // Every game with evaluations has a section; boards, pockets, arrows and graphs are drawn.
     assert_eq!(html.matches("<section class=\"game\"").count(), 10);
-    assert!(html.matches("<svg class=board ").count() > 10);
+    assert!(html.matches("<figure><svg role=img aria-label=\"position ").count() > 10);
     // Every mistake and blunder is drawn unless --boards caps them.
     assert!(!html.contains("others are marked in the moves"));
     assert!(html.contains("class=\"piece pocket"), "crazyhouse pockets");
@@ -344,4 +344,122 @@ fn report_of_bad_input_says_what_and_where() {
     let o = run(&["report", "-q", "-o", path(&out), path(&broken), path(&dir.join("missing.pgn"))]);
     assert_eq!(o.status.code(), Some(66), "{}", stderr(&o));
     assert!(!out.exists() && stderr(&o).contains("no report was written"), "{}", stderr(&o));
+}
+
+/// What Chromium draws on each square of a report's boards, against the position each board's
+/// text alternative gives: a white piece, a black piece or nothing, square by square. The pieces
+/// are drawn by the markers the page's stylesheet gives each path's class, which only a browser
+/// can check.
+#[test]
+fn report_boards_in_chromium_show_their_positions() {
+    let Some(chromium) = tool("chromium", &["--version"], "apt-get install -y chromium") else { return };
+    let dir = temp_dir("report-board-pixels");
+    // One blunder a game: Black's, on a full board (drawn from Black's side), and White's, with
+    // lone pieces only (paths of two and a `<use>`).
+    let pgn = dir.join("two.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"A\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
+         1. e4 { [%eval 0.2] } 1... e5 { [%eval 0.3] } 2. Qh5 { [%eval 0.0] } 2... Nc6 { [%eval 0.1] } \
+         3. Bc4 { [%eval 0.2] } 3... Nf6 { [%eval 9.9] } 4. Qxf7# 1-0\n\n\
+         [Event \"B\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n[SetUp \"1\"]\n[FEN \"r3k2n/8/8/8/8/8/3B4/R3K2N w - - 0 1\"]\n\n\
+         1. Bb4 { [%eval 0.5] } 1... Rb8 { [%eval 0.4] } 2. Ba5 { [%eval -3.0] } *\n",
+    )
+    .expect("write");
+    let page = dir.join("two.html");
+    let o = run(&["report", "-q", "-o", path(&page), path(&pgn)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let html = std::fs::read_to_string(&page).expect("page");
+    let fens: Vec<&str> = html
+        .split("<figure><svg role=img aria-label=\"position ")
+        .skip(1)
+        .map(|r| r.split('"').next().expect("a label"))
+        .collect();
+    assert_eq!(fens.len(), 2, "{html}");
+    let shot = dir.join("shot.png");
+    let profile = dir.join("profile");
+    let o = Command::new(&chromium)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars"])
+        .arg(format!("--user-data-dir={}", path(&profile)))
+        .arg(format!("--screenshot={}", path(&shot)))
+        .args(["--window-size=1200,6000", &format!("file://{}", path(&page))])
+        .output()
+        .expect("chromium");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut reader =
+        png::Decoder::new(std::fs::File::open(&shot).expect("screenshot")).read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    let (w, step) = (info.width as usize, info.color_type.samples());
+    let px = |x: usize, y: usize| {
+        let at = (y * w + x) * step;
+        (buf[at], buf[at + 1], buf[at + 2])
+    };
+    // A board's top edge: a row of its frame colour under a row without it.
+    let frame = (0x26, 0x24, 0x21);
+    let frames_in = |y: usize| (0..w).filter(|&x| px(x, y) == frame).count();
+    let tops: Vec<(usize, usize)> = (1..info.height as usize)
+        .filter(|&y| frames_in(y) >= 250 && frames_in(y - 1) == 0)
+        .map(|y| ((0..w).find(|&x| px(x, y) == frame).expect("a frame pixel"), y))
+        .collect();
+    assert_eq!(tops.len(), fens.len(), "boards found at {tops:?}");
+    for ((x0, y0), fen) in tops.into_iter().zip(fens) {
+        let mut fields = fen.split(' ');
+        let placement = fields.next().expect("placement");
+        let flip = fields.next() == Some("b");
+        for (r, rank) in placement.split('/').enumerate() {
+            let mut file = 0;
+            for c in rank.chars() {
+                if let Some(n) = c.to_digit(10) {
+                    for f in file..file + n as usize {
+                        check_square(&px, (x0, y0), (f, 7 - r), flip, None, fen);
+                    }
+                    file += n as usize;
+                } else {
+                    check_square(&px, (x0, y0), (file, 7 - r), flip, Some(c.is_ascii_uppercase()), fen);
+                    file += 1;
+                }
+            }
+        }
+    }
+}
+
+/// The square of `file` and `rank` on the board drawn from `origin` (its frame's corner; 15 px of
+/// margin, 33.75 px a square) holds a white piece, a black one or none: fill #fff, or a dark fill,
+/// in the middle of the square.
+fn check_square(
+    px: &dyn Fn(usize, usize) -> (u8, u8, u8),
+    origin: (usize, usize),
+    (file, rank): (usize, usize),
+    flip: bool,
+    white: Option<bool>,
+    fen: &str,
+) {
+    let (col, row) = if flip { (7 - file, rank) } else { (file, 7 - rank) };
+    let (x, y) = (origin.0 as f64 + 15.0 + 33.75 * col as f64, origin.1 as f64 + 15.0 + 33.75 * row as f64);
+    let (mut light, mut dark) = (0, 0);
+    for dy in 6..28 {
+        for dx in 6..28 {
+            let (r, g, b) = px((x + dx as f64) as usize, (y + dy as f64) as usize);
+            light += usize::from(r >= 250 && g >= 250 && b >= 250);
+            dark += usize::from(u16::from(r) + u16::from(g) + u16::from(b) < 120);
+        }
+    }
+    let seen = match (light, dark) {
+        (0, 0) => None,
+        (l, _) if l > 20 => Some(true),
+        (0, d) if d > 40 => Some(false),
+        _ => panic!(
+            "{fen}: square {}{} unclear: {light} white and {dark} dark pixels",
+            (b'a' + file as u8) as char,
+            rank + 1
+        ),
+    };
+    assert_eq!(
+        seen,
+        white,
+        "{fen}: square {}{} ({light} white, {dark} dark pixels)",
+        (b'a' + file as u8) as char,
+        rank + 1
+    );
 }

@@ -113,7 +113,7 @@ pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
         "<svg class=\"graph eval\" viewBox=\"0 0 {W} {H}\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"{}\">",
         escape(&label)
     );
-    let _ = writeln!(s, "<rect class=\"black-side\" x=\"0\" y=\"0\" width=\"{W}\" height=\"{H}\"/>");
+    let _ = writeln!(s, "<rect width={W} height={H} />");
     // White's area: from the bottom up to the curve, one polygon per run of evaluated moves.
     let mut run: Vec<(f64, f64)> = Vec::new();
     let flush = |run: &mut Vec<(f64, f64)>, s: &mut String| {
@@ -127,7 +127,7 @@ pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
             let _ = write!(d, "{x:.0},{y:.0} ");
         }
         let _ = write!(d, "{x1:.0},{H}Z");
-        let _ = writeln!(s, "<path class=\"white-side\" d=\"{d}\"/>");
+        let _ = writeln!(s, "<path class=white-side d=\"{d}\"/>");
         run.clear();
     };
     for p in &points {
@@ -137,16 +137,12 @@ pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
         }
     }
     flush(&mut run, &mut s);
-    let _ =
-        writeln!(s, "<line class=\"midline\" x1=\"0\" y1=\"{}\" x2=\"{W}\" y2=\"{}\"/>", H / 2.0, H / 2.0);
+    let _ = writeln!(s, "<path class=midline d=M0,{}h{W} />", H / 2.0);
     for (ply, name) in [(game.division.middle, "middlegame"), (game.division.end, "endgame")] {
         if let Some(p) = ply.filter(|&p| p >= 1 && (p as usize) <= n) {
             let x = x_of(p as usize - 1, n);
-            let _ = writeln!(
-                s,
-                "<line class=\"phase\" x1=\"{x:.1}\" y1=\"0\" x2=\"{x:.1}\" y2=\"{H}\"/><text class=\"phase-label\" x=\"{:.1}\" y=\"12\">{name}</text>",
-                x + 3.0
-            );
+            let _ =
+                writeln!(s, "<path class=phase d=M{x:.1},0v{H} /><text x={:.1} y=12>{name}</text>", x + 3.0);
         }
     }
     // Each judgement's moves as one path whose vertices carry its dot ([`graph_defs`]).
@@ -190,7 +186,7 @@ pub fn clock_graph(game: &GameRecord) -> Option<String> {
         "<svg class=\"graph clock\" viewBox=\"0 0 {W} {CLOCK_H}\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"{}\">",
         escape(&label)
     );
-    let _ = writeln!(s, "<rect class=\"clock-bg\" x=\"0\" y=\"0\" width=\"{W}\" height=\"{CLOCK_H}\"/>");
+    let _ = writeln!(s, "<rect width={W} height={CLOCK_H} />");
     for side in [Color::White, Color::Black] {
         let pts: Vec<String> = (0..n)
             .filter(|&i| game.mover(i) == side)
@@ -200,7 +196,7 @@ pub fn clock_graph(game: &GameRecord) -> Option<String> {
             })
             .collect();
         if !pts.is_empty() {
-            let _ = writeln!(s, "<polyline class=\"clock-{}\" points=\"{}\"/>", side.name(), pts.join(" "));
+            let _ = writeln!(s, "<polyline class=clock-{} points=\"{}\"/>", side.name(), pts.join(" "));
         }
     }
     s.push_str("</svg>\n");

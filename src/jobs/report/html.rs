@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
-use super::board::{BOARD_CSS, board, board_defs, board_marker_css};
+use super::board::{board, board_css, board_defs};
 use super::charts::{
     clock_graph, eval_graph, graph_css, graph_defs, judgement_class, loss_chart, move_label, rating_chart,
 };
@@ -59,10 +59,10 @@ section.game{border:1px solid var(--rule);border-radius:6px;padding:10px 14px;ma
 section.game{content-visibility:auto;contain-intrinsic-size:auto 1600px}
 .graph{width:100%;height:160px;display:block;border:1px solid var(--rule)}
 .graph.clock{height:80px;margin-top:4px}
-.graph .black-side{fill:#3a3a3a}.graph .white-side{fill:#f2f2f2}
+.graph.eval>rect{fill:#3a3a3a}.graph .white-side{fill:#f2f2f2}
 .graph .midline{stroke:#888;stroke-dasharray:4 3}
-.graph .phase{stroke:#1f5fa8;stroke-dasharray:3 3}.graph .phase-label{font-size:11px;fill:#1f5fa8}
-.graph .clock-bg{fill:var(--panel)}
+.graph .phase{stroke:#1f5fa8;stroke-dasharray:3 3}.graph text{font-size:11px;fill:#1f5fa8}
+.graph.clock>rect{fill:var(--panel)}
 .graph polyline{fill:none;stroke-width:2}.graph .clock-white{stroke:#b0b0b0}.graph .clock-black{stroke:#222}
 .chart{width:100%;max-width:640px;height:auto;display:block}
 .chart .bar{fill:#1f5fa8}.chart .axis{stroke:#888}
@@ -72,9 +72,9 @@ section.game{content-visibility:auto;contain-intrinsic-size:auto 1600px}
 .moves .mistake,.legend .mistake{color:#b46f00;font-weight:600}
 .moves .blunder,.legend .blunder{color:#c1272d;font-weight:600}
 .diagrams{display:flex;flex-wrap:wrap;gap:14px}
-figure.diagram{margin:0;width:300px}
-figure.diagram svg{width:300px;height:auto;display:block}
-figure.diagram figcaption{font-size:.9em}
+.diagrams figure{margin:0;width:300px}
+.diagrams div>svg{width:300px;height:auto;display:block}
+.diagrams figcaption{font-size:.9em}
 .board-defs{position:absolute;width:0;height:0;overflow:hidden}
 .charts{display:flex;flex-wrap:wrap;gap:24px}
 .charts>div{flex:1 1 420px}
@@ -82,7 +82,7 @@ figure.diagram figcaption{font-size:.9em}
  nav,.noprint{display:none}
  body{font-size:10.5pt}
  header,main{max-width:none;padding:0}
- section.game,figure.diagram,table,.charts>div{break-inside:avoid}
+ section.game,.diagrams figure,table,.charts>div{break-inside:avoid}
  section.game{border:none;border-top:1px solid #999;border-radius:0;content-visibility:visible}
  a{color:inherit;text-decoration:none}
  a[href^='http']::after{content:' (' attr(href) ')';font-size:.8em}
@@ -165,20 +165,17 @@ fn diagram(s: &mut String, a: &Analysed, index: usize, before: &Position, last: 
     let label = move_label(g, index);
     let word = j.map_or("Move", |j| j.word());
     let loss = a.figures.losses[index].map_or_else(String::new, |l| format!(", {l} cp lost"));
-    let mut alt = format!("{word}: {label} {san}{loss}, red arrow");
-    if best.is_some() {
-        let _ = write!(alt, "; best {best_san}, green arrow");
-    }
-    let _ = write!(alt, "; position {fen}");
-    s.push_str("<figure class=\"diagram\">");
+    // The figure is named by its caption (the move, its loss, the best move) and the section's
+    // text says what the arrows are: the drawing's own text alternative is the position.
+    let alt = format!("position {fen}");
+    s.push_str("<figure>");
     let arrows =
         [Some(Arrow::of_move(m, ArrowKind::Played)), best.map(|b| Arrow::of_move(b, ArrowKind::Best))];
     let arrows: Vec<Arrow> = arrows.into_iter().flatten().collect();
     board(s, before, flip, last, &arrows, &alt);
-    let cls = j.map_or("", judgement_class);
     let _ = write!(
         s,
-        "<figcaption><span class=\"{cls}\">{} {}{}</span> ({}{})",
+        "<figcaption>{} {}{} ({}{})",
         escape(&label),
         escape(&san),
         j.map_or("", |j| match j {
@@ -308,7 +305,7 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, bo
             Some(j) => {
                 let _ = write!(
                     moves,
-                    "<span class=\"{}\">{}{}</span> ",
+                    "<span class={}>{}{}</span> ",
                     judgement_class(j),
                     escape(&san),
                     match j {
@@ -375,8 +372,7 @@ pub fn write_page<W: Write>(
     s.push_str("<style>\n");
     s.push_str(CSS);
     s.push_str(SVG_PAGE_CSS);
-    s.push_str(BOARD_CSS);
-    s.push_str(&board_marker_css());
+    s.push_str(&board_css());
     s.push_str(&graph_css());
     s.push_str("</style>\n</head>\n<body>\n");
     s.push_str(&svg_page_defs());
@@ -491,7 +487,7 @@ pub fn write_page<W: Write>(
             let (fen, san, _) = recurring_texts(r);
             let alt =
                 format!("{name}: {san} played {} times in the position {fen}, drawn as a red arrow", r.count);
-            boards.push_str("<figure class=\"diagram\">");
+            boards.push_str("<figure>");
             let arrow = [Arrow::of_move(r.mv, ArrowKind::Played)];
             board(&mut boards, &r.position, !r.position.turn().is_white(), None, &arrow, &alt);
             let _ = writeln!(
