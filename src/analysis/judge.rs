@@ -418,7 +418,11 @@ pub fn accuracy_in(
     let AccuracyBuffers { wins, deviations } = buffers;
     let cps = evals.iter().filter_map(|e| e.and_then(capped_cp));
     wins.clear();
-    wins.extend(std::iter::once(INITIAL_EVAL).filter_map(capped_cp).chain(cps).map(win_percent));
+    wins.reserve(evals.len() + 1);
+    wins.extend(capped_cp(INITIAL_EVAL).map(win_percent));
+    for cp in cps {
+        wins.push(win_percent(cp));
+    }
     let moves = wins.len() - 1;
     let window = (moves / 10).clamp(2, 8).min(wins.len());
     deviations.clear();

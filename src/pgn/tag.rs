@@ -208,10 +208,13 @@ impl<'a> RawTag<'a> {
     /// ```
     pub fn decode(&self) -> (Cow<'a, str>, bool) {
         // Nearly every value is ASCII without a backslash: no escape to undo, nothing to decode.
-        if !self.raw.contains(&b'\\')
-            && let Some(text) = ascii_str(self.raw)
-        {
-            return (Cow::Borrowed(text), false);
+        // One pass over the bytes, inlined: a value is a few bytes, where a search for the
+        // backslash was a call (1% of `report`'s time).
+        let odd = self.raw.iter().fold(0u8, |acc, &b| acc | (b & 0x80) | u8::from(b == b'\\'));
+        if odd == 0 {
+            // SAFETY: ASCII is UTF-8.
+            #[allow(unsafe_code)]
+            return (Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(self.raw) }), false);
         }
         decode_cow(self.unescape())
     }
