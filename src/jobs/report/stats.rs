@@ -102,7 +102,7 @@ pub struct Recurring {
     pub count: u64,
     /// Centipawns lost, summed over those times.
     pub loss: u64,
-    /// The order it was first seen in.
+    /// The order it was first seen in (among the judged moves counted, so no two share it).
     pub first: u64,
 }
 
@@ -185,7 +185,12 @@ pub struct Totals<W> {
     pub losses: [u64; 8],
     /// Accuracy by rating: bucket start -> (games, accuracy summed).
     pub ratings: BTreeMap<u32, (u64, f64)>,
-    recurring: HashMap<(&'static str, u64, u16), Recurring>,
+    /// Keyed by the family's number in `family_ids`, the position's key and the move.
+    recurring: HashMap<(u32, u64, u16), Recurring>,
+    /// A number for each family seen: the recurring mistakes' key, hashed for each judged move.
+    family_ids: HashMap<&'static str, u32>,
+    /// Judged moves counted so far: the order recurring mistakes were first seen in.
+    judged_seen: u64,
     /// Recurring-mistake candidates forgotten to bound memory.
     pub forgotten: u64,
     top: BinaryHeap<Reverse<Ranked>>,
@@ -226,6 +231,8 @@ impl<W: Write> Totals<W> {
             losses: [0; 8],
             ratings: BTreeMap::new(),
             recurring: HashMap::new(),
+            family_ids: HashMap::new(),
+            judged_seen: 0,
             forgotten: 0,
             top: BinaryHeap::new(),
             bar: Arc::new(AtomicU64::new(if wanted == 0 { u64::MAX } else { 0 })),
@@ -312,8 +319,12 @@ impl<W: Write> Totals<W> {
         }
         let family = family_of(game);
         let Tally { sides: figures, takes, accuracy, judged, .. } = std::mem::take(&mut a.tally);
-        for j in &judged {
-            self.recur(family, j);
+        if !judged.is_empty() {
+            let next = self.family_ids.len() as u32;
+            let id = *self.family_ids.entry(family).or_insert(next);
+            for j in &judged {
+                self.recur(family, id, j);
+            }
         }
         for side in [Color::White, Color::Black] {
             let name = game.player(side);
@@ -359,9 +370,10 @@ impl<W: Write> Totals<W> {
     }
 
     /// Counts a judged move for the recurring mistakes.
-    fn recur(&mut self, family: &'static str, j: &Judged) {
+    fn recur(&mut self, family: &'static str, id: u32, j: &Judged) {
         let (pos, m, loss) = (&j.position, j.mv, j.loss);
-        let key = (family, j.key, m.to_u16());
+        self.judged_seen += 1;
+        let key = (id, j.key, m.to_u16());
         if let Some(r) = self.recurring.get_mut(&key) {
             r.count += 1;
             r.loss += loss;
@@ -376,7 +388,7 @@ impl<W: Write> Totals<W> {
                 return;
             }
         }
-        let r = Recurring { family, position: *pos, mv: m, count: 1, loss, first: self.seq };
+        let r = Recurring { family, position: *pos, mv: m, count: 1, loss, first: self.judged_seen };
         self.recurring.insert(key, r);
     }
 
@@ -465,5 +477,33 @@ impl<W: Write> Sink<ReportChunk> for Totals<W> {
             self.add(g);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Square;
+
+    fn judged_game(judged: Vec<Judged>) -> Analysed {
+        let tally = Tally { evaluated: true, judged, ..Tally::default() };
+        Analysed { game: GameRecord::new(1), figures: Figures::default(), tally }
+    }
+
+    #[test]
+    fn recurring_mistakes_tied_go_to_the_first_seen() {
+        // Two mistakes of one game, each repeated in a second: the same loss and count, first
+        // seen in the same game. Every map gets its own hash seed, so an order taken from the map
+        // would change from one set of totals to the next.
+        let judged = |key, mv, loss| Judged { key, position: Position::default(), mv, loss };
+        let (d4, e4) = (Move::normal(Square::D2, Square::D4), Move::normal(Square::E2, Square::E4));
+        for _ in 0..32 {
+            let mut t = Totals::new(std::io::sink(), None, 0);
+            for _ in 0..2 {
+                t.add(judged_game(vec![judged(2, d4, 100), judged(1, e4, 100)]));
+            }
+            let r = t.recurring();
+            assert_eq!((r["(unclassified)"].mv, r["(unclassified)"].count), (d4, 2));
+        }
     }
 }
