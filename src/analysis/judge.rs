@@ -362,13 +362,27 @@ pub fn cp_losses_iter(evals: &[Option<Score>], first_mover: Color) -> impl Itera
 /// Win percentage of a White's-view centipawn figure, in [0, 100], as lichess's accuracy uses
 /// it: `50 + 50 * wc(cp)` with `cp` capped at +-1000.
 pub fn win_percent(cp: i32) -> f64 {
-    WIN_PERCENTS[(cp.clamp(-CP_CEILING, CP_CEILING) + CP_CEILING) as usize]
+    win_percent_in(&WIN_PERCENTS, cp)
 }
+
+/// [`win_percent`] read from the table, for a loop that takes the table once.
+#[inline(always)]
+fn win_percent_in(table: &WinPercents, cp: i32) -> f64 {
+    table[(cp.clamp(-CP_CEILING, CP_CEILING) + CP_CEILING) as usize]
+}
+
+/// A win percentage for each capped centipawn figure, from -1000.
+type WinPercents = [f64; 2 * CP_CEILING as usize + 1];
 
 /// [`win_percent`] of each centipawn figure from -1000 to 1000, computed once: `exp` on every
 /// move measured 2-3% of `report`'s time.
-static WIN_PERCENTS: std::sync::LazyLock<Box<[f64]>> =
-    std::sync::LazyLock::new(|| (-CP_CEILING..=CP_CEILING).map(|cp| 50.0 + 50.0 * wc(cp)).collect());
+static WIN_PERCENTS: std::sync::LazyLock<Box<WinPercents>> = std::sync::LazyLock::new(|| {
+    let mut t = Box::new([0.0; 2 * CP_CEILING as usize + 1]);
+    for (w, cp) in t.iter_mut().zip(-CP_CEILING..=CP_CEILING) {
+        *w = 50.0 + 50.0 * wc(cp);
+    }
+    t
+});
 
 /// The accuracy of one move from the mover's win percentages before and after it (lila
 /// `AccuracyPercent.fromWinPercents`): 100 when nothing was lost, else
@@ -419,9 +433,11 @@ pub fn accuracy_in(
     let cps = evals.iter().filter_map(|e| e.and_then(capped_cp));
     wins.clear();
     wins.reserve(evals.len() + 1);
-    wins.extend(capped_cp(INITIAL_EVAL).map(win_percent));
+    // The table taken once: read through `win_percent`, each move tested the lazy table's state.
+    let table: &WinPercents = &WIN_PERCENTS;
+    wins.extend(capped_cp(INITIAL_EVAL).map(|cp| win_percent_in(table, cp)));
     for cp in cps {
-        wins.push(win_percent(cp));
+        wins.push(win_percent_in(table, cp));
     }
     let moves = wins.len() - 1;
     let window = (moves / 10).clamp(2, 8).min(wins.len());
