@@ -4,7 +4,7 @@
 //! for every board), of the last move's highlight (`#h`) and of the check glow (`#ck`). A board is
 //! a `<figure>`'s `<svg>` drawn in squares, the top-left square at the origin, by one page-wide
 //! CSS transform ([`board_css`]) instead of a view box of its own. Pieces are drawn by markers at
-//! the vertices of `<path>`s ([`pieces`]); a lone piece left over is a `<use x y>` (single
+//! the vertices of `<path>`s (see `pieces`); a lone piece left over is a `<use x y>` (single
 //! unquoted digits, none at 0). Crazyhouse positions (their pockets) are drawn by [`svg`] in its
 //! in-page form.
 
