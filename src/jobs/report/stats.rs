@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::game::same_name;
 use super::game::{Figures, GameRecord};
-use super::sums::{PhaseTotals, Side, Spread};
+use super::sums::{MoveTotals, Side, Spread};
 use super::tally::{Judged, Tally};
 use crate::chess::{ByColor, Color, Move, Position};
 use crate::error::{Diagnostic, Error};
@@ -180,7 +180,7 @@ pub struct Totals<W> {
     /// The point of view's figures by colour.
     pub sides: ByColor<Side>,
     /// The point of view's figures by phase.
-    pub phases: [PhaseTotals; 3],
+    pub phases: [MoveTotals; 3],
     /// Moves by centipawn loss ([`super::sums::LOSS_BUCKETS`]).
     pub losses: [u64; 8],
     /// Accuracy by rating: bucket start -> (games, accuracy summed).
@@ -227,7 +227,7 @@ impl<W: Write> Totals<W> {
             players: HashMap::new(),
             families: BTreeMap::new(),
             sides: ByColor::default(),
-            phases: [PhaseTotals::default(); 3],
+            phases: [MoveTotals::default(); 3],
             losses: [0; 8],
             ratings: BTreeMap::new(),
             recurring: HashMap::new(),
@@ -342,7 +342,7 @@ impl<W: Write> Totals<W> {
         for side in [Color::White, Color::Black].into_iter().filter(|&side| takes[side]) {
             let s = figures[side];
             self.sides[side].add(&s);
-            ranked_loss += s.loss;
+            ranked_loss += s.moves.loss;
             if let (Some(elo), Some(acc)) = (game.tags.elo[side], accuracy.map(|a| a[side])) {
                 let e = self.ratings.entry(elo / RATING_BUCKET * RATING_BUCKET).or_default();
                 e.0 += 1;

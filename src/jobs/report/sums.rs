@@ -1,6 +1,6 @@
 //! The figures that add up, game by game and then over a collection: one side's ([`Side`]),
-//! one phase's ([`PhaseTotals`]), and the buckets of the loss distribution. A game's tally
-//! fills them on the worker; the release side adds them up.
+//! one run of moves' (a side's or a phase's: [`MoveTotals`]), and the buckets of the loss
+//! distribution. A game's tally fills them on the worker; the release side adds them up.
 
 use crate::analysis::judge::Judgement;
 
@@ -18,18 +18,12 @@ pub struct Side {
     pub half_points: u64,
     /// Games with evaluations.
     pub evaluated: u64,
-    /// Moves in games with evaluations.
-    pub moves: u64,
-    /// Centipawn losses summed, and the moves they count (an evaluation before and after).
-    pub loss: u64,
-    /// Moves counted in `loss`.
-    pub loss_moves: u64,
+    /// The moves of games with evaluations.
+    pub moves: MoveTotals,
     /// Game accuracies summed, and how many.
     pub accuracy: f64,
     /// Games with an accuracy.
     pub accuracy_games: u64,
-    /// Inaccuracies, mistakes, blunders.
-    pub judgements: [u64; 3],
 }
 
 impl Side {
@@ -39,14 +33,9 @@ impl Side {
         self.scored += o.scored;
         self.half_points += o.half_points;
         self.evaluated += o.evaluated;
-        self.moves += o.moves;
-        self.loss += o.loss;
-        self.loss_moves += o.loss_moves;
+        self.moves.add(&o.moves);
         self.accuracy += o.accuracy;
         self.accuracy_games += o.accuracy_games;
-        for (a, b) in self.judgements.iter_mut().zip(o.judgements) {
-            *a += b;
-        }
     }
 
     /// The score, as a share of the points (`None` without a scored game).
@@ -54,19 +43,9 @@ impl Side {
         (self.scored > 0).then(|| self.half_points as f64 / 2.0 / self.scored as f64)
     }
 
-    /// Average centipawn loss over the moves counted.
-    pub fn acpl(&self) -> Option<f64> {
-        (self.loss_moves > 0).then(|| self.loss as f64 / self.loss_moves as f64)
-    }
-
     /// The mean of the games' accuracies.
     pub fn mean_accuracy(&self) -> Option<f64> {
         (self.accuracy_games > 0).then(|| self.accuracy / self.accuracy_games as f64)
-    }
-
-    /// Judgements of a kind per 100 moves.
-    pub fn per_100(&self, j: Judgement) -> Option<f64> {
-        (self.moves > 0).then(|| 100.0 * self.judgements[j as usize] as f64 / self.moves as f64)
     }
 }
 
@@ -77,7 +56,7 @@ impl Side {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Spread {
     /// By phase: opening, middlegame, endgame.
-    pub phases: [PhaseTotals; 3],
+    pub phases: [MoveTotals; 3],
     /// By loss bucket.
     pub losses: [u64; 8],
 }
@@ -94,22 +73,35 @@ impl Spread {
     }
 }
 
-/// One phase's figures.
+/// The figures of a run of moves (a side's, a phase's): how many, their centipawn losses and
+/// their judgements.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct PhaseTotals {
+pub struct MoveTotals {
     /// Moves in games with evaluations.
     pub moves: u64,
     /// Centipawn losses summed.
     pub loss: u64,
-    /// Moves counted in `loss`.
+    /// Moves counted in `loss` (an evaluation before and after).
     pub loss_moves: u64,
     /// Inaccuracies, mistakes, blunders.
     pub judgements: [u64; 3],
 }
 
-impl PhaseTotals {
+impl MoveTotals {
+    /// Counts one move: its loss, if it has one, and its judgement.
+    pub fn count(&mut self, loss: Option<u32>, judgement: Option<Judgement>) {
+        self.moves += 1;
+        if let Some(l) = loss {
+            self.loss += u64::from(l);
+            self.loss_moves += 1;
+        }
+        if let Some(j) = judgement {
+            self.judgements[j as usize] += 1;
+        }
+    }
+
     /// Adds `other`.
-    pub fn add(&mut self, o: &PhaseTotals) {
+    pub fn add(&mut self, o: &MoveTotals) {
         self.moves += o.moves;
         self.loss += o.loss;
         self.loss_moves += o.loss_moves;
@@ -118,8 +110,13 @@ impl PhaseTotals {
         }
     }
 
-    /// Average centipawn loss.
+    /// Average centipawn loss over the moves counted.
     pub fn acpl(&self) -> Option<f64> {
         (self.loss_moves > 0).then(|| self.loss as f64 / self.loss_moves as f64)
+    }
+
+    /// Judgements of a kind per 100 moves.
+    pub fn per_100(&self, j: Judgement) -> Option<f64> {
+        (self.moves > 0).then(|| 100.0 * self.judgements[j as usize] as f64 / self.moves as f64)
     }
 }

@@ -6,7 +6,7 @@
 use super::game::same_name;
 use super::game::{GameRecord, half_points};
 use super::sums::{LOSS_BUCKETS, Side, Spread};
-use crate::analysis::judge::{Judgement, cp_losses_iter};
+use crate::analysis::judge::cp_losses_iter;
 use crate::chess::{ByColor, Color, Move, Position, Variant};
 
 /// A 64-bit key of what makes two positions the same for the recurring mistakes: placement,
@@ -67,10 +67,6 @@ pub struct Tally {
     pub judged: Vec<Judged>,
 }
 
-fn judgement_index(j: Judgement) -> usize {
-    j as usize
-}
-
 impl Tally {
     /// The tally of `game` with its sides' `accuracy`, from the point of view of `player` (lower
     /// case; `None`: both sides); its moves by phase and by loss are added to `spread`. One pass
@@ -107,26 +103,14 @@ impl Tally {
         let mut kept = game.judged_positions.iter().peekable();
         let moves = cp_losses_iter(&game.evals, side).zip(game.judgements());
         for (i, (loss, judgement)) in moves.enumerate() {
-            let s = &mut t.sides[side];
-            s.moves += 1;
-            if let Some(l) = loss {
-                s.loss += u64::from(l);
-                s.loss_moves += 1;
-            }
-            if let Some(j) = judgement {
-                s.judgements[judgement_index(j)] += 1;
-            }
+            t.sides[side].moves.count(loss, judgement);
             if takes[side] {
-                let p = &mut spread.phases[game.division.phase(i as u32 + 1) as usize];
-                p.moves += 1;
+                spread.phases[game.division.phase(i as u32 + 1) as usize].count(loss, judgement);
                 if let Some(l) = loss {
-                    p.loss += u64::from(l);
-                    p.loss_moves += 1;
                     let bucket = LOSS_BUCKETS.iter().position(|&b| l <= b).unwrap_or(LOSS_BUCKETS.len());
                     spread.losses[bucket] += 1;
                 }
-                if let Some(j) = judgement {
-                    p.judgements[judgement_index(j)] += 1;
+                if judgement.is_some() {
                     while kept.next_if(|(k, _)| (*k as usize) < i).is_some() {}
                     if let Some((_, pos)) = kept.next_if(|(k, _)| *k as usize == i) {
                         let loss = u64::from(loss.unwrap_or(0));
@@ -154,7 +138,11 @@ impl Tally {
 
     /// The centipawns the sides taken lost: what ranks a game for a section of its own.
     pub fn ranked_loss(&self) -> u64 {
-        [Color::White, Color::Black].into_iter().filter(|&s| self.takes[s]).map(|s| self.sides[s].loss).sum()
+        [Color::White, Color::Black]
+            .into_iter()
+            .filter(|&s| self.takes[s])
+            .map(|s| self.sides[s].moves.loss)
+            .sum()
     }
 }
 

@@ -5,23 +5,45 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::divider::Phase;
 use super::stats::{RATING_BUCKET, Recurring, Totals};
-use super::sums::{LOSS_BUCKETS, Side};
+use super::sums::{LOSS_BUCKETS, MoveTotals, Side};
 use crate::analysis::judge::Judgement;
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::{write_san, write_uci};
 
-/// A side's figures as JSON.
+/// A side's figures as JSON: its games', then its moves' ([`moves_json`]).
 pub fn side_json(s: &Side) -> Value {
-    json!({
-        "games": s.games, "scored": s.scored, "points": s.half_points as f64 / 2.0, "score": s.score(),
-        "evaluated": s.evaluated, "moves": s.moves, "loss": s.loss, "loss_moves": s.loss_moves,
-        "acpl": s.acpl(), "accuracy": s.mean_accuracy(), "accuracy_games": s.accuracy_games,
-        "inaccuracies": s.judgements[0], "mistakes": s.judgements[1], "blunders": s.judgements[2],
-    })
+    let mut v = moves_json(&s.moves);
+    v.extend(fields([
+        ("games", json!(s.games)),
+        ("scored", json!(s.scored)),
+        ("points", json!(s.half_points as f64 / 2.0)),
+        ("score", json!(s.score())),
+        ("evaluated", json!(s.evaluated)),
+        ("accuracy", json!(s.mean_accuracy())),
+        ("accuracy_games", json!(s.accuracy_games)),
+    ]));
+    Value::Object(v)
+}
+
+/// A run of moves' figures (a side's, a phase's) as JSON fields.
+pub fn moves_json(x: &MoveTotals) -> Map<String, Value> {
+    fields([
+        ("moves", json!(x.moves)),
+        ("loss", json!(x.loss)),
+        ("loss_moves", json!(x.loss_moves)),
+        ("acpl", json!(x.acpl())),
+        ("inaccuracies", json!(x.judgements[0])),
+        ("mistakes", json!(x.judgements[1])),
+        ("blunders", json!(x.judgements[2])),
+    ])
+}
+
+fn fields<const N: usize>(pairs: [(&str, Value); N]) -> Map<String, Value> {
+    pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
 }
 
 /// The ECO codes of a family as text: `B90` or `B20-B99`.
@@ -80,12 +102,7 @@ pub fn summary_json<W: Write>(t: &Totals<W>, min_games: u64) -> Value {
         .collect();
     let phases: serde_json::Map<String, Value> = Phase::ALL
         .iter()
-        .map(|&p| {
-            let x = &t.phases[p as usize];
-            let v = json!({"moves": x.moves, "loss": x.loss, "loss_moves": x.loss_moves, "acpl": x.acpl(),
-                "inaccuracies": x.judgements[0], "mistakes": x.judgements[1], "blunders": x.judgements[2]});
-            (p.name().to_string(), v)
-        })
+        .map(|&p| (p.name().to_string(), Value::Object(moves_json(&t.phases[p as usize]))))
         .collect();
     let losses: Vec<Value> =
         t.losses.iter().enumerate().map(|(i, n)| json!({"loss": bucket_text(i), "moves": n})).collect();
@@ -134,11 +151,11 @@ pub fn side_cells(s: &Side) -> Vec<String> {
     vec![
         s.games.to_string(),
         pct(s.score()),
-        num(s.acpl(), 1),
+        num(s.moves.acpl(), 1),
         num(s.mean_accuracy(), 1),
-        num(s.per_100(Judgement::Inaccuracy), 2),
-        num(s.per_100(Judgement::Mistake), 2),
-        num(s.per_100(Judgement::Blunder), 2),
+        num(s.moves.per_100(Judgement::Inaccuracy), 2),
+        num(s.moves.per_100(Judgement::Mistake), 2),
+        num(s.moves.per_100(Judgement::Blunder), 2),
     ]
 }
 
