@@ -519,7 +519,7 @@ pub fn write_page<W: Write>(
     let rows: Vec<Vec<String>> = Phase::ALL
         .iter()
         .map(|&p| {
-            let x = &t.phases[p as usize];
+            let x = &t.spread.phases[p as usize];
             vec![
                 p.name().to_string(),
                 x.moves.to_string(),
@@ -558,8 +558,9 @@ pub fn write_page<W: Write>(
         table(&mut s, "ratings", "Mean accuracy by rating", &["rating", "sides", "accuracy"], &rows);
     }
     s.push_str("</div>\n<div>\n<h3>Distribution of losses</h3>\n");
-    s.push_str(&loss_chart(&t.losses));
+    s.push_str(&loss_chart(&t.spread.losses));
     let rows: Vec<Vec<String>> = t
+        .spread
         .losses
         .iter()
         .enumerate()

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::game::same_name;
 use super::game::{Figures, GameRecord};
-use super::sums::{MoveTotals, Side, Spread};
+use super::sums::{Side, Spread};
 use super::tally::{Judged, Tally};
 use crate::chess::{ByColor, Color, Move, Position};
 use crate::error::{Diagnostic, Error};
@@ -179,10 +179,8 @@ pub struct Totals<W> {
     pub families: BTreeMap<&'static str, Family>,
     /// The point of view's figures by colour.
     pub sides: ByColor<Side>,
-    /// The point of view's figures by phase.
-    pub phases: [MoveTotals; 3],
-    /// Moves by centipawn loss ([`super::sums::LOSS_BUCKETS`]).
-    pub losses: [u64; 8],
+    /// The point of view's moves by phase and by centipawn loss.
+    pub spread: Spread,
     /// Accuracy by rating: bucket start -> (games, accuracy summed).
     pub ratings: BTreeMap<u32, (u64, f64)>,
     /// Keyed by the family's number in `family_ids`, the position's key and the move.
@@ -227,8 +225,7 @@ impl<W: Write> Totals<W> {
             players: HashMap::new(),
             families: BTreeMap::new(),
             sides: ByColor::default(),
-            phases: [MoveTotals::default(); 3],
-            losses: [0; 8],
+            spread: Spread::default(),
             ratings: BTreeMap::new(),
             recurring: HashMap::new(),
             family_ids: HashMap::new(),
@@ -251,25 +248,13 @@ impl<W: Write> Totals<W> {
         self.player.as_deref()
     }
 
-    /// Adds the moves by phase and by loss of games added (or to be added) with [`Totals::add`].
-    pub fn add_spread(&mut self, spread: &Spread) {
-        for (p, g) in self.phases.iter_mut().zip(&spread.phases) {
-            p.add(g);
-        }
-        for (n, g) in self.losses.iter_mut().zip(spread.losses) {
-            *n += g;
-        }
-    }
-
     /// Adds one game read outside the pipeline (from JSON Lines).
     pub fn add_record(&mut self, game: GameRecord) {
-        let mut spread = Spread::default();
-        let a = Analysed::new(game, self.player.as_deref(), &mut spread);
-        self.add_spread(&spread);
+        let a = Analysed::new(game, self.player.as_deref(), &mut self.spread);
         self.add(a);
     }
 
-    /// Adds one game, its [`Spread`] added apart.
+    /// Adds one game (its [`Spread`] is added apart: a chunk's at once).
     pub fn add(&mut self, mut a: Analysed) {
         a.game.input = self.input.clone();
         let game = &a.game;
@@ -472,7 +457,7 @@ impl<W: Write> Sink<ReportChunk> for Totals<W> {
             let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(&self.input, d));
         }
         self.filtered += chunk.filtered;
-        self.add_spread(&chunk.spread);
+        self.spread.add(&chunk.spread);
         for g in chunk.games {
             self.add(g);
         }

@@ -102,10 +102,15 @@ pub fn summary_json<W: Write>(t: &Totals<W>, min_games: u64) -> Value {
         .collect();
     let phases: serde_json::Map<String, Value> = Phase::ALL
         .iter()
-        .map(|&p| (p.name().to_string(), Value::Object(moves_json(&t.phases[p as usize]))))
+        .map(|&p| (p.name().to_string(), Value::Object(moves_json(&t.spread.phases[p as usize]))))
         .collect();
-    let losses: Vec<Value> =
-        t.losses.iter().enumerate().map(|(i, n)| json!({"loss": bucket_text(i), "moves": n})).collect();
+    let losses: Vec<Value> = t
+        .spread
+        .losses
+        .iter()
+        .enumerate()
+        .map(|(i, n)| json!({"loss": bucket_text(i), "moves": n}))
+        .collect();
     let ratings: Vec<Value> = t
         .ratings
         .iter()
@@ -273,7 +278,7 @@ pub fn summary_text<W: Write>(t: &Totals<W>, min_games: u64) -> String {
     let rows: Vec<Vec<String>> = Phase::ALL
         .iter()
         .map(|&p| {
-            let x = &t.phases[p as usize];
+            let x = &t.spread.phases[p as usize];
             vec![
                 p.name().to_string(),
                 x.moves.to_string(),
@@ -287,6 +292,7 @@ pub fn summary_text<W: Write>(t: &Totals<W>, min_games: u64) -> String {
     s.push_str(&table(&["phase", "moves", "ACPL", "inaccuracies", "mistakes", "blunders"], &rows));
     s.push_str("\nLosses\n");
     let rows: Vec<Vec<String>> = t
+        .spread
         .losses
         .iter()
         .enumerate()
