@@ -86,6 +86,25 @@ impl<'a> RawComment<'a> {
         parse_clock(self.command(b"clk")?.args)
     }
 
+    /// `[%eval E] [%clk H:MM:SS]` exactly as lichess and `annotate` write it (one space inside
+    /// the braces on each side, `E` pawns with at most two decimals or `#N`, no fraction of a
+    /// second), read in one pass with no search: the comment on nearly every move of a lichess
+    /// export. Anything else is `None`, to be read by [`RawComment::commands`] and the parsers,
+    /// which give the same figures for these (tested).
+    ///
+    /// ```
+    /// use pgnkit::pgn::{RawComment, CommentKind, EvalScore};
+    /// let c = RawComment { raw: b" [%eval -0.05] [%clk 0:05:01] ", offset: 0, kind: CommentKind::Brace };
+    /// assert_eq!(c.lichess_eval_and_clock(), Some((EvalScore::Cp(-5), std::time::Duration::from_secs(301))));
+    /// ```
+    #[inline]
+    pub fn lichess_eval_and_clock(&self) -> Option<(EvalScore, Duration)> {
+        let rest = self.raw.strip_prefix(b" [%eval ")?;
+        let (score, rest) = short_eval(rest)?;
+        let rest = rest.strip_prefix(b"] [%clk ")?;
+        Some((score, clock_to_end(rest)?))
+    }
+
     /// `[%emt H:MM:SS(.f)]`, the time spent on the move.
     pub fn emt(&self) -> Option<Duration> {
         parse_clock(self.command(b"emt")?.args)
@@ -199,6 +218,62 @@ pub fn parse_clock(args: &[u8]) -> Option<Duration> {
     Some(Duration::from_secs(secs) + Duration::from_millis(u64::from(millis)))
 }
 
+/// The digits at the start of `s`, at most `max` of them, as a number, and the rest; `None`
+/// without a digit or with more than `max`.
+#[inline(always)]
+fn digits(s: &[u8], max: usize) -> Option<(u32, &[u8])> {
+    let (mut value, mut n) = (0u32, 0);
+    while let Some(&b) = s.get(n).filter(|_| n <= max) {
+        let d = b.wrapping_sub(b'0');
+        if d >= 10 {
+            break;
+        }
+        value = value * 10 + u32::from(d);
+        n += 1;
+    }
+    (n != 0 && n <= max).then(|| (value, &s[n..]))
+}
+
+/// `-?D{1,4}(.D{1,2})?` or `#-?D{1,4}` at the start of `s`, as [`parse_eval`] reads it.
+#[inline(always)]
+fn short_eval(s: &[u8]) -> Option<(EvalScore, &[u8])> {
+    let (mate, s) = match s.strip_prefix(b"#") {
+        Some(rest) => (true, rest),
+        None => (false, s),
+    };
+    let (neg, s) = match s.strip_prefix(b"-") {
+        Some(rest) => (true, rest),
+        None => (false, s),
+    };
+    let (int, s) = digits(s, 4)?;
+    let sign = |v: u32| if neg { -(v as i32) } else { v as i32 };
+    if mate {
+        return Some((EvalScore::Mate(sign(int)), s));
+    }
+    let Some(frac) = s.strip_prefix(b".") else { return Some((EvalScore::Cp(sign(int * 100)), s)) };
+    let (f, rest) = digits(frac, 2)?;
+    let hundredths = if frac.len() - rest.len() == 1 { f * 10 } else { f };
+    Some((EvalScore::Cp(sign(int * 100 + hundredths)), rest))
+}
+
+/// `H:MM:SS] ` (`H` one or two digits), the end of lichess's comment, as [`parse_clock`] reads
+/// the clock: matched by its length and fixed bytes, with no search.
+#[inline(always)]
+fn clock_to_end(s: &[u8]) -> Option<Duration> {
+    let digit = |b: u8| {
+        let d = b.wrapping_sub(b'0');
+        (d < 10).then_some(u64::from(d))
+    };
+    let (h, rest) = match s.len() {
+        9 => (digit(s[0])?, &s[1..]),
+        10 => (digit(s[0])? * 10 + digit(s[1])?, &s[2..]),
+        _ => return None,
+    };
+    let &[b':', m1, m2, b':', s1, s2, b']', b' '] = rest else { return None };
+    let secs = (h * 60 + digit(m1)? * 10 + digit(m2)?) * 60 + digit(s1)? * 10 + digit(s2)?;
+    Some(Duration::from_secs(secs))
+}
+
 fn sign(s: &[u8]) -> (bool, &[u8]) {
     match s.first() {
         Some(b'-') => (true, &s[1..]),
@@ -263,5 +338,39 @@ mod tests {
         assert_eq!(names, [&b"csl"[..], b"cal", b"clk"]);
         assert_eq!(cm.command(b"cal").unwrap().args, b"Ge2e4");
         assert_eq!(cm.text(), cm.raw.trim_ascii());
+    }
+
+    #[test]
+    fn the_lichess_reading_agrees_with_the_parsers_or_declines() {
+        let evals = ["0.17", "-0.05", "0.1", "12", "-3.5", "9999.99", "#3", "#-12", "#0", "-0", "+0.5"];
+        let evals = evals.into_iter().chain(["12.", ".5", "0.123", "0.17,20", "10000", "#", "- 1", "1e3"]);
+        let clocks = ["0:05:00", "1:00:01", "12:34:56", "0:00:00", "0:5:00", "100:00:00", "0:05:00.5"];
+        for e in evals {
+            for clk in clocks.into_iter().chain(["5:00", "0:05", "0:0a:00", ""]) {
+                let raw = format!(" [%eval {e}] [%clk {clk}] ");
+                let comment = c(&raw);
+                let general = comment.eval().zip(comment.clock()).map(|(e, t)| (e.score, t));
+                if let Some(fast) = comment.lichess_eval_and_clock() {
+                    assert_eq!(Some(fast), general, "{raw}");
+                }
+            }
+        }
+        let read = |raw: &str| c(raw).lichess_eval_and_clock();
+        assert_eq!(
+            read(" [%eval -0.05] [%clk 0:05:01] "),
+            Some((EvalScore::Cp(-5), Duration::from_secs(301)))
+        );
+        assert_eq!(
+            read(" [%eval #-2] [%clk 1:00:00] "),
+            Some((EvalScore::Mate(-2), Duration::from_secs(3600)))
+        );
+        assert_eq!(read(" [%eval 0.1] [%clk 0:00:09] "), Some((EvalScore::Cp(10), Duration::from_secs(9))));
+        for declined in [
+            " [%eval 0.17] [%clk 0:05:00] Blunder. ",
+            "[%eval 0.17] [%clk 0:05:00]",
+            " [%eval 0.123] [%clk 0:05:00] ",
+        ] {
+            assert_eq!(read(declined), None, "{declined}");
+        }
     }
 }

@@ -353,6 +353,13 @@ impl<'a> Hooks<'a> for PositionsHooks<'_> {
         {
             return;
         }
+        if self.eval.is_none()
+            && self.clk.is_none()
+            && let Some((eval, clk)) = comment.lichess_eval_and_clock()
+        {
+            (self.eval, self.clk) = (Some(eval), Some(clk));
+            return;
+        }
         for c in comment.commands() {
             match c.name {
                 b"eval" if self.eval.is_none() => {

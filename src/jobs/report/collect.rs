@@ -17,7 +17,7 @@ use crate::analysis::judge::{AccuracyBuffers, INITIAL_EVAL, accuracy_in, eval_sc
 use crate::chess::{Color, Position};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::san::parse_san;
-use crate::pgn::comment::{EvalScore, parse_clock, parse_eval};
+use crate::pgn::comment::{parse_clock, parse_eval};
 use crate::pgn::{GameResult, Nag, RawComment, RawTag};
 use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
 use crate::select::{Filter, Selection};
@@ -263,7 +263,7 @@ impl<'a> Hooks<'a> for Collect<'_> {
         }
         let i = g.moves.len() - 1;
         let before_last = self.before_last.as_ref();
-        if let Some((score, clock)) = lichess_eval_and_clock(comment.raw) {
+        if let Some((score, clock)) = comment.lichess_eval_and_clock() {
             set_eval(g, i, eval_score(score), before_last);
             g.clocks[i] = Some(clock);
             return;
@@ -375,73 +375,6 @@ fn eval_and_clock(raw: &[u8]) -> Option<(&[u8], &[u8])> {
     rest.trim_ascii().is_empty().then(|| (eval.trim_ascii(), clock.trim_ascii()))
 }
 
-/// `[%eval E] [%clk H:MM:SS]` exactly as lichess and `annotate` write it (one space inside the
-/// braces on each side, `E` pawns with at most two decimals or `#N`, no fraction of a second),
-/// read in one pass with no search: the comment on nearly every move. Anything else is `None`
-/// and is read by [`eval_and_clock`] and the parsers, which give the same figures for these.
-fn lichess_eval_and_clock(raw: &[u8]) -> Option<(EvalScore, Duration)> {
-    let rest = raw.strip_prefix(b" [%eval ")?;
-    let (score, rest) = short_eval(rest)?;
-    let rest = rest.strip_prefix(b"] [%clk ")?;
-    Some((score, clock_to_end(rest)?))
-}
-
-/// The digits at the start of `s`, at most `max` of them, as a number, and the rest; `None`
-/// without a digit or with more than `max`.
-#[inline(always)]
-fn digits(s: &[u8], max: usize) -> Option<(u32, &[u8])> {
-    let (mut value, mut n) = (0u32, 0);
-    while let Some(&b) = s.get(n).filter(|_| n <= max) {
-        let d = b.wrapping_sub(b'0');
-        if d >= 10 {
-            break;
-        }
-        value = value * 10 + u32::from(d);
-        n += 1;
-    }
-    (n != 0 && n <= max).then(|| (value, &s[n..]))
-}
-
-/// `-?D{1,4}(.D{1,2})?` or `#-?D{1,4}` at the start of `s`, as [`parse_eval`] reads it.
-#[inline(always)]
-fn short_eval(s: &[u8]) -> Option<(EvalScore, &[u8])> {
-    let (mate, s) = match s.strip_prefix(b"#") {
-        Some(rest) => (true, rest),
-        None => (false, s),
-    };
-    let (neg, s) = match s.strip_prefix(b"-") {
-        Some(rest) => (true, rest),
-        None => (false, s),
-    };
-    let (int, s) = digits(s, 4)?;
-    let sign = |v: u32| if neg { -(v as i32) } else { v as i32 };
-    if mate {
-        return Some((EvalScore::Mate(sign(int)), s));
-    }
-    let Some(frac) = s.strip_prefix(b".") else { return Some((EvalScore::Cp(sign(int * 100)), s)) };
-    let (f, rest) = digits(frac, 2)?;
-    let hundredths = if frac.len() - rest.len() == 1 { f * 10 } else { f };
-    Some((EvalScore::Cp(sign(int * 100 + hundredths)), rest))
-}
-
-/// `H:MM:SS] ` (`H` one or two digits), the end of lichess's comment, as [`parse_clock`] reads
-/// the clock: matched by its length and fixed bytes, with no search.
-#[inline(always)]
-fn clock_to_end(s: &[u8]) -> Option<Duration> {
-    let digit = |b: u8| {
-        let d = b.wrapping_sub(b'0');
-        (d < 10).then_some(u64::from(d))
-    };
-    let (h, rest) = match s.len() {
-        9 => (digit(s[0])?, &s[1..]),
-        10 => (digit(s[0])? * 10 + digit(s[1])?, &s[2..]),
-        _ => return None,
-    };
-    let &[b':', m1, m2, b':', s1, s2, b']', b' '] = rest else { return None };
-    let secs = (h * 60 + digit(m1)? * 10 + digit(m2)?) * 60 + digit(s1)? * 10 + digit(s2)?;
-    Some(Duration::from_secs(secs))
-}
-
 /// `[%eval ARGS]` after move `i`; judged by the evaluations, the position before it (`before`)
 /// is kept for the recurring mistakes when the move is judged.
 fn read_eval(g: &mut GameRecord, i: usize, args: &[u8], before: Option<&Position>) {
@@ -496,40 +429,6 @@ mod tests {
         assert!(is_url("https://lichess.org/abc") && !is_url("Las Vegas") && !is_url("https://a b"));
         for space in ["\t", "\n", "\u{b}", "\u{c}", "\r", "\u{a0}", "\u{2003}"] {
             assert!(!is_url(&format!("https://a{space}b")), "{space:?}");
-        }
-    }
-
-    #[test]
-    fn the_lichess_reading_agrees_with_the_parsers_or_declines() {
-        let evals = ["0.17", "-0.05", "0.1", "12", "-3.5", "9999.99", "#3", "#-12", "#0", "-0", "+0.5"];
-        let evals = evals.into_iter().chain(["12.", ".5", "0.123", "0.17,20", "10000", "#", "- 1", "1e3"]);
-        let clocks = ["0:05:00", "1:00:01", "12:34:56", "0:00:00", "0:5:00", "100:00:00", "0:05:00.5"];
-        for e in evals {
-            for c in clocks.into_iter().chain(["5:00", "0:05", "0:0a:00", ""]) {
-                let raw = format!(" [%eval {e}] [%clk {c}] ");
-                let general = eval_and_clock(raw.as_bytes())
-                    .and_then(|(e, c)| Some((parse_eval(e)?.score, parse_clock(c)?)));
-                if let Some(fast) = lichess_eval_and_clock(raw.as_bytes()) {
-                    assert_eq!(Some(fast), general, "{raw}");
-                }
-            }
-        }
-        let read = |raw: &str| lichess_eval_and_clock(raw.as_bytes());
-        assert_eq!(
-            read(" [%eval -0.05] [%clk 0:05:01] "),
-            Some((EvalScore::Cp(-5), Duration::from_secs(301)))
-        );
-        assert_eq!(
-            read(" [%eval #-2] [%clk 1:00:00] "),
-            Some((EvalScore::Mate(-2), Duration::from_secs(3600)))
-        );
-        assert_eq!(read(" [%eval 0.1] [%clk 0:00:09] "), Some((EvalScore::Cp(10), Duration::from_secs(9))));
-        for declined in [
-            " [%eval 0.17] [%clk 0:05:00] Blunder. ",
-            "[%eval 0.17] [%clk 0:05:00]",
-            " [%eval 0.123] [%clk 0:05:00] ",
-        ] {
-            assert_eq!(read(declined), None, "{declined}");
         }
     }
 
