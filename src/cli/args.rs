@@ -288,14 +288,30 @@ impl SelectArgs {
     }
 }
 
-/// Parquet is binary: `-o -` is refused when stdout is a terminal (a pipe or a file is fine: the
-/// writer only appends).
-pub fn refuse_terminal(output: &std::path::Path) -> Result<(), Fail> {
-    use std::io::IsTerminal;
-    if output == std::path::Path::new("-") && std::io::stdout().is_terminal() {
-        return Err(Fail::usage(
-            "--format parquet writes a binary file: give it a name (-o FILE.parquet) or a pipe",
-        ));
+/// The options of `--format parquet` that `positions` and `annotate` share.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ParquetArgs {
+    /// --format parquet: the position as `epd` (its four EPD fields, as --format epd writes
+    /// them) and int64 `hmvc` and `fmvn` columns, instead of `fen`.
+    #[arg(long)]
+    pub epd_columns: bool,
+}
+
+impl ParquetArgs {
+    /// Refuses what the format cannot take: `--epd-columns` without `--format parquet`, and
+    /// Parquet, which is binary, to a terminal (`-o -` to a pipe or a file is fine: the writer only
+    /// appends).
+    pub fn check(&self, parquet: bool, output: &std::path::Path) -> Result<(), Fail> {
+        use std::io::IsTerminal;
+        if !parquet {
+            if self.epd_columns {
+                return Err(Fail::usage("--epd-columns needs --format parquet"));
+            }
+        } else if output == std::path::Path::new("-") && std::io::stdout().is_terminal() {
+            return Err(Fail::usage(
+                "--format parquet writes a binary file: give it a name (-o FILE.parquet) or a pipe",
+            ));
+        }
+        Ok(())
     }
-    Ok(())
 }

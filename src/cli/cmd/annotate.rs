@@ -14,7 +14,7 @@ use pgnkit::jobs::annotate::{
 };
 use pgnkit::pipeline::counter::Counter;
 
-use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish_records, warn_absent};
+use crate::cli::args::{HeadArgs, Leaves, ParquetArgs, PlyArgs, SelectArgs, finish_records, warn_absent};
 use crate::cli::fail::Fail;
 use crate::cli::interrupt;
 use crate::cli::progress::Progress;
@@ -120,10 +120,8 @@ pub struct Args {
     /// What is written.
     #[arg(long, value_enum, default_value = "pgn")]
     format: FormatArg,
-    /// --format parquet: the position as `epd` (its four EPD fields, as --format epd writes
-    /// them) and int64 `hmvc` and `fmvn` columns, instead of `fen`.
-    #[arg(long)]
-    epd_columns: bool,
+    #[command(flatten)]
+    parquet: ParquetArgs,
     /// Which moves get the engine's line as a variation.
     #[arg(long, value_enum, default_value = "mistakes")]
     variations: VariationsArg,
@@ -223,7 +221,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         cache: cache.clone(),
         select: args.select.selection(Some(&args.plies))?,
         line_width: 80,
-        epd_columns: args.epd_columns,
+        epd_columns: args.parquet.epd_columns,
     };
     let engines =
         args.engines.or(args.head.threads).filter(|&n| n > 0).unwrap_or_else(pgnkit::pipeline::cores);
@@ -232,14 +230,10 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     // An EPD input's records are lines: its shares end at line starts.
     let unit = if format == Format::Epd { Unit::Lines } else { Unit::Games };
     let mut sharding = Sharding::of(&args.head, "annotate", unit)?;
-    if format == Format::Parquet {
-        crate::cli::args::refuse_terminal(&args.head.output)?;
-    } else if args.epd_columns {
-        return Err(Fail::usage("--epd-columns needs --format parquet"));
-    }
+    args.parquet.check(format == Format::Parquet, &args.head.output)?;
     let footer = if format == Format::Jsonl { "annotate-summary" } else { "" };
     let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, b"", footer)?;
-    let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines, args.epd_columns)?;
+    let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines, args.parquet.epd_columns)?;
     if sharding.is_some() {
         writer = writer.part();
     }

@@ -5,7 +5,7 @@ use pgnkit::jobs::diagnostics;
 use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, Writer, csv_header};
 use pgnkit::notation::EpMode;
 
-use crate::cli::args::{HeadArgs, Leaves, SelectArgs, finish, warn_absent};
+use crate::cli::args::{HeadArgs, Leaves, ParquetArgs, SelectArgs, finish, warn_absent};
 use crate::cli::fail::Fail;
 use crate::cli::interrupt;
 use crate::cli::progress::Progress;
@@ -73,10 +73,8 @@ pub struct Args {
     /// Which en passant square FEN and EPD show.
     #[arg(long, value_enum, default_value = "legal")]
     ep_square: EpArg,
-    /// --format parquet: the position as `epd` (its four EPD fields, as --format epd writes
-    /// them) and int64 `hmvc` and `fmvn` columns, instead of `fen`.
-    #[arg(long)]
-    epd_columns: bool,
+    #[command(flatten)]
+    parquet: ParquetArgs,
     /// Tags copied into jsonl, csv and parquet records (missing tags: null or empty).
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     tags: Vec<String>,
@@ -122,9 +120,6 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
             return Err(Fail::usage(format!("--tags: \"{t}\" cannot be a tag column")));
         }
     }
-    if args.epd_columns && format != Format::Parquet {
-        return Err(Fail::usage("--epd-columns needs --format parquet"));
-    }
     if let Some(max) = args.max_ply
         && max < args.min_ply
     {
@@ -136,7 +131,7 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
             EpArg::Legal => EpMode::Legal,
             EpArg::Always => EpMode::Always,
         },
-        epd_columns: args.epd_columns,
+        epd_columns: args.parquet.epd_columns,
         tags: args.tags.clone(),
         min_ply: args.min_ply,
         max_ply: args.max_ply,
@@ -155,9 +150,7 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
     let job = Positions::new(options(args)?).map_err(|e| Fail::usage(format!("--tags: {e}")))?;
-    if job.options().format == Format::Parquet {
-        crate::cli::args::refuse_terminal(&args.head.output)?;
-    }
+    args.parquet.check(job.options().format == Format::Parquet, &args.head.output)?;
     let mut sharding = Sharding::new(&args.head, "positions")?;
     if let Some(s) = &sharding
         && args.unique
