@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::divider::Division;
 use crate::analysis::Score;
-use crate::analysis::judge::{AccuracyBuffers, Judge, Judgement, accuracy_in, cp_losses_into};
+use crate::analysis::judge::{Judge, Judgement, accuracy, cp_losses_into};
 use crate::chess::{ByColor, Color, Move, Position, Variant};
 use crate::pgn::{GameResult, Nag};
 use crate::select::eco::Opening;
@@ -285,8 +285,7 @@ pub struct Figures {
 impl Figures {
     /// The figures of `game`.
     pub fn of(game: &GameRecord) -> Figures {
-        let accuracy = accuracy_in(&game.evals, game.first_mover(), &mut AccuracyBuffers::default());
-        Figures::with_accuracy(game, accuracy)
+        Figures::with_accuracy(game, accuracy(&game.evals, game.first_mover()))
     }
 
     /// The figures of `game`, whose accuracy is already computed.
