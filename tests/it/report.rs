@@ -158,6 +158,32 @@ fn report_figures_equal_the_oracle_on_a_collection_annotated_with_stockfish() {
     }
 }
 
+#[test]
+fn games_without_evaluations_count_alike_from_pgn_and_from_records() {
+    // `annotate --from-evals` of games mostly without evaluations, one ending in mate: its
+    // records carry the mated position's `#0`, its PGN nothing; neither is an evaluation.
+    let dir = temp_dir("report-unevaluated");
+    let (pgn, jsonl) = (dir.join("judged.pgn"), dir.join("judged.jsonl"));
+    let input = fixture("pgn/lichess_db_10k.pgn");
+    for (out, format) in [(&pgn, "pgn"), (&jsonl, "jsonl")] {
+        let o = run(&["annotate", "-q", "--from-evals", "--format", format, "-o", path(out), path(&input)]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let mated = std::fs::read_to_string(&jsonl).expect("records").contains(r#""eval":{"mate":0}"#);
+    assert!(mated, "a record of a mated position");
+    let report = |file: &Path| {
+        let mut v = pgnkit_json(&["--min-games", "1", path(file)]);
+        v.as_object_mut().expect("object").remove("sources");
+        for g in v["unevaluated_games"].as_array_mut().expect("unevaluated games") {
+            g.as_object_mut().expect("object").remove("file");
+        }
+        v
+    };
+    let (games, records) = (report(&pgn), report(&jsonl));
+    assert_eq!((games["evaluated"].as_u64(), games["unevaluated"].as_u64()), (Some(1), Some(4)));
+    assert_eq!(records, games);
+}
+
 /// The report of the fixtures: lichess games with evaluations and two without, a Chess960 and a
 /// crazyhouse game annotated by pgnkit, and names and comments that must not become markup.
 fn fixture_report(dir: &Path, extra: &[&str]) -> PathBuf {

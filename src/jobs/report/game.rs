@@ -216,9 +216,10 @@ impl GameRecord {
         if index.is_multiple_of(2) { self.first_mover() } else { !self.first_mover() }
     }
 
-    /// Whether any move has an evaluation.
+    /// Whether any move has an evaluation. A mated position's `#0` is none: the rules give it
+    /// without an engine (`annotate`'s records carry it, its PGN does not), and lichess keeps none.
     pub fn has_evals(&self) -> bool {
-        self.evals.iter().any(Option::is_some)
+        self.evals.iter().any(|e| e.is_some_and(|s| s != Score::Mate(0)))
     }
 
     /// The player's name of `side`, `?` when there is none.
