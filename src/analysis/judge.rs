@@ -331,14 +331,7 @@ pub fn acpl(evals: &[Option<Score>], first_mover: Color) -> ByColor<Option<u32>>
 /// assert_eq!(cp_losses(&evals, Color::White), [Some(0), Some(100), None, None]);
 /// ```
 pub fn cp_losses(evals: &[Option<Score>], first_mover: Color) -> Vec<Option<u32>> {
-    let mut losses = Vec::with_capacity(evals.len());
-    cp_losses_into(evals, first_mover, &mut losses);
-    losses
-}
-
-/// [`cp_losses`] appended to `losses` (a caller's buffer, reused from game to game).
-pub fn cp_losses_into(evals: &[Option<Score>], first_mover: Color, losses: &mut Vec<Option<u32>>) {
-    losses.extend(cp_losses_iter(evals, first_mover));
+    cp_losses_iter(evals, first_mover).collect()
 }
 
 /// [`cp_losses`] one move at a time, for a caller that reads each once.

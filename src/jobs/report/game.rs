@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::divider::Division;
 use crate::analysis::Score;
-use crate::analysis::judge::{Judge, Judgement, accuracy, cp_losses_into};
+use crate::analysis::judge::{Judge, Judgement, accuracy, cp_losses};
 use crate::chess::{ByColor, Color, Move, Position, Variant};
 use crate::pgn::{GameResult, Nag};
 use crate::select::eco::Opening;
@@ -291,8 +291,7 @@ impl Figures {
 
     /// The figures of `game`, whose accuracy is already computed.
     pub fn with_accuracy(game: &GameRecord, accuracy: Option<ByColor<f64>>) -> Figures {
-        let mut losses = Vec::with_capacity(game.evals.len());
-        cp_losses_into(&game.evals, game.first_mover(), &mut losses);
+        let losses = cp_losses(&game.evals, game.first_mover());
         Figures { judgements: game.judgements().collect(), losses, accuracy }
     }
 }
