@@ -11,11 +11,13 @@ use super::board::{board, board_css, board_defs};
 use super::charts::{
     clock_graph, eval_graph, graph_css, graph_defs, judgement_class, loss_chart, move_label, rating_chart,
 };
-use super::divider::Phase;
 use super::escape::{escape, href};
 use super::game::TagName;
-use super::stats::{Analysed, RATING_BUCKET, Totals};
-use super::text::{SIDE_HEADERS, bucket_text, codes_text, num, pct, recurring_texts, side_cells};
+use super::stats::{Analysed, Totals};
+use super::text::{
+    LOSS_HEADERS, PHASE_HEADERS, RATING_HEADERS, SIDE_HEADERS, codes_text, loss_rows, num, pct, phase_rows,
+    rating_rows, recurring_texts, side_cells,
+};
 use crate::analysis::judge::Judgement;
 use crate::chess::{Color, Move, Position};
 use crate::notation::diagram::{Arrow, ArrowKind, SVG_PAGE_CSS, svg_page_defs};
@@ -516,27 +518,7 @@ pub fn write_page<W: Write>(
     s.push_str("</section>\n");
     // Phases.
     s.push_str("<section id=\"phases\">\n<h2>Phases</h2>\n<p class=\"muted\">Lichess's division of a game: the middlegame starts at the first position with at most 10 queens, rooks, bishops and knights, or fewer than 4 of a side's pieces on its back rank, or mixed pieces (lichess's mixedness score above 150); the endgame at the first position with at most 6 of those pieces. A move counts in the phase of the position it leads to.</p>\n");
-    let rows: Vec<Vec<String>> = Phase::ALL
-        .iter()
-        .map(|&p| {
-            let x = &t.spread.phases[p as usize];
-            vec![
-                p.name().to_string(),
-                x.moves.to_string(),
-                num(x.acpl(), 1),
-                x.judgements[0].to_string(),
-                x.judgements[1].to_string(),
-                x.judgements[2].to_string(),
-            ]
-        })
-        .collect();
-    table(
-        &mut s,
-        "phases",
-        "Losses by phase",
-        &["phase", "moves", "ACPL", "inaccuracies", "mistakes", "blunders"],
-        &rows,
-    );
+    table(&mut s, "phases", "Losses by phase", &PHASE_HEADERS, &phase_rows(&t.spread));
     s.push_str("</section>\n");
     // Charts.
     s.push_str("<section id=\"charts\">\n<h2>Charts</h2>\n<div class=\"charts\">\n<div>\n<h3>Accuracy against rating</h3>\n");
@@ -544,29 +526,12 @@ pub fn write_page<W: Write>(
         s.push_str("<p>No game has both ratings and evaluations.</p>\n");
     } else {
         s.push_str(&rating_chart(&t.ratings));
-        let rows: Vec<Vec<String>> = t
-            .ratings
-            .iter()
-            .map(|(&from, &(n, acc))| {
-                vec![
-                    format!("{from}-{}", from + RATING_BUCKET - 1),
-                    n.to_string(),
-                    format!("{:.1}", acc / n as f64),
-                ]
-            })
-            .collect();
-        table(&mut s, "ratings", "Mean accuracy by rating", &["rating", "sides", "accuracy"], &rows);
+        let rows = rating_rows(&t.ratings);
+        table(&mut s, "ratings", "Mean accuracy by rating", &RATING_HEADERS, &rows);
     }
     s.push_str("</div>\n<div>\n<h3>Distribution of losses</h3>\n");
     s.push_str(&loss_chart(&t.spread.losses));
-    let rows: Vec<Vec<String>> = t
-        .spread
-        .losses
-        .iter()
-        .enumerate()
-        .map(|(i, n)| vec![format!("{} cp", bucket_text(i)), n.to_string()])
-        .collect();
-    table(&mut s, "losses", "Moves by centipawn loss", &["loss", "moves"], &rows);
+    table(&mut s, "losses", "Moves by centipawn loss", &LOSS_HEADERS, &loss_rows(&t.spread));
     s.push_str("</div>\n</div>\n</section>\n");
     // Games without evaluations.
     s.push_str("<section id=\"unevaluated\">\n<h2>Games without evaluations</h2>\n");

@@ -2,6 +2,7 @@
 //! figure unrounded, for scripts and for comparison with an independent computation) and the
 //! tables of `--format text` ([`summary_text`]).
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write;
 
@@ -9,7 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::divider::Phase;
 use super::stats::{RATING_BUCKET, Recurring, Totals};
-use super::sums::{LOSS_BUCKETS, MoveTotals, Side};
+use super::sums::{LOSS_BUCKETS, MoveTotals, Side, Spread};
 use crate::analysis::judge::Judgement;
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::{write_san, write_uci};
@@ -167,6 +168,57 @@ pub fn side_cells(s: &Side) -> Vec<String> {
 /// The header cells of [`side_cells`].
 pub const SIDE_HEADERS: [&str; 7] = ["games", "score", "ACPL", "accuracy", "?!/100", "?/100", "??/100"];
 
+/// The phases' table, as the text and the page show it: its headers, then a row a phase.
+pub const PHASE_HEADERS: [&str; 6] = ["phase", "moves", "ACPL", "inaccuracies", "mistakes", "blunders"];
+
+/// The rows of [`PHASE_HEADERS`].
+pub fn phase_rows(spread: &Spread) -> Vec<Vec<String>> {
+    Phase::ALL
+        .iter()
+        .map(|&p| {
+            let x = &spread.phases[p as usize];
+            vec![
+                p.name().to_string(),
+                x.moves.to_string(),
+                num(x.acpl(), 1),
+                x.judgements[0].to_string(),
+                x.judgements[1].to_string(),
+                x.judgements[2].to_string(),
+            ]
+        })
+        .collect()
+}
+
+/// The loss distribution's table: its headers, then a row a bucket.
+pub const LOSS_HEADERS: [&str; 2] = ["loss", "moves"];
+
+/// The rows of [`LOSS_HEADERS`].
+pub fn loss_rows(spread: &Spread) -> Vec<Vec<String>> {
+    spread
+        .losses
+        .iter()
+        .enumerate()
+        .map(|(i, n)| vec![format!("{} cp", bucket_text(i)), n.to_string()])
+        .collect()
+}
+
+/// Accuracy by rating's table: its headers, then a row a rating bucket.
+pub const RATING_HEADERS: [&str; 3] = ["rating", "sides", "accuracy"];
+
+/// The rows of [`RATING_HEADERS`] for the buckets' (games, accuracy summed).
+pub fn rating_rows(ratings: &BTreeMap<u32, (u64, f64)>) -> Vec<Vec<String>> {
+    ratings
+        .iter()
+        .map(|(&from, &(n, acc))| {
+            vec![
+                format!("{from}-{}", from + RATING_BUCKET - 1),
+                n.to_string(),
+                format!("{:.1}", acc / n as f64),
+            ]
+        })
+        .collect()
+}
+
 /// A plain text table: columns padded, numeric columns (every cell a number, a percentage or
 /// `-`) to the right.
 pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
@@ -275,44 +327,12 @@ pub fn summary_text<W: Write>(t: &Totals<W>, min_games: u64) -> String {
         &rows,
     ));
     s.push_str("\nPhases\n");
-    let rows: Vec<Vec<String>> = Phase::ALL
-        .iter()
-        .map(|&p| {
-            let x = &t.spread.phases[p as usize];
-            vec![
-                p.name().to_string(),
-                x.moves.to_string(),
-                num(x.acpl(), 1),
-                x.judgements[0].to_string(),
-                x.judgements[1].to_string(),
-                x.judgements[2].to_string(),
-            ]
-        })
-        .collect();
-    s.push_str(&table(&["phase", "moves", "ACPL", "inaccuracies", "mistakes", "blunders"], &rows));
+    s.push_str(&table(&PHASE_HEADERS, &phase_rows(&t.spread)));
     s.push_str("\nLosses\n");
-    let rows: Vec<Vec<String>> = t
-        .spread
-        .losses
-        .iter()
-        .enumerate()
-        .map(|(i, n)| vec![format!("{} cp", bucket_text(i)), n.to_string()])
-        .collect();
-    s.push_str(&table(&["loss", "moves"], &rows));
+    s.push_str(&table(&LOSS_HEADERS, &loss_rows(&t.spread)));
     if !t.ratings.is_empty() {
         s.push_str("\nAccuracy by rating\n");
-        let rows: Vec<Vec<String>> = t
-            .ratings
-            .iter()
-            .map(|(&from, &(n, acc))| {
-                vec![
-                    format!("{from}-{}", from + RATING_BUCKET - 1),
-                    n.to_string(),
-                    format!("{:.1}", acc / n as f64),
-                ]
-            })
-            .collect();
-        s.push_str(&table(&["rating", "sides", "accuracy"], &rows));
+        s.push_str(&table(&RATING_HEADERS, &rating_rows(&t.ratings)));
     }
     if t.unevaluated.0 > 0 {
         let _ = writeln!(s, "\nGames without evaluations: {}", t.unevaluated.0);
