@@ -457,20 +457,8 @@ mod tests {
         .iter()
         .map(|f| parse_fen(f, crate::Variant::Standard).expect("a FEN"))
         .collect();
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        for _ in 0..60 {
-            let mut pos = Position::default();
-            for _ in 0..120 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
-                positions.push(pos);
-            }
+        for seed in 1..=60 {
+            positions.extend(Position::random_line(crate::Variant::Standard, seed, 120));
         }
         for pos in &positions {
             for flip in [false, true] {
