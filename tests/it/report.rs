@@ -10,6 +10,9 @@ use std::process::Command;
 use serde_json::Value;
 
 use crate::skip::skip;
+use pgnkit::chess::{Color, Square, Variant};
+use pgnkit::notation::fen::parse_fen;
+
 use crate::util::{fixture, python_chess_missing, run, shared_data, stderr, temp_dir};
 
 fn path(p: &Path) -> &str {
@@ -430,37 +433,28 @@ fn report_boards_in_chromium_show_their_positions() {
         .collect();
     assert_eq!(tops.len(), fens.len(), "boards found at {tops:?}");
     for ((x0, y0), fen) in tops.into_iter().zip(fens) {
-        let mut fields = fen.split(' ');
-        let placement = fields.next().expect("placement");
-        let flip = fields.next() == Some("b");
-        for (r, rank) in placement.split('/').enumerate() {
-            let mut file = 0;
-            for c in rank.chars() {
-                if let Some(n) = c.to_digit(10) {
-                    for f in file..file + n as usize {
-                        check_square(&px, (x0, y0), (f, 7 - r), flip, None, fen);
-                    }
-                    file += n as usize;
-                } else {
-                    check_square(&px, (x0, y0), (file, 7 - r), flip, Some(c.is_ascii_uppercase()), fen);
-                    file += 1;
-                }
-            }
+        let pos = parse_fen(fen, Variant::Standard).expect("a board's FEN");
+        // Drawn from the side to move.
+        let flip = pos.turn() == Color::Black;
+        for sq in Square::ALL {
+            let white = pos.board().piece_at(sq).map(|p| p.color == Color::White);
+            check_square(&px, (x0, y0), sq, flip, white, fen);
         }
     }
 }
 
-/// The square of `file` and `rank` on the board drawn from `origin` (its frame's corner; 15 px of
-/// margin, 33.75 px a square) holds a white piece, a black one or none: fill #fff, or a dark fill,
-/// in the middle of the square.
+/// The square `sq` on the board drawn from `origin` (its frame's corner; 15 px of margin, 33.75
+/// px a square) holds a white piece, a black one or none: fill #fff, or a dark fill, in the
+/// middle of the square.
 fn check_square(
     px: &dyn Fn(usize, usize) -> (u8, u8, u8),
     origin: (usize, usize),
-    (file, rank): (usize, usize),
+    sq: Square,
     flip: bool,
     white: Option<bool>,
     fen: &str,
 ) {
+    let (file, rank) = (sq.file().index(), sq.rank().index());
     let (col, row) = if flip { (7 - file, rank) } else { (file, 7 - rank) };
     let (x, y) = (origin.0 as f64 + 15.0 + 33.75 * col as f64, origin.1 as f64 + 15.0 + 33.75 * row as f64);
     let (mut light, mut dark) = (0, 0);
@@ -475,17 +469,7 @@ fn check_square(
         (0, 0) => None,
         (l, _) if l > 20 => Some(true),
         (0, d) if d > 40 => Some(false),
-        _ => panic!(
-            "{fen}: square {}{} unclear: {light} white and {dark} dark pixels",
-            (b'a' + file as u8) as char,
-            rank + 1
-        ),
+        _ => panic!("{fen}: square {sq} unclear: {light} white and {dark} dark pixels"),
     };
-    assert_eq!(
-        seen,
-        white,
-        "{fen}: square {}{} ({light} white, {dark} dark pixels)",
-        (b'a' + file as u8) as char,
-        rank + 1
-    );
+    assert_eq!(seen, white, "{fen}: square {sq} ({light} white, {dark} dark pixels)");
 }
