@@ -7,9 +7,10 @@
 //! them as to PGN; records without tags (older `annotate` output) make games with no players,
 //! date or result (`*`). Their opening is named from their positions.
 //!
-//! A line that is no such record is reported with its file and line and skipped; a game whose
-//! moves do not follow from its positions keeps the moves up to the first that does not. Lines
-//! longer than [`MAX_LINE`] are reported and skipped, so memory stays bounded whatever the input.
+//! Records of other kinds (`summary`) are skipped. A line that is not JSON, or JSON without a
+//! `type`, or a position record that cannot be read, is reported with its file and line and
+//! skipped; a game whose moves do not follow from its positions keeps the moves up to the first
+//! that does not. Lines longer than [`MAX_LINE`] are reported and skipped, so memory stays bounded whatever the input.
 
 use std::io::{BufRead, Read};
 
@@ -183,8 +184,15 @@ pub fn read(
                 continue;
             }
         };
-        if record["type"] != "position" {
-            continue;
+        // Other kinds of record (`summary`, `check --json`'s) are skipped; JSON that is no record
+        // at all is reported, not dropped unseen.
+        match record["type"].as_str() {
+            Some("position") => {}
+            Some(_) => continue,
+            None => {
+                found.problems.push(Problem { line, message: "not a record: no \"type\"".into() });
+                continue;
+            }
         }
         let d = &record["data"];
         let (Some(file), Some(number_in_file), Some(ply)) =
@@ -304,13 +312,17 @@ mod tests {
 {"type":"position","data":{"file":"a.pgn","game":1,"ply":2,"fen":"rnbqkbnr/ppppp1pp/5p2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2","uci":null,"eval":{"cp":250},"best":null,"pv":[],"judgement":null}}
 not json
 {"type":"summary","data":{}}
+{"x":1}
+[1,2]
 "#;
         let mut games = Vec::new();
         let select = Selection::default();
         let reading = Reading { select: &select, player: None };
         let problems = read(text.as_bytes(), reading, |g| games.push(g)).expect("read").problems;
-        assert_eq!(problems, [Problem { line: 4, message: problems[0].message.clone() }]);
+        let lines: Vec<u64> = problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [4, 6, 7]);
         assert!(problems[0].message.starts_with("not a JSON record"));
+        assert!(problems[1..].iter().all(|p| p.message == "not a record: no \"type\""), "{problems:?}");
         let [g] = games.as_slice() else { panic!("one game: {games:?}") };
         assert_eq!(g.moves.len(), 2);
         assert_eq!(g.evals, [Some(Score::Cp(25)), Some(Score::Cp(250))]);
