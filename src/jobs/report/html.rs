@@ -15,8 +15,8 @@ use super::escape::{escape, href};
 use super::game::TagName;
 use super::stats::{Analysed, Totals};
 use super::text::{
-    LOSS_HEADERS, PHASE_HEADERS, RATING_HEADERS, SIDE_HEADERS, codes_text, loss_rows, num, pct, phase_rows,
-    rating_rows, recurring_texts, side_cells,
+    LOSS_HEADERS, PHASE_HEADERS, RATING_HEADERS, SIDE_HEADERS, family_headers, family_row, loss_rows, num,
+    phase_rows, rating_rows, recurring_texts, side_cells,
 };
 use crate::analysis::judge::Judgement;
 use crate::chess::{Color, Move, Position};
@@ -477,14 +477,7 @@ pub fn write_page<W: Write>(
                 format!("{san} ({}×, {} cp)", r.count, r.loss)
             },
         );
-        rows.push(vec![
-            name.to_string(),
-            codes_text(f.codes),
-            f.side.games.to_string(),
-            pct(f.side.score()),
-            num(f.side.mean_accuracy(), 1),
-            cell,
-        ]);
+        rows.push(family_row(name, f, cell));
         if let Some(r) = r {
             let (fen, san, _) = recurring_texts(r);
             let alt =
@@ -502,14 +495,8 @@ pub fn write_page<W: Write>(
             );
         }
     }
-    let score_head = if t.player().is_some() { "score" } else { "White's score" };
-    table(
-        &mut s,
-        "sortable openings",
-        "Opening families",
-        &["family", "ECO", "games", score_head, "accuracy", "most costly recurring mistake"],
-        &rows,
-    );
+    let headers = family_headers(t.player().is_some());
+    table(&mut s, "sortable openings", "Opening families", &headers, &rows);
     if !boards.is_empty() {
         s.push_str("<div class=\"diagrams\">\n");
         s.push_str(&boards);

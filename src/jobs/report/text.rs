@@ -9,7 +9,7 @@ use std::io::Write;
 use serde_json::{Map, Value, json};
 
 use super::divider::Phase;
-use super::stats::{RATING_BUCKET, Recurring, Totals};
+use super::stats::{Family, RATING_BUCKET, Recurring, Totals};
 use super::sums::{LOSS_BUCKETS, MoveTotals, Side, Spread};
 use crate::analysis::judge::Judgement;
 use crate::notation::fen::{EpMode, write_fen};
@@ -168,6 +168,25 @@ pub fn side_cells(s: &Side) -> Vec<String> {
 /// The header cells of [`side_cells`].
 pub const SIDE_HEADERS: [&str; 7] = ["games", "score", "ACPL", "accuracy", "?!/100", "?/100", "??/100"];
 
+/// The opening families' table, as the text and the page show it: its headers (without a
+/// player a family's games and score are White's), then [`family_row`]s.
+pub fn family_headers(player: bool) -> [&'static str; 6] {
+    let score = if player { "score" } else { "White's score" };
+    ["family", "ECO", "games", score, "accuracy", "most costly recurring mistake"]
+}
+
+/// A row of [`family_headers`], its recurring mistake written as `recurring`.
+pub fn family_row(name: &str, f: &Family, recurring: String) -> Vec<String> {
+    vec![
+        name.to_string(),
+        codes_text(f.codes),
+        f.side.games.to_string(),
+        pct(f.side.score()),
+        num(f.side.mean_accuracy(), 1),
+        recurring,
+    ]
+}
+
 /// The phases' table, as the text and the page show it: its headers, then a row a phase.
 pub const PHASE_HEADERS: [&str; 6] = ["phase", "moves", "ACPL", "inaccuracies", "mistakes", "blunders"];
 
@@ -313,19 +332,9 @@ pub fn summary_text<W: Write>(t: &Totals<W>, min_games: u64) -> String {
                 format!("{san} in {fen} ({}x, {} cp)", r.count, r.loss)
             },
         );
-        rows.push(vec![
-            name.to_string(),
-            codes_text(f.codes),
-            f.side.games.to_string(),
-            pct(f.side.score()),
-            num(f.side.mean_accuracy(), 1),
-            r,
-        ]);
+        rows.push(family_row(name, f, r));
     }
-    s.push_str(&table(
-        &["family", "ECO", "games", "score", "accuracy", "most costly recurring mistake"],
-        &rows,
-    ));
+    s.push_str(&table(&family_headers(t.player().is_some()), &rows));
     s.push_str("\nPhases\n");
     s.push_str(&table(&PHASE_HEADERS, &phase_rows(&t.spread)));
     s.push_str("\nLosses\n");
