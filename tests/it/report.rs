@@ -187,6 +187,45 @@ fn games_without_evaluations_count_alike_from_pgn_and_from_records() {
     assert_eq!(records, games);
 }
 
+#[test]
+fn a_game_of_any_length_gets_a_section_of_its_moves_size() {
+    // 100,000 plies of knights going out and back, each with an evaluation (a varying one, so
+    // that most moves are judged) and a clock: the section is its moves, 50 boards and graphs
+    // of at most four points a column.
+    let dir = temp_dir("report-long-game");
+    let (input, out) = (dir.join("long.pgn"), dir.join("long.html"));
+    let mut pgn = String::from("[Event \"long\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n");
+    let mut moves_bytes = 0;
+    let mut seed = 1u64;
+    for i in 0..100_000 {
+        if i % 2 == 0 {
+            pgn.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let cp = (seed >> 33) as i64 % 601 - 300;
+        let san = ["Nf3", "Nf6", "Ng1", "Ng8"][i % 4];
+        moves_bytes += san.len() + 1;
+        pgn.push_str(&format!(
+            "{san} {{ [%eval {:.2}] [%clk 0:{:02}:00] }} ",
+            cp as f64 / 100.0,
+            59 - i / 2000
+        ));
+    }
+    pgn.push_str("*\n");
+    std::fs::write(&input, &pgn).expect("write");
+    let o = run(&["report", "-q", "-o", path(&out), path(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let html = std::fs::read_to_string(&out).expect("page");
+    assert_eq!(html.matches("<section class=\"game\"").count(), 1);
+    let section = &html[html.find("<section class=\"game\"").expect("a section")..];
+    assert_eq!(section.matches("<figure>").count(), 50);
+    assert!(html.contains("others are marked in the moves") && html.contains(" more\""), "capped lists");
+    // Apart from its moves (each marked when judged), the page is the size of a short game's.
+    let size = html.len();
+    assert!(size < 4 * moves_bytes + 1_000_000, "{size} bytes for {moves_bytes} of moves");
+    println!("a game of 100,000 plies: a page of {size} bytes, {moves_bytes} of them its SAN");
+}
+
 /// The report of the fixtures: lichess games with evaluations and two without, a Chess960 and a
 /// crazyhouse game annotated by pgnkit, and names and comments that must not become markup.
 fn fixture_report(dir: &Path, extra: &[&str]) -> PathBuf {
@@ -226,7 +265,7 @@ fn report_page_holds_its_sections_and_escapes_every_input_text() {
     // Every game with evaluations has a section; boards, pockets, arrows and graphs are drawn.
     assert_eq!(html.matches("<section class=\"game\"").count(), 10);
     assert!(html.matches("<figure><svg role=img aria-label=\"position ").count() > 10);
-    // Every mistake and blunder is drawn unless --boards caps them.
+    // Every mistake and blunder is drawn: no game here has more than the default cap.
     assert!(!html.contains("others are marked in the moves"));
     assert!(html.contains("class=\"piece pocket"), "crazyhouse pockets");
     assert!(

@@ -7,7 +7,9 @@ use std::io::Write;
 use pgnkit::error::Error;
 use pgnkit::io::{Input, InputOptions, Source};
 use pgnkit::jobs::report::html::{Page, write_page};
-use pgnkit::jobs::report::{DEFAULT_GAMES, DEFAULT_MIN_GAMES, Report, ReportOptions, Totals, jsonl, text};
+use pgnkit::jobs::report::{
+    DEFAULT_BOARDS, DEFAULT_GAMES, DEFAULT_MIN_GAMES, Report, ReportOptions, Totals, jsonl, text,
+};
 use pgnkit::jobs::run;
 
 use crate::cli::args::{HeadArgs, PlyArgs, SelectArgs, warn_absent};
@@ -37,7 +39,7 @@ them. Games without evaluations are counted and listed.
 The page is one file with inline CSS and SVG (no external script, font or stylesheet), prints
 well, and has a text alternative for every chart. Its summary covers every game; the --games
 games with the largest losses get a section each: the evaluation graph, the clocks where
-[%clk] is present, and each mistake and blunder (--boards caps them per game) on a
+[%clk] is present, and each mistake and blunder (at most --boards a game, the largest losses) on a
 board with the move played (red) and the engine's best (green). Phases follow lichess's division (the page and README say the rule).
 
 Exit codes: 1 when a game had errors (its moves up to the error are reported) or a JSON Lines
@@ -73,9 +75,9 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_GAMES)]
     games: usize,
     /// Boards a game section draws at most: its mistakes and blunders with the largest losses
-    /// (the others are marked in its moves); every one without it.
-    #[arg(long, value_name = "N")]
-    boards: Option<usize>,
+    /// (the others are marked in its moves).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BOARDS)]
+    boards: usize,
     /// Players with fewer games have no row.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MIN_GAMES)]
     min_games: u64,
@@ -149,12 +151,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let written = match args.format {
         FormatArg::Html => {
             let generator = concat!("pgnkit ", env!("CARGO_PKG_VERSION"));
-            let page = Page {
-                inputs: &names,
-                min_games: args.min_games,
-                generator,
-                boards: args.boards.unwrap_or(usize::MAX),
-            };
+            let page = Page { inputs: &names, min_games: args.min_games, generator, boards: args.boards };
             write_page(&mut out, &mut totals, &page)
         }
         FormatArg::Text => out.write_all(text::summary_text(&totals, args.min_games).as_bytes()),

@@ -4,6 +4,7 @@
 //! draws it, the judged moves marked in their colours and the phases' starts ruled), its clocks,
 //! accuracy against rating, and the distribution of the moves' losses.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use super::escape::escape;
@@ -88,6 +89,52 @@ fn x_of(i: usize, n: usize) -> f64 {
     if n <= 1 { W / 2.0 } else { W * i as f64 / (n - 1) as f64 }
 }
 
+/// Judged moves a graph's text alternative names for each judgement, at most.
+pub const LABELLED: usize = 50;
+
+/// The column a point is written on: its x rounded as `{:.0}` writes it (ties to even).
+fn column(x: f64) -> f64 {
+    x.round_ties_even()
+}
+
+/// `points` as a line draws them on whole columns: each run of consecutive points on one column
+/// cut to its first, lowest, highest and last (in their order), which draw the same vertical
+/// stroke. So a graph holds at most four points a column whatever the game's length; a game of
+/// at most 721 moves has one point a column and keeps every point.
+fn thin(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(points.len().min(4 * (W as usize + 1)));
+    let mut i = 0;
+    while i < points.len() {
+        let x = column(points[i].0);
+        let end = i + points[i..].iter().take_while(|p| column(p.0) == x).count();
+        let run = &points[i..end];
+        let by_y = |a: &&(f64, f64), b: &&(f64, f64)| a.1.total_cmp(&b.1);
+        let low = run.iter().enumerate().min_by(|a, b| by_y(&a.1, &b.1)).map_or(0, |(k, _)| k);
+        let high = run.iter().enumerate().max_by(|a, b| by_y(&a.1, &b.1)).map_or(0, |(k, _)| k);
+        let mut keep = [0, low, high, run.len() - 1];
+        keep.sort_unstable();
+        let mut last = None;
+        for k in keep {
+            if last != Some(k) && last.is_none_or(|l: usize| run[l] != run[k]) {
+                out.push(run[k]);
+            }
+            last = Some(k);
+        }
+        i = end;
+    }
+    out
+}
+
+/// The judged moves `at` (move labels) as a text alternative lists them: the first
+/// [`LABELLED`], then how many more.
+fn listed(at: &[String]) -> String {
+    let mut text = at[..at.len().min(LABELLED)].join(" ");
+    if at.len() > LABELLED {
+        let _ = write!(text, " and {} more", at.len() - LABELLED);
+    }
+    text
+}
+
 /// A game's evaluation graph.
 pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
     let n = game.moves.len();
@@ -99,7 +146,7 @@ pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
         let at: Vec<String> =
             (0..n).filter(|&i| f.judgements[i] == Some(j)).map(|i| move_label(game, i)).collect();
         if !at.is_empty() {
-            judged.push(format!("{} at {}", j.word().to_lowercase(), at.join(" ")));
+            judged.push(format!("{} at {}", j.word().to_lowercase(), listed(&at)));
         }
     }
     let evaluated = points.iter().flatten().count();
@@ -123,7 +170,7 @@ pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
         let (x0, x1) = (run[0].0, run[run.len() - 1].0);
         // Whole pixels: a graph is drawn about as wide as its 720 units.
         let mut d = format!("M{x0:.0},{H}L");
-        for (x, y) in run.iter() {
+        for (x, y) in thin(run) {
             let _ = write!(d, "{x:.0},{y:.0} ");
         }
         let _ = write!(d, "{x1:.0},{H}Z");
@@ -145,11 +192,15 @@ pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
                 writeln!(s, "<path class=phase d=M{x:.1},0v{H} /><text x={:.1} y=12>{name}</text>", x + 3.0);
         }
     }
-    // Each judgement's moves as one path whose vertices carry its dot ([`graph_defs`]).
+    // Each judgement's moves as one path whose vertices carry its dot ([`graph_defs`]); a dot
+    // already on a spot is not drawn again (only a game of over 721 moves has two on a column).
     for j in Judgement::ALL {
         let mut d = String::new();
+        let mut spots = HashSet::new();
         for (i, p) in points.iter().enumerate() {
-            if let (Some((x, y)), true) = (p, f.judgements[i] == Some(j)) {
+            if let (Some((x, y)), true) = (p, f.judgements[i] == Some(j))
+                && spots.insert((column(*x) as i32, column(*y) as i32))
+            {
                 let _ = write!(d, "{}{x:.0},{y:.0}", if d.is_empty() { "M" } else { "," });
             }
         }
@@ -188,13 +239,11 @@ pub fn clock_graph(game: &GameRecord) -> Option<String> {
     );
     let _ = writeln!(s, "<rect width={W} height={CLOCK_H} />");
     for side in [Color::White, Color::Black] {
-        let pts: Vec<String> = (0..n)
+        let pts: Vec<(f64, f64)> = (0..n)
             .filter(|&i| game.mover(i) == side)
-            .filter_map(|i| {
-                clocks[i]
-                    .map(|c| format!("{:.0},{:.0}", x_of(i, n), CLOCK_H - c as f64 / max * (CLOCK_H - 4.0)))
-            })
+            .filter_map(|i| clocks[i].map(|c| (x_of(i, n), CLOCK_H - c as f64 / max * (CLOCK_H - 4.0))))
             .collect();
+        let pts: Vec<String> = thin(&pts).iter().map(|(x, y)| format!("{x:.0},{y:.0}")).collect();
         if !pts.is_empty() {
             let _ = writeln!(s, "<polyline class=clock-{} points=\"{}\"/>", side.name(), pts.join(" "));
         }
@@ -287,6 +336,8 @@ pub fn loss_chart(losses: &[u64]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
     use crate::chess::{Move, Position, Square};
 
@@ -308,5 +359,54 @@ mod tests {
         assert!(clock_graph(&g).is_none());
         assert_eq!(move_label(&g, 0), "1.");
         assert!(loss_chart(&[3, 0, 1, 0, 0, 0, 0, 2]).contains("500+"));
+    }
+
+    #[test]
+    fn thinning_keeps_each_columns_stroke_and_every_point_of_a_short_game() {
+        for x in [0.5, 1.5, 2.5, 719.5] {
+            assert_eq!(format!("{x:.0}"), format!("{}", column(x)), "{x}");
+        }
+        let short: Vec<(f64, f64)> = (0..721).map(|i| (x_of(i, 721), (i * 37 % 160) as f64)).collect();
+        assert_eq!(thin(&short), short);
+        // 100 points a column: the first, the lowest, the highest and the last are kept in order.
+        let long: Vec<(f64, f64)> =
+            (0..72_100).map(|i| (x_of(i, 72_100), ((i * 7919) % 1601) as f64 / 10.0)).collect();
+        let thinned = thin(&long);
+        assert!(thinned.len() <= 4 * 721, "{}", thinned.len());
+        let by_column = |pts: &[(f64, f64)]| {
+            let mut m: BTreeMap<i64, (f64, f64, f64, f64)> = BTreeMap::new();
+            for &(x, y) in pts {
+                let e = m.entry(column(x) as i64).or_insert((y, y, y, y));
+                (e.1, e.2, e.3) = (e.1.min(y), e.2.max(y), y);
+            }
+            m.into_values().map(|(first, lo, hi, last)| [first, lo, hi, last]).collect::<Vec<_>>()
+        };
+        assert_eq!(by_column(&thinned), by_column(&long));
+        assert!(thinned.windows(2).all(|w| w[0] != w[1]), "no point twice in a row");
+    }
+
+    #[test]
+    fn a_game_of_any_length_keeps_its_graphs_small() {
+        let mut g = GameRecord::new(1);
+        g.start = Some(Position::default());
+        let shuffle = [
+            (Square::G1, Square::F3),
+            (Square::G8, Square::F6),
+            (Square::F3, Square::G1),
+            (Square::F6, Square::G8),
+        ];
+        for i in 0..100_000 {
+            let (from, to) = shuffle[i % 4];
+            g.push_move(Move::normal(from, to));
+            *g.evals.last_mut().expect("a move") = Some(Score::Cp(if i % 3 == 0 { 400 } else { -400 }));
+            *g.clocks.last_mut().expect("a move") =
+                Some(std::time::Duration::from_secs(600 - (i / 200) as u64));
+        }
+        let f = Figures::of(&g);
+        let eval = eval_graph(&g, &f);
+        let clock = clock_graph(&g).expect("clocks");
+        assert!(eval.len() < 200_000 && clock.len() < 60_000, "{} {}", eval.len(), clock.len());
+        let blunders = f.judgements.iter().filter(|&&j| j == Some(Judgement::Blunder)).count();
+        assert!(eval.contains(&format!(" and {} more", blunders - LABELLED)), "{blunders}");
     }
 }

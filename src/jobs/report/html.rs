@@ -34,7 +34,7 @@ pub struct Page<'a> {
     /// pgnkit's version line.
     pub generator: &'a str,
     /// Boards a game section draws at most: its mistakes and blunders with the largest losses
-    /// (`usize::MAX`: every one).
+    /// (`usize::MAX`: every one; the command's default is [`DEFAULT_BOARDS`](super::DEFAULT_BOARDS)).
     pub boards: usize,
 }
 

@@ -64,6 +64,10 @@ pub use tally::Tally;
 
 /// The default number of games with a section of their own.
 pub const DEFAULT_GAMES: usize = 200;
+/// The default number of boards a game section draws at most: about twice the mistakes and
+/// blunders of the worst of 41 games lichess analysed (26), few enough that a game of any length
+/// keeps its boards under 25 KB.
+pub const DEFAULT_BOARDS: usize = 50;
 /// The default number of games a player needs to have a row.
 pub const DEFAULT_MIN_GAMES: u64 = 3;
 
