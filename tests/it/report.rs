@@ -226,6 +226,44 @@ fn a_game_of_any_length_gets_a_section_of_its_moves_size() {
     println!("a game of 100,000 plies: a page of {size} bytes, {moves_bytes} of them its SAN");
 }
 
+#[test]
+fn the_players_table_holds_those_with_the_most_games() {
+    // 700 players with 3 games each and 1 with 4: the page and the text list the 500 with the
+    // most games (the one with 4 first) and say how many could be listed; JSON lists all 701.
+    let dir = temp_dir("report-players");
+    let input = dir.join("players.pgn");
+    let mut pgn = String::new();
+    let mut game = |white: &str, black: &str| {
+        pgn.push_str(&format!("[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"1-0\"]\n\n1. e4 {{ [%eval 0.3] }} e5 {{ [%eval 0.2] }} 1-0\n\n"));
+    };
+    for k in 0..700 {
+        for _ in 0..3 {
+            game(&format!("p{k:03}"), "?");
+        }
+    }
+    game("most", "?");
+    for _ in 0..3 {
+        game("?", "most");
+    }
+    std::fs::write(&input, &pgn).expect("write");
+    let page = dir.join("players.html");
+    let o = run(&["report", "-q", "--games", "0", "-o", path(&page), path(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let html = std::fs::read_to_string(&page).expect("page");
+    let players = &html[html.find("<section id=\"players\">").expect("players")..];
+    let players = &players[..players.find("</section>").expect("end")];
+    assert!(players.contains("The 500 players with the most games of the 701 with at least 3"), "{players}");
+    assert_eq!(players.matches("<tr><th scope=\"row\"").count() + players.matches("<tr><td").count(), 1_500);
+    assert!(players.find(">most<").expect("most") < players.find(">p000<").expect("p000"));
+    assert!(!players.contains(">p500<"), "p000 to p498 follow the one with most games");
+    let o = run(&["report", "-q", "--format", "text", "--players", "2", path(&input)]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("Players (the 2 with the most games of the 701 with at least 3)"), "{text}");
+    assert!(text.contains("most ") && text.contains("p000 ") && !text.contains("p001 "), "{text}");
+    let json = pgnkit_json(&["--players", "2", path(&input)]);
+    assert_eq!(json["players"].as_array().map(Vec::len), Some(701));
+}
+
 /// The report of the fixtures: lichess games with evaluations and two without, a Chess960 and a
 /// crazyhouse game annotated by pgnkit, and names and comments that must not become markup.
 fn fixture_report(dir: &Path, extra: &[&str]) -> PathBuf {

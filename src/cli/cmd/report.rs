@@ -8,7 +8,8 @@ use pgnkit::error::Error;
 use pgnkit::io::{Input, InputOptions, Source};
 use pgnkit::jobs::report::html::{Page, write_page};
 use pgnkit::jobs::report::{
-    DEFAULT_BOARDS, DEFAULT_GAMES, DEFAULT_MIN_GAMES, Report, ReportOptions, Totals, jsonl, text,
+    DEFAULT_BOARDS, DEFAULT_GAMES, DEFAULT_MIN_GAMES, DEFAULT_PLAYERS, Report, ReportOptions, Totals, jsonl,
+    text,
 };
 use pgnkit::jobs::run;
 
@@ -78,6 +79,10 @@ pub struct Args {
     /// (the others are marked in its moves).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BOARDS)]
     boards: usize,
+    /// Players with rows on the page and in the text, at most: those with the most games
+    /// (`--format json` lists every player).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_PLAYERS)]
+    players: usize,
     /// Players with fewer games have no row.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MIN_GAMES)]
     min_games: u64,
@@ -151,10 +156,18 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let written = match args.format {
         FormatArg::Html => {
             let generator = concat!("pgnkit ", env!("CARGO_PKG_VERSION"));
-            let page = Page { inputs: &names, min_games: args.min_games, generator, boards: args.boards };
+            let page = Page {
+                inputs: &names,
+                min_games: args.min_games,
+                players: args.players,
+                generator,
+                boards: args.boards,
+            };
             write_page(&mut out, &mut totals, &page)
         }
-        FormatArg::Text => out.write_all(text::summary_text(&totals, args.min_games).as_bytes()),
+        FormatArg::Text => {
+            out.write_all(text::summary_text(&totals, args.min_games, args.players).as_bytes())
+        }
         FormatArg::Json => {
             let doc = text::summary_json(&totals, args.min_games);
             writeln!(out, "{doc:#}")

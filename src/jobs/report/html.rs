@@ -15,8 +15,8 @@ use super::escape::{escape, href};
 use super::game::TagName;
 use super::stats::{Analysed, Totals};
 use super::text::{
-    LOSS_HEADERS, PHASE_HEADERS, RATING_HEADERS, SIDE_HEADERS, family_headers, family_row, loss_rows, num,
-    phase_rows, rating_rows, recurring_texts, side_cells,
+    LOSS_HEADERS, PHASE_HEADERS, PLAYER_HEADERS, RATING_HEADERS, SIDE_HEADERS, family_headers, family_row,
+    loss_rows, num, phase_rows, player_rows, rating_rows, recurring_texts, side_cells,
 };
 use crate::analysis::judge::Judgement;
 use crate::chess::{Color, Move, Position};
@@ -33,6 +33,8 @@ pub struct Page<'a> {
     pub min_games: u64,
     /// pgnkit's version line.
     pub generator: &'a str,
+    /// Players with rows at most: those with the most games.
+    pub players: usize,
     /// Boards a game section draws at most: its mistakes and blunders with the largest losses
     /// (`usize::MAX`: every one; the command's default is [`DEFAULT_BOARDS`](super::DEFAULT_BOARDS)).
     pub boards: usize,
@@ -442,25 +444,23 @@ pub fn write_page<W: Write>(
     );
     s.push_str("</section>\n");
     // Players.
+    let (rows, listed) = player_rows(t, page.min_games, page.players);
+    let who = if listed.shown < listed.qualified {
+        format!(
+            "The {} players with the most games of the {} with at least {} (<code>--players</code>; <code>--format json</code> lists them all)",
+            listed.shown, listed.qualified, page.min_games
+        )
+    } else {
+        format!("Players with at least {} games", page.min_games)
+    };
     let _ = writeln!(
         s,
-        "<section id=\"players\">\n<h2>Players</h2>\n<p class=\"muted\">Players with at least {} games. Accuracy is the mean of the games' accuracies; ACPL is over every move with an evaluation before and after it.</p>",
-        page.min_games
+        "<section id=\"players\">\n<h2>Players</h2>\n<p class=\"muted\">{who}. Accuracy is the mean of the games' accuracies; ACPL is over every move with an evaluation before and after it.</p>"
     );
-    let mut headers = vec!["player", "colour"];
-    headers.extend(SIDE_HEADERS);
-    let mut rows = Vec::new();
-    for (name, all, by) in t.players_by_games(page.min_games) {
-        for (label, side) in [("all", &all), ("white", &by.white), ("black", &by.black)] {
-            let mut row = vec![name.clone(), label.to_string()];
-            row.extend(side_cells(side));
-            rows.push(row);
-        }
-    }
     if rows.is_empty() {
         s.push_str("<p>No player has that many games.</p>\n");
     } else {
-        table(&mut s, "sortable players", "Players by colour", &headers, &rows);
+        table(&mut s, "sortable players", "Players by colour", &PLAYER_HEADERS, &rows);
     }
     s.push_str("</section>\n");
     // Openings.

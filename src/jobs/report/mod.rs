@@ -68,6 +68,9 @@ pub const DEFAULT_GAMES: usize = 200;
 /// blunders of the worst of 41 games lichess analysed (26), few enough that a game of any length
 /// keeps its boards under 25 KB.
 pub const DEFAULT_BOARDS: usize = 50;
+/// The default number of players with a row, those with the most games: three rows each, so
+/// the table of a collection of any size stays under 1 MB.
+pub const DEFAULT_PLAYERS: usize = 500;
 /// The default number of games a player needs to have a row.
 pub const DEFAULT_MIN_GAMES: u64 = 3;
 

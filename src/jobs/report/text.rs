@@ -168,6 +168,56 @@ pub fn side_cells(s: &Side) -> Vec<String> {
 /// The header cells of [`side_cells`].
 pub const SIDE_HEADERS: [&str; 7] = ["games", "score", "ACPL", "accuracy", "?!/100", "?/100", "??/100"];
 
+/// The players' table, as the text and the page show it: its headers, then [`player_rows`].
+pub const PLAYER_HEADERS: [&str; 9] = {
+    let mut h = ["player", "colour", "", "", "", "", "", "", ""];
+    let mut i = 0;
+    while i < SIDE_HEADERS.len() {
+        h[i + 2] = SIDE_HEADERS[i];
+        i += 1;
+    }
+    h
+};
+
+/// How many players have a row of the players' table, of how many could.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// Players with rows.
+    pub shown: usize,
+    /// Players with at least the games asked for.
+    pub qualified: usize,
+}
+
+impl Listed {
+    /// Who the table holds, in words.
+    pub fn text(self, min_games: u64) -> String {
+        if self.shown < self.qualified {
+            format!(
+                "the {} with the most games of the {} with at least {min_games}",
+                self.shown, self.qualified
+            )
+        } else {
+            format!("at least {min_games} games")
+        }
+    }
+}
+
+/// Three rows (all, white, black) for each of the `most` players with the most games of those
+/// with at least `min_games`: the table of a large collection stays a size a page can show.
+pub fn player_rows<W: Write>(t: &Totals<W>, min_games: u64, most: usize) -> (Vec<Vec<String>>, Listed) {
+    let players = t.players_by_games(min_games);
+    let listed = Listed { shown: players.len().min(most), qualified: players.len() };
+    let mut rows = Vec::with_capacity(3 * listed.shown);
+    for (name, all, by) in players.into_iter().take(most) {
+        for (label, side) in [("all", &all), ("white", &by.white), ("black", &by.black)] {
+            let mut row = vec![name.clone(), label.to_string()];
+            row.extend(side_cells(side));
+            rows.push(row);
+        }
+    }
+    (rows, listed)
+}
+
 /// The opening families' table, as the text and the page show it: its headers (without a
 /// player a family's games and score are White's), then [`family_row`]s.
 pub fn family_headers(player: bool) -> [&'static str; 6] {
@@ -284,7 +334,7 @@ pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
 }
 
 /// The summary tables of `--format text`.
-pub fn summary_text<W: Write>(t: &Totals<W>, min_games: u64) -> String {
+pub fn summary_text<W: Write>(t: &Totals<W>, min_games: u64, players: usize) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -309,18 +359,9 @@ pub fn summary_text<W: Write>(t: &Totals<W>, min_games: u64) -> String {
         .map(|(label, side)| std::iter::once(label.to_string()).chain(side_cells(side)).collect())
         .collect();
     s.push_str(&table(&headers, &rows));
-    s.push_str(&format!("\nPlayers (at least {min_games} games)\n"));
-    let mut headers = vec!["player", "colour"];
-    headers.extend(SIDE_HEADERS);
-    let mut rows = Vec::new();
-    for (name, all, by) in t.players_by_games(min_games) {
-        for (label, side) in [("all", &all), ("white", &by.white), ("black", &by.black)] {
-            let mut row = vec![name.clone(), label.to_string()];
-            row.extend(side_cells(side));
-            rows.push(row);
-        }
-    }
-    s.push_str(&table(&headers, &rows));
+    let (rows, listed) = player_rows(t, min_games, players);
+    s.push_str(&format!("\nPlayers ({})\n", listed.text(min_games)));
+    s.push_str(&table(&PLAYER_HEADERS, &rows));
     s.push_str("\nOpenings\n");
     let recurring = t.recurring();
     let mut rows = Vec::new();
