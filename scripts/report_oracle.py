@@ -15,9 +15,9 @@ division (majors and minors, back-rank sparseness, mixedness). Openings are name
 
 Aggregates: by colour, by player (at least --min-games games), by opening family (White's games
 and score, or the player's with --player; accuracy over the sides taken), by phase, losses by
-bucket, accuracy by 100-point rating bucket, each family's most costly recurring mistake (the
-same move in the same position, judged more than once, the largest loss summed, then the most
-times, then the first seen).
+bucket, accuracy by 100-point rating bucket (4000 and up in one), each family's most costly
+recurring mistake (the same move in the same position, judged more than once, the largest loss
+summed, then the most times, then the first seen).
 
 Usage:
     scripts/report_oracle.py [--player NAME] [--min-games N] FILE.pgn[.zst]...   (JSON on stdout)
@@ -308,7 +308,7 @@ def main(argv):
                 for c, t in ((True, "WhiteElo"), (False, "BlackElo")):
                     try:
                         elos[c] = int(tag(game, t).strip())
-                        if elos[c] < 0:
+                        if not 0 <= elos[c] < 2**32:
                             del elos[c]
                     except (AttributeError, ValueError):
                         pass
@@ -340,7 +340,7 @@ def main(argv):
                         continue
                     add(sides[c], s)
                     if c in elos and acc is not None and has_evals:
-                        r = ratings.setdefault(elos[c] // 100 * 100, [0, 0.0])
+                        r = ratings.setdefault(min(elos[c], 4000) // 100 * 100, [0, 0.0])
                         r[0] += 1
                         r[1] += acc[c]
                     if player is not None or c:

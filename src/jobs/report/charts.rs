@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use super::escape::escape;
 use super::game::{Figures, GameRecord};
-use super::stats::RATING_BUCKET;
+use super::stats::{RATING_BUCKET, RATING_TOP, rating_range};
 use super::text::bucket_text;
 use crate::analysis::Score;
 use crate::analysis::judge::{Judgement, wc};
@@ -292,14 +292,13 @@ pub fn rating_chart(ratings: &std::collections::BTreeMap<u32, (u64, f64)>) -> St
         .iter()
         .map(|(&from, &(n, acc))| {
             let mean = acc / n as f64;
-            (format!("{from}"), mean, format!("{mean:.0}"))
+            let label = if from >= RATING_TOP { format!("{from}+") } else { format!("{from}") };
+            (label, mean, format!("{mean:.0}"))
         })
         .collect();
     let summary: Vec<String> = ratings
         .iter()
-        .map(|(&from, &(n, acc))| {
-            format!("{from}-{}: {:.1} over {n}", from + RATING_BUCKET - 1, acc / n as f64)
-        })
+        .map(|(&from, &(n, acc))| format!("{}: {:.1} over {n}", rating_range(from), acc / n as f64))
         .collect();
     bars(
         "rating",

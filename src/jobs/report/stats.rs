@@ -33,6 +33,19 @@ pub const LISTED: usize = 1_000;
 pub const RECURRING: usize = 200_000;
 /// The width of the rating buckets of accuracy by rating.
 pub const RATING_BUCKET: u32 = 100;
+/// The start of the last rating bucket, which holds every rating from it up: above any rating
+/// list's, so a tag holding something else (an ID, a typo) adds no bucket of its own.
+pub const RATING_TOP: u32 = 4_000;
+
+/// The start of the rating bucket of `elo`.
+pub fn rating_bucket(elo: u32) -> u32 {
+    elo.min(RATING_TOP) / RATING_BUCKET * RATING_BUCKET
+}
+
+/// The ratings of the bucket starting at `from`: `1500-1599`, or `4000+` for the last.
+pub fn rating_range(from: u32) -> String {
+    if from >= RATING_TOP { format!("{from}+") } else { format!("{from}-{}", from + RATING_BUCKET - 1) }
+}
 
 /// A game with its figures. A game that cannot rank among the sections' (see
 /// [`Totals::section_bar`]) travels without its moves: its record's per-move vectors and its
@@ -329,7 +342,7 @@ impl<W: Write> Totals<W> {
             self.sides[side].add(&s);
             ranked_loss += s.moves.loss;
             if let (Some(elo), Some(acc)) = (game.tags.elo[side], accuracy.map(|a| a[side])) {
-                let e = self.ratings.entry(elo / RATING_BUCKET * RATING_BUCKET).or_default();
+                let e = self.ratings.entry(rating_bucket(elo)).or_default();
                 e.0 += 1;
                 e.1 += acc;
             }
@@ -469,6 +482,13 @@ impl<W: Write> Sink<ReportChunk> for Totals<W> {
 mod tests {
     use super::*;
     use crate::chess::Square;
+
+    #[test]
+    fn ratings_from_4000_up_share_the_last_bucket() {
+        let buckets: Vec<u32> = [0, 99, 1599, 3999, 4000, 4_100_018, u32::MAX].map(rating_bucket).to_vec();
+        assert_eq!(buckets, [0, 0, 1500, 3900, 4000, 4000, 4000]);
+        assert_eq!((rating_range(1500), rating_range(4000)), ("1500-1599".to_string(), "4000+".to_string()));
+    }
 
     fn judged_game(judged: Vec<Judged>) -> Analysed {
         let tally = Tally { evaluated: true, judged, ..Tally::default() };
