@@ -108,14 +108,13 @@ fn thin(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
         let x = column(points[i].0);
         let end = i + points[i..].iter().take_while(|p| column(p.0) == x).count();
         let run = &points[i..end];
-        let by_y = |a: &&(f64, f64), b: &&(f64, f64)| a.1.total_cmp(&b.1);
-        let low = run.iter().enumerate().min_by(|a, b| by_y(&a.1, &b.1)).map_or(0, |(k, _)| k);
-        let high = run.iter().enumerate().max_by(|a, b| by_y(&a.1, &b.1)).map_or(0, |(k, _)| k);
-        let mut keep = [0, low, high, run.len() - 1];
+        let by_y = |&a: &usize, &b: &usize| run[a].1.total_cmp(&run[b].1);
+        let (low, high) = ((0..run.len()).min_by(by_y), (0..run.len()).max_by(by_y));
+        let mut keep = [0, low.unwrap_or(0), high.unwrap_or(0), run.len() - 1];
         keep.sort_unstable();
-        let mut last = None;
+        let mut last: Option<usize> = None;
         for k in keep {
-            if last != Some(k) && last.is_none_or(|l: usize| run[l] != run[k]) {
+            if last.is_none_or(|l| run[l] != run[k]) {
                 out.push(run[k]);
             }
             last = Some(k);
