@@ -256,6 +256,10 @@ fn the_players_table_holds_those_with_the_most_games() {
     assert_eq!(players.matches("<tr><th scope=\"row\"").count() + players.matches("<tr><td").count(), 1_500);
     assert!(players.find(">most<").expect("most") < players.find(">p000<").expect("p000"));
     assert!(!players.contains(">p500<"), "p000 to p498 follow the one with most games");
+    let o = run(&["report", "-q", "--games", "0", "--players", "0", "-o", path(&page), path(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let none = std::fs::read_to_string(&page).expect("page");
+    assert!(none.contains("The 0 players") && !none.contains("No player has that many games"));
     let o = run(&["report", "-q", "--format", "text", "--players", "2", path(&input)]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("Players (the 2 with the most games of the 701 with at least 3)"), "{text}");

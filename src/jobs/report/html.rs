@@ -457,9 +457,9 @@ pub fn write_page<W: Write>(
         s,
         "<section id=\"players\">\n<h2>Players</h2>\n<p class=\"muted\">{who}. Accuracy is the mean of the games' accuracies; ACPL is over every move with an evaluation before and after it.</p>"
     );
-    if rows.is_empty() {
+    if listed.qualified == 0 {
         s.push_str("<p>No player has that many games.</p>\n");
-    } else {
+    } else if !rows.is_empty() {
         table(&mut s, "sortable players", "Players by colour", &PLAYER_HEADERS, &rows);
     }
     s.push_str("</section>\n");
