@@ -213,7 +213,7 @@ pub fn player_rows<W: Write>(t: &Totals<W>, min_games: u64, most: usize) -> (Vec
     let mut rows = Vec::with_capacity(3 * listed.shown);
     for (name, all, by) in players.into_iter().take(most) {
         for (label, side) in [("all", &all), ("white", &by.white), ("black", &by.black)] {
-            let mut row = vec![name.clone(), label.to_string()];
+            let mut row = vec![name.to_string(), label.to_string()];
             row.extend(side_cells(side));
             rows.push(row);
         }
