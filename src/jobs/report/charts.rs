@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use super::escape::escape;
 use super::game::{Figures, GameRecord};
-use super::stats::{RATING_BUCKET, RATING_TOP, rating_range};
+use super::stats::{RATING_BUCKET, rating_last, rating_range};
 use super::text::bucket_text;
 use crate::analysis::Score;
 use crate::analysis::judge::{Judgement, wc};
@@ -291,7 +291,7 @@ pub fn rating_chart(ratings: &std::collections::BTreeMap<u32, (u64, f64)>) -> St
         .iter()
         .map(|(&from, &(n, acc))| {
             let mean = acc / n as f64;
-            let label = if from >= RATING_TOP { format!("{from}+") } else { format!("{from}") };
+            let label = if rating_last(from).is_some() { format!("{from}") } else { format!("{from}+") };
             (label, mean, format!("{mean:.0}"))
         })
         .collect();

@@ -42,9 +42,17 @@ pub fn rating_bucket(elo: u32) -> u32 {
     elo.min(RATING_TOP) / RATING_BUCKET * RATING_BUCKET
 }
 
+/// The last rating of the bucket starting at `from`; `None` for the last bucket, which has no end.
+pub fn rating_last(from: u32) -> Option<u32> {
+    (from < RATING_TOP).then(|| from + RATING_BUCKET - 1)
+}
+
 /// The ratings of the bucket starting at `from`: `1500-1599`, or `4000+` for the last.
 pub fn rating_range(from: u32) -> String {
-    if from >= RATING_TOP { format!("{from}+") } else { format!("{from}-{}", from + RATING_BUCKET - 1) }
+    match rating_last(from) {
+        Some(last) => format!("{from}-{last}"),
+        None => format!("{from}+"),
+    }
 }
 
 /// A game with its figures. A game that cannot rank among the sections' (see

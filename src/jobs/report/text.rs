@@ -9,7 +9,7 @@ use std::io::Write;
 use serde_json::{Map, Value, json};
 
 use super::divider::Phase;
-use super::stats::{Family, RATING_BUCKET, RATING_TOP, Recurring, Totals, rating_range};
+use super::stats::{Family, Recurring, Totals, rating_last, rating_range};
 use super::sums::{LOSS_BUCKETS, MoveTotals, Side, Spread};
 use crate::analysis::judge::Judgement;
 use crate::notation::fen::{EpMode, write_fen};
@@ -115,10 +115,7 @@ pub fn summary_json<W: Write>(t: &Totals<W>, min_games: u64) -> Value {
     let ratings: Vec<Value> = t
         .ratings
         .iter()
-        .map(|(&from, &(n, acc))| {
-            let to = (from < RATING_TOP).then(|| from + RATING_BUCKET - 1);
-            json!({"from": from, "to": to, "sides": n, "accuracy": acc / n as f64})
-        })
+        .map(|(&from, &(n, acc))| json!({"from": from, "to": rating_last(from), "sides": n, "accuracy": acc / n as f64}))
         .collect();
     let unevaluated: Vec<Value> = t
         .unevaluated
