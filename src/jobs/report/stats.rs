@@ -338,15 +338,11 @@ impl<W: Write> Totals<W> {
             }
         }
         for side in [Color::White, Color::Black] {
-            let name = game.player(side);
-            let id = match self.player_ids.get(name) {
-                Some(&id) => id as usize,
-                None => {
-                    self.player_ids.insert(name.into(), self.players.len() as u32);
-                    self.players.push(ByColor::default());
-                    self.players.len() - 1
-                }
-            };
+            let next = self.players.len() as u32;
+            let id = *self.player_ids.entry_ref(game.player(side)).or_insert(next) as usize;
+            if id == self.players.len() {
+                self.players.push(ByColor::default());
+            }
             self.players[id][side].add(&figures[side]);
         }
         let mut view = Side::default();
