@@ -10,7 +10,8 @@
 //! Records of other kinds (`summary`) are skipped. A line that is not JSON, or JSON without a
 //! `type`, or a position record that cannot be read, is reported with its file and line and
 //! skipped; a game whose moves do not follow from its positions keeps the moves up to the first
-//! that does not. Lines longer than [`MAX_LINE`] are reported and skipped, so memory stays bounded whatever the input.
+//! that does not. Lines longer than [`MAX_LINE`] are reported and skipped, so memory stays
+//! bounded whatever the input.
 
 use std::io::{BufRead, Read};
 
