@@ -9,4 +9,5 @@ mod input;
 mod output;
 
 pub use input::{Compression, Input, InputError, InputOptions, PageDropper, Source, read_full};
+pub(crate) use output::canonical;
 pub use output::{Output, OutputError, OutputOptions};

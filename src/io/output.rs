@@ -6,8 +6,8 @@
 //! for the last few MiB only: `clean -j2` of the 100 MB corpus waited 50-60 ms in that `fsync`,
 //! now 5-6 ms (`strace -T`), for 12 calls of about 0.8 ms along the way.
 //!
-//! Invariants: an output never replaces one of the inputs (paths compared canonically); a
-//! closed stdout (`| head`) is reported as [`OutputError::BrokenPipe`], which the command line
+//! Invariants: an output never replaces one of the inputs, nor names the same file as another
+//! output of the run (paths compared canonically); a closed stdout (`| head`) is reported as [`OutputError::BrokenPipe`], which the command line
 //! treats as success.
 
 use std::fs::File;
@@ -34,6 +34,13 @@ pub enum OutputError {
     /// The output path is one of the inputs (exit 73).
     #[error("{}: refusing to overwrite an input file", path.display())]
     WouldOverwriteInput {
+        /// The output path as given.
+        path: PathBuf,
+    },
+    /// The path is already another output of this run, which would share its temporary file
+    /// (exit 2).
+    #[error("{}: named as two outputs of one run", path.display())]
+    Twice {
         /// The output path as given.
         path: PathBuf,
     },
@@ -64,6 +71,7 @@ impl OutputError {
             OutputError::BrokenPipe => Code::Ok,
             OutputError::WouldOverwriteInput { .. } | OutputError::Create { .. } => Code::CantCreate,
             OutputError::Write { .. } => Code::IoErr,
+            OutputError::Twice { .. } => Code::Usage,
         }
     }
 }
@@ -140,7 +148,13 @@ pub struct Output {
     path: PathBuf,
     /// Temporary file to rename onto `path` on success.
     temp: Option<PathBuf>,
+    /// The canonical path it holds in [`OPEN`] until it is dropped.
+    claim: Option<PathBuf>,
 }
+
+/// The canonical paths of the file outputs open in this process: two outputs of one run on one
+/// file would write one temporary file and leave a mix of both under the name.
+static OPEN: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
 
 impl std::fmt::Debug for Output {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -149,7 +163,7 @@ impl std::fmt::Debug for Output {
 }
 
 /// The canonical form of a path that may not exist yet (its directory must).
-fn canonical(path: &Path) -> Option<PathBuf> {
+pub(crate) fn canonical(path: &Path) -> Option<PathBuf> {
     if let Ok(p) = path.canonicalize() {
         return Some(p);
     }
@@ -183,22 +197,35 @@ impl Output {
                 sink: Some(Sink::Stdout(BufWriter::with_capacity(1 << 16, io::stdout()))),
                 path: path.to_owned(),
                 temp: None,
+                claim: None,
             });
         }
-        if let Some(out) = canonical(path) {
+        let out = canonical(path);
+        if let Some(out) = &out {
             let clash = opts
                 .inputs
                 .iter()
                 .filter(|i| i.as_path() != Path::new("-"))
-                .any(|i| i.canonicalize().is_ok_and(|i| i == out));
+                .any(|i| i.canonicalize().is_ok_and(|i| i == *out));
             if clash {
                 return Err(OutputError::WouldOverwriteInput { path: path.to_owned() });
             }
         }
+        // A device (`/dev/null`) may take any number of outputs.
+        let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
+        let claim = out.filter(|_| !special);
+        if let Some(out) = &claim {
+            let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
+            if open.contains(out) {
+                return Err(OutputError::Twice { path: path.to_owned() });
+            }
+            open.push(out.clone());
+        }
+        // Released by the drop, also when the creation below fails.
+        let mut output = Output { sink: None, path: path.to_owned(), temp: None, claim };
         let create_err = |source| OutputError::Create { path: path.to_owned(), source };
         // A device or a pipe (`-o /dev/null`, a FIFO) is written in place: renaming a temporary
         // file onto it would replace the device node itself (as root, /dev/null).
-        let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
         let (file, temp) = if special {
             (std::fs::OpenOptions::new().write(true).open(path).map_err(create_err)?, None)
         } else {
@@ -209,24 +236,22 @@ impl Output {
             let temp = path.with_file_name(temp_name);
             (File::create(&temp).map_err(create_err)?, Some(temp))
         };
-        let buf = BufWriter::with_capacity(1 << 16, Synced::new(file, temp.is_some()));
+        output.temp = temp;
+        let buf = BufWriter::with_capacity(1 << 16, Synced::new(file, output.temp.is_some()));
         let sink = if named.extension().is_some_and(|e| e == "zst") {
             let level = if opts.zstd_level == 0 { 3 } else { opts.zstd_level };
             match zstd::stream::write::Encoder::new(buf, level) {
                 Ok(e) => Sink::Zstd(e),
-                Err(e) => {
-                    if let Some(temp) = &temp {
-                        let _ = std::fs::remove_file(temp);
-                    }
-                    return Err(create_err(e));
-                }
+                // The drop removes the temporary file.
+                Err(e) => return Err(create_err(e)),
             }
         } else if named.extension().is_some_and(|e| e == "gz") {
             Sink::Gzip(flate2::write::GzEncoder::new(buf, flate2::Compression::default()))
         } else {
             Sink::File(buf)
         };
-        Ok(Output { sink: Some(sink), path: path.to_owned(), temp })
+        output.sink = Some(sink);
+        Ok(output)
     }
 
     /// The path as given (`-` for stdout).
@@ -304,6 +329,9 @@ impl Drop for Output {
         if let Some(temp) = self.temp.take() {
             self.sink = None;
             let _ = std::fs::remove_file(temp);
+        }
+        if let Some(claim) = self.claim.take() {
+            OPEN.lock().unwrap_or_else(|e| e.into_inner()).retain(|p| *p != claim);
         }
     }
 }
@@ -397,6 +425,25 @@ mod tests {
         assert_eq!(e.exit_code(), Code::CantCreate);
         assert_eq!(std::fs::read(&input).unwrap(), b"*");
         assert!(Output::create(&dir.join("other.pgn"), &opts).is_ok());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn one_file_is_one_output_at_a_time() {
+        let dir = temp_dir("twice");
+        let path = dir.join("out.pgn");
+        let mut first = Output::create(&path, &OutputOptions::default()).unwrap();
+        let e = Output::create(&dir.join(".").join("out.pgn"), &OutputOptions::default()).unwrap_err();
+        assert!(matches!(e, OutputError::Twice { .. }), "{e}");
+        assert_eq!(e.exit_code(), Code::Usage);
+        first.write_all(b"first").unwrap();
+        first.finish().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"first", "the refused output left the file alone");
+        // Finished, the name is free again; a device takes any number.
+        Output::create(&path, &OutputOptions::default()).unwrap().finish().unwrap();
+        let null = Output::create("/dev/null".as_ref(), &OutputOptions::default()).unwrap();
+        assert!(Output::create("/dev/null".as_ref(), &OutputOptions::default()).is_ok());
+        drop(null);
         std::fs::remove_dir_all(dir).unwrap();
     }
 

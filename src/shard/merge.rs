@@ -286,6 +286,35 @@ impl Drop for Pending {
     }
 }
 
+/// Refuses targets that would replace what the merge reads (the run's inputs, as given or
+/// beside the manifests; a manifest; a part) or that two outputs share.
+fn check_targets(list: &[(PathBuf, Manifest)], targets: &[PathBuf], problems: &mut Vec<String>) {
+    let mut read = Vec::new();
+    for (path, m) in list {
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        read.push(path.clone());
+        read.extend(m.parts.iter().map(|p| dir.join(&p.file)));
+        for input in &m.inputs {
+            read.push(PathBuf::from(&input.path));
+            read.push(dir.join(&input.path));
+        }
+    }
+    let read: Vec<PathBuf> = read.iter().filter_map(|p| p.canonicalize().ok()).collect();
+    let mut seen = Vec::new();
+    for target in targets {
+        let Some(at) = crate::io::canonical(target) else { continue };
+        if read.contains(&at) {
+            problems.push(format!(
+                "{}: refusing to overwrite a file the merge reads (an input, a manifest or a part)",
+                target.display()
+            ));
+        } else if seen.contains(&at) {
+            problems.push(format!("{}: named as two outputs of the merge", target.display()));
+        }
+        seen.push(at);
+    }
+}
+
 /// Merges the shards whose manifests are `paths`: the main output to `output` when given, every
 /// file in `dir` when given, else beside the parts. Every problem, or nothing written.
 pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Result<Merged, Vec<String>> {
@@ -333,6 +362,24 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
         .collect();
     let summary =
         Summary { stats, inputs, stopped: None, elapsed: Duration::from_secs_f64(seconds.max(0.0)) };
+    let target_of = |role: &super::manifest::Part| {
+        let beside = list[0].0.parent().map(Path::to_path_buf).unwrap_or_default();
+        let name = Path::new(&role.target)
+            .file_name()
+            .map(PathBuf::from)
+            .unwrap_or_else(|| role.target.clone().into());
+        match (role.role.as_str(), output, dir) {
+            ("output", Some(o), _) => o.to_path_buf(),
+            (_, _, Some(d)) => d.join(name),
+            _ => beside.join(name),
+        }
+    };
+    let targets: Vec<PathBuf> =
+        first.parts.iter().filter(|r| r.role != super::settle::KEYS).map(target_of).collect();
+    check_targets(&list, &targets, &mut problems);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
     let mut pending = Vec::new();
     let mut bytes = 0u64;
     let mut buf = vec![0u8; 4 << 20];
@@ -340,16 +387,7 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
         if role.role == super::settle::KEYS {
             continue;
         }
-        let beside = list[0].0.parent().map(Path::to_path_buf).unwrap_or_default();
-        let name = Path::new(&role.target)
-            .file_name()
-            .map(PathBuf::from)
-            .unwrap_or_else(|| role.target.clone().into());
-        let target = match (role.role.as_str(), output, dir) {
-            ("output", Some(o), _) => o.to_path_buf(),
-            (_, _, Some(d)) => d.join(name),
-            _ => beside.join(name),
-        };
+        let target = target_of(role);
         let mut temp_name = std::ffi::OsString::from(".");
         temp_name.push(target.file_name().unwrap_or_default());
         temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));

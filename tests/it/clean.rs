@@ -515,3 +515,17 @@ fn add_tags_takes_the_tag_name_as_help_shows_it() {
         assert!(!text.contains("WhiteElo"), "{name}: {text}");
     }
 }
+
+#[test]
+fn two_outputs_on_one_file_are_refused_before_any_work() {
+    let dir = temp_dir("clean-twice");
+    let input = fixture("pgn/bad_games.pgn");
+    for (flag, spelling) in [("--rejects", "out.pgn"), ("--report", "./out.pgn")] {
+        let out = dir.join("out.pgn");
+        let o = run(&["clean", "-q", path(&input), "-o", path(&out), flag, path(&dir.join(spelling))]);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {}", stderr(&o));
+        assert!(stderr(&o).contains("named as two outputs of one run"), "{}", stderr(&o));
+        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "{flag}: nothing written");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
