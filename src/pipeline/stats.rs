@@ -84,9 +84,9 @@ impl Stats {
         }
     }
 
-    /// Games without errors.
+    /// Games read, replayed and without errors: a game the filters left out was not checked.
     pub fn valid_games(&self) -> u64 {
-        self.games - self.games_with_errors
+        self.games.saturating_sub(self.games_with_errors + self.get(Counter::Filtered))
     }
 }
 
@@ -110,6 +110,8 @@ mod tests {
         a.merge(&b);
         assert_eq!(a.games, 5);
         assert_eq!(a.valid_games(), 4);
+        a.add(Counter::Filtered, 3);
+        assert_eq!(a.valid_games(), 1, "filtered games are neither valid nor with errors");
         assert_eq!(
             a.by_kind,
             vec![

@@ -91,6 +91,11 @@ fn every_problem_is_located_and_the_run_goes_on() {
     assert!(strict.contains("\"0-0\" written for O-O"), "{strict}");
     // The game after the unterminated comment is read.
     assert!(err.contains("11 games"), "{err}");
+    // Games the filters leave out were not checked: neither valid nor with errors.
+    let (code, _, err) = check(&["--where", "White = Alpha", path.to_str().expect("utf-8")]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("11 games, 1 valid, 0 with errors"), "{err}");
+    assert!(err.contains("10 filtered"), "{err}");
 }
 
 #[test]
