@@ -14,6 +14,9 @@ use pgnkit::select::{EcoRanges, Ending, Selection};
 
 use pgnkit::exit::Code;
 
+/// The most worker threads or engines a run takes: beyond, starting them alone takes seconds.
+pub const MAX_THREADS: i64 = 1024;
+
 /// The head of every job's arguments: the inputs and how to read them, the output, and how the
 /// run shows itself.
 #[derive(clap::Args, Debug)]
@@ -28,9 +31,9 @@ pub struct HeadArgs {
     /// Read regular files instead of memory-mapping them.
     #[arg(long)]
     pub no_mmap: bool,
-    /// Worker threads (default: all cores).
-    #[arg(short = 'j', long, value_name = "N")]
-    pub threads: Option<usize>,
+    /// Worker threads, at most 1024 (default, or 0: all cores).
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=MAX_THREADS))]
+    pub threads: Option<u16>,
     /// No progress bar and no summary (errors and diagnostics are still written).
     #[arg(short, long)]
     pub quiet: bool,
@@ -46,7 +49,7 @@ impl HeadArgs {
     pub fn run_options(&self) -> RunOptions {
         let defaults = RunOptions::default();
         RunOptions {
-            threads: self.threads.filter(|&n| n > 0).unwrap_or(defaults.threads),
+            threads: self.threads.filter(|&n| n > 0).map_or(defaults.threads, usize::from),
             chunk_size: self.chunk_kib.map_or(defaults.chunk_size, |k| k.max(1) << 10),
             no_mmap: self.no_mmap,
         }

@@ -39,3 +39,19 @@ fn help_ends_with_the_library_table() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).trim_end().ends_with(&Code::help()), "{}", stdout(&o));
 }
+
+#[test]
+fn limits_that_would_never_end_and_thread_counts_past_the_cap_are_usage_errors() {
+    // Stockfish reads `go depth 0` and `go nodes 0` as no limit: a search that never returns.
+    for args in [
+        &["annotate", "--depth", "0", "x.pgn"][..],
+        &["annotate", "--nodes", "0", "x.pgn"],
+        &["annotate", "--movetime", "0", "x.pgn"],
+        &["annotate", "--engines", "1025", "x.pgn"],
+        &["check", "-j", "1025", "x.pgn"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("is not in"), "{args:?}");
+    }
+}

@@ -97,9 +97,10 @@ pub struct Args {
     /// A UCI option, NAME=VALUE (repeatable); one the engine does not list is a warning.
     #[arg(long, value_name = "NAME=VALUE")]
     engine_option: Vec<String>,
-    /// Engines run at once, one per worker thread (default: the number of cores; -j too).
-    #[arg(long, value_name = "N")]
-    engines: Option<usize>,
+    /// Engines run at once, one per worker thread, at most 1024 (default, or 0: the number of
+    /// cores; -j too).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=crate::cli::args::MAX_THREADS))]
+    engines: Option<u16>,
     /// Hash table size in MB of each engine.
     #[arg(long, value_name = "MB")]
     hash: Option<u32>,
@@ -108,14 +109,14 @@ pub struct Args {
     #[arg(long)]
     keep_hash: bool,
     /// Nodes per position (the default, 100000, when no limit is given). Reproducible.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     /// Depth in plies per position. Reproducible.
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
     /// Milliseconds per position. NOT reproducible: results vary from run to run and with
     /// --engines, and are not cached.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
     /// What is written.
     #[arg(long, value_enum, default_value = "pgn")]
@@ -223,8 +224,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         line_width: 80,
         epd_columns: args.parquet.epd_columns,
     };
-    let engines =
-        args.engines.or(args.head.threads).filter(|&n| n > 0).unwrap_or_else(pgnkit::pipeline::cores);
+    let engines = args
+        .engines
+        .or(args.head.threads)
+        .filter(|&n| n > 0)
+        .map_or_else(pgnkit::pipeline::cores, usize::from);
     let job = Annotate::new(opts);
     let format = job.options().format;
     // An EPD input's records are lines: its shares end at line starts.
