@@ -116,9 +116,13 @@ impl InputError {
     /// `compression`: a corrupt compressed stream (exit 65; a wrong checksum, a truncated
     /// frame) or an I/O error (exit 74).
     pub fn reading(path: &Path, compression: Compression, source: io::Error) -> InputError {
+        // flate2 reports a bad checksum, header or deflate block as InvalidInput.
         let decoder = matches!(
             source.kind(),
-            io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof | io::ErrorKind::Other
+            io::ErrorKind::InvalidData
+                | io::ErrorKind::InvalidInput
+                | io::ErrorKind::UnexpectedEof
+                | io::ErrorKind::Other
         );
         if compression != Compression::None && decoder {
             InputError::Corrupt { path: path.to_owned(), compression, source }
@@ -546,6 +550,25 @@ mod tests {
         std::fs::write(&p, &data[..data.len() - 5]).unwrap();
         let e = Input::open(&p, InputOptions::default()).unwrap().read_all().unwrap_err();
         assert_eq!(e.exit_code(), Code::DataErr, "{e:?}");
+
+        // gzip with flipped bytes (a checksum or deflate error) or garbage after its member.
+        let gz = |text: &[u8]| {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            std::io::Write::write_all(&mut e, text).unwrap();
+            e.finish().unwrap()
+        };
+        let mut flipped = gz(&PGN.repeat(1000));
+        let mid = flipped.len() / 2;
+        flipped[mid..mid + 2].iter_mut().for_each(|b| *b ^= 0x5a);
+        let mut trailing = gz(PGN);
+        trailing.extend_from_slice(b"trailing text");
+        for (name, data) in [("bad.gz", flipped), ("trail.gz", trailing)] {
+            let p = dir.join(name);
+            std::fs::write(&p, &data).unwrap();
+            let e = Input::open(&p, InputOptions::default()).unwrap().read_all().unwrap_err();
+            assert!(matches!(e, InputError::Corrupt { compression: Compression::Gzip, .. }), "{name}: {e:?}");
+            assert_eq!(e.exit_code(), Code::DataErr);
+        }
 
         // A directory is an input that cannot be read as a file, like a missing one: 66 (74 is
         // an I/O error such as a failing disk).
