@@ -162,6 +162,21 @@ impl std::fmt::Debug for Output {
     }
 }
 
+/// Whether stdin is redirected from the regular file at `path` (`pgnkit check - -o f < f`).
+#[cfg(unix)]
+fn stdin_is(path: &Path) -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let Ok(out) = std::fs::metadata(path) else { return false };
+    let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else { return false };
+    File::from(fd).metadata().is_ok_and(|m| m.is_file() && m.dev() == out.dev() && m.ino() == out.ino())
+}
+
+#[cfg(not(unix))]
+fn stdin_is(_: &Path) -> bool {
+    false
+}
+
 /// The canonical form of a path that may not exist yet (its directory must).
 pub(crate) fn canonical(path: &Path) -> Option<PathBuf> {
     if let Ok(p) = path.canonicalize() {
@@ -202,11 +217,13 @@ impl Output {
         }
         let out = canonical(path);
         if let Some(out) = &out {
-            let clash = opts
-                .inputs
-                .iter()
-                .filter(|i| i.as_path() != Path::new("-"))
-                .any(|i| i.canonicalize().is_ok_and(|i| i == *out));
+            let clash = opts.inputs.iter().any(|i| {
+                if i.as_path() == Path::new("-") {
+                    stdin_is(path)
+                } else {
+                    i.canonicalize().is_ok_and(|i| i == *out)
+                }
+            });
             if clash {
                 return Err(OutputError::WouldOverwriteInput { path: path.to_owned() });
             }

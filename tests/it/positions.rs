@@ -176,6 +176,14 @@ fn refuses_to_overwrite_an_input() {
     assert_eq!(o.status.code(), Some(73), "{}", stderr(&o));
     assert!(stderr(&o).contains("refusing to overwrite"), "{}", stderr(&o));
     assert_eq!(std::fs::read(&input).expect("read"), before);
+    // Nor the file stdin is redirected from.
+    let o = crate::util::pgnkit()
+        .args(["positions", "-q", "-", "-o", path(&input)])
+        .stdin(std::fs::File::open(&input).expect("open"))
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(73), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&input).expect("read"), before);
     let _ = std::fs::remove_dir_all(dir);
 }
 
