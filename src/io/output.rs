@@ -65,6 +65,16 @@ pub enum OutputError {
 }
 
 impl OutputError {
+    /// A failed write to `path` that is not an [`Output`]'s own (a table writer's): a broken
+    /// pipe on stdout is [`OutputError::BrokenPipe`], as [`Output::error`] says.
+    pub fn writing(path: &Path, source: io::Error) -> OutputError {
+        if source.kind() == io::ErrorKind::BrokenPipe && path == Path::new("-") {
+            OutputError::BrokenPipe
+        } else {
+            OutputError::Write { path: path.to_owned(), source }
+        }
+    }
+
     /// Its exit code: 0 broken pipe (a quiet success), 73 cannot create, 74 I/O.
     pub fn exit_code(&self) -> Code {
         match self {

@@ -1,7 +1,7 @@
 //! `pgnkit positions`: formats, the python-chess oracle, `-o` (zstd, never over an input),
 //! `| head`, exit codes, and identical output at any thread count and chunk size.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::process::Stdio;
 
 use crate::util::{fixture, pgnkit, run, shared_data, stderr, stdout, temp_dir};
@@ -193,6 +193,9 @@ fn closed_stdout_is_a_quiet_success() {
     let big = dir.join("big.pgn");
     let one = std::fs::read(fixture("pgn/twic1599_10k.pgn")).expect("read");
     std::fs::write(&big, one.repeat(30)).expect("write"); // ~1.3 MB of FEN, far past a pipe buffer
+    // Two row groups of Parquet: the second is written after the reader has gone.
+    let bigger = dir.join("bigger.pgn");
+    std::fs::write(&bigger, one.repeat(300)).expect("write");
     for threads in ["1", "2"] {
         let mut child = pgnkit()
             .args(["positions", "-j", threads, path(&big)])
@@ -208,6 +211,20 @@ fn closed_stdout_is_a_quiet_success() {
         drop(reader);
         let o = child.wait_with_output().expect("wait");
         assert_eq!(o.status.code(), Some(0), "-j {threads}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("error"), "{}", stderr(&o));
+        // A Parquet table to stdout, read up to its first bytes.
+        let mut child = pgnkit()
+            .args(["positions", "-q", "--format", "parquet", "-j", threads, path(&bigger), "-o", "-"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let mut magic = [0u8; 4];
+        child.stdout.take().expect("stdout").read_exact(&mut magic).expect("magic");
+        assert_eq!(&magic, b"PAR1");
+        let o = child.wait_with_output().expect("wait");
+        assert_eq!(o.status.code(), Some(0), "parquet -j {threads}: {}", stderr(&o));
         assert!(!stderr(&o).contains("error"), "{}", stderr(&o));
     }
     let _ = std::fs::remove_dir_all(dir);

@@ -52,7 +52,7 @@ impl<W: Write> AnnotateWriter<W> {
             Format::Parquet => {
                 let path = out.path().to_path_buf();
                 let table = TableWriter::new(out, &super::table::schema(epd_columns))
-                    .map_err(|source| OutputError::Write { path, source })?;
+                    .map_err(|source| OutputError::writing(&path, source))?;
                 Dest::Table(table)
             }
             _ => Dest::Text(out),
@@ -81,7 +81,7 @@ impl<W: Write> AnnotateWriter<W> {
             Dest::Text(out) => out,
             Dest::Table(table) => {
                 let path = table.output().path().to_path_buf();
-                table.finish().map_err(|source| OutputError::Write { path, source })?.finish()?;
+                table.finish().map_err(|source| OutputError::writing(&path, source))?.finish()?;
                 return Ok(());
             }
         };

@@ -299,7 +299,7 @@ impl<W: Write> Writer<W> {
             Format::Parquet => {
                 let path = out.path().to_path_buf();
                 let table = TableWriter::new(out, &job.schema)
-                    .map_err(|source| crate::io::OutputError::Write { path, source })?;
+                    .map_err(|source| crate::io::OutputError::writing(&path, source))?;
                 Target::Table(table)
             }
             _ => Target::Text(out),
@@ -321,7 +321,7 @@ impl<W: Write> Writer<W> {
             Target::Table(t) => {
                 let path = t.output().path().to_path_buf();
                 let t =
-                    t.threads(threads).map_err(|source| crate::io::OutputError::Write { path, source })?;
+                    t.threads(threads).map_err(|source| crate::io::OutputError::writing(&path, source))?;
                 Target::Table(t)
             }
             text => text,
@@ -347,7 +347,7 @@ impl<W: Write> Writer<W> {
                 Target::Text(out) => out,
                 Target::Table(t) => {
                     let path = t.output().path().to_path_buf();
-                    t.finish().map_err(|source| crate::io::OutputError::Write { path, source })?
+                    t.finish().map_err(|source| crate::io::OutputError::writing(&path, source))?
                 }
             };
             out.finish()?;
