@@ -263,6 +263,17 @@ mod tests {
         assert!(lines.last().expect("bestmove").starts_with("bestmove "));
         let lines = run("position fen k7/8/8/8/8/8/r7/1r4K1 w - - 0 1\ngo depth 3\nquit\n");
         assert_eq!(lines.last().map(String::as_str), Some("bestmove (none)"));
+        // The score is said first, as python-chess's `analyse` reads it: mated, and stalemate.
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 0 ") && l.contains(" score mate 0 ")),
+            "{lines:?}"
+        );
+        let lines = run("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 3\nquit\n");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 0 ") && l.contains(" score cp 0 ")),
+            "{lines:?}"
+        );
+        assert_eq!(lines.last().map(String::as_str), Some("bestmove (none)"));
         let lines = run(
             "setoption name UCI_Variant value crazyhouse\nposition startpos moves e2e4 d7d5 e4d5 d8d5\ngo nodes 2000\n",
         );

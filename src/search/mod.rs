@@ -163,6 +163,18 @@ impl Searcher {
         let root_moves = pos.legal_moves();
         if root_moves.is_empty() {
             let score = if pos.is_check() { Score::Mate(0) } else { Score::Cp(0) };
+            // Said as an iteration too (as Stockfish does): clients read the score from `info`.
+            let time = start.elapsed();
+            on_info(&Info {
+                depth: 0,
+                seldepth: 0,
+                score,
+                nodes: 0,
+                nps: 0,
+                time,
+                hashfull: 0,
+                pv: Vec::new(),
+            });
             return Analysis {
                 score,
                 depth: 0,
