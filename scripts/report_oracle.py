@@ -9,7 +9,8 @@ evaluations by lichess's rules (winning chances `2 / (1 + exp(-0.00368208 * cp))
 0.3/0.2/0.1 a blunder/mistake/inaccuracy; the mate rules; the first move against +15 cp). A
 move's centipawn loss is the mover's drop with both evaluations capped at +-1000 (mates as the
 cap, a mated position has none). A side's accuracy is lichess's (win% sequence from +15 cp,
-volatility-weighted mean and harmonic mean of the moves' accuracies). Phases are lichess's
+volatility-weighted mean and harmonic mean of the moves' accuracies) over the moves with a loss,
+a missing evaluation's win% the one before it in the volatility windows. Phases are lichess's
 division (majors and minors, back-rank sparseness, mixedness). Openings are named by
 `eco_oracle.py`'s classification; a family is the name up to its colon.
 
@@ -136,17 +137,22 @@ def pstdev(xs):
 
 
 def accuracy(evals, white_first):
-    wins = [win_percent(capped(INITIAL))]
-    wins += [win_percent(c) for c in (capped(e) for e in evals) if c is not None]
-    if len(wins) < 2:
-        return None
+    # Across a gap a move counts only between two evaluations (as for the losses), and a missing
+    # evaluation's win percentage is the one before it in the windows.
+    known = [capped(INITIAL)] + [capped(e) for e in evals]
+    wins, last = [], None
+    for c in known:
+        last = win_percent(c) if c is not None else last
+        wins.append(last)
     moves = len(wins) - 1
-    window = min(max(2, min(8, moves // 10)), len(wins))
+    window = min(max(2, min(8, sum(c is not None for c in known[1:]) // 10)), len(wins))
     firsts = [wins[:window]] * max(0, window - 2)
     slides = [wins[i:i + window] for i in range(len(wins) - window + 1)]
     weights = [max(0.5, min(12.0, pstdev(w))) for w in firsts + slides]
     sides = {True: [], False: []}
     for i in range(moves):
+        if known[i] is None or known[i + 1] is None:
+            continue
         white = white_first if i % 2 == 0 else not white_first
         b, a = (wins[i], wins[i + 1]) if white else (wins[i + 1], wins[i])
         sides[white].append((move_accuracy(b, a), weights[i]))

@@ -24,7 +24,10 @@ mod tests;
 
 /// The evaluation before a game's first move when nothing says otherwise: +15 centipawns for
 /// White, whichever side moves first (lila's `Cp.initial`).
-pub const INITIAL_EVAL: Score = Score::Cp(15);
+pub const INITIAL_EVAL: Score = Score::Cp(INITIAL_CP);
+
+/// [`INITIAL_EVAL`] in centipawns, under the cap.
+const INITIAL_CP: i32 = 15;
 
 /// The logistic slope of [`wc`] per centipawn (lila pull request 11148).
 const WC_SLOPE: f64 = 0.00368208;
@@ -400,10 +403,23 @@ pub fn move_accuracy(before: f64, after: f64) -> f64 {
 /// it rounded to an integer): the mean of a volatility-weighted mean and the harmonic mean of the
 /// side's [`move_accuracy`] figures. The win percentages ([`win_percent`], mates as +-1000 cp) run
 /// from [`INITIAL_EVAL`] through every evaluation; a move's weight is the standard deviation of
-/// the win percentages in a window of `clamp(moves / 10, 2, 8)` of them ending at the move (the
-/// first windows are the first one repeated), clamped to [0.5, 12]. Arguments as for [`acpl`];
-/// moves without an evaluation are left out of the sequence and the sides still alternate over
-/// what remains, as lila does. `None` unless both sides have a move (lila shows both or none).
+/// the win percentages in a window of `clamp(evaluations / 10, 2, 8)` of them ending at the move
+/// (the first windows are the first one repeated), clamped to [0.5, 12]. Arguments as for
+/// [`acpl`]. A move counts for its mover only with an evaluation before and after it, the moves
+/// [`acpl`] counts; a missing evaluation stands in the windows as the one before it, so every
+/// weight stays the move's own (lila closes the gaps up, which after an odd one credits each move
+/// to the other side). `None` unless both sides have a move (lila shows both or none).
+///
+/// ```
+/// use pgnkit::analysis::Score;
+/// use pgnkit::analysis::judge::accuracy;
+/// use pgnkit::Color;
+/// // 2. Nf3 without an evaluation; 3. Bc4 drops from +0.20 to -5.00: White's blunder.
+/// let cp = |cp| Some(Score::Cp(cp));
+/// let evals = [cp(20), cp(20), None, cp(20), cp(-500), cp(-500)];
+/// let a = accuracy(&evals, Color::White).unwrap();
+/// assert!(a.white < 30.0 && a.black == 100.0);
+/// ```
 pub fn accuracy(evals: &[Option<Score>], first_mover: Color) -> Option<ByColor<f64>> {
     accuracy_in(evals, first_mover, &mut AccuracyBuffers::default())
 }
@@ -423,27 +439,67 @@ pub fn accuracy_in(
     buffers: &mut AccuracyBuffers,
 ) -> Option<ByColor<f64>> {
     let AccuracyBuffers { wins, deviations } = buffers;
-    let cps = evals.iter().filter_map(|e| e.and_then(capped_cp));
     wins.clear();
     wins.reserve(evals.len() + 1);
     // The table taken once: read through `win_percent`, each move tested the lazy table's state.
     let table: &WinPercents = &WIN_PERCENTS;
-    wins.extend(capped_cp(INITIAL_EVAL).map(|cp| win_percent_in(table, cp)));
-    for cp in cps {
-        wins.push(win_percent_in(table, cp));
+    // Across a gap a move counts only between two evaluations; a missing one's win% carries on.
+    let mut last = win_percent_in(table, INITIAL_CP);
+    wins.push(last);
+    // The evaluations, and the index of the last position with one: no move after it counts.
+    let (mut known, mut last_known) = (0, 0);
+    for e in evals {
+        if let Some(cp) = e.and_then(capped_cp) {
+            last = win_percent_in(table, cp);
+            known += 1;
+            last_known = wins.len();
+        }
+        wins.push(last);
     }
-    let moves = wins.len() - 1;
-    let window = (moves / 10).clamp(2, 8).min(wins.len());
+    let wins = &wins[..=last_known];
+    let window = (known / 10).clamp(2, 8).min(wins.len());
     deviations.clear();
     window_deviations(wins, window, deviations);
     let weight = |d: f64| d.clamp(0.5, 12.0);
     // The first window's weight, repeated.
     let first = weight(deviations[0]);
-    let mut weights =
+    let weights =
         std::iter::repeat_n(first, window.saturating_sub(2)).chain(deviations.iter().map(|&d| weight(d)));
-    // The sides' sums (moves, accuracy times weight, weights, inverse accuracies), each added in
-    // move order: the first mover's moves are the even ones. Two independent sums instead of one
-    // indexed by the side measured a third of accuracy's time in the dependency through it.
+    let white_first = first_mover.is_white();
+    // Without a gap every move counts: the usual game's loop tests nothing per move.
+    let sums = if known == last_known {
+        side_sums(wins, weights, white_first, |_| true)
+    } else {
+        let evaluated = |i: usize| evals[i].and_then(capped_cp).is_some();
+        side_sums(wins, weights, white_first, |i| (i == 0 || evaluated(i - 1)) && evaluated(i))
+    };
+    let by_side = |side: Color| sums[usize::from(side != first_mover)];
+    let (white, black) = (by_side(Color::White), by_side(Color::Black));
+    if white.0 == 0 || black.0 == 0 {
+        return None;
+    }
+    Some(ByColor::new_with(|side| {
+        let (moves, weighted, weights, inverses) = by_side(side);
+        ((weighted / weights) + (moves as f64 / inverses)) / 2.0
+    }))
+}
+
+/// A side's sums for [`accuracy`]: its moves, accuracy times weight, weights and inverse
+/// accuracies.
+type SideSums = (usize, f64, f64, f64);
+
+/// The sums of the first mover's moves (the even ones) and of the other side's over the moves
+/// between `wins` (White's win percentages) with their `weights`, of the moves `counts` keeps
+/// (by index).
+#[inline(always)]
+fn side_sums(
+    wins: &[f64],
+    mut weights: impl Iterator<Item = f64>,
+    white_first: bool,
+    counts: impl Fn(usize) -> bool,
+) -> [SideSums; 2] {
+    // Each side's sums added in move order. Two independent sums instead of one indexed by the
+    // side measured a third of accuracy's time in the dependency through it.
     let mut sums = [(0usize, -0.0f64, -0.0f64, -0.0f64); 2];
     let mut add = |k: usize, white: bool, pair: &[f64], weight: f64| {
         // White's win percentages; Black's loss is their rise, taken as lila does.
@@ -455,22 +511,17 @@ pub fn accuracy_in(
         s.2 += weight;
         s.3 += 1.0 / a.max(1.0);
     };
-    let white_first = first_mover.is_white();
-    let mut pairs = wins.windows(2);
-    while let (Some(p), Some(w)) = (pairs.next(), weights.next()) {
-        add(0, white_first, p, w);
-        let (Some(p), Some(w)) = (pairs.next(), weights.next()) else { break };
-        add(1, !white_first, p, w);
+    let mut pairs = wins.windows(2).enumerate();
+    while let (Some((i, p)), Some(w)) = (pairs.next(), weights.next()) {
+        if counts(i) {
+            add(0, white_first, p, w);
+        }
+        let (Some((i, p)), Some(w)) = (pairs.next(), weights.next()) else { break };
+        if counts(i) {
+            add(1, !white_first, p, w);
+        }
     }
-    let by_side = |side: Color| sums[usize::from(side != first_mover)];
-    let (white, black) = (by_side(Color::White), by_side(Color::Black));
-    if white.0 == 0 || black.0 == 0 {
-        return None;
-    }
-    Some(ByColor::new_with(|side| {
-        let (moves, weighted, weights, inverses) = by_side(side);
-        ((weighted / weights) + (moves as f64 / inverses)) / 2.0
-    }))
+    sums
 }
 
 /// The [`standard_deviation`] of each window of `window` of `xs` (`xs.windows(window)`), in

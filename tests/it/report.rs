@@ -162,6 +162,28 @@ fn report_figures_equal_the_oracle_on_a_collection_annotated_with_stockfish() {
 }
 
 #[test]
+fn report_figures_equal_the_oracle_on_games_with_missing_evaluations() {
+    if python_chess_missing() {
+        return;
+    }
+    // Evaluations missing in the middle, first and last, unreadable; a game Black starts; two
+    // lichess games with evaluations taken out, long enough for windows of 5 and 8 positions.
+    let file = fixture("pgn/report/eval_gaps.pgn");
+    let v = assert_same_figures(&[path(&file)], &["--min-games", "1"]);
+    // Each gap game's blunder is its mover's: "Gap White" as White 3. Bc4 (the game's accuracy
+    // 36.2) and 100; "Gap Black" as Black 100 and 3... Nf6 (30.4).
+    let player = |name: &str| {
+        let players = v["players"].as_array().expect("players");
+        players.iter().find(|p| p["name"] == name).unwrap_or_else(|| panic!("{name}")).clone()
+    };
+    let accuracy = |p: &Value, side: &str| p[side]["accuracy"].as_f64().expect("accuracy");
+    let (white, black) = (player("Gap White"), player("Gap Black"));
+    assert_eq!((accuracy(&white, "white").round(), accuracy(&black, "black").round()), (68.0, 65.0));
+    assert_eq!(white["white"]["blunders"], 1);
+    assert_eq!(black["black"]["blunders"], 1);
+}
+
+#[test]
 fn games_without_evaluations_count_alike_from_pgn_and_from_records() {
     // `annotate --from-evals` of games mostly without evaluations, one ending in mate: its
     // records carry the mated position's `#0`, its PGN nothing; neither is an evaluation.

@@ -352,6 +352,127 @@ fn accuracy_matches_lila_unit_tests() {
     assert!(close(b, 100.0, 1.0) && close(w, 10.0, 5.0), "{w:?} {b:?}");
 }
 
+/// A side's accuracy from its counted moves' (accuracy, weight): the mean of the weighted mean and
+/// the harmonic mean.
+fn side_accuracy(moves: &[(f64, f64)]) -> f64 {
+    let weighted = moves.iter().map(|(a, w)| a * w).sum::<f64>() / moves.iter().map(|(_, w)| w).sum::<f64>();
+    let harmonic = moves.len() as f64 / moves.iter().map(|(a, _)| 1.0 / a.max(1.0)).sum::<f64>();
+    (weighted + harmonic) / 2.0
+}
+
+#[test]
+fn a_blunder_after_a_missing_evaluation_counts_against_its_mover() {
+    // 1. e4 e5 2. Nf3 (no evaluation) Nc6 3. Bc4 (+0.20 -> -5.00) and six moves at -5.00. 2. Nf3
+    // and 2... Nc6 count for nobody; 9 evaluations make windows of 2 positions, whose weight is
+    // half their difference clamped to [0.5, 12]: 19 points for 3. Bc4, 12.
+    let mut evals = vec![Some(cp(20)), Some(cp(20)), None, Some(cp(20))];
+    evals.extend([Some(cp(-500)); 6]);
+    let a = accuracy(&evals, W).expect("both sides have moves");
+    let blunder = move_accuracy(win_percent(20), win_percent(-500));
+    // White: 1. e4, 3. Bc4, 4. d3, 5. O-O; Black loses nothing.
+    let white = side_accuracy(&[(100.0, 0.5), (blunder, 12.0), (100.0, 0.5), (100.0, 0.5)]);
+    assert!((a.white - white).abs() < 1e-9, "{} {white}", a.white);
+    assert_eq!((a.white.round(), a.black), (36.0, 100.0));
+    // With 2. Nf3's evaluation it counts too, one more perfect move; the blunder weighs the same.
+    let mut full = evals.clone();
+    full[2] = Some(cp(20));
+    let f = accuracy(&full, W).expect("both sides have moves");
+    let white = side_accuracy(&[(100.0, 0.5), (100.0, 0.5), (blunder, 12.0), (100.0, 0.5), (100.0, 0.5)]);
+    assert!((f.white - white).abs() < 1e-9 && f.white > a.white, "{} {white}", f.white);
+    assert_eq!((f.white.round(), f.black), (40.0, 100.0));
+
+    // Black first, White's 1. move without an evaluation, then Black's blunder (-0.20 -> +6.00).
+    let mut evals = vec![Some(cp(-20)), None, Some(cp(-20)), Some(cp(-20)), Some(cp(600))];
+    evals.extend([Some(cp(600)); 3]);
+    let a = accuracy(&evals, B).expect("both sides have moves");
+    // Black's loss is White's rise; Black: 1... (+0.15 -> -0.20, 1.6 points), 3..., 4...;
+    // White: 2., 3., 4.
+    let blunder = move_accuracy(win_percent(600), win_percent(-20));
+    let first = (win_percent(15) - win_percent(-20)) / 2.0;
+    assert!((1.5..1.7).contains(&first), "{first}");
+    let black = side_accuracy(&[(100.0, first), (blunder, 12.0), (100.0, 0.5)]);
+    assert!((a.black - black).abs() < 1e-9, "{} {black}", a.black);
+    assert!(a.black < 40.0 && a.white == 100.0, "{a:?}");
+}
+
+/// The accuracy rule written plainly, one list at a time: White's win percentage of every
+/// position, a missing one the one before it; a move's weight from the window of positions ending
+/// at it; a move counted for its mover when both its positions have an evaluation.
+fn plain_accuracy(evals: &[Option<Score>], first: Color) -> Option<(f64, f64)> {
+    let known: Vec<Option<f64>> = std::iter::once(capped_cp(INITIAL_EVAL))
+        .chain(evals.iter().map(|e| e.and_then(capped_cp)))
+        .map(|c| c.map(win_percent))
+        .collect();
+    let wins: Vec<f64> = known
+        .iter()
+        .scan(0.0, |last, k| {
+            *last = k.unwrap_or(*last);
+            Some(*last)
+        })
+        .collect();
+    let window = (known[1..].iter().flatten().count() / 10).clamp(2, 8).min(wins.len());
+    let weight = |i: usize| {
+        let end = (i + 2).max(window);
+        standard_deviation(&wins[end - window..end]).clamp(0.5, 12.0)
+    };
+    let mut sides = [Vec::new(), Vec::new()];
+    for i in 0..evals.len() {
+        if let (Some(before), Some(after)) = (known[i], known[i + 1]) {
+            let white = (i % 2 == 0) == first.is_white();
+            let a = if white { move_accuracy(before, after) } else { move_accuracy(after, before) };
+            sides[usize::from(!white)].push((a, weight(i)));
+        }
+    }
+    let [white, black] = sides;
+    (!white.is_empty() && !black.is_empty()).then(|| (side_accuracy(&white), side_accuracy(&black)))
+}
+
+#[test]
+fn accuracy_with_missing_evaluations_follows_the_rule_written_plainly() {
+    // Random walks of centipawns (a fixed linear congruential sequence) with mates, missing
+    // evaluations and a mated final position, of lengths up to 120 plies (windows up to 8).
+    let mut state = 2_024u64;
+    let mut next = |n: u64| {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % n
+    };
+    let mut buffers = AccuracyBuffers::default();
+    let (mut gapped, mut some) = (0, 0);
+    for game in 0..3_000 {
+        let len = next(121) as usize;
+        let gaps = [0, 2, 8, 30][game % 4];
+        let mut walk = 15;
+        let mut evals: Vec<Option<Score>> = (0..len)
+            .map(|_| {
+                walk += next(301) as i32 - 150;
+                match next(100) {
+                    r if r < gaps => None,
+                    r if r < gaps + 2 => Some(mate(next(5) as i32 + 1)),
+                    r if r < gaps + 4 => Some(mate(-(next(5) as i32) - 1)),
+                    _ => Some(cp(walk)),
+                }
+            })
+            .collect();
+        if len > 0 && next(8) == 0 {
+            evals[len - 1] = Some(mate(0));
+        }
+        let first = if next(4) == 0 { B } else { W };
+        let ours = accuracy_in(&evals, first, &mut buffers);
+        let plain = plain_accuracy(&evals, first);
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        match (ours, plain) {
+            (Some(o), Some((w, b))) => assert!(close(o.white, w) && close(o.black, b), "{evals:?} {first:?}"),
+            (o, p) => assert!(o.is_none() && p.is_none(), "{evals:?} {first:?}: {o:?} {p:?}"),
+        }
+        // Accuracy has the moves ACPL has: a figure for both sides or for none.
+        let acpl = acpl(&evals, first);
+        assert_eq!(ours.is_some(), acpl.white.is_some() && acpl.black.is_some(), "{evals:?} {first:?}");
+        gapped += usize::from(evals.iter().any(|e| e.is_none()));
+        some += usize::from(ours.is_some());
+    }
+    assert!(gapped > 1_000 && some > 2_000, "{gapped} {some}");
+}
+
 #[test]
 fn move_accuracy_and_win_percent_follow_lila() {
     assert_eq!(win_percent(0), 50.0);

@@ -126,7 +126,8 @@ pub struct Args {
     /// Which moves get the engine's line as a variation.
     #[arg(long, value_enum, default_value = "mistakes")]
     variations: VariationsArg,
-    /// Add WhiteACPL, BlackACPL, WhiteAccuracy and BlackAccuracy tags (lichess's formulas).
+    /// Add WhiteACPL, BlackACPL, WhiteAccuracy and BlackAccuracy tags (lichess's formulas; both
+    /// count a move only with an evaluation before and after it).
     #[arg(long)]
     add_tags: bool,
     /// No engine: judge the games' own [%eval]s and write the judgements.

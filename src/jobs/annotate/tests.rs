@@ -115,6 +115,25 @@ fn from_evals_judges_the_games_own_evaluations() {
 }
 
 #[test]
+fn from_evals_tags_count_a_blunder_after_a_missing_evaluation_against_its_mover() {
+    // 2. Nf3 has no evaluation; 3. Bc4 (+0.20 -> -5.00) is White's blunder in the ACPL and the
+    // accuracy alike (with the gap closed up, it was Black's move and both sides had 100).
+    let pgn =
+        b"[Event \"gap\"]\n\n1. e4 { [%eval 0.2] } 1... e5 { [%eval 0.2] } 2. Nf3 2... Nc6 { [%eval 0.2] } \
+        3. Bc4 { [%eval -5.0] } 3... Nf6 { [%eval -5.0] } 4. d3 { [%eval -5.0] } 4... Be7 { [%eval -5.0] } \
+        5. O-O { [%eval -5.0] } 5... O-O { [%eval -5.0] } *\n";
+    let opts = AnnotateOptions { from_evals: true, add_tags: true, ..AnnotateOptions::default() };
+    let (out, _) = annotate(opts, pgn, 1);
+    let out = flat(&out);
+    assert!(out.contains("3. Bc4 $4 { [%eval -5.0] } { Blunder. }"), "{out}");
+    for tag in
+        ["[WhiteACPL \"130\"]", "[BlackACPL \"0\"]", "[WhiteAccuracy \"36\"]", "[BlackAccuracy \"100\"]"]
+    {
+        assert!(out.contains(tag), "{tag}: {out}");
+    }
+}
+
+#[test]
 fn jsonl_has_a_record_per_position() {
     let opts = AnnotateOptions { format: Format::Jsonl, ..builtin(5_000) };
     let (out, _) = annotate(opts, BLUNDER, 1);
