@@ -75,7 +75,7 @@ impl Index {
         let mut targets: Vec<u64> = (1..=size / STEP).map(|k| k * STEP).collect();
         targets.push(u64::MAX);
         let mut scanned = 0;
-        let mut points = scan(input, &targets, Start::default(), Unit::Games, &mut scanned)?;
+        let mut points = scan(input, &targets, Start::default(), Unit::Games, false, &mut scanned)?;
         let end = points.pop().unwrap_or_default();
         points.dedup();
         points.retain(|p| p.offset < end.offset);

@@ -7,7 +7,8 @@
 //! at or after the first byte of the first data frame at or after it (the input's end when there
 //! is none), so the shard reads from that frame on; in any other compressed one (a single zstd
 //! frame, gzip) the first scan chunk (game-aligned, about [`SCAN_CHUNK`] decompressed bytes) read
-//! once the decoder has consumed that many compressed bytes. The parts of one input tile it:
+//! once the decoder has consumed that many compressed bytes, or, under [`MEASURED_BELOW`] on
+//! disk, the first game start at that fraction of its text. The parts of one input tile it:
 //! shard I's end is shard I+1's start, with the games and line breaks before it counted, so its
 //! records carry the numbers one run gives them. Finding a start reads the input before it (a
 //! skip at the reader's speed, decompressing a compressed input), or, with an
@@ -80,6 +81,21 @@ fn bounds(spec: Spec, total: u64, start: u64, size: u64) -> Option<(u64, Option<
     Some((lo.saturating_sub(start), (!last).then(|| hi - start)))
 }
 
+/// Compressed streams (a single zstd frame, gzip) smaller than this on disk are measured
+/// ([`text_size`]) before their shares are found: above it their text is at least a few hundred
+/// scan chunks, and decompressing it all again in every shard would cost more.
+pub const MEASURED_BELOW: u64 = 64 << 20;
+
+/// The decompressed size of `input`.
+fn text_size(input: Input) -> Result<u64, Error> {
+    let (path, compression) = (input.path.clone(), input.compression);
+    match input.source {
+        crate::io::Source::Mapped(map) => Ok(map.len() as u64),
+        crate::io::Source::Stream(mut r) => std::io::copy(&mut r, &mut std::io::sink())
+            .map_err(|e| Error::Input(InputError::reading(&path, compression, e))),
+    }
+}
+
 /// The plan of shard `spec` over `paths`, whose shares are runs of `unit`.
 pub fn plan(paths: &[PathBuf], spec: Spec, unit: Unit, no_mmap: bool) -> Result<Plan, Error> {
     let mut inputs = Vec::with_capacity(paths.len());
@@ -125,7 +141,22 @@ pub fn plan(paths: &[PathBuf], spec: Spec, unit: Unit, no_mmap: bool) -> Result<
             input.span = span;
             continue;
         }
-        let targets: Vec<u64> = [Some(lo), hi].into_iter().flatten().filter(|&t| t > 0).collect();
+        let mut targets: Vec<u64> = [Some(lo), hi].into_iter().flatten().filter(|&t| t > 0).collect();
+        // A small compressed stream is decompressed once for its text's size, and its shares
+        // are found at that fraction of its text: at the decoder's pace they would start only
+        // at a scan chunk's start, so its shards got nothing, and the last all its games.
+        let mut opened = Some(opened);
+        let by_text =
+            input.compression != Compression::None && input.size < MEASURED_BELOW && !targets.is_empty();
+        if by_text {
+            let text = text_size(opened.take().expect("opened"))?;
+            scanned += text;
+            for t in &mut targets {
+                *t = (u128::from(*t) * u128::from(text) / u128::from(input.size.max(1))) as u64;
+            }
+            opened = Some(Input::open(&input.path, InputOptions { no_mmap })?);
+        }
+        let opened = opened.expect("opened");
         // The index holds game starts: an EPD input is scanned from its start.
         let index = match (input.compression, unit) {
             (Compression::None, Unit::Games) => super::index::Index::beside(&input.path, &input.fingerprint)?,
@@ -133,12 +164,12 @@ pub fn plan(paths: &[PathBuf], spec: Spec, unit: Unit, no_mmap: bool) -> Result<
         };
         let points = match (&index, targets.is_empty()) {
             (_, true) => Vec::new(),
-            (None, false) => scan(opened, &targets, Start::default(), unit, &mut scanned)?,
+            (None, false) => scan(opened, &targets, Start::default(), unit, by_text, &mut scanned)?,
             (Some(index), false) => {
                 let mut points = Vec::new();
                 for &t in &targets {
                     let again = Input::open(&input.path, InputOptions { no_mmap })?;
-                    points.extend(scan(again, &[t], index.before(t), unit, &mut scanned)?);
+                    points.extend(scan(again, &[t], index.before(t), unit, false, &mut scanned)?);
                 }
                 points
             }

@@ -121,19 +121,21 @@ impl Scan {
     }
 }
 
-/// The exact starts of `unit` for `targets` (increasing; offsets of a plain input, compressed
-/// bytes consumed of a compressed one), in one sequential pass from `from` (a start of a mapped
-/// input whose numbers are known, else the start) that stops at the last of them. A target past
-/// the input's last record gives its end.
+/// The exact starts of `unit` for `targets` (increasing; offsets of a plain input, or with
+/// `by_text` of a compressed one's text, else compressed bytes consumed of a compressed one), in
+/// one sequential pass from `from` (a start of a mapped input whose numbers are known, else the
+/// start) that stops at the last of them. A target past the input's last record gives its end.
 pub(super) fn scan(
     input: Input,
     targets: &[u64],
     from: Start,
     unit: Unit,
+    by_text: bool,
     scanned: &mut u64,
 ) -> Result<Vec<Start>, Error> {
     let path = input.path.clone();
-    let compressed = (input.compression != Compression::None).then(|| Arc::clone(&input.consumed));
+    let compressed =
+        (input.compression != Compression::None && !by_text).then(|| Arc::clone(&input.consumed));
     let mut scan = Scan::new(unit, targets.to_vec(), compressed);
     let mut end = Start::default();
     let (split, chunk) = unit.split();

@@ -735,3 +735,51 @@ fn a_zstd_shard_reads_only_its_frames() {
     }
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
+
+/// A small single-stream compressed input (one zstd frame, gzip) is shared by every shard, not
+/// left to the last: its shares are found at their fraction of its text. Merged, one run's bytes.
+#[test]
+fn small_compressed_inputs_are_shared_by_every_shard() {
+    let dir = temp_dir("shard-small-compressed");
+    let text = pgn_text(600 << 10); // under one scan chunk of text
+    let zst = dir.join("one.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(&text[..], 3).expect("zstd")).expect("write");
+    let gz = dir.join("one.pgn.gz");
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut e, &text).expect("gzip");
+    std::fs::write(&gz, e.finish().expect("gzip")).expect("write");
+    for input in [&zst, &gz] {
+        let out = dir.join("d.jsonl");
+        for i in 0..4 {
+            let spec = format!("{i}/4");
+            let o = run(&["check", "-q", "--json", "--shard", &spec, "-o", path(&out), path(input)]);
+            assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+            let s = pgnkit::shard::Spec::new(i, 4).expect("spec");
+            let manifest = pgnkit::shard::manifest_path(&pgnkit::shard::part_path(&out, None, s));
+            let m: Value =
+                serde_json::from_str(&std::fs::read_to_string(&manifest).expect("manifest")).expect("json");
+            let games: u64 = m["ranges"]
+                .as_array()
+                .expect("ranges")
+                .iter()
+                .map(|r| r["games"].as_u64().unwrap_or(0))
+                .sum();
+            assert!(games > 0, "{}: shard {spec} got no game", input.display());
+        }
+        for f in std::fs::read_dir(&dir).expect("dir").filter_map(|e| e.ok()) {
+            if f.file_name().to_string_lossy().starts_with("d.jsonl") {
+                std::fs::remove_file(f.path()).expect("rm");
+            }
+        }
+        let name = format!("small-{}", input.file_name().and_then(|n| n.to_str()).unwrap_or("x"));
+        same_as_one_run(
+            &name,
+            &["check", "--json"],
+            std::slice::from_ref(input),
+            &[("-o", "d.jsonl")],
+            &[2, 3, 7],
+            &["1"],
+        );
+    }
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
