@@ -55,7 +55,10 @@ impl EcoRanges {
         let ranges = text
             .split(',')
             .map(|r| match r.split_once('-') {
-                Some((a, b)) => Ok((eco_number(a)?, eco_number(b)?)),
+                Some((a, b)) => match (eco_number(a)?, eco_number(b)?) {
+                    (a, b) if a <= b => Ok((a, b)),
+                    _ => Err(format!("{:?} is reversed: it would match nothing", r.trim())),
+                },
                 None => eco_number(r).map(|c| (c, c)),
             })
             .collect::<Result<Vec<_>, _>>()?;

@@ -187,6 +187,9 @@ fn a_filter_that_cannot_be_read_is_a_usage_error() {
     let o = run(&["positions", "--eco=missing", &path]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("not an ECO code"), "{}", stderr(&o));
+    let o = run(&["positions", "--eco", "B99-B20", &path]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("\"B99-B20\" is reversed"), "{}", stderr(&o));
     let o = run(&["positions", "--eco-tags", "all", &path]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
