@@ -529,3 +529,16 @@ fn two_outputs_on_one_file_are_refused_before_any_work() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_game_rejected_for_its_null_move_is_reported_where_the_move_stands() {
+    let dir = temp_dir("clean-null");
+    let input = dir.join("null.pgn");
+    std::fs::write(&input, "[Event \"n\"]\n[Result \"*\"]\n\n1. e4 -- 2. d4 *\n").expect("write");
+    let o = run(&["clean", "-q", "--reject-null-moves", path(&input), "-o", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let located = format!("{}:4:7: error: game 1 (? - ?): ply 2: null move", path(&input));
+    assert!(stderr(&o).contains(&located), "{}", stderr(&o));
+    assert!(stderr(&o).contains("(--reject-null-moves)"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(dir);
+}

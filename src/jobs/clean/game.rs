@@ -361,6 +361,12 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
             Kind::BadTag if d.severity == Severity::Warning => {
                 self.repair(RepairKind::Tag, d.message.clone(), "");
             }
+            // Rejected by the option: the first one is the located reason.
+            Kind::NullMove if self.opts.reject_null_moves && self.game.error.is_none() => {
+                let message = format!("{} (--reject-null-moves)", d.message);
+                self.game.error = Some((d.kind, message.clone()));
+                self.out.diagnostics.push(Diagnostic { severity: Severity::Error, message, ..d });
+            }
             // Logged where they are written: null moves, SetUp, encodings.
             Kind::NullMove | Kind::MissingSetUp | Kind::Encoding | Kind::SyntaxWarning => {}
             _ if d.severity == Severity::Error => {
