@@ -103,6 +103,18 @@ impl Spec {
                     count.saturating_sub(1)
                 ));
             }
+            // `sbatch --array=2` alone (a shard of a larger run submitted again) is Slurm's shard 0
+            // of 1: the whole input. With the run's count given it is that shard of the run.
+            if count == 1 && id > 1 {
+                return match (shards, get("PGNKIT_SHARDS")) {
+                    (None, None) => Err(format!(
+                        "--shard auto (Slurm): a one-task array numbered {id} would read the whole input; \
+                         to run shard {id} of a run of N shards again give --shards N or PGNKIT_SHARDS=N \
+                         (or scontrol requeue the run's own task)"
+                    )),
+                    _ => checked(id, shards_or("SLURM_ARRAY_TASK_ID")?, "Slurm"),
+                };
+            }
             return checked((id - min) / step, count, "Slurm");
         }
         if get("JOB_COMPLETION_INDEX").is_some() {
@@ -175,6 +187,15 @@ mod tests {
         assert!(Spec::parse("auto", None, &e).unwrap_err().contains("SLURM_ARRAY_TASK_COUNT"));
         let e = env(&[("SLURM_ARRAY_TASK_ID", "5"), ("SLURM_ARRAY_TASK_COUNT", "3")]);
         assert!(Spec::parse("auto", None, &e).unwrap_err().contains("Slurm"));
+        // One task of a larger run submitted again (`--array=2`): refused without the run's count.
+        let again =
+            [("SLURM_ARRAY_TASK_ID", "2"), ("SLURM_ARRAY_TASK_MIN", "2"), ("SLURM_ARRAY_TASK_COUNT", "1")];
+        assert!(Spec::parse("auto", None, &env(&again)).unwrap_err().contains("would read the whole input"));
+        assert_eq!(Spec::parse("auto", Some(4), &env(&again)), Ok(Spec { index: 2, count: 4 }));
+        let with = [again.as_slice(), &[("PGNKIT_SHARDS", "4")]].concat();
+        assert_eq!(Spec::parse("auto", None, &env(&with)), Ok(Spec { index: 2, count: 4 }));
+        let one = [("SLURM_ARRAY_TASK_ID", "0"), ("SLURM_ARRAY_TASK_COUNT", "1")];
+        assert_eq!(Spec::parse("auto", None, &env(&one)), Ok(Spec { index: 0, count: 1 }));
     }
 
     #[test]
