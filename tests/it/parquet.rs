@@ -207,7 +207,7 @@ fn shards_merge_to_the_single_runs_file() {
     assert!(o.status.code().is_some_and(|c| c <= 1), "{}", stderr(&o));
     assert!(std::fs::read(&merged).expect("merged") == single, "merge differs from a single run");
     if !readers_missing() {
-        let glob = format!("{}/*.parquet", path(&parts));
+        let glob = format!("{}/*.part-*.parquet", path(&parts));
         let sql = format!(
             "import duckdb; print(duckdb.sql(\"SELECT count(*) FROM read_parquet('{glob}')\").fetchall()[0][0], duckdb.sql(\"SELECT count(*) FROM '{}'\").fetchall()[0][0])",
             path(&merged)
