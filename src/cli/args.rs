@@ -138,6 +138,10 @@ pub fn finish_records(
         let record = records.one();
         let left = match leaves {
             Leaves::Prefix => format!("the output holds every {record} before"),
+            // Stdout cannot be taken back: what it got is said, not denied.
+            Leaves::Nothing if head.output == std::path::Path::new("-") => {
+                format!("stdout got the {record}s written before, with nothing after them")
+            }
             Leaves::Nothing => "no output was written".to_string(),
         };
         eprintln!("pgnkit: interrupted: stopped after {record} {} of {}; {left}", s.games, s.input);

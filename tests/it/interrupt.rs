@@ -164,6 +164,10 @@ fn clean_stops_on_ctrl_c_leaving_no_output_in_place() {
             std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
         assert!(left.is_empty(), "-j{threads}: nothing left behind: {left:?}");
     }
+    // To stdout, what was written cannot be taken back: the line says so.
+    let (code, _, err) = interrupted(&["clean", "-j", "1", "-"]);
+    assert_eq!(code, Some(130), "{err}");
+    assert!(err.contains("; stdout got the games written before, with nothing after them"), "{err}");
     std::fs::remove_dir_all(dir).expect("clean up");
 }
 
