@@ -165,6 +165,16 @@ impl<'o> CleanHooks<'o> {
                         text = Cow::Owned(fen);
                     }
                 }
+                // Castling rights are written as X-FEN (`KQkq`, a file only when ambiguous):
+                // Shredder-FEN's `HAha` is read, not written.
+                TagRole::Fen => {
+                    if let Some(start) = &self.game.start
+                        && let Some(fen) = xfen_castling(&text, start)
+                    {
+                        self.repair(RepairKind::Fen, text.as_ref(), fen.as_str());
+                        text = Cow::Owned(fen);
+                    }
+                }
                 TagRole::Variant => {
                     if let Some(v) = standard_variant(game.variant, &text) {
                         self.repair(RepairKind::Variant, text.as_ref(), v);
@@ -391,6 +401,21 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         moves.clear();
         self.game = Current { repairs: self.out.repairs.len(), moves, ..Current::default() };
     }
+}
+
+/// `fen` with its castling field as X-FEN writes `start`'s rights, when they are written
+/// otherwise (Shredder-FEN); `None` when they are already.
+fn xfen_castling(fen: &str, start: &Position) -> Option<String> {
+    let mut written = String::new();
+    write_fen(start, EpMode::Legal, &mut written);
+    let want = written.split(' ').nth(2)?;
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let have = *fields.get(2)?;
+    (have != want).then(|| {
+        let mut fields = fields.clone();
+        fields[2] = want;
+        fields.join(" ")
+    })
 }
 
 impl CleanHooks<'_> {

@@ -140,6 +140,29 @@ fn the_setup_tag_follows_the_fen() {
     assert!(again.is_empty(), "the output cleans to itself: {again:?}");
 }
 
+/// Shredder-FEN castling rights (`HAha`) are read and written as X-FEN, a repair logged; X-FEN
+/// stays as it is.
+#[test]
+fn shredder_fen_castling_is_written_as_x_fen() {
+    let c = clean(
+        "[Event \"s\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
+         [FEN \"rnnkrbbq/pppppppp/8/8/8/8/PPPPPPPP/RNNKRBBQ w EAea - 0 1\"]\n\n1. e4 *\n\n\
+         [Event \"x\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
+         [FEN \"rnnkrbbq/pppppppp/8/8/8/8/PPPPPPPP/RNNKRBBQ w KQkq - 0 1\"]\n\n1. e4 *\n",
+    );
+    assert_eq!(
+        c.out.matches("[FEN \"rnnkrbbq/pppppppp/8/8/8/8/PPPPPPPP/RNNKRBBQ w KQkq - 0 1\"]").count(),
+        2,
+        "{}",
+        c.out
+    );
+    let fen: Vec<(u64, &str)> =
+        c.repairs.iter().filter(|r| r.1 == "fen").map(|r| (r.0, r.2.as_str())).collect();
+    assert_eq!(fen, [(1, "rnnkrbbq/pppppppp/8/8/8/8/PPPPPPPP/RNNKRBBQ w EAea - 0 1")]);
+    let again = clean(&c.out).repairs;
+    assert!(again.is_empty(), "the output cleans to itself: {again:?}");
+}
+
 /// Tag values and comments that are not UTF-8 are written as their Windows-1252 reading, the
 /// rest as it stands, with one `encoding` repair a game: the first such tag value, else the
 /// first such comment written; a game that writes none has none.
