@@ -12,8 +12,9 @@
 //!   depends on the visitor.
 //!
 //! Game boundaries: a game starts at its first token after whitespace and `%` escape lines. It
-//! ends (1) at a line starting with a tag (`[Name "`) after the movetext began, (2) after the
-//! main-line result token plus the comments that follow it before any other token, (3) in the tag section, at a blank
+//! ends (1) at a line starting with `[` after the movetext began (a tag, or a malformed tag line
+//! such as `[Event Casual Game"]`), (2) after the main-line result token plus the comments that
+//! follow it before any other token, (3) in the tag section, at a blank
 //! line followed by `Event` or a tag the game already has (header-only games), (4) at binary
 //! data (skipped to the next line starting with a tag), or (5) at the end of the input.
 //! Comments: `{` ends at the first `}`, except that a comment containing a line that starts with
@@ -617,8 +618,9 @@ impl<'a> Reader<'a> {
                     break;
                 }
                 LBRACKET => {
-                    if self.line_starts_at(pos) && is_tag_like(b, pos) {
-                        break; // the next game's tags
+                    // The next game's tags, malformed ones too: read as movetext they cost two games.
+                    if self.line_starts_at(pos) {
+                        break;
                     }
                     self.problem(v, ProblemKind::UnexpectedToken, pos);
                     pos = match memchr::memchr3(b']', b'\n', b'\r', &b[pos..]) {
