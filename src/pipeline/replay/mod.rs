@@ -447,11 +447,65 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             // No null-move spelling resolves: tested only here, off the path of every move.
             Err(_) if is_null_move(token.raw) => self.play_null(token),
             Err(e) => {
-                if !self.repaired_result(token) {
+                if !self.detached_check_mark(token) && !self.repaired_result(token) {
                     self.unresolved(e, token, ply);
                 }
             }
         }
+    }
+
+    /// A token that did not resolve but is a check mark apart from its move (`Qxf7 #`), alone or
+    /// with the result glued to it (`Qxf7 #1-0`, in chessgames.com files; mainline only): the mark
+    /// is judged as the move's, the result is read, and it is reported as a warning. `false` for
+    /// anything else, and for a mark before the mainline's first move.
+    #[cold]
+    #[inline(never)]
+    fn detached_check_mark(&mut self, token: SanToken<'a>) -> bool {
+        let raw = token.raw;
+        let len = match raw {
+            [b'+', b'+', ..] => 2,
+            [b'+' | b'#', ..] => 1,
+            _ => return false,
+        };
+        let (mark, rest) = raw.split_at(len);
+        let mainline = self.stack.len() == 1;
+        let result = match GameResult::from_ascii(rest) {
+            _ if rest.is_empty() => None,
+            Some(r) if r != GameResult::Unknown && mainline => Some(r),
+            _ => return false,
+        };
+        let Some(line) = self.stack.last() else { return false };
+        if mainline && line.ply == 0 {
+            return false;
+        }
+        let ply = line.ply;
+        let deserved = suffix_after(&line.pos, line.checkers);
+        let written = if mark == b"#" { Suffix::Checkmate } else { Suffix::Check };
+        let judged = match deserved {
+            _ if deserved == Some(written) && len == 1 => "",
+            Some(Suffix::Checkmate) => " (the move gives mate)",
+            Some(Suffix::Check) => " (the move gives check)",
+            None => " (the move gives no check)",
+        };
+        self.settle_mate();
+        let offset = token.offset as u64;
+        let facts = |what: String| Facts {
+            message: format!("\"{}\" read as {what}{judged}", text(raw)),
+            san: Some(text(raw)),
+            fen: None,
+        };
+        match result {
+            Some(r) => {
+                self.set_repaired_result(r, offset + len as u64);
+                self.report(Kind::GluedResult, Severity::Warning, offset, Some(ply), || {
+                    facts(format!("the check mark of the move before and the result {}", r.as_str()))
+                });
+            }
+            None => self.report(Kind::SyntaxWarning, Severity::Warning, offset, Some(ply), || {
+                facts("the check mark of the move before".to_string())
+            }),
+        }
+        true
     }
 
     /// A mainline token that did not resolve but is a result written oddly: with a Unicode dash or
