@@ -230,3 +230,42 @@ fn check_marks_apart_from_their_move_are_read() {
     assert_eq!((summary["games"].as_u64(), summary["plies"].as_u64()), (Some(4), Some(4 * 7)));
     assert_eq!(summary["with_errors"], 1, "the third game's result contradicts the board");
 }
+
+/// A black move with periods, or an ellipsis, glued to it (`..e5`, `1. ..e5`, `(16. ..Kf8` in
+/// python-chess's immortal games, `…e5`, `2…Nc6`): read as python-chess reads it. The periods
+/// pass as in `1..e5` and `.. e5` (a period is a token of its own in import format); the
+/// ellipsis, which is no PGN, is reported.
+#[test]
+fn black_moves_after_periods_are_read() {
+    let pgn: String = [
+        "1. e4 ..e5 2. Nf3 2. ..Nc6 3. Bb5 (3. Bc4 ..Bc5) 3... a6 1-0",
+        "1. e4 \u{2026}e5 2. Nf3 2\u{2026}Nc6 3. Bb5 3. \u{2026} a6 1-0",
+        "1. e4 1..e5 2. Nf3 .. Nc6 3. Bb5 a6 1-0",
+    ]
+    .map(|g| format!("[Event \"e\"]\n[Result \"1-0\"]\n\n{g}\n\n"))
+    .concat();
+    let (diags, summary) = check_text("check-dotted-moves", &pgn);
+    let got: Vec<(u64, u64, &str, &str)> = diags
+        .iter()
+        .map(|d| {
+            let (game, ply) = (d["game"].as_u64().unwrap(), d["ply"].as_u64().unwrap());
+            (game, ply, d["kind"].as_str().unwrap(), d["message"].as_str().unwrap())
+        })
+        .collect();
+    let what = "an ellipsis read as the periods of a move number";
+    let want = [
+        (2, 2, "syntax_warning", format!("\"\u{2026}e5\": {what}")),
+        (2, 4, "syntax_warning", format!("\"2\u{2026}Nc6\": {what}")),
+        (2, 6, "syntax_warning", format!("\"\u{2026}\": {what}")),
+    ];
+    let want: Vec<(u64, u64, &str, &str)> =
+        want.iter().map(|(g, p, k, m)| (*g, *p, *k, m.as_str())).collect();
+    assert_eq!(got, want, "{diags:#?}");
+    assert_eq!((summary["games"].as_u64(), summary["plies"].as_u64()), (Some(3), Some(3 * 6)));
+    assert_eq!(summary["with_errors"], 0);
+    if let Some(data) = shared_data() {
+        let path = data.join("games/otb/python-chess_immortal-games.pgn");
+        let (_, out, _) = check(&[path.to_str().expect("utf-8")]);
+        assert!(!out.contains("unreadable move"), "{out}");
+    }
+}

@@ -447,11 +447,49 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             // No null-move spelling resolves: tested only here, off the path of every move.
             Err(_) if is_null_move(token.raw) => self.play_null(token),
             Err(e) => {
-                if !self.detached_check_mark(token) && !self.repaired_result(token) {
+                if !self.dotted_move(token, ply)
+                    && !self.detached_check_mark(token)
+                    && !self.repaired_result(token)
+                {
                     self.unresolved(e, token, ply);
                 }
             }
         }
+    }
+
+    /// A token that did not resolve but is a move after periods the reader left on it: `..e5`,
+    /// `1. ..e5` (python-chess reads them), or an ellipsis, `…e5`, `12…Nf6` (U+2026, or byte 0x85
+    /// of Windows-1252). The move is played as if written alone. A period is a token of its own in
+    /// import format, so the periods pass silently, as in `1..e5` and `.. e5`; the ellipsis, which
+    /// is no PGN, is reported. `false` for anything else.
+    #[cold]
+    #[inline(never)]
+    fn dotted_move(&mut self, token: SanToken<'a>, ply: u32) -> bool {
+        let raw = token.raw;
+        let digits = raw.iter().take_while(|b| b.is_ascii_digit()).count();
+        let (mut at, mut ellipsis) = (digits, false);
+        loop {
+            match &raw[at..] {
+                [b'.', ..] => at += 1,
+                [0xe2, 0x80, 0xa6, ..] => (at, ellipsis) = (at + 3, true),
+                [0x85, ..] => (at, ellipsis) = (at + 1, true),
+                _ => break,
+            }
+        }
+        if at == digits {
+            return false;
+        }
+        if ellipsis {
+            // Reported before the move, whose own diagnostics come later in the text.
+            self.settle_mate();
+            self.report(Kind::SyntaxWarning, Severity::Warning, token.offset as u64, Some(ply), || {
+                Facts::message(format!("\"{}\": an ellipsis read as the periods of a move number", text(raw)))
+            });
+        }
+        if at < raw.len() {
+            self.play(SanToken { raw: &raw[at..], offset: token.offset + at });
+        }
+        true
     }
 
     /// A token that did not resolve but is a check mark apart from its move (`Qxf7 #`), alone or
