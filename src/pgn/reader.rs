@@ -623,11 +623,7 @@ impl<'a> Reader<'a> {
                         break;
                     }
                     self.problem(v, ProblemKind::UnexpectedToken, pos);
-                    pos = match memchr::memchr3(b']', b'\n', b'\r', &b[pos..]) {
-                        Some(i) if b[pos + i] == b']' => pos + i + 1,
-                        Some(i) => pos + i,
-                        None => n,
-                    };
+                    pos = unexpected_token_end(b, pos);
                 }
                 PERCENT if self.line_starts_at(pos) => pos = line_end(b, pos),
                 RBRACE => {
@@ -642,10 +638,7 @@ impl<'a> Reader<'a> {
                 _ => {
                     // OTHER (and `%` not in column 1): skip the run of such bytes.
                     self.problem(v, ProblemKind::UnexpectedToken, pos);
-                    pos += 1;
-                    while pos < n && matches!(class(b[pos]), OTHER | PERCENT) {
-                        pos += 1;
-                    }
+                    pos = unexpected_token_end(b, pos);
                 }
             }
         }
@@ -732,6 +725,41 @@ impl Window {
         }
         from + TOKEN_END.find_in(&b[from..])
     }
+}
+
+/// The bytes a [`ProblemKind::UnexpectedToken`] at `offset` stands for: what the reader skipped
+/// there. `bytes` is the slice the reader read and `offset` an index into it.
+///
+/// ```
+/// use pgnkit::pgn::reader::unexpected_token;
+/// assert_eq!(unexpected_token(b"1. e4 \\$14 e5", 6), b"\\");
+/// assert_eq!(unexpected_token(b"1. e4 [%clk 0:01] e5", 6), b"[%clk 0:01]");
+/// ```
+pub fn unexpected_token(bytes: &[u8], offset: usize) -> &[u8] {
+    let at = offset.min(bytes.len());
+    &bytes[at..unexpected_token_end(bytes, at)]
+}
+
+/// End of the unexpected token at `at`: a `[` through its `]` on the same line (to the line's
+/// end without one), else the run of bytes with no meaning in movetext.
+#[cold]
+#[inline(never)]
+fn unexpected_token_end(b: &[u8], at: usize) -> usize {
+    if at >= b.len() {
+        return at;
+    }
+    if b[at] == b'[' {
+        return match memchr::memchr3(b']', b'\n', b'\r', &b[at..]) {
+            Some(i) if b[at + i] == b']' => at + i + 1,
+            Some(i) => at + i,
+            None => b.len(),
+        };
+    }
+    let mut p = at + 1;
+    while p < b.len() && matches!(class(b[p]), OTHER | PERCENT) {
+        p += 1;
+    }
+    p
 }
 
 /// The move in a token ending in `.` or `p`, if it holds one. A period ends a token (import

@@ -269,3 +269,27 @@ fn black_moves_after_periods_are_read() {
         assert!(!out.contains("unreadable move"), "{out}");
     }
 }
+
+/// The token a movetext syntax error skips is named, quoted, escaped and cut to 32 characters.
+#[test]
+fn unexpected_tokens_are_named() {
+    let long = "&".repeat(40);
+    let pgn = format!("[Event \"t\"]\n\n1. e4 \\$14 e5 2. Nf3, Nc6 [\"x\"] 3. Bb5 {long} *\n");
+    let (diags, _) = check_text("check-unexpected-tokens", &pgn);
+    let got: Vec<(u64, &str)> =
+        diags.iter().map(|d| (d["column"].as_u64().unwrap(), d["message"].as_str().unwrap())).collect();
+    let cut = format!("unexpected token \"{}\u{2026}\" in movetext; skipped", "&".repeat(32));
+    let want = [
+        (7, "unexpected token \"\\\\\" in movetext; skipped"),
+        (21, "unexpected token \",\" in movetext; skipped"),
+        (27, "unexpected token \"[\\\"x\\\"]\" in movetext; skipped"),
+        (40, cut.as_str()),
+    ];
+    assert_eq!(got, want);
+    if let Some(data) = shared_data() {
+        let path = data.join("games/otb/dartchess_wcc_2023.pgn");
+        let (_, out, _) = check(&[path.to_str().expect("utf-8")]);
+        assert!(out.contains("unexpected token \"\\\\\" in movetext; skipped [syntax, byte "), "{out}");
+        assert!(!out.contains("unexpected token in movetext"), "{out}");
+    }
+}

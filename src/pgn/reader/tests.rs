@@ -359,3 +359,23 @@ fn a_malformed_tag_line_after_movetext_starts_the_next_game() {
     assert!(g.contains("problem@13 MalformedTag") && g.contains("problem@34 UnexpectedToken"), "{g}");
     assert!(g.contains("san@38 e5") && g.contains("outcome@41 Some(\"*\")"), "{g}");
 }
+
+/// What [`unexpected_token`] names is what the reader skipped: the next event starts after it.
+#[test]
+fn unexpected_tokens_are_the_bytes_skipped() {
+    let pgn: &[u8] = b"1. e4 \\$14 e5 [%clk 0:01] Nf3 &^|\\ Nc6 [open\nBb5 a%b *";
+    let g = one(std::str::from_utf8(pgn).unwrap());
+    let skipped: Vec<&[u8]> = g
+        .lines()
+        .filter_map(|l| l.strip_prefix("problem@")?.strip_suffix(" UnexpectedToken"))
+        .map(|o| unexpected_token(pgn, o.parse().unwrap()))
+        .collect();
+    assert_eq!(skipped, [&b"\\"[..], b"[%clk 0:01]", b"&^|\\", b"[open", b"%"], "{g}");
+    let sans: Vec<_> = g.lines().filter(|l| l.starts_with("san")).collect();
+    assert_eq!(
+        sans,
+        ["san@3 e4", "san@11 e5", "san@26 Nf3", "san@35 Nc6", "san@45 Bb5", "san@49 a", "san@51 b"]
+    );
+    assert!(g.contains("nag@7 $14"), "{g}");
+    assert_eq!(unexpected_token(pgn, pgn.len()), b"");
+}

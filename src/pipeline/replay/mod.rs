@@ -17,7 +17,8 @@ use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::{EpMode, FenError, parse_fen, write_fen};
 use crate::notation::san::{Lenience, SanError, Suffix, parse_san_with, suffix_after, write_san};
 use crate::pgn::{
-    GameResult, GameStart, LineIndex, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor,
+    GameResult, GameStart, LineIndex, Nag, Problem, ProblemKind, RawComment, RawTag, Reader, SanToken,
+    Visitor,
 };
 use crate::pipeline::job::{ChunkEnd, ChunkInput, Output};
 
@@ -88,6 +89,39 @@ impl Facts {
 /// The text of a token, for diagnostics: UTF-8, else Windows-1252, as all input text.
 fn text(raw: &[u8]) -> String {
     crate::pgn::text::decode(raw).0.into_owned()
+}
+
+/// A token's text quoted for a message: decoded as [`text`], cut after 32 characters (ending
+/// in `…`), with `"`, `\` and control characters escaped so that the message stays one line.
+fn quoted(raw: &[u8]) -> String {
+    const MAX: usize = 32;
+    let mut out = String::from("\"");
+    for (i, c) in text(raw).chars().enumerate() {
+        if i == MAX {
+            out.push('…');
+            break;
+        }
+        if matches!(c, '"' | '\\') || c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The message of a reader problem at `at` of `chunk`: an unexpected token is named.
+fn problem_message(kind: ProblemKind, chunk: &[u8], at: usize) -> String {
+    match kind {
+        ProblemKind::UnexpectedToken => {
+            format!(
+                "unexpected token {} in movetext; skipped",
+                quoted(crate::pgn::reader::unexpected_token(chunk, at))
+            )
+        }
+        _ => kind.message().to_string(),
+    }
 }
 
 /// The FEN of `pos`, for diagnostics.
@@ -859,7 +893,10 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         }
         self.settle_mate();
         let (kind, severity) = Kind::from_problem(p.kind);
-        self.report(kind, severity, p.offset as u64, None, || Facts::message(p.kind.message().to_string()));
+        let (chunk, at) = (self.chunk, (p.offset as u64 - self.chunk_offset) as usize);
+        self.report(kind, severity, p.offset as u64, None, || {
+            Facts::message(problem_message(p.kind, chunk, at))
+        });
     }
 
     fn end_game(&mut self) {}
