@@ -12,8 +12,9 @@
 //!   depends on the visitor.
 //!
 //! Game boundaries: a game starts at its first token after whitespace and `%` escape lines. It
-//! ends (1) at a line starting with a tag (`[Name "`) after the movetext began, (2) after the
-//! main-line result token plus the comments that follow it before any other token, (3) in the tag section, at a blank
+//! ends (1) at a line starting with `[` after the movetext began (a tag, or a malformed tag line
+//! such as `[Event Casual Game"]`), (2) after the main-line result token plus the comments that
+//! follow it before any other token, (3) in the tag section, at a blank
 //! line followed by `Event` or a tag the game already has (header-only games), (4) at binary
 //! data (skipped to the next line starting with a tag), or (5) at the end of the input.
 //! Comments: `{` ends at the first `}`, except that a comment containing a line that starts with
@@ -617,15 +618,12 @@ impl<'a> Reader<'a> {
                     break;
                 }
                 LBRACKET => {
-                    if self.line_starts_at(pos) && is_tag_like(b, pos) {
-                        break; // the next game's tags
+                    // The next game's tags, malformed ones too: read as movetext they cost two games.
+                    if self.line_starts_at(pos) {
+                        break;
                     }
                     self.problem(v, ProblemKind::UnexpectedToken, pos);
-                    pos = match memchr::memchr3(b']', b'\n', b'\r', &b[pos..]) {
-                        Some(i) if b[pos + i] == b']' => pos + i + 1,
-                        Some(i) => pos + i,
-                        None => n,
-                    };
+                    pos = unexpected_token_end(b, pos);
                 }
                 PERCENT if self.line_starts_at(pos) => pos = line_end(b, pos),
                 RBRACE => {
@@ -640,10 +638,7 @@ impl<'a> Reader<'a> {
                 _ => {
                     // OTHER (and `%` not in column 1): skip the run of such bytes.
                     self.problem(v, ProblemKind::UnexpectedToken, pos);
-                    pos += 1;
-                    while pos < n && matches!(class(b[pos]), OTHER | PERCENT) {
-                        pos += 1;
-                    }
+                    pos = unexpected_token_end(b, pos);
                 }
             }
         }
@@ -730,6 +725,41 @@ impl Window {
         }
         from + TOKEN_END.find_in(&b[from..])
     }
+}
+
+/// The bytes a [`ProblemKind::UnexpectedToken`] at `offset` stands for: what the reader skipped
+/// there. `bytes` is the slice the reader read and `offset` an index into it.
+///
+/// ```
+/// use pgnkit::pgn::reader::unexpected_token;
+/// assert_eq!(unexpected_token(b"1. e4 \\$14 e5", 6), b"\\");
+/// assert_eq!(unexpected_token(b"1. e4 [%clk 0:01] e5", 6), b"[%clk 0:01]");
+/// ```
+pub fn unexpected_token(bytes: &[u8], offset: usize) -> &[u8] {
+    let at = offset.min(bytes.len());
+    &bytes[at..unexpected_token_end(bytes, at)]
+}
+
+/// End of the unexpected token at `at`: a `[` through its `]` on the same line (to the line's
+/// end without one), else the run of bytes with no meaning in movetext.
+#[cold]
+#[inline(never)]
+fn unexpected_token_end(b: &[u8], at: usize) -> usize {
+    if at >= b.len() {
+        return at;
+    }
+    if b[at] == b'[' {
+        return match memchr::memchr3(b']', b'\n', b'\r', &b[at..]) {
+            Some(i) if b[at + i] == b']' => at + i + 1,
+            Some(i) => at + i,
+            None => b.len(),
+        };
+    }
+    let mut p = at + 1;
+    while p < b.len() && matches!(class(b[p]), OTHER | PERCENT) {
+        p += 1;
+    }
+    p
 }
 
 /// The move in a token ending in `.` or `p`, if it holds one. A period ends a token (import

@@ -102,6 +102,7 @@ mod tests {
             b"\xef\xbb\xbf1. e4 \0 garbage\n[Event \"x\"]\n*",
             b"1. e4 (((( e5\n[Event \"x\"]\n*)))",
             b" %not escape\n[E \"1\"]\n1. e4\n %x\n[E \"2\"]",
+            b"[E \"1\"]\n1. e4 e5\n\n[Event Casual Game\"]\n[E \"2\"]\n1. d4\n[bad\n(1. c4\n[%x]\n*",
         ];
         for (i, c) in cases.iter().enumerate() {
             assert_chunked_equals_sequential(c, &format!("case {i}"));

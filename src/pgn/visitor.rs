@@ -107,7 +107,8 @@ pub enum ProblemKind {
     InvalidNag,
     /// A result token inside a variation (ignored).
     ResultInVariation,
-    /// A byte or token that has no meaning in movetext (skipped).
+    /// A byte or token that has no meaning in movetext (skipped); its bytes are
+    /// [`reader::unexpected_token`](super::reader::unexpected_token).
     UnexpectedToken,
     /// More tokens than the per-game budget; the rest of the game is skipped.
     TooManyTokens,

@@ -1,6 +1,6 @@
 //! `pgnkit check`: diagnostics, exit codes, JSON, per-game records, real collections.
 
-use crate::util::{fixture, run, shared_data, stderr, stdout};
+use crate::util::{fixture, run, shared_data, stderr, stdout, temp_dir};
 
 fn check(args: &[&str]) -> (Option<i32>, String, String) {
     let mut all = vec!["check"];
@@ -154,10 +154,10 @@ fn tricky_files_never_crash() {
 fn real_collections_match_python_chess_game_and_ply_counts() {
     let Some(shared) = shared_data() else { return };
     // (file, games, plies, games with errors): games and plies as the data sets' README.md gives
-    // them for python-chess. The master games' 12 games with errors are the data's: 3 illegal
+    // them for python-chess. The master games' 11 games with errors are the data's: 3 illegal
     // moves (the 3 python-chess reports), 2 results against their Result tag, a malformed tag
-    // (`[Event Casual Game"]`), and 6 with tokens python-chess skips unread (`n/a`, `mat`,
-    // `bad`, `#1-0`).
+    // (`[Event Casual Game"]`), and 5 with tokens python-chess skips unread (`n/a`, `mat`,
+    // `bad`); a check mark with the result glued to it (`#1-0`) is read with a warning.
     for (file, games, plies, with_errors) in [
         ("games/lichess_db_1000k.pgn", 438, 28_538, 0),
         ("games/twic1599_1000k.pgn", 1_110, 101_487, 0),
@@ -167,7 +167,7 @@ fn real_collections_match_python_chess_game_and_ply_counts() {
         ("games/tcec_s01-s10.pgn.zst", 3_282, 459_993, 0),
         ("games/tcec_s11-s15.pgn.zst", 2_236, 307_035, 0),
         ("games/tcec_s16-s18.pgn.zst", 3_165, 429_267, 0),
-        ("games/chessgames_master_35k.pgn.zst", 35_009, 2_938_563, 12),
+        ("games/chessgames_master_35k.pgn.zst", 35_009, 2_938_563, 11),
         ("games/engine/stockfish_books_8moves_v3.pgn.zst", 34_700, 555_200, 0),
         ("games/engine/sunfish_3fold.pgn.zst", 713, 75_273, 0),
         ("games/otb/pgn2tex_Capablanca.pgn", 597, 46_577, 0),
@@ -182,5 +182,119 @@ fn real_collections_match_python_chess_game_and_ply_counts() {
         assert_eq!(summary["data"]["games"], games, "{file}: {err}");
         assert_eq!(summary["data"]["plies"], plies, "{file}: {err}");
         assert_eq!(summary["data"]["with_errors"], with_errors, "{file}: {out}");
+    }
+}
+
+/// `check --json` of `pgn` written to a file: its diagnostics' data and its summary's data.
+fn check_text(name: &str, pgn: &str) -> (Vec<serde_json::Value>, serde_json::Value) {
+    let dir = temp_dir(name);
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, pgn).expect("write");
+    let (_, out, err) = check(&["--json", "--strict-san", input.to_str().expect("utf-8")]);
+    let mut records: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).expect("each line is JSON")).collect();
+    let summary = records.pop().expect("summary");
+    assert_eq!(summary["type"], "summary", "{out}{err}");
+    std::fs::remove_dir_all(&dir).ok();
+    (records.into_iter().map(|r| r["data"].clone()).collect(), summary["data"].clone())
+}
+
+/// A check mark apart from its move, alone or with the result glued to it (`4.Qxf7 #1-0`, in the
+/// chessgames.com collection; pgn-extract and python-chess read it): read as the move's mark and
+/// the result, with a warning that says so and whether the mark is right. Every game keeps its
+/// moves and its result.
+#[test]
+fn check_marks_apart_from_their_move_are_read() {
+    let pgn: String = ["4.Qxf7 #1-0", "4.Qxf7 # 1-0", "4.Qxf7 ++0-1", "4.Qxf7 #"]
+        .map(|end| format!("[Event \"e\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 {end}\n\n"))
+        .concat();
+    let (diags, summary) = check_text("check-detached-marks", &pgn);
+    let got: Vec<(u64, &str, &str)> = diags
+        .iter()
+        .filter(|d| d["kind"] != "check_mark")
+        .map(|d| (d["game"].as_u64().unwrap(), d["kind"].as_str().unwrap(), d["message"].as_str().unwrap()))
+        .collect();
+    let want = [
+        (1, "glued_result", "\"#1-0\" read as the check mark of the move before and the result 1-0"),
+        (2, "syntax_warning", "\"#\" read as the check mark of the move before"),
+        (
+            3,
+            "glued_result",
+            "\"++0-1\" read as the check mark of the move before and the result 0-1 (the move gives mate)",
+        ),
+        (3, "result_mismatch", "result 0-1 differs from the Result tag \"1-0\""),
+        (3, "result_mismatch", "result 0-1 but the board shows Checkmate (1-0)"),
+        (4, "syntax_warning", "\"#\" read as the check mark of the move before"),
+        (4, "missing_result", "no result token at the end of the movetext"),
+    ];
+    assert_eq!(got, want, "{diags:#?}");
+    // The move itself lacks its mark: its own warning, as for `4.Qxf7 1-0`.
+    let marks: Vec<u64> =
+        diags.iter().filter(|d| d["kind"] == "check_mark").map(|d| d["game"].as_u64().unwrap()).collect();
+    assert_eq!(marks, [1, 2, 3, 4]);
+    assert_eq!((summary["games"].as_u64(), summary["plies"].as_u64()), (Some(4), Some(4 * 7)));
+    assert_eq!(summary["with_errors"], 1, "the third game's result contradicts the board");
+}
+
+/// A black move with periods, or an ellipsis, glued to it (`..e5`, `1. ..e5`, `(16. ..Kf8` in
+/// python-chess's immortal games, `…e5`, `2…Nc6`): read as python-chess reads it. The periods
+/// pass as in `1..e5` and `.. e5` (a period is a token of its own in import format); the
+/// ellipsis, which is no PGN, is reported.
+#[test]
+fn black_moves_after_periods_are_read() {
+    let pgn: String = [
+        "1. e4 ..e5 2. Nf3 2. ..Nc6 3. Bb5 (3. Bc4 ..Bc5) 3... a6 1-0",
+        "1. e4 \u{2026}e5 2. Nf3 2\u{2026}Nc6 3. Bb5 3. \u{2026} a6 1-0",
+        "1. e4 1..e5 2. Nf3 .. Nc6 3. Bb5 a6 1-0",
+    ]
+    .map(|g| format!("[Event \"e\"]\n[Result \"1-0\"]\n\n{g}\n\n"))
+    .concat();
+    let (diags, summary) = check_text("check-dotted-moves", &pgn);
+    let got: Vec<(u64, u64, &str, &str)> = diags
+        .iter()
+        .map(|d| {
+            let (game, ply) = (d["game"].as_u64().unwrap(), d["ply"].as_u64().unwrap());
+            (game, ply, d["kind"].as_str().unwrap(), d["message"].as_str().unwrap())
+        })
+        .collect();
+    let what = "an ellipsis read as the periods of a move number";
+    let want = [
+        (2, 2, "syntax_warning", format!("\"\u{2026}e5\": {what}")),
+        (2, 4, "syntax_warning", format!("\"2\u{2026}Nc6\": {what}")),
+        (2, 6, "syntax_warning", format!("\"\u{2026}\": {what}")),
+    ];
+    let want: Vec<(u64, u64, &str, &str)> =
+        want.iter().map(|(g, p, k, m)| (*g, *p, *k, m.as_str())).collect();
+    assert_eq!(got, want, "{diags:#?}");
+    assert_eq!((summary["games"].as_u64(), summary["plies"].as_u64()), (Some(3), Some(3 * 6)));
+    assert_eq!(summary["with_errors"], 0);
+    if let Some(data) = shared_data() {
+        let path = data.join("games/otb/python-chess_immortal-games.pgn");
+        let (_, out, _) = check(&[path.to_str().expect("utf-8")]);
+        assert!(!out.contains("unreadable move"), "{out}");
+    }
+}
+
+/// The token a movetext syntax error skips is named, quoted, escaped and cut to 32 characters.
+#[test]
+fn unexpected_tokens_are_named() {
+    let long = "&".repeat(40);
+    let pgn = format!("[Event \"t\"]\n\n1. e4 \\$14 e5 2. Nf3, Nc6 [\"x\"] 3. Bb5 {long} *\n");
+    let (diags, _) = check_text("check-unexpected-tokens", &pgn);
+    let got: Vec<(u64, &str)> =
+        diags.iter().map(|d| (d["column"].as_u64().unwrap(), d["message"].as_str().unwrap())).collect();
+    let cut = format!("unexpected token \"{}\u{2026}\" in movetext; skipped", "&".repeat(32));
+    let want = [
+        (7, "unexpected token \"\\\\\" in movetext; skipped"),
+        (21, "unexpected token \",\" in movetext; skipped"),
+        (27, "unexpected token \"[\\\"x\\\"]\" in movetext; skipped"),
+        (40, cut.as_str()),
+    ];
+    assert_eq!(got, want);
+    if let Some(data) = shared_data() {
+        let path = data.join("games/otb/dartchess_wcc_2023.pgn");
+        let (_, out, _) = check(&[path.to_str().expect("utf-8")]);
+        assert!(out.contains("unexpected token \"\\\\\" in movetext; skipped [syntax, byte "), "{out}");
+        assert!(!out.contains("unexpected token in movetext"), "{out}");
     }
 }

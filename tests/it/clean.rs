@@ -542,3 +542,40 @@ fn a_game_rejected_for_its_null_move_is_reported_where_the_move_stands() {
     assert!(stderr(&o).contains("(--reject-null-moves)"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A game with no result followed by a malformed tag line (`[Event Casual Game"]`, in the
+/// chessgames.com collection): the line starts the next game, so the first game is written with
+/// its result settled and the next is rejected as read, exactly as when the first has its result.
+#[test]
+fn a_malformed_tag_line_after_a_game_without_result_starts_the_next_game() {
+    let dir = temp_dir("clean-bad-tag-line");
+    let next = "[Event Casual Game\"]\n[White \"C\"]\n[Result \"1-0\"]\n\n1. d4 d5 1-0\n";
+    let mut runs = Vec::new();
+    for (name, moves) in [("result", "1. e4 e5 2. Bc4 Nc6 1-0"), ("truncated", "1. e4 e5 2. Bc4 Nc6")] {
+        let input = dir.join(format!("{name}.pgn"));
+        let first = format!("[Event \"first\"]\n[White \"A\"]\n[Result \"1-0\"]\n\n{moves}\n\n");
+        std::fs::write(&input, format!("{first}{next}")).expect("write");
+        let (out, rejects) = (dir.join(format!("{name}-out.pgn")), dir.join(format!("{name}-rejects.pgn")));
+        let o = run(&["clean", path(&input), "-o", path(&out), "--rejects", path(&rejects)]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let err = stderr(&o);
+        let read = |p: &Path| std::fs::read_to_string(p).expect("read");
+        assert!(
+            err.contains(&format!(
+                "{name}.pgn:7:1: error: game 2 (? - ?): malformed tag pair; skipped [bad_tag,"
+            )),
+            "{err}"
+        );
+        assert!(err.contains("2 read = 1 written + 1 rejected"), "{err}");
+        assert!(!err.contains("unexpected token"), "{err}");
+        runs.push((read(&out), read(&rejects)));
+    }
+    assert_eq!(runs[0], runs[1]);
+    assert!(
+        runs[1].0.contains("[Event \"first\"]") && runs[1].0.contains("1. e4 e5 2. Bc4 Nc6 1-0"),
+        "{}",
+        runs[1].0
+    );
+    assert_eq!(runs[1].1, format!("{next}\n"));
+    std::fs::remove_dir_all(&dir).ok();
+}

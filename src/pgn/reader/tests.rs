@@ -319,3 +319,63 @@ fn budgets() {
     assert!(g.contains("TooManyProblems"), "{g}");
     assert_eq!(g.matches("problem").count(), 4, "{g}");
 }
+
+/// A game's trace with offsets from its first byte, to compare a game read at two places.
+fn relative(g: &[String]) -> Vec<String> {
+    let start: usize = g[0].strip_prefix("game@").and_then(|o| o.parse().ok()).expect("game@offset");
+    g.iter()
+        .map(|l| match l.split_once('@') {
+            Some((what, rest)) => {
+                let (offset, tail) = rest.split_once(' ').unwrap_or((rest, ""));
+                let offset: usize = offset.parse().expect("offset");
+                format!("{what}@{} {tail}", offset - start)
+            }
+            None => l.clone(),
+        })
+        .collect()
+}
+
+/// A line starting with `[` after movetext ends the game even when it is no tag
+/// (`[Event Casual Game"]`): the game before it ends as a truncated game does, and the next one
+/// reads as it does after a result, instead of both losing the line.
+#[test]
+fn a_malformed_tag_line_after_movetext_starts_the_next_game() {
+    let next = "[Event Casual Game\"]\n[White \"C\"]\n\n1. d4 d5 1-0\n";
+    let after_result = trace(format!("[White \"A\"]\n\n1. e4 e5 1-0\n\n{next}").as_bytes());
+    let truncated = trace(format!("[White \"A\"]\n\n1. e4 e5\n\n{next}").as_bytes());
+    assert_eq!((after_result.len(), truncated.len()), (2, 2), "{truncated:#?}");
+    assert_eq!(
+        lines(&truncated[0]),
+        "game@0\ntag@0 White=A\nmovetext\nsan@16 e4\nsan@19 e5\noutcome@23 None\nend"
+    );
+    assert_eq!(relative(&truncated[1]), relative(&after_result[1]));
+    let g = lines(&truncated[1]);
+    assert!(g.starts_with("game@23\nproblem@23 MalformedTag\ntag@44 White=C\nmovetext\n"), "{g}");
+    // In a variation too, and whatever follows the `[`; a `[` inside a line stays a token skipped.
+    let games = trace(b"1. e4 (1. d4\n[%clk 0:01:00]\n1. c4 [x] e5 *");
+    assert_eq!(games.len(), 2, "{games:#?}");
+    assert!(lines(&games[0]).contains("problem@13 UnclosedVariation"), "{}", lines(&games[0]));
+    let g = lines(&games[1]);
+    assert!(g.contains("problem@13 MalformedTag") && g.contains("problem@34 UnexpectedToken"), "{g}");
+    assert!(g.contains("san@38 e5") && g.contains("outcome@41 Some(\"*\")"), "{g}");
+}
+
+/// What [`unexpected_token`] names is what the reader skipped: the next event starts after it.
+#[test]
+fn unexpected_tokens_are_the_bytes_skipped() {
+    let pgn: &[u8] = b"1. e4 \\$14 e5 [%clk 0:01] Nf3 &^|\\ Nc6 [open\nBb5 a%b *";
+    let g = one(std::str::from_utf8(pgn).unwrap());
+    let skipped: Vec<&[u8]> = g
+        .lines()
+        .filter_map(|l| l.strip_prefix("problem@")?.strip_suffix(" UnexpectedToken"))
+        .map(|o| unexpected_token(pgn, o.parse().unwrap()))
+        .collect();
+    assert_eq!(skipped, [&b"\\"[..], b"[%clk 0:01]", b"&^|\\", b"[open", b"%"], "{g}");
+    let sans: Vec<_> = g.lines().filter(|l| l.starts_with("san")).collect();
+    assert_eq!(
+        sans,
+        ["san@3 e4", "san@11 e5", "san@26 Nf3", "san@35 Nc6", "san@45 Bb5", "san@49 a", "san@51 b"]
+    );
+    assert!(g.contains("nag@7 $14"), "{g}");
+    assert_eq!(unexpected_token(pgn, pgn.len()), b"");
+}

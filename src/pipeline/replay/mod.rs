@@ -17,7 +17,8 @@ use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::{EpMode, FenError, parse_fen, write_fen};
 use crate::notation::san::{Lenience, SanError, Suffix, parse_san_with, suffix_after, write_san};
 use crate::pgn::{
-    GameResult, GameStart, LineIndex, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor,
+    GameResult, GameStart, LineIndex, Nag, Problem, ProblemKind, RawComment, RawTag, Reader, SanToken,
+    Visitor,
 };
 use crate::pipeline::job::{ChunkEnd, ChunkInput, Output};
 
@@ -88,6 +89,39 @@ impl Facts {
 /// The text of a token, for diagnostics: UTF-8, else Windows-1252, as all input text.
 fn text(raw: &[u8]) -> String {
     crate::pgn::text::decode(raw).0.into_owned()
+}
+
+/// A token's text quoted for a message: decoded as [`text`], cut after 32 characters (ending
+/// in `…`), with `"`, `\` and control characters escaped so that the message stays one line.
+fn quoted(raw: &[u8]) -> String {
+    const MAX: usize = 32;
+    let mut out = String::from("\"");
+    for (i, c) in text(raw).chars().enumerate() {
+        if i == MAX {
+            out.push('…');
+            break;
+        }
+        if matches!(c, '"' | '\\') || c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The message of a reader problem at `at` of `chunk`: an unexpected token is named.
+fn problem_message(kind: ProblemKind, chunk: &[u8], at: usize) -> String {
+    match kind {
+        ProblemKind::UnexpectedToken => {
+            format!(
+                "unexpected token {} in movetext; skipped",
+                quoted(crate::pgn::reader::unexpected_token(chunk, at))
+            )
+        }
+        _ => kind.message().to_string(),
+    }
 }
 
 /// The FEN of `pos`, for diagnostics.
@@ -447,11 +481,103 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             // No null-move spelling resolves: tested only here, off the path of every move.
             Err(_) if is_null_move(token.raw) => self.play_null(token),
             Err(e) => {
-                if !self.repaired_result(token) {
+                if !self.dotted_move(token, ply)
+                    && !self.detached_check_mark(token)
+                    && !self.repaired_result(token)
+                {
                     self.unresolved(e, token, ply);
                 }
             }
         }
+    }
+
+    /// A token that did not resolve but is a move after periods the reader left on it: `..e5`,
+    /// `1. ..e5` (python-chess reads them), or an ellipsis, `…e5`, `12…Nf6` (U+2026, or byte 0x85
+    /// of Windows-1252). The move is played as if written alone. A period is a token of its own in
+    /// import format, so the periods pass silently, as in `1..e5` and `.. e5`; the ellipsis, which
+    /// is no PGN, is reported. `false` for anything else.
+    #[cold]
+    #[inline(never)]
+    fn dotted_move(&mut self, token: SanToken<'a>, ply: u32) -> bool {
+        let raw = token.raw;
+        let digits = raw.iter().take_while(|b| b.is_ascii_digit()).count();
+        let (mut at, mut ellipsis) = (digits, false);
+        loop {
+            match &raw[at..] {
+                [b'.', ..] => at += 1,
+                [0xe2, 0x80, 0xa6, ..] => (at, ellipsis) = (at + 3, true),
+                [0x85, ..] => (at, ellipsis) = (at + 1, true),
+                _ => break,
+            }
+        }
+        if at == digits {
+            return false;
+        }
+        if ellipsis {
+            // Reported before the move, whose own diagnostics come later in the text.
+            self.settle_mate();
+            self.report(Kind::SyntaxWarning, Severity::Warning, token.offset as u64, Some(ply), || {
+                Facts::message(format!("\"{}\": an ellipsis read as the periods of a move number", text(raw)))
+            });
+        }
+        if at < raw.len() {
+            self.play(SanToken { raw: &raw[at..], offset: token.offset + at });
+        }
+        true
+    }
+
+    /// A token that did not resolve but is a check mark apart from its move (`Qxf7 #`), alone or
+    /// with the result glued to it (`Qxf7 #1-0`, in chessgames.com files; mainline only): the mark
+    /// is judged as the move's, the result is read, and it is reported as a warning. `false` for
+    /// anything else, and for a mark before the mainline's first move.
+    #[cold]
+    #[inline(never)]
+    fn detached_check_mark(&mut self, token: SanToken<'a>) -> bool {
+        let raw = token.raw;
+        let len = match raw {
+            [b'+', b'+', ..] => 2,
+            [b'+' | b'#', ..] => 1,
+            _ => return false,
+        };
+        let (mark, rest) = raw.split_at(len);
+        let mainline = self.stack.len() == 1;
+        let result = match GameResult::from_ascii(rest) {
+            _ if rest.is_empty() => None,
+            Some(r) if r != GameResult::Unknown && mainline => Some(r),
+            _ => return false,
+        };
+        let Some(line) = self.stack.last() else { return false };
+        if mainline && line.ply == 0 {
+            return false;
+        }
+        let ply = line.ply;
+        let deserved = suffix_after(&line.pos, line.checkers);
+        let written = if mark == b"#" { Suffix::Checkmate } else { Suffix::Check };
+        let judged = match deserved {
+            _ if deserved == Some(written) && len == 1 => "",
+            Some(Suffix::Checkmate) => " (the move gives mate)",
+            Some(Suffix::Check) => " (the move gives check)",
+            None => " (the move gives no check)",
+        };
+        self.settle_mate();
+        let offset = token.offset as u64;
+        let facts = |what: String| Facts {
+            message: format!("\"{}\" read as {what}{judged}", text(raw)),
+            san: Some(text(raw)),
+            fen: None,
+        };
+        match result {
+            Some(r) => {
+                self.set_repaired_result(r, offset + len as u64);
+                self.report(Kind::GluedResult, Severity::Warning, offset, Some(ply), || {
+                    facts(format!("the check mark of the move before and the result {}", r.as_str()))
+                });
+            }
+            None => self.report(Kind::SyntaxWarning, Severity::Warning, offset, Some(ply), || {
+                facts("the check mark of the move before".to_string())
+            }),
+        }
+        true
     }
 
     /// A mainline token that did not resolve but is a result written oddly: with a Unicode dash or
@@ -767,7 +893,10 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         }
         self.settle_mate();
         let (kind, severity) = Kind::from_problem(p.kind);
-        self.report(kind, severity, p.offset as u64, None, || Facts::message(p.kind.message().to_string()));
+        let (chunk, at) = (self.chunk, (p.offset as u64 - self.chunk_offset) as usize);
+        self.report(kind, severity, p.offset as u64, None, || {
+            Facts::message(problem_message(p.kind, chunk, at))
+        });
     }
 
     fn end_game(&mut self) {}
