@@ -236,3 +236,18 @@ fn annotate_summary_speaks_positions() {
     let micros = data["counts"]["engine_microseconds"].as_f64().expect("the engines' time");
     assert!((engine * 1e6 / micros - 1.0).abs() < 1e-6, "{data}");
 }
+
+#[test]
+fn a_game_with_a_null_move_is_written_as_read_and_says_why() {
+    let dir = temp_dir("annotate-null");
+    let input = dir.join("null.pgn");
+    let text = "[Event \"n\"]\n[Result \"*\"]\n\n1. e4 -- 2. d4 d5 *\n";
+    std::fs::write(&input, text).expect("write");
+    let out = dir.join("out.pgn");
+    let o = run(&["annotate", "-q", "--nodes", "100", "--no-cache", path(&input), "-o", path(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let located = format!("{}:1:1: warning: game 1 (? - ?): ply 2: a null move", path(&input));
+    assert!(stderr(&o).contains(&located), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).expect("out").trim(), text.trim());
+    let _ = std::fs::remove_dir_all(dir);
+}

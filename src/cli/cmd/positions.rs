@@ -96,7 +96,8 @@ pub struct Args {
     /// pockets).
     #[arg(long, help_heading = "Positions written")]
     unique: bool,
-    /// Drop every game that has an error (default: keep its valid prefix).
+    /// Drop every game that has an error (default: keep its valid prefix). The positions are
+    /// the mainline's: variations are skipped unread, so an error in one counts only for `check`.
     #[arg(long)]
     skip_errors: bool,
     // Last: the heading holds for every option after it.

@@ -196,6 +196,15 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
         let broken = game.errors > 0 || game.start.is_none() || self.null_move;
         if !kept {
             self.diagnostics.retain(|d| d.game != game.number);
+        } else if self.null_move && game.errors == 0 && game.start.is_some() {
+            // A valid game written as read: say why, at the null move.
+            let m = self.current();
+            let before = m.moves.len() as u32;
+            let message =
+                "a null move: no engine analyses past it, so the game is written as read".to_string();
+            let mut d = super::analyse::diagnostic(Some(m), Some(before), Kind::NullMove, message);
+            d.ply = Some(before + 1);
+            self.diagnostics.push(d);
         }
         let m = self.current();
         m.tags = game.tags.clone();
