@@ -314,3 +314,26 @@ fn usage_and_input_errors() {
     assert!(!out.exists(), "no output put in place when an input failed");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn tag_columns_are_checked_alike_in_every_format() {
+    let input = fixture("pgn/lichess_db_10k.pgn");
+    for format in ["jsonl", "csv", "parquet"] {
+        for (tags, says) in
+            [("White,White", "\"White\" is named twice"), ("White, ", "\"\" cannot be a tag column")]
+        {
+            let o = run(&["positions", "--format", format, "--tags", tags, path(&input), "-o", "/dev/null"]);
+            assert_eq!(o.status.code(), Some(2), "{format} {tags}: {}", stderr(&o));
+            assert!(stderr(&o).contains(says), "{format} {tags}: {}", stderr(&o));
+        }
+    }
+    // A column of the record itself.
+    for format in ["jsonl", "csv"] {
+        let o = run(&["positions", "--format", format, "--tags", "fen", path(&input)]);
+        assert_eq!(o.status.code(), Some(2), "{format}: {}", stderr(&o));
+    }
+    // Names as typed after a comma: `White, Black`.
+    let o = run(&["positions", "-q", "--format", "csv", "--tags", "White, Black", path(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("game,ply,fen,san,uci,White,Black\n"), "{}", stdout(&o));
+}

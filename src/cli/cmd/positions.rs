@@ -116,9 +116,20 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
     if !args.tags.is_empty() && !matches!(format, Format::Jsonl | Format::Csv | Format::Parquet) {
         return Err(Fail::usage("--tags needs --format jsonl, csv or parquet"));
     }
-    for t in &args.tags {
-        if t.is_empty() || (format == Format::Jsonl && RESERVED.contains(&t.as_str())) {
+    // `White, Black` as typed: the names without their spaces.
+    let tags: Vec<String> = args.tags.iter().map(|t| t.trim().to_string()).collect();
+    // The columns a record has before its tags: JSON Lines' keys, CSV's header.
+    let own: &[&str] = match format {
+        Format::Jsonl => &RESERVED,
+        Format::Csv => &RESERVED[..5],
+        _ => &[],
+    };
+    for (i, t) in tags.iter().enumerate() {
+        if t.is_empty() || own.contains(&t.as_str()) {
             return Err(Fail::usage(format!("--tags: \"{t}\" cannot be a tag column")));
+        }
+        if tags[..i].contains(t) {
+            return Err(Fail::usage(format!("--tags: \"{t}\" is named twice")));
         }
     }
     if let Some(max) = args.max_ply
@@ -133,7 +144,7 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
             EpArg::Always => EpMode::Always,
         },
         epd_columns: args.parquet.epd_columns,
-        tags: args.tags.clone(),
+        tags,
         min_ply: args.min_ply,
         max_ply: args.max_ply,
         every: args.every,
