@@ -251,6 +251,13 @@ impl Output {
         // Released by the drop, also when the creation below fails.
         let mut output = Output { sink: None, path: path.to_owned(), temp: None, claim };
         let create_err = |source| OutputError::Create { path: path.to_owned(), source };
+        // Said before any work: the rename at the end would fail on it.
+        if path.is_dir() || path.as_os_str().to_string_lossy().ends_with('/') {
+            return Err(create_err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                "is a directory, not a file name",
+            )));
+        }
         // A device or a pipe (`-o /dev/null`, a FIFO) is written in place: renaming a temporary
         // file onto it would replace the device node itself (as root, /dev/null).
         let (file, temp) = if special {
@@ -452,6 +459,14 @@ mod tests {
         assert_eq!(e.exit_code(), Code::CantCreate);
         assert_eq!(std::fs::read(&input).unwrap(), b"*");
         assert!(Output::create(&dir.join("other.pgn"), &opts).is_ok());
+        // A directory is no file name: refused when created, not at the rename after the work.
+        for d in [dir.clone(), PathBuf::from(format!("{}/", dir.display()))] {
+            let e = Output::create(&d, &OutputOptions::default()).unwrap_err();
+            assert!(
+                matches!(e, OutputError::Create { .. }) && e.to_string().contains("is a directory"),
+                "{e}"
+            );
+        }
         std::fs::remove_dir_all(dir).unwrap();
     }
 
