@@ -140,6 +140,20 @@ fn the_setup_tag_follows_the_fen() {
     assert!(again.is_empty(), "the output cleans to itself: {again:?}");
 }
 
+/// A tag named twice is written once, its first value (the one the replay and the filters
+/// read), the other logged as read.
+#[test]
+fn a_tag_named_twice_is_written_once_and_the_other_logged() {
+    let c = clean("[Event \"d\"]\n[White \"A\"]\n[Black \"B\"]\n[White \"Z\"]\n[Result \"*\"]\n\n1. e4 *\n");
+    assert_eq!(c.out.matches("[White ").count(), 1, "{}", c.out);
+    assert!(c.out.contains("[White \"A\"]"), "{}", c.out);
+    let tags: Vec<(&str, &str)> =
+        c.repairs.iter().filter(|r| r.1 == "tag").map(|r| (r.2.as_str(), r.3.as_str())).collect();
+    assert_eq!(tags, [("[White \"Z\"]", "")]);
+    let again = clean(&c.out).repairs;
+    assert!(again.is_empty(), "the output cleans to itself: {again:?}");
+}
+
 /// Shredder-FEN castling rights (`HAha`) are read and written as X-FEN, a repair logged; X-FEN
 /// stays as it is.
 #[test]
