@@ -82,8 +82,8 @@ fn bounds(spec: Spec, total: u64, start: u64, size: u64) -> Option<(u64, Option<
 }
 
 /// Compressed streams (a single zstd frame, gzip) smaller than this on disk are measured
-/// (decompressed to their end) before their shares are found: above it their text is at least a few hundred
-/// scan chunks, and decompressing it all again in every shard would cost more.
+/// (decompressed to their end) before their shares are found: above it their text is at least a
+/// few hundred scan chunks, and decompressing it all again in every shard would cost more.
 pub const MEASURED_BELOW: u64 = 64 << 20;
 
 /// The decompressed size of `input`.
