@@ -28,9 +28,12 @@ use super::class::{
     TOKEN_END, WS, class,
 };
 use super::scan;
-use super::tag::{is_tag_like, parse_tag};
+use super::tag::parse_tag;
 use super::visitor::{GameResult, GameStart, Problem, ProblemKind, SanToken, Visitor};
 use super::{CommentKind, Nag, RawComment, RawTag};
+use comments::{BraceCache, find_tag_line, short_comment_end};
+
+mod comments;
 
 /// Per-game budget. Exceeding it is a [`Problem`]; the game is still delimited exactly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,14 +52,6 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits { max_tokens: 8_000_000, max_depth: 128, max_comment: 64 << 20, max_problems: 100 }
     }
-}
-
-/// Result of a cached search for `}`: the first `}` in `from..to` is `hit` (or none).
-#[derive(Debug, Clone, Copy, Default)]
-struct BraceCache {
-    from: usize,
-    to: usize,
-    hit: Option<usize>,
 }
 
 /// Reads games from a byte slice; see the module docs for the grammar it accepts.
@@ -342,88 +337,6 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Cached search for the first `}` in `from..limit`.
-    fn find_close_brace(&mut self, from: usize, limit: usize) -> Option<usize> {
-        let c = self.brace;
-        if from >= c.from && from <= c.to {
-            match c.hit {
-                Some(h) if h >= from => return (h < limit).then_some(h),
-                None if limit <= c.to => return None,
-                None => {
-                    let found = memchr::memchr(b'}', &self.bytes[c.to..limit]).map(|i| c.to + i);
-                    self.brace.to = found.map_or(limit, |f| f + 1);
-                    self.brace.hit = found;
-                    self.searched = self.searched.max(self.brace.to);
-                    return found;
-                }
-                Some(_) => {}
-            }
-        }
-        let found = memchr::memchr(b'}', &self.bytes[from..limit]).map(|i| from + i);
-        self.brace = BraceCache { from, to: found.map_or(limit, |f| f + 1), hit: found };
-        self.searched = self.searched.max(self.brace.to);
-        found
-    }
-
-    /// At `{` (position `open`): returns (end of text, position after the comment, problem).
-    fn scan_brace_comment(&mut self, open: usize) -> (usize, usize, Option<ProblemKind>) {
-        let b = self.bytes;
-        let body = open + 1;
-        let limit = b.len().min(body.saturating_add(self.limits.max_comment));
-        // Short one-line comments (a clock, an eval) are the common case: a `}` before any line
-        // break leaves no room for a tag line inside, so neither search below is needed.
-        if let Some(i) = short_comment_end(&b[body..limit]) {
-            return (body + i, body + i + 1, None);
-        }
-        let close = self.find_close_brace(body, limit);
-        let region_end = close.unwrap_or(limit);
-        let tag_line = find_tag_line(b, body, region_end);
-        match (close, tag_line) {
-            (Some(c), None) => (c, c + 1, None),
-            (Some(c), Some(t)) => {
-                if memchr::memchr(b'{', &b[t..c]).is_some() {
-                    (t, t, Some(ProblemKind::UnterminatedComment))
-                } else {
-                    (c, c + 1, None)
-                }
-            }
-            (None, Some(t)) => (t, t, Some(ProblemKind::UnterminatedComment)),
-            (None, None) if limit == b.len() => (limit, limit, Some(ProblemKind::UnterminatedComment)),
-            (None, None) => (limit, limit, Some(ProblemKind::CommentTooLong)),
-        }
-    }
-
-    /// Reads a `{}` comment at `self.pos` (which is `{`) and delivers it if `loud`.
-    fn brace_comment<V: Visitor<'a>>(&mut self, v: &mut V, loud: bool) {
-        let open = self.pos;
-        let (text_end, next, problem) = self.scan_brace_comment(open);
-        if let Some(kind) = problem {
-            self.problem(v, kind, open);
-        }
-        if loud {
-            v.comment(RawComment {
-                raw: &self.bytes[open + 1..text_end],
-                offset: self.off(open),
-                kind: CommentKind::Brace,
-            });
-        }
-        self.pos = next;
-    }
-
-    /// Reads a `;` comment at `self.pos` and delivers it if `loud`.
-    fn line_comment<V: Visitor<'a>>(&mut self, v: &mut V, loud: bool) {
-        let open = self.pos;
-        let end = line_end(self.bytes, open);
-        if loud {
-            v.comment(RawComment {
-                raw: &self.bytes[open + 1..end],
-                offset: self.off(open),
-                kind: CommentKind::Line,
-            });
-        }
-        self.pos = end;
-    }
-
     fn read_movetext<V: Visitor<'a>>(&mut self, v: &mut V, emit: bool) {
         let b = self.bytes;
         let n = b.len();
@@ -662,31 +575,6 @@ impl<'a> Reader<'a> {
             self.problem(v, ProblemKind::LoneResult, at);
         }
     }
-
-    /// After the result: comments that follow before another token still belong to the game
-    /// (TCEC archives put `; { Game Nr. ... }` lines there, sometimes after a blank line).
-    fn trailing_comments<V: Visitor<'a>>(&mut self, v: &mut V, mut pos: usize, loud: bool) -> usize {
-        let b = self.bytes;
-        loop {
-            let mut p = pos;
-            while p < b.len() && class(b[p]) == WS {
-                p += 1;
-            }
-            match b.get(p) {
-                Some(b'{') => {
-                    self.pos = p;
-                    self.brace_comment(v, loud);
-                    pos = self.pos;
-                }
-                Some(b';') => {
-                    self.pos = p;
-                    self.line_comment(v, loud);
-                    pos = self.pos;
-                }
-                _ => return pos,
-            }
-        }
-    }
 }
 
 /// 64 bytes of movetext from `at`, as bit masks: bit i of `ends` is set when `b[at + i]` ends a
@@ -779,25 +667,9 @@ fn move_part(tok: &[u8]) -> Option<&[u8]> {
     (periods < tok.len()).then(|| &tok[..tok.len() - periods])
 }
 
-/// The `}` ending `text` when it comes within 64 bytes and before any line break: clocks and
-/// evals are such comments on every lichess ply.
-#[inline(always)]
-fn short_comment_end(text: &[u8]) -> Option<usize> {
-    let i = scan::find_any(&text[..text.len().min(64)], [b'}', b'\n', b'\r'])?;
-    (text[i] == b'}').then_some(i)
-}
-
 /// Position of the line break (`\n` or `\r`) ending the line that contains `pos`, or the end.
 fn line_end(b: &[u8], pos: usize) -> usize {
     memchr::memchr2(b'\n', b'\r', &b[pos..]).map_or(b.len(), |i| pos + i)
-}
-
-/// The first line in `from..to` (starting after a line break inside the range) that starts with
-/// a tag.
-fn find_tag_line(b: &[u8], from: usize, to: usize) -> Option<usize> {
-    memchr::memchr2_iter(b'\n', b'\r', &b[from..to])
-        .map(|i| from + i + 1)
-        .find(|&p| p < to && b[p] == b'[' && is_tag_like(b, p))
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@
 
 pub mod export;
 mod game;
+mod lenient;
+mod message;
 
 use std::ops::ControlFlow;
 
@@ -14,13 +16,13 @@ pub use game::{Game, Hooks, Lines, Played, Verdict};
 
 use crate::chess::{Bitboard, Move, Outcome, Position, PositionErrorKind, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
-use crate::notation::fen::{EpMode, FenError, parse_fen, write_fen};
-use crate::notation::san::{Lenience, SanError, Suffix, parse_san_with, suffix_after, write_san};
+use crate::notation::fen::{FenError, parse_fen};
+use crate::notation::san::{Lenience, SanError, Suffix, parse_san_with, suffix_after};
 use crate::pgn::{
-    GameResult, GameStart, LineIndex, Nag, Problem, ProblemKind, RawComment, RawTag, Reader, SanToken,
-    Visitor,
+    GameResult, GameStart, LineIndex, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor,
 };
 use crate::pipeline::job::{ChunkEnd, ChunkInput, Output};
+use message::{Facts, fen, problem_message, san, text};
 
 /// A move written with `+` that gives check, whose test for mate waits: the next move of its
 /// line, once it resolves, shows the position had a legal move, so the mate test (a move
@@ -70,72 +72,6 @@ impl Line {
     fn prev(&self) -> Option<&Position> {
         self.has_prev.then_some(&self.prev)
     }
-}
-
-/// The typed facts of a diagnostic beside its kind and place: its message, and the move as
-/// written and the position it was played in, when there are such.
-struct Facts {
-    message: String,
-    san: Option<String>,
-    fen: Option<String>,
-}
-
-impl Facts {
-    fn message(message: String) -> Facts {
-        Facts { message, san: None, fen: None }
-    }
-}
-
-/// The text of a token, for diagnostics: UTF-8, else Windows-1252, as all input text.
-fn text(raw: &[u8]) -> String {
-    crate::pgn::text::decode(raw).0.into_owned()
-}
-
-/// A token's text quoted for a message: decoded as [`text`], cut after 32 characters (ending
-/// in `…`), with `"`, `\` and control characters escaped so that the message stays one line.
-fn quoted(raw: &[u8]) -> String {
-    const MAX: usize = 32;
-    let mut out = String::from("\"");
-    for (i, c) in text(raw).chars().enumerate() {
-        if i == MAX {
-            out.push('…');
-            break;
-        }
-        if matches!(c, '"' | '\\') || c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// The message of a reader problem at `at` of `chunk`: an unexpected token is named.
-fn problem_message(kind: ProblemKind, chunk: &[u8], at: usize) -> String {
-    match kind {
-        ProblemKind::UnexpectedToken => {
-            format!(
-                "unexpected token {} in movetext; skipped",
-                quoted(crate::pgn::reader::unexpected_token(chunk, at))
-            )
-        }
-        _ => kind.message().to_string(),
-    }
-}
-
-/// The FEN of `pos`, for diagnostics.
-fn fen(pos: &Position) -> String {
-    let mut fen = String::new();
-    write_fen(pos, EpMode::Legal, &mut fen);
-    fen
-}
-
-/// The SAN of `m` in `pos`, for diagnostics.
-fn san(pos: &Position, m: Move) -> String {
-    let mut san = String::new();
-    write_san(pos, m, &mut san);
-    san
 }
 
 /// The replaying visitor over one chunk of input.
@@ -489,150 +425,6 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 }
             }
         }
-    }
-
-    /// A token that did not resolve but is a move after periods the reader left on it: `..e5`,
-    /// `1. ..e5` (python-chess reads them), or an ellipsis, `…e5`, `12…Nf6` (U+2026, or byte 0x85
-    /// of Windows-1252). The move is played as if written alone. A period is a token of its own in
-    /// import format, so the periods pass silently, as in `1..e5` and `.. e5`; the ellipsis, which
-    /// is no PGN, is reported. `false` for anything else.
-    #[cold]
-    #[inline(never)]
-    fn dotted_move(&mut self, token: SanToken<'a>, ply: u32) -> bool {
-        let raw = token.raw;
-        let digits = raw.iter().take_while(|b| b.is_ascii_digit()).count();
-        let (mut at, mut ellipsis) = (digits, false);
-        loop {
-            match &raw[at..] {
-                [b'.', ..] => at += 1,
-                [0xe2, 0x80, 0xa6, ..] => (at, ellipsis) = (at + 3, true),
-                [0x85, ..] => (at, ellipsis) = (at + 1, true),
-                _ => break,
-            }
-        }
-        if at == digits {
-            return false;
-        }
-        if ellipsis {
-            // Reported before the move, whose own diagnostics come later in the text.
-            self.settle_mate();
-            self.report(Kind::SyntaxWarning, Severity::Warning, token.offset as u64, Some(ply), || {
-                Facts::message(format!("\"{}\": an ellipsis read as the periods of a move number", text(raw)))
-            });
-        }
-        if at < raw.len() {
-            self.play(SanToken { raw: &raw[at..], offset: token.offset + at });
-        }
-        true
-    }
-
-    /// A token that did not resolve but is a check mark apart from its move (`Qxf7 #`), alone or
-    /// with the result glued to it (`Qxf7 #1-0`, in chessgames.com files; mainline only): the mark
-    /// is judged as the move's, the result is read, and it is reported as a warning. `false` for
-    /// anything else, and for a mark before the mainline's first move.
-    #[cold]
-    #[inline(never)]
-    fn detached_check_mark(&mut self, token: SanToken<'a>) -> bool {
-        let raw = token.raw;
-        let len = match raw {
-            [b'+', b'+', ..] => 2,
-            [b'+' | b'#', ..] => 1,
-            _ => return false,
-        };
-        let (mark, rest) = raw.split_at(len);
-        let mainline = self.stack.len() == 1;
-        let result = match GameResult::from_ascii(rest) {
-            _ if rest.is_empty() => None,
-            Some(r) if r != GameResult::Unknown && mainline => Some(r),
-            _ => return false,
-        };
-        let Some(line) = self.stack.last() else { return false };
-        if mainline && line.ply == 0 {
-            return false;
-        }
-        let ply = line.ply;
-        let deserved = suffix_after(&line.pos, line.checkers);
-        let written = if mark == b"#" { Suffix::Checkmate } else { Suffix::Check };
-        let judged = match deserved {
-            _ if deserved == Some(written) && len == 1 => "",
-            Some(Suffix::Checkmate) => " (the move gives mate)",
-            Some(Suffix::Check) => " (the move gives check)",
-            None => " (the move gives no check)",
-        };
-        self.settle_mate();
-        let offset = token.offset as u64;
-        let facts = |what: String| Facts {
-            message: format!("\"{}\" read as {what}{judged}", text(raw)),
-            san: Some(text(raw)),
-            fen: None,
-        };
-        match result {
-            Some(r) => {
-                self.set_repaired_result(r, offset + len as u64);
-                self.report(Kind::GluedResult, Severity::Warning, offset, Some(ply), || {
-                    facts(format!("the check mark of the move before and the result {}", r.as_str()))
-                });
-            }
-            None => self.report(Kind::SyntaxWarning, Severity::Warning, offset, Some(ply), || {
-                facts("the check mark of the move before".to_string())
-            }),
-        }
-        true
-    }
-
-    /// A mainline token that did not resolve but is a result written oddly: with a Unicode dash or
-    /// a `½` (`1–0`, `½-½`, in UTF-8 or Windows-1252), or glued to the last move (`gxf41-0`, the
-    /// move played). Reported as a repair; `false` for anything else.
-    #[cold]
-    #[inline(never)]
-    fn repaired_result(&mut self, token: SanToken<'a>) -> bool {
-        if self.stack.len() != 1 {
-            return false;
-        }
-        let raw = token.raw;
-        let text = self::text(raw);
-        let spelled = text.replace(['\u{2013}', '\u{2014}', '\u{2212}'], "-").replace('\u{bd}', "1/2");
-        if spelled != text
-            && let Some(r) = GameResult::from_ascii(spelled.as_bytes())
-        {
-            self.set_repaired_result(r, token.offset as u64);
-            self.report(Kind::ResultSpelling, Severity::Warning, token.offset as u64, None, || Facts {
-                message: format!("result \"{text}\" read as {}", r.as_str()),
-                san: Some(text),
-                fen: None,
-            });
-            return true;
-        }
-        for r in [GameResult::WhiteWins, GameResult::BlackWins, GameResult::Draw] {
-            let suffix = r.as_str().as_bytes();
-            let Some(mv) = raw.strip_suffix(suffix).filter(|m| !m.is_empty()) else { continue };
-            let Some(line) = self.stack.last().filter(|l| !l.dead) else { return false };
-            if parse_san_with(&line.pos, line.checkers, mv).is_err() {
-                continue;
-            }
-            let ply = line.ply + 1;
-            self.play(SanToken { raw: mv, offset: token.offset });
-            self.set_repaired_result(r, (token.offset + mv.len()) as u64);
-            self.report(Kind::GluedResult, Severity::Warning, token.offset as u64, Some(ply), || Facts {
-                message: format!(
-                    "\"{text}\" read as the move {} and the result {}",
-                    self::text(mv),
-                    r.as_str()
-                ),
-                san: Some(text),
-                fen: None,
-            });
-            return true;
-        }
-        false
-    }
-
-    /// The game's result, read from a token the reader did not take for one (see
-    /// [`repaired_result`](Self::repaired_result)).
-    fn set_repaired_result(&mut self, result: GameResult, offset: u64) {
-        self.game.result = Some(result);
-        self.pending_result_token = Some(offset);
-        self.result_repaired = true;
     }
 
     /// Reports `token`, which did not resolve, and ends the innermost line there.
