@@ -172,18 +172,17 @@ impl std::fmt::Debug for Output {
     }
 }
 
-/// Whether stdin is redirected from the regular file at `path` (`pgnkit check - -o f < f`).
+/// Whether stdin is redirected from the regular file `out` describes (`check - -o f < f`).
 #[cfg(unix)]
-fn stdin_is(path: &Path) -> bool {
+fn stdin_is(out: &std::fs::Metadata) -> bool {
     use std::os::fd::AsFd;
     use std::os::unix::fs::MetadataExt;
-    let Ok(out) = std::fs::metadata(path) else { return false };
     let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else { return false };
     File::from(fd).metadata().is_ok_and(|m| m.is_file() && m.dev() == out.dev() && m.ino() == out.ino())
 }
 
 #[cfg(not(unix))]
-fn stdin_is(_: &Path) -> bool {
+fn stdin_is(_: &std::fs::Metadata) -> bool {
     false
 }
 
@@ -225,11 +224,20 @@ impl Output {
                 claim: None,
             });
         }
+        let create_err = |source| OutputError::Create { path: path.to_owned(), source };
+        // What is at the path now, looked at once: a directory is refused before any work (the
+        // rename at the end would fail on it), a device is written in place.
+        let meta = std::fs::metadata(path).ok();
+        if meta.as_ref().is_some_and(|m| m.is_dir()) || path.as_os_str().to_string_lossy().ends_with('/') {
+            let e = io::Error::new(io::ErrorKind::IsADirectory, "is a directory, not a file name");
+            return Err(create_err(e));
+        }
+        let special = meta.as_ref().is_some_and(|m| !m.is_file());
         let out = canonical(path);
         if let Some(out) = &out {
             let clash = opts.inputs.iter().any(|i| {
                 if i.as_path() == Path::new("-") {
-                    stdin_is(path)
+                    meta.as_ref().is_some_and(stdin_is)
                 } else {
                     i.canonicalize().is_ok_and(|i| i == *out)
                 }
@@ -239,7 +247,6 @@ impl Output {
             }
         }
         // A device (`/dev/null`) may take any number of outputs.
-        let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
         let claim = out.filter(|_| !special);
         if let Some(out) = &claim {
             let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
@@ -250,14 +257,6 @@ impl Output {
         }
         // Released by the drop, also when the creation below fails.
         let mut output = Output { sink: None, path: path.to_owned(), temp: None, claim };
-        let create_err = |source| OutputError::Create { path: path.to_owned(), source };
-        // Said before any work: the rename at the end would fail on it.
-        if path.is_dir() || path.as_os_str().to_string_lossy().ends_with('/') {
-            return Err(create_err(io::Error::new(
-                io::ErrorKind::IsADirectory,
-                "is a directory, not a file name",
-            )));
-        }
         // A device or a pipe (`-o /dev/null`, a FIFO) is written in place: renaming a temporary
         // file onto it would replace the device node itself (as root, /dev/null).
         let (file, temp) = if special {
