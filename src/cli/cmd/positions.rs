@@ -60,9 +60,6 @@ enum EpArg {
     Always,
 }
 
-/// Keys a JSON record already has, refused as tag names.
-const RESERVED: [&str; 7] = ["game", "ply", "fen", "san", "uci", "eval", "clk"];
-
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -120,8 +117,8 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
     let tags: Vec<String> = args.tags.iter().map(|t| t.trim().to_string()).collect();
     // The columns a record has before its tags: JSON Lines' keys, CSV's header.
     let own: &[&str] = match format {
-        Format::Jsonl => &RESERVED,
-        Format::Csv => &RESERVED[..5],
+        Format::Jsonl => &pgnkit::jobs::positions::JSONL_KEYS,
+        Format::Csv => &pgnkit::jobs::positions::CSV_COLUMNS,
         _ => &[],
     };
     for (i, t) in tags.iter().enumerate() {

@@ -99,9 +99,15 @@ impl PositionsOptions {
     }
 }
 
+/// A CSV record's own columns, before its tags.
+pub const CSV_COLUMNS: [&str; 5] = ["game", "ply", "fen", "san", "uci"];
+
+/// A JSON Lines record's own keys, before its tags.
+pub const JSONL_KEYS: [&str; 7] = ["game", "ply", "fen", "san", "uci", "eval", "clk"];
+
 /// The CSV header line (with its line break) for `tags`.
 pub fn csv_header(tags: &[String]) -> Vec<u8> {
-    let mut out = b"game,ply,fen,san,uci".to_vec();
+    let mut out = CSV_COLUMNS.join(",").into_bytes();
     for t in tags {
         out.push(b',');
         text::push_csv_field(&mut out, t);
