@@ -140,6 +140,9 @@ pub struct Writer {
     depth: usize,
     /// The next Black move needs its `N...`.
     number_due: bool,
+    /// `number_due` before the first of the `opens` was begun: a variation left out whole
+    /// gives it back.
+    due_before_opens: bool,
     /// The game's first comment that was not UTF-8, as given.
     not_utf8: Option<Vec<u8>>,
 }
@@ -161,6 +164,7 @@ impl Writer {
             opens: 0,
             depth: 0,
             number_due: true,
+            due_before_opens: true,
             not_utf8: None,
         }
     }
@@ -196,6 +200,7 @@ impl Writer {
         self.opens = 0;
         self.depth = 0;
         self.number_due = true;
+        self.due_before_opens = true;
         self.not_utf8 = None;
     }
 
@@ -337,9 +342,24 @@ impl Writer {
     /// alternative to the move written last).
     pub fn begin_variation(&mut self, out: &mut Vec<u8>) {
         self.start_movetext(out);
+        if self.opens == 0 {
+            self.due_before_opens = self.number_due;
+        }
         self.opens += 1;
         self.depth += 1;
         self.number_due = true;
+    }
+
+    /// `)` for a variation cut short: one with nothing written in it is left out whole, not
+    /// written `()`.
+    pub fn end_cut_variation(&mut self, out: &mut Vec<u8>) {
+        if self.depth > 0 && self.opens > 0 {
+            self.opens -= 1;
+            self.depth -= 1;
+            self.number_due = self.opens > 0 || self.due_before_opens;
+        } else {
+            self.end_variation(out);
+        }
     }
 
     /// `)`: the variation begun last ends. Without an open variation nothing is written.

@@ -84,6 +84,7 @@ repair_kinds! {
     Fen => "fen", "repaired_fen", "a FEN with castling rights its rooks contradict, an impossible en passant square or fullmove 0";
     SetUp => "setup", "repaired_setup", "a FEN without SetUp \"1\", or SetUp \"1\" without a FEN (dropped)";
     Roster => "roster", "repaired_roster", "Seven Tag Roster tags added with the standard's unknown values";
+    Variation => "variation", "repaired_variation", "a variation cut at its first illegal, ambiguous or unreadable move, which stops that line: the rest of it (shown as read) left out";
 }
 
 #[cfg(test)]

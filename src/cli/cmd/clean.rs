@@ -34,7 +34,9 @@ rejection, filtered game and duplicate (with the rule that matched and the game 
 \"game\", \"of\": {file, game}}), then a summary with the ledger per input. The output is UTF-8:
 tag values and comments that are not UTF-8 are read as Windows-1252, one `encoding` repair a game
 (its `before` shows the bytes as \\xNN); the rejects and duplicates are byte copies of the input,
-in its encoding. Outputs are written under a temporary name and renamed when the run completes:
+in its encoding. An illegal, ambiguous or unreadable move in a variation stops that line, not
+the game: the variation is written up to it, and the text left out is the `before` of a
+`variation` repair. Outputs are written under a temporary name and renamed when the run completes:
 an interrupted run (exit 130) or a failed one leaves none under its final name.";
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,8 +129,9 @@ pub struct Args {
     /// Tags added: PlyCount.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "NAMES")]
     add_tags: Vec<AddTag>,
-    /// Write a game with an error as its valid prefix, result `*` and a comment naming the
-    /// error, instead of rejecting it.
+    /// Write a game with an error in its mainline as its valid prefix, result `*` and a comment
+    /// naming the error, instead of rejecting it. (A bad move in a variation only cuts that
+    /// variation, always: the rest of it is logged as a `variation` repair.)
     #[arg(long)]
     keep_broken: bool,
     /// Reject games with a null move (`--`, `Z0`) instead of writing it `--`.

@@ -183,7 +183,7 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
         self.record(Event::Begin { depth });
     }
 
-    fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
+    fn end_variation(&mut self, _: &Game<'a>, depth: u32, _: u64) {
         self.record(Event::End { depth });
     }
 

@@ -40,6 +40,25 @@ struct Current {
     last_written: Option<(Position, Option<crate::chess::Move>)>,
     /// Variations written and not yet closed.
     open: u32,
+    /// The depth of the events being read (0: the mainline).
+    depth: u32,
+    /// The variation being cut at its first bad move, left out up to its end.
+    cut: Option<Cut>,
+    /// The variations cut: their repairs get the text left out when the game's bytes are known.
+    cuts: Vec<Cut>,
+}
+
+/// A variation cut at a move that does not resolve: an illegal, ambiguous or unreadable move
+/// stops its line (as it does in `check`), and the game is written without the rest of it.
+#[derive(Clone, Copy)]
+struct Cut {
+    /// The variation's depth.
+    depth: u32,
+    /// Its repair in the chunk's list.
+    repair: usize,
+    /// The bad move's offset, and the variation's end (its `)`) once read.
+    from: u64,
+    to: u64,
 }
 
 /// What a tag's name makes of it when its game is written.
@@ -345,20 +364,22 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
     }
 
     fn nag(&mut self, _: &Game<'a>, depth: u32, nag: Nag, _: u64) {
-        if self.render && self.game.error.is_none() {
+        if self.render && self.game.error.is_none() && self.game.cut.is_none() {
             self.writer.nag(depth, nag);
         }
     }
 
     fn comment(&mut self, _: &Game<'a>, depth: u32, comment: RawComment<'a>) {
-        if self.render && self.game.error.is_none() {
+        if self.render && self.game.error.is_none() && self.game.cut.is_none() {
             self.writer.comment(depth, comment.raw);
         }
     }
 
     fn begin_variation(&mut self, _: &Game<'a>, depth: u32, _: bool) {
-        // A variation the replay cannot replay comes after an error, which rejects the game.
-        if self.game.error.is_some() {
+        self.game.depth = depth;
+        // A variation the replay cannot replay comes after an error, which rejects the game, or
+        // inside a variation being cut.
+        if self.game.error.is_some() || self.game.cut.is_some() {
             return;
         }
         self.game.open += 1;
@@ -367,13 +388,24 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         }
     }
 
-    fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
-        if self.game.error.is_none() {
-            self.game.open -= 1;
-            if self.render {
-                self.writer.end_variation(depth);
-            }
+    fn end_variation(&mut self, _: &Game<'a>, depth: u32, offset: u64) {
+        self.game.depth = depth.saturating_sub(1);
+        if self.game.error.is_some() {
+            return;
         }
+        match self.game.cut {
+            Some(cut) if cut.depth == depth => {
+                self.game.cut = None;
+                self.game.cuts.push(Cut { to: offset, ..cut });
+                if self.render {
+                    self.writer.end_cut_variation(depth);
+                }
+            }
+            Some(_) => return,
+            None if self.render => self.writer.end_variation(depth),
+            None => {}
+        }
+        self.game.open -= 1;
     }
 
     fn diagnostic(&mut self, d: Diagnostic) {
@@ -392,6 +424,19 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
                 let message = format!("{} (--reject-null-moves)", d.message);
                 self.game.error = Some((d.kind, message.clone()));
                 self.out.diagnostics.push(Diagnostic { severity: Severity::Error, message, ..d });
+            }
+            // A bad move in a variation stops that line: the variation is written up to it, the
+            // rest logged (once the game's bytes are known) and left out.
+            Kind::IllegalMove | Kind::AmbiguousMove | Kind::InvalidMove
+                if d.severity == Severity::Error
+                    && self.game.depth > 0
+                    && self.game.error.is_none()
+                    && self.game.cut.is_none() =>
+            {
+                let repair = self.out.repairs.len();
+                self.repair(RepairKind::Variation, "", "");
+                self.game.cut = Some(Cut { depth: self.game.depth, repair, from: d.offset, to: d.offset });
+                self.out.diagnostics.push(d);
             }
             // Logged where they are written: null moves, SetUp, encodings.
             Kind::NullMove | Kind::MissingSetUp | Kind::Encoding | Kind::SyntaxWarning => {}
@@ -437,6 +482,14 @@ fn xfen_castling(fen: &str, start: &Position) -> Option<String> {
 impl CleanHooks<'_> {
     /// Decides the fate of the game just replayed, and writes it if it is written.
     fn settle(&mut self, game: &Game<'_>, last: Option<&Position>) {
+        // A variation still open at the game's end was cut up to it.
+        let end = game.offset + game.bytes.len() as u64;
+        self.game.cuts.extend(self.game.cut.take().map(|cut| Cut { to: end, ..cut }));
+        for cut in &self.game.cuts {
+            let at = |offset: u64| (offset.saturating_sub(game.offset) as usize).min(game.bytes.len());
+            let left_out = &game.bytes[at(cut.from)..at(cut.to).max(at(cut.from))];
+            self.out.repairs[cut.repair].before = token_text(left_out.trim_ascii());
+        }
         let mut record = CleanGame {
             game: game.number,
             line: game.line,

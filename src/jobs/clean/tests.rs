@@ -241,6 +241,42 @@ fn broken_games_are_kept_as_their_prefix_on_request() {
     assert!(c.rejects.is_empty());
 }
 
+/// An illegal, ambiguous or unreadable move in a variation stops that line, not the game: the
+/// variation is written up to it, the rest (its own variations too) logged as read.
+#[test]
+fn a_bad_move_in_a_variation_cuts_that_variation_only() {
+    let pgn = "[Event \"cut\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 (2. Bc4 Nf6 3. Nf9 {why} (3. d3) Nc6) \
+               (2. f4 $1 (2. Nc3 Nd2)) 2... Nc6 {main} 3. Bb5 a6 1-0\n\n\
+               [Event \"first\"]\n[Result \"*\"]\n\n1. d4 (1. Kd3 {c} e5) 1... d5 (1... Kd7 (1... Ke7)) *\n";
+    let c = clean(pgn);
+    assert_eq!(c.fates, [(1, "written".to_string()), (2, "written".to_string())]);
+    let one_line = c.out.replace('\n', " ");
+    assert!(
+        one_line
+            .contains("  1. e4 e5 2. Nf3 (2. Bc4 Nf6) (2. f4 $1 (2. Nc3)) 2... Nc6 { main } 3. Bb5 a6 1-0 "),
+        "{}",
+        c.out
+    );
+    // A variation cut at its first move is left out whole, and the next move needs no number.
+    assert!(c.out.contains("\n\n1. d4 d5 *\n"), "{}", c.out);
+    let cuts: Vec<(u64, &str)> =
+        c.repairs.iter().filter(|r| r.1 == "variation").map(|r| (r.0, r.2.as_str())).collect();
+    assert_eq!(cuts, [(1, "Nf9 {why} (3. d3) Nc6"), (1, "Nd2"), (2, "Kd3 {c} e5"), (2, "Kd7 (1... Ke7)")]);
+    assert!(c.repairs.iter().filter(|r| r.1 == "variation").all(|r| r.3.is_empty()));
+    assert!(c.rejects.is_empty());
+    // The written game is clean: read again, nothing is repaired.
+    let again = clean(&c.out);
+    assert_eq!(again.out, c.out);
+    assert!(again.repairs.is_empty(), "{:?}", again.repairs);
+    // Under --keep-broken the mainline stays whole; a mainline error after a cut still breaks it.
+    let opts = CleanOptions { keep_broken: true, ..CleanOptions::default() };
+    assert_eq!(clean_with(pgn, &opts, 1, 1 << 20).out, c.out);
+    let c = clean("[Event \"both\"]\n\n1. e4 (1. Ke3) 1... e5 2. Ke3 *\n");
+    assert_eq!(c.fates, [(1, "rejected illegal_move".to_string())]);
+    let c = clean_with("[Event \"both\"]\n\n1. e4 (1. Ke3 (1. d4)) 1... e5 2. Ke3 *\n", &opts, 1, 1 << 20);
+    assert!(c.out.contains("\n\n1. e4 e5 { pgnkit: illegal_move: illegal SAN \"Ke3\""), "{}", c.out);
+}
+
 #[test]
 fn null_moves_can_be_rejected() {
     let opts = CleanOptions { reject_null_moves: true, ..CleanOptions::default() };

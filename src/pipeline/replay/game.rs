@@ -213,9 +213,9 @@ pub trait Hooks<'a> {
     fn begin_variation(&mut self, game: &Game<'a>, depth: u32, replayed: bool) {
         let _ = (game, depth, replayed);
     }
-    /// The variation of depth `depth` ends.
-    fn end_variation(&mut self, game: &Game<'a>, depth: u32) {
-        let _ = (game, depth);
+    /// The variation of depth `depth` ends at its `)`, at `offset`.
+    fn end_variation(&mut self, game: &Game<'a>, depth: u32, offset: u64) {
+        let _ = (game, depth, offset);
     }
     /// A problem in the game.
     fn diagnostic(&mut self, d: Diagnostic) {

@@ -659,14 +659,14 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         ControlFlow::Continue(())
     }
 
-    fn end_variation(&mut self, _offset: usize) {
+    fn end_variation(&mut self, offset: usize) {
         if self.in_variation > 0 {
             self.in_variation -= 1;
         } else if self.stack.len() > 1 {
             self.settle_mate();
             self.stack.pop();
         }
-        self.hooks.end_variation(&self.game, self.depth);
+        self.hooks.end_variation(&self.game, self.depth, offset as u64);
         self.depth = self.depth.saturating_sub(1);
     }
 

@@ -41,7 +41,7 @@ impl<'a> Hooks<'a> for Trace {
     fn begin_variation(&mut self, _: &Game<'a>, depth: u32, replayed: bool) {
         self.lines.push(format!("( d{depth} {replayed}"));
     }
-    fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
+    fn end_variation(&mut self, _: &Game<'a>, depth: u32, _: u64) {
         self.lines.push(format!(") d{depth}"));
     }
     fn diagnostic(&mut self, d: Diagnostic) {
