@@ -30,14 +30,16 @@ Examples:
 Every input game ends in one place: written, rejected (kept verbatim in --rejects), filtered
 out, or a duplicate (kept verbatim in --duplicates). --report FILE writes JSON Lines: one record
 per repair ({\"type\": \"repair\", \"data\": {file, game, line, offset, kind, before, after}}),
-rejection, filtered game and duplicate (with the rule that matched and the game kept: {\"rule\":
-\"game\", \"of\": {file, game}}), then a summary with the ledger per input. The output is UTF-8:
-tag values and comments that are not UTF-8 are read as Windows-1252, one `encoding` repair a game
-(its `before` shows the bytes as \\xNN); the rejects and duplicates are byte copies of the input,
-in its encoding. An illegal, ambiguous or unreadable move in a variation stops that line, not
-the game: the variation is written up to it, and the text left out is the `before` of a
-`variation` repair. Outputs are written under a temporary name and renamed when the run completes:
-an interrupted run (exit 130) or a failed one leaves none under its final name.";
+rejection, game kept broken (with the text its prefix leaves out, as read: {kind, message,
+left_out}), filtered game and duplicate (with the rule that matched and the game kept:
+{\"rule\": \"game\", \"of\": {file, game}}), then a summary with the ledger per input. The
+output is UTF-8: tag values and comments that are not UTF-8 are read as Windows-1252, one
+`encoding` repair a game (its `before` shows the bytes as \\xNN); the rejects and duplicates are
+byte copies of the input, in its encoding. An illegal, ambiguous or unreadable move in a
+variation stops that line, not the game: the variation is written up to it, and the text left
+out is the `before` of a `variation` repair. Outputs are written under a temporary name and
+renamed when the run completes: an interrupted run (exit 130) or a failed one leaves none under
+its final name.";
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum StripArg {
@@ -130,8 +132,8 @@ pub struct Args {
     #[arg(long, value_enum, value_delimiter = ',', value_name = "NAMES")]
     add_tags: Vec<AddTag>,
     /// Write a game with an error in its mainline as its valid prefix, result `*` and a comment
-    /// naming the error, instead of rejecting it. (A bad move in a variation only cuts that
-    /// variation, always: the rest of it is logged as a `variation` repair.)
+    /// naming the error, instead of rejecting it; --report keeps the text left out. (A bad move
+    /// in a variation only cuts that variation, always: the rest is a `variation` repair.)
     #[arg(long)]
     keep_broken: bool,
     /// Reject games with a null move (`--`, `Z0`) instead of writing it `--`.

@@ -26,8 +26,8 @@ use crate::select::Filter;
 struct Current {
     /// Its repairs start here in the chunk's list.
     repairs: usize,
-    /// The first error no repair covers.
-    error: Option<(Kind, String)>,
+    /// The first error no repair covers, and its offset.
+    error: Option<(Kind, String, u64)>,
     /// A null move was read.
     null_move: bool,
     /// The FEN tag must be written again from the start position.
@@ -422,7 +422,7 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
             // Rejected by the option: the first one is the located reason.
             Kind::NullMove if self.opts.reject_null_moves && self.game.error.is_none() => {
                 let message = format!("{} (--reject-null-moves)", d.message);
-                self.game.error = Some((d.kind, message.clone()));
+                self.game.error = Some((d.kind, message.clone(), d.offset));
                 self.out.diagnostics.push(Diagnostic { severity: Severity::Error, message, ..d });
             }
             // A bad move in a variation stops that line: the variation is written up to it, the
@@ -442,7 +442,7 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
             Kind::NullMove | Kind::MissingSetUp | Kind::Encoding | Kind::SyntaxWarning => {}
             _ if d.severity == Severity::Error => {
                 if self.game.error.is_none() {
-                    self.game.error = Some((d.kind, d.message.clone()));
+                    self.game.error = Some((d.kind, d.message.clone(), d.offset));
                 }
                 self.out.diagnostics.push(d);
             }
@@ -502,9 +502,9 @@ impl CleanHooks<'_> {
             repairs: self.game.repairs..self.out.repairs.len(),
         };
         let rejected = match &self.game.error {
-            Some((kind, message)) => Some((*kind, message.clone())),
+            Some((kind, message, offset)) => Some((*kind, message.clone(), Some(*offset))),
             None if self.game.null_move && self.opts.reject_null_moves => {
-                Some((Kind::NullMove, "a null move (--reject-null-moves)".into()))
+                Some((Kind::NullMove, "a null move (--reject-null-moves)".into(), None))
             }
             None => None,
         };
@@ -527,7 +527,7 @@ impl CleanHooks<'_> {
         }
         match rejected {
             // A game with no start position has no valid prefix to keep.
-            Some((kind, message)) if !self.opts.keep_broken || self.game.start.is_none() => {
+            Some((kind, message, _)) if !self.opts.keep_broken || self.game.start.is_none() => {
                 return self.leave_out(record, Fate::Rejected { kind, message });
             }
             broken => {
@@ -549,12 +549,17 @@ impl CleanHooks<'_> {
                     self.out.repairs.extend(repair);
                     result
                 };
-                if let Some((kind, message)) = broken {
+                if let Some((kind, message, offset)) = broken {
                     // Left out with --strip comments, as every comment (the report names it).
                     if self.render {
                         self.writer.comment(0, format!("pgnkit: {kind}: {message}").as_bytes());
                     }
-                    record.fate = Fate::Broken { kind, message };
+                    // What is not written, from the error on, as read: the report keeps it.
+                    let from = offset.map_or(game.bytes.len(), |o| {
+                        (o.saturating_sub(game.offset) as usize).min(game.bytes.len())
+                    });
+                    let left_out = token_text(game.bytes[from..].trim_ascii());
+                    record.fate = Fate::Broken { kind, message, left_out };
                 }
                 if self.render {
                     self.write_tags(game, result);

@@ -114,6 +114,8 @@ pub enum Fate {
         kind: Kind,
         /// Its message.
         message: String,
+        /// The game's text from the error on, as read: what the prefix leaves out.
+        left_out: String,
     },
     /// Not written: kept verbatim in the rejects.
     Rejected {

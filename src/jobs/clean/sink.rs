@@ -143,8 +143,9 @@ impl<W: Write> CleanWriter<W> {
     /// The report records of written game `g`: kept broken, then its repairs.
     fn records(&self, g: &CleanGame, chunk: &CleanChunk) -> Vec<Value> {
         let mut records = Vec::new();
-        if let Fate::Broken { kind, message } = &g.fate {
-            records.push(self.record("kept_broken", g, json!({"kind": kind.code(), "message": message})));
+        if let Fate::Broken { kind, message, left_out } = &g.fate {
+            let data = json!({"kind": kind.code(), "message": message, "left_out": left_out});
+            records.push(self.record("kept_broken", g, data));
         }
         for r in &chunk.repairs[g.repairs.clone()] {
             let data = json!({"kind": r.kind.code(), "before": r.before, "after": r.after});

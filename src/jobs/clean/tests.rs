@@ -14,6 +14,8 @@ struct Cleaned {
     rejects: String,
     repairs: Vec<(u64, &'static str, String, String)>,
     fates: Vec<(u64, String)>,
+    /// What the prefix of each game kept broken leaves out.
+    left_out: Vec<String>,
     stats: Stats,
 }
 
@@ -26,6 +28,7 @@ fn clean_with(pgn: impl AsRef<[u8]>, opts: &CleanOptions, threads: usize, chunk_
         rejects: String::new(),
         repairs: vec![],
         fates: vec![],
+        left_out: vec![],
         stats: Stats::default(),
     };
     let mut dedup = opts.dedup.map_or(dedup::Dedup::Off, |r| dedup::Dedup::Once(dedup::Seen::new(r)));
@@ -50,7 +53,8 @@ fn clean_with(pgn: impl AsRef<[u8]>, opts: &CleanOptions, threads: usize, chunk_
                                     r.after.clone(),
                                 ));
                             }
-                            if matches!(g.fate, Fate::Broken { .. }) {
+                            if let Fate::Broken { left_out, .. } = &g.fate {
+                                cleaned.left_out.push(left_out.clone());
                                 "broken".into()
                             } else {
                                 "written".into()
@@ -239,6 +243,16 @@ fn broken_games_are_kept_as_their_prefix_on_request() {
     assert_eq!(c.fates[1].1, "broken");
     assert!(c.out.contains("1. e4 e5 { pgnkit: illegal_move: illegal SAN \"Ke3\" in position"), "{}", c.out);
     assert!(c.rejects.is_empty());
+    // What the prefix leaves out is kept, as read: from the error to the game's end.
+    assert_eq!(c.left_out, ["Ke3 *"]);
+    let c = clean_with(
+        "[Event \"a\"]\n\n1. e4 e5 2. Nf3 {open\n2... Nc6 *\n\n[Event \"b\"]\n\n1. d4 *\n",
+        &opts,
+        1,
+        1 << 20,
+    );
+    assert_eq!(c.fates, [(1, "broken".to_string()), (2, "written".to_string())]);
+    assert_eq!(c.left_out, ["{open\n2... Nc6 *"]);
 }
 
 /// An illegal, ambiguous or unreadable move in a variation stops that line, not the game: the
