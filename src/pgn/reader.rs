@@ -550,7 +550,7 @@ impl<'a> Reader<'a> {
                 }
                 _ => {
                     // OTHER (and `%` not in column 1): skip the run of such bytes.
-                    self.problem(v, ProblemKind::UnexpectedToken, pos);
+                    self.problem(v, ProblemKind::StrayBytes, pos);
                     pos = unexpected_token_end(b, pos);
                 }
             }
@@ -615,8 +615,8 @@ impl Window {
     }
 }
 
-/// The bytes a [`ProblemKind::UnexpectedToken`] at `offset` stands for: what the reader skipped
-/// there. `bytes` is the slice the reader read and `offset` an index into it.
+/// The bytes a [`ProblemKind::UnexpectedToken`] or [`ProblemKind::StrayBytes`] at `offset`
+/// stands for: what the reader skipped there. `bytes` is the slice the reader read and `offset` an index into it.
 ///
 /// ```
 /// use pgnkit::pgn::reader::unexpected_token;

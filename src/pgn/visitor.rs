@@ -107,9 +107,14 @@ pub enum ProblemKind {
     InvalidNag,
     /// A result token inside a variation (ignored).
     ResultInVariation,
-    /// A byte or token that has no meaning in movetext (skipped); its bytes are
+    /// A `[` in movetext that starts no tag line (through its `]` on that line): skipped, it may
+    /// have held something (a command outside its comment, a tag); its bytes are
     /// [`reader::unexpected_token`](super::reader::unexpected_token).
     UnexpectedToken,
+    /// A run of punctuation with no meaning in movetext (`\`, `"`, `,`, `&`, `%` not in column 1
+    /// ...): skipped, no move or word is in it; its bytes are
+    /// [`reader::unexpected_token`](super::reader::unexpected_token).
+    StrayBytes,
     /// More tokens than the per-game budget; the rest of the game is skipped.
     TooManyTokens,
     /// More diagnostics than the per-game budget; the later ones are dropped.
@@ -131,6 +136,7 @@ impl ProblemKind {
                 | ProblemKind::UnterminatedTagValue
                 | ProblemKind::ResultInVariation
                 | ProblemKind::UnmatchedCloseBrace
+                | ProblemKind::StrayBytes
                 | ProblemKind::LoneResult
                 | ProblemKind::NotUtf8
         )
@@ -153,6 +159,7 @@ impl ProblemKind {
             ProblemKind::InvalidNag => "invalid NAG",
             ProblemKind::ResultInVariation => "result inside a variation; ignored",
             ProblemKind::UnexpectedToken => "unexpected token in movetext; skipped",
+            ProblemKind::StrayBytes => "stray punctuation in movetext; skipped",
             ProblemKind::TooManyTokens => "game too large; rest skipped",
             ProblemKind::TooManyProblems => "too many problems in this game; further ones dropped",
             ProblemKind::NotUtf8 => "text not UTF-8; read as Windows-1252",

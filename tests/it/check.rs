@@ -275,26 +275,33 @@ fn black_moves_after_periods_are_read() {
     }
 }
 
-/// The token a movetext syntax error skips is named, quoted, escaped and cut to 32 characters.
+/// The token a movetext syntax problem skips is named, quoted, escaped and cut to 32 characters:
+/// stray punctuation is a warning (the game is valid, as python-chess reads it), a `[` that
+/// starts no tag line an error.
 #[test]
 fn unexpected_tokens_are_named() {
     let long = "&".repeat(40);
     let pgn = format!("[Event \"t\"]\n\n1. e4 \\$14 e5 2. Nf3, Nc6 [\"x\"] 3. Bb5 {long} *\n");
     let (diags, _) = check_text("check-unexpected-tokens", &pgn);
-    let got: Vec<(u64, &str)> =
-        diags.iter().map(|d| (d["column"].as_u64().unwrap(), d["message"].as_str().unwrap())).collect();
-    let cut = format!("unexpected token \"{}\u{2026}\" in movetext; skipped", "&".repeat(32));
+    let got: Vec<(u64, &str, &str)> = diags
+        .iter()
+        .map(|d| {
+            (d["column"].as_u64().unwrap(), d["severity"].as_str().unwrap(), d["message"].as_str().unwrap())
+        })
+        .collect();
+    let cut = format!("stray \"{}\u{2026}\" in movetext; skipped", "&".repeat(32));
     let want = [
-        (7, "unexpected token \"\\\\\" in movetext; skipped"),
-        (21, "unexpected token \",\" in movetext; skipped"),
-        (27, "unexpected token \"[\\\"x\\\"]\" in movetext; skipped"),
-        (40, cut.as_str()),
+        (7, "warning", "stray \"\\\\\" in movetext; skipped"),
+        (21, "warning", "stray \",\" in movetext; skipped"),
+        (27, "error", "unexpected token \"[\\\"x\\\"]\" in movetext; skipped"),
+        (40, "warning", cut.as_str()),
     ];
     assert_eq!(got, want);
     if let Some(data) = shared_data() {
         let path = data.join("games/otb/dartchess_wcc_2023.pgn");
-        let (_, out, _) = check(&[path.to_str().expect("utf-8")]);
-        assert!(out.contains("unexpected token \"\\\\\" in movetext; skipped [syntax, byte "), "{out}");
-        assert!(!out.contains("unexpected token in movetext"), "{out}");
+        let (code, out, err) = check(&[path.to_str().expect("utf-8")]);
+        assert!(out.contains("warning: game 1 (Nepomniachtchi, Ian - Liren, Ding): stray \"\\\\\" in movetext; skipped [syntax_warning, byte "), "{out}");
+        assert!(err.contains("3 games, 3 valid"), "{err}");
+        assert_eq!(code, Some(0), "{out}");
     }
 }

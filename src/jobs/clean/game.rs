@@ -438,8 +438,10 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
                 self.game.cut = Some(Cut { depth: self.game.depth, repair, from: d.offset, to: d.offset });
                 self.out.diagnostics.push(d);
             }
+            // Text the reader skipped, which the written game leaves out.
+            Kind::SyntaxWarning => self.repair(RepairKind::Syntax, d.message.clone(), ""),
             // Logged where they are written: null moves, SetUp, encodings.
-            Kind::NullMove | Kind::MissingSetUp | Kind::Encoding | Kind::SyntaxWarning => {}
+            Kind::NullMove | Kind::MissingSetUp | Kind::Encoding => {}
             _ if d.severity == Severity::Error => {
                 if self.game.error.is_none() {
                     self.game.error = Some((d.kind, d.message.clone(), d.offset));

@@ -291,6 +291,20 @@ fn a_bad_move_in_a_variation_cuts_that_variation_only() {
     assert!(c.out.contains("\n\n1. e4 e5 { pgnkit: illegal_move: illegal SAN \"Ke3\""), "{}", c.out);
 }
 
+/// Punctuation with no meaning in movetext is skipped with a warning: the game is written, and
+/// what was left out is logged.
+#[test]
+fn stray_punctuation_is_left_out_and_logged() {
+    let c = clean("[Event \"s\"]\n\n1. e4 \\$14 e5 2. Nf3, } Nc6 *\n");
+    assert_eq!(c.fates, [(1, "written".to_string())]);
+    assert!(c.out.ends_with("\n\n1. e4 $14 1... e5 2. Nf3 Nc6 *\n\n"), "{}", c.out);
+    let skipped: Vec<&str> = c.repairs.iter().filter(|r| r.1 == "syntax").map(|r| r.2.as_str()).collect();
+    assert_eq!(
+        skipped,
+        ["stray \"\\\\\" in movetext; skipped", "stray \",\" in movetext; skipped", "'}' outside a comment"]
+    );
+}
+
 #[test]
 fn null_moves_can_be_rejected() {
     let opts = CleanOptions { reject_null_moves: true, ..CleanOptions::default() };

@@ -361,16 +361,29 @@ fn a_malformed_tag_line_after_movetext_starts_the_next_game() {
 }
 
 /// What [`unexpected_token`] names is what the reader skipped: the next event starts after it.
+/// A `[` that starts no tag line is an error (it may have held something); punctuation alone
+/// a warning.
 #[test]
 fn unexpected_tokens_are_the_bytes_skipped() {
     let pgn: &[u8] = b"1. e4 \\$14 e5 [%clk 0:01] Nf3 &^|\\ Nc6 [open\nBb5 a%b *";
     let g = one(std::str::from_utf8(pgn).unwrap());
-    let skipped: Vec<&[u8]> = g
+    let skipped: Vec<(&[u8], &str)> = g
         .lines()
-        .filter_map(|l| l.strip_prefix("problem@")?.strip_suffix(" UnexpectedToken"))
-        .map(|o| unexpected_token(pgn, o.parse().unwrap()))
+        .filter_map(|l| l.strip_prefix("problem@")?.split_once(' '))
+        .map(|(o, kind)| (unexpected_token(pgn, o.parse().unwrap()), kind))
         .collect();
-    assert_eq!(skipped, [&b"\\"[..], b"[%clk 0:01]", b"&^|\\", b"[open", b"%"], "{g}");
+    assert_eq!(
+        skipped,
+        [
+            (&b"\\"[..], "StrayBytes"),
+            (b"[%clk 0:01]", "UnexpectedToken"),
+            (b"&^|\\", "StrayBytes"),
+            (b"[open", "UnexpectedToken"),
+            (b"%", "StrayBytes")
+        ],
+        "{g}"
+    );
+    assert!(ProblemKind::UnexpectedToken.is_error() && !ProblemKind::StrayBytes.is_error());
     let sans: Vec<_> = g.lines().filter(|l| l.starts_with("san")).collect();
     assert_eq!(
         sans,

@@ -45,15 +45,12 @@ fn quoted(raw: &[u8]) -> String {
     out
 }
 
-/// The message of a reader problem at `at` of `chunk`: an unexpected token is named.
+/// The message of a reader problem at `at` of `chunk`: a token skipped is named.
 pub(super) fn problem_message(kind: ProblemKind, chunk: &[u8], at: usize) -> String {
+    let skipped = || quoted(crate::pgn::reader::unexpected_token(chunk, at));
     match kind {
-        ProblemKind::UnexpectedToken => {
-            format!(
-                "unexpected token {} in movetext; skipped",
-                quoted(crate::pgn::reader::unexpected_token(chunk, at))
-            )
-        }
+        ProblemKind::UnexpectedToken => format!("unexpected token {} in movetext; skipped", skipped()),
+        ProblemKind::StrayBytes => format!("stray {} in movetext; skipped", skipped()),
         _ => kind.message().to_string(),
     }
 }
