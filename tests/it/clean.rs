@@ -578,3 +578,51 @@ fn a_malformed_tag_line_after_a_game_without_result_starts_the_next_game() {
     assert_eq!(runs[1].1, format!("{next}\n"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A repair that a token of the movetext stands for is located at that token in the report (its
+/// line and byte offset, in CRLF text too); what the game as a whole says at the game's start.
+#[test]
+fn repairs_of_moves_are_located_at_the_move() {
+    let dir = temp_dir("clean-repair-lines");
+    for (name, eol) in [("lf", "\n"), ("crlf", "\r\n")] {
+        let text = [
+            "[Event \"r\"]",
+            "[Date \"2024-01-15\"]",
+            "[Result \"*\"]",
+            "",
+            "1. e4 e5",
+            "2. Ng1-f3 \\$14 Nc6",
+            "(2... d6 3. Kd9) *",
+            "",
+        ]
+        .join(eol);
+        let (input, report) = (dir.join(format!("{name}.pgn")), dir.join(format!("{name}.jsonl")));
+        std::fs::write(&input, &text).expect("write");
+        let o = run(&["clean", "-q", path(&input), "-o", "/dev/null", "--report", path(&report)]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let report: Vec<Value> = std::fs::read_to_string(&report)
+            .expect("report")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect();
+        let got: Vec<(&str, u64, u64)> = records(&report, "repair")
+            .map(|r| {
+                (r["kind"].as_str().unwrap(), r["line"].as_u64().unwrap(), r["offset"].as_u64().unwrap())
+            })
+            .collect();
+        let at = |s: &str| text.find(s).expect("in the text") as u64;
+        let want = [
+            ("san", 6, at("Ng1-f3")),
+            ("syntax", 6, at("\\$14")),
+            ("variation", 7, at("Kd9")),
+            ("roster", 1, 0),
+            ("date", 1, 0),
+        ];
+        let mut got_sorted = got.clone();
+        got_sorted.sort();
+        let mut want_sorted = want.to_vec();
+        want_sorted.sort();
+        assert_eq!(got_sorted, want_sorted, "{name}: {got:?}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -29,7 +29,8 @@ Examples:
 
 Every input game ends in one place: written, rejected (kept verbatim in --rejects), filtered
 out, or a duplicate (kept verbatim in --duplicates). --report FILE writes JSON Lines: one record
-per repair ({\"type\": \"repair\", \"data\": {file, game, line, offset, kind, before, after}}),
+per repair ({\"type\": \"repair\", \"data\": {file, game, line, offset, kind, before, after}},
+its line and offset those of the token repaired where one stands for it, else the game's),
 rejection, game kept broken (with the text its prefix leaves out, as read: {kind, message,
 left_out}), filtered game and duplicate (with the rule that matched and the game kept:
 {\"rule\": \"game\", \"of\": {file, game}}), then a summary with the ledger per input. The

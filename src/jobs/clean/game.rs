@@ -16,7 +16,7 @@ use crate::notation::san::Lenience;
 use crate::pgn::tag::ascii_str;
 use crate::pgn::text::{decode, escape_not_utf8, windows_1252};
 use crate::pgn::writer::{ROSTER, roster_place};
-use crate::pgn::{GameResult, Nag, RawComment};
+use crate::pgn::{GameResult, LineIndex, Nag, RawComment};
 use crate::pipeline::replay::export::GameWriter;
 use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
 use crate::select::Filter;
@@ -122,7 +122,18 @@ impl<'o> CleanHooks<'o> {
     }
 
     fn repair(&mut self, kind: RepairKind, before: impl Into<String>, after: impl Into<String>) {
-        self.out.repairs.push(Repair { kind, before: before.into(), after: after.into() });
+        self.out.repairs.push(Repair::new(kind, before, after));
+    }
+
+    /// A repair of the text at `offset` of the input.
+    fn repair_at(
+        &mut self,
+        offset: u64,
+        kind: RepairKind,
+        before: impl Into<String>,
+        after: impl Into<String>,
+    ) {
+        self.out.repairs.push(Repair::new(kind, before, after).at(offset));
     }
 
     /// The game's tags as written: repaired, filtered by the tag options, the roster filled.
@@ -295,7 +306,7 @@ fn token_text(raw: &[u8]) -> String {
 /// The repair of text that was not UTF-8: its bytes (those not UTF-8 as `\xNN`), and the text
 /// written.
 fn encoding_repair(raw: &[u8], text: &str) -> Repair {
-    Repair { kind: RepairKind::Encoding, before: escape_not_utf8(raw), after: text.to_string() }
+    Repair::new(RepairKind::Encoding, escape_not_utf8(raw), text)
 }
 
 impl<'a> Hooks<'a> for CleanHooks<'_> {
@@ -349,17 +360,14 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         } else if p.mv.is_none() {
             self.game.null_move = true;
             if p.token.raw != b"--" {
-                self.out.repairs.push(Repair {
-                    kind: RepairKind::NullMove,
-                    before: token_text(p.token.raw),
-                    after: "--".to_string(),
-                });
+                let repair = Repair::new(RepairKind::NullMove, token_text(p.token.raw), "--");
+                self.out.repairs.push(repair.at(p.token.offset as u64));
             }
         } else if !p.canonical {
             let kind =
                 if p.lenience == Lenience::CHECK_MARK { RepairKind::CheckMark } else { RepairKind::San };
             let (before, after) = (token_text(p.token.raw), String::from_utf8_lossy(san));
-            self.out.repairs.push(Repair { kind, before, after: after.into_owned() });
+            self.out.repairs.push(Repair::new(kind, before, after).at(p.token.offset as u64));
         }
     }
 
@@ -408,16 +416,22 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         self.game.open -= 1;
     }
 
+    // Rare (a problem in the input): kept out of the replay loop it is called from.
+    #[inline(never)]
     fn diagnostic(&mut self, d: Diagnostic) {
         let before = || d.san.clone().unwrap_or_default();
         match d.kind {
             // Settled by the board, the tag and the token at the end of the game.
             Kind::ResultMismatch | Kind::MissingResult => {}
-            Kind::GluedResult => self.repair(RepairKind::GluedResult, before(), d.message.clone()),
-            Kind::ResultSpelling => self.repair(RepairKind::ResultSpelling, before(), d.message.clone()),
+            Kind::GluedResult => {
+                self.repair_at(d.offset, RepairKind::GluedResult, before(), d.message.clone())
+            }
+            Kind::ResultSpelling => {
+                self.repair_at(d.offset, RepairKind::ResultSpelling, before(), d.message.clone());
+            }
             Kind::FenRepaired | Kind::CastlingRights => self.game.fen_repaired = true,
             Kind::BadTag if d.severity == Severity::Warning => {
-                self.repair(RepairKind::Tag, d.message.clone(), "");
+                self.repair_at(d.offset, RepairKind::Tag, d.message.clone(), "");
             }
             // Rejected by the option: the first one is the located reason.
             Kind::NullMove if self.opts.reject_null_moves && self.game.error.is_none() => {
@@ -434,12 +448,12 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
                     && self.game.cut.is_none() =>
             {
                 let repair = self.out.repairs.len();
-                self.repair(RepairKind::Variation, "", "");
+                self.repair_at(d.offset, RepairKind::Variation, "", "");
                 self.game.cut = Some(Cut { depth: self.game.depth, repair, from: d.offset, to: d.offset });
                 self.out.diagnostics.push(d);
             }
             // Text the reader skipped, which the written game leaves out.
-            Kind::SyntaxWarning => self.repair(RepairKind::Syntax, d.message.clone(), ""),
+            Kind::SyntaxWarning => self.repair_at(d.offset, RepairKind::Syntax, d.message.clone(), ""),
             // Logged where they are written: null moves, SetUp, encodings.
             Kind::NullMove | Kind::MissingSetUp | Kind::Encoding => {}
             _ if d.severity == Severity::Error => {
@@ -487,10 +501,17 @@ impl CleanHooks<'_> {
         // A variation still open at the game's end was cut up to it.
         let end = game.offset + game.bytes.len() as u64;
         self.game.cuts.extend(self.game.cut.take().map(|cut| Cut { to: end, ..cut }));
+        let at = |offset: u64| (offset.saturating_sub(game.offset) as usize).min(game.bytes.len());
         for cut in &self.game.cuts {
-            let at = |offset: u64| (offset.saturating_sub(game.offset) as usize).min(game.bytes.len());
             let left_out = &game.bytes[at(cut.from)..at(cut.to).max(at(cut.from))];
             self.out.repairs[cut.repair].before = token_text(left_out.trim_ascii());
+        }
+        // The lines of the repairs located in the game (in the order read: one walk).
+        let mut lines = LineIndex::new(game.bytes);
+        for r in &mut self.out.repairs[self.game.repairs..] {
+            if let Some(offset) = r.offset {
+                r.lines_in = lines.locate(at(offset)).line as u64 - 1;
+            }
         }
         let mut record = CleanGame {
             game: game.number,

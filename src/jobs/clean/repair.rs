@@ -16,6 +16,23 @@ pub struct Repair {
     pub before: String,
     /// The text as written.
     pub after: String,
+    /// Where the text repaired stands in the input, when a token of the movetext (or a tag line
+    /// the reader warned of) stands for it; else the report locates the repair at its game.
+    pub offset: Option<u64>,
+    /// Line breaks between the game's start and `offset`: its line is the game's plus these.
+    pub lines_in: u64,
+}
+
+impl Repair {
+    /// A repair of what the game as a whole says (a tag, the roster, its result).
+    pub fn new(kind: RepairKind, before: impl Into<String>, after: impl Into<String>) -> Repair {
+        Repair { kind, before: before.into(), after: after.into(), offset: None, lines_in: 0 }
+    }
+
+    /// The repair located at `offset` of the input.
+    pub fn at(self, offset: u64) -> Repair {
+        Repair { offset: Some(offset), ..self }
+    }
 }
 
 /// A date written with `-` or `/` between year, month and day (`2024-01-15`, `2024/1/5`, with
@@ -77,10 +94,12 @@ pub fn settle_result(
         (None, None, None) => (GameResult::Unknown, false),
     };
     let shown = |r: Option<GameResult>| r.map_or("none", GameResult::as_str);
-    let repair = (tag != Some(result) || token != Some(result)).then(|| Repair {
-        kind: RepairKind::Result,
-        before: format!("tag {}, token {}", shown(tag), shown(token)),
-        after: result.as_str().to_string(),
+    let repair = (tag != Some(result) || token != Some(result)).then(|| {
+        Repair::new(
+            RepairKind::Result,
+            format!("tag {}, token {}", shown(tag), shown(token)),
+            result.as_str(),
+        )
     });
     (result, repair, conflict)
 }

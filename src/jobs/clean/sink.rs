@@ -149,7 +149,12 @@ impl<W: Write> CleanWriter<W> {
         }
         for r in &chunk.repairs[g.repairs.clone()] {
             let data = json!({"kind": r.kind.code(), "before": r.before, "after": r.after});
-            records.push(self.record("repair", g, data));
+            let mut record = self.record("repair", g, data);
+            if let Some(offset) = r.offset {
+                record["data"]["line"] = (g.line + r.lines_in).into();
+                record["data"]["offset"] = offset.into();
+            }
+            records.push(record);
         }
         records
     }
