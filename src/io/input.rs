@@ -63,7 +63,7 @@ pub struct InputOptions {
     pub no_mmap: bool,
 }
 
-/// Why an input could not be opened or read.
+/// Why an input could not be opened or read, or is not PGN.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
     /// The file does not exist (exit 66).
@@ -87,6 +87,19 @@ pub enum InputError {
         format: &'static str,
         /// A command that decompresses it to stdout.
         tool: &'static str,
+    },
+    /// Not one game of the input has a tag pair or a move written as one (exit 65): it is no
+    /// PGN (an EPD file, a binary, JSON...). Judged by the run driver ([`crate::jobs::run`]).
+    #[error("{}: not PGN: no tag pair and no move in {}; line {line} reads {text}", path.display(), looked_in(*read))]
+    NotPgn {
+        /// The path as given.
+        path: PathBuf,
+        /// The first line with text, as [`crate::pgn::text::quoted`] quotes it.
+        text: String,
+        /// Its number (1-based).
+        line: u64,
+        /// The bytes read when reading stopped before the input's end, having seen enough.
+        read: Option<u64>,
     },
     /// A compressed stream is corrupt or truncated (exit 65).
     #[error("{}: corrupt {} stream: {source}", path.display(), compression.name())]
@@ -136,9 +149,10 @@ impl InputError {
     pub fn exit_code(&self) -> Code {
         match self {
             InputError::NotFound { .. } => Code::NoInput,
-            InputError::Utf16 { .. } | InputError::Unsupported { .. } | InputError::Corrupt { .. } => {
-                Code::DataErr
-            }
+            InputError::Utf16 { .. }
+            | InputError::Unsupported { .. }
+            | InputError::NotPgn { .. }
+            | InputError::Corrupt { .. } => Code::DataErr,
             InputError::Io { source, .. }
                 if matches!(source.kind(), io::ErrorKind::PermissionDenied | io::ErrorKind::IsADirectory) =>
             {
@@ -146,6 +160,14 @@ impl InputError {
             }
             InputError::Io { .. } => Code::IoErr,
         }
+    }
+}
+
+/// Where [`InputError::NotPgn`] found nothing PGN: the input, or its first `read` bytes.
+fn looked_in(read: Option<u64>) -> String {
+    match read {
+        None => "it".to_string(),
+        Some(n) => format!("its first {:.1} MiB (read no further)", n as f64 / f64::from(1 << 20)),
     }
 }
 

@@ -1,10 +1,12 @@
 //! The run driver every job uses: for each input in turn, open it (mapped, or streamed and
 //! decompressed), run the job's workers over it through the pipeline (cut as the job declares),
 //! hand the outputs to the job's [`Sink`] in input order with absolute game and line numbers, and
-//! collect the counts. An input that cannot be opened or read to its end is reported to the
-//! [`Observer`] and the run goes on with the next one; an interrupt stops the run at a chunk
-//! boundary; a failing worker or sink stops it with its [`Error`]. Workers are kept from one input
-//! to the next.
+//! collect the counts. An input that cannot be opened or read to its end, or that is not PGN
+//! ([`InputError::NotPgn`]), is reported to the [`Observer`] and the run goes on with the next
+//! one; an interrupt stops the run at a chunk boundary; a failing worker or sink stops it with its
+//! [`Error`]. Workers are kept from one input to the next.
+
+mod not_pgn;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -14,7 +16,9 @@ use crate::error::Error;
 use crate::exit::Code;
 use crate::io::{Input, InputError, InputOptions, PageDropper, Source};
 use crate::pipeline::stats::Stats;
-use crate::pipeline::{self, InputInfo, Job, Observer, PipelineError, Records, Run, Start, Workers};
+use crate::pipeline::{self, Cuts, InputInfo, Job, Observer, PipelineError, Records, Run, Start, Workers};
+pub use not_pgn::LOOKED_AT;
+use not_pgn::{Head, Held};
 
 /// The part of an input a run reads (a shard's share): from `start`, an exact game start, up to
 /// the (decompressed) offset `end`, another one or the end of the input.
@@ -217,19 +221,35 @@ pub fn run_shares<J: Job>(
                 continue;
             }
         };
-        let stream = matches!(input.source, Source::Stream(_));
+        // EPD lines are no games to judge.
+        let judged = !matches!(job.cuts(), Cuts::Lines(_)) && not_pgn::whole(span.as_ref(), &input.source);
+        let compression = input.compression;
+        let (head, source) = match input.source {
+            Source::Mapped(map) if judged => (Head::of(&map), Source::Mapped(map)),
+            Source::Stream(r) if judged => {
+                let head = Head::default();
+                let r = head.tap(r);
+                (head, Source::Stream(r))
+            }
+            source => (Head::default(), source),
+        };
+        let stream = matches!(source, Source::Stream(_));
         let consumed = stream.then(|| input.consumed.clone());
         observer.begin_input(&InputInfo { name: &name, total_bytes: input.total_size, consumed });
         sink.begin_input(&name)?;
         let mut stats = Stats::default();
+        let mut held = Held::new(judged);
+        let mut pass = |out: pipeline::Output<Records<J>>| {
+            stats.merge(&out.stats);
+            sink.release(out.records, &mut stats)
+        };
         let result = {
-            let release = |out: pipeline::Output<Records<J>>| {
-                stats.merge(&out.stats);
-                sink.release(out.records, &mut stats)
+            let release = |out| match held.offer(out, &mut pass)? {
+                true => Ok(()),
+                false => Err(Error::Input(not_pgn::not_pgn(path, &head, Some(held.bytes())))),
             };
-            let compression = input.compression;
             let from = span.map_or(Start::default(), |s| s.start);
-            let r = match input.source {
+            match source {
                 Source::Mapped(map) => {
                     let len = map.len() as u64;
                     let (at, end) = span.map_or((0, len), |s| (s.start.offset.min(len), s.end.min(len)));
@@ -266,24 +286,31 @@ pub fn run_shares<J: Job>(
                         }
                     }
                 }
-            };
-            r.map_err(|e| (e, compression))
+            }
         };
-        observer.end_input();
-        summary.stats.merge(&stats);
         let mut error = None;
         match result {
-            Ok(()) => {}
-            Err((PipelineError::Read(e), compression)) => {
-                let e = Error::Input(InputError::reading(path, compression, e));
-                observer.input_failed(&name, &e);
-                error = Some(e);
+            Ok(()) => {
+                if !held.end(&mut pass)? {
+                    error = Some(Error::Input(not_pgn::not_pgn(path, &head, None)));
+                }
             }
-            Err((PipelineError::Interrupted, _)) => {
+            Err(PipelineError::Read(e)) => {
+                error = Some(Error::Input(InputError::reading(path, compression, e)));
+            }
+            Err(PipelineError::Release(Error::Input(e @ InputError::NotPgn { .. }))) => {
+                error = Some(Error::Input(e));
+            }
+            Err(PipelineError::Interrupted) => {
                 summary.stopped = Some(Stopped { input: name.clone(), games: stats.games });
             }
-            Err((PipelineError::Job(e) | PipelineError::Release(e), _)) => return Err(e),
-            Err((PipelineError::Panic(source), _)) => return Err(Error::Panic { input: name, source }),
+            Err(PipelineError::Job(e) | PipelineError::Release(e)) => return Err(e),
+            Err(PipelineError::Panic(source)) => return Err(Error::Panic { input: name, source }),
+        }
+        observer.end_input();
+        summary.stats.merge(&stats);
+        if let Some(e) = &error {
+            observer.input_failed(&name, e);
         }
         summary.inputs.push(InputSummary { name, stats, error });
         if summary.stopped.is_some() {

@@ -82,6 +82,33 @@ pub fn escape_not_utf8(bytes: &[u8]) -> String {
     s
 }
 
+/// Bytes of input quoted for a message: read as [`decode`] does, cut after 32 characters
+/// (ending in `…`), with `"`, `\\` and control characters escaped so that the message stays one
+/// line.
+///
+/// ```
+/// use pgnkit::pgn::text::quoted;
+/// assert_eq!(quoted(b"a\"b\\c\x01"), r#""a\"b\\c\u{1}""#);
+/// assert_eq!(quoted(&[b'x'; 40]), format!("\"{}…\"", "x".repeat(32)));
+/// ```
+pub fn quoted(raw: &[u8]) -> String {
+    const MAX: usize = 32;
+    let mut out = String::from("\"");
+    for (i, c) in decode(raw).0.chars().enumerate() {
+        if i == MAX {
+            out.push('…');
+            break;
+        }
+        if matches!(c, '"' | '\\') || c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('"');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

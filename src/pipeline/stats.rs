@@ -14,6 +14,10 @@ pub struct Stats {
     pub games_with_errors: u64,
     /// Games with warnings but no error.
     pub games_with_warnings: u64,
+    /// Games with a tag pair or a mainline move written as one (legal, or illegal or ambiguous
+    /// where it stands): what PGN has and other text lacks. An input whose games have neither
+    /// is not PGN ([`crate::jobs::run`]).
+    pub pgn_games: u64,
     /// Mainline plies replayed.
     pub plies: u64,
     /// Input bytes (decompressed).
@@ -63,6 +67,7 @@ impl Stats {
         self.games += other.games;
         self.games_with_errors += other.games_with_errors;
         self.games_with_warnings += other.games_with_warnings;
+        self.pgn_games += other.pgn_games;
         self.plies += other.plies;
         self.bytes += other.bytes;
         for &(k, s, n) in &other.by_kind {

@@ -17,6 +17,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::analysis::cache::CacheStats;
+use crate::exit::Code;
 use crate::jobs::diagnostics;
 use crate::jobs::run::{InputSummary, Summary, display_name};
 use crate::pipeline::stats::Stats;
@@ -39,6 +40,22 @@ pub struct Merged {
     pub exit: u8,
     /// The job-specific figures the footers read ([`absent`]).
     pub extra: Value,
+}
+
+/// Why a merge wrote nothing: every problem, and the exit code they make: 73 when all that
+/// stopped it is an output it could not create, 65 when the shards do not make one run.
+#[derive(Debug)]
+pub struct Refused {
+    /// Each problem, in words.
+    pub problems: Vec<String>,
+    /// [`Code::CantCreate`] or [`Code::DataErr`].
+    pub code: Code,
+}
+
+impl From<Vec<String>> for Refused {
+    fn from(problems: Vec<String>) -> Refused {
+        Refused { problems, code: Code::DataErr }
+    }
 }
 
 /// The manifests named by `args`: files as given, and every `*.manifest.json` of a directory.
@@ -307,7 +324,8 @@ fn check_targets(list: &[(PathBuf, Manifest)], targets: &[PathBuf], problems: &m
     let read: Vec<PathBuf> = read.iter().filter_map(|p| p.canonicalize().ok()).collect();
     let mut seen = Vec::new();
     for target in targets {
-        let Some(at) = crate::io::canonical(target) else { continue };
+        // In a directory still to be made, nothing is read: the path as given tells two apart.
+        let at = crate::io::canonical(target).unwrap_or_else(|| target.clone());
         if read.contains(&at) {
             problems.push(format!(
                 "{}: refusing to overwrite a file the merge reads (an input, a manifest or a part)",
@@ -320,9 +338,11 @@ fn check_targets(list: &[(PathBuf, Manifest)], targets: &[PathBuf], problems: &m
     }
 }
 
-/// Merges the shards whose manifests are `paths`: the main output to `output` when given, every
-/// file in `dir` when given, else beside the parts. Every problem, or nothing written.
-pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Result<Merged, Vec<String>> {
+/// Merges the shards whose manifests are `paths`: every file in `dir` when given (made if
+/// missing), else beside the parts, each under the name the shards were given; `output` names
+/// the main one (in `dir`, its file name: as the shards' `--output-dir` places their parts).
+/// Every problem, or nothing written.
+pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Result<Merged, Refused> {
     let mut problems = Vec::new();
     let mut list = Vec::new();
     for p in paths {
@@ -333,7 +353,7 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
     }
     if list.is_empty() {
         problems.push("no manifest to merge".into());
-        return Err(problems);
+        return Err(problems.into());
     }
     check_run(&list, &mut problems);
     // Manifests of other runs make the cover's own messages (a shard twice, a gap) misleading.
@@ -341,7 +361,7 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
         check_cover(&list, &mut problems);
     }
     if !problems.is_empty() {
-        return Err(problems);
+        return Err(problems.into());
     }
     list.sort_by_key(|(_, m)| m.spec.index);
     // Duplicates across shards (`clean --dedup`, `positions --unique`), the ledgers adjusted.
@@ -377,7 +397,8 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
             .map(PathBuf::from)
             .unwrap_or_else(|| role.target.clone().into());
         match (role.role.as_str(), output, dir) {
-            ("output", Some(o), _) => o.to_path_buf(),
+            ("output", Some(o), Some(d)) => d.join(o.file_name().unwrap_or(o.as_os_str())),
+            ("output", Some(o), None) => o.to_path_buf(),
             (_, _, Some(d)) => d.join(name),
             _ => beside.join(name),
         }
@@ -386,8 +407,16 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
         first.parts.iter().filter(|r| r.role != super::settle::KEYS).map(target_of).collect();
     check_targets(&list, &targets, &mut problems);
     if !problems.is_empty() {
-        return Err(problems);
+        return Err(problems.into());
     }
+    if let Some(d) = dir
+        && let Err(e) = std::fs::create_dir_all(d)
+    {
+        let problems = vec![format!("--output-dir {}: cannot create the directory: {e}", d.display())];
+        return Err(Refused { problems, code: Code::CantCreate });
+    }
+    // Outputs that cannot be created are told from shards that do not merge: 73, not 65.
+    let mut uncreated = Vec::new();
     let mut pending = Vec::new();
     let mut bytes = 0u64;
     let mut buf = vec![0u8; 4 << 20];
@@ -403,7 +432,7 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
         let file = match File::create(&temp) {
             Ok(f) => f,
             Err(e) => {
-                problems.push(format!("{}: cannot create: {e}", target.display()));
+                uncreated.push(format!("{}: cannot create: {e}", target.display()));
                 continue;
             }
         };
@@ -469,7 +498,11 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
         pending.push(done);
     }
     if !problems.is_empty() {
-        return Err(problems);
+        problems.extend(uncreated);
+        return Err(problems.into());
+    }
+    if !uncreated.is_empty() {
+        return Err(Refused { problems: uncreated, code: Code::CantCreate });
     }
     let mut files = Vec::new();
     for p in &pending {
@@ -479,7 +512,7 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
         files.push(p.target.clone());
     }
     if !problems.is_empty() {
-        return Err(problems);
+        return Err(problems.into());
     }
     Ok(Merged { job: first.job, summary, files, bytes, exit, extra })
 }

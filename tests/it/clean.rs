@@ -12,7 +12,7 @@ use pgnkit::io::{Input, InputOptions};
 use pgnkit::pipeline::replay::{Game, Games, Hooks};
 use serde_json::Value;
 
-use crate::util::{fixture, python_chess_missing, run, shared_data, stderr, temp_dir};
+use crate::util::{fixture, python_chess_missing, run, shared_data, shared_not_pgn, stderr, temp_dir};
 
 fn path(p: &Path) -> &str {
     p.to_str().expect("UTF-8 path")
@@ -123,7 +123,9 @@ fn shared_files(data: &Path) -> Vec<PathBuf> {
             let p = e.expect("entry").path();
             if p.is_dir() {
                 walk(&p, out);
-            } else if p.to_string_lossy().ends_with(".pgn") || p.to_string_lossy().ends_with(".pgn.zst") {
+            } else if (p.to_string_lossy().ends_with(".pgn") || p.to_string_lossy().ends_with(".pgn.zst"))
+                && !shared_not_pgn(&p)
+            {
                 out.push(p);
             }
         }

@@ -15,6 +15,7 @@ mod exit;
 mod fuzz_seeds;
 mod inputs;
 mod interrupt;
+mod not_pgn;
 mod parquet;
 mod perft;
 mod pgn_corpus;

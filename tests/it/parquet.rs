@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 
 use crate::shard::fixture_inputs;
 use crate::skip::skip;
-use crate::util::{fixture, pgnkit, run, shared_data, stderr, temp_dir};
+use crate::util::{fixture, pgnkit, run, shared_data, shared_not_pgn, stderr, temp_dir};
 
 const TAGS: &str = "White,Black,WhiteElo,BlackElo,Date,Result,ECO";
 
@@ -118,7 +118,7 @@ fn collect_pgn(dir: &Path, out: &mut Vec<PathBuf>) {
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         if p.is_dir() {
             collect_pgn(&p, out);
-        } else if name.ends_with(".pgn") || name.ends_with(".pgn.zst") {
+        } else if (name.ends_with(".pgn") || name.ends_with(".pgn.zst")) && !shared_not_pgn(&p) {
             out.push(p);
         }
     }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::util::{fixture, run, shared_data, stderr, temp_dir};
+use crate::util::{fixture, run, shared_data, shared_not_pgn, stderr, temp_dir};
 
 pub(crate) fn path(p: &Path) -> &str {
     p.to_str().expect("UTF-8 path")
@@ -292,7 +292,7 @@ fn shards_of_shared_collections_merge_to_one_run() {
             let p = e.expect("entry").path();
             if p.is_dir() {
                 dirs.push(p);
-            } else if p.extension().is_some_and(|e| e == "pgn") {
+            } else if p.extension().is_some_and(|e| e == "pgn") && !shared_not_pgn(&p) {
                 malformed.push(p);
             }
         }
@@ -564,6 +564,73 @@ fn cache_merge_joins_the_shards_caches() {
     let o = run(&["cache", "merge", path(&dir.join("junk.sqlite")), "-o", path(&all)]);
     assert_ne!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("junk.sqlite"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// `merge --output-dir DIR` writes every merged file in DIR, made if missing, the main one under
+/// `-o`'s file name (as a shard's `--output-dir` places its parts); the same bytes as beside the
+/// parts.
+#[test]
+fn merge_writes_every_output_in_its_output_dir_made_if_missing() {
+    let dir = temp_dir("shard-merge-dir");
+    let input = fixture("pgn/twic1599_10k.pgn");
+    let set = shards(&dir, &[input.as_path()], 2, &[]);
+    let merge = |extra: &[&str]| {
+        let o = run(&[&["merge", "-q"][..], extra, &[path(&set[0]), path(&set[1])]].concat());
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+    };
+    merge(&[]);
+    let (beside, report) = (read(&dir.join("out.pgn")), read(&dir.join("r.jsonl")));
+    let made = dir.join("made/deeper");
+    merge(&["--output-dir", path(&made)]);
+    assert_eq!(read(&made.join("out.pgn")), beside);
+    assert_eq!(read(&made.join("r.jsonl")), report);
+    let named = dir.join("named");
+    let elsewhere = dir.join("elsewhere/all.pgn");
+    merge(&["--output-dir", path(&named), "-o", path(&elsewhere)]);
+    assert_eq!(read(&named.join("all.pgn")), beside, "-o's name, in DIR");
+    assert_eq!(read(&named.join("r.jsonl")), report);
+    assert!(!elsewhere.exists() && !elsewhere.parent().expect("parent").exists());
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// An `--output-dir` that cannot be made (under a file) is exit 73, naming it, as for a shard;
+/// nothing is written.
+#[test]
+fn merge_and_shards_refuse_an_output_dir_they_cannot_make() {
+    let dir = temp_dir("shard-merge-nodir");
+    let input = fixture("pgn/twic1599_10k.pgn");
+    let set = shards(&dir, &[input.as_path()], 2, &[]);
+    let names = || {
+        let mut names: Vec<_> =
+            std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+        names.sort();
+        names
+    };
+    let before = names();
+    let under_a_file = input.join("sub");
+    let o = run(&["merge", "-q", "--output-dir", path(&under_a_file), path(&set[0]), path(&set[1])]);
+    assert_eq!(o.status.code(), Some(73), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("--output-dir {}: cannot create", path(&under_a_file))),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(names(), before, "nothing written");
+    let out = dir.join("again.pgn");
+    let o = run(&[
+        "clean",
+        "-q",
+        "--shard",
+        "0/2",
+        "--output-dir",
+        path(&under_a_file),
+        "-o",
+        path(&out),
+        path(&input),
+    ]);
+    assert_eq!(o.status.code(), Some(73), "{}", stderr(&o));
+    assert!(stderr(&o).contains(path(&under_a_file)), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
 

@@ -47,6 +47,21 @@ pub fn shared_data() -> Option<PathBuf> {
     }
 }
 
+/// The files of the shared data sets named `*.pgn` that hold no PGN, not one tag pair or move:
+/// two of kokopu's syntax-error inputs (a line of prose, a line of `#`) and pgn-extract's EPD
+/// output. pgnkit refuses each (exit 65, `not_pgn.rs`); the tests of jobs over the collections
+/// leave them out.
+pub const SHARED_NOT_PGN: [&str; 3] = [
+    "malformed_and_tricky/kokopu/syntactic-error-2.pgn",
+    "malformed_and_tricky/kokopu/syntactic-error-3.pgn",
+    "malformed_and_tricky/pgn-extract/outfiles/test-WWepd-out.pgn",
+];
+
+/// Whether `path` is one of [`SHARED_NOT_PGN`].
+pub fn shared_not_pgn(path: &Path) -> bool {
+    SHARED_NOT_PGN.iter().any(|name| path.ends_with(name))
+}
+
 /// A fresh, empty directory for one test, `pgnkit-it-NAME-PID` under the system's temporary
 /// directory (emptied first if an earlier run left it). Tests run in parallel: each passes its
 /// own `name`.

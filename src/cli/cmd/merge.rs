@@ -19,11 +19,12 @@ merge checks that the manifests come from one run (one pgnkit version, command, 
 with their sizes and fingerprints, N), that every shard is there once and finished, that their
 parts of each input cover every game exactly once, and every part's size and XXH3-128 digest
 (hashed as it is copied). Then it writes each output (under the name the shards were given,
-beside the parts, or -o / --output-dir): what a single run writes before the games (a CSV
-header), the parts in order, and the summary record a single run writes last, from the shards'
-ledgers added up (its seconds are the shards' sum). Compressed outputs (.zst, .gz) are the parts'
-frames (members) one after another: they decompress to a single run's text. Otherwise it writes
-nothing, names every missing, unfinished, duplicated or changed shard, and exits 65.
+beside the parts or in --output-dir; -o names the main one): what a single run writes before the
+games (a CSV header), the parts in order, and the summary record a single run writes last, from
+the shards' ledgers added up (its seconds are the shards' sum). Compressed outputs (.zst, .gz)
+are the parts' frames (members) one after another: they decompress to a single run's text.
+Otherwise it writes nothing, names every missing, unfinished, duplicated or changed shard, and
+exits 65; an output it cannot create (--output-dir under a file, no permission) is exit 73.
 
 Shards of clean --dedup and positions --unique each removed the repeats among their own games
 (positions) and wrote a keys part; merge reads those in shard order through the set a single run
@@ -35,10 +36,12 @@ pub struct Args {
     /// The shards' manifests (`*.manifest.json`), or directories holding them.
     #[arg(required = true, value_name = "MANIFESTS|DIR")]
     manifests: Vec<PathBuf>,
-    /// The merged main output (default: the name the shards were given, beside the parts).
+    /// The merged main output (default: the name the shards were given, beside the parts). With
+    /// --output-dir, its file name in DIR, as a shard's --output-dir places its parts.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Write the merged files in DIR.
+    /// Write every merged file in DIR (made if missing, as a shard's --output-dir is), the main
+    /// one under -o's file name when given.
     #[arg(long, value_name = "DIR")]
     output_dir: Option<PathBuf>,
     /// No summary on stderr.
@@ -70,11 +73,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             }
             Ok(Code::ALL.iter().copied().find(|c| c.number() == m.exit).unwrap_or(Code::Software))
         }
-        Err(problems) => {
-            for p in &problems {
+        Err(refused) => {
+            for p in &refused.problems {
                 eprintln!("pgnkit: merge: {p}");
             }
-            Err(Fail::Command { code: Code::DataErr, message: "nothing written".into() })
+            Err(Fail::Command { code: refused.code, message: "nothing written".into() })
         }
     }
 }

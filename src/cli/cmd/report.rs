@@ -44,8 +44,8 @@ games with the largest losses get a section each: the evaluation graph, the cloc
 board with the move played (red) and the engine's best (green). Phases follow lichess's division (the page and README say the rule).
 
 Exit codes: 1 when a game had errors (its moves up to the error are reported) or a JSON Lines
-record could not be read; 65, 66 or 74 when an input could not be read (then no report is
-written).";
+record could not be read; 65 when an input is not PGN or a corrupt compressed stream, 66 or 74
+when an input could not be read (then no report is written).";
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum FormatArg {
@@ -149,7 +149,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     }
     if exit != Code::Ok {
         // A report that leaves out an input would mislead: nothing is written.
-        eprintln!("pgnkit: an input could not be read; no report was written");
+        eprintln!("pgnkit: an input could not be read or is not PGN; no report was written");
         return Ok(exit);
     }
     let mut out = args.head.create_output()?;

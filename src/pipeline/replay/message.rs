@@ -1,10 +1,11 @@
-//! The text of the replay's diagnostics: a token as written, quoted, a position's FEN, a move's
-//! SAN, and the facts a diagnostic carries beside its kind and place.
+//! The text of the replay's diagnostics: a token as written, a position's FEN, a move's SAN, and
+//! the facts a diagnostic carries beside its kind and place.
 
 use crate::chess::{Move, Position};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::write_san;
 use crate::pgn::ProblemKind;
+use crate::pgn::text::quoted;
 
 /// The typed facts of a diagnostic beside its kind and place: its message, and the move as
 /// written and the position it was played in, when there are such.
@@ -23,26 +24,6 @@ impl Facts {
 /// The text of a token, for diagnostics: UTF-8, else Windows-1252, as all input text.
 pub(super) fn text(raw: &[u8]) -> String {
     crate::pgn::text::decode(raw).0.into_owned()
-}
-
-/// A token's text quoted for a message: decoded as [`text`], cut after 32 characters (ending
-/// in `…`), with `"`, `\` and control characters escaped so that the message stays one line.
-fn quoted(raw: &[u8]) -> String {
-    const MAX: usize = 32;
-    let mut out = String::from("\"");
-    for (i, c) in text(raw).chars().enumerate() {
-        if i == MAX {
-            out.push('…');
-            break;
-        }
-        if matches!(c, '"' | '\\') || c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The message of a reader problem at `at` of `chunk`: a token skipped is named.

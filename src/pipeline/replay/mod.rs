@@ -94,6 +94,9 @@ pub struct Replayer<'a, H> {
     pending_result_token: Option<u64>,
     /// The result came from a repaired token: the reader's end of movetext does not clear it.
     result_repaired: bool,
+    /// The mainline's first move is written as a move, though illegal or ambiguous where it
+    /// stands: the game is PGN with a bad move, not other text ([`Stats::pgn_games`]).
+    move_written: bool,
     /// Games, plies and diagnostics counted so far.
     pub stats: super::stats::Stats,
     /// The current game's diagnostics, counted when it ends if the hooks count it.
@@ -157,6 +160,33 @@ fn is_null_move(raw: &[u8]) -> bool {
     matches!(raw, b"--" | b"Z0" | b"0000" | b"@@@@")
 }
 
+/// Whether the first mainline move of `game`, a game without tags that was skipped on them (so
+/// not replayed), is written as a move, as [`Replayer::unresolved`] tells for a replayed one:
+/// such a game has only its moves to be PGN by. Its bytes are read again for it, off the path of
+/// every other game.
+#[cold]
+#[inline(never)]
+fn first_move_written(game: &[u8]) -> bool {
+    struct FirstMove<'a>(Option<&'a [u8]>);
+    impl<'a> Visitor<'a> for FirstMove<'a> {
+        type Output = ();
+        fn san(&mut self, san: SanToken<'a>) -> ControlFlow<()> {
+            self.0 = Some(san.raw);
+            ControlFlow::Break(())
+        }
+        fn begin_variation(&mut self, _: usize) -> ControlFlow<()> {
+            ControlFlow::Break(())
+        }
+        fn end_game(&mut self) {}
+    }
+    let mut first = FirstMove(None);
+    Reader::new(game).read_game(&mut first);
+    let start = Position::new(Variant::Standard);
+    first.0.is_some_and(|raw| {
+        is_null_move(raw) || !matches!(parse_san_with(&start, start.checkers(), raw), Err(SanError::Syntax))
+    })
+}
+
 impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     /// A replayer for `chunk`, which starts at byte `chunk_offset` of the input and holds games
     /// numbered from `first_game + 1`.
@@ -173,6 +203,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             depth: 0,
             pending_result_token: None,
             result_repaired: false,
+            move_written: false,
             pending_mate: None,
             stats: Default::default(),
             game_kinds: Vec::new(),
@@ -431,6 +462,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     #[inline(never)]
     fn unresolved(&mut self, e: SanError, token: SanToken<'a>, ply: u32) {
         self.settle_mate();
+        self.move_written |= self.stack.len() == 1 && e != SanError::Syntax;
         let Some(line) = self.stack.last_mut() else { return };
         line.dead = true;
         let kind = match e {
@@ -543,6 +575,14 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         let last = self.stack.first().map(|l| &l.pos);
         self.hooks.end(&self.game, last);
         self.stats.games += 1;
+        // Tags first: nearly every game has some, and the rest is looked at only without them.
+        if !self.game.tags.is_empty()
+            || self.game.plies > 0
+            || self.move_written
+            || (self.game.skipped && first_move_written(self.game.bytes))
+        {
+            self.stats.pgn_games += 1;
+        }
         self.stats.plies += self.game.plies as u64;
         let counted = self.hooks.counted();
         if counted && self.game.errors > 0 {
@@ -589,6 +629,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         self.depth = 0;
         self.pending_result_token = None;
         self.result_repaired = false;
+        self.move_written = false;
         ControlFlow::Continue(())
     }
 

@@ -144,3 +144,59 @@ fn a_variation_opening_a_variation_is_an_error_unless_an_error_came_first() {
     // After the illegal move the line is dead: its variations are read, and only the move is reported.
     assert_eq!(diagnostics("1. e4 Ke3 ((1... d5) 1... e5) *\n"), ["diagnostic illegal_move"]);
 }
+
+/// Games read and games with PGN in them ([`Stats::pgn_games`]) in `pgn`, with the games whose
+/// White is `skip_white` skipped on their tags, and the events the hooks saw.
+fn pgn_games(pgn: &[u8], skip_white: Option<&'static str>) -> (u64, u64, Vec<String>) {
+    let mut games = Games::new(Trace { skip_white, ..Trace::default() }, pgn);
+    while games.next_game() {}
+    let stats = &games.replayer.stats;
+    let (read, pgn) = (stats.games, stats.pgn_games);
+    (read, pgn, games.into_hooks().lines)
+}
+
+#[test]
+fn a_game_is_pgn_by_a_tag_pair_or_a_move_written_as_one() {
+    for pgn in [
+        &b"[Event \"x\"]\n\n*\n"[..],
+        b"[Event \"x\"]\n",
+        b"1. e4 e5 *\n",
+        b"{ a comment first } 1. d4 1-0\n",
+        b"1. Ke2 *\n",
+        b"1. -- e5 *\n",
+        b"1. e2e4 *\n",
+    ] {
+        assert_eq!(pgn_games(pgn, None).1, 1, "{}", String::from_utf8_lossy(pgn));
+    }
+    for other in [
+        &b"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";\n"[..],
+        b"{\"a\": 1, \"b\": [1, 2]}\n",
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR",
+        b"hello world\n",
+        b"*\n",
+        b"{ only a comment }\n",
+    ] {
+        let (read, pgn, _) = pgn_games(other, None);
+        assert_eq!((read, pgn), (1, 0), "{}", String::from_utf8_lossy(other));
+    }
+    let (read, pgn, _) = pgn_games(b"junk here\n[Event \"x\"]\n\n1. e4 *\n", None);
+    assert_eq!((read, pgn), (2, 1), "junk, then a game");
+}
+
+/// A game skipped on its tags when it has none is PGN only by its moves: its first one is looked
+/// at, and no movetext event reaches the hooks.
+#[test]
+fn a_skipped_game_without_tags_is_pgn_by_its_first_move() {
+    for (pgn, is_pgn) in [
+        (&b"{c} 1. e4 $1 (1. d4) e5 *\n"[..], 1),
+        (b"1. Ke2 *\n", 1),
+        (b"(1. d4) 1. Nf3 *\n", 1),
+        (b"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6;\n", 0),
+        (b"{ a comment } *\n", 0),
+    ] {
+        let (read, pgn_games, events) = pgn_games(pgn, Some(""));
+        let text = String::from_utf8_lossy(pgn);
+        assert_eq!((read, pgn_games), (1, is_pgn), "{text}");
+        assert_eq!(events, ["tags 0 ", "end none skipped true last false"], "{text}");
+    }
+}

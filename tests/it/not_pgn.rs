@@ -1,0 +1,296 @@
+//! Input that is not PGN (EPD, a binary, JSON, random bytes): every job that reads games refuses
+//! it with one error naming the file and quoting its first line, writes no record of it, and
+//! exits 65, while the other inputs of the run are read. PGN at its oddest (no tags, comments
+//! first, a BOM, garbage before the first game, an illegal first move, empty) is never refused.
+
+use std::path::{Path, PathBuf};
+
+use pgnkit::jobs::run::LOOKED_AT;
+
+use crate::util::{fixture, run, run_with_stdin, shared_data, shared_not_pgn, stderr, stdout, temp_dir};
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// `pgnkit JOB... REST...`.
+fn run_job(job: &[&str], rest: &[&str]) -> std::process::Output {
+    run(&[job, rest].concat())
+}
+
+/// The jobs that read games, with what keeps them quick, and the name of the file `-o` writes.
+const JOBS: [(&[&str], &str); 6] = [
+    (&["check"], "d.txt"),
+    (&["check", "--json", "--games"], "d.jsonl"),
+    (&["positions"], "p.fen"),
+    (&["clean"], "c.pgn"),
+    (&["annotate", "--nodes", "1000"], "a.pgn"),
+    (&["report"], "r.html"),
+];
+
+/// The records in a job's output: its lines but a JSON summary record (`check --json` ends with
+/// one whatever it read).
+fn records(output: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(output)
+        .lines()
+        .filter(|l| !l.contains("\"type\":\"summary\""))
+        .map(String::from)
+        .collect()
+}
+
+/// Bytes of no format: a fixed pseudo-random sequence (a linear congruential generator).
+fn random_bytes(n: usize) -> Vec<u8> {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (x >> 56) as u8
+        })
+        .collect()
+}
+
+/// The inputs that are not PGN: the fixtures (EPD lines, a PNG image, a JSON object) and random
+/// bytes written into `dir`.
+fn not_pgn_inputs(dir: &Path) -> Vec<PathBuf> {
+    let random = dir.join("random.bin");
+    std::fs::write(&random, random_bytes(3000)).expect("write");
+    let mut inputs: Vec<PathBuf> = ["positions.epd", "pixel.png", "object.json"]
+        .iter()
+        .map(|name| fixture(&format!("not_pgn/{name}")))
+        .collect();
+    inputs.push(random);
+    inputs
+}
+
+/// The error `pgnkit` gives for `input`, up to the quoted line: the file, then the verdict.
+fn refusal(input: &str) -> String {
+    format!("pgnkit: error: {input}: not PGN: no tag pair and no move in it; line 1 reads \"")
+}
+
+/// Asserts that `o` is the refusal of `input`, alone among the errors, with no record written.
+fn assert_refused(o: &std::process::Output, input: &str, what: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(65), "{what}: {err}");
+    assert!(err.contains(&refusal(input)), "{what}: {err}");
+    assert_eq!(err.matches("error:").count(), 1, "{what}: one error, the refusal: {err}");
+    assert_eq!(records(&o.stdout), Vec::<String>::new(), "{what}: records on stdout");
+}
+
+#[test]
+fn every_job_refuses_input_that_is_not_pgn_and_writes_nothing_of_it() {
+    let dir = temp_dir("not-pgn-jobs");
+    for input in not_pgn_inputs(&dir) {
+        for (job, out) in JOBS {
+            let what = format!("{job:?} {}", input.display());
+            let o = run_job(job, &["-q", path(&input)]);
+            assert_refused(&o, path(&input), &what);
+            let out = dir.join(out);
+            let o = run_job(job, &["-q", path(&input), "-o", path(&out)]);
+            assert_refused(&o, path(&input), &format!("{what} -o"));
+            let written = std::fs::read(&out).unwrap_or_default();
+            assert_eq!(records(&written), Vec::<String>::new(), "{what}: records in -o");
+            std::fs::remove_file(&out).ok();
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_refusal_quotes_the_first_line_and_holds_for_every_way_of_reading() {
+    let epd = fixture("not_pgn/positions.epd");
+    let text = std::fs::read_to_string(&epd).expect("read");
+    let first: String = text.lines().next().expect("a line").chars().take(32).collect();
+    let quoted = format!("{}{first}…\"", refusal(path(&epd)));
+    let dir = temp_dir("not-pgn-reading");
+    let zst = dir.join("positions.epd.zst");
+    std::fs::write(&zst, zstd::encode_all(text.as_bytes(), 3).expect("zstd")).expect("write");
+    for args in [
+        vec!["check", "-q", path(&epd)],
+        vec!["check", "-q", "--no-mmap", path(&epd)],
+        vec!["check", "-q", "-j", "2", "--chunk-kib", "1", path(&epd)],
+    ] {
+        let o = run(&args);
+        assert_refused(&o, path(&epd), &format!("{args:?}"));
+        assert!(stderr(&o).contains(&quoted), "{args:?}: {}", stderr(&o));
+    }
+    let o = run(&["check", "-q", path(&zst)]);
+    assert_refused(&o, path(&zst), "zstd");
+    let o = run_with_stdin(&["check", "-q", "-"], text.as_bytes());
+    assert_refused(&o, "-", "stdin");
+    // A binary: the test's own executable (ELF, Mach-O or PE), its control bytes escaped.
+    let binary = env!("CARGO_BIN_EXE_pgnkit");
+    let o = run(&["check", "-q", binary]);
+    assert_refused(&o, binary, "an executable");
+    let line = stderr(&o).lines().next().unwrap_or_default().to_string();
+    assert!(!line.chars().any(|c| c.is_control()), "no raw control byte in the message: {line:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_other_inputs_of_the_run_are_read_as_with_a_corrupt_stream() {
+    let dir = temp_dir("not-pgn-others");
+    let (a, b) = (fixture("show/two_games.pgn"), fixture("pgn/kokopu__chess960.pgn"));
+    let epd = fixture("not_pgn/positions.epd");
+    let corrupt = dir.join("corrupt.pgn.zst");
+    std::fs::write(&corrupt, [0x28, 0xB5, 0x2F, 0xFD, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x01]).expect("write");
+    let games = ["check", "-q", "--json", "--games"];
+    let without = run_job(&games, &[path(&a), path(&b)]);
+    let with = run_job(&games, &[path(&a), path(&epd), path(&b)]);
+    assert_eq!(with.status.code(), Some(65), "{}", stderr(&with));
+    assert!(stderr(&with).contains(&refusal(path(&epd))), "{}", stderr(&with));
+    assert_eq!(records(&with.stdout), records(&without.stdout), "the games of the PGN inputs");
+    // An output file is put in place, or not, as when an input is a corrupt stream.
+    for (job, name) in JOBS {
+        let outcome = |bad: &Path| {
+            let out = dir.join(name);
+            let o = run_job(job, &["-q", path(&a), path(bad), "-o", path(&out)]);
+            let written = std::fs::read(&out).ok().map(|bytes| records(&bytes));
+            std::fs::remove_file(&out).ok();
+            (o.status.code(), written)
+        };
+        assert_eq!(outcome(&epd), outcome(&corrupt), "{job:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// PGN at its oddest, each (what, text): none of these is refused.
+const ODD_PGN: [(&str, &str); 11] = [
+    ("movetext only", "1. e4 e5 2. Nf3 *\n"),
+    ("comments first", "{ Annotated by X }\n; a rest-of-line comment\n\n[Event \"a\"]\n\n1. d4 d5 *\n"),
+    ("a comment, then movetext only", "{ intro } 1. c4 *"),
+    ("a UTF-8 BOM", "\u{feff}[Event \"a\"]\n\n1. e4 *\n"),
+    ("a BOM, then movetext only", "\u{feff}1. e4 *\n"),
+    ("garbage before the first game", "garbage here\n\u{1}\u{2}\u{3}\n[Event \"a\"]\n\n1. e4 *\n"),
+    ("an illegal first move", "1. Ke2 *\n"),
+    ("tags and no movetext", "[Event \"a\"]\n[Site \"b\"]\n"),
+    ("CR line breaks", "1. e4 e5\r2. Nf3 *\r"),
+    ("empty", ""),
+    ("blank", "\n  \r\n\t\n"),
+];
+
+#[test]
+fn pgn_at_its_oddest_is_never_refused() {
+    let dir = temp_dir("not-pgn-odd");
+    for (k, (what, text)) in ODD_PGN.iter().enumerate() {
+        let file = dir.join(format!("odd{k}.pgn"));
+        std::fs::write(&file, text).expect("write");
+        for job in [&["check"][..], &["positions"], &["clean"], &["check", "--no-mmap"]] {
+            let o = run_job(job, &["-q", path(&file)]);
+            assert!(matches!(o.status.code(), Some(0 | 1)), "{what}, {job:?}: {}", stderr(&o));
+            assert!(!stderr(&o).contains("not PGN"), "{what}, {job:?}: {}", stderr(&o));
+        }
+        let o = run_with_stdin(&["check", "-q", "-"], text);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{what}, stdin: {}", stderr(&o));
+    }
+    // The garbage is an error of its own game, and the game after it is read.
+    let after_garbage = run(&["positions", "-q", path(&dir.join("odd5.pgn"))]);
+    assert!(stdout(&after_garbage).contains("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"));
+    let illegal = run(&["check", "-q", path(&dir.join("odd6.pgn"))]);
+    assert!(stdout(&illegal).contains("illegal SAN \"Ke2\""), "{}", stdout(&illegal));
+    // Filters that leave out every game, tags or none, leave the input PGN.
+    for k in [0, 2, 3, 6] {
+        let file = dir.join(format!("odd{k}.pgn"));
+        let o = run(&["check", "-q", "--where", "White = nobody", path(&file)]);
+        assert_eq!(o.status.code(), Some(0), "{}: {}", ODD_PGN[k].0, stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn reading_stops_once_the_first_mib_held_nothing_pgn() {
+    let dir = temp_dir("not-pgn-large");
+    // Lines of letters, a `[` line (a malformed tag: a new game) every tenth: many games.
+    let line = |i: usize| {
+        if i.is_multiple_of(10) { format!("[junk {i}\n") } else { format!("words and more words {i}\n") }
+    };
+    let mut junk = String::new();
+    let mut i = 0;
+    while (junk.len() as u64) < LOOKED_AT + (4 << 20) {
+        junk += &line(i);
+        i += 1;
+    }
+    let large = dir.join("large.txt");
+    std::fs::write(&large, &junk).expect("write");
+    let mib = |err: &str| -> f64 {
+        let at = err.find("its first ").map(|i| i + "its first ".len()).expect("a size read");
+        err[at..].split(' ').next().and_then(|n| n.parse().ok()).expect("MiB")
+    };
+    for o in [run(&["check", "-q", path(&large)]), run_with_stdin(&["check", "-q", "-"], &junk)] {
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(65), "{err}");
+        assert!(err.contains("(read no further)"), "{err}");
+        let read = mib(&err) * f64::from(1 << 20);
+        assert!(read >= LOOKED_AT as f64 && read < junk.len() as f64, "{err}");
+    }
+    // Garbage short of the limit, then a game: PGN, the garbage reported.
+    let late = dir.join("late.pgn");
+    std::fs::write(&late, format!("{}\n[Event \"late\"]\n\n1. e4 *\n", &junk[..1 << 20])).expect("write");
+    let o = run(&["check", "-q", path(&late)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_shard_judges_an_input_only_when_it_reads_it_whole() {
+    let dir = temp_dir("not-pgn-shard");
+    let epd = fixture("not_pgn/positions.epd");
+    for shard in ["0/1", "0/2"] {
+        let o = run(&["check", "-q", "--shard", shard, path(&epd), "-o", path(&dir.join("d.txt"))]);
+        assert_eq!(o.status.code(), Some(65), "--shard {shard}: {}", stderr(&o));
+    }
+    // Legal games, then as many games of garbage of the same length: the second shard's part
+    // is garbage only (no position after a move in it), read as games: the input is PGN.
+    let (n, mixed) = (500, dir.join("mixed.pgn"));
+    std::fs::write(&mixed, "1. e4 e5 *\n\n".repeat(n) + &"xyzzy zz *\n\n".repeat(n)).expect("write");
+    let out = dir.join("p.fen");
+    let o = run(&["positions", "-q", "--shard", "1/2", path(&mixed), "-o", path(&out)]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let part = std::fs::read_to_string(dir.join("p.fen.part-1-of-2")).expect("the part");
+    assert!(part.lines().count() > n / 2, "a start position a game of garbage: {part}");
+    assert!(part.lines().all(|fen| fen.starts_with("rnbqkbnr/pppppppp/8/8/8/8/")), "{part}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn annotate_reads_epd_as_positions_when_asked() {
+    let epd = fixture("not_pgn/positions.epd");
+    let o = run(&["annotate", "-q", "--format", "epd", "--nodes", "1000", path(&epd)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines = std::fs::read_to_string(&epd).expect("read").lines().count();
+    assert_eq!(stdout(&o).lines().count(), lines);
+}
+
+/// Over the shared collections: every EPD, FEN and perft file is refused, and of the files named
+/// `*.pgn`, exactly those that hold no PGN ([`crate::util::SHARED_NOT_PGN`]).
+#[test]
+fn shared_files_are_refused_exactly_when_they_hold_no_pgn() {
+    let Some(data) = shared_data() else { return };
+    let mut files = Vec::new();
+    let mut dirs = vec![data.join("malformed_and_tricky"), data.join("epd_suites"), data.join("perft")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).expect("dir") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let name = |p: &Path| p.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+    let positions =
+        |p: &Path| [".epd", ".epd.zst", ".fen", ".perft", ".perft.zst"].iter().any(|e| name(p).ends_with(e));
+    let mut refused_pgn = Vec::new();
+    for f in files.iter().filter(|f| positions(f) || name(f).ends_with(".pgn")) {
+        let o = run(&["check", "-q", path(f)]);
+        let refused = o.status.code() == Some(65) && stderr(&o).contains(": not PGN: ");
+        if positions(f) {
+            assert!(refused, "{}: {}", f.display(), stderr(&o));
+        } else if refused {
+            refused_pgn.push(f.clone());
+        }
+    }
+    assert!(refused_pgn.iter().all(|f| shared_not_pgn(f)), "{refused_pgn:?}");
+    assert_eq!(refused_pgn.len(), crate::util::SHARED_NOT_PGN.len(), "{refused_pgn:?}");
+}
