@@ -251,3 +251,48 @@ fn a_game_with_a_null_move_is_written_as_read_and_says_why() {
     assert_eq!(std::fs::read_to_string(&out).expect("out").trim(), text.trim());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Games whose only errors are in variations are analysed like any other: annotated the same
+/// with no cache, from a cache a part of the run filled (as a killed run leaves it), and from a
+/// warm one, which then holds every position not decided by the rules; the output reads with no
+/// error.
+#[test]
+fn a_game_cut_in_a_variation_is_annotated_the_same_after_a_resume() {
+    let dir = temp_dir("annotate-cut");
+    let cut = "[Event \"v\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 \
+        (2. Bc4 Nf6 3. Nf9 {why} (3. d3) Nc6) (2. f4 $1) 2... Nc6 3. Bb5 a6 1-0\n\n";
+    let whole = "[Event \"w\"]\n[Result \"*\"]\n\n{ x } (1. d4) 1. e4 e5 (1... Qxh7 2. d4) 2. Nf3 *\n";
+    let games = std::fs::read_to_string(fixture("pgn/lichess_db_10k.pgn")).expect("fixture");
+    let (part, all) = (dir.join("part.pgn"), dir.join("all.pgn"));
+    std::fs::write(&part, cut).expect("write");
+    std::fs::write(&all, format!("{cut}{games}\n{whole}")).expect("write");
+    let cache = dir.join("cache.sqlite");
+    let annotate = |input: &Path, out: &str, cache: &[&str]| {
+        let out = dir.join(out);
+        let args =
+            [&["annotate", "--nodes", "500", "--engines", "2", "-o", path(&out)][..], cache, &[path(input)]];
+        let o = run(&args.concat());
+        assert_eq!(o.status.code(), Some(1), "the games' errors: {}", stderr(&o));
+        (std::fs::read_to_string(out).expect("output"), stderr(&o))
+    };
+    let (fresh, err) = annotate(&all, "fresh.pgn", &["--no-cache"]);
+    assert!(err.contains(" 7 games, 5 valid, 2 with errors, ") && err.contains("\n  7 annotated\n"), "{err}");
+    assert!(fresh.contains("{ pgnkit: invalid_move; not replayed: Nf9 {why (3. d3) Nc6 }"), "{fresh}");
+    let count = |err: &str, what: &str| {
+        let suffix = format!(" {what}");
+        err.lines().find_map(|l| l.strip_suffix(&suffix)?.trim().parse::<u64>().ok()).unwrap_or(0)
+    };
+    let (_, err) = annotate(&part, "part-out.pgn", &["--cache", path(&cache)]);
+    assert_eq!(count(&err, "positions"), 7, "{err}");
+    let (resumed, err) = annotate(&all, "resumed.pgn", &["--cache", path(&cache)]);
+    assert!(count(&err, "cache hits") >= 7, "the part's positions come from the cache: {err}");
+    assert!(fresh == resumed, "a resumed run differs");
+    let (warm, err) = annotate(&all, "warm.pgn", &["--cache", path(&cache)]);
+    let looked_up = count(&err, "positions") - count(&err, "from rules");
+    assert!(looked_up > 7 && looked_up == count(&err, "cache hits"), "{err}");
+    assert!(fresh == warm, "a warm cache changes the output");
+    let o = run(&["check", "--strict-san", path(&dir.join("fresh.pgn"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains(" 0 with errors, 0 with warnings only"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -34,9 +34,12 @@ Examples:
 After every mainline move the output holds [%eval 0.17] / [%eval #-3] (White's view) in the
 move's comment; moves that lose enough winning chances get lichess's NAG ($6 ?!, $2 ?, $4 ??),
 its comment (Inaccuracy. Nf3 was best.) and the engine's line as a variation (--variations).
-A game with an error in its moves (in PGN output, in a variation's too) is written as read,
-with the error reported. The output is UTF-8: tags, comments and the lines of games written as
-read that are not UTF-8 are read as Windows-1252.
+A game with an error in its mainline (a move, its setup, its result) is written as read, with
+the error reported. An error in a variation ends that variation only, as python-chess and
+lichess read it: the game is annotated, in PGN output the variation written up to the error and
+its rest kept as read in a comment { pgnkit: invalid_move; not replayed: Nf9 ... }; the error is
+still reported. The output is UTF-8: tags, comments and the lines of games written as read that
+are not UTF-8 are read as Windows-1252.
 
 Limits: --nodes and --depth are reproducible: every position is searched from a cleared hash,
 so the output is the same at any --engines and from run to run, and evaluations are cached
@@ -46,7 +49,8 @@ Ctrl-C analyses only the positions the cache lacks. --movetime results differ fr
 run to run and are not cached; neither are --keep-hash results.
 
 Exit codes: 1 when some position was left without an evaluation (a diagnostic names it) or a
-game had errors (written as read); 69 when the engine is missing or fails its handshake.
+game had errors (written as read, or annotated with a variation cut); 69 when the engine is
+missing or fails its handshake.
 
 --format parquet writes one row per analysed position, with typed columns (`?`: may be null):
   file string, game int64, ply int32, fen string (with --epd-columns: epd string, hmvc int64,
