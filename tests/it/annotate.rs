@@ -296,3 +296,87 @@ fn a_game_cut_in_a_variation_is_annotated_the_same_after_a_resume() {
     assert!(stderr(&o).contains(" 0 with errors, 0 with warnings only"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A test suite of `n` lines from a fixture's positions, each a legal position, in turns: a
+/// FEN (six fields); an EPD record with the suite's answer (`bm`, the game's next move), stale
+/// analysis (`ce`, `acd`, `pv`) and its own clocks, id and comment; one with an `am` alone; one
+/// with no answer.
+pub(crate) fn epd_suite(n: usize) -> String {
+    let fixture = path(&fixture("pgn/lichess_db_10k.pgn")).to_string();
+    let epd = run(&["positions", "-q", "--format", "epd", &fixture]);
+    let fen = run(&["positions", "-q", "--format", "fen", &fixture]);
+    let (epd, fen) =
+        (String::from_utf8(epd.stdout).expect("UTF-8"), String::from_utf8(fen.stdout).expect("UTF-8"));
+    let mut suite = String::new();
+    // Lines with a next move only (`c0`), so that each has a legal answer.
+    let lines = epd
+        .lines()
+        .zip(fen.lines())
+        .filter_map(|(e, f)| Some((e, f, e.split("c0 \"").nth(1)?.strip_suffix("\";")?)));
+    for (i, (epd, fen, next)) in lines.take(n).enumerate() {
+        let four = epd.split(" hmvc").next().expect("four fields");
+        let line = match i % 4 {
+            0 => fen.to_string(),
+            1 => format!("{epd} bm {next}; ce 7; acd 1; pv {next}; c9 \"a; b\";"),
+            2 => format!("{four} am {next}; id \"am.{i}\";"),
+            _ => format!("{four} id \"plain.{i}\";"),
+        };
+        suite.push_str(&line);
+        suite.push('\n');
+    }
+    suite
+}
+
+/// For each pair of lines read and written, what python-chess's `Board.set_epd` makes of them
+/// (a FEN read as a board): the same position and clocks, every operation but the analysis
+/// kept, `bm` the suite's or, on a line without an answer, the first move of `pv`.
+const EPD_CHECK: &str = r#"
+import sys, chess
+ANALYSIS = {"ce", "acd", "acn", "acs", "pv", "dm"}
+read = open(sys.argv[1]).read().splitlines()
+written = open(sys.argv[2]).read().splitlines()
+assert len(read) == len(written), (len(read), len(written))
+for a, b in zip(read, written):
+    ia = chess.Board()
+    if ";" in a:
+        oa = ia.set_epd(a)
+    else:
+        ia, oa = chess.Board(a), {}
+    ib = chess.Board()
+    ob = ib.set_epd(b)
+    fail = lambda why: print("differs:", why, "|", a, "|", b)
+    if ib.fen() != ia.fen():
+        fail("position or clocks")
+    for op, value in oa.items():
+        if op not in ANALYSIS and ob.get(op) != value:
+            fail(op)
+    if ";" not in a and (ob.get("hmvc"), ob.get("fmvn")) != (ia.halfmove_clock, ia.fullmove_number):
+        fail("hmvc/fmvn")
+    if not all(op in ob for op in ("acd", "acn", "acs", "ce", "pv")) or ob.get("acd") == 1:
+        fail("analysis")
+    answered = "bm" in oa or "am" in oa
+    if (ob.get("bm") != oa.get("bm")) if answered else (ob.get("bm") != ob["pv"][:1]):
+        fail("bm")
+print("lines", len(read))
+"#;
+
+/// `--format epd` on a test suite: python-chess reads back every operation of the suite, its
+/// answers unchanged, the FENs' clocks, and this run's analysis.
+#[test]
+fn annotate_epd_keeps_a_suite_as_python_chess_reads_it() {
+    if python_chess_missing() {
+        return;
+    }
+    let dir = temp_dir("annotate-epd-suite");
+    let (input, out) = (dir.join("suite.epd"), dir.join("out.epd"));
+    std::fs::write(&input, epd_suite(40)).expect("write");
+    let args =
+        ["annotate", "-q", "--no-cache", "--format", "epd", "--depth", "2", "-o", path(&out), path(&input)];
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o =
+        Command::new("python3").args(["-c", EPD_CHECK, path(&input), path(&out)]).output().expect("python3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "lines 40\n");
+    let _ = std::fs::remove_dir_all(dir);
+}

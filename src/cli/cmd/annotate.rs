@@ -48,6 +48,14 @@ commits the cache and leaves no output; running the same command again after a c
 Ctrl-C analyses only the positions the cache lacks. --movetime results differ from
 run to run and are not cached; neither are --keep-hash results.
 
+--format epd writes each position line again as EPD: its four fields; a FEN's clock fields as
+hmvc and fmvn; every operation of the line in its order (bm, am, id, c0..c9 and any other never
+replaced: a test suite's answers stay its own), but for acd, acn, acs, ce, pv and dm, which this
+run's analysis replaces (kept when the position is left unevaluated); then acd, acn, acs, ce,
+bm (the engine's choice, only on a line with neither bm nor am), pv (the engine's line, its
+choice first) and dm. Blank and # lines, and lines that are no position (a bad_fen error
+each), are written as read.
+
 Exit codes: 1 when some position was left without an evaluation (a diagnostic names it) or a
 game had errors (written as read, or annotated with a variation cut); 69 when the engine is
 missing or fails its handshake.
@@ -66,8 +74,8 @@ enum FormatArg {
     /// One JSON Lines record per analysed position (a game's first also holds its tags), then
     /// a summary.
     Jsonl,
-    /// Inputs of positions (EPD or FEN lines), written as EPD with ce, acd, acn, acs, bm, pv
-    /// and dm operations.
+    /// Inputs of positions (EPD or FEN lines), written as EPD with the line's operations and
+    /// this run's acd, acn, acs, ce, pv and dm (below).
     Epd,
     /// Apache Parquet, one row per analysed position: typed columns (below); needs -o FILE or a
     /// pipe.
