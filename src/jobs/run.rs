@@ -77,6 +77,14 @@ pub trait Sink<T> {
     /// One chunk's records. `stats` are the input's counts so far, this chunk's included; the
     /// sink adds its own (positions written, duplicates...).
     fn release(&mut self, records: T, stats: &mut Stats) -> Result<(), Error>;
+    /// The input was read to its end and all of it released (`stats`: its counts). `Some` when,
+    /// seen whole, it is not what the job reads: the input then fails as one that cannot be
+    /// read does (its exit code, no output put in place), and the run goes on with the next;
+    /// `Err` stops the run, as from [`release`](Self::release).
+    fn end_input(&mut self, stats: &mut Stats) -> Result<Option<Error>, Error> {
+        let _ = stats;
+        Ok(None)
+    }
 }
 
 /// What one input gave.
@@ -270,10 +278,14 @@ pub fn run_shares<J: Job>(
             r.map_err(|e| (e, compression))
         };
         observer.end_input();
-        summary.stats.merge(&stats);
         let mut error = None;
         match result {
-            Ok(()) => {}
+            Ok(()) => {
+                error = sink.end_input(&mut stats)?;
+                if let Some(e) = &error {
+                    observer.input_failed(&name, e);
+                }
+            }
             Err((PipelineError::Read(e), compression)) => {
                 let e = Error::Input(InputError::reading(path, compression, e));
                 observer.input_failed(&name, &e);
@@ -285,6 +297,7 @@ pub fn run_shares<J: Job>(
             Err((PipelineError::Job(e) | PipelineError::Release(e), _)) => return Err(e),
             Err((PipelineError::Panic(source), _)) => return Err(Error::Panic { input: name, source }),
         }
+        summary.stats.merge(&stats);
         summary.inputs.push(InputSummary { name, stats, error });
         if summary.stopped.is_some() {
             break;

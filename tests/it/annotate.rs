@@ -380,3 +380,39 @@ fn annotate_epd_keeps_a_suite_as_python_chess_reads_it() {
     assert_eq!(String::from_utf8_lossy(&o.stdout), "lines 40\n");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// An input with no EPD or FEN line (a PGN file) is one located error, exit 65, no output; an
+/// EPD file whose first lines are bad keeps one error a line, in order, and its output.
+#[test]
+fn annotate_epd_of_an_input_that_is_not_epd_is_one_error() {
+    let dir = temp_dir("annotate-not-epd");
+    let pgn = fixture("pgn/lichess_db_10k.pgn");
+    let out = dir.join("out.epd");
+    let args = ["annotate", "--no-cache", "--format", "epd", "--depth", "1", "-o", path(&out)];
+    let o = run(&[&args[..], &[path(&pgn)]].concat());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(65), "{err}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("pgnkit: ")).collect();
+    let located = format!("pgnkit: error: {}:1:1: input is not EPD: none of its ", path(&pgn));
+    assert!(errors.len() == 1 && errors[0].starts_with(&located), "{err}");
+    assert!(
+        errors[0].ends_with(" lines of text is an EPD record or a FEN (line 1: invalid board part in FEN)"),
+        "{err}"
+    );
+    assert!(!out.exists(), "{err}");
+    let input = dir.join("bad-first.epd");
+    std::fs::write(&input, format!("[Event \"x\"]\n\n1. e4 *\n{}", epd_suite(3))).expect("write");
+    let o = run(&[&args[..], &[path(&input)]].concat());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let bad: Vec<&str> = err.lines().filter(|l| l.starts_with("pgnkit: ")).collect();
+    assert_eq!(bad.len(), 2, "{err}");
+    assert!(
+        bad[0].contains("bad-first.epd:1:1: error: game 1 ")
+            && bad[1].contains("bad-first.epd:3:1: error: game 3 "),
+        "{err}"
+    );
+    let written = std::fs::read_to_string(&out).expect("output");
+    assert!(written.starts_with("[Event \"x\"]\n\n1. e4 *\n") && written.lines().count() == 6, "{written}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -54,11 +54,11 @@ replaced: a test suite's answers stay its own), but for acd, acn, acs, ce, pv an
 run's analysis replaces (kept when the position is left unevaluated); then acd, acn, acs, ce,
 bm (the engine's choice, only on a line with neither bm nor am), pv (the engine's line, its
 choice first) and dm. Blank and # lines, and lines that are no position (a bad_fen error
-each), are written as read.
+each), are written as read; an input none of whose lines is EPD or FEN is one error (exit 65).
 
 Exit codes: 1 when some position was left without an evaluation (a diagnostic names it) or a
-game had errors (written as read, or annotated with a variation cut); 69 when the engine is
-missing or fails its handshake.
+game had errors (written as read, or annotated with a variation cut); 65 when an input of
+--format epd has no EPD or FEN line; 69 when the engine is missing or fails its handshake.
 
 --format parquet writes one row per analysed position, with typed columns (`?`: may be null):
   file string, game int64, ply int32, fen string (with --epd-columns: epd string, hmvc int64,

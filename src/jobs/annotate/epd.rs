@@ -34,6 +34,9 @@ pub const LINES: usize = 1;
 /// The operations of the analysis this module computes: the input's are replaced by the run's.
 const ANALYSIS: [&str; 6] = ["ce", "acd", "acn", "acs", "pv", "dm"];
 
+/// The start of the message of a line that does not read as EPD.
+pub(super) const NOT_EPD: &str = "not an EPD or FEN line: ";
+
 /// A record's operations: opcode and operands.
 type Ops = Vec<(String, Vec<String>)>;
 
@@ -55,13 +58,19 @@ impl Record {
     }
 }
 
+/// Why a line that holds text is no position: not EPD at all, or EPD of an illegal position.
+enum BadLine {
+    NotEpd(String),
+    Illegal(String),
+}
+
 /// A position's record, as far as the line says.
-fn read_line(line: &str) -> Result<Option<Record>, String> {
+fn read_line(line: &str) -> Result<Option<Record>, BadLine> {
     let t = line.trim();
     if t.is_empty() || t.starts_with('#') {
         return Ok(None);
     }
-    let epd = parse_epd(t).map_err(|e| format!("not an EPD or FEN line: {e}"))?;
+    let epd = parse_epd(t).map_err(|e| BadLine::NotEpd(format!("{NOT_EPD}{e}")))?;
     let has = |op: &str| epd.ops.iter().any(|(o, _)| o == op);
     let mut clocks = Vec::new();
     if epd.clock_fields >= 1 && !has("hmvc") {
@@ -72,7 +81,7 @@ fn read_line(line: &str) -> Result<Option<Record>, String> {
     }
     let pos = Position::from_setup(epd.setup.clone(), Variant::Standard, CastlingMode::Standard)
         .or_else(|_| Position::from_setup(epd.setup, Variant::Chess960, CastlingMode::Chess960))
-        .map_err(|e| format!("not a legal position: {e}"))?;
+        .map_err(|e| BadLine::Illegal(format!("not a legal position: {e}")))?;
     Ok(Some(Record { pos, ops: epd.ops, clocks }))
 }
 
@@ -199,7 +208,14 @@ impl AnnotateWorker {
                     records.out.push(b'\n');
                     continue;
                 }
-                Err(why) => {
+                Err(bad) => {
+                    let why = match bad {
+                        BadLine::NotEpd(why) => why,
+                        BadLine::Illegal(why) => {
+                            records.epd_lines += 1;
+                            why
+                        }
+                    };
                     let d = place.diagnostic(Kind::BadFen, why, None);
                     stats.count(&d);
                     stats.games_with_errors += 1;
@@ -210,6 +226,7 @@ impl AnnotateWorker {
                     continue;
                 }
             };
+            records.epd_lines += 1;
             let pos = line_record.pos;
             stats.add(Counter::Positions, 1);
             let analysis = if let Some(score) = from_rules(&pos) {
