@@ -101,6 +101,19 @@ pub enum InputError {
         /// The bytes read when reading stopped before the input's end, having seen enough.
         read: Option<u64>,
     },
+    /// No line of an input read as EPD holds an EPD record or a FEN (exit 65): a PGN file given to
+    /// `annotate --format epd`, say. Located at its first such line, with the reason.
+    #[error("{}:{line}:1: input is not EPD: none of its {lines} lines of text is an EPD record or a FEN (line {line}: {why})", path.display())]
+    NotEpd {
+        /// The path as given.
+        path: PathBuf,
+        /// The first line of text (1-based).
+        line: u64,
+        /// The lines of text.
+        lines: u64,
+        /// Why the first one is no EPD.
+        why: String,
+    },
     /// A compressed stream is corrupt or truncated (exit 65).
     #[error("{}: corrupt {} stream: {source}", path.display(), compression.name())]
     Corrupt {
@@ -152,6 +165,7 @@ impl InputError {
             InputError::Utf16 { .. }
             | InputError::Unsupported { .. }
             | InputError::NotPgn { .. }
+            | InputError::NotEpd { .. }
             | InputError::Corrupt { .. } => Code::DataErr,
             InputError::Io { source, .. }
                 if matches!(source.kind(), io::ErrorKind::PermissionDenied | io::ErrorKind::IsADirectory) =>

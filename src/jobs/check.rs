@@ -133,7 +133,7 @@ impl<'a> Hooks<'a> for CheckHooks<'_> {
         self.opts.strict_san || !matches!(kind, Kind::NonCanonicalSan | Kind::CheckMark)
     }
 
-    fn diagnostic(&mut self, d: Diagnostic) {
+    fn diagnostic(&mut self, _: &Game<'a>, d: Diagnostic) {
         self.items.push(CheckItem::Diagnostic(d));
     }
 

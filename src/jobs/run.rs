@@ -81,6 +81,14 @@ pub trait Sink<T> {
     /// One chunk's records. `stats` are the input's counts so far, this chunk's included; the
     /// sink adds its own (positions written, duplicates...).
     fn release(&mut self, records: T, stats: &mut Stats) -> Result<(), Error>;
+    /// The input was read to its end and all of it released (`stats`: its counts). `Some` when,
+    /// seen whole, it is not what the job reads: the input then fails as one that cannot be
+    /// read does (its exit code, no output put in place), and the run goes on with the next;
+    /// `Err` stops the run, as from [`release`](Self::release).
+    fn end_input(&mut self, stats: &mut Stats) -> Result<Option<Error>, Error> {
+        let _ = stats;
+        Ok(None)
+    }
 }
 
 /// What one input gave.
@@ -291,9 +299,10 @@ pub fn run_shares<J: Job>(
         let mut error = None;
         match result {
             Ok(()) => {
-                if !held.end(&mut pass)? {
-                    error = Some(Error::Input(not_pgn::not_pgn(path, &head, None)));
-                }
+                error = match held.end(&mut pass)? {
+                    false => Some(Error::Input(not_pgn::not_pgn(path, &head, None))),
+                    true => sink.end_input(&mut stats)?,
+                };
             }
             Err(PipelineError::Read(e)) => {
                 error = Some(Error::Input(InputError::reading(path, compression, e)));

@@ -351,15 +351,16 @@ impl Writer {
     }
 
     /// `)` for a variation cut short: one with nothing written in it is left out whole, not
-    /// written `()`.
-    pub fn end_cut_variation(&mut self, out: &mut Vec<u8>) {
+    /// written `()` (then `true`).
+    pub fn end_cut_variation(&mut self, out: &mut Vec<u8>) -> bool {
         if self.depth > 0 && self.opens > 0 {
             self.opens -= 1;
             self.depth -= 1;
             self.number_due = self.opens > 0 || self.due_before_opens;
-        } else {
-            self.end_variation(out);
+            return true;
         }
+        self.end_variation(out);
+        false
     }
 
     /// `)`: the variation begun last ends. Without an open variation nothing is written.

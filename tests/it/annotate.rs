@@ -251,3 +251,168 @@ fn a_game_with_a_null_move_is_written_as_read_and_says_why() {
     assert_eq!(std::fs::read_to_string(&out).expect("out").trim(), text.trim());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Games whose only errors are in variations are analysed like any other: annotated the same
+/// with no cache, from a cache a part of the run filled (as a killed run leaves it), and from a
+/// warm one, which then holds every position not decided by the rules; the output reads with no
+/// error.
+#[test]
+fn a_game_cut_in_a_variation_is_annotated_the_same_after_a_resume() {
+    let dir = temp_dir("annotate-cut");
+    let cut = "[Event \"v\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 \
+        (2. Bc4 Nf6 3. Nf9 {why} (3. d3) Nc6) (2. f4 $1) 2... Nc6 3. Bb5 a6 1-0\n\n";
+    let whole = "[Event \"w\"]\n[Result \"*\"]\n\n{ x } (1. d4) 1. e4 e5 (1... Qxh7 2. d4) 2. Nf3 *\n";
+    let games = std::fs::read_to_string(fixture("pgn/lichess_db_10k.pgn")).expect("fixture");
+    let (part, all) = (dir.join("part.pgn"), dir.join("all.pgn"));
+    std::fs::write(&part, cut).expect("write");
+    std::fs::write(&all, format!("{cut}{games}\n{whole}")).expect("write");
+    let cache = dir.join("cache.sqlite");
+    let annotate = |input: &Path, out: &str, cache: &[&str]| {
+        let out = dir.join(out);
+        let args =
+            [&["annotate", "--nodes", "500", "--engines", "2", "-o", path(&out)][..], cache, &[path(input)]];
+        let o = run(&args.concat());
+        assert_eq!(o.status.code(), Some(1), "the games' errors: {}", stderr(&o));
+        (std::fs::read_to_string(out).expect("output"), stderr(&o))
+    };
+    let (fresh, err) = annotate(&all, "fresh.pgn", &["--no-cache"]);
+    assert!(err.contains(" 7 games, 5 valid, 2 with errors, ") && err.contains("\n  7 annotated\n"), "{err}");
+    assert!(fresh.contains("{ pgnkit: invalid_move; not replayed: Nf9 {why (3. d3) Nc6 }"), "{fresh}");
+    let count = |err: &str, what: &str| {
+        let suffix = format!(" {what}");
+        err.lines().find_map(|l| l.strip_suffix(&suffix)?.trim().parse::<u64>().ok()).unwrap_or(0)
+    };
+    let (_, err) = annotate(&part, "part-out.pgn", &["--cache", path(&cache)]);
+    assert_eq!(count(&err, "positions"), 7, "{err}");
+    let (resumed, err) = annotate(&all, "resumed.pgn", &["--cache", path(&cache)]);
+    assert!(count(&err, "cache hits") >= 7, "the part's positions come from the cache: {err}");
+    assert!(fresh == resumed, "a resumed run differs");
+    let (warm, err) = annotate(&all, "warm.pgn", &["--cache", path(&cache)]);
+    let looked_up = count(&err, "positions") - count(&err, "from rules");
+    assert!(looked_up > 7 && looked_up == count(&err, "cache hits"), "{err}");
+    assert!(fresh == warm, "a warm cache changes the output");
+    let o = run(&["check", "--strict-san", path(&dir.join("fresh.pgn"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains(" 0 with errors, 0 with warnings only"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A test suite of `n` lines from a fixture's positions, each a legal position, in turns: a
+/// FEN (six fields); an EPD record with the suite's answer (`bm`, the game's next move), stale
+/// analysis (`ce`, `acd`, `pv`) and its own clocks, id and comment; one with an `am` alone; one
+/// with no answer.
+pub(crate) fn epd_suite(n: usize) -> String {
+    let fixture = path(&fixture("pgn/lichess_db_10k.pgn")).to_string();
+    let epd = run(&["positions", "-q", "--format", "epd", &fixture]);
+    let fen = run(&["positions", "-q", "--format", "fen", &fixture]);
+    let (epd, fen) =
+        (String::from_utf8(epd.stdout).expect("UTF-8"), String::from_utf8(fen.stdout).expect("UTF-8"));
+    let mut suite = String::new();
+    // Lines with a next move only (`c0`), so that each has a legal answer.
+    let lines = epd
+        .lines()
+        .zip(fen.lines())
+        .filter_map(|(e, f)| Some((e, f, e.split("c0 \"").nth(1)?.strip_suffix("\";")?)));
+    for (i, (epd, fen, next)) in lines.take(n).enumerate() {
+        let four = epd.split(" hmvc").next().expect("four fields");
+        let line = match i % 4 {
+            0 => fen.to_string(),
+            1 => format!("{epd} bm {next}; ce 7; acd 1; pv {next}; c9 \"a; b\";"),
+            2 => format!("{four} am {next}; id \"am.{i}\";"),
+            _ => format!("{four} id \"plain.{i}\";"),
+        };
+        suite.push_str(&line);
+        suite.push('\n');
+    }
+    suite
+}
+
+/// For each pair of lines read and written, what python-chess's `Board.set_epd` makes of them
+/// (a FEN read as a board): the same position and clocks, every operation but the analysis
+/// kept, `bm` the suite's or, on a line without an answer, the first move of `pv`.
+const EPD_CHECK: &str = r#"
+import sys, chess
+ANALYSIS = {"ce", "acd", "acn", "acs", "pv", "dm"}
+read = open(sys.argv[1]).read().splitlines()
+written = open(sys.argv[2]).read().splitlines()
+assert len(read) == len(written), (len(read), len(written))
+for a, b in zip(read, written):
+    ia = chess.Board()
+    if ";" in a:
+        oa = ia.set_epd(a)
+    else:
+        ia, oa = chess.Board(a), {}
+    ib = chess.Board()
+    ob = ib.set_epd(b)
+    fail = lambda why: print("differs:", why, "|", a, "|", b)
+    if ib.fen() != ia.fen():
+        fail("position or clocks")
+    for op, value in oa.items():
+        if op not in ANALYSIS and ob.get(op) != value:
+            fail(op)
+    if ";" not in a and (ob.get("hmvc"), ob.get("fmvn")) != (ia.halfmove_clock, ia.fullmove_number):
+        fail("hmvc/fmvn")
+    if not all(op in ob for op in ("acd", "acn", "acs", "ce", "pv")) or ob.get("acd") == 1:
+        fail("analysis")
+    answered = "bm" in oa or "am" in oa
+    if (ob.get("bm") != oa.get("bm")) if answered else (ob.get("bm") != ob["pv"][:1]):
+        fail("bm")
+print("lines", len(read))
+"#;
+
+/// `--format epd` on a test suite: python-chess reads back every operation of the suite, its
+/// answers unchanged, the FENs' clocks, and this run's analysis.
+#[test]
+fn annotate_epd_keeps_a_suite_as_python_chess_reads_it() {
+    if python_chess_missing() {
+        return;
+    }
+    let dir = temp_dir("annotate-epd-suite");
+    let (input, out) = (dir.join("suite.epd"), dir.join("out.epd"));
+    std::fs::write(&input, epd_suite(40)).expect("write");
+    let args =
+        ["annotate", "-q", "--no-cache", "--format", "epd", "--depth", "2", "-o", path(&out), path(&input)];
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o =
+        Command::new("python3").args(["-c", EPD_CHECK, path(&input), path(&out)]).output().expect("python3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "lines 40\n");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// An input with no EPD or FEN line (a PGN file) is one located error, exit 65, no output; an
+/// EPD file whose first lines are bad keeps one error a line, in order, and its output.
+#[test]
+fn annotate_epd_of_an_input_that_is_not_epd_is_one_error() {
+    let dir = temp_dir("annotate-not-epd");
+    let pgn = fixture("pgn/lichess_db_10k.pgn");
+    let out = dir.join("out.epd");
+    let args = ["annotate", "--no-cache", "--format", "epd", "--depth", "1", "-o", path(&out)];
+    let o = run(&[&args[..], &[path(&pgn)]].concat());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(65), "{err}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("pgnkit: ")).collect();
+    let located = format!("pgnkit: error: {}:1:1: input is not EPD: none of its ", path(&pgn));
+    assert!(errors.len() == 1 && errors[0].starts_with(&located), "{err}");
+    assert!(
+        errors[0].ends_with(" lines of text is an EPD record or a FEN (line 1: invalid board part in FEN)"),
+        "{err}"
+    );
+    assert!(!out.exists(), "{err}");
+    let input = dir.join("bad-first.epd");
+    std::fs::write(&input, format!("[Event \"x\"]\n\n1. e4 *\n{}", epd_suite(3))).expect("write");
+    let o = run(&[&args[..], &[path(&input)]].concat());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let bad: Vec<&str> = err.lines().filter(|l| l.starts_with("pgnkit: ")).collect();
+    assert_eq!(bad.len(), 2, "{err}");
+    assert!(
+        bad[0].contains("bad-first.epd:1:1: error: game 1 ")
+            && bad[1].contains("bad-first.epd:3:1: error: game 3 "),
+        "{err}"
+    );
+    let written = std::fs::read_to_string(&out).expect("output");
+    assert!(written.starts_with("[Event \"x\"]\n\n1. e4 *\n") && written.lines().count() == 6, "{written}");
+    let _ = std::fs::remove_dir_all(dir);
+}

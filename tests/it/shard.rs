@@ -237,6 +237,18 @@ fn annotate_epd_shards_merge_to_one_run() {
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
+/// A test suite through `annotate --format epd` (answers, stale analysis, FENs' clocks): the
+/// shards merge to one run's lines.
+#[test]
+fn annotate_epd_suite_shards_merge_to_one_run() {
+    let dir = temp_dir("shard-epd-suite");
+    let input = dir.join("suite.epd");
+    std::fs::write(&input, crate::annotate::epd_suite(60)).expect("write");
+    let args = ["annotate", "--no-cache", "--format", "epd", "--depth", "1"];
+    same_as_one_run("annotate-epd-suite", &args, &[input], &[("-o", "a.epd")], &[2, 3], &["1", "2"]);
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
 /// An EPD shard's diagnostics name the lines a single run names, and a rerun of the shard finds
 /// every position in its cache.
 #[test]

@@ -34,9 +34,12 @@ Examples:
 After every mainline move the output holds [%eval 0.17] / [%eval #-3] (White's view) in the
 move's comment; moves that lose enough winning chances get lichess's NAG ($6 ?!, $2 ?, $4 ??),
 its comment (Inaccuracy. Nf3 was best.) and the engine's line as a variation (--variations).
-A game with an error in its moves (in PGN output, in a variation's too) is written as read,
-with the error reported. The output is UTF-8: tags, comments and the lines of games written as
-read that are not UTF-8 are read as Windows-1252.
+A game with an error in its mainline (a move, its setup, its result) is written as read, with
+the error reported. An error in a variation ends that variation only, as python-chess and
+lichess read it: the game is annotated, in PGN output the variation written up to the error and
+its rest kept as read in a comment { pgnkit: invalid_move; not replayed: Nf9 ... }; the error is
+still reported. The output is UTF-8: tags, comments and the lines of games written as read that
+are not UTF-8 are read as Windows-1252.
 
 Limits: --nodes and --depth are reproducible: every position is searched from a cleared hash,
 so the output is the same at any --engines and from run to run, and evaluations are cached
@@ -45,8 +48,17 @@ commits the cache and leaves no output; running the same command again after a c
 Ctrl-C analyses only the positions the cache lacks. --movetime results differ from
 run to run and are not cached; neither are --keep-hash results.
 
+--format epd writes each position line again as EPD: its four fields; a FEN's clock fields as
+hmvc and fmvn; every operation of the line in its order (bm, am, id, c0..c9 and any other never
+replaced: a test suite's answers stay its own), but for acd, acn, acs, ce, pv and dm, which this
+run's analysis replaces (kept when the position is left unevaluated); then acd, acn, acs, ce,
+bm (the engine's choice, only on a line with neither bm nor am), pv (the engine's line, its
+choice first) and dm. Blank and # lines, and lines that are no position (a bad_fen error
+each), are written as read; an input none of whose lines is EPD or FEN is one error (exit 65).
+
 Exit codes: 1 when some position was left without an evaluation (a diagnostic names it) or a
-game had errors (written as read); 69 when the engine is missing or fails its handshake.
+game had errors (written as read, or annotated with a variation cut); 65 when an input of
+--format epd has no EPD or FEN line; 69 when the engine is missing or fails its handshake.
 
 --format parquet writes one row per analysed position, with typed columns (`?`: may be null):
   file string, game int64, ply int32, fen string (with --epd-columns: epd string, hmvc int64,
@@ -62,8 +74,8 @@ enum FormatArg {
     /// One JSON Lines record per analysed position (a game's first also holds its tags), then
     /// a summary.
     Jsonl,
-    /// Inputs of positions (EPD or FEN lines), written as EPD with ce, acd, acn, acs, bm, pv
-    /// and dm operations.
+    /// Inputs of positions (EPD or FEN lines), written as EPD with the line's operations and
+    /// this run's acd, acn, acs, ce, pv and dm (below).
     Epd,
     /// Apache Parquet, one row per analysed position: typed columns (below); needs -o FILE or a
     /// pipe.

@@ -2,8 +2,8 @@
 //! moves, the position before each move and after the last), the `[%eval]` of each mainline
 //! move's comments (for `--from-evals`), the filters' verdict, the errors that keep a game from
 //! being annotated, and, for PGN output, what [`super::pgn`] writes the game from: its tags,
-//! result, bytes and [`Movetext`] (every line replayed, so that an error in a variation sends the
-//! game out as read rather than with the variation cut short).
+//! result, bytes and [`Movetext`] (every line replayed; a variation an error ended is kept up to
+//! the error, its rest as read in a comment, so the game loses no text and is annotated).
 
 use super::movetext::{Event, Movetext};
 use crate::analysis::Score;
@@ -11,16 +11,17 @@ use crate::analysis::judge::eval_score;
 use crate::chess::{Move, Position};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::pgn::{GameResult, Nag, RawComment, RawTag};
-use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
+use crate::pipeline::replay::{Cut, Game, Hooks, Lines, Played, Verdict};
 use crate::select::{Filter, Selection};
 
 /// What becomes of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Fate {
-    /// Analysed and written with annotations.
+    /// Analysed and written with annotations (its errors, if any, each in a variation that is
+    /// written up to it with the rest as read).
     Annotate,
-    /// Written as read: an error ended its replay (of a variation too, for PGN output), or its
-    /// mainline holds a null move.
+    /// Written as read: an error outside the cut variations (in the mainline's moves, its setup,
+    /// its result, its syntax), or its mainline holds a null move.
     AsRead,
     /// Left out by the filters.
     Filtered,
@@ -64,6 +65,8 @@ pub(super) struct Collect<'s, 'a> {
     /// Keep what PGN output writes: every line's events, the tags.
     write: bool,
     null_move: bool,
+    /// A variation cut whole is not written: its end is not either.
+    skip_end: bool,
 }
 
 impl<'s, 'a> Collect<'s, 'a> {
@@ -75,6 +78,7 @@ impl<'s, 'a> Collect<'s, 'a> {
             diagnostics: Vec::new(),
             write,
             null_move: false,
+            skip_end: false,
         }
     }
 
@@ -82,9 +86,10 @@ impl<'s, 'a> Collect<'s, 'a> {
         self.games.last_mut().expect("tags come before every other event of a game")
     }
 
-    /// Records an event of the movetext, when the games are written.
-    fn record(&mut self, event: Event<'a>) {
-        if self.write {
+    /// Records an event of the movetext, when the games are written (those inside a cut are in
+    /// its text).
+    fn record(&mut self, game: &Game<'a>, event: Event<'a>) {
+        if self.write && game.cutting.is_none() {
             self.current().movetext.events.push(event);
         }
     }
@@ -161,12 +166,12 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
         m.game_evals.push((None, None));
     }
 
-    fn nag(&mut self, _: &Game<'a>, depth: u32, nag: Nag, _: u64) {
-        self.record(Event::Nag { depth, nag });
+    fn nag(&mut self, game: &Game<'a>, depth: u32, nag: Nag, _: u64) {
+        self.record(game, Event::Nag { depth, nag });
     }
 
-    fn comment(&mut self, _: &Game<'a>, depth: u32, comment: RawComment<'a>) {
-        self.record(Event::Comment { depth, comment });
+    fn comment(&mut self, game: &Game<'a>, depth: u32, comment: RawComment<'a>) {
+        self.record(game, Event::Comment { depth, comment });
         if depth != 0 {
             return;
         }
@@ -179,25 +184,51 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
         }
     }
 
-    fn begin_variation(&mut self, _: &Game<'a>, depth: u32, _: bool) {
-        self.record(Event::Begin { depth });
+    fn begin_variation(&mut self, game: &Game<'a>, depth: u32, _: bool) {
+        // A variation with no move to replace is cut from its `(`: its start is recorded, for
+        // the cut to find.
+        if self.write && game.cutting == Some(depth) {
+            self.current().movetext.events.push(Event::Begin { depth });
+        } else {
+            self.record(game, Event::Begin { depth });
+        }
     }
 
-    fn end_variation(&mut self, _: &Game<'a>, depth: u32, _: u64) {
-        self.record(Event::End { depth });
+    fn end_variation(&mut self, game: &Game<'a>, depth: u32) {
+        if !std::mem::take(&mut self.skip_end) {
+            self.record(game, Event::End { depth });
+        }
     }
 
-    fn diagnostic(&mut self, d: Diagnostic) {
+    fn cut(&mut self, game: &Game<'a>, depth: u32, cut: Cut<'a>) {
+        let (kind, text) = (cut.kind, cut.text);
+        if !cut.whole {
+            self.record(game, Event::Cut { depth, kind, text });
+            return;
+        }
+        // A variation with no move is no variation: its text stands where it stood, in the line
+        // it would have left.
+        let events = &mut self.current().movetext.events;
+        if let Some(at) = events.iter().rposition(|e| matches!(e, Event::Begin { depth: d } if *d == depth)) {
+            events.truncate(at);
+        }
+        self.record(game, Event::Cut { depth: depth - 1, kind, text });
+        self.skip_end = true;
+    }
+
+    fn diagnostic(&mut self, _: &Game<'a>, d: Diagnostic) {
         self.diagnostics.push(d);
     }
 
     fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
         let kept = self.filter.finish(game, last).is_ok();
-        let broken = game.errors > 0 || game.start.is_none() || self.null_move;
+        // Errors inside cut variations lose no text: the game is annotated with them.
+        let errors = game.errors > game.cut_errors || game.start.is_none();
+        let broken = errors || self.null_move;
         if !kept {
             self.diagnostics.retain(|d| d.game != game.number);
-        } else if self.null_move && game.errors == 0 && game.start.is_some() {
-            // A valid game written as read: say why, at the null move.
+        } else if self.null_move && !errors {
+            // Written as read for the null move alone: say why, at the null move.
             let m = self.current();
             let before = m.moves.len() as u32;
             let message =

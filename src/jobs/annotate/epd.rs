@@ -1,10 +1,14 @@
 //! `--format epd`: inputs of positions, one EPD record or FEN a line, each written again as EPD
-//! with the engine's findings as the EPD standard's operations (PGN standard, section 16.2): `ce`
-//! (centipawns from the side to move; a mate in N moves is `32767 - (2N - 1)` plies away, being
-//! mated in N `-(32767 - 2N)`), `acd` (depth), `acn` (nodes), `acs` (whole seconds), `bm` (SAN),
-//! `pv` (SAN) and `dm` (mate in N moves, for the side that mates). The record's other operations
-//! are kept; these are replaced. Blank lines and lines starting with `#` are kept as they are; a
-//! line that is not a position is kept as it is, with an error diagnostic (`bad_fen`).
+//! with the engine's findings as the EPD standard's operations (PGN standard, section 16.2): `acd`
+//! (depth), `acn` (nodes), `acs` (whole seconds), `ce` (centipawns from the side to move; a mate
+//! in N moves is `32767 - (2N - 1)` plies away, being mated in N `-(32767 - 2N)`), `pv` (SAN, the
+//! engine's choice first) and `dm` (mate in N moves, for the side that mates): the input's own
+//! operations of these names are replaced (kept when the position is left unevaluated). Every
+//! other operation of the input is kept, in its order: `bm` and `am` are a test suite's answers,
+//! so the engine's choice is written as `bm` only on a line that has neither. A FEN's clock
+//! fields are written as `hmvc` and `fmvn` first, unless the line has those operations. Blank
+//! lines and lines starting with `#` are kept as they are; a line that is not a position is kept
+//! as it is, with an error diagnostic (`bad_fen`).
 //!
 //! A record is a line: the input is cut at line ends ([`Cuts::Lines`](crate::pipeline::Cuts)),
 //! [`LINES`] a chunk, and a worker analyses its chunk's lines in order with its engine. Every line
@@ -27,24 +31,58 @@ use crate::pipeline::{ChunkEnd, ChunkInput, Output};
 /// line costs an engine search.
 pub const LINES: usize = 1;
 
-/// The operations this module writes (those the input had are replaced).
-const OWN: [&str; 7] = ["ce", "acd", "acn", "acs", "bm", "pv", "dm"];
+/// The operations of the analysis this module computes: the input's are replaced by the run's.
+const ANALYSIS: [&str; 6] = ["ce", "acd", "acn", "acs", "pv", "dm"];
+
+/// The start of the message of a line that does not read as EPD.
+pub(super) const NOT_EPD: &str = "not an EPD or FEN line: ";
 
 /// A record's operations: opcode and operands.
 type Ops = Vec<(String, Vec<String>)>;
 
+/// A position line as read.
+struct Record {
+    pos: Position,
+    /// Every operation of the line, in its order.
+    ops: Ops,
+    /// The clock fields of a FEN, as the operations that carry them in EPD (those the line
+    /// does not have already).
+    clocks: Vec<(&'static str, u32)>,
+}
+
+impl Record {
+    /// The line holds a test suite's answer (`bm` or `am`), which the engine's choice must not
+    /// pass for.
+    fn answered(&self) -> bool {
+        self.ops.iter().any(|(o, _)| o == "bm" || o == "am")
+    }
+}
+
+/// Why a line that holds text is no position: not EPD at all, or EPD of an illegal position.
+enum BadLine {
+    NotEpd(String),
+    Illegal(String),
+}
+
 /// A position's record, as far as the line says.
-fn read_line(line: &str) -> Result<Option<(Position, Ops)>, String> {
+fn read_line(line: &str) -> Result<Option<Record>, BadLine> {
     let t = line.trim();
     if t.is_empty() || t.starts_with('#') {
         return Ok(None);
     }
-    let epd = parse_epd(t).map_err(|e| format!("not an EPD or FEN line: {e}"))?;
+    let epd = parse_epd(t).map_err(|e| BadLine::NotEpd(format!("{NOT_EPD}{e}")))?;
+    let has = |op: &str| epd.ops.iter().any(|(o, _)| o == op);
+    let mut clocks = Vec::new();
+    if epd.clock_fields >= 1 && !has("hmvc") {
+        clocks.push(("hmvc", epd.setup.halfmoves));
+    }
+    if epd.clock_fields >= 2 && !has("fmvn") {
+        clocks.push(("fmvn", epd.setup.fullmoves));
+    }
     let pos = Position::from_setup(epd.setup.clone(), Variant::Standard, CastlingMode::Standard)
         .or_else(|_| Position::from_setup(epd.setup, Variant::Chess960, CastlingMode::Chess960))
-        .map_err(|e| format!("not a legal position: {e}"))?;
-    let ops = epd.ops.into_iter().filter(|(o, _)| !OWN.contains(&o.as_str())).collect();
-    Ok(Some((pos, ops)))
+        .map_err(|e| BadLine::Illegal(format!("not a legal position: {e}")))?;
+    Ok(Some(Record { pos, ops: epd.ops, clocks }))
 }
 
 /// An operand written back: quoted when it is a string (`id`, `c0`..`c9`) or holds a space or
@@ -58,10 +96,15 @@ fn operand(op: &str, text: &str, out: &mut String) {
     }
 }
 
-/// The record of `pos` with `ops` and the analysis `a`.
-fn record(pos: &Position, ops: &Ops, a: Option<&Analysis>, out: &mut String) {
+/// The line of record `r` with the analysis `a` (see the module's documentation).
+fn record(r: &Record, a: Option<&Analysis>, out: &mut String) {
+    let pos = &r.pos;
     write_epd(pos, EpMode::Legal, out);
-    for (op, operands) in ops {
+    for (op, n) in &r.clocks {
+        let _ = write!(out, " {op} {n};");
+    }
+    // Without an analysis of this run, the line's own stays.
+    for (op, operands) in r.ops.iter().filter(|(o, _)| a.is_none() || !ANALYSIS.contains(&o.as_str())) {
         out.push(' ');
         out.push_str(op);
         for o in operands {
@@ -77,7 +120,7 @@ fn record(pos: &Position, ops: &Ops, a: Option<&Analysis>, out: &mut String) {
             Score::Mate(n) => -(32767 + 2 * n),
         };
         let _ = write!(out, " acd {}; acn {}; acs {}; ce {ce};", a.depth, a.nodes, a.time.as_secs());
-        if let Some(b) = a.best_move {
+        if let Some(b) = a.best_move.filter(|_| !r.answered()) {
             out.push_str(" bm ");
             write_san(pos, b, out);
             out.push(';');
@@ -158,14 +201,21 @@ impl AnnotateWorker {
             for w in self.startup.drain(..) {
                 records.diagnostics.push(place.diagnostic(Kind::EngineWarning, format!("engine: {w}"), None));
             }
-            let (pos, ops) = match read_line(&line) {
+            let line_record = match read_line(&line) {
                 Ok(Some(record)) => record,
                 Ok(None) => {
                     records.out.extend_from_slice(line.as_bytes());
                     records.out.push(b'\n');
                     continue;
                 }
-                Err(why) => {
+                Err(bad) => {
+                    let why = match bad {
+                        BadLine::NotEpd(why) => why,
+                        BadLine::Illegal(why) => {
+                            records.epd_lines += 1;
+                            why
+                        }
+                    };
                     let d = place.diagnostic(Kind::BadFen, why, None);
                     stats.count(&d);
                     stats.games_with_errors += 1;
@@ -176,6 +226,8 @@ impl AnnotateWorker {
                     continue;
                 }
             };
+            records.epd_lines += 1;
+            let pos = line_record.pos;
             stats.add(Counter::Positions, 1);
             let analysis = if let Some(score) = from_rules(&pos) {
                 stats.add(Counter::FromRules, 1);
@@ -216,7 +268,7 @@ impl AnnotateWorker {
                 }
             };
             text.clear();
-            record(&pos, &ops, analysis.as_ref(), &mut text);
+            record(&line_record, analysis.as_ref(), &mut text);
             records.out.extend_from_slice(text.as_bytes());
         }
         stats.bytes = chunk.bytes.len() as u64;
@@ -233,6 +285,8 @@ impl AnnotateWorker {
 #[cfg(test)]
 mod tests {
     use super::super::{Annotate, AnnotateOptions, EngineChoice, Format};
+    use crate::analysis::{Analysis, Score};
+    use crate::chess::{CastlingMode, Position, Variant};
     use crate::error::{Diagnostic, Kind, Severity};
     use crate::pipeline::counter::Counter;
     use crate::pipeline::stats::Stats;
@@ -279,12 +333,15 @@ mod tests {
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 8, "{out}");
         assert_eq!(lines[0], "# mates");
-        assert!(lines[1].starts_with("6k1/5ppp/8/8/8/8/8/R6K w - - id \"back rank\"; acd 3;"), "{out}");
-        assert!(lines[1].contains(" ce 32766; bm Ra8#; pv Ra8#; dm 1;"), "{out}");
-        assert!(lines[2].contains(" bm ") && lines[2].contains(" pv "), "{out}");
+        let suite = "6k1/5ppp/8/8/8/8/8/R6K w - - bm Ra8#; id \"back rank\"; acd 3;";
+        assert!(lines[1].starts_with(suite), "the suite's answer kept, its stale ce gone: {out}");
+        assert!(lines[1].ends_with(" ce 32766; pv Ra8#; dm 1;"), "{out}");
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc 0; fmvn 1; acd 3;";
+        assert!(lines[2].starts_with(fen) && lines[2].contains(" bm ") && lines[2].contains(" pv "), "{out}");
         assert_eq!(lines[3], "not a position");
         assert_eq!(lines[4], "");
-        assert_eq!(lines[5], "7k/5Q2/6K1/8/8/8/8/8 b - - acd 0; acn 0; acs 0; ce 0;", "stalemate: {out}");
+        let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - hmvc 0; fmvn 1; acd 0; acn 0; acs 0; ce 0;";
+        assert_eq!(lines[5], stalemate, "{out}");
         assert_eq!(lines[6], "ÿ c", "a line that is not UTF-8 reads as Windows-1252");
         assert!(lines[7].starts_with("8/8/8/4k3/8/8/4K3/7Q w - - acd 3;"), "the last line, unbroken: {out}");
         assert!(out.ends_with('\n'));
@@ -318,5 +375,86 @@ mod tests {
             );
             assert_eq!(stats.by_kind, vec![(Kind::BadFen, Severity::Error, 2)]);
         }
+    }
+
+    /// A record written from `line`, analysed or not.
+    fn written(line: &str, a: Option<&Analysis>) -> String {
+        let record = match super::read_line(line) {
+            Ok(Some(r)) => r,
+            _ => panic!("a position: {line}"),
+        };
+        let mut out = String::new();
+        super::record(&record, a, &mut out);
+        out
+    }
+
+    /// An analysis of `pos`: its line, the first move the choice.
+    fn analysis(line: &str, score: Score, pv: &[&str]) -> Analysis {
+        let epd = crate::notation::fen::parse_epd(line).expect("EPD");
+        let mut pos =
+            Position::from_setup(epd.setup, Variant::Standard, CastlingMode::Standard).expect("legal");
+        let pv: Vec<_> = pv
+            .iter()
+            .map(|san| {
+                let (m, _) = crate::notation::san::parse_san(&pos, san.as_bytes()).expect("SAN");
+                pos.play_unchecked(m);
+                m
+            })
+            .collect();
+        let time = std::time::Duration::from_millis(2500);
+        Analysis { score, depth: 9, seldepth: 12, nodes: 777, time, best_move: pv.first().copied(), pv }
+    }
+
+    /// A suite's operations are kept in their order, its answers (`bm`, `am`) never replaced;
+    /// the analysis this run makes replaces the input's; the engine's choice leads `pv`, and is
+    /// `bm` only on a line with no answer.
+    #[test]
+    fn a_suite_keeps_its_answers_and_its_other_operations() {
+        let wac = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\"; \
+            c0 \"a b\"; ce 5; pv Rf2 Kh7; acd 30; dm 9; acn 1; acs 7; hmvc 3; fmvn 40; c9 \"x\";";
+        let a = analysis(wac, Score::Mate(2), &["Qg6", "fxg6", "Bxg6"]);
+        assert_eq!(
+            written(wac, Some(&a)),
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\"; c0 \"a b\"; \
+             hmvc 3; fmvn 40; c9 \"x\"; acd 9; acn 777; acs 2; ce 32764; pv Qg6 fxg6 Bxg6; dm 2;\n"
+        );
+        let avoid = "6k1/5ppp/8/8/8/8/8/R6K w - - am Kh2; id \"avoid\";";
+        let a = analysis(avoid, Score::Cp(900), &["Ra8#"]);
+        assert_eq!(
+            written(avoid, Some(&a)),
+            "6k1/5ppp/8/8/8/8/8/R6K w - - am Kh2; id \"avoid\"; acd 9; acn 777; acs 2; ce 900; pv Ra8#;\n",
+            "no bm where the suite has an am: the engine's choice would read as the suite's"
+        );
+        let plain = "6k1/5ppp/8/8/8/8/8/R6K w - - id \"plain\";";
+        let a = analysis(plain, Score::Cp(-3), &["Kg2", "Kf8"]);
+        assert_eq!(
+            written(plain, Some(&a)),
+            "6k1/5ppp/8/8/8/8/8/R6K w - - id \"plain\"; acd 9; acn 777; acs 2; ce -3; bm Kg2; pv Kg2 Kf8;\n"
+        );
+        // Left without an evaluation: the line's own analysis stays, nothing is added.
+        assert_eq!(written(wac, None), format!("{wac}\n"));
+    }
+
+    /// A FEN's clocks become `hmvc` and `fmvn` (one clock, `hmvc` alone); an EPD record's own
+    /// `hmvc`/`fmvn` are kept where they stand and not doubled.
+    #[test]
+    fn a_fen_s_clocks_are_written_as_hmvc_and_fmvn() {
+        let a = |line: &str| analysis(line, Score::Cp(10), &["Kg2"]);
+        let fen = "6k1/5ppp/8/8/8/8/8/R6K w - - 12 57";
+        assert_eq!(
+            written(fen, Some(&a(fen))),
+            "6k1/5ppp/8/8/8/8/8/R6K w - - hmvc 12; fmvn 57; acd 9; acn 777; acs 2; ce 10; bm Kg2; pv Kg2;\n"
+        );
+        let one = "6k1/5ppp/8/8/8/8/8/R6K w - - 12 bm Ra8#;";
+        assert!(
+            written(one, Some(&a(one))).starts_with("6k1/5ppp/8/8/8/8/8/R6K w - - hmvc 12; bm Ra8#; acd 9;")
+        );
+        let both = "6k1/5ppp/8/8/8/8/8/R6K w - - 1 2 id \"i\"; fmvn 30;";
+        assert!(written(both, None).starts_with("6k1/5ppp/8/8/8/8/8/R6K w - - hmvc 1; id \"i\"; fmvn 30;\n"));
+        let epd = "6k1/5ppp/8/8/8/8/8/R6K w - -";
+        assert_eq!(
+            written(epd, Some(&a(epd))),
+            "6k1/5ppp/8/8/8/8/8/R6K w - - acd 9; acn 777; acs 2; ce 10; bm Kg2; pv Kg2;\n"
+        );
     }
 }

@@ -8,9 +8,10 @@
 //! output, its `movetext`: every line's events), [`analyse`] evaluates the positions (the cache
 //! first, then the engine; game endings from the rules), `notes` turns the evaluations into
 //! judgements, and `pgn` writes the games with their notes from what was kept ([`jsonl`] renders
-//! records instead). Games that cannot be annotated (an error in their moves, or for PGN output
-//! in a variation's, a null move in the mainline) are written as read; games the filters leave
-//! out are not written.
+//! records instead). Games that cannot be annotated (an error in their mainline's moves or
+//! setup, a null move in the mainline) are written as read; an error in a variation ends that
+//! variation only (for PGN output, which replays them, the rest of it is kept as read in a
+//! comment); games the filters leave out are not written.
 //!
 //! Invariants: with a node or depth limit and no `keep_hash`, every position is searched from a
 //! cleared hash, so an evaluation depends only on the position (and its game's history), the
@@ -20,6 +21,7 @@
 pub mod analyse;
 mod collect;
 pub mod epd;
+mod epd_input;
 pub mod jsonl;
 mod movetext;
 mod notes;
@@ -185,6 +187,8 @@ pub struct AnnotatedChunk {
     pub table: crate::columnar::Batch,
     /// Problems of the games (their moves, the engine's faults), located.
     pub diagnostics: Vec<Diagnostic>,
+    /// Under [`Format::Epd`]: lines that read as EPD records (of legal positions or not).
+    pub epd_lines: u64,
 }
 
 impl Located for AnnotatedChunk {

@@ -1,11 +1,12 @@
 //! A game's movetext as the one replay of a chunk reads it, kept until the game's evaluations
 //! are known: every move of every line in SAN with its number, every NAG and comment, every
-//! variation's start and end, in input order. [`super::pgn`] writes the game from it, so a game
-//! is replayed once whatever the format.
+//! variation's start and end, and the rest of each variation an error ended, in input order.
+//! [`super::pgn`] writes the game from it, so a game is replayed once whatever the format.
 
 use std::ops::Range;
 
 use crate::chess::Color;
+use crate::error::Kind;
 use crate::notation::san::write_san;
 use crate::pgn::{Nag, RawComment};
 use crate::pipeline::replay::Played;
@@ -32,6 +33,9 @@ pub(super) enum Event<'a> {
     Begin { depth: u32 },
     /// The variation of depth `depth` ends.
     End { depth: u32 },
+    /// The rest of a variation an error of `kind` ended, as read, to be kept as a comment
+    /// `depth` variations deep.
+    Cut { depth: u32, kind: Kind, text: &'a [u8] },
 }
 
 /// The events of one game.

@@ -3,12 +3,17 @@
 //! mainline move its judgement NAG (old judgement NAGs and comments replaced), then its comment
 //! with `[%eval]` first (what the comment held kept, an old `[%eval]` replaced), then the
 //! judgement comment, then the engine's line as a variation before the variations the game had.
-//! Games that cannot be annotated are written as read, a line of them that is not UTF-8 read as
-//! Windows-1252 (as all text written); filtered games are not written.
+//! A variation an error ended is written up to the error, the rest of it as read in a comment
+//! `{ pgnkit: KIND; not replayed: ... }` where it stops (where the variation stood when none of
+//! its moves could be replayed): python-chess and lichess cut such a variation there and drop
+//! the rest, which is kept here. Games that cannot be annotated are written as read, a line of
+//! them that is not UTF-8 read as Windows-1252 (as all text written); filtered games are not
+//! written.
 
 use super::collect::{Fate, Mainline};
 use super::movetext::{Event, Movetext};
 use super::notes::{Plan, eval_text};
+use crate::error::Kind;
 use crate::pgn::text::push_utf8_lines;
 use crate::pgn::{GameResult, Nag, RawComment};
 use crate::pipeline::replay::export::{GameWriter, Strip, without_commands};
@@ -85,6 +90,7 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
                     self.writer.begin_variation(*depth);
                 }
                 Event::End { depth } => self.writer.end_variation(*depth),
+                Event::Cut { depth, kind, text } => self.cut(*depth, *kind, text),
             }
         }
         self.flush();
@@ -146,6 +152,18 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
             self.writer.nag(0, advice.nag());
         }
         self.pending = Some(Pending { index, eval_written: false });
+    }
+
+    /// The rest of a variation an error ended, as read, in a comment of its own (a mainline
+    /// move's notes come before it, as before a variation).
+    fn cut(&mut self, depth: u32, kind: Kind, text: &[u8]) {
+        if depth == 0 {
+            self.flush();
+        }
+        self.comment.clear();
+        self.comment.extend_from_slice(format!("pgnkit: {kind}; not replayed: ").as_bytes());
+        self.comment.extend_from_slice(text);
+        self.writer.comment(depth, &self.comment);
     }
 
     fn nag(&mut self, depth: u32, nag: Nag) {

@@ -147,22 +147,104 @@ fn jsonl_has_a_record_per_position() {
     assert_eq!(records[11]["data"]["san"], serde_json::Value::Null);
 }
 
+/// The job's output and the errors of its games' as released, with `stats`.
+fn annotate_with_diagnostics(
+    opts: AnnotateOptions,
+    pgn: &[u8],
+) -> (String, Vec<crate::error::Diagnostic>, crate::pipeline::stats::Stats) {
+    let job = Annotate::new(opts);
+    let workers = Workers::default();
+    let popts = Options { threads: 1, chunk_size: 1 << 16 };
+    let run = Run { name: "t.pgn", job: &job, workers: &workers, opts: &popts, observer: &NoProgress };
+    let (mut text, mut diagnostics, mut stats) = (Vec::new(), Vec::new(), Default::default());
+    crate::pipeline::run(Input::Slice(pgn), &run, |o| {
+        text.extend_from_slice(&o.records.out);
+        diagnostics.extend(o.records.diagnostics);
+        crate::pipeline::stats::Stats::merge(&mut stats, &o.stats);
+        Ok(())
+    })
+    .expect("run");
+    (String::from_utf8(text).expect("UTF-8"), diagnostics, stats)
+}
+
+/// The games of `pgn` replayed again: the errors of each.
+fn errors_when_read_again(pgn: &str) -> Vec<u32> {
+    struct Errors(Vec<u32>);
+    impl<'a> crate::pipeline::replay::Hooks<'a> for Errors {
+        fn variations(&self) -> bool {
+            true
+        }
+        fn end(&mut self, game: &crate::pipeline::replay::Game<'a>, _: Option<&crate::chess::Position>) {
+            self.0.push(game.errors);
+        }
+    }
+    let mut games = crate::pipeline::replay::Games::new(Errors(Vec::new()), pgn.as_bytes());
+    while games.next_game() {}
+    games.into_hooks().0
+}
+
 #[test]
-fn a_game_whose_variation_cannot_be_replayed_is_written_as_read_with_its_error() {
-    // An illegal move in a variation, and a variation with no move before it: written again,
-    // either would lose moves; the game is written as read and the error counted.
-    let illegal = b"[Event \"a\"]\n[Result \"*\"]\n\n1. e4 e5 (1... Qxh7 2. d4) 2. Nf3 *\n";
+fn a_game_whose_only_errors_are_in_variations_is_annotated_with_each_cut_at_its_error() {
+    let pgn = b"[Event \"v\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
+        1. e4 e5 2. Nf3 (2. Bc4 Nf6 3. Nf9 {why} (3. d3) Nc6) (2. f4 $1) 2... Nc6 3. Bb5 a6 1-0\n";
+    let (out, diagnostics, stats) = annotate_with_diagnostics(builtin(500), pgn);
+    let flat = flat(&out);
+    assert!(
+        flat.contains("(2. Bc4 Nf6 { pgnkit: invalid_move; not replayed: Nf9 {why (3. d3) Nc6 }) (2. f4 $1) 2... Nc6 { [%eval "),
+        "the variation up to its error, the rest as read: {flat}"
+    );
+    assert_eq!(flat.matches("[%eval ").count(), 6, "{flat}");
+    assert!(flat.contains("[Annotator \"pgnkit ") && flat.contains("3. Bb5 { [%eval "), "{flat}");
+    // The error is still the game's: reported where it stands, and the game counts with errors.
+    let got: Vec<_> = diagnostics.iter().map(|d| (d.kind, d.line, d.column, d.ply)).collect();
+    assert_eq!(got, [(crate::error::Kind::InvalidMove, 6, 32, Some(5))]);
+    assert_eq!(
+        (stats.games_with_errors, stats.get(Counter::Annotated), stats.get(Counter::WrittenAsRead)),
+        (1, 1, 0)
+    );
+    assert_eq!(errors_when_read_again(&out), [0], "the output reads with no error: {out}");
+    // The same game through JSON Lines, which reads no variation: the same positions analysed.
+    let opts = AnnotateOptions { format: Format::Jsonl, ..builtin(500) };
+    let (_, stats) = annotate(opts, pgn, 1);
+    assert_eq!((stats.get(Counter::Annotated), stats.get(Counter::Positions)), (1, 7));
+}
+
+#[test]
+fn a_variation_with_no_move_replayed_stands_as_a_comment_where_it_stood() {
+    // Its first move illegal, or no move before it to replace: the variation, parentheses and
+    // comments included (a comment cannot hold their `}`), is a comment of the line it would
+    // have left, after the move's notes.
+    let illegal = b"[Event \"a\"]\n[Result \"*\"]\n\n1. e4 e5 ({c} 1... Qxh7 2. d4) 2. Nf3 *\n";
     let before = b"[Event \"b\"]\n[Result \"*\"]\n\n{ x } (1. d4) 1. e4 e5 *\n";
-    for pgn in [&illegal[..], &before[..]] {
+    let (out, _, stats) = annotate_with_diagnostics(builtin(100), &[&illegal[..], &before[..]].concat());
+    let out = flat(&out);
+    assert!(
+        out.contains("1... e5 { [%eval ")
+            && out.contains(" { pgnkit: illegal_move; not replayed: ({c 1... Qxh7 2. d4) } 2. Nf3 { [%eval "),
+        "{out}"
+    );
+    assert!(out.contains("{ x } { pgnkit: syntax; not replayed: (1. d4) } 1. e4 { [%eval "), "{out}");
+    assert_eq!((stats.games_with_errors, stats.get(Counter::Annotated)), (2, 2));
+    assert_eq!(errors_when_read_again(&out), [0, 0], "{out}");
+}
+
+#[test]
+fn a_game_with_an_error_outside_its_cut_variations_is_written_as_read() {
+    // An illegal mainline move, a token the reader skips in the mainline, a result that the
+    // board contradicts: each beside an error in a variation, each a game written as read.
+    let games = [
+        &b"[Event \"main\"]\n[Result \"*\"]\n\n1. e4 e5 (1... Qxh7) 2. Ke3 *\n"[..],
+        b"[Event \"token\"]\n[Result \"*\"]\n\n1. e4 e5 (1... Qxh7) 2. Nf3 [%csl] Nc6 *\n",
+        b"[Event \"result\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 (2. g3 Qxh7) Qh4# 1-0\n",
+    ];
+    for pgn in games {
         let (out, stats) = annotate(builtin(100), pgn, 1);
         assert_eq!(out, format!("{}\n", String::from_utf8_lossy(pgn)), "as read");
-        assert_eq!((stats.games_with_errors, stats.get(Counter::WrittenAsRead)), (1, 1));
-        assert_eq!(stats.get(Counter::Annotated), 0);
+        assert_eq!(
+            (stats.games_with_errors, stats.get(Counter::WrittenAsRead), stats.get(Counter::Annotated)),
+            (1, 1, 0)
+        );
     }
-    // JSON Lines records are of the mainline only: its variations are not read.
-    let opts = AnnotateOptions { format: Format::Jsonl, ..builtin(100) };
-    let (_, stats) = annotate(opts, illegal, 1);
-    assert_eq!((stats.games_with_errors, stats.get(Counter::Annotated)), (0, 1));
 }
 
 #[test]

@@ -18,7 +18,7 @@ use crate::pgn::text::{decode, escape_not_utf8, windows_1252};
 use crate::pgn::writer::{ROSTER, roster_place};
 use crate::pgn::{GameResult, LineIndex, Nag, RawComment};
 use crate::pipeline::replay::export::GameWriter;
-use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
+use crate::pipeline::replay::{Cut, Game, Hooks, Lines, Played, Verdict};
 use crate::select::Filter;
 
 /// The state of the game being replayed.
@@ -40,25 +40,12 @@ struct Current {
     last_written: Option<(Position, Option<crate::chess::Move>)>,
     /// Variations written and not yet closed.
     open: u32,
-    /// The depth of the events being read (0: the mainline).
-    depth: u32,
-    /// The variation being cut at its first bad move, left out up to its end.
-    cut: Option<Cut>,
-    /// The variations cut: their repairs get the text left out when the game's bytes are known.
-    cuts: Vec<Cut>,
-}
-
-/// A variation cut at a move that does not resolve: an illegal, ambiguous or unreadable move
-/// stops its line (as it does in `check`), and the game is written without the rest of it.
-#[derive(Clone, Copy)]
-struct Cut {
-    /// The variation's depth.
-    depth: u32,
-    /// Its repair in the chunk's list.
-    repair: usize,
-    /// The bad move's offset, and the variation's end (its `)`) once read.
-    from: u64,
-    to: u64,
+    /// The depth from which variations are read, not written: those begun in the rest of a
+    /// variation an error ended, or one with no move to replace.
+    unwritten_from: Option<u32>,
+    /// The depth of a variation cut at an error, or holding only one: left out whole when
+    /// nothing of it was written.
+    closing_cut: Option<u32>,
 }
 
 /// What a tag's name makes of it when its game is written.
@@ -371,23 +358,26 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         }
     }
 
-    fn nag(&mut self, _: &Game<'a>, depth: u32, nag: Nag, _: u64) {
-        if self.render && self.game.error.is_none() && self.game.cut.is_none() {
+    fn nag(&mut self, game: &Game<'a>, depth: u32, nag: Nag, _: u64) {
+        if self.render && self.game.error.is_none() && game.cutting.is_none() {
             self.writer.nag(depth, nag);
         }
     }
 
-    fn comment(&mut self, _: &Game<'a>, depth: u32, comment: RawComment<'a>) {
-        if self.render && self.game.error.is_none() && self.game.cut.is_none() {
+    fn comment(&mut self, game: &Game<'a>, depth: u32, comment: RawComment<'a>) {
+        if self.render && self.game.error.is_none() && game.cutting.is_none() {
             self.writer.comment(depth, comment.raw);
         }
     }
 
-    fn begin_variation(&mut self, _: &Game<'a>, depth: u32, _: bool) {
-        self.game.depth = depth;
-        // A variation the replay cannot replay comes after an error, which rejects the game, or
-        // inside a variation being cut.
-        if self.game.error.is_some() || self.game.cut.is_some() {
+    fn begin_variation(&mut self, game: &Game<'a>, depth: u32, _: bool) {
+        // After an error, which rejects the game, nothing is written; in the rest of a variation
+        // an error ended, nothing of it (the cut gives its text).
+        if self.game.error.is_some() {
+            return;
+        }
+        if game.cutting.is_some() || self.game.unwritten_from.is_some() {
+            self.game.unwritten_from.get_or_insert(depth);
             return;
         }
         self.game.open += 1;
@@ -396,29 +386,53 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         }
     }
 
-    fn end_variation(&mut self, _: &Game<'a>, depth: u32, offset: u64) {
-        self.game.depth = depth.saturating_sub(1);
+    fn cut(&mut self, _: &Game<'a>, depth: u32, cut: Cut<'a>) {
         if self.game.error.is_some() {
             return;
         }
-        match self.game.cut {
-            Some(cut) if cut.depth == depth => {
-                self.game.cut = None;
-                self.game.cuts.push(Cut { to: offset, ..cut });
-                if self.render {
-                    self.writer.end_cut_variation(depth);
-                }
+        // An illegal, ambiguous or unreadable move stops its variation, not the game: the
+        // variation is written up to it and the rest logged as read.
+        let before = token_text(cut.text.trim_ascii());
+        self.repair_at(cut.offset, RepairKind::Variation, before, "");
+        self.game.closing_cut = match self.game.unwritten_from {
+            Some(from) if from == depth => depth.checked_sub(1).filter(|&d| d > 0),
+            _ => Some(depth),
+        };
+    }
+
+    fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
+        if self.game.error.is_some() {
+            return;
+        }
+        if let Some(from) = self.game.unwritten_from {
+            if depth == from {
+                self.game.unwritten_from = None;
             }
-            Some(_) => return,
-            None if self.render => self.writer.end_variation(depth),
-            None => {}
+            return;
+        }
+        let cut = self.game.closing_cut == Some(depth);
+        self.game.closing_cut = None;
+        if self.render {
+            // A variation emptied by a cut is left out, and its parent may be emptied so too.
+            if cut && self.writer.end_cut_variation(depth) && depth > 1 {
+                self.game.closing_cut = Some(depth - 1);
+            } else if !cut {
+                self.writer.end_variation(depth);
+            }
         }
         self.game.open -= 1;
     }
 
     // Rare (a problem in the input): kept out of the replay loop it is called from.
     #[inline(never)]
-    fn diagnostic(&mut self, d: Diagnostic) {
+    fn diagnostic(&mut self, game: &Game<'a>, d: Diagnostic) {
+        // Problems in the rest of a variation an error ended are in the text its cut logs.
+        if game.cutting.is_some() {
+            if d.severity == Severity::Error {
+                self.out.diagnostics.push(d);
+            }
+            return;
+        }
         let before = || d.san.clone().unwrap_or_default();
         match d.kind {
             // Settled by the board, the tag and the token at the end of the game.
@@ -438,19 +452,6 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
                 let message = format!("{} (--reject-null-moves)", d.message);
                 self.game.error = Some((d.kind, message.clone(), d.offset));
                 self.out.diagnostics.push(Diagnostic { severity: Severity::Error, message, ..d });
-            }
-            // A bad move in a variation stops that line: the variation is written up to it, the
-            // rest logged (once the game's bytes are known) and left out.
-            Kind::IllegalMove | Kind::AmbiguousMove | Kind::InvalidMove
-                if d.severity == Severity::Error
-                    && self.game.depth > 0
-                    && self.game.error.is_none()
-                    && self.game.cut.is_none() =>
-            {
-                let repair = self.out.repairs.len();
-                self.repair_at(d.offset, RepairKind::Variation, "", "");
-                self.game.cut = Some(Cut { depth: self.game.depth, repair, from: d.offset, to: d.offset });
-                self.out.diagnostics.push(d);
             }
             // Text the reader skipped, which the written game leaves out.
             Kind::SyntaxWarning => self.repair_at(d.offset, RepairKind::Syntax, d.message.clone(), ""),
@@ -498,14 +499,7 @@ fn xfen_castling(fen: &str, start: &Position) -> Option<String> {
 impl CleanHooks<'_> {
     /// Decides the fate of the game just replayed, and writes it if it is written.
     fn settle(&mut self, game: &Game<'_>, last: Option<&Position>) {
-        // A variation still open at the game's end was cut up to it.
-        let end = game.offset + game.bytes.len() as u64;
-        self.game.cuts.extend(self.game.cut.take().map(|cut| Cut { to: end, ..cut }));
         let at = |offset: u64| (offset.saturating_sub(game.offset) as usize).min(game.bytes.len());
-        for cut in &self.game.cuts {
-            let left_out = &game.bytes[at(cut.from)..at(cut.to).max(at(cut.from))];
-            self.out.repairs[cut.repair].before = token_text(left_out.trim_ascii());
-        }
         // The lines of the repairs located in the game (in the order read: one walk).
         let mut lines = LineIndex::new(game.bytes);
         for r in &mut self.out.repairs[self.game.repairs..] {

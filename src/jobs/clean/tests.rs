@@ -275,13 +275,29 @@ fn a_bad_move_in_a_variation_cuts_that_variation_only() {
     assert!(c.out.contains("\n\n1. d4 d5 *\n"), "{}", c.out);
     let cuts: Vec<(u64, &str)> =
         c.repairs.iter().filter(|r| r.1 == "variation").map(|r| (r.0, r.2.as_str())).collect();
-    assert_eq!(cuts, [(1, "Nf9 {why} (3. d3) Nc6"), (1, "Nd2"), (2, "Kd3 {c} e5"), (2, "Kd7 (1... Ke7)")]);
+    // The rest from the bad move; all of the variation when none of its moves was replayed.
+    assert_eq!(
+        cuts,
+        [(1, "Nf9 {why} (3. d3) Nc6"), (1, "Nd2"), (2, "(1. Kd3 {c} e5)"), (2, "(1... Kd7 (1... Ke7))")]
+    );
     assert!(c.repairs.iter().filter(|r| r.1 == "variation").all(|r| r.3.is_empty()));
     assert!(c.rejects.is_empty());
     // The written game is clean: read again, nothing is repaired.
     let again = clean(&c.out);
     assert_eq!(again.out, c.out);
     assert!(again.repairs.is_empty(), "{:?}", again.repairs);
+    // A variation with no move before it to replace is left out whole.
+    let none = clean("[Event \"none\"]\n\n(1. d4 d5) 1. e4 e5 *\n");
+    assert_eq!(none.fates, [(1, "written".to_string())]);
+    assert!(none.out.contains("\n\n1. e4 e5 *\n"), "{}", none.out);
+    let cuts: Vec<&str> = none.repairs.iter().filter(|r| r.1 == "variation").map(|r| r.2.as_str()).collect();
+    assert_eq!(cuts, ["(1. d4 d5)"]);
+    // A variation left empty by a cut inside it goes too, as deep as they nest.
+    let nested = clean("[Event \"n\"]\n\n1. e4 e5 (1... c5 (((1... Nc6))) 2. Nf3) (((1... d5))) 2. Nf3 *\n");
+    assert!(nested.out.contains("\n\n1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *\n"), "{}", nested.out);
+    let cuts: Vec<&str> =
+        nested.repairs.iter().filter(|r| r.1 == "variation").map(|r| r.2.as_str()).collect();
+    assert_eq!(cuts, ["((1... Nc6))", "((1... d5))"]);
     // Under --keep-broken the mainline stays whole; a mainline error after a cut still breaks it.
     let opts = CleanOptions { keep_broken: true, ..CleanOptions::default() };
     assert_eq!(clean_with(pgn, &opts, 1, 1 << 20).out, c.out);

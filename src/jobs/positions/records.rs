@@ -371,7 +371,7 @@ impl<'a> Hooks<'a> for PositionsHooks<'_> {
         }
     }
 
-    fn diagnostic(&mut self, d: Diagnostic) {
+    fn diagnostic(&mut self, _: &Game<'a>, d: Diagnostic) {
         self.out.diagnostics.push(d);
     }
 

@@ -306,7 +306,7 @@ impl<'a> Hooks<'a> for Collect<'_> {
         }
     }
 
-    fn end_variation(&mut self, _: &Game<'a>, depth: u32, _: u64) {
+    fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
         if depth == 1
             && let Some(i) = self.line_of.take()
             && let Some(g) = &mut self.current
@@ -321,7 +321,7 @@ impl<'a> Hooks<'a> for Collect<'_> {
         }
     }
 
-    fn diagnostic(&mut self, d: Diagnostic) {
+    fn diagnostic(&mut self, _: &Game<'a>, d: Diagnostic) {
         self.diagnostics.push(d);
     }
 

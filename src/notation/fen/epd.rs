@@ -16,6 +16,9 @@ pub struct Epd {
     pub setup: Setup,
     /// `(opcode, operands)` in the order given.
     pub ops: Vec<(String, Vec<String>)>,
+    /// Numeric clock fields that followed the four, as in a FEN: 0, 1 (the halfmove clock) or 2
+    /// (and the fullmove number).
+    pub clock_fields: u8,
 }
 
 impl Epd {
@@ -47,6 +50,7 @@ pub fn parse_epd(line: &str) -> Result<Epd, ParseFenError> {
     }
     let mut setup = read_fields(&mut four.into_iter().filter(|f| !f.is_empty()))?;
     // Optional numeric clocks (opcodes start with a letter, so a number cannot be one).
+    let mut clock_fields = 0;
     for clock in 0..2 {
         let save = pos;
         match next_field(&mut pos) {
@@ -56,7 +60,12 @@ pub fn parse_epd(line: &str) -> Result<Epd, ParseFenError> {
                 } else {
                     ParseFenError::Fullmoves
                 })?;
-                if clock == 0 { setup.halfmoves = n } else { setup.fullmoves = n }
+                if clock == 0 {
+                    setup.halfmoves = n
+                } else {
+                    setup.fullmoves = n
+                }
+                clock_fields += 1;
             }
             _ => {
                 pos = save;
@@ -73,7 +82,7 @@ pub fn parse_epd(line: &str) -> Result<Epd, ParseFenError> {
             _ => {}
         }
     }
-    Ok(Epd { setup, ops })
+    Ok(Epd { setup, ops, clock_fields })
 }
 
 /// The next run of non-whitespace bytes from `*pos`, advancing past it.

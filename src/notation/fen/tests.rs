@@ -325,11 +325,14 @@ fn epd_ops() {
     assert_eq!(epd.op("pv").unwrap(), ["Bb5", "a6", "Ba4"]);
     assert_eq!(epd.op("fmvn").unwrap(), ["3"]);
     assert_eq!(epd.ops.len(), 11);
-    assert_eq!(epd.op("am"), None);
-    // Numeric clocks after the four fields (perft suites), no ops.
+    assert_eq!((epd.op("am"), epd.clock_fields), (None, 0));
+    // Numeric clocks after the four fields (perft suites, FEN), no ops; one clock alone.
     let epd = parse_epd("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
-    assert_eq!((epd.setup.halfmoves, epd.setup.fullmoves), (2, 9));
+    assert_eq!((epd.setup.halfmoves, epd.setup.fullmoves, epd.clock_fields), (2, 9, 2));
     assert!(epd.ops.is_empty());
+    let epd = parse_epd("8/8/8/8/8/8/8/K1k5 w - - 7 bm Kb2;").unwrap();
+    assert_eq!((epd.setup.halfmoves, epd.setup.fullmoves, epd.clock_fields), (7, 1, 1));
+    assert_eq!(epd.op("bm").unwrap(), ["Kb2"]);
     // Plain four fields, and errors.
     assert_eq!(
         parse_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -").unwrap().setup,

@@ -161,11 +161,10 @@ impl GameWriter {
         }
     }
 
-    /// The variation of depth `depth` ends, cut short: left out when nothing of it was written.
-    pub fn end_cut_variation(&mut self, depth: u32) {
-        if self.keeps(depth) {
-            self.moves.end_cut_variation(&mut self.movetext);
-        }
+    /// The variation of depth `depth` ends, cut short: left out when nothing of it was written
+    /// (then `true`).
+    pub fn end_cut_variation(&mut self, depth: u32) -> bool {
+        self.keeps(depth) && self.moves.end_cut_variation(&mut self.movetext)
     }
 
     /// Ends the game with `result`: appends its tag section, then its movetext, to `out`.
@@ -278,7 +277,7 @@ impl<'a> Hooks<'a> for Exporter {
         self.game.begin_variation(depth);
     }
 
-    fn end_variation(&mut self, _: &Game<'a>, depth: u32, _: u64) {
+    fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
         self.game.end_variation(depth);
     }
 
@@ -401,7 +400,7 @@ mod tests {
         fn begin_variation(&mut self, _: &Game<'a>, depth: u32, _: bool) {
             self.0.begin_variation(depth);
         }
-        fn end_variation(&mut self, _: &Game<'a>, depth: u32, _: u64) {
+        fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
             self.0.end_variation(depth);
         }
         fn end(&mut self, game: &Game<'a>, _: Option<&Position>) {

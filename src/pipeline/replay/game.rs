@@ -2,7 +2,8 @@
 //! and the [`Hooks`] it implements to receive every event of the game in input order: the tags
 //! (with a verdict: replay, or skip cheaply), every move of the mainline and of each variation
 //! with its depth and the position before it, every comment and NAG where it stands, variation
-//! starts and ends, diagnostics, and the end with the result and the game's byte range.
+//! starts and ends, diagnostics, the rest of each variation an error ended ([`Cut`]), and the
+//! end with the result and the game's byte range.
 
 use crate::chess::{Move, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
@@ -47,6 +48,13 @@ pub struct Game<'a> {
     pub errors: u32,
     /// Warnings so far.
     pub warnings: u32,
+    /// While the rest of a variation an error ended is read: that variation's depth. Its
+    /// comments, NAGs and inner variations then come as read (no move of it is replayed) until
+    /// [`Hooks::cut`] gives its text. `None` elsewhere, after a mainline error too.
+    pub cutting: Option<u32>,
+    /// Errors inside variations an error ended: the error that ended each and any in its rest.
+    /// A job that keeps each rest as read ([`Hooks::cut`]) loses no text to them.
+    pub cut_errors: u32,
     /// The result token of the movetext.
     pub result: Option<GameResult>,
     /// [`Hooks::tags`] chose to skip the game: its movetext was scanned, not replayed.
@@ -68,6 +76,8 @@ impl<'a> Game<'a> {
             plies: 0,
             errors: 0,
             warnings: 0,
+            cutting: None,
+            cut_errors: 0,
             result: None,
             skipped: false,
         }
@@ -105,6 +115,21 @@ impl<'a> Game<'a> {
     pub fn tag_text(&self, name: &[u8]) -> Option<String> {
         self.tag(name).map(|t| t.decode().0.into_owned())
     }
+}
+
+/// The rest of a variation an error ended, as [`Hooks::cut`] receives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cut<'a> {
+    /// The error that ended it.
+    pub kind: Kind,
+    /// Byte offset of `text` in the input.
+    pub offset: u64,
+    /// The rest as read: from the token that ended the variation up to its `)`, excluded; all of
+    /// the variation, parentheses included, when `whole`.
+    pub text: &'a [u8],
+    /// No move of the variation was replayed: its first did not resolve, or it had no move
+    /// before it to replace.
+    pub whole: bool,
 }
 
 /// What a job decides once a game's tags are read.
@@ -213,13 +238,19 @@ pub trait Hooks<'a> {
     fn begin_variation(&mut self, game: &Game<'a>, depth: u32, replayed: bool) {
         let _ = (game, depth, replayed);
     }
-    /// The variation of depth `depth` ends at its `)`, at `offset`.
-    fn end_variation(&mut self, game: &Game<'a>, depth: u32, offset: u64) {
-        let _ = (game, depth, offset);
+    /// The variation of depth `depth` ends.
+    fn end_variation(&mut self, game: &Game<'a>, depth: u32) {
+        let _ = (game, depth);
     }
-    /// A problem in the game.
-    fn diagnostic(&mut self, d: Diagnostic) {
-        let _ = d;
+    /// A variation an error ended closes (just before its [`end_variation`](Self::end_variation)):
+    /// the rest of it as read. Its events after the error came as read while [`Game::cutting`]
+    /// was set. The mainline has no cut: its error is the game's.
+    fn cut(&mut self, game: &Game<'a>, depth: u32, cut: Cut<'a>) {
+        let _ = (game, depth, cut);
+    }
+    /// A problem in the game (inside a variation an error ended when [`Game::cutting`] is set).
+    fn diagnostic(&mut self, game: &Game<'a>, d: Diagnostic) {
+        let _ = (game, d);
     }
     /// The game is over: `game.result`, `game.end` and `game.bytes` are known; `last` is the
     /// position after the valid mainline prefix (`None` when the setup was bad or the game was

@@ -2,8 +2,9 @@
 //! position from the `Variant`, `FEN` and `SetUp` tags, resolves each SAN token to a legal move
 //! (the mainline, and every variation from the position before the move it replaces when the job
 //! asks), checks the result against the `Result` tag and the board, and reports every problem as
-//! a located [`Diagnostic`]. A bad move ends its line (the valid prefix is kept); the next game
-//! is read as usual. Jobs see the games through [`Hooks`].
+//! a located [`Diagnostic`]. A bad move ends its line (the valid prefix is kept; the rest of a
+//! variation so ended is handed to the job as read, [`Cut`]); the next game is read as usual.
+//! Jobs see the games through [`Hooks`].
 
 pub mod export;
 mod game;
@@ -12,7 +13,7 @@ mod message;
 
 use std::ops::ControlFlow;
 
-pub use game::{Game, Hooks, Lines, Played, Verdict};
+pub use game::{Cut, Game, Hooks, Lines, Played, Verdict};
 
 use crate::chess::{Bitboard, Move, Outcome, Position, PositionErrorKind, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
@@ -49,12 +50,15 @@ struct Line {
     ply: u32,
     /// A bad move ended this line.
     dead: bool,
+    /// Byte offset of a variation's `(` (0 for the mainline).
+    open: u64,
 }
 
 impl Line {
-    /// A line from `pos`, `ply` plies into the game, with no move played on it yet.
-    fn new(pos: Position, ply: u32, dead: bool) -> Line {
-        Line { pos, checkers: pos.checkers(), prev: pos, has_prev: false, ply, dead }
+    /// A line from `pos`, `ply` plies into the game, with no move played on it yet, opened at
+    /// byte `open`.
+    fn new(pos: Position, ply: u32, dead: bool, open: u64) -> Line {
+        Line { pos, checkers: pos.checkers(), prev: pos, has_prev: false, ply, dead, open }
     }
 
     /// Before a move: keeps the current position as `prev` when `keep` (a variation may start
@@ -74,6 +78,15 @@ impl Line {
     }
 }
 
+/// A variation an error ended, until it closes: the error, where its rest starts (absolute), and
+/// whether no move of it was replayed.
+#[derive(Clone, Copy)]
+struct OpenCut {
+    kind: Kind,
+    from: u64,
+    whole: bool,
+}
+
 /// The replaying visitor over one chunk of input.
 pub struct Replayer<'a, H> {
     /// The job's hooks.
@@ -89,6 +102,8 @@ pub struct Replayer<'a, H> {
     pending_mate: Option<PendingMate<'a>>,
     /// Depth of skipped or dead variations, to ignore their tokens.
     in_variation: usize,
+    /// The variation an error ended, while its rest is read ([`Game::cutting`] its depth).
+    cut: Option<OpenCut>,
     /// Variation depth of the events being read (replayed or not).
     depth: u32,
     pending_result_token: Option<u64>,
@@ -200,6 +215,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             game: Game::new(),
             stack: Vec::new(),
             in_variation: 0,
+            cut: None,
             depth: 0,
             pending_result_token: None,
             result_repaired: false,
@@ -229,7 +245,10 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         facts: impl FnOnce() -> Facts,
     ) {
         match severity {
-            Severity::Error => self.game.errors += 1,
+            Severity::Error => {
+                self.game.errors += 1;
+                self.game.cut_errors += u32::from(self.game.cutting.is_some());
+            }
             Severity::Warning => self.game.warnings += 1,
         }
         self.game_kinds.push((kind, severity));
@@ -252,7 +271,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             black: self.game.tag_text(b"Black"),
             message,
         };
-        self.hooks.diagnostic(d);
+        self.hooks.diagnostic(&self.game, d);
     }
 
     fn setup(&mut self) -> Option<Position> {
@@ -373,6 +392,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         } else {
             line.dead = true;
             let fen = fen(&line.pos);
+            self.open_cut(Kind::IllegalMove, offset);
             self.report(Kind::IllegalMove, Severity::Error, offset, Some(ply), || Facts {
                 message: format!("null move while in check in position {fen}"),
                 san: san(),
@@ -477,11 +497,40 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         };
         let fen = fen(&line.pos);
         let raw = text(token.raw);
+        self.open_cut(kind, token.offset as u64);
         self.report(kind, Severity::Error, token.offset as u64, Some(ply), || Facts {
             message: format!("{what} \"{raw}\" in position {fen}"),
             san: Some(raw),
             fen: Some(fen),
         });
+    }
+
+    /// The innermost line, when it is a variation, was ended by an error of `kind` at byte
+    /// `offset`: its rest, from there (from its `(` when none of its moves was replayed), is cut.
+    fn open_cut(&mut self, kind: Kind, offset: u64) {
+        let n = self.stack.len();
+        if n < 2 || self.cut.is_some() {
+            return;
+        }
+        let (line, parent) = (&self.stack[n - 1], &self.stack[n - 2]);
+        // A variation starts a ply before its parent's last move.
+        let whole = line.ply + 1 == parent.ply;
+        self.cut = Some(OpenCut { kind, from: if whole { line.open } else { offset }, whole });
+        self.game.cutting = Some(n as u32 - 1);
+    }
+
+    /// The variation being cut closes at byte `offset` (its `)`, or the game's end when it was
+    /// not closed): its rest goes to the hooks.
+    fn close_cut(&mut self, offset: usize) {
+        let Some(c) = self.cut.take() else { return };
+        self.game.cutting = None;
+        let from = (c.from - self.chunk_offset) as usize;
+        let mut to = offset - self.chunk_offset as usize;
+        if c.whole && self.chunk.get(to) == Some(&b')') {
+            to += 1;
+        }
+        let cut = Cut { kind: c.kind, offset: c.from, text: &self.chunk[from..to], whole: c.whole };
+        self.hooks.cut(&self.game, self.depth, cut);
     }
 
     /// Warns that move `m` of the innermost line, written `raw`, is not its canonical SAN.
@@ -621,11 +670,14 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         self.game.plies = 0;
         self.game.errors = 0;
         self.game.warnings = 0;
+        self.game.cutting = None;
+        self.game.cut_errors = 0;
         self.game.result = None;
         self.game.skipped = false;
         self.stack.clear();
         self.pending_mate = None;
         self.in_variation = 0;
+        self.cut = None;
         self.depth = 0;
         self.pending_result_token = None;
         self.result_repaired = false;
@@ -647,7 +699,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
             self.hooks.start(&self.game, pos);
             let mut pos = *pos;
             pos.set_hashing(self.hooks.zobrist_keys());
-            self.stack.push(Line::new(pos, 0, false));
+            self.stack.push(Line::new(pos, 0, false, 0));
         }
         self.game.start = start;
         ControlFlow::Continue(())
@@ -681,13 +733,16 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         }
         let replayed = match self.stack.last().and_then(|l| l.prev().map(|&p| (p, l.ply, l.dead))) {
             Some((pos, ply, dead)) => {
-                self.stack.push(Line::new(pos, ply - 1, dead));
+                self.stack.push(Line::new(pos, ply - 1, dead, offset as u64));
                 !dead
             }
             // A variation with no move to replace (or no start position): read, not replayed.
             // Reported unless an error came first (no start position, a dead line's variation).
             None => {
                 if self.stack.last().is_some_and(|l| !l.dead) {
+                    let whole = OpenCut { kind: Kind::Syntax, from: offset as u64, whole: true };
+                    self.cut = Some(whole);
+                    self.game.cutting = Some(self.depth);
                     self.report(Kind::Syntax, Severity::Error, offset as u64, None, || {
                         Facts::message("a variation with no move before it to replace".to_string())
                     });
@@ -707,7 +762,10 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
             self.settle_mate();
             self.stack.pop();
         }
-        self.hooks.end_variation(&self.game, self.depth, offset as u64);
+        if self.game.cutting == Some(self.depth) {
+            self.close_cut(offset);
+        }
+        self.hooks.end_variation(&self.game, self.depth);
         self.depth = self.depth.saturating_sub(1);
     }
 

@@ -10,6 +10,8 @@ struct Trace {
     lines: Vec<String>,
     skip_white: Option<&'static str>,
     ranges: Vec<(u64, u64, String)>,
+    /// Each game's errors and those inside cut variations.
+    errors: Vec<(u32, u32)>,
 }
 
 impl<'a> Hooks<'a> for Trace {
@@ -35,22 +37,28 @@ impl<'a> Hooks<'a> for Trace {
     fn nag(&mut self, _: &Game<'a>, depth: u32, nag: Nag, _: u64) {
         self.lines.push(format!("nag d{depth} {nag}"));
     }
-    fn comment(&mut self, _: &Game<'a>, depth: u32, c: RawComment<'a>) {
-        self.lines.push(format!("comment d{depth} {}", String::from_utf8_lossy(c.text())));
+    fn comment(&mut self, game: &Game<'a>, depth: u32, c: RawComment<'a>) {
+        let cutting = game.cutting.map_or(String::new(), |d| format!(" (cutting d{d})"));
+        self.lines.push(format!("comment d{depth} {}{cutting}", String::from_utf8_lossy(c.text())));
     }
     fn begin_variation(&mut self, _: &Game<'a>, depth: u32, replayed: bool) {
         self.lines.push(format!("( d{depth} {replayed}"));
     }
-    fn end_variation(&mut self, _: &Game<'a>, depth: u32, _: u64) {
+    fn end_variation(&mut self, _: &Game<'a>, depth: u32) {
         self.lines.push(format!(") d{depth}"));
     }
-    fn diagnostic(&mut self, d: Diagnostic) {
+    fn cut(&mut self, _: &Game<'a>, depth: u32, cut: Cut<'a>) {
+        let text = String::from_utf8_lossy(cut.text);
+        self.lines.push(format!("cut d{depth} {} at {} whole {} {text:?}", cut.kind, cut.offset, cut.whole));
+    }
+    fn diagnostic(&mut self, _: &Game<'a>, d: Diagnostic) {
         self.lines.push(format!("diagnostic {}", d.kind));
     }
     fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
         let result = game.result.map_or("none", GameResult::as_str);
         self.lines.push(format!("end {result} skipped {} last {}", game.skipped, last.is_some()));
         self.ranges.push((game.offset, game.end, String::from_utf8_lossy(game.bytes).into_owned()));
+        self.errors.push((game.errors, game.cut_errors));
     }
 }
 
@@ -128,11 +136,71 @@ fn a_variation_with_no_move_to_replace_is_an_error_read_not_replayed() {
             "tags 0 ",
             "diagnostic syntax",
             "( d1 false",
+            "cut d1 syntax at 0 whole true \"(1. d4)\"",
             ") d1",
             "move d0 ply0 e2e4 from 1",
             "end * skipped false last true"
         ]
     );
+    assert_eq!(t.errors, [(1, 1)]);
+}
+
+/// An error in a variation ends it there: the rest comes as read (comments and inner variations
+/// as events while the cut is open, then its text), and the lines around it go on.
+#[test]
+fn the_rest_of_a_variation_an_error_ended_is_cut_as_read() {
+    let pgn = "1. e4 e5 2. Nf3 (2. Bc4 Nf6 3. Nf9 {why} (3. d3) Nc6) (2. f4 {ok}) 2... Nc6 *\n";
+    let t = trace(pgn, None);
+    let at = pgn.find("Nf9").expect("in the game");
+    let want = [
+        "tags 0 ",
+        "move d0 ply0 e2e4 from 1",
+        "move d0 ply1 e7e5 from 1",
+        "move d0 ply2 g1f3 from 2",
+        "( d1 true",
+        "move d1 ply2 f1c4 from 2",
+        "move d1 ply3 g8f6 from 2",
+        "diagnostic invalid_move",
+        "comment d1 why (cutting d1)",
+        "( d2 false",
+        ") d2",
+        &format!("cut d1 invalid_move at {at} whole false \"Nf9 {{why}} (3. d3) Nc6\""),
+        ") d1",
+        "( d1 true",
+        "move d1 ply2 f2f4 from 2",
+        "comment d1 ok",
+        ") d1",
+        "move d0 ply3 b8c6 from 2",
+        "end * skipped false last true",
+    ];
+    assert_eq!(t.lines, want);
+    assert_eq!(t.errors, [(1, 1)]);
+}
+
+/// A variation none of whose moves was replayed is cut whole, parentheses and the comments
+/// before its bad move included; a variation left open is cut to the game's end; an error in
+/// the mainline cuts nothing and counts as no cut's.
+#[test]
+fn a_variation_without_a_replayed_move_is_cut_whole() {
+    let cuts = |pgn: &str| {
+        let t = trace(pgn, None);
+        let cuts: Vec<String> = t.lines.iter().filter(|l| l.starts_with("cut")).cloned().collect();
+        (cuts, t.errors)
+    };
+    let (got, errors) = cuts("1. e4 e5 ({a} 1... Qxh7 2. d4) (1... -- 2. d4) 2. Nf3 *\n");
+    assert_eq!(got, ["cut d1 illegal_move at 9 whole true \"({a} 1... Qxh7 2. d4)\""]);
+    assert_eq!(errors, [(1, 1)]);
+    let (got, errors) = cuts("1. e4 (1. d4 d5 (1... Nf6 2. c4 Kxe8) 2. c4 Qxh2) 1... e5 *\n");
+    assert_eq!(
+        got,
+        ["cut d2 illegal_move at 32 whole false \"Kxe8\"", "cut d1 illegal_move at 44 whole false \"Qxh2\""]
+    );
+    assert_eq!(errors, [(2, 2)]);
+    let (got, errors) = cuts("1. e4 (1. d4 Ke7 {x} 2. c4\n");
+    assert_eq!(got, ["cut d1 illegal_move at 13 whole false \"Ke7 {x} 2. c4\\n\""]);
+    assert_eq!(errors, [(2, 2)], "the variation left open, inside the cut");
+    let (got, errors) = cuts("1. e4 Ke3 (1. d4 Qxh7) *\n");
+    assert_eq!((got, errors), (vec![], vec![(1, 0)]));
 }
 
 #[test]
