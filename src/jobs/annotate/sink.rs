@@ -1,6 +1,6 @@
 //! The release side of `annotate`: writes each game's text (PGN or JSON Lines) or rows (Parquet)
 //! in input order, reports the diagnostics as text (those of an EPD input's lines held until one
-//! reads as EPD: [`super::epd_input`]), and at the end writes the JSON Lines summary and puts the
+//! reads as EPD: `epd_input.rs`), and at the end writes the JSON Lines summary and puts the
 //! output in place, unless the run was interrupted or an input failed (then nothing is left under
 //! the output's final name). The summaries give the run's pace by position (positions a second,
 //! wall time a position, the engines' time a position searched), not by input megabyte.
