@@ -101,18 +101,19 @@ pub enum InputError {
         /// The bytes read when reading stopped before the input's end, having seen enough.
         read: Option<u64>,
     },
-    /// No line of an input read as EPD holds an EPD record or a FEN (exit 65): a PGN file given to
-    /// `annotate --format epd`, say. Located at its first such line, with the reason.
-    #[error("{}:{line}:1: input is not EPD: none of its {lines} lines of text is an EPD record or a FEN (line {line}: {why})", path.display())]
+    /// Not one line of text of an input read as EPD lines is an EPD record or a FEN (exit 65): a
+    /// PGN file given to `annotate --format epd`, say. Judged by the run driver
+    /// ([`crate::jobs::run`]).
+    #[error("{}: not EPD: no EPD record and no FEN in {}; line {line} reads {text}", path.display(), looked_in(*read))]
     NotEpd {
         /// The path as given.
         path: PathBuf,
-        /// The first line of text (1-based).
+        /// The first line with text, as [`crate::pgn::text::quoted`] quotes it.
+        text: String,
+        /// Its number (1-based).
         line: u64,
-        /// The lines of text.
-        lines: u64,
-        /// Why the first one is no EPD.
-        why: String,
+        /// The bytes read when reading stopped before the input's end, having seen enough.
+        read: Option<u64>,
     },
     /// A compressed stream is corrupt or truncated (exit 65).
     #[error("{}: corrupt {} stream: {source}", path.display(), compression.name())]
@@ -157,8 +158,8 @@ impl InputError {
         }
     }
 
-    /// Its exit code: 66 missing or unopenable input, 65 not PGN or corrupt compressed data,
-    /// 74 other I/O errors.
+    /// Its exit code: 66 missing or unopenable input, 65 not the format read (PGN, EPD) or corrupt
+    /// compressed data, 74 other I/O errors.
     pub fn exit_code(&self) -> Code {
         match self {
             InputError::NotFound { .. } => Code::NoInput,
@@ -177,7 +178,8 @@ impl InputError {
     }
 }
 
-/// Where [`InputError::NotPgn`] found nothing PGN: the input, or its first `read` bytes.
+/// Where [`InputError::NotPgn`] or [`InputError::NotEpd`] found nothing of its format: the
+/// input, or its first `read` bytes.
 fn looked_in(read: Option<u64>) -> String {
     match read {
         None => "it".to_string(),

@@ -1,12 +1,13 @@
 //! The run driver every job uses: for each input in turn, open it (mapped, or streamed and
 //! decompressed), run the job's workers over it through the pipeline (cut as the job declares),
 //! hand the outputs to the job's [`Sink`] in input order with absolute game and line numbers, and
-//! collect the counts. An input that cannot be opened or read to its end, or that is not PGN
-//! ([`InputError::NotPgn`]), is reported to the [`Observer`] and the run goes on with the next
-//! one; an interrupt stops the run at a chunk boundary; a failing worker or sink stops it with its
-//! [`Error`]. Workers are kept from one input to the next.
+//! collect the counts. An input that cannot be opened or read to its end, or that is not the
+//! format the job reads ([`InputError::NotPgn`], [`InputError::NotEpd`]), is reported to the
+//! [`Observer`] and the run goes on with the next one; an interrupt stops the run at a chunk
+//! boundary; a failing worker or sink stops it with its [`Error`]. Workers are kept from one
+//! input to the next.
 
-mod not_pgn;
+mod format;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -16,9 +17,9 @@ use crate::error::Error;
 use crate::exit::Code;
 use crate::io::{Input, InputError, InputOptions, PageDropper, Source};
 use crate::pipeline::stats::Stats;
-use crate::pipeline::{self, Cuts, InputInfo, Job, Observer, PipelineError, Records, Run, Start, Workers};
-pub use not_pgn::LOOKED_AT;
-use not_pgn::{Head, Held};
+use crate::pipeline::{self, InputInfo, Job, Observer, PipelineError, Records, Run, Start, Workers};
+pub use format::LOOKED_AT;
+use format::{Format, Head, Held};
 
 /// The part of an input a run reads (a shard's share): from `start`, an exact game start, up to
 /// the (decompressed) offset `end`, another one or the end of the input.
@@ -81,14 +82,6 @@ pub trait Sink<T> {
     /// One chunk's records. `stats` are the input's counts so far, this chunk's included; the
     /// sink adds its own (positions written, duplicates...).
     fn release(&mut self, records: T, stats: &mut Stats) -> Result<(), Error>;
-    /// The input was read to its end and all of it released (`stats`: its counts). `Some` when,
-    /// seen whole, it is not what the job reads: the input then fails as one that cannot be
-    /// read does (its exit code, no output put in place), and the run goes on with the next;
-    /// `Err` stops the run, as from [`release`](Self::release).
-    fn end_input(&mut self, stats: &mut Stats) -> Result<Option<Error>, Error> {
-        let _ = stats;
-        Ok(None)
-    }
 }
 
 /// What one input gave.
@@ -229,8 +222,8 @@ pub fn run_shares<J: Job>(
                 continue;
             }
         };
-        // EPD lines are no games to judge.
-        let judged = !matches!(job.cuts(), Cuts::Lines(_)) && not_pgn::whole(span.as_ref(), &input.source);
+        let format = Format::of(job.cuts());
+        let judged = format::whole(span.as_ref(), &input.source);
         let compression = input.compression;
         let (head, source) = match input.source {
             Source::Mapped(map) if judged => (Head::of(&map), Source::Mapped(map)),
@@ -246,7 +239,7 @@ pub fn run_shares<J: Job>(
         observer.begin_input(&InputInfo { name: &name, total_bytes: input.total_size, consumed });
         sink.begin_input(&name)?;
         let mut stats = Stats::default();
-        let mut held = Held::new(judged);
+        let mut held = Held::new(format, judged);
         let mut pass = |out: pipeline::Output<Records<J>>| {
             stats.merge(&out.stats);
             sink.release(out.records, &mut stats)
@@ -254,7 +247,7 @@ pub fn run_shares<J: Job>(
         let result = {
             let release = |out| match held.offer(out, &mut pass)? {
                 true => Ok(()),
-                false => Err(Error::Input(not_pgn::not_pgn(path, &head, Some(held.bytes())))),
+                false => Err(Error::Input(format::not_read(format, path, &head, Some(held.bytes())))),
             };
             let from = span.map_or(Start::default(), |s| s.start);
             match source {
@@ -299,15 +292,16 @@ pub fn run_shares<J: Job>(
         let mut error = None;
         match result {
             Ok(()) => {
-                error = match held.end(&mut pass)? {
-                    false => Some(Error::Input(not_pgn::not_pgn(path, &head, None))),
-                    true => sink.end_input(&mut stats)?,
-                };
+                if !held.end(&mut pass)? {
+                    error = Some(Error::Input(format::not_read(format, path, &head, None)));
+                }
             }
             Err(PipelineError::Read(e)) => {
                 error = Some(Error::Input(InputError::reading(path, compression, e)));
             }
-            Err(PipelineError::Release(Error::Input(e @ InputError::NotPgn { .. }))) => {
+            Err(PipelineError::Release(Error::Input(
+                e @ (InputError::NotPgn { .. } | InputError::NotEpd { .. }),
+            ))) => {
                 error = Some(Error::Input(e));
             }
             Err(PipelineError::Interrupted) => {

@@ -18,6 +18,12 @@ pub struct Stats {
     /// where it stands): what PGN has and other text lacks. An input whose games have neither
     /// is not PGN ([`crate::jobs::run`]).
     pub pgn_games: u64,
+    /// Lines read as EPD records or FENs (of legal positions or not), by jobs that read EPD
+    /// lines: what EPD has and other text lacks.
+    pub epd_lines: u64,
+    /// Lines of text that are no EPD record or FEN (nor blank, nor a `#` comment), by jobs that
+    /// read EPD lines. An input with some and no EPD line is not EPD ([`crate::jobs::run`]).
+    pub not_epd_lines: u64,
     /// Mainline plies replayed.
     pub plies: u64,
     /// Input bytes (decompressed).
@@ -68,6 +74,8 @@ impl Stats {
         self.games_with_errors += other.games_with_errors;
         self.games_with_warnings += other.games_with_warnings;
         self.pgn_games += other.pgn_games;
+        self.epd_lines += other.epd_lines;
+        self.not_epd_lines += other.not_epd_lines;
         self.plies += other.plies;
         self.bytes += other.bytes;
         for &(k, s, n) in &other.by_kind {

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::util::{fixture, pgnkit, python_chess_missing, run, sigint_default, stderr, temp_dir};
+use crate::util::{fixture, pgnkit, python_chess_missing, run, sigint_default, stderr, stdout, temp_dir};
 
 const INPUTS: [&str; 2] = ["pgn/lichess_db_10k.pgn", "pgn/twic1599_10k.pgn"];
 
@@ -381,25 +381,42 @@ fn annotate_epd_keeps_a_suite_as_python_chess_reads_it() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// An input with no EPD or FEN line (a PGN file) is one located error, exit 65, no output; an
-/// EPD file whose first lines are bad keeps one error a line, in order, and its output.
+/// An input with no EPD or FEN line (a PGN file) is one error quoting its first line, exit 65,
+/// no output, and the other inputs of the run are read; an EPD file whose first lines are bad
+/// keeps one error a line, in order, and its output; one of comments only is no error.
 #[test]
 fn annotate_epd_of_an_input_that_is_not_epd_is_one_error() {
     let dir = temp_dir("annotate-not-epd");
     let pgn = fixture("pgn/lichess_db_10k.pgn");
+    let first =
+        std::fs::read_to_string(&pgn).expect("read").lines().next().expect("a line").replace('"', "\\\"");
     let out = dir.join("out.epd");
     let args = ["annotate", "--no-cache", "--format", "epd", "--depth", "1", "-o", path(&out)];
     let o = run(&[&args[..], &[path(&pgn)]].concat());
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(65), "{err}");
     let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("pgnkit: ")).collect();
-    let located = format!("pgnkit: error: {}:1:1: input is not EPD: none of its ", path(&pgn));
-    assert!(errors.len() == 1 && errors[0].starts_with(&located), "{err}");
-    assert!(
-        errors[0].ends_with(" lines of text is an EPD record or a FEN (line 1: invalid board part in FEN)"),
-        "{err}"
-    );
+    let refusal = |input: &str| {
+        format!("pgnkit: error: {input}: not EPD: no EPD record and no FEN in it; line 1 reads \"{first}\"")
+    };
+    assert_eq!(errors, [refusal(path(&pgn))], "{err}");
     assert!(!out.exists(), "{err}");
+    let suite = dir.join("suite.epd");
+    std::fs::write(&suite, epd_suite(2)).expect("write");
+    let stdout_args = ["annotate", "-q", "--no-cache", "--format", "epd", "--depth", "1"];
+    let o = run(&[&stdout_args[..], &[path(&pgn), path(&suite)]].concat());
+    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().collect::<Vec<_>>(), [refusal(path(&pgn))]);
+    assert_eq!(stdout(&o).lines().count(), 2, "the other input's lines: {}", stdout(&o));
+    let comments = dir.join("comments.epd");
+    std::fs::write(&comments, "# a suite to come\n\n#\n").expect("write");
+    let o = run(&[&stdout_args[..], &[path(&comments)]].concat());
+    assert_eq!(
+        (o.status.code(), stdout(&o)),
+        (Some(0), "# a suite to come\n\n#\n".to_string()),
+        "{}",
+        stderr(&o)
+    );
     let input = dir.join("bad-first.epd");
     std::fs::write(&input, format!("[Event \"x\"]\n\n1. e4 *\n{}", epd_suite(3))).expect("write");
     let o = run(&[&args[..], &[path(&input)]].concat());

@@ -35,7 +35,7 @@ pub const LINES: usize = 1;
 const ANALYSIS: [&str; 6] = ["ce", "acd", "acn", "acs", "pv", "dm"];
 
 /// The start of the message of a line that does not read as EPD.
-pub(super) const NOT_EPD: &str = "not an EPD or FEN line: ";
+const NOT_EPD: &str = "not an EPD or FEN line: ";
 
 /// A record's operations: opcode and operands.
 type Ops = Vec<(String, Vec<String>)>;
@@ -210,9 +210,12 @@ impl AnnotateWorker {
                 }
                 Err(bad) => {
                     let why = match bad {
-                        BadLine::NotEpd(why) => why,
+                        BadLine::NotEpd(why) => {
+                            stats.not_epd_lines += 1;
+                            why
+                        }
                         BadLine::Illegal(why) => {
-                            records.epd_lines += 1;
+                            stats.epd_lines += 1;
                             why
                         }
                     };
@@ -226,7 +229,7 @@ impl AnnotateWorker {
                     continue;
                 }
             };
-            records.epd_lines += 1;
+            stats.epd_lines += 1;
             let pos = line_record.pos;
             stats.add(Counter::Positions, 1);
             let analysis = if let Some(score) = from_rules(&pos) {

@@ -21,7 +21,6 @@
 pub mod analyse;
 mod collect;
 pub mod epd;
-mod epd_input;
 pub mod jsonl;
 mod movetext;
 mod notes;
@@ -187,8 +186,6 @@ pub struct AnnotatedChunk {
     pub table: crate::columnar::Batch,
     /// Problems of the games (their moves, the engine's faults), located.
     pub diagnostics: Vec<Diagnostic>,
-    /// Under [`Format::Epd`]: lines that read as EPD records (of legal positions or not).
-    pub epd_lines: u64,
 }
 
 impl Located for AnnotatedChunk {

@@ -1,15 +1,13 @@
 //! The release side of `annotate`: writes each game's text (PGN or JSON Lines) or rows (Parquet)
-//! in input order, reports the diagnostics as text (those of an EPD input's lines held until one
-//! reads as EPD: `epd_input.rs`), and at the end writes the JSON Lines summary and puts the
-//! output in place, unless the run was interrupted or an input failed (then nothing is left under
-//! the output's final name). The summaries give the run's pace by position (positions a second,
+//! in input order, reports the diagnostics as text, and at the end writes the JSON Lines summary
+//! and puts the output in place, unless the run was interrupted or an input failed (then nothing
+//! is left under the output's final name). The summaries give the run's pace by position (positions a second,
 //! wall time a position, the engines' time a position searched), not by input megabyte.
 
 use std::io::Write;
 
 use serde_json::{Value, json};
 
-use super::epd_input::EpdInput;
 use super::{AnnotatedChunk, Format};
 use crate::analysis::cache::CacheStats;
 use crate::columnar::write::TableWriter;
@@ -37,8 +35,6 @@ pub struct AnnotateWriter<W> {
     file: String,
     /// JSON Lines end with the summary record (not a shard's part: `merge` writes it).
     summary: bool,
-    /// Under [`Format::Epd`], the input's verdict so far.
-    epd: EpdInput,
 }
 
 impl<W: Write> AnnotateWriter<W> {
@@ -60,8 +56,7 @@ impl<W: Write> AnnotateWriter<W> {
             }
             _ => Dest::Text(out),
         };
-        let epd = EpdInput::default();
-        Ok(AnnotateWriter { out, diagnostics, format, engines, file: String::new(), summary: true, epd })
+        Ok(AnnotateWriter { out, diagnostics, format, engines, file: String::new(), summary: true })
     }
 
     /// The same writer for a shard's part: without the summary record.
@@ -228,15 +223,10 @@ pub fn summary_text(summary: &Summary, cache: Option<CacheStats>, engines: usize
 impl<W: Write> Sink<AnnotatedChunk> for AnnotateWriter<W> {
     fn begin_input(&mut self, input: &str) -> Result<(), Error> {
         self.file = input.to_string();
-        // An input that failed before its end left what it held: that input is failed already.
-        self.epd = EpdInput::default();
         Ok(())
     }
 
-    fn release(&mut self, mut chunk: AnnotatedChunk, _: &mut Stats) -> Result<(), Error> {
-        if self.format == Format::Epd {
-            self.epd.release(&mut chunk);
-        }
+    fn release(&mut self, chunk: AnnotatedChunk, _: &mut Stats) -> Result<(), Error> {
         for d in &chunk.diagnostics {
             let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(&self.file, d));
         }
@@ -246,23 +236,5 @@ impl<W: Write> Sink<AnnotatedChunk> for AnnotateWriter<W> {
                 .append(&chunk.table, 0..chunk.table.rows())
                 .map_err(|e| Error::Output(table.output().error(e))),
         }
-    }
-
-    fn end_input(&mut self, stats: &mut Stats) -> Result<Option<Error>, Error> {
-        if self.format != Format::Epd {
-            return Ok(None);
-        }
-        let (held, text, failed) = self.epd.end(&self.file);
-        for d in &held {
-            let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(&self.file, d));
-        }
-        if let Dest::Text(out) = &mut self.out {
-            out.write_all(&text).map_err(|e| Error::Output(out.error(e)))?;
-        }
-        if failed.is_some() {
-            // Its lines were not written as read: no output is put in place.
-            stats.counts.retain(|&(c, _)| c != Counter::WrittenAsRead);
-        }
-        Ok(failed)
     }
 }

@@ -1,11 +1,11 @@
-//! Whether an input is PGN at all. An input with games of which not one has a tag pair or a
-//! move written as one ([`Stats::pgn_games`]) is not PGN: an EPD file, a binary, JSON, prose.
+//! Whether an input is the format its job reads at all ([`Format`]). An input whose games have
+//! not one tag pair or move written as one is not PGN (an EPD file, a binary, JSON, prose); one
+//! with lines of text of which not one reads as an EPD record or a FEN is not EPD (a PGN file).
 //! It gets one error quoting its first line, nothing of it reaches the sink, and the run's exit
-//! code is 65. An input with no game at all (empty, blank) is PGN with no games. The outputs of
-//! an input are held back from the sink until one shows PGN, which a PGN input does in its first
-//! game: nothing is held for it. Only an input read whole is judged ([`whole`]).
-//!
-//! [`Stats::pgn_games`]: crate::pipeline::stats::Stats::pgn_games
+//! code is 65. An input with no game or line of text at all (empty, blank, comments) is of the
+//! format with no records. The outputs of an input are held back from the sink until one shows
+//! the format, which an input of it does in its first record: nothing is held for it. Only an
+//! input read whole is judged ([`whole`]).
 
 use std::io::{self, Read};
 use std::path::Path;
@@ -13,10 +13,48 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::Span;
 use crate::io::{InputError, Source};
-use crate::pipeline::Output;
+use crate::pipeline::stats::Stats;
+use crate::pipeline::{Cuts, Output};
 
-/// Input bytes with nothing PGN in them after which the input is not PGN without reading on:
-/// what is held back stays bounded, and a large binary is not read through.
+/// The format a job reads, which an input read whole must show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Format {
+    /// PGN games: shown by a game with a tag pair or a move ([`Stats::pgn_games`]).
+    Pgn,
+    /// An EPD record or FEN a line, for jobs cut at line ends: shown by a line read as one
+    /// ([`Stats::epd_lines`]).
+    Epd,
+}
+
+impl Format {
+    /// The format of a job cut as `cuts` says.
+    pub(super) fn of(cuts: Cuts) -> Format {
+        match cuts {
+            Cuts::Lines(_) => Format::Epd,
+            _ => Format::Pgn,
+        }
+    }
+
+    /// Whether `stats` show this format.
+    fn shown(self, stats: &Stats) -> bool {
+        match self {
+            Format::Pgn => stats.pgn_games > 0,
+            Format::Epd => stats.epd_lines > 0,
+        }
+    }
+
+    /// The records of `stats` that could have shown this format: every game, or the lines of
+    /// text but comments (an EPD job counts blank and comment lines as games too).
+    fn records(self, stats: &Stats) -> u64 {
+        match self {
+            Format::Pgn => stats.games,
+            Format::Epd => stats.epd_lines + stats.not_epd_lines,
+        }
+    }
+}
+
+/// Input bytes with nothing of the format in them after which the input is not of it without
+/// reading on: what is held back stays bounded, and a large binary is not read through.
 pub const LOOKED_AT: u64 = 16 << 20;
 
 /// Whether a run reading `span` of an input (`None`: all of it) reads it whole, as far as is
@@ -78,9 +116,9 @@ impl<R: Read> Read for Tap<R> {
     }
 }
 
-/// The error for the input at `path` that began with `head`: its first line with text is quoted.
-/// `read`: the bytes read, when reading stopped before the end.
-pub(super) fn not_pgn(path: &Path, head: &Head, read: Option<u64>) -> InputError {
+/// The error for the input at `path`, not of `format`, that began with `head`: its first line
+/// with text is quoted. `read`: the bytes read, when reading stopped before the end.
+pub(super) fn not_read(format: Format, path: &Path, head: &Head, read: Option<u64>) -> InputError {
     let head = head.bytes();
     let text = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&head);
     let start = text.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(text.len());
@@ -94,34 +132,39 @@ pub(super) fn not_pgn(path: &Path, head: &Head, read: Option<u64>) -> InputError
     let rest = &text[start..];
     let end = rest.iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(rest.len());
     let text = crate::pgn::text::quoted(&rest[..end]);
-    InputError::NotPgn { path: path.to_owned(), text, line: 1 + breaks as u64, read }
+    let (path, line) = (path.to_owned(), 1 + breaks as u64);
+    match format {
+        Format::Pgn => InputError::NotPgn { path, text, line, read },
+        Format::Epd => InputError::NotEpd { path, text, line, read },
+    }
 }
 
-/// An input's outputs held back while none showed PGN.
+/// An input's outputs held back while none showed its format.
 pub(super) struct Held<T> {
+    format: Format,
     outputs: Vec<Output<T>>,
-    /// Input bytes and games of the outputs held.
+    /// Input bytes and records ([`Format::records`]) of the outputs held.
     bytes: u64,
-    games: u64,
-    /// Some output showed PGN, or the input is not judged: outputs pass at once.
+    records: u64,
+    /// Some output showed the format, or the input is not judged: outputs pass at once.
     open: bool,
 }
 
 impl<T> Held<T> {
-    /// For an input that is judged (`judged`), or one whose outputs all pass at once.
-    pub(super) fn new(judged: bool) -> Held<T> {
-        Held { outputs: Vec::new(), bytes: 0, games: 0, open: !judged }
+    /// For an input of `format` that is judged (`judged`), or one whose outputs all pass at once.
+    pub(super) fn new(format: Format, judged: bool) -> Held<T> {
+        Held { format, outputs: Vec::new(), bytes: 0, records: 0, open: !judged }
     }
 
-    /// Hands `out` to `pass` once the input has shown PGN, the outputs held before it first;
-    /// else holds it. `Ok(false)`: [`LOOKED_AT`] bytes held games and nothing PGN, so the input
-    /// is not PGN.
+    /// Hands `out` to `pass` once the input has shown its format, the outputs held before it
+    /// first; else holds it. `Ok(false)`: [`LOOKED_AT`] bytes held records and none of the
+    /// format, so the input is not of it.
     pub(super) fn offer<E>(
         &mut self,
         out: Output<T>,
         pass: &mut impl FnMut(Output<T>) -> Result<(), E>,
     ) -> Result<bool, E> {
-        if !self.open && out.stats.pgn_games > 0 {
+        if !self.open && self.format.shown(&out.stats) {
             self.open = true;
             for held in std::mem::take(&mut self.outputs) {
                 pass(held)?;
@@ -132,9 +175,9 @@ impl<T> Held<T> {
             return Ok(true);
         }
         self.bytes += out.stats.bytes;
-        self.games += out.stats.games;
+        self.records += self.format.records(&out.stats);
         self.outputs.push(out);
-        Ok(self.bytes < LOOKED_AT || self.games == 0)
+        Ok(self.bytes < LOOKED_AT || self.records == 0)
     }
 
     /// Input bytes of the outputs held.
@@ -142,10 +185,10 @@ impl<T> Held<T> {
         self.bytes
     }
 
-    /// At the input's end: the outputs still held go to `pass` unless the input is not PGN
-    /// (`Ok(false)`: it has games, none of them PGN).
+    /// At the input's end: the outputs still held go to `pass` unless the input is not of its
+    /// format (`Ok(false)`: it has records, none of the format).
     pub(super) fn end<E>(self, pass: &mut impl FnMut(Output<T>) -> Result<(), E>) -> Result<bool, E> {
-        if !self.open && self.games > 0 {
+        if !self.open && self.records > 0 {
             return Ok(false);
         }
         for held in self.outputs {
@@ -167,10 +210,18 @@ mod tests {
         o
     }
 
-    /// Offers `outputs` in order, then ends: the records passed, and whether the input was PGN
-    /// (`None`: it was found not to be before its end).
-    fn run(judged: bool, outputs: Vec<Output<u32>>) -> (Vec<u32>, Option<bool>) {
-        let mut held = Held::new(judged);
+    /// An output of an EPD-line job, its records the chunk's number: one line of `bytes` bytes,
+    /// an EPD record, a line of other text, or a blank or comment line (neither).
+    fn line(n: u32, epd: bool, other: bool, bytes: u64) -> Output<u32> {
+        let mut o = out(n, 1, 0, bytes);
+        (o.stats.epd_lines, o.stats.not_epd_lines) = (u64::from(epd), u64::from(other));
+        o
+    }
+
+    /// Offers `outputs` of an input of `format` in order, then ends: the records passed, and
+    /// whether the input was of the format (`None`: it was found not to be before its end).
+    fn run_as(format: Format, judged: bool, outputs: Vec<Output<u32>>) -> (Vec<u32>, Option<bool>) {
+        let mut held = Held::new(format, judged);
         let mut passed = Vec::new();
         let mut pass = |o: Output<u32>| -> Result<(), ()> {
             passed.push(o.records);
@@ -181,8 +232,24 @@ mod tests {
                 return (passed, None);
             }
         }
-        let pgn = held.end(&mut pass).expect("pass");
-        (passed, Some(pgn))
+        let shown = held.end(&mut pass).expect("pass");
+        (passed, Some(shown))
+    }
+
+    fn run(judged: bool, outputs: Vec<Output<u32>>) -> (Vec<u32>, Option<bool>) {
+        run_as(Format::Pgn, judged, outputs)
+    }
+
+    fn run_epd(outputs: Vec<Output<u32>>) -> (Vec<u32>, Option<bool>) {
+        run_as(Format::Epd, true, outputs)
+    }
+
+    #[test]
+    fn a_job_cut_at_line_ends_reads_epd() {
+        assert_eq!(Format::of(Cuts::Lines(1)), Format::Epd);
+        for cuts in [Cuts::Guessed, Cuts::Exact, Cuts::PerGame] {
+            assert_eq!(Format::of(cuts), Format::Pgn, "{cuts:?}");
+        }
     }
 
     #[test]
@@ -210,8 +277,29 @@ mod tests {
     }
 
     #[test]
+    fn epd_lines_pass_in_order_once_one_reads_as_epd() {
+        let late = vec![
+            line(0, false, true, 10),
+            line(1, false, false, 2),
+            line(2, true, false, 30),
+            line(3, false, true, 10),
+        ];
+        assert_eq!(run_epd(late), (vec![0, 1, 2, 3], Some(true)), "bad lines first, then EPD");
+        let comments = vec![line(0, false, false, 10), line(1, false, false, 1)];
+        assert_eq!(run_epd(comments), (vec![0, 1], Some(true)), "comments and blank lines only");
+        let pgn = vec![line(0, false, true, 10), line(1, false, false, 1), line(2, false, true, 8)];
+        assert_eq!(run_epd(pgn), (vec![], Some(false)), "lines of text, none EPD");
+        let half = LOOKED_AT / 2;
+        let big = vec![line(0, false, true, half), line(1, false, true, half), line(2, true, false, 30)];
+        assert_eq!(run_epd(big), (vec![], None), "reading stops once LOOKED_AT bytes showed no EPD");
+        let mut games = out(0, 1, 1, 10);
+        games.stats.not_epd_lines = 1;
+        assert_eq!(run_epd(vec![games]), (vec![], Some(false)), "a PGN game shows no EPD");
+    }
+
+    #[test]
     fn the_error_quotes_the_first_line_with_text() {
-        let message = |head: &[u8]| not_pgn(Path::new("x"), &Head::of(head), None).to_string();
+        let message = |head: &[u8]| not_read(Format::Pgn, Path::new("x"), &Head::of(head), None).to_string();
         assert_eq!(
             message(b"\xef\xbb\xbf\r\n\n  \r2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1 w - - bm Qg6;\nnext"),
             "x: not PGN: no tag pair and no move in it; line 4 reads \"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/…\""
@@ -224,10 +312,16 @@ mod tests {
             message(b"\x7fELF\x02\x01"),
             "x: not PGN: no tag pair and no move in it; line 1 reads \"\\u{7f}ELF\\u{2}\\u{1}\""
         );
-        let stopped = not_pgn(Path::new("x"), &Head::of(b"{}"), Some(LOOKED_AT + (1 << 19))).to_string();
+        let stopped = not_read(Format::Pgn, Path::new("x"), &Head::of(b"{}"), Some(LOOKED_AT + (1 << 19)));
         assert_eq!(
-            stopped,
+            stopped.to_string(),
             "x: not PGN: no tag pair and no move in its first 16.5 MiB (read no further); line 1 reads \"{}\""
         );
+        let epd = not_read(Format::Epd, Path::new("g.pgn"), &Head::of(b"\n[Event \"x\"]\n"), None);
+        assert_eq!(
+            epd.to_string(),
+            "g.pgn: not EPD: no EPD record and no FEN in it; line 2 reads \"[Event \\\"x\\\"]\""
+        );
+        assert_eq!(epd.exit_code(), crate::exit::Code::DataErr);
     }
 }
