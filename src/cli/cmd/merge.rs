@@ -37,7 +37,8 @@ pub struct Args {
     #[arg(required = true, value_name = "MANIFESTS|DIR")]
     manifests: Vec<PathBuf>,
     /// The merged main output (default: the name the shards were given, beside the parts). With
-    /// --output-dir, its file name in DIR, as a shard's --output-dir places its parts.
+    /// --output-dir, its file name in DIR, as a shard's --output-dir places its parts. A file,
+    /// not `-`: outputs are checked whole and renamed into place.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Write every merged file in DIR (made if missing, as a shard's --output-dir is), the main
@@ -50,6 +51,12 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
+    // Outputs are checked whole and renamed into place: a merge has no stream to give stdout.
+    if args.output.as_deref() == Some(std::path::Path::new("-")) {
+        return Err(Fail::usage(
+            "merge writes files: -o - (stdout) is not one; name a file, or cat the merged file",
+        ));
+    }
     let paths = merge::manifests(&args.manifests)
         .map_err(|message| Fail::Command { code: Code::NoInput, message })?;
     match merge::merge(&paths, args.output.as_deref(), args.output_dir.as_deref()) {
