@@ -499,14 +499,8 @@ fn xfen_castling(fen: &str, start: &Position) -> Option<String> {
 impl CleanHooks<'_> {
     /// Decides the fate of the game just replayed, and writes it if it is written.
     fn settle(&mut self, game: &Game<'_>, last: Option<&Position>) {
+        // An offset of the input as an index into the game's bytes.
         let at = |offset: u64| (offset.saturating_sub(game.offset) as usize).min(game.bytes.len());
-        // The lines of the repairs located in the game (in the order read: one walk).
-        let mut lines = LineIndex::new(game.bytes);
-        for r in &mut self.out.repairs[self.game.repairs..] {
-            if let Some(offset) = r.offset {
-                r.lines_in = lines.locate(at(offset)).line as u64 - 1;
-            }
-        }
         let mut record = CleanGame {
             game: game.number,
             line: game.line,
@@ -572,9 +566,7 @@ impl CleanHooks<'_> {
                         self.writer.comment(0, format!("pgnkit: {kind}: {message}").as_bytes());
                     }
                     // What is not written, from the error on, as read: the report keeps it.
-                    let from = offset.map_or(game.bytes.len(), |o| {
-                        (o.saturating_sub(game.offset) as usize).min(game.bytes.len())
-                    });
+                    let from = offset.map_or(game.bytes.len(), at);
                     let left_out = token_text(game.bytes[from..].trim_ascii());
                     record.fate = Fate::Broken { kind, message, left_out };
                 }
@@ -585,6 +577,14 @@ impl CleanHooks<'_> {
                     record.text = start..self.out.out.len();
                 }
                 record.repairs = self.game.repairs..self.out.repairs.len();
+                // The lines of the repairs of a game written (in the order read: one walk); a game
+                // left out, or only surveyed, reports none.
+                let mut lines = LineIndex::new(game.bytes);
+                for r in self.out.repairs[record.repairs.clone()].iter_mut().filter(|_| self.render) {
+                    if let Some(offset) = r.offset {
+                        r.lines_in = lines.locate(at(offset)).line as u64 - 1;
+                    }
+                }
                 if let Some(rule) = self.opts.dedup
                     && record.fate == Fate::Written
                 {
