@@ -628,3 +628,62 @@ fn repairs_of_moves_are_located_at_the_move() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn fix_results_writes_the_result_that_says_more() {
+    let dir = temp_dir("clean-fix-results");
+    let input = dir.join("results.pgn");
+    // Tag and token disagree (two finished results; `*` against a finished one, each way), and a
+    // mate on the board that both contradict.
+    std::fs::write(
+        &input,
+        "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 0-1\n\n\
+         [Event \"b\"]\n[Result \"*\"]\n\n1. e4 e5 1-0\n\n\
+         [Event \"c\"]\n[Result \"1-0\"]\n\n1. e4 e5 *\n\n\
+         [Event \"d\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n",
+    )
+    .expect("write");
+    let results = |fix: bool| {
+        let (out, report) = (dir.join("out.pgn"), dir.join("report.jsonl"));
+        let mut args = vec!["clean", "-q", path(&input), "-o", path(&out), "--report", path(&report)];
+        args.extend(fix.then_some("--fix-results"));
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&out).expect("read");
+        let games: Vec<(String, String)> = text
+            .split("\n\n[")
+            .map(|g| {
+                let tag =
+                    g.split("[Result \"").nth(1).and_then(|r| r.split('"').next()).expect("a Result tag");
+                let token = g.split_ascii_whitespace().last().expect("a token");
+                (tag.to_string(), token.to_string())
+            })
+            .collect();
+        let report: Vec<Value> = std::fs::read_to_string(&report)
+            .expect("report")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect();
+        let repairs: Vec<(u64, String)> = records(&report, "repair")
+            .filter(|r| r["kind"] == "result")
+            .map(|r| (r["game"].as_u64().expect("game"), r["before"].as_str().expect("before").to_string()))
+            .collect();
+        (games, repairs)
+    };
+    let same = |r: &str| (r.to_string(), r.to_string());
+    let (kept, repairs) = results(false);
+    assert_eq!(kept, [same("1-0"), same("*"), same("1-0"), same("0-1")]);
+    let (fixed, fixed_repairs) = results(true);
+    assert_eq!(fixed, [same("0-1"), same("1-0"), same("1-0"), same("0-1")]);
+    // Each game's repair names both values as read, with or without the option.
+    let expected = [
+        (1, "tag 1-0, token 0-1"),
+        (2, "tag *, token 1-0"),
+        (3, "tag 1-0, token *"),
+        (4, "tag 1-0, token 1-0"),
+    ]
+    .map(|(g, b)| (g, b.to_string()));
+    assert_eq!(repairs, expected);
+    assert_eq!(fixed_repairs, expected);
+    let _ = std::fs::remove_dir_all(dir);
+}

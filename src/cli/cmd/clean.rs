@@ -140,6 +140,12 @@ pub struct Args {
     /// Reject games with a null move (`--`, `Z0`) instead of writing it `--`.
     #[arg(long)]
     reject_null_moves: bool,
+    /// Where the Result tag and the movetext's result token disagree, write the one that says
+    /// more: a finished game's result over `*`, and between two finished ones the token's (where
+    /// the game ends). Without it the tag's value is written. Either way a mate or stalemate on
+    /// the board decides, and the `result` repair names both values.
+    #[arg(long)]
+    fix_results: bool,
     /// Write a game only the first time it comes, across all inputs (the first in input order
     /// is kept; with `prefix`, the longest record); the others are duplicates. RULE says what
     /// makes two games duplicates: `--dedup` alone is `--dedup=game`.
@@ -163,6 +169,7 @@ fn options(args: &Args) -> Result<CleanOptions, Fail> {
         add_ply_count: args.add_tags.contains(&AddTag::PlyCount),
         keep_broken: args.keep_broken,
         reject_null_moves: args.reject_null_moves,
+        fix_results: args.fix_results,
         dedup: args.dedup.map(|d| match d {
             DedupArg::Game => Rule::Game,
             DedupArg::Moves => Rule::Moves,

@@ -553,10 +553,10 @@ impl CleanHooks<'_> {
                         Some((_, None)) => None,
                         None => self.game.start,
                     };
-                    settle_result(None, None, end.as_ref()).0
+                    settle_result(None, None, end.as_ref(), false).0
                 } else {
                     let tag = game.tag(b"Result").and_then(|t| GameResult::from_ascii(&t.unescape()));
-                    let (result, repair, _) = settle_result(tag, game.result, last);
+                    let (result, repair) = settle_result(tag, game.result, last, self.opts.fix_results);
                     self.out.repairs.extend(repair);
                     result
                 };

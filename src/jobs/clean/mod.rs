@@ -47,6 +47,9 @@ pub struct CleanOptions {
     pub keep_broken: bool,
     /// Reject games with a null move instead of writing it `--`.
     pub reject_null_moves: bool,
+    /// Where the Result tag and the result token conflict, write the one that says more (see
+    /// [`repair::settle_result`]) instead of the tag's.
+    pub fix_results: bool,
     /// Write a game only the first time it comes, by this rule ([`dedup`]).
     pub dedup: Option<Rule>,
     /// With `dedup`: keep a copy of every written game's bytes as read, so that a duplicate can
@@ -78,6 +81,7 @@ impl Default for CleanOptions {
             add_ply_count: false,
             keep_broken: false,
             reject_null_moves: false,
+            fix_results: false,
             dedup: None,
             keep_duplicates: false,
             select: Selection::default(),

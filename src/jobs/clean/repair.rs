@@ -70,13 +70,17 @@ pub fn standard_variant(variant: Variant, value: &str) -> Option<&'static str> {
 /// The result a game is written with, and the repair that settles it when the Result tag
 /// (`tag`: `None` when missing, unreadable or `?`), the movetext's result token (`token`:
 /// `None` when missing) and the board after the mainline (`last`) do not all agree: a mate or
-/// stalemate on the board decides; else a missing side takes the other's value, and a real
-/// conflict keeps the tag's value (`conflict` is then set, for a warning).
+/// stalemate on the board decides; else a missing side takes the other's value. A real
+/// conflict keeps the tag's value (python-chess ends the movetext with the tag's), or with
+/// `fix` (`--fix-results`) the result that says more: a finished game's over `*`, and between
+/// two finished ones the token's, written where the game ends (pgn-extract's
+/// `--fixresulttags`, which also takes a `*` token over a finished tag).
 pub fn settle_result(
     tag: Option<GameResult>,
     token: Option<GameResult>,
     last: Option<&Position>,
-) -> (GameResult, Option<Repair>, bool) {
+    fix: bool,
+) -> (GameResult, Option<Repair>) {
     let board = last.and_then(|pos| {
         if pos.is_checkmate() {
             Some(if pos.turn() == Color::White { GameResult::BlackWins } else { GameResult::WhiteWins })
@@ -86,12 +90,13 @@ pub fn settle_result(
             None
         }
     });
-    let (result, conflict) = match (board, tag, token) {
-        (Some(b), _, _) => (b, false),
-        (None, Some(t), Some(g)) => (t, t != g),
-        (None, Some(t), None) => (t, false),
-        (None, None, Some(g)) => (g, false),
-        (None, None, None) => (GameResult::Unknown, false),
+    let result = match (board, tag, token) {
+        (Some(b), _, _) => b,
+        (None, Some(t), Some(GameResult::Unknown)) => t,
+        (None, Some(t), Some(g)) if fix && t != g => g,
+        (None, Some(t), _) => t,
+        (None, None, Some(g)) => g,
+        (None, None, None) => GameResult::Unknown,
     };
     let shown = |r: Option<GameResult>| r.map_or("none", GameResult::as_str);
     let repair = (tag != Some(result) || token != Some(result)).then(|| {
@@ -101,7 +106,7 @@ pub fn settle_result(
             result.as_str(),
         )
     });
-    (result, repair, conflict)
+    (result, repair)
 }
 
 #[cfg(test)]
@@ -133,14 +138,30 @@ mod tests {
             parse_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", Variant::Standard)
                 .expect("FEN");
         use GameResult::*;
-        let (r, repair, conflict) = settle_result(Some(WhiteWins), Some(WhiteWins), Some(&mated));
-        assert_eq!((r, conflict), (BlackWins, false));
-        assert_eq!(repair.expect("logged").before, "tag 1-0, token 1-0");
-        assert_eq!(settle_result(Some(Draw), Some(Draw), None), (Draw, None, false));
-        assert_eq!(settle_result(None, Some(Draw), None).0, Draw);
-        assert_eq!(settle_result(Some(Draw), None, None).0, Draw);
-        assert_eq!(settle_result(None, None, None).0, Unknown);
-        let (r, repair, conflict) = settle_result(Some(WhiteWins), Some(BlackWins), None);
-        assert_eq!((r, conflict, repair.map(|r| r.after)), (WhiteWins, true, Some("1-0".to_string())));
+        for fix in [false, true] {
+            let (r, repair) = settle_result(Some(WhiteWins), Some(WhiteWins), Some(&mated), fix);
+            assert_eq!(r, BlackWins);
+            assert_eq!(repair.expect("logged").before, "tag 1-0, token 1-0");
+            assert_eq!(settle_result(Some(Draw), Some(Draw), None, fix), (Draw, None));
+            assert_eq!(settle_result(None, Some(Draw), None, fix).0, Draw);
+            assert_eq!(settle_result(Some(Draw), None, None, fix).0, Draw);
+            assert_eq!(settle_result(None, None, None, fix).0, Unknown);
+            // A finished tag over a `*` token, either way.
+            assert_eq!(settle_result(Some(WhiteWins), Some(Unknown), None, fix).0, WhiteWins);
+        }
+        let (r, repair) = settle_result(Some(WhiteWins), Some(BlackWins), None, false);
+        assert_eq!((r, repair.map(|r| r.after)), (WhiteWins, Some("1-0".to_string())));
+        assert_eq!(settle_result(Some(Unknown), Some(Draw), None, false).0, Unknown);
+    }
+
+    #[test]
+    fn fixing_results_takes_the_token_of_a_finished_game() {
+        use GameResult::*;
+        let (r, repair) = settle_result(Some(WhiteWins), Some(BlackWins), None, true);
+        assert_eq!(r, BlackWins);
+        let repair = repair.expect("logged");
+        assert_eq!((repair.before.as_str(), repair.after.as_str()), ("tag 1-0, token 0-1", "0-1"));
+        assert_eq!(settle_result(Some(Unknown), Some(Draw), None, true).0, Draw);
+        assert_eq!(settle_result(Some(Unknown), Some(Unknown), None, true), (Unknown, None));
     }
 }
