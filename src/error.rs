@@ -39,6 +39,9 @@ pub enum Error {
     /// `clean --dedup` ran out of memory, or its inputs changed between its passes (74).
     #[error(transparent)]
     Dedup(#[from] DedupError),
+    /// `report`'s players' table could not use its temporary files (74).
+    #[error(transparent)]
+    Spill(#[from] crate::jobs::report::players::SpillError),
     /// A worker panicked on an input: a bug, caught instead of killing the process (70).
     #[error("{input}: {source}")]
     Panic {
@@ -64,7 +67,7 @@ impl Error {
             Error::Output(e) => e.exit_code(),
             Error::Usage(_) => Code::Usage,
             Error::Engine(_) | Error::Analysis(_) => Code::Unavailable,
-            Error::Cache(_) | Error::Dedup(_) => Code::IoErr,
+            Error::Cache(_) | Error::Dedup(_) | Error::Spill(_) => Code::IoErr,
             Error::Panic { .. } | Error::Internal(_) => Code::Software,
             Error::Interrupted => Code::Interrupted,
         }

@@ -152,6 +152,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         eprintln!("pgnkit: an input could not be read or is not PGN; no report was written");
         return Ok(exit);
     }
+    // The page and the text list the first `--players`; JSON streams every one.
+    let ranked = match args.format {
+        FormatArg::Json => Default::default(),
+        _ => totals.ranked_players(args.min_games, args.players)?,
+    };
     let mut out = args.head.create_output()?;
     let written = match args.format {
         FormatArg::Html => {
@@ -160,18 +165,16 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 inputs: &names,
                 min_games: args.min_games,
                 players: args.players,
+                ranked: &ranked,
                 generator,
                 boards: args.boards,
             };
             write_page(&mut out, &mut totals, &page)
         }
         FormatArg::Text => {
-            out.write_all(text::summary_text(&totals, args.min_games, args.players).as_bytes())
+            out.write_all(text::summary_text(&totals, &ranked, args.min_games, args.players).as_bytes())
         }
-        FormatArg::Json => {
-            let doc = text::summary_json(&totals, args.min_games);
-            writeln!(out, "{doc:#}")
-        }
+        FormatArg::Json => text::write_summary_json(&mut out, &mut totals, args.min_games)?,
     };
     written.map_err(|e| Error::Output(out.error(e)))?;
     out.finish()?;

@@ -13,6 +13,7 @@ use super::charts::{
 };
 use super::escape::{escape, href};
 use super::game::TagName;
+use super::players::RankedPlayers;
 use super::stats::{Analysed, Totals};
 use super::text::{
     LOSS_HEADERS, PHASE_HEADERS, PLAYER_HEADERS, RATING_HEADERS, SIDE_HEADERS, family_headers, family_row,
@@ -35,6 +36,8 @@ pub struct Page<'a> {
     pub generator: &'a str,
     /// Players with rows at most: those with the most games.
     pub players: usize,
+    /// The players with at least `min_games` games, ranked (at least the first `players`).
+    pub ranked: &'a RankedPlayers,
     /// Boards a game section draws at most: its mistakes and blunders with the largest losses
     /// (`usize::MAX`: every one; the command's default is [`DEFAULT_BOARDS`](super::DEFAULT_BOARDS)).
     pub boards: usize,
@@ -444,7 +447,7 @@ pub fn write_page<W: Write>(
     );
     s.push_str("</section>\n");
     // Players.
-    let (rows, listed) = player_rows(t, page.min_games, page.players);
+    let (rows, listed) = player_rows(page.ranked, page.players);
     let who = if listed.shown < listed.qualified {
         format!(
             "The {} players with the most games of the {} with at least {} (<code>--players</code>; <code>--format json</code> lists them all)",

@@ -45,6 +45,7 @@ pub mod escape;
 pub mod game;
 pub mod html;
 pub mod jsonl;
+pub mod players;
 pub mod stats;
 pub mod sums;
 pub mod tally;

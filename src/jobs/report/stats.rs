@@ -4,8 +4,9 @@
 //! rating, the recurring mistakes, and the games with the largest losses kept for their own
 //! sections. Memory is bounded: the games kept are at most `--games`, the games without
 //! evaluations listed at most [`LISTED`], the recurring mistakes counted at most [`RECURRING`]
-//! (past that, mistakes seen once are forgotten to make room); players and families grow with
-//! the distinct names only.
+//! (past that, mistakes seen once are forgotten to make room), the players held at most
+//! [`HELD`](super::players::HELD) (the others written out in runs, [`super::players`]); the
+//! opening families are the table's.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -17,6 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::game::same_name;
 use super::game::{Figures, GameRecord};
+use super::players::{Players, RankedPlayers, SpillError};
 use super::sums::{Side, Spread};
 use super::tally::{Judged, Tally};
 use crate::chess::{ByColor, Color, Move, Position};
@@ -194,12 +196,10 @@ pub struct Totals<W> {
     pub variants: BTreeMap<&'static str, u64>,
     /// Games by input.
     pub sources: Vec<(String, u64)>,
-    /// Each player's number in `players`, by name. The map holds a name and a number, the
-    /// figures lie dense beside it: 600,000 players take 199 MB, against 395 MB with the figures
-    /// in the map's buckets (and twice over while it grew).
-    player_ids: HashMap<Box<str>, u32>,
-    /// Each player's figures by colour, by their number.
-    players: Vec<ByColor<Side>>,
+    /// Each player's figures by colour.
+    players: Players,
+    /// The players' table could not be written out: the run fails with this.
+    failed: Option<SpillError>,
     /// Each opening family's figures.
     pub families: BTreeMap<&'static str, Family>,
     /// The point of view's figures by colour.
@@ -247,8 +247,8 @@ impl<W: Write> Totals<W> {
             dates: None,
             variants: BTreeMap::new(),
             sources: Vec::new(),
-            player_ids: HashMap::new(),
-            players: Vec::new(),
+            players: Players::default(),
+            failed: None,
             families: BTreeMap::new(),
             sides: ByColor::default(),
             spread: Spread::default(),
@@ -338,12 +338,9 @@ impl<W: Write> Totals<W> {
             }
         }
         for side in [Color::White, Color::Black] {
-            let next = self.players.len() as u32;
-            let id = *self.player_ids.entry_ref(game.player(side)).or_insert(next) as usize;
-            if id == self.players.len() {
-                self.players.push(ByColor::default());
+            if let Err(e) = self.players.add(game.player(side), side, &figures[side]) {
+                self.failed.get_or_insert(e);
             }
-            self.players[id][side].add(&figures[side]);
         }
         let mut view = Side::default();
         let mut ranked_loss = 0;
@@ -448,25 +445,37 @@ impl<W: Write> Totals<W> {
         best
     }
 
-    /// Players with at least `min_games` games, most games first, then by name.
-    pub fn players_by_games(&self, min_games: u64) -> Vec<(&str, Side, &ByColor<Side>)> {
-        let mut v: Vec<_> = self
-            .player_ids
-            .iter()
-            .filter(|(name, _)| name.as_ref() != "?")
-            .map(|(name, &id)| {
-                let s = &self.players[id as usize];
-                let mut all = s.white;
-                all.add(&s.black);
-                (name.as_ref(), all, s)
-            })
-            .filter(|(name, all, _)| {
-                all.games >= min_games && self.player.as_deref().is_none_or(|p| same_name(name, p))
-            })
-            .collect();
-        v.sort_by(|a, b| b.1.games.cmp(&a.1.games).then_with(|| a.0.cmp(b.0)));
-        v
+    /// The first `most` players with at least `min_games` games (but `?`, and with `--player`
+    /// that player alone), most games first, then by name, and how many qualified.
+    pub fn ranked_players(&mut self, min_games: u64, most: usize) -> Result<RankedPlayers, Error> {
+        self.take_failure()?;
+        let player = self.player.as_deref();
+        Ok(self.players.ranked(min_games, |name| is_listed(name, player), most)?)
     }
+
+    /// Calls `f` for every player [`Totals::ranked_players`] would list, in its order; returns
+    /// how many (memory bounded however many: they are sorted in runs on disk past a bound).
+    pub fn for_each_player(
+        &mut self,
+        min_games: u64,
+        f: impl FnMut(&str, &ByColor<Side>) -> std::io::Result<()>,
+    ) -> Result<usize, Error> {
+        self.take_failure()?;
+        let player = self.player.as_deref();
+        Ok(self.players.for_each_ranked(min_games, |name| is_listed(name, player), f)?)
+    }
+
+    fn take_failure(&mut self) -> Result<(), Error> {
+        match self.failed.take() {
+            Some(e) => Err(e.into()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Whether the players' table lists `name`: not `?`, and with `--player` that player alone.
+fn is_listed(name: &str, player: Option<&str>) -> bool {
+    name != "?" && player.is_none_or(|p| same_name(name, p))
 }
 
 impl<W: Write> Sink<ReportChunk> for Totals<W> {
@@ -485,7 +494,7 @@ impl<W: Write> Sink<ReportChunk> for Totals<W> {
         for g in chunk.games {
             self.add(g);
         }
-        Ok(())
+        self.take_failure()
     }
 }
 

@@ -9,9 +9,12 @@ use std::io::Write;
 use serde_json::{Map, Value, json};
 
 use super::divider::Phase;
+use super::players::RankedPlayers;
 use super::stats::{Family, Recurring, Totals, rating_last, rating_range};
 use super::sums::{LOSS_BUCKETS, MoveTotals, Side, Spread};
 use crate::analysis::judge::Judgement;
+use crate::chess::ByColor;
+use crate::error::Error;
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::{write_san, write_uci};
 
@@ -74,15 +77,15 @@ pub fn bucket_text(i: usize) -> String {
     }
 }
 
-/// The whole summary as one JSON document.
-pub fn summary_json<W: Write>(t: &Totals<W>, min_games: u64) -> Value {
-    let players: Vec<Value> = t
-        .players_by_games(min_games)
-        .into_iter()
-        .map(|(name, all, by)| {
-            json!({"name": name, "all": side_json(&all), "white": side_json(&by.white), "black": side_json(&by.black)})
-        })
-        .collect();
+/// A player's entry of the JSON summary.
+pub fn player_json(name: &str, by: &ByColor<Side>) -> Value {
+    json!({"name": name, "all": side_json(&both(by)), "white": side_json(&by.white), "black": side_json(&by.black)})
+}
+
+/// The whole summary as one JSON document, its `players` empty: [`write_summary_json`] writes
+/// them in.
+pub fn summary_json<W: Write>(t: &Totals<W>) -> Value {
+    let players: Vec<Value> = Vec::new();
     let recurring = t.recurring();
     let openings: Vec<Value> = t
         .families
@@ -142,6 +145,37 @@ pub fn summary_json<W: Write>(t: &Totals<W>, min_games: u64) -> Value {
     })
 }
 
+/// Writes the summary as [`summary_json`]'s document, pretty-printed, with every player of
+/// [`Totals::for_each_player`] in its `players`, written one at a time: a collection of millions
+/// of players lists them all without holding their entries (built whole, 3 million took 24 GB).
+/// A failure to write `out` is returned as it is; one of the players' runs as the run's error.
+pub fn write_summary_json<W: Write, O: Write>(
+    out: &mut O,
+    t: &mut Totals<W>,
+    min_games: u64,
+) -> Result<Result<(), std::io::Error>, Error> {
+    // The empty list as pretty-printing writes it: a key of the top level, indented once.
+    const SLOT: &str = "\n  \"players\": []";
+    let text = format!("{:#}", summary_json(t));
+    let at = text.find(SLOT).expect("the summary has a players list at its top level");
+    let mut written = write!(out, "{}\n  \"players\": [", &text[..at]);
+    let mut first = true;
+    let listed = t.for_each_player(min_games, |name, by| {
+        if written.is_ok() {
+            let entry = format!("{:#}", player_json(name, by));
+            let sep = if std::mem::take(&mut first) { "\n" } else { ",\n" };
+            written = write!(out, "{sep}    {}", entry.replace('\n', "\n    "));
+        }
+        // Nothing more is read once `out` fails.
+        written.as_ref().map(|_| ()).map_err(|e| std::io::Error::new(e.kind(), e.to_string()))
+    });
+    if written.is_err() {
+        return Ok(written);
+    }
+    let listed = listed?;
+    Ok(writeln!(out, "{}{}", if listed > 0 { "\n  ]" } else { "]" }, &text[at + SLOT.len()..]))
+}
+
 /// A number with `digits` decimals, or `-`.
 pub fn num(v: Option<f64>, digits: usize) -> String {
     v.map_or_else(|| "-".to_string(), |v| format!("{v:.digits$}"))
@@ -179,6 +213,13 @@ pub const PLAYER_HEADERS: [&str; 9] = {
     h
 };
 
+/// A player's figures with both colours.
+fn both(by: &ByColor<Side>) -> Side {
+    let mut all = by.white;
+    all.add(&by.black);
+    all
+}
+
 /// How many players have a row of the players' table, of how many could.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Listed {
@@ -202,13 +243,13 @@ impl Listed {
     }
 }
 
-/// Three rows (all, white, black) for each of the `most` players with the most games of those
-/// with at least `min_games`: the table of a large collection stays a size a page can show.
-pub fn player_rows<W: Write>(t: &Totals<W>, min_games: u64, most: usize) -> (Vec<Vec<String>>, Listed) {
-    let players = t.players_by_games(min_games);
-    let listed = Listed { shown: players.len().min(most), qualified: players.len() };
+/// Three rows (all, white, black) for each of the first `most` players `ranked`: the table of a
+/// large collection stays a size a page can show.
+pub fn player_rows(ranked: &RankedPlayers, most: usize) -> (Vec<Vec<String>>, Listed) {
+    let listed = Listed { shown: ranked.players.len().min(most), qualified: ranked.qualified };
     let mut rows = Vec::with_capacity(3 * listed.shown);
-    for (name, all, by) in players.into_iter().take(most) {
+    for (name, by) in ranked.players.iter().take(most) {
+        let all = both(by);
         for (label, side) in [("all", &all), ("white", &by.white), ("black", &by.black)] {
             let mut row = vec![name.to_string(), label.to_string()];
             row.extend(side_cells(side));
@@ -328,7 +369,12 @@ pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
 }
 
 /// The summary tables of `--format text`.
-pub fn summary_text<W: Write>(t: &Totals<W>, min_games: u64, players: usize) -> String {
+pub fn summary_text<W: Write>(
+    t: &Totals<W>,
+    ranked: &RankedPlayers,
+    min_games: u64,
+    players: usize,
+) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -353,7 +399,7 @@ pub fn summary_text<W: Write>(t: &Totals<W>, min_games: u64, players: usize) -> 
         .map(|(label, side)| std::iter::once(label.to_string()).chain(side_cells(side)).collect())
         .collect();
     s.push_str(&table(&headers, &rows));
-    let (rows, listed) = player_rows(t, min_games, players);
+    let (rows, listed) = player_rows(ranked, players);
     s.push_str(&format!("\nPlayers ({})\n", listed.text(min_games)));
     s.push_str(&table(&PLAYER_HEADERS, &rows));
     s.push_str("\nOpenings\n");
