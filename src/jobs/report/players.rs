@@ -18,8 +18,14 @@ pub const HELD: usize = 1 << 18;
 
 /// The players' table could not be written to or read from its temporary files (exit 74).
 #[derive(Debug, thiserror::Error)]
-#[error("report: the players' table could not use a temporary file: {0}")]
-pub struct SpillError(#[from] io::Error);
+#[error(
+    "report: the players' table could not use a temporary file in {} ($TMPDIR): {source}",
+    std::env::temp_dir().display()
+)]
+pub struct SpillError {
+    #[from]
+    source: io::Error,
+}
 
 /// Every player's figures by colour.
 #[derive(Debug)]
