@@ -163,6 +163,11 @@ impl<'a, H: Hooks<'a>> Games<'a, H> {
         &self.replayer.hooks
     }
 
+    /// The counts of the games replayed so far.
+    pub fn stats(&self) -> &super::stats::Stats {
+        &self.replayer.stats
+    }
+
     /// The hooks, once done.
     pub fn into_hooks(self) -> H {
         self.replayer.hooks
