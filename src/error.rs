@@ -189,6 +189,7 @@ kinds! {
     ResultSpelling => "result_spelling", Warning, "result written with a Unicode dash or a ½";
     FenRepaired => "fen_repaired", Warning, "impossible en passant square dropped, or fullmove 0 read as 1";
     MissingSetUp => "missing_setup", Warning, "FEN tag without SetUp \"1\"";
+    DuplicateTag => "duplicate_tag", Warning, "tag name given twice in a game (the first counts)";
     EngineWarning => "engine_warning", Warning, "engine output ignored or cut, or the engine restarted";
     Unevaluated => "unevaluated", Error, "position left without an engine evaluation";
 }

@@ -18,8 +18,8 @@ use crate::exit::Code;
 use crate::io::{Input, InputError, InputOptions, PageDropper, Source};
 use crate::pipeline::stats::Stats;
 use crate::pipeline::{self, InputInfo, Job, Observer, PipelineError, Records, Run, Start, Workers};
-pub use format::LOOKED_AT;
 use format::{Format, Head, Held};
+pub use format::{LOOKED_AT, not_pgn};
 
 /// The part of an input a run reads (a shard's share): from `start`, an exact game start, up to
 /// the (decompressed) offset `end`, another one or the end of the input.

@@ -42,19 +42,83 @@ pub struct Merged {
     pub extra: Value,
 }
 
-/// Why a merge wrote nothing: every problem, and the exit code they make: 73 when all that
-/// stopped it is an output it could not create, 65 when the shards do not make one run.
+/// Why a merge stopped: every problem, the exit code they make and the outputs put in place
+/// before it stopped (none unless putting a later one in place failed). The code is 65 when the
+/// shards do not make one run, else 74 when an output could not be written or put in place
+/// (disk full, a rename refused), else 73: all that stopped it is an output it could not create.
 #[derive(Debug)]
 pub struct Refused {
     /// Each problem, in words.
     pub problems: Vec<String>,
-    /// [`Code::CantCreate`] or [`Code::DataErr`].
+    /// [`Code::DataErr`], [`Code::IoErr`] or [`Code::CantCreate`].
     pub code: Code,
+    /// The outputs put in place.
+    pub written: Vec<PathBuf>,
 }
 
 impl From<Vec<String>> for Refused {
     fn from(problems: Vec<String>) -> Refused {
-        Refused { problems, code: Code::DataErr }
+        Refused { problems, code: Code::DataErr, written: Vec::new() }
+    }
+}
+
+/// What stopped writing an output: a part that is not what its manifest says or cannot be read
+/// as one (a problem of the shards, 65), or the output itself, which could not be written (74).
+#[derive(Debug)]
+pub(super) enum Stop {
+    /// A part, in words.
+    Part(String),
+    /// A write to the output (its target's name) failed.
+    Write(String),
+}
+
+impl Stop {
+    /// Writing to the output `target` failed with `e`.
+    pub(super) fn write(target: &Path, e: io::Error) -> Stop {
+        Stop::Write(format!("{}: write error: {e}", target.display()))
+    }
+}
+
+/// The refusal of a merge that found `problems` in the shards, `failed` outputs it could not
+/// write or put in place and `uncreated` ones it could not create, every one listed; `None` when
+/// there is none. The shards' problems come first: rerunning shards rewrites the outputs anyway.
+fn refusal(problems: Vec<String>, failed: Vec<String>, uncreated: Vec<String>) -> Option<Refused> {
+    let code = if !problems.is_empty() {
+        Code::DataErr
+    } else if !failed.is_empty() {
+        Code::IoErr
+    } else if !uncreated.is_empty() {
+        Code::CantCreate
+    } else {
+        return None;
+    };
+    let problems = [problems, failed, uncreated].concat();
+    Some(Refused { problems, code, written: Vec::new() })
+}
+
+/// An output file that remembers whether a write to it failed (an interrupted one is retried):
+/// a copy that fails is then told to have failed writing (74), not reading a part (65).
+struct Watched {
+    file: File,
+    failed: bool,
+}
+
+impl Watched {
+    fn watch<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
+        self.failed |= result.as_ref().is_err_and(|e| e.kind() != io::ErrorKind::Interrupted);
+        result
+    }
+}
+
+impl Write for Watched {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let written = self.file.write(buf);
+        self.watch(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let flushed = self.file.flush();
+        self.watch(flushed)
     }
 }
 
@@ -308,6 +372,19 @@ impl Drop for Pending {
     }
 }
 
+/// Renames each of `pending` into place, in order: the targets put in place, and each rename
+/// that failed (in `failed`, 74: the outputs were written whole, only the rename went wrong).
+fn put_in_place(pending: &[Pending], failed: &mut Vec<String>) -> Vec<PathBuf> {
+    let mut written = Vec::new();
+    for p in pending {
+        match std::fs::rename(&p.temp, &p.target) {
+            Ok(()) => written.push(p.target.clone()),
+            Err(e) => failed.push(format!("{}: cannot put in place: {e}", p.target.display())),
+        }
+    }
+    written
+}
+
 /// Refuses targets that would replace what the merge reads (the run's inputs, as given or
 /// beside the manifests; a manifest; a part) or that two outputs share.
 fn check_targets(list: &[(PathBuf, Manifest)], targets: &[PathBuf], problems: &mut Vec<String>) {
@@ -413,10 +490,12 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
         && let Err(e) = std::fs::create_dir_all(d)
     {
         let problems = vec![format!("--output-dir {}: cannot create the directory: {e}", d.display())];
-        return Err(Refused { problems, code: Code::CantCreate });
+        return Err(Refused { problems, code: Code::CantCreate, written: Vec::new() });
     }
-    // Outputs that cannot be created are told from shards that do not merge: 73, not 65.
+    // Outputs that cannot be created (73) or written (74) are told from shards that do not
+    // merge (65).
     let mut uncreated = Vec::new();
+    let mut failed = Vec::new();
     let mut pending = Vec::new();
     let mut bytes = 0u64;
     let mut buf = vec![0u8; 4 << 20];
@@ -429,6 +508,12 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
         temp_name.push(target.file_name().unwrap_or_default());
         temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));
         let temp = target.with_file_name(temp_name);
+        // A directory is no file name: refused before its parts are copied, not at the rename
+        // after it.
+        if target.is_dir() {
+            uncreated.push(format!("{}: cannot create: is a directory, not a file name", target.display()));
+            continue;
+        }
         let file = match File::create(&temp) {
             Ok(f) => f,
             Err(e) => {
@@ -437,8 +522,7 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
             }
         };
         let done = Pending { temp: temp.clone(), target: target.clone() };
-        let mut out = io::BufWriter::with_capacity(1 << 20, file);
-        let write_err = |e: io::Error| format!("{}: write error: {e}", target.display());
+        let write_err = |e: io::Error| Stop::write(&target, e);
         let footer = match footer(&role.footer, &summary, &extra) {
             Ok(f) => f,
             Err(e) => {
@@ -458,14 +542,17 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
                     ))
                 })
                 .collect();
+            let out = io::BufWriter::with_capacity(1 << 20, file);
             match super::tables::merge_parts(&parts, out, &target, &mut problems) {
                 Ok(n) => bytes += n,
-                Err(e) => problems.push(e),
+                Err(Stop::Part(e)) => problems.push(e),
+                Err(Stop::Write(e)) => failed.push(e),
             }
             pending.push(done);
             continue;
         }
-        let result = (|| -> Result<(), String> {
+        let mut out = io::BufWriter::with_capacity(1 << 20, Watched { file, failed: false });
+        let result = (|| -> Result<(), Stop> {
             out.write_all(&compressed_as(&target, role.header.as_bytes()).map_err(write_err)?)
                 .map_err(write_err)?;
             for (k, (path, m)) in list.iter().enumerate() {
@@ -485,34 +572,111 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
                         "{}: shard {}'s part is missing: rerun shard {}",
                         at.display(), m.spec, m.spec.index
                     )),
-                    Err(e) => return Err(format!("{}: {e}", at.display())),
+                    Err(e) if out.get_ref().failed => return Err(write_err(e)),
+                    Err(e) => return Err(Stop::Part(format!("{}: {e}", at.display()))),
                 }
             }
             out.write_all(&compressed_as(&target, &footer).map_err(write_err)?).map_err(write_err)?;
-            let file = out.into_inner().map_err(|e| write_err(e.into_error()))?;
-            file.sync_all().map_err(write_err)
+            let watched = out.into_inner().map_err(|e| write_err(e.into_error()))?;
+            watched.file.sync_all().map_err(write_err)
         })();
-        if let Err(e) = result {
-            problems.push(e);
+        match result {
+            Ok(()) => {}
+            Err(Stop::Part(e)) => problems.push(e),
+            Err(Stop::Write(e)) => failed.push(e),
         }
         pending.push(done);
     }
-    if !problems.is_empty() {
-        problems.extend(uncreated);
-        return Err(problems.into());
+    if let Some(refused) = refusal(problems, failed, uncreated) {
+        return Err(refused);
     }
-    if !uncreated.is_empty() {
-        return Err(Refused { problems: uncreated, code: Code::CantCreate });
-    }
-    let mut files = Vec::new();
-    for p in &pending {
-        if let Err(e) = std::fs::rename(&p.temp, &p.target) {
-            problems.push(format!("{}: cannot put in place: {e}", p.target.display()));
-        }
-        files.push(p.target.clone());
-    }
-    if !problems.is_empty() {
-        return Err(problems.into());
+    let mut failed = Vec::new();
+    let files = put_in_place(&pending, &mut failed);
+    if let Some(mut refused) = refusal(Vec::new(), failed, Vec::new()) {
+        refused.written = files;
+        return Err(refused);
     }
     Ok(Merged { job: first.job, summary, files, bytes, exit, extra })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("pgnkit-merge-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn said(n: usize, what: &str) -> Vec<String> {
+        (0..n).map(|i| format!("{what} {i}")).collect()
+    }
+
+    #[test]
+    fn the_shards_problems_come_first_then_writes_then_creation() {
+        let code =
+            |data, io, create| refusal(said(data, "d"), said(io, "w"), said(create, "c")).map(|r| r.code);
+        assert_eq!(code(0, 0, 0), None);
+        assert_eq!(code(1, 1, 1), Some(Code::DataErr));
+        assert_eq!(code(0, 1, 1), Some(Code::IoErr));
+        assert_eq!(code(0, 2, 0), Some(Code::IoErr));
+        assert_eq!(code(0, 0, 1), Some(Code::CantCreate));
+        let all = refusal(said(1, "d"), said(1, "w"), said(1, "c")).expect("refused");
+        assert_eq!(all.problems, ["d 0", "w 0", "c 0"], "every problem is named");
+    }
+
+    /// rename(2) onto a directory that is not empty fails whoever runs it (root too): the outputs
+    /// were written whole, so the merge stops with an I/O error (74), not a shards' one (65).
+    #[test]
+    fn a_rename_that_fails_is_an_io_error_and_the_outputs_before_it_stay() {
+        let dir = temp_dir("rename");
+        let (a, b) = (dir.join("a.pgn"), dir.join("b.pgn"));
+        std::fs::create_dir_all(b.join("in")).unwrap();
+        let pending: Vec<Pending> = [&a, &b]
+            .iter()
+            .map(|target| {
+                let temp = dir.join(format!(".{}.tmp", target.file_name().unwrap().to_string_lossy()));
+                std::fs::write(&temp, b"*\n").unwrap();
+                Pending { temp, target: target.to_path_buf() }
+            })
+            .collect();
+        let mut failed = Vec::new();
+        let written = put_in_place(&pending, &mut failed);
+        assert_eq!(written, std::slice::from_ref(&a));
+        assert_eq!(std::fs::read(&a).unwrap(), b"*\n");
+        assert_eq!(failed.len(), 1, "{failed:?}");
+        assert!(failed[0].starts_with(&format!("{}: cannot put in place: ", b.display())), "{failed:?}");
+        let refused = refusal(Vec::new(), failed, Vec::new()).expect("refused");
+        assert_eq!(refused.code, Code::IoErr);
+        drop(pending);
+        assert!(!dir.join(".b.pgn.tmp").exists(), "the temporary file is removed");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A copy that fails is a write error when writing the output failed (disk full: /dev/full),
+    /// else the part's: the output remembers which.
+    #[test]
+    fn a_copy_tells_a_failed_write_from_a_part_that_cannot_be_read() {
+        let dir = temp_dir("copy");
+        let part = dir.join("part");
+        std::fs::write(&part, vec![b'x'; 3 << 20]).unwrap();
+        let mut buf = vec![0u8; 1 << 20];
+        #[cfg(target_os = "linux")]
+        {
+            let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+            let mut out = io::BufWriter::new(Watched { file: full, failed: false });
+            let e = copy_hashed(&part, &mut out, &mut buf).expect_err("the disk is full");
+            assert_eq!(e.kind(), io::ErrorKind::StorageFull);
+            assert!(out.get_ref().failed);
+        }
+        let file = File::create(dir.join("out")).unwrap();
+        let mut out = io::BufWriter::new(Watched { file, failed: false });
+        // A directory opens, and reading it fails.
+        assert!(copy_hashed(&dir, &mut out, &mut buf).is_err());
+        assert!(!out.get_ref().failed);
+        assert_eq!(copy_hashed(&part, &mut out, &mut buf).unwrap().0, 3 << 20);
+        assert!(!out.get_ref().failed);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

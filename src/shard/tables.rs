@@ -8,19 +8,21 @@ use std::path::{Path, PathBuf};
 
 use super::Spec;
 use super::manifest::{Part, digest};
+use super::merge::Stop;
 use crate::columnar::read::TableReader;
 use crate::columnar::write::TableWriter;
 
 /// Writes the rows of `parts` (path, manifest entry, shard), in order, to `out`; a part missing
 /// or changed since its shard wrote it goes to `problems` (then nothing more is written). Returns
-/// the bytes of parts read.
+/// the bytes of parts read; stops at a part that cannot be read or a write to `out` that fails.
 pub(super) fn merge_parts(
     parts: &[(PathBuf, &Part, Spec)],
     out: BufWriter<File>,
     target: &Path,
     problems: &mut Vec<String>,
-) -> Result<u64, String> {
-    let write_err = |e: io::Error| format!("{}: write error: {e}", target.display());
+) -> Result<u64, Stop> {
+    let write_err = |e: io::Error| Stop::write(target, e);
+    let part_err = |at: &Path, e: io::Error| Stop::Part(format!("{}: {e}", at.display()));
     let mut out = Some(out);
     let mut writer: Option<TableWriter<BufWriter<File>>> = None;
     let mut bytes = 0;
@@ -35,9 +37,9 @@ pub(super) fn merge_parts(
                 ));
                 continue;
             }
-            Err(e) => return Err(format!("{}: {e}", at.display())),
+            Err(e) => return Err(part_err(at, e)),
         };
-        let (len, hash) = digest(&mut file).map_err(|e| format!("{}: {e}", at.display()))?;
+        let (len, hash) = digest(&mut file).map_err(|e| part_err(at, e))?;
         if len != part.size || hash != part.digest {
             problems.push(format!(
                 "{}: shard {spec}'s part changed since it was written ({len} bytes, the manifest says {}; digest differs): rerun shard {}",
@@ -51,7 +53,7 @@ pub(super) fn merge_parts(
         if !problems.is_empty() {
             continue; // nothing is written: the rest are only checked
         }
-        let reader = TableReader::new(file).map_err(|e| format!("{}: {e}", at.display()))?;
+        let reader = TableReader::new(file).map_err(|e| part_err(at, e))?;
         let w = match &mut writer {
             Some(w) => w,
             None => {
@@ -60,17 +62,17 @@ pub(super) fn merge_parts(
             }
         };
         if w.schema() != reader.schema() {
-            return Err(format!("{}: its columns differ from the other parts'", at.display()));
+            return Err(Stop::Part(format!("{}: its columns differ from the other parts'", at.display())));
         }
         for g in 0..reader.groups() {
-            let batch = reader.group(g).map_err(|e| format!("{}: {e}", at.display()))?;
+            let batch = reader.group(g).map_err(|e| part_err(at, e))?;
             w.append(&batch, 0..batch.rows()).map_err(write_err)?;
         }
     }
     if !problems.is_empty() {
         return Ok(bytes);
     }
-    let Some(w) = writer else { return Err(format!("{}: no part to merge", target.display())) };
+    let Some(w) = writer else { return Err(Stop::Part(format!("{}: no part to merge", target.display()))) };
     let file = w.finish().map_err(write_err)?.into_inner().map_err(|e| write_err(e.into_error()))?;
     file.sync_all().map_err(write_err)?;
     Ok(bytes)

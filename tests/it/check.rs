@@ -197,6 +197,37 @@ fn check_text(name: &str, pgn: &str) -> (Vec<serde_json::Value>, serde_json::Val
     (records.into_iter().map(|r| r["data"].clone()).collect(), summary["data"].clone())
 }
 
+/// A tag named again in its game (a second `[White ...]`) is a `duplicate_tag` warning where it
+/// stands, naming the tag; the first value is the game's (its players in the message), and a
+/// warning leaves the exit code 0.
+#[test]
+fn a_duplicate_tag_is_a_located_warning() {
+    let pgn = "[Event \"d\"]\n[White \"A\"]\n[Black \"B\"]\n[White \"Z\"]\n[Result \"*\"]\n\n1. e4 *\n\n\
+               [Event \"e\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. d4 *\n";
+    let dir = temp_dir("check-duplicate-tag");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, pgn).expect("write");
+    let file = input.to_str().expect("utf-8");
+    let (code, out, err) = check(&[file]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let want = format!(
+        "pgnkit: {file}:4:1: warning: game 1 (A - B): duplicate tag White: the first, \"A\", counts; \"Z\" is \
+         ignored [duplicate_tag, byte 36]\n"
+    );
+    assert_eq!(out, want);
+    assert!(err.contains("2 games, 2 valid, 0 with errors, 1 with warnings only"), "{err}");
+    let (code, out, _) = check(&["--json", file]);
+    assert_eq!(code, Some(0));
+    let records: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let d = &records[0]["data"];
+    assert_eq!(records.len(), 2, "one diagnostic, then the summary: {out}");
+    assert_eq!((d["kind"].as_str(), d["severity"].as_str()), (Some("duplicate_tag"), Some("warning")));
+    assert_eq!((d["game"].as_u64(), d["line"].as_u64(), d["column"].as_u64()), (Some(1), Some(4), Some(1)));
+    assert_eq!(records[1]["data"]["warnings"], serde_json::json!({"duplicate_tag": 1}));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A check mark apart from its move, alone or with the result glued to it (`4.Qxf7 #1-0`, in the
 /// chessgames.com collection; pgn-extract and python-chess read it): read as the move's mark and
 /// the result, with a warning that says so and whether the mark is right. Every game keeps its

@@ -153,6 +153,29 @@ fn the_other_inputs_of_the_run_are_read_as_with_a_corrupt_stream() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+#[test]
+fn show_refuses_input_that_is_not_pgn_and_draws_nothing() {
+    let dir = temp_dir("not-pgn-show");
+    for input in not_pgn_inputs(&dir) {
+        // The refusal comes before the game is looked for: a game past the input's is no usage error.
+        for game in ["1", "7"] {
+            let o = run(&["show", path(&input), "--game", game]);
+            assert_refused(&o, path(&input), &format!("show {} --game {game}", input.display()));
+        }
+    }
+    let epd = fixture("not_pgn/positions.epd");
+    let text = std::fs::read_to_string(&epd).expect("read");
+    let first: String = text.lines().next().expect("a line").chars().take(32).collect();
+    let o = run(&["show", path(&epd), "--format", "svg"]);
+    assert_refused(&o, path(&epd), "show --format svg");
+    assert!(stderr(&o).contains(&format!("{}{first}…\"", refusal(path(&epd)))), "{}", stderr(&o));
+    let zst = dir.join("positions.epd.zst");
+    std::fs::write(&zst, zstd::encode_all(text.as_bytes(), 3).expect("zstd")).expect("write");
+    assert_refused(&run(&["show", path(&zst)]), path(&zst), "show, zstd");
+    assert_refused(&run_with_stdin(&["show", "-"], text.as_bytes()), "-", "show, stdin");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// PGN at its oddest, each (what, text): none of these is refused.
 const ODD_PGN: [(&str, &str); 11] = [
     ("movetext only", "1. e4 e5 2. Nf3 *\n"),
@@ -181,6 +204,17 @@ fn pgn_at_its_oddest_is_never_refused() {
         }
         let o = run_with_stdin(&["check", "-q", "-"], text);
         assert!(matches!(o.status.code(), Some(0 | 1)), "{what}, stdin: {}", stderr(&o));
+        // `show` draws game 1; an input without a game has none to draw, which is said.
+        let o = run(&["show", "--format", "ascii", path(&file)]);
+        if text.trim().is_empty() {
+            assert_eq!(o.status.code(), Some(2), "{what}, show: {}", stderr(&o));
+            let said = format!("pgnkit: error: {} has 0 game(s): there is no game 1\n", path(&file));
+            assert_eq!(stderr(&o), said, "{what}, show");
+            assert_eq!(stdout(&o), "", "{what}, show");
+        } else {
+            assert_eq!(o.status.code(), Some(0), "{what}, show: {}", stderr(&o));
+            assert!(stdout(&o).ends_with("    a b c d e f g h\n"), "{what}, show: {}", stdout(&o));
+        }
     }
     // The garbage is an error of its own game, and the game after it is read.
     let after_garbage = run(&["positions", "-q", path(&dir.join("odd5.pgn"))]);

@@ -652,6 +652,42 @@ fn merge_and_shards_refuse_an_output_dir_they_cannot_make() {
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
+/// An output named as an existing directory cannot be created: exit 73 before any part is
+/// copied, nothing put in place, no temporary file left, the directory untouched (a rename onto
+/// it after the work would fail).
+#[test]
+fn merge_refuses_a_directory_as_an_output_before_writing() {
+    let dir = temp_dir("shard-merge-ontodir");
+    let input = fixture("pgn/twic1599_10k.pgn");
+    let set = shards(&dir, &[input.as_path()], 2, &[]);
+    let names = |d: &Path| {
+        let mut names: Vec<_> =
+            std::fs::read_dir(d).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+        names.sort();
+        names
+    };
+    // The main output onto a directory with a file in it.
+    let onto = dir.join("all.pgn");
+    std::fs::create_dir_all(&onto).expect("dir");
+    std::fs::write(onto.join("kept"), "kept").expect("write");
+    let before = names(&dir);
+    let o = run(&["merge", "-q", "-o", path(&onto), path(&set[0]), path(&set[1])]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(73), "{err}");
+    assert!(err.contains(&format!("{}: cannot create: is a directory", path(&onto))), "{err}");
+    assert!(err.contains("nothing written"), "{err}");
+    assert_eq!(names(&dir), before, "nothing written, no temporary file left");
+    assert_eq!(names(&onto), ["kept"]);
+    // The report onto an empty directory: the main output is not put in place without it.
+    std::fs::create_dir_all(dir.join("r.jsonl")).expect("dir");
+    let o = run(&["merge", "-q", "-o", path(&dir.join("main.pgn")), path(&set[0]), path(&set[1])]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(73), "{err}");
+    assert!(err.contains(&format!("{}: cannot create: is a directory", path(&dir.join("r.jsonl")))), "{err}");
+    assert!(!dir.join("main.pgn").exists(), "the main output is not put in place either");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
 /// What does not shape the output (quiet, threads) may differ between shards: they still merge.
 #[test]
 fn shards_run_with_and_without_quiet_or_threads_merge() {

@@ -24,7 +24,8 @@ games (a CSV header), the parts in order, and the summary record a single run wr
 the shards' ledgers added up (its seconds are the shards' sum). Compressed outputs (.zst, .gz)
 are the parts' frames (members) one after another: they decompress to a single run's text.
 Otherwise it writes nothing, names every missing, unfinished, duplicated or changed shard, and
-exits 65; an output it cannot create (--output-dir under a file, no permission) is exit 73.
+exits 65; an output it cannot create (--output-dir under a file, a directory's name, no
+permission) is exit 73, one it cannot write or rename into place (disk full) exit 74.
 
 Shards of clean --dedup and positions --unique each removed the repeats among their own games
 (positions) and wrote a keys part; merge reads those in shard order through the set a single run
@@ -84,7 +85,13 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             for p in &refused.problems {
                 eprintln!("pgnkit: merge: {p}");
             }
-            Err(Fail::Command { code: refused.code, message: "nothing written".into() })
+            let message = if refused.written.is_empty() {
+                "nothing written".to_string()
+            } else {
+                let files: Vec<String> = refused.written.iter().map(|f| f.display().to_string()).collect();
+                format!("only {} put in place", files.join(", "))
+            };
+            Err(Fail::Command { code: refused.code, message })
         }
     }
 }

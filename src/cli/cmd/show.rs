@@ -1,11 +1,14 @@
 //! `pgnkit show`: a board diagram (ASCII, Unicode or SVG) of a FEN, or of a position in a game of
 //! a PGN file (game N 1-based, ply P 0-based: ply 0 is the start, the default is the last ply).
+//! A file that is not PGN is refused as every job refuses it (exit 65); a game or ply the file
+//! does not have is a usage error (exit 2).
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use pgnkit::chess::{Move, Position, Role, Square, Variant};
 use pgnkit::io::{Input, InputOptions};
+use pgnkit::jobs::run::not_pgn;
 use pgnkit::notation::diagram::{SvgOptions, TextStyle, svg, text_diagram};
 use pgnkit::notation::fen::parse_fen;
 use pgnkit::pipeline::replay::{Game, Games, Hooks, Lines, Played};
@@ -111,10 +114,12 @@ fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<(Po
     let bytes = Input::open(path, InputOptions::default()).and_then(Input::read_all).map_err(Fail::from)?;
     let pick = Pick { number, start: None, moves: Vec::new(), found: false };
     let mut replay = Games::new(pick, &bytes);
-    let mut games = 0;
-    while !replay.hooks().found && replay.next_game() {
-        games += 1;
+    while !replay.hooks().found && replay.next_game() {}
+    // Refused as every job refuses it, before a game of it is looked for or drawn.
+    if let Some(e) = not_pgn(&mut replay, path, &bytes) {
+        return Err(e.into());
     }
+    let games = replay.stats().games;
     let pick = replay.into_hooks();
     let name = path.display();
     if !pick.found {

@@ -131,19 +131,10 @@ impl<'o> CleanHooks<'o> {
         let opening = self.filter.opening().filter(|_| opts.eco_tags.is_some());
         let mut named = [false; 2];
         let mut encoding = None;
-        // The names seen, a bit each by length and ends: names are compared only on a match
-        // (comparing every pair measured 3% of `clean`).
-        let mut seen = 0u64;
         for (i, &(name, value)) in game.tags.iter().enumerate() {
-            let bit = name
-                .first()
-                .zip(name.last())
-                .map_or(0, |(&a, &z)| 1u64 << ((name.len() * 7 + usize::from(a) * 3 + usize::from(z)) & 63));
-            let maybe_seen = seen & bit != 0;
-            seen |= bit;
             // A name is one tag (the standard's export format): the first is the game's, as the
             // replay and the filters read it; a later one is left out, logged as read.
-            if maybe_seen && game.tags[..i].iter().any(|&(n, _)| n == name) {
+            if game.repeated(i) {
                 let text = value.decode().0;
                 self.repair(RepairKind::Tag, format!("[{} \"{text}\"]", String::from_utf8_lossy(name)), "");
                 continue;
@@ -455,8 +446,8 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
             }
             // Text the reader skipped, which the written game leaves out.
             Kind::SyntaxWarning => self.repair_at(d.offset, RepairKind::Syntax, d.message.clone(), ""),
-            // Logged where they are written: null moves, SetUp, encodings.
-            Kind::NullMove | Kind::MissingSetUp | Kind::Encoding => {}
+            // Logged where they are written: null moves, SetUp, encodings, repeated tags.
+            Kind::NullMove | Kind::MissingSetUp | Kind::Encoding | Kind::DuplicateTag => {}
             _ if d.severity == Severity::Error => {
                 if self.game.error.is_none() {
                     self.game.error = Some((d.kind, d.message.clone(), d.offset));

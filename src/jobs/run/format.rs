@@ -2,10 +2,11 @@
 //! not one tag pair or move written as one is not PGN (an EPD file, a binary, JSON, prose); one
 //! with lines of text of which not one reads as an EPD record or a FEN is not EPD (a PGN file).
 //! It gets one error quoting its first line, nothing of it reaches the sink, and the run's exit
-//! code is 65. An input with no game or line of text at all (empty, blank, comments) is of the
-//! format with no records. The outputs of an input are held back from the sink until one shows
-//! the format, which an input of it does in its first record: nothing is held for it. Only an
-//! input read whole is judged ([`whole`]).
+//! code is 65 ([`not_pgn`] gives the same verdict to a tool that replays an input in memory). An
+//! input with no game or line of text at all (empty, blank, comments) is of the format with no
+//! records. The outputs of an input are held back from the sink until one shows the format,
+//! which an input of it does in its first record: nothing is held for it. Only an input read
+//! whole is judged ([`whole`]).
 
 use std::io::{self, Read};
 use std::path::Path;
@@ -13,6 +14,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::Span;
 use crate::io::{InputError, Source};
+use crate::pipeline::replay::{Games, Hooks};
 use crate::pipeline::stats::Stats;
 use crate::pipeline::{Cuts, Output};
 
@@ -149,6 +151,17 @@ pub(super) fn not_read(format: Format, path: &Path, head: &Head, read: Option<u6
         Format::Pgn => InputError::NotPgn { path, text, line, read },
         Format::Epd => InputError::NotEpd { path, text, line, read },
     }
+}
+
+/// For a tool that replays an input held whole in memory (`pgnkit show`), `bytes` read from
+/// `path` and replayed by `games` (some of them already): the error a run gives the input when it
+/// is not PGN, by the same test as [`Held::end`]. Replays on while no game showed PGN, as a run
+/// reads on past garbage before the first game; an input already shown PGN is not read further.
+pub fn not_pgn<'a, H: Hooks<'a>>(games: &mut Games<'a, H>, path: &Path, bytes: &[u8]) -> Option<InputError> {
+    while !Format::Pgn.shown(games.stats()) && games.next_game() {}
+    let stats = games.stats();
+    (Format::Pgn.records(stats) > 0 && !Format::Pgn.shown(stats))
+        .then(|| not_read(Format::Pgn, path, &Head::of(bytes), None))
 }
 
 /// An input's outputs held back while none showed its format.
@@ -307,6 +320,41 @@ mod tests {
         let mut games = out(0, 1, 1, 10);
         games.stats.not_epd_lines = 1;
         assert_eq!(run_epd(vec![games]), (vec![], Some(false)), "a PGN game shows no EPD");
+    }
+
+    /// [`not_pgn`] of `bytes` after `read` games were replayed, and the games replayed then.
+    fn judged_in_memory(bytes: &[u8], read: usize) -> (Option<String>, u64) {
+        struct Nothing;
+        impl Hooks<'_> for Nothing {}
+        let mut games = Games::new(Nothing, bytes);
+        for _ in 0..read {
+            games.next_game();
+        }
+        let error = not_pgn(&mut games, Path::new("x"), bytes).map(|e| e.to_string());
+        (error, games.stats().games)
+    }
+
+    #[test]
+    fn an_input_in_memory_is_judged_as_a_run_judges_it() {
+        let epd = b"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6;\n";
+        for read in [0, 1] {
+            let (error, games) = judged_in_memory(epd, read);
+            let error = error.expect("not PGN");
+            assert!(
+                error.starts_with("x: not PGN: no tag pair and no move in it; line 1 reads \"2rr3k/"),
+                "{error}"
+            );
+            assert_eq!(games, 1);
+        }
+        let late = b"junk here\n[Event \"x\"]\n\n1. e4 *\n\n[Event \"y\"]\n\n1. d4 *\n";
+        assert_eq!(
+            judged_in_memory(late, 1),
+            (None, 2),
+            "replayed on past the garbage, to the first PGN game"
+        );
+        assert_eq!(judged_in_memory(&late[10..], 1), (None, 1), "PGN shown: read no further");
+        assert_eq!(judged_in_memory(b"", 0), (None, 0), "no game: PGN without records");
+        assert_eq!(judged_in_memory(b"\n \r\n", 0), (None, 0), "blank");
     }
 
     #[test]

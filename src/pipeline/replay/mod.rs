@@ -163,6 +163,11 @@ impl<'a, H: Hooks<'a>> Games<'a, H> {
         &self.replayer.hooks
     }
 
+    /// The counts of the games replayed so far.
+    pub fn stats(&self) -> &super::stats::Stats {
+        &self.replayer.stats
+    }
+
     /// The hooks, once done.
     pub fn into_hooks(self) -> H {
         self.replayer.hooks
@@ -610,6 +615,28 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         }
     }
 
+    /// Warns of each tag whose name an earlier tag of the game has ([`Game::repeated`]): the
+    /// first counts.
+    #[cold]
+    #[inline(never)]
+    fn repeated_tags(&mut self) {
+        for i in 0..self.game.tags.len() {
+            if !self.game.repeated(i) {
+                continue;
+            }
+            let (name, value) = self.game.tags[i];
+            let first = self.game.tag(name).unwrap_or(value);
+            self.report(Kind::DuplicateTag, Severity::Warning, value.offset as u64, None, || {
+                Facts::message(format!(
+                    "duplicate tag {}: the first, {:?}, counts; {:?} is ignored",
+                    text(name),
+                    first.decode().0,
+                    value.decode().0
+                ))
+            });
+        }
+    }
+
     /// Ends the game the reader has just read, which stops at `end` (absolute).
     fn finish(&mut self, end: u64) {
         self.settle_mate();
@@ -663,8 +690,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         self.game.end = start.offset as u64;
         self.game.bytes = &[];
         self.game.line = self.lines.locate(start.offset - self.chunk_offset as usize).line as u64;
-        self.game.tags.clear();
-        self.game.setup_tags = Default::default();
+        self.game.clear_tags();
         self.game.variant = Variant::Standard;
         self.game.start = None;
         self.game.plies = 0;
@@ -690,6 +716,9 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
     }
 
     fn begin_movetext(&mut self) -> ControlFlow<()> {
+        if self.game.has_repeats() {
+            self.repeated_tags();
+        }
         if self.hooks.tags(&self.game) == Verdict::Skip {
             self.game.skipped = true;
             return ControlFlow::Break(());

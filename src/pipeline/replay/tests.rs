@@ -268,3 +268,38 @@ fn a_skipped_game_without_tags_is_pgn_by_its_first_move() {
         assert_eq!(events, ["tags 0 ", "end none skipped true last false"], "{text}");
     }
 }
+
+/// A tag whose name an earlier tag of its game has is a `duplicate_tag` warning at its `[`, and
+/// [`Game::repeated`]; a name like an earlier one (`Waste` and `White`) is not, nor a name of
+/// the game before.
+#[test]
+fn a_tag_named_again_in_its_game_is_a_warning_and_marked_repeated() {
+    #[derive(Default)]
+    struct Repeats {
+        said: Vec<(u64, u64, Severity, String)>,
+        repeated: Vec<Vec<usize>>,
+    }
+    impl<'a> Hooks<'a> for Repeats {
+        fn diagnostic(&mut self, _: &Game<'a>, d: Diagnostic) {
+            if d.kind == Kind::DuplicateTag {
+                self.said.push((d.game, d.line, d.severity, d.message));
+            }
+        }
+        fn end(&mut self, game: &Game<'a>, _: Option<&Position>) {
+            self.repeated.push((0..game.tags.len()).filter(|&i| game.repeated(i)).collect());
+        }
+    }
+    let pgn = "[White \"A\"]\n[Waste \"x\"]\n[Black \"B\"]\n[White \"Z\"]\n[White \"Y\"]\n\n1. e4 *\n\n\
+               [White \"A\"]\n[Black \"B\"]\n\n1. d4 *\n";
+    let mut games = Games::new(Repeats::default(), pgn.as_bytes());
+    while games.next_game() {}
+    let warnings = games.stats().by_kind.clone();
+    let r = games.into_hooks();
+    assert_eq!(r.repeated, [vec![3, 4], vec![]]);
+    let said = |line, value: &str| {
+        let message = format!("duplicate tag White: the first, \"A\", counts; \"{value}\" is ignored");
+        (1, line, Severity::Warning, message)
+    };
+    assert_eq!(r.said, [said(4, "Z"), said(5, "Y")]);
+    assert_eq!(warnings, [(Kind::DuplicateTag, Severity::Warning, 2)]);
+}
