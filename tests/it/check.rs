@@ -228,6 +228,37 @@ fn a_duplicate_tag_is_a_located_warning() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A game of 200,000 tags, of one name or of as many names: each repeat is one warning and
+/// `clean` writes the first; every name is compared with the earlier ones by a set, not one by
+/// one, and a diagnostic names the players without a search over the tags (either way, quadratic,
+/// this took minutes).
+#[test]
+fn a_game_of_many_tags_reads_in_linear_time() {
+    let dir = temp_dir("check-many-tags");
+    let (same, distinct) = (dir.join("same.pgn"), dir.join("distinct.pgn"));
+    let tags = |name: &dyn Fn(usize) -> String| {
+        let lines: String = (0..200_000).map(|i| format!("[{} \"v{i}\"]\n", name(i))).collect();
+        format!("[Event \"e\"]\n{lines}\n1. e4 *\n")
+    };
+    std::fs::write(&same, tags(&|_| "White".to_string())).expect("write");
+    std::fs::write(&distinct, tags(&|i| format!("T{i}"))).expect("write");
+    let (code, out, err) = check(&["--json", same.to_str().expect("utf-8")]);
+    assert_eq!(code, Some(0), "{err}");
+    let summary: serde_json::Value =
+        serde_json::from_str(out.lines().last().expect("a summary")).expect("JSON");
+    assert_eq!(summary["data"]["warnings"], serde_json::json!({"duplicate_tag": 199_999}));
+    assert!(out.lines().next().expect("a warning").contains("\"white\":\"v0\""), "the first names White");
+    let (code, out, err) = check(&[distinct.to_str().expect("utf-8")]);
+    assert_eq!((code, out.as_str()), (Some(0), ""), "{err}");
+    let cleaned = dir.join("clean.pgn");
+    let o = run(&["clean", "-q", same.to_str().expect("utf-8"), "-o", cleaned.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&cleaned).expect("read");
+    assert_eq!(text.matches("[White ").count(), 1);
+    assert!(text.contains("[White \"v0\"]"), "{}", &text[..200]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A check mark apart from its move, alone or with the result glued to it (`4.Qxf7 #1-0`, in the
 /// chessgames.com collection; pgn-extract and python-chess read it): read as the move's mark and
 /// the result, with a warning that says so and whether the mark is right. Every game keeps its

@@ -242,6 +242,7 @@ pub fn read(
                     .any(|&c| g.tags.player(c).is_some_and(|n| same_name(n, p)))
             });
             let skipped = filter.tags(&view) == Verdict::Skip || !plays;
+            drop(view);
             let mut divider = Divider::new();
             divider.observe(&start);
             current = Some(Building { key, game: g, tags, pos: start, divider, skipped });

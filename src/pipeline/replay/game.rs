@@ -40,8 +40,13 @@ pub struct Game<'a> {
     pub(super) setup_tags: SetupTags<'a>,
     /// The names of `tags`, a bit each ([`name_bit`]).
     names: u64,
-    /// The indices in `tags` of those whose name an earlier tag has ([`Game::repeated`]).
+    /// The indices in `tags` of those whose name an earlier tag has ([`Game::repeated`]), in
+    /// order.
     repeats: Vec<usize>,
+    /// The names of the first `indexed` tags, once a game has more than [`SCANNED`]: a name is
+    /// then looked up, not compared with every earlier one (time linear in the tags).
+    named: hashbrown::HashSet<&'a [u8]>,
+    indexed: usize,
     /// The rule set (from the `Variant` tag).
     pub variant: Variant,
     /// The start position, unless the setup was bad.
@@ -77,6 +82,8 @@ impl<'a> Game<'a> {
             setup_tags: SetupTags::default(),
             names: 0,
             repeats: Vec::new(),
+            named: hashbrown::HashSet::new(),
+            indexed: 0,
             variant: Variant::Standard,
             start: None,
             plies: 0,
@@ -106,6 +113,8 @@ impl<'a> Game<'a> {
         self.setup_tags = SetupTags::default();
         self.names = 0;
         self.repeats.clear();
+        self.named.clear();
+        self.indexed = 0;
     }
 
     /// Records a tag pair, noting it when an earlier tag has its name ([`Game::repeated`]): a
@@ -131,8 +140,16 @@ impl<'a> Game<'a> {
     /// Notes the tag `name`, about to be pushed, if an earlier tag has its name.
     #[cold]
     #[inline(never)]
-    fn compare_last(&mut self, name: &[u8]) {
-        if self.tags.iter().any(|&(n, _)| n == name) {
+    fn compare_last(&mut self, name: &'a [u8]) {
+        let repeat = if self.tags.len() <= SCANNED {
+            self.tags.iter().any(|&(n, _)| n == name)
+        } else {
+            // The names since the last lookup join the set: each tag is added once.
+            self.named.extend(self.tags[self.indexed..].iter().map(|&(n, _)| n));
+            self.indexed = self.tags.len();
+            self.named.contains(name)
+        };
+        if repeat {
             self.repeats.push(self.tags.len());
         }
     }
@@ -145,7 +162,7 @@ impl<'a> Game<'a> {
     /// Whether tag `i` of [`Game::tags`] has the name of an earlier one: a name is one tag (the
     /// standard's), the game's is the first, as [`Game::tag`] and the replay read it.
     pub fn repeated(&self, i: usize) -> bool {
-        self.repeats.contains(&i)
+        self.repeats.binary_search(&i).is_ok()
     }
 
     /// The first tag named `name`.
@@ -158,6 +175,9 @@ impl<'a> Game<'a> {
         self.tag(name).map(|t| t.decode().0.into_owned())
     }
 }
+
+/// Tags of a game whose names a repeated bit compares one by one; past this many, by a set.
+const SCANNED: usize = 32;
 
 /// A bit for a tag name, from its length and its first, middle and last bytes: names of
 /// different bits differ, so a name is compared with the earlier ones only when its bit is

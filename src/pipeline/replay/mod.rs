@@ -116,6 +116,9 @@ pub struct Replayer<'a, H> {
     pub stats: super::stats::Stats,
     /// The current game's diagnostics, counted when it ends if the hooks count it.
     game_kinds: Vec<(Kind, Severity)>,
+    /// The White and Black tags diagnostics name, of the game numbered and with the tags counted
+    /// here: looked up once for a game's many diagnostics, not once each over all its tags.
+    named: Option<(u64, usize, Option<String>, Option<String>)>,
 }
 
 /// Replays the games of `chunk` that start before its `end` (the last may run past it) through
@@ -228,6 +231,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             pending_mate: None,
             stats: Default::default(),
             game_kinds: Vec::new(),
+            named: None,
         }
     }
 
@@ -262,6 +266,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         }
         let at = self.lines.locate((offset - self.chunk_offset) as usize);
         let Facts { message, san, fen } = facts();
+        let (white, black) = self.players();
         let d = Diagnostic {
             kind,
             severity,
@@ -272,11 +277,24 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             ply,
             san,
             fen,
-            white: self.game.tag_text(b"White"),
-            black: self.game.tag_text(b"Black"),
+            white,
+            black,
             message,
         };
         self.hooks.diagnostic(&self.game, d);
+    }
+
+    /// The current game's White and Black tags (see `named`).
+    fn players(&mut self) -> (Option<String>, Option<String>) {
+        let key = (self.game.number, self.game.tags.len());
+        match &self.named {
+            Some((n, l, w, b)) if (*n, *l) == key => (w.clone(), b.clone()),
+            _ => {
+                let (w, b) = (self.game.tag_text(b"White"), self.game.tag_text(b"Black"));
+                self.named = Some((key.0, key.1, w.clone(), b.clone()));
+                (w, b)
+            }
+        }
     }
 
     fn setup(&mut self) -> Option<Position> {
@@ -620,12 +638,15 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     #[cold]
     #[inline(never)]
     fn repeated_tags(&mut self) {
+        // The first value of each name, found in one pass (a search a repeat is quadratic).
+        let mut first: hashbrown::HashMap<&[u8], RawTag<'a>> = hashbrown::HashMap::new();
         for i in 0..self.game.tags.len() {
+            let (name, value) = self.game.tags[i];
             if !self.game.repeated(i) {
+                first.entry(name).or_insert(value);
                 continue;
             }
-            let (name, value) = self.game.tags[i];
-            let first = self.game.tag(name).unwrap_or(value);
+            let first = first.get(name).copied().unwrap_or(value);
             self.report(Kind::DuplicateTag, Severity::Warning, value.offset as u64, None, || {
                 Facts::message(format!(
                     "duplicate tag {}: the first, {:?}, counts; {:?} is ignored",
