@@ -252,6 +252,23 @@ fn a_game_with_a_null_move_is_written_as_read_and_says_why() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A tag named twice is written once, its first value, as `clean` writes it and the replay and
+/// the JSON Lines records read it.
+#[test]
+fn a_tag_named_twice_is_annotated_once() {
+    let dir = temp_dir("annotate-duplicate-tag");
+    let input = dir.join("dup.pgn");
+    std::fs::write(&input, "[Event \"d\"]\n[White \"A\"]\n[White \"Z\"]\n[Result \"*\"]\n\n1. e4 e5 *\n")
+        .expect("write");
+    let out = dir.join("out.pgn");
+    let o = run(&["annotate", "-q", "--nodes", "100", "--no-cache", path(&input), "-o", path(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).expect("out");
+    assert_eq!(text.matches("[White ").count(), 1, "{text}");
+    assert!(text.contains("[White \"A\"]\n"), "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Games whose only errors are in variations are analysed like any other: annotated the same
 /// with no cache, from a cache a part of the run filled (as a killed run leaves it), and from a
 /// warm one, which then holds every position not decided by the rules; the output reads with no

@@ -582,7 +582,8 @@ fn a_malformed_tag_line_after_a_game_without_result_starts_the_next_game() {
 }
 
 /// A repair that a token of the movetext stands for is located at that token in the report (its
-/// line and byte offset, in CRLF text too); what the game as a whole says at the game's start.
+/// line and byte offset, in CRLF text too), a repeated tag at its line; what the game as a
+/// whole says at the game's start.
 #[test]
 fn repairs_of_moves_are_located_at_the_move() {
     let dir = temp_dir("clean-repair-lines");
@@ -590,6 +591,7 @@ fn repairs_of_moves_are_located_at_the_move() {
         let text = [
             "[Event \"r\"]",
             "[Date \"2024-01-15\"]",
+            "[Event \"again\"]",
             "[Result \"*\"]",
             "",
             "1. e4 e5",
@@ -614,9 +616,10 @@ fn repairs_of_moves_are_located_at_the_move() {
             .collect();
         let at = |s: &str| text.find(s).expect("in the text") as u64;
         let want = [
-            ("san", 6, at("Ng1-f3")),
-            ("syntax", 6, at("\\$14")),
-            ("variation", 7, at("Kd9")),
+            ("tag", 3, at("[Event \"again")),
+            ("san", 7, at("Ng1-f3")),
+            ("syntax", 7, at("\\$14")),
+            ("variation", 8, at("Kd9")),
             ("roster", 1, 0),
             ("date", 1, 0),
         ];

@@ -238,7 +238,8 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
             self.diagnostics.push(d);
         }
         let m = self.current();
-        m.tags = game.tags.clone();
+        // A name is one tag: the first, as the replay and the filters read it (clean alike).
+        m.tags = game.tags.iter().enumerate().filter(|&(i, _)| !game.repeated(i)).map(|(_, &t)| t).collect();
         m.result = game.result;
         m.bytes = game.bytes;
         m.fate = match (kept, broken) {

@@ -136,7 +136,8 @@ impl<'o> CleanHooks<'o> {
             // replay and the filters read it; a later one is left out, logged as read.
             if game.repeated(i) {
                 let text = value.decode().0;
-                self.repair(RepairKind::Tag, format!("[{} \"{text}\"]", String::from_utf8_lossy(name)), "");
+                let before = format!("[{} \"{text}\"]", String::from_utf8_lossy(name));
+                self.repair_at(value.offset as u64, RepairKind::Tag, before, "");
                 continue;
             }
             // Tag names are ASCII (the reader reads no other byte in a name).
