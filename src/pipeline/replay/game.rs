@@ -43,10 +43,10 @@ pub struct Game<'a> {
     /// The indices in `tags` of those whose name an earlier tag has ([`Game::repeated`]), in
     /// order.
     repeats: Vec<usize>,
-    /// The names of the first `indexed` tags, once a game has more than [`SCANNED`]: a name is
-    /// then looked up, not compared with every earlier one (time linear in the tags).
-    named: hashbrown::HashSet<&'a [u8]>,
-    indexed: usize,
+    /// The names of the first tags (how many, the set), once a game has more than [`SCANNED`]:
+    /// a name is then looked up, not compared with every earlier one (time linear in the tags).
+    /// Boxed: only such a game makes it, and the game's hot fields stay close.
+    named: Option<Box<NameSet<'a>>>,
     /// The rule set (from the `Variant` tag).
     pub variant: Variant,
     /// The start position, unless the setup was bad.
@@ -82,8 +82,7 @@ impl<'a> Game<'a> {
             setup_tags: SetupTags::default(),
             names: 0,
             repeats: Vec::new(),
-            named: hashbrown::HashSet::new(),
-            indexed: 0,
+            named: None,
             variant: Variant::Standard,
             start: None,
             plies: 0,
@@ -113,8 +112,7 @@ impl<'a> Game<'a> {
         self.setup_tags = SetupTags::default();
         self.names = 0;
         self.repeats.clear();
-        self.named.clear();
-        self.indexed = 0;
+        self.named = None;
     }
 
     /// Records a tag pair, noting it when an earlier tag has its name ([`Game::repeated`]): a
@@ -145,9 +143,10 @@ impl<'a> Game<'a> {
             self.tags.iter().any(|&(n, _)| n == name)
         } else {
             // The names since the last lookup join the set: each tag is added once.
-            self.named.extend(self.tags[self.indexed..].iter().map(|&(n, _)| n));
-            self.indexed = self.tags.len();
-            self.named.contains(name)
+            let (indexed, named) = &mut **self.named.get_or_insert_default();
+            named.extend(self.tags[*indexed..].iter().map(|&(n, _)| n));
+            *indexed = self.tags.len();
+            named.contains(name)
         };
         if repeat {
             self.repeats.push(self.tags.len());
@@ -175,6 +174,9 @@ impl<'a> Game<'a> {
         self.tag(name).map(|t| t.decode().0.into_owned())
     }
 }
+
+/// How many of a game's first tags are in the set, and the set of their names.
+type NameSet<'a> = (usize, hashbrown::HashSet<&'a [u8]>);
 
 /// Tags of a game whose names a repeated bit compares one by one; past this many, by a set.
 const SCANNED: usize = 32;

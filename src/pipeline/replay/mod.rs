@@ -118,8 +118,11 @@ pub struct Replayer<'a, H> {
     game_kinds: Vec<(Kind, Severity)>,
     /// The White and Black tags diagnostics name, of the game numbered and with the tags counted
     /// here: looked up once for a game's many diagnostics, not once each over all its tags.
-    named: Option<(u64, usize, Option<String>, Option<String>)>,
+    named: Option<Box<Named>>,
 }
+
+/// A game's number and count of tags, and its White and Black tags then.
+type Named = (u64, usize, Option<String>, Option<String>);
 
 /// Replays the games of `chunk` that start before its `end` (the last may run past it) through
 /// `hooks`, stopping between games when the run is cancelled; returns the hooks and the chunk's
@@ -287,11 +290,11 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     /// The current game's White and Black tags (see `named`).
     fn players(&mut self) -> (Option<String>, Option<String>) {
         let key = (self.game.number, self.game.tags.len());
-        match &self.named {
+        match self.named.as_deref() {
             Some((n, l, w, b)) if (*n, *l) == key => (w.clone(), b.clone()),
             _ => {
                 let (w, b) = (self.game.tag_text(b"White"), self.game.tag_text(b"Black"));
-                self.named = Some((key.0, key.1, w.clone(), b.clone()));
+                self.named = Some(Box::new((key.0, key.1, w.clone(), b.clone())));
                 (w, b)
             }
         }
