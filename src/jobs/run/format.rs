@@ -155,8 +155,9 @@ pub(super) fn not_read(format: Format, path: &Path, head: &Head, read: Option<u6
 
 /// For a tool that replays an input held whole in memory (`pgnkit show`), `bytes` read from
 /// `path` and replayed by `games` (some of them already): the error a run gives the input when it
-/// is not PGN, by the same test as [`Held::end`]. Replays on while no game showed PGN, as a run
-/// reads on past garbage before the first game; an input already shown PGN is not read further.
+/// is not PGN, by the same test as a run's holder of outputs. Replays on while no game showed
+/// PGN, as a run reads on past garbage before the first game; an input already shown PGN is not
+/// read further.
 pub fn not_pgn<'a, H: Hooks<'a>>(games: &mut Games<'a, H>, path: &Path, bytes: &[u8]) -> Option<InputError> {
     while !Format::Pgn.shown(games.stats()) && games.next_game() {}
     let stats = games.stats();
