@@ -290,6 +290,48 @@ fn the_players_table_holds_those_with_the_most_games() {
     assert_eq!(json["players"].as_array().map(Vec::len), Some(701));
 }
 
+/// More distinct players than the report holds in memory (`players::HELD`, 262,144): the table
+/// is written out in runs and merged by name, so a player whose games fall on both sides of a
+/// run counts them all, and the page, the text and JSON list the same players in one order.
+#[test]
+fn players_past_the_memory_bound_are_counted_whole() {
+    let dir = temp_dir("report-many-players");
+    let input = dir.join("many.pgn");
+    let mut pgn = String::with_capacity(10 << 20);
+    let mut game = |white: &str, black: &str| {
+        pgn.push_str(&format!("[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n"));
+    };
+    // 280,000 players with a game each, then `champ` against the first 30 of them again.
+    for k in 0..140_000 {
+        game(&format!("p{:06}", 2 * k), &format!("p{:06}", 2 * k + 1));
+    }
+    for k in 0..30 {
+        game("champ", &format!("p{k:06}"));
+    }
+    std::fs::write(&input, &pgn).expect("write");
+    let json = pgnkit_json(&["--min-games", "2", path(&input)]);
+    let players = json["players"].as_array().expect("players");
+    let listed: Vec<(&str, u64)> = players
+        .iter()
+        .map(|p| (p["name"].as_str().expect("name"), p["all"]["games"].as_u64().expect("games")))
+        .collect();
+    let mut want = vec![("champ".to_string(), 30)];
+    want.extend((0..30).map(|k| (format!("p{k:06}"), 2)));
+    assert_eq!(listed, want.iter().map(|(n, g)| (n.as_str(), *g)).collect::<Vec<_>>());
+    assert_eq!(players[1]["white"]["games"].as_u64(), Some(1), "p000000: White in its first game");
+    assert_eq!(players[1]["black"]["points"].as_f64(), Some(0.0), "and lost as Black");
+    let o = run(&["report", "-q", "--format", "text", "--min-games", "2", "--players", "3", path(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let table = &text[text.find("Players (").expect("players")..text.find("\nOpenings").expect("openings")];
+    assert!(table.starts_with("Players (the 3 with the most games of the 31 with at least 2)"), "{table}");
+    assert!(
+        table.contains("\nchamp ") && table.contains("\np000001 ") && !table.contains("p000002"),
+        "{table}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// The report of the fixtures: lichess games with evaluations and two without, a Chess960 and a
 /// crazyhouse game annotated by pgnkit, and names and comments that must not become markup.
 fn fixture_report(dir: &Path, extra: &[&str]) -> PathBuf {
