@@ -10,14 +10,15 @@ pub mod export;
 mod game;
 mod lenient;
 mod message;
+mod result;
+mod tags;
 
 use std::ops::ControlFlow;
 
 pub use game::{Cut, Game, Hooks, Lines, Played, Verdict};
 
-use crate::chess::{Bitboard, Move, Outcome, Position, PositionErrorKind, Variant};
+use crate::chess::{Bitboard, Move, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
-use crate::notation::fen::{FenError, parse_fen};
 use crate::notation::san::{Lenience, SanError, Suffix, parse_san_with, suffix_after};
 use crate::pgn::{
     GameResult, GameStart, LineIndex, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor,
@@ -300,70 +301,6 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         }
     }
 
-    fn setup(&mut self) -> Option<Position> {
-        if let Some(tag) = self.game.setup_tags.variant {
-            let (name, _) = tag.decode();
-            match Variant::from_tag(&name) {
-                Ok(v) => self.game.variant = v,
-                Err(_) => {
-                    let name = name.into_owned();
-                    self.report(Kind::UnsupportedVariant, Severity::Error, tag.offset as u64, None, || {
-                        Facts::message(format!("unsupported variant \"{name}\""))
-                    });
-                    return None;
-                }
-            }
-        }
-        let Some(tag) = self.game.setup_tags.fen else {
-            return Some(Position::new(self.game.variant));
-        };
-        let fen = tag.decode().0.into_owned();
-        let offset = tag.offset as u64;
-        let facts = |fen: &str, message: String| Facts { message, san: None, fen: Some(fen.to_owned()) };
-        let pos = match parse_fen(&fen, self.game.variant) {
-            Ok(pos) => pos,
-            // Soft problems are repaired: rights without their rook, an impossible ep square.
-            Err(FenError::Position(e)) => {
-                let repaired =
-                    e.clone().ignore_invalid_castling_rights().or_else(|e| e.ignore_invalid_ep_square());
-                let Ok(pos) = repaired else {
-                    self.report(Kind::BadFen, Severity::Error, offset, None, || {
-                        facts(&fen, format!("{e} in FEN \"{fen}\""))
-                    });
-                    return None;
-                };
-                if e.has(PositionErrorKind::InvalidCastlingRights) {
-                    self.report(Kind::CastlingRights, Severity::Warning, offset, None, || {
-                        facts(&fen, format!("castling rights without their rook in FEN \"{fen}\": dropped"))
-                    });
-                }
-                if e.has(PositionErrorKind::InvalidEpSquare) {
-                    self.report(Kind::FenRepaired, Severity::Warning, offset, None, || {
-                        facts(&fen, format!("impossible en passant square in FEN \"{fen}\": dropped"))
-                    });
-                }
-                pos
-            }
-            Err(e) => {
-                self.report(Kind::BadFen, Severity::Error, offset, None, || {
-                    facts(&fen, format!("bad FEN \"{fen}\": {e}"))
-                });
-                return None;
-            }
-        };
-        if fen.split_ascii_whitespace().nth(5) == Some("0") {
-            self.report(Kind::FenRepaired, Severity::Warning, offset, None, || {
-                facts(&fen, format!("fullmove number 0 in FEN \"{fen}\": read as 1"))
-            });
-        }
-        if self.game.tag(b"SetUp").is_none_or(|t| t.raw != b"1") {
-            self.report(Kind::MissingSetUp, Severity::Warning, offset, None, || {
-                facts(&fen, "FEN tag without SetUp \"1\"".to_string())
-            });
-        }
-        Some(pos)
-    }
-
     /// Whether the moves of the innermost line go to [`Hooks::played`].
     #[inline(always)]
     fn delivers(&self) -> bool {
@@ -585,79 +522,6 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             && !line.pos.has_legal_moves()
         {
             self.san_warning(Lenience::CHECK_MARK, p.mv, p.raw, p.offset, p.ply);
-        }
-    }
-
-    /// Compares the result token with the `Result` tag and with the board after the mainline.
-    fn check_result(&mut self) {
-        let end = self.pending_result_token.unwrap_or(self.game.offset);
-        let tag = self.game.setup_tags.result;
-        let tag_result = tag.and_then(|t| GameResult::from_ascii(&t.unescape()));
-        let Some(token) = self.game.result else {
-            self.report(Kind::MissingResult, Severity::Warning, end, None, || {
-                Facts::message("no result token at the end of the movetext".into())
-            });
-            return;
-        };
-        if let Some(t) = tag_result
-            && t != token
-        {
-            let sev = if t == GameResult::Unknown || token == GameResult::Unknown {
-                Severity::Warning
-            } else {
-                Severity::Error
-            };
-            self.report(Kind::ResultMismatch, sev, end, None, || {
-                Facts::message(format!(
-                    "result {} differs from the Result tag \"{}\"",
-                    token.as_str(),
-                    t.as_str()
-                ))
-            });
-        }
-        let Some(line) = self.stack.first().filter(|l| !l.dead) else { return };
-        let on_board: Option<Outcome> = line.pos.outcome().filter(|o| {
-            o.termination == crate::chess::Termination::Checkmate
-                || o.termination == crate::chess::Termination::Stalemate
-        });
-        if let Some(o) = on_board
-            && token != GameResult::Unknown
-            && o.result() != token.as_str()
-        {
-            let ply = line.ply;
-            self.report(Kind::ResultMismatch, Severity::Error, end, Some(ply), || {
-                Facts::message(format!(
-                    "result {} but the board shows {:?} ({})",
-                    token.as_str(),
-                    o.termination,
-                    o.result()
-                ))
-            });
-        }
-    }
-
-    /// Warns of each tag whose name an earlier tag of the game has ([`Game::repeated`]): the
-    /// first counts.
-    #[cold]
-    #[inline(never)]
-    fn repeated_tags(&mut self) {
-        // The first value of each name, found in one pass (a search a repeat is quadratic).
-        let mut first: hashbrown::HashMap<&[u8], RawTag<'a>> = hashbrown::HashMap::new();
-        for i in 0..self.game.tags.len() {
-            let (name, value) = self.game.tags[i];
-            if !self.game.repeated(i) {
-                first.entry(name).or_insert(value);
-                continue;
-            }
-            let first = first.get(name).copied().unwrap_or(value);
-            self.report(Kind::DuplicateTag, Severity::Warning, value.offset as u64, None, || {
-                Facts::message(format!(
-                    "duplicate tag {}: the first, {:?}, counts; {:?} is ignored",
-                    text(name),
-                    first.decode().0,
-                    value.decode().0
-                ))
-            });
         }
     }
 

@@ -1,0 +1,102 @@
+//! What a game's tag section says, read when its movetext begins: the start position (the
+//! `Variant`, `FEN` and `SetUp` tags, a FEN's soft problems repaired with a warning) and the
+//! tags named twice.
+
+use super::message::{Facts, text};
+use super::{Hooks, Replayer};
+use crate::chess::{Position, PositionErrorKind, Variant};
+use crate::error::{Kind, Severity};
+use crate::notation::fen::{FenError, parse_fen};
+use crate::pgn::RawTag;
+
+impl<'a, H: Hooks<'a>> Replayer<'a, H> {
+    /// The game's start position, from its tags; `None` (an error reported) when they give none.
+    pub(super) fn setup(&mut self) -> Option<Position> {
+        if let Some(tag) = self.game.setup_tags.variant {
+            let (name, _) = tag.decode();
+            match Variant::from_tag(&name) {
+                Ok(v) => self.game.variant = v,
+                Err(_) => {
+                    let name = name.into_owned();
+                    self.report(Kind::UnsupportedVariant, Severity::Error, tag.offset as u64, None, || {
+                        Facts::message(format!("unsupported variant \"{name}\""))
+                    });
+                    return None;
+                }
+            }
+        }
+        let Some(tag) = self.game.setup_tags.fen else {
+            return Some(Position::new(self.game.variant));
+        };
+        let fen = tag.decode().0.into_owned();
+        let offset = tag.offset as u64;
+        let facts = |fen: &str, message: String| Facts { message, san: None, fen: Some(fen.to_owned()) };
+        let pos = match parse_fen(&fen, self.game.variant) {
+            Ok(pos) => pos,
+            // Soft problems are repaired: rights without their rook, an impossible ep square.
+            Err(FenError::Position(e)) => {
+                let repaired =
+                    e.clone().ignore_invalid_castling_rights().or_else(|e| e.ignore_invalid_ep_square());
+                let Ok(pos) = repaired else {
+                    self.report(Kind::BadFen, Severity::Error, offset, None, || {
+                        facts(&fen, format!("{e} in FEN \"{fen}\""))
+                    });
+                    return None;
+                };
+                if e.has(PositionErrorKind::InvalidCastlingRights) {
+                    self.report(Kind::CastlingRights, Severity::Warning, offset, None, || {
+                        facts(&fen, format!("castling rights without their rook in FEN \"{fen}\": dropped"))
+                    });
+                }
+                if e.has(PositionErrorKind::InvalidEpSquare) {
+                    self.report(Kind::FenRepaired, Severity::Warning, offset, None, || {
+                        facts(&fen, format!("impossible en passant square in FEN \"{fen}\": dropped"))
+                    });
+                }
+                pos
+            }
+            Err(e) => {
+                self.report(Kind::BadFen, Severity::Error, offset, None, || {
+                    facts(&fen, format!("bad FEN \"{fen}\": {e}"))
+                });
+                return None;
+            }
+        };
+        if fen.split_ascii_whitespace().nth(5) == Some("0") {
+            self.report(Kind::FenRepaired, Severity::Warning, offset, None, || {
+                facts(&fen, format!("fullmove number 0 in FEN \"{fen}\": read as 1"))
+            });
+        }
+        if self.game.tag(b"SetUp").is_none_or(|t| t.raw != b"1") {
+            self.report(Kind::MissingSetUp, Severity::Warning, offset, None, || {
+                facts(&fen, "FEN tag without SetUp \"1\"".to_string())
+            });
+        }
+        Some(pos)
+    }
+
+    /// Warns of each tag whose name an earlier tag of the game has ([`Game::repeated`]): the
+    /// first counts.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn repeated_tags(&mut self) {
+        // The first value of each name, found in one pass (a search a repeat is quadratic).
+        let mut first: hashbrown::HashMap<&[u8], RawTag<'a>> = hashbrown::HashMap::new();
+        for i in 0..self.game.tags.len() {
+            let (name, value) = self.game.tags[i];
+            if !self.game.repeated(i) {
+                first.entry(name).or_insert(value);
+                continue;
+            }
+            let first = first.get(name).copied().unwrap_or(value);
+            self.report(Kind::DuplicateTag, Severity::Warning, value.offset as u64, None, || {
+                Facts::message(format!(
+                    "duplicate tag {}: the first, {:?}, counts; {:?} is ignored",
+                    text(name),
+                    first.decode().0,
+                    value.decode().0
+                ))
+            });
+        }
+    }
+}
