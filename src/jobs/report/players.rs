@@ -7,6 +7,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::ops::ControlFlow;
 
 use hashbrown::HashMap;
 
@@ -109,7 +110,7 @@ impl Players {
         let mut current: Option<Player> = None;
         merge(
             &self.runs,
-            held.collect(),
+            held,
             |(name, _)| name.clone(),
             |(name, figures)| {
                 match &mut current {
@@ -125,7 +126,7 @@ impl Players {
                         }
                     }
                 }
-                Ok(())
+                ControlFlow::Continue(())
             },
         )?;
         if let Some((n, sum)) = current {
@@ -134,61 +135,71 @@ impl Players {
         Ok(())
     }
 
-    /// Calls `f` for each player with at least `min_games` games whose name `keep` keeps, most
-    /// games first and then by name (sorted in runs of at most the players held, written out,
-    /// when they are more); returns how many.
+    /// [`Players::for_each`] of the players with at least `min_games` games whose name `keep`
+    /// keeps; returns how many.
+    fn for_each_qualified(
+        &self,
+        min_games: u64,
+        keep: impl Fn(&str) -> bool,
+        mut f: impl FnMut(&str, &ByColor<Side>),
+    ) -> Result<usize, SpillError> {
+        let mut qualified = 0;
+        self.for_each(|name, figures| {
+            if games(figures) >= min_games && keep(name) {
+                qualified += 1;
+                f(name, figures);
+            }
+        })?;
+        Ok(qualified)
+    }
+
+    /// Calls `f` for each player [`Players::ranked`] counts, in its order (sorted in runs of at
+    /// most the players held, written out, when they are more), until `f` breaks; returns how
+    /// many qualified.
     pub fn for_each_ranked(
         &self,
         min_games: u64,
         keep: impl Fn(&str) -> bool,
-        mut f: impl FnMut(&str, &ByColor<Side>) -> io::Result<()>,
+        mut f: impl FnMut(&str, &ByColor<Side>) -> ControlFlow<()>,
     ) -> Result<usize, SpillError> {
-        let (mut runs, mut batch, mut qualified) = (Vec::new(), Vec::new(), 0);
-        let mut failed = None;
-        self.for_each(|name, figures| {
-            if games(figures) < min_games || !keep(name) || failed.is_some() {
-                return;
-            }
-            qualified += 1;
-            batch.push((name.to_string(), *figures));
-            if batch.len() == self.held
-                && let Err(e) = spill_ranked(&mut batch, &mut runs)
-            {
-                failed = Some(e);
+        let (mut runs, mut batch, mut failed) = (Vec::new(), Vec::new(), None);
+        let qualified = self.for_each_qualified(min_games, keep, |name, figures| {
+            if failed.is_none() {
+                batch.push((name.to_string(), *figures));
+                if batch.len() == self.held {
+                    failed = spill_ranked(&mut batch, &mut runs).err();
+                }
             }
         })?;
         if let Some(e) = failed {
             return Err(e.into());
         }
         batch.sort_unstable_by(by_rank);
-        merge(&runs, batch, rank_key, |(name, figures)| f(&name, &figures))?;
+        merge(&runs, batch.into_iter(), rank_key, |(name, figures)| f(&name, &figures))?;
         Ok(qualified)
     }
 
-    /// The first `most` players of [`Players::for_each_ranked`], and how many qualified.
+    /// The first `most` players with at least `min_games` games whose name `keep` keeps, most
+    /// games first and then by name, and how many qualified.
     pub fn ranked(
         &self,
         min_games: u64,
         keep: impl Fn(&str) -> bool,
         most: usize,
     ) -> Result<RankedPlayers, SpillError> {
-        let mut ranked = RankedPlayers::default();
+        let mut players = Vec::new();
         // Cut back to `most` whenever twice as many are listed: memory bounded by `most`.
         let room = most.max(512) * 2;
-        self.for_each(|name, figures| {
-            if games(figures) < min_games || !keep(name) {
-                return;
-            }
-            ranked.qualified += 1;
-            ranked.players.push((name.to_string(), *figures));
-            if ranked.players.len() >= room {
-                ranked.players.sort_unstable_by(by_rank);
-                ranked.players.truncate(most);
+        let qualified = self.for_each_qualified(min_games, keep, |name, figures| {
+            players.push((name.to_string(), *figures));
+            if players.len() >= room {
+                players.sort_unstable_by(by_rank);
+                players.truncate(most);
             }
         })?;
-        ranked.players.sort_unstable_by(by_rank);
-        ranked.players.truncate(most);
-        Ok(ranked)
+        players.sort_unstable_by(by_rank);
+        players.truncate(most);
+        Ok(RankedPlayers { players, qualified })
     }
 }
 
@@ -220,19 +231,18 @@ fn spill_ranked(batch: &mut Vec<Player>, runs: &mut Vec<File>) -> io::Result<()>
 }
 
 /// Calls `f` with the players of `runs` and of `held`, each sorted by `key`, in the order of
-/// `key` (equal keys in the order of their sources, `held` last).
+/// `key` (equal keys in the order of their sources, `held` last), until `f` breaks.
 fn merge<K: Ord>(
     runs: &[File],
-    held: Vec<Player>,
+    mut held: impl Iterator<Item = Player>,
     key: impl Fn(&Player) -> K,
-    mut f: impl FnMut(Player) -> io::Result<()>,
+    mut f: impl FnMut(Player) -> ControlFlow<()>,
 ) -> io::Result<()> {
     let mut readers = Vec::with_capacity(runs.len());
     for mut file in runs {
         file.seek(SeekFrom::Start(0))?;
         readers.push(BufReader::new(file));
     }
-    let mut held = held.into_iter();
     let mut next = |k: usize| match readers.get_mut(k) {
         Some(run) => read_player(run),
         None => Ok(held.next()),
@@ -254,7 +264,9 @@ fn merge<K: Ord>(
             order.push(Reverse((key(p), k)));
         }
         heads[k] = head;
-        f(player)?;
+        if f(player).is_break() {
+            break;
+        }
     }
     Ok(())
 }
@@ -364,7 +376,7 @@ mod tests {
                 |_| true,
                 |name, figures| {
                     all.push((name.to_string(), *figures));
-                    Ok(())
+                    ControlFlow::Continue(())
                 },
             )
             .expect("ranked");

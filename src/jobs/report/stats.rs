@@ -453,12 +453,13 @@ impl<W: Write> Totals<W> {
         Ok(self.players.ranked(min_games, |name| is_listed(name, player), most)?)
     }
 
-    /// Calls `f` for every player [`Totals::ranked_players`] would list, in its order; returns
-    /// how many (memory bounded however many: they are sorted in runs on disk past a bound).
+    /// Calls `f` for every player [`Totals::ranked_players`] would list, in its order, until `f`
+    /// breaks; returns how many qualified (memory bounded however many: they are sorted in runs
+    /// on disk past a bound).
     pub fn for_each_player(
         &mut self,
         min_games: u64,
-        f: impl FnMut(&str, &ByColor<Side>) -> std::io::Result<()>,
+        f: impl FnMut(&str, &ByColor<Side>) -> std::ops::ControlFlow<()>,
     ) -> Result<usize, Error> {
         self.take_failure()?;
         let player = self.player.as_deref();

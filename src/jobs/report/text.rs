@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write;
+use std::ops::ControlFlow;
 
 use serde_json::{Map, Value, json};
 
@@ -85,7 +86,6 @@ pub fn player_json(name: &str, by: &ByColor<Side>) -> Value {
 /// The whole summary as one JSON document, its `players` empty: [`write_summary_json`] writes
 /// them in.
 pub fn summary_json<W: Write>(t: &Totals<W>) -> Value {
-    let players: Vec<Value> = Vec::new();
     let recurring = t.recurring();
     let openings: Vec<Value> = t
         .families
@@ -135,7 +135,7 @@ pub fn summary_json<W: Write>(t: &Totals<W>) -> Value {
         "sources": t.sources.iter().map(|(f, n)| json!({"file": f, "games": n})).collect::<Vec<_>>(),
         "player": t.player(),
         "sides": {"white": side_json(&t.sides.white), "black": side_json(&t.sides.black)},
-        "players": players,
+        "players": [],
         "openings": openings,
         "phases": phases,
         "losses": losses,
@@ -161,18 +161,18 @@ pub fn write_summary_json<W: Write, O: Write>(
     let mut written = write!(out, "{}\n  \"players\": [", &text[..at]);
     let mut first = true;
     let listed = t.for_each_player(min_games, |name, by| {
-        if written.is_ok() {
-            let entry = format!("{:#}", player_json(name, by));
-            let sep = if std::mem::take(&mut first) { "\n" } else { ",\n" };
-            written = write!(out, "{sep}    {}", entry.replace('\n', "\n    "));
+        if written.is_err() {
+            // Nothing more is read once `out` fails.
+            return ControlFlow::Break(());
         }
-        // Nothing more is read once `out` fails.
-        written.as_ref().map(|_| ()).map_err(|e| std::io::Error::new(e.kind(), e.to_string()))
-    });
+        let entry = format!("{:#}", player_json(name, by));
+        let sep = if std::mem::take(&mut first) { "\n" } else { ",\n" };
+        written = write!(out, "{sep}    {}", entry.replace('\n', "\n    "));
+        ControlFlow::Continue(())
+    })?;
     if written.is_err() {
         return Ok(written);
     }
-    let listed = listed?;
     Ok(writeln!(out, "{}{}", if listed > 0 { "\n  ]" } else { "]" }, &text[at + SLOT.len()..]))
 }
 
