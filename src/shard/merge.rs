@@ -603,12 +603,6 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
 mod tests {
     use super::*;
 
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("pgnkit-merge-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     fn said(n: usize, what: &str) -> Vec<String> {
         (0..n).map(|i| format!("{what} {i}")).collect()
     }
@@ -630,7 +624,8 @@ mod tests {
     /// were written whole, so the merge stops with an I/O error (74), not a shards' one (65).
     #[test]
     fn a_rename_that_fails_is_an_io_error_and_the_outputs_before_it_stay() {
-        let dir = temp_dir("rename");
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let (a, b) = (dir.join("a.pgn"), dir.join("b.pgn"));
         std::fs::create_dir_all(b.join("in")).unwrap();
         let pending: Vec<Pending> = [&a, &b]
@@ -651,14 +646,14 @@ mod tests {
         assert_eq!(refused.code, Code::IoErr);
         drop(pending);
         assert!(!dir.join(".b.pgn.tmp").exists(), "the temporary file is removed");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A copy that fails is a write error when writing the output failed (disk full: /dev/full),
     /// else the part's: the output remembers which.
     #[test]
     fn a_copy_tells_a_failed_write_from_a_part_that_cannot_be_read() {
-        let dir = temp_dir("copy");
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let part = dir.join("part");
         std::fs::write(&part, vec![b'x'; 3 << 20]).unwrap();
         let mut buf = vec![0u8; 1 << 20];
@@ -673,10 +668,9 @@ mod tests {
         let file = File::create(dir.join("out")).unwrap();
         let mut out = io::BufWriter::new(Watched { file, failed: false });
         // A directory opens, and reading it fails.
-        assert!(copy_hashed(&dir, &mut out, &mut buf).is_err());
+        assert!(copy_hashed(dir, &mut out, &mut buf).is_err());
         assert!(!out.get_ref().failed);
         assert_eq!(copy_hashed(&part, &mut out, &mut buf).unwrap().0, 3 << 20);
         assert!(!out.get_ref().failed);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -237,36 +237,36 @@ fn annotate_summary_speaks_positions() {
     assert!((engine * 1e6 / micros - 1.0).abs() < 1e-6, "{data}");
 }
 
-#[test]
-fn a_game_with_a_null_move_is_written_as_read_and_says_why() {
-    let dir = temp_dir("annotate-null");
-    let input = dir.join("null.pgn");
-    let text = "[Event \"n\"]\n[Result \"*\"]\n\n1. e4 -- 2. d4 d5 *\n";
+/// Annotates the one game `text` at 100 nodes without a cache; the input's path, stderr and the
+/// output.
+fn annotate_one(name: &str, text: &str) -> (String, String, String) {
+    let dir = temp_dir(&format!("annotate-{name}"));
+    let (input, out) = (dir.join("in.pgn"), dir.join("out.pgn"));
     std::fs::write(&input, text).expect("write");
-    let out = dir.join("out.pgn");
     let o = run(&["annotate", "-q", "--nodes", "100", "--no-cache", path(&input), "-o", path(&out)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let located = format!("{}:1:1: warning: game 1 (? - ?): ply 2: a null move", path(&input));
-    assert!(stderr(&o).contains(&located), "{}", stderr(&o));
-    assert_eq!(std::fs::read_to_string(&out).expect("out").trim(), text.trim());
+    let written = std::fs::read_to_string(&out).expect("out");
     let _ = std::fs::remove_dir_all(dir);
+    (path(&input).to_string(), stderr(&o), written)
+}
+
+#[test]
+fn a_game_with_a_null_move_is_written_as_read_and_says_why() {
+    let text = "[Event \"n\"]\n[Result \"*\"]\n\n1. e4 -- 2. d4 d5 *\n";
+    let (input, err, written) = annotate_one("null", text);
+    let located = format!("{input}:1:1: warning: game 1 (? - ?): ply 2: a null move");
+    assert!(err.contains(&located), "{err}");
+    assert_eq!(written.trim(), text.trim());
 }
 
 /// A tag named twice is written once, its first value, as `clean` writes it and the replay and
 /// the JSON Lines records read it.
 #[test]
 fn a_tag_named_twice_is_annotated_once() {
-    let dir = temp_dir("annotate-duplicate-tag");
-    let input = dir.join("dup.pgn");
-    std::fs::write(&input, "[Event \"d\"]\n[White \"A\"]\n[White \"Z\"]\n[Result \"*\"]\n\n1. e4 e5 *\n")
-        .expect("write");
-    let out = dir.join("out.pgn");
-    let o = run(&["annotate", "-q", "--nodes", "100", "--no-cache", path(&input), "-o", path(&out)]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let text = std::fs::read_to_string(&out).expect("out");
-    assert_eq!(text.matches("[White ").count(), 1, "{text}");
-    assert!(text.contains("[White \"A\"]\n"), "{text}");
-    let _ = std::fs::remove_dir_all(dir);
+    let text = "[Event \"d\"]\n[White \"A\"]\n[White \"Z\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+    let (_, _, written) = annotate_one("duplicate-tag", text);
+    assert_eq!(written.matches("[White ").count(), 1, "{written}");
+    assert!(written.contains("[White \"A\"]\n"), "{written}");
 }
 
 /// Games whose only errors are in variations are analysed like any other: annotated the same
