@@ -39,9 +39,9 @@ pub enum Error {
     /// `clean --dedup` ran out of memory, or its inputs changed between its passes (74).
     #[error(transparent)]
     Dedup(#[from] DedupError),
-    /// `report`'s players' table could not use its temporary files (74).
+    /// Temporary files beyond memory could not be used (74).
     #[error(transparent)]
-    Spill(#[from] crate::jobs::report::players::SpillError),
+    Spill(#[from] crate::io::sort::SpillError),
     /// A worker panicked on an input: a bug, caught instead of killing the process (70).
     #[error("{input}: {source}")]
     Panic {

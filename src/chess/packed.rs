@@ -19,6 +19,14 @@ pub enum PackedKey {
 }
 
 impl PackedKey {
+    /// The key's words: 4 in the compact form, 12 in the wide one.
+    pub fn words(&self) -> &[u64] {
+        match self {
+            PackedKey::Compact(k) => k,
+            PackedKey::Wide(k) => &k[..],
+        }
+    }
+
     /// Packs `pos`.
     pub fn of(pos: &Position) -> PackedKey {
         let b = pos.board();

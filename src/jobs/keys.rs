@@ -123,17 +123,8 @@ pub fn put_game(out: &mut Vec<u8>, g: &GameEntry) {
 pub fn put_position(out: &mut Vec<u8>, hash: u64, key: &PackedKey, len: usize) {
     out.push(b'P');
     out.extend_from_slice(&hash.to_le_bytes());
-    let words: &[u64] = match key {
-        PackedKey::Compact(k) => {
-            out.push(0);
-            k
-        }
-        PackedKey::Wide(k) => {
-            out.push(1);
-            &k[..]
-        }
-    };
-    for w in words {
+    out.push(u8::from(matches!(key, PackedKey::Wide(_))));
+    for w in key.words() {
         out.extend_from_slice(&w.to_le_bytes());
     }
     out.extend_from_slice(&(len as u64).to_le_bytes());

@@ -337,3 +337,85 @@ fn tag_columns_are_checked_alike_in_every_format() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("game,ply,fen,san,uci,White,Black\n"), "{}", stdout(&o));
 }
+
+/// `n` games of `plies` random legal moves each (a fixed seed), as PGN.
+fn random_games(n: usize, plies: usize) -> String {
+    use pgnkit::Position;
+    use pgnkit::notation::san::write_san;
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut pgn = String::with_capacity(n * plies * 6);
+    for g in 0..n {
+        pgn.push_str(&format!("[Event \"{g}\"]\n[Result \"*\"]\n\n"));
+        let mut pos = Position::default();
+        for p in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(next() % moves.len() as u64) as usize];
+            if p % 2 == 0 {
+                pgn.push_str(&format!("{}. ", p / 2 + 1));
+            }
+            write_san(&pos, m, &mut pgn);
+            pgn.push(' ');
+            pos.play_unchecked(m);
+        }
+        pgn.push_str("*\n\n");
+    }
+    pgn
+}
+
+/// More distinct positions than `--unique` holds in memory (`UNIQUE_HELD`, 1,835,008): the rest
+/// is decided on disk, and the output is every position's first record, in order, as a set of
+/// all of them gives it; without room for temporary files the run fails with exit 74.
+#[test]
+fn unique_past_the_memory_bound_keeps_each_first_position() {
+    let dir = temp_dir("positions-unique-spill");
+    let input = dir.join("random.pgn");
+    std::fs::write(&input, random_games(24_000, 100)).expect("write");
+    let all = dir.join("all.epd");
+    let o = run(&["positions", "-q", "--format", "epd", "-o", path(&all), path(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let records = std::fs::read_to_string(&all).expect("read");
+    let mut seen = std::collections::HashSet::new();
+    let mut want = String::new();
+    for line in records.lines() {
+        // The position: the EPD's four fields (its operations name the game and ply).
+        let fields: Vec<&str> = line.splitn(5, ' ').take(4).collect();
+        if seen.insert(fields) {
+            want.push_str(line);
+            want.push('\n');
+        }
+    }
+    let held = pgnkit::jobs::positions::UNIQUE_HELD;
+    assert!(seen.len() > held + 100_000, "{} distinct positions", seen.len());
+    let unique = dir.join("unique.epd");
+    let o = run(&["positions", "--format", "epd", "--unique", "-o", path(&unique), path(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&unique).expect("read") == want, "the first of each position, in order");
+    assert!(stderr(&o).contains(&format!("{} positions written", seen.len())), "{}", stderr(&o));
+    let o = pgnkit()
+        .args([
+            "positions",
+            "-q",
+            "--format",
+            "epd",
+            "--unique",
+            "-o",
+            path(&dir.join("no.epd")),
+            path(&input),
+        ])
+        .env("TMPDIR", "/nonexistent")
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(74), "{}", stderr(&o));
+    assert!(stderr(&o).contains("/nonexistent ($TMPDIR)"), "{}", stderr(&o));
+    assert!(!dir.join("no.epd").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -181,8 +181,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     };
     let mut writer = writer.threads(run_opts.threads)?;
     let progress = Progress::new(args.head.quiet);
-    let summary = shard::run(&job, &args.head, &run_opts, &sharding, &progress, &mut writer)?;
-    writer.finish(&summary)?;
+    let mut summary = shard::run(&job, &args.head, &run_opts, &sharding, &progress, &mut writer)?;
+    writer.finish(&mut summary)?;
     let failures = summary.stats.games_with_errors > 0;
     let code = finish(&args.head, &summary, Leaves::Prefix, failures, || {
         diagnostics::summary_text("positions", &summary.stats, summary.elapsed)

@@ -5,8 +5,11 @@
 //!
 //! Invariants: records of a game with an error are its valid prefix, or nothing at all with
 //! [`PositionsOptions::skip_errors`]; [`Unique`] runs in the release step ([`Writer`], in input
-//! order, on one thread), so deduplicated output is the same at any thread count.
+//! order, on one thread), so deduplicated output is the same at any thread count; past
+//! [`UNIQUE_HELD`] distinct positions the rest is decided on disk ([`deferred`]), to the same
+//! output.
 
+pub mod deferred;
 mod records;
 pub mod table;
 mod text;
@@ -15,7 +18,7 @@ mod unique;
 use std::io::Write;
 use std::sync::Arc;
 
-pub use unique::Unique;
+pub use unique::{Filtered, Unique};
 
 use crate::chess::{PackedKey, Position};
 use crate::columnar::write::TableWriter;
@@ -31,6 +34,7 @@ use crate::pipeline::stats::Stats;
 use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Spare, Spares, Worker};
 use crate::select::Selection;
 use crate::select::material::MaterialSig;
+use deferred::{Deferred, Kept};
 use records::{PositionsHooks, epd_id_prefix};
 
 /// How each position is written.
@@ -258,6 +262,10 @@ impl Worker for PositionsWorker {
     }
 }
 
+/// Distinct positions `--unique` holds in memory, about 100 MB: 7/8 of a table of 2^21
+/// buckets, the most it holds before doubling.
+pub const UNIQUE_HELD: usize = (1 << 21) / 8 * 7;
+
 /// The release side of `positions`: writes the records to the output (dropping repeated
 /// positions with `--unique`) and error diagnostics as text to `diagnostics`, and hands each
 /// chunk's buffers back to the workers.
@@ -265,6 +273,11 @@ pub struct Writer<W> {
     out: Target,
     diagnostics: W,
     unique: Option<Unique>,
+    /// With `--unique`, the records left undecided once `unique` is full, and the number of the
+    /// input they start in.
+    deferred: Option<(Deferred, usize)>,
+    /// Inputs begun.
+    inputs: usize,
     file: String,
     spares: Arc<Spares<PositionsChunk>>,
     /// A shard's keys part under `--unique` ([`crate::jobs::keys`]), and its pending bytes.
@@ -313,7 +326,9 @@ impl<W: Write> Writer<W> {
         Ok(Writer {
             out,
             diagnostics,
-            unique: opts.unique.then(Unique::new),
+            unique: opts.unique.then(|| Unique::holding(UNIQUE_HELD)),
+            deferred: None,
+            inputs: 0,
             file: String::new(),
             spares: job.spares.clone(),
             keys: None,
@@ -335,6 +350,14 @@ impl<W: Write> Writer<W> {
         Ok(self)
     }
 
+    /// Holds at most `room` distinct positions for `--unique` in memory (tests).
+    pub fn holding(mut self, room: usize) -> Writer<W> {
+        if self.unique.is_some() {
+            self.unique = Some(Unique::holding(room));
+        }
+        self
+    }
+
     /// With `--unique`, also writes the shard's keys part to `keys`, for `merge` to settle the
     /// positions repeated in different shards.
     pub fn keys(mut self, keys: Option<Out>) -> Result<Writer<W>, Error> {
@@ -346,9 +369,14 @@ impl<W: Write> Writer<W> {
     }
 
     /// Puts the output in place, unless an input could not be read to its end (then it is
-    /// removed). Interrupted, it is put in place too: it ends after a whole game.
-    pub fn finish(self, summary: &Summary) -> Result<(), Error> {
+    /// removed). Interrupted, it is put in place too: it ends after a whole game. Records
+    /// `--unique` left undecided are decided and written first, and counted in `summary`.
+    pub fn finish(mut self, summary: &mut Summary) -> Result<(), Error> {
         if !summary.input_failed() {
+            if let Some((deferred, input)) = self.deferred.take() {
+                self.unique = None;
+                self.write_deferred(deferred, input, summary)?;
+            }
             let out = match self.out {
                 Target::Text(out) => out,
                 Target::Table(t) => {
@@ -363,11 +391,112 @@ impl<W: Write> Writer<W> {
         }
         Ok(())
     }
+
+    /// Writes the records of `chunk` whose positions are new under `--unique`, as long as the
+    /// set has room; the rest whose positions it does not hold are deferred. Returns how many
+    /// were written.
+    fn release_unique(&mut self, chunk: &PositionsChunk) -> Result<u64, Error> {
+        let Some(u) = self.unique.as_mut() else { return Ok(0) };
+        let (mut from, mut kept) = (0, 0);
+        if self.deferred.is_none() {
+            let f = match (&mut self.out, self.keys.as_mut()) {
+                (Target::Text(out), Some((_, pending))) => {
+                    let put =
+                        |r: &RecordKey, len| crate::jobs::keys::put_position(pending, r.hash, &r.key, len);
+                    u.filter_keyed(&chunk.keys, |r| out.write_all(&chunk.bytes[r]), put)
+                }
+                (Target::Text(out), None) => u.filter(&chunk.keys, |r| out.write_all(&chunk.bytes[r])),
+                (Target::Table(t), _) => u.filter(&chunk.keys, |r| t.append(&chunk.table, r)),
+            }
+            .map_err(|e| self.out.out().error(e))?;
+            kept = f.kept;
+            let Some(stopped) = f.stopped else { return Ok(kept) };
+            from = stopped;
+            let schema = match &self.out {
+                Target::Table(t) => Some(t.schema().clone()),
+                Target::Text(_) => None,
+            };
+            let mut d = Deferred::new(schema.as_ref()).map_err(spill)?;
+            d.begin_input(&self.file).map_err(spill)?;
+            self.deferred = Some((d, self.inputs.saturating_sub(1)));
+        }
+        let Some((d, _)) = self.deferred.as_mut() else { return Ok(kept) };
+        let mut start = from.checked_sub(1).map_or(0, |i| chunk.keys[i].end);
+        for r in &chunk.keys[from..] {
+            if !u.contains(r.hash, &r.key) {
+                match &self.out {
+                    Target::Text(_) => d.push_text(r.hash, &r.key, &chunk.bytes[start..r.end]),
+                    Target::Table(_) => d.push_row(r.hash, &r.key, &chunk.table, start),
+                }
+                .map_err(spill)?;
+            }
+            start = r.end;
+        }
+        Ok(kept)
+    }
+
+    /// Writes the first of each position among the records `--unique` deferred, in order, the
+    /// first of them read from the input numbered `input`, and counts them in `summary`.
+    fn write_deferred(
+        &mut self,
+        deferred: Deferred,
+        input: usize,
+        summary: &mut Summary,
+    ) -> Result<(), Error> {
+        let (out, keys) = (&mut self.out, &mut self.keys);
+        let (mut input, mut written, mut entry) = (input, 0u64, Vec::new());
+        let count = |summary: &mut Summary, input: usize, written: &mut u64| {
+            summary.stats.add(Counter::PositionsWritten, *written);
+            if let Some(i) = summary.inputs.get_mut(input) {
+                i.stats.add(Counter::PositionsWritten, *written);
+            }
+            *written = 0;
+        };
+        let mut first_input = true;
+        deferred.resolve(|kept| {
+            entry.clear();
+            let len = match kept {
+                Kept::Input(name) => {
+                    // The input the candidates start in is already in the keys part.
+                    if !std::mem::take(&mut first_input) {
+                        count(summary, input, &mut written);
+                        input += 1;
+                        crate::jobs::keys::put_input(&mut entry, name);
+                    }
+                    None
+                }
+                Kept::Text { hash, key, text } => {
+                    let Target::Text(o) = out else { unreachable!("text candidates of a table") };
+                    o.write_all(text).map_err(|e| o.error(e))?;
+                    Some((hash, key, text.len()))
+                }
+                Kept::Row { hash, key, batch, row } => {
+                    let Target::Table(t) = out else { unreachable!("row candidates of text") };
+                    t.append(batch, row..row + 1).map_err(|e| t.output().error(e))?;
+                    Some((hash, key, 1))
+                }
+            };
+            if let Some((hash, key, len)) = len {
+                written += 1;
+                crate::jobs::keys::put_position(&mut entry, hash, key, len);
+            }
+            if let Some((k, _)) = keys.as_mut() {
+                k.write_all(&entry).map_err(|e| k.error(e))?;
+            }
+            Ok::<(), Error>(())
+        })?;
+        count(summary, input, &mut written);
+        Ok(())
+    }
 }
 
 impl<W: Write> Sink<PositionsChunk> for Writer<W> {
     fn begin_input(&mut self, input: &str) -> Result<(), Error> {
         self.file = input.to_string();
+        self.inputs += 1;
+        if let Some((d, _)) = &mut self.deferred {
+            return d.begin_input(input).map_err(spill);
+        }
         if let Some((k, pending)) = &mut self.keys {
             pending.clear();
             crate::jobs::keys::put_input(pending, input);
@@ -380,26 +509,31 @@ impl<W: Write> Sink<PositionsChunk> for Writer<W> {
         for d in &chunk.diagnostics {
             let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(&self.file, d));
         }
-        let written = match (&mut self.out, self.unique.as_mut(), self.keys.as_mut()) {
-            (Target::Text(out), Some(u), Some((_, pending))) => {
-                pending.clear();
-                let put = |r: &RecordKey, len| crate::jobs::keys::put_position(pending, r.hash, &r.key, len);
-                u.filter_keyed(&chunk.keys, |r| out.write_all(&chunk.bytes[r]), put)
+        if let Some((_, pending)) = &mut self.keys {
+            pending.clear();
+        }
+        let written = match (&mut self.out, self.unique.is_some()) {
+            (_, true) => self.release_unique(&chunk)?,
+            (Target::Text(out), false) => {
+                out.write_all(&chunk.bytes).map_err(|e| out.error(e))?;
+                chunk.records
             }
-            (Target::Text(out), Some(u), None) => u.filter(&chunk.keys, |r| out.write_all(&chunk.bytes[r])),
-            (Target::Text(out), None, _) => out.write_all(&chunk.bytes).map(|()| chunk.records),
-            (Target::Table(t), Some(u), _) => u.filter(&chunk.keys, |r| t.append(&chunk.table, r)),
-            (Target::Table(t), None, _) => {
-                t.append(&chunk.table, 0..chunk.table.rows()).map(|()| chunk.records)
+            (Target::Table(t), false) => {
+                t.append(&chunk.table, 0..chunk.table.rows()).map_err(|e| t.output().error(e))?;
+                chunk.records
             }
         };
-        stats.add(Counter::PositionsWritten, written.map_err(|e| self.out.out().error(e))?);
+        stats.add(Counter::PositionsWritten, written);
         if let Some((k, pending)) = &mut self.keys {
             k.write_all(pending).map_err(|e| k.error(e))?;
         }
         self.spares.give(chunk);
         Ok(())
     }
+}
+
+fn spill(e: std::io::Error) -> Error {
+    Error::Spill(e.into())
 }
 
 #[cfg(test)]

@@ -271,3 +271,67 @@ fn every_format_is_the_same_at_any_thread_count() {
         }
     }
 }
+
+/// `--unique` past the positions held in memory writes what the whole set in memory writes:
+/// the records in every format, a shard's keys part, and each input's count; with a set of
+/// room 1, 5 and 40 (runs deferred from the first new position, from within a chunk, or
+/// never), two inputs, chunks of a few games on two threads.
+#[test]
+fn unique_past_the_memory_bound_writes_what_the_whole_set_writes() {
+    use crate::columnar::read::TableReader;
+    use crate::jobs::run::{RunOptions, run};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inputs: Vec<std::path::PathBuf> = (0..2)
+        .map(|i| {
+            let path = dir.path().join(format!("in{i}.pgn"));
+            let pgn = if i == 0 {
+                repeats() + &GAMES.repeat(3)
+            } else {
+                // Repeats of the first input's positions, and new ones.
+                GAMES.to_string() + &repeats().replace("Nf3", "Nc3").replace("Nf6", "Nc6") + &repeats()
+            };
+            std::fs::write(&path, pgn).expect("write input");
+            path
+        })
+        .collect();
+    let run_opts = RunOptions { threads: 2, chunk_size: 150, no_mmap: false };
+    for format in [Format::Fen, Format::Csv, Format::Parquet] {
+        let opts = PositionsOptions { unique: true, tags: vec!["Event".into()], ..opts(format) };
+        let job = Positions::new(opts).expect("columns");
+        let mut outputs = Vec::new();
+        for room in [usize::MAX, 40, 5, 1] {
+            let path = dir.path().join(format!("out-{room}"));
+            let create = |p: &std::path::Path| Out::create(p, &Default::default()).expect("create");
+            let keys_path = dir.path().join(format!("keys-{room}"));
+            let writer = Writer::part(&job, create(&path), std::io::sink()).expect("writer");
+            let keys = (format != Format::Parquet).then(|| create(&keys_path));
+            let mut writer = writer.keys(keys).expect("keys").holding(room);
+            let mut summary = run(&job, &inputs, &run_opts, &NoProgress, &mut writer).expect("run");
+            let deferred = writer.deferred.as_ref().map_or(0, |(d, _)| d.len());
+            writer.finish(&mut summary).expect("finish");
+            let counts: Vec<u64> =
+                summary.inputs.iter().map(|i| i.stats.get(Counter::PositionsWritten)).collect();
+            assert_eq!(counts.iter().sum::<u64>(), summary.stats.get(Counter::PositionsWritten));
+            let records = match format {
+                Format::Parquet => {
+                    let table = TableReader::new(std::fs::File::open(&path).expect("open")).expect("table");
+                    let batches: Vec<Batch> =
+                        (0..table.groups()).map(|g| table.group(g).expect("group")).collect();
+                    format!("{batches:?}").into_bytes()
+                }
+                _ => std::fs::read(&path).expect("read back"),
+            };
+            let keys = std::fs::read(&keys_path).unwrap_or_default();
+            outputs.push((room, deferred, records, keys, counts));
+        }
+        let (_, none, whole, whole_keys, whole_counts) = &outputs[0];
+        assert_eq!(*none, 0);
+        assert!(whole_counts.iter().all(|&c| c > 0), "{whole_counts:?}");
+        for (room, deferred, records, keys, counts) in &outputs[1..] {
+            assert!(*room == 40 || *deferred > 0, "{format:?}: room {room} deferred records");
+            assert_eq!(records, whole, "{format:?}: room {room}");
+            assert_eq!(keys, whole_keys, "{format:?}: room {room}");
+            assert_eq!(counts, whole_counts, "{format:?}: room {room}");
+        }
+    }
+}

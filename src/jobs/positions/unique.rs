@@ -29,20 +29,42 @@ impl Hasher for ZobristHasher {
 
 /// The positions already written, across chunks and inputs, for `--unique`. Keyed by Zobrist
 /// key, checked against the packed position; a different position with the same key goes to a
-/// side set, so the result is exact. Memory grows with the number of distinct positions only.
-#[derive(Default)]
+/// side set, so the result is exact. It holds at most its `room` of positions (about 56 to 112
+/// bytes each: a bucket of 48 bytes and its control byte in a table between 7/16 and 7/8 full);
+/// past that the writer decides the rest on disk ([`super::deferred`]).
 pub struct Unique {
     seen: HashMap<u64, PackedKey, BuildHasherDefault<ZobristHasher>>,
     collisions: HashSet<PackedKey>,
+    room: usize,
+}
+
+/// What [`Unique::filter`] made of a chunk's records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Filtered {
+    /// Records kept.
+    pub kept: u64,
+    /// The first record left undecided because the set was full (it and those after it).
+    pub stopped: Option<usize>,
+}
+
+impl Default for Unique {
+    fn default() -> Unique {
+        Unique::new()
+    }
 }
 
 impl Unique {
-    /// An empty set.
+    /// An empty set with no bound.
     pub fn new() -> Unique {
-        Unique::default()
+        Unique::holding(usize::MAX)
     }
 
-    /// `true` the first time the position (`hash`, `key`) is seen.
+    /// An empty set that holds at most `room` positions.
+    pub fn holding(room: usize) -> Unique {
+        Unique { seen: HashMap::default(), collisions: HashSet::new(), room }
+    }
+
+    /// `true` the first time the position (`hash`, `key`) is seen; inserts it whatever the room.
     pub fn insert(&mut self, hash: u64, key: &PackedKey) -> bool {
         match self.seen.get(&hash) {
             None => {
@@ -52,6 +74,19 @@ impl Unique {
             Some(k) if k == key => false,
             Some(_) => self.collisions.insert(key.clone()),
         }
+    }
+
+    /// Whether the position (`hash`, `key`) is held.
+    pub fn contains(&self, hash: u64, key: &PackedKey) -> bool {
+        match self.seen.get(&hash) {
+            None => false,
+            Some(k) => k == key || self.collisions.contains(key),
+        }
+    }
+
+    /// Whether the set holds its room.
+    pub fn is_full(&self) -> bool {
+        self.len() >= self.room
     }
 
     /// Distinct positions seen.
@@ -65,14 +100,14 @@ impl Unique {
     }
 
     /// Passes the records of a chunk whose `keys` are seen for the first time to `write` (as the
-    /// range of bytes or rows of each run of adjacent kept records), in order; returns how many
-    /// were kept. The chunk must have been made with
+    /// range of bytes or rows of each run of adjacent kept records), in order, until a new
+    /// position finds the set full. The chunk must have been made with
     /// [`PositionsOptions::unique`](super::PositionsOptions::unique).
     pub fn filter<E>(
         &mut self,
         keys: &[RecordKey],
         write: impl FnMut(Range<usize>) -> Result<(), E>,
-    ) -> Result<u64, E> {
+    ) -> Result<Filtered, E> {
         self.filter_keyed(keys, write, |_, _| {})
     }
 
@@ -83,24 +118,33 @@ impl Unique {
         keys: &[RecordKey],
         mut write: impl FnMut(Range<usize>) -> Result<(), E>,
         mut kept_key: impl FnMut(&RecordKey, usize),
-    ) -> Result<u64, E> {
-        let (mut kept, mut run_start, mut start) = (0, 0, 0);
-        for r in keys {
-            if !self.insert(r.hash, &r.key) {
+    ) -> Result<Filtered, E> {
+        let (mut kept, mut run_start, mut start, mut stopped) = (0, 0, 0, None);
+        for (i, r) in keys.iter().enumerate() {
+            let new = if self.is_full() {
+                if !self.contains(r.hash, &r.key) {
+                    stopped = Some(i);
+                    break;
+                }
+                false
+            } else {
+                self.insert(r.hash, &r.key)
+            };
+            if new {
+                kept += 1;
+                kept_key(r, r.end - start);
+            } else {
                 if run_start < start {
                     write(run_start..start)?;
                 }
                 run_start = r.end;
-            } else {
-                kept += 1;
-                kept_key(r, r.end - start);
             }
             start = r.end;
         }
         if run_start < start {
             write(run_start..start)?;
         }
-        Ok(kept)
+        Ok(Filtered { kept, stopped })
     }
 }
 
@@ -122,5 +166,31 @@ mod tests {
         assert!(!u.insert(7, &b));
         assert!(u.insert(8, &a), "other hash: a different position for the set");
         assert_eq!(u.len(), 3);
+        assert!(u.contains(7, &a) && u.contains(7, &b) && u.contains(8, &a));
+        assert!(!u.contains(9, &a));
+    }
+
+    #[test]
+    fn a_full_set_stops_at_the_first_new_position() {
+        let start = Position::default();
+        let mut moved = Position::default();
+        moved.play_null().expect("not in check");
+        let record = |pos: &Position, end| RecordKey { hash: pos.zobrist(), key: PackedKey::of(pos), end };
+        // Records of 10 bytes: start, start, moved, start.
+        let keys = [record(&start, 10), record(&start, 20), record(&moved, 30), record(&start, 40)];
+        let mut u = Unique::holding(1);
+        let mut written = Vec::new();
+        let f = u
+            .filter(&keys, |r| {
+                written.push((r.start, r.end));
+                Ok::<_, ()>(())
+            })
+            .expect("writes");
+        assert_eq!(f, Filtered { kept: 1, stopped: Some(2) });
+        assert_eq!(written, [(0, 10)]);
+        assert!(u.is_full());
+        let mut all = Unique::new();
+        let f = all.filter(&keys, |_| Ok::<_, ()>(())).expect("writes");
+        assert_eq!(f, Filtered { kept: 2, stopped: None });
     }
 }

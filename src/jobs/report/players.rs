@@ -17,16 +17,7 @@ use crate::chess::{ByColor, Color};
 /// Distinct players held in memory before they are written out: about 80 MB.
 pub const HELD: usize = 1 << 18;
 
-/// The players' table could not be written to or read from its temporary files (exit 74).
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "report: the players' table could not use a temporary file in {} ($TMPDIR): {source}",
-    std::env::temp_dir().display()
-)]
-pub struct SpillError {
-    #[from]
-    source: io::Error,
-}
+pub use crate::io::sort::SpillError;
 
 /// Every player's figures by colour.
 #[derive(Debug)]

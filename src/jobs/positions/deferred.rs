@@ -1,0 +1,288 @@
+//! `--unique` past the positions held in memory ([`Deferred`]): once the [`Unique`] set is full,
+//! every later record whose position it does not hold is a candidate, written to anonymous
+//! temporary files in order (its input, position and text or row), and the output waits. At the
+//! end the candidates, sorted by position with an external sort ([`crate::io::sort`]), give the
+//! first of each position; those numbers, sorted again, pick the candidates to write, in order,
+//! after the records written before. So the output is the same as with the whole set in
+//! memory, and memory stays bounded: the set, a sorter's run and the merges' buffers.
+//!
+//! [`Unique`]: super::Unique
+
+use std::cmp::Ordering;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+
+use crate::chess::PackedKey;
+use crate::columnar::read::TableReader;
+use crate::columnar::write::TableWriter;
+use crate::columnar::{Batch, Schema};
+use crate::io::sort::{Record, Sorted, Sorter, SpillError, read_or_end};
+use crate::jobs::keys::{self, KeysReader, PositionEntry};
+
+/// Candidates sorted in memory at a time: about 64 bytes each (4 MB of runs on disk a million).
+const CANDIDATES_HELD: usize = 1 << 20;
+/// Numbers of the first candidates sorted in memory at a time: 8 bytes each.
+const FIRSTS_HELD: usize = 1 << 22;
+
+/// A candidate: its position and its number among the candidates, ordered by position, then
+/// number.
+#[derive(Debug, PartialEq, Eq)]
+struct Candidate {
+    hash: u64,
+    key: PackedKey,
+    number: u64,
+}
+
+impl Ord for Candidate {
+    fn cmp(&self, other: &Candidate) -> Ordering {
+        (self.hash, self.key.words(), self.number).cmp(&(other.hash, other.key.words(), other.number))
+    }
+}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Candidate) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Record for Candidate {
+    /// The hash, 0 or 1 for the key's form, its words, the number; little-endian.
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(&self.hash.to_le_bytes())?;
+        out.write_all(&[u8::from(matches!(self.key, PackedKey::Wide(_)))])?;
+        for w in self.key.words() {
+            out.write_all(&w.to_le_bytes())?;
+        }
+        out.write_all(&self.number.to_le_bytes())
+    }
+
+    fn read_from(input: &mut impl BufRead) -> io::Result<Option<Candidate>> {
+        let mut head = [0u8; 9];
+        if !read_or_end(input, &mut head)? {
+            return Ok(None);
+        }
+        let mut word = || -> io::Result<u64> {
+            let mut w = [0u8; 8];
+            input.read_exact(&mut w)?;
+            Ok(u64::from_le_bytes(w))
+        };
+        let key = match head[8] {
+            0 => PackedKey::Compact([word()?, word()?, word()?, word()?]),
+            1 => {
+                let mut k = Box::new([0u64; 12]);
+                for w in k.iter_mut() {
+                    *w = word()?;
+                }
+                PackedKey::Wide(k)
+            }
+            _ => return Err(io::Error::new(io::ErrorKind::InvalidData, "a candidate's run is damaged")),
+        };
+        let hash = u64::from_le_bytes(head[..8].try_into().expect("8 bytes"));
+        Ok(Some(Candidate { hash, key, number: word()? }))
+    }
+}
+
+/// A record [`Deferred::resolve`] writes, or the start of an input.
+pub enum Kept<'a> {
+    /// The candidates that follow are of this input.
+    Input(&'a str),
+    /// A record's text.
+    Text {
+        /// Its position's Zobrist key.
+        hash: u64,
+        /// Its position.
+        key: &'a PackedKey,
+        /// The text.
+        text: &'a [u8],
+    },
+    /// A record's row: `row` of `batch`.
+    Row {
+        /// Its position's Zobrist key.
+        hash: u64,
+        /// Its position.
+        key: &'a PackedKey,
+        /// The rows read back.
+        batch: &'a Batch,
+        /// The row.
+        row: usize,
+    },
+}
+
+/// The candidates of a run whose [`Unique`](super::Unique) set is full.
+pub struct Deferred {
+    /// Inputs and candidates' positions in order, as a keys part's entries (a candidate's
+    /// length: its text's bytes).
+    entries: BufWriter<File>,
+    /// Their texts, in order.
+    texts: BufWriter<File>,
+    /// Their rows, in order (Parquet).
+    rows: Option<TableWriter<File>>,
+    candidates: Sorter<Candidate>,
+    count: u64,
+    entry: Vec<u8>,
+}
+
+impl Deferred {
+    /// Candidates of text, or with `schema` of rows.
+    pub fn new(schema: Option<&Schema>) -> io::Result<Deferred> {
+        let mut entries = BufWriter::new(tempfile::tempfile()?);
+        entries.write_all(keys::POSITIONS_HEADER)?;
+        let rows = schema.map(|s| TableWriter::new(tempfile::tempfile()?, s)).transpose()?;
+        Ok(Deferred {
+            entries,
+            texts: BufWriter::new(tempfile::tempfile()?),
+            rows,
+            candidates: Sorter::new(CANDIDATES_HELD),
+            count: 0,
+            entry: Vec::new(),
+        })
+    }
+
+    /// Candidates so far.
+    pub fn len(&self) -> u64 {
+        self.count
+    }
+
+    /// `true` before the first candidate.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The candidates that follow are of the input `name`.
+    pub fn begin_input(&mut self, name: &str) -> io::Result<()> {
+        self.entry.clear();
+        keys::put_input(&mut self.entry, name);
+        self.entries.write_all(&self.entry)
+    }
+
+    /// A candidate: the position (`hash`, `key`) and its record's `text`.
+    pub fn push_text(&mut self, hash: u64, key: &PackedKey, text: &[u8]) -> io::Result<()> {
+        self.texts.write_all(text)?;
+        self.push(hash, key, text.len())
+    }
+
+    /// A candidate: the position (`hash`, `key`) and its record, `row` of `batch`.
+    pub fn push_row(&mut self, hash: u64, key: &PackedKey, batch: &Batch, row: usize) -> io::Result<()> {
+        match &mut self.rows {
+            Some(rows) => rows.append(batch, row..row + 1)?,
+            None => return Err(io::Error::other("a row for candidates of text")),
+        }
+        self.push(hash, key, 0)
+    }
+
+    fn push(&mut self, hash: u64, key: &PackedKey, len: usize) -> io::Result<()> {
+        self.entry.clear();
+        keys::put_position(&mut self.entry, hash, key, len);
+        self.entries.write_all(&self.entry)?;
+        self.candidates.push(Candidate { hash, key: key.clone(), number: self.count })?;
+        self.count += 1;
+        Ok(())
+    }
+
+    /// Passes each input and the first candidate of each position to `kept`, in order; returns
+    /// how many candidates were kept.
+    pub fn resolve<E: From<SpillError>>(
+        mut self,
+        mut kept: impl FnMut(Kept<'_>) -> Result<(), E>,
+    ) -> Result<u64, E> {
+        let spill = |e: io::Error| E::from(SpillError::from(e));
+        let firsts = self.firsts().map_err(spill)?;
+        let mut firsts = firsts.peekable();
+        let (mut entries, _) =
+            KeysReader::new(BufReader::new(rewound(self.entries).map_err(spill)?)).map_err(spill)?;
+        let mut texts = BufReader::new(rewound(self.texts).map_err(spill)?);
+        let mut rows = match self.rows {
+            Some(t) => Some(Rows::new(t.finish().map_err(spill)?).map_err(spill)?),
+            None => None,
+        };
+        let (mut number, mut written, mut text) = (0u64, 0u64, Vec::new());
+        while let Some(e) = entries.position().map_err(spill)? {
+            let (hash, key, len) = match e {
+                PositionEntry::Input(name) => {
+                    kept(Kept::Input(&name))?;
+                    continue;
+                }
+                PositionEntry::Position { hash, key, len } => (hash, key, len),
+            };
+            let first = match firsts.next_if(|n| n.as_ref().is_ok_and(|&n| n == number)) {
+                Some(_) => true,
+                None => match firsts.peek() {
+                    Some(Err(_)) => {
+                        return Err(spill(firsts.next().and_then(Result::err).expect("an error")));
+                    }
+                    _ => false,
+                },
+            };
+            number += 1;
+            match &mut rows {
+                Some(rows) => {
+                    let (batch, row) = rows.next().map_err(spill)?;
+                    if first {
+                        kept(Kept::Row { hash, key: &key, batch, row })?;
+                    }
+                }
+                None if first => {
+                    text.resize(len as usize, 0);
+                    texts.read_exact(&mut text).map_err(spill)?;
+                    kept(Kept::Text { hash, key: &key, text: &text })?;
+                }
+                None => {
+                    io::copy(&mut texts.by_ref().take(len), &mut io::sink()).map_err(spill)?;
+                }
+            }
+            written += u64::from(first);
+        }
+        Ok(written)
+    }
+
+    /// The numbers of the first candidate of each position, in order.
+    fn firsts(&mut self) -> io::Result<Sorted<u64>> {
+        let mut firsts = Sorter::<u64>::new(FIRSTS_HELD);
+        let candidates = std::mem::replace(&mut self.candidates, Sorter::new(1));
+        let mut last: Option<Candidate> = None;
+        for c in candidates.finish()? {
+            let c = c?;
+            if last.as_ref().is_none_or(|l| (l.hash, l.key.words()) != (c.hash, c.key.words())) {
+                firsts.push(c.number)?;
+                last = Some(c);
+            }
+        }
+        firsts.finish()
+    }
+}
+
+fn rewound(out: BufWriter<File>) -> io::Result<File> {
+    let mut file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+    file.seek(SeekFrom::Start(0))?;
+    Ok(file)
+}
+
+/// The candidates' rows read back, a row group at a time.
+struct Rows {
+    table: TableReader,
+    group: usize,
+    batch: Batch,
+    row: usize,
+}
+
+impl Rows {
+    fn new(file: File) -> io::Result<Rows> {
+        let table = TableReader::new(file)?;
+        let batch = Batch::new(table.schema());
+        Ok(Rows { table, group: 0, batch, row: 0 })
+    }
+
+    /// The next row.
+    fn next(&mut self) -> io::Result<(&Batch, usize)> {
+        while self.row == self.batch.rows() {
+            if self.group == self.table.groups() {
+                return Err(io::Error::other("the candidates' rows end before their entries"));
+            }
+            self.batch = self.table.group(self.group)?;
+            self.group += 1;
+            self.row = 0;
+        }
+        self.row += 1;
+        Ok((&self.batch, self.row - 1))
+    }
+}
