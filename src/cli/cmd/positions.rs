@@ -89,8 +89,9 @@ pub struct Args {
     /// --material, which keeps whole games that reach it.
     #[arg(long, value_name = "SIGNATURES", value_delimiter = ',', help_heading = "Positions written")]
     position_material: Vec<String>,
-    /// Write each position once across the whole run (placement, side, castling, legal ep square,
-    /// pockets).
+    /// Write each position once across the whole run, its first record (placement, side,
+    /// castling, legal ep square, pockets). Past 1.8 million distinct positions the rest is
+    /// decided in temporary files ($TMPDIR), so memory stays bounded.
     #[arg(long, help_heading = "Positions written")]
     unique: bool,
     /// Drop every game that has an error (default: keep its valid prefix). The positions are
