@@ -1,7 +1,8 @@
 //! `merge` of shards that ran `clean --dedup` or `positions --unique`: each shard removed the
 //! repeats among its own games (positions), and recorded in its keys part ([`crate::jobs::keys`]) what
 //! it compared. Settling replays those keys in shard order through the set one run keeps (the
-//! same [`Seen`] or [`Unique`], so the same bounded memory), and notes each game whose verdict
+//! same [`Seen`], or the same [`Unique`] with the positions past its room sorted on disk as
+//! one run sorts them, [`Firsts`]), and notes each game whose verdict
 //! one run gives otherwise: written by its shard but a repeat of an earlier shard's game (it
 //! moves to the duplicates, its records become a `duplicate` record), set aside by its shard
 //! but first in the run (the same-game rule is not transitive: it moves back), or a repeat of
@@ -16,11 +17,14 @@ use std::path::{Path, PathBuf};
 use crate::jobs::clean::Rule;
 use crate::jobs::clean::dedup::Seen;
 use crate::jobs::clean::sink::duplicate_record;
-use crate::jobs::positions::Unique;
+use crate::jobs::positions::deferred::Firsts;
+use crate::jobs::positions::{UNIQUE_HELD, Unique};
 use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
 
 use super::manifest::Manifest;
+use super::merge::Refused;
+use crate::io::sort::SpillError;
 use crate::jobs::keys::{CleanEntry, GameEntry, Hashing, KeysReader, PositionEntry};
 
 /// The role of a keys part in a manifest.
@@ -47,6 +51,9 @@ struct Shard {
     /// `positions`: the positions (numbered from 0) one run does not write, one bit each.
     dropped: Vec<u64>,
     any_dropped: bool,
+    /// `positions`: the number over the shards of its first position, and of the first
+    /// position of each input it read after the first.
+    numbers: Vec<u64>,
     /// The run's inputs it read, in order.
     local: Vec<usize>,
 }
@@ -105,7 +112,7 @@ fn open(path: &Path) -> io::Result<(KeysReader<Hashing<BufReader<File>>>, String
 
 /// Settles the shards of `list` (sorted by index) when they wrote keys parts, adjusting their
 /// ledgers; `None` when they did not. The error names each problem.
-pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Vec<String>> {
+pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Refused> {
     if !list.iter().any(|(p, m)| keys_part(p, m).is_some()) {
         return Ok(None);
     }
@@ -128,6 +135,8 @@ pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Vec<S
     };
     let mut seen: Option<Seen> = None;
     let mut unique: Option<Unique> = None;
+    // Positions past `unique`'s room, numbered over the shards.
+    let (mut late, mut number, mut spill_failed) = (None::<Firsts>, 0u64, None::<io::Error>);
     let mut read = 0u64;
     let mut problems = Vec::new();
     for (path, m) in list.iter_mut() {
@@ -206,26 +215,39 @@ pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Vec<S
                     at += 1;
                 }
             } else if words == "positions unique" {
-                let unique = unique.get_or_insert_with(Unique::new);
+                let unique = unique.get_or_insert_with(|| Unique::holding(UNIQUE_HELD));
                 let (mut at, mut input_at) = (0u64, None::<usize>);
+                shard.numbers.push(number);
                 while let Some(entry) = r.position().map_err(|e| rerun(format!("keys part: {e}")))? {
                     match entry {
                         PositionEntry::Input(_) => {
                             input_at = Some(input_at.map_or(0, |j| j + 1));
+                            if input_at > Some(0) {
+                                shard.numbers.push(number);
+                            }
                         }
                         PositionEntry::Position { hash, key, .. } => {
                             if shard.dropped.len() as u64 <= at / 64 {
                                 shard.dropped.push(0);
                             }
-                            if !unique.insert(hash, &key) {
-                                shard.dropped[(at / 64) as usize] |= 1 << (at % 64);
-                                shard.any_dropped = true;
-                                shift(&mut m.stats, Counter::PositionsWritten, -1);
-                                if let Some(range) = input_at.and_then(|j| m.ranges.get_mut(j)) {
-                                    shift(&mut range.stats, Counter::PositionsWritten, -1);
+                            let repeat = if !unique.is_full() {
+                                !unique.insert(hash, &key)
+                            } else if unique.contains(hash, &key) {
+                                true
+                            } else {
+                                // Decided once every shard is read: a later shard's position
+                                // is never an earlier one's first.
+                                if let Err(e) =
+                                    late.get_or_insert_with(Firsts::default).push(hash, &key, number)
+                                {
+                                    spill_failed.get_or_insert(e);
                                 }
+                                false
+                            };
+                            if repeat {
+                                shard.drop(at, &mut m.stats, &mut m.ranges, input_at);
                             }
-                            at += 1;
+                            (at, number) = (at + 1, number + 1);
                         }
                     }
                 }
@@ -254,7 +276,50 @@ pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Vec<S
         shard.local = local;
         settled.shards.push(shard);
     }
-    if problems.is_empty() { Ok(Some(settled)) } else { Err(problems) }
+    if !problems.is_empty() {
+        return Err(problems.into());
+    }
+    if let Some(late) = late.filter(|_| spill_failed.is_none()) {
+        let shards = &mut settled.shards;
+        let result = late.verdicts(|number, first| {
+            if !first {
+                let k = shards.partition_point(|s| s.numbers[0] <= number) - 1;
+                let shard = &mut shards[k];
+                let input_at = shard.numbers.partition_point(|&n| n <= number) - 1;
+                let m = &mut list[k].1;
+                shard.drop(number - shard.numbers[0], &mut m.stats, &mut m.ranges, Some(input_at));
+            }
+            Ok(())
+        });
+        spill_failed = result.err();
+    }
+    match spill_failed {
+        Some(e) => Err(Refused {
+            problems: vec![SpillError::from(e).to_string()],
+            code: crate::exit::Code::IoErr,
+            written: Vec::new(),
+        }),
+        None => Ok(Some(settled)),
+    }
+}
+
+impl Shard {
+    /// Its position numbered `at`, of the input numbered `input_at` among those it read, is not
+    /// written: a repeat of an earlier one.
+    fn drop(
+        &mut self,
+        at: u64,
+        stats: &mut Stats,
+        ranges: &mut [super::manifest::Range],
+        input_at: Option<usize>,
+    ) {
+        self.dropped[(at / 64) as usize] |= 1 << (at % 64);
+        self.any_dropped = true;
+        shift(stats, Counter::PositionsWritten, -1);
+        if let Some(range) = input_at.and_then(|j| ranges.get_mut(j)) {
+            shift(&mut range.stats, Counter::PositionsWritten, -1);
+        }
+    }
 }
 
 /// A reader of the decompressed bytes of a part named (compressed) as `target`, and the

@@ -373,7 +373,8 @@ fn random_games(n: usize, plies: usize) -> String {
 
 /// More distinct positions than `--unique` holds in memory (`UNIQUE_HELD`, 1,835,008): the rest
 /// is decided on disk, and the output is every position's first record, in order, as a set of
-/// all of them gives it; without room for temporary files the run fails with exit 74.
+/// all of them gives it, in one run and in three shards merged; without room for temporary
+/// files the run fails with exit 74.
 #[test]
 fn unique_past_the_memory_bound_keeps_each_first_position() {
     let dir = temp_dir("positions-unique-spill");
@@ -399,6 +400,30 @@ fn unique_past_the_memory_bound_keeps_each_first_position() {
     let o = run(&["positions", "--format", "epd", "--unique", "-o", path(&unique), path(&input)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(std::fs::read_to_string(&unique).expect("read") == want, "the first of each position, in order");
+    assert!(stderr(&o).contains(&format!("{} positions written", seen.len())), "{}", stderr(&o));
+    // Three shards, merged: `merge` settles the positions past the same room (the 460,000 or so
+    // past it sorted in memory, below the sort's run), to the same output and count.
+    let sharded = dir.join("sharded.epd");
+    for i in 0..3 {
+        let spec = format!("{i}/3");
+        let args = ["positions", "-q", "--format", "epd", "--unique", "--shard", &spec, "-o", path(&sharded)];
+        let o = run(&[&args[..], &[path(&input)]].concat());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let manifests: Vec<String> = (0..3)
+        .map(|i| {
+            let spec = pgnkit::shard::Spec::new(i, 3).expect("spec");
+            let part = pgnkit::shard::part_path(&sharded, None, spec);
+            path(&pgnkit::shard::manifest_path(&part)).to_string()
+        })
+        .collect();
+    let merge = [&["merge"][..], &manifests.iter().map(String::as_str).collect::<Vec<_>>()].concat();
+    let o = run(&merge);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        std::fs::read_to_string(&sharded).expect("read") == want,
+        "merged shards: the first of each position"
+    );
     assert!(stderr(&o).contains(&format!("{} positions written", seen.len())), "{}", stderr(&o));
     let o = pgnkit()
         .args([

@@ -82,6 +82,46 @@ impl Record for Candidate {
     }
 }
 
+/// Positions numbered in the order they come, in any number, sorted on disk past
+/// [`CANDIDATES_HELD`] to tell which number is the first of its position: what `--unique`
+/// decides once its set is full, and what `merge` settles of its shards' positions.
+pub struct Firsts {
+    sorter: Sorter<Candidate>,
+}
+
+impl Default for Firsts {
+    fn default() -> Firsts {
+        Firsts { sorter: Sorter::new(CANDIDATES_HELD) }
+    }
+}
+
+impl Firsts {
+    /// Sorting at most `held` positions in memory at a time (tests).
+    pub fn holding(held: usize) -> Firsts {
+        Firsts { sorter: Sorter::new(held) }
+    }
+
+    /// The position (`hash`, `key`) came as `number`.
+    pub fn push(&mut self, hash: u64, key: &PackedKey, number: u64) -> io::Result<()> {
+        self.sorter.push(Candidate { hash, key: key.clone(), number })
+    }
+
+    /// Calls `f` with each number and whether it is the first (the least) of its position, by
+    /// position.
+    pub fn verdicts(self, mut f: impl FnMut(u64, bool) -> io::Result<()>) -> io::Result<()> {
+        let mut last: Option<Candidate> = None;
+        for c in self.sorter.finish()? {
+            let c = c?;
+            let first = last.as_ref().is_none_or(|l| (l.hash, l.key.words()) != (c.hash, c.key.words()));
+            f(c.number, first)?;
+            if first {
+                last = Some(c);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A record [`Deferred::resolve`] writes, or the start of an input.
 pub enum Kept<'a> {
     /// The candidates that follow are of this input.
@@ -117,7 +157,7 @@ pub struct Deferred {
     texts: BufWriter<File>,
     /// Their rows, in order (Parquet).
     rows: Option<TableWriter<File>>,
-    candidates: Sorter<Candidate>,
+    candidates: Firsts,
     count: u64,
     entry: Vec<u8>,
 }
@@ -132,7 +172,7 @@ impl Deferred {
             entries,
             texts: BufWriter::new(tempfile::tempfile()?),
             rows,
-            candidates: Sorter::new(CANDIDATES_HELD),
+            candidates: Firsts::default(),
             count: 0,
             entry: Vec::new(),
         })
@@ -174,7 +214,7 @@ impl Deferred {
         self.entry.clear();
         keys::put_position(&mut self.entry, hash, key, len);
         self.entries.write_all(&self.entry)?;
-        self.candidates.push(Candidate { hash, key: key.clone(), number: self.count })?;
+        self.candidates.push(hash, key, self.count)?;
         self.count += 1;
         Ok(())
     }
@@ -238,15 +278,10 @@ impl Deferred {
     /// The numbers of the first candidate of each position, in order.
     fn firsts(&mut self) -> io::Result<Sorted<u64>> {
         let mut firsts = Sorter::<u64>::new(FIRSTS_HELD);
-        let candidates = std::mem::replace(&mut self.candidates, Sorter::new(1));
-        let mut last: Option<Candidate> = None;
-        for c in candidates.finish()? {
-            let c = c?;
-            if last.as_ref().is_none_or(|l| (l.hash, l.key.words()) != (c.hash, c.key.words())) {
-                firsts.push(c.number)?;
-                last = Some(c);
-            }
-        }
+        std::mem::take(&mut self.candidates).verdicts(|number, first| match first {
+            true => firsts.push(number),
+            false => Ok(()),
+        })?;
         firsts.finish()
     }
 }
@@ -284,5 +319,46 @@ impl Rows {
         }
         self.row += 1;
         Ok((&self.batch, self.row - 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+    use crate::notation::san::parse_san;
+
+    /// Firsts sorted on disk in runs of 1 to 7 tell the first of each position as a set does,
+    /// with two positions under one hash.
+    #[test]
+    fn firsts_on_disk_are_the_first_of_each_position() {
+        let mut pos = Position::default();
+        let mut positions = vec![(pos.zobrist(), PackedKey::of(&pos))];
+        for san in ["Nf3", "Nf6", "Ng1", "Ng8", "e4", "e5", "Nf3", "Nc6", "Ng1", "Nb8"] {
+            let (m, _) = parse_san(&pos, san.as_bytes()).expect("legal");
+            pos.play_unchecked(m);
+            positions.push((pos.zobrist(), PackedKey::of(&pos)));
+        }
+        // Another position under the start's hash, and the start again.
+        positions.push((positions[0].0, positions[1].1.clone()));
+        positions.push(positions[0].clone());
+        let mut seen = std::collections::HashSet::new();
+        let want: Vec<bool> = positions.iter().map(|p| seen.insert(p.clone())).collect();
+        assert_eq!(want.iter().filter(|&&f| !f).count(), 3, "the start twice more, 1. e4 e5 once more");
+        for held in [1, 2, 7, 100] {
+            let mut firsts = Firsts::holding(held);
+            for (n, (hash, key)) in positions.iter().enumerate() {
+                firsts.push(*hash, key, n as u64).expect("push");
+            }
+            let mut got = vec![None; positions.len()];
+            firsts
+                .verdicts(|n, first| {
+                    got[n as usize] = Some(first);
+                    Ok(())
+                })
+                .expect("sorted");
+            let got: Vec<bool> = got.into_iter().map(|g| g.expect("every number")).collect();
+            assert_eq!(got, want, "held {held}");
+        }
     }
 }
