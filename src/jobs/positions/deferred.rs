@@ -17,7 +17,6 @@ use crate::columnar::read::TableReader;
 use crate::columnar::write::TableWriter;
 use crate::columnar::{Batch, Schema};
 use crate::io::sort::{Record, Sorted, Sorter, SpillError, read_or_end};
-use crate::jobs::keys::{self, KeysReader, PositionEntry};
 
 /// Candidates sorted in memory at a time: about 64 bytes each (4 MB of runs on disk a million).
 const CANDIDATES_HELD: usize = 1 << 20;
@@ -46,39 +45,107 @@ impl PartialOrd for Candidate {
 }
 
 impl Record for Candidate {
-    /// The hash, 0 or 1 for the key's form, its words, the number; little-endian.
+    /// The position ([`write_position`]), then the number.
     fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
-        out.write_all(&self.hash.to_le_bytes())?;
-        out.write_all(&[u8::from(matches!(self.key, PackedKey::Wide(_)))])?;
-        for w in self.key.words() {
-            out.write_all(&w.to_le_bytes())?;
-        }
+        write_position(out, self.hash, &self.key)?;
         out.write_all(&self.number.to_le_bytes())
     }
 
     fn read_from(input: &mut impl BufRead) -> io::Result<Option<Candidate>> {
-        let mut head = [0u8; 9];
-        if !read_or_end(input, &mut head)? {
+        let mut word = [0u8; 8];
+        if !read_or_end(input, &mut word)? {
             return Ok(None);
         }
-        let mut word = || -> io::Result<u64> {
-            let mut w = [0u8; 8];
-            input.read_exact(&mut w)?;
-            Ok(u64::from_le_bytes(w))
-        };
-        let key = match head[8] {
-            0 => PackedKey::Compact([word()?, word()?, word()?, word()?]),
-            1 => {
-                let mut k = Box::new([0u64; 12]);
-                for w in k.iter_mut() {
-                    *w = word()?;
-                }
-                PackedKey::Wide(k)
+        let key = read_key(input)?;
+        let hash = u64::from_le_bytes(word);
+        input.read_exact(&mut word)?;
+        Ok(Some(Candidate { hash, key, number: u64::from_le_bytes(word) }))
+    }
+}
+
+/// Writes a position: its hash, 0 or 1 for the key's form, the key's words; little-endian.
+fn write_position(out: &mut impl Write, hash: u64, key: &PackedKey) -> io::Result<()> {
+    out.write_all(&hash.to_le_bytes())?;
+    out.write_all(&[u8::from(matches!(key, PackedKey::Wide(_)))])?;
+    for w in key.words() {
+        out.write_all(&w.to_le_bytes())?;
+    }
+    Ok(())
+}
+
+/// Reads the key [`write_position`] wrote after the hash.
+fn read_key(input: &mut impl BufRead) -> io::Result<PackedKey> {
+    let mut form = [0u8; 1];
+    input.read_exact(&mut form)?;
+    let mut word = || -> io::Result<u64> {
+        let mut w = [0u8; 8];
+        input.read_exact(&mut w)?;
+        Ok(u64::from_le_bytes(w))
+    };
+    Ok(match form[0] {
+        0 => PackedKey::Compact([word()?, word()?, word()?, word()?]),
+        1 => {
+            let mut k = Box::new([0u64; 12]);
+            for w in k.iter_mut() {
+                *w = word()?;
             }
-            _ => return Err(io::Error::new(io::ErrorKind::InvalidData, "a candidate's run is damaged")),
-        };
-        let hash = u64::from_le_bytes(head[..8].try_into().expect("8 bytes"));
-        Ok(Some(Candidate { hash, key, number: word()? }))
+            PackedKey::Wide(k)
+        }
+        _ => return Err(io::Error::new(io::ErrorKind::InvalidData, "a temporary file is damaged")),
+    })
+}
+
+/// An entry of the candidates' list, in order.
+enum Entry {
+    /// The candidates that follow are of this input.
+    Input(String),
+    /// A candidate: its record's length in bytes (0 for a row), and its position where a keys
+    /// part needs it.
+    Record(u64, Option<(u64, PackedKey)>),
+}
+
+impl Entry {
+    /// `I`, the name's length and bytes; `R` and the length; `P`, the length and the position.
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        match self {
+            Entry::Input(name) => {
+                out.write_all(b"I")?;
+                out.write_all(&(name.len() as u64).to_le_bytes())?;
+                out.write_all(name.as_bytes())
+            }
+            Entry::Record(len, None) => {
+                out.write_all(b"R")?;
+                out.write_all(&len.to_le_bytes())
+            }
+            Entry::Record(len, Some((hash, key))) => {
+                out.write_all(b"P")?;
+                out.write_all(&len.to_le_bytes())?;
+                write_position(out, *hash, key)
+            }
+        }
+    }
+
+    fn read_from(input: &mut impl BufRead) -> io::Result<Option<Entry>> {
+        let mut tag = [0u8; 1];
+        if !read_or_end(input, &mut tag)? {
+            return Ok(None);
+        }
+        let mut word = [0u8; 8];
+        input.read_exact(&mut word)?;
+        let n = u64::from_le_bytes(word);
+        Ok(Some(match tag[0] {
+            b'I' => {
+                let mut name = vec![0u8; n as usize];
+                input.read_exact(&mut name)?;
+                Entry::Input(String::from_utf8_lossy(&name).into_owned())
+            }
+            b'R' => Entry::Record(n, None),
+            b'P' => {
+                input.read_exact(&mut word)?;
+                Entry::Record(n, Some((u64::from_le_bytes(word), read_key(input)?)))
+            }
+            _ => return Err(io::Error::new(io::ErrorKind::InvalidData, "a temporary file is damaged")),
+        }))
     }
 }
 
@@ -128,19 +195,15 @@ pub enum Kept<'a> {
     Input(&'a str),
     /// A record's text.
     Text {
-        /// Its position's Zobrist key.
-        hash: u64,
-        /// Its position.
-        key: &'a PackedKey,
+        /// Its position's Zobrist key and the position, when kept for a keys part.
+        key: Option<(u64, &'a PackedKey)>,
         /// The text.
         text: &'a [u8],
     },
     /// A record's row: `row` of `batch`.
     Row {
-        /// Its position's Zobrist key.
-        hash: u64,
-        /// Its position.
-        key: &'a PackedKey,
+        /// Its position's Zobrist key and the position, when kept for a keys part.
+        key: Option<(u64, &'a PackedKey)>,
         /// The rows read back.
         batch: &'a Batch,
         /// The row.
@@ -150,31 +213,30 @@ pub enum Kept<'a> {
 
 /// The candidates of a run whose [`Unique`](super::Unique) set is full.
 pub struct Deferred {
-    /// Inputs and candidates' positions in order, as a keys part's entries (a candidate's
-    /// length: its text's bytes).
+    /// Inputs and candidates in order ([`Entry`]): their texts' lengths, and their positions
+    /// where a keys part needs them.
     entries: BufWriter<File>,
+    keyed: bool,
     /// Their texts, in order.
     texts: BufWriter<File>,
     /// Their rows, in order (Parquet).
     rows: Option<TableWriter<File>>,
     candidates: Firsts,
     count: u64,
-    entry: Vec<u8>,
 }
 
 impl Deferred {
-    /// Candidates of text, or with `schema` of rows.
-    pub fn new(schema: Option<&Schema>) -> io::Result<Deferred> {
-        let mut entries = BufWriter::new(tempfile::tempfile()?);
-        entries.write_all(keys::POSITIONS_HEADER)?;
+    /// Candidates of text, or with `schema` of rows; `keyed`: their positions are kept for a
+    /// keys part.
+    pub fn new(schema: Option<&Schema>, keyed: bool) -> io::Result<Deferred> {
         let rows = schema.map(|s| TableWriter::new(tempfile::tempfile()?, s)).transpose()?;
         Ok(Deferred {
-            entries,
+            entries: BufWriter::new(tempfile::tempfile()?),
+            keyed,
             texts: BufWriter::new(tempfile::tempfile()?),
             rows,
             candidates: Firsts::default(),
             count: 0,
-            entry: Vec::new(),
         })
     }
 
@@ -190,9 +252,7 @@ impl Deferred {
 
     /// The candidates that follow are of the input `name`.
     pub fn begin_input(&mut self, name: &str) -> io::Result<()> {
-        self.entry.clear();
-        keys::put_input(&mut self.entry, name);
-        self.entries.write_all(&self.entry)
+        Entry::Input(name.to_string()).write_to(&mut self.entries)
     }
 
     /// A candidate: the position (`hash`, `key`) and its record's `text`.
@@ -211,9 +271,12 @@ impl Deferred {
     }
 
     fn push(&mut self, hash: u64, key: &PackedKey, len: usize) -> io::Result<()> {
-        self.entry.clear();
-        keys::put_position(&mut self.entry, hash, key, len);
-        self.entries.write_all(&self.entry)?;
+        let len = len as u64;
+        self.entries.write_all(if self.keyed { b"P" } else { b"R" })?;
+        self.entries.write_all(&len.to_le_bytes())?;
+        if self.keyed {
+            write_position(&mut self.entries, hash, key)?;
+        }
         self.candidates.push(hash, key, self.count)?;
         self.count += 1;
         Ok(())
@@ -228,22 +291,22 @@ impl Deferred {
         let spill = |e: io::Error| E::from(SpillError::from(e));
         let firsts = self.firsts().map_err(spill)?;
         let mut firsts = firsts.peekable();
-        let (mut entries, _) =
-            KeysReader::new(BufReader::new(rewound(self.entries).map_err(spill)?)).map_err(spill)?;
+        let mut entries = BufReader::new(rewound(self.entries).map_err(spill)?);
         let mut texts = BufReader::new(rewound(self.texts).map_err(spill)?);
         let mut rows = match self.rows {
             Some(t) => Some(Rows::new(t.finish().map_err(spill)?).map_err(spill)?),
             None => None,
         };
         let (mut number, mut written, mut text) = (0u64, 0u64, Vec::new());
-        while let Some(e) = entries.position().map_err(spill)? {
-            let (hash, key, len) = match e {
-                PositionEntry::Input(name) => {
+        while let Some(e) = Entry::read_from(&mut entries).map_err(spill)? {
+            let (len, position) = match e {
+                Entry::Input(name) => {
                     kept(Kept::Input(&name))?;
                     continue;
                 }
-                PositionEntry::Position { hash, key, len } => (hash, key, len),
+                Entry::Record(len, position) => (len, position),
             };
+            let key = position.as_ref().map(|(hash, key)| (*hash, key));
             let first = match firsts.next_if(|n| n.as_ref().is_ok_and(|&n| n == number)) {
                 Some(_) => true,
                 None => match firsts.peek() {
@@ -258,13 +321,13 @@ impl Deferred {
                 Some(rows) => {
                     let (batch, row) = rows.next().map_err(spill)?;
                     if first {
-                        kept(Kept::Row { hash, key: &key, batch, row })?;
+                        kept(Kept::Row { key, batch, row })?;
                     }
                 }
                 None if first => {
                     text.resize(len as usize, 0);
                     texts.read_exact(&mut text).map_err(spill)?;
-                    kept(Kept::Text { hash, key: &key, text: &text })?;
+                    kept(Kept::Text { key, text: &text })?;
                 }
                 None => {
                     io::copy(&mut texts.by_ref().take(len), &mut io::sink()).map_err(spill)?;

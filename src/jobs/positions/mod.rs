@@ -416,7 +416,7 @@ impl<W: Write> Writer<W> {
                 Target::Table(t) => Some(t.schema().clone()),
                 Target::Text(_) => None,
             };
-            let mut d = Deferred::new(schema.as_ref()).map_err(spill)?;
+            let mut d = Deferred::new(schema.as_ref(), self.keys.is_some()).map_err(spill)?;
             d.begin_input(&self.file).map_err(spill)?;
             self.deferred = Some((d, self.inputs.saturating_sub(1)));
         }
@@ -465,20 +465,22 @@ impl<W: Write> Writer<W> {
                     }
                     None
                 }
-                Kept::Text { hash, key, text } => {
+                Kept::Text { key, text } => {
                     let Target::Text(o) = out else { unreachable!("text candidates of a table") };
                     o.write_all(text).map_err(|e| o.error(e))?;
-                    Some((hash, key, text.len()))
+                    Some((key, text.len()))
                 }
-                Kept::Row { hash, key, batch, row } => {
+                Kept::Row { key, batch, row } => {
                     let Target::Table(t) = out else { unreachable!("row candidates of text") };
                     t.append(batch, row..row + 1).map_err(|e| t.output().error(e))?;
-                    Some((hash, key, 1))
+                    Some((key, 1))
                 }
             };
-            if let Some((hash, key, len)) = len {
+            if let Some((key, len)) = len {
                 written += 1;
-                crate::jobs::keys::put_position(&mut entry, hash, key, len);
+                if let Some((hash, key)) = key {
+                    crate::jobs::keys::put_position(&mut entry, hash, key, len);
+                }
             }
             if let Some((k, _)) = keys.as_mut() {
                 k.write_all(&entry).map_err(|e| k.error(e))?;
