@@ -192,6 +192,38 @@ fn show_in_three_formats() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// A game with an error is drawn at the end of its valid moves, and the error is reported with
+/// its location (exit 1), as `check` reports it; text before the first game is a game of its
+/// own, whose unreadable first move says why game 1 is the start position.
+#[test]
+fn show_reports_the_errors_of_the_game_it_draws() {
+    let pgn = "[Event \"A\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n";
+    let o = run_with_stdin(&["show", "-", "--format", "ascii"], pgn);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("5 | . . . . p . . . |"), "after 1... e5: {}", stdout(&o));
+    assert!(
+        stderr(&o).contains(":4:13: error: game 1 (? - ?): ply 3: illegal SAN \"Ke3\""),
+        "{}",
+        stderr(&o)
+    );
+    let o = run_with_stdin(&["show", "-", "--ply", "1", "--format", "ascii"], pgn);
+    assert_eq!(o.status.code(), Some(1), "the game still has its error: {}", stderr(&o));
+    let garbage = format!("Some notes\n\n{pgn}");
+    let o = run_with_stdin(&["show", "-", "--format", "ascii"], &garbage);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(":1:1: error: game 1 (? - ?): ply 1: unreadable move \"Some\""),
+        "{}",
+        stderr(&o)
+    );
+    let o = run_with_stdin(&["show", "-", "--game", "2", "--ply", "2", "--format", "ascii"], &garbage);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains(":6:13: error: game 2"), "{}", stderr(&o));
+    let o = run_with_stdin(&["show", "-", "--format", "ascii"], "1. e4 e5 *\n");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
 /// A null move is replayed as a pass: the moves after it are played by the right side.
 #[test]
 fn show_replays_a_null_move_as_a_pass() {

@@ -7,7 +7,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use pgnkit::chess::{Move, Position, Role, Square, Variant};
+use pgnkit::error::{Diagnostic, Severity};
 use pgnkit::io::{Input, InputOptions};
+use pgnkit::jobs::diagnostics;
 use pgnkit::jobs::run::not_pgn;
 use pgnkit::notation::diagram::{SvgOptions, TextStyle, svg, text_diagram};
 use pgnkit::notation::fen::parse_fen;
@@ -64,17 +66,23 @@ pub struct Args {
     lastmove: Option<String>,
 }
 
-/// Collects the start position and mainline moves of one game (`None`: a null move).
+/// Collects the start position, mainline moves and errors of one game (`None`: a null move).
 struct Pick {
     number: u64,
     start: Option<Position>,
     moves: Vec<Option<Move>>,
+    errors: Vec<Diagnostic>,
     found: bool,
 }
 
 impl<'a> Hooks<'a> for Pick {
-    fn wants(&self, _: pgnkit::error::Kind, _: pgnkit::error::Severity) -> bool {
-        false
+    fn wants(&self, _: pgnkit::error::Kind, severity: Severity) -> bool {
+        severity == Severity::Error
+    }
+    fn diagnostic(&mut self, game: &Game<'a>, d: Diagnostic) {
+        if game.number == self.number && d.severity == Severity::Error {
+            self.errors.push(d);
+        }
     }
     fn start(&mut self, game: &Game<'a>, pos: &Position) {
         if game.number == self.number {
@@ -110,9 +118,13 @@ fn parse_highlight(text: &str) -> Option<Move> {
     Some(Move::normal(Square::from_ascii(&b[..2])?, Square::from_ascii(&b[2..4])?))
 }
 
-fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<(Position, Option<Move>), Fail> {
+/// The position of game `number` at `ply` (the end of its valid moves by default), the move
+/// that led to it, and the game's errors.
+type Picked = (Position, Option<Move>, Vec<Diagnostic>);
+
+fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<Picked, Fail> {
     let bytes = Input::open(path, InputOptions::default()).and_then(Input::read_all).map_err(Fail::from)?;
-    let pick = Pick { number, start: None, moves: Vec::new(), found: false };
+    let pick = Pick { number, start: None, moves: Vec::new(), errors: Vec::new(), found: false };
     let mut replay = Games::new(pick, &bytes);
     while !replay.hooks().found && replay.next_game() {}
     // Refused as every job refuses it, before a game of it is looked for or drawn.
@@ -126,9 +138,10 @@ fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<(Po
         return Err(Fail::usage(format!("{name} has {games} game(s): there is no game {number}")));
     }
     let Some(mut pos) = pick.start else {
+        let why = pick.errors.first().map(|d| format!(": {}", d.message)).unwrap_or_default();
         return Err(Fail::Command {
             code: Code::DataErr,
-            message: format!("{name}: game {number} has an invalid start position"),
+            message: format!("{name}: game {number} has an invalid start position{why}"),
         });
     };
     let plies = pick.moves.len() as u32;
@@ -147,11 +160,11 @@ fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<(Po
                 .map_err(|_| Fail::Command { code: Code::Software, message: "null move in check".into() })?,
         }
     }
-    Ok((pos, ply.checked_sub(1).and_then(|i| pick.moves[i as usize])))
+    Ok((pos, ply.checked_sub(1).and_then(|i| pick.moves[i as usize]), pick.errors))
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
-    let (pos, mut last) = match (&args.fen, &args.file) {
+    let (pos, mut last, errors) = match (&args.fen, &args.file) {
         (Some(fen), _) => {
             let variant = match &args.variant {
                 Some(v) => Variant::from_tag(v).map_err(|_| Fail::usage(format!("unknown variant {v:?}")))?,
@@ -163,7 +176,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 fen: fen.to_string(),
                 source,
             })?;
-            (pos, None)
+            (pos, None, Vec::new())
         }
         (None, Some(path)) => from_pgn(path, args.game, args.ply)?,
         (None, None) => return Err(Fail::usage("give a FILE or --fen")),
@@ -179,8 +192,15 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         Format::Unicode => text_diagram(&pos, TextStyle::Unicode, args.flip),
         Format::Svg => svg(&pos, &SvgOptions { flip: args.flip, last_move: last, ..SvgOptions::default() }),
     };
+    // The board drawn is the valid moves': each error says where the game stopped being read.
+    if let Some(path) = &args.file {
+        let name = pgnkit::jobs::run::display_name(path);
+        for d in &errors {
+            eprintln!("{}", diagnostics::diagnostic_text(&name, d));
+        }
+    }
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;
     out.flush()?;
-    Ok(Code::Ok)
+    Ok(if errors.is_empty() { Code::Ok } else { Code::Failures })
 }
