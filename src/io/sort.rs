@@ -141,7 +141,9 @@ pub struct Merge<T> {
 }
 
 impl<T: Record> Merge<T> {
-    fn new(runs: Vec<File>) -> io::Result<Merge<T>> {
+    /// The items of `runs`, each sorted and read from its start, in order (equal items in no
+    /// set order).
+    pub fn new(runs: Vec<File>) -> io::Result<Merge<T>> {
         let mut runs: Vec<BufReader<File>> =
             runs.into_iter().map(|f| BufReader::with_capacity(BUFFER, f)).collect();
         let mut heads = BinaryHeap::with_capacity(runs.len());

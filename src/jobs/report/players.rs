@@ -3,16 +3,16 @@
 //! files and merged by name when the table is ranked, so the report's memory stays bounded
 //! however many players a collection has (about 300 bytes a player held).
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::cmp::Ordering;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufWriter, Seek, SeekFrom, Write};
 use std::ops::ControlFlow;
 
 use hashbrown::HashMap;
 
 use super::sums::{MoveTotals, Side};
 use crate::chess::{ByColor, Color};
+use crate::io::sort::{Merge, Record, Sorter, read_or_end};
 
 /// Distinct players held in memory before they are written out: about 80 MB.
 pub const HELD: usize = 1 << 18;
@@ -70,15 +70,20 @@ impl Players {
 
     /// Writes the players held out as a run sorted by name, and forgets them.
     fn spill(&mut self) -> Result<(), SpillError> {
+        let run = self.held_run()?;
+        self.runs.push(run);
+        self.ids.clear();
+        self.figures.clear();
+        Ok(())
+    }
+
+    /// The players held written to a new run, sorted by name.
+    fn held_run(&self) -> io::Result<File> {
         let mut file = BufWriter::new(tempfile::tempfile()?);
         for (name, id) in self.sorted() {
             write_player(&mut file, name, &self.figures[id as usize])?;
         }
-        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
-        self.runs.push(file);
-        self.ids.clear();
-        self.figures.clear();
-        Ok(())
+        file.into_inner().map_err(io::IntoInnerError::into_error)
     }
 
     /// The players held, by name.
@@ -97,29 +102,33 @@ impl Players {
             }
             return Ok(());
         }
-        let held = self.sorted().into_iter().map(|(name, id)| (name.to_string(), self.figures[id as usize]));
+        // The runs, each read from its start, and the players held as the last run.
+        let mut runs = Vec::with_capacity(self.runs.len() + 1);
+        for run in &self.runs {
+            let mut run = run.try_clone()?;
+            run.seek(SeekFrom::Start(0))?;
+            runs.push(run);
+        }
+        let mut held = self.held_run()?;
+        held.seek(SeekFrom::Start(0))?;
+        runs.push(held);
         let mut current: Option<Player> = None;
-        merge(
-            &self.runs,
-            held,
-            |(name, _)| name.clone(),
-            |(name, figures)| {
-                match &mut current {
-                    // The runs hold a name once each: its figures are summed across them.
-                    Some((n, sum)) if *n == name => {
-                        for side in [Color::White, Color::Black] {
-                            sum[side].add(&figures[side]);
-                        }
-                    }
-                    _ => {
-                        if let Some((n, sum)) = current.replace((name, figures)) {
-                            f(&n, &sum);
-                        }
+        for player in Merge::<ByName>::new(runs)? {
+            let ByName((name, figures)) = player?;
+            match &mut current {
+                // The runs hold a name once each: its figures are summed across them.
+                Some((n, sum)) if *n == name => {
+                    for side in [Color::White, Color::Black] {
+                        sum[side].add(&figures[side]);
                     }
                 }
-                ControlFlow::Continue(())
-            },
-        )?;
+                _ => {
+                    if let Some((n, sum)) = current.replace((name, figures)) {
+                        f(&n, &sum);
+                    }
+                }
+            }
+        }
         if let Some((n, sum)) = current {
             f(&n, &sum);
         }
@@ -153,20 +162,21 @@ impl Players {
         keep: impl Fn(&str) -> bool,
         mut f: impl FnMut(&str, &ByColor<Side>) -> ControlFlow<()>,
     ) -> Result<usize, SpillError> {
-        let (mut runs, mut batch, mut failed) = (Vec::new(), Vec::new(), None);
+        let (mut sorter, mut failed) = (Sorter::new(self.held), None);
         let qualified = self.for_each_qualified(min_games, keep, |name, figures| {
             if failed.is_none() {
-                batch.push((name.to_string(), *figures));
-                if batch.len() == self.held {
-                    failed = spill_ranked(&mut batch, &mut runs).err();
-                }
+                failed = sorter.push(ByRank((name.to_string(), *figures))).err();
             }
         })?;
         if let Some(e) = failed {
             return Err(e.into());
         }
-        batch.sort_unstable_by(by_rank);
-        merge(&runs, batch.into_iter(), rank_key, |(name, figures)| f(&name, &figures))?;
+        for player in sorter.finish()? {
+            let ByRank((name, figures)) = player?;
+            if f(&name, &figures).is_break() {
+                break;
+            }
+        }
         Ok(qualified)
     }
 
@@ -202,64 +212,66 @@ fn games(figures: &ByColor<Side>) -> u64 {
 }
 
 /// The table's order: most games first, then by name.
-fn rank_key((name, figures): &Player) -> (Reverse<u64>, String) {
-    (Reverse(games(figures)), name.clone())
-}
-
-fn by_rank(a: &Player, b: &Player) -> std::cmp::Ordering {
+fn by_rank(a: &Player, b: &Player) -> Ordering {
     games(&b.1).cmp(&games(&a.1)).then_with(|| a.0.cmp(&b.0))
 }
 
-/// Writes `batch` out as a run in the table's order, and empties it.
-fn spill_ranked(batch: &mut Vec<Player>, runs: &mut Vec<File>) -> io::Result<()> {
-    batch.sort_unstable_by(by_rank);
-    let mut file = BufWriter::new(tempfile::tempfile()?);
-    for (name, figures) in batch.drain(..) {
-        write_player(&mut file, &name, &figures)?;
+/// A player in a run sorted by name.
+struct ByName(Player);
+
+/// A player in a run sorted in the table's order.
+struct ByRank(Player);
+
+impl PartialEq for ByName {
+    fn eq(&self, other: &ByName) -> bool {
+        self.0.0 == other.0.0
     }
-    runs.push(file.into_inner().map_err(io::IntoInnerError::into_error)?);
-    Ok(())
+}
+impl Eq for ByName {}
+impl PartialOrd for ByName {
+    fn partial_cmp(&self, other: &ByName) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for ByName {
+    fn cmp(&self, other: &ByName) -> Ordering {
+        self.0.0.cmp(&other.0.0)
+    }
 }
 
-/// Calls `f` with the players of `runs` and of `held`, each sorted by `key`, in the order of
-/// `key` (equal keys in the order of their sources, `held` last), until `f` breaks.
-fn merge<K: Ord>(
-    runs: &[File],
-    mut held: impl Iterator<Item = Player>,
-    key: impl Fn(&Player) -> K,
-    mut f: impl FnMut(Player) -> ControlFlow<()>,
-) -> io::Result<()> {
-    let mut readers = Vec::with_capacity(runs.len());
-    for mut file in runs {
-        file.seek(SeekFrom::Start(0))?;
-        readers.push(BufReader::new(file));
+impl PartialEq for ByRank {
+    fn eq(&self, other: &ByRank) -> bool {
+        self.cmp(other) == Ordering::Equal
     }
-    let mut next = |k: usize| match readers.get_mut(k) {
-        Some(run) => read_player(run),
-        None => Ok(held.next()),
-    };
-    // The next player of each source, and the sources by its key: the smallest first.
-    let mut heads: Vec<Option<Player>> = Vec::with_capacity(runs.len() + 1);
-    let mut order = BinaryHeap::new();
-    for k in 0..=runs.len() {
-        let head = next(k)?;
-        if let Some(p) = &head {
-            order.push(Reverse((key(p), k)));
-        }
-        heads.push(head);
+}
+impl Eq for ByRank {}
+impl PartialOrd for ByRank {
+    fn partial_cmp(&self, other: &ByRank) -> Option<Ordering> {
+        Some(self.cmp(other))
     }
-    while let Some(Reverse((_, k))) = order.pop() {
-        let player = heads[k].take().expect("a source in the order has a head");
-        let head = next(k)?;
-        if let Some(p) = &head {
-            order.push(Reverse((key(p), k)));
-        }
-        heads[k] = head;
-        if f(player).is_break() {
-            break;
-        }
+}
+impl Ord for ByRank {
+    fn cmp(&self, other: &ByRank) -> Ordering {
+        by_rank(&self.0, &other.0)
     }
-    Ok(())
+}
+
+impl Record for ByName {
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        write_player(out, &self.0.0, &self.0.1)
+    }
+    fn read_from(input: &mut impl BufRead) -> io::Result<Option<ByName>> {
+        Ok(read_player(input)?.map(ByName))
+    }
+}
+
+impl Record for ByRank {
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        write_player(out, &self.0.0, &self.0.1)
+    }
+    fn read_from(input: &mut impl BufRead) -> io::Result<Option<ByRank>> {
+        Ok(read_player(input)?.map(ByRank))
+    }
 }
 
 /// A side's figures as a run holds them, in order.
@@ -307,11 +319,10 @@ fn write_player(out: &mut impl Write, name: &str, figures: &ByColor<Side>) -> io
 
 /// The next player of a run, `None` at its end.
 fn read_player(run: &mut impl BufRead) -> io::Result<Option<(String, ByColor<Side>)>> {
-    if run.fill_buf()?.is_empty() {
+    let mut word = [0u8; 8];
+    if !read_or_end(run, &mut word)? {
         return Ok(None);
     }
-    let mut word = [0u8; 8];
-    run.read_exact(&mut word)?;
     let mut name = vec![0u8; u64::from_le_bytes(word) as usize];
     run.read_exact(&mut name)?;
     let name = String::from_utf8(name).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
