@@ -1,10 +1,11 @@
 //! `--unique` past the positions held in memory ([`Deferred`]): once the [`Unique`] set is full,
 //! every later record whose position it does not hold is a candidate, written to anonymous
-//! temporary files in order (its input, position and text or row), and the output waits. At the
-//! end the candidates, sorted by position with an external sort ([`crate::io::sort`]), give the
-//! first of each position; those numbers, sorted again, pick the candidates to write, in order,
-//! after the records written before. So the output is the same as with the whole set in
-//! memory, and memory stays bounded: the set, a sorter's run and the merges' buffers.
+//! temporary files in order (its input, its text or row, its position for a shard's keys part;
+//! its position and number for the sort), and the output waits. At the end the candidates,
+//! sorted by position with an external sort ([`crate::io::sort`]), give the first of each
+//! position; those numbers, sorted again, pick the candidates to write, in order, after the
+//! records written before. So the output is the same as with the whole set in memory, and
+//! memory stays bounded: the set, a sorter's run and the merges' buffers.
 //!
 //! [`Unique`]: super::Unique
 
@@ -149,9 +150,9 @@ impl Entry {
     }
 }
 
-/// Positions numbered in the order they come, in any number, sorted on disk past
-/// [`CANDIDATES_HELD`] to tell which number is the first of its position: what `--unique`
-/// decides once its set is full, and what `merge` settles of its shards' positions.
+/// Positions numbered in the order they come, in any number (sorted on disk past a million), to
+/// tell which number is the first of its position: what `--unique` decides once its set is
+/// full, and what `merge` settles of its shards' positions.
 pub struct Firsts {
     sorter: Sorter<Candidate>,
 }
@@ -289,8 +290,8 @@ impl Deferred {
         mut kept: impl FnMut(Kept<'_>) -> Result<(), E>,
     ) -> Result<u64, E> {
         let spill = |e: io::Error| E::from(SpillError::from(e));
-        let firsts = self.firsts().map_err(spill)?;
-        let mut firsts = firsts.peekable();
+        let mut firsts = self.firsts().map_err(spill)?;
+        let mut next_first = firsts.next().transpose().map_err(spill)?;
         let mut entries = BufReader::new(rewound(self.entries).map_err(spill)?);
         let mut texts = BufReader::new(rewound(self.texts).map_err(spill)?);
         let mut rows = match self.rows {
@@ -307,15 +308,10 @@ impl Deferred {
                 Entry::Record(len, position) => (len, position),
             };
             let key = position.as_ref().map(|(hash, key)| (*hash, key));
-            let first = match firsts.next_if(|n| n.as_ref().is_ok_and(|&n| n == number)) {
-                Some(_) => true,
-                None => match firsts.peek() {
-                    Some(Err(_)) => {
-                        return Err(spill(firsts.next().and_then(Result::err).expect("an error")));
-                    }
-                    _ => false,
-                },
-            };
+            let first = next_first == Some(number);
+            if first {
+                next_first = firsts.next().transpose().map_err(spill)?;
+            }
             number += 1;
             match &mut rows {
                 Some(rows) => {
