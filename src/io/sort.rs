@@ -51,11 +51,6 @@ impl<T: Record> Sorter<T> {
         Sorter { items: Vec::new(), held: held.max(1), runs: Vec::new() }
     }
 
-    /// Items pushed so far are all in memory.
-    pub fn is_held(&self) -> bool {
-        self.runs.is_empty()
-    }
-
     /// Adds `item`.
     pub fn push(&mut self, item: T) -> io::Result<()> {
         if self.items.len() == self.held {
@@ -108,7 +103,8 @@ fn write_run<T: Record>(mut items: Vec<T>) -> io::Result<File> {
     rewound(out)
 }
 
-fn rewound(out: BufWriter<File>) -> io::Result<File> {
+/// The file behind `out`, flushed and read from its start.
+pub fn rewound(out: BufWriter<File>) -> io::Result<File> {
     let mut file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
     file.seek(SeekFrom::Start(0))?;
     Ok(file)

@@ -122,12 +122,56 @@ pub fn put_game(out: &mut Vec<u8>, g: &GameEntry) {
 /// (`hash`, `key`).
 pub fn put_position(out: &mut Vec<u8>, hash: u64, key: &PackedKey, len: usize) {
     out.push(b'P');
-    out.extend_from_slice(&hash.to_le_bytes());
-    out.push(u8::from(matches!(key, PackedKey::Wide(_))));
-    for w in key.words() {
-        out.extend_from_slice(&w.to_le_bytes());
-    }
+    out.extend_from_slice(Packed::of(hash, key).bytes());
     out.extend_from_slice(&(len as u64).to_le_bytes());
+}
+
+/// A position as keys parts and `positions --unique`'s temporary files hold it: its hash, 0 or 1
+/// for the key's form, the key's words; little-endian, at most 105 bytes.
+pub struct Packed {
+    buf: [u8; 105],
+    len: usize,
+}
+
+impl Packed {
+    /// The bytes of the position (`hash`, `key`).
+    pub fn of(hash: u64, key: &PackedKey) -> Packed {
+        let mut p = Packed { buf: [0; 105], len: 9 };
+        p.buf[..8].copy_from_slice(&hash.to_le_bytes());
+        p.buf[8] = u8::from(matches!(key, PackedKey::Wide(_)));
+        for w in key.words() {
+            p.buf[p.len..p.len + 8].copy_from_slice(&w.to_le_bytes());
+            p.len += 8;
+        }
+        p
+    }
+
+    /// The bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+
+    /// Reads the key that follows the hash of a [`Packed`] position.
+    pub fn read_key(r: &mut impl Read) -> io::Result<PackedKey> {
+        let mut form = [0u8; 1];
+        r.read_exact(&mut form)?;
+        let mut word = || -> io::Result<u64> {
+            let mut w = [0u8; 8];
+            r.read_exact(&mut w)?;
+            Ok(u64::from_le_bytes(w))
+        };
+        Ok(match form[0] {
+            0 => PackedKey::Compact([word()?, word()?, word()?, word()?]),
+            1 => {
+                let mut k = Box::new([0u64; 12]);
+                for w in k.iter_mut() {
+                    *w = word()?;
+                }
+                PackedKey::Wide(k)
+            }
+            _ => return Err(io::Error::new(io::ErrorKind::InvalidData, "not a packed position")),
+        })
+    }
 }
 
 /// An entry of a `clean` keys part.
@@ -307,23 +351,10 @@ impl<R: Read> KeysReader<R> {
             }
             Some(b'P') => {
                 let hash = self.u64()?;
-                let key = match self.u8()? {
-                    0 => {
-                        let mut k = [0u64; 4];
-                        for w in &mut k {
-                            *w = self.u64()?;
-                        }
-                        PackedKey::Compact(k)
-                    }
-                    1 => {
-                        let mut k = Box::new([0u64; 12]);
-                        for w in k.iter_mut() {
-                            *w = self.u64()?;
-                        }
-                        PackedKey::Wide(k)
-                    }
-                    _ => return Err(bad("a packed position")),
-                };
+                let key = Packed::read_key(&mut self.r).map_err(|e| match e.kind() {
+                    io::ErrorKind::UnexpectedEof => bad("cut short"),
+                    _ => bad("a packed position"),
+                })?;
                 Ok(Some(PositionEntry::Position { hash, key, len: self.u64()? }))
             }
             Some(t) => Err(bad(&format!("an entry tagged {t}"))),

@@ -11,13 +11,14 @@
 
 use std::cmp::Ordering;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
 use crate::chess::PackedKey;
 use crate::columnar::read::TableReader;
 use crate::columnar::write::TableWriter;
 use crate::columnar::{Batch, Schema};
-use crate::io::sort::{Record, Sorted, Sorter, SpillError, read_or_end};
+use crate::io::sort::{Record, Sorted, Sorter, SpillError, read_or_end, rewound};
+use crate::jobs::keys::Packed;
 
 /// Candidates sorted in memory at a time: about 64 bytes each (4 MB of runs on disk a million).
 const CANDIDATES_HELD: usize = 1 << 20;
@@ -46,9 +47,9 @@ impl PartialOrd for Candidate {
 }
 
 impl Record for Candidate {
-    /// The position ([`write_position`]), then the number.
+    /// The position ([`Packed`]), then the number.
     fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
-        write_position(out, self.hash, &self.key)?;
+        out.write_all(Packed::of(self.hash, &self.key).bytes())?;
         out.write_all(&self.number.to_le_bytes())
     }
 
@@ -57,43 +58,11 @@ impl Record for Candidate {
         if !read_or_end(input, &mut word)? {
             return Ok(None);
         }
-        let key = read_key(input)?;
+        let key = Packed::read_key(input)?;
         let hash = u64::from_le_bytes(word);
         input.read_exact(&mut word)?;
         Ok(Some(Candidate { hash, key, number: u64::from_le_bytes(word) }))
     }
-}
-
-/// Writes a position: its hash, 0 or 1 for the key's form, the key's words; little-endian.
-fn write_position(out: &mut impl Write, hash: u64, key: &PackedKey) -> io::Result<()> {
-    out.write_all(&hash.to_le_bytes())?;
-    out.write_all(&[u8::from(matches!(key, PackedKey::Wide(_)))])?;
-    for w in key.words() {
-        out.write_all(&w.to_le_bytes())?;
-    }
-    Ok(())
-}
-
-/// Reads the key [`write_position`] wrote after the hash.
-fn read_key(input: &mut impl BufRead) -> io::Result<PackedKey> {
-    let mut form = [0u8; 1];
-    input.read_exact(&mut form)?;
-    let mut word = || -> io::Result<u64> {
-        let mut w = [0u8; 8];
-        input.read_exact(&mut w)?;
-        Ok(u64::from_le_bytes(w))
-    };
-    Ok(match form[0] {
-        0 => PackedKey::Compact([word()?, word()?, word()?, word()?]),
-        1 => {
-            let mut k = Box::new([0u64; 12]);
-            for w in k.iter_mut() {
-                *w = word()?;
-            }
-            PackedKey::Wide(k)
-        }
-        _ => return Err(io::Error::new(io::ErrorKind::InvalidData, "a temporary file is damaged")),
-    })
 }
 
 /// An entry of the candidates' list, in order.
@@ -121,7 +90,7 @@ impl Entry {
             Entry::Record(len, Some((hash, key))) => {
                 out.write_all(b"P")?;
                 out.write_all(&len.to_le_bytes())?;
-                write_position(out, *hash, key)
+                out.write_all(Packed::of(*hash, key).bytes())
             }
         }
     }
@@ -143,7 +112,7 @@ impl Entry {
             b'R' => Entry::Record(n, None),
             b'P' => {
                 input.read_exact(&mut word)?;
-                Entry::Record(n, Some((u64::from_le_bytes(word), read_key(input)?)))
+                Entry::Record(n, Some((u64::from_le_bytes(word), Packed::read_key(input)?)))
             }
             _ => return Err(io::Error::new(io::ErrorKind::InvalidData, "a temporary file is damaged")),
         }))
@@ -276,7 +245,7 @@ impl Deferred {
         self.entries.write_all(if self.keyed { b"P" } else { b"R" })?;
         self.entries.write_all(&len.to_le_bytes())?;
         if self.keyed {
-            write_position(&mut self.entries, hash, key)?;
+            self.entries.write_all(Packed::of(hash, key).bytes())?;
         }
         self.candidates.push(hash, key, self.count)?;
         self.count += 1;
@@ -343,12 +312,6 @@ impl Deferred {
         })?;
         firsts.finish()
     }
-}
-
-fn rewound(out: BufWriter<File>) -> io::Result<File> {
-    let mut file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
-    file.seek(SeekFrom::Start(0))?;
-    Ok(file)
 }
 
 /// The candidates' rows read back, a row group at a time.

@@ -12,7 +12,7 @@ use hashbrown::HashMap;
 
 use super::sums::{MoveTotals, Side};
 use crate::chess::{ByColor, Color};
-use crate::io::sort::{Merge, Record, Sorter, read_or_end};
+use crate::io::sort::{Merge, Record, Sorter, read_or_end, rewound};
 
 /// Distinct players held in memory before they are written out: about 80 MB.
 pub const HELD: usize = 1 << 18;
@@ -77,13 +77,13 @@ impl Players {
         Ok(())
     }
 
-    /// The players held written to a new run, sorted by name.
+    /// The players held written to a new run, sorted by name, read from its start.
     fn held_run(&self) -> io::Result<File> {
         let mut file = BufWriter::new(tempfile::tempfile()?);
         for (name, id) in self.sorted() {
             write_player(&mut file, name, &self.figures[id as usize])?;
         }
-        file.into_inner().map_err(io::IntoInnerError::into_error)
+        rewound(file)
     }
 
     /// The players held, by name.
@@ -109,9 +109,7 @@ impl Players {
             run.seek(SeekFrom::Start(0))?;
             runs.push(run);
         }
-        let mut held = self.held_run()?;
-        held.seek(SeekFrom::Start(0))?;
-        runs.push(held);
+        runs.push(self.held_run()?);
         let mut current: Option<Player> = None;
         for player in Merge::<ByName>::new(runs)? {
             let ByName((name, figures)) = player?;
