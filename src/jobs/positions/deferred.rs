@@ -161,7 +161,7 @@ impl Firsts {
 
 /// A record [`Deferred::resolve`] writes, or the start of an input.
 pub enum Kept<'a> {
-    /// The candidates that follow are of this input.
+    /// The candidates that follow are of this input, begun after the first candidate's.
     Input(&'a str),
     /// A record's text.
     Text {
@@ -220,7 +220,8 @@ impl Deferred {
         self.count == 0
     }
 
-    /// The candidates that follow are of the input `name`.
+    /// The candidates that follow are of the input `name` (the first candidate's input is the
+    /// one being read when the set filled).
     pub fn begin_input(&mut self, name: &str) -> io::Result<()> {
         Entry::Input(name.to_string()).write_to(&mut self.entries)
     }

@@ -416,8 +416,7 @@ impl<W: Write> Writer<W> {
                 Target::Table(t) => Some(t.schema().clone()),
                 Target::Text(_) => None,
             };
-            let mut d = Deferred::new(schema.as_ref(), self.keys.is_some()).map_err(spill)?;
-            d.begin_input(&self.file).map_err(spill)?;
+            let d = Deferred::new(schema.as_ref(), self.keys.is_some()).map_err(spill)?;
             self.deferred = Some((d, self.inputs.saturating_sub(1)));
         }
         let Some((d, _)) = self.deferred.as_mut() else { return Ok(kept) };
@@ -452,17 +451,13 @@ impl<W: Write> Writer<W> {
             }
             *written = 0;
         };
-        let mut first_input = true;
         deferred.resolve(|kept| {
             entry.clear();
             let len = match kept {
                 Kept::Input(name) => {
-                    // The input the candidates start in is already in the keys part.
-                    if !std::mem::take(&mut first_input) {
-                        count(summary, input, &mut written);
-                        input += 1;
-                        crate::jobs::keys::put_input(&mut entry, name);
-                    }
+                    count(summary, input, &mut written);
+                    input += 1;
+                    crate::jobs::keys::put_input(&mut entry, name);
                     None
                 }
                 Kept::Text { key, text } => {
