@@ -6,6 +6,7 @@
 use std::cmp::Ordering;
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Seek, SeekFrom, Write};
+use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
 use hashbrown::HashMap;
@@ -111,8 +112,8 @@ impl Players {
         }
         runs.push(self.held_run()?);
         let mut current: Option<Player> = None;
-        for player in Merge::<ByName>::new(runs)? {
-            let ByName((name, figures)) = player?;
+        for player in Merge::<InRun<ByName>>::new(runs)? {
+            let (name, figures) = player?.0;
             match &mut current {
                 // The runs hold a name once each: its figures are summed across them.
                 Some((n, sum)) if *n == name => {
@@ -163,14 +164,14 @@ impl Players {
         let (mut sorter, mut failed) = (Sorter::new(self.held), None);
         let qualified = self.for_each_qualified(min_games, keep, |name, figures| {
             if failed.is_none() {
-                failed = sorter.push(ByRank((name.to_string(), *figures))).err();
+                failed = sorter.push(InRun::<ByRank>::new((name.to_string(), *figures))).err();
             }
         })?;
         if let Some(e) = failed {
             return Err(e.into());
         }
         for player in sorter.finish()? {
-            let ByRank((name, figures)) = player?;
+            let (name, figures) = player?.0;
             if f(&name, &figures).is_break() {
                 break;
             }
@@ -214,61 +215,61 @@ fn by_rank(a: &Player, b: &Player) -> Ordering {
     games(&b.1).cmp(&games(&a.1)).then_with(|| a.0.cmp(&b.0))
 }
 
-/// A player in a run sorted by name.
-struct ByName(Player);
-
-/// A player in a run sorted in the table's order.
-struct ByRank(Player);
-
-impl PartialEq for ByName {
-    fn eq(&self, other: &ByName) -> bool {
-        self.0.0 == other.0.0
-    }
+/// An order of a run of players.
+trait Order {
+    fn cmp(a: &Player, b: &Player) -> Ordering;
 }
-impl Eq for ByName {}
-impl PartialOrd for ByName {
-    fn partial_cmp(&self, other: &ByName) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for ByName {
-    fn cmp(&self, other: &ByName) -> Ordering {
-        self.0.0.cmp(&other.0.0)
+
+/// By name.
+struct ByName;
+
+/// The table's order.
+struct ByRank;
+
+impl Order for ByName {
+    fn cmp(a: &Player, b: &Player) -> Ordering {
+        a.0.cmp(&b.0)
     }
 }
 
-impl PartialEq for ByRank {
-    fn eq(&self, other: &ByRank) -> bool {
+impl Order for ByRank {
+    fn cmp(a: &Player, b: &Player) -> Ordering {
+        by_rank(a, b)
+    }
+}
+
+/// A player in a run sorted in the order `O`.
+struct InRun<O>(Player, PhantomData<O>);
+
+impl<O: Order> InRun<O> {
+    fn new(player: Player) -> InRun<O> {
+        InRun(player, PhantomData)
+    }
+}
+
+impl<O: Order> PartialEq for InRun<O> {
+    fn eq(&self, other: &InRun<O>) -> bool {
         self.cmp(other) == Ordering::Equal
     }
 }
-impl Eq for ByRank {}
-impl PartialOrd for ByRank {
-    fn partial_cmp(&self, other: &ByRank) -> Option<Ordering> {
+impl<O: Order> Eq for InRun<O> {}
+impl<O: Order> PartialOrd for InRun<O> {
+    fn partial_cmp(&self, other: &InRun<O>) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
-impl Ord for ByRank {
-    fn cmp(&self, other: &ByRank) -> Ordering {
-        by_rank(&self.0, &other.0)
+impl<O: Order> Ord for InRun<O> {
+    fn cmp(&self, other: &InRun<O>) -> Ordering {
+        O::cmp(&self.0, &other.0)
     }
 }
 
-impl Record for ByName {
+impl<O: Order> Record for InRun<O> {
     fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         write_player(out, &self.0.0, &self.0.1)
     }
-    fn read_from(input: &mut impl BufRead) -> io::Result<Option<ByName>> {
-        Ok(read_player(input)?.map(ByName))
-    }
-}
-
-impl Record for ByRank {
-    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
-        write_player(out, &self.0.0, &self.0.1)
-    }
-    fn read_from(input: &mut impl BufRead) -> io::Result<Option<ByRank>> {
-        Ok(read_player(input)?.map(ByRank))
+    fn read_from(input: &mut impl BufRead) -> io::Result<Option<InRun<O>>> {
+        Ok(read_player(input)?.map(InRun::new))
     }
 }
 
