@@ -18,7 +18,7 @@ use crate::jobs::clean::Rule;
 use crate::jobs::clean::dedup::Seen;
 use crate::jobs::clean::sink::duplicate_record;
 use crate::jobs::positions::deferred::Firsts;
-use crate::jobs::positions::{UNIQUE_HELD, Unique};
+use crate::jobs::positions::{Offered, UNIQUE_HELD, Unique};
 use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
 
@@ -230,22 +230,17 @@ pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Refus
                             if shard.dropped.len() as u64 <= at / 64 {
                                 shard.dropped.push(0);
                             }
-                            let repeat = if !unique.is_full() {
-                                !unique.insert(hash, &key)
-                            } else if unique.contains(hash, &key) {
-                                true
-                            } else {
-                                // Decided once every shard is read: a later shard's position
-                                // is never an earlier one's first.
-                                if let Err(e) =
-                                    late.get_or_insert_with(Firsts::default).push(hash, &key, number)
-                                {
-                                    spill_failed.get_or_insert(e);
+                            match unique.offer(hash, &key) {
+                                Offered::New => {}
+                                Offered::Repeat => shard.drop(at, &mut m.stats, &mut m.ranges, input_at),
+                                // Decided once every shard is read: a later shard's position is
+                                // never an earlier one's first.
+                                Offered::Undecided => {
+                                    let late = late.get_or_insert_with(Firsts::default);
+                                    if let Err(e) = late.push(hash, &key, number) {
+                                        spill_failed.get_or_insert(e);
+                                    }
                                 }
-                                false
-                            };
-                            if repeat {
-                                shard.drop(at, &mut m.stats, &mut m.ranges, input_at);
                             }
                             (at, number) = (at + 1, number + 1);
                         }

@@ -18,7 +18,7 @@ mod unique;
 use std::io::Write;
 use std::sync::Arc;
 
-pub use unique::{Filtered, Unique};
+pub use unique::{Filtered, Offered, Unique};
 
 use crate::chess::{PackedKey, Position};
 use crate::columnar::write::TableWriter;
@@ -422,7 +422,7 @@ impl<W: Write> Writer<W> {
         let Some((d, _)) = self.deferred.as_mut() else { return Ok(kept) };
         let mut start = from.checked_sub(1).map_or(0, |i| chunk.keys[i].end);
         for r in &chunk.keys[from..] {
-            if !u.contains(r.hash, &r.key) {
+            if u.offer(r.hash, &r.key) == Offered::Undecided {
                 match &self.out {
                     Target::Text(_) => d.push_text(r.hash, &r.key, &chunk.bytes[start..r.end]),
                     Target::Table(_) => d.push_row(r.hash, &r.key, &chunk.table, start),

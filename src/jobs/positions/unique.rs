@@ -38,6 +38,17 @@ pub struct Unique {
     room: usize,
 }
 
+/// What a [`Unique`] set makes of a position offered to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offered {
+    /// Seen for the first time, and now held.
+    New,
+    /// Held already.
+    Repeat,
+    /// Not held, and the set is full: whether it is new is decided elsewhere.
+    Undecided,
+}
+
 /// What [`Unique::filter`] made of a chunk's records.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Filtered {
@@ -74,6 +85,15 @@ impl Unique {
             Some(k) if k == key => false,
             Some(_) => self.collisions.insert(key.clone()),
         }
+    }
+
+    /// What the set makes of the position (`hash`, `key`): held from now on if it is new and the
+    /// set has room.
+    pub fn offer(&mut self, hash: u64, key: &PackedKey) -> Offered {
+        if !self.is_full() {
+            return if self.insert(hash, key) { Offered::New } else { Offered::Repeat };
+        }
+        if self.contains(hash, key) { Offered::Repeat } else { Offered::Undecided }
     }
 
     /// Whether the position (`hash`, `key`) is held.
@@ -121,14 +141,13 @@ impl Unique {
     ) -> Result<Filtered, E> {
         let (mut kept, mut run_start, mut start, mut stopped) = (0, 0, 0, None);
         for (i, r) in keys.iter().enumerate() {
-            let new = if self.is_full() {
-                if !self.contains(r.hash, &r.key) {
+            let new = match self.offer(r.hash, &r.key) {
+                Offered::New => true,
+                Offered::Repeat => false,
+                Offered::Undecided => {
                     stopped = Some(i);
                     break;
                 }
-                false
-            } else {
-                self.insert(r.hash, &r.key)
             };
             if new {
                 kept += 1;
