@@ -1,8 +1,8 @@
 //! Tables of typed columns, written as Apache Parquet (`--format parquet`): a [`Schema`] of named
 //! [`Field`]s, the [`Batch`] a worker fills with one chunk's rows, [`write::TableWriter`], which
 //! appends batches in order and writes a row group every [`GROUP_ROWS`] rows (its column chunks
-//! encoded by `encode`, on any thread), and [`read`], which reads a file back as batches (for
-//! `merge`).
+//! encoded by `encode`, on any thread), [`read`], which reads a file back as batches (for
+//! `merge`), and [`spool`], rows waiting in a temporary file in their in-memory layout.
 //!
 //! Invariants: every column of a batch holds one entry per row (a null has a placeholder value
 //! and a definition level of 0), so rows are cut, truncated and copied by index alone; a file's
@@ -10,6 +10,7 @@
 
 mod encode;
 pub mod read;
+pub mod spool;
 pub mod write;
 
 use std::ops::Range;

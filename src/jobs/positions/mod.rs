@@ -421,15 +421,27 @@ impl<W: Write> Writer<W> {
         }
         let Some((d, _)) = self.deferred.as_mut() else { return Ok(kept) };
         let mut start = from.checked_sub(1).map_or(0, |i| chunk.keys[i].end);
+        // A table's deferred rows, appended a run at a time.
+        let mut run = start..start;
         for r in &chunk.keys[from..] {
             if u.offer(r.hash, &r.key) == Offered::Undecided {
                 match &self.out {
                     Target::Text(_) => d.push_text(r.hash, &r.key, &chunk.bytes[start..r.end]),
-                    Target::Table(_) => d.push_row(r.hash, &r.key, &chunk.table, start),
+                    Target::Table(_) => {
+                        if run.end != start {
+                            d.push_rows(&chunk.table, run).map_err(spill)?;
+                            run = start..start;
+                        }
+                        run.end = r.end;
+                        d.push_row(r.hash, &r.key)
+                    }
                 }
                 .map_err(spill)?;
             }
             start = r.end;
+        }
+        if !run.is_empty() {
+            d.push_rows(&chunk.table, run).map_err(spill)?;
         }
         Ok(kept)
     }
@@ -465,10 +477,11 @@ impl<W: Write> Writer<W> {
                     o.write_all(text).map_err(|e| o.error(e))?;
                     Some((key, text.len()))
                 }
-                Kept::Row { key, batch, row } => {
+                Kept::Row { key } => Some((key, 1)),
+                Kept::Rows { batch, rows } => {
                     let Target::Table(t) = out else { unreachable!("row candidates of text") };
-                    t.append(batch, row..row + 1).map_err(|e| t.output().error(e))?;
-                    Some((key, 1))
+                    t.append(batch, rows).map_err(|e| t.output().error(e))?;
+                    None
                 }
             };
             if let Some((key, len)) = len {
