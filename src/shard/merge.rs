@@ -44,8 +44,9 @@ pub struct Merged {
 
 /// Why a merge stopped: every problem, the exit code they make and the outputs put in place
 /// before it stopped (none unless putting a later one in place failed). The code is 65 when the
-/// shards do not make one run, else 74 when an output could not be written or put in place
-/// (disk full, a rename refused), else 73: all that stopped it is an output it could not create.
+/// shards do not make one run, else 74 when a part could not be read or an output could not be
+/// written or put in place (disk full, a rename refused), else 73: all that stopped it is an
+/// output it could not create.
 #[derive(Debug)]
 pub struct Refused {
     /// Each problem, in words.
@@ -63,11 +64,14 @@ impl From<Vec<String>> for Refused {
 }
 
 /// What stopped writing an output: a part that is not what its manifest says or cannot be read
-/// as one (a problem of the shards, 65), or the output itself, which could not be written (74).
+/// as one (a problem of the shards, 65), a part the system failed to read, or the output itself,
+/// which could not be written (both I/O errors, 74).
 #[derive(Debug)]
 pub(super) enum Stop {
     /// A part, in words.
     Part(String),
+    /// Reading a part failed (its name).
+    Read(String),
     /// A write to the output (its target's name) failed.
     Write(String),
 }
@@ -76,6 +80,16 @@ impl Stop {
     /// Writing to the output `target` failed with `e`.
     pub(super) fn write(target: &Path, e: io::Error) -> Stop {
         Stop::Write(format!("{}: write error: {e}", target.display()))
+    }
+
+    /// Reading the part `at` failed with `e`: an error of the system (EIO, a directory) is a
+    /// read error, anything else (a zstd frame cut short, a Parquet file that is not one) the
+    /// part's.
+    pub(super) fn part(at: &Path, e: io::Error) -> Stop {
+        match e.raw_os_error() {
+            Some(_) => Stop::Read(format!("{}: read error: {e}", at.display())),
+            None => Stop::Part(format!("{}: {e}", at.display())),
+        }
     }
 }
 
@@ -546,7 +560,7 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
             match super::tables::merge_parts(&parts, out, &target, &mut problems) {
                 Ok(n) => bytes += n,
                 Err(Stop::Part(e)) => problems.push(e),
-                Err(Stop::Write(e)) => failed.push(e),
+                Err(Stop::Read(e) | Stop::Write(e)) => failed.push(e),
             }
             pending.push(done);
             continue;
@@ -573,7 +587,7 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
                         at.display(), m.spec, m.spec.index
                     )),
                     Err(e) if out.get_ref().failed => return Err(write_err(e)),
-                    Err(e) => return Err(Stop::Part(format!("{}: {e}", at.display()))),
+                    Err(e) => return Err(Stop::part(&at, e)),
                 }
             }
             out.write_all(&compressed_as(&target, &footer).map_err(write_err)?).map_err(write_err)?;
@@ -583,7 +597,7 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
         match result {
             Ok(()) => {}
             Err(Stop::Part(e)) => problems.push(e),
-            Err(Stop::Write(e)) => failed.push(e),
+            Err(Stop::Read(e) | Stop::Write(e)) => failed.push(e),
         }
         pending.push(done);
     }

@@ -22,7 +22,6 @@ pub(super) fn merge_parts(
     problems: &mut Vec<String>,
 ) -> Result<u64, Stop> {
     let write_err = |e: io::Error| Stop::write(target, e);
-    let part_err = |at: &Path, e: io::Error| Stop::Part(format!("{}: {e}", at.display()));
     let mut out = Some(out);
     let mut writer: Option<TableWriter<BufWriter<File>>> = None;
     let mut bytes = 0;
@@ -37,9 +36,9 @@ pub(super) fn merge_parts(
                 ));
                 continue;
             }
-            Err(e) => return Err(part_err(at, e)),
+            Err(e) => return Err(Stop::part(at, e)),
         };
-        let (len, hash) = digest(&mut file).map_err(|e| part_err(at, e))?;
+        let (len, hash) = digest(&mut file).map_err(|e| Stop::part(at, e))?;
         if len != part.size || hash != part.digest {
             problems.push(format!(
                 "{}: shard {spec}'s part changed since it was written ({len} bytes, the manifest says {}; digest differs): rerun shard {}",
@@ -53,7 +52,7 @@ pub(super) fn merge_parts(
         if !problems.is_empty() {
             continue; // nothing is written: the rest are only checked
         }
-        let reader = TableReader::new(file).map_err(|e| part_err(at, e))?;
+        let reader = TableReader::new(file).map_err(|e| Stop::part(at, e))?;
         let w = match &mut writer {
             Some(w) => w,
             None => {
@@ -65,7 +64,7 @@ pub(super) fn merge_parts(
             return Err(Stop::Part(format!("{}: its columns differ from the other parts'", at.display())));
         }
         for g in 0..reader.groups() {
-            let batch = reader.group(g).map_err(|e| part_err(at, e))?;
+            let batch = reader.group(g).map_err(|e| Stop::part(at, e))?;
             w.append(&batch, 0..batch.rows()).map_err(write_err)?;
         }
     }

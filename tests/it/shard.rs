@@ -403,13 +403,19 @@ fn shard(dir: &Path, inputs: &[&Path], i: u64, n: u64, extra: &[&str]) -> PathBu
     pgnkit::shard::manifest_path(&pgnkit::shard::part_path(&out, None, spec))
 }
 
-/// Merges `manifests`; asserts it fails, names `says`, and writes nothing.
+/// Merges `manifests`; asserts it fails as shards that do not make one run (65), names `says`,
+/// and writes nothing.
 pub(crate) fn merge_fails(dir: &Path, manifests: &[PathBuf], says: &str) {
+    merge_stops(dir, manifests, says, 65);
+}
+
+/// Merges `manifests`; asserts it exits with `code`, names `says`, and writes nothing.
+fn merge_stops(dir: &Path, manifests: &[PathBuf], says: &str, code: i32) {
     let merged = dir.join("merged.pgn");
     let mut args = vec!["merge", "-o", path(&merged)];
     args.extend(manifests.iter().map(|p| path(p)));
-    let (code, err) = code_and_err(&args);
-    assert_eq!(code, Some(65), "{says}: {err}");
+    let (exit, err) = code_and_err(&args);
+    assert_eq!(exit, Some(code), "{says}: {err}");
     assert!(err.contains(says), "wanted {says:?} in: {err}");
     assert!(err.contains("nothing written"), "{err}");
     assert!(!merged.exists(), "{says}: nothing written");
@@ -474,6 +480,10 @@ fn broken_sets_of_shards_are_named_and_nothing_is_written() {
     merge_fails(&dir, &set, "shard 2/3's part changed");
     std::fs::remove_file(&part).expect("rm");
     merge_fails(&dir, &set, "shard 2/3's part is missing");
+    // A part the system cannot read (a directory opens, and reading it fails): an I/O error.
+    std::fs::create_dir(&part).expect("mkdir");
+    merge_stops(&dir, &set, &format!("{}: read error: ", part.display()), 74);
+    std::fs::remove_dir(&part).expect("rmdir");
     std::fs::write(&part, &bytes).expect("write");
     // Not a manifest.
     std::fs::write(dir.join("junk.json"), "{}").expect("write");
