@@ -246,7 +246,6 @@ fn annotate_one(name: &str, text: &str) -> (String, String, String) {
     let o = run(&["annotate", "-q", "--nodes", "100", "--no-cache", path(&input), "-o", path(&out)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let written = std::fs::read_to_string(&out).expect("out");
-    let _ = std::fs::remove_dir_all(dir);
     (path(&input).to_string(), stderr(&o), written)
 }
 
@@ -311,7 +310,6 @@ fn a_game_cut_in_a_variation_is_annotated_the_same_after_a_resume() {
     let o = run(&["check", "--strict-san", path(&dir.join("fresh.pgn"))]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains(" 0 with errors, 0 with warnings only"), "{}", stderr(&o));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// A test suite of `n` lines from a fixture's positions, each a legal position, in turns: a
@@ -395,7 +393,6 @@ fn annotate_epd_keeps_a_suite_as_python_chess_reads_it() {
         Command::new("python3").args(["-c", EPD_CHECK, path(&input), path(&out)]).output().expect("python3");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(String::from_utf8_lossy(&o.stdout), "lines 40\n");
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// An input with no EPD or FEN line (a PGN file) is one error quoting its first line, exit 65,
@@ -448,5 +445,4 @@ fn annotate_epd_of_an_input_that_is_not_epd_is_one_error() {
     );
     let written = std::fs::read_to_string(&out).expect("output");
     assert!(written.starts_with("[Event \"x\"]\n\n1. e4 *\n") && written.lines().count() == 6, "{written}");
-    let _ = std::fs::remove_dir_all(dir);
 }

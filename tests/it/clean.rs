@@ -142,7 +142,6 @@ fn fixtures_clean_to_themselves_and_the_ledger_adds_up() {
     for f in fixture_files() {
         clean_and_check(&f, &dir);
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -156,7 +155,6 @@ fn shared_collections_clean_to_themselves_and_the_ledger_adds_up() {
         clean_and_check(f, &dir);
     }
     assert!(files.len() > 300, "{} files", files.len());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The FENs of every mainline position of the games `pgnkit positions` gives for `input`,
@@ -223,7 +221,6 @@ fn python_chess_reads_the_output_with_the_original_positions() {
             }
         }
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// pgn-extract on `PATH`, else where Debian's package puts it (`/usr/games`, not on root's `PATH`).
@@ -280,7 +277,6 @@ fn pgn_extract_reads_the_output_without_complaint() {
     }
     eprintln!("pgn-extract read {given} games without a word; {left_out} left out");
     assert!(given > 0 && left_out * 10 < given, "{given} games given, {left_out} left out");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The duplicates of a `clean --dedup=RULE` run over `inputs` as the report names them, one line
@@ -357,7 +353,6 @@ fn each_rule_sets_aside_what_it_says_of_the_made_up_pairs() {
     let game = std::fs::read_to_string(dir.join("game.pgn")).expect("output");
     assert_eq!(game, std::fs::read_to_string(dir.join("game2.pgn")).expect("output"));
     assert_eq!(game.matches("[Event ").count(), 28 - same.len());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `--dedup=prefix` keeps the longest record where it stands and writes every shorter one,
@@ -389,7 +384,6 @@ fn prefix_sets_aside_a_shorter_record_read_before_the_longer() {
     let o = run(&["clean", "-q", "--dedup", "prefix", path(&input), "-o", path(&out)]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("a rule of --dedup is written --dedup=prefix"), "{}", stderr(&o));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Every rule sets aside exactly the games `scripts/dedup_oracle.py` (python-chess, the rules
@@ -451,7 +445,6 @@ fn dedup_finds_the_duplicates_python_chess_finds() {
         );
         assert!(want.len() >= 9, "the copy's games at least");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The exit codes of outputs that cannot be written: 73 for an output that is an input (nothing
@@ -528,7 +521,6 @@ fn two_outputs_on_one_file_are_refused_before_any_work() {
         assert!(stderr(&o).contains("named as two outputs of one run"), "{}", stderr(&o));
         assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "{flag}: nothing written");
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -541,7 +533,6 @@ fn a_game_rejected_for_its_null_move_is_reported_where_the_move_stands() {
     let located = format!("{}:4:7: error: game 1 (? - ?): ply 2: null move", path(&input));
     assert!(stderr(&o).contains(&located), "{}", stderr(&o));
     assert!(stderr(&o).contains("(--reject-null-moves)"), "{}", stderr(&o));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// A game with no result followed by a malformed tag line (`[Event Casual Game"]`, in the
@@ -578,7 +569,6 @@ fn a_malformed_tag_line_after_a_game_without_result_starts_the_next_game() {
         runs[1].0
     );
     assert_eq!(runs[1].1, format!("{next}\n"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A repair that a token of the movetext stands for is located at that token in the report (its
@@ -629,7 +619,6 @@ fn repairs_of_moves_are_located_at_the_move() {
         want_sorted.sort();
         assert_eq!(got_sorted, want_sorted, "{name}: {got:?}");
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -688,5 +677,4 @@ fn fix_results_writes_the_result_that_says_more() {
     .map(|(g, b)| (g, b.to_string()));
     assert_eq!(repairs, expected);
     assert_eq!(fixed_repairs, expected);
-    let _ = std::fs::remove_dir_all(dir);
 }

@@ -79,7 +79,6 @@ fn every_input_path_gives_the_same_report() {
     assert_eq!(report(&[&p(&zst)], &p(&zst), None), base, "zstd");
     assert_eq!(report(&[&p(&multi)], &p(&multi), None), base, "zstd, skippable frame + 3 frames");
     assert_eq!(report(&[&p(&gz)], &p(&gz), None), base, "gzip");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `positions` output (text and diagnostics) with the input's name blanked: exact cuts (epd) and
@@ -106,7 +105,6 @@ fn positions_reads_every_input_path_alike() {
         assert_eq!(positions(format, "-", true), base, "{format}: stdin");
         assert_eq!(positions(format, &p(&zst), false), base, "{format}: zstd");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -119,7 +117,6 @@ fn output_is_identical_at_any_thread_count() {
     for threads in ["2", "3", "8"] {
         assert_eq!(report(&["-j", threads, path], path, None), one, "{threads} threads");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -144,7 +141,6 @@ fn a_stream_corrupt_midway_reports_the_games_before_and_where_reading_stopped() 
         let reported = stdout(&o).lines().filter(|l| l.contains("\"type\":\"game\"")).count();
         assert_eq!(reported, 20_000, "{threads} threads");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -189,5 +185,4 @@ fn input_errors_have_their_exit_codes() {
     let o = run(&["check", "--quiet", utf16.to_str().expect("utf-8")]);
     assert!(matches!(o.status.code(), Some(65 | 1)), "UTF-16: {:?} {}", o.status.code(), stdout(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("UTF-16") || stdout(&o).contains("UTF-16"));
-    std::fs::remove_dir_all(&dir).ok();
 }

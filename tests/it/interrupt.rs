@@ -144,7 +144,6 @@ fn positions_stops_on_ctrl_c_with_its_output_flushed_and_in_place() {
             .collect();
         assert!(leftovers.is_empty(), "no temporary file left: {leftovers:?}");
     }
-    std::fs::remove_dir_all(dir).expect("clean up");
 }
 
 /// `clean` interrupted: exit 130 and no output under its final name (a cleaned file that ends
@@ -168,7 +167,6 @@ fn clean_stops_on_ctrl_c_leaving_no_output_in_place() {
     let (code, _, err) = interrupted(&["clean", "-j", "1", "-"]);
     assert_eq!(code, Some(130), "{err}");
     assert!(err.contains("; stdout got the games written before, with nothing after them"), "{err}");
-    std::fs::remove_dir_all(dir).expect("clean up");
 }
 
 /// `clean --dedup=prefix` interrupted, in its first pass (which writes nothing) or its second:
@@ -202,5 +200,4 @@ fn clean_dedup_prefix_stops_on_ctrl_c_leaving_nothing() {
         std::fs::read_dir(&outputs).expect("dir").map(|e| e.expect("entry").file_name()).collect();
     assert!(left.is_empty(), "nothing left behind: {left:?}");
     println!("{}", err.trim());
-    std::fs::remove_dir_all(dir).expect("clean up");
 }

@@ -23,6 +23,8 @@ mod pgn_export;
 mod pgn_roundtrip;
 mod positions;
 mod report;
+#[path = "../common/scratch.rs"]
+mod scratch;
 mod select;
 mod shard;
 mod shard_dedup;

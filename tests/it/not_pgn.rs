@@ -92,7 +92,6 @@ fn every_job_refuses_input_that_is_not_pgn_and_writes_nothing_of_it() {
             std::fs::remove_file(&out).ok();
         }
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -123,7 +122,6 @@ fn the_refusal_quotes_the_first_line_and_holds_for_every_way_of_reading() {
     assert_refused(&o, binary, "an executable");
     let line = stderr(&o).lines().next().unwrap_or_default().to_string();
     assert!(!line.chars().any(|c| c.is_control()), "no raw control byte in the message: {line:?}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -150,7 +148,6 @@ fn the_other_inputs_of_the_run_are_read_as_with_a_corrupt_stream() {
         };
         assert_eq!(outcome(&epd), outcome(&corrupt), "{job:?}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -173,7 +170,6 @@ fn show_refuses_input_that_is_not_pgn_and_draws_nothing() {
     std::fs::write(&zst, zstd::encode_all(text.as_bytes(), 3).expect("zstd")).expect("write");
     assert_refused(&run(&["show", path(&zst)]), path(&zst), "show, zstd");
     assert_refused(&run_with_stdin(&["show", "-"], text.as_bytes()), "-", "show, stdin");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// PGN at its oddest, each (what, text): none of these is refused.
@@ -231,7 +227,6 @@ fn pgn_at_its_oddest_is_never_refused() {
         let o = run(&["check", "-q", "--where", "White = nobody", path(&file)]);
         assert_eq!(o.status.code(), Some(0), "{}: {}", ODD_PGN[k].0, stderr(&o));
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -265,7 +260,6 @@ fn reading_stops_once_the_first_mib_held_nothing_pgn() {
     std::fs::write(&late, format!("{}\n[Event \"late\"]\n\n1. e4 *\n", &junk[..1 << 20])).expect("write");
     let o = run(&["check", "-q", path(&late)]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -286,7 +280,6 @@ fn a_shard_judges_an_input_only_when_it_reads_it_whole() {
     let part = std::fs::read_to_string(dir.join("p.fen.part-1-of-2")).expect("the part");
     assert!(part.lines().count() > n / 2, "a start position a game of garbage: {part}");
     assert!(part.lines().all(|fen| fen.starts_with("rnbqkbnr/pppppppp/8/8/8/8/")), "{part}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -84,7 +84,6 @@ fn fixtures_read_by_duckdb_and_polars_as_the_json_lines_say() {
         pairs += &pair(&dir, "positions", input, &[EPD, "--ep-square", "always"], TAGS, 3 * k + 2);
     }
     check(&dir, "positions", &pairs);
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -108,7 +107,6 @@ fn shared_collections_read_by_duckdb_and_polars_as_the_json_lines_say() {
         pairs += &pair(&dir, "positions", input, args, TAGS, k);
     }
     check(&dir, "positions", &pairs);
-    std::fs::remove_dir_all(dir).ok();
 }
 
 fn collect_pgn(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -135,7 +133,6 @@ fn annotate_rows_read_as_the_json_lines_say() {
     pairs += &pair(&dir, "annotate", &fixture("pgn/bad_games.pgn"), &["--from-evals"], "", 1);
     pairs += &pair(&dir, "annotate", &fixture("pgn/bad_games.pgn"), &["--from-evals", EPD], "", 2);
     check(&dir, "annotate", &pairs);
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// `positions --format parquet ARGS -o OUT INPUTS`'s bytes.
@@ -165,7 +162,6 @@ fn the_file_is_the_same_at_any_thread_count_and_chunk_size() {
         assert!(one == two, "-j1 and -j2 wrote different files");
         assert!(one.len() > 1 << 20, "{} bytes", one.len());
     }
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -181,7 +177,6 @@ fn a_pipe_gets_the_files_bytes() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(o.stdout == file, "stdout differs from -o FILE");
     assert!(file.starts_with(b"PAR1") && file.ends_with(b"PAR1"));
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -217,7 +212,6 @@ fn shards_merge_to_the_single_runs_file() {
         let counts: Vec<&str> = text.split_whitespace().collect();
         assert!(counts.len() == 2 && counts[0] == counts[1], "{text}{}", String::from_utf8_lossy(&o.stderr));
     }
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -250,7 +244,6 @@ fn a_failed_run_leaves_no_file_and_bad_options_say_why() {
         assert!(stderr(&o).contains("--epd-columns needs --format parquet"), "{}", stderr(&o));
     }
     assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "no file, no temporary file");
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -277,5 +270,4 @@ fn unique_keeps_the_positions_fen_keeps() {
     let fens = std::fs::read_to_string(&fen).expect("fen");
     assert!(fens.lines().count() > 100, "{} positions", fens.lines().count());
     assert!(String::from_utf8_lossy(&o.stdout) == fens, "the Parquet file's FENs differ from --format fen's");
-    std::fs::remove_dir_all(dir).ok();
 }

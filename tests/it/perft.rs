@@ -130,5 +130,4 @@ fn failing_suite_exits_1_and_names_the_case() {
             .collect();
         assert_eq!(got, expected, "-j {threads}: {}", stdout(&o));
     }
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -329,7 +329,6 @@ fn players_past_the_memory_bound_are_counted_whole() {
         table.contains("\nchamp ") && table.contains("\np000001 ") && !table.contains("p000002"),
         "{table}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The report of the fixtures: lichess games with evaluations and two without, a Chess960 and a

@@ -143,7 +143,6 @@ pub(crate) fn same_as_one_run(
             }
         }
     }
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 const COUNTS: [u64; 4] = [1, 2, 3, 7];
@@ -234,7 +233,6 @@ fn annotate_epd_shards_merge_to_one_run() {
     let inputs = epd_inputs(&dir, 300);
     let args = ["annotate", "--no-cache", "--format", "epd", "--depth", "1"];
     same_as_one_run("annotate-epd", &args, &inputs, &[("-o", "a.epd")], &[1, 2, 3, 4, 5], &["1", "2"]);
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 /// A test suite through `annotate --format epd` (answers, stale analysis, FENs' clocks): the
@@ -246,7 +244,6 @@ fn annotate_epd_suite_shards_merge_to_one_run() {
     std::fs::write(&input, crate::annotate::epd_suite(60)).expect("write");
     let args = ["annotate", "--no-cache", "--format", "epd", "--depth", "1"];
     same_as_one_run("annotate-epd-suite", &args, &[input], &[("-o", "a.epd")], &[2, 3], &["1", "2"]);
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 /// An EPD shard's diagnostics name the lines a single run names, and a rerun of the shard finds
@@ -290,7 +287,6 @@ fn annotate_epd_shard_numbers_lines_as_one_run_and_resumes_from_its_cache() {
     let cache_stats = &manifest(2)["extra"]["cache"];
     assert_eq!(cache_stats["misses"], 0, "the rerun analyses nothing again: {cache_stats}");
     assert!(cache_stats["hits"].as_u64().unwrap_or(0) >= analysed, "{cache_stats}");
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 /// Shared collections: malformed ones (many small files), large plain ones, a compressed one.
@@ -381,7 +377,6 @@ fn bad_shard_arguments_are_usage_errors() {
     assert_eq!(o3.status.code(), Some(0), "{}", stderr(&o3));
     assert!(dir.join("out.pgn.part-1-of-2.manifest.json").is_file());
     assert!(!out.exists(), "a shard writes parts only");
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 /// Runs clean as `n` shards of `inputs` into `dir` (`extra` options), returning the manifests.
@@ -499,7 +494,6 @@ fn broken_sets_of_shards_are_named_and_nothing_is_written() {
     std::fs::write(&input, &after).expect("write");
     let late = shard(&dir, &inputs, 1, 3, &[]);
     merge_fails(&dir, &[set[0].clone(), late, set[2].clone()], "changed between the shards");
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 /// With an index sidecar a shard starts near its share: the parts are the same bytes; a stale
@@ -543,7 +537,6 @@ fn an_index_gives_the_same_parts_and_a_stale_one_is_an_error() {
     let (code, err) = code_and_err(&["check", "--shard", "1/5", path(&input), "-o", path(&dir.join("x"))]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("stale"), "{err}");
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 /// Each annotate shard keeps its own cache; `cache merge` adds them into one, and a run over the
@@ -586,7 +579,6 @@ fn cache_merge_joins_the_shards_caches() {
     let o = run(&["cache", "merge", path(&dir.join("junk.sqlite")), "-o", path(&all)]);
     assert_ne!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("junk.sqlite"), "{}", stderr(&o));
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 /// `merge --output-dir DIR` writes every merged file in DIR, made if missing, the main one under
@@ -613,7 +605,6 @@ fn merge_writes_every_output_in_its_output_dir_made_if_missing() {
     assert_eq!(read(&named.join("all.pgn")), beside, "-o's name, in DIR");
     assert_eq!(read(&named.join("r.jsonl")), report);
     assert!(!elsewhere.exists() && !elsewhere.parent().expect("parent").exists());
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 /// An `--output-dir` that cannot be made (under a file) is exit 73, naming it, as for a shard;
@@ -659,7 +650,6 @@ fn merge_and_shards_refuse_an_output_dir_they_cannot_make() {
     ]);
     assert_eq!(o.status.code(), Some(73), "{}", stderr(&o));
     assert!(stderr(&o).contains(path(&under_a_file)), "{}", stderr(&o));
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 /// An output named as an existing directory cannot be created: exit 73 before any part is
@@ -695,7 +685,6 @@ fn merge_refuses_a_directory_as_an_output_before_writing() {
     assert_eq!(o.status.code(), Some(73), "{err}");
     assert!(err.contains(&format!("{}: cannot create: is a directory", path(&dir.join("r.jsonl")))), "{err}");
     assert!(!dir.join("main.pgn").exists(), "the main output is not put in place either");
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 /// What does not shape the output (quiet, threads) may differ between shards: they still merge.
@@ -719,7 +708,6 @@ fn shards_run_with_and_without_quiet_or_threads_merge() {
     let o = run(&["clean", "-q", "-o", path(&one), path(&input)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(read(&merged), read(&one));
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 /// About `bytes` of PGN from the fixtures (games with errors among them), repeated.
@@ -793,7 +781,6 @@ fn zstd_frame_shards_merge_to_one_run() {
             &["2"],
         );
     }
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 /// A shard of a zstd input of several frames reads its frames only: the compressed bytes its
@@ -864,7 +851,6 @@ fn a_zstd_shard_reads_only_its_frames() {
             "the shards' {games} games are one run's: {err}"
         );
     }
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 /// A small single-stream compressed input (one zstd frame, gzip) is shared by every shard, not
@@ -912,5 +898,4 @@ fn small_compressed_inputs_are_shared_by_every_shard() {
             &["1"],
         );
     }
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }

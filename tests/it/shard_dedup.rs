@@ -105,7 +105,6 @@ fn merge_settles_repeats_in_other_shards() {
     merge_fails(&dir, &set, "shard 1/2's keys part changed");
     std::fs::remove_file(&keys).expect("rm");
     merge_fails(&dir, &set, "rerun shard 1");
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 #[test]
@@ -118,7 +117,6 @@ fn dedup_prefix_is_not_sharded() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--dedup=prefix keeps the longest record"), "{err}");
     assert!(std::fs::read_dir(&dir).expect("dir").next().is_none(), "nothing written");
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 #[test]
@@ -132,7 +130,6 @@ fn unique_parquet_is_not_sharded() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--unique --format parquet across shards is not settled by merge"), "{err}");
     assert!(std::fs::read_dir(&dir).expect("dir").next().is_none(), "nothing written");
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 #[test]

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use crate::scratch::{Scratch, scratch};
 use crate::skip::skip;
 
 /// The binary under test.
@@ -63,13 +64,9 @@ pub fn shared_not_pgn(path: &Path) -> bool {
 }
 
 /// A fresh, empty directory for one test, `pgnkit-it-NAME-PID` under the system's temporary
-/// directory (emptied first if an earlier run left it). Tests run in parallel: each passes its
-/// own `name`.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pgnkit-it-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// directory, removed when the test passes ([`scratch`]).
+pub fn temp_dir(name: &str) -> Scratch {
+    scratch(&format!("it-{name}"))
 }
 
 /// Starts `pgnkit ARGS` with stdin, stdout and stderr piped.

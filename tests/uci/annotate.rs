@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use pgnkit::engine::client::{MULTIPLE, Timeouts, WARM_UP};
 
 use crate::fake;
+use crate::scratch::{Scratch, scratch};
 use crate::signal::sigint_default;
 use crate::stockfish::STOCKFISH;
 use crate::support::{Log, installed};
@@ -23,12 +24,9 @@ fn pgnkit() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pgnkit"))
 }
 
-/// A directory of its own for one test.
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pgnkit-uci-annotate-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+/// A directory of its own for one test, removed when it passes.
+fn dir(name: &str) -> Scratch {
+    scratch(&format!("uci-annotate-{name}"))
 }
 
 /// `annotate` arguments that run the fake engine with `modes`.

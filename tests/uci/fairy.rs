@@ -52,8 +52,7 @@ pub fn annotate_crazyhouse_game_with_fairy_stockfish() {
         std::fs::read_to_string(root.join("fixtures/pgn/python-chess__saturs-jannlee-zh-lichess.pgn"))
             .expect("fixture");
     let standard = "[Event \"standard\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n";
-    let d = std::env::temp_dir().join(format!("pgnkit-uci-fairy-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
+    let d = crate::scratch::scratch("uci-fairy");
     let input = d.join("games.pgn");
     std::fs::write(&input, format!("{crazyhouse}\n{standard}")).expect("write input");
     let o = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
@@ -62,7 +61,6 @@ pub fn annotate_crazyhouse_game_with_fairy_stockfish() {
         .stdin(Stdio::null())
         .output()
         .expect("run pgnkit");
-    let _ = std::fs::remove_dir_all(&d);
     let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.is_empty(), "no diagnostics expected: {err}");

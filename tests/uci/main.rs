@@ -14,6 +14,8 @@ mod fake;
 mod faults;
 mod harness;
 mod protocol;
+#[path = "../common/scratch.rs"]
+mod scratch;
 #[path = "../common/signal.rs"]
 mod signal;
 #[path = "../common/skip.rs"]
