@@ -560,7 +560,7 @@ pub fn write_page<W: Write>(
     };
     let _ = writeln!(
         s,
-        "<section id=\"games\">\n<h2>Games</h2>\n<p class=\"muted\">The {} games with the largest losses{}, largest first. The graph is White's winning chances after each move (lichess's formula); <span class=\"legend\"><span class=\"inaccuracy\">inaccuracies</span>, <span class=\"mistake\">mistakes</span> and <span class=\"blunder\">blunders</span></span> are marked in their colours. Each mistake and blunder{cap} is drawn with the move played in red and the engine's best in green.</p>",
+        "<section id=\"games\">\n<h2>Games</h2>\n<p class=\"muted\">The {} games with the largest losses{}, largest first. The graph is White's winning chances after each move (lichess's formula); <span class=\"legend\"><span class=\"inaccuracy\">inaccuracies</span>, <span class=\"mistake\">mistakes</span> and <span class=\"blunder\">blunders</span></span> are marked in their colours. Each mistake and blunder{cap} is drawn with the move played in red and, where the annotation names it, the engine's best in green.</p>",
         games.len(),
         if t.player().is_some() { " of the player" } else { "" },
     );
