@@ -158,3 +158,25 @@ pub fn hash_crazyhouse(pockets: &ByColor<Pocket>, promoted: Bitboard) -> u64 {
     }
     h
 }
+
+/// A [`Hasher`](std::hash::Hasher) for keys that are hashes of positions already (a Zobrist key,
+/// a board hash): a `u64` is taken as it is, where SipHash would mix it again.
+#[derive(Default, Clone, Copy)]
+pub struct MixedHasher(u64);
+
+impl std::hash::Hasher for MixedHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A map keyed by a position's hash ([`MixedHasher`]).
+pub type MixedMap<V> = std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<MixedHasher>>;

@@ -71,10 +71,9 @@
 //!   98% agreement holds for tags of the current table only.
 //! - The studies: 1 name no row has now ("Slav Defense: Modern", now "Modern Line").
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
+use crate::chess::zobrist::MixedMap;
 use crate::chess::{Bitboard, Board, Color, Position, Square, Variant};
 use crate::notation::san::parse_san;
 
@@ -110,24 +109,6 @@ pub struct RowError {
     pub line: usize,
     /// What is wrong.
     pub message: String,
-}
-
-/// [`board_hash`] is mixed already: the map uses it as it is.
-#[derive(Default, Clone, Copy)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
 }
 
 /// A listed position as lichess's key has it: the EPD without clocks.
@@ -184,7 +165,7 @@ pub struct Table {
     /// Each row's position, confirming a probe.
     keys: Vec<Key>,
     /// [`board_hash`] to the row naming that position.
-    by_hash: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    by_hash: MixedMap<u32>,
     /// One bit per value of [`filter_bit`] (16 bits of the occupied squares and the side to
     /// move), set for the listed positions: most positions of a game are not listed, and this
     /// 8 KB test turns them away before the map is probed.
@@ -241,7 +222,7 @@ impl Table {
         let mut table = Table {
             rows: Vec::new(),
             keys: Vec::new(),
-            by_hash: HashMap::default(),
+            by_hash: MixedMap::default(),
             filter: Box::new([0; 1024]),
             collisions: Vec::new(),
             positions: 0,

@@ -1,31 +1,12 @@
 //! `--unique`: the positions already written, across chunks and inputs, kept on the releasing
 //! thread so deduplicated output is the same at any thread count.
 
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
-
+use std::collections::HashSet;
 use std::ops::Range;
 
 use super::RecordKey;
 use crate::chess::PackedKey;
-
-/// Zobrist keys are already uniformly mixed: hash them as they are.
-#[derive(Default, Clone, Copy)]
-struct ZobristHasher(u64);
-
-impl Hasher for ZobristHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
+use crate::chess::zobrist::MixedMap;
 
 /// The positions already written, across chunks and inputs, for `--unique`. Keyed by Zobrist
 /// key, checked against the packed position; a different position with the same key goes to a
@@ -33,7 +14,7 @@ impl Hasher for ZobristHasher {
 /// bytes each: a bucket of 48 bytes and its control byte in a table between 7/16 and 7/8 full);
 /// past that the writer decides the rest on disk ([`super::deferred`]).
 pub struct Unique {
-    seen: HashMap<u64, PackedKey, BuildHasherDefault<ZobristHasher>>,
+    seen: MixedMap<PackedKey>,
     collisions: HashSet<PackedKey>,
     room: usize,
 }
@@ -72,7 +53,7 @@ impl Unique {
 
     /// An empty set that holds at most `room` positions.
     pub fn holding(room: usize) -> Unique {
-        Unique { seen: HashMap::default(), collisions: HashSet::new(), room }
+        Unique { seen: MixedMap::default(), collisions: HashSet::new(), room }
     }
 
     /// `true` the first time the position (`hash`, `key`) is seen; inserts it whatever the room.
