@@ -118,8 +118,8 @@ pub fn put_game(out: &mut Vec<u8>, g: &GameEntry) {
     }
 }
 
-/// Appends a position entry to `out`: the record of `len` bytes written for the position
-/// (`hash`, `key`).
+/// Appends a position entry to `out`: the record of `len` bytes (a table's: rows, 1) written for
+/// the position (`hash`, `key`).
 pub fn put_position(out: &mut Vec<u8>, hash: u64, key: &PackedKey, len: usize) {
     out.push(b'P');
     out.extend_from_slice(Packed::of(hash, key).bytes());

@@ -547,17 +547,21 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
         if super::is_parquet(&target) {
             let parts: Vec<_> = list
                 .iter()
-                .filter_map(|(path, m)| {
+                .enumerate()
+                .filter_map(|(k, (path, m))| {
                     let part = m.parts.get(role_at)?;
                     Some((
                         path.parent().map(Path::to_path_buf).unwrap_or_default().join(&part.file),
                         part,
                         m.spec,
+                        k,
                     ))
                 })
                 .collect();
             let out = io::BufWriter::with_capacity(1 << 20, file);
-            match super::tables::merge_parts(&parts, out, &target, &mut problems) {
+            // `positions --unique`: the rows one run does not write (repeats across shards).
+            let dropped = |k: usize, row: u64| settled.as_ref().is_some_and(|s| s.drops(k, row));
+            match super::tables::merge_parts(&parts, out, &target, &dropped, &mut problems) {
                 Ok(n) => bytes += n,
                 Err(Stop::Part(e)) => problems.push(e),
                 Err(Stop::Read(e) | Stop::Write(e)) => failed.push(e),

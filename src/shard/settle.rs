@@ -380,6 +380,15 @@ impl Settled {
         }
     }
 
+    /// Whether the record numbered `at` (0-based) of shard `k`'s positions is one one run does
+    /// not write (a table's row: a Parquet part is copied row by row, not through [`Settled::copy`]).
+    pub fn drops(&self, k: usize, at: u64) -> bool {
+        self.rule.is_none()
+            && self.shards.get(k).is_some_and(|s| {
+                s.any_dropped && s.dropped.get((at / 64) as usize).is_some_and(|w| w >> (at % 64) & 1 == 1)
+            })
+    }
+
     /// The input and game number of the game with ordinal `of` over the run.
     fn locate(&self, of: u64) -> (&str, u64) {
         let i = self.inputs.partition_point(|&(_, first)| first <= of).saturating_sub(1);

@@ -12,20 +12,23 @@ use super::merge::Stop;
 use crate::columnar::read::TableReader;
 use crate::columnar::write::TableWriter;
 
-/// Writes the rows of `parts` (path, manifest entry, shard), in order, to `out`; a part missing
-/// or changed since its shard wrote it goes to `problems` (then nothing more is written). Returns
-/// the bytes of parts read; stops at a part that cannot be read or a write to `out` that fails.
+/// Writes the rows of `parts` (path, manifest entry, shard, its place among the shards), in
+/// order, to `out`, leaving out those `dropped` names (by shard place and row number in its part);
+/// a part missing or changed since its shard wrote it goes to `problems` (then nothing more is
+/// written). Returns the bytes of parts read; stops at a part that cannot be read or a write to
+/// `out` that fails.
 pub(super) fn merge_parts(
-    parts: &[(PathBuf, &Part, Spec)],
+    parts: &[(PathBuf, &Part, Spec, usize)],
     out: BufWriter<File>,
     target: &Path,
+    dropped: &dyn Fn(usize, u64) -> bool,
     problems: &mut Vec<String>,
 ) -> Result<u64, Stop> {
     let write_err = |e: io::Error| Stop::write(target, e);
     let mut out = Some(out);
     let mut writer: Option<TableWriter<BufWriter<File>>> = None;
     let mut bytes = 0;
-    for (at, part, spec) in parts {
+    for (at, part, spec, k) in parts {
         let mut file = match File::open(at) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -63,9 +66,23 @@ pub(super) fn merge_parts(
         if w.schema() != reader.schema() {
             return Err(Stop::Part(format!("{}: its columns differ from the other parts'", at.display())));
         }
+        let mut row = 0u64;
         for g in 0..reader.groups() {
             let batch = reader.group(g).map_err(|e| Stop::part(at, e))?;
-            w.append(&batch, 0..batch.rows()).map_err(write_err)?;
+            // The rows kept, a run at a time.
+            let mut run = 0..0;
+            for r in 0..batch.rows() {
+                if dropped(*k, row + r as u64) {
+                    if !run.is_empty() {
+                        w.append(&batch, run).map_err(write_err)?;
+                    }
+                    run = r + 1..r + 1;
+                } else {
+                    run.end = r + 1;
+                }
+            }
+            w.append(&batch, run).map_err(write_err)?;
+            row += batch.rows() as u64;
         }
     }
     if !problems.is_empty() {

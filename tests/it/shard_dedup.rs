@@ -120,19 +120,6 @@ fn dedup_prefix_is_not_sharded() {
 }
 
 #[test]
-fn unique_parquet_is_not_sharded() {
-    let dir = temp_dir("shard-unique-parquet");
-    let input = fixture("shard/cross_dedup.pgn");
-    let out = dir.join("out.parquet");
-    let args =
-        ["positions", "--unique", "--format", "parquet", "--shard", "0/2", path(&input), "-o", path(&out)];
-    let (code, err) = code_and_err(&args);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("--unique --format parquet across shards is not settled by merge"), "{err}");
-    assert!(std::fs::read_dir(&dir).expect("dir").next().is_none(), "nothing written");
-}
-
-#[test]
 fn positions_unique_shards_merge_to_one_run() {
     let inputs = inputs();
     for format in ["fen", "epd", "jsonl"] {
@@ -141,6 +128,9 @@ fn positions_unique_shards_merge_to_one_run() {
     }
     let args = ["positions", "--unique", "--format", "csv", "--tags", "White,Black", "--min-ply", "4"];
     same_as_one_run("unique-csv", &args, &inputs, &[("-o", "pos.csv.zst")], &COUNTS, &["2"]);
+    // A table's rows: the keys part gives each position's one row.
+    let args = ["positions", "--unique", "--format", "parquet", "--tags", "White,Black"];
+    same_as_one_run("unique-parquet", &args, &inputs, &[("-o", "pos.parquet")], &COUNTS, &["1", "2"]);
 }
 
 /// Shared collections: TWIC issues and master games (many repeats across them), lichess games.

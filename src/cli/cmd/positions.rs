@@ -162,15 +162,6 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let job = Positions::new(options(args)?).map_err(|e| Fail::usage(format!("--tags: {e}")))?;
     args.parquet.check(job.options().format == Format::Parquet, &args.head.output)?;
     let mut sharding = Sharding::new(&args.head, "positions")?;
-    if let Some(s) = &sharding
-        && args.unique
-        && job.options().format == Format::Parquet
-    {
-        return Err(Fail::usage(format!(
-            "--shard {}: --unique --format parquet across shards is not settled by merge; use a text format, or run positions --unique over the merged output's games",
-            s.spec()
-        )));
-    }
     let opts = job.options();
     let header = if opts.format == Format::Csv { csv_header(&opts.tags) } else { Vec::new() };
     let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, &header, "")?;

@@ -399,6 +399,7 @@ impl<W: Write> Writer<W> {
         let Some(u) = self.unique.as_mut() else { return Ok(0) };
         let (mut from, mut kept) = (0, 0);
         if self.deferred.is_none() {
+            // A record's length in the keys part: its bytes, or its one row.
             let f = match (&mut self.out, self.keys.as_mut()) {
                 (Target::Text(out), Some((_, pending))) => {
                     let put =
@@ -406,7 +407,12 @@ impl<W: Write> Writer<W> {
                     u.filter_keyed(&chunk.keys, |r| out.write_all(&chunk.bytes[r]), put)
                 }
                 (Target::Text(out), None) => u.filter(&chunk.keys, |r| out.write_all(&chunk.bytes[r])),
-                (Target::Table(t), _) => u.filter(&chunk.keys, |r| t.append(&chunk.table, r)),
+                (Target::Table(t), Some((_, pending))) => {
+                    let put =
+                        |r: &RecordKey, len| crate::jobs::keys::put_position(pending, r.hash, &r.key, len);
+                    u.filter_keyed(&chunk.keys, |r| t.append(&chunk.table, r), put)
+                }
+                (Target::Table(t), None) => u.filter(&chunk.keys, |r| t.append(&chunk.table, r)),
             }
             .map_err(|e| self.out.out().error(e))?;
             kept = f.kept;

@@ -304,7 +304,7 @@ fn unique_past_the_memory_bound_writes_what_the_whole_set_writes() {
             let create = |p: &std::path::Path| Out::create(p, &Default::default()).expect("create");
             let keys_path = dir.path().join(format!("keys-{room}"));
             let writer = Writer::part(&job, create(&path), std::io::sink()).expect("writer");
-            let keys = (format != Format::Parquet).then(|| create(&keys_path));
+            let keys = Some(create(&keys_path));
             let mut writer = writer.keys(keys).expect("keys").holding(room);
             let mut summary = run(&job, &inputs, &run_opts, &NoProgress, &mut writer).expect("run");
             let deferred = writer.deferred.as_ref().map_or(0, |(d, _)| d.len());
