@@ -560,7 +560,7 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
                 .collect();
             let out = io::BufWriter::with_capacity(1 << 20, file);
             // `positions --unique`: the rows one run does not write (repeats across shards).
-            let dropped = |k: usize, row: u64| settled.as_ref().is_some_and(|s| s.drops(k, row));
+            let dropped = |k: usize, row: u64| settled.as_ref().map_or(Ok(false), |s| s.drops(k, row));
             match super::tables::merge_parts(&parts, out, &target, &dropped, &mut problems) {
                 Ok(n) => bytes += n,
                 Err(Stop::Part(e)) => problems.push(e),

@@ -6,9 +6,12 @@
 //! one run gives otherwise: written by its shard but a repeat of an earlier shard's game (it
 //! moves to the duplicates, its records become a `duplicate` record), set aside by its shard
 //! but first in the run (the same-game rule is not transitive: it moves back), or a repeat of
-//! another game than its shard named (its record names the run's). The shards' ledgers are
-//! adjusted; the parts are then copied with those games cut out or put in ([`Settled::copy`]).
+//! another game than its shard named (its record names the run's), or a position one run does
+//! not write (its number over the shards, sorted on disk, so memory stays bounded). The shards'
+//! ledgers are adjusted; the parts are then copied with those games cut out or put in
+//! ([`Settled::copy`]; a Parquet part's rows, [`Settled::drops`]).
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
 use std::ops::Range;
@@ -24,7 +27,7 @@ use crate::pipeline::stats::Stats;
 
 use super::manifest::Manifest;
 use super::merge::Refused;
-use crate::io::sort::SpillError;
+use crate::io::sort::{Sorted, Sorter, SpillError};
 use crate::jobs::keys::{CleanEntry, GameEntry, Hashing, KeysReader, PositionEntry};
 
 /// The role of a keys part in a manifest.
@@ -48,9 +51,9 @@ struct Shard {
     keys: PathBuf,
     /// `clean`: game entries (numbered from 0 in the keys part) and what becomes of them.
     turns: Vec<(u64, Turn)>,
-    /// `positions`: the positions (numbered from 0) one run does not write, one bit each.
-    dropped: Vec<u64>,
-    any_dropped: bool,
+    /// `positions`: how many of its positions one run does not write (their numbers are in
+    /// [`Settled::dropped`]).
+    dropped: u64,
     /// `positions`: the number over the shards of its first position, and of the first
     /// position of each input it read after the first.
     numbers: Vec<u64>,
@@ -63,6 +66,10 @@ pub struct Settled {
     /// `clean`: the rule; `None` for `positions`.
     rule: Option<Rule>,
     shards: Vec<Shard>,
+    /// `positions`: the numbers over the shards of the positions one run does not write, in
+    /// order, read as the parts are copied (sorted on disk: the repeats past the set's room are
+    /// found in the order of their positions).
+    dropped: RefCell<Dropped>,
     /// Each input's name (as the shards' reports give it) and its first game's ordinal over the run.
     inputs: Vec<(String, u64)>,
 }
@@ -131,12 +138,15 @@ pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Refus
     let mut settled = Settled {
         rule: None,
         shards: Vec::new(),
+        dropped: RefCell::default(),
         inputs: firsts.into_iter().map(|f| (String::new(), f)).collect(),
     };
     let mut seen: Option<Seen> = None;
     let mut unique: Option<Unique> = None;
-    // Positions past `unique`'s room, numbered over the shards.
+    // Positions past `unique`'s room, numbered over the shards, and the numbers of those one run
+    // does not write.
     let (mut late, mut number, mut spill_failed) = (None::<Firsts>, 0u64, None::<io::Error>);
+    let mut dropped = Sorter::<u64>::new(DROPPED_HELD);
     let mut read = 0u64;
     let mut problems = Vec::new();
     for (path, m) in list.iter_mut() {
@@ -216,7 +226,7 @@ pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Refus
                 }
             } else if words == "positions unique" {
                 let unique = unique.get_or_insert_with(|| Unique::holding(UNIQUE_HELD));
-                let (mut at, mut input_at) = (0u64, None::<usize>);
+                let mut input_at = None::<usize>;
                 shard.numbers.push(number);
                 while let Some(entry) = r.position().map_err(|e| rerun(format!("keys part: {e}")))? {
                     match entry {
@@ -227,12 +237,14 @@ pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Refus
                             }
                         }
                         PositionEntry::Position { hash, key, .. } => {
-                            if shard.dropped.len() as u64 <= at / 64 {
-                                shard.dropped.push(0);
-                            }
                             match unique.offer(hash, &key) {
                                 Offered::New => {}
-                                Offered::Repeat => shard.drop(at, &mut m.stats, &mut m.ranges, input_at),
+                                Offered::Repeat => {
+                                    shard.drop(&mut m.stats, &mut m.ranges, input_at);
+                                    if let Err(e) = dropped.push(number) {
+                                        spill_failed.get_or_insert(e);
+                                    }
+                                }
                                 // Decided once every shard is read: a later shard's position is
                                 // never an earlier one's first.
                                 Offered::Undecided => {
@@ -242,7 +254,7 @@ pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Refus
                                     }
                                 }
                             }
-                            (at, number) = (at + 1, number + 1);
+                            number += 1;
                         }
                     }
                 }
@@ -282,11 +294,18 @@ pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Refus
                 let shard = &mut shards[k];
                 let input_at = shard.numbers.partition_point(|&n| n <= number) - 1;
                 let m = &mut list[k].1;
-                shard.drop(number - shard.numbers[0], &mut m.stats, &mut m.ranges, Some(input_at));
+                shard.drop(&mut m.stats, &mut m.ranges, Some(input_at));
+                dropped.push(number)?;
             }
             Ok(())
         });
         spill_failed = result.err();
+    }
+    if spill_failed.is_none() {
+        match dropped.finish() {
+            Ok(sorted) => *settled.dropped.get_mut() = Dropped { sorted: Some(sorted), next: None },
+            Err(e) => spill_failed = Some(e),
+        }
     }
     match spill_failed {
         Some(e) => Err(Refused {
@@ -299,17 +318,10 @@ pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Refus
 }
 
 impl Shard {
-    /// Its position numbered `at`, of the input numbered `input_at` among those it read, is not
+    /// One of its positions, of the input numbered `input_at` among those it read, is not
     /// written: a repeat of an earlier one.
-    fn drop(
-        &mut self,
-        at: u64,
-        stats: &mut Stats,
-        ranges: &mut [super::manifest::Range],
-        input_at: Option<usize>,
-    ) {
-        self.dropped[(at / 64) as usize] |= 1 << (at % 64);
-        self.any_dropped = true;
+    fn drop(&mut self, stats: &mut Stats, ranges: &mut [super::manifest::Range], input_at: Option<usize>) {
+        self.dropped += 1;
         shift(stats, Counter::PositionsWritten, -1);
         if let Some(range) = input_at.and_then(|j| ranges.get_mut(j)) {
             shift(&mut range.stats, Counter::PositionsWritten, -1);
@@ -375,18 +387,21 @@ impl Settled {
         let Some(s) = self.shards.get(k) else { return false };
         match (self.rule, role) {
             (Some(_), "output" | "duplicates" | "report") => !s.turns.is_empty(),
-            (None, "output") => s.any_dropped,
+            (None, "output") => s.dropped > 0,
             _ => false,
         }
     }
 
     /// Whether the record numbered `at` (0-based) of shard `k`'s positions is one one run does
-    /// not write (a table's row: a Parquet part is copied row by row, not through [`Settled::copy`]).
-    pub fn drops(&self, k: usize, at: u64) -> bool {
-        self.rule.is_none()
-            && self.shards.get(k).is_some_and(|s| {
-                s.any_dropped && s.dropped.get((at / 64) as usize).is_some_and(|w| w >> (at % 64) & 1 == 1)
-            })
+    /// not write (a table's row: a Parquet part is copied row by row, not through
+    /// [`Settled::copy`]). Asked of the shards' records in order, each once.
+    pub fn drops(&self, k: usize, at: u64) -> io::Result<bool> {
+        match self.shards.get(k) {
+            Some(s) if self.rule.is_none() && s.dropped > 0 => {
+                self.dropped.borrow_mut().take(s.numbers[0] + at)
+            }
+            _ => Ok(false),
+        }
     }
 
     /// The input and game number of the game with ordinal `of` over the run.
@@ -467,7 +482,7 @@ impl Settled {
                 let (mut at, mut start) = (0u64, 0u64);
                 while let Some(entry) = keys.position()? {
                     let PositionEntry::Position { len, .. } = entry else { continue };
-                    if shard.dropped[(at / 64) as usize] & (1 << (at % 64)) != 0 {
+                    if self.drops(k, at)? {
                         edit(start..start + len, b"", &mut from, to.writer())?;
                     }
                     (at, start) = (at + 1, start + len);
@@ -477,5 +492,64 @@ impl Settled {
             to.finish()?;
         }
         raw.finish()
+    }
+}
+
+/// Numbers of dropped positions held in memory at a time while sorting: 8 bytes each.
+const DROPPED_HELD: usize = 1 << 20;
+
+/// The sorted numbers of the positions one run does not write, read once in order.
+#[derive(Default)]
+struct Dropped {
+    sorted: Option<Sorted<u64>>,
+    /// The next number, read ahead.
+    next: Option<u64>,
+}
+
+impl Dropped {
+    /// Whether position `n` is dropped; `n` rises from call to call.
+    fn take(&mut self, n: u64) -> io::Result<bool> {
+        if self.next.is_none() {
+            self.next = self.sorted.as_mut().and_then(Iterator::next).transpose()?;
+        }
+        match self.next {
+            Some(d) if d < n => Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the dropped positions were not read in order",
+            )),
+            Some(d) if d == n => {
+                self.next = None;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Numbers pushed in any order, past the sorter's memory, are taken in order, each once; a
+    /// number asked for after a later one is an error, not a drop missed.
+    #[test]
+    fn dropped_numbers_are_taken_in_order() {
+        let mut sorter = Sorter::<u64>::new(3);
+        let numbers = [40u64, 7, 8, 1000, 3, 41, 999];
+        for n in numbers {
+            sorter.push(n).expect("push");
+        }
+        let mut dropped = Dropped { sorted: Some(sorter.finish().expect("sorted")), next: None };
+        let taken: Vec<u64> = (0..1100).filter(|&n| dropped.take(n).expect("in order")).collect();
+        let mut want = numbers.to_vec();
+        want.sort_unstable();
+        assert_eq!(taken, want);
+        assert!(!dropped.take(2000).expect("the end"));
+
+        let mut sorter = Sorter::<u64>::new(3);
+        sorter.push(5).expect("push");
+        let mut dropped = Dropped { sorted: Some(sorter.finish().expect("sorted")), next: None };
+        assert!(!dropped.take(4).expect("before it"));
+        assert!(dropped.take(6).is_err(), "5 was never asked for");
     }
 }

@@ -21,7 +21,7 @@ pub(super) fn merge_parts(
     parts: &[(PathBuf, &Part, Spec, usize)],
     out: BufWriter<File>,
     target: &Path,
-    dropped: &dyn Fn(usize, u64) -> bool,
+    dropped: &dyn Fn(usize, u64) -> io::Result<bool>,
     problems: &mut Vec<String>,
 ) -> Result<u64, Stop> {
     let write_err = |e: io::Error| Stop::write(target, e);
@@ -72,7 +72,9 @@ pub(super) fn merge_parts(
             // The rows kept, a run at a time.
             let mut run = 0..0;
             for r in 0..batch.rows() {
-                if dropped(*k, row + r as u64) {
+                if dropped(*k, row + r as u64)
+                    .map_err(|e| Stop::Read(format!("merge: a temporary file: {e}")))?
+                {
                     if !run.is_empty() {
                         w.append(&batch, run).map_err(write_err)?;
                     }
