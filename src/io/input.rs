@@ -72,11 +72,14 @@ pub enum InputError {
         /// The path as given.
         path: PathBuf,
     },
-    /// The input starts with a UTF-16 byte order mark (exit 65).
-    #[error("{}: input is UTF-16; convert it to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)", path.display())]
+    /// The input is UTF-16: it starts with a byte order mark, or its first characters are ASCII
+    /// with a NUL before or after each (exit 65).
+    #[error("{}: input is {encoding}; convert it to UTF-8 (e.g. iconv -f {encoding} -t UTF-8)", path.display())]
     Utf16 {
         /// The path as given.
         path: PathBuf,
+        /// `UTF-16` (with a byte order mark), `UTF-16LE` or `UTF-16BE` (without one).
+        encoding: &'static str,
     },
     /// A compression pgnkit does not read, known by its magic bytes (exit 65).
     #[error("{}: {format}-compressed input is not read; decompress it first, e.g. `{tool} FILE | pgnkit COMMAND -`", path.display())]
@@ -418,8 +421,16 @@ impl Input {
 /// Refuses an uncompressed-looking input that is not 8-bit text: UTF-16, or a compression
 /// pgnkit does not read (read as text, it would give one game of binary-data errors).
 fn check_text(path: &Path, head: &[u8]) -> Result<(), InputError> {
-    if head.starts_with(&[0xff, 0xfe]) || head.starts_with(&[0xfe, 0xff]) {
-        return Err(InputError::Utf16 { path: path.to_owned() });
+    let text = |b: &u8| b.is_ascii_graphic() || b.is_ascii_whitespace();
+    let utf16 = match head {
+        [0xff, 0xfe, ..] | [0xfe, 0xff, ..] => Some("UTF-16"),
+        // No byte order mark: `[\0E\0`, `\0[\0E`, where UTF-8 text has no NUL.
+        [a, 0, b, 0, ..] if text(a) && text(b) => Some("UTF-16LE"),
+        [0, a, 0, b, ..] if text(a) && text(b) => Some("UTF-16BE"),
+        _ => None,
+    };
+    if let Some(encoding) = utf16 {
+        return Err(InputError::Utf16 { path: path.to_owned(), encoding });
     }
     let (format, tool) = match head {
         [b'B', b'Z', b'h', b'1'..=b'9', ..] => ("bzip2", "bzcat"),
@@ -567,11 +578,26 @@ mod tests {
         assert!(Input::open(&p, InputOptions::default()).is_ok());
 
         let p = dir.join("u16.pgn");
-        std::fs::write(&p, b"\xff\xfe[\0E\0").unwrap();
-        for no_mmap in [false, true] {
-            let e = Input::open(&p, InputOptions { no_mmap }).unwrap_err();
-            assert!(matches!(e, InputError::Utf16 { .. }));
-            assert_eq!(e.exit_code(), Code::DataErr);
+        for (bytes, encoding) in [
+            (&b"\xff\xfe[\0E\0"[..], "UTF-16"),
+            (b"\xfe\xff\0[\0E", "UTF-16"),
+            (b"[\0E\0v\0", "UTF-16LE"),
+            (b"\0[\0E\0v", "UTF-16BE"),
+            (b"1\0.\0 \0", "UTF-16LE"),
+        ] {
+            std::fs::write(&p, bytes).unwrap();
+            for no_mmap in [false, true] {
+                let e = Input::open(&p, InputOptions { no_mmap }).unwrap_err();
+                assert!(matches!(e, InputError::Utf16 { encoding: e, .. } if e == encoding), "{e:?}");
+                assert!(e.to_string().contains(&format!("iconv -f {encoding} -t UTF-8")), "{e}");
+                assert_eq!(e.exit_code(), Code::DataErr);
+            }
+        }
+        // NULs alone, or between bytes that are not text, are no UTF-16 (the reader resyncs
+        // after binary garbage).
+        for bytes in [&b"\0\0\0\0[Event"[..], b"\x01\0\x02\0", b"[E\0v"] {
+            std::fs::write(&p, bytes).unwrap();
+            assert!(Input::open(&p, InputOptions::default()).is_ok(), "{bytes:?}");
         }
 
         let p = dir.join("bad.zst");
