@@ -137,9 +137,14 @@ impl Sharding {
         header: &[u8],
         footer: &'static str,
     ) -> Result<PathBuf, Fail> {
-        if path == Path::new("-") {
+        if path == Path::new("-") || pgnkit::io::written_in_place(path) {
             return Err(Fail::usage(format!(
-                "--shard writes its {role} as a part file: give it a name (-o FILE)"
+                "--shard writes its {role} as a part file: give it a file name, not {}",
+                if path == Path::new("-") {
+                    "the standard output".to_string()
+                } else {
+                    path.display().to_string()
+                }
             )));
         }
         let part = part_path(path, self.dir.as_deref(), self.plan.spec);

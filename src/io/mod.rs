@@ -11,4 +11,5 @@ pub mod sort;
 
 pub use input::{Compression, Input, InputError, InputOptions, PageDropper, Source, read_full};
 pub(crate) use output::canonical;
-pub use output::{Output, OutputError, OutputOptions};
+pub(crate) use output::place;
+pub use output::{Output, OutputError, OutputOptions, written_in_place};

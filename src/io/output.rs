@@ -186,6 +186,58 @@ fn stdin_is(_: &std::fs::Metadata) -> bool {
     false
 }
 
+/// A duplicate of the standard output's or error's descriptor when it writes to the regular file
+/// `out` describes (`-o /dev/stdout > f`, `--report /dev/stderr 2> log`): written through it, the
+/// output lands where the redirection sends it, at its offset, where a temporary file renamed
+/// onto `/dev/stdout` would replace the link itself (as root) and leave the file without it.
+#[cfg(unix)]
+fn std_stream_of(out: &std::fs::Metadata) -> Option<File> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    [io::stdout().as_fd().try_clone_to_owned(), io::stderr().as_fd().try_clone_to_owned()]
+        .into_iter()
+        .flatten()
+        .map(File::from)
+        .find(|f| f.metadata().is_ok_and(|m| m.is_file() && m.dev() == out.dev() && m.ino() == out.ino()))
+}
+
+#[cfg(not(unix))]
+fn std_stream_of(_: &std::fs::Metadata) -> Option<File> {
+    None
+}
+
+/// Whether an output whose path holds what `meta` describes is written in place: a device or a
+/// pipe (`-o /dev/null`, a FIFO), or the file the standard output or error writes to
+/// ([`std_stream_of`]). Renaming a temporary file onto one would replace the device node or the
+/// `/dev/stdout` link itself (as root).
+pub(crate) fn in_place(meta: Option<&std::fs::Metadata>) -> bool {
+    meta.is_some_and(|m| !m.is_file() || std_stream_of(m).is_some())
+}
+
+/// Whether an output named `path` is written in place rather than as a file of its own: a
+/// device, a pipe, or the file the standard output or error writes to (`/dev/stdout`).
+pub fn written_in_place(path: &Path) -> bool {
+    in_place(std::fs::metadata(path).ok().as_ref())
+}
+
+/// Opens the output file `path`, where `meta` describes what the path holds now: the file to
+/// write, and the temporary file beside the path to rename onto it when complete (`None`: it is
+/// written in place, [`in_place`]).
+pub(crate) fn place(path: &Path, meta: Option<&std::fs::Metadata>) -> io::Result<(File, Option<PathBuf>)> {
+    if let Some(stream) = meta.filter(|m| m.is_file()).and_then(std_stream_of) {
+        return Ok((stream, None));
+    }
+    if in_place(meta) {
+        return Ok((std::fs::OpenOptions::new().write(true).open(path)?, None));
+    }
+    let name = path.file_name().ok_or_else(|| io::Error::other("not a file name"))?;
+    let mut temp_name = std::ffi::OsString::from(".");
+    temp_name.push(name);
+    temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));
+    let temp = path.with_file_name(temp_name);
+    Ok((File::create(&temp)?, Some(temp)))
+}
+
 /// The canonical form of a path that may not exist yet (its directory must).
 pub(crate) fn canonical(path: &Path) -> Option<PathBuf> {
     if let Ok(p) = path.canonicalize() {
@@ -232,7 +284,7 @@ impl Output {
             let e = io::Error::new(io::ErrorKind::IsADirectory, "is a directory, not a file name");
             return Err(create_err(e));
         }
-        let special = meta.as_ref().is_some_and(|m| !m.is_file());
+        let special = in_place(meta.as_ref());
         let out = canonical(path);
         if let Some(out) = &out {
             let clash = opts.inputs.iter().any(|i| {
@@ -257,18 +309,7 @@ impl Output {
         }
         // Released by the drop, also when the creation below fails.
         let mut output = Output { sink: None, path: path.to_owned(), temp: None, claim };
-        // A device or a pipe (`-o /dev/null`, a FIFO) is written in place: renaming a temporary
-        // file onto it would replace the device node itself (as root, /dev/null).
-        let (file, temp) = if special {
-            (std::fs::OpenOptions::new().write(true).open(path).map_err(create_err)?, None)
-        } else {
-            let name = path.file_name().ok_or_else(|| create_err(io::Error::other("not a file name")))?;
-            let mut temp_name = std::ffi::OsString::from(".");
-            temp_name.push(name);
-            temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));
-            let temp = path.with_file_name(temp_name);
-            (File::create(&temp).map_err(create_err)?, Some(temp))
-        };
+        let (file, temp) = place(path, meta.as_ref()).map_err(create_err)?;
         output.temp = temp;
         let buf = BufWriter::with_capacity(1 << 16, Synced::new(file, output.temp.is_some()));
         let sink = if named.extension().is_some_and(|e| e == "zst") {

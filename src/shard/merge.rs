@@ -518,24 +518,23 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
             continue;
         }
         let target = target_of(role);
-        let mut temp_name = std::ffi::OsString::from(".");
-        temp_name.push(target.file_name().unwrap_or_default());
-        temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));
-        let temp = target.with_file_name(temp_name);
         // A directory is no file name: refused before its parts are copied, not at the rename
         // after it.
-        if target.is_dir() {
+        let meta = std::fs::metadata(&target).ok();
+        if meta.as_ref().is_some_and(|m| m.is_dir()) {
             uncreated.push(format!("{}: cannot create: is a directory, not a file name", target.display()));
             continue;
         }
-        let file = match File::create(&temp) {
-            Ok(f) => f,
+        // A device, a pipe or the standard output's file is written in place, unsynced.
+        let (file, temp) = match crate::io::place(&target, meta.as_ref()) {
+            Ok(placed) => placed,
             Err(e) => {
                 uncreated.push(format!("{}: cannot create: {e}", target.display()));
                 continue;
             }
         };
-        let done = Pending { temp: temp.clone(), target: target.clone() };
+        let synced = temp.is_some();
+        let done = temp.map(|temp| Pending { temp, target: target.clone() });
         let write_err = |e: io::Error| Stop::write(&target, e);
         let footer = match footer(&role.footer, &summary, &extra) {
             Ok(f) => f,
@@ -561,12 +560,12 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
             let out = io::BufWriter::with_capacity(1 << 20, file);
             // `positions --unique`: the rows one run does not write (repeats across shards).
             let dropped = |k: usize, row: u64| settled.as_ref().map_or(Ok(false), |s| s.drops(k, row));
-            match super::tables::merge_parts(&parts, out, &target, &dropped, &mut problems) {
+            match super::tables::merge_parts(&parts, out, &target, synced, &dropped, &mut problems) {
                 Ok(n) => bytes += n,
                 Err(Stop::Part(e)) => problems.push(e),
                 Err(Stop::Read(e) | Stop::Write(e)) => failed.push(e),
             }
-            pending.push(done);
+            pending.extend(done);
             continue;
         }
         let mut out = io::BufWriter::with_capacity(1 << 20, Watched { file, failed: false });
@@ -596,14 +595,14 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
             }
             out.write_all(&compressed_as(&target, &footer).map_err(write_err)?).map_err(write_err)?;
             let watched = out.into_inner().map_err(|e| write_err(e.into_error()))?;
-            watched.file.sync_all().map_err(write_err)
+            if synced { watched.file.sync_all().map_err(write_err) } else { Ok(()) }
         })();
         match result {
             Ok(()) => {}
             Err(Stop::Part(e)) => problems.push(e),
             Err(Stop::Read(e) | Stop::Write(e)) => failed.push(e),
         }
-        pending.push(done);
+        pending.extend(done);
     }
     if let Some(refused) = refusal(problems, failed, uncreated) {
         return Err(refused);

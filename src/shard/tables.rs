@@ -15,12 +15,13 @@ use crate::columnar::write::TableWriter;
 /// Writes the rows of `parts` (path, manifest entry, shard, its place among the shards), in
 /// order, to `out`, leaving out those `dropped` names (by shard place and row number in its part);
 /// a part missing or changed since its shard wrote it goes to `problems` (then nothing more is
-/// written). Returns the bytes of parts read; stops at a part that cannot be read or a write to
-/// `out` that fails.
+/// written); `out` is synced at the end when `synced` (not a device or a pipe). Returns the bytes
+/// of parts read; stops at a part that cannot be read or a write to `out` that fails.
 pub(super) fn merge_parts(
     parts: &[(PathBuf, &Part, Spec, usize)],
     out: BufWriter<File>,
     target: &Path,
+    synced: bool,
     dropped: &dyn Fn(usize, u64) -> io::Result<bool>,
     problems: &mut Vec<String>,
 ) -> Result<u64, Stop> {
@@ -92,6 +93,8 @@ pub(super) fn merge_parts(
     }
     let Some(w) = writer else { return Err(Stop::Part(format!("{}: no part to merge", target.display()))) };
     let file = w.finish().map_err(write_err)?.into_inner().map_err(|e| write_err(e.into_error()))?;
-    file.sync_all().map_err(write_err)?;
+    if synced {
+        file.sync_all().map_err(write_err)?;
+    }
     Ok(bytes)
 }

@@ -678,3 +678,43 @@ fn fix_results_writes_the_result_that_says_more() {
     assert_eq!(repairs, expected);
     assert_eq!(fixed_repairs, expected);
 }
+
+/// A job's outputs named `/dev/stdout` and `/dev/stderr` go where those are redirected, as `-o -`
+/// does; the links stay.
+#[cfg(unix)]
+#[test]
+fn outputs_named_dev_stdout_and_stderr_go_to_the_redirections() {
+    let dir = temp_dir("outputs-dev-stdout");
+    // Games whose missing roster tags make a repair record each.
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 d5 1-0\n")
+        .expect("write");
+    let (want_out, want_report) = (dir.join("out.pgn"), dir.join("r.jsonl"));
+    let o = run(&["clean", "-q", "-o", path(&want_out), "--report", path(&want_report), path(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (out, err) = (dir.join("stdout"), dir.join("stderr"));
+    let o = crate::util::pgnkit()
+        .args(["clean", "-q", "-o", "/dev/stdout", "--report", "/dev/stderr", path(&input)])
+        .stdout(std::fs::File::create(&out).expect("create"))
+        .stderr(std::fs::File::create(&err).expect("create"))
+        .status()
+        .expect("pgnkit");
+    assert_eq!(o.code(), Some(0));
+    let read = |p: &Path| std::fs::read(p).expect("read");
+    assert!(read(&out) == read(&want_out), "the games on the standard output");
+    // The report's records, but the summary's timings.
+    let records = |p: &Path| {
+        let text = String::from_utf8(read(p)).expect("UTF-8");
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let (summary, rest) = lines.split_last().expect("a summary");
+        assert!(summary.contains("\"type\":\"summary\""), "{summary}");
+        rest.to_vec()
+    };
+    let report = records(&err);
+    assert!(!report.is_empty());
+    assert_eq!(report, records(&want_report), "the report on the standard error");
+    for link in ["/dev/stdout", "/dev/stderr"] {
+        let meta = std::fs::symlink_metadata(link).expect(link);
+        assert!(!meta.file_type().is_file(), "{link} is left as it was");
+    }
+}

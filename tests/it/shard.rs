@@ -355,7 +355,17 @@ fn bad_shard_arguments_are_usage_errors() {
     }
     let (code, err) = code_and_err(&["check", "--shard", "0/2", i]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("-o FILE"), "{err}");
+    assert!(err.contains("as a part file: give it a file name, not the standard output"), "{err}");
+    // A device is no part's name either (its parts would be made beside it, in /dev).
+    for args in [["-o", "/dev/stdout", "--report", o], ["-o", o, "--report", "/dev/null"]] {
+        let mut all = vec!["clean", "--shard", "0/2", i];
+        all.extend(args);
+        let device = if args[1] == o { args[3] } else { args[1] };
+        let (code, err) = code_and_err(&all);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains(&format!("give it a file name, not {device}")), "{err}");
+    }
+    assert!(!Path::new("/dev/stdout.part-0-of-2").exists() && !Path::new("/dev/null.part-0-of-2").exists());
     let (code, err) = code_and_err(&["check", "--shard", "0/2", "-", "-o", o]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("stdin cannot be sharded"), "{err}");
@@ -685,6 +695,52 @@ fn merge_refuses_a_directory_as_an_output_before_writing() {
     assert_eq!(o.status.code(), Some(73), "{err}");
     assert!(err.contains(&format!("{}: cannot create: is a directory", path(&dir.join("r.jsonl")))), "{err}");
     assert!(!dir.join("main.pgn").exists(), "the main output is not put in place either");
+}
+
+/// A device, a pipe and the file the standard output is redirected to are written in place: a
+/// temporary file renamed onto `/dev/stdout` replaced the link itself (as root) and the
+/// redirection's file got nothing; renamed onto a FIFO (standing in for `/dev/null`), it replaced
+/// the pipe and its reader got nothing.
+#[cfg(unix)]
+#[test]
+fn merge_writes_devices_pipes_and_the_standard_output_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = temp_dir("shard-merge-in-place");
+    let input = fixture("pgn/twic1599_10k.pgn");
+    let set = shards(&dir, &[input.as_path()], 2, &[]);
+    let (one, two) = (path(&set[0]), path(&set[1]));
+    let reference = dir.join("all.pgn");
+    let o = run(&["merge", "-q", "-o", path(&reference), one, two]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let want = read(&reference);
+    assert!(!want.is_empty());
+    // The standard output, redirected to a file.
+    let redirected = dir.join("stdout.pgn");
+    let o = crate::util::pgnkit()
+        .args(["merge", "-q", "-o", "/dev/stdout", one, two])
+        .stdout(std::fs::File::create(&redirected).expect("create"))
+        .output()
+        .expect("pgnkit");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(read(&redirected) == want, "the redirection's file holds the merge");
+    let link = std::fs::symlink_metadata("/dev/stdout").expect("/dev/stdout");
+    assert!(
+        link.file_type().is_symlink() || link.file_type().is_char_device(),
+        "/dev/stdout is left as it was"
+    );
+    // A pipe.
+    let fifo = dir.join("fifo.pgn");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).expect("read the pipe"))
+    };
+    let o = run(&["merge", "-q", "-o", path(&fifo), one, two]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Checked before joining: after a rename onto the path the reader would wait forever.
+    assert!(std::fs::metadata(&fifo).expect("fifo").file_type().is_fifo(), "still a FIFO");
+    assert!(reader.join().expect("reader") == want, "the pipe's reader got the merge");
 }
 
 /// What does not shape the output (quiet, threads) may differ between shards: they still merge.
