@@ -156,8 +156,9 @@ pub struct Output {
     sink: Option<Sink>,
     /// The path as given (`-` for stdout).
     path: PathBuf,
-    /// Temporary file to rename onto `path` on success.
-    temp: Option<PathBuf>,
+    /// Temporary file to rename on success, and the path to rename it onto: `path`, or the file
+    /// a link there points to.
+    temp: Option<(PathBuf, PathBuf)>,
     /// The canonical path it holds in [`OPEN`] until it is dropped.
     claim: Option<PathBuf>,
 }
@@ -220,22 +221,31 @@ pub fn written_in_place(path: &Path) -> bool {
     in_place(std::fs::metadata(path).ok().as_ref())
 }
 
-/// Opens the output file `path`, where `meta` describes what the path holds now: the file to
-/// write, and the temporary file beside the path to rename onto it when complete (`None`: it is
-/// written in place, [`in_place`]).
-pub(crate) fn place(path: &Path, meta: Option<&std::fs::Metadata>) -> io::Result<(File, Option<PathBuf>)> {
+/// An output file opened by [`place`]: the file to write, and the temporary file to rename when
+/// complete with the path to rename it onto (`None`: written in place).
+pub(crate) type Placed = (File, Option<(PathBuf, PathBuf)>);
+
+/// Opens the output file `path`, where `meta` describes what the path holds now: in place
+/// ([`in_place`]), or as a temporary file beside it. A link to a file is written through: the
+/// temporary file goes beside the file it points to and replaces that file, not the link.
+pub(crate) fn place(path: &Path, meta: Option<&std::fs::Metadata>) -> io::Result<Placed> {
     if let Some(stream) = meta.filter(|m| m.is_file()).and_then(std_stream_of) {
         return Ok((stream, None));
     }
     if in_place(meta) {
         return Ok((std::fs::OpenOptions::new().write(true).open(path)?, None));
     }
-    let name = path.file_name().ok_or_else(|| io::Error::other("not a file name"))?;
+    let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let target = match linked.then(|| path.canonicalize()) {
+        Some(Ok(t)) => t,
+        _ => path.to_path_buf(),
+    };
+    let name = target.file_name().ok_or_else(|| io::Error::other("not a file name"))?;
     let mut temp_name = std::ffi::OsString::from(".");
     temp_name.push(name);
     temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));
-    let temp = path.with_file_name(temp_name);
-    Ok((File::create(&temp)?, Some(temp)))
+    let temp = target.with_file_name(temp_name);
+    Ok((File::create(&temp)?, Some((temp, target))))
 }
 
 /// The canonical form of a path that may not exist yet (its directory must).
@@ -352,8 +362,8 @@ impl Output {
             None => Ok(()),
         };
         result.map_err(|e| self.error(e))?;
-        if let Some(temp) = self.temp.take()
-            && let Err(e) = std::fs::rename(&temp, &self.path)
+        if let Some((temp, target)) = self.temp.take()
+            && let Err(e) = std::fs::rename(&temp, &target)
         {
             let _ = std::fs::remove_file(&temp);
             return Err(self.error(e));
@@ -400,7 +410,7 @@ impl Write for Output {
 
 impl Drop for Output {
     fn drop(&mut self) {
-        if let Some(temp) = self.temp.take() {
+        if let Some((temp, _)) = self.temp.take() {
             self.sink = None;
             let _ = std::fs::remove_file(temp);
         }
@@ -526,6 +536,26 @@ mod tests {
         let null = Output::create("/dev/null".as_ref(), &OutputOptions::default()).unwrap();
         assert!(Output::create("/dev/null".as_ref(), &OutputOptions::default()).is_ok());
         drop(null);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// An output named by a link to a file is written through the link: the file it points to
+    /// gets the output, and the link stays.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_written_through() {
+        let dir = temp_dir("link");
+        std::fs::create_dir_all(dir.join("real")).unwrap();
+        std::fs::write(dir.join("real/out.pgn"), "old").unwrap();
+        let link = dir.join("out.pgn");
+        std::os::unix::fs::symlink("real/out.pgn", &link).unwrap();
+        let mut out = Output::create(&link, &OutputOptions::default()).unwrap();
+        out.write_all(b"new\n").unwrap();
+        out.finish().unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays");
+        assert_eq!(std::fs::read(dir.join("real/out.pgn")).unwrap(), b"new\n");
+        let names = |d: &Path| std::fs::read_dir(d).unwrap().count();
+        assert_eq!((names(&dir), names(&dir.join("real"))), (2, 1), "no temporary file left");
         std::fs::remove_dir_all(dir).unwrap();
     }
 

@@ -534,7 +534,7 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
             }
         };
         let synced = temp.is_some();
-        let done = temp.map(|temp| Pending { temp, target: target.clone() });
+        let done = temp.map(|(temp, target)| Pending { temp, target });
         let write_err = |e: io::Error| Stop::write(&target, e);
         let footer = match footer(&role.footer, &summary, &extra) {
             Ok(f) => f,
