@@ -245,7 +245,12 @@ pub(crate) fn place(path: &Path, meta: Option<&std::fs::Metadata>) -> io::Result
     temp_name.push(name);
     temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));
     let temp = target.with_file_name(temp_name);
-    Ok((File::create(&temp)?, Some((temp, target))))
+    let file = File::create(&temp)?;
+    // The file it replaces keeps its mode (a collection kept private stays so).
+    if let Some(m) = meta {
+        file.set_permissions(m.permissions())?;
+    }
+    Ok((file, Some((temp, target))))
 }
 
 /// The canonical form of a path that may not exist yet (its directory must).
@@ -540,7 +545,7 @@ mod tests {
     }
 
     /// An output named by a link to a file is written through the link: the file it points to
-    /// gets the output, and the link stays.
+    /// gets the output, and the link stays; the file keeps its mode.
     #[cfg(unix)]
     #[test]
     fn a_link_is_written_through() {
@@ -554,6 +559,13 @@ mod tests {
         out.finish().unwrap();
         assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays");
         assert_eq!(std::fs::read(dir.join("real/out.pgn")).unwrap(), b"new\n");
+        // The file replaced keeps its mode.
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir.join("real/out.pgn"), std::fs::Permissions::from_mode(0o600)).unwrap();
+        let out = Output::create(&link, &OutputOptions::default()).unwrap();
+        out.finish().unwrap();
+        let mode = std::fs::metadata(dir.join("real/out.pgn")).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
         let names = |d: &Path| std::fs::read_dir(d).unwrap().count();
         assert_eq!((names(&dir), names(&dir.join("real"))), (2, 1), "no temporary file left");
         std::fs::remove_dir_all(dir).unwrap();
