@@ -350,8 +350,11 @@ impl Input {
                 });
             }
         }
-        // The head may have been read above: start the stream from the beginning.
-        (&file).seek(SeekFrom::Start(0)).map_err(io_err)?;
+        // The head may have been read above (a regular file's only: a pipe, `<(zcat f)`, cannot
+        // seek): start the stream from the beginning.
+        if regular {
+            (&file).seek(SeekFrom::Start(0)).map_err(io_err)?;
+        }
         Input::from_stream(path, Box::new(file), total_size, consumed)
     }
 

@@ -1,5 +1,5 @@
 //! The same games give the same report whatever the input path: mmap, `--no-mmap`, stdin, zstd
-//! (one frame, or several behind a leading skippable frame, as pzstd writes), gzip.
+//! (one frame, or several behind a leading skippable frame, as pzstd writes), gzip, a named pipe.
 
 use std::io::Write;
 
@@ -79,6 +79,19 @@ fn every_input_path_gives_the_same_report() {
     assert_eq!(report(&[&p(&zst)], &p(&zst), None), base, "zstd");
     assert_eq!(report(&[&p(&multi)], &p(&multi), None), base, "zstd, skippable frame + 3 frames");
     assert_eq!(report(&[&p(&gz)], &p(&gz), None), base, "gzip");
+    // A named pipe, as `<(zcat f)` passes one: plain, and zstd through it.
+    #[cfg(unix)]
+    for (name, bytes) in [("plain", pgn.clone()), ("zst", std::fs::read(&zst).expect("read"))] {
+        let fifo = dir.join(format!("fifo-{name}"));
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::write(fifo, bytes))
+        };
+        assert_eq!(report(&[&p(&fifo)], &p(&fifo), None), base, "a named pipe, {name}");
+        writer.join().expect("writer").expect("the pipe was read to its end");
+    }
 }
 
 /// `positions` output (text and diagnostics) with the input's name blanked: exact cuts (epd) and
