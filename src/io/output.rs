@@ -232,7 +232,8 @@ pub(crate) fn place(path: &Path, meta: Option<&std::fs::Metadata>) -> io::Result
     if let Some(stream) = meta.filter(|m| m.is_file()).and_then(std_stream_of) {
         return Ok((stream, None));
     }
-    if in_place(meta) {
+    // The standard streams were looked for above: what is left in place is a device or a pipe.
+    if meta.is_some_and(|m| !m.is_file()) {
         return Ok((std::fs::OpenOptions::new().write(true).open(path)?, None));
     }
     let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
