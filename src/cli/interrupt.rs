@@ -1,7 +1,8 @@
-//! Ctrl-C (and SIGTERM, SIGHUP) for the commands that read PGN, as the README's exit codes say:
-//! the first asks the run to stop at the next chunk it would release, so everything released
-//! before is written and flushed, the summary says where the run stopped, and the exit code is
-//! 130; the second ends the process at once (130). A signal ignored when pgnkit starts (`nohup`,
+//! Ctrl-C (and SIGTERM, SIGHUP) for the commands that read PGN and `merge`, as the README's exit
+//! codes say: the first asks the run to stop at the next chunk it would release, so everything
+//! released before is written and flushed, the summary says where the run stopped, and the exit
+//! code is 130 (`merge` stops at its next buffer and puts nothing in place); the second ends the
+//! process at once (130). A signal ignored when pgnkit starts (`nohup`,
 //! a background job of a script) stays ignored. Elsewhere than Unix, signals keep their default.
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -46,15 +46,22 @@ pub struct Merged {
 /// before it stopped (none unless putting a later one in place failed). The code is 65 when the
 /// shards do not make one run, else 74 when a part could not be read or an output could not be
 /// written or put in place (disk full, a rename refused), else 73: all that stopped it is an
-/// output it could not create.
+/// output it could not create; 130 when a signal stopped it.
 #[derive(Debug)]
 pub struct Refused {
     /// Each problem, in words.
     pub problems: Vec<String>,
-    /// [`Code::DataErr`], [`Code::IoErr`] or [`Code::CantCreate`].
+    /// [`Code::DataErr`], [`Code::IoErr`], [`Code::CantCreate`] or [`Code::Interrupted`].
     pub code: Code,
     /// The outputs put in place.
     pub written: Vec<PathBuf>,
+}
+
+impl Refused {
+    /// A merge stopped by a signal (130): what it wrote is removed, nothing is put in place.
+    pub(super) fn interrupted() -> Refused {
+        Refused { problems: vec!["interrupted".into()], code: Code::Interrupted, written: Vec::new() }
+    }
 }
 
 impl From<Vec<String>> for Refused {
@@ -111,21 +118,26 @@ fn refusal(problems: Vec<String>, failed: Vec<String>, uncreated: Vec<String>) -
 }
 
 /// An output file that remembers whether a write to it failed (an interrupted one is retried):
-/// a copy that fails is then told to have failed writing (74), not reading a part (65).
-struct Watched {
+/// a copy that fails is then told to have failed writing (74), not reading a part (65). A write
+/// asked for once a stop is `requested` fails, so a long copy ends at its next buffer.
+struct Watched<'a> {
     file: File,
     failed: bool,
+    requested: &'a dyn Fn() -> bool,
 }
 
-impl Watched {
+impl Watched<'_> {
     fn watch<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
         self.failed |= result.as_ref().is_err_and(|e| e.kind() != io::ErrorKind::Interrupted);
         result
     }
 }
 
-impl Write for Watched {
+impl Write for Watched<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if (self.requested)() {
+            return self.watch(Err(io::Error::other("interrupted")));
+        }
         let written = self.file.write(buf);
         self.watch(written)
     }
@@ -432,8 +444,14 @@ fn check_targets(list: &[(PathBuf, Manifest)], targets: &[PathBuf], problems: &m
 /// Merges the shards whose manifests are `paths`: every file in `dir` when given (made if
 /// missing), else beside the parts, each under the name the shards were given; `output` names
 /// the main one (in `dir`, its file name: as the shards' `--output-dir` places their parts).
-/// Every problem, or nothing written.
-pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Result<Merged, Refused> {
+/// Every problem, or nothing written. `requested` says whether a stop was asked for (a signal):
+/// the merge then stops at its next buffer and removes what it wrote.
+pub fn merge(
+    paths: &[PathBuf],
+    output: Option<&Path>,
+    dir: Option<&Path>,
+    requested: &dyn Fn() -> bool,
+) -> Result<Merged, Refused> {
     let mut problems = Vec::new();
     let mut list = Vec::new();
     for p in paths {
@@ -456,7 +474,7 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
     }
     list.sort_by_key(|(_, m)| m.spec.index);
     // Duplicates across shards (`clean --dedup`, `positions --unique`), the ledgers adjusted.
-    let settled = super::settle::settle(&mut list)?;
+    let settled = super::settle::settle(&mut list, requested)?;
     let first = list[0].1.clone();
     // The run's summary from the ledgers.
     let mut stats = Stats::default();
@@ -560,15 +578,19 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
             let out = io::BufWriter::with_capacity(1 << 20, file);
             // `positions --unique`: the rows one run does not write (repeats across shards).
             let dropped = |k: usize, row: u64| settled.as_ref().map_or(Ok(false), |s| s.drops(k, row));
-            match super::tables::merge_parts(&parts, out, &target, synced, &dropped, &mut problems) {
+            let stop = super::tables::Stops { dropped: &dropped, requested };
+            match super::tables::merge_parts(&parts, out, &target, synced, &stop, &mut problems) {
                 Ok(n) => bytes += n,
                 Err(Stop::Part(e)) => problems.push(e),
                 Err(Stop::Read(e) | Stop::Write(e)) => failed.push(e),
             }
             pending.extend(done);
+            if requested() {
+                return Err(Refused::interrupted());
+            }
             continue;
         }
-        let mut out = io::BufWriter::with_capacity(1 << 20, Watched { file, failed: false });
+        let mut out = io::BufWriter::with_capacity(1 << 20, Watched { file, failed: false, requested });
         let result = (|| -> Result<(), Stop> {
             out.write_all(&compressed_as(&target, role.header.as_bytes()).map_err(write_err)?)
                 .map_err(write_err)?;
@@ -589,6 +611,7 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
                         "{}: shard {}'s part is missing: rerun shard {}",
                         at.display(), m.spec, m.spec.index
                     )),
+                    Err(e) if super::settle::spilled(&e) => return Err(Stop::Read(e.to_string())),
                     Err(e) if out.get_ref().failed => return Err(write_err(e)),
                     Err(e) => return Err(Stop::part(&at, e)),
                 }
@@ -603,6 +626,10 @@ pub fn merge(paths: &[PathBuf], output: Option<&Path>, dir: Option<&Path>) -> Re
             Err(Stop::Read(e) | Stop::Write(e)) => failed.push(e),
         }
         pending.extend(done);
+        // The copy's own error, if any, is the stop's doing; `pending`'s drop removes the files.
+        if requested() {
+            return Err(Refused::interrupted());
+        }
     }
     if let Some(refused) = refusal(problems, failed, uncreated) {
         return Err(refused);
@@ -677,13 +704,13 @@ mod tests {
         #[cfg(target_os = "linux")]
         {
             let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
-            let mut out = io::BufWriter::new(Watched { file: full, failed: false });
+            let mut out = io::BufWriter::new(Watched { file: full, failed: false, requested: &|| false });
             let e = copy_hashed(&part, &mut out, &mut buf).expect_err("the disk is full");
             assert_eq!(e.kind(), io::ErrorKind::StorageFull);
             assert!(out.get_ref().failed);
         }
         let file = File::create(dir.join("out")).unwrap();
-        let mut out = io::BufWriter::new(Watched { file, failed: false });
+        let mut out = io::BufWriter::new(Watched { file, failed: false, requested: &|| false });
         // A directory opens, and reading it fails.
         assert!(copy_hashed(dir, &mut out, &mut buf).is_err());
         assert!(!out.get_ref().failed);

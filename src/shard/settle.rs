@@ -118,8 +118,12 @@ fn open(path: &Path) -> io::Result<(KeysReader<Hashing<BufReader<File>>>, String
 }
 
 /// Settles the shards of `list` (sorted by index) when they wrote keys parts, adjusting their
-/// ledgers; `None` when they did not. The error names each problem.
-pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Refused> {
+/// ledgers; `None` when they did not. The error names each problem; a stop `requested` (a
+/// signal) ends the reading at the next key.
+pub fn settle(
+    list: &mut [(PathBuf, Manifest)],
+    requested: &dyn Fn() -> bool,
+) -> Result<Option<Settled>, Refused> {
     if !list.iter().any(|(p, m)| keys_part(p, m).is_some()) {
         return Ok(None);
     }
@@ -176,6 +180,9 @@ pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Refus
                 let seen = seen.get_or_insert_with(|| Seen::new(rule));
                 let mut at = 0u64;
                 while let Some(entry) = r.clean().map_err(|e| rerun(format!("keys part: {e}")))? {
+                    if requested() {
+                        return Err("interrupted".into());
+                    }
                     let g = match entry {
                         CleanEntry::Input(name) => {
                             let k = m.ranges.get(local.len()).map(|r| r.input);
@@ -229,6 +236,9 @@ pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Refus
                 let mut input_at = None::<usize>;
                 shard.numbers.push(number);
                 while let Some(entry) = r.position().map_err(|e| rerun(format!("keys part: {e}")))? {
+                    if requested() {
+                        return Err("interrupted".into());
+                    }
                     match entry {
                         PositionEntry::Input(_) => {
                             input_at = Some(input_at.map_or(0, |j| j + 1));
@@ -269,6 +279,9 @@ pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Refus
             }
             Ok(())
         })();
+        if requested() {
+            return Err(Refused::interrupted());
+        }
         if let Err(e) = result {
             // A keys part that does not read is most likely one that changed: say so.
             let changed = File::open(&keys)
@@ -289,6 +302,9 @@ pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Refus
     if let Some(late) = late.filter(|_| spill_failed.is_none()) {
         let shards = &mut settled.shards;
         let result = late.verdicts(|number, first| {
+            if requested() {
+                return Err(io::Error::other("interrupted"));
+            }
             if !first {
                 let k = shards.partition_point(|s| s.numbers[0] <= number) - 1;
                 let shard = &mut shards[k];
@@ -306,6 +322,9 @@ pub fn settle(list: &mut [(PathBuf, Manifest)]) -> Result<Option<Settled>, Refus
             Ok(sorted) => *settled.dropped.get_mut() = Dropped { sorted: Some(sorted), next: None },
             Err(e) => spill_failed = Some(e),
         }
+    }
+    if requested() {
+        return Err(Refused::interrupted());
     }
     match spill_failed {
         Some(e) => Err(Refused {
@@ -495,6 +514,11 @@ impl Settled {
     }
 }
 
+/// Whether `e` is a temporary file's error, not one of the part being copied.
+pub fn spilled(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<SpillError>())
+}
+
 /// Numbers of dropped positions held in memory at a time while sorting: 8 bytes each.
 const DROPPED_HELD: usize = 1 << 20;
 
@@ -507,10 +531,12 @@ struct Dropped {
 }
 
 impl Dropped {
-    /// Whether position `n` is dropped; `n` rises from call to call.
+    /// Whether position `n` is dropped; `n` rises from call to call. A temporary file that
+    /// cannot be read back is a [`SpillError`] inside the error ([`spilled`] tells it).
     fn take(&mut self, n: u64) -> io::Result<bool> {
         if self.next.is_none() {
-            self.next = self.sorted.as_mut().and_then(Iterator::next).transpose()?;
+            let next = self.sorted.as_mut().and_then(Iterator::next).transpose();
+            self.next = next.map_err(|e| io::Error::other(SpillError::from(e)))?;
         }
         match self.next {
             Some(d) if d < n => Err(io::Error::new(

@@ -12,8 +12,17 @@ use super::merge::Stop;
 use crate::columnar::read::TableReader;
 use crate::columnar::write::TableWriter;
 
+/// What ends or thins a table's copy: the rows one run does not write, and a stop asked for.
+pub(super) struct Stops<'a> {
+    /// Whether a row (by shard place and row number in its part) is left out.
+    pub dropped: &'a dyn Fn(usize, u64) -> io::Result<bool>,
+    /// Whether a stop was asked for (checked at each row group).
+    pub requested: &'a dyn Fn() -> bool,
+}
+
 /// Writes the rows of `parts` (path, manifest entry, shard, its place among the shards), in
-/// order, to `out`, leaving out those `dropped` names (by shard place and row number in its part);
+/// order, to `out`, leaving out those `stops.dropped` names and ending at a row group when a
+/// stop is requested (the caller tells that from an error);
 /// a part missing or changed since its shard wrote it goes to `problems` (then nothing more is
 /// written); `out` is synced at the end when `synced` (not a device or a pipe). Returns the bytes
 /// of parts read; stops at a part that cannot be read or a write to `out` that fails.
@@ -22,7 +31,7 @@ pub(super) fn merge_parts(
     out: BufWriter<File>,
     target: &Path,
     synced: bool,
-    dropped: &dyn Fn(usize, u64) -> io::Result<bool>,
+    stops: &Stops<'_>,
     problems: &mut Vec<String>,
 ) -> Result<u64, Stop> {
     let write_err = |e: io::Error| Stop::write(target, e);
@@ -69,12 +78,15 @@ pub(super) fn merge_parts(
         }
         let mut row = 0u64;
         for g in 0..reader.groups() {
+            if (stops.requested)() {
+                return Err(Stop::Write(format!("{}: interrupted", target.display())));
+            }
             let batch = reader.group(g).map_err(|e| Stop::part(at, e))?;
             // The rows kept, a run at a time.
             let mut run = 0..0;
             for r in 0..batch.rows() {
-                if dropped(*k, row + r as u64)
-                    .map_err(|e| Stop::Read(format!("merge: a temporary file: {e}")))?
+                if (stops.dropped)(*k, row + r as u64)
+                    .map_err(|e| Stop::Read(e.to_string()))?
                 {
                     if !run.is_empty() {
                         w.append(&batch, run).map_err(write_err)?;

@@ -201,3 +201,52 @@ fn clean_dedup_prefix_stops_on_ctrl_c_leaving_nothing() {
     assert!(left.is_empty(), "nothing left behind: {left:?}");
     println!("{}", err.trim());
 }
+
+/// `merge` stopped by SIGTERM while it copies: exit 130, nothing put in place, no temporary
+/// file left. Its duplicates go to a FIFO that the test stops reading, so the signal lands while
+/// the merge waits to write them, after its main output is written under a temporary name.
+#[cfg(unix)]
+#[test]
+fn merge_stops_on_sigterm_leaving_nothing() {
+    let dir = temp_dir("interrupt-merge");
+    let input = dir.join("in.pgn");
+    let mut games = std::fs::read(fixture("pgn/twic1599_10k.pgn")).expect("fixture");
+    games.extend_from_slice(b"\n\n");
+    // Some 600 KB of repeats: the duplicates are many times a pipe's 64 KB.
+    std::fs::write(&input, games.repeat(60)).expect("write");
+    let (out, dups) = (dir.join("out.pgn"), dir.join("dups.pgn"));
+    let mut manifests = Vec::new();
+    for i in 0..2 {
+        let spec = format!("{i}/2");
+        let o = pgnkit()
+            .args(["clean", "-q", "--dedup", "--shard", &spec, input.to_str().unwrap()])
+            .args(["-o", out.to_str().unwrap(), "--duplicates", dups.to_str().unwrap()])
+            .output()
+            .expect("shard");
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        manifests.push(dir.join(format!("out.pgn.part-{i}-of-2.manifest.json")));
+    }
+    let made = Command::new("mkfifo").arg(&dups).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let child = pgnkit().arg("merge").args(&manifests).stderr(Stdio::piped()).spawn().expect("spawn");
+    // The first byte of the duplicates: the main output is written, the handler installed.
+    let mut fifo = std::fs::File::open(&dups).expect("open the FIFO");
+    let mut first = [0u8; 1];
+    fifo.read_exact(&mut first).expect("a first byte");
+    let kill = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    let mut rest = Vec::new();
+    fifo.read_to_end(&mut rest).expect("read the FIFO");
+    let o = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("pgnkit: merge: interrupted") && err.contains("nothing written"), "{err}");
+    assert!(!out.exists(), "the main output is not put in place");
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("pgnkit-tmp"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+}

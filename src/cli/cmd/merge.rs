@@ -25,7 +25,8 @@ the shards' ledgers added up (its seconds are the shards' sum). Compressed outpu
 are the parts' frames (members) one after another: they decompress to a single run's text.
 Otherwise it writes nothing, names every missing, unfinished, duplicated or changed shard, and
 exits 65; an output it cannot create (--output-dir under a file, a directory's name, no
-permission) is exit 73, one it cannot write or rename into place (disk full) exit 74.
+permission) is exit 73, one it cannot write or rename into place (disk full) exit 74. Ctrl-C
+(SIGTERM, SIGHUP) stops it at its next buffer: what it wrote is removed, exit 130.
 
 Shards of clean --dedup and positions --unique each removed the repeats among their own games
 (positions) and wrote a keys part; merge reads those in shard order through the set a single run
@@ -60,7 +61,9 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     }
     let paths = merge::manifests(&args.manifests)
         .map_err(|message| Fail::Command { code: Code::NoInput, message })?;
-    match merge::merge(&paths, args.output.as_deref(), args.output_dir.as_deref()) {
+    crate::cli::interrupt::install();
+    let requested = crate::cli::interrupt::requested;
+    match merge::merge(&paths, args.output.as_deref(), args.output_dir.as_deref(), &requested) {
         Ok(m) => {
             if !args.quiet {
                 eprint!("{}", diagnostics::summary_text(&m.job, &m.summary.stats, m.summary.elapsed));
