@@ -19,8 +19,7 @@ use std::ops::Range;
 
 use crate::chess::PackedKey;
 use crate::jobs::clean::Rule;
-use crate::jobs::clean::dedup::{Date, DedupKey, Identity, Name, Occasion, Who};
-use crate::pgn::GameResult;
+use crate::jobs::clean::dedup::{DedupKey, Identity, Occasion, Who};
 
 /// The header of a `clean` keys part under `rule`.
 pub fn clean_header(rule: Rule) -> Vec<u8> {
@@ -91,12 +90,7 @@ pub fn put_game(out: &mut Vec<u8>, g: &GameEntry) {
         who: Who::default(),
         occasion: Occasion::default(),
     });
-    let words = id.key.0.iter().chain(id.who.players.iter().flat_map(|n| n.0.iter()));
-    for w in words {
-        out.extend_from_slice(&w.to_le_bytes());
-    }
-    out.extend_from_slice(&id.who.date.year.to_le_bytes());
-    out.extend_from_slice(&[id.who.date.month, id.who.date.day, id.who.result as u8]);
+    out.extend_from_slice(&id.to_bytes());
     match g.of {
         Some((input, game)) => {
             out.push(1);
@@ -294,23 +288,7 @@ impl<R: Read> KeysReader<R> {
             Some(b'G') => {
                 let input = self.u32()?;
                 let (game, line, offset) = (self.u64()?, self.u64()?, self.u64()?);
-                let mut words = [0u32; 11];
-                for w in &mut words {
-                    *w = self.u32()?;
-                }
-                let year = u16::from_le_bytes(self.array()?);
-                let [month, day, result] = self.array()?;
-                let result = match result {
-                    0 => GameResult::WhiteWins,
-                    1 => GameResult::BlackWins,
-                    2 => GameResult::Draw,
-                    3 => GameResult::Unknown,
-                    _ => return Err(bad("a result")),
-                };
-                let name = |at: usize| Name([words[at], words[at + 1], words[at + 2], words[at + 3]]);
-                let who = Who { players: [name(3), name(7)], date: Date { year, month, day }, result };
-                let key = DedupKey([words[0], words[1], words[2]]);
-                let id = Some(Identity { key, who, occasion: Occasion::default() });
+                let id = Some(Identity::from_bytes(&self.array()?).ok_or_else(|| bad("a result"))?);
                 let of = match self.u8()? {
                     0 => None,
                     _ => Some((self.u32()?, self.u64()?)),
@@ -395,6 +373,8 @@ impl<R: Read> Read for Hashing<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jobs::clean::dedup::{Date, Name};
+    use crate::pgn::GameResult;
 
     #[test]
     fn entries_read_back() {

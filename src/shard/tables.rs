@@ -85,9 +85,7 @@ pub(super) fn merge_parts(
             // The rows kept, a run at a time.
             let mut run = 0..0;
             for r in 0..batch.rows() {
-                if (stops.dropped)(*k, row + r as u64)
-                    .map_err(|e| Stop::Read(e.to_string()))?
-                {
+                if (stops.dropped)(*k, row + r as u64).map_err(|e| Stop::Read(e.to_string()))? {
                     if !run.is_empty() {
                         w.append(&batch, run).map_err(write_err)?;
                     }

@@ -272,7 +272,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     }
     let mut summary = shard::run(&job, &args.head, &run_options, &sharding, &progress, &mut writer)?;
     summary.elapsed += first_pass;
-    writer.finish(&summary)?;
+    writer.finish(&mut summary)?;
     let failures = summary.stats.get(Counter::Rejected) > 0;
     let code = finish(&args.head, &summary, Leaves::Nothing, failures, || {
         diagnostics::summary_text("clean", &summary.stats, summary.elapsed) + &ledger(&summary)

@@ -7,15 +7,16 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::dedup::late::{self, Late, Place, Waiting};
 use super::dedup::{Dedup, DedupError, Plan, Seen};
-use super::{Clean, CleanChunk, CleanGame, CleanOptions, Fate};
+use super::{Clean, CleanChunk, CleanGame, CleanOptions, Fate, Rule};
 use crate::error::Error;
 use crate::io::Output;
 use crate::jobs::diagnostics;
 use crate::jobs::keys::{self, GameEntry};
 use crate::jobs::run::{Sink, Summary};
 use crate::pipeline::Spares;
-use crate::pipeline::counter::Counter;
+use crate::pipeline::counter::{Counter, RepairKind};
 use crate::pipeline::stats::Stats;
 
 /// Where `clean` writes.
@@ -33,6 +34,17 @@ pub struct Outputs {
 /// Writes `bytes` to `out`, an output failure as an [`Error`].
 fn write(out: &mut Output, bytes: &[u8]) -> Result<(), Error> {
     out.write_all(bytes).map_err(|e| Error::Output(out.error(e)))
+}
+
+/// Counts a game written: kept broken or not, with its repairs.
+fn count_written(stats: &mut Stats, broken: bool, repairs: impl Iterator<Item = RepairKind>) {
+    stats.add(Counter::Written, 1);
+    if broken {
+        stats.add(Counter::KeptBroken, 1);
+    }
+    for kind in repairs {
+        stats.add(Counter::Repaired(kind), 1);
+    }
 }
 
 /// The release side of `clean`; error diagnostics of rejected games go to `diagnostics` as text.
@@ -57,6 +69,10 @@ pub struct CleanWriter<W> {
     keys: Option<Output>,
     /// Bytes written so far to the output, the duplicates and the report.
     at: [u64; 3],
+    /// Distinct games `--dedup` holds before later games wait ([`Late`]).
+    held: usize,
+    /// The games waiting, once the set holds `held`.
+    pub(super) late: Option<Late>,
 }
 
 /// Where [`CleanWriter::at`] counts.
@@ -109,7 +125,15 @@ impl<W: Write> CleanWriter<W> {
             summary: true,
             keys: None,
             at: [0; 3],
+            held: late::HELD,
+            late: None,
         }
+    }
+
+    /// The same writer holding at most `held` distinct games before later ones wait in
+    /// temporary files (tests reach the bound with a few).
+    pub fn holding(self, held: usize) -> CleanWriter<W> {
+        CleanWriter { held, ..self }
     }
 
     /// The same writer for a shard's parts: the report without its summary record; with
@@ -211,9 +235,15 @@ impl<W: Write> CleanWriter<W> {
     /// Writes the report's summary (the ledger per input and in total), then puts every output
     /// in place, unless the run was interrupted or an input could not be read to its end: then
     /// no output is left under its final name.
-    pub fn finish(mut self, summary: &Summary) -> Result<(), Error> {
+    pub fn finish(mut self, summary: &mut Summary) -> Result<(), Error> {
         if summary.stopped.is_some() || summary.input_failed() {
             return Ok(()); // dropped: the temporary files go
+        }
+        if let Some(late) = self.late.take() {
+            let Dedup::Once(held) = std::mem::replace(&mut self.dedup, Dedup::Off) else {
+                return Err(Error::Internal("games waiting without a set of distinct games"));
+            };
+            late.resolve(&held, |w, verdict| self.replay(w, verdict.map(|of| (held.rule(), of)), summary))?;
         }
         if let Dedup::Planned(plan) = &self.dedup
             && !plan.complete()
@@ -231,6 +261,105 @@ impl<W: Write> CleanWriter<W> {
         out.finish()?;
         for o in [rejects, duplicates, report, self.keys].into_iter().flatten() {
             o.finish()?;
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write> CleanWriter<W> {
+    /// Sets game `g` of `chunk` aside to wait for its verdict (the set holds as many distinct
+    /// games as it may): counts what does not hang on the verdict, writes its rejects.
+    fn defer(&mut self, g: &CleanGame, chunk: &CleanChunk, stats: &mut Stats) -> Result<(), Error> {
+        let verbatim = &chunk.verbatim[g.verbatim.clone()];
+        let mut records = Vec::new();
+        let mut put = |r: Value| records.extend_from_slice(format!("{r}\n").as_bytes());
+        let report = self.outputs.report.is_some();
+        let text = match &g.fate {
+            Fate::Written | Fate::Broken { .. } => {
+                if report {
+                    self.records(g, chunk).into_iter().for_each(&mut put);
+                }
+                &chunk.out[g.text.clone()]
+            }
+            Fate::Rejected { kind, message } => {
+                if let Some(out) = &mut self.outputs.rejects {
+                    write(out, verbatim)?;
+                }
+                stats.add(Counter::Rejected, 1);
+                if report {
+                    put(self.record("rejected", g, json!({"kind": kind.code(), "message": message})));
+                }
+                &[][..]
+            }
+            Fate::Filtered { by } => {
+                stats.add(Counter::Filtered, 1);
+                if report {
+                    put(self.record("filtered", g, json!({"by": by})));
+                }
+                &[][..]
+            }
+        };
+        let repairs = chunk.repairs[g.repairs.clone()].iter().map(|r| r.kind);
+        let broken = matches!(g.fate, Fate::Broken { .. });
+        let late = self.late.as_mut().ok_or(Error::Internal("a game deferred with nowhere to wait"))?;
+        match (&g.fate, &g.dedup) {
+            (Fate::Written | Fate::Broken { .. }, Some(id)) => {
+                let dup = match &self.outputs.duplicates {
+                    Some(_) if verbatim.is_empty() => {
+                        return Err(Error::Internal(
+                            "a duplicates file without CleanOptions::keep_duplicates",
+                        ));
+                    }
+                    Some(_) => verbatim,
+                    None => &[],
+                };
+                let at = Place {
+                    ordinal: self.ordinal - 1,
+                    input: self.current as u32,
+                    game: g.game,
+                    line: g.line,
+                    offset: g.offset,
+                    broken,
+                };
+                late.compared(id, &at, repairs, text, dup, &records)
+            }
+            (Fate::Written | Fate::Broken { .. }, None) => {
+                count_written(stats, broken, repairs);
+                late.settled(text, &records)
+            }
+            _ => late.settled(text, &records),
+        }
+    }
+
+    /// Writes waiting game `w`, given its verdict (`Some((rule, of))`: it repeats game `of`),
+    /// counting it in `summary`, total and its input's.
+    fn replay(
+        &mut self,
+        w: &Waiting,
+        verdict: Option<(Rule, u64)>,
+        summary: &mut Summary,
+    ) -> Result<(), Error> {
+        let mut count = |f: &dyn Fn(&mut Stats)| {
+            f(&mut summary.stats);
+            if let Some(i) = summary.inputs.get_mut(w.input as usize) {
+                f(&mut i.stats);
+            }
+        };
+        if let (true, Some((rule, of))) = (w.compared, verdict) {
+            let file = self.inputs.get(w.input as usize).map_or("", |(f, _)| f.as_str()).to_string();
+            self.report(|s| duplicate_record(rule.name(), s.locate(of), &file, w.game, w.line, w.offset))?;
+            if let Some(out) = &mut self.outputs.duplicates {
+                write(out, &w.verbatim)?;
+            }
+            count(&|s| s.add(Counter::Duplicates, 1));
+            return Ok(());
+        }
+        write(&mut self.outputs.out, &w.text)?;
+        if let Some(out) = &mut self.outputs.report {
+            write(out, &w.records)?;
+        }
+        if w.compared {
+            count(&|s| count_written(s, w.broken, w.repairs.iter().copied()));
         }
         Ok(())
     }
@@ -296,6 +425,14 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
         let mut run = 0..0;
         for g in &chunk.games {
             self.ordinal += 1;
+            // A shard's set is not bounded: its keys part, and `merge`, hold every game's.
+            if self.late.is_none() && self.keys.is_none() && self.dedup.holds(self.held) {
+                self.late = Some(Late::new()?);
+            }
+            if self.late.is_some() {
+                self.defer(g, &chunk, stats)?;
+                continue;
+            }
             let verbatim = &chunk.verbatim[g.verbatim.clone()];
             match &g.fate {
                 Fate::Written | Fate::Broken { .. } => {
@@ -348,13 +485,8 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                     }
                     let out_at = self.at[OUT] + (g.text.start - run.start) as u64;
                     run.end = g.text.end;
-                    stats.add(Counter::Written, 1);
-                    if let Fate::Broken { .. } = &g.fate {
-                        stats.add(Counter::KeptBroken, 1);
-                    }
-                    for r in &chunk.repairs[g.repairs.clone()] {
-                        stats.add(Counter::Repaired(r.kind), 1);
-                    }
+                    let broken = matches!(g.fate, Fate::Broken { .. });
+                    count_written(stats, broken, chunk.repairs[g.repairs.clone()].iter().map(|r| r.kind));
                     if self.outputs.report.is_some() {
                         for r in self.records(g, &chunk) {
                             self.report(|_| r)?;

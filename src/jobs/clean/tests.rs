@@ -404,8 +404,8 @@ fn the_ledger_adds_up() {
         "{stats:?}"
     );
     assert_eq!(stats.get(Counter::Duplicates), 12);
-    let summary = Summary { stats, inputs: vec![], stopped: None, elapsed: std::time::Duration::ZERO };
-    writer.finish(&summary).expect("finish");
+    let mut summary = Summary { stats, inputs: vec![], stopped: None, elapsed: std::time::Duration::ZERO };
+    writer.finish(&mut summary).expect("finish");
 }
 
 /// Chunks filled in buffers the writer handed back (two threads, chunks small enough that every
@@ -440,8 +440,9 @@ fn buffers_handed_back_change_nothing() {
             writer.release(o.records, &mut stats)
         })
         .expect("run");
-        let summary = Summary { stats, inputs: vec![], stopped: None, elapsed: std::time::Duration::ZERO };
-        writer.finish(&summary).expect("finish");
+        let mut summary =
+            Summary { stats, inputs: vec![], stopped: None, elapsed: std::time::Duration::ZERO };
+        writer.finish(&mut summary).expect("finish");
         if threads == 2 {
             assert!(job.spares.kept() > 0, "buffers were handed back");
         }
@@ -452,4 +453,123 @@ fn buffers_handed_back_change_nothing() {
     assert!(files[0].iter().all(|f| !f.is_empty()), "every file has games");
     assert_eq!(files[0], files[1]);
     assert_eq!(files[1][0], clean_with(&pgn, &opts, 1, 1 << 20).out.into_bytes());
+}
+
+/// Games that test the set's bound: `n` games with one mainline between other players (more
+/// than [`dedup::seen::COMPARED`], so older ones are found only when equal in every fact), then
+/// exact repeats of the oldest, a repeat of an old one on a date that is compatible, not equal
+/// (a distinct game then), repeats of recent ones, and other mainlines.
+fn crowded(n: usize) -> String {
+    let game = |white: &str, date: &str, moves: &str| {
+        format!("[White \"{white}\"]\n[Black \"Bot\"]\n[Date \"{date}\"]\n[Result \"*\"]\n\n{moves} *\n\n")
+    };
+    // Names as `--dedup` tells them apart: words of letters (it reads no digits).
+    let player = |p: usize| {
+        let (mut name, mut k) = (String::from("Player "), p + 26 * 26);
+        while k > 0 {
+            name.push(char::from(b'a' + (k % 26) as u8));
+            k /= 26;
+        }
+        name
+    };
+    let mut pgn = String::new();
+    for p in 0..n {
+        pgn += &game(&player(p), "2024.01.01", "1. e4 e5 2. Nf3");
+    }
+    for p in [0, 1, 2, n - 1, n - 2] {
+        pgn += &game(&player(p), "2024.01.01", "1. e4 e5 2. Nf3");
+    }
+    pgn += &game(&player(3), "2024.01.??", "1. e4 e5 2. Nf3");
+    pgn += &game(&player(3), "2024.01.??", "1. e4 e5 2. Nf3");
+    for p in 0..n / 4 {
+        pgn += &game(&player(p), "2024.02.02", "1. d4 d5 2. c4");
+        pgn += &game(&player(p), "2024.02.02", "1. d4 d5 2. c4");
+    }
+    pgn
+}
+
+/// `--dedup` past the distinct games held in memory writes what the whole set in memory
+/// writes: the output, the rejects, the duplicates and the report (its records, each input's
+/// ledger), byte for byte, under `game` and `moves`; with room for none (every game waits), a
+/// few (the bound reached within a chunk) or many, over two inputs, chunks of a few games on
+/// two threads.
+#[test]
+fn dedup_past_the_memory_bound_writes_what_the_whole_set_writes() {
+    use crate::jobs::run::{RunOptions, Summary, run};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pairs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/pgn/dedup_pairs.pgn"))
+        .expect("fixture");
+    let inputs: Vec<std::path::PathBuf> = (0..2)
+        .map(|i| {
+            let path = dir.path().join(format!("in{i}.pgn"));
+            let pgn = if i == 0 {
+                crowded(150) + &GAMES.repeat(3) + &pairs
+            } else {
+                GAMES.to_string() + &pairs + &crowded(150) + &crowded(20)
+            };
+            std::fs::write(&path, pgn).expect("write input");
+            path
+        })
+        .collect();
+    let run_opts = RunOptions { threads: 2, chunk_size: 300, no_mmap: false };
+    for rule in [Rule::Game, Rule::Moves] {
+        // Broken games kept under one rule, rejected under the other.
+        let keep_broken = rule == Rule::Moves;
+        let opts =
+            CleanOptions { dedup: Some(rule), keep_duplicates: true, keep_broken, ..CleanOptions::default() };
+        let job = Clean::new(opts);
+        let mut outputs = Vec::new();
+        let some = if rule == Rule::Game { 120 } else { 12 };
+        for room in [usize::MAX, some, 3, 0] {
+            let path = |name: &str| dir.path().join(format!("{name}-{room}"));
+            let create =
+                |name: &str| crate::io::Output::create(&path(name), &Default::default()).expect("create");
+            let outs = Outputs {
+                out: create("out"),
+                rejects: Some(create("rejects")),
+                duplicates: Some(create("dups")),
+                report: Some(create("report")),
+            };
+            let mut writer = CleanWriter::new(&job, outs, std::io::sink()).holding(room);
+            let mut summary: Summary = run(&job, &inputs, &run_opts, &NoProgress, &mut writer).expect("run");
+            let waited = writer.late.is_some();
+            summary.elapsed = std::time::Duration::ZERO;
+            writer.finish(&mut summary).expect("finish");
+            // The counts, in an order of their own (a run that waits counts some at its end).
+            let ledgers: Vec<Stats> = summary
+                .inputs
+                .iter()
+                .map(|i| {
+                    let mut stats = i.stats.clone();
+                    stats.counts.sort_by_key(|&(c, _)| c.name());
+                    stats
+                })
+                .collect();
+            let read = |name: &str| std::fs::read(path(name)).expect("read back");
+            outputs.push((
+                room,
+                waited,
+                [read("out"), read("rejects"), read("dups"), read("report")],
+                ledgers,
+            ));
+        }
+        let (_, waited, whole, ledgers) = &outputs[0];
+        assert!(!waited);
+        assert!(
+            whole.iter().enumerate().all(|(k, f)| !f.is_empty() || (k == 1 && keep_broken)),
+            "{rule:?}: every file has games"
+        );
+        let dups = whole[3]
+            .split(|&b| b == b'\n')
+            .filter(|l| l.starts_with(b"{\"data\"") && l.ends_with(b"\"type\":\"duplicate\"}"))
+            .count();
+        assert!(dups > 150, "{rule:?}: {dups} duplicates");
+        for (room, waited, files, counts) in &outputs[1..] {
+            assert!(waited, "{rule:?}, room {room}: games waited");
+            for (k, name) in ["out", "rejects", "dups", "report"].iter().enumerate() {
+                assert!(files[k] == whole[k], "{rule:?}, room {room}: {name} differs");
+            }
+            assert_eq!(counts, ledgers, "{rule:?}, room {room}");
+        }
+    }
 }

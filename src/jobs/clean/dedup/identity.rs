@@ -131,6 +131,40 @@ pub struct Identity {
     pub occasion: Occasion,
 }
 
+impl Identity {
+    /// Bytes of [`Identity::to_bytes`].
+    pub const BYTES: usize = 49;
+
+    /// The moves key and the players' words (little-endian), the year, month, day and result:
+    /// how a keys part and a temporary file hold it (the occasion is left out).
+    pub fn to_bytes(&self) -> [u8; Identity::BYTES] {
+        let mut b = [0u8; Identity::BYTES];
+        let words = self.key.0.iter().chain(self.who.players.iter().flat_map(|n| n.0.iter()));
+        for (chunk, w) in b.chunks_exact_mut(4).zip(words) {
+            chunk.copy_from_slice(&w.to_le_bytes());
+        }
+        b[44..46].copy_from_slice(&self.who.date.year.to_le_bytes());
+        b[46..].copy_from_slice(&[self.who.date.month, self.who.date.day, self.who.result as u8]);
+        b
+    }
+
+    /// The identity [`Identity::to_bytes`] gave; `None` for a result that is not one.
+    pub fn from_bytes(b: &[u8; Identity::BYTES]) -> Option<Identity> {
+        let word = |i: usize| u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
+        let name = |at: usize| Name([word(at), word(at + 1), word(at + 2), word(at + 3)]);
+        let result = match b[48] {
+            0 => GameResult::WhiteWins,
+            1 => GameResult::BlackWins,
+            2 => GameResult::Draw,
+            3 => GameResult::Unknown,
+            _ => return None,
+        };
+        let date = Date { year: u16::from_le_bytes([b[44], b[45]]), month: b[46], day: b[47] };
+        let who = Who { players: [name(3), name(7)], date, result };
+        Some(Identity { key: DedupKey([word(0), word(1), word(2)]), who, occasion: Occasion::default() })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,18 +30,23 @@
 //! 24.3 bytes in all, the upper figure just after the index doubles. Under `game` and `prefix`
 //! also the players, date and result (40 bytes) and the next older game with the same key (4
 //! bytes): 62.0 to 71.1 bytes (`Seen::bytes` over 3 million games). A game older than the latest
-//! 64 of its moves key also takes a slot (5.7 to 11.4 bytes) in a table of whole identities. Past
-//! the memory at hand the run stops with an error that says how many distinct games it held,
-//! rather than being killed.
+//! 64 of its moves key also takes a slot (5.7 to 11.4 bytes) in a table of whole identities. The
+//! set holds at most [`late::HELD`] distinct games; past that, later games wait in temporary
+//! files and are judged at the end, key by key ([`late`]), with the same verdicts. A shard's set
+//! (its keys part, `merge`) and the plan of `prefix` are not bounded: past the memory at hand
+//! the run stops with an error that says how many distinct games it held, rather than being
+//! killed.
 
 mod identity;
 mod key;
+pub mod late;
 pub mod name;
 pub mod plan;
 pub mod seen;
 
 pub use identity::{Date, Identity, Occasion, Who};
 pub use key::{DedupKey, moves_key, prefix_keys, roster_key};
+pub use late::Late;
 pub use name::Name;
 pub use plan::Plan;
 pub use seen::Seen;
@@ -137,6 +142,11 @@ pub enum Dedup {
 }
 
 impl Dedup {
+    /// Whether the set holds `held` distinct games or more (then later games wait: [`Late`]).
+    pub fn holds(&self, held: usize) -> bool {
+        matches!(self, Dedup::Once(seen) if seen.len() >= held)
+    }
+
     /// What becomes of the next game read: `game` its identity and its prefixes' keys when it
     /// is a candidate (written), `None` when not; `input` and `number` name it in errors.
     pub fn next(

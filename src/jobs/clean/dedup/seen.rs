@@ -199,6 +199,28 @@ impl Seen {
             .take(COMPARED)
     }
 
+    /// Every entry with moves key `key`, newest first (one at most under `moves`).
+    pub fn all_with_key(&self, key: DedupKey) -> impl Iterator<Item = u32> + '_ {
+        let next = &self.next;
+        std::iter::successors(self.newest(key), move |&e| {
+            next.get(e as usize).copied().filter(|&n| n != NONE)
+        })
+    }
+
+    /// Empties the set, keeping its room (for a set reused group after group).
+    pub fn clear(&mut self) {
+        let Seen { keys, who, next, index, exact, firsts, .. } = self;
+        for v in [&mut firsts.words, &mut firsts.samples] {
+            v.clear();
+        }
+        (firsts.len, firsts.ones) = (0, 0);
+        keys.clear();
+        who.clear();
+        next.clear();
+        index.clear();
+        exact.clear();
+    }
+
     /// Adds `id` as a new entry; `leaving` leaves the latest of its key.
     fn add(&mut self, id: &Identity, leaving: Option<u32>) -> Result<(), DedupError> {
         let (rule, distinct, per_game) = (self.rule, self.keys.len() as u64, self.firsts.per_game);

@@ -1,0 +1,318 @@
+//! `--dedup` past the distinct games held in memory ([`Late`]). Once the [`Seen`] set holds
+//! [`HELD`] games it is frozen, and every later game waits in a temporary file, in order: a game
+//! the rule compares with what it writes as the first of its identity (its text, its report
+//! records) and as a repeat (the game as read); any other game (rejected, filtered, not
+//! compared) with what it writes. The waiting games' identities are sorted by moves key, then
+//! game, with an external sort ([`crate::io::sort`]), and each key's games are put, after the
+//! frozen set's games with that key, through a set of their own: the rules compare only games
+//! with one moves key, so each game gets the verdict the whole set in memory gives it. The
+//! repeats found, sorted by game, are taken as the waiting games are written, in order, after
+//! those written before. Memory: the frozen set, a sorter's run and the merges' buffers.
+
+use std::cmp::Ordering;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+
+use super::{Identity, Seen, Who};
+use crate::error::Error;
+use crate::io::sort::{Record, Sorter, SpillError, read_or_end, rewound};
+use crate::pipeline::counter::RepairKind;
+
+/// Distinct games `--dedup` holds in memory before later games wait in temporary files: 7/8 of
+/// a table of 2^22 buckets, the most it holds before doubling (about 250 MB under `game`, 90 MB
+/// under `moves`).
+pub const HELD: usize = (1 << 22) / 8 * 7;
+/// Identities sorted in memory at a time: 64 bytes each.
+const CANDIDATES_HELD: usize = 1 << 20;
+/// Repeats sorted in memory at a time: 16 bytes each.
+const REPEATS_HELD: usize = 1 << 22;
+
+/// A waiting game's identity and its number over the run, ordered by moves key, then number.
+struct Candidate {
+    id: Identity,
+    ordinal: u64,
+}
+
+impl Candidate {
+    fn order(&self) -> ([u32; 3], u64) {
+        (self.id.key.0, self.ordinal)
+    }
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, other: &Candidate) -> bool {
+        self.order() == other.order()
+    }
+}
+
+impl Eq for Candidate {}
+
+impl Ord for Candidate {
+    fn cmp(&self, other: &Candidate) -> Ordering {
+        self.order().cmp(&other.order())
+    }
+}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Candidate) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Record for Candidate {
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(&self.id.to_bytes())?;
+        out.write_all(&self.ordinal.to_le_bytes())
+    }
+
+    fn read_from(input: &mut impl BufRead) -> io::Result<Option<Candidate>> {
+        let mut id = [0u8; Identity::BYTES];
+        if !read_or_end(input, &mut id)? {
+            return Ok(None);
+        }
+        let id = Identity::from_bytes(&id).ok_or_else(|| bad("an identity"))?;
+        let mut ordinal = [0u8; 8];
+        input.read_exact(&mut ordinal)?;
+        Ok(Some(Candidate { id, ordinal: u64::from_le_bytes(ordinal) }))
+    }
+}
+
+/// A waiting game found to repeat an earlier one: its number, then the number of the game it
+/// repeats.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Repeat(u64, u64);
+
+impl Record for Repeat {
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(&self.0.to_le_bytes())?;
+        out.write_all(&self.1.to_le_bytes())
+    }
+
+    fn read_from(input: &mut impl BufRead) -> io::Result<Option<Repeat>> {
+        let (mut at, mut of) = ([0u8; 8], [0u8; 8]);
+        if !read_or_end(input, &mut at)? {
+            return Ok(None);
+        }
+        input.read_exact(&mut of)?;
+        Ok(Some(Repeat(u64::from_le_bytes(at), u64::from_le_bytes(of))))
+    }
+}
+
+fn bad(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, format!("a temporary file of --dedup: {what} unreadable"))
+}
+
+/// A waiting game as read back. `Compared` games carry every field; the others only `text`
+/// and `records`.
+#[derive(Debug, Default)]
+pub struct Waiting {
+    /// Whether the rule compares it (then its fate is the verdict).
+    pub compared: bool,
+    /// Its number over the run (0-based, every game read counted).
+    pub ordinal: u64,
+    /// Its input among the writer's.
+    pub input: u32,
+    /// Its number in the input (1-based), line and byte offset.
+    pub game: u64,
+    /// Its line.
+    pub line: u64,
+    /// Its offset.
+    pub offset: u64,
+    /// Kept broken.
+    pub broken: bool,
+    /// Its repairs, one per repair.
+    pub repairs: Vec<RepairKind>,
+    /// Its text in export format: what it writes to the output.
+    pub text: Vec<u8>,
+    /// The game as read: what a repeat writes to the duplicates (when there is such a file).
+    pub verbatim: Vec<u8>,
+    /// Its report records when written (when there is a report).
+    pub records: Vec<u8>,
+}
+
+/// Where a compared game is, and what it is beside its texts.
+pub struct Place {
+    /// Its number over the run (0-based).
+    pub ordinal: u64,
+    /// Its input among the writer's.
+    pub input: u32,
+    /// Its number in the input (1-based).
+    pub game: u64,
+    /// Its line.
+    pub line: u64,
+    /// Its offset.
+    pub offset: u64,
+    /// Kept broken.
+    pub broken: bool,
+}
+
+fn put_bytes(out: &mut impl Write, b: &[u8]) -> io::Result<()> {
+    out.write_all(&(b.len() as u64).to_le_bytes())?;
+    out.write_all(b)
+}
+
+fn get_u64(r: &mut impl Read) -> io::Result<u64> {
+    let mut b = [0u8; 8];
+    r.read_exact(&mut b)?;
+    Ok(u64::from_le_bytes(b))
+}
+
+fn get_bytes(r: &mut impl Read, into: &mut Vec<u8>) -> io::Result<()> {
+    let n = get_u64(r)?;
+    into.clear();
+    let got = r.take(n).read_to_end(into)?;
+    if got as u64 != n {
+        return Err(bad("a text cut short"));
+    }
+    Ok(())
+}
+
+/// The games waiting for their verdicts, in order, and the identities of those compared.
+pub struct Late {
+    spool: BufWriter<File>,
+    candidates: Sorter<Candidate>,
+}
+
+impl Late {
+    /// No game waiting yet.
+    pub fn new() -> Result<Late, Error> {
+        let spool = BufWriter::with_capacity(1 << 20, tempfile::tempfile().map_err(SpillError::from)?);
+        Ok(Late { spool, candidates: Sorter::new(CANDIDATES_HELD) })
+    }
+
+    /// A game whose fate is known: `text` for the output, `records` for the report.
+    pub fn settled(&mut self, text: &[u8], records: &[u8]) -> Result<(), Error> {
+        let s = &mut self.spool;
+        let written = (|| {
+            s.write_all(b"S")?;
+            put_bytes(s, text)?;
+            put_bytes(s, records)
+        })();
+        written.map_err(|e| SpillError::from(e).into())
+    }
+
+    /// A game the rule compares, with identity `id`: its place, its repairs, and what it writes
+    /// as the first of its identity (`text`, `records`) or as a repeat (`verbatim`).
+    pub fn compared(
+        &mut self,
+        id: &Identity,
+        at: &Place,
+        repairs: impl ExactSizeIterator<Item = RepairKind>,
+        text: &[u8],
+        verbatim: &[u8],
+        records: &[u8],
+    ) -> Result<(), Error> {
+        let s = &mut self.spool;
+        let written = (|| {
+            s.write_all(b"C")?;
+            s.write_all(&at.input.to_le_bytes())?;
+            for n in [at.ordinal, at.game, at.line, at.offset] {
+                s.write_all(&n.to_le_bytes())?;
+            }
+            s.write_all(&[u8::from(at.broken)])?;
+            s.write_all(&(repairs.len() as u32).to_le_bytes())?;
+            for r in repairs {
+                put_bytes(s, r.count().as_bytes())?;
+            }
+            for b in [text, verbatim, records] {
+                put_bytes(s, b)?;
+            }
+            self.candidates.push(Candidate { id: *id, ordinal: at.ordinal })
+        })();
+        written.map_err(|e| SpillError::from(e).into())
+    }
+
+    /// Gives every waiting game, in order, to `each` with its verdict (`Some(of)`: it repeats
+    /// game `of`, numbered over the run; `None`: it is written) after the games of `held`, the
+    /// frozen set.
+    pub fn resolve(
+        self,
+        held: &Seen,
+        mut each: impl FnMut(&Waiting, Option<u64>) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let spill = |e: io::Error| Error::from(SpillError::from(e));
+        let Late { spool, candidates } = self;
+        let mut repeats = Sorter::<Repeat>::new(REPEATS_HELD);
+        let (mut group, mut ordinals, mut entries) = (Seen::new(held.rule()), Vec::new(), Vec::new());
+        let mut key = None;
+        for c in candidates.finish().map_err(spill)? {
+            let c = c.map_err(spill)?;
+            if key != Some(c.id.key) {
+                key = Some(c.id.key);
+                group.clear();
+                ordinals.clear();
+                entries.clear();
+                entries.extend(held.all_with_key(c.id.key));
+                for &e in entries.iter().rev() {
+                    let who = if held.rule() == super::Rule::Moves { Who::default() } else { *held.who(e) };
+                    group.insert(&Identity { key: c.id.key, who, ..c.id })?;
+                    ordinals.push(held.first_game(e));
+                }
+            }
+            match group.insert(&c.id)? {
+                None => ordinals.push(c.ordinal),
+                Some(e) => repeats.push(Repeat(c.ordinal, ordinals[e as usize])).map_err(spill)?,
+            }
+        }
+        let mut repeats = repeats.finish().map_err(spill)?;
+        let mut next = repeats.next().transpose().map_err(spill)?;
+        let mut from = BufReader::with_capacity(1 << 20, rewound(spool).map_err(spill)?);
+        let mut w = Waiting::default();
+        loop {
+            let mut tag = [0u8; 1];
+            if !read_or_end(&mut from, &mut tag).map_err(spill)? {
+                break;
+            }
+            let compared = read_waiting(&mut from, tag[0], &mut w).map_err(spill)?;
+            let verdict = match next {
+                Some(Repeat(at, of)) if compared && at == w.ordinal => {
+                    next = repeats.next().transpose().map_err(spill)?;
+                    Some(of)
+                }
+                Some(Repeat(at, _)) if compared && at < w.ordinal => {
+                    return Err(spill(bad("a repeat out of order")));
+                }
+                _ => None,
+            };
+            each(&w, verdict)?;
+        }
+        if next.is_some() {
+            return Err(spill(bad("a repeat of no game waiting")));
+        }
+        Ok(())
+    }
+}
+
+/// Reads the waiting game tagged `tag` into `w`; whether the rule compares it.
+fn read_waiting(r: &mut impl Read, tag: u8, w: &mut Waiting) -> io::Result<bool> {
+    match tag {
+        b'S' => {
+            w.compared = false;
+            get_bytes(r, &mut w.text)?;
+            get_bytes(r, &mut w.records)?;
+        }
+        b'C' => {
+            w.compared = true;
+            let mut input = [0u8; 4];
+            r.read_exact(&mut input)?;
+            w.input = u32::from_le_bytes(input);
+            (w.ordinal, w.game, w.line, w.offset) = (get_u64(r)?, get_u64(r)?, get_u64(r)?, get_u64(r)?);
+            let mut flag = [0u8; 1];
+            r.read_exact(&mut flag)?;
+            w.broken = flag[0] != 0;
+            r.read_exact(&mut input)?;
+            w.repairs.clear();
+            let mut name = Vec::new();
+            for _ in 0..u32::from_le_bytes(input) {
+                get_bytes(r, &mut name)?;
+                let kind = std::str::from_utf8(&name).ok().and_then(RepairKind::from_count);
+                w.repairs.push(kind.ok_or_else(|| bad("a repair"))?);
+            }
+            get_bytes(r, &mut w.text)?;
+            get_bytes(r, &mut w.verbatim)?;
+            get_bytes(r, &mut w.records)?;
+        }
+        _ => return Err(bad("an entry")),
+    }
+    Ok(w.compared)
+}
