@@ -296,7 +296,9 @@ pub fn annotate_killed_and_resumed_is_byte_identical() {
     // The same run as PGN, cold and warm, byte for byte.
     let pgn = |cache: &Path, name: &str| {
         let out = d.join(name);
-        let mut a = run(cache, &out, &Log::new());
+        // Held until the engines are done: they write the log, which its drop removes.
+        let log = Log::new();
+        let mut a = run(cache, &out, &log);
         a.drain(0..2);
         let o = annotate(&input, &a);
         assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
