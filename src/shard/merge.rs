@@ -452,6 +452,19 @@ pub fn merge(
     dir: Option<&Path>,
     requested: &dyn Fn() -> bool,
 ) -> Result<Merged, Refused> {
+    merge_holding(paths, output, dir, requested, crate::jobs::clean::dedup::late::HELD)
+}
+
+/// [`merge`] holding at most `held` distinct games of `clean --dedup` shards in memory while it
+/// settles them (the rest are judged on disk, with the same verdicts): tests reach the bound
+/// with a few.
+pub fn merge_holding(
+    paths: &[PathBuf],
+    output: Option<&Path>,
+    dir: Option<&Path>,
+    requested: &dyn Fn() -> bool,
+    held: usize,
+) -> Result<Merged, Refused> {
     let mut problems = Vec::new();
     let mut list = Vec::new();
     for p in paths {
@@ -474,7 +487,7 @@ pub fn merge(
     }
     list.sort_by_key(|(_, m)| m.spec.index);
     // Duplicates across shards (`clean --dedup`, `positions --unique`), the ledgers adjusted.
-    let settled = super::settle::settle(&mut list, requested)?;
+    let settled = super::settle::settle(&mut list, requested, held)?;
     let first = list[0].1.clone();
     // The run's summary from the ledgers.
     let mut stats = Stats::default();

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 
 use crate::jobs::clean::Rule;
 use crate::jobs::clean::dedup::Seen;
+use crate::jobs::clean::dedup::late::{Judge, Repeats};
 use crate::jobs::clean::sink::duplicate_record;
 use crate::jobs::positions::deferred::Firsts;
 use crate::jobs::positions::{Offered, UNIQUE_HELD, Unique};
@@ -34,7 +35,7 @@ use crate::jobs::keys::{CleanEntry, GameEntry, Hashing, KeysReader, PositionEntr
 pub const KEYS: &str = "keys";
 
 /// What becomes of a game of a shard.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Turn {
     /// Written by the shard, a repeat in the run of the game with this ordinal.
     ToDuplicate(u64),
@@ -49,8 +50,9 @@ enum Turn {
 struct Shard {
     /// Its keys part.
     keys: PathBuf,
-    /// `clean`: game entries (numbered from 0 in the keys part) and what becomes of them.
-    turns: Vec<(u64, Turn)>,
+    /// `clean`: its games' entries in [`Settled::turns`]: game entries (numbered from 0 in the
+    /// keys part) and what becomes of them.
+    turns: Range<u64>,
     /// `positions`: how many of its positions one run does not write (their numbers are in
     /// [`Settled::dropped`]).
     dropped: u64,
@@ -59,6 +61,109 @@ struct Shard {
     numbers: Vec<u64>,
     /// The run's inputs it read, in order.
     local: Vec<usize>,
+    /// `clean`: some of its games wait for their verdicts (past the set's room).
+    waits: bool,
+}
+
+/// Turns held in memory before they are all written to a temporary file: 24 bytes each.
+const TURNS_HELD: usize = 1 << 20;
+/// Bytes of a turn in the temporary file: the game's entry number, a tag, a game's ordinal.
+const TURN_BYTES: u64 = 17;
+
+/// The turns of every shard, shard after shard, in the order of their games: in memory up to
+/// [`TURNS_HELD`], then all in a temporary file (the games whose verdicts turn can be as many as
+/// the games).
+#[derive(Default)]
+struct TurnLog {
+    held: Vec<(u64, Turn)>,
+    file: Option<io::BufWriter<File>>,
+    len: u64,
+}
+
+fn put_turn(out: &mut impl Write, at: u64, turn: Turn) -> io::Result<()> {
+    let (tag, of) = match turn {
+        Turn::ToDuplicate(of) => (0, of),
+        Turn::ToWritten => (1, 0),
+        Turn::Of(of) => (2, of),
+    };
+    out.write_all(&at.to_le_bytes())?;
+    out.write_all(&[tag])?;
+    out.write_all(&of.to_le_bytes())
+}
+
+impl TurnLog {
+    /// Adds the turn of entry `at` of the shard being settled.
+    fn push(&mut self, at: u64, turn: Turn) -> io::Result<()> {
+        if self.file.is_none() && self.held.len() == TURNS_HELD {
+            let mut file = io::BufWriter::with_capacity(1 << 20, tempfile::tempfile()?);
+            for &(at, turn) in &self.held {
+                put_turn(&mut file, at, turn)?;
+            }
+            self.held = Vec::new();
+            self.file = Some(file);
+        }
+        match &mut self.file {
+            Some(file) => put_turn(file, at, turn)?,
+            None => self.held.push((at, turn)),
+        }
+        self.len += 1;
+        Ok(())
+    }
+
+    fn finish(self) -> io::Result<Turns> {
+        match self.file {
+            Some(file) => Ok(Turns::Spilled(crate::io::sort::rewound(file)?)),
+            None => Ok(Turns::Held(self.held)),
+        }
+    }
+}
+
+/// Turns read back in order, each (the game's entry number, its turn) or the error reading it.
+type TurnsRead<'a> = Box<dyn Iterator<Item = io::Result<(u64, Turn)>> + 'a>;
+
+/// The turns [`TurnLog`] kept, read a shard's range at a time.
+enum Turns {
+    Held(Vec<(u64, Turn)>),
+    Spilled(File),
+}
+
+impl Default for Turns {
+    fn default() -> Turns {
+        Turns::Held(Vec::new())
+    }
+}
+
+impl Turns {
+    /// The turns numbered `range`, in order.
+    fn read(&self, range: Range<u64>) -> io::Result<TurnsRead<'_>> {
+        let file = match self {
+            Turns::Held(held) => {
+                let turns = held.get(range.start as usize..range.end as usize).unwrap_or_default();
+                return Ok(Box::new(turns.iter().map(|&t| Ok(t))));
+            }
+            Turns::Spilled(file) => file,
+        };
+        // Copies read one shard's turns at a time: a handle of their own, sharing the offset.
+        let mut file = file.try_clone()?;
+        io::Seek::seek(&mut file, io::SeekFrom::Start(range.start * TURN_BYTES))?;
+        let mut r = BufReader::with_capacity(1 << 16, file.take((range.end - range.start) * TURN_BYTES));
+        Ok(Box::new(std::iter::from_fn(move || {
+            let mut b = [0u8; TURN_BYTES as usize];
+            match crate::io::sort::read_or_end(&mut r, &mut b) {
+                Ok(false) => None,
+                Ok(true) => {
+                    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or_default());
+                    Some(match b[8] {
+                        0 => Ok((word(0), Turn::ToDuplicate(word(9)))),
+                        1 => Ok((word(0), Turn::ToWritten)),
+                        2 => Ok((word(0), Turn::Of(word(9)))),
+                        _ => Err(io::Error::new(io::ErrorKind::InvalidData, "a turn unreadable")),
+                    })
+                }
+                Err(e) => Some(Err(e)),
+            }
+        })))
+    }
 }
 
 /// The changes settling found, by shard (in index order).
@@ -72,6 +177,8 @@ pub struct Settled {
     dropped: RefCell<Dropped>,
     /// Each input's name (as the shards' reports give it) and its first game's ordinal over the run.
     inputs: Vec<(String, u64)>,
+    /// `clean`: the games whose verdicts turn, every shard's ([`Shard::turns`]).
+    turns: Turns,
 }
 
 /// The keys part of a shard's manifest, beside `manifest`.
@@ -119,10 +226,13 @@ fn open(path: &Path) -> io::Result<(KeysReader<Hashing<BufReader<File>>>, String
 
 /// Settles the shards of `list` (sorted by index) when they wrote keys parts, adjusting their
 /// ledgers; `None` when they did not. The error names each problem; a stop `requested` (a
-/// signal) ends the reading at the next key.
+/// signal) ends the reading at the next key. At most `held` distinct games of `clean` are held
+/// in memory: the games past them wait for their verdicts, found key by key ([`Judge`]), and
+/// their shards' keys parts are read a second time to turn them.
 pub fn settle(
     list: &mut [(PathBuf, Manifest)],
     requested: &dyn Fn() -> bool,
+    held: usize,
 ) -> Result<Option<Settled>, Refused> {
     if !list.iter().any(|(p, m)| keys_part(p, m).is_some()) {
         return Ok(None);
@@ -144,8 +254,12 @@ pub fn settle(
         shards: Vec::new(),
         dropped: RefCell::default(),
         inputs: firsts.into_iter().map(|f| (String::new(), f)).collect(),
+        turns: Turns::default(),
     };
+    let mut log = TurnLog::default();
     let mut seen: Option<Seen> = None;
+    // `clean`: past the set's room, the first game to wait and the identities waiting.
+    let mut waiting: Option<(u64, Judge)> = None;
     let mut unique: Option<Unique> = None;
     // Positions past `unique`'s room, numbered over the shards, and the numbers of those one run
     // does not write.
@@ -203,31 +317,29 @@ pub fn settle(
                         read += 1;
                     }
                     let id = g.id.ok_or_else(|| rerun("keys part has a game without its key".into()))?;
+                    // Past the set's room, the game waits for its verdict (a second reading).
+                    if waiting.is_none() && seen.len() >= held {
+                        waiting = Some((ordinal, Judge::default()));
+                    }
+                    if let Some((_, judge)) = &mut waiting {
+                        judge.push(&id, ordinal).map_err(|e| SpillError::from(e).to_string())?;
+                        shard.waits = true;
+                        read = ordinal + 1;
+                        at += 1;
+                        continue;
+                    }
+                    while read < ordinal {
+                        seen.skip().map_err(|e| e.to_string())?;
+                        read += 1;
+                    }
                     let found = seen.insert(&id).map_err(|e| e.to_string())?;
                     read += 1;
-                    let of = found.map(|e| seen.first_game(e));
-                    let turn = match (g.of, of) {
-                        (None, None) => None,
-                        (None, Some(of)) => Some(Turn::ToDuplicate(of)),
-                        (Some(_), None) => Some(Turn::ToWritten),
-                        (Some((i, n)), Some(of)) => {
-                            let shard_of = settled.inputs[input(&local, i)?].1 + n.saturating_sub(1);
-                            (shard_of != of).then_some(Turn::Of(of))
-                        }
-                    };
-                    let sign = match turn {
-                        Some(Turn::ToDuplicate(_)) => 1,
-                        Some(Turn::ToWritten) => -1,
-                        _ => 0,
-                    };
-                    if sign != 0 {
-                        turn_counts(&mut m.stats, &g, sign);
-                        if let Some(range) = m.ranges.get_mut(g.input as usize) {
-                            turn_counts(&mut range.stats, &g, sign);
-                        }
-                    }
-                    if let Some(t) = turn {
-                        shard.turns.push((at, t));
+                    let shard_of = g
+                        .of
+                        .map(|(i, n)| input(&local, i).map(|k| settled.inputs[k].1 + n.saturating_sub(1)));
+                    let turn = turn(found.map(|e| seen.first_game(e)), shard_of.transpose()?);
+                    if let Err(e) = shard.turn(&mut log, &mut m.stats, &mut m.ranges, &g, at, turn) {
+                        spill_failed.get_or_insert(e);
                     }
                     at += 1;
                 }
@@ -299,6 +411,29 @@ pub fn settle(
     if !problems.is_empty() {
         return Err(problems.into());
     }
+    if let (Some((first, judge)), Some(seen), None) = (waiting, &seen, &spill_failed) {
+        let io_err =
+            |e: String| Refused { problems: vec![e], code: crate::exit::Code::IoErr, written: Vec::new() };
+        let mut repeats = judge.repeats(seen).map_err(|e| io_err(e.to_string()))?;
+        for ((path, m), shard) in list.iter_mut().zip(&mut settled.shards) {
+            if shard.waits {
+                shard.turn_waiting(m, &settled.inputs, first, &mut repeats, &mut log, requested).map_err(
+                    |e| {
+                        if requested() {
+                            Refused::interrupted()
+                        } else if spilled(&e) {
+                            io_err(e.to_string())
+                        } else {
+                            io_err(format!("{}: shard {}'s keys part: {e}", path.display(), m.spec))
+                        }
+                    },
+                )?;
+            }
+        }
+        if !repeats.done() {
+            return Err(io_err(SpillError::from(io::Error::other("a repeat of no game")).to_string()));
+        }
+    }
     if let Some(late) = late.filter(|_| spill_failed.is_none()) {
         let shards = &mut settled.shards;
         let result = late.verdicts(|number, first| {
@@ -323,6 +458,12 @@ pub fn settle(
             Err(e) => spill_failed = Some(e),
         }
     }
+    if spill_failed.is_none() {
+        match log.finish() {
+            Ok(turns) => settled.turns = turns,
+            Err(e) => spill_failed = Some(e),
+        }
+    }
     if requested() {
         return Err(Refused::interrupted());
     }
@@ -336,7 +477,87 @@ pub fn settle(
     }
 }
 
+/// What becomes of a game its shard wrote (`shard_of`: `None`) or set aside as a repeat of game
+/// `shard_of`, when one run finds it a repeat of game `of` or first (`None`).
+fn turn(of: Option<u64>, shard_of: Option<u64>) -> Option<Turn> {
+    match (shard_of, of) {
+        (None, None) => None,
+        (None, Some(of)) => Some(Turn::ToDuplicate(of)),
+        (Some(_), None) => Some(Turn::ToWritten),
+        (Some(shard_of), Some(of)) => (shard_of != of).then_some(Turn::Of(of)),
+    }
+}
+
 impl Shard {
+    /// Notes `turn` of its game `g`, numbered `at` among its games, and adjusts its ledgers
+    /// (`stats`, and its inputs' `ranges`).
+    fn turn(
+        &mut self,
+        log: &mut TurnLog,
+        stats: &mut Stats,
+        ranges: &mut [super::manifest::Range],
+        g: &GameEntry,
+        at: u64,
+        turn: Option<Turn>,
+    ) -> io::Result<()> {
+        let sign = match turn {
+            Some(Turn::ToDuplicate(_)) => 1,
+            Some(Turn::ToWritten) => -1,
+            _ => 0,
+        };
+        if sign != 0 {
+            turn_counts(stats, g, sign);
+            if let Some(range) = ranges.get_mut(g.input as usize) {
+                turn_counts(&mut range.stats, g, sign);
+            }
+        }
+        if let Some(t) = turn {
+            // A shard's turns follow each other in the log.
+            if self.turns.is_empty() {
+                self.turns = log.len..log.len;
+            }
+            log.push(at, t)?;
+            self.turns.end = log.len;
+        }
+        Ok(())
+    }
+
+    /// Reads its keys part again and turns its games numbered `first` or later over the run
+    /// (`inputs`: each input's first ordinal) by their verdicts in `repeats`.
+    fn turn_waiting(
+        &mut self,
+        m: &mut Manifest,
+        inputs: &[(String, u64)],
+        first: u64,
+        repeats: &mut Repeats,
+        log: &mut TurnLog,
+        requested: &dyn Fn() -> bool,
+    ) -> io::Result<()> {
+        let (mut r, _) = open(&self.keys)?;
+        let ordinal = |local: &[usize], input: u32, game: u64| {
+            let k = local.get(input as usize).ok_or_else(|| io::Error::other("an input it did not read"))?;
+            Ok::<u64, io::Error>(inputs[*k].1 + game.saturating_sub(1))
+        };
+        let local = std::mem::take(&mut self.local);
+        let mut at = 0u64;
+        while let Some(entry) = r.clean()? {
+            let CleanEntry::Game(g) = entry else { continue };
+            if requested() {
+                return Err(io::Error::other("interrupted"));
+            }
+            let at_ordinal = ordinal(&local, g.input, g.game)?;
+            if at_ordinal >= first {
+                let shard_of = g.of.map(|(i, n)| ordinal(&local, i, n)).transpose()?;
+                let turn = turn(repeats.of(at_ordinal)?, shard_of);
+                self.turn(log, &mut m.stats, &mut m.ranges, &g, at, turn)
+                    .map_err(|e| io::Error::other(SpillError::from(e)))?;
+            }
+            at += 1;
+        }
+        self.local = local;
+        Ok(())
+    }
+
     /// One of its positions, of the input numbered `input_at` among those it read, is not
     /// written: a repeat of an earlier one.
     fn drop(&mut self, stats: &mut Stats, ranges: &mut [super::manifest::Range], input_at: Option<usize>) {
@@ -469,9 +690,10 @@ impl Settled {
             };
             let (mut keys, _) = open(&shard.keys)?;
             if self.rule.is_some() {
-                let mut turns = shard.turns.iter().peekable();
+                let mut turns = self.turns.read(shard.turns.clone())?;
+                let mut coming = turns.next().transpose()?;
                 let (mut at, local) = (0u64, &shard.local);
-                while let Some(&&(next, turn)) = turns.peek() {
+                while let Some((next, turn)) = coming {
                     let g = match keys.clean()? {
                         Some(CleanEntry::Input(_)) => continue,
                         Some(CleanEntry::Game(g)) => g,
@@ -481,7 +703,7 @@ impl Settled {
                     if at - 1 != next {
                         continue;
                     }
-                    turns.next();
+                    coming = turns.next().transpose()?;
                     let change = match (role, turn) {
                         ("output", Turn::ToDuplicate(_)) => Some((g.out.clone(), Vec::new())),
                         ("output", Turn::ToWritten) => Some((g.out.clone(), g.text.clone())),
@@ -555,6 +777,28 @@ impl Dropped {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Turns past the ones held in memory go to a temporary file and come back a shard's range at
+    /// a time, in order, whatever the range.
+    #[test]
+    fn turns_past_memory_come_back_by_range() {
+        let mut log = TurnLog::default();
+        let n = TURNS_HELD as u64 + 1000;
+        let turn = |i: u64| match i % 3 {
+            0 => Turn::ToDuplicate(i * 7),
+            1 => Turn::ToWritten,
+            _ => Turn::Of(i + 1),
+        };
+        for i in 0..n {
+            log.push(i, turn(i)).unwrap();
+        }
+        let turns = log.finish().unwrap();
+        assert!(matches!(turns, Turns::Spilled(_)));
+        for range in [0..5, n - 1500..n - 900, n - 3..n, 10..10, 0..n] {
+            let got: Vec<(u64, Turn)> = turns.read(range.clone()).unwrap().map(Result::unwrap).collect();
+            assert!(got.iter().copied().eq(range.clone().map(|i| (i, turn(i)))), "{range:?}");
+        }
+    }
 
     /// Numbers pushed in any order, past the sorter's memory, are taken in order, each once; a
     /// number asked for after a later one is an error, not a drop missed.

@@ -154,3 +154,62 @@ fn dedup_and_unique_shards_of_shared_collections_merge_to_one_run() {
     let args = ["positions", "--unique", "--format", "epd"];
     same_as_one_run("shared-unique", &args, &inputs, &[("-o", "p.epd")], &COUNTS, &["2"]);
 }
+
+/// `merge` of `clean --dedup` shards past the distinct games it holds in memory (none, a few,
+/// many): the games past them wait, judged key by key, and their keys parts are read again; the
+/// merged output, duplicates, rejects and report are the bytes of a merge holding every game,
+/// under both rules, for repeats within and across three shards.
+#[test]
+fn merge_past_the_memory_bound_settles_as_the_whole_set() {
+    let dir = temp_dir("shard-dedup-held");
+    // The fixtures twice over, with the crossing repeats: every game repeats one in another shard.
+    let input = dir.join("in.pgn");
+    let mut text = Vec::new();
+    for _ in 0..2 {
+        for p in inputs() {
+            text.extend(read(&p));
+            text.extend_from_slice(b"\n\n");
+        }
+    }
+    std::fs::write(&input, text).expect("write");
+    for rule in ["--dedup", "--dedup=moves"] {
+        let at = dir.join(rule.trim_start_matches("--"));
+        std::fs::create_dir_all(&at).expect("dir");
+        let out = at.join("out.pgn");
+        let manifests: Vec<PathBuf> = (0..3)
+            .map(|i| {
+                let spec = format!("{i}/3");
+                let args = ["clean", "-q", rule, "--shard", &spec, "--chunk-kib", "1", "-o", path(&out)];
+                let mut args = args.to_vec();
+                let (dups, rejects, report) = (at.join("dups.pgn"), at.join("rej.pgn"), at.join("r.jsonl"));
+                args.extend(["--duplicates", path(&dups), "--rejects", path(&rejects)]);
+                args.extend(["--report", path(&report), path(&input)]);
+                let o = run(&args);
+                assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+                let spec = pgnkit::shard::Spec::new(i, 3).expect("spec");
+                pgnkit::shard::manifest_path(&pgnkit::shard::part_path(&out, None, spec))
+            })
+            .collect();
+        let merged = |held: usize| {
+            let to = at.join(format!("held-{held}"));
+            let m = pgnkit::shard::merge::merge_holding(&manifests, None, Some(&to), &|| false, held)
+                .unwrap_or_else(|r| panic!("{rule}, held {held}: {:?}", r.problems));
+            let files: Vec<Vec<u8>> =
+                ["out.pgn", "dups.pgn", "rej.pgn", "r.jsonl"].iter().map(|f| read(&to.join(f))).collect();
+            (files, m.summary.stats)
+        };
+        let (whole, stats) = merged(usize::MAX);
+        assert!(whole.iter().all(|f| !f.is_empty()), "{rule}: every file has games");
+        // Every game written is repeated in the second copy.
+        let count = |c| stats.get(c);
+        use pgnkit::pipeline::counter::Counter;
+        assert!(count(Counter::Duplicates) >= count(Counter::Written), "{rule}: {stats:?}");
+        for held in [0, 3, 60] {
+            let (files, held_stats) = merged(held);
+            for (k, name) in ["out.pgn", "dups.pgn", "rej.pgn", "r.jsonl"].iter().enumerate() {
+                assert!(files[k] == whole[k], "{rule}, held {held}: {name} differs");
+            }
+            assert_eq!(format!("{held_stats:?}"), format!("{stats:?}"), "{rule}, held {held}");
+        }
+    }
+}

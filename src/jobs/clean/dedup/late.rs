@@ -15,7 +15,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
 use super::{Identity, Seen, Who};
 use crate::error::Error;
-use crate::io::sort::{Record, Sorter, SpillError, read_or_end, rewound};
+use crate::io::sort::{Record, Sorted, Sorter, SpillError, read_or_end, rewound};
 use crate::pipeline::counter::RepairKind;
 
 /// Distinct games `--dedup` holds in memory before later games wait in temporary files: 7/8 of
@@ -167,17 +167,93 @@ fn get_bytes(r: &mut impl Read, into: &mut Vec<u8>) -> io::Result<()> {
     Ok(())
 }
 
+/// Identities of games waiting for their verdicts, sorted on disk by moves key, then game.
+pub struct Judge {
+    candidates: Sorter<Candidate>,
+}
+
+impl Default for Judge {
+    fn default() -> Judge {
+        Judge { candidates: Sorter::new(CANDIDATES_HELD) }
+    }
+}
+
+impl Judge {
+    /// Adds the game numbered `ordinal` over the run (rising from call to call), identity `id`.
+    pub fn push(&mut self, id: &Identity, ordinal: u64) -> io::Result<()> {
+        self.candidates.push(Candidate { id: *id, ordinal })
+    }
+
+    /// The repeats among the games pushed, after the games of `held` (the frozen set, whose
+    /// games all came before them): each key's games go through a set of their own, seeded
+    /// with `held`'s games of that key in their order.
+    pub fn repeats(self, held: &Seen) -> Result<Repeats, Error> {
+        let spill = |e: io::Error| Error::from(SpillError::from(e));
+        let mut repeats = Sorter::<Repeat>::new(REPEATS_HELD);
+        let (mut group, mut ordinals, mut entries) = (Seen::new(held.rule()), Vec::new(), Vec::new());
+        let mut key = None;
+        for c in self.candidates.finish().map_err(spill)? {
+            let c = c.map_err(spill)?;
+            if key != Some(c.id.key) {
+                key = Some(c.id.key);
+                group.clear();
+                ordinals.clear();
+                entries.clear();
+                entries.extend(held.all_with_key(c.id.key));
+                for &e in entries.iter().rev() {
+                    let who = if held.rule() == super::Rule::Moves { Who::default() } else { *held.who(e) };
+                    group.insert(&Identity { key: c.id.key, who, ..c.id })?;
+                    ordinals.push(held.first_game(e));
+                }
+            }
+            match group.insert(&c.id)? {
+                None => ordinals.push(c.ordinal),
+                Some(e) => repeats.push(Repeat(c.ordinal, ordinals[e as usize])).map_err(spill)?,
+            }
+        }
+        let mut sorted = repeats.finish().map_err(spill)?;
+        let next = sorted.next().transpose().map_err(spill)?;
+        Ok(Repeats { sorted, next })
+    }
+}
+
+/// The repeats a [`Judge`] found, in the order of their games.
+pub struct Repeats {
+    sorted: Sorted<Repeat>,
+    next: Option<Repeat>,
+}
+
+impl Repeats {
+    /// The verdict of the game numbered `ordinal`, one of those pushed, asked in rising order:
+    /// `Some(of)` when it repeats game `of`.
+    pub fn of(&mut self, ordinal: u64) -> io::Result<Option<u64>> {
+        match self.next {
+            Some(Repeat(at, of)) if at == ordinal => {
+                self.next = self.sorted.next().transpose()?;
+                Ok(Some(of))
+            }
+            Some(Repeat(at, _)) if at < ordinal => Err(bad("a repeat out of order")),
+            _ => Ok(None),
+        }
+    }
+
+    /// Whether every repeat was asked for.
+    pub fn done(&self) -> bool {
+        self.next.is_none()
+    }
+}
+
 /// The games waiting for their verdicts, in order, and the identities of those compared.
 pub struct Late {
     spool: BufWriter<File>,
-    candidates: Sorter<Candidate>,
+    judge: Judge,
 }
 
 impl Late {
     /// No game waiting yet.
     pub fn new() -> Result<Late, Error> {
         let spool = BufWriter::with_capacity(1 << 20, tempfile::tempfile().map_err(SpillError::from)?);
-        Ok(Late { spool, candidates: Sorter::new(CANDIDATES_HELD) })
+        Ok(Late { spool, judge: Judge::default() })
     }
 
     /// A game whose fate is known: `text` for the output, `records` for the report.
@@ -217,7 +293,7 @@ impl Late {
             for b in [text, verbatim, records] {
                 put_bytes(s, b)?;
             }
-            self.candidates.push(Candidate { id: *id, ordinal: at.ordinal })
+            self.judge.push(id, at.ordinal)
         })();
         written.map_err(|e| SpillError::from(e).into())
     }
@@ -231,31 +307,8 @@ impl Late {
         mut each: impl FnMut(&Waiting, Option<u64>) -> Result<(), Error>,
     ) -> Result<(), Error> {
         let spill = |e: io::Error| Error::from(SpillError::from(e));
-        let Late { spool, candidates } = self;
-        let mut repeats = Sorter::<Repeat>::new(REPEATS_HELD);
-        let (mut group, mut ordinals, mut entries) = (Seen::new(held.rule()), Vec::new(), Vec::new());
-        let mut key = None;
-        for c in candidates.finish().map_err(spill)? {
-            let c = c.map_err(spill)?;
-            if key != Some(c.id.key) {
-                key = Some(c.id.key);
-                group.clear();
-                ordinals.clear();
-                entries.clear();
-                entries.extend(held.all_with_key(c.id.key));
-                for &e in entries.iter().rev() {
-                    let who = if held.rule() == super::Rule::Moves { Who::default() } else { *held.who(e) };
-                    group.insert(&Identity { key: c.id.key, who, ..c.id })?;
-                    ordinals.push(held.first_game(e));
-                }
-            }
-            match group.insert(&c.id)? {
-                None => ordinals.push(c.ordinal),
-                Some(e) => repeats.push(Repeat(c.ordinal, ordinals[e as usize])).map_err(spill)?,
-            }
-        }
-        let mut repeats = repeats.finish().map_err(spill)?;
-        let mut next = repeats.next().transpose().map_err(spill)?;
+        let Late { spool, judge } = self;
+        let mut repeats = judge.repeats(held)?;
         let mut from = BufReader::with_capacity(1 << 20, rewound(spool).map_err(spill)?);
         let mut w = Waiting::default();
         loop {
@@ -263,20 +316,13 @@ impl Late {
             if !read_or_end(&mut from, &mut tag).map_err(spill)? {
                 break;
             }
-            let compared = read_waiting(&mut from, tag[0], &mut w).map_err(spill)?;
-            let verdict = match next {
-                Some(Repeat(at, of)) if compared && at == w.ordinal => {
-                    next = repeats.next().transpose().map_err(spill)?;
-                    Some(of)
-                }
-                Some(Repeat(at, _)) if compared && at < w.ordinal => {
-                    return Err(spill(bad("a repeat out of order")));
-                }
-                _ => None,
+            let verdict = match read_waiting(&mut from, tag[0], &mut w).map_err(spill)? {
+                true => repeats.of(w.ordinal).map_err(spill)?,
+                false => None,
             };
             each(&w, verdict)?;
         }
-        if next.is_some() {
+        if !repeats.done() {
             return Err(spill(bad("a repeat of no game waiting")));
         }
         Ok(())
