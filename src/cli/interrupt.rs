@@ -7,6 +7,10 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use pgnkit::exit::Code;
+
+use crate::cli::fail::Fail;
+
 /// Set by the first signal; read by the pipeline before it releases each chunk.
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 
@@ -19,6 +23,19 @@ pub fn install() {
 /// Whether a stop was asked for.
 pub fn requested() -> bool {
     REQUESTED.load(Ordering::Relaxed)
+}
+
+/// A writer's end: `Ok(Some(130))`, having said so, when a stop came while it wrote `what` at the
+/// end of the run (what waited past a memory bound); its other errors as they are.
+pub fn at_finish(result: Result<(), pgnkit::error::Error>, what: &str) -> Result<Option<Code>, Fail> {
+    match result {
+        Ok(()) => Ok(None),
+        Err(pgnkit::error::Error::Interrupted) => {
+            eprintln!("pgnkit: interrupted: stopped writing {what}; no file was put in place");
+            Ok(Some(Code::Interrupted))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 #[cfg(unix)]

@@ -414,7 +414,10 @@ pub fn settle(
     if let (Some((first, judge)), Some(seen), None) = (waiting, &seen, &spill_failed) {
         let io_err =
             |e: String| Refused { problems: vec![e], code: crate::exit::Code::IoErr, written: Vec::new() };
-        let mut repeats = judge.repeats(seen).map_err(|e| io_err(e.to_string()))?;
+        let mut repeats = judge.repeats(seen, requested).map_err(|e| match e {
+            crate::error::Error::Interrupted => Refused::interrupted(),
+            e => io_err(e.to_string()),
+        })?;
         for ((path, m), shard) in list.iter_mut().zip(&mut settled.shards) {
             if shard.waits {
                 shard.turn_waiting(m, &settled.inputs, first, &mut repeats, &mut log, requested).map_err(

@@ -265,14 +265,20 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         }
         (CleanWriter::planned(&job, outputs, std::io::stderr(), survey.into_plan()), first.elapsed)
     } else {
-        (CleanWriter::new(&job, outputs, std::io::stderr()), Duration::ZERO)
+        (
+            CleanWriter::new(&job, outputs, std::io::stderr()).interruptible(interrupt::requested),
+            Duration::ZERO,
+        )
     };
     if sharding.is_some() {
         writer = writer.part(keys)?;
     }
     let mut summary = shard::run(&job, &args.head, &run_options, &sharding, &progress, &mut writer)?;
     summary.elapsed += first_pass;
-    writer.finish(&mut summary)?;
+    let waited = "the games that waited past --dedup's memory bound";
+    if let Some(code) = interrupt::at_finish(writer.finish(&mut summary), waited)? {
+        return Ok(code);
+    }
     let failures = summary.stats.get(Counter::Rejected) > 0;
     let code = finish(&args.head, &summary, Leaves::Nothing, failures, || {
         diagnostics::summary_text("clean", &summary.stats, summary.elapsed) + &ledger(&summary)

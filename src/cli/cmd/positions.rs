@@ -171,10 +171,13 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         Some(_) => Writer::part(&job, out, std::io::stderr())?.keys(keys)?,
         None => Writer::new(&job, out, std::io::stderr())?,
     };
-    let mut writer = writer.threads(run_opts.threads)?;
+    let mut writer = writer.threads(run_opts.threads)?.interruptible(interrupt::requested);
     let progress = Progress::new(args.head.quiet);
     let mut summary = shard::run(&job, &args.head, &run_opts, &sharding, &progress, &mut writer)?;
-    writer.finish(&mut summary)?;
+    let waited = "the records that waited past --unique's memory bound";
+    if let Some(code) = interrupt::at_finish(writer.finish(&mut summary), waited)? {
+        return Ok(code);
+    }
     let failures = summary.stats.games_with_errors > 0;
     let code = finish(&args.head, &summary, Leaves::Prefix, failures, || {
         diagnostics::summary_text("positions", &summary.stats, summary.elapsed)

@@ -73,6 +73,8 @@ pub struct CleanWriter<W> {
     held: usize,
     /// The games waiting, once the set holds `held`.
     pub(super) late: Option<Late>,
+    /// Whether a stop was asked for, checked as the waiting games are judged and written.
+    requested: fn() -> bool,
 }
 
 /// Where [`CleanWriter::at`] counts.
@@ -127,7 +129,15 @@ impl<W: Write> CleanWriter<W> {
             at: [0; 3],
             held: late::HELD,
             late: None,
+            requested: || false,
         }
+    }
+
+    /// Asks `requested` whether to stop while the games waiting past the memory bound are
+    /// judged and written at the end: then [`CleanWriter::finish`] fails with
+    /// [`Error::Interrupted`] and no output is put in place.
+    pub fn interruptible(self, requested: fn() -> bool) -> CleanWriter<W> {
+        CleanWriter { requested, ..self }
     }
 
     /// The same writer holding at most `held` distinct games before later ones wait in
@@ -243,7 +253,13 @@ impl<W: Write> CleanWriter<W> {
             let Dedup::Once(held) = std::mem::replace(&mut self.dedup, Dedup::Off) else {
                 return Err(Error::Internal("games waiting without a set of distinct games"));
             };
-            late.resolve(&held, |w, verdict| self.replay(w, verdict.map(|of| (held.rule(), of)), summary))?;
+            let requested = self.requested;
+            late.resolve(&held, &requested, |w, verdict| {
+                if requested() {
+                    return Err(Error::Interrupted);
+                }
+                self.replay(w, verdict.map(|of| (held.rule(), of)), summary)
+            })?;
         }
         if let Dedup::Planned(plan) = &self.dedup
             && !plan.complete()

@@ -573,3 +573,24 @@ fn dedup_past_the_memory_bound_writes_what_the_whole_set_writes() {
         }
     }
 }
+
+/// A stop asked for while the games that waited past `--dedup`'s bound are judged and written:
+/// the writer fails with `Interrupted` and its outputs are not put in place.
+#[test]
+fn a_stop_while_the_waiting_games_are_written_leaves_no_file() {
+    use crate::jobs::run::{RunOptions, run};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("in.pgn");
+    std::fs::write(&input, crowded(10)).expect("write input");
+    let job = Clean::new(CleanOptions { dedup: Some(Rule::Game), ..CleanOptions::default() });
+    let (out, report) = (dir.path().join("out.pgn"), dir.path().join("r.jsonl"));
+    let create = |p: &std::path::Path| crate::io::Output::create(p, &Default::default()).expect("create");
+    let outputs =
+        Outputs { out: create(&out), rejects: None, duplicates: None, report: Some(create(&report)) };
+    let mut writer = CleanWriter::new(&job, outputs, std::io::sink()).holding(3).interruptible(|| true);
+    let run_opts = RunOptions { threads: 1, chunk_size: 1 << 20, no_mmap: false };
+    let mut summary = run(&job, &[input], &run_opts, &NoProgress, &mut writer).expect("run");
+    assert!(writer.late.is_some(), "games waited");
+    assert!(matches!(writer.finish(&mut summary), Err(crate::error::Error::Interrupted)));
+    assert!(!out.exists() && !report.exists(), "no output put in place");
+}

@@ -282,6 +282,8 @@ pub struct Writer<W> {
     spares: Arc<Spares<PositionsChunk>>,
     /// A shard's keys part under `--unique` ([`crate::jobs::keys`]), and its pending bytes.
     keys: Option<(Out, Vec<u8>)>,
+    /// Whether a stop was asked for, checked as the deferred records are written.
+    requested: fn() -> bool,
 }
 
 /// Where the records go: text, or the rows of a Parquet table.
@@ -332,6 +334,7 @@ impl<W: Write> Writer<W> {
             file: String::new(),
             spares: job.spares.clone(),
             keys: None,
+            requested: || false,
         })
     }
 
@@ -348,6 +351,12 @@ impl<W: Write> Writer<W> {
             text => text,
         };
         Ok(self)
+    }
+
+    /// Asks `requested` whether to stop while the deferred records are written at the end:
+    /// then [`Writer::finish`] fails with [`Error::Interrupted`] and writes nothing.
+    pub fn interruptible(self, requested: fn() -> bool) -> Writer<W> {
+        Writer { requested, ..self }
     }
 
     /// Holds at most `room` distinct positions for `--unique` in memory (tests).
@@ -469,7 +478,11 @@ impl<W: Write> Writer<W> {
             }
             *written = 0;
         };
+        let requested = self.requested;
         deferred.resolve(|kept| {
+            if requested() {
+                return Err(Error::Interrupted);
+            }
             entry.clear();
             let len = match kept {
                 Kept::Input(name) => {

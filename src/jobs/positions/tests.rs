@@ -335,3 +335,23 @@ fn unique_past_the_memory_bound_writes_what_the_whole_set_writes() {
         }
     }
 }
+
+/// A stop asked for while the records that waited past `--unique`'s bound are written: the
+/// writer fails with `Interrupted` and its output file is not put in place.
+#[test]
+fn a_stop_while_the_waiting_records_are_written_leaves_no_file() {
+    use crate::jobs::run::{RunOptions, run};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("in.pgn");
+    std::fs::write(&input, repeats() + GAMES).expect("write input");
+    let job = Positions::new(PositionsOptions { unique: true, ..opts(Format::Fen) }).expect("job");
+    let path = dir.path().join("out.fen");
+    let out = Out::create(&path, &Default::default()).expect("create");
+    let mut writer =
+        Writer::new(&job, out, std::io::sink()).expect("writer").holding(1).interruptible(|| true);
+    let run_opts = RunOptions { threads: 1, chunk_size: 1 << 20, no_mmap: false };
+    let mut summary = run(&job, &[input], &run_opts, &NoProgress, &mut writer).expect("run");
+    assert!(writer.deferred.is_some(), "records waited");
+    assert!(matches!(writer.finish(&mut summary), Err(Error::Interrupted)));
+    assert!(!path.exists(), "no output put in place");
+}

@@ -186,14 +186,18 @@ impl Judge {
 
     /// The repeats among the games pushed, after the games of `held` (the frozen set, whose
     /// games all came before them): each key's games go through a set of their own, seeded
-    /// with `held`'s games of that key in their order.
-    pub fn repeats(self, held: &Seen) -> Result<Repeats, Error> {
+    /// with `held`'s games of that key in their order. Fails with [`Error::Interrupted`] once
+    /// `requested` says so.
+    pub fn repeats(self, held: &Seen, requested: &dyn Fn() -> bool) -> Result<Repeats, Error> {
         let spill = |e: io::Error| Error::from(SpillError::from(e));
         let mut repeats = Sorter::<Repeat>::new(REPEATS_HELD);
         let (mut group, mut ordinals, mut entries) = (Seen::new(held.rule()), Vec::new(), Vec::new());
         let mut key = None;
         for c in self.candidates.finish().map_err(spill)? {
             let c = c.map_err(spill)?;
+            if requested() {
+                return Err(Error::Interrupted);
+            }
             if key != Some(c.id.key) {
                 key = Some(c.id.key);
                 group.clear();
@@ -300,15 +304,16 @@ impl Late {
 
     /// Gives every waiting game, in order, to `each` with its verdict (`Some(of)`: it repeats
     /// game `of`, numbered over the run; `None`: it is written) after the games of `held`, the
-    /// frozen set.
+    /// frozen set; fails with [`Error::Interrupted`] once `requested` says so while judging.
     pub fn resolve(
         self,
         held: &Seen,
+        requested: &dyn Fn() -> bool,
         mut each: impl FnMut(&Waiting, Option<u64>) -> Result<(), Error>,
     ) -> Result<(), Error> {
         let spill = |e: io::Error| Error::from(SpillError::from(e));
         let Late { spool, judge } = self;
-        let mut repeats = judge.repeats(held)?;
+        let mut repeats = judge.repeats(held, requested)?;
         let mut from = BufReader::with_capacity(1 << 20, rewound(spool).map_err(spill)?);
         let mut w = Waiting::default();
         loop {
