@@ -361,21 +361,62 @@ impl<W: Write> CleanWriter<W> {
                 f(&mut i.stats);
             }
         };
+        let report_from = self.at[REPORT];
+        // A shard's keys entry, as `release` writes it for a game it judged at once.
+        let entry = |s: &Self| GameEntry {
+            input: w.input,
+            game: w.game,
+            line: w.line,
+            offset: w.offset,
+            id: w.id,
+            broken: w.broken,
+            repairs: w.repairs.iter().map(|&r| Counter::Repaired(r).name().to_string()).collect(),
+            report: report_from..s.at[REPORT],
+            ..GameEntry::default()
+        };
         if let (true, Some((rule, of))) = (w.compared, verdict) {
             let file = self.inputs.get(w.input as usize).map_or("", |(f, _)| f.as_str()).to_string();
             self.report(|s| duplicate_record(rule.name(), s.locate(of), &file, w.game, w.line, w.offset))?;
+            let dup_from = self.at[DUP];
             if let Some(out) = &mut self.outputs.duplicates {
                 write(out, &w.verbatim)?;
+                self.at[DUP] += w.verbatim.len() as u64;
             }
             count(&|s| s.add(Counter::Duplicates, 1));
+            if self.keys.is_some() {
+                let of = self.locate_index(of);
+                let at = self.at[OUT];
+                let entry = GameEntry {
+                    of: Some((of.0 as u32, of.1)),
+                    out: at..at,
+                    dup: dup_from..self.at[DUP],
+                    text: w.text.clone(),
+                    records: w.records.clone(),
+                    ..entry(self)
+                };
+                self.put_key(&entry)?;
+            }
             return Ok(());
         }
+        let out_at = self.at[OUT];
         write(&mut self.outputs.out, &w.text)?;
+        self.at[OUT] += w.text.len() as u64;
         if let Some(out) = &mut self.outputs.report {
             write(out, &w.records)?;
+            self.at[REPORT] += w.records.len() as u64;
         }
         if w.compared {
             count(&|s| count_written(s, w.broken, w.repairs.iter().copied()));
+            if self.keys.is_some() {
+                let dup = self.at[DUP];
+                let entry = GameEntry {
+                    out: out_at..self.at[OUT],
+                    dup: dup..dup,
+                    verbatim: w.verbatim.clone(),
+                    ..entry(self)
+                };
+                self.put_key(&entry)?;
+            }
         }
         Ok(())
     }
@@ -441,8 +482,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
         let mut run = 0..0;
         for g in &chunk.games {
             self.ordinal += 1;
-            // A shard's set is not bounded: its keys part, and `merge`, hold every game's.
-            if self.late.is_none() && self.keys.is_none() && self.dedup.holds(self.held) {
+            if self.late.is_none() && self.dedup.holds(self.held) {
                 self.late = Some(Late::new()?);
             }
             if self.late.is_some() {

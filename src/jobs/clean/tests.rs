@@ -594,3 +594,62 @@ fn a_stop_while_the_waiting_games_are_written_leaves_no_file() {
     assert!(matches!(writer.finish(&mut summary), Err(crate::error::Error::Interrupted)));
     assert!(!out.exists() && !report.exists(), "no output put in place");
 }
+
+/// A shard's writer past `--dedup`'s bound writes what it writes holding every game: its
+/// output, duplicates and report parts byte for byte, and its keys part's entries (each game's
+/// place in the parts, its verdict, what `merge` needs to turn it over; the inputs' entries
+/// come before the games that waited), over two inputs.
+#[test]
+fn a_shard_past_the_memory_bound_writes_the_same_parts_and_keys() {
+    use crate::jobs::keys::{CleanEntry, KeysReader};
+    use crate::jobs::run::{RunOptions, run};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inputs: Vec<std::path::PathBuf> = (0..2)
+        .map(|i| {
+            let path = dir.path().join(format!("in{i}.pgn"));
+            std::fs::write(&path, crowded(80) + &GAMES.repeat(2)).expect("write input");
+            path
+        })
+        .collect();
+    let run_opts = RunOptions { threads: 2, chunk_size: 300, no_mmap: false };
+    let opts = CleanOptions { dedup: Some(Rule::Game), keep_duplicates: true, ..CleanOptions::default() };
+    let job = Clean::new(opts);
+    let mut results = Vec::new();
+    for room in [usize::MAX, 50, 0] {
+        let path = |name: &str| dir.path().join(format!("{name}-{room}"));
+        let create =
+            |name: &str| crate::io::Output::create(&path(name), &Default::default()).expect("create");
+        let outs = Outputs {
+            out: create("out"),
+            rejects: None,
+            duplicates: Some(create("dups")),
+            report: Some(create("report")),
+        };
+        let writer = CleanWriter::new(&job, outs, std::io::sink());
+        let mut writer = writer.part(Some(create("keys"))).expect("part").holding(room);
+        let mut summary = run(&job, &inputs, &run_opts, &NoProgress, &mut writer).expect("run");
+        let waited = writer.late.is_some();
+        writer.finish(&mut summary).expect("finish");
+        let read = |name: &str| std::fs::read(path(name)).expect("read back");
+        let (mut keys, _) =
+            KeysReader::new(std::fs::File::open(path("keys")).expect("keys")).expect("header");
+        let (mut names, mut games) = (Vec::new(), Vec::new());
+        while let Some(entry) = keys.clean().expect("entry") {
+            match entry {
+                CleanEntry::Input(name) => names.push(name),
+                CleanEntry::Game(g) => games.push(*g),
+            }
+        }
+        results.push((room, waited, [read("out"), read("dups"), read("report")], names, games));
+    }
+    let (_, waited, whole, names, games) = &results[0];
+    assert!(!waited && games.len() > 100 && games.iter().any(|g| g.of.is_some()), "{}", games.len());
+    for (room, waited, files, n, g) in &results[1..] {
+        assert!(waited, "room {room}: games waited");
+        for (k, name) in ["out", "dups", "report"].iter().enumerate() {
+            assert!(files[k] == whole[k], "room {room}: {name} differs");
+        }
+        assert_eq!(n, names, "room {room}");
+        assert!(g == games, "room {room}: the keys part's games differ");
+    }
+}

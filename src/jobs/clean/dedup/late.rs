@@ -108,6 +108,8 @@ fn bad(what: &str) -> io::Error {
 pub struct Waiting {
     /// Whether the rule compares it (then its fate is the verdict).
     pub compared: bool,
+    /// Its identity, when compared.
+    pub id: Option<Identity>,
     /// Its number over the run (0-based, every game read counted).
     pub ordinal: u64,
     /// Its input among the writer's.
@@ -285,6 +287,7 @@ impl Late {
         let s = &mut self.spool;
         let written = (|| {
             s.write_all(b"C")?;
+            s.write_all(&id.to_bytes())?;
             s.write_all(&at.input.to_le_bytes())?;
             for n in [at.ordinal, at.game, at.line, at.offset] {
                 s.write_all(&n.to_le_bytes())?;
@@ -338,12 +341,15 @@ impl Late {
 fn read_waiting(r: &mut impl Read, tag: u8, w: &mut Waiting) -> io::Result<bool> {
     match tag {
         b'S' => {
-            w.compared = false;
+            (w.compared, w.id) = (false, None);
             get_bytes(r, &mut w.text)?;
             get_bytes(r, &mut w.records)?;
         }
         b'C' => {
             w.compared = true;
+            let mut id = [0u8; Identity::BYTES];
+            r.read_exact(&mut id)?;
+            w.id = Some(Identity::from_bytes(&id).ok_or_else(|| bad("an identity"))?);
             let mut input = [0u8; 4];
             r.read_exact(&mut input)?;
             w.input = u32::from_le_bytes(input);

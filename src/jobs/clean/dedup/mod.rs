@@ -32,8 +32,8 @@
 //! bytes): 62.0 to 71.1 bytes (`Seen::bytes` over 3 million games). A game older than the latest
 //! 64 of its moves key also takes a slot (5.7 to 11.4 bytes) in a table of whole identities. The
 //! set holds at most [`late::HELD`] distinct games; past that, later games wait in temporary
-//! files and are judged at the end, key by key ([`late`]), with the same verdicts; `merge` settles
-//! shards past the same bound. A shard's own set and the plan of `prefix` are not bounded: past
+//! files and are judged at the end, key by key ([`late`]), with the same verdicts (a shard's
+//! too); `merge` settles shards past the same bound. The plan of `prefix` is not bounded: past
 //! the memory at hand the run stops with an error that says how many distinct games it held,
 //! rather than being killed.
 
