@@ -357,26 +357,28 @@ impl<W: Write> CleanWriter<W> {
     ) -> Result<(), Error> {
         let mut count = |f: &dyn Fn(&mut Stats)| {
             f(&mut summary.stats);
-            if let Some(i) = summary.inputs.get_mut(w.input as usize) {
+            if let Some(i) = summary.inputs.get_mut(w.at.input as usize) {
                 f(&mut i.stats);
             }
         };
         let report_from = self.at[REPORT];
         // A shard's keys entry, as `release` writes it for a game it judged at once.
         let entry = |s: &Self| GameEntry {
-            input: w.input,
-            game: w.game,
-            line: w.line,
-            offset: w.offset,
+            input: w.at.input,
+            game: w.at.game,
+            line: w.at.line,
+            offset: w.at.offset,
             id: w.id,
-            broken: w.broken,
+            broken: w.at.broken,
             repairs: w.repairs.iter().map(|&r| Counter::Repaired(r).name().to_string()).collect(),
             report: report_from..s.at[REPORT],
             ..GameEntry::default()
         };
         if let (true, Some((rule, of))) = (w.compared, verdict) {
-            let file = self.inputs.get(w.input as usize).map_or("", |(f, _)| f.as_str()).to_string();
-            self.report(|s| duplicate_record(rule.name(), s.locate(of), &file, w.game, w.line, w.offset))?;
+            let file = self.inputs.get(w.at.input as usize).map_or("", |(f, _)| f.as_str()).to_string();
+            self.report(|s| {
+                duplicate_record(rule.name(), s.locate(of), &file, w.at.game, w.at.line, w.at.offset)
+            })?;
             let dup_from = self.at[DUP];
             if let Some(out) = &mut self.outputs.duplicates {
                 write(out, &w.verbatim)?;
@@ -406,7 +408,7 @@ impl<W: Write> CleanWriter<W> {
             self.at[REPORT] += w.records.len() as u64;
         }
         if w.compared {
-            count(&|s| count_written(s, w.broken, w.repairs.iter().copied()));
+            count(&|s| count_written(s, w.at.broken, w.repairs.iter().copied()));
             if self.keys.is_some() {
                 let dup = self.at[DUP];
                 let entry = GameEntry {

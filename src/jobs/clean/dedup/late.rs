@@ -110,18 +110,8 @@ pub struct Waiting {
     pub compared: bool,
     /// Its identity, when compared.
     pub id: Option<Identity>,
-    /// Its number over the run (0-based, every game read counted).
-    pub ordinal: u64,
-    /// Its input among the writer's.
-    pub input: u32,
-    /// Its number in the input (1-based), line and byte offset.
-    pub game: u64,
-    /// Its line.
-    pub line: u64,
-    /// Its offset.
-    pub offset: u64,
-    /// Kept broken.
-    pub broken: bool,
+    /// Where it is (when compared).
+    pub at: Place,
     /// Its repairs, one per repair.
     pub repairs: Vec<RepairKind>,
     /// Its text in export format: what it writes to the output.
@@ -133,8 +123,9 @@ pub struct Waiting {
 }
 
 /// Where a compared game is, and what it is beside its texts.
+#[derive(Debug, Default)]
 pub struct Place {
-    /// Its number over the run (0-based).
+    /// Its number over the run (0-based, every game read counted).
     pub ordinal: u64,
     /// Its input among the writer's.
     pub input: u32,
@@ -325,7 +316,7 @@ impl Late {
                 break;
             }
             let verdict = match read_waiting(&mut from, tag[0], &mut w).map_err(spill)? {
-                true => repeats.of(w.ordinal).map_err(spill)?,
+                true => repeats.of(w.at.ordinal).map_err(spill)?,
                 false => None,
             };
             each(&w, verdict)?;
@@ -352,11 +343,12 @@ fn read_waiting(r: &mut impl Read, tag: u8, w: &mut Waiting) -> io::Result<bool>
             w.id = Some(Identity::from_bytes(&id).ok_or_else(|| bad("an identity"))?);
             let mut input = [0u8; 4];
             r.read_exact(&mut input)?;
-            w.input = u32::from_le_bytes(input);
-            (w.ordinal, w.game, w.line, w.offset) = (get_u64(r)?, get_u64(r)?, get_u64(r)?, get_u64(r)?);
+            w.at.input = u32::from_le_bytes(input);
+            let at = &mut w.at;
+            (at.ordinal, at.game, at.line, at.offset) = (get_u64(r)?, get_u64(r)?, get_u64(r)?, get_u64(r)?);
             let mut flag = [0u8; 1];
             r.read_exact(&mut flag)?;
-            w.broken = flag[0] != 0;
+            w.at.broken = flag[0] != 0;
             r.read_exact(&mut input)?;
             w.repairs.clear();
             let mut name = Vec::new();
