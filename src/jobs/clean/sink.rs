@@ -254,12 +254,15 @@ impl<W: Write> CleanWriter<W> {
                 return Err(Error::Internal("games waiting without a set of distinct games"));
             };
             let requested = self.requested;
+            // The run's time (the report's summary, a shard's manifest) includes this end.
+            let start = std::time::Instant::now();
             late.resolve(&held, &requested, |w, verdict| {
                 if requested() {
                     return Err(Error::Interrupted);
                 }
                 self.replay(w, verdict.map(|of| (held.rule(), of)), summary)
             })?;
+            summary.elapsed += start.elapsed();
         }
         if let Dedup::Planned(plan) = &self.dedup
             && !plan.complete()

@@ -384,7 +384,10 @@ impl<W: Write> Writer<W> {
         if !summary.input_failed() {
             if let Some((deferred, input)) = self.deferred.take() {
                 self.unique = None;
+                // The run's time includes writing what waited.
+                let start = std::time::Instant::now();
                 self.write_deferred(deferred, input, summary)?;
+                summary.elapsed += start.elapsed();
             }
             let out = match self.out {
                 Target::Text(out) => out,
