@@ -13,6 +13,7 @@ pub mod scan;
 pub mod settle;
 pub mod spec;
 mod tables;
+mod turns;
 
 use std::path::{Path, PathBuf};
 
