@@ -257,9 +257,6 @@ impl<W: Write> CleanWriter<W> {
             // The run's time (the report's summary, a shard's manifest) includes this end.
             let start = std::time::Instant::now();
             late.resolve(&held, &requested, |w, verdict| {
-                if requested() {
-                    return Err(Error::Interrupted);
-                }
                 self.replay(w, verdict.map(|of| (held.rule(), of)), summary)
             })?;
             summary.elapsed += start.elapsed();
@@ -377,10 +374,10 @@ impl<W: Write> CleanWriter<W> {
             report: report_from..s.at[REPORT],
             ..GameEntry::default()
         };
-        if let (true, Some((rule, of))) = (w.compared, verdict) {
-            let file = self.inputs.get(w.at.input as usize).map_or("", |(f, _)| f.as_str()).to_string();
+        if let (Some(_), Some((rule, of))) = (w.id, verdict) {
             self.report(|s| {
-                duplicate_record(rule.name(), s.locate(of), &file, w.at.game, w.at.line, w.at.offset)
+                let file = s.inputs.get(w.at.input as usize).map_or("", |(f, _)| f.as_str());
+                duplicate_record(rule.name(), s.locate(of), file, w.at.game, w.at.line, w.at.offset)
             })?;
             let dup_from = self.at[DUP];
             if let Some(out) = &mut self.outputs.duplicates {
@@ -410,7 +407,7 @@ impl<W: Write> CleanWriter<W> {
             write(out, &w.records)?;
             self.at[REPORT] += w.records.len() as u64;
         }
-        if w.compared {
+        if w.id.is_some() {
             count(&|s| count_written(s, w.at.broken, w.repairs.iter().copied()));
             if self.keys.is_some() {
                 let dup = self.at[DUP];

@@ -13,7 +13,7 @@ use std::cmp::Ordering;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
-use super::{Identity, Seen, Who};
+use super::{Identity, Seen};
 use crate::error::Error;
 use crate::io::sort::{Record, Sorted, Sorter, SpillError, read_or_end, rewound};
 use crate::pipeline::counter::RepairKind;
@@ -102,13 +102,11 @@ fn bad(what: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, format!("a temporary file of --dedup: {what} unreadable"))
 }
 
-/// A waiting game as read back. `Compared` games carry every field; the others only `text`
-/// and `records`.
+/// A waiting game as read back. Compared games (with an `id`) carry every field; the others
+/// only `text` and `records`.
 #[derive(Debug, Default)]
 pub struct Waiting {
-    /// Whether the rule compares it (then its fate is the verdict).
-    pub compared: bool,
-    /// Its identity, when compared.
+    /// Its identity when the rule compares it (then its fate is the verdict).
     pub id: Option<Identity>,
     /// Where it is (when compared).
     pub at: Place,
@@ -198,8 +196,7 @@ impl Judge {
                 entries.clear();
                 entries.extend(held.all_with_key(c.id.key));
                 for &e in entries.iter().rev() {
-                    let who = if held.rule() == super::Rule::Moves { Who::default() } else { *held.who(e) };
-                    group.insert(&Identity { key: c.id.key, who, ..c.id })?;
+                    group.insert(&held.identity(e))?;
                     ordinals.push(held.first_game(e));
                 }
             }
@@ -298,7 +295,7 @@ impl Late {
 
     /// Gives every waiting game, in order, to `each` with its verdict (`Some(of)`: it repeats
     /// game `of`, numbered over the run; `None`: it is written) after the games of `held`, the
-    /// frozen set; fails with [`Error::Interrupted`] once `requested` says so while judging.
+    /// frozen set; fails with [`Error::Interrupted`] once `requested` says so.
     pub fn resolve(
         self,
         held: &Seen,
@@ -314,6 +311,9 @@ impl Late {
             let mut tag = [0u8; 1];
             if !read_or_end(&mut from, &mut tag).map_err(spill)? {
                 break;
+            }
+            if requested() {
+                return Err(Error::Interrupted);
             }
             let verdict = match read_waiting(&mut from, tag[0], &mut w).map_err(spill)? {
                 true => repeats.of(w.at.ordinal).map_err(spill)?,
@@ -332,12 +332,11 @@ impl Late {
 fn read_waiting(r: &mut impl Read, tag: u8, w: &mut Waiting) -> io::Result<bool> {
     match tag {
         b'S' => {
-            (w.compared, w.id) = (false, None);
+            w.id = None;
             get_bytes(r, &mut w.text)?;
             get_bytes(r, &mut w.records)?;
         }
         b'C' => {
-            w.compared = true;
             let mut id = [0u8; Identity::BYTES];
             r.read_exact(&mut id)?;
             w.id = Some(Identity::from_bytes(&id).ok_or_else(|| bad("an identity"))?);
@@ -363,5 +362,5 @@ fn read_waiting(r: &mut impl Read, tag: u8, w: &mut Waiting) -> io::Result<bool>
         }
         _ => return Err(bad("an entry")),
     }
-    Ok(w.compared)
+    Ok(w.id.is_some())
 }

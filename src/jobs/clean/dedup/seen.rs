@@ -259,6 +259,12 @@ impl Seen {
         self.keys[e as usize]
     }
 
+    /// The identity of entry `e` (its players, date and result unknown under `moves`).
+    pub fn identity(&self, e: u32) -> Identity {
+        let who = self.who.get(e as usize).copied().unwrap_or_default();
+        Identity { key: self.key(e), who, occasion: Default::default() }
+    }
+
     /// The players, date and result of entry `e` (`game` and `prefix` rules).
     pub fn who(&self, e: u32) -> &Who {
         &self.who[e as usize]
