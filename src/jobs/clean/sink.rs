@@ -283,6 +283,33 @@ impl<W: Write> CleanWriter<W> {
 }
 
 impl<W: Write> CleanWriter<W> {
+    /// Writes game `g` (its text `verbatim`) to the rejects when rejected and counts it,
+    /// rejected or filtered out; its report record when there is a report. Nothing for a game
+    /// written.
+    fn set_aside(
+        &mut self,
+        g: &CleanGame,
+        verbatim: &[u8],
+        stats: &mut Stats,
+    ) -> Result<Option<Value>, Error> {
+        // The record is built only for a report: filtered games can be most of a run.
+        let report = self.outputs.report.is_some();
+        Ok(match &g.fate {
+            Fate::Rejected { kind, message } => {
+                if let Some(out) = &mut self.outputs.rejects {
+                    write(out, verbatim)?;
+                }
+                stats.add(Counter::Rejected, 1);
+                report.then(|| self.record("rejected", g, json!({"kind": kind.code(), "message": message})))
+            }
+            Fate::Filtered { by } => {
+                stats.add(Counter::Filtered, 1);
+                report.then(|| self.record("filtered", g, json!({"by": by})))
+            }
+            Fate::Written | Fate::Broken { .. } => None,
+        })
+    }
+
     /// Sets game `g` of `chunk` aside to wait for its verdict (the set holds as many distinct
     /// games as it may): counts what does not hang on the verdict, writes its rejects.
     fn defer(&mut self, g: &CleanGame, chunk: &CleanChunk, stats: &mut Stats) -> Result<(), Error> {
@@ -297,20 +324,9 @@ impl<W: Write> CleanWriter<W> {
                 }
                 &chunk.out[g.text.clone()]
             }
-            Fate::Rejected { kind, message } => {
-                if let Some(out) = &mut self.outputs.rejects {
-                    write(out, verbatim)?;
-                }
-                stats.add(Counter::Rejected, 1);
-                if report {
-                    put(self.record("rejected", g, json!({"kind": kind.code(), "message": message})));
-                }
-                &[][..]
-            }
-            Fate::Filtered { by } => {
-                stats.add(Counter::Filtered, 1);
-                if report {
-                    put(self.record("filtered", g, json!({"by": by})));
+            Fate::Rejected { .. } | Fate::Filtered { .. } => {
+                if let Some(record) = self.set_aside(g, verbatim, stats)? {
+                    put(record);
                 }
                 &[][..]
             }
@@ -564,22 +580,12 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                         self.put_key(&entry)?;
                     }
                 }
-                Fate::Rejected { kind, message } => {
+                Fate::Rejected { .. } | Fate::Filtered { .. } => {
                     let file = self.inputs.get(self.current).map_or("", |(f, _)| f.as_str());
                     self.dedup.next(None, file, g.game)?;
-                    if let Some(out) = &mut self.outputs.rejects {
-                        write(out, verbatim)?;
+                    if let Some(record) = self.set_aside(g, verbatim, stats)? {
+                        self.report(|_| record)?;
                     }
-                    stats.add(Counter::Rejected, 1);
-                    self.report(|w| {
-                        w.record("rejected", g, json!({"kind": kind.code(), "message": message}))
-                    })?;
-                }
-                Fate::Filtered { by } => {
-                    let file = self.inputs.get(self.current).map_or("", |(f, _)| f.as_str());
-                    self.dedup.next(None, file, g.game)?;
-                    stats.add(Counter::Filtered, 1);
-                    self.report(|w| w.record("filtered", g, json!({"by": by})))?;
                 }
             }
         }
