@@ -168,12 +168,7 @@ pub fn settle(
         let mut local = Vec::new();
         let result = (|| -> Result<(), String> {
             let (mut r, words) = open(&keys).map_err(|e| rerun(format!("keys part: {e}")))?;
-            let input = |local: &Vec<usize>, j: u32| {
-                local
-                    .get(j as usize)
-                    .copied()
-                    .ok_or_else(|| rerun("keys part names an input it did not read".into()))
-            };
+            let unread = || rerun("keys part names an input it did not read".into());
             if let Some(rule) = words.strip_prefix("clean ") {
                 let rule = [Rule::Game, Rule::Moves]
                     .into_iter()
@@ -197,13 +192,9 @@ pub fn settle(
                         }
                         CleanEntry::Game(g) => g,
                     };
-                    let ordinal = settled.inputs[input(&local, g.input)?].1 + g.game.saturating_sub(1);
+                    let ordinal = ordinal_of(&settled.inputs, &local, g.input, g.game).ok_or_else(unread)?;
                     if ordinal < read {
                         return Err(rerun("keys part is not in the order of the games".into()));
-                    }
-                    while read < ordinal {
-                        seen.skip().map_err(|e| e.to_string())?;
-                        read += 1;
                     }
                     let id = g.id.ok_or_else(|| rerun("keys part has a game without its key".into()))?;
                     // Past the set's room, the game waits for its verdict (a second reading).
@@ -223,9 +214,8 @@ pub fn settle(
                     }
                     let found = seen.insert(&id).map_err(|e| e.to_string())?;
                     read += 1;
-                    let shard_of = g
-                        .of
-                        .map(|(i, n)| input(&local, i).map(|k| settled.inputs[k].1 + n.saturating_sub(1)));
+                    let shard_of =
+                        g.of.map(|(i, n)| ordinal_of(&settled.inputs, &local, i, n).ok_or_else(unread));
                     let turn = turn(found.map(|e| seen.first_game(e)), shard_of.transpose()?);
                     if let Err(e) = shard.turn(&mut log, &mut m.stats, &mut m.ranges, &g, at, turn) {
                         spill_failed.get_or_insert(e);
@@ -369,6 +359,13 @@ pub fn settle(
     }
 }
 
+/// The ordinal over the run of game `game` of the input a shard numbers `input` among those it
+/// read (`local`: their places in the run's `inputs`, each with its first game's ordinal).
+fn ordinal_of(inputs: &[(String, u64)], local: &[usize], input: u32, game: u64) -> Option<u64> {
+    let k = *local.get(input as usize)?;
+    Some(inputs[k].1 + game.saturating_sub(1))
+}
+
 impl Shard {
     /// Notes `turn` of its game `g`, numbered `at` among its games, and adjusts its ledgers
     /// (`stats`, and its inputs' `ranges`).
@@ -416,8 +413,7 @@ impl Shard {
     ) -> io::Result<()> {
         let (mut r, _) = open(&self.keys)?;
         let ordinal = |local: &[usize], input: u32, game: u64| {
-            let k = local.get(input as usize).ok_or_else(|| io::Error::other("an input it did not read"))?;
-            Ok::<u64, io::Error>(inputs[*k].1 + game.saturating_sub(1))
+            ordinal_of(inputs, local, input, game).ok_or_else(|| io::Error::other("an input it did not read"))
         };
         let local = std::mem::take(&mut self.local);
         let mut at = 0u64;
