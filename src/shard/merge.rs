@@ -81,6 +81,8 @@ pub(super) enum Stop {
     Read(String),
     /// A write to the output (its target's name) failed.
     Write(String),
+    /// A stop was asked for (a signal).
+    Interrupted,
 }
 
 impl Stop {
@@ -596,11 +598,10 @@ pub fn merge_holding(
                 Ok(n) => bytes += n,
                 Err(Stop::Part(e)) => problems.push(e),
                 Err(Stop::Read(e) | Stop::Write(e)) => failed.push(e),
+                // `pending`'s drop removes the files.
+                Err(Stop::Interrupted) => return Err(Refused::interrupted()),
             }
             pending.extend(done);
-            if requested() {
-                return Err(Refused::interrupted());
-            }
             continue;
         }
         let mut out = io::BufWriter::with_capacity(1 << 20, Watched { file, failed: false, requested });
@@ -633,15 +634,17 @@ pub fn merge_holding(
             let watched = out.into_inner().map_err(|e| write_err(e.into_error()))?;
             if synced { watched.file.sync_all().map_err(write_err) } else { Ok(()) }
         })();
+        pending.extend(done);
+        // The output fails its next write once a stop is asked for: the copy's own error, if
+        // any, is the stop's doing; `pending`'s drop removes the files.
+        if requested() {
+            return Err(Refused::interrupted());
+        }
         match result {
             Ok(()) => {}
             Err(Stop::Part(e)) => problems.push(e),
             Err(Stop::Read(e) | Stop::Write(e)) => failed.push(e),
-        }
-        pending.extend(done);
-        // The copy's own error, if any, is the stop's doing; `pending`'s drop removes the files.
-        if requested() {
-            return Err(Refused::interrupted());
+            Err(Stop::Interrupted) => return Err(Refused::interrupted()),
         }
     }
     if let Some(refused) = refusal(problems, failed, uncreated) {

@@ -22,7 +22,7 @@ pub(super) struct Stops<'a> {
 
 /// Writes the rows of `parts` (path, manifest entry, shard, its place among the shards), in
 /// order, to `out`, leaving out those `stops.dropped` names and ending at a row group when a
-/// stop is requested (the caller tells that from an error);
+/// stop is requested ([`Stop::Interrupted`]);
 /// a part missing or changed since its shard wrote it goes to `problems` (then nothing more is
 /// written); `out` is synced at the end when `synced` (not a device or a pipe). Returns the bytes
 /// of parts read; stops at a part that cannot be read or a write to `out` that fails.
@@ -79,7 +79,7 @@ pub(super) fn merge_parts(
         let mut row = 0u64;
         for g in 0..reader.groups() {
             if (stops.requested)() {
-                return Err(Stop::Write(format!("{}: interrupted", target.display())));
+                return Err(Stop::Interrupted);
             }
             let batch = reader.group(g).map_err(|e| Stop::part(at, e))?;
             // The rows kept, a run at a time.
