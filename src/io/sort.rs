@@ -34,12 +34,20 @@ pub trait Record: Ord + Sized {
     fn write_to(&self, out: &mut impl Write) -> io::Result<()>;
     /// Reads the next item; `None` at the run's end.
     fn read_from(input: &mut impl BufRead) -> io::Result<Option<Self>>;
+    /// Bytes the item holds in memory, for a sorter bounded by bytes ([`Sorter::with_bytes`]).
+    fn bytes(&self) -> usize {
+        size_of::<Self>()
+    }
 }
 
-/// Items sorted in memory up to `held` at a time, in runs on disk past that.
+/// Items sorted in memory up to `held` at a time (or up to `budget` bytes), in runs on disk
+/// past that.
 pub struct Sorter<T> {
     items: Vec<T>,
     held: usize,
+    budget: usize,
+    /// Bytes of the items held (counted under a budget only).
+    weight: usize,
     /// Runs on disk, each with its level (a run of level L merges FAN^L runs of items held),
     /// levels falling along the list.
     runs: Vec<(File, u32)>,
@@ -48,14 +56,23 @@ pub struct Sorter<T> {
 impl<T: Record> Sorter<T> {
     /// A sorter holding at most `held` items (at least 1) in memory.
     pub fn new(held: usize) -> Sorter<T> {
-        Sorter { items: Vec::new(), held: held.max(1), runs: Vec::new() }
+        Sorter { items: Vec::new(), held: held.max(1), budget: usize::MAX, weight: 0, runs: Vec::new() }
+    }
+
+    /// A sorter holding items of at most `budget` bytes in all ([`Record::bytes`]), for items
+    /// of any length; one item at least.
+    pub fn with_bytes(budget: usize) -> Sorter<T> {
+        Sorter { budget, ..Sorter::new(usize::MAX) }
     }
 
     /// Adds `item`.
     pub fn push(&mut self, item: T) -> io::Result<()> {
-        if self.items.len() == self.held {
+        let bytes = if self.budget == usize::MAX { 0 } else { item.bytes() };
+        if self.items.len() == self.held || (self.weight + bytes > self.budget && !self.items.is_empty()) {
             self.spill()?;
+            self.weight = 0;
         }
+        self.weight += bytes;
         self.items.push(item);
         Ok(())
     }

@@ -245,8 +245,8 @@ impl<'o> CleanHooks<'o> {
         self.out.repairs.extend(encoding.or_else(comment));
     }
 
-    /// A game's identity under `rule` (its result `result`); under `prefix` its prefixes'
-    /// keys are appended to the chunk's.
+    /// A game's identity under `rule` (its result `result`); under `prefix` its mainline is
+    /// appended to the chunk's.
     fn identity(&mut self, rule: Rule, game: &Game<'_>, result: GameResult) -> Identity {
         let (variant, start, moves) = (game.variant, self.game.start.as_ref(), &self.game.moves);
         if rule == Rule::Moves {
@@ -265,8 +265,8 @@ impl<'o> CleanHooks<'o> {
             dedup::roster_key(variant, start, [&text(b"Event"), &text(b"Site"), &text(b"Round")])
         } else if rule == Rule::Prefix {
             occasion = Occasion::of(&text(b"Event"), &text(b"Site"), &text(b"Round"));
-            dedup::prefix_keys(variant, start, moves, &mut self.out.prefixes);
-            *self.out.prefixes.last().expect("a key per move")
+            dedup::mainline(variant, start, moves, &mut self.out.mainlines);
+            dedup::moves_key(variant, start, moves)
         } else {
             dedup::moves_key(variant, start, moves)
         };
@@ -501,7 +501,7 @@ impl CleanHooks<'_> {
             text: 0..0,
             verbatim: 0..0,
             dedup: None,
-            prefixes: 0..0,
+            mainline: 0..0,
             repairs: self.game.repairs..self.out.repairs.len(),
         };
         let rejected = match &self.game.error {
@@ -580,9 +580,9 @@ impl CleanHooks<'_> {
                 if let Some(rule) = self.opts.dedup
                     && record.fate == Fate::Written
                 {
-                    let start = self.out.prefixes.len();
+                    let start = self.out.mainlines.len();
                     record.dedup = Some(self.identity(rule, game, result));
-                    record.prefixes = start..self.out.prefixes.len();
+                    record.mainline = start..self.out.mainlines.len();
                 }
             }
         }

@@ -152,8 +152,8 @@ pub struct CleanGame {
     pub verbatim: Range<usize>,
     /// Its identity, with `--dedup`, when written.
     pub dedup: Option<Identity>,
-    /// With `--dedup=prefix`, the keys of its mainline's prefixes in [`CleanChunk::prefixes`].
-    pub prefixes: Range<usize>,
+    /// With `--dedup=prefix`, its mainline in [`CleanChunk::mainlines`].
+    pub mainline: Range<usize>,
     /// Its repairs in [`CleanChunk::repairs`].
     pub repairs: Range<usize>,
 }
@@ -171,8 +171,8 @@ pub struct CleanChunk {
     pub repairs: Vec<Repair>,
     /// Errors of rejected games.
     pub diagnostics: Vec<Diagnostic>,
-    /// The keys of the written games' mainline prefixes (`--dedup=prefix`).
-    pub prefixes: Vec<DedupKey>,
+    /// The written games' mainlines ([`dedup::mainline`]) with `--dedup=prefix`.
+    pub mainlines: Vec<u8>,
 }
 
 impl Spare for CleanChunk {
@@ -183,8 +183,8 @@ impl Spare for CleanChunk {
         self.games.clear();
         self.repairs.clear();
         self.diagnostics.clear();
-        self.prefixes.clear();
-        self.out.capacity().max(self.verbatim.capacity()).max(self.prefixes.capacity() * 12) <= 4 << 20
+        self.mainlines.clear();
+        self.out.capacity().max(self.verbatim.capacity()).max(self.mainlines.capacity()) <= 4 << 20
     }
 }
 

@@ -261,7 +261,7 @@ impl<W: Write> CleanWriter<W> {
             })?;
             summary.elapsed += start.elapsed();
         }
-        if let Dedup::Planned(plan) = &self.dedup
+        if let Dedup::Planned(plan) = &mut self.dedup
             && !plan.complete()
         {
             return Err(DedupError::PassesDiffer.into());
@@ -510,7 +510,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
             let verbatim = &chunk.verbatim[g.verbatim.clone()];
             match &g.fate {
                 Fate::Written | Fate::Broken { .. } => {
-                    let game = g.dedup.as_ref().map(|id| (id, &chunk.prefixes[g.prefixes.clone()]));
+                    let game = g.dedup.as_ref();
                     let file = self.inputs.get(self.current).map_or("", |(f, _)| f.as_str());
                     let report_from = self.at[REPORT];
                     if let Some(repeat) = self.dedup.next(game, file, g.game)? {

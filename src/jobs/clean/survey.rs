@@ -1,9 +1,9 @@
 //! The first pass of `clean --dedup=prefix`: a sink that reads what the workers release and
-//! writes nothing, building the [`Plan`] the writing pass applies.
+//! writes nothing, drafting the [`Plan`] the writing pass applies.
 
 use std::sync::Arc;
 
-use super::dedup::Plan;
+use super::dedup::{Draft, Plan};
 use super::{Clean, CleanChunk, Fate};
 use crate::error::Error;
 use crate::jobs::run::Sink;
@@ -12,25 +12,26 @@ use crate::pipeline::stats::Stats;
 
 /// The first pass's sink.
 pub struct Survey {
-    plan: Plan,
+    draft: Draft,
     spares: Arc<Spares<CleanChunk>>,
 }
 
 impl Survey {
     /// The first pass of `job` (made by [`Clean::survey`]).
-    pub fn new(job: &Clean) -> Survey {
-        Survey { plan: Plan::new(), spares: job.spares.clone() }
+    pub fn new(job: &Clean) -> Result<Survey, Error> {
+        Ok(Survey { draft: Draft::new()?, spares: job.spares.clone() })
     }
 
-    /// The plan, once every input was read.
-    pub fn into_plan(self) -> Plan {
-        self.plan
+    /// The plan, once every input was read: the mainlines read are sorted and walked; fails
+    /// with [`Error::Interrupted`] once `requested` says so.
+    pub fn into_plan(self, requested: &dyn Fn() -> bool) -> Result<Plan, Error> {
+        self.draft.finish(requested)
     }
 }
 
 impl Sink<CleanChunk> for Survey {
     fn begin_input(&mut self, input: &str) -> Result<(), Error> {
-        self.plan.begin_input(input);
+        self.draft.begin_input(input);
         Ok(())
     }
 
@@ -38,8 +39,8 @@ impl Sink<CleanChunk> for Survey {
         for g in &chunk.games {
             let candidate = matches!(g.fate, Fate::Written | Fate::Broken { .. });
             let game =
-                g.dedup.as_ref().filter(|_| candidate).map(|id| (id, &chunk.prefixes[g.prefixes.clone()]));
-            self.plan.survey(game)?;
+                g.dedup.as_ref().filter(|_| candidate).map(|id| (id, &chunk.mainlines[g.mainline.clone()]));
+            self.draft.survey(game)?;
         }
         self.spares.give(chunk);
         Ok(())

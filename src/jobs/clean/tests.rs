@@ -38,7 +38,7 @@ fn clean_with(pgn: impl AsRef<[u8]>, opts: &CleanOptions, threads: usize, chunk_
         for g in &chunk.games {
             let fate = match &g.fate {
                 Fate::Written | Fate::Broken { .. } => {
-                    let game = g.dedup.as_ref().map(|id| (id, &chunk.prefixes[g.prefixes.clone()]));
+                    let game = g.dedup.as_ref();
                     match dedup.next(game, "t.pgn", g.game).expect("memory") {
                         Some(repeat) => format!("duplicate of {} ({})", repeat.of + 1, repeat.rule.name()),
                         None => {

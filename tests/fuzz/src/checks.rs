@@ -372,7 +372,7 @@ fn clean_run(
     threads: usize,
     chunk_size: usize,
 ) -> Cleaned {
-    use pgnkit::jobs::clean::dedup::{Dedup, Plan, Seen};
+    use pgnkit::jobs::clean::dedup::{Dedup, Draft, Seen};
     use pgnkit::jobs::clean::{Clean, Fate, Rule};
     use pgnkit::pipeline::{Input, NoProgress, Options, Run, Workers, run};
     let job = Clean::new(opts.clone());
@@ -382,18 +382,18 @@ fn clean_run(
     let mut dedup = match opts.dedup {
         None => Dedup::Off,
         Some(Rule::Prefix) => {
-            let mut plan = Plan::new();
+            let mut plan = Draft::new().expect("a temporary file");
             plan.begin_input("fuzz.pgn");
             run(Input::Slice(bytes), &run_, |o| {
                 for g in &o.records.games {
                     let candidate = matches!(g.fate, Fate::Written | Fate::Broken { .. });
                     let id = g.dedup.as_ref().filter(|_| candidate);
-                    plan.survey(id.map(|id| (id, &o.records.prefixes[g.prefixes.clone()])))?;
+                    plan.survey(id.map(|id| (id, &o.records.mainlines[g.mainline.clone()])))?;
                 }
                 Ok(())
             })
             .expect("first pass");
-            Dedup::Planned(plan)
+            Dedup::Planned(plan.finish(&|| false).expect("the walk"))
         }
         Some(rule) => Dedup::Once(Seen::new(rule)),
     };
@@ -403,7 +403,7 @@ fn clean_run(
         for g in &chunk.games {
             let fate = match &g.fate {
                 Fate::Written | Fate::Broken { .. } => {
-                    let id = g.dedup.as_ref().map(|id| (id, &chunk.prefixes[g.prefixes.clone()]));
+                    let id = g.dedup.as_ref();
                     match dedup.next(id, "fuzz.pgn", g.game).expect("the same input") {
                         Some(r) => format!("{} duplicate ({}) of {}", g.game, r.rule.name(), r.of + 1),
                         None => {
@@ -433,7 +433,7 @@ fn clean_run(
         Ok(())
     })
     .expect("in-memory run");
-    if let Dedup::Planned(plan) = &dedup {
+    if let Dedup::Planned(plan) = &mut dedup {
         assert!(plan.complete(), "the writing pass read what the first pass read");
     }
     cleaned

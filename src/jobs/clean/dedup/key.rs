@@ -1,7 +1,7 @@
-//! Moves keys: a game's variant, start position and mainline as 96 bits, and the keys of every
-//! prefix of its mainline for the `prefix` rule.
+//! Moves keys: a game's variant, start position and mainline as 96 bits, and the mainline as
+//! bytes the `prefix` rule sorts.
 
-use xxhash_rust::xxh3::{Xxh3, xxh3_128};
+use xxhash_rust::xxh3::Xxh3;
 
 use super::name::words;
 use crate::chess::{PackedKey, Position, Variant};
@@ -60,19 +60,16 @@ pub fn roster_key(variant: Variant, start_pos: Option<&Position>, roster: [&str;
     DedupKey::of_digest(h.digest128())
 }
 
-/// Appends to `out` the key of every prefix of a mainline (`moves` as in [`moves_key`]), its
-/// first move's first: each the XXH3-128 digest of the previous one and the move, the first
-/// of the variant and start position's digest. The last is the game's key under the `prefix`
-/// rule.
-pub fn prefix_keys(variant: Variant, start_pos: Option<&Position>, moves: &[u8], out: &mut Vec<DedupKey>) {
-    let mut state = start(variant, start_pos).digest128();
-    let mut bytes = [0u8; 18];
-    for mv in moves.chunks_exact(2) {
-        bytes[..16].copy_from_slice(&state.to_le_bytes());
-        bytes[16..].copy_from_slice(mv);
-        state = xxh3_128(&bytes);
-        out.push(DedupKey::of_digest(state));
-    }
+/// Bytes of a mainline's start in [`mainline`].
+pub const START: usize = 16;
+
+/// Appends to `out` a mainline (`moves` as in [`moves_key`]) as the `prefix` rule orders it:
+/// the digest of its variant and start position (16 bytes), then its moves. One game's
+/// mainline is a prefix of another's exactly when its bytes are a prefix of the other's, so
+/// sorted mainlines bring each game after the shorter ones it extends.
+pub fn mainline(variant: Variant, start_pos: Option<&Position>, moves: &[u8], out: &mut Vec<u8>) {
+    out.extend_from_slice(&start(variant, start_pos).digest128().to_le_bytes());
+    out.extend_from_slice(moves);
 }
 
 #[cfg(test)]
@@ -80,16 +77,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_prefix_has_the_key_of_the_game_it_would_be() {
+    fn a_shorter_mainline_is_a_prefix_of_the_longer() {
         let moves: Vec<u8> = (1u16..=6).flat_map(|m| m.to_le_bytes()).collect();
         let (mut long, mut short) = (vec![], vec![]);
-        prefix_keys(Variant::Standard, None, &moves, &mut long);
-        prefix_keys(Variant::Standard, None, &moves[..8], &mut short);
-        assert_eq!(long.len(), 6);
-        assert_eq!(&long[..4], &short[..]);
+        mainline(Variant::Standard, None, &moves, &mut long);
+        mainline(Variant::Standard, None, &moves[..8], &mut short);
+        assert_eq!(long.len(), START + 12);
+        assert!(long.starts_with(&short));
         let mut other = vec![];
-        prefix_keys(Variant::Chess960, None, &moves, &mut other);
-        assert!(other.iter().zip(&long).all(|(a, b)| a != b), "the variant is part of every key");
+        mainline(Variant::Chess960, None, &moves, &mut other);
+        assert_ne!(other[..START], long[..START], "the variant is part of the start");
     }
 
     #[test]

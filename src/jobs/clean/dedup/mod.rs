@@ -27,15 +27,15 @@
 //! Memory, per distinct game under `moves`: its key (12 bytes, in a vector grown by sixteenths),
 //! a slot of the index (4 bytes and a control byte in a hash table between 7/16 and 7/8 full),
 //! and one bit per game read, which says which games were the first of their identity: 17.9 to
-//! 24.3 bytes in all, the upper figure just after the index doubles. Under `game` and `prefix`
-//! also the players, date and result (40 bytes) and the next older game with the same key (4
+//! 24.3 bytes in all, the upper figure just after the index doubles. Under `game` also the
+//! players, date and result (40 bytes) and the next older game with the same key (4
 //! bytes): 62.0 to 71.1 bytes (`Seen::bytes` over 3 million games). A game older than the latest
 //! 64 of its moves key also takes a slot (5.7 to 11.4 bytes) in a table of whole identities. The
 //! set holds at most [`late::HELD`] distinct games; past that, later games wait in temporary
 //! files and are judged at the end, key by key ([`late`]), with the same verdicts (a shard's
-//! too); `merge` settles shards past the same bound. The plan of `prefix` is not bounded: past
-//! the memory at hand the run stops with an error that says how many distinct games it held,
-//! rather than being killed.
+//! too); `merge` settles shards past the same bound. `prefix` holds no such set: its first pass
+//! sorts every game's mainline on disk and a walk over them finds the verdicts ([`plan`]), with
+//! a set per mainline.
 
 mod identity;
 mod key;
@@ -43,12 +43,15 @@ pub mod late;
 pub mod name;
 pub mod plan;
 pub mod seen;
+mod walk;
 
 pub use identity::{Date, Identity, Occasion, Who};
-pub use key::{DedupKey, moves_key, prefix_keys, roster_key};
+pub use key::{DedupKey, mainline, moves_key, roster_key};
 pub use late::Late;
+
+use crate::error::Error;
 pub use name::Name;
-pub use plan::Plan;
+pub use plan::{Draft, Plan};
 pub use seen::Seen;
 
 /// Why `--dedup` cannot go on (exit code 74).
@@ -64,15 +67,6 @@ pub enum DedupError {
         distinct: u64,
         /// Bytes held a game.
         per_game: usize,
-    },
-    /// The plan of `prefix` no longer fits in memory.
-    #[error(
-        "--dedup=prefix: out of memory after {distinct} distinct games; split the input, or run \
-         with --dedup=game"
-    )]
-    PlanOutOfMemory {
-        /// Distinct games held.
-        distinct: usize,
     },
     /// An input of the writing pass of `prefix` is not the one its first pass read there.
     #[error(
@@ -147,18 +141,18 @@ impl Dedup {
         matches!(self, Dedup::Once(seen) if seen.len() >= held)
     }
 
-    /// What becomes of the next game read: `game` its identity and its prefixes' keys when it
-    /// is a candidate (written), `None` when not; `input` and `number` name it in errors.
+    /// What becomes of the next game read: `game` its identity when it is a candidate
+    /// (written), `None` when not; `input` and `number` name it in errors.
     pub fn next(
         &mut self,
-        game: Option<(&Identity, &[DedupKey])>,
+        game: Option<&Identity>,
         input: &str,
         number: u64,
-    ) -> Result<Option<Repeat>, DedupError> {
+    ) -> Result<Option<Repeat>, Error> {
         match self {
             Dedup::Off => Ok(None),
             Dedup::Once(seen) => {
-                let Some((id, _)) = game else { return seen.skip().map(|()| None) };
+                let Some(id) = game else { return Ok(seen.skip().map(|()| None)?) };
                 let rule = seen.rule();
                 Ok(seen.insert(id)?.map(|e| Repeat { rule, of: seen.first_game(e) }))
             }

@@ -1,0 +1,274 @@
+//! The verdicts of `--dedup=prefix`, from every candidate game's mainline sorted as bytes
+//! ([`super::mainline`]): the games with one mainline come together, after every game whose
+//! mainline is a prefix of theirs. A walk keeps a stack of those shorter mainlines' games; each
+//! group of games with one mainline is first split into distinct games and repeats by the
+//! `game` rule (a set of its own: the rule compares only games with one moves key), then each
+//! of its distinct games is compared with the games of the stack it may be a longer record of,
+//! and with its own group's (the same mainline, `*` against a result). A group leaves the stack
+//! when the walk passes the mainlines it is a prefix of, and its games' verdicts are then known.
+//!
+//! Which games are compared is what a set in memory looking each prefix up compares: a game
+//! earlier than the longer one among the latest [`COMPARED`] of its mainline up to it, a later
+//! game among the latest [`COMPARED`] of its mainline. Memory: the sorter's runs, and the games
+//! of the stack (the mainlines of one game's prefixes).
+
+use std::cmp::Ordering;
+use std::io::{self, BufRead, Write};
+use std::ops::Range;
+
+use super::key::START;
+use super::seen::COMPARED;
+use super::{Identity, Occasion, Rule, Seen, Who};
+use crate::error::Error;
+use crate::io::sort::{Record, Sorted, Sorter, SpillError, read_or_end};
+use crate::pgn::GameResult;
+
+/// Verdicts sorted in memory at a time: 24 bytes each.
+const VERDICTS_HELD: usize = 1 << 20;
+
+/// A candidate game of the first pass: its mainline, identity and number over the run, ordered
+/// by mainline, then moves key (games with no moves), then number.
+pub struct Line {
+    pub mainline: Vec<u8>,
+    pub id: Identity,
+    pub ordinal: u64,
+}
+
+impl Line {
+    fn order(&self) -> (&[u8], [u32; 3], u64) {
+        (&self.mainline, self.id.key.0, self.ordinal)
+    }
+}
+
+impl PartialEq for Line {
+    fn eq(&self, other: &Line) -> bool {
+        self.order() == other.order()
+    }
+}
+
+impl Eq for Line {}
+
+impl Ord for Line {
+    fn cmp(&self, other: &Line) -> Ordering {
+        self.order().cmp(&other.order())
+    }
+}
+
+impl PartialOrd for Line {
+    fn partial_cmp(&self, other: &Line) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Record for Line {
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(&(self.mainline.len() as u32).to_le_bytes())?;
+        out.write_all(&self.mainline)?;
+        out.write_all(&self.id.to_bytes())?;
+        for w in self.id.occasion.0 {
+            out.write_all(&w.to_le_bytes())?;
+        }
+        out.write_all(&self.ordinal.to_le_bytes())
+    }
+
+    fn read_from(input: &mut impl BufRead) -> io::Result<Option<Line>> {
+        let mut len = [0u8; 4];
+        if !read_or_end(input, &mut len)? {
+            return Ok(None);
+        }
+        let mut mainline = vec![0; u32::from_le_bytes(len) as usize];
+        input.read_exact(&mut mainline)?;
+        let mut id = [0u8; Identity::BYTES];
+        input.read_exact(&mut id)?;
+        let mut id = Identity::from_bytes(&id).ok_or_else(|| bad("an identity"))?;
+        let mut word = [0u8; 4];
+        for w in &mut id.occasion.0 {
+            input.read_exact(&mut word)?;
+            *w = u32::from_le_bytes(word);
+        }
+        let mut ordinal = [0u8; 8];
+        input.read_exact(&mut ordinal)?;
+        Ok(Some(Line { mainline, id, ordinal: u64::from_le_bytes(ordinal) }))
+    }
+
+    fn bytes(&self) -> usize {
+        size_of::<Line>() + self.mainline.capacity()
+    }
+}
+
+pub(super) fn bad(what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("a temporary file of --dedup=prefix: {what} unreadable"),
+    )
+}
+
+/// A game set aside: its number, the number of the game kept, and whether it is a shorter
+/// record of it (else a repeat under the `game` rule).
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Verdict {
+    pub at: u64,
+    pub of: u64,
+    pub shorter: bool,
+}
+
+impl Record for Verdict {
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(&self.at.to_le_bytes())?;
+        out.write_all(&self.of.to_le_bytes())?;
+        out.write_all(&[u8::from(self.shorter)])
+    }
+
+    fn read_from(input: &mut impl BufRead) -> io::Result<Option<Verdict>> {
+        let (mut at, mut of, mut shorter) = ([0u8; 8], [0u8; 8], [0u8; 1]);
+        if !read_or_end(input, &mut at)? {
+            return Ok(None);
+        }
+        input.read_exact(&mut of)?;
+        input.read_exact(&mut shorter)?;
+        Ok(Some(Verdict { at: u64::from_le_bytes(at), of: u64::from_le_bytes(of), shorter: shorter[0] != 0 }))
+    }
+}
+
+/// Which record is kept: the longest (plies), one with a result before one without.
+type Rank = (usize, bool);
+
+/// A distinct game of a group: its number, facts, and the longest record found of which it is
+/// a shorter one (that game's number and rank).
+struct Entry {
+    ordinal: u64,
+    who: Who,
+    occasion: Occasion,
+    longer: Option<(u64, Rank)>,
+}
+
+impl Entry {
+    /// Notes that this game is a shorter record of game `by` of rank `rank`, when `by` is a
+    /// longer record than the one noted (the earlier of two of one rank).
+    fn longer_record(&mut self, by: u64, rank: Rank) {
+        if self.longer.is_none_or(|(b, r)| rank > r || (rank == r && by < b)) {
+            self.longer = Some((by, rank));
+        }
+    }
+}
+
+/// The games with one mainline (and moves key): distinct games in order, and repeats (number,
+/// entry repeated).
+#[derive(Default)]
+struct Group {
+    mainline: Vec<u8>,
+    key: [u32; 3],
+    entries: Vec<Entry>,
+    repeats: Vec<(u64, usize)>,
+}
+
+/// The entries of `entries` (in order of number) a game numbered `x` is compared with: the
+/// latest [`COMPARED`] up to it (itself among them when it is entry `member`), and those after
+/// it among the latest [`COMPARED`] of all.
+fn compared(entries: &[Entry], x: u64, member: Option<usize>) -> [Range<usize>; 2] {
+    let (below, above) = match member {
+        Some(t) => ((t + 1).saturating_sub(COMPARED)..t, t + 1),
+        None => {
+            let i = entries.partition_point(|e| e.ordinal < x);
+            (i.saturating_sub(COMPARED)..i, i)
+        }
+    };
+    [below, entries.len().saturating_sub(COMPARED).max(above)..entries.len()]
+}
+
+/// The walk over the sorted mainlines.
+struct Walk {
+    stack: Vec<Group>,
+    verdicts: Sorter<Verdict>,
+}
+
+impl Walk {
+    /// Compares the distinct games of `g` (complete) with the stack's and each other, then
+    /// stacks it, or settles it when it has no moves (never a prefix).
+    fn add(&mut self, mut g: Group) -> io::Result<()> {
+        if g.mainline.len() <= START {
+            return self.settle(g);
+        }
+        while let Some(top) = self.stack.pop_if(|top| !g.mainline.starts_with(&top.mainline)) {
+            self.settle(top)?;
+        }
+        let plies = (g.mainline.len() - START) / 2;
+        for t in 0..g.entries.len() {
+            let (x, who, occasion) = (g.entries[t].ordinal, g.entries[t].who, g.entries[t].occasion);
+            let rank = (plies, who.result != GameResult::Unknown);
+            for shorter in &mut self.stack {
+                for r in compared(&shorter.entries, x, None) {
+                    for e in &mut shorter.entries[r] {
+                        if e.who.shorter_record_of(&who, false) && e.occasion.compatible(occasion) {
+                            e.longer_record(x, rank);
+                        }
+                    }
+                }
+            }
+            for r in compared(&g.entries, x, Some(t)) {
+                for e in &mut g.entries[r] {
+                    if e.who.shorter_record_of(&who, true) && e.occasion.compatible(occasion) {
+                        e.longer_record(x, rank);
+                    }
+                }
+            }
+        }
+        self.stack.push(g);
+        Ok(())
+    }
+
+    /// The verdicts of a group no longer game can extend.
+    fn settle(&mut self, g: Group) -> io::Result<()> {
+        for e in &g.entries {
+            if let Some((by, _)) = e.longer {
+                self.verdicts.push(Verdict { at: e.ordinal, of: by, shorter: true })?;
+            }
+        }
+        for &(at, e) in &g.repeats {
+            let e = &g.entries[e];
+            let (of, shorter) = e.longer.map_or((e.ordinal, false), |(by, _)| (by, true));
+            self.verdicts.push(Verdict { at, of, shorter })?;
+        }
+        Ok(())
+    }
+}
+
+/// The verdicts of the games set aside among `lines`, in the order of their numbers; fails with
+/// [`Error::Interrupted`] once `requested` says so.
+pub fn verdicts(lines: Sorted<Line>, requested: &dyn Fn() -> bool) -> Result<Sorted<Verdict>, Error> {
+    let spill = |e: io::Error| Error::from(SpillError::from(e));
+    let mut walk = Walk { stack: Vec::new(), verdicts: Sorter::new(VERDICTS_HELD) };
+    let (mut seen, mut group) = (Seen::new(Rule::Prefix), Group::default());
+    for line in lines {
+        let line = line.map_err(spill)?;
+        if requested() {
+            return Err(Error::Interrupted);
+        }
+        if line.mainline != group.mainline || line.id.key.0 != group.key || group.entries.is_empty() {
+            let done = std::mem::replace(
+                &mut group,
+                Group { mainline: line.mainline, key: line.id.key.0, ..Group::default() },
+            );
+            if !done.entries.is_empty() {
+                walk.add(done).map_err(spill)?;
+            }
+            seen.clear();
+        }
+        match seen.insert(&line.id)? {
+            None => group.entries.push(Entry {
+                ordinal: line.ordinal,
+                who: line.id.who,
+                occasion: line.id.occasion,
+                longer: None,
+            }),
+            Some(e) => group.repeats.push((line.ordinal, e as usize)),
+        }
+    }
+    if !group.entries.is_empty() {
+        walk.add(group).map_err(spill)?;
+    }
+    while let Some(g) = walk.stack.pop() {
+        walk.settle(g).map_err(spill)?;
+    }
+    walk.verdicts.finish().map_err(spill)
+}
