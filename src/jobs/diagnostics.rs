@@ -135,7 +135,10 @@ pub fn summary_lines(job: &str, records: Records, stats: &Stats, pace: &str) -> 
             s.push_str(&format!("  {label}: {}\n", list.join(", ")));
         }
     }
-    for &(counter, n) in &stats.counts {
+    // In one order whatever the order the counts first came in (a game's fate, a repair).
+    let mut counts = stats.counts.clone();
+    counts.sort_unstable();
+    for (counter, n) in counts {
         s.push_str(&format!("  {n} {}\n", counter.name().replace('_', " ")));
     }
     s
@@ -207,5 +210,19 @@ mod tests {
             summary_json("positions", &stats, Duration::from_secs(1))["data"]["counts"]["positions_written"],
             42
         );
+    }
+
+    #[test]
+    fn the_counts_show_in_one_order_whatever_order_they_came_in() {
+        let text = |order: &[Counter]| {
+            let mut stats = Stats { games: 3, ..Stats::default() };
+            order.iter().for_each(|&c| stats.add(c, 1));
+            summary_text("clean", &stats, Duration::from_secs(1))
+        };
+        let repaired = Counter::Repaired(crate::pipeline::counter::RepairKind::Encoding);
+        let a = text(&[Counter::Duplicates, repaired, Counter::Written, Counter::Filtered]);
+        assert_eq!(a, text(&[Counter::Written, Counter::Filtered, Counter::Duplicates, repaired]));
+        let at = |what: &str| a.find(what).expect(what);
+        assert!(at("1 written") < at("1 filtered") && at("1 filtered") < at("1 duplicates"), "{a}");
     }
 }

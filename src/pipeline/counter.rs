@@ -4,8 +4,9 @@
 
 macro_rules! counters {
     ($($counter:ident => $name:literal, $what:literal;)*) => {
-        /// A count of a job's own, summed across chunks and inputs.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        /// A count of a job's own, summed across chunks and inputs; ordered as declared, the
+        /// order of the text summary's lines.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Counter {
             $(#[doc = $what] $counter,)*
             /// Repairs of one kind (`clean`).
@@ -33,9 +34,9 @@ macro_rules! counters {
 }
 
 counters! {
-    Filtered => "filtered", "Games left out by the filters (every job).";
     Written => "written", "Games `clean` wrote.";
     Rejected => "rejected", "Games `clean` rejected.";
+    Filtered => "filtered", "Games left out by the filters (every job).";
     Duplicates => "duplicates", "Games that repeat an earlier one (`clean --dedup`).";
     KeptBroken => "kept_broken", "Games written as their valid prefix (`clean --keep-broken`), among those written.";
     PositionsWritten => "positions_written", "Positions `positions` wrote.";
@@ -54,7 +55,7 @@ counters! {
 macro_rules! repair_kinds {
     ($($kind:ident => $code:literal, $count:literal, $what:literal;)*) => {
         /// The kinds of repair `clean` makes, each with a stable code.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum RepairKind { $(#[doc = $what] $kind),* }
 
         impl RepairKind {
