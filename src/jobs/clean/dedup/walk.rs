@@ -9,8 +9,9 @@
 //!
 //! Which games are compared is what a set in memory looking each prefix up compares: a game
 //! earlier than the longer one among the latest [`COMPARED`] of its mainline up to it, a later
-//! game among the latest [`COMPARED`] of its mainline. Memory: the sorter's runs, and the games
-//! of the stack (the mainlines of one game's prefixes).
+//! game among the latest [`COMPARED`] of its mainline. Memory: the sorters' runs, and the
+//! distinct games of the mainlines on the stack (the mainlines of one game's prefixes), as many
+//! as the collection has of each.
 
 use std::cmp::Ordering;
 use std::io::{self, BufRead, Write};
