@@ -425,7 +425,7 @@ impl Shard {
             let at_ordinal = ordinal(&local, g.input, g.game)?;
             if at_ordinal >= first {
                 let shard_of = g.of.map(|(i, n)| ordinal(&local, i, n)).transpose()?;
-                let turn = turn(repeats.of(at_ordinal)?, shard_of);
+                let turn = turn(repeats.of(at_ordinal)?.map(|v| v.of), shard_of);
                 self.turn(log, &mut m.stats, &mut m.ranges, &g, at, turn)
                     .map_err(|e| io::Error::other(SpillError::from(e)))?;
             }

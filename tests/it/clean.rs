@@ -357,7 +357,7 @@ fn each_rule_sets_aside_what_it_says_of_the_made_up_pairs() {
 
 /// `--dedup=prefix` keeps the longest record where it stands and writes every shorter one,
 /// as read, to the duplicates file, in input order, even one read before the game it is a
-/// shorter record of.
+/// shorter record of; from a file or from stdin alike.
 #[test]
 fn prefix_sets_aside_a_shorter_record_read_before_the_longer() {
     let dir = temp_dir("clean-dedup-prefix");
@@ -376,10 +376,13 @@ fn prefix_sets_aside_a_shorter_record_read_before_the_longer() {
     let written = std::fs::read_to_string(&out).expect("read");
     assert_eq!(written.matches("[Event ").count(), 2, "{written}");
     assert!(written.contains("3. d4 1-0"), "{written}");
-    // Read twice, so not from stdin.
-    let o = crate::util::run_with_stdin(&["clean", "-q", "--dedup=prefix", "-", "-o", path(&out)], &full);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("--dedup=prefix reads every input twice: - is not a file"), "{}", stderr(&o));
+    // Read once, so from stdin too: the same files.
+    let (piped, piped_dups) = (dir.join("piped.pgn"), dir.join("piped-dups.pgn"));
+    let args = ["clean", "-q", "--dedup=prefix", "-", "-o", path(&piped), "--duplicates", path(&piped_dups)];
+    let o = crate::util::run_with_stdin(&args, format!("{early}{other}{full}"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&piped).expect("read"), written);
+    assert_eq!(std::fs::read_to_string(&piped_dups).expect("read"), early);
     // A rule after a space is read as an input.
     let o = run(&["clean", "-q", "--dedup", "prefix", path(&input), "-o", path(&out)]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

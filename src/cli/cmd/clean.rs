@@ -3,11 +3,10 @@
 //! rejected.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
-use pgnkit::jobs::clean::{Clean, CleanOptions, CleanWriter, EcoTags, Outputs, Rule, Survey};
+use pgnkit::jobs::clean::{Clean, CleanOptions, CleanWriter, EcoTags, Outputs, Rule};
+use pgnkit::jobs::diagnostics;
 use pgnkit::jobs::run::Summary;
-use pgnkit::jobs::{diagnostics, run};
 use pgnkit::pipeline::counter::Counter;
 use pgnkit::pipeline::replay::export::Strip;
 
@@ -76,8 +75,8 @@ enum DedupArg {
     Moves,
     /// The same game, and also a game whose mainline is a prefix of another's between the same
     /// players on compatible dates (its result the same or `*`; Event, Site and Round not
-    /// contradicting): the longer is kept, wherever it stands. Reads every input twice (about
-    /// 1.8 times the time of `game`), so inputs must be files, not `-`.
+    /// contradicting): the longer is kept, wherever it stands. Every game waits in temporary
+    /// files until every input is read.
     Prefix,
 }
 
@@ -223,20 +222,14 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         )));
     }
     let prefix = job.options().dedup == Some(Rule::Prefix);
-    if prefix && let Some(f) = args.head.files.iter().find(|f| f.as_os_str() == "-" || !f.is_file()) {
-        return Err(Fail::usage(format!(
-            "--dedup=prefix reads every input twice: {} is not a file (save it to a file first)",
-            f.display()
-        )));
-    }
     let mut sharding = Sharding::new(&args.head, "clean")?;
     if let Some(s) = &sharding
         && prefix
     {
         return Err(Fail::usage(format!(
-            "--shard {}: --dedup=prefix keeps the longest record wherever it stands, which takes every \
-             game's mainline prefixes of the whole run; use --dedup=game (settled by merge), or \
-             run --dedup=prefix over the merged output",
+            "--shard {}: --dedup=prefix keeps the longest record wherever it stands, which may lie \
+             in any shard; use --dedup=game (settled by merge), or run --dedup=prefix over the \
+             merged output",
             s.spec()
         )));
     }
@@ -254,36 +247,15 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let keys = if args.dedup.is_some() { shard::keys(&mut sharding, head)? } else { None };
     let progress = Progress::new(args.head.quiet);
     let run_options = args.head.run_options();
-    let (mut writer, first_pass) = if prefix {
-        // The first pass decides which games are shorter records before any is written.
-        let first_job = job.survey();
-        let mut survey = Survey::new(&first_job)?;
-        let first = run::run(&first_job, &args.head.files, &run_options, &progress, &mut survey)?;
-        if first.stopped.is_some() {
-            eprintln!("pgnkit: interrupted in the first pass of --dedup=prefix: nothing written");
-            return Ok(first.exit_code(false));
-        }
-        let walk = Instant::now();
-        let plan = match survey.into_plan(&interrupt::requested) {
-            Err(pgnkit::error::Error::Interrupted) => {
-                eprintln!("pgnkit: interrupted while --dedup=prefix sorted the mainlines: nothing written");
-                return Ok(Code::Interrupted);
-            }
-            plan => plan?,
-        };
-        (CleanWriter::planned(&job, outputs, std::io::stderr(), plan), first.elapsed + walk.elapsed())
-    } else {
-        (
-            CleanWriter::new(&job, outputs, std::io::stderr()).interruptible(interrupt::requested),
-            Duration::ZERO,
-        )
-    };
+    let mut writer = CleanWriter::new(&job, outputs, std::io::stderr()).interruptible(interrupt::requested);
     if sharding.is_some() {
         writer = writer.part(keys)?;
     }
     let mut summary = shard::run(&job, &args.head, &run_options, &sharding, &progress, &mut writer)?;
-    summary.elapsed += first_pass;
-    let waited = "the games that waited past --dedup's memory bound";
+    let waited = match prefix {
+        true => "the games, which --dedup=prefix holds back until every input is read",
+        false => "the games that waited past --dedup's memory bound",
+    };
     if let Some(code) = interrupt::at_finish(writer.finish(&mut summary), waited)? {
         return Ok(code);
     }

@@ -88,15 +88,11 @@ pub(super) struct CleanHooks<'o> {
     pub(super) filter: Filter<'o>,
     /// The last game ended was left out by the filters.
     dropped: bool,
-    /// Games are written; else only their fates and identities are made (the first pass of
-    /// `--dedup=prefix`).
-    render: bool,
 }
 
 impl<'o> CleanHooks<'o> {
-    /// Hooks writing as `opts` says into `out`'s buffers (empty); with `render` false, nothing
-    /// is written but the games' fates and identities.
-    pub(super) fn new(opts: &'o CleanOptions, out: CleanChunk, render: bool) -> CleanHooks<'o> {
+    /// Hooks writing as `opts` says into `out`'s buffers (empty).
+    pub(super) fn new(opts: &'o CleanOptions, out: CleanChunk) -> CleanHooks<'o> {
         CleanHooks {
             opts,
             writer: GameWriter::new(opts.layout(), opts.strip),
@@ -104,7 +100,6 @@ impl<'o> CleanHooks<'o> {
             game: Current::default(),
             filter: Filter::new(&opts.select, opts.eco_tags.is_some()),
             dropped: false,
-            render,
         }
     }
 
@@ -327,16 +322,14 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         if p.depth == 0 && self.opts.keep_broken {
             self.game.last_written = Some((*p.before, p.mv));
         }
-        let san = if self.render { self.writer.played(p) } else { &[] };
+        let san = self.writer.played(p);
         if p.depth == 0 {
             if self.opts.dedup.is_some() {
                 self.game.moves.extend_from_slice(&p.mv.map_or(0, |m| m.to_u16()).to_le_bytes());
             }
             self.filter.observe(p.before);
         }
-        if !self.render {
-            self.game.null_move |= p.mv.is_none();
-        } else if p.mv.is_none() {
+        if p.mv.is_none() {
             self.game.null_move = true;
             if p.token.raw != b"--" {
                 let repair = Repair::new(RepairKind::NullMove, token_text(p.token.raw), "--");
@@ -351,13 +344,13 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
     }
 
     fn nag(&mut self, game: &Game<'a>, depth: u32, nag: Nag, _: u64) {
-        if self.render && self.game.error.is_none() && game.cutting.is_none() {
+        if self.game.error.is_none() && game.cutting.is_none() {
             self.writer.nag(depth, nag);
         }
     }
 
     fn comment(&mut self, game: &Game<'a>, depth: u32, comment: RawComment<'a>) {
-        if self.render && self.game.error.is_none() && game.cutting.is_none() {
+        if self.game.error.is_none() && game.cutting.is_none() {
             self.writer.comment(depth, comment.raw);
         }
     }
@@ -373,9 +366,7 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
             return;
         }
         self.game.open += 1;
-        if self.render {
-            self.writer.begin_variation(depth);
-        }
+        self.writer.begin_variation(depth);
     }
 
     fn cut(&mut self, _: &Game<'a>, depth: u32, cut: Cut<'a>) {
@@ -404,13 +395,11 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         }
         let cut = self.game.closing_cut == Some(depth);
         self.game.closing_cut = None;
-        if self.render {
-            // A variation emptied by a cut is left out, and its parent may be emptied so too.
-            if cut && self.writer.end_cut_variation(depth) && depth > 1 {
-                self.game.closing_cut = Some(depth - 1);
-            } else if !cut {
-                self.writer.end_variation(depth);
-            }
+        // A variation emptied by a cut is left out, and its parent may be emptied so too.
+        if cut && self.writer.end_cut_variation(depth) && depth > 1 {
+            self.game.closing_cut = Some(depth - 1);
+        } else if !cut {
+            self.writer.end_variation(depth);
         }
         self.game.open -= 1;
     }
@@ -537,7 +526,7 @@ impl CleanHooks<'_> {
                 let result = if broken.is_some() {
                     // The variations open at the error close; the board decides a mate or a
                     // stalemate the prefix ends in, anything else is unfinished.
-                    for depth in (1..=self.game.open).rev().filter(|_| self.render) {
+                    for depth in (1..=self.game.open).rev() {
                         self.writer.end_variation(depth);
                     }
                     let end = match self.game.last_written {
@@ -554,25 +543,21 @@ impl CleanHooks<'_> {
                 };
                 if let Some((kind, message, offset)) = broken {
                     // Left out with --strip comments, as every comment (the report names it).
-                    if self.render {
-                        self.writer.comment(0, format!("pgnkit: {kind}: {message}").as_bytes());
-                    }
+                    self.writer.comment(0, format!("pgnkit: {kind}: {message}").as_bytes());
                     // What is not written, from the error on, as read: the report keeps it.
                     let from = offset.map_or(game.bytes.len(), at);
                     let left_out = token_text(game.bytes[from..].trim_ascii());
                     record.fate = Fate::Broken { kind, message, left_out };
                 }
-                if self.render {
-                    self.write_tags(game, result);
-                    let start = self.out.out.len();
-                    self.writer.finish(&mut self.out.out, result);
-                    record.text = start..self.out.out.len();
-                }
+                self.write_tags(game, result);
+                let start = self.out.out.len();
+                self.writer.finish(&mut self.out.out, result);
+                record.text = start..self.out.out.len();
                 record.repairs = self.game.repairs..self.out.repairs.len();
                 // The lines of the repairs of a game written (in the order read: one walk); a game
-                // left out, or only surveyed, reports none.
+                // left out reports none.
                 let mut lines = LineIndex::new(game.bytes);
-                for r in self.out.repairs[record.repairs.clone()].iter_mut().filter(|_| self.render) {
+                for r in self.out.repairs[record.repairs.clone()].iter_mut() {
                     if let Some(offset) = r.offset {
                         r.lines_in = lines.locate(at(offset)).line as u64 - 1;
                     }

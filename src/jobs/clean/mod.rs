@@ -4,21 +4,19 @@
 //!
 //! Workers replay each chunk (`game.rs`: the hooks, which write and repair), the release side
 //! ([`CleanWriter`]) writes the games in input order, removes duplicates across the whole run
-//! ([`dedup`]; under `--dedup=prefix` after a first pass, [`Survey`]) and keeps the ledger. Games are cut at guessed boundaries: nothing a worker renders
-//! carries a game number, so the report's numbers are made absolute on release.
+//! ([`dedup`]) and keeps the ledger. Games are cut at guessed boundaries: nothing a worker
+//! renders carries a game number, so the report's numbers are made absolute on release.
 
 pub mod dedup;
 mod game;
 pub mod repair;
 pub mod sink;
-pub mod survey;
 
 use std::ops::Range;
 use std::sync::Arc;
 
 pub use dedup::{DedupKey, Identity, Rule};
 pub use sink::{CleanWriter, Outputs};
-pub use survey::Survey;
 
 use crate::error::{Diagnostic, Error, Kind};
 use crate::pgn::Writer;
@@ -203,26 +201,17 @@ impl Located for CleanChunk {
 pub struct Clean {
     opts: Arc<CleanOptions>,
     spares: Arc<Spares<CleanChunk>>,
-    /// Games are written (not the first pass of `--dedup=prefix`).
-    render: bool,
 }
 
 impl Clean {
     /// A job writing games as `opts` says.
     pub fn new(opts: CleanOptions) -> Clean {
-        Clean { opts: Arc::new(opts), spares: Arc::default(), render: true }
+        Clean { opts: Arc::new(opts), spares: Arc::default() }
     }
 
     /// The options.
     pub fn options(&self) -> &CleanOptions {
         &self.opts
-    }
-
-    /// The job of the first pass of `--dedup=prefix` ([`Survey`]): the same fates and
-    /// identities, nothing written.
-    pub fn survey(&self) -> Clean {
-        let opts = CleanOptions { keep_duplicates: false, ..(*self.opts).clone() };
-        Clean { render: false, ..Clean::new(opts) }
     }
 }
 
@@ -230,7 +219,6 @@ impl Clean {
 pub struct CleanWorker {
     opts: Arc<CleanOptions>,
     spares: Arc<Spares<CleanChunk>>,
-    render: bool,
 }
 
 impl Job for Clean {
@@ -242,7 +230,7 @@ impl Job for Clean {
     }
 
     fn worker(&self) -> Result<CleanWorker, Error> {
-        Ok(CleanWorker { opts: self.opts.clone(), spares: self.spares.clone(), render: self.render })
+        Ok(CleanWorker { opts: self.opts.clone(), spares: self.spares.clone() })
     }
 }
 
@@ -250,7 +238,7 @@ impl Worker for CleanWorker {
     type Records = CleanChunk;
 
     fn process(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<CleanChunk>, Error> {
-        let hooks = CleanHooks::new(&self.opts, self.spares.take(), self.render);
+        let hooks = CleanHooks::new(&self.opts, self.spares.take());
         let (hooks, mut out) = replay_chunk(hooks, chunk);
         hooks.filter.count(&mut out.stats);
         Ok(Output { records: hooks.out, stats: out.stats, end: out.end })

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::dedup::Dedup;
 use super::dedup::late::{self, Late, Place, Waiting};
-use super::dedup::{Dedup, DedupError, Plan, Seen};
 use super::{Clean, CleanChunk, CleanGame, CleanOptions, Fate, Rule};
 use crate::error::Error;
 use crate::io::Output;
@@ -52,8 +52,7 @@ pub struct CleanWriter<W> {
     outputs: Outputs,
     diagnostics: W,
     dedup: Dedup,
-    /// Each input's name and the ordinal of its first game over the run (with
-    /// `--dedup=prefix`, every input, as the first pass read them).
+    /// Each input's name and the ordinal of its first game over the run.
     inputs: Vec<(String, u64)>,
     /// The input being read, in `inputs`.
     current: usize,
@@ -92,34 +91,22 @@ pub fn duplicate_record(rule: &str, of: (&str, u64), file: &str, game: u64, line
 
 impl<W: Write> CleanWriter<W> {
     /// The release side of `job`'s chunks, writing to `outputs`: it removes duplicates when the
-    /// job's options say so (under `--dedup=prefix`, use [`CleanWriter::planned`]), and hands
-    /// each chunk's buffers back to the job's workers.
+    /// job's options say so, and hands each chunk's buffers back to the job's workers. Under
+    /// `--dedup=prefix` every game waits ([`Late`]): the longest record may come last.
     pub fn new(job: &Clean, outputs: Outputs, diagnostics: W) -> CleanWriter<W> {
-        let dedup = job.options().dedup.map_or(Dedup::Off, |rule| Dedup::Once(Seen::new(rule)));
-        CleanWriter::with(job, outputs, diagnostics, dedup, Vec::new())
+        let rule = job.options().dedup;
+        let dedup = Dedup::of(rule);
+        let held = if rule == Some(Rule::Prefix) { 0 } else { late::HELD };
+        CleanWriter { held, ..CleanWriter::with(job, outputs, diagnostics, dedup) }
     }
 
-    /// The writing pass of `--dedup=prefix`, after the first pass made `plan` ([`Survey`]).
-    ///
-    /// [`Survey`]: super::Survey
-    pub fn planned(job: &Clean, outputs: Outputs, diagnostics: W, plan: Plan) -> CleanWriter<W> {
-        let inputs = plan.inputs().to_vec();
-        CleanWriter::with(job, outputs, diagnostics, Dedup::Planned(plan), inputs)
-    }
-
-    fn with(
-        job: &Clean,
-        outputs: Outputs,
-        diagnostics: W,
-        dedup: Dedup,
-        inputs: Vec<(String, u64)>,
-    ) -> CleanWriter<W> {
+    fn with(job: &Clean, outputs: Outputs, diagnostics: W, dedup: Dedup) -> CleanWriter<W> {
         let (spares, opts) = (job.spares.clone(), job.opts.clone());
         CleanWriter {
             outputs,
             diagnostics,
             dedup,
-            inputs,
+            inputs: Vec::new(),
             current: usize::MAX,
             ordinal: 0,
             spares,
@@ -256,15 +243,8 @@ impl<W: Write> CleanWriter<W> {
             let requested = self.requested;
             // The run's time (the report's summary, a shard's manifest) includes this end.
             let start = std::time::Instant::now();
-            late.resolve(&held, &requested, |w, verdict| {
-                self.replay(w, verdict.map(|of| (held.rule(), of)), summary)
-            })?;
+            late.resolve(&held, &requested, |w, verdict| self.replay(w, verdict, summary))?;
             summary.elapsed += start.elapsed();
-        }
-        if let Dedup::Planned(plan) = &mut self.dedup
-            && !plan.complete()
-        {
-            return Err(DedupError::PassesDiffer.into());
         }
         if self.summary {
             let mut total = report_summary(summary);
@@ -353,7 +333,7 @@ impl<W: Write> CleanWriter<W> {
                     offset: g.offset,
                     broken,
                 };
-                late.compared(id, &at, repairs, text, dup, &records)
+                late.compared(id, &chunk.mainlines[g.mainline.clone()], &at, repairs, text, dup, &records)
             }
             (Fate::Written | Fate::Broken { .. }, None) => {
                 count_written(stats, broken, repairs);
@@ -476,19 +456,13 @@ pub fn report_summary(summary: &Summary) -> Value {
 impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
     fn begin_input(&mut self, input: &str) -> Result<(), Error> {
         self.current = self.current.wrapping_add(1);
-        match (&self.dedup, self.inputs.get(self.current)) {
-            (Dedup::Planned(_), Some((name, first))) if name == input && *first == self.ordinal => Ok(()),
-            (Dedup::Planned(_), _) => Err(DedupError::InputChanged { input: input.to_string() }.into()),
-            _ => {
-                self.inputs.push((input.to_string(), self.ordinal));
-                if let Some(k) = &mut self.keys {
-                    let mut entry = Vec::new();
-                    keys::put_input(&mut entry, input);
-                    write(k, &entry)?;
-                }
-                Ok(())
-            }
+        self.inputs.push((input.to_string(), self.ordinal));
+        if let Some(k) = &mut self.keys {
+            let mut entry = Vec::new();
+            keys::put_input(&mut entry, input);
+            write(k, &entry)?;
         }
+        Ok(())
     }
 
     fn release(&mut self, chunk: CleanChunk, stats: &mut Stats) -> Result<(), Error> {
@@ -500,8 +474,10 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
         let mut run = 0..0;
         for g in &chunk.games {
             self.ordinal += 1;
-            if self.late.is_none() && self.dedup.holds(self.held) {
-                self.late = Some(Late::new()?);
+            if self.late.is_none()
+                && let Some(rule) = self.dedup.full(self.held)
+            {
+                self.late = Some(Late::new(rule)?);
             }
             if self.late.is_some() {
                 self.defer(g, &chunk, stats)?;
@@ -511,9 +487,8 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
             match &g.fate {
                 Fate::Written | Fate::Broken { .. } => {
                     let game = g.dedup.as_ref();
-                    let file = self.inputs.get(self.current).map_or("", |(f, _)| f.as_str());
                     let report_from = self.at[REPORT];
-                    if let Some(repeat) = self.dedup.next(game, file, g.game)? {
+                    if let Some(repeat) = self.dedup.next(game)? {
                         self.report(|w| {
                             let of = w.locate(repeat.of);
                             duplicate_record(repeat.rule.name(), of, w.file(), g.game, g.line, g.offset)
@@ -581,8 +556,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                     }
                 }
                 Fate::Rejected { .. } | Fate::Filtered { .. } => {
-                    let file = self.inputs.get(self.current).map_or("", |(f, _)| f.as_str());
-                    self.dedup.next(None, file, g.game)?;
+                    self.dedup.next(None)?;
                     if let Some(record) = self.set_aside(g, verbatim, stats)? {
                         self.report(|_| record)?;
                     }

@@ -31,7 +31,7 @@ fn clean_with(pgn: impl AsRef<[u8]>, opts: &CleanOptions, threads: usize, chunk_
         left_out: vec![],
         stats: Stats::default(),
     };
-    let mut dedup = opts.dedup.map_or(dedup::Dedup::Off, |r| dedup::Dedup::Once(dedup::Seen::new(r)));
+    let mut dedup = dedup::Dedup::of(opts.dedup);
     run(Input::Slice(pgn.as_ref()), &run_, |o| {
         let chunk = o.records;
         cleaned.stats.merge(&o.stats);
@@ -39,7 +39,7 @@ fn clean_with(pgn: impl AsRef<[u8]>, opts: &CleanOptions, threads: usize, chunk_
             let fate = match &g.fate {
                 Fate::Written | Fate::Broken { .. } => {
                     let game = g.dedup.as_ref();
-                    match dedup.next(game, "t.pgn", g.game).expect("memory") {
+                    match dedup.next(game).expect("memory") {
                         Some(repeat) => format!("duplicate of {} ({})", repeat.of + 1, repeat.rule.name()),
                         None => {
                             cleaned
@@ -63,12 +63,12 @@ fn clean_with(pgn: impl AsRef<[u8]>, opts: &CleanOptions, threads: usize, chunk_
                     }
                 }
                 Fate::Rejected { kind, .. } => {
-                    dedup.next(None, "t.pgn", g.game).expect("memory");
+                    dedup.next(None).expect("memory");
                     cleaned.rejects.push_str(&String::from_utf8_lossy(&chunk.verbatim[g.verbatim.clone()]));
                     format!("rejected {kind}")
                 }
                 Fate::Filtered { by } => {
-                    dedup.next(None, "t.pgn", g.game).expect("memory");
+                    dedup.next(None).expect("memory");
                     format!("filtered {by}")
                 }
             };

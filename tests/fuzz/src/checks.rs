@@ -364,7 +364,7 @@ struct Cleaned {
 }
 
 /// `clean` over `bytes` with `opts`, released as the CLI's writer releases (duplicates by the
-/// run-wide table; under `--dedup=prefix` after a first pass); every rejected game's verbatim
+/// run-wide table; under `--dedup=prefix` once every game is read); every rejected game's verbatim
 /// bytes must be a part of `bytes`.
 fn clean_run(
     bytes: &[u8],
@@ -372,48 +372,45 @@ fn clean_run(
     threads: usize,
     chunk_size: usize,
 ) -> Cleaned {
-    use pgnkit::jobs::clean::dedup::{Dedup, Draft, Seen};
+    use pgnkit::jobs::clean::dedup::Dedup;
+    use pgnkit::jobs::clean::dedup::walk::Mainlines;
     use pgnkit::jobs::clean::{Clean, Fate, Rule};
     use pgnkit::pipeline::{Input, NoProgress, Options, Run, Workers, run};
     let job = Clean::new(opts.clone());
     let (workers, pipeline) = (Workers::default(), Options { threads, chunk_size });
     let run_ = Run { name: "fuzz.pgn", job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
     let mut cleaned = Cleaned { out: Vec::new(), fates: Vec::new(), stats: Default::default() };
-    let mut dedup = match opts.dedup {
-        None => Dedup::Off,
-        Some(Rule::Prefix) => {
-            let mut plan = Draft::new().expect("a temporary file");
-            plan.begin_input("fuzz.pgn");
-            run(Input::Slice(bytes), &run_, |o| {
-                for g in &o.records.games {
-                    let candidate = matches!(g.fate, Fate::Written | Fate::Broken { .. });
-                    let id = g.dedup.as_ref().filter(|_| candidate);
-                    plan.survey(id.map(|id| (id, &o.records.mainlines[g.mainline.clone()])))?;
-                }
-                Ok(())
-            })
-            .expect("first pass");
-            Dedup::Planned(plan.finish(&|| false).expect("the walk"))
-        }
-        Some(rule) => Dedup::Once(Seen::new(rule)),
-    };
+    let prefix = opts.dedup == Some(Rule::Prefix);
+    let mut dedup = Dedup::of(opts.dedup.filter(|_| !prefix));
+    // Under `prefix` every game written waits for the verdicts, found once all are read.
+    let mut lines = prefix.then(Mainlines::default);
+    let (mut waiting, mut ordinal) = (Vec::new(), 0u64);
     run(Input::Slice(bytes), &run_, |o| {
         let chunk = o.records;
         cleaned.stats.merge(&o.stats);
         for g in &chunk.games {
             let fate = match &g.fate {
-                Fate::Written | Fate::Broken { .. } => {
-                    let id = g.dedup.as_ref();
-                    match dedup.next(id, "fuzz.pgn", g.game).expect("the same input") {
+                Fate::Written | Fate::Broken { .. } => match (&mut lines, g.dedup.as_ref()) {
+                    (Some(lines), Some(id)) => {
+                        lines.push(id, &chunk.mainlines[g.mainline.clone()], ordinal).expect("held");
+                        waiting.push((
+                            cleaned.fates.len(),
+                            ordinal,
+                            g.game,
+                            chunk.out[g.text.clone()].to_vec(),
+                        ));
+                        String::new()
+                    }
+                    (_, id) => match dedup.next(id).expect("memory") {
                         Some(r) => format!("{} duplicate ({}) of {}", g.game, r.rule.name(), r.of + 1),
                         None => {
                             cleaned.out.extend_from_slice(&chunk.out[g.text.clone()]);
                             format!("{} written", g.game)
                         }
-                    }
-                }
+                    },
+                },
                 Fate::Rejected { kind, .. } => {
-                    dedup.next(None, "fuzz.pgn", g.game).expect("the same input");
+                    dedup.next(None).expect("memory");
                     let verbatim = &chunk.verbatim[g.verbatim.clone()];
                     let game = verbatim.trim_ascii_end();
                     assert!(
@@ -424,17 +421,32 @@ fn clean_run(
                     format!("{} rejected {kind}", g.game)
                 }
                 Fate::Filtered { by } => {
-                    dedup.next(None, "fuzz.pgn", g.game).expect("the same input");
+                    dedup.next(None).expect("memory");
                     format!("{} filtered {by}", g.game)
                 }
             };
             cleaned.fates.push(fate);
+            ordinal += 1;
         }
         Ok(())
     })
     .expect("in-memory run");
-    if let Dedup::Planned(plan) = &mut dedup {
-        assert!(plan.complete(), "the writing pass read what the first pass read");
+    if let Some(lines) = lines {
+        let mut repeats = lines.verdicts(&|| false).expect("the walk");
+        for (i, ordinal, game, text) in waiting {
+            cleaned.fates[i] = match repeats.of(ordinal).expect("read back") {
+                Some(v) => format!(
+                    "{game} duplicate ({}) of {}",
+                    if v.shorter { "prefix" } else { "game" },
+                    v.of + 1
+                ),
+                None => {
+                    cleaned.out.extend_from_slice(&text);
+                    format!("{game} written")
+                }
+            };
+        }
+        assert!(repeats.done(), "a verdict of no game");
     }
     cleaned
 }

@@ -7,13 +7,16 @@
 //! frozen set's games with that key, through a set of their own: the rules compare only games
 //! with one moves key, so each game gets the verdict the whole set in memory gives it. The
 //! repeats found, sorted by game, are taken as the waiting games are written, in order, after
-//! those written before. Memory: the frozen set, a sorter's run and the merges' buffers.
+//! those written before. Under `prefix` every game waits, from the first, and the verdicts come
+//! from the walk over the compared games' mainlines ([`Mainlines`]). Memory: the frozen set, a
+//! sorter's run and the merges' buffers.
 
 use std::cmp::Ordering;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
-use super::{Identity, Seen};
+use super::walk::Mainlines;
+use super::{Identity, Rule, Seen};
 use crate::error::Error;
 use crate::io::sort::{Record, Sorted, Sorter, SpillError, read_or_end, rewound};
 use crate::pipeline::counter::RepairKind;
@@ -24,8 +27,8 @@ use crate::pipeline::counter::RepairKind;
 pub const HELD: usize = (1 << 22) / 8 * 7;
 /// Identities sorted in memory at a time: 64 bytes each.
 const CANDIDATES_HELD: usize = 1 << 20;
-/// Repeats sorted in memory at a time: 16 bytes each.
-const REPEATS_HELD: usize = 1 << 22;
+/// Verdicts sorted in memory at a time: 24 bytes each.
+pub(super) const VERDICTS_HELD: usize = 1 << 21;
 
 /// A waiting game's identity and its number over the run, ordered by moves key, then number.
 struct Candidate {
@@ -77,24 +80,33 @@ impl Record for Candidate {
     }
 }
 
-/// A waiting game found to repeat an earlier one: its number, then the number of the game it
-/// repeats.
+/// A waiting game set aside: its number, the number of the game kept, and whether it is a
+/// shorter record of it (`prefix`; else a repeat).
 #[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Repeat(u64, u64);
+pub struct Verdict {
+    /// The game's number over the run.
+    pub at: u64,
+    /// The number of the game it repeats or is a shorter record of.
+    pub of: u64,
+    /// A shorter record.
+    pub shorter: bool,
+}
 
-impl Record for Repeat {
+impl Record for Verdict {
     fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
-        out.write_all(&self.0.to_le_bytes())?;
-        out.write_all(&self.1.to_le_bytes())
+        out.write_all(&self.at.to_le_bytes())?;
+        out.write_all(&self.of.to_le_bytes())?;
+        out.write_all(&[u8::from(self.shorter)])
     }
 
-    fn read_from(input: &mut impl BufRead) -> io::Result<Option<Repeat>> {
-        let (mut at, mut of) = ([0u8; 8], [0u8; 8]);
+    fn read_from(input: &mut impl BufRead) -> io::Result<Option<Verdict>> {
+        let (mut at, mut of, mut shorter) = ([0u8; 8], [0u8; 8], [0u8; 1]);
         if !read_or_end(input, &mut at)? {
             return Ok(None);
         }
         input.read_exact(&mut of)?;
-        Ok(Some(Repeat(u64::from_le_bytes(at), u64::from_le_bytes(of))))
+        input.read_exact(&mut shorter)?;
+        Ok(Some(Verdict { at: u64::from_le_bytes(at), of: u64::from_le_bytes(of), shorter: shorter[0] != 0 }))
     }
 }
 
@@ -181,7 +193,7 @@ impl Judge {
     /// `requested` says so.
     pub fn repeats(self, held: &Seen, requested: &dyn Fn() -> bool) -> Result<Repeats, Error> {
         let spill = |e: io::Error| Error::from(SpillError::from(e));
-        let mut repeats = Sorter::<Repeat>::new(REPEATS_HELD);
+        let mut repeats = Sorter::<Verdict>::new(VERDICTS_HELD);
         let (mut group, mut ordinals, mut entries) = (Seen::new(held.rule()), Vec::new(), Vec::new());
         let mut key = None;
         for c in self.candidates.finish().map_err(spill)? {
@@ -202,31 +214,38 @@ impl Judge {
             }
             match group.insert(&c.id)? {
                 None => ordinals.push(c.ordinal),
-                Some(e) => repeats.push(Repeat(c.ordinal, ordinals[e as usize])).map_err(spill)?,
+                Some(e) => {
+                    let verdict = Verdict { at: c.ordinal, of: ordinals[e as usize], shorter: false };
+                    repeats.push(verdict).map_err(spill)?;
+                }
             }
         }
-        let mut sorted = repeats.finish().map_err(spill)?;
-        let next = sorted.next().transpose().map_err(spill)?;
-        Ok(Repeats { sorted, next })
+        Repeats::new(repeats.finish().map_err(spill)?).map_err(spill)
     }
 }
 
-/// The repeats a [`Judge`] found, in the order of their games.
+/// The verdicts of the games set aside, in the order of their games.
 pub struct Repeats {
-    sorted: Sorted<Repeat>,
-    next: Option<Repeat>,
+    sorted: Sorted<Verdict>,
+    next: Option<Verdict>,
 }
 
 impl Repeats {
+    /// The verdicts of `sorted`, sorted by game.
+    pub(super) fn new(mut sorted: Sorted<Verdict>) -> io::Result<Repeats> {
+        let next = sorted.next().transpose()?;
+        Ok(Repeats { sorted, next })
+    }
+
     /// The verdict of the game numbered `ordinal`, one of those pushed, asked in rising order:
-    /// `Some(of)` when it repeats game `of`.
-    pub fn of(&mut self, ordinal: u64) -> io::Result<Option<u64>> {
-        match self.next {
-            Some(Repeat(at, of)) if at == ordinal => {
-                self.next = self.sorted.next().transpose()?;
-                Ok(Some(of))
+    /// `Some` when it is set aside.
+    pub fn of(&mut self, ordinal: u64) -> io::Result<Option<Verdict>> {
+        match &self.next {
+            Some(v) if v.at == ordinal => {
+                let next = self.sorted.next().transpose()?;
+                Ok(std::mem::replace(&mut self.next, next))
             }
-            Some(Repeat(at, _)) if at < ordinal => Err(bad("a repeat out of order")),
+            Some(v) if v.at < ordinal => Err(bad("a repeat out of order")),
             _ => Ok(None),
         }
     }
@@ -240,14 +259,26 @@ impl Repeats {
 /// The games waiting for their verdicts, in order, and the identities of those compared.
 pub struct Late {
     spool: BufWriter<File>,
-    judge: Judge,
+    pending: Pending,
+}
+
+/// What finds the verdicts of the games compared.
+enum Pending {
+    /// `game`, `moves`: their identities, judged key by key after the frozen set's games.
+    Judge(Judge),
+    /// `prefix`: their mainlines, walked in order ([`Mainlines`]).
+    Mainlines(Mainlines),
 }
 
 impl Late {
-    /// No game waiting yet.
-    pub fn new() -> Result<Late, Error> {
+    /// No game waiting yet, under `rule`.
+    pub fn new(rule: Rule) -> Result<Late, Error> {
         let spool = BufWriter::with_capacity(1 << 20, tempfile::tempfile().map_err(SpillError::from)?);
-        Ok(Late { spool, judge: Judge::default() })
+        let pending = match rule {
+            Rule::Prefix => Pending::Mainlines(Mainlines::default()),
+            Rule::Game | Rule::Moves => Pending::Judge(Judge::default()),
+        };
+        Ok(Late { spool, pending })
     }
 
     /// A game whose fate is known: `text` for the output, `records` for the report.
@@ -261,11 +292,14 @@ impl Late {
         written.map_err(|e| SpillError::from(e).into())
     }
 
-    /// A game the rule compares, with identity `id`: its place, its repairs, and what it writes
-    /// as the first of its identity (`text`, `records`) or as a repeat (`verbatim`).
+    /// A game the rule compares, with identity `id` (and mainline, [`super::mainline`], under
+    /// `prefix`): its place, its repairs, and what it writes as the first of its identity
+    /// (`text`, `records`) or as a repeat (`verbatim`).
+    #[allow(clippy::too_many_arguments)]
     pub fn compared(
         &mut self,
         id: &Identity,
+        mainline: &[u8],
         at: &Place,
         repairs: impl ExactSizeIterator<Item = RepairKind>,
         text: &[u8],
@@ -288,23 +322,36 @@ impl Late {
             for b in [text, verbatim, records] {
                 put_bytes(s, b)?;
             }
-            self.judge.push(id, at.ordinal)
+            match &mut self.pending {
+                Pending::Judge(judge) => judge.push(id, at.ordinal),
+                Pending::Mainlines(lines) => lines.push(id, mainline, at.ordinal),
+            }
         })();
         written.map_err(|e| SpillError::from(e).into())
     }
 
-    /// Gives every waiting game, in order, to `each` with its verdict (`Some(of)`: it repeats
-    /// game `of`, numbered over the run; `None`: it is written) after the games of `held`, the
-    /// frozen set; fails with [`Error::Interrupted`] once `requested` says so.
+    /// Gives every waiting game, in order, to `each` with its verdict (`Some((rule, of))`: it
+    /// repeats game `of`, numbered over the run, or is a shorter record of it under `prefix`;
+    /// `None`: it is written) after the games of `held`, the frozen set; fails with
+    /// [`Error::Interrupted`] once `requested` says so.
     pub fn resolve(
         self,
         held: &Seen,
         requested: &dyn Fn() -> bool,
-        mut each: impl FnMut(&Waiting, Option<u64>) -> Result<(), Error>,
+        mut each: impl FnMut(&Waiting, Option<(Rule, u64)>) -> Result<(), Error>,
     ) -> Result<(), Error> {
         let spill = |e: io::Error| Error::from(SpillError::from(e));
-        let Late { spool, judge } = self;
-        let mut repeats = judge.repeats(held, requested)?;
+        let Late { spool, pending } = self;
+        let mut repeats = match pending {
+            Pending::Judge(judge) => judge.repeats(held, requested)?,
+            Pending::Mainlines(lines) => lines.verdicts(requested)?,
+        };
+        // Under `prefix`, a game that is no shorter record repeats one by the `game` rule.
+        let rule = |v: Verdict| match (v.shorter, held.rule()) {
+            (true, _) => (Rule::Prefix, v.of),
+            (false, Rule::Prefix) => (Rule::Game, v.of),
+            (false, rule) => (rule, v.of),
+        };
         let mut from = BufReader::with_capacity(1 << 20, rewound(spool).map_err(spill)?);
         let mut w = Waiting::default();
         loop {
@@ -316,7 +363,7 @@ impl Late {
                 return Err(Error::Interrupted);
             }
             let verdict = match read_waiting(&mut from, tag[0], &mut w).map_err(spill)? {
-                true => repeats.of(w.at.ordinal).map_err(spill)?,
+                true => repeats.of(w.at.ordinal).map_err(spill)?.map(rule),
                 false => None,
             };
             each(&w, verdict)?;

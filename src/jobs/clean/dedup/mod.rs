@@ -14,7 +14,8 @@
 //!   against a result; its `Event`, `Site` and `Round` must each be the other's (folded) or
 //!   unknown in either, since a prefix says less than a whole mainline (two games of one day
 //!   between the same players online, the first abandoned after a move, have other `Site`s).
-//!   The longest record is kept wherever it stands, so the inputs are read twice ([`plan`]).
+//!   The longest record is kept wherever it stands, so every game waits until every input is
+//!   read ([`late`], [`walk`]).
 //!
 //! A game is identified by an [`Identity`]: its moves key ([`DedupKey`], found by hash) and,
 //! for the `game` and `prefix` rules, the players, date and result compared among the games
@@ -33,25 +34,21 @@
 //! 64 of its moves key also takes a slot (5.7 to 11.4 bytes) in a table of whole identities. The
 //! set holds at most [`late::HELD`] distinct games; past that, later games wait in temporary
 //! files and are judged at the end, key by key ([`late`]), with the same verdicts (a shard's
-//! too); `merge` settles shards past the same bound. `prefix` holds no such set: its first pass
-//! sorts every game's mainline on disk and a walk over them finds the verdicts ([`plan`]), with
-//! a set per mainline.
+//! too); `merge` settles shards past the same bound. `prefix` holds no such set: every game
+//! waits from the first, its mainline sorted on disk, and a walk over the mainlines finds the
+//! verdicts ([`walk`]), with a set per mainline.
 
 mod identity;
 mod key;
 pub mod late;
 pub mod name;
-pub mod plan;
 pub mod seen;
-mod walk;
+pub mod walk;
 
 pub use identity::{Date, Identity, Occasion, Who};
 pub use key::{DedupKey, mainline, moves_key, roster_key};
 pub use late::Late;
-
-use crate::error::Error;
 pub use name::Name;
-pub use plan::{Draft, Plan};
 pub use seen::Seen;
 
 /// Why `--dedup` cannot go on (exit code 74).
@@ -68,29 +65,6 @@ pub enum DedupError {
         /// Bytes held a game.
         per_game: usize,
     },
-    /// An input of the writing pass of `prefix` is not the one its first pass read there.
-    #[error(
-        "{input}: not the input the first pass of --dedup=prefix read here, or not from its first \
-         game: the inputs changed while they were read"
-    )]
-    InputChanged {
-        /// The input's name.
-        input: String,
-    },
-    /// A game of the writing pass of `prefix` is not the one its first pass read there.
-    #[error(
-        "{input}: game {game} is not the game the first pass of --dedup=prefix read there: the \
-         input changed while it was read"
-    )]
-    GameChanged {
-        /// The input's name.
-        input: String,
-        /// The game's number in it.
-        game: u64,
-    },
-    /// The writing pass of `prefix` did not read every game of its first pass.
-    #[error("the inputs changed between the two passes of --dedup=prefix: no output written")]
-    PassesDiffer,
 }
 
 /// What makes two games duplicates (see the module docs).
@@ -129,34 +103,35 @@ pub struct Repeat {
 pub enum Dedup {
     /// No `--dedup`.
     Off,
-    /// `game` or `moves`: found as the games come.
-    Once(Seen),
-    /// `prefix`, the writing pass: decided by the first pass.
-    Planned(Plan),
+    /// The distinct games, as the games come (under `prefix`, those waiting: [`Late`]).
+    Once(Box<Seen>),
 }
 
 impl Dedup {
-    /// Whether the set holds `held` distinct games or more (then later games wait: [`Late`]).
-    pub fn holds(&self, held: usize) -> bool {
-        matches!(self, Dedup::Once(seen) if seen.len() >= held)
+    /// The duplicates under `rule`, if any.
+    pub fn of(rule: Option<Rule>) -> Dedup {
+        rule.map_or(Dedup::Off, |rule| Dedup::Once(Box::new(Seen::new(rule))))
+    }
+
+    /// The rule, when the set holds `held` distinct games or more (then later games wait:
+    /// [`Late`]).
+    pub fn full(&self, held: usize) -> Option<Rule> {
+        match self {
+            Dedup::Once(seen) if seen.len() >= held => Some(seen.rule()),
+            _ => None,
+        }
     }
 
     /// What becomes of the next game read: `game` its identity when it is a candidate
-    /// (written), `None` when not; `input` and `number` name it in errors.
-    pub fn next(
-        &mut self,
-        game: Option<&Identity>,
-        input: &str,
-        number: u64,
-    ) -> Result<Option<Repeat>, Error> {
+    /// (written), `None` when not.
+    pub fn next(&mut self, game: Option<&Identity>) -> Result<Option<Repeat>, DedupError> {
         match self {
             Dedup::Off => Ok(None),
             Dedup::Once(seen) => {
-                let Some(id) = game else { return Ok(seen.skip().map(|()| None)?) };
+                let Some(id) = game else { return seen.skip().map(|()| None) };
                 let rule = seen.rule();
                 Ok(seen.insert(id)?.map(|e| Repeat { rule, of: seen.first_game(e) }))
             }
-            Dedup::Planned(plan) => plan.decide(game, input, number),
         }
     }
 }

@@ -1,6 +1,6 @@
-//! The verdicts of `--dedup=prefix`, from every candidate game's mainline sorted as bytes
-//! ([`super::mainline`]): the games with one mainline come together, after every game whose
-//! mainline is a prefix of theirs. A walk keeps a stack of those shorter mainlines' games; each
+//! The verdicts of `--dedup=prefix`, from every compared game's mainline sorted as bytes
+//! ([`super::mainline`], [`Mainlines`]): the games with one mainline come together, after
+//! every game whose mainline is a prefix of theirs. A walk keeps a stack of those shorter mainlines' games; each
 //! group of games with one mainline is first split into distinct games and repeats by the
 //! `game` rule (a set of its own: the rule compares only games with one moves key), then each
 //! of its distinct games is compared with the games of the stack it may be a longer record of,
@@ -18,21 +18,22 @@ use std::io::{self, BufRead, Write};
 use std::ops::Range;
 
 use super::key::START;
+use super::late::{Repeats, VERDICTS_HELD, Verdict};
 use super::seen::COMPARED;
 use super::{Identity, Occasion, Rule, Seen, Who};
 use crate::error::Error;
 use crate::io::sort::{Record, Sorted, Sorter, SpillError, read_or_end};
 use crate::pgn::GameResult;
 
-/// Verdicts sorted in memory at a time: 24 bytes each.
-const VERDICTS_HELD: usize = 1 << 20;
+/// Bytes of mainlines sorted in memory at a time.
+pub const LINES_HELD: usize = 64 << 20;
 
-/// A candidate game of the first pass: its mainline, identity and number over the run, ordered
-/// by mainline, then moves key (games with no moves), then number.
-pub struct Line {
-    pub mainline: Vec<u8>,
-    pub id: Identity,
-    pub ordinal: u64,
+/// A game compared: its mainline, identity and number over the run, ordered by mainline, then
+/// moves key (games with no moves), then number.
+struct Line {
+    mainline: Vec<u8>,
+    id: Identity,
+    ordinal: u64,
 }
 
 impl Line {
@@ -97,38 +98,11 @@ impl Record for Line {
     }
 }
 
-pub(super) fn bad(what: &str) -> io::Error {
+fn bad(what: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidData,
         format!("a temporary file of --dedup=prefix: {what} unreadable"),
     )
-}
-
-/// A game set aside: its number, the number of the game kept, and whether it is a shorter
-/// record of it (else a repeat under the `game` rule).
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Verdict {
-    pub at: u64,
-    pub of: u64,
-    pub shorter: bool,
-}
-
-impl Record for Verdict {
-    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
-        out.write_all(&self.at.to_le_bytes())?;
-        out.write_all(&self.of.to_le_bytes())?;
-        out.write_all(&[u8::from(self.shorter)])
-    }
-
-    fn read_from(input: &mut impl BufRead) -> io::Result<Option<Verdict>> {
-        let (mut at, mut of, mut shorter) = ([0u8; 8], [0u8; 8], [0u8; 1]);
-        if !read_or_end(input, &mut at)? {
-            return Ok(None);
-        }
-        input.read_exact(&mut of)?;
-        input.read_exact(&mut shorter)?;
-        Ok(Some(Verdict { at: u64::from_le_bytes(at), of: u64::from_le_bytes(of), shorter: shorter[0] != 0 }))
-    }
 }
 
 /// Which record is kept: the longest (plies), one with a result before one without.
@@ -234,9 +208,41 @@ impl Walk {
     }
 }
 
-/// The verdicts of the games set aside among `lines`, in the order of their numbers; fails with
-/// [`Error::Interrupted`] once `requested` says so.
-pub fn verdicts(lines: Sorted<Line>, requested: &dyn Fn() -> bool) -> Result<Sorted<Verdict>, Error> {
+/// The mainlines of the games the `prefix` rule compares, sorted on disk past [`LINES_HELD`]
+/// bytes, and their verdicts once every game is read.
+pub struct Mainlines {
+    lines: Sorter<Line>,
+}
+
+impl Default for Mainlines {
+    fn default() -> Mainlines {
+        Mainlines::holding(LINES_HELD)
+    }
+}
+
+impl Mainlines {
+    /// No mainline yet, sorting `bytes` of them in memory at a time.
+    pub fn holding(bytes: usize) -> Mainlines {
+        Mainlines { lines: Sorter::with_bytes(bytes) }
+    }
+
+    /// Adds the game numbered `ordinal` over the run, identity `id`, mainline `mainline`
+    /// ([`super::mainline`]).
+    pub fn push(&mut self, id: &Identity, mainline: &[u8], ordinal: u64) -> io::Result<()> {
+        self.lines.push(Line { mainline: mainline.to_vec(), id: *id, ordinal })
+    }
+
+    /// The verdicts of the games set aside among those pushed, in the order of their numbers;
+    /// fails with [`Error::Interrupted`] once `requested` says so.
+    pub fn verdicts(self, requested: &dyn Fn() -> bool) -> Result<Repeats, Error> {
+        let spill = |e: io::Error| Error::from(SpillError::from(e));
+        let lines = self.lines.finish().map_err(spill)?;
+        Repeats::new(walk(lines, requested)?).map_err(spill)
+    }
+}
+
+/// The walk over `lines`: the verdicts, sorted by game.
+fn walk(lines: Sorted<Line>, requested: &dyn Fn() -> bool) -> Result<Sorted<Verdict>, Error> {
     let spill = |e: io::Error| Error::from(SpillError::from(e));
     let mut walk = Walk { stack: Vec::new(), verdicts: Sorter::new(VERDICTS_HELD) };
     let (mut seen, mut group) = (Seen::new(Rule::Prefix), Group::default());
@@ -272,4 +278,117 @@ pub fn verdicts(lines: Sorted<Line>, requested: &dyn Fn() -> bool) -> Result<Sor
         walk.settle(g).map_err(spill)?;
     }
     walk.verdicts.finish().map_err(spill)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Date, Name, moves_key};
+    use super::*;
+    use crate::chess::Variant;
+    use crate::pgn::GameResult::*;
+
+    /// A game between `white` and `black`, ending in `result`, whose mainline is `moves`
+    /// (letters standing for moves).
+    fn game(white: &str, black: &str, moves: &str, result: GameResult) -> (Identity, Vec<u8>) {
+        let moves: Vec<u8> = moves.bytes().flat_map(|m| u16::from(m).to_le_bytes()).collect();
+        let mut mainline = vec![];
+        super::super::mainline(Variant::Standard, None, &moves, &mut mainline);
+        let who = Who { players: [Name::of(white), Name::of(black)], date: Date::default(), result };
+        let key = moves_key(Variant::Standard, None, &moves);
+        (Identity { key, who, occasion: Occasion::default() }, mainline)
+    }
+
+    /// The verdicts over `games`: `-` written, `gN` a repeat of game N, `pN` a shorter record of
+    /// game N (1-based); the mainlines sorted `bytes` at a time.
+    fn run_holding(games: &[(Identity, Vec<u8>)], bytes: usize) -> Vec<String> {
+        let mut lines = Mainlines::holding(bytes);
+        for (i, (id, m)) in games.iter().enumerate() {
+            lines.push(id, m, i as u64).expect("written");
+        }
+        let mut repeats = lines.verdicts(&|| false).expect("walked");
+        let verdicts = (0..games.len() as u64)
+            .map(|i| match repeats.of(i).expect("read") {
+                None => "-".to_string(),
+                Some(v) => format!("{}{}", if v.shorter { "p" } else { "g" }, v.of + 1),
+            })
+            .collect();
+        assert!(repeats.done());
+        verdicts
+    }
+
+    fn run(games: &[(Identity, Vec<u8>)]) -> Vec<String> {
+        run_holding(games, LINES_HELD)
+    }
+
+    #[test]
+    fn the_longest_record_is_kept_wherever_it_stands() {
+        let games = [
+            game("Giri", "Dubov", "abc", Unknown),
+            game("Carlsen", "So", "abcd", WhiteWins),
+            game("Giri, Anish", "Dubov, Daniil", "abcde", WhiteWins),
+            game("Giri", "Dubov", "abcd", WhiteWins),
+            game("Giri", "Dubov", "abcde", WhiteWins),
+            game("Giri", "Dubov", "ab", BlackWins),
+            game("Giri", "Dubov", "abcdef", Unknown),
+            game("Giri", "Dubov", "abcdef", WhiteWins),
+        ];
+        assert_eq!(run(&games), ["p8", "-", "p8", "p8", "p8", "-", "p8", "-"]);
+    }
+
+    #[test]
+    fn a_repeat_of_a_shorter_record_names_the_longer_game() {
+        let games = [
+            game("Giri", "Dubov", "ab", WhiteWins),
+            game("Giri", "Dubov", "ab", WhiteWins),
+            game("Giri", "Dubov", "abc", WhiteWins),
+            game("Giri", "Dubov", "abc", WhiteWins),
+        ];
+        assert_eq!(run(&games), ["p3", "p3", "-", "g3"]);
+    }
+
+    #[test]
+    fn a_game_is_compared_with_the_latest_of_a_mainline_up_to_it_and_after_it() {
+        // Game 0 and the last but one are Giri-Dubov games of mainline `ab`, with COMPARED games
+        // of other players between them: the longer record `abc` compares only the latest.
+        let name =
+            |i: usize| format!("{}{}", char::from(b'A' + (i / 26) as u8), char::from(b'a' + (i % 26) as u8));
+        let mut games = vec![game("Giri", "Dubov", "ab", WhiteWins)];
+        games.extend((0..COMPARED).map(|i| game(&name(i), "Dubov", "ab", WhiteWins)));
+        games.push(game("Giri", "Dubov", "ab", Unknown));
+        games.push(game("Giri", "Dubov", "abc", WhiteWins));
+        let v = run(&games);
+        let n = games.len();
+        assert_eq!(v[0], "-", "older than the latest {COMPARED} of its mainline");
+        assert_eq!(v[n - 2], format!("p{n}"));
+        // A longer record read first compares the latest of `ab` of all, after it.
+        let mut first = vec![game("Giri", "Dubov", "abc", WhiteWins)];
+        first.extend(games[..n - 1].iter().cloned());
+        let v = run(&first);
+        assert_eq!(v[1], "-", "after it, but older than the latest {COMPARED}: {v:?}");
+        assert_eq!(v[n - 1], "p1");
+    }
+
+    #[test]
+    fn mainlines_sorted_past_memory_give_the_same_verdicts() {
+        let games: Vec<_> = (0..300)
+            .map(|i| {
+                let moves: String = (0..1 + i % 7).map(|m| char::from(b'a' + (m + i / 50) as u8)).collect();
+                let players = (["Giri", "Dubov"][i % 2], ["So", "Carlsen"][i / 3 % 2]);
+                game(players.0, players.1, &moves, [Unknown, WhiteWins][i % 3 / 2])
+            })
+            .collect();
+        let held = run(&games);
+        assert!(held.iter().filter(|v| v.starts_with('p')).count() > 10, "{held:?}");
+        assert!(held.iter().any(|v| v.starts_with('g')), "{held:?}");
+        assert!(held.iter().any(|v| v == "-"), "{held:?}");
+        assert_eq!(run_holding(&games, 2000), held);
+    }
+
+    #[test]
+    fn a_stop_during_the_walk_is_an_interruption() {
+        let (id, m) = game("Giri", "Dubov", "ab", WhiteWins);
+        let mut lines = Mainlines::default();
+        lines.push(&id, &m, 0).expect("held");
+        assert!(matches!(lines.verdicts(&|| true).err(), Some(Error::Interrupted)));
+    }
 }
