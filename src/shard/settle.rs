@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 
 use crate::jobs::clean::Rule;
 use crate::jobs::clean::dedup::Seen;
-use crate::jobs::clean::dedup::late::{Judge, Repeats};
+use crate::jobs::clean::dedup::late::Judge;
+use crate::jobs::clean::dedup::verdict::Repeats;
 use crate::jobs::clean::sink::duplicate_record;
 use crate::jobs::positions::deferred::Firsts;
 use crate::jobs::positions::{Offered, UNIQUE_HELD, Unique};

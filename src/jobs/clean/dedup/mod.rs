@@ -43,6 +43,7 @@ mod key;
 pub mod late;
 pub mod name;
 pub mod seen;
+pub mod verdict;
 pub mod walk;
 
 pub use identity::{Date, Identity, Occasion, Who};

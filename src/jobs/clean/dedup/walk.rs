@@ -18,8 +18,8 @@ use std::io::{self, BufRead, Write};
 use std::ops::Range;
 
 use super::key::START;
-use super::late::{Repeats, VERDICTS_HELD, Verdict};
 use super::seen::COMPARED;
+use super::verdict::{Repeats, VERDICTS_HELD, Verdict};
 use super::{Identity, Occasion, Rule, Seen, Who};
 use crate::error::Error;
 use crate::io::sort::{Record, Sorted, Sorter, SpillError, read_or_end};

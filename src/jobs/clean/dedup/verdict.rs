@@ -1,0 +1,73 @@
+//! The verdicts of the games `--dedup` set aside past its memory bound ([`super::late`]) or under
+//! `prefix` ([`super::walk`]), sorted by game and taken in its order ([`Repeats`]).
+
+use std::io::{self, BufRead, Write};
+
+use crate::io::sort::{Record, Sorted, read_or_end};
+
+/// Verdicts sorted in memory at a time: 24 bytes each.
+pub(super) const VERDICTS_HELD: usize = 1 << 21;
+
+/// A waiting game set aside: its number, the number of the game kept, and whether it is a
+/// shorter record of it (`prefix`; else a repeat).
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Verdict {
+    /// The game's number over the run.
+    pub at: u64,
+    /// The number of the game it repeats or is a shorter record of.
+    pub of: u64,
+    /// A shorter record.
+    pub shorter: bool,
+}
+
+impl Record for Verdict {
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(&self.at.to_le_bytes())?;
+        out.write_all(&self.of.to_le_bytes())?;
+        out.write_all(&[u8::from(self.shorter)])
+    }
+
+    fn read_from(input: &mut impl BufRead) -> io::Result<Option<Verdict>> {
+        let (mut at, mut of, mut shorter) = ([0u8; 8], [0u8; 8], [0u8; 1]);
+        if !read_or_end(input, &mut at)? {
+            return Ok(None);
+        }
+        input.read_exact(&mut of)?;
+        input.read_exact(&mut shorter)?;
+        Ok(Some(Verdict { at: u64::from_le_bytes(at), of: u64::from_le_bytes(of), shorter: shorter[0] != 0 }))
+    }
+}
+
+const OUT_OF_ORDER: &str = "a temporary file of --dedup: a verdict out of order";
+
+/// The verdicts of the games set aside, in the order of their games.
+pub struct Repeats {
+    sorted: Sorted<Verdict>,
+    next: Option<Verdict>,
+}
+
+impl Repeats {
+    /// The verdicts of `sorted`, sorted by game.
+    pub(super) fn new(mut sorted: Sorted<Verdict>) -> io::Result<Repeats> {
+        let next = sorted.next().transpose()?;
+        Ok(Repeats { sorted, next })
+    }
+
+    /// The verdict of the game numbered `ordinal`, one of those pushed, asked in rising order:
+    /// `Some` when it is set aside.
+    pub fn of(&mut self, ordinal: u64) -> io::Result<Option<Verdict>> {
+        match &self.next {
+            Some(v) if v.at == ordinal => {
+                let next = self.sorted.next().transpose()?;
+                Ok(std::mem::replace(&mut self.next, next))
+            }
+            Some(v) if v.at < ordinal => Err(io::Error::new(io::ErrorKind::InvalidData, OUT_OF_ORDER)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Whether every verdict was asked for.
+    pub fn done(&self) -> bool {
+        self.next.is_none()
+    }
+}
