@@ -94,18 +94,11 @@ impl<W: Write> CleanWriter<W> {
     /// job's options say so, and hands each chunk's buffers back to the job's workers. Under
     /// `--dedup=prefix` every game waits ([`Late`]): the longest record may come last.
     pub fn new(job: &Clean, outputs: Outputs, diagnostics: W) -> CleanWriter<W> {
-        let rule = job.options().dedup;
-        let dedup = Dedup::of(rule);
-        let held = if rule == Some(Rule::Prefix) { 0 } else { late::HELD };
-        CleanWriter { held, ..CleanWriter::with(job, outputs, diagnostics, dedup) }
-    }
-
-    fn with(job: &Clean, outputs: Outputs, diagnostics: W, dedup: Dedup) -> CleanWriter<W> {
         let (spares, opts) = (job.spares.clone(), job.opts.clone());
         CleanWriter {
             outputs,
             diagnostics,
-            dedup,
+            dedup: Dedup::of(job.options().dedup),
             inputs: Vec::new(),
             current: usize::MAX,
             ordinal: 0,

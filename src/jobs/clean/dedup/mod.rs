@@ -104,7 +104,7 @@ pub struct Repeat {
 pub enum Dedup {
     /// No `--dedup`.
     Off,
-    /// The distinct games, as the games come (under `prefix`, those waiting: [`Late`]).
+    /// The distinct games, as the games come (under `prefix`, none: every game waits, [`Late`]).
     Once(Box<Seen>),
 }
 
@@ -114,11 +114,11 @@ impl Dedup {
         rule.map_or(Dedup::Off, |rule| Dedup::Once(Box::new(Seen::new(rule))))
     }
 
-    /// The rule, when the set holds `held` distinct games or more (then later games wait:
-    /// [`Late`]).
+    /// The rule, when the set holds `held` distinct games or more, or from the first game
+    /// under `prefix`, whose longest record may come last (then later games wait: [`Late`]).
     pub fn full(&self, held: usize) -> Option<Rule> {
         match self {
-            Dedup::Once(seen) if seen.len() >= held => Some(seen.rule()),
+            Dedup::Once(seen) if seen.rule() == Rule::Prefix || seen.len() >= held => Some(seen.rule()),
             _ => None,
         }
     }

@@ -151,6 +151,24 @@ fn compared(entries: &[Entry], x: u64, member: Option<usize>) -> [Range<usize>; 
     [below, entries.len().saturating_sub(COMPARED).max(above)..entries.len()]
 }
 
+/// Notes, among `entries` (a shorter mainline's, or the game's own as entry `member`), the
+/// games compared with game `ordinal` of `plies` plies that are shorter records of it.
+fn note_longer(
+    entries: &mut [Entry],
+    member: Option<usize>,
+    (ordinal, who, occasion): (u64, Who, Occasion),
+    plies: usize,
+) {
+    let rank = (plies, who.result != GameResult::Unknown);
+    for r in compared(entries, ordinal, member) {
+        for e in &mut entries[r] {
+            if e.who.shorter_record_of(&who, member.is_some()) && e.occasion.compatible(occasion) {
+                e.longer_record(ordinal, rank);
+            }
+        }
+    }
+}
+
 /// The walk over the sorted mainlines.
 struct Walk {
     stack: Vec<Group>,
@@ -169,24 +187,12 @@ impl Walk {
         }
         let plies = (g.mainline.len() - START) / 2;
         for t in 0..g.entries.len() {
-            let (x, who, occasion) = (g.entries[t].ordinal, g.entries[t].who, g.entries[t].occasion);
-            let rank = (plies, who.result != GameResult::Unknown);
+            let x = &g.entries[t];
+            let longer = (x.ordinal, x.who, x.occasion);
             for shorter in &mut self.stack {
-                for r in compared(&shorter.entries, x, None) {
-                    for e in &mut shorter.entries[r] {
-                        if e.who.shorter_record_of(&who, false) && e.occasion.compatible(occasion) {
-                            e.longer_record(x, rank);
-                        }
-                    }
-                }
+                note_longer(&mut shorter.entries, None, longer, plies);
             }
-            for r in compared(&g.entries, x, Some(t)) {
-                for e in &mut g.entries[r] {
-                    if e.who.shorter_record_of(&who, true) && e.occasion.compatible(occasion) {
-                        e.longer_record(x, rank);
-                    }
-                }
-            }
+            note_longer(&mut g.entries, Some(t), longer, plies);
         }
         self.stack.push(g);
         Ok(())
