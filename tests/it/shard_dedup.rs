@@ -76,6 +76,10 @@ fn merge_settles_repeats_in_other_shards() {
     let (out0, out1) = (part("out.pgn", 0), part("out.pgn", 1));
     assert!(out0.contains("1983.07.??") && !out0.contains("1983.08.??"), "the first shard: {out0}");
     assert!(out1.contains("1983.??.??") && !out1.contains("1983.08.??"), "the second shard: {out1}");
+    // The second shard starts at the input's third game, and names the games as one run does.
+    let own: Vec<(u64, u64)> =
+        duplicates(&part("r.jsonl", 1)).into_iter().map(|(g, _, of)| (g, of)).collect();
+    assert_eq!(own, [(4, 3), (5, 3), (6, 3)]);
     let o = run(&["merge", "-q", path(&set[0]), path(&set[1])]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = |name: &str| String::from_utf8(read(&dir.join(name))).expect("UTF-8");
@@ -85,12 +89,7 @@ fn merge_settles_repeats_in_other_shards() {
     assert!(out.contains("1983.07.??") && out.contains("1983.08.??") && !out.contains("1983.??.??"), "{out}");
     assert!(dups.contains("1983.??.??") && !dups.contains("1983.08.??"), "{dups}");
     let report = text("r.jsonl");
-    let of: Vec<(u64, u64)> = report
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|r| r["type"] == "duplicate")
-        .map(|r| (r["data"]["game"].as_u64().unwrap_or(0), r["data"]["of"]["game"].as_u64().unwrap_or(0)))
-        .collect();
+    let of: Vec<(u64, u64)> = duplicates(&report).into_iter().map(|(game, _, of)| (game, of)).collect();
     assert_eq!(of, [(3, 2), (5, 4), (6, 2), (7, 1)], "{report}");
     for f in ["out.pgn", "dups.pgn", "r.jsonl"] {
         std::fs::remove_file(dir.join(f)).expect("rm");
@@ -105,6 +104,20 @@ fn merge_settles_repeats_in_other_shards() {
     merge_fails(&dir, &set, "shard 1/2's keys part changed");
     std::fs::remove_file(&keys).expect("rm");
     merge_fails(&dir, &set, "rerun shard 1");
+}
+
+/// The duplicate records of a report: each game, the rule, the game it repeats.
+fn duplicates(report: &str) -> Vec<(u64, String, u64)> {
+    report
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|r| r["type"] == "duplicate")
+        .map(|r| {
+            let d = &r["data"];
+            let rule = d["rule"].as_str().unwrap_or_default().to_string();
+            (d["game"].as_u64().unwrap_or(0), rule, d["of"]["game"].as_u64().unwrap_or(0))
+        })
+        .collect()
 }
 
 #[test]

@@ -52,8 +52,9 @@ pub struct CleanWriter<W> {
     outputs: Outputs,
     diagnostics: W,
     dedup: Dedup,
-    /// Each input's name and the ordinal of its first game over the run.
-    inputs: Vec<(String, u64)>,
+    /// Each input's name, the ordinal of its first game over the run, and that game's number in
+    /// the input (a shard may start past the input's first game).
+    inputs: Vec<(String, u64, u64)>,
     /// The input being read, in `inputs`.
     current: usize,
     /// Games released so far over the run.
@@ -137,21 +138,21 @@ impl<W: Write> CleanWriter<W> {
     }
 
     fn file(&self) -> &str {
-        self.inputs.get(self.current).map_or("", |(f, _)| f.as_str())
+        self.inputs.get(self.current).map_or("", |(f, ..)| f.as_str())
     }
 
     /// The input and game number (1-based) of the game released `ordinal`-th over the run.
     fn locate(&self, ordinal: u64) -> (&str, u64) {
-        let i = self.inputs.partition_point(|&(_, first)| first <= ordinal).saturating_sub(1);
-        let (file, first) = &self.inputs[i];
-        (file, ordinal - first + 1)
+        let (i, game) = self.locate_index(ordinal);
+        (&self.inputs[i].0, game)
     }
 
     /// The input (its index in `inputs`) and game number (1-based) of the game released
     /// `ordinal`-th over the run.
     fn locate_index(&self, ordinal: u64) -> (usize, u64) {
-        let i = self.inputs.partition_point(|&(_, first)| first <= ordinal).saturating_sub(1);
-        (i, ordinal - self.inputs[i].1 + 1)
+        let i = self.inputs.partition_point(|&(_, first, _)| first <= ordinal).saturating_sub(1);
+        let (_, first, number) = self.inputs[i];
+        (i, ordinal - first + number)
     }
 
     /// The report records of written game `g`: kept broken, then its repairs.
@@ -365,7 +366,7 @@ impl<W: Write> CleanWriter<W> {
         };
         if let (Some(_), Some((rule, of))) = (w.id, verdict) {
             self.report(|s| {
-                let file = s.inputs.get(w.at.input as usize).map_or("", |(f, _)| f.as_str());
+                let file = s.inputs.get(w.at.input as usize).map_or("", |(f, ..)| f.as_str());
                 duplicate_record(rule.name(), s.locate(of), file, w.at.game, w.at.line, w.at.offset)
             })?;
             let dup_from = self.at[DUP];
@@ -449,7 +450,7 @@ pub fn report_summary(summary: &Summary) -> Value {
 impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
     fn begin_input(&mut self, input: &str) -> Result<(), Error> {
         self.current = self.current.wrapping_add(1);
-        self.inputs.push((input.to_string(), self.ordinal));
+        self.inputs.push((input.to_string(), self.ordinal, 1));
         if let Some(k) = &mut self.keys {
             let mut entry = Vec::new();
             keys::put_input(&mut entry, input);
@@ -466,6 +467,9 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
         // run longer than the output's buffer skips the copy into it).
         let mut run = 0..0;
         for g in &chunk.games {
+            if let Some(input) = self.inputs.last_mut().filter(|i| i.1 == self.ordinal) {
+                input.2 = g.game;
+            }
             self.ordinal += 1;
             if self.late.is_none()
                 && let Some(rule) = self.dedup.full(self.held)
