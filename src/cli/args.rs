@@ -87,8 +87,8 @@ pub struct ShardArgs {
     /// its frames with the sidecar, else also those before them (to number its games). A
     /// single-frame zstd stream or gzip is decompressed from its start by every shard. clean
     /// --dedup and positions --unique also write a keys part (`-o`'s name + `.keys`), with which
-    /// merge settles the repeats that lie in different shards. Not for stdin, clean
-    /// --dedup=prefix.
+    /// merge settles the repeats (and shorter records) that lie in different shards. Not for
+    /// stdin.
     #[arg(long, value_name = "I/N|auto")]
     pub shard: Option<String>,
     /// The number of shards for `--shard auto` where the scheduler does not say it

@@ -123,11 +123,6 @@ impl Sharding {
         Ok(Some(Sharding { plan, job, dir: args.output_dir.clone(), parts: Vec::new(), start }))
     }
 
-    /// The shard.
-    pub fn spec(&self) -> Spec {
-        self.plan.spec
-    }
-
     /// Where the output `role` given as `path` goes: its part. `header`: what a single run writes
     /// before the games; `footer`: the record it writes after them ([`pgnkit::shard::merge::footer`]).
     pub fn output(

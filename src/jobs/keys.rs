@@ -8,7 +8,9 @@
 //! line and offset, its identity (moves key, players, date, result), the shard's verdict, where
 //! it lies (or would lie) in the output, duplicates and report parts, and what `merge` needs to
 //! turn the verdict over: the game as read (a written game, with `--duplicates`) or its text,
-//! repairs and report records (a duplicate). About 160 bytes a game beyond those copies.
+//! repairs and report records (a duplicate). About 160 bytes a game beyond those copies. Under
+//! `prefix` (the header says) an entry also holds the game's occasion and mainline (two bytes a
+//! ply), which `merge` walks as one run does.
 //!
 //! `positions`: an input entry (`I`) where each input starts, and per position written (`P`)
 //! its Zobrist key, the packed position and the length of its record: 50 bytes a standard
@@ -44,6 +46,10 @@ pub struct GameEntry {
     pub id: Option<Identity>,
     /// `Some((input, game))`: the shard set it aside as a repeat of that game of its own.
     pub of: Option<(u32, u64)>,
+    /// ... as a shorter record of it (`prefix`), not a repeat.
+    pub shorter: bool,
+    /// Under `prefix`, its mainline ([`crate::jobs::clean::dedup::mainline`]); else empty.
+    pub mainline: Vec<u8>,
     /// Where it is (or would be) in the output part.
     pub out: Range<u64>,
     /// ... in the duplicates part.
@@ -78,8 +84,8 @@ pub fn put_input(out: &mut Vec<u8>, name: &str) {
     bytes(out, name.as_bytes());
 }
 
-/// Appends a game entry to `out`.
-pub fn put_game(out: &mut Vec<u8>, g: &GameEntry) {
+/// Appends a game entry to `out`, with its occasion and mainline when `lines` (`prefix`).
+pub fn put_game(out: &mut Vec<u8>, g: &GameEntry, lines: bool) {
     out.push(b'G');
     out.extend_from_slice(&g.input.to_le_bytes());
     for n in [g.game, g.line, g.offset] {
@@ -91,9 +97,15 @@ pub fn put_game(out: &mut Vec<u8>, g: &GameEntry) {
         occasion: Occasion::default(),
     });
     out.extend_from_slice(&id.to_bytes());
+    if lines {
+        for w in id.occasion.0 {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        bytes(out, &g.mainline);
+    }
     match g.of {
         Some((input, game)) => {
-            out.push(1);
+            out.push(1 + u8::from(g.shorter));
             out.extend_from_slice(&input.to_le_bytes());
             out.extend_from_slice(&game.to_le_bytes());
         }
@@ -196,6 +208,8 @@ pub enum PositionEntry {
 /// Reads a keys part's entries from `r`.
 pub struct KeysReader<R> {
     r: R,
+    /// Its game entries hold occasions and mainlines (`clean prefix`).
+    lines: bool,
 }
 
 fn bad(what: &str) -> io::Error {
@@ -215,7 +229,8 @@ impl<R: Read> KeysReader<R> {
                 let Some(words) = text.strip_prefix("pgnkit keys 1 ") else {
                     return Err(bad(&format!("its header is {text:?}")));
                 };
-                return Ok((KeysReader { r }, words.to_string()));
+                let lines = words == "clean prefix";
+                return Ok((KeysReader { r, lines }, words.to_string()));
             }
             header.push(b[0]);
         }
@@ -288,10 +303,17 @@ impl<R: Read> KeysReader<R> {
             Some(b'G') => {
                 let input = self.u32()?;
                 let (game, line, offset) = (self.u64()?, self.u64()?, self.u64()?);
-                let id = Some(Identity::from_bytes(&self.array()?).ok_or_else(|| bad("a result"))?);
-                let of = match self.u8()? {
-                    0 => None,
-                    _ => Some((self.u32()?, self.u64()?)),
+                let mut id = Identity::from_bytes(&self.array()?).ok_or_else(|| bad("a result"))?;
+                let mut mainline = Vec::new();
+                if self.lines {
+                    for w in &mut id.occasion.0 {
+                        *w = self.u32()?;
+                    }
+                    mainline = self.bytes()?;
+                }
+                let (of, shorter) = match self.u8()? {
+                    0 => (None, false),
+                    flag => (Some((self.u32()?, self.u64()?)), flag == 2),
                 };
                 let (out, dup, report) = (self.range()?, self.range()?, self.range()?);
                 let broken = self.u8()? != 0;
@@ -303,8 +325,10 @@ impl<R: Read> KeysReader<R> {
                     game,
                     line,
                     offset,
-                    id,
+                    id: Some(id),
                     of,
+                    shorter,
+                    mainline,
                     out,
                     dup,
                     report,
@@ -402,15 +426,34 @@ mod tests {
             verbatim: Vec::new(),
             text: b"[Event \"?\"]\n\n*\n\n".to_vec(),
             records: b"{}\n".to_vec(),
+            ..GameEntry::default()
+        };
+        // Under `prefix`: the occasion and the mainline too (none for a game with no moves), and
+        // a shorter record's verdict.
+        let line = GameEntry {
+            id: Some(Identity { occasion: Occasion::of("Tata Steel", "Wijk aan Zee", "5"), ..id }),
+            shorter: true,
+            mainline: vec![7; 20],
+            ..game.clone()
         };
         let header = clean_header(Rule::Game);
         let mut bytes = header.clone();
         put_input(&mut bytes, "a.pgn");
-        put_game(&mut bytes, &game);
+        put_game(&mut bytes, &game, false);
         let (mut r, words) = KeysReader::new(&bytes[..]).expect("header");
         assert_eq!(words, "clean game");
         assert_eq!(r.clean().expect("input"), Some(CleanEntry::Input("a.pgn".into())));
-        assert_eq!(r.clean().expect("game"), Some(CleanEntry::Game(Box::new(game))));
+        assert_eq!(r.clean().expect("game"), Some(CleanEntry::Game(Box::new(game.clone()))));
+        assert_eq!(r.clean().expect("end"), None);
+        let mut prefix = clean_header(Rule::Prefix);
+        let no_moves = GameEntry { mainline: Vec::new(), ..line.clone() };
+        for g in [&line, &no_moves] {
+            put_game(&mut prefix, g, true);
+        }
+        let (mut r, words) = KeysReader::new(&prefix[..]).expect("header");
+        assert_eq!(words, "clean prefix");
+        assert_eq!(r.clean().expect("a mainline"), Some(CleanEntry::Game(Box::new(line))));
+        assert_eq!(r.clean().expect("none"), Some(CleanEntry::Game(Box::new(no_moves))));
         assert_eq!(r.clean().expect("end"), None);
         assert!(KeysReader::new(&b"pgnkit keys 2 clean game\n"[..]).is_err(), "another format");
         let (mut cut, _) = KeysReader::new(&bytes[..bytes.len() - 1]).expect("header");

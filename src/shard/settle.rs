@@ -18,9 +18,9 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::jobs::clean::Rule;
-use crate::jobs::clean::dedup::Seen;
-use crate::jobs::clean::dedup::late::Judge;
+use crate::jobs::clean::dedup::late::Pending;
 use crate::jobs::clean::dedup::verdict::Repeats;
+use crate::jobs::clean::dedup::{Repeat, Seen};
 use crate::jobs::clean::sink::duplicate_record;
 use crate::jobs::positions::deferred::Firsts;
 use crate::jobs::positions::{Offered, UNIQUE_HELD, Unique};
@@ -117,8 +117,9 @@ fn open(path: &Path) -> io::Result<(KeysReader<Hashing<BufReader<File>>>, String
 /// Settles the shards of `list` (sorted by index) when they wrote keys parts, adjusting their
 /// ledgers; `None` when they did not. The error names each problem; a stop `requested` (a
 /// signal) ends the reading at the next key. At most `held` distinct games of `clean` are held
-/// in memory: the games past them wait for their verdicts, found key by key ([`Judge`]), and
-/// their shards' keys parts are read a second time to turn them.
+/// in memory: the games past them wait for their verdicts, found key by key ([`Pending`]), and
+/// their shards' keys parts are read a second time to turn them. Under `prefix` every game
+/// waits, its mainline sorted on disk, and the walk over the mainlines gives the verdicts.
 pub fn settle(
     list: &mut [(PathBuf, Manifest)],
     requested: &dyn Fn() -> bool,
@@ -148,8 +149,9 @@ pub fn settle(
     };
     let mut log = TurnLog::default();
     let mut seen: Option<Seen> = None;
-    // `clean`: past the set's room, the first game to wait and the identities waiting.
-    let mut waiting: Option<(u64, Judge)> = None;
+    // `clean`: past the set's room (under `prefix`, from the first game), the first game to
+    // wait and what finds the waiting games' verdicts.
+    let mut waiting: Option<(u64, Pending)> = None;
     let mut unique: Option<Unique> = None;
     // Positions past `unique`'s room, numbered over the shards, and the numbers of those one run
     // does not write.
@@ -171,7 +173,7 @@ pub fn settle(
             let (mut r, words) = open(&keys).map_err(|e| rerun(format!("keys part: {e}")))?;
             let unread = || rerun("keys part names an input it did not read".into());
             if let Some(rule) = words.strip_prefix("clean ") {
-                let rule = [Rule::Game, Rule::Moves]
+                let rule = [Rule::Game, Rule::Moves, Rule::Prefix]
                     .into_iter()
                     .find(|r| r.name() == rule)
                     .ok_or_else(|| rerun(format!("keys part has the rule {rule:?}")))?;
@@ -199,11 +201,13 @@ pub fn settle(
                     }
                     let id = g.id.ok_or_else(|| rerun("keys part has a game without its key".into()))?;
                     // Past the set's room, the game waits for its verdict (a second reading).
-                    if waiting.is_none() && seen.len() >= held {
-                        waiting = Some((ordinal, Judge::default()));
+                    if waiting.is_none() && (rule == Rule::Prefix || seen.len() >= held) {
+                        waiting = Some((ordinal, Pending::new(rule)));
                     }
-                    if let Some((_, judge)) = &mut waiting {
-                        judge.push(&id, ordinal).map_err(|e| SpillError::from(e).to_string())?;
+                    if let Some((_, pending)) = &mut waiting {
+                        pending
+                            .push(&id, &g.mainline, ordinal)
+                            .map_err(|e| SpillError::from(e).to_string())?;
                         shard.waits = true;
                         read = ordinal + 1;
                         at += 1;
@@ -215,9 +219,13 @@ pub fn settle(
                     }
                     let found = seen.insert(&id).map_err(|e| e.to_string())?;
                     read += 1;
-                    let shard_of =
-                        g.of.map(|(i, n)| ordinal_of(&settled.inputs, &local, i, n).ok_or_else(unread));
-                    let turn = turn(found.map(|e| seen.first_game(e)), shard_of.transpose()?);
+                    let shard_of = match g.of {
+                        Some((i, n)) => Some(ordinal_of(&settled.inputs, &local, i, n).ok_or_else(unread)?),
+                        None => None,
+                    };
+                    let shard_of = shard_of.map(|of| Repeat::found(rule, of, g.shorter));
+                    let found = found.map(|e| Repeat { rule, of: seen.first_game(e) });
+                    let turn = turn(found, shard_of);
                     if let Err(e) = shard.turn(&mut log, &mut m.stats, &mut m.ranges, &g, at, turn) {
                         spill_failed.get_or_insert(e);
                     }
@@ -291,16 +299,17 @@ pub fn settle(
     if !problems.is_empty() {
         return Err(problems.into());
     }
-    if let (Some((first, judge)), Some(seen), None) = (waiting, &seen, &spill_failed) {
+    if let (Some((first, pending)), Some(seen), None) = (waiting, &seen, &spill_failed) {
         let io_err =
             |e: String| Refused { problems: vec![e], code: crate::exit::Code::IoErr, written: Vec::new() };
-        let mut repeats = judge.repeats(seen, requested).map_err(|e| match e {
+        let mut repeats = pending.repeats(seen, requested).map_err(|e| match e {
             crate::error::Error::Interrupted => Refused::interrupted(),
             e => io_err(e.to_string()),
         })?;
         for ((path, m), shard) in list.iter_mut().zip(&mut settled.shards) {
             if shard.waits {
-                shard.turn_waiting(m, &settled.inputs, first, &mut repeats, &mut log, requested).map_err(
+                let (inputs, rule) = (&settled.inputs, seen.rule());
+                shard.turn_waiting(m, inputs, rule, first, &mut repeats, &mut log, requested).map_err(
                     |e| {
                         if requested() {
                             Refused::interrupted()
@@ -402,11 +411,13 @@ impl Shard {
     }
 
     /// Reads its keys part again and turns its games numbered `first` or later over the run
-    /// (`inputs`: each input's first ordinal) by their verdicts in `repeats`.
+    /// (`inputs`: each input's first ordinal) by their verdicts under `rule` in `repeats`.
+    #[allow(clippy::too_many_arguments)]
     fn turn_waiting(
         &mut self,
         m: &mut Manifest,
         inputs: &[(String, u64)],
+        rule: Rule,
         first: u64,
         repeats: &mut Repeats,
         log: &mut TurnLog,
@@ -426,7 +437,8 @@ impl Shard {
             let at_ordinal = ordinal(&local, g.input, g.game)?;
             if at_ordinal >= first {
                 let shard_of = g.of.map(|(i, n)| ordinal(&local, i, n)).transpose()?;
-                let turn = turn(repeats.of(at_ordinal)?.map(|v| v.of), shard_of);
+                let shard_of = shard_of.map(|of| Repeat::found(rule, of, g.shorter));
+                let turn = turn(repeats.of(at_ordinal)?.map(|v| v.repeat(rule)), shard_of);
                 self.turn(log, &mut m.stats, &mut m.ranges, &g, at, turn)
                     .map_err(|e| io::Error::other(SpillError::from(e)))?;
             }
@@ -528,11 +540,11 @@ impl Settled {
         (&self.inputs[i].0, of - self.inputs[i].1 + 1)
     }
 
-    /// The `duplicate` record of game `g` (its shard's inputs `local`), a repeat of `of`.
-    fn record(&self, g: &GameEntry, local: &[usize], of: u64) -> Vec<u8> {
-        let rule = self.rule.map_or("", Rule::name);
+    /// The `duplicate` record of game `g` (its shard's inputs `local`), a repeat (or shorter
+    /// record) of another.
+    fn record(&self, g: &GameEntry, local: &[usize], of: Repeat) -> Vec<u8> {
         let file = local.get(g.input as usize).map_or("", |&k| self.inputs[k].0.as_str());
-        let record = duplicate_record(rule, self.locate(of), file, g.game, g.line, g.offset);
+        let record = duplicate_record(of.rule.name(), self.locate(of.of), file, g.game, g.line, g.offset);
         format!("{record}\n").into_bytes()
     }
 

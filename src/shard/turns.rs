@@ -6,20 +6,25 @@ use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
 use std::ops::Range;
 
+use crate::jobs::clean::Rule;
+use crate::jobs::clean::dedup::Repeat;
+
 /// What becomes of a game of a shard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Turn {
-    /// Written by the shard, a repeat in the run of the game with this ordinal.
-    ToDuplicate(u64),
+    /// Written by the shard, in the run a repeat (or shorter record) of the game whose ordinal
+    /// it names.
+    ToDuplicate(Repeat),
     /// Set aside by the shard, first in the run.
     ToWritten,
-    /// Set aside by the shard, a repeat in the run of the game with this ordinal.
-    Of(u64),
+    /// Set aside by the shard, in the run a repeat (or shorter record) of another game than
+    /// the shard's, or under another rule.
+    Of(Repeat),
 }
 
-/// What becomes of a game its shard wrote (`shard_of`: `None`) or set aside as a repeat of game
-/// `shard_of`, when one run finds it a repeat of game `of` or first (`None`).
-pub(super) fn turn(of: Option<u64>, shard_of: Option<u64>) -> Option<Turn> {
+/// What becomes of a game its shard wrote (`shard_of`: `None`) or set aside (`shard_of`, the
+/// game's ordinal), when one run finds it a repeat or shorter record (`of`) or first (`None`).
+pub(super) fn turn(of: Option<Repeat>, shard_of: Option<Repeat>) -> Option<Turn> {
     match (shard_of, of) {
         (None, None) => None,
         (None, Some(of)) => Some(Turn::ToDuplicate(of)),
@@ -30,8 +35,12 @@ pub(super) fn turn(of: Option<u64>, shard_of: Option<u64>) -> Option<Turn> {
 
 /// Turns held in memory before they are all written to a temporary file: 24 bytes each.
 pub(super) const TURNS_HELD: usize = 1 << 20;
-/// Bytes of a turn in the temporary file: the game's entry number, a tag, a game's ordinal.
+/// Bytes of a turn in the temporary file: the game's entry number, a tag (the turn, the rule),
+/// a game's ordinal.
 const TURN_BYTES: u64 = 17;
+
+/// The rules as a turn's tag holds them, above the turn's kind.
+const RULES: [Rule; 3] = [Rule::Game, Rule::Moves, Rule::Prefix];
 
 /// The turns of every shard, shard after shard, in the order of their games: in memory up to
 /// [`TURNS_HELD`], then all in a temporary file (the games whose verdicts turn can be as many as
@@ -44,14 +53,26 @@ pub(super) struct TurnLog {
 }
 
 fn put_turn(out: &mut impl Write, at: u64, turn: Turn) -> io::Result<()> {
+    let rule = |r: Repeat| RULES.iter().position(|&x| x == r.rule).unwrap_or(0) as u8;
     let (tag, of) = match turn {
-        Turn::ToDuplicate(of) => (0, of),
+        Turn::ToDuplicate(r) => (rule(r) << 2, r.of),
         Turn::ToWritten => (1, 0),
-        Turn::Of(of) => (2, of),
+        Turn::Of(r) => (2 | rule(r) << 2, r.of),
     };
     out.write_all(&at.to_le_bytes())?;
     out.write_all(&[tag])?;
     out.write_all(&of.to_le_bytes())
+}
+
+/// The turn a tag and an ordinal give ([`put_turn`]).
+fn get_turn(tag: u8, of: u64) -> Option<Turn> {
+    let repeat = Some(Repeat { rule: *RULES.get(usize::from(tag >> 2))?, of });
+    match tag & 3 {
+        0 => repeat.map(Turn::ToDuplicate),
+        1 => Some(Turn::ToWritten),
+        2 => repeat.map(Turn::Of),
+        _ => None,
+    }
 }
 
 impl TurnLog {
@@ -121,11 +142,9 @@ impl Turns {
                 Ok(false) => None,
                 Ok(true) => {
                     let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or_default());
-                    Some(match b[8] {
-                        0 => Ok((word(0), Turn::ToDuplicate(word(9)))),
-                        1 => Ok((word(0), Turn::ToWritten)),
-                        2 => Ok((word(0), Turn::Of(word(9)))),
-                        _ => Err(io::Error::new(io::ErrorKind::InvalidData, "a turn unreadable")),
+                    Some(match get_turn(b[8], word(9)) {
+                        Some(turn) => Ok((word(0), turn)),
+                        None => Err(io::Error::new(io::ErrorKind::InvalidData, "a turn unreadable")),
                     })
                 }
                 Err(e) => Some(Err(e)),
@@ -144,10 +163,11 @@ mod tests {
     fn turns_past_memory_come_back_by_range() {
         let mut log = TurnLog::default();
         let n = TURNS_HELD as u64 + 1000;
+        let rule = |i: u64| RULES[(i / 3 % 3) as usize];
         let turn = |i: u64| match i % 3 {
-            0 => Turn::ToDuplicate(i * 7),
+            0 => Turn::ToDuplicate(Repeat { rule: rule(i), of: i * 7 }),
             1 => Turn::ToWritten,
-            _ => Turn::Of(i + 1),
+            _ => Turn::Of(Repeat { rule: rule(i), of: i + 1 }),
         };
         for i in 0..n {
             log.push(i, turn(i)).unwrap();

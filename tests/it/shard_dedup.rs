@@ -5,14 +5,15 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::shard::{code_and_err, fixture_inputs, merge_fails, path, read, same_as_one_run};
+use crate::shard::{fixture_inputs, merge_fails, path, read, same_as_one_run};
 use crate::util::{fixture, run, shared_data, stderr, temp_dir};
 
 const COUNTS: [u64; 3] = [2, 3, 5];
 
-/// The fixture whose repeats lie in different shards, and the fixtures after it.
+/// The fixtures whose repeats and shorter records lie in different shards, and the fixtures
+/// after them.
 fn inputs() -> Vec<PathBuf> {
-    let mut inputs = vec![fixture("shard/cross_dedup.pgn")];
+    let mut inputs = vec![fixture("shard/cross_dedup.pgn"), fixture("shard/cross_prefix.pgn")];
     inputs.extend(fixture_inputs());
     inputs
 }
@@ -25,8 +26,8 @@ fn clean_dedup_shards_merge_to_one_run() {
         ("--rejects", "rej.pgn"),
         ("--report", "report.jsonl"),
     ];
-    let cross = [fixture("shard/cross_dedup.pgn")];
-    for rule in ["--dedup", "--dedup=moves"] {
+    let cross = [fixture("shard/cross_dedup.pgn"), fixture("shard/cross_prefix.pgn")];
+    for rule in ["--dedup", "--dedup=moves", "--dedup=prefix"] {
         let name = format!("dedup-{}", rule.trim_start_matches("--"));
         same_as_one_run(&format!("{name}-cross"), &["clean", rule], &cross, &outputs, &COUNTS, &["1"]);
         same_as_one_run(&name, &["clean", rule], &inputs(), &outputs, &COUNTS, &["1", "2"]);
@@ -43,16 +44,19 @@ fn clean_dedup_shards_merge_to_one_run() {
     );
     let outputs = [("-o", "out.pgn.gz"), ("--duplicates", "dups.pgn.zst")];
     same_as_one_run("dedup-compressed", &["clean", "--dedup"], &inputs(), &outputs, &[2, 5], &["2"]);
+    let outputs = [("-o", "out.pgn.zst"), ("--report", "report.jsonl")];
+    let args = ["clean", "--dedup=prefix", "--keep-broken"];
+    same_as_one_run("prefix-report", &args, &inputs(), &outputs, &[3], &["2"]);
 }
 
-/// Runs `clean --dedup` as `n` shards of `input` in `dir`; the manifests.
-fn dedup_shards(dir: &Path, input: &Path, n: u64) -> Vec<PathBuf> {
+/// Runs `clean` with `rule` (`--dedup`, ...) as `n` shards of `input` in `dir`; the manifests.
+fn dedup_shards(dir: &Path, rule: &str, input: &Path, n: u64) -> Vec<PathBuf> {
     let out = dir.join("out.pgn");
     (0..n)
         .map(|i| {
             let spec = format!("{i}/{n}");
             let (dups, report) = (dir.join("dups.pgn"), dir.join("r.jsonl"));
-            let args = ["clean", "-q", "--dedup", "--shard", &spec, "-o", path(&out)];
+            let args = ["clean", "-q", rule, "--shard", &spec, "-o", path(&out)];
             let mut args = args.to_vec();
             args.extend(["--duplicates", path(&dups), "--report", path(&report), path(input)]);
             let o = run(&args);
@@ -68,7 +72,7 @@ fn dedup_shards(dir: &Path, input: &Path, n: u64) -> Vec<PathBuf> {
 #[test]
 fn merge_settles_repeats_in_other_shards() {
     let dir = temp_dir("shard-dedup-settle");
-    let set = dedup_shards(&dir, &fixture("shard/cross_dedup.pgn"), 2);
+    let set = dedup_shards(&dir, "--dedup", &fixture("shard/cross_dedup.pgn"), 2);
     let part = |name: &str, i: u64| {
         let spec = pgnkit::shard::Spec::new(i, 2).expect("spec");
         String::from_utf8(read(&pgnkit::shard::part_path(&dir.join(name), None, spec))).expect("UTF-8")
@@ -120,16 +124,52 @@ fn duplicates(report: &str) -> Vec<(u64, String, u64)> {
         .collect()
 }
 
+/// `--dedup=prefix` shards: the longest record may lie in another shard than its shorter
+/// ones. The fixture's shards each keep their own longest records; merge moves the shorter
+/// ones of the other shard to the duplicates, names the longer game a shard's shorter record
+/// was set aside for when another shard holds a longer one still, and writes what one run
+/// writes.
 #[test]
-fn dedup_prefix_is_not_sharded() {
+fn merge_settles_shorter_records_in_other_shards() {
     let dir = temp_dir("shard-dedup-prefix");
-    let input = fixture("shard/cross_dedup.pgn");
-    let out = dir.join("out.pgn");
-    let (code, err) =
-        code_and_err(&["clean", "--dedup=prefix", "--shard", "0/2", path(&input), "-o", path(&out)]);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("--dedup=prefix keeps the longest record"), "{err}");
-    assert!(std::fs::read_dir(&dir).expect("dir").next().is_none(), "nothing written");
+    let input = fixture("shard/cross_prefix.pgn");
+    let set = dedup_shards(&dir, "--dedup=prefix", &input, 2);
+    let part = |name: &str, i: u64| {
+        let spec = pgnkit::shard::Spec::new(i, 2).expect("spec");
+        String::from_utf8(read(&pgnkit::shard::part_path(&dir.join(name), None, spec))).expect("UTF-8")
+    };
+    let games = |text: &str| text.matches("[Event ").count();
+    assert_eq!((games(&part("out.pgn", 0)), games(&part("out.pgn", 1))), (4, 5), "each shard's own");
+    // The second shard's own verdicts, its games numbered in the input, as one run numbers them.
+    let own = duplicates(&part("r.jsonl", 1));
+    assert_eq!(own, [(8, "prefix".to_string(), 9), (11, "prefix".to_string(), 6)]);
+    let o = run(&["merge", "-q", path(&set[0]), path(&set[1])]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report = String::from_utf8(read(&dir.join("r.jsonl"))).expect("UTF-8");
+    let found = duplicates(&report);
+    let v: Vec<(u64, &str, u64)> = found.iter().map(|(g, r, o)| (*g, r.as_str(), *o)).collect();
+    // Games 1 and 3, written by the first shard, are shorter records of games of the second;
+    // 7 repeats the first shard's 4; 8, a shorter record of the second shard's 9 there, and 9
+    // are shorter records of the first shard's 2; 11 repeats 1, a shorter record of 6.
+    let want = [
+        (1, "prefix", 6),
+        (3, "prefix", 10),
+        (7, "game", 4),
+        (8, "prefix", 2),
+        (9, "prefix", 2),
+        (11, "prefix", 6),
+    ];
+    assert_eq!(v, want, "{report}");
+    let out = String::from_utf8(read(&dir.join("out.pgn"))).expect("UTF-8");
+    assert_eq!(games(&out), 5, "{out}");
+    same_as_one_run(
+        "prefix-cross",
+        &["clean", "--dedup=prefix"],
+        &[input],
+        &[("-o", "out.pgn"), ("--duplicates", "dups.pgn"), ("--report", "report.jsonl")],
+        &[2, 3, 5],
+        &["1", "2"],
+    );
 }
 
 #[test]
@@ -159,7 +199,7 @@ fn dedup_and_unique_shards_of_shared_collections_merge_to_one_run() {
         games.join("twic1599_100k.pgn"),
     ];
     let outputs = [("-o", "out.pgn"), ("--duplicates", "dups.pgn"), ("--report", "report.jsonl")];
-    for rule in ["--dedup", "--dedup=moves"] {
+    for rule in ["--dedup", "--dedup=moves", "--dedup=prefix"] {
         let name = format!("shared-{}", rule.trim_start_matches("--"));
         same_as_one_run(&name, &["clean", rule], &inputs, &outputs, &COUNTS, &["2"]);
     }

@@ -223,16 +223,6 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     }
     let prefix = job.options().dedup == Some(Rule::Prefix);
     let mut sharding = Sharding::new(&args.head, "clean")?;
-    if let Some(s) = &sharding
-        && prefix
-    {
-        return Err(Fail::usage(format!(
-            "--shard {}: --dedup=prefix keeps the longest record wherever it stands, which may lie \
-             in any shard; use --dedup=game (settled by merge), or run --dedup=prefix over the \
-             merged output",
-            s.spec()
-        )));
-    }
     let head = &args.head;
     let out = shard::create(&mut sharding, head, "output", &head.output, b"", "")?;
     let mut create = |role, path: &Option<PathBuf>, footer| {

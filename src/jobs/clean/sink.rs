@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::dedup::Dedup;
 use super::dedup::late::{self, Late, Place, Waiting};
+use super::dedup::{Dedup, Repeat};
 use super::{Clean, CleanChunk, CleanGame, CleanOptions, Fate, Rule};
 use crate::error::Error;
 use crate::io::Output;
@@ -67,6 +67,8 @@ pub struct CleanWriter<W> {
     summary: bool,
     /// A shard's keys part ([`keys`]), for `merge` to settle duplicates across shards.
     keys: Option<Output>,
+    /// The keys part's game entries hold mainlines (`prefix`).
+    key_lines: bool,
     /// Bytes written so far to the output, the duplicates and the report.
     at: [u64; 3],
     /// Distinct games `--dedup` holds before later games wait ([`Late`]).
@@ -107,6 +109,7 @@ impl<W: Write> CleanWriter<W> {
             opts,
             summary: true,
             keys: None,
+            key_lines: false,
             at: [0; 3],
             held: late::HELD,
             late: None,
@@ -133,6 +136,7 @@ impl<W: Write> CleanWriter<W> {
         let mut w = CleanWriter { summary: false, keys, ..self };
         if let (Some(out), Dedup::Once(seen)) = (&mut w.keys, &w.dedup) {
             write(out, &keys::clean_header(seen.rule()))?;
+            w.key_lines = seen.rule() == Rule::Prefix;
         }
         Ok(w)
     }
@@ -195,7 +199,7 @@ impl<W: Write> CleanWriter<W> {
     fn put_key(&mut self, entry: &GameEntry) -> Result<(), Error> {
         if let Some(out) = &mut self.keys {
             let mut bytes = Vec::new();
-            keys::put_game(&mut bytes, entry);
+            keys::put_game(&mut bytes, entry, self.key_lines);
             write(out, &bytes)?;
         }
         Ok(())
@@ -337,14 +341,9 @@ impl<W: Write> CleanWriter<W> {
         }
     }
 
-    /// Writes waiting game `w`, given its verdict (`Some((rule, of))`: it repeats game `of`),
-    /// counting it in `summary`, total and its input's.
-    fn replay(
-        &mut self,
-        w: &Waiting,
-        verdict: Option<(Rule, u64)>,
-        summary: &mut Summary,
-    ) -> Result<(), Error> {
+    /// Writes waiting game `w`, given its verdict (`Some`: it repeats a game, or is a shorter
+    /// record of it), counting it in `summary`, total and its input's.
+    fn replay(&mut self, w: &Waiting, verdict: Option<Repeat>, summary: &mut Summary) -> Result<(), Error> {
         let mut count = |f: &dyn Fn(&mut Stats)| {
             f(&mut summary.stats);
             if let Some(i) = summary.inputs.get_mut(w.at.input as usize) {
@@ -362,9 +361,10 @@ impl<W: Write> CleanWriter<W> {
             broken: w.at.broken,
             repairs: w.repairs.iter().map(|&r| Counter::Repaired(r).name().to_string()).collect(),
             report: report_from..s.at[REPORT],
+            mainline: w.mainline.clone(),
             ..GameEntry::default()
         };
-        if let (Some(_), Some((rule, of))) = (w.id, verdict) {
+        if let (Some(_), Some(Repeat { rule, of })) = (w.id, verdict) {
             self.report(|s| {
                 let file = s.inputs.get(w.at.input as usize).map_or("", |(f, ..)| f.as_str());
                 duplicate_record(rule.name(), s.locate(of), file, w.at.game, w.at.line, w.at.offset)
@@ -380,6 +380,7 @@ impl<W: Write> CleanWriter<W> {
                 let at = self.at[OUT];
                 let entry = GameEntry {
                     of: Some((of.0 as u32, of.1)),
+                    shorter: rule == Rule::Prefix,
                     out: at..at,
                     dup: dup_from..self.at[DUP],
                     text: w.text.clone(),
@@ -474,7 +475,8 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
             if self.late.is_none()
                 && let Some(rule) = self.dedup.full(self.held)
             {
-                self.late = Some(Late::new(rule)?);
+                // A shard's keys part under `prefix` holds each game's mainline for `merge`.
+                self.late = Some(Late::new(rule, self.key_lines)?);
             }
             if self.late.is_some() {
                 self.defer(g, &chunk, stats)?;

@@ -17,7 +17,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
 use super::verdict::{Repeats, VERDICTS_HELD, Verdict};
 use super::walk::Mainlines;
-use super::{Identity, Rule, Seen};
+use super::{Identity, Repeat, Rule, Seen};
 use crate::error::Error;
 use crate::io::sort::{Record, Sorter, SpillError, read_or_end, rewound};
 use crate::pipeline::counter::RepairKind;
@@ -99,6 +99,8 @@ pub struct Waiting {
     pub verbatim: Vec<u8>,
     /// Its report records when written (when there is a report).
     pub records: Vec<u8>,
+    /// Its mainline ([`super::mainline`]) when the waiting games keep theirs ([`Late::new`]).
+    pub mainline: Vec<u8>,
 }
 
 /// Where a compared game is, and what it is beside its texts.
@@ -193,29 +195,57 @@ impl Judge {
     }
 }
 
-/// The games waiting for their verdicts, in order, and the identities of those compared.
-pub struct Late {
-    spool: BufWriter<File>,
-    pending: Pending,
-}
-
-/// What finds the verdicts of the games compared.
-enum Pending {
+/// What finds the verdicts of games waiting for them: a run's past its memory bound or under
+/// `prefix`, and `merge`'s over its shards' keys parts.
+pub enum Pending {
     /// `game`, `moves`: their identities, judged key by key after the frozen set's games.
     Judge(Judge),
     /// `prefix`: their mainlines, walked in order ([`Mainlines`]).
     Mainlines(Mainlines),
 }
 
-impl Late {
-    /// No game waiting yet, under `rule`.
-    pub fn new(rule: Rule) -> Result<Late, Error> {
-        let spool = BufWriter::with_capacity(1 << 20, tempfile::tempfile().map_err(SpillError::from)?);
-        let pending = match rule {
+impl Pending {
+    /// No game yet, under `rule`.
+    pub fn new(rule: Rule) -> Pending {
+        match rule {
             Rule::Prefix => Pending::Mainlines(Mainlines::default()),
             Rule::Game | Rule::Moves => Pending::Judge(Judge::default()),
-        };
-        Ok(Late { spool, pending })
+        }
+    }
+
+    /// Adds the game numbered `ordinal` over the run (rising from call to call), identity `id`
+    /// and mainline `mainline` ([`super::mainline`], read under `prefix` only).
+    pub fn push(&mut self, id: &Identity, mainline: &[u8], ordinal: u64) -> io::Result<()> {
+        match self {
+            Pending::Judge(judge) => judge.push(id, ordinal),
+            Pending::Mainlines(lines) => lines.push(id, mainline, ordinal),
+        }
+    }
+
+    /// The verdicts of the games pushed, after the games of `held` (the frozen set; empty under
+    /// `prefix`); fails with [`Error::Interrupted`] once `requested` says so.
+    pub fn repeats(self, held: &Seen, requested: &dyn Fn() -> bool) -> Result<Repeats, Error> {
+        match self {
+            Pending::Judge(judge) => judge.repeats(held, requested),
+            Pending::Mainlines(lines) => lines.verdicts(requested),
+        }
+    }
+}
+
+/// The games waiting for their verdicts, in order, and the identities of those compared.
+pub struct Late {
+    spool: BufWriter<File>,
+    pending: Pending,
+    /// The compared games' occasions and mainlines wait with them, for a shard's keys part.
+    lines_kept: bool,
+}
+
+impl Late {
+    /// No game waiting yet, under `rule`; with `lines_kept` (a shard's writer under `prefix`)
+    /// each compared game's occasion and mainline come back with it ([`Waiting`]).
+    pub fn new(rule: Rule, lines_kept: bool) -> Result<Late, Error> {
+        let spool = BufWriter::with_capacity(1 << 20, tempfile::tempfile().map_err(SpillError::from)?);
+        Ok(Late { spool, pending: Pending::new(rule), lines_kept })
     }
 
     /// A game whose fate is known: `text` for the output, `records` for the report.
@@ -259,36 +289,29 @@ impl Late {
             for b in [text, verbatim, records] {
                 put_bytes(s, b)?;
             }
-            match &mut self.pending {
-                Pending::Judge(judge) => judge.push(id, at.ordinal),
-                Pending::Mainlines(lines) => lines.push(id, mainline, at.ordinal),
+            if self.lines_kept {
+                for w in id.occasion.0 {
+                    s.write_all(&w.to_le_bytes())?;
+                }
+                put_bytes(s, mainline)?;
             }
+            self.pending.push(id, mainline, at.ordinal)
         })();
         written.map_err(|e| SpillError::from(e).into())
     }
 
-    /// Gives every waiting game, in order, to `each` with its verdict (`Some((rule, of))`: it
-    /// repeats game `of`, numbered over the run, or is a shorter record of it under `prefix`;
-    /// `None`: it is written) after the games of `held`, the frozen set; fails with
-    /// [`Error::Interrupted`] once `requested` says so.
+    /// Gives every waiting game, in order, to `each` with its verdict (`Some`: it repeats a game,
+    /// or is a shorter record of it under `prefix`; `None`: it is written) after the games of
+    /// `held`, the frozen set; fails with [`Error::Interrupted`] once `requested` says so.
     pub fn resolve(
         self,
         held: &Seen,
         requested: &dyn Fn() -> bool,
-        mut each: impl FnMut(&Waiting, Option<(Rule, u64)>) -> Result<(), Error>,
+        mut each: impl FnMut(&Waiting, Option<Repeat>) -> Result<(), Error>,
     ) -> Result<(), Error> {
         let spill = |e: io::Error| Error::from(SpillError::from(e));
-        let Late { spool, pending } = self;
-        let mut repeats = match pending {
-            Pending::Judge(judge) => judge.repeats(held, requested)?,
-            Pending::Mainlines(lines) => lines.verdicts(requested)?,
-        };
-        // Under `prefix`, a game that is no shorter record repeats one by the `game` rule.
-        let rule = |v: Verdict| match (v.shorter, held.rule()) {
-            (true, _) => (Rule::Prefix, v.of),
-            (false, Rule::Prefix) => (Rule::Game, v.of),
-            (false, rule) => (rule, v.of),
-        };
+        let Late { spool, pending, lines_kept } = self;
+        let mut repeats = pending.repeats(held, requested)?;
         let mut from = BufReader::with_capacity(1 << 20, rewound(spool).map_err(spill)?);
         let mut w = Waiting::default();
         loop {
@@ -299,8 +322,8 @@ impl Late {
             if requested() {
                 return Err(Error::Interrupted);
             }
-            let verdict = match read_waiting(&mut from, tag[0], &mut w).map_err(spill)? {
-                true => repeats.of(w.at.ordinal).map_err(spill)?.map(rule),
+            let verdict = match read_waiting(&mut from, tag[0], &mut w, lines_kept).map_err(spill)? {
+                true => repeats.of(w.at.ordinal).map_err(spill)?.map(|v| v.repeat(held.rule())),
                 false => None,
             };
             each(&w, verdict)?;
@@ -312,8 +335,9 @@ impl Late {
     }
 }
 
-/// Reads the waiting game tagged `tag` into `w`; whether the rule compares it.
-fn read_waiting(r: &mut impl Read, tag: u8, w: &mut Waiting) -> io::Result<bool> {
+/// Reads the waiting game tagged `tag` into `w` (with its occasion and mainline when
+/// `lines_kept`); whether the rule compares it.
+fn read_waiting(r: &mut impl Read, tag: u8, w: &mut Waiting, lines_kept: bool) -> io::Result<bool> {
     match tag {
         b'S' => {
             w.id = None;
@@ -343,6 +367,14 @@ fn read_waiting(r: &mut impl Read, tag: u8, w: &mut Waiting) -> io::Result<bool>
             get_bytes(r, &mut w.text)?;
             get_bytes(r, &mut w.verbatim)?;
             get_bytes(r, &mut w.records)?;
+            w.mainline.clear();
+            if lines_kept && let Some(id) = &mut w.id {
+                for word in &mut id.occasion.0 {
+                    r.read_exact(&mut input)?;
+                    *word = u32::from_le_bytes(input);
+                }
+                get_bytes(r, &mut w.mainline)?;
+            }
         }
         _ => return Err(bad("an entry")),
     }

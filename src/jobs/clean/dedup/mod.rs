@@ -100,6 +100,19 @@ pub struct Repeat {
     pub of: u64,
 }
 
+impl Repeat {
+    /// What a run under `rule` reports of a game set aside as a repeat of game `of` or, when
+    /// `shorter`, a shorter record of it: under `prefix` a repeat is one by the `game` rule.
+    pub fn found(rule: Rule, of: u64, shorter: bool) -> Repeat {
+        let rule = match (shorter, rule) {
+            (true, _) => Rule::Prefix,
+            (false, Rule::Prefix) => Rule::Game,
+            (false, rule) => rule,
+        };
+        Repeat { rule, of }
+    }
+}
+
 /// The duplicates of a run, as the release side finds them.
 pub enum Dedup {
     /// No `--dedup`.

@@ -3,6 +3,7 @@
 
 use std::io::{self, BufRead, Write};
 
+use super::{Repeat, Rule};
 use crate::io::sort::{Record, Sorted, read_or_end};
 
 /// Verdicts sorted in memory at a time: 24 bytes each.
@@ -18,6 +19,13 @@ pub struct Verdict {
     pub of: u64,
     /// A shorter record.
     pub shorter: bool,
+}
+
+impl Verdict {
+    /// The verdict as a run under `rule` reports it ([`Repeat::found`]).
+    pub fn repeat(&self, rule: Rule) -> Repeat {
+        Repeat::found(rule, self.of, self.shorter)
+    }
 }
 
 impl Record for Verdict {
