@@ -273,7 +273,7 @@ fn slurm_arrays_of_check_clean_dedup_and_positions_unique_merge_to_one_run() {
     let mut inputs = collections(&data);
     // The first games of a TWIC issue again: repeats that lie in other shards than their first.
     inputs.push(data.join("games/twic1599_100k.pgn").to_str().expect("a UTF-8 path").to_owned());
-    let jobs: [Job; 5] = [
+    let jobs: [Job; 6] = [
         (
             "check",
             vec!["check", "-q", "-o", "check/report.txt"],
@@ -306,6 +306,25 @@ fn slurm_arrays_of_check_clean_dedup_and_positions_unique_merge_to_one_run() {
                 ("dedup/clean.pgn", "one-dedup.pgn"),
                 ("dedup/dups.pgn", "one-dups.pgn"),
                 ("dedup/report.jsonl", "one-report.jsonl"),
+            ],
+        ),
+        (
+            "prefix",
+            vec![
+                "clean",
+                "-q",
+                "--dedup=prefix",
+                "-o",
+                "prefix/clean.pgn",
+                "--duplicates",
+                "prefix/dups.pgn",
+                "--report",
+                "prefix/report.jsonl",
+            ],
+            vec![
+                ("prefix/clean.pgn", "one-prefix.pgn"),
+                ("prefix/dups.pgn", "one-prefix-dups.pgn"),
+                ("prefix/report.jsonl", "one-prefix-report.jsonl"),
             ],
         ),
         (
