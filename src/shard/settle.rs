@@ -308,8 +308,7 @@ pub fn settle(
         })?;
         for ((path, m), shard) in list.iter_mut().zip(&mut settled.shards) {
             if shard.waits {
-                let (inputs, rule) = (&settled.inputs, seen.rule());
-                shard.turn_waiting(m, inputs, rule, first, &mut repeats, &mut log, requested).map_err(
+                shard.turn_waiting(m, &settled.inputs, first, &mut repeats, &mut log, requested).map_err(
                     |e| {
                         if requested() {
                             Refused::interrupted()
@@ -411,13 +410,11 @@ impl Shard {
     }
 
     /// Reads its keys part again and turns its games numbered `first` or later over the run
-    /// (`inputs`: each input's first ordinal) by their verdicts under `rule` in `repeats`.
-    #[allow(clippy::too_many_arguments)]
+    /// (`inputs`: each input's first ordinal) by their verdicts in `repeats`.
     fn turn_waiting(
         &mut self,
         m: &mut Manifest,
         inputs: &[(String, u64)],
-        rule: Rule,
         first: u64,
         repeats: &mut Repeats,
         log: &mut TurnLog,
@@ -437,8 +434,8 @@ impl Shard {
             let at_ordinal = ordinal(&local, g.input, g.game)?;
             if at_ordinal >= first {
                 let shard_of = g.of.map(|(i, n)| ordinal(&local, i, n)).transpose()?;
-                let shard_of = shard_of.map(|of| Repeat::found(rule, of, g.shorter));
-                let turn = turn(repeats.of(at_ordinal)?.map(|v| v.repeat(rule)), shard_of);
+                let shard_of = shard_of.map(|of| Repeat::found(repeats.rule(), of, g.shorter));
+                let turn = turn(repeats.of(at_ordinal)?, shard_of);
                 self.turn(log, &mut m.stats, &mut m.ranges, &g, at, turn)
                     .map_err(|e| io::Error::other(SpillError::from(e)))?;
             }

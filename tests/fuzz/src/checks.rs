@@ -435,11 +435,7 @@ fn clean_run(
         let mut repeats = lines.verdicts(&|| false).expect("the walk");
         for (i, ordinal, game, text) in waiting {
             cleaned.fates[i] = match repeats.of(ordinal).expect("read back") {
-                Some(v) => format!(
-                    "{game} duplicate ({}) of {}",
-                    if v.shorter { "prefix" } else { "game" },
-                    v.of + 1
-                ),
+                Some(v) => format!("{game} duplicate ({}) of {}", v.rule.name(), v.of + 1),
                 None => {
                     cleaned.out.extend_from_slice(&text);
                     format!("{game} written")

@@ -191,7 +191,7 @@ impl Judge {
                 }
             }
         }
-        Repeats::new(repeats.finish().map_err(spill)?).map_err(spill)
+        Repeats::new(repeats.finish().map_err(spill)?, held.rule()).map_err(spill)
     }
 }
 
@@ -323,7 +323,7 @@ impl Late {
                 return Err(Error::Interrupted);
             }
             let verdict = match read_waiting(&mut from, tag[0], &mut w, lines_kept).map_err(spill)? {
-                true => repeats.of(w.at.ordinal).map_err(spill)?.map(|v| v.repeat(held.rule())),
+                true => repeats.of(w.at.ordinal).map_err(spill)?,
                 false => None,
             };
             each(&w, verdict)?;

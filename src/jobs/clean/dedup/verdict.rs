@@ -21,13 +21,6 @@ pub struct Verdict {
     pub shorter: bool,
 }
 
-impl Verdict {
-    /// The verdict as a run under `rule` reports it ([`Repeat::found`]).
-    pub fn repeat(&self, rule: Rule) -> Repeat {
-        Repeat::found(rule, self.of, self.shorter)
-    }
-}
-
 impl Record for Verdict {
     fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         out.write_all(&self.at.to_le_bytes())?;
@@ -48,26 +41,33 @@ impl Record for Verdict {
 
 const OUT_OF_ORDER: &str = "a temporary file of --dedup: a verdict out of order";
 
-/// The verdicts of the games set aside, in the order of their games.
+/// The verdicts of the games set aside under a rule, in the order of their games.
 pub struct Repeats {
     sorted: Sorted<Verdict>,
     next: Option<Verdict>,
+    rule: Rule,
 }
 
 impl Repeats {
-    /// The verdicts of `sorted`, sorted by game.
-    pub(super) fn new(mut sorted: Sorted<Verdict>) -> io::Result<Repeats> {
+    /// The verdicts of `sorted`, sorted by game, found under `rule`.
+    pub(super) fn new(mut sorted: Sorted<Verdict>, rule: Rule) -> io::Result<Repeats> {
         let next = sorted.next().transpose()?;
-        Ok(Repeats { sorted, next })
+        Ok(Repeats { sorted, next, rule })
     }
 
-    /// The verdict of the game numbered `ordinal`, one of those pushed, asked in rising order:
-    /// `Some` when it is set aside.
-    pub fn of(&mut self, ordinal: u64) -> io::Result<Option<Verdict>> {
+    /// The rule the verdicts were found under.
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The verdict of the game numbered `ordinal`, one of those pushed, asked in rising order,
+    /// as the run reports it ([`Repeat::found`]): `Some` when it is set aside.
+    pub fn of(&mut self, ordinal: u64) -> io::Result<Option<Repeat>> {
         match &self.next {
             Some(v) if v.at == ordinal => {
                 let next = self.sorted.next().transpose()?;
-                Ok(std::mem::replace(&mut self.next, next))
+                let v = std::mem::replace(&mut self.next, next);
+                Ok(v.map(|v| Repeat::found(self.rule, v.of, v.shorter)))
             }
             Some(v) if v.at < ordinal => Err(io::Error::new(io::ErrorKind::InvalidData, OUT_OF_ORDER)),
             _ => Ok(None),

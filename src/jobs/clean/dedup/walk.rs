@@ -243,7 +243,7 @@ impl Mainlines {
     pub fn verdicts(self, requested: &dyn Fn() -> bool) -> Result<Repeats, Error> {
         let spill = |e: io::Error| Error::from(SpillError::from(e));
         let lines = self.lines.finish().map_err(spill)?;
-        Repeats::new(walk(lines, requested)?).map_err(spill)
+        Repeats::new(walk(lines, requested)?, Rule::Prefix).map_err(spill)
     }
 }
 
@@ -315,7 +315,7 @@ mod tests {
         let verdicts = (0..games.len() as u64)
             .map(|i| match repeats.of(i).expect("read") {
                 None => "-".to_string(),
-                Some(v) => format!("{}{}", if v.shorter { "p" } else { "g" }, v.of + 1),
+                Some(v) => format!("{}{}", if v.rule == Rule::Prefix { "p" } else { "g" }, v.of + 1),
             })
             .collect();
         assert!(repeats.done());
