@@ -7,6 +7,7 @@
 
 mod input;
 mod output;
+pub mod run;
 pub mod sort;
 
 pub use input::{Compression, Input, InputError, InputOptions, PageDropper, Source, read_full};

@@ -11,6 +11,7 @@ use super::manifest::{Part, digest};
 use super::merge::Stop;
 use crate::columnar::read::TableReader;
 use crate::columnar::write::TableWriter;
+use crate::io::run::Run;
 
 /// What ends or thins a table's copy: the rows one run does not write, and a stop asked for.
 pub(super) struct Stops<'a> {
@@ -83,18 +84,17 @@ pub(super) fn merge_parts(
             }
             let batch = reader.group(g).map_err(|e| Stop::part(at, e))?;
             // The rows kept, a run at a time.
-            let mut run = 0..0;
+            let mut run = Run::default();
             for r in 0..batch.rows() {
-                if (stops.dropped)(*k, row + r as u64).map_err(|e| Stop::Read(e.to_string()))? {
-                    if !run.is_empty() {
-                        w.append(&batch, run).map_err(write_err)?;
-                    }
-                    run = r + 1..r + 1;
-                } else {
-                    run.end = r + 1;
+                if !(stops.dropped)(*k, row + r as u64).map_err(|e| Stop::Read(e.to_string()))?
+                    && let Some(done) = run.extend(r..r + 1)
+                {
+                    w.append(&batch, done).map_err(write_err)?;
                 }
             }
-            w.append(&batch, run).map_err(write_err)?;
+            if let Some(done) = run.take() {
+                w.append(&batch, done).map_err(write_err)?;
+            }
             row += batch.rows() as u64;
         }
     }

@@ -12,6 +12,7 @@ use super::dedup::{Dedup, Repeat};
 use super::{Clean, CleanChunk, CleanGame, CleanOptions, Fate, Rule};
 use crate::error::Error;
 use crate::io::Output;
+use crate::io::run::Run;
 use crate::jobs::diagnostics;
 use crate::jobs::keys::{self, GameEntry};
 use crate::jobs::run::{Sink, Summary};
@@ -466,7 +467,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
         }
         // Games written one after the other are one run of `chunk.out`, written in one call (a
         // run longer than the output's buffer skips the copy into it).
-        let mut run = 0..0;
+        let mut run = Run::default();
         for g in &chunk.games {
             if let Some(input) = self.inputs.last_mut().filter(|i| i.1 == self.ordinal) {
                 input.2 = g.game;
@@ -511,7 +512,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                                     records.extend_from_slice(format!("{r}\n").as_bytes());
                                 }
                             }
-                            let out_at = self.at[OUT] + (run.end - run.start) as u64;
+                            let out_at = self.at[OUT] + run.len() as u64;
                             let of = self.locate_index(repeat.of);
                             let entry = GameEntry {
                                 of: Some((of.0 as u32, of.1)),
@@ -526,13 +527,11 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                         }
                         continue;
                     }
-                    if g.text.start != run.end {
-                        write(&mut self.outputs.out, &chunk.out[run.clone()])?;
-                        self.at[OUT] += run.len() as u64;
-                        run = g.text.start..g.text.start;
+                    if let Some(done) = run.extend(g.text.clone()) {
+                        write(&mut self.outputs.out, &chunk.out[done.clone()])?;
+                        self.at[OUT] += done.len() as u64;
                     }
-                    let out_at = self.at[OUT] + (g.text.start - run.start) as u64;
-                    run.end = g.text.end;
+                    let out_at = self.at[OUT] + (run.len() - g.text.len()) as u64;
                     let broken = matches!(g.fate, Fate::Broken { .. });
                     count_written(stats, broken, chunk.repairs[g.repairs.clone()].iter().map(|r| r.kind));
                     if self.outputs.report.is_some() {
@@ -562,8 +561,10 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                 }
             }
         }
-        write(&mut self.outputs.out, &chunk.out[run.clone()])?;
-        self.at[OUT] += run.len() as u64;
+        if let Some(done) = run.take() {
+            write(&mut self.outputs.out, &chunk.out[done.clone()])?;
+            self.at[OUT] += done.len() as u64;
+        }
         self.spares.give(chunk);
         Ok(())
     }

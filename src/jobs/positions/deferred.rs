@@ -17,6 +17,7 @@ use std::ops::Range;
 use crate::chess::PackedKey;
 use crate::columnar::spool::{Spool, Unspool};
 use crate::columnar::{Batch, Schema};
+use crate::io::run::Run;
 use crate::io::sort::{Record, Sorted, Sorter, SpillError, read_or_end, rewound};
 use crate::jobs::keys::Packed;
 
@@ -279,7 +280,7 @@ impl Deferred {
         };
         let (mut number, mut written, mut text) = (0u64, 0u64, Vec::new());
         // The first candidates' rows in the group read back, passed a run at a time.
-        let mut run = 0..0;
+        let mut run = Run::default();
         while let Some(e) = Entry::read_from(&mut entries).map_err(spill)? {
             let (len, position) = match e {
                 Entry::Input(name) => {
@@ -296,18 +297,16 @@ impl Deferred {
             number += 1;
             match &mut rows {
                 Some(rows) => {
-                    if rows.group_read() && !run.is_empty() {
-                        kept(Kept::Rows { batch: &rows.batch, rows: std::mem::replace(&mut run, 0..0) })?;
+                    if rows.group_read()
+                        && let Some(done) = run.take()
+                    {
+                        kept(Kept::Rows { batch: &rows.batch, rows: done })?;
                     }
                     let row = rows.next().map_err(spill)?;
                     if first {
-                        if run.end != row {
-                            if !run.is_empty() {
-                                kept(Kept::Rows { batch: &rows.batch, rows: run })?;
-                            }
-                            run = row..row;
+                        if let Some(done) = run.extend(row..row + 1) {
+                            kept(Kept::Rows { batch: &rows.batch, rows: done })?;
                         }
-                        run.end = row + 1;
                         kept(Kept::Row { key })?;
                     }
                 }
@@ -322,8 +321,8 @@ impl Deferred {
             }
             written += u64::from(first);
         }
-        if let Some(rows) = rows.filter(|_| !run.is_empty()) {
-            kept(Kept::Rows { batch: &rows.batch, rows: run })?;
+        if let (Some(rows), Some(done)) = (rows, run.take()) {
+            kept(Kept::Rows { batch: &rows.batch, rows: done })?;
         }
         Ok(written)
     }

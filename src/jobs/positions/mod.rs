@@ -25,6 +25,7 @@ use crate::columnar::write::TableWriter;
 use crate::columnar::{Batch, Schema};
 use crate::error::{Diagnostic, Error};
 use crate::io::Output as Out;
+use crate::io::run::Run;
 use crate::jobs::diagnostics;
 use crate::jobs::run::{Sink, Summary};
 use crate::notation::fen::EpMode;
@@ -440,17 +441,15 @@ impl<W: Write> Writer<W> {
         let Some((d, _)) = self.deferred.as_mut() else { return Ok(kept) };
         let mut start = from.checked_sub(1).map_or(0, |i| chunk.keys[i].end);
         // A table's deferred rows, appended a run at a time.
-        let mut run = start..start;
+        let mut run = Run::at(start);
         for r in &chunk.keys[from..] {
             if u.offer(r.hash, &r.key) == Offered::Undecided {
                 match &self.out {
                     Target::Text(_) => d.push_text(r.hash, &r.key, &chunk.bytes[start..r.end]),
                     Target::Table(_) => {
-                        if run.end != start {
-                            d.push_rows(&chunk.table, run).map_err(spill)?;
-                            run = start..start;
+                        if let Some(done) = run.extend(start..r.end) {
+                            d.push_rows(&chunk.table, done).map_err(spill)?;
                         }
-                        run.end = r.end;
                         d.push_row(r.hash, &r.key)
                     }
                 }
@@ -458,8 +457,8 @@ impl<W: Write> Writer<W> {
             }
             start = r.end;
         }
-        if !run.is_empty() {
-            d.push_rows(&chunk.table, run).map_err(spill)?;
+        if let Some(done) = run.take() {
+            d.push_rows(&chunk.table, done).map_err(spill)?;
         }
         Ok(kept)
     }
