@@ -172,6 +172,106 @@ fn merge_settles_shorter_records_in_other_shards() {
     );
 }
 
+/// The games of `texts`, each followed, for two games in three, by one or two records of it cut
+/// short at a pseudo-random ply (the result `*` or the game's own, for one in five at another
+/// `Site`), all shuffled: the shorter records of a game lie anywhere, before it or after it.
+fn cut_broadcasts(texts: &[String], seed: u64) -> String {
+    let mut state = seed;
+    let mut next = move |n: u64| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) % n.max(1)
+    };
+    let mut games = Vec::new();
+    for text in texts {
+        for game in text.split("\n\n[Event ").filter(|g| !g.trim().is_empty()) {
+            let game = format!("[Event {}", game.trim().trim_start_matches("[Event "));
+            let Some((head, movetext)) = game.split_once("\n\n") else { continue };
+            games.push(game.clone());
+            if next(3) == 0 {
+                continue;
+            }
+            // The mainline's moves: no comment, move number, NAG, variation or result.
+            let mut moves = Vec::new();
+            let (mut comment, mut depth) = (false, 0);
+            for token in movetext.split_whitespace() {
+                let (open, close) = (token.starts_with('{'), token.ends_with('}'));
+                if comment || open {
+                    comment = !close;
+                    continue;
+                }
+                depth += token.matches('(').count();
+                let inside = depth > 0;
+                depth = depth.saturating_sub(token.matches(')').count());
+                let san = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+                if inside
+                    || san.is_empty()
+                    || san.starts_with('$')
+                    || ["1-0", "0-1", "1/2-1/2", "*"].contains(&san)
+                {
+                    continue;
+                }
+                moves.push(san.to_string());
+            }
+            let result = head.split("[Result \"").nth(1).and_then(|r| r.split('"').next()).unwrap_or("*");
+            for _ in 0..1 + next(2) {
+                let plies = next(moves.len() as u64 + 1) as usize;
+                let result = if next(2) == 0 { "*" } else { result };
+                let mut head = head.to_string();
+                if let Some(at) = head.find("[Result \"") {
+                    let end = head[at..].find(']').map_or(head.len(), |e| at + e + 1);
+                    head.replace_range(at..end, &format!("[Result \"{result}\"]"));
+                }
+                if next(5) == 0
+                    && let Some(at) = head.find("[Site \"")
+                {
+                    let end = head[at..].find(']').map_or(head.len(), |e| at + e + 1);
+                    head.replace_range(at..end, "[Site \"Elsewhere\"]");
+                }
+                games.push(format!("{head}\n\n{} {result}", moves[..plies].join(" ")));
+            }
+        }
+    }
+    for i in (1..games.len()).rev() {
+        games.swap(i, next(i as u64 + 1) as usize);
+    }
+    games.join("\n\n") + "\n"
+}
+
+/// `--dedup=prefix` over broadcasts cut short and shuffled: shorter records of many games lie in
+/// other shards than their longest record; merged, the shards write what one run writes. The
+/// fixtures' games always; the shared TWIC and lichess samples too, where they are.
+#[test]
+fn prefix_shards_of_cut_broadcasts_merge_to_one_run() {
+    let dir = temp_dir("shard-cut-broadcasts");
+    let mut sources = vec![fixture("pgn/twic1599_10k.pgn"), fixture("pgn/lichess_db_10k.pgn")];
+    if let Some(data) = shared_data() {
+        sources.extend(["games/twic1599_100k.pgn", "games/lichess_db_100k.pgn"].map(|f| data.join(f)));
+    }
+    let texts: Vec<String> = sources.iter().map(|p| String::from_utf8_lossy(&read(p)).into_owned()).collect();
+    let input = dir.join("cut.pgn");
+    std::fs::write(&input, cut_broadcasts(&texts, 7)).expect("write");
+    // The one run finds shorter records, or the test shows nothing.
+    let report = dir.join("r.jsonl");
+    let o = run(&[
+        "clean",
+        "-q",
+        "--dedup=prefix",
+        "-o",
+        path(&dir.join("o.pgn")),
+        "--report",
+        path(&report),
+        path(&input),
+    ]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let shorter = duplicates(&String::from_utf8(read(&report)).expect("UTF-8"))
+        .iter()
+        .filter(|d| d.1 == "prefix")
+        .count();
+    assert!(shorter > 10, "{shorter} shorter records");
+    let outputs = [("-o", "out.pgn"), ("--duplicates", "dups.pgn"), ("--report", "report.jsonl")];
+    same_as_one_run("prefix-cut", &["clean", "--dedup=prefix"], &[input], &outputs, &[2, 3, 7], &["1", "2"]);
+}
+
 #[test]
 fn positions_unique_shards_merge_to_one_run() {
     let inputs = inputs();
