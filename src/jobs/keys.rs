@@ -284,7 +284,8 @@ impl<R: Read> KeysReader<R> {
 
     fn bytes(&mut self) -> io::Result<Vec<u8>> {
         let len = self.u64()?;
-        let mut v = Vec::new();
+        // Room for the bytes at once (a length that lies is caught by the reading, not trusted).
+        let mut v = Vec::with_capacity(len.min(1 << 20) as usize);
         (&mut self.r).take(len).read_to_end(&mut v)?;
         if v.len() as u64 != len {
             return Err(bad("cut short"));
@@ -292,8 +293,24 @@ impl<R: Read> KeysReader<R> {
         Ok(v)
     }
 
+    /// Reads past bytes without keeping them.
+    fn skip_bytes(&mut self) -> io::Result<()> {
+        let len = self.u64()?;
+        if io::copy(&mut (&mut self.r).take(len), &mut io::sink())? != len {
+            return Err(bad("cut short"));
+        }
+        Ok(())
+    }
+
     /// The next entry of a `clean` keys part; `None` at its end.
     pub fn clean(&mut self) -> io::Result<Option<CleanEntry>> {
+        self.clean_with(true)
+    }
+
+    /// The next entry of a `clean` keys part with a game's copies (`verbatim`, `text`,
+    /// `records`: most of a part's bytes) when `copies`, else read past and left empty; `None`
+    /// at its end.
+    pub fn clean_with(&mut self, copies: bool) -> io::Result<Option<CleanEntry>> {
         match self.tag()? {
             None => Ok(None),
             Some(b'I') => {
@@ -319,7 +336,13 @@ impl<R: Read> KeysReader<R> {
                 let broken = self.u8()? != 0;
                 let n = self.u32()?;
                 let repairs = (0..n).map(|_| self.text("a repair")).collect::<io::Result<_>>()?;
-                let (verbatim, text, records) = (self.bytes()?, self.bytes()?, self.bytes()?);
+                let (mut verbatim, mut text, mut records) = (Vec::new(), Vec::new(), Vec::new());
+                for b in [&mut verbatim, &mut text, &mut records] {
+                    match copies {
+                        true => *b = self.bytes()?,
+                        false => self.skip_bytes()?,
+                    }
+                }
                 Ok(Some(CleanEntry::Game(Box::new(GameEntry {
                     input,
                     game,
@@ -445,6 +468,15 @@ mod tests {
         assert_eq!(r.clean().expect("input"), Some(CleanEntry::Input("a.pgn".into())));
         assert_eq!(r.clean().expect("game"), Some(CleanEntry::Game(Box::new(game.clone()))));
         assert_eq!(r.clean().expect("end"), None);
+        // Without the copies: the rest of the entry, and the next entry after it.
+        let (mut r, _) = KeysReader::new(&bytes[..]).expect("header");
+        r.clean_with(false).expect("input");
+        let facts = GameEntry { verbatim: Vec::new(), text: Vec::new(), records: Vec::new(), ..game.clone() };
+        assert_eq!(r.clean_with(false).expect("game"), Some(CleanEntry::Game(Box::new(facts))));
+        assert_eq!(r.clean_with(false).expect("end"), None);
+        let (mut cut, _) = KeysReader::new(&bytes[..bytes.len() - 1]).expect("header");
+        cut.clean_with(false).expect("input");
+        assert!(cut.clean_with(false).is_err(), "cut short");
         let mut prefix = clean_header(Rule::Prefix);
         let no_moves = GameEntry { mainline: Vec::new(), ..line.clone() };
         for g in [&line, &no_moves] {

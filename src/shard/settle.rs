@@ -114,6 +114,11 @@ fn open(path: &Path) -> io::Result<(KeysReader<Hashing<BufReader<File>>>, String
     KeysReader::new(Hashing::new(BufReader::with_capacity(1 << 20, File::open(path)?)))
 }
 
+/// Opens a keys part for reading again, once settling has checked its digest.
+fn reopen(path: &Path) -> io::Result<KeysReader<BufReader<File>>> {
+    Ok(KeysReader::new(BufReader::with_capacity(1 << 20, File::open(path)?))?.0)
+}
+
 /// Settles the shards of `list` (sorted by index) when they wrote keys parts, adjusting their
 /// ledgers; `None` when they did not. The error names each problem; a stop `requested` (a
 /// signal) ends the reading at the next key. At most `held` distinct games of `clean` are held
@@ -180,7 +185,8 @@ pub fn settle(
                 settled.rule = Some(rule);
                 let seen = seen.get_or_insert_with(|| Seen::new(rule));
                 let mut at = 0u64;
-                while let Some(entry) = r.clean().map_err(|e| rerun(format!("keys part: {e}")))? {
+                // The games' copies are read past: only the copy of a part needs them.
+                while let Some(entry) = r.clean_with(false).map_err(|e| rerun(format!("keys part: {e}")))? {
                     if requested() {
                         return Err("interrupted".into());
                     }
@@ -420,13 +426,13 @@ impl Shard {
         log: &mut TurnLog,
         requested: &dyn Fn() -> bool,
     ) -> io::Result<()> {
-        let (mut r, _) = open(&self.keys)?;
+        let mut r = reopen(&self.keys)?;
         let ordinal = |local: &[usize], input: u32, game: u64| {
             ordinal_of(inputs, local, input, game).ok_or_else(|| io::Error::other("an input it did not read"))
         };
         let local = std::mem::take(&mut self.local);
         let mut at = 0u64;
-        while let Some(entry) = r.clean()? {
+        while let Some(entry) = r.clean_with(false)? {
             let CleanEntry::Game(g) = entry else { continue };
             if requested() {
                 return Err(io::Error::other("interrupted"));
@@ -575,13 +581,14 @@ impl Settled {
                 pos = range.end;
                 Ok(())
             };
-            let (mut keys, _) = open(&shard.keys)?;
+            let mut keys = reopen(&shard.keys)?;
             if self.rule.is_some() {
                 let mut turns = self.turns.read(shard.turns.clone())?;
                 let mut coming = turns.next().transpose()?;
                 let (mut at, local) = (0u64, &shard.local);
                 while let Some((next, turn)) = coming {
-                    let g = match keys.clean()? {
+                    // Only a turned game's copies are read.
+                    let g = match keys.clean_with(at == next)? {
                         Some(CleanEntry::Input(_)) => continue,
                         Some(CleanEntry::Game(g)) => g,
                         None => break,
