@@ -47,6 +47,24 @@ fn clean_dedup_shards_merge_to_one_run() {
     let outputs = [("-o", "out.pgn.zst"), ("--report", "report.jsonl")];
     let args = ["clean", "--dedup=prefix", "--keep-broken"];
     same_as_one_run("prefix-report", &args, &inputs(), &outputs, &[3], &["2"]);
+    // With the options that change what a game writes or whether it is compared.
+    let outputs =
+        [("-o", "out.pgn"), ("--duplicates", "dups.pgn"), ("--rejects", "rej.pgn"), ("--report", "r.jsonl")];
+    let args = [
+        "clean",
+        "--dedup=prefix",
+        "--eco-tags",
+        "all",
+        "--add-tags",
+        "PlyCount",
+        "--strip",
+        "comments",
+        "--fix-results",
+        "--reject-null-moves",
+        "--where",
+        "Result != 1/2-1/2",
+    ];
+    same_as_one_run("prefix-options", &args, &inputs(), &outputs, &[2, 4], &["2"]);
 }
 
 /// Runs `clean` with `rule` (`--dedup`, ...) as `n` shards of `input` in `dir`; the manifests.
