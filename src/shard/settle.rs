@@ -207,7 +207,7 @@ pub fn settle(
                     }
                     let id = g.id.ok_or_else(|| rerun("keys part has a game without its key".into()))?;
                     // Past the set's room, the game waits for its verdict (a second reading).
-                    if waiting.is_none() && (rule == Rule::Prefix || seen.len() >= held) {
+                    if waiting.is_none() && seen.full(held) {
                         waiting = Some((ordinal, Pending::new(rule)));
                     }
                     if let Some((_, pending)) = &mut waiting {
@@ -225,11 +225,7 @@ pub fn settle(
                     }
                     let found = seen.insert(&id).map_err(|e| e.to_string())?;
                     read += 1;
-                    let shard_of = match g.of {
-                        Some((i, n)) => Some(ordinal_of(&settled.inputs, &local, i, n).ok_or_else(unread)?),
-                        None => None,
-                    };
-                    let shard_of = shard_of.map(|of| Repeat::found(rule, of, g.shorter));
+                    let shard_of = shard_verdict(&settled.inputs, &local, rule, &g).ok_or_else(unread)?;
                     let found = found.map(|e| Repeat { rule, of: seen.first_game(e) });
                     let turn = turn(found, shard_of);
                     if let Err(e) = shard.turn(&mut log, &mut m.stats, &mut m.ranges, &g, at, turn) {
@@ -381,6 +377,21 @@ fn ordinal_of(inputs: &[(String, u64)], local: &[usize], input: u32, game: u64) 
     Some(inputs[k].1 + game.saturating_sub(1))
 }
 
+/// The verdict game `g`'s shard gave it, as a run under `rule` reports it, the game it names
+/// numbered over the run ([`ordinal_of`]): `Some(None)` when the shard wrote it, `None` when
+/// it names an input the shard did not read.
+fn shard_verdict(
+    inputs: &[(String, u64)],
+    local: &[usize],
+    rule: Rule,
+    g: &GameEntry,
+) -> Option<Option<Repeat>> {
+    match g.of {
+        None => Some(None),
+        Some((i, n)) => ordinal_of(inputs, local, i, n).map(|of| Some(Repeat::found(rule, of, g.shorter))),
+    }
+}
+
 impl Shard {
     /// Notes `turn` of its game `g`, numbered `at` among its games, and adjusts its ledgers
     /// (`stats`, and its inputs' `ranges`).
@@ -427,9 +438,7 @@ impl Shard {
         requested: &dyn Fn() -> bool,
     ) -> io::Result<()> {
         let mut r = reopen(&self.keys)?;
-        let ordinal = |local: &[usize], input: u32, game: u64| {
-            ordinal_of(inputs, local, input, game).ok_or_else(|| io::Error::other("an input it did not read"))
-        };
+        let unread = || io::Error::other("an input it did not read");
         let local = std::mem::take(&mut self.local);
         let mut at = 0u64;
         while let Some(entry) = r.clean_with(false)? {
@@ -437,10 +446,9 @@ impl Shard {
             if requested() {
                 return Err(io::Error::other("interrupted"));
             }
-            let at_ordinal = ordinal(&local, g.input, g.game)?;
+            let at_ordinal = ordinal_of(inputs, &local, g.input, g.game).ok_or_else(unread)?;
             if at_ordinal >= first {
-                let shard_of = g.of.map(|(i, n)| ordinal(&local, i, n)).transpose()?;
-                let shard_of = shard_of.map(|of| Repeat::found(repeats.rule(), of, g.shorter));
+                let shard_of = shard_verdict(inputs, &local, repeats.rule(), &g).ok_or_else(unread)?;
                 let turn = turn(repeats.of(at_ordinal)?, shard_of);
                 self.turn(log, &mut m.stats, &mut m.ranges, &g, at, turn)
                     .map_err(|e| io::Error::other(SpillError::from(e)))?;

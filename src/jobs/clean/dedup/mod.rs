@@ -127,11 +127,10 @@ impl Dedup {
         rule.map_or(Dedup::Off, |rule| Dedup::Once(Box::new(Seen::new(rule))))
     }
 
-    /// The rule, when the set holds `held` distinct games or more, or from the first game
-    /// under `prefix`, whose longest record may come last (then later games wait: [`Late`]).
+    /// The rule, once later games wait for their verdicts ([`Seen::full`], [`Late`]).
     pub fn full(&self, held: usize) -> Option<Rule> {
         match self {
-            Dedup::Once(seen) if seen.rule() == Rule::Prefix || seen.len() >= held => Some(seen.rule()),
+            Dedup::Once(seen) if seen.full(held) => Some(seen.rule()),
             _ => None,
         }
     }

@@ -290,6 +290,13 @@ impl Seen {
         self.keys.len()
     }
 
+    /// Whether later games wait for their verdicts ([`super::late`]): the set holds `held`
+    /// distinct games or more, or, under `prefix`, from the first game (the longest record may
+    /// come last).
+    pub fn full(&self, held: usize) -> bool {
+        self.rule == Rule::Prefix || self.len() >= held
+    }
+
     /// `true` before the first game.
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
