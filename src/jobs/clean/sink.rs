@@ -53,9 +53,8 @@ pub struct CleanWriter<W> {
     outputs: Outputs,
     diagnostics: W,
     dedup: Dedup,
-    /// Each input's name, the ordinal of its first game over the run, and that game's number in
-    /// the input (a shard may start past the input's first game).
-    inputs: Vec<(String, u64, u64)>,
+    /// The inputs, in the order read.
+    inputs: Vec<InputAt>,
     /// The input being read, in `inputs`.
     current: usize,
     /// Games released so far over the run.
@@ -78,6 +77,15 @@ pub struct CleanWriter<W> {
     pub(super) late: Option<Late>,
     /// Whether a stop was asked for, checked as the waiting games are judged and written.
     requested: fn() -> bool,
+}
+
+/// An input, as the writer numbers its games.
+struct InputAt {
+    name: String,
+    /// The ordinal over the run of its first game released.
+    first: u64,
+    /// That game's number in the input: past 1 when a shard starts past the input's first game.
+    number: u64,
 }
 
 /// Where [`CleanWriter::at`] counts.
@@ -143,21 +151,21 @@ impl<W: Write> CleanWriter<W> {
     }
 
     fn file(&self) -> &str {
-        self.inputs.get(self.current).map_or("", |(f, ..)| f.as_str())
+        self.inputs.get(self.current).map_or("", |i| i.name.as_str())
     }
 
     /// The input and game number (1-based) of the game released `ordinal`-th over the run.
     fn locate(&self, ordinal: u64) -> (&str, u64) {
         let (i, game) = self.locate_index(ordinal);
-        (&self.inputs[i].0, game)
+        (&self.inputs[i].name, game)
     }
 
     /// The input (its index in `inputs`) and game number (1-based) of the game released
     /// `ordinal`-th over the run.
     fn locate_index(&self, ordinal: u64) -> (usize, u64) {
-        let i = self.inputs.partition_point(|&(_, first, _)| first <= ordinal).saturating_sub(1);
-        let (_, first, number) = self.inputs[i];
-        (i, ordinal - first + number)
+        let i = self.inputs.partition_point(|input| input.first <= ordinal).saturating_sub(1);
+        let input = &self.inputs[i];
+        (i, ordinal - input.first + input.number)
     }
 
     /// The report records of written game `g`: kept broken, then its repairs.
@@ -206,17 +214,28 @@ impl<W: Write> CleanWriter<W> {
         Ok(())
     }
 
+    /// Writes `bytes` to the output, the duplicates or the report ([`OUT`], [`DUP`],
+    /// [`REPORT`]) when there is one, counting them in [`CleanWriter::at`].
+    fn put(&mut self, part: usize, bytes: &[u8]) -> Result<(), Error> {
+        let out = match part {
+            OUT => Some(&mut self.outputs.out),
+            DUP => self.outputs.duplicates.as_mut(),
+            _ => self.outputs.report.as_mut(),
+        };
+        if let Some(out) = out {
+            write(out, bytes)?;
+            self.at[part] += bytes.len() as u64;
+        }
+        Ok(())
+    }
+
     /// Writes the record `make` builds, when there is a report: without one nothing is built.
     fn report(&mut self, make: impl FnOnce(&Self) -> Value) -> Result<(), Error> {
         if self.outputs.report.is_none() {
             return Ok(());
         }
         let record = format!("{}\n", make(self));
-        if let Some(out) = &mut self.outputs.report {
-            write(out, record.as_bytes())?;
-            self.at[REPORT] += record.len() as u64;
-        }
-        Ok(())
+        self.put(REPORT, record.as_bytes())
     }
 
     /// A report record about game `g` of the current input.
@@ -367,14 +386,11 @@ impl<W: Write> CleanWriter<W> {
         };
         if let (Some(_), Some(Repeat { rule, of })) = (w.id, verdict) {
             self.report(|s| {
-                let file = s.inputs.get(w.at.input as usize).map_or("", |(f, ..)| f.as_str());
+                let file = s.inputs.get(w.at.input as usize).map_or("", |i| i.name.as_str());
                 duplicate_record(rule.name(), s.locate(of), file, w.at.game, w.at.line, w.at.offset)
             })?;
             let dup_from = self.at[DUP];
-            if let Some(out) = &mut self.outputs.duplicates {
-                write(out, &w.verbatim)?;
-                self.at[DUP] += w.verbatim.len() as u64;
-            }
+            self.put(DUP, &w.verbatim)?;
             count(&|s| s.add(Counter::Duplicates, 1));
             if self.keys.is_some() {
                 let of = self.locate_index(of);
@@ -393,12 +409,8 @@ impl<W: Write> CleanWriter<W> {
             return Ok(());
         }
         let out_at = self.at[OUT];
-        write(&mut self.outputs.out, &w.text)?;
-        self.at[OUT] += w.text.len() as u64;
-        if let Some(out) = &mut self.outputs.report {
-            write(out, &w.records)?;
-            self.at[REPORT] += w.records.len() as u64;
-        }
+        self.put(OUT, &w.text)?;
+        self.put(REPORT, &w.records)?;
         if w.id.is_some() {
             count(&|s| count_written(s, w.at.broken, w.repairs.iter().copied()));
             if self.keys.is_some() {
@@ -452,7 +464,7 @@ pub fn report_summary(summary: &Summary) -> Value {
 impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
     fn begin_input(&mut self, input: &str) -> Result<(), Error> {
         self.current = self.current.wrapping_add(1);
-        self.inputs.push((input.to_string(), self.ordinal, 1));
+        self.inputs.push(InputAt { name: input.to_string(), first: self.ordinal, number: 1 });
         if let Some(k) = &mut self.keys {
             let mut entry = Vec::new();
             keys::put_input(&mut entry, input);
@@ -469,8 +481,8 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
         // run longer than the output's buffer skips the copy into it).
         let mut run = Run::default();
         for g in &chunk.games {
-            if let Some(input) = self.inputs.last_mut().filter(|i| i.1 == self.ordinal) {
-                input.2 = g.game;
+            if let Some(input) = self.inputs.last_mut().filter(|i| i.first == self.ordinal) {
+                input.number = g.game;
             }
             self.ordinal += 1;
             if self.late.is_none()
@@ -494,15 +506,12 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                             duplicate_record(repeat.rule.name(), of, w.file(), g.game, g.line, g.offset)
                         })?;
                         let dup_from = self.at[DUP];
-                        if let Some(out) = &mut self.outputs.duplicates {
-                            if g.verbatim.is_empty() {
-                                return Err(Error::Internal(
-                                    "a duplicates file without CleanOptions::keep_duplicates",
-                                ));
-                            }
-                            write(out, verbatim)?;
-                            self.at[DUP] += verbatim.len() as u64;
+                        if self.outputs.duplicates.is_some() && g.verbatim.is_empty() {
+                            return Err(Error::Internal(
+                                "a duplicates file without CleanOptions::keep_duplicates",
+                            ));
                         }
+                        self.put(DUP, verbatim)?;
                         stats.add(Counter::Duplicates, 1);
                         if self.keys.is_some() {
                             // What the game would have written, should `merge` find it first.
@@ -528,8 +537,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                         continue;
                     }
                     if let Some(done) = run.extend(g.text.clone()) {
-                        write(&mut self.outputs.out, &chunk.out[done.clone()])?;
-                        self.at[OUT] += done.len() as u64;
+                        self.put(OUT, &chunk.out[done])?;
                     }
                     let out_at = self.at[OUT] + (run.len() - g.text.len()) as u64;
                     let broken = matches!(g.fate, Fate::Broken { .. });
@@ -562,8 +570,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
             }
         }
         if let Some(done) = run.take() {
-            write(&mut self.outputs.out, &chunk.out[done.clone()])?;
-            self.at[OUT] += done.len() as u64;
+            self.put(OUT, &chunk.out[done])?;
         }
         self.spares.give(chunk);
         Ok(())
