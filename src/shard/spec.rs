@@ -103,17 +103,26 @@ impl Spec {
                     count.saturating_sub(1)
                 ));
             }
-            // `sbatch --array=2` alone (a shard of a larger run submitted again) is Slurm's shard 0
-            // of 1: the whole input. With the run's count given it is that shard of the run.
-            if count == 1 && id > 1 {
-                return match (shards, get("PGNKIT_SHARDS")) {
-                    (None, None) => Err(format!(
-                        "--shard auto (Slurm): a one-task array numbered {id} would read the whole input; \
-                         to run shard {id} of a run of N shards again give --shards N or PGNKIT_SHARDS=N \
-                         (or scontrol requeue the run's own task)"
-                    )),
-                    _ => checked(id, shards_or("SLURM_ARRAY_TASK_ID")?, "Slurm"),
-                };
+            // `sbatch --array=K` alone (a shard of a larger run submitted again) is Slurm's shard 0
+            // of 1: the whole input. With the run's count given it is shard K of the run, K = 0 and
+            // 1 included; without it only K = 0 or 1 can be a run of one task.
+            if count == 1 {
+                match (shards, get("PGNKIT_SHARDS")) {
+                    (None, None) if id > 1 => {
+                        return Err(format!(
+                            "--shard auto (Slurm): a one-task array numbered {id} would read the whole input; \
+                             to run shard {id} of a run of N shards again give --shards N or PGNKIT_SHARDS=N \
+                             (or scontrol requeue the run's own task)"
+                        ));
+                    }
+                    (None, None) => {}
+                    _ => {
+                        let n = shards_or("SLURM_ARRAY_TASK_ID")?;
+                        if n > 1 || id > 1 {
+                            return checked(id, n, "Slurm");
+                        }
+                    }
+                }
             }
             return checked((id - min) / step, count, "Slurm");
         }
@@ -196,6 +205,19 @@ mod tests {
         assert_eq!(Spec::parse("auto", None, &env(&with)), Ok(Spec { index: 2, count: 4 }));
         let one = [("SLURM_ARRAY_TASK_ID", "0"), ("SLURM_ARRAY_TASK_COUNT", "1")];
         assert_eq!(Spec::parse("auto", None, &env(&one)), Ok(Spec { index: 0, count: 1 }));
+        assert_eq!(Spec::parse("auto", Some(1), &env(&one)), Ok(Spec { index: 0, count: 1 }));
+        // Shards 0 and 1 of a run submitted again (`--array=0`, `--array=1`) take the count too.
+        for id in ["0", "1"] {
+            let again =
+                [("SLURM_ARRAY_TASK_ID", id), ("SLURM_ARRAY_TASK_MIN", id), ("SLURM_ARRAY_TASK_COUNT", "1")];
+            let index = id.parse().unwrap();
+            assert_eq!(Spec::parse("auto", Some(4), &env(&again)), Ok(Spec { index, count: 4 }));
+            let with = [again.as_slice(), &[("PGNKIT_SHARDS", "4")]].concat();
+            assert_eq!(Spec::parse("auto", None, &env(&with)), Ok(Spec { index, count: 4 }));
+        }
+        let from_one =
+            [("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_COUNT", "1")];
+        assert_eq!(Spec::parse("auto", None, &env(&from_one)), Ok(Spec { index: 0, count: 1 }));
     }
 
     #[test]
