@@ -318,6 +318,13 @@ impl ParquetArgs {
             return Err(Fail::usage(
                 "--format parquet writes a binary file: give it a name (-o FILE.parquet) or a pipe",
             ));
+        } else if pgnkit::io::compressed_as(output).is_some() {
+            // A compressed stream around a Parquet file is a file no Parquet reader opens.
+            return Err(Fail::usage(format!(
+                "--format parquet compresses its own pages (zstd): give -o a name that does not end \
+                 in .zst or .gz, not {}",
+                output.display()
+            )));
         }
         Ok(())
     }

@@ -75,6 +75,21 @@ fn shaping_options() -> Vec<String> {
     options
 }
 
+/// What a part holds, which says how `merge` joins the parts.
+#[derive(Clone, Copy)]
+pub enum Layout<'a> {
+    /// Bytes, joined after `header` (what a single run writes before the games) and before the
+    /// record `footer` names ([`pgnkit::shard::merge::footer`]; `""` for none).
+    Text { header: &'a [u8], footer: &'static str },
+    /// A whole Parquet file, whose row groups `merge` writes as one table.
+    Table,
+}
+
+impl Layout<'_> {
+    /// Text with nothing before or after the games.
+    pub const PLAIN: Layout<'static> = Layout::Text { header: b"", footer: "" };
+}
+
 /// A part a shard writes.
 struct PartOut {
     role: &'static str,
@@ -82,6 +97,7 @@ struct PartOut {
     target: PathBuf,
     header: String,
     footer: &'static str,
+    table: bool,
 }
 
 /// A shard's run: its plan and the parts it writes.
@@ -123,15 +139,8 @@ impl Sharding {
         Ok(Some(Sharding { plan, job, dir: args.output_dir.clone(), parts: Vec::new(), start }))
     }
 
-    /// Where the output `role` given as `path` goes: its part. `header`: what a single run writes
-    /// before the games; `footer`: the record it writes after them ([`pgnkit::shard::merge::footer`]).
-    pub fn output(
-        &mut self,
-        role: &'static str,
-        path: &Path,
-        header: &[u8],
-        footer: &'static str,
-    ) -> Result<PathBuf, Fail> {
+    /// Where the output `role` given as `path` goes: its part, holding `layout`.
+    pub fn output(&mut self, role: &'static str, path: &Path, layout: Layout) -> Result<PathBuf, Fail> {
         if path == Path::new("-") || pgnkit::io::written_in_place(path) {
             return Err(Fail::usage(format!(
                 "--shard writes its {role} as a part file: give it a file name, not {}",
@@ -143,12 +152,17 @@ impl Sharding {
             )));
         }
         let part = part_path(path, self.dir.as_deref(), self.plan.spec);
+        let (header, footer, table) = match layout {
+            Layout::Text { header, footer } => (String::from_utf8_lossy(header).into_owned(), footer, false),
+            Layout::Table => (String::new(), "", true),
+        };
         self.parts.push(PartOut {
             role,
             path: part.clone(),
             target: path.to_path_buf(),
-            header: String::from_utf8_lossy(header).into_owned(),
+            header,
             footer,
+            table,
         });
         Ok(part)
     }
@@ -174,18 +188,17 @@ impl Sharding {
 }
 
 /// Creates the output `role` named `path` (`-o`'s, `--rejects`'...): under `--shard` its part,
-/// compressed as `path`'s name says, else `path` itself.
+/// holding `layout` and compressed as `path`'s name says, else `path` itself.
 pub fn create(
     sharding: &mut Option<Sharding>,
     head: &HeadArgs,
     role: &'static str,
     path: &Path,
-    header: &[u8],
-    footer: &'static str,
+    layout: Layout,
 ) -> Result<Output, Fail> {
     let opts = head.output_options();
     Ok(match sharding.as_mut() {
-        Some(s) => Output::create_as(&s.output(role, path, header, footer)?, path, &opts)?,
+        Some(s) => Output::create_as(&s.output(role, path, layout)?, path, &opts)?,
         None => Output::create(path, &opts)?,
     })
 }
@@ -196,7 +209,7 @@ pub fn keys(sharding: &mut Option<Sharding>, head: &HeadArgs) -> Result<Option<O
     let Some(s) = sharding.as_mut() else { return Ok(None) };
     let mut name = head.output.as_os_str().to_os_string();
     name.push(".keys");
-    let keys = s.output(pgnkit::shard::settle::KEYS, Path::new(&name), b"", "")?;
+    let keys = s.output(pgnkit::shard::settle::KEYS, Path::new(&name), Layout::PLAIN)?;
     Ok(Some(Output::create(&keys, &head.output_options())?))
 }
 
@@ -248,6 +261,7 @@ impl Sharding {
                 digest,
                 header: p.header.clone(),
                 footer: p.footer.into(),
+                table: p.table,
             });
         }
         let spans = self.plan.inputs.iter().enumerate().filter_map(|(k, i)| i.span.map(|s| (k, s)));

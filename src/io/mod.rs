@@ -13,4 +13,4 @@ pub mod sort;
 pub use input::{Compression, Input, InputError, InputOptions, PageDropper, Source, read_full};
 pub(crate) use output::canonical;
 pub(crate) use output::place;
-pub use output::{Output, OutputError, OutputOptions, written_in_place};
+pub use output::{Output, OutputError, OutputOptions, compressed_as, written_in_place};

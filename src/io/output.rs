@@ -266,6 +266,15 @@ pub(crate) fn canonical(path: &Path) -> Option<PathBuf> {
     Some(parent.canonicalize().ok()?.join(path.file_name()?))
 }
 
+/// The compression an output named `path` is written with: `zstd` for `.zst`, `gzip` for `.gz`.
+pub fn compressed_as(path: &Path) -> Option<&'static str> {
+    match path.extension()?.to_str()? {
+        "zst" => Some("zstd"),
+        "gz" => Some("gzip"),
+        _ => None,
+    }
+}
+
 impl Output {
     /// Creates stdout (`-`) or a file output.
     ///
@@ -328,14 +337,14 @@ impl Output {
         let (file, temp) = place(path, meta.as_ref()).map_err(create_err)?;
         output.temp = temp;
         let buf = BufWriter::with_capacity(1 << 16, Synced::new(file, output.temp.is_some()));
-        let sink = if named.extension().is_some_and(|e| e == "zst") {
+        let sink = if compressed_as(named) == Some("zstd") {
             let level = if opts.zstd_level == 0 { 3 } else { opts.zstd_level };
             match zstd::stream::write::Encoder::new(buf, level) {
                 Ok(e) => Sink::Zstd(e),
                 // The drop removes the temporary file.
                 Err(e) => return Err(create_err(e)),
             }
-        } else if named.extension().is_some_and(|e| e == "gz") {
+        } else if compressed_as(named) == Some("gzip") {
             Sink::Gzip(flate2::write::GzEncoder::new(buf, flate2::Compression::default()))
         } else {
             Sink::File(buf)

@@ -54,6 +54,8 @@ pub struct Part {
     /// What a single run writes after them, rendered by `merge` from the ledgers: `""` for
     /// nothing, else the name of the record ([`super::merge::footer`]).
     pub footer: String,
+    /// A Parquet table: `merge` writes the parts' row groups as one file instead of joining bytes.
+    pub table: bool,
 }
 
 /// An input of the run.
@@ -182,7 +184,7 @@ impl Manifest {
             "seconds": self.seconds,
             "parts": self.parts.iter().map(|p| json!({
                 "role": p.role, "file": p.file, "target": p.target, "size": p.size, "xxh3_128": p.digest,
-                "header": p.header, "footer": p.footer,
+                "header": p.header, "footer": p.footer, "table": p.table,
             })).collect::<Vec<_>>(),
             "exit_status": self.exit,
             "extra": self.extra,
@@ -233,6 +235,7 @@ impl Manifest {
                     digest: s(p, "xxh3_128")?.into(),
                     header: s(p, "header")?.into(),
                     footer: s(p, "footer")?.into(),
+                    table: p.get("table").and_then(Value::as_bool).ok_or("no table")?,
                 })
             })
             .collect::<Result<_, String>>()?;

@@ -294,7 +294,7 @@ fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) {
         let roles = |m: &Manifest| {
             m.parts
                 .iter()
-                .map(|p| (p.role.clone(), p.target.clone(), p.header.clone(), p.footer.clone()))
+                .map(|p| (p.role.clone(), p.target.clone(), p.header.clone(), p.footer.clone(), p.table))
                 .collect::<Vec<_>>()
         };
         if differs.is_empty() && roles(m) != roles(first) {
@@ -576,7 +576,7 @@ pub fn merge_holding(
                 continue;
             }
         };
-        if super::is_parquet(&target) {
+        if role.table {
             let parts: Vec<_> = list
                 .iter()
                 .enumerate()

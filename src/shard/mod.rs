@@ -57,7 +57,8 @@ pub fn manifest_path(part: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Whether `path` names a Parquet file: its parts are rewritten by `merge`, not concatenated.
-pub fn is_parquet(path: &Path) -> bool {
+/// Whether `path` names a Parquet file, whose part keeps the ending (what the part holds is the
+/// manifest's [`manifest::Part::table`], not its name).
+fn is_parquet(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "parquet")
 }

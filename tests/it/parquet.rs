@@ -214,6 +214,54 @@ fn shards_merge_to_the_single_runs_file() {
     }
 }
 
+/// What `merge` does with a part follows the job's format, not the output's name: a Parquet
+/// table named `.pq` is rewritten as one table, FEN text named `.parquet` is joined as text.
+#[test]
+fn merge_knows_a_table_by_its_format_not_its_name() {
+    let dir = temp_dir("parquet-names");
+    let input = fixture("pgn/lichess_db_10k.pgn");
+    for (format, name) in [("parquet", "all.pq"), ("fen", "all.parquet")] {
+        let single = dir.join(format!("single-{name}"));
+        let o = run(&["positions", "-q", "--format", format, "-o", path(&single), path(&input)]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = dir.join(name);
+        let mut manifests = Vec::new();
+        for i in 0..2 {
+            let spec = format!("{i}/2");
+            let o = run(&[
+                "positions",
+                "-q",
+                "--format",
+                format,
+                "--shard",
+                &spec,
+                "-o",
+                path(&out),
+                path(&input),
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            let manifest = std::fs::read_dir(&dir)
+                .expect("dir")
+                .map(|e| e.expect("entry").path())
+                .find(|p| path(p).ends_with(".manifest.json") && path(p).contains(&format!("part-{i}-of-2")))
+                .expect("a manifest");
+            manifests.push(manifest);
+        }
+        let mut args = vec!["merge", "-q"];
+        args.extend(manifests.iter().map(|p| path(p)));
+        let o = run(&args);
+        assert!(o.status.success(), "{format} as {name}: {}", stderr(&o));
+        let merged = std::fs::read(&out).expect("merged");
+        assert!(
+            merged == std::fs::read(&single).expect("single"),
+            "{format} as {name}: merge differs from one run"
+        );
+        for m in &manifests {
+            std::fs::remove_file(m).expect("manifest");
+        }
+    }
+}
+
 #[test]
 fn a_failed_run_leaves_no_file_and_bad_options_say_why() {
     let dir = temp_dir("parquet-failed");
@@ -242,6 +290,13 @@ fn a_failed_run_leaves_no_file_and_bad_options_say_why() {
         let o = run(&[job, "--format", "jsonl", EPD, "-o", path(&out), path(&input)]);
         assert_eq!(o.status.code(), Some(2), "{job}: a usage error: {}", stderr(&o));
         assert!(stderr(&o).contains("--epd-columns needs --format parquet"), "{}", stderr(&o));
+    }
+    // A compressed stream around the file would be a file no Parquet reader opens.
+    for (job, name) in [("positions", "out.parquet.zst"), ("annotate", "out.parquet.gz")] {
+        let out = dir.join(name);
+        let o = run(&[job, "--format", "parquet", "-o", path(&out), path(&input)]);
+        assert_eq!(o.status.code(), Some(2), "{job}: a usage error: {}", stderr(&o));
+        assert!(stderr(&o).contains("compresses its own pages"), "{}", stderr(&o));
     }
     assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "no file, no temporary file");
 }

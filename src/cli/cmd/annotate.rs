@@ -18,7 +18,7 @@ use crate::cli::args::{HeadArgs, Leaves, ParquetArgs, PlyArgs, SelectArgs, finis
 use crate::cli::fail::Fail;
 use crate::cli::interrupt;
 use crate::cli::progress::Progress;
-use crate::cli::shard::{self, Sharding};
+use crate::cli::shard::{self, Layout, Sharding};
 use pgnkit::exit::Code;
 use pgnkit::shard::plan::Unit;
 
@@ -248,8 +248,12 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let unit = if format == Format::Epd { Unit::Lines } else { Unit::Games };
     let mut sharding = Sharding::of(&args.head, "annotate", unit)?;
     args.parquet.check(format == Format::Parquet, &args.head.output)?;
-    let footer = if format == Format::Jsonl { "annotate-summary" } else { "" };
-    let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, b"", footer)?;
+    let layout = match format {
+        Format::Parquet => Layout::Table,
+        Format::Jsonl => Layout::Text { header: b"", footer: "annotate-summary" },
+        _ => Layout::PLAIN,
+    };
+    let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, layout)?;
     let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines, args.parquet.epd_columns)?;
     if sharding.is_some() {
         writer = writer.part();

@@ -10,7 +10,7 @@ use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish, warn_absen
 use crate::cli::fail::Fail;
 use crate::cli::interrupt;
 use crate::cli::progress::Progress;
-use crate::cli::shard::{self, Sharding};
+use crate::cli::shard::{self, Layout, Sharding};
 use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
@@ -53,7 +53,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let job = Check { opts: CheckOptions { strict_san: args.strict_san, games: args.games }, select };
     let mut sharding = Sharding::new(&args.head, "check")?;
     let footer = if args.json { "check-summary" } else { "" };
-    let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, b"", footer)?;
+    let layout = Layout::Text { header: b"", footer };
+    let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, layout)?;
     let mut report = Report::new(out, args.json);
     if sharding.is_some() {
         report = report.part();

@@ -14,7 +14,7 @@ use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish, warn_absen
 use crate::cli::fail::Fail;
 use crate::cli::interrupt;
 use crate::cli::progress::Progress;
-use crate::cli::shard::{self, Sharding};
+use crate::cli::shard::{self, Layout, Sharding};
 use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
@@ -224,9 +224,10 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let prefix = job.options().dedup == Some(Rule::Prefix);
     let mut sharding = Sharding::new(&args.head, "clean")?;
     let head = &args.head;
-    let out = shard::create(&mut sharding, head, "output", &head.output, b"", "")?;
+    let out = shard::create(&mut sharding, head, "output", &head.output, Layout::PLAIN)?;
     let mut create = |role, path: &Option<PathBuf>, footer| {
-        path.as_ref().map(|p| shard::create(&mut sharding, head, role, p, b"", footer)).transpose()
+        let layout = Layout::Text { header: b"", footer };
+        path.as_ref().map(|p| shard::create(&mut sharding, head, role, p, layout)).transpose()
     };
     let outputs = Outputs {
         out,

@@ -9,7 +9,7 @@ use crate::cli::args::{HeadArgs, Leaves, ParquetArgs, SelectArgs, finish, warn_a
 use crate::cli::fail::Fail;
 use crate::cli::interrupt;
 use crate::cli::progress::Progress;
-use crate::cli::shard::{self, Sharding};
+use crate::cli::shard::{self, Layout, Sharding};
 use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
@@ -164,7 +164,12 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let mut sharding = Sharding::new(&args.head, "positions")?;
     let opts = job.options();
     let header = if opts.format == Format::Csv { csv_header(&opts.tags) } else { Vec::new() };
-    let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, &header, "")?;
+    let layout = if opts.format == Format::Parquet {
+        Layout::Table
+    } else {
+        Layout::Text { header: &header, footer: "" }
+    };
+    let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, layout)?;
     let keys = if args.unique { shard::keys(&mut sharding, &args.head)? } else { None };
     let run_opts = args.head.run_options();
     let writer = match sharding {
