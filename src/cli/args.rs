@@ -70,7 +70,7 @@ impl HeadArgs {
 /// (it held for no game, or with `!=` for every game); the exit code does not change.
 pub fn warn_absent(select: &pgnkit::select::Selection, stats: &pgnkit::pipeline::stats::Stats) {
     for absent in select.absent(stats) {
-        eprintln!("pgnkit: warning: {absent}");
+        stderrln!("pgnkit: warning: {absent}");
     }
 }
 
@@ -132,7 +132,7 @@ pub fn finish_records(
     summary: impl FnOnce() -> String,
 ) -> Code {
     if !head.quiet {
-        eprint!("{}", summary());
+        stderr!("{}", summary());
     }
     if let Some(s) = &run.stopped {
         let record = records.one();
@@ -144,7 +144,7 @@ pub fn finish_records(
             }
             Leaves::Nothing => "no output was written".to_string(),
         };
-        eprintln!("pgnkit: interrupted: stopped after {record} {} of {}; {left}", s.games, s.input);
+        stderrln!("pgnkit: interrupted: stopped after {record} {} of {}; {left}", s.games, s.input);
     }
     run.exit_code(failures)
 }

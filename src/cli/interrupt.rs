@@ -31,7 +31,7 @@ pub fn at_finish(result: Result<(), pgnkit::error::Error>, what: &str) -> Result
     match result {
         Ok(()) => Ok(None),
         Err(pgnkit::error::Error::Interrupted) => {
-            eprintln!("pgnkit: interrupted: stopped writing {what}; no file was put in place");
+            stderrln!("pgnkit: interrupted: stopped writing {what}; no file was put in place");
             Ok(Some(Code::Interrupted))
         }
         Err(e) => Err(e.into()),

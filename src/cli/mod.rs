@@ -1,6 +1,23 @@
 //! The command line (binary only): clap definitions, dispatch, and the one place a failure
 //! becomes its message and exit status.
 
+/// `eprint!` that does not panic when stderr cannot be written (a closed pipe, a full disk): the
+/// message is lost and the run goes on to its own exit status, as GNU tools do.
+macro_rules! stderr {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// [`stderr!`] with a newline: `eprintln!` that does not panic.
+macro_rules! stderrln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod args;
 mod cmd;
 mod fail;
@@ -115,7 +132,7 @@ pub fn main() -> ExitCode {
         Ok(code) => code.into(),
         Err(fail) => {
             if !fail.is_quiet() {
-                eprintln!("pgnkit: error: {fail}");
+                stderrln!("pgnkit: error: {fail}");
             }
             fail.code().into()
         }

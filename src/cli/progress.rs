@@ -93,7 +93,7 @@ impl Observer for Progress {
     }
 
     fn input_failed(&self, _: &str, error: &Error) {
-        eprintln!("pgnkit: error: {error}");
+        stderrln!("pgnkit: error: {error}");
     }
 }
 

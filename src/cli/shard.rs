@@ -130,7 +130,7 @@ impl Sharding {
         }
         let plan = plan(&input.files, spec, unit, input.no_mmap)?;
         if plan.scanned > 64 << 20 && !input.quiet {
-            eprintln!(
+            stderrln!(
                 "pgnkit: shard {spec}: read {:.0} MB to find where its share starts and ends \
                  (`pgnkit index FILE` once makes that a few MB for plain files)",
                 plan.scanned as f64 / 1e6

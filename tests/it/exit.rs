@@ -55,3 +55,33 @@ fn limits_that_would_never_end_and_thread_counts_past_the_cap_are_usage_errors()
         assert!(String::from_utf8_lossy(&o.stderr).contains("is not in"), "{args:?}");
     }
 }
+
+/// A stderr that cannot be written (a full disk, a pipe closed after one line) loses the
+/// messages, not the run: each job ends with its own exit status, never a panic (101).
+#[test]
+fn an_unwritable_stderr_is_not_a_panic() {
+    let bad = crate::util::fixture("pgn/bad_games.pgn");
+    let bad = bad.to_str().expect("UTF-8 path");
+    let jobs: [&[&str]; 5] = [
+        &["check", bad],
+        &["clean", bad, "-o", "/dev/null"],
+        &["positions", bad, "-o", "/dev/null"],
+        &["annotate", "--nodes", "10", bad, "-o", "/dev/null"],
+        &["report", "--format", "text", bad, "-o", "/dev/null"],
+    ];
+    for args in jobs {
+        let full = std::fs::File::options().write(true).open("/dev/full").expect("/dev/full");
+        let o = crate::util::pgnkit().args(args).stderr(full).output().expect("pgnkit");
+        assert_eq!(o.status.code(), Some(1), "{args:?}, stderr on /dev/full");
+        // A pipe whose reader is gone: writes fail with EPIPE (SIGPIPE is ignored by Rust).
+        let mut child = crate::util::pgnkit()
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("pgnkit");
+        drop(child.stderr.take());
+        let status = child.wait().expect("wait");
+        assert_eq!(status.code(), Some(1), "{args:?}, stderr a closed pipe");
+    }
+}

@@ -205,7 +205,7 @@ fn cache(args: &Args) -> Result<Option<Arc<Cache>>, Fail> {
         return Ok(None);
     }
     let Some(path) = args.cache.clone().or_else(Cache::default_path) else {
-        eprintln!("pgnkit: warning: no cache directory ($XDG_CACHE_HOME, $HOME): running without a cache");
+        stderrln!("pgnkit: warning: no cache directory ($XDG_CACHE_HOME, $HOME): running without a cache");
         return Ok(None);
     };
     let cache = Cache::open(&path).map_err(pgnkit::error::Error::from)?;
@@ -267,7 +267,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let summary = result?;
     let cache_stats = cache.as_ref().map(|c| c.stats());
     if let Some(Err(e)) = flushed {
-        eprintln!("pgnkit: warning: the cache could not be committed: {e}");
+        stderrln!("pgnkit: warning: the cache could not be committed: {e}");
     }
     writer.finish(&summary, cache_stats, &job.options().select)?;
     let failures = summary.stats.get(Counter::Unevaluated) > 0 || summary.stats.games_with_errors > 0;
@@ -279,7 +279,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     if summary.stopped.is_some() {
         // The cache holds the interrupted run's work.
         if let Some(c) = &cache {
-            eprintln!(
+            stderrln!(
                 "pgnkit: the evaluations so far are in {}: run the same command again to resume",
                 c.path().display()
             );

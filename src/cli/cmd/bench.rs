@@ -27,6 +27,6 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "Nodes: {}", report.nodes)?;
     writeln!(out, "NPS: {}", report.nps())?;
-    eprintln!("time {:.3} s", report.time.as_secs_f64());
+    stderrln!("time {:.3} s", report.time.as_secs_f64());
     Ok(Code::Ok)
 }

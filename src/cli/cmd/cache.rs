@@ -41,7 +41,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             let added = pgnkit::analysis::cache::merge::merge(output, caches)
                 .map_err(|e| Fail::Run(pgnkit::error::Error::Cache(e)))?;
             if !quiet {
-                eprintln!("pgnkit cache merge: {added} analyses added to {}", output.display());
+                stderrln!("pgnkit cache merge: {added} analyses added to {}", output.display());
             }
             Ok(Code::Ok)
         }

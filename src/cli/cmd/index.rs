@@ -49,7 +49,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 0 => format!("{} points", index.points.len()),
                 n => format!("{n} frames"),
             };
-            eprintln!(
+            stderrln!(
                 "pgnkit index: {}: {} games, {points}, in {:.2} s: {}",
                 file.display(),
                 index.end.game,

@@ -66,16 +66,16 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     match merge::merge(&paths, args.output.as_deref(), args.output_dir.as_deref(), &requested) {
         Ok(m) => {
             if !args.quiet {
-                eprint!("{}", diagnostics::summary_text(&m.job, &m.summary.stats, m.summary.elapsed));
+                stderr!("{}", diagnostics::summary_text(&m.job, &m.summary.stats, m.summary.elapsed));
                 if m.job == "clean" {
-                    eprint!("{}", crate::cli::cmd::clean::ledger(&m.summary));
+                    stderr!("{}", crate::cli::cmd::clean::ledger(&m.summary));
                 }
                 for a in merge::absent(&m.summary.stats, &m.extra) {
                     let message = a.get("message").and_then(serde_json::Value::as_str).unwrap_or_default();
-                    eprintln!("pgnkit: warning: {message}");
+                    stderrln!("pgnkit: warning: {message}");
                 }
                 let files: Vec<String> = m.files.iter().map(|f| f.display().to_string()).collect();
-                eprintln!(
+                stderrln!(
                     "pgnkit merge: {} shards, {} bytes of parts: {}",
                     paths.len(),
                     m.bytes,
@@ -86,7 +86,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         }
         Err(refused) => {
             for p in &refused.problems {
-                eprintln!("pgnkit: merge: {p}");
+                stderrln!("pgnkit: merge: {p}");
             }
             let message = if refused.written.is_empty() {
                 "nothing written".to_string()

@@ -122,7 +122,7 @@ fn count(args: &Args) -> Result<Code, Fail> {
 
 fn report_speed(nodes: u64, start: Instant) {
     let secs = start.elapsed().as_secs_f64();
-    eprintln!("time {:.3} s, {:.1} M nodes/s", secs, nodes as f64 / secs.max(1e-9) / 1e6);
+    stderrln!("time {:.3} s, {:.1} M nodes/s", secs, nodes as f64 / secs.max(1e-9) / 1e6);
 }
 
 /// The whole file as text, decompressed if it is zstd or gzip (detected by magic bytes).

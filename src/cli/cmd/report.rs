@@ -125,7 +125,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 Error::from(pgnkit::io::InputError::reading(&input.path, input.compression, e))
             })?;
             for p in &found.problems {
-                eprintln!("pgnkit: {}:{}:1: error: {}", names[k], p.line, p.message);
+                stderrln!("pgnkit: {}:{}:1: error: {}", names[k], p.line, p.message);
             }
             problems += found.problems.len() as u64;
             totals.filtered += found.filtered;
@@ -139,7 +139,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         failures |= summary.stats.games_with_errors > 0;
         seen.merge(&summary.stats);
         if let Some(s) = &summary.stopped {
-            eprintln!("pgnkit: interrupted after game {} of {}; no report was written", s.games, s.input);
+            stderrln!("pgnkit: interrupted after game {} of {}; no report was written", s.games, s.input);
             return Ok(Code::Interrupted);
         }
         if exit == Code::Ok {
@@ -149,7 +149,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     }
     if exit != Code::Ok {
         // A report that leaves out an input would mislead: nothing is written.
-        eprintln!("pgnkit: an input could not be read or is not PGN; no report was written");
+        stderrln!("pgnkit: an input could not be read or is not PGN; no report was written");
         return Ok(exit);
     }
     // The page and the text list the first `--players`; JSON streams every one.
@@ -179,7 +179,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     written.map_err(|e| Error::Output(out.error(e)))?;
     out.finish()?;
     if !args.head.quiet {
-        eprintln!(
+        stderrln!(
             "pgnkit report: {} games ({} with evaluations, {} without, {} left out by the filters) in {:.2} s",
             totals.games,
             totals.evaluated,

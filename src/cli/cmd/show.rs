@@ -196,7 +196,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     if let Some(path) = &args.file {
         let name = pgnkit::jobs::run::display_name(path);
         for d in &errors {
-            eprintln!("{}", diagnostics::diagnostic_text(&name, d));
+            stderrln!("{}", diagnostics::diagnostic_text(&name, d));
         }
     }
     let mut out = std::io::stdout().lock();
