@@ -8,7 +8,9 @@
 //!   (position, engine, options, limit), which is the key, so a hit is exact.
 //! - The key is the text of the four EPD fields ([`write_epd`] with [`EpMode::Legal`]: the en
 //!   passant square only when a capture is legal; crazyhouse pockets and `~` marks included)
-//!   with, for [`Cache::lookup_line`], the moves since the last capture or pawn move (an engine
+//!   with the halfmove clock as `hmvc N` when the moves below do not make all of it (the
+//!   fifty-move rule; a line from a game's `FEN` or an EPD line with a clock), and, for
+//!   [`Cache::lookup_line`], the moves since the last capture or pawn move (an engine
 //!   that sees them scores repetitions, so two move orders to one position may score apart),
 //!   the [`EngineId`] and the limit as `go` arguments (`nodes 20000`, `depth 18`,
 //!   `depth 18 nodes 20000`). It is hashed to a 64-bit integer primary key and the full key is
@@ -26,6 +28,7 @@
 //! CREATE TABLE evals (
 //!     key          INTEGER PRIMARY KEY, -- 64-bit hash of (position, engine, search_limit)
 //!     position     TEXT NOT NULL,       -- EPD: placement[pockets] side castling ep, then
+//!                                       -- ' hmvc N' when the clock is more than the moves,
 //!                                       -- ' moves e2e4 ...' when the analysis saw the moves
 //!                                       -- since the last capture or pawn move
 //!     engine       TEXT NOT NULL,       -- 'id name; option=value; ...' (EngineId)

@@ -109,11 +109,18 @@ pub(super) struct Key<'e> {
 
 impl<'e> Key<'e> {
     /// The key of `pos` reached by `moves` (UCI, separated by spaces; empty: the position
-    /// alone), analysed by `engine` under `limit`.
+    /// alone), analysed by `engine` under `limit`. The engine also sees the halfmove clock
+    /// (the fifty-move rule): it is keyed as `hmvc N` when more than `moves` make it, which is
+    /// when the line starts from a position with a clock of its own (a game's `FEN`, an EPD
+    /// line); a line from a capture or pawn move keeps the key it always had.
     pub(super) fn new(pos: &Position, moves: &str, engine: &'e EngineId, limit: &Limit) -> Option<Key<'e>> {
         let limit = limit_text(limit)?;
         let mut position = String::with_capacity(96);
         write_epd(pos, EpMode::Legal, &mut position);
+        if pos.halfmoves() as usize > moves.split_ascii_whitespace().count() {
+            position.push_str(" hmvc ");
+            position.push_str(itoa::Buffer::new().format(pos.halfmoves()));
+        }
         if !moves.is_empty() {
             position.push_str(" moves ");
             position.push_str(moves);

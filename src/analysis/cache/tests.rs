@@ -138,9 +138,10 @@ fn side_to_move_and_en_passant_are_part_of_the_key() {
     assert_eq!(cache.lookup(&black, &sf(), &NODES).unwrap(), Some(b));
 
     // After 1. e4 no en passant capture is legal: the key is the position without the square,
-    // whatever the FEN said, and the clocks do not count.
+    // whatever the FEN said, and the move number does not count (the halfmove clock does:
+    // `a_clock_the_moves_do_not_make_separates_entries`).
     let after_e4 = fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
-    let same = fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 7 30");
+    let same = fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 30");
     let e5 = analysis(&after_e4, Score::Cp(-25), "e7e5");
     cache.store(&after_e4, &sf(), &NODES, &e5).unwrap();
     assert_eq!(cache.lookup(&same, &sf(), &NODES).unwrap(), Some(e5));
@@ -226,6 +227,28 @@ fn the_moves_to_a_position_separate_entries() {
         cache.flush().unwrap();
     }
     assert_eq!(cache.lookup_line(&pos, "", &sf(), &NODES).unwrap(), None, "the same as lookup");
+}
+
+/// The halfmove clock separates entries when the moves do not make it (a game from a `FEN`
+/// with a clock, an EPD line): an engine that sees 97 halfmoves scores a draw the fifty-move
+/// rule is about to give; a clock the moves make keeps the key it always had.
+#[test]
+fn a_clock_the_moves_do_not_make_separates_entries() {
+    let dir = Scratch::new("clock");
+    let cache = Cache::open(dir.db()).unwrap();
+    let fresh = fen("8/8/8/4k3/8/8/2Q5/4K3 w - - 0 60");
+    let late = fen("8/8/8/4k3/8/8/2Q5/4K3 w - - 97 60");
+    let won = analysis(&fresh, Score::Cp(650), "c2c3");
+    cache.store_line(&fresh, "", &sf(), &NODES, &won).unwrap();
+    assert_eq!(cache.lookup(&late, &sf(), &NODES).unwrap(), None, "97 halfmoves is another key");
+    assert_eq!(cache.lookup(&fresh, &sf(), &NODES).unwrap().as_ref(), Some(&won));
+    let engine = sf();
+    let key = Key::new(&late, "", &engine, &NODES).unwrap();
+    assert_eq!(key.position, "8/8/8/4k3/8/8/2Q5/4K3 w - - hmvc 97");
+    // Two plies from a capture: the clock is the moves', and the key has no `hmvc`.
+    let after = fen("r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
+    let key = Key::new(&after, "g1f3 b8c6", &engine, &NODES).unwrap();
+    assert_eq!(key.position, "r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - moves g1f3 b8c6");
 }
 
 #[test]
