@@ -369,6 +369,25 @@ impl Output {
 
     /// Flushes everything, ends the zstd stream, and renames the temporary file into place.
     pub fn finish(mut self) -> Result<(), OutputError> {
+        self.complete()?;
+        self.place()
+    }
+
+    /// Finishes every output, then puts them in place: when one cannot be written to its end,
+    /// none is left under its final name (a run's output and its report or rejects agree).
+    pub fn finish_all(outputs: impl IntoIterator<Item = Output>) -> Result<(), OutputError> {
+        let mut complete = Vec::new();
+        for mut o in outputs {
+            // On an error the drop of `complete` removes the others' temporary files.
+            o.complete()?;
+            complete.push(o);
+        }
+        complete.into_iter().try_for_each(Output::place)
+    }
+
+    /// Writes out what is buffered and ends the stream: the file is whole, under its temporary
+    /// name.
+    fn complete(&mut self) -> Result<(), OutputError> {
         let result = match self.sink.take() {
             Some(Sink::Stdout(mut w)) => w.flush(),
             Some(Sink::File(w)) => finish_file(w),
@@ -376,7 +395,11 @@ impl Output {
             Some(Sink::Gzip(e)) => e.finish().and_then(finish_file),
             None => Ok(()),
         };
-        result.map_err(|e| self.error(e))?;
+        result.map_err(|e| self.error(e))
+    }
+
+    /// Renames the [complete](Output::complete) temporary file into place.
+    fn place(mut self) -> Result<(), OutputError> {
         if let Some((temp, target)) = self.temp.take()
             && let Err(e) = std::fs::rename(&temp, &target)
         {

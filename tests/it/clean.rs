@@ -466,6 +466,17 @@ fn outputs_that_cannot_be_written_have_their_exit_codes() {
     if Path::new("/dev/full").exists() {
         let o = run(&["clean", "-q", path(&input), "-o", "/dev/full"]);
         assert_eq!(o.status.code(), Some(74), "{}", stderr(&o));
+        // The output and its report agree: a report that cannot be written leaves no output.
+        let (out, mixed) = (dir.join("out.pgn"), dir.join("mixed.pgn"));
+        // A duplicate and a game rejected, so that each of the three has something to write.
+        std::fs::write(&mixed, [&before[..], &before[..], b"\n[Event \"x\"]\n\n1. e4 e4 *\n"].concat())
+            .expect("write");
+        for flag in ["--report", "--rejects", "--duplicates"] {
+            let o = run(&["clean", "-q", "--dedup", path(&mixed), "-o", path(&out), flag, "/dev/full"]);
+            assert_eq!(o.status.code(), Some(74), "{flag}: {}", stderr(&o));
+            assert!(!out.exists(), "{flag} on a full disk: no output under its name");
+        }
+        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 2, "no temporary file left");
     }
     let o = run(&["clean", "-q", path(&input), "-o", "/nonexistent-dir/out.pgn"]);
     assert_eq!(o.status.code(), Some(73), "{}", stderr(&o));

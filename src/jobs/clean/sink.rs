@@ -272,11 +272,8 @@ impl<W: Write> CleanWriter<W> {
             self.report(|_| total)?;
         }
         let Outputs { out, rejects, duplicates, report } = self.outputs;
-        out.finish()?;
-        for o in [rejects, duplicates, report, self.keys].into_iter().flatten() {
-            o.finish()?;
-        }
-        Ok(())
+        let all = [Some(out), rejects, duplicates, report, self.keys];
+        Ok(Output::finish_all(all.into_iter().flatten())?)
     }
 }
 

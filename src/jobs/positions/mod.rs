@@ -397,10 +397,8 @@ impl<W: Write> Writer<W> {
                     t.finish().map_err(|source| crate::io::OutputError::writing(&path, source))?
                 }
             };
-            out.finish()?;
-            if let Some((k, _)) = self.keys {
-                k.finish()?;
-            }
+            let keys = self.keys.map(|(k, _)| k);
+            crate::io::Output::finish_all(std::iter::once(out).chain(keys))?;
         }
         Ok(())
     }
