@@ -132,7 +132,8 @@ pub struct Args {
     #[arg(long, value_enum, value_delimiter = ',', value_name = "NAMES")]
     add_tags: Vec<AddTag>,
     /// Write a game with an error in its mainline as its valid prefix, result `*` and a comment
-    /// naming the error, instead of rejecting it; --report keeps the text left out. (A bad move
+    /// naming the error, instead of rejecting it; the filters judge that prefix, and --report
+    /// keeps the text left out. (A bad move
     /// in a variation only cuts that variation, always: the rest is a `variation` repair.)
     #[arg(long)]
     keep_broken: bool,

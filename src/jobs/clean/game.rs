@@ -500,9 +500,11 @@ impl CleanHooks<'_> {
             }
             None => None,
         };
-        // A game with an error no repair covers is rejected whatever the filters say.
+        // A game with an error no repair covers is rejected whatever the filters say; one kept
+        // broken (`--keep-broken`) is its valid prefix, which the filters judge.
+        let kept_broken = rejected.is_some() && self.opts.keep_broken && self.game.start.is_some();
         let filtered = match self.filter.finish(game, last) {
-            Err(by) if rejected.is_none() || game.skipped => Some(by),
+            Err(by) if rejected.is_none() || game.skipped || kept_broken => Some(by),
             _ => None,
         };
         if let Some(by) = filtered {
@@ -519,7 +521,7 @@ impl CleanHooks<'_> {
         }
         match rejected {
             // A game with no start position has no valid prefix to keep.
-            Some((kind, message, _)) if !self.opts.keep_broken || self.game.start.is_none() => {
+            Some((kind, message, _)) if !kept_broken => {
                 return self.leave_out(record, Fate::Rejected { kind, message });
             }
             broken => {

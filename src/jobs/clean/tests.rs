@@ -255,6 +255,26 @@ fn broken_games_are_kept_as_their_prefix_on_request() {
     assert_eq!(c.left_out, ["{open\n2... Nc6 *"]);
 }
 
+/// A game kept broken is its valid prefix to the filters on moves: `2. Ke3` ends "illegal"
+/// after two plies, so a minimum of three leaves it out and a maximum of two keeps it.
+#[test]
+fn filters_judge_a_game_kept_broken_by_its_prefix() {
+    let illegal = "[Event \"illegal\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 Nc6 3. Nf3 *\n";
+    let select = |min_ply, max_ply| Selection { min_ply, max_ply, ..Selection::default() };
+    for (sel, fate) in [
+        (select(Some(3), None), "filtered min-ply 3"),
+        (select(Some(2), None), "broken"),
+        (select(None, Some(2)), "broken"),
+        (select(None, Some(1)), "filtered max-ply 1"),
+    ] {
+        let opts = CleanOptions { keep_broken: true, select: sel.clone(), ..CleanOptions::default() };
+        assert_eq!(clean_with(illegal, &opts, 1, 1 << 20).fates, [(1, fate.to_string())], "{sel:?}");
+        // Not kept, it is rejected whatever the filters say.
+        let opts = CleanOptions { select: sel, ..CleanOptions::default() };
+        assert_eq!(clean_with(illegal, &opts, 1, 1 << 20).fates, [(1, "rejected illegal_move".to_string())]);
+    }
+}
+
 /// An illegal, ambiguous or unreadable move in a variation stops that line, not the game: the
 /// variation is written up to it, the rest (its own variations too) logged as read.
 #[test]
