@@ -732,3 +732,22 @@ fn outputs_named_dev_stdout_and_stderr_go_to_the_redirections() {
         assert!(!meta.file_type().is_file(), "{link} is left as it was");
     }
 }
+
+/// Exit 1 when a game is not written whole: rejected, or its prefix kept (`--keep-broken`);
+/// a variation cut at a bad move is a repair, and leaves it 0.
+#[test]
+fn a_game_not_written_whole_exits_1_and_a_repair_0() {
+    let dir = temp_dir("clean-exit");
+    let (broken, cut) = (dir.join("broken.pgn"), dir.join("cut.pgn"));
+    std::fs::write(&broken, "[Event \"b\"]\n\n1. e4 e5 2. Ke3 *\n").expect("write");
+    std::fs::write(&cut, "[Event \"c\"]\n\n1. e4 e5 (1... c5 2. Ke3) 2. Nf3 *\n").expect("write");
+    for (args, code) in [
+        (vec!["clean", "-q", path(&broken)], 1),
+        (vec!["clean", "-q", "--keep-broken", path(&broken)], 1),
+        (vec!["clean", "-q", path(&cut)], 0),
+        (vec!["clean", "-q", "--keep-broken", path(&cut)], 0),
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
+    }
+}

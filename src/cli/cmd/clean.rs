@@ -1,6 +1,6 @@
 //! `pgnkit clean`: every game written again in PGN export format, every repair logged, rejected
 //! games kept verbatim, duplicates removed; the ledger on stderr; exit 1 when some game was
-//! rejected.
+//! rejected or kept broken.
 
 use std::path::PathBuf;
 
@@ -27,7 +27,9 @@ Examples:
   pgnkit clean --strip comments,variations --tags roster --add-tags PlyCount old.pgn -o slim.pgn
 
 Every input game ends in one place: written, rejected (kept verbatim in --rejects), filtered
-out, or a duplicate (kept verbatim in --duplicates). --report FILE writes JSON Lines: one record
+out, or a duplicate (kept verbatim in --duplicates). The exit code is 1 when a game was rejected
+or written as its prefix (--keep-broken); repairs (a variation cut at a bad move, a result set
+right) leave it 0. --report FILE writes JSON Lines: one record
 per repair ({\"type\": \"repair\", \"data\": {file, game, line, offset, kind, before, after}},
 its line and offset those of the token repaired where one stands for it, else the game's),
 rejection, game kept broken (with the text its prefix leaves out, as read: {kind, message,
@@ -251,7 +253,9 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     if let Some(code) = interrupt::at_finish(writer.finish(&mut summary), waited)? {
         return Ok(code);
     }
-    let failures = summary.stats.get(Counter::Rejected) > 0;
+    // A game kept broken (its prefix) is not written whole either; a cut variation or a result
+    // set right is a repair.
+    let failures = summary.stats.get(Counter::Rejected) > 0 || summary.stats.get(Counter::KeptBroken) > 0;
     let code = finish(&args.head, &summary, Leaves::Nothing, failures, || {
         diagnostics::summary_text("clean", &summary.stats, summary.elapsed) + &ledger(&summary)
     });
