@@ -751,3 +751,18 @@ fn a_game_not_written_whole_exits_1_and_a_repair_0() {
         assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
     }
 }
+
+/// `--drop-tags` cannot leave out a tag every exported game has or one that says how its moves
+/// are read: a usage error naming it, before any work.
+#[test]
+fn drop_tags_refuses_the_roster_and_the_setup() {
+    let input = fixture("pgn/bad_games.pgn");
+    for tag in ["Event", "Result", "FEN", "SetUp", "Variant"] {
+        let list = format!("Annotator,{tag}");
+        let o = run(&["clean", "--drop-tags", &list, path(&input), "-o", "/dev/null"]);
+        assert_eq!(o.status.code(), Some(2), "{tag}: {}", stderr(&o));
+        assert!(stderr(&o).contains(&format!("--drop-tags {tag}:")), "{}", stderr(&o));
+    }
+    let o = run(&["clean", "-q", "--drop-tags", "Annotator,PlyCount", path(&input), "-o", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(1), "bad_games has games rejected: {}", stderr(&o));
+}

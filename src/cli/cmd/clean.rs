@@ -123,7 +123,7 @@ pub struct Args {
     /// Which tags are written.
     #[arg(long, value_enum, default_value = "all")]
     tags: TagsArg,
-    /// Tags left out (comma-separated names).
+    /// Tags left out (comma-separated names; not the roster's seven, FEN, SetUp or Variant).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     drop_tags: Vec<String>,
     /// Write ECO and Opening tags, as the lichess table names the opening from the mainline's
@@ -156,6 +156,12 @@ pub struct Args {
 }
 
 fn options(args: &Args) -> Result<CleanOptions, Fail> {
+    if let Some(tag) = args.drop_tags.iter().find(|t| pgnkit::jobs::clean::KEPT.contains(&t.as_str())) {
+        return Err(Fail::usage(format!(
+            "--drop-tags {tag}: the seven roster tags are in every exported game, and FEN, SetUp \
+             and Variant say how its moves are read; none of them can be dropped"
+        )));
+    }
     let has = |s: StripArg| args.strip.contains(&s);
     Ok(CleanOptions {
         line_width: args.line_width as usize,

@@ -94,16 +94,22 @@ impl CleanOptions {
         Writer::new().fill_roster(true).max_line(self.line_width.saturating_sub(1))
     }
 
-    /// Whether a tag named `name` is written.
+    /// Whether a tag named `name` is written. The [`KEPT`] tags always are: the roster, and
+    /// the tags that say how the moves are read.
     fn keeps_tag(&self, name: &str) -> bool {
-        const KEPT: [&str; 10] =
-            ["Event", "Site", "Date", "Round", "White", "Black", "Result", "FEN", "SetUp", "Variant"];
-        if self.roster_only && !KEPT.contains(&name) {
-            return false;
+        if KEPT.contains(&name) {
+            return true;
         }
-        !self.drop_tags.iter().any(|d| d == name) && (!self.add_ply_count || name != "PlyCount")
+        !self.roster_only
+            && !self.drop_tags.iter().any(|d| d == name)
+            && (!self.add_ply_count || name != "PlyCount")
     }
 }
+
+/// The tags every written game has (the seven of the roster, `?` where the input has none) or
+/// keeps (the setup's): `--tags roster` keeps them, `--drop-tags` cannot drop them.
+pub const KEPT: [&str; 10] =
+    ["Event", "Site", "Date", "Round", "White", "Black", "Result", "FEN", "SetUp", "Variant"];
 
 /// What became of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -388,6 +388,21 @@ fn stripped_and_tag_options() {
     );
     assert!(c.out.ends_with("[PlyCount \"6\"]\n\n1. e4 e5 2. Nf3 Nc6\n3. Bb5 a6 *\n\n"), "{}", c.out);
     assert!(!c.out.contains("WhiteElo"));
+    // The roster and the setup tags are written whatever `drop_tags` says: without its FEN the
+    // game below would read `O-O-O` from the standard position.
+    let drop = |tags: &[&str]| CleanOptions {
+        drop_tags: tags.iter().map(|t| t.to_string()).collect(),
+        ..CleanOptions::default()
+    };
+    let setup = "[Event \"e\"]\n[Annotator \"a\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n\n\
+        1. O-O-O Kf7 *\n";
+    let c = clean_with(setup, &drop(&["FEN", "SetUp", "Event", "Annotator"]), 1, 1 << 20);
+    assert!(
+        c.out.contains("[Event \"e\"]\n")
+            && c.out.contains("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]")
+    );
+    assert!(!c.out.contains("Annotator"), "{}", c.out);
+    assert_eq!(c.fates, [(1, "written".to_string())]);
 }
 
 /// The counts the writer keeps add up: every game read is written, rejected, filtered or a
