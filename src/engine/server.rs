@@ -22,7 +22,7 @@ use std::thread::{self, Scope, ScopedJoinHandle};
 use std::time::Duration;
 
 use crate::analysis::Analyzer;
-use crate::chess::{Position, Variant};
+use crate::chess::{Move, Position, Variant};
 use crate::notation::fen::parse_fen;
 use crate::notation::uci::{parse_uci, write_uci};
 use crate::search::{self, Searcher};
@@ -177,6 +177,9 @@ pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<(
                     let pos = state.pos;
                     let history = state.history.clone();
                     let limit = go.limit(pos.turn());
+                    // Moves that do not parse in the position are passed over, as Stockfish does.
+                    let only: Vec<Move> =
+                        go.searchmoves.iter().filter_map(|m| parse_uci(&pos, m.as_bytes()).ok()).collect();
                     let infinite = go.infinite || go.ponder;
                     stop.store(false, Ordering::Relaxed);
                     let (out, stop) = (&out, stop.clone());
@@ -187,7 +190,7 @@ pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<(
                             write_uci(m, mode, &mut text);
                             text
                         };
-                        let result = s.search(&pos, &history, &limit, &mut |info| {
+                        let result = s.search_among(&pos, &history, &limit, &only, &mut |info| {
                             let pv: Vec<String> = info.pv.iter().map(|&m| uci(m)).collect();
                             let line = protocol::info_line(
                                 info.depth,
@@ -255,6 +258,25 @@ mod tests {
         let lines = run("position startpos moves e2e4 e2e4\nposition fen not-a-fen w - - 0 1\ngo depth 1\n");
         assert!(lines[0].starts_with("info string illegal move e2e4"));
         assert!(lines[1].starts_with("info string invalid fen"));
+    }
+
+    /// `go searchmoves` searches those root moves alone: here not the mate in one, and its
+    /// line starts with the move chosen; moves that are not legal are passed over.
+    #[test]
+    fn searchmoves_restricts_the_root() {
+        let mate = "position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\n";
+        for (moves, best) in [("g2g3", "g2g3"), ("h2h4 g2g4", ""), ("e2e4 g2g3", "g2g3"), ("e2e4", "d1d8")] {
+            let lines = run(&format!("{mate}go depth 3 searchmoves {moves}\n"));
+            let last = lines.last().expect("bestmove");
+            let chosen = last.split_whitespace().nth(1).expect("a move");
+            if best.is_empty() {
+                assert!(moves.split(' ').any(|m| m == chosen), "{moves}: {lines:?}");
+            } else {
+                assert_eq!(chosen, best, "{moves}: {lines:?}");
+            }
+            let info = lines.iter().rev().find(|l| l.starts_with("info depth")).expect("info");
+            assert!(info.contains(&format!(" pv {chosen}")), "{info}");
+        }
     }
 
     #[test]

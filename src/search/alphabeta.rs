@@ -164,6 +164,9 @@ impl Searcher {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
+        if ply == 0 && !self.only.is_empty() {
+            moves.retain(|m| self.only.contains(m));
+        }
         let mut scores = Scores::new();
         let killers = self.killers[ply];
         score_moves(pos, &moves, &mut scores, tt_move, &killers, &self.history);

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::analysis::{Analysis, Analyzer, AnalyzerError, Limit, Score};
-use crate::chess::{Move, Position, Square};
+use crate::chess::{Move, MoveList, Position, Square};
 
 use ordering::History;
 use tt::TranspositionTable;
@@ -79,6 +79,8 @@ pub struct Searcher {
     /// Keys of the game before the root, then of the current line: `keys[root_index + ply]`.
     keys: Vec<u64>,
     root_index: usize,
+    /// The root moves searched (`go searchmoves`); empty: every legal move.
+    only: MoveList,
     nodes: u64,
     seldepth: usize,
     node_limit: u64,
@@ -124,6 +126,7 @@ impl Searcher {
             lmr,
             keys: Vec::with_capacity(1024),
             root_index: 0,
+            only: MoveList::new(),
             nodes: 0,
             seldepth: 0,
             node_limit: u64::MAX,
@@ -158,9 +161,28 @@ impl Searcher {
         limit: &Limit,
         on_info: &mut dyn FnMut(&Info),
     ) -> Analysis {
+        self.search_among(pos, history, limit, &[], on_info)
+    }
+
+    /// [`Searcher::search`] of the root moves in `only` alone (UCI's `go searchmoves`); the
+    /// moves of `only` that are not legal are passed over, and when none is, every move is
+    /// searched.
+    pub fn search_among(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limit: &Limit,
+        only: &[Move],
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Analysis {
         let start = Instant::now();
         self.prepare(pos, history, limit, start);
-        let root_moves = pos.legal_moves();
+        let mut root_moves = pos.legal_moves();
+        self.only.clear();
+        if root_moves.iter().any(|m| only.contains(m)) {
+            root_moves.retain(|m| only.contains(m));
+            self.only = root_moves.clone();
+        }
         if root_moves.is_empty() {
             let score = if pos.is_check() { Score::Mate(0) } else { Score::Cp(0) };
             // Said as an iteration too (as Stockfish does): clients read the score from `info`.
