@@ -100,12 +100,17 @@ pub struct ShardArgs {
     pub output_dir: Option<PathBuf>,
 }
 
-/// What an interrupted job leaves under its output's name.
+/// What a job leaves under its output's name when it is interrupted or an input fails (cannot
+/// be read to its end, or is not PGN).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Leaves {
-    /// Every record of the games read before the stop (`check`, `positions`).
+    /// Every record of the games read, either way (`check`).
     Prefix,
-    /// Nothing: the output is written under a temporary name and dropped (`clean`, `annotate`).
+    /// Interrupted, every record of the games read before the stop; an input failed, nothing
+    /// (`positions`).
+    PrefixUnlessFailed,
+    /// Nothing, either way: the output is written under a temporary name and dropped (`clean`,
+    /// `annotate`).
     Nothing,
 }
 
@@ -137,7 +142,7 @@ pub fn finish_records(
     if let Some(s) = &run.stopped {
         let record = records.one();
         let left = match leaves {
-            Leaves::Prefix => format!("the output holds every {record} before"),
+            Leaves::Prefix | Leaves::PrefixUnlessFailed => format!("the output holds every {record} before"),
             // Stdout cannot be taken back: what it got is said, not denied.
             Leaves::Nothing if head.output == std::path::Path::new("-") => {
                 format!("stdout got the {record}s written before, with nothing after them")
@@ -145,6 +150,12 @@ pub fn finish_records(
             Leaves::Nothing => "no output was written".to_string(),
         };
         stderrln!("pgnkit: interrupted: stopped after {record} {} of {}; {left}", s.games, s.input);
+    } else if run.input_failed() && leaves != Leaves::Prefix && head.output != std::path::Path::new("-") {
+        // The summary counted what was written to the temporary file, which is gone.
+        stderrln!(
+            "pgnkit: an input could not be read to its end or is not PGN (above); {} was not written",
+            head.output.display()
+        );
     }
     run.exit_code(failures)
 }

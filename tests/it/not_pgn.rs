@@ -137,13 +137,17 @@ fn the_other_inputs_of_the_run_are_read_as_with_a_corrupt_stream() {
     assert_eq!(with.status.code(), Some(65), "{}", stderr(&with));
     assert!(stderr(&with).contains(&refusal(path(&epd))), "{}", stderr(&with));
     assert_eq!(records(&with.stdout), records(&without.stdout), "the games of the PGN inputs");
-    // An output file is put in place, or not, as when an input is a corrupt stream.
+    // An output file is put in place, or not, as when an input is a corrupt stream; when not,
+    // stderr says so (its summary counted what the file would have held).
     for (job, name) in JOBS {
         let outcome = |bad: &Path| {
             let out = dir.join(name);
             let o = run_job(job, &["-q", path(&a), path(bad), "-o", path(&out)]);
             let written = std::fs::read(&out).ok().map(|bytes| records(&bytes));
             std::fs::remove_file(&out).ok();
+            let said = stderr(&o).contains(&format!("{} was not written", path(&out)))
+                || stderr(&o).contains("no report was written");
+            assert_eq!(said, written.is_none(), "{job:?}: {}", stderr(&o));
             (o.status.code(), written)
         };
         assert_eq!(outcome(&epd), outcome(&corrupt), "{job:?}");

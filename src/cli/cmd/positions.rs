@@ -184,7 +184,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         return Ok(code);
     }
     let failures = summary.stats.games_with_errors > 0;
-    let code = finish(&args.head, &summary, Leaves::Prefix, failures, || {
+    let code = finish(&args.head, &summary, Leaves::PrefixUnlessFailed, failures, || {
         diagnostics::summary_text("positions", &summary.stats, summary.elapsed)
     });
     warn_absent(&job.options().select, &summary.stats);
