@@ -243,7 +243,15 @@ impl Sharding {
         }
         let wheres: Vec<Value> = select.wheres.iter().map(|expr| Absent { expr }.json()).collect();
         extra["wheres"] = wheres.into();
-        if summary.stopped.is_some() || summary.input_failed() {
+        if summary.stopped.is_some() {
+            return Ok(());
+        }
+        if summary.input_failed() {
+            stderrln!(
+                "pgnkit: shard {}: an input failed (above), so no manifest was written: merge counts \
+                 this shard as missing until it is run again without the failure",
+                self.plan.spec
+            );
             return Ok(());
         }
         let mut parts = Vec::new();

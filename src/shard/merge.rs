@@ -324,7 +324,8 @@ fn check_cover(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) {
         (0..count).filter(|i| !by_index.contains_key(i)).map(|i| i.to_string()).collect();
     if !missing.is_empty() {
         problems.push(format!(
-            "missing shards (no manifest: not run, killed or still running; rerun them): {} of {count}",
+            "missing shards (no manifest: not run, killed, still running, or stopped by an input it \
+             could not read, which its log names; rerun them): {} of {count}",
             missing.join(", ")
         ));
     }
