@@ -6,8 +6,11 @@
 //! with its numbers ([`FramePoint`]), made in one pass decoding frame by frame (a single-frame
 //! stream is not indexed). A shard that finds it (and its fingerprint matching the input's)
 //! reads from the indexed start before its own (the frame its share starts at) instead of from
-//! the input's beginning; the parts are the same either way. A sidecar whose fingerprint
-//! differs is stale: an error, never used.
+//! the input's beginning; the parts are the same either way. A sidecar whose fingerprint or
+//! recorded modification time differs is stale: an error, never used. The time catches an edit
+//! of the same length between the fingerprint's samples, whose line and game counts the index
+//! would otherwise hand out wrong; a copy that does not keep the time (`cp` without `-p`) is
+//! indexed again.
 
 use std::path::{Path, PathBuf};
 
@@ -34,11 +37,20 @@ pub fn index_path(input: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// The modification time of the file at `path`, in nanoseconds since the Unix epoch.
+fn modified(path: &Path) -> Option<u64> {
+    let time = std::fs::metadata(path).and_then(|m| m.modified()).ok()?;
+    u64::try_from(time.duration_since(std::time::UNIX_EPOCH).ok()?.as_nanos()).ok()
+}
+
 /// An input's index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Index {
     /// The input's fingerprint when indexed.
     pub fingerprint: String,
+    /// The input's modification time when indexed, in nanoseconds since the Unix epoch (`None`
+    /// in a sidecar that does not record it, or where the system does not tell).
+    pub modified: Option<u64>,
     /// Game starts with their numbers, increasing.
     pub points: Vec<Start>,
     /// Where the input ends: its games and line breaks in all.
@@ -52,6 +64,8 @@ impl Index {
     pub fn build(path: &Path) -> Result<Index, Error> {
         let input = Input::open(path, InputOptions::default())?;
         let io_err = |source| Error::Input(crate::io::InputError::Io { path: path.to_owned(), source });
+        // Read before the pass: a change during it makes the index stale.
+        let modified = modified(path);
         let fingerprint = fingerprint(path).map_err(io_err)?;
         let refuse = |why: &str| {
             Err(Error::Usage(crate::error::UsageError::rule(format!(
@@ -67,7 +81,7 @@ impl Index {
                     return refuse("a single-frame zstd stream");
                 }
                 let (frames, end) = frames::points(path, &starts, starts.len(), Unit::Games, true, &mut 0)?;
-                return Ok(Index { fingerprint, points: Vec::new(), end, frames });
+                return Ok(Index { fingerprint, modified, points: Vec::new(), end, frames });
             }
             Compression::Gzip => return refuse("gzip input"),
         }
@@ -79,7 +93,7 @@ impl Index {
         let end = points.pop().unwrap_or_default();
         points.dedup();
         points.retain(|p| p.offset < end.offset);
-        Ok(Index { fingerprint, points, end, frames: Vec::new() })
+        Ok(Index { fingerprint, modified, points, end, frames: Vec::new() })
     }
 
     /// The index beside `input` when there is one; an error when it is stale (made of another
@@ -105,6 +119,9 @@ impl Index {
         if index.fingerprint != fingerprint {
             return Err(bad("stale: the input changed since it was indexed".into()));
         }
+        if index.modified.is_some() && index.modified != modified(input) {
+            return Err(bad("stale: the input was modified (or copied) since it was indexed".into()));
+        }
         Ok(Some(index))
     }
 
@@ -125,6 +142,7 @@ impl Index {
             "format": "pgnkit index", "format_version": FORMAT_VERSION,
             "fingerprint": self.fingerprint, "compression": "plain", "step": STEP,
             "games": self.end.game, "lines": self.end.line, "end": point(&self.end),
+            "modified_ns": self.modified,
             "points": self.points.iter().map(point).collect::<Vec<_>>(),
         });
         if !self.frames.is_empty() {
@@ -173,6 +191,10 @@ impl Index {
         }
         Ok(Index {
             fingerprint: v.get("fingerprint").and_then(Value::as_str).ok_or("no fingerprint")?.into(),
+            modified: match v.get("modified_ns") {
+                None | Some(Value::Null) => None,
+                Some(t) => Some(t.as_u64().ok_or("a bad modified_ns")?),
+            },
             points,
             end: point(v.get("end").ok_or("no end")?)?,
             frames,

@@ -541,10 +541,32 @@ fn an_index_gives_the_same_parts_and_a_stale_one_is_an_error() {
     let with = parts("with");
     assert!(without == with, "the index changes no part");
     assert!(without.iter().all(|p| !p.is_empty()), "every shard has games");
+    // An edit of the same length between the fingerprint's sampled blocks (two lines joined
+    // into one, which moves every line number after it) is stale by its modification time.
+    let mut joined = text.clone();
+    let middle = (3 << 20) + 512 * 1024;
+    let at = middle
+        + joined[middle..]
+            .windows(3)
+            .position(|w| w[0] != b']' && w[1] == b'\n' && w[2] == b'1')
+            .expect("a line break in movetext");
+    joined[at + 1] = b' ';
+    let mtime = std::fs::metadata(&input).expect("meta").modified().expect("mtime");
+    let fingerprint = pgnkit::shard::fingerprint::fingerprint(&input).expect("fingerprint");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&input, &joined).expect("write");
+    assert_ne!(std::fs::metadata(&input).expect("meta").modified().expect("mtime"), mtime);
+    let same = pgnkit::shard::fingerprint::fingerprint(&input).expect("fingerprint");
+    assert_eq!(same, fingerprint, "the edit falls between the sampled blocks");
+    let out = dir.join("x");
+    let stale = ["check", "--shard", "1/5", path(&input), "-o", path(&out)];
+    let (code, err) = code_and_err(&stale);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("stale: the input was modified"), "{err}");
     let mut longer = text.clone();
     longer.extend_from_slice(b"\n[Event \"late\"]\n\n1. e4 *\n");
     std::fs::write(&input, &longer).expect("write");
-    let (code, err) = code_and_err(&["check", "--shard", "1/5", path(&input), "-o", path(&dir.join("x"))]);
+    let (code, err) = code_and_err(&stale);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("stale"), "{err}");
 }
