@@ -209,6 +209,13 @@ impl<'o> CleanHooks<'o> {
                 }
                 _ => {}
             }
+            // Export format: no tab or other control character inside a string.
+            if text.chars().any(char::is_control) {
+                let spaced: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+                let tag = |v: &str| format!("[{name} \"{v}\"]");
+                self.repair_at(value.offset as u64, RepairKind::Tag, tag(&text), tag(&spaced));
+                text = Cow::Owned(spaced);
+            }
             self.writer.tag(name, &text);
         }
         if !present[6] {

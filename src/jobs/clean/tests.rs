@@ -214,6 +214,25 @@ fn text_not_utf8_is_written_as_windows_1252_with_one_repair_a_game() {
     assert_eq!(encodings, [1]);
 }
 
+/// The export format has no tab or other control character inside a tag's string: each is
+/// written as a space, one `tag` repair a tag showing it as read (a byte Windows-1252 leaves
+/// undefined, 0x81, reads as the control U+0081).
+#[test]
+fn control_characters_in_tags_are_written_as_spaces() {
+    let pgn: &[u8] = b"[Event \"e\"]\n[White \"A\tB\"]\n[Annotator \"x\x01y\x81z\"]\n\n1. e4 *\n";
+    let c = clean(pgn);
+    assert!(c.out.contains("[White \"A B\"]\n") && c.out.contains("[Annotator \"x y z\"]\n"), "{}", c.out);
+    let tags: Vec<_> =
+        c.repairs.iter().filter(|r| r.1 == "tag").map(|r| (r.2.as_str(), r.3.as_str())).collect();
+    assert_eq!(
+        tags,
+        [
+            ("[White \"A\tB\"]", "[White \"A B\"]"),
+            ("[Annotator \"x\u{1}y\u{81}z\"]", "[Annotator \"x y z\"]")
+        ]
+    );
+}
+
 #[test]
 fn the_output_is_the_same_at_any_thread_count_and_chunk_size() {
     let many = GAMES.repeat(40);
