@@ -405,8 +405,9 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         // A variation emptied by a cut is left out, and its parent may be emptied so too.
         if cut && self.writer.end_cut_variation(depth) && depth > 1 {
             self.game.closing_cut = Some(depth - 1);
-        } else if !cut {
-            self.writer.end_variation(depth);
+        } else if !cut && self.writer.end_cut_variation(depth) {
+            // A variation with no move is no line (pgn-extract refuses it): left out.
+            self.repair(RepairKind::Syntax, "an empty variation ()", "");
         }
         self.game.open -= 1;
     }
@@ -535,8 +536,9 @@ impl CleanHooks<'_> {
                 let result = if broken.is_some() {
                     // The variations open at the error close; the board decides a mate or a
                     // stalemate the prefix ends in, anything else is unfinished.
+                    // One the error left with no move is left out (`()` is no line).
                     for depth in (1..=self.game.open).rev() {
-                        self.writer.end_variation(depth);
+                        self.writer.end_cut_variation(depth);
                     }
                     let end = match self.game.last_written {
                         Some((mut pos, Some(m))) => pos.play(m).is_ok().then_some(pos),

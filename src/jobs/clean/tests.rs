@@ -233,6 +233,16 @@ fn control_characters_in_tags_are_written_as_spaces() {
     );
 }
 
+/// A variation with no move is left out, one `syntax` repair each (pgn-extract refuses `()`);
+/// one holding a comment is kept.
+#[test]
+fn empty_variations_are_left_out() {
+    let c = clean("[Event \"x\"]\n\n1. e4 ( ) e5 ( {c} ) 2. Nf3 (2. Nc3 ()) *\n");
+    assert!(c.out.ends_with("1. e4 e5 ({ c }) 2. Nf3 (2. Nc3) *\n\n"), "{}", c.out);
+    let syntax: Vec<_> = c.repairs.iter().filter(|r| r.1 == "syntax").map(|r| r.2.as_str()).collect();
+    assert_eq!(syntax, ["an empty variation ()"; 2]);
+}
+
 #[test]
 fn the_output_is_the_same_at_any_thread_count_and_chunk_size() {
     let many = GAMES.repeat(40);
