@@ -85,7 +85,7 @@ repair_kinds! {
     Fen => "fen", "repaired_fen", "a FEN with castling rights its rooks contradict, an impossible en passant square or fullmove 0";
     SetUp => "setup", "repaired_setup", "a FEN without SetUp \"1\", or SetUp \"1\" without a FEN (dropped)";
     Roster => "roster", "repaired_roster", "Seven Tag Roster tags added with the standard's unknown values";
-    Syntax => "syntax", "repaired_syntax", "movetext read leniently: text with no meaning skipped (stray punctuation, a } outside a comment, a result inside a variation, an empty variation), a detached # or a move glued to periods (..e5); `before` is the warning that names it";
+    Syntax => "syntax", "repaired_syntax", "movetext read leniently: text with no meaning skipped (stray punctuation, a } outside a comment or inside a ; comment, a result inside a variation, an empty variation), a detached # or a move glued to periods (..e5); `before` is the warning that names it (for a } in a ; comment, the comment as read)";
     Variation => "variation", "repaired_variation", "a variation cut at its first illegal, ambiguous or unreadable move, which stops that line: the rest of it (shown as read) left out";
 }
 

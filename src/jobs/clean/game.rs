@@ -358,6 +358,13 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
 
     fn comment(&mut self, game: &Game<'a>, depth: u32, comment: RawComment<'a>) {
         if self.game.error.is_none() && game.cutting.is_none() {
+            // A `}` can stand in a `;` comment, not in the `{}` one it is written as: left out.
+            if !self.opts.strip.comments && memchr::memchr(b'}', comment.raw).is_some() {
+                let before = String::from_utf8_lossy(comment.raw);
+                let words = before.split_whitespace().map(|w| w.replace('}', ""));
+                let after = words.filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
+                self.repair_at(comment.offset as u64, RepairKind::Syntax, before.trim(), after);
+            }
             self.writer.comment(depth, comment.raw);
         }
     }

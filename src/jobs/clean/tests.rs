@@ -243,6 +243,17 @@ fn empty_variations_are_left_out() {
     assert_eq!(syntax, ["an empty variation ()"; 2]);
 }
 
+/// A `}` in a `;` comment cannot stand in the `{}` comment it is written as: left out, one
+/// `syntax` repair showing the comment as read.
+#[test]
+fn a_brace_in_a_line_comment_is_left_out_and_logged() {
+    let c = clean("[Event \"x\"]\n\n1. e4 e5 ; text with } brace\n2. Nf3 *\n");
+    assert!(c.out.contains("1. e4 e5 { text with brace } 2. Nf3 *"), "{}", c.out);
+    let syntax: Vec<_> =
+        c.repairs.iter().filter(|r| r.1 == "syntax").map(|r| (r.2.as_str(), r.3.as_str())).collect();
+    assert_eq!(syntax, [("text with } brace", "text with brace")]);
+}
+
 #[test]
 fn the_output_is_the_same_at_any_thread_count_and_chunk_size() {
     let many = GAMES.repeat(40);
