@@ -551,7 +551,9 @@ fn a_game_rejected_for_its_null_move_is_reported_where_the_move_stands() {
 
 /// A game with no result followed by a malformed tag line (`[Event Casual Game"]`, in the
 /// chessgames.com collection): the line starts the next game, so the first game is written with
-/// its result settled and the next is rejected as read, exactly as when the first has its result.
+/// its result settled, and the next is written without the line (as pgn-extract and
+/// python-chess read it), a `tag` repair showing it as read, exactly as when the first has its
+/// result.
 #[test]
 fn a_malformed_tag_line_after_a_game_without_result_starts_the_next_game() {
     let dir = temp_dir("clean-bad-tag-line");
@@ -561,28 +563,33 @@ fn a_malformed_tag_line_after_a_game_without_result_starts_the_next_game() {
         let input = dir.join(format!("{name}.pgn"));
         let first = format!("[Event \"first\"]\n[White \"A\"]\n[Result \"1-0\"]\n\n{moves}\n\n");
         std::fs::write(&input, format!("{first}{next}")).expect("write");
-        let (out, rejects) = (dir.join(format!("{name}-out.pgn")), dir.join(format!("{name}-rejects.pgn")));
-        let o = run(&["clean", path(&input), "-o", path(&out), "--rejects", path(&rejects)]);
-        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let (out, report) = (dir.join(format!("{name}-out.pgn")), dir.join(format!("{name}-report.jsonl")));
+        let o = run(&["clean", path(&input), "-o", path(&out), "--report", path(&report)]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         let err = stderr(&o);
-        let read = |p: &Path| std::fs::read_to_string(p).expect("read");
-        assert!(
-            err.contains(&format!(
-                "{name}.pgn:7:1: error: game 2 (? - ?): malformed tag pair; skipped [bad_tag,"
-            )),
-            "{err}"
-        );
-        assert!(err.contains("2 read = 1 written + 1 rejected"), "{err}");
+        assert!(err.contains("2 read = 2 written + 0 rejected"), "{err}");
         assert!(!err.contains("unexpected token"), "{err}");
-        runs.push((read(&out), read(&rejects)));
+        let report = std::fs::read_to_string(&report).expect("report");
+        let tag = report.lines().find(|l| l.contains("\"kind\":\"tag\"")).expect("a tag repair");
+        assert!(
+            tag.contains("\"before\":\"[Event Casual Game\\\"]\"") && tag.contains("\"game\":2"),
+            "{tag}"
+        );
+        assert!(tag.contains("\"line\":7"), "{tag}");
+        runs.push(std::fs::read_to_string(&out).expect("read"));
     }
     assert_eq!(runs[0], runs[1]);
     assert!(
-        runs[1].0.contains("[Event \"first\"]") && runs[1].0.contains("1. e4 e5 2. Bc4 Nc6 1-0"),
+        runs[1].contains("[Event \"first\"]") && runs[1].contains("1. e4 e5 2. Bc4 Nc6 1-0"),
         "{}",
-        runs[1].0
+        runs[1]
     );
-    assert_eq!(runs[1].1, format!("{next}\n"));
+    assert!(
+        runs[1].contains("[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"C\"]"),
+        "{}",
+        runs[1]
+    );
+    assert!(runs[1].ends_with("1. d4 d5 1-0\n\n"), "{}", runs[1]);
 }
 
 /// A repair that a token of the movetext stands for is located at that token in the report (its

@@ -46,6 +46,8 @@ struct Current {
     /// The depth of a variation cut at an error, or holding only one: left out whole when
     /// nothing of it was written.
     closing_cut: Option<u32>,
+    /// Where tag pairs that do not read as one start: left out, logged as read.
+    bad_tags: Vec<u64>,
 }
 
 /// What a tag's name makes of it when its game is written.
@@ -120,6 +122,12 @@ impl<'o> CleanHooks<'o> {
 
     /// The game's tags as written: repaired, filtered by the tag options, the roster filled.
     fn write_tags(&mut self, game: &Game<'_>, result: GameResult) {
+        for offset in std::mem::take(&mut self.game.bad_tags) {
+            let at = (offset.saturating_sub(game.offset) as usize).min(game.bytes.len());
+            let line = game.bytes[at..].split(|&b| b == b'\n').next().unwrap_or_default();
+            let before = String::from_utf8_lossy(line).trim_end().to_string();
+            self.repair_at(offset, RepairKind::Tag, before, "");
+        }
         let opts = self.opts;
         let mut setup = false;
         let mut present = [false; 7];
@@ -443,6 +451,9 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
             Kind::BadTag if d.severity == Severity::Warning => {
                 self.repair_at(d.offset, RepairKind::Tag, d.message.clone(), "");
             }
+            // A tag pair that does not read as one is left out, shown as read; the game is
+            // written without it (as pgn-extract and python-chess read it).
+            Kind::BadTag => self.game.bad_tags.push(d.offset),
             // Rejected by the option: the first one is the located reason.
             Kind::NullMove if self.opts.reject_null_moves && self.game.error.is_none() => {
                 let message = format!("{} (--reject-null-moves)", d.message);
