@@ -105,6 +105,10 @@ impl Position {
         if crazyhouse && !cfg!(feature = "variants") {
             kinds |= PositionErrorKind::VariantNotBuilt.bit();
         }
+        // Dropped silently, they would leave another position than the one given.
+        if !crazyhouse && setup.pockets.is_some_and(|p| Color::ALL.iter().any(|&c| !p[c].is_empty())) {
+            kinds |= PositionErrorKind::PiecesInHand.bit();
+        }
         let mut pos = Position {
             board,
             promoted: if crazyhouse {

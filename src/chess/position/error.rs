@@ -31,10 +31,12 @@ pub enum PositionErrorKind {
     TooManyPieces,
     /// Crazyhouse in a build without the `variants` feature.
     VariantNotBuilt,
+    /// Pieces in a pocket (`[Qq]`) of a position that is not Crazyhouse.
+    PiecesInHand,
 }
 
 impl PositionErrorKind {
-    const ALL: [PositionErrorKind; 10] = [
+    const ALL: [PositionErrorKind; 11] = [
         PositionErrorKind::Empty,
         PositionErrorKind::MissingKing,
         PositionErrorKind::TooManyKings,
@@ -45,6 +47,7 @@ impl PositionErrorKind {
         PositionErrorKind::InvalidEpSquare,
         PositionErrorKind::TooManyPieces,
         PositionErrorKind::VariantNotBuilt,
+        PositionErrorKind::PiecesInHand,
     ];
 
     pub(super) const fn bit(self) -> u16 {
@@ -64,6 +67,7 @@ impl PositionErrorKind {
             PositionErrorKind::InvalidEpSquare => "impossible en passant square",
             PositionErrorKind::TooManyPieces => "too many pieces",
             PositionErrorKind::VariantNotBuilt => "crazyhouse is not built in (feature `variants`)",
+            PositionErrorKind::PiecesInHand => "pieces in hand in a variant other than crazyhouse",
         }
     }
 }

@@ -183,6 +183,13 @@ fn errors_name_the_field() {
     let e = parse_fen("nonsense", Variant::Standard).unwrap_err();
     assert!(matches!(e, FenError::Parse(Board)));
     assert!(std::error::Error::source(&e).is_some());
+    // Pieces in hand are a crazyhouse position's: in another variant they are an error, not
+    // dropped; an empty pocket says nothing.
+    for variant in [Variant::Standard, Variant::Chess960] {
+        let e = parse_fen("4k3/8/8/8/8/8/8/4K3[Qq] w - - 0 1", variant).unwrap_err();
+        assert!(matches!(e, FenError::Position(ref p) if p.has(PositionErrorKind::PiecesInHand)), "{e}");
+        assert!(parse_fen("4k3/8/8/8/8/8/8/4K3[] w - - 0 1", variant).is_ok());
+    }
 }
 
 #[test]
