@@ -1,4 +1,4 @@
-//! Ctrl-C (and SIGTERM, SIGHUP) for the commands that read PGN and `merge`, as the README's exit
+//! Ctrl-C (and SIGTERM, SIGHUP) for the commands that read PGN, `merge`, `perft` and `bench`, as the README's exit
 //! codes say: the first asks the run to stop at the next chunk it would release, so everything
 //! released before is written and flushed, the summary says where the run stopped, and the exit
 //! code is 130 (`merge` stops at its next buffer and puts nothing in place); the second ends the
@@ -17,7 +17,14 @@ static REQUESTED: AtomicBool = AtomicBool::new(false);
 /// Installs the handler for the signals that are not ignored.
 pub fn install() {
     #[cfg(unix)]
-    unix::install();
+    unix::install(unix::on_signal);
+}
+
+/// For a command with nothing to put in place (`perft`, `bench`): the first signal ends the
+/// process at once with 130, saying so on stderr.
+pub fn install_immediate() {
+    #[cfg(unix)]
+    unix::install(unix::on_signal_exit);
 }
 
 /// Whether a stop was asked for.
@@ -47,20 +54,31 @@ mod unix {
     use pgnkit::exit::Code;
 
     /// Only async-signal-safe work: an atomic swap, and `_exit` on the second signal.
-    extern "C" fn on_signal(_: nix::libc::c_int) {
+    pub(super) extern "C" fn on_signal(_: nix::libc::c_int) {
         if super::REQUESTED.swap(true, Ordering::SeqCst) {
             // SAFETY: `_exit` is async-signal-safe; it ends the process without running
             // anything else.
             #[allow(unsafe_code)]
             unsafe {
-                nix::libc::_exit(Code::Interrupted as nix::libc::c_int)
+                nix::libc::_exit(nix::libc::c_int::from(Code::Interrupted.number()))
             }
         }
     }
 
-    pub(super) fn install() {
+    /// Only async-signal-safe work: `write` and `_exit`.
+    pub(super) extern "C" fn on_signal_exit(_: nix::libc::c_int) {
+        const SAID: &[u8] = b"pgnkit: interrupted\n";
+        // SAFETY: `write` and `_exit` are async-signal-safe; the buffer is a static.
+        #[allow(unsafe_code)]
+        unsafe {
+            nix::libc::write(2, SAID.as_ptr().cast(), SAID.len());
+            nix::libc::_exit(nix::libc::c_int::from(Code::Interrupted.number()))
+        }
+    }
+
+    pub(super) fn install(handler: extern "C" fn(nix::libc::c_int)) {
         // SA_RESTART: a read that the signal interrupts goes on (the run stops at its next chunk).
-        let action = SigAction::new(SigHandler::Handler(on_signal), SaFlags::SA_RESTART, SigSet::empty());
+        let action = SigAction::new(SigHandler::Handler(handler), SaFlags::SA_RESTART, SigSet::empty());
         for signal in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
             // SAFETY: the handler does only async-signal-safe work (above); the previous action
             // is one the C runtime or nohup set (a default or SIG_IGN), put back as it was.

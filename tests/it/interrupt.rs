@@ -250,3 +250,48 @@ fn merge_stops_on_sigterm_leaving_nothing() {
         .collect();
     assert!(left.is_empty(), "temporary files left: {left:?}");
 }
+
+/// `perft` has nothing to put in place: SIGTERM, SIGHUP or Ctrl-C ends it at once with 130 and
+/// a line saying so, as the exit-code table says of every command.
+#[cfg(target_os = "linux")]
+#[test]
+fn perft_stops_on_a_signal_with_130() {
+    for signal in ["-TERM", "-HUP", "-INT"] {
+        let child = sigint_default(&mut pgnkit())
+            .args(["perft", "9", "-j1"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn pgnkit");
+        assert!(wait_for_sigint_handler(child.id()), "the handler is installed");
+        let kill = Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill");
+        assert!(kill.success());
+        let out = child.wait_with_output().expect("wait");
+        assert_eq!(out.status.code(), Some(130), "{signal}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "pgnkit: interrupted\n", "{signal}");
+    }
+}
+
+/// A second signal ends a run at once, with 130 too (not the code's place in the table).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_second_signal_ends_the_run_at_once_with_130() {
+    let mut child = sigint_default(&mut pgnkit())
+        .args(["check", "-q", "-j1", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn pgnkit");
+    assert!(wait_for_sigint_handler(child.id()), "the handler is installed");
+    // Stdin stays open and empty: the run waits for input, so only the second signal ends it.
+    let stdin = child.stdin.take();
+    for _ in 0..2 {
+        let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+        assert!(kill.success());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let status = child.wait().expect("wait");
+    drop(stdin);
+    assert_eq!(status.code(), Some(130));
+}

@@ -23,6 +23,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
+    crate::cli::interrupt::install_immediate();
     let report = run_bench(args.depth);
     let mut out = std::io::stdout().lock();
     writeln!(out, "Nodes: {}", report.nodes)?;

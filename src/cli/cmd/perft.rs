@@ -72,6 +72,7 @@ fn load(fen: &str, variant: Option<Variant>) -> Result<Position, FenError> {
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
+    crate::cli::interrupt::install_immediate();
     let threads = args.threads.filter(|&n| n > 0).unwrap_or(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
