@@ -530,9 +530,16 @@ pub fn merge_holding(
     };
     let targets: Vec<PathBuf> =
         first.parts.iter().filter(|r| r.role != super::settle::KEYS).map(target_of).collect();
-    check_targets(&list, &targets, &mut problems);
+    // An output onto what the merge reads is one it cannot create (73, as for a single run),
+    // unless the shards do not merge either (65).
+    let mut clashes = Vec::new();
+    check_targets(&list, &targets, &mut clashes);
     if !problems.is_empty() {
+        problems.extend(clashes);
         return Err(problems.into());
+    }
+    if !clashes.is_empty() {
+        return Err(Refused { problems: clashes, code: Code::CantCreate, written: Vec::new() });
     }
     if let Some(d) = dir
         && let Err(e) = std::fs::create_dir_all(d)

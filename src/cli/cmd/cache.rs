@@ -38,6 +38,12 @@ enum CacheCommand {
 pub fn run(args: &Args) -> Result<Code, Fail> {
     match &args.command {
         CacheCommand::Merge { caches, output, quiet } => {
+            if let Some(missing) = caches.iter().find(|c| !c.is_file()) {
+                return Err(Fail::Command {
+                    code: Code::NoInput,
+                    message: format!("{}: no such cache file", missing.display()),
+                });
+            }
             let added = pgnkit::analysis::cache::merge::merge(output, caches)
                 .map_err(|e| Fail::Run(pgnkit::error::Error::Cache(e)))?;
             if !quiet {

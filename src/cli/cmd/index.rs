@@ -37,6 +37,9 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
+    if args.files.iter().any(|f| f == std::path::Path::new("-")) {
+        return Err(Fail::usage("index: stdin cannot be indexed (nor sharded): give a file"));
+    }
     for file in &args.files {
         let start = Instant::now();
         let index = Index::build(file)?;
