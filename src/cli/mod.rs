@@ -54,7 +54,13 @@ enum Command {
     Annotate(Box<cmd::annotate::Args>),
     /// Write an HTML report of an analysed collection: evaluation graphs, the mistakes on
     /// boards, each player's accuracy by opening and phase (or the summary as text or JSON).
-    #[command(after_help = cmd::report::EXAMPLES)]
+    // The report reads every game for its summary: it is not sharded (its --shard is refused).
+    #[command(
+        after_help = cmd::report::EXAMPLES,
+        mut_arg("shard", |a| a.hide(true)),
+        mut_arg("shards", |a| a.hide(true)),
+        mut_arg("output_dir", |a| a.hide(true))
+    )]
     Report(Box<cmd::report::Args>),
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     #[command(after_help = cmd::perft::EXAMPLES)]

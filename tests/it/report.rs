@@ -159,6 +159,15 @@ fn report_figures_equal_the_oracle_on_a_collection_annotated_with_stockfish() {
         assert!(records["games"].as_u64() > Some(0), "{extra:?}: {records}");
         assert_eq!(records, games, "{extra:?}");
     }
+    // A player named in another case: the same games, and the name as the user wrote it.
+    let shouted = player.to_uppercase();
+    let mut loud = pgnkit_json(&["--min-games", "1", "--player", &shouted, pgn]);
+    let mut quiet = pgnkit_json(&["--min-games", "1", "--player", &player, pgn]);
+    assert_eq!(loud["player"].as_str(), Some(shouted.as_str()));
+    assert_eq!(quiet["player"].as_str(), Some(player.as_str()));
+    loud.as_object_mut().expect("object").remove("player");
+    quiet.as_object_mut().expect("object").remove("player");
+    assert_eq!(loud, quiet);
 }
 
 #[test]

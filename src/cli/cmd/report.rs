@@ -99,7 +99,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let player = args.player.as_ref().map(|p| p.trim().to_lowercase()).filter(|p| !p.is_empty());
     let names: Vec<String> = args.head.files.iter().map(|f| run::display_name(f)).collect();
     let html = args.format == FormatArg::Html;
-    let mut totals = Totals::new(std::io::stderr(), player.clone(), if html { args.games } else { 0 });
+    let named = args.player.as_ref().map(|p| p.trim().to_string()).filter(|p| !p.is_empty());
+    let mut totals = Totals::new(std::io::stderr(), named, if html { args.games } else { 0 });
     let section_bar = totals.section_bar();
     let job = Report::new(ReportOptions { select: selection, player: player.clone(), section_bar });
     let progress = Progress::new(args.head.quiet);

@@ -565,7 +565,7 @@ pub fn write_page<W: Write>(
         if t.player().is_some() { " of the player" } else { "" },
     );
     out.write_all(s.as_bytes())?;
-    let player = t.player().map(str::to_string);
+    let player = t.player_key().map(str::to_string);
     for (k, a) in games.iter().enumerate() {
         s.clear();
         game_section(&mut s, a, k + 1, player.as_deref(), page.boards);

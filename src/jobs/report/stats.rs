@@ -174,7 +174,10 @@ pub struct Unevaluated {
 /// Everything the report says, added up game by game in input order.
 pub struct Totals<W> {
     diagnostics: W,
+    /// The point of view, in lower case.
     player: Option<String>,
+    /// The point of view as the user named it.
+    named: Option<String>,
     wanted: usize,
     input: Arc<str>,
     seq: u64,
@@ -229,12 +232,14 @@ pub fn family_of(game: &GameRecord) -> &'static str {
 }
 
 impl<W: Write> Totals<W> {
-    /// Totals from the point of view of `player` (lower case; `None`: both sides of every game),
-    /// keeping the `wanted` games with the largest losses; errors go to `diagnostics`.
+    /// Totals from the point of view of `player` (as the user wrote it, matched in any case;
+    /// `None`: both sides of every game), keeping the `wanted` games with the largest losses;
+    /// errors go to `diagnostics`.
     pub fn new(diagnostics: W, player: Option<String>, wanted: usize) -> Totals<W> {
         Totals {
             diagnostics,
-            player,
+            player: player.as_ref().map(|p| p.to_lowercase()),
+            named: player,
             wanted,
             input: "".into(),
             seq: 0,
@@ -269,8 +274,13 @@ impl<W: Write> Totals<W> {
         self.bar.clone()
     }
 
-    /// The point of view: `None` for both sides.
+    /// The point of view as the user named it: `None` for both sides.
     pub fn player(&self) -> Option<&str> {
+        self.named.as_deref()
+    }
+
+    /// The point of view in lower case, as names are matched against it.
+    pub fn player_key(&self) -> Option<&str> {
         self.player.as_deref()
     }
 
