@@ -584,18 +584,18 @@ fn push_tag(out: &mut Vec<u8>, name: &str, value: &str) {
     out.push(b'[');
     push_bytes(out, name.as_bytes());
     out.extend_from_slice(b" \"");
-    // C1 controls are U+0080..U+009F, in UTF-8 0xC2 then 0x80..0x9F.
-    if !value.bytes().any(|b| matches!(b, b'\\' | b'"' | 0xC2) || b.is_ascii_control()) {
+    if !value.bytes().any(|b| matches!(b, b'\\' | b'"') || b.is_ascii_control()) {
         push_bytes(out, value.as_bytes());
         out.extend_from_slice(b"\"]\n");
         return;
     }
-    // The export format has no control character (a tab, a line break) inside a string.
-    for c in value.chars() {
-        match c {
-            '\\' | '"' => out.extend_from_slice(&[b'\\', c as u8]),
-            c if c.is_control() => out.push(b' '),
-            c => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+    // The export format has no ASCII control (a tab, a line break) inside a string; `clean`
+    // also turns the others (U+0080..U+009F) to spaces, as a repair that keeps them.
+    for &b in value.as_bytes() {
+        match b {
+            b'\\' | b'"' => out.extend_from_slice(&[b'\\', b]),
+            b if b.is_ascii_control() => out.push(b' '),
+            _ => out.push(b),
         }
     }
     out.extend_from_slice(b"\"]\n");
