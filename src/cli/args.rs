@@ -152,10 +152,7 @@ pub fn finish_records(
         stderrln!("pgnkit: interrupted: stopped after {record} {} of {}; {left}", s.games, s.input);
     } else if run.input_failed() && leaves != Leaves::Prefix && head.output != std::path::Path::new("-") {
         // The summary counted what was written to the temporary file, which is gone.
-        stderrln!(
-            "pgnkit: an input could not be read to its end or is not PGN (above); {} was not written",
-            head.output.display()
-        );
+        stderrln!("pgnkit: an input failed (above), so {} was not written", head.output.display());
     }
     run.exit_code(failures)
 }

@@ -409,12 +409,13 @@ fn annotate_epd_of_an_input_that_is_not_epd_is_one_error() {
     let o = run(&[&args[..], &[path(&pgn)]].concat());
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(65), "{err}");
-    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("pgnkit: ")).collect();
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("pgnkit: error: ")).collect();
     let refusal = |input: &str| {
         format!("pgnkit: error: {input}: not EPD: no EPD record and no FEN in it; line 1 reads \"{first}\"")
     };
     assert_eq!(errors, [refusal(path(&pgn))], "{err}");
     assert!(!out.exists(), "{err}");
+    assert!(err.contains(&format!("an input failed (above), so {} was not written", path(&out))), "{err}");
     let suite = dir.join("suite.epd");
     std::fs::write(&suite, epd_suite(2)).expect("write");
     let stdout_args = ["annotate", "-q", "--no-cache", "--format", "epd", "--depth", "1"];

@@ -145,7 +145,8 @@ fn the_other_inputs_of_the_run_are_read_as_with_a_corrupt_stream() {
             let o = run_job(job, &["-q", path(&a), path(bad), "-o", path(&out)]);
             let written = std::fs::read(&out).ok().map(|bytes| records(&bytes));
             std::fs::remove_file(&out).ok();
-            let said = stderr(&o).contains(&format!("{} was not written", path(&out)))
+            let said = stderr(&o)
+                .contains(&format!("an input failed (above), so {} was not written", path(&out)))
                 || stderr(&o).contains("no report was written");
             assert_eq!(said, written.is_none(), "{job:?}: {}", stderr(&o));
             (o.status.code(), written)
