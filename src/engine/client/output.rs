@@ -236,17 +236,19 @@ impl Collector {
         };
         let best = match best {
             Some(m) => m,
-            None => {
-                warnings.push(AnalysisWarning::IllegalBestMove(best_text.to_string()));
-                match pv.first().copied().or_else(|| legal_prefix(pos, &self.last_pv).0.first().copied()) {
-                    Some(m) => m,
-                    None => {
-                        return Err(AnalyzerError::Protocol(format!(
-                            "no legal best move (bestmove {best_text})"
-                        )));
-                    }
+            None => match pv.first().copied().or_else(|| legal_prefix(pos, &self.last_pv).0.first().copied())
+            {
+                // The warning says the PV's move was used: only when there is one.
+                Some(m) => {
+                    warnings.push(AnalysisWarning::IllegalBestMove(best_text.to_string()));
+                    m
                 }
-            }
+                None => {
+                    return Err(AnalyzerError::Protocol(format!(
+                        "no legal best move (bestmove {best_text}, and no legal move begins its PV)"
+                    )));
+                }
+            },
         };
         let pv = if pv.first() == Some(&best) {
             pv

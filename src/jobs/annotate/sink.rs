@@ -197,7 +197,7 @@ pub fn summary_text(summary: &Summary, cache: Option<CacheStats>, engines: usize
         let other = unevaluated.saturating_sub(hung + crashed);
         text.push_str(&format!(
             "pgnkit annotate: unevaluated positions: {hung} the engine hung or timed out on, \
-             {crashed} it crashed on at every try, {other} other (each named by a diagnostic)\n"
+             {crashed} it crashed on at every try, {other} other (a diagnostic of their game says why)\n"
         ));
     }
     if let Some(each) = pace.engine_per_search {
