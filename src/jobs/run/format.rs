@@ -3,8 +3,9 @@
 //! with lines of text of which not one reads as an EPD record or a FEN is not EPD (a PGN file).
 //! It gets one error quoting its first line, nothing of it reaches the sink, and the run's exit
 //! code is 65 ([`not_pgn`] gives the same verdict to a tool that replays an input in memory). An
-//! input with no game or line of text at all (empty, blank, comments) is of the format with no
-//! records. The outputs of an input are held back from the sink until one shows the format,
+//! input with no game or line of text at all (empty, blank, PGN's `%` escape lines, EPD's `#`
+//! comment lines) is of the format with no records; a PGN game of comments alone is a game, and
+//! not PGN. The outputs of an input are held back from the sink until one shows the format,
 //! which an input of it does in its first record: nothing is held for it. Only an input read
 //! whole is judged ([`whole`]).
 
