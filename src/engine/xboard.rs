@@ -337,6 +337,9 @@ pub fn run_xboard<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Resul
                     eng.side = if cmd == "go" { turn } else { !turn };
                     if eng.to_move() {
                         running = Some(spawn(scope, &out, &mut eng, &stop, &discard)?);
+                    } else if let Some(end) = eng.game.ending() {
+                        // No move to make: the result is the answer (a GUI waits for one).
+                        say(&out, &end.xboard())?;
                     }
                 }
                 _ => {
@@ -387,6 +390,14 @@ mod tests {
         assert!(lines.contains(&"pong 1".to_string()));
         // The engine's reply is on the board, so e7e5 is White's move now: illegal.
         assert_eq!(lines.last().map(String::as_str), Some("Illegal move: e7e5"));
+    }
+
+    #[test]
+    fn go_in_a_finished_game_answers_its_result() {
+        let lines = run("new\nforce\nsetboard 3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1\ngo\n");
+        assert_eq!(lines.last().map(String::as_str), Some("1-0 {White mates}"), "{lines:?}");
+        let lines = run("new\nforce\nsetboard 7k/8/6QK/8/8/8/8/8 b - - 0 1\nplayother\ngo\n");
+        assert_eq!(lines.last().map(String::as_str), Some("1/2-1/2 {Stalemate}"), "{lines:?}");
     }
 
     #[test]
