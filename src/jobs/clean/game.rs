@@ -16,7 +16,7 @@ use crate::notation::san::Lenience;
 use crate::pgn::tag::ascii_str;
 use crate::pgn::text::{decode, escape_not_utf8, windows_1252};
 use crate::pgn::writer::{ROSTER, roster_place};
-use crate::pgn::{GameResult, LineIndex, Nag, RawComment};
+use crate::pgn::{CommentKind, GameResult, LineIndex, Nag, RawComment};
 use crate::pipeline::replay::export::GameWriter;
 use crate::pipeline::replay::{Cut, Game, Hooks, Lines, Played, Verdict};
 use crate::select::Filter;
@@ -217,8 +217,10 @@ impl<'o> CleanHooks<'o> {
                 }
                 _ => {}
             }
-            // Export format: no tab or other control character inside a string.
-            if text.chars().any(char::is_control) {
+            // Export format: no tab or other control character inside a string (U+0080..U+009F
+            // are 0xC2 then a byte in UTF-8: a byte test first, as tags seldom hold either).
+            if text.bytes().any(|b| b < 0x20 || b == 0x7F || b == 0xC2) && text.chars().any(char::is_control)
+            {
                 let spaced: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
                 let tag = |v: &str| format!("[{name} \"{v}\"]");
                 self.repair_at(value.offset as u64, RepairKind::Tag, tag(&text), tag(&spaced));
@@ -367,7 +369,10 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
     fn comment(&mut self, game: &Game<'a>, depth: u32, comment: RawComment<'a>) {
         if self.game.error.is_none() && game.cutting.is_none() {
             // A `}` can stand in a `;` comment, not in the `{}` one it is written as: left out.
-            if !self.opts.strip.comments && memchr::memchr(b'}', comment.raw).is_some() {
+            if comment.kind == CommentKind::Line
+                && !self.opts.strip.comments
+                && memchr::memchr(b'}', comment.raw).is_some()
+            {
                 let before = String::from_utf8_lossy(comment.raw);
                 let words = before.split_whitespace().map(|w| w.replace('}', ""));
                 let after = words.filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
