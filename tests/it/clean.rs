@@ -757,6 +757,11 @@ fn a_game_not_written_whole_exits_1_and_a_repair_0() {
         let o = run(&args);
         assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
     }
+    // Kept broken and then left out by a filter (its prefix has 2 plies): counted as filtered,
+    // its error neither reported nor counted, as `check` does with the filters.
+    let o = run(&["clean", "--keep-broken", "--min-ply", "3", path(&broken), "-o", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("error:") && stderr(&o).contains("0 with errors"), "{}", stderr(&o));
 }
 
 /// `--drop-tags` cannot leave out a tag every exported game has or one that says how its moves

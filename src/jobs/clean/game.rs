@@ -26,6 +26,8 @@ use crate::select::Filter;
 struct Current {
     /// Its repairs start here in the chunk's list.
     repairs: usize,
+    /// Its diagnostics start here in the chunk's list.
+    diagnostics: usize,
     /// The first error no repair covers, and its offset.
     error: Option<(Kind, String, u64)>,
     /// A null move was read.
@@ -489,7 +491,12 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         // The next game's events (its tag problems among them) come before its tags.
         let mut moves = std::mem::take(&mut self.game.moves);
         moves.clear();
-        self.game = Current { repairs: self.out.repairs.len(), moves, ..Current::default() };
+        self.game = Current {
+            repairs: self.out.repairs.len(),
+            diagnostics: self.out.diagnostics.len(),
+            moves,
+            ..Current::default()
+        };
     }
 }
 
@@ -539,6 +546,9 @@ impl CleanHooks<'_> {
             _ => None,
         };
         if let Some(by) = filtered {
+            // A game the filters leave out is not reported (as `check` does): a kept-broken one
+            // had its error pushed already.
+            self.out.diagnostics.truncate(self.game.diagnostics);
             return self.leave_out(record, Fate::Filtered { by });
         }
         let keep_verbatim = rejected.is_some() || (self.opts.dedup.is_some() && self.opts.keep_duplicates);
