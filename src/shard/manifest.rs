@@ -235,7 +235,11 @@ impl Manifest {
                     digest: s(p, "xxh3_128")?.into(),
                     header: s(p, "header")?.into(),
                     footer: s(p, "footer")?.into(),
-                    table: p.get("table").and_then(Value::as_bool).ok_or("no table")?,
+                    // A manifest written before the field: a table was known by its name then.
+                    table: match p.get("table") {
+                        Some(t) => t.as_bool().ok_or("table is not true or false")?,
+                        None => super::is_parquet(std::path::Path::new(s(p, "target")?)),
+                    },
                 })
             })
             .collect::<Result<_, String>>()?;

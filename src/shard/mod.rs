@@ -59,6 +59,6 @@ pub fn manifest_path(part: &Path) -> PathBuf {
 
 /// Whether `path` names a Parquet file, whose part keeps the ending (what the part holds is the
 /// manifest's [`manifest::Part::table`], not its name).
-fn is_parquet(path: &Path) -> bool {
+pub(crate) fn is_parquet(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "parquet")
 }

@@ -197,6 +197,14 @@ fn shards_merge_to_the_single_runs_file() {
     for i in 0..3 {
         assert!(parts.join(format!("all.part-{i}-of-3.parquet")).is_file(), "part {i} ends in .parquet");
     }
+    // A manifest written before parts were marked tables: a table is known by its name then.
+    let older = parts.join("all.part-1-of-3.parquet.manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&older).expect("read")).expect("JSON");
+    for part in manifest["parts"].as_array_mut().expect("parts") {
+        assert!(part.as_object_mut().expect("a part").remove("table").is_some());
+    }
+    std::fs::write(&older, manifest.to_string()).expect("write");
     let merged = dir.join("merged.parquet");
     let o = run(&["merge", "-q", path(&parts), "-o", path(&merged)]);
     assert!(o.status.code().is_some_and(|c| c <= 1), "{}", stderr(&o));
