@@ -150,6 +150,15 @@ impl<'o> CleanHooks<'o> {
             if !opts.keeps_tag(name) {
                 continue;
             }
+            // The standard's names are letters, digits and `_`, from a letter or digit: another
+            // (`Ev-ent`) splits the game for pgn-extract, so it is left out, shown as read.
+            let standard = name.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+            if !standard {
+                let before = format!("[{name} \"{}\"]", value.decode().0);
+                self.repair_at(value.offset as u64, RepairKind::Tag, before, "");
+                continue;
+            }
             let role = TagRole::of(name);
             if let TagRole::Opening(i) = role {
                 named[i] = true;

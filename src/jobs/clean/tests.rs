@@ -254,6 +254,18 @@ fn a_brace_in_a_line_comment_is_left_out_and_logged() {
     assert_eq!(syntax, [("text with } brace", "text with brace")]);
 }
 
+/// A tag name outside the standard's letters, digits and `_` (from a letter or digit) is left
+/// out, a `tag` repair showing it as read: pgn-extract reads `[Ev-ent "x"]` as the end of a game.
+#[test]
+fn tags_named_outside_the_standard_are_left_out() {
+    let c =
+        clean("[Event \"e\"]\n[Ev-ent \"x\"]\n[_Foo \"y\"]\n[White_Title \"GM\"]\n[123 \"z\"]\n\n1. e4 *\n");
+    assert!(c.out.contains("[White_Title \"GM\"]\n[123 \"z\"]\n"), "{}", c.out);
+    assert!(!c.out.contains("Ev-ent") && !c.out.contains("_Foo"), "{}", c.out);
+    let tags: Vec<_> = c.repairs.iter().filter(|r| r.1 == "tag").map(|r| r.2.as_str()).collect();
+    assert_eq!(tags, ["[Ev-ent \"x\"]", "[_Foo \"y\"]"]);
+}
+
 #[test]
 fn the_output_is_the_same_at_any_thread_count_and_chunk_size() {
     let many = GAMES.repeat(40);
