@@ -250,6 +250,11 @@ impl Writer {
         });
     }
 
+    /// Whether a variation was begun and nothing written in it yet: a NAG there has no move.
+    pub fn in_empty_variation(&self) -> bool {
+        self.opens > 0
+    }
+
     /// A NAG, written `$n`.
     pub fn nag(&mut self, out: &mut Vec<u8>, nag: Nag) {
         self.start_movetext(out);

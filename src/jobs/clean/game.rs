@@ -371,9 +371,14 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         }
     }
 
-    fn nag(&mut self, game: &Game<'a>, depth: u32, nag: Nag, _: u64) {
+    fn nag(&mut self, game: &Game<'a>, depth: u32, nag: Nag, offset: u64) {
         if self.game.error.is_none() && game.cutting.is_none() {
-            self.writer.nag(depth, nag);
+            if self.writer.nag_has_no_move(depth) {
+                let before = format!("${} before the first move of a variation", nag.0);
+                self.repair_at(offset, RepairKind::Syntax, before, "");
+            } else {
+                self.writer.nag(depth, nag);
+            }
         }
     }
 

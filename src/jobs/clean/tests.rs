@@ -266,6 +266,16 @@ fn tags_named_outside_the_standard_are_left_out() {
     assert_eq!(tags, ["[Ev-ent \"x\"]", "[_Foo \"y\"]"]);
 }
 
+/// A NAG first in a variation annotates no move (pgn-extract refuses `($42 4. Bc4)`): left
+/// out, a `syntax` repair; one after the variation's move is kept.
+#[test]
+fn a_nag_before_a_variations_first_move_is_left_out() {
+    let c = clean("[Event \"x\"]\n\n1. e4 e5 2. Nf3 ($42 2. Bc4 $5 Nf6) Nc6 *\n");
+    assert!(c.out.contains("2. Nf3 (2. Bc4 $5 2... Nf6) 2... Nc6 *"), "{}", c.out);
+    let syntax: Vec<_> = c.repairs.iter().filter(|r| r.1 == "syntax").map(|r| r.2.as_str()).collect();
+    assert_eq!(syntax, ["$42 before the first move of a variation"]);
+}
+
 #[test]
 fn the_output_is_the_same_at_any_thread_count_and_chunk_size() {
     let many = GAMES.repeat(40);

@@ -125,6 +125,12 @@ impl GameWriter {
         }
     }
 
+    /// Whether a NAG written now would stand first in a variation of depth `depth`, with no move
+    /// to annotate (`($1 2. Nf3)`, which pgn-extract refuses).
+    pub fn nag_has_no_move(&self, depth: u32) -> bool {
+        self.keeps(depth) && !self.strip.nags && self.moves.in_empty_variation()
+    }
+
     /// Writes a comment (its text without delimiters), without the commands `strip` leaves out.
     pub fn comment(&mut self, depth: u32, text: &[u8]) {
         if !self.keeps(depth) || self.strip.comments {
