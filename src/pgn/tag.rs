@@ -42,6 +42,13 @@ fn is_name_byte(b: u8) -> bool {
     NAME_BYTE[usize::from(b)]
 }
 
+/// Whether `name` is a tag name as the standard spells them: letters, digits and `_`, from a
+/// letter or digit (the reader takes more, as `Ev-ent`, which pgn-extract does not).
+pub(crate) fn is_standard_name(name: &[u8]) -> bool {
+    name.first().is_some_and(u8::is_ascii_alphanumeric)
+        && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
 /// Whether a tag (`[`, optional blanks, a name, optional blanks, `"`) starts at `pos`.
 pub(crate) fn is_tag_like(b: &[u8], pos: usize) -> bool {
     let mut p = pos + 1;

@@ -666,6 +666,19 @@ fn words_of(text: &[u8]) -> impl Iterator<Item = &[u8]> {
     text.split(|&b| is_space(b)).filter(|w| w.iter().any(|&b| b != b'}'))
 }
 
+/// A comment's text as [`Writer::comment`] writes one holding a `}`: its words without their
+/// `}`s, one space apart.
+pub(crate) fn without_braces(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for w in words_of(text) {
+        if !out.is_empty() {
+            out.push(b' ');
+        }
+        push_word(&mut out, w);
+    }
+    out
+}
+
 /// Appends a word without its `}`s.
 fn push_word(out: &mut Vec<u8>, w: &[u8]) {
     if memchr::memchr(b'}', w).is_none() {

@@ -13,9 +13,9 @@ use crate::chess::Position;
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::Lenience;
-use crate::pgn::tag::ascii_str;
+use crate::pgn::tag::{ascii_str, is_standard_name};
 use crate::pgn::text::{decode, escape_not_utf8, windows_1252};
-use crate::pgn::writer::{ROSTER, roster_place};
+use crate::pgn::writer::{ROSTER, roster_place, without_braces};
 use crate::pgn::{CommentKind, GameResult, LineIndex, Nag, RawComment};
 use crate::pipeline::replay::export::GameWriter;
 use crate::pipeline::replay::{Cut, Game, Hooks, Lines, Played, Verdict};
@@ -125,8 +125,7 @@ impl<'o> CleanHooks<'o> {
     /// The game's tags as written: repaired, filtered by the tag options, the roster filled.
     fn write_tags(&mut self, game: &Game<'_>, result: GameResult) {
         for offset in std::mem::take(&mut self.game.bad_tags) {
-            let at = (offset.saturating_sub(game.offset) as usize).min(game.bytes.len());
-            let line = game.bytes[at..].split(|&b| b == b'\n').next().unwrap_or_default();
+            let line = game.bytes[game.at(offset)..].split(|&b| b == b'\n').next().unwrap_or_default();
             let before = String::from_utf8_lossy(line).trim_end().to_string();
             self.repair_at(offset, RepairKind::Tag, before, "");
         }
@@ -150,11 +149,8 @@ impl<'o> CleanHooks<'o> {
             if !opts.keeps_tag(name) {
                 continue;
             }
-            // The standard's names are letters, digits and `_`, from a letter or digit: another
-            // (`Ev-ent`) splits the game for pgn-extract, so it is left out, shown as read.
-            let standard = name.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
-                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-            if !standard {
+            // Another name (`Ev-ent`) splits the game for pgn-extract: left out, shown as read.
+            if !is_standard_name(name.as_bytes()) {
                 let before = format!("[{name} \"{}\"]", value.decode().0);
                 self.repair_at(value.offset as u64, RepairKind::Tag, before, "");
                 continue;
@@ -390,8 +386,7 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
                 && memchr::memchr(b'}', comment.raw).is_some()
             {
                 let before = String::from_utf8_lossy(comment.raw);
-                let words = before.split_whitespace().map(|w| w.replace('}', ""));
-                let after = words.filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
+                let after = String::from_utf8_lossy(&without_braces(comment.raw)).into_owned();
                 self.repair_at(comment.offset as u64, RepairKind::Syntax, before.trim(), after);
             }
             self.writer.comment(depth, comment.raw);
@@ -532,8 +527,6 @@ fn xfen_castling(fen: &str, start: &Position) -> Option<String> {
 impl CleanHooks<'_> {
     /// Decides the fate of the game just replayed, and writes it if it is written.
     fn settle(&mut self, game: &Game<'_>, last: Option<&Position>) {
-        // An offset of the input as an index into the game's bytes.
-        let at = |offset: u64| (offset.saturating_sub(game.offset) as usize).min(game.bytes.len());
         let mut record = CleanGame {
             game: game.number,
             line: game.line,
@@ -603,7 +596,7 @@ impl CleanHooks<'_> {
                     // Left out with --strip comments, as every comment (the report names it).
                     self.writer.comment(0, format!("pgnkit: {kind}: {message}").as_bytes());
                     // What is not written, from the error on, as read: the report keeps it.
-                    let from = offset.map_or(game.bytes.len(), at);
+                    let from = offset.map_or(game.bytes.len(), |o| game.at(o));
                     let left_out = token_text(game.bytes[from..].trim_ascii());
                     record.fate = Fate::Broken { kind, message, left_out };
                 }
@@ -617,7 +610,7 @@ impl CleanHooks<'_> {
                 let mut lines = LineIndex::new(game.bytes);
                 for r in self.out.repairs[record.repairs.clone()].iter_mut() {
                     if let Some(offset) = r.offset {
-                        r.lines_in = lines.locate(at(offset)).line as u64 - 1;
+                        r.lines_in = lines.locate(game.at(offset)).line as u64 - 1;
                     }
                 }
                 if let Some(rule) = self.opts.dedup

@@ -106,6 +106,11 @@ impl<'a> Game<'a> {
         game
     }
 
+    /// The input offset `offset` as an index into [`Game::bytes`] (clamped to them).
+    pub fn at(&self, offset: u64) -> usize {
+        (offset.saturating_sub(self.offset) as usize).min(self.bytes.len())
+    }
+
     /// Forgets the tags, for the next game.
     pub(super) fn clear_tags(&mut self) {
         self.tags.clear();
