@@ -1,9 +1,10 @@
-//! Ctrl-C (and SIGTERM, SIGHUP) for the commands that read PGN, `merge`, `perft` and `bench`, as the README's exit
-//! codes say: the first asks the run to stop at the next chunk it would release, so everything
+//! Ctrl-C (and SIGTERM, SIGHUP), as the README's exit codes say. For the commands that read PGN
+//! and `merge`, the first asks the run to stop at the next chunk it would release, so everything
 //! released before is written and flushed, the summary says where the run stopped, and the exit
 //! code is 130 (`merge` stops at its next buffer and puts nothing in place); the second ends the
-//! process at once (130). A signal ignored when pgnkit starts (`nohup`,
-//! a background job of a script) stays ignored. Elsewhere than Unix, signals keep their default.
+//! process at once (130). `perft` and `bench`, with nothing to put in place, end at the first. A
+//! signal ignored when pgnkit starts (`nohup`, a background job of a script) stays ignored.
+//! Elsewhere than Unix, signals keep their default.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -106,22 +106,18 @@ impl Spec {
             // `sbatch --array=K` alone (a shard of a larger run submitted again) is Slurm's shard 0
             // of 1: the whole input. With the run's count given it is shard K of the run, K = 0 and
             // 1 included; without it only K = 0 or 1 can be a run of one task.
-            if count == 1 {
-                match (shards, get("PGNKIT_SHARDS")) {
-                    (None, None) if id > 1 => {
-                        return Err(format!(
-                            "--shard auto (Slurm): a one-task array numbered {id} would read the whole input; \
-                             to run shard {id} of a run of N shards again give --shards N or PGNKIT_SHARDS=N \
-                             (or scontrol requeue the run's own task)"
-                        ));
-                    }
-                    (None, None) => {}
-                    _ => {
-                        let n = shards_or("SLURM_ARRAY_TASK_ID")?;
-                        if n > 1 || id > 1 {
-                            return checked(id, n, "Slurm");
-                        }
-                    }
+            let counted = shards.is_some() || get("PGNKIT_SHARDS").is_some();
+            if count == 1 && !counted && id > 1 {
+                return Err(format!(
+                    "--shard auto (Slurm): a one-task array numbered {id} would read the whole input; \
+                     to run shard {id} of a run of N shards again give --shards N or PGNKIT_SHARDS=N \
+                     (or scontrol requeue the run's own task)"
+                ));
+            }
+            if count == 1 && counted {
+                let n = shards_or("SLURM_ARRAY_TASK_ID")?;
+                if n > 1 || id > 1 {
+                    return checked(id, n, "Slurm");
                 }
             }
             return checked((id - min) / step, count, "Slurm");

@@ -16,12 +16,13 @@ Examples:
   pgnkit check --shard 3/16 big.pgn -o diag.txt
   pgnkit index lichess_db_standard_rated_2024-01.pgn.zst
 
-The sidecar (JSON) holds, with the file's fingerprint (its size and a digest of sampled
-blocks) and modification time, for a plain file the exact game start at or after every MiB with the games and lines
-before it; for a zstd file of several frames (pzstd, the lichess dumps, concatenated frames)
-each frame's offset in the file and in the text and the first game start at or after it, found
-decoding frame by frame. A shard uses it when the fingerprint and the time match; a stale
-sidecar is an error (a copy of the file that does not keep its time is indexed again). Without it a shard reads the file before its share once (decompressing it); with it, a
+The sidecar (JSON) holds, with the file's fingerprint (its size and a digest of sampled blocks)
+and modification time, for a plain file the exact game start at or after every MiB with the
+games and lines before it; for a zstd file of several frames (pzstd, the lichess dumps,
+concatenated frames) each frame's offset in the file and in the text and the first game start at
+or after it, found decoding frame by frame. A shard uses it when the fingerprint and the time
+match; a stale sidecar is an error (a copy of the file that does not keep its time is indexed
+again). Without it a shard reads the file before its share once (decompressing it); with it, a
 plain file's shard reads from the MiB before its share, a zstd one only its own frames. The
 parts are the same either way. A single-frame zstd stream and gzip are not indexed: a shard
 decompresses them from their start.";

@@ -25,8 +25,9 @@ the shards' ledgers added up (its seconds are the shards' sum). Compressed outpu
 are the parts' frames (members) one after another: they decompress to a single run's text.
 Otherwise it writes nothing, names every missing, unfinished, duplicated or changed shard, and
 exits 65; an output it cannot create (--output-dir under a file, a directory's name, no
-permission, a file the merge reads) is exit 73, one it cannot write or rename into place (disk full) exit 74. Ctrl-C
-(SIGTERM, SIGHUP) stops it at its next buffer: what it wrote is removed, exit 130.
+permission, a file the merge reads) is exit 73, one it cannot write or rename into place (disk
+full) exit 74. Ctrl-C (SIGTERM, SIGHUP) stops it at its next buffer: what it wrote is removed,
+exit 130.
 
 Shards of clean --dedup and positions --unique each removed the repeats among their own games
 (positions) and wrote a keys part; merge reads those in shard order through the set a single run
