@@ -263,8 +263,8 @@ impl Sharding {
                 })?;
             parts.push(Part {
                 role: p.role.into(),
-                file: p.path.file_name().unwrap_or_default().to_string_lossy().into_owned(),
-                target: p.target.to_string_lossy().into_owned(),
+                file: p.path.file_name().unwrap_or_default().into(),
+                target: p.target.clone(),
                 size,
                 digest,
                 header: p.header.clone(),
@@ -291,11 +291,7 @@ impl Sharding {
                 .plan
                 .inputs
                 .iter()
-                .map(|i| InputId {
-                    path: i.path.to_string_lossy().into_owned(),
-                    size: i.size,
-                    fingerprint: i.fingerprint.clone(),
-                })
+                .map(|i| InputId { path: i.path.clone(), size: i.size, fingerprint: i.fingerprint.clone() })
                 .collect(),
             spec: self.plan.spec,
             ranges,

@@ -6,6 +6,7 @@
 //! maps them to (the table in [`crate::exit`]).
 
 mod input;
+pub mod name;
 mod output;
 pub mod run;
 pub mod sort;

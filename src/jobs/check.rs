@@ -9,6 +9,7 @@ use serde_json::json;
 use crate::chess::Position;
 use crate::error::{Diagnostic, Error, Kind, Severity};
 use crate::io::Output as Out;
+use crate::io::name::Name;
 use crate::jobs::diagnostics;
 use crate::jobs::run::{Sink, Summary};
 use crate::notation::fen::{EpMode, write_fen};
@@ -70,9 +71,9 @@ impl GameRecord {
     }
 
     /// The record as a JSON Lines record.
-    pub fn json(&self, file: &str) -> serde_json::Value {
+    pub fn json(&self, file: &Name) -> serde_json::Value {
         json!({"type": "game", "data": {
-            "file": file, "game": self.game, "offset": self.offset, "line": self.line, "plies": self.plies,
+            "file": file.json(), "game": self.game, "offset": self.offset, "line": self.line, "plies": self.plies,
             "result": self.result.map(|r| r.as_str()), "variant": self.variant, "final_fen": self.final_fen,
             "errors": self.errors, "warnings": self.warnings,
         }})
@@ -225,7 +226,7 @@ impl Worker for CheckWorker {
 pub struct Report {
     out: Out,
     json: bool,
-    file: String,
+    file: Name,
     /// Ends with the JSON summary record (not a shard's part: `merge` writes it).
     summary: bool,
 }
@@ -233,7 +234,7 @@ pub struct Report {
 impl Report {
     /// A report written to `out`, in JSON Lines when `json`.
     pub fn new(out: Out, json: bool) -> Report {
-        Report { out, json, file: String::new(), summary: true }
+        Report { out, json, file: Name::default(), summary: true }
     }
 
     /// The same report as a shard's part: without the summary record, which `merge` writes.
@@ -260,8 +261,8 @@ impl Report {
 }
 
 impl Sink<Vec<CheckItem>> for Report {
-    fn begin_input(&mut self, input: &str) -> Result<(), Error> {
-        self.file = input.to_string();
+    fn begin_input(&mut self, input: &Name) -> Result<(), Error> {
+        self.file = input.clone();
         Ok(())
     }
 
@@ -269,9 +270,9 @@ impl Sink<Vec<CheckItem>> for Report {
         for item in items {
             let line = match (&item, self.json) {
                 (CheckItem::Diagnostic(d), true) => diagnostics::diagnostic_json(&self.file, d).to_string(),
-                (CheckItem::Diagnostic(d), false) => diagnostics::diagnostic_text(&self.file, d),
+                (CheckItem::Diagnostic(d), false) => diagnostics::diagnostic_text(self.file.text(), d),
                 (CheckItem::Game(g), true) => g.json(&self.file).to_string(),
-                (CheckItem::Game(g), false) => g.text(&self.file),
+                (CheckItem::Game(g), false) => g.text(self.file.text()),
             };
             writeln!(self.out, "{line}").map_err(|e| self.out.error(e))?;
         }
@@ -310,7 +311,8 @@ mod tests {
         let check = Check { opts: CheckOptions { strict_san: true, games: false }, ..Check::default() };
         let job = WithCuts(&check, if mode == Mode::Exact { Cuts::Exact } else { Cuts::Guessed });
         let (workers, opts) = (Workers::default(), Options { threads, chunk_size });
-        let run_ = Run { name: "t.pgn", job: &job, workers: &workers, opts: &opts, observer: &NoProgress };
+        let run_ =
+            Run { name: &"t.pgn".into(), job: &job, workers: &workers, opts: &opts, observer: &NoProgress };
         let bytes = pgn.as_bytes();
         let input = match mode {
             Mode::Exact | Mode::Speculative => Input::Slice(bytes),

@@ -12,6 +12,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::error::{Diagnostic, Severity};
+use crate::io::name::Name;
 use crate::pipeline::stats::Stats;
 
 /// One diagnostic as a line of text (no trailing newline).
@@ -31,9 +32,9 @@ pub fn diagnostic_text(file: &str, d: &Diagnostic) -> String {
 }
 
 /// One diagnostic as a JSON Lines record, with its typed fields.
-pub fn diagnostic_json(file: &str, d: &Diagnostic) -> Value {
+pub fn diagnostic_json(file: &Name, d: &Diagnostic) -> Value {
     json!({"type": "diagnostic", "data": {
-        "file": file, "game": d.game, "line": d.line, "column": d.column, "offset": d.offset,
+        "file": file.json(), "game": d.game, "line": d.line, "column": d.column, "offset": d.offset,
         "ply": d.ply, "severity": d.severity.name(), "kind": d.kind.code(), "san": d.san, "fen": d.fen,
         "white": d.white, "black": d.black, "message": d.message,
     }})
@@ -175,7 +176,7 @@ mod tests {
                 d.message
             )
         );
-        let j = diagnostic_json("a.pgn", &d);
+        let j = diagnostic_json(&"a.pgn".into(), &d);
         assert_eq!(j["type"], "diagnostic");
         let data = &j["data"];
         assert_eq!(

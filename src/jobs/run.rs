@@ -10,11 +10,12 @@
 mod format;
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
 use crate::exit::Code;
+use crate::io::name::Name;
 use crate::io::{Input, InputError, InputOptions, PageDropper, Source};
 use crate::pipeline::stats::Stats;
 use crate::pipeline::{self, InputInfo, Job, Observer, PipelineError, Records, Run, Start, Workers};
@@ -74,8 +75,8 @@ impl Default for RunOptions {
 /// The release side of a job: receives each chunk's records in input order, on one thread, with
 /// absolute game and line numbers, and writes them.
 pub trait Sink<T> {
-    /// An input starts (its name as reports show it).
-    fn begin_input(&mut self, input: &str) -> Result<(), Error> {
+    /// An input starts.
+    fn begin_input(&mut self, input: &Name) -> Result<(), Error> {
         let _ = input;
         Ok(())
     }
@@ -87,8 +88,8 @@ pub trait Sink<T> {
 /// What one input gave.
 #[derive(Debug)]
 pub struct InputSummary {
-    /// The input's name as reports show it.
-    pub name: String,
+    /// The input's name.
+    pub name: Name,
     /// Its counts (what was released of it).
     pub stats: Stats,
     /// Why it could not be opened or read to its end.
@@ -153,20 +154,6 @@ impl Observer for Dropping<'_> {
     }
 }
 
-/// The name of `path` as reports show it: UTF-8, else (a Unix name of other bytes) read as
-/// Windows-1252, as all input text is.
-pub fn display_name(path: &Path) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        crate::pgn::text::decode(path.as_os_str().as_bytes()).0.into_owned()
-    }
-    #[cfg(not(unix))]
-    {
-        path.to_string_lossy().into_owned()
-    }
-}
-
 /// Runs `job` over `inputs` (paths, `-` for stdin), handing the outputs to `sink`.
 pub fn run<J: Job>(
     job: &J,
@@ -207,7 +194,7 @@ pub fn run_shares<J: Job>(
     let mut summary =
         Summary { stats: Stats::default(), inputs: Vec::new(), stopped: None, elapsed: Duration::ZERO };
     for Share { path, span } in inputs {
-        let name = display_name(path);
+        let name = Name::of(path);
         let seek = span.and_then(|s| s.seek);
         let opened = match seek {
             Some(at) => Input::open_at(path, at.compressed),
@@ -217,7 +204,7 @@ pub fn run_shares<J: Job>(
             Ok(i) => i,
             Err(e) => {
                 let e = Error::Input(e);
-                observer.input_failed(&name, &e);
+                observer.input_failed(name.text(), &e);
                 summary.inputs.push(InputSummary { name, stats: Stats::default(), error: Some(e) });
                 continue;
             }
@@ -236,7 +223,7 @@ pub fn run_shares<J: Job>(
         };
         let stream = matches!(source, Source::Stream(_));
         let consumed = stream.then(|| input.consumed.clone());
-        observer.begin_input(&InputInfo { name: &name, total_bytes: input.total_size, consumed });
+        observer.begin_input(&InputInfo { name: name.text(), total_bytes: input.total_size, consumed });
         sink.begin_input(&name)?;
         let mut stats = Stats::default();
         let mut held = Held::new(format, judged);
@@ -305,15 +292,17 @@ pub fn run_shares<J: Job>(
                 error = Some(Error::Input(e));
             }
             Err(PipelineError::Interrupted) => {
-                summary.stopped = Some(Stopped { input: name.clone(), games: stats.games });
+                summary.stopped = Some(Stopped { input: name.text().into(), games: stats.games });
             }
             Err(PipelineError::Job(e) | PipelineError::Release(e)) => return Err(e),
-            Err(PipelineError::Panic(source)) => return Err(Error::Panic { input: name, source }),
+            Err(PipelineError::Panic(source)) => {
+                return Err(Error::Panic { input: name.text().into(), source });
+            }
         }
         observer.end_input();
         summary.stats.merge(&stats);
         if let Some(e) = &error {
-            observer.input_failed(&name, e);
+            observer.input_failed(name.text(), e);
         }
         summary.inputs.push(InputSummary { name, stats, error });
         if summary.stopped.is_some() {

@@ -414,7 +414,7 @@ mod tests {
     ) -> R {
         let workers = Workers::default();
         let opts = Options { threads, chunk_size: 1 };
-        let run = Run { name: "t", job, workers: &workers, opts: &opts, observer: &NoProgress };
+        let run = Run { name: &"t".into(), job, workers: &workers, opts: &opts, observer: &NoProgress };
         let cancel = Cancel::new(&NoProgress);
         f(&run, &cancel)
     }

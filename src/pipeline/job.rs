@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::stats::Stats;
 use crate::error::{Diagnostic, Error};
+use crate::io::name::Name;
 
 /// A game-aligned piece of the input, as a worker sees it.
 #[derive(Clone, Copy)]
@@ -30,8 +31,8 @@ pub struct ChunkInput<'a> {
     pub end: usize,
     /// Column (1-based) of `bytes[0]` in its line of the input; 1: it begins a line.
     pub column: u64,
-    /// The input's name as reports show it.
-    pub input: &'a str,
+    /// The input's name.
+    pub input: &'a Name,
     /// Set when the run stops: checked between games; the output of a chunk cut short is dropped.
     pub cancel: &'a Cancel<'a>,
 }

@@ -23,6 +23,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::error::Error;
 pub use crate::error::Panic;
+use crate::io::name::Name;
 pub use crate::pgn::split::guess_boundary;
 pub use chunk::Start;
 use chunk::{ChunkBytes, Cut, Split, StreamChunks, StreamWindows, Window, slice_chunks, slice_windows};
@@ -105,8 +106,8 @@ fn process<J: Job>(worker: &mut J::Worker, chunk: &ChunkInput<'_>) -> Result<Out
 /// What the pipeline is given for one input: its name, the job, the workers kept between inputs
 /// and the observer of the run.
 pub struct Run<'r, J: Job> {
-    /// The input's name as reports show it.
-    pub name: &'r str,
+    /// The input's name.
+    pub name: &'r Name,
     /// The job.
     pub job: &'r J,
     /// Workers kept from the inputs before (and for the ones after).
@@ -290,7 +291,7 @@ fn read_window<J: Job>(
     seq: u64,
     w: &Window<ChunkBytes<'_>>,
     from: usize,
-    input: &str,
+    input: &Name,
     cancel: &Cancel<'_>,
 ) -> Result<Out<J>, PipelineError> {
     let bytes = w.bytes.as_slice();
@@ -460,7 +461,7 @@ mod tests {
     ) -> Result<(), PipelineError> {
         let workers = Workers::default();
         let opts = Options { threads, chunk_size };
-        let run = Run { name: "t.pgn", job, workers: &workers, opts: &opts, observer };
+        let run = Run { name: &"t.pgn".into(), job, workers: &workers, opts: &opts, observer };
         run_with(input, &run, toy, Start::default(), release)
     }
 
@@ -721,7 +722,7 @@ mod tests {
         let job = Counting(Default::default());
         let workers = Workers::default();
         let opts = Options { threads: 2, chunk_size: 100 };
-        let run = Run { name: "t", job: &job, workers: &workers, opts: &opts, observer: &NoProgress };
+        let run = Run { name: &"t".into(), job: &job, workers: &workers, opts: &opts, observer: &NoProgress };
         for _ in 0..5 {
             run_with(Input::Slice(&input), &run, toy, Start::default(), |_| Ok(())).expect("run");
         }

@@ -3,11 +3,12 @@
 //! output, each input's size and fingerprint, N), which part of each input it read, its ledger,
 //! each part's name, size and digest, and its exit status. `merge` reads it back.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
 use crate::error::{Kind, Severity};
+use crate::io::name;
 use crate::pipeline::Start;
 use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
@@ -42,9 +43,9 @@ pub struct Part {
     /// What it holds: `output`, `rejects`, `duplicates`, `report`.
     pub role: String,
     /// The file name of the part, beside the manifest.
-    pub file: String,
+    pub file: PathBuf,
     /// The name the merged file takes (as the shard was given it).
-    pub target: String,
+    pub target: PathBuf,
     /// Bytes of the part on disk.
     pub size: u64,
     /// XXH3-128 of the part's bytes, hex.
@@ -62,7 +63,7 @@ pub struct Part {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputId {
     /// The path as given.
-    pub path: String,
+    pub path: PathBuf,
     /// Its size on disk.
     pub size: u64,
     /// [`super::fingerprint::fingerprint`].
@@ -113,6 +114,11 @@ fn u(v: &Value, key: &str) -> Result<u64, String> {
 
 fn s<'v>(v: &'v Value, key: &str) -> Result<&'v str, String> {
     v.get(key).and_then(Value::as_str).ok_or_else(|| format!("no string {key:?}"))
+}
+
+/// A path written by [`name::to_json`].
+fn path(v: &Value, key: &str) -> Result<PathBuf, String> {
+    v.get(key).and_then(name::from_json).ok_or_else(|| format!("no file name {key:?}"))
 }
 
 fn list<'v>(v: &'v Value, key: &str) -> Result<&'v Vec<Value>, String> {
@@ -172,7 +178,7 @@ impl Manifest {
             "pgnkit_version": self.version,
             "job": self.job,
             "options": self.options,
-            "inputs": self.inputs.iter().map(|i| json!({"path": i.path, "size": i.size, "fingerprint": i.fingerprint})).collect::<Vec<_>>(),
+            "inputs": self.inputs.iter().map(|i| json!({"path": name::to_json(&i.path), "size": i.size, "fingerprint": i.fingerprint})).collect::<Vec<_>>(),
             "shard": {"index": self.spec.index, "count": self.spec.count},
             "ranges": self.ranges.iter().map(|r| json!({
                 "input": r.input, "start": start_json(&r.start),
@@ -183,7 +189,7 @@ impl Manifest {
             "ledger": stats_json(&self.stats),
             "seconds": self.seconds,
             "parts": self.parts.iter().map(|p| json!({
-                "role": p.role, "file": p.file, "target": p.target, "size": p.size, "xxh3_128": p.digest,
+                "role": p.role, "file": name::to_json(&p.file), "target": name::to_json(&p.target), "size": p.size, "xxh3_128": p.digest,
                 "header": p.header, "footer": p.footer, "table": p.table,
             })).collect::<Vec<_>>(),
             "exit_status": self.exit,
@@ -206,7 +212,7 @@ impl Manifest {
             .iter()
             .map(|i| {
                 Ok(InputId {
-                    path: s(i, "path")?.into(),
+                    path: path(i, "path")?,
                     size: u(i, "size")?,
                     fingerprint: s(i, "fingerprint")?.into(),
                 })
@@ -229,8 +235,8 @@ impl Manifest {
             .map(|p| {
                 Ok(Part {
                     role: s(p, "role")?.into(),
-                    file: s(p, "file")?.into(),
-                    target: s(p, "target")?.into(),
+                    file: path(p, "file")?,
+                    target: path(p, "target")?,
                     size: u(p, "size")?,
                     digest: s(p, "xxh3_128")?.into(),
                     header: s(p, "header")?.into(),
@@ -238,7 +244,7 @@ impl Manifest {
                     // A manifest written before the field: a table was known by its name then.
                     table: match p.get("table") {
                         Some(t) => t.as_bool().ok_or("table is not true or false")?,
-                        None => super::is_parquet(std::path::Path::new(s(p, "target")?)),
+                        None => super::is_parquet(&path(p, "target")?),
                     },
                 })
             })

@@ -18,8 +18,9 @@ use serde_json::Value;
 
 use crate::analysis::cache::CacheStats;
 use crate::exit::Code;
+use crate::io::name;
 use crate::jobs::diagnostics;
-use crate::jobs::run::{InputSummary, Summary, display_name};
+use crate::jobs::run::{InputSummary, Summary};
 use crate::pipeline::stats::Stats;
 
 use super::manifest::{Manifest, SUFFIX};
@@ -286,7 +287,9 @@ fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) {
                 if a.size != b.size || a.fingerprint != b.fingerprint {
                     differs.push(format!(
                         "the input {} (it changed between the shards: size {} and {})",
-                        a.path, a.size, b.size
+                        name::display(&a.path),
+                        a.size,
+                        b.size
                     ));
                 }
             }
@@ -357,7 +360,7 @@ fn check_cover(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) {
                     };
                     problems.push(format!(
                         "{}: shard {} starts at byte {} (game {}), not where the shards before end ({before}): the shards are not of one run",
-                        input.path, m.spec, r.start.offset, r.start.game + 1
+                        name::display(&input.path), m.spec, r.start.offset, r.start.game + 1
                     ));
                 }
                 next = (r.end, r.start.game + r.games);
@@ -365,7 +368,7 @@ fn check_cover(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) {
             }
         }
         if !ended {
-            problems.push(format!("{}: no shard read it to its end", input.path));
+            problems.push(format!("{}: no shard read it to its end", name::display(&input.path)));
         }
     }
 }
@@ -507,20 +510,14 @@ pub fn merge_holding(
     }
     let inputs = per_input
         .into_iter()
-        .map(|(k, stats)| InputSummary {
-            name: display_name(Path::new(&first.inputs[k].path)),
-            stats,
-            error: None,
-        })
+        .map(|(k, stats)| InputSummary { name: name::Name::of(&first.inputs[k].path), stats, error: None })
         .collect();
     let summary =
         Summary { stats, inputs, stopped: None, elapsed: Duration::from_secs_f64(seconds.max(0.0)) };
     let target_of = |role: &super::manifest::Part| {
         let beside = list[0].0.parent().map(Path::to_path_buf).unwrap_or_default();
-        let name = Path::new(&role.target)
-            .file_name()
-            .map(PathBuf::from)
-            .unwrap_or_else(|| role.target.clone().into());
+        let name =
+            Path::new(&role.target).file_name().map(PathBuf::from).unwrap_or_else(|| role.target.clone());
         match (role.role.as_str(), output, dir) {
             ("output", Some(o), Some(d)) => d.join(o.file_name().unwrap_or(o.as_os_str())),
             ("output", Some(o), None) => o.to_path_buf(),

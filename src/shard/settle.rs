@@ -17,6 +17,7 @@ use std::io::{self, BufReader, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use crate::io::name::Name;
 use crate::jobs::clean::Rule;
 use crate::jobs::clean::dedup::late::Pending;
 use crate::jobs::clean::dedup::verdict::Repeats;
@@ -65,8 +66,8 @@ pub struct Settled {
     /// order, read as the parts are copied (sorted on disk: the repeats past the set's room are
     /// found in the order of their positions).
     dropped: RefCell<Dropped>,
-    /// Each input's name (as the shards' reports give it) and its first game's ordinal over the run.
-    inputs: Vec<(String, u64)>,
+    /// Each input's name and its first game's ordinal over the run.
+    inputs: Vec<(Name, u64)>,
     /// `clean`: the games whose verdicts turn, every shard's ([`Shard::turns`]).
     turns: Turns,
 }
@@ -149,7 +150,7 @@ pub fn settle(
         rule: None,
         shards: Vec::new(),
         dropped: RefCell::default(),
-        inputs: firsts.into_iter().map(|f| (String::new(), f)).collect(),
+        inputs: list[0].1.inputs.iter().zip(firsts).map(|(i, f)| (Name::of(&i.path), f)).collect(),
         turns: Turns::default(),
     };
     let mut log = TurnLog::default();
@@ -191,11 +192,10 @@ pub fn settle(
                         return Err("interrupted".into());
                     }
                     let g = match entry {
-                        CleanEntry::Input(name) => {
+                        CleanEntry::Input(_) => {
                             let k = m.ranges.get(local.len()).map(|r| r.input);
                             let k =
                                 k.ok_or_else(|| rerun("keys part names more inputs than it read".into()))?;
-                            settled.inputs[k].0 = name;
                             local.push(k);
                             continue;
                         }
@@ -372,7 +372,7 @@ pub fn settle(
 
 /// The ordinal over the run of game `game` of the input a shard numbers `input` among those it
 /// read (`local`: their places in the run's `inputs`, each with its first game's ordinal).
-fn ordinal_of(inputs: &[(String, u64)], local: &[usize], input: u32, game: u64) -> Option<u64> {
+fn ordinal_of(inputs: &[(Name, u64)], local: &[usize], input: u32, game: u64) -> Option<u64> {
     let k = *local.get(input as usize)?;
     Some(inputs[k].1 + game.saturating_sub(1))
 }
@@ -381,7 +381,7 @@ fn ordinal_of(inputs: &[(String, u64)], local: &[usize], input: u32, game: u64) 
 /// numbered over the run ([`ordinal_of`]): `Some(None)` when the shard wrote it, `None` when
 /// it names an input the shard did not read.
 fn shard_verdict(
-    inputs: &[(String, u64)],
+    inputs: &[(Name, u64)],
     local: &[usize],
     rule: Rule,
     g: &GameEntry,
@@ -431,7 +431,7 @@ impl Shard {
     fn turn_waiting(
         &mut self,
         m: &mut Manifest,
-        inputs: &[(String, u64)],
+        inputs: &[(Name, u64)],
         first: u64,
         repeats: &mut Repeats,
         log: &mut TurnLog,
@@ -546,7 +546,7 @@ impl Settled {
     }
 
     /// The input and game number of the game with ordinal `of` over the run.
-    fn locate(&self, of: u64) -> (&str, u64) {
+    fn locate(&self, of: u64) -> (&Name, u64) {
         let i = self.inputs.partition_point(|&(_, first)| first <= of).saturating_sub(1);
         (&self.inputs[i].0, of - self.inputs[i].1 + 1)
     }
@@ -554,7 +554,7 @@ impl Settled {
     /// The `duplicate` record of game `g` (its shard's inputs `local`), a repeat (or shorter
     /// record) of another.
     fn record(&self, g: &GameEntry, local: &[usize], of: Repeat) -> Vec<u8> {
-        let file = local.get(g.input as usize).map_or("", |&k| self.inputs[k].0.as_str());
+        let file = local.get(g.input as usize).map_or(&crate::io::name::NONE, |&k| &self.inputs[k].0);
         let record = duplicate_record(of.rule.name(), self.locate(of.of), file, g.game, g.line, g.offset);
         format!("{record}\n").into_bytes()
     }

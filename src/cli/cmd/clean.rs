@@ -206,7 +206,7 @@ pub(crate) fn ledger(summary: &Summary) -> String {
             s.get(Counter::Duplicates)
         )
     };
-    let mut text: String = summary.inputs.iter().map(|i| line(&i.name, &i.stats)).collect();
+    let mut text: String = summary.inputs.iter().map(|i| line(i.name.text(), &i.stats)).collect();
     if summary.inputs.len() > 1 {
         text.push_str(&line("total", &summary.stats));
     }

@@ -5,6 +5,7 @@
 use std::io::Write;
 
 use pgnkit::error::Error;
+use pgnkit::io::name::Name;
 use pgnkit::io::{Input, InputOptions, Source};
 use pgnkit::jobs::report::html::{Page, write_page};
 use pgnkit::jobs::report::{
@@ -97,7 +98,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     }
     let selection = args.select.selection(Some(&args.plies))?;
     let player = args.player.as_ref().map(|p| p.trim().to_lowercase()).filter(|p| !p.is_empty());
-    let names: Vec<String> = args.head.files.iter().map(|f| run::display_name(f)).collect();
+    let names: Vec<Name> = args.head.files.iter().map(|f| Name::of(f)).collect();
     let html = args.format == FormatArg::Html;
     let named = args.player.as_ref().map(|p| p.trim().to_string()).filter(|p| !p.is_empty());
     let mut totals = Totals::new(std::io::stderr(), named, if html { args.games } else { 0 });
@@ -113,7 +114,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     // Inputs in command-line order: runs of PGN files through the pipeline, JSON Lines read here.
     let mut k = 0;
     while k < args.head.files.len() {
-        if jsonl::is_jsonl_name(&names[k]) {
+        if jsonl::is_jsonl_name(names[k].text()) {
             let path = &args.head.files[k];
             let input = Input::open(path, InputOptions { no_mmap: true }).map_err(Error::from)?;
             let Source::Stream(stream) = input.source else { unreachable!("no_mmap opens a stream") };
@@ -134,8 +135,9 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             k += 1;
             continue;
         }
-        let end =
-            (k..args.head.files.len()).find(|&i| jsonl::is_jsonl_name(&names[i])).unwrap_or(names.len());
+        let end = (k..args.head.files.len())
+            .find(|&i| jsonl::is_jsonl_name(names[i].text()))
+            .unwrap_or(names.len());
         let summary = run::run(&job, &args.head.files[k..end], &run_opts, &progress, &mut totals)?;
         failures |= summary.stats.games_with_errors > 0;
         seen.merge(&summary.stats);

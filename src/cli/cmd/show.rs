@@ -194,7 +194,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     };
     // The board drawn is the valid moves': each error says where the game stopped being read.
     if let Some(path) = &args.file {
-        let name = pgnkit::jobs::run::display_name(path);
+        let name = pgnkit::io::name::display(path);
         for d in &errors {
             stderrln!("{}", diagnostics::diagnostic_text(&name, d));
         }

@@ -310,7 +310,8 @@ mod tests {
         let job = Annotate::new(options());
         let workers = Workers::default();
         let opts = Options { threads, chunk_size: 1 << 16 };
-        let run = Run { name: "t.epd", job: &job, workers: &workers, opts: &opts, observer: &NoProgress };
+        let run =
+            Run { name: &"t.epd".into(), job: &job, workers: &workers, opts: &opts, observer: &NoProgress };
         let (mut out, mut diagnostics, mut stats) = (Vec::new(), Vec::new(), Stats::default());
         let input = if stream { Input::Stream(Box::new(text)) } else { Input::Slice(text) };
         crate::pipeline::run(input, &run, |o| {

@@ -14,6 +14,7 @@ use super::collect::Mainline;
 use super::notes::Plan;
 use crate::analysis::Score;
 use crate::chess::{Move, Position};
+use crate::io::name::Name;
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::write_san;
 use crate::notation::write_uci;
@@ -33,7 +34,7 @@ pub fn score_json(score: Score) -> Value {
 }
 
 /// Appends the records of `game`'s positions to `out`.
-pub(super) fn write_game(file: &str, game: &Mainline, plan: &Plan, out: &mut Vec<u8>) {
+pub(super) fn write_game(file: &Name, game: &Mainline, plan: &Plan, out: &mut Vec<u8>) {
     for (ply, (pos, e)) in game.positions.iter().zip(&plan.evals).enumerate() {
         let mut fen = String::new();
         write_fen(pos, EpMode::Legal, &mut fen);
@@ -50,7 +51,7 @@ pub(super) fn write_game(file: &str, game: &Mainline, plan: &Plan, out: &mut Vec
         let judgement =
             plan.notes.get(ply).and_then(|n| n.advice).map(|a| a.judgement.word().to_ascii_lowercase());
         let record = json!({"type": "position", "data": {
-            "file": file, "game": game.number, "ply": ply, "fen": fen, "san": san,
+            "file": file.json(), "game": game.number, "ply": ply, "fen": fen, "san": san,
             "uci": played.map(|m| uci(pos, m)), "eval": e.white.map(score_json), "depth": depth,
             "nodes": nodes, "best": best, "pv": pv, "judgement": judgement,
         }});

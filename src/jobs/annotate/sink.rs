@@ -12,6 +12,7 @@ use super::{AnnotatedChunk, Format};
 use crate::analysis::cache::CacheStats;
 use crate::columnar::write::TableWriter;
 use crate::error::Error;
+use crate::io::name::Name;
 use crate::io::{Output, OutputError};
 use crate::jobs::diagnostics;
 use crate::jobs::run::{Sink, Summary};
@@ -221,8 +222,8 @@ pub fn summary_text(summary: &Summary, cache: Option<CacheStats>, engines: usize
 }
 
 impl<W: Write> Sink<AnnotatedChunk> for AnnotateWriter<W> {
-    fn begin_input(&mut self, input: &str) -> Result<(), Error> {
-        self.file = input.to_string();
+    fn begin_input(&mut self, input: &Name) -> Result<(), Error> {
+        self.file = input.text().into();
         Ok(())
     }
 

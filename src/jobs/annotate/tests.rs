@@ -9,7 +9,8 @@ fn annotate(opts: AnnotateOptions, pgn: &[u8], threads: usize) -> (String, crate
     let job = Annotate::new(opts);
     let workers = Workers::default();
     let popts = Options { threads, chunk_size: 1 << 16 };
-    let run = Run { name: "t.pgn", job: &job, workers: &workers, opts: &popts, observer: &NoProgress };
+    let run =
+        Run { name: &"t.pgn".into(), job: &job, workers: &workers, opts: &popts, observer: &NoProgress };
     let mut text = Vec::new();
     let mut stats = crate::pipeline::stats::Stats::default();
     crate::pipeline::run(Input::Slice(pgn), &run, |o| {
@@ -155,7 +156,8 @@ fn annotate_with_diagnostics(
     let job = Annotate::new(opts);
     let workers = Workers::default();
     let popts = Options { threads: 1, chunk_size: 1 << 16 };
-    let run = Run { name: "t.pgn", job: &job, workers: &workers, opts: &popts, observer: &NoProgress };
+    let run =
+        Run { name: &"t.pgn".into(), job: &job, workers: &workers, opts: &popts, observer: &NoProgress };
     let (mut text, mut diagnostics, mut stats) = (Vec::new(), Vec::new(), Default::default());
     crate::pipeline::run(Input::Slice(pgn), &run, |o| {
         text.extend_from_slice(&o.records.out);

@@ -12,6 +12,7 @@ use super::dedup::{Dedup, Repeat};
 use super::{Clean, CleanChunk, CleanGame, CleanOptions, Fate, Rule};
 use crate::error::Error;
 use crate::io::Output;
+use crate::io::name::Name;
 use crate::io::run::Run;
 use crate::jobs::diagnostics;
 use crate::jobs::keys::{self, GameEntry};
@@ -81,7 +82,7 @@ pub struct CleanWriter<W> {
 
 /// An input, as the writer numbers its games.
 struct InputAt {
-    name: String,
+    name: Name,
     /// The ordinal over the run of its first game released.
     first: u64,
     /// That game's number in the input: past 1 when a shard starts past the input's first game.
@@ -95,9 +96,17 @@ const REPORT: usize = 2;
 
 /// The report record of a duplicate: game `game` (line `line`, byte `offset`) of `file`
 /// repeats game `of.1` of `of.0` under `rule` (a shard's writer and `merge` both write it).
-pub fn duplicate_record(rule: &str, of: (&str, u64), file: &str, game: u64, line: u64, offset: u64) -> Value {
-    let of = json!({"file": of.0, "game": of.1});
-    let data = json!({"rule": rule, "of": of, "file": file, "game": game, "line": line, "offset": offset});
+pub fn duplicate_record(
+    rule: &str,
+    of: (&Name, u64),
+    file: &Name,
+    game: u64,
+    line: u64,
+    offset: u64,
+) -> Value {
+    let of = json!({"file": of.0.json(), "game": of.1});
+    let data =
+        json!({"rule": rule, "of": of, "file": file.json(), "game": game, "line": line, "offset": offset});
     json!({"type": "duplicate", "data": data})
 }
 
@@ -150,12 +159,12 @@ impl<W: Write> CleanWriter<W> {
         Ok(w)
     }
 
-    fn file(&self) -> &str {
-        self.inputs.get(self.current).map_or("", |i| i.name.as_str())
+    fn file(&self) -> &Name {
+        self.inputs.get(self.current).map_or(&crate::io::name::NONE, |i| &i.name)
     }
 
     /// The input and game number (1-based) of the game released `ordinal`-th over the run.
-    fn locate(&self, ordinal: u64) -> (&str, u64) {
+    fn locate(&self, ordinal: u64) -> (&Name, u64) {
         let (i, game) = self.locate_index(ordinal);
         (&self.inputs[i].name, game)
     }
@@ -240,7 +249,7 @@ impl<W: Write> CleanWriter<W> {
 
     /// A report record about game `g` of the current input.
     fn record(&self, kind: &str, g: &CleanGame, mut data: Value) -> Value {
-        data["file"] = self.file().into();
+        data["file"] = self.file().json().clone();
         data["game"] = g.game.into();
         data["line"] = g.line.into();
         data["offset"] = g.offset.into();
@@ -383,7 +392,7 @@ impl<W: Write> CleanWriter<W> {
         };
         if let (Some(_), Some(Repeat { rule, of })) = (w.id, verdict) {
             self.report(|s| {
-                let file = s.inputs.get(w.at.input as usize).map_or("", |i| i.name.as_str());
+                let file = s.inputs.get(w.at.input as usize).map_or(&crate::io::name::NONE, |i| &i.name);
                 duplicate_record(rule.name(), s.locate(of), file, w.at.game, w.at.line, w.at.offset)
             })?;
             let dup_from = self.at[DUP];
@@ -448,7 +457,7 @@ pub fn report_summary(summary: &Summary) -> Value {
         .iter()
         .map(|i| {
             let mut l = ledger(&i.stats);
-            l["file"] = i.name.clone().into();
+            l["file"] = i.name.json().clone();
             l
         })
         .collect();
@@ -459,12 +468,12 @@ pub fn report_summary(summary: &Summary) -> Value {
 }
 
 impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
-    fn begin_input(&mut self, input: &str) -> Result<(), Error> {
+    fn begin_input(&mut self, input: &Name) -> Result<(), Error> {
         self.current = self.current.wrapping_add(1);
-        self.inputs.push(InputAt { name: input.to_string(), first: self.ordinal, number: 1 });
+        self.inputs.push(InputAt { name: input.clone(), first: self.ordinal, number: 1 });
         if let Some(k) = &mut self.keys {
             let mut entry = Vec::new();
-            keys::put_input(&mut entry, input);
+            keys::put_input(&mut entry, input.text());
             write(k, &entry)?;
         }
         Ok(())
@@ -472,7 +481,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
 
     fn release(&mut self, chunk: CleanChunk, stats: &mut Stats) -> Result<(), Error> {
         for d in &chunk.diagnostics {
-            let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(self.file(), d));
+            let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(self.file().text(), d));
         }
         // Games written one after the other are one run of `chunk.out`, written in one call (a
         // run longer than the output's buffer skips the copy into it).

@@ -22,7 +22,8 @@ struct Cleaned {
 fn clean_with(pgn: impl AsRef<[u8]>, opts: &CleanOptions, threads: usize, chunk_size: usize) -> Cleaned {
     let job = Clean::new(opts.clone());
     let (workers, pipeline) = (Workers::default(), Options { threads, chunk_size });
-    let run_ = Run { name: "t.pgn", job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
+    let run_ =
+        Run { name: &"t.pgn".into(), job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
     let mut cleaned = Cleaned {
         out: String::new(),
         rejects: String::new(),
@@ -484,9 +485,10 @@ fn the_ledger_adds_up() {
         std::io::sink(),
     );
     let (workers, pipeline) = (Workers::default(), Options { threads: 2, chunk_size: 100 });
-    let run_ = Run { name: "t.pgn", job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
+    let run_ =
+        Run { name: &"t.pgn".into(), job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
     let mut stats = Stats::default();
-    writer.begin_input("t.pgn").expect("begin");
+    writer.begin_input(&"t.pgn".into()).expect("begin");
     let pgn = GAMES.repeat(5);
     run(Input::Slice(pgn.as_ref()), &run_, |o| {
         stats.merge(&o.stats);
@@ -528,10 +530,15 @@ fn buffers_handed_back_change_nothing() {
         };
         let mut writer = CleanWriter::new(&job, outputs, std::io::sink());
         let (workers, pipeline) = (Workers::default(), Options { threads, chunk_size });
-        let run_ =
-            Run { name: "t.pgn", job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
+        let run_ = Run {
+            name: &"t.pgn".into(),
+            job: &job,
+            workers: &workers,
+            opts: &pipeline,
+            observer: &NoProgress,
+        };
         let mut stats = Stats::default();
-        writer.begin_input("t.pgn").expect("begin");
+        writer.begin_input(&"t.pgn".into()).expect("begin");
         run(Input::Slice(pgn.as_ref()), &run_, |o| {
             stats.merge(&o.stats);
             writer.release(o.records, &mut stats)

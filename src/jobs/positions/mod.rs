@@ -25,6 +25,7 @@ use crate::columnar::write::TableWriter;
 use crate::columnar::{Batch, Schema};
 use crate::error::{Diagnostic, Error};
 use crate::io::Output as Out;
+use crate::io::name::Name;
 use crate::io::run::Run;
 use crate::jobs::diagnostics;
 use crate::jobs::run::{Sink, Summary};
@@ -236,9 +237,9 @@ impl Worker for PositionsWorker {
     type Records = PositionsChunk;
 
     fn process(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<PositionsChunk>, Error> {
-        if chunk.input != self.input {
-            self.input = chunk.input.to_string();
-            self.id_prefix = epd_id_prefix(chunk.input);
+        if chunk.input.text() != self.input {
+            self.input = chunk.input.text().into();
+            self.id_prefix = epd_id_prefix(chunk.input.text());
         }
         let mut out = self.spares.take();
         out.bytes.reserve(self.last_len + self.last_len / 8);
@@ -520,7 +521,8 @@ impl<W: Write> Writer<W> {
 }
 
 impl<W: Write> Sink<PositionsChunk> for Writer<W> {
-    fn begin_input(&mut self, input: &str) -> Result<(), Error> {
+    fn begin_input(&mut self, input: &Name) -> Result<(), Error> {
+        let input = input.text();
         self.file = input.to_string();
         self.inputs += 1;
         if let Some((d, _)) = &mut self.deferred {

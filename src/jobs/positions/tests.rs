@@ -24,7 +24,8 @@ fn positions_named(
         bytes.extend(csv_header(&opts.tags));
     }
     let (workers, pipeline) = (Workers::default(), Options { threads, chunk_size: chunk });
-    let run_ = Run { name, job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
+    let run_ =
+        Run { name: &name.into(), job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
     run(Input::Slice(pgn.as_bytes()), &run_, |o| {
         diags.extend(o.records.diagnostics.iter().cloned());
         stats.merge(&o.stats);

@@ -83,7 +83,7 @@ impl Tags {
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     /// The input's name (set by the sink, which knows it).
-    pub input: std::sync::Arc<str>,
+    pub input: std::sync::Arc<crate::io::name::Name>,
     /// Game number in its input, 1-based.
     pub number: u64,
     /// The tags shown.
@@ -131,7 +131,7 @@ impl GameRecord {
     /// An empty record of game `number`.
     pub fn new(number: u64) -> GameRecord {
         GameRecord {
-            input: "".into(),
+            input: Default::default(),
             number,
             tags: Tags::default(),
             result: GameResult::Unknown,

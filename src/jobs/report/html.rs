@@ -21,6 +21,7 @@ use super::text::{
 };
 use crate::analysis::judge::Judgement;
 use crate::chess::{Color, Move, Position};
+use crate::io::name::Name;
 use crate::notation::diagram::{Arrow, ArrowKind, SVG_PAGE_CSS, svg_page_defs};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::write_san;
@@ -29,7 +30,7 @@ use crate::notation::write_san;
 #[derive(Clone, Debug)]
 pub struct Page<'a> {
     /// The inputs, as named on the command line.
-    pub inputs: &'a [String],
+    pub inputs: &'a [Name],
     /// Players need this many games for a row.
     pub min_games: u64,
     /// pgnkit's version line.
@@ -243,7 +244,7 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, bo
     if g.variant != crate::Variant::Standard {
         facts.push(g.variant.name().to_string());
     }
-    facts.push(format!("{} game {}", escape(&g.input), g.number));
+    facts.push(format!("{} game {}", escape(g.input.text()), g.number));
     let _ = write!(s, "<p class=\"muted\">{}", facts.join(" · "));
     if let Some(url) = g.tags.get(TagName::Url) {
         let _ = write!(s, " · <a href=\"{}\">source</a>", href(url));
@@ -386,7 +387,7 @@ pub fn write_page<W: Write>(
     s.push_str(&board_defs());
     s.push_str(&graph_defs());
     let _ = writeln!(s, "<header>\n<h1>{}</h1>", escape(&title));
-    let names: Vec<String> = page.inputs.iter().map(|n| escape(n).into_owned()).collect();
+    let names: Vec<String> = page.inputs.iter().map(|n| escape(n.text()).into_owned()).collect();
     let _ = writeln!(
         s,
         "<p class=\"muted\">{} games from {} · {}</p>",
@@ -415,7 +416,7 @@ pub fn write_page<W: Write>(
     }
     let variants: Vec<String> = t.variants.iter().map(|(v, n)| format!("{v}: {n}")).collect();
     let _ = writeln!(s, "<dt>Variants</dt><dd>{}</dd>", variants.join(", "));
-    let sources: Vec<String> = t.sources.iter().map(|(f, n)| format!("{} ({n})", escape(f))).collect();
+    let sources: Vec<String> = t.sources.iter().map(|(f, n)| format!("{} ({n})", escape(f.text()))).collect();
     let _ = writeln!(s, "<dt>Sources</dt><dd>{}</dd>", sources.join(", "));
     if t.broken > 0 {
         let _ = writeln!(
@@ -537,7 +538,7 @@ pub fn write_page<W: Write>(
             let _ = writeln!(
                 s,
                 "<li>{} game {}: {} – {}</li>",
-                escape(&u.input),
+                escape(u.input.text()),
                 u.number,
                 escape(&u.players.0),
                 escape(&u.players.1)

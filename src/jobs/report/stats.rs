@@ -23,6 +23,7 @@ use super::sums::{Side, Spread};
 use super::tally::{Judged, Tally};
 use crate::chess::{ByColor, Color, Move, Position};
 use crate::error::{Diagnostic, Error};
+use crate::io::name::Name;
 use crate::jobs::diagnostics;
 use crate::jobs::run::Sink;
 use crate::pgn::GameResult;
@@ -164,7 +165,7 @@ impl Ord for Ranked {
 #[derive(Clone, Debug)]
 pub struct Unevaluated {
     /// Its input.
-    pub input: Arc<str>,
+    pub input: Arc<Name>,
     /// Its number there.
     pub number: u64,
     /// White and Black.
@@ -179,7 +180,7 @@ pub struct Totals<W> {
     /// The point of view as the user named it.
     named: Option<String>,
     wanted: usize,
-    input: Arc<str>,
+    input: Arc<Name>,
     seq: u64,
     /// Games reported (kept by the filters).
     pub games: u64,
@@ -198,7 +199,7 @@ pub struct Totals<W> {
     /// Games by variant.
     pub variants: BTreeMap<&'static str, u64>,
     /// Games by input.
-    pub sources: Vec<(String, u64)>,
+    pub sources: Vec<(Name, u64)>,
     /// Each player's figures by colour.
     players: Players,
     /// The players' table could not be written out: the run fails with this.
@@ -241,7 +242,7 @@ impl<W: Write> Totals<W> {
             player: player.as_ref().map(|p| p.to_lowercase()),
             named: player,
             wanted,
-            input: "".into(),
+            input: Arc::default(),
             seq: 0,
             games: 0,
             filtered: 0,
@@ -490,15 +491,15 @@ fn is_listed(name: &str, player: Option<&str>) -> bool {
 }
 
 impl<W: Write> Sink<ReportChunk> for Totals<W> {
-    fn begin_input(&mut self, input: &str) -> Result<(), Error> {
-        self.input = input.into();
-        self.sources.push((input.to_string(), 0));
+    fn begin_input(&mut self, input: &Name) -> Result<(), Error> {
+        self.input = input.clone().into();
+        self.sources.push((input.clone(), 0));
         Ok(())
     }
 
     fn release(&mut self, chunk: ReportChunk, _: &mut Stats) -> Result<(), Error> {
         for d in &chunk.diagnostics {
-            let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(&self.input, d));
+            let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(self.input.text(), d));
         }
         self.filtered += chunk.filtered;
         self.spread.add(&chunk.spread);

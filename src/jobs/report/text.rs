@@ -124,7 +124,9 @@ pub fn summary_json<W: Write>(t: &Totals<W>) -> Value {
         .unevaluated
         .1
         .iter()
-        .map(|u| json!({"file": u.input.as_ref(), "game": u.number, "white": u.players.0, "black": u.players.1}))
+        .map(
+            |u| json!({"file": u.input.json(), "game": u.number, "white": u.players.0, "black": u.players.1}),
+        )
         .collect();
     json!({
         "games": t.games, "filtered": t.filtered, "evaluated": t.evaluated, "unevaluated": t.unevaluated.0,
@@ -132,7 +134,7 @@ pub fn summary_json<W: Write>(t: &Totals<W>) -> Value {
         "results": {"1-0": t.results[0], "0-1": t.results[1], "1/2-1/2": t.results[2], "*": t.results[3]},
         "dates": t.dates.as_ref().map(|(a, b)| json!([a, b])),
         "variants": t.variants,
-        "sources": t.sources.iter().map(|(f, n)| json!({"file": f, "games": n})).collect::<Vec<_>>(),
+        "sources": t.sources.iter().map(|(f, n)| json!({"file": f.json(), "games": n})).collect::<Vec<_>>(),
         "player": t.player(),
         "sides": {"white": side_json(&t.sides.white), "black": side_json(&t.sides.black)},
         "players": [],

@@ -313,7 +313,8 @@ fn check_report(
     let check = Check { opts: CheckOptions { strict_san: true, games: true }, ..Check::default() };
     let job = WithCuts(&check, if speculative { Cuts::Guessed } else { Cuts::Exact });
     let (workers, opts) = (Workers::default(), Options { threads, chunk_size });
-    let run_ = Run { name: "fuzz.pgn", job: &job, workers: &workers, opts: &opts, observer: &NoProgress };
+    let run_ =
+        Run { name: &"fuzz.pgn".into(), job: &job, workers: &workers, opts: &opts, observer: &NoProgress };
     run(input, &run_, |out| {
         for item in out.records {
             match item {
@@ -378,7 +379,13 @@ fn clean_run(
     use pgnkit::pipeline::{Input, NoProgress, Options, Run, Workers, run};
     let job = Clean::new(opts.clone());
     let (workers, pipeline) = (Workers::default(), Options { threads, chunk_size });
-    let run_ = Run { name: "fuzz.pgn", job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
+    let run_ = Run {
+        name: &"fuzz.pgn".into(),
+        job: &job,
+        workers: &workers,
+        opts: &pipeline,
+        observer: &NoProgress,
+    };
     let mut cleaned = Cleaned { out: Vec::new(), fates: Vec::new(), stats: Default::default() };
     let prefix = opts.dedup == Some(Rule::Prefix);
     let mut dedup = Dedup::of(opts.dedup.filter(|_| !prefix));
