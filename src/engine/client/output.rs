@@ -86,6 +86,7 @@ impl<'a> Message<'a> {
 
 fn parse_info<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Info<'a> {
     let mut info = Info::default();
+    let mut bound = false;
     let mut pending = tokens.next();
     while let Some(token) = pending.take() {
         let mut value = || tokens.next();
@@ -100,18 +101,18 @@ fn parse_info<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Info<'a> {
                 let kind = value();
                 let n = value().and_then(|v| v.parse::<i32>().ok());
                 info.score = match (kind, n) {
-                    (Some("cp"), Some(n)) => Some((Score::Cp(n), false)),
-                    (Some("mate"), Some(n)) => Some((Score::Mate(n), false)),
+                    (Some("cp"), Some(n)) => Some((Score::Cp(n), bound)),
+                    (Some("mate"), Some(n)) => Some((Score::Mate(n), bound)),
                     _ => None,
                 };
-                // A bound follows the value, if any; other tokens are read as fields.
-                pending = tokens.next();
-                if let (Some("lowerbound" | "upperbound"), Some((_, bound))) = (pending, info.score.as_mut())
-                {
-                    *bound = true;
-                    pending = tokens.next();
+            }
+            // Stockfish writes it after `wdl W D L` when `UCI_ShowWDL` is on, so it is a field
+            // of the line, wherever it stands.
+            "lowerbound" | "upperbound" => {
+                bound = true;
+                if let Some((_, b)) = info.score.as_mut() {
+                    *b = true;
                 }
-                continue;
             }
             "pv" => {
                 let mut pv = Vec::new();

@@ -93,6 +93,13 @@ fn info_lines() {
             pv: Some(vec!["e2e4", "e7e5", "g1f3"]),
         }
     );
+    // With `UCI_ShowWDL`, Stockfish writes the bound after the win/draw/loss triple.
+    let Message::Info(info) =
+        Message::parse("info depth 9 score cp -27 wdl 2 964 34 upperbound nodes 10000 pv c7c5 g1f3")
+    else {
+        panic!("info")
+    };
+    assert_eq!((info.score, info.nodes), (Some((Score::Cp(-27), true)), Some(10_000)));
     // A PV ends at the next keyword; unknown tokens are skipped; `info string` says nothing.
     let Message::Info(info) = Message::parse("info pv e2e4 d7d5 frob 3 score mate -2 depth x nodes 5") else {
         panic!()
