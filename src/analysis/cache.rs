@@ -11,7 +11,9 @@
 //!   with the halfmove clock as `hmvc N` when the moves below do not make all of it (the
 //!   fifty-move rule; a line from a game's `FEN` or an EPD line with a clock), and, for
 //!   [`Cache::lookup_line`], the moves since the last capture or pawn move (an engine
-//!   that sees them scores repetitions, so two move orders to one position may score apart),
+//!   that sees them scores repetitions, so two move orders to one position may score apart)
+//!   with the line's start as `from EPD` when the moves and the last position do not make it
+//!   (castling rights lost on the way, an en passant capture the start allowed),
 //!   the [`EngineId`] and the limit as `go` arguments (`nodes 20000`, `depth 18`,
 //!   `depth 18 nodes 20000`). It is hashed to a 64-bit integer primary key and the full key is
 //!   stored beside it and compared on every read, so a hash collision costs a miss, never a
@@ -29,6 +31,7 @@
 //!     key          INTEGER PRIMARY KEY, -- 64-bit hash of (position, engine, search_limit)
 //!     position     TEXT NOT NULL,       -- EPD: placement[pockets] side castling ep, then
 //!                                       -- ' hmvc N' when the clock is more than the moves,
+//!                                       -- ' from EPD' (the line's start, see above) and
 //!                                       -- ' moves e2e4 ...' when the analysis saw the moves
 //!                                       -- since the last capture or pawn move
 //!     engine       TEXT NOT NULL,       -- 'id name; option=value; ...' (EngineId)
@@ -82,7 +85,7 @@ use std::time::{Duration, Instant};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior};
 
 use crate::analysis::{Analysis, Limit};
-use crate::chess::Position;
+use crate::chess::{Move, Position};
 #[cfg(doc)]
 use crate::notation::{EpMode, write_epd};
 
@@ -287,22 +290,23 @@ impl Cache {
         engine: &EngineId,
         limit: &Limit,
     ) -> Result<Option<Analysis>, CacheError> {
-        self.lookup_line(pos, "", engine, limit)
+        self.lookup_line(pos, &[], engine, limit)
     }
 
-    /// [`Cache::lookup`] of `pos` as reached by `moves` (UCI, separated by spaces): the moves
-    /// since the last capture or pawn move, which an engine that sees them may score otherwise
-    /// (a repetition), so they are part of the key.
+    /// [`Cache::lookup`] of the position `moves` lead to from `start`: the moves since the last
+    /// capture or pawn move, which an engine that sees them may score otherwise (a repetition),
+    /// so they are part of the key.
     pub fn lookup_line(
         &self,
-        pos: &Position,
-        moves: &str,
+        start: &Position,
+        moves: &[Move],
         engine: &EngineId,
         limit: &Limit,
     ) -> Result<Option<Analysis>, CacheError> {
-        let Some(key) = Key::new(pos, moves, engine, limit) else {
+        let Some((key, pos)) = Key::new(start, moves, engine, limit) else {
             return Ok(None);
         };
+        let pos = &pos;
         let in_memory = {
             let st = self.shared.lock();
             let row = st.pending.get(&key.hash).or_else(|| st.flushing.get(&key.hash));
@@ -354,19 +358,20 @@ impl Cache {
         limit: &Limit,
         analysis: &Analysis,
     ) -> Result<bool, CacheError> {
-        self.store_line(pos, "", engine, limit, analysis)
+        self.store_line(pos, &[], engine, limit, analysis)
     }
 
-    /// [`Cache::store`] of `pos` as reached by `moves` (see [`Cache::lookup_line`]).
+    /// [`Cache::store`] of the position `moves` lead to from `start` (see
+    /// [`Cache::lookup_line`]).
     pub fn store_line(
         &self,
-        pos: &Position,
-        moves: &str,
+        start: &Position,
+        moves: &[Move],
         engine: &EngineId,
         limit: &Limit,
         analysis: &Analysis,
     ) -> Result<bool, CacheError> {
-        let Some(key) = Key::new(pos, moves, engine, limit) else {
+        let Some((key, pos)) = Key::new(start, moves, engine, limit) else {
             return Ok(false);
         };
         let hash = key.hash;

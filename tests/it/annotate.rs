@@ -447,3 +447,44 @@ fn annotate_epd_of_an_input_that_is_not_epd_is_one_error() {
     let written = std::fs::read_to_string(&out).expect("output");
     assert!(written.starts_with("[Event \"x\"]\n\n1. e4 *\n") && written.lines().count() == 6, "{written}");
 }
+
+/// An engine's arguments are part of its identity in the cache (lc0's `--weights` changes its
+/// evaluations, not its `id name`): the same program with other arguments reads none of the
+/// first one's rows; with the same arguments it reads all of them.
+#[test]
+fn an_engines_arguments_separate_its_cache_entries() {
+    let dir = temp_dir("annotate-engine-args");
+    let cache = dir.join("cache.sqlite");
+    let exe = env!("CARGO_BIN_EXE_pgnkit");
+    let annotate = |script: &str| {
+        let out = dir.join("out.pgn");
+        let o = run(&[
+            "annotate",
+            "--nodes",
+            "200",
+            "--cache",
+            path(&cache),
+            "--engine",
+            "/bin/sh",
+            "--engine-arg",
+            "-c",
+            "--engine-arg",
+            script,
+            "-o",
+            path(&out),
+            path(&fixture("pgn/lichess_db_10k.pgn")),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let err = stderr(&o);
+        let count = |what: &str| {
+            let suffix = format!(" {what}");
+            err.lines().find_map(|l| l.strip_suffix(&suffix)?.trim().parse::<u64>().ok()).unwrap_or(0)
+        };
+        (count("positions") - count("from rules"), count("cache hits"))
+    };
+    // The first run's hits are positions the collection repeats.
+    let (looked_up, hits) = annotate(&format!("exec {exe} uci"));
+    assert!(looked_up > 10 * hits.max(1), "{looked_up} {hits}");
+    assert_eq!(annotate(&format!("exec {exe} uci # another net")), (looked_up, hits));
+    assert_eq!(annotate(&format!("exec {exe} uci")), (looked_up, looked_up));
+}

@@ -5,8 +5,8 @@
 use std::fmt;
 
 use crate::analysis::Limit;
-use crate::chess::Position;
-use crate::notation::{EpMode, write_epd};
+use crate::chess::{Move, Position};
+use crate::notation::{EpMode, write_epd, write_uci};
 
 use super::cacheable;
 
@@ -108,24 +108,48 @@ pub(super) struct Key<'e> {
 }
 
 impl<'e> Key<'e> {
-    /// The key of `pos` reached by `moves` (UCI, separated by spaces; empty: the position
-    /// alone), analysed by `engine` under `limit`. The engine also sees the halfmove clock
-    /// (the fifty-move rule): it is keyed as `hmvc N` when more than `moves` make it, which is
-    /// when the line starts from a position with a clock of its own (a game's `FEN`, an EPD
-    /// line); a line from a capture or pawn move keeps the key it always had.
-    pub(super) fn new(pos: &Position, moves: &str, engine: &'e EngineId, limit: &Limit) -> Option<Key<'e>> {
+    /// The key of the position `moves` lead to from `start` (no moves: `start` alone), analysed
+    /// by `engine` under `limit`, and that position. The engine sees the line, so the key holds
+    /// everything the line gives it beyond the last position:
+    /// - the moves;
+    /// - the halfmove clock (the fifty-move rule), as `hmvc N` when more than the moves make it
+    ///   (a line from a game's `FEN`, an EPD line);
+    /// - the start, as `from EPD`, when the last position and the moves do not make it: castling
+    ///   rights lost on the way, or an en passant capture the start allowed (either changes which
+    ///   positions repeat).
+    ///
+    /// A line from a capture or pawn move with neither keeps the key it always had.
+    pub(super) fn new(
+        start: &Position,
+        moves: &[Move],
+        engine: &'e EngineId,
+        limit: &Limit,
+    ) -> Option<(Key<'e>, Position)> {
         let limit = limit_text(limit)?;
+        let mut pos = *start;
+        let mut line = String::new();
+        for &m in moves {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            write_uci(m, pos.castling_mode(), &mut line);
+            pos.play_unchecked(m);
+        }
         let mut position = String::with_capacity(96);
-        write_epd(pos, EpMode::Legal, &mut position);
-        if pos.halfmoves() as usize > moves.split_ascii_whitespace().count() {
+        write_epd(&pos, EpMode::Legal, &mut position);
+        if pos.halfmoves() as usize > moves.len() {
             position.push_str(" hmvc ");
             position.push_str(itoa::Buffer::new().format(pos.halfmoves()));
         }
         if !moves.is_empty() {
+            if start.castling_rights() != pos.castling_rights() || start.ep_square_legal().is_some() {
+                position.push_str(" from ");
+                write_epd(start, EpMode::Legal, &mut position);
+            }
             position.push_str(" moves ");
-            position.push_str(moves);
+            position.push_str(&line);
         }
         let hash = key_hash(&position, engine.as_str(), &limit);
-        Some(Key { hash, position, engine: engine.as_str(), limit })
+        Some((Key { hash, position, engine: engine.as_str(), limit }, pos))
     }
 }

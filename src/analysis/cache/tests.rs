@@ -38,6 +38,17 @@ fn fen(text: &str) -> Position {
     parse_fen(text, Variant::Standard).unwrap()
 }
 
+/// The moves of `uci` (separated by spaces) from `start`, and the position they lead to.
+fn line(start: &Position, uci: &str) -> (Vec<Move>, Position) {
+    let (mut pos, mut moves) = (*start, Vec::new());
+    for text in uci.split_whitespace() {
+        let m = parse_uci(&pos, text.as_bytes()).unwrap();
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    (moves, pos)
+}
+
 /// An analysis of `pos` whose PV is `moves` (UCI), played from `pos`.
 fn analysis(pos: &Position, score: Score, moves: &str) -> Analysis {
     let mut cur = *pos;
@@ -216,17 +227,23 @@ fn engine_options_and_limit_separate_entries() {
 fn the_moves_to_a_position_separate_entries() {
     let dir = Scratch::new("moves");
     let cache = Cache::open(dir.db()).unwrap();
-    let pos = fen("r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
+    let start = Position::default();
+    let (moves, pos) = line(&start, "g1f3 b8c6");
+    let (longer, same) = line(&start, "g1f3 g8f6 f3g1 b8c6 g1f3 f6g8");
+    assert_eq!(same.zobrist(), pos.zobrist());
     let a = analysis(&pos, Score::Cp(20), "d2d4");
-    let line = "g1f3 b8c6";
-    cache.store_line(&pos, line, &sf(), &NODES, &a).unwrap();
+    cache.store_line(&start, &moves, &sf(), &NODES, &a).unwrap();
     for pass in 0..2 {
-        assert_eq!(cache.lookup_line(&pos, line, &sf(), &NODES).unwrap().as_ref(), Some(&a), "pass {pass}");
+        assert_eq!(
+            cache.lookup_line(&start, &moves, &sf(), &NODES).unwrap().as_ref(),
+            Some(&a),
+            "pass {pass}"
+        );
         assert_eq!(cache.lookup(&pos, &sf(), &NODES).unwrap(), None, "pass {pass}");
-        assert_eq!(cache.lookup_line(&pos, "g1f3 g8f6 f3g1 b8c6 g1f3 f6g8", &sf(), &NODES).unwrap(), None);
+        assert_eq!(cache.lookup_line(&start, &longer, &sf(), &NODES).unwrap(), None);
         cache.flush().unwrap();
     }
-    assert_eq!(cache.lookup_line(&pos, "", &sf(), &NODES).unwrap(), None, "the same as lookup");
+    assert_eq!(cache.lookup_line(&pos, &[], &sf(), &NODES).unwrap(), None, "the same as lookup");
 }
 
 /// The halfmove clock separates entries when the moves do not make it (a game from a `FEN`
@@ -239,16 +256,59 @@ fn a_clock_the_moves_do_not_make_separates_entries() {
     let fresh = fen("8/8/8/4k3/8/8/2Q5/4K3 w - - 0 60");
     let late = fen("8/8/8/4k3/8/8/2Q5/4K3 w - - 97 60");
     let won = analysis(&fresh, Score::Cp(650), "c2c3");
-    cache.store_line(&fresh, "", &sf(), &NODES, &won).unwrap();
+    cache.store_line(&fresh, &[], &sf(), &NODES, &won).unwrap();
     assert_eq!(cache.lookup(&late, &sf(), &NODES).unwrap(), None, "97 halfmoves is another key");
     assert_eq!(cache.lookup(&fresh, &sf(), &NODES).unwrap().as_ref(), Some(&won));
     let engine = sf();
-    let key = Key::new(&late, "", &engine, &NODES).unwrap();
+    let (key, _) = Key::new(&late, &[], &engine, &NODES).unwrap();
     assert_eq!(key.position, "8/8/8/4k3/8/8/2Q5/4K3 w - - hmvc 97");
-    // Two plies from a capture: the clock is the moves', and the key has no `hmvc`.
-    let after = fen("r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
-    let key = Key::new(&after, "g1f3 b8c6", &engine, &NODES).unwrap();
+    // Two plies from the start: the clock is the moves', and the key has no `hmvc`.
+    let start = Position::default();
+    let (moves, _) = line(&start, "g1f3 b8c6");
+    let (key, _) = Key::new(&start, &moves, &engine, &NODES).unwrap();
     assert_eq!(key.position, "r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - moves g1f3 b8c6");
+}
+
+/// Lines that reach one position by the same moves from starts that differ separate entries
+/// where the engine sees another history: the last position's third occurrence in one line is
+/// its second in the other.
+#[test]
+fn a_start_the_moves_do_not_make_separates_entries() {
+    let engine = sf();
+    let kings = "e1e2 e8e7 e2e1 e7e8 e1e2 e8e7 e2e1 e7e8";
+    // Castling rights lost by the first king move: the start is not the position the moves
+    // come back to.
+    let castling = fen("4k2r/8/8/8/8/8/8/4K2R w Kk - 0 1");
+    let (moves, end) = line(&castling, kings);
+    let (key, _) = Key::new(&castling, &moves, &engine, &NODES).unwrap();
+    assert_eq!(
+        key.position,
+        format!("4k2r/8/8/8/8/8/8/4K2R w - - from 4k2r/8/8/8/8/8/8/4K2R w Kk - moves {kings}")
+    );
+    let none = fen("4k2r/8/8/8/8/8/8/4K2R w - - 0 1");
+    let (moves_none, end_none) = line(&none, kings);
+    assert_eq!(end.zobrist(), end_none.zobrist());
+    let (plain, _) = Key::new(&none, &moves_none, &engine, &NODES).unwrap();
+    assert_eq!(plain.position, format!("4k2r/8/8/8/8/8/8/4K2R w - - moves {kings}"));
+    // An en passant capture the start allowed, and the same start without it.
+    let ep = fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+    let (moves, _) = line(&ep, "e1e2 e8e7 e2e1 e7e8");
+    let (key, _) = Key::new(&ep, &moves, &engine, &NODES).unwrap();
+    assert_eq!(
+        key.position,
+        "4k3/8/8/3pP3/8/8/8/4K3 w - - from 4k3/8/8/3pP3/8/8/8/4K3 w - d6 moves e1e2 e8e7 e2e1 e7e8"
+    );
+    let no_ep = fen("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 2");
+    let (moves, _) = line(&no_ep, "e1e2 e8e7 e2e1 e7e8");
+    assert!(!Key::new(&no_ep, &moves, &engine, &NODES).unwrap().0.position.contains(" from "));
+    // Through the cache: the line from the castling start does not read the other's row.
+    let dir = Scratch::new("start");
+    let cache = Cache::open(dir.db()).unwrap();
+    let a = analysis(&end, Score::Cp(-691), "e1e2");
+    cache.store_line(&none, &moves_none, &engine, &NODES, &a).unwrap();
+    assert_eq!(cache.lookup_line(&none, &moves_none, &engine, &NODES).unwrap().as_ref(), Some(&a));
+    let (moves, _) = line(&castling, kings);
+    assert_eq!(cache.lookup_line(&castling, &moves, &engine, &NODES).unwrap(), None);
 }
 
 #[test]
@@ -518,7 +578,7 @@ fn the_file_format_is_fixed() {
     );
     assert_ne!(key_hash("a", "b", "c"), key_hash("ab", "", "c"));
     let engine = sf();
-    let key = Key::new(&fen(STARTING_FEN), "", &engine, &NODES).unwrap();
+    let (key, _) = Key::new(&fen(STARTING_FEN), &[], &engine, &NODES).unwrap();
     assert_eq!((key.position.as_str(), key.limit.as_str()), (position, "nodes 20000"));
     let both = Limit { nodes: Some(5), depth: Some(7), movetime: None };
     assert_eq!(limit_text(&both).as_deref(), Some("depth 7 nodes 5"));

@@ -10,11 +10,10 @@ use std::time::Instant;
 use super::collect::Mainline;
 use crate::analysis::cache::{Cache, EngineId};
 use crate::analysis::{Analysis, AnalysisWarning, Analyzer, AnalyzerError, Limit, PovScore, Score};
-use crate::chess::{Move, Outcome, Position, Termination};
+use crate::chess::{Outcome, Position, Termination};
 use crate::engine::client::MAX_PLIES;
 use crate::error::{Diagnostic, Error, Kind};
 use crate::notation::fen::{EpMode, write_fen};
-use crate::notation::write_uci;
 use crate::pipeline::Cancel;
 use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
@@ -80,20 +79,6 @@ fn place(ply: u32) -> String {
 fn line_start(positions: &[Position], ply: usize) -> usize {
     let last_irreversible = (0..=ply).rev().find(|&i| positions[i].halfmoves() == 0).unwrap_or(0);
     last_irreversible.max(ply.saturating_sub(MAX_PLIES))
-}
-
-/// `moves` played from `start` in UCI, separated by spaces.
-fn uci_line(start: &Position, moves: &[Move]) -> String {
-    let mut pos = *start;
-    let mut text = String::new();
-    for &m in moves {
-        if !text.is_empty() {
-            text.push(' ');
-        }
-        write_uci(m, pos.castling_mode(), &mut text);
-        pos.play_unchecked(m);
-    }
-    text
 }
 
 /// One worker's engine with the cache and the limit.
@@ -165,10 +150,8 @@ impl Analyst {
             // nothing before: the cache key holds exactly what the evaluation depends on.
             let root = line_start(&game.positions, ply as usize);
             let line = &game.moves[root..ply as usize];
-            let line_text =
-                if self.cache.is_some() { uci_line(&game.positions[root], line) } else { String::new() };
             let cached = match &self.cache {
-                Some(c) => c.lookup_line(pos, &line_text, &self.id, &self.limit)?,
+                Some(c) => c.lookup_line(&game.positions[root], line, &self.id, &self.limit)?,
                 None => None,
             };
             let analysis = match cached {
@@ -189,7 +172,7 @@ impl Analyst {
                     match result {
                         Ok(a) => {
                             if let Some(c) = &self.cache {
-                                c.store_line(pos, &line_text, &self.id, &self.limit, &a)?;
+                                c.store_line(&game.positions[root], line, &self.id, &self.limit, &a)?;
                             }
                             Some(a)
                         }

@@ -260,8 +260,12 @@ fn start_engine(opts: &AnnotateOptions) -> Result<(Box<dyn Analyzer + Send>, Eng
         EngineChoice::Uci(config) => {
             let mut config = EngineConfig::clone(config);
             config.keep_hash |= opts.keep_hash;
+            // Its arguments may change its evaluations (lc0's `--weights`), as options do.
+            let args = config.args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ");
+            let args = (!args.is_empty()).then(|| ("(arguments)".to_string(), args));
             let engine = UciEngine::start(config)?;
-            let id = EngineId::new(engine.name(), engine.options_sent().iter().map(|(n, v)| (n, v)));
+            let options = engine.options_sent().iter().map(|(n, v)| (n.clone(), v.clone()));
+            let id = EngineId::new(engine.name(), options.chain(args));
             (Box::new(engine), id)
         }
     })
@@ -361,7 +365,13 @@ impl Worker for AnnotateWorker {
                 records.table = crate::columnar::Batch::new(&self.schema);
                 for (game, plan) in games.iter().zip(&plans) {
                     if let Some(plan) = plan {
-                        table::write_game(chunk.input, game, plan, self.opts.epd_columns, &mut records.table);
+                        table::write_game(
+                            chunk.input.text(),
+                            game,
+                            plan,
+                            self.opts.epd_columns,
+                            &mut records.table,
+                        );
                     }
                 }
             }
