@@ -3,7 +3,8 @@
 //!
 //! The search runs on its own thread (scoped, with a large stack) so that `stop`, `isready` and
 //! `quit` are answered while it thinks; every other command waits for a running search to end.
-//! `go infinite` (and `go ponder`) hold `bestmove` back until `stop`, as UCI requires. Moves in
+//! `go infinite` holds `bestmove` back until `stop`, as UCI requires; `go ponder` until `stop`
+//! or `ponderhit`, from which the search goes on with the time its clock gives it. Moves in
 //! `position` are resolved against our own legal moves: the first unknown or illegal one ends the
 //! list with an `info string`, and the position stays the last legal one.
 //!
@@ -16,18 +17,18 @@
 //! ```
 
 use std::io::{self, BufRead, Write};
-use std::sync::Mutex;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::{self, Scope, ScopedJoinHandle};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::analysis::Analyzer;
 use crate::chess::{Move, Position, Variant};
-use crate::notation::fen::parse_fen;
+use crate::notation::fen::{FenError, parse_fen};
 use crate::notation::uci::{parse_uci, write_uci};
 use crate::search::{self, Searcher};
 
-use super::protocol::{self, Command, PositionStart};
+use super::protocol::{self, Command, Go, PositionStart};
 
 /// Largest accepted `Hash` in megabytes.
 const MAX_HASH_MB: usize = 65_536;
@@ -36,7 +37,8 @@ const MAX_HASH_MB: usize = 65_536;
 struct State {
     variant_name: String,
     chess960: bool,
-    pos: Position,
+    /// `None` after a FEN that could not be read: `go` has no position to search.
+    pos: Option<Position>,
     /// Keys of the positions before `pos`.
     history: Vec<u64>,
 }
@@ -58,11 +60,24 @@ impl State {
     ) -> io::Result<()> {
         let variant = self.variant();
         let pos = match start {
-            PositionStart::StartPos => Some(Position::new(variant)),
-            PositionStart::Fen(fen) => parse_fen(fen, variant).ok(),
+            PositionStart::StartPos => Ok(Position::new(variant)),
+            PositionStart::Fen(fen) => parse_fen(fen, variant),
         };
-        let Some(mut pos) = pos else {
-            return say(out, "info string invalid fen; position unchanged");
+        let mut pos = match pos {
+            Ok(pos) => pos,
+            // Soft problems are repaired, as a game's FEN tag is: rights without their rook, an
+            // impossible en passant square.
+            Err(FenError::Position(e))
+                if let Ok(pos) =
+                    e.clone().ignore_invalid_castling_rights().or_else(|e| e.ignore_invalid_ep_square()) =>
+            {
+                say(out, &format!("info string {e} in fen; dropped"))?;
+                pos
+            }
+            Err(e) => {
+                self.pos = None;
+                return say(out, &format!("info string invalid fen ({e}); no position until the next one"));
+            }
         };
         let mut history = Vec::with_capacity(moves.len());
         for text in moves {
@@ -73,7 +88,7 @@ impl State {
             history.push(pos.zobrist());
             pos.play_unchecked(m);
         }
-        self.pos = pos;
+        self.pos = Some(pos);
         self.history = history;
         Ok(())
     }
@@ -88,7 +103,27 @@ fn say(out: &Mutex<impl Write>, line: &str) -> io::Result<()> {
 /// A search running on its own thread; it gives the searcher back when joined.
 struct Running<'scope> {
     handle: ScopedJoinHandle<'scope, (Searcher, ())>,
-    infinite: bool,
+    /// `bestmove` is held back (`go infinite`, `go ponder` until `ponderhit`).
+    hold: Arc<AtomicBool>,
+    /// `go ponder` before `ponderhit`: the time its clock gives the search from then on (`None`:
+    /// no clock, so it goes on until its own limit or `stop`).
+    ponder: Option<Option<Duration>>,
+    /// The search has ended.
+    done: Arc<AtomicBool>,
+    /// Stops the search when the time after `ponderhit` is up.
+    timer: Option<ScopedJoinHandle<'scope, ()>>,
+}
+
+/// Sets `stop` once `budget` has passed, unless the search is `done` first.
+fn stop_after(budget: Duration, done: &AtomicBool, stop: &AtomicBool) {
+    let end = Instant::now() + budget;
+    while !done.load(Ordering::Relaxed) {
+        if Instant::now() >= end {
+            stop.store(true, Ordering::Relaxed);
+            return;
+        }
+        thread::sleep(Duration::from_millis(1));
+    }
 }
 
 /// Runs the UCI protocol until `quit` or the end of `input`. At the end of input a finite search
@@ -100,7 +135,7 @@ pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<(
     let mut state = State {
         variant_name: "chess".into(),
         chess960: false,
-        pos: Position::default(),
+        pos: Some(Position::default()),
         history: Vec::new(),
     };
     thread::scope(|scope: &Scope<'_, '_>| -> io::Result<()> {
@@ -108,10 +143,14 @@ pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<(
         // Waits for the running search (stopping it first if asked) and takes the searcher back.
         let finish = |running: &mut Option<Running<'_>>, searcher: &mut Option<Searcher>, force: bool| {
             if let Some(r) = running.take() {
-                if force || r.infinite {
+                if force || r.hold.load(Ordering::Relaxed) {
                     stop.store(true, Ordering::Relaxed);
                 }
                 *searcher = Some(r.handle.join().expect("search thread panicked").0);
+                // Done is set, so the timer ends at once; joined before the next search clears stop.
+                if let Some(timer) = r.timer {
+                    timer.join().expect("timer thread panicked");
+                }
             }
         };
         for line in input.lines() {
@@ -173,16 +212,23 @@ pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<(
                 }
                 Command::Go(go) => {
                     finish(&mut running, &mut searcher, false);
+                    let Some(pos) = state.pos else {
+                        say(&out, "info string no position to search (the last fen was invalid)")?;
+                        say(&out, &protocol::bestmove_line(None, None))?;
+                        continue;
+                    };
                     let s = searcher.take().expect("searcher is home");
-                    let pos = state.pos;
                     let history = state.history.clone();
                     let limit = go.limit(pos.turn());
                     // Moves that do not parse in the position are passed over, as Stockfish does.
                     let only: Vec<Move> =
                         go.searchmoves.iter().filter_map(|m| parse_uci(&pos, m.as_bytes()).ok()).collect();
-                    let infinite = go.infinite || go.ponder;
+                    let hold = Arc::new(AtomicBool::new(go.infinite || go.ponder));
+                    let ponder =
+                        go.ponder.then(|| Go { ponder: false, ..go.clone() }.limit(pos.turn()).movetime);
+                    let done = Arc::new(AtomicBool::new(false));
                     stop.store(false, Ordering::Relaxed);
-                    let (out, stop) = (&out, stop.clone());
+                    let (out, stop, held, ended) = (&out, stop.clone(), hold.clone(), done.clone());
                     let handle = super::search_thread::spawn(scope, s, move |s| {
                         let mode = pos.castling_mode();
                         let uci = |m| {
@@ -204,16 +250,27 @@ pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<(
                             );
                             let _ = say(out, &line);
                         });
-                        while infinite && !stop.load(Ordering::Relaxed) {
+                        ended.store(true, Ordering::Relaxed);
+                        while held.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
                             thread::sleep(Duration::from_millis(1));
                         }
                         let best = result.best_move.map(&uci);
                         let ponder = result.pv.get(1).map(|&m| uci(m));
                         let _ = say(out, &protocol::bestmove_line(best.as_deref(), ponder.as_deref()));
                     })?;
-                    running = Some(Running { handle, infinite });
+                    running = Some(Running { handle, hold, ponder, done, timer: None });
                 }
-                Command::Stop | Command::PonderHit => finish(&mut running, &mut searcher, true),
+                Command::PonderHit => {
+                    // The move pondered on was played: the search goes on as a timed one.
+                    if let Some(r) = running.as_mut().filter(|r| r.ponder.is_some()) {
+                        if let Some(budget) = r.ponder.take().flatten() {
+                            let (done, stop) = (r.done.clone(), stop.clone());
+                            r.timer = Some(scope.spawn(move || stop_after(budget, &done, &stop)));
+                        }
+                        r.hold.store(false, Ordering::Relaxed);
+                    }
+                }
+                Command::Stop => finish(&mut running, &mut searcher, true),
                 Command::Quit => {
                     finish(&mut running, &mut searcher, true);
                     return Ok(());
@@ -258,6 +315,17 @@ mod tests {
         let lines = run("position startpos moves e2e4 e2e4\nposition fen not-a-fen w - - 0 1\ngo depth 1\n");
         assert!(lines[0].starts_with("info string illegal move e2e4"));
         assert!(lines[1].starts_with("info string invalid fen"));
+        // No move of the position before: there is none to search.
+        assert_eq!(lines.last().map(String::as_str), Some("bestmove (none)"), "{lines:?}");
+        // Rights without their rook are dropped, as python-chess does: the king and rook move.
+        let lines = run("position fen 4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1 moves e1g1\ngo depth 1\n");
+        assert!(lines[0].contains("castling rights without their rook"), "{lines:?}");
+        let best = lines.last().expect("bestmove").split_whitespace().nth(1).expect("a move").to_string();
+        let pos = parse_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1", Variant::Standard).expect("fen");
+        assert!(parse_uci(&pos, b"e1g1").is_ok(), "the repaired position castles");
+        let mut after = pos;
+        after.play_unchecked(parse_uci(&pos, b"e1g1").expect("castles"));
+        assert!(parse_uci(&after, best.as_bytes()).is_ok(), "{lines:?}");
     }
 
     /// `go searchmoves` searches those root moves alone: here not the mate in one, and its
@@ -277,6 +345,23 @@ mod tests {
             let info = lines.iter().rev().find(|l| l.starts_with("info depth")).expect("info");
             assert!(info.contains(&format!(" pv {chosen}")), "{info}");
         }
+    }
+
+    /// `ponderhit` turns the ponder search into a timed one: it goes on for the time the clock of
+    /// `go ponder` gives (here about a second: the whole 2 s to the control, less a margin, halved)
+    /// instead of ending at once; `stop` ends a ponder search at once.
+    #[test]
+    fn ponderhit_goes_on_with_the_clocks_time() {
+        let go = "position startpos moves e2e4\ngo ponder wtime 2000 btime 2000 movestogo 1\n";
+        let start = Instant::now();
+        let lines = run(&format!("{go}ponderhit\n"));
+        let searched = start.elapsed();
+        assert!(lines.last().expect("bestmove").starts_with("bestmove "), "{lines:?}");
+        assert!(searched >= Duration::from_millis(800), "{searched:?}: {lines:?}");
+        let start = Instant::now();
+        let lines = run(&format!("{go}stop\n"));
+        assert!(lines.last().expect("bestmove").starts_with("bestmove "), "{lines:?}");
+        assert!(start.elapsed() < searched, "stop does not wait for the clock");
     }
 
     #[test]
