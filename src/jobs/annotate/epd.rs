@@ -22,7 +22,7 @@ use super::{AnnotateWorker, AnnotatedChunk};
 use crate::analysis::{Analysis, AnalyzerError, Score};
 use crate::chess::{CastlingMode, Position, Variant};
 use crate::error::{Diagnostic, Error, Kind};
-use crate::notation::fen::{EpMode, parse_epd, write_epd, write_fen};
+use crate::notation::fen::{EpMode, escape_epd_string, parse_epd, write_epd, write_fen};
 use crate::notation::san::write_san;
 use crate::pipeline::counter::Counter;
 use crate::pipeline::{ChunkEnd, ChunkInput, Output};
@@ -90,7 +90,9 @@ fn read_line(line: &str) -> Result<Option<Record>, BadLine> {
 fn operand(op: &str, text: &str, out: &mut String) {
     let string = op == "id" || (op.len() == 2 && op.starts_with('c') && op.as_bytes()[1].is_ascii_digit());
     if string || text.is_empty() || text.contains([' ', ';', '"']) {
-        let _ = write!(out, "\"{}\"", text.replace('"', "'"));
+        out.push('"');
+        escape_epd_string(text, out);
+        out.push('"');
     } else {
         out.push_str(text);
     }
@@ -437,6 +439,18 @@ mod tests {
         );
         // Left without an evaluation: the line's own analysis stays, nothing is added.
         assert_eq!(written(wac, None), format!("{wac}\n"));
+        // An empty operation (`FEN ; bm X;`) is passed over; a string's quote and backslash are
+        // escaped as `positions` writes them, so they read back as they were.
+        let quoted = r#"6k1/5ppp/8/8/8/8/8/R6K w - - ; bm Ra8#; id "dir\"q\\g.pgn:1:0";"#;
+        let a = analysis(quoted, Score::Mate(1), &["Ra8#"]);
+        let line = written(quoted, Some(&a));
+        assert_eq!(
+            line,
+            "6k1/5ppp/8/8/8/8/8/R6K w - - bm Ra8#; id \"dir\\\"q\\\\g.pgn:1:0\"; acd 9; acn 777; acs 2; ce 32766; \
+             pv Ra8#; dm 1;\n"
+        );
+        let read = crate::notation::fen::parse_epd(line.trim_end()).expect("EPD");
+        assert_eq!(read.op("id").expect("id"), [r#"dir"q\g.pgn:1:0"#]);
     }
 
     /// A FEN's clocks become `hmvc` and `fmvn` (one clock, `hmvc` alone); an EPD record's own

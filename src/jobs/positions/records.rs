@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use super::table::{self, TagValues};
-use super::text::{push_csv_field, push_epd_string, push_i64, push_json_string, push_seconds, push_u64};
+use super::text::{push_csv_field, push_i64, push_json_string, push_seconds, push_u64};
 use super::{Format, PositionsChunk, PositionsOptions, RecordKey};
 use crate::chess::{Color, Move, PackedKey, Position};
 use crate::error::{Diagnostic, Kind, Severity};
@@ -400,7 +400,7 @@ impl<'a> Hooks<'a> for PositionsHooks<'_> {
 /// `; id "FILE:` for the EPD records of input `file`.
 pub(super) fn epd_id_prefix(file: &str) -> Vec<u8> {
     let mut id_prefix = b"; id \"".to_vec();
-    push_epd_string(&mut id_prefix, file);
+    crate::notation::fen::escape_epd_string(file, &mut id_prefix);
     id_prefix.push(b':');
     id_prefix
 }

@@ -61,16 +61,6 @@ pub(super) fn push_csv_field(out: &mut Vec<u8>, s: &str) {
     }
 }
 
-/// The inside of an EPD string operand: `"` and `\` escaped with `\`, as in PGN strings.
-pub(super) fn push_epd_string(out: &mut Vec<u8>, s: &str) {
-    for &b in s.as_bytes() {
-        if b == b'"' || b == b'\\' {
-            out.push(b'\\');
-        }
-        out.push(b);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,11 +95,9 @@ mod tests {
         push_json_string(&mut out, "a\"\\\n\u{1}é");
         out.push(b' ');
         push_csv_field(&mut out, "a,\"b\"");
-        out.push(b' ');
-        push_epd_string(&mut out, "a \"b\\\".pgn");
         assert_eq!(
             String::from_utf8(out).expect("UTF-8"),
-            "178.6 0 -4 18446744073709551615 \"a\\\"\\\\\\n\\u0001é\" \"a,\"\"b\"\"\" a \\\"b\\\\\\\".pgn"
+            "178.6 0 -4 18446744073709551615 \"a\\\"\\\\\\n\\u0001é\" \"a,\"\"b\"\"\""
         );
     }
 }

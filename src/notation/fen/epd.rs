@@ -1,5 +1,7 @@
 //! EPD (PGN standard 16.2): a position's four FEN fields and its operations, read into an
-//! [`Epd`]; written as the four fields, operations being the caller's text.
+//! [`Epd`]; written as the four fields, operations being the caller's text, string operands
+//! escaped by [`escape_epd_string`]. A string operand's `"` and `\` are escaped by a backslash,
+//! as python-chess writes and reads them; an empty operation (`FEN ; bm Nf3;`) is passed over.
 
 use crate::chess::{Position, Setup};
 
@@ -85,13 +87,14 @@ pub fn parse_epd(line: &str) -> Result<Epd, ParseFenError> {
     Ok(Epd { setup, ops, clock_fields })
 }
 
-/// The next run of non-whitespace bytes from `*pos`, advancing past it.
+/// The next field from `*pos`, advancing past it: a run of bytes up to whitespace or a `;` (which
+/// no field holds, and which suites glue to the last one: `... c6 1 6; bm d5`).
 fn next_token<'a>(bytes: &'a [u8], pos: &mut usize) -> Option<&'a [u8]> {
     while *pos < bytes.len() && bytes[*pos].is_ascii_whitespace() {
         *pos += 1;
     }
     let start = *pos;
-    while *pos < bytes.len() && !bytes[*pos].is_ascii_whitespace() {
+    while *pos < bytes.len() && !bytes[*pos].is_ascii_whitespace() && bytes[*pos] != b';' {
         *pos += 1;
     }
     (*pos > start).then(|| &bytes[start..*pos])
@@ -111,6 +114,10 @@ fn read_ops(text: &str) -> Result<Vec<(String, Vec<String>)>, ParseFenError> {
         if i == b.len() {
             return Ok(ops);
         }
+        if b[i] == b';' {
+            i += 1;
+            continue;
+        }
         let start = i;
         while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
             i += 1;
@@ -129,10 +136,24 @@ fn read_ops(text: &str) -> Result<Vec<(String, Vec<String>)>, ParseFenError> {
                     break;
                 }
                 Some(b'"') => {
-                    let end =
-                        b[i + 1..].iter().position(|&c| c == b'"').ok_or(ParseFenError::TrailingGarbage)?;
-                    operands.push(text[i + 1..i + 1 + end].to_owned());
-                    i += end + 2;
+                    let mut operand = String::new();
+                    let mut from = i + 1;
+                    i += 1;
+                    loop {
+                        match b.get(i) {
+                            None => return Err(ParseFenError::TrailingGarbage),
+                            Some(b'"') => break,
+                            Some(b'\\') if matches!(b.get(i + 1), Some(b'"' | b'\\')) => {
+                                operand.push_str(&text[from..i]);
+                                from = i + 1;
+                                i += 2;
+                            }
+                            Some(_) => i += 1,
+                        }
+                    }
+                    operand.push_str(&text[from..i]);
+                    operands.push(operand);
+                    i += 1;
                 }
                 Some(_) => {
                     let start = i;
@@ -145,6 +166,29 @@ fn read_ops(text: &str) -> Result<Vec<(String, Vec<String>)>, ParseFenError> {
         }
         ops.push((opcode.to_owned(), operands));
     }
+}
+
+/// Appends `text` escaped for an EPD string operand (without its quotes): `"` and `\` with a
+/// backslash before them, which [`parse_epd`] reads back.
+///
+/// ```
+/// use pgnkit::notation::fen::{escape_epd_string, parse_epd};
+/// let mut line = String::from("8/8/8/8/8/8/8/K1k5 w - - id \"");
+/// escape_epd_string(r#"C:\my "best" games.pgn"#, &mut line);
+/// line.push_str("\";");
+/// assert_eq!(line, r#"8/8/8/8/8/8/8/K1k5 w - - id "C:\\my \"best\" games.pgn";"#);
+/// let epd = parse_epd(&line).unwrap();
+/// assert_eq!(epd.op("id"), Some(&[r#"C:\my "best" games.pgn"#.to_string()][..]));
+/// ```
+pub fn escape_epd_string(text: &str, out: &mut impl TextBuf) {
+    out.append_with(|out| {
+        for &b in text.as_bytes() {
+            if b == b'"' || b == b'\\' {
+                out.push(b'\\');
+            }
+            out.push(b);
+        }
+    });
 }
 
 /// Appends the four EPD fields of `pos` to `out` (no clocks, no operations).

@@ -40,7 +40,7 @@ mod tests;
 mod write;
 mod writer;
 
-pub use epd::{Epd, parse_epd, write_epd};
+pub use epd::{Epd, escape_epd_string, parse_epd, write_epd};
 pub use read::{parse_fen, parse_setup};
 #[cfg(test)]
 pub(crate) use write::ep_square;

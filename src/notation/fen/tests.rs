@@ -350,10 +350,28 @@ fn epd_ops() {
         parse_epd(r#"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id "open"#),
         Err(ParseFenError::TrailingGarbage)
     );
+    // An empty operation is passed over, as python-chess reads suites written `FEN ; bm X;`.
+    assert!(parse_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;").unwrap().ops.is_empty());
+    let epd = parse_epd(
+        r#"r3qb1k/1b4p1/p2pr2p/3n4/Pnp1N1N1/6RP/1B3PP1/1B1QR1K1 w - - ; bm Nxh6; id "Position 1";"#,
+    )
+    .unwrap();
     assert_eq!(
-        parse_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;"),
-        Err(ParseFenError::TrailingGarbage)
+        (epd.op("bm").unwrap(), epd.op("id").unwrap()),
+        (&["Nxh6".to_string()][..], &["Position 1".to_string()][..])
     );
+    let epd =
+        parse_epd("rn1qkb1r/pb1p1ppp/1p2pn2/2p5/2PP4/5NP1/PP2PPBP/RNBQK2R w KQkq c6 1 6; bm d5").unwrap();
+    assert_eq!((epd.setup.fullmoves, epd.op("bm").unwrap()), (6, &["d5".to_string()][..]));
+    let epd = parse_epd("8/8/8/8/8/8/8/K1k5 w - -; bm Kb2;").unwrap();
+    assert_eq!((epd.clock_fields, epd.op("bm").unwrap()), (0, &["Kb2".to_string()][..]));
+    let epd = parse_epd("8/8/8/8/8/8/8/K1k5 w - - 0 1 ; bm Kb2;;").unwrap();
+    assert_eq!((epd.clock_fields, epd.op("bm").unwrap()), (2, &["Kb2".to_string()][..]));
+    // A string's escaped quote and backslash; another backslash is itself.
+    let epd = parse_epd(r#"8/8/8/8/8/8/8/K1k5 w - - id "we\"ird;na\\me\d.pgn:1:0"; bm Kb2;"#).unwrap();
+    assert_eq!(epd.op("id").unwrap(), [r#"we"ird;na\me\d.pgn:1:0"#]);
+    assert_eq!(epd.op("bm").unwrap(), ["Kb2"]);
+    assert_eq!(parse_epd(r#"8/8/8/8/8/8/8/K1k5 w - - id "open\";"#), Err(ParseFenError::TrailingGarbage));
     assert_eq!(
         parse_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc x;"),
         Err(ParseFenError::Halfmoves)
