@@ -412,7 +412,7 @@ impl Position {
         let us = self.turn;
         let taken = self.board.move_taking(us, role, from, to);
         let pawn = role == Role::Pawn;
-        self.halfmoves = select_unpredictable(pawn | taken, 0, self.halfmoves + 1);
+        self.halfmoves = select_unpredictable(pawn | taken, 0, self.halfmoves.saturating_add(1));
         let king = u64::from(role == Role::King).wrapping_neg();
         let king_rank = Bitboard(Bitboard::relative_rank(us, Rank::First).0 & king);
         // A rook that moves or is taken loses its right; a pawn never stands on a rook's square.
@@ -442,7 +442,7 @@ impl Position {
         key!(self.hash ^ zobrist::turn_key() ^ self.ep_hash());
         self.ep_square = None;
         let old_rights = self.castling;
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
 
         match m.kind() {
             MoveKind::Normal | MoveKind::Promotion(_) => {
@@ -545,7 +545,7 @@ impl Position {
             key!(zobrist::castling_rights_key(self.castling ^ old_rights));
         }
         if !us.is_white() {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = them;
         if HASH {
@@ -575,9 +575,9 @@ impl Position {
             self.hash ^= self.ep_hash() ^ zobrist::turn_key();
         }
         self.ep_square = None;
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         if !self.turn.is_white() {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !self.turn;
         Ok(())
@@ -636,9 +636,10 @@ impl Position {
         let b = &self.board;
         let ours = b.by_color(color);
         if self.crazyhouse() {
-            // Anything in hand, or anything but two bare kings and a minor, can still mate.
+            // Anything in hand, or anything but two bare kings and a minor, can still mate; so can
+            // a promoted minor, which its captor holds as a pawn.
             return b.occupied().count() + self.pockets.white.total() + self.pockets.black.total() <= 3
-                && (b.pawns() | b.rooks_and_queens()).is_empty()
+                && (b.pawns() | b.rooks_and_queens() | self.promoted()).is_empty()
                 && self.pockets.white.is_empty()
                 && self.pockets.black.is_empty();
         }

@@ -113,3 +113,24 @@ fn play_known_equals_play_unchecked() {
         }
     }
 }
+
+/// Clocks at their largest stay there instead of wrapping to 0 (a FEN may give `u32::MAX`).
+#[test]
+fn clocks_saturate() {
+    let fen = "4k3/8/8/8/8/8/8/4K3 b - - 4294967295 4294967295";
+    let mut pos = crate::notation::parse_fen(fen, Variant::Standard).expect("fen");
+    for uci in ["e8d7", "e1d2"] {
+        let m = crate::notation::parse_uci(&pos, uci.as_bytes()).expect("legal");
+        pos.play_unchecked(m);
+    }
+    pos.play_null().expect("not in check");
+    assert_eq!((pos.halfmoves(), pos.fullmoves()), (u32::MAX, u32::MAX));
+}
+
+/// A promoted minor in crazyhouse is not a dead draw: its captor holds it as a pawn.
+#[test]
+fn a_promoted_minor_can_still_mate_in_crazyhouse() {
+    let zh = |fen| crate::notation::parse_fen(fen, Variant::Crazyhouse).expect("fen");
+    assert!(!zh("4k3/8/8/8/8/8/8/4KB~2[] w - - 0 1").is_insufficient_material());
+    assert!(zh("4k3/8/8/8/8/8/8/4KB2[] w - - 0 1").is_insufficient_material());
+}
