@@ -54,8 +54,9 @@ mod unix {
 
     use pgnkit::exit::Code;
 
-    /// Only async-signal-safe work: an atomic swap, and `_exit` on the second signal.
+    /// Only async-signal-safe work: atomic stores, and `_exit` on the second signal.
     pub(super) extern "C" fn on_signal(_: nix::libc::c_int) {
+        pgnkit::io::stop_streams();
         if super::REQUESTED.swap(true, Ordering::SeqCst) {
             // SAFETY: `_exit` is async-signal-safe; it ends the process without running
             // anything else.

@@ -12,7 +12,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use crate::exit::Code;
 
@@ -276,6 +276,40 @@ pub struct Input {
     pub consumed: Arc<AtomicU64>,
 }
 
+/// Set by [`stop_streams`]: reads of stdin end.
+static STOP_STREAMS: AtomicBool = AtomicBool::new(false);
+
+/// Ends stdin at its next wait for bytes, as its end of input would, so that a run waiting on a
+/// stalled pipe stops. One atomic store: async-signal-safe, for a stop signal's handler.
+pub fn stop_streams() {
+    STOP_STREAMS.store(true, Ordering::Relaxed);
+}
+
+/// Stdin, read once it has bytes: a wait for them looks at [`stop_streams`] every 50 ms (a
+/// signal interrupts a read only on the thread it is delivered to, which may be another).
+struct Stdin(io::Stdin);
+
+impl Read for Stdin {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        #[cfg(unix)]
+        {
+            use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+            use std::os::fd::AsFd;
+            loop {
+                if STOP_STREAMS.load(Ordering::Relaxed) {
+                    return Ok(0);
+                }
+                let mut fds = [PollFd::new(self.0.as_fd(), PollFlags::POLLIN)];
+                match poll(&mut fds, PollTimeout::from(50u8)) {
+                    Ok(0) | Err(nix::errno::Errno::EINTR) => continue,
+                    Ok(_) | Err(_) => break,
+                }
+            }
+        }
+        self.0.read(buf)
+    }
+}
+
 /// Counts bytes read into a shared counter.
 struct Counting<R> {
     inner: R,
@@ -317,7 +351,7 @@ impl Input {
         let consumed = Arc::new(AtomicU64::new(0));
         let io_err = |source: io::Error| InputError::Io { path: path.to_owned(), source };
         if path == Path::new("-") {
-            return Input::from_stream(path, Box::new(io::stdin()), None, consumed);
+            return Input::from_stream(path, Box::new(Stdin(io::stdin())), None, consumed);
         }
         let file = File::open(path).map_err(|source| match source.kind() {
             io::ErrorKind::NotFound => InputError::NotFound { path: path.to_owned() },

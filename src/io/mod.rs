@@ -11,7 +11,7 @@ mod output;
 pub mod run;
 pub mod sort;
 
-pub use input::{Compression, Input, InputError, InputOptions, PageDropper, Source, read_full};
+pub use input::{Compression, Input, InputError, InputOptions, PageDropper, Source, read_full, stop_streams};
 pub(crate) use output::canonical;
 pub(crate) use output::place;
 pub use output::{Output, OutputError, OutputOptions, compressed_as, written_in_place};

@@ -278,6 +278,10 @@ pub fn run_shares<J: Job>(
         };
         let mut error = None;
         match result {
+            // A stop signal can end a stream (`io::end_streams_on_signal`) before any chunk saw it.
+            Ok(()) if observer.interrupted() => {
+                summary.stopped = Some(Stopped { input: name.text().into(), games: stats.games });
+            }
             Ok(()) => {
                 if !held.end(&mut pass)? {
                     error = Some(Error::Input(format::not_read(format, path, &head, None)));

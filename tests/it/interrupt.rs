@@ -295,3 +295,40 @@ fn a_second_signal_ends_the_run_at_once_with_130() {
     drop(stdin);
     assert_eq!(status.code(), Some(130));
 }
+
+/// A run waiting on a stdin that sends nothing (a stalled `curl | zstdcat`, a Slurm job's SIGTERM)
+/// stops on the signal, exit 130, for every job and for each stop signal, before any game and
+/// after some.
+#[test]
+fn a_run_waiting_on_a_stalled_stdin_stops_on_a_signal() {
+    let some = std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture");
+    for job in ["check", "clean", "positions", "annotate", "report"] {
+        for (signal, fed) in [("-TERM", &b""[..]), ("-INT", &some[..3000])] {
+            let mut child = sigint_default(&mut pgnkit())
+                .args([job, "-j2", "-q", "-"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn pgnkit");
+            assert!(wait_for_sigint_handler(child.id()), "{job}: no handler");
+            let mut stdin = child.stdin.take().expect("stdin");
+            stdin.write_all(fed).expect("feed");
+            let kill = Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill");
+            assert!(kill.success());
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+            let status = loop {
+                if let Some(status) = child.try_wait().expect("wait") {
+                    break status;
+                }
+                assert!(std::time::Instant::now() < deadline, "{job} {signal}: still waiting on stdin");
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            };
+            drop(stdin);
+            let mut err = String::new();
+            child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr");
+            assert_eq!(status.code(), Some(130), "{job} {signal}: {err}");
+            assert!(err.contains("interrupted"), "{job} {signal}: {err}");
+        }
+    }
+}
