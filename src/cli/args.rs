@@ -37,9 +37,9 @@ pub struct HeadArgs {
     /// No progress bar and no summary (errors and diagnostics are still written).
     #[arg(short, long)]
     pub quiet: bool,
-    /// Target chunk size in KiB (output does not depend on it).
-    #[arg(long, value_name = "KIB", hide = true)]
-    pub chunk_kib: Option<usize>,
+    /// Target chunk size in KiB, 1 to 1 GiB (output does not depend on it).
+    #[arg(long, value_name = "KIB", hide = true, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    pub chunk_kib: Option<u32>,
     #[command(flatten)]
     pub shard: ShardArgs,
 }
@@ -50,7 +50,7 @@ impl HeadArgs {
         let defaults = RunOptions::default();
         RunOptions {
             threads: self.threads.filter(|&n| n > 0).map_or(defaults.threads, usize::from),
-            chunk_size: self.chunk_kib.map_or(defaults.chunk_size, |k| k.max(1) << 10),
+            chunk_size: self.chunk_kib.map_or(defaults.chunk_size, |k| (k as usize) << 10),
             no_mmap: self.no_mmap,
         }
     }

@@ -49,6 +49,9 @@ fn limits_that_would_never_end_and_thread_counts_past_the_cap_are_usage_errors()
         &["annotate", "--movetime", "0", "x.pgn"],
         &["annotate", "--engines", "1025", "x.pgn"],
         &["check", "-j", "1025", "x.pgn"],
+        // A chunk past 1 GiB (or of nothing) is memory no run needs, and used to abort.
+        &["check", "--chunk-kib", "1099511627776", "x.pgn"],
+        &["check", "--chunk-kib", "0", "x.pgn"],
     ] {
         let o = run(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
