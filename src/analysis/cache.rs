@@ -159,8 +159,24 @@ pub enum CacheError {
         mode: String,
     },
     /// A lookup failed.
-    #[error("evaluation cache: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    #[error("cannot read the evaluation cache {}: {source}", path.display())]
+    Read {
+        /// The cache file.
+        path: PathBuf,
+        /// What SQLite said.
+        source: rusqlite::Error,
+    },
+    /// `cache merge` could not add a source (the ones before it were added, each in its own
+    /// transaction).
+    #[error("cannot add the evaluation cache {} to {}: {error}; the caches named before it were added", from.display(), dest.display())]
+    Merge {
+        /// The cache being added.
+        from: PathBuf,
+        /// The cache added to.
+        dest: PathBuf,
+        /// What SQLite said.
+        error: rusqlite::Error,
+    },
     /// The writer could not commit stored analyses; they stay in memory for another try.
     #[error("evaluation cache: stored analyses not committed: {0}")]
     Commit(#[source] std::sync::Arc<rusqlite::Error>),
@@ -338,13 +354,15 @@ impl Cache {
         let reader = self.readers.lock().unwrap_or_else(PoisonError::into_inner).pop();
         let reader = match reader {
             Some(r) => r,
-            None => open_reader(&self.path)?,
+            None => open_reader(&self.path)
+                .map_err(|source| CacheError::Read { path: self.path.clone(), source })?,
         };
         let found = reader.0.prepare_cached(SELECT).and_then(|mut stmt| {
             stmt.query_row([key.hash], |r| Ok(decode(pos, key, Fields::from_sql(r)))).optional()
         });
         self.readers.lock().unwrap_or_else(PoisonError::into_inner).push(reader);
-        Ok(found?.unwrap_or(Found::Absent))
+        let found = found.map_err(|source| CacheError::Read { path: self.path.clone(), source })?;
+        Ok(found.unwrap_or(Found::Absent))
     }
 
     /// Stores `analysis` of `pos` by `engine` under `limit` (replacing what the key held), to be

@@ -612,6 +612,25 @@ fn cache_merge_joins_the_shards_caches() {
     let o = run(&["cache", "merge", path(&dir.join("junk.sqlite")), "-o", path(&all)]);
     assert_ne!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("junk.sqlite"), "{}", stderr(&o));
+    // A cache whose pages past its header are damaged: the error names it, not the output.
+    let mut bytes = std::fs::read(&caches[1]).expect("cache");
+    assert!(bytes.len() > 12 << 10, "{} bytes", bytes.len());
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for b in &mut bytes[5000..9000] {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        *b = x as u8;
+    }
+    std::fs::write(dir.join("damaged.sqlite"), &bytes).expect("write");
+    let dest = dir.join("dest.sqlite");
+    let o = run(&["cache", "merge", path(&caches[0]), path(&dir.join("damaged.sqlite")), "-o", path(&dest)]);
+    assert_ne!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot add the evaluation cache ") && stderr(&o).contains("damaged.sqlite to "),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// `merge --output-dir DIR` writes every merged file in DIR, made if missing, the main one under

@@ -25,16 +25,17 @@ fn check_source(path: &Path) -> Result<(), CacheError> {
 }
 
 /// Adds every analysis of the caches `sources` to the cache at `dest` (created when missing),
-/// in one transaction: a key `dest` already holds keeps its row (a key is the position, engine
-/// and limit, whose analysis is reproducible). Returns the rows added.
+/// each source in one transaction (SQLite attaches a database only outside one): a key `dest`
+/// already holds keeps its row (a key is the position, engine and limit, whose analysis is
+/// reproducible, so a merge stopped half-way leaves only good rows). Returns the rows added.
 pub fn merge(dest: &Path, sources: &[PathBuf]) -> Result<u64, CacheError> {
     for s in sources {
         check_source(s)?;
     }
     let mut conn = open_writer(dest)?;
-    let err = |source| CacheError::Open { path: dest.to_path_buf(), source };
     let mut added = 0u64;
     for (i, s) in sources.iter().enumerate() {
+        let err = |error| CacheError::Merge { from: s.clone(), dest: dest.to_path_buf(), error };
         let name = format!("src{i}");
         let path = s.to_string_lossy().into_owned();
         conn.execute("ATTACH DATABASE ?1 AS ?2", [&path, &name]).map_err(err)?;
