@@ -192,6 +192,7 @@ kinds! {
     DuplicateTag => "duplicate_tag", Warning, "tag name given twice in a game (the first counts)";
     EngineWarning => "engine_warning", Warning, "engine output ignored or cut, or the engine restarted";
     Unevaluated => "unevaluated", Error, "position left without an engine evaluation";
+    Unreported => "unreported", Warning, "a game's diagnostics past the first 100: counted in the summary, not shown";
 }
 
 // Written out: the enum comes from the macro above, which has no `#[default]` to give.

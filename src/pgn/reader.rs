@@ -48,9 +48,19 @@ pub struct Limits {
     pub max_problems: u32,
 }
 
+impl Limits {
+    /// [`Limits::max_problems`] by default; the replay shows as many of a game's diagnostics.
+    pub const MAX_PROBLEMS: u32 = 100;
+}
+
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_tokens: 8_000_000, max_depth: 128, max_comment: 64 << 20, max_problems: 100 }
+        Limits {
+            max_tokens: 8_000_000,
+            max_depth: 128,
+            max_comment: 64 << 20,
+            max_problems: Limits::MAX_PROBLEMS,
+        }
     }
 }
 

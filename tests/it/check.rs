@@ -362,3 +362,32 @@ fn unexpected_tokens_are_named() {
         assert_eq!(code, Some(0), "{out}");
     }
 }
+
+/// A game's diagnostics past the first 100 are counted in the summary and the game's record, not
+/// shown: one `unreported` warning says so, and the next game's are shown again.
+#[test]
+fn a_game_shows_its_first_100_diagnostics_and_counts_the_rest() {
+    let dir = temp_dir("check-budget");
+    let nulls = "-- ".repeat(300);
+    let text = format!(
+        "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 {nulls}*\n\n[Event \"b\"]\n[Result \"*\"]\n\n1. e4 -- *\n"
+    );
+    let pgn = dir.join("nulls.pgn");
+    std::fs::write(&pgn, text).expect("write");
+    let (code, out, _) = check(&["--json", "--games", pgn.to_str().expect("utf-8")]);
+    assert_eq!(code, Some(0), "warnings only");
+    let records: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let shown = |game: u64, kind: &str| {
+        records
+            .iter()
+            .filter(|r| r["type"] == "diagnostic" && r["data"]["game"] == game && r["data"]["kind"] == kind)
+            .count()
+    };
+    assert_eq!((shown(1, "null_move"), shown(1, "unreported")), (100, 1));
+    assert_eq!((shown(2, "null_move"), shown(2, "unreported")), (1, 0));
+    let game = records.iter().find(|r| r["type"] == "game").expect("game 1");
+    assert_eq!(game["data"]["warnings"], 300);
+    let summary = records.last().expect("summary");
+    assert_eq!(summary["data"]["warnings"]["null_move"], 301, "{summary}");
+}

@@ -21,7 +21,7 @@ use crate::chess::{Bitboard, Move, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::san::{Lenience, SanError, Suffix, parse_san_with, suffix_after};
 use crate::pgn::{
-    GameResult, GameStart, LineIndex, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor,
+    GameResult, GameStart, Limits, LineIndex, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor,
 };
 use crate::pipeline::job::{ChunkEnd, ChunkInput, Output};
 use message::{Facts, fen, problem_message, san, text};
@@ -265,11 +265,35 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             Severity::Warning => self.game.warnings += 1,
         }
         self.game_kinds.push((kind, severity));
+        // Past the reader's budget a game's diagnostics are counted, not built: output and memory
+        // stay bounded whatever one game holds (1.6 M null moves made 1.6 M warnings).
+        let n = self.game.errors + self.game.warnings;
+        if n > Limits::MAX_PROBLEMS {
+            if n == Limits::MAX_PROBLEMS + 1 && self.hooks.wants(Kind::Unreported, Severity::Warning) {
+                let message = format!(
+                    "more than {} diagnostics in this game: the rest are counted in the summary, not shown",
+                    Limits::MAX_PROBLEMS
+                );
+                self.deliver(
+                    Kind::Unreported,
+                    Severity::Warning,
+                    offset,
+                    ply,
+                    Facts { message, san: None, fen: None },
+                );
+            }
+            return;
+        }
         if !self.hooks.wants(kind, severity) {
             return;
         }
+        self.deliver(kind, severity, offset, ply, facts());
+    }
+
+    /// Hands the diagnostic of `facts` at `offset` (absolute) to the hooks.
+    fn deliver(&mut self, kind: Kind, severity: Severity, offset: u64, ply: Option<u32>, facts: Facts) {
         let at = self.lines.locate((offset - self.chunk_offset) as usize);
-        let Facts { message, san, fen } = facts();
+        let Facts { message, san, fen } = facts;
         let (white, black) = self.players();
         let d = Diagnostic {
             kind,
