@@ -53,6 +53,9 @@ impl Limits {
     pub const MAX_PROBLEMS: u32 = 100;
 }
 
+/// UTF-8's byte order mark.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
@@ -255,13 +258,18 @@ impl<'a> Reader<'a> {
     pub fn read_game<V: Visitor<'a>>(&mut self, v: &mut V) -> Option<V::Output> {
         let mut utf16 = false;
         if self.pos == 0 && !self.mid_input {
-            if self.bytes.starts_with(b"\xef\xbb\xbf") {
-                self.pos = 3;
+            if self.bytes.starts_with(BOM) {
+                self.pos = BOM.len();
             } else if self.bytes.starts_with(b"\xff\xfe") || self.bytes.starts_with(b"\xfe\xff") {
                 utf16 = true;
             }
         }
         self.skip_between_games();
+        // A byte order mark inside the input: files with one joined by `cat`.
+        if self.pos > 0 && self.bytes[self.pos..].starts_with(BOM) {
+            self.pos += BOM.len();
+            self.skip_between_games();
+        }
         if self.pos >= self.bytes.len() {
             return None;
         }
@@ -408,6 +416,11 @@ impl<'a> Reader<'a> {
                     };
                     pos = q;
                     let tok = &b[start..q];
+                    // A byte order mark before a tag line (files joined by `cat`): the next game.
+                    if c == 0xEF && tok == BOM && b.get(q) == Some(&b'[') && self.line_starts_at(start) {
+                        pos = start;
+                        break;
+                    }
                     if matches!(c, b'0' | b'1')
                         && let Some(result) = GameResult::from_ascii(tok)
                     {

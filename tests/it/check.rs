@@ -391,3 +391,38 @@ fn a_game_shows_its_first_100_diagnostics_and_counts_the_rest() {
     let summary = records.last().expect("summary");
     assert_eq!(summary["data"]["warnings"]["null_move"], 301, "{summary}");
 }
+
+/// A UTF-8 byte order mark inside the input (files that have one, joined by `cat`) is passed
+/// over before a game, after a result or in place of one: every game is read with its tags, at
+/// any thread count and chunk size.
+#[test]
+fn a_byte_order_mark_between_games_is_passed_over() {
+    let dir = temp_dir("check-bom");
+    let game =
+        |event: &str, result: &str| format!("[Event \"{event}\"]\n[Result \"*\"]\n\n1. e4 e5 {result}\n");
+    let bom = "\u{feff}";
+    let text =
+        format!("{bom}{}\n{bom}{}{bom}{}\n{}", game("a", "*"), game("b", "*"), game("c", ""), game("d", "*"));
+    let pgn = dir.join("bom.pgn");
+    std::fs::write(&pgn, text.repeat(40)).expect("write");
+    let path = pgn.to_str().expect("utf-8");
+    let mut outputs = Vec::new();
+    for args in [&["-j1"][..], &["-j2", "--chunk-kib", "1"]] {
+        let mut all = vec!["--json", "--games"];
+        all.extend_from_slice(args);
+        all.push(path);
+        let (code, out, err) = check(&all);
+        assert_eq!(code, Some(0), "{err}\n{out}");
+        let summary: serde_json::Value =
+            serde_json::from_str(out.lines().last().expect("summary")).expect("JSON");
+        assert_eq!(
+            (summary["data"]["games"].as_u64(), summary["data"]["with_warnings"].as_u64()),
+            (Some(160), Some(40)),
+            "{summary}"
+        );
+        outputs.push(out.lines().filter(|l| !l.contains("\"summary\"")).collect::<Vec<_>>().join("\n"));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    // The one warning a round: game c has no result.
+    assert!(outputs[0].contains("\"kind\":\"missing_result\""), "{}", outputs[0]);
+}
