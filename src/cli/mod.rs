@@ -101,6 +101,20 @@ enum Command {
     },
 }
 
+impl Command {
+    /// The inputs and output of a job that reads games.
+    fn head(&self) -> Option<&args::HeadArgs> {
+        match self {
+            Command::Check(a) => Some(&a.head),
+            Command::Clean(a) => Some(&a.head),
+            Command::Annotate(a) => Some(&a.head),
+            Command::Report(a) => Some(&a.head),
+            Command::Positions(a) => Some(&a.head),
+            _ => None,
+        }
+    }
+}
+
 /// Parses the command line, runs it and returns the exit code.
 pub fn main() -> ExitCode {
     let parsed = Cli::command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
@@ -115,6 +129,13 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        _ if cli
+            .command
+            .head()
+            .is_some_and(|h| h.files.iter().filter(|f| f.as_os_str() == "-").count() > 1) =>
+        {
+            Err(fail::Fail::usage("stdin (-) can be read once: give - once among the inputs"))
+        }
         Command::Check(args) => cmd::check::run(&args),
         Command::Clean(args) => cmd::clean::run(&args),
         Command::Annotate(args) => cmd::annotate::run(&args),

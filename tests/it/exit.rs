@@ -59,6 +59,16 @@ fn limits_that_would_never_end_and_thread_counts_past_the_cap_are_usage_errors()
     }
 }
 
+/// Stdin can be read once: a second `-` would read nothing, silently.
+#[test]
+fn stdin_given_twice_is_a_usage_error() {
+    for job in ["check", "clean", "positions", "annotate", "report"] {
+        let o = run(&[job, "-", "x.pgn", "-"]);
+        assert_eq!(o.status.code(), Some(2), "{job}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("stdin (-) can be read once"), "{job}");
+    }
+}
+
 /// A stderr that cannot be written (a full disk, a pipe closed after one line) loses the
 /// messages, not the run: each job ends with its own exit status, never a panic (101).
 #[test]

@@ -95,7 +95,7 @@ enum VariationsArg {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    head: HeadArgs,
+    pub(crate) head: HeadArgs,
     #[command(flatten)]
     select: SelectArgs,
     #[command(flatten)]

@@ -31,7 +31,7 @@ counted as filtered; their problems are neither reported nor counted.";
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    head: HeadArgs,
+    pub(crate) head: HeadArgs,
     #[command(flatten)]
     select: SelectArgs,
     #[command(flatten)]

@@ -100,7 +100,7 @@ enum AddTag {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    head: HeadArgs,
+    pub(crate) head: HeadArgs,
     #[command(flatten)]
     select: SelectArgs,
     #[command(flatten)]

@@ -63,7 +63,7 @@ enum EpArg {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    head: HeadArgs,
+    pub(crate) head: HeadArgs,
     /// Record format.
     #[arg(long, value_enum, default_value = "fen")]
     format: FormatArg,

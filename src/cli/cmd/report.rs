@@ -61,7 +61,7 @@ enum FormatArg {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    head: HeadArgs,
+    pub(crate) head: HeadArgs,
     #[command(flatten)]
     select: SelectArgs,
     #[command(flatten)]
