@@ -72,13 +72,14 @@ pub enum InputError {
         /// The path as given.
         path: PathBuf,
     },
-    /// The input is UTF-16: it starts with a byte order mark, or its first characters are ASCII
-    /// with a NUL before or after each (exit 65).
+    /// The input is UTF-16 or UTF-32: it starts with a byte order mark, or its first characters
+    /// are ASCII with NULs before or after each (exit 65).
     #[error("{}: input is {encoding}; convert it to UTF-8 (e.g. iconv -f {encoding} -t UTF-8)", path.display())]
     Utf16 {
         /// The path as given.
         path: PathBuf,
-        /// `UTF-16` (with a byte order mark), `UTF-16LE` or `UTF-16BE` (without one).
+        /// `UTF-16` or `UTF-32` (with a byte order mark), else `UTF-16LE`, `UTF-16BE`, `UTF-32LE`
+        /// or `UTF-32BE`.
         encoding: &'static str,
     },
     /// A compression pgnkit does not read, known by its magic bytes (exit 65).
@@ -460,6 +461,10 @@ impl Input {
 fn check_text(path: &Path, head: &[u8]) -> Result<(), InputError> {
     let text = |b: &u8| b.is_ascii_graphic() || b.is_ascii_whitespace();
     let utf16 = match head {
+        // UTF-32 first: its little-endian mark starts as UTF-16's does.
+        [0xff, 0xfe, 0, 0] | [0, 0, 0xfe, 0xff] => Some("UTF-32"),
+        [a, 0, 0, 0] if text(a) => Some("UTF-32LE"),
+        [0, 0, 0, a] if text(a) => Some("UTF-32BE"),
         [0xff, 0xfe, ..] | [0xfe, 0xff, ..] => Some("UTF-16"),
         // No byte order mark: `[\0E\0`, `\0[\0E`, where UTF-8 text has no NUL.
         [a, 0, b, 0, ..] if text(a) && text(b) => Some("UTF-16LE"),
@@ -621,6 +626,10 @@ mod tests {
             (b"[\0E\0v\0", "UTF-16LE"),
             (b"\0[\0E\0v", "UTF-16BE"),
             (b"1\0.\0 \0", "UTF-16LE"),
+            (b"\xff\xfe\0\0[\0\0\0", "UTF-32"),
+            (b"\0\0\xfe\xff\0\0\0[", "UTF-32"),
+            (b"[\0\0\0E\0\0\0", "UTF-32LE"),
+            (b"\0\0\0[\0\0\0E", "UTF-32BE"),
         ] {
             std::fs::write(&p, bytes).unwrap();
             for no_mmap in [false, true] {
