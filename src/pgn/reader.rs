@@ -265,8 +265,9 @@ impl<'a> Reader<'a> {
             }
         }
         self.skip_between_games();
-        // A byte order mark inside the input: files with one joined by `cat`.
-        if self.pos > 0 && self.bytes[self.pos..].starts_with(BOM) {
+        // A byte order mark inside the input (files with one joined by `cat`), wherever a chunk
+        // starts.
+        if self.bytes[self.pos..].starts_with(BOM) {
             self.pos += BOM.len();
             self.skip_between_games();
         }

@@ -460,6 +460,8 @@ fn an_engines_arguments_separate_its_cache_entries() {
         let out = dir.join("out.pgn");
         let o = run(&[
             "annotate",
+            "--engines",
+            "1",
             "--nodes",
             "200",
             "--cache",
@@ -482,7 +484,7 @@ fn an_engines_arguments_separate_its_cache_entries() {
         };
         (count("positions") - count("from rules"), count("cache hits"))
     };
-    // The first run's hits are positions the collection repeats.
+    // The first run's hits are positions the collection repeats (one engine: the same each run).
     let (looked_up, hits) = annotate(&format!("exec {exe} uci"));
     assert!(looked_up > 10 * hits.max(1), "{looked_up} {hits}");
     assert_eq!(annotate(&format!("exec {exe} uci # another net")), (looked_up, hits));
