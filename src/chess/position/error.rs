@@ -119,6 +119,12 @@ impl PositionError {
     pub fn ignore_invalid_ep_square(self) -> Result<Position, PositionError> {
         self.ignore(PositionErrorKind::InvalidEpSquare)
     }
+
+    /// Accepts the position with what can be dropped without a guess dropped: castling rights
+    /// without their rook, an impossible en passant square (how a game's FEN tag is read).
+    pub fn ignore_droppable(self) -> Result<Position, PositionError> {
+        self.ignore_invalid_castling_rights().or_else(|e| e.ignore_invalid_ep_square())
+    }
 }
 
 impl fmt::Display for PositionError {

@@ -35,9 +35,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             Ok(pos) => pos,
             // Soft problems are repaired: rights without their rook, an impossible ep square.
             Err(FenError::Position(e)) => {
-                let repaired =
-                    e.clone().ignore_invalid_castling_rights().or_else(|e| e.ignore_invalid_ep_square());
-                let Ok(pos) = repaired else {
+                let Ok(pos) = e.clone().ignore_droppable() else {
                     self.report(Kind::BadFen, Severity::Error, offset, None, || {
                         facts(&fen, format!("{e} in FEN \"{fen}\""))
                     });
