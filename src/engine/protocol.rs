@@ -181,14 +181,20 @@ impl Go {
         if let Some(mate) = self.mate {
             limit.depth = Some(limit.depth.unwrap_or(u32::MAX).min(mate.saturating_mul(2)));
         }
-        if self.infinite || self.ponder {
-            return limit;
-        }
-        let (time, inc) = if turn.is_white() { (self.wtime, self.winc) } else { (self.btime, self.binc) };
-        if let Some(time) = time {
-            limit.movetime = Some(limit.movetime.map_or(budget(time, inc, self.movestogo), |t| t.min(time)));
+        if !(self.infinite || self.ponder) {
+            limit.movetime = self.move_time(turn);
         }
         limit
+    }
+
+    /// The time for the move of `turn`: `movetime`, within the clock's budget when there is a
+    /// clock (for `go ponder`, the time from `ponderhit` on).
+    pub fn move_time(&self, turn: Color) -> Option<Duration> {
+        let (time, inc) = if turn.is_white() { (self.wtime, self.winc) } else { (self.btime, self.binc) };
+        match time {
+            Some(time) => Some(self.movetime.map_or(budget(time, inc, self.movestogo), |t| t.min(time))),
+            None => self.movetime,
+        }
     }
 }
 

@@ -28,7 +28,7 @@ use crate::notation::fen::{FenError, parse_fen};
 use crate::notation::uci::{parse_uci, write_uci};
 use crate::search::{self, Searcher};
 
-use super::protocol::{self, Command, Go, PositionStart};
+use super::protocol::{self, Command, PositionStart};
 
 /// Largest accepted `Hash` in megabytes.
 const MAX_HASH_MB: usize = 65_536;
@@ -67,10 +67,7 @@ impl State {
             Ok(pos) => pos,
             // Soft problems are repaired, as a game's FEN tag is: rights without their rook, an
             // impossible en passant square.
-            Err(FenError::Position(e))
-                if let Ok(pos) =
-                    e.clone().ignore_invalid_castling_rights().or_else(|e| e.ignore_invalid_ep_square()) =>
-            {
+            Err(FenError::Position(e)) if let Ok(pos) = e.clone().ignore_droppable() => {
                 say(out, &format!("info string {e} in fen; dropped"))?;
                 pos
             }
@@ -224,8 +221,7 @@ pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<(
                     let only: Vec<Move> =
                         go.searchmoves.iter().filter_map(|m| parse_uci(&pos, m.as_bytes()).ok()).collect();
                     let hold = Arc::new(AtomicBool::new(go.infinite || go.ponder));
-                    let ponder =
-                        go.ponder.then(|| Go { ponder: false, ..go.clone() }.limit(pos.turn()).movetime);
+                    let ponder = go.ponder.then(|| go.move_time(pos.turn()));
                     let done = Arc::new(AtomicBool::new(false));
                     stop.store(false, Ordering::Relaxed);
                     let (out, stop, held, ended) = (&out, stop.clone(), hold.clone(), done.clone());
