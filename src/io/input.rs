@@ -277,36 +277,41 @@ pub struct Input {
     pub consumed: Arc<AtomicU64>,
 }
 
-/// Set by [`stop_streams`]: reads of stdin end.
+/// Set by [`stop_streams`]: reads of pipes end.
 static STOP_STREAMS: AtomicBool = AtomicBool::new(false);
 
-/// Ends stdin at its next wait for bytes, as its end of input would, so that a run waiting on a
-/// stalled pipe stops. One atomic store: async-signal-safe, for a stop signal's handler.
+/// Ends every input that is not a regular file (stdin, `<(curl ...)`, a FIFO) at its next wait
+/// for bytes, as its end would, so that a run waiting on a stalled pipe stops. One atomic store:
+/// async-signal-safe, for a stop signal's handler.
 pub fn stop_streams() {
     STOP_STREAMS.store(true, Ordering::Relaxed);
 }
 
-/// Stdin, read once it has bytes: a wait for them looks at [`stop_streams`] every 50 ms (a
-/// signal interrupts a read only on the thread it is delivered to, which may be another).
-struct Stdin(io::Stdin);
+/// An input that may wait (not a regular file), read once it has bytes: a wait for them looks
+/// at [`stop_streams`] every 50 ms (a signal interrupts a read only on the thread it is delivered
+/// to, which may be another).
+struct Polled<R>(R);
 
-impl Read for Stdin {
+#[cfg(unix)]
+impl<R: Read + std::os::fd::AsFd> Read for Polled<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        #[cfg(unix)]
-        {
-            use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
-            use std::os::fd::AsFd;
-            loop {
-                if STOP_STREAMS.load(Ordering::Relaxed) {
-                    return Ok(0);
-                }
-                let mut fds = [PollFd::new(self.0.as_fd(), PollFlags::POLLIN)];
-                match poll(&mut fds, PollTimeout::from(50u8)) {
-                    Ok(0) | Err(nix::errno::Errno::EINTR) => continue,
-                    Ok(_) | Err(_) => break,
-                }
+        use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+        loop {
+            if STOP_STREAMS.load(Ordering::Relaxed) {
+                return Ok(0);
+            }
+            let mut fds = [PollFd::new(self.0.as_fd(), PollFlags::POLLIN)];
+            match poll(&mut fds, PollTimeout::from(50u8)) {
+                Ok(0) | Err(nix::errno::Errno::EINTR) => continue,
+                Ok(_) | Err(_) => return self.0.read(buf),
             }
         }
+    }
+}
+
+#[cfg(not(unix))]
+impl<R: Read> Read for Polled<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.0.read(buf)
     }
 }
@@ -352,7 +357,7 @@ impl Input {
         let consumed = Arc::new(AtomicU64::new(0));
         let io_err = |source: io::Error| InputError::Io { path: path.to_owned(), source };
         if path == Path::new("-") {
-            return Input::from_stream(path, Box::new(Stdin(io::stdin())), None, consumed);
+            return Input::from_stream(path, Box::new(Polled(io::stdin())), None, consumed);
         }
         let file = File::open(path).map_err(|source| match source.kind() {
             io::ErrorKind::NotFound => InputError::NotFound { path: path.to_owned() },
@@ -387,9 +392,10 @@ impl Input {
         }
         // The head may have been read above (a regular file's only: a pipe, `<(zcat f)`, cannot
         // seek): start the stream from the beginning.
-        if regular {
-            (&file).seek(SeekFrom::Start(0)).map_err(io_err)?;
+        if !regular {
+            return Input::from_stream(path, Box::new(Polled(file)), None, consumed);
         }
+        (&file).seek(SeekFrom::Start(0)).map_err(io_err)?;
         Input::from_stream(path, Box::new(file), total_size, consumed)
     }
 
@@ -460,7 +466,7 @@ impl Input {
 /// pgnkit does not read (read as text, it would give one game of binary-data errors).
 fn check_text(path: &Path, head: &[u8]) -> Result<(), InputError> {
     let text = |b: &u8| b.is_ascii_graphic() || b.is_ascii_whitespace();
-    let utf16 = match head {
+    let wide = match head {
         // UTF-32 first: its little-endian mark starts as UTF-16's does.
         [0xff, 0xfe, 0, 0] | [0, 0, 0xfe, 0xff] => Some("UTF-32"),
         [a, 0, 0, 0] if text(a) => Some("UTF-32LE"),
@@ -471,7 +477,7 @@ fn check_text(path: &Path, head: &[u8]) -> Result<(), InputError> {
         [0, a, 0, b, ..] if text(a) && text(b) => Some("UTF-16BE"),
         _ => None,
     };
-    if let Some(encoding) = utf16 {
+    if let Some(encoding) = wide {
         return Err(InputError::Utf16 { path: path.to_owned(), encoding });
     }
     let (format, tool) = match head {

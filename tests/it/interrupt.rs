@@ -272,27 +272,74 @@ fn perft_stops_on_a_signal_with_130() {
     }
 }
 
-/// A second signal ends a run at once, with 130 too (not the code's place in the table).
+/// A second signal ends a run at once, with 130 too (not the code's place in the table), where
+/// the first cannot: here the run is blocked writing to a stdout nobody reads.
 #[cfg(target_os = "linux")]
 #[test]
 fn a_second_signal_ends_the_run_at_once_with_130() {
+    let dir = temp_dir("interrupt-second");
+    let pgn = dir.join("many.pgn");
+    std::fs::write(&pgn, "[Event \"e\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n".repeat(20_000)).expect("write");
+    // A record a game, far more than a pipe holds: the run blocks on its stdout.
     let mut child = sigint_default(&mut pgnkit())
-        .args(["check", "-q", "-j1", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .args(["check", "-q", "-j1", "--games", pgn.to_str().expect("utf-8")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("spawn pgnkit");
     assert!(wait_for_sigint_handler(child.id()), "the handler is installed");
-    // Stdin stays open and empty: the run waits for input, so only the second signal ends it.
-    let stdin = child.stdin.take();
-    for _ in 0..2 {
-        let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let pid = child.id().to_string();
+    let kill = || {
+        let kill = Command::new("kill").args(["-INT", &pid]).status().expect("kill");
         assert!(kill.success());
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    kill();
+    assert!(child.try_wait().expect("wait").is_none(), "the first signal waits for the write");
+    kill();
     let status = child.wait().expect("wait");
-    drop(stdin);
+    let mut err = String::new();
+    child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr");
+    assert_eq!(status.code(), Some(130));
+    assert!(!err.contains("stopped after"), "ended at once, not at a chunk: {err}");
+}
+
+/// How `child` exits, failing with `what` if it has not within 20 s.
+fn exit_within_20_s(child: &mut std::process::Child, what: &str) -> std::process::ExitStatus {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return status;
+        }
+        assert!(std::time::Instant::now() < deadline, "{what}");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// An input that is a pipe but not stdin (`<(curl ...)`, a FIFO) that sends nothing: the run
+/// stops on the signal as on a stalled stdin.
+#[cfg(unix)]
+#[test]
+fn a_run_waiting_on_a_stalled_fifo_stops_on_a_signal() {
+    let dir = temp_dir("interrupt-fifo");
+    let fifo = dir.join("in.pgn");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let mut child = sigint_default(&mut pgnkit())
+        .args(["check", "-q", fifo.to_str().expect("utf-8")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn pgnkit");
+    assert!(wait_for_sigint_handler(child.id()), "no handler");
+    // Opened for writing once pgnkit opens it for reading; nothing is written.
+    let writer = std::fs::OpenOptions::new().write(true).open(&fifo).expect("open the FIFO");
+    let kill = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    let status = exit_within_20_s(&mut child, "still waiting on the FIFO");
+    drop(writer);
     assert_eq!(status.code(), Some(130));
 }
 
@@ -316,14 +363,7 @@ fn a_run_waiting_on_a_stalled_stdin_stops_on_a_signal() {
             stdin.write_all(fed).expect("feed");
             let kill = Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill");
             assert!(kill.success());
-            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-            let status = loop {
-                if let Some(status) = child.try_wait().expect("wait") {
-                    break status;
-                }
-                assert!(std::time::Instant::now() < deadline, "{job} {signal}: still waiting on stdin");
-                std::thread::sleep(std::time::Duration::from_millis(10));
-            };
+            let status = exit_within_20_s(&mut child, &format!("{job} {signal}: still waiting on stdin"));
             drop(stdin);
             let mut err = String::new();
             child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr");
