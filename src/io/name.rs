@@ -9,7 +9,7 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
 
 /// An input's name, as reports show it ([`display`]) and as JSON records hold it ([`to_json`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Name {
     text: String,
     json: Value,
@@ -17,6 +17,12 @@ pub struct Name {
 
 /// No input's name: the empty text.
 pub static NONE: Name = Name { text: String::new(), json: Value::String(String::new()) };
+
+impl Default for Name {
+    fn default() -> Name {
+        NONE.clone()
+    }
+}
 
 impl Name {
     /// The name of `path`.
