@@ -114,6 +114,8 @@ pub struct Reader<'a> {
     /// Where the movetext of the game being read starts, while it is to be checked for text that
     /// is not UTF-8 (`usize::MAX`: its tags were not UTF-8 already).
     movetext: usize,
+    /// The last game ended at its result token (see [`Reader::ended_at_result`]).
+    at_result: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -144,6 +146,7 @@ impl<'a> Reader<'a> {
             mid_line: false,
             tags: Vec::new(),
             movetext: 0,
+            at_result: false,
         }
     }
 
@@ -184,6 +187,15 @@ impl<'a> Reader<'a> {
     /// input reads as long as that line and this offset end inside the prefix.
     pub fn searched_to(&self) -> usize {
         self.base + self.searched
+    }
+
+    /// Whether the last game read ended at its result token and the comments after it, none cut
+    /// short: then its end was decided by the bytes before the next unread one and that byte,
+    /// not by the line it starts (a game that ends at the next game's tags looks at that line).
+    /// Games run together on one line end this way, so a stream of them is cut without waiting
+    /// for a line break (see [`super::split::decided`]).
+    pub fn ended_at_result(&self) -> bool {
+        self.at_result
     }
 
     /// Whether only whitespace and `%` lines remain (no further game).
@@ -275,6 +287,7 @@ impl<'a> Reader<'a> {
             return None;
         }
         self.problems = 0;
+        self.at_result = false;
         let emit_tags = v.begin_game(GameStart { offset: self.off(self.pos) }).is_continue();
         if utf16 {
             self.problem(v, ProblemKind::Utf16Bom, self.pos);
@@ -434,6 +447,7 @@ impl<'a> Reader<'a> {
                             v.outcome(Some(result), self.off(start));
                         }
                         outcome_sent = true;
+                        self.at_result = true;
                         pos = self.trailing_comments(v, pos, loud);
                         break;
                     }
@@ -551,6 +565,7 @@ impl<'a> Reader<'a> {
                         v.outcome(Some(GameResult::Unknown), self.off(pos));
                     }
                     outcome_sent = true;
+                    self.at_result = true;
                     pos = self.trailing_comments(v, pos + 1, loud);
                     break;
                 }

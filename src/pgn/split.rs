@@ -120,13 +120,15 @@ mod tests {
 
 /// Whether a reading of `bytes`, a prefix of the input, that stopped before `next` (the next
 /// game's first byte) after looking for a `}` up to `searched` ([`Reader::searched_to`]) reads
-/// the same whatever follows the prefix: every other look-ahead of the reader stays on the line
-/// at `next`, which must end inside `bytes` with one byte more (for a CR LF).
-pub fn decided(bytes: &[u8], next: usize, searched: usize) -> bool {
+/// the same whatever follows the prefix. A game that ended at its result token
+/// (`at_result`, [`Reader::ended_at_result`]) was decided by the bytes before `next` and that
+/// byte; any other end may have looked along the line at `next`, which must then end inside
+/// `bytes` with one byte more (for a CR LF).
+pub fn decided(bytes: &[u8], next: usize, searched: usize, at_result: bool) -> bool {
     let n = bytes.len();
     next < n
         && searched < n
-        && memchr::memchr2(b'\n', b'\r', &bytes[next..]).is_some_and(|i| next + i + 1 < n)
+        && (at_result || memchr::memchr2(b'\n', b'\r', &bytes[next..]).is_some_and(|i| next + i + 1 < n))
 }
 
 /// A likely game start at or after `from`: a `[` that begins a line after a blank line (LF, CR
@@ -157,6 +159,15 @@ fn after_result(bytes: &[u8], p: usize) -> bool {
     GameResult::from_ascii(super::class::last_token(bytes[..p].trim_ascii_end())).is_some()
 }
 
+/// Where the game after the one ending at `end` starts: past the whitespace and `%` lines the
+/// reader skips, as [`Reader::offset`] gives it after the game (`start`: the input offset and
+/// column of `bytes[0]`). A window cut there begins where its predecessor's reading ends.
+pub fn next_start(bytes: &[u8], end: usize, start: (u64, u64)) -> usize {
+    let mut r = Reader::for_range(bytes, end..bytes.len()).starting_at(start.0, start.1);
+    r.is_at_end();
+    r.offset()
+}
+
 /// How far the look-ahead of a stream chunk cut at `cut` must reach for [`decided`] to hold:
 /// one byte past the end of the line where the next game starts (past the blank lines an exact
 /// cut leaves before it). May lie past `bytes`: then more must be read.
@@ -185,7 +196,7 @@ pub fn cut(
         let end = r.offset();
         // Where the next game starts: past whitespace and `%` lines, as the reader skips them.
         r.is_at_end();
-        if !at_eof && !decided(bytes, r.offset(), r.searched_to()) {
+        if !at_eof && !decided(bytes, r.offset(), r.searched_to(), r.ended_at_result()) {
             return (games > 0).then_some((last_end, games));
         }
         games += 1;
@@ -220,8 +231,20 @@ mod cut_tests {
             "a game cut off by the buffer waits"
         );
         assert_eq!(cut(&pgn[..34], 0, (0, 1), 1, false), Some((19, 1)), "the next tag line was read");
-        assert_eq!(cut(&pgn[..30], 0, (0, 1), 1, false), None, "half of it was not");
+        assert_eq!(
+            cut(&pgn[..22], 0, (0, 1), 1, false),
+            Some((19, 1)),
+            "a result's game: the next byte decides"
+        );
+        assert_eq!(cut(&pgn[..21], 0, (0, 1), 1, false), None, "a comment may come yet");
         assert_eq!(cut(&pgn[..15], 0, (0, 1), 1, false), None);
+        // A game of tags alone ends where a tag named like one of its own or `Event` follows
+        // a blank line: the name decides, so the whole line must be read.
+        let tags = b"[Event \"a\"]\n\n[Event \"b\"]\n*\n";
+        assert_eq!(cut(&tags[..16], 0, (0, 1), 1, false), None, "`[Ev` may be a tag of the first game");
+        assert_eq!(cut(&tags[..24], 0, (0, 1), 1, false), None, "the line is not complete");
+        assert_eq!(cut(&tags[..25], 0, (0, 1), 1, false), None, "a CR LF may be cut");
+        assert_eq!(cut(&tags[..26], 0, (0, 1), 1, false), Some((13, 1)));
         // A `}` not yet read may close a comment that, without it, would end at a tag line.
         let open = b"[Event \"a\"]\n1. e4 { x\n\n[Event \"b\"]\n1. d4 *\n\n[Event \"c\"]\n";
         assert_eq!(cut(open, 0, (0, 1), 1, false), None, "the comment's end is not decided");
@@ -236,6 +259,24 @@ mod cut_tests {
         assert_eq!(look_ahead_end(pgn, 3), Some(14), "blank lines skipped, the tag line and one byte");
         assert_eq!(look_ahead_end(pgn, 5), Some(14));
         assert_eq!(look_ahead_end(&pgn[..10], 3), None, "the line is not complete yet");
-        assert!(decided(pgn, 5, 0));
+        assert!(decided(pgn, 5, 0, false));
+        assert!(!decided(&pgn[..10], 5, 0, false), "the line at the next game is needed");
+        assert!(decided(&pgn[..6], 5, 0, true), "not after a result");
+    }
+
+    /// Games run together on one line (no line break at all), read as a stream: each is cut off
+    /// as soon as the byte after its result is read, not at the end of the line.
+    #[test]
+    fn games_on_one_line_are_cut_at_their_results() {
+        let game = "[Event \"x\"] [Result \"1-0\"] 1. e4 e5 1-0 ";
+        let line = game.repeat(1000);
+        let prefix = &line.as_bytes()[..10 * game.len() + 5];
+        assert_eq!(cut(prefix, 0, (0, 1), 1, false), Some((game.len() - 1, 1)));
+        assert_eq!(cut(prefix, 0, (0, 1), 3 * game.len(), false), Some((4 * game.len() - 1, 4)));
+        let (mut from, mut games) = (0, 0);
+        while let Some((end, n)) = cut(prefix, from, (0, 1), 1, false) {
+            (from, games) = (end, games + n);
+        }
+        assert_eq!(games, 10, "every game before the last byte read");
     }
 }

@@ -397,13 +397,38 @@ pub fn slice_windows(bytes: &[u8], target: usize, from: Start) -> impl Iterator<
         if start >= bytes.len() {
             return None;
         }
-        let end = guess_boundary(bytes, start + target).max(start + 1).min(bytes.len());
+        let end = slice_window_end(bytes, start, target, (from.offset, from.column));
         let offset = from.offset + start as u64;
         let w = Window { offset, bytes: &bytes[start..], end: end - start, complete: true, column };
         column = column_after(column, &bytes[start..end]);
         start = end;
         Some(w)
     })
+}
+
+/// Where a window of a mapped input from `start` ends: a guessed game start past `target` bytes,
+/// looked for within a few targets; without one there (games run together on one line), the
+/// next game's start after the last game those bytes decide, cut exactly (`at`: the offset and
+/// column of `bytes[0]`), so such input is read in parallel too. The bytes looked at double
+/// while a single game spans them: linear in the window.
+fn slice_window_end(bytes: &[u8], start: usize, target: usize, at: (u64, u64)) -> usize {
+    let len = bytes.len();
+    let mut reach = start.saturating_add(4 * target).min(len);
+    let guess = guess_boundary(&bytes[..reach], start + target);
+    if guess < reach || reach == len {
+        return guess.clamp(start + 1, len);
+    }
+    loop {
+        let cut = crate::pgn::split::cut(&bytes[..reach], start, at, reach - start, false);
+        if let Some((end, _)) = cut.filter(|&(end, _)| end > start) {
+            let next = crate::pgn::split::next_start(&bytes[..reach], end, at);
+            return if next < reach { next } else { end };
+        }
+        if reach == len {
+            return len;
+        }
+        reach = start.saturating_add(2 * (reach - start)).min(len);
+    }
 }
 
 /// Windows read from a stream: cut at guessed starts, each with the line that follows its `end`
@@ -429,29 +454,36 @@ impl<R: Read> Iterator for StreamWindows<R> {
     fn next(&mut self) -> Option<Self::Item> {
         let (target, split) = (self.target, self.split);
         self.input.next_with(read_size(target), |input, len, done| {
-            // A guessed start, or an exact cut where there is nothing to guess from; either way
-            // the releaser verifies it with the look-ahead: the line where the next game starts
-            // and one byte more (for a CR LF).
-            let guess = Some(guess_boundary(input.data(), target)).filter(|&g| g < len);
-            let cut = guess.or_else(|| {
-                let start = (input.offset, input.column);
-                let exact = (len >= 4 * target).then(|| split(input.data(), 0, start, target, false));
-                exact.flatten().map(|(end, _)| end).filter(|&end| end > 0)
-            });
+            // A guessed start, verified by the releaser with the look-ahead: the line where the
+            // next game starts and one byte more (for a CR LF).
             let window = |input: &mut Refill<R>, len, end, complete| {
                 let (bytes, offset, column) = input.take(len, end);
                 Window { offset, bytes, end, complete, column }
             };
-            match cut {
-                Some(g) => match crate::pgn::split::look_ahead_end(input.data(), g) {
+            let guess = Some(guess_boundary(input.data(), target)).filter(|&g| g < len);
+            if let Some(g) = guess {
+                match crate::pgn::split::look_ahead_end(input.data(), g) {
                     Some(l) if l <= len => return Ok(window(input, l, g, false)),
                     _ if done => return Ok(window(input, len, g, true)),
                     _ => {}
-                },
-                None if done => return Ok(window(input, len, len, true)),
-                None => {}
+                }
+            } else if len >= 4 * target {
+                // Nothing to guess from: an exact cut after the last game the bytes read decide
+                // (they are its look-ahead: the line after it may be the rest of the input, games
+                // run together on one line), so little is left to copy on.
+                let start = (input.offset, input.column);
+                if let Some((end, _)) = split(input.data(), 0, start, len, false).filter(|&(end, _)| end > 0)
+                {
+                    // At the next game's first byte, where the releaser expects the next window.
+                    let next = crate::pgn::split::next_start(input.data(), end, start);
+                    return Ok(window(input, len, if next < len { next } else { end }, done));
+                }
             }
-            Err(len + len.max(64 * 1024))
+            if done {
+                return Ok(window(input, len, len, true));
+            }
+            // Where an exact cut is to be made, no more than it needs: the rest is copied on.
+            Err(if guess.is_none() && len < 4 * target { 4 * target } else { len + len.max(64 * 1024) })
         })
     }
 }
@@ -572,7 +604,7 @@ pub(crate) mod tests {
         // No blank line, but a result before each tag line: cut at guesses.
         let results: Vec<u8> =
             (0..300).flat_map(|i| format!("[G \"{i}\"]\n1. e4 *\n").into_bytes()).collect();
-        for input in [blank, tight, results] {
+        for (input, guessed) in [(blank, true), (tight, false), (results, true)] {
             for target in [1, 10, 100, 5000] {
                 let mut covered = 0usize;
                 for w in StreamWindows::new(&input[..], target, toy, Start::default()) {
@@ -585,7 +617,11 @@ pub(crate) mod tests {
                     if !w.complete {
                         let ahead = &w.bytes[w.end..];
                         let br = ahead.iter().position(|&b| b == b'\n').expect("a whole line of look-ahead");
-                        assert_eq!(br + 2, ahead.len(), "the line and one byte more");
+                        if guessed {
+                            assert_eq!(br + 2, ahead.len(), "the line and one byte more");
+                        } else {
+                            assert!(br + 2 <= ahead.len(), "an exact cut has what decided it");
+                        }
                     }
                     covered += w.end;
                 }
@@ -666,13 +702,89 @@ pub(crate) mod tests {
         for w in StreamWindows::new(&input[..], 1000, crate::pgn::split::cut, Start::default()) {
             let w = w.expect("in-memory read");
             if !w.complete {
-                let next =
-                    w.end + w.bytes[w.end..].iter().take_while(|&&b| crate::pgn::class::is_space(b)).count();
-                assert!(crate::pgn::split::decided(&w.bytes, next, 0), "window at {}", w.offset);
+                assert!(reads_as_decided(&w).0, "window at {}", w.offset);
                 windows += 1;
             }
         }
         assert!(windows > 10, "{windows}");
+    }
+
+    /// Whether a reading of `w`'s games, as a worker reads them, is decided by its bytes, and
+    /// the input offset where it ends (where the releaser expects the next window).
+    fn reads_as_decided(w: &Window<StreamBytes>) -> (bool, u64) {
+        let mut r = crate::pgn::Reader::with_base(&w.bytes, 0).starting_at(w.offset, w.column);
+        while !r.is_at_end() && r.offset() < w.end {
+            r.skip_game();
+        }
+        let decided = crate::pgn::split::decided(&w.bytes, r.offset(), r.searched_to(), r.ended_at_result());
+        (decided, w.offset + r.offset() as u64)
+    }
+
+    /// Games run together on one line, read from a stream: chunks and windows stay about the
+    /// target's size, each verified, where waiting for the line's end held the whole input.
+    #[test]
+    fn games_on_one_line_are_cut_as_they_come() {
+        let game = "[Event \"x\"] [Result \"1-0\"] 1. e4 e5 2. Nf3 Nc6 1-0 ";
+        let input = game.repeat(20_000).into_bytes();
+        let target = 20_000;
+        // How far the stream was read when each chunk came out: the chunk and a few reads more.
+        let read = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = Counted { bytes: &input, read: std::sync::Arc::clone(&read) };
+        let chunks: Vec<_> = StreamChunks::new(counted, target, crate::pgn::split::cut, Start::default())
+            .map(|c| c.expect("in-memory read"))
+            .inspect(|c| {
+                let ahead =
+                    read.load(std::sync::atomic::Ordering::Relaxed) - (c.offset as usize + c.bytes.len());
+                assert!(ahead <= 8 * target, "chunk at {}: {ahead} bytes read ahead", c.offset);
+            })
+            .collect();
+        assert_eq!(chunks.concat_bytes(), input);
+        assert_eq!(chunks.iter().map(|c| c.games).sum::<u64>(), 20_000);
+        assert!(
+            chunks.iter().all(|c| c.bytes.len() <= 2 * target),
+            "{}",
+            chunks.iter().map(|c| c.bytes.len()).max().unwrap_or(0)
+        );
+        let windows: Vec<_> =
+            StreamWindows::new(&input[..], target, crate::pgn::split::cut, Start::default())
+                .map(|w| w.expect("in-memory read"))
+                .collect();
+        assert!(windows.len() > 5, "{}", windows.len());
+        let mapped: Vec<_> = slice_windows(&input, target, Start::default()).collect();
+        assert!(mapped.len() > 5, "mapped: {}", mapped.len());
+        let mut at = 0;
+        for w in &mapped {
+            assert_eq!(w.offset, at, "mapped windows follow each other");
+            assert!(w.end <= 8 * target, "mapped window at {}: {} bytes", w.offset, w.end);
+            let rest = &input[at as usize + w.end..];
+            assert!(rest.is_empty() || rest.starts_with(b"[Event "), "cut at a game's start");
+            at += w.end as u64;
+        }
+        assert_eq!(at, input.len() as u64);
+        let (mut at, mut expected) = (0, 0);
+        for w in &windows {
+            assert_eq!(w.offset, at, "windows follow each other");
+            assert_eq!(w.offset, expected, "a window starts where its predecessor's reading ends");
+            assert!(w.bytes.len() <= 8 * target, "window at {}: {} bytes", w.offset, w.bytes.len());
+            let (decided, next) = reads_as_decided(w);
+            assert!(w.complete || decided, "window at {}", w.offset);
+            (at, expected) = (at + w.end as u64, next);
+        }
+        assert_eq!(at, input.len() as u64);
+    }
+
+    /// A reader over `bytes` that counts what it gave.
+    struct Counted<'a> {
+        bytes: &'a [u8],
+        read: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    impl Read for Counted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.bytes.read(buf)?;
+            self.read.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+            Ok(n)
+        }
     }
 
     /// Bytes decoded before a read error are still handed out, then the error.

@@ -60,6 +60,8 @@ pub struct ChunkEnd {
     /// Offset just past the farthest byte the reader examined looking for a comment's `}`
     /// ([`crate::pgn::Reader::searched_to`]): a stream chunk read past its look-ahead is re-read.
     pub searched_to: u64,
+    /// The last game read ended at its result token ([`crate::pgn::Reader::ended_at_result`]).
+    pub at_result: bool,
 }
 
 /// How the pipeline cuts an input for a job: a property of the job.

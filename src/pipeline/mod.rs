@@ -310,11 +310,12 @@ fn read_window<J: Job>(
     process::<J>(worker, &chunk)
 }
 
-/// Whether the reading of `w`, which stopped at `next` after looking for a `}` up to `searched`,
-/// is what a reading of the whole input gives ([`crate::pgn::split::decided`]).
-fn decided_inside(w: &Window<ChunkBytes<'_>>, next: u64, searched: u64) -> bool {
+/// Whether the reading of `w`, which ended as `end` says, is what a reading of the whole input
+/// gives ([`crate::pgn::split::decided`]).
+fn decided_inside(w: &Window<ChunkBytes<'_>>, end: &ChunkEnd) -> bool {
     let rel = |at: u64| at.saturating_sub(w.offset) as usize;
-    w.complete || crate::pgn::split::decided(w.bytes.as_slice(), rel(next), rel(searched))
+    w.complete
+        || crate::pgn::split::decided(w.bytes.as_slice(), rel(end.next), rel(end.searched_to), end.at_result)
 }
 
 /// Bytes whose reading needed more look-ahead than their chunk had: the next chunks are joined
@@ -385,7 +386,7 @@ where
                 (w, out)
             }
         };
-        if !decided_inside(&w, out.end.next, out.end.searched_to) {
+        if !decided_inside(&w, &out.end) {
             let retry_at = 2 * w.bytes.as_slice().len();
             let bytes = match w.bytes {
                 ChunkBytes::Owned(mut v) => {

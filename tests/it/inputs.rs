@@ -132,6 +132,39 @@ fn output_is_identical_at_any_thread_count() {
     }
 }
 
+/// Games run together on one line, with no line break in the input: every path reads the same
+/// games, cut at their results (a stream waited for the line's end, holding the whole input).
+#[test]
+fn games_on_one_line_read_alike_by_every_path() {
+    let dir = temp_dir("inputs-one-line");
+    let games = [
+        "[Event \"a\"] [Result \"1-0\"] 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0 ",
+        "[Event \"b\"] 1. d4 {a comment} d5 (1... Nf6 2. c4) 2. c4 $1 * {after the result} ",
+        "[Event \"c\"] 1. e4 e5 2. Ke3 1/2-1/2 ",
+        "[Event \"d\"][Result \"0-1\"]1. f3 e5 2. g4 Qh4# 0-1",
+    ];
+    let pgn: Vec<u8> = (0..4000).flat_map(|i| games[i % games.len()].bytes()).collect();
+    assert!(!pgn.contains(&b'\n'));
+    let (plain, zst) = plain_and_zst(&dir, &pgn);
+    let p = |x: &std::path::Path| x.to_str().expect("utf-8").to_string();
+    let base = report(&["-j", "1", &p(&plain)], &p(&plain), None);
+    assert_eq!(base.lines().filter(|l| l.contains("\"type\":\"game\"")).count(), 4000, "{base}");
+    assert_eq!(base.matches("\"illegal_move\"").count(), 1000, "game c, and no other: {base}");
+    assert_eq!(report(&["-j", "2", &p(&plain)], &p(&plain), None), base, "mapped, two threads");
+    assert_eq!(report(&["-j", "2", "-"], "-", Some(&pgn)), base, "stdin");
+    assert_eq!(report(&["-j", "2", &p(&zst)], &p(&zst), None), base, "zstd");
+    let clean = |input: &str, stdin: bool| {
+        let out = dir.join("clean.pgn");
+        let args = ["clean", "--quiet", "--chunk-kib", "4", "-j", "2", "-o", &p(&out), input];
+        let o = run_on(&args, stdin.then_some(&pgn[..]));
+        assert_eq!(o.status.code(), Some(1), "game c is rejected: {}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read(&out).expect("clean output")
+    };
+    let cleaned = clean(&p(&plain), false);
+    assert_eq!(cleaned.windows(8).filter(|w| w == b"[Event \"").count(), 3000, "game c is rejected");
+    assert!(clean("-", true) == cleaned, "clean from stdin");
+}
+
 #[test]
 fn a_stream_corrupt_midway_reports_the_games_before_and_where_reading_stopped() {
     let dir = temp_dir("inputs-midway");

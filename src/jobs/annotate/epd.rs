@@ -282,6 +282,7 @@ impl AnnotateWorker {
             next,
             newlines: memchr::memchr_iter(b'\n', chunk.bytes).count() as u64,
             searched_to: next,
+            at_result: false,
         };
         Ok(out)
     }

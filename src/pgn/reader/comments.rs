@@ -74,6 +74,9 @@ impl<'a> Reader<'a> {
         let (text_end, next, problem) = self.scan_brace_comment(open);
         if let Some(kind) = problem {
             self.problem(v, kind, open);
+            // Cut short where a tag line starts, or at the budget (a tag line looked for up to
+            // it): the end was decided by the line there.
+            self.at_result = false;
         }
         if loud {
             v.comment(RawComment {

@@ -143,7 +143,8 @@ pub fn replay_chunk<'a, H: Hooks<'a>>(hooks: H, chunk: &ChunkInput<'a>) -> (H, O
     // The replayer's line index stands at the last game's start: only the rest is counted.
     let newlines = replayer.lines.locate(consumed).line as u64 - 1;
     let searched_to = reader.searched_to() as u64;
-    let end = ChunkEnd { next: reader.offset() as u64, newlines, searched_to };
+    let at_result = reader.ended_at_result();
+    let end = ChunkEnd { next: reader.offset() as u64, newlines, searched_to, at_result };
     (replayer.hooks, Output { records: (), stats, end })
 }
 
