@@ -62,4 +62,20 @@ mod tests {
         assert_eq!(repetitions(&[1, 1], 10), 1);
         assert_eq!(repetitions(&[], 10), 0);
     }
+
+    /// python-chess's order: checkmate, insufficient material, stalemate.
+    #[test]
+    fn a_stalemate_without_mating_material_is_insufficient_material() {
+        use crate::chess::Variant;
+        use crate::notation::fen::parse_fen;
+        let outcome =
+            |fen: &str| parse_fen(fen, Variant::Standard).expect("fen").outcome().map(|o| o.termination);
+        let stalemate_bishop = "7k/5K2/6B1/8/8/8/8/8 b - - 0 1";
+        assert_eq!(outcome(stalemate_bishop), Some(Termination::InsufficientMaterial));
+        assert!(parse_fen(stalemate_bishop, Variant::Standard).expect("fen").is_stalemate());
+        assert_eq!(outcome("7k/5K2/6Q1/8/8/8/8/8 b - - 0 1"), Some(Termination::Stalemate));
+        assert_eq!(outcome("7k/7P/6K1/8/8/8/8/8 b - - 0 1"), Some(Termination::Stalemate));
+        assert_eq!(outcome("7k/8/5K2/8/8/8/8/6B1 b - - 0 1"), Some(Termination::InsufficientMaterial));
+        assert_eq!(outcome("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"), Some(Termination::Checkmate));
+    }
 }

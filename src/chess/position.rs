@@ -662,19 +662,20 @@ impl Position {
         self.has_insufficient_material(Color::White) && self.has_insufficient_material(Color::Black)
     }
 
-    /// The game is over on the board alone: checkmate, stalemate, insufficient material or the
-    /// 75-move rule. Repetition needs the game's history: see [`super::outcome`].
+    /// The game is over on the board alone: checkmate, insufficient material, stalemate or the
+    /// 75-move rule, in python-chess's order (a stalemate with insufficient material is the
+    /// latter). Repetition needs the game's history: see [`super::outcome`].
     pub fn outcome(&self) -> Option<super::outcome::Outcome> {
         use super::outcome::{Outcome, Termination};
-        if !self.has_legal_moves() {
-            return Some(if self.is_check() {
-                Outcome { winner: Some(!self.turn), termination: Termination::Checkmate }
-            } else {
-                Outcome { winner: None, termination: Termination::Stalemate }
-            });
+        let stuck = !self.has_legal_moves();
+        if stuck && self.is_check() {
+            return Some(Outcome { winner: Some(!self.turn), termination: Termination::Checkmate });
         }
         if self.is_insufficient_material() {
             return Some(Outcome { winner: None, termination: Termination::InsufficientMaterial });
+        }
+        if stuck {
+            return Some(Outcome { winner: None, termination: Termination::Stalemate });
         }
         if self.halfmoves >= 150 {
             return Some(Outcome { winner: None, termination: Termination::SeventyFiveMoves });

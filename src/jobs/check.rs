@@ -359,6 +359,16 @@ mod tests {
         assert_eq!(stats.games_with_warnings, 1);
     }
 
+    /// A stalemate is one whatever the material left (`outcome` calls this one insufficient
+    /// material, as python-chess does).
+    #[test]
+    fn a_win_claimed_in_a_stalemate_without_mating_material_is_a_mismatch() {
+        let pgn = "[SetUp \"1\"]\n[FEN \"7k/5K2/8/8/4B3/8/8/8 w - - 0 1\"]\n\n1. Bg6 1-0\n";
+        let (diags, _) = check(pgn, 1, 1 << 20);
+        let mismatch = diags.iter().find(|d| d.kind == Kind::ResultMismatch).expect("a mismatch");
+        assert!(mismatch.message.contains("Stalemate (1/2-1/2)"), "{}", mismatch.message);
+    }
+
     /// Null moves in every spelling are played with a warning, and refused in check (an error
     /// that ends the line); the moves after a played one resolve from the position it left.
     #[test]

@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::collect::Mainline;
 use crate::analysis::cache::{Cache, EngineId};
 use crate::analysis::{Analysis, AnalysisWarning, Analyzer, AnalyzerError, Limit, PovScore, Score};
-use crate::chess::{Outcome, Position, Termination};
+use crate::chess::Position;
 use crate::engine::client::MAX_PLIES;
 use crate::error::{Diagnostic, Error, Kind};
 use crate::notation::fen::{EpMode, write_fen};
@@ -32,10 +32,10 @@ pub struct Evaluated {
 
 /// The evaluation the rules give a finished position: checkmate (`Mate(0)`) or stalemate (0).
 pub fn from_rules(pos: &Position) -> Option<Score> {
-    match pos.outcome() {
-        Some(Outcome { termination: Termination::Checkmate, .. }) => Some(Score::Mate(0)),
-        Some(Outcome { termination: Termination::Stalemate, .. }) => Some(Score::Cp(0)),
-        _ => None,
+    match pos.has_legal_moves() {
+        true => None,
+        false if pos.is_check() => Some(Score::Mate(0)),
+        false => Some(Score::Cp(0)),
     }
 }
 

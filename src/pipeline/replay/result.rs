@@ -36,10 +36,12 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             });
         }
         let Some(line) = self.stack.first().filter(|l| !l.dead) else { return };
-        let on_board: Option<Outcome> = line
-            .pos
-            .outcome()
-            .filter(|o| o.termination == Termination::Checkmate || o.termination == Termination::Stalemate);
+        // Checkmate or stalemate, a stalemate with insufficient material too.
+        let pos = &line.pos;
+        let on_board = (!pos.has_legal_moves()).then(|| match pos.is_check() {
+            true => Outcome { winner: Some(!pos.turn()), termination: Termination::Checkmate },
+            false => Outcome { winner: None, termination: Termination::Stalemate },
+        });
         if let Some(o) = on_board
             && token != GameResult::Unknown
             && o.result() != token.as_str()
