@@ -7,7 +7,8 @@
 //!
 //! Lenient input accepted by [`parse_setup`] (and [`parse_fen`]):
 //! - any amount of ASCII whitespace around and between fields;
-//! - 4 to 6 fields (EPD's four; missing clocks default to `0 1`);
+//! - 1 to 6 fields: those missing after the board take python-chess's defaults, `w - - 0 1`
+//!   ([`parse_epd`] needs EPD's four);
 //! - a crazyhouse pocket as `[QRpp]` right after the board, or as a ninth rank `/QRpp` (may be
 //!   empty, `[]`, `[-]` and a bare trailing `/` all mean an empty pocket); `~` after a piece
 //!   marks it promoted;

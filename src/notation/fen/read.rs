@@ -15,15 +15,24 @@ fn fields(text: &[u8]) -> impl Iterator<Item = &[u8]> {
     text.split(|c| c.is_ascii_whitespace()).filter(|f| !f.is_empty())
 }
 
-/// Reads a FEN (4 to 6 fields) into an unvalidated [`Setup`].
+/// Reads a FEN into an unvalidated [`Setup`]. Missing fields after the board take python-chess's
+/// defaults, `w - - 0 1`.
 ///
 /// ```
 /// use pgnkit::notation::{parse_setup, STARTING_FEN};
 /// use pgnkit::chess::Setup;
 /// assert_eq!(parse_setup(STARTING_FEN.as_bytes()), Ok(Setup::standard()));
+/// let board_only = parse_setup(b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR").unwrap();
+/// assert_eq!(board_only.board, Setup::standard().board);
+/// assert!(board_only.castling_rights.is_empty());
 /// ```
 pub fn parse_setup(text: &[u8]) -> Result<Setup, ParseFenError> {
-    let mut it = fields(text);
+    const DEFAULTS: [&[u8]; 3] = [b"w", b"-", b"-"];
+    let given = fields(text).take(4).count();
+    if given == 0 {
+        return Err(ParseFenError::Board);
+    }
+    let mut it = fields(text).chain(DEFAULTS[(given - 1).min(3)..].iter().copied());
     let setup = read_fields(&mut it)?;
     if it.next().is_some() {
         return Err(ParseFenError::TrailingGarbage);

@@ -143,6 +143,14 @@ fn lenient_fields() {
     assert_eq!((five.turn, five.halfmoves, five.fullmoves), (Color::Black, 7, 1));
     // Castling letters in any order, repeats ignored.
     assert_eq!(setup("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w qkQKK - 0 1"), Setup::standard());
+    // Fields missing after the board take python-chess's defaults, `w - - 0 1`.
+    let no_rights = Setup { castling_rights: Bitboard::EMPTY, ..Setup::standard() };
+    assert_eq!(setup("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"), no_rights);
+    assert_eq!(setup("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"), no_rights);
+    assert_eq!(setup("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq"), Setup::standard());
+    let black = setup("4k3/8/8/8/4P3/8/8/4K3 b");
+    assert_eq!((black.turn, black.ep_square, black.halfmoves, black.fullmoves), (Color::Black, None, 0, 1));
+    assert_eq!(parse_setup(b"4k3/8/8/8/8/8/8/4K3 x"), Err(ParseFenError::Turn), "a field given is read");
 }
 
 #[test]
@@ -150,6 +158,8 @@ fn errors_name_the_field() {
     use ParseFenError::*;
     let cases: &[(&str, ParseFenError)] = &[
         ("", Board),
+        (" \t ", Board),
+        ("b KQkq - 0 1", Board),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", Board),
         ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Board),
         ("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Board),
@@ -159,12 +169,9 @@ fn errors_name_the_field() {
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Kq] w KQkq - 0 1", Pocket),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q w KQkq - 0 1", Pocket),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/Qx w KQkq - 0 1", Pocket),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", Turn),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", Turn),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", Castling),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1", Castling),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w K-q - 0 1", Castling),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", EpSquare),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", EpSquare),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", Halfmoves),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", Halfmoves),
