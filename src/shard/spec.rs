@@ -96,29 +96,33 @@ impl Spec {
             let min = get("SLURM_ARRAY_TASK_MIN").map_or(Ok(0), |v| number("SLURM_ARRAY_TASK_MIN", &v))?;
             let step = get("SLURM_ARRAY_TASK_STEP").map_or(Ok(1), |v| number("SLURM_ARRAY_TASK_STEP", &v))?;
             let count = at("SLURM_ARRAY_TASK_COUNT")?;
-            if id < min || step == 0 || (id - min) % step != 0 {
+            let given = match shards.is_some() || get("PGNKIT_SHARDS").is_some() {
+                true => Some(shards_or("SLURM_ARRAY_TASK_ID")?),
+                false => None,
+            };
+            // An array of some of a run's shards submitted again (`--array=3,7`, `--array=5`) has
+            // fewer tasks than the run's count: then the task ID is the shard.
+            if let Some(n) = given
+                && n != count
+            {
+                return checked(id, n, "Slurm");
+            }
+            let again =
+                "to run some shards of a run again, give the run's count: --shards N or PGNKIT_SHARDS=N";
+            if id < min || step == 0 || (id - min) % step != 0 || (id - min) / step >= count {
                 return Err(format!(
-                    "--shard auto (Slurm): task {id} is not MIN {min} plus a multiple of STEP {step}; \
-                     submit a regular array such as --array=0-{}",
+                    "--shard auto (Slurm): task {id} is not one of a regular array of {count} tasks \
+                     (MIN {min}, STEP {step}) such as --array=0-{}; {again}",
                     count.saturating_sub(1)
                 ));
             }
-            // `sbatch --array=K` alone (a shard of a larger run submitted again) is Slurm's shard 0
-            // of 1: the whole input. With the run's count given it is shard K of the run, K = 0 and
-            // 1 included; without it only K = 0 or 1 can be a run of one task.
-            let counted = shards.is_some() || get("PGNKIT_SHARDS").is_some();
-            if count == 1 && !counted && id > 1 {
+            // `sbatch --array=K` alone with no count is Slurm's shard 0 of 1, the whole input: only
+            // K = 0 or 1 can mean a run of one task.
+            if count == 1 && given.is_none() && id > 1 {
                 return Err(format!(
                     "--shard auto (Slurm): a one-task array numbered {id} would read the whole input; \
-                     to run shard {id} of a run of N shards again give --shards N or PGNKIT_SHARDS=N \
-                     (or scontrol requeue the run's own task)"
+                     {again} (or scontrol requeue the run's own task)"
                 ));
-            }
-            if count == 1 && counted {
-                let n = shards_or("SLURM_ARRAY_TASK_ID")?;
-                if n > 1 || id > 1 {
-                    return checked(id, n, "Slurm");
-                }
             }
             return checked((id - min) / step, count, "Slurm");
         }
@@ -187,7 +191,7 @@ mod tests {
             ("SLURM_ARRAY_TASK_STEP", "2"),
             ("SLURM_ARRAY_TASK_COUNT", "4"),
         ]);
-        assert!(Spec::parse("auto", None, &e).unwrap_err().contains("not MIN 1"));
+        assert!(Spec::parse("auto", None, &e).unwrap_err().contains("(MIN 1, STEP 2)"));
         let e = env(&[("SLURM_ARRAY_TASK_ID", "2")]);
         assert!(Spec::parse("auto", None, &e).unwrap_err().contains("SLURM_ARRAY_TASK_COUNT"));
         let e = env(&[("SLURM_ARRAY_TASK_ID", "5"), ("SLURM_ARRAY_TASK_COUNT", "3")]);
@@ -214,6 +218,38 @@ mod tests {
         let from_one =
             [("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_COUNT", "1")];
         assert_eq!(Spec::parse("auto", None, &env(&from_one)), Ok(Spec { index: 0, count: 1 }));
+        // A full array numbered from 1 with the count given too.
+        let full = [
+            ("SLURM_ARRAY_TASK_ID", "10"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "10"),
+            ("PGNKIT_SHARDS", "10"),
+        ];
+        assert_eq!(Spec::parse("auto", None, &env(&full)), Ok(Spec { index: 9, count: 10 }));
+    }
+
+    /// Several failed shards of a run submitted again as one array (`--array=5-6`, `--array=3,7`):
+    /// with the run's count, each task runs its own shard of the run; without it, a task outside
+    /// a regular array is refused with what to give.
+    #[test]
+    fn slurm_arrays_of_some_shards_of_a_run() {
+        let part = [
+            ("SLURM_ARRAY_TASK_ID", "6"),
+            ("SLURM_ARRAY_TASK_MIN", "5"),
+            ("SLURM_ARRAY_TASK_STEP", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "2"),
+            ("PGNKIT_SHARDS", "10"),
+        ];
+        assert_eq!(Spec::parse("auto", None, &env(&part)), Ok(Spec { index: 6, count: 10 }));
+        assert_eq!(Spec::parse("auto", Some(10), &env(&part[..4])), Ok(Spec { index: 6, count: 10 }));
+        let listed =
+            [("SLURM_ARRAY_TASK_ID", "7"), ("SLURM_ARRAY_TASK_MIN", "3"), ("SLURM_ARRAY_TASK_COUNT", "2")];
+        let e = Spec::parse("auto", None, &env(&listed)).unwrap_err();
+        assert!(e.contains("not one of a regular array of 2 tasks") && e.contains("PGNKIT_SHARDS=N"), "{e}");
+        let listed = [listed.as_slice(), &[("PGNKIT_SHARDS", "8")]].concat();
+        assert_eq!(Spec::parse("auto", None, &env(&listed)), Ok(Spec { index: 7, count: 8 }));
+        let beyond = [("SLURM_ARRAY_TASK_ID", "9"), ("SLURM_ARRAY_TASK_COUNT", "2"), ("PGNKIT_SHARDS", "8")];
+        assert!(Spec::parse("auto", None, &env(&beyond)).unwrap_err().contains("shard 9 of 8"));
     }
 
     #[test]
