@@ -208,7 +208,7 @@ impl Manifest {
         }
         let shard = v.get("shard").ok_or("no shard")?;
         let spec = Spec::new(u(shard, "index")?, u(shard, "count")?)?;
-        let inputs = list(v, "inputs")?
+        let inputs: Vec<InputId> = list(v, "inputs")?
             .iter()
             .map(|i| {
                 Ok(InputId {
@@ -218,7 +218,7 @@ impl Manifest {
                 })
             })
             .collect::<Result<_, String>>()?;
-        let ranges = list(v, "ranges")?
+        let ranges: Vec<Range> = list(v, "ranges")?
             .iter()
             .map(|r| {
                 Ok(Range {
@@ -230,6 +230,9 @@ impl Manifest {
                 })
             })
             .collect::<Result<_, String>>()?;
+        if let Some(r) = ranges.iter().find(|r| r.input >= inputs.len()) {
+            return Err(format!("a range of input {} where the manifest lists {}", r.input, inputs.len()));
+        }
         let parts = list(v, "parts")?
             .iter()
             .map(|p| {

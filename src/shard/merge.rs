@@ -316,6 +316,9 @@ fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) {
     }
 }
 
+/// Missing shards named in a refusal, at most.
+const SHOWN: usize = 20;
+
 /// Checks that every shard is there once and that their parts of each input tile it.
 fn check_cover(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) {
     let count = list[0].1.spec.count;
@@ -323,9 +326,18 @@ fn check_cover(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) {
     for (path, m) in list {
         by_index.entry(m.spec.index).or_default().push(path);
     }
-    let missing: Vec<String> =
-        (0..count).filter(|i| !by_index.contains_key(i)).map(|i| i.to_string()).collect();
-    if !missing.is_empty() {
+    // The gaps between the shards there, walked rather than counted out: N may be huge.
+    let absent = count - by_index.len() as u64;
+    let mut missing = Vec::new();
+    let mut next = 0u64;
+    for &i in by_index.keys().chain(std::iter::once(&count)) {
+        missing.extend((next..i).take(SHOWN - missing.len().min(SHOWN)).map(|i| i.to_string()));
+        next = i + 1;
+    }
+    if absent > SHOWN as u64 {
+        missing.push(format!("and {} more", absent - SHOWN as u64));
+    }
+    if absent > 0 {
         problems.push(format!(
             "missing shards (no manifest: not run, killed, still running, or stopped by an input it \
              could not read, which its log names; rerun them): {} of {count}",
@@ -342,7 +354,7 @@ fn check_cover(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) {
             ));
         }
     }
-    if !missing.is_empty() || by_index.values().any(|p| p.len() > 1) {
+    if absent > 0 || by_index.values().any(|p| p.len() > 1) {
         return; // the ranges of a broken set say nothing more
     }
     let mut ordered: Vec<&Manifest> = list.iter().map(|(_, m)| m).collect();
@@ -473,7 +485,14 @@ pub fn merge_holding(
 ) -> Result<Merged, Refused> {
     let mut problems = Vec::new();
     let mut list = Vec::new();
+    // One manifest named twice (`merge out out`, two spellings of a path) is read once.
+    let mut seen = Vec::new();
     for p in paths {
+        let at = p.canonicalize().unwrap_or_else(|_| p.clone());
+        if seen.contains(&at) {
+            continue;
+        }
+        seen.push(at);
         match Manifest::read(p) {
             Ok(m) => list.push((p.clone(), m)),
             Err(e) => problems.push(format!("{}: {e}", p.display())),

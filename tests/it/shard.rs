@@ -459,8 +459,24 @@ fn broken_sets_of_shards_are_named_and_nothing_is_written() {
     // A missing shard.
     merge_fails(&dir, &set[..2], "missing shards");
     merge_fails(&dir, &[set[0].clone(), set[2].clone()], "1 of 3");
-    // A shard twice.
-    merge_fails(&dir, &[set[0].clone(), set[1].clone(), set[2].clone(), set[1].clone()], "is there 2 times");
+    // A shard twice: a copy of its manifest. The same manifest named twice is read once.
+    let again = dir.join("again.manifest.json");
+    std::fs::copy(&set[1], &again).expect("copy");
+    merge_fails(&dir, &[set[0].clone(), set[1].clone(), set[2].clone(), again.clone()], "is there 2 times");
+    std::fs::remove_file(&again).expect("rm");
+    let twice = dir.join(".").join(set[1].file_name().expect("name"));
+    let o =
+        run(&["merge", "-q", "-o", path(&merged), path(&set[0]), path(&set[1]), path(&twice), path(&set[2])]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::remove_file(&merged).expect("rm");
+    std::fs::remove_file(dir.join("r.jsonl")).expect("rm");
+    // A manifest whose range names an input it does not list: refused, not a panic.
+    let text = std::fs::read_to_string(&set[1]).expect("read");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    v["ranges"][0]["input"] = 7.into();
+    std::fs::write(&set[1], v.to_string()).expect("write");
+    merge_fails(&dir, &set, "a range of input 7 where the manifest lists 2");
+    std::fs::write(&set[1], &text).expect("write");
     // Another run's manifest: other options.
     let other_dir = dir.join("other");
     std::fs::create_dir_all(&other_dir).expect("dir");
@@ -505,6 +521,27 @@ fn broken_sets_of_shards_are_named_and_nothing_is_written() {
     std::fs::write(&input, &after).expect("write");
     let late = shard(&dir, &inputs, 1, 3, &[]);
     merge_fails(&dir, &[set[0].clone(), late, set[2].clone()], "changed between the shards");
+}
+
+/// A shard of a run of an enormous count: the refusal names the first missing shards and counts
+/// the rest (listing every one ran out of memory).
+#[test]
+fn a_huge_shard_count_is_refused_with_a_short_list() {
+    let dir = temp_dir("shard-huge");
+    let input = fixture("pgn/bad_games.pgn");
+    let n = u64::MAX;
+    let last = shard(&dir, &[input.as_path()], n - 1, n, &[]);
+    let first = shard(&dir, &[input.as_path()], 0, n, &[]);
+    let (exit, err) =
+        code_and_err(&["merge", "-o", path(&dir.join("merged.pgn")), path(&first), path(&last)]);
+    assert_eq!(exit, Some(65), "{err}");
+    assert!(
+        err.contains(&format!(
+            "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, and {} more of {n}",
+            n - 22
+        )),
+        "{err}"
+    );
 }
 
 /// With an index sidecar a shard starts near its share: the parts are the same bytes; a stale
