@@ -187,6 +187,20 @@ impl Sharding {
     }
 }
 
+/// `path` (a part) as the manifest beside `base`'s parts names it: its name when it is there,
+/// else the way from `base` to it (`--rejects` in another directory than `-o`), so the set of
+/// parts can be moved as a whole.
+fn relative(path: &Path, base: &Path) -> PathBuf {
+    let name = PathBuf::from(path.file_name().unwrap_or_default());
+    let dir = |p: &Path| std::fs::canonicalize(if p.as_os_str().is_empty() { Path::new(".") } else { p });
+    let (Ok(from), Ok(to)) = (dir(base), dir(path.parent().unwrap_or(Path::new("")))) else { return name };
+    let common = from.components().zip(to.components()).take_while(|(a, b)| a == b).count();
+    let up = from.components().count() - common;
+    let mut way: PathBuf = std::iter::repeat_n(Path::new(".."), up).collect();
+    way.extend(to.components().skip(common));
+    way.join(name)
+}
+
 /// Creates the output `role` named `path` (`-o`'s, `--rejects`'...): under `--shard` its part,
 /// holding `layout` and compressed as `path`'s name says, else `path` itself.
 pub fn create(
@@ -254,6 +268,8 @@ impl Sharding {
             );
             return Ok(());
         }
+        let main = self.parts.first().map(|p| p.path.clone()).unwrap_or_else(|| PathBuf::from("shard"));
+        let beside = main.parent().unwrap_or(Path::new(""));
         let mut parts = Vec::new();
         for p in &self.parts {
             let (size, digest) =
@@ -263,7 +279,7 @@ impl Sharding {
                 })?;
             parts.push(Part {
                 role: p.role.into(),
-                file: p.path.file_name().unwrap_or_default().into(),
+                file: relative(&p.path, beside),
                 target: p.target.clone(),
                 size,
                 digest,
@@ -301,7 +317,6 @@ impl Sharding {
             exit: exit.number(),
             extra,
         };
-        let main = self.parts.first().map(|p| p.path.clone()).unwrap_or_else(|| PathBuf::from("shard"));
         let path = manifest_path(&main);
         let mut temp_name = std::ffi::OsString::from(".");
         temp_name.push(path.file_name().unwrap_or_default());

@@ -534,7 +534,9 @@ pub fn merge_holding(
     let summary =
         Summary { stats, inputs, stopped: None, elapsed: Duration::from_secs_f64(seconds.max(0.0)) };
     let target_of = |role: &super::manifest::Part| {
-        let beside = list[0].0.parent().map(Path::to_path_buf).unwrap_or_default();
+        // Beside the role's parts (`--rejects` may have another directory than `-o`).
+        let manifests = list[0].0.parent().map(Path::to_path_buf).unwrap_or_default();
+        let beside = manifests.join(&role.file).parent().map(Path::to_path_buf).unwrap_or(manifests);
         let name =
             Path::new(&role.target).file_name().map(PathBuf::from).unwrap_or_else(|| role.target.clone());
         match (role.role.as_str(), output, dir) {

@@ -523,6 +523,42 @@ fn broken_sets_of_shards_are_named_and_nothing_is_written() {
     merge_fails(&dir, &[set[0].clone(), late, set[2].clone()], "changed between the shards");
 }
 
+/// Outputs in other directories than `-o`'s (`--rejects rej/r.pgn`): the manifest names each
+/// part by the way from it, and merge writes each output beside its parts, as one run does.
+#[test]
+fn outputs_in_other_directories_merge_beside_their_parts() {
+    let dir = temp_dir("shard-dirs");
+    let input = fixture("pgn/bad_games.pgn");
+    let args = |at: &Path, shard: Option<String>| {
+        let mut a: Vec<String> = vec!["clean".into(), "-q".into()];
+        if let Some(spec) = shard {
+            a.extend(["--shard".into(), spec]);
+        }
+        for (flag, file) in [("-o", "out/c.pgn"), ("--rejects", "rej/r.pgn"), ("--report", "rej/x.jsonl")] {
+            a.extend([flag.into(), path(&at.join(file)).into()]);
+        }
+        a.push(path(&input).into());
+        a
+    };
+    let (one, sharded) = (dir.join("one"), dir.join("sharded"));
+    for d in ["out", "rej"] {
+        std::fs::create_dir_all(one.join(d)).expect("dir");
+        std::fs::create_dir_all(sharded.join(d)).expect("dir");
+    }
+    let o = run(&args(&one, None).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(1), "rejects: {}", stderr(&o));
+    for i in 0..2 {
+        let o = run(&args(&sharded, Some(format!("{i}/2"))).iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    }
+    let o = run(&["merge", "-q", path(&sharded.join("out"))]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    for file in ["out/c.pgn", "rej/r.pgn", "rej/x.jsonl"] {
+        assert_same(&read(&one.join(file)), &read(&sharded.join(file)), file);
+    }
+    assert!(!read(&one.join("rej/r.pgn")).is_empty(), "bad_games.pgn has rejects");
+}
+
 /// A shard of a run of an enormous count: the refusal names the first missing shards and counts
 /// the rest (listing every one ran out of memory).
 #[test]
