@@ -184,17 +184,7 @@ pub fn footer(kind: &str, summary: &Summary, extra: &Value) -> Result<Vec<u8>, S
         "check-summary" => diagnostics::summary_json("check", &summary.stats, summary.elapsed),
         "clean-report" => crate::jobs::clean::sink::report_summary(summary),
         "annotate-summary" => {
-            let engines = extra.get("engines").and_then(Value::as_u64).unwrap_or(1) as usize;
-            let cache = extra.get("cache").filter(|c| !c.is_null()).map(|c| {
-                let n = |k: &str| c.get(k).and_then(Value::as_u64).unwrap_or(0);
-                CacheStats {
-                    hits: n("hits"),
-                    misses: n("misses"),
-                    stale: n("stale"),
-                    stores: n("stores"),
-                    commits: n("commits"),
-                }
-            });
+            let (cache, engines, _) = annotate_figures(extra);
             crate::jobs::annotate::sink::summary_json(summary, cache, engines)
         }
         other => return Err(format!("a part ends with {other:?}, which this pgnkit does not write")),
@@ -205,6 +195,23 @@ pub fn footer(kind: &str, summary: &Summary, extra: &Value) -> Result<Vec<u8>, S
         record["data"]["where_absent"] = absent.into();
     }
     Ok(format!("{record}\n").into_bytes())
+}
+
+/// What `annotate`'s summary needs beside the ledgers, as its shards recorded it in `extra`: the
+/// cache's counts (summed), the most engines a shard ran, and whether its records were lines.
+pub fn annotate_figures(extra: &Value) -> (Option<CacheStats>, usize, bool) {
+    let engines = extra.get("engines").and_then(Value::as_u64).unwrap_or(1) as usize;
+    let cache = extra.get("cache").filter(|c| !c.is_null()).map(|c| {
+        let n = |k: &str| c.get(k).and_then(Value::as_u64).unwrap_or(0);
+        CacheStats {
+            hits: n("hits"),
+            misses: n("misses"),
+            stale: n("stale"),
+            stores: n("stores"),
+            commits: n("commits"),
+        }
+    });
+    (cache, engines, extra.get("lines").and_then(Value::as_bool).unwrap_or(false))
 }
 
 /// The `--where` expressions (as the shards recorded them in `extra`) whose tags no game of the

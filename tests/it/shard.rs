@@ -235,6 +235,46 @@ fn annotate_epd_shards_merge_to_one_run() {
     same_as_one_run("annotate-epd", &args, &inputs, &[("-o", "a.epd")], &[1, 2, 3, 4, 5], &["1", "2"]);
 }
 
+/// `merge` of annotate shards closes with one run's summary: lines of EPD, the positions, the
+/// engines' time and the cache (the figures of time aside).
+#[test]
+fn annotate_merge_prints_one_runs_summary() {
+    let dir = temp_dir("shard-annotate-summary");
+    let inputs = epd_inputs(&dir, 120);
+    let input = path(&inputs[0]);
+    let timeless = |err: &str| {
+        let time = regex::Regex::new(r"[0-9.]+ (µs|ms|s)\b|[0-9]+\.[0-9]+%?").expect("regex");
+        let lines: Vec<String> = err
+            .lines()
+            .filter(|l| !l.starts_with("pgnkit: ") && !l.starts_with("pgnkit merge:"))
+            .map(|l| time.replace_all(l, "T").into_owned())
+            .collect();
+        lines.join("\n")
+    };
+    let args = ["annotate", "--no-cache", "--format", "epd", "--depth", "1", "--engines", "1"];
+    let one = dir.join("one.epd");
+    let o = run(&[&args[..], &["-o", path(&one), input]].concat());
+    let single = timeless(&stderr(&o));
+    assert!(single.contains(" lines, ") && single.contains("a position searched"), "{single}");
+    let out = dir.join("s.epd");
+    for i in 0..2 {
+        let spec = format!("{i}/2");
+        let o = run(&[&args[..], &["-q", "--shard", &spec, "-o", path(&out), input]].concat());
+        assert!(matches!(o.status.code(), Some(0 | 1)), "a bad line is an error: {}", stderr(&o));
+    }
+    let manifests: Vec<PathBuf> = (0..2)
+        .map(|i| {
+            pgnkit::shard::manifest_path(&pgnkit::shard::part_path(
+                &out,
+                None,
+                pgnkit::shard::Spec::new(i, 2).expect("spec"),
+            ))
+        })
+        .collect();
+    let o = run(&["merge", path(&manifests[0]), path(&manifests[1])]);
+    assert_eq!(timeless(&stderr(&o)), single);
+}
+
 /// A test suite through `annotate --format epd` (answers, stale analysis, FENs' clocks): the
 /// shards merge to one run's lines.
 #[test]

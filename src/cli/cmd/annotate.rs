@@ -12,6 +12,7 @@ use pgnkit::engine::client::EngineConfig;
 use pgnkit::jobs::annotate::{
     Annotate, AnnotateOptions, AnnotateWriter, DEFAULT_NODES, EngineChoice, Format, Variations, sink,
 };
+use pgnkit::jobs::diagnostics::Records;
 use pgnkit::pipeline::counter::Counter;
 
 use crate::cli::args::{HeadArgs, Leaves, ParquetArgs, PlyArgs, SelectArgs, finish_records, warn_absent};
@@ -273,7 +274,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let failures = summary.stats.get(Counter::Unevaluated) > 0 || summary.stats.games_with_errors > 0;
     let records = format.records();
     let code = finish_records(&args.head, &summary, Leaves::Nothing, records, failures, || {
-        sink::summary_text(&summary, cache_stats, engines, format)
+        sink::summary_text(&summary, cache_stats, engines, records)
     });
     warn_absent(&job.options().select, &summary.stats);
     if summary.stopped.is_some() {
@@ -288,7 +289,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let cache_json = cache_stats.map(|c| {
         serde_json::json!({"hits": c.hits, "misses": c.misses, "stale": c.stale, "stores": c.stores, "commits": c.commits})
     });
-    let extra = serde_json::json!({"engines": engines, "cache": cache_json});
+    let extra =
+        serde_json::json!({"engines": engines, "cache": cache_json, "lines": records == Records::Lines});
     Sharding::conclude(sharding, &summary, code, &job.options().select, extra)?;
     drop(job);
     if let Some(c) = cache.and_then(Arc::into_inner) {

@@ -14,7 +14,7 @@ use crate::columnar::write::TableWriter;
 use crate::error::Error;
 use crate::io::name::Name;
 use crate::io::{Output, OutputError};
-use crate::jobs::diagnostics;
+use crate::jobs::diagnostics::{self, Records};
 use crate::jobs::run::{Sink, Summary};
 use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
@@ -177,12 +177,16 @@ pub fn summary_json(summary: &Summary, cache: Option<CacheStats>, engines: usize
     record
 }
 
-/// The run's closing lines for stderr: the usual summary (of lines under `--format epd`) with the
+/// The run's closing lines for stderr: the usual summary (of `records`: lines under `--format epd`) with the
 /// pace by position (positions, analyses, cache hits among the counts), why positions were left
 /// without an evaluation, the engines' time a position searched and how busy the `engines` were,
 /// then the cache's share of the lookups.
-pub fn summary_text(summary: &Summary, cache: Option<CacheStats>, engines: usize, format: Format) -> String {
-    let records = format.records();
+pub fn summary_text(
+    summary: &Summary,
+    cache: Option<CacheStats>,
+    engines: usize,
+    records: Records,
+) -> String {
     let pace = Pace::of(summary);
     let mut head = format!("{} positions in {:.2} s", pace.positions, pace.wall);
     if let Some(each) = pace.wall_per_position {
