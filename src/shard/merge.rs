@@ -23,7 +23,7 @@ use crate::jobs::diagnostics;
 use crate::jobs::run::{InputSummary, Summary};
 use crate::pipeline::stats::Stats;
 
-use super::manifest::{Manifest, SUFFIX};
+use super::manifest::{InputId, Manifest, SUFFIX};
 use super::plan::TO_END;
 
 /// A merged run: the job, its summary, the files written and the bytes copied.
@@ -263,9 +263,20 @@ fn compressed_as(target: &Path, bytes: &[u8]) -> io::Result<Vec<u8>> {
     }
 }
 
-/// Checks that `list` (path, manifest) make one run; every problem found.
-fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) {
-    let (first_path, first) = &list[0];
+/// Checks that `list` (path, manifest) make one run; every problem found. Returns which
+/// manifests are of the run most of them are of.
+fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) -> Vec<bool> {
+    // The run most manifests are of is the one the others are measured against: one stray
+    // manifest among a run's is named, not every good one.
+    type Role<'a> = (&'a String, &'a PathBuf, &'a String, &'a String, bool);
+    fn run_of(m: &Manifest) -> (&String, &Vec<String>, u64, &Vec<InputId>, Vec<Role<'_>>) {
+        let roles = m.parts.iter().map(|p| (&p.role, &p.target, &p.header, &p.footer, p.table)).collect();
+        (&m.job, &m.options, m.spec.count, &m.inputs, roles)
+    }
+    let agreeing = |m: &Manifest| list.iter().filter(|(_, o)| run_of(o) == run_of(m)).count();
+    let reference = list.iter().enumerate().max_by_key(|&(i, (_, m))| (agreeing(m), std::cmp::Reverse(i)));
+    let (first_path, first) = &list[reference.map_or(0, |(i, _)| i)];
+    let of_the_run = list.iter().map(|(_, m)| run_of(m) == run_of(first)).collect();
     let ours = env!("CARGO_PKG_VERSION");
     for (path, m) in list {
         let p = path.display();
@@ -321,6 +332,7 @@ fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) {
             problems.push(format!("{p}: shard {} did not finish (exit status {}): rerun it", m.spec, m.exit));
         }
     }
+    of_the_run
 }
 
 /// Missing shards named in a refusal, at most.
@@ -509,11 +521,12 @@ pub fn merge_holding(
         problems.push("no manifest to merge".into());
         return Err(problems.into());
     }
-    check_run(&list, &mut problems);
-    // Manifests of other runs make the cover's own messages (a shard twice, a gap) misleading.
-    if problems.is_empty() {
-        check_cover(&list, &mut problems);
-    }
+    let of_the_run = check_run(&list, &mut problems);
+    // The cover of the run most manifests are of: another run's would make its messages (a
+    // shard twice, a gap) misleading.
+    let run: Vec<(PathBuf, Manifest)> =
+        list.iter().zip(&of_the_run).filter(|&(_, &of)| of).map(|(m, _)| m.clone()).collect();
+    check_cover(&run, &mut problems);
     if !problems.is_empty() {
         return Err(problems.into());
     }

@@ -527,6 +527,13 @@ fn broken_sets_of_shards_are_named_and_nothing_is_written() {
     std::fs::create_dir_all(&four).expect("dir");
     let four = shards(&four, &inputs, 4, &[]);
     merge_fails(&dir, &[set[0].clone(), set[1].clone(), four[3].clone()], "the shard count");
+    // Whichever sorts first, the stray manifest is the one named, and the run's gap too.
+    let (exit, err) =
+        code_and_err(&["merge", "-o", path(&merged), path(&four[3]), path(&set[0]), path(&set[2])]);
+    assert_eq!(exit, Some(65), "{err}");
+    assert!(err.contains(&format!("{}: not the run of", four[3].display())), "{err}");
+    assert!(!err.contains(&format!("{}: not the run of", set[0].display())), "{err}");
+    assert!(err.contains("missing shards") && err.contains(": 1 of 3"), "{err}");
     // Another version.
     let text = std::fs::read_to_string(&set[1]).expect("read");
     let version = format!("\"pgnkit_version\": \"{}\"", env!("CARGO_PKG_VERSION"));
