@@ -10,9 +10,12 @@ Result tag's, else the movetext's result token, else `*`.
 
 - moves: the same moves.
 - game: the same moves (a game with no moves: its Event, Site and Round, folded as names are,
-  instead), the same result, the same players (below) on the same sides, and dates whose year,
-  month and day are each equal or unknown in either. A repeat names the oldest earlier distinct
-  game it matches; a game matching none is a new distinct game.
+  instead), the same result, the same players (below) on the same sides, dates whose year,
+  month and day are each equal or unknown in either, rounds that agree (the leading number when
+  the Round starts with a digit, else its words folded as names are; unknown in either agrees)
+  and Sites that agree when both are addresses (containing `://`: equal after trimming). A
+  repeat names the oldest earlier distinct game it matches; a game matching none is a new
+  distinct game.
 - prefix: the game rule, and a distinct game Y (with moves) is a shorter record of a distinct
   game X when Y's mainline is a prefix of X's (X longer: Y's result X's or `*`; as long: Y's `*`
   and X's not), with the same players, compatible dates, and an Event, Site and Round each the
@@ -191,6 +194,11 @@ class Game:
         self.players = (name(tags.get("White", "")), name(tags.get("Black", "")))
         self.date = date(standard_date(tags.get("Date", "")))
         self.roster = tuple(tuple(words(tags.get(t, ""))) for t in ("Event", "Site", "Round"))
+        round_ = tags.get("Round", "").strip()
+        digits = len(round_) - len(round_.lstrip("0123456789"))
+        self.round = ("n", int(round_[:digits])) if digits else (("w",) + tuple(words(round_)) if words(round_) else None)
+        site = tags.get("Site", "").strip()
+        self.site = site if "://" in site else None
 
     def key(self, rule):
         if rule != "moves" and not self.moves:
@@ -198,8 +206,13 @@ class Game:
         return (self.start, self.moves)
 
     def same_players(self, other):
+        def agree(a, b):
+            return a is None or b is None or a == b
+
         return (
             dates_agree(self.date, other.date)
+            and agree(self.round, other.round)
+            and agree(self.site, other.site)
             and same_player(self.players[0], other.players[0])
             and same_player(self.players[1], other.players[1])
         )

@@ -420,7 +420,7 @@ impl<R: Read> Read for Hashing<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::clean::dedup::{Date, Name};
+    use crate::jobs::clean::dedup::{Date, Encounter, Name};
     use crate::pgn::GameResult;
 
     #[test]
@@ -431,6 +431,7 @@ mod tests {
                 players: [Name::of("Nigel Short"), Name::of("Kasparov, G.")],
                 date: Date::of("1983.07.??"),
                 result: GameResult::Draw,
+                encounter: Encounter::of("3.1", "https://lichess.org/abcdefgh"),
             },
             occasion: Occasion::default(),
         };

@@ -17,7 +17,7 @@ use super::Spec;
 use super::plan::TO_END;
 
 /// The manifest format this pgnkit writes and reads.
-pub const FORMAT_VERSION: u64 = 1;
+pub const FORMAT_VERSION: u64 = 2;
 
 /// A manifest's name ends so.
 pub const SUFFIX: &str = ".manifest.json";

@@ -355,6 +355,41 @@ fn each_rule_sets_aside_what_it_says_of_the_made_up_pairs() {
     assert_eq!(game.matches("[Event ").count(), 28 - same.len());
 }
 
+/// Two games of one day between the same players with the same moves are two games when their
+/// rounds or their online pages differ; a board number or an unknown round does not tell them
+/// apart.
+#[test]
+fn games_of_other_rounds_or_pages_are_not_duplicates() {
+    let dir = temp_dir("clean-dedup-rounds");
+    let game = |round: &str, site: &str| {
+        format!(
+            "[Event \"Blitz\"]\n[Site \"{site}\"]\n[Date \"2024.01.05\"]\n[Round \"{round}\"]\n[White \"alice\"]\n\
+             [Black \"bob\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8 1/2-1/2\n\n"
+        )
+    };
+    let input = dir.join("rounds.pgn");
+    let pgn = [
+        game("1", "https://lichess.org/aaaaaaaa"),
+        game("2", "https://lichess.org/bbbbbbbb"),
+        game("1", "https://lichess.org/cccccccc"),
+        game("11", "Berlin"),
+        game("12", "Berlin GER"),
+        game("11.3", "Berlin"),
+        game("?", "Berlin"),
+    ]
+    .concat();
+    std::fs::write(&input, pgn).expect("write");
+    let (ours, count) = dedup_report("game", &[path(&input)], &dir, "1");
+    let name = path(&input);
+    let want: Vec<String> =
+        [(6, 4), (7, 1)].iter().map(|(g, f)| format!("game\t{name}\t{g}\tgame\t{name}\t{f}")).collect();
+    assert_eq!(
+        ours, want,
+        "11.3 is round 11's game, ? agrees with any (the first); other rounds and pages are games"
+    );
+    assert_eq!(count, 2);
+}
+
 /// `--dedup=prefix` keeps the longest record where it stands and writes every shorter one,
 /// as read, to the duplicates file, in input order, even one read before the game it is a
 /// shorter record of; from a file or from stdin alike.

@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use super::dedup::{self, Date, Identity, Name, Occasion, Rule, Who};
+use super::dedup::{self, Date, Encounter, Identity, Name, Occasion, Rule, Who};
 use super::repair::{Repair, RepairKind, settle_result, standard_date, standard_variant};
 use super::{CleanChunk, CleanGame, CleanOptions, EcoTags, Fate};
 use crate::chess::Position;
@@ -278,6 +278,7 @@ impl<'o> CleanHooks<'o> {
             players: [Name::of(&text(b"White")), Name::of(&text(b"Black"))],
             date: Date::of(standard_date(&date).as_deref().unwrap_or(&date)),
             result,
+            encounter: Encounter::of(&text(b"Round"), &text(b"Site")),
         };
         let mut occasion = Occasion::default();
         let key = if moves.is_empty() {

@@ -48,6 +48,56 @@ impl Date {
     }
 }
 
+/// Which of the players' games of a day a game is, as far as its tags tell: its round's number
+/// (the first number of `3.5`, round 3 board 5, so `3` and `3.5` agree) or, not numbered, its
+/// folded words; and its `Site` when that is an address (an online game's page, one a game).
+/// Each is 0 when unknown; an `Event` or an OTB `Site` is spelled too many ways across
+/// collections to tell games apart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Encounter {
+    /// The round.
+    pub round: u32,
+    /// The site's address.
+    pub site: u32,
+}
+
+impl Encounter {
+    /// The encounter of these `Round` and `Site` values.
+    pub fn of(round: &str, site: &str) -> Encounter {
+        let round = round.trim();
+        let digits = round.bytes().take_while(u8::is_ascii_digit).count();
+        let round = match round[..digits].trim_start_matches('0').parse::<u32>() {
+            Ok(n) if digits > 0 => n.wrapping_add(1).max(1),
+            _ if digits > 0 => 1, // round 0 (or all zeros)
+            _ => match folded(round) {
+                0 => 0,
+                words => words | 1 << 31,
+            },
+        };
+        let site = site.trim();
+        let site =
+            if site.contains("://") { xxhash_rust::xxh3::xxh3_64(site.as_bytes()) as u32 | 1 } else { 0 };
+        Encounter { round, site }
+    }
+
+    /// Whether each of the two is the same in both, or unknown in either.
+    pub fn compatible(self, other: Encounter) -> bool {
+        let part = |a: u32, b: u32| a == 0 || b == 0 || a == b;
+        part(self.round, other.round) && part(self.site, other.site)
+    }
+}
+
+/// 32 bits of the hash of `text`'s folded words (as names are folded), 0 for none.
+fn folded(text: &str) -> u32 {
+    let mut h = Xxh3Default::new();
+    let mut any = false;
+    words(text, |t| {
+        h.update(&t.to_le_bytes());
+        any = true;
+    });
+    if any { (h.digest() as u32).max(1) } else { 0 }
+}
+
 /// What the same-game rule compares beyond the moves key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Who {
@@ -57,18 +107,27 @@ pub struct Who {
     pub date: Date,
     /// The result written.
     pub result: GameResult,
+    /// Which of the players' games of the day.
+    pub encounter: Encounter,
 }
 
 impl Default for Who {
     fn default() -> Who {
-        Who { players: [Name::default(); 2], date: Date::default(), result: GameResult::Unknown }
+        Who {
+            players: [Name::default(); 2],
+            date: Date::default(),
+            result: GameResult::Unknown,
+            encounter: Encounter::default(),
+        }
     }
 }
 
 impl Who {
-    /// The same players on the same sides, on dates that do not contradict each other.
+    /// The same players on the same sides, on dates and in rounds and pages that do not
+    /// contradict each other.
     fn same_players(&self, other: &Who) -> bool {
         self.date.compatible(other.date)
+            && self.encounter.compatible(other.encounter)
             && self.players[0].same_player(&other.players[0])
             && self.players[1].same_player(&other.players[1])
     }
@@ -101,15 +160,7 @@ pub struct Occasion(pub [u32; 3]);
 impl Occasion {
     /// The occasion of these three tag values.
     pub fn of(event: &str, site: &str, round: &str) -> Occasion {
-        Occasion([event, site, round].map(|text| {
-            let mut h = Xxh3Default::new();
-            let mut any = false;
-            words(text, |t| {
-                h.update(&t.to_le_bytes());
-                any = true;
-            });
-            if any { (h.digest() as u32).max(1) } else { 0 }
-        }))
+        Occasion([event, site, round].map(folded))
     }
 
     /// Whether each of the three is the same in both, or unknown in either.
@@ -133,10 +184,11 @@ pub struct Identity {
 
 impl Identity {
     /// Bytes of [`Identity::to_bytes`].
-    pub const BYTES: usize = 49;
+    pub const BYTES: usize = 57;
 
-    /// The moves key and the players' words (little-endian), the year, month, day and result:
-    /// how a keys part and a temporary file hold it (the occasion is left out).
+    /// The moves key and the players' words (little-endian), the year, month, day and result,
+    /// the round and the site: how a keys part and a temporary file hold it (the occasion is
+    /// left out).
     pub fn to_bytes(&self) -> [u8; Identity::BYTES] {
         let mut b = [0u8; Identity::BYTES];
         let words = self.key.0.iter().chain(self.who.players.iter().flat_map(|n| n.0.iter()));
@@ -144,13 +196,16 @@ impl Identity {
             chunk.copy_from_slice(&w.to_le_bytes());
         }
         b[44..46].copy_from_slice(&self.who.date.year.to_le_bytes());
-        b[46..].copy_from_slice(&[self.who.date.month, self.who.date.day, self.who.result as u8]);
+        b[46..49].copy_from_slice(&[self.who.date.month, self.who.date.day, self.who.result as u8]);
+        b[49..53].copy_from_slice(&self.who.encounter.round.to_le_bytes());
+        b[53..].copy_from_slice(&self.who.encounter.site.to_le_bytes());
         b
     }
 
     /// The identity [`Identity::to_bytes`] gave; `None` for a result that is not one.
     pub fn from_bytes(b: &[u8; Identity::BYTES]) -> Option<Identity> {
-        let word = |i: usize| u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
+        let at = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+        let word = |i: usize| at(4 * i);
         let name = |at: usize| Name([word(at), word(at + 1), word(at + 2), word(at + 3)]);
         let result = match b[48] {
             0 => GameResult::WhiteWins,
@@ -160,7 +215,8 @@ impl Identity {
             _ => return None,
         };
         let date = Date { year: u16::from_le_bytes([b[44], b[45]]), month: b[46], day: b[47] };
-        let who = Who { players: [name(3), name(7)], date, result };
+        let encounter = Encounter { round: at(49), site: at(53) };
+        let who = Who { players: [name(3), name(7)], date, result, encounter };
         Some(Identity { key: DedupKey([word(0), word(1), word(2)]), who, occasion: Occasion::default() })
     }
 }
@@ -188,7 +244,7 @@ mod tests {
     }
 
     fn who(white: &str, black: &str, date: &str, result: GameResult) -> Who {
-        Who { players: [Name::of(white), Name::of(black)], date: Date::of(date), result }
+        Who { players: [Name::of(white), Name::of(black)], date: Date::of(date), result, ..Who::default() }
     }
 
     #[test]
@@ -200,6 +256,27 @@ mod tests {
         assert!(!a.same_game(&who("Nigel Short", "Kasparov, G.", "1984.07.28", Draw)));
         assert!(!a.same_game(&who("Garry Kasparov", "Nigel Short", "1983.07.28", Draw)), "colours");
         assert!(!a.same_game(&who("Nigel Short", "Anatoly Karpov", "1983.07.28", Draw)));
+    }
+
+    /// Two games of one day between the same players are told apart by their rounds or their
+    /// online pages; a board number, a spelling or an unknown value does not.
+    #[test]
+    fn an_encounter_is_its_round_and_its_page() {
+        let e = Encounter::of;
+        let lichess = |id: &str| format!("https://lichess.org/{id}");
+        assert!(!e("1", "").compatible(e("2", "")));
+        assert!(!e("11", "").compatible(e("12", "")));
+        assert!(e("3", "").compatible(e("3.5", "")), "round 3, board 5");
+        assert!(e("03", "").compatible(e("3", "")));
+        assert!(e("?", "").compatible(e("7", "")) && e("-", "").compatible(e("", "")));
+        assert!(e("Final", "").compatible(e("final", "")) && !e("Final", "").compatible(e("2", "")));
+        assert!(!e("1", &lichess("aaaaaaaa")).compatible(e("1", &lichess("bbbbbbbb"))));
+        assert!(e("1", &lichess("aaaaaaaa")).compatible(e("1", &lichess("aaaaaaaa"))));
+        assert!(e("", "Wijk aan Zee NED").compatible(e("", "Wijk aan Zee")), "places are spelled many ways");
+        assert!(e("", &lichess("aaaaaaaa")).compatible(e("", "Wijk aan Zee")));
+        let who = |round: &str, site: &str| Who { encounter: e(round, site), ..Who::default() };
+        assert!(!who("1", "").same_game(&who("2", "")));
+        assert!(who("1", "").same_game(&who("1.1", "")));
     }
 
     #[test]

@@ -2,8 +2,10 @@
 //! one of three rules.
 //!
 //! - `game` (the default): **the same game**: the same variant, start position and mainline, the
-//!   same result, the same players ([`name`]: names as collections spell them) and dates that do
-//!   not contradict each other ([`Date::compatible`]: a part unknown in either matches). A game
+//!   same result, the same players ([`name`]: names as collections spell them), and dates, rounds
+//!   and online games' pages that do not contradict each other ([`Date::compatible`],
+//!   [`Encounter`]: what is unknown in either matches; two games of one day between the same
+//!   players, in rounds 11 and 12 or at two lichess addresses, are two games). A game
 //!   with no moves is the same game only when its whole Seven Tag Roster agrees: `Event`, `Site`
 //!   and `Round` folded as names are and equal, names, date and result as above.
 //! - `moves`: the variant, start position and mainline alone (pgn-extract's `-D`), for
@@ -29,8 +31,8 @@
 //! a slot of the index (4 bytes and a control byte in a hash table between 7/16 and 7/8 full),
 //! and one bit per game read, which says which games were the first of their identity: 17.9 to
 //! 24.3 bytes in all, the upper figure just after the index doubles. Under `game` also the
-//! players, date and result (40 bytes) and the next older game with the same key (4
-//! bytes): 62.0 to 71.1 bytes (`Seen::bytes` over 3 million games). A game older than the latest
+//! players, date, result, round and site (48 bytes) and the next older game with the same key (4
+//! bytes): 70.2 to 79.5 bytes (`Seen::bytes` from 1 to 3 million games). A game older than the latest
 //! 64 of its moves key also takes a slot (5.7 to 11.4 bytes) in a table of whole identities. The
 //! set holds at most [`late::HELD`] distinct games; past that, later games wait in temporary
 //! files and are judged at the end, key by key ([`late`]), with the same verdicts (a shard's
@@ -46,7 +48,7 @@ pub mod seen;
 pub mod verdict;
 pub mod walk;
 
-pub use identity::{Date, Identity, Occasion, Who};
+pub use identity::{Date, Encounter, Identity, Occasion, Who};
 pub use key::{DedupKey, mainline, moves_key, roster_key};
 pub use late::Late;
 pub use name::Name;

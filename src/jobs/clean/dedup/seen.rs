@@ -90,7 +90,7 @@ fn grow<T>(v: &mut Vec<T>, distinct: u64, per_game: usize) -> Result<(), DedupEr
 
 /// The hash of an identity, for the table of exact repeats.
 fn exact_hash(key: DedupKey, who: &Who) -> u64 {
-    let mut bytes = [0u8; 52];
+    let mut bytes = [0u8; 60];
     let words = key.0.iter().chain(who.players.iter().flat_map(|n| n.0.iter()));
     for (chunk, w) in bytes.chunks_exact_mut(4).zip(words) {
         chunk.copy_from_slice(&w.to_le_bytes());
@@ -99,6 +99,8 @@ fn exact_hash(key: DedupKey, who: &Who) -> u64 {
     bytes[46] = who.date.month;
     bytes[47] = who.date.day;
     bytes[48] = who.result as u8;
+    bytes[49..53].copy_from_slice(&who.encounter.round.to_le_bytes());
+    bytes[53..57].copy_from_slice(&who.encounter.site.to_le_bytes());
     xxh3_64(&bytes)
 }
 
@@ -124,7 +126,7 @@ pub struct Seen {
 impl Seen {
     /// An empty set under `rule`.
     pub fn new(rule: Rule) -> Seen {
-        let per_game = if rule == Rule::Moves { 24 } else { 71 };
+        let per_game = if rule == Rule::Moves { 24 } else { 80 };
         Seen {
             rule,
             keys: Vec::new(),
@@ -329,6 +331,7 @@ mod tests {
             players: [Name::of(white), Name::of(black)],
             date: Date::of(date),
             result: GameResult::Draw,
+            ..Who::default()
         };
         Identity { key: key(k), who, occasion: Default::default() }
     }
@@ -389,7 +392,7 @@ mod tests {
 
     #[test]
     fn many_games_with_repeats_far_apart() {
-        for (rule, most) in [(Rule::Moves, 25.0), (Rule::Game, 72.0)] {
+        for (rule, most) in [(Rule::Moves, 25.0), (Rule::Game, 80.0)] {
             let mut seen = Seen::new(rule);
             let mut ordinal = 0u64;
             let mut first = std::collections::HashMap::new();

@@ -288,7 +288,7 @@ fn walk(lines: Sorted<Line>, requested: &dyn Fn() -> bool) -> Result<Sorted<Verd
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Date, Name, moves_key};
+    use super::super::{Name, moves_key};
     use super::*;
     use crate::chess::Variant;
     use crate::pgn::GameResult::*;
@@ -299,7 +299,7 @@ mod tests {
         let moves: Vec<u8> = moves.bytes().flat_map(|m| u16::from(m).to_le_bytes()).collect();
         let mut mainline = vec![];
         super::super::mainline(Variant::Standard, None, &moves, &mut mainline);
-        let who = Who { players: [Name::of(white), Name::of(black)], date: Date::default(), result };
+        let who = Who { players: [Name::of(white), Name::of(black)], result, ..Who::default() };
         let key = moves_key(Variant::Standard, None, &moves);
         (Identity { key, who, occasion: Occasion::default() }, mainline)
     }
