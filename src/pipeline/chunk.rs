@@ -461,16 +461,15 @@ impl<R: Read> Iterator for StreamWindows<R> {
                 Window { offset, bytes, end, complete, column }
             };
             let guess = Some(guess_boundary(input.data(), target)).filter(|&g| g < len);
-            if let Some(g) = guess {
-                match crate::pgn::split::look_ahead_end(input.data(), g) {
-                    Some(l) if l <= len => return Ok(window(input, l, g, false)),
-                    _ if done => return Ok(window(input, len, g, true)),
-                    _ => {}
-                }
-            } else if len >= 4 * target {
-                // Nothing to guess from: an exact cut after the last game the bytes read decide
-                // (they are its look-ahead: the line after it may be the rest of the input, games
-                // run together on one line), so little is left to copy on.
+            let ahead =
+                guess.and_then(|g| crate::pgn::split::look_ahead_end(input.data(), g).map(|l| (g, l)));
+            if let Some((g, l)) = ahead.filter(|&(_, l)| l <= len) {
+                return Ok(window(input, l, g, false));
+            }
+            if len >= 4 * target {
+                // Nothing to guess from, or a guess whose line has not ended within a few
+                // targets (games run together on it): an exact cut after the last game the
+                // bytes read decide (they are its look-ahead), so little is left to copy on.
                 let start = (input.offset, input.column);
                 if let Some((end, _)) = split(input.data(), 0, start, len, false).filter(|&(end, _)| end > 0)
                 {
@@ -480,10 +479,12 @@ impl<R: Read> Iterator for StreamWindows<R> {
                 }
             }
             if done {
-                return Ok(window(input, len, len, true));
+                let end = guess.unwrap_or(len);
+                return Ok(window(input, len, end, true));
             }
             // Where an exact cut is to be made, no more than it needs: the rest is copied on.
-            Err(if guess.is_none() && len < 4 * target { 4 * target } else { len + len.max(64 * 1024) })
+            let more = len + len.max(64 * 1024);
+            Err(if len < 4 * target { more.min(4 * target) } else { more })
         })
     }
 }
@@ -771,6 +772,36 @@ pub(crate) mod tests {
             (at, expected) = (at + w.end as u64, next);
         }
         assert_eq!(at, input.len() as u64);
+    }
+
+    /// A guessed start whose line is long (games run together on it after a blank line): the
+    /// windows stay about the target's size, where waiting for the line's end made one window of
+    /// it.
+    #[test]
+    fn a_guess_on_a_long_line_is_cut_exactly() {
+        let target = 20_000;
+        let mut input = format!("[Event \"a\"]\n1. e4 {{{}}} *\n\n", "x".repeat(30_000)).into_bytes();
+        input.extend("[Event \"x\"] [Result \"1-0\"] 1. e4 e5 1-0 ".repeat(40_000).bytes());
+        input.push(b'\n');
+        let windows: Vec<_> =
+            StreamWindows::new(&input[..], target, crate::pgn::split::cut, Start::default())
+                .map(|w| w.expect("in-memory read"))
+                .collect();
+        let (mut at, mut expected) = (0, 0);
+        for w in &windows {
+            assert_eq!(w.offset, at, "windows follow each other");
+            assert!(w.bytes.len() <= 8 * target, "window at {}: {} bytes", w.offset, w.bytes.len());
+            let (decided, next) = reads_as_decided(w);
+            assert!(w.complete || decided, "window at {}", w.offset);
+            assert!(
+                w.offset == expected || w.offset == 0,
+                "window at {} after a reading that ended at {expected}",
+                w.offset
+            );
+            (at, expected) = (at + w.end as u64, next);
+        }
+        assert_eq!(at, input.len() as u64);
+        assert!(windows.len() > 10, "{}", windows.len());
     }
 
     /// A reader over `bytes` that counts what it gave.
