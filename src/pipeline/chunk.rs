@@ -432,8 +432,9 @@ fn slice_window_end(bytes: &[u8], start: usize, target: usize, at: (u64, u64)) -
 }
 
 /// Windows read from a stream: cut at guessed starts, each with the line that follows its `end`
-/// as look-ahead. Input without a guessable start (no blank line before a tag) is cut by `split`
-/// once a few targets' worth has been read, so memory stays bounded; that cut assumes the window
+/// as look-ahead. Input without a guessable start (no blank line before a tag), or whose guess
+/// starts a line that has not ended within a few targets (games run together on it), is cut by
+/// `split` once that much has been read, so memory stays bounded; that cut assumes the window
 /// starts a game, so it is verified like a guess.
 pub struct StreamWindows<R> {
     input: Refill<R>,
