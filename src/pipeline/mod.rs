@@ -17,6 +17,8 @@ pub mod order;
 mod panic;
 pub mod replay;
 pub mod stats;
+mod stream;
+pub mod window;
 
 use std::io::Read;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -26,13 +28,14 @@ pub use crate::error::Panic;
 use crate::io::name::Name;
 pub use crate::pgn::split::guess_boundary;
 pub use chunk::Start;
-use chunk::{ChunkBytes, Cut, Split, StreamChunks, StreamWindows, Window, slice_chunks, slice_windows};
+use chunk::{ChunkBytes, Cut, Split, StreamChunks, slice_chunks};
 use drive::drive;
 pub use job::{
     Cancel, ChunkEnd, ChunkInput, Cuts, InputInfo, Job, Located, NoProgress, Observer, Output, Records,
     Spare, Spares, WithCuts, Worker, Workers,
 };
 use panic::panic_message;
+use window::{StreamWindows, Window, slice_windows};
 
 /// How the pipeline runs.
 #[derive(Clone, Copy, Debug)]
@@ -55,7 +58,7 @@ impl Options {
     /// Bytes of a stream read and not yet released, at most, while every game is shorter than a
     /// chunk: what a streamed run holds of its input at once (a mapped one is not copied).
     pub fn max_unreleased_bytes(&self) -> usize {
-        drive::unreleased_limit(self.threads) * chunk::read_size(self.chunk_size)
+        drive::unreleased_limit(self.threads) * stream::read_size(self.chunk_size)
     }
 }
 
