@@ -72,7 +72,9 @@ mod tests {
             |fen: &str| parse_fen(fen, Variant::Standard).expect("fen").outcome().map(|o| o.termination);
         let stalemate_bishop = "7k/5K2/6B1/8/8/8/8/8 b - - 0 1";
         assert_eq!(outcome(stalemate_bishop), Some(Termination::InsufficientMaterial));
-        assert!(parse_fen(stalemate_bishop, Variant::Standard).expect("fen").is_stalemate());
+        let pos = parse_fen(stalemate_bishop, Variant::Standard).expect("fen");
+        assert!(pos.is_stalemate());
+        assert_eq!(pos.mate_or_stalemate().map(|o| o.termination), Some(Termination::Stalemate));
         assert_eq!(outcome("7k/5K2/6Q1/8/8/8/8/8 b - - 0 1"), Some(Termination::Stalemate));
         assert_eq!(outcome("7k/7P/6K1/8/8/8/8/8 b - - 0 1"), Some(Termination::Stalemate));
         assert_eq!(outcome("7k/8/5K2/8/8/8/8/6B1 b - - 0 1"), Some(Termination::InsufficientMaterial));

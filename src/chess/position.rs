@@ -662,20 +662,30 @@ impl Position {
         self.has_insufficient_material(Color::White) && self.has_insufficient_material(Color::Black)
     }
 
+    /// The end of the game when the side to move has no legal move: checkmate or stalemate,
+    /// whatever material is left (what a result is checked against).
+    pub fn mate_or_stalemate(&self) -> Option<super::outcome::Outcome> {
+        use super::outcome::{Outcome, Termination};
+        (!self.has_legal_moves()).then(|| match self.is_check() {
+            true => Outcome { winner: Some(!self.turn), termination: Termination::Checkmate },
+            false => Outcome { winner: None, termination: Termination::Stalemate },
+        })
+    }
+
     /// The game is over on the board alone: checkmate, insufficient material, stalemate or the
     /// 75-move rule, in python-chess's order (a stalemate with insufficient material is the
     /// latter). Repetition needs the game's history: see [`super::outcome`].
     pub fn outcome(&self) -> Option<super::outcome::Outcome> {
         use super::outcome::{Outcome, Termination};
-        let stuck = !self.has_legal_moves();
-        if stuck && self.is_check() {
-            return Some(Outcome { winner: Some(!self.turn), termination: Termination::Checkmate });
+        let stuck = self.mate_or_stalemate();
+        if let Some(mate) = stuck.filter(|o| o.termination == Termination::Checkmate) {
+            return Some(mate);
         }
         if self.is_insufficient_material() {
             return Some(Outcome { winner: None, termination: Termination::InsufficientMaterial });
         }
-        if stuck {
-            return Some(Outcome { winner: None, termination: Termination::Stalemate });
+        if stuck.is_some() {
+            return stuck;
         }
         if self.halfmoves >= 150 {
             return Some(Outcome { winner: None, termination: Termination::SeventyFiveMoves });

@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::collect::Mainline;
 use crate::analysis::cache::{Cache, EngineId};
 use crate::analysis::{Analysis, AnalysisWarning, Analyzer, AnalyzerError, Limit, PovScore, Score};
-use crate::chess::Position;
+use crate::chess::{Position, Termination};
 use crate::engine::client::MAX_PLIES;
 use crate::error::{Diagnostic, Error, Kind};
 use crate::notation::fen::{EpMode, write_fen};
@@ -32,11 +32,10 @@ pub struct Evaluated {
 
 /// The evaluation the rules give a finished position: checkmate (`Mate(0)`) or stalemate (0).
 pub fn from_rules(pos: &Position) -> Option<Score> {
-    match pos.has_legal_moves() {
-        true => None,
-        false if pos.is_check() => Some(Score::Mate(0)),
-        false => Some(Score::Cp(0)),
-    }
+    pos.mate_or_stalemate().map(|o| match o.termination {
+        Termination::Checkmate => Score::Mate(0),
+        _ => Score::Cp(0),
+    })
 }
 
 /// A diagnostic about `game` (`None`: before any game) at the position after ply `ply`.

@@ -3,7 +3,7 @@
 //! tag), text that was not UTF-8 (tag values and comments), the result it settles on, and the
 //! moves and results the replay read from text that was not their canonical form.
 
-use crate::chess::{Color, Position, Variant};
+use crate::chess::{Position, Variant};
 use crate::pgn::GameResult;
 pub use crate::pipeline::counter::RepairKind;
 
@@ -81,15 +81,9 @@ pub fn settle_result(
     last: Option<&Position>,
     fix: bool,
 ) -> (GameResult, Option<Repair>) {
-    let board = last.and_then(|pos| {
-        if pos.is_checkmate() {
-            Some(if pos.turn() == Color::White { GameResult::BlackWins } else { GameResult::WhiteWins })
-        } else if pos.is_stalemate() {
-            Some(GameResult::Draw)
-        } else {
-            None
-        }
-    });
+    let board = last
+        .and_then(Position::mate_or_stalemate)
+        .and_then(|o| GameResult::from_ascii(o.result().as_bytes()));
     let result = match (board, tag, token) {
         (Some(b), _, _) => b,
         (None, Some(t), Some(GameResult::Unknown)) => t,

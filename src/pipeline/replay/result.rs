@@ -3,7 +3,6 @@
 
 use super::message::Facts;
 use super::{Hooks, Replayer};
-use crate::chess::{Outcome, Termination};
 use crate::error::{Kind, Severity};
 use crate::pgn::GameResult;
 
@@ -36,13 +35,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             });
         }
         let Some(line) = self.stack.first().filter(|l| !l.dead) else { return };
-        // Checkmate or stalemate, a stalemate with insufficient material too.
-        let pos = &line.pos;
-        let on_board = (!pos.has_legal_moves()).then(|| match pos.is_check() {
-            true => Outcome { winner: Some(!pos.turn()), termination: Termination::Checkmate },
-            false => Outcome { winner: None, termination: Termination::Stalemate },
-        });
-        if let Some(o) = on_board
+        if let Some(o) = line.pos.mate_or_stalemate()
             && token != GameResult::Unknown
             && o.result() != token.as_str()
         {
