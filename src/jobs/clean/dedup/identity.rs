@@ -65,14 +65,17 @@ impl Encounter {
     /// The encounter of these `Round` and `Site` values.
     pub fn of(round: &str, site: &str) -> Encounter {
         let round = round.trim();
-        let digits = round.bytes().take_while(u8::is_ascii_digit).count();
-        let round = match round[..digits].trim_start_matches('0').parse::<u32>() {
-            Ok(n) if digits > 0 => n.wrapping_add(1).max(1),
-            _ if digits > 0 => 1, // round 0 (or all zeros)
-            _ => match folded(round) {
+        let (digits, number) = round
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .fold((0, 0u32), |(k, n), d| (k + 1, n.saturating_mul(10).saturating_add(u32::from(d - b'0'))));
+        // Round n is n + 1 (0 is unknown); words have the top bit, which no round number has.
+        let round = match digits {
+            0 => match folded(round) {
                 0 => 0,
                 words => words | 1 << 31,
             },
+            _ => number.saturating_add(1).min(u32::MAX >> 1),
         };
         let site = site.trim();
         let site =

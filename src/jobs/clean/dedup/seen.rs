@@ -88,20 +88,9 @@ fn grow<T>(v: &mut Vec<T>, distinct: u64, per_game: usize) -> Result<(), DedupEr
     Ok(())
 }
 
-/// The hash of an identity, for the table of exact repeats.
+/// The hash of an identity, for the table of exact repeats: of the bytes it is kept as.
 fn exact_hash(key: DedupKey, who: &Who) -> u64 {
-    let mut bytes = [0u8; 60];
-    let words = key.0.iter().chain(who.players.iter().flat_map(|n| n.0.iter()));
-    for (chunk, w) in bytes.chunks_exact_mut(4).zip(words) {
-        chunk.copy_from_slice(&w.to_le_bytes());
-    }
-    bytes[44..46].copy_from_slice(&who.date.year.to_le_bytes());
-    bytes[46] = who.date.month;
-    bytes[47] = who.date.day;
-    bytes[48] = who.result as u8;
-    bytes[49..53].copy_from_slice(&who.encounter.round.to_le_bytes());
-    bytes[53..57].copy_from_slice(&who.encounter.site.to_le_bytes());
-    xxh3_64(&bytes)
+    xxh3_64(&Identity { key, who: *who, occasion: Default::default() }.to_bytes())
 }
 
 /// The distinct games of a run under one rule, in the order they first came. Under `moves` a
