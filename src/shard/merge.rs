@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::analysis::cache::CacheStats;
 use crate::exit::Code;
 use crate::io::name;
-use crate::jobs::diagnostics;
+use crate::jobs::diagnostics::{self, Records};
 use crate::jobs::run::{InputSummary, Summary};
 use crate::pipeline::stats::Stats;
 
@@ -173,7 +173,9 @@ pub fn manifests(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             return Err(format!("{}: no such file", a.display()));
         }
     }
-    found.dedup();
+    // One manifest named twice (`merge out out`, two spellings of a path) is read once.
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|p| seen.insert(p.canonicalize().unwrap_or_else(|_| p.clone())));
     Ok(found)
 }
 
@@ -197,9 +199,22 @@ pub fn footer(kind: &str, summary: &Summary, extra: &Value) -> Result<Vec<u8>, S
     Ok(format!("{record}\n").into_bytes())
 }
 
+impl Merged {
+    /// The closing lines one run of the job prints on stderr, from the ledgers and the shards'
+    /// figures.
+    pub fn summary_text(&self) -> String {
+        if self.job == "annotate" {
+            let (cache, engines, lines) = annotate_figures(&self.extra);
+            let records = if lines { Records::Lines } else { Records::Games };
+            return crate::jobs::annotate::sink::summary_text(&self.summary, cache, engines, records);
+        }
+        diagnostics::summary_text(&self.job, &self.summary.stats, self.summary.elapsed)
+    }
+}
+
 /// What `annotate`'s summary needs beside the ledgers, as its shards recorded it in `extra`: the
 /// cache's counts (summed), the most engines a shard ran, and whether its records were lines.
-pub fn annotate_figures(extra: &Value) -> (Option<CacheStats>, usize, bool) {
+fn annotate_figures(extra: &Value) -> (Option<CacheStats>, usize, bool) {
     let engines = extra.get("engines").and_then(Value::as_u64).unwrap_or(1) as usize;
     let cache = extra.get("cache").filter(|c| !c.is_null()).map(|c| {
         let n = |k: &str| c.get(k).and_then(Value::as_u64).unwrap_or(0);
@@ -273,10 +288,19 @@ fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) -> Vec<bo
         let roles = m.parts.iter().map(|p| (&p.role, &p.target, &p.header, &p.footer, p.table)).collect();
         (&m.job, &m.options, m.spec.count, &m.inputs, roles)
     }
-    let agreeing = |m: &Manifest| list.iter().filter(|(_, o)| run_of(o) == run_of(m)).count();
-    let reference = list.iter().enumerate().max_by_key(|&(i, (_, m))| (agreeing(m), std::cmp::Reverse(i)));
-    let (first_path, first) = &list[reference.map_or(0, |(i, _)| i)];
-    let of_the_run = list.iter().map(|(_, m)| run_of(m) == run_of(first)).collect();
+    let runs: Vec<_> = list.iter().map(|(_, m)| run_of(m)).collect();
+    // Each run's first manifest and how many are of it: one pass, as a set holds one run or few.
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    for (i, run) in runs.iter().enumerate() {
+        match groups.iter_mut().find(|(first, _)| runs[*first] == *run) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((i, 1)),
+        }
+    }
+    let most = groups.iter().map(|&(_, n)| n).max().unwrap_or(0);
+    let reference = groups.iter().find(|&&(_, n)| n == most).map_or(0, |&(first, _)| first);
+    let (first_path, first) = &list[reference];
+    let of_the_run = runs.iter().map(|run| *run == runs[reference]).collect();
     let ours = env!("CARGO_PKG_VERSION");
     for (path, m) in list {
         let p = path.display();
@@ -339,7 +363,7 @@ fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) -> Vec<bo
 const SHOWN: usize = 20;
 
 /// Checks that every shard is there once and that their parts of each input tile it.
-fn check_cover(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) {
+fn check_cover(list: &[&(PathBuf, Manifest)], problems: &mut Vec<String>) {
     let count = list[0].1.spec.count;
     let mut by_index: BTreeMap<u64, Vec<&PathBuf>> = BTreeMap::new();
     for (path, m) in list {
@@ -504,14 +528,7 @@ pub fn merge_holding(
 ) -> Result<Merged, Refused> {
     let mut problems = Vec::new();
     let mut list = Vec::new();
-    // One manifest named twice (`merge out out`, two spellings of a path) is read once.
-    let mut seen = Vec::new();
     for p in paths {
-        let at = p.canonicalize().unwrap_or_else(|_| p.clone());
-        if seen.contains(&at) {
-            continue;
-        }
-        seen.push(at);
         match Manifest::read(p) {
             Ok(m) => list.push((p.clone(), m)),
             Err(e) => problems.push(format!("{}: {e}", p.display())),
@@ -524,8 +541,8 @@ pub fn merge_holding(
     let of_the_run = check_run(&list, &mut problems);
     // The cover of the run most manifests are of: another run's would make its messages (a
     // shard twice, a gap) misleading.
-    let run: Vec<(PathBuf, Manifest)> =
-        list.iter().zip(&of_the_run).filter(|&(_, &of)| of).map(|(m, _)| m.clone()).collect();
+    let run: Vec<&(PathBuf, Manifest)> =
+        list.iter().zip(&of_the_run).filter(|&(_, &of)| of).map(|(m, _)| m).collect();
     check_cover(&run, &mut problems);
     if !problems.is_empty() {
         return Err(problems.into());

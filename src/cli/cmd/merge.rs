@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 
-use pgnkit::jobs::diagnostics::{self, Records};
 use pgnkit::shard::merge;
 
 use crate::cli::fail::Fail;
@@ -67,16 +66,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     match merge::merge(&paths, args.output.as_deref(), args.output_dir.as_deref(), &requested) {
         Ok(m) => {
             if !args.quiet {
-                if m.job == "annotate" {
-                    let (cache, engines, lines) = merge::annotate_figures(&m.extra);
-                    let records = if lines { Records::Lines } else { Records::Games };
-                    stderr!(
-                        "{}",
-                        pgnkit::jobs::annotate::sink::summary_text(&m.summary, cache, engines, records)
-                    );
-                } else {
-                    stderr!("{}", diagnostics::summary_text(&m.job, &m.summary.stats, m.summary.elapsed));
-                }
+                stderr!("{}", m.summary_text());
                 if m.job == "clean" {
                     stderr!("{}", crate::cli::cmd::clean::ledger(&m.summary));
                 }
