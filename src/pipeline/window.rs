@@ -62,16 +62,23 @@ fn slice_window_end(bytes: &[u8], start: usize, target: usize, at: (u64, u64)) -
         return guess.clamp(start + 1, len);
     }
     loop {
-        let cut = crate::pgn::split::cut(&bytes[..reach], start, at, reach - start, false);
-        if let Some((end, _)) = cut.filter(|&(end, _)| end > start) {
-            let next = crate::pgn::split::next_start(&bytes[..reach], end, at);
-            return if next < reach { next } else { end };
+        if let Some(end) = exact_end(crate::pgn::split::cut, &bytes[..reach], start, at) {
+            return end;
         }
         if reach == len {
             return len;
         }
         reach = start.saturating_add(2 * (reach - start)).min(len);
     }
+}
+
+/// An exact window end in `bytes`, a prefix of the input whose first byte is at `at`, for a
+/// window from `from`: the next game's first byte (where the releaser expects the next window)
+/// after the last game `split` says `bytes` decide; `None` when none is.
+fn exact_end(split: Split, bytes: &[u8], from: usize, at: (u64, u64)) -> Option<usize> {
+    let (end, _) = split(bytes, from, at, bytes.len() - from, false).filter(|&(end, _)| end > from)?;
+    let next = crate::pgn::split::next_start(bytes, end, at);
+    Some(if next < bytes.len() { next } else { end })
 }
 
 /// Windows read from a stream: cut at guessed starts, each with the line that follows its `end`
@@ -114,12 +121,8 @@ impl<R: Read> Iterator for StreamWindows<R> {
                 // Nothing to guess from, or a guess whose line has not ended within a few
                 // targets (games run together on it): an exact cut after the last game the
                 // bytes read decide (they are its look-ahead), so little is left to copy on.
-                let start = input.at();
-                if let Some((end, _)) = split(input.data(), 0, start, len, false).filter(|&(end, _)| end > 0)
-                {
-                    // At the next game's first byte, where the releaser expects the next window.
-                    let next = crate::pgn::split::next_start(input.data(), end, start);
-                    return Ok(window(input, len, if next < len { next } else { end }, done));
+                if let Some(end) = exact_end(split, input.data(), 0, input.at()) {
+                    return Ok(window(input, len, end, done));
                 }
             }
             if done {
