@@ -15,18 +15,31 @@ fn signal_after() -> usize {
     2 * Options { threads: 2, ..Options::default() }.max_unreleased_bytes()
 }
 
+/// Starts `pgnkit ARGS` (SIGINT at its default, [`sigint_default`]) with `stdin` and `stdout`
+/// and its stderr piped, once its signal handler is installed.
+fn started(args: &[&str], stdin: Stdio, stdout: Stdio) -> std::process::Child {
+    let child = sigint_default(&mut pgnkit())
+        .args(args)
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn pgnkit");
+    assert!(wait_for_sigint_handler(child.id()), "{args:?}: the handler is installed");
+    child
+}
+
+/// Sends `signal` (`-INT`, `-TERM`...) to `child`.
+fn send(signal: &str, child: &std::process::Child) {
+    let kill = Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success(), "kill {signal}");
+}
+
 /// Starts `pgnkit ARGS` reading stdin (SIGINT at its default, [`sigint_default`]), sends it
 /// SIGINT once it has read [`signal_after`] bytes, and returns its exit code, stdout and stderr
 /// ([`fed_and_signalled`]).
 fn interrupted(args: &[&str]) -> (Option<i32>, String, String) {
-    let child = sigint_default(&mut pgnkit())
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn pgnkit");
-    fed_and_signalled(child, "-INT", 400 << 20)
+    fed_and_signalled(started(args, Stdio::piped(), Stdio::piped()), "-INT", 400 << 20)
 }
 
 /// Feeds `child` (piped) copies of a fixture collection until it has taken [`signal_after`]
@@ -58,11 +71,7 @@ fn fed_and_signalled(
         }
         fed += games.len() + 2;
         if !signalled && fed >= signal_at {
-            let kill = std::process::Command::new("kill")
-                .args([signal, &child.id().to_string()])
-                .status()
-                .expect("kill");
-            assert!(kill.success());
+            send(signal, &child);
             signalled = true;
         }
     }
@@ -182,16 +191,11 @@ fn clean_dedup_prefix_stops_on_ctrl_c_leaving_nothing() {
     games.extend_from_slice(b"\n\n");
     std::fs::write(&input, games.repeat((64 << 20) / games.len())).expect("write");
     let (out, dups) = (outputs.join("out.pgn"), outputs.join("dups.pgn"));
-    let child = sigint_default(&mut pgnkit())
-        .args(["clean", "-q", "-j1", "--dedup=prefix", input.to_str().unwrap(), "-o", out.to_str().unwrap()])
-        .args(["--duplicates", dups.to_str().unwrap()])
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    assert!(wait_for_sigint_handler(child.id()), "pgnkit installs its SIGINT handler");
+    let (input, out, dups) = (input.to_str().unwrap(), out.to_str().unwrap(), dups.to_str().unwrap());
+    let args = ["clean", "-q", "-j1", "--dedup=prefix", input, "-o", out, "--duplicates", dups];
+    let child = started(&args, Stdio::inherit(), Stdio::inherit());
     std::thread::sleep(std::time::Duration::from_millis(50));
-    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
-    assert!(kill.success());
+    send("-INT", &child);
     let o = child.wait_with_output().expect("wait");
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(130), "{err}");
@@ -233,8 +237,7 @@ fn merge_stops_on_sigterm_leaving_nothing() {
     let mut fifo = std::fs::File::open(&dups).expect("open the FIFO");
     let mut first = [0u8; 1];
     fifo.read_exact(&mut first).expect("a first byte");
-    let kill = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
-    assert!(kill.success());
+    send("-TERM", &child);
     let mut rest = Vec::new();
     fifo.read_to_end(&mut rest).expect("read the FIFO");
     let o = child.wait_with_output().expect("wait");
@@ -257,15 +260,8 @@ fn merge_stops_on_sigterm_leaving_nothing() {
 #[test]
 fn perft_stops_on_a_signal_with_130() {
     for signal in ["-TERM", "-HUP", "-INT"] {
-        let child = sigint_default(&mut pgnkit())
-            .args(["perft", "9", "-j1"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn pgnkit");
-        assert!(wait_for_sigint_handler(child.id()), "the handler is installed");
-        let kill = Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill");
-        assert!(kill.success());
+        let child = started(&["perft", "9", "-j1"], Stdio::inherit(), Stdio::null());
+        send(signal, &child);
         let out = child.wait_with_output().expect("wait");
         assert_eq!(out.status.code(), Some(130), "{signal}");
         assert_eq!(String::from_utf8_lossy(&out.stderr), "pgnkit: interrupted\n", "{signal}");
@@ -281,24 +277,16 @@ fn a_second_signal_ends_the_run_at_once_with_130() {
     let pgn = dir.join("many.pgn");
     std::fs::write(&pgn, "[Event \"e\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n".repeat(20_000)).expect("write");
     // A record a game, far more than a pipe holds: the run blocks on its stdout.
-    let mut child = sigint_default(&mut pgnkit())
-        .args(["check", "-q", "-j1", "--games", pgn.to_str().expect("utf-8")])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn pgnkit");
-    assert!(wait_for_sigint_handler(child.id()), "the handler is installed");
+    let args = ["check", "-q", "-j1", "--games", pgn.to_str().expect("utf-8")];
+    let mut child = started(&args, Stdio::null(), Stdio::piped());
     std::thread::sleep(std::time::Duration::from_millis(300));
-    let pid = child.id().to_string();
-    let kill = || {
-        let kill = Command::new("kill").args(["-INT", &pid]).status().expect("kill");
-        assert!(kill.success());
+    let interrupt = |child: &std::process::Child| {
+        send("-INT", child);
         std::thread::sleep(std::time::Duration::from_millis(200));
     };
-    kill();
+    interrupt(&child);
     assert!(child.try_wait().expect("wait").is_none(), "the first signal waits for the write");
-    kill();
+    interrupt(&child);
     let status = child.wait().expect("wait");
     let mut err = String::new();
     child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr");
@@ -326,18 +314,10 @@ fn a_run_waiting_on_a_stalled_fifo_stops_on_a_signal() {
     let dir = temp_dir("interrupt-fifo");
     let fifo = dir.join("in.pgn");
     assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
-    let mut child = sigint_default(&mut pgnkit())
-        .args(["check", "-q", fifo.to_str().expect("utf-8")])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn pgnkit");
-    assert!(wait_for_sigint_handler(child.id()), "no handler");
+    let mut child = started(&["check", "-q", fifo.to_str().expect("utf-8")], Stdio::null(), Stdio::null());
     // Opened for writing once pgnkit opens it for reading; nothing is written.
     let writer = std::fs::OpenOptions::new().write(true).open(&fifo).expect("open the FIFO");
-    let kill = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
-    assert!(kill.success());
+    send("-TERM", &child);
     let status = exit_within_20_s(&mut child, "still waiting on the FIFO");
     drop(writer);
     assert_eq!(status.code(), Some(130));
@@ -351,18 +331,10 @@ fn a_run_waiting_on_a_stalled_stdin_stops_on_a_signal() {
     let some = std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture");
     for job in ["check", "clean", "positions", "annotate", "report"] {
         for (signal, fed) in [("-TERM", &b""[..]), ("-INT", &some[..3000])] {
-            let mut child = sigint_default(&mut pgnkit())
-                .args([job, "-j2", "-q", "-"])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::null())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("spawn pgnkit");
-            assert!(wait_for_sigint_handler(child.id()), "{job}: no handler");
+            let mut child = started(&[job, "-j2", "-q", "-"], Stdio::piped(), Stdio::null());
             let mut stdin = child.stdin.take().expect("stdin");
             stdin.write_all(fed).expect("feed");
-            let kill = Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill");
-            assert!(kill.success());
+            send(signal, &child);
             let status = exit_within_20_s(&mut child, &format!("{job} {signal}: still waiting on stdin"));
             drop(stdin);
             let mut err = String::new();
