@@ -164,7 +164,17 @@ fn parse_any_tag(b: &[u8], at: usize) -> TagParse {
             end,
         };
     }
-    TagParse { name, value: Some(vs..end), problem: Some(ProblemKind::UnterminatedTagValue), end: q }
+    // A closing quote without its `]` (`[Event "e"`) ends the value.
+    let value = match line.strip_suffix(b"\"") {
+        Some(v) if !v.ends_with(b"\\") => v,
+        _ => line,
+    };
+    TagParse {
+        name,
+        value: Some(vs..vs + value.len()),
+        problem: Some(ProblemKind::UnterminatedTagValue),
+        end: q,
+    }
 }
 
 /// A tag value as it appears between the quotes, with the offset of the tag's `[`.
@@ -273,6 +283,25 @@ mod tests {
             }
         }
         assert_eq!(plain, 5, "the plain forms");
+    }
+
+    /// A value without its closing `"]` runs to the end of its line, less a closing quote that
+    /// misses only its `]`.
+    #[test]
+    fn unterminated_values_end_at_their_line_or_their_quote() {
+        let cases: [(&[u8], &[u8]); 5] = [
+            (b"[Event \"e\"\n", b"e"),
+            (b"[Event \"e\" \r\n", b"e"),
+            (b"[Event \"e\n", b"e"),
+            (b"[Event \"e]\n", b"e"),
+            (b"[Event \"e\\\"\n", b"e\\\""),
+        ];
+        for (line, value) in cases {
+            let t = parse_any_tag(line, 0);
+            let read = t.value.map(|v| &line[v]);
+            let text = String::from_utf8_lossy(line);
+            assert_eq!((read, t.problem), (Some(value), Some(ProblemKind::UnterminatedTagValue)), "{text:?}");
+        }
     }
 
     #[test]
