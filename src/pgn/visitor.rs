@@ -103,7 +103,8 @@ pub enum ProblemKind {
     UnclosedVariation,
     /// Variations nested deeper than the budget; the deeper part is skipped.
     VariationTooDeep,
-    /// `$` not followed by 0..=255.
+    /// `$` not followed by 0..=255 (`$256`, a `$` alone): skipped, as no glyph is defined past
+    /// `$255`.
     InvalidNag,
     /// A result token inside a variation (ignored).
     ResultInVariation,
@@ -137,6 +138,7 @@ impl ProblemKind {
                 | ProblemKind::ResultInVariation
                 | ProblemKind::UnmatchedCloseBrace
                 | ProblemKind::StrayBytes
+                | ProblemKind::InvalidNag
                 | ProblemKind::LoneResult
                 | ProblemKind::NotUtf8
         )
@@ -156,7 +158,7 @@ impl ProblemKind {
             ProblemKind::UnmatchedCloseParen => "')' without '('",
             ProblemKind::UnclosedVariation => "variation not closed",
             ProblemKind::VariationTooDeep => "variations nested too deep; skipped",
-            ProblemKind::InvalidNag => "invalid NAG",
+            ProblemKind::InvalidNag => "NAG not in $0..$255; skipped",
             ProblemKind::ResultInVariation => "result inside a variation; ignored",
             ProblemKind::UnexpectedToken => "unexpected token in movetext; skipped",
             ProblemKind::StrayBytes => "stray punctuation in movetext; skipped",

@@ -1,6 +1,7 @@
 //! Lenient readings of tokens that do not resolve as a move: periods or an ellipsis glued to a
-//! move, a check mark apart from its move, a result spelled oddly or glued to the last move. Each
-//! is rare, so each is out of line, tried only after a token failed to resolve.
+//! move, a check mark apart from its move, a result spelled oddly or glued to the last move, a
+//! word of annotation. Each is rare, so each is out of line, tried only after a token failed to
+//! resolve.
 
 use super::message::{Facts, text};
 use super::{Hooks, Replayer};
@@ -143,6 +144,33 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             return true;
         }
         false
+    }
+
+    /// A token that did not resolve but is a word of annotation after a move (`TN`, `mat`,
+    /// `Diagram`; python-chess skips them): letters, one of which no move is written with, so a
+    /// move cut short (`Nf`, `exd`) stays an error, as does prose before a game's first move (a
+    /// file's preface is no game). Skipped with a warning; `false` otherwise.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn annotation_word(&mut self, token: SanToken<'a>, ply: u32) -> bool {
+        if self.stack.len() == 1 && ply == 1 {
+            return false;
+        }
+        let raw = token.raw;
+        // Bytes past ASCII are letters of other languages (`Neuerung`, `échec`).
+        let letter = |b: &u8| b.is_ascii_alphabetic() || *b >= 0x80;
+        let in_moves = |b: &u8| b"KQRBNPkqrbnpabcdefghxOoZ".contains(b);
+        if !raw.iter().all(letter) || raw.iter().all(in_moves) {
+            return false;
+        }
+        self.settle_mate();
+        let word = text(raw);
+        self.report(Kind::SyntaxWarning, Severity::Warning, token.offset as u64, Some(ply), || Facts {
+            message: format!("annotation word \"{word}\" between moves; skipped"),
+            san: Some(word.clone()),
+            fen: None,
+        });
+        true
     }
 
     /// The game's result, read from a token the reader did not take for one (see

@@ -32,6 +32,12 @@ pub(super) fn problem_message(kind: ProblemKind, chunk: &[u8], at: usize) -> Str
     match kind {
         ProblemKind::UnexpectedToken => format!("unexpected token {} in movetext; skipped", skipped()),
         ProblemKind::StrayBytes => format!("stray {} in movetext; skipped", skipped()),
+        ProblemKind::InvalidNag => {
+            let digits =
+                chunk.get(at + 1..).unwrap_or_default().iter().take_while(|b| b.is_ascii_digit()).count();
+            let nag = chunk.get(at..at + 1 + digits).unwrap_or_default();
+            format!("NAG {} not in $0..$255; skipped", quoted(nag))
+        }
         _ => kind.message().to_string(),
     }
 }

@@ -459,6 +459,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 if !self.dotted_move(token, ply)
                     && !self.detached_check_mark(token)
                     && !self.repaired_result(token)
+                    && !self.annotation_word(token, ply)
                 {
                     self.unresolved(e, token, ply);
                 }
