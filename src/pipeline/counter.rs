@@ -81,11 +81,11 @@ repair_kinds! {
     Tag => "tag", "repaired_tag", "a tag set right: a value unterminated (read to the end of its line) or with control characters (tabs: written as spaces), a name repeated (the later one left out), a tag pair that does not read as one or whose name is not the standard's letters, digits and _ (left out, shown as read)";
     Encoding => "encoding", "repaired_encoding", "text that was not UTF-8, read as Windows-1252 (one a game: the first such tag value or comment, its bytes not UTF-8 shown as \\xNN)";
     Date => "date", "repaired_date", "a date written 2024-01-15 or 2024/01/15";
-    Variant => "variant", "repaired_variant", "a Variant tag spelled otherwise than Chess960 or Crazyhouse";
-    Fen => "fen", "repaired_fen", "a FEN with castling rights its rooks contradict, an impossible en passant square or fullmove 0";
+    Variant => "variant", "repaired_variant", "a Variant tag spelled otherwise than Chess960 or Crazyhouse, or [Variant \"Chess960\"] added to a game whose FEN gives castling rights only Chess960 has";
+    Fen => "fen", "repaired_fen", "a FEN with castling rights its rooks contradict, an impossible en passant square or fullmove 0, or not in export form (more than one space between fields, fields left out, Shredder-FEN castling rights)";
     SetUp => "setup", "repaired_setup", "a FEN without SetUp \"1\", or SetUp \"1\" without a FEN (dropped)";
     Roster => "roster", "repaired_roster", "Seven Tag Roster tags added with the standard's unknown values";
-    Syntax => "syntax", "repaired_syntax", "movetext read leniently: text with no meaning skipped (stray punctuation, a } outside a comment or inside a ; comment, a result inside a variation, an empty variation), a detached # or a move glued to periods (..e5); `before` is the warning that names it (for a } in a ; comment, the comment as read)";
+    Syntax => "syntax", "repaired_syntax", "movetext read leniently: text with no meaning skipped (stray punctuation, a NAG past $255, a word of annotation such as TN, a } outside a comment or inside a ; comment, a result inside a variation, an empty variation), a detached # or a move glued to periods (..e5); `before` is the warning that names it (for a } in a ; comment, the comment as read)";
     Variation => "variation", "repaired_variation", "a variation cut at its first illegal, ambiguous or unreadable move, which stops that line: the rest of it (shown as read) left out";
 }
 

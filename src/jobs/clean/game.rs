@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use super::dedup::{self, Date, Encounter, Identity, Name, Occasion, Rule, Who};
 use super::repair::{Repair, RepairKind, settle_result, standard_date, standard_variant};
 use super::{CleanChunk, CleanGame, CleanOptions, EcoTags, Fate};
-use crate::chess::Position;
+use crate::chess::{CastlingMode, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::Lenience;
@@ -135,6 +135,8 @@ impl<'o> CleanHooks<'o> {
         let opening = self.filter.opening().filter(|_| opts.eco_tags.is_some());
         let mut named = [false; 2];
         let mut encoding = None;
+        let variant = written_variant(game.variant, self.game.start.as_ref());
+        let mut variant_named = false;
         for (i, &(name, value)) in game.tags.iter().enumerate() {
             // A name is one tag (the standard's export format): the first is the game's, as the
             // replay and the filters read it; a later one is left out, logged as read.
@@ -200,18 +202,17 @@ impl<'o> CleanHooks<'o> {
                         text = Cow::Owned(fen);
                     }
                 }
-                // Castling rights are written as X-FEN (`KQkq`, a file only when ambiguous):
-                // Shredder-FEN's `HAha` is read, not written.
                 TagRole::Fen => {
                     if let Some(start) = &self.game.start
-                        && let Some(fen) = xfen_castling(&text, start)
+                        && let Some(fen) = export_fen(&text, start)
                     {
                         self.repair(RepairKind::Fen, text.as_ref(), fen.as_str());
                         text = Cow::Owned(fen);
                     }
                 }
                 TagRole::Variant => {
-                    if let Some(v) = standard_variant(game.variant, &text) {
+                    variant_named = true;
+                    if let Some(v) = standard_variant(variant, &text) {
                         self.repair(RepairKind::Variant, text.as_ref(), v);
                         text = Cow::Borrowed(v);
                     }
@@ -243,6 +244,10 @@ impl<'o> CleanHooks<'o> {
             let missing: Vec<&str> =
                 ROSTER.iter().zip(present).filter(|(_, p)| !p).map(|(&(r, _), _)| r).collect();
             self.repair(RepairKind::Roster, "", missing.join(", "));
+        }
+        if variant != game.variant && !variant_named {
+            self.writer.tag("Variant", variant.name());
+            self.repair(RepairKind::Variant, "", variant.name());
         }
         if game.tag(b"FEN").is_some() && !setup {
             self.writer.tag("SetUp", "1");
@@ -510,19 +515,39 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
     }
 }
 
-/// `fen` with its castling field as X-FEN writes `start`'s rights, when they are written
-/// otherwise (Shredder-FEN); `None` when they are already.
-fn xfen_castling(fen: &str, start: &Position) -> Option<String> {
+/// `fen` in export form, when it is not: one space between fields, the fields left out written
+/// (as read: `w - - 0 1`), and the castling rights as X-FEN writes `start`'s (`KQkq`, a file only
+/// when ambiguous; Shredder-FEN's `HAha` is read, not written).
+fn export_fen(fen: &str, start: &Position) -> Option<String> {
     let mut written = String::new();
     write_fen(start, EpMode::Legal, &mut written);
-    let want = written.split(' ').nth(2)?;
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    let have = *fields.get(2)?;
-    (have != want).then(|| {
-        let mut fields = fields.clone();
-        fields[2] = want;
-        fields.join(" ")
-    })
+    let want: Vec<&str> = written.split(' ').collect();
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() > want.len() {
+        return None;
+    }
+    if let Some(castling) = fields.get_mut(2) {
+        *castling = want[2];
+    }
+    fields.extend_from_slice(&want[fields.len()..]);
+    let export = fields.join(" ");
+    (export != fen).then_some(export)
+}
+
+/// The variant a game is written as: Chess960 for a standard game whose FEN holds castling
+/// rights only Chess960 has (a king off the e-file, a rook off its corner), which other readers
+/// reject as standard chess.
+fn written_variant(variant: Variant, start: Option<&Position>) -> Variant {
+    match start {
+        Some(p)
+            if variant == Variant::Standard
+                && p.castling_mode() == CastlingMode::Chess960
+                && p.castling_rights().any() =>
+        {
+            Variant::Chess960
+        }
+        _ => variant,
+    }
 }
 
 impl CleanHooks<'_> {

@@ -404,6 +404,68 @@ fn stray_punctuation_is_left_out_and_logged() {
     );
 }
 
+/// A NAG past `$255` and a word of annotation after a move (`TN`, `mat`) are skipped with a
+/// warning, as python-chess skips them: the game is written, what was left out logged. A move
+/// cut short and prose before the first move stay errors.
+#[test]
+fn nags_past_255_and_annotation_words_are_left_out_and_logged() {
+    let c = clean("[Event \"s\"]\n\n1. e4 $256 e5 2. Nf3 TN Nc6 3. Bb5 mat (3. Bc4 Diagram Bc5) a6 $ *\n");
+    assert_eq!(c.fates, [(1, "written".to_string())]);
+    assert!(c.out.ends_with("\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 (3. Bc4 Bc5) 3... a6 *\n\n"), "{}", c.out);
+    let skipped: Vec<&str> = c.repairs.iter().filter(|r| r.1 == "syntax").map(|r| r.2.as_str()).collect();
+    assert_eq!(
+        skipped,
+        [
+            "NAG \"$256\" not in $0..$255; skipped",
+            "annotation word \"TN\" between moves; skipped",
+            "annotation word \"mat\" between moves; skipped",
+            "annotation word \"Diagram\" between moves; skipped",
+            "NAG \"$\" not in $0..$255; skipped",
+        ]
+    );
+    for broken in ["1. e4 e5 2. Nf *", "Notes 1. e4 *"] {
+        let c = clean(format!("[Event \"s\"]\n\n{broken}\n"));
+        assert_eq!(c.fates, [(1, "rejected invalid_move".to_string())], "{broken}");
+    }
+}
+
+/// A FEN tag is written in export form: one space between fields, the fields left out written as
+/// they were read. A standard game whose FEN gives castling rights only Chess960 has is named
+/// Chess960, which other readers need to castle in it.
+#[test]
+fn fen_tags_are_written_in_export_form_and_chess960_named() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    let c960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR";
+    let c = clean(format!(
+        "[Event \"a\"]\n[SetUp \"1\"]\n[FEN \"{start}  w KQkq -\"]\n\n1. e4 *\n\n\
+         [Event \"b\"]\n[SetUp \"1\"]\n[FEN \"{c960} w HFhf - 2 9\"]\n\n9. g3 *\n\n\
+         [Event \"c\"]\n[Variant \"Standard\"]\n[SetUp \"1\"]\n[FEN \"{c960} w KQkq - 2 9\"]\n\n9. g3 *\n"
+    ));
+    assert_eq!(c.fates.iter().filter(|f| f.1 == "written").count(), 3, "{:?}", c.fates);
+    assert!(c.out.contains(&format!("[FEN \"{start} w KQkq - 0 1\"]")), "{}", c.out);
+    assert_eq!(c.out.matches(&format!("[FEN \"{c960} w KQkq - 2 9\"]")).count(), 2, "{}", c.out);
+    assert_eq!(c.out.matches("[Variant \"Chess960\"]").count(), 2, "{}", c.out);
+    let repairs: Vec<(u64, &str, &str, &str)> = c
+        .repairs
+        .iter()
+        .filter(|r| r.1 == "fen" || r.1 == "variant")
+        .map(|r| (r.0, r.1, r.2.as_str(), r.3.as_str()))
+        .collect();
+    let fen = |s: &str| s.to_string();
+    let (a, b) = (fen(&format!("{start}  w KQkq -")), fen(&format!("{c960} w HFhf - 2 9")));
+    assert_eq!(
+        repairs,
+        [
+            (1, "fen", a.as_str(), format!("{start} w KQkq - 0 1").as_str()),
+            (2, "fen", b.as_str(), format!("{c960} w KQkq - 2 9").as_str()),
+            (2, "variant", "", "Chess960"),
+            (3, "variant", "Standard", "Chess960"),
+        ]
+    );
+    let again = clean(&c.out).repairs;
+    assert!(again.is_empty(), "the output cleans to itself: {again:?}");
+}
+
 #[test]
 fn null_moves_can_be_rejected() {
     let opts = CleanOptions { reject_null_moves: true, ..CleanOptions::default() };
