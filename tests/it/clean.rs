@@ -87,6 +87,24 @@ fn clean_and_check(input: &Path, dir: &Path) -> (PathBuf, Vec<Value>) {
     let mut expected = Vec::new();
     for r in records(&report, "rejected") {
         let bytes = &by_offset[&r["offset"].as_u64().expect("offset")];
+        // Its error stands inside it or at its end (a variation not closed), where `check`
+        // locates it.
+        if let Some(at) = r["error_offset"].as_u64() {
+            let from = r["offset"].as_u64().expect("offset");
+            assert!((from..=from + bytes.len() as u64).contains(&at), "{name}: {r}");
+            let before = &bytes[..(at - from) as usize];
+            // Line breaks as LF, CRLF or a lone CR (old Mac files).
+            let lines = before
+                .iter()
+                .enumerate()
+                .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && before.get(i + 1) != Some(&b'\n')))
+                .count() as u64;
+            assert_eq!(
+                r["error_line"].as_u64(),
+                Some(r["line"].as_u64().expect("line") + lines),
+                "{name}: {r}"
+            );
+        }
         expected.extend_from_slice(bytes);
         let crlf = bytes.windows(2).any(|w| w == b"\r\n");
         expected.extend_from_slice(if crlf { b"\r\n\r\n" } else { b"\n\n" });
@@ -582,6 +600,34 @@ fn a_game_rejected_for_its_null_move_is_reported_where_the_move_stands() {
     let located = format!("{}:4:7: error: game 1 (? - ?): ply 2: null move", path(&input));
     assert!(stderr(&o).contains(&located), "{}", stderr(&o));
     assert!(stderr(&o).contains("(--reject-null-moves)"), "{}", stderr(&o));
+}
+
+/// The record of a game rejected or kept broken names the game's start and its error's line and
+/// byte, where `check` locates the error.
+#[test]
+fn records_of_games_not_written_whole_locate_their_error() {
+    let dir = temp_dir("clean-error-at");
+    let input = dir.join("bad.pgn");
+    let text =
+        "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 *\n\n[Event \"b\"]\n[Result \"*\"]\n\n1. e4 e5\n2. Ke3 *\n";
+    std::fs::write(&input, text).expect("write");
+    let at = text.find("Ke3").expect("the move") as u64;
+    let located = format!("{}:10:4: error: game 2", path(&input));
+    for (option, kind) in [("--rejects=/dev/null", "rejected"), ("--keep-broken", "kept_broken")] {
+        let report = dir.join(format!("{kind}.jsonl"));
+        let o = run(&["clean", "-q", option, path(&input), "-o", "/dev/null", "--report", path(&report)]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(stderr(&o).contains(&located), "{}", stderr(&o));
+        let report: Vec<Value> = std::fs::read_to_string(&report)
+            .expect("report")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect();
+        let r = records(&report, kind).next().expect("a record");
+        let place = ["game", "line", "offset", "error_line", "error_offset"].map(|k| r[k].as_u64());
+        let start = text.find("[Event \"b").expect("game 2") as u64;
+        assert_eq!(place, [Some(2), Some(6), Some(start), Some(10), Some(at)], "{kind}: {r}");
+    }
 }
 
 /// A game with no result followed by a malformed tag line (`[Event Casual Game"]`, in the

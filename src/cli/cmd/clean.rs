@@ -32,8 +32,9 @@ or written as its prefix (--keep-broken); repairs (a variation cut at a bad move
 right) leave it 0. --report FILE writes JSON Lines: one record
 per repair ({\"type\": \"repair\", \"data\": {file, game, line, offset, kind, before, after}},
 its line and offset those of the token repaired where one stands for it, else the game's),
-rejection, game kept broken (with the text its prefix leaves out, as read: {kind, message,
-left_out}), filtered game and duplicate (with the rule that matched and the game kept:
+rejection ({kind, message, error_line, error_offset}: line and offset are the game's, the
+error's place is where `check` locates it), game kept broken (the same, with the text its prefix
+leaves out, as read: left_out), filtered game and duplicate (with the rule that matched and the game kept:
 {\"rule\": \"game\", \"of\": {file, game}}), then a summary with the ledger per input. The
 output is UTF-8: tag values and comments that are not UTF-8 are read as Windows-1252, one
 `encoding` repair a game (its `before` shows the bytes as \\xNN); the rejects and duplicates are

@@ -563,6 +563,7 @@ impl CleanHooks<'_> {
             dedup: None,
             mainline: 0..0,
             repairs: self.game.repairs..self.out.repairs.len(),
+            error_at: None,
         };
         let rejected = match &self.game.error {
             Some((kind, message, offset)) => Some((*kind, message.clone(), Some(*offset))),
@@ -592,6 +593,10 @@ impl CleanHooks<'_> {
             let crlf = memchr::memmem::find(game.bytes, b"\r\n").is_some();
             self.out.verbatim.extend_from_slice(if crlf { b"\r\n\r\n" } else { b"\n\n" });
             record.verbatim = start..self.out.verbatim.len();
+        }
+        if let Some((_, _, Some(offset))) = rejected {
+            let lines_in = LineIndex::new(game.bytes).locate(game.at(offset)).line as u64 - 1;
+            record.error_at = Some((offset, lines_in));
         }
         match rejected {
             // A game with no start position has no valid prefix to keep.

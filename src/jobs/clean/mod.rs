@@ -160,6 +160,9 @@ pub struct CleanGame {
     pub mainline: Range<usize>,
     /// Its repairs in [`CleanChunk::repairs`].
     pub repairs: Range<usize>,
+    /// Where the error that rejected it or cut it short stands, when a place in its text does:
+    /// the byte offset, and the line breaks between the game's start and it.
+    pub error_at: Option<(u64, u64)>,
 }
 
 /// The records of one chunk.

@@ -253,6 +253,12 @@ impl<W: Write> CleanWriter<W> {
         data["game"] = g.game.into();
         data["line"] = g.line.into();
         data["offset"] = g.offset.into();
+        // A game rejected or cut short: where its error stands too, as `check` locates it.
+        if let (Some((offset, lines_in)), Fate::Rejected { .. } | Fate::Broken { .. }) = (g.error_at, &g.fate)
+        {
+            data["error_line"] = (g.line + lines_in).into();
+            data["error_offset"] = offset.into();
+        }
         json!({"type": kind, "data": data})
     }
 
