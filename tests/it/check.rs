@@ -1,6 +1,6 @@
 //! `pgnkit check`: diagnostics, exit codes, JSON, per-game records, real collections.
 
-use crate::util::{fixture, run, shared_data, shared_not_pgn, stderr, stdout, temp_dir};
+use crate::util::{fixture, run, run_with_stdin, shared_data, shared_not_pgn, stderr, stdout, temp_dir};
 
 fn check(args: &[&str]) -> (Option<i32>, String, String) {
     let mut all = vec!["check"];
@@ -426,4 +426,26 @@ fn a_byte_order_mark_between_games_is_passed_over() {
     assert_eq!(outputs[0], outputs[1]);
     // The one warning a round: game c has no result.
     assert!(outputs[0].contains("\"kind\":\"missing_result\""), "{}", outputs[0]);
+}
+
+/// A huge token (here the rest of a comment cut at the budget would be one) or tag value is
+/// shown cut in a diagnostic, not copied whole into each message and record.
+#[test]
+fn huge_tokens_and_tag_values_are_shown_cut() {
+    let huge = "x".repeat(100_000);
+    let pgn = format!(
+        "[White \"{huge}\"]\n[FEN \"{huge}\"]\n[Result \"*\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. e4 {huge} *\n"
+    );
+    let o = run_with_stdin(&["check", "--json", "-"], pgn);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let longest = out.lines().map(str::len).max().unwrap_or(0);
+    assert!(longest < 2_000, "a line of {longest} bytes");
+    let records: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let kinds: Vec<&str> = records.iter().filter_map(|r| r["data"]["kind"].as_str()).collect();
+    assert_eq!(kinds, ["bad_fen", "invalid_move"], "{out}");
+    let cut = format!("{}…", &huge[..200]);
+    let shown = [&records[0]["data"]["white"], &records[0]["data"]["fen"], &records[1]["data"]["san"]];
+    assert!(shown.iter().all(|v| v.as_str() == Some(cut.as_str())), "{out}");
 }

@@ -21,10 +21,27 @@ impl Facts {
     }
 }
 
-/// The text of a token, for diagnostics: UTF-8, else Windows-1252, as all input text.
+/// The text of a token or a tag value, for diagnostics: UTF-8, else Windows-1252, as all input
+/// text; cut after [`TEXT_MAX`] bytes with `…`, so a token of the whole rest of a game (a
+/// comment cut at the budget) is not copied into every message.
 pub(super) fn text(raw: &[u8]) -> String {
-    crate::pgn::text::decode(raw).0.into_owned()
+    if raw.len() <= TEXT_MAX {
+        return crate::pgn::text::decode(raw).0.into_owned();
+    }
+    let mut head = &raw[..TEXT_MAX];
+    // Not through a UTF-8 character: a cut one would make the head read as Windows-1252.
+    if let Err(e) = std::str::from_utf8(head)
+        && e.error_len().is_none()
+    {
+        head = &head[..e.valid_up_to()];
+    }
+    let mut text = crate::pgn::text::decode(head).0.into_owned();
+    text.push('…');
+    text
 }
+
+/// The bytes of a token or tag value [`text`] shows.
+pub(super) const TEXT_MAX: usize = 200;
 
 /// The message of a reader problem at `at` of `chunk`: a token skipped is named.
 pub(super) fn problem_message(kind: ProblemKind, chunk: &[u8], at: usize) -> String {
@@ -54,4 +71,19 @@ pub(super) fn san(pos: &Position, m: Move) -> String {
     let mut san = String::new();
     write_san(pos, m, &mut san);
     san
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_text_is_cut_at_a_character() {
+        assert_eq!(text(b"Nf3"), "Nf3");
+        let long = "x".repeat(TEXT_MAX + 1);
+        assert_eq!(text(long.as_bytes()), format!("{}…", &long[..TEXT_MAX]));
+        // A two-byte character across the cut is left out whole, and the rest stays UTF-8.
+        let across = format!("{}é{}", "x".repeat(TEXT_MAX - 1), "y".repeat(10));
+        assert_eq!(text(across.as_bytes()), format!("{}…", "x".repeat(TEXT_MAX - 1)));
+    }
 }

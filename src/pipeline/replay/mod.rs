@@ -319,7 +319,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         match self.named.as_deref() {
             Some((n, l, w, b)) if (*n, *l) == key => (w.clone(), b.clone()),
             _ => {
-                let (w, b) = (self.game.tag_text(b"White"), self.game.tag_text(b"Black"));
+                let name = |tag: &[u8]| self.game.tag(tag).map(|t| text(&t.unescape()));
+                let (w, b) = (name(b"White"), name(b"Black"));
                 self.named = Some(Box::new((key.0, key.1, w.clone(), b.clone())));
                 (w, b)
             }

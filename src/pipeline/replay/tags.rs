@@ -17,7 +17,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             match Variant::from_tag(&name) {
                 Ok(v) => self.game.variant = v,
                 Err(_) => {
-                    let name = name.into_owned();
+                    let name = text(&tag.unescape());
                     self.report(Kind::UnsupportedVariant, Severity::Error, tag.offset as u64, None, || {
                         Facts::message(format!("unsupported variant \"{name}\""))
                     });
@@ -30,44 +30,45 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         };
         let fen = tag.decode().0.into_owned();
         let offset = tag.offset as u64;
-        let facts = |fen: &str, message: String| Facts { message, san: None, fen: Some(fen.to_owned()) };
+        let shown = text(&tag.unescape());
+        let facts = |message: String| Facts { message, san: None, fen: Some(shown.clone()) };
         let pos = match parse_fen(&fen, self.game.variant) {
             Ok(pos) => pos,
             // Soft problems are repaired: rights without their rook, an impossible ep square.
             Err(FenError::Position(e)) => {
                 let Ok(pos) = e.clone().ignore_droppable() else {
                     self.report(Kind::BadFen, Severity::Error, offset, None, || {
-                        facts(&fen, format!("{e} in FEN \"{fen}\""))
+                        facts(format!("{e} in FEN \"{shown}\""))
                     });
                     return None;
                 };
                 if e.has(PositionErrorKind::InvalidCastlingRights) {
                     self.report(Kind::CastlingRights, Severity::Warning, offset, None, || {
-                        facts(&fen, format!("castling rights without their rook in FEN \"{fen}\": dropped"))
+                        facts(format!("castling rights without their rook in FEN \"{shown}\": dropped"))
                     });
                 }
                 if e.has(PositionErrorKind::InvalidEpSquare) {
                     self.report(Kind::FenRepaired, Severity::Warning, offset, None, || {
-                        facts(&fen, format!("impossible en passant square in FEN \"{fen}\": dropped"))
+                        facts(format!("impossible en passant square in FEN \"{shown}\": dropped"))
                     });
                 }
                 pos
             }
             Err(e) => {
                 self.report(Kind::BadFen, Severity::Error, offset, None, || {
-                    facts(&fen, format!("bad FEN \"{fen}\": {e}"))
+                    facts(format!("bad FEN \"{shown}\": {e}"))
                 });
                 return None;
             }
         };
         if fen.split_ascii_whitespace().nth(5) == Some("0") {
             self.report(Kind::FenRepaired, Severity::Warning, offset, None, || {
-                facts(&fen, format!("fullmove number 0 in FEN \"{fen}\": read as 1"))
+                facts(format!("fullmove number 0 in FEN \"{shown}\": read as 1"))
             });
         }
         if self.game.tag(b"SetUp").is_none_or(|t| t.raw != b"1") {
             self.report(Kind::MissingSetUp, Severity::Warning, offset, None, || {
-                facts(&fen, "FEN tag without SetUp \"1\"".to_string())
+                facts("FEN tag without SetUp \"1\"".to_string())
             });
         }
         Some(pos)
@@ -91,8 +92,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 Facts::message(format!(
                     "duplicate tag {}: the first, {:?}, counts; {:?} is ignored",
                     text(name),
-                    first.decode().0,
-                    value.decode().0
+                    text(&first.unescape()),
+                    text(&value.unescape())
                 ))
             });
         }
