@@ -4,7 +4,8 @@
 //! Invariants: compression is detected by magic bytes only, never by the name (zstd
 //! `28 B5 2F FD` or a skippable frame `5? 2A 4D 18` first, gzip `1F 8B`), and every frame is
 //! read to the end; bzip2, xz, zip, 7z and lz4 are refused by their magic, with a command that
-//! decompresses them. The progress counter counts bytes read from the file or stdin, so for
+//! decompresses them; UTF-16 and UTF-32 text is refused with a command that converts it, plain or
+//! compressed. The progress counter counts bytes read from the file or stdin, so for
 //! compressed input it counts compressed bytes. The memory map and [`PageDropper`]'s advice
 //! are this module's `unsafe` code (the README lists every place the crate has some).
 
@@ -72,8 +73,8 @@ pub enum InputError {
         /// The path as given.
         path: PathBuf,
     },
-    /// The input is UTF-16 or UTF-32: it starts with a byte order mark, or its first characters
-    /// are ASCII with NULs before or after each (exit 65).
+    /// The input (the text inside, for compressed input) is UTF-16 or UTF-32: it starts with a
+    /// byte order mark, or its first characters are ASCII with NULs before or after each (exit 65).
     #[error("{}: input is {encoding}; convert it to UTF-8 (e.g. iconv -f {encoding} -t UTF-8)", path.display())]
     Utf16 {
         /// The path as given.
@@ -436,6 +437,11 @@ impl Input {
             ),
             Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(rejoined)),
         };
+        let source = match compression {
+            Compression::None => source,
+            // The text inside is sniffed as a plain file's is: UTF-16 gets the same advice.
+            _ => Box::new(Peeked::sniffed(path, source)?),
+        };
         Ok(Input { path: path.to_owned(), source: Source::Stream(source), compression, total_size, consumed })
     }
 
@@ -462,9 +468,61 @@ impl Input {
     }
 }
 
-/// Refuses an uncompressed-looking input that is not 8-bit text: UTF-16, or a compression
-/// pgnkit does not read (read as text, it would give one game of binary-data errors).
-fn check_text(path: &Path, head: &[u8]) -> Result<(), InputError> {
+/// A decoder whose first bytes were read ahead (to sniff the text's encoding) and are read again
+/// first; an error met reading them is returned after them, where the run reports a decoder's
+/// errors (with the games before it).
+struct Peeked {
+    head: Vec<u8>,
+    at: usize,
+    error: Option<io::Error>,
+    inner: Box<dyn Read + Send>,
+}
+
+impl Peeked {
+    /// `inner`, a compressed input's text, refused as [`check_encoding`] refuses a plain file.
+    fn sniffed(path: &Path, mut inner: Box<dyn Read + Send>) -> Result<Peeked, InputError> {
+        // Reads as large as the pipeline's: a zstd frame of one block then fails its checksum
+        // before giving any byte, as it does unsniffed (a 4-byte read would get its text first).
+        let (mut head, mut n, mut error) = (vec![0u8; Peeked::READ], 0, None);
+        // Not read_full: the bytes before an error are the input's, and stay.
+        while n < 4 {
+            match inner.read(&mut head[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+        }
+        check_encoding(path, &head[..n.min(4)])?;
+        head.truncate(n);
+        Ok(Peeked { head, at: 0, error, inner })
+    }
+
+    /// Bytes of the first read: a zstd block's most.
+    const READ: usize = 128 << 10;
+}
+
+impl Read for Peeked {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.at < self.head.len() {
+            let n = buf.len().min(self.head.len() - self.at);
+            buf[..n].copy_from_slice(&self.head[self.at..self.at + n]);
+            self.at += n;
+            return Ok(n);
+        }
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => self.inner.read(buf),
+        }
+    }
+}
+
+/// Refuses text that is UTF-16 or UTF-32 by its first bytes: a byte order mark, or ASCII with
+/// NULs before or after each character.
+fn check_encoding(path: &Path, head: &[u8]) -> Result<(), InputError> {
     let text = |b: &u8| b.is_ascii_graphic() || b.is_ascii_whitespace();
     let wide = match head {
         // UTF-32 first: its little-endian mark starts as UTF-16's does.
@@ -477,9 +535,16 @@ fn check_text(path: &Path, head: &[u8]) -> Result<(), InputError> {
         [0, a, 0, b, ..] if text(a) && text(b) => Some("UTF-16BE"),
         _ => None,
     };
-    if let Some(encoding) = wide {
-        return Err(InputError::Utf16 { path: path.to_owned(), encoding });
+    match wide {
+        Some(encoding) => Err(InputError::Utf16 { path: path.to_owned(), encoding }),
+        None => Ok(()),
     }
+}
+
+/// Refuses an uncompressed-looking input that is not 8-bit text: UTF-16, or a compression
+/// pgnkit does not read (read as text, it would give one game of binary-data errors).
+fn check_text(path: &Path, head: &[u8]) -> Result<(), InputError> {
+    check_encoding(path, head)?;
     let (format, tool) = match head {
         [b'B', b'Z', b'h', b'1'..=b'9', ..] => ("bzip2", "bzcat"),
         [0xfd, b'7', b'z', b'X', ..] => ("xz", "xzcat"),
@@ -626,6 +691,11 @@ mod tests {
         assert!(Input::open(&p, InputOptions::default()).is_ok());
 
         let p = dir.join("u16.pgn");
+        let gz = |text: &[u8]| {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            std::io::Write::write_all(&mut e, text).unwrap();
+            e.finish().unwrap()
+        };
         for (bytes, encoding) in [
             (&b"\xff\xfe[\0E\0"[..], "UTF-16"),
             (b"\xfe\xff\0[\0E", "UTF-16"),
@@ -644,6 +714,23 @@ mod tests {
                 assert!(e.to_string().contains(&format!("iconv -f {encoding} -t UTF-8")), "{e}");
                 assert_eq!(e.exit_code(), Code::DataErr);
             }
+            // The same text compressed gets the same advice.
+            for (name, data) in
+                [("u16.pgn.zst", zstd::encode_all(bytes, 3).unwrap()), ("u16.pgn.gz", gz(bytes))]
+            {
+                let p = dir.join(name);
+                std::fs::write(&p, data).unwrap();
+                let e = Input::open(&p, InputOptions::default()).unwrap_err();
+                assert!(matches!(e, InputError::Utf16 { encoding: e, .. } if e == encoding), "{name}: {e:?}");
+                assert!(e.to_string().contains(&format!("iconv -f {encoding} -t UTF-8")), "{e}");
+            }
+        }
+        // Compressed text that is no UTF-16 reads whole, its sniffed bytes included; so does a
+        // stream shorter than the sniff.
+        for text in [PGN, b"[E", b""] {
+            let p = dir.join("plain.pgn.gz");
+            std::fs::write(&p, gz(text)).unwrap();
+            assert_eq!(Input::open(&p, InputOptions::default()).unwrap().read_all().unwrap(), text);
         }
         // NULs alone, or between bytes that are not text, are no UTF-16 (the reader resyncs
         // after binary garbage).
@@ -668,11 +755,6 @@ mod tests {
         assert_eq!(e.exit_code(), Code::DataErr, "{e:?}");
 
         // gzip with flipped bytes (a checksum or deflate error) or garbage after its member.
-        let gz = |text: &[u8]| {
-            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-            std::io::Write::write_all(&mut e, text).unwrap();
-            e.finish().unwrap()
-        };
         let mut flipped = gz(&PGN.repeat(1000));
         let mid = flipped.len() / 2;
         flipped[mid..mid + 2].iter_mut().for_each(|b| *b ^= 0x5a);

@@ -231,4 +231,27 @@ fn input_errors_have_their_exit_codes() {
     let o = run(&["check", "--quiet", utf16.to_str().expect("utf-8")]);
     assert!(matches!(o.status.code(), Some(65 | 1)), "UTF-16: {:?} {}", o.status.code(), stdout(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("UTF-16") || stdout(&o).contains("UTF-16"));
+    // UTF-16 and UTF-32 inside a compressed file get the advice a plain file gets, not "not PGN".
+    let pgn = "[Event \"x\"]\n\n1. e4 e5 1-0\n";
+    let le16: Vec<u8> = pgn.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let be32: Vec<u8> = pgn.chars().flat_map(|c| u32::from(c).to_be_bytes()).collect();
+    for (text, encoding) in [(le16, "UTF-16LE"), (be32, "UTF-32BE")] {
+        let zst = dir.join("wide.pgn.zst");
+        std::fs::write(&zst, zstd::encode_all(&text[..], 3).expect("zstd")).expect("write");
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(&text).expect("gzip");
+        let gz_file = dir.join("wide.pgn.gz");
+        std::fs::write(&gz_file, gz.finish().expect("gzip")).expect("write");
+        let zst_bytes = std::fs::read(&zst).expect("read");
+        for o in [
+            run(&["check", "-q", zst.to_str().expect("utf-8")]),
+            run(&["positions", "-q", "--no-mmap", gz_file.to_str().expect("utf-8")]),
+            run_with_stdin(&["check", "-q", "-"], &zst_bytes),
+        ] {
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(65), "{encoding}: {err}");
+            assert!(err.contains(&format!("iconv -f {encoding} -t UTF-8")), "{encoding}: {err}");
+            assert!(!err.contains("not PGN"), "{err}");
+        }
+    }
 }
