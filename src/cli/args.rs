@@ -149,7 +149,12 @@ pub fn finish_records(
             }
             Leaves::Nothing => "no output was written".to_string(),
         };
-        stderrln!("pgnkit: interrupted: stopped after {record} {} of {}; {left}", s.games, s.input);
+        // A shard's numbers are the input's: its first record is not the input's first.
+        let share = match s.first {
+            0 => String::new(),
+            n => format!(" (this shard's share starts at {record} {})", n + 1),
+        };
+        stderrln!("pgnkit: interrupted: stopped after {record} {} of {}{share}; {left}", s.games, s.input);
     } else if run.input_failed() && leaves != Leaves::Prefix && head.output != std::path::Path::new("-") {
         // The summary counted what was written to the temporary file, which is gone.
         stderrln!("pgnkit: an input failed (above), so {} was not written", head.output.display());

@@ -101,8 +101,11 @@ pub struct InputSummary {
 pub struct Stopped {
     /// The input being read.
     pub input: String,
-    /// Games of that input released before the stop.
+    /// The number in the input of the last game released before the stop: the games before the
+    /// part read (a shard's share) count.
     pub games: u64,
+    /// Games of the input before the part read: 0 when it is read from its start.
+    pub first: u64,
 }
 
 /// What a whole run gave.
@@ -276,11 +279,13 @@ pub fn run_shares<J: Job>(
                 }
             }
         };
+        let first = span.map_or(0, |s| s.start.game);
+        let stopped = |games| Stopped { input: name.text().into(), games: first + games, first };
         let mut error = None;
         match result {
             // A stop signal can end a stream (`io::end_streams_on_signal`) before any chunk saw it.
             Ok(()) if observer.interrupted() => {
-                summary.stopped = Some(Stopped { input: name.text().into(), games: stats.games });
+                summary.stopped = Some(stopped(stats.games));
             }
             Ok(()) => {
                 if !held.end(&mut pass)? {
@@ -296,7 +301,7 @@ pub fn run_shares<J: Job>(
                 error = Some(Error::Input(e));
             }
             Err(PipelineError::Interrupted) => {
-                summary.stopped = Some(Stopped { input: name.text().into(), games: stats.games });
+                summary.stopped = Some(stopped(stats.games));
             }
             Err(PipelineError::Job(e) | PipelineError::Release(e)) => return Err(e),
             Err(PipelineError::Panic(source)) => {

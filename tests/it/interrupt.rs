@@ -155,6 +155,45 @@ fn positions_stops_on_ctrl_c_with_its_output_flushed_and_in_place() {
     }
 }
 
+/// A shard interrupted names the game it stopped after by its number in the input (as its part's
+/// records number it), and says where its share starts, not its count of the share's games.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_shard_numbers_the_game_as_its_input_does() {
+    let dir = temp_dir("interrupt-shard");
+    let input = dir.join("in.pgn");
+    let games = std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture");
+    std::fs::write(&input, games.repeat(100)).expect("write");
+    let (input, out) = (input.to_str().expect("utf-8"), dir.join("a.pgn"));
+    // The share's first game, from the manifest of the same shard run whole.
+    let checked = dir.join("c.txt");
+    let o = pgnkit()
+        .args(["check", "-q", "--shard", "1/2", input, "-o", checked.to_str().expect("utf-8")])
+        .output()
+        .expect("check");
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let manifest = std::fs::read(dir.join("c.txt.part-1-of-2.manifest.json")).expect("manifest");
+    let manifest: serde_json::Value = serde_json::from_slice(&manifest).expect("JSON");
+    let range = &manifest["ranges"][0];
+    let (first, last) =
+        (range["first_game"].as_u64().expect("first"), range["last_game"].as_u64().expect("last"));
+    assert!(first > 100, "the share starts far into the input: {first}");
+    // Slow enough (an engine's search a position) that the signal comes long before its end.
+    let args = ["annotate", "-q", "-j1", "--no-cache", "--nodes", "200", "--shard", "1/2", input, "-o"];
+    let child = started(&[&args[..], &[out.to_str().expect("utf-8")]].concat(), Stdio::null(), Stdio::null());
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    send("-TERM", &child);
+    let o = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    let n = stopped_after(&err);
+    assert!(
+        first - 1 <= n && n < last,
+        "game {n} is in the share {first}..={last} (or just before it): {err}"
+    );
+    assert!(err.contains(&format!(" of {input} (this shard's share starts at game {first}); ")), "{err}");
+}
+
 /// `clean` interrupted: exit 130 and no output under its final name (a cleaned file that ends
 /// early would pass for a whole one), no temporary file left behind.
 #[cfg(unix)]
