@@ -7,10 +7,10 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use pgnkit::io::Output;
-use pgnkit::jobs::run::{RunOptions, Share, Sink, Summary};
+use pgnkit::jobs::run::{RunOptions, Share, Sink, Span, Summary};
 use pgnkit::pipeline::{Job, Observer, Records};
 use pgnkit::select::{Absent, Selection};
-use pgnkit::shard::manifest::{InputId, Manifest, Part, Range, digest};
+use pgnkit::shard::manifest::{Failure, InputId, Manifest, Part, Range, digest};
 use pgnkit::shard::plan::Unit;
 use pgnkit::shard::{Plan, Spec, manifest_path, part_path, plan};
 use serde_json::Value;
@@ -244,7 +244,9 @@ pub fn run<J: Job>(
 
 impl Sharding {
     /// Writes the manifest once the parts are in place; nothing when the run was interrupted or
-    /// an input failed (then `merge` sees the shard as missing). `extra`: what the footers need.
+    /// an input failed in a way a rerun may not repeat (then `merge` sees the shard as missing).
+    /// An input that fails for what it holds (not PGN, UTF-16, corrupt) is recorded as a
+    /// [`Failure`] instead, which `merge` names. `extra`: what the footers need.
     pub fn finish(
         self,
         summary: &Summary,
@@ -260,23 +262,47 @@ impl Sharding {
         if summary.stopped.is_some() {
             return Ok(());
         }
-        if summary.input_failed() {
+        let spans: Vec<(usize, Span)> =
+            self.plan.inputs.iter().enumerate().filter_map(|(k, i)| i.span.map(|s| (k, s))).collect();
+        let failures: Vec<Failure> = spans
+            .iter()
+            .zip(&summary.inputs)
+            .filter_map(|(&(input, _), done)| {
+                done.error.as_ref().map(|e| Failure { input, message: e.to_string() })
+            })
+            .collect();
+        if !failures.is_empty() {
+            // Not PGN, UTF-16, a corrupt stream: the same bytes fail every rerun the same way.
+            let lasting = summary
+                .inputs
+                .iter()
+                .filter_map(|i| i.error.as_ref())
+                .all(|e| e.exit_code() == Code::DataErr);
+            if !lasting {
+                stderrln!(
+                    "pgnkit: shard {}: an input failed (above), so no manifest was written: merge counts \
+                     this shard as missing until it is run again without the failure",
+                    self.plan.spec
+                );
+                return Ok(());
+            }
             stderrln!(
-                "pgnkit: shard {}: an input failed (above), so no manifest was written: merge counts \
-                 this shard as missing until it is run again without the failure",
+                "pgnkit: shard {}: an input cannot be read as this command reads it (above), and no \
+                 rerun changes that: the manifest says so, and merge refuses the run naming it",
                 self.plan.spec
             );
-            return Ok(());
         }
         let main = self.parts.first().map(|p| p.path.clone()).unwrap_or_else(|| PathBuf::from("shard"));
         let beside = main.parent().unwrap_or(Path::new(""));
         let mut parts = Vec::new();
         for p in &self.parts {
-            let (size, digest) =
-                std::fs::File::open(&p.path).and_then(|mut f| digest(&mut f)).map_err(|e| Fail::Command {
-                    code: Code::IoErr,
-                    message: format!("{}: {e}", p.path.display()),
-                })?;
+            // A failed shard's parts are never merged (and may not be there).
+            let (size, digest) = match failures.is_empty() {
+                false => (0, String::new()),
+                true => std::fs::File::open(&p.path).and_then(|mut f| digest(&mut f)).map_err(|e| {
+                    Fail::Command { code: Code::IoErr, message: format!("{}: {e}", p.path.display()) }
+                })?,
+            };
             parts.push(Part {
                 role: p.role.into(),
                 file: relative(&p.path, beside),
@@ -288,8 +314,8 @@ impl Sharding {
                 table: p.table,
             });
         }
-        let spans = self.plan.inputs.iter().enumerate().filter_map(|(k, i)| i.span.map(|s| (k, s)));
         let ranges = spans
+            .into_iter()
             .zip(&summary.inputs)
             .map(|((input, span), done)| Range {
                 input,
@@ -315,6 +341,7 @@ impl Sharding {
             seconds: self.start.elapsed().as_secs_f64(),
             parts,
             exit: exit.number(),
+            failures,
             extra,
         };
         let path = manifest_path(&main);

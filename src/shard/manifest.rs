@@ -59,6 +59,16 @@ pub struct Part {
     pub table: bool,
 }
 
+/// An input a shard could not read as its job reads it, for a reason its bytes hold (not PGN,
+/// UTF-16, a corrupt compressed stream): running the shard again cannot complete it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The input's index in the run.
+    pub input: usize,
+    /// The error, as the shard reported it.
+    pub message: String,
+}
+
 /// An input of the run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputId {
@@ -93,6 +103,9 @@ pub struct Manifest {
     pub parts: Vec<Part>,
     /// Its exit status.
     pub exit: u8,
+    /// The inputs it could not read for good ([`Failure`]): such a shard wrote its manifest so
+    /// that `merge` names them, and is never merged.
+    pub failures: Vec<Failure>,
     /// Job-specific figures the footers need (annotate's engines and cache counts).
     pub extra: Value,
 }
@@ -193,6 +206,7 @@ impl Manifest {
                 "header": p.header, "footer": p.footer, "table": p.table,
             })).collect::<Vec<_>>(),
             "exit_status": self.exit,
+            "failures": self.failures.iter().map(|f| json!({"input": f.input, "message": f.message})).collect::<Vec<_>>(),
             "extra": self.extra,
         })
     }
@@ -233,6 +247,19 @@ impl Manifest {
         if let Some(r) = ranges.iter().find(|r| r.input >= inputs.len()) {
             return Err(format!("a range of input {} where the manifest lists {}", r.input, inputs.len()));
         }
+        // A manifest written before the field had none: a shard with a failure wrote no manifest.
+        let failures: Vec<Failure> = match v.get("failures") {
+            None => Vec::new(),
+            Some(list) => list
+                .as_array()
+                .ok_or("failures is not a list")?
+                .iter()
+                .map(|f| Ok(Failure { input: u(f, "input")? as usize, message: s(f, "message")?.into() }))
+                .collect::<Result<_, String>>()?,
+        };
+        if let Some(f) = failures.iter().find(|f| f.input >= inputs.len()) {
+            return Err(format!("a failure of input {} where the manifest lists {}", f.input, inputs.len()));
+        }
         let parts = list(v, "parts")?
             .iter()
             .map(|p| {
@@ -266,6 +293,7 @@ impl Manifest {
             seconds: v.get("seconds").and_then(Value::as_f64).unwrap_or(0.0),
             parts,
             exit: u(v, "exit_status")? as u8,
+            failures,
             extra: v.get("extra").cloned().unwrap_or(Value::Null),
         })
     }

@@ -1,6 +1,7 @@
 //! `pgnkit merge`: reads the shards' manifests, checks that they make one run (one pgnkit
 //! version, job, options, inputs and N; every shard once, finished; their parts of each input
-//! tiling it, game numbers following on; every part's size and digest, hashed as it is copied)
+//! tiling it, game numbers following on; no input a shard could not read for what it holds, not
+//! PGN say, which it names; every part's size and digest, hashed as it is copied)
 //! and writes each output once: what a single run writes before the games, the parts in order,
 //! and the summary record a single run writes last, from the shards' ledgers added up (its
 //! `seconds` are the shards' sum); duplicates that lie in different shards are settled first
@@ -352,7 +353,15 @@ fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) -> Vec<bo
                 differs.join(", ")
             ));
         }
-        if m.exit > 1 {
+        for f in &m.failures {
+            let input = first.inputs.get(f.input).map_or(f.input.to_string(), |i| name::display(&i.path));
+            problems.push(format!(
+                "{p}: shard {} cannot complete: {}; no rerun changes that: run the {} shards again without \
+                 {input}, or with it converted or replaced",
+                m.spec, f.message, m.spec.count
+            ));
+        }
+        if m.exit > 1 && m.failures.is_empty() {
             problems.push(format!("{p}: shard {} did not finish (exit status {}): rerun it", m.spec, m.exit));
         }
     }
@@ -403,6 +412,10 @@ fn check_cover(list: &[&(PathBuf, Manifest)], problems: &mut Vec<String>) {
     let mut ordered: Vec<&Manifest> = list.iter().map(|(_, m)| m).collect();
     ordered.sort_by_key(|m| m.spec.index);
     for (k, input) in list[0].1.inputs.iter().enumerate() {
+        // A failed input's games were never counted: its shard's failure is the problem named.
+        if ordered.iter().any(|m| m.failures.iter().any(|f| f.input == k)) {
+            continue;
+        }
         let mut next = (0u64, 0u64);
         let mut ended = false;
         for m in &ordered {

@@ -23,7 +23,7 @@ games (a CSV header), the parts in order, and the summary record a single run wr
 the shards' ledgers added up (its seconds are the shards' sum). Compressed outputs (.zst, .gz)
 are the parts' frames (members) one after another: they decompress to a single run's text.
 Otherwise it writes nothing, names every missing, unfinished, duplicated or changed shard, and
-exits 65; an output it cannot create (--output-dir under a file, a directory's name, no
+every input a shard found not PGN (UTF-16, a corrupt stream: what no rerun changes), and exits 65; an output it cannot create (--output-dir under a file, a directory's name, no
 permission, a file the merge reads) is exit 73, one it cannot write or rename into place (disk
 full) exit 74. Ctrl-C (SIGTERM, SIGHUP) stops it at its next buffer: what it wrote is removed,
 exit 130.
