@@ -17,7 +17,7 @@ use super::Spec;
 use super::plan::TO_END;
 
 /// The manifest format this pgnkit writes and reads.
-pub const FORMAT_VERSION: u64 = 2;
+pub const FORMAT_VERSION: u64 = 3;
 
 /// A manifest's name ends so.
 pub const SUFFIX: &str = ".manifest.json";
@@ -115,6 +115,7 @@ pub fn stats_json(s: &Stats) -> Value {
     json!({
         "games": s.games, "games_with_errors": s.games_with_errors,
         "games_with_warnings": s.games_with_warnings, "plies": s.plies, "bytes": s.bytes,
+        "pgn_games": s.pgn_games, "epd_lines": s.epd_lines, "not_epd_lines": s.not_epd_lines,
         "by_kind": s.by_kind.iter().map(|&(k, sev, n)| json!([k.code(), sev.name(), n])).collect::<Vec<_>>(),
         "counts": s.counts.iter().map(|&(k, n)| json!([k.name(), n])).collect::<Vec<_>>(),
         "wheres_seen": s.wheres_seen,
@@ -146,6 +147,9 @@ pub fn stats_from_json(v: &Value) -> Result<Stats, String> {
         games_with_warnings: u(v, "games_with_warnings")?,
         plies: u(v, "plies")?,
         bytes: u(v, "bytes")?,
+        pgn_games: u(v, "pgn_games")?,
+        epd_lines: u(v, "epd_lines")?,
+        not_epd_lines: u(v, "not_epd_lines")?,
         ..Stats::default()
     };
     for k in list(v, "by_kind")? {
@@ -334,6 +338,9 @@ mod tests {
             games: 5,
             games_with_errors: 1,
             games_with_warnings: 2,
+            pgn_games: 4,
+            epd_lines: 7,
+            not_epd_lines: 8,
             plies: 99,
             bytes: 1234,
             ..Stats::default()

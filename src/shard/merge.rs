@@ -438,6 +438,34 @@ fn check_cover(list: &[&(PathBuf, Manifest)], problems: &mut Vec<String>) {
         if !ended {
             problems.push(format!("{}: no shard read it to its end", name::display(&input.path)));
         }
+        not_read(&ordered, k, problems);
+    }
+}
+
+/// Judges input `k` of a whole set of shards as one run judges an input: not PGN (or not EPD,
+/// for `annotate --format epd`) when it has records and none shows the format. A shard judges
+/// only an input it reads whole, so one split between shards is judged here, over every part.
+fn not_read(ordered: &[&Manifest], k: usize, problems: &mut Vec<String>) {
+    let mut stats = Stats::default();
+    for r in ordered.iter().flat_map(|m| &m.ranges).filter(|r| r.input == k) {
+        stats.merge(&r.stats);
+    }
+    let first = ordered[0];
+    let lines = first.extra.get("lines").and_then(Value::as_bool).unwrap_or(false);
+    let (records, shown, said) = match lines {
+        false => (stats.games, stats.pgn_games, "not PGN: no tag pair and no move in its games"),
+        true => (
+            stats.epd_lines + stats.not_epd_lines,
+            stats.epd_lines,
+            "not EPD: no EPD record and no FEN in its lines",
+        ),
+    };
+    if records > 0 && shown == 0 {
+        problems.push(format!(
+            "{}: {said} (a single run refuses it); no rerun changes that: run the {} shards again without it",
+            name::display(&first.inputs[k].path),
+            first.spec.count
+        ));
     }
 }
 

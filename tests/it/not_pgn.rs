@@ -315,6 +315,45 @@ fn merge_names_an_input_a_shard_found_not_pgn() {
     assert!(!out.exists(), "nothing written");
 }
 
+/// An input no shard reads whole is judged by merge over all its parts, as one run judges it: not
+/// PGN when no part has a tag pair or a move (JSON arrays, a line each, which the shards cut as
+/// games), PGN when one has.
+#[test]
+fn merge_judges_an_input_split_between_shards() {
+    let dir = temp_dir("not-pgn-split");
+    let json = dir.join("rows.json");
+    let rows: String = (0..3000).map(|i| format!("[\"row\", {i}]\nnote {i}\n")).collect();
+    std::fs::write(&json, rows).expect("write");
+    let o = run(&["clean", "-q", path(&json), "-o", path(&dir.join("one.pgn"))]);
+    assert_eq!(o.status.code(), Some(65), "one run: {}", stderr(&o));
+    let mixed = dir.join("mixed.pgn");
+    std::fs::write(&mixed, "1. e4 e5 *\n\n".repeat(500) + &"xyzzy zz *\n\n".repeat(500)).expect("write");
+    for (input, code) in [(&json, 65), (&mixed, 1)] {
+        let out = dir.join("c.pgn");
+        let mut manifests = Vec::new();
+        for i in 0..3 {
+            let spec = format!("{i}/3");
+            let o = run(&["clean", "-q", "--shard", &spec, path(input), "-o", path(&out)]);
+            assert!(
+                matches!(o.status.code(), Some(0 | 1)),
+                "{} shard {spec}: {}",
+                input.display(),
+                stderr(&o)
+            );
+            manifests.push(dir.join(format!("c.pgn.part-{i}-of-3.manifest.json")));
+        }
+        let mut args = vec!["merge", "-o", path(&out)];
+        args.extend(manifests.iter().map(|m| path(m)));
+        let o = run(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(code), "{}: {err}", input.display());
+        let refused = format!("{}: not PGN: no tag pair and no move in its games", input.display());
+        assert_eq!(err.contains(&refused), code == 65, "{err}");
+        assert_eq!(out.exists(), code != 65, "{}", input.display());
+        let _ = std::fs::remove_file(&out);
+    }
+}
+
 #[test]
 fn annotate_reads_epd_as_positions_when_asked() {
     let epd = fixture("not_pgn/positions.epd");
