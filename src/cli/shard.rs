@@ -26,7 +26,10 @@ static MATCHES: OnceLock<clap::ArgMatches> = OnceLock::new();
 /// not options: their values are their members'.
 static GROUPS: OnceLock<Vec<String>> = OnceLock::new();
 
-/// Keeps the parsed command line, and the ids of `command`'s argument groups.
+/// The command's definition: each argument's default and enumerated values.
+static COMMAND: OnceLock<clap::Command> = OnceLock::new();
+
+/// Keeps the parsed command line, the ids of `command`'s argument groups and its definition.
 pub fn remember(matches: clap::ArgMatches, command: &clap::Command) {
     let groups = command
         .get_subcommands()
@@ -35,6 +38,7 @@ pub fn remember(matches: clap::ArgMatches, command: &clap::Command) {
         .collect();
     let _ = GROUPS.set(groups);
     let _ = MATCHES.set(matches);
+    let _ = COMMAND.set(command.clone());
 }
 
 /// Arguments that do not shape what a run writes: inputs, threads, progress, where outputs and
@@ -57,9 +61,13 @@ const NOT_SHAPING: [&str; 15] = [
     "engines",
 ];
 
-/// The options that shape the output, as given on the command line: sorted `name=value`.
+/// The options that shape the output, given on the command line at other than their defaults,
+/// by their effective values: sorted `name=value`. An option given at its default, or in
+/// another spelling of a value (an alias, `080`), is the option not given, so shards run either
+/// way merge.
 fn shaping_options() -> Vec<String> {
-    let Some((_, sub)) = MATCHES.get().and_then(|m| m.subcommand()) else { return Vec::new() };
+    let Some((name, sub)) = MATCHES.get().and_then(|m| m.subcommand()) else { return Vec::new() };
+    let definition = COMMAND.get().and_then(|c| c.find_subcommand(name));
     let mut options: Vec<String> = sub
         .ids()
         .map(|id| id.as_str())
@@ -67,12 +75,58 @@ fn shaping_options() -> Vec<String> {
         .filter(|id| !GROUPS.get().is_some_and(|groups| groups.iter().any(|g| g == id)))
         .filter(|id| sub.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
         .filter_map(|id| {
-            let values: Vec<String> = sub.get_raw(id)?.map(|v| v.to_string_lossy().into_owned()).collect();
-            Some(format!("{id}={}", values.join("\u{1f}")))
+            let arg = definition.and_then(|d| d.get_arguments().find(|a| a.get_id() == id));
+            let (values, defaults) = match arg {
+                Some(arg) => effective(sub, arg)?,
+                None => (sub.get_raw(id)?.map(|v| v.to_string_lossy().into_owned()).collect(), Vec::new()),
+            };
+            (values != defaults).then(|| format!("{id}={}", values.join("\u{1f}")))
         })
         .collect();
+    let implied = implied(name, &options);
+    options.retain(|o| !implied.contains(o));
     options.sort();
     options
+}
+
+/// `arg`'s values as its parser read them, each in one spelling, and its defaults so spelled:
+/// an enumerated value by its name (not an alias), a number or a duration as read.
+fn effective(sub: &clap::ArgMatches, arg: &clap::Arg) -> Option<(Vec<String>, Vec<String>)> {
+    let id = arg.get_id().as_str();
+    let raw: Vec<String> = sub.get_raw(id)?.map(|v| v.to_string_lossy().into_owned()).collect();
+    let defaults: Vec<String> =
+        arg.get_default_values().iter().map(|v| v.to_string_lossy().into_owned()).collect();
+    let named = arg.get_possible_values();
+    if !named.is_empty() {
+        let name = |v: &String| {
+            let found = named.iter().find(|p| p.matches(v, arg.is_ignore_case_set()));
+            found.map_or_else(|| v.clone(), |p| p.get_name().to_string())
+        };
+        return Some((raw.iter().map(name).collect(), defaults.iter().map(name).collect()));
+    }
+    macro_rules! read_as {
+        ($($t:ty),*) => {$(
+            if let Ok(Some(read)) = sub.try_get_many::<$t>(id) {
+                let spelled = |v: &String| v.parse::<$t>().map_or_else(|_| v.clone(), |n| format!("{n:?}"));
+                return Some((read.map(|n| format!("{n:?}")).collect(), defaults.iter().map(spelled).collect()));
+            }
+        )*};
+    }
+    read_as!(u8, u16, u32, u64, i64, usize, f64);
+    if let Ok(Some(read)) = sub.try_get_many::<std::time::Duration>(id) {
+        return Some((read.map(|d| format!("{d:?}")).collect(), defaults));
+    }
+    Some((raw, defaults))
+}
+
+/// Options that `command` applies by itself when absent (clap has no default for them), as
+/// `name=value` given at that value reads: `annotate`'s `--nodes` limit when no other is given.
+fn implied(command: &str, options: &[String]) -> Vec<String> {
+    let other_limit = options.iter().any(|o| o.starts_with("depth=") || o.starts_with("movetime="));
+    match command {
+        "annotate" if !other_limit => vec![format!("nodes={}", pgnkit::jobs::annotate::DEFAULT_NODES)],
+        _ => Vec::new(),
+    }
 }
 
 /// What a part holds, which says how `merge` joins the parts.

@@ -928,6 +928,51 @@ fn shards_run_with_and_without_quiet_or_threads_merge() {
     assert_eq!(read(&merged), read(&one));
 }
 
+/// An option given at its default value, or in another spelling of its value (an alias, `080`),
+/// is the option not given: shards run either way record the same options and merge.
+#[test]
+fn options_at_their_defaults_compare_by_their_effective_values() {
+    let dir = temp_dir("shard-defaults");
+    let games = fixture("pgn/twic1599_10k.pgn");
+    // Two short games: annotate at its default limit (100000 nodes) takes a moment.
+    let short = dir.join("short.pgn");
+    std::fs::write(&short, "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 d5 *\n").expect("write");
+    // The command, its output, the options of shard 0 and of shard 1, the input.
+    type Case<'a> = (&'a str, &'a str, &'a [&'a str], &'a [&'a str], &'a Path);
+    let cases: [Case; 4] = [
+        ("clean", "c.pgn", &["--line-width", "080", "--tags", "all"], &["-j1", "--chunk-kib", "64"], &games),
+        ("positions", "p.fen", &["--format", "fen", "--every", "1", "--ep-square", "legal"], &[], &games),
+        ("check", "v.txt", &["--variant", "960"], &["--variant", "chess960"], &games),
+        (
+            "annotate",
+            "a.pgn",
+            &["--format", "pgn", "--variations", "mistakes", "--nodes", "100000"],
+            &[],
+            &short,
+        ),
+    ];
+    for (job, out, first, second, input) in cases {
+        let out = dir.join(out);
+        let mut manifests = Vec::new();
+        for (i, given) in [first, second].into_iter().enumerate() {
+            let spec = format!("{i}/2");
+            let mut args = vec![job, "-q", "--shard", &spec, "-o", path(&out)];
+            args.extend(given);
+            args.push(path(input));
+            let o = run(&args);
+            assert!(matches!(o.status.code(), Some(0 | 1)), "{job} {spec}: {}", stderr(&o));
+            let spec = pgnkit::shard::Spec::new(i as u64, 2).expect("spec");
+            manifests.push(pgnkit::shard::manifest_path(&pgnkit::shard::part_path(&out, None, spec)));
+        }
+        let options = |m: &PathBuf| pgnkit::shard::Manifest::read(m).expect("manifest").options;
+        assert_eq!(options(&manifests[0]), options(&manifests[1]), "{job}");
+        let mut args = vec!["merge", "-q"];
+        args.extend(manifests.iter().map(|m| path(m)));
+        let o = run(&args);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{job}: {}", stderr(&o));
+    }
+}
+
 /// About `bytes` of PGN from the fixtures (games with errors among them), repeated.
 fn pgn_text(bytes: usize) -> Vec<u8> {
     let files = ["pgn/lichess_db_10k.pgn", "pgn/bad_games.pgn", "pgn/twic1599_10k.pgn"];
