@@ -120,6 +120,17 @@ pub enum InputError {
         /// The bytes read when reading stopped before the input's end, having seen enough.
         read: Option<u64>,
     },
+    /// An input's index sidecar (`pgnkit index`) that is stale (made for another version of the
+    /// input) or no index (exit 65): never used, as its game and line numbers would be wrong.
+    #[error("{}: {why}; remove it or run `pgnkit index {}` again", path.display(), input.display())]
+    BadIndex {
+        /// The sidecar.
+        path: PathBuf,
+        /// The input it is beside.
+        input: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
     /// A compressed stream is corrupt or truncated (exit 65).
     #[error("{}: corrupt {} stream: {source}", path.display(), compression.name())]
     Corrupt {
@@ -163,8 +174,8 @@ impl InputError {
         }
     }
 
-    /// Its exit code: 66 missing or unopenable input, 65 not the format read (PGN, EPD) or corrupt
-    /// compressed data, 74 other I/O errors.
+    /// Its exit code: 66 missing or unopenable input, 65 not the format read (PGN, EPD), corrupt
+    /// compressed data or a stale index sidecar, 74 other I/O errors.
     pub fn exit_code(&self) -> Code {
         match self {
             InputError::NotFound { .. } => Code::NoInput,
@@ -172,6 +183,7 @@ impl InputError {
             | InputError::Unsupported { .. }
             | InputError::NotPgn { .. }
             | InputError::NotEpd { .. }
+            | InputError::BadIndex { .. }
             | InputError::Corrupt { .. } => Code::DataErr,
             InputError::Io { source, .. }
                 if matches!(source.kind(), io::ErrorKind::PermissionDenied | io::ErrorKind::IsADirectory) =>

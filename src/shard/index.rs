@@ -97,22 +97,17 @@ impl Index {
     }
 
     /// The index beside `input` when there is one; an error when it is stale (made of another
-    /// version of the input) or unreadable.
+    /// version of the input) or no index (65, a problem of the input's, as a corrupt stream is),
+    /// or unreadable (66 or 74, as an input).
     pub fn beside(input: &Path, fingerprint: &str) -> Result<Option<Index>, Error> {
         let path = index_path(input);
         let text = match std::fs::read(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => {
-                return Err(Error::Usage(crate::error::UsageError::rule(format!("{}: {e}", path.display()))));
-            }
+            Err(source) => return Err(Error::Input(crate::io::InputError::Io { path, source })),
         };
         let bad = |why: String| {
-            Error::Usage(crate::error::UsageError::rule(format!(
-                "{}: {why}; remove it or run `pgnkit index {}` again",
-                path.display(),
-                input.display()
-            )))
+            Error::Input(crate::io::InputError::BadIndex { path: path.clone(), input: input.to_owned(), why })
         };
         let v: Value = serde_json::from_slice(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
         let index = Index::from_json(&v).map_err(bad)?;

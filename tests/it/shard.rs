@@ -682,14 +682,37 @@ fn an_index_gives_the_same_parts_and_a_stale_one_is_an_error() {
     let out = dir.join("x");
     let stale = ["check", "--shard", "1/5", path(&input), "-o", path(&out)];
     let (code, err) = code_and_err(&stale);
-    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(code, Some(65), "{err}");
     assert!(err.contains("stale: the input was modified"), "{err}");
     let mut longer = text.clone();
     longer.extend_from_slice(b"\n[Event \"late\"]\n\n1. e4 *\n");
     std::fs::write(&input, &longer).expect("write");
     let (code, err) = code_and_err(&stale);
-    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(code, Some(65), "{err}");
     assert!(err.contains("stale"), "{err}");
+}
+
+/// A sidecar made for another version of its input, or no index at all, is a problem of the
+/// input's (65, as a corrupt stream is), not of the command line (2): the command was right.
+#[test]
+fn a_stale_or_broken_index_is_an_input_error() {
+    let dir = temp_dir("shard-stale");
+    let input = dir.join("in.pgn");
+    std::fs::copy(fixture("pgn/twic1599_10k.pgn"), &input).expect("copy");
+    let o = run(&["index", "-q", path(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut text = std::fs::read(&input).expect("read");
+    text.extend_from_slice(b"\n[Event \"late\"]\n\n1. e4 *\n");
+    std::fs::write(&input, &text).expect("write");
+    let out = dir.join("d.txt");
+    let shard = ["check", "-q", "--shard", "1/2", path(&input), "-o", path(&out)];
+    let (code, err) = code_and_err(&shard);
+    assert_eq!(code, Some(65), "{err}");
+    assert!(err.contains("stale: the input changed since it was indexed; remove it or run"), "{err}");
+    std::fs::write(pgnkit::shard::index::index_path(&input), "{}").expect("write");
+    let (code, err) = code_and_err(&shard);
+    assert_eq!(code, Some(65), "{err}");
+    assert!(err.contains("not a pgnkit index"), "{err}");
 }
 
 /// Each annotate shard keeps its own cache; `cache merge` adds them into one, and a run over the
