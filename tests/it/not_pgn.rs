@@ -287,32 +287,37 @@ fn a_shard_judges_an_input_only_when_it_reads_it_whole() {
     assert!(part.lines().all(|fen| fen.starts_with("rnbqkbnr/pppppppp/8/8/8/8/")), "{part}");
 }
 
-/// A shard that reads a not-PGN input whole fails (65) on every rerun: it still writes its
-/// manifest, with the input's error, and merge names the input and says that no rerun helps,
-/// instead of asking for the shard again as a missing one.
+/// A shard that reads a not-PGN input (or a UTF-16 one) whole fails (65) on every rerun: it
+/// still writes its manifest, with the input's error, and merge names the input and says that no
+/// rerun helps, instead of asking for the shard again as a missing one. The other shard runs.
 #[test]
 fn merge_names_an_input_a_shard_found_not_pgn() {
     let dir = temp_dir("not-pgn-merge");
-    let (games, epd) = (fixture("pgn/lichess_db_10k.pgn"), fixture("not_pgn/positions.epd"));
-    let out = dir.join("c.pgn");
-    let mut manifests = Vec::new();
-    for (i, code) in [(0, 0), (1, 65)] {
-        let spec = format!("{i}/2");
-        let o = run(&["clean", "-q", "--shard", &spec, path(&games), path(&epd), "-o", path(&out)]);
-        assert_eq!(o.status.code(), Some(code), "shard {spec}: {}", stderr(&o));
-        let manifest = dir.join(format!("c.pgn.part-{i}-of-2.manifest.json"));
-        assert!(manifest.is_file(), "shard {spec} wrote its manifest: {}", stderr(&o));
-        manifests.push(manifest);
+    let utf16 = dir.join("wide.pgn");
+    let text: Vec<u8> = "[Event \"x\"]\n\n1. e4 e5 1-0\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
+    std::fs::write(&utf16, text).expect("write");
+    let games = fixture("pgn/lichess_db_10k.pgn");
+    for (bad, says) in [(fixture("not_pgn/positions.epd"), "not PGN: "), (utf16, "input is UTF-16LE; ")] {
+        let out = dir.join("c.pgn");
+        let mut manifests = Vec::new();
+        for (i, code) in [(0, 0), (1, 65)] {
+            let spec = format!("{i}/2");
+            let o = run(&["clean", "-q", "--shard", &spec, path(&games), path(&bad), "-o", path(&out)]);
+            assert_eq!(o.status.code(), Some(code), "shard {spec}: {}", stderr(&o));
+            let manifest = dir.join(format!("c.pgn.part-{i}-of-2.manifest.json"));
+            assert!(manifest.is_file(), "shard {spec} wrote its manifest: {}", stderr(&o));
+            manifests.push(manifest);
+        }
+        let mut args = vec!["merge", "-o", path(&out)];
+        args.extend(manifests.iter().map(|m| path(m)));
+        let o = run(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(65), "{err}");
+        let says = format!("shard 1/2 cannot complete: {}: {says}", bad.display());
+        assert!(err.contains(&says) && err.contains("no rerun changes that"), "{err}");
+        assert!(!err.contains("missing shards") && !err.contains("not of one run"), "{err}");
+        assert!(!out.exists(), "nothing written");
     }
-    let mut args = vec!["merge", "-o", path(&out)];
-    args.extend(manifests.iter().map(|m| path(m)));
-    let o = run(&args);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(65), "{err}");
-    let says = format!("shard 1/2 cannot complete: {}: not PGN: ", epd.display());
-    assert!(err.contains(&says) && err.contains("no rerun changes that"), "{err}");
-    assert!(!err.contains("missing shards") && !err.contains("not of one run"), "{err}");
-    assert!(!out.exists(), "nothing written");
 }
 
 /// An input no shard reads whole is judged by merge over all its parts, as one run judges it: not
