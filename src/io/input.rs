@@ -75,10 +75,16 @@ pub enum InputError {
     },
     /// The input (the text inside, for compressed input) is UTF-16 or UTF-32: it starts with a
     /// byte order mark, or its first characters are ASCII with NULs before or after each (exit 65).
-    #[error("{}: input is {encoding}; convert it to UTF-8 (e.g. iconv -f {encoding} -t UTF-8)", path.display())]
+    #[error(
+        "{}: input is {encoding}; convert it to UTF-8 (e.g. {}iconv -f {encoding} -t UTF-8)",
+        path.display(),
+        decompressing(*compression, path)
+    )]
     Utf16 {
         /// The path as given.
         path: PathBuf,
+        /// The compression the text is inside, which the advice undoes first.
+        compression: Compression,
         /// `UTF-16` or `UTF-32` (with a byte order mark), else `UTF-16LE`, `UTF-16BE`, `UTF-32LE`
         /// or `UTF-32BE`.
         encoding: &'static str,
@@ -452,7 +458,7 @@ impl Input {
         let source = match compression {
             Compression::None => source,
             // The text inside is sniffed as a plain file's is: UTF-16 gets the same advice.
-            _ => Box::new(Peeked::sniffed(path, source)?),
+            _ => Box::new(Peeked::sniffed(path, compression, source)?),
         };
         Ok(Input { path: path.to_owned(), source: Source::Stream(source), compression, total_size, consumed })
     }
@@ -492,7 +498,11 @@ struct Peeked {
 
 impl Peeked {
     /// `inner`, a compressed input's text, refused as [`check_encoding`] refuses a plain file.
-    fn sniffed(path: &Path, mut inner: Box<dyn Read + Send>) -> Result<Peeked, InputError> {
+    fn sniffed(
+        path: &Path,
+        compression: Compression,
+        mut inner: Box<dyn Read + Send>,
+    ) -> Result<Peeked, InputError> {
         // Reads as large as the pipeline's: a zstd frame of one block then fails its checksum
         // before giving any byte, as it does unsniffed (a 4-byte read would get its text first).
         let (mut head, mut n, mut error) = (vec![0u8; Peeked::READ], 0, None);
@@ -508,7 +518,7 @@ impl Peeked {
                 }
             }
         }
-        check_encoding(path, &head[..n.min(4)])?;
+        check_encoding(path, compression, &head[..n.min(4)])?;
         head.truncate(n);
         Ok(Peeked { head, at: 0, error, inner })
     }
@@ -534,7 +544,7 @@ impl Read for Peeked {
 
 /// Refuses text that is UTF-16 or UTF-32 by its first bytes: a byte order mark, or ASCII with
 /// NULs before or after each character.
-fn check_encoding(path: &Path, head: &[u8]) -> Result<(), InputError> {
+fn check_encoding(path: &Path, compression: Compression, head: &[u8]) -> Result<(), InputError> {
     let text = |b: &u8| b.is_ascii_graphic() || b.is_ascii_whitespace();
     let wide = match head {
         // UTF-32 first: its little-endian mark starts as UTF-16's does.
@@ -548,15 +558,25 @@ fn check_encoding(path: &Path, head: &[u8]) -> Result<(), InputError> {
         _ => None,
     };
     match wide {
-        Some(encoding) => Err(InputError::Utf16 { path: path.to_owned(), encoding }),
+        Some(encoding) => Err(InputError::Utf16 { path: path.to_owned(), compression, encoding }),
         None => Ok(()),
+    }
+}
+
+/// The start of a command line that writes the text inside `compression` (for advice): nothing
+/// for plain text.
+fn decompressing(compression: Compression, path: &Path) -> String {
+    match compression {
+        Compression::None => String::new(),
+        Compression::Zstd => format!("zstdcat {} | ", path.display()),
+        Compression::Gzip => format!("zcat {} | ", path.display()),
     }
 }
 
 /// Refuses an uncompressed-looking input that is not 8-bit text: UTF-16, or a compression
 /// pgnkit does not read (read as text, it would give one game of binary-data errors).
 fn check_text(path: &Path, head: &[u8]) -> Result<(), InputError> {
-    check_encoding(path, head)?;
+    check_encoding(path, Compression::None, head)?;
     let (format, tool) = match head {
         [b'B', b'Z', b'h', b'1'..=b'9', ..] => ("bzip2", "bzcat"),
         [0xfd, b'7', b'z', b'X', ..] => ("xz", "xzcat"),
@@ -734,7 +754,9 @@ mod tests {
                 std::fs::write(&p, data).unwrap();
                 let e = Input::open(&p, InputOptions::default()).unwrap_err();
                 assert!(matches!(e, InputError::Utf16 { encoding: e, .. } if e == encoding), "{name}: {e:?}");
-                assert!(e.to_string().contains(&format!("iconv -f {encoding} -t UTF-8")), "{e}");
+                let cat = if name.ends_with(".zst") { "zstdcat" } else { "zcat" };
+                let advice = format!("(e.g. {cat} {} | iconv -f {encoding} -t UTF-8)", p.display());
+                assert!(e.to_string().contains(&advice), "{e}");
             }
         }
         // Compressed text that is no UTF-16 reads whole, its sniffed bytes included; so does a
