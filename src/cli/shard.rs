@@ -61,6 +61,10 @@ const NOT_SHAPING: [&str; 15] = [
     "engines",
 ];
 
+/// Options whose values are a set, compared sorted: their order and repeats say nothing
+/// (`--strip nags,comments` is `--strip comments,nags`; every `--where` must hold).
+const SETS: [&str; 5] = ["strip", "drop_tags", "wheres", "eco", "position_material"];
+
 /// The options that shape the output, given on the command line at other than their defaults,
 /// by their effective values: sorted `name=value`. An option given at its default, or in
 /// another spelling of a value (an alias, `080`), is the option not given, so shards run either
@@ -76,10 +80,16 @@ fn shaping_options() -> Vec<String> {
         .filter(|id| sub.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
         .filter_map(|id| {
             let arg = definition.and_then(|d| d.get_arguments().find(|a| a.get_id() == id));
-            let (values, defaults) = match arg {
+            let (mut values, mut defaults) = match arg {
                 Some(arg) => effective(sub, arg)?,
                 None => (sub.get_raw(id)?.map(|v| v.to_string_lossy().into_owned()).collect(), Vec::new()),
             };
+            if SETS.contains(&id) {
+                for v in [&mut values, &mut defaults] {
+                    v.sort();
+                    v.dedup();
+                }
+            }
             (values != defaults).then(|| format!("{id}={}", values.join("\u{1f}")))
         })
         .collect();

@@ -952,7 +952,8 @@ fn shards_run_with_and_without_quiet_or_threads_merge() {
 }
 
 /// An option given at its default value, or in another spelling of its value (an alias, `080`),
-/// is the option not given: shards run either way record the same options and merge.
+/// is the option not given, and a set of values is the same set in any order: shards run either
+/// way record the same options and merge.
 #[test]
 fn options_at_their_defaults_compare_by_their_effective_values() {
     let dir = temp_dir("shard-defaults");
@@ -962,8 +963,25 @@ fn options_at_their_defaults_compare_by_their_effective_values() {
     std::fs::write(&short, "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 d5 *\n").expect("write");
     // The command, its output, the options of shard 0 and of shard 1, the input.
     type Case<'a> = (&'a str, &'a str, &'a [&'a str], &'a [&'a str], &'a Path);
-    let cases: [Case; 4] = [
+    let cases: [Case; 5] = [
         ("clean", "c.pgn", &["--line-width", "080", "--tags", "all"], &["-j1", "--chunk-kib", "64"], &games),
+        // Sets of values in any order, repeated or not.
+        (
+            "clean",
+            "s.pgn",
+            &["--strip", "nags,comments", "--drop-tags", "A,B", "--where", "Elo > 1", "--where", "Year > 1"],
+            &[
+                "--strip",
+                "comments,nags,nags",
+                "--drop-tags",
+                "B,A",
+                "--where",
+                "Year > 1",
+                "--where",
+                "Elo > 1",
+            ],
+            &games,
+        ),
         ("positions", "p.fen", &["--format", "fen", "--every", "1", "--ep-square", "legal"], &[], &games),
         ("check", "v.txt", &["--variant", "960"], &["--variant", "chess960"], &games),
         (
