@@ -166,7 +166,8 @@ fn parse_any_tag(b: &[u8], at: usize) -> TagParse {
     }
     // A closing quote without its `]` (`[Event "e"`) ends the value.
     let value = match line.strip_suffix(b"\"") {
-        Some(v) if !v.ends_with(b"\\") => v,
+        // Not escaped: an even run of backslashes before it (`\\"` ends in a backslash).
+        Some(v) if v.iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 0 => v,
         _ => line,
     };
     TagParse {
@@ -289,7 +290,8 @@ mod tests {
     /// misses only its `]`.
     #[test]
     fn unterminated_values_end_at_their_line_or_their_quote() {
-        let cases: [(&[u8], &[u8]); 5] = [
+        let cases: [(&[u8], &[u8]); 6] = [
+            (b"[Site \"C:\\\\\"\n", b"C:\\\\"),
             (b"[Event \"e\"\n", b"e"),
             (b"[Event \"e\" \r\n", b"e"),
             (b"[Event \"e\n", b"e"),
