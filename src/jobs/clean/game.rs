@@ -516,8 +516,9 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
 }
 
 /// `fen` in export form, when it is not: one space between fields, the fields left out written
-/// (as read: `w - - 0 1`), and the castling rights as X-FEN writes `start`'s (`KQkq`, a file only
-/// when ambiguous; Shredder-FEN's `HAha` is read, not written).
+/// (as read: `w - - 0 1`), the side and clocks as FEN writes them, and the castling rights as
+/// X-FEN writes `start`'s (`KQkq`, a file only when ambiguous; Shredder-FEN's `HAha` is read, not
+/// written).
 fn export_fen(fen: &str, start: &Position) -> Option<String> {
     let mut written = String::new();
     write_fen(start, EpMode::Legal, &mut written);
@@ -526,8 +527,12 @@ fn export_fen(fen: &str, start: &Position) -> Option<String> {
     if fields.len() > want.len() {
         return None;
     }
-    if let Some(castling) = fields.get_mut(2) {
-        *castling = want[2];
+    // The side, castling and clocks as written (`W`, `00 01` and `HAha` read; the board, its
+    // pockets and the en passant square stay as read).
+    for i in [1, 2, 4, 5] {
+        if let Some(field) = fields.get_mut(i) {
+            *field = want[i];
+        }
     }
     fields.extend_from_slice(&want[fields.len()..]);
     let export = fields.join(" ");

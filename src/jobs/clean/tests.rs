@@ -439,10 +439,11 @@ fn fen_tags_are_written_in_export_form_and_chess960_named() {
     let c = clean(format!(
         "[Event \"a\"]\n[SetUp \"1\"]\n[FEN \"{start}  w KQkq -\"]\n\n1. e4 *\n\n\
          [Event \"b\"]\n[SetUp \"1\"]\n[FEN \"{c960} w HFhf - 2 9\"]\n\n9. g3 *\n\n\
-         [Event \"c\"]\n[Variant \"Standard\"]\n[SetUp \"1\"]\n[FEN \"{c960} w KQkq - 2 9\"]\n\n9. g3 *\n"
+         [Event \"c\"]\n[Variant \"Standard\"]\n[SetUp \"1\"]\n[FEN \"{c960} w KQkq - 2 9\"]\n\n9. g3 *\n\n\
+         [Event \"d\"]\n[SetUp \"1\"]\n[FEN \"{start} W KQkq - 00 01\"]\n\n1. e4 *\n"
     ));
-    assert_eq!(c.fates.iter().filter(|f| f.1 == "written").count(), 3, "{:?}", c.fates);
-    assert!(c.out.contains(&format!("[FEN \"{start} w KQkq - 0 1\"]")), "{}", c.out);
+    assert_eq!(c.fates.iter().filter(|f| f.1 == "written").count(), 4, "{:?}", c.fates);
+    assert_eq!(c.out.matches(&format!("[FEN \"{start} w KQkq - 0 1\"]")).count(), 2, "{}", c.out);
     assert_eq!(c.out.matches(&format!("[FEN \"{c960} w KQkq - 2 9\"]")).count(), 2, "{}", c.out);
     assert_eq!(c.out.matches("[Variant \"Chess960\"]").count(), 2, "{}", c.out);
     let repairs: Vec<(u64, &str, &str, &str)> = c
@@ -460,6 +461,7 @@ fn fen_tags_are_written_in_export_form_and_chess960_named() {
             (2, "fen", b.as_str(), format!("{c960} w KQkq - 2 9").as_str()),
             (2, "variant", "", "Chess960"),
             (3, "variant", "Standard", "Chess960"),
+            (4, "fen", format!("{start} W KQkq - 00 01").as_str(), format!("{start} w KQkq - 0 1").as_str()),
         ]
     );
     let again = clean(&c.out).repairs;
