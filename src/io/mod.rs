@@ -9,6 +9,7 @@ mod input;
 pub mod name;
 mod output;
 pub mod run;
+mod sniff;
 pub mod sort;
 
 pub use input::{Compression, Input, InputError, InputOptions, PageDropper, Source, read_full, stop_streams};
