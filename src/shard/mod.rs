@@ -9,6 +9,7 @@ pub mod index;
 pub mod manifest;
 pub mod merge;
 pub mod plan;
+mod proof;
 pub mod scan;
 pub mod settle;
 pub mod spec;

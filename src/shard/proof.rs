@@ -1,0 +1,235 @@
+//! The proof of one run, which `merge` checks before it writes anything: the manifests agree
+//! (version, job, options, inputs, N), every shard is there once and finished, their parts tile
+//! each input with game numbers following on, no input is one a shard could not read for what it
+//! holds, and no output would replace what the merge reads. Every problem is named.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::io::name;
+use crate::pipeline::stats::Stats;
+
+use super::manifest::{InputId, Manifest};
+use super::plan::TO_END;
+
+/// Checks that `list` (path, manifest) make one run; every problem found. Returns which
+/// manifests are of the run most of them are of.
+pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) -> Vec<bool> {
+    // The run most manifests are of is the one the others are measured against: one stray
+    // manifest among a run's is named, not every good one.
+    type Role<'a> = (&'a String, &'a PathBuf, &'a String, &'a String, bool);
+    fn run_of(m: &Manifest) -> (&String, &Vec<String>, u64, &Vec<InputId>, Vec<Role<'_>>) {
+        let roles = m.parts.iter().map(|p| (&p.role, &p.target, &p.header, &p.footer, p.table)).collect();
+        (&m.job, &m.options, m.spec.count, &m.inputs, roles)
+    }
+    let runs: Vec<_> = list.iter().map(|(_, m)| run_of(m)).collect();
+    // Each run's first manifest and how many are of it: one pass, as a set holds one run or few.
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    for (i, run) in runs.iter().enumerate() {
+        match groups.iter_mut().find(|(first, _)| runs[*first] == *run) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((i, 1)),
+        }
+    }
+    let most = groups.iter().map(|&(_, n)| n).max().unwrap_or(0);
+    let reference = groups.iter().find(|&&(_, n)| n == most).map_or(0, |&(first, _)| first);
+    let (first_path, first) = &list[reference];
+    let of_the_run = runs.iter().map(|run| *run == runs[reference]).collect();
+    let ours = env!("CARGO_PKG_VERSION");
+    for (path, m) in list {
+        let p = path.display();
+        if m.version != ours {
+            problems.push(format!(
+                "{p}: made by pgnkit {}, this is pgnkit {ours}: rerun it, or merge with that version",
+                m.version
+            ));
+        }
+        let mut differs = Vec::new();
+        if m.job != first.job {
+            differs.push(format!("the command ({} and {})", m.job, first.job));
+        }
+        if m.options != first.options {
+            differs.push(format!("the options ({:?} and {:?})", m.options, first.options));
+        }
+        if m.spec.count != first.spec.count {
+            differs.push(format!("the shard count ({} and {})", m.spec.count, first.spec.count));
+        }
+        if m.inputs.len() != first.inputs.len()
+            || m.inputs.iter().zip(&first.inputs).any(|(a, b)| a.path != b.path)
+        {
+            differs.push("the inputs".into());
+        } else {
+            for (a, b) in m.inputs.iter().zip(&first.inputs) {
+                if a.size != b.size || a.fingerprint != b.fingerprint {
+                    differs.push(format!(
+                        "the input {} (it changed between the shards: size {} and {})",
+                        name::display(&a.path),
+                        a.size,
+                        b.size
+                    ));
+                }
+            }
+        }
+        let roles = |m: &Manifest| {
+            m.parts
+                .iter()
+                .map(|p| (p.role.clone(), p.target.clone(), p.header.clone(), p.footer.clone(), p.table))
+                .collect::<Vec<_>>()
+        };
+        if differs.is_empty() && roles(m) != roles(first) {
+            differs.push("the outputs".into());
+        }
+        if !differs.is_empty() {
+            problems.push(format!(
+                "{p}: not the run of {}: {} differ",
+                first_path.display(),
+                differs.join(", ")
+            ));
+        }
+        for f in &m.failures {
+            let input = first.inputs.get(f.input).map_or(f.input.to_string(), |i| name::display(&i.path));
+            problems.push(format!(
+                "{p}: shard {} cannot complete: {}; no rerun changes that: run the {} shards again without \
+                 {input}, or with it converted or replaced",
+                m.spec, f.message, m.spec.count
+            ));
+        }
+        if m.exit > 1 && m.failures.is_empty() {
+            problems.push(format!("{p}: shard {} did not finish (exit status {}): rerun it", m.spec, m.exit));
+        }
+    }
+    of_the_run
+}
+
+/// Missing shards named in a refusal, at most.
+const SHOWN: usize = 20;
+
+/// Checks that every shard is there once and that their parts of each input tile it.
+pub(super) fn check_cover(list: &[&(PathBuf, Manifest)], problems: &mut Vec<String>) {
+    let count = list[0].1.spec.count;
+    let mut by_index: BTreeMap<u64, Vec<&PathBuf>> = BTreeMap::new();
+    for (path, m) in list {
+        by_index.entry(m.spec.index).or_default().push(path);
+    }
+    // The gaps between the shards there, walked rather than counted out: N may be huge.
+    let absent = count - by_index.len() as u64;
+    let mut missing = Vec::new();
+    let mut next = 0u64;
+    for &i in by_index.keys().chain(std::iter::once(&count)) {
+        missing.extend((next..i).take(SHOWN - missing.len().min(SHOWN)).map(|i| i.to_string()));
+        next = i + 1;
+    }
+    if absent > SHOWN as u64 {
+        missing.push(format!("and {} more", absent - SHOWN as u64));
+    }
+    if absent > 0 {
+        problems.push(format!(
+            "missing shards (no manifest: not run, killed, still running, or stopped by an input it \
+             could not read, which its log names; rerun them): {} of {count}",
+            missing.join(", ")
+        ));
+    }
+    for (i, paths) in &by_index {
+        if paths.len() > 1 {
+            let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+            problems.push(format!(
+                "shard {i} of {count} is there {} times: {}",
+                paths.len(),
+                names.join(", ")
+            ));
+        }
+    }
+    if absent > 0 || by_index.values().any(|p| p.len() > 1) {
+        return; // the ranges of a broken set say nothing more
+    }
+    let mut ordered: Vec<&Manifest> = list.iter().map(|(_, m)| m).collect();
+    ordered.sort_by_key(|m| m.spec.index);
+    for (k, input) in list[0].1.inputs.iter().enumerate() {
+        // A failed input's games were never counted: its shard's failure is the problem named.
+        if ordered.iter().any(|m| m.failures.iter().any(|f| f.input == k)) {
+            continue;
+        }
+        let mut next = (0u64, 0u64);
+        let mut ended = false;
+        for m in &ordered {
+            for r in m.ranges.iter().filter(|r| r.input == k) {
+                if ended || (r.start.offset, r.start.game) != next {
+                    let before = if ended {
+                        "the input's end".to_string()
+                    } else {
+                        format!("byte {}, game {}", next.0, next.1 + 1)
+                    };
+                    problems.push(format!(
+                        "{}: shard {} starts at byte {} (game {}), not where the shards before end ({before}): the shards are not of one run",
+                        name::display(&input.path), m.spec, r.start.offset, r.start.game + 1
+                    ));
+                }
+                next = (r.end, r.start.game + r.games);
+                ended = r.end == TO_END;
+            }
+        }
+        if !ended {
+            problems.push(format!("{}: no shard read it to its end", name::display(&input.path)));
+        }
+        not_read(&ordered, k, problems);
+    }
+}
+
+/// Judges input `k` of a whole set of shards as one run judges an input: not PGN (or not EPD,
+/// for `annotate --format epd`) when it has records and none shows the format. A shard judges
+/// only an input it reads whole, so one split between shards is judged here, over every part.
+fn not_read(ordered: &[&Manifest], k: usize, problems: &mut Vec<String>) {
+    let mut stats = Stats::default();
+    for r in ordered.iter().flat_map(|m| &m.ranges).filter(|r| r.input == k) {
+        stats.merge(&r.stats);
+    }
+    let first = ordered[0];
+    let lines = first.extra.get("lines").and_then(Value::as_bool).unwrap_or(false);
+    let (records, shown, said) = match lines {
+        false => (stats.games, stats.pgn_games, "not PGN: no tag pair and no move in its games"),
+        true => (
+            stats.epd_lines + stats.not_epd_lines,
+            stats.epd_lines,
+            "not EPD: no EPD record and no FEN in its lines",
+        ),
+    };
+    if records > 0 && shown == 0 {
+        problems.push(format!(
+            "{}: {said} (a single run refuses it); no rerun changes that: run the {} shards again without it",
+            name::display(&first.inputs[k].path),
+            first.spec.count
+        ));
+    }
+}
+
+/// Refuses targets that would replace what the merge reads (the run's inputs, as given or
+/// beside the manifests; a manifest; a part) or that two outputs share.
+pub(super) fn check_targets(list: &[(PathBuf, Manifest)], targets: &[PathBuf], problems: &mut Vec<String>) {
+    let mut read = Vec::new();
+    for (path, m) in list {
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        read.push(path.clone());
+        read.extend(m.parts.iter().map(|p| dir.join(&p.file)));
+        for input in &m.inputs {
+            read.push(PathBuf::from(&input.path));
+            read.push(dir.join(&input.path));
+        }
+    }
+    let read: Vec<PathBuf> = read.iter().filter_map(|p| p.canonicalize().ok()).collect();
+    let mut seen = Vec::new();
+    for target in targets {
+        // In a directory still to be made, nothing is read: the path as given tells two apart.
+        let at = crate::io::canonical(target).unwrap_or_else(|| target.clone());
+        if read.contains(&at) {
+            problems.push(format!(
+                "{}: refusing to overwrite a file the merge reads (an input, a manifest or a part)",
+                target.display()
+            ));
+        } else if seen.contains(&at) {
+            problems.push(format!("{}: named as two outputs of the merge", target.display()));
+        }
+        seen.push(at);
+    }
+}
