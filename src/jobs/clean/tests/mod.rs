@@ -7,6 +7,8 @@ use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
 use crate::pipeline::{Input, NoProgress, Options, Run, Workers, run};
 
+mod bound;
+
 /// What a run gave: the output, the rejects, the repairs (kind, before, after) and the counts.
 #[derive(Debug, PartialEq, Eq)]
 struct Cleaned {
@@ -17,6 +19,13 @@ struct Cleaned {
     /// What the prefix of each game kept broken leaves out.
     left_out: Vec<String>,
     stats: Stats,
+}
+
+impl Cleaned {
+    /// The text as read of each repair of `kind`, in order.
+    fn befores(&self, kind: &str) -> Vec<&str> {
+        self.repairs.iter().filter(|r| r.1 == kind).map(|r| r.2.as_str()).collect()
+    }
 }
 
 fn clean_with(pgn: impl AsRef<[u8]>, opts: &CleanOptions, threads: usize, chunk_size: usize) -> Cleaned {
@@ -240,7 +249,7 @@ fn control_characters_in_tags_are_written_as_spaces() {
 fn empty_variations_are_left_out() {
     let c = clean("[Event \"x\"]\n\n1. e4 ( ) e5 ( {c} ) 2. Nf3 (2. Nc3 ()) *\n");
     assert!(c.out.ends_with("1. e4 e5 ({ c }) 2. Nf3 (2. Nc3) *\n\n"), "{}", c.out);
-    let syntax: Vec<_> = c.repairs.iter().filter(|r| r.1 == "syntax").map(|r| r.2.as_str()).collect();
+    let syntax: Vec<_> = c.befores("syntax");
     assert_eq!(syntax, ["an empty variation ()"; 2]);
 }
 
@@ -263,7 +272,7 @@ fn tags_named_outside_the_standard_are_left_out() {
         clean("[Event \"e\"]\n[Ev-ent \"x\"]\n[_Foo \"y\"]\n[White_Title \"GM\"]\n[123 \"z\"]\n\n1. e4 *\n");
     assert!(c.out.contains("[White_Title \"GM\"]\n[123 \"z\"]\n"), "{}", c.out);
     assert!(!c.out.contains("Ev-ent") && !c.out.contains("_Foo"), "{}", c.out);
-    let tags: Vec<_> = c.repairs.iter().filter(|r| r.1 == "tag").map(|r| r.2.as_str()).collect();
+    let tags: Vec<_> = c.befores("tag");
     assert_eq!(tags, ["[Ev-ent \"x\"]", "[_Foo \"y\"]"]);
 }
 
@@ -273,7 +282,7 @@ fn tags_named_outside_the_standard_are_left_out() {
 fn a_nag_before_a_variations_first_move_is_left_out() {
     let c = clean("[Event \"x\"]\n\n1. e4 e5 2. Nf3 ($42 2. Bc4 $5 Nf6) Nc6 *\n");
     assert!(c.out.contains("2. Nf3 (2. Bc4 $5 2... Nf6) 2... Nc6 *"), "{}", c.out);
-    let syntax: Vec<_> = c.repairs.iter().filter(|r| r.1 == "syntax").map(|r| r.2.as_str()).collect();
+    let syntax: Vec<_> = c.befores("syntax");
     assert_eq!(syntax, ["$42 before the first move of a variation"]);
 }
 
@@ -373,13 +382,12 @@ fn a_bad_move_in_a_variation_cuts_that_variation_only() {
     let none = clean("[Event \"none\"]\n\n(1. d4 d5) 1. e4 e5 *\n");
     assert_eq!(none.fates, [(1, "written".to_string())]);
     assert!(none.out.contains("\n\n1. e4 e5 *\n"), "{}", none.out);
-    let cuts: Vec<&str> = none.repairs.iter().filter(|r| r.1 == "variation").map(|r| r.2.as_str()).collect();
+    let cuts: Vec<&str> = none.befores("variation");
     assert_eq!(cuts, ["(1. d4 d5)"]);
     // A variation left empty by a cut inside it goes too, as deep as they nest.
     let nested = clean("[Event \"n\"]\n\n1. e4 e5 (1... c5 (((1... Nc6))) 2. Nf3) (((1... d5))) 2. Nf3 *\n");
     assert!(nested.out.contains("\n\n1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *\n"), "{}", nested.out);
-    let cuts: Vec<&str> =
-        nested.repairs.iter().filter(|r| r.1 == "variation").map(|r| r.2.as_str()).collect();
+    let cuts: Vec<&str> = nested.befores("variation");
     assert_eq!(cuts, ["((1... Nc6))", "((1... d5))"]);
     // Under --keep-broken the mainline stays whole; a mainline error after a cut still breaks it.
     let opts = CleanOptions { keep_broken: true, ..CleanOptions::default() };
@@ -397,7 +405,7 @@ fn stray_punctuation_is_left_out_and_logged() {
     let c = clean("[Event \"s\"]\n\n1. e4 \\$14 e5 2. Nf3, } Nc6 *\n");
     assert_eq!(c.fates, [(1, "written".to_string())]);
     assert!(c.out.ends_with("\n\n1. e4 $14 1... e5 2. Nf3 Nc6 *\n\n"), "{}", c.out);
-    let skipped: Vec<&str> = c.repairs.iter().filter(|r| r.1 == "syntax").map(|r| r.2.as_str()).collect();
+    let skipped: Vec<&str> = c.befores("syntax");
     assert_eq!(
         skipped,
         ["stray \"\\\\\" in movetext; skipped", "stray \",\" in movetext; skipped", "'}' outside a comment"]
@@ -412,7 +420,7 @@ fn nags_past_255_and_annotation_words_are_left_out_and_logged() {
     let c = clean("[Event \"s\"]\n\n1. e4 $256 e5 2. Nf3 TN Nc6 3. Bb5 mat (3. Bc4 Diagram Bc5) a6 $ *\n");
     assert_eq!(c.fates, [(1, "written".to_string())]);
     assert!(c.out.ends_with("\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 (3. Bc4 Bc5) 3... a6 *\n\n"), "{}", c.out);
-    let skipped: Vec<&str> = c.repairs.iter().filter(|r| r.1 == "syntax").map(|r| r.2.as_str()).collect();
+    let skipped: Vec<&str> = c.befores("syntax");
     assert_eq!(
         skipped,
         [
@@ -621,214 +629,4 @@ fn buffers_handed_back_change_nothing() {
     assert!(files[0].iter().all(|f| !f.is_empty()), "every file has games");
     assert_eq!(files[0], files[1]);
     assert_eq!(files[1][0], clean_with(&pgn, &opts, 1, 1 << 20).out.into_bytes());
-}
-
-/// Games that test the set's bound: `n` games with one mainline between other players (more
-/// than [`dedup::seen::COMPARED`], so older ones are found only when equal in every fact), then
-/// exact repeats of the oldest, a repeat of an old one on a date that is compatible, not equal
-/// (a distinct game then), repeats of recent ones, and other mainlines.
-fn crowded(n: usize) -> String {
-    let game = |white: &str, date: &str, moves: &str| {
-        format!("[White \"{white}\"]\n[Black \"Bot\"]\n[Date \"{date}\"]\n[Result \"*\"]\n\n{moves} *\n\n")
-    };
-    // Names as `--dedup` tells them apart: words of letters (it reads no digits).
-    let player = |p: usize| {
-        let (mut name, mut k) = (String::from("Player "), p + 26 * 26);
-        while k > 0 {
-            name.push(char::from(b'a' + (k % 26) as u8));
-            k /= 26;
-        }
-        name
-    };
-    let mut pgn = String::new();
-    for p in 0..n {
-        pgn += &game(&player(p), "2024.01.01", "1. e4 e5 2. Nf3");
-    }
-    for p in [0, 1, 2, n - 1, n - 2] {
-        pgn += &game(&player(p), "2024.01.01", "1. e4 e5 2. Nf3");
-    }
-    pgn += &game(&player(3), "2024.01.??", "1. e4 e5 2. Nf3");
-    pgn += &game(&player(3), "2024.01.??", "1. e4 e5 2. Nf3");
-    for p in 0..n / 4 {
-        pgn += &game(&player(p), "2024.02.02", "1. d4 d5 2. c4");
-        pgn += &game(&player(p), "2024.02.02", "1. d4 d5 2. c4");
-    }
-    pgn
-}
-
-/// `--dedup` past the distinct games held in memory writes what the whole set in memory
-/// writes: the output, the rejects and the duplicates byte for byte, the report record for
-/// record (its summary but for its times), and each input's ledger, under `game` and `moves`; with room for none (every game waits), a
-/// few (the bound reached within a chunk) or many, over two inputs, chunks of a few games on
-/// two threads.
-#[test]
-fn dedup_past_the_memory_bound_writes_what_the_whole_set_writes() {
-    use crate::jobs::run::{RunOptions, Summary, run};
-    let dir = tempfile::tempdir().expect("temp dir");
-    let pairs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/pgn/dedup_pairs.pgn"))
-        .expect("fixture");
-    let inputs: Vec<std::path::PathBuf> = (0..2)
-        .map(|i| {
-            let path = dir.path().join(format!("in{i}.pgn"));
-            let pgn = if i == 0 {
-                crowded(150) + &GAMES.repeat(3) + &pairs
-            } else {
-                GAMES.to_string() + &pairs + &crowded(150) + &crowded(20)
-            };
-            std::fs::write(&path, pgn).expect("write input");
-            path
-        })
-        .collect();
-    let run_opts = RunOptions { threads: 2, chunk_size: 300, no_mmap: false };
-    for rule in [Rule::Game, Rule::Moves] {
-        // Broken games kept under one rule, rejected under the other.
-        let keep_broken = rule == Rule::Moves;
-        let opts =
-            CleanOptions { dedup: Some(rule), keep_duplicates: true, keep_broken, ..CleanOptions::default() };
-        let job = Clean::new(opts);
-        let mut outputs = Vec::new();
-        let some = if rule == Rule::Game { 120 } else { 12 };
-        for room in [usize::MAX, some, 3, 0] {
-            let path = |name: &str| dir.path().join(format!("{name}-{room}"));
-            let create =
-                |name: &str| crate::io::Output::create(&path(name), &Default::default()).expect("create");
-            let outs = Outputs {
-                out: create("out"),
-                rejects: Some(create("rejects")),
-                duplicates: Some(create("dups")),
-                report: Some(create("report")),
-            };
-            let mut writer = CleanWriter::new(&job, outs, std::io::sink()).holding(room);
-            let mut summary: Summary = run(&job, &inputs, &run_opts, &NoProgress, &mut writer).expect("run");
-            let waited = writer.late.is_some();
-            writer.finish(&mut summary).expect("finish");
-            // The counts, in an order of their own (a run that waits counts some at its end).
-            let ledgers: Vec<Stats> = summary
-                .inputs
-                .iter()
-                .map(|i| {
-                    let mut stats = i.stats.clone();
-                    stats.counts.sort_by_key(|&(c, _)| c.name());
-                    stats
-                })
-                .collect();
-            let read = |name: &str| std::fs::read(path(name)).expect("read back");
-            // The report's summary record without its times (a run that waits takes longer).
-            let report = String::from_utf8(read("report")).expect("UTF-8");
-            let report: Vec<String> = report
-                .lines()
-                .map(|l| {
-                    let mut r: serde_json::Value = serde_json::from_str(l).expect("JSON");
-                    if r["type"] == "summary"
-                        && let Some(data) = r["data"].as_object_mut()
-                    {
-                        for time in ["seconds", "mb_per_s", "games_per_s"] {
-                            data.remove(time);
-                        }
-                    }
-                    r.to_string()
-                })
-                .collect();
-            let report = report.join("\n").into_bytes();
-            outputs.push((room, waited, [read("out"), read("rejects"), read("dups"), report], ledgers));
-        }
-        let (_, waited, whole, ledgers) = &outputs[0];
-        assert!(!waited);
-        assert!(
-            whole.iter().enumerate().all(|(k, f)| !f.is_empty() || (k == 1 && keep_broken)),
-            "{rule:?}: every file has games"
-        );
-        let dups = whole[3]
-            .split(|&b| b == b'\n')
-            .filter(|l| l.starts_with(b"{\"data\"") && l.ends_with(b"\"type\":\"duplicate\"}"))
-            .count();
-        assert!(dups > 150, "{rule:?}: {dups} duplicates");
-        for (room, waited, files, counts) in &outputs[1..] {
-            assert!(waited, "{rule:?}, room {room}: games waited");
-            for (k, name) in ["out", "rejects", "dups", "report"].iter().enumerate() {
-                assert!(files[k] == whole[k], "{rule:?}, room {room}: {name} differs");
-            }
-            assert_eq!(counts, ledgers, "{rule:?}, room {room}");
-        }
-    }
-}
-
-/// A stop asked for while the games that waited past `--dedup`'s bound are judged and written:
-/// the writer fails with `Interrupted` and its outputs are not put in place.
-#[test]
-fn a_stop_while_the_waiting_games_are_written_leaves_no_file() {
-    use crate::jobs::run::{RunOptions, run};
-    let dir = tempfile::tempdir().expect("temp dir");
-    let input = dir.path().join("in.pgn");
-    std::fs::write(&input, crowded(10)).expect("write input");
-    let job = Clean::new(CleanOptions { dedup: Some(Rule::Game), ..CleanOptions::default() });
-    let (out, report) = (dir.path().join("out.pgn"), dir.path().join("r.jsonl"));
-    let create = |p: &std::path::Path| crate::io::Output::create(p, &Default::default()).expect("create");
-    let outputs =
-        Outputs { out: create(&out), rejects: None, duplicates: None, report: Some(create(&report)) };
-    let mut writer = CleanWriter::new(&job, outputs, std::io::sink()).holding(3).interruptible(|| true);
-    let run_opts = RunOptions { threads: 1, chunk_size: 1 << 20, no_mmap: false };
-    let mut summary = run(&job, &[input], &run_opts, &NoProgress, &mut writer).expect("run");
-    assert!(writer.late.is_some(), "games waited");
-    assert!(matches!(writer.finish(&mut summary), Err(crate::error::Error::Interrupted)));
-    assert!(!out.exists() && !report.exists(), "no output put in place");
-}
-
-/// A shard's writer past `--dedup`'s bound writes what it writes holding every game: its
-/// output, duplicates and report parts byte for byte, and its keys part's entries (each game's
-/// place in the parts, its verdict, what `merge` needs to turn it over; the inputs' entries
-/// come before the games that waited), over two inputs.
-#[test]
-fn a_shard_past_the_memory_bound_writes_the_same_parts_and_keys() {
-    use crate::jobs::keys::{CleanEntry, KeysReader};
-    use crate::jobs::run::{RunOptions, run};
-    let dir = tempfile::tempdir().expect("temp dir");
-    let inputs: Vec<std::path::PathBuf> = (0..2)
-        .map(|i| {
-            let path = dir.path().join(format!("in{i}.pgn"));
-            std::fs::write(&path, crowded(80) + &GAMES.repeat(2)).expect("write input");
-            path
-        })
-        .collect();
-    let run_opts = RunOptions { threads: 2, chunk_size: 300, no_mmap: false };
-    let opts = CleanOptions { dedup: Some(Rule::Game), keep_duplicates: true, ..CleanOptions::default() };
-    let job = Clean::new(opts);
-    let mut results = Vec::new();
-    for room in [usize::MAX, 50, 0] {
-        let path = |name: &str| dir.path().join(format!("{name}-{room}"));
-        let create =
-            |name: &str| crate::io::Output::create(&path(name), &Default::default()).expect("create");
-        let outs = Outputs {
-            out: create("out"),
-            rejects: None,
-            duplicates: Some(create("dups")),
-            report: Some(create("report")),
-        };
-        let writer = CleanWriter::new(&job, outs, std::io::sink());
-        let mut writer = writer.part(Some(create("keys"))).expect("part").holding(room);
-        let mut summary = run(&job, &inputs, &run_opts, &NoProgress, &mut writer).expect("run");
-        let waited = writer.late.is_some();
-        writer.finish(&mut summary).expect("finish");
-        let read = |name: &str| std::fs::read(path(name)).expect("read back");
-        let (mut keys, _) =
-            KeysReader::new(std::fs::File::open(path("keys")).expect("keys")).expect("header");
-        let (mut names, mut games) = (Vec::new(), Vec::new());
-        while let Some(entry) = keys.clean().expect("entry") {
-            match entry {
-                CleanEntry::Input(name) => names.push(name),
-                CleanEntry::Game(g) => games.push(*g),
-            }
-        }
-        results.push((room, waited, [read("out"), read("dups"), read("report")], names, games));
-    }
-    let (_, waited, whole, names, games) = &results[0];
-    assert!(!waited && games.len() > 100 && games.iter().any(|g| g.of.is_some()), "{}", games.len());
-    for (room, waited, files, n, g) in &results[1..] {
-        assert!(waited, "room {room}: games waited");
-        for (k, name) in ["out", "dups", "report"].iter().enumerate() {
-            assert!(files[k] == whole[k], "room {room}: {name} differs");
-        }
-        assert_eq!(n, names, "room {room}");
-        assert!(g == games, "room {room}: the keys part's games differ");
-    }
 }
