@@ -30,45 +30,50 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         };
         let fen = tag.decode().0.into_owned();
         let offset = tag.offset as u64;
-        let shown = text(&tag.unescape());
-        let facts = |message: String| Facts { message, san: None, fen: Some(shown.clone()) };
+        // The FEN as shown (cut when long), made only for a diagnostic a hook wants.
+        let facts = |message: &dyn Fn(&str) -> String| {
+            let shown = text(&tag.unescape());
+            Facts { message: message(&shown), san: None, fen: Some(shown) }
+        };
         let pos = match parse_fen(&fen, self.game.variant) {
             Ok(pos) => pos,
             // Soft problems are repaired: rights without their rook, an impossible ep square.
             Err(FenError::Position(e)) => {
                 let Ok(pos) = e.clone().ignore_droppable() else {
                     self.report(Kind::BadFen, Severity::Error, offset, None, || {
-                        facts(format!("{e} in FEN \"{shown}\""))
+                        facts(&|shown| format!("{e} in FEN \"{shown}\""))
                     });
                     return None;
                 };
                 if e.has(PositionErrorKind::InvalidCastlingRights) {
                     self.report(Kind::CastlingRights, Severity::Warning, offset, None, || {
-                        facts(format!("castling rights without their rook in FEN \"{shown}\": dropped"))
+                        facts(&|shown| {
+                            format!("castling rights without their rook in FEN \"{shown}\": dropped")
+                        })
                     });
                 }
                 if e.has(PositionErrorKind::InvalidEpSquare) {
                     self.report(Kind::FenRepaired, Severity::Warning, offset, None, || {
-                        facts(format!("impossible en passant square in FEN \"{shown}\": dropped"))
+                        facts(&|shown| format!("impossible en passant square in FEN \"{shown}\": dropped"))
                     });
                 }
                 pos
             }
             Err(e) => {
                 self.report(Kind::BadFen, Severity::Error, offset, None, || {
-                    facts(format!("bad FEN \"{shown}\": {e}"))
+                    facts(&|shown| format!("bad FEN \"{shown}\": {e}"))
                 });
                 return None;
             }
         };
         if fen.split_ascii_whitespace().nth(5) == Some("0") {
             self.report(Kind::FenRepaired, Severity::Warning, offset, None, || {
-                facts(format!("fullmove number 0 in FEN \"{shown}\": read as 1"))
+                facts(&|shown| format!("fullmove number 0 in FEN \"{shown}\": read as 1"))
             });
         }
         if self.game.tag(b"SetUp").is_none_or(|t| t.raw != b"1") {
             self.report(Kind::MissingSetUp, Severity::Warning, offset, None, || {
-                facts("FEN tag without SetUp \"1\"".to_string())
+                facts(&|_| "FEN tag without SetUp \"1\"".to_string())
             });
         }
         Some(pos)
