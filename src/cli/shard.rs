@@ -130,13 +130,22 @@ fn effective(sub: &clap::ArgMatches, arg: &clap::Arg) -> Option<(Vec<String>, Ve
 }
 
 /// Options that `command` applies by itself when absent (clap has no default for them), as
-/// `name=value` given at that value reads: `annotate`'s `--nodes` limit when no other is given.
+/// `name=value` given at that value reads: `annotate`'s `--nodes` limit when no other is given,
+/// and the built-in engine's `--hash` (an external engine's is its own, so none is implied).
 fn implied(command: &str, options: &[String]) -> Vec<String> {
-    let other_limit = options.iter().any(|o| o.starts_with("depth=") || o.starts_with("movetime="));
-    match command {
-        "annotate" if !other_limit => vec![format!("nodes={}", pgnkit::jobs::annotate::DEFAULT_NODES)],
-        _ => Vec::new(),
+    if command != "annotate" {
+        return Vec::new();
     }
+    let other_limit = options.iter().any(|o| o.starts_with("depth=") || o.starts_with("movetime="));
+    let builtin = !options.iter().any(|o| o.starts_with("engine="));
+    let mut implied = Vec::new();
+    if !other_limit {
+        implied.push(format!("nodes={}", pgnkit::jobs::annotate::DEFAULT_NODES));
+    }
+    if builtin {
+        implied.push(format!("hash={}", pgnkit::search::DEFAULT_HASH_MB));
+    }
+    implied
 }
 
 /// What a part holds, which says how `merge` joins the parts.

@@ -987,7 +987,8 @@ fn options_at_their_defaults_compare_by_their_effective_values() {
         (
             "annotate",
             "a.pgn",
-            &["--format", "pgn", "--variations", "mistakes", "--nodes", "100000"],
+            // The built-in engine's hash at its size when none is given.
+            &["--format", "pgn", "--variations", "mistakes", "--nodes", "100000", "--hash", "16"],
             &[],
             &short,
         ),
