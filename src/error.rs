@@ -214,6 +214,7 @@ impl Kind {
             | ProblemKind::TooManyProblems => Kind::OverBudget,
             ProblemKind::MalformedTag
             | ProblemKind::UnterminatedTagValue
+            | ProblemKind::UnclosedTag
             | ProblemKind::UnescapedQuoteInTag => Kind::BadTag,
             ProblemKind::Utf16Bom | ProblemKind::NotUtf8 => Kind::Encoding,
             _ if !p.is_error() => Kind::SyntaxWarning,

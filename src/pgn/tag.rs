@@ -140,6 +140,10 @@ fn parse_any_tag(b: &[u8], at: usize) -> TagParse {
             let problem = inner_quote.then_some(ProblemKind::UnescapedQuoteInTag);
             return TagParse { name, value: Some(vs..q), problem, end: r + 1 };
         }
+        // The next tag on the line (`[Event "e" [Site "s"]`): this one only lacks its `]`.
+        if r < n && b[r] == b'[' && is_tag_like(b, r) {
+            return TagParse { name, value: Some(vs..q), problem: Some(ProblemKind::UnclosedTag), end: r };
+        }
         inner_quote = true;
         q += 1;
     }
@@ -165,17 +169,14 @@ fn parse_any_tag(b: &[u8], at: usize) -> TagParse {
         };
     }
     // A closing quote without its `]` (`[Event "e"`) ends the value.
-    let value = match line.strip_suffix(b"\"") {
+    let (value, problem) = match line.strip_suffix(b"\"") {
         // Not escaped: an even run of backslashes before it (`\\"` ends in a backslash).
-        Some(v) if v.iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 0 => v,
-        _ => line,
+        Some(v) if v.iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 0 => {
+            (v, ProblemKind::UnclosedTag)
+        }
+        _ => (line, ProblemKind::UnterminatedTagValue),
     };
-    TagParse {
-        name,
-        value: Some(vs..vs + value.len()),
-        problem: Some(ProblemKind::UnterminatedTagValue),
-        end: q,
-    }
+    TagParse { name, value: Some(vs..vs + value.len()), problem: Some(problem), end: q }
 }
 
 /// A tag value as it appears between the quotes, with the offset of the tag's `[`.
@@ -287,22 +288,29 @@ mod tests {
     }
 
     /// A value without its closing `"]` runs to the end of its line, less a closing quote that
-    /// misses only its `]`.
+    /// misses only its `]`: at the end of the line or before the next tag on it.
     #[test]
     fn unterminated_values_end_at_their_line_or_their_quote() {
-        let cases: [(&[u8], &[u8]); 6] = [
-            (b"[Site \"C:\\\\\"\n", b"C:\\\\"),
-            (b"[Event \"e\"\n", b"e"),
-            (b"[Event \"e\" \r\n", b"e"),
-            (b"[Event \"e\n", b"e"),
-            (b"[Event \"e]\n", b"e"),
-            (b"[Event \"e\\\"\n", b"e\\\""),
+        use ProblemKind::{UnclosedTag, UnescapedQuoteInTag, UnterminatedTagValue};
+        let cases: [(&[u8], &[u8], ProblemKind, usize); 11] = [
+            (b"[Site \"C:\\\\\"\n", b"C:\\\\", UnclosedTag, 12),
+            (b"[Event \"e\"\n", b"e", UnclosedTag, 10),
+            (b"[Event \"e\" \r\n", b"e", UnclosedTag, 11),
+            (b"[Event \"e\n", b"e", UnterminatedTagValue, 9),
+            (b"[Event \"e]\n", b"e", UnterminatedTagValue, 10),
+            (b"[Event \"e\\\"\n", b"e\\\"", UnterminatedTagValue, 11),
+            (b"[Event \"e\" ; note\n", b"e\" ; note", UnterminatedTagValue, 17),
+            (b"[Event \"e\" [Site \"s\"]\n", b"e", UnclosedTag, 11),
+            (b"[Event \"e\"[Site \"s\"]\n", b"e", UnclosedTag, 10),
+            // Not a tag after the quote: the value goes on to its `"]`.
+            (b"[Event \"e\" [x] \"s\"]\n", b"e\" [x] \"s", UnescapedQuoteInTag, 19),
+            (b"[Event \"a \\\" [Site \"s\"]\n", b"a \\\" [Site \"s", UnescapedQuoteInTag, 23),
         ];
-        for (line, value) in cases {
+        for (line, value, problem, end) in cases {
             let t = parse_any_tag(line, 0);
             let read = t.value.map(|v| &line[v]);
             let text = String::from_utf8_lossy(line);
-            assert_eq!((read, t.problem), (Some(value), Some(ProblemKind::UnterminatedTagValue)), "{text:?}");
+            assert_eq!((read, t.problem, t.end), (Some(value), Some(problem), end), "{text:?}");
         }
     }
 

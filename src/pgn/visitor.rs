@@ -89,6 +89,9 @@ pub enum ProblemKind {
     /// A tag value without a closing quote on its line; the value runs to the end of the line (a
     /// repair: the tag is kept).
     UnterminatedTagValue,
+    /// A tag value closed by its quote, with no `]` before the line's end or the next tag on
+    /// it (`[Event "e"`, `[Event "e" [Site "s"]`): the value ends at the quote.
+    UnclosedTag,
     /// Quotes inside a tag value not escaped as `\"`; the value runs to the last `"]`.
     UnescapedQuoteInTag,
     /// `{` without `}` before the next game or the end of input; the comment ends there.
@@ -135,6 +138,7 @@ impl ProblemKind {
             self,
             ProblemKind::UnescapedQuoteInTag
                 | ProblemKind::UnterminatedTagValue
+                | ProblemKind::UnclosedTag
                 | ProblemKind::ResultInVariation
                 | ProblemKind::UnmatchedCloseBrace
                 | ProblemKind::StrayBytes
@@ -151,6 +155,7 @@ impl ProblemKind {
             ProblemKind::BinaryData => "binary data; skipped to the next line starting with '['",
             ProblemKind::MalformedTag => "malformed tag pair; skipped",
             ProblemKind::UnterminatedTagValue => "unterminated tag value; read to the end of its line",
+            ProblemKind::UnclosedTag => "tag pair without its closing ']'",
             ProblemKind::UnescapedQuoteInTag => "unescaped '\"' in tag value",
             ProblemKind::UnterminatedComment => "unterminated comment",
             ProblemKind::CommentTooLong => "comment longer than the budget; cut",

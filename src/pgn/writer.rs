@@ -585,6 +585,14 @@ fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 /// Appends `[name "value"]` and a line break, the value escaped.
+/// The tag pair `[name "value"]` as [`Writer::tag`] writes it, escaped, without its line break.
+pub fn tag_line(name: &str, value: &str) -> String {
+    let mut out = Vec::new();
+    push_tag(&mut out, name, value);
+    out.pop();
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
 fn push_tag(out: &mut Vec<u8>, name: &str, value: &str) {
     out.push(b'[');
     push_bytes(out, name.as_bytes());

@@ -12,7 +12,9 @@ use pgnkit::io::{Input, InputOptions};
 use pgnkit::pipeline::replay::{Game, Games, Hooks};
 use serde_json::Value;
 
-use crate::util::{fixture, python_chess_missing, run, shared_data, shared_not_pgn, stderr, temp_dir};
+use crate::util::{
+    fixture, python_chess_missing, run, shared_data, shared_not_pgn, stderr, stdout, temp_dir,
+};
 
 fn path(p: &Path) -> &str {
     p.to_str().expect("UTF-8 path")
@@ -671,6 +673,42 @@ fn a_malformed_tag_line_after_a_game_without_result_starts_the_next_game() {
         runs[1]
     );
     assert!(runs[1].ends_with("1. d4 d5 1-0\n\n"), "{}", runs[1]);
+}
+
+/// A tag missing only its `]` ends at its quote, before the next tag on its line as at the
+/// line's end (as pgn-extract reads it): both tags are written, each repair shown as read and as
+/// written.
+#[test]
+fn a_tag_without_its_bracket_ends_at_its_quote() {
+    let dir = temp_dir("clean-unclosed-tag");
+    let input = dir.join("in.pgn");
+    let text = "[Event \"e\" [Site \"t\"]\n[White \"a \\\" b\" c\"]\n[Black \"x\"\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n";
+    std::fs::write(&input, text).expect("write");
+    let (out, report) = (dir.join("out.pgn"), dir.join("report.jsonl"));
+    let o = run(&["clean", path(&input), "-o", path(&out), "--report", path(&report)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let written = std::fs::read_to_string(&out).expect("out");
+    let tags = "[Event \"e\"]\n[Site \"t\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"a \\\" b\\\" c\"]\n[Black \"x\"]\n";
+    assert!(written.starts_with(tags), "{written}");
+    let report: Vec<Value> = std::fs::read_to_string(&report)
+        .expect("report")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    let shown: Vec<(&str, &str)> = records(&report, "repair")
+        .filter(|r| r["kind"] == "tag")
+        .map(|r| (r["before"].as_str().expect("before"), r["after"].as_str().expect("after")))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("[Event \"e\"", "[Event \"e\"]"),
+            ("[White \"a \\\" b\" c\"]", "[White \"a \\\" b\\\" c\"]"),
+            ("[Black \"x\"", "[Black \"x\"]"),
+        ]
+    );
+    let o = run(&["check", path(&input)]);
+    assert_eq!(stdout(&o).matches("tag pair without its closing ']'").count(), 2, "{}", stdout(&o));
 }
 
 /// A repair that a token of the movetext stands for is located at that token in the report (its
