@@ -711,6 +711,25 @@ fn a_tag_without_its_bracket_ends_at_its_quote() {
     assert_eq!(stdout(&o).matches("tag pair without its closing ']'").count(), 2, "{}", stdout(&o));
 }
 
+/// Stray text after a game that holds nothing of a game is not written as an empty game: it is
+/// rejected, kept verbatim with the rejects, and `check` reports it as an error.
+#[test]
+fn skipped_text_after_the_last_game_is_kept_with_the_rejects() {
+    let dir = temp_dir("clean-no-game");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, "[Event \"e\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n$256 , !\n").expect("write");
+    let (out, rejects) = (dir.join("out.pgn"), dir.join("rejects.pgn"));
+    let o = run(&["clean", path(&input), "-o", path(&out), "--rejects", path(&rejects)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("2 read = 1 written + 1 rejected"), "{}", stderr(&o));
+    let written = std::fs::read_to_string(&out).expect("out");
+    assert_eq!(written.matches("[Event ").count(), 1, "{written}");
+    assert_eq!(std::fs::read_to_string(&rejects).expect("rejects").trim_end(), "$256 , !");
+    let o = run(&["check", path(&input)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("in.pgn:6:1: error: game 2 (? - ?): not a game"), "{}", stdout(&o));
+}
+
 /// A repair that a token of the movetext stands for is located at that token in the report (its
 /// line and byte offset, in CRLF text too), a repeated tag at its line; what the game as a
 /// whole says at the game's start.

@@ -113,6 +113,8 @@ pub struct Replayer<'a, H> {
     /// The mainline's first move is written as a move, though illegal or ambiguous where it
     /// stands: the game is PGN with a bad move, not other text ([`Stats::pgn_games`]).
     move_written: bool,
+    /// The game holds a comment: text of its own, so a game though it has nothing else.
+    commented: bool,
     /// Games, plies and diagnostics counted so far.
     pub stats: super::stats::Stats,
     /// The current game's diagnostics, counted when it ends if the hooks count it.
@@ -233,6 +235,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             pending_result_token: None,
             result_repaired: false,
             move_written: false,
+            commented: false,
             pending_mate: None,
             stats: Default::default(),
             game_kinds: Vec::new(),
@@ -555,7 +558,13 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     /// Ends the game the reader has just read, which stops at `end` (absolute).
     fn finish(&mut self, end: u64) {
         self.settle_mate();
-        if self.pending_result_token.is_some() {
+        if self.no_game() {
+            self.report(Kind::Syntax, Severity::Error, self.game.offset, None, || {
+                Facts::message(
+                    "not a game: no tag, move, comment or result, only text that is skipped".into(),
+                )
+            });
+        } else if self.pending_result_token.is_some() {
             self.check_result();
         }
         self.stack.truncate(1);
@@ -582,6 +591,19 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             self.stats.games_with_warnings += 1;
         }
         self.count_diagnostics(counted);
+    }
+
+    /// Whether the game read holds nothing of a game, only text the reader skipped (stray
+    /// punctuation, a NAG with no move, `$256`): an error, so that `clean` keeps it verbatim
+    /// with the rejects instead of writing an empty game, and `check` shows it as what it is.
+    fn no_game(&self) -> bool {
+        self.game.errors == 0
+            && !self.game.skipped
+            && self.game.tags.is_empty()
+            && self.game.plies == 0
+            && !self.move_written
+            && !self.commented
+            && self.game.result.is_none()
     }
 
     /// Counts the diagnostics reported since the last count (or forgets them).
@@ -623,6 +645,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         self.pending_result_token = None;
         self.result_repaired = false;
         self.move_written = false;
+        self.commented = false;
         ControlFlow::Continue(())
     }
 
@@ -661,6 +684,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
     }
 
     fn comment(&mut self, comment: RawComment<'a>) {
+        self.commented = true;
         self.hooks.comment(&self.game, self.depth, comment);
     }
 

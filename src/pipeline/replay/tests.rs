@@ -303,3 +303,22 @@ fn a_tag_named_again_in_its_game_is_a_warning_and_marked_repeated() {
     assert_eq!(r.said, [said(4, "Z"), said(5, "Y")]);
     assert_eq!(warnings, [(Kind::DuplicateTag, Severity::Warning, 2)]);
 }
+
+/// Text between games that holds nothing of a game (no tag, move, comment or result) is an
+/// error of its own "game", which `clean` then keeps with the rejects; anything of a game in it
+/// keeps it a game.
+#[test]
+fn skipped_text_alone_is_not_a_game() {
+    let game = "[Event \"e\"]\n\n1. e4 e5 1-0\n\n";
+    for stray in ["$256 , !\n", "!!\n", ",\n", "$1 $2\n"] {
+        let t = trace(&format!("{game}{stray}"), None);
+        assert_eq!(t.errors, [(0, 0), (1, 0)], "{stray:?}");
+        let last = t.lines.iter().rev().find(|l| l.starts_with("diagnostic")).expect("a diagnostic");
+        assert_eq!(last, "diagnostic syntax", "{stray:?}");
+        assert!(!t.lines.iter().any(|l| l == "diagnostic missing_result"), "{stray:?}: {:?}", t.lines);
+    }
+    for kept in ["*\n", ", { note }\n", "1. d4 ,\n", "[Site \"s\"] ,\n"] {
+        let t = trace(&format!("{game}{kept}"), None);
+        assert_eq!(t.errors.last(), Some(&(0, 0)), "{kept:?}: {:?}", t.lines);
+    }
+}
