@@ -50,6 +50,9 @@ impl<'a> Visitor<'a> for Agreement {
         if san.raw.starts_with(b"P@") || san.raw.starts_with(b"@") {
             self.differs("a pawn drop (python-chess writes @e4, lichess and pgnkit P@e4)");
         }
+        if !san.raw.is_ascii() {
+            self.differs("a figurine (python-chess skips it: `♘f3` is its pawn move f3)");
+        }
         self.last_was_comment = false;
         ControlFlow::Continue(())
     }

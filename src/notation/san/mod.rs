@@ -23,7 +23,11 @@
 //! - `x` missing on a capture or present on a non-capture ([`Lenience::CAPTURE_MARK`], set by
 //!   [`parse_san`]);
 //! - null moves `--`, `Z0`, `0000`, `@@@@` ([`Lenience::NULL_MOVE`]): parsed as [`San::Null`];
-//!   they are not moves, so [`parse_san`] and [`San::to_move`] answer [`SanError::Illegal`].
+//!   they are not moves, so [`parse_san`] and [`San::to_move`] answer [`SanError::Illegal`];
+//! - German piece letters `S`, `L`, `T`, `D` (`Sf3`, `Dxd7`, `e8=D`; `K` is the king in both) and
+//!   the figurines `♔♕♖♗♘♙` and `♚♛♜♝♞♟` of either colour, as pgn-extract reads them
+//!   ([`Lenience::OTHER_PIECE_LETTERS`]). Other languages' letters clash with English ones
+//!   (French and Spanish `R` is the king), so they are not read.
 //!
 //! Rejected: annotation glyphs (`!`, `?`; the PGN reader splits them off), pawn captures without
 //! a file (`xd5`), anything longer than 16 bytes. A normal SAN never resolves to castling: a king
@@ -48,6 +52,7 @@ mod rules;
 mod tests;
 mod write;
 
+pub(crate) use parse::english_pieces;
 pub use resolve::{Resolved, parse_san, parse_san_with, suffix_after};
 pub use write::write_san;
 
@@ -133,8 +138,10 @@ impl Lenience {
     pub const NULL_MOVE: Lenience = Lenience(1 << 9);
     /// A pawn drop written `@f3` instead of `P@f3`.
     pub const PAWN_DROP_LETTER: Lenience = Lenience(1 << 10);
+    /// German piece letters (`Sf3`, `Lb5`, `Te1`, `Dd1`, `e8=D`) or figurines (`♘f3`, `♛h4`).
+    pub const OTHER_PIECE_LETTERS: Lenience = Lenience(1 << 11);
 
-    const ALL: [(Lenience, &'static str); 11] = [
+    const ALL: [(Lenience, &'static str); 12] = [
         (Lenience::CASTLING_FORM, "castling written with zeros or lower-case letters"),
         (Lenience::EN_PASSANT_SUFFIX, "en passant suffix `e.p.` or `ep`"),
         (Lenience::LONG_ALGEBRAIC, "long algebraic notation"),
@@ -146,6 +153,7 @@ impl Lenience {
         (Lenience::CAPTURE_MARK, "capture mark `x` missing or wrong"),
         (Lenience::NULL_MOVE, "null move"),
         (Lenience::PAWN_DROP_LETTER, "pawn drop without `P`"),
+        (Lenience::OTHER_PIECE_LETTERS, "German piece letters or figurines"),
     ];
 
     /// `true` when no flag is set.

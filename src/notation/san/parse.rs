@@ -309,6 +309,11 @@ impl Canonical {
 }
 
 pub(super) fn parse_general(text: &[u8]) -> Option<Parsed> {
+    parse_english(text).or_else(|| other_piece_letters(text))
+}
+
+/// [`parse_general`] of SAN with English piece letters.
+fn parse_english(text: &[u8]) -> Option<Parsed> {
     if text.is_empty() || text.len() > 16 {
         return None;
     }
@@ -422,6 +427,47 @@ pub(super) fn parse_general(text: &[u8]) -> Option<Parsed> {
         }
         _ => None,
     }
+}
+
+/// [`parse_general`] of `text` written with German piece letters or figurines, read as English
+/// ones. Only text no other reading takes comes here, so an English move never pays for it.
+#[cold]
+#[inline(never)]
+fn other_piece_letters(text: &[u8]) -> Option<Parsed> {
+    let english = english_pieces(text)?;
+    let mut parsed = parse_english(&english)?;
+    parsed.flags |= Lenience::OTHER_PIECE_LETTERS;
+    if let Some((_, flags)) = &mut parsed.bishop {
+        *flags |= Lenience::OTHER_PIECE_LETTERS;
+    }
+    Some(parsed)
+}
+
+/// `text` with German piece letters (`S`, `L`, `T`, `D`) and figurines (U+2654..U+265F, either
+/// colour) as English letters; `None` when it holds neither. No English SAN holds these upper-case
+/// letters, and files are lower-case, so each is a piece wherever it stands.
+pub(crate) fn english_pieces(text: &[u8]) -> Option<Vec<u8>> {
+    const FIGURINES: [u8; 6] = *b"KQRBNP";
+    let mut out = Vec::with_capacity(text.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < text.len() {
+        let letter = match text[i..] {
+            [0xe2, 0x99, b @ 0x94..=0x9f, ..] => {
+                i += 2;
+                Some(FIGURINES[usize::from(b - 0x94) % 6])
+            }
+            [b'S', ..] => Some(b'N'),
+            [b'L', ..] => Some(b'B'),
+            [b'T', ..] => Some(b'R'),
+            [b'D', ..] => Some(b'Q'),
+            _ => None,
+        };
+        changed |= letter.is_some();
+        out.push(letter.unwrap_or(text[i]));
+        i += 1;
+    }
+    changed.then_some(out)
 }
 
 #[inline]

@@ -94,6 +94,20 @@ fn parse_lenient_forms() {
         ("Z0", "--", L::NULL_MOVE),
         ("0000", "--", L::NULL_MOVE),
         ("@@@@", "--", L::NULL_MOVE),
+        ("Sf3", "Nf3", L::OTHER_PIECE_LETTERS),
+        ("Lxb5+", "Bxb5+", L::OTHER_PIECE_LETTERS),
+        ("Tfe1", "Rfe1", L::OTHER_PIECE_LETTERS),
+        ("Dd1", "Qd1", L::OTHER_PIECE_LETTERS),
+        ("Kf1", "Kf1", L::CANONICAL),
+        ("e8=D", "e8=Q", L::OTHER_PIECE_LETTERS),
+        ("exd8S+", "exd8=N+", L(L::OTHER_PIECE_LETTERS.0 | L::PROMOTION_FORM.0)),
+        ("S@f3", "N@f3", L::OTHER_PIECE_LETTERS),
+        ("\u{2658}f3", "Nf3", L::OTHER_PIECE_LETTERS),
+        ("\u{265e}xe4", "Nxe4", L::OTHER_PIECE_LETTERS),
+        ("\u{2654}e2", "Ke2", L::OTHER_PIECE_LETTERS),
+        ("\u{265b}h4#", "Qh4#", L::OTHER_PIECE_LETTERS),
+        ("e8=\u{2655}", "e8=Q", L::OTHER_PIECE_LETTERS),
+        ("\u{2659}e4", "e4", L(L::OTHER_PIECE_LETTERS.0 | L::PAWN_PREFIX.0)),
     ];
     for &(text, canon, flags) in cases {
         assert_eq!(parsed(text), (canon.to_string(), flags), "{text}");
@@ -355,6 +369,23 @@ fn ambiguity_and_disambiguation() {
     let p = pos("4k3/4r3/8/8/8/2N5/4N3/4K3 w - - 0 1");
     assert_eq!(san(&p, Move::normal(Square::C3, Square::D5)), "Nd5");
     assert_eq!(ok(&p, "Ncd5").1, Lenience::OVER_SPECIFIED);
+}
+
+/// German letters and figurines resolve where they stand as the English letters do; a word
+/// made of them is still no move.
+#[test]
+fn other_piece_letters_resolve_as_english_ones() {
+    let p = pos("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let bb5 = ok(&p, "Bb5").0;
+    assert_eq!(ok(&p, "Lb5"), (bb5, Lenience::OTHER_PIECE_LETTERS));
+    assert_eq!(ok(&p, "\u{2657}b5"), (bb5, Lenience::OTHER_PIECE_LETTERS));
+    let nc3 = ok(&p, "Nc3").0;
+    assert_eq!(ok(&p, "Sc3"), (nc3, Lenience::OTHER_PIECE_LETTERS));
+    assert_eq!(ok(&p, "Sbc3").1, Lenience(Lenience::OTHER_PIECE_LETTERS.0 | Lenience::OVER_SPECIFIED.0));
+    assert_eq!(parse_san(&p, b"Sd3"), Err(SanError::Illegal));
+    for word in ["Sehr", "Dame", "TN", "S", "\u{2658}"] {
+        assert_eq!(parse_san(&p, word.as_bytes()), Err(SanError::Syntax), "{word}");
+    }
 }
 
 #[test]

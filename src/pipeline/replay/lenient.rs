@@ -6,7 +6,7 @@
 use super::message::{Facts, text};
 use super::{Hooks, Replayer};
 use crate::error::{Kind, Severity};
-use crate::notation::san::{Suffix, parse_san_with, suffix_after};
+use crate::notation::san::{Suffix, english_pieces, parse_san_with, suffix_after};
 use crate::pgn::{GameResult, SanToken};
 
 impl<'a, H: Hooks<'a>> Replayer<'a, H> {
@@ -147,9 +147,9 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     }
 
     /// A token that did not resolve but is a word of annotation after a move (`TN`, `mat`,
-    /// `Diagram`; python-chess skips them): letters, one of which no move is written with, so a
-    /// move cut short (`Nf`, `exd`) stays an error, as does prose before a game's first move (a
-    /// file's preface is no game). Skipped with a warning; `false` otherwise.
+    /// `Diagram`; python-chess skips them): letters that are not the start of a move cut short
+    /// (`Nf`, `exd`, `Sf`, which stay errors), as prose before a game's first move does (a file's
+    /// preface is no game). Skipped with a warning; `false` otherwise.
     #[cold]
     #[inline(never)]
     pub(super) fn annotation_word(&mut self, token: SanToken<'a>, ply: u32) -> bool {
@@ -159,8 +159,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         let raw = token.raw;
         // Bytes past ASCII are letters of other languages (`Neuerung`, `échec`).
         let letter = |b: &u8| b.is_ascii_alphabetic() || *b >= 0x80;
-        let in_moves = |b: &u8| b"KQRBNPkqrbnpabcdefghxOoZ".contains(b);
-        if !raw.iter().all(letter) || raw.iter().all(in_moves) {
+        if !raw.iter().all(letter) || move_cut_short(raw) {
             return false;
         }
         self.settle_mate();
@@ -180,4 +179,24 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         self.pending_result_token = Some(offset);
         self.result_repaired = true;
     }
+}
+
+/// Whether `letters` (a token of letters alone) are how a move starts, cut before its square's
+/// rank: a piece letter (English, German or a figurine) or none, a file, `x`, a file (`Nf`, `exd`,
+/// `Sbx`, `♘f`), or castling's and null moves' letters (`O`, `o`, `Z`).
+fn move_cut_short(letters: &[u8]) -> bool {
+    let english = english_pieces(letters);
+    let t = english.as_deref().unwrap_or(letters);
+    if t.iter().all(|b| b"OoZ".contains(b)) {
+        return true;
+    }
+    let mut rest = t;
+    for part in [&b"KQRBNPkqrnp"[..], b"abcdefgh", b"x", b"abcdefgh"] {
+        if let [first, tail @ ..] = rest
+            && part.contains(first)
+        {
+            rest = tail;
+        }
+    }
+    rest.is_empty()
 }

@@ -417,9 +417,11 @@ fn stray_punctuation_is_left_out_and_logged() {
 /// cut short and prose before the first move stay errors.
 #[test]
 fn nags_past_255_and_annotation_words_are_left_out_and_logged() {
-    let c = clean("[Event \"s\"]\n\n1. e4 $256 e5 2. Nf3 TN Nc6 3. Bb5 mat (3. Bc4 Diagram Bc5) a6 $ *\n");
+    let c = clean(
+        "[Event \"s\"]\n\n1. e4 $256 e5 2. Nf3 TN Nc6 3. Bb5 mat (3. Bc4 Diagram Bc5) a6 $ 4. La4 Sehr *\n",
+    );
     assert_eq!(c.fates, [(1, "written".to_string())]);
-    assert!(c.out.ends_with("\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 (3. Bc4 Bc5) 3... a6 *\n\n"), "{}", c.out);
+    assert!(c.out.ends_with("\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 (3. Bc4 Bc5) 3... a6 4. Ba4 *\n\n"), "{}", c.out);
     let skipped: Vec<&str> = c.befores("syntax");
     assert_eq!(
         skipped,
@@ -429,9 +431,12 @@ fn nags_past_255_and_annotation_words_are_left_out_and_logged() {
             "annotation word \"mat\" between moves; skipped",
             "annotation word \"Diagram\" between moves; skipped",
             "NAG \"$\" not in $0..$255; skipped",
+            "annotation word \"Sehr\" between moves; skipped",
         ]
     );
-    for broken in ["1. e4 e5 2. Nf *", "Notes 1. e4 *"] {
+    for broken in
+        ["1. e4 e5 2. Nf *", "1. e4 e5 2. Sf *", "1. e4 e5 2. \u{2658}f *", "1. e4 exd *", "Notes 1. e4 *"]
+    {
         let c = clean(format!("[Event \"s\"]\n\n{broken}\n"));
         assert_eq!(c.fates, [(1, "rejected invalid_move".to_string())], "{broken}");
     }
