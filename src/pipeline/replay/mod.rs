@@ -113,8 +113,6 @@ pub struct Replayer<'a, H> {
     /// The mainline's first move is written as a move, though illegal or ambiguous where it
     /// stands: the game is PGN with a bad move, not other text ([`Stats::pgn_games`]).
     move_written: bool,
-    /// The game holds a comment: text of its own, so a game though it has nothing else.
-    commented: bool,
     /// Games, plies and diagnostics counted so far.
     pub stats: super::stats::Stats,
     /// The current game's diagnostics, counted when it ends if the hooks count it.
@@ -217,6 +215,24 @@ fn first_move_written(game: &[u8]) -> bool {
     })
 }
 
+/// Whether `game` holds a comment: text of its own, so a game though it has nothing else. Read
+/// again for the rare game with no tag, move or result, instead of noting every comment as read.
+#[cold]
+#[inline(never)]
+fn has_comment(game: &[u8]) -> bool {
+    struct Commented(bool);
+    impl<'a> Visitor<'a> for Commented {
+        type Output = ();
+        fn comment(&mut self, _: RawComment<'a>) {
+            self.0 = true;
+        }
+        fn end_game(&mut self) {}
+    }
+    let mut seen = Commented(false);
+    Reader::new(game).read_game(&mut seen);
+    seen.0
+}
+
 impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     /// A replayer for `chunk`, which starts at byte `chunk_offset` of the input and holds games
     /// numbered from `first_game + 1`.
@@ -235,7 +251,6 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             pending_result_token: None,
             result_repaired: false,
             move_written: false,
-            commented: false,
             pending_mate: None,
             stats: Default::default(),
             game_kinds: Vec::new(),
@@ -558,6 +573,10 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     /// Ends the game the reader has just read, which stops at `end` (absolute).
     fn finish(&mut self, end: u64) {
         self.settle_mate();
+        let start = (self.game.offset - self.chunk_offset) as usize;
+        let stop = (end - self.chunk_offset) as usize;
+        self.game.end = end;
+        self.game.bytes = &self.chunk[start.min(stop)..stop];
         if self.no_game() {
             self.report(Kind::Syntax, Severity::Error, self.game.offset, None, || {
                 Facts::message(
@@ -568,10 +587,6 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             self.check_result();
         }
         self.stack.truncate(1);
-        let start = (self.game.offset - self.chunk_offset) as usize;
-        let stop = (end - self.chunk_offset) as usize;
-        self.game.end = end;
-        self.game.bytes = &self.chunk[start.min(stop)..stop];
         let last = self.stack.first().map(|l| &l.pos);
         self.hooks.end(&self.game, last);
         self.stats.games += 1;
@@ -602,8 +617,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             && self.game.tags.is_empty()
             && self.game.plies == 0
             && !self.move_written
-            && !self.commented
             && self.game.result.is_none()
+            && !has_comment(self.game.bytes)
     }
 
     /// Counts the diagnostics reported since the last count (or forgets them).
@@ -645,7 +660,6 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         self.pending_result_token = None;
         self.result_repaired = false;
         self.move_written = false;
-        self.commented = false;
         ControlFlow::Continue(())
     }
 
@@ -684,7 +698,6 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
     }
 
     fn comment(&mut self, comment: RawComment<'a>) {
-        self.commented = true;
         self.hooks.comment(&self.game, self.depth, comment);
     }
 
