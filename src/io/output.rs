@@ -237,10 +237,7 @@ pub(crate) fn place(path: &Path, meta: Option<&std::fs::Metadata>) -> io::Result
         return Ok((std::fs::OpenOptions::new().write(true).open(path)?, None));
     }
     let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    let target = match linked.then(|| path.canonicalize()) {
-        Some(Ok(t)) => t,
-        _ => path.to_path_buf(),
-    };
+    let target = if linked { path.canonicalize().or_else(|_| followed(path))? } else { path.to_path_buf() };
     let name = target.file_name().ok_or_else(|| io::Error::other("not a file name"))?;
     let mut temp_name = std::ffi::OsString::from(".");
     temp_name.push(name);
@@ -252,6 +249,21 @@ pub(crate) fn place(path: &Path, meta: Option<&std::fs::Metadata>) -> io::Result
         file.set_permissions(m.permissions())?;
     }
     Ok((file, Some((temp, target))))
+}
+
+/// Where the link `path` points at last when that does not exist yet (a dangling link, or a
+/// chain of them): the output creates the file there, as a write through the link would.
+fn followed(path: &Path) -> io::Result<PathBuf> {
+    let mut at = path.to_path_buf();
+    // Linux's own bound on the links one path may pass through.
+    for _ in 0..40 {
+        match std::fs::read_link(&at) {
+            Ok(to) => at = at.parent().map_or_else(|| to.clone(), |dir| dir.join(&to)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(at),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other(format!("{}: too many levels of symbolic links", path.display())))
 }
 
 /// The canonical form of a path that may not exist yet (its directory must).
@@ -601,6 +613,32 @@ mod tests {
         assert_eq!(mode & 0o777, 0o600);
         let names = |d: &Path| std::fs::read_dir(d).unwrap().count();
         assert_eq!((names(&dir), names(&dir.join("real"))), (2, 1), "no temporary file left");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// A link to a file not there yet is written through too: the file is created where it
+    /// points (through a chain of links), and the link stays.
+    #[cfg(unix)]
+    #[test]
+    fn a_dangling_link_is_written_through() {
+        let dir = temp_dir("dangling-link");
+        std::fs::create_dir_all(dir.join("real")).unwrap();
+        let (link, hop) = (dir.join("out.pgn"), dir.join("real/hop.pgn"));
+        std::os::unix::fs::symlink("real/hop.pgn", &link).unwrap();
+        std::os::unix::fs::symlink("out-real.pgn", &hop).unwrap();
+        let mut out = Output::create(&link, &OutputOptions::default()).unwrap();
+        out.write_all(b"new\n").unwrap();
+        out.finish().unwrap();
+        for l in [&link, &hop] {
+            assert!(std::fs::symlink_metadata(l).unwrap().file_type().is_symlink(), "{} stays", l.display());
+        }
+        assert_eq!(std::fs::read(dir.join("real/out-real.pgn")).unwrap(), b"new\n");
+        // A loop of links is an error, not a file made in place of one.
+        let (a, b) = (dir.join("a.pgn"), dir.join("b.pgn"));
+        std::os::unix::fs::symlink("b.pgn", &a).unwrap();
+        std::os::unix::fs::symlink("a.pgn", &b).unwrap();
+        assert!(Output::create(&a, &OutputOptions::default()).is_err());
+        assert!(std::fs::symlink_metadata(&a).unwrap().file_type().is_symlink());
         std::fs::remove_dir_all(dir).unwrap();
     }
 
