@@ -186,7 +186,7 @@ kinds! {
     CastlingRights => "castling_rights", Warning, "castling rights repaired";
     SyntaxWarning => "syntax_warning", Warning, "unusual PGN syntax";
     GluedResult => "glued_result", Warning, "result token glued to the last move";
-    ResultSpelling => "result_spelling", Warning, "result written with a Unicode dash or a ½";
+    ResultSpelling => "result_spelling", Warning, "result written oddly (a Unicode dash, ½, 1/2, 1:0, blanks around it)";
     FenRepaired => "fen_repaired", Warning, "impossible en passant square dropped, or fullmove 0 read as 1";
     MissingSetUp => "missing_setup", Warning, "FEN tag without SetUp \"1\"";
     DuplicateTag => "duplicate_tag", Warning, "tag name given twice in a game (the first counts)";

@@ -45,6 +45,25 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// A result as people write it besides the standard's four: with blanks around it, a Unicode
+    /// dash, a `½`, `:` for `-` (`1:0`), or a half written `1/2`, `0.5` or `0,5` alone or on
+    /// both sides (`½-½`, `1/2`, `0.5-0.5`); `None` for anything else (`draw`, `+/-`).
+    ///
+    /// ```
+    /// use pgnkit::pgn::GameResult;
+    /// assert_eq!(GameResult::from_spelling("1:0"), Some(GameResult::WhiteWins));
+    /// assert_eq!(GameResult::from_spelling(" ½-½ "), Some(GameResult::Draw));
+    /// assert_eq!(GameResult::from_spelling("draw"), None);
+    /// ```
+    pub fn from_spelling(text: &str) -> Option<GameResult> {
+        let text = text.trim().replace(['\u{2013}', '\u{2014}', '\u{2212}', ':'], "-");
+        let text = text.replace('\u{bd}', "1/2").replace("0.5", "1/2").replace("0,5", "1/2");
+        match text.as_str() {
+            "1/2" | "1/2-1/2" => Some(GameResult::Draw),
+            t => GameResult::from_ascii(t.as_bytes()),
+        }
+    }
+
     /// Parses the four standard tokens.
     pub fn from_ascii(token: &[u8]) -> Option<GameResult> {
         Some(match token {

@@ -823,7 +823,8 @@ fn fix_results_writes_the_result_that_says_more() {
     };
     let same = |r: &str| (r.to_string(), r.to_string());
     let (kept, repairs) = results(false);
-    assert_eq!(kept, [same("1-0"), same("*"), same("1-0"), same("0-1")]);
+    // A `*` tag takes the finished token's value, as python-chess reads it.
+    assert_eq!(kept, [same("1-0"), same("1-0"), same("1-0"), same("0-1")]);
     let (fixed, fixed_repairs) = results(true);
     assert_eq!(fixed, [same("0-1"), same("1-0"), same("1-0"), same("0-1")]);
     // Each game's repair names both values as read, with or without the option.
@@ -836,6 +837,56 @@ fn fix_results_writes_the_result_that_says_more() {
     .map(|(g, b)| (g, b.to_string()));
     assert_eq!(repairs, expected);
     assert_eq!(fixed_repairs, expected);
+}
+
+/// A result written oddly, in the tag or as the token, is read as the result it spells; a tag
+/// that spells none is shown as read; a game kept broken logs what its tag and token said.
+#[test]
+fn results_written_oddly_are_read_and_none_is_lost() {
+    let dir = temp_dir("clean-odd-results");
+    let input = dir.join("results.pgn");
+    std::fs::write(
+        &input,
+        "[Event \"a\"]\n[Result \"1:0\"]\n\n1. e4 e5 1-0\n\n\
+         [Event \"b\"]\n[Result \"1/2-1/2 \"]\n\n1. e4 e5 1/2\n\n\
+         [Event \"c\"]\n[Result \"draw\"]\n\n1. e4 e5 0:1\n\n\
+         [Event \"d\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nf9 1-0\n\n",
+    )
+    .expect("write");
+    let (out, report) = (dir.join("out.pgn"), dir.join("report.jsonl"));
+    let o = run(&["clean", "-q", "--keep-broken", path(&input), "-o", path(&out), "--report", path(&report)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).expect("read");
+    let results: Vec<&str> =
+        text.split("[Result \"").skip(1).map(|r| r.split('"').next().expect("value")).collect();
+    assert_eq!(results, ["1-0", "1/2-1/2", "0-1", "*"], "{text}");
+    let report: Vec<Value> = std::fs::read_to_string(&report)
+        .expect("report")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let repairs: Vec<(u64, &str, &str)> = records(&report, "repair")
+        .filter(|r| r["kind"] == "result" || r["kind"] == "result_spelling")
+        .map(|r| {
+            (
+                r["game"].as_u64().expect("game"),
+                r["kind"].as_str().expect("kind"),
+                r["before"].as_str().expect("before"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        repairs,
+        [
+            (1, "result_spelling", "1:0"),
+            // The token's as it is read, the tag's when the game ends.
+            (2, "result_spelling", "1/2"),
+            (2, "result_spelling", "1/2-1/2 "),
+            (3, "result_spelling", "0:1"),
+            (3, "result", "tag draw, token 0-1"),
+            (4, "result", "tag 1-0, token 1-0"),
+        ]
+    );
 }
 
 /// A job's outputs named `/dev/stdout` and `/dev/stderr` go where those are redirected, as `-o -`

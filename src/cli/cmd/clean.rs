@@ -144,10 +144,10 @@ pub struct Args {
     /// Reject games with a null move (`--`, `Z0`) instead of writing it `--`.
     #[arg(long)]
     reject_null_moves: bool,
-    /// Where the Result tag and the movetext's result token disagree, write the one that says
-    /// more: a finished game's result over `*`, and between two finished ones the token's (where
-    /// the game ends). Without it the tag's value is written. Either way a mate or stalemate on
-    /// the board decides, and the `result` repair names both values.
+    /// Where the Result tag and the movetext's result token give two finished results, write
+    /// the token's (where the game ends). Without it the tag's value is written. Either way a
+    /// mate or stalemate on the board decides, a finished result is written over `*`, and the
+    /// `result` repair names both values.
     #[arg(long)]
     fix_results: bool,
     /// Write a game only the first time it comes, across all inputs (the first in input order

@@ -620,6 +620,10 @@ impl CleanHooks<'_> {
                 return self.leave_out(record, Fate::Rejected { kind, message });
             }
             broken => {
+                let tag_text = game.tag(b"Result").map(|t| t.decode().0);
+                let tag = tag_text.as_deref().and_then(|t| {
+                    GameResult::from_ascii(t.as_bytes()).or_else(|| GameResult::from_spelling(t))
+                });
                 let result = if broken.is_some() {
                     // The variations open at the error close; the board decides a mate or a
                     // stalemate the prefix ends in, anything else is unfinished.
@@ -632,10 +636,23 @@ impl CleanHooks<'_> {
                         Some((_, None)) => None,
                         None => self.game.start,
                     };
-                    settle_result(None, None, end.as_ref(), false).0
+                    let result = settle_result(None, None, None, end.as_ref(), false).0;
+                    // What the tag or the token said is logged, not lost with the moves cut.
+                    if [tag, game.result].into_iter().flatten().any(|r| r != result) {
+                        let shown = |r: Option<GameResult>, text: Option<&str>| {
+                            r.map(GameResult::as_str).or(text).unwrap_or("none").to_string()
+                        };
+                        let before = format!(
+                            "tag {}, token {}",
+                            shown(tag, tag_text.as_deref()),
+                            shown(game.result, None)
+                        );
+                        self.out.repairs.push(Repair::new(RepairKind::Result, before, result.as_str()));
+                    }
+                    result
                 } else {
-                    let tag = game.tag(b"Result").and_then(|t| GameResult::from_ascii(&t.unescape()));
-                    let (result, repair) = settle_result(tag, game.result, last, self.opts.fix_results);
+                    let (result, repair) =
+                        settle_result(tag, tag_text.as_deref(), game.result, last, self.opts.fix_results);
                     self.out.repairs.extend(repair);
                     result
                 };

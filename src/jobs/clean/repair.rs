@@ -68,15 +68,16 @@ pub fn standard_variant(variant: Variant, value: &str) -> Option<&'static str> {
 }
 
 /// The result a game is written with, and the repair that settles it when the Result tag
-/// (`tag`: `None` when missing, unreadable or `?`), the movetext's result token (`token`:
-/// `None` when missing) and the board after the mainline (`last`) do not all agree: a mate or
-/// stalemate on the board decides; else a missing side takes the other's value. A real
-/// conflict keeps the tag's value (python-chess ends the movetext with the tag's), or with
-/// `fix` (`--fix-results`) the result that says more: a finished game's over `*`, and between
-/// two finished ones the token's, written where the game ends (pgn-extract's
-/// `--fixresulttags`, which also takes a `*` token over a finished tag).
+/// (`tag`: `None` when missing, unreadable or `?`; `tag_text` as read, shown in the repair when
+/// it is no result), the movetext's result token (`token`: `None` when missing) and the board
+/// after the mainline (`last`) do not all agree: a mate or stalemate on the board decides; else
+/// a missing or `*` side takes the other's value (python-chess takes a finished token over a
+/// `*` tag). A conflict of two finished results keeps the tag's value (python-chess ends the
+/// movetext with the tag's), or with `fix` (`--fix-results`) the token's, written where the
+/// game ends (pgn-extract's `--fixresulttags`, which also takes a `*` token over a finished tag).
 pub fn settle_result(
     tag: Option<GameResult>,
+    tag_text: Option<&str>,
     token: Option<GameResult>,
     last: Option<&Position>,
     fix: bool,
@@ -87,6 +88,7 @@ pub fn settle_result(
     let result = match (board, tag, token) {
         (Some(b), _, _) => b,
         (None, Some(t), Some(GameResult::Unknown)) => t,
+        (None, Some(GameResult::Unknown), Some(g)) => g,
         (None, Some(t), Some(g)) if fix && t != g => g,
         (None, Some(t), _) => t,
         (None, None, Some(g)) => g,
@@ -94,11 +96,8 @@ pub fn settle_result(
     };
     let shown = |r: Option<GameResult>| r.map_or("none", GameResult::as_str);
     let repair = (tag != Some(result) || token != Some(result)).then(|| {
-        Repair::new(
-            RepairKind::Result,
-            format!("tag {}, token {}", shown(tag), shown(token)),
-            result.as_str(),
-        )
+        let tag = tag.map(GameResult::as_str).or(tag_text).unwrap_or("none");
+        Repair::new(RepairKind::Result, format!("tag {tag}, token {}", shown(token)), result.as_str())
     });
     (result, repair)
 }
@@ -133,29 +132,33 @@ mod tests {
                 .expect("FEN");
         use GameResult::*;
         for fix in [false, true] {
-            let (r, repair) = settle_result(Some(WhiteWins), Some(WhiteWins), Some(&mated), fix);
+            let (r, repair) = settle_result(Some(WhiteWins), None, Some(WhiteWins), Some(&mated), fix);
             assert_eq!(r, BlackWins);
             assert_eq!(repair.expect("logged").before, "tag 1-0, token 1-0");
-            assert_eq!(settle_result(Some(Draw), Some(Draw), None, fix), (Draw, None));
-            assert_eq!(settle_result(None, Some(Draw), None, fix).0, Draw);
-            assert_eq!(settle_result(Some(Draw), None, None, fix).0, Draw);
-            assert_eq!(settle_result(None, None, None, fix).0, Unknown);
+            assert_eq!(settle_result(Some(Draw), None, Some(Draw), None, fix), (Draw, None));
+            assert_eq!(settle_result(None, None, Some(Draw), None, fix).0, Draw);
+            assert_eq!(settle_result(Some(Draw), None, None, None, fix).0, Draw);
+            assert_eq!(settle_result(None, None, None, None, fix).0, Unknown);
             // A finished tag over a `*` token, either way.
-            assert_eq!(settle_result(Some(WhiteWins), Some(Unknown), None, fix).0, WhiteWins);
+            assert_eq!(settle_result(Some(WhiteWins), None, Some(Unknown), None, fix).0, WhiteWins);
         }
-        let (r, repair) = settle_result(Some(WhiteWins), Some(BlackWins), None, false);
+        let (r, repair) = settle_result(Some(WhiteWins), None, Some(BlackWins), None, false);
         assert_eq!((r, repair.map(|r| r.after)), (WhiteWins, Some("1-0".to_string())));
-        assert_eq!(settle_result(Some(Unknown), Some(Draw), None, false).0, Unknown);
+        // A `*` tag takes a finished token's value, as python-chess reads it.
+        assert_eq!(settle_result(Some(Unknown), None, Some(Draw), None, false).0, Draw);
+        // A tag that is no result is shown as read.
+        let (r, repair) = settle_result(None, Some("draw"), Some(Draw), None, false);
+        assert_eq!((r, repair.map(|r| r.before)), (Draw, Some("tag draw, token 1/2-1/2".to_string())));
     }
 
     #[test]
     fn fixing_results_takes_the_token_of_a_finished_game() {
         use GameResult::*;
-        let (r, repair) = settle_result(Some(WhiteWins), Some(BlackWins), None, true);
+        let (r, repair) = settle_result(Some(WhiteWins), None, Some(BlackWins), None, true);
         assert_eq!(r, BlackWins);
         let repair = repair.expect("logged");
         assert_eq!((repair.before.as_str(), repair.after.as_str()), ("tag 1-0, token 0-1", "0-1"));
-        assert_eq!(settle_result(Some(Unknown), Some(Draw), None, true).0, Draw);
-        assert_eq!(settle_result(Some(Unknown), Some(Unknown), None, true), (Unknown, None));
+        assert_eq!(settle_result(Some(Unknown), None, Some(Draw), None, true).0, Draw);
+        assert_eq!(settle_result(Some(Unknown), None, Some(Unknown), None, true), (Unknown, None));
     }
 }

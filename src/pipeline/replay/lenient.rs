@@ -99,9 +99,10 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         true
     }
 
-    /// A mainline token that did not resolve but is a result written oddly: with a Unicode dash or
-    /// a `½` (`1–0`, `½-½`, in UTF-8 or Windows-1252), or glued to the last move (`gxf41-0`, the
-    /// move played). Reported as a repair; `false` for anything else.
+    /// A mainline token that did not resolve but is a result written oddly: with a Unicode dash,
+    /// a `½` or `:` (`1–0`, `½-½`, `1/2`, `1:0`, in UTF-8 or Windows-1252;
+    /// [`GameResult::from_spelling`]), or glued to the last move (`gxf41-0`, the move played).
+    /// Reported as a repair; `false` for anything else.
     #[cold]
     #[inline(never)]
     pub(super) fn repaired_result(&mut self, token: SanToken<'a>) -> bool {
@@ -110,10 +111,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         }
         let raw = token.raw;
         let text = self::text(raw);
-        let spelled = text.replace(['\u{2013}', '\u{2014}', '\u{2212}'], "-").replace('\u{bd}', "1/2");
-        if spelled != text
-            && let Some(r) = GameResult::from_ascii(spelled.as_bytes())
-        {
+        if let Some(r) = GameResult::from_spelling(&text) {
             self.set_repaired_result(r, token.offset as u64);
             self.report(Kind::ResultSpelling, Severity::Warning, token.offset as u64, None, || Facts {
                 message: format!("result \"{text}\" read as {}", r.as_str()),

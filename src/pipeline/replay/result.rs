@@ -11,7 +11,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     pub(super) fn check_result(&mut self) {
         let end = self.pending_result_token.unwrap_or(self.game.offset);
         let tag = self.game.setup_tags.result;
-        let tag_result = tag.and_then(|t| GameResult::from_ascii(&t.unescape()));
+        let tag_result = tag.and_then(|t| self.tag_result(t));
         let Some(token) = self.game.result else {
             self.report(Kind::MissingResult, Severity::Warning, end, None, || {
                 Facts::message("no result token at the end of the movetext".into())
@@ -49,5 +49,31 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 ))
             });
         }
+    }
+
+    /// The Result tag's value: a standard one, or one written oddly (`1:0`, `½-½`), which is
+    /// reported ([`GameResult::from_spelling`]). `?` says nothing; other text (`draw`) is
+    /// reported and read as no tag.
+    fn tag_result(&mut self, tag: crate::pgn::RawTag<'a>) -> Option<GameResult> {
+        let value = tag.unescape();
+        if let Some(r) = GameResult::from_ascii(&value) {
+            return Some(r);
+        }
+        let text = super::message::text(&value);
+        let read = GameResult::from_spelling(&text);
+        if text != "?" {
+            let offset = tag.offset as u64;
+            let (kind, what) = match read {
+                Some(r) => (Kind::ResultSpelling, format!("read as {}", r.as_str())),
+                // Settled as a conflict of tag and token: `clean` logs it with the result.
+                None => (Kind::ResultMismatch, "is no result; the result token stands".to_string()),
+            };
+            self.report(kind, Severity::Warning, offset, None, || Facts {
+                message: format!("Result tag \"{text}\" {what}"),
+                san: Some(text.clone()),
+                fen: None,
+            });
+        }
+        read
     }
 }
