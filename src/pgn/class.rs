@@ -30,7 +30,8 @@ static CLASS: [u8; 256] = {
     while i < 256 {
         let b = i as u8;
         t[i] = match b {
-            b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => WS,
+            // 0x1a: the end-of-file mark DOS files end with (python-chess and pgn-extract skip it).
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1a => WS,
             b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => TOKEN,
             b'+' | b'-' | b'=' | b'#' | b'/' | b':' | b'@' | b'_' | b'~' | b'.' => TOKEN,
             0x80..=0xff => TOKEN,

@@ -1,6 +1,6 @@
-//! Lenient readings of tokens that do not resolve as a move: periods or an ellipsis glued to a
-//! move, a check mark apart from its move, a result spelled oddly or glued to the last move, a
-//! word of annotation. Each is rare, so each is out of line, tried only after a token failed to
+//! Lenient readings of tokens that do not resolve as a move: a no-break space between moves,
+//! periods or an ellipsis glued to a move, a check mark apart from its move, a result spelled
+//! oddly or glued to the last move, a word of annotation. Each is rare, so each is out of line, tried only after a token failed to
 //! resolve.
 
 use super::message::{Facts, text};
@@ -10,6 +10,41 @@ use crate::notation::san::{Suffix, english_pieces, parse_san_with, suffix_after}
 use crate::pgn::{GameResult, SanToken};
 
 impl<'a, H: Hooks<'a>> Replayer<'a, H> {
+    /// A token that did not resolve but holds a no-break space (U+00A0: `C2 A0` in UTF-8, `A0`
+    /// in Windows-1252), which text pasted from web pages puts between moves (`1.\u{a0}e4`): read
+    /// as a space, each part played as a token of its own, and reported. `false` without one.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn no_break_space(&mut self, token: SanToken<'a>, ply: u32) -> bool {
+        let raw = token.raw;
+        let width = if std::str::from_utf8(raw).is_ok() { 2 } else { 1 };
+        let space = |at: usize| match width {
+            2 => raw[at..].starts_with(&[0xc2, 0xa0]),
+            _ => raw[at] == 0xa0,
+        };
+        if !(0..raw.len()).any(space) {
+            return false;
+        }
+        self.settle_mate();
+        self.report(Kind::SyntaxWarning, Severity::Warning, token.offset as u64, Some(ply), || {
+            Facts::message(format!("\"{}\": a no-break space read as a space", text(raw)))
+        });
+        let mut start = 0;
+        let mut at = 0;
+        while at <= raw.len() {
+            if at == raw.len() || space(at) {
+                if at > start {
+                    self.play(SanToken { raw: &raw[start..at], offset: token.offset + start });
+                }
+                at += width;
+                start = at;
+            } else {
+                at += 1;
+            }
+        }
+        true
+    }
+
     /// A token that did not resolve but is a move after periods the reader left on it: `..e5`,
     /// `1. ..e5` (python-chess reads them), or an ellipsis, `…e5`, `12…Nf6` (U+2026, or byte 0x85
     /// of Windows-1252). The move is played as if written alone. A period is a token of its own in
@@ -113,11 +148,14 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         let text = self::text(raw);
         if let Some(r) = GameResult::from_spelling(&text) {
             self.set_repaired_result(r, token.offset as u64);
-            self.report(Kind::ResultSpelling, Severity::Warning, token.offset as u64, None, || Facts {
-                message: format!("result \"{text}\" read as {}", r.as_str()),
-                san: Some(text),
-                fen: None,
-            });
+            // A standard spelling comes here from a token split at a no-break space, reported.
+            if GameResult::from_ascii(raw).is_none() {
+                self.report(Kind::ResultSpelling, Severity::Warning, token.offset as u64, None, || Facts {
+                    message: format!("result \"{text}\" read as {}", r.as_str()),
+                    san: Some(text),
+                    fen: None,
+                });
+            }
             return true;
         }
         for r in [GameResult::WhiteWins, GameResult::BlackWins, GameResult::Draw] {

@@ -475,7 +475,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             // No null-move spelling resolves: tested only here, off the path of every move.
             Err(_) if is_null_move(token.raw) => self.play_null(token),
             Err(e) => {
-                if !self.dotted_move(token, ply)
+                if !self.no_break_space(token, ply)
+                    && !self.dotted_move(token, ply)
                     && !self.detached_check_mark(token)
                     && !self.repaired_result(token)
                     && !self.annotation_word(token, ply)

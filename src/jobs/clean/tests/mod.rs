@@ -442,6 +442,21 @@ fn nags_past_255_and_annotation_words_are_left_out_and_logged() {
     }
 }
 
+/// A no-break space between moves (text pasted from a web page: U+00A0 in UTF-8 or
+/// Windows-1252) reads as a space, and a DOS end-of-file mark as nothing, as python-chess and
+/// pgn-extract read them; each space is a `syntax` repair.
+#[test]
+fn no_break_spaces_and_a_dos_end_mark_are_blanks() {
+    let c = clean("[Event \"s\"]\n\n1.\u{a0}e4 e5\u{a0}2.\u{a0}Nf3 Nc6\u{a0}1-0\r\n\r\n\u{1a}");
+    assert_eq!(c.fates, [(1, "written".to_string())]);
+    assert!(c.out.ends_with("\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n"), "{}", c.out);
+    assert_eq!(c.befores("syntax").len(), 3, "{:?}", c.repairs);
+    assert!(c.befores("result_spelling").is_empty(), "{:?}", c.repairs);
+    let c = clean(b"[Event \"s\"]\n\n1.\xa0e4 e5\xa02.\xa0Nf3 *\n\x1a\x1a");
+    assert_eq!(c.fates, [(1, "written".to_string())]);
+    assert!(c.out.ends_with("\n\n1. e4 e5 2. Nf3 *\n\n"), "{}", c.out);
+}
+
 /// A FEN tag is written in export form: one space between fields, the fields left out written as
 /// they were read. A standard game whose FEN gives castling rights only Chess960 has is named
 /// Chess960, which other readers need to castle in it.
