@@ -41,6 +41,13 @@ pub fn remember(matches: clap::ArgMatches, command: &clap::Command) {
     let _ = COMMAND.set(command.clone());
 }
 
+/// Whether the option `id` (as clap names it: `variations`) is on the command line, at any
+/// value: an option with a default cannot tell otherwise.
+pub fn given(id: &str) -> bool {
+    let Some((_, sub)) = MATCHES.get().and_then(|m| m.subcommand()) else { return false };
+    sub.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
+}
+
 /// Arguments that do not shape what a run writes: inputs, threads, progress, where outputs and
 /// caches go, the shard itself.
 const NOT_SHAPING: [&str; 15] = [

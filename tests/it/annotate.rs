@@ -490,3 +490,55 @@ fn an_engines_arguments_separate_its_cache_entries() {
     assert_eq!(annotate(&format!("exec {exe} uci # another net")), (looked_up, hits));
     assert_eq!(annotate(&format!("exec {exe} uci")), (looked_up, looked_up));
 }
+
+/// Options the run would ignore are refused (exit 2), each named, before any input is read:
+/// an engine's and its search's under --from-evals, which runs none, and the PGN output's under
+/// the other formats.
+#[test]
+fn options_the_run_would_ignore_are_usage_errors() {
+    let input = fixture("pgn/bad_games.pgn");
+    let refused: &[(&[&str], &[&str])] = &[
+        (&["--from-evals", "--engine", "/nonexistent", "--movetime", "5"], &["--engine, --movetime"]),
+        (
+            &["--from-evals", "--engine", "/usr/games/stockfish", "--nodes", "5", "--depth", "3"],
+            &["--engine, --nodes, --depth"],
+        ),
+        (&["--from-evals", "--engine-option", "Threads=2"], &["--engine-option"]),
+        (
+            &["--from-evals", "--engine-arg", "x", "--engine-timeout", "1"],
+            &["--engine-arg, --engine-timeout"],
+        ),
+        (
+            &["--from-evals", "--hash", "16", "--keep-hash", "--engines", "2"],
+            &["--engines, --hash, --keep-hash", "-j sets its threads"],
+        ),
+        (&["--from-evals", "--cache", "c.sqlite", "--variations", "mistakes"], &["--cache, --variations"]),
+        (&["--format", "jsonl", "--variations", "all"], &["--format jsonl writes no PGN: --variations,"]),
+        (&["--format", "jsonl", "--add-tags"], &["--format jsonl writes no PGN: --add-tags,"]),
+        (&["--format", "epd", "--add-tags", "--variations", "none"], &["--variations and --add-tags"]),
+        (&["--format", "parquet", "--add-tags"], &["--format parquet writes no PGN"]),
+    ];
+    for (options, said) in refused {
+        let mut args = vec!["annotate", "-q", "-o", "/nonexistent/out"];
+        args.extend_from_slice(options);
+        args.push(path(&input));
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{options:?}: {}", stderr(&o));
+        for s in *said {
+            assert!(stderr(&o).contains(s), "{options:?}: {}", stderr(&o));
+        }
+    }
+    // What --from-evals uses, and the PGN output's options with --format pgn, stay accepted.
+    let dir = temp_dir("annotate-ignored");
+    let out = dir.join("out.pgn");
+    for options in [
+        &["--from-evals", "--engine", "builtin", "--add-tags", "-j", "1"][..],
+        &["--format", "pgn", "--variations", "all", "--add-tags", "--nodes", "10"],
+    ] {
+        let mut args = vec!["annotate", "-q", "--no-cache", "-o", path(&out)];
+        args.extend_from_slice(options);
+        args.push(path(&input));
+        let o = run(&args);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{options:?}: {}", stderr(&o));
+    }
+}

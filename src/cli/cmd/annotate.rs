@@ -136,14 +136,15 @@ pub struct Args {
     format: FormatArg,
     #[command(flatten)]
     parquet: ParquetArgs,
-    /// Which moves get the engine's line as a variation.
+    /// Which moves get the engine's line as a variation (--format pgn).
     #[arg(long, value_enum, default_value = "mistakes")]
     variations: VariationsArg,
     /// Add WhiteACPL, BlackACPL, WhiteAccuracy and BlackAccuracy tags (lichess's formulas; both
-    /// count a move only with an evaluation before and after it).
+    /// count a move only with an evaluation before and after it; --format pgn).
     #[arg(long)]
     add_tags: bool,
-    /// No engine: judge the games' own [%eval]s and write the judgements.
+    /// No engine: judge the games' own [%eval]s and write the judgements (the options of an
+    /// engine, its search and its cache are refused with it).
     #[arg(long)]
     from_evals: bool,
     /// The evaluation cache (SQLite; default: $XDG_CACHE_HOME/pgnkit/evals.sqlite).
@@ -169,6 +170,50 @@ fn seconds(text: &str) -> Result<Duration, String> {
         Ok(s) if s > 0.0 && s <= 1e9 => Ok(Duration::from_secs_f64(s)),
         _ => Err(format!("{text:?} is not a positive number of seconds")),
     }
+}
+
+/// Refuses the options the run would ignore: an engine's and its search's under --from-evals,
+/// which runs none, and those that shape only PGN output under another format.
+fn refuse_ignored(args: &Args) -> Result<(), Fail> {
+    let named = |options: &[(&'static str, bool)]| -> Vec<&'static str> {
+        options.iter().filter(|(_, on)| *on).map(|(name, _)| *name).collect()
+    };
+    if args.from_evals {
+        let engine = named(&[
+            ("--engine", args.engine != "builtin"),
+            ("--engine-arg", !args.engine_arg.is_empty()),
+            ("--engine-option", !args.engine_option.is_empty()),
+            ("--engines", args.engines.is_some()),
+            ("--hash", args.hash.is_some()),
+            ("--keep-hash", args.keep_hash),
+            ("--nodes", args.nodes.is_some()),
+            ("--depth", args.depth.is_some()),
+            ("--movetime", args.movetime.is_some()),
+            ("--engine-timeout", args.engine_timeout.is_some()),
+            ("--cache", args.cache.is_some()),
+            ("--variations", shard::given("variations")),
+        ]);
+        if !engine.is_empty() {
+            let threads = if args.engines.is_some() { " (-j sets its threads)" } else { "" };
+            return Err(Fail::usage(format!(
+                "--from-evals judges the games' own evaluations and runs no engine: {} cannot be \
+                 used with it{threads}",
+                engine.join(", ")
+            )));
+        }
+    }
+    if args.format != FormatArg::Pgn {
+        let pgn = named(&[("--variations", shard::given("variations")), ("--add-tags", args.add_tags)]);
+        if !pgn.is_empty() {
+            let format = clap::ValueEnum::to_possible_value(&args.format).expect("not skipped");
+            return Err(Fail::usage(format!(
+                "--format {} writes no PGN: {}, which shape PGN output, cannot be used with it",
+                format.get_name(),
+                pgn.join(" and ")
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn limit(args: &Args) -> Limit {
@@ -214,6 +259,7 @@ fn cache(args: &Args) -> Result<Option<Arc<Cache>>, Fail> {
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
+    refuse_ignored(args)?;
     interrupt::install();
     let cache = cache(args)?;
     let opts = AnnotateOptions {
