@@ -514,7 +514,8 @@ fn outputs_that_cannot_be_written_have_their_exit_codes() {
     std::fs::copy(fixture("pgn/twic1599_10k.pgn"), &input).expect("copy");
     let before = std::fs::read(&input).expect("read");
     for flag in ["-o", "--rejects", "--duplicates", "--report"] {
-        let o = run(&["clean", "-q", path(&input), flag, path(&input)]);
+        // --dedup: --duplicates holds what it leaves out.
+        let o = run(&["clean", "-q", "--dedup", path(&input), flag, path(&input)]);
         assert_eq!(o.status.code(), Some(73), "{flag}: {}", stderr(&o));
         assert_eq!(std::fs::read(&input).expect("read"), before, "{flag}: the input is untouched");
     }
@@ -577,6 +578,20 @@ fn add_tags_takes_the_tag_name_as_help_shows_it() {
         assert!(text.contains("[PlyCount \"3\"]\n"), "{name}: {text}");
         assert!(!text.contains("WhiteElo"), "{name}: {text}");
     }
+}
+
+/// --duplicates holds what --dedup leaves out: without it, it would stay empty.
+#[test]
+fn duplicates_without_dedup_is_a_usage_error() {
+    let dir = temp_dir("clean-duplicates");
+    let input = fixture("pgn/bad_games.pgn");
+    let (out, dups) = (dir.join("out.pgn"), dir.join("dups.pgn"));
+    let o = run(&["clean", "-q", path(&input), "-o", path(&out), "--duplicates", path(&dups)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--dedup"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "nothing written");
+    let o = run(&["clean", "-q", "--dedup", path(&input), "-o", path(&out), "--duplicates", path(&dups)]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
 }
 
 #[test]

@@ -111,7 +111,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     rejects: Option<PathBuf>,
     /// The duplicates left out by --dedup, byte for byte as read.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", requires = "dedup")]
     duplicates: Option<PathBuf>,
     /// JSON Lines: every repair, rejection, filtered game and duplicate, then a summary.
     #[arg(long, value_name = "FILE")]
