@@ -192,6 +192,30 @@ fn show_in_three_formats() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// An option of the other source of the position, or of the SVG under a text format, is a
+/// usage error, not ignored; without a source the error names both.
+#[test]
+fn show_refuses_the_options_it_would_ignore() {
+    let game = fixture("show/two_games.pgn");
+    let game = game.to_str().expect("UTF-8 path");
+    for (args, said) in [
+        (&["show", "--fen", MATE_IN_ONE, "--game", "3", "--ply", "5"][..], "--ply"),
+        (&["show", "--fen", MATE_IN_ONE, "--game", "2"], "--game"),
+        (&["show", game, "--variant", "crazyhouse"], "--variant"),
+        (&["show", "--fen", MATE_IN_ONE, "--lastmove", "d1d8", "--format", "ascii"], "--format svg"),
+        (&["show", "--fen", MATE_IN_ONE, "--lastmove", "d1d8"], "--format svg"),
+        (&["show", game, "--lastmove", "e2e4", "--format", "unicode"], "--format svg"),
+        (&["show"], "<FILE|--fen <FEN>>"),
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(said), "{args:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "", "{args:?}");
+    }
+    let o = run(&["show", "--fen", MATE_IN_ONE, "--lastmove", "d1d8", "--format", "svg"]);
+    assert!(o.status.success() && stdout(&o).contains("d8 lastmove"), "{}", stderr(&o));
+}
+
 /// A game with an error is drawn at the end of its valid moves, and the error is reported with
 /// its location (exit 1), as `check` reports it; text before the first game is a game of its
 /// own, whose unreadable first move says why game 1 is the start position.

@@ -37,22 +37,25 @@ pub enum Format {
     Svg,
 }
 
+// The group makes the error of neither name both. An option of one side conflicts with the
+// other: clap lets a `requires` pass when what is required conflicts with an argument given.
 #[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("position").args(["file", "fen"]).required(true)))]
 pub struct Args {
     /// A PGN file (plain, zstd or gzip), or `-` for stdin.
-    #[arg(conflicts_with = "fen", required_unless_present = "fen")]
+    #[arg(conflicts_with = "fen")]
     file: Option<PathBuf>,
     /// The position as FEN (instead of a PGN file).
     #[arg(long)]
     fen: Option<String>,
     /// With --fen: the rule set (standard, chess960, crazyhouse; default from the FEN).
-    #[arg(long, requires = "fen")]
+    #[arg(long, conflicts_with = "file")]
     variant: Option<String>,
     /// With FILE: the game, 1-based.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "fen")]
     game: u64,
     /// With FILE: the ply, 0-based (0 is the start position; default: the end of the game).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "fen")]
     ply: Option<u32>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Unicode)]
@@ -60,8 +63,8 @@ pub struct Args {
     /// Black at the bottom.
     #[arg(long)]
     flip: bool,
-    /// Highlight this move (UCI, e.g. e2e4 or N@f3) in the SVG; with FILE the move that led to
-    /// the position is highlighted anyway.
+    /// With --format svg: highlight this move (UCI, e.g. e2e4 or N@f3); with FILE the move that
+    /// led to the position is highlighted anyway.
     #[arg(long, value_name = "UCI")]
     lastmove: Option<String>,
 }
@@ -164,6 +167,10 @@ fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<Pic
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
+    // The text diagrams have no way to mark a square.
+    if args.lastmove.is_some() && args.format != Format::Svg {
+        return Err(Fail::usage("--lastmove is drawn in the SVG only: it needs --format svg"));
+    }
     let (pos, mut last, errors) = match (&args.fen, &args.file) {
         (Some(fen), _) => {
             let variant = match &args.variant {
