@@ -213,7 +213,9 @@ fn parse_eco(text: &str) -> Result<EcoRanges, String> {
 #[derive(clap::Args, Debug, Default)]
 pub struct SelectArgs {
     /// Keep games whose tags satisfy EXPR, `TAG OP VALUE`: OP is =, !=, <, <=, >, >= (numbers
-    /// and dates compare as such), ~ (case-insensitive substring) or =~ (regular expression);
+    /// and dates compare as such, other text in byte order; Elo, WhiteElo, BlackElo, Year, Plies
+    /// and PlyCount order against numbers only), ~ (case-insensitive substring) or =~ (regular
+    /// expression);
     /// pseudo-tags Player (either side), Elo (both players), Year, Plies (the mainline's plies,
     /// counted from the moves); PlyCount is the tag where a game has one, else Plies.
     /// Repeatable: all must hold. A tag no game has is warned of at the end.

@@ -26,7 +26,11 @@
 //! - Numbers: else, when both read as numbers (`[+-]DIGITS[.DIGITS]`, as Elo, PlyCount and
 //!   FideId are) they compare by value, exactly (`2500` = `2500.0`).
 //! - Text: else, when the operand reads as neither a date nor a number, as text: `=` exactly
-//!   (case-sensitive), `<` and `>` in byte order of the decoded text.
+//!   (case-sensitive), `<` and `>` in byte order of the decoded text. On a tag whose values are
+//!   numbers ([`NUMERIC`]: `WhiteElo`, `BlackElo` and the pseudo-tags `Elo`, `Year`, `Plies`,
+//!   `PlyCount`) such an operand is refused with `<`, `<=`, `>` and `>=`
+//!   ([`TagExprError::NotANumber`]): it would hold for no game, or for every one (`=` and `!=`
+//!   stay, as `Elo = ?` finds the unrated).
 //! - Otherwise (the operand is a date or a number, the tag's value is neither of the same kind)
 //!   the two do not compare: every operator but `!=` is false, as for a missing tag. The
 //!   standard's unknown values (`?`, `-`, `????.??.??`) and an empty value are such values, so
@@ -186,6 +190,9 @@ pub struct TagExpr {
     test: Test,
 }
 
+/// The tags and pseudo-tags whose values are numbers: an ordering against text is refused.
+pub const NUMERIC: [&str; 6] = ["WhiteElo", "BlackElo", "Elo", "Year", "Plies", "PlyCount"];
+
 /// Bytes PGN allows in a tag name, less `=` (which starts an operator).
 fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b':' | b'-')
@@ -268,6 +275,16 @@ impl TagExpr {
                 column: column(value_start),
                 message: e.to_string(),
             })?),
+            Op::Lt | Op::Le | Op::Gt | Op::Ge
+                if NUMERIC.contains(&name) && OwnedDecimal::parse(&value).is_none() =>
+            {
+                return Err(TagExprError::NotANumber {
+                    column: column(value_start),
+                    tag: name.into(),
+                    op: op.symbol(),
+                    found: value.into_owned(),
+                });
+            }
             _ => Test::Compare { date: Date::parse(&value), number: OwnedDecimal::parse(&value) },
         };
         let subject = match name {

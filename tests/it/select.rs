@@ -160,6 +160,8 @@ fn a_filter_that_cannot_be_read_is_a_usage_error() {
     let path = path.to_string_lossy();
     for bad in [
         &["--where", "WhiteElo >> 3"][..],
+        // Help says numbers compare as numbers: a rating is not ordered against text.
+        &["--where", "Elo >= abc"],
         &["--material", "KKk"],
         &["--eco=Z99"],
         &["--result", "2-0"],

@@ -49,6 +49,19 @@ pub enum TagExprError {
         /// Where the text starts.
         column: usize,
     },
+    /// An ordering operator on a tag whose values are numbers, with an operand that is not one:
+    /// it would hold for no game.
+    #[error("{tag} holds numbers: {op} compares it with a number, not {found:?} (column {column})")]
+    NotANumber {
+        /// Where the value starts.
+        column: usize,
+        /// The tag or pseudo-tag.
+        tag: String,
+        /// The operator, as written.
+        op: &'static str,
+        /// The value, unquoted.
+        found: String,
+    },
     /// The value of `=~` is not a valid regular expression.
     #[error("bad regular expression at column {column}: {message}")]
     BadRegex {

@@ -273,6 +273,11 @@ fn errors_name_what_and_where() {
         (r#"Événement = "x"#, BadTagName { column: 1, found: 'É' }),
         (r#"Event = "ä"x"#, TrailingText { column: 12 }),
         (r#"Event = "a" "b""#, TrailingText { column: 13 }),
+        ("Elo >= abc", NotANumber { column: 8, tag: "Elo".into(), op: ">=", found: "abc".into() }),
+        (r#"WhiteElo < "?""#, NotANumber { column: 12, tag: "WhiteElo".into(), op: "<", found: "?".into() }),
+        ("Year > 1999-05", NotANumber { column: 8, tag: "Year".into(), op: ">", found: "1999-05".into() }),
+        ("Plies <= x", NotANumber { column: 10, tag: "Plies".into(), op: "<=", found: "x".into() }),
+        (r#"PlyCount > """#, NotANumber { column: 12, tag: "PlyCount".into(), op: ">", found: "".into() }),
     ];
     for (text, want) in cases {
         assert_eq!(TagExpr::parse(text).as_ref(), Err(want), "{text:?}");
@@ -298,6 +303,14 @@ fn errors_name_what_and_where() {
     assert_eq!(shown("Event = \"x"), "unterminated quote: the value opened at column 9 has no closing '\"'");
     assert_eq!(shown("= 5"), "expected a tag name at column 1");
     assert!(shown("Site =~ (").starts_with("bad regular expression at column 9: "));
+    assert_eq!(
+        shown("Elo >= abc"),
+        "Elo holds numbers: >= compares it with a number, not \"abc\" (column 8)"
+    );
+    // Equality against text stays (`?` is the unknown rating), as does ordering on other tags.
+    for text in ["Elo = ?", "WhiteElo != -", "Year = x", "Event < M", "White >= abc", "Date >= 2024.05"] {
+        assert!(TagExpr::parse(text).is_ok(), "{text}");
+    }
 }
 
 #[test]
