@@ -205,7 +205,7 @@ impl Sharding {
         if let Some(dir) = &args.output_dir {
             std::fs::create_dir_all(dir).map_err(|e| Fail::Command {
                 code: Code::CantCreate,
-                message: format!("{}: {e}", dir.display()),
+                message: pgnkit::shard::merge::output_dir_error(dir, &e),
             })?;
         }
         let plan = plan(&input.files, spec, unit, input.no_mmap)?;

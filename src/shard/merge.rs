@@ -420,7 +420,7 @@ pub fn merge_holding(
     if let Some(d) = dir
         && let Err(e) = std::fs::create_dir_all(d)
     {
-        let problems = vec![format!("--output-dir {}: cannot create the directory: {e}", d.display())];
+        let problems = vec![output_dir_error(d, &e)];
         return Err(Refused { problems, code: Code::CantCreate, written: Vec::new() });
     }
     // Outputs that cannot be created (73) or written (74) are told from shards that do not
@@ -541,6 +541,16 @@ pub fn merge_holding(
         return Err(refused);
     }
     Ok(Merged { job: first.job, summary, files, bytes, exit, extra })
+}
+
+/// Why `--output-dir DIR` could not be made, as the shards and the merge say it: a path that is
+/// something other than a directory is named so (create_dir_all's own "File exists" is not).
+pub fn output_dir_error(dir: &Path, e: &std::io::Error) -> String {
+    let why = match e.kind() {
+        std::io::ErrorKind::AlreadyExists => "it exists and is not a directory".to_string(),
+        _ => e.to_string(),
+    };
+    format!("--output-dir {}: cannot create the directory: {why}", dir.display())
 }
 
 #[cfg(test)]

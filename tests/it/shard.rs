@@ -845,6 +845,20 @@ fn merge_and_shards_refuse_an_output_dir_they_cannot_make() {
     ]);
     assert_eq!(o.status.code(), Some(73), "{}", stderr(&o));
     assert!(stderr(&o).contains(path(&under_a_file)), "{}", stderr(&o));
+    // A file where the directory would be is said so, not as a bare `File exists`.
+    let said = format!(
+        "--output-dir {}: cannot create the directory: it exists and is not a directory",
+        path(&input)
+    );
+    let shard =
+        ["clean", "-q", "--shard", "0/2", "--output-dir", path(&input), "-o", path(&out), path(&input)];
+    let merge = ["merge", "-q", "--output-dir", path(&input), path(&set[0]), path(&set[1])];
+    for args in [&shard[..], &merge] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(73), "{}", stderr(&o));
+        assert!(stderr(&o).contains(&said), "{args:?}: {}", stderr(&o));
+    }
+    assert_eq!(names(), before, "nothing written");
 }
 
 /// An output named as an existing directory cannot be created: exit 73 before any part is
