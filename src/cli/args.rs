@@ -150,11 +150,22 @@ pub fn finish_records(
             Leaves::Nothing => "no output was written".to_string(),
         };
         // A shard's numbers are the input's: its first record is not the input's first.
-        let share = match s.first {
-            0 => String::new(),
-            n => format!(" (this shard's share starts at {record} {})", n + 1),
+        let at = match (s.games == s.first, s.first) {
+            (true, 0) => format!("before the first {record} of {}", s.input),
+            (true, n) => {
+                format!("before the first {record} of this shard's share, {record} {} of {}", n + 1, s.input)
+            }
+            (false, 0) => format!("after {record} {} of {}", s.games, s.input),
+            (false, n) => {
+                format!(
+                    "after {record} {} of {} (this shard's share starts at {record} {})",
+                    s.games,
+                    s.input,
+                    n + 1
+                )
+            }
         };
-        stderrln!("pgnkit: interrupted: stopped after {record} {} of {}{share}; {left}", s.games, s.input);
+        stderrln!("pgnkit: interrupted: stopped {at}; {left}");
     } else if run.input_failed() && leaves != Leaves::Prefix && head.output != std::path::Path::new("-") {
         // The summary counted what was written to the temporary file, which is gone.
         stderrln!("pgnkit: an input failed (above), so {} was not written", head.output.display());

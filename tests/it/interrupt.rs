@@ -186,12 +186,30 @@ fn an_interrupted_shard_numbers_the_game_as_its_input_does() {
     let o = child.wait_with_output().expect("wait");
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(130), "{err}");
+    // Stopped before the share's first game was released, it names that game.
+    if err.contains("stopped before ") {
+        let said = format!("stopped before the first game of this shard's share, game {first} of {input}; ");
+        assert!(err.contains(&said), "{err}");
+        return;
+    }
     let n = stopped_after(&err);
-    assert!(
-        first - 1 <= n && n < last,
-        "game {n} is in the share {first}..={last} (or just before it): {err}"
-    );
+    assert!(first <= n && n < last, "game {n} is in the share {first}..={last}: {err}");
     assert!(err.contains(&format!(" of {input} (this shard's share starts at game {first}); ")), "{err}");
+}
+
+/// Interrupted before any game was read: it stopped before the first, not "after game 0".
+#[cfg(unix)]
+#[test]
+fn an_interrupt_before_the_first_game_says_so() {
+    let mut child = started(&["check", "-"], Stdio::piped(), Stdio::null());
+    send("-INT", &child);
+    // The end of the input, as a shell's Ctrl-C ends the writer of the pipe too.
+    drop(child.stdin.take());
+    let o = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("pgnkit: interrupted: stopped before the first game of -; "), "{err}");
+    assert!(!err.contains("game 0"), "{err}");
 }
 
 /// `clean` interrupted: exit 130 and no output under its final name (a cleaned file that ends
