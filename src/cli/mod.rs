@@ -65,7 +65,7 @@ enum Command {
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     #[command(after_help = cmd::perft::EXAMPLES)]
     Perft(cmd::perft::Args),
-    /// Write every mainline position as FEN, EPD, JSON Lines or CSV.
+    /// Write every mainline position as FEN, EPD, JSON Lines, CSV or Parquet.
     #[command(after_help = cmd::positions::EXAMPLES)]
     Positions(cmd::positions::Args),
     /// Run the built-in engine as a UCI engine on stdin/stdout (for GUIs and python-chess).
@@ -87,8 +87,8 @@ enum Command {
     /// writes, after checking that every game was handled exactly once.
     #[command(after_help = cmd::merge::EXAMPLES)]
     Merge(cmd::merge::Args),
-    /// Write the sidecar index of a plain PGN file, so that each `--shard` starts reading near
-    /// its share.
+    /// Write the sidecar index of a plain PGN file or a zstd one of several frames (pzstd, the
+    /// lichess dumps), so that each `--shard` starts reading near its share.
     #[command(after_help = cmd::index::EXAMPLES)]
     Index(cmd::index::Args),
     /// Work on annotate's evaluation caches: `cache merge A B ... -o C` adds several into one.
