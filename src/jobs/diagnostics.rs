@@ -94,6 +94,11 @@ impl Records {
     }
 }
 
+/// `n` and its noun, `one` for 1 and `many` otherwise: `1 game`, `0 games`.
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The run's summary as text lines for stderr: the games, the diagnostics by kind, then one line
 /// per count of the job's own (`positions_written` reads `N positions written`).
 pub fn summary_text(job: &str, stats: &Stats, elapsed: Duration) -> String {
@@ -118,13 +123,12 @@ pub fn records_summary_text(job: &str, records: Records, stats: &Stats, elapsed:
 /// long, as the job says it (`annotate`: positions, not megabytes).
 pub fn summary_lines(job: &str, records: Records, stats: &Stats, pace: &str) -> String {
     let plies = match records {
-        Records::Games => format!(" {} plies;", stats.plies),
+        Records::Games => format!(" {};", counted(stats.plies, "ply", "plies")),
         Records::Lines => String::new(),
     };
     let mut s = format!(
-        "pgnkit {job}: {} {}, {} valid, {} with errors, {} with warnings only;{plies} {pace}\n",
-        stats.games,
-        records.noun(),
+        "pgnkit {job}: {}, {} valid, {} with errors, {} with warnings only;{plies} {pace}\n",
+        counted(stats.games, records.one(), records.noun()),
         stats.valid_games(),
         stats.games_with_errors,
         stats.games_with_warnings,

@@ -35,6 +35,32 @@ fn clean_collections_exit_0_with_python_chess_counts() {
     }
 }
 
+/// A count of one is said in the singular in every job's summary line: `1 game`, `1 ply`,
+/// `1 position`, and the report's `at least 1 game`.
+#[test]
+fn a_count_of_one_is_singular() {
+    let game = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 *\n";
+    for job in ["check", "clean", "positions"] {
+        let o = run_with_stdin(&[job, "-", "-o", "/dev/null"], game);
+        let want = format!("pgnkit {job}: 1 game, 1 valid, 0 with errors, 0 with warnings only; 1 ply; ");
+        assert!(stderr(&o).starts_with(&want), "{}", stderr(&o));
+    }
+    let o = run_with_stdin(&["annotate", "--from-evals", "-", "-o", "/dev/null"], game);
+    assert!(
+        stderr(&o).contains(": 1 game, 1 valid, 0 with errors, 0 with warnings only; 1 ply; "),
+        "{}",
+        stderr(&o)
+    );
+    let o = run_with_stdin(&["annotate", "--from-evals", "-", "-o", "/dev/null"], "1. e4 e5 *\n");
+    assert!(stderr(&o).contains("; 2 plies; 3 positions in "), "{}", stderr(&o));
+    let one = "[FEN \"7k/8/8/8/8/8/8/K7 w - - 0 1\"]\n[SetUp \"1\"]\n\n*\n";
+    let o = run_with_stdin(&["annotate", "--from-evals", "-", "-o", "/dev/null"], one);
+    assert!(stderr(&o).contains("; 0 plies; 1 position in "), "{}", stderr(&o));
+    let o = run_with_stdin(&["report", "--format", "text", "--min-games", "1", "-"], game);
+    assert!(stdout(&o).contains("Players (at least 1 game)"), "{}", stdout(&o));
+    assert!(stderr(&o).starts_with("pgnkit report: 1 game ("), "{}", stderr(&o));
+}
+
 /// pgn-extract's long algebraic output (`Bc1b2`, `e2e4`, castling as the king's move `e8g8`,
 /// `e1c1`): every one of its 72 plies replayed (python-chess reads the same), each move flagged.
 #[test]
@@ -42,7 +68,7 @@ fn coordinate_notation_is_read_with_a_warning() {
     let path = fixture("pgn/pgn-extract_outfiles__test-Welalg-out.pgn");
     let (code, out, err) = check(&["--strict-san", path.to_str().expect("utf-8")]);
     assert_eq!(code, Some(0), "{out}{err}");
-    assert!(err.contains("1 games, 1 valid, 0 with errors, 1 with warnings only; 72 plies"), "{err}");
+    assert!(err.contains("1 game, 1 valid, 0 with errors, 1 with warnings only; 72 plies"), "{err}");
     for (ply, text, san) in [(20, "e8g8", "O-O"), (23, "e1c1", "O-O-O")] {
         let want = format!("ply {ply}: \"{text}\" written for {san} (long algebraic notation)");
         assert!(out.contains(&want), "missing {want:?} in\n{out}");

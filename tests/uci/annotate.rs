@@ -393,7 +393,7 @@ pub fn annotate_epd_ctrl_c_stops_the_search_in_progress() {
     std::fs::write(&input, format!("{}\n{}\n{}\n", fens[0], fens[1], fens[0])).expect("write");
     let err = ctrl_c_at_the_second_search(&d, &input, &["--format", "epd"], "out.epd");
     assert!(err.contains("pgnkit: interrupted: stopped after line 1 of "), "{err}");
-    assert!(err.contains("pgnkit annotate: 1 lines, 1 valid,"), "{err}");
+    assert!(err.contains("pgnkit annotate: 1 line, 1 valid,"), "{err}");
 }
 
 /// Runs annotate over `input` with a cache in `d`, its second search held until `stop`,

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use pgnkit::jobs::diagnostics::counted;
 use pgnkit::shard::index::Index;
 
 use crate::cli::fail::Fail;
@@ -50,13 +51,13 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         })?;
         if !args.quiet {
             let points = match index.frames.len() {
-                0 => format!("{} points", index.points.len()),
-                n => format!("{n} frames"),
+                0 => counted(index.points.len() as u64, "point", "points"),
+                n => counted(n as u64, "frame", "frames"),
             };
             stderrln!(
-                "pgnkit index: {}: {} games, {points}, in {:.2} s: {}",
+                "pgnkit index: {}: {}, {points}, in {:.2} s: {}",
                 file.display(),
-                index.end.game,
+                counted(index.end.game, "game", "games"),
                 start.elapsed().as_secs_f64(),
                 path.display()
             );

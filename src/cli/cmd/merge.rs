@@ -76,8 +76,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 }
                 let files: Vec<String> = m.files.iter().map(|f| f.display().to_string()).collect();
                 stderrln!(
-                    "pgnkit merge: {} shards, {} bytes of parts: {}",
-                    paths.len(),
+                    "pgnkit merge: {}, {} bytes of parts: {}",
+                    pgnkit::jobs::diagnostics::counted(paths.len() as u64, "shard", "shards"),
                     m.bytes,
                     files.join(", ")
                 );

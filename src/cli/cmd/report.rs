@@ -183,8 +183,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     out.finish()?;
     if !args.head.quiet {
         stderrln!(
-            "pgnkit report: {} games ({} with evaluations, {} without, {} left out by the filters) in {:.2} s",
-            totals.games,
+            "pgnkit report: {} ({} with evaluations, {} without, {} left out by the filters) in {:.2} s",
+            pgnkit::jobs::diagnostics::counted(totals.games, "game", "games"),
             totals.evaluated,
             totals.unevaluated.0,
             totals.filtered,

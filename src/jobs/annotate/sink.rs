@@ -188,7 +188,8 @@ pub fn summary_text(
     records: Records,
 ) -> String {
     let pace = Pace::of(summary);
-    let mut head = format!("{} positions in {:.2} s", pace.positions, pace.wall);
+    let mut head =
+        format!("{} in {:.2} s", diagnostics::counted(pace.positions, "position", "positions"), pace.wall);
     if let Some(each) = pace.wall_per_position {
         head.push_str(&format!(" ({:.1} positions/s, {} a position)", pace.per_second, duration_text(each)));
     }

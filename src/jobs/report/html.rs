@@ -455,7 +455,10 @@ pub fn write_page<W: Write>(
             listed.shown, listed.qualified, page.min_games
         )
     } else {
-        format!("Players with at least {} games", page.min_games)
+        format!(
+            "Players with at least {}",
+            crate::jobs::diagnostics::counted(page.min_games, "game", "games")
+        )
     };
     let _ = writeln!(
         s,

@@ -240,7 +240,7 @@ impl Listed {
                 self.shown, self.qualified
             )
         } else {
-            format!("at least {min_games} games")
+            format!("at least {}", crate::jobs::diagnostics::counted(min_games, "game", "games"))
         }
     }
 }
