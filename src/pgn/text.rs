@@ -82,6 +82,9 @@ pub fn escape_not_utf8(bytes: &[u8]) -> String {
     s
 }
 
+/// The characters [`quoted`] shows; past them it cuts.
+pub const QUOTED_MAX: usize = 32;
+
 /// Bytes of input quoted for a message: read as [`decode`] does, cut after 32 characters
 /// (ending in `…`), with `"`, `\\` and control characters escaped so that the message stays one
 /// line.
@@ -92,10 +95,9 @@ pub fn escape_not_utf8(bytes: &[u8]) -> String {
 /// assert_eq!(quoted(&[b'x'; 40]), format!("\"{}…\"", "x".repeat(32)));
 /// ```
 pub fn quoted(raw: &[u8]) -> String {
-    const MAX: usize = 32;
     let mut out = String::from("\"");
     for (i, c) in decode(raw).0.chars().enumerate() {
-        if i == MAX {
+        if i == QUOTED_MAX {
             out.push('…');
             break;
         }

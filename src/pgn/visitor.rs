@@ -130,8 +130,9 @@ pub enum ProblemKind {
     InvalidNag,
     /// A result token inside a variation (ignored).
     ResultInVariation,
-    /// A `[` in movetext that starts no tag line (through its `]` on that line): skipped, it may
-    /// have held something (a command outside its comment, a tag); its bytes are
+    /// A `[` in movetext that starts no tag line (through its `]` on that line): skipped; it may
+    /// have held something (a command outside its comment, a tag), so it is an error here, and
+    /// the replay makes one short enough for a message to show whole a warning; its bytes are
     /// [`reader::unexpected_token`](super::reader::unexpected_token).
     UnexpectedToken,
     /// A run of punctuation with no meaning in movetext (`\`, `"`, `,`, `&`, `%` not in column 1

@@ -360,12 +360,13 @@ fn black_moves_after_periods_are_read() {
 }
 
 /// The token a movetext syntax problem skips is named, quoted, escaped and cut to 32 characters:
-/// stray punctuation is a warning (the game is valid, as python-chess reads it), a `[` that
-/// starts no tag line an error.
+/// stray punctuation and a `[` that starts no tag line are warnings (the game is valid, as
+/// python-chess reads it), but a bracketed token too long to be named whole is an error.
 #[test]
 fn unexpected_tokens_are_named() {
     let long = "&".repeat(40);
-    let pgn = format!("[Event \"t\"]\n\n1. e4 \\$14 e5 2. Nf3, Nc6 [\"x\"] 3. Bb5 {long} *\n");
+    let bracketed = format!("[{}]", "y".repeat(40));
+    let pgn = format!("[Event \"t\"]\n\n1. e4 \\$14 e5 2. Nf3, Nc6 [\"x\"] 3. Bb5 {long} a6 {bracketed} *\n");
     let (diags, _) = check_text("check-unexpected-tokens", &pgn);
     let got: Vec<(u64, &str, &str)> = diags
         .iter()
@@ -374,11 +375,13 @@ fn unexpected_tokens_are_named() {
         })
         .collect();
     let cut = format!("stray \"{}\u{2026}\" in movetext; skipped", "&".repeat(32));
+    let cut_bracketed = format!("unexpected token \"[{}\u{2026}\" in movetext; skipped", "y".repeat(31));
     let want = [
         (7, "warning", "stray \"\\\\\" in movetext; skipped"),
         (21, "warning", "stray \",\" in movetext; skipped"),
-        (27, "error", "unexpected token \"[\\\"x\\\"]\" in movetext; skipped"),
+        (27, "warning", "unexpected token \"[\\\"x\\\"]\" in movetext; skipped"),
         (40, "warning", cut.as_str()),
+        (84, "error", cut_bracketed.as_str()),
     ];
     assert_eq!(got, want);
     if let Some(data) = shared_data() {

@@ -232,11 +232,12 @@ fn a_variation_with_no_move_replayed_stands_as_a_comment_where_it_stood() {
 
 #[test]
 fn a_game_with_an_error_outside_its_cut_variations_is_written_as_read() {
-    // An illegal mainline move, a token the reader skips in the mainline, a result that the
-    // board contradicts: each beside an error in a variation, each a game written as read.
+    // An illegal mainline move, a token the reader skips in the mainline (too long to be named
+    // whole, so an error), a result that the board contradicts: each beside an error in a
+    // variation, each a game written as read.
     let games = [
         &b"[Event \"main\"]\n[Result \"*\"]\n\n1. e4 e5 (1... Qxh7) 2. Ke3 *\n"[..],
-        b"[Event \"token\"]\n[Result \"*\"]\n\n1. e4 e5 (1... Qxh7) 2. Nf3 [%csl] Nc6 *\n",
+        b"[Event \"token\"]\n[Result \"*\"]\n\n1. e4 e5 (1... Qxh7) 2. Nf3 [%csl Ga1,Ga2,Ga3,Ga4,Ga5,Ga6,Ga7] Nc6 *\n",
         b"[Event \"result\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 (2. g3 Qxh7) Qh4# 1-0\n",
     ];
     for pgn in games {

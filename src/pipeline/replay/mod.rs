@@ -215,6 +215,12 @@ fn first_move_written(game: &[u8]) -> bool {
     })
 }
 
+/// Whether a message quoting `token` shows all of it ([`crate::pgn::text::quoted`]).
+#[cold]
+fn shown_whole(token: &[u8]) -> bool {
+    crate::pgn::text::decode(token).0.chars().count() <= crate::pgn::text::QUOTED_MAX
+}
+
 /// Whether `game` holds a comment: text of its own, so a game though it has nothing else. Read
 /// again for the rare game with no tag, move or result, instead of noting every comment as read.
 #[cold]
@@ -765,8 +771,16 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
             return; // a skipped game's movetext is not checked
         }
         self.settle_mate();
-        let (kind, severity) = Kind::from_problem(p.kind);
+        let (mut kind, mut severity) = Kind::from_problem(p.kind);
         let (chunk, at) = (self.chunk, (p.offset as u64 - self.chunk_offset) as usize);
+        // A short bracketed token (`[%clk 0:01]` outside its comment) is skipped as python-chess
+        // skips it, with a warning that names it whole; a longer one stays an error, so that
+        // `clean` keeps its game verbatim rather than a message cut short.
+        if p.kind == crate::pgn::ProblemKind::UnexpectedToken
+            && shown_whole(crate::pgn::reader::unexpected_token(chunk, at))
+        {
+            (kind, severity) = (Kind::SyntaxWarning, Severity::Warning);
+        }
         self.report(kind, severity, p.offset as u64, None, || {
             Facts::message(problem_message(p.kind, chunk, at))
         });
