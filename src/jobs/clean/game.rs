@@ -605,9 +605,13 @@ impl CleanHooks<'_> {
         if keep_verbatim {
             let start = self.out.verbatim.len();
             self.out.verbatim.extend_from_slice(game.bytes);
-            // A blank line after it, in the game's own line ends.
-            let crlf = memchr::memmem::find(game.bytes, b"\r\n").is_some();
-            self.out.verbatim.extend_from_slice(if crlf { b"\r\n\r\n" } else { b"\n\n" });
+            // A blank line after it, in the game's own line ends (CRLF, CR alone, or LF).
+            let blank: &[u8] = match memchr::memchr(b'\r', game.bytes) {
+                Some(i) if game.bytes.get(i + 1) == Some(&b'\n') => b"\r\n\r\n",
+                Some(_) => b"\r\r",
+                None => b"\n\n",
+            };
+            self.out.verbatim.extend_from_slice(blank);
             record.verbatim = start..self.out.verbatim.len();
         }
         if let Some((_, _, Some(offset))) = rejected {

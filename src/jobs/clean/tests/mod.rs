@@ -442,6 +442,17 @@ fn nags_past_255_and_annotation_words_are_left_out_and_logged() {
     }
 }
 
+/// A rejected game is kept as read with a blank line after it in its own line ends: CR alone
+/// (old Mac files), CRLF or LF.
+#[test]
+fn rejects_end_in_the_games_own_line_ends() {
+    for end in ["\r", "\r\n", "\n"] {
+        let game = format!("[Event \"A\"]{end}[Result \"*\"]{end}{end}1. e4 Ke9 *");
+        let c = clean(format!("{game}{end}{end}"));
+        assert_eq!(c.rejects, format!("{game}{end}{end}"), "{end:?}");
+    }
+}
+
 /// A no-break space between moves (text pasted from a web page: U+00A0 in UTF-8 or
 /// Windows-1252) reads as a space, and a DOS end-of-file mark as nothing, as python-chess and
 /// pgn-extract read them; each space is a `syntax` repair.
