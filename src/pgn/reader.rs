@@ -360,6 +360,13 @@ impl<'a> Reader<'a> {
             if let Some(kind) = t.problem {
                 self.problem(v, kind, at);
             }
+            // `[Event "A"]]`: read as movetext, the stray `]` would end the tags and split the game.
+            if b.get(self.pos) == Some(&b']') {
+                self.problem(v, ProblemKind::StrayAfterTag, self.pos);
+                while b.get(self.pos) == Some(&b']') {
+                    self.pos += 1;
+                }
+            }
             if let Some(value) = t.value {
                 if emit {
                     v.tag(&b[t.name.clone()], RawTag { raw: &b[value], offset: self.off(at) });

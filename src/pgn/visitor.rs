@@ -111,6 +111,8 @@ pub enum ProblemKind {
     /// A tag value closed by its quote, with no `]` before the line's end or the next tag on
     /// it (`[Event "e"`, `[Event "e" [Site "s"]`): the value ends at the quote.
     UnclosedTag,
+    /// A `]` repeated after a tag pair's own (`[Event "A"]]`): skipped.
+    StrayAfterTag,
     /// Quotes inside a tag value not escaped as `\"`; the value runs to the last `"]`.
     UnescapedQuoteInTag,
     /// `{` without `}` before the next game or the end of input; the comment ends there.
@@ -159,6 +161,7 @@ impl ProblemKind {
             ProblemKind::UnescapedQuoteInTag
                 | ProblemKind::UnterminatedTagValue
                 | ProblemKind::UnclosedTag
+                | ProblemKind::StrayAfterTag
                 | ProblemKind::ResultInVariation
                 | ProblemKind::UnmatchedCloseBrace
                 | ProblemKind::StrayBytes
@@ -176,6 +179,7 @@ impl ProblemKind {
             ProblemKind::MalformedTag => "malformed tag pair; skipped",
             ProblemKind::UnterminatedTagValue => "unterminated tag value; read to the end of its line",
             ProblemKind::UnclosedTag => "tag pair without its closing ']'",
+            ProblemKind::StrayAfterTag => "']' after a tag pair's own; skipped",
             ProblemKind::UnescapedQuoteInTag => "unescaped '\"' in tag value",
             ProblemKind::UnterminatedComment => "unterminated comment",
             ProblemKind::CommentTooLong => "comment longer than the budget; cut",

@@ -392,3 +392,12 @@ fn unexpected_tokens_are_the_bytes_skipped() {
     assert!(g.contains("nag@7 $14"), "{g}");
     assert_eq!(unexpected_token(pgn, pgn.len()), b"");
 }
+
+/// A `]` repeated after a tag pair's own is skipped with a warning: read as movetext it ended
+/// the tags, and the next tag line split the game.
+#[test]
+fn a_bracket_repeated_after_a_tag_is_skipped() {
+    let g = one("[Event \"A\"]]\n[White \"W\"]]]\n\n1. e4 *\n");
+    assert!(g.contains("problem@11 StrayAfterTag") && g.contains("problem@24 StrayAfterTag"), "{g}");
+    assert!(g.contains("tag@0 Event=A") && g.contains("tag@13 White=W") && g.contains("san@31 e4"), "{g}");
+}
