@@ -1,5 +1,6 @@
-//! Text read from PGN input, as text: UTF-8 when it is valid, else Windows-1252 (the PGN standard
-//! says ISO 8859-1, of which Windows-1252 is the superset such files are written in). One rule for
+//! Text read from PGN input, as text: UTF-8 when it is valid, else its UTF-8 runs as they are and
+//! every other byte as Windows-1252 (the PGN standard says ISO 8859-1, of which Windows-1252 is
+//! the superset such files are written in; a comment may hold both, where an editor added to it). One rule for
 //! every piece of input text pgnkit writes again (tag values, comments, move tokens quoted in
 //! diagnostics, games copied as read, input names), so everything it writes is UTF-8.
 //!
@@ -8,18 +9,30 @@
 
 use std::borrow::Cow;
 
-/// `bytes` as text: UTF-8 if valid (borrowed), else Windows-1252 (`true`).
+/// `bytes` as text: UTF-8 if valid (borrowed), else its UTF-8 runs and the other bytes read as
+/// Windows-1252 (`true`).
 ///
 /// ```
 /// use pgnkit::pgn::text::decode;
 /// assert_eq!(decode("Réti".as_bytes()), ("Réti".into(), false));
 /// assert_eq!(decode(b"R\xe9ti\x92s"), ("Réti’s".into(), true));
+/// assert_eq!(decode(b"caf\xe9 \xc3\xa9t\xc3\xa9"), ("café été".into(), true));
 /// ```
 pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, bool) {
     match std::str::from_utf8(bytes) {
         Ok(s) => (Cow::Borrowed(s), false),
-        Err(_) => (Cow::Owned(windows_1252(bytes)), true),
+        Err(_) => (Cow::Owned(mixed(bytes)), true),
     }
+}
+
+/// Text that is not all UTF-8: its UTF-8 runs as they are, each other byte as Windows-1252.
+fn mixed(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len() + bytes.len() / 2);
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        text.push_str(&windows_1252(chunk.invalid()));
+    }
+    text
 }
 
 /// [`decode`] for bytes that may be owned already (an unescaped tag value).
@@ -28,7 +41,7 @@ pub fn decode_cow(bytes: Cow<'_, [u8]>) -> (Cow<'_, str>, bool) {
         Cow::Borrowed(b) => decode(b),
         Cow::Owned(v) => match String::from_utf8(v) {
             Ok(s) => (Cow::Owned(s), false),
-            Err(e) => (Cow::Owned(windows_1252(e.as_bytes())), true),
+            Err(e) => (Cow::Owned(mixed(e.as_bytes())), true),
         },
     }
 }
