@@ -329,9 +329,15 @@ impl Writer {
                 let first = i == 0;
                 let last = i + 1 == words;
                 let extra = if first { 2 } else { 0 } + if last { 2 } else { 0 };
-                self.place(out, word_width(w) + extra, |out| {
+                // A line starting with `%` is an escape line, which readers skip: such a word
+                // starts its line after a space.
+                let escape = !first && w.first() == Some(&b'%') && self.breaks(word_width(w) + extra);
+                self.place(out, word_width(w) + extra + usize::from(escape), |out| {
                     if first {
                         out.extend_from_slice(b"{ ");
+                    }
+                    if escape {
+                        out.push(b' ');
                     }
                     push_word(out, w);
                     if last {
@@ -481,6 +487,11 @@ impl Writer {
         out.truncate(start + lead + token.len);
         self.col += usize::from(space.is_some()) + token.len;
         self.last = Last { space, width: token.len };
+    }
+
+    /// Whether [`Writer::place`] puts a token of `width` characters on a new line.
+    fn breaks(&self, width: usize) -> bool {
+        self.col != 0 && self.col + 1 + width + self.opens > self.max_line
     }
 
     /// Writes a token of `width` characters (with `write`), after the `(`s waiting to be glued

@@ -217,6 +217,27 @@ fn comments_collapse_whitespace_and_drop_close_braces() {
     assert_eq!(text(&out), "{ a b c } { } { } { x;y{z } *\n\n");
 }
 
+/// A comment's word starting with `%` never starts a line, where it would make an escape line
+/// that readers skip (and the comment unterminated).
+#[test]
+fn no_line_of_a_long_comment_starts_with_a_percent_sign() {
+    let mut out = Vec::new();
+    let mut w = Writer::new();
+    let long = format!("{} %tail words %x", "x".repeat(74));
+    w.comment(&mut out, long.as_bytes());
+    w.end_game(&mut out, GameResult::Unknown);
+    let lines = movetext_lines(text(&out));
+    assert!(lines.iter().all(|l| !l.starts_with('%')), "{lines:?}");
+    assert_eq!(lines[1], " %tail words %x } *", "{lines:?}");
+    let games = trace(&out);
+    // Read back, the comment holds every word and the game its result.
+    assert!(
+        games[0].iter().any(|l| l.starts_with("comment@0") && l.contains("\n %tail words %x")),
+        "{games:?}"
+    );
+    assert!(games[0].iter().any(|l| l.starts_with("outcome@") && l.ends_with("Some(\"*\")")), "{games:?}");
+}
+
 #[test]
 fn tokens_fill_lines_up_to_79_characters() {
     // `1.` + space + 76 characters: 79, one line; the next token starts the next line.
