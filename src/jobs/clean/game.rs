@@ -606,10 +606,12 @@ impl CleanHooks<'_> {
             let start = self.out.verbatim.len();
             self.out.verbatim.extend_from_slice(game.bytes);
             // A blank line after it, in the game's own line ends (CRLF, CR alone, or LF).
-            let blank: &[u8] = match memchr::memchr(b'\r', game.bytes) {
-                Some(i) if game.bytes.get(i + 1) == Some(&b'\n') => b"\r\n\r\n",
-                Some(_) => b"\r\r",
-                None => b"\n\n",
+            let blank: &[u8] = if memchr::memmem::find(game.bytes, b"\r\n").is_some() {
+                b"\r\n\r\n"
+            } else if memchr::memchr(b'\r', game.bytes).is_some() {
+                b"\r\r"
+            } else {
+                b"\n\n"
             };
             self.out.verbatim.extend_from_slice(blank);
             record.verbatim = start..self.out.verbatim.len();
