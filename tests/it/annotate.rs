@@ -542,3 +542,97 @@ fn options_the_run_would_ignore_are_usage_errors() {
         assert!(matches!(o.status.code(), Some(0 | 1)), "{options:?}: {}", stderr(&o));
     }
 }
+
+/// The judgement sentences pgnkit and lichess write.
+const JUDGEMENTS: [&str; 5] = [
+    "Inaccuracy.",
+    "Mistake.",
+    "Blunder.",
+    "Checkmate is now unavoidable.",
+    "Lost forced checkmate sequence.",
+];
+
+#[test]
+fn from_evals_replaces_lichess_judgements_and_keeps_their_lines() {
+    let dir = temp_dir("annotate-lichess-judged");
+    let input = fixture("pgn/notnil-chess__0005.pgn");
+    let read = |p: &Path| std::fs::read_to_string(p).expect("output");
+    let (once, twice) = (dir.join("once.pgn"), dir.join("twice.pgn"));
+    annotate(&input, &once, &["--from-evals"]);
+    let text = read(&once);
+    // lichess judged 15 moves, as pgnkit does (`(-0.25 → 0.39) Inaccuracy. cxd4 was best.`).
+    let judgements: usize = JUDGEMENTS.iter().map(|j| text.matches(j).count()).sum();
+    assert_eq!(judgements, 15, "{text}");
+    assert!(!text.contains('→'), "{text}");
+    // No engine: lichess's best move and line stay.
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("4... Bg7 $6 { [%eval 0.39] [%clk 0:05:05] } { Inaccuracy. cxd4 was best. } (4... cxd4 5. Nxd4 Bg7"), "{flat}");
+    // A variation opens with its move number (`(4... cxd4`), lichess's comment with evals.
+    let variations = |t: &str| {
+        let starts = t.split('(').skip(1).map(|v| v.trim_start_matches(|c: char| c.is_ascii_digit()));
+        starts.filter(|v| v.starts_with(". ") || v.starts_with("... ")).count()
+    };
+    assert_eq!(variations(&text), variations(&read(&input)));
+    // pgnkit's own judgements are replaced the same way.
+    annotate(&once, &twice, &["--from-evals"]);
+    assert_eq!(read(&twice), text);
+}
+
+/// For each mainline move of the game in argv[1] (the input) and argv[2] (annotate's output):
+/// `ok` when the output's variations are the input's, lichess's line (the first variation after a
+/// judgement comment, starting with the move it named best) replaced by at most one, else what
+/// differs; then how many lines were replaced and how many other variations kept.
+const LINES: &str = r#"
+import re, sys, chess.pgn
+def game(path):
+    with open(path) as f:
+        return chess.pgn.read_game(f)
+def lines(node):
+    return [" ".join(m.uci() for m in v.mainline_moves()) for v in node.variations[1:]]
+source, out = game(sys.argv[1]), game(sys.argv[2])
+replaced = kept = 0
+for a, b in zip(source.mainline(), out.mainline()):
+    assert a.move == b.move
+    theirs, ours = lines(a.parent), lines(b.parent)
+    best = re.search(r"(\S+) was best\.", a.comment)
+    first = a.parent.variations[1:2]
+    lichess = None
+    if best and first and first[0].san() == best.group(1):
+        lichess, theirs = theirs[0], theirs[1:]
+    kept += len(theirs)
+    if ours[len(ours) - len(theirs):] != theirs or len(ours) > len(theirs) + 1:
+        print(a.san(), theirs, ours)
+    elif lichess and len(ours) > len(theirs) and ours[0] != lichess:
+        replaced += 1
+    if sum(b.comment.count(j) for j in ["Inaccuracy.", "Mistake.", "Blunder."]) > 1:
+        print("two judgements", b.san(), b.comment)
+print("replaced", replaced, "kept", kept)
+"#;
+
+#[test]
+fn the_engines_line_replaces_lichess_line_and_keeps_others() {
+    if python_chess_missing() {
+        return;
+    }
+    let dir = temp_dir("annotate-lichess-lines");
+    let text = std::fs::read_to_string(fixture("pgn/notnil-chess__0005.pgn")).expect("fixture");
+    // A variation of someone else's after lichess's line, and one first after a judgement that
+    // names another best move.
+    let lichess = "(4... cxd4 5. Nxd4 Bg7 6. Be3 Nf6 7. Nc3 a6 8. Be2 d5 9. exd5)";
+    assert!(text.contains(lichess) && text.contains("(13... Ne7)"));
+    let text = text
+        .replace(lichess, &format!("{lichess} (4... Qb6 5. Nc3)"))
+        .replace("(13... Ne7)", "(13... Nf6 14. Rxc6)");
+    let (input, out) = (dir.join("in.pgn"), dir.join("out.pgn"));
+    std::fs::write(&input, &text).expect("input");
+    annotate(&input, &out, &["--no-cache", "--variations", "all"]);
+    let o = Command::new("python3").args(["-c", LINES, path(&input), path(&out)]).output().expect("python3");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let seen = String::from_utf8_lossy(&o.stdout).into_owned();
+    let last = seen.lines().last().unwrap_or_default().to_string();
+    assert!(seen.lines().count() == 1 && last.starts_with("replaced "), "{seen}");
+    let counts: Vec<usize> = last.split(' ').filter_map(|w| w.parse().ok()).collect();
+    assert!(counts[0] > 5 && counts[1] == 2, "{seen}");
+    let written = std::fs::read_to_string(&out).expect("output");
+    assert!(!written.contains('→'), "{written}");
+}

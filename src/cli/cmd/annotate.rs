@@ -35,6 +35,9 @@ Examples:
 After every mainline move the output holds [%eval 0.17] / [%eval #-3] (White's view) in the
 move's comment; moves that lose enough winning chances get lichess's NAG ($6 ?!, $2 ?, $4 ??),
 its comment (Inaccuracy. Nf3 was best.) and the engine's line as a variation (--variations).
+Judgements the input holds, pgnkit's or lichess's ({ (0.39 → -4.17) Blunder. c3 was best. }),
+are replaced, and the line after one where the engine's line is written (--from-evals writes
+none: the old line is kept, and so is the best move the old comment named).
 A game with an error in its mainline (a move, its setup, its result) is written as read, with
 the error reported. An error in a variation ends that variation only, as python-chess and
 lichess read it: the game is annotated, in PGN output the variation written up to the error and

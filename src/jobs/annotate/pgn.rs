@@ -1,8 +1,10 @@
 //! `--format pgn`: each annotated game written again in export format ([`GameWriter`]) from what
 //! the reading kept of it ([`Movetext`]), with its notes where lichess puts them: after a
-//! mainline move its judgement NAG (old judgement NAGs and comments replaced), then its comment
-//! with `[%eval]` first (what the comment held kept, an old `[%eval]` replaced), then the
-//! judgement comment, then the engine's line as a variation before the variations the game had.
+//! mainline move its judgement NAG (old judgement NAGs and comments replaced, pgnkit's and
+//! lichess's), then its comment with `[%eval]` first (what the comment held kept, an old
+//! `[%eval]` replaced), then the judgement comment, then the engine's line as a variation before
+//! the variations the game had (an old judgement's line, the variation after the move that starts
+//! with the move its comment named best, replaced by it).
 //! A variation an error ended is written up to the error, the rest of it as read in a comment
 //! `{ pgnkit: KIND; not replayed: ... }` where it stops (where the variation stood when none of
 //! its moves could be replayed): python-chess and lichess cut such a variation there and drop
@@ -21,7 +23,7 @@ use crate::pipeline::replay::export::{GameWriter, Strip, without_commands};
 /// Tags the job writes itself: an old one is replaced.
 const OWN_TAGS: [&str; 5] = ["Annotator", "WhiteACPL", "BlackACPL", "WhiteAccuracy", "BlackAccuracy"];
 
-/// The first sentences of the judgement comments: an old one is replaced.
+/// The first sentences of the judgement comments (see [`judgement_comment`]).
 const JUDGEMENT_COMMENTS: [&str; 5] = [
     "Inaccuracy.",
     "Mistake.",
@@ -29,6 +31,25 @@ const JUDGEMENT_COMMENTS: [&str; 5] = [
     "Checkmate is now unavoidable.",
     "Lost forced checkmate sequence.",
 ];
+
+/// Whether `text` is a judgement comment, pgnkit's or lichess's, to be replaced: it starts with a
+/// sentence of [`JUDGEMENT_COMMENTS`], after lichess's `(0.25 → 1.02) ` or not; `Some` with the
+/// best move it names when the sentence is followed by ` X was best.` alone.
+fn judgement_comment(text: &[u8]) -> Option<Option<&[u8]>> {
+    let text = match text.strip_prefix(b"(") {
+        Some(rest) => {
+            let close = rest.iter().position(|&b| b == b')')?;
+            if !rest[..close].windows(5).any(|w| w == " → ".as_bytes()) {
+                return None;
+            }
+            rest[close + 1..].strip_prefix(b" ")?
+        }
+        None => text,
+    };
+    let rest = JUDGEMENT_COMMENTS.iter().find_map(|j| text.strip_prefix(j.as_bytes()))?;
+    let best = rest.strip_prefix(b" ").and_then(|r| r.strip_suffix(b" was best."));
+    Some(best.filter(|b| !b.is_empty() && !b.contains(&b' ')))
+}
 
 /// Appends `game` to `out`: annotated from `plan`, as read, or not at all, as its fate says.
 pub(super) fn write_game(
@@ -65,18 +86,21 @@ struct Annotated<'w, 'g, 'a> {
     /// Mainline moves written.
     moves: usize,
     pending: Option<Pending>,
+    /// The best move an old judgement comment of the pending move named.
+    old_best: Option<&'a [u8]>,
     comment: Vec<u8>,
 }
 
 impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
     fn new(writer: &'w mut GameWriter, game: &'g Mainline<'a>, plan: &'g Plan) -> Annotated<'w, 'g, 'a> {
-        Annotated { writer, game, plan, moves: 0, pending: None, comment: Vec::new() }
+        Annotated { writer, game, plan, moves: 0, pending: None, old_best: None, comment: Vec::new() }
     }
 
     /// The movetext event by event, then the tags, then the game out.
     fn write(mut self, annotator: &str, out: &mut Vec<u8>) {
         let movetext: &Movetext<'a> = &self.game.movetext;
-        for event in &movetext.events {
+        let mut events = movetext.events.iter().enumerate();
+        while let Some((i, event)) = events.next() {
             match event {
                 Event::Move { depth, san, number, black } => {
                     self.played(*depth, movetext.san(san), *number, *black)
@@ -85,7 +109,13 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
                 Event::Comment { depth, comment } => self.comment(*depth, *comment),
                 Event::Begin { depth } => {
                     if *depth == 1 {
+                        let old_line = self.is_old_line(movetext, movetext.events.get(i + 1));
                         self.flush();
+                        if old_line {
+                            // Its events up to its end are not written.
+                            events.find(|(_, e)| matches!(e, Event::End { depth: 1 }));
+                            continue;
+                        }
                     }
                     self.writer.begin_variation(*depth);
                 }
@@ -96,6 +126,15 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
         self.flush();
         self.write_tags(annotator);
         self.writer.finish(out, self.game.result.unwrap_or(GameResult::Unknown));
+    }
+
+    /// Whether the variation starting before `first` (the first after the pending move) is an
+    /// old judgement's line that the engine's replaces: it starts with the move that the move's
+    /// old judgement comment named best, and the engine's line is written.
+    fn is_old_line(&self, movetext: &Movetext<'a>, first: Option<&Event<'a>>) -> bool {
+        let (Some(p), Some(best)) = (self.pending, self.old_best) else { return false };
+        let Some(Event::Move { depth: 1, san, .. }) = first else { return false };
+        !self.plan.notes[p.index].line.is_empty() && movetext.san(san) == best
     }
 
     /// The game's tags (those the job writes replaced), a missing `Result` from the movetext.
@@ -127,7 +166,9 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
         }
         if let Some(advice) = note.advice {
             let mut text = String::new();
-            advice.write_comment(note.best.as_deref(), &mut text);
+            // With no engine (`--from-evals`) the best move is the one an old judgement named.
+            let old_best = self.old_best.and_then(|b| std::str::from_utf8(b).ok());
+            advice.write_comment(note.best.as_deref().or(old_best), &mut text);
             self.writer.comment(0, text.as_bytes());
         }
         if !note.line.is_empty() {
@@ -148,6 +189,7 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
         }
         let index = self.moves;
         self.moves += 1;
+        self.old_best = None;
         if let Some(advice) = self.plan.notes.get(index).and_then(|n| n.advice) {
             self.writer.nag(0, advice.nag());
         }
@@ -179,13 +221,16 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
         self.writer.nag(depth, nag);
     }
 
-    fn comment(&mut self, depth: u32, comment: RawComment<'_>) {
+    fn comment(&mut self, depth: u32, comment: RawComment<'a>) {
         if depth != 0 {
             self.writer.comment(depth, comment.raw);
             return;
         }
         let text = comment.text();
-        if JUDGEMENT_COMMENTS.iter().any(|j| text.starts_with(j.as_bytes())) {
+        if let Some(best) = judgement_comment(text) {
+            if self.pending.is_some() {
+                self.old_best = best.or(self.old_best);
+            }
             return;
         }
         let eval = match self.pending {
@@ -202,6 +247,30 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
         self.writer.comment(0, &self.comment);
         if let Some(p) = &mut self.pending {
             p.eval_written = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::judgement_comment;
+
+    #[test]
+    fn judgement_comments_are_pgnkits_and_lichess_forms() {
+        let cases: [(&str, Option<Option<&str>>); 9] = [
+            ("Mistake. Nf3 was best.", Some(Some("Nf3"))),
+            ("Inaccuracy.", Some(None)),
+            ("(-0.25 → 0.39) Inaccuracy. cxd4 was best.", Some(Some("cxd4"))),
+            ("(#3 → 1.5) Lost forced checkmate sequence. Qxd8+ was best.", Some(Some("Qxd8+"))),
+            ("(0.2 → #-4) Checkmate is now unavoidable.", Some(None)),
+            ("Blunder. I should have played Nf3.", Some(None)),
+            ("Mistake. Nf3 or Nc3 was best.", Some(None)),
+            ("(see move 12) Mistake.", None),
+            ("A blunder.", None),
+        ];
+        for (text, want) in cases {
+            let got = judgement_comment(text.as_bytes()).map(|b| b.map(|b| std::str::from_utf8(b).unwrap()));
+            assert_eq!(got, want, "{text}");
         }
     }
 }

@@ -56,11 +56,11 @@ fn every_move_gets_an_eval_and_the_blunder_its_judgement_and_line() {
         (stats.get(Counter::Positions), stats.get(Counter::Analysed), stats.get(Counter::Annotated)),
         (12, 12, 1)
     );
-    // Annotated again, old evals, judgements and the Annotator are replaced (the engine's
-    // lines come again beside the old ones: nothing tells them from the game's own).
+    // Annotated again, old evals, judgements, the Annotator and the engine's line after the
+    // judgement (it starts with the move the old comment named best) are replaced.
     let (again, _) = annotate(builtin(5_000), out.as_bytes(), 1);
     let again = flat(&again);
-    for what in ["[%eval ", "Blunder.", "$4", "[Annotator "] {
+    for what in ["[%eval ", "Blunder.", "$4", "[Annotator ", " (3... "] {
         assert_eq!(again.matches(what).count(), out.matches(what).count(), "{what}: {again}");
     }
 }
