@@ -78,7 +78,7 @@ repair_kinds! {
     GluedResult => "glued_result", "repaired_glued_result", "a result glued to the last move (gxf41-0)";
     ResultSpelling => "result_spelling", "repaired_result_spelling", "a result written oddly, as the token or in the Result tag: a Unicode dash, ½, 1/2, 1:0, blanks around it";
     Result => "result", "repaired_result", "the Result tag or the result token settled";
-    Tag => "tag", "repaired_tag", "a tag set right: a value unterminated (read to the end of its line), missing its closing `]` or with quotes not escaped (shown as read and as written), or with control characters (tabs: written as spaces), a name repeated (the later one left out), a tag pair that does not read as one or whose name is not the standard's letters, digits and _ (left out, shown as read)";
+    Tag => "tag", "repaired_tag", "a tag set right: a value unterminated (read to the end of its line), missing its closing `]` or with quotes not escaped (shown as read and as written), or with control characters (tabs: written as spaces), a name repeated (the later one left out), a tag pair that does not read as one or whose name is not the standard's letters, digits and _, a Variation or SubVariation tag beside the lichess table's Opening (`--eco-tags all`) (left out, shown as read)";
     Encoding => "encoding", "repaired_encoding", "text that was not UTF-8, read as Windows-1252 (one a game: the first such tag value or comment, its bytes not UTF-8 shown as \\xNN)";
     Date => "date", "repaired_date", "a date written 2024-01-15 or 2024/01/15";
     Variant => "variant", "repaired_variant", "a Variant tag spelled otherwise than Chess960 or Crazyhouse, or [Variant \"Chess960\"] added to a game whose FEN gives castling rights only Chess960 has";

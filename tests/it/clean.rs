@@ -989,3 +989,47 @@ fn drop_tags_refuses_the_roster_and_the_setup() {
     let o = run(&["clean", "-q", "--drop-tags", "Annotator,PlyCount", path(&input), "-o", "/dev/null"]);
     assert_eq!(o.status.code(), Some(1), "bad_games has games rejected: {}", stderr(&o));
 }
+
+/// `--eco-tags all` names the opening as the lichess table does, its Opening holding the
+/// variation: the game's Variation and SubVariation are left out, each a `tag` repair showing it
+/// as read; `--eco-tags missing` keeps them.
+#[test]
+fn eco_tags_all_leaves_out_the_old_variation_tags() {
+    let dir = temp_dir("clean-eco-variation");
+    let input = dir.join("in.pgn");
+    let tags = "[Event \"e\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[ECO \"E80\"]\n\
+                [Opening \"King's Indian\"]\n[Variation \"Saemisch, 5...O-O\"]\n[SubVariation \"main\"]\n";
+    std::fs::write(&input, format!("{tags}\n1. d4 Nf6 2. c4 g6 3. Nc3 Bg7 4. e4 d6 5. f3 O-O *\n"))
+        .expect("write");
+    let (out, report) = (dir.join("out.pgn"), dir.join("report.jsonl"));
+    let clean = |mode: &str| {
+        let o =
+            run(&["clean", "--eco-tags", mode, path(&input), "-o", path(&out), "--report", path(&report)]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let report: Vec<Value> = std::fs::read_to_string(&report)
+            .expect("report")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("json"))
+            .collect();
+        let shown: Vec<(String, String)> = records(&report, "repair")
+            .filter(|r| r["kind"] == "tag")
+            .map(|r| {
+                (r["before"].as_str().expect("before").into(), r["after"].as_str().expect("after").into())
+            })
+            .collect();
+        (std::fs::read_to_string(&out).expect("out"), shown)
+    };
+    let (written, shown) = clean("all");
+    assert!(written.contains("[Opening \"King's Indian Defense: Sämisch Variation"), "{written}");
+    assert!(!written.contains("Variation \"") && !written.contains("main"), "{written}");
+    let left_out = |tag: &str| (tag.to_string(), String::new());
+    assert_eq!(shown, [left_out("[Variation \"Saemisch, 5...O-O\"]"), left_out("[SubVariation \"main\"]")]);
+    let (written, shown) = clean("missing");
+    assert!(
+        written.contains(
+            "[Opening \"King's Indian\"]\n[Variation \"Saemisch, 5...O-O\"]\n[SubVariation \"main\"]\n"
+        ),
+        "{written}"
+    );
+    assert!(shown.is_empty(), "{shown:?}");
+}

@@ -86,9 +86,10 @@ enum DedupArg {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum EcoTagsArg {
-    /// Every game: ECO and Opening tags replaced by the lichess table's names.
+    /// Every game: ECO and Opening tags replaced by the lichess table's names, Variation and
+    /// SubVariation left out (the table's Opening names the variation; a tag repair).
     All,
-    /// Only games without an ECO tag.
+    /// Only the ECO and Opening tags a game lacks or leaves unknown ("?"); the rest kept.
     Missing,
 }
 
@@ -129,7 +130,8 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     drop_tags: Vec<String>,
     /// Write ECO and Opening tags, as the lichess table names the opening from the mainline's
-    /// positions: in every game, or only where the ECO tag is missing.
+    /// positions: in every game (all: Variation and SubVariation tags left out, logged as tag
+    /// repairs), or only where a game lacks them (missing).
     #[arg(long, value_enum, value_name = "WHICH")]
     eco_tags: Option<EcoTagsArg>,
     /// Tags added: PlyCount.

@@ -62,6 +62,8 @@ enum TagRole {
     Roster(usize),
     /// `ECO` (0) or `Opening` (1).
     Opening(usize),
+    /// `Variation` or `SubVariation`, the parts of an opening's name some files give apart.
+    SubOpening,
     SetUp,
     Fen,
     Variant,
@@ -78,6 +80,7 @@ impl TagRole {
         match name {
             "ECO" => TagRole::Opening(0),
             "Opening" => TagRole::Opening(1),
+            "Variation" | "SubVariation" => TagRole::SubOpening,
             "SetUp" => TagRole::SetUp,
             "FEN" => TagRole::Fen,
             "Variant" => TagRole::Variant,
@@ -171,6 +174,14 @@ impl<'o> CleanHooks<'o> {
                 continue;
             }
             let role = TagRole::of(name);
+            // The table's Opening names the variation too: an older naming's parts would
+            // contradict it beside it.
+            if matches!(role, TagRole::SubOpening) && opening.is_some() && opts.eco_tags == Some(EcoTags::All)
+            {
+                let before = format!("[{name} \"{}\"]", value.decode().0);
+                self.repair_at(value.offset as u64, RepairKind::Tag, before, "");
+                continue;
+            }
             if let TagRole::Opening(i) = role {
                 named[i] = true;
                 // Replaced where it stands by the classification: all of them, or those that
