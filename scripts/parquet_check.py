@@ -6,11 +6,12 @@ usage: parquet_check.py positions|annotate LIST
 LIST has one line per pair: PARQUET<TAB>JSONL<TAB>TAGS (comma-separated, may be empty), the two
 files written by the same `pgnkit positions` (or `annotate`) command but for --format, and
 optionally <TAB>epd when the Parquet file was written with --epd-columns (then its epd, hmvc and
-fmvn columns must be the JSON Lines' FEN's first four fields and its two clocks). For each
-pair: DuckDB and Polars read the Parquet file with the declared types (README's schema); every
-row equals the JSON Lines record at the same place; and three queries (positions per game, the
-average eval by ply, games per player) give the same answers over the Parquet file (in DuckDB and
-in Polars) as over the JSON Lines. Exits 1 naming every difference.
+fmvn columns must be the JSON Lines' FEN's first four fields and its two clocks). For each pair:
+DuckDB and Polars read the Parquet file with the declared types (README's schema); every row equals
+the JSON Lines record at the same place (its file too, but not turn, which the records leave out);
+and three queries (positions per game, the average eval by ply, games per player) give the same
+answers over the Parquet file (in DuckDB and in Polars) as over the JSON Lines. Exits 1 naming
+every difference.
 """
 
 import sys
@@ -79,13 +80,13 @@ def position_fields(fen, epd):
 def jsonl_view(con, job, path, tags, epd):
     """The JSON Lines records as the Parquet table's columns, row numbers kept."""
     if job == "positions":
-        cols = {"game": "BIGINT", "ply": "INTEGER", "fen": "VARCHAR", "san": "VARCHAR", "uci": "VARCHAR",
-                "eval": "JSON", "clk": "DOUBLE"}
+        cols = {"file": "VARCHAR", "game": "BIGINT", "ply": "INTEGER", "fen": "VARCHAR", "san": "VARCHAR",
+                "uci": "VARCHAR", "eval": "JSON", "clk": "DOUBLE"}
         for t in tags:
             cols[t] = "VARCHAR"
         spec = "{" + ", ".join(f"{lit(k)}: {lit(v)}" for k, v in cols.items()) + "}"
         src = f"read_json({lit(path)}, format='newline_delimited', columns={spec})"
-        fields = ["game", "ply", *position_fields("fen", epd), "san", "uci",
+        fields = ["file", "game", "ply", *position_fields("fen", epd), "san", "uci",
                   "CAST(eval->>'cp' AS INTEGER) AS eval_cp", "CAST(eval->>'mate' AS INTEGER) AS eval_mate",
                   "clk"]
         for t in tags:
@@ -100,7 +101,8 @@ def jsonl_view(con, job, path, tags, epd):
                 fields.append(q(t))
     else:
         src = f"read_json({lit(path)}, format='newline_delimited', columns={{'type': 'VARCHAR', 'data': 'JSON'}})"
-        fields = ["CAST(data->>'game' AS BIGINT) AS game", "CAST(data->>'ply' AS INTEGER) AS ply",
+        fields = ["data->>'file' AS file", "CAST(data->>'game' AS BIGINT) AS game",
+                  "CAST(data->>'ply' AS INTEGER) AS ply",
                   *position_fields("(data->>'fen')", epd), "data->>'san' AS san", "data->>'uci' AS uci",
                   "CAST(data->'eval'->>'cp' AS INTEGER) AS eval_cp",
                   "CAST(data->'eval'->>'mate' AS INTEGER) AS eval_mate",
@@ -131,10 +133,10 @@ def check(job, parquet, jsonl, tags, epd, problems):
         problem(f"Polars reads the columns {got_polars}, the schema says {[(n, p) for n, _, p in want]}")
         return
 
-    con.execute(f"CREATE TABLE p AS SELECT row_number() OVER () AS n, * EXCLUDE (file, turn) "
+    con.execute(f"CREATE TABLE p AS SELECT row_number() OVER () AS n, * EXCLUDE (turn) "
                 f"FROM read_parquet({lit(parquet)})")
     con.execute(f"CREATE TABLE j AS {jsonl_view(con, job, jsonl, tags, epd)}")
-    cols = [n for n, _, _ in want if n not in ("file", "turn")]
+    cols = [n for n, _, _ in want if n != "turn"]
     np_, nj = con.execute("SELECT (SELECT count(*) FROM p), (SELECT count(*) FROM j)").fetchone()
     if np_ != nj:
         problem(f"{np_} rows, the JSON Lines have {nj} records")

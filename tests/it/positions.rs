@@ -77,6 +77,7 @@ fn formats() {
         stdout(&o).lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
     assert_eq!(recs.len(), n);
     assert_eq!(recs[0]["White"], "alanbrito4");
+    assert!(recs.iter().all(|r| r["file"] == path(&pgn)), "{}", recs[0]);
     assert!(recs[0]["Nope"].is_null());
     assert_eq!((recs[0]["san"].as_str(), recs[0]["uci"].as_str()), (Some("e4"), Some("e2e4")));
     assert_eq!(recs[1]["clk"], 300);
@@ -88,12 +89,52 @@ fn formats() {
     let o = run(&["positions", "-q", "--format", "csv", "--tags", "Event,Opening", path(&pgn)]);
     let csv = stdout(&o);
     let mut lines = csv.lines();
-    assert_eq!(lines.next(), Some("game,ply,fen,san,uci,Event,Opening"));
+    assert_eq!(lines.next(), Some("file,game,ply,fen,san,uci,Event,Opening"));
     assert_eq!(lines.clone().count(), n);
     // Openings such as "Sicilian Defense: Bowdler Attack" have no comma; those with one are quoted.
     for l in lines {
         let unquoted = l.matches('"').count() == 0;
         assert!(unquoted || l.matches(",\"").count() >= 1, "{l}");
+    }
+}
+
+/// Records of several inputs name their input, as Parquet's `file` column does: game numbers
+/// start at 1 in each.
+#[test]
+fn records_of_several_inputs_name_their_file() {
+    let (a, b) = (fixture("pgn/lichess_db_10k.pgn"), fixture("pgn/twic1599_10k.pgn"));
+    let inputs = [path(&a), path(&b)];
+    let mut args = vec!["positions", "-q", "--format", "jsonl"];
+    args.extend(inputs);
+    let recs: Vec<serde_json::Value> =
+        stdout(&run(&args)).lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let key =
+        |r: &serde_json::Value| (r["file"].as_str().map(String::from), r["game"].as_u64(), r["ply"].as_u64());
+    let keys: Vec<_> = recs.iter().map(key).collect();
+    assert_eq!(
+        keys.iter().collect::<std::collections::HashSet<_>>().len(),
+        keys.len(),
+        "every record told apart"
+    );
+    for file in inputs {
+        assert_eq!(
+            keys.iter().find(|k| k.0.as_deref() == Some(file)).map(|k| (k.1, k.2)),
+            Some((Some(1), Some(0)))
+        );
+    }
+    // CSV: the same records, the file first as in Parquet.
+    args[3] = "csv";
+    let csv = stdout(&run(&args));
+    assert_eq!(csv.lines().count(), recs.len() + 1);
+    for (line, r) in csv.lines().skip(1).zip(&recs) {
+        let want = format!(
+            "{},{},{},{},",
+            inputs.iter().find(|f| r["file"] == **f).expect("a file"),
+            r["game"],
+            r["ply"],
+            r["fen"].as_str().expect("fen")
+        );
+        assert!(line.starts_with(&want), "{line}");
     }
 }
 
@@ -140,7 +181,7 @@ fn ep_square_always_and_ply_filters() {
         "3",
         path(&pgn),
     ]));
-    let plies: Vec<&str> = some.lines().skip(1).map(|l| l.split(',').nth(1).expect("ply")).collect();
+    let plies: Vec<&str> = some.lines().skip(1).map(|l| l.split(',').nth(2).expect("ply")).collect();
     assert!(!plies.is_empty());
     assert!(plies.iter().all(|p| *p == "6" || *p == "9"), "{plies:?}");
 }
@@ -331,7 +372,7 @@ fn tag_columns_are_checked_alike_in_every_format() {
     // Names as typed after a comma: `White, Black`.
     let o = run(&["positions", "-q", "--format", "csv", "--tags", "White, Black", path(&input)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stdout(&o).starts_with("game,ply,fen,san,uci,White,Black\n"), "{}", stdout(&o));
+    assert!(stdout(&o).starts_with("file,game,ply,fen,san,uci,White,Black\n"), "{}", stdout(&o));
 }
 
 /// `n` games of `plies` random legal moves each (a fixed seed), as PGN.

@@ -44,9 +44,9 @@ enum FormatArg {
     Fen,
     /// EPD: four fields, `hmvc`, `fmvn`, `id "FILE:GAME:PLY"`, `c0 "NEXT-SAN"`.
     Epd,
-    /// JSON Lines: game, ply, fen, san, uci, tags, eval, clk.
+    /// JSON Lines: file, game, ply, fen, san, uci, tags, eval, clk.
     Jsonl,
-    /// CSV with a header line: game,ply,fen,san,uci and the tags.
+    /// CSV with a header line: file,game,ply,fen,san,uci and the tags.
     Csv,
     /// Apache Parquet: typed columns (below), zstd pages; needs -o FILE or a pipe.
     Parquet,

@@ -48,10 +48,11 @@ pub enum Format {
     /// EPD (PGN standard 16.2): four fields, then `hmvc`, `fmvn`, `id "FILE:GAME:PLY"` and, unless
     /// the position is the last of its game, `c0 "NEXT-SAN"`.
     Epd,
-    /// One JSON object per line: `game`, `ply`, `fen`, `san`, `uci`, the requested tags, and
-    /// `eval`/`clk` when the comments after the move leading here have them.
+    /// One JSON object per line: `file` (as JSON records name an input), `game`, `ply`, `fen`,
+    /// `san`, `uci`, the requested tags, and `eval`/`clk` when the comments after the move
+    /// leading here have them.
     Jsonl,
-    /// A header line, then `game,ply,fen,san,uci` and the requested tags (RFC 4180 quoting).
+    /// A header line, then `file,game,ply,fen,san,uci` and the requested tags (RFC 4180 quoting).
     Csv,
     /// An Apache Parquet file of typed columns ([`table`]).
     Parquet,
@@ -106,10 +107,22 @@ impl PositionsOptions {
 }
 
 /// A CSV record's own columns, before its tags.
-pub const CSV_COLUMNS: [&str; 5] = ["game", "ply", "fen", "san", "uci"];
+pub const CSV_COLUMNS: [&str; 6] = ["file", "game", "ply", "fen", "san", "uci"];
 
 /// A JSON Lines record's own keys, before its tags.
-pub const JSONL_KEYS: [&str; 7] = ["game", "ply", "fen", "san", "uci", "eval", "clk"];
+pub const JSONL_KEYS: [&str; 8] = ["file", "game", "ply", "fen", "san", "uci", "eval", "clk"];
+
+/// The `file` field of the records of `input` in `format`: its JSON (a string, or the bytes
+/// of a name that is not UTF-8) or its CSV field, as the text Parquet's `file` holds.
+fn file_field(format: Format, input: &Name) -> Vec<u8> {
+    let mut field = Vec::new();
+    match format {
+        Format::Jsonl => field = serde_json::to_vec(input.json()).expect("a JSON value"),
+        Format::Csv => text::push_csv_field(&mut field, input.text()),
+        Format::Fen | Format::Epd | Format::Parquet => {}
+    }
+    field
+}
 
 /// The CSV header line (with its line break) for `tags`.
 pub fn csv_header(tags: &[String]) -> Vec<u8> {
@@ -199,15 +212,17 @@ impl Located for PositionsChunk {
     }
 }
 
-/// Per-thread state: the options, the EPD id of the input being read, the size of the last
-/// chunk's output (to size the next), and the buffers handed back by the release side.
+/// Per-thread state: the options, the EPD id and the `file` field of the input being read, the
+/// size of the last chunk's output (to size the next), and the buffers handed back by the
+/// release side.
 pub struct PositionsWorker {
     opts: Arc<PositionsOptions>,
     schema: Arc<Schema>,
     spares: Arc<Spares<PositionsChunk>>,
-    /// The input `id_prefix` was made for.
+    /// The input `id_prefix` and `file_field` were made for.
     input: String,
     id_prefix: Vec<u8>,
+    file_field: Vec<u8>,
     last_len: usize,
     tag_fields: Vec<u8>,
 }
@@ -227,6 +242,7 @@ impl Job for Positions {
             spares: self.spares.clone(),
             input: String::new(),
             id_prefix: epd_id_prefix(""),
+            file_field: Vec::new(),
             last_len: 0,
             tag_fields: Vec::new(),
         })
@@ -240,6 +256,7 @@ impl Worker for PositionsWorker {
         if chunk.input.text() != self.input {
             self.input = chunk.input.text().into();
             self.id_prefix = epd_id_prefix(chunk.input.text());
+            self.file_field = file_field(self.opts.format, chunk.input);
         }
         let mut out = self.spares.take();
         out.bytes.reserve(self.last_len + self.last_len / 8);
@@ -249,6 +266,7 @@ impl Worker for PositionsWorker {
         let hooks = PositionsHooks::new(
             &self.opts,
             &self.id_prefix,
+            &self.file_field,
             &self.input,
             out,
             std::mem::take(&mut self.tag_fields),

@@ -86,6 +86,8 @@ pub(super) struct PositionsHooks<'o> {
     pub(super) tag_fields: Vec<u8>,
     /// `; id "FILE:`, escaped once for every EPD record of the input.
     id_prefix: &'o [u8],
+    /// The input's name as a JSON Lines or CSV record's `file` field holds it.
+    file_field: &'o [u8],
     /// The input's name.
     file: &'o str,
     /// The requested tags of the current game (Parquet).
@@ -109,6 +111,7 @@ impl<'o> PositionsHooks<'o> {
     pub(super) fn new(
         opts: &'o PositionsOptions,
         id_prefix: &'o [u8],
+        file_field: &'o [u8],
         file: &'o str,
         out: PositionsChunk,
         tag_fields: Vec<u8>,
@@ -119,6 +122,7 @@ impl<'o> PositionsHooks<'o> {
             filtered: 0,
             dropped: false,
             id_prefix,
+            file_field,
             file,
             tag_values: TagValues::default(),
             out,
@@ -171,7 +175,9 @@ impl<'o> PositionsHooks<'o> {
                 out.push(b'\n');
             }
             Format::Jsonl => {
-                out.extend_from_slice(b"{\"game\":");
+                out.extend_from_slice(b"{\"file\":");
+                out.extend_from_slice(self.file_field);
+                out.extend_from_slice(b",\"game\":");
                 push_u64(out, game.number);
                 out.extend_from_slice(b",\"ply\":");
                 push_u64(out, ply as u64);
@@ -200,6 +206,8 @@ impl<'o> PositionsHooks<'o> {
                 out.extend_from_slice(b"}\n");
             }
             Format::Csv => {
+                out.extend_from_slice(self.file_field);
+                out.push(b',');
                 push_u64(out, game.number);
                 out.push(b',');
                 push_u64(out, ply as u64);

@@ -141,7 +141,7 @@ fn jsonl_records_with_tags_eval_and_clock() {
     assert_eq!(
         lines[0],
         format!(
-            "{{\"game\":1,\"ply\":0,\"fen\":\"{START}\",\"san\":\"e4\",\"uci\":\"e2e4\",\
+            "{{\"file\":\"t.pgn\",\"game\":1,\"ply\":0,\"fen\":\"{START}\",\"san\":\"e4\",\"uci\":\"e2e4\",\
                  \"White\":\"Doe, John\",\"Event\":\"Club, \\\"open\\\"\",\"Round\":null}}"
         )
     );
@@ -166,14 +166,17 @@ fn csv_header_and_quoting() {
         PositionsOptions { tags: vec!["White".into(), "Event".into(), "Round".into()], ..opts(Format::Csv) };
     let (out, _, _) = positions(GAMES, &o, 1, 1 << 20);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "game,ply,fen,san,uci,White,Event,Round");
-    assert_eq!(lines[1], format!("1,0,{START},e4,e2e4,\"Doe, John\",\"Club, \"\"open\"\"\","));
+    assert_eq!(lines[0], "file,game,ply,fen,san,uci,White,Event,Round");
+    assert_eq!(lines[1], format!("t.pgn,1,0,{START},e4,e2e4,\"Doe, John\",\"Club, \"\"open\"\"\","));
     assert_eq!(
         lines[4],
-        "1,3,rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2,,,\"Doe, John\",\"Club, \"\"open\"\"\","
+        "t.pgn,1,3,rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2,,,\"Doe, John\",\"Club, \"\"open\"\"\","
     );
-    assert_eq!(lines[5], format!("2,0,{START},d4,d2d4,X,illegal,"));
-    assert_eq!(csv_header(&["a,b".into(), "q\"".into()]), b"game,ply,fen,san,uci,\"a,b\",\"q\"\"\"\n");
+    assert_eq!(lines[5], format!("t.pgn,2,0,{START},d4,d2d4,X,illegal,"));
+    assert_eq!(csv_header(&["a,b".into(), "q\"".into()]), b"file,game,ply,fen,san,uci,\"a,b\",\"q\"\"\"\n");
+    // A name that needs quoting is quoted.
+    let (out, _, _) = positions_named(GAMES, &opts(Format::Csv), 1, 1 << 20, "a, b.pgn");
+    assert!(out.lines().nth(1).expect("a record").starts_with("\"a, b.pgn\",1,0,"), "{out}");
 }
 
 #[test]
@@ -207,8 +210,8 @@ fn null_moves_are_positions_too() {
     let (out, _, stats) = positions(pgn, &opts(Format::Csv), 1, 1 << 20);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 1 + 4);
-    assert_eq!(lines[2], "1,1,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1,--,0000");
-    assert_eq!(lines[3], "1,2,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2,d4,d2d4");
+    assert_eq!(lines[2], "t.pgn,1,1,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1,--,0000");
+    assert_eq!(lines[3], "t.pgn,1,2,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2,d4,d2d4");
     assert_eq!(stats.games_with_errors, 0);
 }
 
