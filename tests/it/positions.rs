@@ -480,3 +480,25 @@ fn unique_past_the_memory_bound_keeps_each_first_position() {
     assert!(stderr(&o).contains("/nonexistent ($TMPDIR)"), "{}", stderr(&o));
     assert!(!dir.join("no.epd").exists());
 }
+
+/// The glob `positions --help` gives for a shard's Parquet parts is README's, which matches the
+/// parts and not the file `merge` writes beside them.
+#[test]
+fn help_reads_the_parquet_parts_as_the_readme_does() {
+    /// Whether `name` matches `pattern`, whose `*` stands for any text.
+    fn matches(pattern: &str, name: &str) -> bool {
+        match pattern.split_once('*') {
+            None => pattern == name,
+            Some((head, rest)) => {
+                name.starts_with(head) && (head.len()..=name.len()).any(|i| matches(rest, &name[i..]))
+            }
+        }
+    }
+    let help = stdout(&run(&["positions", "--help"]));
+    let glob = help.split("read_parquet('").nth(1).and_then(|r| r.split("')").next()).expect("a glob");
+    let readme = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README");
+    assert!(readme.contains(&format!("read_parquet('{glob}')")), "{glob}");
+    let name = glob.strip_prefix("DIR/").expect("DIR/");
+    assert!(matches(name, "out.part-1-of-2.parquet") && !matches(name, "out.parquet"), "{glob}");
+}

@@ -36,7 +36,10 @@ BlackFideId and PlyCount as int32? (null unless all digits); Date, EventDate and
 date? (null unless a whole, real YYYY.MM.DD) followed by NAME_text string? (the tag as read);
 any other tag as string?. Strings are UTF-8; file, moves, turn and tags are dictionary-encoded.
 Pages are zstd-compressed, row groups hold 131072 rows. With --shard, each shard writes
-NAME.part-I-of-N.parquet, which DuckDB reads together as read_parquet('DIR/*.parquet').";
+NAME.part-I-of-N.parquet, which DuckDB reads together as read_parquet('DIR/*.part-*.parquet')
+(the parts only: merge writes NAME.parquet beside them, which DIR/*.parquet would count again;
+under --unique a position repeated in several shards is in each of their parts until merge
+settles it).";
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum FormatArg {
