@@ -115,14 +115,15 @@ pub enum Leaves {
 }
 
 /// Ends a run the same way for every job: its summary on stderr unless `-q` (`summary` writes
-/// it), the line saying where an interrupted run stopped and what it left, and the exit code
-/// (`failures`: the job found what makes it exit 1).
+/// it, given the output's name when the output was not kept, so that it claims no record
+/// written), the line saying where an interrupted run stopped and what it left, and the exit
+/// code (`failures`: the job found what makes it exit 1).
 pub fn finish(
     head: &HeadArgs,
     run: &Summary,
     leaves: Leaves,
     failures: bool,
-    summary: impl FnOnce() -> String,
+    summary: impl FnOnce(Option<&str>) -> String,
 ) -> Code {
     finish_records(head, run, leaves, Records::Games, failures, summary)
 }
@@ -134,17 +135,26 @@ pub fn finish_records(
     leaves: Leaves,
     records: Records,
     failures: bool,
-    summary: impl FnOnce() -> String,
+    summary: impl FnOnce(Option<&str>) -> String,
 ) -> Code {
+    // Stdout cannot be taken back: what it got stays written.
+    let stdout = head.output == std::path::Path::new("-");
+    let kept = stdout
+        || match leaves {
+            Leaves::Prefix => true,
+            Leaves::PrefixUnlessFailed => run.stopped.is_some() || !run.input_failed(),
+            Leaves::Nothing => run.stopped.is_none() && !run.input_failed(),
+        };
     if !head.quiet {
-        stderr!("{}", summary());
+        let name = head.output.display().to_string();
+        stderr!("{}", summary((!kept).then_some(name.as_str())));
     }
     if let Some(s) = &run.stopped {
         let record = records.one();
         let left = match leaves {
             Leaves::Prefix | Leaves::PrefixUnlessFailed => format!("the output holds every {record} before"),
-            // Stdout cannot be taken back: what it got is said, not denied.
-            Leaves::Nothing if head.output == std::path::Path::new("-") => {
+            // What stdout got is said, not denied.
+            Leaves::Nothing if stdout => {
                 format!("stdout got the {record}s written before, with nothing after them")
             }
             Leaves::Nothing => "no output was written".to_string(),
@@ -166,8 +176,8 @@ pub fn finish_records(
             }
         };
         stderrln!("pgnkit: interrupted: stopped {at}; {left}");
-    } else if run.input_failed() && leaves != Leaves::Prefix && head.output != std::path::Path::new("-") {
-        // The summary counted what was written to the temporary file, which is gone.
+    } else if !kept {
+        // The records the summary counted as passed went to a temporary file, which is gone.
         stderrln!("pgnkit: an input failed (above), so {} was not written", head.output.display());
     }
     run.exit_code(failures)

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 
 use crate::error::{Diagnostic, Severity};
 use crate::io::name::Name;
+use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
 
 /// One diagnostic as a line of text (no trailing newline).
@@ -100,13 +101,21 @@ pub fn counted(n: u64, one: &str, many: &str) -> String {
 }
 
 /// The run's summary as text lines for stderr: the games, the diagnostics by kind, then one line
-/// per count of the job's own (`positions_written` reads `N positions written`).
-pub fn summary_text(job: &str, stats: &Stats, elapsed: Duration) -> String {
-    records_summary_text(job, Records::Games, stats, elapsed)
+/// per count of the job's own (`positions_written` reads `N positions written`). `unkept` names
+/// the output when it was not kept (an input failed, or the run was interrupted): its counts of
+/// records written then read as passed, `N positions passed (OUT not written)`.
+pub fn summary_text(job: &str, stats: &Stats, elapsed: Duration, unkept: Option<&str>) -> String {
+    records_summary_text(job, Records::Games, stats, elapsed, unkept)
 }
 
 /// [`summary_text`] of a run whose records are `records` (`stats.games` counts them).
-pub fn records_summary_text(job: &str, records: Records, stats: &Stats, elapsed: Duration) -> String {
+pub fn records_summary_text(
+    job: &str,
+    records: Records,
+    stats: &Stats,
+    elapsed: Duration,
+    unkept: Option<&str>,
+) -> String {
     let secs = elapsed.as_secs_f64().max(1e-9);
     let pace = format!(
         "{:.1} MB in {:.2} s ({:.0} MB/s, {:.0} {}/s)",
@@ -116,12 +125,12 @@ pub fn records_summary_text(job: &str, records: Records, stats: &Stats, elapsed:
         stats.games as f64 / secs,
         records.noun()
     );
-    summary_lines(job, records, stats, &pace)
+    summary_lines(job, records, stats, &pace, unkept)
 }
 
 /// [`records_summary_text`] with the end of its first line, what the run went through in how
 /// long, as the job says it (`annotate`: positions, not megabytes).
-pub fn summary_lines(job: &str, records: Records, stats: &Stats, pace: &str) -> String {
+pub fn summary_lines(job: &str, records: Records, stats: &Stats, pace: &str, unkept: Option<&str>) -> String {
     let plies = match records {
         Records::Games => format!(" {};", counted(stats.plies, "ply", "plies")),
         Records::Lines => String::new(),
@@ -144,16 +153,28 @@ pub fn summary_lines(job: &str, records: Records, stats: &Stats, pace: &str) -> 
     let mut counts = stats.counts.clone();
     counts.sort_unstable();
     for (counter, n) in counts {
-        s.push_str(&format!("  {n} {}\n", counter.name().replace('_', " ")));
+        match (unkept, passed(counter)) {
+            (Some(out), Some(words)) => s.push_str(&format!("  {n} {words} ({out} not written)\n")),
+            _ => s.push_str(&format!("  {n} {}\n", counter.name().replace('_', " "))),
+        }
     }
     s
+}
+
+/// What a count of records written says when the output was not kept.
+fn passed(counter: Counter) -> Option<&'static str> {
+    match counter {
+        Counter::Written => Some("passed"),
+        Counter::PositionsWritten => Some("positions passed"),
+        Counter::WrittenAsRead => Some("passed as read"),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::Kind;
-    use crate::pipeline::counter::Counter;
 
     #[test]
     fn diagnostics_carry_typed_fields_in_json_and_the_same_facts_in_text() {
@@ -202,9 +223,12 @@ mod tests {
         assert!(summary_json("check", &stats, Duration::from_secs(1))["data"].get("counts").is_none());
         stats.add(Counter::PositionsWritten, 42);
         assert!(
-            summary_text("positions", &stats, Duration::from_secs(1)).ends_with("\n  42 positions written\n")
+            summary_text("positions", &stats, Duration::from_secs(1), None)
+                .ends_with("\n  42 positions written\n")
         );
-        let lines = records_summary_text("annotate", Records::Lines, &stats, Duration::from_secs(1));
+        let unkept = summary_text("positions", &stats, Duration::from_secs(1), Some("p.csv"));
+        assert!(unkept.ends_with("\n  42 positions passed (p.csv not written)\n"), "{unkept}");
+        let lines = records_summary_text("annotate", Records::Lines, &stats, Duration::from_secs(1), None);
         assert!(
             lines.starts_with(
                 "pgnkit annotate: 3 lines, 3 valid, 0 with errors, 0 with warnings only; 0.0 MB"
@@ -222,7 +246,7 @@ mod tests {
         let text = |order: &[Counter]| {
             let mut stats = Stats { games: 3, ..Stats::default() };
             order.iter().for_each(|&c| stats.add(c, 1));
-            summary_text("clean", &stats, Duration::from_secs(1))
+            summary_text("clean", &stats, Duration::from_secs(1), None)
         };
         let repaired = Counter::Repaired(crate::pipeline::counter::RepairKind::Encoding);
         let a = text(&[Counter::Duplicates, repaired, Counter::Written, Counter::Filtered]);

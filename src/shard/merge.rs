@@ -207,9 +207,9 @@ impl Merged {
         if self.job == "annotate" {
             let (cache, engines, lines) = annotate_figures(&self.extra);
             let records = if lines { Records::Lines } else { Records::Games };
-            return crate::jobs::annotate::sink::summary_text(&self.summary, cache, engines, records);
+            return crate::jobs::annotate::sink::summary_text(&self.summary, cache, engines, records, None);
         }
-        diagnostics::summary_text(&self.job, &self.summary.stats, self.summary.elapsed)
+        diagnostics::summary_text(&self.job, &self.summary.stats, self.summary.elapsed, None)
     }
 }
 

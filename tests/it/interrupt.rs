@@ -225,6 +225,10 @@ fn clean_stops_on_ctrl_c_leaving_no_output_in_place() {
         let (code, _, err) = interrupted(&args);
         assert_eq!(code, Some(130), "-j{threads}: {err}");
         assert!(err.contains("; no output was written") && !err.contains("holds every game"), "{err}");
+        // The summary claims no game written: the ledger's games passed.
+        let claims = |l: &str| (l.starts_with("  ") && l.ends_with(" written")) || l.contains(" written + ");
+        assert!(!err.lines().any(claims), "{err}");
+        assert!(err.contains(" passed + 0 rejected"), "{err}");
         let left: Vec<_> =
             std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
         assert!(left.is_empty(), "-j{threads}: nothing left behind: {left:?}");

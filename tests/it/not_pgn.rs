@@ -155,6 +155,37 @@ fn the_other_inputs_of_the_run_are_read_as_with_a_corrupt_stream() {
     }
 }
 
+/// A summary whose output was not put in place claims no record written: the records counted
+/// passed, the output named as not written; the ledger's arithmetic holds.
+#[test]
+fn a_summary_claims_nothing_written_when_an_input_failed() {
+    let dir = temp_dir("not-pgn-summary");
+    let (a, epd) = (fixture("show/two_games.pgn"), fixture("not_pgn/positions.epd"));
+    let jobs: [(&[&str], &str, &str); 3] = [
+        (&["clean"], "c.pgn", "2 passed"),
+        (&["positions"], "p.fen", " positions passed"),
+        (&["annotate", "--nodes", "1000", "--no-cache"], "a.pgn", " annotated"),
+    ];
+    for (job, name, passed) in jobs {
+        let out = dir.join(name);
+        let o = run_job(job, &[path(&a), path(&epd), "-o", path(&out)]);
+        assert_eq!(o.status.code(), Some(65), "{job:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        let claims = |l: &str| (l.starts_with("  ") && l.ends_with(" written")) || l.contains(" written + ");
+        assert!(!err.lines().any(claims), "{job:?}: {err}");
+        assert!(err.contains(passed), "{job:?}: {err}");
+        if job[0] != "annotate" {
+            assert!(err.contains(&format!("passed ({} not written)\n", path(&out))), "{job:?}: {err}");
+        }
+        if job[0] == "clean" {
+            assert!(err.contains("two_games.pgn: 2 read = 2 passed + 0 rejected"), "{err}");
+        }
+        // With the output in place, the same counts are of records written.
+        let o = run_job(job, &[path(&a), "-o", path(&out)]);
+        assert!(!stderr(&o).contains(" passed"), "{job:?}: {}", stderr(&o));
+    }
+}
+
 #[test]
 fn show_refuses_input_that_is_not_pgn_and_draws_nothing() {
     let dir = temp_dir("not-pgn-show");

@@ -63,8 +63,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let summary = shard::run(&job, &args.head, &args.head.run_options(), &sharding, &progress, &mut report)?;
     report.finish(&summary, &job.select)?;
     let failures = summary.stats.games_with_errors > 0;
-    let code = finish(&args.head, &summary, Leaves::Prefix, failures, || {
-        diagnostics::summary_text("check", &summary.stats, summary.elapsed)
+    let code = finish(&args.head, &summary, Leaves::Prefix, failures, |unkept| {
+        diagnostics::summary_text("check", &summary.stats, summary.elapsed, unkept)
     });
     warn_absent(&job.select, &summary.stats);
     Sharding::conclude(sharding, &summary, code, &job.select, serde_json::Value::Null)?;

@@ -196,13 +196,15 @@ fn options(args: &Args) -> Result<CleanOptions, Fail> {
     })
 }
 
-/// The ledger, one line per input read and a total, for stderr.
-pub(crate) fn ledger(summary: &Summary) -> String {
+/// The ledger, one line per input read and a total, for stderr; `unkept`: the output was not
+/// kept, so the games that would have been written are said to have passed.
+pub(crate) fn ledger(summary: &Summary, unkept: bool) -> String {
+    let passed = if unkept { "passed" } else { "written" };
     let line = |name: &str, s: &pgnkit::pipeline::stats::Stats| {
         let broken = s.get(Counter::KeptBroken);
         let broken = if broken > 0 { format!(" ({broken} kept broken)") } else { String::new() };
         format!(
-            "  {name}: {} read = {} written{broken} + {} rejected + {} filtered + {} duplicates\n",
+            "  {name}: {} read = {} {passed}{broken} + {} rejected + {} filtered + {} duplicates\n",
             s.games,
             s.get(Counter::Written),
             s.get(Counter::Rejected),
@@ -266,8 +268,9 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     // A game kept broken (its prefix) is not written whole either; a cut variation or a result
     // set right is a repair.
     let failures = summary.stats.get(Counter::Rejected) > 0 || summary.stats.get(Counter::KeptBroken) > 0;
-    let code = finish(&args.head, &summary, Leaves::Nothing, failures, || {
-        diagnostics::summary_text("clean", &summary.stats, summary.elapsed) + &ledger(&summary)
+    let code = finish(&args.head, &summary, Leaves::Nothing, failures, |unkept| {
+        diagnostics::summary_text("clean", &summary.stats, summary.elapsed, unkept)
+            + &ledger(&summary, unkept.is_some())
     });
     warn_absent(&job.options().select, &summary.stats);
     Sharding::conclude(sharding, &summary, code, &job.options().select, serde_json::Value::Null)?;

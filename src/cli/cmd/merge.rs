@@ -68,7 +68,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             if !args.quiet {
                 stderr!("{}", m.summary_text());
                 if m.job == "clean" {
-                    stderr!("{}", crate::cli::cmd::clean::ledger(&m.summary));
+                    stderr!("{}", crate::cli::cmd::clean::ledger(&m.summary, false));
                 }
                 for a in merge::absent(&m.summary.stats, &m.extra) {
                     let message = a.get("message").and_then(serde_json::Value::as_str).unwrap_or_default();

@@ -187,8 +187,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         return Ok(code);
     }
     let failures = summary.stats.games_with_errors > 0;
-    let code = finish(&args.head, &summary, Leaves::PrefixUnlessFailed, failures, || {
-        diagnostics::summary_text("positions", &summary.stats, summary.elapsed)
+    let code = finish(&args.head, &summary, Leaves::PrefixUnlessFailed, failures, |unkept| {
+        diagnostics::summary_text("positions", &summary.stats, summary.elapsed, unkept)
     });
     warn_absent(&job.options().select, &summary.stats);
     Sharding::conclude(sharding, &summary, code, &job.options().select, serde_json::Value::Null)?;

@@ -180,12 +180,14 @@ pub fn summary_json(summary: &Summary, cache: Option<CacheStats>, engines: usize
 /// The run's closing lines for stderr: the usual summary (of `records`: lines under `--format epd`) with the
 /// pace by position (positions, analyses, cache hits among the counts), why positions were left
 /// without an evaluation, the engines' time a position searched and how busy the `engines` were,
-/// then the cache's share of the lookups.
+/// then the cache's share of the lookups; `unkept`: the output, when it was not kept (see
+/// [`diagnostics::summary_text`]).
 pub fn summary_text(
     summary: &Summary,
     cache: Option<CacheStats>,
     engines: usize,
     records: Records,
+    unkept: Option<&str>,
 ) -> String {
     let pace = Pace::of(summary);
     let mut head =
@@ -196,7 +198,7 @@ pub fn summary_text(
     // The engines' time is said per position below, not as a count.
     let mut stats = summary.stats.clone();
     stats.counts.retain(|&(counter, _)| counter != Counter::EngineMicroseconds);
-    let mut text = diagnostics::summary_lines("annotate", records, &stats, &head);
+    let mut text = diagnostics::summary_lines("annotate", records, &stats, &head, unkept);
     let unevaluated = stats.get(Counter::Unevaluated);
     if unevaluated > 0 {
         let (hung, crashed) = (stats.get(Counter::TimedOut), stats.get(Counter::Crashed));
