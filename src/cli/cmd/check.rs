@@ -22,10 +22,10 @@ Examples:
   pgnkit check --where 'Elo >= 2500' --where 'Event ~ olympiad' --eco C60-C99 games.pgn
 
 JSON Lines records (--json): {\"type\": \"diagnostic\", \"data\": {...}} with file, game, line,
-column, offset (byte of the decompressed input), ply, severity, kind (illegal_move,
-ambiguous_move, bad_fen, ...), san (the move as written), fen (the position it was played in),
-white, black and message; with --games one {\"type\": \"game\"} record per game; last a
-{\"type\": \"summary\"} record. Games the filters (--where, --eco, ...) leave out are read and
+column (in bytes, from 1), offset (byte of the decompressed input), ply, severity, kind
+(illegal_move, ambiguous_move, bad_fen, ...), san (the move as written), fen (the position it was
+played in), white, black and message; with --games one {\"type\": \"game\"} record per game;
+last a {\"type\": \"summary\"} record. Games the filters (--where, --eco, ...) leave out are read and
 counted as filtered; their problems are neither reported nor counted.";
 
 #[derive(clap::Args, Debug)]
