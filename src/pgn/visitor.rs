@@ -64,6 +64,20 @@ impl GameResult {
         }
     }
 
+    /// A Result tag's value (escapes resolved) as the result it spells: one of the standard
+    /// four, or one written oddly ([`GameResult::from_spelling`]).
+    ///
+    /// ```
+    /// use pgnkit::pgn::GameResult;
+    /// assert_eq!(GameResult::from_tag(b"1:0"), Some(GameResult::WhiteWins));
+    /// assert_eq!(GameResult::from_tag(b"\xbd-\xbd"), Some(GameResult::Draw)); // Windows-1252
+    /// assert_eq!(GameResult::from_tag(b"?"), None);
+    /// ```
+    pub fn from_tag(value: &[u8]) -> Option<GameResult> {
+        GameResult::from_ascii(value)
+            .or_else(|| GameResult::from_spelling(&crate::pgn::text::decode(value).0))
+    }
+
     /// Parses the four standard tokens.
     pub fn from_ascii(token: &[u8]) -> Option<GameResult> {
         Some(match token {

@@ -168,7 +168,7 @@ impl Selection {
             }
         }
         if let Some(r) = self.result
-            && let Some(t) = game.tag(b"Result").and_then(|t| GameResult::from_ascii(&t.unescape()))
+            && let Some(t) = game.tag(b"Result").and_then(|t| GameResult::from_tag(&t.unescape()))
             && t != r
         {
             return Some(format!("result {}", r.as_str()));

@@ -909,6 +909,11 @@ fn results_written_oddly_are_read_and_none_is_lost() {
             (4, "result", "tag 1-0, token 1-0"),
         ]
     );
+    // `--result` reads the tag as the game is written (game d, 1-0 too, is rejected: exit 1).
+    let o = run(&["clean", "-q", "--result", "1-0", path(&input), "-o", path(&out)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).expect("read");
+    assert!(text.contains("[Event \"a\"]") && !text.contains("[Event \"b\"]"), "{text}");
 }
 
 /// A job's outputs named `/dev/stdout` and `/dev/stderr` go where those are redirected, as `-o -`

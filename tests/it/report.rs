@@ -218,6 +218,30 @@ fn games_without_evaluations_count_alike_from_pgn_and_from_records() {
     assert_eq!(records, games);
 }
 
+/// A game's result is the one `clean` writes: a `*` tag takes a finished token's, and a tag
+/// written oddly (`1:0`) the result it spells.
+#[test]
+fn results_are_read_as_clean_writes_them() {
+    let dir = temp_dir("report-results");
+    let input = dir.join("results.pgn");
+    let game = |event: &str, tag: &str, token: &str| {
+        format!(
+            "[Event \"{event}\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"{tag}\"]\n\n1. e4 e5 {token}\n\n"
+        )
+    };
+    let text = [
+        game("a", "*", "1-0"),
+        game("b", "1:0", "1-0"),
+        game("c", "\u{bd}-\u{bd}", "*"),
+        game("d", "*", "*"),
+    ];
+    std::fs::write(&input, text.concat()).expect("write");
+    let v = pgnkit_json(&["--min-games", "1", path(&input)]);
+    let results = &v["results"];
+    let count = |r: &str| results[r].as_u64();
+    assert_eq!((count("1-0"), count("1/2-1/2"), count("*")), (Some(2), Some(1), Some(1)), "{results}");
+}
+
 #[test]
 fn a_game_of_any_length_gets_a_section_of_its_moves_size() {
     // 100,000 plies of knights going out and back, each with an evaluation (a varying one, so

@@ -638,9 +638,7 @@ impl CleanHooks<'_> {
             }
             broken => {
                 let tag_text = game.tag(b"Result").map(|t| t.decode().0);
-                let tag = tag_text.as_deref().and_then(|t| {
-                    GameResult::from_ascii(t.as_bytes()).or_else(|| GameResult::from_spelling(t))
-                });
+                let tag = game.tag(b"Result").and_then(|t| GameResult::from_tag(&t.unescape()));
                 let result = if broken.is_some() {
                     // The variations open at the error close; the board decides a mate or a
                     // stalemate the prefix ends in, anything else is unfinished.

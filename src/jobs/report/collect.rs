@@ -337,7 +337,9 @@ impl<'a> Hooks<'a> for Collect<'_> {
         g.variant = game.variant;
         g.result = game
             .tag(b"Result")
-            .and_then(|t| GameResult::from_ascii(&t.unescape()))
+            .and_then(|t| GameResult::from_tag(&t.unescape()))
+            // A `*` tag takes a finished token's result, as `clean` writes the game.
+            .filter(|&r| r != GameResult::Unknown || game.result.is_none())
             .or(game.result)
             .unwrap_or(GameResult::Unknown);
         if let Some(pos) = last.filter(|_| g.start.is_some() && !self.null_move) {

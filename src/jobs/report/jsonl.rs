@@ -231,7 +231,7 @@ pub fn read(
             read_tags(&view, &mut g);
             g.result = view
                 .tag(b"Result")
-                .and_then(|t| GameResult::from_ascii(&t.unescape()))
+                .and_then(|t| GameResult::from_tag(&t.unescape()))
                 .unwrap_or(GameResult::Unknown);
             g.variant = start.variant();
             g.start = Some(start);
