@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use super::dedup::{self, Date, Encounter, Identity, Name, Occasion, Rule, Who};
-use super::repair::{Repair, RepairKind, settle_result, standard_date, standard_variant};
+use super::repair::{Repair, RepairKind, results_read, settle_result, standard_date, standard_variant};
 use super::{CleanChunk, CleanGame, CleanOptions, EcoTags, Fate};
 use crate::chess::{CastlingMode, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
@@ -637,8 +637,10 @@ impl CleanHooks<'_> {
                 return self.leave_out(record, Fate::Rejected { kind, message });
             }
             broken => {
-                let tag_text = game.tag(b"Result").map(|t| t.decode().0);
-                let tag = game.tag(b"Result").and_then(|t| GameResult::from_tag(&t.unescape()));
+                let result_tag = game.tag(b"Result");
+                let tag = result_tag.and_then(|t| GameResult::from_tag(&t.unescape()));
+                // Shown in a repair only when it spells no result.
+                let tag_text = result_tag.filter(|_| tag.is_none()).map(|t| t.decode().0);
                 let result = if broken.is_some() {
                     // The variations open at the error close; the board decides a mate or a
                     // stalemate the prefix ends in, anything else is unfinished.
@@ -654,14 +656,7 @@ impl CleanHooks<'_> {
                     let result = settle_result(None, None, None, end.as_ref(), false).0;
                     // What the tag or the token said is logged, not lost with the moves cut.
                     if [tag, game.result].into_iter().flatten().any(|r| r != result) {
-                        let shown = |r: Option<GameResult>, text: Option<&str>| {
-                            r.map(GameResult::as_str).or(text).unwrap_or("none").to_string()
-                        };
-                        let before = format!(
-                            "tag {}, token {}",
-                            shown(tag, tag_text.as_deref()),
-                            shown(game.result, None)
-                        );
+                        let before = results_read(tag, tag_text.as_deref(), game.result);
                         self.out.repairs.push(Repair::new(RepairKind::Result, before, result.as_str()));
                     }
                     result

@@ -94,12 +94,16 @@ pub fn settle_result(
         (None, None, Some(g)) => g,
         (None, None, None) => GameResult::Unknown,
     };
-    let shown = |r: Option<GameResult>| r.map_or("none", GameResult::as_str);
-    let repair = (tag != Some(result) || token != Some(result)).then(|| {
-        let tag = tag.map(GameResult::as_str).or(tag_text).unwrap_or("none");
-        Repair::new(RepairKind::Result, format!("tag {tag}, token {}", shown(token)), result.as_str())
-    });
+    let repair = (tag != Some(result) || token != Some(result))
+        .then(|| Repair::new(RepairKind::Result, results_read(tag, tag_text, token), result.as_str()));
     (result, repair)
+}
+
+/// What a `result` repair shows as read: `tag 1-0, token *`, the tag as written when it spells
+/// no result (`tag draw`), `none` for what is missing.
+pub fn results_read(tag: Option<GameResult>, tag_text: Option<&str>, token: Option<GameResult>) -> String {
+    let tag = tag.map(GameResult::as_str).or(tag_text).unwrap_or("none");
+    format!("tag {tag}, token {}", token.map_or("none", GameResult::as_str))
 }
 
 #[cfg(test)]

@@ -52,7 +52,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     }
 
     /// The Result tag's value: a standard one, or one written oddly (`1:0`, `½-½`), which is
-    /// reported ([`GameResult::from_spelling`]). `?` says nothing; other text (`draw`) is
+    /// reported ([`GameResult::from_tag`]). `?` says nothing; other text (`draw`) is
     /// reported and read as no tag.
     fn tag_result(&mut self, tag: crate::pgn::RawTag<'a>) -> Option<GameResult> {
         let value = tag.unescape();
@@ -60,7 +60,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             return Some(r);
         }
         let text = super::message::text(&value);
-        let read = GameResult::from_spelling(&text);
+        let read = GameResult::from_tag(&value);
         if text != "?" {
             let offset = tag.offset as u64;
             let (kind, what) = match read {
