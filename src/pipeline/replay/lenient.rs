@@ -1,7 +1,7 @@
 //! Lenient readings of tokens that do not resolve as a move: a no-break space between moves,
 //! periods or an ellipsis glued to a move, a check mark apart from its move, a result spelled
-//! oddly or glued to the last move, a word of annotation. Each is rare, so each is out of line, tried only after a token failed to
-//! resolve.
+//! oddly or glued to the last move, a word of annotation. Each is rare, so each is out of line,
+//! tried only after a token failed to resolve.
 
 use super::message::{Facts, text};
 use super::{Hooks, Replayer};
@@ -17,12 +17,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     #[inline(never)]
     pub(super) fn no_break_space(&mut self, token: SanToken<'a>, ply: u32) -> bool {
         let raw = token.raw;
-        let width = if std::str::from_utf8(raw).is_ok() { 2 } else { 1 };
-        let space = |at: usize| match width {
-            2 => raw[at..].starts_with(&[0xc2, 0xa0]),
-            _ => raw[at] == 0xa0,
-        };
-        if !(0..raw.len()).any(space) {
+        let space: &[u8] = if std::str::from_utf8(raw).is_ok() { &[0xc2, 0xa0] } else { &[0xa0] };
+        if memchr::memmem::find(raw, space).is_none() {
             return false;
         }
         self.settle_mate();
@@ -30,17 +26,11 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             Facts::message(format!("\"{}\": a no-break space read as a space", text(raw)))
         });
         let mut start = 0;
-        let mut at = 0;
-        while at <= raw.len() {
-            if at == raw.len() || space(at) {
-                if at > start {
-                    self.play(SanToken { raw: &raw[start..at], offset: token.offset + start });
-                }
-                at += width;
-                start = at;
-            } else {
-                at += 1;
+        for at in memchr::memmem::find_iter(raw, space).chain([raw.len()]) {
+            if at > start {
+                self.play(SanToken { raw: &raw[start..at], offset: token.offset + start });
             }
+            start = at + space.len();
         }
         true
     }

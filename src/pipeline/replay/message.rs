@@ -1,11 +1,13 @@
 //! The text of the replay's diagnostics: a token as written, a position's FEN, a move's SAN, and
-//! the facts a diagnostic carries beside its kind and place.
+//! the facts a diagnostic carries beside its kind and place; a reader problem's kind, which
+//! depends on whether its message can name the token whole.
 
 use crate::chess::{Move, Position};
+use crate::error::{Kind, Severity};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::write_san;
 use crate::pgn::ProblemKind;
-use crate::pgn::text::quoted;
+use crate::pgn::text::{QUOTED_MAX, decode, quoted};
 
 /// The typed facts of a diagnostic beside its kind and place: its message, and the move as
 /// written and the position it was played in, when there are such.
@@ -26,7 +28,7 @@ impl Facts {
 /// comment cut at the budget) is not copied into every message.
 pub(super) fn text(raw: &[u8]) -> String {
     if raw.len() <= TEXT_MAX {
-        return crate::pgn::text::decode(raw).0.into_owned();
+        return decode(raw).0.into_owned();
     }
     let mut head = &raw[..TEXT_MAX];
     // Not through a UTF-8 character: a cut one would make the head read as Windows-1252.
@@ -35,13 +37,25 @@ pub(super) fn text(raw: &[u8]) -> String {
     {
         head = &head[..e.valid_up_to()];
     }
-    let mut text = crate::pgn::text::decode(head).0.into_owned();
+    let mut text = decode(head).0.into_owned();
     text.push('…');
     text
 }
 
 /// The bytes of a token or tag value [`text`] shows.
 pub(super) const TEXT_MAX: usize = 200;
+
+/// The kind and severity of a reader problem at `at` of `chunk`: the reader's, but a short
+/// bracketed token (`[%clk 0:01]` outside its comment) is skipped as python-chess skips it, with a
+/// warning that names it whole ([`problem_message`]); a longer one stays an error, so that `clean`
+/// keeps its game verbatim rather than a message cut short.
+pub(super) fn problem_kind(kind: ProblemKind, chunk: &[u8], at: usize) -> (Kind, Severity) {
+    let shown_whole = |token: &[u8]| decode(token).0.chars().count() <= QUOTED_MAX;
+    if kind == ProblemKind::UnexpectedToken && shown_whole(crate::pgn::reader::unexpected_token(chunk, at)) {
+        return (Kind::SyntaxWarning, Severity::Warning);
+    }
+    Kind::from_problem(kind)
+}
 
 /// The message of a reader problem at `at` of `chunk`: a token skipped is named.
 pub(super) fn problem_message(kind: ProblemKind, chunk: &[u8], at: usize) -> String {

@@ -24,7 +24,7 @@ use crate::pgn::{
     GameResult, GameStart, Limits, LineIndex, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor,
 };
 use crate::pipeline::job::{ChunkEnd, ChunkInput, Output};
-use message::{Facts, fen, problem_message, san, text};
+use message::{Facts, fen, problem_kind, problem_message, san, text};
 
 /// A move written with `+` that gives check, whose test for mate waits: the next move of its
 /// line, once it resolves, shows the position had a legal move, so the mate test (a move
@@ -213,12 +213,6 @@ fn first_move_written(game: &[u8]) -> bool {
     first.0.is_some_and(|raw| {
         is_null_move(raw) || !matches!(parse_san_with(&start, start.checkers(), raw), Err(SanError::Syntax))
     })
-}
-
-/// Whether a message quoting `token` shows all of it ([`crate::pgn::text::quoted`]).
-#[cold]
-fn shown_whole(token: &[u8]) -> bool {
-    crate::pgn::text::decode(token).0.chars().count() <= crate::pgn::text::QUOTED_MAX
 }
 
 /// Whether `game` holds a comment: text of its own, so a game though it has nothing else. Read
@@ -771,16 +765,8 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
             return; // a skipped game's movetext is not checked
         }
         self.settle_mate();
-        let (mut kind, mut severity) = Kind::from_problem(p.kind);
         let (chunk, at) = (self.chunk, (p.offset as u64 - self.chunk_offset) as usize);
-        // A short bracketed token (`[%clk 0:01]` outside its comment) is skipped as python-chess
-        // skips it, with a warning that names it whole; a longer one stays an error, so that
-        // `clean` keeps its game verbatim rather than a message cut short.
-        if p.kind == crate::pgn::ProblemKind::UnexpectedToken
-            && shown_whole(crate::pgn::reader::unexpected_token(chunk, at))
-        {
-            (kind, severity) = (Kind::SyntaxWarning, Severity::Warning);
-        }
+        let (kind, severity) = problem_kind(p.kind, chunk, at);
         self.report(kind, severity, p.offset as u64, None, || {
             Facts::message(problem_message(p.kind, chunk, at))
         });
