@@ -30,7 +30,7 @@ fn mixed(bytes: &[u8]) -> String {
     let mut text = String::with_capacity(bytes.len() + bytes.len() / 2);
     for chunk in bytes.utf8_chunks() {
         text.push_str(chunk.valid());
-        text.push_str(&windows_1252(chunk.invalid()));
+        text.extend(chunk.invalid().iter().map(|&b| windows_1252_char(b)));
     }
     text
 }
@@ -48,17 +48,19 @@ pub fn decode_cow(bytes: Cow<'_, [u8]>) -> (Cow<'_, str>, bool) {
 
 /// Windows-1252 to UTF-8 (the five undefined bytes map to the C1 controls, as WHATWG does).
 pub fn windows_1252(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| windows_1252_char(b)).collect()
+}
+
+/// The character byte `b` stands for in Windows-1252.
+fn windows_1252_char(b: u8) -> char {
     const HIGH: [char; 32] = [
         '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž', '\u{8f}',
         '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}', 'ž', 'Ÿ',
     ];
-    bytes
-        .iter()
-        .map(|&b| match b {
-            0x80..=0x9f => HIGH[usize::from(b - 0x80)],
-            _ => char::from(b),
-        })
-        .collect()
+    match b {
+        0x80..=0x9f => HIGH[usize::from(b - 0x80)],
+        _ => char::from(b),
+    }
 }
 
 /// Appends `text` (text copied as read, such as a whole game) as UTF-8, line by line: a line that

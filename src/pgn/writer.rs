@@ -490,6 +490,7 @@ impl Writer {
     }
 
     /// Whether [`Writer::place`] puts a token of `width` characters on a new line.
+    #[inline]
     fn breaks(&self, width: usize) -> bool {
         self.col != 0 && self.col + 1 + width + self.opens > self.max_line
     }
@@ -498,10 +499,11 @@ impl Writer {
     /// to it: on the current line after a space when it fits, else on a new line.
     #[inline]
     fn place(&mut self, out: &mut Vec<u8>, width: usize, write: impl FnOnce(&mut Vec<u8>)) {
+        let breaks = self.breaks(width);
         let width = width + self.opens;
         let space = if self.col == 0 {
             None
-        } else if self.col + 1 + width <= self.max_line {
+        } else if !breaks {
             out.push(b' ');
             self.col += 1;
             Some(out.len() - 1)
