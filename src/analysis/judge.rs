@@ -129,8 +129,8 @@ impl Advice {
     pub const fn text(self) -> &'static str {
         match self.reason {
             Reason::WinningChances => self.judgement.word(),
-            Reason::MateCreated => "Checkmate is now unavoidable",
-            Reason::MateLost => "Lost forced checkmate sequence",
+            Reason::MateCreated => MATE_CREATED,
+            Reason::MateLost => MATE_LOST,
         }
     }
 
@@ -153,6 +153,48 @@ impl Advice {
             out.push_str(" was best.");
         }
     }
+}
+
+/// The first sentence of the comments of the mate rules, without its full stop.
+const MATE_CREATED: &str = "Checkmate is now unavoidable";
+const MATE_LOST: &str = "Lost forced checkmate sequence";
+
+/// Reads a judgement comment as [`Advice::write_comment`] writes one, or as lichess does after
+/// the evaluations it compares (`(0.25 → 1.02) Mistake. Nf3 was best.`): `None` for another
+/// comment, else the best move it names when its first sentence is followed by ` X was best.`
+/// alone.
+///
+/// ```
+/// use pgnkit::analysis::judge::read_comment;
+/// assert_eq!(read_comment(b"(-0.25 \xe2\x86\x92 0.39) Inaccuracy. cxd4 was best."), Some(Some(&b"cxd4"[..])));
+/// assert_eq!(read_comment(b"Blunder."), Some(None));
+/// assert_eq!(read_comment(b"A blunder."), None);
+/// ```
+pub fn read_comment(text: &[u8]) -> Option<Option<&[u8]>> {
+    let text = match text.strip_prefix(b"(") {
+        Some(rest) => {
+            let close = rest.iter().position(|&b| b == b')')?;
+            if !rest[..close].windows(5).any(|w| w == " → ".as_bytes()) {
+                return None;
+            }
+            rest[close + 1..].strip_prefix(b" ")?
+        }
+        None => text,
+    };
+    // The sentences start with distinct letters: one is compared (`report` reads every
+    // judgement comment of a collection).
+    const SENTENCES: [&str; 5] = [
+        Judgement::Inaccuracy.word(),
+        Judgement::Mistake.word(),
+        Judgement::Blunder.word(),
+        MATE_CREATED,
+        MATE_LOST,
+    ];
+    let first = *text.first()?;
+    let sentence = SENTENCES.into_iter().find(|s| s.as_bytes()[0] == first)?;
+    let rest = text.strip_prefix(sentence.as_bytes())?.strip_prefix(b".")?;
+    let best = rest.strip_prefix(b" ").and_then(|r| r.strip_suffix(b" was best."));
+    Some(best.filter(|b| !b.is_empty() && !b.contains(&b' ')))
 }
 
 /// The judgement of a move and its rule, as lichess makes it: `before` and `after` are the

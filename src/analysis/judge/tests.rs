@@ -682,3 +682,26 @@ fn window_deviations_are_the_scalar_ones_to_the_bit() {
         }
     }
 }
+
+/// Judgement comments are read in pgnkit's form and lichess's, the best move when one alone is
+/// named; other comments are not judgements.
+#[test]
+fn judgement_comments_are_pgnkits_and_lichess_forms() {
+    let cases: [(&str, Option<Option<&str>>); 11] = [
+        ("Mistake. Nf3 was best.", Some(Some("Nf3"))),
+        ("Inaccuracy.", Some(None)),
+        ("(-0.25 → 0.39) Inaccuracy. cxd4 was best.", Some(Some("cxd4"))),
+        ("(0.25 → 1.02) Blunder. Qxd8+ was best.", Some(Some("Qxd8+"))),
+        ("(#3 → 1.5) Lost forced checkmate sequence. Qxd8+ was best.", Some(Some("Qxd8+"))),
+        ("(0.2 → #-4) Checkmate is now unavoidable.", Some(None)),
+        ("Blunder. I should have played Nf3.", Some(None)),
+        ("Mistake. Nf3 or Nc3 was best.", Some(None)),
+        ("(see move 12) Mistake.", None),
+        ("A blunder.", None),
+        ("Mistakes were made.", None),
+    ];
+    for (text, want) in cases {
+        let got = read_comment(text.as_bytes()).map(|b| b.map(|b| std::str::from_utf8(b).unwrap()));
+        assert_eq!(got, want, "{text}");
+    }
+}

@@ -15,6 +15,7 @@
 use super::collect::{Fate, Mainline};
 use super::movetext::{Event, Movetext};
 use super::notes::{Plan, eval_text};
+use crate::analysis::judge::read_comment;
 use crate::error::Kind;
 use crate::pgn::text::push_utf8_lines;
 use crate::pgn::{GameResult, Nag, RawComment};
@@ -22,34 +23,6 @@ use crate::pipeline::replay::export::{GameWriter, Strip, without_commands};
 
 /// Tags the job writes itself: an old one is replaced.
 const OWN_TAGS: [&str; 5] = ["Annotator", "WhiteACPL", "BlackACPL", "WhiteAccuracy", "BlackAccuracy"];
-
-/// The first sentences of the judgement comments (see [`judgement_comment`]).
-const JUDGEMENT_COMMENTS: [&str; 5] = [
-    "Inaccuracy.",
-    "Mistake.",
-    "Blunder.",
-    "Checkmate is now unavoidable.",
-    "Lost forced checkmate sequence.",
-];
-
-/// Whether `text` is a judgement comment, pgnkit's or lichess's, to be replaced: it starts with a
-/// sentence of [`JUDGEMENT_COMMENTS`], after lichess's `(0.25 → 1.02) ` or not; `Some` with the
-/// best move it names when the sentence is followed by ` X was best.` alone.
-fn judgement_comment(text: &[u8]) -> Option<Option<&[u8]>> {
-    let text = match text.strip_prefix(b"(") {
-        Some(rest) => {
-            let close = rest.iter().position(|&b| b == b')')?;
-            if !rest[..close].windows(5).any(|w| w == " → ".as_bytes()) {
-                return None;
-            }
-            rest[close + 1..].strip_prefix(b" ")?
-        }
-        None => text,
-    };
-    let rest = JUDGEMENT_COMMENTS.iter().find_map(|j| text.strip_prefix(j.as_bytes()))?;
-    let best = rest.strip_prefix(b" ").and_then(|r| r.strip_suffix(b" was best."));
-    Some(best.filter(|b| !b.is_empty() && !b.contains(&b' ')))
-}
 
 /// Appends `game` to `out`: annotated from `plan`, as read, or not at all, as its fate says.
 pub(super) fn write_game(
@@ -227,7 +200,7 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
             return;
         }
         let text = comment.text();
-        if let Some(best) = judgement_comment(text) {
+        if let Some(best) = read_comment(text) {
             if self.pending.is_some() {
                 self.old_best = best.or(self.old_best);
             }
@@ -247,30 +220,6 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
         self.writer.comment(0, &self.comment);
         if let Some(p) = &mut self.pending {
             p.eval_written = true;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::judgement_comment;
-
-    #[test]
-    fn judgement_comments_are_pgnkits_and_lichess_forms() {
-        let cases: [(&str, Option<Option<&str>>); 9] = [
-            ("Mistake. Nf3 was best.", Some(Some("Nf3"))),
-            ("Inaccuracy.", Some(None)),
-            ("(-0.25 → 0.39) Inaccuracy. cxd4 was best.", Some(Some("cxd4"))),
-            ("(#3 → 1.5) Lost forced checkmate sequence. Qxd8+ was best.", Some(Some("Qxd8+"))),
-            ("(0.2 → #-4) Checkmate is now unavoidable.", Some(None)),
-            ("Blunder. I should have played Nf3.", Some(None)),
-            ("Mistake. Nf3 or Nc3 was best.", Some(None)),
-            ("(see move 12) Mistake.", None),
-            ("A blunder.", None),
-        ];
-        for (text, want) in cases {
-            let got = judgement_comment(text.as_bytes()).map(|b| b.map(|b| std::str::from_utf8(b).unwrap()));
-            assert_eq!(got, want, "{text}");
         }
     }
 }

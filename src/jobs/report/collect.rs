@@ -13,7 +13,7 @@ use super::stats::Analysed;
 use super::sums::Spread;
 use super::tally::Tally;
 use crate::analysis::Score;
-use crate::analysis::judge::{AccuracyBuffers, INITIAL_EVAL, accuracy_in, eval_score, judge};
+use crate::analysis::judge::{AccuracyBuffers, INITIAL_EVAL, accuracy_in, eval_score, judge, read_comment};
 use crate::chess::{Color, Position};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::san::parse_san;
@@ -287,7 +287,7 @@ impl<'a> Hooks<'a> for Collect<'_> {
         if g.best[i].is_none()
             && text.first().is_some_and(|b| b"(ILMBC".contains(b))
             && let Some(before) = &self.before_last
-            && let Some(san) = best_san(text)
+            && let Some(Some(san)) = read_comment(text)
             && let Ok((m, _)) = parse_san(before, san)
         {
             g.best[i] = Some(m);
@@ -403,17 +403,6 @@ fn read_clock(g: &mut GameRecord, i: usize, args: &[u8]) {
     g.clocks[i] = parse_clock(args).or(g.clocks[i]);
 }
 
-/// The SAN of `X was best.` in a judgement comment (`Mistake. Nf3 was best.`, lichess's
-/// `(0.25 → 1.02) Mistake. Nf3 was best.`).
-fn best_san(text: &[u8]) -> Option<&[u8]> {
-    // A plain search: judgement comments are a few words, where building a substring searcher
-    // for each measured 1% of `report`'s time.
-    let end = text.windows(10).position(|w| w == b" was best.")?;
-    let start = text[..end].iter().rposition(|&b| b == b' ').map_or(0, |i| i + 1);
-    let san = &text[start..end];
-    (!san.is_empty()).then_some(san)
-}
-
 /// A clock as tenths of a second, for charts.
 pub fn tenths(d: Duration) -> u64 {
     (d.as_millis() / 100) as u64
@@ -424,10 +413,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn best_moves_are_read_from_judgement_comments() {
-        assert_eq!(best_san(b"Mistake. Nf3 was best."), Some(&b"Nf3"[..]));
-        assert_eq!(best_san(b"(0.25 \xe2\x86\x92 1.02) Blunder. Qxd8+ was best."), Some(&b"Qxd8+"[..]));
-        assert_eq!(best_san(b"Inaccuracy."), None);
+    fn links_are_told_from_other_text() {
         assert!(is_url("https://lichess.org/abc") && !is_url("Las Vegas") && !is_url("https://a b"));
         for space in ["\t", "\n", "\u{b}", "\u{c}", "\r", "\u{a0}", "\u{2003}"] {
             assert!(!is_url(&format!("https://a{space}b")), "{space:?}");
