@@ -153,6 +153,19 @@ impl<R: Read> StreamChunks<R> {
         let input = Refill::new(reader, target, start);
         StreamChunks { input, first_game: start.game, target: target.max(1), split }
     }
+
+    /// The same, spilling past `spill_at` bytes held (tests).
+    #[cfg(test)]
+    pub(crate) fn spilling_at(mut self, spill_at: usize) -> StreamChunks<R> {
+        self.input = self.input.spilling_at(spill_at);
+        self
+    }
+
+    /// The stream's reader (tests).
+    #[cfg(test)]
+    pub(super) fn refill(&self) -> &Refill<R> {
+        &self.input
+    }
 }
 
 impl<R: Read> Iterator for StreamChunks<R> {

@@ -1,10 +1,16 @@
 //! A stream read into a buffer that is handed out in prefixes, what both stream cutters share
 //! ([`super::chunk::StreamChunks`], [`super::window::StreamWindows`]), and the buffers that go
-//! back to it when the pipeline drops them.
+//! back to it when the pipeline drops them. Past [`SPILL_AT`] bytes held (one game longer than
+//! that, or text with no game boundary), the held bytes move to an unnamed temporary file,
+//! mapped for reading: such a game costs disk and page cache, as a mapped file's game does, not
+//! heap.
 
-use std::io::Read;
+use std::fs::File;
+use std::io::{Read, Write};
 use std::ops::Deref;
 use std::sync::{Arc, Mutex, PoisonError};
+
+use memmap2::Mmap;
 
 use super::chunk::{Start, column_after};
 
@@ -44,20 +50,29 @@ impl BufferPool {
     }
 }
 
-/// Bytes read from a stream: the first `len` bytes of a buffer that returns to its reader's pool
-/// when dropped.
+/// Bytes held past this many go to a temporary file ([`Spill`]).
+pub(super) const SPILL_AT: usize = 64 << 20;
+
+/// Bytes read from a stream: `len` bytes of a buffer that returns to its reader's pool when
+/// dropped, or of a spilled stream's mapped file.
 #[derive(Debug)]
 pub struct StreamBytes {
     buf: Vec<u8>,
+    map: Option<Arc<Mmap>>,
+    start: usize,
     len: usize,
     pool: Arc<BufferPool>,
 }
 
 impl StreamBytes {
-    /// The first `len` bytes as a plain vector (the buffer leaves the pool).
+    /// The first `len` bytes as a plain vector (a heap buffer leaves the pool).
     pub fn into_vec(mut self, len: usize) -> Vec<u8> {
+        let len = len.min(self.len);
+        if self.map.is_some() || self.start > 0 {
+            return self[..len].to_vec();
+        }
         let mut v = std::mem::take(&mut self.buf);
-        v.truncate(len.min(self.len));
+        v.truncate(len);
         v
     }
 }
@@ -65,7 +80,8 @@ impl StreamBytes {
 impl Deref for StreamBytes {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        &self.buf[..self.len]
+        let held = self.map.as_deref().map_or(&self.buf[..], |m| &m[..]);
+        &held[self.start..self.start + self.len]
     }
 }
 
@@ -92,13 +108,50 @@ pub(super) fn read_size(target: usize) -> usize {
     target + target / 4
 }
 
+/// Held bytes in an unnamed temporary file (gone when the last mapping of it is dropped), mapped
+/// for reading after each append.
+struct Spill {
+    file: File,
+    map: Arc<Mmap>,
+}
+
+impl Spill {
+    /// A temporary file holding `bytes`.
+    fn new(bytes: &[u8]) -> std::io::Result<Spill> {
+        let mut file = tempfile::tempfile()?;
+        file.write_all(bytes)?;
+        let map = Arc::new(Self::map(&file)?);
+        Ok(Spill { file, map })
+    }
+
+    /// The file's bytes, mapped.
+    fn map(file: &File) -> std::io::Result<Mmap> {
+        // SAFETY: the file is unnamed and only this process writes it, by appending: no byte a
+        // mapping shows ever changes.
+        #[allow(unsafe_code)]
+        unsafe {
+            Mmap::map(file)
+        }
+    }
+}
+
 /// A stream read into a buffer that is handed out in prefixes: what both stream cutters share.
 /// A read error ends the stream; the bytes read before it are still handed out, then the error.
+/// Each byte is copied at most once between reading and handing out, so time stays linear
+/// whatever the cuts (a chunk after a long game used to copy the bytes read past it anew).
 pub(super) struct Refill<R> {
     reader: R,
-    /// `buf[..filled]` is read and not yet handed out; all of `buf` is initialized.
+    /// `buf[start..filled]` is read and not yet handed out (or, once spilled, the same range of
+    /// the spill's mapping, `buf` then a buffer to read into); all of `buf` is initialized.
     buf: Vec<u8>,
+    start: usize,
     filled: usize,
+    /// Where the held bytes are once more than [`Refill::spill_at`] are wanted.
+    spill: Option<Spill>,
+    spill_at: usize,
+    /// Bytes copied from buffer to buffer (tests).
+    #[cfg(test)]
+    pub(super) copied: usize,
     pub(super) pool: Arc<BufferPool>,
     /// Input offset and column of `buf[0]`.
     offset: u64,
@@ -115,7 +168,12 @@ impl<R: Read> Refill<R> {
         Refill {
             reader,
             buf: Vec::new(),
+            start: 0,
             filled: 0,
+            spill: None,
+            spill_at: SPILL_AT,
+            #[cfg(test)]
+            copied: 0,
             pool: Arc::new(BufferPool::new(target)),
             offset: start.offset,
             column: start.column,
@@ -124,9 +182,25 @@ impl<R: Read> Refill<R> {
         }
     }
 
+    /// The same, spilling past `spill_at` bytes held (tests).
+    #[cfg(test)]
+    pub(super) fn spilling_at(mut self, spill_at: usize) -> Refill<R> {
+        self.spill_at = spill_at;
+        self
+    }
+
     /// The bytes read and not yet handed out.
     pub(super) fn data(&self) -> &[u8] {
-        &self.buf[..self.filled]
+        match &self.spill {
+            Some(s) => &s.map[self.start..self.filled],
+            None => &self.buf[self.start..self.filled],
+        }
+    }
+
+    /// Whether the held bytes are in a temporary file (tests).
+    #[cfg(test)]
+    pub(super) fn spilled(&self) -> bool {
+        self.spill.is_some()
     }
 
     /// The input offset and column of [`Refill::data`]'s first byte, as a [`super::chunk::Split`]
@@ -137,6 +211,30 @@ impl<R: Read> Refill<R> {
 
     /// Reads until at least `want` bytes are held or the stream ends.
     fn fill(&mut self, want: usize) {
+        if self.filled - self.start >= want || self.done {
+            return;
+        }
+        if want > self.spill_at && self.spill.is_none() {
+            match Spill::new(&self.buf[self.start..self.filled]) {
+                Ok(s) => {
+                    self.spill = Some(s);
+                    (self.filled, self.start) = (self.filled - self.start, 0);
+                    // The buffer that held them is freed: reading goes through a small one.
+                    self.buf = vec![0; 1 << 20];
+                }
+                Err(e) => return self.fail(e),
+            }
+        }
+        if self.spill.is_some() {
+            return self.fill_spilled(want);
+        }
+        if self.start > 0 {
+            // What is held moves to the front: at most a read's worth, as the cutter cuts what it
+            // can before it asks for more.
+            self.buf.copy_within(self.start..self.filled, 0);
+            self.count_copied(self.filled - self.start);
+            (self.filled, self.start) = (self.filled - self.start, 0);
+        }
         while self.filled < want && !self.done {
             let room = want.max(self.filled + 64 * 1024);
             if self.buf.len() < room {
@@ -155,10 +253,54 @@ impl<R: Read> Refill<R> {
         }
     }
 
+    /// [`Refill::fill`] once spilled: reads through `buf` onto the end of the file, then maps it
+    /// again.
+    fn fill_spilled(&mut self, want: usize) {
+        let Some(spill) = &mut self.spill else { return };
+        let mut failed = None;
+        while self.filled - self.start < want && !self.done {
+            match self.reader.read(&mut self.buf) {
+                Ok(0) => self.done = true,
+                Ok(n) => match spill.file.write_all(&self.buf[..n]) {
+                    Ok(()) => self.filled += n,
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
+                },
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.error = Some(e);
+                    self.done = true;
+                }
+            }
+        }
+        match failed.map_or_else(|| Spill::map(&spill.file), Err) {
+            Ok(map) => spill.map = Arc::new(map),
+            Err(e) => self.fail(e),
+        }
+    }
+
+    #[inline(always)]
+    fn count_copied(&mut self, _n: usize) {
+        #[cfg(test)]
+        {
+            self.copied += _n;
+        }
+    }
+
+    /// The temporary file failed: the stream ends there, with the error.
+    fn fail(&mut self, e: std::io::Error) {
+        let spill_at = self.spill_at >> 20;
+        let message = format!("holding a game longer than {spill_at} MiB in a temporary file ($TMPDIR): {e}");
+        self.error = Some(std::io::Error::new(e.kind(), message));
+        self.done = true;
+    }
+
     /// The end of the stream once everything is handed out: `None`, or the read error, which
     /// then says where reading stopped ([`StoppedAt`]; its kind is the original error's).
     fn finish<T>(&mut self) -> Option<std::io::Result<T>> {
-        let offset = self.offset + self.filled as u64;
+        let offset = self.offset + (self.filled - self.start) as u64;
         self.error.take().map(|source| Err(std::io::Error::new(source.kind(), StoppedAt { offset, source })))
     }
 
@@ -173,7 +315,7 @@ impl<R: Read> Refill<R> {
     ) -> Option<std::io::Result<T>> {
         loop {
             self.fill(want);
-            let (len, done) = (self.filled, self.done);
+            let (len, done) = (self.filled - self.start, self.done);
             if len == 0 {
                 return self.finish();
             }
@@ -186,19 +328,53 @@ impl<R: Read> Refill<R> {
 
     /// Hands out the first `len` bytes with their input offset and column; reading goes on from
     /// `end` (bytes between `end` and `len` are look-ahead, handed out again with the next take).
+    /// Copies the smaller side: the bytes kept when they are fewer than those handed out (the
+    /// usual look-ahead), else those handed out (chunks cut from a long run read past a long
+    /// game); a spilled stream's bytes are handed out as its mapping, with no copy.
     pub(super) fn take(&mut self, len: usize, end: usize) -> (StreamBytes, u64, u64) {
-        let rest = self.filled - end;
+        let (offset, column) = (self.offset, self.column);
+        self.column = column_after(column, &self.data()[..end]);
+        self.offset += end as u64;
+        let pool = Arc::clone(&self.pool);
+        let rest = self.filled - self.start - end;
+        if let Some(spill) = &self.spill {
+            let map = Arc::clone(&spill.map);
+            let bytes = StreamBytes { buf: Vec::new(), map: Some(map), start: self.start, len, pool };
+            self.start += end;
+            if rest < self.spill_at / 2 {
+                // Back to memory: what is left is a few chunks at most.
+                let mut next = self.pool.get();
+                if next.len() < rest {
+                    next.resize(rest, 0);
+                }
+                next[..rest].copy_from_slice(self.data());
+                self.count_copied(rest);
+                let scratch = std::mem::replace(&mut self.buf, next);
+                self.pool.put(scratch);
+                (self.spill, self.start, self.filled) = (None, 0, rest);
+            }
+            return (bytes, offset, column);
+        }
+        if rest > len {
+            let mut out = self.pool.get();
+            if out.len() < len {
+                out.resize(len, 0);
+            }
+            out[..len].copy_from_slice(&self.buf[self.start..self.start + len]);
+            self.count_copied(len);
+            self.start += end;
+            return (StreamBytes { buf: out, map: None, start: 0, len, pool }, offset, column);
+        }
         let mut next = self.pool.get();
         if next.len() < rest {
             next.resize(rest, 0);
         }
-        next[..rest].copy_from_slice(&self.buf[end..self.filled]);
+        next[..rest].copy_from_slice(&self.buf[self.start + end..self.filled]);
+        self.count_copied(rest);
         let buf = std::mem::replace(&mut self.buf, next);
+        let start = std::mem::replace(&mut self.start, 0);
         self.filled = rest;
-        let (offset, column) = (self.offset, self.column);
-        self.column = column_after(column, &buf[..end]);
-        self.offset += end as u64;
-        (StreamBytes { buf, len, pool: Arc::clone(&self.pool) }, offset, column)
+        (StreamBytes { buf, map: None, start, len, pool }, offset, column)
     }
 }
 
@@ -206,8 +382,59 @@ impl<R: Read> Refill<R> {
 mod tests {
     use super::*;
     use crate::pipeline::chunk::tests::{games, toy};
-    use crate::pipeline::chunk::{Start, StreamChunks};
+    use crate::pipeline::chunk::{Start, StreamChunks, slice_chunks};
     use crate::pipeline::window::StreamWindows;
+
+    /// `before` toy games, one game of `long` bytes on one line, `after` toy games.
+    fn with_long_game(before: usize, long: usize, after: usize) -> Vec<u8> {
+        let mut input = games(before);
+        input.extend_from_slice(b"[G \"long\"]\n");
+        input.extend(std::iter::repeat_n(b'x', long));
+        input.extend_from_slice(b"\n\n");
+        input.extend_from_slice(&games(after));
+        input
+    }
+
+    /// A game longer than the spill limit is held in a temporary file and handed out mapped; the
+    /// cuts are those of the input in memory, and reading goes back to memory after it.
+    #[test]
+    fn a_long_game_is_held_in_a_file_and_cut_as_in_memory() {
+        let input = with_long_game(200, 300_000, 300);
+        let slice: Vec<_> = slice_chunks(&input, 64, toy, Start::default())
+            .map(|c| (c.offset, c.first_game, c.games, c.bytes.to_vec()))
+            .collect();
+        let mut chunks = StreamChunks::new(&input[..], 64, toy, Start::default()).spilling_at(100_000);
+        let (mut stream, mut mapped) = (Vec::new(), 0);
+        for c in chunks.by_ref() {
+            let c = c.expect("in-memory read");
+            mapped += usize::from(c.bytes.map.is_some());
+            stream.push((c.offset, c.first_game, c.games, c.bytes.to_vec()));
+        }
+        assert_eq!(stream, slice);
+        assert!(mapped >= 1, "the long game's chunk is the file's mapping");
+        assert!(!chunks.refill().spilled(), "back in memory once the rest is short");
+
+        let mut covered = 0usize;
+        for w in StreamWindows::new(&input[..], 64, toy, Start::default()).spilling_at(100_000) {
+            let w = w.expect("in-memory read");
+            assert_eq!(w.offset as usize, covered);
+            assert_eq!(&w.bytes[..], &input[covered..covered + w.bytes.len()]);
+            covered += w.end;
+        }
+        assert_eq!(covered, input.len());
+    }
+
+    /// Each byte is copied at most once between reading and handing out, whatever the cuts: the
+    /// many short chunks after a long game used to copy the bytes read past it anew each time.
+    #[test]
+    fn bytes_are_copied_at_most_once_whatever_the_cuts() {
+        let input = with_long_game(10, 20_000, 2000);
+        let mut chunks = StreamChunks::new(&input[..], 64, toy, Start::default());
+        let read: Vec<u8> = chunks.by_ref().flat_map(|c| c.expect("in-memory read").bytes.to_vec()).collect();
+        assert_eq!(read, input);
+        let copied = chunks.refill().copied;
+        assert!(copied <= input.len(), "{copied} bytes copied for {}", input.len());
+    }
 
     /// Bytes decoded before a read error are still handed out, then the error.
     #[test]

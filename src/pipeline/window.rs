@@ -97,6 +97,13 @@ impl<R: Read> StreamWindows<R> {
     pub fn new(reader: R, target: usize, split: Split, start: Start) -> StreamWindows<R> {
         StreamWindows { input: Refill::new(reader, target, start), target: target.max(1), split }
     }
+
+    /// The same, spilling past `spill_at` bytes held (tests).
+    #[cfg(test)]
+    pub(crate) fn spilling_at(mut self, spill_at: usize) -> StreamWindows<R> {
+        self.input = self.input.spilling_at(spill_at);
+        self
+    }
 }
 
 impl<R: Read> Iterator for StreamWindows<R> {
