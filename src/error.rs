@@ -169,7 +169,7 @@ macro_rules! kinds {
 
 kinds! {
     Syntax => "syntax", Error, "PGN syntax error";
-    BadTag => "bad_tag", Error, "malformed tag pair";
+    BadTag => "bad_tag", Warning, "malformed tag pair";
     BadFen => "bad_fen", Error, "bad FEN or setup";
     UnsupportedVariant => "unsupported_variant", Error, "unsupported variant";
     IllegalMove => "illegal_move", Error, "illegal move";

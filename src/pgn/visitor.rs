@@ -172,7 +172,8 @@ impl ProblemKind {
     pub fn is_error(self) -> bool {
         !matches!(
             self,
-            ProblemKind::UnescapedQuoteInTag
+            ProblemKind::MalformedTag
+                | ProblemKind::UnescapedQuoteInTag
                 | ProblemKind::UnterminatedTagValue
                 | ProblemKind::UnclosedTag
                 | ProblemKind::StrayAfterTag

@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader, Read};
 use std::process::Stdio;
 
-use crate::util::{fixture, pgnkit, run, shared_data, stderr, stdout, temp_dir};
+use crate::util::{fixture, pgnkit, run, run_with_stdin, shared_data, stderr, stdout, temp_dir};
 
 fn path(p: &std::path::Path) -> &str {
     p.to_str().expect("UTF-8 path")
@@ -327,6 +327,20 @@ fn errors_are_reported_and_set_the_exit_code() {
     let kept = stdout(&o).lines().count();
     let skipped = stdout(&run(&["positions", "-q", "--skip-errors", path(&pgn)])).lines().count();
     assert!(skipped < kept, "{skipped} < {kept}");
+}
+
+/// A tag line that reads as no tag pair (`[Event Casual Game"]`, as in the chessgames.com
+/// collection) costs its tag, not the game: a warning, so `--skip-errors` keeps the game's
+/// positions, as python-chess reads it and `clean` writes it.
+#[test]
+fn a_malformed_tag_line_costs_the_tag_not_the_game() {
+    let pgn = "[Event Casual Game\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
+               1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+    let o = run_with_stdin(&["positions", "--skip-errors", "-"], pgn);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("1 valid, 0 with errors") && err.contains("warnings: bad_tag 1"), "{err}");
+    assert_eq!(stdout(&o).lines().count(), 8, "{}", stdout(&o));
 }
 
 #[test]

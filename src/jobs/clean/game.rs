@@ -48,11 +48,9 @@ struct Current {
     /// The depth of a variation cut at an error, or holding only one: left out whole when
     /// nothing of it was written.
     closing_cut: Option<u32>,
-    /// Where tag pairs that do not read as one start: left out, logged as read.
+    /// Where tag lines with a problem start: read with a repair (a missing `]`, an unescaped
+    /// quote), logged as read and as written; or reading as no tag pair, left out, logged as read.
     bad_tags: Vec<u64>,
-    /// Where tag pairs read with a repair start (a missing `]`, an unescaped quote): logged as
-    /// read and as written.
-    fixed_tags: Vec<u64>,
 }
 
 /// What a tag's name makes of it when its game is written.
@@ -131,18 +129,19 @@ impl<'o> CleanHooks<'o> {
     /// The game's tags as written: repaired, filtered by the tag options, the roster filled.
     fn write_tags(&mut self, game: &Game<'_>, result: GameResult) {
         for offset in std::mem::take(&mut self.game.bad_tags) {
-            let line = game.bytes[game.at(offset)..].split(|&b| b == b'\n').next().unwrap_or_default();
-            let before = String::from_utf8_lossy(line).trim_end().to_string();
-            self.repair_at(offset, RepairKind::Tag, before, "");
-        }
-        for offset in std::mem::take(&mut self.game.fixed_tags) {
             let at = game.at(offset);
-            let read = &game.bytes[at..crate::pgn::tag::parse_tag(game.bytes, at).end];
-            let before = String::from_utf8_lossy(read).trim_end().to_string();
-            let tag = game.tags.iter().find(|(_, value)| value.offset as u64 == offset);
-            let after = tag.map_or_else(String::new, |(name, value)| {
-                crate::pgn::writer::tag_line(&String::from_utf8_lossy(name), &value.decode().0)
-            });
+            let (before, after) = match game.tags.iter().find(|(_, value)| value.offset as u64 == offset) {
+                // Read with a repair: logged as read and as written.
+                Some((name, value)) => {
+                    let read = &game.bytes[at..crate::pgn::tag::parse_tag(game.bytes, at).end];
+                    let name = String::from_utf8_lossy(name);
+                    (read, crate::pgn::writer::tag_line(&name, &value.decode().0))
+                }
+                // A line that reads as no tag pair is left out, shown as read; the game is written
+                // without it (as pgn-extract and python-chess read it).
+                None => (game.bytes[at..].split(|&b| b == b'\n').next().unwrap_or_default(), String::new()),
+            };
+            let before = String::from_utf8_lossy(before).trim_end().to_string();
             self.repair_at(offset, RepairKind::Tag, before, after);
         }
         let opts = self.opts;
@@ -494,9 +493,6 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
                 self.repair_at(d.offset, RepairKind::ResultSpelling, before(), d.message.clone());
             }
             Kind::FenRepaired | Kind::CastlingRights => self.game.fen_repaired = true,
-            Kind::BadTag if d.severity == Severity::Warning => self.game.fixed_tags.push(d.offset),
-            // A tag pair that does not read as one is left out, shown as read; the game is
-            // written without it (as pgn-extract and python-chess read it).
             Kind::BadTag => self.game.bad_tags.push(d.offset),
             // Rejected by the option: the first one is the located reason.
             Kind::NullMove if self.opts.reject_null_moves && self.game.error.is_none() => {
