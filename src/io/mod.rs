@@ -11,6 +11,7 @@ mod output;
 pub mod run;
 mod sniff;
 pub mod sort;
+pub mod temporary;
 
 pub use input::{Compression, Input, InputError, InputOptions, PageDropper, Source, read_full, stop_streams};
 pub(crate) use output::canonical;

@@ -161,6 +161,8 @@ pub struct Output {
     temp: Option<(PathBuf, PathBuf)>,
     /// The canonical path it holds in [`OPEN`] until it is dropped.
     claim: Option<PathBuf>,
+    /// The temporary file, for a second interrupt to remove.
+    _registered: Option<super::temporary::Registered>,
 }
 
 /// The canonical paths of the file outputs open in this process: two outputs of one run on one
@@ -311,6 +313,7 @@ impl Output {
                 path: path.to_owned(),
                 temp: None,
                 claim: None,
+                _registered: None,
             });
         }
         let create_err = |source| OutputError::Create { path: path.to_owned(), source };
@@ -345,8 +348,9 @@ impl Output {
             open.push(out.clone());
         }
         // Released by the drop, also when the creation below fails.
-        let mut output = Output { sink: None, path: path.to_owned(), temp: None, claim };
+        let mut output = Output { sink: None, path: path.to_owned(), temp: None, claim, _registered: None };
         let (file, temp) = place(path, meta.as_ref()).map_err(create_err)?;
+        output._registered = temp.as_ref().map(|(t, _)| super::temporary::register(t));
         output.temp = temp;
         let buf = BufWriter::with_capacity(1 << 16, Synced::new(file, output.temp.is_some()));
         let sink = if compressed_as(named) == Some("zstd") {

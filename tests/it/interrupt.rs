@@ -197,6 +197,51 @@ fn an_interrupted_shard_numbers_the_game_as_its_input_does() {
     assert!(err.contains(&format!(" of {input} (this shard's share starts at game {first}); ")), "{err}");
 }
 
+/// Two signals at once (as `timeout` sends them: to the process, then to its group) are one
+/// request, and the run stops as at one; a second signal a second later ends the process at
+/// once, saying so. Neither leaves a temporary file behind.
+#[cfg(unix)]
+#[test]
+fn a_signal_sent_twice_at_once_is_one_stop_and_a_later_one_aborts_leaving_nothing() {
+    let dir = temp_dir("interrupt-twice");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture").repeat(50))
+        .expect("write");
+    let (input, out) = (input.to_str().expect("utf-8"), dir.join("out.pgn"));
+    // A search long enough that the first stop is still waiting when the second signal comes.
+    for (gap, nodes, said) in [
+        (0, "200", "pgnkit: interrupted: stopped "),
+        (1300, "5000000", "pgnkit: interrupted again: stopped at once; no output was put in place"),
+    ] {
+        let args = [
+            "annotate",
+            "-q",
+            "-j1",
+            "--no-cache",
+            "--nodes",
+            nodes,
+            input,
+            "-o",
+            out.to_str().expect("utf-8"),
+        ];
+        let child = started(&args, Stdio::null(), Stdio::null());
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        send("-INT", &child);
+        std::thread::sleep(std::time::Duration::from_millis(gap));
+        send("-INT", &child);
+        let o = child.wait_with_output().expect("wait");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(130), "{err}");
+        assert!(err.contains(said), "{said}: {err}");
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .expect("dir")
+            .map(|e| e.expect("entry").file_name())
+            .filter(|n| n != "in.pgn")
+            .collect();
+        assert!(left.is_empty(), "nothing left behind: {left:?}");
+    }
+}
+
 /// Interrupted before any game was read: it stopped before the first, not "after game 0".
 #[cfg(unix)]
 #[test]
@@ -330,7 +375,8 @@ fn perft_stops_on_a_signal_with_130() {
 }
 
 /// A second signal ends a run at once, with 130 too (not the code's place in the table), where
-/// the first cannot: here the run is blocked writing to a stdout nobody reads.
+/// the first cannot: here the run is blocked writing to a stdout nobody reads. It comes more than
+/// a second after the first: sooner, it is the same request.
 #[cfg(target_os = "linux")]
 #[test]
 fn a_second_signal_ends_the_run_at_once_with_130() {
@@ -346,6 +392,7 @@ fn a_second_signal_ends_the_run_at_once_with_130() {
         std::thread::sleep(std::time::Duration::from_millis(200));
     };
     interrupt(&child);
+    std::thread::sleep(std::time::Duration::from_millis(1000));
     assert!(child.try_wait().expect("wait").is_none(), "the first signal waits for the write");
     interrupt(&child);
     let status = child.wait().expect("wait");
