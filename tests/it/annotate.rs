@@ -253,13 +253,22 @@ fn annotate_one(name: &str, text: &str) -> (String, String, String) {
     (path(&input).to_string(), stderr(&o), written)
 }
 
+/// A game with a null move in its mainline is written as read, its positions unevaluated: an
+/// error said at the null move (as `check` places it), and exit 1 as for any position left
+/// without an evaluation.
 #[test]
 fn a_game_with_a_null_move_is_written_as_read_and_says_why() {
+    let dir = temp_dir("annotate-null");
+    let (input, out) = (dir.join("in.pgn"), dir.join("out.pgn"));
     let text = "[Event \"n\"]\n[Result \"*\"]\n\n1. e4 -- 2. d4 d5 *\n";
-    let (input, err, written) = annotate_one("null", text);
-    let located = format!("{input}:1:1: warning: game 1 (? - ?): ply 2: a null move");
-    assert!(err.contains(&located), "{err}");
-    assert_eq!(written.trim(), text.trim());
+    std::fs::write(&input, text).expect("write");
+    let o = run(&["annotate", "--nodes", "100", "--no-cache", path(&input), "-o", path(&out)]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let located = format!("{}:4:7: error: game 1 (? - ?): ply 2: a null move", path(&input));
+    assert!(err.contains(&located) && err.contains("[null_move, byte 32]"), "{err}");
+    assert!(err.contains("  2 unevaluated\n") && err.contains("  1 written as read\n"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).expect("out").trim(), text.trim());
 }
 
 /// A tag named twice is written once, its first value, as `clean` writes it and the replay and

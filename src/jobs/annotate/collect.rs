@@ -47,6 +47,8 @@ pub(crate) struct Mainline<'a> {
     /// The `[%eval]` after each move, as the game gives it (White's view), and its depth.
     pub game_evals: Vec<(Option<Score>, Option<u32>)>,
     pub fate: Fate,
+    /// Written as read for a null move in the mainline alone: its positions are unevaluated.
+    pub null_move: bool,
     /// The tags as written (JSON Lines records hold them), and for PGN output the movetext's
     /// result, the game's bytes (known at its end) and its movetext.
     pub tags: Vec<(&'a [u8], RawTag<'a>)>,
@@ -64,7 +66,8 @@ pub(super) struct Collect<'s, 'a> {
     pub diagnostics: Vec<Diagnostic>,
     /// Keep what PGN output writes: every line's events, the tags.
     write: bool,
-    null_move: bool,
+    /// Where the mainline's first null move is (absolute offset).
+    null_move: Option<u64>,
     /// A variation cut whole is not written: its end is not either.
     skip_end: bool,
 }
@@ -77,7 +80,7 @@ impl<'s, 'a> Collect<'s, 'a> {
             games: Vec::new(),
             diagnostics: Vec::new(),
             write,
-            null_move: false,
+            null_move: None,
             skip_end: false,
         }
     }
@@ -117,7 +120,7 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
     }
 
     fn tags(&mut self, game: &Game<'a>) -> Verdict {
-        self.null_move = false;
+        self.null_move = None;
         self.games.push(Mainline {
             number: game.number,
             offset: game.offset,
@@ -129,6 +132,7 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
             positions: Vec::new(),
             game_evals: Vec::new(),
             fate: Fate::Annotate,
+            null_move: false,
             tags: Vec::new(),
             result: None,
             bytes: &[],
@@ -152,10 +156,10 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
         }
         self.filter.observe(p.before);
         let Some(mv) = p.mv else {
-            self.null_move = true;
+            self.null_move.get_or_insert(p.token.offset as u64);
             return;
         };
-        if self.null_move {
+        if self.null_move.is_some() {
             return;
         }
         let m = self.current();
@@ -224,17 +228,24 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
         let kept = self.filter.finish(game, last).is_ok();
         // Errors inside cut variations lose no text: the game is annotated with them.
         let errors = game.errors > game.cut_errors || game.start.is_none();
-        let broken = errors || self.null_move;
+        let broken = errors || self.null_move.is_some();
         if !kept {
             self.diagnostics.retain(|d| d.game != game.number);
-        } else if self.null_move && !errors {
-            // Written as read for the null move alone: say why, at the null move.
+        } else if let Some(at) = self.null_move.filter(|_| !errors) {
+            // Written as read for the null move alone, its positions unevaluated: an error, said
+            // at the null move.
             let m = self.current();
+            m.null_move = true;
             let before = m.moves.len() as u32;
-            let message =
-                "a null move: no engine analyses past it, so the game is written as read".to_string();
+            let message = format!(
+                "a null move: no engine analyses past it, so the game is written as read, its {} \
+                 positions unevaluated",
+                before + 1
+            );
             let mut d = super::analyse::diagnostic(Some(m), Some(before), Kind::NullMove, message);
-            d.ply = Some(before + 1);
+            let place = crate::pgn::line_col(game.bytes, game.at(at));
+            (d.severity, d.ply, d.offset) = (Severity::Error, Some(before + 1), at);
+            (d.line, d.column) = (m.line + place.line as u64 - 1, place.col as u64);
             self.diagnostics.push(d);
         }
         let m = self.current();

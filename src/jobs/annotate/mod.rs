@@ -338,6 +338,11 @@ impl Worker for AnnotateWorker {
                 }
                 collect::Fate::AsRead => {
                     stats.add(Counter::WrittenAsRead, 1);
+                    if game.null_move {
+                        let positions = game.positions.len() as u64;
+                        stats.add(Counter::Positions, positions);
+                        stats.add(Counter::Unevaluated, positions);
+                    }
                     None
                 }
                 collect::Fate::Filtered => {
