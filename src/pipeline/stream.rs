@@ -275,9 +275,15 @@ impl<R: Read> Refill<R> {
                 }
             }
         }
-        match failed.map_or_else(|| Spill::map(&spill.file), Err) {
+        // The bytes appended before a failed write are in the file, and held.
+        match Spill::map(&spill.file) {
             Ok(map) => spill.map = Arc::new(map),
-            Err(e) => self.fail(e),
+            Err(e) => failed = failed.or(Some(e)),
+        }
+        // What is held is what the mapping shows.
+        self.filled = self.filled.min(spill.map.len());
+        if let Some(e) = failed {
+            self.fail(e);
         }
     }
 
