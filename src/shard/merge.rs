@@ -359,12 +359,12 @@ pub fn merge_holding(
         problems.push("no manifest to merge".into());
         return Err(problems.into());
     }
-    let of_the_run = check_run(&list, &mut problems);
+    let members = check_run(&list, &mut problems);
     // The cover of the run most manifests are of: another run's would make its messages (a
     // shard twice, a gap) misleading.
     let run: Vec<&(PathBuf, Manifest)> =
-        list.iter().zip(&of_the_run).filter(|&(_, &of)| of).map(|(m, _)| m).collect();
-    check_cover(&run, &mut problems);
+        list.iter().zip(&members.of_the_run).filter(|&(_, &of)| of).map(|(m, _)| m).collect();
+    check_cover(&run, &members.rerun, &mut problems);
     if !problems.is_empty() {
         return Err(problems.into());
     }

@@ -3,7 +3,7 @@
 //! each input with game numbers following on, no input is one a shard could not read for what it
 //! holds, and no output would replace what the merge reads. Every problem is named.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -14,9 +14,17 @@ use crate::pipeline::stats::Stats;
 use super::manifest::{InputId, Manifest};
 use super::plan::TO_END;
 
+/// The run most of a set's manifests are of.
+pub(super) struct Members {
+    /// Whether each manifest is of the run.
+    pub of_the_run: Vec<bool>,
+    /// The run's shards that only another run's manifest is there for: to rerun, not missing.
+    pub rerun: BTreeSet<u64>,
+}
+
 /// Checks that `list` (path, manifest) make one run; every problem found. Returns which
 /// manifests are of the run most of them are of.
-pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) -> Vec<bool> {
+pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) -> Members {
     // The run most manifests are of is the one the others are measured against: one stray
     // manifest among a run's is named, not every good one.
     type Role<'a> = (&'a String, &'a PathBuf, &'a String, &'a String, bool);
@@ -36,7 +44,10 @@ pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>
     let most = groups.iter().map(|&(_, n)| n).max().unwrap_or(0);
     let reference = groups.iter().find(|&&(_, n)| n == most).map_or(0, |&(first, _)| first);
     let (first_path, first) = &list[reference];
-    let of_the_run = runs.iter().map(|run| *run == runs[reference]).collect();
+    let of_the_run: Vec<bool> = runs.iter().map(|run| *run == runs[reference]).collect();
+    let held: BTreeSet<u64> =
+        list.iter().zip(&of_the_run).filter(|&(_, &of)| of).map(|((_, m), _)| m.spec.index).collect();
+    let mut rerun = BTreeSet::new();
     let ours = env!("CARGO_PKG_VERSION");
     for (path, m) in list {
         let p = path.display();
@@ -82,8 +93,19 @@ pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>
             differs.push("the outputs".into());
         }
         if !differs.is_empty() {
+            // A shard of the same count where the run has none is one run with other options:
+            // the run's shard to run again, not one missing.
+            let remedy = if m.spec.count == first.spec.count && !held.contains(&m.spec.index) {
+                rerun.insert(m.spec.index);
+                format!(
+                    "rerun shard {} with the same command, options and inputs as that run's shards",
+                    m.spec
+                )
+            } else {
+                "leave it out of the merge".to_string()
+            };
             problems.push(format!(
-                "{p}: not the run of {}: {} differ",
+                "{p}: of another run than {}: {} differ; {remedy}",
                 first_path.display(),
                 differs.join(", ")
             ));
@@ -100,25 +122,28 @@ pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>
             problems.push(format!("{p}: shard {} did not finish (exit status {}): rerun it", m.spec, m.exit));
         }
     }
-    of_the_run
+    Members { of_the_run, rerun }
 }
 
 /// Missing shards named in a refusal, at most.
 const SHOWN: usize = 20;
 
-/// Checks that every shard is there once and that their parts of each input tile it.
-pub(super) fn check_cover(list: &[&(PathBuf, Manifest)], problems: &mut Vec<String>) {
+/// Checks that every shard is there once and that their parts of each input tile it; the shards
+/// in `rerun` are named already (another run's manifest is there for each), not as missing.
+pub(super) fn check_cover(list: &[&(PathBuf, Manifest)], rerun: &BTreeSet<u64>, problems: &mut Vec<String>) {
     let count = list[0].1.spec.count;
     let mut by_index: BTreeMap<u64, Vec<&PathBuf>> = BTreeMap::new();
     for (path, m) in list {
         by_index.entry(m.spec.index).or_default().push(path);
     }
     // The gaps between the shards there, walked rather than counted out: N may be huge.
-    let absent = count - by_index.len() as u64;
+    let gaps = count - by_index.len() as u64;
+    let absent = gaps - rerun.len() as u64;
     let mut missing = Vec::new();
     let mut next = 0u64;
     for &i in by_index.keys().chain(std::iter::once(&count)) {
-        missing.extend((next..i).take(SHOWN - missing.len().min(SHOWN)).map(|i| i.to_string()));
+        let gap = (next..i).filter(|i| !rerun.contains(i));
+        missing.extend(gap.take(SHOWN - missing.len().min(SHOWN)).map(|i| i.to_string()));
         next = i + 1;
     }
     if absent > SHOWN as u64 {
@@ -141,7 +166,7 @@ pub(super) fn check_cover(list: &[&(PathBuf, Manifest)], problems: &mut Vec<Stri
             ));
         }
     }
-    if absent > 0 || by_index.values().any(|p| p.len() > 1) {
+    if gaps > 0 || by_index.values().any(|p| p.len() > 1) {
         return; // the ranges of a broken set say nothing more
     }
     let mut ordered: Vec<&Manifest> = list.iter().map(|(_, m)| m).collect();

@@ -522,6 +522,37 @@ fn broken_sets_of_shards_are_named_and_nothing_is_written() {
     std::fs::create_dir_all(&other_dir).expect("dir");
     let strip = shards(&other_dir, &inputs, 3, &["--strip", "comments"]);
     merge_fails(&dir, &[set[0].clone(), strip[1].clone(), set[2].clone()], "the options");
+    // Its shard is there, of another run: named to rerun with the run's options, not missing,
+    // whichever run sorts first.
+    for (stray, order) in
+        [(&strip[1], [&set[0], &strip[1], &set[2]]), (&strip[0], [&strip[0], &set[1], &set[2]])]
+    {
+        let mut args = vec!["merge", "-o", path(&merged)];
+        args.extend(order.iter().map(|p| path(p)));
+        let (exit, err) = code_and_err(&args);
+        assert_eq!(exit, Some(65), "{err}");
+        let spec = if stray == &strip[0] { "0/3" } else { "1/3" };
+        let says = format!("{}: of another run than ", stray.display());
+        assert!(err.contains(&says) && err.contains("the options ("), "{err}");
+        assert!(
+            err.contains(&format!("rerun shard {spec} with the same command, options and inputs")),
+            "{err}"
+        );
+        assert!(!err.contains("missing shards") && !err.contains("no manifest"), "{err}");
+    }
+    // Another run's shard where the run has its own: left out, not to rerun.
+    let (exit, err) = code_and_err(&[
+        "merge",
+        "-o",
+        path(&merged),
+        path(&set[0]),
+        path(&set[1]),
+        path(&strip[1]),
+        path(&set[2]),
+    ]);
+    assert_eq!(exit, Some(65), "{err}");
+    assert!(err.contains(&format!("{}: of another run than ", strip[1].display())), "{err}");
+    assert!(err.contains("leave it out of the merge") && !err.contains("rerun shard"), "{err}");
     // Another count.
     let four = dir.join("four");
     std::fs::create_dir_all(&four).expect("dir");
@@ -531,8 +562,9 @@ fn broken_sets_of_shards_are_named_and_nothing_is_written() {
     let (exit, err) =
         code_and_err(&["merge", "-o", path(&merged), path(&four[3]), path(&set[0]), path(&set[2])]);
     assert_eq!(exit, Some(65), "{err}");
-    assert!(err.contains(&format!("{}: not the run of", four[3].display())), "{err}");
-    assert!(!err.contains(&format!("{}: not the run of", set[0].display())), "{err}");
+    assert!(err.contains(&format!("{}: of another run than", four[3].display())), "{err}");
+    assert!(err.contains("the shard count (4 and 3) differ; leave it out of the merge"), "{err}");
+    assert!(!err.contains(&format!("{}: of another run than", set[0].display())), "{err}");
     assert!(err.contains("missing shards") && err.contains(": 1 of 3"), "{err}");
     // Another version.
     let text = std::fs::read_to_string(&set[1]).expect("read");

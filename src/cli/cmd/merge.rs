@@ -22,8 +22,9 @@ beside the parts or in --output-dir; -o names the main one): what a single run w
 games (a CSV header), the parts in order, and the summary record a single run writes last, from
 the shards' ledgers added up (its seconds are the shards' sum). Compressed outputs (.zst, .gz)
 are the parts' frames (members) one after another: they decompress to a single run's text.
-Otherwise it writes nothing, names every missing, unfinished, duplicated or changed shard, and
-every input a shard found not PGN (UTF-16, a corrupt stream: what no rerun changes), and exits 65; an output it cannot create (--output-dir under a file, a directory's name, no
+Otherwise it writes nothing, names every missing, unfinished, duplicated or changed shard, every
+manifest of another run (other options: its shard to rerun as the run's others ran, or one to
+leave out), and every input a shard found not PGN (UTF-16, a corrupt stream: what no rerun changes), and exits 65; an output it cannot create (--output-dir under a file, a directory's name, no
 permission, a file the merge reads) is exit 73, one it cannot write or rename into place (disk
 full) exit 74. Ctrl-C (SIGTERM, SIGHUP) stops it at its next buffer: what it wrote is removed,
 exit 130.
