@@ -49,7 +49,7 @@ counters! {
     TimedOut => "timed_out", "Of those, the positions where the engine hung (or missed its deadline).";
     Crashed => "crashed", "Of those, the positions where the engine crashed on every try.";
     Annotated => "annotated", "Games written with annotations.";
-    WrittenAsRead => "written_as_read", "Games written as read: an error in their moves, or a null move in the mainline.";
+    WrittenAsRead => "written_as_read", "Games written as read: an error in their moves, a null move in the mainline, or (`annotate`) no position the engine evaluated.";
 }
 
 macro_rules! repair_kinds {

@@ -218,6 +218,52 @@ pub fn annotate_engine_that_cannot_start_is_exit_69() {
     assert!(text(&o.stderr).contains("handshake") && !out.exists(), "{}", text(&o.stderr));
 }
 
+/// A game the engine cannot play (the fake engine lists no `UCI_Variant`: crazyhouse is refused
+/// before anything is sent) is written as read, its Annotator tag its own, and counted so: no
+/// position analysed, every one unevaluated; the standard game after it is annotated.
+pub fn annotate_variant_the_engine_cannot_play_is_written_as_read() {
+    let d = dir("variant");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let crazyhouse =
+        std::fs::read_to_string(root.join("fixtures/pgn/python-chess__saturs-jannlee-zh-lichess.pgn"))
+            .expect("fixture");
+    let input = d.join("games.pgn");
+    let standard = "[Event \"standard\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n";
+    std::fs::write(&input, format!("{crazyhouse}\n{standard}")).expect("write input");
+    let log = Log::new();
+    let engine = fake_engine(&[&log.mode()]);
+    let o = pgnkit()
+        .arg("annotate")
+        .args(args(&["--no-cache", "--nodes", "100", "--engines", "1"], engine.clone()))
+        .arg(&input)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run pgnkit");
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let (zh, std) = out.split_at(out.find("[Event \"standard\"]").expect("the standard game"));
+    assert_eq!(zh, format!("{}\n\n", crazyhouse.trim_end()), "as read");
+    assert!(std.contains("[Annotator \"pgnkit ") && std.contains("[%eval "), "{std}");
+    assert_eq!(err.matches("[unevaluated,").count(), 1, "{err}");
+    assert!(err.contains("engine does not support this variant"), "{err}");
+    assert!(err.contains("\n  1 annotated\n") && err.contains("\n  1 written as read\n"), "{err}");
+    assert!(err.contains("\n  7 analysed\n") && err.contains("\n  123 unevaluated\n"), "{err}");
+    assert_eq!(gos(&log), 7, "the standard game's positions only");
+    // The JSON Lines summary says the same, and no record is of the crazyhouse game.
+    let more = args(&["--no-cache", "--nodes", "100", "--engines", "1", "--format", "jsonl"], engine);
+    let o = annotate(&input, &more);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let s = summary(&o.stdout);
+    assert_eq!(
+        (&s["positions"], &s["analysed"], &s["unevaluated"]),
+        (&130.into(), &7.into(), &123.into()),
+        "{s}"
+    );
+    assert_eq!((&s["counts"]["annotated"], &s["counts"]["written_as_read"]), (&1.into(), &1.into()), "{s}");
+    let records = text(&o.stdout).lines().filter(|l| l.contains("\"type\":\"position\"")).count();
+    assert_eq!(records, 7, "{}", text(&o.stdout));
+}
+
 /// `go` commands in a fake engine's log.
 fn gos(log: &Log) -> usize {
     log.lines().iter().filter(|l| l.starts_with("go ")).count()

@@ -73,6 +73,7 @@ fn main() -> ExitCode {
         annotate::annotate_engine_timeout_is_checked,
         annotate::annotate_garbage_and_illegal_pv_are_warnings,
         annotate::annotate_engine_that_cannot_start_is_exit_69,
+        annotate::annotate_variant_the_engine_cannot_play_is_written_as_read,
         annotate::annotate_killed_and_resumed_is_byte_identical,
         annotate::annotate_stockfish_same_at_one_and_two_engines,
         annotate::annotate_stockfish_depth_18_is_never_hung,

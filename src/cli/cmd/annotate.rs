@@ -39,7 +39,8 @@ Judgements the input holds, pgnkit's or lichess's ({ (0.39 → -4.17) Blunder. c
 are replaced, and the line after one where the engine's line is written (--from-evals writes
 none: the old line is kept, and so is the best move the old comment named).
 A game with an error in its mainline (a move, its setup, its result) is written as read, with
-the error reported. An error in a variation ends that variation only, as python-chess and
+the error reported, and so is a game the engine evaluated no position of (a variant it cannot
+play): no Annotator tag, no records. An error in a variation ends that variation only, as python-chess and
 lichess read it: the game is annotated, in PGN output the variation written up to the error and
 its rest kept as read in a comment { pgnkit: invalid_move; not replayed: Nf9 ... }; the error is
 still reported. The output is UTF-8: tags, comments and the lines of games written as read that

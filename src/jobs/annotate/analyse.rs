@@ -163,10 +163,9 @@ impl Analyst {
                     if !self.keep_hash {
                         self.engine.new_game();
                     }
-                    stats.add(Counter::Analysed, 1);
                     let asked = Instant::now();
                     let result = self.engine.analyse_line(&game.positions[root], line, &self.limit);
-                    stats.add(Counter::EngineMicroseconds, asked.elapsed().as_micros() as u64);
+                    count_search(&result, asked, stats);
                     self.warnings(game, ply, diagnostics, stats);
                     match result {
                         Ok(a) => {
@@ -220,10 +219,9 @@ impl Analyst {
             return Ok((Ok(a), Vec::new()));
         }
         self.engine.new_game();
-        stats.add(Counter::Analysed, 1);
         let asked = Instant::now();
         let result = self.engine.analyse(pos, &[], &self.limit);
-        stats.add(Counter::EngineMicroseconds, asked.elapsed().as_micros() as u64);
+        count_search(&result, asked, stats);
         let warnings = self.engine.take_warnings();
         match result {
             Ok(a) => {
@@ -236,6 +234,21 @@ impl Analyst {
             Err(e) => Ok((Err(e), warnings)),
         }
     }
+}
+
+/// Counts a search asked for at `asked` that gave `result`: a position sent to the engine and
+/// the time it took. An engine refuses a variant it cannot play before anything is sent.
+fn count_search(result: &Result<Analysis, AnalyzerError>, asked: Instant, stats: &mut Stats) {
+    if !matches!(result, Err(AnalyzerError::UnsupportedVariant)) {
+        stats.add(Counter::Analysed, 1);
+        stats.add(Counter::EngineMicroseconds, asked.elapsed().as_micros() as u64);
+    }
+}
+
+/// Whether the engine evaluated none of a game's positions though some needed it (an engine
+/// that cannot play its variant, one that failed on every position): nothing to annotate with.
+pub(super) fn none_evaluated(evals: &[Evaluated]) -> bool {
+    evals.iter().all(|e| e.analysis.is_none()) && evals.iter().any(|e| e.white.is_none())
 }
 
 /// The evaluations a game gives itself (`--from-evals`): none for the start position, then the

@@ -9,9 +9,9 @@
 //! first, then the engine; game endings from the rules), `notes` turns the evaluations into
 //! judgements, and `pgn` writes the games with their notes from what was kept ([`jsonl`] renders
 //! records instead). Games that cannot be annotated (an error in their mainline's moves or
-//! setup, a null move in the mainline) are written as read; an error in a variation ends that
-//! variation only (for PGN output, which replays them, the rest of it is kept as read in a
-//! comment); games the filters leave out are not written.
+//! setup, a null move in the mainline, no position the engine evaluated) are written as read;
+//! an error in a variation ends that variation only (for PGN output, which replays them, the
+//! rest of it is kept as read in a comment); games the filters leave out are not written.
 //!
 //! Invariants: with a node or depth limit and no `keep_hash`, every position is searched from a
 //! cleared hash, so an evaluation depends only on the position (and its game's history), the
@@ -333,8 +333,14 @@ impl Worker for AnnotateWorker {
                         },
                         None => analyse::from_game(game, &mut stats),
                     };
-                    stats.add(Counter::Annotated, 1);
-                    Some(notes::plan(game, evals, &self.opts))
+                    // No Annotator tag or record may claim an analysis the game did not get.
+                    if self.analyst.is_some() && analyse::none_evaluated(&evals) {
+                        stats.add(Counter::WrittenAsRead, 1);
+                        None
+                    } else {
+                        stats.add(Counter::Annotated, 1);
+                        Some(notes::plan(game, evals, &self.opts))
+                    }
                 }
                 collect::Fate::AsRead => {
                     stats.add(Counter::WrittenAsRead, 1);
