@@ -33,7 +33,8 @@ pub enum Error {
     /// An engine that cannot go on, e.g. one that could not be restarted (69).
     #[error(transparent)]
     Analysis(#[from] AnalyzerError),
-    /// The evaluation cache could not be opened, read or written (74).
+    /// The evaluation cache could not be opened, read or written (74; 65 when it is no SQLite
+    /// database or a corrupt one).
     #[error(transparent)]
     Cache(#[from] CacheError),
     /// `clean --dedup` ran out of memory, or its inputs changed between its passes (74).
@@ -67,7 +68,8 @@ impl Error {
             Error::Output(e) => e.exit_code(),
             Error::Usage(_) => Code::Usage,
             Error::Engine(_) | Error::Analysis(_) => Code::Unavailable,
-            Error::Cache(_) | Error::Dedup(_) | Error::Spill(_) => Code::IoErr,
+            Error::Cache(e) => e.exit_code(),
+            Error::Dedup(_) | Error::Spill(_) => Code::IoErr,
             Error::Panic { .. } | Error::Internal(_) => Code::Software,
             Error::Interrupted => Code::Interrupted,
         }

@@ -86,6 +86,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior};
 
 use crate::analysis::{Analysis, Limit};
 use crate::chess::{Move, Position};
+use crate::exit::Code;
 #[cfg(doc)]
 use crate::notation::{EpMode, write_epd};
 
@@ -183,6 +184,23 @@ pub enum CacheError {
     /// The writer thread is gone (it panicked).
     #[error("evaluation cache: the writer thread stopped")]
     WriterStopped,
+}
+
+impl CacheError {
+    /// Its exit code: 65 for a file SQLite finds is no database or a corrupt one (what it holds
+    /// is wrong, as a corrupt input's), 74 for the rest (I/O, locks, a full disk).
+    pub fn exit_code(&self) -> Code {
+        let sqlite = match self {
+            CacheError::Open { source, .. } | CacheError::Read { source, .. } => Some(source),
+            CacheError::Merge { error, .. } => Some(error),
+            CacheError::Commit(error) => Some(&**error),
+            _ => None,
+        };
+        match sqlite.and_then(rusqlite::Error::sqlite_error_code) {
+            Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt) => Code::DataErr,
+            _ => Code::IoErr,
+        }
+    }
 }
 
 /// When the writer commits: as soon as the oldest uncommitted row is `max_age` old, or when

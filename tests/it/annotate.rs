@@ -556,6 +556,25 @@ fn options_the_run_would_ignore_are_usage_errors() {
     }
 }
 
+/// A --cache file that is no SQLite database is data in the wrong form (65), named with what
+/// SQLite says; a cache that cannot be opened for I/O reasons (a directory) stays an I/O error.
+#[test]
+fn a_cache_that_is_no_database_is_a_data_error() {
+    let dir = temp_dir("annotate-cache-garbage");
+    let input = fixture("pgn/lichess_db_10k.pgn");
+    let (garbage, out) = (dir.join("nd.sqlite"), dir.join("o.pgn"));
+    std::fs::write(&garbage, "garbage\n").expect("write");
+    let o =
+        run(&["annotate", "-q", "--nodes", "300", "--cache", path(&garbage), "-o", path(&out), path(&input)]);
+    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
+    let said = format!("cannot open the evaluation cache {}: file is not a database", garbage.display());
+    assert!(stderr(&o).contains(&said), "{}", stderr(&o));
+    assert!(!out.exists());
+    let o = run(&["annotate", "-q", "--nodes", "300", "--cache", path(&dir), "-o", path(&out), path(&input)]);
+    assert_eq!(o.status.code(), Some(74), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot open the evaluation cache"), "{}", stderr(&o));
+}
+
 /// The judgement sentences pgnkit and lichess write.
 const JUDGEMENTS: [&str; 5] = [
     "Inaccuracy.",

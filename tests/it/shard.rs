@@ -782,11 +782,17 @@ fn cache_merge_joins_the_shards_caches() {
     let cache = &summary["data"]["cache"];
     assert!(cache["lookups"].as_u64().unwrap_or(0) > 0, "{summary}");
     assert_eq!(cache["hits"], cache["lookups"], "every position from the merged cache: {summary}");
-    // Not a cache: an error naming it, the output cache untouched.
-    std::fs::write(dir.join("junk.sqlite"), b"not sqlite").expect("write");
-    let o = run(&["cache", "merge", path(&dir.join("junk.sqlite")), "-o", path(&all)]);
-    assert_ne!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stderr(&o).contains("junk.sqlite"), "{}", stderr(&o));
+    // Not a cache: a data error naming it (65, as a corrupt input), the output cache untouched;
+    // the same for an output that is no SQLite database.
+    let junk = dir.join("junk.sqlite");
+    std::fs::write(&junk, b"not sqlite").expect("write");
+    let o = run(&["cache", "merge", path(&junk), "-o", path(&all)]);
+    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
+    assert!(stderr(&o).contains("junk.sqlite: file is not a database"), "{}", stderr(&o));
+    let o = run(&["cache", "merge", path(&all), "-o", path(&junk)]);
+    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
+    assert!(stderr(&o).contains("junk.sqlite: file is not a database"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&junk).expect("junk"), b"not sqlite");
     // A cache whose pages past its header are damaged: the error names it, not the output.
     let mut bytes = std::fs::read(&caches[1]).expect("cache");
     assert!(bytes.len() > 12 << 10, "{} bytes", bytes.len());
@@ -800,7 +806,7 @@ fn cache_merge_joins_the_shards_caches() {
     std::fs::write(dir.join("damaged.sqlite"), &bytes).expect("write");
     let dest = dir.join("dest.sqlite");
     let o = run(&["cache", "merge", path(&caches[0]), path(&dir.join("damaged.sqlite")), "-o", path(&dest)]);
-    assert_ne!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(65), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("cannot add the evaluation cache ") && stderr(&o).contains("damaged.sqlite to "),
         "{}",
