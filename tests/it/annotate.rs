@@ -239,6 +239,19 @@ fn annotate_summary_speaks_positions() {
     let engine = number("engine_seconds_per_position") * number("analysed");
     let micros = data["counts"]["engine_microseconds"].as_f64().expect("the engines' time");
     assert!((engine * 1e6 / micros - 1.0).abs() < 1e-6, "{data}");
+    assert_eq!(data["engines"], 1, "{data}");
+    // --from-evals runs no engine, on any number of threads.
+    let input = fixture("pgn/lichess_db_10k.pgn");
+    let o = run(&["annotate", "--from-evals", "-j", "2", "--format", "jsonl", path(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let last = String::from_utf8_lossy(&o.stdout).lines().last().expect("a summary").to_string();
+    let data = serde_json::from_str::<Value>(&last).expect("JSON")["data"].clone();
+    assert_eq!(
+        (&data["engines"], &data["analysed"], &data["engine_busy"]),
+        (&0.into(), &0.into(), &0.0.into()),
+        "{data}"
+    );
+    assert!(!stderr(&o).contains("engines busy"), "{}", stderr(&o));
 }
 
 /// Annotates the one game `text` at 100 nodes without a cache; the input's path, stderr and the

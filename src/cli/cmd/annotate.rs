@@ -288,11 +288,13 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         line_width: 80,
         epd_columns: args.parquet.epd_columns,
     };
-    let engines = args
+    let threads = args
         .engines
         .or(args.head.threads)
         .filter(|&n| n > 0)
         .map_or_else(pgnkit::pipeline::cores, usize::from);
+    // --from-evals judges on its worker threads and runs no engine.
+    let engines = if args.from_evals { 0 } else { threads };
     let job = Annotate::new(opts);
     let format = job.options().format;
     // An EPD input's records are lines: its shares end at line starts.
@@ -311,7 +313,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     }
     let progress = Progress::new(args.head.quiet);
     let mut run_opts = args.head.run_options();
-    run_opts.threads = engines;
+    run_opts.threads = threads;
     let result = shard::run(&job, &args.head, &run_opts, &sharding, &progress, &mut writer);
     // Whatever happened, what the engines found is committed: the next run resumes from it.
     let flushed = cache.as_ref().map(|c| c.flush());
