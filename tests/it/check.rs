@@ -479,3 +479,13 @@ fn huge_tokens_and_tag_values_are_shown_cut() {
     let shown = [&records[0]["data"]["white"], &records[0]["data"]["fen"], &records[1]["data"]["san"]];
     assert!(shown.iter().all(|v| v.as_str() == Some(cut.as_str())), "{out}");
 }
+
+/// A problem among the tags names the game's players though their tags come after it.
+#[test]
+fn a_tag_problem_names_the_players_of_the_tags_after_it() {
+    let pgn = "[Event Casual Game\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n";
+    let o = run_with_stdin(&["check", "-"], pgn);
+    let said = format!("{}{}", stdout(&o), stderr(&o));
+    let named = "-:1:1: warning: game 1 (A - B): malformed tag pair; skipped [bad_tag, byte 0]";
+    assert!(said.contains(named), "{said}");
+}

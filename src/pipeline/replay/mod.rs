@@ -120,6 +120,11 @@ pub struct Replayer<'a, H> {
     /// The White and Black tags diagnostics name, of the game numbered and with the tags counted
     /// here: looked up once for a game's many diagnostics, not once each over all its tags.
     named: Option<Box<Named>>,
+    /// Problems found among the tags, reported once they are all read, so that they name the
+    /// players whose tags come after them.
+    tag_problems: Vec<Problem>,
+    /// The game's tags are being read.
+    in_tags: bool,
 }
 
 /// A game's number and count of tags, and its White and Black tags then.
@@ -255,6 +260,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             stats: Default::default(),
             game_kinds: Vec::new(),
             named: None,
+            tag_problems: Vec::new(),
+            in_tags: false,
         }
     }
 
@@ -329,6 +336,16 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             message,
         };
         self.hooks.diagnostic(&self.game, d);
+    }
+
+    /// The tags are read: their problems are reported.
+    fn tags_read(&mut self) {
+        self.in_tags = false;
+        if !self.tag_problems.is_empty() {
+            for p in std::mem::take(&mut self.tag_problems) {
+                self.problem(p);
+            }
+        }
     }
 
     /// The current game's White and Black tags (see `named`).
@@ -573,6 +590,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
 
     /// Ends the game the reader has just read, which stops at `end` (absolute).
     fn finish(&mut self, end: u64) {
+        self.tags_read();
         self.settle_mate();
         let start = (self.game.offset - self.chunk_offset) as usize;
         let stop = (end - self.chunk_offset) as usize;
@@ -661,6 +679,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         self.pending_result_token = None;
         self.result_repaired = false;
         self.move_written = false;
+        self.in_tags = true;
         ControlFlow::Continue(())
     }
 
@@ -669,6 +688,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
     }
 
     fn begin_movetext(&mut self) -> ControlFlow<()> {
+        self.tags_read();
         if self.game.has_repeats() {
             self.repeated_tags();
         }
@@ -761,6 +781,10 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
     }
 
     fn problem(&mut self, p: Problem) {
+        if self.in_tags {
+            self.tag_problems.push(p);
+            return;
+        }
         if self.game.skipped {
             return; // a skipped game's movetext is not checked
         }
