@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
-use super::sniff::{Peeked, check_text, decompressing};
+use super::sniff::{Peeked, check_text, decompressing, line_end};
 use crate::exit::Code;
 
 /// How an input is compressed (detected from its first bytes).
@@ -464,6 +464,22 @@ impl Input {
         Ok(Input { path: path.to_owned(), source: Source::Stream(source), compression, total_size, consumed })
     }
 
+    /// The input's text up to the end of its first line that is not blank (`limit` bytes at
+    /// most), to tell its kind by: reading the input still gives every byte from its start, and
+    /// an error met reading ahead is met again there, after those bytes.
+    pub fn first_line(&mut self, limit: usize) -> Vec<u8> {
+        let line = |head: &[u8]| head[..line_end(head).unwrap_or(head.len())].to_vec();
+        match &mut self.source {
+            Source::Mapped(map) => line(&map[..map.len().min(limit)]),
+            Source::Stream(inner) => {
+                let peeked = Peeked::first_line(std::mem::replace(inner, Box::new(io::empty())), limit);
+                let head = line(peeked.head());
+                *inner = Box::new(peeked);
+                head
+            }
+        }
+    }
+
     /// Classifies an error returned while reading [`Source::Stream`]: a corrupt compressed
     /// stream (exit 65) or an I/O error (exit 74).
     pub fn read_error(&self, source: io::Error) -> InputError {
@@ -706,6 +722,22 @@ mod tests {
         let e = Input::open(&dir, InputOptions::default()).unwrap_err();
         assert_eq!(e.exit_code(), Code::NoInput);
         assert!(e.to_string().ends_with(": is a directory"), "{e}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn the_first_line_read_ahead_is_read_again() {
+        let dir = temp_dir("first-line");
+        let (plain, zst) = (dir.join("a"), dir.join("a.zst"));
+        let text = b"\n\n{\"type\":1}\nmore\n";
+        std::fs::write(&plain, text).unwrap();
+        std::fs::write(&zst, zstd::encode_all(&text[..], 1).unwrap()).unwrap();
+        for (path, no_mmap) in [(&plain, false), (&plain, true), (&zst, false)] {
+            let mut input = Input::open(path, InputOptions { no_mmap }).unwrap();
+            assert_eq!(input.first_line(1 << 20), b"\n\n{\"type\":1}\n");
+            assert_eq!(input.first_line(3), b"\n\n{", "at most the limit");
+            assert_eq!(input.read_all().unwrap(), text);
+        }
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -46,6 +46,31 @@ impl Peeked {
 
     /// Bytes of the first read: a zstd block's most.
     const READ: usize = 128 << 10;
+
+    /// `inner` with its first line that is not blank (and the blank lines before it) read
+    /// ahead, `limit` bytes at most.
+    pub(super) fn first_line(mut inner: Box<dyn Read + Send>, limit: usize) -> Peeked {
+        let (mut head, mut error) = (Vec::new(), None);
+        let mut chunk = vec![0u8; Peeked::READ.min(limit.max(1))];
+        while head.len() < limit && line_end(&head).is_none() {
+            let want = chunk.len().min(limit - head.len());
+            match inner.read(&mut chunk[..want]) {
+                Ok(0) => break,
+                Ok(k) => head.extend_from_slice(&chunk[..k]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+        }
+        Peeked { head, at: 0, error, inner }
+    }
+
+    /// The bytes read ahead.
+    pub(super) fn head(&self) -> &[u8] {
+        &self.head
+    }
 }
 
 impl Read for Peeked {
@@ -61,6 +86,12 @@ impl Read for Peeked {
             None => self.inner.read(buf),
         }
     }
+}
+
+/// Where the first line of `text` that is not blank ends (after its line break), if it does.
+pub(super) fn line_end(text: &[u8]) -> Option<usize> {
+    let start = text.iter().position(|b| !b.is_ascii_whitespace())?;
+    text[start..].iter().position(|&b| b == b'\n').map(|i| start + i + 1)
 }
 
 /// Refuses text that is UTF-16 or UTF-32 by its first bytes: a byte order mark, or ASCII with

@@ -10,7 +10,7 @@
 mod format;
 
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
@@ -190,26 +190,83 @@ pub fn run_shares<J: Job>(
     observer: &dyn Observer,
     sink: &mut impl Sink<Records<J>>,
 ) -> Result<Summary, Error> {
-    let start = Instant::now();
-    let workers = Workers::default();
-    let pipeline_opts =
-        pipeline::Options { threads: opts.threads.max(1), chunk_size: opts.chunk_size.max(1) };
-    let mut summary =
-        Summary { stats: Stats::default(), inputs: Vec::new(), stopped: None, elapsed: Duration::ZERO };
+    let mut runner = Runner::new(job, opts, observer);
     for Share { path, span } in inputs {
-        let name = Name::of(path);
-        let seek = span.and_then(|s| s.seek);
-        let opened = match seek {
+        let opened = match span.and_then(|s| s.seek) {
             Some(at) => Input::open_at(path, at.compressed),
             None => Input::open(path, InputOptions { no_mmap: opts.no_mmap }),
         };
+        runner.input(path, *span, opened, sink)?;
+        if runner.summary.stopped.is_some() {
+            break;
+        }
+    }
+    Ok(runner.finish())
+}
+
+/// [`run`] over one input opened by the caller (to look at its first bytes, say: a stream cannot
+/// be opened twice); `opened` is `path`'s, or why it could not be opened.
+pub fn run_opened<J: Job>(
+    job: &J,
+    path: &Path,
+    opened: Result<Input, InputError>,
+    opts: &RunOptions,
+    observer: &dyn Observer,
+    sink: &mut impl Sink<Records<J>>,
+) -> Result<Summary, Error> {
+    let mut runner = Runner::new(job, opts, observer);
+    runner.input(path, None, opened, sink)?;
+    Ok(runner.finish())
+}
+
+/// What the inputs of one run share: the job's workers, kept from one input to the next, and
+/// what the inputs read so far gave.
+struct Runner<'r, J: Job> {
+    job: &'r J,
+    workers: Workers<J::Worker>,
+    opts: pipeline::Options,
+    observer: &'r dyn Observer,
+    summary: Summary,
+    start: Instant,
+}
+
+impl<'r, J: Job> Runner<'r, J> {
+    fn new(job: &'r J, opts: &RunOptions, observer: &'r dyn Observer) -> Runner<'r, J> {
+        Runner {
+            job,
+            workers: Workers::default(),
+            opts: pipeline::Options { threads: opts.threads.max(1), chunk_size: opts.chunk_size.max(1) },
+            observer,
+            summary: Summary {
+                stats: Stats::default(),
+                inputs: Vec::new(),
+                stopped: None,
+                elapsed: Duration::ZERO,
+            },
+            start: Instant::now(),
+        }
+    }
+
+    /// Reads the part `span` of `path` (all of it: `None`) from `opened`, handing its outputs to
+    /// `sink`; an input that could not be opened or read is listed with its error.
+    fn input(
+        &mut self,
+        path: &Path,
+        span: Option<Span>,
+        opened: Result<Input, InputError>,
+        sink: &mut impl Sink<Records<J>>,
+    ) -> Result<(), Error> {
+        let (job, workers, pipeline_opts, observer) = (self.job, &self.workers, &self.opts, self.observer);
+        let summary = &mut self.summary;
+        let name = Name::of(path);
+        let seek = span.and_then(|s| s.seek);
         let input = match opened {
             Ok(i) => i,
             Err(e) => {
                 let e = Error::Input(e);
                 observer.input_failed(name.text(), &e);
                 summary.inputs.push(InputSummary { name, stats: Stats::default(), error: Some(e) });
-                continue;
+                return Ok(());
             }
         };
         let format = Format::of(job.cuts());
@@ -247,18 +304,12 @@ pub fn run_shares<J: Job>(
                     let pages = PageDropper::new(&map);
                     pages.advance(at as usize);
                     let dropping = Dropping { observer, pages };
-                    let run = Run {
-                        name: &name,
-                        job,
-                        workers: &workers,
-                        opts: &pipeline_opts,
-                        observer: &dropping,
-                    };
+                    let run = Run { name: &name, job, workers, opts: pipeline_opts, observer: &dropping };
                     let bytes = &map[at as usize..end.max(at) as usize];
                     pipeline::run_from(pipeline::Input::Slice(bytes), &run, from, release)
                 }
                 Source::Stream(mut r) => {
-                    let run = Run { name: &name, job, workers: &workers, opts: &pipeline_opts, observer };
+                    let run = Run { name: &name, job, workers, opts: pipeline_opts, observer };
                     match span {
                         None => pipeline::run(pipeline::Input::Stream(r), &run, release),
                         Some(s) => {
@@ -314,10 +365,11 @@ pub fn run_shares<J: Job>(
             observer.input_failed(name.text(), e);
         }
         summary.inputs.push(InputSummary { name, stats, error });
-        if summary.stopped.is_some() {
-            break;
-        }
+        Ok(())
     }
-    summary.elapsed = start.elapsed();
-    Ok(summary)
+
+    fn finish(mut self) -> Summary {
+        self.summary.elapsed = self.start.elapsed();
+        self.summary
+    }
 }

@@ -13,7 +13,9 @@ use crate::skip::skip;
 use pgnkit::chess::{Color, Square, Variant};
 use pgnkit::notation::fen::parse_fen;
 
-use crate::util::{fixture, python_chess_missing, run, shared_data, stderr, temp_dir};
+use crate::util::{
+    fixture, python_chess_missing, run, run_with_stdin, shared_data, stderr, stdout, temp_dir,
+};
 
 fn path(p: &Path) -> &str {
     p.to_str().expect("UTF-8 path")
@@ -216,6 +218,60 @@ fn games_without_evaluations_count_alike_from_pgn_and_from_records() {
     let (games, records) = (report(&pgn), report(&jsonl));
     assert_eq!((games["evaluated"].as_u64(), games["unevaluated"].as_u64()), (Some(1), Some(4)));
     assert_eq!(records, games);
+}
+
+/// `annotate --format jsonl` records are told by their first line: from stdin and in files of
+/// any name, plain or compressed, they read as from a `.jsonl` file; PGN whose first line is a
+/// comment stays PGN.
+#[test]
+fn records_are_told_by_their_content_whatever_their_name() {
+    let dir = temp_dir("report-records-by-content");
+    let jsonl = dir.join("evals.jsonl");
+    let pgn = fixture("pgn/report/lichess_evals.pgn");
+    let o = run(&["annotate", "-q", "--from-evals", "--format", "jsonl", "-o", path(&jsonl), path(&pgn)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let records = std::fs::read(&jsonl).expect("records");
+    // The figures without the inputs' names.
+    let figures = |mut v: Value| {
+        v.as_object_mut().expect("object").remove("sources");
+        for g in v["unevaluated_games"].as_array_mut().expect("unevaluated games") {
+            g.as_object_mut().expect("object").remove("file");
+        }
+        v
+    };
+    let want = figures(pgnkit_json(&[path(&jsonl)]));
+    assert_eq!((want["games"].as_u64(), want["evaluated"].as_u64()), (Some(8), Some(6)), "{want}");
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gzip, &records).expect("gzip");
+    let mut blank_first = b"\n  \n".to_vec();
+    blank_first.extend_from_slice(&records);
+    let named = [
+        ("x.json", records.clone()),
+        ("a3.zst", zstd::encode_all(&records[..], 3).expect("zstd")),
+        ("a4", gzip.finish().expect("gzip")),
+        ("blank_first.txt", blank_first),
+    ];
+    for (name, bytes) in &named {
+        let file = dir.join(name);
+        std::fs::write(&file, bytes).expect("write");
+        assert_eq!(figures(pgnkit_json(&[path(&file)])), want, "{name}");
+    }
+    let o = run_with_stdin(&["report", "-q", "--format", "json", "-"], &records);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(figures(serde_json::from_slice(&o.stdout).expect("JSON")), want);
+    let o = run_with_stdin(&["report", "-q", "--format", "text", "-"], &records);
+    assert!(stdout(&o).starts_with("Collection: 8 games (6 with evaluations"), "{}", stdout(&o));
+    // PGN, from stdin too; a comment before its first game does not make it records.
+    let games = std::fs::read(&pgn).expect("PGN");
+    let o = run_with_stdin(&["report", "-q", "--format", "json", "-"], &games);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(figures(serde_json::from_slice(&o.stdout).expect("JSON"))["games"], 8);
+    let mut commented = b"{ \"type\": \"position\" is not a record }\n".to_vec();
+    commented.extend_from_slice(&games);
+    let o = run_with_stdin(&["report", "-q", "--format", "json", "-"], &commented);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["evaluated"], 6, "{v}");
 }
 
 /// A game's result is the one `clean` writes: a `*` tag takes a finished token's, and a tag

@@ -30,10 +30,10 @@ Examples:
   pgnkit report evals.jsonl --player DrNykterstein --format text
 
 Reads annotated PGN (annotate's output, lichess exports with their [%eval]s and judgement
-glyphs, any PGN with [%eval] comments) or annotate --format jsonl records (files named
-*.jsonl, .jsonl.zst, .jsonl.gz), whose first record of a game holds its tags: the filters
-and --player apply to them as to PGN (records without tags make games with no players, date
-or result). A game whose file judged it (an Annotator tag of pgnkit, or ?!/?/?? on its
+glyphs, any PGN with [%eval] comments) or annotate --format jsonl records (told by their
+first line, in a file of any name, compressed or not, or stdin), whose first record of a game
+holds its tags: the filters and --player apply to them as to PGN (records without tags make
+games with no players, date or result). A game whose file judged it (an Annotator tag of pgnkit, or ?!/?/?? on its
 moves) keeps those judgements; any other is judged from its [%eval]s as annotate
 --from-evals does. Accuracy and ACPL are lichess's, as annotate --add-tags computes
 them. Games without evaluations are counted and listed.
@@ -89,6 +89,27 @@ pub struct Args {
     min_games: u64,
 }
 
+/// Whether `input` holds `annotate --format jsonl` records: by its name (`.jsonl`, `.ndjson`,
+/// compressed or not), else by its first line, whatever its name or compression, stdin too.
+fn is_records(name: &Name, input: &mut Input) -> bool {
+    jsonl::is_jsonl_name(name.text()) || jsonl::is_records(&input.first_line(jsonl::MAX_LINE))
+}
+
+/// Reads the records of `input` into `totals`.
+fn read_records(
+    input: Input,
+    name: &Name,
+    reading: jsonl::Reading<'_>,
+    totals: &mut Totals<impl Write>,
+) -> Result<jsonl::Found, Error> {
+    pgnkit::jobs::run::Sink::<pgnkit::jobs::report::ReportChunk>::begin_input(totals, name)?;
+    let read = match input.source {
+        Source::Mapped(map) => jsonl::read(&map[..], reading, |game| totals.add_record(game)),
+        Source::Stream(stream) => jsonl::read(stream, reading, |game| totals.add_record(game)),
+    };
+    read.map_err(|e| Error::from(pgnkit::io::InputError::reading(&input.path, input.compression, e)))
+}
+
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
     if args.head.shard.shard.is_some() {
@@ -111,44 +132,38 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     // The PGN runs' counts together, for the filters' warnings.
     let mut seen = pgnkit::pipeline::stats::Stats::default();
     let mut exit = Code::Ok;
-    // Inputs in command-line order: runs of PGN files through the pipeline, JSON Lines read here.
-    let mut k = 0;
-    while k < args.head.files.len() {
-        if jsonl::is_jsonl_name(names[k].text()) {
-            let path = &args.head.files[k];
-            let input = Input::open(path, InputOptions { no_mmap: true }).map_err(Error::from)?;
-            let Source::Stream(stream) = input.source else { unreachable!("no_mmap opens a stream") };
-            pgnkit::jobs::run::Sink::<pgnkit::jobs::report::ReportChunk>::begin_input(
-                &mut totals,
-                &names[k],
-            )?;
-            let reading = jsonl::Reading { select: &job.options().select, player: player.as_deref() };
-            let found = jsonl::read(stream, reading, |game| totals.add_record(game)).map_err(|e| {
-                Error::from(pgnkit::io::InputError::reading(&input.path, input.compression, e))
-            })?;
-            for p in &found.problems {
-                stderrln!("pgnkit: {}:{}:1: error: {}", names[k], p.line, p.message);
+    // Inputs in command-line order, each read as records or through the pipeline as PGN.
+    for (path, name) in args.head.files.iter().zip(&names) {
+        let mut opened = Input::open(path, InputOptions { no_mmap: run_opts.no_mmap });
+        let records = opened.as_mut().is_ok_and(|input| is_records(name, input));
+        match opened {
+            Ok(input) if records => {
+                let reading = jsonl::Reading { select: &job.options().select, player: player.as_deref() };
+                let found = read_records(input, name, reading, &mut totals)?;
+                for p in &found.problems {
+                    stderrln!("pgnkit: {}:{}:1: error: {}", name, p.line, p.message);
+                }
+                problems += found.problems.len() as u64;
+                totals.filtered += found.filtered;
+                seen.merge(&found.stats);
             }
-            problems += found.problems.len() as u64;
-            totals.filtered += found.filtered;
-            seen.merge(&found.stats);
-            k += 1;
-            continue;
+            opened => {
+                let summary = run::run_opened(&job, path, opened, &run_opts, &progress, &mut totals)?;
+                failures |= summary.stats.games_with_errors > 0;
+                seen.merge(&summary.stats);
+                if let Some(s) = &summary.stopped {
+                    stderrln!(
+                        "pgnkit: interrupted after game {} of {}; no report was written",
+                        s.games,
+                        s.input
+                    );
+                    return Ok(Code::Interrupted);
+                }
+                if exit == Code::Ok {
+                    exit = summary.exit_code(false);
+                }
+            }
         }
-        let end = (k..args.head.files.len())
-            .find(|&i| jsonl::is_jsonl_name(names[i].text()))
-            .unwrap_or(names.len());
-        let summary = run::run(&job, &args.head.files[k..end], &run_opts, &progress, &mut totals)?;
-        failures |= summary.stats.games_with_errors > 0;
-        seen.merge(&summary.stats);
-        if let Some(s) = &summary.stopped {
-            stderrln!("pgnkit: interrupted after game {} of {}; no report was written", s.games, s.input);
-            return Ok(Code::Interrupted);
-        }
-        if exit == Code::Ok {
-            exit = summary.exit_code(false);
-        }
-        k = end;
     }
     if exit != Code::Ok {
         // A report that leaves out an input would mislead: nothing is written.

@@ -7,6 +7,9 @@
 //! them as to PGN; records without tags (older `annotate` output) make games with no players,
 //! date or result (`*`). Their opening is named from their positions.
 //!
+//! An input is read as records when its name says so ([`is_jsonl_name`]) or its first line that
+//! is not blank is a record ([`is_records`]), whatever its name or compression.
+//!
 //! Records of other kinds (`summary`) are skipped. A line that is not JSON, or JSON without a
 //! `type`, or a position record that cannot be read, is reported with its file and line and
 //! skipped; a game whose moves do not follow from its positions keeps the moves up to the first
@@ -38,6 +41,18 @@ pub const MAX_LINE: usize = 1 << 20;
 pub fn is_jsonl_name(name: &str) -> bool {
     let base = name.trim_end_matches(".zst").trim_end_matches(".gz");
     base.ends_with(".jsonl") || base.ends_with(".ndjson")
+}
+
+/// Whether `line`, an input's first line that is not blank, is one of `annotate --format
+/// jsonl`'s records (a JSON object whose `type` is `position` or `summary`, with its `data`):
+/// the input is then read as records whatever its name. PGN may start with `{`, a comment.
+pub fn is_records(line: &[u8]) -> bool {
+    let line = line.trim_ascii();
+    if line.first() != Some(&b'{') {
+        return false;
+    }
+    let Ok(record) = serde_json::from_slice::<Value>(line) else { return false };
+    matches!(record["type"].as_str(), Some("position" | "summary")) && record["data"].is_object()
 }
 
 /// A problem in the records: the line and what is wrong.
@@ -332,5 +347,9 @@ not json
         assert_eq!(g.line(1).map(<[_]>::len), Some(2));
         assert!(g.best[1].is_some() && !g.broken && g.judged_in_file);
         assert!(is_jsonl_name("evals.jsonl.zst") && !is_jsonl_name("games.pgn"));
+        assert!(is_records(text.lines().next().expect("a line").as_bytes()));
+        assert!(is_records(b"\n {\"data\":{},\"type\":\"summary\"}\r\n"));
+        assert!(!is_records(b"{ a comment before the first game }"));
+        assert!(!is_records(b"{\"x\":1}") && !is_records(b"[Event \"x\"]"));
     }
 }

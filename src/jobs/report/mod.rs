@@ -8,7 +8,8 @@
 //!
 //! Annotated PGN ([`collect`], through the pipeline like every job): `annotate`'s output, lichess
 //! exports with their `[%eval]`s and judgement glyphs, or any PGN with `[%eval]` comments; or
-//! `annotate --format jsonl` records ([`jsonl`]). A game is *judged by its file* when its
+//! `annotate --format jsonl` records ([`jsonl`]), told from PGN by their first line
+//! ([`jsonl::is_records`]) whatever the input's name. A game is *judged by its file* when its
 //! `Annotator` tag names pgnkit or a mainline move carries a judgement NAG (`$6`/`?!`, `$2`/`?`,
 //! `$4`/`??`, as lichess and `annotate` write them): its judgements are those NAGs. Any other game
 //! with evaluations is judged from its `[%eval]`s by the rules of `annotate --from-evals`. Each
