@@ -274,6 +274,31 @@ fn records_are_told_by_their_content_whatever_their_name() {
     assert_eq!(v["evaluated"], 6, "{v}");
 }
 
+/// A `--player` in no game gets a warning, as a `--where` on a tag no game has does, from PGN
+/// and from records alike; the report is written and the exit code stays 0.
+#[test]
+fn a_player_in_no_game_is_warned_of() {
+    let dir = temp_dir("report-no-player");
+    let pgn = fixture("pgn/report/lichess_evals.pgn");
+    let jsonl = dir.join("evals.jsonl");
+    let o = run(&["annotate", "-q", "--from-evals", "--format", "jsonl", "-o", path(&jsonl), path(&pgn)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let warning = "pgnkit: warning: --player 'Nobody': no game had the player";
+    for input in [&pgn, &jsonl] {
+        let o = run(&["report", "-q", "--format", "json", "--player", " Nobody ", path(input)]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stderr(&o).contains(warning), "{}", stderr(&o));
+        let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        assert_eq!((v["games"].as_u64(), v["filtered"].as_u64()), (Some(0), Some(8)), "{v}");
+        let o = run(&["report", "-q", "--format", "json", "--where", "Nothing = x", path(input)]);
+        assert!(stderr(&o).contains("pgnkit: warning: --where 'Nothing = x'"), "{}", stderr(&o));
+        // A player of some game, in any case: no warning.
+        let o = run(&["report", "-q", "--format", "json", "--player", "SOWMITH888R", path(input)]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+    }
+}
+
 /// A game's result is the one `clean` writes: a `*` tag takes a finished token's, and a tag
 /// written oddly (`1:0`) the result it spells.
 #[test]

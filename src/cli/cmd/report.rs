@@ -70,7 +70,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "html")]
     format: FormatArg,
     /// One player's point of view (their colour in each game; case-insensitive); games without
-    /// them are left out.
+    /// them are left out (a NAME in no game gets a warning).
     #[arg(long, value_name = "NAME")]
     player: Option<String>,
     /// Games with a section of their own: those with the largest losses.
@@ -110,6 +110,16 @@ fn read_records(
     read.map_err(|e| Error::from(pgnkit::io::InputError::reading(&input.path, input.compression, e)))
 }
 
+/// Warns on stderr when `--player NAME` is in no game of a run that read some, as
+/// [`warn_absent`] warns of a `--where` that held for none; the exit code does not change.
+fn warn_no_player(name: &str, played: u64, seen: &pgnkit::pipeline::stats::Stats) {
+    if seen.games > 0 && played == 0 {
+        stderrln!(
+            "pgnkit: warning: --player '{name}': no game had the player (White or Black, in any case), so it held for none"
+        );
+    }
+}
+
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
     if args.head.shard.shard.is_some() {
@@ -145,6 +155,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 }
                 problems += found.problems.len() as u64;
                 totals.filtered += found.filtered;
+                totals.played += found.played;
                 seen.merge(&found.stats);
             }
             opened => {
@@ -207,5 +218,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         );
     }
     warn_absent(&job.options().select, &seen);
+    if let Some(name) = args.player.as_deref().map(str::trim).filter(|_| player.is_some()) {
+        warn_no_player(name, totals.played, &seen);
+    }
     Ok(if failures || problems > 0 { Code::Failures } else { Code::Ok })
 }

@@ -43,6 +43,8 @@ pub(super) struct Collect<'s> {
     pub spread: Spread,
     /// Games the filters left out.
     pub filtered: u64,
+    /// Games `--player` is in (every game without it), kept or not.
+    pub played: u64,
     /// The errors of the games kept.
     pub diagnostics: Vec<Diagnostic>,
     current: Option<GameRecord>,
@@ -73,6 +75,7 @@ impl<'s> Collect<'s> {
             games: Vec::new(),
             spread: Spread::default(),
             filtered: 0,
+            played: 0,
             diagnostics: Vec::new(),
             current: None,
             divider: Divider::new(),
@@ -194,6 +197,7 @@ impl<'a> Hooks<'a> for Collect<'_> {
                 .any(|&c| record.tags.player(c).is_some_and(|n| super::game::same_name(n, p)))
         });
         self.current = Some(record);
+        self.played += u64::from(plays);
         self.excluded = !plays;
         self.null_move = false;
         let verdict = self.filter.tags(game);

@@ -108,6 +108,8 @@ pub struct Found {
     pub problems: Vec<Problem>,
     /// Games left out by the filters or `--player`.
     pub filtered: u64,
+    /// Games `--player` is in (every game without it), kept or not.
+    pub played: u64,
     /// Games read, and the `--where` expressions some game had the tags of.
     pub stats: Stats,
 }
@@ -256,6 +258,7 @@ pub fn read(
                     .iter()
                     .any(|&c| g.tags.player(c).is_some_and(|n| same_name(n, p)))
             });
+            found.played += u64::from(plays);
             let skipped = filter.tags(&view) == Verdict::Skip || !plays;
             drop(view);
             let mut divider = Divider::new();

@@ -135,6 +135,7 @@ impl Worker for ReportWorker {
             games: hooks.games,
             spread: hooks.spread,
             filtered: hooks.filtered,
+            played: hooks.played,
             diagnostics: hooks.diagnostics,
         };
         Ok(Output { records, stats: out.stats, end: out.end })

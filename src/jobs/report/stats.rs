@@ -90,6 +90,8 @@ pub struct ReportChunk {
     pub spread: Spread,
     /// Games left out by the filters (or `--player`).
     pub filtered: u64,
+    /// Games `--player` is in (every game without it), kept or not.
+    pub played: u64,
     /// Errors in the games kept (their valid prefix is reported).
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -186,6 +188,8 @@ pub struct Totals<W> {
     pub games: u64,
     /// Games left out by the filters.
     pub filtered: u64,
+    /// Games `--player` is in (every game without it), kept or not: none is worth a warning.
+    pub played: u64,
     /// Games with evaluations.
     pub evaluated: u64,
     /// Games whose replay an error ended (their valid prefix is reported).
@@ -246,6 +250,7 @@ impl<W: Write> Totals<W> {
             seq: 0,
             games: 0,
             filtered: 0,
+            played: 0,
             evaluated: 0,
             broken: 0,
             unevaluated: (0, Vec::new()),
@@ -502,6 +507,7 @@ impl<W: Write> Sink<ReportChunk> for Totals<W> {
             let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(self.input.text(), d));
         }
         self.filtered += chunk.filtered;
+        self.played += chunk.played;
         self.spread.add(&chunk.spread);
         for g in chunk.games {
             self.add(g);
