@@ -154,8 +154,8 @@ pub struct Merge<T> {
 }
 
 impl<T: Record> Merge<T> {
-    /// The items of `runs`, each sorted and read from its start, in order (equal items in no
-    /// set order).
+    /// The items of `runs`, each sorted and read from its start, in order (equal items in the
+    /// order of their runs in `runs`).
     pub fn new(runs: Vec<File>) -> io::Result<Merge<T>> {
         let mut runs: Vec<BufReader<File>> =
             runs.into_iter().map(|f| BufReader::with_capacity(BUFFER, f)).collect();

@@ -27,6 +27,8 @@
 //!   without the player are left out) that player's side. An opening family's games and score
 //!   are White's without `--player`, the player's with it; its accuracy is the mean over the
 //!   sides taken.
+//! - Players: told apart by their name in any case, as `--player` matches it (`Alice` and
+//!   `ALICE` are one player, shown as first spelt: [`players`]).
 //! - Opening families: the lichess table's name up to its colon (`Sicilian Defense`), for the
 //!   opening the table names from the mainline's positions, as `clean --eco` does; other games
 //!   (variants, positions the table does not list) are `(unclassified)`. Its most costly

@@ -1,4 +1,6 @@
-//! Each player's figures by colour, for the players' table ([`Players`]): held in memory up to
+//! Each player's figures by colour, for the players' table ([`Players`]). Players are told apart
+//! by their name in lower case, as `--player` matches a name ([`same_name`]): `Alice` and `ALICE`
+//! are one player, shown as first spelt. Held in memory up to
 //! [`HELD`] distinct names, past that written out in runs sorted by name to anonymous temporary
 //! files and merged by name when the table is ranked, so the report's memory stays bounded
 //! however many players a collection has (about 300 bytes a player held).
@@ -6,11 +8,11 @@
 use std::cmp::Ordering;
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Seek, SeekFrom, Write};
-use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
 use hashbrown::HashMap;
 
+use super::game::same_name;
 use super::sums::{MoveTotals, Side};
 use crate::chess::{ByColor, Color};
 use crate::io::sort::{Merge, Record, Sorter, read_or_end, rewound};
@@ -23,11 +25,16 @@ pub use crate::io::sort::SpillError;
 /// Every player's figures by colour.
 #[derive(Debug)]
 pub struct Players {
-    /// Each held player's number in `figures`, by name. The figures lie dense beside the map:
-    /// 600,000 players took 199 MB, against 395 MB with the figures in the map's buckets.
+    /// Each held player's number in `figures`, by name in lower case ([`folded`]). The figures
+    /// lie dense beside the map: 600,000 players took 199 MB, against 395 MB with the figures in
+    /// the map's buckets.
     ids: HashMap<Box<str>, u32>,
     /// Each held player's figures, by number.
     figures: Vec<ByColor<Side>>,
+    /// Each held player's name as first spelt, by number.
+    spellings: Vec<Box<str>>,
+    /// A name in lower case, when it is not already: one buffer for every game.
+    folding: String,
     /// Runs written out, each sorted by name with each name once.
     runs: Vec<File>,
     /// Distinct players held at most.
@@ -52,18 +59,34 @@ impl Default for Players {
 impl Players {
     /// A table that holds at most `held` distinct players in memory (at least 1).
     pub fn holding(held: usize) -> Players {
-        Players { ids: HashMap::new(), figures: Vec::new(), runs: Vec::new(), held: held.max(1) }
+        Players {
+            ids: HashMap::new(),
+            figures: Vec::new(),
+            spellings: Vec::new(),
+            folding: String::new(),
+            runs: Vec::new(),
+            held: held.max(1),
+        }
     }
 
     /// Adds `side`'s figures `s` of one game to `name`'s.
     pub fn add(&mut self, name: &str, side: Color, s: &Side) -> Result<(), SpillError> {
-        if self.figures.len() == self.held && !self.ids.contains_key(name) {
+        let mut folding = std::mem::take(&mut self.folding);
+        let added = self.add_as(folded(name, &mut folding), name, side, s);
+        self.folding = folding;
+        added
+    }
+
+    /// [`Players::add`] to the player told apart by `key`.
+    fn add_as(&mut self, key: &str, name: &str, side: Color, s: &Side) -> Result<(), SpillError> {
+        if self.figures.len() == self.held && !self.ids.contains_key(key) {
             self.spill()?;
         }
         let next = self.figures.len() as u32;
-        let id = *self.ids.entry_ref(name).or_insert(next) as usize;
+        let id = *self.ids.entry_ref(key).or_insert(next) as usize;
         if id == self.figures.len() {
             self.figures.push(ByColor::default());
+            self.spellings.push(name.into());
         }
         self.figures[id][side].add(s);
         Ok(())
@@ -75,31 +98,34 @@ impl Players {
         self.runs.push(run);
         self.ids.clear();
         self.figures.clear();
+        self.spellings.clear();
         Ok(())
     }
 
-    /// The players held written to a new run, sorted by name, read from its start.
+    /// The players held written to a new run, sorted by name in lower case, read from its start.
     fn held_run(&self) -> io::Result<File> {
         let mut file = BufWriter::new(tempfile::tempfile()?);
-        for (name, id) in self.sorted() {
-            write_player(&mut file, name, &self.figures[id as usize])?;
+        for (_, id) in self.sorted() {
+            let id = id as usize;
+            write_player(&mut file, &self.spellings[id], &self.figures[id])?;
         }
         rewound(file)
     }
 
-    /// The players held, by name.
+    /// The players held, by name in lower case.
     fn sorted(&self) -> Vec<(&str, u32)> {
         let mut held: Vec<(&str, u32)> = self.ids.iter().map(|(n, &id)| (n.as_ref(), id)).collect();
         held.sort_unstable_by(|a, b| a.0.cmp(b.0));
         held
     }
 
-    /// Calls `f` once for each player with their figures summed over every game, in no
-    /// particular order when none was written out, else by name.
+    /// Calls `f` once for each player with their name as first spelt and their figures summed
+    /// over every game, in no particular order when none was written out, else by name in lower
+    /// case.
     pub fn for_each(&self, mut f: impl FnMut(&str, &ByColor<Side>)) -> Result<(), SpillError> {
         if self.runs.is_empty() {
-            for (name, &id) in &self.ids {
-                f(name, &self.figures[id as usize]);
+            for &id in self.ids.values() {
+                f(&self.spellings[id as usize], &self.figures[id as usize]);
             }
             return Ok(());
         }
@@ -111,24 +137,26 @@ impl Players {
             runs.push(run);
         }
         runs.push(self.held_run()?);
-        let mut current: Option<Player> = None;
-        for player in Merge::<InRun<ByName>>::new(runs)? {
-            let (name, figures) = player?.0;
+        let mut current: Option<ByName> = None;
+        // Equal names come in the order of their runs, the order they were written out in: the
+        // first holds the first spelling.
+        for player in Merge::<ByName>::new(runs)? {
+            let player = player?;
             match &mut current {
                 // The runs hold a name once each: its figures are summed across them.
-                Some((n, sum)) if *n == name => {
+                Some(c) if c.key == player.key => {
                     for side in [Color::White, Color::Black] {
-                        sum[side].add(&figures[side]);
+                        c.player.1[side].add(&player.player.1[side]);
                     }
                 }
                 _ => {
-                    if let Some((n, sum)) = current.replace((name, figures)) {
+                    if let Some(ByName { player: (n, sum), .. }) = current.replace(player) {
                         f(&n, &sum);
                     }
                 }
             }
         }
-        if let Some((n, sum)) = current {
+        if let Some(ByName { player: (n, sum), .. }) = current {
             f(&n, &sum);
         }
         Ok(())
@@ -164,14 +192,14 @@ impl Players {
         let (mut sorter, mut failed) = (Sorter::new(self.held), None);
         let qualified = self.for_each_qualified(min_games, keep, |name, figures| {
             if failed.is_none() {
-                failed = sorter.push(InRun::<ByRank>::new((name.to_string(), *figures))).err();
+                failed = sorter.push(ByRank((name.to_string(), *figures))).err();
             }
         })?;
         if let Some(e) = failed {
             return Err(e.into());
         }
         for player in sorter.finish()? {
-            let (name, figures) = player?.0;
+            let ByRank((name, figures)) = player?;
             if f(&name, &figures).is_break() {
                 break;
             }
@@ -215,61 +243,83 @@ fn by_rank(a: &Player, b: &Player) -> Ordering {
     games(&b.1).cmp(&games(&a.1)).then_with(|| a.0.cmp(&b.0))
 }
 
-/// An order of a run of players.
-trait Order {
-    fn cmp(a: &Player, b: &Player) -> Ordering;
+/// `name` as players are told apart: in lower case, as [`same_name`] matches it; in `buf` when
+/// it differs.
+fn folded<'n>(name: &'n str, buf: &'n mut String) -> &'n str {
+    if name.is_ascii() {
+        if !name.bytes().any(|b| b.is_ascii_uppercase()) {
+            return name;
+        }
+        buf.clear();
+        buf.push_str(name);
+        buf.make_ascii_lowercase();
+    } else {
+        *buf = name.to_lowercase();
+    }
+    debug_assert!(same_name(name, buf));
+    buf
 }
 
-/// By name.
-struct ByName;
+/// A player of a run sorted by name in lower case ([`folded`]), which is kept beside them.
+struct ByName {
+    key: String,
+    player: Player,
+}
 
-/// The table's order.
-struct ByRank;
+/// A player of a run sorted in the table's order.
+struct ByRank(Player);
 
-impl Order for ByName {
-    fn cmp(a: &Player, b: &Player) -> Ordering {
-        a.0.cmp(&b.0)
+impl PartialEq for ByName {
+    fn eq(&self, other: &ByName) -> bool {
+        self.key == other.key
     }
 }
-
-impl Order for ByRank {
-    fn cmp(a: &Player, b: &Player) -> Ordering {
-        by_rank(a, b)
-    }
-}
-
-/// A player in a run sorted in the order `O`.
-struct InRun<O>(Player, PhantomData<O>);
-
-impl<O: Order> InRun<O> {
-    fn new(player: Player) -> InRun<O> {
-        InRun(player, PhantomData)
-    }
-}
-
-impl<O: Order> PartialEq for InRun<O> {
-    fn eq(&self, other: &InRun<O>) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl<O: Order> Eq for InRun<O> {}
-impl<O: Order> PartialOrd for InRun<O> {
-    fn partial_cmp(&self, other: &InRun<O>) -> Option<Ordering> {
+impl Eq for ByName {}
+impl PartialOrd for ByName {
+    fn partial_cmp(&self, other: &ByName) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
-impl<O: Order> Ord for InRun<O> {
-    fn cmp(&self, other: &InRun<O>) -> Ordering {
-        O::cmp(&self.0, &other.0)
+impl Ord for ByName {
+    fn cmp(&self, other: &ByName) -> Ordering {
+        self.key.cmp(&other.key)
     }
 }
 
-impl<O: Order> Record for InRun<O> {
+impl Record for ByName {
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        write_player(out, &self.player.0, &self.player.1)
+    }
+    fn read_from(input: &mut impl BufRead) -> io::Result<Option<ByName>> {
+        let Some(player) = read_player(input)? else { return Ok(None) };
+        let key = folded(&player.0, &mut String::new()).to_string();
+        Ok(Some(ByName { key, player }))
+    }
+}
+
+impl PartialEq for ByRank {
+    fn eq(&self, other: &ByRank) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for ByRank {}
+impl PartialOrd for ByRank {
+    fn partial_cmp(&self, other: &ByRank) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for ByRank {
+    fn cmp(&self, other: &ByRank) -> Ordering {
+        by_rank(&self.0, &other.0)
+    }
+}
+
+impl Record for ByRank {
     fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         write_player(out, &self.0.0, &self.0.1)
     }
-    fn read_from(input: &mut impl BufRead) -> io::Result<Option<InRun<O>>> {
-        Ok(read_player(input)?.map(InRun::new))
+    fn read_from(input: &mut impl BufRead) -> io::Result<Option<ByRank>> {
+        Ok(read_player(input)?.map(ByRank))
     }
 }
 
@@ -427,5 +477,22 @@ mod tests {
         let one = p.ranked(1, |n| n == "p0001", usize::MAX).expect("ranked");
         assert_eq!(one.qualified, 1);
         assert!(one.players.iter().all(|(n, _)| n == "p0001"));
+    }
+
+    #[test]
+    fn names_in_any_case_are_one_player_shown_as_first_spelt() {
+        let one = Side { games: 1, ..Side::default() };
+        let names = ["Alice", "ALICE", "bob", "alice", "Ärger", "ÄRGER", "Bob"];
+        for held in [usize::MAX, 1, 2] {
+            let mut p = Players::holding(held);
+            for name in names {
+                p.add(name, Color::White, &one).expect("added");
+            }
+            let got = p.ranked(1, |_| true, usize::MAX).expect("ranked");
+            let got: Vec<(&str, u64)> = got.players.iter().map(|(n, f)| (n.as_str(), games(f))).collect();
+            assert_eq!(got, [("Alice", 3), ("bob", 2), ("Ärger", 2)], "holding {held}");
+            let alice = p.ranked(1, |n| same_name(n, "alice"), usize::MAX).expect("ranked");
+            assert_eq!(alice.qualified, 1);
+        }
     }
 }
