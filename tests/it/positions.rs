@@ -52,6 +52,24 @@ fn fen_matches_python_chess_on_shared_collections() {
     assert_eq!(files, 49);
 }
 
+/// A file name with a line break, a tab and other controls keeps each EPD record on one line:
+/// its `id` reads back as the name (the other controls as spaces).
+#[test]
+fn epd_records_stay_one_line_whatever_the_file_name() {
+    let dir = temp_dir("positions-epd-name");
+    let pgn = dir.join("we,ird\"na\nme\t\u{1}.pgn");
+    std::fs::write(&pgn, "[Event \"x\"]\n\n1. e4 e5 *\n").expect("write");
+    let o = run(&["positions", "-q", "--format", "epd", path(&pgn)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let epd = stdout(&o);
+    assert_eq!(epd.lines().count(), 3, "{epd}");
+    for (ply, line) in epd.lines().enumerate() {
+        let record = pgnkit::notation::fen::parse_epd(line).expect("EPD");
+        let id = format!("{}:1:{ply}", path(&pgn).replace('\u{1}', " "));
+        assert_eq!(record.op("id"), Some(&[id][..]), "{line}");
+    }
+}
+
 #[test]
 fn formats() {
     let pgn = fixture("pgn/lichess_db_10k.pgn");

@@ -1,6 +1,7 @@
 //! The small pieces of text the record formats are made of: decimal numbers without
 //! allocation, clock seconds, JSON strings (through serde_json), CSV fields (RFC 4180) and EPD
-//! string operands (`"` and `\` escaped as in PGN strings).
+//! string operands ([`escape_epd_string`](crate::notation::fen::escape_epd_string): `"` and `\`
+//! escaped as in PGN strings, line breaks and tabs as `\n`, `\r`, `\t`).
 
 use std::time::Duration;
 

@@ -1,7 +1,8 @@
 //! EPD (PGN standard 16.2): a position's four FEN fields and its operations, read into an
 //! [`Epd`]; written as the four fields, operations being the caller's text, string operands
 //! escaped by [`escape_epd_string`]. A string operand's `"` and `\` are escaped by a backslash,
-//! as python-chess writes and reads them; an empty operation (`FEN ; bm Nf3;`) is passed over.
+//! and a tab and line breaks written `\t`, `\r`, `\n` (so a record stays one line), as
+//! python-chess writes and reads them; an empty operation (`FEN ; bm Nf3;`) is passed over.
 
 use crate::chess::{Position, Setup};
 
@@ -148,6 +149,12 @@ fn read_ops(text: &str) -> Result<Vec<(String, Vec<String>)>, ParseFenError> {
                                 from = i + 1;
                                 i += 2;
                             }
+                            Some(b'\\') if let Some(c) = b.get(i + 1).and_then(|&c| unescaped(c)) => {
+                                operand.push_str(&text[from..i]);
+                                operand.push(c);
+                                from = i + 2;
+                                i += 2;
+                            }
                             Some(_) => i += 1,
                         }
                     }
@@ -168,8 +175,20 @@ fn read_ops(text: &str) -> Result<Vec<(String, Vec<String>)>, ParseFenError> {
     }
 }
 
+/// The character of an escape `\t`, `\r` or `\n` in a string operand.
+fn unescaped(c: u8) -> Option<char> {
+    match c {
+        b't' => Some('\t'),
+        b'r' => Some('\r'),
+        b'n' => Some('\n'),
+        _ => None,
+    }
+}
+
 /// Appends `text` escaped for an EPD string operand (without its quotes): `"` and `\` with a
-/// backslash before them, which [`parse_epd`] reads back.
+/// backslash before them, a tab and line breaks as `\t`, `\r`, `\n` (as python-chess writes
+/// them), which [`parse_epd`] reads back; the other ASCII controls as spaces, as PGN's export
+/// format writes a tag's. The record stays one line whatever the text.
 ///
 /// ```
 /// use pgnkit::notation::fen::{escape_epd_string, parse_epd};
@@ -179,14 +198,21 @@ fn read_ops(text: &str) -> Result<Vec<(String, Vec<String>)>, ParseFenError> {
 /// assert_eq!(line, r#"8/8/8/8/8/8/8/K1k5 w - - id "C:\\my \"best\" games.pgn";"#);
 /// let epd = parse_epd(&line).unwrap();
 /// assert_eq!(epd.op("id"), Some(&[r#"C:\my "best" games.pgn"#.to_string()][..]));
+/// let mut line = String::new();
+/// escape_epd_string("two\nlines\t\u{1}", &mut line);
+/// assert_eq!(line, r"two\nlines\t ");
 /// ```
 pub fn escape_epd_string(text: &str, out: &mut impl TextBuf) {
     out.append_with(|out| {
         for &b in text.as_bytes() {
-            if b == b'"' || b == b'\\' {
-                out.push(b'\\');
+            match b {
+                b'"' | b'\\' => out.extend_from_slice(&[b'\\', b]),
+                b'\t' => out.extend_from_slice(b"\\t"),
+                b'\r' => out.extend_from_slice(b"\\r"),
+                b'\n' => out.extend_from_slice(b"\\n"),
+                b if b.is_ascii_control() => out.push(b' '),
+                b => out.push(b),
             }
-            out.push(b);
         }
     });
 }

@@ -378,6 +378,14 @@ fn epd_ops() {
     let epd = parse_epd(r#"8/8/8/8/8/8/8/K1k5 w - - id "we\"ird;na\\me\d.pgn:1:0"; bm Kb2;"#).unwrap();
     assert_eq!(epd.op("id").unwrap(), [r#"we"ird;na\me\d.pgn:1:0"#]);
     assert_eq!(epd.op("bm").unwrap(), ["Kb2"]);
+    // Line breaks and tabs as python-chess writes them, read back; an escaped backslash stays one.
+    let epd = parse_epd(r#"8/8/8/8/8/8/8/K1k5 w - - id "a\nb\r\tc\\n";"#).unwrap();
+    assert_eq!(epd.op("id").unwrap(), ["a\nb\r\tc\\n"]);
+    let mut line = String::from("8/8/8/8/8/8/8/K1k5 w - - id \"");
+    escape_epd_string("a\nb\r\tc\\n\u{7f}", &mut line);
+    line.push_str("\";");
+    assert_eq!(line.lines().count(), 1, "{line}");
+    assert_eq!(parse_epd(&line).unwrap().op("id").unwrap(), ["a\nb\r\tc\\n "]);
     assert_eq!(parse_epd(r#"8/8/8/8/8/8/8/K1k5 w - - id "open\";"#), Err(ParseFenError::TrailingGarbage));
     assert_eq!(
         parse_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc x;"),
