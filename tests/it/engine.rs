@@ -212,8 +212,51 @@ fn show_refuses_the_options_it_would_ignore() {
         assert!(stderr(&o).contains(said), "{args:?}: {}", stderr(&o));
         assert_eq!(stdout(&o), "", "{args:?}");
     }
-    let o = run(&["show", "--fen", MATE_IN_ONE, "--lastmove", "d1d8", "--format", "svg"]);
-    assert!(o.status.success() && stdout(&o).contains("d8 lastmove"), "{}", stderr(&o));
+    let o = run(&["show", "--fen", MATE_IN_ONE, "--lastmove", "h8g8", "--format", "svg"]);
+    assert!(o.status.success() && stdout(&o).contains("g8 lastmove"), "{}", stderr(&o));
+}
+
+/// `--lastmove` is the move that led to the position: one that cannot be (the mover's piece not
+/// on its destination, its origin taken, a piece that does not move so, a drop outside
+/// crazyhouse) is a usage error, not drawn.
+#[test]
+fn show_refuses_a_lastmove_that_cannot_have_led_to_the_position() {
+    let queen = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    let castled = "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 w - - 6 5";
+    let promoted = "Q3k3/8/8/8/8/8/8/4K3 b - - 0 1";
+    let house = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[] b KQkq - 1 2";
+    for (fen, m, why) in [
+        (queen, "a1h8", "a1, the origin, is not empty"),
+        (queen, "d1h4", "d1, the origin, is not empty"),
+        (queen, "d8h5", "no black piece on h5"),
+        (queen, "e7e6", "no black piece on e6"),
+        (queen, "d8h4q", "the q on h4 cannot have come from d8"),
+        (queen, "f5h4", "the q on h4 cannot have come from f5"),
+        (queen, "Q@h4", "a drop, in a position that is not crazyhouse"),
+        (castled, "e8c8", "the b on c8 cannot have come from e8"),
+        (promoted, "b7a8n", "no N on a8"),
+        (promoted, "a6a8q", "the Q on a8 cannot have come from a6"),
+        (house, "P@f3", "no P on f3"),
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d8", "no black piece on d8"),
+    ] {
+        let o = run(&["show", "--fen", fen, "--lastmove", m, "--format", "svg"]);
+        assert_eq!(o.status.code(), Some(2), "{m}: {}", stderr(&o));
+        let said = format!("--lastmove {m}: not the move that led to the position: {why}");
+        assert!(stderr(&o).contains(&said), "{m}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "", "{m}");
+    }
+    for (fen, m) in [
+        (queen, "d8h4"),
+        (queen, "e7e5"),
+        (castled, "e8g8"),
+        (castled, "e8h8"),
+        (promoted, "b7a8q"),
+        (house, "g1f3"),
+    ] {
+        let o = run(&["show", "--fen", fen, "--lastmove", m, "--format", "svg"]);
+        assert_eq!(o.status.code(), Some(0), "{m}: {}", stderr(&o));
+        assert!(stdout(&o).contains(&format!("{} lastmove", &m[2..4])), "{m}");
+    }
 }
 
 /// A game with an error is drawn at the end of its valid moves, and the error is reported with

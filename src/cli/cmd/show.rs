@@ -6,7 +6,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use pgnkit::chess::{Move, Position, Role, Square, Variant};
+use pgnkit::chess::attacks::attacks;
+use pgnkit::chess::{Color, File, Move, MoveKind, Position, Rank, Role, Square, Variant};
 use pgnkit::error::{Diagnostic, Severity};
 use pgnkit::io::{Input, InputOptions};
 use pgnkit::jobs::diagnostics;
@@ -63,8 +64,10 @@ pub struct Args {
     /// Black at the bottom.
     #[arg(long)]
     flip: bool,
-    /// With --format svg: highlight this move (UCI, e.g. e2e4 or N@f3); with FILE the move that
-    /// led to the position is highlighted anyway.
+    /// With --format svg: the move that led to the position, highlighted (UCI, e.g. e2e4, e7e8q
+    /// or N@f3): the side that just moved must have its piece on the destination, come from the
+    /// origin, now empty (castling: king and rook where it puts them); with FILE the game's move
+    /// is highlighted without it.
     #[arg(long, value_name = "UCI")]
     lastmove: Option<String>,
 }
@@ -107,18 +110,82 @@ impl<'a> Hooks<'a> for Pick {
     }
 }
 
-/// Two squares (`e2e4`, `e7e8q`) or a drop (`N@f3`), for highlighting only (not checked for
-/// legality: the move led to the position shown).
+/// Two squares (`e2e4`), with a promotion (`e7e8q`), or a drop (`N@f3`): the move that led to
+/// the position shown, so not a legal move of it ([`why_not_last`] checks it).
 fn parse_highlight(text: &str) -> Option<Move> {
     let b = text.as_bytes();
     if b.len() == 4 && b[1] == b'@' {
-        let role = Role::from_char(b[0].to_ascii_lowercase() as char)?;
+        let role = Role::from_char(b[0].to_ascii_lowercase() as char).filter(|r| Role::POCKET.contains(r))?;
         return Some(Move::drop(role, Square::from_ascii(&b[2..])?));
     }
-    if !(4..=5).contains(&b.len()) {
+    let (from, to) = (Square::from_ascii(b.get(..2)?)?, Square::from_ascii(b.get(2..4)?)?);
+    match b.get(4..)? {
+        [] => Some(Move::normal(from, to)),
+        &[p] => {
+            let role = Role::from_char(p as char).filter(|r| Role::PROMOTIONS.contains(r))?;
+            Some(Move::promotion(from, to, role))
+        }
+        _ => None,
+    }
+}
+
+/// Why `m` cannot be the move that led to `pos`: the side that just moved has its piece on the
+/// destination (the promotion's, the drop's), come from the origin, now empty, as the piece
+/// moves (a pawn forward, a promotion from the last rank but one); castling leaves the king
+/// and rook on their squares. `None` when it can.
+fn why_not_last(pos: &Position, m: Move) -> Option<String> {
+    let mover = !pos.turn();
+    let board = pos.board();
+    let to = m.to();
+    let on_to = board.piece_at(to).filter(|p| p.color == mover);
+    let Some(from) = m.from() else {
+        let MoveKind::Drop(role) = m.kind() else { return None };
+        if pos.variant() != Variant::Crazyhouse {
+            return Some("a drop, in a position that is not crazyhouse".into());
+        }
+        let dropped = on_to.is_some_and(|p| p.role == role);
+        return (!dropped).then(|| format!("no {} on {to}", role.of(mover).char()));
+    };
+    if castled(pos, mover, from, to) {
         return None;
     }
-    Some(Move::normal(Square::from_ascii(&b[..2])?, Square::from_ascii(&b[2..4])?))
+    let Some(piece) = on_to else {
+        return Some(format!("no {} piece on {to}, the destination", mover.name()));
+    };
+    if board.piece_at(from).is_some() {
+        return Some(format!("{from}, the origin, is not empty"));
+    }
+    let (f, t) = (from.relative(mover), to.relative(mover));
+    let forward = |ranks: usize| t.rank().index() == f.rank().index() + ranks;
+    let files = f.file().index().abs_diff(t.file().index());
+    let moves_so = match m.promotion_role() {
+        Some(role) if piece.role != role => {
+            return Some(format!("no {} on {to}", role.of(mover).char()));
+        }
+        Some(_) => f.rank() == Rank::Seventh && forward(1) && files <= 1,
+        None if piece.role == Role::Pawn => {
+            let between = Square::from_coords(f.file(), Rank::Third).relative(mover);
+            (forward(1) && files <= 1)
+                || (f.rank() == Rank::Second && forward(2) && files == 0 && board.piece_at(between).is_none())
+        }
+        None => attacks(piece.role, mover, to, board.occupied()).contains(from),
+    };
+    (!moves_so).then(|| format!("the {} on {to} cannot have come from {from}", piece.char()))
+}
+
+/// Whether `from`-`to` (king to its square or to the rook's) is `mover`'s castling, the king and
+/// rook where it puts them.
+fn castled(pos: &Position, mover: Color, from: Square, to: Square) -> bool {
+    let (f, t) = (from.relative(mover), to.relative(mover));
+    if f.rank() != Rank::First || t.rank() != Rank::First || f == t {
+        return false;
+    }
+    let (king, rook) = if t.file() > f.file() { (File::G, File::F) } else { (File::C, File::D) };
+    let on = |file, role: Role| {
+        let sq = Square::from_coords(file, Rank::First).relative(mover);
+        pos.board().piece_at(sq) == Some(role.of(mover))
+    };
+    on(king, Role::King) && on(rook, Role::Rook)
 }
 
 /// The position of game `number` at `ply` (the end of its valid moves by default), the move
@@ -189,10 +256,14 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         (None, None) => return Err(Fail::usage("give a FILE or --fen")),
     };
     if let Some(text) = &args.lastmove {
-        last = Some(
-            parse_highlight(text)
-                .ok_or_else(|| Fail::usage(format!("--lastmove: not a UCI move: {text:?}")))?,
-        );
+        let m = parse_highlight(text)
+            .ok_or_else(|| Fail::usage(format!("--lastmove: not a UCI move: {text:?}")))?;
+        if let Some(why) = why_not_last(&pos, m) {
+            return Err(Fail::usage(format!(
+                "--lastmove {text}: not the move that led to the position: {why}"
+            )));
+        }
+        last = Some(m);
     }
     let text = match args.format {
         Format::Ascii => text_diagram(&pos, TextStyle::Ascii, args.flip),
