@@ -322,6 +322,7 @@ impl SelectArgs {
             max_ply,
             variant,
             result: self.result,
+            result_written: false,
             ending,
             position,
             material,

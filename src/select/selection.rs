@@ -111,6 +111,10 @@ pub struct Selection {
     pub variant: Option<Variant>,
     /// This result (the `Result` tag, or the movetext's result when there is no tag).
     pub result: Option<GameResult>,
+    /// `result` is judged on the result the job writes, given at the game's end
+    /// ([`Filter::finish_written`]), not on the tags (`clean`, where the board, the token or
+    /// `--fix-results` may write another).
+    pub result_written: bool,
     /// This ending on the board after the mainline.
     pub ending: Option<Ending>,
     /// The mainline reaches this position (by any move order).
@@ -167,7 +171,7 @@ impl Selection {
                 return Some(format!("variant {}", v.name()));
             }
         }
-        if let Some(r) = self.result
+        if let Some(r) = self.result.filter(|_| !self.result_written)
             && let Some(t) = game.tag(b"Result").and_then(|t| GameResult::from_tag(&t.unescape()))
             && t != r
         {
@@ -293,7 +297,20 @@ impl Tracker {
     /// Whether `game` (replayed, ending in `last`, every position of its mainline observed)
     /// passes `sel`: `Ok` to keep it, else the filter that left it out (or `invert`).
     pub fn finish(&self, sel: &Selection, game: &Game<'_>, last: Option<&Position>) -> Result<(), String> {
-        let failed = self.failed(sel, game, last);
+        self.finish_written(sel, game, last, None)
+    }
+
+    /// [`Tracker::finish`] with the result the job writes, which judges
+    /// [`Selection::result`] when [`Selection::result_written`] (`None`: not known, a rejected
+    /// game's, which no result leaves out).
+    pub fn finish_written(
+        &self,
+        sel: &Selection,
+        game: &Game<'_>,
+        last: Option<&Position>,
+        written: Option<GameResult>,
+    ) -> Result<(), String> {
+        let failed = self.failed(sel, game, last, written);
         match (failed, sel.invert) {
             (None, false) | (Some(_), true) => Ok(()),
             (Some(by), false) => Err(by),
@@ -301,15 +318,25 @@ impl Tracker {
         }
     }
 
-    fn failed(&self, sel: &Selection, game: &Game<'_>, last: Option<&Position>) -> Option<String> {
+    fn failed(
+        &self,
+        sel: &Selection,
+        game: &Game<'_>,
+        last: Option<&Position>,
+        written: Option<GameResult>,
+    ) -> Option<String> {
         if let Some(by) = sel.failed_on_tags(game, Some(game.plies)) {
             return Some(by);
         }
-        if let Some(r) = sel.result
-            && game.tag(b"Result").is_none()
-            && game.result != Some(r)
-        {
-            return Some(format!("result {}", r.as_str()));
+        if let Some(r) = sel.result {
+            let fails = if sel.result_written {
+                written.is_some_and(|w| w != r)
+            } else {
+                game.tag(b"Result").is_none() && game.result != Some(r)
+            };
+            if fails {
+                return Some(format!("result {}", r.as_str()));
+            }
         }
         let plies = game.plies;
         if let Some(min) = sel.min_ply.filter(|&m| plies < m) {
@@ -439,6 +466,16 @@ impl<'s> Filter<'s> {
     /// The fate of the game that ended in `last`: `Ok` to keep it, else the filter that left it
     /// out. Call once per game, after its last move.
     pub fn finish(&mut self, game: &Game<'_>, last: Option<&Position>) -> Result<(), String> {
+        self.finish_written(game, last, None)
+    }
+
+    /// [`Filter::finish`] with the result the job writes (see [`Selection::result_written`]).
+    pub fn finish_written(
+        &mut self,
+        game: &Game<'_>,
+        last: Option<&Position>,
+        written: Option<GameResult>,
+    ) -> Result<(), String> {
         match std::mem::replace(&mut self.state, State::Done(None)) {
             State::Keep | State::Done(_) => Ok(()),
             State::Dropped(by) => Err(by),
@@ -447,7 +484,7 @@ impl<'s> Filter<'s> {
                     self.tracker.observe(self.sel, pos);
                 }
                 self.state = State::Done(self.tracker.opening());
-                self.tracker.finish(self.sel, game, last)
+                self.tracker.finish_written(self.sel, game, last, written)
             }
         }
     }

@@ -13,7 +13,7 @@ use pgnkit::pipeline::replay::{Game, Games, Hooks};
 use serde_json::Value;
 
 use crate::util::{
-    fixture, python_chess_missing, run, shared_data, shared_not_pgn, stderr, stdout, temp_dir,
+    fixture, python_chess_missing, run, run_with_stdin, shared_data, shared_not_pgn, stderr, stdout, temp_dir,
 };
 
 fn path(p: &Path) -> &str {
@@ -1037,4 +1037,31 @@ fn eco_tags_all_leaves_out_the_old_variation_tags() {
         "{written}"
     );
     assert!(shown.is_empty(), "{shown:?}");
+}
+
+/// `--result` keeps the games written with that result: the board's (a mate), the token's
+/// (`--fix-results`, or a tag that spells no result), the unfinished `*` of a broken game's
+/// prefix (`--keep-broken`), not the tag as read.
+#[test]
+fn result_keeps_the_games_written_with_it() {
+    let text = "[Event \"F\"]\n[Result \"1-0\"]\n\n1. e4 e5 0-1\n\n\
+                [Event \"G\"]\n[Result \"?\"]\n\n1. e4 e5 1/2-1/2\n\n\
+                [Event \"M\"]\n[Result \"*\"]\n[FEN \"7k/5Q2/6K1/8/8/8/8/8 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. Qg7# *\n\n\
+                [Event \"K\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 Ke6 4. Bxc6 1-0\n";
+    let kept = |args: &[&str]| {
+        let o = run_with_stdin(&[&["clean", "-q", "--keep-broken", "-"][..], args].concat(), text);
+        let out = stdout(&o);
+        let events: Vec<String> =
+            out.lines().filter(|l| l.starts_with("[Event ")).map(str::to_string).collect();
+        let results: Vec<&str> = out.lines().filter(|l| l.starts_with("[Result ")).collect();
+        let wanted = format!("[Result \"{}\"]", args[1]);
+        assert!(results.iter().all(|r| *r == wanted), "{args:?}: {out}");
+        events.iter().map(|e| e[8..9].to_string()).collect::<String>()
+    };
+    assert_eq!(kept(&["--result", "1-0"]), "FM");
+    assert_eq!(kept(&["--result", "0-1"]), "");
+    assert_eq!(kept(&["--result", "1/2-1/2"]), "G");
+    assert_eq!(kept(&["--result", "*"]), "K");
+    assert_eq!(kept(&["--result", "0-1", "--fix-results"]), "F");
+    assert_eq!(kept(&["--result", "1-0", "--fix-results"]), "M");
 }

@@ -9,6 +9,7 @@ use pgnkit::jobs::diagnostics;
 use pgnkit::jobs::run::Summary;
 use pgnkit::pipeline::counter::Counter;
 use pgnkit::pipeline::replay::export::Strip;
+use pgnkit::select::Selection;
 
 use crate::cli::args::{HeadArgs, Leaves, PlyArgs, SelectArgs, finish, warn_absent};
 use crate::cli::fail::Fail;
@@ -188,7 +189,8 @@ fn options(args: &Args) -> Result<CleanOptions, Fail> {
             DedupArg::Prefix => Rule::Prefix,
         }),
         keep_duplicates: args.duplicates.is_some(),
-        select: args.select.selection(Some(&args.plies))?,
+        // --result judges the result written (the board's, the token's with --fix-results).
+        select: Selection { result_written: true, ..args.select.selection(Some(&args.plies))? },
         eco_tags: args.eco_tags.map(|e| match e {
             EcoTagsArg::All => EcoTags::All,
             EcoTagsArg::Missing => EcoTags::Missing,

@@ -598,7 +598,9 @@ impl CleanHooks<'_> {
         // A game with an error no repair covers is rejected whatever the filters say; one kept
         // broken (`--keep-broken`) is its valid prefix, which the filters judge.
         let kept_broken = rejected.is_some() && self.opts.keep_broken && self.game.start.is_some();
-        let filtered = match self.filter.finish(game, last) {
+        // The result written, which `--result` judges (a game rejected whole writes none).
+        let settled = (rejected.is_none() || kept_broken).then(|| self.settled(game, last, kept_broken));
+        let filtered = match self.filter.finish_written(game, last, settled.as_ref().map(|s| s.0)) {
             Err(by) if rejected.is_none() || game.skipped || kept_broken => Some(by),
             _ => None,
         };
@@ -633,35 +635,15 @@ impl CleanHooks<'_> {
                 return self.leave_out(record, Fate::Rejected { kind, message });
             }
             broken => {
-                let result_tag = game.tag(b"Result");
-                let tag = result_tag.and_then(|t| GameResult::from_tag(&t.unescape()));
-                // Shown in a repair only when it spells no result.
-                let tag_text = result_tag.filter(|_| tag.is_none()).map(|t| t.decode().0);
-                let result = if broken.is_some() {
-                    // The variations open at the error close; the board decides a mate or a
-                    // stalemate the prefix ends in, anything else is unfinished.
-                    // One the error left with no move is left out (`()` is no line).
+                if broken.is_some() {
+                    // The variations open at the error close; one the error left with no move is
+                    // left out (`()` is no line).
                     for depth in (1..=self.game.open).rev() {
                         self.writer.end_cut_variation(depth);
                     }
-                    let end = match self.game.last_written {
-                        Some((mut pos, Some(m))) => pos.play(m).is_ok().then_some(pos),
-                        Some((_, None)) => None,
-                        None => self.game.start,
-                    };
-                    let result = settle_result(None, None, None, end.as_ref(), false).0;
-                    // What the tag or the token said is logged, not lost with the moves cut.
-                    if [tag, game.result].into_iter().flatten().any(|r| r != result) {
-                        let before = results_read(tag, tag_text.as_deref(), game.result);
-                        self.out.repairs.push(Repair::new(RepairKind::Result, before, result.as_str()));
-                    }
-                    result
-                } else {
-                    let (result, repair) =
-                        settle_result(tag, tag_text.as_deref(), game.result, last, self.opts.fix_results);
-                    self.out.repairs.extend(repair);
-                    result
-                };
+                }
+                let (result, repair) = settled.unwrap_or_else(|| self.settled(game, last, broken.is_some()));
+                self.out.repairs.extend(repair);
                 if let Some((kind, message, offset)) = broken {
                     // Left out with --strip comments, as every comment (the report names it).
                     self.writer.comment(0, format!("pgnkit: {kind}: {message}").as_bytes());
@@ -693,6 +675,39 @@ impl CleanHooks<'_> {
             }
         }
         self.out.games.push(record);
+    }
+
+    /// The result `game` (ending in `last`) is written with, and the repair that logs it. A game
+    /// kept `broken` is its valid prefix: the board decides a mate or a stalemate the prefix ends
+    /// in, anything else is unfinished, and what the tag or the token said is logged, not lost
+    /// with the moves cut.
+    fn settled(
+        &self,
+        game: &Game<'_>,
+        last: Option<&Position>,
+        broken: bool,
+    ) -> (GameResult, Option<Repair>) {
+        let result_tag = game.tag(b"Result");
+        let tag = result_tag.and_then(|t| GameResult::from_tag(&t.unescape()));
+        // Shown in a repair only when it spells no result.
+        let tag_text = result_tag.filter(|_| tag.is_none()).map(|t| t.decode().0);
+        if !broken {
+            return settle_result(tag, tag_text.as_deref(), game.result, last, self.opts.fix_results);
+        }
+        let end = match self.game.last_written {
+            Some((mut pos, Some(m))) => pos.play(m).is_ok().then_some(pos),
+            Some((_, None)) => None,
+            None => self.game.start,
+        };
+        let result = settle_result(None, None, None, end.as_ref(), false).0;
+        let repair = [tag, game.result].into_iter().flatten().any(|r| r != result).then(|| {
+            Repair::new(
+                RepairKind::Result,
+                results_read(tag, tag_text.as_deref(), game.result),
+                result.as_str(),
+            )
+        });
+        (result, repair)
     }
 
     /// Records a game that is not written: none of its repairs are made.
