@@ -1065,3 +1065,19 @@ fn result_keeps_the_games_written_with_it() {
     assert_eq!(kept(&["--result", "0-1", "--fix-results"]), "F");
     assert_eq!(kept(&["--result", "1-0", "--fix-results"]), "M");
 }
+
+/// Two chess.com games of one day between the same players with the same moves are two games:
+/// their addresses (chess.com writes them in `Link`, its `Site` is `Chess.com`) differ.
+#[test]
+fn dedup_tells_online_games_apart_by_their_link() {
+    let game = |id: u32| {
+        format!(
+            "[Event \"Live Chess\"]\n[Site \"Chess.com\"]\n[Date \"2024.01.02\"]\n[White \"a\"]\n[Black \"b\"]\n\
+             [Result \"1-0\"]\n[Link \"https://www.chess.com/game/live/{id}\"]\n\n\
+             1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
+        )
+    };
+    let o = run_with_stdin(&["clean", "--dedup", "-"], format!("{}{}{}", game(111), game(222), game(111)));
+    let err = stderr(&o);
+    assert!(err.contains("3 read = 2 written + 0 rejected + 0 filtered + 1 duplicates"), "{err}");
+}

@@ -71,7 +71,8 @@ enum TagsArg {
 enum DedupArg {
     /// The same game: the same variant, start position, mainline and result, the same players
     /// (names compared as collections spell them: case, diacritics, hyphens, word order,
-    /// initials, doubled letters), and dates, rounds and online games' addresses (Site) that
+    /// initials, doubled letters), and dates, rounds and online games' addresses (the first of
+    /// Site, Link, GameURL, LichessURL that is one) that
     /// do not contradict each other (`2022.??.??` matches `2022.01.20`, round `3.5` round `3`,
     /// `?` anything). A game with no moves: its whole Seven Tag Roster too.
     Game,

@@ -306,7 +306,7 @@ impl<'o> CleanHooks<'o> {
             players: [Name::of(&text(b"White")), Name::of(&text(b"Black"))],
             date: Date::of(standard_date(&date).as_deref().unwrap_or(&date)),
             result,
-            encounter: Encounter::of(&text(b"Round"), &text(b"Site")),
+            encounter: Encounter::of(&text(b"Round"), &address(game)),
         };
         let mut occasion = Occasion::default();
         let key = if moves.is_empty() {
@@ -718,4 +718,14 @@ impl CleanHooks<'_> {
         record.fate = fate;
         self.out.games.push(record);
     }
+}
+
+/// The game's online address: the first of its `Site`, `Link` (chess.com's), `GameURL` and
+/// `LichessURL` tags that is one (empty for none).
+fn address(game: &Game<'_>) -> String {
+    [&b"Site"[..], b"Link", b"GameURL", b"LichessURL"]
+        .into_iter()
+        .filter_map(|name| game.tag(name).map(|t| t.decode().0.into_owned()))
+        .find(|v| v.contains("://"))
+        .unwrap_or_default()
 }

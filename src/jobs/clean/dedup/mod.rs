@@ -3,7 +3,8 @@
 //!
 //! - `game` (the default): **the same game**: the same variant, start position and mainline, the
 //!   same result, the same players ([`name`]: names as collections spell them), and dates, rounds
-//!   and online games' pages that do not contradict each other ([`Date::compatible`],
+//!   and online games' pages (the first of `Site`, `Link`, `GameURL`, `LichessURL` that is an
+//!   address: chess.com writes it in `Link`) that do not contradict each other ([`Date::compatible`],
 //!   [`Encounter`]: what is unknown in either matches; two games of one day between the same
 //!   players, in rounds 11 and 12 or at two lichess addresses, are two games). A game
 //!   with no moves is the same game only when its whole Seven Tag Roster agrees: `Event`, `Site`
