@@ -37,8 +37,8 @@ pub enum OutputError {
         /// The output path as given.
         path: PathBuf,
     },
-    /// The path is already another output of this run, which would share its temporary file
-    /// (exit 2).
+    /// The path is already another output of this run, which would share its temporary file, or
+    /// both are `-`, which would share stdout (exit 2).
     #[error("{}: named as two outputs of one run", path.display())]
     Twice {
         /// The output path as given.
@@ -159,20 +159,32 @@ pub struct Output {
     /// Temporary file to rename on success, and the path to rename it onto: `path`, or the file
     /// a link there points to.
     temp: Option<(PathBuf, PathBuf)>,
-    /// The canonical path it holds in [`OPEN`] until it is dropped.
+    /// The canonical path (or `-`) it holds in [`OPEN`] until it is dropped.
     claim: Option<PathBuf>,
     /// The temporary file, for a second interrupt to remove.
     _registered: Option<super::temporary::Registered>,
 }
 
-/// The canonical paths of the file outputs open in this process: two outputs of one run on one
-/// file would write one temporary file and leave a mix of both under the name.
+/// The canonical paths of the file outputs open in this process, and `-` while stdout is one:
+/// two outputs of one run on one file would write one temporary file and leave a mix of both
+/// under the name.
 static OPEN: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
 
 impl std::fmt::Debug for Output {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Output").field("path", &self.path).field("temp", &self.temp).finish()
     }
+}
+
+/// Holds `key` (an output's canonical path, or `-`) in [`OPEN`] for the output named `path`,
+/// unless another output holds it.
+fn hold(path: &Path, key: PathBuf) -> Result<PathBuf, OutputError> {
+    let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
+    if open.contains(&key) {
+        return Err(OutputError::Twice { path: path.to_owned() });
+    }
+    open.push(key.clone());
+    Ok(key)
 }
 
 /// Whether stdin is redirected from the regular file `out` describes (`check - -o f < f`).
@@ -308,11 +320,13 @@ impl Output {
     /// output is zstd, whatever its own name ends with).
     pub fn create_as(path: &Path, named: &Path, opts: &OutputOptions) -> Result<Output, OutputError> {
         if path == Path::new("-") {
+            // Two outputs on stdout would interleave in one stream: `-` is claimed as a file is.
+            let claim = hold(path, path.to_owned())?;
             return Ok(Output {
                 sink: Some(Sink::Stdout(BufWriter::with_capacity(1 << 16, io::stdout()))),
                 path: path.to_owned(),
                 temp: None,
-                claim: None,
+                claim: Some(claim),
                 _registered: None,
             });
         }
@@ -339,14 +353,7 @@ impl Output {
             }
         }
         // A device (`/dev/null`) may take any number of outputs.
-        let claim = out.filter(|_| !special);
-        if let Some(out) = &claim {
-            let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
-            if open.contains(out) {
-                return Err(OutputError::Twice { path: path.to_owned() });
-            }
-            open.push(out.clone());
-        }
+        let claim = out.filter(|_| !special).map(|out| hold(path, out)).transpose()?;
         // Released by the drop, also when the creation below fails.
         let mut output = Output { sink: None, path: path.to_owned(), temp: None, claim, _registered: None };
         let (file, temp) = place(path, meta.as_ref()).map_err(create_err)?;

@@ -614,6 +614,33 @@ fn two_outputs_on_one_file_are_refused_before_any_work() {
     }
 }
 
+/// Two outputs on stdout would interleave there: refused as two on one file are, `-o -` being
+/// the default.
+#[test]
+fn two_outputs_on_stdout_are_refused_before_any_work() {
+    let dir = temp_dir("clean-twice-stdout");
+    let games = std::fs::read(fixture("pgn/bad_games.pgn")).expect("fixture");
+    let out = dir.join("out.pgn");
+    let runs: [&[&str]; 5] = [
+        &["-o", "-", "--rejects", "-"],
+        &["--report", "-"],
+        &["--dedup", "--duplicates", "-"],
+        &["-o", path(&out), "--rejects", "-", "--report", "-"],
+        &["-o", path(&out), "--dedup", "--duplicates", "-", "--rejects", "-"],
+    ];
+    for args in runs {
+        let o = run_with_stdin(&[&["clean", "-q", "-"], args].concat(), &games);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("-: named as two outputs of one run"), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?}: nothing on stdout");
+        assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "{args:?}: nothing written");
+    }
+    // One of them on stdout is the stream it was.
+    let o = run_with_stdin(&["clean", "-q", "-", "-o", path(&out), "--rejects", "-"], &games);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(!o.stdout.is_empty(), "the rejects on stdout");
+}
+
 #[test]
 fn a_game_rejected_for_its_null_move_is_reported_where_the_move_stands() {
     let dir = temp_dir("clean-null");
