@@ -1022,6 +1022,68 @@ fn drop_tags_refuses_the_roster_and_the_setup() {
     assert_eq!(o.status.code(), Some(1), "bad_games has games rejected: {}", stderr(&o));
 }
 
+/// `clean --eco-tags MODE INPUT` into `dir`: the output, and the `tag` repairs as (before, after).
+fn clean_eco_tags(dir: &Path, input: &Path, mode: &str) -> (String, Vec<(String, String)>) {
+    let (out, report) = (dir.join("out.pgn"), dir.join("report.jsonl"));
+    let o = run(&["clean", "--eco-tags", mode, path(input), "-o", path(&out), "--report", path(&report)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report: Vec<Value> = std::fs::read_to_string(&report)
+        .expect("report")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    let shown: Vec<(String, String)> = records(&report, "repair")
+        .filter(|r| r["kind"] == "tag")
+        .map(|r| (r["before"].as_str().expect("before").into(), r["after"].as_str().expect("after").into()))
+        .collect();
+    (std::fs::read_to_string(&out).expect("out"), shown)
+}
+
+/// `--eco-tags all` logs each ECO or Opening value it replaces (none it fills in for `?` or adds,
+/// none it writes unchanged), and leaves the tags of a game the table names no opening for (a
+/// Chess960 game); `--eco-tags missing` adds an Opening only beside the table's own code.
+#[test]
+fn eco_tags_log_the_values_they_replace() {
+    let dir = temp_dir("clean-eco-replaced");
+    let input = dir.join("eco.pgn");
+    let game = |tags: &str, moves: &str| format!("[Event \"e\"]\n{tags}\n{moves} *\n\n");
+    let sicilian = "1. e4 c5 2. Nf3 d6";
+    let chess960 = "[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
+                    [FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n[ECO \"A00\"]\n";
+    let text = [
+        game("[Opening \"My Opening\"]\n", sicilian),
+        game("[ECO \"C00\"]\n", sicilian),
+        game("[ECO \"B50\"]\n[Opening \"?\"]\n", sicilian),
+        game(chess960, "1. e4 e5"),
+    ]
+    .concat();
+    std::fs::write(&input, text).expect("write");
+    let games =
+        |written: &str| -> Vec<String> { written.split("[Event ").skip(1).map(String::from).collect() };
+    let (eco, opening) = ("[ECO \"B50\"]\n", "[Opening \"Sicilian Defense: Modern Variations\"]\n");
+
+    let (written, shown) = clean_eco_tags(&dir, &input, "all");
+    let written = games(&written);
+    for g in &written[..3] {
+        assert!(g.contains(eco) && g.contains(opening), "{g}");
+    }
+    assert!(written[3].contains("[ECO \"A00\"]\n") && !written[3].contains("[Opening "), "{}", written[3]);
+    let replaced = |before: &str, after: &str| (before.to_string(), after.to_string());
+    assert_eq!(
+        shown,
+        [replaced("[Opening \"My Opening\"]", opening.trim_end()), replaced("[ECO \"C00\"]", eco.trim_end())]
+    );
+
+    let (written, shown) = clean_eco_tags(&dir, &input, "missing");
+    let written = games(&written);
+    assert!(written[0].contains(eco) && written[0].contains("[Opening \"My Opening\"]\n"), "{}", written[0]);
+    // Beside the French's code the table's Sicilian would name another opening.
+    assert!(written[1].contains("[ECO \"C00\"]\n") && !written[1].contains("[Opening "), "{}", written[1]);
+    assert!(written[2].contains(eco) && written[2].contains(opening), "{}", written[2]);
+    assert!(written[3].contains("[ECO \"A00\"]\n") && !written[3].contains("[Opening "), "{}", written[3]);
+    assert!(shown.is_empty(), "{shown:?}");
+}
+
 /// `--eco-tags all` names the opening as the lichess table does, its Opening holding the
 /// variation: the game's Variation and SubVariation are left out, each a `tag` repair showing it
 /// as read; `--eco-tags missing` keeps them.
@@ -1033,29 +1095,24 @@ fn eco_tags_all_leaves_out_the_old_variation_tags() {
                 [Opening \"King's Indian\"]\n[Variation \"Saemisch, 5...O-O\"]\n[SubVariation \"main\"]\n";
     std::fs::write(&input, format!("{tags}\n1. d4 Nf6 2. c4 g6 3. Nc3 Bg7 4. e4 d6 5. f3 O-O *\n"))
         .expect("write");
-    let (out, report) = (dir.join("out.pgn"), dir.join("report.jsonl"));
-    let clean = |mode: &str| {
-        let o =
-            run(&["clean", "--eco-tags", mode, path(&input), "-o", path(&out), "--report", path(&report)]);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        let report: Vec<Value> = std::fs::read_to_string(&report)
-            .expect("report")
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("json"))
-            .collect();
-        let shown: Vec<(String, String)> = records(&report, "repair")
-            .filter(|r| r["kind"] == "tag")
-            .map(|r| {
-                (r["before"].as_str().expect("before").into(), r["after"].as_str().expect("after").into())
-            })
-            .collect();
-        (std::fs::read_to_string(&out).expect("out"), shown)
-    };
+    let clean = |mode: &str| clean_eco_tags(&dir, &input, mode);
     let (written, shown) = clean("all");
     assert!(written.contains("[Opening \"King's Indian Defense: Sämisch Variation"), "{written}");
     assert!(!written.contains("Variation \"") && !written.contains("main"), "{written}");
     let left_out = |tag: &str| (tag.to_string(), String::new());
-    assert_eq!(shown, [left_out("[Variation \"Saemisch, 5...O-O\"]"), left_out("[SubVariation \"main\"]")]);
+    let replaced = |before: &str, after: &str| (before.to_string(), after.to_string());
+    assert_eq!(
+        shown,
+        [
+            replaced("[ECO \"E80\"]", "[ECO \"E81\"]"),
+            replaced(
+                "[Opening \"King's Indian\"]",
+                "[Opening \"King's Indian Defense: Sämisch Variation, Normal Defense\"]"
+            ),
+            left_out("[Variation \"Saemisch, 5...O-O\"]"),
+            left_out("[SubVariation \"main\"]")
+        ]
+    );
     let (written, shown) = clean("missing");
     assert!(
         written.contains(

@@ -88,10 +88,14 @@ enum DedupArg {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum EcoTagsArg {
-    /// Every game: ECO and Opening tags replaced by the lichess table's names, Variation and
-    /// SubVariation left out (the table's Opening names the variation; a tag repair).
+    /// Every game the table names an opening for (not Chess960 or crazyhouse, nor one reaching
+    /// no position it lists, which keep their tags): ECO and Opening tags replaced by the lichess
+    /// table's names, Variation and SubVariation left out (the table's Opening names the
+    /// variation); each value replaced or left out a tag repair.
     All,
-    /// Only the ECO and Opening tags a game lacks or leaves unknown ("?"); the rest kept.
+    /// Only the ECO and Opening tags a game lacks or leaves unknown ("?"); the rest kept. The
+    /// Opening is added only beside the table's own ECO code, as beside another it would name
+    /// another opening.
     Missing,
 }
 
@@ -132,8 +136,9 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     drop_tags: Vec<String>,
     /// Write ECO and Opening tags, as the lichess table names the opening from the mainline's
-    /// positions: in every game (all: Variation and SubVariation tags left out, logged as tag
-    /// repairs), or only where a game lacks them (missing).
+    /// positions: in every game it names one for (all: values replaced and Variation and
+    /// SubVariation tags left out, logged as tag repairs), or only where a game lacks them
+    /// (missing).
     #[arg(long, value_enum, value_name = "WHICH")]
     eco_tags: Option<EcoTagsArg>,
     /// Tags added: PlyCount.

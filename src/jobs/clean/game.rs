@@ -16,10 +16,11 @@ use crate::notation::san::Lenience;
 use crate::pgn::tag::{ascii_str, is_standard_name};
 use crate::pgn::text::{decode, escape_not_utf8, windows_1252};
 use crate::pgn::writer::{ROSTER, roster_place, without_braces};
-use crate::pgn::{CommentKind, GameResult, LineIndex, Nag, RawComment};
+use crate::pgn::{CommentKind, GameResult, LineIndex, Nag, RawComment, RawTag};
 use crate::pipeline::replay::export::GameWriter;
 use crate::pipeline::replay::{Cut, Game, Hooks, Lines, Played, Verdict};
 use crate::select::Filter;
+use crate::select::eco::Opening;
 
 /// The state of the game being replayed.
 #[derive(Default)]
@@ -148,6 +149,9 @@ impl<'o> CleanHooks<'o> {
         let mut setup = false;
         let mut present = [false; 7];
         let opening = self.filter.opening().filter(|_| opts.eco_tags.is_some());
+        let read = |n: &str| game.tag(n.as_bytes()).filter(|_| opts.keeps_tag(n)).map(|t| t.raw);
+        let eco =
+            opening.map_or([None; 2], |o| eco_written(opts.eco_tags, o, [read("ECO"), read("Opening")]));
         let mut named = [false; 2];
         let mut encoding = None;
         let variant = written_variant(game.variant, self.game.start.as_ref());
@@ -183,13 +187,9 @@ impl<'o> CleanHooks<'o> {
             }
             if let TagRole::Opening(i) = role {
                 named[i] = true;
-                // Replaced where it stands by the classification: all of them, or those that
-                // say nothing.
-                let unknown = matches!(value.raw, b"" | b"?");
-                if let Some(o) = opening
-                    && (opts.eco_tags == Some(EcoTags::All) || unknown)
-                {
-                    self.writer.tag(name, if i == 0 { o.eco } else { o.name });
+                // Replaced where it stands by the classification.
+                if let Some(new) = eco[i] {
+                    self.opening_tag(name, value, new);
                     continue;
                 }
             }
@@ -276,11 +276,12 @@ impl<'o> CleanHooks<'o> {
             self.writer.tag("SetUp", "1");
             self.repair(RepairKind::SetUp, "", "[SetUp \"1\"]");
         }
-        if let Some(o) = opening {
-            for (i, (tag, value)) in [("ECO", o.eco), ("Opening", o.name)].into_iter().enumerate() {
-                if !named[i] && opts.keeps_tag(tag) {
-                    self.writer.tag(tag, value);
-                }
+        for (i, tag) in ["ECO", "Opening"].into_iter().enumerate() {
+            if let Some(value) = eco[i]
+                && !named[i]
+                && opts.keeps_tag(tag)
+            {
+                self.writer.tag(tag, value);
             }
         }
         if opts.add_ply_count {
@@ -290,6 +291,18 @@ impl<'o> CleanHooks<'o> {
         let comment = self.writer.take_not_utf8();
         let comment = || comment.map(|text| encoding_repair(&text, &windows_1252(&text)));
         self.out.repairs.extend(encoding.or_else(comment));
+    }
+
+    /// Writes the classification's `new` for the `ECO` or `Opening` tag `name` read as `value`:
+    /// a value replaced is a `tag` repair, as read and as written; one that said nothing (`?`)
+    /// is filled in with none, as a tag the game lacks is added.
+    fn opening_tag(&mut self, name: &str, value: RawTag<'_>, new: &str) {
+        let read = value.decode().0;
+        if !matches!(value.raw, b"" | b"?") && read != new {
+            let tag = |v: &str| format!("[{name} \"{v}\"]");
+            self.repair_at(value.offset as u64, RepairKind::Tag, tag(&read), tag(new));
+        }
+        self.writer.tag(name, new);
     }
 
     /// A game's identity under `rule` (its result `result`); under `prefix` its mainline is
@@ -320,6 +333,24 @@ impl<'o> CleanHooks<'o> {
         };
         Identity { key, who, occasion }
     }
+}
+
+/// The values `--eco-tags` (`mode`) writes for the `ECO` and `Opening` tags of a game the table
+/// names `o` for, whose values as read (of those written) are `read`; `None` where the tag stays
+/// as read, or absent. Under `all`, the table's; under `missing`, the table's where the game says
+/// nothing (no tag, or `?`), its Opening only beside its own code: beside another ECO the game
+/// keeps, it would name another opening.
+fn eco_written(
+    mode: Option<EcoTags>,
+    o: &'static Opening,
+    read: [Option<&[u8]>; 2],
+) -> [Option<&'static str>; 2] {
+    if mode == Some(EcoTags::All) {
+        return [Some(o.eco), Some(o.name)];
+    }
+    let unknown = |r: Option<&[u8]>| matches!(r, None | Some(b"" | b"?"));
+    let same_code = unknown(read[0]) || read[0].map(<[u8]>::trim_ascii) == Some(o.eco.as_bytes());
+    [unknown(read[0]).then_some(o.eco), (unknown(read[1]) && same_code).then_some(o.name)]
 }
 
 /// A move token as a repair shows it (UTF-8, else Windows-1252); out of line, off the path of

@@ -63,9 +63,11 @@ pub struct CleanOptions {
 /// Which games get `ECO` and `Opening` tags from the classification.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EcoTags {
-    /// Every game the table classifies (tags it had replaced).
+    /// Every game the table classifies (tags it had replaced, each value replaced a `tag`
+    /// repair); the others keep theirs.
     All,
-    /// Those without an `ECO` tag (and those without an `Opening` tag get one).
+    /// Those without an `ECO` tag, or `?` (and those without an `Opening` tag get one, unless
+    /// the `ECO` they keep is another code than the table's).
     Missing,
 }
 
