@@ -1165,3 +1165,30 @@ fn dedup_tells_online_games_apart_by_their_link() {
     let err = stderr(&o);
     assert!(err.contains("3 read = 2 written + 0 rejected + 0 filtered + 1 duplicates"), "{err}");
 }
+
+/// An input that is not PGN leaves every output unwritten, and the message names them all, not
+/// only `-o`.
+#[test]
+fn a_failed_input_names_every_output_left_unwritten() {
+    let dir = temp_dir("clean-unwritten");
+    let (good, junk) = (dir.join("good.pgn"), dir.join("junk.txt"));
+    std::fs::write(&good, "[Event \"a\"]\n\n1. e4 e5 *\n").expect("write");
+    std::fs::write(&junk, "no chess here at all\n".repeat(10)).expect("write");
+    let (out, rejects, report) = (dir.join("out.pgn"), dir.join("rejects.pgn"), dir.join("report.jsonl"));
+    let o = run(&[
+        "clean",
+        path(&good),
+        path(&junk),
+        "-o",
+        path(&out),
+        "--rejects",
+        path(&rejects),
+        "--report",
+        path(&report),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(65), "{err}");
+    assert!(err.contains(&format!("so {} was not written", path(&out))), "{err}");
+    assert!(err.contains(&format!("pgnkit: nor were {}, {}", path(&rejects), path(&report))), "{err}");
+    assert!(!out.exists() && !rejects.exists() && !report.exists());
+}

@@ -280,6 +280,18 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         diagnostics::summary_text("clean", &summary.stats, summary.elapsed, unkept)
             + &ledger(&summary, unkept.is_some())
     });
+    if !args.head.quiet && summary.stopped.is_none() && summary.input_failed() {
+        // The line above names the output; the others were left unwritten with it.
+        let others: Vec<String> = [&args.rejects, &args.duplicates, &args.report]
+            .into_iter()
+            .flatten()
+            .filter(|p| p.as_os_str() != "-")
+            .map(|p| p.display().to_string())
+            .collect();
+        if !others.is_empty() {
+            stderrln!("pgnkit: nor were {}", others.join(", "));
+        }
+    }
     warn_absent(&job.options().select, &summary.stats);
     Sharding::conclude(sharding, &summary, code, &job.options().select, serde_json::Value::Null)?;
     Ok(code)
