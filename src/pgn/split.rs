@@ -122,23 +122,13 @@ mod tests {
 /// game's first byte) after looking for a `}` up to `searched` ([`Reader::searched_to`]) reads
 /// the same whatever follows the prefix. A game that ended at its result token
 /// (`at_result`, [`Reader::ended_at_result`]) was decided by the bytes before `next` and that
-/// byte (the token there, when it may be the result written again); any other end may have looked along the line at `next`, which must then end inside
+/// byte; any other end may have looked along the line at `next`, which must then end inside
 /// `bytes` with one byte more (for a CR LF).
 pub fn decided(bytes: &[u8], next: usize, searched: usize, at_result: bool) -> bool {
     let n = bytes.len();
-    // After a result, a token at `next` that may be the result written again must end inside
-    // `bytes`: whole, it may be skipped as part of the game.
-    let whole = |at: usize| {
-        !matches!(bytes[at], b'0' | b'1' | b'*')
-            || bytes[at..].iter().any(|&c| super::class::class(c) == super::class::WS)
-    };
     next < n
         && searched < n
-        && if at_result {
-            whole(next)
-        } else {
-            memchr::memchr2(b'\n', b'\r', &bytes[next..]).is_some_and(|i| next + i + 1 < n)
-        }
+        && (at_result || memchr::memchr2(b'\n', b'\r', &bytes[next..]).is_some_and(|i| next + i + 1 < n))
 }
 
 /// A likely game start at or after `from`: a `[` that begins a line after a blank line (LF, CR
@@ -272,11 +262,6 @@ mod cut_tests {
         assert!(decided(pgn, 5, 0, false));
         assert!(!decided(&pgn[..10], 5, 0, false), "the line at the next game is needed");
         assert!(decided(&pgn[..6], 5, 0, true), "not after a result");
-        // After a result, a token that may be the result written again is read whole first.
-        let twice = b"1. e4 1-0 1-0\n";
-        assert!(!decided(&twice[..12], 10, 0, true) && decided(twice, 10, 0, true));
-        assert_eq!(cut(&twice[..12], 0, (0, 1), 1, false), None);
-        assert_eq!(cut(twice, 0, (0, 1), 1, true), Some((13, 1)));
     }
 
     /// Games run together on one line (no line break at all), read as a stream: each is cut off

@@ -162,9 +162,6 @@ pub enum ProblemKind {
     /// A game of nothing but a result token: no tags, no movetext before it. Most often a result
     /// written twice (`1-0 1-0`), whose second copy reads as a game of its own.
     LoneResult,
-    /// A result token right after the game's own (`1-0 1-0`): skipped, where it would read as
-    /// a game of its own.
-    RepeatedResult,
     /// Text of the game (a tag, a comment, any token) that is not UTF-8: it reads as
     /// Windows-1252 (Latin-1 files). Reported once a game, where the first such byte is.
     NotUtf8,
@@ -185,7 +182,6 @@ impl ProblemKind {
                 | ProblemKind::StrayBytes
                 | ProblemKind::InvalidNag
                 | ProblemKind::LoneResult
-                | ProblemKind::RepeatedResult
                 | ProblemKind::NotUtf8
         )
     }
@@ -213,7 +209,6 @@ impl ProblemKind {
             ProblemKind::TooManyTokens => "game too large; rest skipped",
             ProblemKind::TooManyProblems => "too many problems in this game; further ones dropped",
             ProblemKind::NotUtf8 => "text not UTF-8; read as Windows-1252",
-            ProblemKind::RepeatedResult => "a result after the game's own (written twice); skipped",
             ProblemKind::LoneResult => {
                 "a result with no tags and no moves: a game of its own (a result written twice?)"
             }

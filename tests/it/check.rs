@@ -178,9 +178,7 @@ fn tricky_files_never_crash() {
 fn real_collections_match_python_chess_game_and_ply_counts() {
     let Some(shared) = shared_data() else { return };
     // (file, games, plies, games with errors): games and plies as the data sets' README.md gives
-    // them for python-chess, but for the master games' 35,008: python-chess reads 35,009, as it
-    // splits Fischer - LoCoco (1964) at the two blank lines between its tags and its moves, and
-    // skips the second result of `60. g6 1-0 1-0` as pgnkit does. The master games' 9 games with errors are the data's: 3 illegal
+    // them for python-chess. The master games' 9 games with errors are the data's: 3 illegal
     // moves (the 3 python-chess reports), 2 results against their Result tag, and 4 with tokens
     // python-chess skips unread (`n/a`, `bad`); a malformed tag line (`[Event Casual Game"]`,
     // left out as python-chess leaves it), a check mark with the result glued to it (`#1-0`) and
@@ -194,7 +192,7 @@ fn real_collections_match_python_chess_game_and_ply_counts() {
         ("games/tcec_s01-s10.pgn.zst", 3_282, 459_993, 0),
         ("games/tcec_s11-s15.pgn.zst", 2_236, 307_035, 0),
         ("games/tcec_s16-s18.pgn.zst", 3_165, 429_267, 0),
-        ("games/chessgames_master_35k.pgn.zst", 35_008, 2_938_563, 9),
+        ("games/chessgames_master_35k.pgn.zst", 35_009, 2_938_563, 9),
         ("games/engine/stockfish_books_8moves_v3.pgn.zst", 34_700, 555_200, 0),
         ("games/engine/sunfish_3fold.pgn.zst", 713, 75_273, 0),
         ("games/otb/pgn2tex_Capablanca.pgn", 597, 46_577, 0),

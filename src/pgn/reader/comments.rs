@@ -5,7 +5,7 @@ use super::super::class::{WS, class};
 use super::super::scan;
 use super::super::tag::is_tag_like;
 use super::super::visitor::{ProblemKind, Visitor};
-use super::super::{CommentKind, GameResult, RawComment};
+use super::super::{CommentKind, RawComment};
 use super::{Reader, line_end};
 
 /// Result of a cached search for `}`: the first `}` in `from..to` is `hit` (or none).
@@ -103,9 +103,7 @@ impl<'a> Reader<'a> {
     }
 
     /// After the result: comments that follow before another token still belong to the game
-    /// (TCEC archives put `; { Game Nr. ... }` lines there, sometimes after a blank line), and
-    /// so does a result written again (`60. g6 1-0 1-0`), skipped with a warning, which would
-    /// otherwise read as a game of its own.
+    /// (TCEC archives put `; { Game Nr. ... }` lines there, sometimes after a blank line).
     pub(super) fn trailing_comments<V: Visitor<'a>>(
         &mut self,
         v: &mut V,
@@ -128,14 +126,6 @@ impl<'a> Reader<'a> {
                     self.pos = p;
                     self.line_comment(v, loud);
                     pos = self.pos;
-                }
-                Some(b'0' | b'1' | b'*') => {
-                    let end = p + b[p..].iter().take_while(|&&c| class(c) != WS).count();
-                    if GameResult::from_ascii(&b[p..end]).is_none() {
-                        return pos;
-                    }
-                    self.problem(v, ProblemKind::RepeatedResult, p);
-                    pos = end;
                 }
                 _ => return pos,
             }
