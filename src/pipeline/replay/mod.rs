@@ -10,6 +10,7 @@ pub mod export;
 mod game;
 mod lenient;
 mod message;
+mod reread;
 mod result;
 mod tags;
 
@@ -189,53 +190,8 @@ impl<'a, H: Hooks<'a>> Games<'a, H> {
 
 /// Tokens that mean "no move" in real files.
 #[inline]
-fn is_null_move(raw: &[u8]) -> bool {
+pub(super) fn is_null_move(raw: &[u8]) -> bool {
     matches!(raw, b"--" | b"Z0" | b"0000" | b"@@@@")
-}
-
-/// Whether the first mainline move of `game`, a game without tags that was skipped on them (so
-/// not replayed), is written as a move, as [`Replayer::unresolved`] tells for a replayed one:
-/// such a game has only its moves to be PGN by. Its bytes are read again for it, off the path of
-/// every other game.
-#[cold]
-#[inline(never)]
-fn first_move_written(game: &[u8]) -> bool {
-    struct FirstMove<'a>(Option<&'a [u8]>);
-    impl<'a> Visitor<'a> for FirstMove<'a> {
-        type Output = ();
-        fn san(&mut self, san: SanToken<'a>) -> ControlFlow<()> {
-            self.0 = Some(san.raw);
-            ControlFlow::Break(())
-        }
-        fn begin_variation(&mut self, _: usize) -> ControlFlow<()> {
-            ControlFlow::Break(())
-        }
-        fn end_game(&mut self) {}
-    }
-    let mut first = FirstMove(None);
-    Reader::new(game).read_game(&mut first);
-    let start = Position::new(Variant::Standard);
-    first.0.is_some_and(|raw| {
-        is_null_move(raw) || !matches!(parse_san_with(&start, start.checkers(), raw), Err(SanError::Syntax))
-    })
-}
-
-/// Whether `game` holds a comment: text of its own, so a game though it has nothing else. Read
-/// again for the rare game with no tag, move or result, instead of noting every comment as read.
-#[cold]
-#[inline(never)]
-fn has_comment(game: &[u8]) -> bool {
-    struct Commented(bool);
-    impl<'a> Visitor<'a> for Commented {
-        type Output = ();
-        fn comment(&mut self, _: RawComment<'a>) {
-            self.0 = true;
-        }
-        fn end_game(&mut self) {}
-    }
-    let mut seen = Commented(false);
-    Reader::new(game).read_game(&mut seen);
-    seen.0
 }
 
 impl<'a, H: Hooks<'a>> Replayer<'a, H> {
@@ -613,7 +569,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         if !self.game.tags.is_empty()
             || self.game.plies > 0
             || self.move_written
-            || (self.game.skipped && first_move_written(self.game.bytes))
+            || (self.game.skipped && reread::first_move_written(self.game.bytes))
         {
             self.stats.pgn_games += 1;
         }
@@ -637,7 +593,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             && self.game.plies == 0
             && !self.move_written
             && self.game.result.is_none()
-            && !has_comment(self.game.bytes)
+            && !reread::has_comment(self.game.bytes)
     }
 
     /// Counts the diagnostics reported since the last count (or forgets them).
