@@ -232,7 +232,10 @@ impl<R: Read> Refill<R> {
             // What is held moves to the front: at most a read's worth, as the cutter cuts what it
             // can before it asks for more.
             self.buf.copy_within(self.start..self.filled, 0);
-            self.count_copied(self.filled - self.start);
+            #[cfg(test)]
+            {
+                self.copied += self.filled - self.start;
+            }
             (self.filled, self.start) = (self.filled - self.start, 0);
         }
         while self.filled < want && !self.done {
@@ -287,12 +290,20 @@ impl<R: Read> Refill<R> {
         }
     }
 
-    #[inline(always)]
-    fn count_copied(&mut self, _n: usize) {
+    /// A buffer from the pool holding a copy of the held bytes at `range` (positions as
+    /// [`Refill::data`]'s source counts them: the spill's mapping once spilled, else `buf`).
+    fn copied(&mut self, range: std::ops::Range<usize>) -> Vec<u8> {
+        let mut out = self.pool.get();
+        if out.len() < range.len() {
+            out.resize(range.len(), 0);
+        }
+        let held = self.spill.as_ref().map_or(&self.buf[..], |s| &s.map[..]);
+        out[..range.len()].copy_from_slice(&held[range.clone()]);
         #[cfg(test)]
         {
-            self.copied += _n;
+            self.copied += range.len();
         }
+        out
     }
 
     /// The temporary file failed: the stream ends there, with the error.
@@ -349,12 +360,7 @@ impl<R: Read> Refill<R> {
             self.start += end;
             if rest < self.spill_at / 2 {
                 // Back to memory: what is left is a few chunks at most.
-                let mut next = self.pool.get();
-                if next.len() < rest {
-                    next.resize(rest, 0);
-                }
-                next[..rest].copy_from_slice(self.data());
-                self.count_copied(rest);
+                let next = self.copied(self.start..self.filled);
                 let scratch = std::mem::replace(&mut self.buf, next);
                 self.pool.put(scratch);
                 (self.spill, self.start, self.filled) = (None, 0, rest);
@@ -362,21 +368,11 @@ impl<R: Read> Refill<R> {
             return (bytes, offset, column);
         }
         if rest > len {
-            let mut out = self.pool.get();
-            if out.len() < len {
-                out.resize(len, 0);
-            }
-            out[..len].copy_from_slice(&self.buf[self.start..self.start + len]);
-            self.count_copied(len);
+            let out = self.copied(self.start..self.start + len);
             self.start += end;
             return (StreamBytes { buf: out, map: None, start: 0, len, pool }, offset, column);
         }
-        let mut next = self.pool.get();
-        if next.len() < rest {
-            next.resize(rest, 0);
-        }
-        next[..rest].copy_from_slice(&self.buf[self.start + end..self.filled]);
-        self.count_copied(rest);
+        let next = self.copied(self.start + end..self.filled);
         let buf = std::mem::replace(&mut self.buf, next);
         let start = std::mem::replace(&mut self.start, 0);
         self.filled = rest;
