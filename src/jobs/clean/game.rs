@@ -629,9 +629,12 @@ impl CleanHooks<'_> {
         // A game with an error no repair covers is rejected whatever the filters say; one kept
         // broken (`--keep-broken`) is its valid prefix, which the filters judge.
         let kept_broken = rejected.is_some() && self.opts.keep_broken && self.game.start.is_some();
-        // The result written, which `--result` judges (a game rejected whole writes none).
-        let settled = (rejected.is_none() || kept_broken).then(|| self.settled(game, last, kept_broken));
-        let filtered = match self.filter.finish_written(game, last, settled.as_ref().map(|s| s.0)) {
+        // The game rejected whole, or the result it is written with, which `--result` judges.
+        let settled = match &rejected {
+            Some((kind, message, _)) if !kept_broken => Err((*kind, message.clone())),
+            _ => Ok(self.settled(game, last, kept_broken)),
+        };
+        let filtered = match self.filter.finish_written(game, last, settled.as_ref().ok().map(|s| s.0)) {
             Err(by) if rejected.is_none() || game.skipped || kept_broken => Some(by),
             _ => None,
         };
@@ -660,50 +663,44 @@ impl CleanHooks<'_> {
             let lines_in = LineIndex::new(game.bytes).locate(game.at(offset)).line as u64 - 1;
             record.error_at = Some((offset, lines_in));
         }
-        match rejected {
+        let (result, repair) = match settled {
             // A game with no start position has no valid prefix to keep.
-            Some((kind, message, _)) if !kept_broken => {
-                return self.leave_out(record, Fate::Rejected { kind, message });
+            Err((kind, message)) => return self.leave_out(record, Fate::Rejected { kind, message }),
+            Ok(settled) => settled,
+        };
+        if let Some((kind, message, offset)) = rejected {
+            // Kept broken: the variations open at the error close; one the error left with no
+            // move is left out (`()` is no line).
+            for depth in (1..=self.game.open).rev() {
+                self.writer.end_cut_variation(depth);
             }
-            broken => {
-                if broken.is_some() {
-                    // The variations open at the error close; one the error left with no move is
-                    // left out (`()` is no line).
-                    for depth in (1..=self.game.open).rev() {
-                        self.writer.end_cut_variation(depth);
-                    }
-                }
-                let (result, repair) = settled.unwrap_or_else(|| self.settled(game, last, broken.is_some()));
-                self.out.repairs.extend(repair);
-                if let Some((kind, message, offset)) = broken {
-                    // Left out with --strip comments, as every comment (the report names it).
-                    self.writer.comment(0, format!("pgnkit: {kind}: {message}").as_bytes());
-                    // What is not written, from the error on, as read: the report keeps it.
-                    let from = offset.map_or(game.bytes.len(), |o| game.at(o));
-                    let left_out = token_text(game.bytes[from..].trim_ascii());
-                    record.fate = Fate::Broken { kind, message, left_out };
-                }
-                self.write_tags(game, result);
-                let start = self.out.out.len();
-                self.writer.finish(&mut self.out.out, result);
-                record.text = start..self.out.out.len();
-                record.repairs = self.game.repairs..self.out.repairs.len();
-                // The lines of the repairs of a game written (in the order read: one walk); a game
-                // left out reports none.
-                let mut lines = LineIndex::new(game.bytes);
-                for r in self.out.repairs[record.repairs.clone()].iter_mut() {
-                    if let Some(offset) = r.offset {
-                        r.lines_in = lines.locate(game.at(offset)).line as u64 - 1;
-                    }
-                }
-                if let Some(rule) = self.opts.dedup
-                    && record.fate == Fate::Written
-                {
-                    let start = self.out.mainlines.len();
-                    record.dedup = Some(self.identity(rule, game, result));
-                    record.mainline = start..self.out.mainlines.len();
-                }
+            // Left out with --strip comments, as every comment (the report names it).
+            self.writer.comment(0, format!("pgnkit: {kind}: {message}").as_bytes());
+            // What is not written, from the error on, as read: the report keeps it.
+            let from = offset.map_or(game.bytes.len(), |o| game.at(o));
+            let left_out = token_text(game.bytes[from..].trim_ascii());
+            record.fate = Fate::Broken { kind, message, left_out };
+        }
+        self.out.repairs.extend(repair);
+        self.write_tags(game, result);
+        let start = self.out.out.len();
+        self.writer.finish(&mut self.out.out, result);
+        record.text = start..self.out.out.len();
+        record.repairs = self.game.repairs..self.out.repairs.len();
+        // The lines of the repairs of a game written (in the order read: one walk); a game
+        // left out reports none.
+        let mut lines = LineIndex::new(game.bytes);
+        for r in self.out.repairs[record.repairs.clone()].iter_mut() {
+            if let Some(offset) = r.offset {
+                r.lines_in = lines.locate(game.at(offset)).line as u64 - 1;
             }
+        }
+        if let Some(rule) = self.opts.dedup
+            && record.fate == Fate::Written
+        {
+            let start = self.out.mainlines.len();
+            record.dedup = Some(self.identity(rule, game, result));
+            record.mainline = start..self.out.mainlines.len();
         }
         self.out.games.push(record);
     }
