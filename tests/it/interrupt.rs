@@ -29,6 +29,12 @@ fn started(args: &[&str], stdin: Stdio, stdout: Stdio) -> std::process::Child {
     child
 }
 
+/// The names of the files in `dir` but those `kept`.
+fn files_in(dir: &std::path::Path, kept: &[&str]) -> Vec<String> {
+    let names = std::fs::read_dir(dir).expect("dir").map(|e| e.expect("entry").file_name());
+    names.map(|n| n.to_string_lossy().into_owned()).filter(|n| !kept.contains(&n.as_str())).collect()
+}
+
 /// Sends `signal` (`-INT`, `-TERM`...) to `child`.
 fn send(signal: &str, child: &std::process::Child) {
     let kill = Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill");
@@ -146,11 +152,7 @@ fn positions_stops_on_ctrl_c_with_its_output_flushed_and_in_place() {
         // It ends with the last position of game n (the next record would start game n + 1).
         let last = text.lines().last().expect("records");
         assert!(last.contains(&format!("id \"-:{n}:")) && last.ends_with(';'), "{last}");
-        let leftovers: Vec<_> = std::fs::read_dir(&dir)
-            .expect("dir")
-            .map(|e| e.expect("entry").file_name())
-            .filter(|f| f != "out.epd")
-            .collect();
+        let leftovers = files_in(&dir, &["out.epd"]);
         assert!(leftovers.is_empty(), "no temporary file left: {leftovers:?}");
     }
 }
@@ -233,11 +235,7 @@ fn a_signal_sent_twice_at_once_is_one_stop_and_a_later_one_aborts_leaving_nothin
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(130), "{err}");
         assert!(err.contains(said), "{said}: {err}");
-        let left: Vec<_> = std::fs::read_dir(&dir)
-            .expect("dir")
-            .map(|e| e.expect("entry").file_name())
-            .filter(|n| n != "in.pgn")
-            .collect();
+        let left = files_in(&dir, &["in.pgn"]);
         assert!(left.is_empty(), "nothing left behind: {left:?}");
     }
 }
@@ -274,8 +272,7 @@ fn clean_stops_on_ctrl_c_leaving_no_output_in_place() {
         let claims = |l: &str| (l.starts_with("  ") && l.ends_with(" written")) || l.contains(" written + ");
         assert!(!err.lines().any(claims), "{err}");
         assert!(err.contains(" passed + 0 rejected"), "{err}");
-        let left: Vec<_> =
-            std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+        let left = files_in(&dir, &[]);
         assert!(left.is_empty(), "-j{threads}: nothing left behind: {left:?}");
     }
     // To stdout, what was written cannot be taken back: the line says so.
@@ -306,8 +303,7 @@ fn clean_dedup_prefix_stops_on_ctrl_c_leaving_nothing() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(130), "{err}");
     assert!(err.contains("interrupted"), "{err}");
-    let left: Vec<_> =
-        std::fs::read_dir(&outputs).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+    let left = files_in(&outputs, &[]);
     assert!(left.is_empty(), "nothing left behind: {left:?}");
     println!("{}", err.trim());
 }
