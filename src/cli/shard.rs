@@ -342,9 +342,9 @@ impl Sharding {
         if summary.stopped.is_some() {
             return Ok(());
         }
-        let spans: Vec<(usize, Span)> =
-            self.plan.inputs.iter().enumerate().filter_map(|(k, i)| i.span.map(|s| (k, s))).collect();
-        let failures: Vec<Failure> = spans
+        // The run went through these inputs in this order, one summary each.
+        let read: Vec<(usize, Option<Span>)> = self.plan.read().map(|(k, i)| (k, i.span)).collect();
+        let failures: Vec<Failure> = read
             .iter()
             .zip(&summary.inputs)
             .filter_map(|(&(input, _), done)| {
@@ -394,15 +394,18 @@ impl Sharding {
                 table: p.table,
             });
         }
-        let ranges = spans
+        let ranges = read
             .into_iter()
             .zip(&summary.inputs)
-            .map(|((input, span), done)| Range {
-                input,
-                start: span.start,
-                end: span.end,
-                games: done.stats.games,
-                stats: done.stats.clone(),
+            .filter_map(|((input, span), done)| {
+                let span = span?; // failed before its part was found: no range, a failure
+                Some(Range {
+                    input,
+                    start: span.start,
+                    end: span.end,
+                    games: done.stats.games,
+                    stats: done.stats.clone(),
+                })
             })
             .collect();
         let manifest = Manifest {

@@ -202,6 +202,36 @@ impl InputError {
     }
 }
 
+/// A copy, for a failure reported where it is met and again where a run reaches the input (a
+/// shard's plan meets a corrupt stream first): an I/O source is kept as its kind and text.
+impl Clone for InputError {
+    fn clone(&self) -> InputError {
+        let again = |e: &io::Error| io::Error::new(e.kind(), e.to_string());
+        match self {
+            InputError::NotFound { path } => InputError::NotFound { path: path.clone() },
+            InputError::Utf16 { path, compression, encoding } => {
+                InputError::Utf16 { path: path.clone(), compression: *compression, encoding }
+            }
+            InputError::Unsupported { path, format, tool } => {
+                InputError::Unsupported { path: path.clone(), format, tool }
+            }
+            InputError::NotPgn { path, text, line, read } => {
+                InputError::NotPgn { path: path.clone(), text: text.clone(), line: *line, read: *read }
+            }
+            InputError::NotEpd { path, text, line, read } => {
+                InputError::NotEpd { path: path.clone(), text: text.clone(), line: *line, read: *read }
+            }
+            InputError::BadIndex { path, input, why } => {
+                InputError::BadIndex { path: path.clone(), input: input.clone(), why: why.clone() }
+            }
+            InputError::Corrupt { path, compression, source } => {
+                InputError::Corrupt { path: path.clone(), compression: *compression, source: again(source) }
+            }
+            InputError::Io { path, source } => InputError::Io { path: path.clone(), source: again(source) },
+        }
+    }
+}
+
 /// Where [`InputError::NotPgn`] or [`InputError::NotEpd`] found nothing of its format: the
 /// input, or its first `read` bytes.
 fn looked_in(read: Option<u64>) -> String {

@@ -52,6 +52,9 @@ pub struct Share {
     pub path: PathBuf,
     /// The part read.
     pub span: Option<Span>,
+    /// Why it cannot be read, found before the run (a shard's plan decoding a corrupt stream to
+    /// find its part): the run reports it as an input that failed, reading nothing of it.
+    pub failed: Option<InputError>,
 }
 
 /// How a run reads its inputs and how many threads work.
@@ -165,7 +168,8 @@ pub fn run<J: Job>(
     observer: &dyn Observer,
     sink: &mut impl Sink<Records<J>>,
 ) -> Result<Summary, Error> {
-    let shares: Vec<Share> = inputs.iter().map(|p| Share { path: p.clone(), span: None }).collect();
+    let shares: Vec<Share> =
+        inputs.iter().map(|p| Share { path: p.clone(), span: None, failed: None }).collect();
     run_shares(job, &shares, opts, observer, sink)
 }
 
@@ -191,10 +195,11 @@ pub fn run_shares<J: Job>(
     sink: &mut impl Sink<Records<J>>,
 ) -> Result<Summary, Error> {
     let mut runner = Runner::new(job, opts, observer);
-    for Share { path, span } in inputs {
-        let opened = match span.and_then(|s| s.seek) {
-            Some(at) => Input::open_at(path, at.compressed),
-            None => Input::open(path, InputOptions { no_mmap: opts.no_mmap }),
+    for Share { path, span, failed } in inputs {
+        let opened = match (failed, span.and_then(|s| s.seek)) {
+            (Some(e), _) => Err(e.clone()),
+            (None, Some(at)) => Input::open_at(path, at.compressed),
+            (None, None) => Input::open(path, InputOptions { no_mmap: opts.no_mmap }),
         };
         runner.input(path, *span, opened, sink)?;
         if runner.summary.stopped.is_some() {

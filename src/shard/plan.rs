@@ -15,12 +15,14 @@
 //! [`index`](super::index) sidecar, only the bytes from the indexed game start before it (a
 //! plain file), nothing (a zstd file of several frames: the index has each frame's numbers).
 
+use std::io::Read;
 use std::path::PathBuf;
 
 use crate::error::Error;
 use crate::io::{Compression, Input, InputError, InputOptions};
 use crate::jobs::run::{Seek, Share, Span};
 use crate::pipeline::Start;
+use crate::pipeline::chunk::StoppedAt;
 
 use super::Spec;
 use super::fingerprint::fingerprint;
@@ -43,6 +45,8 @@ pub struct InputShare {
     pub compression: Compression,
     /// The part this shard reads (its end [`TO_END`] for the rest of the input); `None`: none.
     pub span: Option<Span>,
+    /// A corrupt stream met while finding that part: the shard reads none of it and reports it.
+    pub failed: Option<InputError>,
 }
 
 /// What shard I of N reads of each input.
@@ -59,10 +63,15 @@ pub struct Plan {
 impl Plan {
     /// The inputs this shard reads, with their parts, for [`crate::jobs::run::run_shares`].
     pub fn shares(&self) -> Vec<Share> {
-        self.inputs
-            .iter()
-            .filter_map(|i| i.span.map(|s| Share { path: i.path.clone(), span: Some(s) }))
+        self.read()
+            .map(|(_, i)| Share { path: i.path.clone(), span: i.span, failed: i.failed.clone() })
             .collect()
+    }
+
+    /// The inputs a run of this shard goes through, in order, with their indices in the run:
+    /// those it reads a part of and those it found failed.
+    pub fn read(&self) -> impl Iterator<Item = (usize, &InputShare)> {
+        self.inputs.iter().enumerate().filter(|(_, i)| i.span.is_some() || i.failed.is_some())
     }
 }
 
@@ -86,13 +95,25 @@ fn bounds(spec: Spec, total: u64, start: u64, size: u64) -> Option<(u64, Option<
 /// few hundred scan chunks, and decompressing it all again in every shard would cost more.
 pub const MEASURED_BELOW: u64 = 64 << 20;
 
-/// The decompressed size of `input`.
+/// The decompressed size of `input`; a read error says where reading stopped, as a run's does.
 fn text_size(input: Input) -> Result<u64, Error> {
     let (path, compression) = (input.path.clone(), input.compression);
-    match input.source {
-        crate::io::Source::Mapped(map) => Ok(map.len() as u64),
-        crate::io::Source::Stream(mut r) => std::io::copy(&mut r, &mut std::io::sink())
-            .map_err(|e| Error::Input(InputError::reading(&path, compression, e))),
+    let mut r = match input.source {
+        crate::io::Source::Mapped(map) => return Ok(map.len() as u64),
+        crate::io::Source::Stream(r) => r,
+    };
+    let mut buf = vec![0u8; 1 << 16];
+    let mut offset = 0u64;
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) => return Ok(offset),
+            Ok(n) => offset += n as u64,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(source) => {
+                let e = std::io::Error::new(source.kind(), StoppedAt { offset, source });
+                return Err(Error::Input(InputError::reading(&path, compression, e)));
+            }
+        }
     }
 }
 
@@ -123,6 +144,7 @@ pub fn plan(paths: &[PathBuf], spec: Spec, unit: Unit, no_mmap: bool) -> Result<
             fingerprint,
             compression: Compression::None,
             span: None,
+            failed: None,
         });
     }
     let total: u64 = inputs.iter().map(|i| i.size).sum();
@@ -146,58 +168,76 @@ pub fn plan(paths: &[PathBuf], spec: Spec, unit: Unit, no_mmap: bool) -> Result<
         };
         input.compression = opened.compression;
         let Some((lo, hi)) = b else { continue };
-        if input.compression == Compression::Zstd
-            && let Some(span) = framed(input, unit, lo, hi, &mut scanned)?
-        {
-            input.span = span;
-            continue;
+        match share(input, opened, (lo, hi), unit, no_mmap, &mut scanned) {
+            Ok(span) => input.span = span,
+            // The same bytes fail every rerun: the shard reports the input as failed, as a run
+            // reading it does, and its manifest records it.
+            Err(Error::Input(e @ InputError::Corrupt { .. })) => input.failed = Some(e),
+            Err(e) => return Err(e),
         }
-        let mut targets: Vec<u64> = [Some(lo), hi].into_iter().flatten().filter(|&t| t > 0).collect();
-        // A small compressed stream is decompressed once for its text's size, and its shares
-        // are found at that fraction of its text: at the decoder's pace they would start only
-        // at a scan chunk's start, so its shards got nothing, and the last all its games.
-        let mut opened = Some(opened);
-        let by_text =
-            input.compression != Compression::None && input.size < MEASURED_BELOW && !targets.is_empty();
-        if by_text {
-            let text = text_size(opened.take().expect("opened"))?;
-            scanned += text;
-            for t in &mut targets {
-                *t = (u128::from(*t) * u128::from(text) / u128::from(input.size.max(1))) as u64;
-            }
-            opened = Some(Input::open(&input.path, InputOptions { no_mmap })?);
-        }
-        let opened = opened.expect("opened");
-        // The index holds game starts: an EPD input is scanned from its start.
-        let index = match (input.compression, unit) {
-            (Compression::None, Unit::Games) => super::index::Index::beside(&input.path, &input.fingerprint)?,
-            _ => None,
-        };
-        let points = match (&index, targets.is_empty()) {
-            (_, true) => Vec::new(),
-            (None, false) => scan(opened, &targets, Start::default(), unit, by_text, &mut scanned)?,
-            (Some(index), false) => {
-                let mut points = Vec::new();
-                for &t in &targets {
-                    let again = Input::open(&input.path, InputOptions { no_mmap })?;
-                    points.extend(scan(again, &[t], index.before(t), unit, false, &mut scanned)?);
-                }
-                points
-            }
-        };
-        let mut points = points.into_iter();
-        let from = if lo > 0 { points.next().unwrap_or_default() } else { Start::default() };
-        let end = match hi {
-            Some(h) if h > 0 => points.next().map_or(TO_END, |p| p.offset),
-            Some(_) => 0,
-            None => TO_END,
-        };
-        if end != TO_END && end <= from.offset {
-            continue; // nothing of it is this shard's
-        }
-        input.span = Some(Span { start: from, end, seek: None });
     }
     Ok(Plan { spec, inputs, scanned })
+}
+
+/// The part of `input` (opened as `opened`) at its weights `lo..hi`; `None` when no record
+/// starts there.
+fn share(
+    input: &InputShare,
+    opened: Input,
+    (lo, hi): (u64, Option<u64>),
+    unit: Unit,
+    no_mmap: bool,
+    scanned: &mut u64,
+) -> Result<Option<Span>, Error> {
+    if input.compression == Compression::Zstd
+        && let Some(span) = framed(input, unit, lo, hi, scanned)?
+    {
+        return Ok(span);
+    }
+    let mut targets: Vec<u64> = [Some(lo), hi].into_iter().flatten().filter(|&t| t > 0).collect();
+    // A small compressed stream is decompressed once for its text's size, and its shares
+    // are found at that fraction of its text: at the decoder's pace they would start only
+    // at a scan chunk's start, so its shards got nothing, and the last all its games.
+    let mut opened = Some(opened);
+    let by_text =
+        input.compression != Compression::None && input.size < MEASURED_BELOW && !targets.is_empty();
+    if by_text {
+        let text = text_size(opened.take().expect("opened"))?;
+        *scanned += text;
+        for t in &mut targets {
+            *t = (u128::from(*t) * u128::from(text) / u128::from(input.size.max(1))) as u64;
+        }
+        opened = Some(Input::open(&input.path, InputOptions { no_mmap })?);
+    }
+    let opened = opened.expect("opened");
+    // The index holds game starts: an EPD input is scanned from its start.
+    let index = match (input.compression, unit) {
+        (Compression::None, Unit::Games) => super::index::Index::beside(&input.path, &input.fingerprint)?,
+        _ => None,
+    };
+    let points = match (&index, targets.is_empty()) {
+        (_, true) => Vec::new(),
+        (None, false) => scan(opened, &targets, Start::default(), unit, by_text, scanned)?,
+        (Some(index), false) => {
+            let mut points = Vec::new();
+            for &t in &targets {
+                let again = Input::open(&input.path, InputOptions { no_mmap })?;
+                points.extend(scan(again, &[t], index.before(t), unit, false, scanned)?);
+            }
+            points
+        }
+    };
+    let mut points = points.into_iter();
+    let from = if lo > 0 { points.next().unwrap_or_default() } else { Start::default() };
+    let end = match hi {
+        Some(h) if h > 0 => points.next().map_or(TO_END, |p| p.offset),
+        Some(_) => 0,
+        None => TO_END,
+    };
+    if end != TO_END && end <= from.offset {
+        return Ok(None); // nothing of it is this shard's
+    }
+    Ok(Some(Span { start: from, end, seek: None }))
 }
 
 /// The span of weights `lo..hi` of a zstd input of several frames: each end at the first data

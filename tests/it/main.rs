@@ -27,6 +27,7 @@ mod report;
 mod scratch;
 mod select;
 mod shard;
+mod shard_corrupt;
 mod shard_dedup;
 #[path = "../common/signal.rs"]
 mod signal;

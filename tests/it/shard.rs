@@ -1068,7 +1068,7 @@ fn options_at_their_defaults_compare_by_their_effective_values() {
 }
 
 /// About `bytes` of PGN from the fixtures (games with errors among them), repeated.
-fn pgn_text(bytes: usize) -> Vec<u8> {
+pub(crate) fn pgn_text(bytes: usize) -> Vec<u8> {
     let files = ["pgn/lichess_db_10k.pgn", "pgn/bad_games.pgn", "pgn/twic1599_10k.pgn"];
     let one: Vec<u8> = files.iter().flat_map(|f| std::fs::read(fixture(f)).expect("fixture")).collect();
     one.iter().copied().cycle().take(bytes.div_ceil(one.len()) * one.len()).collect()
@@ -1077,7 +1077,7 @@ fn pgn_text(bytes: usize) -> Vec<u8> {
 /// `text` as zstd frames of `every` bytes each (cut anywhere, games across frames), each after a
 /// skippable frame holding its size as the lichess dumps write them when `hinted`, else
 /// concatenated.
-fn zstd_frames(text: &[u8], every: usize, hinted: bool) -> Vec<u8> {
+pub(crate) fn zstd_frames(text: &[u8], every: usize, hinted: bool) -> Vec<u8> {
     let mut out = Vec::new();
     for piece in text.chunks(every) {
         let frame = zstd::encode_all(piece, 3).expect("zstd");
