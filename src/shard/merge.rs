@@ -25,7 +25,7 @@ use crate::jobs::run::{InputSummary, Summary};
 use crate::pipeline::stats::Stats;
 
 use super::manifest::{Manifest, SUFFIX};
-use super::proof::{check_cover, check_run, check_targets};
+use super::proof::{changed, check_cover, check_parts, check_run, check_targets, missing};
 
 /// A merged run: the job, its summary, the files written and the bytes copied.
 #[derive(Debug)]
@@ -57,18 +57,33 @@ pub struct Refused {
     pub code: Code,
     /// The outputs put in place.
     pub written: Vec<PathBuf>,
+    /// The outputs written in place (a pipe, a device) that got bytes before the stop: every
+    /// part was checked first, so only a failed write, a read error or a part changed since
+    /// leaves one there.
+    pub streamed: Vec<PathBuf>,
 }
 
 impl Refused {
+    /// A refusal for `problems`, exit `code`, nothing written.
+    pub(super) fn new(problems: Vec<String>, code: Code) -> Refused {
+        Refused { problems, code, written: Vec::new(), streamed: Vec::new() }
+    }
+
     /// A merge stopped by a signal (130): what it wrote is removed, nothing is put in place.
     pub(super) fn interrupted() -> Refused {
-        Refused { problems: vec!["interrupted".into()], code: Code::Interrupted, written: Vec::new() }
+        Refused::new(vec!["interrupted".into()], Code::Interrupted)
+    }
+
+    /// The same refusal, the outputs written in place named.
+    fn streamed(mut self, streamed: &[PathBuf]) -> Refused {
+        self.streamed = streamed.to_vec();
+        self
     }
 }
 
 impl From<Vec<String>> for Refused {
     fn from(problems: Vec<String>) -> Refused {
-        Refused { problems, code: Code::DataErr, written: Vec::new() }
+        Refused::new(problems, Code::DataErr)
     }
 }
 
@@ -117,8 +132,7 @@ fn refusal(problems: Vec<String>, failed: Vec<String>, uncreated: Vec<String>) -
     } else {
         return None;
     };
-    let problems = [problems, failed, uncreated].concat();
-    Some(Refused { problems, code, written: Vec::new() })
+    Some(Refused::new([problems, failed, uncreated].concat(), code))
 }
 
 /// An output file that remembers whether a write to it failed (an interrupted one is retried):
@@ -415,19 +429,29 @@ pub fn merge_holding(
         return Err(problems.into());
     }
     if !clashes.is_empty() {
-        return Err(Refused { problems: clashes, code: Code::CantCreate, written: Vec::new() });
+        return Err(Refused::new(clashes, Code::CantCreate));
+    }
+    // Bytes sent to a pipe or a device cannot be taken back: every part is checked first.
+    if targets.iter().any(|t| crate::io::written_in_place(t)) {
+        let mut failed = Vec::new();
+        check_parts(&list, &mut problems, &mut failed);
+        if let Some(refused) = refusal(std::mem::take(&mut problems), failed, Vec::new()) {
+            return Err(refused);
+        }
     }
     if let Some(d) = dir
         && let Err(e) = std::fs::create_dir_all(d)
     {
         let problems = vec![output_dir_error(d, &e)];
-        return Err(Refused { problems, code: Code::CantCreate, written: Vec::new() });
+        return Err(Refused::new(problems, Code::CantCreate));
     }
     // Outputs that cannot be created (73) or written (74) are told from shards that do not
     // merge (65).
     let mut uncreated = Vec::new();
     let mut failed = Vec::new();
     let mut pending = Vec::new();
+    // Every output in role order, and those written in place.
+    let (mut outputs, mut streamed) = (Vec::new(), Vec::new());
     let mut bytes = 0u64;
     let mut buf = vec![0u8; 4 << 20];
     for (role_at, role) in first.parts.iter().enumerate() {
@@ -451,6 +475,10 @@ pub fn merge_holding(
             }
         };
         let synced = temp.is_some();
+        if !synced {
+            streamed.push(target.clone());
+        }
+        outputs.push(target.clone());
         let done = temp.map(|(temp, target)| Pending { temp, target });
         let write_err = |e: io::Error| Stop::write(&target, e);
         let footer = match footer(&role.footer, &summary, &extra) {
@@ -483,7 +511,7 @@ pub fn merge_holding(
                 Err(Stop::Part(e)) => problems.push(e),
                 Err(Stop::Read(e) | Stop::Write(e)) => failed.push(e),
                 // `pending`'s drop removes the files.
-                Err(Stop::Interrupted) => return Err(Refused::interrupted()),
+                Err(Stop::Interrupted) => return Err(Refused::interrupted().streamed(&streamed)),
             }
             pending.extend(done);
             continue;
@@ -501,14 +529,8 @@ pub fn merge_holding(
                 };
                 match copied {
                     Ok((len, digest)) if len == part.size && digest == part.digest => bytes += len,
-                    Ok((len, _)) => problems.push(format!(
-                        "{}: shard {}'s part changed since it was written ({len} bytes, the manifest says {}; digest differs): rerun shard {}",
-                        at.display(), m.spec, part.size, m.spec.index
-                    )),
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => problems.push(format!(
-                        "{}: shard {}'s part is missing: rerun shard {}",
-                        at.display(), m.spec, m.spec.index
-                    )),
+                    Ok((len, _)) => problems.push(changed(&at, m.spec, len, part.size)),
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => problems.push(missing(&at, m.spec)),
                     Err(e) if super::settle::spilled(&e) => return Err(Stop::Read(e.to_string())),
                     Err(e) if out.get_ref().failed => return Err(write_err(e)),
                     Err(e) => return Err(Stop::part(&at, e)),
@@ -522,25 +544,25 @@ pub fn merge_holding(
         // The output fails its next write once a stop is asked for: the copy's own error, if
         // any, is the stop's doing; `pending`'s drop removes the files.
         if requested() {
-            return Err(Refused::interrupted());
+            return Err(Refused::interrupted().streamed(&streamed));
         }
         match result {
             Ok(()) => {}
             Err(Stop::Part(e)) => problems.push(e),
             Err(Stop::Read(e) | Stop::Write(e)) => failed.push(e),
-            Err(Stop::Interrupted) => return Err(Refused::interrupted()),
+            Err(Stop::Interrupted) => return Err(Refused::interrupted().streamed(&streamed)),
         }
     }
     if let Some(refused) = refusal(problems, failed, uncreated) {
-        return Err(refused);
+        return Err(refused.streamed(&streamed));
     }
     let mut failed = Vec::new();
-    let files = put_in_place(&pending, &mut failed);
+    let renamed = put_in_place(&pending, &mut failed);
     if let Some(mut refused) = refusal(Vec::new(), failed, Vec::new()) {
-        refused.written = files;
-        return Err(refused);
+        refused.written = renamed;
+        return Err(refused.streamed(&streamed));
     }
-    Ok(Merged { job: first.job, summary, files, bytes, exit, extra })
+    Ok(Merged { job: first.job, summary, files: outputs, bytes, exit, extra })
 }
 
 /// Why `--output-dir DIR` could not be made, as the shards and the merge say it: a path that is

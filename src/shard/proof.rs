@@ -1,7 +1,8 @@
 //! The proof of one run, which `merge` checks before it writes anything: the manifests agree
 //! (version, job, options, inputs, N), every shard is there once and finished, their parts tile
 //! each input with game numbers following on, no input is one a shard could not read for what it
-//! holds, and no output would replace what the merge reads. Every problem is named.
+//! holds, and no output would replace what the merge reads; before an output written in place
+//! (a pipe), every part's digest. Every problem is named.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -11,7 +12,8 @@ use serde_json::Value;
 use crate::io::name;
 use crate::pipeline::stats::Stats;
 
-use super::manifest::{InputId, Manifest};
+use super::Spec;
+use super::manifest::{InputId, Manifest, digest};
 use super::plan::TO_END;
 
 /// The run most of a set's manifests are of.
@@ -256,5 +258,48 @@ pub(super) fn check_targets(list: &[(PathBuf, Manifest)], targets: &[PathBuf], p
             problems.push(format!("{}: named as two outputs of the merge", target.display()));
         }
         seen.push(at);
+    }
+}
+
+/// What merge says of shard `spec`'s part `at` that is not what its manifest says: `len` bytes
+/// where it says `size`, or a digest that differs.
+pub(super) fn changed(at: &Path, spec: Spec, len: u64, size: u64) -> String {
+    format!(
+        "{}: shard {spec}'s part changed since it was written ({len} bytes, the manifest says {size}; digest differs): rerun shard {}",
+        at.display(),
+        spec.index
+    )
+}
+
+/// What merge says of shard `spec`'s part `at` that is not there.
+pub(super) fn missing(at: &Path, spec: Spec) -> String {
+    format!("{}: shard {spec}'s part is missing: rerun shard {}", at.display(), spec.index)
+}
+
+/// Checks every part of `list` (keys parts aside: settling checks them) against its size and
+/// digest: each one missing or changed in `problems`, each one the system fails to read in
+/// `failed`. An output written in place (a pipe, a device) cannot be taken back, so nothing
+/// may reach it before every part is known good.
+pub(super) fn check_parts(
+    list: &[(PathBuf, Manifest)],
+    problems: &mut Vec<String>,
+    failed: &mut Vec<String>,
+) {
+    for (path, m) in list {
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        for part in m.parts.iter().filter(|p| p.role != super::settle::KEYS) {
+            let at = dir.join(&part.file);
+            let read = std::fs::File::open(&at).and_then(|mut f| digest(&mut f));
+            match read {
+                Ok((len, hash)) if len == part.size && hash == part.digest => {}
+                Ok((len, _)) => problems.push(changed(&at, m.spec, len, part.size)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => problems.push(missing(&at, m.spec)),
+                Err(e) => match super::merge::Stop::part(&at, e) {
+                    super::merge::Stop::Part(e) => problems.push(e),
+                    super::merge::Stop::Read(e) | super::merge::Stop::Write(e) => failed.push(e),
+                    super::merge::Stop::Interrupted => {}
+                },
+            }
+        }
     }
 }

@@ -302,8 +302,7 @@ pub fn settle(
         return Err(problems.into());
     }
     if let (Some((first, pending)), Some(seen), None) = (waiting, &seen, &spill_failed) {
-        let io_err =
-            |e: String| Refused { problems: vec![e], code: crate::exit::Code::IoErr, written: Vec::new() };
+        let io_err = |e: String| Refused::new(vec![e], crate::exit::Code::IoErr);
         let mut repeats = pending.repeats(seen, requested).map_err(|e| match e {
             crate::error::Error::Interrupted => Refused::interrupted(),
             e => io_err(e.to_string()),
@@ -361,11 +360,7 @@ pub fn settle(
         return Err(Refused::interrupted());
     }
     match spill_failed {
-        Some(e) => Err(Refused {
-            problems: vec![SpillError::from(e).to_string()],
-            code: crate::exit::Code::IoErr,
-            written: Vec::new(),
-        }),
+        Some(e) => Err(Refused::new(vec![SpillError::from(e).to_string()], crate::exit::Code::IoErr)),
         None => Ok(Some(settled)),
     }
 }

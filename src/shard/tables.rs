@@ -43,23 +43,14 @@ pub(super) fn merge_parts(
         let mut file = match File::open(at) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                problems.push(format!(
-                    "{}: shard {spec}'s part is missing: rerun shard {}",
-                    at.display(),
-                    spec.index
-                ));
+                problems.push(super::proof::missing(at, *spec));
                 continue;
             }
             Err(e) => return Err(Stop::part(at, e)),
         };
         let (len, hash) = digest(&mut file).map_err(|e| Stop::part(at, e))?;
         if len != part.size || hash != part.digest {
-            problems.push(format!(
-                "{}: shard {spec}'s part changed since it was written ({len} bytes, the manifest says {}; digest differs): rerun shard {}",
-                at.display(),
-                part.size,
-                spec.index
-            ));
+            problems.push(super::proof::changed(at, *spec, len, part.size));
             continue;
         }
         bytes += len;

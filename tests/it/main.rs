@@ -29,6 +29,7 @@ mod select;
 mod shard;
 mod shard_corrupt;
 mod shard_dedup;
+mod shard_targets;
 #[path = "../common/signal.rs"]
 mod signal;
 #[path = "../common/skip.rs"]

@@ -430,11 +430,11 @@ fn bad_shard_arguments_are_usage_errors() {
 }
 
 /// Runs clean as `n` shards of `inputs` into `dir` (`extra` options), returning the manifests.
-fn shards(dir: &Path, inputs: &[&Path], n: u64, extra: &[&str]) -> Vec<PathBuf> {
+pub(crate) fn shards(dir: &Path, inputs: &[&Path], n: u64, extra: &[&str]) -> Vec<PathBuf> {
     (0..n).map(|i| shard(dir, inputs, i, n, extra)).collect()
 }
 
-fn shard(dir: &Path, inputs: &[&Path], i: u64, n: u64, extra: &[&str]) -> PathBuf {
+pub(crate) fn shard(dir: &Path, inputs: &[&Path], i: u64, n: u64, extra: &[&str]) -> PathBuf {
     let out = dir.join("out.pgn");
     let spec = format!("{i}/{n}");
     let mut args = vec!["clean", "-q", "--shard", &spec, "-o", path(&out), "--report"];

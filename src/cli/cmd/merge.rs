@@ -41,7 +41,8 @@ pub struct Args {
     manifests: Vec<PathBuf>,
     /// The merged main output (default: the name the shards were given, beside the parts). With
     /// --output-dir, its file name in DIR, as a shard's --output-dir places its parts. A file,
-    /// not `-`: outputs are checked whole and renamed into place.
+    /// not `-`: outputs are checked whole and renamed into place; a pipe or a device
+    /// (/dev/stdout) is written in place once every part's digest is checked.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Write every merged file in DIR (made if missing, as a shard's --output-dir is), the main
@@ -89,12 +90,18 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             for p in &refused.problems {
                 stderrln!("pgnkit: merge: {p}");
             }
-            let message = if refused.written.is_empty() {
-                "nothing written".to_string()
-            } else {
-                let files: Vec<String> = refused.written.iter().map(|f| f.display().to_string()).collect();
-                format!("only {} put in place", files.join(", "))
+            let names = |files: &[PathBuf]| files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>();
+            let mut message = match (refused.written.is_empty(), refused.streamed.is_empty()) {
+                (true, true) => "nothing written".to_string(),
+                (true, false) => "nothing put in place".to_string(),
+                (false, _) => format!("only {} put in place", names(&refused.written).join(", ")),
             };
+            if !refused.streamed.is_empty() {
+                message.push_str(&format!(
+                    "; {} got part of the merge before it stopped (written in place)",
+                    names(&refused.streamed).join(", ")
+                ));
+            }
             Err(Fail::Command { code: refused.code, message })
         }
     }
