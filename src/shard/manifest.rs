@@ -44,7 +44,8 @@ pub struct Part {
     pub role: String,
     /// The file name of the part, beside the manifest.
     pub file: PathBuf,
-    /// The name the merged file takes (as the shard was given it).
+    /// The name the merged file takes (as the shard was given it; shards of one run agree on
+    /// its file name only).
     pub target: PathBuf,
     /// Bytes of the part on disk.
     pub size: u64,

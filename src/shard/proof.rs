@@ -29,10 +29,8 @@ pub(super) struct Members {
 pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>) -> Members {
     // The run most manifests are of is the one the others are measured against: one stray
     // manifest among a run's is named, not every good one.
-    type Role<'a> = (&'a String, &'a PathBuf, &'a String, &'a String, bool);
     fn run_of(m: &Manifest) -> (&String, &Vec<String>, u64, &Vec<InputId>, Vec<Role<'_>>) {
-        let roles = m.parts.iter().map(|p| (&p.role, &p.target, &p.header, &p.footer, p.table)).collect();
-        (&m.job, &m.options, m.spec.count, &m.inputs, roles)
+        (&m.job, &m.options, m.spec.count, &m.inputs, roles(m))
     }
     let runs: Vec<_> = list.iter().map(|(_, m)| run_of(m)).collect();
     // Each run's first manifest and how many are of it: one pass, as a set holds one run or few.
@@ -69,10 +67,18 @@ pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>
         if m.spec.count != first.spec.count {
             differs.push(format!("the shard count ({} and {})", m.spec.count, first.spec.count));
         }
-        if m.inputs.len() != first.inputs.len()
-            || m.inputs.iter().zip(&first.inputs).any(|(a, b)| a.path != b.path)
-        {
-            differs.push("the inputs".into());
+        if m.inputs.len() != first.inputs.len() {
+            differs.push(format!("the inputs ({} and {} files)", m.inputs.len(), first.inputs.len()));
+        } else if m.inputs.iter().zip(&first.inputs).any(|(a, b)| a.path != b.path) {
+            // The path as given is in the outputs (report records, EPD ids): both are named.
+            let spelled: Vec<String> = m
+                .inputs
+                .iter()
+                .zip(&first.inputs)
+                .filter(|(a, b)| a.path != b.path)
+                .map(|(a, b)| format!("{} and {}", name::display(&a.path), name::display(&b.path)))
+                .collect();
+            differs.push(format!("the inputs as given ({})", spelled.join("; ")));
         } else {
             for (a, b) in m.inputs.iter().zip(&first.inputs) {
                 if a.size != b.size || a.fingerprint != b.fingerprint {
@@ -85,14 +91,12 @@ pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>
                 }
             }
         }
-        let roles = |m: &Manifest| {
-            m.parts
-                .iter()
-                .map(|p| (p.role.clone(), p.target.clone(), p.header.clone(), p.footer.clone(), p.table))
-                .collect::<Vec<_>>()
-        };
         if differs.is_empty() && roles(m) != roles(first) {
-            differs.push("the outputs".into());
+            let names = |m: &Manifest| {
+                let names: Vec<String> = m.parts.iter().map(|p| name::display(&target_name(p))).collect();
+                names.join(", ")
+            };
+            differs.push(format!("the outputs ({} and {})", names(m), names(first)));
         }
         if !differs.is_empty() {
             // A shard of the same count where the run has none is one run with other options:
@@ -125,6 +129,23 @@ pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>
         }
     }
     Members { of_the_run, rerun }
+}
+
+/// What must be the same of a part in every shard: its role, its output's file name (which
+/// says its kind: `.zst`, `.parquet`), what one run writes around it and whether it is a table.
+type Role<'a> = (&'a str, PathBuf, &'a str, &'a str, bool);
+
+/// The parts of `m` as [`Role`]s: the directory each shard writes to is its own.
+fn roles(m: &Manifest) -> Vec<Role<'_>> {
+    m.parts
+        .iter()
+        .map(|p| (p.role.as_str(), target_name(p), p.header.as_str(), p.footer.as_str(), p.table))
+        .collect()
+}
+
+/// The file name of the output `part` is a part of.
+fn target_name(part: &super::manifest::Part) -> PathBuf {
+    part.target.file_name().map_or_else(|| part.target.clone(), PathBuf::from)
 }
 
 /// Missing shards named in a refusal, at most.

@@ -1,5 +1,7 @@
 //! Where the outputs of shards and of `merge` go: a pipe or the standard output gets nothing
-//! before every part is checked.
+//! before every part is checked; shards may write their parts in directories of their own.
+
+use std::path::Path;
 
 use crate::shard::{path, read, shards};
 use crate::util::{fixture, pgnkit, stderr, stdout, temp_dir};
@@ -35,4 +37,51 @@ fn merge_to_a_pipe_checks_every_part_before_writing() {
     assert!(err.contains("shard 1/2's part changed since it was written"), "{err}");
     assert!(err.contains("nothing written"), "{err}");
     assert_eq!(stdout(&o), "", "nothing reached the pipe");
+}
+
+/// Shards that write their parts in other directories (`-o A/out.pgn`, `-o B/out.pgn`, or the
+/// same relative `-o` from another working directory) are of one run: the file names make it,
+/// and the merge is one run's. An input given in another spelling is refused, both named.
+#[test]
+fn shards_writing_in_other_directories_merge() {
+    let dir = temp_dir("shard-targets-dirs");
+    let input = dir.join("in.pgn");
+    std::fs::copy(fixture("pgn/twic1599_10k.pgn"), &input).expect("copy");
+    let (a, b, c, one) = (dir.join("A"), dir.join("B"), dir.join("C"), dir.join("one"));
+    for d in [&a, &b, &c, &one] {
+        std::fs::create_dir_all(d).expect("dir");
+    }
+    // `clean --dedup`: its keys part is named after -o too.
+    let clean = |at: &Path, cwd: &Path, shard: Option<&str>, input: &str| {
+        let (out, rej) = (at.join("out.pgn"), at.join("rej.pgn"));
+        let mut args = vec!["clean", "-q", "--dedup", "-o", path(&out), "--rejects", path(&rej), input];
+        if let Some(spec) = shard {
+            args.extend(["--shard", spec]);
+        }
+        let o = pgnkit().args(&args).current_dir(cwd).output().expect("pgnkit");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    };
+    clean(&one, &dir, None, path(&input));
+    clean(&a, &dir, Some("0/3"), path(&input));
+    clean(&b, &dir, Some("1/3"), path(&input));
+    clean(Path::new(""), &c, Some("2/3"), path(&input));
+    let merged = dir.join("M");
+    let o =
+        pgnkit().args(["merge", "-q", path(&a), path(&b), path(&c), "--output-dir", path(&merged)]).output();
+    let o = o.expect("pgnkit");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for file in ["out.pgn", "rej.pgn"] {
+        assert!(read(&merged.join(file)) == read(&one.join(file)), "{file}: one run's bytes");
+    }
+    // The input as `in.pgn` in two shards and `./in.pgn` in the third.
+    let spelled = dir.join("spelled");
+    std::fs::create_dir_all(&spelled).expect("dir");
+    for (spec, name) in [("0/3", "in.pgn"), ("1/3", "in.pgn"), ("2/3", "./in.pgn")] {
+        clean(&spelled, &dir, Some(spec), name);
+    }
+    let o =
+        pgnkit().args(["merge", "-o", path(&dir.join("s.pgn")), path(&spelled)]).output().expect("pgnkit");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(65), "{err}");
+    assert!(err.contains("the inputs as given (./in.pgn and in.pgn) differ"), "{err}");
 }
