@@ -202,6 +202,8 @@ impl Sharding {
         let env = |name: &str| std::env::var(name).ok();
         let spec = Spec::parse(text, args.shards, &env).map_err(Fail::usage)?;
         let start = Instant::now();
+        // Before the plan, which may read much of the inputs: a run refuses this at once.
+        onto_input(&input.output, args.output_dir.as_deref(), &input.files)?;
         if let Some(dir) = &args.output_dir {
             std::fs::create_dir_all(dir).map_err(|e| Fail::Command {
                 code: Code::CantCreate,
@@ -231,6 +233,8 @@ impl Sharding {
                 }
             )));
         }
+        let inputs: Vec<PathBuf> = self.plan.inputs.iter().map(|i| i.path.clone()).collect();
+        onto_input(path, self.dir.as_deref(), &inputs)?;
         let part = part_path(path, self.dir.as_deref(), self.plan.spec);
         let (header, footer, table) = match layout {
             Layout::Text { header, footer } => (String::from_utf8_lossy(header).into_owned(), footer, false),
@@ -265,6 +269,20 @@ impl Sharding {
             None => Ok(()),
         }
     }
+}
+
+/// Refuses the output `path` when the file `merge` writes for it (`path`, or its name in the
+/// shards' `--output-dir`) is an input, as a run refuses it (73): found at the merge, it cost the
+/// whole array's work.
+fn onto_input(path: &Path, dir: Option<&Path>, inputs: &[PathBuf]) -> Result<(), Fail> {
+    let merged = match (dir, path.file_name()) {
+        (Some(dir), Some(name)) => dir.join(name),
+        _ => path.to_path_buf(),
+    };
+    if path != Path::new("-") && pgnkit::io::is_input(&merged, inputs) {
+        return Err(pgnkit::io::OutputError::WouldOverwriteInput { path: path.to_path_buf() }.into());
+    }
+    Ok(())
 }
 
 /// `path` (a part) as the manifest beside `base`'s parts names it: its name when it is there,

@@ -16,4 +16,4 @@ pub mod temporary;
 pub use input::{Compression, Input, InputError, InputOptions, PageDropper, Source, read_full, stop_streams};
 pub(crate) use output::canonical;
 pub(crate) use output::place;
-pub use output::{Output, OutputError, OutputOptions, compressed_as, written_in_place};
+pub use output::{Output, OutputError, OutputOptions, compressed_as, is_input, written_in_place};

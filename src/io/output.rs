@@ -292,6 +292,18 @@ pub(crate) fn canonical(path: &Path) -> Option<PathBuf> {
     Some(parent.canonicalize().ok()?.join(path.file_name()?))
 }
 
+/// Whether the output `path` is one of `inputs` (through links, or stdin's file for `-`).
+pub fn is_input(path: &Path, inputs: &[PathBuf]) -> bool {
+    let Some(out) = canonical(path) else { return false };
+    inputs.iter().any(|i| {
+        if i.as_path() == Path::new("-") {
+            std::fs::metadata(path).is_ok_and(|m| stdin_is(&m))
+        } else {
+            i.canonicalize().is_ok_and(|i| i == out)
+        }
+    })
+}
+
 /// The compression an output named `path` is written with: `zstd` for `.zst`, `gzip` for `.gz`.
 pub fn compressed_as(path: &Path) -> Option<&'static str> {
     match path.extension()?.to_str()? {
@@ -339,19 +351,10 @@ impl Output {
             return Err(create_err(e));
         }
         let special = in_place(meta.as_ref());
-        let out = canonical(path);
-        if let Some(out) = &out {
-            let clash = opts.inputs.iter().any(|i| {
-                if i.as_path() == Path::new("-") {
-                    meta.as_ref().is_some_and(stdin_is)
-                } else {
-                    i.canonicalize().is_ok_and(|i| i == *out)
-                }
-            });
-            if clash {
-                return Err(OutputError::WouldOverwriteInput { path: path.to_owned() });
-            }
+        if is_input(path, &opts.inputs) {
+            return Err(OutputError::WouldOverwriteInput { path: path.to_owned() });
         }
+        let out = canonical(path);
         // A device (`/dev/null`) may take any number of outputs.
         let claim = out.filter(|_| !special).map(|out| hold(path, out)).transpose()?;
         // Released by the drop, also when the creation below fails.

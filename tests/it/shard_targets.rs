@@ -1,5 +1,6 @@
 //! Where the outputs of shards and of `merge` go: a pipe or the standard output gets nothing
-//! before every part is checked; shards may write their parts in directories of their own.
+//! before every part is checked; shards may write their parts in directories of their own, and
+//! refuse an output that their merge would write over an input.
 
 use std::path::Path;
 
@@ -84,4 +85,43 @@ fn shards_writing_in_other_directories_merge() {
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(65), "{err}");
     assert!(err.contains("the inputs as given (./in.pgn and in.pgn) differ"), "{err}");
+}
+
+/// A shard refuses an output its merge would write over an input (73, before its plan reads
+/// anything), as one run refuses it: `-o` or `--rejects` onto the input, through a link too.
+/// With `--output-dir` the merged file goes there, so the input's name is no clash.
+#[cfg(unix)]
+#[test]
+fn a_shard_refuses_an_output_onto_its_input() {
+    let dir = temp_dir("shard-targets-input");
+    let (g, link, out) = (dir.join("g.pgn"), dir.join("link.pgn"), dir.join("out.pgn"));
+    std::fs::copy(fixture("pgn/twic1599_10k.pgn"), &g).expect("copy");
+    std::os::unix::fs::symlink(&g, &link).expect("symlink");
+    let before = std::fs::read(&g).expect("read");
+    let refused = |args: &[&str]| {
+        let o = pgnkit().args(args).output().expect("pgnkit");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(73), "{args:?}: {err}");
+        assert!(err.contains("refusing to overwrite an input file"), "{args:?}: {err}");
+    };
+    refused(&["clean", "-q", path(&g), "-o", path(&g)]);
+    for spec in ["0/2", "1/2"] {
+        refused(&["clean", "-q", "--shard", spec, path(&g), "-o", path(&g)]);
+        refused(&["clean", "-q", "--shard", spec, path(&link), "-o", path(&g)]);
+        refused(&["clean", "-q", "--shard", spec, path(&g), "-o", path(&out), "--rejects", path(&link)]);
+    }
+    let parts: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".part-"))
+        .collect();
+    assert!(parts.is_empty(), "no part written: {parts:?}");
+    let elsewhere = dir.join("merged");
+    let o = pgnkit()
+        .args(["clean", "-q", "--shard", "0/2", path(&g), "-o", path(&g), "--output-dir", path(&elsewhere)])
+        .output()
+        .expect("pgnkit");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(elsewhere.join("g.pgn.part-0-of-2").is_file());
+    assert!(std::fs::read(&g).expect("read") == before, "the input is untouched");
 }
