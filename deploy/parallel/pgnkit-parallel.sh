@@ -12,7 +12,7 @@
 # counts from 1. The job log (PGNKIT_JOBLOG, default shards.log) lets the same line again run
 # only the shards that failed or never ran; each failed shard is also retried twice at once.
 # A shard that exits 1 finished with errors in some of its games (merge exits 1 as one run
-# would): parallel counts it as done. annotate: each shard keeps its own evaluation cache, cache/shard-III.sqlite, unless the
+# would): parallel counts it as done. annotate: each shard keeps its own evaluation cache, cache/shard-I.sqlite, unless the
 # command names one, so a shard run again takes what it evaluated before from it.
 set -euo pipefail
 

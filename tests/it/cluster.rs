@@ -83,7 +83,7 @@ fn slurm_array_runs_the_deploy_script_once_per_task_with_its_index() {
     assert_completed(&cluster.wait(&check, limit), &dir);
 
     for id in [1, 3, 5, 7] {
-        let cache = format!("cache/task-{id:03}.sqlite");
+        let cache = format!("cache/shard-{:03}.sqlite", (id - 1) / 2);
         let expected = [
             &format!("{id} 1 2 4"),
             "annotate",
@@ -111,6 +111,65 @@ fn slurm_array_runs_the_deploy_script_once_per_task_with_its_index() {
     let log =
         std::fs::read_to_string(dir.join(format!("logs/pgnkit-{annotate}_5.out"))).expect("task 5's log");
     assert!(log.contains(&format!("task 5 of job {annotate}, run 1 on")), "{log}");
+}
+
+/// The Slurm script names annotate's cache after the shard `--shard auto` runs, not the task ID:
+/// in an array numbered from 1 or stepped, and when shards are run again by their numbers with
+/// the run's count (PGNKIT_SHARDS or --shards), the shard's cache is the one it resumes from.
+/// Run as Slurm runs it, with a task's variables, without Slurm.
+#[test]
+fn slurm_script_names_the_cache_after_the_shard_pgnkit_runs() {
+    let dir = temp_dir("cluster-array-cache");
+    std::fs::copy(crate::util::fixture("pgn/twic1599_10k.pgn"), dir.join("in.pgn")).expect("copy");
+    let pgnkit = recorder(&dir);
+    // ID, MIN, STEP, COUNT, PGNKIT_SHARDS, --shards: the shard --shard auto finds.
+    type Case<'a> = (u64, u64, u64, u64, Option<&'a str>, Option<&'a str>, u64);
+    let cases: [Case; 6] = [
+        (2, 0, 1, 4, None, None, 2),
+        (3, 1, 1, 4, None, None, 2),
+        (3, 1, 1, 4, Some("4"), None, 2),
+        (7, 1, 2, 4, None, None, 3),
+        (6, 6, 1, 1, Some("10"), None, 6),
+        (6, 6, 1, 1, None, Some("10"), 6),
+    ];
+    for (k, (id, min, step, count, env_count, flag_count, shard)) in cases.into_iter().enumerate() {
+        let slurm = [
+            ("SLURM_ARRAY_JOB_ID", k.to_string()),
+            ("SLURM_ARRAY_TASK_ID", id.to_string()),
+            ("SLURM_ARRAY_TASK_MIN", min.to_string()),
+            ("SLURM_ARRAY_TASK_STEP", step.to_string()),
+            ("SLURM_ARRAY_TASK_COUNT", count.to_string()),
+        ];
+        let with = |c: &mut Command| {
+            c.current_dir(&dir).envs(slurm.iter().map(|(k, v)| (k, v))).env_remove("PGNKIT_SHARDS");
+            if let Some(n) = env_count {
+                c.env("PGNKIT_SHARDS", n);
+            }
+        };
+        let mut args = vec!["annotate", "--nodes", "1000"];
+        args.extend(flag_count.map(|n| ["--shards", n]).into_iter().flatten());
+        args.extend(["-o", "a.pgn", "in.pgn"]);
+        let mut script = Command::new("bash");
+        script.arg(deploy("slurm/pgnkit-array.sbatch")).args(&args).env("PGNKIT", &pgnkit);
+        with(&mut script);
+        let o = script.stdin(Stdio::null()).output().expect("run the script");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let recorded = lines_of(&dir, &format!("args-{k}-{id}.txt"));
+        let cache = recorded.iter().skip_while(|a| *a != "--cache").nth(1).expect("--cache").clone();
+        assert_eq!(cache, format!("cache/shard-{shard:03}.sqlite"), "case {k}: {recorded:?}");
+        // The shard pgnkit itself runs with those variables.
+        let out = format!("c{k}.txt");
+        let mut run = crate::util::pgnkit();
+        run.args(["check", "-q", "--shard", "auto", "-o", &out, "in.pgn"]);
+        run.args(flag_count.map(|n| ["--shards", n]).into_iter().flatten());
+        with(&mut run);
+        let o = run.output().expect("pgnkit");
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&o.stderr));
+        let n: u64 = env_count.or(flag_count).map_or(count, |n| n.parse().expect("count"));
+        let spec = pgnkit::shard::Spec::new(shard, n).expect("spec");
+        let part = pgnkit::shard::part_path(Path::new(&out), None, spec);
+        assert!(dir.join(&part).is_file(), "case {k}: pgnkit ran shard {spec}");
+    }
 }
 
 #[test]
@@ -448,7 +507,7 @@ fn slurm_annotate_task_killed_and_requeued_resumes_from_its_cache() {
     let id = submit_array(&cluster, &dir, &args("annotate/annotated.pgn"));
 
     // Task 1, killed (SIGKILL to its process group) once its cache holds evaluations.
-    let cache = dir.join("cache/task-001.sqlite");
+    let cache = dir.join("cache/shard-001.sqlite");
     let start = std::time::Instant::now();
     while cached(&cache) == 0 {
         assert!(
