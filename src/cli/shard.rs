@@ -69,8 +69,9 @@ const NOT_SHAPING: [&str; 15] = [
 ];
 
 /// Options whose values are a set, compared sorted: their order and repeats say nothing
-/// (`--strip nags,comments` is `--strip comments,nags`; every `--where` must hold).
-const SETS: [&str; 5] = ["strip", "drop_tags", "wheres", "eco", "position_material"];
+/// (`--strip nags,comments` is `--strip comments,nags`). Not `--where` nor `--eco`: their text, in
+/// the order given, is in the outputs (the summary's `where_absent`, clean's `filtered` records).
+const SETS: [&str; 3] = ["strip", "drop_tags", "position_material"];
 
 /// The options that shape the output, given on the command line at other than their defaults,
 /// by their effective values: sorted `name=value`. An option given at its default, or in
@@ -91,6 +92,10 @@ fn shaping_options() -> Vec<String> {
                 Some(arg) => effective(sub, arg)?,
                 None => (sub.get_raw(id)?.map(|v| v.to_string_lossy().into_owned()).collect(), Vec::new()),
             };
+            if id == "eco" {
+                // `--eco A,B` is `--eco A --eco B`: the filter and its text are the ranges in order.
+                values = values.iter().flat_map(|v| v.split(',').map(|r| r.trim().to_string())).collect();
+            }
             if SETS.contains(&id) {
                 for v in [&mut values, &mut defaults] {
                     v.sort();

@@ -62,7 +62,11 @@ pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>
             differs.push(format!("the command ({} and {})", m.job, first.job));
         }
         if m.options != first.options {
-            differs.push(format!("the options ({:?} and {:?})", m.options, first.options));
+            differs.push(format!(
+                "the options ({} and {})",
+                options_text(&m.options),
+                options_text(&first.options)
+            ));
         }
         if m.spec.count != first.spec.count {
             differs.push(format!("the shard count ({} and {})", m.spec.count, first.spec.count));
@@ -129,6 +133,14 @@ pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>
         }
     }
     Members { of_the_run, rerun }
+}
+
+/// A manifest's options as a message shows them: `name=value`, several values comma-separated.
+fn options_text(options: &[String]) -> String {
+    match options.is_empty() {
+        true => "none".into(),
+        false => options.iter().map(|o| o.replace('\u{1f}', ",")).collect::<Vec<_>>().join(" "),
+    }
 }
 
 /// What must be the same of a part in every shard: its role, its output's file name (which
