@@ -419,7 +419,7 @@ impl Position {
         self.castling &= !(Bitboard::from_square(from) | Bitboard::from_square(to) | king_rank);
         let double = pawn & ((from as u32 ^ to as u32) == 16);
         self.ep_square = select_unpredictable(double, Some(Square::new((from as u32 + to as u32) / 2)), None);
-        self.fullmoves += u32::from(!us.is_white());
+        self.fullmoves = self.fullmoves.saturating_add(u32::from(!us.is_white()));
         self.turn = !us;
     }
 

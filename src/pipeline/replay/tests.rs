@@ -322,3 +322,33 @@ fn skipped_text_alone_is_not_a_game() {
         assert_eq!(t.errors.last(), Some(&(0, 0)), "{kept:?}: {:?}", t.lines);
     }
 }
+
+/// The final FEN of each game, with or without Zobrist keys (the two ways a move is played).
+struct LastFen {
+    keys: bool,
+    fens: Vec<String>,
+}
+
+impl<'a> Hooks<'a> for LastFen {
+    fn zobrist_keys(&self) -> bool {
+        self.keys
+    }
+    fn end(&mut self, _: &Game<'a>, last: Option<&Position>) {
+        let mut fen = String::new();
+        if let Some(pos) = last {
+            crate::notation::write_fen(pos, crate::notation::EpMode::Legal, &mut fen);
+        }
+        self.fens.push(fen);
+    }
+}
+
+/// A fullmove number at its largest stays there on both paths, with keys and without.
+#[test]
+fn the_fullmove_number_saturates_with_and_without_keys() {
+    let pgn = b"[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295\"]\n\n1... Kd7 2. Ke2 *\n";
+    for keys in [false, true] {
+        let mut games = Games::new(LastFen { keys, fens: Vec::new() }, pgn);
+        while games.next_game() {}
+        assert_eq!(games.into_hooks().fens, ["8/3k4/8/8/8/8/4K3/8 b - - 2 4294967295"], "keys {keys}");
+    }
+}
