@@ -163,3 +163,29 @@ pub(crate) fn read_shared_data(rel: &str) -> Option<String> {
         }
     }
 }
+
+/// What python-chess prints for `script` (run by `python3 -c`, with `input` on its stdin): the
+/// oracle of the rules' tests, or `None` after saying the test is skipped (under CI it fails).
+#[cfg(test)]
+pub(crate) fn python_chess(script: &str, input: &str) -> Option<String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    if skip::python_chess_missing() {
+        return None;
+    }
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = input.to_owned();
+    // Written from another thread, so a long answer cannot block the writing.
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("python3 ends");
+    writer.join().expect("stdin writer").expect("python3 reads its input");
+    assert!(out.status.success(), "python3: {}", String::from_utf8_lossy(&out.stderr));
+    Some(String::from_utf8(out.stdout).expect("UTF-8"))
+}

@@ -631,17 +631,21 @@ impl Position {
         !self.is_check() && !self.has_legal_moves()
     }
 
-    /// `true` when `color` cannot possibly checkmate (python-chess's rules).
+    /// `true` when `color` cannot possibly checkmate, by python-chess's rules. In crazyhouse that
+    /// holds for both sides at once: besides the kings, at most one knight or bishop, on the
+    /// board or in hand, and not a promoted one.
     pub fn has_insufficient_material(&self, color: Color) -> bool {
         let b = &self.board;
         let ours = b.by_color(color);
         if self.crazyhouse() {
-            // Anything in hand, or anything but two bare kings and a minor, can still mate; so can
-            // a promoted minor, which its captor holds as a pawn.
+            // A lone minor changes hands as itself, so it never mates; a promoted one is taken
+            // back as a pawn, which can.
+            let heavy_in_hand = Color::ALL.iter().any(|&c| {
+                [Role::Pawn, Role::Rook, Role::Queen].iter().any(|&r| self.pockets[c].count(r) > 0)
+            });
             return b.occupied().count() + self.pockets.white.total() + self.pockets.black.total() <= 3
                 && (b.pawns() | b.rooks_and_queens() | self.promoted()).is_empty()
-                && self.pockets.white.is_empty()
-                && self.pockets.black.is_empty();
+                && !heavy_in_hand;
         }
         if (ours & (b.pawns() | b.rooks_and_queens())).any() {
             return false;

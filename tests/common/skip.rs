@@ -22,3 +22,17 @@ pub fn skip(reason: impl Display) {
     }
     eprintln!("{test}: skipped: {reason}");
 }
+
+/// Whether python-chess is missing (then the caller's test is skipped, and says so; under CI it
+/// fails).
+#[allow(dead_code)] // the `uci` test binary has no python-chess oracle
+pub fn python_chess_missing() -> bool {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        skip("python-chess not found (pip install chess==1.11.2)");
+    }
+    !ok
+}

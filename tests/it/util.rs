@@ -98,13 +98,4 @@ pub fn run_with_stdin(args: &[&str], input: impl AsRef<[u8]>) -> Output {
 
 pub use crate::signal::{sigint_default, wait_for_sigint_handler};
 
-/// Whether python-chess is missing (then the caller's test is skipped, and says so; under CI it
-/// fails).
-pub fn python_chess_missing() -> bool {
-    let ok =
-        Command::new("python3").args(["-c", "import chess.pgn"]).output().is_ok_and(|o| o.status.success());
-    if !ok {
-        skip("python-chess not found (pip install chess==1.11.2)");
-    }
-    !ok
-}
+pub use crate::skip::python_chess_missing;

@@ -134,3 +134,66 @@ fn a_promoted_minor_can_still_mate_in_crazyhouse() {
     assert!(!zh("4k3/8/8/8/8/8/8/4KB~2[] w - - 0 1").is_insufficient_material());
     assert!(zh("4k3/8/8/8/8/8/8/4KB2[] w - - 0 1").is_insufficient_material());
 }
+
+/// A lone knight or bishop besides the kings never mates in crazyhouse, in hand as on the board:
+/// captured, it changes hands as itself (python-chess's rule).
+#[test]
+fn a_minor_in_hand_is_insufficient_material_in_crazyhouse() {
+    let zh = |fen| crate::notation::parse_fen(fen, Variant::Crazyhouse).expect("fen");
+    assert!(zh("8/8/8/4k3/8/8/8/4K3[N] w - - 0 1").is_insufficient_material());
+    assert!(zh("8/8/8/4k3/8/8/8/4K3[b] b - - 0 1").has_insufficient_material(Color::White));
+    assert!(!zh("8/8/8/4k3/8/8/8/4K3[P] w - - 0 1").has_insufficient_material(Color::Black));
+    assert!(!zh("8/8/8/4k3/8/8/8/4K3[Nn] w - - 0 1").is_insufficient_material());
+    let drawn = zh("8/8/8/4k3/8/8/8/4K3[B] w - - 0 1").outcome();
+    assert_eq!(drawn.map(|o| o.termination), Some(crate::chess::Termination::InsufficientMaterial));
+}
+
+/// Crazyhouse insufficient material equals python-chess's for both colors, with one or two men
+/// besides the kings, each on the board (promoted or not) or in a pocket.
+#[test]
+fn crazyhouse_insufficient_material_is_python_chess_s() {
+    let men = ["N", "B", "R", "Q", "P", "n", "b", "r", "q", "p", "N~", "b~"];
+    // A man on the board, `a2` or `h7` (attacking neither king), or in hand; `None`: absent.
+    let mut fens = Vec::new();
+    for first in men.iter().map(Some).chain([None]) {
+        for second in men.iter().map(Some).chain([None]) {
+            for (first_on_board, second_on_board) in
+                [(false, false), (true, false), (false, true), (true, true)]
+            {
+                let placed = |man: Option<&&str>, on_board: bool| match man {
+                    None => Some((String::new(), String::new())),
+                    Some(m) if on_board => Some((m.to_string(), String::new())),
+                    // A promoted mark belongs to a square: nothing in hand has one.
+                    Some(m) if m.ends_with('~') => None,
+                    Some(m) => Some((String::new(), m.to_string())),
+                };
+                let (Some((a2, pocket1)), Some((h7, pocket2))) =
+                    (placed(first, first_on_board), placed(second, second_on_board))
+                else {
+                    continue;
+                };
+                let rank7 = if h7.is_empty() { "8".to_string() } else { format!("7{h7}") };
+                let rank2 = if a2.is_empty() { "8".to_string() } else { format!("{a2}7") };
+                fens.push(format!("8/{rank7}/8/4k3/8/8/{rank2}/4K3[{pocket1}{pocket2}] w - - 0 1"));
+            }
+        }
+    }
+    fens.sort();
+    fens.dedup();
+    let script = "import sys, chess.variant\n\
+        for fen in sys.stdin.read().splitlines():\n\
+        \x20   b = chess.variant.CrazyhouseBoard(fen)\n\
+        \x20   print(b.has_insufficient_material(chess.WHITE), b.has_insufficient_material(chess.BLACK))\n";
+    let Some(theirs) = crate::python_chess(script, &fens.join("\n")) else { return };
+    let theirs: Vec<&str> = theirs.lines().collect();
+    assert_eq!(theirs.len(), fens.len());
+    let mut drawn = 0;
+    for (fen, theirs) in fens.iter().zip(theirs) {
+        let pos = crate::notation::parse_fen(fen, Variant::Crazyhouse).expect(fen);
+        let ours = [Color::White, Color::Black]
+            .map(|c| if pos.has_insufficient_material(c) { "True" } else { "False" });
+        assert_eq!(ours.join(" "), theirs, "{fen}");
+        drawn += usize::from(ours[0] == "True");
+    }
+    assert!(drawn > 4 && drawn < fens.len() / 4, "{drawn} of {}", fens.len());
+}
