@@ -697,9 +697,25 @@ impl Position {
         None
     }
 
-    /// `true` when the fifty-move rule can be claimed.
+    /// `true` when the side to move can claim a draw by the fifty-move rule, as python-chess's
+    /// `can_claim_fifty_moves` says: the halfmove clock is at least 100 and the game is not over
+    /// by checkmate or stalemate, or the clock is 99 and a legal move that neither captures nor
+    /// moves a pawn leaves the opponent a legal move (the claim is made with that move). Never
+    /// in crazyhouse, which has no fifty-move rule in python-chess.
     pub fn can_claim_fifty_moves(&self) -> bool {
-        self.halfmoves >= 100
+        if self.crazyhouse() {
+            return false;
+        }
+        let fifty = |pos: &Position| pos.halfmoves >= 100 && pos.has_legal_moves();
+        fifty(self)
+            || self.halfmoves >= 99
+                && self.legal_moves().iter().any(|&m| {
+                    let mut after = *self;
+                    after.set_hashing(false);
+                    after.play_unchecked(m);
+                    // A capture or a pawn move sets the clock back to 0.
+                    fifty(&after)
+                })
     }
 }
 

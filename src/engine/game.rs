@@ -207,7 +207,9 @@ impl GameRecord {
         if repetitions(&keys, pos.halfmoves() as usize) >= 3 {
             return Some(Ending::Repetition);
         }
-        if pos.can_claim_fifty_moves() {
+        // Claimed once the clock is at 100 (`outcome` ruled out mate and stalemate), so the
+        // game ends on the move that completes the fifty.
+        if pos.halfmoves() >= 100 {
             return Some(Ending::FiftyMoves);
         }
         None
@@ -297,6 +299,10 @@ mod tests {
         assert_eq!(g.ending().unwrap().xboard(), "1/2-1/2 {Stalemate}");
         let g = GameRecord::new(parse_fen("7k/8/6K1/8/8/8/8/R7 w - - 100 80", Variant::Standard).unwrap());
         assert_eq!(g.ending(), Some(Ending::FiftyMoves));
+        // A claim that needs a move to complete the fifty waits for that move.
+        let g = GameRecord::new(parse_fen("7k/8/6K1/8/8/8/8/R7 w - - 99 80", Variant::Standard).unwrap());
+        assert!(g.pos().can_claim_fifty_moves());
+        assert_eq!(g.ending(), None);
     }
 
     #[test]

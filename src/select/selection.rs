@@ -350,7 +350,8 @@ impl Tracker {
                 Ending::Checkmate => pos.is_checkmate(),
                 Ending::Stalemate => pos.is_stalemate(),
                 Ending::Insufficient => pos.is_insufficient_material(),
-                Ending::FiftyMoves => pos.can_claim_fifty_moves(),
+                // The clock alone, as `scripts/select_oracle.py` reads it.
+                Ending::FiftyMoves => pos.halfmoves() >= 100,
                 Ending::Repetition => {
                     crate::chess::outcome::repetitions(&self.keys, pos.halfmoves() as usize) >= 3
                 }

@@ -197,3 +197,78 @@ fn crazyhouse_insufficient_material_is_python_chess_s() {
     }
     assert!(drawn > 4 && drawn < fens.len() / 4, "{drawn} of {}", fens.len());
 }
+
+/// The claim of python-chess's `can_claim_fifty_moves`: with the move that completes the fifty,
+/// and not once the game is over.
+#[test]
+fn the_fifty_move_claim_is_python_chess_s() {
+    let claim = |fen, variant| crate::notation::parse_fen(fen, variant).expect(fen).can_claim_fifty_moves();
+    assert!(claim("7k/8/8/8/8/8/R7/K7 w - - 99 80", Variant::Standard));
+    assert!(!claim("7k/8/8/8/8/8/R7/K7 w - - 98 80", Variant::Standard));
+    assert!(claim("7k/8/8/8/8/8/R7/K7 w - - 100 80", Variant::Standard));
+    assert!(!claim("R5k1/5ppp/8/8/8/8/8/6K1 b - - 150 80", Variant::Standard), "checkmate");
+    assert!(!claim("7k/5K2/6Q1/8/8/8/8/8 b - - 150 1", Variant::Standard), "stalemate");
+    // The one legal move takes a pawn: it sets the clock back.
+    assert!(!claim("8/8/8/8/8/2k5/p7/K7 w - - 99 80", Variant::Standard));
+    assert!(claim("8/8/8/8/8/2k5/p7/K7 w - - 100 80", Variant::Standard));
+    assert!(!claim("7k/8/8/8/8/8/R7/K7[] w - - 120 80", Variant::Crazyhouse));
+}
+
+/// `can_claim_fifty_moves` equals python-chess's on the positions of random games (and the ends
+/// they reach), their clocks set to 99 and 100, in every variant.
+#[test]
+fn the_fifty_move_claim_equals_python_chess_on_random_games() {
+    let mut cases = Vec::new();
+    for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
+        for seed in 0..40 {
+            let line = Position::random_line(variant, seed, 400);
+            let Some(&last) = line.last() else { continue };
+            let mut positions: Vec<Position> = line.iter().step_by(37).copied().collect();
+            // The last position's successors: the game's end (mate or stalemate) among them.
+            positions.extend(last.legal_moves().iter().map(|&m| {
+                let mut p = last;
+                p.play_unchecked(m);
+                p
+            }));
+            for pos in positions {
+                for clock in [99, 100] {
+                    let mut setup = pos.to_setup();
+                    setup.halfmoves = clock;
+                    let mut fen = String::new();
+                    crate::notation::fen::write_setup(&setup, pos.castling_mode(), &mut fen);
+                    cases.push((variant, fen));
+                }
+            }
+        }
+    }
+    let script = "import sys, chess, chess.variant\n\
+        for line in sys.stdin.read().splitlines():\n\
+        \x20   variant, fen = line.split('\\t')\n\
+        \x20   board = chess.variant.CrazyhouseBoard(fen) if variant == 'zh' \
+        else chess.Board(fen, chess960=variant == '960')\n\
+        \x20   print(board.can_claim_fifty_moves())\n";
+    let input: Vec<String> = cases
+        .iter()
+        .map(|(v, fen)| {
+            let tag = match v {
+                Variant::Standard => "std",
+                Variant::Chess960 => "960",
+                Variant::Crazyhouse => "zh",
+            };
+            format!("{tag}\t{fen}")
+        })
+        .collect();
+    let Some(theirs) = crate::python_chess(script, &input.join("\n")) else { return };
+    let theirs: Vec<&str> = theirs.lines().collect();
+    assert_eq!(theirs.len(), cases.len());
+    let (mut claims, mut refusals) = (0, 0);
+    for ((variant, fen), theirs) in cases.iter().zip(theirs) {
+        let pos = crate::notation::parse_fen(fen, *variant).expect(fen);
+        let ours = pos.can_claim_fifty_moves();
+        assert_eq!(if ours { "True" } else { "False" }, theirs, "{variant:?} {fen}");
+        if *variant != Variant::Crazyhouse {
+            if ours { claims += 1 } else { refusals += 1 }
+        }
+    }
+    assert!(claims > 100 && refusals > 10, "{claims} claims, {refusals} refusals");
+}
