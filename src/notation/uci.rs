@@ -1,5 +1,8 @@
 //! UCI move text (`e2e4`, `e7e8q`, `N@f3`) and the conversion of castling between the standard
 //! form (king to its destination, `e1g1`) and the Chess960 form (king takes its own rook, `e1h1`).
+//! The standard form exists only for a king on the e-file and a rook in its corner, as in
+//! standard chess; any other castle is written king takes rook in both forms, as python-chess's
+//! `board.uci(move, chess960=False)` writes it (`g1g1` would read as no move at all).
 //!
 //! Lenient input accepted by [`parse_uci`]: castling in either form whatever the position's
 //! castling mode; an upper-case promotion letter (`e7e8Q`); a lower-case drop letter (`n@f3`).
@@ -130,8 +133,10 @@ pub(crate) fn move_between(
     }
 }
 
-/// Appends the UCI text of `m`: castling as king to its g/c-file destination in `Standard` mode,
-/// king takes rook in `Chess960` mode; drops as `N@f3` (`P@e4` for pawns); promotions `e7e8q`.
+/// Appends the UCI text of `m`: castling as king takes rook in `Chess960` mode, and in
+/// `Standard` mode as king to its g/c-file destination when the king stands on the e-file and
+/// the rook in its corner (king takes rook otherwise, as python-chess writes it); drops as
+/// `N@f3` (`P@e4` for pawns); promotions `e7e8q`.
 ///
 /// ```
 /// use pgnkit::notation::write_uci;
@@ -141,6 +146,10 @@ pub(crate) fn move_between(
 /// write_uci(castle, CastlingMode::Standard, &mut standard);
 /// write_uci(castle, CastlingMode::Chess960, &mut chess960);
 /// assert_eq!((standard.as_str(), chess960.as_str()), ("e1g1", "e1h1"));
+/// // Chess960, king on g1 and rook on h1: the king does not move.
+/// standard.clear();
+/// write_uci(Move::castle(Square::G1, Square::H1), CastlingMode::Standard, &mut standard);
+/// assert_eq!(standard, "g1h1");
 /// ```
 pub fn write_uci(m: Move, mode: CastlingMode, out: &mut impl TextBuf) {
     out.append_with(|out| match m.kind() {
@@ -149,7 +158,11 @@ pub fn write_uci(m: Move, mode: CastlingMode, out: &mut impl TextBuf) {
             out.push(b'@');
             push_square(out, m.to());
         }
-        MoveKind::Castle if !mode.is_chess960() => {
+        MoveKind::Castle
+            if !mode.is_chess960()
+                && m.from_raw().file() == File::E
+                && matches!(m.to().file(), File::A | File::H) =>
+        {
             let king = m.from_raw();
             let file = if m.to() > king { File::G } else { File::C };
             push_square(out, king);
@@ -244,13 +257,84 @@ mod tests {
         let p = pos("5k2/8/8/8/8/8/8/5K1R w K - 0 1", Variant::Chess960);
         assert_eq!(parse_uci(&p, b"f1g1"), Ok(Move::normal(Square::F1, Square::G1)));
         assert_eq!(parse_uci(&p, b"f1h1"), Ok(Move::castle(Square::F1, Square::H1)));
-        // King already on g1: `g1g1` (standard form) and `g1h1` both castle.
+        // King already on g1: `g1g1` (the king's destination) and `g1h1` both castle.
         let p = pos("6k1/8/8/8/8/8/8/6KR w K - 0 1", Variant::Chess960);
         let m = Move::castle(Square::G1, Square::H1);
         assert_eq!(parse_uci(&p, b"g1g1"), Ok(m));
         assert_eq!(parse_uci(&p, b"g1h1"), Ok(m));
-        assert_eq!(uci(m, CastlingMode::Standard), "g1g1");
         assert_eq!(uci(m, CastlingMode::Chess960), "g1h1");
+    }
+
+    /// The standard form of a castle standard chess does not have is king takes rook, as
+    /// python-chess writes it: never a king that goes nowhere (`g1g1`).
+    #[test]
+    fn the_standard_form_of_a_chess960_castle() {
+        let standard = |fen, m| {
+            let p = pos(fen, Variant::Chess960);
+            let text = uci(m, CastlingMode::Standard);
+            assert_eq!(parse_uci(&p, text.as_bytes()), Ok(m), "{fen}: {text}");
+            text
+        };
+        let (g1, h1, e1, f1, d1, a1) =
+            (Square::G1, Square::H1, Square::E1, Square::F1, Square::D1, Square::A1);
+        assert_eq!(standard("6k1/8/8/8/8/8/8/6KR w K - 0 1", Move::castle(g1, h1)), "g1h1");
+        assert_eq!(standard("4k3/8/8/8/8/8/8/4KR2 w F - 0 1", Move::castle(e1, f1)), "e1f1");
+        assert_eq!(standard("4k3/8/8/8/8/8/8/R2K4 w A - 0 1", Move::castle(d1, a1)), "d1a1");
+        assert_eq!(standard("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", Move::castle(e1, h1)), "e1g1");
+        assert_eq!(standard("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", Move::castle(e1, a1)), "e1c1");
+        let m = Move::castle(Square::E8, Square::G8);
+        assert_eq!(standard("4k1r1/8/8/8/8/8/8/4K3 b g - 0 1", m), "e8g8");
+    }
+
+    /// Both forms of every castle equal python-chess's `board.uci(move, chess960=...)`: each of
+    /// the 960 start positions with the knights, bishops and queen taken off, either side to move.
+    #[test]
+    fn castling_is_written_as_python_chess_writes_it() {
+        use crate::chess::{Board, Color, Setup};
+        let mut cases = Vec::new();
+        for n in 0..960 {
+            let mut setup = Setup::chess960(n).expect("0..960");
+            let mut board = Board::empty();
+            for sq in setup.board.occupied() {
+                let piece = setup.board.piece_at(sq).expect("occupied");
+                if matches!(piece.role, Role::Pawn | Role::Rook | Role::King) {
+                    board.set_piece_at(sq, piece);
+                }
+            }
+            setup.board = board;
+            for turn in [Color::White, Color::Black] {
+                setup.turn = turn;
+                let p = Position::from_setup(setup.clone(), Variant::Chess960, CastlingMode::Chess960)
+                    .expect("legal");
+                for m in p.legal_moves().iter().filter(|m| m.is_castle()) {
+                    let mut fen = String::new();
+                    crate::notation::fen::write_fen(&p, crate::notation::EpMode::Legal, &mut fen);
+                    cases.push((fen, *m));
+                }
+            }
+        }
+        let script = "import sys, chess\n\
+            for line in sys.stdin.read().splitlines():\n\
+            \x20   fen, move = line.split('\\t')\n\
+            \x20   board = chess.Board(fen, chess960=True)\n\
+            \x20   m = board.parse_uci(move)\n\
+            \x20   print(board.uci(m, chess960=False), board.uci(m, chess960=True))\n";
+        let input: Vec<String> =
+            cases.iter().map(|(fen, m)| format!("{fen}\t{}", uci(*m, CastlingMode::Chess960))).collect();
+        let Some(theirs) = crate::python_chess(script, &input.join("\n")) else { return };
+        let theirs: Vec<&str> = theirs.lines().collect();
+        assert_eq!(theirs.len(), cases.len());
+        let mut converted = 0;
+        for ((fen, m), theirs) in cases.iter().zip(theirs) {
+            let ours = format!("{} {}", uci(*m, CastlingMode::Standard), uci(*m, CastlingMode::Chess960));
+            assert_eq!(ours, theirs, "{fen} {m:?}");
+            converted += usize::from(ours.split(' ').next() != ours.split(' ').nth(1));
+        }
+        assert!(
+            cases.len() > 3000 && converted > 100,
+            "{} castles, {converted} in the king's form",
+            cases.len()
+        );
     }
 
     #[test]
