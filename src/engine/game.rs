@@ -233,7 +233,8 @@ impl GameRecord {
 
     /// The game as PGN in export format ([`crate::pgn::Writer`]): the Seven Tag Roster (given
     /// values, else the standard's unknown values; `Result` is the result), the other given
-    /// tags, `Variant`, `SetUp` and `FEN` when needed, the movetext, and a blank line. `result`
+    /// tags (but those whose names are not PGN tag names, which the writer leaves out),
+    /// `Variant`, `SetUp` and `FEN` when needed, the movetext, and a blank line. `result`
     /// overrides the result (the ending if the game is over, else `*`).
     pub fn pgn(&self, tags: &[(&str, &str)], result: Option<GameResult>) -> String {
         let result = result.or_else(|| self.ending().map(Ending::game_result)).unwrap_or(GameResult::Unknown);

@@ -43,8 +43,15 @@ fn is_name_byte(b: u8) -> bool {
 }
 
 /// Whether `name` is a tag name as the standard spells them: letters, digits and `_`, from a
-/// letter or digit (the reader takes more, as `Ev-ent`, which pgn-extract does not).
-pub(crate) fn is_standard_name(name: &[u8]) -> bool {
+/// letter or digit (the reader takes more, as `Ev-ent`, which pgn-extract does not). The names
+/// [`crate::pgn::Writer::tag`] writes.
+///
+/// ```
+/// use pgnkit::pgn::tag::is_standard_name;
+/// assert!(is_standard_name(b"WhiteElo") && is_standard_name(b"Time_Control2"));
+/// assert!(!is_standard_name(b"") && !is_standard_name(b"Ev-ent") && !is_standard_name(b"_x"));
+/// ```
+pub fn is_standard_name(name: &[u8]) -> bool {
     name.first().is_some_and(u8::is_ascii_alphanumeric)
         && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
 }

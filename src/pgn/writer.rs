@@ -11,9 +11,11 @@
 //! - Tag section: the Seven Tag Roster (Event, Site, Date, Round, White, Black, Result) first
 //!   and in that order, then the other tags in the order given; a tag given twice is written
 //!   twice, in order. `[Name "value"]`, one a line, the value escaped (`\` as `\\`, `"` as
-//!   `\"`; a line break in a value is written as a space). With [`Writer::fill_roster`], roster
-//!   tags the game lacks are written with the standard's unknown values (`?`, `????.??.??` for
-//!   Date, `*` for Result). A blank line follows the section (an empty section writes nothing).
+//!   `\"`; a line break in a value is written as a space). A tag whose name is not a PGN tag
+//!   name ([`is_standard_name`]) is left out and reported ([`Writer::take_left_out_tags`]).
+//!   With [`Writer::fill_roster`], roster tags the game lacks are written with the standard's
+//!   unknown values (`?`, `????.??.??` for Date, `*` for Result). A blank line follows the
+//!   section (an empty section writes nothing).
 //! - Movetext: tokens separated by one space on lines of at most [`Writer::LINE_WIDTH`] (79, or
 //!   what [`Writer::max_line`] sets)
 //!   characters (characters, not bytes: a UTF-8 comment counts its characters), as many tokens
@@ -65,6 +67,7 @@
 //! movetext starts; movetext goes straight into `out`.
 
 use super::class::is_space;
+use super::tag::is_standard_name;
 use super::{GameResult, Nag};
 
 /// The Seven Tag Roster, in the standard's order, with the values it gives for "unknown".
@@ -145,6 +148,8 @@ pub struct Writer {
     due_before_opens: bool,
     /// The game's first comment that was not UTF-8, as given.
     not_utf8: Option<Vec<u8>>,
+    /// The game's tag pairs left out for their names, as given.
+    left_out: Vec<(String, String)>,
 }
 
 impl Writer {
@@ -166,6 +171,7 @@ impl Writer {
             number_due: true,
             due_before_opens: true,
             not_utf8: None,
+            left_out: Vec::new(),
         }
     }
 
@@ -202,16 +208,46 @@ impl Writer {
         self.number_due = true;
         self.due_before_opens = true;
         self.not_utf8 = None;
+        self.left_out.clear();
     }
 
-    /// A tag pair, `value` as text (the caller decodes it; the writer escapes it).
+    /// A tag pair, `value` as text (the caller decodes it; the writer escapes it). A pair whose
+    /// `name` is not a PGN tag name ([`is_standard_name`]: letters, digits and `_`, from a
+    /// letter or digit) is left out, as `}` is left out of a comment: written, `[Br]acket "x"]`
+    /// would read back as no tag and movetext, `[Ev-ent "x"]` splits the game for pgn-extract.
+    /// [`Writer::take_left_out_tags`] gives the pairs left out.
+    ///
+    /// ```
+    /// use pgnkit::pgn::{GameResult, Writer};
+    /// let (mut out, mut w) = (Vec::new(), Writer::new());
+    /// w.tag("Br]acket", "{");
+    /// w.tag("White", "A");
+    /// assert_eq!(w.take_left_out_tags(), [("Br]acket".to_string(), "{".to_string())]);
+    /// w.end_game(&mut out, GameResult::Draw);
+    /// assert_eq!(out, b"[White \"A\"]\n\n1/2-1/2\n\n");
+    /// ```
     ///
     /// # Panics
     /// After a movetext event of the same game: the tag section is already written.
     pub fn tag(&mut self, name: &str, value: &str) {
         assert!(!self.in_movetext, "pgn::Writer::tag after the movetext began");
+        if !is_standard_name(name.as_bytes()) {
+            self.left_out_tag(name, value);
+            return;
+        }
         push_tag(&mut self.tags, name, value);
         self.tag_lines.push((rank(name), self.tags.len()));
+    }
+
+    #[cold]
+    fn left_out_tag(&mut self, name: &str, value: &str) {
+        self.left_out.push((name.to_owned(), value.to_owned()));
+    }
+
+    /// The tag pairs of the game that [`Writer::tag`] left out for their names, in the order
+    /// given; empty after this call until another comes, and after the game ends.
+    pub fn take_left_out_tags(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.left_out)
     }
 
     /// A move: its SAN bytes as they should appear (`--` for a null move), its move number and
@@ -597,8 +633,9 @@ fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     }
 }
 
-/// Appends `[name "value"]` and a line break, the value escaped.
-/// The tag pair `[name "value"]` as [`Writer::tag`] writes it, escaped, without its line break.
+/// The tag pair `[name "value"]`, its value escaped as [`Writer::tag`] escapes it, without a line
+/// break: a line to show. `name` is written as given, where [`Writer::tag`] leaves out a name
+/// that is not a PGN tag name.
 pub fn tag_line(name: &str, value: &str) -> String {
     let mut out = Vec::new();
     push_tag(&mut out, name, value);
@@ -606,6 +643,7 @@ pub fn tag_line(name: &str, value: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// Appends `[name "value"]` and a line break, the value escaped.
 fn push_tag(out: &mut Vec<u8>, name: &str, value: &str) {
     out.push(b'[');
     push_bytes(out, name.as_bytes());

@@ -362,7 +362,8 @@ impl Worker for AnnotateWorker {
             Format::Pgn => {
                 let annotator = self.annotator();
                 for (game, plan) in games.iter().zip(&plans) {
-                    pgn::write_game(&mut self.writer, game, plan.as_ref(), &annotator, &mut records.out);
+                    let (out, diagnostics) = (&mut records.out, &mut records.diagnostics);
+                    pgn::write_game(&mut self.writer, game, plan.as_ref(), &annotator, out, diagnostics);
                 }
             }
             Format::Jsonl | Format::Epd => {

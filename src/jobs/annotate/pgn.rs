@@ -12,28 +12,38 @@
 //! them that is not UTF-8 read as Windows-1252 (as all text written); filtered games are not
 //! written.
 
+use super::analyse::diagnostic;
 use super::collect::{Fate, Mainline};
 use super::movetext::{Event, Movetext};
 use super::notes::{Plan, eval_text};
 use crate::analysis::judge::read_comment;
-use crate::error::Kind;
+use crate::error::{Diagnostic, Kind};
 use crate::pgn::text::push_utf8_lines;
+use crate::pgn::writer::tag_line;
 use crate::pgn::{GameResult, Nag, RawComment};
 use crate::pipeline::replay::export::{GameWriter, Strip, without_commands};
 
 /// Tags the job writes itself: an old one is replaced.
 const OWN_TAGS: [&str; 5] = ["Annotator", "WhiteACPL", "BlackACPL", "WhiteAccuracy", "BlackAccuracy"];
 
-/// Appends `game` to `out`: annotated from `plan`, as read, or not at all, as its fate says.
+/// Appends `game` to `out`: annotated from `plan`, as read, or not at all, as its fate says. A
+/// tag left out of an annotated game (its name is not a PGN tag name) is a `bad_tag` warning.
 pub(super) fn write_game(
     writer: &mut GameWriter,
     game: &Mainline<'_>,
     plan: Option<&Plan>,
     annotator: &str,
     out: &mut Vec<u8>,
+    diagnostics: &mut Vec<Diagnostic>,
 ) {
     match (game.fate, plan) {
-        (Fate::Annotate, Some(plan)) => Annotated::new(writer, game, plan).write(annotator, out),
+        (Fate::Annotate, Some(plan)) => {
+            for (name, value) in Annotated::new(writer, game, plan).write(annotator, out) {
+                let message =
+                    format!("tag {} left out: {name:?} is not a PGN tag name", tag_line(&name, &value));
+                diagnostics.push(diagnostic(Some(game), None, Kind::BadTag, message));
+            }
+        }
         (Fate::Filtered, _) => {}
         (Fate::Annotate | Fate::AsRead, _) => {
             push_utf8_lines(out, game.bytes.trim_ascii_end());
@@ -69,8 +79,9 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
         Annotated { writer, game, plan, moves: 0, pending: None, old_best: None, comment: Vec::new() }
     }
 
-    /// The movetext event by event, then the tags, then the game out.
-    fn write(mut self, annotator: &str, out: &mut Vec<u8>) {
+    /// The movetext event by event, then the tags, then the game out; returns the tag pairs left
+    /// out for their names.
+    fn write(mut self, annotator: &str, out: &mut Vec<u8>) -> Vec<(String, String)> {
         let movetext: &Movetext<'a> = &self.game.movetext;
         let mut events = movetext.events.iter().enumerate();
         while let Some((i, event)) = events.next() {
@@ -98,7 +109,9 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
         }
         self.flush();
         self.write_tags(annotator);
+        let left_out = self.writer.take_left_out_tags();
         self.writer.finish(out, self.game.result.unwrap_or(GameResult::Unknown));
+        left_out
     }
 
     /// Whether the variation starting before `first` (the first after the pending move) is an

@@ -134,6 +134,21 @@ fn from_evals_tags_count_a_blunder_after_a_missing_evaluation_against_its_mover(
     }
 }
 
+/// A tag the reader takes but the standard does not name so is left out of an annotated game,
+/// with a warning that shows it.
+#[test]
+fn a_tag_without_a_pgn_tag_name_is_left_out_with_a_warning() {
+    let pgn = b"[Event \"e\"]\n[Ev-ent \"x\"]\n\n1. e4 { [%eval 0.2] } 1... e5 { [%eval 0.2] } *\n";
+    let opts = AnnotateOptions { from_evals: true, ..AnnotateOptions::default() };
+    let (out, diagnostics, _) = annotate_with_diagnostics(opts, pgn);
+    assert!(out.starts_with("[Event \"e\"]\n") && !out.contains("Ev-ent"), "{out}");
+    let warnings: Vec<_> = diagnostics.iter().map(|d| (d.kind, d.game, d.message.as_str())).collect();
+    assert_eq!(
+        warnings,
+        [(crate::error::Kind::BadTag, 1, "tag [Ev-ent \"x\"] left out: \"Ev-ent\" is not a PGN tag name")]
+    );
+}
+
 #[test]
 fn jsonl_has_a_record_per_position() {
     let opts = AnnotateOptions { format: Format::Jsonl, ..builtin(5_000) };

@@ -624,3 +624,29 @@ fn short_and_long_move_tokens() {
         assert!(n == 8 || short.word >> (8 * n) == 0, "zeros after the text");
     }
 }
+
+/// A tag whose name is not a PGN tag name is left out and reported, so what is written reads
+/// back as the game given: `[Br]acket "{"]` written would read as no tag, SAN `acket` and a
+/// comment that swallows `1. e4`.
+#[test]
+fn tags_without_a_pgn_tag_name_are_left_out_and_reported() {
+    let bad =
+        [("Br]acket", "{"), ("Two words", "x"), ("Quo\"te", "y"), ("", "z"), ("Ev-ent", "w"), ("_x", "v")];
+    let (mut out, mut w) = (Vec::new(), Writer::new());
+    for (name, value) in bad.iter().copied().chain([("White", "A")]) {
+        w.tag(name, value);
+    }
+    let left_out = w.take_left_out_tags();
+    let left_out: Vec<(&str, &str)> = left_out.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    assert_eq!(left_out, bad);
+    assert!(w.take_left_out_tags().is_empty());
+    w.san(&mut out, b"e4", 1, false);
+    w.comment(&mut out, b"c");
+    w.san(&mut out, b"e5", 1, true);
+    w.end_game(&mut out, GameResult::Draw);
+    assert_eq!(text(&out), "[White \"A\"]\n\n1. e4 { c } 1... e5 1/2-1/2\n\n");
+    let events: Vec<String> = trace(&out).concat().into_iter().filter(|e| !e.starts_with("game@")).collect();
+    let events: Vec<&str> =
+        events.iter().map(|e| e.split_once(' ').map_or(e.as_str(), |(_, rest)| rest)).collect();
+    assert_eq!(events, ["White=A", "movetext", "e4", "Brace  c ", "e5", "Some(\"1/2-1/2\")", "end"]);
+}

@@ -63,9 +63,15 @@ impl GameWriter {
         self.strip
     }
 
-    /// A tag of the game (written, roster first, when the game ends).
+    /// A tag of the game (written, roster first, when the game ends; left out when its name is
+    /// not a PGN tag name, as [`Writer::tag`] says).
     pub fn tag(&mut self, name: &str, value: &str) {
         self.tags.tag(name, value);
+    }
+
+    /// The tag pairs of the game left out for their names ([`Writer::take_left_out_tags`]).
+    pub fn take_left_out_tags(&mut self) -> Vec<(String, String)> {
+        self.tags.take_left_out_tags()
     }
 
     /// Whether events `depth` variations deep are written.
@@ -219,10 +225,13 @@ pub struct Exported {
     pub game: u64,
     /// The game's text in the output (`start..end`), or why it was not written.
     pub text: Result<std::ops::Range<usize>, Unwritten>,
+    /// The game's tag pairs whose names are not PGN tag names, which its text leaves out
+    /// ([`Writer::tag`]).
+    pub left_out_tags: Vec<(String, String)>,
 }
 
-/// Replay hooks that write each game as read (tags as given, roster first) into
-/// [`Exporter::out`].
+/// Replay hooks that write each game as read (tags as given, roster first, those whose names are
+/// not PGN tag names left out and named in the game's [`Exported`]) into [`Exporter::out`].
 #[derive(Debug)]
 pub struct Exporter {
     game: GameWriter,
@@ -289,6 +298,7 @@ impl<'a> Hooks<'a> for Exporter {
 
     fn end(&mut self, game: &Game<'a>, _: Option<&Position>) {
         let start = self.out.len();
+        let left_out_tags = self.game.take_left_out_tags();
         let text = if game.errors > 0 {
             Err(Unwritten::Error)
         } else {
@@ -298,7 +308,7 @@ impl<'a> Hooks<'a> for Exporter {
         if text.is_err() {
             self.game.abandon();
         }
-        self.games.push(Exported { game: game.number, text });
+        self.games.push(Exported { game: game.number, text, left_out_tags });
     }
 }
 
@@ -351,6 +361,15 @@ mod tests {
         let reasons: Vec<_> = games.iter().map(|g| (g.game, g.text.clone().err())).collect();
         assert_eq!(reasons, [(1, None), (2, Some(Unwritten::Error)), (3, Some(Unwritten::Error)), (4, None)]);
         assert_eq!(&out[games[3].text.clone().expect("written")], "[Event \"after\"]\n\n1. d4 1-0\n\n");
+    }
+
+    /// A tag the reader takes but the standard does not name so (`Ev-ent`) is not written: the
+    /// game's record names it.
+    #[test]
+    fn a_tag_without_a_pgn_tag_name_is_left_out_and_named() {
+        let (out, games) = text("[Ev-ent \"x\"]\n[White \"A\"]\n\n1. e4 *\n");
+        assert_eq!(out, "[White \"A\"]\n\n1. e4 *\n\n");
+        assert_eq!(games[0].left_out_tags, [("Ev-ent".to_string(), "x".to_string())]);
     }
 
     /// Exporting an export gives it back: the writer's layout is a fixed point.
