@@ -25,8 +25,11 @@ pub(crate) fn spawn<'scope, T: Send + 'scope>(
 
 /// A protocol loop's dialogue for tests: the lines it writes for `input`.
 #[cfg(test)]
-pub(crate) fn dialogue(run: impl FnOnce(&[u8], &mut Vec<u8>) -> io::Result<()>, input: &str) -> Vec<String> {
+pub(crate) fn dialogue(
+    run: impl FnOnce(io::Cursor<Vec<u8>>, &mut Vec<u8>) -> io::Result<()>,
+    input: &str,
+) -> Vec<String> {
     let mut out = Vec::new();
-    run(input.as_bytes(), &mut out).expect("in-memory I/O");
+    run(io::Cursor::new(input.as_bytes().to_vec()), &mut out).expect("in-memory I/O");
     String::from_utf8(out).expect("UTF-8").lines().map(str::to_string).collect()
 }

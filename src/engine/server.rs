@@ -1,12 +1,14 @@
 //! `pgnkit uci`: the UCI loop over the built-in [`Searcher`], reading commands from any `BufRead`
 //! and answering on any `Write`, so it runs the same over stdin/stdout and in tests.
 //!
-//! The search runs on its own thread (scoped, with a large stack) so that `stop`, `isready` and
-//! `quit` are answered while it thinks; every other command waits for a running search to end.
-//! `go infinite` holds `bestmove` back until `stop`, as UCI requires; `go ponder` until `stop`
-//! or `ponderhit`, from which the search goes on with the time its clock gives it. Moves in
-//! `position` are resolved against our own legal moves: the first unknown or illegal one ends the
-//! list with an `info string`, and the position stays the last legal one.
+//! Commands are read on a thread of their own ([`super::input`]) and the search runs on another
+//! (scoped, with a large stack), so `isready` is answered at once and `stop`, `ponderhit` and
+//! `quit` act at once whatever was read before them. `position`, `go`, `setoption` and
+//! `ucinewgame` read during a search wait, in order, for it to end (as in Stockfish, where a GUI
+//! sends `stop` first). `go infinite` holds `bestmove` back until `stop`, as UCI requires; `go
+//! ponder` until `stop` or `ponderhit`, from which the search goes on with the time its clock
+//! gives it. Moves in `position` are resolved against our own legal moves: the first unknown or
+//! illegal one ends the list with an `info string`, and the position stays the last legal one.
 //!
 //! ```
 //! use pgnkit::engine::server::run_uci;
@@ -16,11 +18,14 @@
 //! assert!(out.contains("uciok") && out.lines().last().unwrap().starts_with("bestmove "));
 //! ```
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, bounded, never, select};
 
 use crate::analysis::Analyzer;
 use crate::chess::{Move, Position, Variant};
@@ -28,6 +33,7 @@ use crate::notation::fen::{FenError, parse_fen};
 use crate::notation::uci::{parse_uci, write_uci};
 use crate::search::{self, Searcher};
 
+use super::input;
 use super::protocol::{self, Command, PositionStart};
 
 /// Largest accepted `Hash` in megabytes.
@@ -100,6 +106,8 @@ fn say(out: &Mutex<impl Write>, line: &str) -> io::Result<()> {
 /// A search running on its own thread; it gives the searcher back when joined.
 struct Running<'scope> {
     handle: ScopedJoinHandle<'scope, (Searcher, ())>,
+    /// Disconnects when the search thread has written `bestmove`.
+    ended: Receiver<()>,
     /// `bestmove` is held back (`go infinite`, `go ponder` until `ponderhit`).
     hold: Arc<AtomicBool>,
     /// `go ponder` before `ponderhit`: the time its clock gives the search from then on (`None`:
@@ -123,158 +131,274 @@ fn stop_after(budget: Duration, done: &AtomicBool, stop: &AtomicBool) {
     }
 }
 
-/// Runs the UCI protocol until `quit` or the end of `input`. At the end of input a finite search
-/// is allowed to finish (its `bestmove` is written); an infinite one is stopped.
-pub fn run_uci<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<()> {
+/// A command read while a search runs, waiting for it to end.
+struct Waiting {
+    command: Command,
+    /// `stop` or `ponderhit` read for this `go` before it could start: applied once it has.
+    then: Option<Command>,
+}
+
+/// The loop's state between commands: options, position, the searcher or the search that has it,
+/// and the commands read during a search that wait for its end.
+struct Session<'scope, 'env, W: Write + Send> {
+    scope: &'scope Scope<'scope, 'env>,
+    out: &'env Mutex<W>,
+    state: State,
+    /// At home between searches.
+    searcher: Option<Searcher>,
+    stop: Arc<AtomicBool>,
+    running: Option<Running<'scope>>,
+    /// Commands that need the searcher, read while a search runs: carried out in order after it.
+    waiting: VecDeque<Waiting>,
+    /// The input has ended: a held search is stopped, since no `stop` can come.
+    eof: bool,
+    /// `quit` was read: the commands read before it are carried out, their searches stopped.
+    quit: bool,
+}
+
+impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
+    /// A command as it is read. `isready`, `stop`, `ponderhit` and `quit` act at once; the others
+    /// wait for a running search (and for those read before them) to end.
+    fn read(&mut self, command: Command) -> io::Result<()> {
+        match command {
+            Command::IsReady => say(self.out, "readyok")?,
+            Command::Debug(_) | Command::Unknown(_) => {}
+            Command::Stop => self.stop_all(),
+            Command::PonderHit => {
+                match self.waiting.iter_mut().rfind(|w| matches!(w.command, Command::Go(_))) {
+                    // Meant for the last `go` read.
+                    Some(w) => {
+                        w.then.get_or_insert(Command::PonderHit);
+                    }
+                    None => self.ponderhit(),
+                }
+            }
+            Command::Quit => {
+                self.stop_all();
+                self.quit = true;
+            }
+            Command::Uci => self.identify()?,
+            command if self.running.is_some() || !self.waiting.is_empty() => {
+                self.waiting.push_back(Waiting { command, then: None })
+            }
+            command => self.execute(command)?,
+        }
+        Ok(())
+    }
+
+    /// Ends every search asked for so far: the running one and those waiting to start (each
+    /// still answers with its `bestmove`).
+    fn stop_all(&mut self) {
+        self.stop_search();
+        for w in self.waiting.iter_mut().filter(|w| matches!(w.command, Command::Go(_))) {
+            w.then = Some(Command::Stop);
+        }
+    }
+
+    /// Stops the running search, held or not: its `bestmove` comes at once.
+    fn stop_search(&self) {
+        if self.running.is_some() {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The move pondered on was played: the search goes on as a timed one.
+    fn ponderhit(&mut self) {
+        if let Some(r) = self.running.as_mut().filter(|r| r.ponder.is_some()) {
+            if let Some(budget) = r.ponder.take().flatten() {
+                let (done, stop) = (r.done.clone(), self.stop.clone());
+                r.timer = Some(self.scope.spawn(move || stop_after(budget, &done, &stop)));
+            }
+            r.hold.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// Waits for the running search to write `bestmove` and takes the searcher back.
+    fn join(&mut self) {
+        if let Some(r) = self.running.take() {
+            self.searcher = Some(r.handle.join().expect("search thread panicked").0);
+            // Done is set, so the timer ends at once; joined before the next search clears stop.
+            if let Some(timer) = r.timer {
+                timer.join().expect("timer thread panicked");
+            }
+        }
+    }
+
+    /// The end of input: a search held for `stop` would wait forever, so it is stopped; a finite
+    /// one is allowed to finish.
+    fn end_of_input(&mut self) {
+        self.eof = true;
+        if let Some(r) = &self.running
+            && r.hold.load(Ordering::Relaxed)
+        {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn identify(&self) -> io::Result<()> {
+        let name = self.searcher.as_ref().map_or(concat!("pgnkit ", env!("CARGO_PKG_VERSION")), |s| s.name());
+        for l in [
+            format!("id name {name}"),
+            "id author the pgnkit authors".to_string(),
+            format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", search::DEFAULT_HASH_MB),
+            "option name Threads type spin default 1 min 1 max 1".to_string(),
+            "option name Clear Hash type button".to_string(),
+            "option name UCI_Chess960 type check default false".to_string(),
+            "option name UCI_Variant type combo default chess var chess var crazyhouse".to_string(),
+            "uciok".to_string(),
+        ] {
+            say(self.out, &l)?;
+        }
+        Ok(())
+    }
+
+    /// A command that needs the searcher, with no search running.
+    fn execute(&mut self, command: Command) -> io::Result<()> {
+        let out = self.out;
+        match command {
+            Command::SetOption { name, value } => {
+                let s = self.searcher.as_mut().expect("searcher is home");
+                let value = value.unwrap_or_default();
+                let state = &mut self.state;
+                match name.to_ascii_lowercase().as_str() {
+                    "hash" => match value.trim().parse::<usize>() {
+                        Ok(mb) => s.set_hash_mb(mb.clamp(1, MAX_HASH_MB)),
+                        Err(_) => say(out, "info string Hash needs a number of megabytes")?,
+                    },
+                    "clear hash" => s.new_game(),
+                    "uci_chess960" => state.chess960 = value.trim().eq_ignore_ascii_case("true"),
+                    "uci_variant" => match value.trim().to_ascii_lowercase().as_str() {
+                        v @ ("chess" | "standard" | "normal" | "crazyhouse" | "zh" | "chess960"
+                        | "fischerandom") => {
+                            state.variant_name = v.to_string();
+                            if matches!(v, "chess960" | "fischerandom") {
+                                state.chess960 = true;
+                            }
+                        }
+                        v => say(out, &format!("info string unsupported variant {v}"))?,
+                    },
+                    "threads" => {}
+                    other => say(out, &format!("info string unknown option {other}"))?,
+                }
+            }
+            Command::UciNewGame => self.searcher.as_mut().expect("searcher is home").new_game(),
+            Command::Position { start, moves } => self.state.set_position(&start, &moves, out)?,
+            Command::Go(go) => self.go(&go)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, go: &protocol::Go) -> io::Result<()> {
+        let Some(pos) = self.state.pos else {
+            say(self.out, "info string no position to search (the last fen was invalid)")?;
+            return say(self.out, &protocol::bestmove_line(None, None));
+        };
+        let s = self.searcher.take().expect("searcher is home");
+        let history = self.state.history.clone();
+        let limit = go.limit(pos.turn());
+        // Moves that do not parse in the position are passed over, as Stockfish does.
+        let only: Vec<Move> =
+            go.searchmoves.iter().filter_map(|m| parse_uci(&pos, m.as_bytes()).ok()).collect();
+        let hold = Arc::new(AtomicBool::new(go.infinite || go.ponder));
+        let ponder = go.ponder.then(|| go.move_time(pos.turn()));
+        let done = Arc::new(AtomicBool::new(false));
+        // After the end of input no `stop` can come to end a held search.
+        self.stop.store(self.eof && (go.infinite || go.ponder), Ordering::Relaxed);
+        let (ended_tx, ended) = bounded::<()>(0);
+        let (out, stop, held, finished) = (self.out, self.stop.clone(), hold.clone(), done.clone());
+        let handle = super::search_thread::spawn(self.scope, s, move |s| {
+            let _ended = ended_tx;
+            let mode = pos.castling_mode();
+            let uci = |m| {
+                let mut text = String::new();
+                write_uci(m, mode, &mut text);
+                text
+            };
+            let result = s.search_among(&pos, &history, &limit, &only, &mut |info| {
+                let pv: Vec<String> = info.pv.iter().map(|&m| uci(m)).collect();
+                let line = protocol::info_line(
+                    info.depth,
+                    info.seldepth,
+                    info.score,
+                    info.nodes,
+                    info.nps,
+                    info.hashfull,
+                    info.time,
+                    &pv,
+                );
+                let _ = say(out, &line);
+            });
+            finished.store(true, Ordering::Relaxed);
+            while held.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
+                thread::sleep(Duration::from_millis(1));
+            }
+            let best = result.best_move.map(&uci);
+            let ponder = result.pv.get(1).map(|&m| uci(m));
+            let _ = say(out, &protocol::bestmove_line(best.as_deref(), ponder.as_deref()));
+        })?;
+        self.running = Some(Running { handle, ended, hold, ponder, done, timer: None });
+        Ok(())
+    }
+}
+
+/// Runs the UCI protocol until `quit` or the end of `input`. Commands are read on a thread of
+/// their own, so `isready` and `stop` are answered while a search runs, whatever was read before
+/// them. At the end of input a finite search is allowed to finish (its `bestmove` is written); a
+/// held one (`go infinite`, `go ponder`) is stopped.
+pub fn run_uci<R: BufRead + Send + 'static, W: Write + Send>(input: R, output: W) -> io::Result<()> {
+    let lines = input::lines(input)?;
     let out = Mutex::new(output);
-    let mut searcher = Some(Searcher::new());
-    let stop = searcher.as_ref().map(Searcher::stop_handle).expect("just built");
-    let mut state = State {
+    let searcher = Searcher::new();
+    let stop = searcher.stop_handle();
+    let state = State {
         variant_name: "chess".into(),
         chess960: false,
         pos: Some(Position::default()),
         history: Vec::new(),
     };
-    thread::scope(|scope: &Scope<'_, '_>| -> io::Result<()> {
-        let mut running: Option<Running<'_>> = None;
-        // Waits for the running search (stopping it first if asked) and takes the searcher back.
-        let finish = |running: &mut Option<Running<'_>>, searcher: &mut Option<Searcher>, force: bool| {
-            if let Some(r) = running.take() {
-                if force || r.hold.load(Ordering::Relaxed) {
-                    stop.store(true, Ordering::Relaxed);
-                }
-                *searcher = Some(r.handle.join().expect("search thread panicked").0);
-                // Done is set, so the timer ends at once; joined before the next search clears stop.
-                if let Some(timer) = r.timer {
-                    timer.join().expect("timer thread panicked");
-                }
-            }
+    thread::scope(|scope| -> io::Result<()> {
+        let mut session = Session {
+            scope,
+            out: &out,
+            state,
+            searcher: Some(searcher),
+            stop,
+            running: None,
+            waiting: VecDeque::new(),
+            eof: false,
+            quit: false,
         };
-        for line in input.lines() {
-            let line = line?;
-            match Command::parse(&line) {
-                Command::Uci => {
-                    let name = searcher.as_ref().map_or("pgnkit", |s| s.name()).to_string();
-                    for l in [
-                        format!("id name {name}"),
-                        "id author the pgnkit authors".to_string(),
-                        format!(
-                            "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
-                            search::DEFAULT_HASH_MB
-                        ),
-                        "option name Threads type spin default 1 min 1 max 1".to_string(),
-                        "option name Clear Hash type button".to_string(),
-                        "option name UCI_Chess960 type check default false".to_string(),
-                        "option name UCI_Variant type combo default chess var chess var crazyhouse"
-                            .to_string(),
-                        "uciok".to_string(),
-                    ] {
-                        say(&out, &l)?;
+        loop {
+            if session.running.is_none() {
+                if let Some(w) = session.waiting.pop_front() {
+                    session.execute(w.command)?;
+                    match w.then {
+                        Some(Command::Stop) => session.stop_search(),
+                        Some(Command::PonderHit) => session.ponderhit(),
+                        _ => {}
                     }
+                    continue;
                 }
-                Command::IsReady => say(&out, "readyok")?,
-                Command::Debug(_) | Command::Unknown(_) => {}
-                Command::SetOption { name, value } => {
-                    finish(&mut running, &mut searcher, false);
-                    let s = searcher.as_mut().expect("searcher is home");
-                    let value = value.unwrap_or_default();
-                    match name.to_ascii_lowercase().as_str() {
-                        "hash" => match value.trim().parse::<usize>() {
-                            Ok(mb) => s.set_hash_mb(mb.clamp(1, MAX_HASH_MB)),
-                            Err(_) => say(&out, "info string Hash needs a number of megabytes")?,
-                        },
-                        "clear hash" => s.new_game(),
-                        "uci_chess960" => state.chess960 = value.trim().eq_ignore_ascii_case("true"),
-                        "uci_variant" => match value.trim().to_ascii_lowercase().as_str() {
-                            v @ ("chess" | "standard" | "normal" | "crazyhouse" | "zh" | "chess960"
-                            | "fischerandom") => {
-                                state.variant_name = v.to_string();
-                                if matches!(v, "chess960" | "fischerandom") {
-                                    state.chess960 = true;
-                                }
-                            }
-                            v => say(&out, &format!("info string unsupported variant {v}"))?,
-                        },
-                        "threads" => {}
-                        other => say(&out, &format!("info string unknown option {other}"))?,
-                    }
-                }
-                Command::UciNewGame => {
-                    finish(&mut running, &mut searcher, false);
-                    searcher.as_mut().expect("searcher is home").new_game();
-                }
-                Command::Position { start, moves } => {
-                    finish(&mut running, &mut searcher, false);
-                    state.set_position(&start, &moves, &out)?;
-                }
-                Command::Go(go) => {
-                    finish(&mut running, &mut searcher, false);
-                    let Some(pos) = state.pos else {
-                        say(&out, "info string no position to search (the last fen was invalid)")?;
-                        say(&out, &protocol::bestmove_line(None, None))?;
-                        continue;
-                    };
-                    let s = searcher.take().expect("searcher is home");
-                    let history = state.history.clone();
-                    let limit = go.limit(pos.turn());
-                    // Moves that do not parse in the position are passed over, as Stockfish does.
-                    let only: Vec<Move> =
-                        go.searchmoves.iter().filter_map(|m| parse_uci(&pos, m.as_bytes()).ok()).collect();
-                    let hold = Arc::new(AtomicBool::new(go.infinite || go.ponder));
-                    let ponder = go.ponder.then(|| go.move_time(pos.turn()));
-                    let done = Arc::new(AtomicBool::new(false));
-                    stop.store(false, Ordering::Relaxed);
-                    let (out, stop, held, ended) = (&out, stop.clone(), hold.clone(), done.clone());
-                    let handle = super::search_thread::spawn(scope, s, move |s| {
-                        let mode = pos.castling_mode();
-                        let uci = |m| {
-                            let mut text = String::new();
-                            write_uci(m, mode, &mut text);
-                            text
-                        };
-                        let result = s.search_among(&pos, &history, &limit, &only, &mut |info| {
-                            let pv: Vec<String> = info.pv.iter().map(|&m| uci(m)).collect();
-                            let line = protocol::info_line(
-                                info.depth,
-                                info.seldepth,
-                                info.score,
-                                info.nodes,
-                                info.nps,
-                                info.hashfull,
-                                info.time,
-                                &pv,
-                            );
-                            let _ = say(out, &line);
-                        });
-                        ended.store(true, Ordering::Relaxed);
-                        while held.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
-                            thread::sleep(Duration::from_millis(1));
-                        }
-                        let best = result.best_move.map(&uci);
-                        let ponder = result.pv.get(1).map(|&m| uci(m));
-                        let _ = say(out, &protocol::bestmove_line(best.as_deref(), ponder.as_deref()));
-                    })?;
-                    running = Some(Running { handle, hold, ponder, done, timer: None });
-                }
-                Command::PonderHit => {
-                    // The move pondered on was played: the search goes on as a timed one.
-                    if let Some(r) = running.as_mut().filter(|r| r.ponder.is_some()) {
-                        if let Some(budget) = r.ponder.take().flatten() {
-                            let (done, stop) = (r.done.clone(), stop.clone());
-                            r.timer = Some(scope.spawn(move || stop_after(budget, &done, &stop)));
-                        }
-                        r.hold.store(false, Ordering::Relaxed);
-                    }
-                }
-                Command::Stop => finish(&mut running, &mut searcher, true),
-                Command::Quit => {
-                    finish(&mut running, &mut searcher, true);
+                if session.eof || session.quit {
                     return Ok(());
                 }
             }
+            let ended = session.running.as_ref().map_or_else(never, |r| r.ended.clone());
+            let input = if session.eof || session.quit { never() } else { lines.clone() };
+            select! {
+                recv(input) -> line => match line {
+                    Ok(Ok(line)) => session.read(Command::parse(&line))?,
+                    Ok(Err(e)) => {
+                        session.stop_search();
+                        session.join();
+                        return Err(e);
+                    }
+                    Err(_) => session.end_of_input(),
+                },
+                recv(ended) -> _ => session.join(),
+            }
         }
-        finish(&mut running, &mut searcher, false);
-        Ok(())
     })
 }
 

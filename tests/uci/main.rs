@@ -1,5 +1,6 @@
 //! Tests of the UCI client (`pgnkit::engine::client`) against a fake engine, real Stockfish
-//! and Fairy-Stockfish (crazyhouse).
+//! and Fairy-Stockfish (crazyhouse), and of pgnkit's own engine served over UCI and xboard,
+//! driven over pipes ([`server`], [`pipe`]).
 //!
 //! This binary is also the fake engine: run with `--fake-uci MODE...` as its first arguments it
 //! speaks UCI on stdin/stdout ([`fake`]). That is why it has its own `main` (`harness = false` in
@@ -13,9 +14,11 @@ mod fairy;
 mod fake;
 mod faults;
 mod harness;
+mod pipe;
 mod protocol;
 #[path = "../common/scratch.rs"]
 mod scratch;
+mod server;
 #[path = "../common/signal.rs"]
 mod signal;
 #[path = "../common/skip.rs"]
@@ -86,5 +89,6 @@ fn main() -> ExitCode {
         stockfish::crazyhouse_is_unsupported,
         fairy::crazyhouse_drops_both_ways,
         fairy::annotate_crazyhouse_game_with_fairy_stockfish,
+        server::isready_and_stop_are_answered_behind_waiting_commands,
     ])
 }

@@ -1,0 +1,42 @@
+//! `pgnkit uci`, the built-in engine's UCI side, driven over pipes: commands read while it
+//! searches, and how its searches end.
+
+use pgnkit::chess::Position;
+use pgnkit::notation::uci::parse_uci;
+
+use crate::pipe::{BOUND, Engine};
+use crate::support::{after, moves};
+
+/// `pgnkit uci` after its handshake.
+fn uci() -> Engine {
+    let mut engine = Engine::start(&["uci"]);
+    engine.send("uci");
+    engine.expect("uciok", BOUND, |l| l == "uciok");
+    engine
+}
+
+/// Panics unless `m` is a legal move in `pos`.
+fn assert_legal(pos: &Position, m: &str) {
+    assert!(parse_uci(pos, m.as_bytes()).is_ok(), "{m} is not legal in {pos:?}");
+}
+
+/// Commands that need the searcher, read during a search that has no end in sight, wait for it;
+/// `isready` and `stop` read after them are still answered, and the waiting commands are then
+/// carried out in order.
+pub fn isready_and_stop_are_answered_behind_waiting_commands() {
+    let mut engine = uci();
+    for go in ["go depth 60", "go infinite", "go"] {
+        engine.send("position startpos");
+        engine.send(go);
+        engine.send("position startpos moves e2e4");
+        engine.send("setoption name Hash value 8");
+        engine.send("ucinewgame");
+        engine.send("isready");
+        engine.expect("readyok", BOUND, |l| l == "readyok");
+        engine.send("stop");
+        assert_legal(&Position::default(), &engine.bestmove());
+        engine.send("go depth 1");
+        let start = Position::default();
+        assert_legal(&after(&start, &moves(&start, &["e2e4"])), &engine.bestmove());
+    }
+}
