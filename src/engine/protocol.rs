@@ -188,10 +188,13 @@ impl Go {
     }
 
     /// The time for the move of `turn`: `movetime`, within the clock's budget when there is a
-    /// clock (for `go ponder`, the time from `ponderhit` on).
+    /// clock (for `go ponder`, the time from `ponderhit` on). A clock given for the other side
+    /// alone leaves `turn` no time, as Stockfish reads it: it moves at once instead of searching
+    /// without end.
     pub fn move_time(&self, turn: Color) -> Option<Duration> {
         let (time, inc) = if turn.is_white() { (self.wtime, self.winc) } else { (self.btime, self.binc) };
-        match time {
+        let timed = self.wtime.is_some() || self.btime.is_some();
+        match time.or(timed.then_some(Duration::ZERO)) {
             Some(time) => Some(self.movetime.map_or(budget(time, inc, self.movestogo), |t| t.min(time))),
             None => self.movetime,
         }
@@ -294,7 +297,12 @@ mod tests {
             Go { wtime: Some(Duration::from_secs(60)), winc: Some(Duration::from_secs(1)), ..Go::default() };
         let t = go.limit(Color::White).movetime.expect("budget");
         assert!(t > Duration::from_secs(2) && t < Duration::from_secs(4), "{t:?}");
-        assert_eq!(go.limit(Color::Black).movetime, None);
+        // White's clock alone: Black has none left.
+        assert_eq!(go.limit(Color::Black).movetime, Some(Duration::from_millis(1)));
+        assert_eq!(
+            Go { winc: Some(Duration::from_secs(1)), ..Go::default() }.limit(Color::White).movetime,
+            None
+        );
         assert!(budget(Duration::from_millis(20), None, Some(1)) <= Duration::from_millis(20));
         let go = Go { depth: Some(6), infinite: true, ..Go::default() };
         assert_eq!(go.limit(Color::White), Limit::depth(6));

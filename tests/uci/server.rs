@@ -40,3 +40,19 @@ pub fn isready_and_stop_are_answered_behind_waiting_commands() {
         assert_legal(&after(&start, &moves(&start, &["e2e4"])), &engine.bestmove());
     }
 }
+
+/// `go` with a clock for the side not to move alone: the side to move has no time left, so it
+/// moves at once (as Stockfish does) instead of searching without end.
+pub fn a_clock_for_the_other_side_alone_moves_at_once() {
+    let mut engine = uci();
+    let start = Position::default();
+    let e4 = after(&start, &moves(&start, &["e2e4"]));
+    for go in ["go wtime 60000", "go wtime 60000 winc 1000 movestogo 20"] {
+        engine.send("position startpos moves e2e4");
+        engine.send(go);
+        assert_legal(&e4, &engine.bestmove());
+    }
+    engine.send("position startpos");
+    engine.send("go btime 60000 binc 1000");
+    assert_legal(&start, &engine.bestmove());
+}
