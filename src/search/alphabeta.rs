@@ -208,6 +208,9 @@ impl Searcher {
             }
 
             self.keys[self.root_index + ply + 1] = child.zobrist();
+            if ply == 0 && i == 0 {
+                self.root_first = Some(m);
+            }
             let new_depth = depth - 1;
             let score = if i == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
@@ -233,7 +236,8 @@ impl Searcher {
                 s
             };
             if self.aborted {
-                return 0;
+                // The root's best so far stands for an iteration cut short.
+                return if ply == 0 { best_score } else { 0 };
             }
             if !tactical && quiets_tried.len() < quiets_tried.capacity() {
                 quiets_tried.push(m);

@@ -85,9 +85,10 @@ pub struct Searcher {
     seldepth: usize,
     node_limit: u64,
     deadline: Option<Instant>,
-    /// Consult the clock and the stop flag (never under a reproducible limit... except `stop`).
-    can_abort: bool,
     aborted: bool,
+    /// The root move searched first in the current iteration: the move to play when a limit
+    /// cuts the first iteration short before any root move is searched.
+    root_first: Option<Move>,
 }
 
 impl Default for Searcher {
@@ -131,8 +132,8 @@ impl Searcher {
             seldepth: 0,
             node_limit: u64::MAX,
             deadline: None,
-            can_abort: false,
             aborted: false,
+            root_first: None,
         }
     }
 
@@ -222,6 +223,10 @@ impl Searcher {
             self.seldepth = 0;
             let score = self.aspiration(pos, depth as i32, last_score);
             if self.aborted {
+                if depth == 1 {
+                    result = self.first_iteration_cut_short(pos, score, start, &result);
+                    on_info(&self.info(&result));
+                }
                 break;
             }
             last_score = score;
@@ -236,19 +241,7 @@ impl Searcher {
                 best_move: pv.first().copied().or(result.best_move),
                 pv: if pv.is_empty() { result.pv } else { pv },
             };
-            let nps = (self.nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64;
-            on_info(&Info {
-                depth,
-                seldepth: result.seldepth,
-                score: result.score,
-                nodes: self.nodes,
-                nps,
-                time,
-                hashfull: self.tt.hashfull(),
-                pv: result.pv.clone(),
-            });
-            // After depth 1 a move exists: limits may now cut iterations short.
-            self.can_abort = true;
+            on_info(&self.info(&result));
             if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
                 break;
             }
@@ -268,6 +261,47 @@ impl Searcher {
         result
     }
 
+    /// The result of a first iteration that a limit cut short: the best of the root moves it
+    /// searched, or else the move it would have searched first, by the static evaluation.
+    fn first_iteration_cut_short(
+        &self,
+        pos: &Position,
+        score: i32,
+        start: Instant,
+        fallback: &Analysis,
+    ) -> Analysis {
+        let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+        let (depth, score, pv) = if pv.is_empty() {
+            let guess = self.root_first.or(fallback.best_move);
+            (0, eval::evaluate(pos), guess.into_iter().collect())
+        } else {
+            (1, score, pv)
+        };
+        Analysis {
+            score: to_score(score),
+            depth,
+            seldepth: self.seldepth as u32,
+            nodes: self.nodes,
+            time: start.elapsed(),
+            best_move: pv.first().copied(),
+            pv,
+        }
+    }
+
+    /// What `on_info` is told of `result`.
+    fn info(&self, result: &Analysis) -> Info {
+        Info {
+            depth: result.depth,
+            seldepth: result.seldepth,
+            score: result.score,
+            nodes: self.nodes,
+            nps: (self.nodes as u128 * 1_000_000 / result.time.as_micros().max(1)) as u64,
+            time: result.time,
+            hashfull: self.tt.hashfull(),
+            pv: result.pv.clone(),
+        }
+    }
+
     fn prepare(&mut self, pos: &Position, history: &[u64], limit: &Limit, start: Instant) {
         self.keys.clear();
         let history = match history.split_last() {
@@ -282,8 +316,8 @@ impl Searcher {
         self.seldepth = 0;
         self.node_limit = limit.nodes.unwrap_or(u64::MAX).max(1);
         self.deadline = limit.movetime.map(|t| start + t);
-        self.can_abort = false;
         self.aborted = false;
+        self.root_first = None;
         self.killers.fill([NO_MOVE; 2]);
         self.pv_len = [0; MAX_PLY + 1];
         self.history.age();
@@ -296,9 +330,7 @@ impl Searcher {
         if self.aborted {
             return true;
         }
-        if !self.can_abort {
-            return false;
-        }
+        // Polled at every depth, quiescence included: one iteration can take minutes.
         if self.nodes >= self.node_limit {
             self.aborted = true;
         } else if self.nodes & 1023 == 0 {

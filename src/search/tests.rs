@@ -187,11 +187,33 @@ fn info_after_each_iteration_and_stop_flag() {
     let a = engine.search(&Position::default(), &[], &Limit::depth(4), &mut |info| depths.push(info.depth));
     assert_eq!(depths, [1, 2, 3, 4]);
     assert_eq!(a.depth, 4);
-    // A stop raised before the search still lets depth 1 finish, so a move always comes back.
+    // A stop raised before the search ends it at the first poll (every 1024 nodes), within the
+    // first iteration here: a legal move still comes back, and is said.
     engine.stop_handle().store(true, std::sync::atomic::Ordering::Relaxed);
-    let a = engine.search(&Position::default(), &[], &Limit::infinite(), &mut |_| {});
-    assert_eq!(a.depth, 1);
-    assert!(a.best_move.is_some());
+    let mut infos = Vec::new();
+    let a =
+        engine.search(&Position::default(), &[], &Limit::infinite(), &mut |info| infos.push(info.clone()));
+    assert!(a.depth <= 1 && a.nodes <= 1024, "{a:?}");
+    assert!(a.best_move.is_some_and(|m| Position::default().is_legal(m)), "{a:?}");
+    assert_eq!(infos.last().map(|i| &i.pv), Some(&a.pv));
+}
+
+/// Limits end the first iteration too: with 18 queens, depth 1's quiescence alone takes a
+/// minute. The move is the best of the root moves searched by then, and legal.
+#[test]
+fn limits_cut_the_first_iteration_short() {
+    let pos = position("rnbqkbnr/qqqqqqqq/8/8/8/8/QQQQQQQQ/RNBQKBNR w KQkq - 0 1");
+    let mut engine = Searcher::with_hash_mb(2);
+    let start = Instant::now();
+    let a = engine.analyse(&pos, &[], &Limit::movetime(Duration::from_millis(100))).expect("search");
+    // A bound for a loaded machine: the search took 46 s when depth 1 could not be cut.
+    assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
+    assert!(a.best_move.is_some_and(|m| pos.is_legal(m)), "{a:?}");
+    assert_pv_legal(&pos, &a.pv);
+    let a = engine.analyse(&pos, &[], &Limit::nodes(2000)).expect("search");
+    assert!(a.nodes <= 2000 && a.depth <= 1, "{a:?}");
+    assert!(a.best_move.is_some_and(|m| pos.is_legal(m)), "{a:?}");
+    assert_pv_legal(&pos, &a.pv);
 }
 
 #[test]

@@ -91,5 +91,6 @@ fn main() -> ExitCode {
         fairy::annotate_crazyhouse_game_with_fairy_stockfish,
         server::isready_and_stop_are_answered_behind_waiting_commands,
         server::a_clock_for_the_other_side_alone_moves_at_once,
+        server::stop_and_movetime_end_the_first_iteration,
     ])
 }

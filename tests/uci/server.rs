@@ -1,11 +1,11 @@
 //! `pgnkit uci`, the built-in engine's UCI side, driven over pipes: commands read while it
 //! searches, and how its searches end.
 
-use pgnkit::chess::Position;
+use pgnkit::chess::{Position, Variant};
 use pgnkit::notation::uci::parse_uci;
 
 use crate::pipe::{BOUND, Engine};
-use crate::support::{after, moves};
+use crate::support::{after, moves, pos};
 
 /// `pgnkit uci` after its handshake.
 fn uci() -> Engine {
@@ -55,4 +55,20 @@ pub fn a_clock_for_the_other_side_alone_moves_at_once() {
     engine.send("position startpos");
     engine.send("go btime 60000 binc 1000");
     assert_legal(&start, &engine.bestmove());
+}
+
+/// A position whose first iteration alone takes a minute (its quiescence search): `stop` and
+/// `movetime` end it all the same.
+pub fn stop_and_movetime_end_the_first_iteration() {
+    let fen = "rnbqkbnr/qqqqqqqq/8/8/8/8/QQQQQQQQ/RNBQKBNR w KQkq - 0 1";
+    let queens = pos(fen, Variant::Standard);
+    let mut engine = uci();
+    engine.send(&format!("position fen {fen}"));
+    engine.send("go movetime 100");
+    assert_legal(&queens, &engine.bestmove());
+    engine.send("go infinite");
+    engine.send("isready");
+    engine.expect("readyok", BOUND, |l| l == "readyok");
+    engine.send("stop");
+    assert_legal(&queens, &engine.bestmove());
 }
