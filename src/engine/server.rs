@@ -28,21 +28,19 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, bounded, never, select};
 
 use crate::analysis::Analyzer;
-use crate::chess::{Move, Position, Variant};
+use crate::chess::{Move, Position};
 use crate::notation::fen::{FenError, parse_fen};
 use crate::notation::uci::{parse_uci, write_uci};
-use crate::search::{self, Searcher};
+use crate::search::Searcher;
 
 use super::input;
 use super::protocol::{self, Command, PositionStart};
-
-/// Largest accepted `Hash` in megabytes.
-const MAX_HASH_MB: usize = 65_536;
+use super::uci_options::Options;
 
 /// Options and the game being analysed.
+#[derive(Default)]
 struct State {
-    variant_name: String,
-    chess960: bool,
+    options: Options,
     /// `None` after a FEN that could not be read: `go` has no position to search.
     pos: Option<Position>,
     /// Keys of the positions before `pos`.
@@ -50,21 +48,13 @@ struct State {
 }
 
 impl State {
-    fn variant(&self) -> Variant {
-        match self.variant_name.as_str() {
-            "crazyhouse" | "zh" => Variant::Crazyhouse,
-            _ if self.chess960 => Variant::Chess960,
-            _ => Variant::Standard,
-        }
-    }
-
     fn set_position(
         &mut self,
         start: &PositionStart,
         moves: &[String],
         out: &Mutex<impl Write>,
     ) -> io::Result<()> {
-        let variant = self.variant();
+        let variant = self.options.variant();
         let pos = match start {
             PositionStart::StartPos => Ok(Position::new(variant)),
             PositionStart::Fen(fen) => parse_fen(fen, variant),
@@ -237,19 +227,12 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
 
     fn identify(&self) -> io::Result<()> {
         let name = self.searcher.as_ref().map_or(concat!("pgnkit ", env!("CARGO_PKG_VERSION")), |s| s.name());
-        for l in [
-            format!("id name {name}"),
-            "id author the pgnkit authors".to_string(),
-            format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", search::DEFAULT_HASH_MB),
-            "option name Threads type spin default 1 min 1 max 1".to_string(),
-            "option name Clear Hash type button".to_string(),
-            "option name UCI_Chess960 type check default false".to_string(),
-            "option name UCI_Variant type combo default chess var chess var crazyhouse".to_string(),
-            "uciok".to_string(),
-        ] {
+        say(self.out, &format!("id name {name}"))?;
+        say(self.out, "id author the pgnkit authors")?;
+        for l in Options::lines() {
             say(self.out, &l)?;
         }
-        Ok(())
+        say(self.out, "uciok")
     }
 
     /// A command that needs the searcher, with no search running.
@@ -257,28 +240,9 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
         let out = self.out;
         match command {
             Command::SetOption { name, value } => {
-                let s = self.searcher.as_mut().expect("searcher is home");
-                let value = value.unwrap_or_default();
-                let state = &mut self.state;
-                match name.to_ascii_lowercase().as_str() {
-                    "hash" => match value.trim().parse::<usize>() {
-                        Ok(mb) => s.set_hash_mb(mb.clamp(1, MAX_HASH_MB)),
-                        Err(_) => say(out, "info string Hash needs a number of megabytes")?,
-                    },
-                    "clear hash" => s.new_game(),
-                    "uci_chess960" => state.chess960 = value.trim().eq_ignore_ascii_case("true"),
-                    "uci_variant" => match value.trim().to_ascii_lowercase().as_str() {
-                        v @ ("chess" | "standard" | "normal" | "crazyhouse" | "zh" | "chess960"
-                        | "fischerandom") => {
-                            state.variant_name = v.to_string();
-                            if matches!(v, "chess960" | "fischerandom") {
-                                state.chess960 = true;
-                            }
-                        }
-                        v => say(out, &format!("info string unsupported variant {v}"))?,
-                    },
-                    "threads" => {}
-                    other => say(out, &format!("info string unknown option {other}"))?,
+                let searcher = self.searcher.as_mut().expect("searcher is home");
+                if let Some(said) = self.state.options.set(&name, &value.unwrap_or_default(), searcher) {
+                    say(out, &said)?;
                 }
             }
             Command::UciNewGame => self.searcher.as_mut().expect("searcher is home").new_game(),
@@ -351,12 +315,7 @@ pub fn run_uci<R: BufRead + Send + 'static, W: Write + Send>(input: R, output: W
     let out = Mutex::new(output);
     let searcher = Searcher::new();
     let stop = searcher.stop_handle();
-    let state = State {
-        variant_name: "chess".into(),
-        chess960: false,
-        pos: Some(Position::default()),
-        history: Vec::new(),
-    };
+    let state = State { pos: Some(Position::default()), ..State::default() };
     thread::scope(|scope| -> io::Result<()> {
         let mut session = Session {
             scope,
@@ -405,6 +364,7 @@ pub fn run_uci<R: BufRead + Send + 'static, W: Write + Send>(input: R, output: W
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Variant;
 
     fn run(input: &str) -> Vec<String> {
         crate::engine::search_thread::dialogue(|i, o| run_uci(i, o), input)

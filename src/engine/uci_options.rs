@@ -1,0 +1,69 @@
+//! The options `pgnkit uci` offers: the `option` lines it answers `uci` with, and what setting
+//! each of them does. The hash table belongs to the searcher; the rest is kept here.
+
+use crate::analysis::Analyzer;
+use crate::chess::Variant;
+use crate::search::{self, Searcher};
+
+/// Largest accepted `Hash` in megabytes.
+const MAX_HASH_MB: usize = 65_536;
+
+/// The options that are not the searcher's.
+pub(crate) struct Options {
+    variant_name: String,
+    chess960: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { variant_name: "chess".into(), chess960: false }
+    }
+}
+
+impl Options {
+    /// The variant `UCI_Variant` and `UCI_Chess960` select.
+    pub(crate) fn variant(&self) -> Variant {
+        match self.variant_name.as_str() {
+            "crazyhouse" | "zh" => Variant::Crazyhouse,
+            _ if self.chess960 => Variant::Chess960,
+            _ => Variant::Standard,
+        }
+    }
+
+    /// The `option` lines, as `uci` lists them.
+    pub(crate) fn lines() -> [String; 5] {
+        [
+            format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", search::DEFAULT_HASH_MB),
+            "option name Threads type spin default 1 min 1 max 1".to_string(),
+            "option name Clear Hash type button".to_string(),
+            "option name UCI_Chess960 type check default false".to_string(),
+            "option name UCI_Variant type combo default chess var chess var crazyhouse".to_string(),
+        ]
+    }
+
+    /// Sets option `name` (any case) to `value`; what to say about it (`info string ...`), if
+    /// anything.
+    pub(crate) fn set(&mut self, name: &str, value: &str, searcher: &mut Searcher) -> Option<String> {
+        let value = value.trim();
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => match value.parse::<usize>() {
+                Ok(mb) => searcher.set_hash_mb(mb.clamp(1, MAX_HASH_MB)),
+                Err(_) => return Some("info string Hash needs a number of megabytes".into()),
+            },
+            "clear hash" => searcher.new_game(),
+            "uci_chess960" => self.chess960 = value.eq_ignore_ascii_case("true"),
+            "uci_variant" => match value.to_ascii_lowercase().as_str() {
+                v @ ("chess" | "standard" | "normal" | "crazyhouse" | "zh" | "chess960" | "fischerandom") => {
+                    self.variant_name = v.to_string();
+                    if matches!(v, "chess960" | "fischerandom") {
+                        self.chess960 = true;
+                    }
+                }
+                v => return Some(format!("info string unsupported variant {v}")),
+            },
+            "threads" => {}
+            other => return Some(format!("info string unknown option {other}")),
+        }
+        None
+    }
+}
