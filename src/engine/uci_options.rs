@@ -1,12 +1,31 @@
 //! The options `pgnkit uci` offers: the `option` lines it answers `uci` with, and what setting
 //! each of them does. The hash table belongs to the searcher; the rest is kept here.
 
+use std::sync::OnceLock;
+
 use crate::analysis::Analyzer;
 use crate::chess::Variant;
 use crate::search::{self, Searcher};
 
-/// Largest accepted `Hash` in megabytes.
-const MAX_HASH_MB: usize = 65_536;
+/// Largest `Hash` offered in megabytes, whatever the machine's memory.
+const HASH_CAP_MB: usize = 65_536;
+
+/// Largest `Hash` offered and accepted, in megabytes: half the machine's memory (the rest is the
+/// GUI's, the system's and other engines'), at most [`HASH_CAP_MB`], which is also the answer
+/// where the memory is not known.
+fn max_hash_mb() -> usize {
+    static MAX: OnceLock<usize> = OnceLock::new();
+    *MAX.get_or_init(|| {
+        memory_mb().map_or(HASH_CAP_MB, |mb| (mb / 2).clamp(search::DEFAULT_HASH_MB, HASH_CAP_MB))
+    })
+}
+
+/// The machine's memory in megabytes (`MemTotal` of Linux's `/proc/meminfo`).
+fn memory_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb = text.lines().find_map(|l| l.strip_prefix("MemTotal:"))?.trim().strip_suffix("kB")?;
+    Some(kb.trim().parse::<usize>().ok()? / 1024)
+}
 
 /// The options that are not the searcher's.
 pub(crate) struct Options {
@@ -33,7 +52,11 @@ impl Options {
     /// The `option` lines, as `uci` lists them.
     pub(crate) fn lines() -> [String; 5] {
         [
-            format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", search::DEFAULT_HASH_MB),
+            format!(
+                "option name Hash type spin default {} min 1 max {}",
+                search::DEFAULT_HASH_MB,
+                max_hash_mb()
+            ),
             "option name Threads type spin default 1 min 1 max 1".to_string(),
             "option name Clear Hash type button".to_string(),
             "option name UCI_Chess960 type check default false".to_string(),
@@ -47,7 +70,15 @@ impl Options {
         let value = value.trim();
         match name.to_ascii_lowercase().as_str() {
             "hash" => match value.parse::<usize>() {
-                Ok(mb) => searcher.set_hash_mb(mb.clamp(1, MAX_HASH_MB)),
+                Ok(mb) => {
+                    let mb = mb.clamp(1, max_hash_mb());
+                    if let Err(e) = searcher.set_hash_mb(mb) {
+                        let kept = searcher.hash_mb();
+                        return Some(format!(
+                            "info string Hash {mb} MB cannot be allocated ({e}); keeping {kept} MB"
+                        ));
+                    }
+                }
                 Err(_) => return Some("info string Hash needs a number of megabytes".into()),
             },
             "clear hash" => searcher.new_game(),

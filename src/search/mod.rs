@@ -23,6 +23,7 @@ pub mod eval;
 pub mod ordering;
 pub mod tt;
 
+use std::collections::TryReserveError;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -137,9 +138,11 @@ impl Searcher {
         }
     }
 
-    /// Replaces the hash table with one of `mb` megabytes (empty).
-    pub fn set_hash_mb(&mut self, mb: usize) {
-        self.tt = TranspositionTable::new(mb);
+    /// Replaces the hash table with one of `mb` megabytes (empty). When that much memory cannot
+    /// be had, the table stays as it was and the allocator's refusal is returned.
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), TryReserveError> {
+        self.tt = TranspositionTable::try_new(mb)?;
+        Ok(())
     }
 
     /// The hash table size in megabytes.

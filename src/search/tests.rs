@@ -198,6 +198,16 @@ fn info_after_each_iteration_and_stop_flag() {
     assert_eq!(infos.last().map(|i| &i.pv), Some(&a.pv));
 }
 
+/// A hash size that cannot be allocated is refused, and the table in use is kept.
+#[test]
+fn a_hash_that_cannot_be_allocated_keeps_the_table() {
+    let mut engine = Searcher::with_hash_mb(2);
+    assert!(engine.set_hash_mb(usize::MAX).is_err());
+    assert_eq!(engine.hash_mb(), 2);
+    assert!(engine.set_hash_mb(4).is_ok());
+    assert_eq!(engine.hash_mb(), 4);
+}
+
 /// Limits end the first iteration too: with 18 queens, depth 1's quiescence alone takes a
 /// minute. The move is the best of the root moves searched by then, and legal.
 #[test]

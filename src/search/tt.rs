@@ -3,6 +3,8 @@
 //! Replacement prefers, in order: the same position, an entry from an older search, the shallowest
 //! entry. Mate scores are stored relative to the node (distance from it), not to the root.
 
+use std::collections::TryReserveError;
+
 use crate::chess::Move;
 
 use super::{MATE_BOUND, NO_MOVE};
@@ -59,10 +61,18 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes (at least one bucket); aborts when it cannot be allocated.
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1);
-        TranspositionTable { buckets: vec![Bucket::default(); n], generation: 0 }
+        TranspositionTable { buckets: vec![Bucket::default(); buckets_in(mb)], generation: 0 }
+    }
+
+    /// [`TranspositionTable::new`], or the allocator's refusal instead of an abort.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, TryReserveError> {
+        let n = buckets_in(mb);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n)?;
+        buckets.resize(n, Bucket::default());
+        Ok(TranspositionTable { buckets, generation: 0 })
     }
 
     /// Size in megabytes as requested (rounded down to whole buckets).
@@ -178,6 +188,11 @@ impl TranspositionTable {
         }
         (used * 1000).checked_div(seen).unwrap_or(0)
     }
+}
+
+/// Buckets in a table of about `mb` megabytes (at least one).
+fn buckets_in(mb: usize) -> usize {
+    (mb.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1)
 }
 
 /// Mate scores: root-relative to node-relative.

@@ -92,5 +92,6 @@ fn main() -> ExitCode {
         server::isready_and_stop_are_answered_behind_waiting_commands,
         server::a_clock_for_the_other_side_alone_moves_at_once,
         server::stop_and_movetime_end_the_first_iteration,
+        server::a_hash_that_cannot_be_allocated_keeps_the_table,
     ])
 }

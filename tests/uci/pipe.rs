@@ -22,12 +22,19 @@ pub struct Engine {
 impl Engine {
     /// `pgnkit ARGS` with stdin and stdout on pipes (stderr inherited).
     pub fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start pgnkit");
+        Engine::spawn(Command::new(env!("CARGO_BIN_EXE_pgnkit")).args(args))
+    }
+
+    /// [`Engine::start`] with the process's address space limited to `kb` kilobytes (`ulimit
+    /// -v`), so that large allocations fail.
+    pub fn start_with_address_space(kb: u64, args: &[&str]) -> Engine {
+        let mut command = Command::new("sh");
+        command.args(["-c", &format!("ulimit -v {kb} && exec \"$0\" \"$@\""), env!("CARGO_BIN_EXE_pgnkit")]);
+        Engine::spawn(command.args(args))
+    }
+
+    fn spawn(command: &mut Command) -> Engine {
+        let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("start pgnkit");
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, lines) = channel();
         std::thread::spawn(move || {

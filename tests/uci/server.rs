@@ -72,3 +72,21 @@ pub fn stop_and_movetime_end_the_first_iteration() {
     engine.send("stop");
     assert_legal(&queens, &engine.bestmove());
 }
+
+/// A `Hash` that cannot be allocated (here: 2 GB under a 1 GB address space) is refused with a
+/// reason, the table in use is kept, and the engine goes on.
+pub fn a_hash_that_cannot_be_allocated_keeps_the_table() {
+    let mut engine = Engine::start_with_address_space(1 << 20, &["uci"]);
+    engine.send("uci");
+    let hash = engine.expect("the Hash option", BOUND, |l| l.starts_with("option name Hash "));
+    let max: usize = hash.rsplit(' ').next().and_then(|m| m.parse().ok()).expect("a max");
+    assert!(max >= 2048, "{hash}");
+    engine.send("setoption name Hash value 2048");
+    engine.send("isready");
+    let said = engine.expect("readyok", BOUND, |l| l == "readyok" || l.starts_with("info string"));
+    assert!(said.starts_with("info string Hash 2048 MB cannot be allocated ("), "{said}");
+    assert!(said.ends_with("; keeping 16 MB"), "{said}");
+    engine.expect("readyok", BOUND, |l| l == "readyok");
+    engine.send("go depth 3");
+    assert_legal(&Position::default(), &engine.bestmove());
+}

@@ -7,7 +7,9 @@ use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 The engine answers the UCI protocol (uci, isready, setoption, ucinewgame, position, go, stop,
-quit). Options: Hash, Clear Hash, UCI_Chess960, UCI_Variant (chess, crazyhouse).
+quit). Options: Hash, Clear Hash, UCI_Chess960, UCI_Variant (chess, crazyhouse). Hash offers up
+to half the machine's memory; a size that cannot be allocated keeps the table in use and says so
+(info string).
 
 Examples:
   printf 'uci\\nposition startpos moves e2e4\\ngo depth 8\\n' | pgnkit uci
