@@ -6,10 +6,20 @@ use std::thread;
 
 use crossbeam_channel::{Receiver, unbounded};
 
-/// The lines of `input`, without their line endings, read on a thread of their own; the channel
-/// disconnects after the last line, and an error reading ends it with that error. The thread is
-/// detached: a read blocked on a terminal must not keep the loop from returning on `quit`.
-pub(crate) fn lines<R: BufRead + Send + 'static>(mut input: R) -> io::Result<Receiver<io::Result<String>>> {
+/// One line of input, without its line ending.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Line {
+    /// A line in UTF-8.
+    Text(String),
+    /// A line that is not UTF-8, shown with replacement characters: one bad command, not the end
+    /// of the input (a GUI may send a Latin-1 path in an option).
+    NotUtf8(String),
+}
+
+/// The lines of `input`, read on a thread of their own; the channel disconnects after the last
+/// line, and an error reading ends it with that error. The thread is detached: a read blocked on
+/// a terminal must not keep the loop from returning on `quit`.
+pub(crate) fn lines<R: BufRead + Send + 'static>(mut input: R) -> io::Result<Receiver<io::Result<Line>>> {
     let (tx, rx) = unbounded();
     thread::Builder::new().name("input".into()).spawn(move || {
         let mut buf = Vec::new();
@@ -17,8 +27,7 @@ pub(crate) fn lines<R: BufRead + Send + 'static>(mut input: R) -> io::Result<Rec
             buf.clear();
             let line = match input.read_until(b'\n', &mut buf) {
                 Ok(0) => return,
-                Ok(_) => String::from_utf8(trim_end(&buf).to_vec())
-                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e)),
+                Ok(_) => Ok(decode(trim_end(&buf))),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => Err(e),
             };
@@ -31,8 +40,35 @@ pub(crate) fn lines<R: BufRead + Send + 'static>(mut input: R) -> io::Result<Rec
     Ok(rx)
 }
 
+fn decode(line: &[u8]) -> Line {
+    match std::str::from_utf8(line) {
+        Ok(text) => Line::Text(text.to_string()),
+        Err(_) => Line::NotUtf8(String::from_utf8_lossy(line).into_owned()),
+    }
+}
+
 /// `line` without its `\n` or `\r\n`.
 fn trim_end(line: &[u8]) -> &[u8] {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_one_line() {
+        let input = io::Cursor::new(b"isready\r\nposition \xe9\n\xff\ngo".to_vec());
+        let lines: Vec<Line> = lines(input).expect("thread").iter().map(|l| l.expect("read")).collect();
+        assert_eq!(
+            lines,
+            [
+                Line::Text("isready".into()),
+                Line::NotUtf8("position \u{fffd}".into()),
+                Line::NotUtf8("\u{fffd}".into()),
+                Line::Text("go".into()),
+            ]
+        );
+    }
 }

@@ -33,7 +33,7 @@ use crate::notation::fen::{FenError, parse_fen};
 use crate::notation::uci::{parse_uci, write_uci};
 use crate::search::Searcher;
 
-use super::input;
+use super::input::{self, Line};
 use super::protocol::{self, Command, PositionStart};
 use super::uci_options::Options;
 
@@ -347,7 +347,8 @@ pub fn run_uci<R: BufRead + Send + 'static, W: Write + Send>(input: R, output: W
             let input = if session.eof || session.quit { never() } else { lines.clone() };
             select! {
                 recv(input) -> line => match line {
-                    Ok(Ok(line)) => session.read(Command::parse(&line))?,
+                    Ok(Ok(Line::Text(line))) => session.read(Command::parse(&line))?,
+                    Ok(Ok(Line::NotUtf8(line))) => say(&out, &format!("info string unknown command (not UTF-8): {line}"))?,
                     Ok(Err(e)) => {
                         session.stop_search();
                         session.join();

@@ -36,6 +36,7 @@ use crate::notation::uci::write_uci;
 use crate::search::Searcher;
 
 use super::game::{GameRecord, MoveInputError};
+use super::input::{self, Line};
 use super::protocol::budget;
 
 /// Time per move when the GUI gave no time control at all.
@@ -188,7 +189,7 @@ fn spawn<'scope, 'env, W: Write + Send>(
 
 /// Runs the xboard protocol until `quit` or the end of `input` (where a running search is allowed
 /// to finish and send its move).
-pub fn run_xboard<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Result<()> {
+pub fn run_xboard<R: BufRead + Send + 'static, W: Write + Send>(input: R, output: W) -> io::Result<()> {
     let out = Mutex::new(output);
     let searcher = Searcher::new();
     let stop = searcher.stop_handle();
@@ -219,8 +220,14 @@ pub fn run_xboard<R: BufRead, W: Write + Send>(input: R, output: W) -> io::Resul
                 }
             }
         };
-        for line in input.lines() {
-            let line = line?;
+        for line in input::lines(input)? {
+            let line = match line? {
+                Line::Text(line) => line,
+                Line::NotUtf8(line) => {
+                    say(&out, &format!("Error (unknown command, not UTF-8): {line}"))?;
+                    continue;
+                }
+            };
             let line = line.trim();
             let (cmd, arg) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
             let arg = arg.trim();

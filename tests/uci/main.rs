@@ -1,6 +1,6 @@
 //! Tests of the UCI client (`pgnkit::engine::client`) against a fake engine, real Stockfish
 //! and Fairy-Stockfish (crazyhouse), and of pgnkit's own engine served over UCI and xboard,
-//! driven over pipes ([`server`], [`pipe`]).
+//! driven over pipes ([`server`], [`xboard`], [`pipe`]).
 //!
 //! This binary is also the fake engine: run with `--fake-uci MODE...` as its first arguments it
 //! speaks UCI on stdin/stdout ([`fake`]). That is why it has its own `main` (`harness = false` in
@@ -25,6 +25,7 @@ mod signal;
 mod skip;
 mod stockfish;
 mod support;
+mod xboard;
 
 use std::process::ExitCode;
 
@@ -93,5 +94,7 @@ fn main() -> ExitCode {
         server::a_clock_for_the_other_side_alone_moves_at_once,
         server::stop_and_movetime_end_the_first_iteration,
         server::a_hash_that_cannot_be_allocated_keeps_the_table,
+        server::a_line_that_is_not_utf8_is_an_unknown_command,
+        xboard::a_line_that_is_not_utf8_is_an_unknown_command,
     ])
 }

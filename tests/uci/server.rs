@@ -90,3 +90,27 @@ pub fn a_hash_that_cannot_be_allocated_keeps_the_table() {
     engine.send("go depth 3");
     assert_legal(&Position::default(), &engine.bestmove());
 }
+
+/// A line that is not UTF-8 is one unknown command, said in an `info string`, during a search
+/// too: the commands after it are read, and `stop` ends the search.
+pub fn a_line_that_is_not_utf8_is_an_unknown_command() {
+    let mut engine = uci();
+    engine.send("go infinite");
+    engine.send_bytes(b"\xff\n");
+    engine.send("isready");
+    engine.expect("readyok", BOUND, |l| l == "readyok");
+    engine.send("stop");
+    assert_legal(&Position::default(), &engine.bestmove());
+    engine.send_bytes(b"position fen 4k3/8/8/8/8/8/8/4K2R w - - 0 1 \xe9\n");
+    engine.send("go depth 1");
+    // The position line was not read: the search is of the start position.
+    assert_legal(&Position::default(), &engine.bestmove());
+    let said: Vec<&String> = engine.seen.iter().filter(|l| l.starts_with("info string")).collect();
+    assert_eq!(
+        said,
+        [
+            "info string unknown command (not UTF-8): \u{fffd}",
+            "info string unknown command (not UTF-8): position fen 4k3/8/8/8/8/8/8/4K2R w - - 0 1 \u{fffd}"
+        ]
+    );
+}

@@ -18,6 +18,7 @@ Examples:
 pub struct Args {}
 
 pub fn run(_args: &Args) -> Result<Code, Fail> {
-    run_xboard(std::io::stdin().lock(), std::io::stdout())?;
+    // Read on a thread of its own: stdin itself, not its (thread-bound) lock.
+    run_xboard(std::io::BufReader::new(std::io::stdin()), std::io::stdout())?;
     Ok(Code::Ok)
 }
