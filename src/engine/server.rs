@@ -1,7 +1,7 @@
 //! `pgnkit uci`: the UCI loop over the built-in [`Searcher`], reading commands from any `BufRead`
 //! and answering on any `Write`, so it runs the same over stdin/stdout and in tests.
 //!
-//! Commands are read on a thread of their own ([`super::input`]) and the search runs on another
+//! Commands are read on a thread of their own (`engine::input`) and the search runs on another
 //! (scoped, with a large stack), so `isready` is answered at once and `stop`, `ponderhit` and
 //! `quit` act at once whatever was read before them. `position`, `go`, `setoption` and
 //! `ucinewgame` read during a search wait, in order, for it to end (as in Stockfish, where a GUI
