@@ -206,6 +206,11 @@ impl Sharding {
         let Some(text) = &args.shard else { return Ok(None) };
         let env = |name: &str| std::env::var(name).ok();
         let spec = Spec::parse(text, args.shards, &env).map_err(Fail::usage)?;
+        if text == "auto"
+            && let Some(warning) = Spec::warning(args.shards, &env)
+        {
+            stderrln!("pgnkit: warning: shard {spec}: {warning}");
+        }
         let start = Instant::now();
         // Before the plan, which may read much of the inputs: a run refuses this at once.
         onto_input(&input.output, args.output_dir.as_deref(), &input.files)?;

@@ -141,6 +141,43 @@ impl Spec {
         Err(format!("--shard auto: no scheduler's index is set (looked for {LOOKED_FOR}); give --shard I/N"))
     }
 
+    /// What `--shard auto` read that is likely a mistake, though it runs: a count (`--shards`,
+    /// `PGNKIT_SHARDS`) that a Batch array's own count overrides, or one that makes a whole Slurm
+    /// array (`--array=0-K` or `1-K`) some shards of another run, as a `PGNKIT_SHARDS` left
+    /// exported from a rerun does. `None` when nothing is.
+    pub fn warning(shards: Option<u64>, env: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+        let get = |name: &str| env(name).and_then(|v| v.trim().parse::<u64>().ok());
+        let (given, from) = match (shards, get("PGNKIT_SHARDS")) {
+            (Some(n), _) => (n, "--shards"),
+            (None, Some(n)) => (n, "PGNKIT_SHARDS"),
+            (None, None) => return None,
+        };
+        if env("SLURM_ARRAY_TASK_ID").is_some() {
+            let count = get("SLURM_ARRAY_TASK_COUNT")?;
+            // `--array=0-K` or `1-K`: a run's array, numbered either way.
+            let min = get("SLURM_ARRAY_TASK_MIN").unwrap_or(0);
+            let whole = min <= 1
+                && get("SLURM_ARRAY_TASK_STEP").unwrap_or(1) == 1
+                && get("SLURM_ARRAY_TASK_MAX").is_none_or(|max| max + 1 == min + count);
+            return (whole && count > 1 && given != count).then(|| {
+                format!(
+                    "--shard auto: {from} {given} is not the {count} tasks of this array, so each task                      runs the shard its ID names, of {given} (some shards of a run run again); if the                      array is the whole run, leave {from} out"
+                )
+            });
+        }
+        if env("JOB_COMPLETION_INDEX").is_some() || from == "--shards" {
+            return None; // the count Kubernetes needs, or one parse already held to the array's
+        }
+        let batch = [
+            ("AWS_BATCH_JOB_ARRAY_INDEX", "AWS_BATCH_JOB_ARRAY_SIZE"),
+            ("BATCH_TASK_INDEX", "BATCH_TASK_COUNT"),
+        ];
+        let (_, size) = batch.into_iter().find(|(index, _)| env(index).is_some())?;
+        let count = get(size)?;
+        (given != count)
+            .then(|| format!("--shard auto: PGNKIT_SHARDS {given} is not used: {size} {count} is the count"))
+    }
+
     /// The width of `count` in digits: part names pad I and N to it, so they list in order.
     pub fn width(&self) -> usize {
         self.count.to_string().len()
@@ -272,6 +309,47 @@ mod tests {
         assert_eq!(Spec::parse("auto", None, &e), Ok(Spec { index: 1, count: 2 }));
         let e = env(&[("BATCH_TASK_INDEX", "x"), ("BATCH_TASK_COUNT", "2")]);
         assert!(Spec::parse("auto", None, &e).unwrap_err().contains("not a whole number"));
+    }
+
+    /// A count that does not hold for the array is warned of: a whole Slurm array made some
+    /// shards of another run, a Batch array's count overriding PGNKIT_SHARDS. Reruns of some
+    /// shards and counts that match are not.
+    #[test]
+    fn counts_an_array_contradicts_are_warned_of() {
+        let whole = [
+            ("SLURM_ARRAY_TASK_ID", "1"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_MAX", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ];
+        assert_eq!(Spec::warning(None, &env(&whole)), None);
+        let left = [whole.as_slice(), &[("PGNKIT_SHARDS", "100")]].concat();
+        assert!(Spec::warning(None, &env(&left)).is_some_and(|w| w.contains("PGNKIT_SHARDS 100")));
+        assert!(Spec::warning(Some(100), &env(&whole)).is_some_and(|w| w.contains("--shards 100")));
+        let matching = [whole.as_slice(), &[("PGNKIT_SHARDS", "3")]].concat();
+        assert_eq!(Spec::warning(None, &env(&matching)), None);
+        let from_one = [
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_MAX", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+            ("PGNKIT_SHARDS", "100"),
+        ];
+        assert!(Spec::warning(None, &env(&from_one)).is_some());
+        for rerun in [
+            [("SLURM_ARRAY_TASK_ID", "7"), ("SLURM_ARRAY_TASK_MIN", "7"), ("SLURM_ARRAY_TASK_COUNT", "1")],
+            [("SLURM_ARRAY_TASK_ID", "6"), ("SLURM_ARRAY_TASK_MIN", "5"), ("SLURM_ARRAY_TASK_COUNT", "2")],
+        ] {
+            let rerun = [rerun.as_slice(), &[("PGNKIT_SHARDS", "100")]].concat();
+            assert_eq!(Spec::warning(None, &env(&rerun)), None, "{rerun:?}");
+        }
+        let google = [("BATCH_TASK_INDEX", "0"), ("BATCH_TASK_COUNT", "2"), ("PGNKIT_SHARDS", "5")];
+        assert!(Spec::warning(None, &env(&google)).is_some_and(|w| w.contains("BATCH_TASK_COUNT 2")));
+        let aws =
+            [("AWS_BATCH_JOB_ARRAY_INDEX", "0"), ("AWS_BATCH_JOB_ARRAY_SIZE", "5"), ("PGNKIT_SHARDS", "5")];
+        assert_eq!(Spec::warning(None, &env(&aws)), None);
+        let kubernetes = [("JOB_COMPLETION_INDEX", "0"), ("PGNKIT_SHARDS", "5")];
+        assert_eq!(Spec::warning(None, &env(&kubernetes)), None);
     }
 
     #[test]

@@ -381,6 +381,42 @@ pub(crate) fn code_and_err(args: &[&str]) -> (Option<i32>, String) {
     (o.status.code(), stderr(&o))
 }
 
+/// A `PGNKIT_SHARDS` left exported into a whole Slurm array, or one a Batch array's count
+/// overrides, is warned of; the shard runs as `--shard auto` reads it.
+#[test]
+fn a_count_the_array_contradicts_is_warned_of() {
+    let input = fixture("pgn/lichess_db_10k.pgn");
+    let dir = temp_dir("shard-leftover-count");
+    let out = dir.join("d.txt");
+    let whole: [(&str, &str); 5] = [
+        ("SLURM_ARRAY_TASK_ID", "0"),
+        ("SLURM_ARRAY_TASK_MIN", "0"),
+        ("SLURM_ARRAY_TASK_MAX", "2"),
+        ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ("PGNKIT_SHARDS", "100"),
+    ];
+    let google: [(&str, &str); 3] =
+        [("BATCH_TASK_INDEX", "0"), ("BATCH_TASK_COUNT", "2"), ("PGNKIT_SHARDS", "5")];
+    for (vars, says) in [
+        (&whole[..], "pgnkit: warning: shard 0/100: --shard auto: PGNKIT_SHARDS 100 is not the 3 tasks"),
+        (&google[..], "pgnkit: warning: shard 0/2: --shard auto: PGNKIT_SHARDS 5 is not used"),
+        (&whole[..4], ""),
+    ] {
+        let o = crate::util::pgnkit()
+            .args(["check", "-q", "--shard", "auto", path(&input), "-o", path(&out)])
+            .env_remove("PGNKIT_SHARDS")
+            .envs(vars.iter().copied())
+            .output()
+            .expect("pgnkit");
+        let err = stderr(&o);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{vars:?}: {err}");
+        match says {
+            "" => assert!(!err.contains("warning"), "{vars:?}: {err}"),
+            says => assert!(err.contains(says), "{vars:?}: {err}"),
+        }
+    }
+}
+
 #[test]
 fn bad_shard_arguments_are_usage_errors() {
     let input = fixture("pgn/lichess_db_10k.pgn");
