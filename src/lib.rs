@@ -39,7 +39,8 @@
 //! ```
 //!
 //! PGN: read games with a visitor over a byte slice (here, the mainline moves of each game),
-//! and write them in export format.
+//! and write them in export format. To write replayed games back (canonical SAN, comments, NAGs
+//! and variations), see [`pipeline::replay::export::export`].
 //!
 //! ```
 //! use std::ops::ControlFlow;

@@ -377,7 +377,18 @@ impl Position {
         moves.contains(&m)
     }
 
-    /// The color of the side to move's king's squares attacked by `color`: `true` if `sq` is.
+    /// `true` when a piece of `by` attacks `sq` on the board as it stands (a line piece's
+    /// attack stops at the first piece in its way, whichever its color).
+    ///
+    /// ```
+    /// use pgnkit::chess::{Color, Square, Variant};
+    /// use pgnkit::notation::parse_fen;
+    /// let pos = parse_fen("4k3/8/8/8/R1N5/8/8/4K3 w - - 0 1", Variant::Standard)?;
+    /// assert!(pos.is_attacked(Square::B4, Color::White) && pos.is_attacked(Square::C4, Color::White));
+    /// assert!(!pos.is_attacked(Square::D4, Color::White)); // the knight stops the rook
+    /// assert!(pos.is_attacked(Square::D7, Color::Black) && !pos.is_attacked(Square::D7, Color::White));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
         self.board.attackers_to(sq, by, self.board.occupied()).any()
     }
