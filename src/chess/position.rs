@@ -182,10 +182,22 @@ impl Position {
         self.board.by_piece(Role::Pawn.of(!us)).contains(pushed) && !self.board.occupied().contains(origin)
     }
 
-    /// More than two checkers, or two checkers on one line through the king (the nearer would
-    /// block the farther): no legal move produces either (python-chess's rule).
+    /// A check no legal move produces (python-chess's rule, `Board.status`): more than two
+    /// checkers, or two on one line through the king (the nearer would block the farther); after
+    /// a double step (a valid en passant square), more than one checker, or one besides the
+    /// pushed pawn that gives check with the pawn back on its origin (so the step did not
+    /// discover it).
     fn impossible_check(&self) -> bool {
         let checkers = self.checkers();
+        if let Some(ep) = self.ep_square
+            && checkers.any()
+        {
+            let (pushed_to, pushed_from) = (Square::new(ep as u32 ^ 8), Square::new(ep as u32 ^ 24));
+            let before = (self.board.occupied() - Bitboard::from_square(pushed_to)) | pushed_from;
+            return checkers.count() > 1
+                || (checkers.first() != Some(pushed_to)
+                    && self.board.attackers_to(self.our_king(), !self.turn, before).any());
+        }
         match (checkers.count(), checkers.first(), checkers.last()) {
             (0 | 1, _, _) => false,
             (2, Some(a), Some(b)) => attacks::aligned(a, b, self.our_king()),

@@ -21,7 +21,9 @@ pub enum PositionErrorKind {
     PawnsOnBackrank,
     /// The side not to move is in check.
     OppositeCheck,
-    /// More checkers, or a pair of checkers, than any legal move could have produced.
+    /// A check no legal move could have produced: more than two checkers, two on one line
+    /// through the king, or after a double step a check that the step neither gave nor
+    /// discovered.
     ImpossibleCheck,
     /// A castling right without its rook, or with the king off its back rank.
     InvalidCastlingRights,

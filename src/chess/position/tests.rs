@@ -272,3 +272,104 @@ fn the_fifty_move_claim_equals_python_chess_on_random_games() {
     }
     assert!(claims > 100 && refusals > 10, "{claims} claims, {refusals} refusals");
 }
+
+/// After a double step, a check is possible only from the pushed pawn or discovered by the step
+/// (python-chess's `status()`): the review's positions, and checks that pass.
+#[test]
+fn a_check_the_double_step_did_not_give_is_impossible() {
+    use crate::notation::fen::{FenError, parse_fen};
+    let impossible = |fen: &str| match parse_fen(fen, Variant::Standard) {
+        Ok(_) => false,
+        Err(FenError::Position(e)) => e.has(PositionErrorKind::ImpossibleCheck),
+        Err(e) => panic!("{fen}: {e}"),
+    };
+    for fen in [
+        "K6k/8/8/8/4P3/8/8/B7 b - e3 0 1",
+        "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1",
+        "1b1k4/8/8/1rPpK3/8/8/8/8 w - d6 0 1",
+        "rnbqk1nr/bb3p1p/1q2r3/2pPp3/3P4/7P/1PP1NpPP/R1BQKBNR w KQkq c6 0 1",
+    ] {
+        assert!(impossible(fen), "{fen}");
+    }
+    // The pushed pawn checks; the step discovers a bishop's check; no check at all.
+    assert!(!impossible("8/8/8/3p4/4K3/8/8/7k w - d6 0 1"));
+    assert!(!impossible("8/8/8/7k/4P3/8/8/3B3K b - e3 0 1"));
+    assert!(!impossible("7k/8/8/8/4P3/8/8/4K3 b - e3 0 1"));
+    // Without the en passant square, only the count and lines of checkers matter.
+    assert!(!impossible("K6k/8/8/8/4P3/8/8/B7 b - - 0 1"));
+}
+
+/// The impossible check of positions right after a double step equals python-chess's
+/// (`IMPOSSIBLE_CHECK` or `TOO_MANY_CHECKERS`): the two kings, the pushed pawn and up to three
+/// men on random squares, either side to move.
+#[test]
+fn impossible_checks_after_a_double_step_equal_python_chess() {
+    use crate::chess::{Board, Piece, Setup};
+    use crate::notation::fen::{FenError, parse_fen, write_setup};
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let next = |rng: &mut u64, n: u64| {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        *rng % n
+    };
+    let roles = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+    let mut cases = Vec::new();
+    while cases.len() < 3000 {
+        let turn = if next(&mut rng, 2) == 0 { Color::White } else { Color::Black };
+        let file = next(&mut rng, 8) as u32;
+        // White to move: Black stepped from the 7th rank to the 5th, over the 6th.
+        let (from, ep, to) = if turn.is_white() { (6, 5, 4) } else { (1, 2, 3) };
+        let sq = |rank: u32| Square::new(rank * 8 + file);
+        let mut board = Board::empty();
+        board.set_piece_at(sq(to), Piece { color: !turn, role: Role::Pawn });
+        let mut men = vec![
+            Piece { color: Color::White, role: Role::King },
+            Piece { color: Color::Black, role: Role::King },
+        ];
+        for _ in 0..1 + next(&mut rng, 3) {
+            let color = if next(&mut rng, 2) == 0 { Color::White } else { Color::Black };
+            men.push(Piece { color, role: roles[next(&mut rng, 5) as usize] });
+        }
+        for piece in men {
+            loop {
+                let s = Square::new(next(&mut rng, 64) as u32);
+                let back = matches!(s as u32 / 8, 0 | 7);
+                if !board.occupied().contains(s)
+                    && s != sq(from)
+                    && s != sq(ep)
+                    && !(back && piece.role == Role::Pawn)
+                {
+                    board.set_piece_at(s, piece);
+                    break;
+                }
+            }
+        }
+        let setup = Setup { board, turn, ep_square: Some(sq(ep)), ..Setup::empty() };
+        let mut fen = String::new();
+        write_setup(&setup, crate::chess::CastlingMode::Standard, &mut fen);
+        let ours = match parse_fen(&fen, Variant::Standard) {
+            Ok(pos) if pos.is_check() => false,
+            Err(FenError::Position(e)) if !e.has(PositionErrorKind::OppositeCheck) => {
+                e.has(PositionErrorKind::ImpossibleCheck)
+            }
+            // Not in check (nothing to judge) or not a position python-chess would judge alike.
+            _ => continue,
+        };
+        cases.push((fen, ours));
+    }
+    let script = "import sys, chess\n\
+        bad = chess.STATUS_IMPOSSIBLE_CHECK | chess.STATUS_TOO_MANY_CHECKERS\n\
+        for fen in sys.stdin.read().splitlines():\n\
+        \x20   print(bool(chess.Board(fen).status() & bad))\n";
+    let fens: Vec<&str> = cases.iter().map(|(fen, _)| fen.as_str()).collect();
+    let Some(theirs) = crate::python_chess(script, &fens.join("\n")) else { return };
+    let theirs: Vec<&str> = theirs.lines().collect();
+    assert_eq!(theirs.len(), cases.len());
+    let mut impossible = 0;
+    for ((fen, ours), theirs) in cases.iter().zip(theirs) {
+        assert_eq!(if *ours { "True" } else { "False" }, theirs, "{fen}");
+        impossible += usize::from(*ours);
+    }
+    assert!(impossible > 300 && impossible < cases.len() - 300, "{impossible} of {}", cases.len());
+}
