@@ -130,7 +130,7 @@ struct Waiting {
 
 /// The loop's state between commands: options, position, the searcher or the search that has it,
 /// and the commands read during a search that wait for its end.
-struct Session<'scope, 'env, W: Write + Send> {
+struct Dialogue<'scope, 'env, W: Write + Send> {
     scope: &'scope Scope<'scope, 'env>,
     out: &'env Mutex<W>,
     state: State,
@@ -146,7 +146,7 @@ struct Session<'scope, 'env, W: Write + Send> {
     quit: bool,
 }
 
-impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
+impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
     /// A command as it is read. `isready`, `stop`, `ponderhit` and `quit` act at once; the others
     /// wait for a running search (and for those read before them) to end.
     fn read(&mut self, command: Command) -> io::Result<()> {
@@ -317,7 +317,7 @@ pub fn run_uci<R: BufRead + Send + 'static, W: Write + Send>(input: R, output: W
     let stop = searcher.stop_handle();
     let state = State { pos: Some(Position::default()), ..State::default() };
     thread::scope(|scope| -> io::Result<()> {
-        let mut session = Session {
+        let mut dialogue = Dialogue {
             scope,
             out: &out,
             state,
@@ -329,34 +329,34 @@ pub fn run_uci<R: BufRead + Send + 'static, W: Write + Send>(input: R, output: W
             quit: false,
         };
         loop {
-            if session.running.is_none() {
-                if let Some(w) = session.waiting.pop_front() {
-                    session.execute(w.command)?;
+            if dialogue.running.is_none() {
+                if let Some(w) = dialogue.waiting.pop_front() {
+                    dialogue.execute(w.command)?;
                     match w.then {
-                        Some(Command::Stop) => session.stop_search(),
-                        Some(Command::PonderHit) => session.ponderhit(),
+                        Some(Command::Stop) => dialogue.stop_search(),
+                        Some(Command::PonderHit) => dialogue.ponderhit(),
                         _ => {}
                     }
                     continue;
                 }
-                if session.eof || session.quit {
+                if dialogue.eof || dialogue.quit {
                     return Ok(());
                 }
             }
-            let ended = session.running.as_ref().map_or_else(never, |r| r.ended.clone());
-            let input = if session.eof || session.quit { never() } else { lines.clone() };
+            let ended = dialogue.running.as_ref().map_or_else(never, |r| r.ended.clone());
+            let input = if dialogue.eof || dialogue.quit { never() } else { lines.clone() };
             select! {
                 recv(input) -> line => match line {
-                    Ok(Ok(Line::Text(line))) => session.read(Command::parse(&line))?,
+                    Ok(Ok(Line::Text(line))) => dialogue.read(Command::parse(&line))?,
                     Ok(Ok(Line::NotUtf8(line))) => say(&out, &format!("info string unknown command (not UTF-8): {line}"))?,
                     Ok(Err(e)) => {
-                        session.stop_search();
-                        session.join();
+                        dialogue.stop_search();
+                        dialogue.join();
                         return Err(e);
                     }
-                    Err(_) => session.end_of_input(),
+                    Err(_) => dialogue.end_of_input(),
                 },
-                recv(ended) -> _ => session.join(),
+                recv(ended) -> _ => dialogue.join(),
             }
         }
     })
