@@ -34,6 +34,12 @@ fn games_as_read(bytes: &[u8]) -> Vec<(u64, Vec<u8>)> {
     games.into_hooks().0
 }
 
+/// The `--report` file at `path`, a record a line.
+fn read_report(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).expect("report");
+    text.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect()
+}
+
 /// The report's records of `kind`.
 fn records<'r>(report: &'r [Value], kind: &str) -> impl Iterator<Item = &'r Value> {
     report.iter().filter(move |r| r["type"] == kind).map(|r| &r["data"])
@@ -71,11 +77,7 @@ fn clean_and_check(input: &Path, dir: &Path) -> (PathBuf, Vec<Value>) {
     assert!(matches!(o.status.code(), Some(0 | 1)), "{name}: {}", stderr(&o));
     assert!(std::fs::read(&out2).expect("output") == written, "{name}: -j2 differs from -j1");
 
-    let report: Vec<Value> = std::fs::read_to_string(&report)
-        .expect("report")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON"))
-        .collect();
+    let report = read_report(&report);
     let summary = report.last().expect("a summary").clone();
     assert_eq!(summary["type"], "summary", "{name}");
     let l = &summary["data"]["ledger"];
@@ -669,11 +671,7 @@ fn records_of_games_not_written_whole_locate_their_error() {
         let o = run(&["clean", "-q", option, path(&input), "-o", "/dev/null", "--report", path(&report)]);
         assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
         assert!(stderr(&o).contains(&located), "{}", stderr(&o));
-        let report: Vec<Value> = std::fs::read_to_string(&report)
-            .expect("report")
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("JSON"))
-            .collect();
+        let report = read_report(&report);
         let r = records(&report, kind).next().expect("a record");
         let place = ["game", "line", "offset", "error_line", "error_offset"].map(|k| r[k].as_u64());
         let start = text.find("[Event \"b").expect("game 2") as u64;
@@ -739,11 +737,7 @@ fn a_tag_without_its_bracket_ends_at_its_quote() {
     let written = std::fs::read_to_string(&out).expect("out");
     let tags = "[Event \"e\"]\n[Site \"t\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"a \\\" b\\\" c\"]\n[Black \"x\"]\n";
     assert!(written.starts_with(tags), "{written}");
-    let report: Vec<Value> = std::fs::read_to_string(&report)
-        .expect("report")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect();
+    let report = read_report(&report);
     let shown: Vec<(&str, &str)> = records(&report, "repair")
         .filter(|r| r["kind"] == "tag")
         .map(|r| (r["before"].as_str().expect("before"), r["after"].as_str().expect("after")))
@@ -802,11 +796,7 @@ fn repairs_of_moves_are_located_at_the_move() {
         std::fs::write(&input, &text).expect("write");
         let o = run(&["clean", "-q", path(&input), "-o", "/dev/null", "--report", path(&report)]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        let report: Vec<Value> = std::fs::read_to_string(&report)
-            .expect("report")
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("JSON"))
-            .collect();
+        let report = read_report(&report);
         let got: Vec<(&str, u64, u64)> = records(&report, "repair")
             .map(|r| {
                 (r["kind"].as_str().unwrap(), r["line"].as_u64().unwrap(), r["offset"].as_u64().unwrap())
@@ -859,11 +849,7 @@ fn fix_results_writes_the_result_that_says_more() {
                 (tag.to_string(), token.to_string())
             })
             .collect();
-        let report: Vec<Value> = std::fs::read_to_string(&report)
-            .expect("report")
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("JSON"))
-            .collect();
+        let report = read_report(&report);
         let repairs: Vec<(u64, String)> = records(&report, "repair")
             .filter(|r| r["kind"] == "result")
             .map(|r| (r["game"].as_u64().expect("game"), r["before"].as_str().expect("before").to_string()))
@@ -909,11 +895,7 @@ fn results_written_oddly_are_read_and_none_is_lost() {
     let results: Vec<&str> =
         text.split("[Result \"").skip(1).map(|r| r.split('"').next().expect("value")).collect();
     assert_eq!(results, ["1-0", "1/2-1/2", "0-1", "*"], "{text}");
-    let report: Vec<Value> = std::fs::read_to_string(&report)
-        .expect("report")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON"))
-        .collect();
+    let report = read_report(&report);
     let repairs: Vec<(u64, &str, &str)> = records(&report, "repair")
         .filter(|r| r["kind"] == "result" || r["kind"] == "result_spelling")
         .map(|r| {
@@ -1027,11 +1009,7 @@ fn clean_eco_tags(dir: &Path, input: &Path, mode: &str) -> (String, Vec<(String,
     let (out, report) = (dir.join("out.pgn"), dir.join("report.jsonl"));
     let o = run(&["clean", "--eco-tags", mode, path(input), "-o", path(&out), "--report", path(&report)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let report: Vec<Value> = std::fs::read_to_string(&report)
-        .expect("report")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect();
+    let report = read_report(&report);
     let shown: Vec<(String, String)> = records(&report, "repair")
         .filter(|r| r["kind"] == "tag")
         .map(|r| (r["before"].as_str().expect("before").into(), r["after"].as_str().expect("after").into()))
