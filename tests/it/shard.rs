@@ -466,6 +466,17 @@ fn bad_shard_arguments_are_usage_errors() {
 }
 
 /// Runs clean as `n` shards of `inputs` into `dir` (`extra` options), returning the manifests.
+/// Two shards of the twic sample in `dir` (their manifests) and what merging them into a file
+/// writes.
+pub(crate) fn two_shards_merged(dir: &Path) -> (Vec<PathBuf>, Vec<u8>) {
+    let input = fixture("pgn/twic1599_10k.pgn");
+    let set = shards(dir, &[input.as_path()], 2, &[]);
+    let reference = dir.join("all.pgn");
+    let o = run(&["merge", "-q", "-o", path(&reference), path(&set[0]), path(&set[1])]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    (set, read(&reference))
+}
+
 pub(crate) fn shards(dir: &Path, inputs: &[&Path], n: u64, extra: &[&str]) -> Vec<PathBuf> {
     (0..n).map(|i| shard(dir, inputs, i, n, extra)).collect()
 }
@@ -979,13 +990,8 @@ fn merge_refuses_a_directory_as_an_output_before_writing() {
 fn merge_writes_devices_pipes_and_the_standard_output_in_place() {
     use std::os::unix::fs::FileTypeExt;
     let dir = temp_dir("shard-merge-in-place");
-    let input = fixture("pgn/twic1599_10k.pgn");
-    let set = shards(&dir, &[input.as_path()], 2, &[]);
+    let (set, want) = two_shards_merged(&dir);
     let (one, two) = (path(&set[0]), path(&set[1]));
-    let reference = dir.join("all.pgn");
-    let o = run(&["merge", "-q", "-o", path(&reference), one, two]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let want = read(&reference);
     assert!(!want.is_empty());
     // The standard output, redirected to a file.
     let redirected = dir.join("stdout.pgn");
