@@ -27,12 +27,19 @@ pub fn skip(reason: impl Display) {
 /// fails).
 #[allow(dead_code)] // the `uci` test binary has no python-chess oracle
 pub fn python_chess_missing() -> bool {
+    python_missing("chess.pgn", "python-chess", "pip install chess==1.11.2")
+}
+
+/// Whether `python3 -c "import MODULES"` fails: then the caller's test is skipped, naming `what`
+/// is missing and the command that installs it (under CI it fails).
+#[allow(dead_code)] // not every test binary has a Python oracle
+pub fn python_missing(modules: &str, what: &str, install: &str) -> bool {
     let ok = std::process::Command::new("python3")
-        .args(["-c", "import chess.pgn"])
+        .args(["-c", &format!("import {modules}")])
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        skip("python-chess not found (pip install chess==1.11.2)");
+        skip(format_args!("{what} not found ({install})"));
     }
     !ok
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::shard::fixture_inputs;
-use crate::skip::skip;
+use crate::skip::python_missing;
 use crate::util::{fixture, pgnkit, run, shared_data, shared_not_pgn, stderr, temp_dir};
 
 const TAGS: &str = "White,Black,WhiteElo,BlackElo,Date,Result,ECO";
@@ -20,14 +20,7 @@ fn path(p: &Path) -> &str {
 
 /// Whether DuckDB and Polars are missing (then the caller is skipped; under CI it fails).
 fn readers_missing() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import duckdb, polars"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        skip("the Python packages duckdb and polars not found (pip install duckdb polars)");
-    }
-    !ok
+    python_missing("duckdb, polars", "the Python packages duckdb and polars", "pip install duckdb polars")
 }
 
 /// The option of Parquet's position as EPD columns: [`pair`] gives it to the Parquet run only.
