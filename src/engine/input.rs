@@ -6,6 +6,17 @@ use std::thread;
 
 use crossbeam_channel::{Receiver, unbounded};
 
+/// What the end of a loop's input does to the searches asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AtEof {
+    /// As `quit`: every search is stopped (a GUI that ends the input has gone; so Stockfish).
+    #[default]
+    Quit,
+    /// Searches with a limit run to it and answer, then the loop ends; one without a limit
+    /// (`go infinite`, a bare `go`) is stopped. For scripts that pipe their commands in.
+    Finish,
+}
+
 /// One line of input, without its line ending.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Line {

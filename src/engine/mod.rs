@@ -13,3 +13,5 @@ mod search_thread;
 pub mod server;
 mod uci_options;
 pub mod xboard;
+
+pub use input::AtEof;

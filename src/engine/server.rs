@@ -11,9 +11,9 @@
 //! illegal one ends the list with an `info string`, and the position stays the last legal one.
 //!
 //! ```
-//! use pgnkit::engine::server::run_uci;
+//! use pgnkit::engine::{AtEof, server::run_uci};
 //! let mut out = Vec::new();
-//! run_uci("uci\nposition startpos moves e2e4\ngo depth 2\n".as_bytes(), &mut out).unwrap();
+//! run_uci("uci\nposition startpos moves e2e4\ngo depth 2\n".as_bytes(), &mut out, AtEof::Finish).unwrap();
 //! let out = String::from_utf8(out).unwrap();
 //! assert!(out.contains("uciok") && out.lines().last().unwrap().starts_with("bestmove "));
 //! ```
@@ -27,13 +27,13 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, bounded, never, select};
 
-use crate::analysis::Analyzer;
+use crate::analysis::{Analyzer, Limit};
 use crate::chess::{Move, Position};
 use crate::notation::fen::{FenError, parse_fen};
 use crate::notation::uci::{parse_uci, write_uci};
 use crate::search::Searcher;
 
-use super::input::{self, Line};
+use super::input::{self, AtEof, Line};
 use super::protocol::{self, Command, PositionStart};
 use super::uci_options::Options;
 
@@ -100,6 +100,8 @@ struct Running<'scope> {
     ended: Receiver<()>,
     /// `bestmove` is held back (`go infinite`, `go ponder` until `ponderhit`).
     hold: Arc<AtomicBool>,
+    /// The search has a limit of its own (depth, nodes, time, a clock).
+    limited: bool,
     /// `go ponder` before `ponderhit`: the time its clock gives the search from then on (`None`:
     /// no clock, so it goes on until its own limit or `stop`).
     ponder: Option<Option<Duration>>,
@@ -140,7 +142,9 @@ struct Dialogue<'scope, 'env, W: Write + Send> {
     running: Option<Running<'scope>>,
     /// Commands that need the searcher, read while a search runs: carried out in order after it.
     waiting: VecDeque<Waiting>,
-    /// The input has ended: a held search is stopped, since no `stop` can come.
+    at_eof: AtEof,
+    /// The input has ended under [`AtEof::Finish`]: a search without a limit of its own is
+    /// stopped, since no `stop` can come.
     eof: bool,
     /// `quit` was read: the commands read before it are carried out, their searches stopped.
     quit: bool,
@@ -198,6 +202,7 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
             if let Some(budget) = r.ponder.take().flatten() {
                 let (done, stop) = (r.done.clone(), self.stop.clone());
                 r.timer = Some(self.scope.spawn(move || stop_after(budget, &done, &stop)));
+                r.limited = true;
             }
             r.hold.store(false, Ordering::Relaxed);
         }
@@ -214,14 +219,21 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
         }
     }
 
-    /// The end of input: a search held for `stop` would wait forever, so it is stopped; a finite
-    /// one is allowed to finish.
+    /// The end of input, as [`AtEof`] says.
     fn end_of_input(&mut self) {
-        self.eof = true;
-        if let Some(r) = &self.running
-            && r.hold.load(Ordering::Relaxed)
-        {
-            self.stop.store(true, Ordering::Relaxed);
+        match self.at_eof {
+            AtEof::Quit => {
+                self.stop_all();
+                self.quit = true;
+            }
+            AtEof::Finish => {
+                self.eof = true;
+                if let Some(r) = &self.running
+                    && (r.hold.load(Ordering::Relaxed) || !r.limited)
+                {
+                    self.stop.store(true, Ordering::Relaxed);
+                }
+            }
         }
     }
 
@@ -267,8 +279,9 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
         let hold = Arc::new(AtomicBool::new(go.infinite || go.ponder));
         let ponder = go.ponder.then(|| go.move_time(pos.turn()));
         let done = Arc::new(AtomicBool::new(false));
-        // After the end of input no `stop` can come to end a held search.
-        self.stop.store(self.eof && (go.infinite || go.ponder), Ordering::Relaxed);
+        let limited = limit != Limit::infinite();
+        // After the end of input no `stop` can come to end a search without a limit.
+        self.stop.store(self.eof && (go.infinite || go.ponder || !limited), Ordering::Relaxed);
         let (ended_tx, ended) = bounded::<()>(0);
         let (out, stop, held, finished) = (self.out, self.stop.clone(), hold.clone(), done.clone());
         let handle = super::search_thread::spawn(self.scope, s, move |s| {
@@ -301,16 +314,19 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
             let ponder = result.pv.get(1).map(|&m| uci(m));
             let _ = say(out, &protocol::bestmove_line(best.as_deref(), ponder.as_deref()));
         })?;
-        self.running = Some(Running { handle, ended, hold, ponder, done, timer: None });
+        self.running = Some(Running { handle, ended, hold, limited, ponder, done, timer: None });
         Ok(())
     }
 }
 
-/// Runs the UCI protocol until `quit` or the end of `input`. Commands are read on a thread of
-/// their own, so `isready` and `stop` are answered while a search runs, whatever was read before
-/// them. At the end of input a finite search is allowed to finish (its `bestmove` is written); a
-/// held one (`go infinite`, `go ponder`) is stopped.
-pub fn run_uci<R: BufRead + Send + 'static, W: Write + Send>(input: R, output: W) -> io::Result<()> {
+/// Runs the UCI protocol until `quit` or the end of `input`, which does what `at_eof` says.
+/// Commands are read on a thread of their own, so `isready` and `stop` are answered while a
+/// search runs, whatever was read before them.
+pub fn run_uci<R: BufRead + Send + 'static, W: Write + Send>(
+    input: R,
+    output: W,
+    at_eof: AtEof,
+) -> io::Result<()> {
     let lines = input::lines(input)?;
     let out = Mutex::new(output);
     let searcher = Searcher::new();
@@ -325,6 +341,7 @@ pub fn run_uci<R: BufRead + Send + 'static, W: Write + Send>(input: R, output: W
             stop,
             running: None,
             waiting: VecDeque::new(),
+            at_eof,
             eof: false,
             quit: false,
         };
@@ -368,7 +385,7 @@ mod tests {
     use crate::chess::Variant;
 
     fn run(input: &str) -> Vec<String> {
-        crate::engine::search_thread::dialogue(|i, o| run_uci(i, o), input)
+        crate::engine::search_thread::dialogue(|i, o| run_uci(i, o, AtEof::Finish), input)
     }
 
     #[test]

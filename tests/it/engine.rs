@@ -28,7 +28,7 @@ fn after(moves: &[&str]) -> Position {
 fn uci_dialogue() {
     // No `quit`, which would stop the searches: the end of input lets them finish.
     let o = run_with_stdin(
-        &["uci"],
+        &["uci", "--finish-at-eof"],
         format!(
             "uci\nisready\nucinewgame\nposition startpos moves e2e4\ngo depth 4\nisready\n\
              position fen {MATE_IN_ONE}\ngo depth 3\n"

@@ -3,7 +3,7 @@
 //! test instead of stalling the run.
 
 use std::io::Write;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -87,6 +87,25 @@ impl Engine {
     pub fn bestmove(&mut self) -> String {
         let line = self.expect("bestmove", BOUND, |l| l.starts_with("bestmove "));
         line.split_whitespace().nth(1).expect("a move").to_string()
+    }
+}
+
+impl Engine {
+    /// Closes the input (end of file).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The exit status, waited for up to `within`; panics when the process still runs then.
+    pub fn exit_within(&mut self, within: Duration) -> ExitStatus {
+        let end = Instant::now() + within;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait for pgnkit") {
+                return status;
+            }
+            assert!(Instant::now() < end, "still running after {within:?}; seen {:#?}", self.seen);
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 }
 

@@ -114,3 +114,26 @@ pub fn a_line_that_is_not_utf8_is_an_unknown_command() {
         ]
     );
 }
+
+/// The end of input is `quit`, as in Stockfish: a search whose limit is far off is stopped,
+/// answers, and the engine exits. With `--finish-at-eof` a search with a limit runs to it and
+/// one without is stopped.
+pub fn the_end_of_input_stops_the_search_and_exits() {
+    for go in ["go depth 60", "go movetime 600000", "go nodes 100000000000", "go wtime 3600000 btime 3600000"]
+    {
+        let mut engine = uci();
+        engine.send("position startpos");
+        engine.send(go);
+        engine.close_input();
+        assert_legal(&Position::default(), &engine.bestmove());
+        assert!(engine.exit_within(BOUND).success(), "{go}");
+    }
+    let mut engine = Engine::start(&["uci", "--finish-at-eof"]);
+    engine.send("go depth 3");
+    engine.send("go");
+    engine.close_input();
+    engine.expect("depth 3", BOUND, |l| l.starts_with("info depth 3 "));
+    assert_legal(&Position::default(), &engine.bestmove());
+    assert_legal(&Position::default(), &engine.bestmove());
+    assert!(engine.exit_within(BOUND).success());
+}

@@ -1,5 +1,6 @@
 //! `pgnkit uci`: the built-in engine as a UCI engine on stdin/stdout.
 
+use pgnkit::engine::AtEof;
 use pgnkit::engine::server::run_uci;
 
 use crate::cli::fail::Fail;
@@ -7,19 +8,26 @@ use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 The engine answers the UCI protocol (uci, isready, setoption, ucinewgame, position, go, stop,
-quit). Options: Hash, Clear Hash, UCI_Chess960, UCI_Variant (chess, crazyhouse). Hash offers up
-to half the machine's memory; a size that cannot be allocated keeps the table in use and says so
-(info string).
+ponderhit, quit). isready is answered at once, and stop ends the search, whatever was sent
+before them; the end of input is quit, unless --finish-at-eof. Options: Hash, Clear Hash,
+UCI_Chess960, UCI_Variant (chess, crazyhouse). Hash offers up to half the machine's memory; a
+size that cannot be allocated keeps the table in use and says so (info string).
 
 Examples:
-  printf 'uci\\nposition startpos moves e2e4\\ngo depth 8\\n' | pgnkit uci
+  printf 'uci\\nposition startpos moves e2e4\\ngo depth 8\\n' | pgnkit uci --finish-at-eof
   python3 scripts/check_uci_python.py target/release/pgnkit   (python-chess plays and analyses)";
 
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// At the end of input, let the searches that have a limit run to it and answer (for piped
+    /// commands), instead of stopping every search as `quit` does
+    #[arg(long)]
+    finish_at_eof: bool,
+}
 
-pub fn run(_args: &Args) -> Result<Code, Fail> {
+pub fn run(args: &Args) -> Result<Code, Fail> {
+    let at_eof = if args.finish_at_eof { AtEof::Finish } else { AtEof::Quit };
     // Read on a thread of its own: stdin itself, not its (thread-bound) lock.
-    run_uci(std::io::BufReader::new(std::io::stdin()), std::io::stdout())?;
+    run_uci(std::io::BufReader::new(std::io::stdin()), std::io::stdout(), at_eof)?;
     Ok(Code::Ok)
 }
