@@ -1,15 +1,18 @@
 //! `pgnkit xboard`: the xboard/WinBoard protocol (CECP version 2) over the built-in [`Searcher`],
 //! reading commands from any `BufRead` and answering on any `Write`, like [`super::server::run_uci`].
 //!
-//! The engine searches on its own thread so that `?` (move now), `force`, `new` and `quit` are
-//! answered while it thinks; `ping` is answered once the move being thought about is sent, so
-//! that `pong` means every earlier command has been dealt with. `force`, `new`, `undo`, `remove`, `result`, `setboard`, `variant`
-//! and `quit` abandon a running search without sending its move; a move that was already sent
-//! when they arrived is kept in the game, so the engine's game always matches the GUI's. Moves are
-//! sent as coordinates (`move e2e4`, `move e7e8q`, `move N@f3`), castling as `O-O`/`O-O-O` in
-//! `fischerandom` and as the king's two-square step otherwise; moves are read in either castling
-//! form (and in SAN, leniently). After its move the engine claims the end of the game itself:
-//! `1-0 {White mates}`, `1/2-1/2 {Stalemate}`, `1/2-1/2 {Draw by repetition}`...
+//! Commands are read on a thread of their own and the engine searches on another, so that
+//! commands are read while it thinks. `?` (move now) and `quit` act at once. `ping`, moves and
+//! `go` wait for the search to end (so `pong` means every earlier command has been dealt with,
+//! the move included, as CECP asks), and the commands after them wait their turn. `force`, `new`,
+//! `undo`, `remove`, `result`, `setboard`, `variant`, `white` and `black` abandon the running
+//! search when their turn comes (at once when nothing waits), without sending its move; a move
+//! that was already sent when they arrived is kept in the game, so the engine's game always
+//! matches the GUI's. Moves are sent as coordinates
+//! (`move e2e4`, `move e7e8q`, `move N@f3`), castling as `O-O`/`O-O-O` in `fischerandom` and as
+//! the king's two-square step otherwise; moves are read in either castling form (and in SAN,
+//! leniently). After its move the engine claims the end of the game itself: `1-0 {White mates}`,
+//! `1/2-1/2 {Stalemate}`, `1/2-1/2 {Draw by repetition}`...
 //!
 //! Time: `st` (seconds per move) wins over `level MPS BASE INC` with `time` (the engine's clock in
 //! centiseconds); `sd` caps the depth. With no time information at all a move takes 5 seconds.
@@ -23,11 +26,14 @@
 //! assert!(out.lines().any(|l| l.starts_with("move ")) && out.contains("pong 7"));
 //! ```
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, Scope, ScopedJoinHandle};
 use std::time::Duration;
+
+use crossbeam_channel::{Receiver, bounded, never, select};
 
 use crate::analysis::{Analyzer, Limit, Score};
 use crate::chess::{CastlingMode, CastlingSide, Color, Move, Position, Variant};
@@ -124,8 +130,6 @@ impl Engine {
     }
 }
 
-type Handle<'scope> = ScopedJoinHandle<'scope, (Searcher, Option<Move>)>;
-
 fn say(out: &Mutex<impl Write>, line: &str) -> io::Result<()> {
     let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
     writeln!(w, "{line}")?;
@@ -150,51 +154,289 @@ fn thinking_line(pos: &Position, info: &crate::search::Info) -> String {
     line
 }
 
-/// Starts the engine's search on its own thread. The thread sends `move ...` (and a result line
-/// when the move ends the game) unless `discard` was set first, and returns the move it sent.
-fn spawn<'scope, 'env, W: Write + Send>(
+/// The engine's search on its own thread, with a channel that disconnects when it has ended.
+struct Thinking<'scope> {
+    handle: ScopedJoinHandle<'scope, (Searcher, Option<Move>)>,
+    ended: Receiver<()>,
+}
+
+/// How a command meets a running search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Acts on the search at once: `?` (move now), `quit`.
+    Now,
+    /// Abandons the search when its turn comes (its move is not sent), then waits for it to end.
+    Abandon,
+    /// Waits for the search to end: `ping` (answered after the move), moves, `go`.
+    Wait,
+    /// Touches no search: carried out at once unless commands before it wait.
+    Free,
+}
+
+/// The kind of command `cmd` (the line's first word).
+fn kind(cmd: &str) -> Kind {
+    match cmd {
+        "?" | "quit" => Kind::Now,
+        "new" | "variant" | "force" | "result" | "setboard" | "undo" | "remove" | "white" | "black" => {
+            Kind::Abandon
+        }
+        "" | "xboard" | "accepted" | "rejected" | "easy" | "hard" | "random" | "computer" | "name"
+        | "rating" | "ics" | "cores" | "memory" | "draw" | "hint" | "bk" | "." | "otim" | "egtpath"
+        | "option" | "exit" | "protover" | "post" | "nopost" | "time" | "level" | "st" | "sd" => Kind::Free,
+        _ => Kind::Wait,
+    }
+}
+
+/// A line's command word and its argument.
+fn split(line: &str) -> (&str, &str) {
+    let line = line.trim();
+    let (cmd, arg) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    (cmd, arg.trim())
+}
+
+/// The loop's state between commands: the game, the search thinking about it, and the commands
+/// read during the search that wait for it to end.
+struct Session<'scope, 'env, W: Write + Send> {
     scope: &'scope Scope<'scope, 'env>,
     out: &'env Mutex<W>,
-    eng: &mut Engine,
-    stop: &Arc<AtomicBool>,
-    discard: &Arc<AtomicBool>,
-) -> io::Result<Handle<'scope>> {
-    let searcher = eng.searcher.take().expect("searcher is home");
-    let game = eng.game.clone();
-    let limit = eng.limit();
-    let post = eng.post;
-    stop.store(false, Ordering::Relaxed);
-    discard.store(false, Ordering::Relaxed);
-    let discard = Arc::clone(discard);
-    super::search_thread::spawn(scope, searcher, move |searcher| {
-        let pos = *game.pos();
-        let history = game.history();
-        let result = searcher.search(&pos, &history, &limit, &mut |info| {
-            if post && !discard.load(Ordering::Relaxed) {
-                let _ = say(out, &thinking_line(&pos, info));
+    eng: Engine,
+    stop: Arc<AtomicBool>,
+    /// The running search does not send its move.
+    discard: Arc<AtomicBool>,
+    running: Option<Thinking<'scope>>,
+    waiting: VecDeque<String>,
+    /// The input has ended: what was read is carried out, then the loop ends.
+    eof: bool,
+}
+
+impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
+    /// A line as it is read; `false` on `quit`.
+    fn read(&mut self, line: String) -> io::Result<bool> {
+        let cmd = split(&line).0;
+        match kind(cmd) {
+            Kind::Now if cmd == "quit" => {
+                self.abandon();
+                self.join();
+                return Ok(false);
             }
-        });
-        let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
-        let m = result.best_move.filter(|_| !discard.load(Ordering::Relaxed))?;
-        let mut after = game;
-        after.play(m);
-        let _ = writeln!(w, "move {}", xboard_move(&pos, m));
-        if let Some(end) = after.ending() {
-            let _ = writeln!(w, "{}", end.xboard());
+            Kind::Now => {
+                if self.running.is_some() {
+                    self.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            kind => {
+                // Its turn has come unless earlier commands wait; if they do, it abandons the
+                // search that is running when its turn comes (`next_waiting`).
+                if kind == Kind::Abandon && self.waiting.is_empty() {
+                    self.abandon();
+                }
+                if self.waiting.is_empty() && (kind == Kind::Free || self.running.is_none()) {
+                    self.execute(&line)?;
+                } else {
+                    self.waiting.push_back(line);
+                }
+            }
         }
-        let _ = w.flush();
-        Some(m)
-    })
+        Ok(true)
+    }
+
+    /// The next waiting line that can be carried out now. One that abandons the search waits
+    /// for it to end, but abandons it first: a line before it may have started it.
+    fn next_waiting(&mut self) -> Option<String> {
+        let kind = kind(split(self.waiting.front()?).0);
+        if self.running.is_none() || kind == Kind::Free {
+            return self.waiting.pop_front();
+        }
+        if kind == Kind::Abandon {
+            self.abandon();
+        }
+        None
+    }
+
+    /// Stops the running search without sending its move (a move already sent stays played).
+    fn abandon(&self) {
+        if self.running.is_some() {
+            self.discard.store(true, Ordering::Relaxed);
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Waits for the running search to end and plays the move it sent, if any.
+    fn join(&mut self) {
+        if let Some(t) = self.running.take() {
+            let (searcher, sent) = t.handle.join().expect("search thread panicked");
+            self.eng.searcher = Some(searcher);
+            if let Some(m) = sent {
+                self.eng.game.play(m);
+            }
+        }
+    }
+
+    /// A command, with no search running unless it is [`Kind::Free`].
+    fn execute(&mut self, line: &str) -> io::Result<()> {
+        let (out, eng) = (self.out, &mut self.eng);
+        let (cmd, arg) = split(line);
+        match cmd {
+            "" | "xboard" | "accepted" | "rejected" | "easy" | "hard" | "random" | "computer" | "name"
+            | "rating" | "ics" | "cores" | "memory" | "draw" | "hint" | "bk" | "." | "otim" | "egtpath"
+            | "option" | "exit" => {}
+            "protover" => say(out, FEATURES)?,
+            "ping" => say(out, &format!("pong {arg}"))?,
+            "post" => eng.post = true,
+            "nopost" => eng.post = false,
+            "time" => {
+                if let Ok(cs) = arg.parse::<i64>() {
+                    eng.clock.time = Some(Duration::from_millis(cs.max(0) as u64 * 10));
+                }
+            }
+            "level" => {
+                let parts: Vec<&str> = arg.split_whitespace().collect();
+                let parsed = match parts[..] {
+                    [mps, base, inc] => mps
+                        .parse::<u32>()
+                        .ok()
+                        .zip(parse_duration(base, true).zip(parse_duration(inc, false))),
+                    _ => None,
+                };
+                match parsed {
+                    Some((mps, (base, inc))) => {
+                        eng.clock = Clock { mps, inc, st: None, sd: eng.clock.sd, time: Some(base) }
+                    }
+                    None => say(out, &format!("Error (bad level): {arg}"))?,
+                }
+            }
+            "st" => match parse_duration(arg, false) {
+                Some(t) => eng.clock.st = Some(t),
+                None => say(out, &format!("Error (bad st): {arg}"))?,
+            },
+            "sd" => match arg.parse::<u32>() {
+                Ok(d) if d > 0 => eng.clock.sd = Some(d),
+                _ => say(out, &format!("Error (bad sd): {arg}"))?,
+            },
+            "new" => {
+                eng.variant = Variant::Standard;
+                eng.reset(Position::default());
+                eng.force = false;
+                eng.side = Color::Black;
+                eng.clock.sd = None;
+                eng.clock.st = None;
+                if let Some(s) = eng.searcher.as_mut() {
+                    s.new_game();
+                }
+            }
+            "variant" => {
+                let v = match arg {
+                    "normal" => Some(Variant::Standard),
+                    "fischerandom" => Some(Variant::Chess960),
+                    "crazyhouse" => Some(Variant::Crazyhouse),
+                    _ => None,
+                };
+                match v {
+                    Some(v) => {
+                        eng.variant = v;
+                        eng.reset(Position::new(v));
+                    }
+                    None => say(out, &format!("Error (unsupported variant): {arg}"))?,
+                }
+            }
+            "force" | "result" => eng.force = true,
+            "setboard" => match parse_fen(arg, eng.variant) {
+                Ok(pos) => eng.reset(pos),
+                Err(e) => say(out, &format!("tellusererror Illegal position: {e}"))?,
+            },
+            "undo" | "remove" => {
+                for _ in 0..if cmd == "undo" { 1 } else { 2 } {
+                    if eng.game.undo().is_none() {
+                        say(out, &format!("Error (no move to take back): {cmd}"))?;
+                        break;
+                    }
+                }
+            }
+            "white" | "black" => {
+                eng.side = if cmd == "white" { Color::Black } else { Color::White };
+                eng.force = false;
+            }
+            "go" | "playother" => {
+                eng.force = false;
+                let turn = eng.game.pos().turn();
+                eng.side = if cmd == "go" { turn } else { !turn };
+                if eng.to_move() {
+                    self.think()?;
+                } else if let Some(end) = eng.game.ending() {
+                    // No move to make: the result is the answer (a GUI waits for one).
+                    say(out, &end.xboard())?;
+                }
+            }
+            _ => {
+                let (text, explicit) = if cmd == "usermove" { (arg, true) } else { (line.trim(), false) };
+                match eng.game.parse_move(text) {
+                    Ok(m) => {
+                        eng.game.play(m);
+                        if eng.to_move() {
+                            self.think()?;
+                        } else if !eng.force
+                            && let Some(end) = eng.game.ending()
+                        {
+                            say(out, &end.xboard())?;
+                        }
+                    }
+                    Err(MoveInputError::Syntax) if !explicit => {
+                        say(out, &format!("Error (unknown command): {}", line.trim()))?
+                    }
+                    Err(_) => say(out, &format!("Illegal move: {text}"))?,
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts the engine's search on its own thread. The thread sends `move ...` (and a result
+    /// line when the move ends the game) unless `discard` was set first, and returns the move it
+    /// sent.
+    fn think(&mut self) -> io::Result<()> {
+        let eng = &mut self.eng;
+        let searcher = eng.searcher.take().expect("searcher is home");
+        let game = eng.game.clone();
+        let limit = eng.limit();
+        let post = eng.post;
+        self.stop.store(false, Ordering::Relaxed);
+        self.discard.store(false, Ordering::Relaxed);
+        let (out, discard) = (self.out, Arc::clone(&self.discard));
+        let (ended_tx, ended) = bounded::<()>(0);
+        let handle = super::search_thread::spawn(self.scope, searcher, move |searcher| {
+            let _ended = ended_tx;
+            let pos = *game.pos();
+            let history = game.history();
+            let result = searcher.search(&pos, &history, &limit, &mut |info| {
+                if post && !discard.load(Ordering::Relaxed) {
+                    let _ = say(out, &thinking_line(&pos, info));
+                }
+            });
+            let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+            let m = result.best_move.filter(|_| !discard.load(Ordering::Relaxed))?;
+            let mut after = game;
+            after.play(m);
+            let _ = writeln!(w, "move {}", xboard_move(&pos, m));
+            if let Some(end) = after.ending() {
+                let _ = writeln!(w, "{}", end.xboard());
+            }
+            let _ = w.flush();
+            Some(m)
+        })?;
+        self.running = Some(Thinking { handle, ended });
+        Ok(())
+    }
 }
 
 /// Runs the xboard protocol until `quit` or the end of `input` (where a running search is allowed
-/// to finish and send its move).
+/// to finish and send its move). Commands are read on a thread of their own, so `?` and `quit`
+/// act while the engine thinks whatever was read before them.
 pub fn run_xboard<R: BufRead + Send + 'static, W: Write + Send>(input: R, output: W) -> io::Result<()> {
+    let lines = input::lines(input)?;
     let out = Mutex::new(output);
     let searcher = Searcher::new();
     let stop = searcher.stop_handle();
-    let discard = Arc::new(AtomicBool::new(false));
-    let mut eng = Engine {
+    let eng = Engine {
         game: GameRecord::new(Position::default()),
         variant: Variant::Standard,
         force: false,
@@ -204,175 +446,44 @@ pub fn run_xboard<R: BufRead + Send + 'static, W: Write + Send>(input: R, output
         searcher: Some(searcher),
     };
     thread::scope(|scope| -> io::Result<()> {
-        let mut running: Option<Handle<'_>> = None;
-        // Waits for the running search (abandoning it first when `abandon`) and plays the move
-        // it sent, if any.
-        let finish = |running: &mut Option<Handle<'_>>, eng: &mut Engine, abandon: bool| {
-            if let Some(h) = running.take() {
-                if abandon {
-                    discard.store(true, Ordering::Relaxed);
-                    stop.store(true, Ordering::Relaxed);
-                }
-                let (s, m) = h.join().expect("search thread panicked");
-                eng.searcher = Some(s);
-                if let Some(m) = m {
-                    eng.game.play(m);
-                }
-            }
+        let mut session = Session {
+            scope,
+            out: &out,
+            eng,
+            stop,
+            discard: Arc::new(AtomicBool::new(false)),
+            running: None,
+            waiting: VecDeque::new(),
+            eof: false,
         };
-        for line in input::lines(input)? {
-            let line = match line? {
-                Line::Text(line) => line,
-                Line::NotUtf8(line) => {
-                    say(&out, &format!("Error (unknown command, not UTF-8): {line}"))?;
-                    continue;
-                }
-            };
-            let line = line.trim();
-            let (cmd, arg) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-            let arg = arg.trim();
-            match cmd {
-                "" | "xboard" | "accepted" | "rejected" | "easy" | "hard" | "random" | "computer"
-                | "name" | "rating" | "ics" | "cores" | "memory" | "draw" | "hint" | "bk" | "." | "otim"
-                | "egtpath" | "option" | "exit" => {}
-                "protover" => say(&out, FEATURES)?,
-                "ping" => {
-                    finish(&mut running, &mut eng, false);
-                    say(&out, &format!("pong {arg}"))?
-                }
-                "?" => {
-                    if running.is_some() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                }
-                "post" => eng.post = true,
-                "nopost" => eng.post = false,
-                "time" => {
-                    if let Ok(cs) = arg.parse::<i64>() {
-                        eng.clock.time = Some(Duration::from_millis(cs.max(0) as u64 * 10));
-                    }
-                }
-                "level" => {
-                    let parts: Vec<&str> = arg.split_whitespace().collect();
-                    let parsed = match parts[..] {
-                        [mps, base, inc] => mps
-                            .parse::<u32>()
-                            .ok()
-                            .zip(parse_duration(base, true).zip(parse_duration(inc, false))),
-                        _ => None,
-                    };
-                    match parsed {
-                        Some((mps, (base, inc))) => {
-                            eng.clock = Clock { mps, inc, st: None, sd: eng.clock.sd, time: Some(base) }
+        loop {
+            if let Some(line) = session.next_waiting() {
+                session.execute(&line)?;
+                continue;
+            }
+            if session.eof && session.running.is_none() && session.waiting.is_empty() {
+                return Ok(());
+            }
+            let ended = session.running.as_ref().map_or_else(never, |t| t.ended.clone());
+            let input = if session.eof { never() } else { lines.clone() };
+            select! {
+                recv(input) -> line => match line {
+                    Ok(Ok(Line::Text(line))) => {
+                        if !session.read(line)? {
+                            return Ok(());
                         }
-                        None => say(&out, &format!("Error (bad level): {arg}"))?,
                     }
-                }
-                "st" => match parse_duration(arg, false) {
-                    Some(t) => eng.clock.st = Some(t),
-                    None => say(&out, &format!("Error (bad st): {arg}"))?,
+                    Ok(Ok(Line::NotUtf8(line))) => say(&out, &format!("Error (unknown command, not UTF-8): {line}"))?,
+                    Ok(Err(e)) => {
+                        session.abandon();
+                        session.join();
+                        return Err(e);
+                    }
+                    Err(_) => session.eof = true,
                 },
-                "sd" => match arg.parse::<u32>() {
-                    Ok(d) if d > 0 => eng.clock.sd = Some(d),
-                    _ => say(&out, &format!("Error (bad sd): {arg}"))?,
-                },
-                "quit" => {
-                    finish(&mut running, &mut eng, true);
-                    return Ok(());
-                }
-                "new" => {
-                    finish(&mut running, &mut eng, true);
-                    eng.variant = Variant::Standard;
-                    eng.reset(Position::default());
-                    eng.force = false;
-                    eng.side = Color::Black;
-                    eng.clock.sd = None;
-                    eng.clock.st = None;
-                    if let Some(s) = eng.searcher.as_mut() {
-                        s.new_game();
-                    }
-                }
-                "variant" => {
-                    finish(&mut running, &mut eng, true);
-                    let v = match arg {
-                        "normal" => Some(Variant::Standard),
-                        "fischerandom" => Some(Variant::Chess960),
-                        "crazyhouse" => Some(Variant::Crazyhouse),
-                        _ => None,
-                    };
-                    match v {
-                        Some(v) => {
-                            eng.variant = v;
-                            eng.reset(Position::new(v));
-                        }
-                        None => say(&out, &format!("Error (unsupported variant): {arg}"))?,
-                    }
-                }
-                "force" => {
-                    finish(&mut running, &mut eng, true);
-                    eng.force = true;
-                }
-                "result" => {
-                    finish(&mut running, &mut eng, true);
-                    eng.force = true;
-                }
-                "setboard" => {
-                    finish(&mut running, &mut eng, true);
-                    match parse_fen(arg, eng.variant) {
-                        Ok(pos) => eng.reset(pos),
-                        Err(e) => say(&out, &format!("tellusererror Illegal position: {e}"))?,
-                    }
-                }
-                "undo" | "remove" => {
-                    finish(&mut running, &mut eng, true);
-                    for _ in 0..if cmd == "undo" { 1 } else { 2 } {
-                        if eng.game.undo().is_none() {
-                            say(&out, &format!("Error (no move to take back): {cmd}"))?;
-                            break;
-                        }
-                    }
-                }
-                "white" | "black" => {
-                    finish(&mut running, &mut eng, true);
-                    eng.side = if cmd == "white" { Color::Black } else { Color::White };
-                    eng.force = false;
-                }
-                "go" | "playother" => {
-                    finish(&mut running, &mut eng, false);
-                    eng.force = false;
-                    let turn = eng.game.pos().turn();
-                    eng.side = if cmd == "go" { turn } else { !turn };
-                    if eng.to_move() {
-                        running = Some(spawn(scope, &out, &mut eng, &stop, &discard)?);
-                    } else if let Some(end) = eng.game.ending() {
-                        // No move to make: the result is the answer (a GUI waits for one).
-                        say(&out, &end.xboard())?;
-                    }
-                }
-                _ => {
-                    finish(&mut running, &mut eng, false);
-                    let (text, explicit) = if cmd == "usermove" { (arg, true) } else { (line, false) };
-                    match eng.game.parse_move(text) {
-                        Ok(m) => {
-                            eng.game.play(m);
-                            if eng.to_move() {
-                                running = Some(spawn(scope, &out, &mut eng, &stop, &discard)?);
-                            } else if !eng.force
-                                && let Some(end) = eng.game.ending()
-                            {
-                                say(&out, &end.xboard())?;
-                            }
-                        }
-                        Err(MoveInputError::Syntax) if !explicit => {
-                            say(&out, &format!("Error (unknown command): {line}"))?
-                        }
-                        Err(_) => say(&out, &format!("Illegal move: {text}"))?,
-                    }
-                }
+                recv(ended) -> _ => session.join(),
             }
         }
-        finish(&mut running, &mut eng, false);
-        Ok(())
     })
 }
 

@@ -8,7 +8,9 @@ use pgnkit::exit::Code;
 pub const EXAMPLES: &str = "\
 The engine answers CECP version 2: xboard, protover 2, new, variant (normal, crazyhouse,
 fischerandom), force, go, playother, usermove (or a bare move), setboard, level, st, sd, time,
-otim, undo, remove, result, ping, post, nopost, ?, quit.
+otim, undo, remove, result, ping, post, nopost, ?, quit. Commands are read while the engine
+thinks: ? and quit act at once; ping is answered after the move, and the commands after it
+wait their turn.
 
 Examples:
   xboard -fcp 'pgnkit xboard'
