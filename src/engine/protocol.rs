@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use crate::analysis::{Limit, Score};
 use crate::chess::Color;
+use crate::search::TimeUse;
 
 /// Where a `position` command starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,6 +186,12 @@ impl Go {
             limit.movetime = self.move_time(turn);
         }
         limit
+    }
+
+    /// How the search spends its time: all of a `movetime`, a share of a clock.
+    pub fn time_use(&self) -> TimeUse {
+        let clock = self.wtime.is_some() || self.btime.is_some();
+        if clock && self.movetime.is_none() { TimeUse::Budget } else { TimeUse::Exact }
     }
 
     /// The time for the move of `turn`: `movetime`, within the clock's budget when there is a

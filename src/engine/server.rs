@@ -272,7 +272,7 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
         };
         let s = self.searcher.take().expect("searcher is home");
         let history = self.state.history.clone();
-        let limit = go.limit(pos.turn());
+        let (limit, time) = (go.limit(pos.turn()), go.time_use());
         // Moves that do not parse in the position are passed over, as Stockfish does.
         let only: Vec<Move> =
             go.searchmoves.iter().filter_map(|m| parse_uci(&pos, m.as_bytes()).ok()).collect();
@@ -292,7 +292,7 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
                 write_uci(m, mode, &mut text);
                 text
             };
-            let result = s.search_among(&pos, &history, &limit, &only, &mut |info| {
+            let result = s.search_among(&pos, &history, &limit, &only, time, &mut |info| {
                 let pv: Vec<String> = info.pv.iter().map(|&m| uci(m)).collect();
                 let line = protocol::info_line(
                     info.depth,

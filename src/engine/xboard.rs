@@ -39,7 +39,7 @@ use crate::analysis::{Analyzer, Limit, Score};
 use crate::chess::{CastlingMode, CastlingSide, Color, Move, Position, Variant};
 use crate::notation::fen::parse_fen;
 use crate::notation::uci::write_uci;
-use crate::search::Searcher;
+use crate::search::{Searcher, TimeUse};
 
 use super::game::{GameRecord, MoveInputError};
 use super::input::{self, Line};
@@ -407,7 +407,8 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
             let _ended = ended_tx;
             let pos = *game.pos();
             let history = game.history();
-            let result = searcher.search(&pos, &history, &limit, &mut |info| {
+            // Every xboard time control is a clock to share out, `st` included (a maximum).
+            let result = searcher.search_among(&pos, &history, &limit, &[], TimeUse::Budget, &mut |info| {
                 if post && !discard.load(Ordering::Relaxed) {
                     let _ = say(out, &thinking_line(&pos, info));
                 }

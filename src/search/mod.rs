@@ -47,6 +47,17 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// A move that no position generates (from and to coincide), used as "none" in fixed arrays.
 pub(crate) const NO_MOVE: Move = Move::normal(Square::A1, Square::A1);
 
+/// How a search spends its `movetime`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TimeUse {
+    /// All of it, as UCI's `go movetime` asks ("search exactly x mseconds").
+    #[default]
+    Exact,
+    /// A share of a clock: an iteration that would most likely not finish in what is left is
+    /// not started, and the time saved goes to later moves.
+    Budget,
+}
+
 /// Progress after each completed iteration (what a UCI `info` line reports).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Info {
@@ -157,7 +168,8 @@ impl Searcher {
     }
 
     /// Searches `pos` within `limit`, calling `on_info` after every completed iteration. `history`
-    /// holds the keys of the game's earlier positions, oldest first.
+    /// holds the keys of the game's earlier positions, oldest first. A `movetime` is used whole
+    /// ([`TimeUse::Exact`]).
     pub fn search(
         &mut self,
         pos: &Position,
@@ -165,18 +177,19 @@ impl Searcher {
         limit: &Limit,
         on_info: &mut dyn FnMut(&Info),
     ) -> Analysis {
-        self.search_among(pos, history, limit, &[], on_info)
+        self.search_among(pos, history, limit, &[], TimeUse::Exact, on_info)
     }
 
-    /// [`Searcher::search`] of the root moves in `only` alone (UCI's `go searchmoves`); the
-    /// moves of `only` that are not legal are passed over, and when none is, every move is
-    /// searched.
+    /// [`Searcher::search`] of the root moves in `only` alone (UCI's `go searchmoves`), spending
+    /// the `movetime` as `time_use` says; the moves of `only` that are not legal are passed over, and
+    /// when none is, every move is searched.
     pub fn search_among(
         &mut self,
         pos: &Position,
         history: &[u64],
         limit: &Limit,
         only: &[Move],
+        time_use: TimeUse,
         on_info: &mut dyn FnMut(&Info),
     ) -> Analysis {
         let start = Instant::now();
@@ -248,11 +261,12 @@ impl Searcher {
             if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
                 break;
             }
-            if let (Some(movetime), Some(_)) = (limit.movetime, self.deadline) {
-                // Another iteration would most likely not finish.
-                if start.elapsed() * 2 > movetime {
-                    break;
-                }
+            // Another iteration would most likely not finish: its time is kept for later moves.
+            if time_use == TimeUse::Budget
+                && let Some(movetime) = limit.movetime
+                && start.elapsed() * 2 > movetime
+            {
+                break;
             }
             // A forced mate found by a full-width search at this depth will not get shorter.
             if score.abs() >= MATE_BOUND && (MATE - score.abs()) < depth as i32 && limit.depth.is_none() {

@@ -198,6 +198,27 @@ fn info_after_each_iteration_and_stop_flag() {
     assert_eq!(infos.last().map(|i| &i.pv), Some(&a.pv));
 }
 
+/// A `movetime` is used whole, as UCI asks, even when an iteration would most likely not finish
+/// in what is left (here after depth 1, which `on_info` makes last 60% of it); a clock's share
+/// stops there and keeps the rest.
+#[test]
+fn a_movetime_is_used_whole_and_a_clock_share_is_not() {
+    let movetime = Duration::from_millis(500);
+    let pos = Position::default();
+    let mut slow_first = |info: &Info| {
+        if info.depth == 1 {
+            std::thread::sleep(movetime * 3 / 5);
+        }
+    };
+    let mut engine = Searcher::with_hash_mb(2);
+    let a = engine.search(&pos, &[], &Limit::movetime(movetime), &mut slow_first);
+    assert!(a.time >= movetime, "{a:?}");
+    assert!(a.depth > 1, "{a:?}");
+    let limit = Limit::movetime(movetime);
+    let a = engine.search_among(&pos, &[], &limit, &[], TimeUse::Budget, &mut slow_first);
+    assert_eq!(a.depth, 1, "{a:?}");
+}
+
 /// A hash size that cannot be allocated is refused, and the table in use is kept.
 #[test]
 fn a_hash_that_cannot_be_allocated_keeps_the_table() {
