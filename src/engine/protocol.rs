@@ -176,14 +176,15 @@ const GO_KEYWORDS: [&str; 12] = [
 
 impl Go {
     /// The search limit for the side `turn`: explicit depth/nodes/movetime as given, clock times
-    /// turned into a movetime budget; `None` fields everywhere means "until stop".
-    pub fn limit(&self, turn: Color) -> Limit {
+    /// turned into a movetime budget, both less `overhead` (UCI's `Move Overhead`: the time to
+    /// get the move to the GUI's clock); `None` fields everywhere means "until stop".
+    pub fn limit(&self, turn: Color, overhead: Duration) -> Limit {
         let mut limit = Limit { nodes: self.nodes, depth: self.depth, movetime: self.movetime };
         if let Some(mate) = self.mate {
             limit.depth = Some(limit.depth.unwrap_or(u32::MAX).min(mate.saturating_mul(2)));
         }
         if !(self.infinite || self.ponder) {
-            limit.movetime = self.move_time(turn);
+            limit.movetime = self.move_time(turn, overhead);
         }
         limit
     }
@@ -197,13 +198,22 @@ impl Go {
     /// The time for the move of `turn`: `movetime`, within the clock's budget when there is a
     /// clock (for `go ponder`, the time from `ponderhit` on). A clock given for the other side
     /// alone leaves `turn` no time, as Stockfish reads it: it moves at once instead of searching
-    /// without end.
-    pub fn move_time(&self, turn: Color) -> Option<Duration> {
+    /// without end. Both times are less `overhead`, and at least a millisecond.
+    pub fn move_time(&self, turn: Color, overhead: Duration) -> Option<Duration> {
         let (time, inc) = if turn.is_white() { (self.wtime, self.winc) } else { (self.btime, self.binc) };
         let timed = self.wtime.is_some() || self.btime.is_some();
+        let less = |t: Duration| t.saturating_sub(overhead).max(Duration::from_millis(1));
+        let movetime = self.movetime.map(less);
         match time.or(timed.then_some(Duration::ZERO)) {
-            Some(time) => Some(self.movetime.map_or(budget(time, inc, self.movestogo), |t| t.min(time))),
-            None => self.movetime,
+            Some(time) => {
+                let time = time.saturating_sub(overhead);
+                Some(
+                    movetime.map_or(budget(time, inc, self.movestogo), |t| {
+                        t.min(time).max(Duration::from_millis(1))
+                    }),
+                )
+            }
+            None => movetime,
         }
     }
 }
@@ -302,18 +312,28 @@ mod tests {
     fn limits_and_budgets() {
         let go =
             Go { wtime: Some(Duration::from_secs(60)), winc: Some(Duration::from_secs(1)), ..Go::default() };
-        let t = go.limit(Color::White).movetime.expect("budget");
+        let no = Duration::ZERO;
+        let t = go.limit(Color::White, no).movetime.expect("budget");
         assert!(t > Duration::from_secs(2) && t < Duration::from_secs(4), "{t:?}");
         // White's clock alone: Black has none left.
-        assert_eq!(go.limit(Color::Black).movetime, Some(Duration::from_millis(1)));
+        assert_eq!(go.limit(Color::Black, no).movetime, Some(Duration::from_millis(1)));
         assert_eq!(
-            Go { winc: Some(Duration::from_secs(1)), ..Go::default() }.limit(Color::White).movetime,
+            Go { winc: Some(Duration::from_secs(1)), ..Go::default() }.limit(Color::White, no).movetime,
             None
         );
         assert!(budget(Duration::from_millis(20), None, Some(1)) <= Duration::from_millis(20));
         let go = Go { depth: Some(6), infinite: true, ..Go::default() };
-        assert_eq!(go.limit(Color::White), Limit::depth(6));
-        assert_eq!(Go { mate: Some(3), ..Go::default() }.limit(Color::White).depth, Some(6));
+        assert_eq!(go.limit(Color::White, no), Limit::depth(6));
+        assert_eq!(Go { mate: Some(3), ..Go::default() }.limit(Color::White, no).depth, Some(6));
+        // The move overhead comes off a movetime, and off a clock before it is shared out.
+        let ms = Duration::from_millis;
+        let go = Go { movetime: Some(ms(1000)), ..Go::default() };
+        assert_eq!(go.limit(Color::White, ms(30)).movetime, Some(ms(970)));
+        assert_eq!(go.limit(Color::White, ms(5000)).movetime, Some(ms(1)));
+        let go = Go { wtime: Some(ms(3000)), movestogo: Some(1), ..Go::default() };
+        assert_eq!(go.limit(Color::White, ms(1000)).movetime, Some(budget(ms(2000), None, Some(1))));
+        let go = Go { wtime: Some(ms(3000)), movetime: Some(ms(2500)), ..Go::default() };
+        assert_eq!(go.limit(Color::White, ms(1000)).movetime, Some(ms(1500)));
     }
 
     #[test]

@@ -272,12 +272,13 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
         };
         let s = self.searcher.take().expect("searcher is home");
         let history = self.state.history.clone();
-        let (limit, time) = (go.limit(pos.turn()), go.time_use());
+        let overhead = self.state.options.move_overhead();
+        let (limit, time) = (go.limit(pos.turn(), overhead), go.time_use());
         // Moves that do not parse in the position are passed over, as Stockfish does.
         let only: Vec<Move> =
             go.searchmoves.iter().filter_map(|m| parse_uci(&pos, m.as_bytes()).ok()).collect();
         let hold = Arc::new(AtomicBool::new(go.infinite || go.ponder));
-        let ponder = go.ponder.then(|| go.move_time(pos.turn()));
+        let ponder = go.ponder.then(|| go.move_time(pos.turn(), overhead));
         let done = Arc::new(AtomicBool::new(false));
         let limited = limit != Limit::infinite();
         // After the end of input no `stop` can come to end a search without a limit.

@@ -2,6 +2,7 @@
 //! each of them does. The hash table belongs to the searcher; the rest is kept here.
 
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use crate::analysis::Analyzer;
 use crate::chess::Variant;
@@ -27,15 +28,25 @@ fn memory_mb() -> Option<usize> {
     Some(kb.trim().parse::<usize>().ok()? / 1024)
 }
 
+/// `Move Overhead` unless set, in milliseconds (Stockfish's).
+const DEFAULT_OVERHEAD_MS: u64 = 10;
+/// Largest `Move Overhead` in milliseconds.
+const MAX_OVERHEAD_MS: u64 = 5000;
+
 /// The options that are not the searcher's.
 pub(crate) struct Options {
     variant_name: String,
     chess960: bool,
+    move_overhead: Duration,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { variant_name: "chess".into(), chess960: false }
+        Options {
+            variant_name: "chess".into(),
+            chess960: false,
+            move_overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
+        }
     }
 }
 
@@ -49,8 +60,13 @@ impl Options {
         }
     }
 
+    /// The time the move takes to reach the GUI's clock, taken off every time limit.
+    pub(crate) fn move_overhead(&self) -> Duration {
+        self.move_overhead
+    }
+
     /// The `option` lines, as `uci` lists them.
-    pub(crate) fn lines() -> [String; 5] {
+    pub(crate) fn lines() -> [String; 6] {
         [
             format!(
                 "option name Hash type spin default {} min 1 max {}",
@@ -59,6 +75,9 @@ impl Options {
             ),
             "option name Threads type spin default 1 min 1 max 1".to_string(),
             "option name Clear Hash type button".to_string(),
+            format!(
+                "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
+            ),
             "option name UCI_Chess960 type check default false".to_string(),
             "option name UCI_Variant type combo default chess var chess var crazyhouse".to_string(),
         ]
@@ -82,6 +101,10 @@ impl Options {
                 Err(_) => return Some("info string Hash needs a number of megabytes".into()),
             },
             "clear hash" => searcher.new_game(),
+            "move overhead" => match value.parse::<u64>() {
+                Ok(ms) => self.move_overhead = Duration::from_millis(ms.min(MAX_OVERHEAD_MS)),
+                Err(_) => return Some("info string Move Overhead needs a number of milliseconds".into()),
+            },
             "uci_chess960" => self.chess960 = value.eq_ignore_ascii_case("true"),
             "uci_variant" => match value.to_ascii_lowercase().as_str() {
                 v @ ("chess" | "standard" | "normal" | "crazyhouse" | "zh" | "chess960" | "fischerandom") => {

@@ -137,3 +137,16 @@ pub fn the_end_of_input_stops_the_search_and_exits() {
     assert_legal(&Position::default(), &engine.bestmove());
     assert!(engine.exit_within(BOUND).success());
 }
+
+/// `Move Overhead` is offered as Stockfish offers it, and set without a word.
+pub fn move_overhead_is_an_option() {
+    let mut engine = Engine::start(&["uci"]);
+    engine.send("uci");
+    let line = engine.expect("Move Overhead", BOUND, |l| l.contains("Move Overhead") || l == "uciok");
+    assert_eq!(line, "option name Move Overhead type spin default 10 min 0 max 5000");
+    engine.send("setoption name Move Overhead value 100");
+    engine.send("position startpos");
+    engine.send("go movetime 150");
+    assert_legal(&Position::default(), &engine.bestmove());
+    assert!(!engine.seen.iter().any(|l| l.starts_with("info string")), "{:?}", engine.seen);
+}
