@@ -66,7 +66,7 @@ impl Options {
     }
 
     /// The `option` lines, as `uci` lists them.
-    pub(crate) fn lines() -> [String; 6] {
+    pub(crate) fn lines() -> [String; 7] {
         [
             format!(
                 "option name Hash type spin default {} min 1 max {}",
@@ -75,6 +75,8 @@ impl Options {
             ),
             "option name Threads type spin default 1 min 1 max 1".to_string(),
             "option name Clear Hash type button".to_string(),
+            // GUIs send `go ponder` only to an engine that offers it; it needs no setting here.
+            "option name Ponder type check default false".to_string(),
             format!(
                 "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
             ),
@@ -115,7 +117,7 @@ impl Options {
                 }
                 v => return Some(format!("info string unsupported variant {v}")),
             },
-            "threads" => {}
+            "threads" | "ponder" => {}
             other => return Some(format!("info string unknown option {other}")),
         }
         None

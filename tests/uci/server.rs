@@ -150,3 +150,21 @@ pub fn move_overhead_is_an_option() {
     assert_legal(&Position::default(), &engine.bestmove());
     assert!(!engine.seen.iter().any(|l| l.starts_with("info string")), "{:?}", engine.seen);
 }
+
+/// `Ponder` is offered, since `go ponder` and `ponderhit` work: GUIs ponder only with engines
+/// that offer it.
+pub fn ponder_is_offered_and_works() {
+    let mut engine = Engine::start(&["uci"]);
+    engine.send("uci");
+    let line = engine.expect("Ponder", BOUND, |l| l.contains("name Ponder ") || l == "uciok");
+    assert_eq!(line, "option name Ponder type check default false");
+    engine.send("setoption name Ponder value true");
+    engine.send("position startpos moves e2e4");
+    engine.send("go ponder wtime 1000 btime 1000");
+    engine.send("isready");
+    engine.expect("readyok", BOUND, |l| l == "readyok");
+    engine.send("ponderhit");
+    let start = Position::default();
+    assert_legal(&after(&start, &moves(&start, &["e2e4"])), &engine.bestmove());
+    assert!(!engine.seen.iter().any(|l| l.starts_with("info string")), "{:?}", engine.seen);
+}
