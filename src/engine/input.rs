@@ -12,8 +12,9 @@ pub enum AtEof {
     /// As `quit`: every search is stopped (a GUI that ends the input has gone; so Stockfish).
     #[default]
     Quit,
-    /// Searches with a limit run to it and answer, then the loop ends; one without a limit
-    /// (`go infinite`, a bare `go`) is stopped. For scripts that pipe their commands in.
+    /// What was read is carried out and searches with a limit run to it and answer, then the
+    /// loop ends; a UCI search without a limit (`go infinite`, a bare `go`) is stopped. For
+    /// scripts that pipe their commands in.
     Finish,
 }
 

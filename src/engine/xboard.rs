@@ -18,9 +18,10 @@
 //! centiseconds); `sd` caps the depth. With no time information at all a move takes 5 seconds.
 //!
 //! ```
-//! use pgnkit::engine::xboard::run_xboard;
+//! use pgnkit::engine::{AtEof, xboard::run_xboard};
 //! let mut out = Vec::new();
-//! run_xboard("xboard\nprotover 2\nsd 2\nusermove e2e4\nping 7\n".as_bytes(), &mut out).unwrap();
+//! let input = "xboard\nprotover 2\nsd 2\nusermove e2e4\nping 7\n";
+//! run_xboard(input.as_bytes(), &mut out, AtEof::Finish).unwrap();
 //! let out = String::from_utf8(out).unwrap();
 //! assert!(out.contains("done=1"));
 //! assert!(out.lines().any(|l| l.starts_with("move ")) && out.contains("pong 7"));
@@ -42,7 +43,7 @@ use crate::notation::uci::write_uci;
 use crate::search::{Searcher, TimeUse};
 
 use super::game::{GameRecord, MoveInputError};
-use super::input::{self, Line};
+use super::input::{self, AtEof, Line};
 use super::protocol::budget;
 
 /// Time per move when the GUI gave no time control at all.
@@ -205,7 +206,8 @@ struct Session<'scope, 'env, W: Write + Send> {
     discard: Arc<AtomicBool>,
     running: Option<Thinking<'scope>>,
     waiting: VecDeque<String>,
-    /// The input has ended: what was read is carried out, then the loop ends.
+    /// The input has ended under [`AtEof::Finish`]: what was read is carried out, then the loop
+    /// ends.
     eof: bool,
 }
 
@@ -429,10 +431,15 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
     }
 }
 
-/// Runs the xboard protocol until `quit` or the end of `input` (where a running search is allowed
-/// to finish and send its move). Commands are read on a thread of their own, so `?` and `quit`
-/// act while the engine thinks whatever was read before them.
-pub fn run_xboard<R: BufRead + Send + 'static, W: Write + Send>(input: R, output: W) -> io::Result<()> {
+/// Runs the xboard protocol until `quit` or the end of `input`, which is `quit` too under
+/// [`AtEof::Quit`]; under [`AtEof::Finish`] what was read is carried out first, the engine's
+/// searches included. Commands are read on a thread of their own, so `?` and `quit` act while
+/// the engine thinks whatever was read before them.
+pub fn run_xboard<R: BufRead + Send + 'static, W: Write + Send>(
+    input: R,
+    output: W,
+    at_eof: AtEof,
+) -> io::Result<()> {
     let lines = input::lines(input)?;
     let out = Mutex::new(output);
     let searcher = Searcher::new();
@@ -480,6 +487,11 @@ pub fn run_xboard<R: BufRead + Send + 'static, W: Write + Send>(input: R, output
                         session.join();
                         return Err(e);
                     }
+                    Err(_) if at_eof == AtEof::Quit => {
+                        session.abandon();
+                        session.join();
+                        return Ok(());
+                    }
                     Err(_) => session.eof = true,
                 },
                 recv(ended) -> _ => session.join(),
@@ -493,7 +505,7 @@ mod tests {
     use super::*;
 
     fn run(input: &str) -> Vec<String> {
-        crate::engine::search_thread::dialogue(|i, o| run_xboard(i, o), input)
+        crate::engine::search_thread::dialogue(|i, o| run_xboard(i, o, AtEof::Finish), input)
     }
 
     fn moves(lines: &[String]) -> Vec<&str> {

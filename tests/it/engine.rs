@@ -56,7 +56,7 @@ fn uci_dialogue() {
 fn xboard_dialogue() {
     // No `quit`, which would end the engine at once: the end of input lets the searches finish.
     let o = run_with_stdin(
-        &["xboard"],
+        &["xboard", "--finish-at-eof"],
         "xboard\nprotover 2\nnew\nsd 3\nusermove e2e4\nping 1\n\
          force\nusermove e2e5\nnew\nforce\nsetboard 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\nsd 3\npost\ngo\nping 2\n",
     );

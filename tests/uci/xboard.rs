@@ -47,3 +47,23 @@ pub fn ping_while_thinking_lets_move_now_and_quit_through() {
     assert!(engine.exit_within(BOUND).success());
     assert!(!engine.seen.iter().any(|l| l == "pong 11"), "{:?}", engine.seen);
 }
+
+/// The end of input is `quit`: the engine thinking about a depth far off ends at once. With
+/// `--finish-at-eof` it moves first.
+pub fn the_end_of_input_is_quit() {
+    let mut engine = xboard();
+    engine.send("new");
+    engine.send("sd 60");
+    engine.send("usermove e2e4");
+    engine.close_input();
+    assert!(engine.exit_within(BOUND).success());
+    let mut engine = Engine::start(&["xboard", "--finish-at-eof"]);
+    engine.send("new");
+    engine.send("sd 3");
+    engine.send("usermove e2e4");
+    engine.send("ping 1");
+    engine.close_input();
+    engine.expect("a move", BOUND, |l| l.starts_with("move "));
+    engine.expect("pong 1", BOUND, |l| l == "pong 1");
+    assert!(engine.exit_within(BOUND).success());
+}

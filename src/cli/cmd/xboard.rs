@@ -1,5 +1,6 @@
 //! `pgnkit xboard`: the built-in engine as an xboard/WinBoard (CECP 2) engine on stdin/stdout.
 
+use pgnkit::engine::AtEof;
 use pgnkit::engine::xboard::run_xboard;
 
 use crate::cli::fail::Fail;
@@ -10,17 +11,23 @@ The engine answers CECP version 2: xboard, protover 2, new, variant (normal, cra
 fischerandom), force, go, playother, usermove (or a bare move), setboard, level, st, sd, time,
 otim, undo, remove, result, ping, post, nopost, ?, quit. Commands are read while the engine
 thinks: ? and quit act at once; ping is answered after the move, and the commands after it
-wait their turn.
+wait their turn. The end of input is quit, unless --finish-at-eof.
 
 Examples:
   xboard -fcp 'pgnkit xboard'
-  printf 'xboard\\nprotover 2\\nnew\\nsd 6\\nusermove e2e4\\n' | pgnkit xboard";
+  printf 'xboard\\nprotover 2\\nnew\\nsd 6\\nusermove e2e4\\n' | pgnkit xboard --finish-at-eof";
 
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// At the end of input, carry out what was read and let the engine's search finish and
+    /// move (for piped commands), instead of ending at once as `quit` does
+    #[arg(long)]
+    finish_at_eof: bool,
+}
 
-pub fn run(_args: &Args) -> Result<Code, Fail> {
+pub fn run(args: &Args) -> Result<Code, Fail> {
+    let at_eof = if args.finish_at_eof { AtEof::Finish } else { AtEof::Quit };
     // Read on a thread of its own: stdin itself, not its (thread-bound) lock.
-    run_xboard(std::io::BufReader::new(std::io::stdin()), std::io::stdout())?;
+    run_xboard(std::io::BufReader::new(std::io::stdin()), std::io::stdout(), at_eof)?;
     Ok(Code::Ok)
 }
