@@ -1,9 +1,10 @@
 //! UCI and xboard, both directions. [`client`]: an external UCI engine as an
 //! [`Analyzer`](crate::analysis::Analyzer). [`protocol`]: UCI messages as data (parse, format, clock
 //! budgets), no processes. [`server`]: the UCI loop over the built-in search, with its options in
-//! `uci_options`. [`xboard`]: the xboard (CECP) loop over the built-in search. [`game`]: a game
-//! played against the engine (moves, take-backs, the end of the game, PGN), shared by `pgnkit
-//! xboard` and `pgnkit play`. `input`: a loop's commands, read on a thread of their own.
+//! `uci_options`. [`xboard`]: the xboard (CECP) loop over the built-in search, with its time
+//! control in `xboard_clock`. [`game`]: a game played against the engine (moves, take-backs, the
+//! end of the game, PGN), shared by `pgnkit xboard` and `pgnkit play`. `input`: a loop's
+//! commands, read on a thread of their own.
 
 pub mod client;
 pub mod game;
@@ -13,5 +14,6 @@ mod search_thread;
 pub mod server;
 mod uci_options;
 pub mod xboard;
+mod xboard_clock;
 
 pub use input::AtEof;

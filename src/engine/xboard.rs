@@ -44,10 +44,7 @@ use crate::search::{Searcher, TimeUse};
 
 use super::game::{GameRecord, MoveInputError};
 use super::input::{self, AtEof, Line};
-use super::protocol::budget;
-
-/// Time per move when the GUI gave no time control at all.
-const DEFAULT_MOVETIME: Duration = Duration::from_secs(5);
+use super::xboard_clock::{Clock, parse_duration};
 
 /// The answer to `protover 2`.
 pub const FEATURES: &str = concat!(
@@ -68,30 +65,6 @@ pub fn xboard_move(pos: &Position, m: Move) -> String {
     text
 }
 
-/// Time control as the GUI set it.
-#[derive(Clone, Copy, Debug, Default)]
-struct Clock {
-    /// Moves per session (0: the whole game).
-    mps: u32,
-    inc: Duration,
-    /// Fixed time per move (`st`).
-    st: Option<Duration>,
-    /// Depth cap (`sd`).
-    sd: Option<u32>,
-    /// The engine's remaining time (`time`, or the `level` base until the first `time`).
-    time: Option<Duration>,
-}
-
-/// Seconds, possibly fractional, or `minutes:seconds` when `minutes` is set.
-fn parse_duration(text: &str, minutes: bool) -> Option<Duration> {
-    let secs = match text.split_once(':') {
-        Some((m, s)) => m.parse::<f64>().ok()? * 60.0 + s.parse::<f64>().ok()?,
-        None if minutes => text.parse::<f64>().ok()? * 60.0,
-        None => text.parse::<f64>().ok()?,
-    };
-    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs.min(1e9)))
-}
-
 /// Everything but the running search.
 struct Engine {
     game: GameRecord,
@@ -107,18 +80,7 @@ struct Engine {
 
 impl Engine {
     fn limit(&self) -> Limit {
-        let clock = &self.clock;
-        let mut limit = Limit { nodes: None, depth: clock.sd, movetime: None };
-        if let Some(st) = clock.st {
-            limit.movetime = Some(st);
-        } else if let Some(time) = clock.time {
-            let played = self.game.pos().fullmoves().saturating_sub(1);
-            let to_go = (clock.mps > 0).then(|| clock.mps - played % clock.mps);
-            limit.movetime = Some(budget(time, Some(clock.inc), to_go));
-        } else if clock.sd.is_none() {
-            limit.movetime = Some(DEFAULT_MOVETIME);
-        }
-        limit
+        self.clock.limit(self.game.pos().fullmoves())
     }
 
     /// The engine moves next.
@@ -291,22 +253,10 @@ impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
                     eng.clock.time = Some(Duration::from_millis(cs.max(0) as u64 * 10));
                 }
             }
-            "level" => {
-                let parts: Vec<&str> = arg.split_whitespace().collect();
-                let parsed = match parts[..] {
-                    [mps, base, inc] => mps
-                        .parse::<u32>()
-                        .ok()
-                        .zip(parse_duration(base, true).zip(parse_duration(inc, false))),
-                    _ => None,
-                };
-                match parsed {
-                    Some((mps, (base, inc))) => {
-                        eng.clock = Clock { mps, inc, st: None, sd: eng.clock.sd, time: Some(base) }
-                    }
-                    None => say(out, &format!("Error (bad level): {arg}"))?,
-                }
-            }
+            "level" => match eng.clock.level(arg) {
+                Some(clock) => eng.clock = clock,
+                None => say(out, &format!("Error (bad level): {arg}"))?,
+            },
             "st" => match parse_duration(arg, false) {
                 Some(t) => eng.clock.st = Some(t),
                 None => say(out, &format!("Error (bad st): {arg}"))?,
@@ -578,10 +528,6 @@ mod tests {
 
     #[test]
     fn clocks() {
-        assert_eq!(parse_duration("0:30", true), Some(Duration::from_secs(30)));
-        assert_eq!(parse_duration("5", true), Some(Duration::from_secs(300)));
-        assert_eq!(parse_duration("0.5", false), Some(Duration::from_millis(500)));
-        assert_eq!(parse_duration("x", false), None);
         let lines = run("new\nlevel 40 0:02 0\ntime 200\notim 200\nusermove d2d4\n");
         assert_eq!(moves(&lines).len(), 1, "{lines:?}");
         let lines = run("new\nst 0.05\nusermove d2d4\nquit\n");

@@ -1,0 +1,80 @@
+//! The time control of `pgnkit xboard`: what `level`, `st`, `sd` and `time` set, and the search
+//! limit it gives the engine's next move.
+
+use std::time::Duration;
+
+use crate::analysis::Limit;
+
+use super::protocol::budget;
+
+/// Time per move when the GUI gave no time control at all.
+const DEFAULT_MOVETIME: Duration = Duration::from_secs(5);
+
+/// Time control as the GUI set it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Clock {
+    /// Moves per session (0: the whole game).
+    mps: u32,
+    inc: Duration,
+    /// Fixed time per move (`st`).
+    pub(crate) st: Option<Duration>,
+    /// Depth cap (`sd`).
+    pub(crate) sd: Option<u32>,
+    /// The engine's remaining time (`time`, or the `level` base until the first `time`).
+    pub(crate) time: Option<Duration>,
+}
+
+impl Clock {
+    /// `level MPS BASE INC` (BASE in minutes or `minutes:seconds`, INC in seconds): a new
+    /// control, keeping the depth cap; `None` when `arg` does not read as one.
+    pub(crate) fn level(&self, arg: &str) -> Option<Clock> {
+        let [mps, base, inc] = arg.split_whitespace().collect::<Vec<_>>()[..] else { return None };
+        let (mps, base, inc) = (mps.parse().ok()?, parse_duration(base, true)?, parse_duration(inc, false)?);
+        Some(Clock { mps, inc, st: None, sd: self.sd, time: Some(base) })
+    }
+
+    /// The limit of the engine's move `fullmoves` (the position's move number): `st` wins over a
+    /// clock, `sd` caps the depth, and with no time information at all a move takes 5 seconds.
+    pub(crate) fn limit(&self, fullmoves: u32) -> Limit {
+        let mut limit = Limit { nodes: None, depth: self.sd, movetime: None };
+        if let Some(st) = self.st {
+            limit.movetime = Some(st);
+        } else if let Some(time) = self.time {
+            let played = fullmoves.saturating_sub(1);
+            let to_go = (self.mps > 0).then(|| self.mps - played % self.mps);
+            limit.movetime = Some(budget(time, Some(self.inc), to_go));
+        } else if self.sd.is_none() {
+            limit.movetime = Some(DEFAULT_MOVETIME);
+        }
+        limit
+    }
+}
+
+/// Seconds, possibly fractional, or `minutes:seconds` when `minutes` is set.
+pub(crate) fn parse_duration(text: &str, minutes: bool) -> Option<Duration> {
+    let secs = match text.split_once(':') {
+        Some((m, s)) => m.parse::<f64>().ok()? * 60.0 + s.parse::<f64>().ok()?,
+        None if minutes => text.parse::<f64>().ok()? * 60.0,
+        None => text.parse::<f64>().ok()?,
+    };
+    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs.min(1e9)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_levels_and_limits() {
+        assert_eq!(parse_duration("0:30", true), Some(Duration::from_secs(30)));
+        assert_eq!(parse_duration("5", true), Some(Duration::from_secs(300)));
+        assert_eq!(parse_duration("0.5", false), Some(Duration::from_millis(500)));
+        assert_eq!(parse_duration("x", false), None);
+        let clock = Clock { sd: Some(7), ..Clock::default() };
+        assert_eq!(clock.limit(1), Limit::depth(7));
+        assert_eq!(Clock::default().limit(1), Limit::movetime(DEFAULT_MOVETIME));
+        let level = clock.level("40 0:02 0").expect("a level");
+        assert_eq!((level.mps, level.time, level.sd), (40, Some(Duration::from_secs(2)), Some(7)));
+        assert!(clock.level("40 2").is_none() && clock.level("x y z").is_none());
+    }
+}
