@@ -159,7 +159,7 @@ fn split(line: &str) -> (&str, &str) {
 
 /// The loop's state between commands: the game, the search thinking about it, and the commands
 /// read during the search that wait for it to end.
-struct Session<'scope, 'env, W: Write + Send> {
+struct Dialogue<'scope, 'env, W: Write + Send> {
     scope: &'scope Scope<'scope, 'env>,
     out: &'env Mutex<W>,
     eng: Engine,
@@ -173,7 +173,7 @@ struct Session<'scope, 'env, W: Write + Send> {
     eof: bool,
 }
 
-impl<'scope, 'env, W: Write + Send> Session<'scope, 'env, W> {
+impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
     /// A line as it is read; `false` on `quit`.
     fn read(&mut self, line: String) -> io::Result<bool> {
         let cmd = split(&line).0;
@@ -404,7 +404,7 @@ pub fn run_xboard<R: BufRead + Send + 'static, W: Write + Send>(
         searcher: Some(searcher),
     };
     thread::scope(|scope| -> io::Result<()> {
-        let mut session = Session {
+        let mut dialogue = Dialogue {
             scope,
             out: &out,
             eng,
@@ -415,36 +415,36 @@ pub fn run_xboard<R: BufRead + Send + 'static, W: Write + Send>(
             eof: false,
         };
         loop {
-            if let Some(line) = session.next_waiting() {
-                session.execute(&line)?;
+            if let Some(line) = dialogue.next_waiting() {
+                dialogue.execute(&line)?;
                 continue;
             }
-            if session.eof && session.running.is_none() && session.waiting.is_empty() {
+            if dialogue.eof && dialogue.running.is_none() && dialogue.waiting.is_empty() {
                 return Ok(());
             }
-            let ended = session.running.as_ref().map_or_else(never, |t| t.ended.clone());
-            let input = if session.eof { never() } else { lines.clone() };
+            let ended = dialogue.running.as_ref().map_or_else(never, |t| t.ended.clone());
+            let input = if dialogue.eof { never() } else { lines.clone() };
             select! {
                 recv(input) -> line => match line {
                     Ok(Ok(Line::Text(line))) => {
-                        if !session.read(line)? {
+                        if !dialogue.read(line)? {
                             return Ok(());
                         }
                     }
                     Ok(Ok(Line::NotUtf8(line))) => say(&out, &format!("Error (unknown command, not UTF-8): {line}"))?,
                     Ok(Err(e)) => {
-                        session.abandon();
-                        session.join();
+                        dialogue.abandon();
+                        dialogue.join();
                         return Err(e);
                     }
                     Err(_) if at_eof == AtEof::Quit => {
-                        session.abandon();
-                        session.join();
+                        dialogue.abandon();
+                        dialogue.join();
                         return Ok(());
                     }
-                    Err(_) => session.eof = true,
+                    Err(_) => dialogue.eof = true,
                 },
-                recv(ended) -> _ => session.join(),
+                recv(ended) -> _ => dialogue.join(),
             }
         }
     })

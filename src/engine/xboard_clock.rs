@@ -13,7 +13,7 @@ const DEFAULT_MOVETIME: Duration = Duration::from_secs(5);
 /// Time control as the GUI set it.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Clock {
-    /// Moves per session (0: the whole game).
+    /// Moves per time control period (0: the whole game).
     mps: u32,
     inc: Duration,
     /// Fixed time per move (`st`).
