@@ -653,6 +653,11 @@ fn a_game_rejected_for_its_null_move_is_reported_where_the_move_stands() {
     let located = format!("{}:4:7: error: game 1 (? - ?): ply 2: null move", path(&input));
     assert!(stderr(&o).contains(&located), "{}", stderr(&o));
     assert!(stderr(&o).contains("(--reject-null-moves)"), "{}", stderr(&o));
+    // The summary counts the game as the diagnostic calls it: one with an error.
+    let o = run(&["clean", "--reject-null-moves", path(&input), "-o", "/dev/null"]);
+    let summary = stderr(&o);
+    assert!(summary.contains("1 game, 0 valid, 1 with errors, 0 with warnings only"), "{summary}");
+    assert!(summary.contains("errors: null_move 1") && !summary.contains("warnings: null_move"), "{summary}");
 }
 
 /// The record of a game rejected or kept broken names the game's start and its error's line and

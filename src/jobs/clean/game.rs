@@ -382,6 +382,10 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         severity == Severity::Error || !matches!(kind, Kind::NonCanonicalSan | Kind::CheckMark)
     }
 
+    fn refuses_null_moves(&self) -> bool {
+        self.opts.reject_null_moves
+    }
+
     fn moves(&self) -> Lines {
         Lines::All
     }
@@ -529,7 +533,7 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
             Kind::NullMove if self.opts.reject_null_moves && self.game.error.is_none() => {
                 let message = format!("{} (--reject-null-moves)", d.message);
                 self.game.error = Some((d.kind, message.clone(), d.offset));
-                self.out.diagnostics.push(Diagnostic { severity: Severity::Error, message, ..d });
+                self.out.diagnostics.push(Diagnostic { message, ..d });
             }
             // Text the reader skipped, which the written game leaves out.
             Kind::SyntaxWarning => self.repair_at(d.offset, RepairKind::Syntax, d.message.clone(), ""),

@@ -282,6 +282,11 @@ pub trait Hooks<'a> {
         let _ = (kind, severity);
         true
     }
+    /// Whether a null move is an error rather than a warning (`clean --reject-null-moves`): its
+    /// game then counts among the games with errors, as its diagnostic says.
+    fn refuses_null_moves(&self) -> bool {
+        false
+    }
     /// Which lines' moves [`played`](Self::played) receives.
     fn moves(&self) -> Lines {
         Lines::None
