@@ -20,6 +20,14 @@ pub enum StartError {
         /// Why.
         source: std::io::Error,
     },
+    /// The built-in engine's hash table (`--hash`) could not be allocated.
+    #[error("the built-in engine cannot allocate its {mb} MB hash table (--hash): {source}")]
+    Memory {
+        /// The size asked for.
+        mb: usize,
+        /// The allocator's refusal.
+        source: std::collections::TryReserveError,
+    },
     /// It ran but did not complete the UCI handshake (`uci` ... `uciok`, `isready` ... `readyok`).
     #[error("engine {} failed its UCI handshake: {reason}", path.display())]
     Handshake {

@@ -121,7 +121,8 @@ impl Searcher {
         Searcher::with_hash_mb(DEFAULT_HASH_MB)
     }
 
-    /// A searcher with a hash table of `mb` megabytes.
+    /// A searcher with a hash table of `mb` megabytes; aborts when the table cannot be allocated
+    /// (see [`Searcher::try_with_hash_mb`]).
     pub fn with_hash_mb(mb: usize) -> Searcher {
         let mut lmr = Box::new([[0u8; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
@@ -147,6 +148,14 @@ impl Searcher {
             aborted: false,
             root_first: None,
         }
+    }
+
+    /// A searcher with a hash table of `mb` megabytes, or the allocator's refusal of the table
+    /// (a size taken from a user, who gets an error instead of an abort).
+    pub fn try_with_hash_mb(mb: usize) -> Result<Searcher, TryReserveError> {
+        let mut searcher = Searcher::with_hash_mb(0);
+        searcher.set_hash_mb(mb)?;
+        Ok(searcher)
     }
 
     /// Replaces the hash table with one of `mb` megabytes (empty). When that much memory cannot

@@ -681,3 +681,18 @@ fn the_engines_line_replaces_lichess_line_and_keeps_others() {
     let written = std::fs::read_to_string(&out).expect("output");
     assert!(!written.contains('→'), "{written}");
 }
+
+/// A `--hash` the machine cannot give the built-in engine is an error that names it (the engine
+/// did not start: 69), where the allocation aborted the process.
+#[test]
+fn a_hash_table_too_large_to_allocate_is_an_engine_error() {
+    let input = fixture("pgn/lichess_db_10k.pgn");
+    let o = run(&["annotate", "-q", "--depth", "1", "--hash", "100000000", path(&input), "-o", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(69), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("error: the built-in engine cannot allocate its 100000000 MB hash table (--hash)"),
+        "{err}"
+    );
+    assert!(!err.contains("memory allocation of"), "{err}");
+}

@@ -32,7 +32,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::analysis::cache::{Cache, EngineId, cacheable};
-use crate::analysis::{AnalysisWarning, Analyzer, Limit};
+use crate::analysis::{AnalysisWarning, Analyzer, Limit, StartError};
 use crate::engine::client::{EngineConfig, UciEngine};
 use crate::error::{Diagnostic, Error};
 use crate::pgn::Writer;
@@ -253,7 +253,8 @@ impl AnnotateWorker {
 fn start_engine(opts: &AnnotateOptions) -> Result<(Box<dyn Analyzer + Send>, EngineId), Error> {
     Ok(match &opts.engine {
         EngineChoice::Builtin { hash_mb } => {
-            let engine = Searcher::with_hash_mb(*hash_mb);
+            let engine = Searcher::try_with_hash_mb(*hash_mb)
+                .map_err(|source| StartError::Memory { mb: *hash_mb, source })?;
             let id = EngineId::new(engine.name(), [("hash", hash_mb.to_string())]);
             (Box::new(engine), id)
         }
