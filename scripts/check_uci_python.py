@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks `pgnkit uci` against python-chess's engine module: handshake, play a short game against
-itself, analyse a mate in one and a middlegame, with Chess960 and Crazyhouse positions too.
+itself, analyse a mate in one, a middlegame and three lines at once (multipv), with Chess960
+and Crazyhouse positions too.
 
 Usage: python3 scripts/check_uci_python.py [path/to/pgnkit]   (default target/release/pgnkit)
 Needs `pip install chess`. Exits non-zero on the first failed check.
@@ -38,6 +39,15 @@ with chess.engine.SimpleEngine.popen_uci([binary, "uci"]) as engine:
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     info = engine.analyse(board, chess.engine.Limit(depth=8))
     print("analyse Italian-ish:", info["score"], board.variation_san(info["pv"]), "nodes", info["nodes"])
+
+    # analyse with multipv: python-chess sets MultiPV and reads a list, best line first, each
+    # from a different move.
+    board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
+    infos = engine.analyse(board, chess.engine.Limit(depth=5), multipv=3)
+    assert [i["multipv"] for i in infos] == [1, 2, 3], infos
+    assert len({i["pv"][0] for i in infos}) == 3, infos
+    assert infos[0]["pv"][0] == chess.Move.from_uci("d1d8") and infos[0]["score"].white() == chess.engine.Mate(1), infos[0]
+    print("analyse multipv 3:", ", ".join(f"{board.san(i['pv'][0])} {i['score'].white()}" for i in infos))
 
     # play: a Chess960 position and a Crazyhouse position (python-chess sets UCI_Chess960 and
     # UCI_Variant itself).

@@ -11,9 +11,9 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use crate::analysis::{Limit, Score};
+use crate::analysis::Limit;
 use crate::chess::Color;
-use crate::search::TimeUse;
+use crate::search::{Info, TimeUse};
 
 /// Where a `position` command starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -231,25 +231,17 @@ pub fn budget(remaining: Duration, inc: Option<Duration>, movestogo: Option<u32>
         .max(Duration::from_millis(1))
 }
 
-/// An `info` line for a completed iteration: `info depth 12 seldepth 18 score cp 31 nodes ...
-/// nps ... hashfull ... time ... pv e2e4 e7e5`.
-#[allow(clippy::too_many_arguments)]
-pub fn info_line(
-    depth: u32,
-    seldepth: u32,
-    score: Score,
-    nodes: u64,
-    nps: u64,
-    hashfull: u32,
-    time: Duration,
-    pv: &[String],
-) -> String {
+/// An `info` line for a completed iteration, `info depth 12 seldepth 18 score cp 31 nodes ...
+/// nps ... hashfull ... time ... pv e2e4 e7e5`, its moves `pv` written as UCI; with `multipv`
+/// (`MultiPV` above 1), the line's rank follows the depths (`multipv 2`), as Stockfish writes it.
+pub fn info_line(info: &Info, pv: &[String], multipv: bool) -> String {
+    let Info { depth, seldepth, score, nodes, nps, hashfull, time, .. } = info;
     let mut s = String::with_capacity(96 + 6 * pv.len());
-    let _ = write!(
-        s,
-        "info depth {depth} seldepth {seldepth} score {score} nodes {nodes} nps {nps} hashfull {hashfull} time {}",
-        time.as_millis()
-    );
+    let _ = write!(s, "info depth {depth} seldepth {seldepth}");
+    if multipv {
+        let _ = write!(s, " multipv {}", info.multipv);
+    }
+    let _ = write!(s, " score {score} nodes {nodes} nps {nps} hashfull {hashfull} time {}", time.as_millis());
     if !pv.is_empty() {
         s.push_str(" pv");
         for m in pv {
@@ -272,6 +264,7 @@ pub fn bestmove_line(best: Option<&str>, ponder: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::Score;
 
     #[test]
     fn parses_commands() {
@@ -338,11 +331,26 @@ mod tests {
 
     #[test]
     fn formats_answers() {
-        let line =
-            info_line(3, 5, Score::Mate(-2), 1000, 50_000, 7, Duration::from_millis(20), &["e2e4".into()]);
+        let info = Info {
+            depth: 3,
+            seldepth: 5,
+            score: Score::Mate(-2),
+            nodes: 1000,
+            nps: 50_000,
+            time: Duration::from_millis(20),
+            hashfull: 7,
+            pv: Vec::new(),
+            multipv: 2,
+        };
+        let line = info_line(&info, &["e2e4".into()], false);
         assert_eq!(
             line,
             "info depth 3 seldepth 5 score mate -2 nodes 1000 nps 50000 hashfull 7 time 20 pv e2e4"
+        );
+        let line = info_line(&info, &["e2e4".into()], true);
+        assert_eq!(
+            line,
+            "info depth 3 seldepth 5 multipv 2 score mate -2 nodes 1000 nps 50000 hashfull 7 time 20 pv e2e4"
         );
         assert_eq!(bestmove_line(Some("e2e4"), Some("e7e5")), "bestmove e2e4 ponder e7e5");
         assert_eq!(bestmove_line(None, None), "bestmove (none)");

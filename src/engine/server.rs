@@ -293,19 +293,10 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
                 write_uci(m, mode, &mut text);
                 text
             };
+            let multipv = s.multipv() > 1;
             let result = s.search_among(&pos, &history, &limit, &only, time, &mut |info| {
                 let pv: Vec<String> = info.pv.iter().map(|&m| uci(m)).collect();
-                let line = protocol::info_line(
-                    info.depth,
-                    info.seldepth,
-                    info.score,
-                    info.nodes,
-                    info.nps,
-                    info.hashfull,
-                    info.time,
-                    &pv,
-                );
-                let _ = say(out, &line);
+                let _ = say(out, &protocol::info_line(info, &pv, multipv));
             });
             finished.store(true, Ordering::Relaxed);
             while held.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {

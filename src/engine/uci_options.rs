@@ -66,7 +66,7 @@ impl Options {
     }
 
     /// The `option` lines, as `uci` lists them.
-    pub(crate) fn lines() -> [String; 7] {
+    pub(crate) fn lines() -> [String; 8] {
         [
             format!(
                 "option name Hash type spin default {} min 1 max {}",
@@ -75,6 +75,7 @@ impl Options {
             ),
             "option name Threads type spin default 1 min 1 max 1".to_string(),
             "option name Clear Hash type button".to_string(),
+            format!("option name MultiPV type spin default 1 min 1 max {}", search::MAX_MULTIPV),
             // GUIs send `go ponder` only to an engine that offers it; it needs no setting here.
             "option name Ponder type check default false".to_string(),
             format!(
@@ -103,6 +104,10 @@ impl Options {
                 Err(_) => return Some("info string Hash needs a number of megabytes".into()),
             },
             "clear hash" => searcher.new_game(),
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) => searcher.set_multipv(n),
+                Err(_) => return Some("info string MultiPV needs a number of lines".into()),
+            },
             "move overhead" => match value.parse::<u64>() {
                 Ok(ms) => self.move_overhead = Duration::from_millis(ms.min(MAX_OVERHEAD_MS)),
                 Err(_) => return Some("info string Move Overhead needs a number of milliseconds".into()),

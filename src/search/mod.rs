@@ -77,7 +77,12 @@ pub struct Info {
     pub hashfull: u32,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// Which of the [`Searcher::set_multipv`] best lines this is, from 1 (the best).
+    pub multipv: u32,
 }
+
+/// Most lines [`Searcher::set_multipv`] takes (UCI's `MultiPV`, as Stockfish caps it).
+pub const MAX_MULTIPV: usize = 256;
 
 /// The built-in engine. One per thread; see the module docs for determinism.
 pub struct Searcher {
@@ -101,6 +106,8 @@ pub struct Searcher {
     /// The root move searched first in the current iteration: the move to play when a limit
     /// cuts the first iteration short before any root move is searched.
     root_first: Option<Move>,
+    /// Best lines searched at each depth (UCI's `MultiPV`).
+    multipv: usize,
 }
 
 impl Default for Searcher {
@@ -147,6 +154,7 @@ impl Searcher {
             deadline: None,
             aborted: false,
             root_first: None,
+            multipv: 1,
         }
     }
 
@@ -163,6 +171,18 @@ impl Searcher {
     pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), TryReserveError> {
         self.tt = TranspositionTable::try_new(mb)?;
         Ok(())
+    }
+
+    /// Searches the best `n` lines at each depth (UCI's `MultiPV`, 1 to [`MAX_MULTIPV`]): the
+    /// second best is the best of the root moves but the first line's, and so on; each is told
+    /// to `on_info` with its [`Info::multipv`]. The result is the first line's.
+    pub fn set_multipv(&mut self, n: usize) {
+        self.multipv = n.clamp(1, MAX_MULTIPV);
+    }
+
+    /// The lines searched at each depth (see [`Searcher::set_multipv`]).
+    pub fn multipv(&self) -> usize {
+        self.multipv
     }
 
     /// The hash table size in megabytes.
@@ -222,6 +242,7 @@ impl Searcher {
                 time,
                 hashfull: 0,
                 pv: Vec::new(),
+                multipv: 1,
             });
             return Analysis {
                 score,
@@ -243,30 +264,47 @@ impl Searcher {
             best_move: root_moves.first().copied(),
             pv: root_moves.first().copied().into_iter().collect(),
         };
-        let mut last_score = 0;
-        for depth in 1..=max_depth {
-            self.seldepth = 0;
-            let score = self.aspiration(pos, depth as i32, last_score);
-            if self.aborted {
-                if depth == 1 {
-                    result = self.first_iteration_cut_short(pos, score, start, &result);
-                    on_info(&self.info(&result));
+        let lines = self.multipv.min(root_moves.len());
+        // Each line's score at the last depth, its next aspiration window's centre.
+        let mut last_scores = vec![0; lines];
+        let mut score = 0;
+        'deepening: for depth in 1..=max_depth {
+            // Each line searches the root moves the better lines did not take.
+            let mut taken = MoveList::new();
+            for (line, last) in last_scores.iter_mut().enumerate() {
+                if lines > 1 {
+                    self.only = root_moves.clone();
+                    self.only.retain(|m| !taken.contains(m));
                 }
-                break;
+                self.seldepth = 0;
+                let line_score = self.aspiration(pos, depth as i32, *last);
+                if self.aborted {
+                    if depth == 1 && line == 0 {
+                        result = self.first_iteration_cut_short(pos, line_score, start, &result);
+                        on_info(&self.info(&result, 1));
+                    }
+                    break 'deepening;
+                }
+                *last = line_score;
+                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+                // The first line keeps the last depth's moves when this depth left no PV.
+                let pv = if pv.is_empty() && line == 0 { result.pv.clone() } else { pv };
+                let Some(&first) = pv.first() else { break };
+                taken.push(first);
+                let analysis = Analysis {
+                    score: to_score(line_score),
+                    depth,
+                    seldepth: self.seldepth.max(depth as usize) as u32,
+                    nodes: self.nodes,
+                    time: start.elapsed(),
+                    best_move: Some(first),
+                    pv,
+                };
+                on_info(&self.info(&analysis, line as u32 + 1));
+                if line == 0 {
+                    (result, score) = (analysis, line_score);
+                }
             }
-            last_score = score;
-            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
-            let time = start.elapsed();
-            result = Analysis {
-                score: to_score(score),
-                depth,
-                seldepth: self.seldepth.max(depth as usize) as u32,
-                nodes: self.nodes,
-                time,
-                best_move: pv.first().copied().or(result.best_move),
-                pv: if pv.is_empty() { result.pv } else { pv },
-            };
-            on_info(&self.info(&result));
             if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
                 break;
             }
@@ -277,8 +315,13 @@ impl Searcher {
             {
                 break;
             }
-            // A forced mate found by a full-width search at this depth will not get shorter.
-            if score.abs() >= MATE_BOUND && (MATE - score.abs()) < depth as i32 && limit.depth.is_none() {
+            // A forced mate found by a full-width search at this depth will not get shorter (the
+            // other lines may yet: they go on).
+            if lines == 1
+                && score.abs() >= MATE_BOUND
+                && (MATE - score.abs()) < depth as i32
+                && limit.depth.is_none()
+            {
                 break;
             }
         }
@@ -314,8 +357,8 @@ impl Searcher {
         }
     }
 
-    /// What `on_info` is told of `result`.
-    fn info(&self, result: &Analysis) -> Info {
+    /// What `on_info` is told of `result`, line `multipv` of the depth.
+    fn info(&self, result: &Analysis, multipv: u32) -> Info {
         Info {
             depth: result.depth,
             seldepth: result.seldepth,
@@ -325,6 +368,7 @@ impl Searcher {
             time: result.time,
             hashfull: self.tt.hashfull(),
             pv: result.pv.clone(),
+            multipv,
         }
     }
 

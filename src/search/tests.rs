@@ -330,3 +330,35 @@ fn wac() {
         assert!(solved >= WAC_FLOOR, "WAC solved {solved}/{total}: below the floor of {WAC_FLOOR}");
     }
 }
+
+/// `MultiPV`: each depth tells its lines in rank order with distinct first moves, as many as
+/// asked or as the position has legal moves; the result is the first line, here the mate.
+#[test]
+fn multipv_lines_take_distinct_root_moves() {
+    let mut engine = Searcher::with_hash_mb(4);
+    engine.set_multipv(3);
+    let mate = position("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    let mut infos = Vec::new();
+    let result = engine.search(&mate, &[], &Limit::depth(4), &mut |i| infos.push(i.clone()));
+    for depth in 1..=4 {
+        let lines: Vec<&Info> = infos.iter().filter(|i| i.depth == depth).collect();
+        assert_eq!(lines.iter().map(|i| i.multipv).collect::<Vec<_>>(), [1, 2, 3], "depth {depth}");
+        let mut firsts: Vec<Move> = lines.iter().map(|i| i.pv[0]).collect();
+        firsts.dedup();
+        assert_eq!(firsts.len(), 3, "depth {depth}: {lines:?}");
+        assert!(
+            lines[1..].iter().all(|i| !matches!(i.score, Score::Mate(n) if n > 0)),
+            "one mate: {lines:?}"
+        );
+    }
+    assert_eq!(result.score, Score::Mate(1));
+    let first_line = infos.iter().rev().find(|i| i.multipv == 1).expect("a first line");
+    assert_eq!(result.pv, first_line.pv);
+    // Two legal moves (the king in check): two lines, whatever was asked.
+    let mut engine = Searcher::with_hash_mb(4);
+    engine.set_multipv(5);
+    let check = position("7k/8/8/8/8/8/8/K6R b - - 0 1");
+    let mut lines = Vec::new();
+    engine.search(&check, &[], &Limit::depth(3), &mut |i| lines.push((i.depth, i.multipv)));
+    assert_eq!(lines, [(1, 1), (1, 2), (2, 1), (2, 2), (3, 1), (3, 2)]);
+}

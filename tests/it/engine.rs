@@ -359,3 +359,20 @@ fn uci_never_answers_an_illegal_move_over_random_positions() {
         assert!(parse_uci(pos, m.as_bytes()).is_ok(), "bestmove {m} in {fen}");
     }
 }
+
+/// python-chess drives `pgnkit uci` (`scripts/check_uci_python.py`): it plays, analyses by depth
+/// and by nodes, reads three lines at once through `MultiPV`, and plays Chess960 and Crazyhouse
+/// with the options it sets itself.
+#[test]
+fn python_chess_plays_and_analyses_through_uci() {
+    if crate::util::python_chess_missing() {
+        return;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/check_uci_python.py");
+    let o = std::process::Command::new("python3")
+        .args([script, env!("CARGO_BIN_EXE_pgnkit")])
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("python-chess UCI check: OK"), "{}", stdout(&o));
+}

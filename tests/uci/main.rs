@@ -98,6 +98,7 @@ fn main() -> ExitCode {
         server::the_end_of_input_stops_the_search_and_exits,
         server::move_overhead_is_an_option,
         server::ponder_is_offered_and_works,
+        server::multipv_is_an_option_and_lines_are_ranked,
         xboard::a_line_that_is_not_utf8_is_an_unknown_command,
         xboard::ping_while_thinking_lets_move_now_and_quit_through,
         xboard::the_end_of_input_is_quit,

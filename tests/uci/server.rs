@@ -168,3 +168,37 @@ pub fn ponder_is_offered_and_works() {
     assert_legal(&after(&start, &moves(&start, &["e2e4"])), &engine.bestmove());
     assert!(!engine.seen.iter().any(|l| l.starts_with("info string")), "{:?}", engine.seen);
 }
+
+/// `MultiPV` is offered as Stockfish offers it; set to 3, each depth's `info` lines say
+/// `multipv 1` to `3` with three different first moves, and the best move is the first line's.
+pub fn multipv_is_an_option_and_lines_are_ranked() {
+    let mut engine = Engine::start(&["uci"]);
+    engine.send("uci");
+    let line = engine.expect("MultiPV", BOUND, |l| l.contains("name MultiPV ") || l == "uciok");
+    assert_eq!(line, "option name MultiPV type spin default 1 min 1 max 256");
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos");
+    engine.send("go depth 5");
+    let best = engine.bestmove();
+    assert!(!engine.seen.iter().any(|l| l.starts_with("info string")), "{:?}", engine.seen);
+    let words = |l: &String| l.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    let at = |w: &[String], key: &str| w.iter().position(|x| x == key).map(|i| w[i + 1].clone());
+    let infos: Vec<Vec<String>> =
+        engine.seen.iter().filter(|l| l.starts_with("info depth 5 ")).map(words).collect();
+    let ranks: Vec<_> = infos.iter().map(|w| at(w, "multipv")).collect();
+    assert_eq!(ranks, [Some("1".into()), Some("2".into()), Some("3".into())], "{infos:?}");
+    let mut firsts: Vec<_> = infos.iter().map(|w| at(w, "pv").expect("a pv")).collect();
+    assert_eq!(firsts[0], best);
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "{infos:?}");
+    engine.seen.clear();
+    engine.send("setoption name MultiPV value 1");
+    engine.send("go depth 3");
+    engine.bestmove();
+    assert!(
+        !engine.seen.iter().any(|l| l.starts_with("info depth 3 ") && l.contains(" multipv ")),
+        "{:?}",
+        engine.seen
+    );
+}
