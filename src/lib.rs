@@ -4,7 +4,8 @@
 //! formats of positions and moves ([`notation`]), PGN syntax ([`pgn`]), input and output
 //! ([`io`]), the parallel pipeline that replays every game ([`pipeline`]), the jobs and the run
 //! driver they share ([`jobs`]), and engines ([`analysis`], [`engine`], [`search`]). The design
-//! and its reasons: `docs/design.md`.
+//! and its reasons: `docs/design.md`. Everything past the chess core ([`chess`], [`notation`],
+//! [`pgn`]) is the default feature `cli`: `default-features = false` builds the core alone.
 //!
 //! The rules: play SAN on a position (python-chess's `push_san`), then ask about it.
 //!
@@ -111,19 +112,32 @@
 //! # Ok::<(), pgnkit::error::Error>(())
 //! ```
 
-pub mod analysis;
 pub mod chess;
-pub mod columnar;
-pub mod engine;
-pub mod error;
-pub mod exit;
-pub mod io;
-pub mod jobs;
 pub mod notation;
 pub mod pgn;
+
+// The tool (feature `cli`, default): without it the crate is the chess core above.
+#[cfg(feature = "cli")]
+pub mod analysis;
+#[cfg(feature = "cli")]
+pub mod columnar;
+#[cfg(feature = "cli")]
+pub mod engine;
+#[cfg(feature = "cli")]
+pub mod error;
+#[cfg(feature = "cli")]
+pub mod exit;
+#[cfg(feature = "cli")]
+pub mod io;
+#[cfg(feature = "cli")]
+pub mod jobs;
+#[cfg(feature = "cli")]
 pub mod pipeline;
+#[cfg(feature = "cli")]
 pub mod search;
+#[cfg(feature = "cli")]
 pub mod select;
+#[cfg(feature = "cli")]
 pub mod shard;
 
 pub use chess::{Color, Move, Position, Role, Square, Variant};

@@ -80,7 +80,8 @@ impl PackedKey {
     }
 }
 
-#[cfg(test)]
+// Its positions are crazyhouse ones, with pockets.
+#[cfg(all(test, feature = "variants"))]
 mod tests {
     use super::*;
     use crate::notation::fen::parse_fen;

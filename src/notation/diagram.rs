@@ -565,6 +565,7 @@ mod tests {
     use crate::notation::fen::parse_fen;
 
     #[test]
+    #[cfg(feature = "variants")]
     fn text_flipped_and_unicode() {
         let pos = Position::default();
         let t = text_diagram(&pos, TextStyle::Ascii, true);
@@ -602,6 +603,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "variants")]
     fn svg_arrows_pockets_and_in_page_boards() {
         let pos = Position::default();
         let played = Arrow::of_move(Move::normal(Square::E2, Square::E4), ArrowKind::Played);

@@ -234,6 +234,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "variants")]
     fn round_trip_crazyhouse() {
         assert!(walk_suite(&fixture("crazyhouse.perft"), Variant::Crazyhouse, 3, BUDGET) > 1_000);
     }
@@ -285,6 +286,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "variants")]
     fn perft_through_fen_crazyhouse_and_960() {
         assert!(check_perft(&fixture("crazyhouse.perft"), Variant::Crazyhouse) >= 8);
         assert!(check_perft(&fixture("chess960-first100.perft"), Variant::Chess960) >= 300);

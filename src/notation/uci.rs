@@ -338,6 +338,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "variants")]
     fn drops() {
         let p = pos("2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1", Variant::Crazyhouse);
         assert_eq!(parse_uci(&p, b"Q@d4"), Ok(Move::drop(Role::Queen, Square::D4)));

@@ -249,6 +249,7 @@ impl<'a> RawTag<'a> {
 /// `bytes` as text if they are ASCII: a test inlined where `str::from_utf8` is a call, for the
 /// short names and values of tags.
 #[inline]
+#[cfg(feature = "cli")]
 pub(crate) fn ascii_str(bytes: &[u8]) -> Option<&str> {
     // SAFETY: ASCII is UTF-8.
     #[allow(unsafe_code)]

@@ -727,6 +727,7 @@ fn words_of(text: &[u8]) -> impl Iterator<Item = &[u8]> {
 
 /// A comment's text as [`Writer::comment`] writes one holding a `}`: its words without their
 /// `}`s, one space apart.
+#[cfg(feature = "cli")]
 pub(crate) fn without_braces(text: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len());
     for w in words_of(text) {

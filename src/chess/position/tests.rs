@@ -4,6 +4,7 @@
 use super::*;
 
 #[test]
+#[cfg(feature = "variants")]
 fn start_positions_equal_their_validated_setups() {
     for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
         let mut setup = Setup::standard();
@@ -57,6 +58,7 @@ fn moves_without_hashing_give_the_same_positions_and_keys() {
 /// gets none where it lands (on the rook's square, in the second case), and the key follows.
 /// Found by the `zobrist_incremental` fuzzer.
 #[test]
+#[cfg(feature = "variants")]
 fn a_promoted_castling_rook_keeps_its_mark() {
     use crate::notation::fen::{EpMode, parse_fen, write_fen};
     for (fen, after) in [
@@ -129,6 +131,7 @@ fn clocks_saturate() {
 
 /// A promoted minor in crazyhouse is not a dead draw: its captor holds it as a pawn.
 #[test]
+#[cfg(feature = "variants")]
 fn a_promoted_minor_can_still_mate_in_crazyhouse() {
     let zh = |fen| crate::notation::parse_fen(fen, Variant::Crazyhouse).expect("fen");
     assert!(!zh("4k3/8/8/8/8/8/8/4KB~2[] w - - 0 1").is_insufficient_material());
@@ -138,6 +141,7 @@ fn a_promoted_minor_can_still_mate_in_crazyhouse() {
 /// A lone knight or bishop besides the kings never mates in crazyhouse, in hand as on the board:
 /// captured, it changes hands as itself (python-chess's rule).
 #[test]
+#[cfg(feature = "variants")]
 fn a_minor_in_hand_is_insufficient_material_in_crazyhouse() {
     let zh = |fen| crate::notation::parse_fen(fen, Variant::Crazyhouse).expect("fen");
     assert!(zh("8/8/8/4k3/8/8/8/4K3[N] w - - 0 1").is_insufficient_material());
@@ -151,6 +155,7 @@ fn a_minor_in_hand_is_insufficient_material_in_crazyhouse() {
 /// Crazyhouse insufficient material equals python-chess's for both colors, with one or two men
 /// besides the kings, each on the board (promoted or not) or in a pocket.
 #[test]
+#[cfg(feature = "variants")]
 fn crazyhouse_insufficient_material_is_python_chess_s() {
     let men = ["N", "B", "R", "Q", "P", "n", "b", "r", "q", "p", "N~", "b~"];
     // A man on the board, `a2` or `h7` (attacking neither king), or in hand; `None`: absent.
@@ -201,6 +206,7 @@ fn crazyhouse_insufficient_material_is_python_chess_s() {
 /// The claim of python-chess's `can_claim_fifty_moves`: with the move that completes the fifty,
 /// and not once the game is over.
 #[test]
+#[cfg(feature = "variants")]
 fn the_fifty_move_claim_is_python_chess_s() {
     let claim = |fen, variant| crate::notation::parse_fen(fen, variant).expect(fen).can_claim_fifty_moves();
     assert!(claim("7k/8/8/8/8/8/R7/K7 w - - 99 80", Variant::Standard));
@@ -217,6 +223,7 @@ fn the_fifty_move_claim_is_python_chess_s() {
 /// `can_claim_fifty_moves` equals python-chess's on the positions of random games (and the ends
 /// they reach), their clocks set to 99 and 100, in every variant.
 #[test]
+#[cfg(feature = "variants")]
 fn the_fifty_move_claim_equals_python_chess_on_random_games() {
     let mut cases = Vec::new();
     for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {

@@ -113,6 +113,7 @@ fn setup_fen(s: &Setup) -> String {
 }
 
 /// write -> read -> write gives the same text, and the same position.
+#[cfg(feature = "variants")]
 fn round_trip(fen: &str, variant: Variant, expected: &str) {
     let p = pos(fen, variant);
     let written = fen_text(&p, EpMode::Always);
@@ -235,6 +236,7 @@ fn castling_mode_detection() {
 }
 
 #[test]
+#[cfg(feature = "variants")]
 fn round_trips_standard_960_crazyhouse() {
     round_trip(STARTING_FEN, Variant::Standard, STARTING_FEN);
     round_trip(

@@ -52,6 +52,7 @@ mod rules;
 mod tests;
 mod write;
 
+#[cfg(feature = "cli")]
 pub(crate) use parse::english_pieces;
 pub use resolve::{Resolved, parse_san, parse_san_with, suffix_after};
 pub use write::write_san;

@@ -3,6 +3,7 @@
 
 use super::parse::{Canonical, parse_canonical, parse_canonical_with, parse_general};
 use super::resolve::{resolve_common, resolve_written, to_move_flags, to_move_flags_reference};
+#[cfg(feature = "variants")]
 use super::rules::check_or_mate_after;
 use super::*;
 use crate::chess::{File, Move, MoveKind, Position, Rank, Role, Square, Variant};
@@ -498,6 +499,7 @@ fn discovered_and_special_checks() {
 }
 
 #[test]
+#[cfg(feature = "variants")]
 fn drops() {
     let p = pos_v("2k5/8/8/8/8/8/8/4K3[QNPqn] w - - 0 1", Variant::Crazyhouse);
     assert_eq!(ok(&p, "N@f3"), (Move::drop(Role::Knight, Square::F3), Lenience::CANONICAL));
@@ -552,6 +554,7 @@ fn suite_positions() -> Vec<Position> {
 /// generator in every position in check among the suite positions and the positions one move
 /// on.
 #[test]
+#[cfg(feature = "variants")]
 fn check_or_mate_agrees_with_the_generator() {
     let mut seen = [0; 2];
     for p in suite_positions() {
@@ -585,7 +588,8 @@ fn play_is_to_move_then_play_unchecked() {
             played += 1;
         }
     }
-    assert!(played > 10_000, "{played}");
+    // The release build's bound, in proportion to the positions a debug build samples.
+    assert!(played > 20_000 / step, "{played}");
     let mut p = Position::default();
     let before = format!("{p:?}");
     assert_eq!("Nf6".parse::<San>().unwrap().play(&mut p), Err(SanError::Illegal));
@@ -676,7 +680,10 @@ fn a_token_resolved_as_canonical_is_the_canonical_san() {
             }
         }
     }
-    assert!(canonical_seen > 10_000 && lenient_seen > 50_000, "{canonical_seen} {lenient_seen}");
+    assert!(
+        canonical_seen > 40_000 / step && lenient_seen > 200_000 / step,
+        "{canonical_seen} {lenient_seen}"
+    );
 }
 
 #[test]
