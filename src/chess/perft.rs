@@ -8,8 +8,16 @@ use rayon::prelude::*;
 use super::moves::Move;
 use super::position::Position;
 
+/// The deepest perft counted: each ply is a frame of the recursion, and a count much deeper
+/// would overflow a thread's stack (at about 1,700 plies) long before it could end.
+pub const MAX_DEPTH: u32 = 128;
+
 /// Leaf nodes at `depth` plies below `pos`.
+///
+/// # Panics
+/// When `depth` is above [`MAX_DEPTH`].
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    assert!(depth <= MAX_DEPTH, "perft depth {depth} is above {MAX_DEPTH}");
     count(&unhashed(pos), depth)
 }
 
@@ -37,7 +45,11 @@ fn count(pos: &Position, depth: u32) -> u64 {
 }
 
 /// Perft below each legal root move, in generation order; the subtrees are counted in parallel.
+///
+/// # Panics
+/// When `depth` is above [`MAX_DEPTH`].
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    assert!(depth <= MAX_DEPTH, "perft depth {depth} is above {MAX_DEPTH}");
     let pos = unhashed(pos);
     let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
     moves

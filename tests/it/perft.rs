@@ -50,11 +50,29 @@ fn bad_input_is_a_usage_error() {
         &["perft", "x"],
         &["perft"],
         &["perft", "--variant", "antichess", "2"],
+        // Deeper than the recursion's stack holds (it aborted at about 1,700 plies).
+        &["perft", "2000"],
+        &["perft", "--divide", "4294967295"],
+        // Threads past the cap every command has (it started thousands).
+        &["perft", "-j", "4294967295", "--divide", "1"],
     ] {
         let o = run(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains("error"), "{args:?}");
     }
+}
+
+/// A suite's count deeper than perft goes is that case's failure, and the other counts are
+/// checked.
+#[test]
+fn a_suite_depth_beyond_the_cap_fails_its_case() {
+    let dir = temp_dir("perft-deep");
+    let suite = dir.join("deep.epd");
+    std::fs::write(&suite, "k7/8/8/8/8/8/8/7K w - - ;D1 3 ;D2000 1\n").expect("write");
+    let o = run(&["perft", "--suite", suite.to_str().expect("UTF-8")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("perft 2000 is deeper than 128") && out.contains("1 passed, 1 failed"), "{out}");
 }
 
 /// Every suite under `fixtures/perft/` (the random one compressed).

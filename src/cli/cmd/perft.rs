@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use pgnkit::chess::perft::{divide, perft};
+use pgnkit::chess::perft::{MAX_DEPTH, divide, perft};
 use pgnkit::chess::{Position, Variant};
 use pgnkit::io::{Input, InputOptions};
 use pgnkit::notation::fen::{FenError, STARTING_FEN, parse_fen};
@@ -27,7 +27,8 @@ Examples:
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Depth in plies (with --suite: the deepest depth to check; default all).
+    /// Depth in plies, at most 128 (with --suite: the deepest depth to check; default all).
+    #[arg(value_parser = clap::value_parser!(u32).range(..=i64::from(MAX_DEPTH)))]
     depth: Option<u32>,
     /// Start position (default: the standard start).
     #[arg(long)]
@@ -44,9 +45,10 @@ pub struct Args {
     /// With --suite: skip expected counts above this many nodes.
     #[arg(long)]
     max_nodes: Option<u64>,
-    /// Threads for --divide and --suite (default: all cores); a plain count runs on one.
-    #[arg(short = 'j', long, value_name = "N")]
-    threads: Option<usize>,
+    /// Threads for --divide and --suite, at most 1024 (default, or 0: all cores); a plain count
+    /// runs on one.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=crate::cli::args::MAX_THREADS))]
+    threads: Option<u16>,
 }
 
 fn parse_variant(v: Option<&str>) -> Result<Option<Variant>, Fail> {
@@ -73,7 +75,7 @@ fn load(fen: &str, variant: Option<Variant>) -> Result<Position, FenError> {
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
     crate::cli::interrupt::install_immediate();
-    let threads = args.threads.filter(|&n| n > 0).unwrap_or(0);
+    let threads = args.threads.map_or(0, usize::from);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -167,6 +169,12 @@ fn run_suite(
             };
             for &(depth, expected) in &case.expected {
                 if max_depth.is_some_and(|d| depth > d) || max_nodes.is_some_and(|n| expected > n) {
+                    continue;
+                }
+                if depth > MAX_DEPTH {
+                    let (file, line, id) = (path.display(), case.line, &case.id);
+                    r.failures
+                        .push(format!("FAIL {file}:{line} {id}: perft {depth} is deeper than {MAX_DEPTH}"));
                     continue;
                 }
                 let got = perft(&pos, depth);
