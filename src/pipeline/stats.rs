@@ -50,7 +50,7 @@ impl Stats {
 
     fn add_kind(&mut self, kind: Kind, severity: Severity, n: u64) {
         match self.by_kind.binary_search_by_key(&(kind, severity), |&(k, s, _)| (k, s)) {
-            Ok(i) => self.by_kind[i].2 += n,
+            Ok(i) => self.by_kind[i].2 = self.by_kind[i].2.saturating_add(n),
             Err(i) => self.by_kind.insert(i, (kind, severity, n)),
         }
     }
@@ -58,7 +58,7 @@ impl Stats {
     /// Adds `n` to the job's count `counter` (created at 0).
     pub fn add(&mut self, counter: Counter, n: u64) {
         match self.counts.iter_mut().find(|(k, _)| *k == counter) {
-            Some((_, v)) => *v += n,
+            Some((_, v)) => *v = v.saturating_add(n),
             None => self.counts.push((counter, n)),
         }
     }
@@ -68,16 +68,17 @@ impl Stats {
         self.counts.iter().find(|(k, _)| *k == counter).map_or(0, |&(_, v)| v)
     }
 
-    /// Adds `other` into `self`.
+    /// Adds `other` into `self`. The sums saturate: counts read from a shard's manifest can be
+    /// anything, and a wrapped sum would pass for a small count.
     pub fn merge(&mut self, other: &Stats) {
-        self.games += other.games;
-        self.games_with_errors += other.games_with_errors;
-        self.games_with_warnings += other.games_with_warnings;
-        self.pgn_games += other.pgn_games;
-        self.epd_lines += other.epd_lines;
-        self.not_epd_lines += other.not_epd_lines;
-        self.plies += other.plies;
-        self.bytes += other.bytes;
+        self.games = self.games.saturating_add(other.games);
+        self.games_with_errors = self.games_with_errors.saturating_add(other.games_with_errors);
+        self.games_with_warnings = self.games_with_warnings.saturating_add(other.games_with_warnings);
+        self.pgn_games = self.pgn_games.saturating_add(other.pgn_games);
+        self.epd_lines = self.epd_lines.saturating_add(other.epd_lines);
+        self.not_epd_lines = self.not_epd_lines.saturating_add(other.not_epd_lines);
+        self.plies = self.plies.saturating_add(other.plies);
+        self.bytes = self.bytes.saturating_add(other.bytes);
         for &(k, s, n) in &other.by_kind {
             self.add_kind(k, s, n);
         }
@@ -133,6 +134,19 @@ mod tests {
                 (Kind::NullMove, Severity::Warning, 1)
             ]
         );
+    }
+
+    #[test]
+    fn sums_past_the_largest_count_stay_there() {
+        let mut a = Stats { games: u64::MAX, ..Stats::default() };
+        a.count_kind(Kind::IllegalMove, Severity::Error);
+        a.add(Counter::Filtered, u64::MAX);
+        let mut b = Stats { games: 3, ..Stats::default() };
+        b.add_kind(Kind::IllegalMove, Severity::Error, u64::MAX);
+        b.add(Counter::Filtered, 2);
+        a.merge(&b);
+        assert_eq!((a.games, a.get(Counter::Filtered)), (u64::MAX, u64::MAX));
+        assert_eq!(a.by_kind, [(Kind::IllegalMove, Severity::Error, u64::MAX)]);
     }
 
     #[test]

@@ -295,7 +295,11 @@ impl Manifest {
             spec,
             ranges,
             stats: stats_from_json(v.get("ledger").ok_or("no ledger")?)?,
-            seconds: v.get("seconds").and_then(Value::as_f64).unwrap_or(0.0),
+            seconds: match v.get("seconds").and_then(Value::as_f64) {
+                // Summed over the shards into a `Duration`: a time no run takes is no manifest's.
+                Some(s) if !(0.0..1e12).contains(&s) => return Err(format!("seconds {s} is no run's time")),
+                s => s.unwrap_or(0.0),
+            },
             parts,
             exit: u(v, "exit_status")? as u8,
             failures,

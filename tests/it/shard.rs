@@ -563,6 +563,11 @@ fn broken_sets_of_shards_are_named_and_nothing_is_written() {
     v["ranges"][0]["input"] = 7.into();
     std::fs::write(&set[1], v.to_string()).expect("write");
     merge_fails(&dir, &set, "a range of input 7 where the manifest lists 2");
+    // A time no run takes (summed into a duration, it panicked).
+    v["ranges"][0]["input"] = 0.into();
+    v["seconds"] = 1e20.into();
+    std::fs::write(&set[1], v.to_string()).expect("write");
+    merge_fails(&dir, &set, "seconds 100000000000000000000 is no run's time");
     std::fs::write(&set[1], &text).expect("write");
     // Another run's manifest: other options.
     let other_dir = dir.join("other");
