@@ -62,6 +62,13 @@ pub struct Index {
 impl Index {
     /// Indexes the plain or multi-frame zstd file `path` in one pass.
     pub fn build(path: &Path) -> Result<Index, Error> {
+        // A device or a pipe has no fixed bytes to index, and no place beside it for the sidecar.
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(Error::Usage(crate::error::UsageError::rule(format!(
+                "{}: not a regular file: only a file is indexed",
+                path.display()
+            ))));
+        }
         let input = Input::open(path, InputOptions::default())?;
         let io_err = |source| Error::Input(crate::io::InputError::Io { path: path.to_owned(), source });
         // Read before the pass: a change during it makes the index stale.

@@ -799,6 +799,19 @@ fn a_stale_or_broken_index_is_an_input_error() {
     assert!(err.contains("not a pgnkit index"), "{err}");
 }
 
+/// A pipe (or a device: `/dev/null`) is no file to index: refused, no sidecar written beside it.
+#[test]
+fn only_a_regular_file_is_indexed() {
+    let dir = temp_dir("shard-index-fifo");
+    let fifo = dir.join("games.pgn");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let (code, err) = code_and_err(&["index", path(&fifo)]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not a regular file: only a file is indexed"), "{err}");
+    assert!(!pgnkit::shard::index::index_path(&fifo).exists());
+}
+
 /// Each annotate shard keeps its own cache; `cache merge` adds them into one, and a run over the
 /// whole input with it analyses nothing again.
 #[test]
