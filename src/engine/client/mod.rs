@@ -116,7 +116,12 @@ impl EngineConfig {
     }
 
     /// Reads `NAME=VALUE` (the value may be empty, as for a `button`); names keep their spaces.
+    /// One that holds a line break is refused.
     pub fn parse_option(arg: &str) -> Result<(String, String), String> {
+        // A line break would end the `setoption` line, and what follows would be a command.
+        if arg.contains(['\n', '\r']) {
+            return Err(format!("engine option {arg:?} holds a line break"));
+        }
         match arg.split_once('=') {
             Some((name, value)) if !name.trim().is_empty() => {
                 Ok((name.trim().to_string(), value.trim().to_string()))

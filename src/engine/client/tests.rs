@@ -71,6 +71,10 @@ fn option_plan_orders_threads_hash_then_the_users() {
     assert_eq!(EngineConfig::parse_option("Skill Level = 3"), Ok(("Skill Level".into(), "3".into())));
     assert_eq!(EngineConfig::parse_option("Clear Hash="), Ok(("Clear Hash".into(), String::new())));
     assert!(EngineConfig::parse_option("Threads").is_err() && EngineConfig::parse_option("=3").is_err());
+    // A line break would start a command of its own after the `setoption`.
+    for broken in ["Hash=1\nquit", "Hash\r=1", "Hash=1\r\ngo infinite"] {
+        assert!(EngineConfig::parse_option(broken).unwrap_or_default().0.is_empty(), "{broken:?}");
+    }
 }
 
 #[test]
