@@ -34,7 +34,7 @@ pub enum Error {
     #[error(transparent)]
     Analysis(#[from] AnalyzerError),
     /// The evaluation cache could not be opened, read or written (74; 65 when it is no SQLite
-    /// database or a corrupt one).
+    /// database, a corrupt one, or no pgnkit cache of this version).
     #[error(transparent)]
     Cache(#[from] CacheError),
     /// `clean --dedup` ran out of memory, or its inputs changed between its passes (74).

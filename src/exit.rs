@@ -28,7 +28,7 @@ codes! {
     Ok => 0, "ok", "success (also when stdout is closed early, as in `| head`)";
     Failures => 1, "failures", "finished, but some games, positions or perft cases failed (each is reported)";
     Usage => 2, "usage", "usage error: bad arguments, FEN or depth";
-    DataErr => 65, "dataerr", "input is not PGN (not one tag pair or move in it), a compressed stream or an evaluation cache is corrupt (or no SQLite database), or an index sidecar is stale";
+    DataErr => 65, "dataerr", "input is not PGN (not one tag pair or move in it), a compressed stream or an evaluation cache is corrupt (or no SQLite database, or no pgnkit cache of this version), or an index sidecar is stale";
     NoInput => 66, "noinput", "input file missing or unreadable";
     Unavailable => 69, "unavailable", "engine not found or failed its handshake";
     Software => 70, "software", "internal error";

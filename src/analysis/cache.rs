@@ -187,9 +187,13 @@ pub enum CacheError {
 }
 
 impl CacheError {
-    /// Its exit code: 65 for a file SQLite finds is no database or a corrupt one (what it holds
-    /// is wrong, as a corrupt input's), 74 for the rest (I/O, locks, a full disk).
+    /// Its exit code: 65 for a file SQLite finds is no database or a corrupt one, or that is
+    /// another program's database or another schema's (what it holds is wrong, as a corrupt
+    /// input's), 74 for the rest (I/O, locks, a full disk).
     pub fn exit_code(&self) -> Code {
+        if matches!(self, CacheError::Foreign { .. } | CacheError::Version { .. }) {
+            return Code::DataErr;
+        }
         let sqlite = match self {
             CacheError::Open { source, .. } | CacheError::Read { source, .. } => Some(source),
             CacheError::Merge { error, .. } => Some(error),

@@ -590,14 +590,22 @@ fn foreign_and_newer_files_are_refused() {
     let dir = Scratch::new("foreign");
     let other = dir.0.join("other.sqlite");
     Connection::open(&other).unwrap().execute_batch("CREATE TABLE t (x INTEGER)").unwrap();
-    assert!(matches!(Cache::open(&other), Err(CacheError::Foreign { .. })));
+    let foreign = Cache::open(&other).expect_err("refused");
+    assert!(
+        matches!(foreign, CacheError::Foreign { .. }) && foreign.exit_code() == Code::DataErr,
+        "{foreign:?}"
+    );
     let text = dir.0.join("notes.txt");
     std::fs::write(&text, "not a database, but long enough to have a header of sorts....................")
         .unwrap();
     assert!(matches!(Cache::open(&text), Err(CacheError::Open { .. })));
     Cache::open(dir.db()).unwrap().close().unwrap();
     Connection::open(dir.db()).unwrap().pragma_update(None, "user_version", 2).unwrap();
-    assert!(matches!(Cache::open(dir.db()), Err(CacheError::Version { found: 2, .. })));
+    let newer = Cache::open(dir.db()).expect_err("refused");
+    assert!(
+        matches!(newer, CacheError::Version { found: 2, .. }) && newer.exit_code() == Code::DataErr,
+        "{newer:?}"
+    );
     // The directory is created.
     let nested = dir.0.join("a/b/evals.sqlite");
     Cache::open(&nested).unwrap().close().unwrap();
