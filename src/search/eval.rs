@@ -234,8 +234,12 @@ pub fn evaluate(pos: &Position) -> i32 {
         white = scale_drawish(b, white);
     }
     let stm = if pos.turn().is_white() { white } else { -white };
-    stm + TEMPO
+    (stm + TEMPO).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
+
+/// The largest evaluation, in centipawns: far below the mate scores, which a crazyhouse pocket of
+/// 31 queens reached.
+pub const EVAL_LIMIT: i32 = 20_000;
 
 /// Without pawns, a small material edge rarely wins: pull such scores towards zero.
 fn scale_drawish(b: &Board, white: i32) -> i32 {

@@ -264,6 +264,21 @@ fn crazyhouse_and_chess960_positions() {
     assert!(c960.is_legal(a.best_move.expect("a move")));
 }
 
+/// 31 queens in one pocket: the material stays an evaluation, not a mate, and a depth-limited
+/// search ends (summed past the mate scores, it never finished depth 1).
+#[test]
+fn a_pocket_of_queens_is_no_mate() {
+    for pocket in ["Q", "q"] {
+        let fen = format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[{}] w KQkq - 0 1", pocket.repeat(31));
+        let pos = parse_fen(&fen, Variant::Crazyhouse).expect("valid");
+        let mut engine = Searcher::with_hash_mb(2);
+        engine.stop_handle().store(false, Ordering::Relaxed);
+        let a = engine.search(&pos, &[], &Limit::depth(3), &mut |_| {});
+        assert_eq!(a.depth, 3, "{fen}: {a:?}");
+        assert!(matches!(a.score, Score::Cp(cp) if cp.abs() <= eval::EVAL_LIMIT), "{fen}: {:?}", a.score);
+    }
+}
+
 #[test]
 fn bench_signature() {
     assert_eq!(bench(), 155_829, "bench signature changed: if deliberate, update it here");
