@@ -376,3 +376,29 @@ fn python_chess_plays_and_analyses_through_uci() {
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("python-chess UCI check: OK"), "{}", stdout(&o));
 }
+
+/// `show` of a compressed input reads it a piece at a time and stops at the game: a game past
+/// the first piece (4 MiB) is drawn as from the plain file, its error at the same line.
+#[test]
+fn show_reads_a_stream_in_pieces_with_the_files_lines() {
+    let dir = crate::util::temp_dir("show-stream");
+    let games = std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture");
+    let mut text = Vec::new();
+    while text.len() < 6 << 20 {
+        text.extend_from_slice(&games);
+    }
+    text.extend_from_slice(b"\n[Event \"bad\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n");
+    let last = text.windows(8).filter(|w| w == b"[Event \"").count().to_string();
+    let plain = dir.join("big.pgn");
+    std::fs::write(&plain, &text).expect("write");
+    let packed = dir.join("big.pgn.zst");
+    std::fs::write(&packed, zstd::encode_all(&text[..], 3).expect("zstd")).expect("write");
+    let [a, b] = [&plain, &packed].map(|p| run(&["show", p.to_str().expect("UTF-8"), "--game", &last]));
+    assert_eq!((a.status.code(), b.status.code()), (Some(1), Some(1)), "{}{}", stderr(&a), stderr(&b));
+    assert_eq!(a.stdout, b.stdout);
+    let line =
+        text.split(|&c| c == b'\n').position(|l| l.starts_with(b"1. e4 e5 2. Ke3")).expect("the move") + 1;
+    for (o, name) in [(&a, "big.pgn"), (&b, "big.pgn.zst")] {
+        assert!(stderr(o).contains(&format!("{name}:{line}:13: error: game {last} ")), "{}", stderr(o));
+    }
+}

@@ -9,11 +9,14 @@ use std::path::PathBuf;
 use pgnkit::chess::attacks::attacks;
 use pgnkit::chess::{Color, File, Move, MoveKind, Position, Rank, Role, Square, Variant};
 use pgnkit::error::{Diagnostic, Severity};
-use pgnkit::io::{Input, InputOptions};
+use pgnkit::io::{Input, InputError, InputOptions, Source};
 use pgnkit::jobs::diagnostics;
 use pgnkit::jobs::run::not_pgn;
 use pgnkit::notation::diagram::{SvgOptions, TextStyle, svg, text_diagram};
 use pgnkit::notation::fen::parse_fen;
+use pgnkit::pgn::LineIndex;
+use pgnkit::pgn::split::cut;
+use pgnkit::pipeline::chunk::{Start, StreamChunks};
 use pgnkit::pipeline::replay::{Game, Games, Hooks, Lines, Played};
 
 use pgnkit::error::UsageError;
@@ -192,17 +195,51 @@ fn castled(pos: &Position, mover: Color, from: Square, to: Square) -> bool {
 /// that led to it, and the game's errors.
 type Picked = (Position, Option<Move>, Vec<Diagnostic>);
 
-fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<Picked, Fail> {
-    let bytes = Input::open(path, InputOptions::default()).and_then(Input::read_all).map_err(Fail::from)?;
-    let pick = Pick { number, start: None, moves: Vec::new(), errors: Vec::new(), found: false };
-    let mut replay = Games::new(pick, &bytes);
+/// Bytes of a compressed input or stdin read at a time while the game is looked for: memory stays
+/// about this, whatever the input holds before the game.
+const STREAM_CHUNK: usize = 4 << 20;
+
+/// Looks for game `pick.number` in `bytes`, which begin at `start` of the input at `path`: the
+/// pick and the games read. The first piece of the input is refused as every job refuses it when
+/// it is no PGN, before a game of it is looked for or drawn.
+fn look(pick: Pick, bytes: &[u8], start: Start, path: &std::path::Path) -> Result<(Pick, u64), Fail> {
+    let mut replay = Games::starting(pick, bytes, start);
     while !replay.hooks().found && replay.next_game() {}
-    // Refused as every job refuses it, before a game of it is looked for or drawn.
-    if let Some(e) = not_pgn(&mut replay, path, &bytes) {
+    if start.offset == 0
+        && let Some(e) = not_pgn(&mut replay, path, bytes)
+    {
         return Err(e.into());
     }
     let games = replay.stats().games;
-    let pick = replay.into_hooks();
+    Ok((replay.into_hooks(), games))
+}
+
+fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<Picked, Fail> {
+    let mut input = Input::open(path, InputOptions::default()).map_err(Fail::from)?;
+    let mut pick = Pick { number, start: None, moves: Vec::new(), errors: Vec::new(), found: false };
+    let mut games = 0;
+    match input.source {
+        Source::Mapped(ref map) => (pick, games) = look(pick, map, Start::default(), path)?,
+        // Read in game-aligned pieces, never whole: a lichess dump is tens of GB.
+        Source::Stream(ref mut stream) => {
+            let mut lines = 0;
+            for cut in StreamChunks::new(stream, STREAM_CHUNK, cut, Start::default()) {
+                let cut = cut.map_err(|e| Fail::from(InputError::reading(path, input.compression, e)))?;
+                let start =
+                    Start { offset: cut.offset, game: cut.first_game, line: lines, column: cut.column };
+                let read;
+                (pick, read) = look(pick, &cut.bytes[..], start, path)?;
+                games += read;
+                if pick.found {
+                    pick.errors.iter_mut().for_each(|d| d.shift(0, lines));
+                    break;
+                }
+                lines += LineIndex::with_column(&cut.bytes[..], cut.column as usize).locate(usize::MAX).line
+                    as u64
+                    - 1;
+            }
+        }
+    }
     let name = path.display();
     if !pick.found {
         return Err(Fail::usage(format!("{name} has {games} game(s): there is no game {number}")));

@@ -24,6 +24,7 @@ use crate::notation::san::{Lenience, SanError, Suffix, parse_san_with, suffix_af
 use crate::pgn::{
     GameResult, GameStart, Limits, LineIndex, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor,
 };
+use crate::pipeline::chunk::Start;
 use crate::pipeline::job::{ChunkEnd, ChunkInput, Output};
 use message::{Facts, fen, problem_kind, problem_message, san, text};
 
@@ -154,8 +155,8 @@ pub fn replay_chunk<'a, H: Hooks<'a>>(hooks: H, chunk: &ChunkInput<'a>) -> (H, O
     (replayer.hooks, Output { records: (), stats, end })
 }
 
-/// The games of a whole input in memory, replayed one at a time, for tools that stop early
-/// (`pgnkit show` looks for one game).
+/// The games of an input in memory (or of a game-aligned piece of it), replayed one at a time,
+/// for tools that stop early (`pgnkit show` looks for one game).
 pub struct Games<'a, H> {
     reader: Reader<'a>,
     replayer: Replayer<'a, H>,
@@ -165,6 +166,16 @@ impl<'a, H: Hooks<'a>> Games<'a, H> {
     /// The games of `bytes`, numbered from 1.
     pub fn new(hooks: H, bytes: &'a [u8]) -> Games<'a, H> {
         Games { reader: Reader::new(bytes), replayer: Replayer::new(hooks, bytes, 0, 0) }
+    }
+
+    /// The games of `bytes`, a piece of an input that begins at a game's start, `start` (its
+    /// offset, the games before it and its column; lines are counted from the piece's start):
+    /// offsets and game numbers are the input's.
+    pub fn starting(hooks: H, bytes: &'a [u8], start: Start) -> Games<'a, H> {
+        let mut replayer = Replayer::new(hooks, bytes, start.offset, start.game);
+        replayer.lines = LineIndex::with_column(bytes, start.column as usize);
+        let reader = Reader::with_base(bytes, start.offset as usize).starting_at(start.offset, start.column);
+        Games { reader, replayer }
     }
 
     /// Replays the next game; `false` at the end of the input.
