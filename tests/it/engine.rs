@@ -378,13 +378,13 @@ fn python_chess_plays_and_analyses_through_uci() {
 }
 
 /// `show` of a compressed input reads it a piece at a time and stops at the game: a game past
-/// the first piece (4 MiB) is drawn as from the plain file, its error at the same line.
+/// the first piece (16 MiB) is drawn as from the plain file, its error at the same line.
 #[test]
 fn show_reads_a_stream_in_pieces_with_the_files_lines() {
     let dir = crate::util::temp_dir("show-stream");
     let games = std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture");
     let mut text = Vec::new();
-    while text.len() < 6 << 20 {
+    while text.len() < 20 << 20 {
         text.extend_from_slice(&games);
     }
     text.extend_from_slice(b"\n[Event \"bad\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n");

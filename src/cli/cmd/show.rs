@@ -11,7 +11,7 @@ use pgnkit::chess::{Color, File, Move, MoveKind, Position, Rank, Role, Square, V
 use pgnkit::error::{Diagnostic, Severity};
 use pgnkit::io::{Input, InputError, InputOptions, Source};
 use pgnkit::jobs::diagnostics;
-use pgnkit::jobs::run::not_pgn;
+use pgnkit::jobs::run::{LOOKED_AT, not_pgn};
 use pgnkit::notation::diagram::{SvgOptions, TextStyle, svg, text_diagram};
 use pgnkit::notation::fen::parse_fen;
 use pgnkit::pgn::LineIndex;
@@ -196,8 +196,9 @@ fn castled(pos: &Position, mover: Color, from: Square, to: Square) -> bool {
 type Picked = (Position, Option<Move>, Vec<Diagnostic>);
 
 /// Bytes of a compressed input or stdin read at a time while the game is looked for: memory stays
-/// about this, whatever the input holds before the game.
-const STREAM_CHUNK: usize = 4 << 20;
+/// about this, whatever the input holds before the game. The first piece is as long as the
+/// text the jobs look at before they call an input no PGN.
+const STREAM_CHUNK: usize = LOOKED_AT as usize;
 
 /// Looks for game `pick.number` in `bytes`, which begin at `start` of the input at `path`: the
 /// pick and the games read. The first piece of the input is refused as every job refuses it when
