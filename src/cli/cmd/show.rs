@@ -14,7 +14,6 @@ use pgnkit::jobs::diagnostics;
 use pgnkit::jobs::run::{LOOKED_AT, not_pgn};
 use pgnkit::notation::diagram::{SvgOptions, TextStyle, svg, text_diagram};
 use pgnkit::notation::fen::parse_fen;
-use pgnkit::pgn::LineIndex;
 use pgnkit::pgn::split::cut;
 use pgnkit::pipeline::chunk::{Start, StreamChunks};
 use pgnkit::pipeline::replay::{Game, Games, Hooks, Lines, Played};
@@ -200,10 +199,13 @@ type Picked = (Position, Option<Move>, Vec<Diagnostic>);
 /// text the jobs look at before they call an input no PGN.
 const STREAM_CHUNK: usize = LOOKED_AT as usize;
 
-/// Looks for game `pick.number` in `bytes`, which begin at `start` of the input at `path`: the
-/// pick and the games read. The first piece of the input is refused as every job refuses it when
-/// it is no PGN, before a game of it is looked for or drawn.
-fn look(pick: Pick, bytes: &[u8], start: Start, path: &std::path::Path) -> Result<(Pick, u64), Fail> {
+/// What [`look`] read of a piece: the pick, the games and the line breaks.
+type Looked = (Pick, u64, u64);
+
+/// Looks for game `pick.number` in `bytes`, which begin at `start` of the input at `path` (the
+/// game's errors get the input's lines). The first piece of the input is refused as every job
+/// refuses it when it is no PGN, before a game of it is looked for or drawn.
+fn look(pick: Pick, bytes: &[u8], start: Start, path: &std::path::Path) -> Result<Looked, Fail> {
     let mut replay = Games::starting(pick, bytes, start);
     while !replay.hooks().found && replay.next_game() {}
     if start.offset == 0
@@ -211,8 +213,10 @@ fn look(pick: Pick, bytes: &[u8], start: Start, path: &std::path::Path) -> Resul
     {
         return Err(e.into());
     }
-    let games = replay.stats().games;
-    Ok((replay.into_hooks(), games))
+    let (games, newlines) = (replay.stats().games, replay.newlines());
+    let mut pick = replay.into_hooks();
+    pick.errors.iter_mut().for_each(|d| d.shift(0, start.line));
+    Ok((pick, games, newlines))
 }
 
 fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<Picked, Fail> {
@@ -220,24 +224,20 @@ fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<Pic
     let mut pick = Pick { number, start: None, moves: Vec::new(), errors: Vec::new(), found: false };
     let mut games = 0;
     match input.source {
-        Source::Mapped(ref map) => (pick, games) = look(pick, map, Start::default(), path)?,
+        Source::Mapped(ref map) => (pick, games, _) = look(pick, map, Start::default(), path)?,
         // Read in game-aligned pieces, never whole: a lichess dump is tens of GB.
         Source::Stream(ref mut stream) => {
-            let mut lines = 0;
+            let mut line = 0;
             for cut in StreamChunks::new(stream, STREAM_CHUNK, cut, Start::default()) {
                 let cut = cut.map_err(|e| Fail::from(InputError::reading(path, input.compression, e)))?;
-                let start =
-                    Start { offset: cut.offset, game: cut.first_game, line: lines, column: cut.column };
-                let read;
-                (pick, read) = look(pick, &cut.bytes[..], start, path)?;
+                let start = Start { offset: cut.offset, game: cut.first_game, line, column: cut.column };
+                let (read, newlines);
+                (pick, read, newlines) = look(pick, &cut.bytes[..], start, path)?;
                 games += read;
                 if pick.found {
-                    pick.errors.iter_mut().for_each(|d| d.shift(0, lines));
                     break;
                 }
-                lines += LineIndex::with_column(&cut.bytes[..], cut.column as usize).locate(usize::MAX).line
-                    as u64
-                    - 1;
+                line += newlines;
             }
         }
     }

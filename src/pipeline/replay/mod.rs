@@ -145,10 +145,9 @@ pub fn replay_chunk<'a, H: Hooks<'a>>(hooks: H, chunk: &ChunkInput<'a>) -> (H, O
     }
     let consumed = reader.offset() - base;
     replayer.count_diagnostics(true);
+    let newlines = replayer.newlines_to(consumed);
     let mut stats = replayer.stats;
     stats.bytes = consumed as u64;
-    // The replayer's line index stands at the last game's start: only the rest is counted.
-    let newlines = replayer.lines.locate(consumed).line as u64 - 1;
     let searched_to = reader.searched_to() as u64;
     let at_result = reader.ended_at_result();
     let end = ChunkEnd { next: reader.offset() as u64, newlines, searched_to, at_result };
@@ -160,22 +159,30 @@ pub fn replay_chunk<'a, H: Hooks<'a>>(hooks: H, chunk: &ChunkInput<'a>) -> (H, O
 pub struct Games<'a, H> {
     reader: Reader<'a>,
     replayer: Replayer<'a, H>,
+    /// The input offset of the bytes' start.
+    base: usize,
 }
 
 impl<'a, H: Hooks<'a>> Games<'a, H> {
     /// The games of `bytes`, numbered from 1.
     pub fn new(hooks: H, bytes: &'a [u8]) -> Games<'a, H> {
-        Games { reader: Reader::new(bytes), replayer: Replayer::new(hooks, bytes, 0, 0) }
+        Games { reader: Reader::new(bytes), replayer: Replayer::new(hooks, bytes, 0, 0), base: 0 }
     }
 
-    /// The games of `bytes`, a piece of an input that begins at a game's start, `start` (its
-    /// offset, the games before it and its column; lines are counted from the piece's start):
-    /// offsets and game numbers are the input's.
+    /// The games of `bytes`, a piece of an input that begins at a game's start, `start`:
+    /// offsets and game numbers are the input's. Lines are the piece's, as a pipeline chunk's
+    /// are: its diagnostics are shifted by `start.line` to be the input's.
     pub fn starting(hooks: H, bytes: &'a [u8], start: Start) -> Games<'a, H> {
         let mut replayer = Replayer::new(hooks, bytes, start.offset, start.game);
         replayer.lines = LineIndex::with_column(bytes, start.column as usize);
-        let reader = Reader::with_base(bytes, start.offset as usize).starting_at(start.offset, start.column);
-        Games { reader, replayer }
+        let base = start.offset as usize;
+        let reader = Reader::with_base(bytes, base).starting_at(start.offset, start.column);
+        Games { reader, replayer, base }
+    }
+
+    /// The line breaks in the bytes read so far.
+    pub fn newlines(&mut self) -> u64 {
+        self.replayer.newlines_to(self.reader.offset() - self.base)
     }
 
     /// Replays the next game; `false` at the end of the input.
@@ -206,6 +213,12 @@ pub(super) fn is_null_move(raw: &[u8]) -> bool {
 }
 
 impl<'a, H: Hooks<'a>> Replayer<'a, H> {
+    /// The line breaks in the chunk's first `consumed` bytes. The line index stands at the last
+    /// game's start: only the rest is counted.
+    fn newlines_to(&mut self, consumed: usize) -> u64 {
+        self.lines.locate(consumed).line as u64 - 1
+    }
+
     /// A replayer for `chunk`, which starts at byte `chunk_offset` of the input and holds games
     /// numbered from `first_game + 1`.
     fn new(hooks: H, chunk: &'a [u8], chunk_offset: u64, first_game: u64) -> Replayer<'a, H> {
