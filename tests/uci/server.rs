@@ -138,25 +138,35 @@ pub fn the_end_of_input_stops_the_search_and_exits() {
     assert!(engine.exit_within(BOUND).success());
 }
 
-/// `Move Overhead` is offered as Stockfish offers it, and set without a word.
-pub fn move_overhead_is_an_option() {
+/// `pgnkit uci` after its handshake, and the `option` line it offered `name` with (`uciok` if none).
+fn offered(name: &str) -> (Engine, String) {
     let mut engine = Engine::start(&["uci"]);
     engine.send("uci");
-    let line = engine.expect("Move Overhead", BOUND, |l| l.contains("Move Overhead") || l == "uciok");
+    let option = format!("option name {name} type ");
+    let line = engine.expect(name, BOUND, |l| l.starts_with(&option) || l == "uciok");
+    (engine, line)
+}
+
+/// Panics if the engine said something of a setting (`info string`): a refusal.
+fn assert_no_info_string(engine: &Engine) {
+    assert!(!engine.seen.iter().any(|l| l.starts_with("info string")), "{:?}", engine.seen);
+}
+
+/// `Move Overhead` is offered as Stockfish offers it, and set without a word.
+pub fn move_overhead_is_an_option() {
+    let (mut engine, line) = offered("Move Overhead");
     assert_eq!(line, "option name Move Overhead type spin default 10 min 0 max 5000");
     engine.send("setoption name Move Overhead value 100");
     engine.send("position startpos");
     engine.send("go movetime 150");
     assert_legal(&Position::default(), &engine.bestmove());
-    assert!(!engine.seen.iter().any(|l| l.starts_with("info string")), "{:?}", engine.seen);
+    assert_no_info_string(&engine);
 }
 
 /// `Ponder` is offered, since `go ponder` and `ponderhit` work: GUIs ponder only with engines
 /// that offer it.
 pub fn ponder_is_offered_and_works() {
-    let mut engine = Engine::start(&["uci"]);
-    engine.send("uci");
-    let line = engine.expect("Ponder", BOUND, |l| l.contains("name Ponder ") || l == "uciok");
+    let (mut engine, line) = offered("Ponder");
     assert_eq!(line, "option name Ponder type check default false");
     engine.send("setoption name Ponder value true");
     engine.send("position startpos moves e2e4");
@@ -166,21 +176,19 @@ pub fn ponder_is_offered_and_works() {
     engine.send("ponderhit");
     let start = Position::default();
     assert_legal(&after(&start, &moves(&start, &["e2e4"])), &engine.bestmove());
-    assert!(!engine.seen.iter().any(|l| l.starts_with("info string")), "{:?}", engine.seen);
+    assert_no_info_string(&engine);
 }
 
 /// `MultiPV` is offered as Stockfish offers it; set to 3, each depth's `info` lines say
 /// `multipv 1` to `3` with three different first moves, and the best move is the first line's.
 pub fn multipv_is_an_option_and_lines_are_ranked() {
-    let mut engine = Engine::start(&["uci"]);
-    engine.send("uci");
-    let line = engine.expect("MultiPV", BOUND, |l| l.contains("name MultiPV ") || l == "uciok");
+    let (mut engine, line) = offered("MultiPV");
     assert_eq!(line, "option name MultiPV type spin default 1 min 1 max 256");
     engine.send("setoption name MultiPV value 3");
     engine.send("position startpos");
     engine.send("go depth 5");
     let best = engine.bestmove();
-    assert!(!engine.seen.iter().any(|l| l.starts_with("info string")), "{:?}", engine.seen);
+    assert_no_info_string(&engine);
     let words = |l: &String| l.split_whitespace().map(str::to_string).collect::<Vec<_>>();
     let at = |w: &[String], key: &str| w.iter().position(|x| x == key).map(|i| w[i + 1].clone());
     let infos: Vec<Vec<String>> =
