@@ -1,5 +1,7 @@
 //! `pgnkit uci`: the built-in engine as a UCI engine on stdin/stdout.
 
+use std::io::{BufReader, Stdin, Stdout};
+
 use pgnkit::engine::AtEof;
 use pgnkit::engine::server::run_uci;
 
@@ -28,8 +30,17 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
-    let at_eof = if args.finish_at_eof { AtEof::Finish } else { AtEof::Quit };
+    serve(run_uci, args.finish_at_eof)
+}
+
+/// An engine's command loop (`uci`, `xboard`) over stdin and stdout; at the end of input what was
+/// read is finished when `finish_at_eof`, else it is `quit`.
+pub(super) fn serve(
+    run: fn(BufReader<Stdin>, Stdout, AtEof) -> std::io::Result<()>,
+    finish_at_eof: bool,
+) -> Result<Code, Fail> {
+    let at_eof = if finish_at_eof { AtEof::Finish } else { AtEof::Quit };
     // Read on a thread of its own: stdin itself, not its (thread-bound) lock.
-    run_uci(std::io::BufReader::new(std::io::stdin()), std::io::stdout(), at_eof)?;
+    run(BufReader::new(std::io::stdin()), std::io::stdout(), at_eof)?;
     Ok(Code::Ok)
 }

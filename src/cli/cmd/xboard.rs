@@ -1,6 +1,5 @@
 //! `pgnkit xboard`: the built-in engine as an xboard/WinBoard (CECP 2) engine on stdin/stdout.
 
-use pgnkit::engine::AtEof;
 use pgnkit::engine::xboard::run_xboard;
 
 use crate::cli::fail::Fail;
@@ -26,8 +25,5 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
-    let at_eof = if args.finish_at_eof { AtEof::Finish } else { AtEof::Quit };
-    // Read on a thread of its own: stdin itself, not its (thread-bound) lock.
-    run_xboard(std::io::BufReader::new(std::io::stdin()), std::io::stdout(), at_eof)?;
-    Ok(Code::Ok)
+    super::uci::serve(run_xboard, args.finish_at_eof)
 }
