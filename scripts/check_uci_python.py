@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks `pgnkit uci` against python-chess's engine module: handshake, play a short game against
 itself, analyse a mate in one, a middlegame and three lines at once (multipv), with Chess960
-and Crazyhouse positions too.
+and Crazyhouse positions too; and `pgnkit xboard`'s analyze mode, through python-chess's
+xboard client.
 
 Usage: python3 scripts/check_uci_python.py [path/to/pgnkit]   (default target/release/pgnkit)
 Needs `pip install chess`. Exits non-zero on the first failed check.
@@ -61,4 +62,16 @@ with chess.engine.SimpleEngine.popen_uci([binary, "uci"]) as engine:
     assert result.move in board.legal_moves, result.move
     print("play Crazyhouse:", board.san(result.move))
 
-print("python-chess UCI check: OK")
+# `pgnkit xboard`: python-chess analyses through analyze mode (`analyze`, its posted lines, `exit`).
+with chess.engine.SimpleEngine.popen_xboard([binary, "xboard"]) as engine:
+    board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
+    info = engine.analyse(board, chess.engine.Limit(depth=4))
+    assert info["pv"][0] == chess.Move.from_uci("d1d8") and info["score"].white() == chess.engine.Mate(1), info
+    board = chess.Board.from_chess960_pos(518 - 100)
+    info = engine.analyse(board, chess.engine.Limit(depth=5))
+    assert info["depth"] >= 5 and info["pv"][0] in board.legal_moves, info
+    result = engine.play(board, chess.engine.Limit(time=0.05))
+    assert result.move in board.legal_moves, result.move
+    print("xboard analyse mate in one, Chess960 #418:", board.san(info["pv"][0]), "depth", info["depth"])
+
+print("python-chess UCI and xboard check: OK")

@@ -14,6 +14,11 @@
 //! leniently). After its move the engine claims the end of the game itself: `1-0 {White mates}`,
 //! `1/2-1/2 {Stalemate}`, `1/2-1/2 {Draw by repetition}`...
 //!
+//! Analyze mode (`analyze` until `exit`): the engine thinks about the position without end,
+//! posting its lines whether `post` was sent or not, and never moves. A move, `undo`, `remove`,
+//! `new` or `setboard` ends that analysis and starts one of the new position; `ping` is answered
+//! at once; `?` and `.` are ignored.
+//!
 //! Time: `st` (seconds per move) wins over `level MPS BASE INC` with `time` (the engine's clock in
 //! centiseconds); `sd` caps the depth. With no time information at all a move takes 5 seconds.
 //!
@@ -48,7 +53,7 @@ use super::xboard_clock::{Clock, parse_duration};
 
 /// The answer to `protover 2`.
 pub const FEATURES: &str = concat!(
-    "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 ",
+    "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 ",
     "myname=\"pgnkit ",
     env!("CARGO_PKG_VERSION"),
     "\" variants=\"normal,crazyhouse,fischerandom\" colors=0 done=1"
@@ -74,6 +79,8 @@ struct Engine {
     /// The side the engine plays when not in force mode.
     side: Color,
     post: bool,
+    /// Analyze mode: the engine thinks about every position without end and never moves.
+    analyzing: bool,
     clock: Clock,
     searcher: Option<Searcher>,
 }
@@ -85,7 +92,7 @@ impl Engine {
 
     /// The engine moves next.
     fn to_move(&self) -> bool {
-        !self.force && self.side == self.game.pos().turn() && self.game.ending().is_none()
+        !self.force && !self.analyzing && self.side == self.game.pos().turn() && self.game.ending().is_none()
     }
 
     fn reset(&mut self, start: Position) {
@@ -136,13 +143,25 @@ enum Kind {
     Free,
 }
 
-/// The kind of command `cmd` (the line's first word).
-fn kind(cmd: &str) -> Kind {
+/// The kind of command `cmd` (the line's first word), in analyze mode or not. In analyze mode
+/// the search never ends by itself: what would wait for it abandons it instead (the position it
+/// changes is analysed next), and `ping` is answered at once.
+fn kind(cmd: &str, analyzing: bool) -> Kind {
+    if analyzing {
+        return match cmd {
+            "quit" => Kind::Now,
+            "ping" | "?" | "." | "hint" | "bk" | "post" | "nopost" | "time" | "otim" | "level" | "st"
+            | "sd" => Kind::Free,
+            _ => match kind(cmd, false) {
+                Kind::Free if cmd != "exit" => Kind::Free,
+                _ => Kind::Abandon,
+            },
+        };
+    }
     match cmd {
         "?" | "quit" => Kind::Now,
-        "new" | "variant" | "force" | "result" | "setboard" | "undo" | "remove" | "white" | "black" => {
-            Kind::Abandon
-        }
+        "new" | "variant" | "force" | "result" | "setboard" | "undo" | "remove" | "white" | "black"
+        | "analyze" => Kind::Abandon,
         "" | "xboard" | "accepted" | "rejected" | "easy" | "hard" | "random" | "computer" | "name"
         | "rating" | "ics" | "cores" | "memory" | "draw" | "hint" | "bk" | "." | "otim" | "egtpath"
         | "option" | "exit" | "protover" | "post" | "nopost" | "time" | "level" | "st" | "sd" => Kind::Free,
@@ -168,6 +187,9 @@ struct Dialogue<'scope, 'env, W: Write + Send> {
     discard: Arc<AtomicBool>,
     running: Option<Thinking<'scope>>,
     waiting: VecDeque<String>,
+    /// In analyze mode, the position changed since its analysis started: analyse it once the
+    /// commands read so far are carried out.
+    reanalyse: bool,
     /// The input has ended under [`AtEof::Finish`]: what was read is carried out, then the loop
     /// ends.
     eof: bool,
@@ -177,7 +199,7 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
     /// A line as it is read; `false` on `quit`.
     fn read(&mut self, line: String) -> io::Result<bool> {
         let cmd = split(&line).0;
-        match kind(cmd) {
+        match kind(cmd, self.eng.analyzing) {
             Kind::Now if cmd == "quit" => {
                 self.abandon();
                 self.join();
@@ -207,7 +229,7 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
     /// The next waiting line that can be carried out now. One that abandons the search waits
     /// for it to end, but abandons it first: a line before it may have started it.
     fn next_waiting(&mut self) -> Option<String> {
-        let kind = kind(split(self.waiting.front()?).0);
+        let kind = kind(split(self.waiting.front()?).0, self.eng.analyzing);
         if self.running.is_none() || kind == Kind::Free {
             return self.waiting.pop_front();
         }
@@ -242,8 +264,10 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
         let (cmd, arg) = split(line);
         match cmd {
             "" | "xboard" | "accepted" | "rejected" | "easy" | "hard" | "random" | "computer" | "name"
-            | "rating" | "ics" | "cores" | "memory" | "draw" | "hint" | "bk" | "." | "otim" | "egtpath"
-            | "option" | "exit" => {}
+            | "rating" | "ics" | "cores" | "memory" | "draw" | "hint" | "bk" | "." | "?" | "otim"
+            | "egtpath" | "option" => {}
+            "analyze" => eng.analyzing = true,
+            "exit" => eng.analyzing = false,
             "protover" => say(out, FEATURES)?,
             "ping" => say(out, &format!("pong {arg}"))?,
             "post" => eng.post = true,
@@ -310,10 +334,11 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
             }
             "go" | "playother" => {
                 eng.force = false;
+                eng.analyzing = false;
                 let turn = eng.game.pos().turn();
                 eng.side = if cmd == "go" { turn } else { !turn };
                 if eng.to_move() {
-                    self.think()?;
+                    self.think(false)?;
                 } else if let Some(end) = eng.game.ending() {
                     // No move to make: the result is the answer (a GUI waits for one).
                     say(out, &end.xboard())?;
@@ -325,8 +350,9 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
                     Ok(m) => {
                         eng.game.play(m);
                         if eng.to_move() {
-                            self.think()?;
+                            self.think(false)?;
                         } else if !eng.force
+                            && !eng.analyzing
                             && let Some(end) = eng.game.ending()
                         {
                             say(out, &end.xboard())?;
@@ -339,18 +365,34 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
                 }
             }
         }
+        // A command carried out in analyze mode with no search running abandoned the analysis
+        // (or came after it ended): the position, changed or not, is analysed again.
+        self.reanalyse |= self.eng.analyzing && self.running.is_none();
+        Ok(())
+    }
+
+    /// In analyze mode, starts the analysis of the position once the commands read are carried
+    /// out (none at the end of the input). A finished game's ends at once, its score said.
+    fn resume_analysis(&mut self) -> io::Result<()> {
+        if !self.reanalyse || self.running.is_some() || !self.waiting.is_empty() {
+            return Ok(());
+        }
+        self.reanalyse = false;
+        if self.eng.analyzing && !self.eof {
+            self.think(true)?;
+        }
         Ok(())
     }
 
     /// Starts the engine's search on its own thread. The thread sends `move ...` (and a result
     /// line when the move ends the game) unless `discard` was set first, and returns the move it
-    /// sent.
-    fn think(&mut self) -> io::Result<()> {
+    /// sent. An `analysis` has no limit, always posts its thinking and sends no move.
+    fn think(&mut self, analysis: bool) -> io::Result<()> {
         let eng = &mut self.eng;
         let searcher = eng.searcher.take().expect("searcher is home");
         let game = eng.game.clone();
-        let limit = eng.limit();
-        let post = eng.post;
+        let limit = if analysis { Limit::infinite() } else { eng.limit() };
+        let post = eng.post || analysis;
         self.stop.store(false, Ordering::Relaxed);
         self.discard.store(false, Ordering::Relaxed);
         let (out, discard) = (self.out, Arc::clone(&self.discard));
@@ -366,7 +408,7 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
                 }
             });
             let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
-            let m = result.best_move.filter(|_| !discard.load(Ordering::Relaxed))?;
+            let m = result.best_move.filter(|_| !analysis && !discard.load(Ordering::Relaxed))?;
             let mut after = game;
             after.play(m);
             let _ = writeln!(w, "move {}", xboard_move(&pos, m));
@@ -400,6 +442,7 @@ pub fn run_xboard<R: BufRead + Send + 'static, W: Write + Send>(
         force: false,
         side: Color::Black,
         post: false,
+        analyzing: false,
         clock: Clock::default(),
         searcher: Some(searcher),
     };
@@ -412,6 +455,7 @@ pub fn run_xboard<R: BufRead + Send + 'static, W: Write + Send>(
             discard: Arc::new(AtomicBool::new(false)),
             running: None,
             waiting: VecDeque::new(),
+            reanalyse: false,
             eof: false,
         };
         loop {
@@ -419,6 +463,7 @@ pub fn run_xboard<R: BufRead + Send + 'static, W: Write + Send>(
                 dialogue.execute(&line)?;
                 continue;
             }
+            dialogue.resume_analysis()?;
             if dialogue.eof && dialogue.running.is_none() && dialogue.waiting.is_empty() {
                 return Ok(());
             }
@@ -442,7 +487,13 @@ pub fn run_xboard<R: BufRead + Send + 'static, W: Write + Send>(
                         dialogue.join();
                         return Ok(());
                     }
-                    Err(_) => dialogue.eof = true,
+                    Err(_) => {
+                        dialogue.eof = true;
+                        // An analysis never ends by itself: what was read before it is done.
+                        if dialogue.eng.analyzing {
+                            dialogue.abandon();
+                        }
+                    }
                 },
                 recv(ended) -> _ => dialogue.join(),
             }

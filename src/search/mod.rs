@@ -316,11 +316,13 @@ impl Searcher {
                 break;
             }
             // A forced mate found by a full-width search at this depth will not get shorter (the
-            // other lines may yet: they go on).
+            // other lines may yet: they go on). A search without a limit (`go infinite`, an
+            // analysis) deepens on, as an analysing GUI waits for depths.
             if lines == 1
                 && score.abs() >= MATE_BOUND
                 && (MATE - score.abs()) < depth as i32
                 && limit.depth.is_none()
+                && *limit != Limit::infinite()
             {
                 break;
             }

@@ -377,3 +377,16 @@ fn multipv_lines_take_distinct_root_moves() {
     engine.search(&check, &[], &Limit::depth(3), &mut |i| lines.push((i.depth, i.multipv)));
     assert_eq!(lines, [(1, 1), (1, 2), (2, 1), (2, 2), (3, 1), (3, 2)]);
 }
+
+/// A forced mate found ends a search with a node or time limit early, but one without a limit
+/// (`go infinite`, xboard's analyze mode) deepens on: an analysing GUI waits for depths.
+#[test]
+fn a_found_mate_ends_a_limited_search_but_not_an_unlimited_one() {
+    let mate_in_one = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    let limited = analyse(mate_in_one, Limit::nodes(100_000_000));
+    assert_eq!(limited.score, Score::Mate(1));
+    assert!(limited.depth <= 3, "{limited:?}");
+    let unlimited = analyse(mate_in_one, Limit::infinite());
+    assert_eq!(unlimited.score, Score::Mate(1));
+    assert_eq!(unlimited.depth, MAX_PLY as u32 - 8, "{unlimited:?}");
+}

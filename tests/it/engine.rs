@@ -362,9 +362,9 @@ fn uci_never_answers_an_illegal_move_over_random_positions() {
 
 /// python-chess drives `pgnkit uci` (`scripts/check_uci_python.py`): it plays, analyses by depth
 /// and by nodes, reads three lines at once through `MultiPV`, and plays Chess960 and Crazyhouse
-/// with the options it sets itself.
+/// with the options it sets itself; and analyses through `pgnkit xboard`'s analyze mode.
 #[test]
-fn python_chess_plays_and_analyses_through_uci() {
+fn python_chess_plays_and_analyses_through_uci_and_xboard() {
     if crate::util::python_chess_missing() {
         return;
     }
@@ -374,7 +374,7 @@ fn python_chess_plays_and_analyses_through_uci() {
         .output()
         .expect("python3 runs");
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
-    assert!(stdout(&o).contains("python-chess UCI check: OK"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("python-chess UCI and xboard check: OK"), "{}", stdout(&o));
 }
 
 /// `show` of a compressed input reads it a piece at a time and stops at the game: a game past

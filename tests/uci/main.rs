@@ -102,5 +102,6 @@ fn main() -> ExitCode {
         xboard::a_line_that_is_not_utf8_is_an_unknown_command,
         xboard::ping_while_thinking_lets_move_now_and_quit_through,
         xboard::the_end_of_input_is_quit,
+        xboard::analyze_mode_follows_the_position_and_never_moves,
     ])
 }

@@ -67,3 +67,44 @@ pub fn the_end_of_input_is_quit() {
     engine.expect("pong 1", BOUND, |l| l == "pong 1");
     assert!(engine.exit_within(BOUND).success());
 }
+
+/// The first move of a thinking line (`depth score time nodes pv...`), if it is one.
+fn thinking_move(line: &str) -> Option<&str> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let numbers = fields.len() > 4 && fields[..4].iter().all(|f| f.parse::<i64>().is_ok());
+    numbers.then(|| fields[4])
+}
+
+/// Analyze mode, as WinBoard and python-chess use it: the engine thinks about each position
+/// without end and posts its lines; moves and `undo` make it analyse the new position, `ping`
+/// is answered while it thinks, `?` does not make it move, `exit` ends it. No move is ever sent.
+pub fn analyze_mode_follows_the_position_and_never_moves() {
+    let mut engine = xboard();
+    engine.send("new");
+    engine.send("force");
+    engine.send("analyze");
+    // White's lines from the start, then Black's after 1. e4, then White's again after `undo`.
+    let white = |l: &str| thinking_move(l).is_some_and(|m| matches!(&m[1..2], "1" | "2"));
+    let black = |l: &str| thinking_move(l).is_some_and(|m| matches!(&m[1..2], "7" | "8"));
+    engine.expect("a line of White's", BOUND, white);
+    engine.send("ping 1");
+    engine.expect("pong 1 during the analysis", BOUND, |l| l == "pong 1");
+    engine.send("usermove e2e4");
+    engine.expect("a line of Black's", BOUND, black);
+    engine.send("?");
+    engine.send("undo");
+    engine.expect("a line of White's again", BOUND, white);
+    engine.send("exit");
+    engine.send("ping 2");
+    engine.expect("pong 2", BOUND, |l| l == "pong 2");
+    // Out of analyze mode the engine plays again when told to.
+    engine.send("sd 2");
+    engine.send("go");
+    engine.expect("a move", BOUND, |l| l.starts_with("move "));
+    let moves = engine.seen.iter().filter(|l| l.starts_with("move ")).count();
+    let errors: Vec<_> =
+        engine.seen.iter().filter(|l| l.starts_with("Error") || l.starts_with("Illegal")).collect();
+    assert_eq!((moves, errors.len()), (1, 0), "{:?}", engine.seen);
+    engine.send("quit");
+    assert!(engine.exit_within(BOUND).success());
+}

@@ -8,9 +8,12 @@ use pgnkit::exit::Code;
 pub const EXAMPLES: &str = "\
 The engine answers CECP version 2: xboard, protover 2, new, variant (normal, crazyhouse,
 fischerandom), force, go, playother, usermove (or a bare move), setboard, level, st, sd, time,
-otim, undo, remove, result, ping, post, nopost, ?, quit. Commands are read while the engine
-thinks: ? and quit act at once; ping is answered after the move, and the commands after it
-wait their turn. The end of input is quit, unless --finish-at-eof.
+otim, undo, remove, result, ping, post, nopost, ?, quit, and analyze mode (analyze, exit:
+the engine posts its lines about each position until exit, and never moves). Commands are
+read while the engine thinks: ? and quit act at once; force, new, variant, setboard, undo,
+remove, result, white and black end the search without its move; ping is answered after the
+move (at once in analyze mode), and the commands after it wait their turn. The end of input is
+quit, unless --finish-at-eof.
 
 Examples:
   xboard -fcp 'pgnkit xboard'
