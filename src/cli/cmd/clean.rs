@@ -73,8 +73,8 @@ enum DedupArg {
     /// (names compared as collections spell them: case, diacritics, hyphens, word order,
     /// initials, doubled letters), and dates, rounds and online games' addresses (the first of
     /// Site, Link, GameURL, LichessURL that is one) that
-    /// do not contradict each other (`2022.??.??` matches `2022.01.20`, round `3.5` round `3`,
-    /// `?` anything). A game with no moves: its whole Seven Tag Roster too.
+    /// do not contradict each other (`2022.??.??` matches `2022.01.20`, round `3.5` round `3`
+    /// but not `3.2`, `?` anything). A game with no moves: its whole Seven Tag Roster too.
     Game,
     /// The variant, start position and mainline alone (pgn-extract's rule), for collections of
     /// opening lines with made-up headers.

@@ -49,14 +49,18 @@ impl Date {
 }
 
 /// Which of the players' games of a day a game is, as far as its tags tell: its round's number
-/// (the first number of `3.5`, round 3 board 5, so `3` and `3.5` agree) or, not numbered, its
-/// folded words; and its `Site` when that is an address (an online game's page, one a game).
-/// Each is 0 when unknown; an `Event` or an OTB `Site` is spelled too many ways across
-/// collections to tell games apart.
+/// (the first number of `3.5`) and what follows it (the `5`: a board, or a match's game), so
+/// that `3` agrees with `3.5` but `3.1` (a match's first game) not with `3.2`; a round not
+/// numbered, its folded words; and its `Site` when that is an address (an online game's page,
+/// one a game). Each is 0 when unknown; an `Event` or an OTB `Site` is spelled too many ways
+/// across collections to tell games apart.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Encounter {
     /// The round.
     pub round: u32,
+    /// What follows the round's number: its numbers without leading zeros and its letters
+    /// folded, hashed (`3.05` and `3.5` agree, `1.1` and `1.10` do not).
+    pub sub: u32,
     /// The site's address.
     pub site: u32,
 }
@@ -70,24 +74,48 @@ impl Encounter {
             .take_while(u8::is_ascii_digit)
             .fold((0, 0u32), |(k, n), d| (k + 1, n.saturating_mul(10).saturating_add(u32::from(d - b'0'))));
         // Round n is n + 1 (0 is unknown); words have the top bit, which no round number has.
-        let round = match digits {
+        let (round, sub) = match digits {
             0 => match folded(round) {
-                0 => 0,
-                words => words | 1 << 31,
+                0 => (0, 0),
+                words => (words | 1 << 31, 0),
             },
-            _ => number.saturating_add(1).min(u32::MAX >> 1),
+            _ => (number.saturating_add(1).min(u32::MAX >> 1), sub_round(&round[digits..])),
         };
         let site = site.trim();
         let site =
             if site.contains("://") { xxhash_rust::xxh3::xxh3_64(site.as_bytes()) as u32 | 1 } else { 0 };
-        Encounter { round, site }
+        Encounter { round, sub, site }
     }
 
     /// Whether each of the two is the same in both, or unknown in either.
     pub fn compatible(self, other: Encounter) -> bool {
         let part = |a: u32, b: u32| a == 0 || b == 0 || a == b;
-        part(self.round, other.round) && part(self.site, other.site)
+        part(self.round, other.round) && part(self.sub, other.sub) && part(self.site, other.site)
     }
+}
+
+/// What follows a round's number (`.5`, `.05`, `.1.10`, `a`), hashed: its numbers without
+/// leading zeros, its letters in lower case, anything else one `.` between them; 0 for nothing
+/// (`3`, `3.`).
+fn sub_round(rest: &str) -> u32 {
+    let mut norm = String::new();
+    let mut chars = rest.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            let mut digits = String::from(c);
+            while let Some(d) = chars.next_if(char::is_ascii_digit) {
+                digits.push(d);
+            }
+            let trimmed = digits.trim_start_matches('0');
+            norm.push_str(if trimmed.is_empty() { "0" } else { trimmed });
+        } else if c.is_alphanumeric() {
+            norm.extend(c.to_lowercase());
+        } else if !norm.is_empty() && !norm.ends_with('.') {
+            norm.push('.');
+        }
+    }
+    let norm = norm.trim_end_matches('.');
+    if norm.is_empty() { 0 } else { xxhash_rust::xxh3::xxh3_64(norm.as_bytes()) as u32 | 1 }
 }
 
 /// 32 bits of the hash of `text`'s folded words (as names are folded), 0 for none.
@@ -187,10 +215,10 @@ pub struct Identity {
 
 impl Identity {
     /// Bytes of [`Identity::to_bytes`].
-    pub const BYTES: usize = 57;
+    pub const BYTES: usize = 61;
 
     /// The moves key and the players' words (little-endian), the year, month, day and result,
-    /// the round and the site: how a keys part and a temporary file hold it (the occasion is
+    /// the round, what follows it and the site: how a keys part and a temporary file hold it (the occasion is
     /// left out).
     pub fn to_bytes(&self) -> [u8; Identity::BYTES] {
         let mut b = [0u8; Identity::BYTES];
@@ -201,7 +229,8 @@ impl Identity {
         b[44..46].copy_from_slice(&self.who.date.year.to_le_bytes());
         b[46..49].copy_from_slice(&[self.who.date.month, self.who.date.day, self.who.result as u8]);
         b[49..53].copy_from_slice(&self.who.encounter.round.to_le_bytes());
-        b[53..].copy_from_slice(&self.who.encounter.site.to_le_bytes());
+        b[53..57].copy_from_slice(&self.who.encounter.sub.to_le_bytes());
+        b[57..].copy_from_slice(&self.who.encounter.site.to_le_bytes());
         b
     }
 
@@ -218,7 +247,7 @@ impl Identity {
             _ => return None,
         };
         let date = Date { year: u16::from_le_bytes([b[44], b[45]]), month: b[46], day: b[47] };
-        let encounter = Encounter { round: at(49), site: at(53) };
+        let encounter = Encounter { round: at(49), sub: at(53), site: at(57) };
         let who = Who { players: [name(3), name(7)], date, result, encounter };
         Some(Identity { key: DedupKey([word(0), word(1), word(2)]), who, occasion: Occasion::default() })
     }
@@ -271,6 +300,14 @@ mod tests {
         assert!(!e("11", "").compatible(e("12", "")));
         assert!(e("3", "").compatible(e("3.5", "")), "round 3, board 5");
         assert!(e("03", "").compatible(e("3", "")));
+        // A match's games, a tie-break's: what follows the round's number tells them apart.
+        for (a, b) in [("3.1", "3.2"), ("1.1", "1.10"), ("1.2", "1.20"), ("5.10", "5.1"), ("1.1.1", "1.1.10")]
+        {
+            assert!(!e(a, "").compatible(e(b, "")), "{a} {b}");
+        }
+        for (a, b) in [("3.05", "3.5"), ("3.5", "03.5"), ("2a", "2A"), ("4.", "4"), ("1 (2)", "1.2")] {
+            assert!(e(a, "").compatible(e(b, "")), "{a} {b}");
+        }
         assert!(e("?", "").compatible(e("7", "")) && e("-", "").compatible(e("", "")));
         assert!(e("Final", "").compatible(e("final", "")) && !e("Final", "").compatible(e("2", "")));
         assert!(!e("1", &lichess("aaaaaaaa")).compatible(e("1", &lichess("bbbbbbbb"))));
@@ -280,6 +317,7 @@ mod tests {
         let who = |round: &str, site: &str| Who { encounter: e(round, site), ..Who::default() };
         assert!(!who("1", "").same_game(&who("2", "")));
         assert!(who("1", "").same_game(&who("1.1", "")));
+        assert!(!who("3.1", "").same_game(&who("3.3", "")));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //!   and online games' pages (the first of `Site`, `Link`, `GameURL`, `LichessURL` that is an
 //!   address: chess.com writes it in `Link`) that do not contradict each other ([`Date::compatible`],
 //!   [`Encounter`]: what is unknown in either matches; two games of one day between the same
-//!   players, in rounds 11 and 12 or at two lichess addresses, are two games). A game
+//!   players, in rounds 11 and 12, 3.1 and 3.2 or at two lichess addresses, are two games). A game
 //!   with no moves is the same game only when its whole Seven Tag Roster agrees: `Event`, `Site`
 //!   and `Round` folded as names are and equal, names, date and result as above.
 //! - `moves`: the variant, start position and mainline alone (pgn-extract's `-D`), for
