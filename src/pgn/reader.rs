@@ -288,18 +288,24 @@ impl<'a> Reader<'a> {
         }
         self.problems = 0;
         self.at_result = false;
-        let emit_tags = v.begin_game(GameStart { offset: self.off(self.pos) }).is_continue();
+        let start = self.pos;
+        let lead = self.skip_leading_comments().then_some(start..self.pos);
+        let emit_tags = v.begin_game(GameStart { offset: self.off(start) }).is_continue();
         if utf16 {
             self.problem(v, ProblemKind::Utf16Bom, self.pos);
             self.pos = self.bytes.len();
             return Some(v.end_game());
         }
-        let tags = self.pos;
         let header_only = self.read_tag_section(v, emit_tags);
-        // Text that is not UTF-8 is flagged once a game: in the tags, else in the movetext (where
-        // it starts is kept in memory: a value live across the movetext loop cost instructions).
-        self.movetext = if self.flag_not_utf8(v, tags) { usize::MAX } else { self.pos };
+        // Text that is not UTF-8 is flagged once a game: in the tags (and the comments before
+        // them), else in the movetext (where it starts is kept in memory: a value live across
+        // the movetext loop cost instructions).
+        self.movetext = if self.flag_not_utf8(v, start) { usize::MAX } else { self.pos };
         let emit_moves = v.begin_movetext().is_continue();
+        if let Some(lead) = lead {
+            self.problem(v, ProblemKind::CommentBeforeTags, lead.start);
+            self.lead_comments(v, lead.start, lead.end, emit_moves);
+        }
         if header_only {
             if emit_moves {
                 v.outcome(None, self.off(self.pos));

@@ -162,6 +162,11 @@ pub enum ProblemKind {
     /// A game of nothing but a result token: no tags, no movetext before it. Most often a result
     /// written twice (`1-0 1-0`), whose second copy reads as a game of its own.
     LoneResult,
+    /// A result token after the game's result (`1-0 1-0`): ignored, the first one stands.
+    RepeatedResult,
+    /// Comments before the game's first tag (a collection's preamble): read as the comments
+    /// at the start of its movetext.
+    CommentBeforeTags,
     /// Text of the game (a tag, a comment, any token) that is not UTF-8: it reads as
     /// Windows-1252 (Latin-1 files). Reported once a game, where the first such byte is.
     NotUtf8,
@@ -182,6 +187,8 @@ impl ProblemKind {
                 | ProblemKind::StrayBytes
                 | ProblemKind::InvalidNag
                 | ProblemKind::LoneResult
+                | ProblemKind::RepeatedResult
+                | ProblemKind::CommentBeforeTags
                 | ProblemKind::NotUtf8
         )
     }
@@ -209,6 +216,8 @@ impl ProblemKind {
             ProblemKind::TooManyTokens => "game too large; rest skipped",
             ProblemKind::TooManyProblems => "too many problems in this game; further ones dropped",
             ProblemKind::NotUtf8 => "text not UTF-8; read as Windows-1252",
+            ProblemKind::RepeatedResult => "a second result token after the game's result; ignored",
+            ProblemKind::CommentBeforeTags => "comment before the tags; read as the start of the movetext",
             ProblemKind::LoneResult => {
                 "a result with no tags and no moves: a game of its own (a result written twice?)"
             }

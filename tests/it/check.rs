@@ -182,7 +182,9 @@ fn real_collections_match_python_chess_game_and_ply_counts() {
     // moves (the 3 python-chess reports), 2 results against their Result tag, and 4 with tokens
     // python-chess skips unread (`n/a`, `bad`); a malformed tag line (`[Event Casual Game"]`,
     // left out as python-chess leaves it), a check mark with the result glued to it (`#1-0`) and
-    // a word after a move (`Qf8 mat 1-0`) are read with a warning.
+    // a word after a move (`Qf8 mat 1-0`) are read with a warning. The master games are one game
+    // fewer than python-chess's 35,009: it splits the game Fischer - LoCoco, whose tags two
+    // blank lines follow, in two.
     for (file, games, plies, with_errors) in [
         ("games/lichess_db_1000k.pgn", 438, 28_538, 0),
         ("games/twic1599_1000k.pgn", 1_110, 101_487, 0),
@@ -192,7 +194,7 @@ fn real_collections_match_python_chess_game_and_ply_counts() {
         ("games/tcec_s01-s10.pgn.zst", 3_282, 459_993, 0),
         ("games/tcec_s11-s15.pgn.zst", 2_236, 307_035, 0),
         ("games/tcec_s16-s18.pgn.zst", 3_165, 429_267, 0),
-        ("games/chessgames_master_35k.pgn.zst", 35_009, 2_938_563, 9),
+        ("games/chessgames_master_35k.pgn.zst", 35_008, 2_938_563, 9),
         ("games/engine/stockfish_books_8moves_v3.pgn.zst", 34_700, 555_200, 0),
         ("games/engine/sunfish_3fold.pgn.zst", 713, 75_273, 0),
         ("games/otb/pgn2tex_Capablanca.pgn", 597, 46_577, 0),

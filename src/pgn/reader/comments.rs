@@ -1,10 +1,10 @@
 //! Comments in movetext: where a `{}` comment ends (a cached search for `}`, a comment cut
 //! short at a line that starts a tag), `;` comments, and the comments after a game's result.
 
-use super::super::class::{WS, class};
+use super::super::class::{TOKEN_END, WS, class};
 use super::super::scan;
 use super::super::tag::is_tag_like;
-use super::super::visitor::{ProblemKind, Visitor};
+use super::super::visitor::{GameResult, ProblemKind, Visitor};
 use super::super::{CommentKind, RawComment};
 use super::{Reader, line_end};
 
@@ -127,9 +127,64 @@ impl<'a> Reader<'a> {
                     self.line_comment(v, loud);
                     pos = self.pos;
                 }
+                // A result written again (`1-0 1-0`) is no game of its own: a warning of this one.
+                // The token is read to its end, which decides whether it is one.
+                Some(b'0' | b'1' | b'*') => {
+                    let end = if b[p] == b'*' { p + 1 } else { p + 1 + TOKEN_END.find_in(&b[p + 1..]) };
+                    self.searched = self.searched.max(end);
+                    if GameResult::from_ascii(&b[p..end]).is_none() {
+                        return pos;
+                    }
+                    self.problem(v, ProblemKind::RepeatedResult, p);
+                    pos = end;
+                }
                 _ => return pos,
             }
         }
+    }
+
+    /// At a game's start: comments (`{}`, `;`) that a tag line follows, as a collection's
+    /// preamble before its first game, are skipped to the tag line (`true`); the game reads
+    /// them at the start of its movetext ([`Reader::lead_comments`]). Otherwise nothing moves.
+    pub(super) fn skip_leading_comments(&mut self) -> bool {
+        let (b, start) = (self.bytes, self.pos);
+        while matches!(b.get(self.pos), Some(b'{' | b';')) {
+            if b[self.pos] == b'{' {
+                match self.scan_brace_comment(self.pos) {
+                    (_, next, None) => self.pos = next,
+                    _ => break,
+                }
+            } else {
+                self.pos = line_end(b, self.pos);
+            }
+            self.skip_between_games();
+            if b.get(self.pos) == Some(&b'[') && is_tag_like(b, self.pos) && self.line_starts_at(self.pos) {
+                return true;
+            }
+        }
+        self.pos = start;
+        false
+    }
+
+    /// The comments [`Reader::skip_leading_comments`] skipped, in `from..to`, delivered if
+    /// `loud`; the reader's position is kept.
+    pub(super) fn lead_comments<V: Visitor<'a>>(&mut self, v: &mut V, from: usize, to: usize, loud: bool) {
+        let after = self.pos;
+        self.pos = from;
+        while self.pos < to {
+            match self.bytes[self.pos] {
+                b'{' => self.brace_comment(v, loud),
+                b';' => self.line_comment(v, loud),
+                _ => {
+                    let at = self.pos;
+                    self.skip_between_games();
+                    if self.pos == at {
+                        break;
+                    }
+                }
+            }
+        }
+        self.pos = after;
     }
 }
 

@@ -44,18 +44,52 @@ fn null_moves_castling_and_symbols() {
 
 #[test]
 fn a_result_alone_is_a_game_with_a_warning() {
-    let games = trace(b"[Event \"a\"]\n\n1. e4 1-0 1-0\n\n[Event \"b\"]\n\n*\n");
+    let games = trace(b"*\n\n[Event \"a\"]\n\n1. e4 1-0\n\n[Event \"b\"]\n\n*\n");
     let g: Vec<String> = games.iter().map(|g| lines(g)).collect();
     assert_eq!(g.len(), 3, "{g:?}");
     assert!(
-        g[1].contains("problem@") && g[1].contains("LoneResult") && g[1].contains("outcome@"),
+        g[0].contains("problem@") && g[0].contains("LoneResult") && g[0].contains("outcome@"),
         "{}",
-        g[1]
+        g[0]
     );
     // A game with tags, or with anything before its result, is no lone result.
-    assert!(!g[0].contains("LoneResult") && !g[2].contains("LoneResult"), "{g:?}");
+    assert!(!g[1].contains("LoneResult") && !g[2].contains("LoneResult"), "{g:?}");
     assert!(!one("{ c } *").contains("LoneResult"));
     assert!(one("*").contains("LoneResult"));
+}
+
+/// A result written again after the game's (`1-0 1-0`, in real collections) is a warning of
+/// that game, not a game of its own: the first result stands, comments after it still belong.
+#[test]
+fn a_result_written_twice_is_a_warning_of_its_game() {
+    let games = trace(b"[Event \"a\"]\n\n1. e4 1-0 1-0 {c}\n0-1\n\n[Event \"b\"]\n\n1. d4 *\n");
+    let g: Vec<String> = games.iter().map(|g| lines(g)).collect();
+    assert_eq!(g.len(), 2, "{g:?}");
+    assert_eq!(g[0].matches("RepeatedResult").count(), 2, "{}", g[0]);
+    assert_eq!(g[0].matches("outcome@").count(), 1, "{}", g[0]);
+    assert!(g[0].contains("comment@"), "{}", g[0]);
+    assert!(!g[1].contains("RepeatedResult"), "{}", g[1]);
+    // What only starts like a result is the next game's.
+    assert_eq!(trace(b"1. e4 1-0\n1. d4 *\n").len(), 2);
+    assert_eq!(trace(b"1. e4 1-0\n1-0x *\n").len(), 2);
+}
+
+/// Comments before a game's first tag (a collection's preamble) are the game's: read at the
+/// start of its movetext with a warning, not a game of their own; the game starts at them.
+#[test]
+fn comments_before_the_tags_are_the_games() {
+    let text = b"; exported by X\n{ and annotated }\n%escape\n\n[Event \"a\"]\n\n1. e4 *\n";
+    let games = trace(text);
+    assert_eq!(games.len(), 1, "{games:?}");
+    let g = lines(&games[0]);
+    assert!(g.starts_with("game@0") && g.contains("CommentBeforeTags"), "{g}");
+    let order: Vec<&str> = g.lines().map(|l| l.split(['@', ' ']).next().unwrap_or("")).collect();
+    let [tag, comment, san] = ["tag", "comment", "san"].map(|e| order.iter().position(|o| *o == e).expect(e));
+    assert!(tag < comment && comment < san, "{order:?}");
+    assert_eq!(g.matches("comment@").count(), 2, "{g}");
+    // A comment that no tag line follows is movetext, as before.
+    assert_eq!(trace(b"{ c }\n1. e4 *\n").len(), 1);
+    assert!(!lines(&trace(b"{ c }\n1. e4 *\n")[0]).contains("CommentBeforeTags"));
 }
 
 #[test]

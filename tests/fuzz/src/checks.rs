@@ -177,6 +177,9 @@ pub fn pgn_reader(data: &[u8]) {
         let mut movetext = false;
         let mut outcomes = 0;
         let mut last_token = start;
+        // Comments before the first tag (a preamble) are read at the start of the movetext.
+        let first_tag = g.iter().find_map(|e| if let Ev::Tag(o, ..) = *e { Some(o) } else { None });
+        let mut last_lead = start;
         for e in &g[1..] {
             match *e {
                 Ev::Game(_) => panic!("begin_game inside a game"),
@@ -205,8 +208,13 @@ pub fn pgn_reader(data: &[u8]) {
                     assert!(movetext, "comment before the movetext");
                     assert!(matches!(data[o], b'{' | b';'), "comment offset {o}");
                     assert!(is_at(data, raw, o + 1), "comment text not after its delimiter");
-                    assert!(o >= last_token, "comment offsets go backwards");
-                    last_token = o;
+                    if first_tag.is_some_and(|t| o < t) {
+                        assert!(o >= last_lead, "comments before the tags go backwards");
+                        last_lead = o;
+                    } else {
+                        assert!(o >= last_token, "comment offsets go backwards");
+                        last_token = o;
+                    }
                 }
                 Ev::Nag(o, _) => {
                     assert!(movetext && o < data.len());
