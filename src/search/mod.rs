@@ -268,9 +268,12 @@ impl Searcher {
         // Each line's score at the last depth, its next aspiration window's centre.
         let mut last_scores = vec![0; lines];
         let mut score = 0;
+        // The lines of the last depth searched whole, and of this one so far (MultiPV).
+        let (mut whole, mut now): (Vec<Analysis>, Vec<Analysis>) = (Vec::new(), Vec::new());
         'deepening: for depth in 1..=max_depth {
             // Each line searches the root moves the better lines did not take.
             let mut taken = MoveList::new();
+            now.clear();
             for (line, last) in last_scores.iter_mut().enumerate() {
                 if lines > 1 {
                     self.only = root_moves.clone();
@@ -283,6 +286,7 @@ impl Searcher {
                         result = self.first_iteration_cut_short(pos, line_score, start, &result);
                         on_info(&self.info(&result, 1));
                     }
+                    self.complete_lines(&now, &whole, lines, on_info);
                     break 'deepening;
                 }
                 *last = line_score;
@@ -301,10 +305,14 @@ impl Searcher {
                     pv,
                 };
                 on_info(&self.info(&analysis, line as u32 + 1));
+                if lines > 1 {
+                    now.push(analysis.clone());
+                }
                 if line == 0 {
                     (result, score) = (analysis, line_score);
                 }
             }
+            std::mem::swap(&mut whole, &mut now);
             if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
                 break;
             }
@@ -360,6 +368,27 @@ impl Searcher {
     }
 
     /// What `on_info` is told of `result`, line `multipv` of the depth.
+    /// A MultiPV search stopped inside a depth whose first lines it had searched (`now`): the
+    /// ranks after them are said again from the last whole depth's lines (`whole`) whose moves
+    /// `now` does not hold, in their order, so that the last line of each rank is one of
+    /// `lines` different moves (as Stockfish ends a stopped search), not a line of the depth
+    /// before that repeats a move.
+    fn complete_lines(
+        &self,
+        now: &[Analysis],
+        whole: &[Analysis],
+        lines: usize,
+        on_info: &mut dyn FnMut(&Info),
+    ) {
+        if now.is_empty() {
+            return;
+        }
+        let fresh = |a: &&Analysis| now.iter().all(|n| n.best_move != a.best_move);
+        for (rank, a) in (now.len()..lines).zip(whole.iter().filter(fresh)) {
+            on_info(&self.info(a, rank as u32 + 1));
+        }
+    }
+
     fn info(&self, result: &Analysis, multipv: u32) -> Info {
         Info {
             depth: result.depth,

@@ -390,3 +390,30 @@ fn a_found_mate_ends_a_limited_search_but_not_an_unlimited_one() {
     assert_eq!(unlimited.score, Score::Mate(1));
     assert_eq!(unlimited.depth, MAX_PLY as u32 - 8, "{unlimited:?}");
 }
+
+/// A MultiPV search stopped inside a depth ends with one line a rank, each of another move: the
+/// ranks it had not searched again are said from the depth before, without the moves the new
+/// lines took (a client keeps the last line of each rank).
+#[test]
+fn a_stopped_multipv_search_ends_with_different_moves_at_every_rank() {
+    let mut stopped_inside = 0;
+    for nodes in [300, 1000, 2000, 5000, 20_000, 60_000] {
+        let mut engine = Searcher::with_hash_mb(4);
+        engine.set_multipv(4);
+        let mut last = std::collections::BTreeMap::<u32, Info>::new();
+        let mut depths = Vec::new();
+        engine.search(&Position::default(), &[], &Limit::nodes(nodes), &mut |i| {
+            depths.push((i.depth, i.multipv));
+            last.insert(i.multipv, i.clone());
+        });
+        let moves: Vec<_> = last.values().map(|i| i.pv[0]).collect();
+        let distinct: std::collections::BTreeSet<_> = moves.iter().map(|m| format!("{m:?}")).collect();
+        assert_eq!(distinct.len(), moves.len(), "{nodes} nodes: {moves:?}");
+        if depths.iter().any(|&(d, _)| d >= 2) {
+            assert_eq!(last.len(), 4, "{nodes} nodes: {depths:?}");
+        }
+        stopped_inside +=
+            usize::from(last.values().map(|i| i.depth).collect::<std::collections::BTreeSet<_>>().len() > 1);
+    }
+    assert!(stopped_inside > 0, "no search stopped inside a depth: the test tests nothing");
+}
