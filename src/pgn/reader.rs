@@ -584,7 +584,8 @@ impl<'a> Reader<'a> {
                 }
                 LBRACKET => {
                     // The next game's tags, malformed ones too: read as movetext they cost two games.
-                    if self.line_starts_at(pos) {
+                    // `[%` starts no tag: a comment's command outside its comment (`[%clk 0:01]`).
+                    if self.line_starts_at(pos) && b.get(pos + 1) != Some(&b'%') {
                         break;
                     }
                     self.problem(v, ProblemKind::UnexpectedToken, pos);

@@ -385,13 +385,14 @@ fn a_malformed_tag_line_after_movetext_starts_the_next_game() {
     assert_eq!(relative(&truncated[1]), relative(&after_result[1]));
     let g = lines(&truncated[1]);
     assert!(g.starts_with("game@23\nproblem@23 MalformedTag\ntag@44 White=C\nmovetext\n"), "{g}");
-    // In a variation too, and whatever follows the `[`; a `[` inside a line stays a token skipped.
-    let games = trace(b"1. e4 (1. d4\n[%clk 0:01:00]\n1. c4 [x] e5 *");
+    // In a variation too, and whatever follows the `[` but a `%`; a `[` inside a line stays a
+    // token skipped.
+    let games = trace(b"1. e4 (1. d4\n[clk 0:01:00]\n1. c4 [x] e5 *");
     assert_eq!(games.len(), 2, "{games:#?}");
     assert!(lines(&games[0]).contains("problem@13 UnclosedVariation"), "{}", lines(&games[0]));
     let g = lines(&games[1]);
-    assert!(g.contains("problem@13 MalformedTag") && g.contains("problem@34 UnexpectedToken"), "{g}");
-    assert!(g.contains("san@38 e5") && g.contains("outcome@41 Some(\"*\")"), "{g}");
+    assert!(g.contains("problem@13 MalformedTag") && g.contains("problem@33 UnexpectedToken"), "{g}");
+    assert!(g.contains("san@37 e5") && g.contains("outcome@40 Some(\"*\")"), "{g}");
 }
 
 /// What [`unexpected_token`] names is what the reader skipped: the next event starts after it.
@@ -434,4 +435,15 @@ fn a_bracket_repeated_after_a_tag_is_skipped() {
     let g = one("[Event \"A\"]]\n[White \"W\"]]]\n\n1. e4 *\n");
     assert!(g.contains("problem@11 StrayAfterTag") && g.contains("problem@24 StrayAfterTag"), "{g}");
     assert!(g.contains("tag@0 Event=A") && g.contains("tag@13 White=W") && g.contains("san@31 e4"), "{g}");
+}
+
+/// A line that starts with a comment's command outside its comment (`[%clk 0:01:00]`) is the
+/// game's, skipped as a bracketed note: `[%` starts no tag, so no next game.
+#[test]
+fn a_command_at_a_lines_start_does_not_end_the_game() {
+    let games = trace(b"[Event \"a\"]\n\n1. e4\n[%clk 0:01:00] e5 2. Nf3 *\n\n[Event \"b\"]\n\n1. d4 *\n");
+    assert_eq!(games.len(), 2, "{games:?}");
+    let g = lines(&games[0]);
+    assert_eq!(g.matches("san@").count(), 3, "{g}");
+    assert!(g.contains("UnexpectedToken"), "{g}");
 }
