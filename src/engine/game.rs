@@ -146,6 +146,11 @@ impl GameRecord {
         self.moves.push(m);
     }
 
+    /// Moves played.
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
     /// Takes back the last move, if any.
     pub fn undo(&mut self) -> Option<Move> {
         let m = self.moves.pop()?;

@@ -321,10 +321,13 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
                 Err(e) => say(out, &format!("tellusererror Illegal position: {e}"))?,
             },
             "undo" | "remove" => {
-                for _ in 0..if cmd == "undo" { 1 } else { 2 } {
-                    if eng.game.undo().is_none() {
-                        say(out, &format!("Error (no move to take back): {cmd}"))?;
-                        break;
+                // All or nothing: `remove` with one move played takes none back, as it says.
+                let n = if cmd == "undo" { 1 } else { 2 };
+                if eng.game.plies() < n {
+                    say(out, &format!("Error (no move to take back): {cmd}"))?;
+                } else {
+                    for _ in 0..n {
+                        eng.game.undo();
                     }
                 }
             }
@@ -557,6 +560,13 @@ mod tests {
         let m = moves(&lines);
         assert_eq!(m.len(), 1);
         assert!(GameRecord::new(Position::default()).parse_move(m[0]).is_ok(), "{m:?}");
+    }
+
+    /// `remove` takes back two moves or, with fewer played, none: it says so and the game stays.
+    #[test]
+    fn remove_with_one_move_played_takes_none_back() {
+        let lines = run("new\nforce\nusermove e2e4\nremove\nusermove e7e5\nremove\nusermove e2e4\n");
+        assert_eq!(lines, ["Error (no move to take back): remove"], "{lines:?}");
     }
 
     #[test]
