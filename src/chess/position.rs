@@ -98,6 +98,9 @@ impl Position {
             if board.by_color(color).count() + in_hand > 16 && variant != Variant::Crazyhouse {
                 kinds |= PositionErrorKind::TooManyPieces.bit();
             }
+            if (board.pawns() & board.by_color(color)).count() > 8 && variant != Variant::Crazyhouse {
+                kinds |= PositionErrorKind::TooManyPawns.bit();
+            }
         }
         if (board.pawns() & Bitboard::BACKRANKS).any() {
             kinds |= PositionErrorKind::PawnsOnBackrank.bit();
@@ -130,7 +133,7 @@ impl Position {
         };
         // Hard problems leave no position to build. Too much material is soft: perft suites hold
         // such positions to stress the generator.
-        if kinds & !PositionErrorKind::TooManyPieces.bit() != 0 {
+        if kinds & !(PositionErrorKind::TooManyPieces.bit() | PositionErrorKind::TooManyPawns.bit()) != 0 {
             return Err(PositionError { kinds, repaired: None });
         }
         // From here both kings exist, so check and castling tests are meaningful.

@@ -31,6 +31,8 @@ pub enum PositionErrorKind {
     InvalidEpSquare,
     /// More than 16 pieces of a side on the board (and in hand for crazyhouse).
     TooManyPieces,
+    /// More than 8 pawns of a side (not in crazyhouse, where captured pawns come back).
+    TooManyPawns,
     /// Crazyhouse in a build without the `variants` feature.
     VariantNotBuilt,
     /// Pieces in a pocket (`[Qq]`) of a position that is not Crazyhouse.
@@ -38,7 +40,7 @@ pub enum PositionErrorKind {
 }
 
 impl PositionErrorKind {
-    const ALL: [PositionErrorKind; 11] = [
+    const ALL: [PositionErrorKind; 12] = [
         PositionErrorKind::Empty,
         PositionErrorKind::MissingKing,
         PositionErrorKind::TooManyKings,
@@ -48,6 +50,7 @@ impl PositionErrorKind {
         PositionErrorKind::InvalidCastlingRights,
         PositionErrorKind::InvalidEpSquare,
         PositionErrorKind::TooManyPieces,
+        PositionErrorKind::TooManyPawns,
         PositionErrorKind::VariantNotBuilt,
         PositionErrorKind::PiecesInHand,
     ];
@@ -68,6 +71,7 @@ impl PositionErrorKind {
             PositionErrorKind::InvalidCastlingRights => "castling rights without their rook or king",
             PositionErrorKind::InvalidEpSquare => "impossible en passant square",
             PositionErrorKind::TooManyPieces => "too many pieces",
+            PositionErrorKind::TooManyPawns => "too many pawns",
             PositionErrorKind::VariantNotBuilt => "crazyhouse is not built in (feature `variants`)",
             PositionErrorKind::PiecesInHand => "pieces in hand in a variant other than crazyhouse",
         }
@@ -94,8 +98,12 @@ impl PositionError {
         PositionErrorKind::ALL.into_iter().filter(|&k| self.has(k))
     }
 
-    fn ignore(mut self, kind: PositionErrorKind) -> Result<Position, PositionError> {
-        self.kinds &= !(1 << kind as u16);
+    fn ignore(self, kind: PositionErrorKind) -> Result<Position, PositionError> {
+        self.ignore_bits(kind.bit())
+    }
+
+    fn ignore_bits(mut self, bits: u16) -> Result<Position, PositionError> {
+        self.kinds &= !bits;
         match self.repaired {
             Some(pos) if self.kinds == 0 => Ok(*pos),
             _ => Err(self),
@@ -112,9 +120,9 @@ impl PositionError {
         self.ignore(PositionErrorKind::ImpossibleCheck)
     }
 
-    /// Accepts a position with more than 16 pieces of a side.
+    /// Accepts a position with more than 16 pieces or 8 pawns of a side.
     pub fn ignore_too_much_material(self) -> Result<Position, PositionError> {
-        self.ignore(PositionErrorKind::TooManyPieces)
+        self.ignore_bits(PositionErrorKind::TooManyPieces.bit() | PositionErrorKind::TooManyPawns.bit())
     }
 
     /// Accepts the position with the impossible en passant square dropped.

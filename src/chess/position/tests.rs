@@ -380,3 +380,19 @@ fn impossible_checks_after_a_double_step_equal_python_chess() {
     }
     assert!(impossible > 300 && impossible < cases.len() - 300, "{impossible} of {}", cases.len());
 }
+
+/// Nine pawns of a side are too much material, as 17 pieces are (python-chess's
+/// `TOO_MANY_BLACK_PAWNS`): refused, or taken by [`PositionError::ignore_too_much_material`].
+#[test]
+fn nine_pawns_are_too_much_material() {
+    let nine =
+        crate::notation::fen::parse_fen("4k3/pppppppp/p7/8/8/8/PPPPPPPP/4K3 w - - 0 1", Variant::Standard);
+    let Err(crate::notation::fen::FenError::Position(e)) = nine else {
+        panic!("nine pawns accepted: {nine:?}")
+    };
+    assert_eq!(e.kinds().collect::<Vec<_>>(), [PositionErrorKind::TooManyPawns]);
+    assert!(e.ignore_too_much_material().is_ok());
+    let eight =
+        crate::notation::fen::parse_fen("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1", Variant::Standard);
+    assert!(eight.is_ok());
+}
