@@ -32,8 +32,9 @@ openings and middlegames too; --position-material KRPkr writes only the position
   fmvn int64), san string?, uci string?, turn string (white|black), eval_cp int32?,
   eval_mate int32?, clk double? (seconds),
 then one column per --tags name: WhiteElo, BlackElo, WhiteUSCF, BlackUSCF, WhiteFideId,
-BlackFideId and PlyCount as int32? (null unless all digits); Date, EventDate and UTCDate as
-date? (null unless a whole, real YYYY.MM.DD) followed by NAME_text string? (the tag as read);
+BlackFideId and PlyCount as int32? (null unless all digits, spaces around them ignored); Date,
+EventDate and UTCDate as date? (null unless a whole, real YYYY.MM.DD from year 0001) followed by
+NAME_text string? (the tag as read);
 any other tag as string?. Strings are UTF-8; file, moves, turn and tags are dictionary-encoded.
 Pages are zstd-compressed, row groups hold 131072 rows. With --shard, each shard writes
 NAME.part-I-of-N.parquet, which DuckDB reads together as read_parquet('DIR/*.part-*.parquet')
@@ -125,11 +126,18 @@ fn options(args: &Args) -> Result<PositionsOptions, Fail> {
         Format::Csv => &pgnkit::jobs::positions::CSV_COLUMNS,
         _ => &[],
     };
+    // Names compared without case, as DuckDB's and pandas' readers of the columns do.
+    let same = |a: &str, b: &str| a.eq_ignore_ascii_case(b);
     for (i, t) in tags.iter().enumerate() {
-        if t.is_empty() || own.contains(&t.as_str()) {
-            return Err(Fail::usage(format!("--tags: \"{t}\" cannot be a tag column")));
+        if t.is_empty() {
+            return Err(Fail::usage("--tags: \"\" cannot be a tag column"));
         }
-        if tags[..i].contains(t) {
+        if own.iter().any(|o| same(o, t)) {
+            return Err(Fail::usage(format!(
+                "--tags: \"{t}\" cannot be a tag column (the record's own, names compared without case)"
+            )));
+        }
+        if tags[..i].iter().any(|u| same(u, t)) {
             return Err(Fail::usage(format!("--tags: \"{t}\" is named twice")));
         }
     }

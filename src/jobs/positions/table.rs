@@ -113,7 +113,8 @@ pub(crate) fn push_position(
 }
 
 /// The table of positions with `tags`, the position as `epd` columns or not; an error names a
-/// tag whose column another has.
+/// tag whose column another has, names compared without case (DuckDB's `SELECT FEN` would read
+/// the `fen` column).
 pub fn schema(tags: &[String], epd: bool) -> Result<Schema, String> {
     let mut fields = position_fields(epd);
     fields.push(Field::nullable("clk", Kind::Float64));
@@ -128,7 +129,7 @@ pub fn schema(tags: &[String], epd: bool) -> Result<Schema, String> {
         }
     }
     for (i, f) in fields.iter().enumerate() {
-        if fields[..i].iter().any(|g| g.name == f.name) {
+        if fields[..i].iter().any(|g| g.name.eq_ignore_ascii_case(&f.name)) {
             return Err(format!("\"{}\" would be two columns of the table", f.name));
         }
     }
@@ -175,7 +176,8 @@ fn number(text: &str) -> Option<i32> {
     text.parse().ok()
 }
 
-/// A date tag's value, `YYYY.MM.DD` with every part known and a real day.
+/// A date tag's value, `YYYY.MM.DD` with every part known and a real day: year 0000 is none
+/// (PGN has no year 0, and Python's readers fail on a whole column that holds one).
 fn date(text: &str) -> Option<i32> {
     let mut parts = text.trim().split('.');
     let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
@@ -183,7 +185,7 @@ fn date(text: &str) -> Option<i32> {
         return None;
     }
     let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if !all_digits(y) || !all_digits(m) || !all_digits(d) {
+    if !all_digits(y) || !all_digits(m) || !all_digits(d) || y == "0000" {
         return None;
     }
     days_from_civil(y.parse().ok()?, m.parse().ok()?, d.parse().ok()?)
@@ -203,6 +205,8 @@ mod tests {
         assert_eq!(date("2024.??.??"), None);
         assert_eq!(date("2023.02.29"), None);
         assert_eq!(date("24.02.29"), None);
+        assert_eq!(date("0000.01.01"), None, "no year 0: Python readers fail on the column");
+        assert_eq!(date("0001.01.01"), Some(-719_162));
         let s = schema(&["White".into(), "WhiteElo".into(), "Date".into()], false).expect("distinct");
         let names: Vec<&str> = s.fields.iter().skip(TAGS).map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["White", "WhiteElo", "Date", "Date_text"]);
