@@ -39,6 +39,26 @@ impl Variant {
         }
     }
 
+    /// The `Variant` tag value to write for a game of this variant whose tag read `value`: the
+    /// canonical name for Chess960 and Crazyhouse, which python-chess reads (it refuses
+    /// `chess-960`); `None` when `value` is that already, or the game is standard chess (its tag
+    /// is kept as written).
+    ///
+    /// ```
+    /// use pgnkit::chess::Variant;
+    /// assert_eq!(Variant::Chess960.rewritten_tag("fischerandom"), Some("Chess960"));
+    /// assert_eq!(Variant::Crazyhouse.rewritten_tag("crazyhouse"), Some("Crazyhouse"));
+    /// assert_eq!(Variant::Chess960.rewritten_tag("Chess960"), None);
+    /// assert_eq!(Variant::Standard.rewritten_tag("From Position"), None);
+    /// ```
+    pub fn rewritten_tag(self, value: &str) -> Option<&'static str> {
+        match self {
+            Variant::Standard => None,
+            v if value == v.name() => None,
+            v => Some(v.name()),
+        }
+    }
+
     /// Reads a `[Variant]` tag value or command-line name, case-insensitively, with the aliases
     /// found in real collections (`chess 960`, `chess-960`, `fischerandom`, `frc`, `from position`...).
     pub fn from_tag(value: &str) -> Result<Variant, UnsupportedVariant> {

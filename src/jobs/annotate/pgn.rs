@@ -123,14 +123,18 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
         !self.plan.notes[p.index].line.is_empty() && movetext.san(san) == best
     }
 
-    /// The game's tags (those the job writes replaced), a missing `Result` from the movetext.
+    /// The game's tags (those the job writes replaced, a variant's name in its canonical
+    /// spelling, as `clean` writes it), a missing `Result` from the movetext.
     fn write_tags(&mut self, annotator: &str) {
         let mut result = false;
+        let variant = self.game.start.map(|p| p.variant());
         for (name, value) in &self.game.tags {
             result |= *name == b"Result";
             let name = String::from_utf8_lossy(name);
+            let value = value.decode().0;
+            let canonical = variant.filter(|_| name == "Variant").and_then(|v| v.rewritten_tag(&value));
             if !OWN_TAGS.contains(&name.as_ref()) {
-                self.writer.tag(&name, &value.decode().0);
+                self.writer.tag(&name, canonical.unwrap_or(&value));
             }
         }
         if !result {

@@ -275,3 +275,15 @@ fn variations_nags_and_comments_stay_where_they_stand() {
     assert!(out.contains("] hi } (1. d4 $2 1... d5 { x } (1... Nf6 $5)) 1... e5 { [%eval "), "{out}");
     assert!(out.contains("] rest } 2. Nf3 { [%eval "), "{out}");
 }
+
+/// A variant's tag is written in its canonical spelling, as `clean` writes it: python-chess
+/// refuses `chess-960`; a standard game's tag stays as written.
+#[test]
+fn a_variant_tag_is_written_in_its_canonical_spelling() {
+    let game = b"[Event \"x\"]\n[Variant \"chess-960\"]\n[SetUp \"1\"]\n\
+        [FEN \"rnnkrbbq/pppppppp/8/8/8/8/PPPPPPPP/RNNKRBBQ w EAea - 0 1\"]\n\n1. g3 Nc6 *\n\n\
+        [Event \"y\"]\n[Variant \"From Position\"]\n\n1. e4 *\n";
+    let (out, _) = annotate(builtin(300), game, 1);
+    assert!(out.contains("[Variant \"Chess960\"]") && !out.contains("chess-960"), "{out}");
+    assert!(out.contains("[Variant \"From Position\"]"), "{out}");
+}

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use super::dedup::{self, Date, Encounter, Identity, Name, Occasion, Rule, Who};
-use super::repair::{Repair, RepairKind, results_read, settle_result, standard_date, standard_variant};
+use super::repair::{Repair, RepairKind, results_read, settle_result, standard_date};
 use super::{CleanChunk, CleanGame, CleanOptions, EcoTags, Fate};
 use crate::chess::{CastlingMode, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
@@ -235,7 +235,7 @@ impl<'o> CleanHooks<'o> {
                 }
                 TagRole::Variant => {
                     variant_named = true;
-                    if let Some(v) = standard_variant(variant, &text) {
+                    if let Some(v) = variant.rewritten_tag(&text) {
                         self.repair(RepairKind::Variant, text.as_ref(), v);
                         text = Cow::Borrowed(v);
                     }

@@ -3,7 +3,7 @@
 //! tag), text that was not UTF-8 (tag values and comments), the result it settles on, and the
 //! moves and results the replay read from text that was not their canonical form.
 
-use crate::chess::{Position, Variant};
+use crate::chess::Position;
 use crate::pgn::GameResult;
 pub use crate::pipeline::counter::RepairKind;
 
@@ -56,17 +56,6 @@ pub fn standard_date(value: &str) -> Option<String> {
     Some(format!("{y}.{}.{}", pad(m), pad(d)))
 }
 
-/// The `Variant` tag value pgnkit writes for a game of `variant` read from `value`: the
-/// canonical name for Chess960 and Crazyhouse; `None` when `value` is that already, or the game
-/// is standard chess (its tag is kept as written).
-pub fn standard_variant(variant: Variant, value: &str) -> Option<&'static str> {
-    match variant {
-        Variant::Standard => None,
-        v if value == v.name() => None,
-        v => Some(v.name()),
-    }
-}
-
 /// The result a game is written with, and the repair that settles it when the Result tag
 /// (`tag`: `None` when missing, unreadable or `?`; `tag_text` as read, shown in the repair when
 /// it is no result), the movetext's result token (`token`: `None` when missing) and the board
@@ -109,6 +98,7 @@ pub fn results_read(tag: Option<GameResult>, tag_text: Option<&str>, token: Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Variant;
     use crate::notation::fen::parse_fen;
 
     #[test]
@@ -119,14 +109,6 @@ mod tests {
         for kept in ["2024.01.15", "15-01-2024", "2024-01", "Jan 5, 2024", "2024-13-1x", "????.??.??", ""] {
             assert_eq!(standard_date(kept), None, "{kept}");
         }
-    }
-
-    #[test]
-    fn variant_names_become_canonical() {
-        assert_eq!(standard_variant(Variant::Chess960, "fischerandom"), Some("Chess960"));
-        assert_eq!(standard_variant(Variant::Crazyhouse, "crazyhouse"), Some("Crazyhouse"));
-        assert_eq!(standard_variant(Variant::Chess960, "Chess960"), None);
-        assert_eq!(standard_variant(Variant::Standard, "Standard"), None);
     }
 
     #[test]
