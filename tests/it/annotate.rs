@@ -267,20 +267,23 @@ fn annotate_one(name: &str, text: &str) -> (String, String, String) {
 }
 
 /// A game with a null move in its mainline is written as read, its positions unevaluated: an
-/// error said at the null move (as `check` places it), and exit 1 as for any position left
-/// without an evaluation.
+/// error said at the null move (as `check` places it), counted as one (the game among those
+/// with errors), and exit 1 as for any position left without an evaluation. A null move in a
+/// variation is a warning, as in `check`.
 #[test]
 fn a_game_with_a_null_move_is_written_as_read_and_says_why() {
     let dir = temp_dir("annotate-null");
     let (input, out) = (dir.join("in.pgn"), dir.join("out.pgn"));
-    let text = "[Event \"n\"]\n[Result \"*\"]\n\n1. e4 -- 2. d4 d5 *\n";
+    let text = "[Event \"n\"]\n[Result \"*\"]\n\n1. e4 -- 2. d4 d5 (2... -- 3. c4) *\n";
     std::fs::write(&input, text).expect("write");
     let o = run(&["annotate", "--nodes", "100", "--no-cache", path(&input), "-o", path(&out)]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    let located = format!("{}:4:7: error: game 1 (? - ?): ply 2: a null move", path(&input));
+    let located = format!("{}:4:7: error: game 1 (? - ?): ply 2: null move \"--\": no engine", path(&input));
     assert!(err.contains(&located) && err.contains("[null_move, byte 32]"), "{err}");
     assert!(err.contains("  2 unevaluated\n") && err.contains("  1 written as read\n"), "{err}");
+    assert!(err.contains("1 with errors") && err.contains("errors: null_move 1\n"), "{err}");
+    assert!(err.contains("warnings: null_move 1\n"), "the variation's: {err}");
     assert_eq!(std::fs::read_to_string(&out).expect("out").trim(), text.trim());
 }
 

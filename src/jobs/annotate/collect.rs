@@ -66,8 +66,9 @@ pub(super) struct Collect<'s, 'a> {
     pub diagnostics: Vec<Diagnostic>,
     /// Keep what PGN output writes: every line's events, the tags.
     write: bool,
-    /// Where the mainline's first null move is (absolute offset).
+    /// Where the mainline's first null move is (absolute offset), and how many it has.
     null_move: Option<u64>,
+    null_moves: u32,
     /// A variation cut whole is not written: its end is not either.
     skip_end: bool,
 }
@@ -81,6 +82,7 @@ impl<'s, 'a> Collect<'s, 'a> {
             diagnostics: Vec::new(),
             write,
             null_move: None,
+            null_moves: 0,
             skip_end: false,
         }
     }
@@ -121,6 +123,7 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
 
     fn tags(&mut self, game: &Game<'a>) -> Verdict {
         self.null_move = None;
+        self.null_moves = 0;
         self.games.push(Mainline {
             number: game.number,
             offset: game.offset,
@@ -157,6 +160,7 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
         self.filter.observe(p.before);
         let Some(mv) = p.mv else {
             self.null_move.get_or_insert(p.token.offset as u64);
+            self.null_moves += 1;
             return;
         };
         if self.null_move.is_some() {
@@ -220,33 +224,29 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
         self.skip_end = true;
     }
 
-    fn diagnostic(&mut self, _: &Game<'a>, d: Diagnostic) {
+    /// A mainline null move is an error here: no engine analyses past it.
+    fn refuses_null_moves(&self, mainline: bool) -> bool {
+        mainline
+    }
+
+    fn diagnostic(&mut self, _: &Game<'a>, mut d: Diagnostic) {
+        if d.kind == Kind::NullMove {
+            d.message.push_str(": no engine analyses past it, so the game is written as read, unevaluated");
+        }
         self.diagnostics.push(d);
     }
 
     fn end(&mut self, game: &Game<'a>, last: Option<&Position>) {
         let kept = self.filter.finish(game, last).is_ok();
-        // Errors inside cut variations lose no text: the game is annotated with them.
-        let errors = game.errors > game.cut_errors || game.start.is_none();
+        // Errors inside cut variations lose no text: the game is annotated with them. The
+        // mainline's null moves are errors of their own kind (said by the replay).
+        let errors = game.errors > game.cut_errors + self.null_moves || game.start.is_none();
         let broken = errors || self.null_move.is_some();
         if !kept {
             self.diagnostics.retain(|d| d.game != game.number);
-        } else if let Some(at) = self.null_move.filter(|_| !errors) {
-            // Written as read for the null move alone, its positions unevaluated: an error, said
-            // at the null move.
-            let m = self.current();
-            m.null_move = true;
-            let before = m.moves.len() as u32;
-            let message = format!(
-                "a null move: no engine analyses past it, so the game is written as read, its {} \
-                 positions unevaluated",
-                before + 1
-            );
-            let mut d = super::analyse::diagnostic(Some(m), Some(before), Kind::NullMove, message);
-            let place = crate::pgn::line_col(game.bytes, game.at(at));
-            (d.severity, d.ply, d.offset) = (Severity::Error, Some(before + 1), at);
-            (d.line, d.column) = (m.line + place.line as u64 - 1, place.col as u64);
-            self.diagnostics.push(d);
+        } else if self.null_move.is_some() && !errors {
+            // Written as read for the null moves alone, its positions unevaluated.
+            self.current().null_move = true;
         }
         let m = self.current();
         // A name is one tag: the first, as the replay and the filters read it (clean alike).

@@ -382,7 +382,7 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         severity == Severity::Error || !matches!(kind, Kind::NonCanonicalSan | Kind::CheckMark)
     }
 
-    fn refuses_null_moves(&self) -> bool {
+    fn refuses_null_moves(&self, _: bool) -> bool {
         self.opts.reject_null_moves
     }
 

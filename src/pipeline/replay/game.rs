@@ -282,9 +282,11 @@ pub trait Hooks<'a> {
         let _ = (kind, severity);
         true
     }
-    /// Whether a null move is an error rather than a warning (`clean --reject-null-moves`): its
-    /// game then counts among the games with errors, as its diagnostic says.
-    fn refuses_null_moves(&self) -> bool {
+    /// Whether a null move (in the `mainline` or a variation) is an error rather than a warning
+    /// (`clean --reject-null-moves`, `annotate`'s mainline): its game then counts among the
+    /// games with errors, as its diagnostic says.
+    fn refuses_null_moves(&self, mainline: bool) -> bool {
+        let _ = mainline;
         false
     }
     /// Which lines' moves [`played`](Self::played) receives.

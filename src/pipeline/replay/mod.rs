@@ -388,7 +388,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             if mainline {
                 self.game.plies = ply;
             }
-            let severity = if self.hooks.refuses_null_moves() { Severity::Error } else { Severity::Warning };
+            let severity =
+                if self.hooks.refuses_null_moves(mainline) { Severity::Error } else { Severity::Warning };
             self.report(Kind::NullMove, severity, offset, Some(ply), || Facts {
                 message: format!("null move \"{}\"", text(token.raw)),
                 san: san(),
