@@ -73,5 +73,12 @@ with chess.engine.SimpleEngine.popen_xboard([binary, "xboard"]) as engine:
     result = engine.play(board, chess.engine.Limit(time=0.05))
     assert result.move in board.legal_moves, result.move
     print("xboard analyse mate in one, Chess960 #418:", board.san(info["pv"][0]), "depth", info["depth"])
+    # A node limit (`nps 1`, `st N`), then a time limit (`st` alone): the node rate was the first's.
+    board = chess.Board()
+    result = engine.play(board, chess.engine.Limit(nodes=3000), info=chess.engine.INFO_ALL)
+    assert result.move in board.legal_moves and result.info.get("nodes", 0) <= 3000, result
+    result = engine.play(board, chess.engine.Limit(time=0.2), info=chess.engine.INFO_ALL)
+    assert result.info.get("nodes", 0) > 3000, result.info
+    print("xboard play by nodes, then by time:", result.info.get("nodes"), "nodes")
 
 print("python-chess UCI and xboard check: OK")

@@ -21,6 +21,7 @@
 //!
 //! Time: `st` (seconds per move) wins over `level MPS BASE INC` with `time` (the engine's clock in
 //! centiseconds); `sd` caps the depth. With no time information at all a move takes 5 seconds.
+//! `nps N` before a `level` or `st` counts that control's time in nodes, N a second.
 //!
 //! ```
 //! use pgnkit::engine::{AtEof, xboard::run_xboard};
@@ -53,7 +54,7 @@ use super::xboard_clock::{Clock, parse_duration};
 
 /// The answer to `protover 2`.
 pub const FEATURES: &str = concat!(
-    "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 ",
+    "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 nps=1 ",
     "myname=\"pgnkit ",
     env!("CARGO_PKG_VERSION"),
     "\" variants=\"normal,crazyhouse,fischerandom\" colors=0 done=1"
@@ -164,7 +165,9 @@ fn kind(cmd: &str, analyzing: bool) -> Kind {
         | "analyze" => Kind::Abandon,
         "" | "xboard" | "accepted" | "rejected" | "easy" | "hard" | "random" | "computer" | "name"
         | "rating" | "ics" | "cores" | "memory" | "draw" | "hint" | "bk" | "." | "otim" | "egtpath"
-        | "option" | "exit" | "protover" | "post" | "nopost" | "time" | "level" | "st" | "sd" => Kind::Free,
+        | "option" | "exit" | "protover" | "post" | "nopost" | "time" | "level" | "st" | "sd" | "nps" => {
+            Kind::Free
+        }
         _ => Kind::Wait,
     }
 }
@@ -278,12 +281,19 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
                 }
             }
             "level" => match eng.clock.level(arg) {
-                Some(clock) => eng.clock = clock,
+                Some(clock) => eng.clock = clock.counted(),
                 None => say(out, &format!("Error (bad level): {arg}"))?,
             },
             "st" => match parse_duration(arg, false) {
-                Some(t) => eng.clock.st = Some(t),
+                Some(t) => {
+                    eng.clock = eng.clock.counted();
+                    eng.clock.st = Some(t);
+                }
                 None => say(out, &format!("Error (bad st): {arg}"))?,
+            },
+            "nps" => match arg.parse::<u64>() {
+                Ok(n) => (eng.clock.nps, eng.clock.nps_next) = ((n > 0).then_some(n), true),
+                Err(_) => say(out, &format!("Error (bad nps): {arg}"))?,
             },
             "sd" => match arg.parse::<u32>() {
                 Ok(d) if d > 0 => eng.clock.sd = Some(d),
@@ -296,6 +306,7 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
                 eng.side = Color::Black;
                 eng.clock.sd = None;
                 eng.clock.st = None;
+                eng.clock.nps = None;
                 if let Some(s) = eng.searcher.as_mut() {
                     s.new_game();
                 }

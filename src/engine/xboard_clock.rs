@@ -22,6 +22,10 @@ pub(crate) struct Clock {
     pub(crate) sd: Option<u32>,
     /// The engine's remaining time (`time`, or the `level` base until the first `time`).
     pub(crate) time: Option<Duration>,
+    /// Nodes a second (`nps`): time counted in nodes searched, not on the wall clock.
+    pub(crate) nps: Option<u64>,
+    /// `nps` came after the last `level` or `st`: it holds for the next one.
+    pub(crate) nps_next: bool,
 }
 
 impl Clock {
@@ -30,11 +34,20 @@ impl Clock {
     pub(crate) fn level(&self, arg: &str) -> Option<Clock> {
         let [mps, base, inc] = arg.split_whitespace().collect::<Vec<_>>()[..] else { return None };
         let (mps, base, inc) = (mps.parse().ok()?, parse_duration(base, true)?, parse_duration(inc, false)?);
-        Some(Clock { mps, inc, st: None, sd: self.sd, time: Some(base) })
+        Some(Clock { mps, inc, st: None, sd: self.sd, time: Some(base), ..*self })
+    }
+
+    /// The clock as a new `level` or `st` leaves it: the node rate holds when `nps` was sent
+    /// just before (as CECP sends it), not for a time control set without it (python-chess
+    /// sends `nps 1` and `st N` for a node limit, then `st` alone for a time limit).
+    pub(crate) fn counted(self) -> Clock {
+        Clock { nps: self.nps.filter(|_| self.nps_next), nps_next: false, ..self }
     }
 
     /// The limit of the engine's move `fullmoves` (the position's move number): `st` wins over a
-    /// clock, `sd` caps the depth, and with no time information at all a move takes 5 seconds.
+    /// clock, `sd` caps the depth, and with no time information at all a move takes 5 seconds;
+    /// with `nps` the time is that many nodes a second (python-chess's node limits: `nps 1`,
+    /// `st N`).
     pub(crate) fn limit(&self, fullmoves: u32) -> Limit {
         let mut limit = Limit { nodes: None, depth: self.sd, movetime: None };
         if let Some(st) = self.st {
@@ -45,6 +58,10 @@ impl Clock {
             limit.movetime = Some(budget(time, Some(self.inc), to_go));
         } else if self.sd.is_none() {
             limit.movetime = Some(DEFAULT_MOVETIME);
+        }
+        if let (Some(nps), Some(time)) = (self.nps, limit.movetime) {
+            limit.nodes = Some(((time.as_secs_f64() * nps as f64) as u64).max(1));
+            limit.movetime = None;
         }
         limit
     }
@@ -76,5 +93,12 @@ mod tests {
         let level = clock.level("40 0:02 0").expect("a level");
         assert_eq!((level.mps, level.time, level.sd), (40, Some(Duration::from_secs(2)), Some(7)));
         assert!(clock.level("40 2").is_none() && clock.level("x y z").is_none());
+        // `nps 1` then `st 5000`: 5000 nodes; then `st 0.3` alone: time again.
+        let mut counted = Clock { nps: Some(1), nps_next: true, ..Clock::default() }.counted();
+        counted.st = Some(Duration::from_secs(5000));
+        assert_eq!(counted.limit(1), Limit::nodes(5000));
+        let mut timed = counted.counted();
+        timed.st = Some(Duration::from_millis(300));
+        assert_eq!(timed.limit(1), Limit::movetime(Duration::from_millis(300)));
     }
 }

@@ -7,8 +7,9 @@ use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 The engine answers CECP version 2: xboard, protover 2, new, variant (normal, crazyhouse,
-fischerandom), force, go, playother, usermove (or a bare move), setboard, level, st, sd, time,
-otim, undo, remove, result, ping, post, nopost, ?, quit, and analyze mode (analyze, exit:
+fischerandom), force, go, playother, usermove (or a bare move), setboard, level, st, sd, nps
+(time counted in nodes: nps 1 then st N searches N nodes, as python-chess's node limits send
+it; it holds for the level or st that follows it), time, otim, undo, remove, result, ping, post, nopost, ?, quit, and analyze mode (analyze, exit:
 the engine posts its lines about each position until exit, and never moves). Commands are
 read while the engine thinks: ? and quit act at once; force, new, variant, setboard, undo,
 remove, result, white and black end the search without its move; ping is answered after the
