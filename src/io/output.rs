@@ -304,12 +304,16 @@ pub fn is_input(path: &Path, inputs: &[PathBuf]) -> bool {
     })
 }
 
-/// The compression an output named `path` is written with: `zstd` for `.zst`, `gzip` for `.gz`.
+/// The compression an output named `path` is written with: `zstd` for `.zst`, `gzip` for `.gz`
+/// (in any case: `GAMES.PGN.ZST` is zstd too).
 pub fn compressed_as(path: &Path) -> Option<&'static str> {
-    match path.extension()?.to_str()? {
-        "zst" => Some("zstd"),
-        "gz" => Some("gzip"),
-        _ => None,
+    let ext = path.extension()?.to_str()?;
+    if ext.eq_ignore_ascii_case("zst") {
+        Some("zstd")
+    } else if ext.eq_ignore_ascii_case("gz") {
+        Some("gzip")
+    } else {
+        None
     }
 }
 
@@ -535,13 +539,15 @@ mod tests {
     #[test]
     fn zst_name_compresses() {
         let dir = temp_dir("zst");
-        let p = dir.join("out.pgn.zst");
-        let mut out = Output::create(&p, &OutputOptions::default()).unwrap();
-        out.write_all(&b"1. e4 e5 *\n".repeat(100)).unwrap();
-        out.finish().unwrap();
-        let raw = std::fs::read(&p).unwrap();
-        assert!(raw.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]));
-        assert_eq!(zstd::decode_all(&raw[..]).unwrap(), b"1. e4 e5 *\n".repeat(100));
+        for name in ["out.pgn.zst", "OUT.PGN.ZST"] {
+            let p = dir.join(name);
+            let mut out = Output::create(&p, &OutputOptions::default()).unwrap();
+            out.write_all(&b"1. e4 e5 *\n".repeat(100)).unwrap();
+            out.finish().unwrap();
+            let raw = std::fs::read(&p).unwrap();
+            assert!(raw.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]), "{name}");
+            assert_eq!(zstd::decode_all(&raw[..]).unwrap(), b"1. e4 e5 *\n".repeat(100));
+        }
         std::fs::remove_dir_all(dir).unwrap();
     }
 

@@ -282,9 +282,9 @@ fn compressed_as(target: &Path, bytes: &[u8]) -> io::Result<Vec<u8>> {
     if bytes.is_empty() {
         return Ok(Vec::new());
     }
-    match target.extension().and_then(|e| e.to_str()) {
-        Some("zst") => zstd::encode_all(bytes, 3),
-        Some("gz") => {
+    match crate::io::compressed_as(target) {
+        Some("zstd") => zstd::encode_all(bytes, 3),
+        Some("gzip") => {
             let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
             e.write_all(bytes)?;
             e.finish()

@@ -10,8 +10,8 @@ use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 The engine answers the UCI protocol (uci, isready, setoption, ucinewgame, position, go, stop,
-ponderhit, quit). isready is answered at once, and stop ends the search, whatever was sent
-before them; the end of input is quit, unless --finish-at-eof. go movetime searches that long,
+ponderhit, quit). isready is answered at once (after a new Hash size is set: a table of GBs
+takes seconds to clear), and stop ends the search, whatever was sent before them; the end of input is quit, unless --finish-at-eof. go movetime searches that long,
 less Move Overhead. Options: Hash, Clear Hash, MultiPV (the best N lines, each info line
 saying its rank), Move Overhead (ms, default 10), Ponder, UCI_Chess960, UCI_Variant (chess,
 crazyhouse). Hash offers up to half the machine's memory; a size that
