@@ -80,7 +80,7 @@ repair_kinds! {
     Result => "result", "repaired_result", "the Result tag or the result token settled";
     Tag => "tag", "repaired_tag", "a tag set right: a value unterminated (read to the end of its line), missing its closing `]` or with quotes not escaped (shown as read and as written), or with control characters (tabs: written as spaces), a name repeated (the later one left out), a tag pair that does not read as one or whose name is not the standard's letters, digits and _, a Variation or SubVariation tag beside the lichess table's Opening (`--eco-tags all`) (left out, shown as read), an ECO or Opening value the table's replaces (`--eco-tags all`; shown as read and as written)";
     Encoding => "encoding", "repaired_encoding", "text that was not UTF-8, read as Windows-1252 (one a game: the first such tag value or comment, its bytes not UTF-8 shown as \\xNN)";
-    Date => "date", "repaired_date", "a date written 2024-01-15 or 2024/01/15";
+    Date => "date", "repaired_date", "a date not in export form: 2024-01-15, 2024/1/5, 2018.5.3, a year alone, ? (written 2024.01.15, 2024.01.05, 2018.05.03, 2018.??.??, ????.??.??)";
     Variant => "variant", "repaired_variant", "a Variant tag spelled otherwise than Chess960 or Crazyhouse, or [Variant \"Chess960\"] added to a game whose FEN gives castling rights only Chess960 has";
     Fen => "fen", "repaired_fen", "a FEN with castling rights its rooks contradict, an impossible en passant square or fullmove 0, or not in export form (more than one space between fields, fields left out, Shredder-FEN castling rights)";
     SetUp => "setup", "repaired_setup", "a FEN without SetUp \"1\", or SetUp \"1\" without a FEN (dropped)";

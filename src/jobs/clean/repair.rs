@@ -35,25 +35,36 @@ impl Repair {
     }
 }
 
-/// A date written with `-` or `/` between year, month and day (`2024-01-15`, `2024/1/5`, with
-/// `?` for unknown parts), as the PGN standard writes it (`2024.01.15`); `None` when the value
-/// is not such a date (or already standard).
+/// A date as the PGN standard writes it (`2024.01.15`, `?` for each unknown digit) from the
+/// ways collections write one with its year first: `2024-01-15`, `2024/1/5`, `2024.5.3`, a year
+/// and month (`2024-01`: `2024.01.??`), a year alone (`2018`: `2018.??.??`), an unknown date
+/// written short (`?`, the empty text: `????.??.??`). `None` when the value is standard already
+/// or no such date (`15-01-2024`, `Jan 5, 2024`, one with spaces or control characters, which the
+/// writer would turn into other text for the next reading): it is kept as written.
 pub fn standard_date(value: &str) -> Option<String> {
-    let sep = if value.contains('-') {
-        '-'
-    } else if value.contains('/') {
-        '/'
-    } else {
-        return None;
-    };
-    let parts: Vec<&str> = value.trim().split(sep).collect();
-    let [y, m, d] = parts[..] else { return None };
+    let v = value;
+    if v.is_empty() || v.bytes().all(|b| b == b'?') {
+        return (value != "????.??.??").then(|| "????.??.??".to_string());
+    }
+    let sep = ['-', '/', '.'].into_iter().find(|&c| v.contains(c));
+    let parts: Vec<&str> = sep.map_or(vec![v], |c| v.split(c).collect());
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'?');
+    let (y, m, d) = match parts[..] {
+        [y] => (y, "??", "??"),
+        [y, m] => (y, m, "??"),
+        [y, m, d] => (y, m, d),
+        _ => return None,
+    };
     if y.len() != 4 || !digits(y) || m.len() > 2 || d.len() > 2 || !digits(m) || !digits(d) {
         return None;
     }
-    let pad = |s: &str| if s.len() == 1 { format!("0{s}") } else { s.to_string() };
-    Some(format!("{y}.{}.{}", pad(m), pad(d)))
+    let pad = |s: &str| match s {
+        "?" => "??".to_string(),
+        _ if s.len() == 1 => format!("0{s}"),
+        _ => s.to_string(),
+    };
+    let date = format!("{y}.{}.{}", pad(m), pad(d));
+    (date != value).then_some(date)
 }
 
 /// The result a game is written with, and the repair that settles it when the Result tag
@@ -106,7 +117,28 @@ mod tests {
         assert_eq!(standard_date("2024-01-15").as_deref(), Some("2024.01.15"));
         assert_eq!(standard_date("2024/1/5").as_deref(), Some("2024.01.05"));
         assert_eq!(standard_date("1999-??-??").as_deref(), Some("1999.??.??"));
-        for kept in ["2024.01.15", "15-01-2024", "2024-01", "Jan 5, 2024", "2024-13-1x", "????.??.??", ""] {
+        // A part left out or written short is unknown; padding as the standard writes it.
+        for (read, written) in [
+            ("2018", "2018.??.??"),
+            ("2024-01", "2024.01.??"),
+            ("2018.5.3", "2018.05.03"),
+            ("2018.?.?", "2018.??.??"),
+            ("?", "????.??.??"),
+            ("", "????.??.??"),
+        ] {
+            assert_eq!(standard_date(read).as_deref(), Some(written), "{read}");
+        }
+        for kept in [
+            "2024.01.15",
+            " 2024.01.15",
+            "2025.06.18\u{2}",
+            "15-01-2024",
+            "Jan 5, 2024",
+            "2024-13-1x",
+            "????.??.??",
+            "18.05.2003",
+            "2024.01.15.1",
+        ] {
             assert_eq!(standard_date(kept), None, "{kept}");
         }
     }
