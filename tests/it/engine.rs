@@ -218,6 +218,32 @@ fn show_refuses_the_options_it_would_ignore() {
     assert!(o.status.success() && stdout(&o).contains("g8 lastmove"), "{}", stderr(&o));
 }
 
+/// `--fen` is read as a game's `[FEN]` tag: a `/Qp` pocket is crazyhouse, as `[Qp]` is, and
+/// castling rights without their rook are dropped with a warning; a position without a king is
+/// still refused.
+#[test]
+fn show_reads_a_fen_as_a_games_fen_tag() {
+    let o = run(&[
+        "show",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/Qp w KQkq - 0 1",
+        "--format",
+        "ascii",
+    ]);
+    assert!(o.status.success() && stdout(&o).contains("pockets: White Q, Black p"), "{}", stderr(&o));
+    let o = run(&["show", "--fen", "4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1", "--format", "ascii"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "warning: FEN \"4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1\": castling rights without their rook dropped"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["show", "--fen", "4k3/8/8/8/8/8/8/8 w - - 0 1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
 /// `--lastmove` is the move that led to the position: one that cannot be (the mover's piece not
 /// on its destination, its origin taken, a piece that does not move so, a drop outside
 /// crazyhouse) is a usage error, not drawn.

@@ -8,7 +8,7 @@ use std::time::Instant;
 use pgnkit::chess::perft::{MAX_DEPTH, divide, perft};
 use pgnkit::chess::{Position, Variant};
 use pgnkit::io::{Input, InputOptions};
-use pgnkit::notation::fen::{FenError, STARTING_FEN, parse_fen};
+use pgnkit::notation::fen::{FenError, STARTING_FEN, implied_variant, parse_fen};
 use pgnkit::notation::perft_suite::parse_suite;
 use pgnkit::notation::uci::write_uci;
 use rayon::prelude::*;
@@ -58,13 +58,7 @@ fn parse_variant(v: Option<&str>) -> Result<Option<Variant>, Fail> {
 /// Reads a FEN for perft: crazyhouse when it carries a pocket; impossible checkers and too much
 /// material accepted (the suites hold such positions on purpose: they test the generator).
 fn load(fen: &str, variant: Option<Variant>) -> Result<Position, FenError> {
-    let variant = variant.unwrap_or(
-        if fen.contains('[') || fen.split_whitespace().next().is_some_and(|b| b.matches('/').count() == 8) {
-            Variant::Crazyhouse
-        } else {
-            Variant::Standard
-        },
-    );
+    let variant = variant.unwrap_or_else(|| implied_variant(fen));
     match parse_fen(fen, variant) {
         Err(FenError::Position(e)) => {
             e.ignore_impossible_check().or_else(|e| e.ignore_too_much_material()).map_err(FenError::Position)

@@ -13,7 +13,7 @@ use pgnkit::io::{Input, InputError, InputOptions, Source};
 use pgnkit::jobs::diagnostics;
 use pgnkit::jobs::run::{LOOKED_AT, not_pgn};
 use pgnkit::notation::diagram::{SvgOptions, TextStyle, svg, text_diagram};
-use pgnkit::notation::fen::parse_fen;
+use pgnkit::notation::fen::{FenError, implied_variant, parse_fen};
 use pgnkit::pgn::split::cut;
 use pgnkit::pipeline::chunk::{Start, StreamChunks};
 use pgnkit::pipeline::replay::{Game, Games, Hooks, Lines, Played};
@@ -280,10 +280,9 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         (Some(fen), _) => {
             let variant = match &args.variant {
                 Some(v) => Variant::from_tag(v).map_err(|_| Fail::usage(format!("unknown variant {v:?}")))?,
-                None if fen.contains('[') => Variant::Crazyhouse,
-                None => Variant::Standard,
+                None => implied_variant(fen),
             };
-            let pos = parse_fen(fen, variant).map_err(|source| UsageError::Fen {
+            let pos = read_fen(fen, variant).map_err(|source| UsageError::Fen {
                 option: "bad FEN",
                 fen: fen.to_string(),
                 source,
@@ -319,4 +318,23 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(if errors.is_empty() { Code::Ok } else { Code::Failures })
+}
+
+/// `--fen` read as a game's `[FEN]` tag is: castling rights without their rook and an
+/// impossible en passant square are dropped, with a warning, not refused.
+fn read_fen(fen: &str, variant: Variant) -> Result<pgnkit::chess::Position, FenError> {
+    use pgnkit::chess::PositionErrorKind as P;
+    match parse_fen(fen, variant) {
+        Err(FenError::Position(e)) => {
+            let dropped = [
+                (P::InvalidCastlingRights, "castling rights without their rook"),
+                (P::InvalidEpSquare, "an impossible en passant square"),
+            ];
+            let said: Vec<&str> = dropped.iter().filter(|(k, _)| e.has(*k)).map(|&(_, s)| s).collect();
+            let pos = e.ignore_droppable().map_err(FenError::Position)?;
+            eprintln!("pgnkit: warning: FEN {fen:?}: {} dropped", said.join(" and "));
+            Ok(pos)
+        }
+        r => r,
+    }
 }

@@ -222,3 +222,23 @@ pub fn parse_fen(text: &str, variant: Variant) -> Result<Position, FenError> {
     let mode = CastlingMode::from_chess960(variant == Variant::Chess960 || needs_chess960(&setup));
     Ok(Position::from_setup(setup, variant, mode)?)
 }
+
+/// The variant a FEN names by itself, where no tag or option does: crazyhouse when it carries a
+/// pocket (`[QRpp]` after the board, or `/QRpp` as a ninth rank), else standard chess (whose
+/// reading takes Chess960 castling rights as such).
+///
+/// ```
+/// use pgnkit::chess::Variant;
+/// use pgnkit::notation::fen::implied_variant;
+/// assert_eq!(implied_variant("8/8/8/8/8/8/8/K1k5[Qp] w - - 0 1"), Variant::Crazyhouse);
+/// assert_eq!(implied_variant("8/8/8/8/8/8/8/K1k5/Qp w - - 0 1"), Variant::Crazyhouse);
+/// assert_eq!(implied_variant("8/8/8/8/8/8/8/K1k5 w - - 0 1"), Variant::Standard);
+/// ```
+pub fn implied_variant(text: &str) -> Variant {
+    let board = text.split_whitespace().next().unwrap_or("");
+    if board.contains('[') || board.matches('/').count() == 8 {
+        Variant::Crazyhouse
+    } else {
+        Variant::Standard
+    }
+}
