@@ -287,6 +287,28 @@ fn show_refuses_a_lastmove_that_cannot_have_led_to_the_position() {
     }
 }
 
+/// A game whose start position is bad (a variant pgnkit does not play, a bad `[FEN]`) has no
+/// board to draw: its error is reported where it stands, as the jobs report it, and the exit is
+/// 1 (the input is PGN).
+#[test]
+fn show_of_a_game_with_a_bad_start_says_where() {
+    for (pgn, said) in [
+        (
+            "[Event \"h\"]\n[Variant \"Horde\"]\n[Result \"*\"]\n\n1. e4 *\n",
+            ":2:1: error: game 1 (? - ?): unsupported variant",
+        ),
+        (
+            "[Event \"b\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n",
+            ":3:1: error: game 1 (? - ?): illegal position",
+        ),
+    ] {
+        let o = run_with_stdin(&["show", "-", "--format", "ascii"], pgn);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(stderr(&o).contains(said) && stderr(&o).contains("no position to draw"), "{}", stderr(&o));
+        assert_eq!(stdout(&o), "");
+    }
+}
+
 /// A game with an error is drawn at the end of its valid moves, and the error is reported with
 /// its location (exit 1), as `check` reports it; text before the first game is a game of its
 /// own, whose unreadable first move says why game 1 is the start position.

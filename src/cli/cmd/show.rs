@@ -246,10 +246,14 @@ fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<Pic
         return Err(Fail::usage(format!("{name} has {games} game(s): there is no game {number}")));
     }
     let Some(mut pos) = pick.start else {
-        let why = pick.errors.first().map(|d| format!(": {}", d.message)).unwrap_or_default();
+        // A game of a PGN input, bad as the jobs report it: its errors where they stand, exit 1.
+        let shown = pgnkit::io::name::display(path);
+        for d in &pick.errors {
+            stderrln!("{}", diagnostics::diagnostic_text(&shown, d));
+        }
         return Err(Fail::Command {
-            code: Code::DataErr,
-            message: format!("{name}: game {number} has an invalid start position{why}"),
+            code: Code::Failures,
+            message: format!("{name}: game {number} has no position to draw: its start position is invalid"),
         });
     };
     let plies = pick.moves.len() as u32;
@@ -332,7 +336,7 @@ fn read_fen(fen: &str, variant: Variant) -> Result<pgnkit::chess::Position, FenE
             ];
             let said: Vec<&str> = dropped.iter().filter(|(k, _)| e.has(*k)).map(|&(_, s)| s).collect();
             let pos = e.ignore_droppable().map_err(FenError::Position)?;
-            eprintln!("pgnkit: warning: FEN {fen:?}: {} dropped", said.join(" and "));
+            stderrln!("pgnkit: warning: FEN {fen:?}: {} dropped", said.join(" and "));
             Ok(pos)
         }
         r => r,
