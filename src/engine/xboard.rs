@@ -146,17 +146,15 @@ enum Kind {
 
 /// The kind of command `cmd` (the line's first word), in analyze mode or not. In analyze mode
 /// the search never ends by itself: what would wait for it abandons it instead (the position it
-/// changes is analysed next), and `ping` is answered at once.
+/// changes is analysed next, `exit` ends it), `ping` is answered at once and `?` is ignored.
 fn kind(cmd: &str, analyzing: bool) -> Kind {
     if analyzing {
         return match cmd {
             "quit" => Kind::Now,
-            "ping" | "?" | "." | "hint" | "bk" | "post" | "nopost" | "time" | "otim" | "level" | "st"
-            | "sd" => Kind::Free,
-            _ => match kind(cmd, false) {
-                Kind::Free if cmd != "exit" => Kind::Free,
-                _ => Kind::Abandon,
-            },
+            "ping" | "?" => Kind::Free,
+            "exit" => Kind::Abandon,
+            _ if kind(cmd, false) == Kind::Free => Kind::Free,
+            _ => Kind::Abandon,
         };
     }
     match cmd {
