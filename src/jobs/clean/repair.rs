@@ -42,12 +42,12 @@ impl Repair {
 /// or no such date (`15-01-2024`, `Jan 5, 2024`, one with spaces or control characters, which the
 /// writer would turn into other text for the next reading): it is kept as written.
 pub fn standard_date(value: &str) -> Option<String> {
-    let v = value;
-    if v.is_empty() || v.bytes().all(|b| b == b'?') {
-        return (value != "????.??.??").then(|| "????.??.??".to_string());
+    // The empty text too: all of its bytes are `?`.
+    if value.bytes().all(|b| b == b'?') {
+        return Some("????.??.??".to_string());
     }
-    let sep = ['-', '/', '.'].into_iter().find(|&c| v.contains(c));
-    let parts: Vec<&str> = sep.map_or(vec![v], |c| v.split(c).collect());
+    let sep = ['-', '/', '.'].into_iter().find(|&c| value.contains(c));
+    let parts: Vec<&str> = sep.map_or(vec![value], |c| value.split(c).collect());
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'?');
     let (y, m, d) = match parts[..] {
         [y] => (y, "??", "??"),
