@@ -98,24 +98,41 @@ impl Encounter {
 /// leading zeros, its letters in lower case, anything else one `.` between them; 0 for nothing
 /// (`3`, `3.`).
 fn sub_round(rest: &str) -> u32 {
-    let mut norm = String::new();
+    // Hashed as it is read, as `folded` hashes words: no text built a game.
+    let mut h = Xxh3Default::new();
+    let (mut any, mut apart) = (false, false);
     let mut chars = rest.chars().peekable();
     while let Some(c) = chars.next() {
+        if !c.is_alphanumeric() {
+            apart = any;
+            continue;
+        }
+        if std::mem::take(&mut apart) {
+            h.update(b".");
+        }
+        any = true;
         if c.is_ascii_digit() {
-            let mut digits = String::from(c);
-            while let Some(d) = chars.next_if(char::is_ascii_digit) {
-                digits.push(d);
+            // The number without its leading zeros, `0` for zeros alone.
+            let mut zeros_only = c == '0';
+            if !zeros_only {
+                h.update(&[c as u8]);
             }
-            let trimmed = digits.trim_start_matches('0');
-            norm.push_str(if trimmed.is_empty() { "0" } else { trimmed });
-        } else if c.is_alphanumeric() {
-            norm.extend(c.to_lowercase());
-        } else if !norm.is_empty() && !norm.ends_with('.') {
-            norm.push('.');
+            while let Some(d) = chars.next_if(char::is_ascii_digit) {
+                if !(zeros_only && d == '0') {
+                    zeros_only = false;
+                    h.update(&[d as u8]);
+                }
+            }
+            if zeros_only {
+                h.update(b"0");
+            }
+        } else {
+            for l in c.to_lowercase() {
+                h.update(l.encode_utf8(&mut [0; 4]).as_bytes());
+            }
         }
     }
-    let norm = norm.trim_end_matches('.');
-    if norm.is_empty() { 0 } else { xxhash_rust::xxh3::xxh3_64(norm.as_bytes()) as u32 | 1 }
+    if any { h.digest() as u32 | 1 } else { 0 }
 }
 
 /// 32 bits of the hash of `text`'s folded words (as names are folded), 0 for none.
