@@ -35,6 +35,9 @@ pub struct Stats {
     /// Per tag expression of the run's filters (`--where`, in order): whether some game had the
     /// tags it compares (`select::Filter` sets it; empty when no game was read).
     pub wheres_seen: Vec<bool>,
+    /// Per tag `positions --tags` copies (in order): whether some game had it (empty when no
+    /// game was read).
+    pub tags_seen: Vec<bool>,
 }
 
 impl Stats {
@@ -86,21 +89,32 @@ impl Stats {
             self.add(counter, n);
         }
         self.see_wheres(&other.wheres_seen);
+        self.see_tags(&other.tags_seen);
     }
 
     /// Marks the tag expressions `seen` marks (see [`Stats::wheres_seen`]).
     pub fn see_wheres(&mut self, seen: &[bool]) {
-        if self.wheres_seen.len() < seen.len() {
-            self.wheres_seen.resize(seen.len(), false);
-        }
-        for (mine, &theirs) in self.wheres_seen.iter_mut().zip(seen) {
-            *mine |= theirs;
-        }
+        or_into(&mut self.wheres_seen, seen);
+    }
+
+    /// Marks the tags `seen` marks (see [`Stats::tags_seen`]).
+    pub fn see_tags(&mut self, seen: &[bool]) {
+        or_into(&mut self.tags_seen, seen);
     }
 
     /// Games read, replayed and without errors: a game the filters left out was not checked.
     pub fn valid_games(&self) -> u64 {
         self.games.saturating_sub(self.games_with_errors + self.get(Counter::Filtered))
+    }
+}
+
+/// `mine[i] |= theirs[i]`, `mine` grown to `theirs`' length.
+fn or_into(mine: &mut Vec<bool>, theirs: &[bool]) {
+    if mine.len() < theirs.len() {
+        mine.resize(theirs.len(), false);
+    }
+    for (m, &t) in mine.iter_mut().zip(theirs) {
+        *m |= t;
     }
 }
 
@@ -163,11 +177,14 @@ mod tests {
     }
 
     #[test]
-    fn a_where_seen_in_any_part_is_seen_in_the_whole() {
+    fn a_where_or_tag_seen_in_any_part_is_seen_in_the_whole() {
         let mut a = Stats::default();
         a.merge(&Stats { wheres_seen: vec![false, true, false], ..Stats::default() });
         a.merge(&Stats::default());
         a.merge(&Stats { wheres_seen: vec![true, false, false], ..Stats::default() });
         assert_eq!(a.wheres_seen, [true, true, false]);
+        a.merge(&Stats { tags_seen: vec![false, true], ..Stats::default() });
+        a.merge(&Stats { tags_seen: vec![true], ..Stats::default() });
+        assert_eq!((a.wheres_seen.len(), a.tags_seen), (3, vec![true, true]));
     }
 }

@@ -120,6 +120,7 @@ pub fn stats_json(s: &Stats) -> Value {
         "by_kind": s.by_kind.iter().map(|&(k, sev, n)| json!([k.code(), sev.name(), n])).collect::<Vec<_>>(),
         "counts": s.counts.iter().map(|&(k, n)| json!([k.name(), n])).collect::<Vec<_>>(),
         "wheres_seen": s.wheres_seen,
+        "tags_seen": s.tags_seen,
     })
 }
 
@@ -171,6 +172,9 @@ pub fn stats_from_json(v: &Value) -> Result<Stats, String> {
     }
     if let Some(seen) = v.get("wheres_seen").and_then(Value::as_array) {
         stats.wheres_seen = seen.iter().map(|b| b.as_bool().unwrap_or(false)).collect();
+    }
+    if let Some(seen) = v.get("tags_seen").and_then(Value::as_array) {
+        stats.tags_seen = seen.iter().map(|b| b.as_bool().unwrap_or(false)).collect();
     }
     for c in list(v, "counts")? {
         let (name, n) = (c[0].as_str().ok_or("a count's name")?, c[1].as_u64().ok_or("a count's value")?);
@@ -356,6 +360,7 @@ mod tests {
         s.add(Counter::Written, 4);
         s.add(Counter::Repaired(crate::pipeline::counter::RepairKind::Fen), 1);
         s.wheres_seen = vec![true, false];
+        s.tags_seen = vec![false, true, true];
         let back = stats_from_json(&stats_json(&s)).expect("reads back");
         assert_eq!(back, s);
     }

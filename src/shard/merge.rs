@@ -255,6 +255,17 @@ pub fn absent(stats: &Stats, extra: &Value) -> Vec<Value> {
     wheres.into_iter().enumerate().filter(|&(i, _)| !seen(i)).map(|(_, w)| w).collect()
 }
 
+/// The `positions --tags` names (as the shards recorded them in `extra`) no game of the run
+/// had: what a single run warns of.
+pub fn absent_tags(stats: &Stats, extra: &Value) -> Vec<String> {
+    let tags: Vec<String> = extra
+        .get("tags")
+        .and_then(Value::as_array)
+        .map(|t| t.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
+    crate::jobs::positions::absent_tags(&tags, stats).into_iter().map(str::to_string).collect()
+}
+
 /// Adds up the job-specific figures of the shards (annotate: the most engines, cache counts summed).
 fn add_extra(total: &mut Value, more: &Value) {
     if total.is_null() {

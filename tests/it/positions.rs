@@ -536,3 +536,39 @@ fn help_reads_the_parquet_parts_as_the_readme_does() {
     let name = glob.strip_prefix("DIR/").expect("DIR/");
     assert!(matches(name, "out.part-1-of-2.parquet") && !matches(name, "out.parquet"), "{glob}");
 }
+
+/// A `--tags` name no game has gives a column without a value: it is warned of at the end,
+/// naming it (tag names are case-sensitive), and the exit code stays. A tag one shard's games
+/// have and another's do not is no warning of the merge.
+#[test]
+fn a_tags_name_no_game_has_is_warned_of_in_a_run_and_a_merge() {
+    let dir = temp_dir("positions-absent-tags");
+    let pgn = dir.join("two.pgn");
+    std::fs::write(&pgn, "[Event \"a\"]\n[Foo \"x\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n")
+        .expect("write");
+    let warnings = |err: &str| -> Vec<String> {
+        err.lines().filter(|l| l.starts_with("pgnkit: warning")).map(str::to_string).collect()
+    };
+    let absent = |name: &str| {
+        format!(
+            "pgnkit: warning: --tags {name}: no game had this tag, so its column holds no value (tag names are case-sensitive)"
+        )
+    };
+    let o = run(&["positions", "-q", "--format", "csv", "--tags", "Event,foo,Bar", path(&pgn)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(warnings(&stderr(&o)), [absent("foo"), absent("Bar")]);
+    let out = dir.join("p.csv");
+    for (i, seen) in [(0, "Foo"), (1, "Event")] {
+        let spec = format!("{i}/2");
+        let args =
+            ["positions", "-q", "--format", "csv", "--tags", "Foo,Bar", "--shard", &spec, "-o", path(&out)];
+        let o = run(&[&args[..], &[path(&pgn)]].concat());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let expected: Vec<String> =
+            ["Foo", "Bar"].iter().filter(|&&t| t != seen).map(|t| absent(t)).collect();
+        assert_eq!(warnings(&stderr(&o)), expected, "shard {i}");
+    }
+    let o = run(&["merge", "-o", path(&dir.join("all.csv")), path(&dir)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(warnings(&stderr(&o)), [absent("Bar")]);
+}

@@ -76,6 +76,9 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                     let message = a.get("message").and_then(serde_json::Value::as_str).unwrap_or_default();
                     stderrln!("pgnkit: warning: {message}");
                 }
+                for name in merge::absent_tags(&m.summary.stats, &m.extra) {
+                    stderrln!("pgnkit: warning: {}", pgnkit::jobs::positions::absent_tag_message(&name));
+                }
                 let files: Vec<String> = m.files.iter().map(|f| f.display().to_string()).collect();
                 stderrln!(
                     "pgnkit merge: {}, {} bytes of parts: {}",

@@ -2,7 +2,7 @@
 //! stdout or `-o FILE`; error diagnostics and a summary on stderr; exit 1 when some game has an error.
 
 use pgnkit::jobs::diagnostics;
-use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, Writer, csv_header};
+use pgnkit::jobs::positions::{Format, Positions, PositionsOptions, Writer, absent_tag_message, csv_header};
 use pgnkit::notation::EpMode;
 
 use crate::cli::args::{HeadArgs, Leaves, ParquetArgs, SelectArgs, finish, warn_absent};
@@ -76,7 +76,8 @@ pub struct Args {
     ep_square: EpArg,
     #[command(flatten)]
     parquet: ParquetArgs,
-    /// Tags copied into jsonl, csv and parquet records (missing tags: null or empty).
+    /// Tags copied into jsonl, csv and parquet records (missing tags: null or empty; a name no
+    /// game had is warned of).
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     tags: Vec<String>,
     /// Write the positions from ply N on (0 is the start position).
@@ -199,6 +200,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         diagnostics::summary_text("positions", &summary.stats, summary.elapsed, unkept)
     });
     warn_absent(&job.options().select, &summary.stats);
-    Sharding::conclude(sharding, &summary, code, &job.options().select, serde_json::Value::Null)?;
+    for name in job.options().absent_tags(&summary.stats) {
+        stderrln!("pgnkit: warning: {}", absent_tag_message(name));
+    }
+    // The tags, for merge to name those no shard's games had.
+    let extra = serde_json::json!({ "tags": job.options().tags });
+    Sharding::conclude(sharding, &summary, code, &job.options().select, extra)?;
     Ok(code)
 }

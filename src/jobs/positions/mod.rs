@@ -96,6 +96,13 @@ pub struct PositionsOptions {
 }
 
 impl PositionsOptions {
+    /// The requested tags no game of a run whose counts are `stats` had, in order: their
+    /// columns hold no value (a misspelt name, or a case that differs from the files'). None
+    /// when no game was read.
+    pub fn absent_tags(&self, stats: &Stats) -> Vec<&str> {
+        absent_tags(&self.tags, stats)
+    }
+
     /// Whether the position `pos` at `ply` is written (before `unique`).
     #[inline]
     fn keeps(&self, ply: u32, pos: &Position) -> bool {
@@ -276,10 +283,28 @@ impl Worker for PositionsWorker {
             out.stats.add(Counter::Filtered, hooks.filtered);
         }
         hooks.filter.count(&mut out.stats);
+        hooks.tags_seen.count(&mut out.stats);
         self.tag_fields = hooks.tag_fields;
         self.last_len = hooks.out.bytes.len();
         Ok(Output { records: hooks.out, stats: out.stats, end: out.end })
     }
+}
+
+/// The names of `tags` (as `--tags` gave them) no game of a run whose counts are `stats` had
+/// ([`Stats::tags_seen`]); none when no game was read.
+pub fn absent_tags<'t>(tags: &'t [String], stats: &Stats) -> Vec<&'t str> {
+    if stats.games == 0 {
+        return Vec::new();
+    }
+    let seen = |i: usize| stats.tags_seen.get(i).copied().unwrap_or(false);
+    tags.iter().enumerate().filter(|&(i, _)| !seen(i)).map(|(_, t)| t.as_str()).collect()
+}
+
+/// The warning for a requested tag no game had.
+pub fn absent_tag_message(name: &str) -> String {
+    format!(
+        "--tags {name}: no game had this tag, so its column holds no value (tag names are case-sensitive)"
+    )
 }
 
 /// Distinct positions `--unique` holds in memory, about 100 MB: 7/8 of a table of 2^21

@@ -17,6 +17,7 @@ use crate::notation::san::write_san;
 use crate::notation::uci::write_uci;
 use crate::pgn::{EvalScore, RawComment};
 use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
+use crate::pipeline::stats::Stats;
 use crate::select::Filter;
 
 /// The move after a position, if any.
@@ -92,6 +93,8 @@ pub(super) struct PositionsHooks<'o> {
     file: &'o str,
     /// The requested tags of the current game (Parquet).
     tag_values: TagValues,
+    /// Which requested tags some game of the chunk had ([`Stats::tags_seen`]).
+    pub(super) tags_seen: TagsSeen,
     /// Reuses the text of unchanged ranks from one position to the next.
     fen: FenWriter,
     /// `[%eval]` and `[%clk]` after the move that led to the current position.
@@ -105,6 +108,38 @@ pub(super) struct PositionsHooks<'o> {
     game_keys: usize,
     game_records: u64,
     game_diagnostics: usize,
+}
+
+/// Per requested tag, whether some game had it: a name no game had gives a column without a
+/// value, worth a warning ([`PositionsOptions::absent_tags`]).
+#[derive(Debug)]
+pub(super) struct TagsSeen {
+    seen: Vec<bool>,
+    /// How many of `seen` are false: once none is, games are no longer looked at.
+    unseen: usize,
+}
+
+impl TagsSeen {
+    fn new(tags: usize) -> TagsSeen {
+        TagsSeen { seen: vec![false; tags], unseen: tags }
+    }
+
+    fn observe(&mut self, tags: &[String], game: &Game<'_>) {
+        if self.unseen == 0 {
+            return;
+        }
+        for (seen, name) in self.seen.iter_mut().zip(tags) {
+            if !*seen && game.tag(name.as_bytes()).is_some() {
+                *seen = true;
+                self.unseen -= 1;
+            }
+        }
+    }
+
+    /// Adds what the chunk's games showed to `stats`.
+    pub(super) fn count(&self, stats: &mut Stats) {
+        stats.see_tags(&self.seen);
+    }
 }
 
 impl<'o> PositionsHooks<'o> {
@@ -125,6 +160,7 @@ impl<'o> PositionsHooks<'o> {
             file_field,
             file,
             tag_values: TagValues::default(),
+            tags_seen: TagsSeen::new(opts.tags.len()),
             out,
             tag_fields,
             fen: FenWriter::new(),
@@ -346,6 +382,7 @@ impl<'a> Hooks<'a> for PositionsHooks<'_> {
     }
 
     fn tags(&mut self, game: &Game<'a>) -> Verdict {
+        self.tags_seen.observe(&self.opts.tags, game);
         self.filter.tags(game)
     }
 
