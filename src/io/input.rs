@@ -337,10 +337,42 @@ pub fn stop_streams() {
     STOP_STREAMS.store(true, Ordering::Relaxed);
 }
 
+thread_local! {
+    /// Set by [`read_pausing`] for the reads it makes on this thread.
+    static PAUSING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `read`, a read of an input, letting it end at a pause: a plain input that may wait
+/// (stdin, a FIFO) whose bytes stop coming for [`PAUSE`] then fails the read with
+/// [`io::ErrorKind::WouldBlock`] instead of waiting on, so that a reader holding whole games
+/// hands them on (`tail -f games.pgn | pgnkit check -`). Other inputs wait as before.
+pub fn read_pausing<T>(read: impl FnOnce() -> T) -> T {
+    PAUSING.with(|p| p.set(true));
+    let out = read();
+    PAUSING.with(|p| p.set(false));
+    out
+}
+
+/// How long a stream's bytes stop coming before [`read_pausing`] calls it a pause: the poll's
+/// period, far above the gaps of a pipe that is being written.
+pub const PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// An input that may wait (not a regular file), read once it has bytes: a wait for them looks
-/// at [`stop_streams`] every 50 ms (a signal interrupts a read only on the thread it is delivered
-/// to, which may be another).
-struct Polled<R>(R);
+/// at [`stop_streams`] every [`PAUSE`] (a signal interrupts a read only on the thread it is
+/// delivered to, which may be another), and ends at the first when `plain` is set and the read
+/// is a [`read_pausing`] one (a decompressor reading it would take the pause for an error).
+struct Polled<R> {
+    inner: R,
+    plain: Arc<AtomicBool>,
+}
+
+impl<R> Polled<R> {
+    /// `inner`, and the flag its input sets once its first bytes say it is not compressed.
+    fn new(inner: R) -> (Polled<R>, Arc<AtomicBool>) {
+        let plain = Arc::new(AtomicBool::new(false));
+        (Polled { inner, plain: Arc::clone(&plain) }, plain)
+    }
+}
 
 #[cfg(unix)]
 impl<R: Read + std::os::fd::AsFd> Read for Polled<R> {
@@ -350,10 +382,13 @@ impl<R: Read + std::os::fd::AsFd> Read for Polled<R> {
             if STOP_STREAMS.load(Ordering::Relaxed) {
                 return Ok(0);
             }
-            let mut fds = [PollFd::new(self.0.as_fd(), PollFlags::POLLIN)];
-            match poll(&mut fds, PollTimeout::from(50u8)) {
+            let mut fds = [PollFd::new(self.inner.as_fd(), PollFlags::POLLIN)];
+            match poll(&mut fds, PollTimeout::from(PAUSE.as_millis() as u8)) {
+                Ok(0) if self.plain.load(Ordering::Relaxed) && PAUSING.with(std::cell::Cell::get) => {
+                    return Err(io::ErrorKind::WouldBlock.into());
+                }
                 Ok(0) | Err(nix::errno::Errno::EINTR) => continue,
-                Ok(_) | Err(_) => return self.0.read(buf),
+                Ok(_) | Err(_) => return self.inner.read(buf),
             }
         }
     }
@@ -362,7 +397,7 @@ impl<R: Read + std::os::fd::AsFd> Read for Polled<R> {
 #[cfg(not(unix))]
 impl<R: Read> Read for Polled<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.read(buf)
+        self.inner.read(buf)
     }
 }
 
@@ -378,6 +413,20 @@ impl<R: Read> Read for Counting<R> {
         self.count.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
     }
+}
+
+/// Stdin as a file of its own descriptor: `io::stdin()` buffers, and a poll of the descriptor
+/// would wait while its buffer holds bytes already read.
+#[cfg(unix)]
+fn stdin_file() -> io::Result<File> {
+    use std::os::fd::AsFd;
+    Ok(File::from(io::stdin().as_fd().try_clone_to_owned()?))
+}
+
+#[cfg(windows)]
+fn stdin_file() -> io::Result<File> {
+    use std::os::windows::io::AsHandle;
+    Ok(File::from(io::stdin().as_handle().try_clone_to_owned()?))
 }
 
 /// Reads up to `buf.len()` bytes, fewer only at the end of the input.
@@ -407,7 +456,7 @@ impl Input {
         let consumed = Arc::new(AtomicU64::new(0));
         let io_err = |source: io::Error| InputError::Io { path: path.to_owned(), source };
         if path == Path::new("-") {
-            return Input::from_stream(path, Box::new(Polled(io::stdin())), None, consumed);
+            return Input::waiting(path, stdin_file().map_err(io_err)?, consumed);
         }
         let file = File::open(path).map_err(|source| match source.kind() {
             io::ErrorKind::NotFound => InputError::NotFound { path: path.to_owned() },
@@ -443,7 +492,7 @@ impl Input {
         // The head may have been read above (a regular file's only: a pipe, `<(zcat f)`, cannot
         // seek): start the stream from the beginning.
         if !regular {
-            return Input::from_stream(path, Box::new(Polled(file)), None, consumed);
+            return Input::waiting(path, file, consumed);
         }
         (&file).seek(SeekFrom::Start(0)).map_err(io_err)?;
         Input::from_stream(path, Box::new(file), total_size, consumed)
@@ -460,6 +509,14 @@ impl Input {
         let size = file.metadata().map_err(io_err)?.len();
         file.seek(SeekFrom::Start(offset)).map_err(io_err)?;
         Input::from_stream(path, Box::new(file), Some(size.saturating_sub(offset)), Arc::default())
+    }
+
+    /// The input `file` that may wait (stdin, a pipe, a FIFO), [`Polled`].
+    fn waiting(path: &Path, file: File, consumed: Arc<AtomicU64>) -> Result<Input, InputError> {
+        let (polled, plain) = Polled::new(file);
+        let input = Input::from_stream(path, Box::new(polled), None, consumed)?;
+        plain.store(input.compression == Compression::None, Ordering::Relaxed);
+        Ok(input)
     }
 
     fn from_stream(

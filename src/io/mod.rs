@@ -13,7 +13,10 @@ mod sniff;
 pub mod sort;
 pub mod temporary;
 
-pub use input::{Compression, Input, InputError, InputOptions, PageDropper, Source, read_full, stop_streams};
+pub use input::{
+    Compression, Input, InputError, InputOptions, PAUSE, PageDropper, Source, read_full, read_pausing,
+    stop_streams,
+};
 pub(crate) use output::canonical;
 pub(crate) use output::place;
 pub use output::{Output, OutputError, OutputOptions, compressed_as, is_input, written_in_place};

@@ -397,6 +397,15 @@ impl Output {
         }
     }
 
+    /// Sends what was written to stdout on now, for a reader following it through a pipe; a
+    /// file is put in place whole at the end, so it waits.
+    pub fn flush_stdout(&mut self) -> Result<(), OutputError> {
+        match &mut self.sink {
+            Some(Sink::Stdout(w)) => w.flush().map_err(|e| self.error(e)),
+            _ => Ok(()),
+        }
+    }
+
     /// Flushes everything, ends the zstd stream, and renames the temporary file into place.
     pub fn finish(mut self) -> Result<(), OutputError> {
         self.complete()?;

@@ -278,6 +278,10 @@ impl Sink<Vec<CheckItem>> for Report {
         }
         Ok(())
     }
+
+    fn flush(&mut self) -> Result<(), Error> {
+        Ok(self.out.flush_stdout()?)
+    }
 }
 
 #[cfg(test)]

@@ -86,6 +86,11 @@ pub trait Sink<T> {
     /// One chunk's records. `stats` are the input's counts so far, this chunk's included; the
     /// sink adds its own (positions written, duplicates...).
     fn release(&mut self, records: T, stats: &mut Stats) -> Result<(), Error>;
+    /// The records released so far go out now: called after each chunk of a stream, whose
+    /// next chunk may be long in coming (`tail -f games.pgn | pgnkit check -`).
+    fn flush(&mut self) -> Result<(), Error> {
+        Ok(())
+    }
 }
 
 /// What one input gave.
@@ -294,7 +299,8 @@ impl<'r, J: Job> Runner<'r, J> {
         let mut held = Held::new(format, judged);
         let mut pass = |out: pipeline::Output<Records<J>>| {
             stats.merge(&out.stats);
-            sink.release(out.records, &mut stats)
+            sink.release(out.records, &mut stats)?;
+            if stream { sink.flush() } else { Ok(()) }
         };
         let result = {
             let release = |out| match held.offer(out, &mut pass)? {

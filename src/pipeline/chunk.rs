@@ -318,6 +318,58 @@ pub(crate) mod tests {
         );
     }
 
+    /// A reader that gives `parts` one after the other, with a pause between two: its next two
+    /// reads fail with `WouldBlock`, as a plain stream that stops coming fails a pausing read
+    /// (tests of both cutters).
+    pub(crate) struct Pausing<'a> {
+        pub(crate) parts: Vec<&'a [u8]>,
+        pub(crate) pauses: u32,
+    }
+
+    impl Read for Pausing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.pauses > 0 {
+                self.pauses -= 1;
+                return Err(std::io::ErrorKind::WouldBlock.into());
+            }
+            let Some(part) = self.parts.first_mut() else { return Ok(0) };
+            let n = part.read(buf)?;
+            if part.is_empty() {
+                self.parts.remove(0);
+                self.pauses = 2;
+            }
+            Ok(n)
+        }
+    }
+
+    /// A stream that pauses has the whole games it holds cut at once, short of the target (the
+    /// last waits: what follows may still be its), then says nothing is ready until more bytes
+    /// come; no game is lost or cut twice.
+    #[test]
+    fn a_paused_stream_hands_on_the_games_it_holds() {
+        let input = games(10);
+        let (first, rest) = input.split_at(input.len() / 2 + 3);
+        let reader = Pausing { parts: vec![first, rest], pauses: 0 };
+        let mut chunks = StreamChunks::new(reader, 1 << 20, crate::pgn::split::cut, Start::default());
+        let c = chunks.next().expect("an item").expect("the games before the pause");
+        let held = std::str::from_utf8(&c.bytes).expect("text");
+        assert_eq!(c.games, 5, "five games and a part were read: {held}");
+        let paused = chunks.next().expect("an item").err().map(|e| e.kind());
+        assert_eq!(paused, Some(std::io::ErrorKind::WouldBlock), "nothing new came");
+        let mut all = c.bytes.to_vec();
+        let mut games = c.games;
+        for item in chunks {
+            match item {
+                Ok(c) => {
+                    all.extend_from_slice(&c.bytes);
+                    games += c.games;
+                }
+                Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::WouldBlock),
+            }
+        }
+        assert_eq!((all, games), (input.clone(), 10));
+    }
+
     /// A reader over `bytes` that counts what it gave.
     struct Counted<'a> {
         bytes: &'a [u8],

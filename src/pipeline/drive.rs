@@ -112,7 +112,8 @@ pub(super) fn drive<J: Job, T: Send, O: Send>(
     }
     let mut worker = run.workers.take(run.job).map_err(PipelineError::Job)?;
     let mut result = Ok(());
-    for (seq, item) in (0u64..).zip(&mut items) {
+    // The one thread has nothing else to do while a stream pauses: it asks again.
+    for (seq, item) in (0u64..).zip(items.by_ref().filter(|i| !i.as_ref().is_err_and(paused))) {
         result = item.map_err(PipelineError::Read).and_then(|item| {
             let out = work(&mut worker, seq, &item);
             release(seq, item, out)
@@ -123,6 +124,11 @@ pub(super) fn drive<J: Job, T: Send, O: Send>(
     }
     run.workers.put(worker);
     result
+}
+
+/// The stream paused: nothing yet, ask again ([`super::stream::Refill::next_with`]).
+fn paused(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::WouldBlock
 }
 
 /// Chunks taken and not yet released, at most. The releasing thread also works, so a wait on
@@ -154,11 +160,13 @@ struct Ahead<I, T> {
 }
 
 impl<I: Iterator<Item = std::io::Result<T>>, T> Ahead<I, T> {
-    /// Reads until the channel is full; `Ok(true)` at the end of the input (the channel then
+    /// Reads until the channel is full or the stream pauses (the releasing thread then releases
+    /// what is done before it reads on); `Ok(true)` at the end of the input (the channel then
     /// ends once emptied, when this is dropped).
     fn top_up(&mut self) -> std::io::Result<bool> {
         while !self.tx.is_full() {
             match self.items.next() {
+                Some(Err(e)) if paused(&e) => return Ok(false),
                 Some(item) => {
                     // Cannot block (not full, and this is the only sender) nor fail (a receiver
                     // is alive in the caller).
@@ -207,7 +215,8 @@ fn threaded<J: Job, T: Send, O: Send>(
             Some(items) => {
                 let (tx, rx) = crossbeam_channel::bounded(threads);
                 let producer = s.spawn(move || -> Result<(), PipelineError> {
-                    for (seq, item) in (0u64..).zip(items) {
+                    // A thread that only reads asks a paused stream again.
+                    for (seq, item) in (0u64..).zip(items.filter(|i| !i.as_ref().is_err_and(paused))) {
                         if tx.send((seq, item?)).is_err() {
                             break; // every taker stopped
                         }

@@ -521,6 +521,10 @@ mod tests {
                     assert_eq!(collect(cuts, Input::Slice(&input), threads, chunk), expected, "slice {what}");
                     let stream = Input::Stream(Box::new(&input[..]));
                     assert_eq!(collect(cuts, stream, threads, chunk), expected, "stream {what}");
+                    // A stream that pauses: each pause is "nothing yet", never an error.
+                    let parts = input.chunks(7_001).collect();
+                    let paused = Input::Stream(Box::new(chunk::tests::Pausing { parts, pauses: 0 }));
+                    assert_eq!(collect(cuts, paused, threads, chunk), expected, "paused stream {what}");
                 }
             }
         }

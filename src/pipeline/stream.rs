@@ -158,6 +158,13 @@ pub(super) struct Refill<R> {
     column: u64,
     /// The stream ended (or failed).
     done: bool,
+    /// The last fill ended at a pause of the stream ([`crate::io::read_pausing`]) short of what
+    /// was wanted: the cutter hands on the whole games it holds.
+    paused: bool,
+    /// The input offset where the held bytes ended at the last pause: what is held is cut again
+    /// only once bytes past it came, so a game not yet whole is looked at once, not at every
+    /// pause.
+    paused_at: u64,
     /// Why it failed, once `buf` is handed out.
     error: Option<std::io::Error>,
 }
@@ -178,6 +185,8 @@ impl<R: Read> Refill<R> {
             offset: start.offset,
             column: start.column,
             done: false,
+            paused: false,
+            paused_at: start.offset,
             error: None,
         }
     }
@@ -209,8 +218,19 @@ impl<R: Read> Refill<R> {
         (self.offset, self.column)
     }
 
-    /// Reads until at least `want` bytes are held or the stream ends.
+    /// Whether the last fill ended at a pause of the stream, short of what was wanted.
+    pub(super) fn paused(&self) -> bool {
+        self.paused
+    }
+
+    /// The input offset where the held bytes end.
+    fn end(&self) -> u64 {
+        self.offset + (self.filled - self.start) as u64
+    }
+
+    /// Reads until at least `want` bytes are held, the stream ends, or it pauses.
     fn fill(&mut self, want: usize) {
+        self.paused = false;
         if self.filled - self.start >= want || self.done {
             return;
         }
@@ -244,10 +264,15 @@ impl<R: Read> Refill<R> {
                 // Zeroes only what this buffer never held: a reused one is initialized already.
                 self.buf.resize(room, 0);
             }
-            match self.reader.read(&mut self.buf[self.filled..room]) {
+            let into = &mut self.buf[self.filled..room];
+            match crate::io::read_pausing(|| self.reader.read(into)) {
                 Ok(0) => self.done = true,
                 Ok(n) => self.filled += n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    self.paused = true;
+                    return;
+                }
                 Err(e) => {
                     self.error = Some(e);
                     self.done = true;
@@ -324,21 +349,36 @@ impl<R: Read> Refill<R> {
     /// The next item `cut` makes of the bytes read: it is given the reader, how many bytes it
     /// holds and whether the stream ended, and returns the item, or how many bytes to hold
     /// before it is asked again (a game longer than a chunk grows it, never dropped). `None`
-    /// once everything is handed out; a read error after the bytes read before it.
+    /// once everything is handed out; a read error after the bytes read before it. A stream
+    /// that pauses ([`Refill::paused`]) has what it holds cut at once (the whole games, once per
+    /// bytes that came), else gives [`std::io::ErrorKind::WouldBlock`]: nothing yet, ask again.
     pub(super) fn next_with<T>(
         &mut self,
         mut want: usize,
         mut cut: impl FnMut(&mut Refill<R>, usize, bool) -> Result<T, usize>,
     ) -> Option<std::io::Result<T>> {
+        let first = want;
         loop {
             self.fill(want);
             let (len, done) = (self.filled - self.start, self.done);
+            if self.paused {
+                let fresh = self.end() > self.paused_at;
+                self.paused_at = self.end();
+                if fresh
+                    && len > 0
+                    && let Ok(item) = cut(self, len, false)
+                {
+                    return Some(Ok(item));
+                }
+                return Some(Err(std::io::ErrorKind::WouldBlock.into()));
+            }
             if len == 0 {
                 return self.finish();
             }
             match cut(self, len, done) {
                 Ok(item) => return Some(Ok(item)),
-                Err(more) => want = more,
+                // Never less than a chunk's worth: after a pause, what is held may be little.
+                Err(more) => want = more.max(first),
             }
         }
     }

@@ -124,10 +124,11 @@ impl<R: Read> Iterator for StreamWindows<R> {
             if let Some((g, l)) = ahead.filter(|&(_, l)| l <= len) {
                 return Ok(window(input, l, g, false));
             }
-            if len >= 4 * target {
+            if len >= 4 * target || input.paused() {
                 // Nothing to guess from, or a guess whose line has not ended within a few
-                // targets (games run together on it): an exact cut after the last game the
-                // bytes read decide (they are its look-ahead), so little is left to copy on.
+                // targets (games run together on it), or a stream that paused: an exact cut
+                // after the last game the bytes read decide (they are its look-ahead), so
+                // little is left to copy on.
                 if let Some(end) = exact_end(split, input.data(), 0, input.at()) {
                     return Ok(window(input, len, end, done));
                 }
@@ -277,6 +278,32 @@ mod tests {
         }
         let decided = crate::pgn::split::decided(&w.bytes, r.offset(), r.searched_to(), r.ended_at_result());
         (decided, w.offset + r.offset() as u64)
+    }
+
+    /// A stream that pauses has its whole games windowed at once, short of the target, each
+    /// window decided by its bytes; then nothing is ready until more bytes come; the windows
+    /// cover the input.
+    #[test]
+    fn a_paused_stream_hands_on_the_games_it_holds() {
+        let input = games(10);
+        let (first, rest) = input.split_at(input.len() / 2 + 3);
+        let reader = crate::pipeline::chunk::tests::Pausing { parts: vec![first, rest], pauses: 0 };
+        let mut windows = StreamWindows::new(reader, 1 << 20, crate::pgn::split::cut, Start::default());
+        let w = windows.next().expect("an item").expect("the games before the pause");
+        assert!(!w.complete && w.end < first.len() && reads_as_decided(&w).0, "window to {}", w.end);
+        let paused = windows.next().expect("an item").err().map(|e| e.kind());
+        assert_eq!(paused, Some(std::io::ErrorKind::WouldBlock), "nothing new came");
+        let mut covered = w.end;
+        for item in windows {
+            match item {
+                Ok(w) => {
+                    assert_eq!(w.offset as usize, covered, "windows are contiguous");
+                    covered += w.end;
+                }
+                Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::WouldBlock),
+            }
+        }
+        assert_eq!(covered, input.len());
     }
 
     /// Games run together on one line: windows, streamed or mapped, stay about the target's

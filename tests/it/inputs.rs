@@ -255,3 +255,53 @@ fn input_errors_have_their_exit_codes() {
         }
     }
 }
+
+/// A stream that pauses (`tail -f games.pgn | pgnkit ...`, a tournament writing its games) has
+/// the games that came before the pause worked on and written at once, at any `-j`, not when
+/// more bytes come or the stream ends: the test waits for them with stdin still open. The
+/// last game before the pause waits (a comment after its result may still come), as
+/// python-chess's reader waits for the next game's tags.
+#[test]
+fn games_before_a_pause_of_stdin_are_written_at_once() {
+    use std::io::{BufRead, BufReader};
+    use std::sync::mpsc;
+    let game = |i: u32| format!("[Event \"g{i}\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n");
+    for (args, first) in [
+        (&["positions", "-q", "--format", "csv", "-j1", "-"][..], "file,game,ply"),
+        (&["positions", "-q", "--format", "csv", "-j2", "-"], "file,game,ply"),
+        (&["clean", "-q", "-j2", "-"], "[Event \"g1\"]"),
+    ] {
+        let mut child = crate::util::spawn_piped(args);
+        let mut stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if tx.send(line.expect("a line")).is_err() {
+                    break;
+                }
+            }
+        });
+        stdin.write_all((1..=3).map(game).collect::<String>().as_bytes()).expect("write");
+        stdin.flush().expect("flush");
+        // Liveness, not speed: without the pause being seen, nothing comes until stdin closes.
+        let wait = std::time::Duration::from_secs(60);
+        let got =
+            rx.recv_timeout(wait).unwrap_or_else(|_| panic!("{args:?}: nothing written with stdin open"));
+        assert!(got.starts_with(first), "{args:?}: {got}");
+        let mut lines = vec![got];
+        while let Ok(l) = rx.recv_timeout(std::time::Duration::from_millis(500)) {
+            lines.push(l);
+        }
+        let text = lines.join("\n");
+        assert!(text.contains("g2") || text.contains(",2,"), "{args:?}: the second game is out:\n{text}");
+        stdin.write_all(game(4).as_bytes()).expect("write");
+        drop(stdin);
+        reader.join().expect("reader");
+        lines.extend(rx.try_iter());
+        assert!(child.wait().expect("wait").success(), "{args:?}");
+        let all = lines.join("\n");
+        let games = if args[0] == "clean" { all.matches("[Event ").count() } else { lines.len() - 1 };
+        assert_eq!(games, if args[0] == "clean" { 4 } else { 4 * 3 }, "{args:?}: every game once:\n{all}");
+    }
+}

@@ -245,4 +245,11 @@ impl<W: Write> Sink<AnnotatedChunk> for AnnotateWriter<W> {
                 .map_err(|e| Error::Output(table.output().error(e))),
         }
     }
+
+    fn flush(&mut self) -> Result<(), Error> {
+        match &mut self.out {
+            Dest::Text(out) => Ok(out.flush_stdout()?),
+            Dest::Table(_) => Ok(()),
+        }
+    }
 }

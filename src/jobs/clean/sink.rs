@@ -485,6 +485,17 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
         Ok(())
     }
 
+    fn flush(&mut self) -> Result<(), Error> {
+        let o = &mut self.outputs;
+        for out in [Some(&mut o.out), o.rejects.as_mut(), o.duplicates.as_mut(), o.report.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            out.flush_stdout()?;
+        }
+        Ok(())
+    }
+
     fn release(&mut self, chunk: CleanChunk, stats: &mut Stats) -> Result<(), Error> {
         for d in &chunk.diagnostics {
             let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(self.file().text(), d));

@@ -604,6 +604,13 @@ impl<W: Write> Sink<PositionsChunk> for Writer<W> {
         self.spares.give(chunk);
         Ok(())
     }
+
+    fn flush(&mut self) -> Result<(), Error> {
+        match &mut self.out {
+            Target::Text(out) => Ok(out.flush_stdout()?),
+            Target::Table(_) => Ok(()),
+        }
+    }
 }
 
 fn spill(e: std::io::Error) -> Error {
