@@ -192,6 +192,7 @@ kinds! {
     FenRepaired => "fen_repaired", Warning, "impossible en passant square dropped, or fullmove 0 read as 1";
     MissingSetUp => "missing_setup", Warning, "FEN tag without SetUp \"1\"";
     DuplicateTag => "duplicate_tag", Warning, "tag name given twice in a game (the first counts)";
+    BadDate => "bad_date", Warning, "date tag naming no day (month 13, April 31)";
     EngineWarning => "engine_warning", Warning, "engine output ignored or cut, or the engine restarted";
     Unevaluated => "unevaluated", Error, "position left without an engine evaluation";
     Unreported => "unreported", Warning, "a game's diagnostics past the first 100: counted in the summary, not shown";

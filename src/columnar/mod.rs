@@ -333,12 +333,11 @@ impl Batch {
 
 /// Days from 1970-01-01 to the date `y`-`m`-`d` of the proleptic Gregorian calendar; `None`
 /// when there is no such day.
-pub fn days_from_civil(y: i32, m: u32, d: u32) -> Option<i32> {
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days_in_month = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    if !(1..=12).contains(&m) || d == 0 || d > days_in_month[m as usize - 1] {
+pub fn days_from_civil(y: u16, m: u8, d: u8) -> Option<i32> {
+    if !(1..=12).contains(&m) || d == 0 || d > crate::pgn::date::days_in_month(y, m) {
         return None;
     }
+    let (y, m, d) = (i32::from(y), u32::from(m), u32::from(d));
     // Howard Hinnant's days_from_civil.
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);

@@ -10,6 +10,7 @@
 
 pub(crate) mod class;
 pub mod comment;
+pub mod date;
 pub mod nag;
 pub mod reader;
 mod scan;

@@ -13,6 +13,7 @@ use crate::chess::{CastlingMode, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::Lenience;
+use crate::pgn::date::is_date_tag;
 use crate::pgn::tag::{ascii_str, is_standard_name};
 use crate::pgn::text::{decode, escape_not_utf8, windows_1252};
 use crate::pgn::writer::{ROSTER, roster_place, without_braces};
@@ -83,7 +84,7 @@ impl TagRole {
             "SetUp" => TagRole::SetUp,
             "FEN" => TagRole::Fen,
             "Variant" => TagRole::Variant,
-            n if n.ends_with("Date") => TagRole::Date,
+            n if is_date_tag(n.as_bytes()) => TagRole::Date,
             _ => TagRole::Other,
         }
     }

@@ -5,6 +5,7 @@
 
 use crate::chess::Position;
 use crate::pgn::GameResult;
+use crate::pgn::date::TagDate;
 pub use crate::pipeline::counter::RepairKind;
 
 /// One repair: what it is, and the text before and after.
@@ -38,10 +39,22 @@ impl Repair {
 /// A date as the PGN standard writes it (`2024.01.15`, `?` for each unknown digit) from the
 /// ways collections write one with its year first: `2024-01-15`, `2024/1/5`, `2024.5.3`, a year
 /// and month (`2024-01`: `2024.01.??`), a year alone (`2018`: `2018.??.??`), an unknown date
-/// written short (`?`, the empty text: `????.??.??`). `None` when the value is standard already
-/// or no such date (`15-01-2024`, `Jan 5, 2024`, one with spaces or control characters, which the
-/// writer would turn into other text for the next reading): it is kept as written.
+/// written short (`?`, the empty text: `????.??.??`); a date that names no day has the parts
+/// that make it impossible unknown (`2003.04.31`: `2003.04.??`, [`TagDate::possible`]). `None`
+/// when the value is standard already or no such date (`15-01-2024`, `Jan 5, 2024`, one with
+/// spaces or control characters, which the writer would turn into other text for the next
+/// reading): it is kept as written.
 pub fn standard_date(value: &str) -> Option<String> {
+    let standard = standard_form(value);
+    let date = standard.as_deref().unwrap_or(value);
+    match TagDate::parse(date.as_bytes()).filter(|d| d.impossible().is_some()) {
+        Some(d) => Some(d.possible().to_string()),
+        None => standard,
+    }
+}
+
+/// [`standard_date`]'s form alone, the day named or not.
+fn standard_form(value: &str) -> Option<String> {
     // The empty text too: all of its bytes are `?`.
     if value.bytes().all(|b| b == b'?') {
         return Some("????.??.??".to_string());
@@ -126,6 +139,12 @@ mod tests {
             ("?", "????.??.??"),
             ("", "????.??.??"),
         ] {
+            assert_eq!(standard_date(read).as_deref(), Some(written), "{read}");
+        }
+        // A date that names no day: what makes it impossible is unknown.
+        for (read, written) in
+            [("2003.04.31", "2003.04.??"), ("1999-13-05", "1999.??.??"), ("2007.2.29", "2007.02.??")]
+        {
             assert_eq!(standard_date(read).as_deref(), Some(written), "{read}");
         }
         for kept in [

@@ -8,6 +8,7 @@
 
 use crate::chess::Position;
 use crate::columnar::{Batch, Field, Kind, Schema, days_from_civil};
+use crate::pgn::date::TagDate;
 use crate::pipeline::replay::Game;
 
 /// The input's name as given.
@@ -179,16 +180,14 @@ fn number(text: &str) -> Option<i32> {
 /// A date tag's value, `YYYY.MM.DD` with every part known and a real day: year 0000 is none
 /// (PGN has no year 0, and Python's readers fail on a whole column that holds one).
 fn date(text: &str) -> Option<i32> {
-    let mut parts = text.trim().split('.');
-    let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
-    if parts.next().is_some() || y.len() != 4 || m.len() != 2 || d.len() != 2 {
+    let TagDate { year: Some(y), month: Some(m), day: Some(d) } = TagDate::parse(text.trim().as_bytes())?
+    else {
+        return None;
+    };
+    if y == 0 {
         return None;
     }
-    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if !all_digits(y) || !all_digits(m) || !all_digits(d) || y == "0000" {
-        return None;
-    }
-    days_from_civil(y.parse().ok()?, m.parse().ok()?, d.parse().ok()?)
+    days_from_civil(y, m, d)
 }
 
 #[cfg(test)]

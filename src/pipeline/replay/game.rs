@@ -8,6 +8,7 @@
 use crate::chess::{Move, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::san::Lenience;
+use crate::pgn::date::{TagDate, is_date_tag};
 use crate::pgn::{GameResult, Nag, RawComment, RawTag, SanToken};
 
 /// The first `Variant`, `FEN` and `Result` tags of a game: noted as the tags are read, where a
@@ -43,6 +44,8 @@ pub struct Game<'a> {
     /// The indices in `tags` of those whose name an earlier tag has ([`Game::repeated`]), in
     /// order.
     repeats: Vec<usize>,
+    /// A date tag ([`is_date_tag`]) names no day ([`TagDate::impossible`]).
+    no_day: bool,
     /// The names of the first tags (how many, the set), once a game has more than [`SCANNED`]:
     /// a name is then looked up, not compared with every earlier one (time linear in the tags).
     /// Boxed: only such a game makes it, and the game's hot fields stay close.
@@ -70,6 +73,11 @@ pub struct Game<'a> {
     pub skipped: bool,
 }
 
+/// Whether `value` is a date in the standard's form that names no day ([`TagDate::impossible`]).
+fn names_no_day(value: RawTag<'_>) -> bool {
+    TagDate::parse(value.raw).is_some_and(|d| d.impossible().is_some())
+}
+
 impl<'a> Game<'a> {
     pub(super) fn new() -> Game<'a> {
         Game {
@@ -82,6 +90,7 @@ impl<'a> Game<'a> {
             setup_tags: SetupTags::default(),
             names: 0,
             repeats: Vec::new(),
+            no_day: false,
             named: None,
             variant: Variant::Standard,
             start: None,
@@ -117,6 +126,7 @@ impl<'a> Game<'a> {
         self.setup_tags = SetupTags::default();
         self.names = 0;
         self.repeats.clear();
+        self.no_day = false;
         self.named = None;
     }
 
@@ -137,6 +147,9 @@ impl<'a> Game<'a> {
             self.compare_last(name);
         }
         self.names |= bit;
+        if is_date_tag(name) && names_no_day(value) {
+            self.no_day = true;
+        }
         self.tags.push((name, value));
     }
 
@@ -156,6 +169,11 @@ impl<'a> Game<'a> {
         if repeat {
             self.repeats.push(self.tags.len());
         }
+    }
+
+    /// Whether a date tag names no day (the replay says which and why).
+    pub(super) fn has_no_day(&self) -> bool {
+        self.no_day
     }
 
     /// Whether some tag has the name of an earlier one ([`Game::repeated`]).

@@ -674,6 +674,9 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         if self.game.has_repeats() {
             self.repeated_tags();
         }
+        if self.game.has_no_day() {
+            self.dates_with_no_day();
+        }
         if self.hooks.tags(&self.game) == Verdict::Skip {
             self.game.skipped = true;
             return ControlFlow::Break(());

@@ -8,6 +8,7 @@ use crate::chess::{Position, PositionErrorKind, Variant};
 use crate::error::{Kind, Severity};
 use crate::notation::fen::{FenError, parse_fen};
 use crate::pgn::RawTag;
+use crate::pgn::date::{TagDate, is_date_tag};
 
 impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     /// The game's start position, from its tags; `None` (an error reported) when they give none.
@@ -77,6 +78,23 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             });
         }
         Some(pos)
+    }
+
+    /// Warns of each date tag (the first of its name) whose value names no day: `[Date
+    /// "2003.04.31"]`.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn dates_with_no_day(&mut self) {
+        for i in 0..self.game.tags.len() {
+            let (name, value) = self.game.tags[i];
+            if !is_date_tag(name) || self.game.repeated(i) {
+                continue;
+            }
+            let Some(why) = TagDate::parse(value.raw).and_then(|d| d.impossible()) else { continue };
+            self.report(Kind::BadDate, Severity::Warning, value.offset as u64, None, || {
+                Facts::message(format!("{} \"{}\" names no day: {why}", text(name), text(value.raw)))
+            });
+        }
     }
 
     /// Warns of each tag whose name an earlier tag of the game has ([`Game::repeated`]): the

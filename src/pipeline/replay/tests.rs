@@ -304,6 +304,34 @@ fn a_tag_named_again_in_its_game_is_a_warning_and_marked_repeated() {
     assert_eq!(warnings, [(Kind::DuplicateTag, Severity::Warning, 2)]);
 }
 
+/// A date tag that names no day is a `bad_date` warning at its `[` saying why; a date with
+/// unknown parts, a date in another form and a repeated date tag (the first counts) are not,
+/// nor a tag whose name does not end in `Date`.
+#[test]
+fn a_date_tag_that_names_no_day_is_a_warning() {
+    #[derive(Default)]
+    struct Dates(Vec<(u64, u64, String)>);
+    impl<'a> Hooks<'a> for Dates {
+        fn diagnostic(&mut self, _: &Game<'a>, d: Diagnostic) {
+            if d.kind == Kind::BadDate {
+                self.0.push((d.game, d.line, d.message));
+            }
+        }
+    }
+    let pgn = "[Date \"2003.04.31\"]\n[EventDate \"2024.??.??\"]\n[Date \"1999.13.01\"]\n[Round \"2003.04.31\"]\n\n1. e4 *\n\n\
+               [UTCDate \"2023.02.29\"]\n[EndDate \"2023-02-30\"]\n[Date \"????.02.29\"]\n\n1. d4 *\n";
+    let mut games = Games::new(Dates::default(), pgn.as_bytes());
+    while games.next_game() {}
+    let r = games.into_hooks();
+    assert_eq!(
+        r.0,
+        [
+            (1, 1, "Date \"2003.04.31\" names no day: April has 30 days".to_string()),
+            (2, 8, "UTCDate \"2023.02.29\" names no day: February 2023 has 28 days".to_string()),
+        ]
+    );
+}
+
 /// Text between games that holds nothing of a game (no tag, move, comment or result) is an
 /// error of its own "game", which `clean` then keeps with the rejects; anything of a game in it
 /// keeps it a game.

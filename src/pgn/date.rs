@@ -1,0 +1,177 @@
+//! Date tag values (`Date`, `EventDate`, `UTCDate`, ...) in the PGN standard's form
+//! `YYYY.MM.DD`, each part digits or, when unknown, all `?` (`2024.??.??`).
+
+/// A date tag's value read in the standard's form: each part `None` when unknown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TagDate {
+    /// The year (0 to 9999).
+    pub year: Option<u16>,
+    /// The month as written (`00` and `13` read too: [`TagDate::impossible`] says why not).
+    pub month: Option<u8>,
+    /// The day as written.
+    pub day: Option<u8>,
+}
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+impl TagDate {
+    /// `text` in the standard's form; `None` for any other text (`2024-01-15`, `2024.1.5`,
+    /// `2024.0?.01`), which the standard's readers do not take as a date either.
+    ///
+    /// ```
+    /// use pgnkit::pgn::date::TagDate;
+    /// let d = TagDate::parse(b"2024.02.??").expect("the standard's form");
+    /// assert_eq!((d.year, d.month, d.day), (Some(2024), Some(2), None));
+    /// assert_eq!(TagDate::parse(b"2024-02-01"), None);
+    /// ```
+    pub fn parse(text: &[u8]) -> Option<TagDate> {
+        let [y0, y1, y2, y3, b'.', m0, m1, b'.', d0, d1] = *text else { return None };
+        Some(TagDate { year: part(&[y0, y1, y2, y3])?, month: part(&[m0, m1])?, day: part(&[d0, d1])? })
+    }
+
+    /// Why the known parts name no day of the Gregorian calendar, if they do not: `there is no
+    /// month 13`, `April has 30 days`, `February 2023 has 28 days`. February 29 of an unknown
+    /// year is a day.
+    ///
+    /// ```
+    /// use pgnkit::pgn::date::TagDate;
+    /// let why = |t: &[u8]| TagDate::parse(t).and_then(|d| d.impossible());
+    /// assert_eq!(why(b"2003.04.31").as_deref(), Some("April has 30 days"));
+    /// assert_eq!(why(b"????.02.29"), None);
+    /// ```
+    pub fn impossible(&self) -> Option<String> {
+        if let Some(m) = self.month.filter(|m| !(1..=12).contains(m)) {
+            return Some(format!("there is no month {m:02}"));
+        }
+        let day = self.day?;
+        if day == 0 {
+            return Some("there is no day 00".to_string());
+        }
+        let Some(month) = self.month else {
+            return (day > 31).then(|| format!("no month has {day} days"));
+        };
+        // An unknown year may be a leap year.
+        let days = days_in_month(self.year.unwrap_or(2000), month);
+        let name = MONTHS[usize::from(month - 1)];
+        (day > days).then(|| match self.year {
+            Some(y) if month == 2 => format!("{name} {y:04} has {days} days"),
+            _ => format!("{name} has {days} days"),
+        })
+    }
+}
+
+impl TagDate {
+    /// The date with the parts that make it [impossible](TagDate::impossible) unknown: an
+    /// impossible month and its day, or an impossible day (`2003.04.31` is `2003.04.??`).
+    ///
+    /// ```
+    /// use pgnkit::pgn::date::TagDate;
+    /// let possible = |t: &[u8]| TagDate::parse(t).map(|d| d.possible().to_string());
+    /// assert_eq!(possible(b"1999.13.05").as_deref(), Some("1999.??.??"));
+    /// assert_eq!(possible(b"2003.04.31").as_deref(), Some("2003.04.??"));
+    /// ```
+    pub fn possible(self) -> TagDate {
+        if self.month.is_some_and(|m| !(1..=12).contains(&m)) {
+            return TagDate { month: None, day: None, ..self };
+        }
+        if self.impossible().is_some() {
+            return TagDate { day: None, ..self };
+        }
+        self
+    }
+}
+
+/// In the standard's form, unknown parts as `?`.
+impl std::fmt::Display for TagDate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.year {
+            Some(y) => write!(f, "{y:04}.")?,
+            None => f.write_str("????.")?,
+        }
+        for (part, end) in [(self.month, "."), (self.day, "")] {
+            match part {
+                Some(p) => write!(f, "{p:02}{end}")?,
+                None => write!(f, "??{end}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether the tag `name` holds a date: `Date`, `EventDate`, `UTCDate`, `EndDate`...
+pub fn is_date_tag(name: &[u8]) -> bool {
+    name.ends_with(b"Date")
+}
+
+/// Days in `month` (1 to 12) of `year` in the proleptic Gregorian calendar.
+pub fn days_in_month(year: u16, month: u8) -> u8 {
+    let leap = (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400);
+    [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][usize::from(month - 1)]
+}
+
+/// A part of a date: all digits, or all `?` (unknown); `None` for anything else.
+fn part<T: TryFrom<u16>>(bytes: &[u8]) -> Option<Option<T>> {
+    if bytes.iter().all(|&b| b == b'?') {
+        return Some(None);
+    }
+    if !bytes.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = bytes.iter().fold(0u16, |n, &b| n * 10 + u16::from(b - b'0'));
+    T::try_from(n).ok().map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn why(text: &str) -> Option<String> {
+        TagDate::parse(text.as_bytes()).expect("the standard's form").impossible()
+    }
+
+    #[test]
+    fn names_what_makes_a_date_no_day() {
+        for (text, reason) in [
+            ("1999.13.??", "there is no month 13"),
+            ("2000.00.01", "there is no month 00"),
+            ("2003.04.31", "April has 30 days"),
+            ("????.04.31", "April has 30 days"),
+            ("2007.02.29", "February 2007 has 28 days"),
+            ("1900.02.29", "February 1900 has 28 days"),
+            ("????.02.30", "February has 29 days"),
+            ("2024.??.00", "there is no day 00"),
+            ("2024.??.32", "no month has 32 days"),
+        ] {
+            assert_eq!(why(text).as_deref(), Some(reason), "{text}");
+        }
+        for day in
+            ["2024.02.29", "2000.02.29", "????.02.29", "2024.??.31", "2024.12.31", "????.??.??", "0000.01.01"]
+        {
+            assert_eq!(why(day), None, "{day}");
+        }
+    }
+
+    #[test]
+    fn reads_only_the_standards_form() {
+        for other in ["2024-01-15", "2024.1.5", "2024.0?.01", "24.01.01", "2024.01.01 ", "", "????.??.?"] {
+            assert_eq!(TagDate::parse(other.as_bytes()), None, "{other}");
+        }
+        assert_eq!(TagDate::parse(b"????.??.??"), Some(TagDate { year: None, month: None, day: None }));
+        for text in ["????.??.??", "2024.02.??", "0012.??.31", "2024.01.05"] {
+            assert_eq!(TagDate::parse(text.as_bytes()).map(|d| d.to_string()).as_deref(), Some(text));
+        }
+    }
+}
