@@ -166,7 +166,7 @@ impl<'a> Hooks<'a> for CheckHooks<'_> {
                 line: game.line,
                 plies: game.plies,
                 result: game.result,
-                variant: game.variant.name(),
+                variant: game.played_variant().name(),
                 final_fen: last.map(|p| {
                     let mut fen = String::new();
                     write_fen(p, EpMode::Legal, &mut fen);

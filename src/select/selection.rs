@@ -14,7 +14,7 @@ use super::material::MaterialSig;
 use super::tags::TagExpr;
 use crate::chess::{Position, Variant};
 use crate::pgn::GameResult;
-use crate::pipeline::replay::{Game, Verdict};
+use crate::pipeline::replay::{Game, Verdict, played_variant};
 use crate::pipeline::stats::Stats;
 
 /// How a game ended on the board after its mainline.
@@ -164,9 +164,13 @@ impl Selection {
         if let Some(w) = self.wheres.iter().find(|w| w.decide_game(game, plies) == Some(false)) {
             return Some(format!("where {w}"));
         }
-        if let Some(v) = self.variant {
+        if let Some(v) = self.variant
+            && !variant_waits(game, plies)
+        {
             let tag = game.tag_text(b"Variant");
             let variant = tag.as_deref().map_or(Ok(Variant::Standard), Variant::from_tag);
+            // Once replayed, an untagged game whose FEN needs Chess960 castling is Chess960.
+            let variant = variant.map(|v| played_variant(v, game.start.as_ref()));
             if variant != Ok(v) {
                 return Some(format!("variant {}", v.name()));
             }
@@ -187,7 +191,8 @@ impl Selection {
         let moves_decide = self.on_moves()
             || self.eco.is_some()
             || self.result.is_some()
-            || self.wheres.iter().any(|w| w.needs_plies(game));
+            || self.wheres.iter().any(|w| w.needs_plies(game))
+            || (self.variant.is_some() && variant_waits(game, None));
         match (failed, self.invert) {
             (Some(by), false) => OnTags::Drop(by),
             (Some(_), true) => OnTags::Keep,
@@ -220,6 +225,13 @@ impl Selection {
         let absent = self.absent(stats);
         (!absent.is_empty()).then(|| absent.iter().map(Absent::json).collect::<Vec<_>>().into())
     }
+}
+
+/// Whether `--variant` waits for the replay to decide on `game` (`plies`: `None` before it): a
+/// game with a FEN and no Variant tag is Chess960 when the FEN needs its castling
+/// ([`played_variant`]), which the start position tells.
+fn variant_waits(game: &Game<'_>, plies: Option<u32>) -> bool {
+    plies.is_none() && game.tag(b"FEN").is_some() && game.tag(b"Variant").is_none()
 }
 
 /// A `--where` expression whose tags no game of the run had.

@@ -327,3 +327,36 @@ fn a_where_tag_no_game_has_is_warned_of() {
         );
     }
 }
+
+/// `--variant chess960` keeps a game with no Variant tag whose FEN needs Chess960 castling (a
+/// king off the e-file with its rights): the replay plays it as Chess960, as python-chess reads
+/// it (`board.chess960`), and `clean` writes it so; `--variant standard` leaves it out, and the
+/// `--games` record names the variant played.
+#[test]
+fn the_variant_filter_takes_a_game_as_its_fen_plays_it() {
+    let dir = crate::util::temp_dir("select-variant-played");
+    let pgn = dir.join("v.pgn");
+    let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 9";
+    let text = format!(
+        "[Event \"untagged\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n[Result \"*\"]\n\n9. g3 *\n\n\
+         [Event \"standard\"]\n[Result \"*\"]\n\n1. e4 *\n\n\
+         [Event \"tagged\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n[Result \"*\"]\n\n9. g3 *\n"
+    );
+    std::fs::write(&pgn, text).expect("write");
+    let kept = |variant: &str| -> Vec<(u64, String)> {
+        let o =
+            run(&["check", "-q", "--games", "--json", "--variant", variant, pgn.to_str().expect("UTF-8")]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).expect("JSON"))
+            .filter(|r| r["type"] == "game")
+            .map(|r| (r["data"]["game"].as_u64().expect("number"), r["data"]["variant"].to_string()))
+            .collect()
+    };
+    let chess960 = "\"Chess960\"".to_string();
+    assert_eq!(kept("chess960"), [(1, chess960.clone()), (3, chess960)]);
+    assert_eq!(kept("standard"), [(2, "\"Standard\"".to_string())]);
+    let o = run(&["clean", "-q", "--variant", "chess960", pgn.to_str().expect("UTF-8")]);
+    assert_eq!(stdout(&o).matches("[Variant \"Chess960\"]").count(), 2, "{}", stdout(&o));
+}

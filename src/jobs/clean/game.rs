@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use super::dedup::{self, Date, Encounter, Identity, Name, Occasion, Rule, Who};
 use super::repair::{Repair, RepairKind, results_read, settle_result, standard_date};
 use super::{CleanChunk, CleanGame, CleanOptions, EcoTags, Fate};
-use crate::chess::{CastlingMode, Position, Variant};
+use crate::chess::Position;
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::Lenience;
@@ -19,7 +19,7 @@ use crate::pgn::text::{decode, escape_not_utf8, windows_1252};
 use crate::pgn::writer::{ROSTER, roster_place, without_braces};
 use crate::pgn::{CommentKind, GameResult, LineIndex, Nag, RawComment, RawTag};
 use crate::pipeline::replay::export::GameWriter;
-use crate::pipeline::replay::{Cut, Game, Hooks, Lines, Played, Verdict};
+use crate::pipeline::replay::{Cut, Game, Hooks, Lines, Played, Verdict, played_variant};
 use crate::select::Filter;
 use crate::select::eco::Opening;
 
@@ -155,7 +155,7 @@ impl<'o> CleanHooks<'o> {
             opening.map_or([None; 2], |o| eco_written(opts.eco_tags, o, [read("ECO"), read("Opening")]));
         let mut named = [false; 2];
         let mut encoding = None;
-        let variant = written_variant(game.variant, self.game.start.as_ref());
+        let variant = played_variant(game.variant, self.game.start.as_ref());
         let mut variant_named = false;
         for (i, &(name, value)) in game.tags.iter().enumerate() {
             // A name is one tag (the standard's export format): the first is the game's, as the
@@ -591,22 +591,6 @@ fn export_fen(fen: &str, start: &Position) -> Option<String> {
     fields.extend_from_slice(&want[fields.len()..]);
     let export = fields.join(" ");
     (export != fen).then_some(export)
-}
-
-/// The variant a game is written as: Chess960 for a standard game whose FEN holds castling
-/// rights only Chess960 has (a king off the e-file, a rook off its corner), which other readers
-/// reject as standard chess.
-fn written_variant(variant: Variant, start: Option<&Position>) -> Variant {
-    match start {
-        Some(p)
-            if variant == Variant::Standard
-                && p.castling_mode() == CastlingMode::Chess960
-                && p.castling_rights().any() =>
-        {
-            Variant::Chess960
-        }
-        _ => variant,
-    }
 }
 
 impl CleanHooks<'_> {

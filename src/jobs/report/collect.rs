@@ -338,7 +338,7 @@ impl<'a> Hooks<'a> for Collect<'_> {
             return;
         }
         g.broken |= game.errors > 0;
-        g.variant = game.variant;
+        g.variant = game.played_variant();
         g.result = game
             .tag(b"Result")
             .and_then(|t| GameResult::from_tag(&t.unescape()))

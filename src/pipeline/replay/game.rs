@@ -73,6 +73,23 @@ pub struct Game<'a> {
     pub skipped: bool,
 }
 
+/// The variant a game of `variant` (its Variant tag's) from `start` is played as: Chess960 for a
+/// standard game whose FEN holds castling rights only Chess960 has (a king off the e-file, a
+/// rook off its corner), which the replay plays as such and other readers reject as standard
+/// chess.
+pub fn played_variant(variant: Variant, start: Option<&Position>) -> Variant {
+    match start {
+        Some(p)
+            if variant == Variant::Standard
+                && p.castling_mode() == crate::chess::CastlingMode::Chess960
+                && p.castling_rights().any() =>
+        {
+            Variant::Chess960
+        }
+        _ => variant,
+    }
+}
+
 /// Whether `value` is a date in the standard's form that names no day ([`TagDate::impossible`]).
 fn names_no_day(value: RawTag<'_>) -> bool {
     TagDate::parse(value.raw).is_some_and(|d| d.impossible().is_some())
@@ -169,6 +186,11 @@ impl<'a> Game<'a> {
         if repeat {
             self.repeats.push(self.tags.len());
         }
+    }
+
+    /// The variant the game is played as ([`played_variant`] of its tag's and its start).
+    pub fn played_variant(&self) -> Variant {
+        played_variant(self.variant, self.start.as_ref())
     }
 
     /// Whether a date tag names no day (the replay says which and why).

@@ -16,7 +16,7 @@ mod tags;
 
 use std::ops::ControlFlow;
 
-pub use game::{Cut, Game, Hooks, Lines, Played, Verdict};
+pub use game::{Cut, Game, Hooks, Lines, Played, Verdict, played_variant};
 
 use crate::chess::{Bitboard, Move, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
