@@ -74,23 +74,20 @@ impl TagDate {
 }
 
 impl TagDate {
-    /// The date with the parts that make it [impossible](TagDate::impossible) unknown: an
-    /// impossible month and its day, or an impossible day (`2003.04.31` is `2003.04.??`).
+    /// The date with the parts that make it [impossible](TagDate::impossible) unknown: a month
+    /// that is none, a day that is none (of its month, or of any month when the month is
+    /// unknown): `2003.04.31` is `2003.04.??`, `1999.13.05` is `1999.??.05`.
     ///
     /// ```
     /// use pgnkit::pgn::date::TagDate;
     /// let possible = |t: &[u8]| TagDate::parse(t).map(|d| d.possible().to_string());
-    /// assert_eq!(possible(b"1999.13.05").as_deref(), Some("1999.??.??"));
+    /// assert_eq!(possible(b"1999.13.05").as_deref(), Some("1999.??.05"));
+    /// assert_eq!(possible(b"1999.13.32").as_deref(), Some("1999.??.??"));
     /// assert_eq!(possible(b"2003.04.31").as_deref(), Some("2003.04.??"));
     /// ```
     pub fn possible(self) -> TagDate {
-        if self.month.is_some_and(|m| !(1..=12).contains(&m)) {
-            return TagDate { month: None, day: None, ..self };
-        }
-        if self.impossible().is_some() {
-            return TagDate { day: None, ..self };
-        }
-        self
+        let date = TagDate { month: self.month.filter(|m| (1..=12).contains(m)), ..self };
+        if date.impossible().is_some() { TagDate { day: None, ..date } } else { date }
     }
 }
 

@@ -22,7 +22,9 @@
 //!   operand and agrees with it on those (`1999.??.??` against `1999.05.01`) is neither before,
 //!   within nor after it: every operator but `!=` is false. A part after an unknown one is
 //!   ignored. (A bare four-digit year compares as its number would, so `WhiteElo >= 2500` is
-//!   the same either way.)
+//!   the same either way.) A tag's `YYYY.MM.DD` that names no day has the parts that make it
+//!   impossible unknown, as `clean` writes it (`1992.05.00` lies in May 1992, `2024.13.01` in
+//!   2024); an operand that names no day is refused ([`TagExprError::NoDay`]).
 //! - Numbers: else, when both read as numbers (`[+-]DIGITS[.DIGITS]`, as Elo, PlyCount and
 //!   FideId are) they compare by value, exactly (`2500` = `2500.0`).
 //! - Text: else, when the operand reads as neither a date nor a number, as text: `=` exactly
@@ -91,6 +93,7 @@ use regex::Regex;
 
 pub use self::error::TagExprError;
 use self::value::{Date, Decimal, OwnedDecimal};
+use crate::pgn::date::TagDate;
 use crate::pipeline::replay::Game;
 
 /// The operator of a tag expression.
@@ -285,7 +288,17 @@ impl TagExpr {
                     found: value.into_owned(),
                 });
             }
-            _ => Test::Compare { date: Date::parse(&value), number: OwnedDecimal::parse(&value) },
+            _ => {
+                if let Some(why) = TagDate::parse(value.trim_ascii().as_bytes()).and_then(|d| d.impossible())
+                {
+                    return Err(TagExprError::NoDay {
+                        column: column(value_start),
+                        found: value.into_owned(),
+                        why,
+                    });
+                }
+                Test::Compare { date: Date::parse(&value), number: OwnedDecimal::parse(&value) }
+            }
         };
         let subject = match name {
             "Player" => Subject::Player,
@@ -433,7 +446,7 @@ impl TagExpr {
             return Some(value.cmp(&self.value));
         }
         if let Some(d) = date
-            && let Some(v) = Date::parse(value)
+            && let Some(v) = Date::of_tag(value)
         {
             return v.compare_to_period(d);
         }

@@ -814,7 +814,7 @@ fn repairs_of_moves_are_located_at_the_move() {
             ("syntax", 7, at("\\$14")),
             ("variation", 8, at("Kd9")),
             ("roster", 1, 0),
-            ("date", 1, 0),
+            ("date", 2, at("[Date")),
         ];
         let mut got_sorted = got.clone();
         got_sorted.sort();

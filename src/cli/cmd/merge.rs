@@ -67,17 +67,18 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let requested = crate::cli::interrupt::requested;
     match merge::merge(&paths, args.output.as_deref(), args.output_dir.as_deref(), &requested) {
         Ok(m) => {
+            // Warnings, as a single run gives them with -q too.
+            for a in merge::absent(&m.summary.stats, &m.extra) {
+                let message = a.get("message").and_then(serde_json::Value::as_str).unwrap_or_default();
+                stderrln!("pgnkit: warning: {message}");
+            }
+            for name in merge::absent_tags(&m.summary.stats, &m.extra) {
+                stderrln!("pgnkit: warning: {}", pgnkit::jobs::positions::absent_tag_message(&name));
+            }
             if !args.quiet {
                 stderr!("{}", m.summary_text());
                 if m.job == "clean" {
                     stderr!("{}", crate::cli::cmd::clean::ledger(&m.summary, false));
-                }
-                for a in merge::absent(&m.summary.stats, &m.extra) {
-                    let message = a.get("message").and_then(serde_json::Value::as_str).unwrap_or_default();
-                    stderrln!("pgnkit: warning: {message}");
-                }
-                for name in merge::absent_tags(&m.summary.stats, &m.extra) {
-                    stderrln!("pgnkit: warning: {}", pgnkit::jobs::positions::absent_tag_message(&name));
                 }
                 let files: Vec<String> = m.files.iter().map(|f| f.display().to_string()).collect();
                 stderrln!(

@@ -243,7 +243,9 @@ impl<'o> CleanHooks<'o> {
                 }
                 TagRole::Roster(2) | TagRole::Date => {
                     if let Some(d) = standard_date(&text) {
-                        self.repair(RepairKind::Date, text.as_ref(), d.as_str());
+                        // Named and located: a game has several date tags.
+                        let tag = |v: &str| format!("[{name} \"{v}\"]");
+                        self.repair_at(value.offset as u64, RepairKind::Date, tag(&text), tag(&d));
                         text = Cow::Owned(d);
                     }
                 }

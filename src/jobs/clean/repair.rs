@@ -142,9 +142,12 @@ mod tests {
             assert_eq!(standard_date(read).as_deref(), Some(written), "{read}");
         }
         // A date that names no day: what makes it impossible is unknown.
-        for (read, written) in
-            [("2003.04.31", "2003.04.??"), ("1999-13-05", "1999.??.??"), ("2007.2.29", "2007.02.??")]
-        {
+        for (read, written) in [
+            ("2003.04.31", "2003.04.??"),
+            ("1999-13-05", "1999.??.05"),
+            ("1999.13.32", "1999.??.??"),
+            ("2007.2.29", "2007.02.??"),
+        ] {
             assert_eq!(standard_date(read).as_deref(), Some(written), "{read}");
         }
         for kept in [

@@ -62,6 +62,17 @@ pub enum TagExprError {
         /// The value, unquoted.
         found: String,
     },
+    /// A date in the standard's form that names no day: no tag's date can be compared with it
+    /// (a tag's such date is read with its impossible parts unknown).
+    #[error("{found:?} at column {column} names no day: {why} (`~` finds the text as written)")]
+    NoDay {
+        /// Where the value starts.
+        column: usize,
+        /// The value, unquoted.
+        found: String,
+        /// Why, as [`crate::pgn::date::TagDate::impossible`] says.
+        why: String,
+    },
     /// The value of `=~` is not a valid regular expression.
     #[error("bad regular expression at column {column}: {message}")]
     BadRegex {

@@ -105,11 +105,29 @@ fn unknown_date_parts() {
     ]);
 }
 
+/// A tag's date in the standard's form that names no day is read with its impossible parts
+/// unknown, as `clean` writes it: `1992.05.00` (a day written unknown so) lies in May 1992.
+#[test]
+fn a_tag_date_that_names_no_day_keeps_its_possible_parts() {
+    check_rows(&[
+        ("1992.05.00", "1992", EQUAL),
+        ("1992.05.00", "1992.01.01", AFTER),
+        ("1992.05.00", "1992.05.10", NONE),
+        ("2024.13.01", "2024", EQUAL),
+        ("2024.13.01", "2024.06", NONE),
+        ("2024.04.31", "2024.04", EQUAL),
+        ("2024.04.31", "2024.04.30", NONE),
+        ("1999.00.00", "1999.05.01", NONE),
+        ("1999.01.32", "1999.05.01", BEFORE),
+    ]);
+    assert!(holds("Year = 2024", &[("Date", "2024.13.01")]));
+    assert!(!holds("Year != 2024", &[("Date", "2024.00.00")]));
+}
+
 #[test]
 fn what_reads_as_a_date() {
     // Not dates (and not numbers): they do not compare with a date.
-    for value in
-        ["1999.13.01", "1999.00.00", "1999.01.32", "1999.05-01", "99.05.01", "1999.001.01", "1999.5.1.1"]
+    for value in ["1999.13.1", "1999.0.0", "1999.1.32", "1999.05-01", "99.05.01", "1999.001.01", "1999.5.1.1"]
     {
         assert_eq!(comparisons(value, "1999.05.01"), NONE, "{value:?}");
     }
@@ -276,6 +294,10 @@ fn errors_name_what_and_where() {
         ("Elo >= abc", NotANumber { column: 8, tag: "Elo".into(), op: ">=", found: "abc".into() }),
         (r#"WhiteElo < "?""#, NotANumber { column: 12, tag: "WhiteElo".into(), op: "<", found: "?".into() }),
         ("Year > 1999-05", NotANumber { column: 8, tag: "Year".into(), op: ">", found: "1999-05".into() }),
+        (
+            "Date > 2024.02.30",
+            NoDay { column: 8, found: "2024.02.30".into(), why: "February 2024 has 29 days".into() },
+        ),
         ("Plies <= x", NotANumber { column: 10, tag: "Plies".into(), op: "<=", found: "x".into() }),
         (r#"PlyCount > """#, NotANumber { column: 12, tag: "PlyCount".into(), op: ">", found: "".into() }),
     ];

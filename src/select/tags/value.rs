@@ -6,6 +6,7 @@
 //! fields are. A [`Date`] knows a prefix of its parts (year, month, day): a part written after an
 //! unknown one is ignored.
 
+use crate::pgn::date::TagDate;
 use std::cmp::Ordering;
 
 /// A decimal number as written, `[+-]DIGITS[.DIGITS]`, normalized (see the module invariants).
@@ -125,6 +126,18 @@ impl Date {
         (date.known > 0).then_some(date)
     }
 
+    /// A tag's value read as a date: as [`Date::parse`], except that a date in the standard's
+    /// form that names no day has the parts that make it impossible unknown, as `clean` writes
+    /// it ([`TagDate::possible`]): `1992.05.00` (a day written unknown so) lies in May 1992,
+    /// `2024.13.01` in 2024, and `2024.04.31` is no day of April.
+    pub(super) fn of_tag(text: &str) -> Option<Date> {
+        let text = text.trim_ascii();
+        match TagDate::parse(text.as_bytes()).filter(|d| d.impossible().is_some()) {
+            Some(d) => Date::parse(&d.possible().to_string()),
+            None => Date::parse(text),
+        }
+    }
+
     /// The year, when known.
     pub(super) fn year(self) -> Option<u16> {
         (self.known > 0).then_some(self.parts[0])
@@ -164,6 +177,6 @@ fn read_part(field: &[u8], width: usize) -> Option<Option<u16>> {
 /// The year of a `Date` tag's value as written (`"1999"` of `"1999.05.01"`), when known.
 pub(super) fn year_text(date: &str) -> Option<&str> {
     let text = date.trim_ascii();
-    Date::parse(text)?.year()?;
+    Date::of_tag(text)?.year()?;
     Some(&text[..4])
 }

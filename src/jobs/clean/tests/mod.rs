@@ -129,7 +129,7 @@ fn games_are_written_canonical_with_every_repair_logged() {
         assert!(kinds.contains(&want), "{want:?} in {kinds:?}");
     }
     let date = c.repairs.iter().find(|r| r.1 == "date").expect("date");
-    assert_eq!((date.2.as_str(), date.3.as_str()), ("2024-01-15", "2024.01.15"));
+    assert_eq!((date.2.as_str(), date.3.as_str()), ("[Date \"2024-01-15\"]", "[Date \"2024.01.15\"]"));
     let san = c.repairs.iter().find(|r| r.1 == "san").expect("san");
     assert_eq!((san.2.as_str(), san.3.as_str()), ("e2e4", "e4"));
     assert_eq!(c.rejects, "[Event \"illegal\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n");
