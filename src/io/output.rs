@@ -397,13 +397,16 @@ impl Output {
         }
     }
 
-    /// Sends what was written to stdout on now, for a reader following it through a pipe; a
-    /// file is put in place whole at the end, so it waits.
-    pub fn flush_stdout(&mut self) -> Result<(), OutputError> {
-        match &mut self.sink {
-            Some(Sink::Stdout(w)) => w.flush().map_err(|e| self.error(e)),
+    /// Sends what was written on now where a reader may be following it: stdout, or a device or
+    /// pipe written in place (`/dev/stdout`, a FIFO). A file is put in place whole at the end,
+    /// and a compressed stream flushed now would lose ratio, so they wait.
+    pub fn flush_followed(&mut self) -> Result<(), OutputError> {
+        let result = match &mut self.sink {
+            Some(Sink::Stdout(w)) => w.flush(),
+            Some(Sink::File(w)) if self.temp.is_none() => w.flush(),
             _ => Ok(()),
-        }
+        };
+        result.map_err(|e| self.error(e))
     }
 
     /// Flushes everything, ends the zstd stream, and renames the temporary file into place.

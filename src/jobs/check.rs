@@ -280,7 +280,7 @@ impl Sink<Vec<CheckItem>> for Report {
     }
 
     fn flush(&mut self) -> Result<(), Error> {
-        Ok(self.out.flush_stdout()?)
+        Ok(self.out.flush_followed()?)
     }
 }
 

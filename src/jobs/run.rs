@@ -371,6 +371,8 @@ impl<'r, J: Job> Runner<'r, J> {
             }
         }
         observer.end_input();
+        // The input's records go out before the next input is opened, which may wait (stdin).
+        sink.flush()?;
         summary.stats.merge(&stats);
         if let Some(e) = &error {
             observer.input_failed(name.text(), e);

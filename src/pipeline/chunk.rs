@@ -370,6 +370,29 @@ pub(crate) mod tests {
         assert_eq!((all, games), (input.clone(), 10));
     }
 
+    /// More than a chunk held at a pause: every whole game is handed on, a chunk at a time,
+    /// before the stream is read again.
+    #[test]
+    fn a_pause_hands_on_every_chunk_held() {
+        let input = games(10);
+        let (first, rest) = input.split_at(input.len() / 2 + 3);
+        let reader = Pausing { parts: vec![first, rest], pauses: 0 };
+        let mut chunks = StreamChunks::new(reader, 20, crate::pgn::split::cut, Start::default());
+        let mut before_pause = 0;
+        for item in chunks.by_ref() {
+            match item {
+                Ok(c) => before_pause += c.games,
+                Err(e) => {
+                    assert_eq!(e.kind(), std::io::ErrorKind::WouldBlock);
+                    break;
+                }
+            }
+        }
+        assert_eq!(before_pause, 5, "the five whole games read");
+        let after: u64 = chunks.filter_map(Result::ok).map(|c| c.games).sum();
+        assert_eq!(before_pause + after, 10);
+    }
+
     /// A reader over `bytes` that counts what it gave.
     struct Counted<'a> {
         bytes: &'a [u8],

@@ -152,6 +152,17 @@ pub(super) fn unreleased_limit(threads: usize) -> usize {
     in_flight_limit(threads) + read_ahead_limit(threads) + 2
 }
 
+/// How [`Ahead::top_up`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TopUp {
+    /// The channel is full.
+    Full,
+    /// The stream paused: nothing more yet.
+    Paused,
+    /// The input ended.
+    Ended,
+}
+
 /// Items read ahead by the releasing thread, for every thread to take.
 struct Ahead<I, T> {
     items: I,
@@ -160,23 +171,23 @@ struct Ahead<I, T> {
 }
 
 impl<I: Iterator<Item = std::io::Result<T>>, T> Ahead<I, T> {
-    /// Reads until the channel is full or the stream pauses (the releasing thread then releases
-    /// what is done before it reads on); `Ok(true)` at the end of the input (the channel then
-    /// ends once emptied, when this is dropped).
-    fn top_up(&mut self) -> std::io::Result<bool> {
+    /// Reads until the channel is full ([`TopUp::Full`]), the stream pauses (the releasing
+    /// thread then releases what is done before it reads on) or ends (the channel then ends
+    /// once emptied, when this is dropped).
+    fn top_up(&mut self) -> std::io::Result<TopUp> {
         while !self.tx.is_full() {
             match self.items.next() {
-                Some(Err(e)) if paused(&e) => return Ok(false),
+                Some(Err(e)) if paused(&e) => return Ok(TopUp::Paused),
                 Some(item) => {
                     // Cannot block (not full, and this is the only sender) nor fail (a receiver
                     // is alive in the caller).
                     let _ = self.tx.send((self.next_seq, item?));
                     self.next_seq += 1;
                 }
-                None => return Ok(true),
+                None => return Ok(TopUp::Ended),
             }
         }
-        Ok(false)
+        Ok(TopUp::Full)
     }
 }
 
@@ -265,11 +276,17 @@ fn threaded<J: Job, T: Send, O: Send>(
 
         let mut releaser = Releaser { reorder: Reorder::default(), gate, release, failure: None };
         let mut feed = Some(feed);
+        // The stream paused: the releasing thread reads again once it has nothing else to do,
+        // not between every two outputs (each read of a paused stream waits for it a while).
+        let mut paused = false;
         while releaser.failure.is_none() && !stopped() {
-            if let Some(a) = &mut own {
+            if let Some(a) = &mut own
+                && !paused
+            {
                 match a.top_up() {
-                    Ok(false) => {}
-                    Ok(true) => own = None,
+                    Ok(TopUp::Full) => {}
+                    Ok(TopUp::Paused) => paused = true,
+                    Ok(TopUp::Ended) => own = None,
                     Err(e) => {
                         own_error = Some(PipelineError::Read(e));
                         own = None;
@@ -283,13 +300,36 @@ fn threaded<J: Job, T: Send, O: Send>(
             if let Some(f) = &feed
                 && gate.try_acquire()
             {
-                // While it reads, the releasing thread must not wait for an item: it makes them.
                 let taken = match f {
+                    // While it reads, the releasing thread must not wait for an item: it makes them.
                     Feed::Ahead(rx) if own.is_some() => rx.try_recv().ok(),
+                    // A reading thread's next item or a helper's output, whichever comes first:
+                    // a stream that pauses must not hold back what the helpers finished.
+                    Feed::Ahead(rx) if threads > 1 => crossbeam_channel::select! {
+                        recv(rx) -> item => item.ok(),
+                        recv(done_rx) -> done => {
+                            gate.release();
+                            match done {
+                                Ok((seq, done)) => releaser.push(seq, done),
+                                Err(_) => break,
+                            }
+                            continue;
+                        }
+                    },
                     _ => f.take(),
                 };
                 match taken {
-                    None if own.is_some() => gate.release(), // the helpers took them all
+                    // The helpers took them all; a paused stream is read again after a helper's
+                    // output or a pause's length, whichever comes first.
+                    None if own.is_some() => {
+                        gate.release();
+                        if paused {
+                            match done_rx.recv_timeout(crate::io::PAUSE) {
+                                Ok((seq, done)) => releaser.push(seq, done),
+                                Err(_) => paused = false,
+                            }
+                        }
+                    }
                     Some((seq, item)) => {
                         let out = work(&mut worker, seq, &item);
                         releaser.push(seq, (seq, item, out));

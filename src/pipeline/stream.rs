@@ -359,17 +359,20 @@ impl<R: Read> Refill<R> {
     ) -> Option<std::io::Result<T>> {
         let first = want;
         loop {
-            self.fill(want);
+            // At a pause, the games held are all cut (a chunk at a time) before the stream is
+            // read again.
+            if !(self.paused && self.end() > self.paused_at) {
+                self.fill(want);
+            }
             let (len, done) = (self.filled - self.start, self.done);
             if self.paused {
-                let fresh = self.end() > self.paused_at;
-                self.paused_at = self.end();
-                if fresh
+                if self.end() > self.paused_at
                     && len > 0
                     && let Ok(item) = cut(self, len, false)
                 {
                     return Some(Ok(item));
                 }
+                self.paused_at = self.end();
                 return Some(Err(std::io::ErrorKind::WouldBlock.into()));
             }
             if len == 0 {

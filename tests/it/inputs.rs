@@ -269,6 +269,8 @@ fn games_before_a_pause_of_stdin_are_written_at_once() {
     for (args, first) in [
         (&["positions", "-q", "--format", "csv", "-j1", "-"][..], "file,game,ply"),
         (&["positions", "-q", "--format", "csv", "-j2", "-"], "file,game,ply"),
+        // A reading thread of its own and helpers: the releasing thread waits on both.
+        (&["positions", "-q", "--format", "csv", "-j5", "-"], "file,game,ply"),
         (&["clean", "-q", "-j2", "-"], "[Event \"g1\"]"),
     ] {
         let mut child = crate::util::spawn_piped(args);

@@ -248,7 +248,7 @@ impl<W: Write> Sink<AnnotatedChunk> for AnnotateWriter<W> {
 
     fn flush(&mut self) -> Result<(), Error> {
         match &mut self.out {
-            Dest::Text(out) => Ok(out.flush_stdout()?),
+            Dest::Text(out) => Ok(out.flush_followed()?),
             Dest::Table(_) => Ok(()),
         }
     }

@@ -491,7 +491,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
             .into_iter()
             .flatten()
         {
-            out.flush_stdout()?;
+            out.flush_followed()?;
         }
         Ok(())
     }

@@ -607,7 +607,7 @@ impl<W: Write> Sink<PositionsChunk> for Writer<W> {
 
     fn flush(&mut self) -> Result<(), Error> {
         match &mut self.out {
-            Target::Text(out) => Ok(out.flush_stdout()?),
+            Target::Text(out) => Ok(out.flush_followed()?),
             Target::Table(_) => Ok(()),
         }
     }
