@@ -12,11 +12,10 @@ pub mod run;
 mod sniff;
 pub mod sort;
 pub mod temporary;
+mod waiting;
 
-pub use input::{
-    Compression, Input, InputError, InputOptions, PAUSE, PageDropper, Source, read_full, read_pausing,
-    stop_streams,
-};
+pub use input::{Compression, Input, InputError, InputOptions, PageDropper, Source, read_full};
 pub(crate) use output::canonical;
 pub(crate) use output::place;
 pub use output::{Output, OutputError, OutputOptions, compressed_as, is_input, written_in_place};
+pub use waiting::{PAUSE, read_pausing, stop_streams};
