@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+use super::gzip::Members;
 use super::sniff::{Peeked, check_text, decompressing, line_end};
 use super::waiting::{Polled, stdin_file};
 use crate::exit::Code;
@@ -26,7 +27,7 @@ pub enum Compression {
     None,
     /// zstd, possibly multi-frame and starting with a skippable frame (pzstd, lichess dumps).
     Zstd,
-    /// gzip, possibly multi-member.
+    /// gzip, possibly multi-member, possibly padded with zero bytes.
     Gzip,
 }
 
@@ -454,7 +455,7 @@ impl Input {
                 zstd::stream::read::Decoder::new(rejoined)
                     .map_err(|source| InputError::Io { path: path.to_owned(), source })?,
             ),
-            Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(rejoined)),
+            Compression::Gzip => Box::new(Members::new(rejoined)),
         };
         let source = match compression {
             Compression::None => source,

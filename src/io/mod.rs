@@ -5,6 +5,7 @@
 //! Errors are typed ([`InputError`], [`OutputError`]) and know the exit code the command line
 //! maps them to (the table in [`crate::exit`]).
 
+mod gzip;
 mod input;
 pub mod name;
 mod output;
