@@ -108,6 +108,42 @@ impl std::fmt::Display for TagDate {
     }
 }
 
+/// `text` in the standard's form, rewritten from the ways collections write a date with its
+/// year first: `2024-01-15`, `2024/1/5`, `2024.5.3`, a year and month (`2024-01`: `2024.01.??`),
+/// a year alone (`2018`: `2018.??.??`), an unknown date written short (`?`, the empty text:
+/// `????.??.??`); the standard's form is kept. `None` for any other text (`15-01-2024`, `Jan 5,
+/// 2024`, one with spaces), which is no date of these forms. A part may mix digits and `?`
+/// (`19??`), as written; [`TagDate::parse`] reads no such part.
+///
+/// ```
+/// use pgnkit::pgn::date::standard_form;
+/// assert_eq!(standard_form(b"2024/2/5"), Some(*b"2024.02.05"));
+/// assert_eq!(standard_form(b"1999-??"), Some(*b"1999.??.??"));
+/// assert_eq!(standard_form(b"5.2.2024"), None);
+/// ```
+pub fn standard_form(text: &[u8]) -> Option<[u8; 10]> {
+    let mut form = *b"????.??.??";
+    // The empty text too: all of its bytes are `?`.
+    if text.iter().all(|&b| b == b'?') {
+        return Some(form);
+    }
+    let sep = [b'-', b'/', b'.'].into_iter().find(|c| text.contains(c));
+    let mut parts = text.split(|&b| Some(b) == sep);
+    let digits = |s: &[u8]| !s.is_empty() && s.iter().all(|&b| b.is_ascii_digit() || b == b'?');
+    let year = parts.next().filter(|y| y.len() == 4 && digits(y))?;
+    form[..4].copy_from_slice(year);
+    for at in [5, 8] {
+        let Some(p) = parts.next() else { break };
+        match p {
+            _ if p.len() > 2 || !digits(p) => return None,
+            b"?" => {}
+            [d] => form[at..at + 2].copy_from_slice(&[b'0', *d]),
+            _ => form[at..at + 2].copy_from_slice(p),
+        }
+    }
+    parts.next().is_none().then_some(form)
+}
+
 /// Whether the tag `name` holds a date: `Date`, `EventDate`, `UTCDate`, `EndDate`...
 pub fn is_date_tag(name: &[u8]) -> bool {
     name.ends_with(b"Date")

@@ -22,8 +22,8 @@
 //!   operand and agrees with it on those (`1999.??.??` against `1999.05.01`) is neither before,
 //!   within nor after it: every operator but `!=` is false. A part after an unknown one is
 //!   ignored. (A bare four-digit year compares as its number would, so `WhiteElo >= 2500` is
-//!   the same either way.) A tag's `YYYY.MM.DD` that names no day has the parts that make it
-//!   impossible unknown, as `clean` writes it (`1992.05.00` lies in May 1992, `2024.13.01` in
+//!   the same either way.) A tag's date that names no day (`YYYY.MM.DD` or a form `clean`
+//!   rewrites to it: `2024-04-31`) has the parts that make it impossible unknown, as `clean` writes it (`1992.05.00` lies in May 1992, `2024.13.01` in
 //!   2024); an operand that names no day is refused ([`TagExprError::NoDay`]).
 //! - Numbers: else, when both read as numbers (`[+-]DIGITS[.DIGITS]`, as Elo, PlyCount and
 //!   FideId are) they compare by value, exactly (`2500` = `2500.0`).

@@ -5,7 +5,7 @@
 
 use crate::chess::Position;
 use crate::pgn::GameResult;
-use crate::pgn::date::TagDate;
+use crate::pgn::date::{TagDate, standard_form};
 pub use crate::pipeline::counter::RepairKind;
 
 /// One repair: what it is, and the text before and after.
@@ -45,39 +45,13 @@ impl Repair {
 /// spaces or control characters, which the writer would turn into other text for the next
 /// reading): it is kept as written.
 pub fn standard_date(value: &str) -> Option<String> {
-    let standard = standard_form(value);
-    let date = standard.as_deref().unwrap_or(value);
-    match TagDate::parse(date.as_bytes()).filter(|d| d.impossible().is_some()) {
-        Some(d) => Some(d.possible().to_string()),
-        None => standard,
-    }
-}
-
-/// [`standard_date`]'s form alone, the day named or not.
-fn standard_form(value: &str) -> Option<String> {
-    // The empty text too: all of its bytes are `?`.
-    if value.bytes().all(|b| b == b'?') {
-        return Some("????.??.??".to_string());
-    }
-    let sep = ['-', '/', '.'].into_iter().find(|&c| value.contains(c));
-    let parts: Vec<&str> = sep.map_or(vec![value], |c| value.split(c).collect());
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'?');
-    let (y, m, d) = match parts[..] {
-        [y] => (y, "??", "??"),
-        [y, m] => (y, m, "??"),
-        [y, m, d] => (y, m, d),
-        _ => return None,
+    let form = standard_form(value.as_bytes())?;
+    let written = match TagDate::parse(&form).filter(|d| d.impossible().is_some()) {
+        Some(d) => d.possible().to_string(),
+        // ASCII: its bytes are the text's own or digits and punctuation.
+        None => String::from_utf8_lossy(&form).into_owned(),
     };
-    if y.len() != 4 || !digits(y) || m.len() > 2 || d.len() > 2 || !digits(m) || !digits(d) {
-        return None;
-    }
-    let pad = |s: &str| match s {
-        "?" => "??".to_string(),
-        _ if s.len() == 1 => format!("0{s}"),
-        _ => s.to_string(),
-    };
-    let date = format!("{y}.{}.{}", pad(m), pad(d));
-    (date != value).then_some(date)
+    (written != value).then_some(written)
 }
 
 /// The result a game is written with, and the repair that settles it when the Result tag

@@ -8,7 +8,7 @@
 use crate::chess::{Move, Position, Variant};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::san::Lenience;
-use crate::pgn::date::{TagDate, is_date_tag};
+use crate::pgn::date::{TagDate, is_date_tag, standard_form};
 use crate::pgn::{GameResult, Nag, RawComment, RawTag, SanToken};
 
 /// The first `Variant`, `FEN` and `Result` tags of a game: noted as the tags are read, where a
@@ -90,9 +90,17 @@ pub fn played_variant(variant: Variant, start: Option<&Position>) -> Variant {
     }
 }
 
-/// Whether `value` is a date in the standard's form that names no day ([`TagDate::impossible`]).
+/// Whether `value` is a date, in the standard's form or one written for it ([`standard_form`]:
+/// `2024-02-30`), that names no day ([`TagDate::impossible`]).
 fn names_no_day(value: RawTag<'_>) -> bool {
-    TagDate::parse(value.raw).is_some_and(|d| d.impossible().is_some())
+    no_day(value.raw).is_some()
+}
+
+/// Why the date `text` ([`standard_form`]) names no day, if it is one that does not.
+pub(super) fn no_day(text: &[u8]) -> Option<String> {
+    // The standard's form is read as it is, with no copy.
+    let date = TagDate::parse(text).or_else(|| TagDate::parse(&standard_form(text)?))?;
+    date.impossible()
 }
 
 impl<'a> Game<'a> {

@@ -671,11 +671,8 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
 
     fn begin_movetext(&mut self) -> ControlFlow<()> {
         self.tags_read();
-        if self.game.has_repeats() {
-            self.repeated_tags();
-        }
-        if self.game.has_no_day() {
-            self.dates_with_no_day();
+        if self.game.has_repeats() || self.game.has_no_day() {
+            self.tag_warnings();
         }
         if self.hooks.tags(&self.game) == Verdict::Skip {
             self.game.skipped = true;

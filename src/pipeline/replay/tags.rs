@@ -2,13 +2,14 @@
 //! `Variant`, `FEN` and `SetUp` tags, a FEN's soft problems repaired with a warning) and the
 //! tags named twice.
 
+use super::game::no_day;
 use super::message::{Facts, text};
 use super::{Hooks, Replayer};
 use crate::chess::{Position, PositionErrorKind, Variant};
 use crate::error::{Kind, Severity};
 use crate::notation::fen::{FenError, parse_fen};
 use crate::pgn::RawTag;
-use crate::pgn::date::{TagDate, is_date_tag};
+use crate::pgn::date::is_date_tag;
 
 impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     /// The game's start position, from its tags; `None` (an error reported) when they give none.
@@ -80,34 +81,27 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         Some(pos)
     }
 
-    /// Warns of each date tag (the first of its name) whose value names no day: `[Date
-    /// "2003.04.31"]`.
+    /// Warns, in line order, of each tag whose name an earlier tag of the game has
+    /// ([`Game::repeated`]: the first counts) and of each date tag whose value names no day
+    /// (`[Date "2003.04.31"]`).
     #[cold]
     #[inline(never)]
-    pub(super) fn dates_with_no_day(&mut self) {
-        for i in 0..self.game.tags.len() {
-            let (name, value) = self.game.tags[i];
-            if !is_date_tag(name) || self.game.repeated(i) {
-                continue;
-            }
-            let Some(why) = TagDate::parse(value.raw).and_then(|d| d.impossible()) else { continue };
-            self.report(Kind::BadDate, Severity::Warning, value.offset as u64, None, || {
-                Facts::message(format!("{} \"{}\" names no day: {why}", text(name), text(value.raw)))
-            });
-        }
-    }
-
-    /// Warns of each tag whose name an earlier tag of the game has ([`Game::repeated`]): the
-    /// first counts.
-    #[cold]
-    #[inline(never)]
-    pub(super) fn repeated_tags(&mut self) {
+    pub(super) fn tag_warnings(&mut self) {
         // The first value of each name, found in one pass (a search a repeat is quadratic).
         let mut first: hashbrown::HashMap<&[u8], RawTag<'a>> = hashbrown::HashMap::new();
         for i in 0..self.game.tags.len() {
             let (name, value) = self.game.tags[i];
             if !self.game.repeated(i) {
-                first.entry(name).or_insert(value);
+                if self.game.has_repeats() {
+                    first.entry(name).or_insert(value);
+                }
+                if !self.game.has_no_day() || !is_date_tag(name) {
+                    continue;
+                }
+                let Some(why) = no_day(value.raw) else { continue };
+                self.report(Kind::BadDate, Severity::Warning, value.offset as u64, None, || {
+                    Facts::message(format!("{} \"{}\" names no day: {why}", text(name), text(value.raw)))
+                });
                 continue;
             }
             let first = first.get(name).copied().unwrap_or(value);

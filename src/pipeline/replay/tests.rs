@@ -304,9 +304,9 @@ fn a_tag_named_again_in_its_game_is_a_warning_and_marked_repeated() {
     assert_eq!(warnings, [(Kind::DuplicateTag, Severity::Warning, 2)]);
 }
 
-/// A date tag that names no day is a `bad_date` warning at its `[` saying why; a date with
-/// unknown parts, a date in another form and a repeated date tag (the first counts) are not,
-/// nor a tag whose name does not end in `Date`.
+/// A date tag that names no day, in the standard's form or one written for it (`2023-02-30`), is
+/// a `bad_date` warning at its `[` saying why; a date with unknown parts, text that is no date
+/// and a repeated date tag (the first counts) are not, nor a tag whose name does not end in `Date`.
 #[test]
 fn a_date_tag_that_names_no_day_is_a_warning() {
     #[derive(Default)]
@@ -319,7 +319,8 @@ fn a_date_tag_that_names_no_day_is_a_warning() {
         }
     }
     let pgn = "[Date \"2003.04.31\"]\n[EventDate \"2024.??.??\"]\n[Date \"1999.13.01\"]\n[Round \"2003.04.31\"]\n\n1. e4 *\n\n\
-               [UTCDate \"2023.02.29\"]\n[EndDate \"2023-02-30\"]\n[Date \"????.02.29\"]\n\n1. d4 *\n";
+               [UTCDate \"2023.02.29\"]\n[EndDate \"2023-02-30\"]\n[Date \"????.02.29\"]\n\n1. d4 *\n\n\
+               [Date \"30.02.2023\"]\n[EventDate \"2024/4/31\"]\n\n1. c4 *\n";
     let mut games = Games::new(Dates::default(), pgn.as_bytes());
     while games.next_game() {}
     let r = games.into_hooks();
@@ -328,6 +329,8 @@ fn a_date_tag_that_names_no_day_is_a_warning() {
         [
             (1, 1, "Date \"2003.04.31\" names no day: April has 30 days".to_string()),
             (2, 8, "UTCDate \"2023.02.29\" names no day: February 2023 has 28 days".to_string()),
+            (2, 9, "EndDate \"2023-02-30\" names no day: February 2023 has 28 days".to_string()),
+            (3, 15, "EventDate \"2024/4/31\" names no day: April has 30 days".to_string()),
         ]
     );
 }
@@ -379,4 +382,20 @@ fn the_fullmove_number_saturates_with_and_without_keys() {
         while games.next_game() {}
         assert_eq!(games.into_hooks().fens, ["8/3k4/8/8/8/8/4K3/8 b - - 2 4294967295"], "keys {keys}");
     }
+}
+
+/// A game's duplicate-tag and bad-date warnings come in the order of their lines.
+#[test]
+fn tag_warnings_come_in_line_order() {
+    #[derive(Default)]
+    struct Kinds(Vec<(Kind, u64)>);
+    impl<'a> Hooks<'a> for Kinds {
+        fn diagnostic(&mut self, _: &Game<'a>, d: Diagnostic) {
+            self.0.push((d.kind, d.line));
+        }
+    }
+    let pgn = "[White \"A\"]\n[Date \"2003.04.31\"]\n[White \"B\"]\n[EventDate \"1999.13.01\"]\n\n1. e4 *\n";
+    let mut games = Games::new(Kinds::default(), pgn.as_bytes());
+    while games.next_game() {}
+    assert_eq!(games.into_hooks().0, [(Kind::BadDate, 2), (Kind::DuplicateTag, 3), (Kind::BadDate, 4)]);
 }

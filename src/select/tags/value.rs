@@ -6,7 +6,7 @@
 //! fields are. A [`Date`] knows a prefix of its parts (year, month, day): a part written after an
 //! unknown one is ignored.
 
-use crate::pgn::date::TagDate;
+use crate::pgn::date::{TagDate, standard_form};
 use std::cmp::Ordering;
 
 /// A decimal number as written, `[+-]DIGITS[.DIGITS]`, normalized (see the module invariants).
@@ -127,12 +127,13 @@ impl Date {
     }
 
     /// A tag's value read as a date: as [`Date::parse`], except that a date in the standard's
-    /// form that names no day has the parts that make it impossible unknown, as `clean` writes
+    /// form or one written for it ([`standard_form`]: `2024-04-31`) that names no day has the parts that make it impossible unknown, as `clean` writes
     /// it ([`TagDate::possible`]): `1992.05.00` (a day written unknown so) lies in May 1992,
     /// `2024.13.01` in 2024, and `2024.04.31` is no day of April.
     pub(super) fn of_tag(text: &str) -> Option<Date> {
         let text = text.trim_ascii();
-        match TagDate::parse(text.as_bytes()).filter(|d| d.impossible().is_some()) {
+        let date = standard_form(text.as_bytes()).and_then(|form| TagDate::parse(&form));
+        match date.filter(|d| d.impossible().is_some()) {
             Some(d) => Date::parse(&d.possible().to_string()),
             None => Date::parse(text),
         }
