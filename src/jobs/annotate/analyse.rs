@@ -251,6 +251,17 @@ pub(super) fn none_evaluated(evals: &[Evaluated]) -> bool {
     evals.iter().all(|e| e.analysis.is_none()) && evals.iter().any(|e| e.white.is_none())
 }
 
+/// Whether the game holds an `[%eval]` (`--from-evals` has something to judge).
+pub(super) fn has_evals(game: &Mainline) -> bool {
+    game.game_evals.iter().any(|(score, _)| score.is_some())
+}
+
+/// The warning for a game `--from-evals` writes as read: it holds no `[%eval]`.
+pub(super) fn no_evals(game: &Mainline) -> Diagnostic {
+    let message = "no [%eval] in the game: --from-evals has nothing to judge, so it is written as read";
+    diagnostic(Some(game), None, Kind::NoEvals, message.to_string())
+}
+
 /// The evaluations a game gives itself (`--from-evals`): none for the start position, then the
 /// `[%eval]` after each move; a game ending from the rules when the game gives none.
 pub(super) fn from_game(game: &Mainline, stats: &mut Stats) -> Vec<Evaluated> {

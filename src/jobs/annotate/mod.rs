@@ -326,6 +326,12 @@ impl Worker for AnnotateWorker {
                 return Ok(Output::default());
             }
             let plan = match game.fate {
+                // Nothing to judge: its own judgements stay, and no Annotator tag claims any.
+                collect::Fate::Annotate if self.analyst.is_none() && !analyse::has_evals(game) => {
+                    stats.add(Counter::WrittenAsRead, 1);
+                    records.diagnostics.push(analyse::no_evals(game));
+                    None
+                }
                 collect::Fate::Annotate => {
                     let evals = match &mut self.analyst {
                         Some(a) => match a.game(game, chunk.cancel, &mut records.diagnostics, &mut stats)? {

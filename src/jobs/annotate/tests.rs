@@ -115,6 +115,22 @@ fn from_evals_judges_the_games_own_evaluations() {
     assert_eq!(stats.get(Counter::Analysed), 0);
 }
 
+/// A game with no `[%eval]` gives `--from-evals` nothing to judge: its own judgements (a lichess
+/// export's) stay, no Annotator tag claims a judgement, and a warning says so.
+#[test]
+fn from_evals_writes_a_game_without_evaluations_as_read() {
+    let game = "[Event \"e\"]\n[Annotator \"lichess.org\"]\n\n1. e4 e5 2. Qh5 $2 { (0.20 → -0.80) Mistake. Nf3 was best. } \
+                (2. Nf3 Nc6) 2... Nc6 *\n\n";
+    let judged = "[Event \"j\"]\n\n1. e4 { [%eval 0.2] } 1... f6 { [%eval 2.5] } *\n";
+    let opts = AnnotateOptions { from_evals: true, ..AnnotateOptions::default() };
+    let (out, diagnostics, stats) = annotate_with_diagnostics(opts, format!("{game}{judged}").as_bytes());
+    assert!(out.starts_with(game), "{out}");
+    assert_eq!(out.matches("[Annotator ").count(), 2, "lichess's and the judged game's: {out}");
+    let warnings: Vec<_> = diagnostics.iter().map(|d| (d.kind, d.game, d.severity)).collect();
+    assert_eq!(warnings, [(crate::error::Kind::NoEvals, 1, crate::error::Severity::Warning)]);
+    assert_eq!((stats.get(Counter::WrittenAsRead), stats.get(Counter::Annotated)), (1, 1));
+}
+
 #[test]
 fn from_evals_tags_count_a_blunder_after_a_missing_evaluation_against_its_mover() {
     // 2. Nf3 has no evaluation; 3. Bc4 (+0.20 -> -5.00) is White's blunder in the ACPL and the
