@@ -51,7 +51,8 @@ so the output is the same at any --engines and from run to run, and evaluations 
 (by default in $XDG_CACHE_HOME/pgnkit/evals.sqlite). Ctrl-C stops the searches in progress,
 commits the cache and leaves no output; running the same command again after a crash or
 Ctrl-C analyses only the positions the cache lacks. --movetime results differ from
-run to run and are not cached; neither are --keep-hash results.
+run to run and are not cached; neither are --keep-hash results, nor those of an engine on
+several threads (--engine-option Threads=N, N > 1; a warning says so).
 
 --format epd writes each position line again as EPD: its four fields; a FEN's clock fields as
 hmvc and fmvn; every operation of the line in its order (bm, am, id, c0..c9 and any other never
@@ -288,6 +289,14 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         line_width: 80,
         epd_columns: args.parquet.epd_columns,
     };
+    if let EngineChoice::Uci(c) = &opts.engine
+        && let Some(n) = c.threads()
+    {
+        stderrln!(
+            "pgnkit: warning: Threads={n}: threads that share a hash search differently from run to run, \
+             so the results are neither cached nor reproducible (one thread, the default, is)"
+        );
+    }
     let threads = args
         .engines
         .or(args.head.threads)

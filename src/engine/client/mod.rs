@@ -115,6 +115,14 @@ impl EngineConfig {
         }
     }
 
+    /// The `Threads` the options ask for (the last, its name in any case), when more than one:
+    /// threads that share a hash search differently from run to run, so the results are not a
+    /// function of the position.
+    pub fn threads(&self) -> Option<u32> {
+        let (_, value) = self.options.iter().rev().find(|(n, _)| n.eq_ignore_ascii_case("Threads"))?;
+        value.parse().ok().filter(|&n: &u32| n > 1)
+    }
+
     /// Reads `NAME=VALUE` (the value may be empty, as for a `button`); names keep their spaces.
     /// One that holds a line break is refused.
     pub fn parse_option(arg: &str) -> Result<(String, String), String> {

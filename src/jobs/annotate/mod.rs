@@ -155,10 +155,19 @@ impl AnnotateOptions {
         }
     }
 
-    /// The cache, when results under these options are a function of the position: a node or
-    /// depth limit, a cleared hash for every position.
+    /// Whether a position's result under these options is a function of the position: a node or
+    /// depth limit, a cleared hash for every position, one search thread.
+    pub fn reproducible(&self) -> bool {
+        let one_thread = match &self.engine {
+            EngineChoice::Builtin { .. } => true,
+            EngineChoice::Uci(c) => c.threads().is_none(),
+        };
+        cacheable(&self.limit) && !self.keeps_hash() && one_thread
+    }
+
+    /// The cache, when the results are [reproducible](AnnotateOptions::reproducible).
     fn usable_cache(&self) -> Option<Arc<Cache>> {
-        self.cache.clone().filter(|_| cacheable(&self.limit) && !self.keeps_hash() && !self.from_evals)
+        self.cache.clone().filter(|_| self.reproducible() && !self.from_evals)
     }
 }
 

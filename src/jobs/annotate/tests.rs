@@ -303,3 +303,19 @@ fn a_variant_tag_is_written_in_its_canonical_spelling() {
     assert!(out.contains("[Variant \"Chess960\"]") && !out.contains("chess-960"), "{out}");
     assert!(out.contains("[Variant \"From Position\"]"), "{out}");
 }
+
+/// Results are cached only where they are a function of the position: an engine on several
+/// threads (`Threads` in any case, the last one set counts) searches differently each run.
+#[test]
+fn several_search_threads_are_not_reproducible() {
+    let uci = |options: &[(&str, &str)]| {
+        let mut c = crate::engine::client::EngineConfig::new("stockfish");
+        c.options = options.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
+        AnnotateOptions { engine: EngineChoice::Uci(Box::new(c)), ..AnnotateOptions::default() }
+    };
+    assert!(uci(&[]).reproducible() && uci(&[("Threads", "1")]).reproducible());
+    assert!(uci(&[("threads", "4"), ("Threads", "1")]).reproducible());
+    assert!(!uci(&[("Hash", "16"), ("threads", "2")]).reproducible());
+    assert!(!uci(&[("Threads", "1"), ("THREADS", "8")]).reproducible());
+    assert!(AnnotateOptions::default().reproducible());
+}
