@@ -195,7 +195,7 @@ kinds! {
     BadDate => "bad_date", Warning, "date tag naming no day (month 13, April 31)";
     EngineWarning => "engine_warning", Warning, "engine output ignored or cut, or the engine restarted";
     Unevaluated => "unevaluated", Error, "position left without an engine evaluation";
-    NoEvals => "no_evals", Warning, "a game with no [%eval] for annotate --from-evals to judge: written as read";
+    NoEvals => "no_evals", Warning, "a game with no [%eval] for annotate --from-evals to judge (written as read in PGN)";
     Unreported => "unreported", Warning, "a game's diagnostics past the first 100: counted in the summary, not shown";
 }
 

@@ -258,7 +258,7 @@ pub(super) fn has_evals(game: &Mainline) -> bool {
 
 /// The warning for a game `--from-evals` writes as read: it holds no `[%eval]`.
 pub(super) fn no_evals(game: &Mainline) -> Diagnostic {
-    let message = "no [%eval] in the game: --from-evals has nothing to judge, so it is written as read";
+    let message = "no [%eval] in the game: --from-evals has nothing to judge (a PGN output has it as read)";
     diagnostic(Some(game), None, Kind::NoEvals, message.to_string())
 }
 

@@ -335,13 +335,18 @@ impl Worker for AnnotateWorker {
                 return Ok(Output::default());
             }
             let plan = match game.fate {
-                // Nothing to judge: its own judgements stay, and no Annotator tag claims any.
-                collect::Fate::Annotate if self.analyst.is_none() && !analyse::has_evals(game) => {
-                    stats.add(Counter::WrittenAsRead, 1);
+                // Nothing to judge: in PGN its own judgements stay and no Annotator tag claims
+                // any; its records still carry its positions, unevaluated.
+                collect::Fate::Annotate if self.analyst.is_none() && !analyse::has_evals(game) && write => {
                     records.diagnostics.push(analyse::no_evals(game));
+                    stats.add(Counter::Positions, game.positions.len() as u64);
+                    stats.add(Counter::WrittenAsRead, 1);
                     None
                 }
                 collect::Fate::Annotate => {
+                    if self.analyst.is_none() && !analyse::has_evals(game) {
+                        records.diagnostics.push(analyse::no_evals(game));
+                    }
                     let evals = match &mut self.analyst {
                         Some(a) => match a.game(game, chunk.cancel, &mut records.diagnostics, &mut stats)? {
                             Some(e) => e,
