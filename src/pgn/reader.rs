@@ -44,12 +44,14 @@ pub struct Limits {
     pub max_depth: u32,
     /// Bytes a `{` comment may span (look-ahead for its `}`).
     pub max_comment: usize,
-    /// Diagnostics per game before further ones are dropped.
+    /// Problems per game passed on before one [`ProblemKind::TooManyProblems`] (an error) and
+    /// no more; none by default: every problem is passed on, and the replay counts each (its
+    /// severity decides the game's) and shows the first [`Limits::MAX_PROBLEMS`].
     pub max_problems: u32,
 }
 
 impl Limits {
-    /// [`Limits::max_problems`] by default; the replay shows as many of a game's diagnostics.
+    /// The diagnostics of a game the replay shows.
     pub const MAX_PROBLEMS: u32 = 100;
 }
 
@@ -58,12 +60,7 @@ const BOM: &[u8] = b"\xef\xbb\xbf";
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits {
-            max_tokens: 8_000_000,
-            max_depth: 128,
-            max_comment: 64 << 20,
-            max_problems: Limits::MAX_PROBLEMS,
-        }
+        Limits { max_tokens: 8_000_000, max_depth: 128, max_comment: 64 << 20, max_problems: u32::MAX }
     }
 }
 

@@ -51,7 +51,8 @@ impl Stats {
         self.add_kind(kind, severity, 1);
     }
 
-    fn add_kind(&mut self, kind: Kind, severity: Severity, n: u64) {
+    /// Counts `n` diagnostics of `kind`.
+    pub fn add_kind(&mut self, kind: Kind, severity: Severity, n: u64) {
         match self.by_kind.binary_search_by_key(&(kind, severity), |&(k, s, _)| (k, s)) {
             Ok(i) => self.by_kind[i].2 = self.by_kind[i].2.saturating_add(n),
             Err(i) => self.by_kind.insert(i, (kind, severity, n)),

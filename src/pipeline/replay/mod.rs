@@ -117,14 +117,17 @@ pub struct Replayer<'a, H> {
     move_written: bool,
     /// Games, plies and diagnostics counted so far.
     pub stats: super::stats::Stats,
-    /// The current game's diagnostics, counted when it ends if the hooks count it.
-    game_kinds: Vec<(Kind, Severity)>,
+    /// The current game's diagnostics, counted when it ends if the hooks count it: runs of one
+    /// kind as one entry (a game of a million null moves holds one).
+    game_kinds: Vec<(Kind, Severity, u32)>,
     /// The White and Black tags diagnostics name, of the game numbered and with the tags counted
     /// here: looked up once for a game's many diagnostics, not once each over all its tags.
     named: Option<Box<Named>>,
     /// Problems found among the tags, reported once they are all read, so that they name the
-    /// players whose tags come after them.
+    /// players whose tags come after them; past the first that are shown, only counted.
     tag_problems: Vec<Problem>,
+    /// The kinds of the tag problems past those kept in `tag_problems`, as in `game_kinds`.
+    tag_problems_past: Vec<(Kind, Severity, u32)>,
     /// The game's tags are being read.
     in_tags: bool,
 }
@@ -241,6 +244,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             game_kinds: Vec::new(),
             named: None,
             tag_problems: Vec::new(),
+            tag_problems_past: Vec::new(),
             in_tags: false,
         }
     }
@@ -263,17 +267,10 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         ply: Option<u32>,
         facts: impl FnOnce() -> Facts,
     ) {
-        match severity {
-            Severity::Error => {
-                self.game.errors += 1;
-                self.game.cut_errors += u32::from(self.game.cutting.is_some());
-            }
-            Severity::Warning => self.game.warnings += 1,
-        }
-        self.game_kinds.push((kind, severity));
+        self.count_kind(kind, severity, 1);
         // Past the reader's budget a game's diagnostics are counted, not built: output and memory
         // stay bounded whatever one game holds (1.6 M null moves made 1.6 M warnings).
-        let n = self.game.errors + self.game.warnings;
+        let n = self.game.errors.saturating_add(self.game.warnings);
         if n > Limits::MAX_PROBLEMS {
             if n == Limits::MAX_PROBLEMS + 1 && self.hooks.wants(Kind::Unreported, Severity::Warning) {
                 let message = format!(
@@ -294,6 +291,20 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             return;
         }
         self.deliver(kind, severity, offset, ply, facts());
+    }
+
+    /// Counts `n` diagnostics of `kind` in the current game.
+    fn count_kind(&mut self, kind: Kind, severity: Severity, n: u32) {
+        match severity {
+            Severity::Error => {
+                self.game.errors = self.game.errors.saturating_add(n);
+                if self.game.cutting.is_some() {
+                    self.game.cut_errors = self.game.cut_errors.saturating_add(n);
+                }
+            }
+            Severity::Warning => self.game.warnings = self.game.warnings.saturating_add(n),
+        }
+        add_run(&mut self.game_kinds, kind, severity, n);
     }
 
     /// Hands the diagnostic of `facts` at `offset` (absolute) to the hooks.
@@ -324,6 +335,9 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         if !self.tag_problems.is_empty() {
             for p in std::mem::take(&mut self.tag_problems) {
                 self.problem(p);
+            }
+            for (kind, severity, n) in std::mem::take(&mut self.tag_problems_past) {
+                self.count_kind(kind, severity, n);
             }
         }
     }
@@ -625,8 +639,8 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     /// Counts the diagnostics reported since the last count (or forgets them).
     fn count_diagnostics(&mut self, counted: bool) {
         if counted {
-            for &(kind, severity) in &self.game_kinds {
-                self.stats.count_kind(kind, severity);
+            for &(kind, severity, n) in &self.game_kinds {
+                self.stats.add_kind(kind, severity, u64::from(n));
             }
         }
         self.game_kinds.clear();
@@ -764,7 +778,14 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
 
     fn problem(&mut self, p: Problem) {
         if self.in_tags {
-            self.tag_problems.push(p);
+            // Past the first shown and the one that says the rest are not, a problem is counted.
+            if self.tag_problems.len() <= Limits::MAX_PROBLEMS as usize {
+                self.tag_problems.push(p);
+            } else {
+                let at = (p.offset as u64 - self.chunk_offset) as usize;
+                let (kind, severity) = problem_kind(p.kind, self.chunk, at);
+                add_run(&mut self.tag_problems_past, kind, severity, 1);
+            }
             return;
         }
         if self.game.skipped {
@@ -779,6 +800,14 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
     }
 
     fn end_game(&mut self) {}
+}
+
+/// Adds `n` diagnostics of `kind` to `runs`: to its last run when that is of the same kind.
+fn add_run(runs: &mut Vec<(Kind, Severity, u32)>, kind: Kind, severity: Severity, n: u32) {
+    match runs.last_mut() {
+        Some((k, s, count)) if (*k, *s) == (kind, severity) => *count = count.saturating_add(n),
+        _ => runs.push((kind, severity, n)),
+    }
 }
 
 #[cfg(test)]
