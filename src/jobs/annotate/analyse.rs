@@ -76,8 +76,9 @@ fn place(ply: u32) -> String {
 /// or a pawn move (its halfmove clock is 0), or the game's start; at most the UCI client's
 /// [`MAX_PLIES`] moves back.
 fn line_start(positions: &[Position], ply: usize) -> usize {
-    let last_irreversible = (0..=ply).rev().find(|&i| positions[i].halfmoves() == 0).unwrap_or(0);
-    last_irreversible.max(ply.saturating_sub(MAX_PLIES))
+    // Searched no further back than the line may start: linear in a game's length.
+    let earliest = ply.saturating_sub(MAX_PLIES);
+    (earliest..=ply).rev().find(|&i| positions[i].halfmoves() == 0).unwrap_or(earliest)
 }
 
 /// One worker's engine with the cache and the limit.
