@@ -203,6 +203,22 @@ pub fn annotate_garbage_and_illegal_pv_are_warnings() {
     assert_eq!(err.matches("[engine_warning,").count(), 2 * 15, "two warnings a position: {err}");
 }
 
+/// An engine that misbehaves on every position of a long game: its first 100 diagnostics are
+/// shown, then one `unreported`; every one is counted.
+pub fn annotate_engine_diagnostics_past_a_games_first_100_are_counted() {
+    let d = dir("unreported");
+    let input = d.join("long.pgn");
+    let moves: String = (1..=40).map(|n| format!("{}. Nf3 Nf6 {}. Ng1 Ng8 ", 2 * n - 1, 2 * n)).collect();
+    std::fs::write(&input, format!("[Event \"long\"]\n\n{moves}*\n")).expect("write input");
+    let more = fake_engine(&["garbage"]);
+    let o = annotate(&input, &args(&["--no-cache", "--nodes", "100", "--format", "jsonl"], more));
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert_eq!(err.matches("[engine_warning,").count(), 100, "{err}");
+    assert_eq!(err.matches("[unreported,").count(), 1, "{err}");
+    assert_eq!(summary(&o.stdout)["warnings"]["engine_warning"], 161, "one a position");
+}
+
 pub fn annotate_engine_that_cannot_start_is_exit_69() {
     let d = dir("start");
     let input = games(&d);

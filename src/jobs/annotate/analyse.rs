@@ -12,8 +12,9 @@ use crate::analysis::cache::{Cache, EngineId};
 use crate::analysis::{Analysis, AnalysisWarning, Analyzer, AnalyzerError, Limit, PovScore, Score};
 use crate::chess::{Position, Termination};
 use crate::engine::client::MAX_PLIES;
-use crate::error::{Diagnostic, Error, Kind};
+use crate::error::{Diagnostic, Error, Kind, Severity};
 use crate::notation::fen::{EpMode, write_fen};
+use crate::pgn::reader::Limits;
 use crate::pipeline::Cancel;
 use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
@@ -67,6 +68,30 @@ pub(super) fn warning_diagnostic(game: Option<&Mainline>, ply: Option<u32>, mess
     diagnostic(game, ply, Kind::EngineWarning, format!("engine: {message}"))
 }
 
+/// A game's engine diagnostics: each counted, the first [`Limits::MAX_PROBLEMS`] kept and then one
+/// `unreported` warning, as the replay does: an engine failing on every position of a long game
+/// gives a bounded output.
+struct Shown<'d> {
+    out: &'d mut Vec<Diagnostic>,
+    n: u32,
+}
+
+impl Shown<'_> {
+    fn push(&mut self, d: Diagnostic, stats: &mut Stats) {
+        stats.count(&d);
+        self.n = self.n.saturating_add(1);
+        if self.n <= Limits::MAX_PROBLEMS {
+            self.out.push(d);
+        } else if self.n == Limits::MAX_PROBLEMS + 1 {
+            let message = format!(
+                "more than {} engine diagnostics in this game: the rest are counted in the summary, not shown",
+                Limits::MAX_PROBLEMS
+            );
+            self.out.push(Diagnostic { kind: Kind::Unreported, severity: Severity::Warning, message, ..d });
+        }
+    }
+}
+
 /// Where in the game a position stands, for messages.
 fn place(ply: u32) -> String {
     if ply == 0 { "the start position".to_string() } else { format!("the position after ply {ply}") }
@@ -109,11 +134,9 @@ impl Analyst {
     }
 
     /// The engine's warnings about the last position, as diagnostics.
-    fn warnings(&mut self, game: &Mainline, ply: u32, out: &mut Vec<Diagnostic>, stats: &mut Stats) {
+    fn warnings(&mut self, game: &Mainline, ply: u32, out: &mut Shown<'_>, stats: &mut Stats) {
         for w in self.engine.take_warnings() {
-            let d = warning_diagnostic(Some(game), Some(ply), format!("{}: {w}", place(ply)));
-            stats.count(&d);
-            out.push(d);
+            out.push(warning_diagnostic(Some(game), Some(ply), format!("{}: {w}", place(ply))), stats);
         }
     }
 
@@ -134,6 +157,7 @@ impl Analyst {
         }
         let mut out = Vec::with_capacity(game.positions.len());
         let mut unsupported = false;
+        let mut shown = Shown { out: diagnostics, n: 0 };
         for (ply, pos) in game.positions.iter().enumerate() {
             if cancel.is_set() {
                 return Ok(None);
@@ -167,7 +191,7 @@ impl Analyst {
                     let asked = Instant::now();
                     let result = self.engine.analyse_line(&game.positions[root], line, &self.limit);
                     count_search(&result, asked, stats);
-                    self.warnings(game, ply, diagnostics, stats);
+                    self.warnings(game, ply, &mut shown, stats);
                     match result {
                         Ok(a) => {
                             if let Some(c) = &self.cache {
@@ -186,9 +210,7 @@ impl Analyst {
                                 _ => {}
                             }
                             let message = format!("{} was left without an evaluation: {e}", place(ply));
-                            let d = diagnostic(Some(game), Some(ply), Kind::Unevaluated, message);
-                            stats.count(&d);
-                            diagnostics.push(d);
+                            shown.push(diagnostic(Some(game), Some(ply), Kind::Unevaluated, message), stats);
                             None
                         }
                     }
