@@ -306,6 +306,7 @@ impl Cache {
             stale: AtomicU64::new(0),
             stores: AtomicU64::new(0),
             commits: AtomicU64::new(0),
+            gone: AtomicU64::new(0),
         });
         let thread_shared = Arc::clone(&shared);
         let writer = std::thread::Builder::new()
@@ -376,8 +377,15 @@ impl Cache {
         let reader = self.readers.lock().unwrap_or_else(PoisonError::into_inner).pop();
         let reader = match reader {
             Some(r) => r,
-            None => open_reader(&self.path)
-                .map_err(|source| CacheError::Read { path: self.path.clone(), source })?,
+            None => match open_reader(&self.path) {
+                Ok(r) => r,
+                // Removed while the run goes on: a miss, not the end of the run's work.
+                Err(_) if !self.path.exists() => {
+                    self.shared.gone.fetch_add(1, Ordering::Relaxed);
+                    return Ok(Found::Absent);
+                }
+                Err(source) => return Err(CacheError::Read { path: self.path.clone(), source }),
+            },
         };
         let found = reader.0.prepare_cached(SELECT).and_then(|mut stmt| {
             stmt.query_row([key.hash], |r| Ok(decode(pos, key, Fields::from_sql(r)))).optional()
@@ -462,6 +470,12 @@ impl Cache {
             stores: s.stores.load(Ordering::Relaxed),
             commits: s.commits.load(Ordering::Relaxed),
         }
+    }
+
+    /// Lookups that found the cache file removed since it was opened (each a miss): what this
+    /// run stores then goes nowhere a later run reads.
+    pub fn gone(&self) -> u64 {
+        self.shared.gone.load(Ordering::Relaxed)
     }
 
     /// Commits what is left, stops the writer and closes the file; reports a commit that failed.

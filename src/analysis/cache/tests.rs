@@ -625,3 +625,20 @@ fn default_path_follows_xdg() {
     assert_eq!(path(Some(""), None), None);
     assert_eq!(path(None, Some("")), None);
 }
+
+/// A cache file removed while the run goes on makes a lookup that needs a connection of its own
+/// a miss, counted, not an error that ends the run.
+#[test]
+fn a_removed_file_is_a_miss_not_an_error() {
+    let dir = Scratch::new("removed");
+    let cache = Cache::open(dir.db()).unwrap();
+    let start = fen(STARTING_FEN);
+    cache.store(&start, &sf(), &NODES, &analysis(&start, Score::Cp(20), "e2e4")).unwrap();
+    cache.flush().unwrap();
+    // Every pooled connection busy elsewhere: the lookup opens one.
+    cache.readers.lock().unwrap().clear();
+    std::fs::remove_file(dir.db()).unwrap();
+    let other = fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    assert_eq!(cache.lookup(&other, &sf(), &NODES).unwrap(), None);
+    assert_eq!((cache.gone(), cache.stats().misses), (1, 1));
+}

@@ -60,6 +60,8 @@ pub(super) struct Shared {
     pub(super) stale: AtomicU64,
     pub(super) stores: AtomicU64,
     pub(super) commits: AtomicU64,
+    /// Lookups that found the file gone (removed while the run went on): misses.
+    pub(super) gone: AtomicU64,
 }
 
 impl Shared {

@@ -331,6 +331,14 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     if let Some(Err(e)) = flushed {
         stderrln!("pgnkit: warning: the cache could not be committed: {e}");
     }
+    if let Some(c) = cache.as_ref().filter(|c| c.gone() > 0 || !c.path().exists()) {
+        stderrln!(
+            "pgnkit: warning: the cache {} was removed during the run: {} lookups missed it, and what \
+             this run analysed is not kept for the next",
+            c.path().display(),
+            c.gone()
+        );
+    }
     writer.finish(&summary, cache_stats, &job.options().select)?;
     let failures = summary.stats.get(Counter::Unevaluated) > 0 || summary.stats.games_with_errors > 0;
     let records = format.records();
