@@ -7,19 +7,22 @@
 //! as `illegal_move`), `san` (the move as written, or null), `fen` (the position it was played in,
 //! or null), `white` and `black` (the game's tags, or null) and `message` (the text form's).
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use crate::error::{Diagnostic, Severity};
 use crate::io::name::Name;
+use crate::pgn::text::without_controls;
 use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
 
 /// One diagnostic as a line of text (no trailing newline).
 pub fn diagnostic_text(file: &str, d: &Diagnostic) -> String {
     let ply = d.ply.map(|p| format!("ply {p}: ")).unwrap_or_default();
-    format!(
+    // A file name or a tag may hold terminal escapes or a line break: one line, shown, not run.
+    let line = format!(
         "pgnkit: {file}:{}:{}: {}: game {} ({}): {ply}{} [{}, byte {}]",
         d.line,
         d.column,
@@ -29,7 +32,11 @@ pub fn diagnostic_text(file: &str, d: &Diagnostic) -> String {
         d.message,
         d.kind.code(),
         d.offset
-    )
+    );
+    match without_controls(&line, &[]) {
+        Cow::Borrowed(_) => line,
+        Cow::Owned(shown) => shown,
+    }
 }
 
 /// One diagnostic as a JSON Lines record, with its typed fields.
@@ -175,6 +182,27 @@ fn passed(counter: Counter) -> Option<&'static str> {
 mod tests {
     use super::*;
     use crate::error::Kind;
+
+    /// A file name, a player or a message with terminal escapes or a line break gives one line
+    /// of text, the characters shown escaped.
+    #[test]
+    fn a_diagnostic_line_holds_no_control_character() {
+        let d = Diagnostic {
+            kind: Kind::IllegalMove,
+            severity: Severity::Error,
+            game: 1,
+            white: Some("Evil\x1b[31mRED\x1b]0;title\x07".into()),
+            message: "bad\rmove".into(),
+            ..Diagnostic::default()
+        };
+        let line = diagnostic_text("x\npgnkit: forged.pgn:1:1: error", &d);
+        assert!(!line.chars().any(char::is_control), "{line:?}");
+        assert!(
+            line.contains(r"x\npgnkit: forged") && line.contains(r"Evil\u{1b}[31mRED\u{1b}]0;title\u{7}"),
+            "{line}"
+        );
+        assert!(line.contains(r"bad\rmove"), "{line}");
+    }
 
     #[test]
     fn diagnostics_carry_typed_fields_in_json_and_the_same_facts_in_text() {

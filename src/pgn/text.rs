@@ -126,6 +126,31 @@ pub fn quoted(raw: &[u8]) -> String {
     out
 }
 
+/// `text` with its control characters escaped as Rust writes them (`\u{1b}`, `\n`), but those in
+/// `keep`: printed, it can neither drive a terminal (colours, title, clearing) nor forge a line.
+///
+/// ```
+/// use pgnkit::pgn::text::without_controls;
+/// assert_eq!(without_controls("a\x1b[31mb\n", &[]), "a\\u{1b}[31mb\\n");
+/// assert_eq!(without_controls("a\tb\n", &['\n']), "a\\tb\n");
+/// ```
+pub fn without_controls<'t>(text: &'t str, keep: &[char]) -> Cow<'t, str> {
+    // C0, DEL and C1 (0xC2 then 0x80..0x9F in UTF-8): a byte test first, as text seldom holds any.
+    let suspect = |b: &u8| *b < 0x20 || *b == 0x7f || *b == 0xc2;
+    if !text.as_bytes().iter().any(suspect) || !text.chars().any(|c| c.is_control() && !keep.contains(&c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() && !keep.contains(&c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

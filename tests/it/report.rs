@@ -533,6 +533,24 @@ fn report_page_holds_its_sections_and_escapes_every_input_text() {
     assert!(capped.len() < html.len());
 }
 
+/// Terminal escapes and other control characters in tags are shown escaped in the text report,
+/// the page and the diagnostics: none reaches a terminal or the HTML as it is.
+#[test]
+fn control_characters_in_tags_are_shown_escaped() {
+    let game = "[Event \"E\\x07\"]\n[White \"Evil\x1b[31mRED\x1b]0;title\x07\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
+                1. e4 { [%eval 0.2] } 1... e5 { [%eval 0.3] } 2. Qh5 { [%eval 0.1] } 2... Ke7 { [%eval 3.0] } 3. Qxe5# 1-0\n";
+    for args in [&["report", "--format", "text", "--min-games", "1", "-"][..], &["report", "-o", "-", "-"]] {
+        let o = run_with_stdin(args, game);
+        let (out, err) = (stdout(&o), stderr(&o));
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        assert!(out.contains(r"Evil\u{1b}[31mRED"), "{args:?}: {out}");
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{args:?}: {out:?}");
+    }
+    let o = run_with_stdin(&["check", "-"], game.replace("Ke7", "Ke9"));
+    let said = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(said.contains(r"Evil\u{1b}[31mRED\u{1b}]0;title\u{7}") && !said.contains('\x1b'), "{said}");
+}
+
 /// The command if it runs here, else `None` after saying the test is skipped.
 fn tool(name: &str, probe: &[&str], install: &str) -> Option<String> {
     let ok = Command::new(name).args(probe).output().is_ok_and(|o| o.status.success());

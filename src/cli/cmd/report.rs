@@ -201,7 +201,9 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             write_page(&mut out, &mut totals, &page)
         }
         FormatArg::Text => {
-            out.write_all(text::summary_text(&totals, &ranked, args.min_games, args.players).as_bytes())
+            let summary = text::summary_text(&totals, &ranked, args.min_games, args.players);
+            // Names and events may hold terminal escapes: shown, not run.
+            out.write_all(pgnkit::pgn::text::without_controls(&summary, &['\n']).as_bytes())
         }
         FormatArg::Json => text::write_summary_json(&mut out, &mut totals, args.min_games)?,
     };

@@ -4,17 +4,23 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-/// `text` with `&`, `<`, `>`, `"` and `'` written as character references: safe in element
-/// content and in quoted attribute values.
+use crate::pgn::text::without_controls;
+
+/// `text` with `&`, `<`, `>`, `"` and `'` written as character references, and control characters
+/// but tab and line breaks as `\u{1b}`: safe and valid in element content and quoted attribute
+/// values.
 ///
 /// ```
 /// use pgnkit::jobs::report::escape::escape;
 /// assert_eq!(escape("<script>a & \"b\" 'c'</script>"), "&lt;script&gt;a &amp; &quot;b&quot; &#39;c&#39;&lt;/script&gt;");
+/// assert_eq!(escape("a\x1b[31m\x07"), "a\\u{1b}[31m\\u{7}");
 /// assert!(matches!(escape("Carlsen"), std::borrow::Cow::Borrowed(_)));
 /// ```
 pub fn escape(text: &str) -> Cow<'_, str> {
+    // Control characters are no HTML text: shown escaped, as the diagnostics show them.
+    let text = without_controls(text, &['\t', '\n', '\r']);
     if !text.contains(['&', '<', '>', '"', '\'']) {
-        return Cow::Borrowed(text);
+        return text;
     }
     let mut s = String::with_capacity(text.len() + 16);
     for c in text.chars() {
