@@ -151,6 +151,17 @@ pub enum CacheError {
         /// Its `user_version`.
         found: i32,
     },
+    /// The file, its directory or its file system cannot be written: found at the start, not
+    /// at the first commit after a run's work.
+    #[error(
+        "the evaluation cache {} cannot be written (a read-only file, directory or file system): \
+         run with --no-cache, or --cache FILE where it can be written",
+        path.display()
+    )]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+    },
     /// WAL mode is not available for the file (a network file system, for one).
     #[error("the evaluation cache {} cannot use WAL mode (journal mode {mode}): use a local file", path.display())]
     NoWal {
@@ -294,7 +305,14 @@ impl Cache {
             std::fs::create_dir_all(dir)
                 .map_err(|source| CacheError::Dir { path: dir.to_path_buf(), source })?;
         }
-        let writer = open_writer(&path)?;
+        let writer = match open_writer(&path) {
+            // SQLite opens a file it cannot write read-only, and fails at the first commit.
+            Ok(conn) if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) => {
+                return Err(CacheError::ReadOnly { path });
+            }
+            Err(CacheError::Open { .. }) if !can_write(&path) => return Err(CacheError::ReadOnly { path }),
+            opened => opened?,
+        };
         let reader = open_reader(&path).map_err(|source| CacheError::Open { path: path.clone(), source })?;
         let shared = Arc::new(Shared {
             state: Mutex::new(State::default()),
@@ -510,6 +528,15 @@ fn default_path_from(xdg_cache_home: Option<OsString>, home: Option<OsString>) -
         _ => PathBuf::from(home.filter(|h| !h.is_empty())?).join(".cache"),
     };
     Some(base.join("pgnkit").join("evals.sqlite"))
+}
+
+/// Whether the cache file at `path` (or a new file beside it) can be opened for writing.
+fn can_write(path: &Path) -> bool {
+    if path.exists() {
+        return std::fs::OpenOptions::new().append(true).open(path).is_ok();
+    }
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    tempfile::tempfile_in(dir).is_ok()
 }
 
 /// The writer's connection: WAL mode, `synchronous=NORMAL`, the schema created or checked.

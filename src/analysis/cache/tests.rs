@@ -642,3 +642,12 @@ fn a_removed_file_is_a_miss_not_an_error() {
     assert_eq!(cache.lookup(&other, &sf(), &NODES).unwrap(), None);
     assert_eq!((cache.gone(), cache.stats().misses), (1, 1));
 }
+
+/// A cache where no file can be written (procfs here: read-only even to root) is refused at the
+/// start with what to do, not after a run's work at its first commit.
+#[test]
+fn a_cache_that_cannot_be_written_is_refused_at_the_start() {
+    let e = Cache::open("/proc/pgnkit-evals.sqlite").err().expect("refused");
+    assert!(matches!(e, CacheError::ReadOnly { .. }), "{e:?}");
+    assert!(e.to_string().contains("--no-cache"), "{e}");
+}
