@@ -69,6 +69,7 @@ section.game{content-visibility:auto;contain-intrinsic-size:auto 1600px}
 .graph.clock{height:80px;margin-top:4px}
 .graph.eval>rect{fill:#3a3a3a}.graph .white-side{fill:#f2f2f2}
 .graph .midline{stroke:#888;stroke-dasharray:4 3}
+.graph .unevaluated{fill:none;stroke:#999;stroke-width:2;stroke-dasharray:2 2}
 .graph .phase{stroke:#1f5fa8;stroke-dasharray:3 3}.graph text{font-size:11px;fill:#1f5fa8}
 .graph.clock>rect{fill:var(--panel)}
 .graph polyline{fill:none;stroke-width:2}.graph .clock-white{stroke:#b0b0b0}.graph .clock-black{stroke:#222}
@@ -564,7 +565,7 @@ pub fn write_page<W: Write>(
     };
     let _ = writeln!(
         s,
-        "<section id=\"games\">\n<h2>Games</h2>\n<p class=\"muted\">The {} games with the largest losses{}, largest first. The graph is White's winning chances after each move (lichess's formula); <span class=\"legend\"><span class=\"inaccuracy\">inaccuracies</span>, <span class=\"mistake\">mistakes</span> and <span class=\"blunder\">blunders</span></span> are marked in their colours. Each mistake and blunder{cap} is drawn with the move played in red and, where the annotation names it, the engine's best in green.</p>",
+        "<section id=\"games\">\n<h2>Games</h2>\n<p class=\"muted\">The {} games with the largest losses{}, largest first. The graph is White's winning chances after each move (lichess's formula), a dashed line bridging moves without an evaluation; <span class=\"legend\"><span class=\"inaccuracy\">inaccuracies</span>, <span class=\"mistake\">mistakes</span> and <span class=\"blunder\">blunders</span></span> are marked in their colours. Each mistake and blunder{cap} is drawn with the move played in red and, where the annotation names it, the engine's best in green.</p>",
         games.len(),
         if t.player().is_some() { " of the player" } else { "" },
     );
