@@ -134,13 +134,26 @@ fn listed(at: &[String]) -> String {
     text
 }
 
+/// Whether the game ends in checkmate: the final position, which no engine evaluates.
+fn ends_in_mate(game: &GameRecord) -> bool {
+    let Some(mut pos) = game.start else { return false };
+    for &m in &game.moves {
+        pos.play_unchecked(m);
+    }
+    pos.is_checkmate()
+}
+
 /// White's winning chances after each move as the graph draws them, and whether the game gave
-/// each. A move without an evaluation takes the straight line between its evaluated
-/// neighbours, or the nearest one's value at the start or end (lichess bridges gaps too), so
-/// that a missing evaluation never reads as a side winning.
+/// each. A checkmate's final position is the mating side's whole win, as lichess draws it; a
+/// move without an evaluation takes the straight line between its evaluated neighbours, or the
+/// nearest one's value at the start or end (lichess bridges gaps too), so that a missing
+/// evaluation never reads as a side winning.
 fn curve(game: &GameRecord) -> Vec<(f64, bool)> {
     let n = game.moves.len();
-    let known: Vec<Option<f64>> = (0..n).map(|i| chances(game, i)).collect();
+    let mut known: Vec<Option<f64>> = (0..n).map(|i| chances(game, i)).collect();
+    if known.last().is_some_and(Option::is_none) && ends_in_mate(game) {
+        known[n - 1] = Some(if game.mover(n - 1).is_white() { 1.0 } else { -1.0 });
+    }
     let mut out = Vec::with_capacity(n);
     let mut before: Option<(usize, f64)> = None;
     let mut i = 0;
@@ -466,6 +479,31 @@ mod tests {
         let svg = eval_graph(&g, &Figures::of(&g));
         assert!(svg.contains("blunder at 1...") && !svg.contains("class=blunder d="), "{svg}");
         assert_eq!(white_area(&svg).len(), 5, "{svg}");
+    }
+
+    #[test]
+    fn a_checkmate_ends_the_graph_at_the_winners_edge() {
+        // The mating move has no evaluation, as lichess writes it.
+        let white = game_of(&[
+            ("e4", Some(30)),
+            ("e5", Some(30)),
+            ("Bc4", Some(20)),
+            ("Nc6", Some(30)),
+            ("Qh5", Some(0)),
+            ("Nf6", Some(10_000)),
+            ("Qxf7#", None),
+        ]);
+        let black = game_of(&[("f3", Some(-50)), ("e5", Some(-40)), ("g4", Some(-10_000)), ("Qh4#", None)]);
+        for (g, edge) in [(white, 0.0), (black, H)] {
+            let svg = eval_graph(&g, &Figures::of(&g));
+            let area = white_area(&svg);
+            assert_eq!(area[area.len() - 2], (W, edge), "{svg}");
+            assert!(!svg.contains("class=unevaluated"), "the final position is no gap: {svg}");
+        }
+        // A game that ends unevaluated but not mated keeps its last value.
+        let g = game_of(&[("f3", Some(-50)), ("e5", Some(-40)), ("g4", None)]);
+        let area = white_area(&eval_graph(&g, &Figures::of(&g)));
+        assert_eq!(area[3].1, area[2].1);
     }
 
     #[test]
