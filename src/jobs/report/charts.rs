@@ -196,6 +196,10 @@ fn bridged(points: &[(f64, f64)], given: &[bool]) -> Vec<(usize, usize)> {
     runs
 }
 
+/// A phase label's letters' width at most, in the graph's units (11px DejaVu Sans, the widest
+/// of the page's fonts, draws `endgame` 51.9 wide and `middlegame` 68.8).
+const LABEL_LETTER: f64 = 7.5;
+
 /// A game's evaluation graph.
 pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
     let n = game.moves.len();
@@ -246,11 +250,24 @@ pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
         let _ = writeln!(s, "<path class=unevaluated d=\"{d}\"/>");
     }
     let _ = writeln!(s, "<path class=midline d=M0,{}h{W} />", H / 2.0);
+    // A label right of its rule, or left of it where it would leave the graph; one that would
+    // cover the label before goes a line lower.
+    let mut before: Option<(f64, f64)> = None;
     for (ply, name) in [(game.division.middle, "middlegame"), (game.division.end, "endgame")] {
         if let Some(p) = ply.filter(|&p| p >= 1 && (p as usize) <= n) {
             let x = x_of(p as usize - 1, n);
-            let _ =
-                writeln!(s, "<path class=phase d=M{x:.1},0v{H} /><text x={:.1} y=12>{name}</text>", x + 3.0);
+            let width = LABEL_LETTER * name.len() as f64;
+            let (at, anchor, span) = if x + 3.0 + width <= W {
+                (x + 3.0, "", (x + 3.0, x + 3.0 + width))
+            } else {
+                (x - 3.0, " text-anchor=end", (x - 3.0 - width, x - 3.0))
+            };
+            let y = if before.is_some_and(|(lo, hi)| span.0 < hi && lo < span.1) { 24 } else { 12 };
+            before = Some(span);
+            let _ = writeln!(
+                s,
+                "<path class=phase d=M{x:.1},0v{H} /><text x={at:.1} y={y}{anchor}>{name}</text>"
+            );
         }
     }
     // Each judgement's moves as one path whose vertices carry its dot ([`graph_defs`]); a dot
@@ -504,6 +521,43 @@ mod tests {
         let g = game_of(&[("f3", Some(-50)), ("e5", Some(-40)), ("g4", None)]);
         let area = white_area(&eval_graph(&g, &Figures::of(&g)));
         assert_eq!(area[3].1, area[2].1);
+    }
+
+    /// Each `<text>`'s span in the graph's units (letters as wide as [`LABEL_LETTER`]) and line.
+    fn labels(svg: &str) -> Vec<(f64, f64, u32)> {
+        svg.split("<text x=")
+            .skip(1)
+            .map(|t| {
+                let (head, rest) = t.split_once('>').expect("a tag");
+                let name = rest.split('<').next().expect("its text");
+                let mut attrs = head.split(' ');
+                let x: f64 = attrs.next().and_then(|x| x.parse().ok()).expect("x");
+                let y = attrs.next().and_then(|y| y.strip_prefix("y=")?.parse().ok()).expect("y");
+                let width = LABEL_LETTER * name.len() as f64;
+                if head.contains("text-anchor=end") { (x - width, x, y) } else { (x, x + width, y) }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn phase_labels_stay_inside_the_graph_and_apart() {
+        let moves: Vec<(&str, Option<i32>)> =
+            ["Nf3", "Nf6", "Ng1", "Ng8"].iter().cycle().take(40).map(|&m| (m, Some(0))).collect();
+        let mut g = game_of(&moves);
+        for (middle, end) in
+            [(Some(1), Some(40)), (Some(39), Some(40)), (Some(20), Some(21)), (None, Some(38))]
+        {
+            g.division = crate::jobs::report::divider::Division { middle, end };
+            let svg = eval_graph(&g, &Figures::of(&g));
+            let spans = labels(&svg);
+            assert_eq!(spans.len(), usize::from(middle.is_some()) + 1, "{svg}");
+            for &(from, to, _) in &spans {
+                assert!(from >= 0.0 && to <= W, "{from}..{to}: {svg}");
+            }
+            if let [a, b] = spans[..] {
+                assert!(a.2 != b.2 || a.1 <= b.0 || b.1 <= a.0, "labels overlap: {svg}");
+            }
+        }
     }
 
     #[test]
