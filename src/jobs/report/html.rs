@@ -47,20 +47,22 @@ pub struct Page<'a> {
 const CSS: &str = "\
 :root{--ink:#1b1b1b;--muted:#5a5a5a;--rule:#d6d3cf;--panel:#f6f5f3;--accent:#1f5fa8}
 *{box-sizing:border-box}
-body{margin:0;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;color:var(--ink);background:#fff}
+body{margin:0;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;color:var(--ink);background:#fff;overflow-wrap:break-word}
 header,main{max-width:1100px;margin:0 auto;padding:0 16px}
 header{border-bottom:2px solid var(--rule);padding-top:12px}
 h1{font-size:1.7em;margin:.3em 0}h2{border-bottom:1px solid var(--rule);padding-bottom:4px;margin-top:1.6em}
 h3{margin:.2em 0}
 nav ul{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:4px 16px}
 a{color:var(--accent)}
-table{border-collapse:collapse;margin:8px 0 16px;font-variant-numeric:tabular-nums}
+.wide{overflow-x:auto;margin:8px 0 16px}
+table{border-collapse:collapse;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:4px 0}
 th,td{padding:3px 8px;border-bottom:1px solid var(--rule);text-align:right;vertical-align:top}
 th:first-child,td:first-child,td.text,th.text{text-align:left}
+th.text{overflow-wrap:anywhere;min-width:8em}
 th{background:var(--panel)}
 table.sortable th{cursor:pointer}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px}
+dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:2px 16px}
 dl.facts dt{font-weight:600}dl.facts dd{margin:0}
 .muted{color:var(--muted)}
 section.game{border:1px solid var(--rule);border-radius:6px;padding:10px 14px;margin:18px 0;background:#fff}
@@ -92,6 +94,7 @@ section.game{content-visibility:auto;contain-intrinsic-size:auto 1600px}
  body{font-size:10.5pt}
  header,main{max-width:none;padding:0}
  section.game,.diagrams figure,table,.charts>div{break-inside:avoid}
+ .wide{overflow:visible}
  section.game{border:none;border-top:1px solid #999;border-radius:0;content-visibility:visible}
  a{color:inherit;text-decoration:none}
  a[href^='http']::after{content:' (' attr(href) ')';font-size:.8em}
@@ -113,9 +116,14 @@ document.querySelectorAll('table.sortable').forEach(function(t){
 });
 ";
 
-/// A table with a caption, header cells and rows; the first column is text.
+/// A table with a caption, header cells and rows; the first column is text. It scrolls sideways
+/// in a box of its own where it is wider than the page.
 fn table(s: &mut String, class: &str, caption: &str, headers: &[&str], rows: &[Vec<String>]) {
-    let _ = write!(s, "<table class=\"{class}\"><caption>{}</caption><thead><tr>", escape(caption));
+    let _ = write!(
+        s,
+        "<div class=\"wide\"><table class=\"{class}\"><caption>{}</caption><thead><tr>",
+        escape(caption)
+    );
     for (i, h) in headers.iter().enumerate() {
         let cls = if i == 0 { " class=\"text\"" } else { "" };
         let _ = write!(s, "<th scope=\"col\"{cls}>{}</th>", escape(h));
@@ -132,7 +140,7 @@ fn table(s: &mut String, class: &str, caption: &str, headers: &[&str], rows: &[V
         }
         s.push_str("</tr>\n");
     }
-    s.push_str("</tbody></table>\n");
+    s.push_str("</tbody></table></div>\n");
 }
 
 /// `moves` from `pos` in SAN with move numbers, as a line is read: `13. Nf3 Qd7 14. Bb5`.
@@ -586,7 +594,61 @@ pub fn write_page<W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::Score;
+    use crate::jobs::report::game::GameRecord;
     use crate::notation::san::parse_san;
+
+    /// A game between `white` and `black` whose moves (SAN) are evaluated in centipawns.
+    fn evaluated_game(white: &str, black: &str, moves: &[(&str, i32)]) -> GameRecord {
+        let mut g = GameRecord::new(1);
+        let mut pos = Position::default();
+        g.start = Some(pos);
+        g.tags.set(TagName::White, white);
+        g.tags.set(TagName::Black, black);
+        for &(san, cp) in moves {
+            let (m, _) = parse_san(&pos, san.as_bytes()).expect("legal");
+            g.push_move(m);
+            *g.evals.last_mut().expect("a move") = Some(Score::Cp(cp));
+            pos.play_unchecked(m);
+        }
+        g
+    }
+
+    /// The page of `games`, every player with a row.
+    fn page_of(games: Vec<GameRecord>) -> String {
+        let mut t = Totals::new(std::io::sink(), None, 10);
+        for g in games {
+            t.add_record(g);
+        }
+        let ranked = t.ranked_players(1, 500).expect("players");
+        let inputs = [Name::from("games.pgn")];
+        let page = Page {
+            inputs: &inputs,
+            min_games: 1,
+            generator: "pgnkit",
+            players: 500,
+            ranked: &ranked,
+            boards: 50,
+        };
+        let mut out = Vec::new();
+        write_page(&mut out, &mut t, &page).expect("written");
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    #[test]
+    fn every_table_scrolls_sideways_in_a_box_of_its_own() {
+        let long = "Q".repeat(120);
+        let html = page_of(vec![evaluated_game(&long, "B", &[("e4", 20), ("f6", 250)])]);
+        let tables = html.matches("<table").count();
+        assert!(tables >= 6, "{html}");
+        assert_eq!(html.matches("<div class=\"wide\"><table").count(), tables, "{html}");
+        assert_eq!(html.matches("</table></div>").count(), tables, "{html}");
+        assert!(html.contains(&format!("<th scope=\"row\" class=\"text\">{long}</th>")));
+        // Names break anywhere in their cells; in print a table is drawn whole, not scrolled.
+        assert!(CSS.contains(".wide{overflow-x:auto") && CSS.contains("th.text{overflow-wrap:anywhere"));
+        let print = &CSS[CSS.find("@media print").expect("a print stylesheet")..];
+        assert!(print.contains(".wide{overflow:visible}"), "{print}");
+    }
 
     #[test]
     fn lines_are_numbered_as_read() {
