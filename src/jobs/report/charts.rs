@@ -14,6 +14,7 @@ use super::text::bucket_text;
 use crate::analysis::Score;
 use crate::analysis::judge::{Judgement, wc};
 use crate::chess::Color;
+use crate::jobs::diagnostics::counted;
 
 /// Width and height of a game's graphs.
 const W: f64 = 720.0;
@@ -219,7 +220,8 @@ pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
     }
     let evaluated = game.evals.iter().flatten().count();
     let label = format!(
-        "Evaluation graph: White's winning chances after each of the {n} moves ({evaluated} evaluated{}), above the middle line White is better{}{}",
+        "Evaluation graph: White's winning chances after each move ({}, {evaluated} evaluated{}), above the middle line White is better{}{}",
+        counted(n as u64, "move", "moves"),
         if bridges.is_empty() { "" } else { "; a dashed line bridges the moves without an evaluation" },
         if judged.is_empty() { String::new() } else { "; ".to_string() },
         judged.join("; ")
@@ -400,8 +402,11 @@ pub fn loss_chart(losses: &[u64]) -> String {
         })
         .collect();
     let max = losses.iter().copied().max().unwrap_or(0) as f64;
-    let summary: Vec<String> =
-        losses.iter().enumerate().map(|(i, n)| format!("{} cp: {n} moves", bucket_text(i))).collect();
+    let summary: Vec<String> = losses
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| format!("{} cp: {}", bucket_text(i), counted(n, "move", "moves")))
+        .collect();
     bars(
         "losses",
         &format!("Distribution of the moves' centipawn losses: {}", summary.join("; ")),

@@ -22,6 +22,7 @@ use super::text::{
 use crate::analysis::judge::Judgement;
 use crate::chess::{Color, Move, Position};
 use crate::io::name::Name;
+use crate::jobs::diagnostics::counted;
 use crate::notation::diagram::{Arrow, ArrowKind, SVG_PAGE_CSS, svg_page_defs};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::write_san;
@@ -361,11 +362,13 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, bo
         s.push_str("</div>\n");
     }
     if bad > drawn.len() {
+        let (shown, others) = (drawn.len() as u64, (bad - drawn.len()) as u64);
         let _ = writeln!(
             s,
-            "<p class=\"muted\">The {} mistakes and blunders with the largest losses are drawn; the {} others are marked in the moves.</p>",
-            drawn.len(),
-            bad - drawn.len()
+            "<p class=\"muted\">The {} with the largest {} drawn; {} marked in the moves.</p>",
+            counted(shown, "mistake or blunder", "mistakes and blunders"),
+            if shown == 1 { "loss is" } else { "losses are" },
+            if others == 1 { "the other is".to_string() } else { format!("the {others} others are") }
         );
     }
     s.push_str("</section>\n");
@@ -399,8 +402,8 @@ pub fn write_page<W: Write>(
     let names: Vec<String> = page.inputs.iter().map(|n| escape(n.text()).into_owned()).collect();
     let _ = writeln!(
         s,
-        "<p class=\"muted\">{} games from {} · {}</p>",
-        t.games,
+        "<p class=\"muted\">{} from {} · {}</p>",
+        counted(t.games, "game", "games"),
         names.join(", "),
         escape(page.generator)
     );
@@ -430,8 +433,9 @@ pub fn write_page<W: Write>(
     if t.broken > 0 {
         let _ = writeln!(
             s,
-            "<dt>With errors</dt><dd>{} (their moves up to the error are reported)</dd>",
-            t.broken
+            "<dt>With errors</dt><dd>{} ({} moves up to the error are reported)</dd>",
+            t.broken,
+            if t.broken == 1 { "its" } else { "their" }
         );
     }
     let _ = writeln!(
@@ -460,14 +464,13 @@ pub fn write_page<W: Write>(
     let (rows, listed) = player_rows(page.ranked, page.players);
     let who = if listed.shown < listed.qualified {
         format!(
-            "The {} players with the most games of the {} with at least {} (<code>--players</code>; <code>--format json</code> lists them all)",
-            listed.shown, listed.qualified, page.min_games
+            "The {} with the most games of the {} with at least {} (<code>--players</code>; <code>--format json</code> lists them all)",
+            counted(listed.shown as u64, "player", "players"),
+            listed.qualified,
+            page.min_games
         )
     } else {
-        format!(
-            "Players with at least {}",
-            crate::jobs::diagnostics::counted(page.min_games, "game", "games")
-        )
+        format!("Players with at least {}", counted(page.min_games, "game", "games"))
     };
     let _ = writeln!(
         s,
@@ -543,8 +546,9 @@ pub fn write_page<W: Write>(
     } else {
         let _ = writeln!(
             s,
-            "<p>{} games have no evaluation; they count in the results and scores only.</p>\n<ul>",
-            t.unevaluated.0
+            "<p>{} no evaluation; {} in the results and scores only.</p>\n<ul>",
+            counted(t.unevaluated.0, "game has", "games have"),
+            if t.unevaluated.0 == 1 { "it counts" } else { "they count" }
         );
         for u in &t.unevaluated.1 {
             let _ = writeln!(
@@ -573,9 +577,10 @@ pub fn write_page<W: Write>(
     };
     let _ = writeln!(
         s,
-        "<section id=\"games\">\n<h2>Games</h2>\n<p class=\"muted\">The {} games with the largest losses{}, largest first. The graph is White's winning chances after each move (lichess's formula), a dashed line bridging moves without an evaluation; <span class=\"legend\"><span class=\"inaccuracy\">inaccuracies</span>, <span class=\"mistake\">mistakes</span> and <span class=\"blunder\">blunders</span></span> are marked in their colours. Each mistake and blunder{cap} is drawn with the move played in red and, where the annotation names it, the engine's best in green.</p>",
-        games.len(),
+        "<section id=\"games\">\n<h2>Games</h2>\n<p class=\"muted\">The {} with the largest losses{}{}. The graph is White's winning chances after each move (lichess's formula), a dashed line bridging moves without an evaluation; <span class=\"legend\"><span class=\"inaccuracy\">inaccuracies</span>, <span class=\"mistake\">mistakes</span> and <span class=\"blunder\">blunders</span></span> are marked in their colours. Each mistake and blunder{cap} is drawn with the move played in red and, where the annotation names it, the engine's best in green.</p>",
+        counted(games.len() as u64, "game", "games"),
         if t.player().is_some() { " of the player" } else { "" },
+        if games.len() > 1 { ", largest first" } else { "" },
     );
     out.write_all(s.as_bytes())?;
     let player = t.player_key().map(str::to_string);
@@ -614,31 +619,59 @@ mod tests {
         g
     }
 
-    /// The page of `games`, every player with a row.
-    fn page_of(games: Vec<GameRecord>) -> String {
+    /// The page of `games`: at most `players` players with a row (of those with a game), and
+    /// at most `boards` boards a game.
+    fn page_of(games: Vec<GameRecord>, players: usize, boards: usize) -> String {
         let mut t = Totals::new(std::io::sink(), None, 10);
         for g in games {
             t.add_record(g);
         }
-        let ranked = t.ranked_players(1, 500).expect("players");
+        let ranked = t.ranked_players(1, players).expect("players");
         let inputs = [Name::from("games.pgn")];
-        let page = Page {
-            inputs: &inputs,
-            min_games: 1,
-            generator: "pgnkit",
-            players: 500,
-            ranked: &ranked,
-            boards: 50,
-        };
+        let page =
+            Page { inputs: &inputs, min_games: 1, generator: "pgnkit", players, ranked: &ranked, boards };
         let mut out = Vec::new();
         write_page(&mut out, &mut t, &page).expect("written");
         String::from_utf8(out).expect("UTF-8")
     }
 
+    /// Where `text` says 1 of something in the plural (`1 games`, `1 others`, but not `21 games`).
+    fn plural_ones(text: &str) -> Vec<String> {
+        let words = ["games", "moves", "players", "mistakes", "others", "have", "losses"];
+        let mut found = Vec::new();
+        for (at, _) in text.match_indices("1 ") {
+            let before = text[..at].chars().next_back();
+            let word: String = text[at + 2..].chars().take_while(char::is_ascii_alphabetic).collect();
+            if !before.is_some_and(|c| c.is_ascii_digit() || c == '.') && words.contains(&word.as_str()) {
+                found.push(text[at.saturating_sub(30)..(at + 40).min(text.len())].to_string());
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn one_of_anything_is_said_in_the_singular() {
+        let two_blunders = evaluated_game("A", "B", &[("e4", 20), ("f6", 250), ("d4", 250), ("g5", 2000)]);
+        let html = page_of(vec![two_blunders, GameRecord::new(2)], 1, 1);
+        assert_eq!(plural_ones(&html), Vec::<String>::new(), "{html}");
+        for said in [
+            "2 games from games.pgn",
+            "1 game has no evaluation; it counts in the results",
+            "The 1 game with the largest losses. The graph",
+            "The 1 mistake or blunder with the largest loss is drawn; the other is marked",
+            "The 1 player with the most games of the 2 with at least 1",
+        ] {
+            assert!(html.contains(said), "{said}: {html}");
+        }
+        let one_move = page_of(vec![evaluated_game("A", "B", &[("e4", 20)])], 500, 50);
+        assert_eq!(plural_ones(&one_move), Vec::<String>::new(), "{one_move}");
+        assert!(one_move.contains("after each move (1 move, 1 evaluated)"), "{one_move}");
+    }
+
     #[test]
     fn every_table_scrolls_sideways_in_a_box_of_its_own() {
         let long = "Q".repeat(120);
-        let html = page_of(vec![evaluated_game(&long, "B", &[("e4", 20), ("f6", 250)])]);
+        let html = page_of(vec![evaluated_game(&long, "B", &[("e4", 20), ("f6", 250)])], 500, 50);
         let tables = html.matches("<table").count();
         assert!(tables >= 6, "{html}");
         assert_eq!(html.matches("<div class=\"wide\"><table").count(), tables, "{html}");
