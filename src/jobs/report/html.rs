@@ -427,7 +427,8 @@ pub fn write_page<W: Write>(
         let _ = writeln!(s, "<dt>Dates</dt><dd>{} to {}</dd>", escape(a), escape(b));
     }
     let variants: Vec<String> = t.variants.iter().map(|(v, n)| format!("{v}: {n}")).collect();
-    let _ = writeln!(s, "<dt>Variants</dt><dd>{}</dd>", variants.join(", "));
+    let variants = if variants.is_empty() { "none".to_string() } else { variants.join(", ") };
+    let _ = writeln!(s, "<dt>Variants</dt><dd>{variants}</dd>");
     let sources: Vec<String> = t.sources.iter().map(|(f, n)| format!("{} ({n})", escape(f.text()))).collect();
     let _ = writeln!(s, "<dt>Sources</dt><dd>{}</dd>", sources.join(", "));
     if t.broken > 0 {
@@ -666,6 +667,13 @@ mod tests {
         let one_move = page_of(vec![evaluated_game("A", "B", &[("e4", 20)])], 500, 50);
         assert_eq!(plural_ones(&one_move), Vec::<String>::new(), "{one_move}");
         assert!(one_move.contains("after each move (1 move, 1 evaluated)"), "{one_move}");
+    }
+
+    #[test]
+    fn no_game_kept_has_no_variant() {
+        assert!(page_of(Vec::new(), 500, 50).contains("<dt>Variants</dt><dd>none</dd>"));
+        let one = page_of(vec![GameRecord::new(1)], 500, 50);
+        assert!(one.contains("<dt>Variants</dt><dd>Standard: 1</dd>"), "{one}");
     }
 
     #[test]

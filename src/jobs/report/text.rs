@@ -394,7 +394,11 @@ pub fn summary_text<W: Write>(
         let _ = writeln!(s, "Dates: {a} to {b}");
     }
     let variants: Vec<String> = t.variants.iter().map(|(v, n)| format!("{v} {n}")).collect();
-    let _ = writeln!(s, "Variants: {}", variants.join(", "));
+    let _ = writeln!(
+        s,
+        "Variants: {}",
+        if variants.is_empty() { "none".to_string() } else { variants.join(", ") }
+    );
     let sources: Vec<String> = t.sources.iter().map(|(f, n)| format!("{f} ({n})")).collect();
     let _ = writeln!(s, "Sources: {}", sources.join(", "));
     if let Some(p) = t.player() {
@@ -465,5 +469,12 @@ mod tests {
         let text = text_of(vec![GameRecord::new(1)]);
         assert!(text.starts_with("Collection: 1 game (0 with evaluations, 1 without);"), "{text}");
         assert!(text_of(vec![GameRecord::new(1), GameRecord::new(2)]).starts_with("Collection: 2 games ("));
+    }
+
+    #[test]
+    fn no_game_kept_has_no_variant() {
+        let text = text_of(Vec::new());
+        assert!(text.contains("\nVariants: none\n"), "{text}");
+        assert!(text_of(vec![GameRecord::new(1)]).contains("\nVariants: Standard 1\n"));
     }
 }
