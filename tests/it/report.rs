@@ -587,18 +587,7 @@ fn report_page_renders_in_chromium() {
     let page = fixture_report(&dir, &[]);
     let url = format!("file://{}", path(&page));
     let browse = |extra: &[&str]| {
-        let profile = dir.join(format!("profile-{}", extra.len()));
-        let mut args = vec![
-            "--headless".to_string(),
-            "--no-sandbox".into(),
-            "--disable-gpu".into(),
-            "--disable-quic".into(),
-            "--no-first-run".into(),
-            "--disable-background-networking".into(),
-            "--disable-component-update".into(),
-            "--disable-sync".into(),
-            format!("--user-data-dir={}", path(&profile)),
-        ];
+        let mut args = headless(&dir.join(format!("profile-{}", extra.len())));
         args.extend(extra.iter().map(|s| s.to_string()));
         args.push(url.clone());
         let o = Command::new(&chromium).args(&args).output().expect("chromium");
@@ -629,6 +618,63 @@ fn report_page_renders_in_chromium() {
     assert_eq!(dom.matches("<section class=\"game\"").count(), 10);
     assert!(dom.contains("<h2>Players</h2>") && dom.contains("class=\"graph eval\""));
     assert!(!dom.contains("<b>quoted"), "a name became markup");
+}
+
+/// Chromium's arguments for a headless run of its own profile in `profile`.
+fn headless(profile: &Path) -> Vec<String> {
+    [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .chain([format!("--user-data-dir={}", path(profile))])
+    .collect()
+}
+
+/// Tables of names of 120 letters without a space, and a page 420 and 1280 pixels wide: the
+/// page is no wider than its window, each table scrolling sideways in a box of its own if it
+/// must. The page is drawn in a frame of that width (a headless window is 500 pixels at least),
+/// which reports the page's widths.
+#[test]
+fn report_tables_stay_inside_the_page_whatever_the_names_and_width() {
+    let Some(chromium) = tool("chromium", &["--version"], "apt-get install -y chromium") else { return };
+    let dir = temp_dir("report-widths");
+    let (white, black) = ("Q".repeat(120), "Z".repeat(120));
+    let game = format!(
+        "[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"1-0\"]\n\n1. e4 {{ [%eval 0.2] }} e5 {{ [%eval 0.3] }} 2. Qh5 {{ [%eval 0.1] }} Nc6 {{ [%eval 0.2] }} 3. Bc4 {{ [%eval 0.1] }} Nf6 {{ [%eval 8.0] }} 4. Qxf7# 1-0\n\n"
+    );
+    let pgn = dir.join("long.pgn");
+    std::fs::write(&pgn, game.repeat(3)).expect("write");
+    let page = fixture_report(&dir, &[path(&pgn)]);
+    let html = std::fs::read_to_string(&page).expect("page");
+    for width in [420, 1280] {
+        let frame = dir.join(format!("frame-{width}.html"));
+        std::fs::write(
+            &frame,
+            format!(
+                "<!DOCTYPE html><html><body style=\"margin:0\"><iframe id=f style=\"width:{width}px;height:3000px;border:0\" srcdoc=\"{}\"></iframe><script>document.getElementById('f').onload=function(){{var d=this.contentDocument.documentElement;document.body.setAttribute('data-widths',d.clientWidth+' '+d.scrollWidth);}};</script></body></html>",
+                html.replace('&', "&amp;").replace('"', "&quot;")
+            ),
+        )
+        .expect("write");
+        let mut args = headless(&dir.join(format!("profile-{width}")));
+        args.extend(["--virtual-time-budget=10000".into(), "--dump-dom".into()]);
+        args.push(format!("file://{}", path(&frame)));
+        let o = Command::new(&chromium).args(&args).output().expect("chromium");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let dom = String::from_utf8_lossy(&o.stdout);
+        let widths = dom.split("data-widths=\"").nth(1).and_then(|r| r.split('"').next());
+        let widths: Vec<u32> =
+            widths.expect("the frame's widths").split(' ').map(|w| w.parse().expect("px")).collect();
+        assert!(widths[0] <= width && widths[1] <= widths[0], "{width} px: {widths:?} (client, scroll)");
+    }
 }
 
 #[test]

@@ -14,6 +14,7 @@ use super::text::bucket_text;
 use crate::analysis::Score;
 use crate::analysis::judge::{Judgement, wc};
 use crate::chess::Color;
+use crate::jobs::diagnostics::counted;
 
 /// Width and height of a game's graphs.
 const W: f64 = 720.0;
@@ -134,12 +135,81 @@ fn listed(at: &[String]) -> String {
     text
 }
 
+/// Whether the game ends in checkmate: the final position, which no engine evaluates.
+fn ends_in_mate(game: &GameRecord) -> bool {
+    let Some(mut pos) = game.start else { return false };
+    for &m in &game.moves {
+        pos.play_unchecked(m);
+    }
+    pos.is_checkmate()
+}
+
+/// White's winning chances after each move as the graph draws them, and whether the game gave
+/// each. A checkmate's final position is the mating side's whole win, as lichess draws it; a
+/// move without an evaluation takes the straight line between its evaluated neighbours, or the
+/// nearest one's value at the start or end (lichess bridges gaps too), so that a missing
+/// evaluation never reads as a side winning.
+fn curve(game: &GameRecord) -> Vec<(f64, bool)> {
+    let n = game.moves.len();
+    let mut known: Vec<Option<f64>> = (0..n).map(|i| chances(game, i)).collect();
+    if known.last().is_some_and(Option::is_none) && ends_in_mate(game) {
+        known[n - 1] = Some(if game.mover(n - 1).is_white() { 1.0 } else { -1.0 });
+    }
+    let mut out = Vec::with_capacity(n);
+    let mut before: Option<(usize, f64)> = None;
+    let mut i = 0;
+    while i < n {
+        if let Some(c) = known[i] {
+            out.push((c, true));
+            before = Some((i, c));
+            i += 1;
+            continue;
+        }
+        let end = i + known[i..].iter().take_while(|c| c.is_none()).count();
+        let after = known.get(end).copied().flatten().map(|c| (end, c));
+        for k in i..end {
+            let c = match (before, after) {
+                (Some((a, ca)), Some((b, cb))) => ca + (cb - ca) * (k - a) as f64 / (b - a) as f64,
+                (Some((_, c)), None) | (None, Some((_, c))) => c,
+                (None, None) => 0.0,
+            };
+            out.push((c, false));
+        }
+        i = end;
+    }
+    out
+}
+
+/// The stretches of `points` a line bridges across moves without an evaluation (`given` says
+/// which have one), as index ranges: each segment with an end without one, stretches that meet
+/// on a column joined, so a graph draws at most one stretch a column.
+fn bridged(points: &[(f64, f64)], given: &[bool]) -> Vec<(usize, usize)> {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for k in 1..points.len() {
+        if given[k - 1] && given[k] {
+            continue;
+        }
+        match runs.last_mut() {
+            Some(run) if column(points[k - 1].0) - column(points[run.1].0) <= 1.0 => run.1 = k,
+            _ => runs.push((k - 1, k)),
+        }
+    }
+    runs
+}
+
+/// A phase label's letters' width at most, in the graph's units (11px DejaVu Sans, the widest
+/// of the page's fonts, draws `endgame` 51.9 wide and `middlegame` 68.8).
+const LABEL_LETTER: f64 = 7.5;
+
 /// A game's evaluation graph.
 pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
     let n = game.moves.len();
     let mut s = String::with_capacity(4_000);
-    let points: Vec<Option<(f64, f64)>> =
-        (0..n).map(|i| chances(game, i).map(|c| (x_of(i, n), H / 2.0 - c * H / 2.0))).collect();
+    let curve = curve(game);
+    let points: Vec<(f64, f64)> =
+        curve.iter().enumerate().map(|(i, &(c, _))| (x_of(i, n), H / 2.0 - c * H / 2.0)).collect();
+    let given: Vec<bool> = curve.iter().map(|&(_, g)| g).collect();
+    let bridges = bridged(&points, &given);
     let mut judged: Vec<String> = Vec::new();
     for j in Judgement::ALL {
         let at: Vec<String> =
@@ -148,9 +218,11 @@ pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
             judged.push(format!("{} at {}", j.word().to_lowercase(), listed(&at)));
         }
     }
-    let evaluated = points.iter().flatten().count();
+    let evaluated = game.evals.iter().flatten().count();
     let label = format!(
-        "Evaluation graph: White's winning chances after each of the {n} moves ({evaluated} evaluated), above the middle line White is better{}{}",
+        "Evaluation graph: White's winning chances after each move ({}, {evaluated} evaluated{}), above the middle line White is better{}{}",
+        counted(n as u64, "move", "moves"),
+        if bridges.is_empty() { "" } else { "; a dashed line bridges the moves without an evaluation" },
         if judged.is_empty() { String::new() } else { "; ".to_string() },
         judged.join("; ")
     );
@@ -160,46 +232,54 @@ pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
         escape(&label)
     );
     let _ = writeln!(s, "<rect width={W} height={H} />");
-    // White's area: from the bottom up to the curve, one polygon per run of evaluated moves.
-    let mut run: Vec<(f64, f64)> = Vec::new();
-    let flush = |run: &mut Vec<(f64, f64)>, s: &mut String| {
-        if run.is_empty() {
-            return;
-        }
-        let (x0, x1) = (run[0].0, run[run.len() - 1].0);
-        // Whole pixels: a graph is drawn about as wide as its 720 units.
-        let mut d = format!("M{x0:.0},{H}L");
-        for (x, y) in thin(run) {
+    // White's area: from the bottom up to the curve, in whole pixels (a graph is drawn about as
+    // wide as its 720 units).
+    if let (Some(first), Some(last)) = (points.first(), points.last()) {
+        let mut d = format!("M{:.0},{H}L", first.0);
+        for (x, y) in thin(&points) {
             let _ = write!(d, "{x:.0},{y:.0} ");
         }
-        let _ = write!(d, "{x1:.0},{H}Z");
+        let _ = write!(d, "{:.0},{H}Z", last.0);
         let _ = writeln!(s, "<path class=white-side d=\"{d}\"/>");
-        run.clear();
-    };
-    for p in &points {
-        match p {
-            Some(xy) => run.push(*xy),
-            None => flush(&mut run, &mut s),
-        }
     }
-    flush(&mut run, &mut s);
+    if !bridges.is_empty() {
+        let mut d = String::new();
+        for &(from, to) in &bridges {
+            for (k, (x, y)) in thin(&points[from..=to]).into_iter().enumerate() {
+                let _ = write!(d, "{}{x:.0},{y:.0}", if k == 0 { "M" } else { " " });
+            }
+        }
+        let _ = writeln!(s, "<path class=unevaluated d=\"{d}\"/>");
+    }
     let _ = writeln!(s, "<path class=midline d=M0,{}h{W} />", H / 2.0);
+    // A label right of its rule, or left of it where it would leave the graph; one that would
+    // cover the label before goes a line lower.
+    let mut before: Option<(f64, f64)> = None;
     for (ply, name) in [(game.division.middle, "middlegame"), (game.division.end, "endgame")] {
         if let Some(p) = ply.filter(|&p| p >= 1 && (p as usize) <= n) {
             let x = x_of(p as usize - 1, n);
-            let _ =
-                writeln!(s, "<path class=phase d=M{x:.1},0v{H} /><text x={:.1} y=12>{name}</text>", x + 3.0);
+            let width = LABEL_LETTER * name.len() as f64;
+            let (at, anchor, span) = if x + 3.0 + width <= W {
+                (x + 3.0, "", (x + 3.0, x + 3.0 + width))
+            } else {
+                (x - 3.0, " text-anchor=end", (x - 3.0 - width, x - 3.0))
+            };
+            let y = if before.is_some_and(|(lo, hi)| span.0 < hi && lo < span.1) { 24 } else { 12 };
+            before = Some(span);
+            let _ = writeln!(
+                s,
+                "<path class=phase d=M{x:.1},0v{H} /><text x={at:.1} y={y}{anchor}>{name}</text>"
+            );
         }
     }
     // Each judgement's moves as one path whose vertices carry its dot ([`graph_defs`]); a dot
     // already on a spot is not drawn again (only a game of over 721 moves has two on a column).
+    // A move without an evaluation gets no dot: the line there is a bridge, not a value.
     for j in Judgement::ALL {
         let mut d = String::new();
         let mut spots = HashSet::new();
-        for (i, p) in points.iter().enumerate() {
-            if let (Some((x, y)), true) = (p, f.judgements[i] == Some(j))
-                && spots.insert((column(*x) as i32, column(*y) as i32))
-            {
+        for (i, &(x, y)) in points.iter().enumerate() {
+            if given[i] && f.judgements[i] == Some(j) && spots.insert((column(x) as i32, column(y) as i32)) {
                 let _ = write!(d, "{}{x:.0},{y:.0}", if d.is_empty() { "M" } else { "," });
             }
         }
@@ -322,8 +402,11 @@ pub fn loss_chart(losses: &[u64]) -> String {
         })
         .collect();
     let max = losses.iter().copied().max().unwrap_or(0) as f64;
-    let summary: Vec<String> =
-        losses.iter().enumerate().map(|(i, n)| format!("{} cp: {n} moves", bucket_text(i))).collect();
+    let summary: Vec<String> = losses
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| format!("{} cp: {}", bucket_text(i), counted(n, "move", "moves")))
+        .collect();
     bars(
         "losses",
         &format!("Distribution of the moves' centipawn losses: {}", summary.join("; ")),
@@ -357,6 +440,129 @@ mod tests {
         assert!(clock_graph(&g).is_none());
         assert_eq!(move_label(&g, 0), "1.");
         assert!(loss_chart(&[3, 0, 1, 0, 0, 0, 0, 2]).contains("500+"));
+    }
+
+    /// A game of `moves` (SAN) from the start, each with its evaluation in centipawns if any.
+    fn game_of(moves: &[(&str, Option<i32>)]) -> GameRecord {
+        let mut g = GameRecord::new(1);
+        let mut pos = Position::default();
+        g.start = Some(pos);
+        for &(san, eval) in moves {
+            let (m, _) = crate::notation::san::parse_san(&pos, san.as_bytes()).expect("legal");
+            g.push_move(m);
+            *g.evals.last_mut().expect("a move") = eval.map(Score::Cp);
+            pos.play_unchecked(m);
+        }
+        g
+    }
+
+    /// The points of White's area: one path, its first and last points on the bottom edge.
+    fn white_area(svg: &str) -> Vec<(f64, f64)> {
+        assert_eq!(svg.matches("<path class=white-side").count(), 1, "one area: {svg}");
+        let d = svg.split("<path class=white-side d=\"").nth(1).and_then(|r| r.split('"').next());
+        let d = d.expect("an area").trim_start_matches('M').trim_end_matches('Z');
+        d.split(['L', ' '])
+            .map(|p| p.split_once(',').expect("x,y"))
+            .map(|(x, y)| (x.parse().expect("x"), y.parse().expect("y")))
+            .collect()
+    }
+
+    #[test]
+    fn moves_without_an_evaluation_are_bridged_not_drawn_as_black_winning() {
+        // Unevaluated at the start, in the middle (two in a row) and at the end of an equal game.
+        let g = game_of(&[
+            ("e4", None),
+            ("e5", Some(20)),
+            ("Nf3", Some(20)),
+            ("Nc6", None),
+            ("Bb5", None),
+            ("a6", Some(-20)),
+            ("Ba4", None),
+        ]);
+        let svg = eval_graph(&g, &Figures::of(&g));
+        let area = white_area(&svg);
+        assert_eq!(area.len(), 2 + g.moves.len(), "a point a move: {svg}");
+        assert_eq!((area[0].1, area[area.len() - 1].1), (H, H));
+        let curve: Vec<f64> = area[1..area.len() - 1].iter().map(|p| p.1).collect();
+        assert!(curve.iter().all(|&y| (y - H / 2.0).abs() < 5.0), "near the middle line: {curve:?}");
+        // The first move carries the second's value, the last the one before it; the gap between
+        // 2. Nf3 and 3... a6 is a straight line between them.
+        assert_eq!((curve[0], curve[6]), (curve[1], curve[5]));
+        assert!(curve[2] < curve[3] && curve[3] < curve[4] && curve[4] < curve[5], "{curve:?}");
+        assert_eq!(svg.matches("<path class=unevaluated d=").count(), 1, "{svg}");
+        assert!(svg.contains("3 evaluated; a dashed line bridges"), "{svg}");
+    }
+
+    #[test]
+    fn a_judged_move_without_an_evaluation_gets_no_dot() {
+        let mut g = game_of(&[("e4", Some(20)), ("f6", None), ("d4", Some(300))]);
+        g.judged_in_file = true;
+        g.nags[1] = Some(Judgement::Blunder);
+        let svg = eval_graph(&g, &Figures::of(&g));
+        assert!(svg.contains("blunder at 1...") && !svg.contains("class=blunder d="), "{svg}");
+        assert_eq!(white_area(&svg).len(), 5, "{svg}");
+    }
+
+    #[test]
+    fn a_checkmate_ends_the_graph_at_the_winners_edge() {
+        // The mating move has no evaluation, as lichess writes it.
+        let white = game_of(&[
+            ("e4", Some(30)),
+            ("e5", Some(30)),
+            ("Bc4", Some(20)),
+            ("Nc6", Some(30)),
+            ("Qh5", Some(0)),
+            ("Nf6", Some(10_000)),
+            ("Qxf7#", None),
+        ]);
+        let black = game_of(&[("f3", Some(-50)), ("e5", Some(-40)), ("g4", Some(-10_000)), ("Qh4#", None)]);
+        for (g, edge) in [(white, 0.0), (black, H)] {
+            let svg = eval_graph(&g, &Figures::of(&g));
+            let area = white_area(&svg);
+            assert_eq!(area[area.len() - 2], (W, edge), "{svg}");
+            assert!(!svg.contains("class=unevaluated"), "the final position is no gap: {svg}");
+        }
+        // A game that ends unevaluated but not mated keeps its last value.
+        let g = game_of(&[("f3", Some(-50)), ("e5", Some(-40)), ("g4", None)]);
+        let area = white_area(&eval_graph(&g, &Figures::of(&g)));
+        assert_eq!(area[3].1, area[2].1);
+    }
+
+    /// Each `<text>`'s span in the graph's units (letters as wide as [`LABEL_LETTER`]) and line.
+    fn labels(svg: &str) -> Vec<(f64, f64, u32)> {
+        svg.split("<text x=")
+            .skip(1)
+            .map(|t| {
+                let (head, rest) = t.split_once('>').expect("a tag");
+                let name = rest.split('<').next().expect("its text");
+                let mut attrs = head.split(' ');
+                let x: f64 = attrs.next().and_then(|x| x.parse().ok()).expect("x");
+                let y = attrs.next().and_then(|y| y.strip_prefix("y=")?.parse().ok()).expect("y");
+                let width = LABEL_LETTER * name.len() as f64;
+                if head.contains("text-anchor=end") { (x - width, x, y) } else { (x, x + width, y) }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn phase_labels_stay_inside_the_graph_and_apart() {
+        let moves: Vec<(&str, Option<i32>)> =
+            ["Nf3", "Nf6", "Ng1", "Ng8"].iter().cycle().take(40).map(|&m| (m, Some(0))).collect();
+        let mut g = game_of(&moves);
+        for (middle, end) in
+            [(Some(1), Some(40)), (Some(39), Some(40)), (Some(20), Some(21)), (None, Some(38))]
+        {
+            g.division = crate::jobs::report::divider::Division { middle, end };
+            let svg = eval_graph(&g, &Figures::of(&g));
+            let spans = labels(&svg);
+            assert_eq!(spans.len(), usize::from(middle.is_some()) + 1, "{svg}");
+            for &(from, to, _) in &spans {
+                assert!(from >= 0.0 && to <= W, "{from}..{to}: {svg}");
+            }
+            if let [a, b] = spans[..] {
+                assert!(a.2 != b.2 || a.1 <= b.0 || b.1 <= a.0, "labels overlap: {svg}");
+            }
+        }
     }
 
     #[test]

@@ -22,6 +22,7 @@ use super::text::{
 use crate::analysis::judge::Judgement;
 use crate::chess::{Color, Move, Position};
 use crate::io::name::Name;
+use crate::jobs::diagnostics::counted;
 use crate::notation::diagram::{Arrow, ArrowKind, SVG_PAGE_CSS, svg_page_defs};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::write_san;
@@ -47,20 +48,22 @@ pub struct Page<'a> {
 const CSS: &str = "\
 :root{--ink:#1b1b1b;--muted:#5a5a5a;--rule:#d6d3cf;--panel:#f6f5f3;--accent:#1f5fa8}
 *{box-sizing:border-box}
-body{margin:0;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;color:var(--ink);background:#fff}
+body{margin:0;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;color:var(--ink);background:#fff;overflow-wrap:break-word}
 header,main{max-width:1100px;margin:0 auto;padding:0 16px}
 header{border-bottom:2px solid var(--rule);padding-top:12px}
 h1{font-size:1.7em;margin:.3em 0}h2{border-bottom:1px solid var(--rule);padding-bottom:4px;margin-top:1.6em}
 h3{margin:.2em 0}
 nav ul{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:4px 16px}
 a{color:var(--accent)}
-table{border-collapse:collapse;margin:8px 0 16px;font-variant-numeric:tabular-nums}
+.wide{overflow-x:auto;margin:8px 0 16px}
+table{border-collapse:collapse;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:4px 0}
 th,td{padding:3px 8px;border-bottom:1px solid var(--rule);text-align:right;vertical-align:top}
 th:first-child,td:first-child,td.text,th.text{text-align:left}
+th.text{overflow-wrap:anywhere;min-width:8em}
 th{background:var(--panel)}
 table.sortable th{cursor:pointer}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px}
+dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:2px 16px}
 dl.facts dt{font-weight:600}dl.facts dd{margin:0}
 .muted{color:var(--muted)}
 section.game{border:1px solid var(--rule);border-radius:6px;padding:10px 14px;margin:18px 0;background:#fff}
@@ -69,6 +72,7 @@ section.game{content-visibility:auto;contain-intrinsic-size:auto 1600px}
 .graph.clock{height:80px;margin-top:4px}
 .graph.eval>rect{fill:#3a3a3a}.graph .white-side{fill:#f2f2f2}
 .graph .midline{stroke:#888;stroke-dasharray:4 3}
+.graph .unevaluated{fill:none;stroke:#999;stroke-width:2;stroke-dasharray:2 2}
 .graph .phase{stroke:#1f5fa8;stroke-dasharray:3 3}.graph text{font-size:11px;fill:#1f5fa8}
 .graph.clock>rect{fill:var(--panel)}
 .graph polyline{fill:none;stroke-width:2}.graph .clock-white{stroke:#b0b0b0}.graph .clock-black{stroke:#222}
@@ -91,6 +95,7 @@ section.game{content-visibility:auto;contain-intrinsic-size:auto 1600px}
  body{font-size:10.5pt}
  header,main{max-width:none;padding:0}
  section.game,.diagrams figure,table,.charts>div{break-inside:avoid}
+ .wide{overflow:visible}
  section.game{border:none;border-top:1px solid #999;border-radius:0;content-visibility:visible}
  a{color:inherit;text-decoration:none}
  a[href^='http']::after{content:' (' attr(href) ')';font-size:.8em}
@@ -112,9 +117,14 @@ document.querySelectorAll('table.sortable').forEach(function(t){
 });
 ";
 
-/// A table with a caption, header cells and rows; the first column is text.
+/// A table with a caption, header cells and rows; the first column is text. It scrolls sideways
+/// in a box of its own where it is wider than the page.
 fn table(s: &mut String, class: &str, caption: &str, headers: &[&str], rows: &[Vec<String>]) {
-    let _ = write!(s, "<table class=\"{class}\"><caption>{}</caption><thead><tr>", escape(caption));
+    let _ = write!(
+        s,
+        "<div class=\"wide\"><table class=\"{class}\"><caption>{}</caption><thead><tr>",
+        escape(caption)
+    );
     for (i, h) in headers.iter().enumerate() {
         let cls = if i == 0 { " class=\"text\"" } else { "" };
         let _ = write!(s, "<th scope=\"col\"{cls}>{}</th>", escape(h));
@@ -131,7 +141,7 @@ fn table(s: &mut String, class: &str, caption: &str, headers: &[&str], rows: &[V
         }
         s.push_str("</tr>\n");
     }
-    s.push_str("</tbody></table>\n");
+    s.push_str("</tbody></table></div>\n");
 }
 
 /// `moves` from `pos` in SAN with move numbers, as a line is read: `13. Nf3 Qd7 14. Bb5`.
@@ -352,11 +362,13 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, bo
         s.push_str("</div>\n");
     }
     if bad > drawn.len() {
+        let (shown, others) = (drawn.len() as u64, (bad - drawn.len()) as u64);
         let _ = writeln!(
             s,
-            "<p class=\"muted\">The {} mistakes and blunders with the largest losses are drawn; the {} others are marked in the moves.</p>",
-            drawn.len(),
-            bad - drawn.len()
+            "<p class=\"muted\">The {} with the largest {} drawn; {} marked in the moves.</p>",
+            counted(shown, "mistake or blunder", "mistakes and blunders"),
+            if shown == 1 { "loss is" } else { "losses are" },
+            if others == 1 { "the other is".to_string() } else { format!("the {others} others are") }
         );
     }
     s.push_str("</section>\n");
@@ -390,8 +402,8 @@ pub fn write_page<W: Write>(
     let names: Vec<String> = page.inputs.iter().map(|n| escape(n.text()).into_owned()).collect();
     let _ = writeln!(
         s,
-        "<p class=\"muted\">{} games from {} · {}</p>",
-        t.games,
+        "<p class=\"muted\">{} from {} · {}</p>",
+        counted(t.games, "game", "games"),
         names.join(", "),
         escape(page.generator)
     );
@@ -415,14 +427,16 @@ pub fn write_page<W: Write>(
         let _ = writeln!(s, "<dt>Dates</dt><dd>{} to {}</dd>", escape(a), escape(b));
     }
     let variants: Vec<String> = t.variants.iter().map(|(v, n)| format!("{v}: {n}")).collect();
-    let _ = writeln!(s, "<dt>Variants</dt><dd>{}</dd>", variants.join(", "));
+    let variants = if variants.is_empty() { "none".to_string() } else { variants.join(", ") };
+    let _ = writeln!(s, "<dt>Variants</dt><dd>{variants}</dd>");
     let sources: Vec<String> = t.sources.iter().map(|(f, n)| format!("{} ({n})", escape(f.text()))).collect();
     let _ = writeln!(s, "<dt>Sources</dt><dd>{}</dd>", sources.join(", "));
     if t.broken > 0 {
         let _ = writeln!(
             s,
-            "<dt>With errors</dt><dd>{} (their moves up to the error are reported)</dd>",
-            t.broken
+            "<dt>With errors</dt><dd>{} ({} moves up to the error are reported)</dd>",
+            t.broken,
+            if t.broken == 1 { "its" } else { "their" }
         );
     }
     let _ = writeln!(
@@ -451,14 +465,13 @@ pub fn write_page<W: Write>(
     let (rows, listed) = player_rows(page.ranked, page.players);
     let who = if listed.shown < listed.qualified {
         format!(
-            "The {} players with the most games of the {} with at least {} (<code>--players</code>; <code>--format json</code> lists them all)",
-            listed.shown, listed.qualified, page.min_games
+            "The {} with the most games of the {} with at least {} (<code>--players</code>; <code>--format json</code> lists them all)",
+            counted(listed.shown as u64, "player", "players"),
+            listed.qualified,
+            page.min_games
         )
     } else {
-        format!(
-            "Players with at least {}",
-            crate::jobs::diagnostics::counted(page.min_games, "game", "games")
-        )
+        format!("Players with at least {}", counted(page.min_games, "game", "games"))
     };
     let _ = writeln!(
         s,
@@ -534,8 +547,9 @@ pub fn write_page<W: Write>(
     } else {
         let _ = writeln!(
             s,
-            "<p>{} games have no evaluation; they count in the results and scores only.</p>\n<ul>",
-            t.unevaluated.0
+            "<p>{} no evaluation; {} in the results and scores only.</p>\n<ul>",
+            counted(t.unevaluated.0, "game has", "games have"),
+            if t.unevaluated.0 == 1 { "it counts" } else { "they count" }
         );
         for u in &t.unevaluated.1 {
             let _ = writeln!(
@@ -564,9 +578,10 @@ pub fn write_page<W: Write>(
     };
     let _ = writeln!(
         s,
-        "<section id=\"games\">\n<h2>Games</h2>\n<p class=\"muted\">The {} games with the largest losses{}, largest first. The graph is White's winning chances after each move (lichess's formula); <span class=\"legend\"><span class=\"inaccuracy\">inaccuracies</span>, <span class=\"mistake\">mistakes</span> and <span class=\"blunder\">blunders</span></span> are marked in their colours. Each mistake and blunder{cap} is drawn with the move played in red and, where the annotation names it, the engine's best in green.</p>",
-        games.len(),
+        "<section id=\"games\">\n<h2>Games</h2>\n<p class=\"muted\">The {} with the largest losses{}{}. The graph is White's winning chances after each move (lichess's formula), a dashed line bridging moves without an evaluation; <span class=\"legend\"><span class=\"inaccuracy\">inaccuracies</span>, <span class=\"mistake\">mistakes</span> and <span class=\"blunder\">blunders</span></span> are marked in their colours. Each mistake and blunder{cap} is drawn with the move played in red and, where the annotation names it, the engine's best in green.</p>",
+        counted(games.len() as u64, "game", "games"),
         if t.player().is_some() { " of the player" } else { "" },
+        if games.len() > 1 { ", largest first" } else { "" },
     );
     out.write_all(s.as_bytes())?;
     let player = t.player_key().map(str::to_string);
@@ -585,7 +600,96 @@ pub fn write_page<W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::Score;
+    use crate::jobs::report::game::GameRecord;
     use crate::notation::san::parse_san;
+
+    /// A game between `white` and `black` whose moves (SAN) are evaluated in centipawns.
+    fn evaluated_game(white: &str, black: &str, moves: &[(&str, i32)]) -> GameRecord {
+        let mut g = GameRecord::new(1);
+        let mut pos = Position::default();
+        g.start = Some(pos);
+        g.tags.set(TagName::White, white);
+        g.tags.set(TagName::Black, black);
+        for &(san, cp) in moves {
+            let (m, _) = parse_san(&pos, san.as_bytes()).expect("legal");
+            g.push_move(m);
+            *g.evals.last_mut().expect("a move") = Some(Score::Cp(cp));
+            pos.play_unchecked(m);
+        }
+        g
+    }
+
+    /// The page of `games`: at most `players` players with a row (of those with a game), and
+    /// at most `boards` boards a game.
+    fn page_of(games: Vec<GameRecord>, players: usize, boards: usize) -> String {
+        let mut t = Totals::new(std::io::sink(), None, 10);
+        for g in games {
+            t.add_record(g);
+        }
+        let ranked = t.ranked_players(1, players).expect("players");
+        let inputs = [Name::from("games.pgn")];
+        let page =
+            Page { inputs: &inputs, min_games: 1, generator: "pgnkit", players, ranked: &ranked, boards };
+        let mut out = Vec::new();
+        write_page(&mut out, &mut t, &page).expect("written");
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    /// Where `text` says 1 of something in the plural (`1 games`, `1 others`, but not `21 games`).
+    fn plural_ones(text: &str) -> Vec<String> {
+        let words = ["games", "moves", "players", "mistakes", "others", "have", "losses"];
+        let mut found = Vec::new();
+        for (at, _) in text.match_indices("1 ") {
+            let before = text[..at].chars().next_back();
+            let word: String = text[at + 2..].chars().take_while(char::is_ascii_alphabetic).collect();
+            if !before.is_some_and(|c| c.is_ascii_digit() || c == '.') && words.contains(&word.as_str()) {
+                found.push(text[at.saturating_sub(30)..(at + 40).min(text.len())].to_string());
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn one_of_anything_is_said_in_the_singular() {
+        let two_blunders = evaluated_game("A", "B", &[("e4", 20), ("f6", 250), ("d4", 250), ("g5", 2000)]);
+        let html = page_of(vec![two_blunders, GameRecord::new(2)], 1, 1);
+        assert_eq!(plural_ones(&html), Vec::<String>::new(), "{html}");
+        for said in [
+            "2 games from games.pgn",
+            "1 game has no evaluation; it counts in the results",
+            "The 1 game with the largest losses. The graph",
+            "The 1 mistake or blunder with the largest loss is drawn; the other is marked",
+            "The 1 player with the most games of the 2 with at least 1",
+        ] {
+            assert!(html.contains(said), "{said}: {html}");
+        }
+        let one_move = page_of(vec![evaluated_game("A", "B", &[("e4", 20)])], 500, 50);
+        assert_eq!(plural_ones(&one_move), Vec::<String>::new(), "{one_move}");
+        assert!(one_move.contains("after each move (1 move, 1 evaluated)"), "{one_move}");
+    }
+
+    #[test]
+    fn no_game_kept_has_no_variant() {
+        assert!(page_of(Vec::new(), 500, 50).contains("<dt>Variants</dt><dd>none</dd>"));
+        let one = page_of(vec![GameRecord::new(1)], 500, 50);
+        assert!(one.contains("<dt>Variants</dt><dd>Standard: 1</dd>"), "{one}");
+    }
+
+    #[test]
+    fn every_table_scrolls_sideways_in_a_box_of_its_own() {
+        let long = "Q".repeat(120);
+        let html = page_of(vec![evaluated_game(&long, "B", &[("e4", 20), ("f6", 250)])], 500, 50);
+        let tables = html.matches("<table").count();
+        assert!(tables >= 6, "{html}");
+        assert_eq!(html.matches("<div class=\"wide\"><table").count(), tables, "{html}");
+        assert_eq!(html.matches("</table></div>").count(), tables, "{html}");
+        assert!(html.contains(&format!("<th scope=\"row\" class=\"text\">{long}</th>")));
+        // Names break anywhere in their cells; in print a table is drawn whole, not scrolled.
+        assert!(CSS.contains(".wide{overflow-x:auto") && CSS.contains("th.text{overflow-wrap:anywhere"));
+        let print = &CSS[CSS.find("@media print").expect("a print stylesheet")..];
+        assert!(print.contains(".wide{overflow:visible}"), "{print}");
+    }
 
     #[test]
     fn lines_are_numbered_as_read() {

@@ -16,6 +16,7 @@ use super::sums::{LOSS_BUCKETS, MoveTotals, Side, Spread};
 use crate::analysis::judge::Judgement;
 use crate::chess::ByColor;
 use crate::error::Error;
+use crate::jobs::diagnostics::counted;
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::{write_san, write_uci};
 
@@ -240,7 +241,7 @@ impl Listed {
                 self.shown, self.qualified
             )
         } else {
-            format!("at least {}", crate::jobs::diagnostics::counted(min_games, "game", "games"))
+            format!("at least {}", counted(min_games, "game", "games"))
         }
     }
 }
@@ -380,14 +381,24 @@ pub fn summary_text<W: Write>(
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Collection: {} games ({} with evaluations, {} without); 1-0 {}, 0-1 {}, 1/2-1/2 {}, * {}",
-        t.games, t.evaluated, t.unevaluated.0, t.results[0], t.results[1], t.results[2], t.results[3]
+        "Collection: {} ({} with evaluations, {} without); 1-0 {}, 0-1 {}, 1/2-1/2 {}, * {}",
+        counted(t.games, "game", "games"),
+        t.evaluated,
+        t.unevaluated.0,
+        t.results[0],
+        t.results[1],
+        t.results[2],
+        t.results[3]
     );
     if let Some((a, b)) = &t.dates {
         let _ = writeln!(s, "Dates: {a} to {b}");
     }
     let variants: Vec<String> = t.variants.iter().map(|(v, n)| format!("{v} {n}")).collect();
-    let _ = writeln!(s, "Variants: {}", variants.join(", "));
+    let _ = writeln!(
+        s,
+        "Variants: {}",
+        if variants.is_empty() { "none".to_string() } else { variants.join(", ") }
+    );
     let sources: Vec<String> = t.sources.iter().map(|(f, n)| format!("{f} ({n})")).collect();
     let _ = writeln!(s, "Sources: {}", sources.join(", "));
     if let Some(p) = t.player() {
@@ -436,4 +447,34 @@ pub fn summary_text<W: Write>(
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::report::game::GameRecord;
+
+    /// The text summary of `games` (read from no input).
+    fn text_of(games: Vec<GameRecord>) -> String {
+        let mut t = Totals::new(std::io::sink(), None, 10);
+        for g in games {
+            t.add_record(g);
+        }
+        let ranked = t.ranked_players(3, 500).expect("players");
+        summary_text(&t, &ranked, 3, 500)
+    }
+
+    #[test]
+    fn one_game_is_said_in_the_singular() {
+        let text = text_of(vec![GameRecord::new(1)]);
+        assert!(text.starts_with("Collection: 1 game (0 with evaluations, 1 without);"), "{text}");
+        assert!(text_of(vec![GameRecord::new(1), GameRecord::new(2)]).starts_with("Collection: 2 games ("));
+    }
+
+    #[test]
+    fn no_game_kept_has_no_variant() {
+        let text = text_of(Vec::new());
+        assert!(text.contains("\nVariants: none\n"), "{text}");
+        assert!(text_of(vec![GameRecord::new(1)]).contains("\nVariants: Standard 1\n"));
+    }
 }
