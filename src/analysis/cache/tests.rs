@@ -647,7 +647,7 @@ fn a_removed_file_is_a_miss_not_an_error() {
 /// start with what to do, not after a run's work at its first commit.
 #[test]
 fn a_cache_that_cannot_be_written_is_refused_at_the_start() {
-    let e = Cache::open("/proc/pgnkit-evals.sqlite").err().expect("refused");
+    let Err(e) = Cache::open("/proc/pgnkit-evals.sqlite") else { panic!("refused") };
     assert!(matches!(e, CacheError::ReadOnly { .. }), "{e:?}");
     assert!(e.to_string().contains("--no-cache"), "{e}");
 }
