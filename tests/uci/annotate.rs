@@ -104,6 +104,29 @@ pub fn annotate_position_that_always_crashes_is_unevaluated() {
     );
 }
 
+/// Scores no engine can mean are protocol errors of their positions: `cp -2147483648` (negated
+/// for Black's view it would wrap to itself) and `mate 0` (mated, where moves exist); the game,
+/// no position of it evaluated, is written as read with no Annotator tag.
+pub fn annotate_nonsense_scores_are_unevaluated() {
+    let d = dir("nonsense-scores");
+    let input = d.join("one.pgn");
+    let game = "[Event \"one\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 *\n";
+    std::fs::write(&input, game).expect("write");
+    for (score, why) in [
+        ("cp -2147483648", "score cp -2147483648 is out of range"),
+        ("mate -2147483648", "score mate -2147483648 is out of range"),
+        ("mate 0", "score mate 0 (mated) in a position that has legal moves"),
+    ] {
+        let mode = format!("score={score}");
+        let o = annotate(&input, &args(&["--no-cache", "--nodes", "100"], fake_engine(&[&mode])));
+        let (out, err) = (text(&o.stdout), text(&o.stderr));
+        assert_eq!(o.status.code(), Some(1), "{score}: {err}");
+        assert_eq!(out, format!("{game}\n"), "{score}: as read");
+        assert_eq!(err.matches("[unevaluated,").count(), 4, "{score}: {err}");
+        assert!(err.contains(&format!("engine protocol error: {why}")), "{score}: {err}");
+    }
+}
+
 pub fn annotate_hang_is_killed_and_the_run_goes_on() {
     let d = dir("hang");
     let input = d.join("one.pgn");

@@ -20,6 +20,7 @@
 //!   during such a search is answered only after its `bestmove` (an engine that reads no command
 //!   but `stop` while it searches).
 //! - `stderr-flood`: write 1 MiB to stderr at each `go` before answering.
+//! - `score=TEXT`: the exact line's score is `TEXT` (`mate 0`), in place of its own.
 //! - `variants`: list `UCI_Variant` with `chess` and `crazyhouse`.
 //! - `log=FILE`: append `# start PID` and every command received to FILE.
 
@@ -107,6 +108,7 @@ struct Modes {
     uciok_once: Option<String>,
     exit_at_uci: bool,
     stderr_flood: bool,
+    score: Option<String>,
     variants: bool,
     log: Option<File>,
 }
@@ -134,6 +136,7 @@ impl Modes {
                 "uciok-once" => m.uciok_once = Some(value.to_string()),
                 "exit-at-uci" => m.exit_at_uci = true,
                 "stderr-flood" => m.stderr_flood = true,
+                "score" => m.score = Some(value.to_string()),
                 "variants" => m.variants = true,
                 "log" => {
                     m.log = Some(
@@ -185,7 +188,8 @@ fn search_output(pos: &Position, modes: &Modes) -> Vec<String> {
     if modes.no_pv {
         pv.clear();
     }
-    lines.push(format!("info depth 1 seldepth 2 multipv 1 score cp {cp} nodes 10 nps 1000 time 1{pv}"));
+    let score = modes.score.clone().unwrap_or_else(|| format!("cp {cp}"));
+    lines.push(format!("info depth 1 seldepth 2 multipv 1 score {score} nodes 10 nps 1000 time 1{pv}"));
     lines.push(format!("info depth 2 seldepth 3 score cp 777 lowerbound nodes 25 time 2 pv {best}"));
     lines.push("info string fake engine thinking".to_string());
     lines.push(format!("info depth 2 currmove {best} currmovenumber 1"));

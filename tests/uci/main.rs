@@ -72,6 +72,7 @@ fn main() -> ExitCode {
         faults::missing_binary_is_exit_69,
         annotate::annotate_crash_restarts_and_loses_nothing,
         annotate::annotate_position_that_always_crashes_is_unevaluated,
+        annotate::annotate_nonsense_scores_are_unevaluated,
         annotate::annotate_hang_is_killed_and_the_run_goes_on,
         annotate::annotate_hang_after_the_warm_up_costs_seconds,
         annotate::annotate_engine_timeout_is_checked,

@@ -52,6 +52,7 @@ pub use deadline::{Basis, Deadline, MIN_NPS, MULTIPLE, Pace, WARM_UP};
 pub use fault::{StartError, Timeouts};
 pub use handshake::{EngineId, UciOption};
 pub use line::MAX_PLIES;
+pub use output::{MAX_CP, MAX_MATE};
 
 use crate::analysis::{Analysis, AnalysisWarning, Analyzer, AnalyzerError, Limit, Score};
 use crate::chess::{CastlingMode, Move, Position, Variant};
