@@ -69,6 +69,7 @@ fn main() -> ExitCode {
         faults::stderr_is_drained,
         faults::slow_handshake_within_the_timeout,
         faults::handshake_failures_are_start_errors,
+        faults::an_engine_dead_before_uciok_says_how_it_ended,
         faults::missing_binary_is_exit_69,
         annotate::annotate_crash_restarts_and_loses_nothing,
         annotate::annotate_position_that_always_crashes_is_unevaluated,
