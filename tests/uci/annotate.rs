@@ -79,6 +79,18 @@ pub fn annotate_crash_restarts_and_loses_nothing() {
     assert_eq!(out.matches("[%eval ").count(), 13, "every move evaluated: {out}");
     assert!(err.contains("engine_warning") && err.contains("restarted"), "{err}");
     assert!(err.contains("game 1") && err.contains("ply "), "located: {err}");
+    // A restart is a warning of its game, counted with it: one engine crashes at every third
+    // search, in both games.
+    let more = args(
+        &["--no-cache", "--nodes", "100", "--engines", "1", "--format", "jsonl"],
+        fake_engine(&["crash-at=3"]),
+    );
+    let s = summary(&annotate(&games(&d), &more).stdout);
+    assert_eq!(
+        (&s["games"], &s["valid"], &s["with_errors"], &s["with_warnings"]),
+        (&2.into(), &2.into(), &0.into(), &2.into()),
+        "{s}"
+    );
 }
 
 pub fn annotate_position_that_always_crashes_is_unevaluated() {
@@ -100,6 +112,12 @@ pub fn annotate_position_that_always_crashes_is_unevaluated() {
     assert_eq!(
         (&s["unevaluated"], &s["crashed"], &s["timed_out"]),
         (&15.into(), &15.into(), &0.into()),
+        "{s}"
+    );
+    // A game with a position left unevaluated is a game with errors, as the diagnostics say.
+    assert_eq!(
+        (&s["games"], &s["valid"], &s["with_errors"], &s["with_warnings"]),
+        (&2.into(), &0.into(), &2.into(), &0.into()),
         "{s}"
     );
 }
@@ -153,7 +171,7 @@ pub fn annotate_hang_is_killed_and_the_run_goes_on() {
         err.contains(":2:1: error: game 2 (? - ?): left without an evaluation: engine timed out: "),
         "{err}"
     );
-    assert!(err.contains("pgnkit annotate: 3 lines, 3 valid, 0 with errors, 0 with warnings only;"), "{err}");
+    assert!(err.contains("pgnkit annotate: 3 lines, 2 valid, 1 with errors, 0 with warnings only;"), "{err}");
     let summary =
         "unevaluated positions: 1 the engine hung or timed out on, 0 it crashed on at every try, 0 other";
     assert!(err.contains("\n  3 positions\n") && err.contains(summary), "{err}");

@@ -327,6 +327,7 @@ impl Worker for AnnotateWorker {
             }
             let plan = match game.fate {
                 collect::Fate::Annotate => {
+                    let before = records.diagnostics.len();
                     let evals = match &mut self.analyst {
                         Some(a) => match a.game(game, chunk.cancel, &mut records.diagnostics, &mut stats)? {
                             Some(e) => e,
@@ -334,6 +335,9 @@ impl Worker for AnnotateWorker {
                         },
                         None => analyse::from_game(game, &mut stats),
                     };
+                    // The engine's diagnostics are the game's, as the replay's are.
+                    let worst = records.diagnostics[before..].iter().map(|d| d.severity).max();
+                    stats.recount_game(game.counted, worst);
                     // No Annotator tag or record may claim an analysis the game did not get.
                     if self.analyst.is_some() && analyse::none_evaluated(&evals) {
                         stats.add(Counter::WrittenAsRead, 1);
