@@ -470,6 +470,26 @@ pub fn annotate_ctrl_c_stops_the_search_in_progress() {
     let err = ctrl_c_at_the_second_search(&d, &games(&d), &[], "out.pgn");
     // The second search is the first game's: no game was finished.
     assert!(err.contains("pgnkit: interrupted: stopped before the first game of "), "{err}");
+    let resume = format!(
+        "pgnkit: the evaluations so far are in {}: run the same command again to resume",
+        d.join("cache.sqlite").display()
+    );
+    assert!(err.contains(&resume), "{err}");
+}
+
+/// Results under --movetime or --keep-hash are not cached: an interrupted run says a rerun
+/// starts over, not that it resumes.
+pub fn annotate_ctrl_c_of_results_not_cached_says_a_rerun_starts_over() {
+    for (more, option) in [(&["--keep-hash"][..], "--keep-hash"), (&["--movetime", "100"][..], "--movetime")]
+    {
+        let d = dir(&format!("ctrl-c-{}", option.trim_start_matches('-')));
+        let err = ctrl_c_at_the_second_search(&d, &games(&d), more, "out.pgn");
+        let starts_over = format!(
+            "pgnkit: {option} results are not cached: the evaluations so far are lost, and the same command \
+             again starts over"
+        );
+        assert!(err.contains(&starts_over) && !err.contains("resume"), "{err}");
+    }
 }
 
 /// The same through EPD input: the run driver's one Ctrl-C path, the lines before the held
@@ -482,6 +502,7 @@ pub fn annotate_epd_ctrl_c_stops_the_search_in_progress() {
     let err = ctrl_c_at_the_second_search(&d, &input, &["--format", "epd"], "out.epd");
     assert!(err.contains("pgnkit: interrupted: stopped after line 1 of "), "{err}");
     assert!(err.contains("pgnkit annotate: 1 line, 1 valid,"), "{err}");
+    assert!(err.contains("run the same command again to resume"), "{err}");
 }
 
 /// Runs annotate over `input` with a cache in `d`, its second search held until `stop`,
@@ -519,7 +540,6 @@ fn ctrl_c_at_the_second_search(d: &Path, input: &Path, more: &[&str], out: &str)
     let second = lines.iter().rposition(|l| l.starts_with("go ")).expect("go");
     assert!(lines[second..].iter().any(|l| l == "stop"), "stop after the held go: {lines:?}");
     assert!(!out.exists(), "no output under its final name");
-    assert!(err.contains("run the same command again to resume"), "{err}");
     assert!(cache.exists(), "the cache is kept: {err}");
     assert!(!err.contains("[unevaluated,"), "the stopped search is not a failure: {err}");
     err

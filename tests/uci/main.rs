@@ -85,6 +85,7 @@ fn main() -> ExitCode {
         annotate::annotate_stockfish_depth_18_is_never_hung,
         annotate::annotate_ctrl_c_stops_the_search_in_progress,
         annotate::annotate_epd_ctrl_c_stops_the_search_in_progress,
+        annotate::annotate_ctrl_c_of_results_not_cached_says_a_rerun_starts_over,
         stockfish::handshake,
         stockfish::mate_in_one,
         stockfish::nodes_limit_is_reproducible,

@@ -51,7 +51,7 @@ so the output is the same at any --engines and from run to run, and evaluations 
 (by default in $XDG_CACHE_HOME/pgnkit/evals.sqlite). Ctrl-C stops the searches in progress,
 commits the cache and leaves no output; running the same command again after a crash or
 Ctrl-C analyses only the positions the cache lacks. --movetime results differ from
-run to run and are not cached; neither are --keep-hash results.
+run to run and are not cached; neither are --keep-hash results: a rerun starts over.
 
 --format epd writes each position line again as EPD: its four fields; a FEN's clock fields as
 hmvc and fmvn; every operation of the line in its order (bm, am, id, c0..c9 and any other never
@@ -262,6 +262,19 @@ fn cache(args: &Args) -> Result<Option<Arc<Cache>>, Fail> {
     Ok(Some(Arc::new(cache)))
 }
 
+/// What a run that stopped leaves for the next, given a cache: the evaluations so far, which
+/// the same command reads (`then` says when), or nothing when this run's results are not cached.
+fn left_for_a_rerun(opts: &AnnotateOptions, cache: Option<&Cache>, then: &str) -> Option<String> {
+    let cache = cache?;
+    Some(match opts.not_cached() {
+        None => format!("the evaluations so far are in {}: {then}", cache.path().display()),
+        Some(why) => format!(
+            "{why} results are not cached: the evaluations so far are lost, and the same command again \
+             starts over"
+        ),
+    })
+}
+
 pub fn run(args: &Args) -> Result<Code, Fail> {
     refuse_ignored(args)?;
     interrupt::install();
@@ -329,14 +342,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         sink::summary_text(&summary, cache_stats, engines, records, unkept)
     });
     warn_absent(&job.options().select, &summary.stats);
-    if summary.stopped.is_some() {
-        // The cache holds the interrupted run's work.
-        if let Some(c) = &cache {
-            stderrln!(
-                "pgnkit: the evaluations so far are in {}: run the same command again to resume",
-                c.path().display()
-            );
-        }
+    if summary.stopped.is_some()
+        && let Some(note) =
+            left_for_a_rerun(job.options(), cache.as_deref(), "run the same command again to resume")
+    {
+        stderrln!("pgnkit: {note}");
     }
     let cache_json = cache_stats.map(|c| {
         serde_json::json!({"hits": c.hits, "misses": c.misses, "stale": c.stale, "stores": c.stores, "commits": c.commits})

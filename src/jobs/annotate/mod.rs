@@ -158,7 +158,19 @@ impl AnnotateOptions {
     /// The cache, when results under these options are a function of the position: a node or
     /// depth limit, a cleared hash for every position.
     fn usable_cache(&self) -> Option<Arc<Cache>> {
-        self.cache.clone().filter(|_| cacheable(&self.limit) && !self.keeps_hash() && !self.from_evals)
+        self.cache.clone().filter(|_| self.not_cached().is_none() && !self.from_evals)
+    }
+
+    /// Why the engine's results are not cached, as the option that makes it so (`--movetime`,
+    /// `--keep-hash`); `None` when they are (given a cache).
+    pub fn not_cached(&self) -> Option<&'static str> {
+        if !cacheable(&self.limit) {
+            Some(if self.limit.movetime.is_some() { "--movetime" } else { "an unlimited search's" })
+        } else if self.keeps_hash() {
+            Some("--keep-hash")
+        } else {
+            None
+        }
     }
 }
 
