@@ -9,6 +9,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use pgnkit::engine::client::{MULTIPLE, Timeouts, WARM_UP};
+use pgnkit::jobs::annotate::analyse::CRASH_STREAK;
 
 use crate::fake;
 use crate::scratch::{Scratch, scratch};
@@ -143,6 +144,60 @@ pub fn annotate_nonsense_scores_are_unevaluated() {
         assert_eq!(err.matches("[unevaluated,").count(), 4, "{score}: {err}");
         assert!(err.contains(&format!("engine protocol error: {why}")), "{score}: {err}");
     }
+}
+
+/// An engine that answers five searches and then crashes on every one (as a build that loads
+/// its network only to search does from the first) stops the run once it crashed at every try on
+/// CRASH_STREAK positions in a row, exit 69, no output, and what it found kept in the cache for
+/// the same command to resume from.
+pub fn annotate_engine_that_crashes_on_every_search_stops_the_run() {
+    let d = dir("crashes-everywhere");
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pgn/lichess_db_10k.pgn");
+    let (cache, out, modes) = (d.join("cache.sqlite"), d.join("out.pgn"), d.join("modes"));
+    // The fake engine behind a shell that reads its modes from a file: the arguments, which the
+    // cache's engine key holds, stay the same when the modes change.
+    let log = Log::new();
+    let exe = std::env::current_exe().expect("the test binary");
+    let shell =
+        format!("exec '{}' {} {} $(cat '{}')", exe.display(), fake::FLAG, log.mode(), modes.display());
+    let run = |cache: &Path| {
+        let mut a = args(
+            &["--nodes", "100", "--engines", "1", "--format", "jsonl", "--engine", "/bin/sh"],
+            Vec::new(),
+        );
+        a.extend(["--engine-arg=-c".into(), format!("--engine-arg={shell}"), "--cache".into()]);
+        a.extend([cache.display().to_string(), "-o".into(), out.display().to_string()]);
+        annotate(&input, &a)
+    };
+    std::fs::write(&modes, "crash-from=6").expect("write");
+    let started = Instant::now();
+    let o = run(&cache);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(69), "{err}");
+    let streak = CRASH_STREAK as usize;
+    let stop = format!(
+        "pgnkit: error: the engine crashed on each of the last {streak} positions at every try: it cannot be \
+         used\npgnkit: the evaluations so far are in {}: once the engine works, the same command resumes \
+         from them\n",
+        cache.display()
+    );
+    assert!(err.ends_with(&stop), "{err}");
+    // Each position tried three times (two retries), and no more positions.
+    assert_eq!(gos(&log), 5 + 3 * streak);
+    assert!(!out.exists(), "no output");
+    assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
+    // The five evaluations are what the same command, the engine working, does not ask for.
+    std::fs::write(&modes, "").expect("write");
+    let analysed = |cache: &Path| {
+        let o = run(cache);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        summary(&std::fs::read(&out).expect("output"))["analysed"].as_u64().expect("analysed")
+    };
+    assert_eq!(analysed(&cache) + 5, analysed(&d.join("cold.sqlite")));
+    // --help states the rule.
+    let o = pgnkit().args(["annotate", "--help"]).output().expect("run pgnkit");
+    let help = text(&o.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains(&format!("every try on {streak} positions in a row")), "{help}");
 }
 
 pub fn annotate_hang_is_killed_and_the_run_goes_on() {

@@ -3,6 +3,8 @@
 //! that a test knows the exact analysis to expect, and misbehaves as its modes say:
 //!
 //! - `crash-at=N`: exit (status 3) on the Nth `go` of this process, without answering.
+//! - `crash-from=N` (with `log`): exit (status 3) on every `go` from the Nth in the log on, of
+//!   every engine started (one that answers, then cannot search any more).
 //! - `exit-after-go=N`: exit after answering the Nth `go` (the client's next command then meets a
 //!   closed pipe).
 //! - `hang-at=N`: from the Nth `go` on, answer nothing (`stop` and `isready` included; commands
@@ -93,6 +95,7 @@ fn illegal_move(pos: &Position) -> String {
 #[derive(Default)]
 struct Modes {
     crash_at: Option<u32>,
+    crash_from: Option<usize>,
     exit_after_go: Option<u32>,
     hang_at: Option<u32>,
     hang_stop_at: Vec<u32>,
@@ -111,6 +114,7 @@ struct Modes {
     score: Option<String>,
     variants: bool,
     log: Option<File>,
+    log_path: Option<String>,
 }
 
 impl Modes {
@@ -121,6 +125,7 @@ impl Modes {
             let n = || Some(value.parse().unwrap_or_else(|_| panic!("fake engine: bad mode {arg}")));
             match key {
                 "crash-at" => m.crash_at = n(),
+                "crash-from" => m.crash_from = n().map(|n: u32| n as usize),
                 "exit-after-go" => m.exit_after_go = n(),
                 "hang-at" => m.hang_at = n(),
                 "hang-stop-at" => m.hang_stop_at.extend(n()),
@@ -139,6 +144,7 @@ impl Modes {
                 "score" => m.score = Some(value.to_string()),
                 "variants" => m.variants = true,
                 "log" => {
+                    m.log_path = Some(value.to_string());
                     m.log = Some(
                         OpenOptions::new().create(true).append(true).open(value).expect("fake engine log"),
                     )
@@ -308,7 +314,12 @@ pub fn run(args: &[String]) -> i32 {
             }
             Command::Go(_) => {
                 gos += 1;
-                if modes.crash_at == Some(gos) {
+                let logged = || {
+                    let log = modes.log_path.as_ref().expect("crash-from needs a log");
+                    let text = std::fs::read_to_string(log).expect("fake engine log");
+                    text.lines().filter(|l| l.starts_with("go ")).count()
+                };
+                if modes.crash_at == Some(gos) || modes.crash_from.is_some_and(|n| logged() >= n) {
                     eprintln!("fake engine: crashing at go {gos}");
                     return 3;
                 }

@@ -53,6 +53,10 @@ commits the cache and leaves no output; running the same command again after a c
 Ctrl-C analyses only the positions the cache lacks. --movetime results differ from
 run to run and are not cached; neither are --keep-hash results: a rerun starts over.
 
+An engine that crashes is restarted and the position tried twice more. One that crashed at
+every try on 20 positions in a row, with no search that succeeded between them, cannot be
+used: the run stops (exit 69) and keeps the cache for a rerun.
+
 --format epd writes each position line again as EPD: its four fields; a FEN's clock fields as
 hmvc and fmvn; every operation of the line in its order (bm, am, id, c0..c9 and any other never
 replaced: a test suite's answers stay its own), but for acd, acn, acs, ce, pv and dm, which this
@@ -63,7 +67,8 @@ each), are written as read; an input none of whose lines is EPD or FEN is one er
 
 Exit codes: 1 when some position was left without an evaluation (a diagnostic names it) or a
 game had errors (written as read, or annotated with a variation cut); 65 when an input of
---format epd has no EPD or FEN line; 69 when the engine is missing or fails its handshake.
+--format epd has no EPD or FEN line; 69 when the engine is missing, fails its handshake, or
+crashes on every search (above).
 
 --format parquet writes one row per analysed position, with typed columns (`?`: may be null):
   file string, game int64, ply int32, fen string (with --epd-columns: epd string, hmvc int64,
@@ -330,7 +335,18 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let result = shard::run(&job, &args.head, &run_opts, &sharding, &progress, &mut writer);
     // Whatever happened, what the engines found is committed: the next run resumes from it.
     let flushed = cache.as_ref().map(|c| c.flush());
-    let summary = result?;
+    let summary = match result {
+        Ok(summary) => summary,
+        // An engine that gave out during the run: what the cache holds is there for a rerun.
+        Err(source @ pgnkit::error::Error::Analysis(_)) => {
+            let then = "once the engine works, the same command resumes from them";
+            return Err(match left_for_a_rerun(job.options(), cache.as_deref(), then) {
+                Some(note) => Fail::Noted { source: Box::new(source), note },
+                None => source.into(),
+            });
+        }
+        Err(e) => return Err(e.into()),
+    };
     let cache_stats = cache.as_ref().map(|c| c.stats());
     if let Some(Err(e)) = flushed {
         stderrln!("pgnkit: warning: the cache could not be committed: {e}");

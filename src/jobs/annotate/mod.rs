@@ -213,12 +213,14 @@ pub struct Annotate {
     /// The engine's start-up warnings (unknown options) were reported: once per run, not once
     /// per engine.
     reported: AtomicBool,
+    /// The positions in a row the engines crashed on at every try.
+    crashes: Arc<analyse::Crashes>,
 }
 
 impl Annotate {
     /// A job annotating as `opts` says.
     pub fn new(opts: AnnotateOptions) -> Annotate {
-        Annotate { opts: Arc::new(opts), reported: AtomicBool::new(false) }
+        Annotate { opts: Arc::new(opts), reported: AtomicBool::new(false), crashes: Arc::default() }
     }
 
     /// The options.
@@ -309,7 +311,8 @@ impl Job for Annotate {
         let (mut engine, id) = start_engine(&opts)?;
         let warnings = engine.take_warnings();
         let startup = if self.reported.swap(true, Ordering::Relaxed) { Vec::new() } else { warnings };
-        let analyst = Analyst::new(engine, id, opts.usable_cache(), opts.limit, opts.keeps_hash());
+        let crashes = Arc::clone(&self.crashes);
+        let analyst = Analyst::new(engine, id, opts.usable_cache(), opts.limit, opts.keeps_hash(), crashes);
         Ok(AnnotateWorker::new(opts, Some(analyst), startup))
     }
 }

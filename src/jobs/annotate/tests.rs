@@ -287,3 +287,12 @@ fn a_variant_tag_is_written_in_its_canonical_spelling() {
     assert!(out.contains("[Variant \"Chess960\"]") && !out.contains("chess-960"), "{out}");
     assert!(out.contains("[Variant \"From Position\"]"), "{out}");
 }
+
+#[test]
+fn the_exit_code_table_names_the_crash_streak() {
+    let meaning = crate::exit::Code::Unavailable.meaning();
+    assert!(
+        meaning.contains(&format!("every try on {} positions in a row", analyse::CRASH_STREAK)),
+        "{meaning}"
+    );
+}
