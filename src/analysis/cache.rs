@@ -76,6 +76,7 @@
 
 use std::ffi::OsString;
 use std::fmt;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -310,7 +311,7 @@ impl Cache {
             Ok(conn) if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) => {
                 return Err(CacheError::ReadOnly { path });
             }
-            Err(CacheError::Open { .. }) if !can_write(&path) => return Err(CacheError::ReadOnly { path }),
+            Err(CacheError::Open { .. }) if read_only(&path) => return Err(CacheError::ReadOnly { path }),
             opened => opened?,
         };
         let reader = open_reader(&path).map_err(|source| CacheError::Open { path: path.clone(), source })?;
@@ -530,13 +531,16 @@ fn default_path_from(xdg_cache_home: Option<OsString>, home: Option<OsString>) -
     Some(base.join("pgnkit").join("evals.sqlite"))
 }
 
-/// Whether the cache file at `path` (or a new file beside it) can be opened for writing.
-fn can_write(path: &Path) -> bool {
-    if path.exists() {
-        return std::fs::OpenOptions::new().append(true).open(path).is_ok();
-    }
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    tempfile::tempfile_in(dir).is_ok()
+/// Whether the cache file at `path` (or a new file beside it) may not be written: no permission,
+/// or a read-only file system (a directory given as the file is another error).
+fn read_only(path: &Path) -> bool {
+    let opened = if path.exists() {
+        std::fs::OpenOptions::new().append(true).open(path).map(drop)
+    } else {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        tempfile::tempfile_in(dir).map(drop)
+    };
+    opened.is_err_and(|e| matches!(e.kind(), ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem))
 }
 
 /// The writer's connection: WAL mode, `synchronous=NORMAL`, the schema created or checked.

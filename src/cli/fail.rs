@@ -14,6 +14,15 @@ pub enum Fail {
     /// Writing to stdout or reading stdin failed (a closed stdout is a quiet success).
     #[error(transparent)]
     Stdio(#[from] std::io::Error),
+    /// A run's failure, then a line on what it left (the cache that lets the same command
+    /// resume).
+    #[error("{source}\npgnkit: {note}")]
+    Noted {
+        /// The failure (boxed: a note is rare, and `Fail` travels in every `Result`).
+        source: Box<Error>,
+        /// What it left.
+        note: String,
+    },
     /// What a command that runs no job found wrong, and its code.
     #[error("{message}")]
     Command {
@@ -34,6 +43,7 @@ impl Fail {
     pub(super) fn code(&self) -> Code {
         match self {
             Fail::Run(e) => e.exit_code(),
+            Fail::Noted { source, .. } => source.exit_code(),
             Fail::Stdio(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Code::Ok,
             Fail::Stdio(_) => Code::IoErr,
             Fail::Command { code, .. } => *code,

@@ -103,6 +103,23 @@ impl Stats {
         or_into(&mut self.tags_seen, seen);
     }
 
+    /// Moves a game counted as `was` (its worst diagnostic when the replay counted it, `None`: it
+    /// had none) to where its worst diagnostic `now` puts it, once a job's own diagnostics of it
+    /// are known (an engine's: a position left unevaluated is an error of its game).
+    pub fn recount_game(&mut self, was: Option<Severity>, now: Option<Severity>) {
+        if now <= was {
+            return;
+        }
+        if was == Some(Severity::Warning) {
+            self.games_with_warnings = self.games_with_warnings.saturating_sub(1);
+        }
+        match now {
+            Some(Severity::Error) => self.games_with_errors += 1,
+            Some(Severity::Warning) => self.games_with_warnings += 1,
+            None => {}
+        }
+    }
+
     /// Games read, replayed and without errors: a game the filters left out was not checked.
     pub fn valid_games(&self) -> u64 {
         self.games.saturating_sub(self.games_with_errors + self.get(Counter::Filtered))

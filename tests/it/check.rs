@@ -45,7 +45,9 @@ fn a_count_of_one_is_singular() {
         let want = format!("pgnkit {job}: 1 game, 1 valid, 0 with errors, 0 with warnings only; 1 ply; ");
         assert!(stderr(&o).starts_with(&want), "{}", stderr(&o));
     }
-    let o = run_with_stdin(&["annotate", "--from-evals", "-", "-o", "/dev/null"], game);
+    // With an evaluation: a game without one has a `no_evals` warning.
+    let judged = game.replace("1. e4 *", "1. e4 { [%eval 0.2] } *");
+    let o = run_with_stdin(&["annotate", "--from-evals", "-", "-o", "/dev/null"], judged);
     assert!(
         stderr(&o).contains(": 1 game, 1 valid, 0 with errors, 0 with warnings only; 1 ply; "),
         "{}",

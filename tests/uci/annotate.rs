@@ -9,6 +9,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use pgnkit::engine::client::{MULTIPLE, Timeouts, WARM_UP};
+use pgnkit::jobs::annotate::analyse::CRASH_STREAK;
 
 use crate::fake;
 use crate::scratch::{Scratch, scratch};
@@ -79,6 +80,18 @@ pub fn annotate_crash_restarts_and_loses_nothing() {
     assert_eq!(out.matches("[%eval ").count(), 13, "every move evaluated: {out}");
     assert!(err.contains("engine_warning") && err.contains("restarted"), "{err}");
     assert!(err.contains("game 1") && err.contains("ply "), "located: {err}");
+    // A restart is a warning of its game, counted with it: one engine crashes at every third
+    // search, in both games.
+    let more = args(
+        &["--no-cache", "--nodes", "100", "--engines", "1", "--format", "jsonl"],
+        fake_engine(&["crash-at=3"]),
+    );
+    let s = summary(&annotate(&games(&d), &more).stdout);
+    assert_eq!(
+        (&s["games"], &s["valid"], &s["with_errors"], &s["with_warnings"]),
+        (&2.into(), &2.into(), &0.into(), &2.into()),
+        "{s}"
+    );
 }
 
 pub fn annotate_position_that_always_crashes_is_unevaluated() {
@@ -102,6 +115,89 @@ pub fn annotate_position_that_always_crashes_is_unevaluated() {
         (&15.into(), &15.into(), &0.into()),
         "{s}"
     );
+    // A game with a position left unevaluated is a game with errors, as the diagnostics say.
+    assert_eq!(
+        (&s["games"], &s["valid"], &s["with_errors"], &s["with_warnings"]),
+        (&2.into(), &0.into(), &2.into(), &0.into()),
+        "{s}"
+    );
+}
+
+/// Scores no engine can mean are protocol errors of their positions: `cp -2147483648` (negated
+/// for Black's view it would wrap to itself) and `mate 0` (mated, where moves exist); the game,
+/// no position of it evaluated, is written as read with no Annotator tag.
+pub fn annotate_nonsense_scores_are_unevaluated() {
+    let d = dir("nonsense-scores");
+    let input = d.join("one.pgn");
+    let game = "[Event \"one\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 *\n";
+    std::fs::write(&input, game).expect("write");
+    for (score, why) in [
+        ("cp -2147483648", "score cp -2147483648 is out of range"),
+        ("mate -2147483648", "score mate -2147483648 is out of range"),
+        ("mate 0", "score mate 0 (mated) in a position that has legal moves"),
+    ] {
+        let mode = format!("score={score}");
+        let o = annotate(&input, &args(&["--no-cache", "--nodes", "100"], fake_engine(&[&mode])));
+        let (out, err) = (text(&o.stdout), text(&o.stderr));
+        assert_eq!(o.status.code(), Some(1), "{score}: {err}");
+        assert_eq!(out, format!("{game}\n"), "{score}: as read");
+        assert_eq!(err.matches("[unevaluated,").count(), 4, "{score}: {err}");
+        assert!(err.contains(&format!("engine protocol error: {why}")), "{score}: {err}");
+    }
+}
+
+/// An engine that answers five searches and then crashes on every one (as a build that loads
+/// its network only to search does from the first) stops the run once it crashed at every try on
+/// CRASH_STREAK positions in a row, exit 69, no output, and what it found kept in the cache for
+/// the same command to resume from.
+pub fn annotate_engine_that_crashes_on_every_search_stops_the_run() {
+    let d = dir("crashes-everywhere");
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pgn/lichess_db_10k.pgn");
+    let (cache, out, modes) = (d.join("cache.sqlite"), d.join("out.pgn"), d.join("modes"));
+    // The fake engine behind a shell that reads its modes from a file: the arguments, which the
+    // cache's engine key holds, stay the same when the modes change.
+    let log = Log::new();
+    let exe = std::env::current_exe().expect("the test binary");
+    let shell =
+        format!("exec '{}' {} {} $(cat '{}')", exe.display(), fake::FLAG, log.mode(), modes.display());
+    let run = |cache: &Path| {
+        let mut a = args(
+            &["--nodes", "100", "--engines", "1", "--format", "jsonl", "--engine", "/bin/sh"],
+            Vec::new(),
+        );
+        a.extend(["--engine-arg=-c".into(), format!("--engine-arg={shell}"), "--cache".into()]);
+        a.extend([cache.display().to_string(), "-o".into(), out.display().to_string()]);
+        annotate(&input, &a)
+    };
+    std::fs::write(&modes, "crash-from=6").expect("write");
+    let started = Instant::now();
+    let o = run(&cache);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(69), "{err}");
+    let streak = CRASH_STREAK as usize;
+    let stop = format!(
+        "pgnkit: error: the engine crashed on each of the last {streak} positions at every try: it cannot be \
+         used\npgnkit: the evaluations so far are in {}: once the engine works, the same command resumes \
+         from them\n",
+        cache.display()
+    );
+    assert!(err.ends_with(&stop), "{err}");
+    // Each position tried three times (two retries), and no more positions.
+    assert_eq!(gos(&log), 5 + 3 * streak);
+    assert!(!out.exists(), "no output");
+    assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
+    // The five evaluations are what the same command, the engine working, does not ask for.
+    std::fs::write(&modes, "").expect("write");
+    let analysed = |cache: &Path| {
+        let o = run(cache);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        summary(&std::fs::read(&out).expect("output"))["analysed"].as_u64().expect("analysed")
+    };
+    assert_eq!(analysed(&cache) + 5, analysed(&d.join("cold.sqlite")));
+    // --help states the rule.
+    let o = pgnkit().args(["annotate", "--help"]).output().expect("run pgnkit");
+    let help = text(&o.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains(&format!("every try on {streak} positions in a row")), "{help}");
 }
 
 pub fn annotate_hang_is_killed_and_the_run_goes_on() {
@@ -130,7 +226,7 @@ pub fn annotate_hang_is_killed_and_the_run_goes_on() {
         err.contains(":2:1: error: game 2 (? - ?): left without an evaluation: engine timed out: "),
         "{err}"
     );
-    assert!(err.contains("pgnkit annotate: 3 lines, 3 valid, 0 with errors, 0 with warnings only;"), "{err}");
+    assert!(err.contains("pgnkit annotate: 3 lines, 2 valid, 1 with errors, 0 with warnings only;"), "{err}");
     let summary =
         "unevaluated positions: 1 the engine hung or timed out on, 0 it crashed on at every try, 0 other";
     assert!(err.contains("\n  3 positions\n") && err.contains(summary), "{err}");
@@ -445,6 +541,26 @@ pub fn annotate_ctrl_c_stops_the_search_in_progress() {
     let err = ctrl_c_at_the_second_search(&d, &games(&d), &[], "out.pgn");
     // The second search is the first game's: no game was finished.
     assert!(err.contains("pgnkit: interrupted: stopped before the first game of "), "{err}");
+    let resume = format!(
+        "pgnkit: the evaluations so far are in {}: run the same command again to resume",
+        d.join("cache.sqlite").display()
+    );
+    assert!(err.contains(&resume), "{err}");
+}
+
+/// Results under --movetime or --keep-hash are not cached: an interrupted run says a rerun
+/// starts over, not that it resumes.
+pub fn annotate_ctrl_c_of_results_not_cached_says_a_rerun_starts_over() {
+    for (more, option) in [(&["--keep-hash"][..], "--keep-hash"), (&["--movetime", "100"][..], "--movetime")]
+    {
+        let d = dir(&format!("ctrl-c-{}", option.trim_start_matches('-')));
+        let err = ctrl_c_at_the_second_search(&d, &games(&d), more, "out.pgn");
+        let starts_over = format!(
+            "pgnkit: {option} results are not cached: the evaluations so far are lost, and the same command \
+             again starts over"
+        );
+        assert!(err.contains(&starts_over) && !err.contains("resume"), "{err}");
+    }
 }
 
 /// The same through EPD input: the run driver's one Ctrl-C path, the lines before the held
@@ -457,6 +573,7 @@ pub fn annotate_epd_ctrl_c_stops_the_search_in_progress() {
     let err = ctrl_c_at_the_second_search(&d, &input, &["--format", "epd"], "out.epd");
     assert!(err.contains("pgnkit: interrupted: stopped after line 1 of "), "{err}");
     assert!(err.contains("pgnkit annotate: 1 line, 1 valid,"), "{err}");
+    assert!(err.contains("run the same command again to resume"), "{err}");
 }
 
 /// Runs annotate over `input` with a cache in `d`, its second search held until `stop`,
@@ -494,7 +611,6 @@ fn ctrl_c_at_the_second_search(d: &Path, input: &Path, more: &[&str], out: &str)
     let second = lines.iter().rposition(|l| l.starts_with("go ")).expect("go");
     assert!(lines[second..].iter().any(|l| l == "stop"), "stop after the held go: {lines:?}");
     assert!(!out.exists(), "no output under its final name");
-    assert!(err.contains("run the same command again to resume"), "{err}");
     assert!(cache.exists(), "the cache is kept: {err}");
     assert!(!err.contains("[unevaluated,"), "the stopped search is not a failure: {err}");
     err

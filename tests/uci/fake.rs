@@ -3,6 +3,8 @@
 //! that a test knows the exact analysis to expect, and misbehaves as its modes say:
 //!
 //! - `crash-at=N`: exit (status 3) on the Nth `go` of this process, without answering.
+//! - `crash-from=N` (with `log`): exit (status 3) on every `go` from the Nth in the log on, of
+//!   every engine started (one that answers, then cannot search any more).
 //! - `exit-after-go=N`: exit after answering the Nth `go` (the client's next command then meets a
 //!   closed pipe).
 //! - `hang-at=N`: from the Nth `go` on, answer nothing (`stop` and `isready` included; commands
@@ -20,6 +22,7 @@
 //!   during such a search is answered only after its `bestmove` (an engine that reads no command
 //!   but `stop` while it searches).
 //! - `stderr-flood`: write 1 MiB to stderr at each `go` before answering.
+//! - `score=TEXT`: the exact line's score is `TEXT` (`mate 0`), in place of its own.
 //! - `variants`: list `UCI_Variant` with `chess` and `crazyhouse`.
 //! - `log=FILE`: append `# start PID` and every command received to FILE.
 
@@ -92,6 +95,7 @@ fn illegal_move(pos: &Position) -> String {
 #[derive(Default)]
 struct Modes {
     crash_at: Option<u32>,
+    crash_from: Option<usize>,
     exit_after_go: Option<u32>,
     hang_at: Option<u32>,
     hang_stop_at: Vec<u32>,
@@ -107,8 +111,10 @@ struct Modes {
     uciok_once: Option<String>,
     exit_at_uci: bool,
     stderr_flood: bool,
+    score: Option<String>,
     variants: bool,
     log: Option<File>,
+    log_path: Option<String>,
 }
 
 impl Modes {
@@ -119,6 +125,7 @@ impl Modes {
             let n = || Some(value.parse().unwrap_or_else(|_| panic!("fake engine: bad mode {arg}")));
             match key {
                 "crash-at" => m.crash_at = n(),
+                "crash-from" => m.crash_from = n().map(|n: u32| n as usize),
                 "exit-after-go" => m.exit_after_go = n(),
                 "hang-at" => m.hang_at = n(),
                 "hang-stop-at" => m.hang_stop_at.extend(n()),
@@ -134,8 +141,10 @@ impl Modes {
                 "uciok-once" => m.uciok_once = Some(value.to_string()),
                 "exit-at-uci" => m.exit_at_uci = true,
                 "stderr-flood" => m.stderr_flood = true,
+                "score" => m.score = Some(value.to_string()),
                 "variants" => m.variants = true,
                 "log" => {
+                    m.log_path = Some(value.to_string());
                     m.log = Some(
                         OpenOptions::new().create(true).append(true).open(value).expect("fake engine log"),
                     )
@@ -185,7 +194,8 @@ fn search_output(pos: &Position, modes: &Modes) -> Vec<String> {
     if modes.no_pv {
         pv.clear();
     }
-    lines.push(format!("info depth 1 seldepth 2 multipv 1 score cp {cp} nodes 10 nps 1000 time 1{pv}"));
+    let score = modes.score.clone().unwrap_or_else(|| format!("cp {cp}"));
+    lines.push(format!("info depth 1 seldepth 2 multipv 1 score {score} nodes 10 nps 1000 time 1{pv}"));
     lines.push(format!("info depth 2 seldepth 3 score cp 777 lowerbound nodes 25 time 2 pv {best}"));
     lines.push("info string fake engine thinking".to_string());
     lines.push(format!("info depth 2 currmove {best} currmovenumber 1"));
@@ -304,7 +314,12 @@ pub fn run(args: &[String]) -> i32 {
             }
             Command::Go(_) => {
                 gos += 1;
-                if modes.crash_at == Some(gos) {
+                let logged = || {
+                    let log = modes.log_path.as_ref().expect("crash-from needs a log");
+                    let text = std::fs::read_to_string(log).expect("fake engine log");
+                    text.lines().filter(|l| l.starts_with("go ")).count()
+                };
+                if modes.crash_at == Some(gos) || modes.crash_from.is_some_and(|n| logged() >= n) {
                     eprintln!("fake engine: crashing at go {gos}");
                     return 3;
                 }

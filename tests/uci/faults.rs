@@ -331,6 +331,25 @@ pub fn handshake_failures_are_start_errors() {
     assert!(e.to_string().contains("it exited before uciok"), "{e}");
 }
 
+/// An engine that dies before `uciok` is named by how it ended: a signal (a build for another
+/// CPU dies of SIGILL) or its exit status, whichever of its pipes the client found closed first.
+pub fn an_engine_dead_before_uciok_says_how_it_ended() {
+    for (script, ended) in [
+        ("kill -ILL $$", "it exited before uciok (killed by signal 4 (SIGILL)"),
+        ("sleep 0.3; kill -ILL $$", "it exited before uciok (killed by signal 4 (SIGILL)"),
+        (
+            "echo cannot load nn.nnue >&2; exit 1",
+            "it exited before uciok (exit status: 1); its stderr: cannot load nn.nnue",
+        ),
+    ] {
+        let mut config = EngineConfig::new("/bin/sh");
+        config.args = vec!["-c".into(), script.into()];
+        let e = UciEngine::start(config).expect_err(script);
+        assert!(matches!(e, StartError::Handshake { .. }), "{e:?}");
+        assert!(e.to_string().contains(ended), "{script}: {e}");
+    }
+}
+
 pub fn missing_binary_is_exit_69() {
     let e = UciEngine::start(EngineConfig::new("/nonexistent/pgnkit-engine")).expect_err("no such file");
     assert!(matches!(e, StartError::NotFound { .. }), "{e:?}");

@@ -643,11 +643,11 @@ fn a_removed_file_is_a_miss_not_an_error() {
     assert_eq!((cache.gone(), cache.stats().misses), (1, 1));
 }
 
-/// A cache where no file can be written (procfs here: read-only even to root) is refused at the
+/// A cache where no file can be written (sysfs here: no new file even for root) is refused at the
 /// start with what to do, not after a run's work at its first commit.
 #[test]
 fn a_cache_that_cannot_be_written_is_refused_at_the_start() {
-    let Err(e) = Cache::open("/proc/pgnkit-evals.sqlite") else { panic!("refused") };
+    let Err(e) = Cache::open("/sys/pgnkit-evals.sqlite") else { panic!("refused") };
     assert!(matches!(e, CacheError::ReadOnly { .. }), "{e:?}");
     assert!(e.to_string().contains("--no-cache"), "{e}");
 }

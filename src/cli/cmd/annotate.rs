@@ -52,7 +52,11 @@ so the output is the same at any --engines and from run to run, and evaluations 
 commits the cache and leaves no output; running the same command again after a crash or
 Ctrl-C analyses only the positions the cache lacks. --movetime results differ from
 run to run and are not cached; neither are --keep-hash results, nor those of an engine on
-several threads (--engine-option Threads=N, N > 1; a warning says so).
+several threads (--engine-option Threads=N, N > 1; a warning says so): a rerun starts over.
+
+An engine that crashes is restarted and the position tried twice more. One that crashed at
+every try on 20 positions in a row, with no search that succeeded between them, cannot be
+used: the run stops (exit 69) and keeps the cache for a rerun.
 
 --format epd writes each position line again as EPD: its four fields; a FEN's clock fields as
 hmvc and fmvn; every operation of the line in its order (bm, am, id, c0..c9 and any other never
@@ -64,7 +68,8 @@ each), are written as read; an input none of whose lines is EPD or FEN is one er
 
 Exit codes: 1 when some position was left without an evaluation (a diagnostic names it) or a
 game had errors (written as read, or annotated with a variation cut); 65 when an input of
---format epd has no EPD or FEN line; 69 when the engine is missing or fails its handshake.
+--format epd has no EPD or FEN line; 69 when the engine is missing, fails its handshake, or
+crashes on every search (above).
 
 --format parquet writes one row per analysed position, with typed columns (`?`: may be null):
   file string, game int64, ply int32, fen string (with --epd-columns: epd string, hmvc int64,
@@ -263,6 +268,19 @@ fn cache(args: &Args) -> Result<Option<Arc<Cache>>, Fail> {
     Ok(Some(Arc::new(cache)))
 }
 
+/// What a run that stopped leaves for the next, given a cache: the evaluations so far, which
+/// the same command reads (`then` says when), or nothing when this run's results are not cached.
+fn left_for_a_rerun(opts: &AnnotateOptions, cache: Option<&Cache>, then: &str) -> Option<String> {
+    let cache = cache?;
+    Some(match opts.not_cached() {
+        None => format!("the evaluations so far are in {}: {then}", cache.path().display()),
+        Some(why) => format!(
+            "{why} results are not cached: the evaluations so far are lost, and the same command again \
+             starts over"
+        ),
+    })
+}
+
 pub fn run(args: &Args) -> Result<Code, Fail> {
     refuse_ignored(args)?;
     interrupt::install();
@@ -326,7 +344,18 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let result = shard::run(&job, &args.head, &run_opts, &sharding, &progress, &mut writer);
     // Whatever happened, what the engines found is committed: the next run resumes from it.
     let flushed = cache.as_ref().map(|c| c.flush());
-    let summary = result?;
+    let summary = match result {
+        Ok(summary) => summary,
+        // An engine that gave out during the run: what the cache holds is there for a rerun.
+        Err(source @ pgnkit::error::Error::Analysis(_)) => {
+            let then = "once the engine works, the same command resumes from them";
+            return Err(match left_for_a_rerun(job.options(), cache.as_deref(), then) {
+                Some(note) => Fail::Noted { source: Box::new(source), note },
+                None => source.into(),
+            });
+        }
+        Err(e) => return Err(e.into()),
+    };
     let cache_stats = cache.as_ref().map(|c| c.stats());
     if let Some(Err(e)) = flushed {
         stderrln!("pgnkit: warning: the cache could not be committed: {e}");
@@ -346,14 +375,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         sink::summary_text(&summary, cache_stats, engines, records, unkept)
     });
     warn_absent(&job.options().select, &summary.stats);
-    if summary.stopped.is_some() {
-        // The cache holds the interrupted run's work.
-        if let Some(c) = &cache {
-            stderrln!(
-                "pgnkit: the evaluations so far are in {}: run the same command again to resume",
-                c.path().display()
-            );
-        }
+    if summary.stopped.is_some()
+        && let Some(note) =
+            left_for_a_rerun(job.options(), cache.as_deref(), "run the same command again to resume")
+    {
+        stderrln!("pgnkit: {note}");
     }
     let cache_json = cache_stats.map(|c| {
         serde_json::json!({"hits": c.hits, "misses": c.misses, "stale": c.stale, "stores": c.stores, "commits": c.commits})

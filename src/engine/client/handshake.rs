@@ -90,16 +90,27 @@ impl EngineId {
     }
 }
 
+/// Why a handshake failed: what happened, and when the engine's pipes closed, the answer they
+/// closed before (`uciok`): it may have exited, and its exit status then says more.
+pub(crate) struct Failed {
+    pub what: String,
+    pub closed_before: Option<&'static str>,
+}
+
 /// Sends `uci` and reads up to `uciok`; the error says what happened instead.
-pub(crate) fn handshake(process: &mut Process, timeout: Duration) -> Result<EngineId, String> {
-    process.send("uci").map_err(|e| format!("cannot write to it: {e}"))?;
+pub(crate) fn handshake(process: &mut Process, timeout: Duration) -> Result<EngineId, Failed> {
+    let closed = |what: String| Failed { what, closed_before: Some("uciok") };
+    process.send("uci").map_err(|e| closed(format!("cannot write to it: {e}")))?;
     let deadline = Instant::now() + timeout;
     let mut id = EngineId::default();
     loop {
         let line = match process.read_line(deadline) {
             Read::Line(line) => line,
-            Read::Eof => return Err("it exited before uciok".into()),
-            Read::Timeout => return Err(format!("no uciok within {:.1} s", timeout.as_secs_f64())),
+            Read::Eof => return Err(closed("it exited before uciok".into())),
+            Read::Timeout => {
+                let what = format!("no uciok within {:.1} s", timeout.as_secs_f64());
+                return Err(Failed { what, closed_before: None });
+            }
         };
         let line = line.trim();
         if line == "uciok" {

@@ -52,16 +52,17 @@ pub use deadline::{Basis, Deadline, MIN_NPS, MULTIPLE, Pace, WARM_UP};
 pub use fault::{StartError, Timeouts};
 pub use handshake::{EngineId, UciOption};
 pub use line::MAX_PLIES;
+pub use output::{MAX_CP, MAX_MATE};
 
 use crate::analysis::{Analysis, AnalysisWarning, Analyzer, AnalyzerError, Limit, Score};
 use crate::chess::{CastlingMode, Move, Position, Variant};
 
 use deadline::Secs;
 use fault::Fault;
-use handshake::{handshake, plan_options, readyok, setoption, wait_ready};
+use handshake::{Failed, handshake, plan_options, readyok, setoption, wait_ready};
 use line::Line;
 use output::Collector;
-use process::{Process, Read};
+use process::{Process, Read, status_text};
 
 /// How long a dead engine's stderr is waited for, to quote its last words.
 const STDERR_WAIT: Duration = Duration::from_millis(200);
@@ -226,13 +227,14 @@ impl UciEngine {
         match ready {
             Ok(()) => Ok(process),
             Err(end) => {
-                let what = match end {
+                let failed = match end {
                     Read::Timeout => {
-                        format!("no readyok within {:.1} s", self.config.timeouts.ready.as_secs_f64())
+                        let ready = self.config.timeouts.ready.as_secs_f64();
+                        Failed { what: format!("no readyok within {ready:.1} s"), closed_before: None }
                     }
-                    _ => "it exited before readyok".to_string(),
+                    _ => Failed { what: "it exited before readyok".into(), closed_before: Some("readyok") },
                 };
-                Err(handshake_error(&self.config, process, what))
+                Err(handshake_error(&self.config, process, failed))
             }
         }
     }
@@ -529,24 +531,35 @@ fn launch(config: &EngineConfig) -> Result<(Process, EngineId), StartError> {
     })?;
     match handshake(&mut process, config.timeouts.handshake) {
         Ok(id) => Ok((process, id)),
-        Err(what) => Err(handshake_error(config, process, what)),
+        Err(failed) => Err(handshake_error(config, process, failed)),
     }
 }
 
-/// A [`StartError::Handshake`] saying `what`, with the engine's last stderr lines; kills it.
-fn handshake_error(config: &EngineConfig, mut process: Process, what: String) -> StartError {
+/// A [`StartError::Handshake`] saying what `failed` and, when the engine's pipes closed and it
+/// exited, its exit status (a signal names a build for another CPU); then its last stderr lines.
+/// Kills it.
+fn handshake_error(config: &EngineConfig, mut process: Process, failed: Failed) -> StartError {
+    // How it ended says more than which of its pipes broke first.
+    let mut reason = match failed.closed_before.and_then(|step| Some((step, process.exited(STDERR_WAIT)?))) {
+        Some((step, status)) => format!("it exited before {step} ({})", status_text(status)),
+        None => failed.what,
+    };
     process.kill();
     let tail = process.stderr_tail(STDERR_WAIT);
-    let reason = if tail.is_empty() { what } else { format!("{what}; its stderr: {tail}") };
+    if !tail.is_empty() {
+        let _ = write!(reason, "; its stderr: {tail}");
+    }
     StartError::Handshake { path: config.path.clone(), reason }
 }
 
-/// What is known of a crash: `what` the client saw, the exit status, the last stderr lines.
+/// What is known of a crash: `what` the client saw, the exit status (when the engine exited by
+/// itself: a status of pgnkit's own kill would say nothing), the last stderr lines.
 fn crash_report(what: &str, process: &mut Process) -> String {
     let mut report = what.to_string();
-    if let Some(status) = process.kill() {
-        let _ = write!(report, " ({status})");
+    if let Some(status) = process.exited(STDERR_WAIT) {
+        let _ = write!(report, " ({})", status_text(status));
     }
+    process.kill();
     let tail = process.stderr_tail(STDERR_WAIT);
     if !tail.is_empty() {
         let _ = write!(report, "; its stderr: {tail}");

@@ -6,13 +6,24 @@
 //! and PV of its line; nodes and time are the last reported; `info string` and unknown tokens are
 //! ignored. Moves are read with pgnkit's own UCI parser against the position: a PV is cut at its
 //! first illegal move, an illegal `bestmove` is replaced by the PV's first move, and each repair is
-//! an [`AnalysisWarning`]. A line that is no UCI at all is counted as garbage.
+//! an [`AnalysisWarning`]. A line that is no UCI at all is counted as garbage. A score past
+//! [`MAX_CP`] or [`MAX_MATE`], or a final `mate 0` (mated, in a position that has moves), is
+//! nonsense: the position gets a protocol error, not that score.
 
 use std::time::Duration;
 
 use crate::analysis::{Analysis, AnalysisWarning, AnalyzerError, Score};
 use crate::chess::{Move, Position};
 use crate::notation::uci::parse_uci;
+
+/// The largest centipawn score taken, either sign: a thousand pawns, three times Stockfish's
+/// whole scale (its mate value is 32,000 internal units), and far from `i32`'s ends, so that
+/// negating or adding scores never wraps.
+pub const MAX_CP: u64 = 100_000;
+
+/// The longest mate taken, in moves, either sign: the longest forced mate known with seven
+/// pieces takes 549 moves.
+pub const MAX_MATE: u64 = 1_000;
 
 /// Tokens that start a field of an `info` line (they end a `pv`).
 const INFO_KEYWORDS: [&str; 18] = [
@@ -48,6 +59,8 @@ pub(crate) struct Info<'a> {
     pub time: Option<Duration>,
     /// The PV's move texts, when the line has a `pv`.
     pub pv: Option<Vec<&'a str>>,
+    /// A score whose number is out of range (`cp -2147483648`), as written.
+    pub insane: Option<String>,
 }
 
 /// What one line of engine output is, during a search.
@@ -99,12 +112,18 @@ fn parse_info<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Info<'a> {
             "time" => info.time = value().and_then(|v| v.parse().ok()).map(Duration::from_millis),
             "score" => {
                 let kind = value();
-                let n = value().and_then(|v| v.parse::<i32>().ok());
+                let text = value().filter(|t| is_integer(t));
+                let max = if kind == Some("mate") { MAX_MATE } else { MAX_CP };
+                // `None` past `i64` too: a number all the same.
+                let n = text.and_then(|t| t.parse::<i64>().ok()).filter(|n| n.unsigned_abs() <= max);
                 info.score = match (kind, n) {
-                    (Some("cp"), Some(n)) => Some((Score::Cp(n), bound)),
-                    (Some("mate"), Some(n)) => Some((Score::Mate(n), bound)),
+                    (Some("cp"), Some(n)) => Some((Score::Cp(n as i32), bound)),
+                    (Some("mate"), Some(n)) => Some((Score::Mate(n as i32), bound)),
                     _ => None,
                 };
+                if let (Some(kind @ ("cp" | "mate")), Some(t), None) = (kind, text, n) {
+                    info.insane = Some(format!("{kind} {t}"));
+                }
             }
             // Stockfish writes it after `wdl W D L` when `UCI_ShowWDL` is on, so it is a field
             // of the line, wherever it stands.
@@ -130,6 +149,12 @@ fn parse_info<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Info<'a> {
         pending = tokens.next();
     }
     info
+}
+
+/// An optional sign and digits (`1e3` and `12.5` are not).
+fn is_integer(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Reads `moves` from `pos` on: the legal prefix, and a warning when it stops early.
@@ -168,6 +193,8 @@ pub(crate) struct Collector {
     nodes: u64,
     time: Option<Duration>,
     garbage: Option<AnalysisWarning>,
+    /// The first score out of range, as written.
+    insane: Option<String>,
 }
 
 impl Collector {
@@ -188,6 +215,9 @@ impl Collector {
     fn info(&mut self, info: Info<'_>) {
         if info.multipv.is_some_and(|k| k != 1) {
             return;
+        }
+        if self.insane.is_none() {
+            self.insane = info.insane;
         }
         if let Some(depth) = info.depth {
             self.depth = depth;
@@ -219,9 +249,19 @@ impl Collector {
         warnings: &mut Vec<AnalysisWarning>,
     ) -> Result<Analysis, AnalyzerError> {
         warnings.extend(self.garbage);
+        if let Some(score) = self.insane {
+            return Err(AnalyzerError::Protocol(format!(
+                "score {score} is out of range (at most {MAX_CP} cp or mate in {MAX_MATE} moves, either sign)"
+            )));
+        }
         let Some(score) = self.exact.score else {
             return Err(AnalyzerError::Protocol("bestmove without a score that is not a bound".into()));
         };
+        if score == Score::Mate(0) {
+            return Err(AnalyzerError::Protocol(
+                "score mate 0 (mated) in a position that has legal moves".into(),
+            ));
+        }
         let (pv, cut) = match &self.exact.pv {
             Some(pv) if !pv.is_empty() => legal_prefix(pos, pv),
             _ => {

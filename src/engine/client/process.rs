@@ -131,6 +131,37 @@ impl Process {
         self.kill();
     }
 
+    /// The engine's exit status when it exits by itself within `wait` (its pipes closed: it may
+    /// be on its way out), after which it is reaped with its group killed; `None` while it runs.
+    #[cfg(target_os = "linux")]
+    pub(crate) fn exited(&mut self, wait: Duration) -> Option<ExitStatus> {
+        use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
+        use nix::unistd::Pid;
+        if self.reaped.is_some() {
+            return self.reaped;
+        }
+        let deadline = Instant::now() + wait;
+        // WNOWAIT looks without reaping: the invariant leaves reaping to `kill`.
+        let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+        loop {
+            match waitid(Id::Pid(Pid::from_raw(self.child.id() as i32)), flags) {
+                Ok(WaitStatus::StillAlive) if Instant::now() < deadline => {
+                    thread::sleep(Duration::from_millis(2))
+                }
+                Ok(WaitStatus::StillAlive) => return None,
+                Err(nix::errno::Errno::EINTR) => {}
+                Ok(_) => return self.kill(),
+                Err(_) => return None,
+            }
+        }
+    }
+
+    /// Without `waitid`'s look that does not reap, the status `kill` gives.
+    #[cfg(not(target_os = "linux"))]
+    pub(crate) fn exited(&mut self, _wait: Duration) -> Option<ExitStatus> {
+        self.kill()
+    }
+
     /// Kills the engine's process group and reaps the engine; its exit status, when it could be
     /// had. Idempotent.
     pub(crate) fn kill(&mut self) -> Option<ExitStatus> {
@@ -248,6 +279,24 @@ impl Lines {
     }
 }
 
+/// An exit status in words: `exit status: 3`, or `killed by signal 4 (SIGILL)`.
+pub(crate) fn status_text(status: ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(n) = status.signal() {
+            let name = nix::sys::signal::Signal::try_from(n).map_or("", |s| s.as_str());
+            let core = if status.core_dumped() { ", core dumped" } else { "" };
+            return if name.is_empty() {
+                format!("killed by signal {n}{core}")
+            } else {
+                format!("killed by signal {n} ({name}){core}")
+            };
+        }
+    }
+    status.to_string()
+}
+
 /// Calls `each` with every line of `input` (lossy UTF-8, without `\r\n`) until the end, an error,
 /// or `each` returning `false`. Lines longer than [`MAX_LINE`] come in pieces.
 fn for_each_line(input: impl io::Read, mut each: impl FnMut(String) -> bool) {
@@ -286,6 +335,22 @@ mod tests {
         assert_eq!(p.kill().and_then(|s| s.code()), Some(3));
         let e = p.send("isready").expect_err("nobody reads");
         assert_eq!(e.kind(), io::ErrorKind::BrokenPipe);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_engine_that_exits_gives_its_status_one_that_runs_none() {
+        let mut p =
+            Process::spawn(Path::new("/bin/sh"), &["-c".into(), "kill -ILL $$".into()]).expect("/bin/sh");
+        let status = p.exited(Duration::from_secs(10)).expect("it exits");
+        // ", core dumped" where the system dumps cores.
+        assert!(status_text(status).starts_with("killed by signal 4 (SIGILL)"), "{status}");
+        let mut p = Process::spawn(Path::new("/bin/sh"), &["-c".into(), "exit 3".into()]).expect("/bin/sh");
+        assert_eq!(p.exited(Duration::from_secs(10)).map(status_text).as_deref(), Some("exit status: 3"));
+        let mut p = Process::spawn(Path::new("/bin/sh"), &["-c".into(), "sleep 30".into()]).expect("/bin/sh");
+        assert_eq!(p.exited(Duration::from_millis(50)), None);
+        // Killed by pgnkit, reaped once.
+        assert!(p.kill().is_some() && p.kill().is_some());
     }
 
     #[cfg(unix)]

@@ -95,6 +95,7 @@ fn info_lines() {
             nodes: Some(123_456),
             time: Some(Duration::from_millis(301)),
             pv: Some(vec!["e2e4", "e7e5", "g1f3"]),
+            insane: None,
         }
     );
     // With `UCI_ShowWDL`, Stockfish writes the bound after the win/draw/loss triple.
@@ -229,6 +230,38 @@ fn unusable_answers_are_errors() {
     let (a, w) = collect(&pos, &["info depth 1 score cp 5", "bestmove 0000"]);
     assert!(matches!(&a, Err(AnalyzerError::Protocol(m)) if m.contains("bestmove 0000")), "{a:?}");
     assert!(!w.iter().any(|w| matches!(w, AnalysisWarning::IllegalBestMove(_))), "{w:?}");
+}
+
+#[test]
+fn scores_out_of_range_and_mate_0_are_errors() {
+    let pos = Position::default();
+    // Negated for Black's view, `i32::MIN` would wrap to itself.
+    for score in ["cp -2147483648", "mate -2147483648", "cp 100001", "mate 1001", "cp 99999999999999999999"] {
+        let line = format!("info depth 3 score {score} pv e2e4");
+        let (a, _) = collect(&pos, &[&line, "bestmove e2e4"]);
+        let want = format!("score {score} is out of range");
+        assert!(matches!(&a, Err(AnalyzerError::Protocol(m)) if m.starts_with(&want)), "{score}: {a:?}");
+        // An earlier sane line does not hide it.
+        let (a, _) = collect(&pos, &["info depth 1 score cp 5 pv d2d4", &line, "bestmove e2e4"]);
+        assert!(matches!(&a, Err(AnalyzerError::Protocol(_))), "{score}: {a:?}");
+    }
+    // The ends of the range are scores.
+    for (text, score) in [("cp -100000", Score::Cp(-100_000)), ("mate -1000", Score::Mate(-1000))] {
+        let line = format!("info depth 3 score {text} pv e2e4");
+        let (a, _) = collect(&pos, &[&line, "bestmove e2e4"]);
+        assert_eq!(a.map(|a| a.score).ok(), Some(score), "{text}");
+    }
+    // Mated, in a position with moves: no score to take (a bound saying so is no final score).
+    let (a, _) = collect(&pos, &["info depth 3 score mate 0 pv e2e4", "bestmove e2e4"]);
+    assert!(matches!(&a, Err(AnalyzerError::Protocol(m)) if m.contains("mate 0")), "{a:?}");
+    let (a, _) = collect(
+        &pos,
+        &["info depth 3 score mate 0 upperbound pv e2e4", "info depth 3 score cp 9 pv e2e4", "bestmove e2e4"],
+    );
+    assert_eq!(a.map(|a| a.score).ok(), Some(Score::Cp(9)));
+    // Text that is no number is ignored, as before.
+    let (a, _) = collect(&pos, &["info depth 3 score cp 1e3 pv e2e4", "bestmove e2e4"]);
+    assert!(matches!(&a, Err(AnalyzerError::Protocol(m)) if m.contains("without a score")), "{a:?}");
 }
 
 #[test]

@@ -2,9 +2,11 @@
 //! the cache, then the engine (its result stored in the cache). What the engine did wrong comes
 //! back as diagnostics with the game and the ply; a position the engine could not evaluate is
 //! left without an evaluation (a diagnostic of kind `unevaluated`), and the game goes on. An
-//! engine that cannot be restarted stops the run (exit code 69).
+//! engine that cannot be restarted stops the run (exit code 69), and so does one that crashed at
+//! every try on [`CRASH_STREAK`] positions in a row across the pool ([`Crashes`]).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
 use super::collect::Mainline;
@@ -106,6 +108,33 @@ fn line_start(positions: &[Position], ply: usize) -> usize {
     (earliest..=ply).rev().find(|&i| positions[i].halfmoves() == 0).unwrap_or(earliest)
 }
 
+/// Positions in a row on which the engines crashed at every try, with no search that succeeded
+/// between them, that stop a run: 20 (60 crashed processes, seconds) lose little to an engine
+/// that cannot search at all, and an engine that crashes on positions of one kind only (a rare
+/// ending) seldom meets 20 in a row across a pool with none it can search between them.
+pub const CRASH_STREAK: u32 = 20;
+
+/// The positions in a row, across the analysts of a run (their pool of engines), on which the
+/// engine crashed at every try: a search that succeeds ends the streak, other failures (a hang,
+/// nonsense output) leave it as it is.
+#[derive(Debug, Default)]
+pub struct Crashes(AtomicU32);
+
+impl Crashes {
+    /// `result` once counted: [`AnalyzerError::CrashesEverywhere`] for the crash that makes the
+    /// streak [`CRASH_STREAK`] long.
+    fn count(&self, result: Result<Analysis, AnalyzerError>) -> Result<Analysis, AnalyzerError> {
+        match &result {
+            Ok(_) => self.0.store(0, Ordering::Relaxed),
+            Err(AnalyzerError::Terminated) if self.0.fetch_add(1, Ordering::Relaxed) + 1 >= CRASH_STREAK => {
+                return Err(AnalyzerError::CrashesEverywhere(CRASH_STREAK));
+            }
+            Err(_) => {}
+        }
+        result
+    }
+}
+
 /// One worker's engine with the cache and the limit.
 pub struct Analyst {
     engine: Box<dyn Analyzer + Send>,
@@ -113,19 +142,22 @@ pub struct Analyst {
     cache: Option<Arc<Cache>>,
     limit: Limit,
     keep_hash: bool,
+    crashes: Arc<Crashes>,
 }
 
 impl Analyst {
     /// `engine` known to the cache as `id`, analysing under `limit`; with `keep_hash` its hash
-    /// is cleared once per game instead of before every position.
+    /// is cleared once per game instead of before every position. `crashes` is the run's streak,
+    /// shared by its analysts.
     pub fn new(
         engine: Box<dyn Analyzer + Send>,
         id: EngineId,
         cache: Option<Arc<Cache>>,
         limit: Limit,
         keep_hash: bool,
+        crashes: Arc<Crashes>,
     ) -> Analyst {
-        Analyst { engine, id, cache, limit, keep_hash }
+        Analyst { engine, id, cache, limit, keep_hash, crashes }
     }
 
     /// The engine's name.
@@ -191,6 +223,7 @@ impl Analyst {
                     let asked = Instant::now();
                     let result = self.engine.analyse_line(&game.positions[root], line, &self.limit);
                     count_search(&result, asked, stats);
+                    let result = self.crashes.count(result);
                     self.warnings(game, ply, &mut shown, stats);
                     match result {
                         Ok(a) => {
@@ -245,6 +278,7 @@ impl Analyst {
         let asked = Instant::now();
         let result = self.engine.analyse(pos, &[], &self.limit);
         count_search(&result, asked, stats);
+        let result = self.crashes.count(result);
         let warnings = self.engine.take_warnings();
         match result {
             Ok(a) => {

@@ -47,6 +47,8 @@ pub(crate) struct Mainline<'a> {
     /// The `[%eval]` after each move, as the game gives it (White's view), and its depth.
     pub game_evals: Vec<(Option<Score>, Option<u32>)>,
     pub fate: Fate,
+    /// Its worst diagnostic as the replay counted the game (`None`: none).
+    pub counted: Option<Severity>,
     /// Written as read for a null move in the mainline alone: its positions are unevaluated.
     pub null_move: bool,
     /// The tags as written (JSON Lines records hold them), and for PGN output the movetext's
@@ -135,6 +137,7 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
             positions: Vec::new(),
             game_evals: Vec::new(),
             fate: Fate::Annotate,
+            counted: None,
             null_move: false,
             tags: Vec::new(),
             result: None,
@@ -253,6 +256,11 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
         m.tags = game.tags.iter().enumerate().filter(|&(i, _)| !game.repeated(i)).map(|(_, &t)| t).collect();
         m.result = game.result;
         m.bytes = game.bytes;
+        m.counted = if game.errors > 0 {
+            Some(Severity::Error)
+        } else {
+            (game.warnings > 0).then_some(Severity::Warning)
+        };
         m.fate = match (kept, broken) {
             (false, _) => Fate::Filtered,
             (true, true) => Fate::AsRead,

@@ -234,6 +234,7 @@ impl AnnotateWorker {
             stats.epd_lines += 1;
             let pos = line_record.pos;
             stats.add(Counter::Positions, 1);
+            let before = records.diagnostics.len();
             let analysis = if let Some(score) = from_rules(&pos) {
                 stats.add(Counter::FromRules, 1);
                 let time = std::time::Duration::ZERO;
@@ -272,6 +273,8 @@ impl AnnotateWorker {
                     }
                 }
             };
+            // The engine's diagnostics are the line's: one left unevaluated is a line with errors.
+            stats.recount_game(None, records.diagnostics[before..].iter().map(|d| d.severity).max());
             text.clear();
             record(&line_record, analysis.as_ref(), &mut text);
             records.out.extend_from_slice(text.as_bytes());

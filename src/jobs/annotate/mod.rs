@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::analysis::cache::{Cache, EngineId, cacheable};
 use crate::analysis::{AnalysisWarning, Analyzer, Limit, StartError};
 use crate::engine::client::{EngineConfig, UciEngine};
-use crate::error::{Diagnostic, Error};
+use crate::error::{Diagnostic, Error, Severity};
 use crate::pgn::Writer;
 use crate::pipeline::counter::Counter;
 use crate::pipeline::replay::export::{GameWriter, Strip};
@@ -158,16 +158,27 @@ impl AnnotateOptions {
     /// Whether a position's result under these options is a function of the position: a node or
     /// depth limit, a cleared hash for every position, one search thread.
     pub fn reproducible(&self) -> bool {
-        let one_thread = match &self.engine {
-            EngineChoice::Builtin { .. } => true,
-            EngineChoice::Uci(c) => c.threads().is_none(),
-        };
-        cacheable(&self.limit) && !self.keeps_hash() && one_thread
+        self.not_cached().is_none()
     }
 
     /// The cache, when the results are [reproducible](AnnotateOptions::reproducible).
     fn usable_cache(&self) -> Option<Arc<Cache>> {
         self.cache.clone().filter(|_| self.reproducible() && !self.from_evals)
+    }
+
+    /// Why the engine's results are not cached, as the option that makes it so (`--movetime`,
+    /// `--keep-hash`, `Threads`); `None` when they are (given a cache).
+    pub fn not_cached(&self) -> Option<&'static str> {
+        let threads = matches!(&self.engine, EngineChoice::Uci(c) if c.threads().is_some());
+        if !cacheable(&self.limit) {
+            Some(if self.limit.movetime.is_some() { "--movetime" } else { "an unlimited search's" })
+        } else if self.keeps_hash() {
+            Some("--keep-hash")
+        } else if threads {
+            Some("several search threads'")
+        } else {
+            None
+        }
     }
 }
 
@@ -210,12 +221,14 @@ pub struct Annotate {
     /// The engine's start-up warnings (unknown options) were reported: once per run, not once
     /// per engine.
     reported: AtomicBool,
+    /// The positions in a row the engines crashed on at every try.
+    crashes: Arc<analyse::Crashes>,
 }
 
 impl Annotate {
     /// A job annotating as `opts` says.
     pub fn new(opts: AnnotateOptions) -> Annotate {
-        Annotate { opts: Arc::new(opts), reported: AtomicBool::new(false) }
+        Annotate { opts: Arc::new(opts), reported: AtomicBool::new(false), crashes: Arc::default() }
     }
 
     /// The options.
@@ -306,7 +319,8 @@ impl Job for Annotate {
         let (mut engine, id) = start_engine(&opts)?;
         let warnings = engine.take_warnings();
         let startup = if self.reported.swap(true, Ordering::Relaxed) { Vec::new() } else { warnings };
-        let analyst = Analyst::new(engine, id, opts.usable_cache(), opts.limit, opts.keeps_hash());
+        let crashes = Arc::clone(&self.crashes);
+        let analyst = Analyst::new(engine, id, opts.usable_cache(), opts.limit, opts.keeps_hash(), crashes);
         Ok(AnnotateWorker::new(opts, Some(analyst), startup))
     }
 }
@@ -339,11 +353,13 @@ impl Worker for AnnotateWorker {
                 // any; its records still carry its positions, unevaluated.
                 collect::Fate::Annotate if self.analyst.is_none() && !analyse::has_evals(game) && write => {
                     records.diagnostics.push(analyse::no_evals(game));
+                    stats.recount_game(game.counted, Some(Severity::Warning));
                     stats.add(Counter::Positions, game.positions.len() as u64);
                     stats.add(Counter::WrittenAsRead, 1);
                     None
                 }
                 collect::Fate::Annotate => {
+                    let before = records.diagnostics.len();
                     if self.analyst.is_none() && !analyse::has_evals(game) {
                         records.diagnostics.push(analyse::no_evals(game));
                     }
@@ -354,6 +370,9 @@ impl Worker for AnnotateWorker {
                         },
                         None => analyse::from_game(game, &mut stats),
                     };
+                    // The engine's diagnostics are the game's, as the replay's are.
+                    let worst = records.diagnostics[before..].iter().map(|d| d.severity).max();
+                    stats.recount_game(game.counted, worst);
                     // No Annotator tag or record may claim an analysis the game did not get.
                     if self.analyst.is_some() && analyse::none_evaluated(&evals) {
                         stats.add(Counter::WrittenAsRead, 1);

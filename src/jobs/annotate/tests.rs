@@ -319,3 +319,12 @@ fn several_search_threads_are_not_reproducible() {
     assert!(!uci(&[("Threads", "1"), ("THREADS", "8")]).reproducible());
     assert!(AnnotateOptions::default().reproducible());
 }
+
+#[test]
+fn the_exit_code_table_names_the_crash_streak() {
+    let meaning = crate::exit::Code::Unavailable.meaning();
+    assert!(
+        meaning.contains(&format!("every try on {} positions in a row", analyse::CRASH_STREAK)),
+        "{meaning}"
+    );
+}
