@@ -2,11 +2,12 @@
 //! position from the `Variant`, `FEN` and `SetUp` tags, resolves each SAN token to a legal move
 //! (the mainline, and every variation from the position before the move it replaces when the job
 //! asks), checks the result against the `Result` tag and the board, and reports every problem as
-//! a located [`Diagnostic`]. A bad move ends its line (the valid prefix is kept; the rest of a
-//! variation so ended is handed to the job as read, [`Cut`]); the next game is read as usual.
-//! Jobs see the games through [`Hooks`].
+//! a located [`Diagnostic`](crate::error::Diagnostic). A bad move ends its line (the valid prefix
+//! is kept; the rest of a variation so ended is handed to the job as read, [`Cut`]); the next
+//! game is read as usual. Jobs see the games through [`Hooks`].
 
 pub mod export;
+mod diagnose;
 mod game;
 mod lenient;
 mod message;
@@ -19,10 +20,10 @@ use std::ops::ControlFlow;
 pub use game::{Cut, Game, Hooks, Lines, Played, Verdict, played_variant};
 
 use crate::chess::{Bitboard, Move, Position, Variant};
-use crate::error::{Diagnostic, Kind, Severity};
+use crate::error::{Kind, Severity};
 use crate::notation::san::{Lenience, SanError, Suffix, parse_san_with, suffix_after};
 use crate::pgn::{
-    GameResult, GameStart, Limits, LineIndex, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor,
+    GameResult, GameStart, LineIndex, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor,
 };
 use crate::pipeline::chunk::Start;
 use crate::pipeline::job::{ChunkEnd, ChunkInput, Output};
@@ -256,104 +257,6 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             self.finish(reader.offset() as u64);
         }
         read
-    }
-
-    /// Reports a problem at `offset` (absolute), building its facts only if it is wanted.
-    fn report(
-        &mut self,
-        kind: Kind,
-        severity: Severity,
-        offset: u64,
-        ply: Option<u32>,
-        facts: impl FnOnce() -> Facts,
-    ) {
-        self.count_kind(kind, severity, 1);
-        // Past the reader's budget a game's diagnostics are counted, not built: output and memory
-        // stay bounded whatever one game holds (1.6 M null moves made 1.6 M warnings).
-        let n = self.game.errors.saturating_add(self.game.warnings);
-        if n > Limits::MAX_PROBLEMS {
-            if n == Limits::MAX_PROBLEMS + 1 && self.hooks.wants(Kind::Unreported, Severity::Warning) {
-                let message = format!(
-                    "more than {} diagnostics in this game: the rest are counted in the summary, not shown",
-                    Limits::MAX_PROBLEMS
-                );
-                self.deliver(
-                    Kind::Unreported,
-                    Severity::Warning,
-                    offset,
-                    ply,
-                    Facts { message, san: None, fen: None },
-                );
-            }
-            return;
-        }
-        if !self.hooks.wants(kind, severity) {
-            return;
-        }
-        self.deliver(kind, severity, offset, ply, facts());
-    }
-
-    /// Counts `n` diagnostics of `kind` in the current game.
-    fn count_kind(&mut self, kind: Kind, severity: Severity, n: u32) {
-        match severity {
-            Severity::Error => {
-                self.game.errors = self.game.errors.saturating_add(n);
-                if self.game.cutting.is_some() {
-                    self.game.cut_errors = self.game.cut_errors.saturating_add(n);
-                }
-            }
-            Severity::Warning => self.game.warnings = self.game.warnings.saturating_add(n),
-        }
-        add_run(&mut self.game_kinds, kind, severity, n);
-    }
-
-    /// Hands the diagnostic of `facts` at `offset` (absolute) to the hooks.
-    fn deliver(&mut self, kind: Kind, severity: Severity, offset: u64, ply: Option<u32>, facts: Facts) {
-        let at = self.lines.locate((offset - self.chunk_offset) as usize);
-        let Facts { message, san, fen } = facts;
-        let (white, black) = self.players();
-        let d = Diagnostic {
-            kind,
-            severity,
-            game: self.game.number,
-            offset,
-            line: at.line as u64,
-            column: at.col as u64,
-            ply,
-            san,
-            fen,
-            white,
-            black,
-            message,
-        };
-        self.hooks.diagnostic(&self.game, d);
-    }
-
-    /// The tags are read: their problems are reported.
-    fn tags_read(&mut self) {
-        self.in_tags = false;
-        if !self.tag_problems.is_empty() {
-            for p in std::mem::take(&mut self.tag_problems) {
-                self.problem(p);
-            }
-            for (kind, severity, n) in std::mem::take(&mut self.tag_problems_past) {
-                self.count_kind(kind, severity, n);
-            }
-        }
-    }
-
-    /// The current game's White and Black tags (see `named`).
-    fn players(&mut self) -> (Option<String>, Option<String>) {
-        let key = (self.game.number, self.game.tags.len());
-        match self.named.as_deref() {
-            Some((n, l, w, b)) if (*n, *l) == key => (w.clone(), b.clone()),
-            _ => {
-                let name = |tag: &[u8]| self.game.tag(tag).map(|t| text(&t.unescape()));
-                let (w, b) = (name(b"White"), name(b"Black"));
-                self.named = Some(Box::new((key.0, key.1, w.clone(), b.clone())));
-                (w, b)
-            }
-        }
     }
 
     /// Whether the moves of the innermost line go to [`Hooks::played`].
@@ -635,16 +538,6 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             && self.game.result.is_none()
             && !reread::has_comment(self.game.bytes)
     }
-
-    /// Counts the diagnostics reported since the last count (or forgets them).
-    fn count_diagnostics(&mut self, counted: bool) {
-        if counted {
-            for &(kind, severity, n) in &self.game_kinds {
-                self.stats.add_kind(kind, severity, u64::from(n));
-            }
-        }
-        self.game_kinds.clear();
-    }
 }
 
 impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
@@ -778,14 +671,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
 
     fn problem(&mut self, p: Problem) {
         if self.in_tags {
-            // Past the first shown and the one that says the rest are not, a problem is counted.
-            if self.tag_problems.len() <= Limits::MAX_PROBLEMS as usize {
-                self.tag_problems.push(p);
-            } else {
-                let at = (p.offset as u64 - self.chunk_offset) as usize;
-                let (kind, severity) = problem_kind(p.kind, self.chunk, at);
-                add_run(&mut self.tag_problems_past, kind, severity, 1);
-            }
+            self.hold_tag_problem(p);
             return;
         }
         if self.game.skipped {
@@ -800,14 +686,6 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
     }
 
     fn end_game(&mut self) {}
-}
-
-/// Adds `n` diagnostics of `kind` to `runs`: to its last run when that is of the same kind.
-fn add_run(runs: &mut Vec<(Kind, Severity, u32)>, kind: Kind, severity: Severity, n: u32) {
-    match runs.last_mut() {
-        Some((k, s, count)) if (*k, *s) == (kind, severity) => *count = count.saturating_add(n),
-        _ => runs.push((kind, severity, n)),
-    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! verdict after the tags, and each game's byte range.
 
 use super::*;
+use crate::error::Diagnostic;
 use crate::notation::uci::write_uci;
 
 /// Every event as a line of text.
