@@ -156,7 +156,16 @@ macro_rules! kinds {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Kind { $(#[doc = $what] $kind),* }
 
-        impl Kind {
+        /// The message of the `unreported` warning that follows a game's first
+/// [`Limits::MAX_PROBLEMS`](crate::pgn::Limits::MAX_PROBLEMS) diagnostics of `what` (`""`, `"engine "`).
+pub fn unreported_message(what: &str) -> String {
+    format!(
+        "more than {} {what}diagnostics in this game: the rest are counted in the summary, not shown",
+        crate::pgn::Limits::MAX_PROBLEMS
+    )
+}
+
+impl Kind {
             /// Every kind, in report order.
             pub const ALL: &'static [Kind] = &[$(Kind::$kind),*];
             /// Stable snake_case code (JSON output, summaries).

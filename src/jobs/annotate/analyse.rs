@@ -85,10 +85,7 @@ impl Shown<'_> {
         if self.n <= Limits::MAX_PROBLEMS {
             self.out.push(d);
         } else if self.n == Limits::MAX_PROBLEMS + 1 {
-            let message = format!(
-                "more than {} engine diagnostics in this game: the rest are counted in the summary, not shown",
-                Limits::MAX_PROBLEMS
-            );
+            let message = crate::error::unreported_message("engine ");
             self.out.push(Diagnostic { kind: Kind::Unreported, severity: Severity::Warning, message, ..d });
         }
     }

@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::analysis::cache::{Cache, EngineId, cacheable};
 use crate::analysis::{AnalysisWarning, Analyzer, Limit, StartError};
 use crate::engine::client::{EngineConfig, UciEngine};
-use crate::error::{Diagnostic, Error, Severity};
+use crate::error::{Diagnostic, Error};
 use crate::pgn::Writer;
 use crate::pipeline::counter::Counter;
 use crate::pipeline::replay::export::{GameWriter, Strip};
@@ -349,18 +349,11 @@ impl Worker for AnnotateWorker {
                 return Ok(Output::default());
             }
             let plan = match game.fate {
-                // Nothing to judge: in PGN its own judgements stay and no Annotator tag claims
-                // any; its records still carry its positions, unevaluated.
-                collect::Fate::Annotate if self.analyst.is_none() && !analyse::has_evals(game) && write => {
-                    records.diagnostics.push(analyse::no_evals(game));
-                    stats.recount_game(game.counted, Some(Severity::Warning));
-                    stats.add(Counter::Positions, game.positions.len() as u64);
-                    stats.add(Counter::WrittenAsRead, 1);
-                    None
-                }
                 collect::Fate::Annotate => {
                     let before = records.diagnostics.len();
-                    if self.analyst.is_none() && !analyse::has_evals(game) {
+                    // With no engine and no `[%eval]` there is nothing to judge.
+                    let unjudged = self.analyst.is_none() && !analyse::has_evals(game);
+                    if unjudged {
                         records.diagnostics.push(analyse::no_evals(game));
                     }
                     let evals = match &mut self.analyst {
@@ -373,8 +366,9 @@ impl Worker for AnnotateWorker {
                     // The engine's diagnostics are the game's, as the replay's are.
                     let worst = records.diagnostics[before..].iter().map(|d| d.severity).max();
                     stats.recount_game(game.counted, worst);
-                    // No Annotator tag or record may claim an analysis the game did not get.
-                    if self.analyst.is_some() && analyse::none_evaluated(&evals) {
+                    // No Annotator tag or record may claim an analysis the game did not get; an
+                    // unjudged game's PGN keeps its own judgements, its records its positions.
+                    if (self.analyst.is_some() && analyse::none_evaluated(&evals)) || (unjudged && write) {
                         stats.add(Counter::WrittenAsRead, 1);
                         None
                     } else {

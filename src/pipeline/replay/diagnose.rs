@@ -23,10 +23,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         let n = self.game.errors.saturating_add(self.game.warnings);
         if n > Limits::MAX_PROBLEMS {
             if n == Limits::MAX_PROBLEMS + 1 && self.hooks.wants(Kind::Unreported, Severity::Warning) {
-                let message = format!(
-                    "more than {} diagnostics in this game: the rest are counted in the summary, not shown",
-                    Limits::MAX_PROBLEMS
-                );
+                let message = crate::error::unreported_message("");
                 self.deliver(
                     Kind::Unreported,
                     Severity::Warning,

@@ -6,8 +6,8 @@
 //! is kept; the rest of a variation so ended is handed to the job as read, [`Cut`]); the next
 //! game is read as usual. Jobs see the games through [`Hooks`].
 
-pub mod export;
 mod diagnose;
+pub mod export;
 mod game;
 mod lenient;
 mod message;
