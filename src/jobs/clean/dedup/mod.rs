@@ -27,9 +27,10 @@
 //! ones that may be the same game through an index by result and a word of each player's name
 //! (two names of one player share a word, or are the same initials: [`Name::handles`]), so
 //! that thousands of games sharing a short mainline between other players keep a run linear
-//! and every verdict is the rule's. What stays quadratic is thousands of distinct games that
-//! share moves, result and a word of each name (one pair of engines replaying one line round
-//! after round: 40,000 such games take 1.1 s of CPU). An identity is a plain value: identities
+//! and every verdict is the rule's. Where thousands of distinct games share moves, result and a
+//! word of each name (one pair of engines replaying one line round after round), a game is
+//! compared with the latest [`seen::MAY_BE_SAME`] of them only, so time stays linear; such games
+//! are counted (`compared_in_part`) and warned of. An identity is a plain value: identities
 //! kept by separate runs can be compared later.
 //!
 //! Memory, per distinct game under `moves`: its key (12 bytes, in a vector grown by sixteenths),
@@ -97,6 +98,21 @@ impl Rule {
             Rule::Prefix => "prefix",
         }
     }
+}
+
+/// The warning of a run whose `--dedup` compared some games with only the latest
+/// [`seen::MAY_BE_SAME`] of the older games that may be the same game, if any.
+pub fn in_part_warning(stats: &crate::pipeline::stats::Stats) -> Option<String> {
+    let n = stats.get(crate::pipeline::counter::Counter::ComparedInPart);
+    (n > 0).then(|| {
+        format!(
+            "--dedup: {n} game{s} compared with only the latest {} of the older games that may be the \
+             same game (one mainline, result and word of each player's name): a repeat of an older one \
+             among them is written as a distinct game",
+            seen::MAY_BE_SAME,
+            s = if n == 1 { " was" } else { "s were" },
+        )
+    })
 }
 
 /// A game set aside: the rule that matched, and the game kept (its ordinal over the run,

@@ -16,6 +16,12 @@ use crate::pgn::GameResult;
 /// between different players keep a run linear.
 pub const COMPARED: usize = 64;
 
+/// Older games a game is compared with under one result and handle of each player's name at
+/// most, the latest: beyond it, thousands of distinct games that share moves, result and a word
+/// of each name (one pair of engines replaying a line round after round) would make a run's time
+/// grow as their square. A game compared with only these is counted ([`Seen::compared_in_part`]).
+pub const MAY_BE_SAME: usize = 1024;
+
 /// Bytes the index of older games may take before the set is full ([`Seen::full`]).
 pub const PLAYERS_HELD: usize = 64 << 20;
 
@@ -138,6 +144,8 @@ pub struct Seen {
     /// The buckets' lists: an entry, and the next older node of its bucket or `NONE`.
     nodes: Vec<[u32; 2]>,
     firsts: Firsts,
+    /// Games compared with only the latest [`MAY_BE_SAME`] of a bucket (kept by [`Seen::clear`]).
+    in_part: u64,
 }
 
 impl Seen {
@@ -153,6 +161,7 @@ impl Seen {
             players: HashTable::new(),
             nodes: Vec::new(),
             firsts: Firsts { per_game, ..Firsts::default() },
+            in_part: 0,
         }
     }
 
@@ -190,7 +199,7 @@ impl Seen {
 
     /// The entry `id` repeats: the oldest with its moves key that is the same game. Also the
     /// entry that leaves the latest [`COMPARED`] of the key when `id` is added.
-    fn same_game(&self, id: &Identity) -> (Option<u32>, Option<u32>) {
+    fn same_game(&mut self, id: &Identity) -> (Option<u32>, Option<u32>) {
         let (mut oldest, mut seen, mut found) = (None, 0, None);
         for e in self.with_key(id.key) {
             (oldest, seen) = (Some(e), seen + 1);
@@ -199,33 +208,40 @@ impl Seen {
             }
         }
         let Some(oldest) = oldest.filter(|_| seen == COMPARED) else { return (found, None) };
-        if self.next[oldest as usize] != NONE
-            && let Some(e) = self.same_game_older(id)
-        {
-            return (Some(e), None);
+        if self.next[oldest as usize] != NONE {
+            let (older, in_part) = self.same_game_older(id);
+            self.in_part += u64::from(in_part);
+            if older.is_some() {
+                return (older, None);
+            }
         }
         (found, Some(oldest))
     }
 
     /// The oldest entry older than the latest [`COMPARED`] of `id`'s moves key that is the same
-    /// game: one in a bucket of `id`'s key, result and handles.
-    fn same_game_older(&self, id: &Identity) -> Option<u32> {
+    /// game: one among the latest [`MAY_BE_SAME`] of a bucket of `id`'s key, result and
+    /// handles; and whether some bucket held more.
+    fn same_game_older(&self, id: &Identity) -> (Option<u32>, bool) {
         let [white, black] = id.who.players.map(|n| n.handles());
-        let mut found: Option<u32> = None;
+        let (mut found, mut in_part): (Option<u32>, bool) = (None, false);
         for &w in white.iter() {
             for &b in black.iter() {
                 let Some(bucket) = self.bucket((id.key, id.who.result, w, b)) else { continue };
                 let mut n = bucket.head;
-                while n != NONE {
+                for _ in 0..MAY_BE_SAME {
+                    if n == NONE {
+                        break;
+                    }
                     let [e, next] = self.nodes[n as usize];
                     if found.is_none_or(|f| e < f) && self.who[e as usize].same_game(&id.who) {
                         found = Some(e);
                     }
                     n = next;
                 }
+                in_part |= n != NONE;
             }
         }
-        found
+        (found, in_part)
     }
 
     /// The bucket of these moves key, result and handles.
@@ -249,7 +265,8 @@ impl Seen {
         })
     }
 
-    /// Empties the set, keeping its room (for a set reused group after group).
+    /// Empties the set, keeping its room (for a set reused group after group) and its count of
+    /// games compared in part.
     pub fn clear(&mut self) {
         let Seen { keys, who, next, index, players, nodes, firsts, .. } = self;
         for v in [&mut firsts.words, &mut firsts.samples] {
@@ -363,6 +380,12 @@ impl Seen {
     /// `prefix`, from the first game (the longest record may come last).
     pub fn full(&self, held: usize) -> bool {
         self.rule == Rule::Prefix || self.len() >= held || self.players_bytes() >= PLAYERS_HELD
+    }
+
+    /// Games compared with only the latest [`MAY_BE_SAME`] of the older games that may be the
+    /// same game (of one moves key, result and handle of each name), since the set was made.
+    pub fn compared_in_part(&self) -> u64 {
+        self.in_part
     }
 
     /// Bytes of the index of older games.
@@ -495,6 +518,33 @@ mod tests {
         let first = 3 + 3 * COMPARED as u32;
         assert_eq!(seen.insert(&id(5, "", "-", "1900.01.01")).unwrap(), Some(first));
         assert_eq!(seen.insert(&id(5, "N.N.", "?", "1900.01.01")).unwrap(), None);
+    }
+
+    /// Distinct games that share moves, result and every word of the players' names: a game is
+    /// compared with the latest [`MAY_BE_SAME`] of them, and counted when there were more.
+    #[test]
+    fn a_crowd_of_games_no_name_tells_apart_is_compared_with_its_latest_and_counted() {
+        let mut seen = Seen::new(Rule::Game);
+        let date = |d: usize| format!("{}.{:02}.{:02}", 1000 + d / 300, 1 + d / 28 % 12, 1 + d % 28);
+        let crowd = COMPARED + MAY_BE_SAME + 10;
+        for d in 0..crowd {
+            assert_eq!(seen.insert(&id(4, "Bot", "Engine", &date(d))).unwrap(), None);
+        }
+        // A game is compared one by one with the latest COMPARED, through the index with the rest.
+        let (counted, past) = (seen.compared_in_part(), (crowd - COMPARED - MAY_BE_SAME - 1) as u64);
+        assert_eq!(counted, past, "each game with more than MAY_BE_SAME older ones");
+        let recent = crowd - COMPARED - 1;
+        assert_eq!(seen.insert(&id(4, "Bot", "Engine", &date(recent))).unwrap(), Some(recent as u32));
+        assert_eq!(seen.insert(&id(4, "Bot", "Engine", &date(0))).unwrap(), None, "past the bound");
+        assert_eq!(seen.compared_in_part(), counted + 2);
+        // A word of its own finds the oldest game however crowded the others are.
+        seen.insert(&id(5, "Bot Alpha", "Engine", &date(0))).unwrap();
+        for d in 1..crowd {
+            seen.insert(&id(5, "Bot", "Engine", &date(d))).unwrap();
+        }
+        assert_eq!(seen.insert(&id(5, "Alpha", "Engine", &date(0))).unwrap(), Some(crowd as u32 + 1));
+        seen.clear();
+        assert_eq!(seen.compared_in_part(), counted + 2 + past, "kept by clear");
     }
 
     #[test]

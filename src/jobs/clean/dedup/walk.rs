@@ -11,9 +11,10 @@
 //! longer record of: in a group of more than [`COMPARED`] games, those found through an index
 //! by a handle of each player's name ([`super::Name::handles`]), which every record of one game
 //! shares, so that the snapshots of a broadcast round of hundreds of boards, all with the same
-//! first moves, are compared with their own board's game, not with every board's. (Thousands of
-//! boards whose players all share a word, `Player W1` against `Player B1`, are compared with
-//! each other: time growing as their square.) Memory: the sorters' runs, and the distinct games
+//! first moves, are compared with their own board's game, not with every board's. Under a pair
+//! of handles shared by more games than [`MAY_BE_SAME`] (boards whose players all share a word,
+//! `Player W1` against `Player B1`), a game is compared with the latest of them only, and
+//! counted, so time stays linear. Memory: the sorters' runs, and the distinct games
 //! of the mainlines on the stack (the mainlines of one game's prefixes), as many as the
 //! collection has of each, with their index.
 
@@ -21,7 +22,7 @@ use std::cmp::Ordering;
 use std::io::{self, BufRead, Write};
 
 use super::key::START;
-use super::seen::COMPARED;
+use super::seen::{COMPARED, MAY_BE_SAME};
 use super::verdict::{Repeats, VERDICTS_HELD, Verdict};
 use super::{Identity, Occasion, Rule, Seen, Who};
 use crate::error::Error;
@@ -118,6 +119,8 @@ struct Entry {
     who: Who,
     occasion: Occasion,
     longer: Option<(u64, Rank)>,
+    /// Compared with only the latest [`MAY_BE_SAME`] of some games it may be the same game as.
+    in_part: bool,
 }
 
 impl Entry {
@@ -160,13 +163,14 @@ impl Group {
 
     /// Notes, among the entries (the game's own group's when `same_length`), the games that are
     /// shorter records of game `ordinal` of `plies` plies: among those that may name its
-    /// players, found through the index when there is one.
+    /// players, found through the index when there is one, the latest [`MAY_BE_SAME`] of each
+    /// pair of handles; whether a pair had more.
     fn note_longer(
         &mut self,
         (ordinal, who, occasion): (u64, Who, Occasion),
         plies: usize,
         same_length: bool,
-    ) {
+    ) -> bool {
         let rank = (plies, who.result != GameResult::Unknown);
         let note = |e: &mut Entry| {
             if e.who.shorter_record_of(&who, same_length) && e.occasion.compatible(occasion) {
@@ -174,18 +178,23 @@ impl Group {
             }
         };
         if self.players.is_empty() {
-            return self.entries.iter_mut().for_each(note);
+            self.entries.iter_mut().for_each(note);
+            return false;
         }
         let [white, black] = who.players.map(|n| n.handles());
+        let mut in_part = false;
         // An entry under two of these pairs is noted twice, to the same effect.
         for &w in white.iter() {
             for &b in black.iter() {
                 let from = self.players.partition_point(|&(x, y, _)| (x, y) < (w, b));
-                for &(_, _, i) in self.players[from..].iter().take_while(|&&(x, y, _)| (x, y) == (w, b)) {
+                let to = self.players.partition_point(|&(x, y, _)| (x, y) <= (w, b));
+                in_part |= to - from > MAY_BE_SAME;
+                for &(_, _, i) in &self.players[from.max(to.saturating_sub(MAY_BE_SAME))..to] {
                     note(&mut self.entries[i as usize]);
                 }
             }
         }
+        in_part
     }
 }
 
@@ -193,6 +202,9 @@ impl Group {
 struct Walk {
     stack: Vec<Group>,
     verdicts: Sorter<Verdict>,
+    /// Games compared with only the latest [`MAY_BE_SAME`] of some games they may be the same
+    /// game as, or longer records of.
+    in_part: u64,
 }
 
 impl Walk {
@@ -209,11 +221,13 @@ impl Walk {
         g.index();
         for t in 0..g.entries.len() {
             let x = &g.entries[t];
-            let longer = (x.ordinal, x.who, x.occasion);
+            let (longer, mut in_part) = ((x.ordinal, x.who, x.occasion), false);
             for shorter in &mut self.stack {
-                shorter.note_longer(longer, plies, false);
+                in_part |= shorter.note_longer(longer, plies, false);
             }
-            g.note_longer(longer, plies, true);
+            in_part |= g.note_longer(longer, plies, true);
+            // A game the set of its mainline compared in part is counted already.
+            self.in_part += u64::from(in_part && !g.entries[t].in_part);
         }
         self.stack.push(g);
         Ok(())
@@ -264,14 +278,15 @@ impl Mainlines {
     pub fn verdicts(self, requested: &dyn Fn() -> bool) -> Result<Repeats, Error> {
         let spill = |e: io::Error| Error::from(SpillError::from(e));
         let lines = self.lines.finish().map_err(spill)?;
-        Repeats::new(walk(lines, requested)?, Rule::Prefix).map_err(spill)
+        let (verdicts, in_part) = walk(lines, requested)?;
+        Repeats::new(verdicts, Rule::Prefix, in_part).map_err(spill)
     }
 }
 
-/// The walk over `lines`: the verdicts, sorted by game.
-fn walk(lines: Sorted<Line>, requested: &dyn Fn() -> bool) -> Result<Sorted<Verdict>, Error> {
+/// The walk over `lines`: the verdicts, sorted by game, and the games compared in part.
+fn walk(lines: Sorted<Line>, requested: &dyn Fn() -> bool) -> Result<(Sorted<Verdict>, u64), Error> {
     let spill = |e: io::Error| Error::from(SpillError::from(e));
-    let mut walk = Walk { stack: Vec::new(), verdicts: Sorter::new(VERDICTS_HELD) };
+    let mut walk = Walk { stack: Vec::new(), verdicts: Sorter::new(VERDICTS_HELD), in_part: 0 };
     let (mut seen, mut group) = (Seen::new(Rule::Prefix), Group::default());
     for line in lines {
         let line = line.map_err(spill)?;
@@ -288,12 +303,17 @@ fn walk(lines: Sorted<Line>, requested: &dyn Fn() -> bool) -> Result<Sorted<Verd
             }
             seen.clear();
         }
-        match seen.insert(&line.id)? {
+        let counted = seen.compared_in_part();
+        let found = seen.insert(&line.id)?;
+        let in_part = seen.compared_in_part() > counted;
+        walk.in_part += u64::from(in_part);
+        match found {
             None => group.entries.push(Entry {
                 ordinal: line.ordinal,
                 who: line.id.who,
                 occasion: line.id.occasion,
                 longer: None,
+                in_part,
             }),
             Some(e) => group.repeats.push((line.ordinal, e as usize)),
         }
@@ -304,7 +324,7 @@ fn walk(lines: Sorted<Line>, requested: &dyn Fn() -> bool) -> Result<Sorted<Verd
     while let Some(g) = walk.stack.pop() {
         walk.settle(g).map_err(spill)?;
     }
-    walk.verdicts.finish().map_err(spill)
+    Ok((walk.verdicts.finish().map_err(spill)?, walk.in_part))
 }
 
 #[cfg(test)]
@@ -396,6 +416,28 @@ mod tests {
         let mut want = vec!["-".to_string(); n];
         (want[1], want[n - 1]) = ("p1".into(), "p1".into());
         assert_eq!(run(&first), want);
+    }
+
+    /// More games of one mainline than [`MAY_BE_SAME`] whose players share every word but one:
+    /// each is compared with the latest of them and counted, and a longer record still finds
+    /// its own game through the word that is its own.
+    #[test]
+    fn a_crowd_no_shared_word_tells_apart_is_compared_with_its_latest_and_counted() {
+        let crowd = MAY_BE_SAME + 1;
+        // A word of its own (no letter twice in a row: folding would make it one).
+        let letter = |d: usize| char::from(b'a' + (d % 25) as u8);
+        let own = |i: usize| format!("Bot W{}z{}z{}", letter(i), letter(i / 25), letter(i / 625));
+        let mut games: Vec<_> = (0..crowd).map(|i| game(&own(i), "Engine", "a", Unknown)).collect();
+        games.push(game(&own(0), "Engine", "ab", Draw));
+        let mut lines = Mainlines::holding(LINES_HELD);
+        for (i, (id, m)) in games.iter().enumerate() {
+            lines.push(id, m, i as u64).expect("written");
+        }
+        let mut repeats = lines.verdicts(&|| false).expect("walked");
+        assert_eq!(repeats.compared_in_part(), crowd as u64 + 1, "the crowd and the longer record");
+        let first = repeats.of(0).expect("read").expect("a shorter record");
+        assert_eq!((first.rule, first.of), (Rule::Prefix, crowd as u64));
+        assert_eq!(repeats.of(1).expect("read"), None);
     }
 
     /// A broadcast round of more boards than [`COMPARED`]: each board's snapshot after the first
