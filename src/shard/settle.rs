@@ -96,6 +96,18 @@ fn shift(stats: &mut Stats, counter: Counter, delta: i64) {
     }
 }
 
+/// Counts `in_part` games compared in part over the run (each shard counted its own): the
+/// first shard's ledger holds the run's count, as one run would give it.
+fn in_part_over_the_run(list: &mut [(PathBuf, Manifest)], in_part: u64) {
+    for (_, m) in list.iter_mut() {
+        let n = m.stats.get(Counter::ComparedInPart);
+        shift(&mut m.stats, Counter::ComparedInPart, -(n as i64));
+    }
+    if let Some((_, m)) = list.first_mut() {
+        shift(&mut m.stats, Counter::ComparedInPart, in_part as i64);
+    }
+}
+
 /// The counts that change when game `g` turns from written to duplicate (`sign` 1) or back (-1).
 fn turn_counts(stats: &mut Stats, g: &GameEntry, sign: i64) {
     shift(stats, Counter::Written, -sign);
@@ -301,12 +313,14 @@ pub fn settle(
     if !problems.is_empty() {
         return Err(problems.into());
     }
+    let mut in_part = seen.as_ref().map_or(0, Seen::compared_in_part);
     if let (Some((first, pending)), Some(seen), None) = (waiting, &seen, &spill_failed) {
         let io_err = |e: String| Refused::new(vec![e], crate::exit::Code::IoErr);
         let mut repeats = pending.repeats(seen, requested).map_err(|e| match e {
             crate::error::Error::Interrupted => Refused::interrupted(),
             e => io_err(e.to_string()),
         })?;
+        in_part += repeats.compared_in_part();
         for ((path, m), shard) in list.iter_mut().zip(&mut settled.shards) {
             if shard.waits {
                 shard.turn_waiting(m, &settled.inputs, first, &mut repeats, &mut log, requested).map_err(
@@ -343,6 +357,9 @@ pub fn settle(
             Ok(())
         });
         spill_failed = result.err();
+    }
+    if settled.rule.is_some() {
+        in_part_over_the_run(list, in_part);
     }
     if spill_failed.is_none() {
         match dropped.finish() {

@@ -453,6 +453,79 @@ fn prefix_sets_aside_a_shorter_record_read_before_the_longer() {
     assert!(stderr(&o).contains("a rule of --dedup is written --dedup=prefix"), "{}", stderr(&o));
 }
 
+/// A repeat spelt otherwise (initials, a date less known) is set aside however many games of
+/// other players share its moves before it (a short draw, a trap: hundreds of games in a large
+/// collection); a game of the same players on another day is kept.
+#[test]
+fn dedup_finds_a_repeat_however_many_games_share_its_moves() {
+    let dir = temp_dir("clean-dedup-crowded");
+    let game = |white: &str, black: &str, date: &str| {
+        format!(
+            "[Event \"Ch\"]\n[Site \"?\"]\n[Date \"{date}\"]\n[Round \"?\"]\n[White \"{white}\"]\n\
+             [Black \"{black}\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6 4. O-O Nxe4 5. Re1 Nd6 \
+             6. Nxe5 Be7 7. Bf1 Nxe5 8. Rxe5 O-O 9. d4 Bf6 10. Re1 Re8 1/2-1/2\n\n"
+        )
+    };
+    for between in [63, 64, 65, 500] {
+        let mut pgn = game("Carlsen, Magnus", "Nakamura, Hikaru", "2022.01.20");
+        for j in 0..between {
+            let date = format!("2021.03.{:02}", j % 28 + 1);
+            pgn += &game(&format!("Player{j}, A"), &format!("Opponent{j}, B"), &date);
+        }
+        pgn += &game("Carlsen, M.", "Nakamura, H.", "2022.??.??");
+        pgn += &game("Magnus Carlsen", "Hikaru Nakamura", "2022.01.21");
+        let input = dir.join(format!("crowded-{between}.pgn"));
+        std::fs::write(&input, pgn).expect("write");
+        let name = path(&input);
+        for threads in ["1", "2"] {
+            let (ours, count) = dedup_report("game", &[name], &dir, threads);
+            let want = format!("game\t{name}\t{}\tgame\t{name}\t1", between + 2);
+            assert_eq!(ours, [want], "{between} games between, -j{threads}");
+            assert_eq!(count, 1);
+        }
+    }
+}
+
+/// `--dedup=prefix` over a broadcast round of more boards than a few dozen: each board's
+/// snapshot after the first move, read before every final game, is a shorter record of its own
+/// board's game and of no other's.
+#[test]
+fn dedup_prefix_keeps_the_final_record_of_every_board_of_a_large_round() {
+    let dir = temp_dir("clean-dedup-round");
+    let game = |board: usize, moves: &str, result: &str| {
+        format!(
+            "[Event \"Open\"]\n[Site \"City\"]\n[Date \"2024.05.01\"]\n[Round \"1.{}\"]\n\
+             [White \"Player W{board}\"]\n[Black \"Player B{board}\"]\n[Result \"{result}\"]\n\n{moves} {result}\n\n",
+            board + 1
+        )
+    };
+    let finals = [
+        ("1. d4 d5 2. c4 e6 3. Nc3 Nf6", "1/2-1/2"),
+        ("1. d4 Nf6 2. c4 g6 3. Nc3 Bg7", "1-0"),
+        ("1. d4 d5 2. Nf3 Nf6", "0-1"),
+        ("1. d4 d5", "1/2-1/2"),
+    ];
+    for boards in [64, 65, 300] {
+        let snapshots: String = (0..boards).map(|b| game(b, "1. d4", "*")).collect();
+        let ends: String = (0..boards).map(|b| game(b, finals[b % 4].0, finals[b % 4].1)).collect();
+        let input = dir.join(format!("round-{boards}.pgn"));
+        std::fs::write(&input, format!("{snapshots}{ends}")).expect("write");
+        let name = path(&input);
+        let want: Vec<String> =
+            (1..=boards).map(|b| format!("prefix\t{name}\t{b}\tprefix\t{name}\t{}", boards + b)).collect();
+        for threads in ["1", "2"] {
+            let (ours, count) = dedup_report("prefix", &[name], &dir, threads);
+            assert_eq!(ours, want, "{boards} boards, -j{threads}");
+            assert_eq!(count, boards as u64);
+        }
+        let (out, dups) = (dir.join("round.pgn"), dir.join("round-dups.pgn"));
+        let o = run(&["clean", "-q", "--dedup=prefix", name, "-o", path(&out), "--duplicates", path(&dups)]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(std::fs::read_to_string(&dups).expect("read"), snapshots, "{boards} boards");
+        assert_eq!(std::fs::read_to_string(&out).expect("read").matches("[Event ").count(), boards);
+    }
+}
+
 /// Every rule sets aside exactly the games `scripts/dedup_oracle.py` (python-chess, the rules
 /// written apart) sets aside, each naming the same rule and game kept: over the made-up pairs,
 /// a file given again under another name, and the shared collections where python-chess reads

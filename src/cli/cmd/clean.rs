@@ -293,6 +293,9 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         }
     }
     warn_absent(&job.options().select, &summary.stats);
+    if let Some(warning) = pgnkit::jobs::clean::dedup::in_part_warning(&summary.stats) {
+        stderrln!("pgnkit: warning: {warning}");
+    }
     Sharding::conclude(sharding, &summary, code, &job.options().select, serde_json::Value::Null)?;
     Ok(code)
 }

@@ -75,6 +75,9 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             for name in merge::absent_tags(&m.summary.stats, &m.extra) {
                 stderrln!("pgnkit: warning: {}", pgnkit::jobs::positions::absent_tag_message(&name));
             }
+            if let Some(warning) = pgnkit::jobs::clean::dedup::in_part_warning(&m.summary.stats) {
+                stderrln!("pgnkit: warning: {warning}");
+            }
             if !args.quiet {
                 stderr!("{}", m.summary_text());
                 if m.job == "clean" {

@@ -269,6 +269,10 @@ impl<W: Write> CleanWriter<W> {
         if summary.stopped.is_some() || summary.input_failed() {
             return Ok(()); // dropped: the temporary files go
         }
+        let mut in_part = match &self.dedup {
+            Dedup::Once(seen) => seen.compared_in_part(),
+            Dedup::Off => 0,
+        };
         if let Some(late) = self.late.take() {
             let Dedup::Once(held) = std::mem::replace(&mut self.dedup, Dedup::Off) else {
                 return Err(Error::Internal("games waiting without a set of distinct games"));
@@ -276,8 +280,11 @@ impl<W: Write> CleanWriter<W> {
             let requested = self.requested;
             // The run's time (the report's summary, a shard's manifest) includes this end.
             let start = std::time::Instant::now();
-            late.resolve(&held, &requested, |w, verdict| self.replay(w, verdict, summary))?;
+            in_part += late.resolve(&held, &requested, |w, verdict| self.replay(w, verdict, summary))?;
             summary.elapsed += start.elapsed();
+        }
+        if in_part > 0 {
+            summary.stats.add(Counter::ComparedInPart, in_part);
         }
         if self.summary {
             let mut total = report_summary(summary);

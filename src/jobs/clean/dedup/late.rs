@@ -166,7 +166,7 @@ impl Judge {
         let spill = |e: io::Error| Error::from(SpillError::from(e));
         let mut repeats = Sorter::<Verdict>::new(VERDICTS_HELD);
         let (mut group, mut ordinals, mut entries) = (Seen::new(held.rule()), Vec::new(), Vec::new());
-        let mut key = None;
+        let (mut key, mut seeds_in_part) = (None, 0);
         for c in self.candidates.finish().map_err(spill)? {
             let c = c.map_err(spill)?;
             if requested() {
@@ -178,10 +178,13 @@ impl Judge {
                 ordinals.clear();
                 entries.clear();
                 entries.extend(held.all_with_key(c.id.key));
+                // The held games were counted when they came.
+                let counted = group.compared_in_part();
                 for &e in entries.iter().rev() {
                     group.insert(&held.identity(e))?;
                     ordinals.push(held.first_game(e));
                 }
+                seeds_in_part += group.compared_in_part() - counted;
             }
             match group.insert(&c.id)? {
                 None => ordinals.push(c.ordinal),
@@ -191,7 +194,8 @@ impl Judge {
                 }
             }
         }
-        Repeats::new(repeats.finish().map_err(spill)?, held.rule()).map_err(spill)
+        let in_part = group.compared_in_part() - seeds_in_part;
+        Repeats::new(repeats.finish().map_err(spill)?, held.rule(), in_part).map_err(spill)
     }
 }
 
@@ -308,7 +312,7 @@ impl Late {
         held: &Seen,
         requested: &dyn Fn() -> bool,
         mut each: impl FnMut(&Waiting, Option<Repeat>) -> Result<(), Error>,
-    ) -> Result<(), Error> {
+    ) -> Result<u64, Error> {
         let spill = |e: io::Error| Error::from(SpillError::from(e));
         let Late { spool, pending, lines_kept } = self;
         let mut repeats = pending.repeats(held, requested)?;
@@ -331,7 +335,7 @@ impl Late {
         if !repeats.done() {
             return Err(spill(bad("a repeat of no game waiting")));
         }
-        Ok(())
+        Ok(repeats.compared_in_part())
     }
 }
 

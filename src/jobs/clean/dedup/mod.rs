@@ -23,10 +23,15 @@
 //! A game is identified by an [`Identity`]: its moves key ([`DedupKey`], found by hash) and,
 //! for the `game` and `prefix` rules, the players, date and result compared among the games
 //! with its moves key only ([`seen`]), so a game whose moves are new costs one look-up. It is
-//! compared with the latest 64 distinct games of its moves key, and with an older one only when
-//! equal to it in every fact, so that thousands of games sharing a short mainline between
-//! other players keep a run linear. An identity is a plain value: identities kept by separate
-//! runs can be compared later.
+//! compared one by one with the latest 64 distinct games of its moves key, and with the older
+//! ones that may be the same game through an index by result and a word of each player's name
+//! (two names of one player share a word, or are the same initials: [`Name::handles`]), so
+//! that thousands of games sharing a short mainline between other players keep a run linear
+//! and every verdict is the rule's. Where thousands of distinct games share moves, result and a
+//! word of each name (one pair of engines replaying one line round after round), a game is
+//! compared with the latest [`seen::MAY_BE_SAME`] of them only, so time stays linear; such games
+//! are counted (`compared_in_part`) and warned of. An identity is a plain value: identities
+//! kept by separate runs can be compared later.
 //!
 //! Memory, per distinct game under `moves`: its key (12 bytes, in a vector grown by sixteenths),
 //! a slot of the index (4 bytes and a control byte in a hash table between 7/16 and 7/8 full),
@@ -34,8 +39,10 @@
 //! 24.3 bytes in all, the upper figure just after the index doubles. Under `game` also the
 //! players, date, result, round and site (48 bytes) and the next older game with the same key (4
 //! bytes): 70.2 to 79.5 bytes (`Seen::bytes` from 1 to 3 million games). A game older than the latest
-//! 64 of its moves key also takes a slot (5.7 to 11.4 bytes) in a table of whole identities. The
-//! set holds at most [`late::HELD`] distinct games; past that, later games wait in temporary
+//! 64 of its moves key also takes, for each pair of a word of White's name and one of Black's
+//! (one to sixteen, four for `Carlsen, Magnus` against `Nakamura, Hikaru`), a node (8 bytes) and
+//! at most a bucket (14.9 to 29.7 bytes), [`seen::PLAYERS_HELD`] bytes in all. The set holds at
+//! most [`late::HELD`] distinct games and that index; past them, later games wait in temporary
 //! files and are judged at the end, key by key ([`late`]), with the same verdicts (a shard's
 //! too); `merge` settles shards past the same bound. `prefix` holds no such set: every game
 //! waits from the first, its mainline sorted on disk, and a walk over the mainlines finds the
@@ -91,6 +98,21 @@ impl Rule {
             Rule::Prefix => "prefix",
         }
     }
+}
+
+/// The warning of a run whose `--dedup` compared some games with only the latest
+/// [`seen::MAY_BE_SAME`] of the older games that may be the same game, if any.
+pub fn in_part_warning(stats: &crate::pipeline::stats::Stats) -> Option<String> {
+    let n = stats.get(crate::pipeline::counter::Counter::ComparedInPart);
+    (n > 0).then(|| {
+        format!(
+            "--dedup: {n} game{s} compared with only the latest {} of the older games that may be the \
+             same game (one mainline, result and word of each player's name): a repeat of an older one \
+             among them is written as a distinct game",
+            seen::MAY_BE_SAME,
+            s = if n == 1 { " was" } else { "s were" },
+        )
+    })
 }
 
 /// A game set aside: the rule that matched, and the game kept (its ordinal over the run,

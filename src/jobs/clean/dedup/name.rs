@@ -53,6 +53,28 @@ impl Name {
         &self.0[..n]
     }
 
+    /// Tokens of which every name naming the same player shares one: its distinct words, or,
+    /// with none (initials alone must all be equal), one token standing for all of them.
+    pub fn handles(&self) -> Handles {
+        let tokens = self.tokens();
+        let mut handles = Handles { tokens: [0; WORDS], len: 0 };
+        if tokens.iter().all(|&t| initial(t)) {
+            // FNV-1a over the tokens: a word's token it may equal costs a longer scan, no verdict.
+            let h = tokens.iter().fold(0x811c_9dc5u32, |h, &t| (h ^ t).wrapping_mul(0x0100_0193));
+            handles.tokens[0] = h;
+            handles.len = 1;
+            return handles;
+        }
+        // Sorted tokens: a word written twice is one handle.
+        for &t in tokens {
+            if !initial(t) && handles.tokens[..handles.len].last() != Some(&t) {
+                handles.tokens[handles.len] = t;
+                handles.len += 1;
+            }
+        }
+        handles
+    }
+
     /// Whether `self` and `other` name the same player (the rule of the module docs).
     pub fn same_player(&self, other: &Name) -> bool {
         let (a, b) = (self.tokens(), other.tokens());
@@ -61,6 +83,21 @@ impl Name {
             return a == b;
         }
         covers(a, b) || covers(b, a)
+    }
+}
+
+/// A name's handles ([`Name::handles`]), one to four.
+#[derive(Clone, Copy, Debug)]
+pub struct Handles {
+    tokens: [u32; WORDS],
+    len: usize,
+}
+
+impl std::ops::Deref for Handles {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        &self.tokens[..self.len]
     }
 }
 
@@ -246,6 +283,49 @@ mod tests {
         ] {
             assert!(!same(a, b), "{a} / {b}");
         }
+    }
+
+    /// Every two names of one player share a handle, so an index by handles finds every name
+    /// a name may match.
+    #[test]
+    fn names_of_one_player_share_a_handle() {
+        let names = [
+            "Jan Krzysztof Duda",
+            "Jan-Krzysztof Duda",
+            "Duda, J.K.",
+            "Ju Wenjun",
+            "Wenjun Ju",
+            "Ju Yuan",
+            "Nigel D Short",
+            "Nigel Short",
+            "Short, N.",
+            "Nigel J Short",
+            "Carlsen",
+            "Magnus Carlsen",
+            "CARLSEN, M",
+            "M. C.",
+            "M C",
+            "C. M.",
+            "?",
+            "",
+            "N.N.",
+            "Li Li",
+            "Li",
+            "Strauß",
+            "Strauss",
+        ];
+        for a in names {
+            let ha = Name::of(a).handles();
+            assert!(!ha.is_empty(), "{a}");
+            for b in names {
+                let hb = Name::of(b).handles();
+                if same(a, b) {
+                    assert!(ha.iter().any(|h| hb.contains(h)), "{a} / {b}: {ha:?} {hb:?}");
+                }
+            }
+        }
+        assert_eq!(Name::of("Li Li").handles().len(), 1, "a word written twice is one handle");
+        assert_eq!(*Name::of("Short, N.").handles(), [Name::of("Short").0[0]], "initials are no handle");
     }
 
     #[test]

@@ -5,16 +5,25 @@
 use std::mem::size_of;
 
 use hashbrown::HashTable;
-use xxhash_rust::xxh3::xxh3_64;
 
 use super::DedupError;
 use super::{DedupKey, Identity, Rule, Who};
+use crate::pgn::GameResult;
 
-/// Distinct games with one moves key a game is compared with (the latest ones; an older one is
-/// found only when equal to it in every fact): the bound that keeps a run linear when thousands
-/// of games share a short mainline (`1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#`) between
-/// different players.
+/// Distinct games with one moves key a game is compared with one by one (the latest ones); an
+/// older one is found through an index by result and players ([`super::Name::handles`]), so
+/// thousands of games sharing a short mainline (`1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#`)
+/// between different players keep a run linear.
 pub const COMPARED: usize = 64;
+
+/// Older games a game is compared with under one result and handle of each player's name at
+/// most, the latest: beyond it, thousands of distinct games that share moves, result and a word
+/// of each name (one pair of engines replaying a line round after round) would make a run's time
+/// grow as their square. A game compared with only these is counted ([`Seen::compared_in_part`]).
+pub const MAY_BE_SAME: usize = 1024;
+
+/// Bytes the index of older games may take before the set is full ([`Seen::full`]).
+pub const PLAYERS_HELD: usize = 64 << 20;
 
 /// No entry.
 const NONE: u32 = u32::MAX;
@@ -88,15 +97,38 @@ fn grow<T>(v: &mut Vec<T>, distinct: u64, per_game: usize) -> Result<(), DedupEr
     Ok(())
 }
 
-/// The hash of an identity, for the table of exact repeats: of the bytes it is kept as.
-fn exact_hash(key: DedupKey, who: &Who) -> u64 {
-    xxh3_64(&Identity { key, who: *who, occasion: Default::default() }.to_bytes())
+/// Entries older than the latest [`COMPARED`] of their moves key with one key, result and a
+/// handle of each player's name: its newest node ([`Seen::nodes`]).
+struct Bucket {
+    white: u32,
+    black: u32,
+    head: u32,
+}
+
+impl Bucket {
+    /// Its moves key, result and handles, the key and result read from its newest entry.
+    fn facts(&self, keys: &[DedupKey], who: &[Who], nodes: &[[u32; 2]]) -> BucketFacts {
+        let e = nodes[self.head as usize][0] as usize;
+        (keys[e], who[e].result, self.white, self.black)
+    }
+}
+
+/// What a bucket's entries share: moves key, result, white and black handles.
+type BucketFacts = (DedupKey, GameResult, u32, u32);
+
+/// The hash of a bucket.
+fn bucket_hash((key, result, white, black): BucketFacts) -> u64 {
+    let h = key.hash() ^ (u64::from(white) << 32 | u64::from(black)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    // splitmix64's finish, so that the handles reach the top bits the table's control bytes take.
+    let h = (h ^ (h >> 30) ^ result as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    let h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^ (h >> 31)
 }
 
 /// The distinct games of a run under one rule, in the order they first came. Under `moves` a
 /// distinct game is its key; under `game` and `prefix` its identity, kept in a list per moves
-/// key (newest first), and once older than the latest [`COMPARED`] of its key in a table of
-/// whole identities.
+/// key (newest first), and once older than the latest [`COMPARED`] of its key in buckets by
+/// key, result and a handle of each player's name.
 pub struct Seen {
     rule: Rule,
     keys: Vec<DedupKey>,
@@ -106,10 +138,14 @@ pub struct Seen {
     next: Vec<u32>,
     /// Moves key to its newest entry.
     index: HashTable<u32>,
-    /// Identity to its entry, for the entries older than the latest [`COMPARED`] of their key
-    /// (`game`, `prefix`).
-    exact: HashTable<u32>,
+    /// The buckets of the entries older than the latest [`COMPARED`] of their key (`game`,
+    /// `prefix`).
+    players: HashTable<Bucket>,
+    /// The buckets' lists: an entry, and the next older node of its bucket or `NONE`.
+    nodes: Vec<[u32; 2]>,
     firsts: Firsts,
+    /// Games compared with only the latest [`MAY_BE_SAME`] of a bucket (kept by [`Seen::clear`]).
+    in_part: u64,
 }
 
 impl Seen {
@@ -122,8 +158,10 @@ impl Seen {
             who: Vec::new(),
             next: Vec::new(),
             index: HashTable::new(),
-            exact: HashTable::new(),
+            players: HashTable::new(),
+            nodes: Vec::new(),
             firsts: Firsts { per_game, ..Firsts::default() },
+            in_part: 0,
         }
     }
 
@@ -159,10 +197,9 @@ impl Seen {
         self.index.find(key.hash(), |&i| keys[i as usize] == key).copied()
     }
 
-    /// The entry `id` repeats: an entry older than the latest [`COMPARED`] with its moves key
-    /// and equal to it in every fact, else the oldest of those latest that is the same game.
-    /// Also the entry that leaves the latest when `id` is added.
-    fn same_game(&self, id: &Identity) -> (Option<u32>, Option<u32>) {
+    /// The entry `id` repeats: the oldest with its moves key that is the same game. Also the
+    /// entry that leaves the latest [`COMPARED`] of the key when `id` is added.
+    fn same_game(&mut self, id: &Identity) -> (Option<u32>, Option<u32>) {
         let (mut oldest, mut seen, mut found) = (None, 0, None);
         for e in self.with_key(id.key) {
             (oldest, seen) = (Some(e), seen + 1);
@@ -172,15 +209,45 @@ impl Seen {
         }
         let Some(oldest) = oldest.filter(|_| seen == COMPARED) else { return (found, None) };
         if self.next[oldest as usize] != NONE {
-            let (keys, who) = (&self.keys, &self.who);
-            let hash = exact_hash(id.key, &id.who);
-            if let Some(&e) =
-                self.exact.find(hash, |&e| keys[e as usize] == id.key && who[e as usize] == id.who)
-            {
-                return (Some(e), None);
+            let (older, in_part) = self.same_game_older(id);
+            self.in_part += u64::from(in_part);
+            if older.is_some() {
+                return (older, None);
             }
         }
         (found, Some(oldest))
+    }
+
+    /// The oldest entry older than the latest [`COMPARED`] of `id`'s moves key that is the same
+    /// game: one among the latest [`MAY_BE_SAME`] of a bucket of `id`'s key, result and
+    /// handles; and whether some bucket held more.
+    fn same_game_older(&self, id: &Identity) -> (Option<u32>, bool) {
+        let [white, black] = id.who.players.map(|n| n.handles());
+        let (mut found, mut in_part): (Option<u32>, bool) = (None, false);
+        for &w in white.iter() {
+            for &b in black.iter() {
+                let Some(bucket) = self.bucket((id.key, id.who.result, w, b)) else { continue };
+                let mut n = bucket.head;
+                for _ in 0..MAY_BE_SAME {
+                    if n == NONE {
+                        break;
+                    }
+                    let [e, next] = self.nodes[n as usize];
+                    if found.is_none_or(|f| e < f) && self.who[e as usize].same_game(&id.who) {
+                        found = Some(e);
+                    }
+                    n = next;
+                }
+                in_part |= n != NONE;
+            }
+        }
+        (found, in_part)
+    }
+
+    /// The bucket of these moves key, result and handles.
+    fn bucket(&self, facts: BucketFacts) -> Option<&Bucket> {
+        let (keys, who, nodes) = (&self.keys, &self.who, &self.nodes);
+        self.players.find(bucket_hash(facts), |b| b.facts(keys, who, nodes) == facts)
     }
 
     /// The latest [`COMPARED`] entries with moves key `key`, newest first.
@@ -198,9 +265,10 @@ impl Seen {
         })
     }
 
-    /// Empties the set, keeping its room (for a set reused group after group).
+    /// Empties the set, keeping its room (for a set reused group after group) and its count of
+    /// games compared in part.
     pub fn clear(&mut self) {
-        let Seen { keys, who, next, index, exact, firsts, .. } = self;
+        let Seen { keys, who, next, index, players, nodes, firsts, .. } = self;
         for v in [&mut firsts.words, &mut firsts.samples] {
             v.clear();
         }
@@ -209,7 +277,8 @@ impl Seen {
         who.clear();
         next.clear();
         index.clear();
-        exact.clear();
+        players.clear();
+        nodes.clear();
     }
 
     /// Adds `id` as a new entry; `leaving` leaves the latest of its key.
@@ -218,7 +287,7 @@ impl Seen {
         let oom = || out_of_memory(distinct, per_game);
         let i = u32::try_from(self.keys.len()).ok().filter(|&i| i != NONE).ok_or_else(oom)?;
         grow(&mut self.keys, distinct, per_game)?;
-        let Seen { keys, who, next, index, exact, .. } = self;
+        let Seen { keys, who, next, index, .. } = self;
         index.try_reserve(1, |&e| keys[e as usize].hash()).map_err(|_| oom())?;
         if rule == Rule::Moves {
             keys.push(id.key);
@@ -238,9 +307,34 @@ impl Seen {
             index.insert_unique(id.key.hash(), i, |&e| keys[e as usize].hash());
         }
         if let Some(e) = leaving {
-            let rehash = |&e: &u32| exact_hash(keys[e as usize], &who[e as usize]);
-            exact.try_reserve(1, rehash).map_err(|_| oom())?;
-            exact.insert_unique(exact_hash(keys[e as usize], &who[e as usize]), e, rehash);
+            self.index_older(e)?;
+        }
+        Ok(())
+    }
+
+    /// Puts entry `e`, leaving the latest [`COMPARED`] of its key, in its buckets.
+    fn index_older(&mut self, e: u32) -> Result<(), DedupError> {
+        let (distinct, per_game) = (self.keys.len() as u64, self.firsts.per_game);
+        let Seen { keys, who, players, nodes, .. } = self;
+        let (key, facts) = (keys[e as usize], &who[e as usize]);
+        let [white, black] = facts.players.map(|n| n.handles());
+        for &w in white.iter() {
+            for &b in black.iter() {
+                let n = u32::try_from(nodes.len()).ok().filter(|&n| n != NONE);
+                let n = n.ok_or_else(|| out_of_memory(distinct, per_game))?;
+                grow(nodes, distinct, per_game)?;
+                let bucket = (key, facts.result, w, b);
+                let hash = bucket_hash(bucket);
+                if let Some(x) = players.find_mut(hash, |x| x.facts(keys, who, nodes) == bucket) {
+                    nodes.push([e, std::mem::replace(&mut x.head, n)]);
+                    continue;
+                }
+                let rehash = |x: &Bucket| bucket_hash(x.facts(keys, who, nodes));
+                players.try_reserve(1, rehash).map_err(|_| out_of_memory(distinct, per_game))?;
+                nodes.push([e, NONE]);
+                let rehash = |x: &Bucket| bucket_hash(x.facts(keys, who, nodes));
+                players.insert_unique(hash, Bucket { white: w, black: b, head: n }, rehash);
+            }
         }
         Ok(())
     }
@@ -282,10 +376,23 @@ impl Seen {
     }
 
     /// Whether later games wait for their verdicts ([`super::late`]): the set holds `held`
-    /// distinct games or more, or, under `prefix`, from the first game (the longest record may
-    /// come last).
+    /// distinct games or more, or its index of older games [`PLAYERS_HELD`] bytes, or, under
+    /// `prefix`, from the first game (the longest record may come last).
     pub fn full(&self, held: usize) -> bool {
-        self.rule == Rule::Prefix || self.len() >= held
+        self.rule == Rule::Prefix || self.len() >= held || self.players_bytes() >= PLAYERS_HELD
+    }
+
+    /// Games compared with only the latest [`MAY_BE_SAME`] of the older games that may be the
+    /// same game (of one moves key, result and handle of each name), since the set was made.
+    pub fn compared_in_part(&self) -> u64 {
+        self.in_part
+    }
+
+    /// Bytes of the index of older games.
+    fn players_bytes(&self) -> usize {
+        self.nodes.capacity() * size_of::<[u32; 2]>()
+            // A table holds 7/8 of its buckets; each is a bucket and a control byte.
+            + self.players.capacity() * 8 / 7 * (size_of::<Bucket>() + 1)
     }
 
     /// `true` before the first game.
@@ -299,7 +406,8 @@ impl Seen {
             + self.who.capacity() * size_of::<Who>()
             + self.next.capacity() * size_of::<u32>()
             // A table holds 7/8 of its buckets; each is an index and a control byte.
-            + (self.index.capacity() + self.exact.capacity()) * 8 / 7 * (size_of::<u32>() + 1)
+            + self.index.capacity() * 8 / 7 * (size_of::<u32>() + 1)
+            + self.players_bytes()
             + (self.firsts.words.capacity() + self.firsts.samples.capacity()) * size_of::<u64>()
     }
 }
@@ -362,8 +470,10 @@ mod tests {
         assert_eq!(moves.len(), 1, "the moves rule compares the moves alone");
     }
 
+    /// A game older than the latest [`COMPARED`] of its moves key is found as any other: spelt
+    /// otherwise, on a date less known, the oldest of those it repeats.
     #[test]
-    fn a_repeat_of_the_oldest_of_many_is_found_exactly() {
+    fn a_repeat_of_an_old_game_is_found_however_many_games_came_between() {
         let mut seen = Seen::new(Rule::Game);
         for p in 0..1000 {
             assert_eq!(seen.insert(&id(3, &format!("Player{p}"), "Bot", "")).unwrap(), None);
@@ -373,10 +483,68 @@ mod tests {
         assert_eq!(seen.insert(&id(3, "Player999", "Bot", "2024.??.??")).unwrap(), Some(999), "a recent one");
         assert_eq!(
             seen.insert(&id(3, "Player1", "Bot", "2024.??.??")).unwrap(),
-            None,
+            Some(1),
             "an old one, not equal"
         );
-        assert_eq!(seen.insert(&id(3, "Player1", "Bot", "2024.??.??")).unwrap(), Some(1000), "the latest");
+        assert_eq!(
+            seen.insert(&id(3, "Player1, A.", "Bot", "2024.01.01")).unwrap(),
+            Some(1),
+            "spelt otherwise"
+        );
+        assert_eq!(
+            seen.insert(&id(3, "Player1", "Botvinnik", "2024.??.??")).unwrap(),
+            None,
+            "another player"
+        );
+        // Two games of one key, then many, then one matching both: the oldest is named.
+        let mut seen = Seen::new(Rule::Game);
+        seen.insert(&id(5, "Carlsen, Magnus", "Nakamura, Hikaru", "2022.01.20")).unwrap();
+        seen.insert(&id(5, "Carlsen, Henrik", "Nakamura, Hikaru", "2022.01.20")).unwrap();
+        for p in 0..3 * COMPARED {
+            seen.insert(&id(5, &format!("Player{p}"), "Nakamura, Hikaru", "2022.01.20")).unwrap();
+        }
+        seen.insert(&id(5, "Carlsen, Magnus", "Nakamura, Hikaru", "2022.01.21")).unwrap();
+        let both = id(5, "Carlsen", "Nakamura, H.", "2022.??.??");
+        assert_eq!(seen.insert(&both).unwrap(), Some(0));
+        assert_eq!(seen.insert(&id(5, "H Carlsen", "Nakamura", "2022.01.??")).unwrap(), Some(1));
+        assert_eq!(
+            seen.insert(&id(5, "M Carlsen", "Nakamura", "2022.01.21")).unwrap(),
+            Some(2 + 3 * COMPARED as u32)
+        );
+        // Names with no word: the same initials, or none.
+        for p in 0..2 * COMPARED {
+            assert_eq!(seen.insert(&id(5, "?", "?", &format!("{}.01.01", 1900 + p))).unwrap(), None);
+        }
+        let first = 3 + 3 * COMPARED as u32;
+        assert_eq!(seen.insert(&id(5, "", "-", "1900.01.01")).unwrap(), Some(first));
+        assert_eq!(seen.insert(&id(5, "N.N.", "?", "1900.01.01")).unwrap(), None);
+    }
+
+    /// Distinct games that share moves, result and every word of the players' names: a game is
+    /// compared with the latest [`MAY_BE_SAME`] of them, and counted when there were more.
+    #[test]
+    fn a_crowd_of_games_no_name_tells_apart_is_compared_with_its_latest_and_counted() {
+        let mut seen = Seen::new(Rule::Game);
+        let date = |d: usize| format!("{}.{:02}.{:02}", 1000 + d / 300, 1 + d / 28 % 12, 1 + d % 28);
+        let crowd = COMPARED + MAY_BE_SAME + 10;
+        for d in 0..crowd {
+            assert_eq!(seen.insert(&id(4, "Bot", "Engine", &date(d))).unwrap(), None);
+        }
+        // A game is compared one by one with the latest COMPARED, through the index with the rest.
+        let (counted, past) = (seen.compared_in_part(), (crowd - COMPARED - MAY_BE_SAME - 1) as u64);
+        assert_eq!(counted, past, "each game with more than MAY_BE_SAME older ones");
+        let recent = crowd - COMPARED - 1;
+        assert_eq!(seen.insert(&id(4, "Bot", "Engine", &date(recent))).unwrap(), Some(recent as u32));
+        assert_eq!(seen.insert(&id(4, "Bot", "Engine", &date(0))).unwrap(), None, "past the bound");
+        assert_eq!(seen.compared_in_part(), counted + 2);
+        // A word of its own finds the oldest game however crowded the others are.
+        seen.insert(&id(5, "Bot Alpha", "Engine", &date(0))).unwrap();
+        for d in 1..crowd {
+            seen.insert(&id(5, "Bot", "Engine", &date(d))).unwrap();
+        }
+        assert_eq!(seen.insert(&id(5, "Alpha", "Engine", &date(0))).unwrap(), Some(crowd as u32 + 1));
+        seen.clear();
+        assert_eq!(seen.compared_in_part(), counted + 2 + past, "kept by clear");
     }
 
     #[test]

@@ -46,13 +46,20 @@ pub struct Repeats {
     sorted: Sorted<Verdict>,
     next: Option<Verdict>,
     rule: Rule,
+    in_part: u64,
 }
 
 impl Repeats {
-    /// The verdicts of `sorted`, sorted by game, found under `rule`.
-    pub(super) fn new(mut sorted: Sorted<Verdict>, rule: Rule) -> io::Result<Repeats> {
+    /// The verdicts of `sorted`, sorted by game, found under `rule`, `in_part` of the games
+    /// compared with only some of those that may be the same game ([`super::seen::MAY_BE_SAME`]).
+    pub(super) fn new(mut sorted: Sorted<Verdict>, rule: Rule, in_part: u64) -> io::Result<Repeats> {
         let next = sorted.next().transpose()?;
-        Ok(Repeats { sorted, next, rule })
+        Ok(Repeats { sorted, next, rule, in_part })
+    }
+
+    /// Games compared with only the latest of those that may be the same game.
+    pub fn compared_in_part(&self) -> u64 {
+        self.in_part
     }
 
     /// The rule the verdicts were found under.

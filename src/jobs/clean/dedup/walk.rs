@@ -7,18 +7,22 @@
 //! and with its own group's (the same mainline, `*` against a result). A group leaves the stack
 //! when the walk passes the mainlines it is a prefix of, and its games' verdicts are then known.
 //!
-//! Which games are compared is what a set in memory looking each prefix up compares: a game
-//! earlier than the longer one among the latest [`COMPARED`] of its mainline up to it, a later
-//! game among the latest [`COMPARED`] of its mainline. Memory: the sorters' runs, and the
-//! distinct games of the mainlines on the stack (the mainlines of one game's prefixes), as many
-//! as the collection has of each.
+//! A game is compared with every distinct game of the stack and of its own group it may be a
+//! longer record of: in a group of more than [`COMPARED`] games, those found through an index
+//! by a handle of each player's name ([`super::Name::handles`]), which every record of one game
+//! shares, so that the snapshots of a broadcast round of hundreds of boards, all with the same
+//! first moves, are compared with their own board's game, not with every board's. Under a pair
+//! of handles shared by more games than [`MAY_BE_SAME`] (boards whose players all share a word,
+//! `Player W1` against `Player B1`), a game is compared with the latest of them only, and
+//! counted, so time stays linear. Memory: the sorters' runs, and the distinct games
+//! of the mainlines on the stack (the mainlines of one game's prefixes), as many as the
+//! collection has of each, with their index.
 
 use std::cmp::Ordering;
 use std::io::{self, BufRead, Write};
-use std::ops::Range;
 
 use super::key::START;
-use super::seen::COMPARED;
+use super::seen::{COMPARED, MAY_BE_SAME};
 use super::verdict::{Repeats, VERDICTS_HELD, Verdict};
 use super::{Identity, Occasion, Rule, Seen, Who};
 use crate::error::Error;
@@ -115,6 +119,8 @@ struct Entry {
     who: Who,
     occasion: Occasion,
     longer: Option<(u64, Rank)>,
+    /// Compared with only the latest [`MAY_BE_SAME`] of some games it may be the same game as.
+    in_part: bool,
 }
 
 impl Entry {
@@ -127,45 +133,68 @@ impl Entry {
     }
 }
 
-/// The games with one mainline (and moves key): distinct games in order, and repeats (number,
-/// entry repeated).
+/// The games with one mainline (and moves key): distinct games in order, repeats (number,
+/// entry repeated), and once the group is complete, when it has more than [`COMPARED`] distinct
+/// games, its index: (white handle, black handle, entry) for every handle of each player's
+/// name, sorted.
 #[derive(Default)]
 struct Group {
     mainline: Vec<u8>,
     key: [u32; 3],
     entries: Vec<Entry>,
     repeats: Vec<(u64, usize)>,
+    players: Vec<(u32, u32, u32)>,
 }
 
-/// The entries of `entries` (in order of number) a game numbered `x` is compared with: the
-/// latest [`COMPARED`] up to it (itself among them when it is entry `member`), and those after
-/// it among the latest [`COMPARED`] of all.
-fn compared(entries: &[Entry], x: u64, member: Option<usize>) -> [Range<usize>; 2] {
-    let (below, above) = match member {
-        Some(t) => ((t + 1).saturating_sub(COMPARED)..t, t + 1),
-        None => {
-            let i = entries.partition_point(|e| e.ordinal < x);
-            (i.saturating_sub(COMPARED)..i, i)
+impl Group {
+    /// Indexes the entries by players, when there are more than [`COMPARED`].
+    fn index(&mut self) {
+        if self.entries.len() <= COMPARED {
+            return;
         }
-    };
-    [below, entries.len().saturating_sub(COMPARED).max(above)..entries.len()]
-}
-
-/// Notes, among `entries` (a shorter mainline's, or the game's own as entry `member`), the
-/// games compared with game `ordinal` of `plies` plies that are shorter records of it.
-fn note_longer(
-    entries: &mut [Entry],
-    member: Option<usize>,
-    (ordinal, who, occasion): (u64, Who, Occasion),
-    plies: usize,
-) {
-    let rank = (plies, who.result != GameResult::Unknown);
-    for r in compared(entries, ordinal, member) {
-        for e in &mut entries[r] {
-            if e.who.shorter_record_of(&who, member.is_some()) && e.occasion.compatible(occasion) {
-                e.longer_record(ordinal, rank);
+        for (i, e) in self.entries.iter().enumerate() {
+            let [white, black] = e.who.players.map(|n| n.handles());
+            for &w in white.iter() {
+                self.players.extend(black.iter().map(|&b| (w, b, i as u32)));
             }
         }
+        self.players.sort_unstable();
+    }
+
+    /// Notes, among the entries (the game's own group's when `same_length`), the games that are
+    /// shorter records of game `ordinal` of `plies` plies: among those that may name its
+    /// players, found through the index when there is one, the latest [`MAY_BE_SAME`] of each
+    /// pair of handles; whether a pair had more.
+    fn note_longer(
+        &mut self,
+        (ordinal, who, occasion): (u64, Who, Occasion),
+        plies: usize,
+        same_length: bool,
+    ) -> bool {
+        let rank = (plies, who.result != GameResult::Unknown);
+        let note = |e: &mut Entry| {
+            if e.who.shorter_record_of(&who, same_length) && e.occasion.compatible(occasion) {
+                e.longer_record(ordinal, rank);
+            }
+        };
+        if self.players.is_empty() {
+            self.entries.iter_mut().for_each(note);
+            return false;
+        }
+        let [white, black] = who.players.map(|n| n.handles());
+        let mut in_part = false;
+        // An entry under two of these pairs is noted twice, to the same effect.
+        for &w in white.iter() {
+            for &b in black.iter() {
+                let from = self.players.partition_point(|&(x, y, _)| (x, y) < (w, b));
+                let to = self.players.partition_point(|&(x, y, _)| (x, y) <= (w, b));
+                in_part |= to - from > MAY_BE_SAME;
+                for &(_, _, i) in &self.players[from.max(to.saturating_sub(MAY_BE_SAME))..to] {
+                    note(&mut self.entries[i as usize]);
+                }
+            }
+        }
+        in_part
     }
 }
 
@@ -173,6 +202,9 @@ fn note_longer(
 struct Walk {
     stack: Vec<Group>,
     verdicts: Sorter<Verdict>,
+    /// Games compared with only the latest [`MAY_BE_SAME`] of some games they may be the same
+    /// game as, or longer records of.
+    in_part: u64,
 }
 
 impl Walk {
@@ -186,13 +218,16 @@ impl Walk {
             self.settle(top)?;
         }
         let plies = (g.mainline.len() - START) / 2;
+        g.index();
         for t in 0..g.entries.len() {
             let x = &g.entries[t];
-            let longer = (x.ordinal, x.who, x.occasion);
+            let (longer, mut in_part) = ((x.ordinal, x.who, x.occasion), false);
             for shorter in &mut self.stack {
-                note_longer(&mut shorter.entries, None, longer, plies);
+                in_part |= shorter.note_longer(longer, plies, false);
             }
-            note_longer(&mut g.entries, Some(t), longer, plies);
+            in_part |= g.note_longer(longer, plies, true);
+            // A game the set of its mainline compared in part is counted already.
+            self.in_part += u64::from(in_part && !g.entries[t].in_part);
         }
         self.stack.push(g);
         Ok(())
@@ -243,14 +278,15 @@ impl Mainlines {
     pub fn verdicts(self, requested: &dyn Fn() -> bool) -> Result<Repeats, Error> {
         let spill = |e: io::Error| Error::from(SpillError::from(e));
         let lines = self.lines.finish().map_err(spill)?;
-        Repeats::new(walk(lines, requested)?, Rule::Prefix).map_err(spill)
+        let (verdicts, in_part) = walk(lines, requested)?;
+        Repeats::new(verdicts, Rule::Prefix, in_part).map_err(spill)
     }
 }
 
-/// The walk over `lines`: the verdicts, sorted by game.
-fn walk(lines: Sorted<Line>, requested: &dyn Fn() -> bool) -> Result<Sorted<Verdict>, Error> {
+/// The walk over `lines`: the verdicts, sorted by game, and the games compared in part.
+fn walk(lines: Sorted<Line>, requested: &dyn Fn() -> bool) -> Result<(Sorted<Verdict>, u64), Error> {
     let spill = |e: io::Error| Error::from(SpillError::from(e));
-    let mut walk = Walk { stack: Vec::new(), verdicts: Sorter::new(VERDICTS_HELD) };
+    let mut walk = Walk { stack: Vec::new(), verdicts: Sorter::new(VERDICTS_HELD), in_part: 0 };
     let (mut seen, mut group) = (Seen::new(Rule::Prefix), Group::default());
     for line in lines {
         let line = line.map_err(spill)?;
@@ -267,12 +303,17 @@ fn walk(lines: Sorted<Line>, requested: &dyn Fn() -> bool) -> Result<Sorted<Verd
             }
             seen.clear();
         }
-        match seen.insert(&line.id)? {
+        let counted = seen.compared_in_part();
+        let found = seen.insert(&line.id)?;
+        let in_part = seen.compared_in_part() > counted;
+        walk.in_part += u64::from(in_part);
+        match found {
             None => group.entries.push(Entry {
                 ordinal: line.ordinal,
                 who: line.id.who,
                 occasion: line.id.occasion,
                 longer: None,
+                in_part,
             }),
             Some(e) => group.repeats.push((line.ordinal, e as usize)),
         }
@@ -283,7 +324,7 @@ fn walk(lines: Sorted<Line>, requested: &dyn Fn() -> bool) -> Result<Sorted<Verd
     while let Some(g) = walk.stack.pop() {
         walk.settle(g).map_err(spill)?;
     }
-    walk.verdicts.finish().map_err(spill)
+    Ok((walk.verdicts.finish().map_err(spill)?, walk.in_part))
 }
 
 #[cfg(test)]
@@ -352,26 +393,65 @@ mod tests {
         assert_eq!(run(&games), ["p3", "p3", "-", "g3"]);
     }
 
+    /// Two letters a name, as many as 676 players.
+    fn name(i: usize) -> String {
+        format!("{}{}", char::from(b'A' + (i / 26) as u8), char::from(b'a' + (i % 26) as u8))
+    }
+
     #[test]
-    fn a_game_is_compared_with_the_latest_of_a_mainline_up_to_it_and_after_it() {
-        // Game 0 and the last but one are Giri-Dubov games of mainline `ab`, with COMPARED games
-        // of other players between them: the longer record `abc` compares only the latest.
-        let name =
-            |i: usize| format!("{}{}", char::from(b'A' + (i / 26) as u8), char::from(b'a' + (i % 26) as u8));
+    fn a_shorter_record_is_found_however_many_games_share_its_mainline() {
+        // Game 0 and the last but one are Giri-Dubov games of mainline `ab`, with many games of
+        // other players between them: both are shorter records of the last.
         let mut games = vec![game("Giri", "Dubov", "ab", WhiteWins)];
-        games.extend((0..COMPARED).map(|i| game(&name(i), "Dubov", "ab", WhiteWins)));
-        games.push(game("Giri", "Dubov", "ab", Unknown));
-        games.push(game("Giri", "Dubov", "abc", WhiteWins));
-        let v = run(&games);
+        games.extend((0..3 * COMPARED).map(|i| game(&name(i), "Dubov", "ab", WhiteWins)));
+        games.push(game("Giri, Anish", "Dubov", "ab", Unknown));
+        games.push(game("Giri", "Dubov, Daniil", "abc", WhiteWins));
         let n = games.len();
-        assert_eq!(v[0], "-", "older than the latest {COMPARED} of its mainline");
-        assert_eq!(v[n - 2], format!("p{n}"));
-        // A longer record read first compares the latest of `ab` of all, after it.
-        let mut first = vec![game("Giri", "Dubov", "abc", WhiteWins)];
+        let mut want = vec!["-".to_string(); n];
+        (want[0], want[n - 2]) = (format!("p{n}"), format!("p{n}"));
+        assert_eq!(run(&games), want);
+        // The longer record read first.
+        let mut first = vec![games[n - 1].clone()];
         first.extend(games[..n - 1].iter().cloned());
-        let v = run(&first);
-        assert_eq!(v[1], "-", "after it, but older than the latest {COMPARED}: {v:?}");
-        assert_eq!(v[n - 1], "p1");
+        let mut want = vec!["-".to_string(); n];
+        (want[1], want[n - 1]) = ("p1".into(), "p1".into());
+        assert_eq!(run(&first), want);
+    }
+
+    /// More games of one mainline than [`MAY_BE_SAME`] whose players share every word but one:
+    /// each is compared with the latest of them and counted, and a longer record still finds
+    /// its own game through the word that is its own.
+    #[test]
+    fn a_crowd_no_shared_word_tells_apart_is_compared_with_its_latest_and_counted() {
+        let crowd = MAY_BE_SAME + 1;
+        // A word of its own (no letter twice in a row: folding would make it one).
+        let letter = |d: usize| char::from(b'a' + (d % 25) as u8);
+        let own = |i: usize| format!("Bot W{}z{}z{}", letter(i), letter(i / 25), letter(i / 625));
+        let mut games: Vec<_> = (0..crowd).map(|i| game(&own(i), "Engine", "a", Unknown)).collect();
+        games.push(game(&own(0), "Engine", "ab", Draw));
+        let mut lines = Mainlines::holding(LINES_HELD);
+        for (i, (id, m)) in games.iter().enumerate() {
+            lines.push(id, m, i as u64).expect("written");
+        }
+        let mut repeats = lines.verdicts(&|| false).expect("walked");
+        assert_eq!(repeats.compared_in_part(), crowd as u64 + 1, "the crowd and the longer record");
+        let first = repeats.of(0).expect("read").expect("a shorter record");
+        assert_eq!((first.rule, first.of), (Rule::Prefix, crowd as u64));
+        assert_eq!(repeats.of(1).expect("read"), None);
+    }
+
+    /// A broadcast round of more boards than [`COMPARED`]: each board's snapshot after the first
+    /// moves is a shorter record of its own final game, and of no other board's.
+    #[test]
+    fn every_board_of_a_large_round_keeps_its_final_record() {
+        let boards = 3 * COMPARED;
+        let board = |b: usize, moves: &str, result| game(&name(b), &name(b + boards), moves, result);
+        let mut games: Vec<_> = (0..boards).map(|b| board(b, "a", Unknown)).collect();
+        let ends = ["ab", "abc", "abcd", "ac", "acd"];
+        games.extend((0..boards).map(|b| board(b, ends[b % ends.len()], [Draw, WhiteWins][b % 2])));
+        let mut want: Vec<String> = (0..boards).map(|b| format!("p{}", boards + b + 1)).collect();
+        want.extend((0..boards).map(|_| "-".to_string()));
+        assert_eq!(run(&games), want);
     }
 
     #[test]

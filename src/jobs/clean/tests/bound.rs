@@ -38,7 +38,8 @@ fn crowded(n: usize) -> String {
 
 /// `--dedup` past the distinct games held in memory writes what the whole set in memory
 /// writes: the output, the rejects and the duplicates byte for byte, the report record for
-/// record (its summary but for its times), and each input's ledger, under `game` and `moves`; with room for none (every game waits), a
+/// record (its summary but for its times, with its count of games compared in part), and each
+/// input's ledger, under `game` and `moves`; with room for none (every game waits), a
 /// few (the bound reached within a chunk) or many, over two inputs, chunks of a few games on
 /// two threads.
 #[test]
@@ -53,7 +54,9 @@ fn dedup_past_the_memory_bound_writes_what_the_whole_set_writes() {
             let pgn = if i == 0 {
                 crowded(150) + &GAMES.repeat(3) + &pairs
             } else {
-                GAMES.to_string() + &pairs + &crowded(150) + &crowded(20)
+                // More games between players sharing a word than one is compared with.
+                let crowd = dedup::seen::COMPARED + dedup::seen::MAY_BE_SAME + 50;
+                GAMES.to_string() + &pairs + &crowded(150) + &crowded(20) + &crowded(crowd)
             };
             std::fs::write(&path, pgn).expect("write input");
             path
@@ -123,6 +126,8 @@ fn dedup_past_the_memory_bound_writes_what_the_whole_set_writes() {
             .filter(|l| l.starts_with(b"{\"data\"") && l.ends_with(b"\"type\":\"duplicate\"}"))
             .count();
         assert!(dups > 150, "{rule:?}: {dups} duplicates");
+        let in_part = String::from_utf8_lossy(&whole[3]).contains("\"compared_in_part\":");
+        assert_eq!(in_part, rule == Rule::Game, "{rule:?}: games compared in part are counted");
         for (room, waited, files, counts) in &outputs[1..] {
             assert!(waited, "{rule:?}, room {room}: games waited");
             for (k, name) in ["out", "rejects", "dups", "report"].iter().enumerate() {
