@@ -368,11 +368,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             c.gone()
         );
     }
-    writer.finish(&summary, cache_stats, &job.options().select)?;
+    writer.finish(&summary, cache_stats.is_some(), &job.options().select)?;
     let failures = summary.stats.get(Counter::Unevaluated) > 0 || summary.stats.games_with_errors > 0;
     let records = format.records();
     let code = finish_records(&args.head, &summary, Leaves::Nothing, records, failures, |unkept| {
-        sink::summary_text(&summary, cache_stats, engines, records, unkept)
+        sink::summary_text(&summary, cache_stats.is_some(), engines, records, unkept)
     });
     warn_absent(&job.options().select, &summary.stats);
     if summary.stopped.is_some()
