@@ -171,7 +171,7 @@ pub fn summary_lines(job: &str, records: Records, stats: &Stats, pace: &str, unk
 /// What a count of records written says when the output was not kept.
 fn passed(counter: Counter) -> Option<&'static str> {
     match counter {
-        Counter::Written => Some("passed"),
+        Counter::Written | Counter::Annotated => Some("passed"),
         Counter::PositionsWritten => Some("positions passed"),
         Counter::WrittenAsRead => Some("passed as read"),
         _ => None,

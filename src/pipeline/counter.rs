@@ -44,6 +44,7 @@ counters! {
     Positions => "positions", "Mainline positions of the games (or EPD lines) `annotate` annotated.";
     Analysed => "analysed", "Positions sent to the engine.";
     CacheHits => "cache_hits", "Positions whose evaluation came from the cache.";
+    CacheLookups => "cache_lookups", "Positions looked up in the cache, its hits among them.";
     EngineMicroseconds => "engine_microseconds", "Time spent waiting on the engine (clearing its hash, searching, answering), summed over the engines: against engines x wall time, how busy the pool was.";
     FromRules => "from_rules", "Positions decided by the rules (checkmate, stalemate): never sent.";
     Unevaluated => "unevaluated", "Positions left without an evaluation (the engine failed on them).";

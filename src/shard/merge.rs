@@ -17,7 +17,6 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::analysis::cache::CacheStats;
 use crate::exit::Code;
 use crate::io::name;
 use crate::jobs::diagnostics::{self, Records};
@@ -201,8 +200,8 @@ pub fn footer(kind: &str, summary: &Summary, extra: &Value) -> Result<Vec<u8>, S
         "check-summary" => diagnostics::summary_json("check", &summary.stats, summary.elapsed),
         "clean-report" => crate::jobs::clean::sink::report_summary(summary),
         "annotate-summary" => {
-            let (cache, engines, _) = annotate_figures(extra);
-            crate::jobs::annotate::sink::summary_json(summary, cache, engines)
+            let (cached, engines, _) = annotate_figures(extra);
+            crate::jobs::annotate::sink::summary_json(summary, cached, engines)
         }
         other => return Err(format!("a part ends with {other:?}, which this pgnkit does not write")),
     };
@@ -219,29 +218,21 @@ impl Merged {
     /// figures.
     pub fn summary_text(&self) -> String {
         if self.job == "annotate" {
-            let (cache, engines, lines) = annotate_figures(&self.extra);
+            let (cached, engines, lines) = annotate_figures(&self.extra);
             let records = if lines { Records::Lines } else { Records::Games };
-            return crate::jobs::annotate::sink::summary_text(&self.summary, cache, engines, records, None);
+            return crate::jobs::annotate::sink::summary_text(&self.summary, cached, engines, records, None);
         }
         diagnostics::summary_text(&self.job, &self.summary.stats, self.summary.elapsed, None)
     }
 }
 
-/// What `annotate`'s summary needs beside the ledgers, as its shards recorded it in `extra`: the
-/// cache's counts (summed), the most engines a shard ran, and whether its records were lines.
-fn annotate_figures(extra: &Value) -> (Option<CacheStats>, usize, bool) {
+/// What `annotate`'s summary needs beside the ledgers, as its shards recorded it in `extra`:
+/// whether they used a cache (its counts are the ledgers'), the most engines a shard ran, and
+/// whether its records were lines.
+fn annotate_figures(extra: &Value) -> (bool, usize, bool) {
     let engines = extra.get("engines").and_then(Value::as_u64).unwrap_or(1) as usize;
-    let cache = extra.get("cache").filter(|c| !c.is_null()).map(|c| {
-        let n = |k: &str| c.get(k).and_then(Value::as_u64).unwrap_or(0);
-        CacheStats {
-            hits: n("hits"),
-            misses: n("misses"),
-            stale: n("stale"),
-            stores: n("stores"),
-            commits: n("commits"),
-        }
-    });
-    (cache, engines, extra.get("lines").and_then(Value::as_bool).unwrap_or(false))
+    let cached = extra.get("cache").is_some_and(|c| !c.is_null());
+    (cached, engines, extra.get("lines").and_then(Value::as_bool).unwrap_or(false))
 }
 
 /// The `--where` expressions (as the shards recorded them in `extra`) whose tags no game of the

@@ -699,3 +699,53 @@ fn a_hash_table_too_large_to_allocate_is_an_engine_error() {
     );
     assert!(!err.contains("memory allocation of"), "{err}");
 }
+
+/// Annotating an annotated file gives what annotating its clean games gives, at another budget
+/// too: a judgement this run does not make again goes with the engine's line written after it,
+/// and the games' own variations stay.
+#[test]
+fn annotating_an_annotated_file_again_gives_the_clean_games_annotation() {
+    let dir = temp_dir("annotate-again");
+    let input = dir.join("in.pgn");
+    let own = "[Event \"own\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 (2. Bc4 Nf6) 2... Nc6 (2... d6 3. d4) 3. Bb5 a6 *\n";
+    let games = std::fs::read_to_string(fixture("pgn/lichess_db_10k.pgn")).expect("fixture");
+    std::fs::write(&input, format!("{games}\n{own}")).expect("write");
+    let annotate = |input: &Path, out: &str, nodes: &str, format: &str| {
+        let out = dir.join(out);
+        let o = run(&[
+            "annotate",
+            "-q",
+            "--no-cache",
+            "--nodes",
+            nodes,
+            "--format",
+            format,
+            "-o",
+            path(&out),
+            path(input),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        std::fs::read_to_string(out).expect("output")
+    };
+    let first = annotate(&input, "first.pgn", "2000", "pgn");
+    let again = annotate(&dir.join("first.pgn"), "again.pgn", "500", "pgn");
+    let fresh = annotate(&input, "fresh.pgn", "500", "pgn");
+    assert!(first.contains(" was best. } ("), "the first run wrote lines: {first}");
+    assert!(again == fresh, "annotated again:\n{again}\nannotated from the clean games:\n{fresh}");
+    let flat = fresh.replace('\n', " ");
+    assert!(flat.contains(" (2. Bc4 Nf6) ") && flat.contains(" (2... d6 3. d4) "), "{fresh}");
+    // The moves the first run judged and the second does not, whose lines had to go.
+    let judged = |jsonl: &str| -> Vec<(u64, u64)> {
+        let records = jsonl.lines().map(|l| serde_json::from_str::<Value>(l).expect("JSON"));
+        let judged = records.filter(|r| !r["data"]["judgement"].is_null());
+        judged
+            .map(|r| (r["data"]["game"].as_u64().expect("game"), r["data"]["ply"].as_u64().expect("ply")))
+            .collect()
+    };
+    let (before, after) = (
+        judged(&annotate(&input, "first.jsonl", "2000", "jsonl")),
+        judged(&annotate(&input, "fresh.jsonl", "500", "jsonl")),
+    );
+    let dropped = before.iter().filter(|j| !after.contains(j)).count();
+    assert!(dropped > 0, "no judgement of the first run was dropped: {before:?} {after:?}");
+}

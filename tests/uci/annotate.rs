@@ -545,6 +545,55 @@ pub fn annotate_ctrl_c_stops_the_search_in_progress() {
     assert!(err.contains(&resume), "{err}");
 }
 
+/// An interrupted run's summary counts the games it went through, the cache's lookups too (not
+/// those of the game the interrupt left unfinished), and says the games annotated passed.
+pub fn annotate_ctrl_c_summary_counts_the_games_gone_through() {
+    let d = dir("ctrl-c-summary");
+    let (cache, log) = (d.join("cache.sqlite"), Log::new());
+    // One engine's fifth search is held until `stop`: the first run makes four.
+    let mut a = args(&["--nodes", "100", "--engines", "1", "-j", "1", "--engine-timeout", "60"], Vec::new());
+    a.extend(["--cache".into(), cache.display().to_string()]);
+    a.extend(fake_engine(&["hang-stop-at=5", &log.mode()]));
+    let run = |games: &[&str], out: &str| {
+        let input = d.join(format!("{out}.in"));
+        std::fs::write(&input, games.join("\n")).expect("write");
+        let out = ["-o".to_string(), d.join(out).display().to_string()];
+        let mut command = pgnkit();
+        let command = sigint_default(&mut command).arg("annotate").args(&a).args(out).arg(input);
+        command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().expect("spawn")
+    };
+    let game = |event: &str, moves: &str| format!("[Event \"{event}\"]\n[Result \"*\"]\n\n{moves} *\n");
+    let (one, two, three) =
+        (game("one", "1. e4 e5"), game("two", "1. d4 d5 2. c4 e6"), game("three", "1. Nf3 Nf6 2. g3 g6"));
+    // Game one and the start of game two cached: four searches.
+    let o = run(&[&one, &game("two", "1. d4")], "first.pgn").wait_with_output().expect("wait");
+    assert_eq!((o.status.code(), gos(&log)), (Some(0), 4), "{}", text(&o.stderr));
+    // Game one from the cache, game two's two hits and three searches, game three's start from
+    // the cache, its first search, and its second held: Ctrl-C then.
+    let child = run(&[&one, &two, &three], "out.pgn");
+    let waiting = Instant::now();
+    while gos(&log) < 4 + 5 {
+        assert!(waiting.elapsed() < Duration::from_secs(20), "no fifth go: {:?}", log.lines());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    let o = child.wait_with_output().expect("wait");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("pgnkit: interrupted: stopped after game 2 of "), "{err}");
+    let said = [
+        "8 positions in ",
+        "\n  5 cache hits\n",
+        "\n  2 passed (",
+        "cache: 5 hits of 8 positions looked up (62.5%)",
+    ];
+    for s in said {
+        assert!(err.contains(s), "{s:?}: {err}");
+    }
+    assert!(!err.contains("annotated") && !err.contains("lookups"), "{err}");
+}
+
 /// Results under --movetime or --keep-hash are not cached: an interrupted run says a rerun
 /// starts over, not that it resumes.
 pub fn annotate_ctrl_c_of_results_not_cached_says_a_rerun_starts_over() {

@@ -88,6 +88,7 @@ fn main() -> ExitCode {
         annotate::annotate_ctrl_c_stops_the_search_in_progress,
         annotate::annotate_epd_ctrl_c_stops_the_search_in_progress,
         annotate::annotate_ctrl_c_of_results_not_cached_says_a_rerun_starts_over,
+        annotate::annotate_ctrl_c_summary_counts_the_games_gone_through,
         stockfish::handshake,
         stockfish::mate_in_one,
         stockfish::nodes_limit_is_reproducible,

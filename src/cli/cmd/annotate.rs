@@ -36,8 +36,8 @@ After every mainline move the output holds [%eval 0.17] / [%eval #-3] (White's v
 move's comment; moves that lose enough winning chances get lichess's NAG ($6 ?!, $2 ?, $4 ??),
 its comment (Inaccuracy. Nf3 was best.) and the engine's line as a variation (--variations).
 Judgements the input holds, pgnkit's or lichess's ({ (0.39 → -4.17) Blunder. c3 was best. }),
-are replaced, and the line after one where the engine's line is written (--from-evals writes
-none: the old line is kept, and so is the best move the old comment named).
+are replaced, and the line after one goes with it (where --from-evals judges the move again, the
+old line is kept, and so is the best move the old comment named: it writes no line).
 A game with an error in its mainline (a move, its setup, its result) is written as read, with
 the error reported, and so is a game the engine evaluated no position of (a variant it cannot
 play): no Annotator tag, no records. An error in a variation ends that variation only, as python-chess and
@@ -368,11 +368,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             c.gone()
         );
     }
-    writer.finish(&summary, cache_stats, &job.options().select)?;
+    writer.finish(&summary, cache_stats.is_some(), &job.options().select)?;
     let failures = summary.stats.get(Counter::Unevaluated) > 0 || summary.stats.games_with_errors > 0;
     let records = format.records();
     let code = finish_records(&args.head, &summary, Leaves::Nothing, records, failures, |unkept| {
-        sink::summary_text(&summary, cache_stats, engines, records, unkept)
+        sink::summary_text(&summary, cache_stats.is_some(), engines, records, unkept)
     });
     warn_absent(&job.options().select, &summary.stats);
     if summary.stopped.is_some()

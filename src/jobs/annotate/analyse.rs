@@ -204,7 +204,10 @@ impl Analyst {
             let root = line_start(&game.positions, ply as usize);
             let line = &game.moves[root..ply as usize];
             let cached = match &self.cache {
-                Some(c) => c.lookup_line(&game.positions[root], line, &self.id, &self.limit)?,
+                Some(c) => {
+                    stats.add(Counter::CacheLookups, 1);
+                    c.lookup_line(&game.positions[root], line, &self.id, &self.limit)?
+                }
                 None => None,
             };
             let analysis = match cached {
@@ -265,11 +268,12 @@ impl Analyst {
         pos: &Position,
         stats: &mut Stats,
     ) -> Result<(Result<Analysis, AnalyzerError>, Vec<AnalysisWarning>), Error> {
-        if let Some(c) = &self.cache
-            && let Some(a) = c.lookup(pos, &self.id, &self.limit)?
-        {
-            stats.add(Counter::CacheHits, 1);
-            return Ok((Ok(a), Vec::new()));
+        if let Some(c) = &self.cache {
+            stats.add(Counter::CacheLookups, 1);
+            if let Some(a) = c.lookup(pos, &self.id, &self.limit)? {
+                stats.add(Counter::CacheHits, 1);
+                return Ok((Ok(a), Vec::new()));
+            }
         }
         self.engine.new_game();
         let asked = Instant::now();

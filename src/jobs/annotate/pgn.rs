@@ -4,7 +4,7 @@
 //! lichess's), then its comment with `[%eval]` first (what the comment held kept, an old
 //! `[%eval]` replaced), then the judgement comment, then the engine's line as a variation before
 //! the variations the game had (an old judgement's line, the variation after the move that starts
-//! with the move its comment named best, replaced by it).
+//! with the move its comment named best, goes with the old judgement).
 //! A variation an error ended is written up to the error, the rest of it as read in a comment
 //! `{ pgnkit: KIND; not replayed: ... }` where it stops (where the variation stood when none of
 //! its moves could be replayed): python-chess and lichess cut such a variation there and drop
@@ -115,12 +115,15 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
     }
 
     /// Whether the variation starting before `first` (the first after the pending move) is an
-    /// old judgement's line that the engine's replaces: it starts with the move that the move's
-    /// old judgement comment named best, and the engine's line is written.
+    /// old judgement's line, which goes with the judgement: it starts with the move that the
+    /// move's old judgement comment named best. It stays only where this run judges the move and
+    /// names that best move again for want of an engine (`--from-evals`), writing no line.
     fn is_old_line(&self, movetext: &Movetext<'a>, first: Option<&Event<'a>>) -> bool {
         let (Some(p), Some(best)) = (self.pending, self.old_best) else { return false };
         let Some(Event::Move { depth: 1, san, .. }) = first else { return false };
-        !self.plan.notes[p.index].line.is_empty() && movetext.san(san) == best
+        let note = &self.plan.notes[p.index];
+        let explained = note.advice.is_some() && note.best.is_none() && note.line.is_empty();
+        !explained && movetext.san(san) == best
     }
 
     /// The game's tags (those the job writes replaced, a variant's name in its canonical

@@ -9,7 +9,6 @@ use std::io::Write;
 use serde_json::{Value, json};
 
 use super::{AnnotatedChunk, Format};
-use crate::analysis::cache::CacheStats;
 use crate::columnar::write::TableWriter;
 use crate::error::Error;
 use crate::io::name::Name;
@@ -66,14 +65,9 @@ impl<W: Write> AnnotateWriter<W> {
     }
 
     /// Ends the output: the summary record (JSON Lines), then the file put in place; with
-    /// `cache`, its counters go in the summary, and the `--where` expressions of `select` whose
+    /// `cached` (a cache was used), its counts go in the summary, and the `--where` expressions of `select` whose
     /// tags no game had under `where_absent`.
-    pub fn finish(
-        self,
-        summary: &Summary,
-        cache: Option<CacheStats>,
-        select: &Selection,
-    ) -> Result<(), Error> {
+    pub fn finish(self, summary: &Summary, cached: bool, select: &Selection) -> Result<(), Error> {
         if summary.stopped.is_some() || summary.input_failed() {
             return Ok(()); // dropped: the temporary file goes
         }
@@ -86,7 +80,7 @@ impl<W: Write> AnnotateWriter<W> {
             }
         };
         if self.format == Format::Jsonl && self.summary {
-            let mut record = summary_json(summary, cache, self.engines);
+            let mut record = summary_json(summary, cached, self.engines);
             if let Some(absent) = select.absent_json(&summary.stats) {
                 record["data"]["where_absent"] = absent;
             }
@@ -95,6 +89,16 @@ impl<W: Write> AnnotateWriter<W> {
         out.finish()?;
         Ok(())
     }
+}
+
+/// The cache's hits and the positions looked up in it, of the same games.
+fn cache_counts(stats: &Stats) -> (u64, u64) {
+    (stats.get(Counter::CacheHits), stats.get(Counter::CacheLookups))
+}
+
+/// `part` of `whole` in [0, 1] (0 of nothing).
+fn share(part: u64, whole: u64) -> f64 {
+    if whole == 0 { 0.0 } else { part as f64 / whole as f64 }
 }
 
 /// The share of `engines` x the run's wall time that the workers spent waiting on their engines.
@@ -153,8 +157,9 @@ fn duration_text(secs: f64) -> String {
 /// The run's summary record: the usual one, with the positions, the analyses, the pace by
 /// position (`positions_per_s`, `seconds_per_position` of wall time and
 /// `engine_seconds_per_position` searched; `null` without such positions), how busy the
-/// `engines` were, and the cache.
-pub fn summary_json(summary: &Summary, cache: Option<CacheStats>, engines: usize) -> Value {
+/// `engines` were, and the cache's hits among the positions looked up in it (`cached`: a cache
+/// was used), counted like every other figure over the games the run went through.
+pub fn summary_json(summary: &Summary, cached: bool, engines: usize) -> Value {
     let stats = &summary.stats;
     let pace = Pace::of(summary);
     let mut record = diagnostics::summary_json("annotate", stats, summary.elapsed);
@@ -168,11 +173,11 @@ pub fn summary_json(summary: &Summary, cache: Option<CacheStats>, engines: usize
     record["data"]["unevaluated"] = stats.get(Counter::Unevaluated).into();
     record["data"]["timed_out"] = stats.get(Counter::TimedOut).into();
     record["data"]["crashed"] = stats.get(Counter::Crashed).into();
-    record["data"]["cache"] = match cache {
-        Some(c) => {
-            json!({"hits": stats.get(Counter::CacheHits), "lookups": c.hits + c.misses, "hit_share": c.hit_share()})
-        }
-        None => Value::Null,
+    record["data"]["cache"] = if cached {
+        let (hits, lookups) = cache_counts(stats);
+        json!({"hits": hits, "lookups": lookups, "hit_share": share(hits, lookups)})
+    } else {
+        Value::Null
     };
     record
 }
@@ -180,11 +185,12 @@ pub fn summary_json(summary: &Summary, cache: Option<CacheStats>, engines: usize
 /// The run's closing lines for stderr: the usual summary (of `records`: lines under `--format epd`) with the
 /// pace by position (positions, analyses, cache hits among the counts), why positions were left
 /// without an evaluation, the engines' time a position searched and how busy the `engines` were,
-/// then the cache's share of the lookups; `unkept`: the output, when it was not kept (see
-/// [`diagnostics::summary_text`]).
+/// then the cache's hits among the positions looked up in it (`cached`: a cache was used); all of
+/// the games the run went through, those an interrupt left unfinished not counted; `unkept`:
+/// the output, when it was not kept (see [`diagnostics::summary_text`]).
 pub fn summary_text(
     summary: &Summary,
-    cache: Option<CacheStats>,
+    cached: bool,
     engines: usize,
     records: Records,
     unkept: Option<&str>,
@@ -195,9 +201,11 @@ pub fn summary_text(
     if let Some(each) = pace.wall_per_position {
         head.push_str(&format!(" ({:.1} positions/s, {} a position)", pace.per_second, duration_text(each)));
     }
-    // The engines' time is said per position below, not as a count.
+    // The engines' time is said per position below, the cache's lookups on its line: not as counts.
     let mut stats = summary.stats.clone();
-    stats.counts.retain(|&(counter, _)| counter != Counter::EngineMicroseconds);
+    stats
+        .counts
+        .retain(|&(counter, _)| !matches!(counter, Counter::EngineMicroseconds | Counter::CacheLookups));
     let mut text = diagnostics::summary_lines("annotate", records, &stats, &head, unkept);
     let unevaluated = stats.get(Counter::Unevaluated);
     if unevaluated > 0 {
@@ -217,12 +225,15 @@ pub fn summary_text(
             pace.wall
         ));
     }
-    let cache = match cache {
-        Some(c) if c.hits + c.misses > 0 => {
-            format!("cache: {} hits of {} lookups ({:.1}%)", c.hits, c.hits + c.misses, 100.0 * c.hit_share())
+    let cache = match (cached, cache_counts(&summary.stats)) {
+        (true, (hits, lookups)) if lookups > 0 => {
+            format!(
+                "cache: {hits} hits of {lookups} positions looked up ({:.1}%)",
+                100.0 * share(hits, lookups)
+            )
         }
-        Some(_) => "cache: no lookups".to_string(),
-        None => "no cache".to_string(),
+        (true, _) => "cache: no lookups".to_string(),
+        (false, _) => "no cache".to_string(),
     };
     text.push_str(&format!("pgnkit annotate: {cache}\n"));
     text

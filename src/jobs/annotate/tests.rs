@@ -115,6 +115,20 @@ fn from_evals_judges_the_games_own_evaluations() {
     assert_eq!(stats.get(Counter::Analysed), 0);
 }
 
+/// An old judgement's line goes with it where `--from-evals` judges the move no more, and stays
+/// where it judges the move again naming the old best move; the game's own variations stay.
+#[test]
+fn from_evals_keeps_an_old_line_only_with_its_judgement() {
+    let pgn = "[Event \"e\"]\n\n1. e4 { [%eval 0.2] } 1... f6 { [%eval 2.5] } { (0.20 → 2.50) Blunder. e5 was best. } \
+               (1... e5 2. Nf3) 2. d4 { [%eval 2.4] } { (2.50 → 2.40) Inaccuracy. Nf3 was best. } (2. Nf3 Nc6) \
+               (2. c4 e5) *\n";
+    let opts = AnnotateOptions { from_evals: true, ..AnnotateOptions::default() };
+    let (out, _) = annotate(opts, pgn.as_bytes(), 1);
+    let out = flat(&out);
+    let kept = "1... f6 $4 { [%eval 2.5] } { Blunder. e5 was best. } (1... e5 2. Nf3) 2. d4 { [%eval 2.4] } (2. c4 e5) *";
+    assert!(out.contains(kept), "{out}");
+}
+
 /// A game with no `[%eval]` gives `--from-evals` nothing to judge: its own judgements (a lichess
 /// export's) stay, no Annotator tag claims a judgement, and a warning says so.
 #[test]
