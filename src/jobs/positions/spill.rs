@@ -61,12 +61,15 @@ impl Spilled {
         let mut counted = Counted { out: &mut self.file, n: 0 };
         counted.write_all(&head)?;
         counted.write_all(&chunk.bytes[from.bytes..to.bytes])?;
-        let base = if chunk.table.columns.is_empty() { from.bytes } else { from.records as usize };
+        // A key's end counts rows in a table, bytes in text (a table of no columns).
+        let table = !chunk.table.columns.is_empty();
+        let base = if table { from.records as usize } else { from.bytes };
         for k in &chunk.keys[from.keys..to.keys] {
             counted.write_all(Packed::of(k.hash, &k.key).bytes())?;
             counted.write_all(&((k.end - base) as u64).to_le_bytes())?;
         }
-        put_group(&mut counted, &chunk.table, from.records as usize..to.records as usize)?;
+        let rows = if table { from.records as usize..to.records as usize } else { 0..0 };
+        put_group(&mut counted, &chunk.table, rows)?;
         self.len += counted.n;
         Ok(())
     }
