@@ -210,6 +210,15 @@ impl Batch {
         self.rows
     }
 
+    /// Bytes of the text entries held.
+    pub fn text_bytes(&self) -> usize {
+        let text = |c: &Column| match &c.values {
+            Values::Text { data, .. } => data.len(),
+            _ => 0,
+        };
+        self.columns.iter().map(text).sum()
+    }
+
     /// Ends the row whose columns were all pushed.
     #[inline]
     pub fn end_row(&mut self) {

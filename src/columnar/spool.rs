@@ -5,7 +5,7 @@
 //! --format parquet`.
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 
 use super::{Batch, GROUP_ROWS, Schema, Values};
@@ -36,25 +36,9 @@ impl Spool {
         Ok(())
     }
 
-    /// Writes the rows pending as a group: its row count, then each column's definition levels
-    /// (nullable columns) and entries (a text column: each entry's end, then the bytes).
+    /// Writes the rows pending as a group.
     fn flush(&mut self) -> io::Result<()> {
-        let out = &mut self.out;
-        out.write_all(&(self.pending.rows() as u64).to_le_bytes())?;
-        for (c, &nullable) in self.pending.columns.iter().zip(&self.pending.nullable) {
-            if nullable {
-                put_words(out, c.defs.iter().map(|d| d.to_le_bytes()))?;
-            }
-            match &c.values {
-                Values::Int64(v) => put_words(out, v.iter().map(|x| x.to_le_bytes()))?,
-                Values::Int32(v) => put_words(out, v.iter().map(|x| x.to_le_bytes()))?,
-                Values::Float64(v) => put_words(out, v.iter().map(|x| x.to_le_bytes()))?,
-                Values::Text { data, ends } => {
-                    put_words(out, ends.iter().map(|&e| (e as u64).to_le_bytes()))?;
-                    out.write_all(data)?;
-                }
-            }
-        }
+        put_group(&mut self.out, &self.pending, 0..self.pending.rows())?;
         self.pending.clear();
         Ok(())
     }
@@ -66,6 +50,59 @@ impl Spool {
         }
         Ok(Unspool { input: BufReader::new(crate::io::sort::rewound(self.out)?), empty: self.pending })
     }
+}
+
+/// Writes the rows `rows` of `batch` as a group: their count, then each column's definition
+/// levels (nullable columns) and entries (a text column: each entry's end, then the bytes).
+pub fn put_group(out: &mut impl Write, batch: &Batch, rows: Range<usize>) -> io::Result<()> {
+    out.write_all(&(rows.len() as u64).to_le_bytes())?;
+    for (c, &nullable) in batch.columns.iter().zip(&batch.nullable) {
+        if nullable {
+            put_words(out, c.defs[rows.clone()].iter().map(|d| d.to_le_bytes()))?;
+        }
+        match &c.values {
+            Values::Int64(v) => put_words(out, v[rows.clone()].iter().map(|x| x.to_le_bytes()))?,
+            Values::Int32(v) => put_words(out, v[rows.clone()].iter().map(|x| x.to_le_bytes()))?,
+            Values::Float64(v) => put_words(out, v[rows.clone()].iter().map(|x| x.to_le_bytes()))?,
+            Values::Text { data, ends } => {
+                // Ends counted from the group's first entry.
+                let start = rows.start.checked_sub(1).map_or(0, |i| ends[i]);
+                let end = rows.end.checked_sub(1).map_or(start, |i| ends[i]);
+                put_words(out, ends[rows.clone()].iter().map(|&e| ((e - start) as u64).to_le_bytes()))?;
+                out.write_all(&data[start..end])?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads a group [`put_group`] wrote into `batch` (emptied first; of the group's schema);
+/// `false` at the end of `input`.
+pub fn get_group(input: &mut impl BufRead, batch: &mut Batch) -> io::Result<bool> {
+    batch.clear();
+    let mut rows = [0u8; 8];
+    if !crate::io::sort::read_or_end(input, &mut rows)? {
+        return Ok(false);
+    }
+    let rows = u64::from_le_bytes(rows) as usize;
+    for (c, &nullable) in batch.columns.iter_mut().zip(&batch.nullable) {
+        if nullable {
+            get_words(input, rows, &mut c.defs, i16::from_le_bytes)?;
+        }
+        match &mut c.values {
+            Values::Int64(v) => get_words(input, rows, v, i64::from_le_bytes)?,
+            Values::Int32(v) => get_words(input, rows, v, i32::from_le_bytes)?,
+            Values::Float64(v) => get_words(input, rows, v, f64::from_le_bytes)?,
+            Values::Text { data, ends } => {
+                get_words(input, rows, ends, |w| u64::from_le_bytes(w) as usize)?;
+                let len = ends.last().copied().unwrap_or(0);
+                data.resize(len, 0);
+                input.read_exact(data)?;
+            }
+        }
+    }
+    batch.set_rows(rows);
+    Ok(true)
 }
 
 /// Writes `words` to `out` through a buffer of whole words.
@@ -119,31 +156,7 @@ impl Unspool {
     /// Fills `batch` (emptied first; of the spool's schema) with the next group; `false` at the
     /// end of the spool.
     pub fn next_group(&mut self, batch: &mut Batch) -> io::Result<bool> {
-        batch.clear();
-        let mut rows = [0u8; 8];
-        if !crate::io::sort::read_or_end(&mut self.input, &mut rows)? {
-            return Ok(false);
-        }
-        let rows = u64::from_le_bytes(rows) as usize;
-        let input = &mut self.input;
-        for (c, &nullable) in batch.columns.iter_mut().zip(&batch.nullable) {
-            if nullable {
-                get_words(input, rows, &mut c.defs, i16::from_le_bytes)?;
-            }
-            match &mut c.values {
-                Values::Int64(v) => get_words(input, rows, v, i64::from_le_bytes)?,
-                Values::Int32(v) => get_words(input, rows, v, i32::from_le_bytes)?,
-                Values::Float64(v) => get_words(input, rows, v, f64::from_le_bytes)?,
-                Values::Text { data, ends } => {
-                    get_words(input, rows, ends, |w| u64::from_le_bytes(w) as usize)?;
-                    let len = ends.last().copied().unwrap_or(0);
-                    data.resize(len, 0);
-                    input.read_exact(data)?;
-                }
-            }
-        }
-        batch.set_rows(rows);
-        Ok(true)
+        get_group(&mut self.input, batch)
     }
 }
 

@@ -7,10 +7,12 @@
 //! [`PositionsOptions::skip_errors`]; [`Unique`] runs in the release step ([`Writer`], in input
 //! order, on one thread), so deduplicated output is the same at any thread count; past
 //! [`UNIQUE_HELD`] distinct positions the rest is decided on disk ([`deferred`]), to the same
-//! output.
+//! output; a chunk's records past a bound wait on disk ([`spill`]), so a worker's memory does
+//! not grow with a game's length.
 
 pub mod deferred;
 mod records;
+pub mod spill;
 pub mod table;
 mod text;
 mod unique;
@@ -149,6 +151,8 @@ pub struct Positions {
     /// The table's columns under [`Format::Parquet`].
     schema: Arc<Schema>,
     spares: Arc<Spares<PositionsChunk>>,
+    /// Bytes and records a chunk holds in memory before they are spilled ([`spill`]).
+    spill_at: (usize, u64),
 }
 
 impl Positions {
@@ -159,7 +163,14 @@ impl Positions {
         } else {
             Schema::default()
         };
-        Ok(Positions { opts: Arc::new(opts), schema: Arc::new(schema), spares: Arc::default() })
+        let spill_at = (spill::SPILL_BYTES, spill::SPILL_RECORDS);
+        Ok(Positions { opts: Arc::new(opts), schema: Arc::new(schema), spares: Arc::default(), spill_at })
+    }
+
+    /// Spills a chunk's records past `bytes` bytes or `records` records (tests).
+    #[cfg(test)]
+    fn spilling_at(self, bytes: usize, records: u64) -> Positions {
+        Positions { spill_at: (bytes, records), ..self }
     }
 
     /// The columns of the Parquet table (none under the text formats).
@@ -199,6 +210,9 @@ pub struct PositionsChunk {
     pub records: u64,
     /// Error diagnostics.
     pub diagnostics: Vec<Diagnostic>,
+    /// The records before those above, when they grew past the bound held in memory: read them
+    /// with [`spill::for_each_part`].
+    pub spilled: Option<spill::Spilled>,
 }
 
 impl Spare for PositionsChunk {
@@ -209,6 +223,7 @@ impl Spare for PositionsChunk {
         self.keys.clear();
         self.records = 0;
         self.diagnostics.clear();
+        self.spilled = None;
         self.bytes.capacity() <= 16 << 20
     }
 }
@@ -232,6 +247,7 @@ pub struct PositionsWorker {
     file_field: Vec<u8>,
     last_len: usize,
     tag_fields: Vec<u8>,
+    spill_at: (usize, u64),
 }
 
 impl Job for Positions {
@@ -252,6 +268,7 @@ impl Job for Positions {
             file_field: Vec::new(),
             last_len: 0,
             tag_fields: Vec::new(),
+            spill_at: self.spill_at,
         })
     }
 }
@@ -277,8 +294,12 @@ impl Worker for PositionsWorker {
             &self.input,
             out,
             std::mem::take(&mut self.tag_fields),
+            spill::Spiller::new(self.spill_at.0, self.spill_at.1),
         );
-        let (hooks, mut out) = replay_chunk(hooks, chunk);
+        let (mut hooks, mut out) = replay_chunk(hooks, chunk);
+        if let Some(e) = hooks.spiller.error.take() {
+            return Err(spill(e));
+        }
         if hooks.filter.is_active() {
             out.stats.add(Counter::Filtered, hooks.filtered);
         }
@@ -329,6 +350,8 @@ pub struct Writer<W> {
     keys: Option<(Out, Vec<u8>)>,
     /// Whether a stop was asked for, checked as the deferred records are written.
     requested: fn() -> bool,
+    /// A chunk's spilled records, read back a part at a time.
+    part: PositionsChunk,
 }
 
 /// Where the records go: text, or the rows of a Parquet table.
@@ -380,6 +403,7 @@ impl<W: Write> Writer<W> {
             spares: job.spares.clone(),
             keys: None,
             requested: || false,
+            part: PositionsChunk { table: Batch::new(&job.schema), ..PositionsChunk::default() },
         })
     }
 
@@ -505,6 +529,29 @@ impl<W: Write> Writer<W> {
         Ok(kept)
     }
 
+    /// Writes the records of `part` (a chunk, or a part of one spilled), and its positions to a
+    /// shard's keys part; returns how many were written.
+    fn release_part(&mut self, part: &PositionsChunk) -> Result<u64, Error> {
+        if let Some((_, pending)) = &mut self.keys {
+            pending.clear();
+        }
+        let written = match (&mut self.out, self.unique.is_some()) {
+            (_, true) => self.release_unique(part)?,
+            (Target::Text(out), false) => {
+                out.write_all(&part.bytes).map_err(|e| out.error(e))?;
+                part.records
+            }
+            (Target::Table(t), false) => {
+                t.append(&part.table, 0..part.table.rows()).map_err(|e| t.output().error(e))?;
+                part.records
+            }
+        };
+        if let Some((k, pending)) = &mut self.keys {
+            k.write_all(pending).map_err(|e| k.error(e))?;
+        }
+        Ok(written)
+    }
+
     /// Writes the first of each position among the records `--unique` deferred, in order, the
     /// first of them read from the input numbered `input`, and counts them in `summary`.
     fn write_deferred(
@@ -579,28 +626,19 @@ impl<W: Write> Sink<PositionsChunk> for Writer<W> {
         Ok(())
     }
 
-    fn release(&mut self, chunk: PositionsChunk, stats: &mut Stats) -> Result<(), Error> {
+    fn release(&mut self, mut chunk: PositionsChunk, stats: &mut Stats) -> Result<(), Error> {
         for d in &chunk.diagnostics {
             let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(&self.file, d));
         }
-        if let Some((_, pending)) = &mut self.keys {
-            pending.clear();
-        }
-        let written = match (&mut self.out, self.unique.is_some()) {
-            (_, true) => self.release_unique(&chunk)?,
-            (Target::Text(out), false) => {
-                out.write_all(&chunk.bytes).map_err(|e| out.error(e))?;
-                chunk.records
-            }
-            (Target::Table(t), false) => {
-                t.append(&chunk.table, 0..chunk.table.rows()).map_err(|e| t.output().error(e))?;
-                chunk.records
-            }
-        };
+        let mut part = std::mem::take(&mut self.part);
+        let mut written = 0;
+        let result = spill::for_each_part(&mut chunk, &mut part, |p| {
+            written += self.release_part(p)?;
+            Ok(())
+        });
+        self.part = part;
         stats.add(Counter::PositionsWritten, written);
-        if let Some((k, pending)) = &mut self.keys {
-            k.write_all(pending).map_err(|e| k.error(e))?;
-        }
+        result?;
         self.spares.give(chunk);
         Ok(())
     }

@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use super::spill::Spiller;
 use super::table::{self, TagValues};
 use super::text::{push_csv_field, push_i64, push_json_string, push_seconds, push_u64};
 use super::{Format, PositionsChunk, PositionsOptions, RecordKey};
@@ -103,10 +104,9 @@ pub(super) struct PositionsHooks<'o> {
     /// A mainline move led to the current position and no error came since: its comments count.
     after_move: bool,
     errors_at_move: u32,
-    /// Where the current game's records start in `out`.
-    game_bytes: usize,
-    game_keys: usize,
-    game_records: u64,
+    /// Moves records to disk past a bound; knows where the current game's records start.
+    pub(super) spiller: Spiller,
+    /// Where the current game's diagnostics start in `out`.
     game_diagnostics: usize,
 }
 
@@ -150,6 +150,7 @@ impl<'o> PositionsHooks<'o> {
         file: &'o str,
         out: PositionsChunk,
         tag_fields: Vec<u8>,
+        spiller: Spiller,
     ) -> PositionsHooks<'o> {
         PositionsHooks {
             opts,
@@ -168,9 +169,7 @@ impl<'o> PositionsHooks<'o> {
             clk: None,
             after_move: false,
             errors_at_move: 0,
-            game_bytes: 0,
-            game_keys: 0,
-            game_records: 0,
+            spiller,
             game_diagnostics: 0,
         }
     }
@@ -262,6 +261,9 @@ impl<'o> PositionsHooks<'o> {
             self.out.keys.push(RecordKey { hash: pos.zobrist(), key: PackedKey::of(pos), end });
         }
         self.out.records += 1;
+        if self.spiller.full(&self.out) {
+            self.spiller.spill(&mut self.out);
+        }
     }
 
     /// Pushes the row of `pos` (at `ply`) to the chunk's table.
@@ -429,15 +431,8 @@ impl<'a> Hooks<'a> for PositionsHooks<'_> {
             self.filtered += 1;
             self.out.diagnostics.truncate(self.game_diagnostics);
         }
-        if self.dropped || (self.opts.skip_errors && game.errors > 0) {
-            self.out.bytes.truncate(self.game_bytes);
-            self.out.table.truncate(self.game_records as usize);
-            self.out.keys.truncate(self.game_keys);
-            self.out.records = self.game_records;
-        }
-        self.game_bytes = self.out.bytes.len();
-        self.game_keys = self.out.keys.len();
-        self.game_records = self.out.records;
+        let dropped = self.dropped || (self.opts.skip_errors && game.errors > 0);
+        self.spiller.end_game(&mut self.out, dropped);
         self.game_diagnostics = self.out.diagnostics.len();
     }
 }

@@ -26,19 +26,22 @@ fn positions_named(
     let (workers, pipeline) = (Workers::default(), Options { threads, chunk_size: chunk });
     let run_ =
         Run { name: &name.into(), job: &job, workers: &workers, opts: &pipeline, observer: &NoProgress };
-    run(Input::Slice(pgn.as_bytes()), &run_, |o| {
+    let mut part = PositionsChunk::default();
+    run(Input::Slice(pgn.as_bytes()), &run_, |mut o| {
         diags.extend(o.records.diagnostics.iter().cloned());
         stats.merge(&o.stats);
-        match unique.as_mut() {
-            Some(u) => {
-                u.filter(&o.records.keys, |r| {
-                    bytes.extend_from_slice(&o.records.bytes[r]);
-                    Ok::<(), Error>(())
-                })?;
+        spill::for_each_part(&mut o.records, &mut part, |p| {
+            match unique.as_mut() {
+                Some(u) => {
+                    u.filter(&p.keys, |r| {
+                        bytes.extend_from_slice(&p.bytes[r]);
+                        Ok::<(), Error>(())
+                    })?;
+                }
+                None => bytes.extend_from_slice(&p.bytes),
             }
-            None => bytes.extend_from_slice(&o.records.bytes),
-        }
-        Ok(())
+            Ok(())
+        })
     })
     .expect("run");
     (String::from_utf8(bytes).expect("UTF-8 output"), diags, stats)
@@ -358,4 +361,85 @@ fn a_stop_while_the_waiting_records_are_written_leaves_no_file() {
     assert!(writer.deferred.is_some(), "records waited");
     assert!(matches!(writer.finish(&mut summary), Err(Error::Interrupted)));
     assert!(!path.exists(), "no output put in place");
+}
+
+/// `plies` plies of knights going out and back (`Nf3 Nf6 Ng1 Ng8`), then `tail`.
+fn shuffle_game(event: &str, plies: usize, tail: &str) -> String {
+    let moves = ["Nf3", "Nf6", "Ng1", "Ng8"];
+    let text: Vec<&str> = (0..plies).map(|i| moves[i % 4]).collect();
+    format!("[Event \"{event}\"]\n[White \"W\"]\n\n{} {tail} *\n\n", text.join(" "))
+}
+
+/// What `job` writes of `pgn` (text, or the table's rows) at `threads` threads and chunks of
+/// `chunk` bytes, and the most records and bytes a released chunk held in memory.
+fn spilled_run(pgn: &str, job: &Positions, threads: usize, chunk: usize) -> (Vec<u8>, Batch, (u64, usize)) {
+    let (mut bytes, mut table, mut held) = (Vec::new(), Batch::new(job.schema()), (0, 0));
+    let mut unique = job.options().unique.then(Unique::new);
+    let (workers, pipeline) = (Workers::default(), Options { threads, chunk_size: chunk });
+    let run_ = Run { name: &"t.pgn".into(), job, workers: &workers, opts: &pipeline, observer: &NoProgress };
+    let mut part = PositionsChunk { table: Batch::new(job.schema()), ..PositionsChunk::default() };
+    run(Input::Slice(pgn.as_bytes()), &run_, |mut o| {
+        held =
+            (held.0.max(o.records.records), held.1.max(o.records.bytes.len() + o.records.table.text_bytes()));
+        spill::for_each_part(&mut o.records, &mut part, |p| {
+            let mut write = |r: std::ops::Range<usize>| {
+                if job.options().format == Format::Parquet {
+                    table.extend_from(&p.table, r);
+                } else {
+                    bytes.extend_from_slice(&p.bytes[r]);
+                }
+                Ok::<(), Error>(())
+            };
+            match unique.as_mut() {
+                Some(u) => u.filter(&p.keys, write).map(|_| ()),
+                None => write(
+                    0..if job.options().format == Format::Parquet { p.table.rows() } else { p.bytes.len() },
+                ),
+            }
+        })
+    })
+    .expect("run");
+    (bytes, table, held)
+}
+
+/// Records past the bound a chunk holds wait on disk: whatever a game's length, a chunk holds at
+/// most the bound in memory, and the output is the same as with everything held, at any thread
+/// count and cut, with games dropped at their end after some of their records were spilled
+/// (`--skip-errors`, a filter on the game's length) and with `--unique`.
+#[test]
+fn records_past_the_bound_are_spilled_to_the_same_output() {
+    let pgn = [
+        shuffle_game("long", 600, ""),
+        GAMES.to_string(),
+        shuffle_game("illegal at the end", 700, "Ke2"),
+        shuffle_game("longest", 1500, ""),
+        shuffle_game("short", 3, ""),
+    ]
+    .concat();
+    let (bound_bytes, bound_records) = (4096, 100);
+    let select = Selection { max_ply: Some(1000), ..Selection::default() };
+    for format in [Format::Fen, Format::Epd, Format::Jsonl, Format::Csv, Format::Parquet] {
+        let variants = [
+            opts(format),
+            PositionsOptions { unique: true, ..opts(format) },
+            PositionsOptions { skip_errors: true, ..opts(format) },
+            PositionsOptions { select: select.clone(), tags: vec!["Event".into()], ..opts(format) },
+        ];
+        for o in variants {
+            let held_all = Positions::new(o.clone()).expect("columns");
+            let (bytes, table, held) = spilled_run(&pgn, &held_all, 1, 1 << 20);
+            assert!(held.0 > 3 * bound_records, "{format:?}: the whole input in one chunk, {held:?}");
+            assert!(bytes.len() + table.rows() > 0, "{format:?}: nothing written");
+            let spilling = held_all.clone().spilling_at(bound_bytes, bound_records);
+            for (threads, chunk) in [(1, 1 << 20), (2, 1 << 20), (2, 64), (1, 64)] {
+                let (b, t, h) = spilled_run(&pgn, &spilling, threads, chunk);
+                let what =
+                    format!("{format:?} unique {} skip {} j{threads} chunk {chunk}", o.unique, o.skip_errors);
+                assert!(b == bytes, "{what}: {} bytes against {}", b.len(), bytes.len());
+                assert!(t == table, "{what}: {} rows against {}", t.rows(), table.rows());
+                // A record's bytes over the bound: the record that reached it was spilled with it.
+                assert!(h.0 < bound_records && h.1 < bound_bytes, "{what}: held {h:?}");
+            }
+        }
+    }
 }
