@@ -184,6 +184,7 @@ kinds! {
     BadFen => "bad_fen", Error, "bad FEN or setup";
     UnsupportedVariant => "unsupported_variant", Error, "unsupported variant";
     IllegalMove => "illegal_move", Error, "illegal move";
+    CounterLimit => "counter_limit", Error, "a move taking the halfmove clock or the fullmove number past 4294967295";
     AmbiguousMove => "ambiguous_move", Error, "ambiguous move";
     InvalidMove => "invalid_move", Error, "unreadable move token";
     ResultMismatch => "result_mismatch", Error, "result contradicts tag or board";

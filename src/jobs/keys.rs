@@ -1,7 +1,7 @@
 //! A shard's keys part (`-o`'s name + `.keys`, then `.part-I-of-N`): what `merge` needs to settle
 //! `clean --dedup` and `positions --unique` across shards, one entry per game or position in
 //! the order the shard read them. Binary, little-endian: a header line
-//! (`pgnkit keys 1 clean game\n`, `pgnkit keys 1 positions unique\n`), then entries.
+//! (`pgnkit keys 2 clean game\n`, `pgnkit keys 2 positions unique\n`), then entries.
 //!
 //! `clean`: an input entry (`I`, its name) where each input starts, and a game entry (`G`) per
 //! game the dedup rule compared (every game written or set aside as a duplicate): its number,
@@ -25,11 +25,11 @@ use crate::jobs::clean::dedup::{DedupKey, Identity, Occasion, Who};
 
 /// The header of a `clean` keys part under `rule`.
 pub fn clean_header(rule: Rule) -> Vec<u8> {
-    format!("pgnkit keys 1 clean {}\n", rule.name()).into_bytes()
+    format!("pgnkit keys 2 clean {}\n", rule.name()).into_bytes()
 }
 
 /// The header of a `positions --unique` keys part.
-pub const POSITIONS_HEADER: &[u8] = b"pgnkit keys 1 positions unique\n";
+pub const POSITIONS_HEADER: &[u8] = b"pgnkit keys 2 positions unique\n";
 
 /// The shard's verdict on a game, and what `merge` needs to turn it over.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -58,8 +58,8 @@ pub struct GameEntry {
     pub report: Range<u64>,
     /// Kept broken (written as its valid prefix).
     pub broken: bool,
-    /// The names of the counts of its repairs, one per repair.
-    pub repairs: Vec<String>,
+    /// The names of the counts of its repairs, each with its count.
+    pub repairs: Vec<(String, u64)>,
     /// Written: the game as read (with a duplicates part). Duplicate: empty.
     pub verbatim: Vec<u8>,
     /// Duplicate: its text as it would be written. Written: empty.
@@ -116,8 +116,9 @@ pub fn put_game(out: &mut Vec<u8>, g: &GameEntry, lines: bool) {
     }
     out.push(g.broken as u8);
     out.extend_from_slice(&(g.repairs.len() as u32).to_le_bytes());
-    for r in &g.repairs {
-        bytes(out, r.as_bytes());
+    for (name, n) in &g.repairs {
+        bytes(out, name.as_bytes());
+        out.extend_from_slice(&n.to_le_bytes());
     }
     for b in [&g.verbatim, &g.text, &g.records] {
         bytes(out, b);
@@ -218,7 +219,7 @@ fn bad(what: &str) -> io::Error {
 
 impl<R: Read> KeysReader<R> {
     /// Reads the header line ([`clean_header`], [`POSITIONS_HEADER`]): the reader, and the
-    /// header's words after `pgnkit keys 1` (`clean game`, `positions unique`).
+    /// header's words after `pgnkit keys 2` (`clean game`, `positions unique`).
     pub fn new(mut r: R) -> io::Result<(KeysReader<R>, String)> {
         let mut header = Vec::new();
         let mut b = [0u8; 1];
@@ -226,7 +227,7 @@ impl<R: Read> KeysReader<R> {
             r.read_exact(&mut b).map_err(|_| bad("no header"))?;
             if b[0] == b'\n' {
                 let text = String::from_utf8_lossy(&header).into_owned();
-                let Some(words) = text.strip_prefix("pgnkit keys 1 ") else {
+                let Some(words) = text.strip_prefix("pgnkit keys 2 ") else {
                     return Err(bad(&format!("its header is {text:?}")));
                 };
                 let lines = words == "clean prefix";
@@ -335,7 +336,8 @@ impl<R: Read> KeysReader<R> {
                 let (out, dup, report) = (self.range()?, self.range()?, self.range()?);
                 let broken = self.u8()? != 0;
                 let n = self.u32()?;
-                let repairs = (0..n).map(|_| self.text("a repair")).collect::<io::Result<_>>()?;
+                let repairs =
+                    (0..n).map(|_| Ok((self.text("a repair")?, self.u64()?))).collect::<io::Result<_>>()?;
                 let (mut verbatim, mut text, mut records) = (Vec::new(), Vec::new(), Vec::new());
                 for b in [&mut verbatim, &mut text, &mut records] {
                     match copies {
@@ -446,7 +448,7 @@ mod tests {
             dup: 10..40,
             report: 3..9,
             broken: true,
-            repairs: vec!["repaired_san".into()],
+            repairs: vec![("repaired_san".into(), 3)],
             verbatim: Vec::new(),
             text: b"[Event \"?\"]\n\n*\n\n".to_vec(),
             records: b"{}\n".to_vec(),
@@ -488,7 +490,7 @@ mod tests {
         assert_eq!(r.clean().expect("a mainline"), Some(CleanEntry::Game(Box::new(line))));
         assert_eq!(r.clean().expect("none"), Some(CleanEntry::Game(Box::new(no_moves))));
         assert_eq!(r.clean().expect("end"), None);
-        assert!(KeysReader::new(&b"pgnkit keys 2 clean game\n"[..]).is_err(), "another format");
+        assert!(KeysReader::new(&b"pgnkit keys 1 clean game\n"[..]).is_err(), "another version");
         let (mut cut, _) = KeysReader::new(&bytes[..bytes.len() - 1]).expect("header");
         cut.clean().expect("input");
         assert!(cut.clean().is_err(), "cut short");

@@ -115,9 +115,9 @@ fn turn_counts(stats: &mut Stats, g: &GameEntry, sign: i64) {
     if g.broken {
         shift(stats, Counter::KeptBroken, -sign);
     }
-    for r in &g.repairs {
-        if let Some(c) = Counter::from_name(r) {
-            shift(stats, c, -sign);
+    for (name, n) in &g.repairs {
+        if let Some(c) = Counter::from_name(name) {
+            shift(stats, c, -sign * *n as i64);
         }
     }
 }

@@ -84,6 +84,22 @@ fn clean_and_check(input: &Path, dir: &Path) -> (PathBuf, Vec<Value>) {
     let n = |k: &str| l[k].as_u64().expect("a count");
     assert_eq!(n("read"), n("written") + n("rejected") + n("filtered") + n("duplicates"), "{name}: {l}");
     assert_eq!(records(&report, "rejected").count() as u64, n("rejected"), "{name}");
+    // Every repair the ledger counts has its record, or is in its game's `unreported` count.
+    let mut logged = std::collections::BTreeMap::<String, u64>::new();
+    for r in records(&report, "repair") {
+        *logged.entry(r["kind"].as_str().expect("kind").to_string()).or_default() += 1;
+    }
+    for r in records(&report, "unreported") {
+        *logged.entry(r["kind"].as_str().expect("kind").to_string()).or_default() +=
+            r["count"].as_u64().expect("count");
+    }
+    let counted: std::collections::BTreeMap<String, u64> = l["repairs"]
+        .as_object()
+        .expect("repairs")
+        .iter()
+        .map(|(kind, n)| (kind.clone(), n.as_u64().expect("a count")))
+        .collect();
+    assert_eq!(logged, counted, "{name}: the repairs logged and counted");
 
     // The rejects are the rejected games, byte for byte as read, in order.
     let original = Input::open(input, InputOptions::default()).and_then(Input::read_all).expect("input");

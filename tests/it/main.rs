@@ -5,6 +5,7 @@ mod annotate;
 mod check;
 mod ci;
 mod clean;
+mod clean_repairs;
 mod cluster;
 mod encoding;
 // The fuzz targets' properties and PGN event trace, shared with `tests/fuzz` (one copy).

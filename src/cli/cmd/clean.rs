@@ -1,4 +1,4 @@
-//! `pgnkit clean`: every game written again in PGN export format, every repair logged, rejected
+//! `pgnkit clean`: every game written again in PGN export format, every repair counted, rejected
 //! games kept verbatim, duplicates removed; the ledger on stderr; exit 1 when some game was
 //! rejected or kept broken.
 
@@ -32,9 +32,11 @@ out, or a duplicate (kept verbatim in --duplicates). The exit code is 1 when a g
 or written as its prefix (--keep-broken); repairs (a variation cut at a bad move, a result set
 right) leave it 0. --report FILE writes JSON Lines: one record
 per repair ({\"type\": \"repair\", \"data\": {file, game, line, offset, kind, before, after}},
-its line and offset those of the token repaired where one stands for it, else the game's),
-rejection ({kind, message, error_line, error_offset}: line and offset are the game's, the
-error's place is where `check` locates it), game kept broken (the same, with the text its prefix
+its line and offset those of the token repaired where one stands for it, else the game's; a
+game logs its first 100 repairs of a kind, and the problems past the 100 diagnostics a game
+shows none: one {\"type\": \"unreported\", \"data\": {file, game, kind, count, message}} a kind
+gives the count of the others, and the ledger counts every repair), rejection ({kind,
+message, error_line, error_offset}: line and offset are the game's, the error's place is where `check` locates it), game kept broken (the same, with the text its prefix
 leaves out, as read: left_out), filtered game and duplicate (with the rule that matched and the game kept:
 {\"rule\": \"game\", \"of\": {file, game}}), then a summary with the ledger per input. The
 output is UTF-8: tag values and comments that are not UTF-8 are read as Windows-1252, one
@@ -120,7 +122,8 @@ pub struct Args {
     /// The duplicates left out by --dedup, byte for byte as read.
     #[arg(long, value_name = "FILE", requires = "dedup")]
     duplicates: Option<PathBuf>,
-    /// JSON Lines: every repair, rejection, filtered game and duplicate, then a summary.
+    /// JSON Lines: the repairs (a game's first 100 of a kind, then their count), rejections,
+    /// filtered games and duplicates, then a summary.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
     /// Movetext lines hold fewer than W characters (80: the PGN standard's limit).

@@ -1,13 +1,14 @@
 //! The replay hooks of `clean`: each game is written in export format as it is replayed
 //! ([`GameWriter`]: canonical SAN, comments, NAGs and variations where they stand), its tags
-//! repaired and written once the game ends, its result settled; every repair is logged; a game
+//! repaired and written once the game ends, its result settled; every repair is counted, the
+//! first [`LOGGED`](super::repair::LOGGED) of each kind logged; a game
 //! with an error no repair covers is rejected (its bytes kept as read); a game the selection
 //! leaves out is filtered (on its tags before it is replayed, where the filters allow).
 
 use std::borrow::Cow;
 
 use super::dedup::{self, Date, Encounter, Identity, Name, Occasion, Rule, Who};
-use super::repair::{Repair, RepairKind, results_read, settle_result, standard_date};
+use super::repair::{Repair, RepairKind, Tally, results_read, settle_result, standard_date};
 use super::{CleanChunk, CleanGame, CleanOptions, EcoTags, Fate};
 use crate::chess::Position;
 use crate::error::{Diagnostic, Kind, Severity};
@@ -26,8 +27,10 @@ use crate::select::eco::Opening;
 /// The state of the game being replayed.
 #[derive(Default)]
 struct Current {
-    /// Its repairs start here in the chunk's list.
+    /// Its repairs logged start here in the chunk's list.
     repairs: usize,
+    /// Its repairs counted, every one.
+    tally: Tally,
     /// Its diagnostics start here in the chunk's list.
     diagnostics: usize,
     /// The first error no repair covers, and its offset.
@@ -113,8 +116,16 @@ impl<'o> CleanHooks<'o> {
         }
     }
 
+    /// Counts a repair of `kind`, and logs the one `make` builds while the game's repairs of
+    /// that kind are among the first logged (nothing is built past them).
+    fn log(&mut self, kind: RepairKind, make: impl FnOnce() -> Repair) {
+        if self.game.tally.add(kind) {
+            self.out.repairs.push(make());
+        }
+    }
+
     fn repair(&mut self, kind: RepairKind, before: impl Into<String>, after: impl Into<String>) {
-        self.out.repairs.push(Repair::new(kind, before, after));
+        self.log(kind, || Repair::new(kind, before, after));
     }
 
     /// A repair of the text at `offset` of the input.
@@ -125,7 +136,7 @@ impl<'o> CleanHooks<'o> {
         before: impl Into<String>,
         after: impl Into<String>,
     ) {
-        self.out.repairs.push(Repair::new(kind, before, after).at(offset));
+        self.log(kind, || Repair::new(kind, before, after).at(offset));
     }
 
     /// The game's tags as written: repaired, filtered by the tag options, the roster filled.
@@ -161,9 +172,10 @@ impl<'o> CleanHooks<'o> {
             // A name is one tag (the standard's export format): the first is the game's, as the
             // replay and the filters read it; a later one is left out, logged as read.
             if game.repeated(i) {
-                let text = value.decode().0;
-                let before = format!("[{} \"{text}\"]", String::from_utf8_lossy(name));
-                self.repair_at(value.offset as u64, RepairKind::Tag, before, "");
+                self.log(RepairKind::Tag, || {
+                    let before = format!("[{} \"{}\"]", String::from_utf8_lossy(name), value.decode().0);
+                    Repair::new(RepairKind::Tag, before, "").at(value.offset as u64)
+                });
                 continue;
             }
             // Tag names are ASCII (the reader reads no other byte in a name).
@@ -293,7 +305,9 @@ impl<'o> CleanHooks<'o> {
         // One repair a game, showing the first text read as Windows-1252 (tags come first).
         let comment = self.writer.take_not_utf8();
         let comment = || comment.map(|text| encoding_repair(&text, &windows_1252(&text)));
-        self.out.repairs.extend(encoding.or_else(comment));
+        if let Some(repair) = encoding.or_else(comment) {
+            self.log(repair.kind, || repair);
+        }
     }
 
     /// Writes the classification's `new` for the `ECO` or `Opening` tag `name` read as `value`:
@@ -423,14 +437,19 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         if p.mv.is_none() {
             self.game.null_move = true;
             if p.token.raw != b"--" {
-                let repair = Repair::new(RepairKind::NullMove, token_text(p.token.raw), "--");
-                self.out.repairs.push(repair.at(p.token.offset as u64));
+                let at = p.token.offset as u64;
+                self.log(RepairKind::NullMove, || {
+                    Repair::new(RepairKind::NullMove, token_text(p.token.raw), "--").at(at)
+                });
             }
         } else if !p.canonical {
             let kind =
                 if p.lenience == Lenience::CHECK_MARK { RepairKind::CheckMark } else { RepairKind::San };
-            let (before, after) = (token_text(p.token.raw), String::from_utf8_lossy(san));
-            self.out.repairs.push(Repair::new(kind, before, after).at(p.token.offset as u64));
+            // The SAN written is the writer's: the fields apart, not through `log`.
+            if self.game.tally.add(kind) {
+                let repair = Repair::new(kind, token_text(p.token.raw), String::from_utf8_lossy(san));
+                self.out.repairs.push(repair.at(p.token.offset as u64));
+            }
         }
     }
 
@@ -552,6 +571,23 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         }
     }
 
+    // Problems past the game's first shown: the repairs they stand for are counted, not logged.
+    #[inline(never)]
+    fn unshown(&mut self, game: &Game<'a>, kind: Kind, _: Severity, n: u32) {
+        if game.cutting.is_some() {
+            return;
+        }
+        let repair = match kind {
+            Kind::GluedResult => RepairKind::GluedResult,
+            Kind::ResultSpelling => RepairKind::ResultSpelling,
+            Kind::SyntaxWarning => RepairKind::Syntax,
+            Kind::BadTag => RepairKind::Tag,
+            Kind::FenRepaired | Kind::CastlingRights => return self.game.fen_repaired = true,
+            _ => return,
+        };
+        self.game.tally.add_unlogged(repair, u64::from(n));
+    }
+
     fn counted(&self) -> bool {
         !self.dropped
     }
@@ -560,12 +596,15 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         self.settle(game, last);
         self.dropped = matches!(self.out.games.last(), Some(CleanGame { fate: Fate::Filtered { .. }, .. }));
         // The next game's events (its tag problems among them) come before its tags.
-        let mut moves = std::mem::take(&mut self.game.moves);
+        let (mut moves, mut tally) =
+            (std::mem::take(&mut self.game.moves), std::mem::take(&mut self.game.tally));
         moves.clear();
+        tally.clear();
         self.game = Current {
             repairs: self.out.repairs.len(),
             diagnostics: self.out.diagnostics.len(),
             moves,
+            tally,
             ..Current::default()
         };
     }
@@ -608,6 +647,7 @@ impl CleanHooks<'_> {
             dedup: None,
             mainline: 0..0,
             repairs: self.game.repairs..self.out.repairs.len(),
+            tally: 0..0,
             error_at: None,
         };
         let rejected = match &self.game.error {
@@ -672,12 +712,17 @@ impl CleanHooks<'_> {
             let left_out = token_text(game.bytes[from..].trim_ascii());
             record.fate = Fate::Broken { kind, message, left_out };
         }
-        self.out.repairs.extend(repair);
+        if let Some(repair) = repair {
+            self.log(repair.kind, || repair);
+        }
         self.write_tags(game, result);
         let start = self.out.out.len();
         self.writer.finish(&mut self.out.out, result);
         record.text = start..self.out.out.len();
         record.repairs = self.game.repairs..self.out.repairs.len();
+        let tallies = self.out.tallies.len();
+        self.out.tallies.extend_from_slice(self.game.tally.counts());
+        record.tally = tallies..self.out.tallies.len();
         // The lines of the repairs of a game written (in the order read: one walk); a game
         // left out reports none.
         let mut lines = LineIndex::new(game.bytes);

@@ -1,6 +1,7 @@
-//! `clean`: every game written again in PGN export format, with every repair logged, the games
-//! no repair can save kept verbatim in a rejects file, filters, duplicate removal ([`dedup`]),
-//! and a ledger in which every input game is written, rejected, filtered out or a duplicate.
+//! `clean`: every game written again in PGN export format, with every repair counted (the first
+//! of each kind in a game logged), the games no repair can save kept verbatim in a rejects file,
+//! filters, duplicate removal ([`dedup`]), and a ledger in which every input game is written,
+//! rejected, filtered out or a duplicate.
 //!
 //! Workers replay each chunk (`game.rs`: the hooks, which write and repair), the release side
 //! ([`CleanWriter`]) writes the games in input order, removes duplicates across the whole run
@@ -160,8 +161,10 @@ pub struct CleanGame {
     pub dedup: Option<Identity>,
     /// With `--dedup=prefix`, its mainline in [`CleanChunk::mainlines`].
     pub mainline: Range<usize>,
-    /// Its repairs in [`CleanChunk::repairs`].
+    /// Its repairs logged in [`CleanChunk::repairs`] (the first [`repair::LOGGED`] of each kind).
     pub repairs: Range<usize>,
+    /// Its repairs counted by kind, every one, in [`CleanChunk::tallies`].
+    pub tally: Range<usize>,
     /// Where the error that rejected it or cut it short stands, when a place in its text does:
     /// the byte offset, and the line breaks between the game's start and it.
     pub error_at: Option<(u64, u64)>,
@@ -176,8 +179,10 @@ pub struct CleanChunk {
     pub verbatim: Vec<u8>,
     /// One record per game read.
     pub games: Vec<CleanGame>,
-    /// The repairs of the games, in order.
+    /// The repairs of the games logged, in order.
     pub repairs: Vec<Repair>,
+    /// The games' repairs counted by kind ([`repair::Tally`]).
+    pub tallies: Vec<repair::Count>,
     /// Errors of rejected games.
     pub diagnostics: Vec<Diagnostic>,
     /// The written games' mainlines ([`dedup::mainline`]) with `--dedup=prefix`.
@@ -191,6 +196,7 @@ impl Spare for CleanChunk {
         self.verbatim.clear();
         self.games.clear();
         self.repairs.clear();
+        self.tallies.clear();
         self.diagnostics.clear();
         self.mainlines.clear();
         self.out.capacity().max(self.verbatim.capacity()).max(self.mainlines.capacity()) <= 4 << 20

@@ -1,7 +1,8 @@
 //! What `clean` repairs in a game, each logged as a [`Repair`] (kind, before, after): the tag
 //! values it writes differently (dates, variant names, a repaired FEN, a missing SetUp or roster
 //! tag), text that was not UTF-8 (tag values and comments), the result it settles on, and the
-//! moves and results the replay read from text that was not their canonical form.
+//! moves and results the replay read from text that was not their canonical form. A game's
+//! repairs are all counted ([`Tally`]); the first [`LOGGED`] of each kind are kept as records.
 
 use crate::chess::Position;
 use crate::pgn::GameResult;
@@ -33,6 +34,65 @@ impl Repair {
     /// The repair located at `offset` of the input.
     pub fn at(self, offset: u64) -> Repair {
         Repair { offset: Some(offset), ..self }
+    }
+}
+
+/// Records of one kind of repair a game keeps for the report (as many as the diagnostics it
+/// shows); past them its repairs of that kind are counted only, so that one game of a million
+/// repairs costs no more memory or report than one of a hundred.
+pub const LOGGED: u64 = crate::pgn::Limits::MAX_PROBLEMS as u64;
+
+/// Repairs of one kind in a game: how many, and how many of them are not logged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// Their kind.
+    pub kind: RepairKind,
+    /// How many the game has.
+    pub n: u64,
+    /// Of those, how many have no record.
+    pub unlogged: u64,
+}
+
+/// A game's repairs counted by kind (each kind once, in [`RepairKind`]'s order).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally(Vec<Count>);
+
+impl Tally {
+    /// Counts a repair of `kind`: whether it is logged (the game logged fewer than [`LOGGED`]
+    /// of its kind), else it is counted unlogged.
+    pub fn add(&mut self, kind: RepairKind) -> bool {
+        let c = self.of(kind);
+        c.n += 1;
+        let logged = c.n - c.unlogged <= LOGGED;
+        if !logged {
+            c.unlogged += 1;
+        }
+        logged
+    }
+
+    /// Counts `n` repairs of `kind` that have no record.
+    pub fn add_unlogged(&mut self, kind: RepairKind, n: u64) {
+        let c = self.of(kind);
+        c.n += n;
+        c.unlogged += n;
+    }
+
+    fn of(&mut self, kind: RepairKind) -> &mut Count {
+        let at = self.0.partition_point(|c| c.kind < kind);
+        if self.0.get(at).is_none_or(|c| c.kind != kind) {
+            self.0.insert(at, Count { kind, n: 0, unlogged: 0 });
+        }
+        &mut self.0[at]
+    }
+
+    /// Each kind counted.
+    pub fn counts(&self) -> &[Count] {
+        &self.0
+    }
+
+    /// Forgets the counts, keeping the room.
+    pub fn clear(&mut self) {
+        self.0.clear();
     }
 }
 
@@ -98,6 +158,24 @@ mod tests {
     use super::*;
     use crate::chess::Variant;
     use crate::notation::fen::parse_fen;
+
+    #[test]
+    fn a_tally_counts_every_repair_and_logs_the_first_of_each_kind() {
+        let mut tally = Tally::default();
+        let logged = (0..250).filter(|_| tally.add(RepairKind::Syntax)).count();
+        assert_eq!(logged as u64, LOGGED);
+        assert!(tally.add(RepairKind::San), "a kind has a budget of its own");
+        // Repairs without a record leave the budget to those that have one.
+        tally.add_unlogged(RepairKind::Tag, 500);
+        assert_eq!((0..150).filter(|_| tally.add(RepairKind::Tag)).count() as u64, LOGGED);
+        let count = |kind, n, unlogged| Count { kind, n, unlogged };
+        let counts = [
+            count(RepairKind::San, 1, 0),
+            count(RepairKind::Tag, 650, 650 - LOGGED),
+            count(RepairKind::Syntax, 250, 250 - LOGGED),
+        ];
+        assert_eq!(tally.counts(), counts);
+    }
 
     #[test]
     fn dates_in_other_spellings_become_standard() {

@@ -38,15 +38,29 @@ fn write(out: &mut Output, bytes: &[u8]) -> Result<(), Error> {
     out.write_all(bytes).map_err(|e| Error::Output(out.error(e)))
 }
 
-/// Counts a game written: kept broken or not, with its repairs.
-fn count_written(stats: &mut Stats, broken: bool, repairs: impl Iterator<Item = RepairKind>) {
+/// Counts a game written: kept broken or not, with its repairs (each kind and how many).
+fn count_written(stats: &mut Stats, broken: bool, repairs: impl Iterator<Item = (RepairKind, u64)>) {
     stats.add(Counter::Written, 1);
     if broken {
         stats.add(Counter::KeptBroken, 1);
     }
-    for kind in repairs {
-        stats.add(Counter::Repaired(kind), 1);
+    for (kind, n) in repairs {
+        stats.add(Counter::Repaired(kind), n);
     }
+}
+
+/// Each kind of repair game `g` of `chunk` has, and how many.
+fn repairs_of<'c>(
+    g: &CleanGame,
+    chunk: &'c CleanChunk,
+) -> impl ExactSizeIterator<Item = (RepairKind, u64)> + 'c {
+    chunk.tallies[g.tally.clone()].iter().map(|c| (c.kind, c.n))
+}
+
+/// The `unreported` record's data for `n` repairs of `kind` a game did not log.
+fn unreported_data(kind: RepairKind, n: u64) -> Value {
+    let message = format!("{n} {} repairs of this game not logged: counted in the ledger", kind.code());
+    json!({"kind": kind.code(), "count": n, "message": message})
 }
 
 /// The release side of `clean`; error diagnostics of rejected games go to `diagnostics` as text.
@@ -177,7 +191,8 @@ impl<W: Write> CleanWriter<W> {
         (i, ordinal - input.first + input.number)
     }
 
-    /// The report records of written game `g`: kept broken, then its repairs.
+    /// The report records of written game `g`: kept broken, then its repairs logged, then per
+    /// kind the count of those not logged.
     fn records(&self, g: &CleanGame, chunk: &CleanChunk) -> Vec<Value> {
         let mut records = Vec::new();
         if let Fate::Broken { kind, message, left_out } = &g.fate {
@@ -193,6 +208,9 @@ impl<W: Write> CleanWriter<W> {
             }
             records.push(record);
         }
+        for c in chunk.tallies[g.tally.clone()].iter().filter(|c| c.unlogged > 0) {
+            records.push(self.record("unreported", g, unreported_data(c.kind, c.unlogged)));
+        }
         records
     }
 
@@ -205,10 +223,7 @@ impl<W: Write> CleanWriter<W> {
             offset: g.offset,
             id: g.dedup,
             broken: matches!(g.fate, Fate::Broken { .. }),
-            repairs: chunk.repairs[g.repairs.clone()]
-                .iter()
-                .map(|r| Counter::Repaired(r.kind).name().to_string())
-                .collect(),
+            repairs: repair_counts(repairs_of(g, chunk)),
             ..GameEntry::default()
         }
     }
@@ -348,7 +363,7 @@ impl<W: Write> CleanWriter<W> {
                 &[][..]
             }
         };
-        let repairs = chunk.repairs[g.repairs.clone()].iter().map(|r| r.kind);
+        let repairs = repairs_of(g, chunk);
         let broken = matches!(g.fate, Fate::Broken { .. });
         let late = self.late.as_mut().ok_or(Error::Internal("a game deferred with nowhere to wait"))?;
         match (&g.fate, &g.dedup) {
@@ -398,7 +413,7 @@ impl<W: Write> CleanWriter<W> {
             offset: w.at.offset,
             id: w.id,
             broken: w.at.broken,
-            repairs: w.repairs.iter().map(|&r| Counter::Repaired(r).name().to_string()).collect(),
+            repairs: repair_counts(w.repairs.iter().copied()),
             report: report_from..s.at[REPORT],
             mainline: w.mainline.clone(),
             ..GameEntry::default()
@@ -445,6 +460,11 @@ impl<W: Write> CleanWriter<W> {
         }
         Ok(())
     }
+}
+
+/// A keys entry's repairs: the name of each kind's count, and the count.
+fn repair_counts(repairs: impl Iterator<Item = (RepairKind, u64)>) -> Vec<(String, u64)> {
+    repairs.map(|(kind, n)| (Counter::Repaired(kind).name().to_string(), n)).collect()
 }
 
 /// The report's summary record: the usual summary with the ledger in total and per input (what
@@ -571,7 +591,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                     }
                     let out_at = self.at[OUT] + (run.len() - g.text.len()) as u64;
                     let broken = matches!(g.fate, Fate::Broken { .. });
-                    count_written(stats, broken, chunk.repairs[g.repairs.clone()].iter().map(|r| r.kind));
+                    count_written(stats, broken, repairs_of(g, &chunk));
                     if self.outputs.report.is_some() {
                         for r in self.records(g, &chunk) {
                             self.report(|_| r)?;

@@ -63,6 +63,10 @@ pub enum EpMode {
     Always,
 }
 
+/// The most pieces a FEN's pockets hold, together: a game has 32 (board and pockets), and
+/// with at most 64 more on the board no pocket count can pass 255 as pieces are captured.
+pub const POCKETS_MAX: usize = 64;
+
 /// The FEN field that could not be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParseFenError {
@@ -70,6 +74,8 @@ pub enum ParseFenError {
     Board,
     /// Crazyhouse pocket.
     Pocket,
+    /// Crazyhouse pockets holding more pieces than a game can (see [`POCKETS_MAX`]).
+    PocketSize,
     /// Side to move.
     Turn,
     /// Castling rights.
@@ -89,6 +95,7 @@ impl fmt::Display for ParseFenError {
         f.write_str(match self {
             ParseFenError::Board => "invalid board part in FEN",
             ParseFenError::Pocket => "invalid pocket in FEN",
+            ParseFenError::PocketSize => "crazyhouse pockets of more than 64 pieces in FEN (a game has 32)",
             ParseFenError::Turn => "invalid side to move in FEN",
             ParseFenError::Castling => "invalid castling part in FEN",
             ParseFenError::EpSquare => "invalid en passant square in FEN",

@@ -141,6 +141,9 @@ fn read_pocket(text: &[u8]) -> Result<ByColor<Pocket>, ParseFenError> {
     if text == b"-" {
         return Ok(pockets);
     }
+    if text.len() > super::POCKETS_MAX {
+        return Err(ParseFenError::PocketSize);
+    }
     for &c in text {
         match Piece::from_char(c as char) {
             Some(p) if p.role != Role::King => pockets[p.color].add(p.role),

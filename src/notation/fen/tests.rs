@@ -410,3 +410,16 @@ fn epd_writer() {
         assert_eq!(n.as_slice(), v.to_string().as_bytes());
     }
 }
+
+/// Crazyhouse pockets of more pieces than a board and a game's pieces can make are refused, so
+/// that no pocket count passes what it holds (255) as pieces are captured.
+#[test]
+fn pockets_past_what_a_game_holds_are_refused() {
+    let fen = |pocket: &str| format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[{pocket}] w KQkq - 0 1");
+    let most = "Q".repeat(super::POCKETS_MAX);
+    let setup = parse_setup(fen(&most).as_bytes()).expect("64 pieces in the pockets");
+    assert_eq!(setup.pockets.map(|p| p[Color::White].count(Role::Queen)), Some(64));
+    for pocket in ["Q".repeat(super::POCKETS_MAX + 1), "Q".repeat(300)] {
+        assert_eq!(parse_setup(fen(&pocket).as_bytes()).err(), Some(ParseFenError::PocketSize));
+    }
+}

@@ -32,6 +32,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                     Facts { message, san: None, fen: None },
                 );
             }
+            self.hooks.unshown(&self.game, kind, severity, 1);
             return;
         }
         if !self.hooks.wants(kind, severity) {
@@ -85,6 +86,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             }
             for (kind, severity, n) in std::mem::take(&mut self.tag_problems_past) {
                 self.count_kind(kind, severity, n);
+                self.hooks.unshown(&self.game, kind, severity, n);
             }
         }
     }

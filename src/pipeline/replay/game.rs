@@ -389,6 +389,12 @@ pub trait Hooks<'a> {
     fn diagnostic(&mut self, game: &Game<'a>, d: Diagnostic) {
         let _ = (game, d);
     }
+    /// `n` problems of `kind` past the game's first [`Limits::MAX_PROBLEMS`](crate::pgn::Limits)
+    /// diagnostics: counted, not built nor handed to [`diagnostic`](Self::diagnostic) (a job
+    /// that derives something from each problem counts the rest here).
+    fn unshown(&mut self, game: &Game<'a>, kind: Kind, severity: Severity, n: u32) {
+        let _ = (game, kind, severity, n);
+    }
     /// The game is over: `game.result`, `game.end` and `game.bytes` are known; `last` is the
     /// position after the valid mainline prefix (`None` when the setup was bad or the game was
     /// skipped).

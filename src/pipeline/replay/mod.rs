@@ -282,6 +282,9 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         let ply = line.ply + 1;
         let offset = token.offset as u64;
         let before = line.pos;
+        if at_limit(&line.pos) && overflows(&line.pos, None) {
+            return self.past_limit(token, ply);
+        }
         if deliver && !line.pos.is_check() {
             let lenience = Lenience::NULL_MOVE;
             let played = Played {
@@ -336,6 +339,9 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         let ply = line.ply + 1;
         let offset = token.offset as u64;
         match parse_san_with(&line.pos, line.checkers, token.raw) {
+            Ok(r) if at_limit(&line.pos) && overflows(&line.pos, Some((r.mv, r.role))) => {
+                self.past_limit(token, ply)
+            }
             Ok(r) => {
                 // A legal move: the position before it was no mate.
                 self.pending_mate = None;
@@ -401,6 +407,29 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                 }
             }
         }
+    }
+
+    /// Refuses `token`, a move that takes a counter past its limit, and ends the innermost line
+    /// there: a FEN can give a clock near it, and a count held at its limit would be wrong.
+    #[cold]
+    #[inline(never)]
+    fn past_limit(&mut self, token: SanToken<'a>, ply: u32) {
+        self.settle_mate();
+        self.move_written |= self.stack.len() == 1;
+        let Some(line) = self.stack.last_mut() else { return };
+        line.dead = true;
+        let fen = fen(&line.pos);
+        let offset = token.offset as u64;
+        self.open_cut(Kind::CounterLimit, offset);
+        self.report(Kind::CounterLimit, Severity::Error, offset, Some(ply), || Facts {
+            message: format!(
+                "move \"{}\" takes the halfmove clock or the fullmove number past {} in position {fen}",
+                text(token.raw),
+                u32::MAX
+            ),
+            san: Some(text(token.raw)),
+            fen: Some(fen),
+        });
     }
 
     /// Reports `token`, which did not resolve, and ends the innermost line there.
@@ -690,3 +719,26 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
 
 #[cfg(test)]
 mod tests;
+
+/// Whether a counter of `pos` is at its limit (the next move may take it past).
+#[inline(always)]
+fn at_limit(pos: &Position) -> bool {
+    pos.halfmoves() == u32::MAX || pos.fullmoves() == u32::MAX
+}
+
+/// Whether the move `m` (and its role; `None`: a null move) takes a counter of `pos` past its
+/// limit: the halfmove clock when it is no capture nor pawn move, the fullmove number after
+/// Black's move.
+#[cold]
+#[inline(never)]
+fn overflows(pos: &Position, m: Option<(Move, crate::chess::Role)>) -> bool {
+    let mut after = *pos;
+    match m {
+        Some((m, role)) => after.play_known(m, role),
+        None => {
+            let _ = after.play_null();
+        }
+    }
+    (pos.halfmoves() == u32::MAX && after.halfmoves() == u32::MAX)
+        || (pos.fullmoves() == u32::MAX && !pos.turn().is_white())
+}

@@ -374,14 +374,23 @@ impl<'a> Hooks<'a> for LastFen {
     }
 }
 
-/// A fullmove number at its largest stays there on both paths, with keys and without.
+/// A move that takes a counter past its largest value is an error where it stands, on both
+/// paths (keys and none): the fullmove number after Black's move, the halfmove clock after a
+/// move that does not reset it; a pawn move resets a clock at its largest.
 #[test]
-fn the_fullmove_number_saturates_with_and_without_keys() {
-    let pgn = b"[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295\"]\n\n1... Kd7 2. Ke2 *\n";
+fn a_move_taking_a_counter_past_its_largest_value_is_an_error() {
+    let pgn = "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295\"]\n\n1... Kd7 *\n\n\
+               [SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 4294967295 9\"]\n\n1. Kd2 *\n\n\
+               [SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 4294967295 9\"]\n\n1. e4 Kd7 *\n";
     for keys in [false, true] {
-        let mut games = Games::new(LastFen { keys, fens: Vec::new() }, pgn);
+        let mut games = Games::new(LastFen { keys, fens: Vec::new() }, pgn.as_bytes());
         while games.next_game() {}
-        assert_eq!(games.into_hooks().fens, ["8/3k4/8/8/8/8/4K3/8 b - - 2 4294967295"], "keys {keys}");
+        let errors = games.stats().by_kind.iter().find(|k| k.0 == Kind::CounterLimit).map(|k| k.2);
+        assert_eq!(errors, Some(2), "keys {keys}");
+        let fens = games.into_hooks().fens;
+        let kept = ["4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295", "4k3/8/8/8/8/8/8/4K3 w - - 4294967295 9"];
+        assert_eq!(fens[..2], kept, "keys {keys}: the positions before the refused moves");
+        assert_eq!(fens[2], "8/3k4/8/8/4P3/8/8/4K3 w - - 1 10", "keys {keys}");
     }
 }
 

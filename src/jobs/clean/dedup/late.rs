@@ -91,8 +91,8 @@ pub struct Waiting {
     pub id: Option<Identity>,
     /// Where it is (when compared).
     pub at: Place,
-    /// Its repairs, one per repair.
-    pub repairs: Vec<RepairKind>,
+    /// Its repairs counted by kind.
+    pub repairs: Vec<(RepairKind, u64)>,
     /// Its text in export format: what it writes to the output.
     pub text: Vec<u8>,
     /// The game as read: what a repeat writes to the duplicates (when there is such a file).
@@ -272,7 +272,7 @@ impl Late {
         id: &Identity,
         mainline: &[u8],
         at: &Place,
-        repairs: impl ExactSizeIterator<Item = RepairKind>,
+        repairs: impl ExactSizeIterator<Item = (RepairKind, u64)>,
         text: &[u8],
         verbatim: &[u8],
         records: &[u8],
@@ -287,8 +287,9 @@ impl Late {
             }
             s.write_all(&[u8::from(at.broken)])?;
             s.write_all(&(repairs.len() as u32).to_le_bytes())?;
-            for r in repairs {
-                put_bytes(s, r.count().as_bytes())?;
+            for (kind, n) in repairs {
+                put_bytes(s, kind.count().as_bytes())?;
+                s.write_all(&n.to_le_bytes())?;
             }
             for b in [text, verbatim, records] {
                 put_bytes(s, b)?;
@@ -366,7 +367,7 @@ fn read_waiting(r: &mut impl Read, tag: u8, w: &mut Waiting, lines_kept: bool) -
             for _ in 0..u32::from_le_bytes(input) {
                 get_bytes(r, &mut name)?;
                 let kind = std::str::from_utf8(&name).ok().and_then(RepairKind::from_count);
-                w.repairs.push(kind.ok_or_else(|| bad("a repair"))?);
+                w.repairs.push((kind.ok_or_else(|| bad("a repair"))?, get_u64(r)?));
             }
             get_bytes(r, &mut w.text)?;
             get_bytes(r, &mut w.verbatim)?;
