@@ -42,7 +42,7 @@ pub struct Limits {
     pub max_tokens: u32,
     /// Variation nesting beyond which variations are skipped.
     pub max_depth: u32,
-    /// Bytes a `{` comment may span (look-ahead for its `}`).
+    /// Bytes of a `{` comment's text kept: a longer one is cut there (and still ends at its `}`).
     pub max_comment: usize,
     /// Problems per game passed on before one [`ProblemKind::TooManyProblems`] (an error) and
     /// no more; none by default: every problem is passed on, and the replay counts each (its
