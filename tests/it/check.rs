@@ -540,3 +540,34 @@ fn a_tag_problem_names_the_players_of_the_tags_after_it() {
     let named = "-:1:1: warning: game 1 (A - B): malformed tag pair; skipped [bad_tag, byte 0]";
     assert!(said.contains(named), "{said}");
 }
+
+/// A file name holding a line break or a terminal escape is shown escaped on every line that
+/// names it (a diagnostic, a game record, the error of a missing or unreadable input, `clean`'s
+/// ledger), so that it can forge no line of pgnkit's and drive no terminal.
+#[test]
+fn file_names_are_shown_with_their_control_characters_escaped() {
+    let dir = temp_dir("check-evil-name");
+    let evil = dir.join("x\npgnkit: evil.pgn:1:1: error: injected\x1b[31m.pgn");
+    std::fs::write(&evil, "[Event \"a\"]\n\n1. e4 e5 2. Ke3 *\n").expect("write");
+    let missing = dir.join("y\npgnkit: forged.pgn");
+    let not_pgn = dir.join("z\npgnkit: forged.pgn");
+    std::fs::write(&not_pgn, "\0\0\n").expect("write");
+    let out = dir.join("out.pgn");
+    let runs = [
+        run(&["check", "--games", evil.to_str().expect("utf-8")]),
+        run(&["check", missing.to_str().expect("utf-8")]),
+        run(&["check", not_pgn.to_str().expect("utf-8")]),
+        run(&["clean", evil.to_str().expect("utf-8"), "-o", out.to_str().expect("utf-8")]),
+    ];
+    for o in &runs {
+        let said = format!("{}{}", stdout(o), stderr(o));
+        assert!(said.contains("\\npgnkit: "), "the name is shown escaped: {said}");
+        assert!(
+            !said.lines().any(|l| l.starts_with("pgnkit: evil") || l.starts_with("pgnkit: forged")),
+            "{said}"
+        );
+        assert!(!said.contains('\x1b'), "{said}");
+    }
+    let said = stdout(&runs[0]) + &stderr(&runs[0]);
+    assert!(said.contains("injected\\u{1b}[31m.pgn:3:13: error: game 1"), "{said}");
+}
