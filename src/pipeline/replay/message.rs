@@ -69,8 +69,38 @@ pub(super) fn problem_message(kind: ProblemKind, chunk: &[u8], at: usize) -> Str
             let nag = chunk.get(at..at + 1 + digits).unwrap_or_default();
             format!("NAG {} not in $0..$255; skipped", quoted(nag))
         }
+        ProblemKind::BinaryData => binary_data(chunk, at),
         _ => kind.message().to_string(),
     }
+}
+
+/// The message of binary data at `at` of `chunk`: how much was skipped, so that nothing is lost
+/// unsaid, and UTF-16 text (a file in UTF-16 appended to one in UTF-8) named as such.
+#[cold]
+fn binary_data(chunk: &[u8], at: usize) -> String {
+    let end = crate::pgn::reader::binary_data_end(chunk, at);
+    let skipped = &chunk[at.min(end)..end];
+    // A line cut short counts; the NUL after a UTF-16LE line break does not make one.
+    let cut = skipped.iter().rposition(|&b| b != 0).is_some_and(|i| skipped[i] != b'\n');
+    let lines = memchr::memchr_iter(b'\n', skipped).count() + usize::from(cut);
+    let to = if end < chunk.len() { "the next line starting with '['" } else { "the end of the input" };
+    let what = if utf16(chunk, at) {
+        // Which byte order cannot be told without the start of the UTF-16 text.
+        "binary data, UTF-16 text it seems (convert that part to UTF-8: iconv -f UTF-16LE -t UTF-8, \
+         or UTF-16BE)"
+    } else {
+        "binary data"
+    };
+    format!("{what}; skipped {} bytes ({lines} lines) to {to}", skipped.len())
+}
+
+/// Whether the text around the NUL at `at` reads as UTF-16: ASCII with a NUL after (or before)
+/// each character, four characters at least; UTF-8 text has no NUL.
+fn utf16(chunk: &[u8], at: usize) -> bool {
+    let text = |b: u8| b.is_ascii_graphic() || b.is_ascii_whitespace();
+    let wide =
+        |from: usize| chunk.get(from..from + 8).is_some_and(|u| u.chunks(2).all(|u| text(u[0]) && u[1] == 0));
+    (at > 0 && wide(at - 1)) || wide(at + 1)
 }
 
 /// The FEN of `pos`, for diagnostics.
