@@ -70,6 +70,8 @@ pub enum ParseFenError {
     Board,
     /// Crazyhouse pocket.
     Pocket,
+    /// More than 8 ranks (a ninth that is no crazyhouse pocket).
+    Ranks,
     /// Side to move.
     Turn,
     /// Castling rights.
@@ -89,6 +91,7 @@ impl fmt::Display for ParseFenError {
         f.write_str(match self {
             ParseFenError::Board => "invalid board part in FEN",
             ParseFenError::Pocket => "invalid pocket in FEN",
+            ParseFenError::Ranks => "more than 8 ranks in FEN",
             ParseFenError::Turn => "invalid side to move in FEN",
             ParseFenError::Castling => "invalid castling part in FEN",
             ParseFenError::EpSquare => "invalid en passant square in FEN",
