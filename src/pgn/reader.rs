@@ -685,7 +685,7 @@ pub fn unexpected_token(bytes: &[u8], offset: usize) -> &[u8] {
 /// ```
 /// use pgnkit::pgn::reader::binary_data_end;
 /// assert_eq!(binary_data_end(b"1. e4 \0\0\n\0x\n[Event \"a\"]\n", 6), 12);
-/// assert_eq!(binary_data_end(b"1. e4 \0\0\n[x\n", 6), 13);
+/// assert_eq!(binary_data_end(b"1. e4 \0\0\n[x\n", 6), 12);
 /// ```
 pub fn binary_data_end(bytes: &[u8], offset: usize) -> usize {
     let at = offset.min(bytes.len());

@@ -323,7 +323,7 @@ fn utf16_text_after_utf8_text_is_named_and_measured() {
         message,
         format!(
             "binary data, UTF-16 text it seems (convert that part to UTF-8: iconv -f UTF-16LE -t UTF-8, or \
-             UTF-16BE); skipped {} bytes ({lines} lines) to the end of the input",
+             UTF-16BE); skipped {} bytes ({lines} lines) to the next line starting with '[' or the end",
             text.len() - at
         )
     );

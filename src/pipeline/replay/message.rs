@@ -83,7 +83,6 @@ fn binary_data(chunk: &[u8], at: usize) -> String {
     // A line cut short counts; the NUL after a UTF-16LE line break does not make one.
     let cut = skipped.iter().rposition(|&b| b != 0).is_some_and(|i| skipped[i] != b'\n');
     let lines = memchr::memchr_iter(b'\n', skipped).count() + usize::from(cut);
-    let to = if end < chunk.len() { "the next line starting with '['" } else { "the end of the input" };
     let what = if utf16(chunk, at) {
         // Which byte order cannot be told without the start of the UTF-16 text.
         "binary data, UTF-16 text it seems (convert that part to UTF-8: iconv -f UTF-16LE -t UTF-8, \
@@ -91,16 +90,21 @@ fn binary_data(chunk: &[u8], at: usize) -> String {
     } else {
         "binary data"
     };
-    format!("{what}; skipped {} bytes ({lines} lines) to {to}", skipped.len())
+    // Which of the two ended the skip is not in the chunk when the chunk ends with the game.
+    format!(
+        "{what}; skipped {} bytes ({lines} lines) to the next line starting with '[' or the end",
+        skipped.len()
+    )
 }
 
-/// Whether the text around the NUL at `at` reads as UTF-16: ASCII with a NUL after (or before)
-/// each character, four characters at least; UTF-8 text has no NUL.
+/// Whether the text from the NUL at `at` reads as UTF-16: ASCII characters each between NULs,
+/// four at least (UTF-8 text has no NUL). Only bytes from `at` on are looked at: they are the
+/// same however the input was cut into chunks.
 fn utf16(chunk: &[u8], at: usize) -> bool {
     let text = |b: u8| b.is_ascii_graphic() || b.is_ascii_whitespace();
-    let wide =
-        |from: usize| chunk.get(from..from + 8).is_some_and(|u| u.chunks(2).all(|u| text(u[0]) && u[1] == 0));
-    (at > 0 && wide(at - 1)) || wide(at + 1)
+    chunk
+        .get(at..at + 9)
+        .is_some_and(|w| w.iter().enumerate().all(|(i, &b)| if i % 2 == 0 { b == 0 } else { text(b) }))
 }
 
 /// The FEN of `pos`, for diagnostics.
