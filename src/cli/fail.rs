@@ -50,6 +50,19 @@ impl Fail {
         }
     }
 
+    /// As stderr shows it: a file name or other text from outside escaped
+    /// ([`without_controls`](pgnkit::pgn::text::without_controls)), so that it can neither forge a
+    /// line nor drive the terminal; a note stays a line of its own.
+    pub(super) fn shown(&self) -> String {
+        let shown = |text: &str| pgnkit::pgn::text::without_controls(text, &[]).into_owned();
+        match self {
+            Fail::Noted { source, note } => {
+                format!("{}\npgnkit: {}", shown(&source.to_string()), shown(note))
+            }
+            fail => shown(&fail.to_string()),
+        }
+    }
+
     /// Nothing to say: stdout was closed early (`| head`).
     pub(super) fn is_quiet(&self) -> bool {
         match self {

@@ -159,7 +159,7 @@ pub fn main() -> ExitCode {
         Ok(code) => code.into(),
         Err(fail) => {
             if !fail.is_quiet() {
-                stderrln!("pgnkit: error: {fail}");
+                stderrln!("pgnkit: error: {}", fail.shown());
             }
             fail.code().into()
         }

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use pgnkit::error::Error;
+use pgnkit::pgn::text::without_controls;
 use pgnkit::pipeline::{InputInfo, Observer};
 
 /// The bar of the input being read.
@@ -68,7 +69,7 @@ impl Observer for Progress {
                 });
             bar.set_style(style.progress_chars("=> "));
         }
-        bar.set_prefix(input.name.to_string());
+        bar.set_prefix(without_controls(input.name, &[]).into_owned());
         *self.bar() = Some(Bar { bar, consumed: input.consumed.clone() });
     }
 
@@ -93,7 +94,7 @@ impl Observer for Progress {
     }
 
     fn input_failed(&self, _: &str, error: &Error) {
-        stderrln!("pgnkit: error: {error}");
+        stderrln!("pgnkit: error: {}", without_controls(&error.to_string(), &[]));
     }
 }
 

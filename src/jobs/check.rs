@@ -54,8 +54,10 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// The record as a line of text (no trailing newline).
+    /// The record as a line of text (no trailing newline); a file name's control characters
+    /// escaped, as in diagnostics.
     pub fn text(&self, file: &str) -> String {
+        let file = crate::pgn::text::without_controls(file, &[]);
         format!(
             "game {file}:{}: game {} offset {} plies {} result {} variant {} errors {} warnings {} final {}",
             self.line,

@@ -42,7 +42,7 @@ pub struct Limits {
     pub max_tokens: u32,
     /// Variation nesting beyond which variations are skipped.
     pub max_depth: u32,
-    /// Bytes a `{` comment may span (look-ahead for its `}`).
+    /// Bytes of a `{` comment's text kept: a longer one is cut there (and still ends at its `}`).
     pub max_comment: usize,
     /// Problems per game passed on before one [`ProblemKind::TooManyProblems`] (an error) and
     /// no more; none by default: every problem is passed on, and the replay counts each (its
@@ -595,7 +595,7 @@ impl<'a> Reader<'a> {
                 }
                 CTRL => {
                     self.problem(v, ProblemKind::BinaryData, pos);
-                    pos = find_tag_line(b, pos, n).unwrap_or(n);
+                    pos = binary_data_end(b, pos);
                     break;
                 }
                 _ => {
@@ -676,6 +676,20 @@ impl Window {
 pub fn unexpected_token(bytes: &[u8], offset: usize) -> &[u8] {
     let at = offset.min(bytes.len());
     &bytes[at..unexpected_token_end(bytes, at)]
+}
+
+/// Where the bytes a [`ProblemKind::BinaryData`] at `offset` skips end: at the next line that
+/// starts with a tag, else at the end of `bytes` (the slice the reader read; `offset` an index
+/// into it).
+///
+/// ```
+/// use pgnkit::pgn::reader::binary_data_end;
+/// assert_eq!(binary_data_end(b"1. e4 \0\0\n\0x\n[Event \"a\"]\n", 6), 12);
+/// assert_eq!(binary_data_end(b"1. e4 \0\0\n[x\n", 6), 12);
+/// ```
+pub fn binary_data_end(bytes: &[u8], offset: usize) -> usize {
+    let at = offset.min(bytes.len());
+    find_tag_line(bytes, at, bytes.len()).unwrap_or(bytes.len())
 }
 
 /// End of the unexpected token at `at`: a `[` through its `]` on the same line (to the line's

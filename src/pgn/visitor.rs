@@ -131,7 +131,8 @@ pub enum ProblemKind {
     UnescapedQuoteInTag,
     /// `{` without `}` before the next game or the end of input; the comment ends there.
     UnterminatedComment,
-    /// A comment longer than the budget; it is cut at the budget.
+    /// A comment longer than the budget: its text is cut at the budget, and the comment still
+    /// ends at its `}`.
     CommentTooLong,
     /// `}` outside a comment.
     UnmatchedCloseBrace,
@@ -204,7 +205,9 @@ impl ProblemKind {
             ProblemKind::StrayAfterTag => "']' after a tag pair's own; skipped",
             ProblemKind::UnescapedQuoteInTag => "unescaped '\"' in tag value",
             ProblemKind::UnterminatedComment => "unterminated comment",
-            ProblemKind::CommentTooLong => "comment longer than the budget; cut",
+            ProblemKind::CommentTooLong => {
+                "comment longer than the budget; its text cut there, read on after its '}'"
+            }
             ProblemKind::UnmatchedCloseBrace => "'}' outside a comment",
             ProblemKind::UnmatchedCloseParen => "')' without '('",
             ProblemKind::UnclosedVariation => "variation not closed",

@@ -426,6 +426,53 @@ fn a_game_shows_its_first_100_diagnostics_and_counts_the_rest() {
     assert_eq!(summary["data"]["warnings"]["null_move"], 301, "{summary}");
 }
 
+/// A comment longer than the 64 MiB budget ends at its `}` all the same: the games written inside
+/// it are no games, and the real game goes on after it, for `check` (mapped and streamed) and for
+/// `clean`, which rejects the one game whole.
+#[test]
+fn a_comment_past_the_budget_holds_no_games() {
+    let dir = temp_dir("check-comment-budget");
+    let mut text = b"[Event \"real\"]\n[White \"A\"]\n[Black \"B\"]\n\n1. e4 {".to_vec();
+    text.extend(format!("{}\n", "x".repeat(79)).repeat((65 << 20) / 80).as_bytes());
+    text.extend(b"\n1. d4 d5 2. c4 1-0\n\n[Event \"leak\"]\n\n1. Nf3 Nf6 0-1\n\nend } e5 2. Nf3 *\n");
+    let pgn = dir.join("leak.pgn");
+    std::fs::write(&pgn, &text).expect("write");
+    let name = pgn.to_str().expect("utf-8");
+    for o in [
+        run(&["check", "--json", "--games", name]),
+        run_with_stdin(&["check", "--json", "--games", "-"], &text),
+    ] {
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let records: Vec<serde_json::Value> =
+            stdout(&o).lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+        let games: Vec<_> = records.iter().filter(|r| r["type"] == "game").collect();
+        assert_eq!(games.len(), 1, "{records:?}");
+        assert_eq!(
+            (games[0]["data"]["plies"].as_u64(), games[0]["data"]["errors"].as_u64()),
+            (Some(3), Some(1))
+        );
+        let diagnostics: Vec<_> = records.iter().filter(|r| r["type"] == "diagnostic").collect();
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        assert_eq!(diagnostics[0]["data"]["kind"], "over_budget");
+        let message = diagnostics[0]["data"]["message"].as_str().unwrap_or_default();
+        assert!(message.starts_with("comment longer than the budget"), "{message}");
+    }
+    let (out, rejects) = (dir.join("out.pgn"), dir.join("rejects.pgn"));
+    let o = run(&[
+        "clean",
+        name,
+        "-o",
+        out.to_str().expect("utf-8"),
+        "--rejects",
+        rejects.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("1 read = 0 written + 1 rejected"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&out).expect("output").len(), 0);
+    let rejected = std::fs::read(&rejects).expect("rejects");
+    assert!(rejected.trim_ascii_end() == text.trim_ascii_end(), "the game is rejected whole");
+}
+
 /// A UTF-8 byte order mark inside the input (files that have one, joined by `cat`) is passed
 /// over before a game, after a result or in place of one: every game is read with its tags, at
 /// any thread count and chunk size.
@@ -461,8 +508,8 @@ fn a_byte_order_mark_between_games_is_passed_over() {
     assert!(outputs[0].contains("\"kind\":\"missing_result\""), "{}", outputs[0]);
 }
 
-/// A huge token (here the rest of a comment cut at the budget would be one) or tag value is
-/// shown cut in a diagnostic, not copied whole into each message and record.
+/// A huge token or tag value is shown cut in a diagnostic, not copied whole into each message and
+/// record.
 #[test]
 fn huge_tokens_and_tag_values_are_shown_cut() {
     let huge = "x".repeat(100_000);
@@ -492,4 +539,35 @@ fn a_tag_problem_names_the_players_of_the_tags_after_it() {
     let said = format!("{}{}", stdout(&o), stderr(&o));
     let named = "-:1:1: warning: game 1 (A - B): malformed tag pair; skipped [bad_tag, byte 0]";
     assert!(said.contains(named), "{said}");
+}
+
+/// A file name holding a line break or a terminal escape is shown escaped on every line that
+/// names it (a diagnostic, a game record, the error of a missing or unreadable input, `clean`'s
+/// ledger), so that it can forge no line of pgnkit's and drive no terminal.
+#[test]
+fn file_names_are_shown_with_their_control_characters_escaped() {
+    let dir = temp_dir("check-evil-name");
+    let evil = dir.join("x\npgnkit: evil.pgn:1:1: error: injected\x1b[31m.pgn");
+    std::fs::write(&evil, "[Event \"a\"]\n\n1. e4 e5 2. Ke3 *\n").expect("write");
+    let missing = dir.join("y\npgnkit: forged.pgn");
+    let not_pgn = dir.join("z\npgnkit: forged.pgn");
+    std::fs::write(&not_pgn, "\0\0\n").expect("write");
+    let out = dir.join("out.pgn");
+    let runs = [
+        run(&["check", "--games", evil.to_str().expect("utf-8")]),
+        run(&["check", missing.to_str().expect("utf-8")]),
+        run(&["check", not_pgn.to_str().expect("utf-8")]),
+        run(&["clean", evil.to_str().expect("utf-8"), "-o", out.to_str().expect("utf-8")]),
+    ];
+    for o in &runs {
+        let said = format!("{}{}", stdout(o), stderr(o));
+        assert!(said.contains("\\npgnkit: "), "the name is shown escaped: {said}");
+        assert!(
+            !said.lines().any(|l| l.starts_with("pgnkit: evil") || l.starts_with("pgnkit: forged")),
+            "{said}"
+        );
+        assert!(!said.contains('\x1b'), "{said}");
+    }
+    let said = stdout(&runs[0]) + &stderr(&runs[0]);
+    assert!(said.contains("injected\\u{1b}[31m.pgn:3:13: error: game 1"), "{said}");
 }

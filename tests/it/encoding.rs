@@ -295,3 +295,38 @@ fn shards_of_an_input_and_an_output_not_named_in_utf8_merge_to_the_single_run() 
     let merged = std::fs::read(&out).expect("merge wrote the output under its own name");
     assert_eq!(merged, std::fs::read(dir.join("single.pgn")).expect("single"));
 }
+
+/// UTF-16 text appended to a UTF-8 file reads as binary data to the end of the input: the
+/// error says how much it skipped, that it seems to be UTF-16, and how to convert it; the game
+/// before it is read.
+#[test]
+fn utf16_text_after_utf8_text_is_named_and_measured() {
+    let dir = temp_dir("encoding-mixed-utf16");
+    let games = "[Event \"b\"]\n\n1. d4 d5 *\n\n[Event \"c\"]\n\n1. c4 c5 *\n";
+    let wide: Vec<u8> = games.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let mut text = b"[Event \"a\"]\n\n1. e4 e5 *\n".to_vec();
+    text.extend(&wide);
+    let pgn = dir.join("mixed.pgn");
+    std::fs::write(&pgn, &text).expect("write");
+    let o = run(&["check", "--json", path(&pgn)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let records: Vec<Value> =
+        crate::util::stdout(&o).lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let binary: Vec<&Value> = records.iter().filter(|r| r["data"]["kind"] == "syntax").collect();
+    assert_eq!(binary.len(), 1, "{records:?}");
+    // Found in the first UTF-16 line, whose `[` starts a game of its own.
+    let at = binary[0]["data"]["offset"].as_u64().expect("offset") as usize;
+    assert!(at > text.len() - wide.len() && at < text.len() - wide.len() + 40, "at {at}");
+    let lines = wide.iter().filter(|&&b| b == b'\n').count();
+    let message = binary[0]["data"]["message"].as_str().expect("message");
+    assert_eq!(
+        message,
+        format!(
+            "binary data, UTF-16 text it seems (convert that part to UTF-8: iconv -f UTF-16LE -t UTF-8, or \
+             UTF-16BE); skipped {} bytes ({lines} lines) to the next line starting with '[' or the end",
+            text.len() - at
+        )
+    );
+    let summary = records.last().expect("summary");
+    assert_eq!(summary["data"]["valid"], 1, "the UTF-8 game is read: {summary}");
+}

@@ -212,6 +212,7 @@ fn options(args: &Args) -> Result<CleanOptions, Fail> {
 pub(crate) fn ledger(summary: &Summary, unkept: bool) -> String {
     let passed = if unkept { "passed" } else { "written" };
     let line = |name: &str, s: &pgnkit::pipeline::stats::Stats| {
+        let name = pgnkit::pgn::text::without_controls(name, &[]);
         let broken = s.get(Counter::KeptBroken);
         let broken = if broken > 0 { format!(" ({broken} kept broken)") } else { String::new() };
         format!(

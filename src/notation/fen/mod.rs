@@ -76,6 +76,8 @@ pub enum ParseFenError {
     Pocket,
     /// Crazyhouse pockets holding more pieces than a game can (see [`POCKETS_MAX`]).
     PocketSize,
+    /// More than 8 ranks (a ninth that is no crazyhouse pocket).
+    Ranks,
     /// Side to move.
     Turn,
     /// Castling rights.
@@ -96,6 +98,7 @@ impl fmt::Display for ParseFenError {
             ParseFenError::Board => "invalid board part in FEN",
             ParseFenError::Pocket => "invalid pocket in FEN",
             ParseFenError::PocketSize => "crazyhouse pockets of more than 64 pieces in FEN (a game has 32)",
+            ParseFenError::Ranks => "more than 8 ranks in FEN",
             ParseFenError::Turn => "invalid side to move in FEN",
             ParseFenError::Castling => "invalid castling part in FEN",
             ParseFenError::EpSquare => "invalid en passant square in FEN",

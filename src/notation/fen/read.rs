@@ -92,8 +92,13 @@ fn read_board_and_pocket(field: &[u8], setup: &mut Setup) -> Result<(), ParseFen
                     return Err(ParseFenError::Board);
                 }
                 if rank == 0 {
-                    // A ninth rank: the crazyhouse pocket.
-                    setup.pockets = Some(read_pocket(&field[i..])?);
+                    // A ninth rank: the crazyhouse pocket, unless it reads as a rank (a digit, a
+                    // king, more ranks), which no pocket holds.
+                    let rest = &field[i..];
+                    if rest.iter().any(|c| c.is_ascii_digit() || matches!(c, b'/' | b'K' | b'k')) {
+                        return Err(ParseFenError::Ranks);
+                    }
+                    setup.pockets = Some(read_pocket(rest)?);
                     return Ok(());
                 }
                 rank -= 1;

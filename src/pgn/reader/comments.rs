@@ -64,8 +64,38 @@ impl<'a> Reader<'a> {
             }
             (None, Some(t)) => (t, t, Some(ProblemKind::UnterminatedComment)),
             (None, None) if limit == b.len() => (limit, limit, Some(ProblemKind::UnterminatedComment)),
-            (None, None) => (limit, limit, Some(ProblemKind::CommentTooLong)),
+            (None, None) => self.past_budget(limit),
         }
+    }
+
+    /// A comment with no `}` and no tag line within the budget (its text cut at `limit`): it
+    /// ends where a comment under the budget would, at its first `}` unless a tag line and then
+    /// a `{` come first, so that none of its text is read as movetext. One forward scan that
+    /// stops there: linear, and no look-ahead past the `}` (or the `{`) that decides.
+    #[cold]
+    #[inline(never)]
+    fn past_budget(&mut self, limit: usize) -> (usize, usize, Option<ProblemKind>) {
+        let b = self.bytes;
+        let tag_after = |p: usize| b.get(p + 1) == Some(&b'[') && is_tag_like(b, p + 1);
+        // A line break just before `limit` starts a line the search within the budget did not see.
+        let from = limit - 1;
+        let stop = memchr::memchr3_iter(b'}', b'\n', b'\r', &b[from..])
+            .map(|i| from + i)
+            .find(|&p| b[p] == b'}' || tag_after(p));
+        let (next, decided_by, problem) = match stop {
+            Some(c) if b[c] == b'}' => (c + 1, c + 1, ProblemKind::CommentTooLong),
+            Some(brk) => {
+                let t = brk + 1;
+                match memchr::memchr2(b'{', b'}', &b[t..]).map(|i| t + i) {
+                    Some(c) if b[c] == b'}' => (c + 1, c + 1, ProblemKind::CommentTooLong),
+                    Some(open) => (t, open + 1, ProblemKind::UnterminatedComment),
+                    None => (t, b.len(), ProblemKind::UnterminatedComment),
+                }
+            }
+            None => (b.len(), b.len(), ProblemKind::UnterminatedComment),
+        };
+        self.searched = self.searched.max(decided_by);
+        (limit, next, Some(problem))
     }
 
     /// Reads a `{}` comment at `self.pos` (which is `{`) and delivers it if `loud`.

@@ -354,6 +354,57 @@ fn budgets() {
     assert_eq!(g.matches("problem").count(), 4, "{g}");
 }
 
+/// All games of `pgn` read with a comment budget of 8 bytes, traced, and where the reader had
+/// looked up to after the first.
+fn with_short_comments(pgn: &str) -> (Vec<String>, usize) {
+    let limits = Limits { max_comment: 8, ..Limits::default() };
+    let mut r = Reader::new(pgn.as_bytes()).with_limits(limits);
+    let mut t = Trace::default();
+    let mut games = Vec::new();
+    let mut searched = None;
+    while let Some(g) = r.read_game(&mut t) {
+        games.push(lines(&g));
+        searched.get_or_insert(r.searched_to());
+    }
+    (games, searched.unwrap_or(0))
+}
+
+/// A comment longer than the budget ends at its `}` as a shorter one does, its text cut at the
+/// budget: nothing in it (a result, a tag line, moves) is read as movetext, and the search looks
+/// no further than the brace that decides.
+#[test]
+fn a_comment_past_the_budget_ends_at_its_brace() {
+    let pgn = "1. e4 {0123456789 1-0\n\n[Event \"x\"]\n\n1. d4 *\n} e5 * [Event \"y\"] {";
+    let (games, searched) = with_short_comments(pgn);
+    assert_eq!(games.len(), 2, "{games:#?}");
+    assert_eq!(
+        games[0],
+        "game@0\nmovetext\nsan@3 e4\nproblem@6 CommentTooLong\ncomment@6 Brace 01234567\nsan@46 e5\n\
+         outcome@49 Some(\"*\")\nend"
+    );
+    assert!(games[1].contains("tag@51 Event=y"), "{games:#?}");
+    // A line break just before the budget starts a tag line the scan within it did not see.
+    let (games, _) = with_short_comments("e4 {0123456\n[Event \"x\"] } e5 *");
+    assert_eq!(games.len(), 1, "{games:#?}");
+    assert!(games[0].contains("CommentTooLong") && games[0].contains("san@26 e5"), "{games:#?}");
+    // Past the budget the rules for a comment with a tag line hold too: a `{` after the tag line
+    // and before any `}` makes it unterminated, and the next game starts at the tag line.
+    let (games, searched_open) = with_short_comments("e4 {0123456789\n[Event \"x\"]\n\n1. d4 {a} *");
+    assert_eq!(games.len(), 2, "{games:#?}");
+    assert!(games[0].contains("problem@3 UnterminatedComment\ncomment@3 Brace 01234567\n"), "{games:#?}");
+    assert!(games[1].starts_with("game@15\ntag@15 Event=x"), "{games:#?}");
+    assert_eq!((searched, searched_open), (45, 35));
+    // Without any `}`: one game to the end of the input, its comment cut at the budget.
+    let (games, searched) = with_short_comments("e4 {0123456789 e5 1-0\n\n1. d4 *");
+    assert_eq!(games.len(), 1, "{games:#?}");
+    assert_eq!(
+        games[0],
+        "game@0\nmovetext\nsan@0 e4\nproblem@3 UnterminatedComment\ncomment@3 Brace 01234567\n\
+         outcome@30 None\nend"
+    );
+    assert_eq!(searched, 30);
+}
+
 /// A game's trace with offsets from its first byte, to compare a game read at two places.
 fn relative(g: &[String]) -> Vec<String> {
     let start: usize = g[0].strip_prefix("game@").and_then(|o| o.parse().ok()).expect("game@offset");

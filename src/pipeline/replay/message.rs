@@ -69,8 +69,42 @@ pub(super) fn problem_message(kind: ProblemKind, chunk: &[u8], at: usize) -> Str
             let nag = chunk.get(at..at + 1 + digits).unwrap_or_default();
             format!("NAG {} not in $0..$255; skipped", quoted(nag))
         }
+        ProblemKind::BinaryData => binary_data(chunk, at),
         _ => kind.message().to_string(),
     }
+}
+
+/// The message of binary data at `at` of `chunk`: how much was skipped, so that nothing is lost
+/// unsaid, and UTF-16 text (a file in UTF-16 appended to one in UTF-8) named as such.
+#[cold]
+fn binary_data(chunk: &[u8], at: usize) -> String {
+    let end = crate::pgn::reader::binary_data_end(chunk, at);
+    let skipped = &chunk[at.min(end)..end];
+    // A line cut short counts; the NUL after a UTF-16LE line break does not make one.
+    let cut = skipped.iter().rposition(|&b| b != 0).is_some_and(|i| skipped[i] != b'\n');
+    let lines = memchr::memchr_iter(b'\n', skipped).count() + usize::from(cut);
+    let what = if utf16(chunk, at) {
+        // Which byte order cannot be told without the start of the UTF-16 text.
+        "binary data, UTF-16 text it seems (convert that part to UTF-8: iconv -f UTF-16LE -t UTF-8, \
+         or UTF-16BE)"
+    } else {
+        "binary data"
+    };
+    // Which of the two ended the skip is not in the chunk when the chunk ends with the game.
+    format!(
+        "{what}; skipped {} bytes ({lines} lines) to the next line starting with '[' or the end",
+        skipped.len()
+    )
+}
+
+/// Whether the text from the NUL at `at` reads as UTF-16: ASCII characters each between NULs,
+/// four at least (UTF-8 text has no NUL). Only bytes from `at` on are looked at: they are the
+/// same however the input was cut into chunks.
+fn utf16(chunk: &[u8], at: usize) -> bool {
+    let text = |b: u8| b.is_ascii_graphic() || b.is_ascii_whitespace();
+    chunk
+        .get(at..at + 9)
+        .is_some_and(|w| w.iter().enumerate().all(|(i, &b)| if i % 2 == 0 { b == 0 } else { text(b) }))
 }
 
 /// The FEN of `pos`, for diagnostics.
