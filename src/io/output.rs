@@ -1,6 +1,8 @@
 //! [`Output::create`]: stdout (`-`) or a file, buffered; a file is written under a temporary
 //! name in the same directory, synced and renamed into place by [`Output::finish`], so a failed
 //! run (or a crash) never leaves a truncated result; a `.zst` name writes zstd, a `.gz` name gzip.
+//! The temporary files of the same output that runs killed outright left are removed first
+//! ([`super::temporary::remove_stale`]).
 //!
 //! The file's writeback is started every 8 MiB as it is written, so the sync at the end waits
 //! for the last few MiB only: `clean -j2` of the 100 MB corpus waited 50-60 ms in that `fsync`,
@@ -252,12 +254,11 @@ pub(crate) fn place(path: &Path, meta: Option<&std::fs::Metadata>) -> io::Result
     }
     let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     let target = if linked { path.canonicalize().or_else(|_| followed(path))? } else { path.to_path_buf() };
-    let name = target.file_name().ok_or_else(|| io::Error::other("not a file name"))?;
-    let mut temp_name = std::ffi::OsString::from(".");
-    temp_name.push(name);
-    temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));
-    let temp = target.with_file_name(temp_name);
+    let temp = super::temporary::name_for(&target)?;
+    super::temporary::remove_stale(&target);
     let file = File::create(&temp)?;
+    // Held while it is written: a run cleaning the directory leaves a locked file alone.
+    super::temporary::lock(&file);
     // The file it replaces keeps its mode (a collection kept private stays so).
     if let Some(m) = meta {
         file.set_permissions(m.permissions())?;

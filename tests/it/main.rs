@@ -16,6 +16,7 @@ mod fuzz_seeds;
 mod inputs;
 mod interrupt;
 mod not_pgn;
+mod outputs;
 mod parquet;
 mod perft;
 mod pgn_corpus;
