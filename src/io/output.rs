@@ -254,6 +254,9 @@ pub(crate) fn place(path: &Path, meta: Option<&std::fs::Metadata>) -> io::Result
     }
     let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     let target = if linked { path.canonicalize().or_else(|_| followed(path))? } else { path.to_path_buf() };
+    if let Some(m) = meta {
+        writable(&target, m)?;
+    }
     let temp = super::temporary::name_for(&target)?;
     super::temporary::remove_stale(&target);
     let file = File::create(&temp)?;
@@ -264,6 +267,39 @@ pub(crate) fn place(path: &Path, meta: Option<&std::fs::Metadata>) -> io::Result
         file.set_permissions(m.permissions())?;
     }
     Ok((file, Some((temp, target))))
+}
+
+/// Refuses to replace the file `target` (described by `meta`) where writing to it would be refused
+/// (`>` or `cp` over it: permission denied), although the rename of a temporary file needs the
+/// directory's permission only: a file no one may write (`chmod a-w`, also for root, who may
+/// write anything), or one this user may not write.
+fn writable(target: &Path, meta: &std::fs::Metadata) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode();
+        let denied = mode & 0o222 == 0
+            || std::ffi::CString::new(target.as_os_str().as_bytes()).is_ok_and(|c| {
+                // SAFETY: `access` reads the C string it is given, nothing else of ours.
+                #[allow(unsafe_code)]
+                let w = unsafe { libc::access(c.as_ptr(), libc::W_OK) };
+                w != 0 && io::Error::last_os_error().kind() == io::ErrorKind::PermissionDenied
+            });
+        if denied {
+            let why = format!("permission denied: the file is write-protected (mode {:o})", mode & 0o7777);
+            return Err(io::Error::new(io::ErrorKind::PermissionDenied, why));
+        }
+    }
+    #[cfg(not(unix))]
+    if meta.permissions().readonly() {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "permission denied: the file is read-only",
+        ));
+    }
+    let _ = target;
+    Ok(())
 }
 
 /// Where the link `path` points at last when that does not exist yet (a dangling link, or a

@@ -1,5 +1,5 @@
-//! Output files: what a run does with what is already at an output's path (the temporary files
-//! of runs killed outright).
+//! Output files: what a run does with what is already at an output's path (a write-protected
+//! file, the temporary files of runs killed outright).
 
 use std::path::Path;
 
@@ -46,4 +46,28 @@ fn stale_temporary_files_of_the_output_are_removed() {
     expected.push("out.pgn".into());
     expected.sort();
     assert_eq!(names(&dir), expected, "only the dead process's temporary file of out.pgn is removed");
+}
+
+/// `-o` over a file no one may write is refused before any work, naming the file, as `cp` over
+/// it is (also as root, who may write anything): the rename would replace it.
+#[cfg(unix)]
+#[test]
+fn a_write_protected_output_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("outputs-protected");
+    let out = dir.join("kept.pgn");
+    std::fs::write(&out, "protected").expect("write");
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let o = run(&["clean", "-q", "-o", path(&out), path(&fixture("pgn/lichess_db_10k.pgn"))]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(73), "{err}");
+    assert!(err.contains(&format!("{}: cannot create: permission denied", out.display())), "{err}");
+    assert!(err.contains("write-protected (mode 444)"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).expect("read"), "protected");
+    assert_eq!(names(&dir), ["kept.pgn"], "no temporary file");
+    // Writable again, it is replaced.
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let o = run(&["clean", "-q", "-o", path(&out), path(&fixture("pgn/lichess_db_10k.pgn"))]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_ne!(std::fs::read_to_string(&out).expect("read"), "protected");
 }
