@@ -1,6 +1,8 @@
 //! [`Output::create`]: stdout (`-`) or a file, buffered; a file is written under a temporary
 //! name in the same directory, synced and renamed into place by [`Output::finish`], so a failed
 //! run (or a crash) never leaves a truncated result; a `.zst` name writes zstd, a `.gz` name gzip.
+//! The temporary files of the same output that runs killed outright left are removed first
+//! ([`super::temporary::remove_stale`]).
 //!
 //! The file's writeback is started every 8 MiB as it is written, so the sync at the end waits
 //! for the last few MiB only: `clean -j2` of the 100 MB corpus waited 50-60 ms in that `fsync`,
@@ -252,17 +254,52 @@ pub(crate) fn place(path: &Path, meta: Option<&std::fs::Metadata>) -> io::Result
     }
     let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     let target = if linked { path.canonicalize().or_else(|_| followed(path))? } else { path.to_path_buf() };
-    let name = target.file_name().ok_or_else(|| io::Error::other("not a file name"))?;
-    let mut temp_name = std::ffi::OsString::from(".");
-    temp_name.push(name);
-    temp_name.push(format!(".pgnkit-tmp-{}", std::process::id()));
-    let temp = target.with_file_name(temp_name);
+    if let Some(m) = meta {
+        writable(&target, m)?;
+    }
+    let temp = super::temporary::name_for(&target)?;
+    super::temporary::remove_stale(&target);
     let file = File::create(&temp)?;
+    // Held while it is written: a run cleaning the directory leaves a locked file alone.
+    super::temporary::lock(&file);
     // The file it replaces keeps its mode (a collection kept private stays so).
     if let Some(m) = meta {
         file.set_permissions(m.permissions())?;
     }
     Ok((file, Some((temp, target))))
+}
+
+/// Refuses to replace the file `target` (described by `meta`) where writing to it would be refused
+/// (`>` or `cp` over it: permission denied), although the rename of a temporary file needs the
+/// directory's permission only: a file no one may write (`chmod a-w`, also for root, who may
+/// write anything), or one this user may not write.
+fn writable(target: &Path, meta: &std::fs::Metadata) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode();
+        let denied = mode & 0o222 == 0
+            || std::ffi::CString::new(target.as_os_str().as_bytes()).is_ok_and(|c| {
+                // SAFETY: `access` reads the C string it is given, nothing else of ours.
+                #[allow(unsafe_code)]
+                let w = unsafe { libc::access(c.as_ptr(), libc::W_OK) };
+                w != 0 && io::Error::last_os_error().kind() == io::ErrorKind::PermissionDenied
+            });
+        if denied {
+            let why = format!("permission denied: the file is write-protected (mode {:o})", mode & 0o7777);
+            return Err(io::Error::new(io::ErrorKind::PermissionDenied, why));
+        }
+    }
+    #[cfg(not(unix))]
+    if meta.permissions().readonly() {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "permission denied: the file is read-only",
+        ));
+    }
+    let _ = target;
+    Ok(())
 }
 
 /// Where the link `path` points at last when that does not exist yet (a dangling link, or a

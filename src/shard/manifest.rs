@@ -60,6 +60,23 @@ pub struct Part {
     pub table: bool,
 }
 
+impl Part {
+    /// The file name shard `spec` gives its part of the part's target ([`super::part_path`]).
+    fn own_name(&self, spec: Spec) -> std::ffi::OsString {
+        super::part_path(&self.target, None, spec).file_name().map(Into::into).unwrap_or_default()
+    }
+
+    /// Whether the part's file is one shard `spec` wrote: its own part name, by a relative way
+    /// (`../rej/` for `--rejects` in another directory than `-o`'s), so that an edited manifest
+    /// makes `merge` read no other file (`../../x`, `/etc/x`).
+    fn named_for(&self, spec: Spec) -> bool {
+        use std::path::Component;
+        let relative =
+            self.file.components().all(|c| matches!(c, Component::Normal(_) | Component::ParentDir));
+        relative && self.file.file_name().is_some_and(|n| *n == *self.own_name(spec))
+    }
+}
+
 /// An input a shard could not read as its job reads it, for a reason its bytes hold (not PGN,
 /// UTF-16, a corrupt compressed stream): running the shard again cannot complete it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -269,7 +286,7 @@ impl Manifest {
         if let Some(f) = failures.iter().find(|f| f.input >= inputs.len()) {
             return Err(format!("a failure of input {} where the manifest lists {}", f.input, inputs.len()));
         }
-        let parts = list(v, "parts")?
+        let parts: Vec<Part> = list(v, "parts")?
             .iter()
             .map(|p| {
                 Ok(Part {
@@ -288,6 +305,16 @@ impl Manifest {
                 })
             })
             .collect::<Result<_, String>>()?;
+        if let Some(p) = parts.iter().find(|p| !p.named_for(spec)) {
+            return Err(format!(
+                "its {} part's file {:?} is not shard {spec}'s part of {:?} ({:?}, beside the manifest or \
+                 by a relative way from it): refused, no part is read from elsewhere",
+                p.role,
+                p.file.display().to_string(),
+                p.target.display().to_string(),
+                p.own_name(spec).to_string_lossy()
+            ));
+        }
         Ok(Manifest {
             version: s(v, "pgnkit_version")?.into(),
             job: s(v, "job")?.into(),
@@ -363,5 +390,31 @@ mod tests {
         s.tags_seen = vec![false, true, true];
         let back = stats_from_json(&stats_json(&s)).expect("reads back");
         assert_eq!(back, s);
+    }
+
+    /// A part's file is its own part name, beside the manifest or by a relative way from it.
+    #[test]
+    fn a_part_file_is_its_own_part_name() {
+        let spec = Spec::new(0, 4).expect("spec");
+        let part = |file: &str, target: &str| Part {
+            role: "rejects".into(),
+            file: file.into(),
+            target: target.into(),
+            size: 0,
+            digest: String::new(),
+            header: String::new(),
+            footer: String::new(),
+            table: false,
+        };
+        for (file, target) in [
+            ("r.pgn.part-0-of-4", "r.pgn"),
+            ("../rej/r.pgn.part-0-of-4", "/data/rej/r.pgn"),
+            ("a.part-0-of-4.parquet", "out/a.parquet"),
+        ] {
+            assert!(part(file, target).named_for(spec), "{file}");
+        }
+        for file in ["../../x", "/data/r.pgn.part-0-of-4", "r.pgn.part-1-of-4", "r.pgn", "", "./"] {
+            assert!(!part(file, "r.pgn").named_for(spec), "{file}");
+        }
     }
 }

@@ -17,6 +17,7 @@ mod fuzz_seeds;
 mod inputs;
 mod interrupt;
 mod not_pgn;
+mod outputs;
 mod parquet;
 mod perft;
 mod pgn_corpus;

@@ -299,8 +299,9 @@ fn a_player_in_no_game_is_warned_of() {
     }
 }
 
-/// The players' table tells players apart as `--player` matches them, in any case: `Alice` and
-/// `ALICE` are one player (shown as first spelt), whose games are those `--player alice` counts.
+/// The players' table tells players apart as `--player` matches them, in any case and with
+/// whitespace tidied: `Alice`, `ALICE ` and ` alice` are one player (shown as first spelt), whose
+/// games are those `--player alice` counts; `Dave  Smith` is `dave smith`, shown `Dave Smith`.
 #[test]
 fn the_players_table_groups_names_as_player_matches_them() {
     let dir = temp_dir("report-player-case");
@@ -308,7 +309,14 @@ fn the_players_table_groups_names_as_player_matches_them() {
     let game = |white: &str, black: &str| {
         format!("[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n")
     };
-    let text = [game("Alice", "Bob"), game("Carol", "ALICE"), game("alice", "Bob"), game("Carol", "Dave")];
+    let text = [
+        game("Alice", "Bob"),
+        game("Carol", "ALICE "),
+        game(" alice", "Bob"),
+        game("Carol", "Dave"),
+        game("Dave  Smith", "Bob "),
+        game("dave smith", "Carol"),
+    ];
     std::fs::write(&input, text.concat()).expect("write");
     let v = pgnkit_json(&["--min-games", "1", path(&input)]);
     let players: Vec<(&str, u64)> = v["players"]
@@ -317,8 +325,9 @@ fn the_players_table_groups_names_as_player_matches_them() {
         .iter()
         .map(|p| (p["name"].as_str().expect("name"), p["all"]["games"].as_u64().expect("games")))
         .collect();
-    assert_eq!(players, [("Alice", 3), ("Bob", 2), ("Carol", 2), ("Dave", 1)], "{v}");
-    let alice = pgnkit_json(&["--min-games", "1", "--player", "alice", path(&input)]);
+    let want = [("Alice", 3), ("Bob", 3), ("Carol", 3), ("Dave Smith", 2), ("Dave", 1)];
+    assert_eq!(players, want, "{v}");
+    let alice = pgnkit_json(&["--min-games", "1", "--player", " ALICE  ", path(&input)]);
     let sides = &alice["sides"];
     let games = sides["white"]["games"].as_u64().zip(sides["black"]["games"].as_u64()).map(|(w, b)| w + b);
     assert_eq!(games, Some(3), "{sides}");
@@ -329,6 +338,8 @@ fn the_players_table_groups_names_as_player_matches_them() {
     let rows: Vec<&str> = text.lines().filter(|l| l.to_lowercase().starts_with("alice ")).collect();
     assert_eq!(rows.len(), 3, "one player, three rows: {text}");
     assert!(rows.iter().all(|r| r.starts_with("Alice ")), "{text}");
+    let rows: Vec<&str> = text.lines().filter(|l| l.to_lowercase().starts_with("dave ")).collect();
+    assert_eq!(rows.iter().filter(|r| r.starts_with("Dave Smith ")).count(), 3, "{text}");
 }
 
 /// A game's result is the one `clean` writes: a `*` tag takes a finished token's, and a tag

@@ -568,6 +568,24 @@ fn broken_sets_of_shards_are_named_and_nothing_is_written() {
     v["seconds"] = 1e20.into();
     std::fs::write(&set[1], v.to_string()).expect("write");
     merge_fails(&dir, &set, "seconds 100000000000000000000 is no run's time");
+    // A part's file that is no part's name (a copy of the part, its size and digest right, by
+    // `../`) or is absolute: refused naming the manifest and the part, nothing read from there.
+    v["seconds"] = 0.into();
+    let part = dir.join("out.pgn.part-1-of-3");
+    let elsewhere = dir.join("x");
+    std::fs::copy(&part, &elsewhere).expect("copy");
+    let up = format!("../{}/x", dir.file_name().and_then(|n| n.to_str()).expect("name"));
+    for file in [up.as_str(), path(&part)] {
+        v["parts"][0]["file"] = file.into();
+        std::fs::write(&set[1], v.to_string()).expect("write");
+        let says = format!(
+            "{}: its output part's file {file:?} is not shard 1/3's part of {:?}",
+            set[1].display(),
+            path(&dir.join("out.pgn"))
+        );
+        merge_fails(&dir, &set, &says);
+    }
+    std::fs::remove_file(&elsewhere).expect("rm");
     std::fs::write(&set[1], &text).expect("write");
     // Another run's manifest: other options.
     let other_dir = dir.join("other");

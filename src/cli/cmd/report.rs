@@ -8,6 +8,7 @@ use pgnkit::error::Error;
 use pgnkit::io::name::Name;
 use pgnkit::io::{Input, InputOptions, Source};
 use pgnkit::jobs::report::html::{Page, write_page};
+use pgnkit::jobs::report::name::{key, spelt};
 use pgnkit::jobs::report::{
     DEFAULT_BOARDS, DEFAULT_GAMES, DEFAULT_MIN_GAMES, DEFAULT_PLAYERS, Report, ReportOptions, Totals, jsonl,
     text,
@@ -128,10 +129,11 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         ));
     }
     let selection = args.select.selection(Some(&args.plies))?;
-    let player = args.player.as_ref().map(|p| p.trim().to_lowercase()).filter(|p| !p.is_empty());
+    let player =
+        args.player.as_ref().map(|p| key(p, &mut String::new()).to_owned()).filter(|p| !p.is_empty());
     let names: Vec<Name> = args.head.files.iter().map(|f| Name::of(f)).collect();
     let html = args.format == FormatArg::Html;
-    let named = args.player.as_ref().map(|p| p.trim().to_string()).filter(|p| !p.is_empty());
+    let named = args.player.as_ref().map(|p| spelt(p).into_owned()).filter(|p| !p.is_empty());
     let mut totals = Totals::new(std::io::stderr(), named, if html { args.games } else { 0 });
     let section_bar = totals.section_bar();
     let job = Report::new(ReportOptions { select: selection, player: player.clone(), section_bar });

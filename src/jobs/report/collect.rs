@@ -35,7 +35,7 @@ pub fn is_url(text: &str) -> bool {
 /// The hooks of one chunk.
 pub(super) struct Collect<'s> {
     pub(super) filter: Filter<'s>,
-    /// With `--player`: the name, lower case.
+    /// With `--player`: the name as players are told apart ([`super::name::key`]).
     player: Option<&'s str>,
     /// The games kept, with their figures (those that cannot get a section without their moves).
     pub games: Vec<Analysed>,
@@ -194,7 +194,7 @@ impl<'a> Hooks<'a> for Collect<'_> {
         let plays = self.player.is_none_or(|p| {
             [Color::White, Color::Black]
                 .iter()
-                .any(|&c| record.tags.player(c).is_some_and(|n| super::game::same_name(n, p)))
+                .any(|&c| record.tags.player(c).is_some_and(|n| super::name::same_name(n, p)))
         });
         self.current = Some(record);
         self.played += u64::from(plays);

@@ -296,12 +296,6 @@ impl Figures {
     }
 }
 
-/// Whether the name `name` is `player` (lower case) in any case: ASCII names without the
-/// allocation of `to_lowercase`.
-pub fn same_name(name: &str, player: &str) -> bool {
-    if name.is_ascii() { name.eq_ignore_ascii_case(player) } else { name.to_lowercase() == player }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -344,7 +344,7 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, bo
                 .and_then(|p| {
                     [Color::White, Color::Black]
                         .into_iter()
-                        .find(|&c| g.tags.player(c).is_some_and(|n| n.to_lowercase() == p))
+                        .find(|&c| g.tags.player(c).is_some_and(|n| super::name::same_name(n, p)))
                 })
                 .unwrap_or(mover);
             let flip = bottom == Color::Black;

@@ -22,8 +22,8 @@ use serde_json::Value;
 
 use super::collect::read_tags;
 use super::divider::Divider;
-use super::game::same_name;
 use super::game::{GameRecord, LINE_PLIES};
+use super::name::same_name;
 use crate::analysis::Score;
 use crate::analysis::judge::Judgement;
 use crate::chess::{Color, Position, Variant};
@@ -97,7 +97,7 @@ fn judgement(v: &Value) -> Option<Judgement> {
 pub struct Reading<'s> {
     /// The filters.
     pub select: &'s Selection,
-    /// With `--player`: the name, lower case; games without the player are left out.
+    /// With `--player`: the name as players are told apart ([`super::name::key`]); games without the player are left out.
     pub player: Option<&'s str>,
 }
 

@@ -48,6 +48,7 @@ pub mod escape;
 pub mod game;
 pub mod html;
 pub mod jsonl;
+pub mod name;
 pub mod players;
 pub mod stats;
 pub mod sums;
@@ -83,7 +84,7 @@ pub const DEFAULT_MIN_GAMES: u64 = 3;
 pub struct ReportOptions {
     /// The filters.
     pub select: Selection,
-    /// One player's point of view (lower case); games without them are left out.
+    /// One player's point of view ([`name::key`]); games without them are left out.
     pub player: Option<String>,
     /// The totals' [`Totals::section_bar`]: the games below it are read without their moves
     /// (the default, 0, sends every game with them).

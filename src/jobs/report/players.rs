@@ -1,6 +1,6 @@
 //! Each player's figures by colour, for the players' table ([`Players`]). Players are told apart
-//! by their name in lower case, as `--player` matches a name ([`same_name`]): `Alice` and `ALICE`
-//! are one player, shown as first spelt. Held in memory up to
+//! by their name in any case and whitespace, as `--player` matches a name ([`super::name`]):
+//! `Alice`, `ALICE` and `alice ` are one player, shown as first spelt (whitespace tidied). Held in memory up to
 //! [`HELD`] distinct names, past that written out in runs sorted by name to anonymous temporary
 //! files and merged by name when the table is ranked, so the report's memory stays bounded
 //! however many players a collection has (about 300 bytes a player held).
@@ -12,7 +12,7 @@ use std::ops::ControlFlow;
 
 use hashbrown::HashMap;
 
-use super::game::same_name;
+use super::name::{key, spelt};
 use super::sums::{MoveTotals, Side};
 use crate::chess::{ByColor, Color};
 use crate::io::sort::{Merge, Record, Sorter, read_or_end, rewound};
@@ -25,7 +25,7 @@ pub use crate::io::sort::SpillError;
 /// Every player's figures by colour.
 #[derive(Debug)]
 pub struct Players {
-    /// Each held player's number in `figures`, by name in lower case ([`folded`]). The figures
+    /// Each held player's number in `figures`, by name as told apart ([`key`]). The figures
     /// lie dense beside the map: 600,000 players took 199 MB, against 395 MB with the figures in
     /// the map's buckets.
     ids: HashMap<Box<str>, u32>,
@@ -33,7 +33,7 @@ pub struct Players {
     figures: Vec<ByColor<Side>>,
     /// Each held player's name as first spelt, by number.
     spellings: Vec<Box<str>>,
-    /// A name in lower case, when it is not already: one buffer for every game.
+    /// A name as told apart, when it is not already: one buffer for every game.
     folding: String,
     /// Runs written out, each sorted by name with each name once.
     runs: Vec<File>,
@@ -72,7 +72,7 @@ impl Players {
     /// Adds `side`'s figures `s` of one game to `name`'s.
     pub fn add(&mut self, name: &str, side: Color, s: &Side) -> Result<(), SpillError> {
         let mut folding = std::mem::take(&mut self.folding);
-        let added = self.add_as(folded(name, &mut folding), name, side, s);
+        let added = self.add_as(key(name, &mut folding), name, side, s);
         self.folding = folding;
         added
     }
@@ -86,7 +86,7 @@ impl Players {
         let id = *self.ids.entry_ref(key).or_insert(next) as usize;
         if id == self.figures.len() {
             self.figures.push(ByColor::default());
-            self.spellings.push(name.into());
+            self.spellings.push(spelt(name).into());
         }
         self.figures[id][side].add(s);
         Ok(())
@@ -102,7 +102,7 @@ impl Players {
         Ok(())
     }
 
-    /// The players held written to a new run, sorted by name in lower case, read from its start.
+    /// The players held written to a new run, sorted by name as told apart, read from its start.
     fn held_run(&self) -> io::Result<File> {
         let mut file = BufWriter::new(tempfile::tempfile()?);
         for (_, id) in self.sorted() {
@@ -112,7 +112,7 @@ impl Players {
         rewound(file)
     }
 
-    /// The players held, by name in lower case.
+    /// The players held, by name as told apart.
     fn sorted(&self) -> Vec<(&str, u32)> {
         let mut held: Vec<(&str, u32)> = self.ids.iter().map(|(n, &id)| (n.as_ref(), id)).collect();
         held.sort_unstable_by(|a, b| a.0.cmp(b.0));
@@ -243,24 +243,7 @@ fn by_rank(a: &Player, b: &Player) -> Ordering {
     games(&b.1).cmp(&games(&a.1)).then_with(|| a.0.cmp(&b.0))
 }
 
-/// `name` as players are told apart: in lower case, as [`same_name`] matches it; in `buf` when
-/// it differs.
-fn folded<'n>(name: &'n str, buf: &'n mut String) -> &'n str {
-    if name.is_ascii() {
-        if !name.bytes().any(|b| b.is_ascii_uppercase()) {
-            return name;
-        }
-        buf.clear();
-        buf.push_str(name);
-        buf.make_ascii_lowercase();
-    } else {
-        *buf = name.to_lowercase();
-    }
-    debug_assert!(same_name(name, buf));
-    buf
-}
-
-/// A player of a run sorted by name in lower case ([`folded`]), which is kept beside them.
+/// A player of a run sorted by name as told apart ([`key`]), which is kept beside them.
 struct ByName {
     key: String,
     player: Player,
@@ -292,7 +275,7 @@ impl Record for ByName {
     }
     fn read_from(input: &mut impl BufRead) -> io::Result<Option<ByName>> {
         let Some(player) = read_player(input)? else { return Ok(None) };
-        let key = folded(&player.0, &mut String::new()).to_string();
+        let key = key(&player.0, &mut String::new()).to_string();
         Ok(Some(ByName { key, player }))
     }
 }
@@ -482,7 +465,7 @@ mod tests {
     #[test]
     fn names_in_any_case_are_one_player_shown_as_first_spelt() {
         let one = Side { games: 1, ..Side::default() };
-        let names = ["Alice", "ALICE", "bob", "alice", "Ärger", "ÄRGER", "Bob"];
+        let names = ["Alice", "ALICE", "bob", "alice", "Ärger", "ÄRGER", "Bob", " alice", "Ärger  ", "bob\t"];
         for held in [usize::MAX, 1, 2] {
             let mut p = Players::holding(held);
             for name in names {
@@ -490,8 +473,9 @@ mod tests {
             }
             let got = p.ranked(1, |_| true, usize::MAX).expect("ranked");
             let got: Vec<(&str, u64)> = got.players.iter().map(|(n, f)| (n.as_str(), games(f))).collect();
-            assert_eq!(got, [("Alice", 3), ("bob", 2), ("Ärger", 2)], "holding {held}");
-            let alice = p.ranked(1, |n| same_name(n, "alice"), usize::MAX).expect("ranked");
+            assert_eq!(got, [("Alice", 4), ("bob", 3), ("Ärger", 3)], "holding {held}");
+            let alice =
+                p.ranked(1, |n| super::super::name::same_name(n, "alice"), usize::MAX).expect("ranked");
             assert_eq!(alice.qualified, 1);
         }
     }

@@ -16,8 +16,8 @@ use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::game::same_name;
 use super::game::{Figures, GameRecord};
+use super::name::same_name;
 use super::players::{Players, RankedPlayers, SpillError};
 use super::sums::{Side, Spread};
 use super::tally::{Judged, Tally};
@@ -72,7 +72,7 @@ pub struct Analysed {
 }
 
 impl Analysed {
-    /// `game` with its figures and tally from the point of view of `player` (lower case), its
+    /// `game` with its figures and tally from the point of view of `player` ([`super::name::key`]), its
     /// moves by phase and loss added to `spread`.
     pub fn new(game: GameRecord, player: Option<&str>, spread: &mut Spread) -> Analysed {
         let figures = Figures::of(&game);
@@ -177,7 +177,7 @@ pub struct Unevaluated {
 /// Everything the report says, added up game by game in input order.
 pub struct Totals<W> {
     diagnostics: W,
-    /// The point of view, in lower case.
+    /// The point of view as players are told apart ([`super::name::key`]).
     player: Option<String>,
     /// The point of view as the user named it.
     named: Option<String>,
@@ -243,7 +243,7 @@ impl<W: Write> Totals<W> {
     pub fn new(diagnostics: W, player: Option<String>, wanted: usize) -> Totals<W> {
         Totals {
             diagnostics,
-            player: player.as_ref().map(|p| p.to_lowercase()),
+            player: player.as_ref().map(|p| super::name::key(p, &mut String::new()).to_owned()),
             named: player,
             wanted,
             input: Arc::default(),
@@ -285,7 +285,7 @@ impl<W: Write> Totals<W> {
         self.named.as_deref()
     }
 
-    /// The point of view in lower case, as names are matched against it.
+    /// The point of view as players are told apart ([`super::name::key`]), as names are matched against it.
     pub fn player_key(&self) -> Option<&str> {
         self.player.as_deref()
     }

@@ -3,8 +3,8 @@
 //! computed on the worker that read the game, so that only the games that may get a section of
 //! their own travel with their moves to the release side.
 
-use super::game::same_name;
 use super::game::{GameRecord, half_points};
+use super::name::same_name;
 use super::sums::{LOSS_BUCKETS, Side, Spread};
 use crate::analysis::judge::cp_losses_iter;
 use crate::chess::{ByColor, Color, Move, Position, Variant};
