@@ -1264,3 +1264,29 @@ fn a_failed_input_names_every_output_left_unwritten() {
     assert!(err.contains(&format!("pgnkit: nor were {}, {}", path(&rejects), path(&report))), "{err}");
     assert!(!out.exists() && !rejects.exists() && !report.exists());
 }
+
+/// A game whose first error comes after 150 harmless problems (stray braces): `check` shows the
+/// error where it stands, and `clean` rejects the game, or with `--keep-broken` writes its valid
+/// prefix and logs what it leaves out; never a valid game cut short.
+#[test]
+fn an_error_past_a_games_first_hundred_problems_is_shown_and_the_game_rejected() {
+    let dir = temp_dir("clean-late-error");
+    let input = dir.join("late.pgn");
+    let text = format!("[Event \"x\"]\n[Result \"*\"]\n\n1. e4 {}e5 2. Qxf7 Nc6 *\n", "} ".repeat(150));
+    std::fs::write(&input, &text).expect("write");
+    let o = run(&["check", path(&input)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let at = format!("late.pgn:4:{}: error: game 1", "1. e4 ".len() + 300 + "e5 2. ".len() + 1);
+    assert!(stdout(&o).contains(&at) && stdout(&o).contains("Qxf7"), "{}", stdout(&o));
+    let (out, rejects, report) = (dir.join("out.pgn"), dir.join("rej.pgn"), dir.join("r.jsonl"));
+    let o = run(&["clean", "-q", path(&input), "-o", path(&out), "--rejects", path(&rejects)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).expect("read"), "");
+    assert!(std::fs::read_to_string(&rejects).expect("read").starts_with(text.trim_end()));
+    let o = run(&["clean", "-q", "--keep-broken", path(&input), "-o", path(&out), "--report", path(&report)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let written = std::fs::read_to_string(&out).expect("read");
+    assert!(written.contains("1. e4 e5 { pgnkit: illegal_move: illegal SAN \"Qxf7\""), "{written}");
+    let report = std::fs::read_to_string(&report).expect("read");
+    assert!(report.contains("\"left_out\":\"Qxf7 Nc6 *\""), "{report}");
+}

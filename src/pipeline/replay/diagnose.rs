@@ -1,6 +1,7 @@
 //! A game's diagnostics: each counted with its severity, the first [`Limits::MAX_PROBLEMS`]
-//! built and handed to the hooks with the players they name, then one `unreported` warning; the
-//! tags' problems held until the tags name the players.
+//! (and the game's first error, wherever it stands) built and handed to the hooks with the
+//! players they name, then one `unreported` warning; the tags' problems held until the tags
+//! name the players.
 
 use super::message::{Facts, problem_kind, text};
 use super::{Hooks, Replayer};
@@ -20,8 +21,11 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         self.count_kind(kind, severity, 1);
         // Past the reader's budget a game's diagnostics are counted, not built: output and memory
         // stay bounded whatever one game holds (1.6 M null moves made 1.6 M warnings).
-        let n = self.game.errors.saturating_add(self.game.warnings);
-        if n > Limits::MAX_PROBLEMS {
+        let n = self.game.errors.saturating_add(self.game.warnings) - u32::from(self.late_error);
+        // A game's first error is shown wherever it stands: it is where the game goes wrong.
+        if n > Limits::MAX_PROBLEMS && severity == Severity::Error && self.game.errors == 1 {
+            self.late_error = true;
+        } else if n > Limits::MAX_PROBLEMS {
             if n == Limits::MAX_PROBLEMS + 1 && self.hooks.wants(Kind::Unreported, Severity::Warning) {
                 let message = crate::error::unreported_message("");
                 self.deliver(

@@ -131,6 +131,8 @@ pub struct Replayer<'a, H> {
     tag_problems_past: Vec<(Kind, Severity, u32)>,
     /// The game's tags are being read.
     in_tags: bool,
+    /// The game's first error came past its first diagnostics, and was shown.
+    late_error: bool,
 }
 
 /// A game's number and count of tags, and its White and Black tags then.
@@ -246,6 +248,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             named: None,
             tag_problems: Vec::new(),
             tag_problems_past: Vec::new(),
+            late_error: false,
             in_tags: false,
         }
     }
@@ -587,6 +590,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         self.game.warnings = 0;
         self.game.cutting = None;
         self.game.cut_errors = 0;
+        self.late_error = false;
         self.game.result = None;
         self.game.skipped = false;
         self.stack.clear();

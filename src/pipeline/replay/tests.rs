@@ -412,7 +412,7 @@ fn tag_warnings_come_in_line_order() {
 
 /// Past a game's first 100 diagnostics the rest are counted, each with its own severity: 101
 /// harmless problems leave a valid game (one more `unreported` says the rest are not shown),
-/// and an error past them still makes it a game with errors. The same among the tags, whose
+/// and an error past them still makes it a game with errors, the first shown. The same among the tags, whose
 /// problems wait for the players' names.
 #[test]
 fn diagnostics_past_the_shown_ones_are_counted_with_their_severity() {
@@ -428,17 +428,25 @@ fn diagnostics_past_the_shown_ones_are_counted_with_their_severity() {
     }
     let braces = format!("[White \"w\"]\n\n1. e4 {} e5 *\n\n", "} ".repeat(101));
     let error_past = format!("[White \"w\"]\n\n1. e4 {} e5 Kxe8 *\n\n", "} ".repeat(150));
+    // The first error is the 101st problem: the `unreported` warning comes with the next.
+    let error_next = format!("[White \"w\"]\n\n1. e4 {} Kxe8 {} *\n\n", "} ".repeat(100), "} ".repeat(20));
     let tags = format!("{}[White \"w\"]\n\n1. e4 *\n", "[Bad\n".repeat(150));
-    let pgn = format!("{braces}{error_past}{tags}");
+    let pgn = format!("{braces}{error_past}{error_next}{tags}");
     let mut games = Games::new(Shown::default(), pgn.as_bytes());
     while games.next_game() {}
     let stats = games.stats().clone();
     let shown = games.into_hooks();
-    assert_eq!(shown.1, [0, 1, 0], "errors of each game");
+    assert_eq!(shown.1, [0, 1, 1, 0], "errors of each game");
     let count = |kind| shown.0.iter().filter(|&&k| k == kind).count();
-    assert_eq!((count(Kind::SyntaxWarning), count(Kind::BadTag), count(Kind::Unreported)), (200, 100, 3));
-    assert_eq!(shown.0.len(), 303, "nothing shown past a game's first 100 and its `unreported`");
+    assert_eq!((count(Kind::SyntaxWarning), count(Kind::BadTag), count(Kind::Unreported)), (300, 100, 4));
+    assert_eq!(shown.0.len(), 406, "nothing shown past a game's first 100, its first error and `unreported`");
+    assert_eq!(
+        count(Kind::IllegalMove),
+        2,
+        "a game's first error is shown wherever it stands: {:?}",
+        &shown.0[201..]
+    );
     let counted = |kind| stats.by_kind.iter().find(|k| (k.0, k.1) == (kind, Severity::Warning)).map(|k| k.2);
-    assert_eq!(counted(Kind::SyntaxWarning), Some(101 + 150));
+    assert_eq!(counted(Kind::SyntaxWarning), Some(101 + 150 + 120));
     assert_eq!(counted(Kind::BadTag), Some(150));
 }
