@@ -146,13 +146,24 @@ impl Drop for Registered {
 /// Removes every registered temporary file. Async-signal-safe: atomic loads and `unlink`.
 #[cfg(unix)]
 pub fn remove_all() {
+    remove_under(b"");
+}
+
+/// Removes the registered temporary files whose paths begin with `prefix` (a test's own, as
+/// tests run side by side in one process). Async-signal-safe: atomic loads, reading the
+/// never-freed path, and `unlink`.
+#[cfg(unix)]
+fn remove_under(prefix: &[u8]) {
     for p in &PATHS {
         let path = p.load(Ordering::SeqCst);
-        if !path.is_null() {
-            // SAFETY: a registered pointer is a C string that is never freed; `unlink` is
-            // async-signal-safe.
-            #[allow(unsafe_code)]
-            unsafe {
+        if path.is_null() {
+            continue;
+        }
+        // SAFETY: a registered pointer is a C string that is never freed; `unlink` is
+        // async-signal-safe.
+        #[allow(unsafe_code)]
+        unsafe {
+            if std::ffi::CStr::from_ptr(path).to_bytes().starts_with(prefix) {
                 libc::unlink(path);
             }
         }
@@ -171,7 +182,9 @@ mod tests {
         std::fs::write(&b, "b").expect("write");
         let kept = register(&a);
         drop(register(&b));
-        remove_all();
+        // This test's files only: other tests' registered outputs are theirs.
+        use std::os::unix::ffi::OsStrExt;
+        remove_under(dir.path().as_os_str().as_bytes());
         assert!(!a.exists() && b.exists());
         drop(kept);
     }
