@@ -1,7 +1,7 @@
-//! The temporary files outputs are being written under: their names ([`name_for`]); the table a
+//! The temporary files outputs are being written under: their names (`name_for`); the table a
 //! second interrupt removes them from before it ends the process at once (a signal handler may
 //! only read atomics and call `unlink`, so each path is a C string in a fixed table of slots);
-//! and the removal of those a run killed outright left ([`remove_stale`]).
+//! and the removal of those a run killed outright left (`remove_stale`).
 
 use std::io;
 use std::path::{Path, PathBuf};
