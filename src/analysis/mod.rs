@@ -74,6 +74,15 @@ impl Limit {
     }
 }
 
+/// The largest centipawn score taken, either sign: a thousand pawns, three times Stockfish's
+/// whole scale (its mate value is 32,000 internal units), and far from `i32`'s ends, so that
+/// negating or adding scores never wraps.
+pub const MAX_CP: u64 = 100_000;
+
+/// The longest mate taken, in moves, either sign: the longest forced mate known with seven
+/// pieces takes 549 moves.
+pub const MAX_MATE: u64 = 1_000;
+
 /// An evaluation from the point of view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Score {
@@ -86,6 +95,15 @@ pub enum Score {
 }
 
 impl Score {
+    /// Whether it is within [`MAX_CP`] or [`MAX_MATE`], either sign: a score an engine may
+    /// give, which pgnkit's arithmetic on scores never wraps.
+    pub const fn in_range(self) -> bool {
+        match self {
+            Score::Cp(cp) => cp.unsigned_abs() as u64 <= MAX_CP,
+            Score::Mate(n) => n.unsigned_abs() as u64 <= MAX_MATE,
+        }
+    }
+
     /// The same evaluation from the other side's point of view (`Mate(0)` stays `Mate(0)`).
     pub const fn negate(self) -> Score {
         match self {

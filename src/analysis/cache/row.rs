@@ -167,6 +167,10 @@ fn analysis(pos: &Position, f: &Fields<'_>) -> Option<Analysis> {
         (None, Some(n)) => Score::Mate(i32::try_from(n).ok()?),
         _ => return None,
     };
+    // A score no engine gives (a row edited, or written by another program) is not taken.
+    if !score.in_range() {
+        return None;
+    }
     let best_move = match f.best {
         Some(text) => Some(parse_uci(pos, text.as_bytes()).ok()?),
         None => None,

@@ -357,8 +357,17 @@ fn rows_whose_moves_do_not_parse_are_misses() {
     assert_eq!(cache.lookup(&start, &sf(), &NODES).unwrap(), None);
     assert_eq!(cache.lookup(&start, &sf(), &Limit::depth(5)).unwrap(), None);
     assert_eq!(cache.lookup(&start, &sf(), &Limit::depth(6)).unwrap(), None);
+    // Scores out of an engine's range (i32::MIN would wrap when negated).
+    for (limit, score) in [(7, Score::Cp(100_000)), (8, Score::Mate(-1_000))] {
+        cache.store(&start, &sf(), &Limit::depth(limit), &analysis(&start, score, "e2e4")).unwrap();
+    }
+    cache.flush().unwrap();
+    conn.execute("UPDATE evals SET cp = -2147483648 WHERE search_limit = 'depth 7'", []).unwrap();
+    conn.execute("UPDATE evals SET mate = 1001 WHERE search_limit = 'depth 8'", []).unwrap();
+    assert_eq!(cache.lookup(&start, &sf(), &Limit::depth(7)).unwrap(), None);
+    assert_eq!(cache.lookup(&start, &sf(), &Limit::depth(8)).unwrap(), None);
     let stats = cache.stats();
-    assert_eq!((stats.hits, stats.misses, stats.stale), (1, 4, 4));
+    assert_eq!((stats.hits, stats.misses, stats.stale), (1, 6, 6));
 }
 
 #[test]

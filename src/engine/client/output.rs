@@ -16,14 +16,7 @@ use crate::analysis::{Analysis, AnalysisWarning, AnalyzerError, Score};
 use crate::chess::{Move, Position};
 use crate::notation::uci::parse_uci;
 
-/// The largest centipawn score taken, either sign: a thousand pawns, three times Stockfish's
-/// whole scale (its mate value is 32,000 internal units), and far from `i32`'s ends, so that
-/// negating or adding scores never wraps.
-pub const MAX_CP: u64 = 100_000;
-
-/// The longest mate taken, in moves, either sign: the longest forced mate known with seven
-/// pieces takes 549 moves.
-pub const MAX_MATE: u64 = 1_000;
+pub use crate::analysis::{MAX_CP, MAX_MATE};
 
 /// Tokens that start a field of an `info` line (they end a `pv`).
 const INFO_KEYWORDS: [&str; 18] = [
