@@ -30,7 +30,7 @@ codes! {
     Usage => 2, "usage", "usage error: bad arguments, FEN or depth";
     DataErr => 65, "dataerr", "input is not PGN (not one tag pair or move in it), a compressed stream or an evaluation cache is corrupt (or no SQLite database, or no pgnkit cache of this version), or an index sidecar is stale";
     NoInput => 66, "noinput", "input file missing or unreadable";
-    Unavailable => 69, "unavailable", "engine not found, failed its handshake, or crashed at every try on 20 positions in a row";
+    Unavailable => 69, "unavailable", "engine not found, failed its handshake, or crashed at every try or hung on 20 positions in a row";
     Software => 70, "software", "internal error";
     CantCreate => 73, "cantcreat", "cannot create the output file";
     IoErr => 74, "ioerr", "I/O error while reading or writing (disk full, a failing disk)";

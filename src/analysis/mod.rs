@@ -236,11 +236,12 @@ pub enum AnalyzerError {
     /// cannot go on with it, and stops with exit code 69 (`crate::error::Error::Analysis`).
     #[error("engine unavailable: {0}")]
     Unavailable(#[from] StartError),
-    /// The engine crashed at every try on each of this many positions in a row, with no search
-    /// that succeeded between them: it cannot search at all (a build for another CPU, a network
-    /// file it loads only to search), and the run stops with exit code 69.
-    #[error("the engine crashed on each of the last {0} positions at every try: it cannot be used")]
-    CrashesEverywhere(u32),
+    /// The engine crashed at every try or hung on each of this many positions in a row, with no
+    /// search that succeeded between them: it cannot search at all (a build for another CPU, a
+    /// network file it loads only to search, a search that never ends), and the run stops with
+    /// exit code 69.
+    #[error("the engine crashed at every try or hung on each of the last {0} positions: it cannot be used")]
+    FailsEverywhere(u32),
     /// The search was stopped because the run is being interrupted (Ctrl-C): the position has
     /// no result, and nothing should be made of it.
     #[error("the search was interrupted")]
@@ -257,7 +258,7 @@ pub enum AnalyzerError {
 impl AnalyzerError {
     /// `true` when no later position can be analysed by this engine either: the run stops.
     pub const fn is_fatal(&self) -> bool {
-        matches!(self, AnalyzerError::Unavailable(_) | AnalyzerError::CrashesEverywhere(_))
+        matches!(self, AnalyzerError::Unavailable(_) | AnalyzerError::FailsEverywhere(_))
     }
 }
 

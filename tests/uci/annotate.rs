@@ -168,8 +168,8 @@ pub fn annotate_engine_that_crashes_on_every_search_stops_the_run() {
     assert_eq!(o.status.code(), Some(69), "{err}");
     let streak = CRASH_STREAK as usize;
     let stop = format!(
-        "pgnkit: error: the engine crashed on each of the last {streak} positions at every try: it cannot be \
-         used\npgnkit: the evaluations so far are in {}: once the engine works, the same command resumes \
+        "pgnkit: error: the engine crashed at every try or hung on each of the last {streak} positions: it \
+         cannot be used\npgnkit: the evaluations so far are in {}: once the engine works, the same command resumes \
          from them\n",
         cache.display()
     );
@@ -189,7 +189,25 @@ pub fn annotate_engine_that_crashes_on_every_search_stops_the_run() {
     // --help states the rule.
     let o = pgnkit().args(["annotate", "--help"]).output().expect("run pgnkit");
     let help = text(&o.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(help.contains(&format!("every try on {streak} positions in a row")), "{help}");
+    assert!(help.contains(&format!("every try or hung on {streak} positions in a row")), "{help}");
+}
+
+/// An engine that hangs on every search (each restarted one too) stops the run once it hung on
+/// CRASH_STREAK positions in a row, exit 69, instead of costing its deadline on every position.
+pub fn annotate_engine_that_hangs_on_every_search_stops_the_run() {
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pgn/lichess_db_10k.pgn");
+    let more = fake_engine(&["hang-at=1"]);
+    let a = ["--no-cache", "--nodes", "100", "--engines", "1", "--engine-timeout", "1", "--format", "jsonl"];
+    let o = annotate(&input, &args(&a, more));
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(69), "{err}");
+    let streak = CRASH_STREAK as usize;
+    let stop = format!(
+        "pgnkit: error: the engine crashed at every try or hung on each of the last {streak} positions: it \
+         cannot be used\n"
+    );
+    assert!(err.contains(&stop), "{err}");
+    assert!(o.stdout.is_empty(), "no output");
 }
 
 pub fn annotate_hang_is_killed_and_the_run_goes_on() {

@@ -75,6 +75,7 @@ fn main() -> ExitCode {
         annotate::annotate_position_that_always_crashes_is_unevaluated,
         annotate::annotate_nonsense_scores_are_unevaluated,
         annotate::annotate_engine_that_crashes_on_every_search_stops_the_run,
+        annotate::annotate_engine_that_hangs_on_every_search_stops_the_run,
         annotate::annotate_hang_is_killed_and_the_run_goes_on,
         annotate::annotate_hang_after_the_warm_up_costs_seconds,
         annotate::annotate_engine_timeout_is_checked,

@@ -55,8 +55,8 @@ run to run and are not cached; neither are --keep-hash results, nor those of an 
 several threads (--engine-option Threads=N, N > 1; a warning says so): a rerun starts over.
 
 An engine that crashes is restarted and the position tried twice more. One that crashed at
-every try on 20 positions in a row, with no search that succeeded between them, cannot be
-used: the run stops (exit 69) and keeps the cache for a rerun.
+every try or hung on 20 positions in a row, with no search that succeeded between them, cannot
+be used: the run stops (exit 69) and keeps the cache for a rerun.
 
 --format epd writes each position line again as EPD: its four fields; a FEN's clock fields as
 hmvc and fmvn; every operation of the line in its order (bm, am, id, c0..c9 and any other never

@@ -3,7 +3,7 @@
 //! back as diagnostics with the game and the ply; a position the engine could not evaluate is
 //! left without an evaluation (a diagnostic of kind `unevaluated`), and the game goes on. An
 //! engine that cannot be restarted stops the run (exit code 69), and so does one that crashed at
-//! every try on [`CRASH_STREAK`] positions in a row across the pool ([`Crashes`]).
+//! every try or hung on [`CRASH_STREAK`] positions in a row across the pool ([`Crashes`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -105,26 +105,30 @@ fn line_start(positions: &[Position], ply: usize) -> usize {
     (earliest..=ply).rev().find(|&i| positions[i].halfmoves() == 0).unwrap_or(earliest)
 }
 
-/// Positions in a row on which the engines crashed at every try, with no search that succeeded
-/// between them, that stop a run: 20 (60 crashed processes, seconds) lose little to an engine
-/// that cannot search at all, and an engine that crashes on positions of one kind only (a rare
-/// ending) seldom meets 20 in a row across a pool with none it can search between them.
+/// Positions in a row on which the engines crashed at every try or hung, with no search that
+/// succeeded between them, that stop a run: 20 (60 crashed processes, or 20 searches past their
+/// deadline) lose little to an engine that cannot search at all, and an engine that fails on
+/// positions of one kind only (a rare ending) seldom meets 20 in a row across a pool with none
+/// it can search between them.
 pub const CRASH_STREAK: u32 = 20;
 
 /// The positions in a row, across the analysts of a run (their pool of engines), on which the
-/// engine crashed at every try: a search that succeeds ends the streak, other failures (a hang,
-/// nonsense output) leave it as it is.
+/// engine crashed at every try or hung (an engine hanging on every search would otherwise cost
+/// its deadline on every position of the input): a search that succeeds ends the streak, other
+/// failures (nonsense output) leave it as it is.
 #[derive(Debug, Default)]
 pub struct Crashes(AtomicU32);
 
 impl Crashes {
-    /// `result` once counted: [`AnalyzerError::CrashesEverywhere`] for the crash that makes the
-    /// streak [`CRASH_STREAK`] long.
+    /// `result` once counted: [`AnalyzerError::FailsEverywhere`] for the crash or hang that makes
+    /// the streak [`CRASH_STREAK`] long.
     fn count(&self, result: Result<Analysis, AnalyzerError>) -> Result<Analysis, AnalyzerError> {
         match &result {
             Ok(_) => self.0.store(0, Ordering::Relaxed),
-            Err(AnalyzerError::Terminated) if self.0.fetch_add(1, Ordering::Relaxed) + 1 >= CRASH_STREAK => {
-                return Err(AnalyzerError::CrashesEverywhere(CRASH_STREAK));
+            Err(AnalyzerError::Terminated | AnalyzerError::Timeout(_))
+                if self.0.fetch_add(1, Ordering::Relaxed) + 1 >= CRASH_STREAK =>
+            {
+                return Err(AnalyzerError::FailsEverywhere(CRASH_STREAK));
             }
             Err(_) => {}
         }
