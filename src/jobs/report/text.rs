@@ -326,9 +326,32 @@ pub fn rating_rows(ratings: &BTreeMap<u32, (u64, f64)>) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// Characters of a cell shown in a text table's columns but its last: a longer one (a name of
+/// 120 letters) is cut, with `…`, so that it does not push the others off a terminal.
+const CELL_CHARS: usize = 40;
+
+/// `cell` cut to [`CELL_CHARS`] characters, the last of them `…`.
+fn cut_cell(cell: &str) -> std::borrow::Cow<'_, str> {
+    match cell.char_indices().nth(CELL_CHARS - 1) {
+        Some((at, _)) if cell.chars().count() > CELL_CHARS => format!("{}…", &cell[..at]).into(),
+        _ => cell.into(),
+    }
+}
+
 /// A plain text table: columns padded, numeric columns (every cell a number, a percentage or
-/// `-`) to the right.
+/// `-`) to the right, cells of columns but the last cut to 40 characters (`CELL_CHARS`).
 pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
+    let last = headers.len().saturating_sub(1);
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .enumerate()
+                .map(|(i, c)| if i < last { cut_cell(c).into_owned() } else { c.clone() })
+                .collect()
+        })
+        .collect();
+    let rows = &rows;
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for r in rows {
         for (w, c) in widths.iter_mut().zip(r) {
@@ -469,6 +492,21 @@ mod tests {
         let text = text_of(vec![GameRecord::new(1)]);
         assert!(text.starts_with("Collection: 1 game (0 with evaluations, 1 without);"), "{text}");
         assert!(text_of(vec![GameRecord::new(1), GameRecord::new(2)]).starts_with("Collection: 2 games ("));
+    }
+
+    /// A name of 120 letters is cut in its column, so the numbers stay where they stand for a
+    /// short one; the last column (a position and a move) is not cut.
+    #[test]
+    fn a_long_cell_is_cut_but_in_the_last_column() {
+        let long = "N".repeat(120);
+        let rows =
+            vec![vec![long.clone(), "12".into(), long.clone()], vec!["Ann".into(), "3".into(), "x".into()]];
+        let text = table(&["player", "games", "last"], &rows);
+        let cut = format!("{}…     12  {long}", "N".repeat(CELL_CHARS - 1));
+        assert!(text.lines().any(|l| l == cut), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= CELL_CHARS + 2 + 5 + 2 + 120), "{text}");
+        assert_eq!(cut_cell("Ann"), "Ann");
+        assert_eq!(cut_cell(&"é".repeat(CELL_CHARS)), "é".repeat(CELL_CHARS), "characters, not bytes");
     }
 
     #[test]
