@@ -88,21 +88,11 @@ fn alive(pid: u32) -> bool {
     sent == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
-/// Takes an exclusive lock on `file` without waiting: a run holds its temporary file's until it
-/// ends, so [`remove_stale`] elsewhere leaves it alone. `false` when another holds it, or locks
-/// are not to be had there.
-#[cfg(unix)]
+/// Takes an exclusive lock on `file` without waiting (`flock` on Unix): a run holds its
+/// temporary file's until it ends, so [`remove_stale`] elsewhere leaves it alone. `false` when
+/// another holds it, or locks are not to be had there.
 pub(crate) fn lock(file: &std::fs::File) -> bool {
-    use std::os::fd::AsRawFd;
-    // SAFETY: a plain system call on an open descriptor; the lock ends with the descriptor.
-    #[allow(unsafe_code)]
-    let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-    locked == 0
-}
-
-#[cfg(not(unix))]
-pub(crate) fn lock(_: &std::fs::File) -> bool {
-    false
+    file.try_lock().is_ok()
 }
 
 /// A temporary file's place in the table, left when dropped.
