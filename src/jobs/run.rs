@@ -7,6 +7,7 @@
 //! boundary; a failing worker or sink stops it with its [`Error`]. Workers are kept from one
 //! input to the next.
 
+mod ahead;
 mod format;
 
 use std::io::Read;
@@ -190,6 +191,22 @@ fn skip(r: &mut dyn std::io::Read, n: u64) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The pipeline over the part `span` of a stream (all of it: `None`), which begins at `from`;
+/// `seek`: the frame start the stream was opened at.
+fn stream_part<J: Job>(
+    mut r: Box<dyn Read + Send + '_>,
+    span: Option<Span>,
+    seek: Option<Seek>,
+    run: &Run<'_, J>,
+    from: Start,
+    release: impl FnMut(pipeline::Output<Records<J>>) -> Result<(), Error>,
+) -> Result<(), PipelineError> {
+    let Some(s) = span else { return pipeline::run(pipeline::Input::Stream(r), run, release) };
+    skip(&mut r, s.start.offset - seek.map_or(0, |at| at.decompressed)).map_err(PipelineError::Read)?;
+    let part = r.take(s.end.saturating_sub(s.start.offset));
+    pipeline::run_from(pipeline::Input::Stream(Box::new(part)), run, from, release)
+}
+
 /// [`run`] over parts of inputs: the records of each part carry the offsets and numbers a run
 /// over the whole input gives them.
 pub fn run_shares<J: Job>(
@@ -308,7 +325,21 @@ impl<'r, J: Job> Runner<'r, J> {
                 false => Err(Error::Input(format::not_read(format, path, &head, Some(held.bytes())))),
             };
             let from = span.map_or(Start::default(), |s| s.start);
+            // The first bytes of an input judged as PGN are looked at before the pipeline holds
+            // a game that never ends ([`ahead`]).
+            let ahead = judged && format == Format::Pgn;
+            let not_pgn = |read| -> Result<(), PipelineError> {
+                Err(PipelineError::Release(Error::Input(format::not_read(format, path, &head, Some(read)))))
+            };
             match source {
+                Source::Mapped(map) if ahead && let Some(read) = ahead::mapped(&map) => not_pgn(read),
+                Source::Stream(r) if ahead => match ahead::stream(r) {
+                    Err(read) => not_pgn(read),
+                    Ok(r) => {
+                        let run = Run { name: &name, job, workers, opts: pipeline_opts, observer };
+                        stream_part(r, span, seek, &run, from, release)
+                    }
+                },
                 Source::Mapped(map) => {
                     let len = map.len() as u64;
                     let (at, end) = span.map_or((0, len), |s| (s.start.offset.min(len), s.end.min(len)));
@@ -319,25 +350,9 @@ impl<'r, J: Job> Runner<'r, J> {
                     let bytes = &map[at as usize..end.max(at) as usize];
                     pipeline::run_from(pipeline::Input::Slice(bytes), &run, from, release)
                 }
-                Source::Stream(mut r) => {
+                Source::Stream(r) => {
                     let run = Run { name: &name, job, workers, opts: pipeline_opts, observer };
-                    match span {
-                        None => pipeline::run(pipeline::Input::Stream(r), &run, release),
-                        Some(s) => {
-                            match skip(&mut r, s.start.offset - seek.map_or(0, |at| at.decompressed)) {
-                                Ok(()) => {
-                                    let part = r.take(s.end.saturating_sub(s.start.offset));
-                                    pipeline::run_from(
-                                        pipeline::Input::Stream(Box::new(part)),
-                                        &run,
-                                        from,
-                                        release,
-                                    )
-                                }
-                                Err(e) => Err(PipelineError::Read(e)),
-                            }
-                        }
-                    }
+                    stream_part(r, span, seek, &run, from, release)
                 }
             }
         };

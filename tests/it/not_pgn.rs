@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use pgnkit::jobs::run::LOOKED_AT;
 
-use crate::util::{fixture, run, run_with_stdin, shared_data, shared_not_pgn, stderr, stdout, temp_dir};
+use crate::util::{
+    fixture, run, run_with_stdin, shared_data, shared_not_pgn, spawn_piped, stderr, stdout, temp_dir,
+};
 
 fn path(p: &Path) -> &str {
     p.to_str().expect("UTF-8 path")
@@ -298,6 +300,71 @@ fn reading_stops_once_the_first_mib_held_nothing_pgn() {
     std::fs::write(&late, format!("{}\n[Event \"late\"]\n\n1. e4 *\n", &junk[..1 << 20])).expect("write");
     let o = run(&["check", "-q", path(&late)]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}
+
+/// The refusal of an input read only to the bound.
+const AT_THE_BOUND: &str = "not PGN: no tag pair and no move in its first 16.0 MiB (read no further)";
+
+/// One game with no tag pair and no move that does not end (lone results are one game's, and so
+/// are zeros): reading stops at the bound, from a file, a compressed bomb and a pipe that never
+/// ends, where the game was read whole, into a temporary file for a stream, or for ever.
+#[test]
+fn a_game_with_nothing_pgn_is_read_to_the_bound_only() {
+    use std::io::Write;
+    let dir = temp_dir("not-pgn-endless");
+    let lone = dir.join("lone.pgn");
+    std::fs::write(&lone, b"*\n".repeat((LOOKED_AT as usize + (2 << 20)) / 2)).expect("write");
+    // 256 MiB of zeros, 10 KB compressed.
+    let bomb = dir.join("zeros.zst");
+    let mut enc = zstd::stream::Encoder::new(Vec::new(), 3).expect("encoder");
+    let zeros = vec![0u8; 1 << 20];
+    (0..256).for_each(|_| enc.write_all(&zeros).expect("encode"));
+    std::fs::write(&bomb, enc.finish().expect("finish")).expect("write");
+    for args in [
+        vec!["check", "-q", path(&lone)],
+        vec!["check", "-q", "--no-mmap", "-j1", path(&lone)],
+        vec!["positions", "-q", path(&bomb)],
+        vec!["check", "-q", path(&bomb)],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(65), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(AT_THE_BOUND), "{args:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "", "{args:?}");
+    }
+    // A pipe of lone results that never ends: the run ends at the bound, the writer with it.
+    for threads in ["1", "2"] {
+        let mut child = spawn_piped(&["check", "-q", "-j", threads, "-"]);
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let writer = std::thread::spawn(move || {
+            let block = b"*\n".repeat(32 << 10);
+            let mut written = 0usize;
+            while stdin.write_all(&block).is_ok() {
+                written += block.len();
+            }
+            written
+        });
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while child.try_wait().expect("wait").is_none() {
+            if std::time::Instant::now() > deadline {
+                child.kill().expect("kill");
+                panic!("-j{threads}: still reading an endless pipe after 60 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().expect("output");
+        let written = writer.join().expect("writer");
+        assert_eq!(o.status.code(), Some(65), "-j{threads}: {}", stderr(&o));
+        assert!(stderr(&o).contains(AT_THE_BOUND), "-j{threads}: {}", stderr(&o));
+        assert!(written < 2 * LOOKED_AT as usize, "-j{threads}: {written} bytes taken");
+    }
+    // Blank lines past the bound are no game, read on: the game after them makes the input PGN.
+    let late = dir.join("late.pgn");
+    let blank = "\n".repeat(LOOKED_AT as usize + (1 << 20));
+    std::fs::write(&late, format!("{blank}[Event \"x\"]\n\n1. e4 *\n")).expect("write");
+    for no_mmap in [&[][..], &["--no-mmap"]] {
+        let o = run(&[&["check", "-q"], no_mmap, &[path(&late)]].concat());
+        assert_eq!(o.status.code(), Some(0), "{no_mmap:?}: {}", stderr(&o));
+    }
 }
 
 #[test]

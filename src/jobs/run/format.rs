@@ -47,7 +47,7 @@ impl Format {
     }
 
     /// Whether `stats` show this format.
-    fn shown(self, stats: &Stats) -> bool {
+    pub(super) fn shown(self, stats: &Stats) -> bool {
         match self {
             Format::Pgn => stats.pgn_games > 0,
             Format::Epd => stats.epd_lines > 0,
@@ -56,7 +56,7 @@ impl Format {
 
     /// The records of `stats` that could have shown this format: every game, or the lines of
     /// text but comments (an EPD job counts blank and comment lines as games too).
-    fn records(self, stats: &Stats) -> u64 {
+    pub(super) fn records(self, stats: &Stats) -> u64 {
         match self {
             Format::Pgn => stats.games,
             Format::Epd => stats.epd_lines + stats.not_epd_lines,
