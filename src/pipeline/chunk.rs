@@ -174,7 +174,16 @@ impl<R: Read> Iterator for StreamChunks<R> {
     fn next(&mut self) -> Option<Self::Item> {
         let (target, split, first_game) = (self.target, self.split, self.first_game);
         let cut = self.input.next_with(read_size(target), |input, len, done| {
-            let cut = split(input.data(), 0, input.at(), target, done).filter(|&(end, _)| end > 0 || done);
+            let cut = if input.failed() {
+                // After a read error, the whole records only (lines cut one at a time).
+                let at = input.at();
+                let bytes = input.sealed();
+                split(bytes, 0, at, target, false)
+                    .or_else(|| split(bytes, 0, at, 1, false))
+                    .filter(|&(end, _)| end > 0 && end <= len)
+            } else {
+                split(input.data(), 0, input.at(), target, done).filter(|&(end, _)| end > 0 || done)
+            };
             let Some((end, games)) = cut else {
                 return Err(len * 2); // a game longer than the chunk: grow, never drop
             };

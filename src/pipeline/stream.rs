@@ -91,15 +91,17 @@ impl Drop for StreamBytes {
     }
 }
 
-/// A read error of a stream, with where it stopped: the bytes before `offset` were handed out
-/// (and are reported on), nothing after it was read.
+/// A read error of a stream, with where it stopped: the games before `offset` were handed out
+/// (and are reported on) but the one the error cut, from `left_out`; nothing after it was read.
 #[derive(Debug, thiserror::Error)]
-#[error("{source} (reading stopped at byte {offset})")]
+#[error("{source} (reading stopped at byte {offset}{})", left_out.map_or(String::new(), |at| format!("; the game it cut, from byte {at}, is left out")))]
 pub struct StoppedAt {
     /// Input offset (in the decompressed text) of the first byte not read.
     pub offset: u64,
     /// The reader's error.
     pub source: std::io::Error,
+    /// Input offset of the game the error cut, which is not handed out.
+    pub left_out: Option<u64>,
 }
 
 /// Bytes a stream cutter reads for a chunk of about `target`: a little past the target, so the
@@ -340,10 +342,38 @@ impl<R: Read> Refill<R> {
     }
 
     /// The end of the stream once everything is handed out: `None`, or the read error, which
-    /// then says where reading stopped ([`StoppedAt`]; its kind is the original error's).
+    /// then says where reading stopped and where the game it cut starts, whose bytes held are
+    /// dropped ([`StoppedAt`]; its kind is the original error's).
     fn finish<T>(&mut self) -> Option<std::io::Result<T>> {
         let offset = self.offset + (self.filled - self.start) as u64;
-        self.error.take().map(|source| Err(std::io::Error::new(source.kind(), StoppedAt { offset, source })))
+        let data = self.data();
+        let blank = data.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        let left_out = (blank < data.len()).then_some(self.offset + blank as u64);
+        (self.start, self.filled) = (0, 0);
+        self.spill = None;
+        let stopped = |source: std::io::Error| StoppedAt { offset, source, left_out };
+        self.error.take().map(|source| Err(std::io::Error::new(source.kind(), stopped(source))))
+    }
+
+    /// Whether the stream ended at a read error (not at its end): the cutters then hand out only
+    /// the games the error did not cut, never the one it did as if the input ended there.
+    pub(super) fn failed(&self) -> bool {
+        self.done && self.error.is_some()
+    }
+
+    /// After a read error, the bytes held followed by ` [`, which ends a result token without
+    /// ending a line: a cut made with more bytes to come then takes a game that ended at its
+    /// result before the error as decided, and the game the error cut as not. Once spilled, the
+    /// bytes held as they are.
+    pub(super) fn sealed(&mut self) -> &[u8] {
+        if self.spill.is_some() {
+            return self.data();
+        }
+        if self.buf.len() < self.filled + 2 {
+            self.buf.resize(self.filled + 2, 0);
+        }
+        self.buf[self.filled..self.filled + 2].copy_from_slice(b" [");
+        &self.buf[self.start..self.filled + 2]
     }
 
     /// The next item `cut` makes of the bytes read: it is given the reader, how many bytes it
@@ -380,6 +410,8 @@ impl<R: Read> Refill<R> {
             }
             match cut(self, len, done) {
                 Ok(item) => return Some(Ok(item)),
+                // What is left after a read error is the game it cut.
+                Err(_) if self.failed() => return self.finish(),
                 // Never less than a chunk's worth: after a pause, what is held may be little.
                 Err(more) => want = more.max(first),
             }
@@ -481,49 +513,81 @@ mod tests {
         assert!(copied <= input.len(), "{copied} bytes copied for {}", input.len());
     }
 
-    /// Bytes decoded before a read error are still handed out, then the error.
-    #[test]
-    fn streams_hand_out_what_was_read_before_an_error() {
-        struct Failing<'a>(&'a [u8]);
-        impl Read for Failing<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-                if self.0.is_empty() {
-                    return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "corrupt"));
-                }
-                let n = buf.len().min(self.0.len()).min(100);
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                Ok(n)
+    /// A reader of `bytes` that fails after them.
+    struct Failing<'a>(&'a [u8]);
+    impl Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "corrupt"));
             }
+            let n = buf.len().min(self.0.len()).min(100);
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
         }
-        let input = games(50);
+    }
+
+    /// What each cutter hands out of `input` before its read error: the bytes covered, and the
+    /// error's text and [`StoppedAt`].
+    fn cut_before_an_error(input: &[u8]) -> Vec<(usize, String, u64, Option<u64>)> {
+        let split = crate::pgn::split::cut;
+        let ended = |error: std::io::Error, covered| {
+            assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+            let stopped =
+                error.get_ref().and_then(|e| e.downcast_ref::<StoppedAt>()).expect("where it stopped");
+            (covered, error.to_string(), stopped.offset, stopped.left_out)
+        };
+        let mut windows = StreamWindows::new(Failing(input), 64, split, Start::default());
         let mut covered = 0usize;
-        let mut windows = StreamWindows::new(Failing(&input), 64, toy, Start::default());
-        let error = loop {
+        let by_windows = loop {
             match windows.next().expect("an error ends the windows") {
-                Ok(w) => covered = w.offset as usize + w.end,
-                Err(e) => break e,
+                Ok(w) => {
+                    assert_eq!(w.offset as usize, covered, "windows are contiguous");
+                    covered = w.offset as usize + w.end;
+                }
+                Err(e) => break ended(e, covered),
             }
         };
-        assert_eq!(covered, input.len(), "every byte read before the error is in a window");
-        assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
-        let stopped = error.get_ref().and_then(|e| e.downcast_ref::<StoppedAt>()).expect("where it stopped");
-        assert_eq!(stopped.offset, input.len() as u64);
-        assert_eq!(error.to_string(), format!("corrupt (reading stopped at byte {})", input.len()));
         assert!(windows.next().is_none());
-
-        let mut chunks = StreamChunks::new(Failing(&input), 64, toy, Start::default());
+        let mut chunks = StreamChunks::new(Failing(input), 64, split, Start::default());
         let mut covered = 0usize;
-        let error = loop {
+        let by_chunks = loop {
             match chunks.next().expect("an error ends the chunks") {
                 Ok(c) => covered = c.offset as usize + c.bytes.len(),
-                Err(e) => break e,
+                Err(e) => break ended(e, covered),
             }
         };
-        assert_eq!(covered, input.len(), "every byte read before the error is in a chunk");
-        assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
-        let stopped = error.get_ref().and_then(|e| e.downcast_ref::<StoppedAt>()).expect("where it stopped");
-        assert_eq!(stopped.offset, input.len() as u64);
         assert!(chunks.next().is_none());
+        vec![by_windows, by_chunks]
+    }
+
+    /// The games read whole before a read error are handed out, the last too when it ended at
+    /// its result; then the error, which says where reading stopped. A game the error cut is
+    /// left out, where it was handed out as if the input ended there (and diagnosed as cut).
+    #[test]
+    fn streams_hand_out_the_games_read_whole_before_an_error() {
+        let whole = games(50);
+        let n = whole.len();
+        // Every game read before the error; the blank lines after the last may stay.
+        let blank_from =
+            |covered: usize| covered <= n && whole[covered..].iter().all(u8::is_ascii_whitespace);
+        for (covered, said, offset, left_out) in cut_before_an_error(&whole) {
+            assert!(blank_from(covered), "{covered} of {n}");
+            assert_eq!(
+                (said, offset, left_out),
+                (format!("corrupt (reading stopped at byte {n})"), n as u64, None)
+            );
+        }
+        let mut cut = whole.clone();
+        cut.extend_from_slice(b"[G \"cut\"]\n1. e4 e5 {a comment");
+        let said = format!(
+            "corrupt (reading stopped at byte {}; the game it cut, from byte {n}, is left out)",
+            cut.len()
+        );
+        for (covered, text, offset, left_out) in cut_before_an_error(&cut) {
+            assert!(blank_from(covered), "{covered} of {n}");
+            assert_eq!((offset, left_out), (cut.len() as u64, Some(n as u64)));
+            assert_eq!(text, said);
+        }
     }
 }

@@ -118,6 +118,15 @@ impl<R: Read> Iterator for StreamWindows<R> {
                 let (bytes, offset, column) = input.take(len, end);
                 Window { offset, bytes, end, complete, column }
             };
+            if input.failed() {
+                // After a read error, the games it did not cut, as a window with nothing to
+                // look ahead at; the one it cut is left out.
+                let at = input.at();
+                return match exact_end(split, input.sealed(), 0, at).map(|e| e.min(len)) {
+                    Some(end) => Ok(window(input, end, end, true)),
+                    None => Err(len),
+                };
+            }
             let guess = Some(guess_boundary(input.data(), target)).filter(|&g| g < len);
             let ahead =
                 guess.and_then(|g| crate::pgn::split::look_ahead_end(input.data(), g).map(|l| (g, l)));

@@ -110,7 +110,7 @@ fn text_size(input: Input) -> Result<u64, Error> {
             Ok(n) => offset += n as u64,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(source) => {
-                let e = std::io::Error::new(source.kind(), StoppedAt { offset, source });
+                let e = std::io::Error::new(source.kind(), StoppedAt { offset, source, left_out: None });
                 return Err(Error::Input(InputError::reading(&path, compression, e)));
             }
         }

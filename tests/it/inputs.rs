@@ -189,6 +189,55 @@ fn a_stream_corrupt_midway_reports_the_games_before_and_where_reading_stopped() 
     }
 }
 
+/// A read error inside a game (a corrupt frame, a temporary file that cannot hold a game longer
+/// than memory takes) leaves that game out, where it was read as if the input ended there and
+/// diagnosed as cut (`unterminated_comment`, `missing_result`): the error names where it starts.
+#[test]
+fn a_game_cut_by_a_read_error_is_left_out_not_diagnosed() {
+    let dir = temp_dir("inputs-cut-game");
+    let before = "[Event \"a\"]\n\n1. e4 e5 1-0\n\n".repeat(100);
+    let mut text = format!("{before}[Event \"cut\"]\n\n1. e4 {{a comment").into_bytes();
+    let mut data = zstd::encode_all(&text[..], 1).expect("zstd");
+    data.extend_from_slice(&[0x28, 0xB5, 0x2F, 0xFD, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x01]);
+    let path = dir.join("cut.pgn.zst");
+    std::fs::write(&path, &data).expect("write");
+    let left_out = format!("; the game it cut, from byte {}, is left out)", before.len());
+    for threads in ["1", "2"] {
+        let o = run(&["check", "--json", "--games", "-j", threads, path.to_str().expect("utf-8")]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(65), "{err}");
+        assert!(err.contains(&format!("(reading stopped at byte {}{left_out}", text.len())), "{err}");
+        let games = stdout(&o).lines().filter(|l| l.contains("\"type\":\"game\"")).count();
+        assert_eq!(games, 100, "-j{threads}: the games before it");
+        assert!(!stdout(&o).contains("unterminated_comment") && !stdout(&o).contains("missing_result"));
+    }
+    // A game longer than memory takes from stdin, and a temporary directory that is not there.
+    text.extend(std::iter::repeat_n(b'x', 65 << 20));
+    text.extend_from_slice(b"} *\n");
+    for threads in ["1", "2"] {
+        let mut child = crate::util::pgnkit()
+            .args(["check", "-j", threads, "-"])
+            .env("TMPDIR", dir.join("missing"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let input = text.clone();
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+        let o = child.wait_with_output().expect("wait");
+        writer.join().expect("writer");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(74), "{err}");
+        assert!(err.contains("temporary file ($TMPDIR)") && err.contains(&left_out), "-j{threads}: {err}");
+        assert!(!err.contains("unterminated_comment") && !err.contains("missing_result"), "{err}");
+        assert!(err.contains("pgnkit check: 100 games"), "-j{threads}: {err}");
+    }
+}
+
 #[test]
 fn input_errors_have_their_exit_codes() {
     let dir = temp_dir("inputs-errors");

@@ -96,9 +96,11 @@ fn a_corrupt_stream_met_while_planning_is_recorded_and_merge_names_it() {
                 assert_eq!(failed.len(), 1, "{name} shard {spec}: {failed:?}");
                 assert_eq!(failed[0].0, 1, "{name} shard {spec}: the bad input");
                 assert!(err.contains("(reading stopped at byte "), "{name} shard {spec}: {err}");
-                // A stream read from its start stops where the run's reading stops.
+                // A stream read from its start stops where the run's reading stops (the run
+                // also names the game the stop cut, which the plan does not read as games).
                 if name.starts_with("trunc") {
-                    assert!(err.contains(&error), "{name} shard {spec}: {err}");
+                    let stopped = error.split("; the game it cut").next().expect("a line");
+                    assert!(err.contains(stopped), "{name} shard {spec}: {err}");
                 }
             }
             manifests.push(manifest);
