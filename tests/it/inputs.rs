@@ -238,6 +238,35 @@ fn a_game_cut_by_a_read_error_is_left_out_not_diagnosed() {
     }
 }
 
+/// A `{` never closed ends its game at the next tag line, read from a file or a stream alike:
+/// the games after it are read and reported the same (a stream holds them until a `{` after the
+/// tag line, a `}`, the comment's budget or the end decides where the comment ends).
+#[test]
+fn an_unterminated_comment_reads_the_same_from_a_stream() {
+    let dir = temp_dir("inputs-open-comment");
+    let mut text = String::from("[Event \"a\"]\n\n1. e4 {never closed\n1. e5 *\n\n");
+    for i in 0..300 {
+        text += &format!("[Event \"g{i}\"]\n\n1. d4 d5 2. Ke3 *\n\n");
+    }
+    text += "[Event \"z\"]\n\n1. c4 {closed} Kd7 *\n";
+    let file = dir.join("open.pgn");
+    std::fs::write(&file, &text).expect("write");
+    let file = file.to_str().expect("utf-8");
+    // The records but the summary, which holds timings.
+    let records = |o: &std::process::Output| -> String {
+        stdout(o).lines().filter(|l| !l.contains("\"type\":\"summary\"")).map(|l| format!("{l}\n")).collect()
+    };
+    let from_file = run(&["check", "--json", "--games", file]);
+    let games = records(&from_file).replace(file, "-");
+    assert_eq!(games.matches("\"illegal_move\"").count(), 301, "{games}");
+    assert_eq!(games.matches("\"unterminated_comment\"").count(), 1, "{games}");
+    for threads in ["1", "2"] {
+        let o = run_with_stdin(&["check", "--json", "--games", "-j", threads, "-"], &text);
+        assert_eq!(records(&o), games, "-j{threads}");
+        assert_eq!(o.status.code(), from_file.status.code());
+    }
+}
+
 #[test]
 fn input_errors_have_their_exit_codes() {
     let dir = temp_dir("inputs-errors");
