@@ -224,6 +224,8 @@ impl Kind {
             ProblemKind::UnterminatedComment => Kind::UnterminatedComment,
             ProblemKind::CommentTooLong
             | ProblemKind::TooManyTokens
+            | ProblemKind::TokenTooLong
+            | ProblemKind::TooManyTags
             | ProblemKind::VariationTooDeep
             | ProblemKind::TooManyProblems => Kind::OverBudget,
             ProblemKind::MalformedTag

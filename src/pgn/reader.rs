@@ -28,12 +28,13 @@ use super::class::{
     TOKEN_END, WS, class,
 };
 use super::scan;
-use super::tag::parse_tag;
 use super::visitor::{GameResult, GameStart, Problem, ProblemKind, SanToken, Visitor};
-use super::{CommentKind, Nag, RawComment, RawTag};
+use super::{CommentKind, Nag, RawComment};
 use comments::{BraceCache, find_tag_line, short_comment_end};
+use tags::TagSection;
 
 mod comments;
+mod tags;
 
 /// Per-game budget. Exceeding it is a [`Problem`]; the game is still delimited exactly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,6 +45,15 @@ pub struct Limits {
     pub max_depth: u32,
     /// Bytes of a `{` comment's text kept: a longer one is cut there (and still ends at its `}`).
     pub max_comment: usize,
+    /// Bytes of one token (a move or word in movetext, a tag pair): a longer one is skipped
+    /// ([`ProblemKind::TokenTooLong`]), the reading goes on after it. At least 64: a movetext
+    /// token is measured only when it runs past the reader's 64-byte window.
+    pub max_token: usize,
+    /// Tag pairs per game: from the first past it, or past [`Limits::max_tag_bytes`], the rest
+    /// of the game's tags are skipped ([`ProblemKind::TooManyTags`]); its movetext is read.
+    pub max_tags: u32,
+    /// Bytes of a game's tag pairs (from `[` to `]`), the budget [`Limits::max_tags`] counts too.
+    pub max_tag_bytes: usize,
     /// Problems per game passed on before one [`ProblemKind::TooManyProblems`] (an error) and
     /// no more; none by default: every problem is passed on, and the replay counts each (its
     /// severity decides the game's) and shows the first [`Limits::MAX_PROBLEMS`].
@@ -60,7 +70,15 @@ const BOM: &[u8] = b"\xef\xbb\xbf";
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_tokens: 8_000_000, max_depth: 128, max_comment: 64 << 20, max_problems: u32::MAX }
+        Limits {
+            max_tokens: 8_000_000,
+            max_depth: 128,
+            max_comment: 64 << 20,
+            max_token: 1 << 20,
+            max_tags: 4096,
+            max_tag_bytes: 16 << 20,
+            max_problems: u32::MAX,
+        }
     }
 }
 
@@ -105,9 +123,8 @@ pub struct Reader<'a> {
     mid_input: bool,
     /// The byte before `bytes[0]` does not end a line (see [`Reader::starting_at`]).
     mid_line: bool,
-    /// Where the tags of the game being read start (their `[`), read again for the rare checks
-    /// that need their names or values.
-    tags: Vec<usize>,
+    /// The tags of the game being read.
+    tags: TagSection<'a>,
     /// Where the movetext of the game being read starts, while it is to be checked for text that
     /// is not UTF-8 (`usize::MAX`: its tags were not UTF-8 already).
     movetext: usize,
@@ -141,7 +158,7 @@ impl<'a> Reader<'a> {
             searched: 0,
             mid_input: false,
             mid_line: false,
-            tags: Vec::new(),
+            tags: TagSection::default(),
             movetext: 0,
             at_result: false,
         }
@@ -337,48 +354,6 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn read_tag_section<V: Visitor<'a>>(&mut self, v: &mut V, emit: bool) -> bool {
-        self.tags.clear();
-        let mut first = true;
-        loop {
-            let breaks = if first { 0 } else { self.skip_between_games() };
-            first = false;
-            let b = self.bytes;
-            if self.pos >= b.len() {
-                return true;
-            }
-            if b[self.pos] != b'[' {
-                return false;
-            }
-            let at = self.pos;
-            let t = parse_tag(b, at);
-            let name = &b[t.name.clone()];
-            if breaks >= 2
-                && !self.tags.is_empty()
-                && (name == b"Event" || self.tags.iter().any(|&t| b[parse_tag(b, t).name] == *name))
-            {
-                return true;
-            }
-            self.pos = t.end;
-            if let Some(kind) = t.problem {
-                self.problem(v, kind, at);
-            }
-            // `[Event "A"]]`: read as movetext, the stray `]` would end the tags and split the game.
-            if b.get(self.pos) == Some(&b']') {
-                self.problem(v, ProblemKind::StrayAfterTag, self.pos);
-                while b.get(self.pos) == Some(&b']') {
-                    self.pos += 1;
-                }
-            }
-            if let Some(value) = t.value {
-                if emit {
-                    v.tag(&b[t.name.clone()], RawTag { raw: &b[value], offset: self.off(at) });
-                }
-                self.tags.push(at);
-            }
-        }
-    }
-
     fn read_movetext<V: Visitor<'a>>(&mut self, v: &mut V, emit: bool) {
         let b = self.bytes;
         let n = b.len();
@@ -436,7 +411,14 @@ impl<'a> Reader<'a> {
                     let q = if ahead != 0 {
                         from + ahead.trailing_zeros() as usize
                     } else {
-                        window.token_end_slow(b, from)
+                        let q = window.token_end_slow(b, from);
+                        // Only a token longer than the window can be past the budget.
+                        if q - start > self.limits.max_token {
+                            self.problem(v, ProblemKind::TokenTooLong, start);
+                            pos = q;
+                            continue;
+                        }
+                        q
                     };
                     pos = q;
                     let tok = &b[start..q];
@@ -621,7 +603,7 @@ impl<'a> Reader<'a> {
 
     /// Reports a result at `at` that is the game's first token in a game without tags.
     fn lone_result<V: Visitor<'a>>(&mut self, v: &mut V, tokens: u32, at: usize) {
-        if tokens == 1 && self.tags.is_empty() {
+        if tokens == 1 && self.tags.count == 0 {
             self.problem(v, ProblemKind::LoneResult, at);
         }
     }
@@ -676,6 +658,25 @@ impl Window {
 pub fn unexpected_token(bytes: &[u8], offset: usize) -> &[u8] {
     let at = offset.min(bytes.len());
     &bytes[at..unexpected_token_end(bytes, at)]
+}
+
+/// The bytes a [`ProblemKind::TokenTooLong`] at `offset` stands for: the tag pair or the
+/// movetext token the reader skipped there. `bytes` is the slice the reader read and `offset` an
+/// index into it.
+///
+/// ```
+/// use pgnkit::pgn::reader::long_token;
+/// assert_eq!(long_token(b"1. e4 Abcd e5", 6), b"Abcd");
+/// assert_eq!(long_token(b"[Event \"x\"]\n[Site \"y\"]", 0), b"[Event \"x\"]");
+/// ```
+pub fn long_token(bytes: &[u8], offset: usize) -> &[u8] {
+    let at = offset.min(bytes.len());
+    let end = match bytes.get(at) {
+        Some(b'[') => super::tag::parse_tag(bytes, at).end,
+        Some(_) => at + 1 + TOKEN_END.find_in(&bytes[at + 1..]),
+        None => at,
+    };
+    &bytes[at..end]
 }
 
 /// Where the bytes a [`ProblemKind::BinaryData`] at `offset` skips end: at the next line that

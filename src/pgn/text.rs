@@ -111,7 +111,7 @@ pub const QUOTED_MAX: usize = 32;
 /// ```
 pub fn quoted(raw: &[u8]) -> String {
     let mut out = String::from("\"");
-    for (i, c) in decode(raw).0.chars().enumerate() {
+    for (i, c) in decode(quoted_head(raw)).0.chars().enumerate() {
         if i == QUOTED_MAX {
             out.push('…');
             break;
@@ -124,6 +124,13 @@ pub fn quoted(raw: &[u8]) -> String {
     }
     out.push('"');
     out
+}
+
+/// The bytes of `raw` that decide what [`quoted`] shows: its first `QUOTED_MAX + 1` characters
+/// lie in its first `4 * (QUOTED_MAX + 1)` bytes (a character takes 4 at most; a text not UTF-8
+/// reads run by run, so its head reads as its start does), and a long token is not decoded whole.
+pub(crate) fn quoted_head(raw: &[u8]) -> &[u8] {
+    &raw[..raw.len().min(4 * (QUOTED_MAX + 1))]
 }
 
 /// `text` with its control characters escaped as Rust writes them (`\u{1b}`, `\n`), but those in

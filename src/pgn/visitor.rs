@@ -132,7 +132,7 @@ pub enum ProblemKind {
     /// `{` without `}` before the next game or the end of input; the comment ends there.
     UnterminatedComment,
     /// A comment longer than the budget: its text is cut at the budget, and the comment still
-    /// ends at its `}`.
+    /// ends at its `}` (a `;` comment at its line's end).
     CommentTooLong,
     /// `}` outside a comment.
     UnmatchedCloseBrace,
@@ -158,6 +158,14 @@ pub enum ProblemKind {
     StrayBytes,
     /// More tokens than the per-game budget; the rest of the game is skipped.
     TooManyTokens,
+    /// A token longer than the budget ([`Limits::max_token`](super::Limits::max_token)): a move
+    /// or word in movetext, or a tag pair (at its `[`); skipped, read no further than its end.
+    /// Its bytes are [`reader::long_token`](super::reader::long_token).
+    TokenTooLong,
+    /// More tag pairs than the per-game budget ([`Limits::max_tags`](super::Limits::max_tags),
+    /// [`Limits::max_tag_bytes`](super::Limits::max_tag_bytes)), at the first past it: it and
+    /// the game's later tag pairs are skipped, its movetext is read.
+    TooManyTags,
     /// More diagnostics than the per-game budget; the later ones are dropped.
     TooManyProblems,
     /// A game of nothing but a result token: no tags, no movetext before it. Most often a result
@@ -217,6 +225,10 @@ impl ProblemKind {
             ProblemKind::UnexpectedToken => "unexpected token in movetext; skipped",
             ProblemKind::StrayBytes => "stray punctuation in movetext; skipped",
             ProblemKind::TooManyTokens => "game too large; rest skipped",
+            ProblemKind::TokenTooLong => "token longer than the budget; skipped",
+            ProblemKind::TooManyTags => {
+                "more tags than the budget; this one and the rest of the tags skipped"
+            }
             ProblemKind::TooManyProblems => "too many problems in this game; further ones dropped",
             ProblemKind::NotUtf8 => "text not UTF-8; read as Windows-1252",
             ProblemKind::RepeatedResult => "a second result token after the game's result; ignored",

@@ -257,30 +257,39 @@ fn a_duplicate_tag_is_a_located_warning() {
     assert_eq!(records[1]["data"]["warnings"], serde_json::json!({"duplicate_tag": 1}));
 }
 
-/// A game of 200,000 tags, of one name or of as many names: each repeat is one warning and
-/// `clean` writes the first; every name is compared with the earlier ones by a set, not one by
-/// one, and a diagnostic names the players without a search over the tags (either way, quadratic,
-/// this took minutes).
+/// A game of 200,000 tags, of one name or of as many names: the first 4,096 are read, each
+/// repeat among them one warning, the rest skipped with one `over_budget` error; `clean` rejects
+/// such a game whole and writes the first of a name repeated within the budget. Every name is
+/// compared with the earlier ones by a set, not one by one, and a diagnostic names the players
+/// without a search over the tags (either way, quadratic, this took minutes).
 #[test]
 fn a_game_of_many_tags_reads_in_linear_time() {
     let dir = temp_dir("check-many-tags");
-    let (same, distinct) = (dir.join("same.pgn"), dir.join("distinct.pgn"));
-    let tags = |name: &dyn Fn(usize) -> String| {
-        let lines: String = (0..200_000).map(|i| format!("[{} \"v{i}\"]\n", name(i))).collect();
+    let (same, distinct, under) = (dir.join("same.pgn"), dir.join("distinct.pgn"), dir.join("under.pgn"));
+    let tags = |n: usize, name: &dyn Fn(usize) -> String| {
+        let lines: String = (0..n).map(|i| format!("[{} \"v{i}\"]\n", name(i))).collect();
         format!("[Event \"e\"]\n{lines}\n1. e4 *\n")
     };
-    std::fs::write(&same, tags(&|_| "White".to_string())).expect("write");
-    std::fs::write(&distinct, tags(&|i| format!("T{i}"))).expect("write");
+    std::fs::write(&same, tags(200_000, &|_| "White".to_string())).expect("write");
+    std::fs::write(&distinct, tags(200_000, &|i| format!("T{i}"))).expect("write");
+    std::fs::write(&under, tags(4_000, &|_| "White".to_string())).expect("write");
     let (code, out, err) = check(&["--json", same.to_str().expect("utf-8")]);
-    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(code, Some(1), "{err}");
     let summary: serde_json::Value =
         serde_json::from_str(out.lines().last().expect("a summary")).expect("JSON");
-    assert_eq!(summary["data"]["warnings"], serde_json::json!({"duplicate_tag": 199_999}));
+    assert_eq!(summary["data"]["warnings"], serde_json::json!({"duplicate_tag": 4094}));
+    assert_eq!(summary["data"]["errors"], serde_json::json!({"over_budget": 1}));
     assert!(out.lines().next().expect("a warning").contains("\"white\":\"v0\""), "the first names White");
     let (code, out, err) = check(&[distinct.to_str().expect("utf-8")]);
-    assert_eq!((code, out.as_str()), (Some(0), ""), "{err}");
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(out.contains("distinct.pgn:4097:1: error: game 1 (? - ?): more tags than the budget"), "{out}");
+    assert!(err.contains("errors: over_budget 1\n"), "{err}");
     let cleaned = dir.join("clean.pgn");
     let o = run(&["clean", "-q", same.to_str().expect("utf-8"), "-o", cleaned.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&cleaned).expect("read").len(), 0, "rejected, not written");
+    let o = run(&["clean", "-q", under.to_str().expect("utf-8"), "-o", cleaned.to_str().expect("utf-8")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = std::fs::read_to_string(&cleaned).expect("read");
     assert_eq!(text.matches("[White ").count(), 1);
@@ -471,6 +480,79 @@ fn a_comment_past_the_budget_holds_no_games() {
     assert_eq!(std::fs::read(&out).expect("output").len(), 0);
     let rejected = std::fs::read(&rejects).expect("rejects");
     assert!(rejected.trim_ascii_end() == text.trim_ascii_end(), "the game is rejected whole");
+}
+
+/// A game past the tag budget (4,096 tag pairs), a tag pair and a word longer than the token
+/// budget (1 MiB): each is one located `over_budget` error and is skipped, nothing of it held;
+/// the rest of its game and the games after it are checked, at any thread count, and `clean`
+/// rejects such games whole, as read.
+#[test]
+fn tags_and_tokens_past_the_budget_are_skipped_with_one_error() {
+    let dir = temp_dir("check-tag-token-budget");
+    let tags: String = (0..5000).map(|i| format!("[T{i} \"v\"]\n")).collect();
+    let big = "A".repeat((1 << 20) + 1);
+    let rejected = format!(
+        "[Event \"many\"]\n{tags}\n1. e4 e5 *\n\n[Event \"value\"]\n[Site \"{big}\"]\n[White \"W\"]\n\n1. d4 d5 *\n\n\
+         [Event \"word\"]\n\n1. c4 {big} e5 *\n\n[Event \"later\"]\n\n1. e4 Ke7 *\n\n"
+    );
+    let text = format!("{rejected}[Event \"good\"]\n\n1. e4 e5 *\n");
+    let pgn = dir.join("budget.pgn");
+    std::fs::write(&pgn, &text).expect("write");
+    let name = pgn.to_str().expect("utf-8");
+    let mut outputs = Vec::new();
+    for threads in [&["-j1"][..], &["-j2", "--chunk-kib", "64"]] {
+        let (code, out, err) = check(&[&["--json", "--games"][..], threads, &[name]].concat());
+        assert_eq!(code, Some(1), "{err}");
+        let records: Vec<serde_json::Value> =
+            out.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+        let games: Vec<_> = records.iter().filter(|r| r["type"] == "game").map(|r| &r["data"]).collect();
+        let plies: Vec<_> = games.iter().map(|g| (g["plies"].as_u64(), g["errors"].as_u64())).collect();
+        let one = (Some(2), Some(1));
+        assert_eq!(plies, [one, one, one, (Some(1), Some(1)), (Some(2), Some(0))], "{out}");
+        let diagnostics: Vec<_> =
+            records.iter().filter(|r| r["type"] == "diagnostic").map(|r| &r["data"]).collect();
+        let shown: Vec<_> = diagnostics
+            .iter()
+            .map(|d| (d["game"].as_u64(), d["kind"].as_str(), d["line"].as_u64(), d["column"].as_u64()))
+            .collect();
+        let over = Some("over_budget");
+        assert_eq!(
+            shown,
+            [
+                (Some(1), over, Some(4097), Some(1)),
+                (Some(2), over, Some(5006), Some(1)),
+                (Some(3), over, Some(5013), Some(7)),
+                (Some(4), Some("illegal_move"), Some(5017), Some(7))
+            ],
+            "{out}"
+        );
+        let message = |i: usize| diagnostics[i]["message"].as_str().unwrap_or_default();
+        assert!(message(0).starts_with("more tags than the budget"), "{}", message(0));
+        let cut = "A".repeat(32) + "…";
+        assert_eq!(
+            message(1),
+            format!(
+                "tag pair \"[Site \\\"{}…\" of {} bytes, longer than the budget; skipped",
+                &cut[..25],
+                big.len() + 9
+            )
+        );
+        assert_eq!(
+            message(2),
+            format!("token \"{cut}\" of {} bytes, longer than the budget; skipped", big.len())
+        );
+        // The tags after the one skipped are read: game 2 names its White.
+        assert_eq!(diagnostics[1]["white"], "W", "{out}");
+        assert!(out.lines().map(str::len).max().unwrap_or(0) < 2_000);
+        outputs.push(out.lines().filter(|l| !l.contains("\"summary\"")).collect::<Vec<_>>().join("\n"));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    let (out, rejects) = (dir.join("out.pgn"), dir.join("rejects.pgn"));
+    let (out_name, rejects_name) = (out.to_str().expect("utf-8"), rejects.to_str().expect("utf-8"));
+    let o = run(&["clean", name, "-o", out_name, "--rejects", rejects_name]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("5 read = 1 written + 4 rejected"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&rejects).expect("rejects"), rejected, "the games are rejected whole");
 }
 
 /// A UTF-8 byte order mark inside the input (files that have one, joined by `cat`) is passed

@@ -66,13 +66,14 @@ fn a_million_skipped_words_are_counted_and_a_hundred_logged() {
 
 /// Repeated tags, impossible dates, lines that are no tag pair and moves not in canonical SAN,
 /// each past the 100 logged (and the reader problems of the tags past the 100 a game shows,
-/// which are counted only): every one counted, at most 100 records a kind.
+/// which are counted only): every one counted, at most 100 records a kind. The game's 3,302 tag
+/// pairs are within its budget of 4,096.
 #[test]
 fn every_kind_logs_its_first_hundred_and_counts_the_rest() {
     let dir = temp_dir("clean-repairs-kinds");
     let input = dir.join("kinds.pgn");
     let mut text = String::from("[Event \"x\"]\n");
-    text.push_str(&"[White \"w\"]\n".repeat(5_001));
+    text.push_str(&"[White \"w\"]\n".repeat(3_001));
     text.extend((0..300).map(|i| format!("[D{i}Date \"2023.02.30\"]\n")));
     text.extend((0..300).map(|i| format!("[Ev{i} Casual Game\"]\n")));
     text.push_str(&"\n1. Ng1-f3 Ng8-f6 2. Nf3-g1 Nf6-g8 ".repeat(40));
@@ -80,7 +81,7 @@ fn every_kind_logs_its_first_hundred_and_counts_the_rest() {
     text.push_str("*\n");
     std::fs::write(&input, text).expect("write");
     let kinds = clean(&input, &[]);
-    assert_eq!(kinds["tag"], (5_300, 100, 5_200), "{kinds:?}");
+    assert_eq!(kinds["tag"], (3_300, 100, 3_200), "{kinds:?}");
     assert_eq!(kinds["date"], (300, 100, 200), "{kinds:?}");
     assert_eq!(kinds["san"], (160, 100, 60), "{kinds:?}");
     // Past the diagnostics the game shows: no message to log, the count.

@@ -312,9 +312,12 @@ pub(super) fn parse_general(text: &[u8]) -> Option<Parsed> {
     parse_english(text).or_else(|| other_piece_letters(text))
 }
 
+/// The longest text [`parse_english`] reads.
+const ENGLISH_MAX: usize = 16;
+
 /// [`parse_general`] of SAN with English piece letters.
 fn parse_english(text: &[u8]) -> Option<Parsed> {
-    if text.is_empty() || text.len() > 16 {
+    if text.is_empty() || text.len() > ENGLISH_MAX {
         return None;
     }
     let mut flags = Lenience::CANONICAL;
@@ -444,9 +447,14 @@ fn other_piece_letters(text: &[u8]) -> Option<Parsed> {
 }
 
 /// `text` with German piece letters (`S`, `L`, `T`, `D`) and figurines (U+2654..U+265F, either
-/// colour) as English letters; `None` when it holds neither. No English SAN holds these upper-case
+/// colour) as English letters; `None` when it holds neither, or is longer than any move can be
+/// (not copied: a word of the whole game is no move). No English SAN holds these upper-case
 /// letters, and files are lower-case, so each is a piece wherever it stands.
 pub(crate) fn english_pieces(text: &[u8]) -> Option<Vec<u8>> {
+    // A figurine is 3 bytes and becomes one letter.
+    if text.len() > 3 * ENGLISH_MAX {
+        return None;
+    }
     const FIGURINES: [u8; 6] = *b"KQRBNP";
     let mut out = Vec::with_capacity(text.len());
     let mut changed = false;

@@ -118,13 +118,18 @@ impl<'a> Reader<'a> {
         self.pos = next;
     }
 
-    /// Reads a `;` comment at `self.pos` and delivers it if `loud`.
+    /// Reads a `;` comment at `self.pos` and delivers it if `loud`, its text cut at the budget
+    /// as a `{` comment's is.
     pub(super) fn line_comment<V: Visitor<'a>>(&mut self, v: &mut V, loud: bool) {
         let open = self.pos;
         let end = line_end(self.bytes, open);
+        let text_end = end.min(open + 1 + self.limits.max_comment);
+        if text_end < end {
+            self.problem(v, ProblemKind::CommentTooLong, open);
+        }
         if loud {
             v.comment(RawComment {
-                raw: &self.bytes[open + 1..end],
+                raw: &self.bytes[open + 1..text_end],
                 offset: self.off(open),
                 kind: CommentKind::Line,
             });

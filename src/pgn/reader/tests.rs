@@ -342,7 +342,8 @@ fn empty_and_whitespace_inputs() {
 
 #[test]
 fn budgets() {
-    let limits = Limits { max_tokens: 10, max_depth: 2, max_comment: 8, max_problems: 3 };
+    let limits =
+        Limits { max_tokens: 10, max_depth: 2, max_comment: 8, max_problems: 3, ..Limits::default() };
     let mut r = Reader::new(b"1. e4 e5 2. d4 d5 3. c4 c5 4. f4 f5 5. g4 g5 6. h4 *\n").with_limits(limits);
     let mut t = Trace::default();
     let g = lines(&r.read_game(&mut t).unwrap());
@@ -403,6 +404,103 @@ fn a_comment_past_the_budget_ends_at_its_brace() {
          outcome@30 None\nend"
     );
     assert_eq!(searched, 30);
+}
+
+/// All games of `pgn` read with `limits`, traced.
+fn with_limits(pgn: &[u8], limits: Limits) -> Vec<String> {
+    let mut r = Reader::new(pgn).with_limits(limits);
+    let mut t = Trace::default();
+    std::iter::from_fn(|| r.read_game(&mut t).map(|g| lines(&g))).collect()
+}
+
+/// Past the tag budget (a count, or bytes) the game's later tags are skipped with one problem at
+/// the first of them; its movetext is read, and the next game has a budget of its own.
+#[test]
+fn tags_past_the_budget_are_skipped() {
+    let pgn = b"[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n[D \"4\"]\n\n1. e4 *\n[E \"5\"]\n[F \"6\"]\n\n1. d4 *\n";
+    let games = with_limits(pgn, Limits { max_tags: 2, ..Limits::default() });
+    assert_eq!(
+        games,
+        [
+            "game@0\ntag@0 A=1\ntag@8 B=2\nproblem@16 TooManyTags\nmovetext\nsan@36 e4\noutcome@39 Some(\"*\")\nend",
+            "game@41\ntag@41 E=5\ntag@49 F=6\nmovetext\nsan@61 d4\noutcome@64 Some(\"*\")\nend",
+        ]
+    );
+    // 17 bytes: the first two tags (7 bytes each) fit, the third would pass the budget.
+    let games = with_limits(pgn, Limits { max_tag_bytes: 17, ..Limits::default() });
+    assert!(
+        games[0].starts_with("game@0\ntag@0 A=1\ntag@8 B=2\nproblem@16 TooManyTags\nmovetext\n"),
+        "{games:#?}"
+    );
+    assert_eq!(games.len(), 2, "{games:#?}");
+    // Under the budget, nothing changes.
+    assert_eq!(
+        with_limits(pgn, Limits { max_tags: 4, max_tag_bytes: 28, ..Limits::default() }),
+        trace(pgn).iter().map(|g| lines(g)).collect::<Vec<_>>()
+    );
+}
+
+/// A token longer than the budget, in movetext or a tag pair, is skipped alone with one problem
+/// where it starts; the reading goes on after it.
+#[test]
+fn tokens_past_the_budget_are_skipped() {
+    let limits = Limits { max_token: 64, ..Limits::default() };
+    let word = "A".repeat(65);
+    let pgn = format!(
+        "[Event \"e\"]\n[Site \"{}\"]\n[Round \"1\"]\n\n1. e4 {word} e5 {} *\n",
+        "s".repeat(56),
+        "B".repeat(64)
+    );
+    let games = with_limits(pgn.as_bytes(), limits);
+    assert_eq!(games.len(), 1, "{games:#?}");
+    let g = &games[0];
+    assert_eq!(
+        g.lines().filter(|l| !l.starts_with("san@") || l.len() < 20).collect::<Vec<_>>(),
+        [
+            "game@0",
+            "tag@0 Event=e",
+            "problem@12 TokenTooLong",
+            "tag@78 Round=1",
+            "movetext",
+            "san@94 e4",
+            "problem@97 TokenTooLong",
+            "san@163 e5",
+            "outcome@231 Some(\"*\")",
+            "end"
+        ],
+        "{g}"
+    );
+    // A token as long as the budget is read.
+    assert!(g.contains(&format!("san@166 {}", "B".repeat(64))), "{g}");
+    assert_eq!(long_token(pgn.as_bytes(), 97), word.as_bytes());
+    assert_eq!(long_token(pgn.as_bytes(), 12).len(), 65);
+    // The same game under the default budget: every token delivered.
+    let g = lines(&trace(pgn.as_bytes())[0]);
+    assert!(!g.contains("TokenTooLong") && g.contains(&format!("san@97 {word}")), "{g}");
+}
+
+/// A `;` comment longer than the budget is cut there as a `{` comment is, and ends at its line.
+#[test]
+fn a_line_comment_past_the_budget_is_cut() {
+    let games =
+        with_limits(b"e4 ;0123456789\ne5 ;01234567\n*", Limits { max_comment: 8, ..Limits::default() });
+    assert_eq!(
+        games,
+        ["game@0\nmovetext\nsan@0 e4\nproblem@3 CommentTooLong\ncomment@3 Line 01234567\nsan@15 e5\n\
+          comment@18 Line 01234567\noutcome@28 Some(\"*\")\nend"]
+    );
+}
+
+/// A blank line, then a tag the game has already, ends a header-only game, whatever the number
+/// of its tags (past a few, names are looked up in a set).
+#[test]
+fn a_repeated_tag_after_a_blank_line_ends_a_game_of_many_tags() {
+    let tags: String = (0..40).map(|i| format!("[T{i} \"v\"]\n")).collect();
+    let pgn = format!("{tags}\n[T35 \"w\"]\n\n[U \"x\"]\n\n[T39 \"y\"]\n1. e4 *\n");
+    let games = trace(pgn.as_bytes());
+    assert_eq!(games.len(), 2, "{games:#?}");
+    assert!(games[1][1].starts_with("tag@") && games[1][1].ends_with("T35=w"), "{games:#?}");
+    assert!(games[1].iter().any(|l| l.ends_with("U=x")) && games[1].iter().any(|l| l.ends_with("T39=y")));
 }
 
 /// A game's trace with offsets from its first byte, to compare a game read at two places.

@@ -7,7 +7,7 @@ use crate::error::{Kind, Severity};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::write_san;
 use crate::pgn::ProblemKind;
-use crate::pgn::text::{QUOTED_MAX, decode, quoted};
+use crate::pgn::text::{QUOTED_MAX, decode, quoted, quoted_head};
 
 /// The typed facts of a diagnostic beside its kind and place: its message, and the move as
 /// written and the position it was played in, when there are such.
@@ -50,7 +50,7 @@ pub(super) const TEXT_MAX: usize = 200;
 /// warning that names it whole ([`problem_message`]); a longer one stays an error, so that `clean`
 /// keeps its game verbatim rather than a message cut short.
 pub(super) fn problem_kind(kind: ProblemKind, chunk: &[u8], at: usize) -> (Kind, Severity) {
-    let shown_whole = |token: &[u8]| decode(token).0.chars().count() <= QUOTED_MAX;
+    let shown_whole = |token: &[u8]| decode(quoted_head(token)).0.chars().count() <= QUOTED_MAX;
     if kind == ProblemKind::UnexpectedToken && shown_whole(crate::pgn::reader::unexpected_token(chunk, at)) {
         return (Kind::SyntaxWarning, Severity::Warning);
     }
@@ -70,6 +70,14 @@ pub(super) fn problem_message(kind: ProblemKind, chunk: &[u8], at: usize) -> Str
             format!("NAG {} not in $0..$255; skipped", quoted(nag))
         }
         ProblemKind::BinaryData => binary_data(chunk, at),
+        ProblemKind::CommentTooLong if chunk.get(at) == Some(&b';') => {
+            "comment longer than the budget; its text cut there, read on after its line".to_string()
+        }
+        ProblemKind::TokenTooLong => {
+            let token = crate::pgn::reader::long_token(chunk, at);
+            let what = if token.starts_with(b"[") { "tag pair" } else { "token" };
+            format!("{what} {} of {} bytes, longer than the budget; skipped", quoted(token), token.len())
+        }
         _ => kind.message().to_string(),
     }
 }
