@@ -67,8 +67,13 @@ impl HeadArgs {
 }
 
 /// Warns on stderr of each `--where` expression of `select` whose tags no game of the run had
-/// (it held for no game, or with `!=` for every game); the exit code does not change.
-pub fn warn_absent(select: &pgnkit::select::Selection, stats: &pgnkit::pipeline::stats::Stats) {
+/// (it held for no game, or with `!=` for every game); the exit code does not change. A shard
+/// (`shard`) warns of none: another shard's games may have them, its manifest records which
+/// its own had, and `merge` warns of those no shard's games had.
+pub fn warn_absent(select: &pgnkit::select::Selection, stats: &pgnkit::pipeline::stats::Stats, shard: bool) {
+    if shard {
+        return;
+    }
     for absent in select.absent(stats) {
         stderrln!("pgnkit: warning: {absent}");
     }

@@ -1,10 +1,12 @@
 //! Date tag values (`Date`, `EventDate`, `UTCDate`, ...) in the PGN standard's form
-//! `YYYY.MM.DD`, each part digits or, when unknown, all `?` (`2024.??.??`).
+//! `YYYY.MM.DD`, each part digits or, when unknown, all `?` (`2024.??.??`). The year `0000` is
+//! unknown, as `????` ([`known_year`]): every reader of a date (`check`, `--where`, `--dedup`,
+//! `positions`' typed columns) takes it so.
 
 /// A date tag's value read in the standard's form: each part `None` when unknown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TagDate {
-    /// The year (0 to 9999).
+    /// The year (1 to 9999: `0000` is unknown, [`known_year`]).
     pub year: Option<u16>,
     /// The month as written (`00` and `13` read too: [`TagDate::impossible`] says why not).
     pub month: Option<u8>,
@@ -39,7 +41,8 @@ impl TagDate {
     /// ```
     pub fn parse(text: &[u8]) -> Option<TagDate> {
         let [y0, y1, y2, y3, b'.', m0, m1, b'.', d0, d1] = *text else { return None };
-        Some(TagDate { year: part(&[y0, y1, y2, y3])?, month: part(&[m0, m1])?, day: part(&[d0, d1])? })
+        let year = part(&[y0, y1, y2, y3])?.and_then(known_year);
+        Some(TagDate { year, month: part(&[m0, m1])?, day: part(&[d0, d1])? })
     }
 
     /// Why the known parts name no day of the Gregorian calendar, if they do not: `there is no
@@ -89,6 +92,38 @@ impl TagDate {
         let date = TagDate { month: self.month.filter(|m| (1..=12).contains(m)), ..self };
         if date.impossible().is_some() { TagDate { day: None, ..date } } else { date }
     }
+
+    /// `form` ([`standard_form`]) read as [`TagDate::parse`] reads the standard's form, a part
+    /// that mixes digits and `?` (`19??`) unknown: `19??.02.30` is February 30 of some year.
+    pub fn of_form(form: &[u8; 10]) -> TagDate {
+        let [y0, y1, y2, y3, _, m0, m1, _, d0, d1] = *form;
+        TagDate {
+            year: part(&[y0, y1, y2, y3]).flatten().and_then(known_year),
+            month: part(&[m0, m1]).flatten(),
+            day: part(&[d0, d1]).flatten(),
+        }
+    }
+}
+
+/// `form` ([`standard_form`]) with the parts that make it name no day written unknown, as
+/// [`TagDate::possible`] makes them, and the others as written; `None` when it may name a day.
+///
+/// ```
+/// use pgnkit::pgn::date::possible_form;
+/// assert_eq!(possible_form(*b"19??.02.30"), Some(*b"19??.02.??"));
+/// assert_eq!(possible_form(*b"2024.13.05"), Some(*b"2024.??.05"));
+/// assert_eq!(possible_form(*b"0000.02.29"), None);
+/// ```
+pub fn possible_form(mut form: [u8; 10]) -> Option<[u8; 10]> {
+    let date = TagDate::of_form(&form);
+    date.impossible()?;
+    let possible = date.possible();
+    for (at, blank) in [(5, possible.month != date.month), (8, possible.day != date.day)] {
+        if blank {
+            form[at..at + 2].copy_from_slice(b"??");
+        }
+    }
+    Some(form)
 }
 
 /// In the standard's form, unknown parts as `?`.
@@ -144,6 +179,17 @@ pub fn standard_form(text: &[u8]) -> Option<[u8; 10]> {
     parts.next().is_none().then_some(form)
 }
 
+/// The year written `year`, `None` for `0000`: the proleptic Gregorian calendar's year 0 is no
+/// year a game was played in, and programs write `0000` where the standard writes `????`.
+///
+/// ```
+/// use pgnkit::pgn::date::known_year;
+/// assert_eq!((known_year(0), known_year(1), known_year(2024)), (None, Some(1), Some(2024)));
+/// ```
+pub fn known_year(year: u16) -> Option<u16> {
+    (year != 0).then_some(year)
+}
+
 /// Whether the tag `name` holds a date: `Date`, `EventDate`, `UTCDate`, `EndDate`...
 pub fn is_date_tag(name: &[u8]) -> bool {
     name.ends_with(b"Date")
@@ -195,6 +241,8 @@ mod tests {
         {
             assert_eq!(why(day), None, "{day}");
         }
+        // Year 0000 is unknown: February may have 29 days, not 30.
+        assert_eq!(why("0000.02.30").as_deref(), Some("February has 29 days"));
     }
 
     #[test]
@@ -203,6 +251,7 @@ mod tests {
             assert_eq!(TagDate::parse(other.as_bytes()), None, "{other}");
         }
         assert_eq!(TagDate::parse(b"????.??.??"), Some(TagDate { year: None, month: None, day: None }));
+        assert_eq!(TagDate::parse(b"0000.05.01"), Some(TagDate { year: None, month: Some(5), day: Some(1) }));
         for text in ["????.??.??", "2024.02.??", "0012.??.31", "2024.01.05"] {
             assert_eq!(TagDate::parse(text.as_bytes()).map(|d| d.to_string()).as_deref(), Some(text));
         }

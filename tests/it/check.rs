@@ -653,3 +653,116 @@ fn file_names_are_shown_with_their_control_characters_escaped() {
     let said = stdout(&runs[0]) + &stderr(&runs[0]);
     assert!(said.contains("injected\\u{1b}[31m.pgn:3:13: error: game 1"), "{said}");
 }
+
+/// Every date `clean` repairs as naming no day (a part it writes `??` that held digits), in any
+/// form it reads and in every date tag, `check` warns of as `bad_date`, at the line and byte
+/// `clean`'s repair names, and of no other date; year `0000` is unknown, as `????` is.
+#[test]
+fn check_warns_of_every_date_clean_repairs_as_no_day() {
+    fn path(p: &std::path::Path) -> &str {
+        p.to_str().expect("UTF-8 path")
+    }
+    let dir = temp_dir("check-dates");
+    let values = [
+        "2024-02-30",
+        "2024-2-30",
+        "2024/02/30",
+        "2024.2.30",
+        "2024.02.30",
+        "2024-13-01",
+        "2024-13",
+        "2024-00-10",
+        "2024.00.??",
+        "2024-04-31",
+        "????-02-30",
+        "????.02.30",
+        "19??.02.30",
+        "19??-02-30",
+        "20?4.04.31",
+        "2024.1?.32",
+        "2024-?-32",
+        "2024-02-00",
+        "0000-02-29",
+        "0000.02.29",
+        "0000.02.30",
+        "0000-02-30",
+        "0000.??.??",
+        "0000",
+        "2023.02.29",
+        "2024.02.29",
+        "2024-02-15",
+        "?-02-30",
+        "2024..30",
+        "20240230",
+        "2024.02.3O",
+        "2024-02-30 ",
+    ];
+    let mut pgn = String::new();
+    for (i, value) in values.iter().enumerate() {
+        let tag = ["Date", "EventDate", "UTCDate"][i % 3];
+        pgn += &format!("[Event \"E\"]\n[{tag} \"{value}\"]\n[Result \"*\"]\n\n1. e4 *\n\n");
+    }
+    let input = dir.join("dates.pgn");
+    std::fs::write(&input, pgn).expect("write");
+    let digits = |t: &str| t.bytes().filter(u8::is_ascii_digit).count();
+    let report = dir.join("r.jsonl");
+    let o = run(&["clean", "-q", path(&input), "-o", path(&dir.join("out.pgn")), "--report", path(&report)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut blanked = Vec::new();
+    for line in std::fs::read_to_string(&report).expect("report").lines() {
+        let r: serde_json::Value = serde_json::from_str(line).expect("JSON");
+        let d = &r["data"];
+        if r["type"] == "repair" && d["kind"] == "date" {
+            let [before, after] = ["before", "after"].map(|k| d[k].as_str().expect("text").to_string());
+            if digits(&after) < digits(&before) {
+                blanked.push((d["game"].as_u64().expect("game"), d["line"].as_u64(), d["offset"].as_u64()));
+            }
+        }
+    }
+    let (_, out, err) = check(&["--json", path(&input)]);
+    let warned: Vec<_> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .filter(|r| r["data"]["kind"] == "bad_date")
+        .map(|r| {
+            (
+                r["data"]["game"].as_u64().expect("game"),
+                r["data"]["line"].as_u64(),
+                r["data"]["offset"].as_u64(),
+            )
+        })
+        .collect();
+    assert_eq!(warned, blanked, "{err}");
+    // The dates that name no day, whatever their form; 0000's February 29 is a day.
+    let named: Vec<&str> = warned.iter().map(|&(g, _, _)| values[g as usize - 1]).collect();
+    for value in
+        ["2024-02-30", "2024/02/30", "2024-13", "????-02-30", "19??.02.30", "19??-02-30", "0000.02.30"]
+    {
+        assert!(named.contains(&value), "{value}: {named:?}");
+    }
+    for value in ["0000-02-29", "0000.02.29", "2024.02.29", "2024-02-15", "2024.02.3O"] {
+        assert!(!named.contains(&value), "{value}: {named:?}");
+    }
+}
+
+/// Year `0000` is unknown to `--where` as to `check`, `--dedup` and `positions`' date columns:
+/// a game of `0000.05.01` lies before no year, as one of `????.05.01`.
+#[test]
+fn where_reads_year_0000_as_unknown() {
+    fn path(p: &std::path::Path) -> &str {
+        p.to_str().expect("UTF-8 path")
+    }
+    let dir = temp_dir("where-0000");
+    let game = |date: &str| format!("[Event \"{date}\"]\n[Date \"{date}\"]\n[Result \"*\"]\n\n1. e4 *\n\n");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, ["0000.05.01", "0999.05.01", "????.05.01", "0000.??.??"].map(game).concat())
+        .expect("write");
+    for filter in ["Date < 1000", "Year < 1000"] {
+        let out = dir.join("out.pgn");
+        let o = run(&["clean", "-q", "--where", filter, path(&input), "-o", path(&out)]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let kept = std::fs::read_to_string(&out).expect("read");
+        assert_eq!(kept.matches("[Event ").count(), 1, "{filter}: {kept}");
+        assert!(kept.contains("0999.05.01"), "{filter}: {kept}");
+    }
+}

@@ -1375,3 +1375,66 @@ fn small_compressed_inputs_are_shared_by_every_shard() {
         );
     }
 }
+
+/// A `--where` or `--tags` name only one game has, in one shard: no shard warns of it (a shard
+/// cannot know the others' games), and `merge` warns as one run does, of the names no shard's
+/// games had and of those alone, once.
+#[test]
+fn shards_leave_absent_tags_to_merge() {
+    let dir = temp_dir("shard-absent");
+    let input = dir.join("in.pgn");
+    let game = |i: usize, elo: &str| {
+        format!("[Event \"E\"]\n[White \"W{i}\"]\n[Black \"B\"]\n{elo}[Result \"*\"]\n\n1. e4 e5 *\n\n")
+    };
+    let mut pgn: String = (0..299).map(|i| game(i, "")).collect();
+    pgn += &game(299, "[WhiteElo \"2100\"]\n");
+    std::fs::write(&input, pgn).expect("write");
+    let wheres = ["--where", "WhiteElo > 2000", "--where", "BlackElo > 2000"];
+    let tags = ["--tags", "WhiteElo,BlackElo"];
+    let jobs: [(&str, &[&str], &str); 3] = [
+        ("check", &["check", "--json"], "out.jsonl"),
+        ("clean", &["clean", "--report", "REPORT"], "out.pgn"),
+        ("positions", &["positions", "--format", "csv"], "out.csv"),
+    ];
+    for (job, args, out) in jobs {
+        let at = dir.join(job);
+        std::fs::create_dir_all(&at).expect("dir");
+        let (out, report) = (at.join(out), at.join("report.jsonl"));
+        let mut given: Vec<&str> =
+            args.iter().map(|a| if *a == "REPORT" { path(&report) } else { a }).collect();
+        given.extend(wheres);
+        if job == "positions" {
+            given.extend(tags);
+        }
+        let mut one = given.clone();
+        one.extend(["-q", "-o", path(&out), path(&input)]);
+        let warnings = |o: &std::process::Output| -> Vec<String> {
+            stderr(o).lines().filter(|l| l.starts_with("pgnkit: warning")).map(String::from).collect()
+        };
+        let single = warnings(&run(&one));
+        let mut manifests = Vec::new();
+        for i in 0..3u64 {
+            let spec = format!("{i}/3");
+            let mut shard = given.clone();
+            shard.extend(["-q", "--shard", &spec, "-o", path(&out), path(&input)]);
+            let o = run(&shard);
+            assert!(matches!(o.status.code(), Some(0 | 1)), "{job} {spec}: {}", stderr(&o));
+            assert!(!stderr(&o).contains("no game had"), "{job} {spec}: {}", stderr(&o));
+            let spec = pgnkit::shard::Spec::new(i, 3).expect("spec");
+            manifests.push(pgnkit::shard::manifest_path(&pgnkit::shard::part_path(&out, None, spec)));
+        }
+        let mut merge = vec!["merge", "-q"];
+        merge.extend(manifests.iter().map(|m| path(m)));
+        let o = run(&merge);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{job} merge: {}", stderr(&o));
+        let merged = warnings(&o);
+        assert_eq!(merged, single, "{job}: merge warns as one run does");
+        let absent: Vec<&String> = merged.iter().filter(|l| l.contains("no game had")).collect();
+        let want = if job == "positions" { 2 } else { 1 };
+        assert_eq!(absent.len(), want, "{job}: {merged:?}");
+        assert!(
+            absent.iter().all(|l| l.contains("BlackElo") && !l.contains("WhiteElo")),
+            "{job}: {merged:?}"
+        );
+    }
+}

@@ -386,36 +386,67 @@ fn merge_past_the_memory_bound_settles_as_the_whole_set() {
 }
 
 /// More games sharing moves, result and every word of the players' names than `--dedup`
-/// compares a game with (one engine pair replaying one line, round after round): one run counts
-/// and warns of the games compared with only the latest of them, and the shards merged count
-/// as many, whatever shard each game fell in.
+/// compares a game with (one engine pair replaying one line, round after round; the boards of a
+/// round, `Player W1` against `Player B1`, whose names differ only by digits): one run counts and
+/// warns of the games compared with only the latest of them, `prefix` as many as `game` (no game
+/// is a shorter record of another), and the shards merged count as many, whatever shard each
+/// game fell in; a crowd just under the bound is not counted at all, one game over it counts that game.
 #[test]
 fn games_compared_in_part_are_counted_by_merge_as_by_one_run() {
     let dir = temp_dir("shard-dedup-crowd");
-    let input = dir.join("crowd.pgn");
-    let game = |round: usize| {
+    let engines = |round: usize| {
         format!(
             "[Event \"Match\"]\n[Round \"{round}\"]\n[White \"Engine Alpha\"]\n[Black \"Engine Beta\"]\n\
              [Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n"
         )
     };
-    std::fs::write(&input, (1..=1200).map(game).collect::<String>()).expect("write");
-    let outputs = [("-o", "out.pgn"), ("--report", "report.jsonl")];
+    let board = |b: usize| {
+        format!(
+            "[Event \"Open\"]\n[Date \"2024.05.01\"]\n[Round \"1.{b}\"]\n[White \"Player W{b}\"]\n\
+             [Black \"Player B{b}\"]\n[Result \"0-1\"]\n\n1. d4 d5 0-1\n\n"
+        )
+    };
     // A game is compared one by one with the latest 64, through the index with 1,024 more.
+    let bound = 64 + 1024 + 1;
     let warning = |n: usize| format!("warning: --dedup: {n} games were compared with only the latest 1024 ");
-    for (rule, n) in [("--dedup", 1200 - 64 - 1024 - 1), ("--dedup=prefix", 1200)] {
-        let name = format!("crowd-{}", rule.trim_start_matches("--"));
-        same_as_one_run(&name, &["clean", rule], std::slice::from_ref(&input), &outputs, &[3], &["1", "2"]);
-        let o = run(&["clean", "-q", rule, path(&input), "-o", path(&dir.join("one.pgn"))]);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        assert!(stderr(&o).contains(&warning(n)), "{rule}: {}", stderr(&o));
-        let at = dir.join(&name);
-        std::fs::create_dir_all(&at).expect("dir");
-        let manifests = dedup_shards(&at, rule, &input, 3);
-        let mut args = vec!["merge", "-q"];
-        args.extend(manifests.iter().map(|m| path(m)));
-        let o = run(&args);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        assert!(stderr(&o).contains(&warning(n)), "{rule}, merged: {}", stderr(&o));
+    let warning_of = |n: usize| match n {
+        0 => "compared with only the latest".to_string(),
+        1 => "warning: --dedup: 1 game was compared with only the latest 1024 ".to_string(),
+        n => warning(n),
+    };
+    let crowds = [
+        ("engines", (1..=1200).map(engines).collect::<String>(), 1200),
+        ("under", (0..bound).map(board).collect(), bound),
+        ("over", (0..=bound).map(board).collect(), bound + 1),
+    ];
+    let outputs = [("-o", "out.pgn"), ("--report", "report.jsonl")];
+    for (crowd, pgn, games) in crowds {
+        let input = dir.join(format!("{crowd}.pgn"));
+        std::fs::write(&input, pgn).expect("write");
+        let n = games.saturating_sub(bound);
+        for rule in ["--dedup", "--dedup=prefix"] {
+            let name = format!("{crowd}-{}", rule.trim_start_matches("--"));
+            if crowd == "engines" {
+                same_as_one_run(
+                    &name,
+                    &["clean", rule],
+                    std::slice::from_ref(&input),
+                    &outputs,
+                    &[3],
+                    &["1", "2"],
+                );
+            }
+            let o = run(&["clean", "-q", rule, path(&input), "-o", path(&dir.join("one.pgn"))]);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            assert_eq!(stderr(&o).contains(&warning_of(n)), n > 0, "{crowd} {rule}: {}", stderr(&o));
+            let at = dir.join(&name);
+            std::fs::create_dir_all(&at).expect("dir");
+            let manifests = dedup_shards(&at, rule, &input, 3);
+            let mut args = vec!["merge", "-q"];
+            args.extend(manifests.iter().map(|m| path(m)));
+            let o = run(&args);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            assert_eq!(stderr(&o).contains(&warning_of(n)), n > 0, "{crowd} {rule}, merged: {}", stderr(&o));
+        }
     }
 }

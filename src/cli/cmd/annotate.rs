@@ -374,7 +374,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let code = finish_records(&args.head, &summary, Leaves::Nothing, records, failures, |unkept| {
         sink::summary_text(&summary, cache_stats.is_some(), engines, records, unkept)
     });
-    warn_absent(&job.options().select, &summary.stats);
+    warn_absent(&job.options().select, &summary.stats, sharding.is_some());
     if summary.stopped.is_some()
         && let Some(note) =
             left_for_a_rerun(job.options(), cache.as_deref(), "run the same command again to resume")

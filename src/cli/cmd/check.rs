@@ -66,7 +66,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let code = finish(&args.head, &summary, Leaves::Prefix, failures, |unkept| {
         diagnostics::summary_text("check", &summary.stats, summary.elapsed, unkept)
     });
-    warn_absent(&job.select, &summary.stats);
+    warn_absent(&job.select, &summary.stats, sharding.is_some());
     Sharding::conclude(sharding, &summary, code, &job.select, serde_json::Value::Null)?;
     Ok(code)
 }

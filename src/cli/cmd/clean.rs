@@ -296,7 +296,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             stderrln!("pgnkit: nor were {}", others.join(", "));
         }
     }
-    warn_absent(&job.options().select, &summary.stats);
+    warn_absent(&job.options().select, &summary.stats, sharding.is_some());
     if let Some(warning) = pgnkit::jobs::clean::dedup::in_part_warning(&summary.stats) {
         stderrln!("pgnkit: warning: {warning}");
     }

@@ -199,8 +199,9 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let code = finish(&args.head, &summary, Leaves::PrefixUnlessFailed, failures, |unkept| {
         diagnostics::summary_text("positions", &summary.stats, summary.elapsed, unkept)
     });
-    warn_absent(&job.options().select, &summary.stats);
-    for name in job.options().absent_tags(&summary.stats) {
+    warn_absent(&job.options().select, &summary.stats, sharding.is_some());
+    // As `--where`'s: merge warns of the tags no shard's games had.
+    for name in job.options().absent_tags(&summary.stats).into_iter().filter(|_| sharding.is_none()) {
         stderrln!("pgnkit: warning: {}", absent_tag_message(name));
     }
     // The tags, for merge to name those no shard's games had.

@@ -221,7 +221,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             start.elapsed().as_secs_f64()
         );
     }
-    warn_absent(&job.options().select, &seen);
+    warn_absent(&job.options().select, &seen, false);
     if let Some(name) = args.player.as_deref().map(str::trim).filter(|_| player.is_some()) {
         warn_no_player(name, totals.played, &seen);
     }

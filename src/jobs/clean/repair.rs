@@ -6,7 +6,7 @@
 
 use crate::chess::Position;
 use crate::pgn::GameResult;
-use crate::pgn::date::{TagDate, standard_form};
+use crate::pgn::date::{possible_form, standard_form};
 pub use crate::pipeline::counter::RepairKind;
 
 /// One repair: what it is, and the text before and after.
@@ -100,17 +100,14 @@ impl Tally {
 /// ways collections write one with its year first: `2024-01-15`, `2024/1/5`, `2024.5.3`, a year
 /// and month (`2024-01`: `2024.01.??`), a year alone (`2018`: `2018.??.??`), an unknown date
 /// written short (`?`, the empty text: `????.??.??`); a date that names no day has the parts
-/// that make it impossible unknown (`2003.04.31`: `2003.04.??`, [`TagDate::possible`]). `None`
+/// that make it impossible unknown (`2003.04.31`: `2003.04.??`, [`possible_form`]). `None`
 /// when the value is standard already or no such date (`15-01-2024`, `Jan 5, 2024`, one with
 /// spaces or control characters, which the writer would turn into other text for the next
 /// reading): it is kept as written.
 pub fn standard_date(value: &str) -> Option<String> {
     let form = standard_form(value.as_bytes())?;
-    let written = match TagDate::parse(&form).filter(|d| d.impossible().is_some()) {
-        Some(d) => d.possible().to_string(),
-        // ASCII: its bytes are the text's own or digits and punctuation.
-        None => String::from_utf8_lossy(&form).into_owned(),
-    };
+    // ASCII: its bytes are the text's own or digits and punctuation.
+    let written = String::from_utf8_lossy(&possible_form(form).unwrap_or(form)).into_owned();
     (written != value).then_some(written)
 }
 

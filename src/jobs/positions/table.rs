@@ -177,16 +177,13 @@ fn number(text: &str) -> Option<i32> {
     text.parse().ok()
 }
 
-/// A date tag's value, `YYYY.MM.DD` with every part known and a real day: year 0000 is none
-/// (PGN has no year 0, and Python's readers fail on a whole column that holds one).
+/// A date tag's value, `YYYY.MM.DD` with every part known and a real day (year 0000 is unknown,
+/// [`crate::pgn::date::known_year`]).
 fn date(text: &str) -> Option<i32> {
     let TagDate { year: Some(y), month: Some(m), day: Some(d) } = TagDate::parse(text.trim().as_bytes())?
     else {
         return None;
     };
-    if y == 0 {
-        return None;
-    }
     days_from_civil(y, m, d)
 }
 
@@ -204,7 +201,7 @@ mod tests {
         assert_eq!(date("2024.??.??"), None);
         assert_eq!(date("2023.02.29"), None);
         assert_eq!(date("24.02.29"), None);
-        assert_eq!(date("0000.01.01"), None, "no year 0: Python readers fail on the column");
+        assert_eq!(date("0000.01.01"), None, "year 0000 is unknown");
         assert_eq!(date("0001.01.01"), Some(-719_162));
         let s = schema(&["White".into(), "WhiteElo".into(), "Date".into()], false).expect("distinct");
         let names: Vec<&str> = s.fields.iter().skip(TAGS).map(|f| f.name.as_str()).collect();

@@ -99,7 +99,7 @@ fn names_no_day(value: RawTag<'_>) -> bool {
 /// Why the date `text` ([`standard_form`]) names no day, if it is one that does not.
 pub(super) fn no_day(text: &[u8]) -> Option<String> {
     // The standard's form is read as it is, with no copy.
-    let date = TagDate::parse(text).or_else(|| TagDate::parse(&standard_form(text)?))?;
+    let date = TagDate::parse(text).or_else(|| Some(TagDate::of_form(&standard_form(text)?)))?;
     date.impossible()
 }
 

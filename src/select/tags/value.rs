@@ -6,7 +6,7 @@
 //! fields are. A [`Date`] knows a prefix of its parts (year, month, day): a part written after an
 //! unknown one is ignored.
 
-use crate::pgn::date::{TagDate, standard_form};
+use crate::pgn::date::{known_year, possible_form, standard_form};
 use std::cmp::Ordering;
 
 /// A decimal number as written, `[+-]DIGITS[.DIGITS]`, normalized (see the module invariants).
@@ -94,7 +94,7 @@ pub(super) struct Date {
 impl Date {
     /// Reads `YYYY`, `YYYY.MM` or `YYYY.MM.DD`, ASCII blanks around it ignored: the separator
     /// `.`, `-` or `/` (one of them throughout), a month (1-12) or day (1-31) of one or two
-    /// digits, a part written `??` (`????` for the year) unknown. `None` for anything else, and for a date with
+    /// digits, a part written `??` (`????` for the year, or `0000`: [`known_year`]) unknown. `None` for anything else, and for a date with
     /// no part known (`????.??.??`): the standard's spelling of an unknown date.
     pub(super) fn parse(text: &str) -> Option<Date> {
         let b = text.trim_ascii().as_bytes();
@@ -108,6 +108,7 @@ impl Date {
         let mut all_known = true;
         for (i, field) in std::iter::once(year).chain(rest.into_iter().flatten()).enumerate() {
             let part = read_part(field, if i == 0 { 4 } else { 2 })?;
+            let part = if i == 0 { part.and_then(known_year) } else { part };
             // Months 1-12 and days 1-31: `2500.0` is a number, not a year and a month.
             if part.is_some_and(|n| i > 0 && (n == 0 || n > if i == 1 { 12 } else { 31 })) {
                 return None;
@@ -128,13 +129,13 @@ impl Date {
 
     /// A tag's value read as a date: as [`Date::parse`], except that a date in the standard's
     /// form or one written for it ([`standard_form`]: `2024-04-31`) that names no day has the parts that make it impossible unknown, as `clean` writes
-    /// it ([`TagDate::possible`]): `1992.05.00` (a day written unknown so) lies in May 1992,
+    /// it ([`possible_form`]): `1992.05.00` (a day written unknown so) lies in May 1992,
     /// `2024.13.01` in 2024, and `2024.04.31` is no day of April.
     pub(super) fn of_tag(text: &str) -> Option<Date> {
         let text = text.trim_ascii();
-        let date = standard_form(text.as_bytes()).and_then(|form| TagDate::parse(&form));
-        match date.filter(|d| d.impossible().is_some()) {
-            Some(d) => Date::parse(&d.possible().to_string()),
+        match standard_form(text.as_bytes()).and_then(possible_form) {
+            // ASCII: digits, `?` and dots.
+            Some(form) => Date::parse(&String::from_utf8_lossy(&form)),
             None => Date::parse(text),
         }
     }

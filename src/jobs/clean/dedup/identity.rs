@@ -12,7 +12,7 @@ use crate::pgn::GameResult;
 /// not a number).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Date {
-    /// Year, 0 unknown.
+    /// Year, 0 unknown (`0000` too: [`crate::pgn::date::known_year`]).
     pub year: u16,
     /// Month, 0 unknown.
     pub month: u8,
@@ -36,7 +36,8 @@ impl Date {
                 .unwrap_or(0);
             if n <= max { n } else { 0 }
         };
-        Date { year: number(y, 9999), month: number(m, 12) as u8, day: number(d, 31) as u8 }
+        let year = crate::pgn::date::known_year(number(y, 9999)).unwrap_or(0);
+        Date { year, month: number(m, 12) as u8, day: number(d, 31) as u8 }
     }
 
     /// Whether the two dates can be the same day: each part equal or unknown in either.

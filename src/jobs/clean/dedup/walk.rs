@@ -12,9 +12,10 @@
 //! by a handle of each player's name ([`super::Name::handles`]), which every record of one game
 //! shares, so that the snapshots of a broadcast round of hundreds of boards, all with the same
 //! first moves, are compared with their own board's game, not with every board's. Under a pair
-//! of handles shared by more games than [`MAY_BE_SAME`] (boards whose players all share a word,
-//! `Player W1` against `Player B1`), a game is compared with the latest of them only, and
-//! counted, so time stays linear. Memory: the sorters' runs, and the distinct games
+//! of handles and a result shared by more games than [`MAY_BE_SAME`] (boards whose players all
+//! share a word, `Player W1` against `Player B1`), a game is compared with the latest of them
+//! only, and counted when the bound left out one it may be a longer record of (as the `game`
+//! rule counts), so time stays linear. Memory: the sorters' runs, and the distinct games
 //! of the mainlines on the stack (the mainlines of one game's prefixes), as many as the
 //! collection has of each, with their index.
 
@@ -135,27 +136,28 @@ impl Entry {
 
 /// The games with one mainline (and moves key): distinct games in order, repeats (number,
 /// entry repeated), and once the group is complete, when it has more than [`COMPARED`] distinct
-/// games, its index: (white handle, black handle, entry) for every handle of each player's
-/// name, sorted.
+/// games, its index: (white handle, black handle, result, entry) for every handle of each
+/// player's name, sorted.
 #[derive(Default)]
 struct Group {
     mainline: Vec<u8>,
     key: [u32; 3],
     entries: Vec<Entry>,
     repeats: Vec<(u64, usize)>,
-    players: Vec<(u32, u32, u32)>,
+    players: Vec<(u32, u32, u8, u32)>,
 }
 
 impl Group {
-    /// Indexes the entries by players, when there are more than [`COMPARED`].
+    /// Indexes the entries by players and result, when there are more than [`COMPARED`].
     fn index(&mut self) {
         if self.entries.len() <= COMPARED {
             return;
         }
         for (i, e) in self.entries.iter().enumerate() {
             let [white, black] = e.who.players.map(|n| n.handles());
+            let result = e.who.result as u8;
             for &w in white.iter() {
-                self.players.extend(black.iter().map(|&b| (w, b, i as u32)));
+                self.players.extend(black.iter().map(|&b| (w, b, result, i as u32)));
             }
         }
         self.players.sort_unstable();
@@ -163,8 +165,9 @@ impl Group {
 
     /// Notes, among the entries (the game's own group's when `same_length`), the games that are
     /// shorter records of game `ordinal` of `plies` plies: among those that may name its
-    /// players, found through the index when there is one, the latest [`MAY_BE_SAME`] of each
-    /// pair of handles; whether a pair had more.
+    /// players with a result a shorter record may have, found through the index when there is
+    /// one, the latest [`MAY_BE_SAME`] of each pair of handles and result; whether the bound
+    /// left one of them out.
     fn note_longer(
         &mut self,
         (ordinal, who, occasion): (u64, Who, Occasion),
@@ -181,16 +184,25 @@ impl Group {
             self.entries.iter_mut().for_each(note);
             return false;
         }
+        // The results a shorter record may have ([`Who::shorter_record_of`]).
+        let unknown = GameResult::Unknown as u8;
+        let results: &[u8] = match (same_length, who.result) {
+            (true, GameResult::Unknown) => &[],
+            (true, _) | (false, GameResult::Unknown) => &[unknown],
+            (false, result) => &[result as u8, unknown],
+        };
         let [white, black] = who.players.map(|n| n.handles());
         let mut in_part = false;
         // An entry under two of these pairs is noted twice, to the same effect.
         for &w in white.iter() {
             for &b in black.iter() {
-                let from = self.players.partition_point(|&(x, y, _)| (x, y) < (w, b));
-                let to = self.players.partition_point(|&(x, y, _)| (x, y) <= (w, b));
-                in_part |= to - from > MAY_BE_SAME;
-                for &(_, _, i) in &self.players[from.max(to.saturating_sub(MAY_BE_SAME))..to] {
-                    note(&mut self.entries[i as usize]);
+                for &r in results {
+                    let from = self.players.partition_point(|&(x, y, s, _)| (x, y, s) < (w, b, r));
+                    let to = self.players.partition_point(|&(x, y, s, _)| (x, y, s) <= (w, b, r));
+                    in_part |= to - from > MAY_BE_SAME;
+                    for &(_, _, _, i) in &self.players[from.max(to.saturating_sub(MAY_BE_SAME))..to] {
+                        note(&mut self.entries[i as usize]);
+                    }
                 }
             }
         }
@@ -419,8 +431,9 @@ mod tests {
     }
 
     /// More games of one mainline than [`MAY_BE_SAME`] whose players share every word but one:
-    /// each is compared with the latest of them and counted, and a longer record still finds
-    /// its own game through the word that is its own.
+    /// a longer record is compared with the latest of them and counted, and still finds its own
+    /// game through the word that is its own; the crowd, of one result, none of them a shorter
+    /// record of another, is not counted.
     #[test]
     fn a_crowd_no_shared_word_tells_apart_is_compared_with_its_latest_and_counted() {
         let crowd = MAY_BE_SAME + 1;
@@ -434,7 +447,7 @@ mod tests {
             lines.push(id, m, i as u64).expect("written");
         }
         let mut repeats = lines.verdicts(&|| false).expect("walked");
-        assert_eq!(repeats.compared_in_part(), crowd as u64 + 1, "the crowd and the longer record");
+        assert_eq!(repeats.compared_in_part(), 1, "the longer record alone");
         let first = repeats.of(0).expect("read").expect("a shorter record");
         assert_eq!((first.rule, first.of), (Rule::Prefix, crowd as u64));
         assert_eq!(repeats.of(1).expect("read"), None);
