@@ -158,7 +158,10 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code.into(),
         Err(fail) => {
-            if !fail.is_quiet() {
+            // An interrupt is not an error: its line says where it stopped, as a run's does.
+            if fail.code() == Code::Interrupted {
+                stderrln!("pgnkit: {}", fail.shown());
+            } else if !fail.is_quiet() {
                 stderrln!("pgnkit: error: {}", fail.shown());
             }
             fail.code().into()

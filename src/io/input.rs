@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::gzip::Members;
 use super::sniff::{Peeked, check_text, decompressing, line_end};
-use super::waiting::{Polled, stdin_file};
+use super::waiting::{self, Polled, stdin_file};
 use crate::exit::Code;
 
 /// How an input is compressed (detected from its first bytes).
@@ -372,7 +372,7 @@ impl Input {
         if path == Path::new("-") {
             return Input::waiting(path, stdin_file().map_err(io_err)?, consumed);
         }
-        let file = File::open(path).map_err(|source| match source.kind() {
+        let file = waiting::open(path).map_err(|source| match source.kind() {
             io::ErrorKind::NotFound => InputError::NotFound { path: path.to_owned() },
             _ => io_err(source),
         })?;

@@ -9,6 +9,7 @@ mod gzip;
 mod input;
 pub mod name;
 mod output;
+mod piped;
 pub mod run;
 mod sniff;
 pub mod sort;

@@ -16,6 +16,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use super::piped::Watched;
 use crate::exit::Code;
 
 /// Options for [`Output::create`].
@@ -55,6 +56,15 @@ pub enum OutputError {
         #[source]
         source: io::Error,
     },
+    /// A stop signal came while the output, a pipe or a FIFO, waited for a reader to open it
+    /// (`opening`) or to take more (exit 130).
+    #[error("{}", interrupted(path, *opening))]
+    Interrupted {
+        /// The output path as given (`-` for stdout).
+        path: PathBuf,
+        /// Whether no reader had opened it: nothing was written.
+        opening: bool,
+    },
     /// Writing, flushing or renaming failed, e.g. disk full (exit 74).
     #[error("{}: write error: {source}", path.display())]
     Write {
@@ -66,30 +76,45 @@ pub enum OutputError {
     },
 }
 
+/// What [`OutputError::Interrupted`] says.
+fn interrupted(path: &Path, opening: bool) -> String {
+    let name = if path == Path::new("-") { "stdout".into() } else { path.display().to_string() };
+    if opening {
+        format!("interrupted: stopped waiting for a reader to open {name}; nothing was written to it")
+    } else {
+        format!(
+            "interrupted: stopped waiting for the reader of {name} to take more; it got what was written before, the last game perhaps cut"
+        )
+    }
+}
+
 impl OutputError {
     /// A failed write to `path` that is not an [`Output`]'s own (a table writer's): a broken
     /// pipe on stdout is [`OutputError::BrokenPipe`], as [`Output::error`] says.
     pub fn writing(path: &Path, source: io::Error) -> OutputError {
-        if source.kind() == io::ErrorKind::BrokenPipe && path == Path::new("-") {
+        if let Some(s) = super::piped::stopped(&source) {
+            OutputError::Interrupted { path: path.to_owned(), opening: s.opening }
+        } else if source.kind() == io::ErrorKind::BrokenPipe && path == Path::new("-") {
             OutputError::BrokenPipe
         } else {
             OutputError::Write { path: path.to_owned(), source }
         }
     }
 
-    /// Its exit code: 0 broken pipe (a quiet success), 73 cannot create, 74 I/O.
+    /// Its exit code: 0 broken pipe (a quiet success), 73 cannot create, 74 I/O, 130 interrupted.
     pub fn exit_code(&self) -> Code {
         match self {
             OutputError::BrokenPipe => Code::Ok,
             OutputError::WouldOverwriteInput { .. } | OutputError::Create { .. } => Code::CantCreate,
             OutputError::Write { .. } => Code::IoErr,
             OutputError::Twice { .. } => Code::Usage,
+            OutputError::Interrupted { .. } => Code::Interrupted,
         }
     }
 }
 
 enum Sink {
-    Stdout(BufWriter<io::Stdout>),
+    Stdout(BufWriter<Box<dyn Write + Send>>),
     File(BufWriter<Synced>),
     Zstd(zstd::stream::write::Encoder<'static, BufWriter<Synced>>),
     Gzip(flate2::write::GzEncoder<BufWriter<Synced>>),
@@ -99,7 +124,7 @@ enum Sink {
 /// [`Synced::STEP`] bytes as it is written (Linux), so that the final `fsync` waits for the
 /// last step only, not for the whole output at the end of the run.
 struct Synced {
-    file: File,
+    file: Watched,
     /// Whether it is synced at the end (a device or a pipe is not).
     sync: bool,
     written: u64,
@@ -111,6 +136,8 @@ impl Synced {
     const STEP: u64 = 8 << 20;
 
     fn new(file: File, sync: bool) -> Synced {
+        // A file to sync is a regular file, which waits for no reader.
+        let file = if sync { Watched::unwatched(file) } else { Watched::new(file) };
         Synced { file, sync, written: 0, started: 0 }
     }
 
@@ -123,7 +150,7 @@ impl Synced {
         // failure only leaves the writeback to the final fsync.
         #[allow(unsafe_code)]
         unsafe {
-            libc::sync_file_range(self.file.as_raw_fd(), from, len, libc::SYNC_FILE_RANGE_WRITE)
+            libc::sync_file_range(self.file.file().as_raw_fd(), from, len, libc::SYNC_FILE_RANGE_WRITE)
         };
         self.started = self.written;
     }
@@ -133,7 +160,7 @@ impl Synced {
 
     /// Syncs the file, when it is to be synced.
     fn finish(self) -> io::Result<()> {
-        if self.sync { self.file.sync_all() } else { Ok(()) }
+        if self.sync { self.file.file().sync_all() } else { Ok(()) }
     }
 }
 
@@ -249,8 +276,8 @@ pub(crate) fn place(path: &Path, meta: Option<&std::fs::Metadata>) -> io::Result
         return Ok((stream, None));
     }
     // The standard streams were looked for above: what is left in place is a device or a pipe.
-    if meta.is_some_and(|m| !m.is_file()) {
-        return Ok((std::fs::OpenOptions::new().write(true).open(path)?, None));
+    if let Some(m) = meta.filter(|m| !m.is_file()) {
+        return Ok((super::piped::open(path, m)?, None));
     }
     let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     let target = if linked { path.canonicalize().or_else(|_| followed(path))? } else { path.to_path_buf() };
@@ -376,7 +403,7 @@ impl Output {
             // Two outputs on stdout would interleave in one stream: `-` is claimed as a file is.
             let claim = hold(path, path.to_owned())?;
             return Ok(Output {
-                sink: Some(Sink::Stdout(BufWriter::with_capacity(1 << 16, io::stdout()))),
+                sink: Some(Sink::Stdout(BufWriter::with_capacity(1 << 16, super::piped::stdout()))),
                 path: path.to_owned(),
                 temp: None,
                 claim: Some(claim),
@@ -400,7 +427,10 @@ impl Output {
         let claim = out.filter(|_| !special).map(|out| hold(path, out)).transpose()?;
         // Released by the drop, also when the creation below fails.
         let mut output = Output { sink: None, path: path.to_owned(), temp: None, claim, _registered: None };
-        let (file, temp) = place(path, meta.as_ref()).map_err(create_err)?;
+        let (file, temp) = place(path, meta.as_ref()).map_err(|e| match super::piped::stopped(&e) {
+            Some(_) => OutputError::Interrupted { path: path.to_owned(), opening: true },
+            None => create_err(e),
+        })?;
         output._registered = temp.as_ref().map(|(t, _)| super::temporary::register(t));
         output.temp = temp;
         let buf = BufWriter::with_capacity(1 << 16, Synced::new(file, output.temp.is_some()));
@@ -427,7 +457,9 @@ impl Output {
 
     /// Classifies an error from `write`: broken pipe on stdout, else a write error.
     pub fn error(&self, source: io::Error) -> OutputError {
-        if source.kind() == io::ErrorKind::BrokenPipe && self.temp.is_none() {
+        if let Some(s) = super::piped::stopped(&source) {
+            OutputError::Interrupted { path: self.path.clone(), opening: s.opening }
+        } else if source.kind() == io::ErrorKind::BrokenPipe && self.temp.is_none() {
             OutputError::BrokenPipe
         } else {
             OutputError::Write { path: self.path.clone(), source }

@@ -1,6 +1,7 @@
-//! Inputs that may wait (stdin, a pipe, a FIFO): read once they have bytes, polled so that a
-//! stop signal ends the wait ([`stop_streams`]) and a pause of a plain stream ends a pausing
-//! read ([`read_pausing`]) for the reader to work on what it holds.
+//! Inputs that may wait (stdin, a pipe, a FIFO): opened without waiting for a writer
+//! ([`open`]) and read once they have bytes, polled so that a stop signal ends the wait
+//! ([`stop_streams`]) and a pause of a plain stream ends a pausing read ([`read_pausing`]) for
+//! the reader to work on what it holds.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -15,6 +16,31 @@ static STOP_STREAMS: AtomicBool = AtomicBool::new(false);
 /// async-signal-safe, for a stop signal's handler.
 pub fn stop_streams() {
     STOP_STREAMS.store(true, Ordering::Relaxed);
+}
+
+/// Whether [`stop_streams`] was called: waits on pipes, for input or for output, end.
+pub(super) fn stopping() -> bool {
+    STOP_STREAMS.load(Ordering::Relaxed)
+}
+
+/// Opens the input `path` for reading. On Linux a FIFO no process writes to yet is opened
+/// without waiting for one (an `open` would wait in the kernel, where no stop signal ends it):
+/// the [`Polled`] read waits instead, and Linux reports no end of it before a first writer has
+/// come and gone. Reads are blocking again once it is open.
+#[cfg(target_os = "linux")]
+pub(super) fn open(path: &std::path::Path) -> io::Result<File> {
+    use nix::fcntl::{FcntlArg, OFlag, fcntl};
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = File::options().read(true).custom_flags(nix::libc::O_NONBLOCK).open(path)?;
+    let flags = OFlag::from_bits_truncate(fcntl(&file, FcntlArg::F_GETFL)?);
+    fcntl(&file, FcntlArg::F_SETFL(flags - OFlag::O_NONBLOCK))?;
+    Ok(file)
+}
+
+/// Opens the input `path` for reading (elsewhere than Linux, a FIFO's `open` waits for a writer).
+#[cfg(not(target_os = "linux"))]
+pub(super) fn open(path: &std::path::Path) -> io::Result<File> {
+    File::open(path)
 }
 
 thread_local! {

@@ -402,12 +402,20 @@ fn a_second_signal_ends_the_run_at_once_with_130() {
 
 /// How `child` exits, failing with `what` if it has not within 20 s.
 fn exit_within_20_s(child: &mut std::process::Child, what: &str) -> std::process::ExitStatus {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    exit_within(child, 20, what)
+}
+
+/// How `child` exits, failing with `what` (and killing it) if it has not within `secs` seconds.
+fn exit_within(child: &mut std::process::Child, secs: u64, what: &str) -> std::process::ExitStatus {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
     loop {
         if let Some(status) = child.try_wait().expect("wait") {
             return status;
         }
-        assert!(std::time::Instant::now() < deadline, "{what}");
+        if std::time::Instant::now() >= deadline {
+            let _ = child.kill();
+            panic!("{what}");
+        }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
 }
@@ -449,4 +457,87 @@ fn a_run_waiting_on_a_stalled_stdin_stops_on_a_signal() {
             assert!(err.contains("interrupted"), "{job} {signal}: {err}");
         }
     }
+}
+
+/// `child`'s stderr, once it has exited.
+fn stderr_of(child: &mut std::process::Child) -> String {
+    let mut err = String::new();
+    child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr");
+    err
+}
+
+/// A FIFO no process opens for writing: pgnkit waits for one, and one signal stops it (the
+/// kernel's `open` would wait on, started again after the signal), exit 130.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_fifo_no_process_writes_to_stops_on_one_signal() {
+    let dir = temp_dir("interrupt-fifo-unopened");
+    let fifo = dir.join("in.pgn");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let mut child = started(&["check", fifo.to_str().expect("utf-8")], Stdio::null(), Stdio::null());
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    send("-INT", &child);
+    let status = exit_within(&mut child, 5, "one SIGINT did not end the wait for a writer");
+    let err = stderr_of(&mut child);
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains("pgnkit: interrupted: stopped before the first game of "), "{err}");
+}
+
+/// An output that is a FIFO no process opens for reading: one signal stops the wait for a
+/// reader, exit 130, and the outputs opened before it leave no temporary file.
+#[cfg(unix)]
+#[test]
+fn an_output_fifo_no_process_reads_stops_on_one_signal_leaving_nothing() {
+    let dir = temp_dir("interrupt-fifo-output");
+    std::fs::copy(fixture("pgn/lichess_db_10k.pgn"), dir.join("in.pgn")).expect("copy");
+    let fifo = dir.join("rejects.pgn");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let (input, out) = (dir.join("in.pgn"), dir.join("out.pgn"));
+    let path = |p: &std::path::Path| p.to_str().expect("utf-8").to_owned();
+    for args in [
+        vec!["positions".into(), path(&input), "-o".into(), path(&fifo)],
+        vec!["clean".into(), path(&input), "-o".into(), path(&out), "--rejects".into(), path(&fifo)],
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut child = started(&args, Stdio::null(), Stdio::null());
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        send("-INT", &child);
+        let status =
+            exit_within(&mut child, 5, &format!("{args:?}: one SIGINT did not end the wait for a reader"));
+        let err = stderr_of(&mut child);
+        assert_eq!(status.code(), Some(130), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "pgnkit: interrupted: stopped waiting for a reader to open {}; ",
+                path(&fifo)
+            )),
+            "{args:?}: {err}"
+        );
+        assert_eq!(files_in(&dir, &["in.pgn", "rejects.pgn"]), Vec::<String>::new(), "{args:?}");
+    }
+}
+
+/// Stdout a pipe whose reader takes nothing, full: one SIGTERM stops the write waiting for room
+/// (the kernel's would wait on, started again after the signal), exit 130, saying so.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_stdout_pipe_no_one_reads_stops_on_one_signal() {
+    let dir = temp_dir("interrupt-full-stdout");
+    let input = dir.join("in.pgn");
+    // About 2 MB of games, whose positions are far more than a pipe's 64 KiB.
+    let games = std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture");
+    std::fs::write(&input, games.repeat(200)).expect("write");
+    let mut child =
+        started(&["positions", "-j2", input.to_str().expect("utf-8")], Stdio::null(), Stdio::piped());
+    // Held open and never read.
+    let _stdout = child.stdout.take().expect("stdout");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    send("-TERM", &child);
+    let status = exit_within(&mut child, 5, "one SIGTERM did not end the wait for room in stdout");
+    let err = stderr_of(&mut child);
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("pgnkit: interrupted: stopped waiting for the reader of stdout to take more; "),
+        "{err}"
+    );
 }

@@ -325,6 +325,41 @@ pub fn annotate_engine_diagnostics_past_a_games_first_100_are_counted() {
     assert_eq!(summary(&o.stdout)["warnings"]["engine_warning"], 161, "one a position");
 }
 
+/// An option the engine does not have: one warning at the engine's start, shown once however
+/// many engines start, and counted in the summary as the warnings of its searches are.
+pub fn annotate_engine_startup_warnings_are_shown_once_and_counted() {
+    let d = dir("startup-warning");
+    let frob = ["--no-cache", "--nodes", "100", "--engines", "2", "--engine-option", "Frob=1"];
+    let o = annotate(
+        &games(&d),
+        &args(&frob, fake_engine(&[]))
+            .into_iter()
+            .chain(["--format".into(), "jsonl".into()])
+            .collect::<Vec<_>>(),
+    );
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert_eq!(err.matches("[engine_warning,").count(), 1, "{err}");
+    assert!(err.contains("engine: engine has no option \"Frob\""), "{err}");
+    assert_eq!(summary(&o.stdout)["warnings"]["engine_warning"], 1, "{err}");
+    // EPD lines: the text summary (not quiet) counts it.
+    let epd = d.join("positions.epd");
+    std::fs::write(&epd, "8/8/8/8/8/8/8/K1k5 w - - id \"a\";\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"b\";\n")
+        .expect("write input");
+    let o = pgnkit()
+        .args(["annotate", "--format", "epd", "-o"])
+        .arg(d.join("out.epd"))
+        .args(args(&frob, fake_engine(&[])))
+        .arg(&epd)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run pgnkit");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert_eq!(err.matches("[engine_warning,").count(), 1, "{err}");
+    assert!(err.contains("\n  warnings: engine_warning 1\n"), "{err}");
+}
+
 pub fn annotate_engine_that_cannot_start_is_exit_69() {
     let d = dir("start");
     let input = games(&d);

@@ -201,7 +201,9 @@ impl AnnotateWorker {
             start += len;
             stats.games += 1;
             for w in self.startup.drain(..) {
-                records.diagnostics.push(place.diagnostic(Kind::EngineWarning, format!("engine: {w}"), None));
+                let d = place.diagnostic(Kind::EngineWarning, format!("engine: {w}"), None);
+                stats.count(&d);
+                records.diagnostics.push(d);
             }
             let line_record = match read_line(&line) {
                 Ok(Some(record)) => record,

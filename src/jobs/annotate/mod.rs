@@ -339,9 +339,11 @@ impl Worker for AnnotateWorker {
         collected.filter.count(&mut stats);
         let mut games = collected.games;
         records.diagnostics = collected.diagnostics;
+        // The engine's start is the run's, shown and counted once (by the first worker).
         for w in self.startup.drain(..) {
-            let game = games.first();
-            records.diagnostics.push(analyse::warning_diagnostic(game, None, w.to_string()));
+            let d = analyse::warning_diagnostic(games.first(), None, w.to_string());
+            stats.count(&d);
+            records.diagnostics.push(d);
         }
         let mut plans = Vec::with_capacity(games.len());
         for game in &mut games {
