@@ -12,6 +12,7 @@ mod output;
 pub mod run;
 mod sniff;
 pub mod sort;
+pub mod spill;
 pub mod temporary;
 mod waiting;
 
