@@ -6,6 +6,7 @@
 //! the error, its rest as read in a comment, so the game loses no text and is annotated).
 
 use super::movetext::{Event, Movetext};
+use super::plies::Marks;
 use crate::analysis::Score;
 use crate::analysis::judge::eval_score;
 use crate::chess::{Move, Position};
@@ -42,8 +43,9 @@ pub(crate) struct Mainline<'a> {
     pub start: Option<Position>,
     /// The mainline's moves.
     pub moves: Vec<Move>,
-    /// `positions[i]`: the position before move `i`; the last one is after the last move.
-    pub positions: Vec<Position>,
+    /// Every [`super::plies::EVERY`]th mainline position (read with [`Mainline::position`] and
+    /// [`Mainline::positions`]).
+    pub marks: Marks,
     /// The `[%eval]` after each move, as the game gives it (White's view), and its depth.
     pub game_evals: Vec<(Option<Score>, Option<u32>)>,
     pub fate: Fate,
@@ -134,7 +136,7 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
             black: game.tag_text(b"Black"),
             start: None,
             moves: Vec::new(),
-            positions: Vec::new(),
+            marks: Marks::default(),
             game_evals: Vec::new(),
             fate: Fate::Annotate,
             counted: None,
@@ -150,7 +152,7 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
     fn start(&mut self, _: &Game<'a>, pos: &Position) {
         let m = self.current();
         m.start = Some(*pos);
-        m.positions.push(*pos);
+        m.marks.start(pos);
     }
 
     fn played(&mut self, _: &Game<'a>, p: &Played<'a, '_>) {
@@ -170,10 +172,8 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
             return;
         }
         let m = self.current();
+        m.marks.played(m.moves.len(), p.before, mv);
         m.moves.push(mv);
-        let mut after = *p.before;
-        after.play_unchecked(mv);
-        m.positions.push(after);
         m.game_evals.push((None, None));
     }
 

@@ -9,7 +9,6 @@ use super::{AnnotateOptions, Variations};
 use crate::analysis::Score;
 use crate::analysis::judge::{Advice, Judge, accuracy, acpl};
 use crate::chess::{Color, Move};
-use crate::notation::san::write_san;
 
 /// Plies of the engine's line written as a variation, at most (lichess's figure).
 pub const LINE_PLIES: usize = 20;
@@ -22,10 +21,11 @@ pub(super) struct Note {
     pub eval: Option<Score>,
     /// The judgement.
     pub advice: Option<Advice>,
-    /// The engine's best move in the position before, in SAN.
-    pub best: Option<String>,
-    /// The engine's line from the position before, written as a variation (empty: none).
-    pub line: Vec<Move>,
+    /// The engine's best move in the position before.
+    pub best: Option<Move>,
+    /// The engine's line from the position before ([`Evaluated::analysis`]) is written as a
+    /// variation, its first [`LINE_PLIES`] plies.
+    pub line: bool,
 }
 
 /// A game's notes: the evaluations of its positions, a note per move, the tags to add.
@@ -60,25 +60,17 @@ pub(super) fn plan(game: &Mainline, evals: Vec<Evaluated>, opts: &AnnotateOption
     let mut judge = Judge::new(start.turn());
     let mut notes = Vec::with_capacity(game.moves.len());
     for (i, &mv) in game.moves.iter().enumerate() {
-        let before = &game.positions[i];
         let engine = evals.get(i).and_then(|e| e.analysis.as_ref());
         let after = evals.get(i + 1).and_then(|e| e.white);
         let is_best = engine.is_some_and(|a| a.best_move == Some(mv));
         let advice = judge.next(after, is_best);
-        let best = engine.and_then(|a| a.best_move).map(|b| {
-            let mut san = String::new();
-            write_san(before, b, &mut san);
-            san
-        });
+        let best = engine.and_then(|a| a.best_move);
         let wanted = match opts.variations {
             Variations::None => false,
             Variations::Mistakes => advice.is_some(),
             Variations::All => best.is_some() && !is_best,
         };
-        let line = match engine {
-            Some(a) if wanted => a.pv.iter().copied().take(LINE_PLIES).collect(),
-            _ => Vec::new(),
-        };
+        let line = wanted && engine.is_some_and(|a| !a.pv.is_empty());
         let eval = after.filter(|s| *s != Score::Mate(0) && !opts.from_evals);
         notes.push(Note { eval, advice, best, line });
     }
