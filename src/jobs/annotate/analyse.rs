@@ -328,7 +328,7 @@ pub(super) fn none_evaluated(evals: &[Evaluated]) -> bool {
 
 /// Whether the game holds an `[%eval]` (`--from-evals` has something to judge).
 pub(super) fn has_evals(game: &Mainline) -> bool {
-    game.game_evals.iter().any(|(score, _)| score.is_some())
+    game.game_evals.iter().any(|e| e.white.is_some())
 }
 
 /// The warning for a game `--from-evals` writes as read: it holds no `[%eval]`.
@@ -337,15 +337,19 @@ pub(super) fn no_evals(game: &Mainline) -> Diagnostic {
     diagnostic(Some(game), None, Kind::NoEvals, message.to_string())
 }
 
-/// The evaluations a game gives itself (`--from-evals`): none for the start position, then the
-/// `[%eval]` after each move; a game ending from the rules when the game gives none.
-pub(super) fn from_game(game: &Mainline, stats: &mut Stats) -> Vec<Evaluated> {
+/// The evaluations a game gives itself (`--from-evals`), taken from it: none for the start
+/// position, then the `[%eval]` after each move; a game ending from the rules when the game
+/// gives none.
+pub(super) fn from_game(game: &mut Mainline, stats: &mut Stats) -> Vec<Evaluated> {
     stats.add(Counter::Positions, game.position_count() as u64);
-    let mut out = vec![Evaluated::default()];
-    for ((score, depth), pos) in game.game_evals.iter().zip(game.positions().skip(1)) {
-        let pos = &pos;
-        let rules = || from_rules(pos).map(|s| PovScore::new(pos.turn(), s).white());
-        out.push(Evaluated { white: score.or_else(rules), analysis: None, game_depth: *depth });
+    let mut evals = std::mem::take(&mut game.game_evals);
+    if evals.is_empty() {
+        evals.push(Evaluated::default());
     }
-    out
+    for (e, pos) in evals.iter_mut().zip(game.positions()).skip(1) {
+        if e.white.is_none() {
+            e.white = from_rules(&pos).map(|s| PovScore::new(pos.turn(), s).white());
+        }
+    }
+    evals
 }

@@ -365,7 +365,8 @@ impl Worker for AnnotateWorker {
             return self.lines(chunk);
         }
         let write = self.opts.format == Format::Pgn;
-        let (collected, first) = replay_chunk(collect::Collect::new(&self.opts.select, write), chunk);
+        let (collected, first) =
+            replay_chunk(collect::Collect::new(&self.opts.select, write, self.analyst.is_none()), chunk);
         let mut records = AnnotatedChunk::default();
         let mut stats = first.stats;
         collected.filter.count(&mut stats);

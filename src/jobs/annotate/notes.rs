@@ -13,12 +13,9 @@ use crate::chess::{Color, Move};
 /// Plies of the engine's line written as a variation, at most (lichess's figure).
 pub const LINE_PLIES: usize = 20;
 
-/// What is written about one mainline move.
+/// What is written about one mainline move (its `[%eval]`: [`Plan::eval`]).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Note {
-    /// The `[%eval]` after the move (White's view); `None`: none is written (no evaluation, a
-    /// mated position, or `--from-evals`, which keeps the game's own).
-    pub eval: Option<Score>,
     /// The judgement.
     pub advice: Option<Advice>,
     /// The engine's best move in the position before.
@@ -37,6 +34,17 @@ pub(super) struct Plan {
     pub notes: Vec<Note>,
     /// Tags added (`--add-tags`).
     pub tags: Vec<(&'static str, String)>,
+    /// `[%eval]`s are written (not under `--from-evals`, which keeps the game's own).
+    pub write_evals: bool,
+}
+
+impl Plan {
+    /// The `[%eval]` after mainline move `index` (White's view); `None`: none is written (no
+    /// evaluation, a mated position, or `--from-evals`).
+    pub fn eval(&self, index: usize) -> Option<Score> {
+        let after = self.evals.get(index + 1).and_then(|e| e.white);
+        after.filter(|s| *s != Score::Mate(0) && self.write_evals)
+    }
 }
 
 /// The `[%eval]` text of a White's-view score, as lichess writes it: pawns with the digits they
@@ -71,8 +79,7 @@ pub(super) fn plan(game: &Mainline, evals: Vec<Evaluated>, opts: &AnnotateOption
             Variations::All => best.is_some() && !is_best,
         };
         let line = wanted && engine.is_some_and(|a| !a.pv.is_empty());
-        let eval = after.filter(|s| *s != Score::Mate(0) && !opts.from_evals);
-        notes.push(Note { eval, advice, best, line });
+        notes.push(Note { advice, best, line });
     }
     let mut tags = Vec::new();
     if opts.add_tags {
@@ -89,7 +96,7 @@ pub(super) fn plan(game: &Mainline, evals: Vec<Evaluated>, opts: &AnnotateOption
             tags.push(("BlackAccuracy", format!("{}", acc.black.round())));
         }
     }
-    Plan { evals, notes, tags }
+    Plan { evals, notes, tags, write_evals: !opts.from_evals }
 }
 
 #[cfg(test)]

@@ -199,7 +199,7 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
     fn flush(&mut self) {
         let Some(p) = self.pending.take() else { return };
         let note = &self.plan.notes[p.index];
-        if let (false, Some(eval)) = (p.eval_written, note.eval) {
+        if let (false, Some(eval)) = (p.eval_written, self.plan.eval(p.index)) {
             self.writer.comment(0, format!("[%eval {}]", eval_text(eval)).as_bytes());
         }
         if note.advice.is_none() && !note.line {
@@ -282,7 +282,7 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
             return;
         }
         let eval = match self.pending {
-            Some(p) if !p.eval_written => self.plan.notes[p.index].eval,
+            Some(p) if !p.eval_written => self.plan.eval(p.index),
             _ => None,
         };
         let Some(eval) = eval else {
