@@ -13,6 +13,7 @@ mod piped;
 pub mod run;
 mod sniff;
 pub mod sort;
+pub mod spill;
 pub mod temporary;
 mod waiting;
 

@@ -195,6 +195,20 @@ impl Writer {
         self.start_movetext(out);
     }
 
+    /// How much of the `len` bytes of movetext written so far no later call changes: all but the
+    /// last token's space, which a `)` that does not fit turns into a line break.
+    pub fn settled(&self, len: usize) -> usize {
+        self.last.space.unwrap_or(len)
+    }
+
+    /// The first `n` bytes of the movetext were taken out of the output (`n` at most
+    /// [`Writer::settled`]): the offsets kept are moved back.
+    pub fn forget_front(&mut self, n: usize) {
+        if let Some(at) = &mut self.last.space {
+            *at -= n;
+        }
+    }
+
     /// Forgets the game being written (its tags, open variations, line state), as after
     /// [`Writer::end_game`]; a caller that abandons a game also truncates its `out`.
     pub fn reset(&mut self) {

@@ -541,3 +541,35 @@ fn a_full_stdout_pipe_no_one_reads_stops_on_one_signal() {
         "{err}"
     );
 }
+
+/// An interrupt while one long game's output is written (`annotate --from-evals`, 8M plies of
+/// JSON Lines records, about 15 s of work): the run stops within a second or so, not at the
+/// game's end, and writes nothing.
+#[cfg(unix)]
+#[test]
+fn annotate_stops_promptly_inside_a_long_game() {
+    let dir = temp_dir("interrupt-long-game");
+    let input = dir.join("long.pgn");
+    let moves = ["Nf3", "Nf6", "Ng1", "Ng8"];
+    let mut pgn = String::from("[Event \"long\"]\n[Result \"*\"]\n\n");
+    for i in 0..7_980_000usize {
+        pgn.push_str(moves[i % 4]);
+        pgn.push(if i % 20 == 19 { '\n' } else { ' ' });
+    }
+    pgn.push_str("*\n");
+    std::fs::write(&input, pgn).expect("write the game");
+    let out = dir.join("out.jsonl");
+    let args = ["annotate", "-q", "-j1", "--from-evals", "--format", "jsonl", input.to_str().unwrap(), "-o"];
+    let child = started(&[&args[..], &[out.to_str().unwrap()]].concat(), Stdio::null(), Stdio::null());
+    // Past the game's reading (under a second), into the writing of its records.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    send("-INT", &child);
+    let sent = std::time::Instant::now();
+    let o = child.wait_with_output().expect("wait");
+    let took = sent.elapsed();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("stopped before the first game") && err.contains("no output was written"), "{err}");
+    assert!(took < std::time::Duration::from_secs(4), "stopped {took:?} after the signal");
+    assert!(!out.exists());
+}

@@ -27,8 +27,9 @@ pub struct Evaluated {
     /// The evaluation from White's view (`None`: none could be had).
     pub white: Option<Score>,
     /// The engine's analysis (from the engine or the cache); `None` for a game ending, a
-    /// failure, or an evaluation read from the game.
-    pub analysis: Option<Analysis>,
+    /// failure, or an evaluation read from the game. Boxed: most positions of a long game have
+    /// none (`--from-evals`), and a position's state stays a few words.
+    pub analysis: Option<Box<Analysis>>,
     /// The depth of an evaluation read from the game.
     pub game_depth: Option<u32>,
 }
@@ -56,9 +57,9 @@ pub(super) fn diagnostic(
         d.column = 1;
         d.white = g.white.clone();
         d.black = g.black.clone();
-        if let Some(pos) = ply.and_then(|p| g.positions.get(p as usize)) {
+        if let Some(pos) = ply.and_then(|p| g.position(p as usize)) {
             let mut fen = String::new();
-            write_fen(pos, EpMode::Legal, &mut fen);
+            write_fen(&pos, EpMode::Legal, &mut fen);
             d.fen = Some(fen);
         }
     }
@@ -96,13 +97,12 @@ fn place(ply: u32) -> String {
     if ply == 0 { "the start position".to_string() } else { format!("the position after ply {ply}") }
 }
 
-/// Where the line that leads to position `ply` starts: the last position reached by a capture
-/// or a pawn move (its halfmove clock is 0), or the game's start; at most the UCI client's
-/// [`MAX_PLIES`] moves back.
-fn line_start(positions: &[Position], ply: usize) -> usize {
-    // Searched no further back than the line may start: linear in a game's length.
+/// Where the line that leads to position `ply` starts, given the last position up to it reached
+/// by a capture or a pawn move (its halfmove clock is 0; `None`: none): there, or the game's
+/// start; at most the UCI client's [`MAX_PLIES`] moves back.
+fn line_start(last_reset: Option<usize>, ply: usize) -> usize {
     let earliest = ply.saturating_sub(MAX_PLIES);
-    (earliest..=ply).rev().find(|&i| positions[i].halfmoves() == 0).unwrap_or(earliest)
+    last_reset.filter(|&r| r >= earliest).unwrap_or(earliest)
 }
 
 /// Positions in a row on which the engines crashed at every try or hung, with no search that
@@ -188,10 +188,17 @@ impl Analyst {
         if self.keep_hash {
             self.engine.new_game();
         }
-        let mut out = Vec::with_capacity(game.positions.len());
+        let mut out = Vec::with_capacity(game.position_count());
         let mut unsupported = false;
         let mut shown = Shown { out: diagnostics, n: 0 };
-        for (ply, pos) in game.positions.iter().enumerate() {
+        // The position the engine's line starts from and its ply, and the last position with a
+        // halfmove clock of 0.
+        let (mut root, mut last_reset): (Option<(usize, Position)>, _) = (None, None);
+        for (ply, pos) in game.positions().enumerate() {
+            let pos = &pos;
+            if pos.halfmoves() == 0 {
+                last_reset = Some(ply);
+            }
             if cancel.is_set() {
                 return Ok(None);
             }
@@ -205,12 +212,18 @@ impl Analyst {
             }
             // The engine sees the moves since the last capture or pawn move (repetitions), and
             // nothing before: the cache key holds exactly what the evaluation depends on.
-            let root = line_start(&game.positions, ply as usize);
-            let line = &game.moves[root..ply as usize];
+            let start = line_start(last_reset, ply as usize);
+            let from = match root {
+                Some((at, p)) if at == start => p,
+                // `start` is at most `ply`: in the mainline.
+                _ => game.position(start).unwrap_or(*pos),
+            };
+            root = Some((start, from));
+            let line = &game.moves[start..ply as usize];
             let cached = match &self.cache {
                 Some(c) => {
                     stats.add(Counter::CacheLookups, 1);
-                    c.lookup_line(&game.positions[root], line, &self.id, &self.limit)?
+                    c.lookup_line(&from, line, &self.id, &self.limit)?
                 }
                 None => None,
             };
@@ -225,14 +238,14 @@ impl Analyst {
                         self.engine.new_game();
                     }
                     let asked = Instant::now();
-                    let result = self.engine.analyse_line(&game.positions[root], line, &self.limit);
+                    let result = self.engine.analyse_line(&from, line, &self.limit);
                     count_search(&result, asked, stats);
                     let result = self.crashes.count(result);
                     self.warnings(game, ply, &mut shown, stats);
                     match result {
                         Ok(a) => {
                             if let Some(c) = &self.cache {
-                                c.store_line(&game.positions[root], line, &self.id, &self.limit, &a)?;
+                                c.store_line(&from, line, &self.id, &self.limit, &a)?;
                             }
                             Some(a)
                         }
@@ -257,7 +270,7 @@ impl Analyst {
                 stats.add(Counter::Unevaluated, 1);
             }
             let white = analysis.as_ref().map(|a| PovScore::new(pos.turn(), a.score).white());
-            out.push(Evaluated { white, analysis, game_depth: None });
+            out.push(Evaluated { white, analysis: analysis.map(Box::new), game_depth: None });
         }
         Ok(Some(out))
     }
@@ -315,7 +328,7 @@ pub(super) fn none_evaluated(evals: &[Evaluated]) -> bool {
 
 /// Whether the game holds an `[%eval]` (`--from-evals` has something to judge).
 pub(super) fn has_evals(game: &Mainline) -> bool {
-    game.game_evals.iter().any(|(score, _)| score.is_some())
+    game.game_evals.iter().any(|e| e.white.is_some())
 }
 
 /// The warning for a game `--from-evals` writes as read: it holds no `[%eval]`.
@@ -324,14 +337,19 @@ pub(super) fn no_evals(game: &Mainline) -> Diagnostic {
     diagnostic(Some(game), None, Kind::NoEvals, message.to_string())
 }
 
-/// The evaluations a game gives itself (`--from-evals`): none for the start position, then the
-/// `[%eval]` after each move; a game ending from the rules when the game gives none.
-pub(super) fn from_game(game: &Mainline, stats: &mut Stats) -> Vec<Evaluated> {
-    stats.add(Counter::Positions, game.positions.len() as u64);
-    let mut out = vec![Evaluated::default()];
-    for ((score, depth), pos) in game.game_evals.iter().zip(&game.positions[1..]) {
-        let rules = || from_rules(pos).map(|s| PovScore::new(pos.turn(), s).white());
-        out.push(Evaluated { white: score.or_else(rules), analysis: None, game_depth: *depth });
+/// The evaluations a game gives itself (`--from-evals`), taken from it: none for the start
+/// position, then the `[%eval]` after each move; a game ending from the rules when the game
+/// gives none.
+pub(super) fn from_game(game: &mut Mainline, stats: &mut Stats) -> Vec<Evaluated> {
+    stats.add(Counter::Positions, game.position_count() as u64);
+    let mut evals = std::mem::take(&mut game.game_evals);
+    if evals.is_empty() {
+        evals.push(Evaluated::default());
     }
-    out
+    for (e, pos) in evals.iter_mut().zip(game.positions()).skip(1) {
+        if e.white.is_none() {
+            e.white = from_rules(&pos).map(|s| PovScore::new(pos.turn(), s).white());
+        }
+    }
+    evals
 }

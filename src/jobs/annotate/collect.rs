@@ -5,8 +5,9 @@
 //! result, bytes and [`Movetext`] (every line replayed; a variation an error ended is kept up to
 //! the error, its rest as read in a comment, so the game loses no text and is annotated).
 
+use super::analyse::Evaluated;
 use super::movetext::{Event, Movetext};
-use crate::analysis::Score;
+use super::plies::Marks;
 use crate::analysis::judge::eval_score;
 use crate::chess::{Move, Position};
 use crate::error::{Diagnostic, Kind, Severity};
@@ -42,10 +43,12 @@ pub(crate) struct Mainline<'a> {
     pub start: Option<Position>,
     /// The mainline's moves.
     pub moves: Vec<Move>,
-    /// `positions[i]`: the position before move `i`; the last one is after the last move.
-    pub positions: Vec<Position>,
-    /// The `[%eval]` after each move, as the game gives it (White's view), and its depth.
-    pub game_evals: Vec<(Option<Score>, Option<u32>)>,
+    /// Every [`super::plies::EVERY`]th mainline position (read with [`Mainline::position`] and
+    /// [`Mainline::positions`]).
+    pub marks: Marks,
+    /// Read for `--from-evals` alone: one per position, the `[%eval]` after each move as the game
+    /// gives it (White's view) and its depth (none for the start).
+    pub game_evals: Vec<Evaluated>,
     pub fate: Fate,
     /// Its worst diagnostic as the replay counted the game (`None`: none).
     pub counted: Option<Severity>,
@@ -68,6 +71,8 @@ pub(super) struct Collect<'s, 'a> {
     pub diagnostics: Vec<Diagnostic>,
     /// Keep what PGN output writes: every line's events, the tags.
     write: bool,
+    /// Keep the games' own evaluations (`--from-evals`).
+    evals: bool,
     /// Where the mainline's first null move is (absolute offset), and how many it has.
     null_move: Option<u64>,
     null_moves: u32,
@@ -76,13 +81,15 @@ pub(super) struct Collect<'s, 'a> {
 }
 
 impl<'s, 'a> Collect<'s, 'a> {
-    /// Hooks reading for the analysis, and for writing the games again when `write`.
-    pub(super) fn new(select: &'s Selection, write: bool) -> Collect<'s, 'a> {
+    /// Hooks reading for the analysis, for writing the games again when `write`, and keeping
+    /// their own evaluations when `evals`.
+    pub(super) fn new(select: &'s Selection, write: bool, evals: bool) -> Collect<'s, 'a> {
         Collect {
             filter: Filter::new(select, false),
             games: Vec::new(),
             diagnostics: Vec::new(),
             write,
+            evals,
             null_move: None,
             null_moves: 0,
             skip_end: false,
@@ -134,7 +141,7 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
             black: game.tag_text(b"Black"),
             start: None,
             moves: Vec::new(),
-            positions: Vec::new(),
+            marks: Marks::default(),
             game_evals: Vec::new(),
             fate: Fate::Annotate,
             counted: None,
@@ -148,9 +155,13 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
     }
 
     fn start(&mut self, _: &Game<'a>, pos: &Position) {
+        let evals = self.evals;
         let m = self.current();
         m.start = Some(*pos);
-        m.positions.push(*pos);
+        m.marks.start(pos);
+        if evals {
+            m.game_evals.push(Evaluated::default());
+        }
     }
 
     fn played(&mut self, _: &Game<'a>, p: &Played<'a, '_>) {
@@ -169,12 +180,13 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
         if self.null_move.is_some() {
             return;
         }
+        let evals = self.evals;
         let m = self.current();
+        m.marks.played(m.moves.len(), p.before, mv);
         m.moves.push(mv);
-        let mut after = *p.before;
-        after.play_unchecked(mv);
-        m.positions.push(after);
-        m.game_evals.push((None, None));
+        if evals {
+            m.game_evals.push(Evaluated::default());
+        }
     }
 
     fn nag(&mut self, game: &Game<'a>, depth: u32, nag: Nag, _: u64) {
@@ -183,15 +195,16 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
 
     fn comment(&mut self, game: &Game<'a>, depth: u32, comment: RawComment<'a>) {
         self.record(game, Event::Comment { depth, comment });
-        if depth != 0 {
+        if depth != 0 || !self.evals {
             return;
         }
         let m = self.current();
         // A comment before the first move, or after a null move, evaluates no move of ours.
-        if m.game_evals.len() == m.moves.len()
+        if m.game_evals.len() == m.moves.len() + 1
+            && !m.moves.is_empty()
             && let (Some(last), Some(eval)) = (m.game_evals.last_mut(), comment.eval())
         {
-            *last = (Some(eval_score(eval.score)), eval.depth);
+            (last.white, last.game_depth) = (Some(eval_score(eval.score)), eval.depth);
         }
     }
 

@@ -208,8 +208,8 @@ impl AnnotateWorker {
             let line_record = match read_line(&line) {
                 Ok(Some(record)) => record,
                 Ok(None) => {
-                    records.out.extend_from_slice(line.as_bytes());
-                    records.out.push(b'\n');
+                    records.out.held.extend_from_slice(line.as_bytes());
+                    records.out.held.push(b'\n');
                     continue;
                 }
                 Err(bad) => {
@@ -228,8 +228,8 @@ impl AnnotateWorker {
                     stats.games_with_errors += 1;
                     stats.add(Counter::WrittenAsRead, 1);
                     records.diagnostics.push(d);
-                    records.out.extend_from_slice(line.as_bytes());
-                    records.out.push(b'\n');
+                    records.out.held.extend_from_slice(line.as_bytes());
+                    records.out.held.push(b'\n');
                     continue;
                 }
             };
@@ -279,7 +279,7 @@ impl AnnotateWorker {
             stats.recount_game(None, records.diagnostics[before..].iter().map(|d| d.severity).max());
             text.clear();
             record(&line_record, analysis.as_ref(), &mut text);
-            records.out.extend_from_slice(text.as_bytes());
+            records.out.held.extend_from_slice(text.as_bytes());
         }
         stats.bytes = chunk.bytes.len() as u64;
         let next = chunk.offset + chunk.bytes.len() as u64;
@@ -323,7 +323,7 @@ mod tests {
         let (mut out, mut diagnostics, mut stats) = (Vec::new(), Vec::new(), Stats::default());
         let input = if stream { Input::Stream(Box::new(text)) } else { Input::Slice(text) };
         crate::pipeline::run(input, &run, |o| {
-            out.extend_from_slice(&o.records.out);
+            out.extend_from_slice(&o.records.out.to_vec());
             diagnostics.extend(o.records.diagnostics);
             stats.merge(&o.stats);
             Ok(())

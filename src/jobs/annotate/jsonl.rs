@@ -12,12 +12,15 @@ use serde_json::{Value, json};
 
 use super::collect::Mainline;
 use super::notes::Plan;
+use super::{CANCEL_EVERY, Halt};
 use crate::analysis::Score;
 use crate::chess::{Move, Position};
 use crate::io::name::Name;
+use crate::io::spill::SpilledText;
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::write_san;
 use crate::notation::write_uci;
+use crate::pipeline::Cancel;
 
 fn uci(pos: &Position, m: Move) -> String {
     let mut s = String::new();
@@ -33,9 +36,21 @@ pub fn score_json(score: Score) -> Value {
     }
 }
 
-/// Appends the records of `game`'s positions to `out`.
-pub(super) fn write_game(file: &Name, game: &Mainline, plan: &Plan, out: &mut Vec<u8>) {
-    for (ply, (pos, e)) in game.positions.iter().zip(&plan.evals).enumerate() {
+/// Appends the records of `game`'s positions to `out`, its text past `spill_at` bytes on disk;
+/// stops when the run is cancelled.
+pub(super) fn write_game(
+    file: &Name,
+    game: &Mainline,
+    plan: &Plan,
+    out: &mut SpilledText,
+    spill_at: usize,
+    cancel: &Cancel<'_>,
+) -> Result<(), Halt> {
+    for (ply, (pos, e)) in game.positions().zip(&plan.evals).enumerate() {
+        let pos = &pos;
+        if ply % CANCEL_EVERY == CANCEL_EVERY - 1 && cancel.is_set() {
+            return Err(Halt::Cancelled);
+        }
         let mut fen = String::new();
         write_fen(pos, EpMode::Legal, &mut fen);
         let played = game.moves.get(ply).copied();
@@ -59,9 +74,11 @@ pub(super) fn write_game(file: &Name, game: &Mainline, plan: &Plan, out: &mut Ve
         if ply == 0 {
             record["data"]["tags"] = Value::Object(tag_texts(game));
         }
-        out.extend_from_slice(record.to_string().as_bytes());
-        out.push(b'\n');
+        out.held.extend_from_slice(record.to_string().as_bytes());
+        out.held.push(b'\n');
+        out.spill_past(spill_at)?;
     }
+    Ok(())
 }
 
 /// The moves of a line from `start` in UCI.

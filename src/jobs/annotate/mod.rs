@@ -25,6 +25,7 @@ pub mod jsonl;
 mod movetext;
 mod notes;
 mod pgn;
+mod plies;
 pub mod sink;
 pub mod table;
 
@@ -35,6 +36,7 @@ use crate::analysis::cache::{Cache, EngineId, cacheable};
 use crate::analysis::{AnalysisWarning, Analyzer, Limit, StartError};
 use crate::engine::client::{EngineConfig, UciEngine};
 use crate::error::{Diagnostic, Error};
+use crate::io::spill::{SPILL_BYTES, SpilledText};
 use crate::pgn::Writer;
 use crate::pipeline::counter::Counter;
 use crate::pipeline::replay::export::{GameWriter, Strip};
@@ -200,8 +202,8 @@ pub fn limit_text(limit: &Limit) -> String {
 /// The records of one chunk: the text written and the diagnostics to report.
 #[derive(Debug, Default)]
 pub struct AnnotatedChunk {
-    /// PGN games or JSON Lines records, in input order.
-    pub out: Vec<u8>,
+    /// PGN games or JSON Lines records, in input order; past [`SPILL_BYTES`] on disk.
+    pub out: SpilledText,
     /// The rows, under [`Format::Parquet`].
     pub table: crate::columnar::Batch,
     /// Problems of the games (their moves, the engine's faults), located.
@@ -214,6 +216,24 @@ impl Located for AnnotatedChunk {
     }
 }
 
+/// Why a chunk's text stopped short: the run was cancelled (the chunk's output is dropped), or
+/// its temporary file failed.
+#[derive(Debug)]
+pub(super) enum Halt {
+    Cancelled,
+    Spill(std::io::Error),
+}
+
+impl From<std::io::Error> for Halt {
+    fn from(e: std::io::Error) -> Halt {
+        Halt::Spill(e)
+    }
+}
+
+/// Plies (or movetext events) written between two looks at the run's interrupt: a long game's
+/// text stops within a fraction of a second.
+pub(super) const CANCEL_EVERY: usize = 1 << 12;
+
 /// The annotate job.
 #[derive(Debug)]
 pub struct Annotate {
@@ -223,12 +243,22 @@ pub struct Annotate {
     reported: AtomicBool,
     /// The positions in a row the engines crashed on at every try.
     crashes: Arc<analyse::Crashes>,
+    /// Bytes of a chunk's text (or of a game's movetext) held in memory before they wait on
+    /// disk.
+    spill_at: usize,
 }
 
 impl Annotate {
     /// A job annotating as `opts` says.
     pub fn new(opts: AnnotateOptions) -> Annotate {
-        Annotate { opts: Arc::new(opts), reported: AtomicBool::new(false), crashes: Arc::default() }
+        let (reported, crashes) = (AtomicBool::new(false), Arc::default());
+        Annotate { opts: Arc::new(opts), reported, crashes, spill_at: SPILL_BYTES }
+    }
+
+    /// Spills a chunk's text past `bytes` bytes (tests).
+    #[cfg(test)]
+    fn spilling_at(self, bytes: usize) -> Annotate {
+        Annotate { spill_at: bytes, ..self }
     }
 
     /// The options.
@@ -245,6 +275,7 @@ pub struct AnnotateWorker {
     startup: Vec<AnalysisWarning>,
     /// PGN output's writer, its buffers kept from game to game.
     writer: GameWriter,
+    spill_at: usize,
 }
 
 impl AnnotateWorker {
@@ -252,10 +283,11 @@ impl AnnotateWorker {
         opts: Arc<AnnotateOptions>,
         analyst: Option<Analyst>,
         startup: Vec<AnalysisWarning>,
+        spill_at: usize,
     ) -> AnnotateWorker {
         let writer = GameWriter::new(opts.layout(), Strip::default());
         let schema = table::schema(opts.epd_columns);
-        AnnotateWorker { opts, schema, analyst, startup, writer }
+        AnnotateWorker { opts, schema, analyst, startup, writer, spill_at }
     }
 
     /// The name the `Annotator` tag gives: pgnkit, the engine and the limit.
@@ -314,14 +346,14 @@ impl Job for Annotate {
             )));
         }
         if opts.from_evals {
-            return Ok(AnnotateWorker::new(opts, None, Vec::new()));
+            return Ok(AnnotateWorker::new(opts, None, Vec::new(), self.spill_at));
         }
         let (mut engine, id) = start_engine(&opts)?;
         let warnings = engine.take_warnings();
         let startup = if self.reported.swap(true, Ordering::Relaxed) { Vec::new() } else { warnings };
         let crashes = Arc::clone(&self.crashes);
         let analyst = Analyst::new(engine, id, opts.usable_cache(), opts.limit, opts.keeps_hash(), crashes);
-        Ok(AnnotateWorker::new(opts, Some(analyst), startup))
+        Ok(AnnotateWorker::new(opts, Some(analyst), startup, self.spill_at))
     }
 }
 
@@ -333,7 +365,8 @@ impl Worker for AnnotateWorker {
             return self.lines(chunk);
         }
         let write = self.opts.format == Format::Pgn;
-        let (collected, first) = replay_chunk(collect::Collect::new(&self.opts.select, write), chunk);
+        let (collected, first) =
+            replay_chunk(collect::Collect::new(&self.opts.select, write, self.analyst.is_none()), chunk);
         let mut records = AnnotatedChunk::default();
         let mut stats = first.stats;
         collected.filter.count(&mut stats);
@@ -381,7 +414,7 @@ impl Worker for AnnotateWorker {
                 collect::Fate::AsRead => {
                     stats.add(Counter::WrittenAsRead, 1);
                     if game.null_move {
-                        let positions = game.positions.len() as u64;
+                        let positions = game.position_count() as u64;
                         stats.add(Counter::Positions, positions);
                         stats.add(Counter::Unevaluated, positions);
                     }
@@ -394,21 +427,27 @@ impl Worker for AnnotateWorker {
             };
             plans.push(plan);
         }
-        match self.opts.format {
+        let written = match self.opts.format {
             Format::Pgn => {
                 let annotator = self.annotator();
-                for (game, plan) in games.iter().zip(&plans) {
-                    let (out, diagnostics) = (&mut records.out, &mut records.diagnostics);
-                    pgn::write_game(&mut self.writer, game, plan.as_ref(), &annotator, out, diagnostics);
-                }
+                games.iter().zip(&plans).try_for_each(|(game, plan)| {
+                    let to = pgn::To { out: &mut records.out, spill_at: self.spill_at, cancel: chunk.cancel };
+                    pgn::write_game(
+                        &mut self.writer,
+                        game,
+                        plan.as_ref(),
+                        &annotator,
+                        to,
+                        &mut records.diagnostics,
+                    )
+                })
             }
-            Format::Jsonl | Format::Epd => {
-                for (game, plan) in games.iter().zip(&plans) {
-                    if let Some(plan) = plan {
-                        jsonl::write_game(chunk.input, game, plan, &mut records.out);
-                    }
+            Format::Jsonl | Format::Epd => games.iter().zip(&plans).try_for_each(|(game, plan)| match plan {
+                Some(plan) => {
+                    jsonl::write_game(chunk.input, game, plan, &mut records.out, self.spill_at, chunk.cancel)
                 }
-            }
+                None => Ok(()),
+            }),
             Format::Parquet => {
                 records.table = crate::columnar::Batch::new(&self.schema);
                 for (game, plan) in games.iter().zip(&plans) {
@@ -422,9 +461,14 @@ impl Worker for AnnotateWorker {
                         );
                     }
                 }
+                Ok(())
             }
+        };
+        match written {
+            Ok(()) => Ok(Output { records, stats, end: first.end }),
+            Err(Halt::Cancelled) => Ok(Output::default()),
+            Err(Halt::Spill(e)) => Err(Error::Spill(e.into())),
         }
-        Ok(Output { records, stats, end: first.end })
     }
 }
 

@@ -9,23 +9,20 @@ use super::{AnnotateOptions, Variations};
 use crate::analysis::Score;
 use crate::analysis::judge::{Advice, Judge, accuracy, acpl};
 use crate::chess::{Color, Move};
-use crate::notation::san::write_san;
 
 /// Plies of the engine's line written as a variation, at most (lichess's figure).
 pub const LINE_PLIES: usize = 20;
 
-/// What is written about one mainline move.
+/// What is written about one mainline move (its `[%eval]`: [`Plan::eval`]).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Note {
-    /// The `[%eval]` after the move (White's view); `None`: none is written (no evaluation, a
-    /// mated position, or `--from-evals`, which keeps the game's own).
-    pub eval: Option<Score>,
     /// The judgement.
     pub advice: Option<Advice>,
-    /// The engine's best move in the position before, in SAN.
-    pub best: Option<String>,
-    /// The engine's line from the position before, written as a variation (empty: none).
-    pub line: Vec<Move>,
+    /// The engine's best move in the position before.
+    pub best: Option<Move>,
+    /// The engine's line from the position before ([`Evaluated::analysis`]) is written as a
+    /// variation, its first [`LINE_PLIES`] plies.
+    pub line: bool,
 }
 
 /// A game's notes: the evaluations of its positions, a note per move, the tags to add.
@@ -37,6 +34,17 @@ pub(super) struct Plan {
     pub notes: Vec<Note>,
     /// Tags added (`--add-tags`).
     pub tags: Vec<(&'static str, String)>,
+    /// `[%eval]`s are written (not under `--from-evals`, which keeps the game's own).
+    pub write_evals: bool,
+}
+
+impl Plan {
+    /// The `[%eval]` after mainline move `index` (White's view); `None`: none is written (no
+    /// evaluation, a mated position, or `--from-evals`).
+    pub fn eval(&self, index: usize) -> Option<Score> {
+        let after = self.evals.get(index + 1).and_then(|e| e.white);
+        after.filter(|s| *s != Score::Mate(0) && self.write_evals)
+    }
 }
 
 /// The `[%eval]` text of a White's-view score, as lichess writes it: pawns with the digits they
@@ -60,27 +68,18 @@ pub(super) fn plan(game: &Mainline, evals: Vec<Evaluated>, opts: &AnnotateOption
     let mut judge = Judge::new(start.turn());
     let mut notes = Vec::with_capacity(game.moves.len());
     for (i, &mv) in game.moves.iter().enumerate() {
-        let before = &game.positions[i];
         let engine = evals.get(i).and_then(|e| e.analysis.as_ref());
         let after = evals.get(i + 1).and_then(|e| e.white);
         let is_best = engine.is_some_and(|a| a.best_move == Some(mv));
         let advice = judge.next(after, is_best);
-        let best = engine.and_then(|a| a.best_move).map(|b| {
-            let mut san = String::new();
-            write_san(before, b, &mut san);
-            san
-        });
+        let best = engine.and_then(|a| a.best_move);
         let wanted = match opts.variations {
             Variations::None => false,
             Variations::Mistakes => advice.is_some(),
             Variations::All => best.is_some() && !is_best,
         };
-        let line = match engine {
-            Some(a) if wanted => a.pv.iter().copied().take(LINE_PLIES).collect(),
-            _ => Vec::new(),
-        };
-        let eval = after.filter(|s| *s != Score::Mate(0) && !opts.from_evals);
-        notes.push(Note { eval, advice, best, line });
+        let line = wanted && engine.is_some_and(|a| !a.pv.is_empty());
+        notes.push(Note { advice, best, line });
     }
     let mut tags = Vec::new();
     if opts.add_tags {
@@ -97,7 +96,7 @@ pub(super) fn plan(game: &Mainline, evals: Vec<Evaluated>, opts: &AnnotateOption
             tags.push(("BlackAccuracy", format!("{}", acc.black.round())));
         }
     }
-    Plan { evals, notes, tags }
+    Plan { evals, notes, tags, write_evals: !opts.from_evals }
 }
 
 #[cfg(test)]

@@ -15,30 +15,58 @@
 use super::analyse::diagnostic;
 use super::collect::{Fate, Mainline};
 use super::movetext::{Event, Movetext};
-use super::notes::{Plan, eval_text};
+use super::notes::{LINE_PLIES, Plan, eval_text};
+use super::{CANCEL_EVERY, Halt};
 use crate::analysis::judge::read_comment;
 use crate::error::{Diagnostic, Kind};
+use crate::io::spill::{SpillFile, SpilledText};
+use crate::notation::san::write_san;
 use crate::pgn::text::push_utf8_lines;
 use crate::pgn::writer::tag_line;
 use crate::pgn::{GameResult, Nag, RawComment};
+use crate::pipeline::Cancel;
 use crate::pipeline::replay::export::{GameWriter, Strip, without_commands};
 
 /// Tags the job writes itself: an old one is replaced.
 const OWN_TAGS: [&str; 5] = ["Annotator", "WhiteACPL", "BlackACPL", "WhiteAccuracy", "BlackAccuracy"];
 
-/// Appends `game` to `out`: annotated from `plan`, as read, or not at all, as its fate says. A
+/// Where a game's text goes: `out`, past `spill_at` bytes on disk (a game's movetext too, its
+/// tags put in front of it once known); the writing stops when `cancel` is set.
+pub(super) struct To<'o, 'c> {
+    pub out: &'o mut SpilledText,
+    pub spill_at: usize,
+    pub cancel: &'o Cancel<'c>,
+}
+
+/// Appends `game` to `to`: annotated from `plan`, as read, or not at all, as its fate says. A
 /// tag left out of an annotated game (its name is not a PGN tag name) is a `bad_tag` warning.
 pub(super) fn write_game(
     writer: &mut GameWriter,
     game: &Mainline<'_>,
     plan: Option<&Plan>,
     annotator: &str,
-    out: &mut Vec<u8>,
+    to: To<'_, '_>,
     diagnostics: &mut Vec<Diagnostic>,
-) {
+) -> Result<(), Halt> {
     match (game.fate, plan) {
         (Fate::Annotate, Some(plan)) => {
-            for (name, value) in Annotated::new(writer, game, plan).write(annotator, out) {
+            let written = Annotated::new(writer, game, plan).write(annotator, &to);
+            let left_out = match written {
+                Ok((left_out, spilled)) => {
+                    let out = &mut *to.out;
+                    out.held.extend_from_slice(&left_out.0);
+                    if let Some(file) = spilled {
+                        out.push_file(file);
+                    }
+                    writer.end_movetext(&mut out.held, game.result.unwrap_or(GameResult::Unknown));
+                    left_out.1
+                }
+                Err(halt) => {
+                    writer.abandon();
+                    return Err(halt);
+                }
+            };
+            for (name, value) in left_out {
                 let message =
                     format!("tag {} left out: {name:?} is not a PGN tag name", tag_line(&name, &value));
                 diagnostics.push(diagnostic(Some(game), None, Kind::BadTag, message));
@@ -46,11 +74,16 @@ pub(super) fn write_game(
         }
         (Fate::Filtered, _) => {}
         (Fate::Annotate | Fate::AsRead, _) => {
-            push_utf8_lines(out, game.bytes.trim_ascii_end());
-            out.extend_from_slice(b"\n\n");
+            push_utf8_lines(&mut to.out.held, game.bytes.trim_ascii_end());
+            to.out.held.extend_from_slice(b"\n\n");
         }
     }
+    Ok(to.out.spill_past(to.spill_at)?)
 }
+
+/// A game's tag section and the tags left out of it for their names, and its movetext so far
+/// when it waits on disk.
+type Written = ((Vec<u8>, Vec<(String, String)>), Option<SpillFile>);
 
 /// The move whose notes are not all written yet.
 #[derive(Clone, Copy)]
@@ -79,12 +112,23 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
         Annotated { writer, game, plan, moves: 0, pending: None, old_best: None, comment: Vec::new() }
     }
 
-    /// The movetext event by event, then the tags, then the game out; returns the tag pairs left
-    /// out for their names.
-    fn write(mut self, annotator: &str, out: &mut Vec<u8>) -> Vec<(String, String)> {
+    /// The movetext event by event (past `to.spill_at` bytes on disk), then the tags; the
+    /// movetext's end stays in the writer.
+    fn write(mut self, annotator: &str, to: &To<'_, '_>) -> Result<Written, Halt> {
         let movetext: &Movetext<'a> = &self.game.movetext;
         let mut events = movetext.events.iter().enumerate();
+        let mut spilled: Option<SpillFile> = None;
         while let Some((i, event)) = events.next() {
+            if i % CANCEL_EVERY == CANCEL_EVERY - 1 && to.cancel.is_set() {
+                return Err(Halt::Cancelled);
+            }
+            if self.writer.movetext_len() >= to.spill_at {
+                let file = match &mut spilled {
+                    Some(f) => f,
+                    None => spilled.insert(SpillFile::new()?),
+                };
+                self.writer.take_settled(file)?;
+            }
             match event {
                 Event::Move { depth, san, number, black } => {
                     self.played(*depth, movetext.san(san), *number, *black)
@@ -110,8 +154,9 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
         self.flush();
         self.write_tags(annotator);
         let left_out = self.writer.take_left_out_tags();
-        self.writer.finish(out, self.game.result.unwrap_or(GameResult::Unknown));
-        left_out
+        let mut tags = Vec::new();
+        self.writer.tag_section(&mut tags);
+        Ok(((tags, left_out), spilled))
     }
 
     /// Whether the variation starting before `first` (the first after the pending move) is an
@@ -122,7 +167,7 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
         let (Some(p), Some(best)) = (self.pending, self.old_best) else { return false };
         let Some(Event::Move { depth: 1, san, .. }) = first else { return false };
         let note = &self.plan.notes[p.index];
-        let explained = note.advice.is_some() && note.best.is_none() && note.line.is_empty();
+        let explained = note.advice.is_some() && note.best.is_none() && !note.line;
         !explained && movetext.san(san) == best
     }
 
@@ -154,20 +199,30 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
     fn flush(&mut self) {
         let Some(p) = self.pending.take() else { return };
         let note = &self.plan.notes[p.index];
-        if let (false, Some(eval)) = (p.eval_written, note.eval) {
+        if let (false, Some(eval)) = (p.eval_written, self.plan.eval(p.index)) {
             self.writer.comment(0, format!("[%eval {}]", eval_text(eval)).as_bytes());
         }
+        if note.advice.is_none() && !note.line {
+            return;
+        }
+        // The move is judged or gets a line: the position before it is replayed from its mark.
+        let before = self.game.position(p.index).unwrap_or_default();
         if let Some(advice) = note.advice {
             let mut text = String::new();
+            let best = note.best.map(|b| {
+                let mut san = String::new();
+                write_san(&before, b, &mut san);
+                san
+            });
             // With no engine (`--from-evals`) the best move is the one an old judgement named.
             let old_best = self.old_best.and_then(|b| std::str::from_utf8(b).ok());
-            advice.write_comment(note.best.as_deref().or(old_best), &mut text);
+            advice.write_comment(best.as_deref().or(old_best), &mut text);
             self.writer.comment(0, text.as_bytes());
         }
-        if !note.line.is_empty() {
-            let before = self.game.positions[p.index];
+        let line = self.plan.evals.get(p.index).and_then(|e| e.analysis.as_ref()).filter(|_| note.line);
+        if let Some(a) = line {
             self.writer.begin_variation(1);
-            self.writer.line(1, &before, &note.line);
+            self.writer.line(1, &before, &a.pv[..a.pv.len().min(LINE_PLIES)]);
             self.writer.end_variation(1);
         }
     }
@@ -227,7 +282,7 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
             return;
         }
         let eval = match self.pending {
-            Some(p) if !p.eval_written => self.plan.notes[p.index].eval,
+            Some(p) if !p.eval_written => self.plan.eval(p.index),
             _ => None,
         };
         let Some(eval) = eval else {

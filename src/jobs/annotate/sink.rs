@@ -250,7 +250,10 @@ impl<W: Write> Sink<AnnotatedChunk> for AnnotateWriter<W> {
             let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(&self.file, d));
         }
         match &mut self.out {
-            Dest::Text(out) => out.write_all(&chunk.out).map_err(|e| Error::Output(out.error(e))),
+            Dest::Text(out) => chunk.out.write_to(out).map_err(|e| match e {
+                Ok(read) => Error::Spill(read.into()),
+                Err(write) => Error::Output(out.error(write)),
+            }),
             Dest::Table(table) => table
                 .append(&chunk.table, 0..chunk.table.rows())
                 .map_err(|e| Error::Output(table.output().error(e))),

@@ -32,7 +32,8 @@ pub fn schema(epd: bool) -> Schema {
 pub(super) fn write_game(file: &str, game: &Mainline, plan: &Plan, epd: bool, t: &mut Batch) {
     // The columns after the position's.
     let c = at(FEN + 1, epd);
-    for (ply, (pos, e)) in game.positions.iter().zip(&plan.evals).enumerate() {
+    for (ply, (pos, e)) in game.positions().zip(&plan.evals).enumerate() {
+        let pos = &pos;
         t.push_text(0, Some(file.as_bytes()));
         t.push_i64(1, Some(game.number as i64));
         t.push_i32(2, Some(ply as i32));

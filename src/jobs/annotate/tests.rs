@@ -6,7 +6,11 @@ use crate::pipeline::{Input, NoProgress, Options, Run, Workers};
 
 /// The job's output and counts over `pgn` on `threads` workers.
 fn annotate(opts: AnnotateOptions, pgn: &[u8], threads: usize) -> (String, crate::pipeline::stats::Stats) {
-    let job = Annotate::new(opts);
+    run_job(Annotate::new(opts), pgn, threads)
+}
+
+/// `job`'s output and counts over `pgn` on `threads` workers.
+fn run_job(job: Annotate, pgn: &[u8], threads: usize) -> (String, crate::pipeline::stats::Stats) {
     let workers = Workers::default();
     let popts = Options { threads, chunk_size: 1 << 16 };
     let run =
@@ -14,7 +18,7 @@ fn annotate(opts: AnnotateOptions, pgn: &[u8], threads: usize) -> (String, crate
     let mut text = Vec::new();
     let mut stats = crate::pipeline::stats::Stats::default();
     crate::pipeline::run(Input::Slice(pgn), &run, |o| {
-        text.extend_from_slice(&o.records.out);
+        text.extend_from_slice(&o.records.out.to_vec());
         stats.merge(&o.stats);
         Ok(())
     })
@@ -205,7 +209,7 @@ fn annotate_with_diagnostics(
         Run { name: &"t.pgn".into(), job: &job, workers: &workers, opts: &popts, observer: &NoProgress };
     let (mut text, mut diagnostics, mut stats) = (Vec::new(), Vec::new(), Default::default());
     crate::pipeline::run(Input::Slice(pgn), &run, |o| {
-        text.extend_from_slice(&o.records.out);
+        text.extend_from_slice(&o.records.out.to_vec());
         diagnostics.extend(o.records.diagnostics);
         crate::pipeline::stats::Stats::merge(&mut stats, &o.stats);
         Ok(())
@@ -341,4 +345,34 @@ fn the_exit_code_table_names_the_crash_streak() {
         meaning.contains(&format!("every try or hung on {} positions in a row", analyse::CRASH_STREAK)),
         "{meaning}"
     );
+}
+
+/// A chunk's text spilled to disk past a few bytes (a game's movetext too, its tags put in front
+/// of it at the end) reads back as the text held in memory, in every format, with the tags that
+/// need the whole game, narrow lines (a `)` that moves a token down after the text before it was
+/// taken out), variations, games written as read and filtered ones, at 1 and 2 threads.
+#[test]
+fn output_spilled_to_disk_is_the_output_held_in_memory() {
+    let mut pgn = BLUNDER.to_vec();
+    pgn.extend_from_slice(
+        b"\n[Event \"v\"]\n[Result \"1-0\"]\n\n1. e4 { [%eval 0.3] } e5 { [%eval 0.2] } (1... c5 { [%eval 0.4] } \
+          2. Nf3 (2. c3) d6) 2. Qh5 { [%eval 0.1] } Nc6 { [%eval 0.2] } 3. Bc4 { [%eval 0.3] } \
+          Nf6 { [%eval 9.0] } 4. Qxf7# 1-0\n\n[Event \"bad\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n",
+    );
+    for format in [Format::Pgn, Format::Jsonl] {
+        for (from_evals, add_tags, width) in [(false, true, 80), (true, true, 12), (false, false, 9)] {
+            let opts = AnnotateOptions { format, from_evals, add_tags, line_width: width, ..builtin(1_000) };
+            for threads in [1, 2] {
+                let held = run_job(Annotate::new(opts.clone()), &pgn, threads).0;
+                assert!(held.len() > 500, "{held}");
+                for bound in [1, 5, 64] {
+                    let spilled = run_job(Annotate::new(opts.clone()).spilling_at(bound), &pgn, threads).0;
+                    assert_eq!(
+                        spilled, held,
+                        "{format:?} {from_evals} {add_tags} {width} -j{threads} at {bound}"
+                    );
+                }
+            }
+        }
+    }
 }

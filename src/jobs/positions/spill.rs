@@ -5,16 +5,17 @@
 //! is spilled, so a game dropped at its end (filters, `--skip-errors`) is cut off the file whole.
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufReader, Read, Write};
 
 use super::{PositionsChunk, RecordKey};
 use crate::columnar::spool::{get_group, put_group};
 use crate::error::Error;
-use crate::io::sort::{read_or_end, rewound};
+use crate::io::sort::read_or_end;
+use crate::io::spill::SpillFile;
 use crate::jobs::keys::Packed;
 
 /// Bytes of rendered records (or of a table's text) a chunk holds in memory at most.
-pub const SPILL_BYTES: usize = 32 << 20;
+pub use crate::io::spill::SPILL_BYTES;
 /// Records a chunk holds in memory at most (their keys and rows count too).
 pub const SPILL_RECORDS: u64 = 1 << 18;
 
@@ -36,19 +37,17 @@ impl Marks {
 /// The parts of a chunk's records written so far.
 #[derive(Debug)]
 pub struct Spilled {
-    file: BufWriter<File>,
-    /// Bytes written to `file`.
-    len: u64,
+    file: SpillFile,
 }
 
 impl Spilled {
     fn new() -> io::Result<Spilled> {
-        Ok(Spilled { file: BufWriter::with_capacity(1 << 20, tempfile::tempfile()?), len: 0 })
+        Ok(Spilled { file: SpillFile::new()? })
     }
 
     /// The length of the file: where the next part starts.
     pub(super) fn len(&self) -> u64 {
-        self.len
+        self.file.len()
     }
 
     /// Writes the records of `chunk` between `from` and `to` as a part: their count, their
@@ -58,52 +57,28 @@ impl Spilled {
         head.extend_from_slice(&(to.records - from.records).to_le_bytes());
         head.extend_from_slice(&((to.bytes - from.bytes) as u64).to_le_bytes());
         head.extend_from_slice(&((to.keys - from.keys) as u64).to_le_bytes());
-        let mut counted = Counted { out: &mut self.file, n: 0 };
-        counted.write_all(&head)?;
-        counted.write_all(&chunk.bytes[from.bytes..to.bytes])?;
+        let out = &mut self.file;
+        out.write_all(&head)?;
+        out.write_all(&chunk.bytes[from.bytes..to.bytes])?;
         // A key's end counts rows in a table, bytes in text (a table of no columns).
         let table = !chunk.table.columns.is_empty();
         let base = if table { from.records as usize } else { from.bytes };
         for k in &chunk.keys[from.keys..to.keys] {
-            counted.write_all(Packed::of(k.hash, &k.key).bytes())?;
-            counted.write_all(&((k.end - base) as u64).to_le_bytes())?;
+            out.write_all(Packed::of(k.hash, &k.key).bytes())?;
+            out.write_all(&((k.end - base) as u64).to_le_bytes())?;
         }
         let rows = if table { from.records as usize..to.records as usize } else { 0..0 };
-        put_group(&mut counted, &chunk.table, rows)?;
-        self.len += counted.n;
-        Ok(())
+        put_group(out, &chunk.table, rows)
     }
 
     /// Drops every part from `len` on (a dropped game's).
     fn cut(&mut self, len: u64) -> io::Result<()> {
-        self.file.flush()?;
-        let file = self.file.get_mut();
-        file.set_len(len)?;
-        file.seek(SeekFrom::Start(len))?;
-        self.len = len;
-        Ok(())
+        self.file.cut(len)
     }
 
     /// The parts, to read back in order.
     pub fn parts(self) -> io::Result<Parts> {
-        Ok(Parts { input: BufReader::with_capacity(1 << 20, rewound(self.file)?) })
-    }
-}
-
-/// Counts the bytes written through it.
-struct Counted<'w, W> {
-    out: &'w mut W,
-    n: u64,
-}
-
-impl<W: Write> Write for Counted<'_, W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.out.write(buf)?;
-        self.n += n as u64;
-        Ok(n)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+        Ok(Parts { input: self.file.reader()? })
     }
 }
 

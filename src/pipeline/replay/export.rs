@@ -181,11 +181,38 @@ impl GameWriter {
 
     /// Ends the game with `result`: appends its tag section, then its movetext, to `out`.
     pub fn finish(&mut self, out: &mut Vec<u8>, result: GameResult) {
-        self.moves.end_game(&mut self.movetext, result);
+        self.tag_section(out);
+        self.end_movetext(out, result);
+    }
+
+    /// Appends the game's tag section to `out` (its tags then forgotten), for a caller that puts
+    /// the movetext after it itself ([`GameWriter::take_settled`], [`GameWriter::end_movetext`]).
+    pub fn tag_section(&mut self, out: &mut Vec<u8>) {
         self.tags.tag_section(out);
         self.tags.reset();
+    }
+
+    /// Ends the movetext with `result` and appends what of it is still held to `out`.
+    pub fn end_movetext(&mut self, out: &mut Vec<u8>, result: GameResult) {
+        self.moves.end_game(&mut self.movetext, result);
         out.extend_from_slice(&self.movetext);
         self.movetext.clear();
+    }
+
+    /// Bytes of movetext held.
+    #[inline]
+    pub fn movetext_len(&self) -> usize {
+        self.movetext.len()
+    }
+
+    /// Moves the movetext written so far that no later event changes to `out` (a long game's
+    /// movetext waits on disk while its tags are not known).
+    pub fn take_settled(&mut self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        let n = self.moves.settled(self.movetext.len());
+        out.write_all(&self.movetext[..n])?;
+        self.movetext.drain(..n);
+        self.moves.forget_front(n);
+        Ok(())
     }
 
     /// Forgets the game being written.
