@@ -303,16 +303,12 @@ pub(crate) fn place(path: &Path, meta: Option<&std::fs::Metadata>) -> io::Result
 fn writable(target: &Path, meta: &std::fs::Metadata) -> io::Result<()> {
     #[cfg(unix)]
     {
-        use std::os::unix::ffi::OsStrExt;
+        use nix::unistd::{AccessFlags, access};
         use std::os::unix::fs::PermissionsExt;
         let mode = meta.permissions().mode();
         let denied = mode & 0o222 == 0
-            || std::ffi::CString::new(target.as_os_str().as_bytes()).is_ok_and(|c| {
-                // SAFETY: `access` reads the C string it is given, nothing else of ours.
-                #[allow(unsafe_code)]
-                let w = unsafe { libc::access(c.as_ptr(), libc::W_OK) };
-                w != 0 && io::Error::last_os_error().kind() == io::ErrorKind::PermissionDenied
-            });
+            || access(target, AccessFlags::W_OK)
+                .is_err_and(|e| io::Error::from(e).kind() == io::ErrorKind::PermissionDenied);
         if denied {
             let why = format!("permission denied: the file is write-protected (mode {:o})", mode & 0o7777);
             return Err(io::Error::new(io::ErrorKind::PermissionDenied, why));

@@ -62,7 +62,8 @@ pub(crate) fn remove_stale(target: &Path) -> Vec<PathBuf> {
         }
         use std::os::unix::fs::OpenOptionsExt;
         let path = entry.path();
-        let Ok(file) = std::fs::File::options().read(true).custom_flags(libc::O_NOFOLLOW).open(&path) else {
+        let Ok(file) = std::fs::File::options().read(true).custom_flags(nix::libc::O_NOFOLLOW).open(&path)
+        else {
             continue;
         };
         // Removed while held locked, so that another run cleaning at once removes it or nothing.
@@ -81,11 +82,10 @@ pub(crate) fn remove_stale(_: &Path) -> Vec<PathBuf> {
 /// Whether the process `pid` may be running: anything but `ESRCH` (`EPERM`: another user's).
 #[cfg(unix)]
 fn alive(pid: u32) -> bool {
-    // SAFETY: signal 0 sends nothing: it only asks whether the process exists; the pid is
-    // positive ([`writer_of`]), so no group is addressed.
-    #[allow(unsafe_code)]
-    let sent = unsafe { libc::kill(pid as libc::pid_t, 0) };
-    sent == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    // No signal sent: it only asks whether the process exists; the pid is positive
+    // ([`writer_of`]), so no group is addressed.
+    let pid = nix::unistd::Pid::from_raw(pid as i32);
+    nix::sys::signal::kill(pid, None) != Err(nix::errno::Errno::ESRCH)
 }
 
 /// Takes an exclusive lock on `file` without waiting (`flock` on Unix): a run holds its
