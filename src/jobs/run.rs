@@ -333,13 +333,6 @@ impl<'r, J: Job> Runner<'r, J> {
             };
             match source {
                 Source::Mapped(map) if ahead && let Some(read) = ahead::mapped(&map) => not_pgn(read),
-                Source::Stream(r) if ahead => match ahead::stream(r) {
-                    Err(read) => not_pgn(read),
-                    Ok(r) => {
-                        let run = Run { name: &name, job, workers, opts: pipeline_opts, observer };
-                        stream_part(r, span, seek, &run, from, release)
-                    }
-                },
                 Source::Mapped(map) => {
                     let len = map.len() as u64;
                     let (at, end) = span.map_or((0, len), |s| (s.start.offset.min(len), s.end.min(len)));
@@ -350,10 +343,13 @@ impl<'r, J: Job> Runner<'r, J> {
                     let bytes = &map[at as usize..end.max(at) as usize];
                     pipeline::run_from(pipeline::Input::Slice(bytes), &run, from, release)
                 }
-                Source::Stream(r) => {
-                    let run = Run { name: &name, job, workers, opts: pipeline_opts, observer };
-                    stream_part(r, span, seek, &run, from, release)
-                }
+                Source::Stream(r) => match if ahead { ahead::stream(r) } else { Ok(r) } {
+                    Err(read) => not_pgn(read),
+                    Ok(r) => {
+                        let run = Run { name: &name, job, workers, opts: pipeline_opts, observer };
+                        stream_part(r, span, seek, &run, from, release)
+                    }
+                },
             }
         };
         let first = span.map_or(0, |s| s.start.game);

@@ -8,32 +8,14 @@
 
 use std::io::{self, Read};
 
-use super::format::{Format, LOOKED_AT};
+use super::format::{self, LOOKED_AT, Shown};
 use crate::pipeline::replay::{Games, Hooks};
 
-/// What an input's first bytes, replayed as games (the last cut where the bytes end), show.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Shown {
-    /// A game with a tag pair or a move.
-    Pgn,
-    /// No game at all: blank lines, `%` lines (read on: a blank input is PGN).
-    Blank,
-    /// Games, none with a tag pair or a move.
-    Not,
-}
-
-/// What `bytes` show, replayed until a game shows PGN (the first game of a PGN input does).
+/// What `bytes` show, replayed as games (the last cut where the bytes end).
 fn shown(bytes: &[u8]) -> Shown {
     struct Nothing;
     impl Hooks<'_> for Nothing {}
-    let mut games = Games::new(Nothing, bytes);
-    while !Format::Pgn.shown(games.stats()) && games.next_game() {}
-    let stats = games.stats();
-    match (Format::Pgn.shown(stats), Format::Pgn.records(stats)) {
-        (true, _) => Shown::Pgn,
-        (false, 0) => Shown::Blank,
-        (false, _) => Shown::Not,
-    }
+    format::shown(&mut Games::new(Nothing, bytes))
 }
 
 /// The bytes a mapped input (`bytes`) was read to when its first [`LOOKED_AT`] bytes show games

@@ -47,7 +47,7 @@ impl Format {
     }
 
     /// Whether `stats` show this format.
-    pub(super) fn shown(self, stats: &Stats) -> bool {
+    fn shown(self, stats: &Stats) -> bool {
         match self {
             Format::Pgn => stats.pgn_games > 0,
             Format::Epd => stats.epd_lines > 0,
@@ -56,7 +56,7 @@ impl Format {
 
     /// The records of `stats` that could have shown this format: every game, or the lines of
     /// text but comments (an EPD job counts blank and comment lines as games too).
-    pub(super) fn records(self, stats: &Stats) -> u64 {
+    fn records(self, stats: &Stats) -> u64 {
         match self {
             Format::Pgn => stats.games,
             Format::Epd => stats.epd_lines + stats.not_epd_lines,
@@ -160,10 +160,29 @@ pub(super) fn not_read(format: Format, path: &Path, head: &Head, read: Option<u6
 /// PGN, as a run reads on past garbage before the first game; an input already shown PGN is not
 /// read further.
 pub fn not_pgn<'a, H: Hooks<'a>>(games: &mut Games<'a, H>, path: &Path, bytes: &[u8]) -> Option<InputError> {
+    (shown(games) == Shown::Not).then(|| not_read(Format::Pgn, path, &Head::of(bytes), None))
+}
+
+/// What replayed games show of PGN, by the test of a run's holder of outputs ([`Held`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Shown {
+    /// A game with a tag pair or a move.
+    Pgn,
+    /// No game at all: blank lines, `%` lines (read on: a blank input is PGN).
+    Blank,
+    /// Games, none with a tag pair or a move.
+    Not,
+}
+
+/// What `games` show, replayed on while none showed PGN (the first game of a PGN input does).
+pub(super) fn shown<'a, H: Hooks<'a>>(games: &mut Games<'a, H>) -> Shown {
     while !Format::Pgn.shown(games.stats()) && games.next_game() {}
     let stats = games.stats();
-    (Format::Pgn.records(stats) > 0 && !Format::Pgn.shown(stats))
-        .then(|| not_read(Format::Pgn, path, &Head::of(bytes), None))
+    match (Format::Pgn.shown(stats), Format::Pgn.records(stats)) {
+        (true, _) => Shown::Pgn,
+        (false, 0) => Shown::Blank,
+        (false, _) => Shown::Not,
+    }
 }
 
 /// An input's outputs held back while none showed its format.
