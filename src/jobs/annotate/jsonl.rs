@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::collect::Mainline;
 use super::notes::Plan;
-use super::{CANCEL_EVERY, Halt};
+use super::{Halt, stop_at};
 use crate::analysis::Score;
 use crate::chess::{Move, Position};
 use crate::io::name::Name;
@@ -48,9 +48,7 @@ pub(super) fn write_game(
 ) -> Result<(), Halt> {
     for (ply, (pos, e)) in game.positions().zip(&plan.evals).enumerate() {
         let pos = &pos;
-        if ply % CANCEL_EVERY == CANCEL_EVERY - 1 && cancel.is_set() {
-            return Err(Halt::Cancelled);
-        }
+        stop_at(ply, cancel)?;
         let mut fen = String::new();
         write_fen(pos, EpMode::Legal, &mut fen);
         let played = game.moves.get(ply).copied();

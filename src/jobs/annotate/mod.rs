@@ -231,8 +231,14 @@ impl From<std::io::Error> for Halt {
 }
 
 /// Plies (or movetext events) written between two looks at the run's interrupt: a long game's
-/// text stops within a fraction of a second.
-pub(super) const CANCEL_EVERY: usize = 1 << 12;
+/// output stops within a fraction of a second.
+const CANCEL_EVERY: usize = 1 << 12;
+
+/// [`Halt::Cancelled`] when the run is cancelled, looked at once every [`CANCEL_EVERY`] of a
+/// game's plies or events (the `i`th).
+pub(super) fn stop_at(i: usize, cancel: &crate::pipeline::Cancel<'_>) -> Result<(), Halt> {
+    if i % CANCEL_EVERY == CANCEL_EVERY - 1 && cancel.is_set() { Err(Halt::Cancelled) } else { Ok(()) }
+}
 
 /// The annotate job.
 #[derive(Debug)]
@@ -450,18 +456,17 @@ impl Worker for AnnotateWorker {
             }),
             Format::Parquet => {
                 records.table = crate::columnar::Batch::new(&self.schema);
-                for (game, plan) in games.iter().zip(&plans) {
-                    if let Some(plan) = plan {
-                        table::write_game(
-                            chunk.input.text(),
-                            game,
-                            plan,
-                            self.opts.epd_columns,
-                            &mut records.table,
-                        );
-                    }
-                }
-                Ok(())
+                games.iter().zip(&plans).try_for_each(|(game, plan)| match plan {
+                    Some(plan) => table::write_game(
+                        chunk.input.text(),
+                        game,
+                        plan,
+                        self.opts.epd_columns,
+                        &mut records.table,
+                        chunk.cancel,
+                    ),
+                    None => Ok(()),
+                })
             }
         };
         match written {

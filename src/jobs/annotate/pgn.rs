@@ -16,7 +16,7 @@ use super::analyse::diagnostic;
 use super::collect::{Fate, Mainline};
 use super::movetext::{Event, Movetext};
 use super::notes::{LINE_PLIES, Plan, eval_text};
-use super::{CANCEL_EVERY, Halt};
+use super::{Halt, stop_at};
 use crate::analysis::judge::read_comment;
 use crate::error::{Diagnostic, Kind};
 use crate::io::spill::{SpillFile, SpilledText};
@@ -119,9 +119,7 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
         let mut events = movetext.events.iter().enumerate();
         let mut spilled: Option<SpillFile> = None;
         while let Some((i, event)) = events.next() {
-            if i % CANCEL_EVERY == CANCEL_EVERY - 1 && to.cancel.is_set() {
-                return Err(Halt::Cancelled);
-            }
+            stop_at(i, to.cancel)?;
             if self.writer.movetext_len() >= to.spill_at {
                 let file = match &mut spilled {
                     Some(f) => f,

@@ -7,6 +7,7 @@
 
 use super::collect::Mainline;
 use super::notes::Plan;
+use super::{Halt, stop_at};
 use crate::analysis::Score;
 use crate::chess::{Color, Move, Position};
 use crate::columnar::{Batch, Field, Kind, Schema};
@@ -14,6 +15,7 @@ use crate::jobs::positions::table::{FEN, at, position_fields, push_position};
 use crate::notation::fen::{EpMode, write_epd, write_fen};
 use crate::notation::san::write_san;
 use crate::notation::write_uci;
+use crate::pipeline::Cancel;
 
 /// The table's columns, the position as EPD columns or not.
 pub fn schema(epd: bool) -> Schema {
@@ -29,10 +31,18 @@ pub fn schema(epd: bool) -> Schema {
 }
 
 /// Appends the rows of `game`'s positions to `t`, the position as EPD columns or not.
-pub(super) fn write_game(file: &str, game: &Mainline, plan: &Plan, epd: bool, t: &mut Batch) {
+pub(super) fn write_game(
+    file: &str,
+    game: &Mainline,
+    plan: &Plan,
+    epd: bool,
+    t: &mut Batch,
+    cancel: &Cancel<'_>,
+) -> Result<(), Halt> {
     // The columns after the position's.
     let c = at(FEN + 1, epd);
     for (ply, (pos, e)) in game.positions().zip(&plan.evals).enumerate() {
+        stop_at(ply, cancel)?;
         let pos = &pos;
         t.push_text(0, Some(file.as_bytes()));
         t.push_i64(1, Some(game.number as i64));
@@ -87,6 +97,7 @@ pub(super) fn write_game(file: &str, game: &Mainline, plan: &Plan, epd: bool, t:
         }
         t.end_row();
     }
+    Ok(())
 }
 
 /// The moves of a line from `start` in UCI, separated by spaces.
