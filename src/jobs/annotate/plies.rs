@@ -1,5 +1,5 @@
-//! A game's mainline positions kept compactly: one position every [`EVERY`] plies (about 3 bytes
-//! a ply) beside the moves (2 bytes a ply), instead of every position (about 200 bytes a ply).
+//! A game's mainline positions kept compactly: one position every [`EVERY`] plies (about 2 bytes
+//! a ply) beside the moves (2 bytes a ply), instead of every position (120 bytes a ply).
 //! Any position is replayed from the mark before it in fewer than [`EVERY`] moves, all of them in
 //! order at one move each.
 
