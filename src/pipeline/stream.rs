@@ -364,16 +364,32 @@ impl<R: Read> Refill<R> {
     /// After a read error, the bytes held followed by ` [`, which ends a result token without
     /// ending a line: a cut made with more bytes to come then takes a game that ended at its
     /// result before the error as decided, and the game the error cut as not. Once spilled, the
-    /// bytes held as they are.
+    /// two bytes are written after the held ones in the file (the bytes held as they are if
+    /// that fails).
     pub(super) fn sealed(&mut self) -> &[u8] {
-        if self.spill.is_some() {
-            return self.data();
+        let end = self.filled + 2;
+        if let Some(spill) = &mut self.spill {
+            use std::io::{Seek, SeekFrom};
+            let file = &mut spill.file;
+            let sealed = file.seek(SeekFrom::Start(self.filled as u64)).and_then(|_| file.write_all(b" ["));
+            let sealed = match sealed.and_then(|()| Spill::map(file)) {
+                Ok(map) if map.len() >= end => {
+                    spill.map = Arc::new(map);
+                    true
+                }
+                _ => false,
+            };
+            let map = self.spill.as_ref().map(|s| &s.map[..]);
+            return match map {
+                Some(map) if sealed => &map[self.start..end],
+                _ => self.data(),
+            };
         }
-        if self.buf.len() < self.filled + 2 {
-            self.buf.resize(self.filled + 2, 0);
+        if self.buf.len() < end {
+            self.buf.resize(end, 0);
         }
-        self.buf[self.filled..self.filled + 2].copy_from_slice(b" [");
-        &self.buf[self.start..self.filled + 2]
+        self.buf[self.filled..end].copy_from_slice(b" [");
+        &self.buf[self.start..end]
     }
 
     /// The next item `cut` makes of the bytes read: it is given the reader, how many bytes it
@@ -529,7 +545,7 @@ mod tests {
 
     /// What each cutter hands out of `input` before its read error: the bytes covered, and the
     /// error's text and [`StoppedAt`].
-    fn cut_before_an_error(input: &[u8]) -> Vec<(usize, String, u64, Option<u64>)> {
+    fn cut_before_an_error(input: &[u8], spill_at: usize) -> Vec<(usize, String, u64, Option<u64>)> {
         let split = crate::pgn::split::cut;
         let ended = |error: std::io::Error, covered| {
             assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
@@ -537,7 +553,8 @@ mod tests {
                 error.get_ref().and_then(|e| e.downcast_ref::<StoppedAt>()).expect("where it stopped");
             (covered, error.to_string(), stopped.offset, stopped.left_out)
         };
-        let mut windows = StreamWindows::new(Failing(input), 64, split, Start::default());
+        let mut windows =
+            StreamWindows::new(Failing(input), 64, split, Start::default()).spilling_at(spill_at);
         let mut covered = 0usize;
         let by_windows = loop {
             match windows.next().expect("an error ends the windows") {
@@ -549,7 +566,7 @@ mod tests {
             }
         };
         assert!(windows.next().is_none());
-        let mut chunks = StreamChunks::new(Failing(input), 64, split, Start::default());
+        let mut chunks = StreamChunks::new(Failing(input), 64, split, Start::default()).spilling_at(spill_at);
         let mut covered = 0usize;
         let by_chunks = loop {
             match chunks.next().expect("an error ends the chunks") {
@@ -571,7 +588,7 @@ mod tests {
         // Every game read before the error; the blank lines after the last may stay.
         let blank_from =
             |covered: usize| covered <= n && whole[covered..].iter().all(u8::is_ascii_whitespace);
-        for (covered, said, offset, left_out) in cut_before_an_error(&whole) {
+        for (covered, said, offset, left_out) in cut_before_an_error(&whole, SPILL_AT) {
             assert!(blank_from(covered), "{covered} of {n}");
             assert_eq!(
                 (said, offset, left_out),
@@ -584,10 +601,30 @@ mod tests {
             "corrupt (reading stopped at byte {}; the game it cut, from byte {n}, is left out)",
             cut.len()
         );
-        for (covered, text, offset, left_out) in cut_before_an_error(&cut) {
+        for (covered, text, offset, left_out) in cut_before_an_error(&cut, SPILL_AT) {
             assert!(blank_from(covered), "{covered} of {n}");
             assert_eq!((offset, left_out), (cut.len() as u64, Some(n as u64)));
             assert_eq!(text, said);
+        }
+    }
+
+    /// The same once the bytes held are spilled: a long game that ended at its result before
+    /// the error is handed out, one the error cut is left out.
+    #[test]
+    fn a_spilled_game_ended_before_an_error_is_handed_out() {
+        let mut long = b"[G \"long\"]\n\n1. e4 {".to_vec();
+        long.extend(std::iter::repeat_n(b'x', 5_000));
+        long.extend_from_slice(b"} e5 1-0");
+        let n = long.len();
+        for (covered, said, offset, left_out) in cut_before_an_error(&long, 1_000) {
+            assert_eq!((covered, offset, left_out), (n, n as u64, None), "{said}");
+        }
+        let mut cut = long.clone();
+        cut.extend_from_slice(b"\n\n[G \"cut\"]\n1. e4 {");
+        cut.extend(std::iter::repeat_n(b'y', 5_000));
+        for (covered, _, offset, left_out) in cut_before_an_error(&cut, 1_000) {
+            assert!(covered >= n && cut[n..covered].iter().all(u8::is_ascii_whitespace), "{covered}");
+            assert_eq!((offset, left_out), (cut.len() as u64, Some(n as u64 + 2)));
         }
     }
 }
