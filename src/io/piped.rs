@@ -8,6 +8,8 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
 
+#[cfg(unix)]
+use super::waiting::non_blocking;
 use super::waiting::{PAUSE, stopping};
 
 /// How long a write, once a stop came, waits for a reader that takes nothing before it gives up:
@@ -63,16 +65,6 @@ pub(super) fn open(path: &Path, meta: &std::fs::Metadata) -> io::Result<File> {
 #[cfg(not(unix))]
 pub(super) fn open(path: &Path, _: &std::fs::Metadata) -> io::Result<File> {
     File::options().write(true).open(path)
-}
-
-/// Sets or clears `O_NONBLOCK` on `file`'s open file description.
-#[cfg(unix)]
-fn non_blocking(file: &File, on: bool) -> io::Result<()> {
-    use nix::fcntl::{FcntlArg, OFlag, fcntl};
-    let flags = OFlag::from_bits_truncate(fcntl(file, FcntlArg::F_GETFL)?);
-    let flags = if on { flags | OFlag::O_NONBLOCK } else { flags - OFlag::O_NONBLOCK };
-    fcntl(file, FcntlArg::F_SETFL(flags))?;
-    Ok(())
 }
 
 /// A writer to the file `file`. A pipe is written non-blocking: a write that finds it full waits

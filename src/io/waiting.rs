@@ -29,12 +29,20 @@ pub(super) fn stopping() -> bool {
 /// come and gone. Reads are blocking again once it is open.
 #[cfg(target_os = "linux")]
 pub(super) fn open(path: &std::path::Path) -> io::Result<File> {
-    use nix::fcntl::{FcntlArg, OFlag, fcntl};
     use std::os::unix::fs::OpenOptionsExt;
     let file = File::options().read(true).custom_flags(nix::libc::O_NONBLOCK).open(path)?;
-    let flags = OFlag::from_bits_truncate(fcntl(&file, FcntlArg::F_GETFL)?);
-    fcntl(&file, FcntlArg::F_SETFL(flags - OFlag::O_NONBLOCK))?;
+    non_blocking(&file, false)?;
     Ok(file)
+}
+
+/// Sets or clears `O_NONBLOCK` on `file`'s open file description.
+#[cfg(unix)]
+pub(super) fn non_blocking(file: &File, on: bool) -> io::Result<()> {
+    use nix::fcntl::{FcntlArg, OFlag, fcntl};
+    let flags = OFlag::from_bits_truncate(fcntl(file, FcntlArg::F_GETFL)?);
+    let flags = if on { flags | OFlag::O_NONBLOCK } else { flags - OFlag::O_NONBLOCK };
+    fcntl(file, FcntlArg::F_SETFL(flags))?;
+    Ok(())
 }
 
 /// Opens the input `path` for reading (elsewhere than Linux, a FIFO's `open` waits for a writer).
