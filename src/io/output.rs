@@ -92,9 +92,15 @@ impl OutputError {
     /// A failed write to `path` that is not an [`Output`]'s own (a table writer's): a broken
     /// pipe on stdout is [`OutputError::BrokenPipe`], as [`Output::error`] says.
     pub fn writing(path: &Path, source: io::Error) -> OutputError {
+        OutputError::of_write(path, source, path == Path::new("-"))
+    }
+
+    /// A failed write to `path`: a stop that ended a wait on a pipe, a broken pipe where that is
+    /// a quiet end (`in_place`: stdout, a pipe written in place), or a write error.
+    fn of_write(path: &Path, source: io::Error, in_place: bool) -> OutputError {
         if let Some(s) = super::piped::stopped(&source) {
             OutputError::Interrupted { path: path.to_owned(), opening: s.opening }
-        } else if source.kind() == io::ErrorKind::BrokenPipe && path == Path::new("-") {
+        } else if source.kind() == io::ErrorKind::BrokenPipe && in_place {
             OutputError::BrokenPipe
         } else {
             OutputError::Write { path: path.to_owned(), source }
@@ -453,13 +459,7 @@ impl Output {
 
     /// Classifies an error from `write`: broken pipe on stdout, else a write error.
     pub fn error(&self, source: io::Error) -> OutputError {
-        if let Some(s) = super::piped::stopped(&source) {
-            OutputError::Interrupted { path: self.path.clone(), opening: s.opening }
-        } else if source.kind() == io::ErrorKind::BrokenPipe && self.temp.is_none() {
-            OutputError::BrokenPipe
-        } else {
-            OutputError::Write { path: self.path.clone(), source }
-        }
+        OutputError::of_write(&self.path, source, self.temp.is_none())
     }
 
     /// Sends what was written on now where a reader may be following it: stdout, or a device or
