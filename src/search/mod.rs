@@ -88,6 +88,9 @@ pub const MAX_MULTIPV: usize = 256;
 pub struct Searcher {
     tt: TranspositionTable,
     stop: Arc<AtomicBool>,
+    /// Asked with the stop flag: a run's interrupt (Ctrl-C), which ends the search and sets its
+    /// answer aside ([`AnalyzerError::Interrupted`]).
+    interrupted: Option<fn() -> bool>,
     history: Box<History>,
     killers: Box<[[Move; 2]; MAX_PLY + 2]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -140,6 +143,7 @@ impl Searcher {
         Searcher {
             tt: TranspositionTable::new(mb),
             stop: Arc::new(AtomicBool::new(false)),
+            interrupted: None,
             history: Box::default(),
             killers: Box::new([[NO_MOVE; 2]; MAX_PLY + 2]),
             pv: Box::new([[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 1]),
@@ -194,6 +198,16 @@ impl Searcher {
     /// search does not clear it: clear it before starting one.
     pub fn stop_handle(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
+    }
+
+    /// Ends every search once `interrupted` says `true`, looked at as often as the stop flag; an
+    /// [`Analyzer::analyse`] then gives [`AnalyzerError::Interrupted`].
+    pub fn set_interrupt(&mut self, interrupted: fn() -> bool) {
+        self.interrupted = Some(interrupted);
+    }
+
+    fn is_interrupted(&self) -> bool {
+        self.interrupted.is_some_and(|asked| asked())
     }
 
     /// Searches `pos` within `limit`, calling `on_info` after every completed iteration. `history`
@@ -313,7 +327,7 @@ impl Searcher {
                 }
             }
             std::mem::swap(&mut whole, &mut now);
-            if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
+            if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) || self.is_interrupted() {
                 break;
             }
             // Another iteration would most likely not finish: its time is kept for later moves.
@@ -435,7 +449,7 @@ impl Searcher {
         if self.nodes >= self.node_limit {
             self.aborted = true;
         } else if self.nodes & 1023 == 0 {
-            if self.stop.load(Ordering::Relaxed) {
+            if self.stop.load(Ordering::Relaxed) || self.is_interrupted() {
                 self.aborted = true;
             } else if let Some(deadline) = self.deadline
                 && Instant::now() >= deadline
@@ -461,7 +475,9 @@ pub(crate) fn to_score(score: i32) -> Score {
 impl Analyzer for Searcher {
     fn analyse(&mut self, pos: &Position, history: &[u64], limit: &Limit) -> Result<Analysis, AnalyzerError> {
         self.stop.store(false, Ordering::Relaxed);
-        Ok(self.search(pos, history, limit, &mut |_| {}))
+        let analysis = (!self.is_interrupted()).then(|| self.search(pos, history, limit, &mut |_| {}));
+        // A search the interrupt cut short says less than its limit asked for.
+        analysis.filter(|_| !self.is_interrupted()).ok_or(AnalyzerError::Interrupted)
     }
 
     fn name(&self) -> &str {

@@ -180,6 +180,26 @@ fn deterministic_under_node_and_depth_limits() {
     }
 }
 
+/// Set by the test below, on another thread, while a search runs.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[test]
+fn an_interrupt_ends_a_search_and_sets_its_answer_aside() {
+    let mut engine = Searcher::with_hash_mb(2);
+    engine.set_interrupt(|| INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed));
+    let pos = Position::default();
+    assert!(engine.analyse(&pos, &[], &Limit::depth(2)).is_ok(), "no interrupt: an answer");
+    let raise = std::thread::spawn(|| {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    // Without the interrupt this search would not end.
+    assert!(matches!(engine.analyse(&pos, &[], &Limit::infinite()), Err(AnalyzerError::Interrupted)));
+    raise.join().expect("the interrupting thread");
+    // Once interrupted, no search starts.
+    assert!(matches!(engine.analyse(&pos, &[], &Limit::depth(1)), Err(AnalyzerError::Interrupted)));
+}
+
 #[test]
 fn info_after_each_iteration_and_stop_flag() {
     let mut engine = Searcher::with_hash_mb(2);

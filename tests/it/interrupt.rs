@@ -200,44 +200,68 @@ fn an_interrupted_shard_numbers_the_game_as_its_input_does() {
 }
 
 /// Two signals at once (as `timeout` sends them: to the process, then to its group) are one
-/// request, and the run stops as at one; a second signal a second later ends the process at
-/// once, saying so. Neither leaves a temporary file behind.
+/// request, and the run stops as at one, leaving no temporary file behind.
 #[cfg(unix)]
 #[test]
-fn a_signal_sent_twice_at_once_is_one_stop_and_a_later_one_aborts_leaving_nothing() {
+fn a_signal_sent_twice_at_once_is_one_stop() {
     let dir = temp_dir("interrupt-twice");
     let input = dir.join("in.pgn");
     std::fs::write(&input, std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture").repeat(50))
         .expect("write");
     let (input, out) = (input.to_str().expect("utf-8"), dir.join("out.pgn"));
-    // A search long enough that the first stop is still waiting when the second signal comes.
-    for (gap, nodes, said) in [
-        (0, "200", "pgnkit: interrupted: stopped "),
-        (1300, "5000000", "pgnkit: interrupted again: stopped at once; no output was put in place"),
-    ] {
-        let args = [
-            "annotate",
-            "-q",
-            "-j1",
-            "--no-cache",
-            "--nodes",
-            nodes,
-            input,
-            "-o",
-            out.to_str().expect("utf-8"),
-        ];
-        let child = started(&args, Stdio::null(), Stdio::null());
-        std::thread::sleep(std::time::Duration::from_millis(500));
-        send("-INT", &child);
-        std::thread::sleep(std::time::Duration::from_millis(gap));
-        send("-INT", &child);
-        let o = child.wait_with_output().expect("wait");
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(130), "{err}");
-        assert!(err.contains(said), "{said}: {err}");
-        let left = files_in(&dir, &["in.pgn"]);
-        assert!(left.is_empty(), "nothing left behind: {left:?}");
+    let args =
+        ["annotate", "-q", "-j1", "--no-cache", "--nodes", "200", input, "-o", out.to_str().expect("utf-8")];
+    let child = started(&args, Stdio::null(), Stdio::null());
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    send("-INT", &child);
+    send("-INT", &child);
+    let o = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("pgnkit: interrupted: stopped "), "{err}");
+    assert!(!err.contains("interrupted again"), "{err}");
+    let left = files_in(&dir, &["in.pgn"]);
+    assert!(left.is_empty(), "nothing left behind: {left:?}");
+}
+
+/// A signal more than a second after the first, while the first stop still waits (here for a
+/// slow reader to take the games released before it), ends the process at once, saying so and
+/// removing the outputs' temporary files.
+#[cfg(unix)]
+#[test]
+fn a_later_signal_aborts_at_once_leaving_nothing() {
+    let dir = temp_dir("interrupt-abort");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture").repeat(50))
+        .expect("write");
+    let rejects = dir.join("rejects.pgn");
+    let args =
+        ["clean", "-q", "-j1", input.to_str().expect("utf-8"), "--rejects", rejects.to_str().expect("utf-8")];
+    let mut child = started(&args, Stdio::null(), Stdio::piped());
+    let mut stdout = child.stdout.take().expect("stdout");
+    // A game released: the writer is on its first chunk (256 KiB), which fills the pipe.
+    let mut page = [0u8; 4096];
+    stdout.read_exact(&mut page[..1]).expect("the first byte");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        files_in(&dir, &["in.pgn"]).iter().any(|f| f.contains("pgnkit-tmp")),
+        "a temporary file to remove"
+    );
+    send("-INT", &child);
+    // A page every 100 ms: the first stop goes on writing what was released, slowly.
+    for _ in 0..13 {
+        stdout.read_exact(&mut page).expect("a page");
+        std::thread::sleep(std::time::Duration::from_millis(100));
     }
+    send("-INT", &child);
+    drop(stdout);
+    let o = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("pgnkit: interrupted again: stopped at once; no output was put in place"), "{err}");
+    assert!(!err.contains("stopped after"), "ended at once, not at a chunk: {err}");
+    let left = files_in(&dir, &["in.pgn"]);
+    assert!(left.is_empty(), "nothing left behind: {left:?}");
 }
 
 /// Interrupted before any game was read: it stopped before the first, not "after game 0".
@@ -370,34 +394,6 @@ fn perft_stops_on_a_signal_with_130() {
         assert_eq!(out.status.code(), Some(130), "{signal}");
         assert_eq!(String::from_utf8_lossy(&out.stderr), "pgnkit: interrupted\n", "{signal}");
     }
-}
-
-/// A second signal ends a run at once, with 130 too (not the code's place in the table), where
-/// the first cannot: here the run is blocked writing to a stdout nobody reads. It comes more than
-/// a second after the first: sooner, it is the same request.
-#[cfg(target_os = "linux")]
-#[test]
-fn a_second_signal_ends_the_run_at_once_with_130() {
-    let dir = temp_dir("interrupt-second");
-    let pgn = dir.join("many.pgn");
-    std::fs::write(&pgn, "[Event \"e\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n".repeat(20_000)).expect("write");
-    // A record a game, far more than a pipe holds: the run blocks on its stdout.
-    let args = ["check", "-q", "-j1", "--games", pgn.to_str().expect("utf-8")];
-    let mut child = started(&args, Stdio::null(), Stdio::piped());
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let interrupt = |child: &std::process::Child| {
-        send("-INT", child);
-        std::thread::sleep(std::time::Duration::from_millis(200));
-    };
-    interrupt(&child);
-    std::thread::sleep(std::time::Duration::from_millis(1000));
-    assert!(child.try_wait().expect("wait").is_none(), "the first signal waits for the write");
-    interrupt(&child);
-    let status = child.wait().expect("wait");
-    let mut err = String::new();
-    child.stderr.take().expect("stderr").read_to_string(&mut err).expect("stderr");
-    assert_eq!(status.code(), Some(130));
-    assert!(!err.contains("stopped after"), "ended at once, not at a chunk: {err}");
 }
 
 /// How `child` exits, failing with `what` if it has not within 20 s.
@@ -571,5 +567,36 @@ fn annotate_stops_promptly_inside_a_long_game() {
     assert_eq!(o.status.code(), Some(130), "{err}");
     assert!(err.contains("stopped before the first game") && err.contains("no output was written"), "{err}");
     assert!(took < std::time::Duration::from_secs(4), "stopped {took:?} after the signal");
+    assert!(!out.exists());
+}
+
+/// An interrupt during a search of the built-in engine ends the search, as it does an external
+/// engine's: the run stops at once instead of after the search's node budget (here minutes).
+#[cfg(unix)]
+#[test]
+fn annotate_with_the_built_in_engine_stops_inside_a_search() {
+    let dir = temp_dir("interrupt-builtin");
+    let input = dir.join("in.pgn");
+    std::fs::copy(fixture("pgn/lichess_db_10k.pgn"), &input).expect("copy");
+    let out = dir.join("out.pgn");
+    let args =
+        ["annotate", "-q", "-j1", "--no-cache", "--nodes", "4000000000", input.to_str().unwrap(), "-o"];
+    let mut child = started(&[&args[..], &[out.to_str().unwrap()]].concat(), Stdio::null(), Stdio::null());
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    send("-INT", &child);
+    let sent = std::time::Instant::now();
+    // A watchdog far past a prompt stop and far short of the search's end.
+    while child.try_wait().expect("wait").is_none() && sent.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let running = child.try_wait().expect("wait").is_none();
+    if running {
+        child.kill().expect("kill");
+    }
+    let o = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!running, "still searching 20 s after the signal");
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("stopped before the first game") && err.contains("no output was written"), "{err}");
     assert!(!out.exists());
 }

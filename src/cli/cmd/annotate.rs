@@ -240,7 +240,7 @@ fn engine(args: &Args) -> Result<EngineChoice, Fail> {
             ));
         }
         let hash_mb = args.hash.map_or(pgnkit::search::DEFAULT_HASH_MB, |h| h.max(1) as usize);
-        return Ok(EngineChoice::Builtin { hash_mb });
+        return Ok(EngineChoice::Builtin { hash_mb, interrupted: Some(interrupt::requested) });
     }
     let mut config = EngineConfig::new(&args.engine);
     config.args = args.engine_arg.iter().map(Into::into).collect();

@@ -305,7 +305,7 @@ mod tests {
 
     fn options() -> AnnotateOptions {
         AnnotateOptions {
-            engine: EngineChoice::Builtin { hash_mb: 1 },
+            engine: EngineChoice::Builtin { hash_mb: 1, interrupted: None },
             limit: crate::analysis::Limit::depth(3),
             format: Format::Epd,
             ..AnnotateOptions::default()

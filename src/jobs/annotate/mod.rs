@@ -59,6 +59,9 @@ pub enum EngineChoice {
     Builtin {
         /// Hash table size.
         hash_mb: usize,
+        /// Asked while a search runs, as [`EngineConfig::interrupted`] is: once it says `true`,
+        /// the search ends and the position gives [`crate::analysis::AnalyzerError::Interrupted`].
+        interrupted: Option<fn() -> bool>,
     },
     /// An external UCI engine, one process per worker.
     Uci(Box<EngineConfig>),
@@ -128,7 +131,7 @@ pub struct AnnotateOptions {
 impl Default for AnnotateOptions {
     fn default() -> AnnotateOptions {
         AnnotateOptions {
-            engine: EngineChoice::Builtin { hash_mb: crate::search::DEFAULT_HASH_MB },
+            engine: EngineChoice::Builtin { hash_mb: crate::search::DEFAULT_HASH_MB, interrupted: None },
             limit: Limit::nodes(DEFAULT_NODES),
             keep_hash: false,
             format: Format::Pgn,
@@ -312,9 +315,12 @@ impl AnnotateWorker {
 /// Starts the engine `opts` asks for (exit code 69 when it cannot start).
 fn start_engine(opts: &AnnotateOptions) -> Result<(Box<dyn Analyzer + Send>, EngineId), Error> {
     Ok(match &opts.engine {
-        EngineChoice::Builtin { hash_mb } => {
-            let engine = Searcher::try_with_hash_mb(*hash_mb)
+        EngineChoice::Builtin { hash_mb, interrupted } => {
+            let mut engine = Searcher::try_with_hash_mb(*hash_mb)
                 .map_err(|source| StartError::Memory { mb: *hash_mb, source })?;
+            if let Some(asked) = *interrupted {
+                engine.set_interrupt(asked);
+            }
             let id = EngineId::new(engine.name(), [("hash", hash_mb.to_string())]);
             (Box::new(engine), id)
         }

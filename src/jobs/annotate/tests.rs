@@ -33,7 +33,7 @@ fn flat(text: &str) -> String {
 
 fn builtin(nodes: u64) -> AnnotateOptions {
     AnnotateOptions {
-        engine: EngineChoice::Builtin { hash_mb: 1 },
+        engine: EngineChoice::Builtin { hash_mb: 1, interrupted: None },
         limit: Limit::nodes(nodes),
         ..AnnotateOptions::default()
     }
