@@ -1,7 +1,7 @@
 //! A protocol loop's input (UCI, xboard), read on a thread of its own so that no command waiting
 //! for a search keeps `isready`, `stop` or `quit` from being read.
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 use std::thread;
 
 use crossbeam_channel::{Receiver, unbounded};
@@ -26,7 +26,13 @@ pub(crate) enum Line {
     /// A line that is not UTF-8, shown with replacement characters: one bad command, not the end
     /// of the input (a GUI may send a Latin-1 path in an option).
     NotUtf8(String),
+    /// A line longer than [`MAX_LINE`], skipped as it was read: no command is that long (a
+    /// `position ... moves` of a 6,000-ply game is some 30 kB), and holding it has no bound.
+    TooLong,
 }
+
+/// Bytes of a command line, its line break aside.
+pub(crate) const MAX_LINE: usize = 1 << 20;
 
 /// The lines of `input`, read on a thread of their own; the channel disconnects after the last
 /// line, and an error reading ends it with that error. The thread is detached: a read blocked on
@@ -37,9 +43,10 @@ pub(crate) fn lines<R: BufRead + Send + 'static>(mut input: R) -> io::Result<Rec
         let mut buf = Vec::new();
         loop {
             buf.clear();
-            let line = match input.read_until(b'\n', &mut buf) {
-                Ok(0) => return,
-                Ok(_) => Ok(decode(trim_end(&buf))),
+            let line = match read_line(&mut input, &mut buf) {
+                Ok(None) => return,
+                Ok(Some(false)) => Ok(Line::TooLong),
+                Ok(Some(true)) => Ok(decode(trim_end(&buf))),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => Err(e),
             };
@@ -50,6 +57,24 @@ pub(crate) fn lines<R: BufRead + Send + 'static>(mut input: R) -> io::Result<Rec
         }
     })?;
     Ok(rx)
+}
+
+/// The next line of `input` into `buf`: `Some(true)`, or `Some(false)` for one longer than
+/// [`MAX_LINE`], read to its end a piece at a time; `None` at the end of the input.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<bool>> {
+    let limit = MAX_LINE as u64 + 1;
+    if (&mut *input).take(limit).read_until(b'\n', buf)? == 0 {
+        return Ok(None);
+    }
+    if buf.len() <= MAX_LINE || buf.ends_with(b"\n") {
+        return Ok(Some(true));
+    }
+    loop {
+        buf.clear();
+        if (&mut *input).take(limit).read_until(b'\n', buf)? == 0 || buf.ends_with(b"\n") {
+            return Ok(Some(false));
+        }
+    }
 }
 
 fn decode(line: &[u8]) -> Line {
@@ -81,6 +106,22 @@ mod tests {
                 Line::NotUtf8("\u{fffd}".into()),
                 Line::Text("go".into()),
             ]
+        );
+    }
+
+    /// A line longer than the budget is one [`Line::TooLong`], read through without being held,
+    /// and the lines around it come as they are.
+    #[test]
+    fn a_line_over_the_budget_is_skipped() {
+        let mut text = b"isready\n".to_vec();
+        text.extend(std::iter::repeat_n(b'x', 3 * MAX_LINE + 7));
+        text.extend(b"\r\ngo\n");
+        text.extend(std::iter::repeat_n(b'y', MAX_LINE + 1));
+        let lines: Vec<Line> =
+            lines(io::Cursor::new(text)).expect("thread").iter().map(|l| l.expect("read")).collect();
+        assert_eq!(
+            lines,
+            [Line::Text("isready".into()), Line::TooLong, Line::Text("go".into()), Line::TooLong]
         );
     }
 }

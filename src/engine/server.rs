@@ -358,6 +358,7 @@ pub fn run_uci<R: BufRead + Send + 'static, W: Write + Send>(
                 recv(input) -> line => match line {
                     Ok(Ok(Line::Text(line))) => dialogue.read(Command::parse(&line))?,
                     Ok(Ok(Line::NotUtf8(line))) => say(&out, &format!("info string unknown command (not UTF-8): {line}"))?,
+                    Ok(Ok(Line::TooLong)) => say(&out, &format!("info string unknown command (longer than {} bytes): skipped", input::MAX_LINE))?,
                     Ok(Err(e)) => {
                         dialogue.stop_search();
                         dialogue.join();

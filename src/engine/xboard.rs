@@ -489,6 +489,7 @@ pub fn run_xboard<R: BufRead + Send + 'static, W: Write + Send>(
                         }
                     }
                     Ok(Ok(Line::NotUtf8(line))) => say(&out, &format!("Error (unknown command, not UTF-8): {line}"))?,
+                    Ok(Ok(Line::TooLong)) => say(&out, &format!("Error (unknown command, longer than {} bytes): skipped", input::MAX_LINE))?,
                     Ok(Err(e)) => {
                         dialogue.abandon();
                         dialogue.join();

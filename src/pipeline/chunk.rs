@@ -119,24 +119,68 @@ pub fn slice_chunks(
     })
 }
 
-/// A [`Split`] at line ends: the first `lines` lines from `from` (each through its `\n`) and how
-/// many there are; at the end of the input, the rest (its last line may have no line break).
+/// Bytes of one line of an input cut at line ends, its `\n` aside: a longer line is over the
+/// budget, whatever holds it: the PGN reader's token budget (`Limits::max_token`), some 10,000
+/// times an EPD record's length, and what a chunk of such lines is cut at.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// A [`Split`] at line ends: the first `lines` lines from `from` (each through its `\n`), fewer
+/// once they reach [`MAX_LINE`] bytes, and how many there are; at the end of the input, the rest
+/// (its last line may have no line break). A line over [`MAX_LINE`] is never held whole: it is a
+/// chunk of its own, its first piece (more than [`MAX_LINE`] bytes, a record), then the rest in
+/// pieces of no record, told apart by starting inside a line (`start`'s column is not 1).
 pub fn line_cut(
     bytes: &[u8],
     from: usize,
-    _: (u64, u64),
+    start: (u64, u64),
     lines: usize,
     at_eof: bool,
 ) -> Option<(usize, u64)> {
+    if start.1 != 1 {
+        return rest_of_line(&bytes[from..], at_eof).map(|n| (from + n, 0));
+    }
     let (mut end, mut count) = (from, 0u64);
-    for i in memchr::memchr_iter(b'\n', &bytes[from..]) {
-        (end, count) = (from + i + 1, count + 1);
-        if count >= lines as u64 {
-            return Some((end, count));
+    while count < lines as u64 && end - from < MAX_LINE {
+        let line = &bytes[end..];
+        match memchr::memchr(b'\n', &line[..line.len().min(MAX_LINE + 1)]) {
+            Some(i) => (end, count) = (end + i + 1, count + 1),
+            // Over the budget: it starts the next chunk, or is the first piece of this one.
+            None if line.len() > MAX_LINE && count > 0 => break,
+            None if line.len() > MAX_LINE => return first_piece(line, at_eof).map(|n| (from + n, 1)),
+            // Fewer lines than asked for: the rest of the input, or more bytes to read first.
+            None => return at_eof.then(|| (bytes.len(), count + u64::from(end < bytes.len()))),
         }
     }
-    // Fewer lines than asked for: the rest of the input, or more bytes to read first.
-    at_eof.then(|| (bytes.len(), count + u64::from(end < bytes.len())))
+    Some((end, count))
+}
+
+/// The length of the first piece of `line`, which has no `\n` in its first [`MAX_LINE`] + 1
+/// bytes: the whole line when it ends within twice the budget, else more than the budget.
+fn first_piece(line: &[u8], at_eof: bool) -> Option<usize> {
+    let window = &line[..line.len().min(2 * MAX_LINE)];
+    match memchr::memchr(b'\n', &window[MAX_LINE..]) {
+        Some(i) => Some(MAX_LINE + i + 1),
+        None if window.len() == 2 * MAX_LINE => Some(not_after_cr(window, MAX_LINE + 1)),
+        None => at_eof.then_some(line.len()),
+    }
+}
+
+/// The length of the next piece of a line over the budget from `rest`, inside it: through its
+/// `\n`, else [`MAX_LINE`] bytes at most.
+fn rest_of_line(rest: &[u8], at_eof: bool) -> Option<usize> {
+    let window = &rest[..rest.len().min(MAX_LINE)];
+    match memchr::memchr(b'\n', window) {
+        Some(i) => Some(i + 1),
+        None if window.len() == MAX_LINE => Some(not_after_cr(window, 1)),
+        None => at_eof.then_some(rest.len()),
+    }
+}
+
+/// A cut of `window` at `min` bytes or more that does not end in a CR: the column after a CR is
+/// 1 ([`column_after`]), which would read as a line start. A window of CRs from `min` on (a MiB
+/// of them) is cut whole: the rest of its line then reads as a line of its own.
+fn not_after_cr(window: &[u8], min: usize) -> usize {
+    window[min - 1..].iter().rposition(|&b| b != b'\r').map_or(window.len(), |i| min + i)
 }
 
 /// Game-aligned chunks read from a stream, as owned buffers.
@@ -288,6 +332,45 @@ pub(crate) mod tests {
                     assert_eq!(before.iter().filter(|&&b| b == b'\n').count() as u64, first_game, "n {n}");
                 }
             }
+        }
+    }
+
+    /// A line over [`MAX_LINE`] is cut in pieces of at most twice the budget, mapped or streamed:
+    /// its first a record, the others none and starting inside the line (never after a CR,
+    /// which would read as a line start), so the lines after it are counted once each.
+    #[test]
+    fn a_line_over_the_budget_is_cut_in_pieces() {
+        let mut input = b"a\n".to_vec();
+        input.extend(b"xy\r".repeat(MAX_LINE));
+        input.extend(b"\r\nb\n");
+        input.extend(std::iter::repeat_n(b'z', MAX_LINE + 1));
+        input.extend(b"\nc\n");
+        input.extend(std::iter::repeat_n(b'w', 5 * MAX_LINE / 2));
+        for n in [1, 1000] {
+            let a: Vec<Cut<&[u8]>> = slice_chunks(&input, n, line_cut, Start::default()).collect();
+            let b: Vec<Cut<StreamBytes>> = StreamChunks::new(&input[..], n, line_cut, Start::default())
+                .map(|r| r.expect("in-memory read"))
+                .collect();
+            assert_eq!(a.concat_bytes(), input);
+            assert_eq!(b.concat_bytes(), input);
+            let a: Vec<(u64, u64, u64, usize)> =
+                a.iter().map(|c| (c.offset, c.first_game, c.column, c.bytes.len())).collect();
+            let b: Vec<(u64, u64, u64, usize)> =
+                b.iter().map(|c| (c.offset, c.first_game, c.column, c.bytes.len())).collect();
+            assert_eq!(a, b, "n {n}: the same cuts either way");
+            assert!(a.iter().all(|&(_, _, _, len)| len <= 2 * MAX_LINE), "n {n}: {a:?}");
+            // Where each line starts, and its number: one record a line, the long ones too.
+            let starts: Vec<(u64, u64)> =
+                a.iter().filter(|&&(_, _, column, _)| column == 1).map(|&(o, g, _, _)| (o, g)).collect();
+            let lines = |at: &[u8]| input.windows(at.len()).position(|w| w == at).expect("in input") as u64;
+            for (at, number) in [(b"xy\r".as_slice(), 1), (b"b\n", 2), (b"zz", 3), (b"c\n", 4), (b"ww", 5)] {
+                assert!(
+                    starts.contains(&(lines(at), number)),
+                    "n {n}: line {} at a chunk start: {a:?}",
+                    number + 1
+                );
+            }
+            assert!(a.iter().filter(|c| c.2 != 1).all(|&(o, ..)| input[o as usize - 1] != b'\r'), "n {n}");
         }
     }
 

@@ -35,7 +35,8 @@ impl Unit {
         }
     }
 
-    /// The first record start at or after `want` in a chunk that starts one and holds `games`
+    /// The first record start at or after `want` in a chunk that starts one (or, cut at line ends,
+    /// the rest of a line over the budget, which starts none) and holds `games`
     /// records, and the records before it: `(bytes.len(), games)` when there is none.
     fn first_at(self, bytes: &[u8], at: (u64, u64), want: usize, games: u64) -> (usize, u64) {
         match self {
@@ -52,7 +53,8 @@ impl Unit {
                 (pos, count)
             }
             Unit::Lines => {
-                let pos = if want == 0 || bytes[want - 1] == b'\n' {
+                // A chunk that starts inside a line (the rest of one over the budget) starts none.
+                let pos = if (want == 0 && at.1 == 1) || (want > 0 && bytes[want - 1] == b'\n') {
                     want
                 } else {
                     match memchr::memchr(b'\n', &bytes[want..]) {
@@ -107,9 +109,8 @@ impl Scan {
                     self.points.push(here(0, 0, self.lines));
                 }
                 Some(_) => break,
-                None if t <= cut.offset => self.points.push(here(0, 0, self.lines)),
                 None if t < cut.offset + bytes.len() as u64 => {
-                    let want = (t - cut.offset) as usize;
+                    let want = t.saturating_sub(cut.offset) as usize;
                     let (pos, games) = self.unit.first_at(bytes, (cut.offset, cut.column), want, cut.games);
                     self.points.push(here(pos, games, self.lines));
                 }
@@ -199,5 +200,7 @@ mod tests {
         assert_eq!(first(5), (5, 2));
         assert_eq!(first(6), (6, 3));
         assert_eq!(first(7), (9, 4), "in the last line, unbroken: the end");
+        let rest = Unit::Lines.first_at(b"xx\n", (9, 5), 0, 0);
+        assert_eq!(rest, (3, 0), "the rest of a line over the budget starts none");
     }
 }

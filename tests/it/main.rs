@@ -12,6 +12,7 @@ mod encoding;
 #[path = "../fuzz/src/checks.rs"]
 mod checks;
 mod engine;
+mod epd_lines;
 mod exit;
 mod fuzz_seeds;
 mod inputs;

@@ -13,7 +13,9 @@
 //! A record is a line: the input is cut at line ends ([`Cuts::Lines`](crate::pipeline::Cuts)),
 //! [`LINES`] a chunk, and a worker analyses its chunk's lines in order with its engine. Every line
 //! counts as a game of the summary (its number is its line number), so diagnostics name the line
-//! as `FILE:LINE:1` and the game number, and an interrupted run stops after a line.
+//! as `FILE:LINE:1` and the game number, and an interrupted run stops after a line. A line longer
+//! than [`MAX_LINE`] is an `over_budget` error, not written: the cutter hands it on in pieces, so
+//! that it is never held whole, and the pieces after its first hold no line.
 
 use std::fmt::Write as _;
 
@@ -24,6 +26,7 @@ use crate::chess::{CastlingMode, Position, Variant};
 use crate::error::{Diagnostic, Error, Kind};
 use crate::notation::fen::{EpMode, escape_epd_string, parse_epd, write_epd, write_fen};
 use crate::notation::san::write_san;
+use crate::pipeline::chunk::MAX_LINE;
 use crate::pipeline::counter::Counter;
 use crate::pipeline::{ChunkEnd, ChunkInput, Output};
 
@@ -188,6 +191,10 @@ impl AnnotateWorker {
         };
         let mut text = String::new();
         let (mut start, mut place) = (0, Place { number: chunk.first_game, line: 0, offset: chunk.offset });
+        // A chunk that starts inside a line is the rest of one over the budget, reported already.
+        if chunk.column != 1 {
+            start = chunk.bytes.len();
+        }
         while start < chunk.bytes.len() {
             if chunk.cancel.is_set() {
                 return Ok(Output::default());
@@ -195,7 +202,6 @@ impl AnnotateWorker {
             let rest = &chunk.bytes[start..];
             let len = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
             let line = rest[..len].strip_suffix(b"\n").unwrap_or(&rest[..len]);
-            let line = crate::pgn::text::decode(line.strip_suffix(b"\r").unwrap_or(line)).0;
             place =
                 Place { number: place.number + 1, line: place.line + 1, offset: chunk.offset + start as u64 };
             start += len;
@@ -205,6 +211,17 @@ impl AnnotateWorker {
                 stats.count(&d);
                 records.diagnostics.push(d);
             }
+            if line.len() > MAX_LINE {
+                // Its first piece: the cutter hands the rest on as chunks of no line.
+                stats.not_epd_lines += 1;
+                stats.games_with_errors += 1;
+                let why = format!("line longer than the budget ({} MiB); skipped", MAX_LINE >> 20);
+                let d = place.diagnostic(Kind::OverBudget, why, None);
+                stats.count(&d);
+                records.diagnostics.push(d);
+                continue;
+            }
+            let line = crate::pgn::text::decode(line.strip_suffix(b"\r").unwrap_or(line)).0;
             let line_record = match read_line(&line) {
                 Ok(Some(record)) => record,
                 Ok(None) => {

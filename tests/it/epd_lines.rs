@@ -1,0 +1,128 @@
+//! `annotate --format epd` on lines longer than the budget (1 MiB): each is one `over_budget`
+//! error at its line and is skipped, never held whole, the lines after it numbered as they are;
+//! an input of one line that never ends is not EPD, and the run ends.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Child, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::util::*;
+
+/// Lines of `text` on stderr that are diagnostics, the input's name replaced by `FILE`.
+fn diagnostics(err: &str, name: &str) -> Vec<String> {
+    let name = format!("{name}:");
+    err.lines().filter(|l| l.contains(": error: ")).map(|l| l.replace(&name, "FILE:")).collect()
+}
+
+/// Waits for `child`, killed after a generous watchdog: a run that reads for ever fails the test.
+fn finished(mut child: Child, what: &str) -> Output {
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("{what}: still reading after 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+/// A good line, a line of 2.7 MB (CRs in it, one at every third byte), a good line, a line that
+/// is no position, a line of 1.5 MiB, a last good line without its line break.
+fn input() -> Vec<u8> {
+    let mut text = b"6k1/5ppp/8/8/8/8/8/R6K w - - id \"one\";\n".to_vec();
+    text.extend(b"ab\r".repeat(900_000));
+    text.extend(b"\n8/8/8/4k3/8/8/4K3/7Q w - - id \"three\";\nnot a position\n");
+    text.extend(std::iter::repeat_n(b'y', 3 << 19));
+    text.extend(b"\r\n7k/8/6K1/8/8/8/8/6Q1 w - - id \"six\";");
+    text
+}
+
+#[test]
+fn annotate_epd_skips_a_line_over_the_budget_and_numbers_the_rest() {
+    let dir = temp_dir("epd-lines");
+    let text = input();
+    let file = dir.join("long.epd");
+    std::fs::write(&file, &text).expect("write");
+    let zst = dir.join("long.epd.zst");
+    std::fs::write(&zst, zstd::encode_all(&text[..], 3).expect("zstd")).expect("write");
+    let args = ["annotate", "--no-cache", "--format", "epd", "--nodes", "200"];
+    let mut runs = Vec::new();
+    for j in ["1", "2"] {
+        for (input, extra) in [(&file, None), (&file, Some("--no-mmap")), (&zst, None)] {
+            let name = input.to_str().expect("UTF-8");
+            let mut a = [&args[..], &["-j", j, name]].concat();
+            a.extend(extra);
+            let o = run(&a);
+            runs.push((format!("{a:?}"), o.status.code(), stdout(&o), diagnostics(&stderr(&o), name)));
+        }
+        let a = [&args[..], &["-j", j, "-"]].concat();
+        let o = run_with_stdin(&a, &text);
+        runs.push((format!("{a:?} (stdin)"), o.status.code(), stdout(&o), diagnostics(&stderr(&o), "-")));
+    }
+    let (_, code, out, found) = &runs[0];
+    assert_eq!(*code, Some(1), "{found:?}");
+    let expected = [
+        "pgnkit: FILE:2:1: error: game 2 (? - ?): line longer than the budget (1 MiB); skipped",
+        "pgnkit: FILE:4:1: error: game 4 (? - ?): not an EPD or FEN line: ",
+        "pgnkit: FILE:5:1: error: game 5 (? - ?): line longer than the budget (1 MiB); skipped",
+    ];
+    assert_eq!(found.len(), expected.len(), "{found:#?}");
+    for (line, want) in found.iter().zip(expected) {
+        assert!(line.starts_with(want), "{line}\nwanted {want}");
+    }
+    let written: Vec<&str> = out.lines().collect();
+    assert_eq!(written.len(), 4, "{out}");
+    assert!(written[0].starts_with("6k1/5ppp/8/8/8/8/8/R6K w - - id \"one\"; acd "), "{out}");
+    assert!(written[1].starts_with("8/8/8/4k3/8/8/4K3/7Q w - - id \"three\"; acd "), "{out}");
+    assert_eq!(written[2], "not a position");
+    assert!(written[3].starts_with("7k/8/6K1/8/8/8/8/6Q1 w - - id \"six\"; acd "), "{out}");
+    for (what, c, o, f) in &runs[1..] {
+        assert_eq!((c, o, f), (code, out, found), "{what}");
+    }
+}
+
+/// The error of an input of one endless line: read to the end of its first piece, no further.
+const REFUSAL: &str =
+    "not EPD: no EPD record and no FEN in its first 2.0 MiB (read no further); line 1 reads ";
+
+/// Starts an EPD annotation of `input` (`-`: stdin, piped).
+fn spawn_annotate(input: &str, out: &Path) -> Child {
+    let args = ["annotate", "--no-cache", "--format", "epd", "--nodes", "200", "-o"];
+    pgnkit()
+        .args(args)
+        .args([out.to_str().expect("UTF-8"), input])
+        .stdin(if input == "-" { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn pgnkit")
+}
+
+/// One line that never ends (`/dev/zero`, `yes x | tr -d '\n'`) is no EPD: one error, exit 65,
+/// no output, read no further than its first piece, where it waited for ever for a line break.
+#[test]
+fn annotate_epd_of_one_endless_line_ends_not_epd() {
+    let dir = temp_dir("epd-endless");
+    let out = dir.join("out.epd");
+    let o = finished(spawn_annotate("/dev/zero", &out), "/dev/zero");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(65), "{err}");
+    assert!(err.contains(&format!("pgnkit: error: /dev/zero: {REFUSAL}\"\\u{{0}}")), "{err}");
+    assert!(!out.exists());
+
+    let mut child = spawn_annotate("-", &out);
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let writer = std::thread::spawn(move || {
+        let xs = vec![b'x'; 1 << 16];
+        // Until the run ends and the pipe breaks.
+        while stdin.write_all(&xs).is_ok() {}
+    });
+    let o = finished(child, "endless stdin");
+    writer.join().expect("writer");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(65), "{err}");
+    assert!(err.contains(&format!("pgnkit: error: -: {REFUSAL}\"xxx")), "{err}");
+    assert!(!out.exists());
+}
