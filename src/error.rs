@@ -29,7 +29,7 @@ pub enum Error {
     Usage(#[from] UsageError),
     /// An engine was not found or did not start (69).
     #[error(transparent)]
-    Engine(#[from] StartError),
+    Engine(StartError),
     /// An engine that cannot go on, e.g. one that could not be restarted (69).
     #[error(transparent)]
     Analysis(#[from] AnalyzerError),
@@ -58,6 +58,16 @@ pub enum Error {
     /// The run was asked to stop (130).
     #[error("interrupted")]
     Interrupted,
+}
+
+/// A start an interrupt ended stops the run as an interrupted one, not as a missing engine.
+impl From<StartError> for Error {
+    fn from(e: StartError) -> Error {
+        match e {
+            StartError::Interrupted => Error::Interrupted,
+            e => Error::Engine(e),
+        }
+    }
 }
 
 impl Error {

@@ -235,7 +235,7 @@ pub enum AnalyzerError {
     /// The engine could not be started or restarted (binary missing, handshake failed): the run
     /// cannot go on with it, and stops with exit code 69 (`crate::error::Error::Analysis`).
     #[error("engine unavailable: {0}")]
-    Unavailable(#[from] StartError),
+    Unavailable(#[source] StartError),
     /// The engine crashed at every try or hung on each of this many positions in a row, with no
     /// search that succeeded between them: it cannot search at all (a build for another CPU, a
     /// network file it loads only to search, a search that never ends), and the run stops with
@@ -253,6 +253,16 @@ pub enum AnalyzerError {
         /// 0-based index of the illegal move.
         index: usize,
     },
+}
+
+/// A start an interrupt ended is no engine that cannot be used: the position has no result.
+impl From<StartError> for AnalyzerError {
+    fn from(e: StartError) -> AnalyzerError {
+        match e {
+            StartError::Interrupted => AnalyzerError::Interrupted,
+            e => AnalyzerError::Unavailable(e),
+        }
+    }
 }
 
 impl AnalyzerError {

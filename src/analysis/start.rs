@@ -36,4 +36,8 @@ pub enum StartError {
         /// What happened instead (with the engine's last stderr lines when it wrote some).
         reason: String,
     },
+    /// The run was interrupted (Ctrl-C) while the engine started: no engine is unavailable, and
+    /// the run stops as an interrupted one (130).
+    #[error("interrupted while the engine started")]
+    Interrupted,
 }

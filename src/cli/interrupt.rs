@@ -41,6 +41,7 @@ fn arrival(now: u64, first: u64) -> Arrival {
 
 /// Installs the handler for the signals that are not ignored.
 pub fn install() {
+    pgnkit::io::watch_stderr();
     #[cfg(unix)]
     unix::install(unix::on_signal);
 }
@@ -48,6 +49,7 @@ pub fn install() {
 /// For a command with nothing to put in place (`perft`, `bench`): the first signal ends the
 /// process at once with 130, saying so on stderr.
 pub fn install_immediate() {
+    pgnkit::io::watch_stderr();
     #[cfg(unix)]
     unix::install(unix::on_signal_exit);
 }
@@ -79,7 +81,8 @@ mod unix {
     use pgnkit::exit::Code;
 
     /// Only async-signal-safe work: `clock_gettime`, atomics, and on a second request `unlink`,
-    /// `write` and `_exit`.
+    /// `write` and `_exit`. Stderr is written through [`pgnkit::io::stderr_fd`]: a write to a full
+    /// pipe would keep the process from ending.
     pub(super) extern "C" fn on_signal(_: nix::libc::c_int) {
         pgnkit::io::stop_streams();
         let now = monotonic_ns().max(1);
@@ -97,7 +100,7 @@ mod unix {
                 // SAFETY: `write` and `_exit` are async-signal-safe; the buffer is a static.
                 #[allow(unsafe_code)]
                 unsafe {
-                    nix::libc::write(2, SAID.as_ptr().cast(), SAID.len());
+                    nix::libc::write(pgnkit::io::stderr_fd(), SAID.as_ptr().cast(), SAID.len());
                     nix::libc::_exit(nix::libc::c_int::from(Code::Interrupted.number()))
                 }
             }
@@ -113,13 +116,13 @@ mod unix {
         if ok { (t.tv_sec as u64).saturating_mul(1_000_000_000).saturating_add(t.tv_nsec as u64) } else { 0 }
     }
 
-    /// Only async-signal-safe work: `write` and `_exit`.
+    /// Only async-signal-safe work: `write` and `_exit` (stderr as in [`on_signal`]).
     pub(super) extern "C" fn on_signal_exit(_: nix::libc::c_int) {
         const SAID: &[u8] = b"pgnkit: interrupted\n";
         // SAFETY: `write` and `_exit` are async-signal-safe; the buffer is a static.
         #[allow(unsafe_code)]
         unsafe {
-            nix::libc::write(2, SAID.as_ptr().cast(), SAID.len());
+            nix::libc::write(pgnkit::io::stderr_fd(), SAID.as_ptr().cast(), SAID.len());
             nix::libc::_exit(nix::libc::c_int::from(Code::Interrupted.number()))
         }
     }

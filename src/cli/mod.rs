@@ -2,11 +2,12 @@
 //! becomes its message and exit status.
 
 /// `eprint!` that does not panic when stderr cannot be written (a closed pipe, a full disk): the
-/// message is lost and the run goes on to its own exit status, as GNU tools do.
+/// message is lost and the run goes on to its own exit status, as GNU tools do; nor waits past a
+/// stop for a pipe no one reads ([`pgnkit::io::stderr`]).
 macro_rules! stderr {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = write!(std::io::stderr(), $($arg)*);
+        let _ = write!(pgnkit::io::stderr(), $($arg)*);
     }};
 }
 
@@ -14,7 +15,7 @@ macro_rules! stderr {
 macro_rules! stderrln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let _ = write!(pgnkit::io::stderr(), "{}\n", format_args!($($arg)*));
     }};
 }
 

@@ -21,4 +21,6 @@ pub use input::{Compression, Input, InputError, InputOptions, PageDropper, Sourc
 pub(crate) use output::canonical;
 pub(crate) use output::place;
 pub use output::{Output, OutputError, OutputOptions, compressed_as, is_input, written_in_place};
+pub(crate) use piped::Watched;
+pub use piped::{Messages, stderr, stderr_fd, watch_stderr};
 pub use waiting::{PAUSE, read_pausing, stop_streams};

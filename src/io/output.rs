@@ -95,11 +95,18 @@ impl OutputError {
         OutputError::of_write(path, source, path == Path::new("-"))
     }
 
+    /// [`OutputError::Interrupted`] when `e`, an error of opening or writing the output `path`,
+    /// is a stop that ended a wait on it (a pipe no process reads).
+    pub fn stopped(path: &Path, e: &io::Error) -> Option<OutputError> {
+        super::piped::stopped(e)
+            .map(|s| OutputError::Interrupted { path: path.to_owned(), opening: s.opening })
+    }
+
     /// A failed write to `path`: a stop that ended a wait on a pipe, a broken pipe where that is
     /// a quiet end (`in_place`: stdout, a pipe written in place), or a write error.
     fn of_write(path: &Path, source: io::Error, in_place: bool) -> OutputError {
-        if let Some(s) = super::piped::stopped(&source) {
-            OutputError::Interrupted { path: path.to_owned(), opening: s.opening }
+        if let Some(stopped) = OutputError::stopped(path, &source) {
+            stopped
         } else if source.kind() == io::ErrorKind::BrokenPipe && in_place {
             OutputError::BrokenPipe
         } else {
@@ -141,9 +148,7 @@ struct Synced {
 impl Synced {
     const STEP: u64 = 8 << 20;
 
-    fn new(file: File, sync: bool) -> Synced {
-        // A file to sync is a regular file, which waits for no reader.
-        let file = if sync { Watched::unwatched(file) } else { Watched::new(file) };
+    fn new(file: Watched, sync: bool) -> Synced {
         Synced { file, sync, written: 0, started: 0 }
     }
 
@@ -270,20 +275,22 @@ pub fn written_in_place(path: &Path) -> bool {
     in_place(std::fs::metadata(path).ok().as_ref())
 }
 
-/// An output file opened by [`place`]: the file to write, and the temporary file to rename when
-/// complete with the path to rename it onto (`None`: written in place).
-pub(crate) type Placed = (File, Option<(PathBuf, PathBuf)>);
+/// An output file opened by [`place`]: the file to write (a pipe's waits end at a stop), and the
+/// temporary file to rename when complete with the path to rename it onto (`None`: written in
+/// place).
+pub(crate) type Placed = (Watched, Option<(PathBuf, PathBuf)>);
 
 /// Opens the output file `path`, where `meta` describes what the path holds now: in place
 /// ([`in_place`]), or as a temporary file beside it. A link to a file is written through: the
 /// temporary file goes beside the file it points to and replaces that file, not the link.
 pub(crate) fn place(path: &Path, meta: Option<&std::fs::Metadata>) -> io::Result<Placed> {
+    // A regular file (this one, or a temporary file) waits for no reader.
     if let Some(stream) = meta.filter(|m| m.is_file()).and_then(std_stream_of) {
-        return Ok((stream, None));
+        return Ok((Watched::unwatched(stream), None));
     }
     // The standard streams were looked for above: what is left in place is a device or a pipe.
     if let Some(m) = meta.filter(|m| !m.is_file()) {
-        return Ok((super::piped::open(path, m)?, None));
+        return Ok((Watched::new(super::piped::open(path, m)?), None));
     }
     let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     let target = if linked { path.canonicalize().or_else(|_| followed(path))? } else { path.to_path_buf() };
@@ -299,7 +306,7 @@ pub(crate) fn place(path: &Path, meta: Option<&std::fs::Metadata>) -> io::Result
     if let Some(m) = meta {
         file.set_permissions(m.permissions())?;
     }
-    Ok((file, Some((temp, target))))
+    Ok((Watched::unwatched(file), Some((temp, target))))
 }
 
 /// Refuses to replace the file `target` (described by `meta`) where writing to it would be refused
@@ -429,10 +436,8 @@ impl Output {
         let claim = out.filter(|_| !special).map(|out| hold(path, out)).transpose()?;
         // Released by the drop, also when the creation below fails.
         let mut output = Output { sink: None, path: path.to_owned(), temp: None, claim, _registered: None };
-        let (file, temp) = place(path, meta.as_ref()).map_err(|e| match super::piped::stopped(&e) {
-            Some(_) => OutputError::Interrupted { path: path.to_owned(), opening: true },
-            None => create_err(e),
-        })?;
+        let (file, temp) = place(path, meta.as_ref())
+            .map_err(|e| OutputError::stopped(path, &e).unwrap_or_else(|| create_err(e)))?;
         output._registered = temp.as_ref().map(|(t, _)| super::temporary::register(t));
         output.temp = temp;
         let buf = BufWriter::with_capacity(1 << 16, Synced::new(file, output.temp.is_some()));

@@ -2,7 +2,7 @@
 //! process opened for reading): a wait for a reader or for room looks every [`PAUSE`] at whether
 //! a stop signal came ([`super::stop_streams`]), so that one stop ends it, as it ends a wait for
 //! input. The kernel would wait with no end: a write or an `open` that a signal interrupts
-//! starts again.
+//! starts again. Stderr's messages are written the same way ([`stderr`]).
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -69,7 +69,7 @@ pub(super) fn open(path: &Path, _: &std::fs::Metadata) -> io::Result<File> {
 
 /// A writer to the file `file`. A pipe is written non-blocking: a write that finds it full waits
 /// for room by `poll`, which a stop ends. A pipe's other writes cost nothing more.
-pub(super) struct Watched {
+pub(crate) struct Watched {
     file: File,
     pipe: bool,
 }
@@ -77,7 +77,7 @@ pub(super) struct Watched {
 impl Watched {
     /// `file`, an open file description of this process's own (no other process writes through
     /// it: it is made non-blocking when it is a pipe).
-    pub(super) fn new(file: File) -> Watched {
+    pub(crate) fn new(file: File) -> Watched {
         #[cfg(unix)]
         {
             use std::os::unix::fs::FileTypeExt;
@@ -90,11 +90,11 @@ impl Watched {
     }
 
     /// `file` as it is, unwatched: a regular file, which never waits for a reader.
-    pub(super) fn unwatched(file: File) -> Watched {
+    pub(crate) fn unwatched(file: File) -> Watched {
         Watched { file, pipe: false }
     }
 
-    pub(super) fn file(&self) -> &File {
+    pub(crate) fn file(&self) -> &File {
         &self.file
     }
 }
@@ -140,21 +140,118 @@ fn wait_for_room(_: &File) -> io::Result<()> {
     Ok(())
 }
 
-/// Stdout, for an output. On Linux a pipe is opened again (`/proc/self/fd/1`), as an open file
-/// description of its own that is [`Watched`]: the one stdout shares with the shell and the
-/// other processes of a pipeline must stay blocking. Elsewhere, and when that open fails (no
-/// `/proc`), it is written as it is.
-pub(super) fn stdout() -> Box<dyn Write + Send> {
+/// The standard stream `fd` (1 or 2) when it is a pipe, on Linux: opened again
+/// (`/proc/self/fd/N`) as an open file description of its own that is [`Watched`], since the one
+/// the stream shares with the shell and the other processes of a pipeline must stay blocking.
+/// `None` elsewhere, for a stream that is no pipe, and when that open fails (no `/proc`).
+fn reopened(fd: u8) -> Option<Watched> {
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+        let path = format!("/proc/self/fd/{fd}");
         let fifo = |m: std::fs::Metadata| m.file_type().is_fifo();
-        if std::fs::metadata("/proc/self/fd/1").is_ok_and(fifo)
-            && let Ok(file) =
-                File::options().write(true).custom_flags(nix::libc::O_NONBLOCK).open("/proc/self/fd/1")
+        if std::fs::metadata(&path).is_ok_and(fifo)
+            && let Ok(file) = File::options().write(true).custom_flags(nix::libc::O_NONBLOCK).open(&path)
         {
-            return Box::new(Watched::new(file));
+            return Some(Watched::new(file));
         }
     }
-    Box::new(io::stdout())
+    let _ = fd;
+    None
+}
+
+/// Stdout, for an output: a pipe [`reopened`], else as it is.
+pub(super) fn stdout() -> Box<dyn Write + Send> {
+    match reopened(1) {
+        Some(watched) => Box::new(watched),
+        None => Box::new(io::stdout()),
+    }
+}
+
+/// Stderr when it is a pipe ([`reopened`] at the first use), and whether a stop ended a wait
+/// for room in it: from then on what finds no room is dropped at once, not waited for line
+/// after line.
+struct Stderr {
+    out: Watched,
+    given_up: bool,
+}
+
+static STDERR: std::sync::OnceLock<Option<std::sync::Mutex<Stderr>>> = std::sync::OnceLock::new();
+
+/// The descriptor [`stderr_fd`] gives: stderr's own, or its [`reopened`] one.
+static STDERR_FD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(2);
+
+fn stderr_pipe() -> Option<&'static std::sync::Mutex<Stderr>> {
+    STDERR
+        .get_or_init(|| {
+            let out = reopened(2)?;
+            #[cfg(unix)]
+            STDERR_FD
+                .store(std::os::fd::AsRawFd::as_raw_fd(out.file()), std::sync::atomic::Ordering::Relaxed);
+            Some(std::sync::Mutex::new(Stderr { out, given_up: false }))
+        })
+        .as_ref()
+}
+
+/// A descriptor to write stderr's last words through from a signal handler (async-signal-safe: an
+/// atomic load): the non-blocking one of a pipe once [`watch_stderr`] opened it (a blocking write
+/// to a full pipe would keep the handler from ending the process), else 2.
+pub fn stderr_fd() -> i32 {
+    STDERR_FD.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Opens stderr's own description now when it is a pipe, for [`stderr_fd`]: before a signal
+/// handler may need it.
+pub fn watch_stderr() {
+    let _ = stderr_pipe();
+}
+
+/// Stderr, for messages: a pipe's wait for room ends at a stop ([`Watched`]), what it could not
+/// take is then dropped, and a write never fails (nothing could be said of it but on stderr).
+/// Each `write!` is written whole, as `io::stderr()`'s is.
+pub fn stderr() -> Messages {
+    Messages
+}
+
+/// See [`stderr`].
+pub struct Messages;
+
+impl Messages {
+    fn write_whole(bytes: &[u8]) {
+        let Some(pipe) = stderr_pipe() else {
+            let _ = io::stderr().write_all(bytes);
+            return;
+        };
+        let mut pipe = pipe.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !pipe.given_up {
+            if pipe.out.write_all(bytes).is_err_and(|e| stopped(&e).is_some()) {
+                pipe.given_up = true;
+            }
+            return;
+        }
+        // What the pipe takes without a wait.
+        let (mut file, mut rest) = (pipe.out.file(), bytes);
+        while let Ok(n @ 1..) = file.write(rest) {
+            rest = &rest[n..];
+        }
+    }
+}
+
+impl Write for Messages {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        Messages::write_whole(buf);
+        Ok(buf.len())
+    }
+
+    fn write_fmt(&mut self, args: std::fmt::Arguments<'_>) -> io::Result<()> {
+        match args.as_str() {
+            Some(text) => Messages::write_whole(text.as_bytes()),
+            None => Messages::write_whole(args.to_string().as_bytes()),
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }

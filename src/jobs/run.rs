@@ -373,7 +373,8 @@ impl<'r, J: Job> Runner<'r, J> {
             ))) => {
                 error = Some(Error::Input(e));
             }
-            Err(PipelineError::Interrupted) => {
+            // A worker a stop kept from starting (an engine waited for) stops the run as well.
+            Err(PipelineError::Interrupted | PipelineError::Job(Error::Interrupted)) => {
                 summary.stopped = Some(stopped(stats.games));
             }
             Err(PipelineError::Job(e) | PipelineError::Release(e)) => return Err(e),

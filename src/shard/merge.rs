@@ -18,7 +18,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::exit::Code;
-use crate::io::name;
+use crate::io::{OutputError, Watched, name};
 use crate::jobs::diagnostics::{self, Records};
 use crate::jobs::run::{InputSummary, Summary};
 use crate::pipeline::stats::Stats;
@@ -73,6 +73,12 @@ impl Refused {
         Refused::new(vec!["interrupted".into()], Code::Interrupted)
     }
 
+    /// [`Refused::interrupted`] where the stop ended a wait on an output: `words`, the jobs' own
+    /// ([`crate::io::OutputError::Interrupted`]).
+    fn stopped(words: String) -> Refused {
+        Refused::new(vec![words], Code::Interrupted)
+    }
+
     /// The same refusal, the outputs written in place named.
     fn streamed(mut self, streamed: &[PathBuf]) -> Refused {
         self.streamed = streamed.to_vec();
@@ -99,12 +105,17 @@ pub(super) enum Stop {
     Write(String),
     /// A stop was asked for (a signal).
     Interrupted,
+    /// A stop ended a wait on the output (a pipe no process reads), in the jobs' words.
+    Stopped(String),
 }
 
 impl Stop {
     /// Writing to the output `target` failed with `e`.
     pub(super) fn write(target: &Path, e: io::Error) -> Stop {
-        Stop::Write(format!("{}: write error: {e}", target.display()))
+        match OutputError::stopped(target, &e) {
+            Some(stopped) => Stop::Stopped(stopped.to_string()),
+            None => Stop::Write(format!("{}: write error: {e}", target.display())),
+        }
     }
 
     /// Reading the part `at` failed with `e`: an error of the system (EIO, a directory) is a
@@ -136,21 +147,22 @@ fn refusal(problems: Vec<String>, failed: Vec<String>, uncreated: Vec<String>) -
 
 /// An output file that remembers whether a write to it failed (an interrupted one is retried):
 /// a copy that fails is then told to have failed writing (74), not reading a part (65). A write
-/// asked for once a stop is `requested` fails, so a long copy ends at its next buffer.
-struct Watched<'a> {
-    file: File,
+/// asked for once a stop is `requested` fails, so a long copy ends at its next buffer; one that
+/// waits for room in a pipe ends at the stop ([`Watched`]).
+struct Tracked<'a> {
+    file: Watched,
     failed: bool,
     requested: &'a dyn Fn() -> bool,
 }
 
-impl Watched<'_> {
+impl Tracked<'_> {
     fn watch<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
         self.failed |= result.as_ref().is_err_and(|e| e.kind() != io::ErrorKind::Interrupted);
         result
     }
 }
 
-impl Write for Watched<'_> {
+impl Write for Tracked<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if (self.requested)() {
             return self.watch(Err(io::Error::other("interrupted")));
@@ -472,6 +484,10 @@ pub fn merge_holding(
         let (file, temp) = match crate::io::place(&target, meta.as_ref()) {
             Ok(placed) => placed,
             Err(e) => {
+                // A FIFO no process opened for reading, and a stop came.
+                if let Some(stopped) = OutputError::stopped(&target, &e) {
+                    return Err(Refused::stopped(stopped.to_string()).streamed(&streamed));
+                }
                 uncreated.push(format!("{}: cannot create: {e}", target.display()));
                 continue;
             }
@@ -508,18 +524,14 @@ pub fn merge_holding(
             // `positions --unique`: the rows one run does not write (repeats across shards).
             let dropped = |k: usize, row: u64| settled.as_ref().map_or(Ok(false), |s| s.drops(k, row));
             let stop = super::tables::Stops { dropped: &dropped, requested };
-            match super::tables::merge_parts(&parts, out, &target, synced, &stop, &mut problems) {
-                Ok(n) => bytes += n,
-                Err(Stop::Part(e)) => problems.push(e),
-                Err(Stop::Read(e) | Stop::Write(e)) => failed.push(e),
-                // `pending`'s drop removes the files.
-                Err(Stop::Interrupted) => return Err(Refused::interrupted().streamed(&streamed)),
-            }
+            let result = super::tables::merge_parts(&parts, out, &target, synced, &stop, &mut problems);
             pending.extend(done);
+            bytes += copied(result, requested, &streamed, &mut problems, &mut failed)?;
             continue;
         }
-        let mut out = io::BufWriter::with_capacity(1 << 20, Watched { file, failed: false, requested });
-        let result = (|| -> Result<(), Stop> {
+        let mut out = io::BufWriter::with_capacity(1 << 20, Tracked { file, failed: false, requested });
+        let result = (|| -> Result<u64, Stop> {
+            let mut bytes = 0;
             out.write_all(&compressed_as(&target, role.header.as_bytes()).map_err(write_err)?)
                 .map_err(write_err)?;
             for (k, (path, m)) in list.iter().enumerate() {
@@ -539,21 +551,14 @@ pub fn merge_holding(
                 }
             }
             out.write_all(&compressed_as(&target, &footer).map_err(write_err)?).map_err(write_err)?;
-            let watched = out.into_inner().map_err(|e| write_err(e.into_error()))?;
-            if synced { watched.file.sync_all().map_err(write_err) } else { Ok(()) }
+            let tracked = out.into_inner().map_err(|e| write_err(e.into_error()))?;
+            if synced {
+                tracked.file.file().sync_all().map_err(write_err)?;
+            }
+            Ok(bytes)
         })();
         pending.extend(done);
-        // The output fails its next write once a stop is asked for: the copy's own error, if
-        // any, is the stop's doing; `pending`'s drop removes the files.
-        if requested() {
-            return Err(Refused::interrupted().streamed(&streamed));
-        }
-        match result {
-            Ok(()) => {}
-            Err(Stop::Part(e)) => problems.push(e),
-            Err(Stop::Read(e) | Stop::Write(e)) => failed.push(e),
-            Err(Stop::Interrupted) => return Err(Refused::interrupted().streamed(&streamed)),
-        }
+        bytes += copied(result, requested, &streamed, &mut problems, &mut failed)?;
     }
     if let Some(refused) = refusal(problems, failed, uncreated) {
         return Err(refused.streamed(&streamed));
@@ -565,6 +570,34 @@ pub fn merge_holding(
         return Err(refused.streamed(&streamed));
     }
     Ok(Merged { job: first.job, summary, files: outputs, bytes, exit, extra })
+}
+
+/// The bytes of parts an output's copy read, its problem put with the shards' (`problems`) or
+/// the outputs' (`failed`), or the refusal of a stop: `pending`'s drop then removes the files,
+/// and `streamed` are the outputs written in place so far.
+fn copied(
+    result: Result<u64, Stop>,
+    requested: &dyn Fn() -> bool,
+    streamed: &[PathBuf],
+    problems: &mut Vec<String>,
+    failed: &mut Vec<String>,
+) -> Result<u64, Refused> {
+    match result {
+        Err(Stop::Stopped(words)) => Err(Refused::stopped(words).streamed(streamed)),
+        Err(Stop::Interrupted) => Err(Refused::interrupted().streamed(streamed)),
+        // The output fails its next write once a stop is asked for: the copy's own error, if any,
+        // is the stop's doing.
+        _ if requested() => Err(Refused::interrupted().streamed(streamed)),
+        Ok(n) => Ok(n),
+        Err(Stop::Part(e)) => {
+            problems.push(e);
+            Ok(0)
+        }
+        Err(Stop::Read(e) | Stop::Write(e)) => {
+            failed.push(e);
+            Ok(0)
+        }
+    }
 }
 
 /// Why `--output-dir DIR` could not be made, as the shards and the merge say it: a path that is
@@ -638,13 +671,14 @@ mod tests {
         #[cfg(target_os = "linux")]
         {
             let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
-            let mut out = io::BufWriter::new(Watched { file: full, failed: false, requested: &|| false });
+            let file = Watched::unwatched(full);
+            let mut out = io::BufWriter::new(Tracked { file, failed: false, requested: &|| false });
             let e = copy_hashed(&part, &mut out, &mut buf).expect_err("the disk is full");
             assert_eq!(e.kind(), io::ErrorKind::StorageFull);
             assert!(out.get_ref().failed);
         }
-        let file = File::create(dir.join("out")).unwrap();
-        let mut out = io::BufWriter::new(Watched { file, failed: false, requested: &|| false });
+        let file = Watched::unwatched(File::create(dir.join("out")).unwrap());
+        let mut out = io::BufWriter::new(Tracked { file, failed: false, requested: &|| false });
         // A directory opens, and reading it fails.
         assert!(copy_hashed(dir, &mut out, &mut buf).is_err());
         assert!(!out.get_ref().failed);

@@ -330,7 +330,7 @@ pub(super) fn check_parts(
                 Err(e) => match super::merge::Stop::part(&at, e) {
                     super::merge::Stop::Part(e) => problems.push(e),
                     super::merge::Stop::Read(e) | super::merge::Stop::Write(e) => failed.push(e),
-                    super::merge::Stop::Interrupted => {}
+                    super::merge::Stop::Interrupted | super::merge::Stop::Stopped(_) => {}
                 },
             }
         }

@@ -11,6 +11,7 @@ use super::manifest::{Part, digest};
 use super::merge::Stop;
 use crate::columnar::read::TableReader;
 use crate::columnar::write::TableWriter;
+use crate::io::Watched;
 use crate::io::run::Run;
 
 /// What ends or thins a table's copy: the rows one run does not write, and a stop asked for.
@@ -29,7 +30,7 @@ pub(super) struct Stops<'a> {
 /// of parts read; stops at a part that cannot be read or a write to `out` that fails.
 pub(super) fn merge_parts(
     parts: &[(PathBuf, &Part, Spec, usize)],
-    out: BufWriter<File>,
+    out: BufWriter<Watched>,
     target: &Path,
     synced: bool,
     stops: &Stops<'_>,
@@ -37,7 +38,7 @@ pub(super) fn merge_parts(
 ) -> Result<u64, Stop> {
     let write_err = |e: io::Error| Stop::write(target, e);
     let mut out = Some(out);
-    let mut writer: Option<TableWriter<BufWriter<File>>> = None;
+    let mut writer: Option<TableWriter<BufWriter<Watched>>> = None;
     let mut bytes = 0;
     for (at, part, spec, k) in parts {
         let mut file = match File::open(at) {
@@ -95,7 +96,7 @@ pub(super) fn merge_parts(
     let Some(w) = writer else { return Err(Stop::Part(format!("{}: no part to merge", target.display()))) };
     let file = w.finish().map_err(write_err)?.into_inner().map_err(|e| write_err(e.into_error()))?;
     if synced {
-        file.sync_all().map_err(write_err)?;
+        file.file().sync_all().map_err(write_err)?;
     }
     Ok(bytes)
 }

@@ -600,3 +600,128 @@ fn annotate_with_the_built_in_engine_stops_inside_a_search() {
     assert!(err.contains("stopped before the first game") && err.contains("no output was written"), "{err}");
     assert!(!out.exists());
 }
+
+/// Two `clean --shard` parts of some 600 KB of games in `dir`, many times a pipe's 64 KiB:
+/// their manifests.
+fn two_shards(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let input = dir.join("in.pgn");
+    let mut games = std::fs::read(fixture("pgn/twic1599_10k.pgn")).expect("fixture");
+    games.extend_from_slice(b"\n\n");
+    std::fs::write(&input, games.repeat(60)).expect("write");
+    let out = dir.join("out.pgn");
+    (0..2)
+        .map(|i| {
+            let spec = format!("{i}/2");
+            let o = pgnkit()
+                .args(["clean", "-q", "--shard", &spec, input.to_str().expect("utf-8")])
+                .args(["-o", out.to_str().expect("utf-8")])
+                .output()
+                .expect("shard");
+            assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+            dir.join(format!("out.pgn.part-{i}-of-2.manifest.json"))
+        })
+        .collect()
+}
+
+/// `merge -o FIFO` whose reader takes nothing, the pipe already full (another writer's bytes):
+/// the merge's first write finds no room, a wait the kernel starts again after a signal. One
+/// SIGTERM ends it, exit 130, in the words of the jobs, nothing put in place.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_merge_to_a_full_fifo_no_one_reads_stops_on_one_signal() {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = temp_dir("interrupt-merge-stalled");
+    let manifests = two_shards(&dir);
+    let fifo = dir.join("merged.pgn");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let open = |read: bool| {
+        let mut options = std::fs::OpenOptions::new();
+        options.read(read).write(!read).custom_flags(nix::libc::O_NONBLOCK);
+        options.open(&fifo).expect("open the FIFO")
+    };
+    // Held open and never read.
+    let (_reader, mut filler) = (open(true), open(false));
+    while filler.write(&[b'\n'; 4096]).is_ok() {}
+    let args: Vec<String> = ["merge".to_string(), "-o".into(), fifo.display().to_string()]
+        .into_iter()
+        .chain(manifests.iter().map(|m| m.display().to_string()))
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut child = started(&args, Stdio::null(), Stdio::null());
+    // Past the check of the parts, into the first write.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    send("-TERM", &child);
+    let status = exit_within(&mut child, 20, "one SIGTERM did not end merge's wait for room in the FIFO");
+    let err = stderr_of(&mut child);
+    assert_eq!(status.code(), Some(130), "{err}");
+    let said = format!(
+        "pgnkit: merge: interrupted: stopped waiting for the reader of {} to take more; ",
+        fifo.display()
+    );
+    assert!(err.contains(&said), "{err}");
+    let left: Vec<String> = files_in(&dir, &[]).into_iter().filter(|n| n.contains("pgnkit-tmp")).collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+}
+
+/// `merge -o FIFO` that no process opens for reading: one signal ends the wait for a reader, as
+/// an interrupt (130), not as an output that cannot be created (73).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_merge_to_a_fifo_no_process_opens_is_interrupted_on_one_signal() {
+    let dir = temp_dir("interrupt-merge-unopened");
+    let manifests = two_shards(&dir);
+    let fifo = dir.join("merged.pgn");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let args: Vec<String> = ["merge".to_string(), "-o".into(), fifo.display().to_string()]
+        .into_iter()
+        .chain(manifests.iter().map(|m| m.display().to_string()))
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut child = started(&args, Stdio::null(), Stdio::null());
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    send("-INT", &child);
+    let status = exit_within(&mut child, 20, "one SIGINT did not end merge's wait for a reader");
+    let err = stderr_of(&mut child);
+    assert_eq!(status.code(), Some(130), "{err}");
+    let said = format!(
+        "pgnkit: merge: interrupted: stopped waiting for a reader to open {}; nothing was written to it",
+        fifo.display()
+    );
+    assert!(err.contains(&said), "{err}");
+}
+
+/// Stderr a pipe no one reads, full of diagnostics (`clean`, which writes them there; `check`
+/// with stdout and stderr one pipe, `2>&1 | sleep 1000`): one signal stops the run, exit 130;
+/// the messages the pipe cannot take are dropped.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_stderr_pipe_no_one_reads_stops_on_one_signal() {
+    let dir = temp_dir("interrupt-full-stderr");
+    let bad = dir.join("bad.pgn");
+    // An illegal move a game: some 20,000 diagnostics, far more than a pipe's 64 KiB.
+    std::fs::write(&bad, "[Event \"e\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n".repeat(20_000))
+        .expect("write");
+    let (bad, out) = (bad.to_str().expect("utf-8"), dir.join("out.pgn"));
+    for (args, both) in [
+        (vec!["clean", "-j1", bad, "-o", out.to_str().expect("utf-8")], false),
+        (vec!["check", "-j1", bad], true),
+    ] {
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        let stdout = if both { Stdio::from(writer.try_clone().expect("dup")) } else { Stdio::null() };
+        let mut child = sigint_default(&mut pgnkit())
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(stdout)
+            .stderr(writer)
+            .spawn()
+            .expect("spawn pgnkit");
+        assert!(wait_for_sigint_handler(child.id()), "{args:?}: the handler is installed");
+        // Held open and never read.
+        let _reader = reader;
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        send("-INT", &child);
+        let status = exit_within(&mut child, 20, &format!("{args:?}: one SIGINT did not stop the run"));
+        assert_eq!(status.code(), Some(130), "{args:?}");
+        assert!(!out.exists(), "{args:?}");
+    }
+}

@@ -714,3 +714,86 @@ fn ctrl_c_at_the_second_search(d: &Path, input: &Path, more: &[&str], out: &str)
     assert!(!err.contains("[unevaluated,"), "the stopped search is not a failure: {err}");
     err
 }
+
+/// Starts `annotate` (with `more` arguments) over `input` with the fake engine in `modes` (its
+/// log `log`), waits until the engine was sent `line`, signals Ctrl-C, and returns the exit code
+/// and stderr of a run that ended within 20 s (killed, the test fails, past that: a hang).
+fn ctrl_c_once_sent(
+    d: &Path,
+    input: &Path,
+    more: &[&str],
+    modes: &[&str],
+    log: &Log,
+    line: &str,
+) -> (Option<i32>, String) {
+    let opts = ["--no-cache", "--nodes", "100", "--engines", "1", "-j", "1", "--engine-timeout", "60"];
+    let mut a = args(&[&opts[..], more].concat(), vec![]);
+    a.extend(["-o".into(), d.join("out").display().to_string()]);
+    a.extend(fake_engine(&[modes, &[&log.mode()]].concat()));
+    let mut child = sigint_default(&mut pgnkit())
+        .arg("annotate")
+        .args(&a)
+        .arg(input)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let waiting = Instant::now();
+    while !log.lines().iter().any(|l| l.starts_with(line)) {
+        assert!(waiting.elapsed() < Duration::from_secs(20), "no {line}: {:?}", log.lines());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    let signalled = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if signalled.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("{modes:?}: still running 20 s after Ctrl-C: {:?}", log.lines());
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let o = child.wait_with_output().expect("wait");
+    (o.status.code(), text(&o.stderr))
+}
+
+/// Ctrl-C while the engine is slow to answer `uci` (10 s allowed) or the `isready` after its
+/// options (30 s): the wait ends, and the run stops as interrupted (130), not as an engine that
+/// cannot start (69).
+pub fn annotate_ctrl_c_while_the_engine_starts_stops_the_run() {
+    for (mode, sent) in [("slow-uci=60000", "uci"), ("slow-ready=60000", "isready")] {
+        let d = dir(&format!("ctrl-c-{}", mode.split('=').next().unwrap_or(mode)));
+        let log = Log::new();
+        let (code, err) = ctrl_c_once_sent(&d, &games(&d), &[], &[mode], &log, sent);
+        assert_eq!(code, Some(130), "{mode}: {err}");
+        assert!(err.contains("pgnkit: interrupted: stopped before the first game of "), "{mode}: {err}");
+        assert!(!err.contains("handshake"), "{mode}: {err}");
+        assert!(!d.join("out").exists(), "{mode}");
+    }
+}
+
+/// Ctrl-C during a search of an engine that answers nothing, not even `stop`: it is killed
+/// after the stop timeout and the position is interrupted, not timed out; no engine is started
+/// again for the next position, which is interrupted too.
+pub fn annotate_ctrl_c_of_an_engine_that_ignores_stop_is_no_timeout() {
+    use pgnkit::analysis::{Analyzer, AnalyzerError, Limit};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static STOP: AtomicBool = AtomicBool::new(false);
+    // Every engine started hangs at its first search, whose deadline is far away.
+    let mut config = crate::support::fake(&["hang-at=1"]);
+    config.timeouts.fixed = Some(Duration::from_secs(60));
+    config.interrupted = Some(|| STOP.load(Ordering::Relaxed));
+    let mut engine = pgnkit::engine::client::UciEngine::start(config).expect("the fake engine starts");
+    let ctrl_c = std::thread::spawn(|| {
+        std::thread::sleep(Duration::from_millis(100));
+        STOP.store(true, Ordering::Relaxed);
+    });
+    let pos = pgnkit::Position::default();
+    let first = engine.analyse(&pos, &[], &Limit::nodes(100));
+    ctrl_c.join().expect("the Ctrl-C thread");
+    assert!(matches!(first, Err(AnalyzerError::Interrupted)), "{first:?}");
+    let next = engine.analyse(&pos, &[], &Limit::nodes(100));
+    assert!(matches!(next, Err(AnalyzerError::Interrupted)), "{next:?}");
+    assert_eq!(engine.restarts(), 0, "no engine started again");
+}

@@ -16,6 +16,7 @@
 //! - `slow-uci=MS`: wait before answering `uci`; `no-uciok`: never send `uciok`;
 //!   `exit-at-uci`: exit when `uci` comes; `uciok-once=FILE`: send `uciok` only when FILE does
 //!   not exist, and create it (so only the first engine started completes its handshake).
+//! - `slow-ready=MS`: wait before answering the first `isready` (an engine slow to start).
 //! - `slow-go=MS`: wait MS milliseconds before answering each `go` (a run to kill mid-way).
 //! - `think=MS`: answer each `go` after MS milliseconds, or at `stop`, meanwhile answering
 //!   `isready` at once (a long search by an engine that follows UCI); with `deaf`, `isready`
@@ -104,6 +105,7 @@ struct Modes {
     illegal_pv: bool,
     no_pv: bool,
     slow_uci: Option<u64>,
+    slow_ready: Option<u64>,
     slow_go: Option<u64>,
     think: Option<u64>,
     deaf: bool,
@@ -134,6 +136,7 @@ impl Modes {
                 "illegal-pv" => m.illegal_pv = true,
                 "no-pv" => m.no_pv = true,
                 "slow-uci" => m.slow_uci = n().map(u64::from),
+                "slow-ready" => m.slow_ready = n().map(u64::from),
                 "slow-go" => m.slow_go = n().map(u64::from),
                 "think" => m.think = n().map(u64::from),
                 "deaf" => m.deaf = true,
@@ -243,6 +246,7 @@ pub fn run(args: &[String]) -> i32 {
     let mut held: Option<Vec<String>> = None;
     let thinking: Arc<Mutex<Thinking>> = Arc::default();
     let mut hung = false;
+    let mut slow_ready = modes.slow_ready;
     for line in io::stdin().lock().lines() {
         let Ok(line) = line else { return 5 };
         modes.log(&line);
@@ -284,6 +288,9 @@ pub fn run(args: &[String]) -> i32 {
                 say(&mut out, &lines);
             }
             Command::IsReady => {
+                if let Some(ms) = slow_ready.take() {
+                    std::thread::sleep(Duration::from_millis(ms));
+                }
                 let mut t = thinking.lock().expect("not poisoned");
                 if modes.deaf && t.answer.is_some() {
                     t.owed += 1;

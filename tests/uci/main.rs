@@ -91,6 +91,8 @@ fn main() -> ExitCode {
         annotate::annotate_epd_ctrl_c_stops_the_search_in_progress,
         annotate::annotate_ctrl_c_of_results_not_cached_says_a_rerun_starts_over,
         annotate::annotate_ctrl_c_summary_counts_the_games_gone_through,
+        annotate::annotate_ctrl_c_while_the_engine_starts_stops_the_run,
+        annotate::annotate_ctrl_c_of_an_engine_that_ignores_stop_is_no_timeout,
         stockfish::handshake,
         stockfish::mate_in_one,
         stockfish::nodes_limit_is_reproducible,

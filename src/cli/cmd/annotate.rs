@@ -334,7 +334,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         _ => Layout::PLAIN,
     };
     let out = shard::create(&mut sharding, &args.head, "output", &args.head.output, layout)?;
-    let mut writer = AnnotateWriter::new(out, std::io::stderr(), format, engines, args.parquet.epd_columns)?;
+    let mut writer =
+        AnnotateWriter::new(out, pgnkit::io::stderr(), format, engines, args.parquet.epd_columns)?;
     if sharding.is_some() {
         writer = writer.part();
     }

@@ -265,7 +265,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let keys = if args.dedup.is_some() { shard::keys(&mut sharding, head)? } else { None };
     let progress = Progress::new(args.head.quiet);
     let run_options = args.head.run_options();
-    let mut writer = CleanWriter::new(&job, outputs, std::io::stderr()).interruptible(interrupt::requested);
+    let mut writer =
+        CleanWriter::new(&job, outputs, pgnkit::io::stderr()).interruptible(interrupt::requested);
     if sharding.is_some() {
         writer = writer.part(keys)?;
     }

@@ -185,8 +185,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let keys = if args.unique { shard::keys(&mut sharding, &args.head)? } else { None };
     let run_opts = args.head.run_options();
     let writer = match sharding {
-        Some(_) => Writer::part(&job, out, std::io::stderr())?.keys(keys)?,
-        None => Writer::new(&job, out, std::io::stderr())?,
+        Some(_) => Writer::part(&job, out, pgnkit::io::stderr())?.keys(keys)?,
+        None => Writer::new(&job, out, pgnkit::io::stderr())?,
     };
     let mut writer = writer.threads(run_opts.threads)?.interruptible(interrupt::requested);
     let progress = Progress::new(args.head.quiet);

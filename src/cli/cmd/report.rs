@@ -134,7 +134,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let names: Vec<Name> = args.head.files.iter().map(|f| Name::of(f)).collect();
     let html = args.format == FormatArg::Html;
     let named = args.player.as_ref().map(|p| spelt(p).into_owned()).filter(|p| !p.is_empty());
-    let mut totals = Totals::new(std::io::stderr(), named, if html { args.games } else { 0 });
+    let mut totals = Totals::new(pgnkit::io::stderr(), named, if html { args.games } else { 0 });
     let section_bar = totals.section_bar();
     let job = Report::new(ReportOptions { select: selection, player: player.clone(), section_bar });
     let progress = Progress::new(args.head.quiet);

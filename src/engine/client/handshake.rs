@@ -97,24 +97,30 @@ pub(crate) struct Failed {
     pub closed_before: Option<&'static str>,
 }
 
-/// Sends `uci` and reads up to `uciok`; the error says what happened instead.
-pub(crate) fn handshake(process: &mut Process, timeout: Duration) -> Result<EngineId, Failed> {
+/// Sends `uci` and reads up to `uciok`, a wait that `interrupted` ends (`Ok(None)`); the error
+/// says what happened instead.
+pub(crate) fn handshake(
+    process: &mut Process,
+    timeout: Duration,
+    interrupted: Option<fn() -> bool>,
+) -> Result<Option<EngineId>, Failed> {
     let closed = |what: String| Failed { what, closed_before: Some("uciok") };
     process.send("uci").map_err(|e| closed(format!("cannot write to it: {e}")))?;
     let deadline = Instant::now() + timeout;
     let mut id = EngineId::default();
     loop {
-        let line = match process.read_line(deadline) {
+        let line = match process.read_line_until(deadline, interrupted) {
             Read::Line(line) => line,
             Read::Eof => return Err(closed("it exited before uciok".into())),
             Read::Timeout => {
                 let what = format!("no uciok within {:.1} s", timeout.as_secs_f64());
                 return Err(Failed { what, closed_before: None });
             }
+            Read::Interrupted => return Ok(None),
         };
         let line = line.trim();
         if line == "uciok" {
-            return Ok(id);
+            return Ok(Some(id));
         } else if let Some(rest) = line.strip_prefix("id ") {
             let rest = rest.trim_start();
             if let Some(name) = rest.strip_prefix("name ") {
@@ -128,16 +134,25 @@ pub(crate) fn handshake(process: &mut Process, timeout: Duration) -> Result<Engi
     }
 }
 
-/// Sends `isready` and waits for `readyok`, ignoring other lines (`info string`, banners).
-pub(crate) fn wait_ready(process: &mut Process, timeout: Duration) -> Result<(), Read> {
+/// Sends `isready` and waits for `readyok`, ignoring other lines (`info string`, banners), a
+/// wait that `interrupted` ends.
+pub(crate) fn wait_ready(
+    process: &mut Process,
+    timeout: Duration,
+    interrupted: Option<fn() -> bool>,
+) -> Result<(), Read> {
     process.send("isready").map_err(|_| Read::Eof)?;
-    readyok(process, Instant::now() + timeout)
+    readyok(process, Instant::now() + timeout, interrupted)
 }
 
-/// Waits until `deadline` for `readyok`, ignoring other lines.
-pub(crate) fn readyok(process: &mut Process, deadline: Instant) -> Result<(), Read> {
+/// Waits until `deadline` for `readyok`, ignoring other lines, a wait that `interrupted` ends.
+pub(crate) fn readyok(
+    process: &mut Process,
+    deadline: Instant,
+    interrupted: Option<fn() -> bool>,
+) -> Result<(), Read> {
     loop {
-        match process.read_line(deadline) {
+        match process.read_line_until(deadline, interrupted) {
             Read::Line(line) if line.trim() == "readyok" => return Ok(()),
             Read::Line(_) => {}
             end => return Err(end),

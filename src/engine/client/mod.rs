@@ -94,8 +94,10 @@ pub struct EngineConfig {
     pub pace: Pace,
     /// How many times a position is tried again after a crash.
     pub retries: u32,
-    /// Asked at least every [`INTERRUPT_POLL`] while a search runs: once it says `true` (Ctrl-C),
-    /// the engine is sent `stop` and the position gives [`AnalyzerError::Interrupted`].
+    /// Asked at least every [`INTERRUPT_POLL`] while a search runs or the engine is waited for
+    /// (`uciok`, `readyok`): once it says `true` (Ctrl-C), a search is sent `stop` and the
+    /// position gives [`AnalyzerError::Interrupted`], as does a start, which no engine is given
+    /// again ([`StartError::Interrupted`] for the first).
     pub interrupted: Option<fn() -> bool>,
 }
 
@@ -222,10 +224,13 @@ impl UciEngine {
     fn configure(&self, mut process: Process) -> Result<Process, StartError> {
         let sent =
             self.options.iter().try_for_each(|(name, value)| process.send(&setoption(&self.id, name, value)));
-        let ready =
-            sent.map_err(|_| Read::Eof).and_then(|()| wait_ready(&mut process, self.config.timeouts.ready));
+        let ready = sent
+            .map_err(|_| Read::Eof)
+            .and_then(|()| wait_ready(&mut process, self.config.timeouts.ready, self.config.interrupted));
         match ready {
             Ok(()) => Ok(process),
+            // Its drop kills it.
+            Err(Read::Interrupted) => Err(StartError::Interrupted),
             Err(end) => {
                 let failed = match end {
                     Read::Timeout => {
@@ -293,6 +298,10 @@ impl UciEngine {
         let mut crashes = 0;
         loop {
             if self.process.is_none() {
+                // An interrupted run starts no engine again.
+                if self.interrupted() {
+                    return Err(AnalyzerError::Interrupted);
+                }
                 self.restart()?;
             }
             // Again after a restart: a new engine has its options' defaults.
@@ -309,13 +318,24 @@ impl UciEngine {
                 }
                 Err(Fault::Hung(why)) => {
                     self.process = None;
-                    return Err(AnalyzerError::Timeout(why));
+                    // Killed when it ignored the `stop` of an interrupt, or as one came: the
+                    // position is not a timeout, and the run goes to no next one.
+                    return Err(if self.interrupted() {
+                        AnalyzerError::Interrupted
+                    } else {
+                        AnalyzerError::Timeout(why)
+                    });
                 }
                 Err(Fault::Stopped(why)) => return Err(AnalyzerError::Timeout(why)),
                 Err(Fault::Interrupted) => return Err(AnalyzerError::Interrupted),
                 Err(Fault::Failed(e)) => return Err(e),
             }
         }
+    }
+
+    /// Whether the run is being interrupted ([`EngineConfig::interrupted`]).
+    fn interrupted(&self) -> bool {
+        self.config.interrupted.is_some_and(|asked| asked())
     }
 
     /// One try at `line.root` with the running engine.
@@ -353,13 +373,21 @@ impl UciEngine {
             ready = true;
         }
         if ready {
-            wait_ready(p, timeouts.ready).map_err(|end| match end {
-                Read::Timeout => Fault::Hung(format!(
-                    "no readyok within {:.1} s before the search: the engine was killed",
-                    timeouts.ready.as_secs_f64()
-                )),
-                _ => Fault::Crashed("it exited before readyok".into()),
-            })?;
+            match wait_ready(p, timeouts.ready, self.config.interrupted) {
+                Ok(()) => {}
+                Err(Read::Timeout) => {
+                    return Err(Fault::Hung(format!(
+                        "no readyok within {:.1} s before the search: the engine was killed",
+                        timeouts.ready.as_secs_f64()
+                    )));
+                }
+                // It still owes the `readyok`, which would answer the next `isready` too early.
+                Err(Read::Interrupted) => {
+                    self.process = None;
+                    return Err(Fault::Interrupted);
+                }
+                Err(_) => return Err(Fault::Crashed("it exited before readyok".into())),
+            }
         }
         let mode = CastlingMode::from_chess960(self.chess960 == Some(true));
         p.send_all(&[&line.command(mode), &go_command(limit)]).map_err(broken)?;
@@ -399,7 +427,7 @@ impl UciEngine {
                     let Some((best, ponder)) = collector.line(&text) else { continue };
                     let took = started.elapsed();
                     // The `readyok` still owed would answer the next `isready` too early.
-                    let in_step = !asked || readyok(p, Instant::now() + timeouts.alive).is_ok();
+                    let in_step = !asked || readyok(p, Instant::now() + timeouts.alive, None).is_ok();
                     let result = if interrupted {
                         Err(Fault::Interrupted)
                     } else {
@@ -431,6 +459,8 @@ impl UciEngine {
                     return result;
                 }
                 Read::Eof => return Err(Fault::Crashed("its output ended during the search".into())),
+                // Not from `read_line`: the interrupt is looked at below, where `stop` is sent.
+                Read::Interrupted => return Err(Fault::Interrupted),
                 Read::Timeout if Instant::now() < deadline => {
                     if interrupt.is_some_and(|asked| asked()) {
                         p.send("stop").map_err(broken)?;
@@ -529,8 +559,10 @@ fn launch(config: &EngineConfig) -> Result<(Process, EngineId), StartError> {
         std::io::ErrorKind::NotFound => StartError::NotFound { path: config.path.clone() },
         _ => StartError::Spawn { path: config.path.clone(), source },
     })?;
-    match handshake(&mut process, config.timeouts.handshake) {
-        Ok(id) => Ok((process, id)),
+    match handshake(&mut process, config.timeouts.handshake, config.interrupted) {
+        Ok(Some(id)) => Ok((process, id)),
+        // Its drop kills it.
+        Ok(None) => Err(StartError::Interrupted),
         Err(failed) => Err(handshake_error(config, process, failed)),
     }
 }

@@ -19,6 +19,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::INTERRUPT_POLL;
+
 /// Longest line read from the engine; the rest of a longer one arrives as further lines.
 const MAX_LINE: u64 = 64 << 10;
 /// Lines of stderr kept for error messages.
@@ -33,6 +35,8 @@ pub(crate) enum Read {
     Eof,
     /// Nothing before the deadline.
     Timeout,
+    /// The run is being interrupted (Ctrl-C): the wait was given up ([`Process::read_line_until`]).
+    Interrupted,
 }
 
 /// A running engine: stdin to write commands to, stdout as lines, stderr drained.
@@ -106,6 +110,21 @@ impl Process {
     /// The next line of stdout, waiting until `deadline` at most.
     pub(crate) fn read_line(&mut self, deadline: Instant) -> Read {
         self.stdout.next(deadline)
+    }
+
+    /// [`Process::read_line`], looking at `interrupted` every [`INTERRUPT_POLL`] until then:
+    /// [`Read::Interrupted`] once it says so.
+    pub(crate) fn read_line_until(&mut self, deadline: Instant, interrupted: Option<fn() -> bool>) -> Read {
+        let Some(interrupted) = interrupted else { return self.read_line(deadline) };
+        loop {
+            if interrupted() {
+                return Read::Interrupted;
+            }
+            match self.read_line(deadline.min(Instant::now() + INTERRUPT_POLL)) {
+                Read::Timeout if Instant::now() < deadline => {}
+                read => return read,
+            }
+        }
     }
 
     /// The engine's last lines of stderr, joined with ` | ` (empty when it wrote none), after
