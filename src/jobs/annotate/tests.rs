@@ -415,3 +415,10 @@ fn rows_spilled_to_disk_are_the_rows_held_in_memory() {
         }
     }
 }
+
+/// A movetext event (a move, comment, NAG, variation's start or end, kept for PGN output until the
+/// game is written) is four words: a long game's PGN costs that much an event beyond its analysis.
+#[test]
+fn a_movetext_event_is_four_words() {
+    assert_eq!(std::mem::size_of::<movetext::Event<'_>>(), 32);
+}
