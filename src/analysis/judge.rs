@@ -350,14 +350,22 @@ fn capped_cp(score: Score) -> Option<i32> {
 /// assert_eq!((a.white, a.black), (Some(0), Some(100)));
 /// ```
 pub fn acpl(evals: &[Option<Score>], first_mover: Color) -> ByColor<Option<u32>> {
-    let losses = cp_losses(evals, first_mover);
-    ByColor::new_with(|side| {
-        let first = usize::from(side != first_mover);
-        let (mut sum, mut count) = (0u64, 0u64);
-        for loss in losses.iter().skip(first).step_by(2).flatten() {
-            sum += u64::from(*loss);
-            count += 1;
+    acpl_of(evals.iter().copied(), first_mover)
+}
+
+/// [`acpl`] of evaluations read once, in order: each side's running total, so a game of any
+/// length costs no memory.
+pub fn acpl_of(evals: impl IntoIterator<Item = Option<Score>>, first_mover: Color) -> ByColor<Option<u32>> {
+    // The first mover's (sum, count) of losses, then the other side's.
+    let mut totals = [(0u64, 0u64); 2];
+    for (i, loss) in losses(evals.into_iter(), first_mover).enumerate() {
+        if let Some(loss) = loss {
+            let t = &mut totals[i % 2];
+            (t.0, t.1) = (t.0 + u64::from(loss), t.1 + 1);
         }
+    }
+    ByColor::new_with(|side| {
+        let (sum, count) = totals[usize::from(side != first_mover)];
         // Half up, as Java's Math.round on a non-negative mean.
         (count > 0).then(|| ((sum as f64 / count as f64) + 0.5).floor() as u32)
     })
@@ -381,9 +389,17 @@ pub fn cp_losses(evals: &[Option<Score>], first_mover: Color) -> Vec<Option<u32>
 
 /// [`cp_losses`] one move at a time, for a caller that reads each once.
 pub fn cp_losses_iter(evals: &[Option<Score>], first_mover: Color) -> impl Iterator<Item = Option<u32>> + '_ {
+    losses(evals.iter().copied(), first_mover)
+}
+
+/// [`cp_losses_iter`] of evaluations from any iterator.
+fn losses(
+    evals: impl Iterator<Item = Option<Score>>,
+    first_mover: Color,
+) -> impl Iterator<Item = Option<u32>> {
     let mut before = capped_cp(INITIAL_EVAL);
     let mut mover = first_mover;
-    evals.iter().map(move |after| {
+    evals.map(move |after| {
         let after = after.and_then(capped_cp);
         let loss = match (before, after) {
             (Some(b), Some(a)) => {
@@ -467,12 +483,18 @@ pub fn accuracy(evals: &[Option<Score>], first_mover: Color) -> Option<ByColor<f
 }
 
 /// The lists [`accuracy_in`] computes into, kept from game to game by a caller that computes
-/// many (two allocations a game otherwise).
+/// many (allocations a game otherwise); they hold a block of [`BLOCK`] moves at most.
 #[derive(Clone, Debug, Default)]
 pub struct AccuracyBuffers {
     wins: Vec<f64>,
     deviations: Vec<f64>,
+    /// Whether each position of `wins` has an evaluation (a game with gaps).
+    evaluated: Vec<bool>,
 }
+
+/// Moves [`accuracy_of`] weighs at a time (even: a block starts with the first mover's move), so
+/// a game of any length costs a bounded list of win percentages.
+const BLOCK: usize = 1 << 12;
 
 /// [`accuracy`], computed in `buffers`.
 pub fn accuracy_in(
@@ -480,41 +502,92 @@ pub fn accuracy_in(
     first_mover: Color,
     buffers: &mut AccuracyBuffers,
 ) -> Option<ByColor<f64>> {
-    let AccuracyBuffers { wins, deviations } = buffers;
-    wins.clear();
-    wins.reserve(evals.len() + 1);
+    accuracy_of(evals.iter().copied(), first_mover, buffers)
+}
+
+/// [`accuracy_in`] of evaluations read twice from an iterator (their count first, then a block
+/// of [`BLOCK`] moves at a time), so a game of any length costs bounded memory; the figures are
+/// those of the whole list at once, to the bit.
+pub fn accuracy_of<I>(evals: I, first_mover: Color, buffers: &mut AccuracyBuffers) -> Option<ByColor<f64>>
+where
+    I: Iterator<Item = Option<Score>> + Clone,
+{
+    accuracy_by_blocks(evals, first_mover, buffers, BLOCK)
+}
+
+/// [`accuracy_of`], `block` moves (even, 8 or more) at a time.
+fn accuracy_by_blocks<I>(
+    evals: I,
+    first_mover: Color,
+    buffers: &mut AccuracyBuffers,
+    block: usize,
+) -> Option<ByColor<f64>>
+where
+    I: Iterator<Item = Option<Score>> + Clone,
+{
+    debug_assert!(block.is_multiple_of(2) && block >= 8);
+    // The evaluations, and the last position with one (position 0 is before the first move): no
+    // move after it counts.
+    let (mut known, mut last_known) = (0, 0);
+    for (i, e) in evals.clone().enumerate() {
+        if e.and_then(capped_cp).is_some() {
+            (known, last_known) = (known + 1, i + 1);
+        }
+    }
+    let moves = last_known;
+    if moves == 0 {
+        return None;
+    }
+    let window = (known / 10).clamp(2, 8).min(moves + 1);
+    // Without a gap every move counts: the usual game's loop tests nothing per move.
+    let gapless = known == last_known;
+    let AccuracyBuffers { wins, deviations, evaluated } = buffers;
     // The table taken once: read through `win_percent`, each move tested the lazy table's state.
     let table: &WinPercents = &WIN_PERCENTS;
-    // Across a gap a move counts only between two evaluations; a missing one's win% carries on.
-    let mut last = win_percent_in(table, INITIAL_CP);
+    // White's win percentage of positions `start..`; a missing evaluation's carries on.
+    let (mut start, mut last) = (0, win_percent_in(table, INITIAL_CP));
+    wins.clear();
+    evaluated.clear();
     wins.push(last);
-    // The evaluations, and the index of the last position with one: no move after it counts.
-    let (mut known, mut last_known) = (0, 0);
-    for e in evals {
-        if let Some(cp) = e.and_then(capped_cp) {
-            last = win_percent_in(table, cp);
-            known += 1;
-            last_known = wins.len();
-        }
-        wins.push(last);
-    }
-    let wins = &wins[..=last_known];
-    let window = (known / 10).clamp(2, 8).min(wins.len());
-    deviations.clear();
-    window_deviations(wins, window, deviations);
+    evaluated.push(true);
+    let mut evals = evals.map(|e| e.and_then(capped_cp));
     let weight = |d: f64| d.clamp(0.5, 12.0);
-    // The first window's weight, repeated.
-    let first = weight(deviations[0]);
-    let weights =
-        std::iter::repeat_n(first, window.saturating_sub(2)).chain(deviations.iter().map(|&d| weight(d)));
-    let white_first = first_mover.is_white();
-    // Without a gap every move counts: the usual game's loop tests nothing per move.
-    let sums = if known == last_known {
-        side_sums(wins, weights, white_first, |_| true)
-    } else {
-        let evaluated = |i: usize| evals[i].and_then(capped_cp).is_some();
-        side_sums(wins, weights, white_first, |i| (i == 0 || evaluated(i - 1)) && evaluated(i))
-    };
+    let (mut sums, mut first_weight) = ([(0usize, -0.0f64, -0.0f64, -0.0f64); 2], 0.0);
+    let mut base = 0;
+    while base < moves {
+        // Moves `base..end`, between positions `base..=end`.
+        let end = (base + block).min(moves);
+        for cp in evals.by_ref().take(end + 1 - start - wins.len()) {
+            if let Some(cp) = cp {
+                last = win_percent_in(table, cp);
+            }
+            wins.push(last);
+            evaluated.push(cp.is_some());
+        }
+        // A move's window ends at the position after it; the moves before the first window
+        // take its weight.
+        let own = base.max(window - 2);
+        deviations.clear();
+        window_deviations(&wins[own + 2 - window - start..=end - start], window, deviations);
+        if base == 0 {
+            first_weight = weight(deviations[0]);
+        }
+        let weights =
+            std::iter::repeat_n(first_weight, own - base).chain(deviations.iter().map(|&d| weight(d)));
+        let pairs = &wins[base - start..=end - start];
+        let white_first = first_mover.is_white();
+        if gapless {
+            side_sums(&mut sums, pairs, weights, white_first, |_| true);
+        } else {
+            let at = &evaluated[base - start..];
+            side_sums(&mut sums, pairs, weights, white_first, |i| at[i] && at[i + 1]);
+        }
+        // The next block's first window starts `window - 2` positions before its first move.
+        let keep = end + 2 - window;
+        wins.drain(..keep - start);
+        evaluated.drain(..keep - start);
+        (start, base) = (keep, end);
+    }
     let by_side = |side: Color| sums[usize::from(side != first_mover)];
     let (white, black) = (by_side(Color::White), by_side(Color::Black));
     if white.0 == 0 || black.0 == 0 {
@@ -530,19 +603,20 @@ pub fn accuracy_in(
 /// accuracies.
 type SideSums = (usize, f64, f64, f64);
 
-/// The sums of the first mover's moves (the even ones) and of the other side's over the moves
-/// between `wins` (White's win percentages) with their `weights`, of the moves `counts` keeps
-/// (by index).
+/// Adds to `totals` the sums of the first mover's moves (the even ones) and of the other side's
+/// over the moves between `wins` (White's win percentages) with their `weights`, of the moves
+/// `counts` keeps (by index).
 #[inline(always)]
 fn side_sums(
+    totals: &mut [SideSums; 2],
     wins: &[f64],
     mut weights: impl Iterator<Item = f64>,
     white_first: bool,
     counts: impl Fn(usize) -> bool,
-) -> [SideSums; 2] {
+) {
     // Each side's sums added in move order. Two independent sums instead of one indexed by the
     // side measured a third of accuracy's time in the dependency through it.
-    let mut sums = [(0usize, -0.0f64, -0.0f64, -0.0f64); 2];
+    let mut sums = *totals;
     let mut add = |k: usize, white: bool, pair: &[f64], weight: f64| {
         // White's win percentages; Black's loss is their rise, taken as lila does.
         let (before, after) = if white { (pair[0], pair[1]) } else { (pair[1], pair[0]) };
@@ -563,7 +637,7 @@ fn side_sums(
             add(1, !white_first, p, w);
         }
     }
-    sums
+    *totals = sums;
 }
 
 /// The [`standard_deviation`] of each window of `window` of `xs` (`xs.windows(window)`), in

@@ -2,13 +2,15 @@
 //! temporary file of batches of [`GROUP_ROWS`] rows, each column's entries as little-endian
 //! words, for rows that are read back once, in order, by the same process. Through a temporary
 //! Parquet file instead, encoding and decoding took a fifth of a spilling `positions --unique
-//! --format parquet`.
+//! --format parquet`. A worker's rows past a bound of memory wait the same way, in groups
+//! ([`put_group`]): [`SpilledRows`] (and `positions`' spilled parts).
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 
 use super::{Batch, GROUP_ROWS, Schema, Values};
+use crate::io::spill::SpillFile;
 
 /// Appends rows to a temporary file, a group of [`GROUP_ROWS`] at a time.
 pub struct Spool {
@@ -49,6 +51,55 @@ impl Spool {
             self.flush()?;
         }
         Ok(Unspool { input: BufReader::new(crate::io::sort::rewound(self.out)?), empty: self.pending })
+    }
+}
+
+/// Rows written in order, as [`crate::io::spill::SpilledText`] is text: `held` is their end, in
+/// memory; the rows before it wait in a temporary file, a group ([`put_group`]) each time the held
+/// rows grew past the bound, so a worker's memory stays bounded whatever one game's length.
+#[derive(Debug, Default)]
+pub struct SpilledRows {
+    spilled: Option<SpillFile>,
+    /// The last rows, appended to by the writer.
+    pub held: Batch,
+}
+
+impl SpilledRows {
+    /// No rows yet, of `schema`.
+    pub fn new(schema: &Schema) -> SpilledRows {
+        SpilledRows { spilled: None, held: Batch::new(schema) }
+    }
+
+    /// Moves the held rows to disk once they are `rows` or more, or hold `bytes` of text or more.
+    #[inline]
+    pub fn spill_past(&mut self, bytes: usize, rows: u64) -> io::Result<()> {
+        if (self.held.rows() as u64) < rows && self.held.text_bytes() < bytes {
+            return Ok(());
+        }
+        let file = match &mut self.spilled {
+            Some(file) => file,
+            None => self.spilled.insert(SpillFile::new()?),
+        };
+        put_group(file, &self.held, 0..self.held.rows())?;
+        self.held.clear();
+        Ok(())
+    }
+
+    /// Calls `each` with every row in order, a group at a time: those on disk read back into
+    /// `part` (a batch of their schema), then those held. `Err(Ok)`: reading a temporary file
+    /// back failed; `Err(Err)`: `each` did.
+    pub fn for_each_group<E>(
+        self,
+        part: &mut Batch,
+        mut each: impl FnMut(&Batch) -> Result<(), E>,
+    ) -> Result<(), Result<io::Error, E>> {
+        if let Some(file) = self.spilled {
+            let mut input = file.reader().map_err(Ok)?;
+            while get_group(&mut input, part).map_err(Ok)? {
+                each(part).map_err(Err)?;
+            }
+        }
+        each(&self.held).map_err(Err)
     }
 }
 
@@ -201,6 +252,34 @@ mod tests {
         }
         assert_eq!(read, all);
         assert!(!back.next_group(&mut batch).expect("at the end"));
+    }
+
+    #[test]
+    fn spilled_rows_come_back_in_order_across_groups() {
+        let schema =
+            Schema { fields: vec![Field::nullable("san", Kind::Text), Field::required("ply", Kind::Int32)] };
+        let mut rows = SpilledRows::new(&schema);
+        let mut all = Batch::new(&schema);
+        for i in 0..100 {
+            for b in [&mut rows.held, &mut all] {
+                b.push_text(0, (i % 3 != 0).then_some(format!("m{i}").as_bytes()));
+                b.push_i32(1, Some(i));
+                b.end_row();
+            }
+            // Groups of 7 rows, and of 10 bytes of text or more.
+            rows.spill_past(if i < 50 { usize::MAX } else { 10 }, 7).expect("spill");
+        }
+        assert!(rows.held.rows() < 7 && rows.spilled.is_some());
+        let (mut read, mut part) = (Batch::new(&schema), Batch::new(&schema));
+        let mut groups = 0;
+        rows.for_each_group(&mut part, |b| {
+            read.extend_from(b, 0..b.rows());
+            groups += 1;
+            io::Result::Ok(())
+        })
+        .expect("read back");
+        assert_eq!(read, all);
+        assert!(groups > 14, "{groups} groups");
     }
 
     #[test]

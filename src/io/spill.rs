@@ -10,6 +10,8 @@ use super::sort::rewound;
 
 /// Bytes of rendered records a worker holds in memory for one chunk at most.
 pub const SPILL_BYTES: usize = 32 << 20;
+/// Records (or a table's rows) a worker holds in memory for one chunk at most.
+pub const SPILL_RECORDS: u64 = 1 << 18;
 
 /// An unnamed temporary file written in order, its length counted.
 #[derive(Debug)]

@@ -459,6 +459,15 @@ fn accuracy_with_missing_evaluations_follows_the_rule_written_plainly() {
         let first = if next(4) == 0 { B } else { W };
         let ours = accuracy_in(&evals, first, &mut buffers);
         let plain = plain_accuracy(&evals, first);
+        // A block at a time gives the whole list's figures, to the bit.
+        for block in [8, 10, 32] {
+            let blocks = accuracy_by_blocks(evals.iter().copied(), first, &mut buffers, block);
+            assert_eq!(
+                blocks.map(|a| (a.white, a.black)),
+                ours.map(|a| (a.white, a.black)),
+                "{block} {evals:?}"
+            );
+        }
         let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
         match (ours, plain) {
             (Some(o), Some((w, b))) => assert!(close(o.white, w) && close(o.black, b), "{evals:?} {first:?}"),

@@ -194,7 +194,7 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
     }
 
     fn comment(&mut self, game: &Game<'a>, depth: u32, comment: RawComment<'a>) {
-        self.record(game, Event::Comment { depth, comment });
+        self.record(game, Event::Comment { depth, raw: comment.raw });
         if depth != 0 || !self.evals {
             return;
         }

@@ -207,8 +207,9 @@ pub fn limit_text(limit: &Limit) -> String {
 pub struct AnnotatedChunk {
     /// PGN games or JSON Lines records, in input order; past [`SPILL_BYTES`] on disk.
     pub out: SpilledText,
-    /// The rows, under [`Format::Parquet`].
-    pub table: crate::columnar::Batch,
+    /// The rows, under [`Format::Parquet`]; past [`SPILL_BYTES`] of text or
+    /// [`crate::io::spill::SPILL_RECORDS`] rows on disk.
+    pub table: crate::columnar::spool::SpilledRows,
     /// Problems of the games (their moves, the engine's faults), located.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -461,16 +462,16 @@ impl Worker for AnnotateWorker {
                 None => Ok(()),
             }),
             Format::Parquet => {
-                records.table = crate::columnar::Batch::new(&self.schema);
+                records.table = crate::columnar::spool::SpilledRows::new(&self.schema);
                 games.iter().zip(&plans).try_for_each(|(game, plan)| match plan {
-                    Some(plan) => table::write_game(
-                        chunk.input.text(),
-                        game,
-                        plan,
-                        self.opts.epd_columns,
-                        &mut records.table,
-                        chunk.cancel,
-                    ),
+                    Some(plan) => {
+                        let to = table::To {
+                            rows: &mut records.table,
+                            spill_at: self.spill_at,
+                            cancel: chunk.cancel,
+                        };
+                        table::write_game(chunk.input.text(), game, plan, self.opts.epd_columns, to)
+                    }
                     None => Ok(()),
                 })
             }

@@ -8,7 +8,7 @@ use std::ops::Range;
 use crate::chess::Color;
 use crate::error::Kind;
 use crate::notation::san::write_san;
-use crate::pgn::{Nag, RawComment};
+use crate::pgn::Nag;
 use crate::pipeline::replay::Played;
 
 /// A move's SAN: the token as written when it is canonical (nearly always), else written again.
@@ -27,8 +27,9 @@ pub(super) enum Event<'a> {
     Move { depth: u32, san: San<'a>, number: u32, black: bool },
     /// A NAG.
     Nag { depth: u32, nag: Nag },
-    /// A comment.
-    Comment { depth: u32, comment: RawComment<'a> },
+    /// A comment's bytes between its delimiters, written back in braces whichever it had: its
+    /// offset and kind are not kept (with them an event was 40 bytes, not 32).
+    Comment { depth: u32, raw: &'a [u8] },
     /// A variation of depth `depth` starts.
     Begin { depth: u32 },
     /// The variation of depth `depth` ends.

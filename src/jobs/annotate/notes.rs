@@ -7,7 +7,7 @@ use super::analyse::Evaluated;
 use super::collect::Mainline;
 use super::{AnnotateOptions, Variations};
 use crate::analysis::Score;
-use crate::analysis::judge::{Advice, Judge, accuracy, acpl};
+use crate::analysis::judge::{AccuracyBuffers, Advice, Judge, accuracy_of, acpl_of};
 use crate::chess::{Color, Move};
 
 /// Plies of the engine's line written as a variation, at most (lichess's figure).
@@ -83,15 +83,16 @@ pub(super) fn plan(game: &Mainline, evals: Vec<Evaluated>, opts: &AnnotateOption
     }
     let mut tags = Vec::new();
     if opts.add_tags {
-        let after: Vec<Option<Score>> = evals.iter().skip(1).map(|e| e.white).collect();
-        let a = acpl(&after, start.turn());
+        // Read from the evaluations themselves, no list made: a long game's tags cost no memory a ply.
+        let after = evals.iter().skip(1).map(|e| e.white);
+        let a = acpl_of(after.clone(), start.turn());
         let side = |c: Color| if c == Color::White { a.white } else { a.black };
         for (c, name) in [(Color::White, "WhiteACPL"), (Color::Black, "BlackACPL")] {
             if let Some(v) = side(c) {
                 tags.push((name, v.to_string()));
             }
         }
-        if let Some(acc) = accuracy(&after, start.turn()) {
+        if let Some(acc) = accuracy_of(after, start.turn(), &mut AccuracyBuffers::default()) {
             tags.push(("WhiteAccuracy", format!("{}", acc.white.round())));
             tags.push(("BlackAccuracy", format!("{}", acc.black.round())));
         }

@@ -23,7 +23,7 @@ use crate::io::spill::{SpillFile, SpilledText};
 use crate::notation::san::write_san;
 use crate::pgn::text::push_utf8_lines;
 use crate::pgn::writer::tag_line;
-use crate::pgn::{GameResult, Nag, RawComment};
+use crate::pgn::{GameResult, Nag};
 use crate::pipeline::Cancel;
 use crate::pipeline::replay::export::{GameWriter, Strip, without_commands};
 
@@ -132,7 +132,7 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
                     self.played(*depth, movetext.san(san), *number, *black)
                 }
                 Event::Nag { depth, nag } => self.nag(*depth, *nag),
-                Event::Comment { depth, comment } => self.comment(*depth, *comment),
+                Event::Comment { depth, raw } => self.comment(*depth, raw),
                 Event::Begin { depth } => {
                     if *depth == 1 {
                         let old_line = self.is_old_line(movetext, movetext.events.get(i + 1));
@@ -267,12 +267,12 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
         self.writer.nag(depth, nag);
     }
 
-    fn comment(&mut self, depth: u32, comment: RawComment<'a>) {
+    fn comment(&mut self, depth: u32, raw: &'a [u8]) {
         if depth != 0 {
-            self.writer.comment(depth, comment.raw);
+            self.writer.comment(depth, raw);
             return;
         }
-        let text = comment.text();
+        let text = raw.trim_ascii();
         if let Some(best) = read_comment(text) {
             if self.pending.is_some() {
                 self.old_best = best.or(self.old_best);
@@ -284,7 +284,7 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
             _ => None,
         };
         let Some(eval) = eval else {
-            self.writer.comment(0, comment.raw);
+            self.writer.comment(0, raw);
             return;
         };
         self.comment.clear();

@@ -9,6 +9,7 @@ use std::io::Write;
 use serde_json::{Value, json};
 
 use super::{AnnotatedChunk, Format};
+use crate::columnar::Batch;
 use crate::columnar::write::TableWriter;
 use crate::error::Error;
 use crate::io::name::Name;
@@ -35,6 +36,8 @@ pub struct AnnotateWriter<W> {
     file: String,
     /// JSON Lines end with the summary record (not a shard's part: `merge` writes it).
     summary: bool,
+    /// A chunk's rows read back from disk, a group at a time.
+    part: Batch,
 }
 
 impl<W: Write> AnnotateWriter<W> {
@@ -47,16 +50,18 @@ impl<W: Write> AnnotateWriter<W> {
         engines: usize,
         epd_columns: bool,
     ) -> Result<AnnotateWriter<W>, Error> {
+        let schema = super::table::schema(epd_columns);
         let out = match format {
             Format::Parquet => {
                 let path = out.path().to_path_buf();
-                let table = TableWriter::new(out, &super::table::schema(epd_columns))
-                    .map_err(|source| OutputError::writing(&path, source))?;
+                let table =
+                    TableWriter::new(out, &schema).map_err(|source| OutputError::writing(&path, source))?;
                 Dest::Table(table)
             }
             _ => Dest::Text(out),
         };
-        Ok(AnnotateWriter { out, diagnostics, format, engines, file: String::new(), summary: true })
+        let part = Batch::new(&schema);
+        Ok(AnnotateWriter { out, diagnostics, format, engines, file: String::new(), summary: true, part })
     }
 
     /// The same writer for a shard's part: without the summary record.
@@ -254,9 +259,13 @@ impl<W: Write> Sink<AnnotatedChunk> for AnnotateWriter<W> {
                 Ok(read) => Error::Spill(read.into()),
                 Err(write) => Error::Output(out.error(write)),
             }),
-            Dest::Table(table) => table
-                .append(&chunk.table, 0..chunk.table.rows())
-                .map_err(|e| Error::Output(table.output().error(e))),
+            Dest::Table(table) => chunk
+                .table
+                .for_each_group(&mut self.part, |rows| table.append(rows, 0..rows.rows()))
+                .map_err(|e| match e {
+                    Ok(read) => Error::Spill(read.into()),
+                    Err(write) => Error::Output(table.output().error(write)),
+                }),
         }
     }
 

@@ -3,14 +3,17 @@
 //! `--epd-columns`, `epd` and the clocks `hmvc` and `fmvn` as int64), `san`, `uci`, `turn`,
 //! `eval_cp` and `eval_mate` (int32, White's view), `depth` (int32), `nodes` (int64), `best`
 //! (UCI), `pv` (UCI moves separated by spaces) and `judgement`; every column but `file`, `game`,
-//! `ply`, the position's and `turn` may be null.
+//! `ply`, the position's and `turn` may be null. A chunk's rows past [`SPILL_RECORDS`] or its
+//! bytes of text wait on disk ([`SpilledRows`]), so one long game's table is not held whole.
 
 use super::collect::Mainline;
 use super::notes::Plan;
 use super::{Halt, stop_at};
 use crate::analysis::Score;
 use crate::chess::{Color, Move, Position};
-use crate::columnar::{Batch, Field, Kind, Schema};
+use crate::columnar::spool::SpilledRows;
+use crate::columnar::{Field, Kind, Schema};
+use crate::io::spill::SPILL_RECORDS;
 use crate::jobs::positions::table::{FEN, at, position_fields, push_position};
 use crate::notation::fen::{EpMode, write_epd, write_fen};
 use crate::notation::san::write_san;
@@ -30,20 +33,27 @@ pub fn schema(epd: bool) -> Schema {
     Schema { fields }
 }
 
-/// Appends the rows of `game`'s positions to `t`, the position as EPD columns or not.
+/// Where a game's rows go: `rows`, those held past `spill_at` bytes of text on disk; the writing
+/// stops when `cancel` is set.
+pub(super) struct To<'o, 'c> {
+    pub rows: &'o mut SpilledRows,
+    pub spill_at: usize,
+    pub cancel: &'o Cancel<'c>,
+}
+
+/// Appends the rows of `game`'s positions to `to`, the position as EPD columns or not.
 pub(super) fn write_game(
     file: &str,
     game: &Mainline,
     plan: &Plan,
     epd: bool,
-    t: &mut Batch,
-    cancel: &Cancel<'_>,
+    to: To<'_, '_>,
 ) -> Result<(), Halt> {
     // The columns after the position's.
     let c = at(FEN + 1, epd);
     for (ply, (pos, e)) in game.positions().zip(&plan.evals).enumerate() {
-        stop_at(ply, cancel)?;
-        let pos = &pos;
+        stop_at(ply, to.cancel)?;
+        let (pos, t) = (&pos, &mut to.rows.held);
         t.push_text(0, Some(file.as_bytes()));
         t.push_i64(1, Some(game.number as i64));
         t.push_i32(2, Some(ply as i32));
@@ -96,6 +106,7 @@ pub(super) fn write_game(
             None => t.push_null_text(c + 9),
         }
         t.end_row();
+        to.rows.spill_past(to.spill_at, SPILL_RECORDS)?;
     }
     Ok(())
 }

@@ -376,3 +376,49 @@ fn output_spilled_to_disk_is_the_output_held_in_memory() {
         }
     }
 }
+
+/// A Parquet output's rows past a bound of text wait on disk, a game's too (the chunk holds at
+/// most the rows since the last spill), and read back as the rows held in memory, at 1 and 2
+/// threads.
+#[test]
+fn rows_spilled_to_disk_are_the_rows_held_in_memory() {
+    use crate::columnar::Batch;
+    let rows = |job: Annotate, threads: usize| {
+        let schema = table::schema(false);
+        let (workers, popts) = (Workers::default(), Options { threads, chunk_size: 1 << 16 });
+        let run =
+            Run { name: &"t.pgn".into(), job: &job, workers: &workers, opts: &popts, observer: &NoProgress };
+        let (mut all, mut part, mut most_held) = (Batch::new(&schema), Batch::new(&schema), 0);
+        crate::pipeline::run(Input::Slice(BLUNDER), &run, |o| {
+            most_held = most_held.max(o.records.table.held.rows());
+            o.records
+                .table
+                .for_each_group(&mut part, |b| {
+                    all.extend_from(b, 0..b.rows());
+                    std::io::Result::Ok(())
+                })
+                .expect("read back");
+            Ok(())
+        })
+        .expect("run");
+        (all, most_held)
+    };
+    let opts = AnnotateOptions { format: Format::Parquet, ..builtin(1_000) };
+    for threads in [1, 2] {
+        let (held, most) = rows(Annotate::new(opts.clone()), threads);
+        assert_eq!((held.rows(), most), (12, 12));
+        // A row holds about 100 bytes of text.
+        for (bound, at_most) in [(1, 0), (300, 3)] {
+            let (spilled, most) = rows(Annotate::new(opts.clone()).spilling_at(bound), threads);
+            assert_eq!(spilled, held, "-j{threads} at {bound}");
+            assert!(most <= at_most, "{most} rows held at {bound}");
+        }
+    }
+}
+
+/// A movetext event (a move, comment, NAG, variation's start or end, kept for PGN output until the
+/// game is written) is four words: a long game's PGN costs that much an event beyond its analysis.
+#[test]
+fn a_movetext_event_is_four_words() {
+    assert_eq!(std::mem::size_of::<movetext::Event<'_>>(), 32);
+}

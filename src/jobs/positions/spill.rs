@@ -14,10 +14,9 @@ use crate::io::sort::read_or_end;
 use crate::io::spill::SpillFile;
 use crate::jobs::keys::Packed;
 
-/// Bytes of rendered records (or of a table's text) a chunk holds in memory at most.
-pub use crate::io::spill::SPILL_BYTES;
-/// Records a chunk holds in memory at most (their keys and rows count too).
-pub const SPILL_RECORDS: u64 = 1 << 18;
+/// Bytes of rendered records (or of a table's text), and records (their keys and rows count
+/// too), a chunk holds in memory at most.
+pub use crate::io::spill::{SPILL_BYTES, SPILL_RECORDS};
 
 /// Where a chunk's records are cut into parts: its bytes, its keys, its rows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
