@@ -109,6 +109,15 @@ impl SpilledText {
         self.held.is_empty() && self.parts.is_empty()
     }
 
+    /// Bytes written.
+    pub fn len(&self) -> u64 {
+        let part = |p: &Part| match p {
+            Part::Held(bytes) => bytes.len() as u64,
+            Part::Spilled(file) => file.len(),
+        };
+        self.parts.iter().map(part).sum::<u64>() + self.held.len() as u64
+    }
+
     /// Copies the whole text to `out`, in order. `Err(Ok)`: reading a temporary file back
     /// failed; `Err(Err)`: writing to `out` did.
     pub fn write_to(self, out: &mut impl Write) -> Result<(), Result<io::Error, io::Error>> {
@@ -121,12 +130,19 @@ impl SpilledText {
         out.write_all(&self.held).map_err(Err)
     }
 
+    /// The whole text in memory; `Err`: reading a temporary file back failed.
+    pub fn read_back(self) -> io::Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(usize::try_from(self.len()).unwrap_or(0));
+        match self.write_to(&mut out) {
+            Err(Ok(read)) => Err(read),
+            Ok(()) | Err(Err(_)) => Ok(out), // a Vec takes every write
+        }
+    }
+
     /// The whole text in memory (tests).
     #[cfg(test)]
     pub fn to_vec(self) -> Vec<u8> {
-        let mut out = Vec::new();
-        self.write_to(&mut out).expect("a spilled text reads back");
-        out
+        self.read_back().expect("a spilled text reads back")
     }
 }
 
@@ -163,6 +179,7 @@ mod tests {
         text.held.extend_from_slice(b"hi");
         text.spill_past(2).unwrap();
         text.held.push(b'j');
+        assert_eq!(text.len(), 10);
         assert_eq!(text.to_vec(), b"abcdefghij");
     }
 }

@@ -3,26 +3,25 @@
 //! repaired and written once the game ends, its result settled; every repair is counted, the
 //! first [`LOGGED`](super::repair::LOGGED) of each kind logged; a game
 //! with an error no repair covers is rejected (its bytes kept as read); a game the selection
-//! leaves out is filtered (on its tags before it is replayed, where the filters allow).
+//! leaves out is filtered (on its tags before it is replayed, where the filters allow). The
+//! tags are written in `game/tags.rs`.
 
-use std::borrow::Cow;
+mod tags;
 
 use super::dedup::{self, Date, Encounter, Identity, Name, Occasion, Rule, Who};
 use super::repair::{Repair, RepairKind, Tally, results_read, settle_result, standard_date};
-use super::{CleanChunk, CleanGame, CleanOptions, EcoTags, Fate};
+use super::spill::{self, Spilled};
+use super::{CleanChunk, CleanGame, CleanOptions, Fate};
 use crate::chess::Position;
 use crate::error::{Diagnostic, Kind, Severity};
-use crate::notation::fen::{EpMode, write_fen};
+use crate::io::spill::{SpillFile, SpilledText};
 use crate::notation::san::Lenience;
-use crate::pgn::date::is_date_tag;
-use crate::pgn::tag::{ascii_str, is_standard_name};
-use crate::pgn::text::{decode, escape_not_utf8, windows_1252};
-use crate::pgn::writer::{ROSTER, roster_place, without_braces};
-use crate::pgn::{CommentKind, GameResult, LineIndex, Nag, RawComment, RawTag};
+use crate::pgn::text::decode;
+use crate::pgn::writer::without_braces;
+use crate::pgn::{CommentKind, GameResult, LineIndex, Nag, RawComment};
 use crate::pipeline::replay::export::GameWriter;
-use crate::pipeline::replay::{Cut, Game, Hooks, Lines, Played, Verdict, played_variant};
+use crate::pipeline::replay::{Cut, Game, Hooks, Lines, Played, Verdict};
 use crate::select::Filter;
-use crate::select::eco::Opening;
 
 /// The state of the game being replayed.
 #[derive(Default)]
@@ -41,8 +40,11 @@ struct Current {
     fen_repaired: bool,
     /// The start position.
     start: Option<Position>,
-    /// Mainline moves, as the dedup key reads them (two bytes each).
+    /// Mainline moves, as the dedup key reads them (two bytes each): those past
+    /// [`dedup::MOVES_HELD`] bytes are fed to `hashed` (but under `prefix`, which keeps them all).
     moves: Vec<u8>,
+    /// The moves key fed the moves before `moves`.
+    hashed: Option<dedup::MovesKey>,
     /// With `--keep-broken`: the position before the last mainline move written, and the move.
     last_written: Option<(Position, Option<crate::chess::Move>)>,
     /// Variations written and not yet closed.
@@ -56,41 +58,8 @@ struct Current {
     /// Where tag lines with a problem start: read with a repair (a missing `]`, an unescaped
     /// quote), logged as read and as written; or reading as no tag pair, left out, logged as read.
     bad_tags: Vec<u64>,
-}
-
-/// What a tag's name makes of it when its game is written.
-#[derive(Clone, Copy)]
-enum TagRole {
-    /// Its place in the Seven Tag Roster (Date, 2, is a date too).
-    Roster(usize),
-    /// `ECO` (0) or `Opening` (1).
-    Opening(usize),
-    /// `Variation` or `SubVariation`, the parts of an opening's name some files give apart.
-    SubOpening,
-    SetUp,
-    Fen,
-    Variant,
-    /// Any other `...Date` tag.
-    Date,
-    Other,
-}
-
-impl TagRole {
-    fn of(name: &str) -> TagRole {
-        if let Some(place) = roster_place(name) {
-            return TagRole::Roster(place);
-        }
-        match name {
-            "ECO" => TagRole::Opening(0),
-            "Opening" => TagRole::Opening(1),
-            "Variation" | "SubVariation" => TagRole::SubOpening,
-            "SetUp" => TagRole::SetUp,
-            "FEN" => TagRole::Fen,
-            "Variant" => TagRole::Variant,
-            n if is_date_tag(n.as_bytes()) => TagRole::Date,
-            _ => TagRole::Other,
-        }
-    }
+    /// Its movetext so far past the bound, on disk.
+    movetext: Option<SpillFile>,
 }
 
 pub(super) struct CleanHooks<'o> {
@@ -101,11 +70,15 @@ pub(super) struct CleanHooks<'o> {
     pub(super) filter: Filter<'o>,
     /// The last game ended was left out by the filters.
     dropped: bool,
+    /// Bytes of a game's movetext, or of the game as read, past which they wait on disk.
+    spill_at: usize,
+    /// The first temporary file that could not be written (the chunk then fails).
+    pub(super) failed: Option<std::io::Error>,
 }
 
 impl<'o> CleanHooks<'o> {
     /// Hooks writing as `opts` says into `out`'s buffers (empty).
-    pub(super) fn new(opts: &'o CleanOptions, out: CleanChunk) -> CleanHooks<'o> {
+    pub(super) fn new(opts: &'o CleanOptions, out: CleanChunk, spill_at: usize) -> CleanHooks<'o> {
         CleanHooks {
             opts,
             writer: GameWriter::new(opts.layout(), opts.strip),
@@ -113,7 +86,50 @@ impl<'o> CleanHooks<'o> {
             game: Current::default(),
             filter: Filter::new(&opts.select, opts.eco_tags.is_some()),
             dropped: false,
+            spill_at,
+            failed: None,
         }
+    }
+
+    /// Moves the movetext no later event changes to disk once the bound is passed.
+    #[inline]
+    fn bound(&mut self) {
+        if self.writer.movetext_len() >= self.spill_at {
+            self.spill_movetext();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn spill_movetext(&mut self) {
+        if self.game.movetext.is_none() {
+            match SpillFile::new() {
+                Ok(file) => self.game.movetext = Some(file),
+                Err(e) => return self.fail(e),
+            }
+        }
+        let Some(file) = &mut self.game.movetext else { return };
+        if let Err(e) = self.writer.take_settled(file) {
+            self.fail(e);
+        }
+    }
+
+    /// Feeds the moves held to the game's moves key.
+    #[cold]
+    #[inline(never)]
+    fn hash_moves(&mut self, game: &Game<'_>) {
+        let start = self.game.start.as_ref();
+        let key = self.game.hashed.get_or_insert_with(|| dedup::MovesKey::new(game.variant, start));
+        key.feed(&self.game.moves);
+        self.game.moves.clear();
+    }
+
+    /// Notes a temporary file that could not be written: the chunk fails, its games held in
+    /// memory from then on.
+    #[cold]
+    fn fail(&mut self, e: std::io::Error) {
+        self.failed.get_or_insert(e);
+        self.spill_at = usize::MAX;
     }
 
     /// Counts a repair of `kind`, and logs the one `make` builds while the game's repairs of
@@ -139,195 +155,16 @@ impl<'o> CleanHooks<'o> {
         self.log(kind, || Repair::new(kind, before, after).at(offset));
     }
 
-    /// The game's tags as written: repaired, filtered by the tag options, the roster filled.
-    fn write_tags(&mut self, game: &Game<'_>, result: GameResult) {
-        for offset in std::mem::take(&mut self.game.bad_tags) {
-            let at = game.at(offset);
-            let (before, after) = match game.tags.iter().find(|(_, value)| value.offset as u64 == offset) {
-                // Read with a repair: logged as read and as written.
-                Some((name, value)) => {
-                    let read = &game.bytes[at..crate::pgn::tag::parse_tag(game.bytes, at).end];
-                    let name = String::from_utf8_lossy(name);
-                    (read, crate::pgn::writer::tag_line(&name, &value.decode().0))
-                }
-                // A line that reads as no tag pair is left out, shown as read; the game is written
-                // without it (as pgn-extract and python-chess read it).
-                None => (game.bytes[at..].split(|&b| b == b'\n').next().unwrap_or_default(), String::new()),
-            };
-            let before = String::from_utf8_lossy(before).trim_end().to_string();
-            self.repair_at(offset, RepairKind::Tag, before, after);
-        }
-        let opts = self.opts;
-        let mut setup = false;
-        let mut present = [false; 7];
-        let opening = self.filter.opening().filter(|_| opts.eco_tags.is_some());
-        let read = |n: &str| game.tag(n.as_bytes()).filter(|_| opts.keeps_tag(n)).map(|t| t.raw);
-        let eco =
-            opening.map_or([None; 2], |o| eco_written(opts.eco_tags, o, [read("ECO"), read("Opening")]));
-        let mut named = [false; 2];
-        let mut encoding = None;
-        let variant = played_variant(game.variant, self.game.start.as_ref());
-        let mut variant_named = false;
-        for (i, &(name, value)) in game.tags.iter().enumerate() {
-            // A name is one tag (the standard's export format): the first is the game's, as the
-            // replay and the filters read it; a later one is left out, logged as read.
-            if game.repeated(i) {
-                self.log(RepairKind::Tag, || {
-                    let before = format!("[{} \"{}\"]", String::from_utf8_lossy(name), value.decode().0);
-                    Repair::new(RepairKind::Tag, before, "").at(value.offset as u64)
-                });
-                continue;
-            }
-            // Tag names are ASCII (the reader reads no other byte in a name).
-            let Some(name) = ascii_str(name) else { continue };
-            if !opts.keeps_tag(name) {
-                continue;
-            }
-            // Another name (`Ev-ent`) splits the game for pgn-extract: left out, shown as read.
-            if !is_standard_name(name.as_bytes()) {
-                let before = format!("[{name} \"{}\"]", value.decode().0);
-                self.repair_at(value.offset as u64, RepairKind::Tag, before, "");
-                continue;
-            }
-            let role = TagRole::of(name);
-            // The table's Opening names the variation too: an older naming's parts would
-            // contradict it beside it.
-            if matches!(role, TagRole::SubOpening) && opening.is_some() && opts.eco_tags == Some(EcoTags::All)
-            {
-                let before = format!("[{name} \"{}\"]", value.decode().0);
-                self.repair_at(value.offset as u64, RepairKind::Tag, before, "");
-                continue;
-            }
-            if let TagRole::Opening(i) = role {
-                named[i] = true;
-                // Replaced where it stands by the classification.
-                if let Some(new) = eco[i] {
-                    self.opening_tag(name, value, new);
-                    continue;
-                }
-            }
-            let (text, not_utf8) = value.decode();
-            if not_utf8 && encoding.is_none() {
-                encoding = Some(encoding_repair(&value.unescape(), &text));
-            }
-            let mut text: Cow<'_, str> = text;
-            if let TagRole::Roster(r) = role {
-                present[r] = true;
-            }
-            match role {
-                TagRole::Roster(6) => text = Cow::Borrowed(result.as_str()),
-                TagRole::SetUp => {
-                    if game.tag(b"FEN").is_none() {
-                        // SetUp "1" promises a FEN: without one the game starts from the standard
-                        // position, which needs no SetUp ("0" says so and stays).
-                        if text != "0" {
-                            self.repair(RepairKind::SetUp, format!("[SetUp \"{text}\"]"), "");
-                            continue;
-                        }
-                    } else if text != "1" {
-                        self.repair(RepairKind::SetUp, text.as_ref(), "1");
-                        text = Cow::Borrowed("1");
-                    }
-                    setup = true;
-                }
-                TagRole::Fen if self.game.fen_repaired => {
-                    if let Some(start) = &self.game.start {
-                        let mut fen = String::new();
-                        write_fen(start, EpMode::Legal, &mut fen);
-                        self.repair(RepairKind::Fen, text.as_ref(), fen.as_str());
-                        text = Cow::Owned(fen);
-                    }
-                }
-                TagRole::Fen => {
-                    if let Some(start) = &self.game.start
-                        && let Some(fen) = export_fen(&text, start)
-                    {
-                        self.repair(RepairKind::Fen, text.as_ref(), fen.as_str());
-                        text = Cow::Owned(fen);
-                    }
-                }
-                TagRole::Variant => {
-                    variant_named = true;
-                    if let Some(v) = variant.rewritten_tag(&text) {
-                        self.repair(RepairKind::Variant, text.as_ref(), v);
-                        text = Cow::Borrowed(v);
-                    }
-                }
-                TagRole::Roster(2) | TagRole::Date => {
-                    if let Some(d) = standard_date(&text) {
-                        // Named and located: a game has several date tags.
-                        let tag = |v: &str| format!("[{name} \"{v}\"]");
-                        self.repair_at(value.offset as u64, RepairKind::Date, tag(&text), tag(&d));
-                        text = Cow::Owned(d);
-                    }
-                }
-                _ => {}
-            }
-            // Export format: no tab or other control character inside a string (U+0080..U+009F
-            // are 0xC2 then a byte in UTF-8: a byte test first, as tags seldom hold either).
-            if text.bytes().any(|b| b < 0x20 || b == 0x7F || b == 0xC2) && text.chars().any(char::is_control)
-            {
-                let spaced: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-                let tag = |v: &str| format!("[{name} \"{v}\"]");
-                self.repair_at(value.offset as u64, RepairKind::Tag, tag(&text), tag(&spaced));
-                text = Cow::Owned(spaced);
-            }
-            self.writer.tag(name, &text);
-        }
-        if !present[6] {
-            self.writer.tag("Result", result.as_str());
-            present[6] = true;
-        }
-        if present.contains(&false) {
-            let missing: Vec<&str> =
-                ROSTER.iter().zip(present).filter(|(_, p)| !p).map(|(&(r, _), _)| r).collect();
-            self.repair(RepairKind::Roster, "", missing.join(", "));
-        }
-        if variant != game.variant && !variant_named {
-            self.writer.tag("Variant", variant.name());
-            self.repair(RepairKind::Variant, "", variant.name());
-        }
-        if game.tag(b"FEN").is_some() && !setup {
-            self.writer.tag("SetUp", "1");
-            self.repair(RepairKind::SetUp, "", "[SetUp \"1\"]");
-        }
-        for (i, tag) in ["ECO", "Opening"].into_iter().enumerate() {
-            if let Some(value) = eco[i]
-                && !named[i]
-                && opts.keeps_tag(tag)
-            {
-                self.writer.tag(tag, value);
-            }
-        }
-        if opts.add_ply_count {
-            self.writer.tag("PlyCount", itoa::Buffer::new().format(game.plies));
-        }
-        // One repair a game, showing the first text read as Windows-1252 (tags come first).
-        let comment = self.writer.take_not_utf8();
-        let comment = || comment.map(|text| encoding_repair(&text, &windows_1252(&text)));
-        if let Some(repair) = encoding.or_else(comment) {
-            self.log(repair.kind, || repair);
-        }
-    }
-
-    /// Writes the classification's `new` for the `ECO` or `Opening` tag `name` read as `value`:
-    /// a value replaced is a `tag` repair, as read and as written; one that said nothing (`?`)
-    /// is filled in with none, as a tag the game lacks is added.
-    fn opening_tag(&mut self, name: &str, value: RawTag<'_>, new: &str) {
-        let read = value.decode().0;
-        if !matches!(value.raw, b"" | b"?") && read != new {
-            let tag = |v: &str| format!("[{name} \"{v}\"]");
-            self.repair_at(value.offset as u64, RepairKind::Tag, tag(&read), tag(new));
-        }
-        self.writer.tag(name, new);
-    }
-
     /// A game's identity under `rule` (its result `result`); under `prefix` its mainline is
     /// appended to the chunk's.
     fn identity(&mut self, rule: Rule, game: &Game<'_>, result: GameResult) -> Identity {
         let (variant, start, moves) = (game.variant, self.game.start.as_ref(), &self.game.moves);
+        let moves_key = |hashed: Option<dedup::MovesKey>| match hashed {
+            Some(hashed) => hashed.key(moves),
+            None => dedup::moves_key(variant, start, moves),
+        };
         if rule == Rule::Moves {
-            let key = dedup::moves_key(variant, start, moves);
+            let key = moves_key(self.game.hashed.take());
             return Identity { key, who: Who::default(), occasion: Occasion::default() };
         }
         let text = |name: &[u8]| game.tag(name).map(|t| t.decode().0).unwrap_or_default();
@@ -339,35 +176,18 @@ impl<'o> CleanHooks<'o> {
             encounter: Encounter::of(&text(b"Round"), &address(game)),
         };
         let mut occasion = Occasion::default();
-        let key = if moves.is_empty() {
+        let hashed = self.game.hashed.take();
+        let key = if moves.is_empty() && hashed.is_none() {
             dedup::roster_key(variant, start, [&text(b"Event"), &text(b"Site"), &text(b"Round")])
         } else if rule == Rule::Prefix {
             occasion = Occasion::of(&text(b"Event"), &text(b"Site"), &text(b"Round"));
             dedup::mainline(variant, start, moves, &mut self.out.mainlines);
             dedup::moves_key(variant, start, moves)
         } else {
-            dedup::moves_key(variant, start, moves)
+            moves_key(hashed)
         };
         Identity { key, who, occasion }
     }
-}
-
-/// The values `--eco-tags` (`mode`) writes for the `ECO` and `Opening` tags of a game the table
-/// names `o` for, whose values as read (of those written) are `read`; `None` where the tag stays
-/// as read, or absent. Under `all`, the table's; under `missing`, the table's where the game says
-/// nothing (no tag, or `?`), its Opening only beside its own code: beside another ECO the game
-/// keeps, it would name another opening.
-fn eco_written(
-    mode: Option<EcoTags>,
-    o: &'static Opening,
-    read: [Option<&[u8]>; 2],
-) -> [Option<&'static str>; 2] {
-    if mode == Some(EcoTags::All) {
-        return [Some(o.eco), Some(o.name)];
-    }
-    let unknown = |r: Option<&[u8]>| matches!(r, None | Some(b"" | b"?"));
-    let same_code = unknown(read[0]) || read[0].map(<[u8]>::trim_ascii) == Some(o.eco.as_bytes());
-    [unknown(read[0]).then_some(o.eco), (unknown(read[1]) && same_code).then_some(o.name)]
 }
 
 /// A move token as a repair shows it (UTF-8, else Windows-1252); out of line, off the path of
@@ -376,12 +196,6 @@ fn eco_written(
 #[inline(never)]
 fn token_text(raw: &[u8]) -> String {
     decode(raw).0.into_owned()
-}
-
-/// The repair of text that was not UTF-8: its bytes (those not UTF-8 as `\xNN`), and the text
-/// written.
-fn encoding_repair(raw: &[u8], text: &str) -> Repair {
-    Repair::new(RepairKind::Encoding, escape_not_utf8(raw), text)
 }
 
 impl<'a> Hooks<'a> for CleanHooks<'_> {
@@ -419,7 +233,7 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         self.game.start = Some(*pos);
     }
 
-    fn played(&mut self, _: &Game<'a>, p: &Played<'a, '_>) {
+    fn played(&mut self, game: &Game<'a>, p: &Played<'a, '_>) {
         // A broken game is written up to its first error.
         if self.game.error.is_some() {
             return;
@@ -427,11 +241,16 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
         if p.depth == 0 && self.opts.keep_broken {
             self.game.last_written = Some((*p.before, p.mv));
         }
+        if p.depth == 0
+            && let Some(rule) = self.opts.dedup
+        {
+            self.game.moves.extend_from_slice(&p.mv.map_or(0, |m| m.to_u16()).to_le_bytes());
+            if self.game.moves.len() >= dedup::MOVES_HELD && rule != Rule::Prefix {
+                self.hash_moves(game);
+            }
+        }
         let san = self.writer.played(p);
         if p.depth == 0 {
-            if self.opts.dedup.is_some() {
-                self.game.moves.extend_from_slice(&p.mv.map_or(0, |m| m.to_u16()).to_le_bytes());
-            }
             self.filter.observe(p.before);
         }
         if p.mv.is_none() {
@@ -451,6 +270,7 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
                 self.out.repairs.push(repair.at(p.token.offset as u64));
             }
         }
+        self.bound();
     }
 
     fn nag(&mut self, game: &Game<'a>, depth: u32, nag: Nag, offset: u64) {
@@ -460,6 +280,7 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
                 self.repair_at(offset, RepairKind::Syntax, before, "");
             } else {
                 self.writer.nag(depth, nag);
+                self.bound();
             }
         }
     }
@@ -476,6 +297,7 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
                 self.repair_at(comment.offset as u64, RepairKind::Syntax, before.trim(), after);
             }
             self.writer.comment(depth, comment.raw);
+            self.bound();
         }
     }
 
@@ -610,30 +432,6 @@ impl<'a> Hooks<'a> for CleanHooks<'_> {
     }
 }
 
-/// `fen` in export form, when it is not: one space between fields, the fields left out written
-/// (as read: `w - - 0 1`), the side and clocks as FEN writes them, and the castling rights as
-/// X-FEN writes `start`'s (`KQkq`, a file only when ambiguous; Shredder-FEN's `HAha` is read, not
-/// written).
-fn export_fen(fen: &str, start: &Position) -> Option<String> {
-    let mut written = String::new();
-    write_fen(start, EpMode::Legal, &mut written);
-    let want: Vec<&str> = written.split(' ').collect();
-    let mut fields: Vec<&str> = fen.split_whitespace().collect();
-    if fields.len() > want.len() {
-        return None;
-    }
-    // The side, castling and clocks as written (`W`, `00 01` and `HAha` read; the board, its
-    // pockets and the en passant square stay as read).
-    for i in [1, 2, 4, 5] {
-        if let Some(field) = fields.get_mut(i) {
-            *field = want[i];
-        }
-    }
-    fields.extend_from_slice(&want[fields.len()..]);
-    let export = fields.join(" ");
-    (export != fen).then_some(export)
-}
-
 impl CleanHooks<'_> {
     /// Decides the fate of the game just replayed, and writes it if it is written.
     fn settle(&mut self, game: &Game<'_>, last: Option<&Position>) {
@@ -649,6 +447,7 @@ impl CleanHooks<'_> {
             repairs: self.game.repairs..self.out.repairs.len(),
             tally: 0..0,
             error_at: None,
+            spilled: None,
         };
         let rejected = match &self.game.error {
             Some((kind, message, offset)) => Some((*kind, message.clone(), Some(*offset))),
@@ -677,8 +476,6 @@ impl CleanHooks<'_> {
         }
         let keep_verbatim = rejected.is_some() || (self.opts.dedup.is_some() && self.opts.keep_duplicates);
         if keep_verbatim {
-            let start = self.out.verbatim.len();
-            self.out.verbatim.extend_from_slice(game.bytes);
             // A blank line after it, in the game's own line ends (CRLF, CR alone, or LF).
             let blank: &[u8] = if memchr::memmem::find(game.bytes, b"\r\n").is_some() {
                 b"\r\n\r\n"
@@ -687,7 +484,17 @@ impl CleanHooks<'_> {
             } else {
                 b"\n\n"
             };
-            self.out.verbatim.extend_from_slice(blank);
+            let start = self.out.verbatim.len();
+            match (game.bytes.len() >= self.spill_at).then(|| spill::verbatim(game.bytes, blank)) {
+                Some(Ok(text)) => self.spilled(&mut record).verbatim = Some(text),
+                held => {
+                    if let Some(Err(e)) = held {
+                        self.fail(e);
+                    }
+                    self.out.verbatim.extend_from_slice(game.bytes);
+                    self.out.verbatim.extend_from_slice(blank);
+                }
+            }
             record.verbatim = start..self.out.verbatim.len();
         }
         if let Some((_, _, Some(offset))) = rejected {
@@ -717,7 +524,17 @@ impl CleanHooks<'_> {
         }
         self.write_tags(game, result);
         let start = self.out.out.len();
-        self.writer.finish(&mut self.out.out, result);
+        match self.game.movetext.take() {
+            None => self.writer.finish(&mut self.out.out, result),
+            // Its tag section in front of the movetext on disk, its end after it.
+            Some(file) => {
+                let mut text = SpilledText::default();
+                self.writer.tag_section(&mut text.held);
+                text.push_file(file);
+                self.writer.end_movetext(&mut text.held, result);
+                self.spilled(&mut record).text = Some(text);
+            }
+        }
         record.text = start..self.out.out.len();
         record.repairs = self.game.repairs..self.out.repairs.len();
         let tallies = self.out.tallies.len();
@@ -772,6 +589,16 @@ impl CleanHooks<'_> {
             )
         });
         (result, repair)
+    }
+
+    /// The texts of game `record` on disk, where they go.
+    fn spilled(&mut self, record: &mut CleanGame) -> &mut Spilled {
+        let spilled = &mut self.out.spilled;
+        let i = *record.spilled.get_or_insert_with(|| {
+            spilled.push(Spilled::default());
+            spilled.len() - 1
+        });
+        &mut spilled[i]
     }
 
     /// Records a game that is not written: none of its repairs are made.

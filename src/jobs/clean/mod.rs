@@ -7,11 +7,13 @@
 //! ([`CleanWriter`]) writes the games in input order, removes duplicates across the whole run
 //! ([`dedup`]) and keeps the ledger. Games are cut at guessed boundaries: nothing a worker
 //! renders carries a game number, so the report's numbers are made absolute on release.
+//! A long game's texts wait on disk past a bound ([`spill`]).
 
 pub mod dedup;
 mod game;
 pub mod repair;
 pub mod sink;
+mod spill;
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -27,6 +29,7 @@ use crate::pipeline::{ChunkInput, Cuts, Job, Located, Output, Spare, Spares, Wor
 use crate::select::Selection;
 use game::CleanHooks;
 use repair::Repair;
+use spill::Spilled;
 
 /// What `clean` writes and how.
 #[derive(Clone, Debug)]
@@ -114,6 +117,11 @@ impl CleanOptions {
 pub const KEPT: [&str; 10] =
     ["Event", "Site", "Date", "Round", "White", "Black", "Result", "FEN", "SetUp", "Variant"];
 
+/// Bytes of a game's movetext, or of a game as read, past which they wait on disk: far past real
+/// games, and low enough that the buffers a long game leaves behind stay small (its movetext's
+/// grows to twice the bound before it is cut back).
+pub const GAME_SPILL_BYTES: usize = 1 << 20;
+
 /// What became of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fate {
@@ -168,6 +176,8 @@ pub struct CleanGame {
     /// Where the error that rejected it or cut it short stands, when a place in its text does:
     /// the byte offset, and the line breaks between the game's start and it.
     pub error_at: Option<(u64, u64)>,
+    /// Its texts on disk, if any: their place in [`CleanChunk::spilled`].
+    pub spilled: Option<usize>,
 }
 
 /// The records of one chunk.
@@ -187,6 +197,8 @@ pub struct CleanChunk {
     pub diagnostics: Vec<Diagnostic>,
     /// The written games' mainlines ([`dedup::mainline`]) with `--dedup=prefix`.
     pub mainlines: Vec<u8>,
+    /// The texts of long games, on disk ([`spill`]).
+    spilled: Vec<Spilled>,
 }
 
 impl Spare for CleanChunk {
@@ -199,6 +211,7 @@ impl Spare for CleanChunk {
         self.tallies.clear();
         self.diagnostics.clear();
         self.mainlines.clear();
+        self.spilled.clear();
         self.out.capacity().max(self.verbatim.capacity()).max(self.mainlines.capacity()) <= 4 << 20
     }
 }
@@ -218,12 +231,20 @@ impl Located for CleanChunk {
 pub struct Clean {
     opts: Arc<CleanOptions>,
     spares: Arc<Spares<CleanChunk>>,
+    /// Bytes of a game's movetext, or of the game as read, past which it waits on disk.
+    spill_at: usize,
 }
 
 impl Clean {
     /// A job writing games as `opts` says.
     pub fn new(opts: CleanOptions) -> Clean {
-        Clean { opts: Arc::new(opts), spares: Arc::default() }
+        Clean { opts: Arc::new(opts), spares: Arc::default(), spill_at: GAME_SPILL_BYTES }
+    }
+
+    /// The same job, a game's texts waiting on disk past `bytes` (tests reach it with a few).
+    #[cfg(test)]
+    fn spilling_at(self, bytes: usize) -> Clean {
+        Clean { spill_at: bytes, ..self }
     }
 
     /// The options.
@@ -236,6 +257,7 @@ impl Clean {
 pub struct CleanWorker {
     opts: Arc<CleanOptions>,
     spares: Arc<Spares<CleanChunk>>,
+    spill_at: usize,
 }
 
 impl Job for Clean {
@@ -247,7 +269,7 @@ impl Job for Clean {
     }
 
     fn worker(&self) -> Result<CleanWorker, Error> {
-        Ok(CleanWorker { opts: self.opts.clone(), spares: self.spares.clone() })
+        Ok(CleanWorker { opts: self.opts.clone(), spares: self.spares.clone(), spill_at: self.spill_at })
     }
 }
 
@@ -255,8 +277,11 @@ impl Worker for CleanWorker {
     type Records = CleanChunk;
 
     fn process(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<CleanChunk>, Error> {
-        let hooks = CleanHooks::new(&self.opts, self.spares.take());
+        let hooks = CleanHooks::new(&self.opts, self.spares.take(), self.spill_at);
         let (hooks, mut out) = replay_chunk(hooks, chunk);
+        if let Some(e) = hooks.failed {
+            return Err(Error::Spill(e.into()));
+        }
         hooks.filter.count(&mut out.stats);
         Ok(Output { records: hooks.out, stats: out.stats, end: out.end })
     }

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use super::dedup::late::{self, Late, Place, Waiting};
 use super::dedup::{Dedup, Repeat};
+use super::spill::{self, Bytes};
 use super::{Clean, CleanChunk, CleanGame, CleanOptions, Fate, Rule};
 use crate::error::Error;
 use crate::io::Output;
@@ -253,6 +254,21 @@ impl<W: Write> CleanWriter<W> {
         Ok(())
     }
 
+    /// Writes `bytes` as [`CleanWriter::put`] does, wherever they are.
+    fn put_bytes(&mut self, part: usize, bytes: Bytes<'_>) -> Result<(), Error> {
+        let out = match part {
+            OUT => Some(&mut self.outputs.out),
+            DUP => self.outputs.duplicates.as_mut(),
+            _ => self.outputs.report.as_mut(),
+        };
+        if let Some(out) = out {
+            let n = bytes.len();
+            bytes.write_to(out)?;
+            self.at[part] += n;
+        }
+        Ok(())
+    }
+
     /// Writes the record `make` builds, when there is a report: without one nothing is built.
     fn report(&mut self, make: impl FnOnce(&Self) -> Value) -> Result<(), Error> {
         if self.outputs.report.is_none() {
@@ -321,7 +337,7 @@ impl<W: Write> CleanWriter<W> {
     fn set_aside(
         &mut self,
         g: &CleanGame,
-        verbatim: &[u8],
+        verbatim: Bytes<'_>,
         stats: &mut Stats,
     ) -> Result<Option<Value>, Error> {
         // The record is built only for a report: filtered games can be most of a run.
@@ -329,7 +345,7 @@ impl<W: Write> CleanWriter<W> {
         Ok(match &g.fate {
             Fate::Rejected { kind, message } => {
                 if let Some(out) = &mut self.outputs.rejects {
-                    write(out, verbatim)?;
+                    verbatim.write_to(out)?;
                 }
                 stats.add(Counter::Rejected, 1);
                 report.then(|| self.record("rejected", g, json!({"kind": kind.code(), "message": message})))
@@ -344,25 +360,32 @@ impl<W: Write> CleanWriter<W> {
 
     /// Sets game `g` of `chunk` aside to wait for its verdict (the set holds as many distinct
     /// games as it may): counts what does not hang on the verdict, writes its rejects.
-    fn defer(&mut self, g: &CleanGame, chunk: &CleanChunk, stats: &mut Stats) -> Result<(), Error> {
-        let verbatim = &chunk.verbatim[g.verbatim.clone()];
+    /// A game waits whole in memory as it goes to the spool.
+    fn defer(
+        &mut self,
+        g: &CleanGame,
+        chunk: &CleanChunk,
+        (text, verbatim): (Bytes<'_>, Bytes<'_>),
+        stats: &mut Stats,
+    ) -> Result<(), Error> {
         let mut records = Vec::new();
         let mut put = |r: Value| records.extend_from_slice(format!("{r}\n").as_bytes());
         let report = self.outputs.report.is_some();
-        let text = match &g.fate {
+        let (text, verbatim) = match &g.fate {
             Fate::Written | Fate::Broken { .. } => {
                 if report {
                     self.records(g, chunk).into_iter().for_each(&mut put);
                 }
-                &chunk.out[g.text.clone()]
+                (text.in_memory()?, verbatim.in_memory()?)
             }
             Fate::Rejected { .. } | Fate::Filtered { .. } => {
                 if let Some(record) = self.set_aside(g, verbatim, stats)? {
                     put(record);
                 }
-                &[][..]
+                Default::default()
             }
         };
+        let (text, verbatim) = (&text[..], &verbatim[..]);
         let repairs = repairs_of(g, chunk);
         let broken = matches!(g.fate, Fate::Broken { .. });
         let late = self.late.as_mut().ok_or(Error::Internal("a game deferred with nowhere to wait"))?;
@@ -523,14 +546,16 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
         Ok(())
     }
 
-    fn release(&mut self, chunk: CleanChunk, stats: &mut Stats) -> Result<(), Error> {
+    fn release(&mut self, mut chunk: CleanChunk, stats: &mut Stats) -> Result<(), Error> {
         for d in &chunk.diagnostics {
             let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(self.file().text(), d));
         }
         // Games written one after the other are one run of `chunk.out`, written in one call (a
         // run longer than the output's buffer skips the copy into it).
         let mut run = Run::default();
+        let mut spilled = std::mem::take(&mut chunk.spilled);
         for g in &chunk.games {
+            let (text, verbatim) = spill::texts(g, &chunk, &mut spilled);
             if let Some(input) = self.inputs.last_mut().filter(|i| i.first == self.ordinal) {
                 input.number = g.game;
             }
@@ -542,10 +567,9 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                 self.late = Some(Late::new(rule, self.key_lines)?);
             }
             if self.late.is_some() {
-                self.defer(g, &chunk, stats)?;
+                self.defer(g, &chunk, (text, verbatim), stats)?;
                 continue;
             }
-            let verbatim = &chunk.verbatim[g.verbatim.clone()];
             match &g.fate {
                 Fate::Written | Fate::Broken { .. } => {
                     let game = g.dedup.as_ref();
@@ -556,12 +580,12 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                             duplicate_record(repeat.rule.name(), of, w.file(), g.game, g.line, g.offset)
                         })?;
                         let dup_from = self.at[DUP];
-                        if self.outputs.duplicates.is_some() && g.verbatim.is_empty() {
+                        if self.outputs.duplicates.is_some() && verbatim.is_empty() {
                             return Err(Error::Internal(
                                 "a duplicates file without CleanOptions::keep_duplicates",
                             ));
                         }
-                        self.put(DUP, verbatim)?;
+                        self.put_bytes(DUP, verbatim)?;
                         stats.add(Counter::Duplicates, 1);
                         if self.keys.is_some() {
                             // What the game would have written, should `merge` find it first.
@@ -578,7 +602,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                                 out: out_at..out_at,
                                 dup: dup_from..self.at[DUP],
                                 report: report_from..self.at[REPORT],
-                                text: chunk.out[g.text.clone()].to_vec(),
+                                text: text.in_memory()?.into_owned(),
                                 records,
                                 ..self.entry(g, &chunk)
                             };
@@ -586,10 +610,24 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                         }
                         continue;
                     }
-                    if let Some(done) = run.extend(g.text.clone()) {
-                        self.put(OUT, &chunk.out[done])?;
-                    }
-                    let out_at = self.at[OUT] + (run.len() - g.text.len()) as u64;
+                    let len = text.len();
+                    let out_at = match text {
+                        Bytes::Held(_) => {
+                            if let Some(done) = run.extend(g.text.clone()) {
+                                self.put(OUT, &chunk.out[done])?;
+                            }
+                            self.at[OUT] + (run.len() - g.text.len()) as u64
+                        }
+                        // After the games before it, not in the run.
+                        text @ Bytes::Spilled(_) => {
+                            if let Some(done) = run.take() {
+                                self.put(OUT, &chunk.out[done])?;
+                            }
+                            let at = self.at[OUT];
+                            self.put_bytes(OUT, text)?;
+                            at
+                        }
+                    };
                     let broken = matches!(g.fate, Fate::Broken { .. });
                     count_written(stats, broken, repairs_of(g, &chunk));
                     if self.outputs.report.is_some() {
@@ -599,10 +637,13 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                     }
                     // A game the rule did not compare (kept broken) has nothing to settle.
                     if self.keys.is_some() && g.dedup.is_some() {
-                        let verbatim =
-                            if self.outputs.duplicates.is_some() { verbatim.to_vec() } else { Vec::new() };
+                        let verbatim = if self.outputs.duplicates.is_some() {
+                            verbatim.in_memory()?.into_owned()
+                        } else {
+                            Vec::new()
+                        };
                         let entry = GameEntry {
-                            out: out_at..out_at + g.text.len() as u64,
+                            out: out_at..out_at + len,
                             dup: self.at[DUP]..self.at[DUP],
                             report: report_from..self.at[REPORT],
                             verbatim,

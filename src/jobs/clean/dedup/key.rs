@@ -42,9 +42,33 @@ fn start(variant: Variant, start: Option<&Position>) -> Xxh3 {
 /// The key of a game from `start_pos` whose mainline is `moves` (two bytes a move, as
 /// `Move::to_u16` gives them, little-endian; 0 a null move).
 pub fn moves_key(variant: Variant, start_pos: Option<&Position>, moves: &[u8]) -> DedupKey {
-    let mut h = start(variant, start_pos);
-    h.update(moves);
-    DedupKey::of_digest(h.digest128())
+    MovesKey::new(variant, start_pos).key(moves)
+}
+
+/// Bytes of a game's moves held before they are hashed as they come ([`MovesKey`]).
+pub const MOVES_HELD: usize = 64 << 10;
+
+/// A moves key fed a game's moves part by part, so that what a long game holds for its key does
+/// not grow with it: the key is [`moves_key`]'s of all the moves fed.
+#[derive(Clone)]
+pub struct MovesKey(Box<Xxh3>);
+
+impl MovesKey {
+    /// The key of a game from `start_pos`, no move fed yet.
+    pub fn new(variant: Variant, start_pos: Option<&Position>) -> MovesKey {
+        MovesKey(Box::new(start(variant, start_pos)))
+    }
+
+    /// Feeds `moves`, the next of the mainline.
+    pub fn feed(&mut self, moves: &[u8]) {
+        self.0.update(moves);
+    }
+
+    /// The key, once `moves`, the last of the mainline, are fed.
+    pub fn key(mut self, moves: &[u8]) -> DedupKey {
+        self.feed(moves);
+        DedupKey::of_digest(self.0.digest128())
+    }
 }
 
 /// The key of a game with no moves under the `game` and `prefix` rules: its start, then the
@@ -87,6 +111,15 @@ mod tests {
         let mut other = vec![];
         mainline(Variant::Chess960, None, &moves, &mut other);
         assert_ne!(other[..START], long[..START], "the variant is part of the start");
+    }
+
+    #[test]
+    fn moves_fed_part_by_part_make_the_key_of_the_whole() {
+        let moves: Vec<u8> = (1u16..=3000).flat_map(|m| m.to_le_bytes()).collect();
+        let mut fed = MovesKey::new(Variant::Standard, None);
+        fed.feed(&moves[..2]);
+        fed.feed(&moves[2..4000]);
+        assert_eq!(fed.key(&moves[4000..]), moves_key(Variant::Standard, None, &moves));
     }
 
     #[test]

@@ -8,6 +8,7 @@ use crate::pipeline::stats::Stats;
 use crate::pipeline::{Input, NoProgress, Options, Run, Workers, run};
 
 mod bound;
+mod spill;
 
 /// What a run gave: the output, the rejects, the repairs (kind, before, after) and the counts.
 #[derive(Debug, PartialEq, Eq)]
