@@ -483,7 +483,7 @@ pub fn accuracy(evals: &[Option<Score>], first_mover: Color) -> Option<ByColor<f
 }
 
 /// The lists [`accuracy_in`] computes into, kept from game to game by a caller that computes
-/// many (allocations a game otherwise); they hold a block of [`BLOCK`] moves at most.
+/// many (allocations a game otherwise); they hold a block of 4,096 moves at most.
 #[derive(Clone, Debug, Default)]
 pub struct AccuracyBuffers {
     wins: Vec<f64>,
@@ -506,7 +506,7 @@ pub fn accuracy_in(
 }
 
 /// [`accuracy_in`] of evaluations read twice from an iterator (their count first, then a block
-/// of [`BLOCK`] moves at a time), so a game of any length costs bounded memory; the figures are
+/// of 4,096 moves at a time), so a game of any length costs bounded memory; the figures are
 /// those of the whole list at once, to the bit.
 pub fn accuracy_of<I>(evals: I, first_mover: Color, buffers: &mut AccuracyBuffers) -> Option<ByColor<f64>>
 where
