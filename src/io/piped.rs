@@ -206,7 +206,7 @@ pub fn watch_stderr() {
     let _ = stderr_pipe();
 }
 
-/// Stderr, for messages: a pipe's wait for room ends at a stop ([`Watched`]), what it could not
+/// Stderr, for messages: a pipe's wait for room ends at a stop (as an output pipe's), what it could not
 /// take is then dropped, and a write never fails (nothing could be said of it but on stderr).
 /// Each `write!` is written whole, as `io::stderr()`'s is.
 pub fn stderr() -> Messages {

@@ -7,7 +7,7 @@
 //! ([`CleanWriter`]) writes the games in input order, removes duplicates across the whole run
 //! ([`dedup`]) and keeps the ledger. Games are cut at guessed boundaries: nothing a worker
 //! renders carries a game number, so the report's numbers are made absolute on release.
-//! A long game's texts wait on disk past a bound ([`spill`]).
+//! A long game's texts wait on disk past a bound (`clean::spill`).
 
 pub mod dedup;
 mod game;
@@ -176,7 +176,7 @@ pub struct CleanGame {
     /// Where the error that rejected it or cut it short stands, when a place in its text does:
     /// the byte offset, and the line breaks between the game's start and it.
     pub error_at: Option<(u64, u64)>,
-    /// Its texts on disk, if any: their place in [`CleanChunk::spilled`].
+    /// Its texts on disk, if any: their place in `CleanChunk::spilled`.
     pub spilled: Option<usize>,
 }
 
