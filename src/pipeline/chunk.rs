@@ -268,16 +268,23 @@ pub(crate) mod tests {
         (0..n).flat_map(|i| format!("[G \"{i}\"]\n1. e4 *\n\n").into_bytes()).collect()
     }
 
+    /// `input` cut by `split` into chunks of `target`, mapped and streamed; each way gives the
+    /// input back whole.
+    fn cut_both_ways(input: &[u8], target: usize, split: Split) -> (Vec<Cut<&[u8]>>, Vec<Cut<StreamBytes>>) {
+        let a: Vec<Cut<&[u8]>> = slice_chunks(input, target, split, Start::default()).collect();
+        let b: Vec<Cut<StreamBytes>> = StreamChunks::new(input, target, split, Start::default())
+            .map(|r| r.expect("in-memory read"))
+            .collect();
+        assert_eq!(a.concat_bytes(), input);
+        assert_eq!(b.concat_bytes(), input);
+        (a, b)
+    }
+
     #[test]
     fn slice_and_stream_cut_the_same_games() {
         let input = games(500);
         for target in [1, 7, 64, 1000, 100_000] {
-            let a: Vec<Cut<&[u8]>> = slice_chunks(&input, target, toy, Start::default()).collect();
-            let b: Vec<Cut<StreamBytes>> = StreamChunks::new(&input[..], target, toy, Start::default())
-                .map(|r| r.expect("in-memory read"))
-                .collect();
-            assert_eq!(a.concat_bytes(), input);
-            assert_eq!(b.concat_bytes(), input);
+            let (a, b) = cut_both_ways(&input, target, toy);
             let heads = a.iter().map(|c| (c.first_game, c.offset, c.bytes));
             for (first_game, offset, bytes) in
                 heads.chain(b.iter().map(|c| (c.first_game, c.offset, &c.bytes[..])))
@@ -347,12 +354,7 @@ pub(crate) mod tests {
         input.extend(b"\nc\n");
         input.extend(std::iter::repeat_n(b'w', 5 * MAX_LINE / 2));
         for n in [1, 1000] {
-            let a: Vec<Cut<&[u8]>> = slice_chunks(&input, n, line_cut, Start::default()).collect();
-            let b: Vec<Cut<StreamBytes>> = StreamChunks::new(&input[..], n, line_cut, Start::default())
-                .map(|r| r.expect("in-memory read"))
-                .collect();
-            assert_eq!(a.concat_bytes(), input);
-            assert_eq!(b.concat_bytes(), input);
+            let (a, b) = cut_both_ways(&input, n, line_cut);
             let a: Vec<(u64, u64, u64, usize)> =
                 a.iter().map(|c| (c.offset, c.first_game, c.column, c.bytes.len())).collect();
             let b: Vec<(u64, u64, u64, usize)> =

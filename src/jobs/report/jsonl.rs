@@ -34,8 +34,8 @@ use crate::pipeline::replay::{Game, Verdict};
 use crate::pipeline::stats::Stats;
 use crate::select::{Filter, Selection};
 
-/// The longest record line read, in bytes.
-pub const MAX_LINE: usize = 1 << 20;
+/// The longest record line read, in bytes: the one line budget of every line-cut input.
+pub use crate::pipeline::chunk::MAX_LINE;
 
 /// Whether `name` is read as JSON Lines records: `.jsonl` or `.ndjson`, compressed or not.
 pub fn is_jsonl_name(name: &str) -> bool {
