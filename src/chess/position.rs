@@ -24,6 +24,8 @@ pub use error::{PositionError, PositionErrorKind};
 
 /// A legal, playable position.
 #[derive(Clone, Copy, Debug)]
+// Field by field, as the tests compare positions (a stale `hash` is no difference to a user).
+#[cfg_attr(test, derive(PartialEq))]
 pub struct Position {
     pub(super) board: Board,
     pub(super) promoted: Bitboard,

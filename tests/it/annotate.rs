@@ -148,14 +148,26 @@ fn ctrl_c_commits_the_cache_and_leaves_no_output() {
     let (cache, out) = (dir.join("cache.sqlite"), dir.join("out.pgn"));
     let input = fixture("pgn/twic1599_10k.pgn");
     let args = ["annotate", "--engines", "1", "--nodes", "200000", "--cache", path(&cache), "-o", path(&out)];
-    let child = sigint_default(&mut pgnkit())
+    let mut child = sigint_default(&mut pgnkit())
         .args(args)
         .arg(&input)
         .stdin(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("spawn");
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // The stop comes once the run has analysed something, however slow the machine.
+    let rows = || {
+        // Read-only, so that no empty database is made before pgnkit makes its own.
+        let count = "import sqlite3, sys; print(sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True).execute('SELECT count(*) FROM evals').fetchone()[0])";
+        let o = Command::new("python3").args(["-c", count, path(&cache)]).output().expect("python3");
+        String::from_utf8_lossy(&o.stdout).trim().parse::<u64>().unwrap_or(0)
+    };
+    let watchdog = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while rows() == 0 {
+        assert!(child.try_wait().expect("wait").is_none(), "the run ended before the stop");
+        assert!(std::time::Instant::now() < watchdog, "nothing analysed in 120 s");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
     let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
     assert!(kill.success());
     let o = child.wait_with_output().expect("wait");
@@ -164,10 +176,7 @@ fn ctrl_c_commits_the_cache_and_leaves_no_output() {
     assert!(!out.exists(), "{err}");
     assert!(err.contains("run the same command again to resume"), "{err}");
     // What was analysed is committed: the file holds rows.
-    let count = "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM evals').fetchone()[0])";
-    let o = Command::new("python3").args(["-c", count, path(&cache)]).output().expect("python3");
-    let rows: u64 = String::from_utf8_lossy(&o.stdout).trim().parse().expect("a count");
-    assert!(rows > 0, "{err}");
+    assert!(rows() > 0, "{err}");
 }
 
 #[test]

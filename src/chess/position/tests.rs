@@ -14,7 +14,7 @@ fn start_positions_equal_their_validated_setups() {
         let mode = CastlingMode::from_chess960(variant == Variant::Chess960);
         let validated = Position::from_setup(setup, variant, mode).expect("valid");
         let direct = Position::new(variant);
-        assert_eq!(format!("{direct:?}"), format!("{validated:?}"), "{variant:?}");
+        assert_eq!(direct, validated, "{variant:?}");
         assert_eq!(direct.zobrist(), direct.compute_hash());
     }
 }
@@ -49,7 +49,7 @@ fn moves_without_hashing_give_the_same_positions_and_keys() {
             let key = hashed.zobrist();
             lazy.set_hashing(true);
             assert_eq!(lazy.hash, key, "turning hashing on recomputes the key");
-            assert_eq!(format!("{lazy:?}"), format!("{hashed:?}"));
+            assert_eq!(lazy, hashed);
         }
     }
 }
@@ -99,17 +99,13 @@ fn play_known_equals_play_unchecked() {
                     let (mut known, mut searched, mut lazy) = (pos, pos, pos);
                     known.play_known(m, role);
                     searched.play_unchecked(m);
-                    assert_eq!(
-                        format!("{known:?}"),
-                        format!("{searched:?}"),
-                        "{variant:?} seed {seed} ply {ply} {m:?}"
-                    );
+                    assert_eq!(known, searched, "{variant:?} seed {seed} ply {ply} {m:?}");
                     assert_eq!(known.zobrist(), searched.zobrist());
                     // Without keys, ordinary moves take the path that does not jump.
                     lazy.set_hashing(false);
                     lazy.play_known(m, role);
                     lazy.set_hashing(true);
-                    assert_eq!(format!("{lazy:?}"), format!("{searched:?}"), "{variant:?} {m:?}");
+                    assert_eq!(lazy, searched, "{variant:?} {m:?}");
                 }
             }
         }
