@@ -32,7 +32,8 @@ use std::time::Duration;
 
 use crate::chess::{Color, Move, Position};
 
-/// Longest engine output line kept in a [`AnalysisWarning::Garbage`] message, in bytes.
+/// Longest engine output line kept in a [`AnalysisWarning::Garbage`] or
+/// [`AnalysisWarning::LongLines`] message, in bytes.
 const GARBAGE_SHOWN: usize = 200;
 
 /// How much work an analysis may do. Every limit that is set applies; the first one reached stops
@@ -284,6 +285,16 @@ pub enum AnalysisWarning {
         /// The first of them.
         first: String,
     },
+    /// Lines of output longer than the client reads, each skipped as it came: how many, that
+    /// bound in bytes, and the first one's beginning (cut to 200 bytes).
+    LongLines {
+        /// Number of such lines during the analysis.
+        lines: u32,
+        /// The longest line read, in bytes.
+        max: u64,
+        /// The beginning of the first.
+        first: String,
+    },
     /// The engine's `bestmove` is not legal here, or is `(none)` where moves exist; the first
     /// move of its principal variation was used instead.
     IllegalBestMove(String),
@@ -310,12 +321,22 @@ pub enum AnalysisWarning {
 impl AnalysisWarning {
     /// A [`AnalysisWarning::Garbage`] for one line, cut to a readable length.
     pub fn garbage(line: &str) -> AnalysisWarning {
-        let mut end = line.len().min(GARBAGE_SHOWN);
-        while !line.is_char_boundary(end) {
-            end -= 1;
-        }
-        AnalysisWarning::Garbage { lines: 1, first: line[..end].to_string() }
+        AnalysisWarning::Garbage { lines: 1, first: shown(line) }
     }
+
+    /// A [`AnalysisWarning::LongLines`] for one line over `max` bytes, of which `head` came.
+    pub fn long_line(head: &str, max: u64) -> AnalysisWarning {
+        AnalysisWarning::LongLines { lines: 1, max, first: shown(head) }
+    }
+}
+
+/// `line` cut to [`GARBAGE_SHOWN`] bytes at most.
+fn shown(line: &str) -> String {
+    let mut end = line.len().min(GARBAGE_SHOWN);
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    line[..end].to_string()
 }
 
 impl fmt::Display for AnalysisWarning {
@@ -324,6 +345,15 @@ impl fmt::Display for AnalysisWarning {
             AnalysisWarning::Garbage { lines: 1, first } => write!(f, "engine output is not UCI: {first:?}"),
             AnalysisWarning::Garbage { lines, first } => {
                 write!(f, "{lines} lines of engine output are not UCI, the first: {first:?}")
+            }
+            AnalysisWarning::LongLines { lines: 1, max, first } => {
+                write!(f, "engine output has a line longer than {max} bytes, skipped; it starts {first:?}")
+            }
+            AnalysisWarning::LongLines { lines, max, first } => {
+                write!(
+                    f,
+                    "{lines} lines of engine output are longer than {max} bytes, skipped; the first starts {first:?}"
+                )
             }
             AnalysisWarning::IllegalBestMove(text) => {
                 write!(f, "engine's bestmove {text} is not legal; the first move of its PV was used")

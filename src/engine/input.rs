@@ -20,7 +20,7 @@ pub enum AtEof {
 
 /// One line of input, without its line ending.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Line {
+pub enum Line {
     /// A line in UTF-8.
     Text(String),
     /// A line that is not UTF-8, shown with replacement characters: one bad command, not the end
@@ -31,8 +31,8 @@ pub(crate) enum Line {
     TooLong,
 }
 
-/// Bytes of a command line, its line break aside.
-pub(crate) const MAX_LINE: usize = 1 << 20;
+/// Bytes of a command line, its line break aside: the budget of every line-cut input.
+pub use crate::pipeline::chunk::MAX_LINE;
 
 /// The lines of `input`, read on a thread of their own; the channel disconnects after the last
 /// line, and an error reading ends it with that error. The thread is detached: a read blocked on
@@ -42,11 +42,9 @@ pub(crate) fn lines<R: BufRead + Send + 'static>(mut input: R) -> io::Result<Rec
     thread::Builder::new().name("input".into()).spawn(move || {
         let mut buf = Vec::new();
         loop {
-            buf.clear();
-            let line = match read_line(&mut input, &mut buf) {
+            let line = match next_line(&mut input, &mut buf) {
                 Ok(None) => return,
-                Ok(Some(false)) => Ok(Line::TooLong),
-                Ok(Some(true)) => Ok(decode(trim_end(&buf))),
+                Ok(Some(line)) => Ok(line),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => Err(e),
             };
@@ -57,6 +55,17 @@ pub(crate) fn lines<R: BufRead + Send + 'static>(mut input: R) -> io::Result<Rec
         }
     })?;
     Ok(rx)
+}
+
+/// The next line of `input` (`buf` holds its bytes meanwhile): `None` at the end of the input.
+/// Memory stays within [`MAX_LINE`] whatever the input: a longer line is [`Line::TooLong`].
+pub fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<Line>> {
+    buf.clear();
+    Ok(match read_line(input, buf)? {
+        None => None,
+        Some(false) => Some(Line::TooLong),
+        Some(true) => Some(decode(trim_end(buf))),
+    })
 }
 
 /// The next line of `input` into `buf`: `Some(true)`, or `Some(false)` for one longer than

@@ -3,12 +3,12 @@
 //! budgets), no processes. [`server`]: the UCI loop over the built-in search, with its options in
 //! `uci_options`. [`xboard`]: the xboard (CECP) loop over the built-in search, with its time
 //! control in `xboard_clock`. [`game`]: a game played against the engine (moves, take-backs, the
-//! end of the game, PGN), shared by `pgnkit xboard` and `pgnkit play`. `input`: a loop's
-//! commands, read on a thread of their own.
+//! end of the game, PGN), shared by `pgnkit xboard` and `pgnkit play`. [`input`]: a loop's
+//! commands, read on a thread of their own, a line at most [`input::MAX_LINE`] bytes.
 
 pub mod client;
 pub mod game;
-mod input;
+pub mod input;
 pub mod protocol;
 mod search_thread;
 pub mod server;

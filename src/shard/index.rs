@@ -20,9 +20,13 @@ use crate::error::Error;
 use crate::io::{Compression, Input, InputOptions};
 use crate::pipeline::Start;
 
+use super::bounded::Bounded;
 use super::fingerprint::fingerprint;
 use super::frames::{self, FramePoint};
 use super::scan::{Unit, scan};
+use read::bounds;
+
+mod read;
 
 /// Bytes between indexed points.
 pub const STEP: u64 = 1 << 20;
@@ -103,21 +107,38 @@ impl Index {
         Ok(Index { fingerprint, modified, points, end, frames: Vec::new() })
     }
 
-    /// The index beside `input` when there is one; an error when it is stale (made of another
-    /// version of the input) or no index (65, a problem of the input's, as a corrupt stream is),
-    /// or unreadable (66 or 74, as an input).
-    pub fn beside(input: &Path, fingerprint: &str) -> Result<Option<Index>, Error> {
+    /// The index beside `input` (`compression` says whether it may list frames) when there is
+    /// one; an error when it is stale (made of another version of the input) or no index (65, a
+    /// problem of the input's, as a corrupt stream is), or unreadable (66 or 74, as an input).
+    /// Read as a stream within what an index of the input can hold: a point per [`STEP`] bytes
+    /// of a plain file, a frame per 9 bytes of a zstd one (its smallest frame), and their bytes.
+    pub fn beside(input: &Path, fingerprint: &str, compression: Compression) -> Result<Option<Index>, Error> {
         let path = index_path(input);
-        let text = match std::fs::read(&path) {
-            Ok(t) => t,
+        let io_err = |path: PathBuf, source| Error::Input(crate::io::InputError::Io { path, source });
+        let size = std::fs::metadata(input).map_err(|e| io_err(input.to_owned(), e))?.len();
+        let bounds = bounds(size, compression == Compression::Zstd);
+        let what = format!("an index of this input ({size} bytes)");
+        let reader = match Bounded::open(&path, bounds.bytes, what) {
+            Ok(r) => r,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => return Err(Error::Input(crate::io::InputError::Io { path, source })),
+            Err(source) => return Err(io_err(path, source)),
         };
         let bad = |why: String| {
             Error::Input(crate::io::InputError::BadIndex { path: path.clone(), input: input.to_owned(), why })
         };
-        let v: Value = serde_json::from_slice(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
-        let index = Index::from_json(&v).map_err(bad)?;
+        let raw = read::read(reader, bounds).map_err(|e| {
+            use serde_json::error::Category;
+            match e.classify() {
+                Category::Syntax | Category::Eof => bad(format!("not JSON: {e}")),
+                Category::Data => bad(e.to_string()),
+                Category::Io => match std::io::Error::from(e) {
+                    // A bound of the reader's.
+                    e if e.kind() == std::io::ErrorKind::InvalidData => bad(e.to_string()),
+                    source => io_err(path.clone(), source),
+                },
+            }
+        })?;
+        let index = raw.index().map_err(bad)?;
         if index.fingerprint != fingerprint {
             return Err(bad("stale: the input changed since it was indexed".into()));
         }
@@ -152,55 +173,6 @@ impl Index {
             v["frames"] = self.frames.iter().map(frame).collect::<Vec<_>>().into();
         }
         v
-    }
-
-    /// Reads an index back.
-    pub fn from_json(v: &Value) -> Result<Index, String> {
-        if v.get("format").and_then(Value::as_str) != Some("pgnkit index") {
-            return Err("not a pgnkit index".into());
-        }
-        if v.get("format_version").and_then(Value::as_u64) != Some(FORMAT_VERSION) {
-            return Err(format!("not index format {FORMAT_VERSION}"));
-        }
-        let point = |p: &Value| -> Result<Start, String> {
-            let n = |i: usize| p.get(i).and_then(Value::as_u64).ok_or_else(|| "a bad point".to_string());
-            Ok(Start { offset: n(0)?, game: n(1)?, line: n(2)?, column: n(3)? })
-        };
-        let points = v
-            .get("points")
-            .and_then(Value::as_array)
-            .ok_or("no points")?
-            .iter()
-            .map(point)
-            .collect::<Result<Vec<_>, _>>()?;
-        if points.windows(2).any(|w| w[0].offset >= w[1].offset) {
-            return Err("points out of order".into());
-        }
-        let frame = |f: &Value| -> Result<FramePoint, String> {
-            let n = |i: usize| f.get(i).and_then(Value::as_u64).ok_or_else(|| "a bad frame".to_string());
-            let start = Start { offset: n(2)?, game: n(3)?, line: n(4)?, column: n(5)? };
-            Ok(FramePoint { compressed: n(0)?, decompressed: n(1)?, start })
-        };
-        let frames = match v.get("frames").and_then(Value::as_array) {
-            Some(list) => list.iter().map(frame).collect::<Result<Vec<_>, _>>()?,
-            None => Vec::new(),
-        };
-        if frames
-            .windows(2)
-            .any(|w| w[0].compressed >= w[1].compressed || w[0].start.offset > w[1].start.offset)
-        {
-            return Err("frames out of order".into());
-        }
-        Ok(Index {
-            fingerprint: v.get("fingerprint").and_then(Value::as_str).ok_or("no fingerprint")?.into(),
-            modified: match v.get("modified_ns") {
-                None | Some(Value::Null) => None,
-                Some(t) => Some(t.as_u64().ok_or("a bad modified_ns")?),
-            },
-            points,
-            end: point(v.get("end").ok_or("no end")?)?,
-            frames,
-        })
     }
 
     /// Writes the index beside `input` (under a temporary name, renamed when complete).

@@ -14,10 +14,16 @@ use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
 
 use super::Spec;
+use super::bounded::Bounded;
 use super::plan::TO_END;
 
 /// The manifest format this pgnkit writes and reads.
 pub const FORMAT_VERSION: u64 = 3;
+
+/// Bytes of a manifest at most: one lists the run's inputs (named on a command line, which
+/// Linux keeps within 6 MiB) and, for those the shard read, their ledgers (about 1 kB each), so
+/// this holds tens of thousands of inputs; a longer file is refused as it is read.
+pub const MAX_BYTES: u64 = 64 << 20;
 
 /// A manifest's name ends so.
 pub const SUFFIX: &str = ".manifest.json";
@@ -338,10 +344,14 @@ impl Manifest {
         })
     }
 
-    /// Reads the manifest at `path`.
+    /// Reads the manifest at `path`, as a stream within [`MAX_BYTES`].
     pub fn read(path: &Path) -> Result<Manifest, String> {
-        let text = std::fs::read(path).map_err(|e| e.to_string())?;
-        let v: Value = serde_json::from_slice(&text).map_err(|e| format!("not JSON: {e}"))?;
+        let reader = Bounded::open(path, MAX_BYTES, "a manifest".into()).map_err(|e| e.to_string())?;
+        let v: Value = serde_json::from_reader(reader).map_err(|e| match e.classify() {
+            // A failed read, or a bound of the reader's.
+            serde_json::error::Category::Io => e.to_string(),
+            _ => format!("not JSON: {e}"),
+        })?;
         Manifest::from_json(&v)
     }
 }

@@ -3,6 +3,7 @@
 //! them, and [`merge`] checks that the manifests make one run and writes the outputs one run
 //! writes. The scheduler (Slurm, Kubernetes, AWS or Google Batch) names the shard ([`Spec`]).
 
+mod bounded;
 pub mod fingerprint;
 pub mod frames;
 pub mod index;

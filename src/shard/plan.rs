@@ -212,7 +212,9 @@ fn share(
     let opened = opened.expect("opened");
     // The index holds game starts: an EPD input is scanned from its start.
     let index = match (input.compression, unit) {
-        (Compression::None, Unit::Games) => super::index::Index::beside(&input.path, &input.fingerprint)?,
+        (Compression::None, Unit::Games) => {
+            super::index::Index::beside(&input.path, &input.fingerprint, Compression::None)?
+        }
         _ => None,
     };
     let points = match (&index, targets.is_empty()) {
@@ -253,9 +255,8 @@ fn framed(
 ) -> Result<Option<Option<Span>>, Error> {
     let path = &input.path;
     let index = match unit {
-        Unit::Games => {
-            super::index::Index::beside(path, &input.fingerprint)?.filter(|i| !i.frames.is_empty())
-        }
+        Unit::Games => super::index::Index::beside(path, &input.fingerprint, Compression::Zstd)?
+            .filter(|i| !i.frames.is_empty()),
         Unit::Lines => None, // the index holds game starts
     };
     let targets: Vec<u64> = [Some(lo), hi].into_iter().flatten().filter(|&t| t > 0).collect();

@@ -116,6 +116,21 @@ fn play_through_a_pipe() {
     assert!(pgn.contains("\n\n1. Nf3 ") && pgn.contains(" 2. "), "{pgn}");
 }
 
+/// A line over the 1 MiB budget is skipped as it is read and said, and a line that is not UTF-8
+/// is one bad move: the game goes on.
+#[test]
+fn play_skips_a_line_over_the_budget() {
+    let mut input = b"e4\n".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 3 << 20));
+    input.extend_from_slice(b"\n\xff\npgn\nexit\n");
+    let o = run_with_stdin(&["play", "--depth", "1"], input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("A line longer than 1048576 bytes: skipped."), "{}", &text[..text.len().min(2000)]);
+    assert!(text.contains("Illegal move \"\u{fffd}\""), "{}", &text[..text.len().min(2000)]);
+    assert!(!text.contains("xxx") && text.contains("\n\n1. e4 "), "{}", &text[..text.len().min(2000)]);
+}
+
 #[test]
 fn play_ends_with_result_and_pgn_and_survives_eof() {
     let o = run_with_stdin(&["play", "--fen", MATE_IN_ONE, "--depth", "2"], "Rd8\nRd7\n");

@@ -30,6 +30,7 @@ mod report;
 mod scratch;
 mod select;
 mod shard;
+mod shard_bounds;
 mod shard_corrupt;
 mod shard_dedup;
 mod shard_targets;

@@ -242,6 +242,28 @@ pub fn annotate_hang_is_killed_and_the_run_goes_on() {
     assert!(err.contains("\n  3 positions\n") && err.contains(summary), "{err}");
 }
 
+/// A line of engine output over the client's bound is skipped whole and said (its rest reads
+/// `bestmove 0000`, never taken for one); one without end is read through within the bound until
+/// the search's deadline, and the position's error says why: the run goes on.
+pub fn annotate_engine_lines_over_the_bound_are_skipped_and_said() {
+    let d = dir("long-line");
+    let input = d.join("one.pgn");
+    std::fs::write(&input, "[Event \"one\"]\n\n1. e4 e5 2. Nf3 *\n").expect("write");
+    let o = annotate(&input, &args(&["--no-cache", "--nodes", "100"], fake_engine(&["long-line"])));
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert_eq!(out.matches("[%eval ").count(), 3, "{out}");
+    let said = "engine output has a line longer than 65536 bytes, skipped; it starts \"xxx";
+    assert_eq!(err.matches(said).count(), 4, "one a position, the start's too: {err}");
+    let more = fake_engine(&["endless-line=3"]);
+    let o = annotate(&input, &args(&["--no-cache", "--nodes", "100", "--engine-timeout", "1"], more));
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(err.matches("[unevaluated,").count(), 1, "the third position: {err}");
+    assert!(err.contains("ply 2") && err.contains("timed out") && err.contains(said), "{err}");
+    assert_eq!(out.matches("[%eval ").count(), 2, "the other positions: {out}");
+}
+
 pub fn annotate_hang_after_the_warm_up_costs_seconds() {
     let d = dir("warm-hang");
     // The eighth search hangs (game two's start position); the seven before set the pace.

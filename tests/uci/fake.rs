@@ -23,6 +23,9 @@
 //!   during such a search is answered only after its `bestmove` (an engine that reads no command
 //!   but `stop` while it searches).
 //! - `stderr-flood`: write 1 MiB to stderr at each `go` before answering.
+//! - `long-line`: before each answer, a line of 65,536 `x` (the client's bound) whose rest reads
+//!   `bestmove 0000`.
+//! - `endless-line=N`: on the Nth `go`, print `x` without end (until stdout is closed).
 //! - `score=TEXT`: the exact line's score is `TEXT` (`mate 0`), in place of its own.
 //! - `variants`: list `UCI_Variant` with `chess` and `crazyhouse`.
 //! - `log=FILE`: append `# start PID` and every command received to FILE.
@@ -113,6 +116,8 @@ struct Modes {
     uciok_once: Option<String>,
     exit_at_uci: bool,
     stderr_flood: bool,
+    long_line: bool,
+    endless_line: Option<u32>,
     score: Option<String>,
     variants: bool,
     log: Option<File>,
@@ -144,6 +149,8 @@ impl Modes {
                 "uciok-once" => m.uciok_once = Some(value.to_string()),
                 "exit-at-uci" => m.exit_at_uci = true,
                 "stderr-flood" => m.stderr_flood = true,
+                "long-line" => m.long_line = true,
+                "endless-line" => m.endless_line = n(),
                 "score" => m.score = Some(value.to_string()),
                 "variants" => m.variants = true,
                 "log" => {
@@ -184,6 +191,9 @@ fn search_output(pos: &Position, modes: &Modes) -> Vec<String> {
     let ponder = a.ponder.map(|m| text(m, mode));
     let Score::Cp(cp) = a.score else { unreachable!() };
     let mut lines = Vec::new();
+    if modes.long_line {
+        lines.push(format!("{}bestmove 0000", "x".repeat(1 << 16)));
+    }
     if modes.garbage {
         lines.push("fake engine says hello".to_string());
         lines.push("\u{7}\u{fffd} 12 34".to_string());
@@ -340,6 +350,11 @@ pub fn run(args: &[String]) -> i32 {
                 if modes.hang_at == Some(gos) {
                     hung = true;
                     continue;
+                }
+                if modes.endless_line == Some(gos) {
+                    let chunk = "x".repeat(1 << 16);
+                    while out.write_all(chunk.as_bytes()).and_then(|()| out.flush()).is_ok() {}
+                    return 4;
                 }
                 if let Some(ms) = modes.slow_go {
                     std::thread::sleep(Duration::from_millis(ms));

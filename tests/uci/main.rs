@@ -77,6 +77,7 @@ fn main() -> ExitCode {
         annotate::annotate_engine_that_crashes_on_every_search_stops_the_run,
         annotate::annotate_engine_that_hangs_on_every_search_stops_the_run,
         annotate::annotate_hang_is_killed_and_the_run_goes_on,
+        annotate::annotate_engine_lines_over_the_bound_are_skipped_and_said,
         annotate::annotate_hang_after_the_warm_up_costs_seconds,
         annotate::annotate_engine_timeout_is_checked,
         annotate::annotate_garbage_and_illegal_pv_are_warnings,

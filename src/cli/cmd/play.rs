@@ -1,13 +1,15 @@
 //! `pgnkit play`: a game against the built-in engine in the terminal. Reads one line at a time
-//! from stdin (a terminal or a pipe; the end of input ends the game cleanly), prints the board
+//! from stdin (a terminal or a pipe; the end of input ends the game cleanly; a line over
+//! [`MAX_LINE`] is skipped as it is read, as `pgnkit uci` does), prints the board
 //! after every move of the engine, and the result and PGN when the game ends.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::time::Duration;
 
 use pgnkit::analysis::{Analyzer, Limit, Score};
 use pgnkit::chess::{Color, Position, Variant};
 use pgnkit::engine::game::GameRecord;
+use pgnkit::engine::input::{Line, MAX_LINE, next_line};
 use pgnkit::notation::diagram::{TextStyle, text_diagram};
 use pgnkit::notation::fen::{EpMode, parse_fen, write_fen};
 use pgnkit::notation::san::SanPlus;
@@ -236,18 +238,24 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         if human.is_white() { "White" } else { "Black" }
     )?;
     state.new_game(&mut out, false)?;
-    let mut lines = std::io::stdin().lock().lines();
+    let (mut stdin, mut buf) = (std::io::stdin().lock(), Vec::new());
     loop {
         let turn = if state.game.pos().turn().is_white() { "White" } else { "Black" };
         write!(out, "{turn} to move> ")?;
         out.flush()?;
-        let line = match lines.next() {
-            None => {
+        let line = match next_line(&mut stdin, &mut buf) {
+            Ok(None) => {
                 writeln!(out)?;
                 break;
             }
-            Some(line) => {
-                line.map_err(|e| Fail::Command { code: Code::IoErr, message: format!("reading stdin: {e}") })?
+            Ok(Some(Line::Text(line) | Line::NotUtf8(line))) => line,
+            Ok(Some(Line::TooLong)) => {
+                writeln!(out, "A line longer than {MAX_LINE} bytes: skipped. Type help for commands.")?;
+                continue;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                return Err(Fail::Command { code: Code::IoErr, message: format!("reading stdin: {e}") });
             }
         };
         let input = line.trim();

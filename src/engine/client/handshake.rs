@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::analysis::AnalysisWarning;
 
-use super::process::{Process, Read};
+use super::process::{MAX_LINE, Process, Read};
 
 /// An option the engine lists in answer to `uci`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -108,12 +108,19 @@ pub(crate) fn handshake(
     process.send("uci").map_err(|e| closed(format!("cannot write to it: {e}")))?;
     let deadline = Instant::now() + timeout;
     let mut id = EngineId::default();
+    // A line over the bound, skipped as other lines that are no UCI are, and said if it is why
+    // `uciok` never came.
+    let mut long = String::new();
     loop {
         let line = match process.read_line_until(deadline, interrupted) {
             Read::Line(line) => line,
-            Read::Eof => return Err(closed("it exited before uciok".into())),
+            Read::TooLong(head) => {
+                long = format!(" ({})", AnalysisWarning::long_line(&head, MAX_LINE));
+                continue;
+            }
+            Read::Eof => return Err(closed(format!("it exited before uciok{long}"))),
             Read::Timeout => {
-                let what = format!("no uciok within {:.1} s", timeout.as_secs_f64());
+                let what = format!("no uciok within {:.1} s{long}", timeout.as_secs_f64());
                 return Err(Failed { what, closed_before: None });
             }
             Read::Interrupted => return Ok(None),
@@ -154,7 +161,7 @@ pub(crate) fn readyok(
     loop {
         match process.read_line_until(deadline, interrupted) {
             Read::Line(line) if line.trim() == "readyok" => return Ok(()),
-            Read::Line(_) => {}
+            Read::Line(_) | Read::TooLong(_) => {}
             end => return Err(end),
         }
     }

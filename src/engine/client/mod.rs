@@ -458,6 +458,7 @@ impl UciEngine {
                     }
                     return result;
                 }
+                Read::TooLong(head) => collector.too_long(&head),
                 Read::Eof => return Err(Fault::Crashed("its output ended during the search".into())),
                 // Not from `read_line`: the interrupt is looked at below, where `stop` is sent.
                 Read::Interrupted => return Err(Fault::Interrupted),
@@ -496,8 +497,9 @@ impl UciEngine {
                 Read::Timeout => {
                     let why = stopped.unwrap_or_default();
                     let stop = Secs(timeouts.stop);
+                    let long = collector.long_lines();
                     return Err(Fault::Hung(format!(
-                        "{why}, nor within {stop} s of stop: the engine was killed"
+                        "{why}, nor within {stop} s of stop{long}: the engine was killed"
                     )));
                 }
             }

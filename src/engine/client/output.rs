@@ -6,7 +6,8 @@
 //! and PV of its line; nodes and time are the last reported; `info string` and unknown tokens are
 //! ignored. Moves are read with pgnkit's own UCI parser against the position: a PV is cut at its
 //! first illegal move, an illegal `bestmove` is replaced by the PV's first move, and each repair is
-//! an [`AnalysisWarning`]. A line that is no UCI at all is counted as garbage. A score past
+//! an [`AnalysisWarning`]. A line that is no UCI at all is counted as garbage, and one too long to
+//! read (skipped as it comes) as a long line. A score past
 //! [`MAX_CP`] or [`MAX_MATE`], or a final `mate 0` (mated, in a position that has moves), is
 //! nonsense: the position gets a protocol error, not that score.
 
@@ -186,6 +187,8 @@ pub(crate) struct Collector {
     nodes: u64,
     time: Option<Duration>,
     garbage: Option<AnalysisWarning>,
+    /// Lines over [`super::process::MAX_LINE`], skipped.
+    long: Option<AnalysisWarning>,
     /// The first score out of range, as written.
     insane: Option<String>,
 }
@@ -203,6 +206,20 @@ impl Collector {
             },
         }
         None
+    }
+
+    /// Takes in a line over [`super::process::MAX_LINE`] (`head`, its beginning): skipped, as
+    /// garbage is, and said.
+    pub(crate) fn too_long(&mut self, head: &str) {
+        match &mut self.long {
+            Some(AnalysisWarning::LongLines { lines, .. }) => *lines += 1,
+            _ => self.long = Some(AnalysisWarning::long_line(head, super::process::MAX_LINE)),
+        }
+    }
+
+    /// What a search killed for a hang adds to its reason: the long lines it printed, if any.
+    pub(crate) fn long_lines(&self) -> String {
+        self.long.as_ref().map_or(String::new(), |w| format!(" ({w})"))
     }
 
     fn info(&mut self, info: Info<'_>) {
@@ -242,6 +259,7 @@ impl Collector {
         warnings: &mut Vec<AnalysisWarning>,
     ) -> Result<Analysis, AnalyzerError> {
         warnings.extend(self.garbage);
+        warnings.extend(self.long);
         if let Some(score) = self.insane {
             return Err(AnalyzerError::Protocol(format!(
                 "score {score} is out of range (at most {MAX_CP} cp or mate in {MAX_MATE} moves, either sign)"

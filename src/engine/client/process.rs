@@ -21,8 +21,10 @@ use std::time::{Duration, Instant};
 
 use super::INTERRUPT_POLL;
 
-/// Longest line read from the engine; the rest of a longer one arrives as further lines.
-const MAX_LINE: u64 = 64 << 10;
+/// Longest line read from the engine, its line break aside: some 40 times its longest line of
+/// UCI (an `info` with a PV of a few hundred moves). A longer stdout line is [`Read::TooLong`],
+/// its rest skipped as it arrives; a longer stderr line comes in pieces (its last few are kept).
+pub(crate) const MAX_LINE: u64 = 64 << 10;
 /// Lines of stderr kept for error messages.
 const STDERR_KEPT: usize = 8;
 
@@ -31,6 +33,9 @@ const STDERR_KEPT: usize = 8;
 pub(crate) enum Read {
     /// A line, without its line ending.
     Line(String),
+    /// A line longer than [`MAX_LINE`]: its first [`MAX_LINE`] bytes; the rest of it is read
+    /// and dropped (an engine printing without end holds no more memory than that).
+    TooLong(String),
     /// Stdout is closed: the engine exited (or closed it, which is as bad).
     Eof,
     /// Nothing before the deadline.
@@ -145,7 +150,7 @@ impl Process {
     /// whatever is left of its group.
     pub(crate) fn quit(&mut self, deadline: Instant) {
         if self.reaped.is_none() && self.send("quit").is_ok() {
-            while let Read::Line(_) = self.read_line(deadline) {}
+            while let Read::Line(_) | Read::TooLong(_) = self.read_line(deadline) {}
         }
         self.kill();
     }
@@ -212,26 +217,39 @@ struct Lines {
     /// Bytes read and not yet returned, from `start`.
     buf: Vec<u8>,
     start: usize,
+    /// Inside a line over [`MAX_LINE`], whose rest is dropped up to its line break.
+    skipping: bool,
     /// Stdout is closed (or failed): what is left in `buf` is the last line.
     closed: bool,
 }
 
 impl Lines {
     fn new(stdout: ChildStdout) -> Lines {
-        Lines { stdout, buf: Vec::with_capacity(4096), start: 0, closed: false }
+        Lines { stdout, buf: Vec::with_capacity(4096), start: 0, skipping: false, closed: false }
     }
 
-    /// The next line (lossy UTF-8, without `\r\n`; at most [`MAX_LINE`] bytes, the rest of a
-    /// longer one coming as further lines), [`Read::Eof`] once stdout is closed and read, or
-    /// [`Read::Timeout`] when no whole line came before `deadline`.
+    /// The next line (lossy UTF-8, without `\r\n`), [`Read::TooLong`] for one over
+    /// [`MAX_LINE`], [`Read::Eof`] once stdout is closed and read, or [`Read::Timeout`] when no
+    /// whole line came before `deadline`.
     fn next(&mut self, deadline: Instant) -> Read {
+        let max = MAX_LINE as usize;
         loop {
+            if self.skipping {
+                match memchr::memchr(b'\n', &self.buf[self.start..]) {
+                    Some(end) => (self.start, self.skipping) = (self.start + end + 1, false),
+                    None => self.start = self.buf.len(),
+                }
+            }
             let pending = &self.buf[self.start..];
-            let cut = match memchr::memchr(b'\n', pending) {
-                Some(end) if end <= MAX_LINE as usize => Some((end, end + 1)),
-                _ if pending.len() >= MAX_LINE as usize => Some((MAX_LINE as usize, MAX_LINE as usize)),
-                _ if self.closed && !pending.is_empty() => Some((pending.len(), pending.len())),
-                _ => None,
+            let cut = match memchr::memchr(b'\n', &pending[..pending.len().min(max + 1)]) {
+                Some(end) => Some((end, end + 1)),
+                None if pending.len() > max => {
+                    let head = String::from_utf8_lossy(&pending[..max]).into_owned();
+                    (self.start, self.skipping) = (self.start + max, true);
+                    return Read::TooLong(head);
+                }
+                None if self.closed && !pending.is_empty() => Some((pending.len(), pending.len())),
+                None => None,
             };
             if let Some((end, next)) = cut {
                 let mut line = &pending[..end];
@@ -389,17 +407,25 @@ mod tests {
         assert_eq!(p.read_line(later), Read::Eof);
     }
 
+    /// A stdout line over the bound is one [`Read::TooLong`], the rest of it dropped as it comes:
+    /// no piece of it is read as a line (its tail could look like `bestmove`).
     #[cfg(unix)]
     #[test]
-    fn long_stdout_lines_come_in_pieces() {
-        let script = format!("head -c {} /dev/zero | tr '\\0' x; echo; echo after", MAX_LINE + 10);
+    fn a_long_stdout_line_is_skipped_whole() {
+        let script =
+            format!("head -c {} /dev/zero | tr '\\0' x; echo ' bestmove e2e4'; echo after", 3 * MAX_LINE);
         let mut p = Process::spawn(Path::new("/bin/sh"), &["-c".into(), script.into()]).expect("/bin/sh");
         let deadline = Instant::now() + Duration::from_secs(10);
-        let mut lens = Vec::new();
-        while let Read::Line(line) = p.read_line(deadline) {
-            lens.push(if line == "after" { 0 } else { line.len() });
-        }
-        assert_eq!(lens, [MAX_LINE as usize, 10, 0]);
+        let Read::TooLong(head) = p.read_line(deadline) else { panic!("a line over the bound") };
+        assert_eq!(head, "x".repeat(MAX_LINE as usize));
+        assert_eq!(p.read_line(deadline), Read::Line("after".into()));
+        assert_eq!(p.read_line(deadline), Read::Eof);
+        // One without end: the reader keeps its deadline, holding no more than the bound.
+        let script = "yes x | tr -d '\\n'";
+        let mut p = Process::spawn(Path::new("/bin/sh"), &["-c".into(), script.into()]).expect("/bin/sh");
+        assert!(matches!(p.read_line(deadline), Read::TooLong(_)));
+        assert_eq!(p.read_line(Instant::now() + Duration::from_millis(300)), Read::Timeout);
+        assert!(p.stdout.buf.capacity() <= 2 * MAX_LINE as usize, "{}", p.stdout.buf.capacity());
     }
 
     #[test]
