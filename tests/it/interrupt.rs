@@ -725,3 +725,58 @@ fn a_full_stderr_pipe_no_one_reads_stops_on_one_signal() {
         assert!(!out.exists(), "{args:?}");
     }
 }
+
+/// The bytes the pipe of `reader` holds, and its capacity.
+#[cfg(target_os = "linux")]
+fn pipe_fill(reader: &std::io::PipeReader) -> (usize, usize) {
+    let fd = std::os::fd::AsRawFd::as_raw_fd(reader);
+    let mut held: nix::libc::c_int = 0;
+    // SAFETY: ioctl(2) and fcntl(2) on a descriptor the test holds open, FIONREAD into a local int.
+    #[allow(unsafe_code)]
+    let size = unsafe {
+        nix::libc::ioctl(fd, nix::libc::FIONREAD, &mut held);
+        nix::libc::fcntl(fd, nix::libc::F_GETPIPE_SZ)
+    };
+    (held.max(0) as usize, size.max(0) as usize)
+}
+
+/// Stdout and stderr one pipe whose reader takes nothing (`check --json 2>&1 | sleep 1000`), full:
+/// one SIGINT ends the run once that reader has taken nothing for one grace (1 s), the summary
+/// record and the last words on stderr then dropped, not each waited for a grace of its own.
+/// When it exits is all there is to observe of a reader that takes nothing: the bound, under two
+/// graces, fails whatever the load once a second wait is made (each waits a grace of wall time),
+/// and leaves 0.9 s past the one grace (the run took 1.02-1.3 s at a load of 8-14 on 2 cores).
+#[cfg(target_os = "linux")]
+#[test]
+fn one_stop_waits_for_a_reader_that_takes_nothing_once() {
+    let dir = temp_dir("interrupt-one-grace");
+    let input = dir.join("in.pgn");
+    // Some 19 MB of games, whose records are far more than a pipe's 64 KiB.
+    let games = std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture");
+    std::fs::write(&input, games.repeat(2000)).expect("write");
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    let mut child = sigint_default(&mut pgnkit())
+        .args(["check", "-j2", "--json", "--games", input.to_str().expect("utf-8")])
+        .stdin(Stdio::null())
+        .stdout(writer.try_clone().expect("dup"))
+        .stderr(writer)
+        .spawn()
+        .expect("spawn pgnkit");
+    assert!(wait_for_sigint_handler(child.id()), "the handler is installed");
+    // Held open and never read: full but for a page, the writer is at its wait for room.
+    let waiting = std::time::Instant::now();
+    loop {
+        let (held, size) = pipe_fill(&reader);
+        if held + 4096 >= size {
+            break;
+        }
+        assert!(waiting.elapsed() < std::time::Duration::from_secs(60), "the pipe holds {held} of {size}");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    send("-INT", &child);
+    let sent = std::time::Instant::now();
+    let status = exit_within_20_s(&mut child, "one SIGINT did not end the waits for room");
+    let took = sent.elapsed();
+    assert_eq!(status.code(), Some(130));
+    assert!(took < std::time::Duration::from_millis(1900), "exited {took:?} after the signal");
+}
