@@ -2,7 +2,8 @@
 //! process opened for reading): a wait for a reader or for room looks every [`PAUSE`] at whether
 //! a stop signal came ([`super::stop_streams`]), so that one stop ends it, as it ends a wait for
 //! input. The kernel would wait with no end: a write or an `open` that a signal interrupts
-//! starts again. Stderr's messages are written the same way ([`stderr`]).
+//! starts again. Stderr's messages are written the same way ([`stderr`]). The first wait for room
+//! that a stop ends ends every later one of the process, in any pipe ([`GAVE_UP`]).
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -15,6 +16,11 @@ use super::waiting::{PAUSE, stopping};
 /// How long a write, once a stop came, waits for a reader that takes nothing before it gives up:
 /// a slow reader still gets the games released before the stop.
 const GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Set when a wait for room gave up at a stop: every wait for room of the process (the write
+/// then, its flush, another output, stderr) gives up at once, so one stop ends the run within one
+/// [`GRACE`], not one a write.
+static GAVE_UP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// The error of a wait a stop ended: `opening` when no reader had opened the output yet.
 #[derive(Debug)]
@@ -115,18 +121,22 @@ impl Write for Watched {
 }
 
 /// Waits until the pipe `file` has room or has no reader any more (the write then fails as it
-/// would have), or a stop came [`GRACE`] ago with no room since.
+/// would have), or a stop came [`GRACE`] ago with no room since, or a wait [`GAVE_UP`].
 #[cfg(unix)]
 fn wait_for_room(file: &File) -> io::Result<()> {
     use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
     use std::os::fd::AsFd;
+    use std::sync::atomic::Ordering::Relaxed;
     let mut stop_seen: Option<std::time::Instant> = None;
     loop {
+        if GAVE_UP.load(Relaxed) {
+            return Err(io::Error::other(Stopped { opening: false }));
+        }
         let mut fds = [PollFd::new(file.as_fd(), PollFlags::POLLOUT)];
         match poll(&mut fds, PollTimeout::from(PAUSE.as_millis() as u8)) {
             Ok(0) | Err(nix::errno::Errno::EINTR) => {
                 if stopping() && stop_seen.get_or_insert_with(std::time::Instant::now).elapsed() >= GRACE {
-                    return Err(io::Error::other(Stopped { opening: false }));
+                    GAVE_UP.store(true, Relaxed);
                 }
             }
             Ok(_) => return Ok(()),
@@ -168,27 +178,20 @@ pub(super) fn stdout() -> Box<dyn Write + Send> {
     }
 }
 
-/// Stderr when it is a pipe ([`reopened`] at the first use), and whether a stop ended a wait
-/// for room in it: from then on what finds no room is dropped at once, not waited for line
-/// after line.
-struct Stderr {
-    out: Watched,
-    given_up: bool,
-}
-
-static STDERR: std::sync::OnceLock<Option<std::sync::Mutex<Stderr>>> = std::sync::OnceLock::new();
+/// Stderr when it is a pipe, [`reopened`] at the first use.
+static STDERR: std::sync::OnceLock<Option<std::sync::Mutex<Watched>>> = std::sync::OnceLock::new();
 
 /// The descriptor [`stderr_fd`] gives: stderr's own, or its [`reopened`] one.
 static STDERR_FD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(2);
 
-fn stderr_pipe() -> Option<&'static std::sync::Mutex<Stderr>> {
+fn stderr_pipe() -> Option<&'static std::sync::Mutex<Watched>> {
     STDERR
         .get_or_init(|| {
             let out = reopened(2)?;
             #[cfg(unix)]
             STDERR_FD
                 .store(std::os::fd::AsRawFd::as_raw_fd(out.file()), std::sync::atomic::Ordering::Relaxed);
-            Some(std::sync::Mutex::new(Stderr { out, given_up: false }))
+            Some(std::sync::Mutex::new(out))
         })
         .as_ref()
 }
@@ -207,7 +210,8 @@ pub fn watch_stderr() {
 }
 
 /// Stderr, for messages: a pipe's wait for room ends at a stop (as an output pipe's), what it could not
-/// take is then dropped, and a write never fails (nothing could be said of it but on stderr).
+/// take is then dropped (at once after any wait for room gave up), and a write never fails
+/// (nothing could be said of it but on stderr).
 /// Each `write!` is written whole, as `io::stderr()`'s is.
 pub fn stderr() -> Messages {
     Messages
@@ -222,18 +226,7 @@ impl Messages {
             let _ = io::stderr().write_all(bytes);
             return;
         };
-        let mut pipe = pipe.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if !pipe.given_up {
-            if pipe.out.write_all(bytes).is_err_and(|e| stopped(&e).is_some()) {
-                pipe.given_up = true;
-            }
-            return;
-        }
-        // What the pipe takes without a wait.
-        let (mut file, mut rest) = (pipe.out.file(), bytes);
-        while let Ok(n @ 1..) = file.write(rest) {
-            rest = &rest[n..];
-        }
+        let _ = pipe.lock().unwrap_or_else(std::sync::PoisonError::into_inner).write_all(bytes);
     }
 }
 

@@ -124,8 +124,8 @@ pub fn hang_is_stopped_then_killed_and_restarted() {
     assert!(why.starts_with("no bestmove within 0.45 s (the default), nor"), "{why}");
     assert!(why.ends_with("nor within 0.2 s of stop: the engine was killed"), "{why}");
     // Asked isready at 300 ms, hung at 400 ms + 1000 nodes at MIN_NPS (50 ms), then 200 ms for
-    // `stop`.
-    assert!(took >= Duration::from_millis(650) && took < Duration::from_secs(3), "{took:?}");
+    // `stop`; a watchdog: the engine never answers, a deadline not kept is a hang.
+    assert!(took >= Duration::from_millis(650) && took < Duration::from_secs(30), "{took:?}");
     let pids = log.pids();
     assert!(!alive(pids[0]), "the hung engine was not killed");
     assert_eq!(log.lines().last().map(String::as_str), Some("stop"));
@@ -215,8 +215,8 @@ pub fn movetime_deadline() {
         timed_out(engine.analyse(&Position::default(), &[], &Limit::movetime(Duration::from_millis(100))));
     let took = t.elapsed();
     assert!(why.contains("(the movetime and its grace)"), "{why}");
-    // 100 ms + 200 ms grace, then 200 ms for `stop`.
-    assert!(took >= Duration::from_millis(500) && took < Duration::from_secs(3), "{took:?}");
+    // 100 ms + 200 ms grace, then 200 ms for `stop`; a watchdog: the engine never answers.
+    assert!(took >= Duration::from_millis(500) && took < Duration::from_secs(30), "{took:?}");
 }
 
 pub fn fixed_deadline() {
@@ -227,7 +227,8 @@ pub fn fixed_deadline() {
     let why = timed_out(engine.analyse(&Position::default(), &[], &Limit::depth(30)));
     let took = t.elapsed();
     assert!(why.starts_with("no bestmove within 0.3 s (the fixed deadline)"), "{why}");
-    assert!(took >= Duration::from_millis(500) && took < Duration::from_secs(3), "{took:?}");
+    // A watchdog: the engine never answers.
+    assert!(took >= Duration::from_millis(500) && took < Duration::from_secs(30), "{took:?}");
 }
 
 pub fn late_answer_to_stop_is_a_timeout_without_restart() {
@@ -321,12 +322,14 @@ pub fn handshake_failures_are_start_errors() {
     let text = e.to_string();
     assert!(matches!(e, StartError::Handshake { .. }), "{e:?}");
     assert!(text.contains("no uciok within 0.3 s; its stderr: fake engine: no uciok today"), "{text}");
-    assert!(took < Duration::from_secs(2), "{took:?}");
+    // A watchdog: the engine never sends uciok.
+    assert!(took < Duration::from_secs(30), "{took:?}");
     assert!(!alive(log.pids()[0]));
     assert_eq!(Error::from(e).exit_code().number(), 69);
-    let (e, took) = start_error(&["slow-uci=5000"], 200);
+    // A watchdog far past the deadline and far short of the engine's uciok.
+    let (e, took) = start_error(&["slow-uci=120000"], 200);
     assert!(e.to_string().contains("no uciok within 0.2 s"), "{e}");
-    assert!(took < Duration::from_secs(2), "{took:?}");
+    assert!(took < Duration::from_secs(30), "{took:?}");
     let (e, _) = start_error(&["exit-at-uci"], 5000);
     assert!(e.to_string().contains("it exited before uciok"), "{e}");
 }
