@@ -109,6 +109,12 @@ impl SpilledText {
         self.held.is_empty() && self.parts.is_empty()
     }
 
+    /// Whether some of its bytes are on disk (tests).
+    #[cfg(test)]
+    pub fn on_disk(&self) -> bool {
+        self.parts.iter().any(|p| matches!(p, Part::Spilled(_)))
+    }
+
     /// Bytes written.
     pub fn len(&self) -> u64 {
         let part = |p: &Part| match p {

@@ -86,6 +86,15 @@ pub fn put_input(out: &mut Vec<u8>, name: &str) {
 
 /// Appends a game entry to `out`, with its occasion and mainline when `lines` (`prefix`).
 pub fn put_game(out: &mut Vec<u8>, g: &GameEntry, lines: bool) {
+    put_game_facts(out, g, lines);
+    for b in [&g.verbatim, &g.text, &g.records] {
+        bytes(out, b);
+    }
+}
+
+/// Appends a game entry to `out` but its copies (`verbatim`, `text`, `records`), which the
+/// writer puts after it, each as [`put_copy_len`] and its bytes: a long game's are not held.
+pub fn put_game_facts(out: &mut Vec<u8>, g: &GameEntry, lines: bool) {
     out.push(b'G');
     out.extend_from_slice(&g.input.to_le_bytes());
     for n in [g.game, g.line, g.offset] {
@@ -120,9 +129,11 @@ pub fn put_game(out: &mut Vec<u8>, g: &GameEntry, lines: bool) {
         bytes(out, name.as_bytes());
         out.extend_from_slice(&n.to_le_bytes());
     }
-    for b in [&g.verbatim, &g.text, &g.records] {
-        bytes(out, b);
-    }
+}
+
+/// What comes before a copy of `len` bytes in a game entry.
+pub fn put_copy_len(len: u64) -> [u8; 8] {
+    len.to_le_bytes()
 }
 
 /// Appends a position entry to `out`: the record of `len` bytes (a table's: rows, 1) written for
@@ -211,6 +222,10 @@ pub struct KeysReader<R> {
     r: R,
     /// Its game entries hold occasions and mainlines (`clean prefix`).
     lines: bool,
+    /// Bytes read from the part's start.
+    read: u64,
+    /// Where the last game entry's copies (`verbatim`, `text`, `records`) lie in the part.
+    copies: [Range<u64>; 3],
 }
 
 fn bad(what: &str) -> io::Error {
@@ -231,11 +246,18 @@ impl<R: Read> KeysReader<R> {
                     return Err(bad(&format!("its header is {text:?}")));
                 };
                 let lines = words == "clean prefix";
-                return Ok((KeysReader { r, lines }, words.to_string()));
+                let read = header.len() as u64 + 1;
+                return Ok((KeysReader { r, lines, read, copies: Default::default() }, words.to_string()));
             }
             header.push(b[0]);
         }
         Err(bad("no header"))
+    }
+
+    /// Where the last game entry's copies (`verbatim`, `text`, `records`) lie in the part, read
+    /// or not: a long game's are copied from there, not held.
+    pub fn copies(&self) -> [Range<u64>; 3] {
+        self.copies.clone()
     }
 
     /// The reader behind, to drain it.
@@ -249,7 +271,10 @@ impl<R: Read> KeysReader<R> {
         loop {
             match self.r.read(&mut b) {
                 Ok(0) => return Ok(None),
-                Ok(_) => return Ok(Some(b[0])),
+                Ok(_) => {
+                    self.read += 1;
+                    return Ok(Some(b[0]));
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             }
@@ -259,6 +284,7 @@ impl<R: Read> KeysReader<R> {
     fn array<const N: usize>(&mut self) -> io::Result<[u8; N]> {
         let mut b = [0u8; N];
         self.r.read_exact(&mut b).map_err(|_| bad("cut short"))?;
+        self.read += N as u64;
         Ok(b)
     }
 
@@ -291,6 +317,7 @@ impl<R: Read> KeysReader<R> {
         if v.len() as u64 != len {
             return Err(bad("cut short"));
         }
+        self.read += len;
         Ok(v)
     }
 
@@ -300,6 +327,7 @@ impl<R: Read> KeysReader<R> {
         if io::copy(&mut (&mut self.r).take(len), &mut io::sink())? != len {
             return Err(bad("cut short"));
         }
+        self.read += len;
         Ok(())
     }
 
@@ -339,11 +367,14 @@ impl<R: Read> KeysReader<R> {
                 let repairs =
                     (0..n).map(|_| Ok((self.text("a repair")?, self.u64()?))).collect::<io::Result<_>>()?;
                 let (mut verbatim, mut text, mut records) = (Vec::new(), Vec::new(), Vec::new());
-                for b in [&mut verbatim, &mut text, &mut records] {
+                for (k, b) in [&mut verbatim, &mut text, &mut records].into_iter().enumerate() {
+                    // Its length's 8 bytes not read yet.
+                    let start = self.read + 8;
                     match copies {
                         true => *b = self.bytes()?,
                         false => self.skip_bytes()?,
                     }
+                    self.copies[k] = start..self.read;
                 }
                 Ok(Some(CleanEntry::Game(Box::new(GameEntry {
                     input,
@@ -449,7 +480,7 @@ mod tests {
             report: 3..9,
             broken: true,
             repairs: vec![("repaired_san".into(), 3)],
-            verbatim: Vec::new(),
+            verbatim: b"1. e4 *\n\n".to_vec(),
             text: b"[Event \"?\"]\n\n*\n\n".to_vec(),
             records: b"{}\n".to_vec(),
             ..GameEntry::default()
@@ -476,6 +507,9 @@ mod tests {
         r.clean_with(false).expect("input");
         let facts = GameEntry { verbatim: Vec::new(), text: Vec::new(), records: Vec::new(), ..game.clone() };
         assert_eq!(r.clean_with(false).expect("game"), Some(CleanEntry::Game(Box::new(facts))));
+        // Where the copies read past lie in the part, for `merge` to copy them from there.
+        let at: Vec<&[u8]> = r.copies().map(|c| &bytes[c.start as usize..c.end as usize]).into();
+        assert_eq!(at, [&game.verbatim[..], &game.text[..], &game.records[..]]);
         assert_eq!(r.clean_with(false).expect("end"), None);
         let (mut cut, _) = KeysReader::new(&bytes[..bytes.len() - 1]).expect("header");
         cut.clean_with(false).expect("input");

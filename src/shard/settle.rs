@@ -13,7 +13,7 @@
 
 use std::cell::RefCell;
 use std::fs::File;
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, BufReader, Read, Seek, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -588,27 +588,29 @@ impl Settled {
             let mut from = decoded(&mut raw, target)?;
             let mut to = Encoded::new(out, target)?;
             let mut pos = 0u64;
-            let mut edit = |range: Range<u64>, with: &[u8], from: &mut dyn Read, to: &mut dyn Write| {
-                if range.start < pos {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        "the keys part's places go backwards",
-                    ));
-                }
-                exactly(from, to, range.start - pos)?;
-                to.write_all(with)?;
-                exactly(from, &mut io::sink(), range.end - range.start)?;
-                pos = range.end;
-                Ok(())
-            };
+            let mut edit =
+                |range: Range<u64>, with: &mut dyn Read, from: &mut dyn Read, to: &mut dyn Write| {
+                    if range.start < pos {
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidData,
+                            "the keys part's places go backwards",
+                        ));
+                    }
+                    exactly(from, to, range.start - pos)?;
+                    io::copy(with, to)?;
+                    exactly(from, &mut io::sink(), range.end - range.start)?;
+                    pos = range.end;
+                    Ok(())
+                };
             let mut keys = reopen(&shard.keys)?;
+            // A turned game's copies are read from the part where they lie, not held.
+            let copies = File::open(&shard.keys)?;
             if self.rule.is_some() {
                 let mut turns = self.turns.read(shard.turns.clone())?;
                 let mut coming = turns.next().transpose()?;
                 let (mut at, local) = (0u64, &shard.local);
                 while let Some((next, turn)) = coming {
-                    // Only a turned game's copies are read.
-                    let g = match keys.clean_with(at == next)? {
+                    let g = match keys.clean_with(false)? {
                         Some(CleanEntry::Input(_)) => continue,
                         Some(CleanEntry::Game(g)) => g,
                         None => break,
@@ -618,27 +620,29 @@ impl Settled {
                         continue;
                     }
                     coming = turns.next().transpose()?;
-                    let change = match (role, turn) {
-                        ("output", Turn::ToDuplicate(_)) => Some((g.out.clone(), Vec::new())),
-                        ("output", Turn::ToWritten) => Some((g.out.clone(), g.text.clone())),
-                        ("duplicates", Turn::ToDuplicate(_)) => Some((g.dup.clone(), g.verbatim.clone())),
-                        ("duplicates", Turn::ToWritten) => Some((g.dup.clone(), Vec::new())),
+                    let [verbatim, text, records] = keys.copies();
+                    let (record, none) = (Vec::new(), 0..0);
+                    let (range, copy, record) = match (role, turn) {
+                        ("output", Turn::ToDuplicate(_)) => (g.out.clone(), none, record),
+                        ("output", Turn::ToWritten) => (g.out.clone(), text, record),
+                        ("duplicates", Turn::ToDuplicate(_)) => (g.dup.clone(), verbatim, record),
+                        ("duplicates", Turn::ToWritten) => (g.dup.clone(), none, record),
                         ("report", Turn::ToDuplicate(of) | Turn::Of(of)) => {
-                            Some((g.report.clone(), self.record(&g, local, of)))
+                            (g.report.clone(), none, self.record(&g, local, of))
                         }
-                        ("report", Turn::ToWritten) => Some((g.report.clone(), g.records.clone())),
-                        _ => None,
+                        ("report", Turn::ToWritten) => (g.report.clone(), records, record),
+                        _ => continue,
                     };
-                    if let Some((range, with)) = change {
-                        edit(range, &with, &mut from, to.writer())?;
-                    }
+                    (&copies).seek(io::SeekFrom::Start(copy.start))?;
+                    let mut with = (&copies).take(copy.end - copy.start).chain(&record[..]);
+                    edit(range, &mut with, &mut from, to.writer())?;
                 }
             } else {
                 let (mut at, mut start) = (0u64, 0u64);
                 while let Some(entry) = keys.position()? {
                     let PositionEntry::Position { len, .. } = entry else { continue };
                     if self.drops(k, at)? {
-                        edit(start..start + len, b"", &mut from, to.writer())?;
+                        edit(start..start + len, &mut io::empty(), &mut from, to.writer())?;
                     }
                     (at, start) = (at + 1, start + len);
                 }

@@ -91,6 +91,8 @@ pub struct CleanWriter<W> {
     held: usize,
     /// The games waiting, once the set holds `held`.
     pub(super) late: Option<Late>,
+    /// Bytes of a waiting game's text read back into memory ([`Late::new`]).
+    spill_at: usize,
     /// Whether a stop was asked for, checked as the waiting games are judged and written.
     requested: fn() -> bool,
 }
@@ -146,6 +148,7 @@ impl<W: Write> CleanWriter<W> {
             at: [0; 3],
             held: late::HELD,
             late: None,
+            spill_at: job.spill_at,
             requested: || false,
         }
     }
@@ -229,12 +232,17 @@ impl<W: Write> CleanWriter<W> {
         }
     }
 
-    /// Writes `entry` to the keys part.
-    fn put_key(&mut self, entry: &GameEntry) -> Result<(), Error> {
+    /// Writes `entry` to the keys part, its copies (`verbatim`, `text`, `records`) from
+    /// `copies`, wherever they are.
+    fn put_key(&mut self, entry: &GameEntry, copies: [Bytes<'_>; 3]) -> Result<(), Error> {
         if let Some(out) = &mut self.keys {
             let mut bytes = Vec::new();
-            keys::put_game(&mut bytes, entry, self.key_lines);
+            keys::put_game_facts(&mut bytes, entry, self.key_lines);
             write(out, &bytes)?;
+            for copy in copies {
+                write(out, &keys::put_copy_len(copy.len()))?;
+                copy.write_to(out)?;
+            }
         }
         Ok(())
     }
@@ -360,7 +368,6 @@ impl<W: Write> CleanWriter<W> {
 
     /// Sets game `g` of `chunk` aside to wait for its verdict (the set holds as many distinct
     /// games as it may): counts what does not hang on the verdict, writes its rejects.
-    /// A game waits whole in memory as it goes to the spool.
     fn defer(
         &mut self,
         g: &CleanGame,
@@ -376,16 +383,15 @@ impl<W: Write> CleanWriter<W> {
                 if report {
                     self.records(g, chunk).into_iter().for_each(&mut put);
                 }
-                (text.in_memory()?, verbatim.in_memory()?)
+                (text, verbatim)
             }
             Fate::Rejected { .. } | Fate::Filtered { .. } => {
                 if let Some(record) = self.set_aside(g, verbatim, stats)? {
                     put(record);
                 }
-                Default::default()
+                (Bytes::Held(&[]), Bytes::Held(&[]))
             }
         };
-        let (text, verbatim) = (&text[..], &verbatim[..]);
         let repairs = repairs_of(g, chunk);
         let broken = matches!(g.fate, Fate::Broken { .. });
         let late = self.late.as_mut().ok_or(Error::Internal("a game deferred with nowhere to wait"))?;
@@ -398,7 +404,7 @@ impl<W: Write> CleanWriter<W> {
                         ));
                     }
                     Some(_) => verbatim,
-                    None => &[],
+                    None => Bytes::Held(&[]),
                 };
                 let at = Place {
                     ordinal: self.ordinal - 1,
@@ -420,7 +426,12 @@ impl<W: Write> CleanWriter<W> {
 
     /// Writes waiting game `w`, given its verdict (`Some`: it repeats a game, or is a shorter
     /// record of it), counting it in `summary`, total and its input's.
-    fn replay(&mut self, w: &Waiting, verdict: Option<Repeat>, summary: &mut Summary) -> Result<(), Error> {
+    fn replay(
+        &mut self,
+        w: &mut Waiting,
+        verdict: Option<Repeat>,
+        summary: &mut Summary,
+    ) -> Result<(), Error> {
         let mut count = |f: &dyn Fn(&mut Stats)| {
             f(&mut summary.stats);
             if let Some(i) = summary.inputs.get_mut(w.at.input as usize) {
@@ -447,7 +458,7 @@ impl<W: Write> CleanWriter<W> {
                 duplicate_record(rule.name(), s.locate(of), file, w.at.game, w.at.line, w.at.offset)
             })?;
             let dup_from = self.at[DUP];
-            self.put(DUP, &w.verbatim)?;
+            self.put_bytes(DUP, Bytes::Spilled(std::mem::take(&mut w.verbatim)))?;
             count(&|s| s.add(Counter::Duplicates, 1));
             if self.keys.is_some() {
                 let of = self.locate_index(of);
@@ -457,28 +468,23 @@ impl<W: Write> CleanWriter<W> {
                     shorter: rule == Rule::Prefix,
                     out: at..at,
                     dup: dup_from..self.at[DUP],
-                    text: w.text.clone(),
-                    records: w.records.clone(),
                     ..entry(self)
                 };
-                self.put_key(&entry)?;
+                let text = Bytes::Spilled(std::mem::take(&mut w.text));
+                self.put_key(&entry, [Bytes::Held(&[]), text, Bytes::Held(&w.records)])?;
             }
             return Ok(());
         }
         let out_at = self.at[OUT];
-        self.put(OUT, &w.text)?;
+        self.put_bytes(OUT, Bytes::Spilled(std::mem::take(&mut w.text)))?;
         self.put(REPORT, &w.records)?;
         if w.id.is_some() {
             count(&|s| count_written(s, w.at.broken, w.repairs.iter().copied()));
             if self.keys.is_some() {
                 let dup = self.at[DUP];
-                let entry = GameEntry {
-                    out: out_at..self.at[OUT],
-                    dup: dup..dup,
-                    verbatim: w.verbatim.clone(),
-                    ..entry(self)
-                };
-                self.put_key(&entry)?;
+                let entry = GameEntry { out: out_at..self.at[OUT], dup: dup..dup, ..entry(self) };
+                let verbatim = Bytes::Spilled(std::mem::take(&mut w.verbatim));
+                self.put_key(&entry, [verbatim, Bytes::Held(&[]), Bytes::Held(&[])])?;
             }
         }
         Ok(())
@@ -564,7 +570,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                 && let Some(rule) = self.dedup.full(self.held)
             {
                 // A shard's keys part under `prefix` holds each game's mainline for `merge`.
-                self.late = Some(Late::new(rule, self.key_lines)?);
+                self.late = Some(Late::new(rule, self.key_lines, self.spill_at)?);
             }
             if self.late.is_some() {
                 self.defer(g, &chunk, (text, verbatim), stats)?;
@@ -602,11 +608,9 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                                 out: out_at..out_at,
                                 dup: dup_from..self.at[DUP],
                                 report: report_from..self.at[REPORT],
-                                text: text.in_memory()?.into_owned(),
-                                records,
                                 ..self.entry(g, &chunk)
                             };
-                            self.put_key(&entry)?;
+                            self.put_key(&entry, [Bytes::Held(&[]), text, Bytes::Held(&records)])?;
                         }
                         continue;
                     }
@@ -637,19 +641,17 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
                     }
                     // A game the rule did not compare (kept broken) has nothing to settle.
                     if self.keys.is_some() && g.dedup.is_some() {
-                        let verbatim = if self.outputs.duplicates.is_some() {
-                            verbatim.in_memory()?.into_owned()
-                        } else {
-                            Vec::new()
+                        let verbatim = match self.outputs.duplicates {
+                            Some(_) => verbatim,
+                            None => Bytes::Held(&[]),
                         };
                         let entry = GameEntry {
                             out: out_at..out_at + len,
                             dup: self.at[DUP]..self.at[DUP],
                             report: report_from..self.at[REPORT],
-                            verbatim,
                             ..self.entry(g, &chunk)
                         };
-                        self.put_key(&entry)?;
+                        self.put_key(&entry, [verbatim, Bytes::Held(&[]), Bytes::Held(&[])])?;
                     }
                 }
                 Fate::Rejected { .. } | Fate::Filtered { .. } => {

@@ -3,8 +3,7 @@
 //! game ends), its bytes as read (rejected, or kept for `--duplicates`) when they pass it. The
 //! release side takes each of a game's texts as [`Bytes`], wherever it is.
 
-use std::borrow::Cow;
-use std::io::Write;
+use std::io::{Read, Write};
 
 use super::{CleanChunk, CleanGame};
 use crate::error::Error;
@@ -76,12 +75,31 @@ impl<'c> Bytes<'c> {
         }
     }
 
-    /// The bytes in memory, for what holds a game's text whole (a game waiting for its
-    /// verdict, a shard's keys entry).
-    pub fn in_memory(self) -> Result<Cow<'c, [u8]>, Error> {
+    /// Writes the bytes to `out`, a temporary file of the release side's: a failed read or
+    /// write is the same error.
+    pub fn copy_to(self, out: &mut impl Write) -> std::io::Result<()> {
         match self {
-            Bytes::Held(b) => Ok(Cow::Borrowed(b)),
-            Bytes::Spilled(text) => Ok(Cow::Owned(text.read_back().map_err(|e| Error::Spill(e.into()))?)),
+            Bytes::Held(b) => out.write_all(b),
+            Bytes::Spilled(text) => text.write_to(out).map_err(|e| e.unwrap_or_else(|write| write)),
         }
     }
+}
+
+/// Reads `len` bytes from `from` (a temporary file read in order): in memory up to `bound`,
+/// past it copied to a file of their own, so a long game's text read back is not held whole.
+pub fn read_text(from: &mut impl Read, len: u64, bound: usize) -> std::io::Result<SpilledText> {
+    let mut text = SpilledText::default();
+    let got = if len <= bound as u64 {
+        text.held.reserve(len as usize);
+        from.take(len).read_to_end(&mut text.held)? as u64
+    } else {
+        let mut file = SpillFile::new()?;
+        let got = std::io::copy(&mut from.take(len), &mut file)?;
+        text.push_file(file);
+        got
+    };
+    if got != len {
+        return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "a text cut short"));
+    }
+    Ok(text)
 }

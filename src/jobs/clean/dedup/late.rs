@@ -9,17 +9,20 @@
 //! repeats found, sorted by game, are taken as the waiting games are written, in order, after
 //! those written before. Under `prefix` every game waits, from the first, and the verdicts come
 //! from the walk over the compared games' mainlines ([`Mainlines`]). Memory: the frozen set, a
-//! sorter's run and the merges' buffers.
+//! sorter's run and the merges' buffers; a waiting game's texts go to the spool from where they
+//! are, and those past a bound come back into files of their own: no text is held whole.
 
 use std::cmp::Ordering;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
+use super::super::spill::{Bytes, read_text};
 use super::verdict::{Repeats, VERDICTS_HELD, Verdict};
 use super::walk::Mainlines;
 use super::{Identity, Repeat, Rule, Seen};
 use crate::error::Error;
 use crate::io::sort::{Record, Sorter, SpillError, read_or_end, rewound};
+use crate::io::spill::SpilledText;
 use crate::pipeline::counter::RepairKind;
 
 /// Distinct games `--dedup` holds in memory before later games wait in temporary files: 7/8 of
@@ -93,10 +96,11 @@ pub struct Waiting {
     pub at: Place,
     /// Its repairs counted by kind.
     pub repairs: Vec<(RepairKind, u64)>,
-    /// Its text in export format: what it writes to the output.
-    pub text: Vec<u8>,
+    /// Its text in export format: what it writes to the output (on disk past the bound
+    /// [`Late::new`] was given).
+    pub text: SpilledText,
     /// The game as read: what a repeat writes to the duplicates (when there is such a file).
-    pub verbatim: Vec<u8>,
+    pub verbatim: SpilledText,
     /// Its report records when written (when there is a report).
     pub records: Vec<u8>,
     /// Its mainline ([`super::mainline`]) when the waiting games keep theirs ([`Late::new`]).
@@ -121,8 +125,13 @@ pub struct Place {
 }
 
 fn put_bytes(out: &mut impl Write, b: &[u8]) -> io::Result<()> {
-    out.write_all(&(b.len() as u64).to_le_bytes())?;
-    out.write_all(b)
+    put_text(out, Bytes::Held(b))
+}
+
+/// Puts a text wherever it is, copied from disk when it is there.
+fn put_text(out: &mut impl Write, b: Bytes<'_>) -> io::Result<()> {
+    out.write_all(&b.len().to_le_bytes())?;
+    b.copy_to(out)
 }
 
 fn get_u64(r: &mut impl Read) -> io::Result<u64> {
@@ -139,6 +148,12 @@ fn get_bytes(r: &mut impl Read, into: &mut Vec<u8>) -> io::Result<()> {
         return Err(bad("a text cut short"));
     }
     Ok(())
+}
+
+/// A text put by [`put_text`], on disk past `bound` bytes.
+fn get_text(r: &mut impl Read, bound: usize) -> io::Result<SpilledText> {
+    let n = get_u64(r)?;
+    read_text(r, n, bound)
 }
 
 /// Identities of games waiting for their verdicts, sorted on disk by moves key, then game.
@@ -242,22 +257,25 @@ pub struct Late {
     pending: Pending,
     /// The compared games' occasions and mainlines wait with them, for a shard's keys part.
     lines_kept: bool,
+    /// Bytes of a text read back into memory: a longer one is copied to a file of its own.
+    held: usize,
 }
 
 impl Late {
     /// No game waiting yet, under `rule`; with `lines_kept` (a shard's writer under `prefix`)
-    /// each compared game's occasion and mainline come back with it ([`Waiting`]).
-    pub fn new(rule: Rule, lines_kept: bool) -> Result<Late, Error> {
+    /// each compared game's occasion and mainline come back with it ([`Waiting`]); a text longer
+    /// than `held` bytes comes back on disk.
+    pub fn new(rule: Rule, lines_kept: bool, held: usize) -> Result<Late, Error> {
         let spool = BufWriter::with_capacity(1 << 20, tempfile::tempfile().map_err(SpillError::from)?);
-        Ok(Late { spool, pending: Pending::new(rule), lines_kept })
+        Ok(Late { spool, pending: Pending::new(rule), lines_kept, held })
     }
 
     /// A game whose fate is known: `text` for the output, `records` for the report.
-    pub fn settled(&mut self, text: &[u8], records: &[u8]) -> Result<(), Error> {
+    pub(in crate::jobs::clean) fn settled(&mut self, text: Bytes<'_>, records: &[u8]) -> Result<(), Error> {
         let s = &mut self.spool;
         let written = (|| {
             s.write_all(b"S")?;
-            put_bytes(s, text)?;
+            put_text(s, text)?;
             put_bytes(s, records)
         })();
         written.map_err(|e| SpillError::from(e).into())
@@ -267,14 +285,14 @@ impl Late {
     /// `prefix`): its place, its repairs, and what it writes as the first of its identity
     /// (`text`, `records`) or as a repeat (`verbatim`).
     #[allow(clippy::too_many_arguments)]
-    pub fn compared(
+    pub(in crate::jobs::clean) fn compared(
         &mut self,
         id: &Identity,
         mainline: &[u8],
         at: &Place,
         repairs: impl ExactSizeIterator<Item = (RepairKind, u64)>,
-        text: &[u8],
-        verbatim: &[u8],
+        text: Bytes<'_>,
+        verbatim: Bytes<'_>,
         records: &[u8],
     ) -> Result<(), Error> {
         let s = &mut self.spool;
@@ -291,9 +309,9 @@ impl Late {
                 put_bytes(s, kind.count().as_bytes())?;
                 s.write_all(&n.to_le_bytes())?;
             }
-            for b in [text, verbatim, records] {
-                put_bytes(s, b)?;
-            }
+            put_text(s, text)?;
+            put_text(s, verbatim)?;
+            put_bytes(s, records)?;
             if self.lines_kept {
                 for w in id.occasion.0 {
                     s.write_all(&w.to_le_bytes())?;
@@ -312,10 +330,10 @@ impl Late {
         self,
         held: &Seen,
         requested: &dyn Fn() -> bool,
-        mut each: impl FnMut(&Waiting, Option<Repeat>) -> Result<(), Error>,
+        mut each: impl FnMut(&mut Waiting, Option<Repeat>) -> Result<(), Error>,
     ) -> Result<u64, Error> {
         let spill = |e: io::Error| Error::from(SpillError::from(e));
-        let Late { spool, pending, lines_kept } = self;
+        let Late { spool, pending, lines_kept, held: bound } = self;
         let mut repeats = pending.repeats(held, requested)?;
         let mut from = BufReader::with_capacity(1 << 20, rewound(spool).map_err(spill)?);
         let mut w = Waiting::default();
@@ -327,11 +345,11 @@ impl Late {
             if requested() {
                 return Err(Error::Interrupted);
             }
-            let verdict = match read_waiting(&mut from, tag[0], &mut w, lines_kept).map_err(spill)? {
+            let verdict = match read_waiting(&mut from, tag[0], &mut w, (lines_kept, bound)).map_err(spill)? {
                 true => repeats.of(w.at.ordinal).map_err(spill)?,
                 false => None,
             };
-            each(&w, verdict)?;
+            each(&mut w, verdict)?;
         }
         if !repeats.done() {
             return Err(spill(bad("a repeat of no game waiting")));
@@ -341,12 +359,17 @@ impl Late {
 }
 
 /// Reads the waiting game tagged `tag` into `w` (with its occasion and mainline when
-/// `lines_kept`); whether the rule compares it.
-fn read_waiting(r: &mut impl Read, tag: u8, w: &mut Waiting, lines_kept: bool) -> io::Result<bool> {
+/// `lines_kept`, its texts past `bound` bytes on disk); whether the rule compares it.
+fn read_waiting(
+    r: &mut impl Read,
+    tag: u8,
+    w: &mut Waiting,
+    (lines_kept, bound): (bool, usize),
+) -> io::Result<bool> {
     match tag {
         b'S' => {
             w.id = None;
-            get_bytes(r, &mut w.text)?;
+            w.text = get_text(r, bound)?;
             get_bytes(r, &mut w.records)?;
         }
         b'C' => {
@@ -369,8 +392,8 @@ fn read_waiting(r: &mut impl Read, tag: u8, w: &mut Waiting, lines_kept: bool) -
                 let kind = std::str::from_utf8(&name).ok().and_then(RepairKind::from_count);
                 w.repairs.push((kind.ok_or_else(|| bad("a repair"))?, get_u64(r)?));
             }
-            get_bytes(r, &mut w.text)?;
-            get_bytes(r, &mut w.verbatim)?;
+            w.text = get_text(r, bound)?;
+            w.verbatim = get_text(r, bound)?;
             get_bytes(r, &mut w.records)?;
             w.mainline.clear();
             if lines_kept && let Some(id) = &mut w.id {
@@ -384,4 +407,34 @@ fn read_waiting(r: &mut impl Read, tag: u8, w: &mut Waiting, lines_kept: bool) -
         _ => return Err(bad("an entry")),
     }
     Ok(w.id.is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{DedupKey, Occasion, Who};
+    use super::*;
+
+    /// A waiting game's texts longer than the bound come back on disk, the shorter ones in
+    /// memory, each byte for byte, and a repeat gets its verdict.
+    #[test]
+    fn long_texts_come_back_on_disk() {
+        let id = Identity { key: DedupKey([1, 2, 3]), who: Who::default(), occasion: Occasion::default() };
+        let mut late = Late::new(Rule::Moves, false, 64).expect("spool");
+        let (long, short) = (vec![b'x'; 1000], b"short".to_vec());
+        let repairs = std::iter::empty();
+        for ordinal in 0..2 {
+            let at = Place { ordinal, ..Place::default() };
+            let (text, verbatim) = (Bytes::Held(&long), Bytes::Held(&short));
+            late.compared(&id, &[], &at, repairs.clone(), text, verbatim, b"{}\n").expect("waits");
+        }
+        late.settled(Bytes::Held(&long), b"").expect("waits");
+        let mut read = Vec::new();
+        late.resolve(&Seen::new(Rule::Moves), &|| false, |w, verdict| {
+            read.push((w.text.on_disk(), w.verbatim.on_disk(), verdict.map(|r| r.of)));
+            assert_eq!(std::mem::take(&mut w.text).to_vec(), long);
+            Ok(())
+        })
+        .expect("resolved");
+        assert_eq!(read, [(true, false, None), (true, false, Some(0)), (true, false, None)]);
+    }
 }
