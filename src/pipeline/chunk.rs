@@ -401,7 +401,7 @@ pub(crate) mod tests {
     fn a_lone_cr_ends_a_line_and_a_cr_lf_is_never_parted() {
         let cut = |bytes: &[u8], lines, at_eof| line_cut(bytes, 0, (0, 1), lines, at_eof);
         assert_eq!(cut(b"a\rb\n", 1, true), Some((2, 1)));
-        assert_eq!(cut(b"a\rb\n", 5, true), Some((5, 2)));
+        assert_eq!(cut(b"a\rb\n", 5, true), Some((4, 2)));
         assert_eq!(cut(b"a\r\rb", 2, false), Some((3, 2)), "a line between two CRs");
         assert_eq!(cut(b"a\r", 1, false), None, "a CR at the end of what was read: more");
         assert_eq!(cut(b"a\r", 1, true), Some((2, 1)));

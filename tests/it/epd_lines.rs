@@ -209,8 +209,9 @@ fn annotate_epd_lines_end_alike_in_one_run_and_in_shards() {
     let text = mixed_breaks(1240, false);
     std::fs::write(&small, &text).expect("write");
     // Where the shares of 2..=9 shards are asked to start: on each kind of byte around a break.
+    let size = text.len() as u64;
     let asked: Vec<&[u8]> = (2..=9u64)
-        .flat_map(|n| (1..n).map(move |i| (i * text.len() as u64 / n) as usize))
+        .flat_map(|n| (1..n).map(move |i| (i * size / n) as usize))
         .map(|at| &text[at - 1..=at])
         .collect();
     for pair in [b"\r\n", b"\r\r", b"\rx", b"\nx"] {
