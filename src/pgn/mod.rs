@@ -38,6 +38,34 @@ pub struct LineCol {
     pub col: usize,
 }
 
+/// Where the first line of `bytes` ends: the length of its text and where the next line starts;
+/// `None` when no line break ends it. The one rule of line breaks for every input read as lines
+/// (PGN, EPD, line counts, shard starts): `\n`, `\r\n` and a lone `\r` each end a line. With
+/// `more` (bytes may follow `bytes`), a `\r` that ends them may start a `\r\n`: `None` too.
+///
+/// ```
+/// use pgnkit::pgn::line_end;
+/// assert_eq!(line_end(b"ab\r\ncd", false), Some((2, 4)));
+/// assert_eq!(line_end(b"ab\rcd", false), Some((2, 3)));
+/// assert_eq!(line_end(b"ab\r", true), None);
+/// assert_eq!(line_end(b"ab\r", false), Some((2, 3)));
+/// ```
+#[inline]
+pub fn line_end(bytes: &[u8], more: bool) -> Option<(usize, usize)> {
+    let i = memchr::memchr2(b'\n', b'\r', bytes)?;
+    match bytes.get(i + 1) {
+        _ if bytes[i] == b'\n' => Some((i, i + 1)),
+        Some(b'\n') => Some((i, i + 2)),
+        None if more => None,
+        _ => Some((i, i + 1)),
+    }
+}
+
+/// The line breaks in `bytes`, which no byte follows ([`line_end`]).
+pub fn line_breaks(bytes: &[u8]) -> u64 {
+    line_col(bytes, bytes.len()).line as u64 - 1
+}
+
 /// Line and column of `offset` in `bytes` (offsets past the end are clamped).
 ///
 /// ```
@@ -89,14 +117,15 @@ impl<'a> LineIndex<'a> {
             self.at = offset;
             return LineCol { line: self.line, col: self.col(offset) };
         }
-        for i in memchr::memchr2_iter(b'\n', b'\r', hay) {
-            let p = self.at + i;
-            // A `\r` directly followed by `\n` is counted at the `\n`.
-            if b[p] == b'\r' && b.get(p + 1) == Some(&b'\n') {
-                continue;
+        // One byte past `offset` tells a `\r` there from a `\r\n`; a break that ends past
+        // `offset` is counted by the next call (`offset` on the `\n` of a `\r\n`).
+        let look = b.len().min(offset + 1);
+        let mut p = self.at;
+        while let Some((_, next)) = line_end(&b[p..look], look < b.len()) {
+            if p + next > offset {
+                break;
             }
-            self.line += 1;
-            self.line_start = p + 1;
+            (p, self.line, self.line_start) = (p + next, self.line + 1, p + next);
         }
         self.at = offset;
         // `offset` may sit on the `\n` of a `\r\n`: still the same line.
@@ -165,6 +194,39 @@ mod tests {
         }
         assert_eq!(idx.locate(0), LineCol { line: 1, col: 1 });
         assert_eq!(idx.locate(100), LineCol { line: 4, col: 2 });
+    }
+
+    /// Every string of `\r`, `\n` and `x` up to 7 bytes: [`LineIndex`], asked at each offset in
+    /// turn or at one, stands where the lines [`line_end`] cuts put it, and [`line_end`] with
+    /// `more` decides nothing a byte to come could change.
+    #[test]
+    fn line_index_counts_the_breaks_line_end_finds() {
+        for len in 0..=7u32 {
+            for code in 0..3usize.pow(len) {
+                let text: Vec<u8> = (0..len).map(|k| b"\r\nx"[code / 3usize.pow(k) % 3]).collect();
+                // Line and start of each offset by the lines line_end cuts.
+                let (mut starts, mut at) = (vec![0], 0);
+                while let Some((_, next)) = line_end(&text[at..], false) {
+                    at += next;
+                    starts.push(at);
+                }
+                let mut idx = LineIndex::new(&text);
+                for off in 0..=text.len() {
+                    // The `\n` of a `\r\n` stands on the line of its `\r`.
+                    let line = starts.iter().filter(|&&s| s <= off).count();
+                    let want = LineCol { line, col: off - starts[line - 1] + 1 };
+                    assert_eq!(idx.locate(off), want, "{text:?} at {off}");
+                    assert_eq!(line_col(&text, off), want, "{text:?} at {off}");
+                }
+                assert_eq!(line_breaks(&text), starts.len() as u64 - 1, "{text:?}");
+                for cut in 0..=text.len() {
+                    let (head, more) = (&text[..cut], cut < text.len());
+                    if let Some(end) = line_end(head, more) {
+                        assert_eq!(Some(end), line_end(&text, false), "{text:?} cut at {cut}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

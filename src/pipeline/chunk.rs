@@ -10,6 +10,7 @@ use std::ops::Deref;
 
 use super::stream::{Refill, read_size};
 pub use super::stream::{StoppedAt, StreamBytes};
+use crate::pgn::line_end;
 
 /// Where to cut: given `bytes` whose games start at `from` (`start`: the input offset and the
 /// column of `bytes[0]`, column 1 when it begins a line), the end of the first run of whole games
@@ -119,16 +120,17 @@ pub fn slice_chunks(
     })
 }
 
-/// Bytes of one line of an input cut at line ends, its `\n` aside: a longer line is over the
-/// budget, whatever holds it: the PGN reader's token budget (`Limits::max_token`), some 10,000
-/// times an EPD record's length, and what a chunk of such lines is cut at.
+/// Bytes of one line of an input cut at line ends, its line break aside: a longer line is over
+/// the budget, whatever holds it: the PGN reader's token budget (`Limits::max_token`), some
+/// 10,000 times an EPD record's length, and what a chunk of such lines is cut at.
 pub const MAX_LINE: usize = 1 << 20;
 
-/// A [`Split`] at line ends: the first `lines` lines from `from` (each through its `\n`), fewer
-/// once they reach [`MAX_LINE`] bytes, and how many there are; at the end of the input, the rest
-/// (its last line may have no line break). A line over [`MAX_LINE`] is never held whole: it is a
-/// chunk of its own, its first piece (more than [`MAX_LINE`] bytes, a record), then the rest in
-/// pieces of no record, told apart by starting inside a line (`start`'s column is not 1).
+/// A [`Split`] at line ends ([`line_end`]: `\n`, `\r\n` or a lone `\r`): the first `lines` lines
+/// from `from` (each through its line break), fewer once they reach [`MAX_LINE`] bytes, and how
+/// many there are; at the end of the input, the rest (its last line may have no line break). A
+/// line over [`MAX_LINE`] is never held whole: it is a chunk of its own, its first piece (more
+/// than [`MAX_LINE`] bytes, a record), then the rest in pieces of no record, told apart by
+/// starting inside a line (`start`'s column is not 1). No cut parts a `\r` from its `\n`.
 pub fn line_cut(
     bytes: &[u8],
     from: usize,
@@ -142,45 +144,48 @@ pub fn line_cut(
     let (mut end, mut count) = (from, 0u64);
     while count < lines as u64 && end - from < MAX_LINE {
         let line = &bytes[end..];
-        match memchr::memchr(b'\n', &line[..line.len().min(MAX_LINE + 1)]) {
-            Some(i) => (end, count) = (end + i + 1, count + 1),
+        // The budget's bytes, the byte after them (a line break?) and one more (its `\n`?).
+        let window = &line[..line.len().min(MAX_LINE + 2)];
+        let more = window.len() < line.len() || !at_eof;
+        match line_end(window, more) {
+            Some((text, next)) if text <= MAX_LINE => (end, count) = (end + next, count + 1),
             // Over the budget: it starts the next chunk, or is the first piece of this one.
-            None if line.len() > MAX_LINE && count > 0 => break,
-            None if line.len() > MAX_LINE => return first_piece(line, at_eof).map(|n| (from + n, 1)),
+            _ if line.len() > MAX_LINE && (window.len() > MAX_LINE + 1 || at_eof) => {
+                if count > 0 {
+                    break;
+                }
+                return first_piece(line, at_eof).map(|n| (from + n, 1));
+            }
             // Fewer lines than asked for: the rest of the input, or more bytes to read first.
-            None => return at_eof.then(|| (bytes.len(), count + u64::from(end < bytes.len()))),
+            _ => return at_eof.then(|| (bytes.len(), count + u64::from(end < bytes.len()))),
         }
     }
     Some((end, count))
 }
 
-/// The length of the first piece of `line`, which has no `\n` in its first [`MAX_LINE`] + 1
-/// bytes: the whole line when it ends within twice the budget, else more than the budget.
+/// The length of the first piece of `line`, which has no line break in its first [`MAX_LINE`]
+/// + 1 bytes: the whole line when it ends within twice the budget, else more than the budget.
 fn first_piece(line: &[u8], at_eof: bool) -> Option<usize> {
-    let window = &line[..line.len().min(2 * MAX_LINE)];
-    match memchr::memchr(b'\n', &window[MAX_LINE..]) {
-        Some(i) => Some(MAX_LINE + i + 1),
-        None if window.len() == 2 * MAX_LINE => Some(not_after_cr(window, MAX_LINE + 1)),
-        None => at_eof.then_some(line.len()),
-    }
+    piece(line, MAX_LINE, 2 * MAX_LINE, at_eof)
 }
 
 /// The length of the next piece of a line over the budget from `rest`, inside it: through its
-/// `\n`, else [`MAX_LINE`] bytes at most.
+/// line break, else [`MAX_LINE`] bytes at most.
 fn rest_of_line(rest: &[u8], at_eof: bool) -> Option<usize> {
-    let window = &rest[..rest.len().min(MAX_LINE)];
-    match memchr::memchr(b'\n', window) {
-        Some(i) => Some(i + 1),
-        None if window.len() == MAX_LINE => Some(not_after_cr(window, 1)),
-        None => at_eof.then_some(rest.len()),
-    }
+    piece(rest, 0, MAX_LINE, at_eof)
 }
 
-/// A cut of `window` at `min` bytes or more that does not end in a CR: the column after a CR is
-/// 1 ([`column_after`]), which would read as a line start. A window of CRs from `min` on (a MiB
-/// of them) is cut whole: the rest of its line then reads as a line of its own.
-fn not_after_cr(window: &[u8], min: usize) -> usize {
-    window[min - 1..].iter().rposition(|&b| b != b'\r').map_or(window.len(), |i| min + i)
+/// A piece of `rest`, inside a line over the budget with no line break before `from`: through the
+/// line's break when it ends within `max` bytes, else `max` bytes less a `\r` that ends them (it
+/// may start a `\r\n`, and the column after a `\r` is 1, [`column_after`], which reads as a line
+/// start), so the piece ends inside the line; `None`: more bytes to read first.
+fn piece(rest: &[u8], from: usize, max: usize, at_eof: bool) -> Option<usize> {
+    let window = &rest[..rest.len().min(max)];
+    match line_end(&window[from..], window.len() < rest.len() || !at_eof) {
+        Some((_, next)) => Some(from + next),
+        None if window.len() == max => Some(max - usize::from(window[max - 1] == b'\r')),
+        None => at_eof.then_some(rest.len()),
+    }
 }
 
 /// Game-aligned chunks read from a stream, as owned buffers.
@@ -343,16 +348,24 @@ pub(crate) mod tests {
     }
 
     /// A line over [`MAX_LINE`] is cut in pieces of at most twice the budget, mapped or streamed:
-    /// its first a record, the others none and starting inside the line (never after a CR,
-    /// which would read as a line start), so the lines after it are counted once each.
+    /// its first a record, the others none and starting inside the line whatever bytes it holds
+    /// (NULs, other control bytes; a piece never ends on a `\r` that may start a `\r\n`, whose
+    /// column after would read as a line start), so the lines after it are counted once each.
     #[test]
     fn a_line_over_the_budget_is_cut_in_pieces() {
+        let long =
+            |len: usize| -> Vec<u8> { b"\0\x0b\x0cy\x1a\x7f".iter().copied().cycle().take(len).collect() };
         let mut input = b"a\n".to_vec();
-        input.extend(b"xy\r".repeat(MAX_LINE));
-        input.extend(b"\r\nb\n");
-        input.extend(std::iter::repeat_n(b'z', MAX_LINE + 1));
-        input.extend(b"\nc\n");
-        input.extend(std::iter::repeat_n(b'w', 5 * MAX_LINE / 2));
+        // Its `\r\n` straddles the end of the first piece's window.
+        input.extend(long(2 * MAX_LINE - 1));
+        input.extend(b"\r\nb\r");
+        // Over the budget by a byte, ended by a lone CR.
+        input.extend(long(MAX_LINE + 1));
+        input.extend(b"\rc\n");
+        // Its `\r\n` straddles the end of a later piece's window.
+        input.extend(long(3 * MAX_LINE - 1));
+        input.extend(b"\r\n\r\r\nd");
+        input.extend(long(5 * MAX_LINE / 2));
         for n in [1, 1000] {
             let (a, b) = cut_both_ways(&input, n, line_cut);
             let a: Vec<(u64, u64, u64, usize)> =
@@ -361,18 +374,51 @@ pub(crate) mod tests {
                 b.iter().map(|c| (c.offset, c.first_game, c.column, c.bytes.len())).collect();
             assert_eq!(a, b, "n {n}: the same cuts either way");
             assert!(a.iter().all(|&(_, _, _, len)| len <= 2 * MAX_LINE), "n {n}: {a:?}");
-            // Where each line starts, and its number: one record a line, the long ones too.
+            // Where each line starts, and the lines before it: one record a line, the long ones too.
             let starts: Vec<(u64, u64)> =
                 a.iter().filter(|&&(_, _, column, _)| column == 1).map(|&(o, g, _, _)| (o, g)).collect();
-            let lines = |at: &[u8]| input.windows(at.len()).position(|w| w == at).expect("in input") as u64;
-            for (at, number) in [(b"xy\r".as_slice(), 1), (b"b\n", 2), (b"zz", 3), (b"c\n", 4), (b"ww", 5)] {
+            let at = |s: &[u8]| input.windows(s.len()).position(|w| w == s).expect("in input") as u64;
+            let lines = [(2, 1), (at(b"b\r"), 2), (at(b"b\r") + 2, 3), (at(b"c\n"), 4), (at(b"c\n") + 2, 5)];
+            // Two empty lines, a lone CR's and a CR LF's, then the last.
+            let end = at(b"\r\r\nd");
+            let two = if n == 1 { vec![(end, 6), (end + 1, 7)] } else { vec![(end, 6)] };
+            for (offset, before) in lines.into_iter().chain(two).chain([(end + 3, 8)]) {
                 assert!(
-                    starts.contains(&(lines(at), number)),
+                    starts.contains(&(offset, before)),
                     "n {n}: line {} at a chunk start: {a:?}",
-                    number + 1
+                    before + 1
                 );
             }
-            assert!(a.iter().filter(|c| c.2 != 1).all(|&(o, ..)| input[o as usize - 1] != b'\r'), "n {n}");
+            assert_eq!(starts.len(), if n == 1 { 9 } else { 8 }, "n {n}: no other line starts: {a:?}");
+            let (_, first, _, _) = *a.last().expect("a chunk");
+            assert_eq!(first, 9, "n {n}: the last line counted once");
+        }
+    }
+
+    /// A lone `\r` ends a line as `\n` and `\r\n` do; a `\r` that ends the bytes read so far
+    /// waits for the next byte, which may make it a `\r\n`.
+    #[test]
+    fn a_lone_cr_ends_a_line_and_a_cr_lf_is_never_parted() {
+        let cut = |bytes: &[u8], lines, at_eof| line_cut(bytes, 0, (0, 1), lines, at_eof);
+        assert_eq!(cut(b"a\rb\n", 1, true), Some((2, 1)));
+        assert_eq!(cut(b"a\rb\n", 5, true), Some((4, 2)));
+        assert_eq!(cut(b"a\r\rb", 2, false), Some((3, 2)), "a line between two CRs");
+        assert_eq!(cut(b"a\r", 1, false), None, "a CR at the end of what was read: more");
+        assert_eq!(cut(b"a\r", 1, true), Some((2, 1)));
+        assert_eq!(cut(b"a\r\nb", 1, false), Some((3, 1)));
+        let mut input = Vec::new();
+        for i in 0..300 {
+            input.extend(format!("line {i}").as_bytes());
+            input.extend([&b"\n"[..], b"\r", b"\r\n"][i % 3]);
+        }
+        for n in [1, 2, 7, 1000] {
+            let (a, b) = cut_both_ways(&input, n, line_cut);
+            for (offset, first_game) in
+                a.iter().map(|c| (c.offset, c.first_game)).chain(b.iter().map(|c| (c.offset, c.first_game)))
+            {
+                let line = format!("line {first_game}");
+                assert!(input[offset as usize..].starts_with(line.as_bytes()), "n {n}: at {offset}");
+            }
         }
     }
 

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::Error;
 use crate::io::{Compression, Input, InputError, Source};
-use crate::pgn::{LineIndex, Reader};
+use crate::pgn::{LineIndex, Reader, line_breaks, line_end};
 use crate::pipeline::Start;
 use crate::pipeline::chunk::{Cut, Split, StreamChunks, line_cut, slice_chunks};
 
@@ -53,19 +53,22 @@ impl Unit {
                 (pos, count)
             }
             Unit::Lines => {
-                // A chunk that starts inside a line (the rest of one over the budget) starts none.
-                let pos = if (want == 0 && at.1 == 1) || (want > 0 && bytes[want - 1] == b'\n') {
+                // A chunk that starts inside a line (the rest of one over the budget) starts none;
+                // else the first line break that ends at or after `want` (the cutter parts no
+                // `\r\n`: a `\r` that ends the chunk is lone).
+                let pos = if want == 0 && at.1 == 1 {
                     want
                 } else {
-                    match memchr::memchr(b'\n', &bytes[want..]) {
-                        Some(i) => want + i + 1,
+                    let from = want.saturating_sub(1);
+                    match line_end(&bytes[from..], false) {
+                        Some((_, next)) => from + next,
                         None => return (bytes.len(), games),
                     }
                 };
                 if pos == bytes.len() {
                     return (pos, games);
                 }
-                (pos, memchr::memchr_iter(b'\n', &bytes[..pos]).count() as u64)
+                (pos, line_breaks(&bytes[..pos]))
             }
         }
     }
@@ -202,5 +205,21 @@ mod tests {
         assert_eq!(first(7), (9, 4), "in the last line, unbroken: the end");
         let rest = Unit::Lines.first_at(b"xx\n", (9, 5), 0, 0);
         assert_eq!(rest, (3, 0), "the rest of a line over the budget starts none");
+        let rest = Unit::Lines.first_at(b"xx\r\n", (9, 5), 0, 0);
+        assert_eq!(rest, (4, 0), "nor one that ends at a CR LF");
+    }
+
+    /// A lone CR ends a line as the worker reads it; a CR LF is one line break, never two.
+    #[test]
+    fn lines_end_at_a_lone_cr_too() {
+        let bytes = b"a\rbb\r\n\rccc";
+        let first = |want| Unit::Lines.first_at(bytes, (0, 1), want, 4);
+        assert_eq!(first(1), (2, 1));
+        assert_eq!(first(2), (2, 1));
+        assert_eq!(first(3), (6, 2));
+        assert_eq!(first(5), (6, 2), "on the LF of a CR LF: the next line");
+        assert_eq!(first(6), (6, 2));
+        assert_eq!(first(7), (7, 3));
+        assert_eq!(first(8), (10, 4), "in the last line, unbroken: the end");
     }
 }

@@ -10,8 +10,9 @@
 //! lines and lines starting with `#` are kept as they are; a line that is not a position is kept
 //! as it is, with an error diagnostic (`bad_fen`).
 //!
-//! A record is a line: the input is cut at line ends ([`Cuts::Lines`](crate::pipeline::Cuts)),
-//! [`LINES`] a chunk, and a worker analyses its chunk's lines in order with its engine. Every line
+//! A record is a line, ended by `\n`, `\r\n` or a lone `\r` ([`line_end`]): the input is cut at
+//! line ends ([`Cuts::Lines`](crate::pipeline::Cuts)), [`LINES`] a chunk, and a worker analyses
+//! its chunk's lines in order with its engine. Every line
 //! counts as a game of the summary (its number is its line number), so diagnostics name the line
 //! as `FILE:LINE:1` and the game number, and an interrupted run stops after a line. A line longer
 //! than [`MAX_LINE`] is an `over_budget` error, not written: the cutter hands it on in pieces, so
@@ -26,6 +27,7 @@ use crate::chess::{CastlingMode, Position, Variant};
 use crate::error::{Diagnostic, Error, Kind};
 use crate::notation::fen::{EpMode, escape_epd_string, parse_epd, write_epd, write_fen};
 use crate::notation::san::write_san;
+use crate::pgn::{line_breaks, line_end};
 use crate::pipeline::chunk::MAX_LINE;
 use crate::pipeline::counter::Counter;
 use crate::pipeline::{ChunkEnd, ChunkInput, Output};
@@ -200,11 +202,12 @@ impl AnnotateWorker {
                 return Ok(Output::default());
             }
             let rest = &chunk.bytes[start..];
-            let len = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
-            let line = rest[..len].strip_suffix(b"\n").unwrap_or(&rest[..len]);
+            // The cutter never parts a `\r` from its `\n`: a `\r` that ends the chunk is lone.
+            let (len, next) = line_end(rest, false).unwrap_or((rest.len(), rest.len()));
+            let line = &rest[..len];
             place =
                 Place { number: place.number + 1, line: place.line + 1, offset: chunk.offset + start as u64 };
-            start += len;
+            start += next;
             stats.games += 1;
             for w in self.startup.drain(..) {
                 let d = place.diagnostic(Kind::EngineWarning, format!("engine: {w}"), None);
@@ -221,7 +224,7 @@ impl AnnotateWorker {
                 records.diagnostics.push(d);
                 continue;
             }
-            let line = crate::pgn::text::decode(line.strip_suffix(b"\r").unwrap_or(line)).0;
+            let line = crate::pgn::text::decode(line).0;
             let line_record = match read_line(&line) {
                 Ok(Some(record)) => record,
                 Ok(None) => {
@@ -300,12 +303,7 @@ impl AnnotateWorker {
         }
         stats.bytes = chunk.bytes.len() as u64;
         let next = chunk.offset + chunk.bytes.len() as u64;
-        out.end = ChunkEnd {
-            next,
-            newlines: memchr::memchr_iter(b'\n', chunk.bytes).count() as u64,
-            searched_to: next,
-            at_result: false,
-        };
+        out.end = ChunkEnd { next, newlines: line_breaks(chunk.bytes), searched_to: next, at_result: false };
         Ok(out)
     }
 }
@@ -404,6 +402,41 @@ mod tests {
             );
             assert_eq!(stats.by_kind, vec![(Kind::BadFen, Severity::Error, 2)]);
         }
+    }
+
+    /// Lines ended by a lone CR, a CR LF and an LF, NULs and other control bytes in them.
+    const BREAKS: &[u8] = b"not a position\r6k1/5ppp/8/8/8/8/8/R6K w - - id \"cr\";\r\r\nbad\0line\x01\r\n\
+        \x0c\x0b\r8/8/8/4k3/8/8/4K3/7Q w - -\0\n7k/5Q2/6K1/8/8/8/8/8 b - - id \"\0\";\rlast\r";
+
+    /// A lone CR ends a line as an LF and a CR LF do; a NUL or another control byte is a byte of
+    /// its line: a line that is no position for it is a located `bad_fen`, the reading goes on.
+    #[test]
+    fn a_lone_cr_ends_a_line_and_control_bytes_are_in_theirs() {
+        let (out, diagnostics, stats) = annotate(BREAKS, 1, false);
+        let at = |needle: &[u8]| BREAKS.windows(needle.len()).position(|w| w == needle).expect("in") as u64;
+        for (threads, stream) in [(2, false), (1, true), (2, true), (3, true)] {
+            let (o, d, _) = annotate(BREAKS, threads, stream);
+            assert_eq!((&o, d.len()), (&out, diagnostics.len()), "{threads} threads, stream {stream}");
+        }
+        let lines: Vec<&str> = out.split('\n').collect();
+        assert_eq!(lines.len(), 9, "eight lines and the end: {out:?}");
+        assert_eq!(lines[0], "not a position");
+        assert!(lines[1].starts_with("6k1/5ppp/8/8/8/8/8/R6K w - - id \"cr\"; acd 3;"), "{out:?}");
+        assert_eq!(&lines[2..5], ["", "bad\0line\x01", "\x0c\x0b"], "kept as they are");
+        assert_eq!(lines[5], "8/8/8/4k3/8/8/4K3/7Q w - -\0");
+        // A string operand is written without control bytes, as `positions` writes them.
+        assert!(lines[6].starts_with("7k/5Q2/6K1/8/8/8/8/8 b - - id \" \"; acd 0;"), "{out:?}");
+        assert_eq!(&lines[7..], ["last", ""]);
+        let got: Vec<(Kind, u64, u64, u64)> =
+            diagnostics.iter().map(|d| (d.kind, d.game, d.line, d.offset)).collect();
+        let want = vec![
+            (Kind::BadFen, 1, 1, 0),
+            (Kind::BadFen, 4, 4, at(b"bad")),
+            (Kind::BadFen, 6, 6, at(b"8/8/8/4k3")),
+            (Kind::BadFen, 8, 8, at(b"last")),
+        ];
+        assert_eq!(got, want);
+        assert_eq!((stats.games, stats.games_with_errors, stats.get(Counter::Positions)), (8, 4, 2));
     }
 
     /// A record written from `line`, analysed or not.

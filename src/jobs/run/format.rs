@@ -137,17 +137,11 @@ pub(super) fn not_read(format: Format, path: &Path, head: &Head, read: Option<u6
     let head = head.bytes();
     let text = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&head);
     let start = text.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(text.len());
-    let blank = &text[..start];
-    // A CR LF, a lone CR and a lone LF each end a line.
-    let breaks = blank
-        .iter()
-        .enumerate()
-        .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && blank.get(i + 1) != Some(&b'\n')))
-        .count();
+    let line = crate::pgn::line_col(text, start).line as u64;
     let rest = &text[start..];
-    let end = rest.iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(rest.len());
+    let end = crate::pgn::line_end(rest, false).map_or(rest.len(), |(end, _)| end);
     let text = crate::pgn::text::quoted(&rest[..end]);
-    let (path, line) = (path.to_owned(), 1 + breaks as u64);
+    let path = path.to_owned();
     match format {
         Format::Pgn => InputError::NotPgn { path, text, line, read },
         Format::Epd => InputError::NotEpd { path, text, line, read },
