@@ -70,21 +70,43 @@ def read_text(path):
     return io.StringIO("\n".join(lines))
 
 
-class Builder(chess.pgn.GameBuilder):
-    """python-chess's game, with each tag's first value and the result token kept aside."""
+class Record(chess.pgn.BaseVisitor):
+    """What the rules read of a game, as python-chess reads it: each tag's first value, the start
+    position, the mainline's moves and end position, the result token and any error. The
+    mainline is played once, by the reader (no game tree is built and replayed again)."""
 
     def begin_game(self):
-        super().begin_game()
-        self.game.first_tags = {}
-        self.game.token = None
+        self.first_tags, self.token, self.errors, self.moves = {}, None, [], []
+        self.start = self.end = None
+        self.depth = 0
 
     def visit_header(self, name, value):
-        self.game.first_tags.setdefault(name, value)
-        super().visit_header(name, value)
+        self.first_tags.setdefault(name, value)
+
+    def visit_board(self, board):
+        # The first is the start; the reader plays the mainline on that very board.
+        if self.end is None:
+            self.start = (board.uci_variant, board.chess960, board.epd())
+            self.end = board
+
+    def begin_variation(self):
+        self.depth += 1
+
+    def end_variation(self):
+        self.depth -= 1
+
+    def visit_move(self, board, move):
+        if self.depth == 0:
+            self.moves.append(move.uci())
 
     def visit_result(self, result):
-        self.game.token = result
-        super().visit_result(result)
+        self.token = result
+
+    def handle_error(self, error):
+        self.errors.append(error)
+
+    def result(self):
+        return self
 
 
 def words(text):
@@ -179,11 +201,10 @@ def dates_agree(a, b):
 class Game:
     def __init__(self, path, number, game):
         self.where = (path, number)
-        board = game.board()
         tags = game.first_tags
-        self.start = (board.uci_variant, board.chess960, board.epd())
-        self.moves = tuple(m.uci() for m in game.mainline_moves())
-        end = game.end().board()
+        self.start = game.start
+        self.moves = tuple(game.moves)
+        end = game.end
         if end.is_checkmate():
             self.result = "0-1" if end.turn == chess.WHITE else "1-0"
         elif end.is_stalemate():
@@ -233,9 +254,9 @@ def candidates(paths):
     for path in paths:
         text = read_text(path)
         number = 0
-        while (game := chess.pgn.read_game(text, Visitor=Builder)) is not None:
+        while (game := chess.pgn.read_game(text, Visitor=Record)) is not None:
             number += 1
-            if game.errors or game.board().uci_variant not in ("chess", "crazyhouse"):
+            if game.errors or game.start is None or game.start[0] not in ("chess", "crazyhouse"):
                 continue
             yield Game(path, number, game)
 
