@@ -58,26 +58,46 @@ def open_text(path):
     return open(path, encoding="utf-8-sig", errors="replace")
 
 
-def classify(game, table, max_ply, min_pieces):
-    """(eco, name, ply) of the deepest listed position of the mainline, or None."""
-    board = game.board()
-    if type(board) is not chess.Board or board.chess960:
-        return None
-    found = None
-    ply = 0
-    node = game
-    while True:
-        if ply > max_ply or len(board.piece_map()) < min_pieces:
-            break
-        row = table.get(board.epd())
-        if row:
-            found = (row[0], row[1], ply)
-        if not node.variations:
-            break
-        node = node.variations[0]
-        board.push(node.move)
-        ply += 1
-    return found
+class Opening(chess.pgn.BaseVisitor):
+    """A game's tags and (eco, name, ply) of the deepest listed position of its mainline, or
+    None, found as python-chess reads the game: past the table's reach its moves are not
+    parsed, and its variations are skipped."""
+
+    def __init__(self, table, max_ply, min_pieces):
+        self.table, self.max_ply, self.min_pieces = table, max_ply, min_pieces
+
+    def begin_game(self):
+        self.headers, self.found, self.ply, self.done = {}, None, 0, False
+
+    def visit_header(self, name, value):
+        self.headers[name] = value
+
+    def begin_variation(self):
+        return chess.pgn.SKIP
+
+    def begin_parse_san(self, board, san):
+        return chess.pgn.SKIP if self.done else None
+
+    def handle_error(self, error):
+        # The mainline ends at a move python-chess cannot read.
+        self.done = True
+
+    def visit_board(self, board):
+        # The start, then the board after each mainline move.
+        if self.done:
+            return
+        if self.ply == 0 and (type(board) is not chess.Board or board.chess960):
+            self.done = True
+        elif self.ply > self.max_ply or len(board.piece_map()) < self.min_pieces:
+            self.done = True
+        else:
+            row = self.table.get(board.epd())
+            if row:
+                self.found = (row[0], row[1], self.ply)
+            self.ply += 1
+
+    def result(self):
+        return self
 
 
 def main(argv):
@@ -90,9 +110,9 @@ def main(argv):
     for path in files:
         games = eco_tagged = eco_agree = name_tagged = name_agree = 0
         with open_text(path) as f:
-            while (game := chess.pgn.read_game(f)) is not None:
+            while (game := chess.pgn.read_game(f, Visitor=lambda: Opening(table, max_ply, min_pieces))) is not None:
                 games += 1
-                found = classify(game, table, max_ply, min_pieces)
+                found = game.found
                 if tags:
                     eco, name = game.headers.get("ECO", "?"), game.headers.get("Opening", "?")
                     if eco != "?":
