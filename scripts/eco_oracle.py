@@ -58,6 +58,29 @@ def open_text(path):
     return open(path, encoding="utf-8-sig", errors="replace")
 
 
+def classify(game, table, max_ply, min_pieces):
+    """(eco, name, ply) of the deepest listed position of the mainline of a game python-chess
+    built, or None: the rule `Opening` follows as it reads (the report and select oracles)."""
+    board = game.board()
+    if type(board) is not chess.Board or board.chess960:
+        return None
+    found = None
+    ply = 0
+    node = game
+    while True:
+        if ply > max_ply or len(board.piece_map()) < min_pieces:
+            break
+        row = table.get(board.epd())
+        if row:
+            found = (row[0], row[1], ply)
+        if not node.variations:
+            break
+        node = node.variations[0]
+        board.push(node.move)
+        ply += 1
+    return found
+
+
 class Opening(chess.pgn.BaseVisitor):
     """A game's tags and (eco, name, ply) of the deepest listed position of its mainline, or
     None, found as python-chess reads the game: past the table's reach its moves are not
