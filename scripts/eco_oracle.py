@@ -58,57 +58,18 @@ def open_text(path):
     return open(path, encoding="utf-8-sig", errors="replace")
 
 
-def classify(game, table, max_ply, min_pieces):
-    """(eco, name, ply) of the deepest listed position of the mainline of a game python-chess
-    built, or None: the rule `Opening` follows as it reads (the report and select oracles)."""
-    board = game.board()
-    if type(board) is not chess.Board or board.chess960:
-        return None
-    found = None
-    ply = 0
-    node = game
-    while True:
-        if ply > max_ply or len(board.piece_map()) < min_pieces:
-            break
-        row = table.get(board.epd())
-        if row:
-            found = (row[0], row[1], ply)
-        if not node.variations:
-            break
-        node = node.variations[0]
-        board.push(node.move)
-        ply += 1
-    return found
-
-
-class Opening(chess.pgn.BaseVisitor):
-    """A game's tags and (eco, name, ply) of the deepest listed position of its mainline, or
-    None, found as python-chess reads the game: past the table's reach its moves are not
-    parsed, and its variations are skipped."""
+class Deepest:
+    """The rule: (eco, name, ply) of the deepest listed position among the boards `see` is given,
+    the start then the mainline's boards in turn, in `found` (None when there is none)."""
 
     def __init__(self, table, max_ply, min_pieces):
         self.table, self.max_ply, self.min_pieces = table, max_ply, min_pieces
+        self.found, self.ply, self.done = None, 0, False
 
-    def begin_game(self):
-        self.headers, self.found, self.ply, self.done = {}, None, 0, False
-
-    def visit_header(self, name, value):
-        self.headers[name] = value
-
-    def begin_variation(self):
-        return chess.pgn.SKIP
-
-    def begin_parse_san(self, board, san):
-        return chess.pgn.SKIP if self.done else None
-
-    def handle_error(self, error):
-        # The mainline ends at a move python-chess cannot read.
-        self.done = True
-
-    def visit_board(self, board):
-        # The start, then the board after each mainline move.
+    def see(self, board):
+        """Takes the next board; False once no later board can change `found`."""
         if self.done:
-            return
+            return False
         if self.ply == 0 and (type(board) is not chess.Board or board.chess960):
             self.done = True
         elif self.ply > self.max_ply or len(board.piece_map()) < self.min_pieces:
@@ -118,6 +79,45 @@ class Opening(chess.pgn.BaseVisitor):
             if row:
                 self.found = (row[0], row[1], self.ply)
             self.ply += 1
+        return not self.done
+
+
+def classify(game, table, max_ply, min_pieces):
+    """`Deepest` of the mainline of a game python-chess built (the report and select oracles)."""
+    deepest = Deepest(table, max_ply, min_pieces)
+    board, node = game.board(), game
+    while deepest.see(board) and node.variations:
+        node = node.variations[0]
+        board.push(node.move)
+    return deepest.found
+
+
+class Opening(chess.pgn.BaseVisitor):
+    """A game's tags and its `Deepest`, found as python-chess reads the game: past the table's
+    reach its moves are not parsed, and its variations are skipped."""
+
+    def __init__(self, table, max_ply, min_pieces):
+        self.rule = (table, max_ply, min_pieces)
+
+    def begin_game(self):
+        self.headers, self.deepest = {}, Deepest(*self.rule)
+
+    def visit_header(self, name, value):
+        self.headers[name] = value
+
+    def begin_variation(self):
+        return chess.pgn.SKIP
+
+    def begin_parse_san(self, board, san):
+        return chess.pgn.SKIP if self.deepest.done else None
+
+    def handle_error(self, error):
+        # The mainline ends at a move python-chess cannot read.
+        self.deepest.done = True
+
+    def visit_board(self, board):
+        # The start, then the board after each mainline move.
+        self.deepest.see(board)
 
     def result(self):
         return self
@@ -135,7 +135,7 @@ def main(argv):
         with open_text(path) as f:
             while (game := chess.pgn.read_game(f, Visitor=lambda: Opening(table, max_ply, min_pieces))) is not None:
                 games += 1
-                found = game.found
+                found = game.deepest.found
                 if tags:
                     eco, name = game.headers.get("ECO", "?"), game.headers.get("Opening", "?")
                     if eco != "?":
