@@ -290,7 +290,7 @@ pub enum AnalysisWarning {
     LongLines {
         /// Number of such lines during the analysis.
         lines: u32,
-        /// The longest line read, in bytes.
+        /// The bound those lines passed, in bytes.
         max: u64,
         /// The beginning of the first.
         first: String,
