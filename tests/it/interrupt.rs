@@ -5,7 +5,16 @@
 use crate::util::{fixture, pgnkit, sigint_default, temp_dir, wait_for_sigint_handler};
 use pgnkit::pipeline::Options;
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+/// `dir/in.pgn`: `copies` copies of the 10 kB lichess fixture, one after the other.
+fn lichess_copies(dir: &Path, copies: usize) -> PathBuf {
+    let input = dir.join("in.pgn");
+    let games = std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture");
+    std::fs::write(&input, games.repeat(copies)).expect("write");
+    input
+}
 
 /// Bytes fed before the signal: twice what the child can hold read and not released at `-j2`.
 /// It has then read all but the pipe's 64 KB, with its handler installed (before any input is
@@ -163,9 +172,7 @@ fn positions_stops_on_ctrl_c_with_its_output_flushed_and_in_place() {
 #[test]
 fn an_interrupted_shard_numbers_the_game_as_its_input_does() {
     let dir = temp_dir("interrupt-shard");
-    let input = dir.join("in.pgn");
-    let games = std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture");
-    std::fs::write(&input, games.repeat(100)).expect("write");
+    let input = lichess_copies(&dir, 100);
     let (input, out) = (input.to_str().expect("utf-8"), dir.join("a.pgn"));
     // The share's first game, from the manifest of the same shard run whole.
     let checked = dir.join("c.txt");
@@ -205,9 +212,7 @@ fn an_interrupted_shard_numbers_the_game_as_its_input_does() {
 #[test]
 fn a_signal_sent_twice_at_once_is_one_stop() {
     let dir = temp_dir("interrupt-twice");
-    let input = dir.join("in.pgn");
-    std::fs::write(&input, std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture").repeat(50))
-        .expect("write");
+    let input = lichess_copies(&dir, 50);
     let (input, out) = (input.to_str().expect("utf-8"), dir.join("out.pgn"));
     let args =
         ["annotate", "-q", "-j1", "--no-cache", "--nodes", "200", input, "-o", out.to_str().expect("utf-8")];
@@ -231,9 +236,7 @@ fn a_signal_sent_twice_at_once_is_one_stop() {
 #[test]
 fn a_later_signal_aborts_at_once_leaving_nothing() {
     let dir = temp_dir("interrupt-abort");
-    let input = dir.join("in.pgn");
-    std::fs::write(&input, std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture").repeat(50))
-        .expect("write");
+    let input = lichess_copies(&dir, 50);
     let rejects = dir.join("rejects.pgn");
     let args =
         ["clean", "-q", "-j1", input.to_str().expect("utf-8"), "--rejects", rejects.to_str().expect("utf-8")];
@@ -519,10 +522,8 @@ fn an_output_fifo_no_process_reads_stops_on_one_signal_leaving_nothing() {
 #[test]
 fn a_full_stdout_pipe_no_one_reads_stops_on_one_signal() {
     let dir = temp_dir("interrupt-full-stdout");
-    let input = dir.join("in.pgn");
     // About 2 MB of games, whose positions are far more than a pipe's 64 KiB.
-    let games = std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture");
-    std::fs::write(&input, games.repeat(200)).expect("write");
+    let input = lichess_copies(&dir, 200);
     let mut child =
         started(&["positions", "-j2", input.to_str().expect("utf-8")], Stdio::null(), Stdio::piped());
     // Held open and never read.
@@ -791,10 +792,8 @@ fn pipe_fill(reader: &std::io::PipeReader) -> (usize, usize) {
 #[test]
 fn one_stop_waits_for_a_reader_that_takes_nothing_once() {
     let dir = temp_dir("interrupt-one-grace");
-    let input = dir.join("in.pgn");
     // Some 19 MB of games, whose records are far more than a pipe's 64 KiB.
-    let games = std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("fixture");
-    std::fs::write(&input, games.repeat(2000)).expect("write");
+    let input = lichess_copies(&dir, 2000);
     let (reader, writer) = std::io::pipe().expect("pipe");
     let mut child = sigint_default(&mut pgnkit())
         .args(["check", "-j2", "--json", "--games", input.to_str().expect("utf-8")])
