@@ -23,6 +23,56 @@ import chess
 import chess.pgn
 
 
+def fen_line(board, move=None):
+    """The FEN line of `board`, reached by `move` (None: the game's start)."""
+    if move is not None and move.drop == chess.PAWN:
+        # A pawn drop resets the halfmove clock on lichess and in pgnkit; python-chess 1.11
+        # counts it as a quiet move.
+        board.halfmove_clock = 0
+    return board.fen() + "\n"
+
+
+class Mainline(chess.pgn.BaseVisitor):
+    """The FEN lines of a game's mainline positions, taken from python-chess's own board as it
+    reads the game (no game tree is built and replayed again), and whether it met an error."""
+
+    def begin_game(self):
+        self.lines, self.depth, self.failed = [], 0, False
+        self.move = None  # the mainline move the next board comes from
+
+    def begin_variation(self):
+        self.depth += 1
+
+    def end_variation(self):
+        self.depth -= 1
+
+    def visit_move(self, board, move):
+        if self.depth == 0:
+            self.move = move
+
+    def visit_board(self, board):
+        # The start, then the board after each move, a variation's too.
+        if self.lines and self.move is None:
+            return
+        self.lines.append(fen_line(board, self.move))
+        self.move = None
+
+    def handle_error(self, error):
+        self.failed = True
+
+    def result(self):
+        return self
+
+
+def replayed(game):
+    """The FEN lines of a game python-chess built, its mainline replayed from the start."""
+    board = game.board()
+    yield fen_line(board)
+    for move in game.mainline_moves():
+        board.push(move)
+        yield fen_line(board, move)
+
+
 def fens(path: str):
     """The FEN lines of every mainline position in the games of `path`."""
     if path.endswith(".zst"):
@@ -33,19 +83,22 @@ def fens(path: str):
         f = open(path, encoding="utf-8-sig", errors="replace")
     with f:
         number = 0
-        while (game := chess.pgn.read_game(f)) is not None:
+        while True:
+            start = f.tell()
+            game = chess.pgn.read_game(f, Visitor=Mainline)
+            if game is None:
+                break
             number += 1
+            if not game.failed:
+                yield from game.lines
+                continue
+            # A game with an error is read again into a game tree, for its errors (and
+            # python-chess's log of them) and the mainline python-chess keeps.
+            f.seek(start)
+            game = chess.pgn.read_game(f)
             for error in game.errors:
                 print(f"{path}: game {number}: {error}", file=sys.stderr)
-            board = game.board()
-            yield board.fen() + "\n"
-            for move in game.mainline_moves():
-                board.push(move)
-                if move.drop == chess.PAWN:
-                    # A pawn drop resets the halfmove clock on lichess and in pgnkit; python-chess
-                    # 1.11 counts it as a quiet move.
-                    board.halfmove_clock = 0
-                yield board.fen() + "\n"
+            yield from replayed(game)
 
 
 def main() -> None:
