@@ -71,8 +71,12 @@ pub fn from_json(v: &Value) -> Option<PathBuf> {
     if let Some(text) = v.as_str() {
         return Some(text.into());
     }
-    let raw = STANDARD.decode(v.get("bytes")?.as_str()?).ok()?;
-    from_bytes(raw)
+    from_base64(v.get("bytes")?.as_str()?)
+}
+
+/// A path whose bytes [`to_json`] wrote in base64: `None` for other text.
+pub fn from_base64(text: &str) -> Option<PathBuf> {
+    from_bytes(STANDARD.decode(text).ok()?)
 }
 
 #[cfg(unix)]

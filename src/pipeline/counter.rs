@@ -14,6 +14,9 @@ macro_rules! counters {
         }
 
         impl Counter {
+            /// How many counters there are, a repair kind's each ([`RepairKind::COUNT`]).
+            pub const COUNT: usize = [$($name),*].len() + RepairKind::COUNT;
+
             /// The stable snake_case name: the key in JSON summaries, the words of the text line.
             pub const fn name(self) -> &'static str {
                 match self {
@@ -61,6 +64,8 @@ macro_rules! repair_kinds {
         pub enum RepairKind { $(#[doc = $what] $kind),* }
 
         impl RepairKind {
+            /// How many kinds there are.
+            pub const COUNT: usize = [$($code),*].len();
             /// Stable snake_case code (report records, the ledger's `repairs`).
             pub const fn code(self) -> &'static str { match self { $(RepairKind::$kind => $code),* } }
             /// The name of this kind's count in the run's summary.

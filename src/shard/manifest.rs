@@ -7,22 +7,23 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::error::{Kind, Severity};
 use crate::io::name;
 use crate::pipeline::Start;
-use crate::pipeline::counter::Counter;
 use crate::pipeline::stats::Stats;
 
 use super::Spec;
-use super::bounded::Bounded;
 use super::plan::TO_END;
+
+mod read;
 
 /// The manifest format this pgnkit writes and reads.
 pub const FORMAT_VERSION: u64 = 3;
 
 /// Bytes of a manifest at most: one lists the run's inputs (named on a command line, which
 /// Linux keeps within 6 MiB) and, for those the shard read, their ledgers (about 1 kB each), so
-/// this holds tens of thousands of inputs; a longer file is refused as it is read.
+/// this holds tens of thousands of inputs; a longer file is refused as it is read. Read into its
+/// own types, each list within its bound, a 60 MiB manifest takes at most a few times that in
+/// memory (`read`).
 pub const MAX_BYTES: u64 = 64 << 20;
 
 /// A manifest's name ends so.
@@ -147,71 +148,8 @@ pub fn stats_json(s: &Stats) -> Value {
     })
 }
 
-fn u(v: &Value, key: &str) -> Result<u64, String> {
-    v.get(key).and_then(Value::as_u64).ok_or_else(|| format!("no number {key:?}"))
-}
-
-fn s<'v>(v: &'v Value, key: &str) -> Result<&'v str, String> {
-    v.get(key).and_then(Value::as_str).ok_or_else(|| format!("no string {key:?}"))
-}
-
-/// A path written by [`name::to_json`].
-fn path(v: &Value, key: &str) -> Result<PathBuf, String> {
-    v.get(key).and_then(name::from_json).ok_or_else(|| format!("no file name {key:?}"))
-}
-
-fn list<'v>(v: &'v Value, key: &str) -> Result<&'v Vec<Value>, String> {
-    v.get(key).and_then(Value::as_array).ok_or_else(|| format!("no list {key:?}"))
-}
-
-/// A [`Stats`] read back from [`stats_json`].
-pub fn stats_from_json(v: &Value) -> Result<Stats, String> {
-    let mut stats = Stats {
-        games: u(v, "games")?,
-        games_with_errors: u(v, "games_with_errors")?,
-        games_with_warnings: u(v, "games_with_warnings")?,
-        plies: u(v, "plies")?,
-        bytes: u(v, "bytes")?,
-        pgn_games: u(v, "pgn_games")?,
-        epd_lines: u(v, "epd_lines")?,
-        not_epd_lines: u(v, "not_epd_lines")?,
-        ..Stats::default()
-    };
-    for k in list(v, "by_kind")? {
-        let (code, sev, n) = (k[0].as_str(), k[1].as_str(), k[2].as_u64());
-        let kind = Kind::ALL
-            .iter()
-            .find(|k| Some(k.code()) == code)
-            .ok_or_else(|| format!("unknown kind {code:?}"))?;
-        let sev = match sev {
-            Some("error") => Severity::Error,
-            Some("warning") => Severity::Warning,
-            _ => return Err(format!("unknown severity {sev:?}")),
-        };
-        let n = n.ok_or("a kind's count is not a number")?;
-        let mut one = Stats::default();
-        one.by_kind.push((*kind, sev, n));
-        stats.merge(&one);
-    }
-    if let Some(seen) = v.get("wheres_seen").and_then(Value::as_array) {
-        stats.wheres_seen = seen.iter().map(|b| b.as_bool().unwrap_or(false)).collect();
-    }
-    if let Some(seen) = v.get("tags_seen").and_then(Value::as_array) {
-        stats.tags_seen = seen.iter().map(|b| b.as_bool().unwrap_or(false)).collect();
-    }
-    for c in list(v, "counts")? {
-        let (name, n) = (c[0].as_str().ok_or("a count's name")?, c[1].as_u64().ok_or("a count's value")?);
-        stats.add(Counter::from_name(name).ok_or_else(|| format!("unknown count {name:?}"))?, n);
-    }
-    Ok(stats)
-}
-
 fn start_json(p: &Start) -> Value {
     json!({"offset": p.offset, "game": p.game, "line": p.line, "column": p.column})
-}
-
-fn start_from_json(v: &Value) -> Result<Start, String> {
-    Ok(Start { offset: u(v, "offset")?, game: u(v, "game")?, line: u(v, "line")?, column: u(v, "column")? })
 }
 
 impl Manifest {
@@ -243,116 +181,9 @@ impl Manifest {
         })
     }
 
-    /// Reads a manifest back; the error says what is wrong with it.
-    pub fn from_json(v: &Value) -> Result<Manifest, String> {
-        if v.get("format").and_then(Value::as_str) != Some("pgnkit shard manifest") {
-            return Err("not a pgnkit shard manifest".into());
-        }
-        let format = u(v, "format_version")?;
-        if format != FORMAT_VERSION {
-            return Err(format!("manifest format {format}; this pgnkit reads format {FORMAT_VERSION}"));
-        }
-        let shard = v.get("shard").ok_or("no shard")?;
-        let spec = Spec::new(u(shard, "index")?, u(shard, "count")?)?;
-        let inputs: Vec<InputId> = list(v, "inputs")?
-            .iter()
-            .map(|i| {
-                Ok(InputId {
-                    path: path(i, "path")?,
-                    size: u(i, "size")?,
-                    fingerprint: s(i, "fingerprint")?.into(),
-                })
-            })
-            .collect::<Result<_, String>>()?;
-        let ranges: Vec<Range> = list(v, "ranges")?
-            .iter()
-            .map(|r| {
-                Ok(Range {
-                    input: u(r, "input")? as usize,
-                    start: start_from_json(r.get("start").ok_or("no start")?)?,
-                    end: r.get("end").and_then(Value::as_u64).unwrap_or(TO_END),
-                    games: u(r, "games")?,
-                    stats: stats_from_json(r.get("ledger").ok_or("no ledger")?)?,
-                })
-            })
-            .collect::<Result<_, String>>()?;
-        if let Some(r) = ranges.iter().find(|r| r.input >= inputs.len()) {
-            return Err(format!("a range of input {} where the manifest lists {}", r.input, inputs.len()));
-        }
-        // A manifest written before the field had none: a shard with a failure wrote no manifest.
-        let failures: Vec<Failure> = match v.get("failures") {
-            None => Vec::new(),
-            Some(list) => list
-                .as_array()
-                .ok_or("failures is not a list")?
-                .iter()
-                .map(|f| Ok(Failure { input: u(f, "input")? as usize, message: s(f, "message")?.into() }))
-                .collect::<Result<_, String>>()?,
-        };
-        if let Some(f) = failures.iter().find(|f| f.input >= inputs.len()) {
-            return Err(format!("a failure of input {} where the manifest lists {}", f.input, inputs.len()));
-        }
-        let parts: Vec<Part> = list(v, "parts")?
-            .iter()
-            .map(|p| {
-                Ok(Part {
-                    role: s(p, "role")?.into(),
-                    file: path(p, "file")?,
-                    target: path(p, "target")?,
-                    size: u(p, "size")?,
-                    digest: s(p, "xxh3_128")?.into(),
-                    header: s(p, "header")?.into(),
-                    footer: s(p, "footer")?.into(),
-                    // A manifest written before the field: a table was known by its name then.
-                    table: match p.get("table") {
-                        Some(t) => t.as_bool().ok_or("table is not true or false")?,
-                        None => super::is_parquet(&path(p, "target")?),
-                    },
-                })
-            })
-            .collect::<Result<_, String>>()?;
-        if let Some(p) = parts.iter().find(|p| !p.named_for(spec)) {
-            return Err(format!(
-                "its {} part's file {:?} is not shard {spec}'s part of {:?} ({:?}, beside the manifest or \
-                 by a relative way from it): refused, no part is read from elsewhere",
-                p.role,
-                p.file.display().to_string(),
-                p.target.display().to_string(),
-                p.own_name(spec).to_string_lossy()
-            ));
-        }
-        Ok(Manifest {
-            version: s(v, "pgnkit_version")?.into(),
-            job: s(v, "job")?.into(),
-            options: list(v, "options")?
-                .iter()
-                .map(|o| o.as_str().map(str::to_owned).ok_or("an option is not a string"))
-                .collect::<Result<_, _>>()?,
-            inputs,
-            spec,
-            ranges,
-            stats: stats_from_json(v.get("ledger").ok_or("no ledger")?)?,
-            seconds: match v.get("seconds").and_then(Value::as_f64) {
-                // Summed over the shards into a `Duration`: a time no run takes is no manifest's.
-                Some(s) if !(0.0..1e12).contains(&s) => return Err(format!("seconds {s} is no run's time")),
-                s => s.unwrap_or(0.0),
-            },
-            parts,
-            exit: u(v, "exit_status")? as u8,
-            failures,
-            extra: v.get("extra").cloned().unwrap_or(Value::Null),
-        })
-    }
-
-    /// Reads the manifest at `path`, as a stream within [`MAX_BYTES`].
+    /// Reads the manifest at `path`, as a stream within [`MAX_BYTES`], each list within its bound.
     pub fn read(path: &Path) -> Result<Manifest, String> {
-        let reader = Bounded::open(path, MAX_BYTES, "a manifest".into()).map_err(|e| e.to_string())?;
-        let v: Value = serde_json::from_reader(reader).map_err(|e| match e.classify() {
-            // A failed read, or a bound of the reader's.
-            serde_json::error::Category::Io => e.to_string(),
-            _ => format!("not JSON: {e}"),
-        })?;
-        Manifest::from_json(&v)
+        read::read(path)
     }
 }
 
@@ -377,30 +208,6 @@ pub fn digest(r: &mut impl std::io::Read) -> std::io::Result<(u64, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn stats_survive_json() {
-        let mut s = Stats {
-            games: 5,
-            games_with_errors: 1,
-            games_with_warnings: 2,
-            pgn_games: 4,
-            epd_lines: 7,
-            not_epd_lines: 8,
-            plies: 99,
-            bytes: 1234,
-            ..Stats::default()
-        };
-        s.count_kind(Kind::IllegalMove, Severity::Error);
-        s.count_kind(Kind::IllegalMove, Severity::Error);
-        s.count_kind(Kind::NullMove, Severity::Warning);
-        s.add(Counter::Written, 4);
-        s.add(Counter::Repaired(crate::pipeline::counter::RepairKind::Fen), 1);
-        s.wheres_seen = vec![true, false];
-        s.tags_seen = vec![false, true, true];
-        let back = stats_from_json(&stats_json(&s)).expect("reads back");
-        assert_eq!(back, s);
-    }
 
     /// A part's file is its own part name, beside the manifest or by a relative way from it.
     #[test]

@@ -1,4 +1,4 @@
-//! An index sidecar or a manifest is read within what one can hold: a longer file, or
+//! An index sidecar or a manifest is read within what one can hold: a longer file or list, or
 //! `/dev/zero` named so, is an error naming the file and the bound, with the address space
 //! limited far below what reading it whole takes (so a read without end fails there, not by
 //! taking the machine's memory).
@@ -64,4 +64,39 @@ fn a_manifest_past_its_bound_is_refused_as_read() {
     assert!(err.contains(&said), "{err}");
     let said = format!("{}: not JSON: expected value at line 1 column 1\n", zero.display());
     assert!(err.contains(&said), "{err}");
+}
+
+/// A manifest within its bytes (60 MiB) whose list is longer than pgnkit writes, or of entries
+/// of another type, or with no field but a long list of inputs: refused as it is read, naming
+/// the file, in memory a small multiple of the file's (where a JSON tree took over the 1 GiB).
+#[test]
+fn a_manifest_of_a_long_list_is_refused_within_memory() {
+    let dir = temp_dir("shard-manifest-lists");
+    let write = |name: &str, (open, item, close): (&str, &str, &str)| {
+        let file = dir.join(name);
+        let mut text =
+            format!(r#"{{"format": "pgnkit shard manifest", "format_version": 3, {open}["#).into_bytes();
+        let n = (60 << 20) / (item.len() + 1);
+        text.extend(std::iter::repeat_n(format!("{item},"), n).flat_map(String::into_bytes));
+        text.extend(format!("{item}]{close}}}").into_bytes());
+        std::fs::write(&file, &text).expect("write");
+        file
+    };
+    let zeros = write("zeros.manifest.json", (r#""options": "#, "0", ""));
+    let seen = write("seen.manifest.json", (r#""ledger": {"wheres_seen": "#, "false", "}"));
+    let tags = write("tags.manifest.json", (r#""extra": {"tags": "#, r#""a""#, "}"));
+    // No bound of its own, but inputs take in memory about as many bytes as written (3 times).
+    let inputs =
+        write("inputs.manifest.json", (r#""inputs": "#, r#"{"path":"a","size":0,"fingerprint":"a"}"#, ""));
+    let o = run_limited(&["merge", "-q", path(&zeros), path(&seen), path(&tags), path(&inputs)]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(65), "{err}");
+    for (file, said) in [
+        (&zeros, "invalid type: integer `0`, expected a string at line 1 column "),
+        (&seen, "more than 32768 --where expressions or --tags names, the most pgnkit writes at line 1"),
+        (&tags, "more than 32768 --where expressions or --tags names, the most pgnkit writes at line 1"),
+        (&inputs, "missing field `pgnkit_version` at line 1 column "),
+    ] {
+        assert!(err.contains(&format!("{}: {said}", file.display())), "{said}: {err}");
+    }
 }
