@@ -21,7 +21,15 @@ use std::ops::Range;
 
 use crate::chess::PackedKey;
 use crate::jobs::clean::Rule;
-use crate::jobs::clean::dedup::{DedupKey, Identity, Occasion, Who};
+use crate::jobs::clean::dedup::{DedupKey, Identity, Occasion, Who, max_mainline};
+use crate::pipeline::counter::RepairKind;
+
+/// Bytes of an input's name at most: a path opens within 4 KiB on Linux, each byte shown in 3
+/// at most (Windows-1252 read as UTF-8).
+const MAX_NAME: u64 = 64 << 10;
+
+/// Bytes of a repair's name at most: the name of its count (`repaired_result_spelling`, 24).
+const MAX_REPAIR_NAME: u64 = 64;
 
 /// The header of a `clean` keys part under `rule`.
 pub fn clean_header(rule: Rule) -> Vec<u8> {
@@ -304,13 +312,18 @@ impl<R: Read> KeysReader<R> {
         Ok(self.u64()?..self.u64()?)
     }
 
-    /// Bytes that hold UTF-8 text: `what` names them in the error.
-    fn text(&mut self, what: &str) -> io::Result<String> {
-        String::from_utf8(self.bytes()?).map_err(|_| bad(&format!("{what} not UTF-8")))
+    /// Bytes that hold UTF-8 text, at most `max`: `what` names them in the error.
+    fn text(&mut self, what: &str, max: u64) -> io::Result<String> {
+        String::from_utf8(self.bytes(what, max)?).map_err(|_| bad(&format!("{what} not UTF-8")))
     }
 
-    fn bytes(&mut self) -> io::Result<Vec<u8>> {
+    /// Bytes, at most `max` (a corrupt length past what they can be is an error before it is
+    /// read): `what` names them in the error.
+    fn bytes(&mut self, what: &str, max: u64) -> io::Result<Vec<u8>> {
         let len = self.u64()?;
+        if len > max {
+            return Err(bad(&format!("{what} of {len} bytes, past the {max} it takes at most")));
+        }
         // Room for the bytes at once (a length that lies is caught by the reading, not trusted).
         let mut v = Vec::with_capacity(len.min(1 << 20) as usize);
         (&mut self.r).take(len).read_to_end(&mut v)?;
@@ -343,7 +356,7 @@ impl<R: Read> KeysReader<R> {
         match self.tag()? {
             None => Ok(None),
             Some(b'I') => {
-                let name = self.text("a name")?;
+                let name = self.text("a name", MAX_NAME)?;
                 Ok(Some(CleanEntry::Input(name)))
             }
             Some(b'G') => {
@@ -355,7 +368,7 @@ impl<R: Read> KeysReader<R> {
                     for w in &mut id.occasion.0 {
                         *w = self.u32()?;
                     }
-                    mainline = self.bytes()?;
+                    mainline = self.bytes("a mainline", max_mainline())?;
                 }
                 let (of, shorter) = match self.u8()? {
                     0 => (None, false),
@@ -363,15 +376,21 @@ impl<R: Read> KeysReader<R> {
                 };
                 let (out, dup, report) = (self.range()?, self.range()?, self.range()?);
                 let broken = self.u8()? != 0;
+                // A game's repairs: a count for each kind at most.
                 let n = self.u32()?;
-                let repairs =
-                    (0..n).map(|_| Ok((self.text("a repair")?, self.u64()?))).collect::<io::Result<_>>()?;
+                if n as usize > RepairKind::COUNT {
+                    return Err(bad(&format!("{n} kinds of repair, past the {}", RepairKind::COUNT)));
+                }
+                let repairs = (0..n)
+                    .map(|_| Ok((self.text("a repair", MAX_REPAIR_NAME)?, self.u64()?)))
+                    .collect::<io::Result<_>>()?;
                 let (mut verbatim, mut text, mut records) = (Vec::new(), Vec::new(), Vec::new());
                 for (k, b) in [&mut verbatim, &mut text, &mut records].into_iter().enumerate() {
                     // Its length's 8 bytes not read yet.
                     let start = self.read + 8;
                     match copies {
-                        true => *b = self.bytes()?,
+                        // Only tests hold them: `merge` copies them from the part.
+                        true => *b = self.bytes("a copy of a game", u64::MAX)?,
                         false => self.skip_bytes()?,
                     }
                     self.copies[k] = start..self.read;
@@ -404,7 +423,7 @@ impl<R: Read> KeysReader<R> {
         match self.tag()? {
             None => Ok(None),
             Some(b'I') => {
-                let name = self.text("a name")?;
+                let name = self.text("a name", MAX_NAME)?;
                 Ok(Some(PositionEntry::Input(name)))
             }
             Some(b'P') => {
@@ -455,6 +474,54 @@ mod tests {
     use super::*;
     use crate::jobs::clean::dedup::{Date, Encounter, Name};
     use crate::pgn::GameResult;
+
+    /// A length past what its text can take (an input's name, a repair's, a mainline) is an
+    /// error before the bytes are read: a corrupt one makes no read as long as the part.
+    #[test]
+    fn a_length_past_what_its_text_takes_is_an_error() {
+        let error = |bytes: &[u8]| {
+            let (mut r, _) = KeysReader::new(bytes).expect("header");
+            let e = r.clean_with(false).expect_err("refused");
+            e.to_string()
+        };
+        let mut bytes = clean_header(Rule::Game);
+        put_input(&mut bytes, &"a".repeat(MAX_NAME as usize + 1));
+        assert_eq!(
+            error(&bytes),
+            "not a keys part of this pgnkit (a name of 65537 bytes, past the 65536 it takes at most)"
+        );
+        let repaired = |repairs: Vec<(String, u64)>| {
+            let mut bytes = clean_header(Rule::Game);
+            put_game(&mut bytes, &GameEntry { repairs, ..GameEntry::default() }, false);
+            bytes
+        };
+        let e = error(&repaired(vec![("r".repeat(65), 1)]));
+        assert!(e.ends_with("(a repair of 65 bytes, past the 64 it takes at most)"), "{e}");
+        let e = error(&repaired(vec![("repaired_san".into(), 1); RepairKind::COUNT + 1]));
+        assert!(
+            e.ends_with(&format!(
+                "({} kinds of repair, past the {})",
+                RepairKind::COUNT + 1,
+                RepairKind::COUNT
+            )),
+            "{e}"
+        );
+        // Under `prefix`: a mainline's length past the most plies a game has.
+        let mut bytes = clean_header(Rule::Prefix);
+        let at = bytes.len() + 1 + 4 + 3 * 8 + Identity::BYTES + 4 * Occasion::default().0.len();
+        put_game(&mut bytes, &GameEntry { mainline: vec![7; 20], ..GameEntry::default() }, true);
+        assert_eq!(bytes[at..at + 8], 20u64.to_le_bytes(), "the mainline's length");
+        bytes[at..at + 8].copy_from_slice(&(max_mainline() + 1).to_le_bytes());
+        let e = error(&bytes);
+        assert!(
+            e.ends_with(&format!(
+                "(a mainline of {} bytes, past the {} it takes at most)",
+                max_mainline() + 1,
+                max_mainline()
+            )),
+            "{e}"
+        );
+    }
 
     #[test]
     fn entries_read_back() {

@@ -87,6 +87,12 @@ pub fn roster_key(variant: Variant, start_pos: Option<&Position>, roster: [&str;
 /// Bytes of a mainline's start in [`mainline`].
 pub const START: usize = 16;
 
+/// Bytes of a mainline at most: its start and two a ply, a game's plies being within the
+/// reader's token budget ([`Limits::max_tokens`](crate::pgn::Limits::max_tokens): 16 MB).
+pub fn max_mainline() -> u64 {
+    START as u64 + 2 * u64::from(crate::pgn::Limits::default().max_tokens)
+}
+
 /// Appends to `out` a mainline (`moves` as in [`moves_key`]) as the `prefix` rule orders it:
 /// the digest of its variant and start position (16 bytes), then its moves. One game's
 /// mainline is a prefix of another's exactly when its bytes are a prefix of the other's, so

@@ -57,7 +57,7 @@ pub mod verdict;
 pub mod walk;
 
 pub use identity::{Date, Encounter, Identity, Occasion, Who};
-pub use key::{DedupKey, MOVES_HELD, MovesKey, mainline, moves_key, roster_key};
+pub use key::{DedupKey, MOVES_HELD, MovesKey, mainline, max_mainline, moves_key, roster_key};
 pub use late::Late;
 pub use name::Name;
 pub use seen::Seen;
