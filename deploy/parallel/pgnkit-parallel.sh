@@ -3,6 +3,7 @@
 # merge the parts with `pgnkit merge`. Every machine sees the same paths (a shared file system)
 # and has pgnkit and the engines at the same places.
 #
+#   mkdir -p out
 #   SSHLOGINS=2/node1,2/node2 deploy/parallel/pgnkit-parallel.sh 16 annotate \
 #     --engine /usr/games/stockfish --nodes 1000000 -o out/annotated.pgn games.pgn.zst
 #   pgnkit merge out -o annotated.pgn
