@@ -24,7 +24,7 @@ use crate::jobs::run::{InputSummary, Summary};
 use crate::pipeline::stats::Stats;
 
 use super::manifest::{Manifest, SUFFIX};
-use super::proof::{changed, check_cover, check_parts, check_run, check_targets, missing};
+use super::proof::{changed, check_cover, check_parts, check_run, check_sizes, check_targets, missing};
 
 /// A merged run: the job, its summary, the files written and the bytes copied.
 #[derive(Debug)]
@@ -393,6 +393,7 @@ pub fn merge_holding(
     let run: Vec<&(PathBuf, Manifest)> =
         list.iter().zip(&members.of_the_run).filter(|&(_, &of)| of).map(|(m, _)| m).collect();
     check_cover(&run, &members.rerun, &mut problems);
+    check_sizes(&run, &mut problems);
     if !problems.is_empty() {
         return Err(problems.into());
     }

@@ -1,8 +1,8 @@
 //! The proof of one run, which `merge` checks before it writes anything: the manifests agree
 //! (version, job, options, inputs, N), every shard is there once and finished, their parts tile
 //! each input with game numbers following on, no input is one a shard could not read for what it
-//! holds, and no output would replace what the merge reads; before an output written in place
-//! (a pipe), every part's digest. Every problem is named.
+//! holds, every part has its size, and no output would replace what the merge reads; before an
+//! output written in place (a pipe), every part's digest. Every problem is named.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -307,6 +307,26 @@ pub(super) fn changed(at: &Path, spec: Spec, len: u64, size: u64) -> String {
 /// What merge says of shard `spec`'s part `at` that is not there.
 pub(super) fn missing(at: &Path, spec: Spec) -> String {
     format!("{}: shard {spec}'s part is missing: rerun shard {}", at.display(), spec.index)
+}
+
+/// Checks every part of the run's manifests, keys parts too, against its size alone (a file's
+/// length, no read): each one missing or cut short is named before settling, which stops at the
+/// first keys part it cannot read and reads an edited part by its keys' offsets.
+pub(super) fn check_sizes(run: &[&(PathBuf, Manifest)], problems: &mut Vec<String>) {
+    for (path, m) in run {
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        for part in &m.parts {
+            let at = dir.join(&part.file);
+            match std::fs::metadata(&at) {
+                Ok(meta) if meta.is_file() && meta.len() != part.size => {
+                    problems.push(changed(&at, m.spec, meta.len(), part.size))
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => problems.push(missing(&at, m.spec)),
+                // Anything else (a pipe, no permission) is told where the part is read.
+                _ => {}
+            }
+        }
+    }
 }
 
 /// Checks every part of `list` (keys parts aside: settling checks them) against its size and

@@ -128,6 +128,30 @@ fn merge_settles_repeats_in_other_shards() {
     merge_fails(&dir, &set, "rerun shard 1");
 }
 
+/// Parts cut short (a copy stopped midway) are each named with the shard to rerun, whether the
+/// cut part is a keys part or one that settling edits, all in one merge.
+#[test]
+fn merge_names_every_part_cut_short_among_settled_shards() {
+    let dir = temp_dir("shard-dedup-cut");
+    let set = dedup_shards(&dir, "--dedup", &fixture("shard/cross_dedup.pgn"), 2);
+    let cut = |name: &str| {
+        let at = dir.join(name);
+        let len = std::fs::metadata(&at).expect("part").len();
+        std::fs::File::options().write(true).open(&at).expect("open").set_len(len - 5).expect("cut");
+    };
+    // The second shard's duplicates, of which merge moves a game to the output.
+    cut("dups.pgn.part-1-of-2");
+    merge_fails(&dir, &set, "dups.pgn.part-1-of-2: shard 1/2's part changed since it was written");
+    merge_fails(&dir, &set, "rerun shard 1");
+    // And a keys part of the first shard: both named at once.
+    cut("out.pgn.keys.part-0-of-2");
+    let both =
+        ["out.pgn.keys.part-0-of-2: shard 0/2's", "rerun shard 0", "dups.pgn.part-1-of-2: shard 1/2's"];
+    for says in both {
+        merge_fails(&dir, &set, says);
+    }
+}
+
 /// The duplicate records of a report: each game, the rule, the game it repeats.
 fn duplicates(report: &str) -> Vec<(u64, String, u64)> {
     report
