@@ -59,7 +59,7 @@ pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>
         }
         let mut differs = Vec::new();
         if m.job != first.job {
-            differs.push(format!("the command ({} and {})", m.job, first.job));
+            differs.push(format!("the commands ({} and {})", m.job, first.job));
         }
         if m.options != first.options {
             differs.push(format!(
@@ -69,7 +69,7 @@ pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>
             ));
         }
         if m.spec.count != first.spec.count {
-            differs.push(format!("the shard count ({} and {})", m.spec.count, first.spec.count));
+            differs.push(format!("the shard counts ({} and {})", m.spec.count, first.spec.count));
         }
         if m.inputs.len() != first.inputs.len() {
             differs.push(format!("the inputs ({} and {} files)", m.inputs.len(), first.inputs.len()));
@@ -87,7 +87,7 @@ pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>
             for (a, b) in m.inputs.iter().zip(&first.inputs) {
                 if a.size != b.size || a.fingerprint != b.fingerprint {
                     differs.push(format!(
-                        "the input {} (it changed between the shards: size {} and {})",
+                        "the contents of the input {} (it changed between the shards: size {} and {})",
                         name::display(&a.path),
                         a.size,
                         b.size

@@ -633,7 +633,7 @@ fn broken_sets_of_shards_are_named_and_nothing_is_written() {
         code_and_err(&["merge", "-o", path(&merged), path(&four[3]), path(&set[0]), path(&set[2])]);
     assert_eq!(exit, Some(65), "{err}");
     assert!(err.contains(&format!("{}: of another run than", four[3].display())), "{err}");
-    assert!(err.contains("the shard count (4 and 3) differ; leave it out of the merge"), "{err}");
+    assert!(err.contains("the shard counts (4 and 3) differ; leave it out of the merge"), "{err}");
     assert!(!err.contains(&format!("{}: of another run than", set[0].display())), "{err}");
     assert!(err.contains("missing shards") && err.contains(": 1 of 3"), "{err}");
     // Another version.
