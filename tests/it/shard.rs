@@ -950,6 +950,7 @@ fn merge_and_shards_refuse_an_output_dir_they_cannot_make() {
     let o = run(&["merge", "-q", "-o", "-", path(&set[0]), path(&set[1])]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("merge writes files: -o - (stdout) is not one"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("or -o /dev/stdout to stream"), "the way that works: {}", stderr(&o));
     assert!(!Path::new("-").exists());
     assert_eq!(names(), before, "nothing written");
     let out = dir.join("again.pgn");

@@ -58,7 +58,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     // Outputs are checked whole and renamed into place: a merge has no stream to give stdout.
     if args.output.as_deref() == Some(std::path::Path::new("-")) {
         return Err(Fail::usage(
-            "merge writes files: -o - (stdout) is not one; name a file, or cat the merged file",
+            "merge writes files: -o - (stdout) is not one; name a file, or -o /dev/stdout to stream the main \
+             output once every part is checked",
         ));
     }
     let paths = merge::manifests(&args.manifests)
