@@ -58,6 +58,8 @@ pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>
             ));
         }
         let mut differs = Vec::new();
+        // An input edited between the shards: no shard run now reads what the others read.
+        let mut edited = false;
         if m.job != first.job {
             differs.push(format!("the commands ({} and {})", m.job, first.job));
         }
@@ -86,6 +88,7 @@ pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>
         } else {
             for (a, b) in m.inputs.iter().zip(&first.inputs) {
                 if a.size != b.size || a.fingerprint != b.fingerprint {
+                    edited = true;
                     differs.push(format!(
                         "the contents of the input {} (it changed between the shards: size {} and {})",
                         name::display(&a.path),
@@ -107,10 +110,18 @@ pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>
             // the run's shard to run again, not one missing.
             let remedy = if m.spec.count == first.spec.count && !held.contains(&m.spec.index) {
                 rerun.insert(m.spec.index);
-                format!(
-                    "rerun shard {} with the same command, options and inputs as that run's shards",
-                    m.spec
-                )
+                if edited {
+                    format!(
+                        "run all {} shards again on the inputs as they are now (or put back the files \
+                         that run's shards read)",
+                        m.spec.count
+                    )
+                } else {
+                    format!(
+                        "rerun shard {} with the same command, options and inputs as that run's shards",
+                        m.spec
+                    )
+                }
             } else {
                 "leave it out of the merge".to_string()
             };
