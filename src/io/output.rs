@@ -66,7 +66,7 @@ pub enum OutputError {
         opening: bool,
     },
     /// Writing, flushing or renaming failed, e.g. disk full (exit 74).
-    #[error("{}: write error: {source}", path.display())]
+    #[error("{}: write error: {source}", shown(path))]
     Write {
         /// The output path as given (`-` for stdout).
         path: PathBuf,
@@ -76,9 +76,14 @@ pub enum OutputError {
     },
 }
 
+/// An output as messages name it: `stdout` for `-`.
+fn shown(path: &Path) -> String {
+    if path == Path::new("-") { "stdout".into() } else { path.display().to_string() }
+}
+
 /// What [`OutputError::Interrupted`] says.
 fn interrupted(path: &Path, opening: bool) -> String {
-    let name = if path == Path::new("-") { "stdout".into() } else { path.display().to_string() };
+    let name = shown(path);
     if opening {
         format!("interrupted: stopped waiting for a reader to open {name}; nothing was written to it")
     } else {

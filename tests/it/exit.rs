@@ -69,6 +69,21 @@ fn stdin_given_twice_is_a_usage_error() {
     }
 }
 
+/// A stdout that cannot be written (a full disk) is exit 74, named `stdout`, not `-`.
+#[test]
+fn a_full_stdout_is_named_stdout() {
+    let games = crate::util::fixture("pgn/twic1599_10k.pgn");
+    let games = games.to_str().expect("UTF-8 path");
+    let jobs: [&[&str]; 3] = [&["check", "--json", games], &["clean", games], &["positions", games]];
+    for args in jobs {
+        let full = std::fs::File::options().write(true).open("/dev/full").expect("/dev/full");
+        let o = crate::util::pgnkit().args(args).stdout(full).output().expect("pgnkit");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(74), "{args:?}: {err}");
+        assert!(err.contains("pgnkit: error: stdout: write error: "), "{args:?}: {err}");
+    }
+}
+
 /// A stderr that cannot be written (a full disk, a pipe closed after one line) loses the
 /// messages, not the run: each job ends with its own exit status, never a panic (101).
 #[test]
