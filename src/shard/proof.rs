@@ -149,7 +149,7 @@ pub(super) fn check_run(list: &[(PathBuf, Manifest)], problems: &mut Vec<String>
 /// A manifest's options as a message shows them: `name=value`, several values comma-separated.
 fn options_text(options: &[String]) -> String {
     match options.is_empty() {
-        true => "none".into(),
+        true => "the defaults".into(),
         false => options.iter().map(|o| o.replace('\u{1f}', ",")).collect::<Vec<_>>().join(" "),
     }
 }

@@ -604,6 +604,8 @@ fn broken_sets_of_shards_are_named_and_nothing_is_written() {
         let spec = if stray == &strip[0] { "0/3" } else { "1/3" };
         let says = format!("{}: of another run than ", stray.display());
         assert!(err.contains(&says) && err.contains("the options ("), "{err}");
+        // The run without options is said to have run with the defaults.
+        assert!(err.contains("and the defaults)") || err.contains("(the defaults and"), "{err}");
         assert!(
             err.contains(&format!("rerun shard {spec} with the same command, options and inputs")),
             "{err}"
