@@ -93,8 +93,8 @@ fn a_manifest_of_a_long_list_is_refused_within_memory() {
     assert_eq!(o.status.code(), Some(65), "{err}");
     for (file, said) in [
         (&zeros, "invalid type: integer `0`, expected a string at line 1 column "),
-        (&seen, "more than 32768 --where expressions or --tags names, the most pgnkit writes at line 1"),
-        (&tags, "more than 32768 --where expressions or --tags names, the most pgnkit writes at line 1"),
+        (&seen, "more than 32768 --where expressions or --tags names (the most pgnkit writes) at line 1"),
+        (&tags, "more than 32768 --where expressions or --tags names (the most pgnkit writes) at line 1"),
         (&inputs, "missing field `pgnkit_version` at line 1 column "),
     ] {
         assert!(err.contains(&format!("{}: {said}", file.display())), "{said}: {err}");

@@ -362,7 +362,9 @@ where
             while let Some(item) = seq.next_element::<T>()? {
                 if kept.len() == self.max {
                     let (max, what) = (self.max, self.what);
-                    return Err(de::Error::custom(format!("more than {max} {what}, the most pgnkit writes")));
+                    return Err(de::Error::custom(format!(
+                        "more than {max} {what} (the most pgnkit writes)"
+                    )));
                 }
                 kept.push((self.make)(item).map_err(de::Error::custom)?);
             }
@@ -500,7 +502,7 @@ mod tests {
         v["by_kind"].as_array_mut().expect("list").push(one);
         let e = stats(&v).expect_err("one more");
         assert!(
-            e.starts_with(&format!("more than {max} counts of diagnostics by kind, the most pgnkit")),
+            e.starts_with(&format!("more than {max} counts of diagnostics by kind (the most pgnkit")),
             "{e}"
         );
         let mut v = stats_json(&Stats::default());
