@@ -838,3 +838,24 @@ fn check_square(
     };
     assert_eq!(seen, white, "{fen}: square {sq} ({light} white, {dark} dark pixels)");
 }
+
+/// `--games` and `--boards` shape the page's game sections: `--format text` and `json`, which
+/// write none, refuse them (exit 2, nothing written) instead of ignoring them; the options the
+/// summary uses stay accepted.
+#[test]
+fn the_pages_own_options_are_refused_by_the_summary_formats() {
+    let input = fixture("pgn/lichess_db_10k.pgn");
+    for (format, option) in
+        [("text", "--games"), ("json", "--games"), ("text", "--boards"), ("json", "--boards")]
+    {
+        let o = run(&["report", "-q", "--format", format, option, "3", path(&input)]);
+        assert_eq!(o.status.code(), Some(2), "{format} {option}: {}", stderr(&o));
+        let said = format!("--format {format} writes the summary, no game sections: {option}");
+        assert!(stderr(&o).contains(&said), "{format} {option}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{format} {option}");
+    }
+    let o = run(&["report", "-q", "--format", "text", "--players", "3", "--min-games", "1", path(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["report", "-q", "--games", "3", "--boards", "1", path(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

@@ -19,6 +19,7 @@ use crate::cli::args::{HeadArgs, PlyArgs, SelectArgs, warn_absent};
 use crate::cli::fail::Fail;
 use crate::cli::interrupt;
 use crate::cli::progress::Progress;
+use crate::cli::shard;
 use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
@@ -74,11 +75,11 @@ pub struct Args {
     /// them are left out (a NAME in no game gets a warning).
     #[arg(long, value_name = "NAME")]
     player: Option<String>,
-    /// Games with a section of their own: those with the largest losses.
+    /// Games with a section of their own on the page: those with the largest losses (HTML only).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_GAMES)]
     games: usize,
     /// Boards a game section draws at most: its mistakes and blunders with the largest losses
-    /// (the others are marked in its moves).
+    /// (the others are marked in its moves; HTML only).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BOARDS)]
     boards: usize,
     /// Players with rows on the page and in the text, at most: those with the most games
@@ -121,6 +122,30 @@ fn warn_no_player(name: &str, played: u64, seen: &pgnkit::pipeline::stats::Stats
     }
 }
 
+/// Refuses `--games` and `--boards` under `--format text` or `json`, which write no game
+/// section for them to shape.
+fn refuse_ignored(args: &Args) -> Result<(), Fail> {
+    if args.format == FormatArg::Html {
+        return Ok(());
+    }
+    let given: Vec<&str> = [("--games", "games"), ("--boards", "boards")]
+        .into_iter()
+        .filter(|(_, id)| shard::given(id))
+        .map(|(name, _)| name)
+        .collect();
+    if given.is_empty() {
+        return Ok(());
+    }
+    let format = clap::ValueEnum::to_possible_value(&args.format).expect("not skipped");
+    Err(Fail::usage(format!(
+        "--format {} writes the summary, no game sections: {}, which {} the HTML page's game \
+         sections, cannot be used with it",
+        format.get_name(),
+        given.join(" and "),
+        if given.len() == 1 { "shapes" } else { "shape" }
+    )))
+}
+
 pub fn run(args: &Args) -> Result<Code, Fail> {
     interrupt::install();
     if args.head.shard.shard.is_some() {
@@ -128,6 +153,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             "report cannot be sharded: it adds up the whole collection; run it over the merged output of annotate",
         ));
     }
+    refuse_ignored(args)?;
     let selection = args.select.selection(Some(&args.plies))?;
     let player =
         args.player.as_ref().map(|p| key(p, &mut String::new()).to_owned()).filter(|p| !p.is_empty());
