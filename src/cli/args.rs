@@ -284,6 +284,26 @@ pub struct PlyArgs {
 }
 
 impl SelectArgs {
+    /// The filters given, by their option names, with the game-length ones of `plies`: for a
+    /// run that reads no games (`annotate --format epd`) to refuse them.
+    pub fn given(&self, plies: &PlyArgs) -> Vec<&'static str> {
+        [
+            ("--where", !self.wheres.is_empty()),
+            ("--variant", self.variant.is_some()),
+            ("--result", self.result.is_some()),
+            ("--ending", self.ending.is_some()),
+            ("--position", self.position.is_some()),
+            ("--material", self.material.is_some()),
+            ("--eco", !self.eco.is_empty()),
+            ("--invert", self.invert),
+            ("--min-ply", plies.min_ply.is_some()),
+            ("--max-ply", plies.max_ply.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, on)| on.then_some(name))
+        .collect()
+    }
+
     /// The run's filters, with the game-length ones of `plies` when the command has them.
     pub fn selection(&self, plies: Option<&PlyArgs>) -> Result<Selection, UsageError> {
         let wheres = self

@@ -581,6 +581,33 @@ fn options_the_run_would_ignore_are_usage_errors() {
     }
 }
 
+/// `--format epd` reads lines of positions, not games: a game filter would hold for no line
+/// (`--where` even warned that it held for none while every line was analysed), so each is
+/// refused by name (exit 2) before the input is read.
+#[test]
+fn game_filters_are_refused_for_lines_of_positions() {
+    let dir = temp_dir("annotate-epd-filters");
+    let input = dir.join("three.epd");
+    std::fs::write(&input, epd_suite(3)).expect("write");
+    let refused: &[(&[&str], &str)] = &[
+        (&["--where", "Elo > 1"], "the game filters --where cannot"),
+        (&["--eco", "A00", "--invert"], "the game filters --eco, --invert cannot"),
+        (&["--min-ply", "5", "--result", "1-0"], "the game filters --result, --min-ply cannot"),
+        (&["--variant", "chess960", "--material", "KQ"], "the game filters --variant, --material cannot"),
+    ];
+    for (options, said) in refused {
+        let mut args = vec!["annotate", "-q", "--no-cache", "--nodes", "50", "--format", "epd"];
+        args.extend_from_slice(options);
+        args.push(path(&input));
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{options:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(said), "{options:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{options:?}");
+    }
+    let o = run(&["annotate", "-q", "--no-cache", "--nodes", "50", "--format", "epd", path(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
 /// A --cache file that is no SQLite database is data in the wrong form (65), named with what
 /// SQLite says; a cache that cannot be opened for I/O reasons (a directory) stays an I/O error.
 #[test]

@@ -65,6 +65,7 @@ run's analysis replaces (kept when the position is left unevaluated); then acd, 
 bm (the engine's choice, only on a line with neither bm nor am), pv (the engine's line, its
 choice first) and dm. Blank and # lines, and lines that are no position (a bad_fen error
 each), are written as read; an input none of whose lines is EPD or FEN is one error (exit 65).
+Its lines are no games: the game filters (--where, --eco, --min-ply...) are refused with it.
 
 Exit codes: 1 when some position was left without an evaluation (a diagnostic names it) or a
 game had errors (written as read, or annotated with a variation cut); 65 when an input of
@@ -183,7 +184,8 @@ fn seconds(text: &str) -> Result<Duration, String> {
 }
 
 /// Refuses the options the run would ignore: an engine's and its search's under --from-evals,
-/// which runs none, and those that shape only PGN output under another format.
+/// which runs none, the game filters under --format epd, which reads no games, and those that
+/// shape only PGN output under another format.
 fn refuse_ignored(args: &Args) -> Result<(), Fail> {
     let named = |options: &[(&'static str, bool)]| -> Vec<&'static str> {
         options.iter().filter(|(_, on)| *on).map(|(name, _)| *name).collect()
@@ -209,6 +211,16 @@ fn refuse_ignored(args: &Args) -> Result<(), Fail> {
                 "--from-evals judges the games' own evaluations and runs no engine: {} cannot be \
                  used with it{threads}",
                 engine.join(", ")
+            )));
+        }
+    }
+    if args.format == FormatArg::Epd {
+        let filters = args.select.given(&args.plies);
+        if !filters.is_empty() {
+            return Err(Fail::usage(format!(
+                "--format epd reads lines of positions, not games: the game filters {} cannot be \
+                 used with it",
+                filters.join(", ")
             )));
         }
     }
