@@ -302,10 +302,6 @@ impl Cache {
     /// [`Cache::open`] with a commit policy of its own.
     pub fn open_with(path: impl AsRef<Path>, policy: CommitPolicy) -> Result<Cache, CacheError> {
         let path = path.as_ref().to_path_buf();
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|source| CacheError::Dir { path: dir.to_path_buf(), source })?;
-        }
         let writer = match open_writer(&path) {
             // SQLite opens a file it cannot write read-only, and fails at the first commit.
             Ok(conn) if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) => {
@@ -543,8 +539,12 @@ fn read_only(path: &Path) -> bool {
     opened.is_err_and(|e| matches!(e.kind(), ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem))
 }
 
-/// The writer's connection: WAL mode, `synchronous=NORMAL`, the schema created or checked.
+/// The writer's connection (the file and its directory created if needed): WAL mode,
+/// `synchronous=NORMAL`, the schema created or checked.
 fn open_writer(path: &Path) -> Result<Connection, CacheError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| CacheError::Dir { path: dir.to_path_buf(), source })?;
+    }
     let open_err = |source| CacheError::Open { path: path.to_path_buf(), source };
     let mut conn = Connection::open(path).map_err(open_err)?;
     conn.busy_timeout(BUSY_TIMEOUT).map_err(open_err)?;

@@ -627,6 +627,74 @@ fn a_cache_that_is_no_database_is_a_data_error() {
     assert!(stderr(&o).contains("cannot open the evaluation cache"), "{}", stderr(&o));
 }
 
+/// A cache of a few analyses, for `cache merge` to add.
+fn small_cache(dir: &Path) -> PathBuf {
+    let (cache, out) = (dir.join("src.sqlite"), dir.join("o.pgn"));
+    let input = fixture("pgn/lichess_db_10k.pgn");
+    let o = run(&[
+        "annotate",
+        "-q",
+        "--nodes",
+        "50",
+        "--max-ply",
+        "40",
+        "--cache",
+        path(&cache),
+        "-o",
+        path(&out),
+        path(&input),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    cache
+}
+
+/// `cache merge -o -`: `-` is stdout, which cannot hold an SQLite database, so it is a usage
+/// error (exit 2), and no file named `-` appears.
+#[test]
+fn cache_merge_to_stdout_is_refused() {
+    let dir = temp_dir("cache-merge-stdout");
+    let cache = small_cache(&dir);
+    let o =
+        pgnkit().current_dir(&dir).args(["cache", "merge", path(&cache), "-o", "-"]).output().expect("run");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("stdout (-o -) cannot hold"), "{}", stderr(&o));
+    assert!(!dir.join("-").exists(), "a file named - was written");
+}
+
+/// A directory given as a cache to add is said to be one (exit 66), not a missing file.
+#[test]
+fn cache_merge_names_a_directory_given_as_a_cache() {
+    let dir = temp_dir("cache-merge-a-dir");
+    let o = run(&["cache", "merge", path(&dir), "-o", path(&dir.join("all.sqlite"))]);
+    assert_eq!(o.status.code(), Some(66), "{}", stderr(&o));
+    assert!(stderr(&o).contains(": is a directory, not a cache file"), "{}", stderr(&o));
+    assert!(!dir.join("all.sqlite").exists());
+}
+
+/// The analyses the cache file holds.
+fn cache_rows(cache: &Path) -> i64 {
+    let conn = rusqlite::Connection::open(cache).expect("open");
+    conn.query_row("SELECT count(*) FROM evals", [], |r| r.get(0)).expect("count")
+}
+
+/// `cache merge -o` creates the file's missing directories, as `annotate --cache` does; an output
+/// that cannot be created (a file where its directory should be) is exit 73, as for every job.
+#[test]
+fn cache_merge_creates_the_directory_of_its_output() {
+    let dir = temp_dir("cache-merge-dir");
+    let cache = small_cache(&dir);
+    let merged = dir.join("new/deeper/all.sqlite");
+    let o = run(&["cache", "merge", "-q", path(&cache), "-o", path(&merged)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(cache_rows(&cache) > 0);
+    assert_eq!(cache_rows(&merged), cache_rows(&cache));
+    std::fs::write(dir.join("plain"), "a file\n").expect("write");
+    for under in ["plain/all.sqlite", "plain/sub/all.sqlite"] {
+        let o = run(&["cache", "merge", "-q", path(&cache), "-o", path(&dir.join(under))]);
+        assert_eq!(o.status.code(), Some(73), "{under}: {}", stderr(&o));
+    }
+}
+
 /// The judgement sentences pgnkit and lichess write.
 const JUDGEMENTS: [&str; 5] = [
     "Inaccuracy.",
