@@ -209,6 +209,19 @@ fn show_in_three_formats() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// A game or ply the input does not have is said naming stdin as such, not `-`, with its games
+/// and plies counted in words.
+#[test]
+fn show_names_stdin_in_what_it_says() {
+    let text = "1. e4 e5 *\n\n1. d4 *\n";
+    let o = run_with_stdin(&["show", "-", "--game", "3"], text);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "pgnkit: error: stdin has 2 games: there is no game 3\n");
+    let o = run_with_stdin(&["show", "-", "--game", "2", "--ply", "2"], text);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "pgnkit: error: game 2 of stdin has 1 valid ply: there is no ply 2\n");
+}
+
 /// An option of the other source of the position, or of the SVG under a text format, is a
 /// usage error, not ignored; without a source the error names both.
 #[test]

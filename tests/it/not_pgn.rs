@@ -246,7 +246,7 @@ fn pgn_at_its_oddest_is_never_refused() {
         let game_1_errs = matches!(*what, "garbage before the first game" | "an illegal first move");
         if text.trim().is_empty() {
             assert_eq!(o.status.code(), Some(2), "{what}, show: {}", stderr(&o));
-            let said = format!("pgnkit: error: {} has 0 game(s): there is no game 1\n", path(&file));
+            let said = format!("pgnkit: error: {} has 0 games: there is no game 1\n", path(&file));
             assert_eq!(stderr(&o), said, "{what}, show");
             assert_eq!(stdout(&o), "", "{what}, show");
         } else {

@@ -241,9 +241,11 @@ fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<Pic
             }
         }
     }
-    let name = path.display();
+    // Said in prose, so stdin is named, not `-`.
+    let name = if path.as_os_str() == "-" { "stdin".into() } else { pgnkit::io::name::display(path) };
     if !pick.found {
-        return Err(Fail::usage(format!("{name} has {games} game(s): there is no game {number}")));
+        let games = diagnostics::counted(games, "game", "games");
+        return Err(Fail::usage(format!("{name} has {games}: there is no game {number}")));
     }
     let Some(mut pos) = pick.start else {
         // A game of a PGN input, bad as the jobs report it: its errors where they stand, exit 1.
@@ -259,9 +261,8 @@ fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<Pic
     let plies = pick.moves.len() as u32;
     let ply = ply.unwrap_or(plies);
     if ply > plies {
-        return Err(Fail::usage(format!(
-            "game {number} of {name} has {plies} valid plies: there is no ply {ply}"
-        )));
+        let valid = diagnostics::counted(plies.into(), "valid ply", "valid plies");
+        return Err(Fail::usage(format!("game {number} of {name} has {valid}: there is no ply {ply}")));
     }
     for &m in &pick.moves[..ply as usize] {
         match m {
