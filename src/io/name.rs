@@ -35,6 +35,11 @@ impl Name {
         &self.text
     }
 
+    /// As a sentence names it: `stdin` for `-`, which stands for it on the command line.
+    pub fn prose(&self) -> &str {
+        if self.text == "-" { "stdin" } else { &self.text }
+    }
+
     /// As JSON records hold it.
     pub fn json(&self) -> &Value {
         &self.json

@@ -859,3 +859,18 @@ fn the_pages_own_options_are_refused_by_the_summary_formats() {
     let o = run(&["report", "-q", "--games", "3", "--boards", "1", path(&input)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// The summary names its sources as a sentence does: stdin as such, not `-`; JSON keeps the
+/// input's name as given.
+#[test]
+fn the_summary_names_stdin_as_a_source() {
+    let text = std::fs::read(fixture("pgn/lichess_db_10k.pgn")).expect("read");
+    let o = run_with_stdin(&["report", "-q", "--format", "text", "-"], &text);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("\nSources: stdin (5)\n"), "{}", stdout(&o));
+    let o = run_with_stdin(&["report", "-q", "-"], &text);
+    assert!(stdout(&o).contains("<dt>Sources</dt><dd>stdin (5)</dd>"), "{}", stdout(&o));
+    let o = run_with_stdin(&["report", "-q", "--format", "json", "-"], &text);
+    let json: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(json["sources"][0]["file"], "-");
+}

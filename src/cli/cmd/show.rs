@@ -241,8 +241,8 @@ fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<Pic
             }
         }
     }
-    // Said in prose, so stdin is named, not `-`.
-    let name = if path.as_os_str() == "-" { "stdin".into() } else { pgnkit::io::name::display(path) };
+    let name = pgnkit::io::name::Name::of(path);
+    let name = name.prose();
     if !pick.found {
         let games = diagnostics::counted(games, "game", "games");
         return Err(Fail::usage(format!("{name} has {games}: there is no game {number}")));

@@ -429,7 +429,8 @@ pub fn write_page<W: Write>(
     let variants: Vec<String> = t.variants.iter().map(|(v, n)| format!("{v}: {n}")).collect();
     let variants = if variants.is_empty() { "none".to_string() } else { variants.join(", ") };
     let _ = writeln!(s, "<dt>Variants</dt><dd>{variants}</dd>");
-    let sources: Vec<String> = t.sources.iter().map(|(f, n)| format!("{} ({n})", escape(f.text()))).collect();
+    let sources: Vec<String> =
+        t.sources.iter().map(|(f, n)| format!("{} ({n})", escape(f.prose()))).collect();
     let _ = writeln!(s, "<dt>Sources</dt><dd>{}</dd>", sources.join(", "));
     if t.broken > 0 {
         let _ = writeln!(

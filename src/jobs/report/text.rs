@@ -422,7 +422,7 @@ pub fn summary_text<W: Write>(
         "Variants: {}",
         if variants.is_empty() { "none".to_string() } else { variants.join(", ") }
     );
-    let sources: Vec<String> = t.sources.iter().map(|(f, n)| format!("{f} ({n})")).collect();
+    let sources: Vec<String> = t.sources.iter().map(|(f, n)| format!("{} ({n})", f.prose())).collect();
     let _ = writeln!(s, "Sources: {}", sources.join(", "));
     if let Some(p) = t.player() {
         let _ = writeln!(s, "Point of view: {p}");
