@@ -551,9 +551,15 @@ fn options_the_run_would_ignore_are_usage_errors() {
             &["--engines, --hash, --keep-hash", "-j sets its threads"],
         ),
         (&["--from-evals", "--cache", "c.sqlite", "--variations", "mistakes"], &["--cache, --variations"]),
-        (&["--format", "jsonl", "--variations", "all"], &["--format jsonl writes no PGN: --variations,"]),
+        (
+            &["--format", "jsonl", "--variations", "all"],
+            &["--format jsonl writes no PGN: --variations, which shapes PGN output,"],
+        ),
         (&["--format", "jsonl", "--add-tags"], &["--format jsonl writes no PGN: --add-tags,"]),
-        (&["--format", "epd", "--add-tags", "--variations", "none"], &["--variations and --add-tags"]),
+        (
+            &["--format", "epd", "--add-tags", "--variations", "none"],
+            &["--variations and --add-tags, which shape PGN output,"],
+        ),
         (&["--format", "parquet", "--add-tags"], &["--format parquet writes no PGN"]),
     ];
     for (options, said) in refused {

@@ -229,9 +229,10 @@ fn refuse_ignored(args: &Args) -> Result<(), Fail> {
         if !pgn.is_empty() {
             let format = clap::ValueEnum::to_possible_value(&args.format).expect("not skipped");
             return Err(Fail::usage(format!(
-                "--format {} writes no PGN: {}, which shape PGN output, cannot be used with it",
+                "--format {} writes no PGN: {}, which {} PGN output, cannot be used with it",
                 format.get_name(),
-                pgn.join(" and ")
+                pgn.join(" and "),
+                if pgn.len() == 1 { "shapes" } else { "shape" }
             )));
         }
     }
