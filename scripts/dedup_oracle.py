@@ -46,6 +46,7 @@ import unicodedata
 
 import chess
 import chess.pgn
+from mainline_visitor import MainlineVisitor
 
 SPECIAL = {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "ß": "ss", "ẞ": "ss", "æ": "ae", "œ": "oe", "ı": "i", "þ": "th"}
 APOSTROPHES = "'`\u2019\u02bc"
@@ -70,15 +71,15 @@ def read_text(path):
     return io.StringIO("\n".join(lines))
 
 
-class Record(chess.pgn.BaseVisitor):
+class Record(MainlineVisitor):
     """What the rules read of a game, as python-chess reads it: each tag's first value, the start
     position, the mainline's moves and end position, the result token and any error. The
     mainline is played once, by the reader (no game tree is built and replayed again)."""
 
     def begin_game(self):
+        super().begin_game()
         self.first_tags, self.token, self.errors, self.moves = {}, None, [], []
         self.start = self.end = None
-        self.depth = 0
 
     def visit_header(self, name, value):
         self.first_tags.setdefault(name, value)
@@ -89,15 +90,8 @@ class Record(chess.pgn.BaseVisitor):
             self.start = (board.uci_variant, board.chess960, board.epd())
             self.end = board
 
-    def begin_variation(self):
-        self.depth += 1
-
-    def end_variation(self):
-        self.depth -= 1
-
-    def visit_move(self, board, move):
-        if self.depth == 0:
-            self.moves.append(move.uci())
+    def visit_mainline_move(self, board, move):
+        self.moves.append(move.uci())
 
     def visit_result(self, result):
         self.token = result

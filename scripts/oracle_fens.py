@@ -21,6 +21,7 @@ import zlib
 
 import chess
 import chess.pgn
+from mainline_visitor import MainlineVisitor
 
 
 def fen_line(board, move=None):
@@ -32,23 +33,17 @@ def fen_line(board, move=None):
     return board.fen() + "\n"
 
 
-class Mainline(chess.pgn.BaseVisitor):
+class Mainline(MainlineVisitor):
     """The FEN lines of a game's mainline positions, taken from python-chess's own board as it
     reads the game (no game tree is built and replayed again), and whether it met an error."""
 
     def begin_game(self):
-        self.lines, self.depth, self.failed = [], 0, False
+        super().begin_game()
+        self.lines, self.failed = [], False
         self.move = None  # the mainline move the next board comes from
 
-    def begin_variation(self):
-        self.depth += 1
-
-    def end_variation(self):
-        self.depth -= 1
-
-    def visit_move(self, board, move):
-        if self.depth == 0:
-            self.move = move
+    def visit_mainline_move(self, board, move):
+        self.move = move
 
     def visit_board(self, board):
         # The start, then the board after each move, a variation's too.
