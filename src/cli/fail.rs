@@ -39,6 +39,23 @@ impl Fail {
         Fail::Run(Error::Usage(UsageError::rule(message)))
     }
 
+    /// A usage error for `options` (as on the command line, one or more) that shape only what
+    /// `--format FORMAT` does not write: it `writes` something else, they shape `shaping`.
+    pub fn ignored_by_format(
+        format: &impl clap::ValueEnum,
+        writes: &str,
+        options: &[&str],
+        shaping: &str,
+    ) -> Fail {
+        let format = format.to_possible_value().expect("a format clap offers");
+        Fail::usage(format!(
+            "--format {} writes {writes}: {}, which {} {shaping}, cannot be used with it",
+            format.get_name(),
+            options.join(" and "),
+            if options.len() == 1 { "shapes" } else { "shape" }
+        ))
+    }
+
     /// The exit code it ends the run with.
     pub(super) fn code(&self) -> Code {
         match self {

@@ -227,13 +227,7 @@ fn refuse_ignored(args: &Args) -> Result<(), Fail> {
     if args.format != FormatArg::Pgn {
         let pgn = named(&[("--variations", shard::given("variations")), ("--add-tags", args.add_tags)]);
         if !pgn.is_empty() {
-            let format = clap::ValueEnum::to_possible_value(&args.format).expect("not skipped");
-            return Err(Fail::usage(format!(
-                "--format {} writes no PGN: {}, which {} PGN output, cannot be used with it",
-                format.get_name(),
-                pgn.join(" and "),
-                if pgn.len() == 1 { "shapes" } else { "shape" }
-            )));
+            return Err(Fail::ignored_by_format(&args.format, "no PGN", &pgn, "PGN output"));
         }
     }
     Ok(())

@@ -136,14 +136,12 @@ fn refuse_ignored(args: &Args) -> Result<(), Fail> {
     if given.is_empty() {
         return Ok(());
     }
-    let format = clap::ValueEnum::to_possible_value(&args.format).expect("not skipped");
-    Err(Fail::usage(format!(
-        "--format {} writes the summary, no game sections: {}, which {} the HTML page's game \
-         sections, cannot be used with it",
-        format.get_name(),
-        given.join(" and "),
-        if given.len() == 1 { "shapes" } else { "shape" }
-    )))
+    Err(Fail::ignored_by_format(
+        &args.format,
+        "the summary, no game sections",
+        &given,
+        "the HTML page's game sections",
+    ))
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
