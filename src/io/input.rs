@@ -71,7 +71,7 @@ pub struct InputOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
     /// The file does not exist (exit 66).
-    #[error("{}: no such file", path.display())]
+    #[error("{}: no such file", super::name::input(path))]
     NotFound {
         /// The path as given.
         path: PathBuf,
@@ -80,7 +80,7 @@ pub enum InputError {
     /// byte order mark, or its first characters are ASCII with NULs before or after each (exit 65).
     #[error(
         "{}: input is {encoding}; convert it to UTF-8 (e.g. {}iconv -f {encoding} -t UTF-8)",
-        path.display(),
+        super::name::input(path),
         decompressing(*compression, path)
     )]
     Utf16 {
@@ -93,7 +93,10 @@ pub enum InputError {
         encoding: &'static str,
     },
     /// A compression pgnkit does not read, known by its magic bytes (exit 65).
-    #[error("{}: {format}-compressed input is not read; decompress it first, e.g. `{tool} FILE | pgnkit COMMAND -`", path.display())]
+    #[error(
+        "{}: {format}-compressed input is not read; decompress it first, e.g. `{tool} FILE | pgnkit COMMAND -`",
+        super::name::input(path)
+    )]
     Unsupported {
         /// The path as given.
         path: PathBuf,
@@ -104,7 +107,7 @@ pub enum InputError {
     },
     /// Not one game of the input has a tag pair or a move written as one (exit 65): it is no
     /// PGN (an EPD file, a binary, JSON...). Judged by the run driver ([`crate::jobs::run`]).
-    #[error("{}: not PGN: no tag pair and no move in {}; line {line} reads {text}", path.display(), looked_in(*read))]
+    #[error("{}: not PGN: no tag pair and no move in {}; line {line} reads {text}", super::name::input(path), looked_in(*read))]
     NotPgn {
         /// The path as given.
         path: PathBuf,
@@ -118,7 +121,7 @@ pub enum InputError {
     /// Not one line of text of an input read as EPD lines is an EPD record or a FEN (exit 65): a
     /// PGN file given to `annotate --format epd`, say. Judged by the run driver
     /// ([`crate::jobs::run`]).
-    #[error("{}: not EPD: no EPD record and no FEN in {}; line {line} reads {text}", path.display(), looked_in(*read))]
+    #[error("{}: not EPD: no EPD record and no FEN in {}; line {line} reads {text}", super::name::input(path), looked_in(*read))]
     NotEpd {
         /// The path as given.
         path: PathBuf,
@@ -131,7 +134,7 @@ pub enum InputError {
     },
     /// An input's index sidecar (`pgnkit index`) that is stale (made for another version of the
     /// input) or no index (exit 65): never used, as its game and line numbers would be wrong.
-    #[error("{}: {why}; remove it or run `pgnkit index {}` again", path.display(), input.display())]
+    #[error("{}: {why}; remove it or run `pgnkit index {}` again", super::name::input(path), input.display())]
     BadIndex {
         /// The sidecar.
         path: PathBuf,
@@ -141,7 +144,7 @@ pub enum InputError {
         why: String,
     },
     /// A compressed stream is corrupt or truncated (exit 65).
-    #[error("{}: corrupt {} stream: {source}", path.display(), compression.name())]
+    #[error("{}: corrupt {} stream: {source}", super::name::input(path), compression.name())]
     Corrupt {
         /// The path as given.
         path: PathBuf,
@@ -153,7 +156,7 @@ pub enum InputError {
     },
     /// Any other I/O error: permission, directory, read failure (exit 74, or 66 when the path
     /// cannot be read as a file: no permission, or a directory).
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {source}", super::name::input(path))]
     Io {
         /// The path as given.
         path: PathBuf,

@@ -35,9 +35,9 @@ impl Name {
         &self.text
     }
 
-    /// As a sentence names it: `stdin` for `-`, which stands for it on the command line.
+    /// As messages name it: `stdin` for `-`, which stands for it on the command line.
     pub fn prose(&self) -> &str {
-        if self.text == "-" { "stdin" } else { &self.text }
+        if self.text == "-" { STDIN } else { &self.text }
     }
 
     /// As JSON records hold it.
@@ -56,6 +56,18 @@ impl std::fmt::Display for Name {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text)
     }
+}
+
+const STDIN: &str = "stdin";
+
+/// An input's path as messages name it: `stdin` for `-`; JSON and data keep `-` as given.
+pub fn input(path: &Path) -> String {
+    if path == Path::new("-") { STDIN.into() } else { display(path) }
+}
+
+/// An output's path as messages name it: `stdout` for `-`.
+pub fn output(path: &Path) -> String {
+    if path == Path::new("-") { "stdout".into() } else { display(path) }
 }
 
 /// The name of `path` as reports show it: UTF-8, else read as Windows-1252.
@@ -114,6 +126,14 @@ mod tests {
     use super::*;
     use std::ffi::OsStr;
     use std::os::unix::ffi::OsStrExt;
+
+    #[test]
+    fn messages_name_the_standard_streams_and_json_keeps_the_dash() {
+        let dash = Path::new("-");
+        assert_eq!((input(dash), output(dash)), ("stdin".to_string(), "stdout".to_string()));
+        assert_eq!((Name::of(dash).prose(), Name::of(dash).json()), ("stdin", &json!("-")));
+        assert_eq!(input(Path::new("./-")), "./-", "a file named - is named as given");
+    }
 
     #[test]
     fn a_utf8_name_is_its_text_and_another_its_bytes() {

@@ -35,20 +35,20 @@ pub enum OutputError {
     #[error("broken pipe")]
     BrokenPipe,
     /// The output path is one of the inputs (exit 73).
-    #[error("{}: refusing to overwrite an input file", path.display())]
+    #[error("{}: refusing to overwrite an input file", super::name::output(path))]
     WouldOverwriteInput {
         /// The output path as given.
         path: PathBuf,
     },
     /// The path is already another output of this run, which would share its temporary file, or
     /// both are `-`, which would share stdout (exit 2).
-    #[error("{}: named as two outputs of one run", path.display())]
+    #[error("{}: named as two outputs of one run", super::name::output(path))]
     Twice {
         /// The output path as given.
         path: PathBuf,
     },
     /// The output (or its temporary file) cannot be created (exit 73).
-    #[error("{}: cannot create: {source}", path.display())]
+    #[error("{}: cannot create: {source}", super::name::output(path))]
     Create {
         /// The output path as given.
         path: PathBuf,
@@ -66,7 +66,7 @@ pub enum OutputError {
         opening: bool,
     },
     /// Writing, flushing or renaming failed, e.g. disk full (exit 74).
-    #[error("{}: write error: {source}", shown(path))]
+    #[error("{}: write error: {source}", super::name::output(path))]
     Write {
         /// The output path as given (`-` for stdout).
         path: PathBuf,
@@ -76,14 +76,9 @@ pub enum OutputError {
     },
 }
 
-/// An output as messages name it: `stdout` for `-`.
-fn shown(path: &Path) -> String {
-    if path == Path::new("-") { "stdout".into() } else { path.display().to_string() }
-}
-
 /// What [`OutputError::Interrupted`] says.
 fn interrupted(path: &Path, opening: bool) -> String {
-    let name = shown(path);
+    let name = super::name::output(path);
     if opening {
         format!("interrupted: stopped waiting for a reader to open {name}; nothing was written to it")
     } else {

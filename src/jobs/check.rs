@@ -272,9 +272,9 @@ impl Sink<Vec<CheckItem>> for Report {
         for item in items {
             let line = match (&item, self.json) {
                 (CheckItem::Diagnostic(d), true) => diagnostics::diagnostic_json(&self.file, d).to_string(),
-                (CheckItem::Diagnostic(d), false) => diagnostics::diagnostic_text(self.file.text(), d),
+                (CheckItem::Diagnostic(d), false) => diagnostics::diagnostic_text(self.file.prose(), d),
                 (CheckItem::Game(g), true) => g.json(&self.file).to_string(),
-                (CheckItem::Game(g), false) => g.text(self.file.text()),
+                (CheckItem::Game(g), false) => g.text(self.file.prose()),
             };
             writeln!(self.out, "{line}").map_err(|e| self.out.error(e))?;
         }

@@ -291,7 +291,7 @@ impl<'r, J: Job> Runner<'r, J> {
             Ok(i) => i,
             Err(e) => {
                 let e = Error::Input(e);
-                observer.input_failed(name.text(), &e);
+                observer.input_failed(name.prose(), &e);
                 summary.inputs.push(InputSummary { name, stats: Stats::default(), error: Some(e) });
                 return Ok(());
             }
@@ -310,7 +310,7 @@ impl<'r, J: Job> Runner<'r, J> {
         };
         let stream = matches!(source, Source::Stream(_));
         let consumed = stream.then(|| input.consumed.clone());
-        observer.begin_input(&InputInfo { name: name.text(), total_bytes: input.total_size, consumed });
+        observer.begin_input(&InputInfo { name: name.prose(), total_bytes: input.total_size, consumed });
         sink.begin_input(&name)?;
         let mut stats = Stats::default();
         let mut held = Held::new(format, judged);
@@ -353,7 +353,7 @@ impl<'r, J: Job> Runner<'r, J> {
             }
         };
         let first = span.map_or(0, |s| s.start.game);
-        let stopped = |games| Stopped { input: name.text().into(), games: first + games, first };
+        let stopped = |games| Stopped { input: name.prose().into(), games: first + games, first };
         let mut error = None;
         match result {
             // A stop signal can end a stream (`io::end_streams_on_signal`) before any chunk saw it.
@@ -379,7 +379,7 @@ impl<'r, J: Job> Runner<'r, J> {
             }
             Err(PipelineError::Job(e) | PipelineError::Release(e)) => return Err(e),
             Err(PipelineError::Panic(source)) => {
-                return Err(Error::Panic { input: name.text().into(), source });
+                return Err(Error::Panic { input: name.prose().into(), source });
             }
         }
         observer.end_input();
@@ -387,7 +387,7 @@ impl<'r, J: Job> Runner<'r, J> {
         sink.flush()?;
         summary.stats.merge(&stats);
         if let Some(e) = &error {
-            observer.input_failed(name.text(), e);
+            observer.input_failed(name.prose(), e);
         }
         summary.inputs.push(InputSummary { name, stats, error });
         Ok(())

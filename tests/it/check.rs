@@ -619,7 +619,7 @@ fn a_tag_problem_names_the_players_of_the_tags_after_it() {
     let pgn = "[Event Casual Game\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n";
     let o = run_with_stdin(&["check", "-"], pgn);
     let said = format!("{}{}", stdout(&o), stderr(&o));
-    let named = "-:1:1: warning: game 1 (A - B): malformed tag pair; skipped [bad_tag, byte 0]";
+    let named = "stdin:1:1: warning: game 1 (A - B): malformed tag pair; skipped [bad_tag, byte 0]";
     assert!(said.contains(named), "{said}");
 }
 

@@ -722,7 +722,7 @@ fn two_outputs_on_stdout_are_refused_before_any_work() {
     for args in runs {
         let o = run_with_stdin(&[&["clean", "-q", "-"], args].concat(), &games);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains("-: named as two outputs of one run"), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("stdout: named as two outputs of one run"), "{args:?}: {}", stderr(&o));
         assert!(o.stdout.is_empty(), "{args:?}: nothing on stdout");
         assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 0, "{args:?}: nothing written");
     }

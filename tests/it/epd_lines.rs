@@ -61,7 +61,7 @@ fn annotate_epd_skips_a_line_over_the_budget_and_numbers_the_rest() {
         }
         let a = [&args[..], &["-j", j, "-"]].concat();
         let o = run_with_stdin(&a, &text);
-        runs.push((format!("{a:?} (stdin)"), o.status.code(), stdout(&o), diagnostics(&stderr(&o), "-")));
+        runs.push((format!("{a:?} (stdin)"), o.status.code(), stdout(&o), diagnostics(&stderr(&o), "stdin")));
     }
     let (_, code, out, found) = &runs[0];
     assert_eq!(*code, Some(1), "{found:?}");
@@ -125,7 +125,7 @@ fn annotate_epd_of_one_endless_line_ends_not_epd() {
     writer.join().expect("writer");
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(65), "{err}");
-    assert!(err.contains(&format!("pgnkit: error: -: {REFUSAL}\"xxx")), "{err}");
+    assert!(err.contains(&format!("pgnkit: error: stdin: {REFUSAL}\"xxx")), "{err}");
     assert!(!out.exists());
 }
 
@@ -173,7 +173,7 @@ fn same_lines_and_diagnostics(file: &Path, counts: &[u64]) {
         let o = run(&[&args[..], &["-j", j, name]].concat());
         assert_eq!((&o.stdout, diagnostics(&stderr(&o), name)), (&out, found.clone()), "-j{j} {name}");
         let o = run_with_stdin(&[&args[..], &["-j", j, "-"]].concat(), &text);
-        assert_eq!((&o.stdout, diagnostics(&stderr(&o), "-")), (&out, found.clone()), "-j{j} stdin");
+        assert_eq!((&o.stdout, diagnostics(&stderr(&o), "stdin")), (&out, found.clone()), "-j{j} stdin");
         for &n in counts {
             let merged = dir.join(format!("n{n}-j{j}.epd"));
             let mut manifests = Vec::new();

@@ -278,7 +278,7 @@ fn an_interrupt_before_the_first_game_says_so() {
     let o = child.wait_with_output().expect("wait");
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(130), "{err}");
-    assert!(err.contains("pgnkit: interrupted: stopped before the first game of -; "), "{err}");
+    assert!(err.contains("pgnkit: interrupted: stopped before the first game of stdin; "), "{err}");
     assert!(!err.contains("game 0"), "{err}");
 }
 

@@ -117,7 +117,7 @@ fn the_refusal_quotes_the_first_line_and_holds_for_every_way_of_reading() {
     let o = run(&["check", "-q", path(&zst)]);
     assert_refused(&o, path(&zst), "zstd");
     let o = run_with_stdin(&["check", "-q", "-"], text.as_bytes());
-    assert_refused(&o, "-", "stdin");
+    assert_refused(&o, "stdin", "stdin");
     // A binary: the start of the test's own executable (ELF, Mach-O or PE), its control bytes
     // escaped; a MiB of it, as the whole may be more than the 16 MiB read before the refusal.
     let exe = std::fs::read(env!("CARGO_BIN_EXE_pgnkit")).expect("read the executable");
@@ -209,7 +209,7 @@ fn show_refuses_input_that_is_not_pgn_and_draws_nothing() {
     let zst = dir.join("positions.epd.zst");
     std::fs::write(&zst, zstd::encode_all(text.as_bytes(), 3).expect("zstd")).expect("write");
     assert_refused(&run(&["show", path(&zst)]), path(&zst), "show, zstd");
-    assert_refused(&run_with_stdin(&["show", "-"], text.as_bytes()), "-", "show, stdin");
+    assert_refused(&run_with_stdin(&["show", "-"], text.as_bytes()), "stdin", "show, stdin");
 }
 
 /// PGN at its oddest, each (what, text): none of these is refused.

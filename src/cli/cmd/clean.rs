@@ -224,7 +224,7 @@ pub(crate) fn ledger(summary: &Summary, unkept: bool) -> String {
             s.get(Counter::Duplicates)
         )
     };
-    let mut text: String = summary.inputs.iter().map(|i| line(i.name.text(), &i.stats)).collect();
+    let mut text: String = summary.inputs.iter().map(|i| line(i.name.prose(), &i.stats)).collect();
     if summary.inputs.len() > 1 {
         text.push_str(&line("total", &summary.stats));
     }

@@ -177,7 +177,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 let reading = jsonl::Reading { select: &job.options().select, player: player.as_deref() };
                 let found = read_records(input, name, reading, &mut totals)?;
                 for p in &found.problems {
-                    stderrln!("pgnkit: {}:{}:1: error: {}", name, p.line, p.message);
+                    stderrln!("pgnkit: {}:{}:1: error: {}", name.prose(), p.line, p.message);
                 }
                 problems += found.problems.len() as u64;
                 totals.filtered += found.filtered;

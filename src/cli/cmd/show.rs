@@ -249,7 +249,7 @@ fn from_pgn(path: &std::path::Path, number: u64, ply: Option<u32>) -> Result<Pic
     }
     let Some(mut pos) = pick.start else {
         // A game of a PGN input, bad as the jobs report it: its errors where they stand, exit 1.
-        let shown = pgnkit::io::name::display(path);
+        let shown = pgnkit::io::name::input(path);
         for d in &pick.errors {
             stderrln!("{}", diagnostics::diagnostic_text(&shown, d));
         }
@@ -314,7 +314,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     };
     // The board drawn is the valid moves': each error says where the game stopped being read.
     if let Some(path) = &args.file {
-        let name = pgnkit::io::name::display(path);
+        let name = pgnkit::io::name::input(path);
         for d in &errors {
             stderrln!("{}", diagnostics::diagnostic_text(&name, d));
         }

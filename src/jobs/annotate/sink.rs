@@ -246,7 +246,7 @@ pub fn summary_text(
 
 impl<W: Write> Sink<AnnotatedChunk> for AnnotateWriter<W> {
     fn begin_input(&mut self, input: &Name) -> Result<(), Error> {
-        self.file = input.text().into();
+        self.file = input.prose().into();
         Ok(())
     }
 

@@ -554,7 +554,7 @@ impl<W: Write> Sink<CleanChunk> for CleanWriter<W> {
 
     fn release(&mut self, mut chunk: CleanChunk, stats: &mut Stats) -> Result<(), Error> {
         for d in &chunk.diagnostics {
-            let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(self.file().text(), d));
+            let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(self.file().prose(), d));
         }
         // Games written one after the other are one run of `chunk.out`, written in one call (a
         // run longer than the output's buffer skips the copy into it).

@@ -612,8 +612,8 @@ impl<W: Write> Writer<W> {
 
 impl<W: Write> Sink<PositionsChunk> for Writer<W> {
     fn begin_input(&mut self, input: &Name) -> Result<(), Error> {
+        self.file = input.prose().to_string();
         let input = input.text();
-        self.file = input.to_string();
         self.inputs += 1;
         if let Some((d, _)) = &mut self.deferred {
             return d.begin_input(input).map_err(spill);

@@ -504,7 +504,7 @@ impl<W: Write> Sink<ReportChunk> for Totals<W> {
 
     fn release(&mut self, chunk: ReportChunk, _: &mut Stats) -> Result<(), Error> {
         for d in &chunk.diagnostics {
-            let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(self.input.text(), d));
+            let _ = writeln!(self.diagnostics, "{}", diagnostics::diagnostic_text(self.input.prose(), d));
         }
         self.filtered += chunk.filtered;
         self.played += chunk.played;
