@@ -33,6 +33,8 @@ mod shard;
 mod shard_bounds;
 mod shard_corrupt;
 mod shard_dedup;
+mod shard_index;
+mod shard_options;
 mod shard_targets;
 #[path = "../common/signal.rs"]
 mod signal;

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::shard::{path, pgn_text, zstd_frames};
+use crate::shard::path;
+use crate::shard_index::{pgn_text, zstd_frames};
 use crate::util::{run, stderr, temp_dir};
 
 /// `bytes` gzipped.
