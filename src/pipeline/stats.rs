@@ -24,7 +24,7 @@ pub struct Stats {
     /// Lines of text that are no EPD record or FEN (nor blank, nor a `#` comment), by jobs that
     /// read EPD lines. An input with some and no EPD line is not EPD ([`crate::jobs::run`]).
     pub not_epd_lines: u64,
-    /// Mainline plies replayed.
+    /// Mainline plies replayed, of the games the filters keep.
     pub plies: u64,
     /// Input bytes (decompressed).
     pub bytes: u64,

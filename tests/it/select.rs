@@ -360,3 +360,44 @@ fn the_variant_filter_takes_a_game_as_its_fen_plays_it() {
     let o = run(&["clean", "-q", "--variant", "chess960", pgn.to_str().expect("UTF-8")]);
     assert_eq!(stdout(&o).matches("[Variant \"Chess960\"]").count(), 2, "{}", stdout(&o));
 }
+
+/// The summary's plies are those of the games the filters keep, in every job: a game a ply or
+/// board filter replays to judge and then leaves out adds none, as one a tag filter leaves out
+/// unreplayed adds none.
+#[test]
+fn the_summary_counts_the_plies_of_the_games_kept() {
+    let path = fixture("pgn/twic1599_10k.pgn");
+    let path = path.to_string_lossy();
+    let plies_said = |job: &str, err: &str| -> u64 {
+        let line = err.lines().find(|l| l.starts_with(&format!("pgnkit {job}: "))).expect("a summary");
+        let (_, rest) = line.split_once("only; ").expect("the plies");
+        rest.split_once(' ').and_then(|(n, _)| n.parse().ok()).expect("a number of plies")
+    };
+    for filter in
+        [&["--where", "Plies > 80"][..], &["--where", "Elo >= 2700"], &["--eco=E00-E99", "--invert"]]
+    {
+        let mut args = vec!["check", "-j", "2", "--json", "--games"];
+        args.extend_from_slice(filter);
+        args.push(&path);
+        let o = run(&args);
+        let (mut kept, mut filtered) = (0, 0);
+        for line in stdout(&o).lines() {
+            let v: Value = serde_json::from_str(line).expect("JSON");
+            match v["type"].as_str() {
+                Some("game") => kept += v["data"]["plies"].as_u64().expect("plies"),
+                Some("summary") => filtered = v["data"]["counts"]["filtered"].as_u64().unwrap_or(0),
+                _ => {}
+            }
+        }
+        assert!(kept > 0 && filtered > 0, "{filter:?}: a proper subset");
+        assert_eq!(plies_said("check", &stderr(&o)), kept, "check {filter:?}");
+        for job in [&["positions", "--format", "epd"][..], &["clean"], &["annotate", "--from-evals"]] {
+            let mut args = job.to_vec();
+            args.extend_from_slice(&["-j", "2", "-o", "/dev/null"]);
+            args.extend_from_slice(filter);
+            args.push(&path);
+            let o = run(&args);
+            assert_eq!(plies_said(job[0], &stderr(&o)), kept, "{job:?} {filter:?}: {}", stderr(&o));
+        }
+    }
+}

@@ -26,7 +26,7 @@ column (in bytes, from 1), offset (byte of the decompressed input), ply, severit
 (illegal_move, ambiguous_move, bad_fen, ...), san (the move as written), fen (the position it was
 played in), white, black and message; with --games one {\"type\": \"game\"} record per game;
 last a {\"type\": \"summary\"} record. Games the filters (--where, --eco, ...) leave out are read and
-counted as filtered; their problems are neither reported nor counted.";
+counted as filtered; their problems are neither reported nor counted, nor their plies.";
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

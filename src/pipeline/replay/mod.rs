@@ -548,8 +548,11 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         {
             self.stats.pgn_games += 1;
         }
-        self.stats.plies += self.game.plies as u64;
         let counted = self.hooks.counted();
+        // Plies of the games reported on: one a filter leaves out adds none, replayed or not.
+        if counted {
+            self.stats.plies += self.game.plies as u64;
+        }
         if counted && self.game.errors > 0 {
             self.stats.games_with_errors += 1;
         } else if counted && self.game.warnings > 0 {
