@@ -341,7 +341,7 @@ impl SelectArgs {
         {
             return Err(UsageError::PlyRange { min, max });
         }
-        Ok(Selection {
+        let selection = Selection {
             wheres,
             min_ply,
             max_ply,
@@ -353,7 +353,16 @@ impl SelectArgs {
             material,
             eco: EcoRanges::union(&self.eco),
             invert: self.invert,
-        })
+        };
+        // Alone it would leave out every game, and count none as filtered.
+        if selection.invert && selection.is_empty() {
+            let lengths = if plies.is_some() { ", --min-ply, --max-ply" } else { "" };
+            return Err(UsageError::rule(format!(
+                "--invert keeps the games the filters leave out, and no filter is given (--where, \
+                 --variant, --result, --ending, --position, --material, --eco{lengths})"
+            )));
+        }
+        Ok(selection)
     }
 }
 

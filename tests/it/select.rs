@@ -401,3 +401,30 @@ fn the_summary_counts_the_plies_of_the_games_kept() {
         }
     }
 }
+
+/// `--invert` with no filter to invert is a usage error in every job, as it would leave out
+/// every game unreported; in `positions`, `--min-ply` chooses positions, not games.
+#[test]
+fn invert_without_a_filter_is_a_usage_error() {
+    let path = fixture("pgn/bad_games.pgn");
+    let path = path.to_string_lossy();
+    for args in [
+        &["check", "--invert"][..],
+        &["clean", "--invert", "-o", "/dev/null"],
+        &["positions", "--invert", "--min-ply", "3"],
+        &["report", "--invert", "--format", "json"],
+    ] {
+        let mut args = args.to_vec();
+        args.push(&path);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("--invert keeps the games the filters leave out, and no filter is given")
+        );
+        assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
+    }
+    let o = run(&["positions", "--invert", "--min-ply", "3", &path]);
+    assert!(stderr(&o).contains("--material, --eco)"), "{}", stderr(&o));
+    let o = run(&["check", "-q", "--invert", "--max-ply", "3", &path]);
+    assert!(o.status.code().is_some_and(|c| c <= 1), "{}", stderr(&o));
+}
