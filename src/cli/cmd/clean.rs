@@ -65,7 +65,8 @@ enum StripArg {
 enum TagsArg {
     /// Every tag, the Seven Tag Roster first.
     All,
-    /// The Seven Tag Roster only (and FEN, SetUp, Variant).
+    /// The Seven Tag Roster only (and FEN, SetUp, Variant, and the tags --add-tags and
+    /// --eco-tags write).
     Roster,
 }
 

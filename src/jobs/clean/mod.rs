@@ -38,7 +38,8 @@ pub struct CleanOptions {
     pub line_width: usize,
     /// What is left out of the movetext.
     pub strip: Strip,
-    /// Keep only the Seven Tag Roster (and `FEN`, `SetUp`, `Variant`).
+    /// Keep only the Seven Tag Roster (and `FEN`, `SetUp`, `Variant`, and the tags
+    /// `add_ply_count` and `eco_tags` write).
     pub roster_only: bool,
     /// Tags left out.
     pub drop_tags: Vec<String>,
@@ -101,12 +102,14 @@ impl CleanOptions {
     }
 
     /// Whether a tag named `name` is written. The [`KEPT`] tags always are: the roster, and
-    /// the tags that say how the moves are read.
+    /// the tags that say how the moves are read; under `roster_only`, also those `eco_tags`
+    /// asks for (as `add_ply_count`'s, and as pgn-extract's `-7 -e` writes them).
     fn keeps_tag(&self, name: &str) -> bool {
         if KEPT.contains(&name) {
             return true;
         }
-        !self.roster_only
+        let asked = self.eco_tags.is_some() && matches!(name, "ECO" | "Opening");
+        (!self.roster_only || asked)
             && !self.drop_tags.iter().any(|d| d == name)
             && (!self.add_ply_count || name != "PlyCount")
     }

@@ -572,6 +572,31 @@ fn stripped_and_tag_options() {
     assert_eq!(c.fates, [(1, "written".to_string())]);
 }
 
+/// `--tags roster` with `--eco-tags` writes the opening's tags as it writes `--add-tags`'
+/// PlyCount: asked for by name, not left out by the roster; `--drop-tags` still leaves one out.
+#[test]
+fn roster_only_writes_the_eco_tags_asked_for() {
+    let pgn = "[Event \"x\"]\n[ECO \"B20\"]\n[WhiteElo \"2700\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Nc3 *\n";
+    let opts = |eco_tags, drop: &[&str]| CleanOptions {
+        roster_only: true,
+        eco_tags: Some(eco_tags),
+        drop_tags: drop.iter().map(|t| t.to_string()).collect(),
+        ..CleanOptions::default()
+    };
+    let c = clean_with(pgn, &opts(EcoTags::All, &[]), 1, 1 << 20);
+    assert!(
+        c.out.contains("[Result \"*\"]\n[ECO \"C46\"]\n[Opening \"Three Knights Opening\"]\n\n1. e4"),
+        "{}",
+        c.out
+    );
+    assert!(!c.out.contains("WhiteElo"), "{}", c.out);
+    // `missing` keeps the game's own code, and names no opening beside another code.
+    let c = clean_with(pgn, &opts(EcoTags::Missing, &[]), 1, 1 << 20);
+    assert!(c.out.contains("[Result \"*\"]\n[ECO \"B20\"]\n\n1. e4"), "{}", c.out);
+    let c = clean_with(pgn, &opts(EcoTags::All, &["Opening"]), 1, 1 << 20);
+    assert!(c.out.contains("[ECO \"C46\"]\n\n1. e4"), "{}", c.out);
+}
+
 /// The counts the writer keeps add up: every game read is written, rejected, filtered or a
 /// duplicate.
 #[test]
