@@ -109,7 +109,7 @@ pub struct Selection {
     pub max_ply: Option<u32>,
     /// This rule set.
     pub variant: Option<Variant>,
-    /// This result (the `Result` tag, or the movetext's result when there is no tag).
+    /// This result (the `Result` tag where it spells one, else the movetext's result, else `*`).
     pub result: Option<GameResult>,
     /// `result` is judged on the result the job writes, given at the game's end
     /// ([`Filter::finish_written`]), not on the tags (`clean`, where the board, the token or
@@ -344,7 +344,10 @@ impl Tracker {
             let fails = if sel.result_written {
                 written.is_some_and(|w| w != r)
             } else {
-                game.tag(b"Result").is_none() && game.result != Some(r)
+                // The tag judged it where it reads as a result; else the token, else unknown (`*`):
+                // `[Result "?"]` is no result, nor a game that ends without a token.
+                let tag = game.tag(b"Result").and_then(|t| GameResult::from_tag(&t.unescape()));
+                tag.is_none() && game.result.unwrap_or(GameResult::Unknown) != r
             };
             if fails {
                 return Some(format!("result {}", r.as_str()));

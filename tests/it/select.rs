@@ -428,3 +428,35 @@ fn invert_without_a_filter_is_a_usage_error() {
     let o = run(&["check", "-q", "--invert", "--max-ply", "3", &path]);
     assert!(o.status.code().is_some_and(|c| c <= 1), "{}", stderr(&o));
 }
+
+/// `--result` reads a game's result from its Result tag where the tag spells one, else from the
+/// result token, else as unknown (`*`): a tag that spells none (`?`, `draw`) keeps no game
+/// whatever its result, and `check`, `positions` and `clean` keep the same games.
+#[test]
+fn the_result_filter_reads_an_unreadable_tag_as_no_result() {
+    let dir = crate::util::temp_dir("select-result-unread");
+    let pgn = dir.join("r.pgn");
+    let text = "[Event \"a\"]\n[Result \"?\"]\n\n1. e4 0-1\n\n[Event \"b\"]\n[Result \"draw\"]\n\n1. d4 *\n\n\
+                [Event \"c\"]\n\n1. c4\n";
+    std::fs::write(&pgn, text).expect("write");
+    let path = pgn.to_str().expect("UTF-8");
+    for (result, want) in [("*", &[2, 3][..]), ("0-1", &[1]), ("1-0", &[]), ("1/2-1/2", &[])] {
+        let o = run(&["check", "-q", "--games", "--json", "--result", result, path]);
+        let kept: Vec<u64> = stdout(&o)
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).expect("JSON"))
+            .filter(|r| r["type"] == "game")
+            .map(|r| r["data"]["game"].as_u64().expect("number"))
+            .collect();
+        assert_eq!(kept, want, "check --result {result}");
+        let o = run(&["positions", "-q", "--format", "jsonl", "--result", result, path]);
+        let mut games: Vec<u64> = stdout(&o)
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).expect("JSON")["game"].as_u64().expect("game"))
+            .collect();
+        games.dedup();
+        assert_eq!(games, want, "positions --result {result}");
+        let o = run(&["clean", "-q", "--result", result, path]);
+        assert_eq!(stdout(&o).matches("[Event ").count(), want.len(), "clean --result {result}");
+    }
+}
