@@ -5,7 +5,9 @@ mod annotate;
 mod check;
 mod ci;
 mod clean;
+mod clean_dedup;
 mod clean_repairs;
+mod clean_tags;
 mod cluster;
 mod encoding;
 // The fuzz targets' properties and PGN event trace, shared with `tests/fuzz` (one copy).
