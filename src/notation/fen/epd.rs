@@ -125,7 +125,7 @@ fn read_ops(text: &str) -> Result<Vec<(String, Vec<String>)>, ParseFenError> {
         }
         let opcode = &text[start..i];
         if opcode.is_empty() || opcode.len() > 15 || !b[start].is_ascii_alphabetic() {
-            return Err(ParseFenError::TrailingGarbage);
+            return Err(ParseFenError::Operation);
         }
         let mut operands = Vec::new();
         loop {
@@ -142,7 +142,7 @@ fn read_ops(text: &str) -> Result<Vec<(String, Vec<String>)>, ParseFenError> {
                     i += 1;
                     loop {
                         match b.get(i) {
-                            None => return Err(ParseFenError::TrailingGarbage),
+                            None => return Err(ParseFenError::Operation),
                             Some(b'"') => break,
                             Some(b'\\') if matches!(b.get(i + 1), Some(b'"' | b'\\')) => {
                                 operand.push_str(&text[from..i]);

@@ -88,8 +88,11 @@ pub enum ParseFenError {
     Halfmoves,
     /// Fullmove number.
     Fullmoves,
-    /// Something after the last field (or a malformed EPD operation).
+    /// Something after the last field.
     TrailingGarbage,
+    /// An EPD operation that cannot be read: an opcode not starting with a letter, or a string
+    /// operand without its closing quote.
+    Operation,
 }
 
 impl fmt::Display for ParseFenError {
@@ -105,6 +108,9 @@ impl fmt::Display for ParseFenError {
             ParseFenError::Halfmoves => "invalid halfmove clock in FEN",
             ParseFenError::Fullmoves => "invalid fullmove number in FEN",
             ParseFenError::TrailingGarbage => "unexpected text after FEN",
+            ParseFenError::Operation => {
+                "malformed EPD operation (an opcode starts with a letter; a string operand ends with `\"`)"
+            }
         })
     }
 }

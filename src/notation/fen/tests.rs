@@ -361,7 +361,7 @@ fn epd_ops() {
     assert_eq!(parse_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq"), Err(ParseFenError::EpSquare));
     assert_eq!(
         parse_epd(r#"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id "open"#),
-        Err(ParseFenError::TrailingGarbage)
+        Err(ParseFenError::Operation)
     );
     // An empty operation is passed over, as python-chess reads suites written `FEN ; bm X;`.
     assert!(parse_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;").unwrap().ops.is_empty());
@@ -392,7 +392,7 @@ fn epd_ops() {
     line.push_str("\";");
     assert_eq!(line.lines().count(), 1, "{line}");
     assert_eq!(parse_epd(&line).unwrap().op("id").unwrap(), ["a\nb\r\tc\\n "]);
-    assert_eq!(parse_epd(r#"8/8/8/8/8/8/8/K1k5 w - - id "open\";"#), Err(ParseFenError::TrailingGarbage));
+    assert_eq!(parse_epd(r#"8/8/8/8/8/8/8/K1k5 w - - id "open\";"#), Err(ParseFenError::Operation));
     assert_eq!(
         parse_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc x;"),
         Err(ParseFenError::Halfmoves)
@@ -401,6 +401,21 @@ fn epd_ops() {
         parse_epd("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - fmvn;"),
         Err(ParseFenError::Fullmoves)
     );
+}
+
+/// A record whose four fields read but whose operations do not is said to be so, not blamed on
+/// its FEN (a suite's line cut inside a string, an operation without an opcode).
+#[test]
+fn a_malformed_epd_operation_is_named() {
+    for line in [
+        r#"8/8/1p1K4/Pp6/2k1p3/8/1P6/8 w - - bm a6; c0 "Kubbel 1927, 1 ... e3"#,
+        "rn2kbnr/pp3pp1/4p3/3pP1Bp/2pP3P/2P5/Pq2NPP1/RN1Q1RK1 b kq - - bm Qxa1;",
+        "8/8/8/8/8/8/8/K1k5 w - - bm Kb2; 2x;",
+    ] {
+        let e = parse_epd(line).unwrap_err();
+        assert_eq!(e, ParseFenError::Operation, "{line}");
+        assert!(e.to_string().starts_with("malformed EPD operation"), "{e}");
+    }
 }
 
 #[test]
