@@ -4,7 +4,7 @@
 //! bound are such files, for the release side to copy out in order.
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 
 use super::sort::rewound;
 
@@ -44,6 +44,16 @@ impl SpillFile {
         file.seek(SeekFrom::Start(len))?;
         self.len = len;
         Ok(())
+    }
+
+    /// Reads the `buf.len()` bytes written at `at`; the next write still goes at the end.
+    pub fn read_at(&mut self, at: u64, buf: &mut [u8]) -> io::Result<()> {
+        self.file.flush()?;
+        let file = self.file.get_mut();
+        file.seek(SeekFrom::Start(at))?;
+        let read = file.read_exact(buf);
+        file.seek(SeekFrom::Start(self.len))?;
+        read
     }
 
     /// The bytes written, to read back from the start.

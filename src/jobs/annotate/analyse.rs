@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
 use super::collect::Mainline;
+use super::spool::Spool;
 use crate::analysis::cache::{Cache, EngineId};
 use crate::analysis::{Analysis, AnalysisWarning, Analyzer, AnalyzerError, Limit, PovScore, Score};
 use crate::chess::{Position, Termination};
@@ -181,14 +182,15 @@ impl Analyst {
         cancel: &Cancel<'_>,
         diagnostics: &mut Vec<Diagnostic>,
         stats: &mut Stats,
-    ) -> Result<Option<Vec<Evaluated>>, Error> {
+        held_bytes: usize,
+    ) -> Result<Option<Spool<'static, Evaluated>>, Error> {
+        let mut out = Spool::new(&[], held_bytes);
         if game.start.is_none() {
-            return Ok(Some(Vec::new()));
+            return Ok(Some(out));
         }
         if self.keep_hash {
             self.engine.new_game();
         }
-        let mut out = Vec::with_capacity(game.position_count());
         let mut unsupported = false;
         let mut shown = Shown { out: diagnostics, n: 0 };
         // The position the engine's line starts from and its ply, and the last position with a
@@ -322,13 +324,16 @@ fn count_search(result: &Result<Analysis, AnalyzerError>, asked: Instant, stats:
 
 /// Whether the engine evaluated none of a game's positions though some needed it (an engine
 /// that cannot play its variant, one that failed on every position): nothing to annotate with.
-pub(super) fn none_evaluated(evals: &[Evaluated]) -> bool {
-    evals.iter().all(|e| e.analysis.is_none()) && evals.iter().any(|e| e.white.is_none())
-}
-
-/// Whether the game holds an `[%eval]` (`--from-evals` has something to judge).
-pub(super) fn has_evals(game: &Mainline) -> bool {
-    game.game_evals.iter().any(|e| e.white.is_some())
+pub(super) fn none_evaluated(evals: &Spool<'_, Evaluated>) -> std::io::Result<bool> {
+    let (mut c, mut i, mut missing) = (evals.cursor(), 0, false);
+    while let Some(e) = c.get(i)? {
+        if e.analysis.is_some() {
+            return Ok(false);
+        }
+        missing |= e.white.is_none();
+        i += 1;
+    }
+    Ok(missing)
 }
 
 /// The warning for a game `--from-evals` writes as read: it holds no `[%eval]`.
@@ -340,16 +345,28 @@ pub(super) fn no_evals(game: &Mainline) -> Diagnostic {
 /// The evaluations a game gives itself (`--from-evals`), taken from it: none for the start
 /// position, then the `[%eval]` after each move; a game ending from the rules when the game
 /// gives none.
-pub(super) fn from_game(game: &mut Mainline, stats: &mut Stats) -> Vec<Evaluated> {
+pub(super) fn from_game(
+    game: &mut Mainline,
+    stats: &mut Stats,
+    held_bytes: usize,
+) -> std::io::Result<Spool<'static, Evaluated>> {
     stats.add(Counter::Positions, game.position_count() as u64);
-    let mut evals = std::mem::take(&mut game.game_evals);
-    if evals.is_empty() {
+    let read = std::mem::take(&mut game.game_evals);
+    let mut evals = Spool::new(&[], held_bytes);
+    if read.is_empty() {
         evals.push(Evaluated::default());
     }
-    for (e, pos) in evals.iter_mut().zip(game.positions()).skip(1) {
-        if e.white.is_none() {
+    let (mut c, mut positions) = (read.cursor(), game.positions());
+    for i in 0.. {
+        let Some(e) = c.get(i)? else { break };
+        let mut e = e.clone();
+        if let Some(pos) = positions.next()
+            && i > 0
+            && e.white.is_none()
+        {
             e.white = from_rules(&pos).map(|s| PovScore::new(pos.turn(), s).white());
         }
+        evals.push(e);
     }
-    evals
+    Ok(evals)
 }

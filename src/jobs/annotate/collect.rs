@@ -8,6 +8,7 @@
 use super::analyse::Evaluated;
 use super::movetext::{Event, Movetext};
 use super::plies::Marks;
+use super::spool::Spool;
 use crate::analysis::judge::eval_score;
 use crate::chess::{Move, Position};
 use crate::error::{Diagnostic, Kind, Severity};
@@ -48,7 +49,9 @@ pub(crate) struct Mainline<'a> {
     pub marks: Marks,
     /// Read for `--from-evals` alone: one per position, the `[%eval]` after each move as the game
     /// gives it (White's view) and its depth (none for the start).
-    pub game_evals: Vec<Evaluated>,
+    pub game_evals: Spool<'a, Evaluated>,
+    /// Some move of the mainline has an `[%eval]` of the game's.
+    pub has_evals: bool,
     pub fate: Fate,
     /// Its worst diagnostic as the replay counted the game (`None`: none).
     pub counted: Option<Severity>,
@@ -78,12 +81,22 @@ pub(super) struct Collect<'s, 'a> {
     null_moves: u32,
     /// A variation cut whole is not written: its end is not either.
     skip_end: bool,
+    /// The chunk's bytes, and those of each kind of a game's state held in memory at most.
+    base: &'a [u8],
+    held_bytes: usize,
 }
 
 impl<'s, 'a> Collect<'s, 'a> {
-    /// Hooks reading for the analysis, for writing the games again when `write`, and keeping
-    /// their own evaluations when `evals`.
-    pub(super) fn new(select: &'s Selection, write: bool, evals: bool) -> Collect<'s, 'a> {
+    /// Hooks reading the chunk `base` for the analysis, for writing the games again when `write`,
+    /// and keeping their own evaluations when `evals`; past `held_bytes` of a kind, a game's
+    /// state waits on disk.
+    pub(super) fn new(
+        select: &'s Selection,
+        write: bool,
+        evals: bool,
+        base: &'a [u8],
+        held_bytes: usize,
+    ) -> Collect<'s, 'a> {
         Collect {
             filter: Filter::new(select, false),
             games: Vec::new(),
@@ -93,6 +106,8 @@ impl<'s, 'a> Collect<'s, 'a> {
             null_move: None,
             null_moves: 0,
             skip_end: false,
+            base,
+            held_bytes,
         }
     }
 
@@ -142,14 +157,15 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
             start: None,
             moves: Vec::new(),
             marks: Marks::default(),
-            game_evals: Vec::new(),
+            game_evals: Spool::new(&[], self.held_bytes),
+            has_evals: false,
             fate: Fate::Annotate,
             counted: None,
             null_move: false,
             tags: Vec::new(),
             result: None,
             bytes: &[],
-            movetext: Movetext::default(),
+            movetext: Movetext::new(self.base, self.held_bytes),
         });
         self.filter.tags(game)
     }
@@ -202,9 +218,10 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
         // A comment before the first move, or after a null move, evaluates no move of ours.
         if m.game_evals.len() == m.moves.len() + 1
             && !m.moves.is_empty()
-            && let (Some(last), Some(eval)) = (m.game_evals.last_mut(), comment.eval())
+            && let (Some(last), Some(eval)) = (m.game_evals.tail().last_mut(), comment.eval())
         {
             (last.white, last.game_depth) = (Some(eval_score(eval.score)), eval.depth);
+            m.has_evals = true;
         }
     }
 
@@ -231,8 +248,8 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
             return;
         }
         // A variation with no move is no variation: its text stands where it stood, in the line
-        // it would have left.
-        let events = &mut self.current().movetext.events;
+        // it would have left. Its start is the last event recorded: in the spool's tail.
+        let events = self.current().movetext.events.tail();
         if let Some(at) = events.iter().rposition(|e| matches!(e, Event::Begin { depth: d } if *d == depth)) {
             events.truncate(at);
         }

@@ -46,7 +46,9 @@ pub(super) fn write_game(
     spill_at: usize,
     cancel: &Cancel<'_>,
 ) -> Result<(), Halt> {
-    for (ply, (pos, e)) in game.positions().zip(&plan.evals).enumerate() {
+    let (mut evals, mut notes) = (plan.evals.cursor(), plan.notes.cursor());
+    for (ply, pos) in game.positions().enumerate() {
+        let Some(e) = evals.get(ply)? else { break };
         let pos = &pos;
         stop_at(ply, cancel)?;
         let mut fen = String::new();
@@ -62,7 +64,7 @@ pub(super) fn write_game(
             None => (e.game_depth, None, None, Vec::new()),
         };
         let judgement =
-            plan.notes.get(ply).and_then(|n| n.advice).map(|a| a.judgement.word().to_ascii_lowercase());
+            notes.value(ply)?.and_then(|n| n.advice).map(|a| a.judgement.word().to_ascii_lowercase());
         let record = json!({"type": "position", "data": {
             "file": file.json(), "game": game.number, "ply": ply, "fen": fen, "san": san,
             "uci": played.map(|m| uci(pos, m)), "eval": e.white.map(score_json), "depth": depth,

@@ -27,6 +27,7 @@ mod notes;
 mod pgn;
 mod plies;
 pub mod sink;
+mod spool;
 pub mod table;
 
 use std::sync::Arc;
@@ -378,8 +379,10 @@ impl Worker for AnnotateWorker {
             return self.lines(chunk);
         }
         let write = self.opts.format == Format::Pgn;
-        let (collected, first) =
-            replay_chunk(collect::Collect::new(&self.opts.select, write, self.analyst.is_none()), chunk);
+        let held = spool::held_bytes(self.spill_at);
+        let collect =
+            collect::Collect::new(&self.opts.select, write, self.analyst.is_none(), chunk.bytes, held);
+        let (collected, first) = replay_chunk(collect, chunk);
         let mut records = AnnotatedChunk::default();
         let mut stats = first.stats;
         collected.filter.count(&mut stats);
@@ -400,28 +403,32 @@ impl Worker for AnnotateWorker {
                 collect::Fate::Annotate => {
                     let before = records.diagnostics.len();
                     // With no engine and no `[%eval]` there is nothing to judge.
-                    let unjudged = self.analyst.is_none() && !analyse::has_evals(game);
+                    let unjudged = self.analyst.is_none() && !game.has_evals;
                     if unjudged {
                         records.diagnostics.push(analyse::no_evals(game));
                     }
                     let evals = match &mut self.analyst {
-                        Some(a) => match a.game(game, chunk.cancel, &mut records.diagnostics, &mut stats)? {
-                            Some(e) => e,
-                            None => return Ok(Output::default()),
-                        },
-                        None => analyse::from_game(game, &mut stats),
+                        Some(a) => {
+                            match a.game(game, chunk.cancel, &mut records.diagnostics, &mut stats, held)? {
+                                Some(e) => e,
+                                None => return Ok(Output::default()),
+                            }
+                        }
+                        None => analyse::from_game(game, &mut stats, held).map_err(spill_error)?,
                     };
                     // The engine's diagnostics are the game's, as the replay's are.
                     let worst = records.diagnostics[before..].iter().map(|d| d.severity).max();
                     stats.recount_game(game.counted, worst);
                     // No Annotator tag or record may claim an analysis the game did not get; an
                     // unjudged game's PGN keeps its own judgements, its records its positions.
-                    if (self.analyst.is_some() && analyse::none_evaluated(&evals)) || (unjudged && write) {
+                    let none =
+                        self.analyst.is_some() && analyse::none_evaluated(&evals).map_err(spill_error)?;
+                    if none || (unjudged && write) {
                         stats.add(Counter::WrittenAsRead, 1);
                         None
                     } else {
                         stats.add(Counter::Annotated, 1);
-                        Some(notes::plan(game, evals, &self.opts))
+                        Some(notes::plan(game, evals, &self.opts, held).map_err(spill_error)?)
                     }
                 }
                 collect::Fate::AsRead => {
@@ -479,9 +486,14 @@ impl Worker for AnnotateWorker {
         match written {
             Ok(()) => Ok(Output { records, stats, end: first.end }),
             Err(Halt::Cancelled) => Ok(Output::default()),
-            Err(Halt::Spill(e)) => Err(Error::Spill(e.into())),
+            Err(Halt::Spill(e)) => Err(spill_error(e)),
         }
     }
+}
+
+/// A temporary file that could not be written or read back.
+fn spill_error(e: std::io::Error) -> Error {
+    Error::Spill(e.into())
 }
 
 #[cfg(test)]

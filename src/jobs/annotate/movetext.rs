@@ -5,6 +5,7 @@
 
 use std::ops::Range;
 
+use super::spool::Spool;
 use crate::chess::Color;
 use crate::error::Kind;
 use crate::notation::san::write_san;
@@ -42,12 +43,18 @@ pub(super) enum Event<'a> {
 /// The events of one game.
 #[derive(Debug, Default)]
 pub(super) struct Movetext<'a> {
-    pub events: Vec<Event<'a>>,
+    /// In order, past a bound on disk.
+    pub events: Spool<'a, Event<'a>>,
     /// The SANs that were not the token as written.
     written: Vec<u8>,
 }
 
 impl<'a> Movetext<'a> {
+    /// No events yet, their text borrowed from `base`, about `held_bytes` of them in memory.
+    pub fn new(base: &'a [u8], held_bytes: usize) -> Movetext<'a> {
+        Movetext { events: Spool::new(base, held_bytes), written: Vec::new() }
+    }
+
     /// Records a move of the replay (called with [`crate::pipeline::replay::Hooks::written_san`]).
     pub fn played(&mut self, p: &Played<'a, '_>) {
         let san = match (p.mv, p.canonical_san()) {

@@ -3,8 +3,12 @@
 //! the engine's best move in SAN, and the engine's line from the position before it (at most 20
 //! plies) where a variation goes; and the game's ACPL and accuracy tags.
 
+use std::cell::RefCell;
+use std::io;
+
 use super::analyse::Evaluated;
 use super::collect::Mainline;
+use super::spool::{Cursor, Spool};
 use super::{AnnotateOptions, Variations};
 use crate::analysis::Score;
 use crate::analysis::judge::{AccuracyBuffers, Advice, Judge, accuracy_of, acpl_of};
@@ -26,12 +30,12 @@ pub(super) struct Note {
 }
 
 /// A game's notes: the evaluations of its positions, a note per move, the tags to add.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(super) struct Plan {
     /// One per mainline position (empty when the start position is unknown).
-    pub evals: Vec<Evaluated>,
+    pub evals: Spool<'static, Evaluated>,
     /// One per mainline move.
-    pub notes: Vec<Note>,
+    pub notes: Spool<'static, Note>,
     /// Tags added (`--add-tags`).
     pub tags: Vec<(&'static str, String)>,
     /// `[%eval]`s are written (not under `--from-evals`, which keeps the game's own).
@@ -41,9 +45,9 @@ pub(super) struct Plan {
 impl Plan {
     /// The `[%eval]` after mainline move `index` (White's view); `None`: none is written (no
     /// evaluation, a mated position, or `--from-evals`).
-    pub fn eval(&self, index: usize) -> Option<Score> {
-        let after = self.evals.get(index + 1).and_then(|e| e.white);
-        after.filter(|s| *s != Score::Mate(0) && self.write_evals)
+    pub fn eval(&self, evals: &mut Cursor<'_, '_, Evaluated>, index: usize) -> io::Result<Option<Score>> {
+        let after = evals.get(index + 1)?.and_then(|e| e.white);
+        Ok(after.filter(|s| *s != Score::Mate(0) && self.write_evals))
     }
 }
 
@@ -62,29 +66,44 @@ pub(super) fn eval_text(score: Score) -> String {
     }
 }
 
-/// The notes of `game` from the evaluations of its positions.
-pub(super) fn plan(game: &Mainline, evals: Vec<Evaluated>, opts: &AnnotateOptions) -> Plan {
-    let Some(start) = game.start else { return Plan::default() };
+/// The notes of `game` from the evaluations of its positions, past `held_bytes` on disk.
+pub(super) fn plan(
+    game: &Mainline,
+    evals: Spool<'static, Evaluated>,
+    opts: &AnnotateOptions,
+    held_bytes: usize,
+) -> io::Result<Plan> {
+    let Some(start) = game.start else { return Ok(Plan::default()) };
     let mut judge = Judge::new(start.turn());
-    let mut notes = Vec::with_capacity(game.moves.len());
+    let mut notes = Spool::new(&[], held_bytes);
+    let mut c = evals.cursor();
     for (i, &mv) in game.moves.iter().enumerate() {
-        let engine = evals.get(i).and_then(|e| e.analysis.as_ref());
-        let after = evals.get(i + 1).and_then(|e| e.white);
-        let is_best = engine.is_some_and(|a| a.best_move == Some(mv));
+        let engine = c.get(i)?.and_then(|e| e.analysis.as_ref());
+        let (best, has_line) = engine.map_or((None, false), |a| (a.best_move, !a.pv.is_empty()));
+        let after = c.get(i + 1)?.and_then(|e| e.white);
+        let is_best = best == Some(mv);
         let advice = judge.next(after, is_best);
-        let best = engine.and_then(|a| a.best_move);
         let wanted = match opts.variations {
             Variations::None => false,
             Variations::Mistakes => advice.is_some(),
             Variations::All => best.is_some() && !is_best,
         };
-        let line = wanted && engine.is_some_and(|a| !a.pv.is_empty());
-        notes.push(Note { advice, best, line });
+        notes.push(Note { advice, best, line: wanted && has_line });
     }
     let mut tags = Vec::new();
     if opts.add_tags {
-        // Read from the evaluations themselves, no list made: a long game's tags cost no memory a ply.
-        let after = evals.iter().skip(1).map(|e| e.white);
+        // Read from the evaluations themselves, no list made: a long game's tags cost no memory a
+        // ply. A block that cannot be read back ends them, the error said after.
+        let failed = RefCell::new(None);
+        let failed_at = &failed;
+        let mut c = evals.cursor();
+        let after = (1..evals.len()).map(move |i| match c.get(i) {
+            Ok(e) => e.and_then(|e| e.white),
+            Err(e) => {
+                failed_at.borrow_mut().get_or_insert(e);
+                None
+            }
+        });
         let a = acpl_of(after.clone(), start.turn());
         let side = |c: Color| if c == Color::White { a.white } else { a.black };
         for (c, name) in [(Color::White, "WhiteACPL"), (Color::Black, "BlackACPL")] {
@@ -96,8 +115,11 @@ pub(super) fn plan(game: &Mainline, evals: Vec<Evaluated>, opts: &AnnotateOption
             tags.push(("WhiteAccuracy", format!("{}", acc.white.round())));
             tags.push(("BlackAccuracy", format!("{}", acc.black.round())));
         }
+        if let Some(e) = failed.into_inner() {
+            return Err(e);
+        }
     }
-    Plan { evals, notes, tags, write_evals: !opts.from_evals }
+    Ok(Plan { evals, notes, tags, write_evals: !opts.from_evals })
 }
 
 #[cfg(test)]

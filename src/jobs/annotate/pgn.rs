@@ -12,10 +12,11 @@
 //! them that is not UTF-8 read as Windows-1252 (as all text written); filtered games are not
 //! written.
 
-use super::analyse::diagnostic;
+use super::analyse::{Evaluated, diagnostic};
 use super::collect::{Fate, Mainline};
 use super::movetext::{Event, Movetext};
-use super::notes::{LINE_PLIES, Plan, eval_text};
+use super::notes::{LINE_PLIES, Note, Plan, eval_text};
+use super::spool::Cursor;
 use super::{Halt, stop_at};
 use crate::analysis::judge::read_comment;
 use crate::error::{Diagnostic, Kind};
@@ -99,6 +100,8 @@ struct Annotated<'w, 'g, 'a> {
     writer: &'w mut GameWriter,
     game: &'g Mainline<'a>,
     plan: &'g Plan,
+    evals: Cursor<'g, 'static, Evaluated>,
+    notes: Cursor<'g, 'static, Note>,
     /// Mainline moves written.
     moves: usize,
     pending: Option<Pending>,
@@ -109,16 +112,28 @@ struct Annotated<'w, 'g, 'a> {
 
 impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
     fn new(writer: &'w mut GameWriter, game: &'g Mainline<'a>, plan: &'g Plan) -> Annotated<'w, 'g, 'a> {
-        Annotated { writer, game, plan, moves: 0, pending: None, old_best: None, comment: Vec::new() }
+        let (evals, notes) = (plan.evals.cursor(), plan.notes.cursor());
+        Annotated {
+            writer,
+            game,
+            plan,
+            evals,
+            notes,
+            moves: 0,
+            pending: None,
+            old_best: None,
+            comment: Vec::new(),
+        }
     }
 
     /// The movetext event by event (past `to.spill_at` bytes on disk), then the tags; the
     /// movetext's end stays in the writer.
     fn write(mut self, annotator: &str, to: &To<'_, '_>) -> Result<Written, Halt> {
         let movetext: &Movetext<'a> = &self.game.movetext;
-        let mut events = movetext.events.iter().enumerate();
+        let mut events = movetext.events.cursor();
         let mut spilled: Option<SpillFile> = None;
-        while let Some((i, event)) = events.next() {
+        let mut i = 0;
+        while let Some(event) = events.value(i)? {
             stop_at(i, to.cancel)?;
             if self.writer.movetext_len() >= to.spill_at {
                 let file = match &mut spilled {
@@ -127,29 +142,35 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
                 };
                 self.writer.take_settled(file)?;
             }
+            i += 1;
             match event {
                 Event::Move { depth, san, number, black } => {
-                    self.played(*depth, movetext.san(san), *number, *black)
+                    self.played(depth, movetext.san(&san), number, black)?
                 }
-                Event::Nag { depth, nag } => self.nag(*depth, *nag),
-                Event::Comment { depth, raw } => self.comment(*depth, raw),
+                Event::Nag { depth, nag } => self.nag(depth, nag)?,
+                Event::Comment { depth, raw } => self.comment(depth, raw)?,
                 Event::Begin { depth } => {
-                    if *depth == 1 {
-                        let old_line = self.is_old_line(movetext, movetext.events.get(i + 1));
-                        self.flush();
+                    if depth == 1 {
+                        let old_line = self.is_old_line(movetext, events.get(i)?)?;
+                        self.flush()?;
                         if old_line {
                             // Its events up to its end are not written.
-                            events.find(|(_, e)| matches!(e, Event::End { depth: 1 }));
+                            while let Some(e) = events.get(i)? {
+                                i += 1;
+                                if matches!(e, Event::End { depth: 1 }) {
+                                    break;
+                                }
+                            }
                             continue;
                         }
                     }
-                    self.writer.begin_variation(*depth);
+                    self.writer.begin_variation(depth);
                 }
-                Event::End { depth } => self.writer.end_variation(*depth),
-                Event::Cut { depth, kind, text } => self.cut(*depth, *kind, text),
+                Event::End { depth } => self.writer.end_variation(depth),
+                Event::Cut { depth, kind, text } => self.cut(depth, kind, text)?,
             }
         }
-        self.flush();
+        self.flush()?;
         self.write_tags(annotator);
         let left_out = self.writer.take_left_out_tags();
         let mut tags = Vec::new();
@@ -161,12 +182,12 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
     /// old judgement's line, which goes with the judgement: it starts with the move that the
     /// move's old judgement comment named best. It stays only where this run judges the move and
     /// names that best move again for want of an engine (`--from-evals`), writing no line.
-    fn is_old_line(&self, movetext: &Movetext<'a>, first: Option<&Event<'a>>) -> bool {
-        let (Some(p), Some(best)) = (self.pending, self.old_best) else { return false };
-        let Some(Event::Move { depth: 1, san, .. }) = first else { return false };
-        let note = &self.plan.notes[p.index];
+    fn is_old_line(&mut self, movetext: &Movetext<'a>, first: Option<&Event<'a>>) -> std::io::Result<bool> {
+        let (Some(p), Some(best)) = (self.pending, self.old_best) else { return Ok(false) };
+        let Some(Event::Move { depth: 1, san, .. }) = first else { return Ok(false) };
+        let note = self.notes.value(p.index)?.unwrap_or_default();
         let explained = note.advice.is_some() && note.best.is_none() && !note.line;
-        !explained && movetext.san(san) == best
+        Ok(!explained && movetext.san(san) == best)
     }
 
     /// The game's tags (those the job writes replaced, a variant's name in its canonical
@@ -194,14 +215,14 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
 
     /// Writes what is left of the pending move's notes: its `[%eval]` when no comment took it,
     /// its judgement and the engine's line.
-    fn flush(&mut self) {
-        let Some(p) = self.pending.take() else { return };
-        let note = &self.plan.notes[p.index];
-        if let (false, Some(eval)) = (p.eval_written, self.plan.eval(p.index)) {
+    fn flush(&mut self) -> std::io::Result<()> {
+        let Some(p) = self.pending.take() else { return Ok(()) };
+        let note = self.notes.value(p.index)?.unwrap_or_default();
+        if let (false, Some(eval)) = (p.eval_written, self.plan.eval(&mut self.evals, p.index)?) {
             self.writer.comment(0, format!("[%eval {}]", eval_text(eval)).as_bytes());
         }
         if note.advice.is_none() && !note.line {
-            return;
+            return Ok(());
         }
         // The move is judged or gets a line: the position before it is replayed from its mark.
         let before = self.game.position(p.index).unwrap_or_default();
@@ -217,75 +238,82 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
             advice.write_comment(best.as_deref().or(old_best), &mut text);
             self.writer.comment(0, text.as_bytes());
         }
-        let line = self.plan.evals.get(p.index).and_then(|e| e.analysis.as_ref()).filter(|_| note.line);
+        let line = if note.line { self.evals.get(p.index)?.and_then(|e| e.analysis.as_ref()) } else { None };
         if let Some(a) = line {
             self.writer.begin_variation(1);
             self.writer.line(1, &before, &a.pv[..a.pv.len().min(LINE_PLIES)]);
             self.writer.end_variation(1);
         }
+        Ok(())
     }
 
-    fn played(&mut self, depth: u32, san: &[u8], number: u32, black: bool) {
+    fn played(&mut self, depth: u32, san: &[u8], number: u32, black: bool) -> std::io::Result<()> {
         if depth == 0 {
-            self.flush();
+            self.flush()?;
         }
         self.writer.san(depth, san, number, black);
         if depth != 0 {
-            return;
+            return Ok(());
         }
         let index = self.moves;
         self.moves += 1;
         self.old_best = None;
-        if let Some(advice) = self.plan.notes.get(index).and_then(|n| n.advice) {
+        if let Some(advice) = self.notes.value(index)?.and_then(|n| n.advice) {
             self.writer.nag(0, advice.nag());
         }
         self.pending = Some(Pending { index, eval_written: false });
+        Ok(())
     }
 
     /// The rest of a variation an error ended, as read, in a comment of its own (a mainline
     /// move's notes come before it, as before a variation).
-    fn cut(&mut self, depth: u32, kind: Kind, text: &[u8]) {
+    fn cut(&mut self, depth: u32, kind: Kind, text: &[u8]) -> std::io::Result<()> {
         if depth == 0 {
-            self.flush();
+            self.flush()?;
         }
         self.comment.clear();
         self.comment.extend_from_slice(format!("pgnkit: {kind}; not replayed: ").as_bytes());
         self.comment.extend_from_slice(text);
         self.writer.comment(depth, &self.comment);
+        Ok(())
     }
 
-    fn nag(&mut self, depth: u32, nag: Nag) {
+    fn nag(&mut self, depth: u32, nag: Nag) -> std::io::Result<()> {
         // The judgement NAGs ($6, $2, $4) of the mainline are the job's to write: old ones go,
         // as old judgement comments do. A judged move keeps no other assessment ($1, $3, $5).
-        let judged = self.pending.and_then(|p| self.plan.notes.get(p.index)?.advice).is_some();
+        let judged = match self.pending {
+            Some(p) => self.notes.value(p.index)?.and_then(|n| n.advice).is_some(),
+            None => false,
+        };
         if depth == 0
             && self.pending.is_some()
             && (matches!(nag.0, 2 | 4 | 6) || (judged && (1..=6).contains(&nag.0)))
         {
-            return;
+            return Ok(());
         }
         self.writer.nag(depth, nag);
+        Ok(())
     }
 
-    fn comment(&mut self, depth: u32, raw: &'a [u8]) {
+    fn comment(&mut self, depth: u32, raw: &'a [u8]) -> std::io::Result<()> {
         if depth != 0 {
             self.writer.comment(depth, raw);
-            return;
+            return Ok(());
         }
         let text = raw.trim_ascii();
         if let Some(best) = read_comment(text) {
             if self.pending.is_some() {
                 self.old_best = best.or(self.old_best);
             }
-            return;
+            return Ok(());
         }
         let eval = match self.pending {
-            Some(p) if !p.eval_written => self.plan.eval(p.index),
+            Some(p) if !p.eval_written => self.plan.eval(&mut self.evals, p.index)?,
             _ => None,
         };
         let Some(eval) = eval else {
             self.writer.comment(0, raw);
-            return;
+            return Ok(());
         };
         self.comment.clear();
         self.comment.extend_from_slice(format!("[%eval {}] ", eval_text(eval)).as_bytes());
@@ -294,5 +322,6 @@ impl<'w, 'g, 'a> Annotated<'w, 'g, 'a> {
         if let Some(p) = &mut self.pending {
             p.eval_written = true;
         }
+        Ok(())
     }
 }

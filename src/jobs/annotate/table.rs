@@ -51,7 +51,9 @@ pub(super) fn write_game(
 ) -> Result<(), Halt> {
     // The columns after the position's.
     let c = at(FEN + 1, epd);
-    for (ply, (pos, e)) in game.positions().zip(&plan.evals).enumerate() {
+    let (mut evals, mut notes) = (plan.evals.cursor(), plan.notes.cursor());
+    for (ply, pos) in game.positions().enumerate() {
+        let Some(e) = evals.get(ply)? else { break };
         stop_at(ply, to.cancel)?;
         let (pos, t) = (&pos, &mut to.rows.held);
         t.push_text(0, Some(file.as_bytes()));
@@ -101,7 +103,7 @@ pub(super) fn write_game(
                 t.push_null_text(c + 8);
             }
         }
-        match plan.notes.get(ply).and_then(|n| n.advice) {
+        match notes.value(ply)?.and_then(|n| n.advice) {
             Some(a) => t.push_text(c + 9, Some(a.judgement.word().to_ascii_lowercase().as_bytes())),
             None => t.push_null_text(c + 9),
         }

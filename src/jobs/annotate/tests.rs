@@ -422,3 +422,44 @@ fn rows_spilled_to_disk_are_the_rows_held_in_memory() {
 fn a_movetext_event_is_four_words() {
     assert_eq!(std::mem::size_of::<movetext::Event<'_>>(), 32);
 }
+
+/// A long game's state (its movetext's events, its evaluations, its notes) waits on disk past its
+/// bound: what is held in memory of each stays within the bound whatever the game's length.
+#[test]
+fn a_long_games_state_held_in_memory_stays_within_its_bound() {
+    use crate::pipeline::{Cancel, ChunkInput};
+    use spool::Spool;
+    fn within<T>(s: &Spool<'_, T>, held: usize) -> bool {
+        s.held() * size_of::<T>() <= held
+    }
+    let mut pgn = b"[Event \"x\"]\n[Result \"*\"]\n\n".to_vec();
+    for _ in 0..2_000 {
+        pgn.extend_from_slice(b"Nf3 { [%eval 0.1] } Nf6 { [%eval 0.2] } $1 Ng1 (Nc3) Ng8 ");
+    }
+    pgn.extend_from_slice(b"*\n");
+    let (name, cancel) = ("t.pgn".into(), Cancel::new(&NoProgress));
+    let chunk = ChunkInput {
+        seq: 0,
+        offset: 0,
+        first_game: 0,
+        games: 1,
+        bytes: &pgn,
+        end: pgn.len(),
+        column: 1,
+        input: &name,
+        cancel: &cancel,
+    };
+    let (held, opts) =
+        (1 << 10, AnnotateOptions { from_evals: true, add_tags: true, ..AnnotateOptions::default() });
+    let (collected, _) = replay_chunk(collect::Collect::new(&opts.select, true, true, &pgn, held), &chunk);
+    let mut game = collected.games.into_iter().next().expect("one game");
+    // Per repetition: 5 moves, 2 comments, a NAG, a variation's start and end.
+    assert_eq!((game.movetext.events.len(), game.game_evals.len()), (20_000, 8_001));
+    assert!(within(&game.movetext.events, held) && within(&game.game_evals, held));
+    let evals = analyse::from_game(&mut game, &mut crate::pipeline::stats::Stats::default(), held)
+        .expect("read back");
+    let plan = notes::plan(&game, evals, &opts, held).expect("read back");
+    assert_eq!((plan.evals.len(), plan.notes.len()), (8_001, 8_000));
+    assert!(within(&plan.evals, held) && within(&plan.notes, held));
+    assert!(plan.tags.iter().any(|(name, _)| *name == "WhiteAccuracy"), "{:?}", plan.tags);
+}
