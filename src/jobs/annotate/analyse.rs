@@ -351,20 +351,30 @@ pub(super) fn from_game(
     held_bytes: usize,
 ) -> std::io::Result<Spool<'static, Evaluated>> {
     stats.add(Counter::Positions, game.position_count() as u64);
-    let read = std::mem::take(&mut game.game_evals);
-    let mut evals = Spool::new(&[], held_bytes);
+    let mut read = std::mem::take(&mut game.game_evals);
     if read.is_empty() {
-        evals.push(Evaluated::default());
+        read.push(Evaluated::default());
     }
-    let (mut c, mut positions) = (read.cursor(), game.positions());
+    let fill = |e: &mut Evaluated, pos: &Position| {
+        if e.white.is_none() {
+            e.white = from_rules(pos).map(|s| PovScore::new(pos.turn(), s).white());
+        }
+    };
+    if let Some(evals) = read.in_memory() {
+        for (e, pos) in evals.iter_mut().zip(game.positions()).skip(1) {
+            fill(e, &pos);
+        }
+        return Ok(read);
+    }
+    // Past its bound, a game's evaluations are read back and written again.
+    let (mut evals, mut c, mut positions) = (Spool::new(&[], held_bytes), read.cursor(), game.positions());
     for i in 0.. {
         let Some(e) = c.get(i)? else { break };
         let mut e = e.clone();
         if let Some(pos) = positions.next()
             && i > 0
-            && e.white.is_none()
         {
-            e.white = from_rules(&pos).map(|s| PovScore::new(pos.turn(), s).white());
+            fill(&mut e, &pos);
         }
         evals.push(e);
     }

@@ -49,7 +49,7 @@ pub(crate) struct Mainline<'a> {
     pub marks: Marks,
     /// Read for `--from-evals` alone: one per position, the `[%eval]` after each move as the game
     /// gives it (White's view) and its depth (none for the start).
-    pub game_evals: Spool<'a, Evaluated>,
+    pub game_evals: Spool<'static, Evaluated>,
     /// Some move of the mainline has an `[%eval]` of the game's.
     pub has_evals: bool,
     pub fate: Fate,

@@ -93,6 +93,11 @@ impl<'a, T> Spool<'a, T> {
         &mut self.tail
     }
 
+    /// Every value, when none was moved out of the tail (an ordinary game's).
+    pub fn in_memory(&mut self) -> Option<&mut [T]> {
+        self.parts.is_empty().then_some(&mut self.tail[..])
+    }
+
     /// Values held in memory.
     #[cfg(test)]
     pub fn held(&self) -> usize {
@@ -107,6 +112,7 @@ impl<'a, T> Spool<'a, T> {
 }
 
 impl<'a, T: Record<'a>> Spool<'a, T> {
+    #[inline]
     pub fn push(&mut self, value: T) {
         if self.tail.len() >= self.block {
             self.move_out();
@@ -115,6 +121,8 @@ impl<'a, T: Record<'a>> Spool<'a, T> {
     }
 
     /// Moves the tail to disk, or keeps it as a part in memory when it cannot be.
+    #[cold]
+    #[inline(never)]
     fn move_out(&mut self) {
         let values = std::mem::replace(&mut self.tail, Vec::with_capacity(self.block));
         let n = values.len();
@@ -162,7 +170,19 @@ impl<T> Clone for Cursor<'_, '_, T> {
 
 impl<'a, T: Record<'a>> Cursor<'_, 'a, T> {
     /// The `i`th value (`None`: past the end). `Err`: a block could not be written or read back.
+    #[inline]
     pub fn get(&mut self, i: usize) -> io::Result<Option<&T>> {
+        let s = self.spool;
+        if i >= s.tail_start && s.error.is_none() {
+            return Ok(s.tail.get(i - s.tail_start));
+        }
+        self.before_tail(i)
+    }
+
+    /// [`Cursor::get`] of a value before the tail, or any after a failure.
+    #[cold]
+    #[inline(never)]
+    fn before_tail(&mut self, i: usize) -> io::Result<Option<&T>> {
         let s = self.spool;
         if let Some(e) = &s.error {
             return Err(io::Error::new(e.kind(), e.to_string()));
@@ -191,6 +211,7 @@ impl<'a, T: Record<'a>> Cursor<'_, 'a, T> {
     }
 
     /// The `i`th value, copied.
+    #[inline]
     pub fn value(&mut self, i: usize) -> io::Result<Option<T>>
     where
         T: Clone,
