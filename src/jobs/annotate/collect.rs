@@ -248,11 +248,10 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
             return;
         }
         // A variation with no move is no variation: its text stands where it stood, in the line
-        // it would have left. Its start is the last event recorded: in the spool's tail.
-        let events = self.current().movetext.events.tail();
-        if let Some(at) = events.iter().rposition(|e| matches!(e, Event::Begin { depth: d } if *d == depth)) {
-            events.truncate(at);
-        }
+        // it would have left; its start may be in a block on disk by now (comments before the
+        // error are recorded after it).
+        let events = &mut self.current().movetext.events;
+        events.truncate_at_last(|e| matches!(e, Event::Begin { depth: d } if *d == depth));
         self.record(game, Event::Cut { depth: depth - 1, kind, text });
         self.skip_end = true;
     }

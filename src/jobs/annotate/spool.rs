@@ -112,6 +112,50 @@ impl<'a, T> Spool<'a, T> {
 }
 
 impl<'a, T: Record<'a>> Spool<'a, T> {
+    /// Drops the last value `is` holds for and every value after it (`false`: none does, and
+    /// nothing is dropped). The value may be in a block before the tail: that block's values
+    /// before it become the tail. A block that cannot be read back is said at the next read.
+    pub fn truncate_at_last(&mut self, is: impl Fn(&T) -> bool) -> bool
+    where
+        T: Clone,
+    {
+        if let Some(at) = self.tail.iter().rposition(&is) {
+            self.tail.truncate(at);
+            return true;
+        }
+        match self.kept_before_last(is) {
+            Ok(Some((k, kept))) => {
+                (self.tail_start, self.tail) = (self.parts[k].0, kept);
+                self.parts.truncate(k);
+                true
+            }
+            Ok(None) => false,
+            Err(e) => {
+                self.error.get_or_insert(e);
+                false
+            }
+        }
+    }
+
+    /// The block before the tail holding the last value `is` holds for, and its values before it.
+    fn kept_before_last(&self, is: impl Fn(&T) -> bool) -> io::Result<Option<(usize, Vec<T>)>>
+    where
+        T: Clone,
+    {
+        let mut cursor = self.cursor();
+        let mut at = None;
+        for i in (0..self.tail_start).rev() {
+            if cursor.get(i)?.is_some_and(&is) {
+                at = Some(i);
+                break;
+            }
+        }
+        let Some(at) = at else { return Ok(None) };
+        let k = self.parts.partition_point(|(first, ..)| *first <= at) - 1;
+        let kept = (self.parts[k].0..at).map(|i| Ok(cursor.value(i)?.expect("a value before the end")));
+        Ok(Some((k, kept.collect::<io::Result<_>>()?)))
+    }
+
     #[inline]
     pub fn push(&mut self, value: T) {
         if self.tail.len() >= self.block {
@@ -402,5 +446,39 @@ impl<'a> Record<'a> for Note {
             }
         };
         Some(Note { advice, best: None, line: take_u8(input)? != 0 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nag(n: u8) -> Event<'static> {
+        Event::Nag { depth: 0, nag: Nag(n) }
+    }
+
+    fn values(s: &Spool<'static, Event<'static>>) -> Vec<u8> {
+        let mut cursor = s.cursor();
+        (0..s.len())
+            .map(|i| match cursor.value(i).expect("read back") {
+                Some(Event::Nag { nag, .. }) => nag.0,
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    /// A value found in a block on disk is dropped with all after it; that block's values before
+    /// it become the tail, and pushes go on from there.
+    #[test]
+    fn truncating_at_a_value_on_disk_keeps_the_values_before_it() {
+        let mut s = Spool::new(&[], 4 * size_of::<Event>());
+        (0..10).for_each(|n| s.push(nag(n)));
+        assert!(s.held() < 10, "blocks moved out");
+        assert!(s.truncate_at_last(|e| matches!(e, Event::Nag { nag: Nag(5), .. })));
+        assert_eq!(values(&s), [0, 1, 2, 3, 4]);
+        (20..23).for_each(|n| s.push(nag(n)));
+        assert_eq!(values(&s), [0, 1, 2, 3, 4, 20, 21, 22]);
+        assert!(!s.truncate_at_last(|e| matches!(e, Event::Nag { nag: Nag(9), .. })), "none left");
+        assert_eq!(s.len(), 8);
     }
 }

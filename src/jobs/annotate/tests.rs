@@ -357,7 +357,8 @@ fn output_spilled_to_disk_is_the_output_held_in_memory() {
     pgn.extend_from_slice(
         b"\n[Event \"v\"]\n[Result \"1-0\"]\n\n1. e4 { [%eval 0.3] } e5 { [%eval 0.2] } (1... c5 { [%eval 0.4] } \
           2. Nf3 (2. c3) d6) 2. Qh5 { [%eval 0.1] } Nc6 { [%eval 0.2] } 3. Bc4 { [%eval 0.3] } \
-          Nf6 { [%eval 9.0] } 4. Qxf7# 1-0\n\n[Event \"bad\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n",
+          Nf6 { [%eval 9.0] } 4. Qxf7# 1-0\n\n[Event \"bad\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n\
+          [Event \"cut\"]\n[Result \"*\"]\n\n1. e4 e5 (1... { a note } $1 Ke5 { more } d5) 2. Nf3 *\n",
     );
     for format in [Format::Pgn, Format::Jsonl] {
         for (from_evals, add_tags, width) in [(false, true, 80), (true, true, 12), (false, false, 9)] {
