@@ -345,38 +345,21 @@ pub(super) fn no_evals(game: &Mainline) -> Diagnostic {
 /// The evaluations a game gives itself (`--from-evals`), taken from it: none for the start
 /// position, then the `[%eval]` after each move; a game ending from the rules when the game
 /// gives none.
-pub(super) fn from_game(
-    game: &mut Mainline,
-    stats: &mut Stats,
-    held_bytes: usize,
-) -> std::io::Result<Spool<'static, Evaluated>> {
+pub(super) fn from_game(game: &mut Mainline, stats: &mut Stats) -> Spool<'static, Evaluated> {
     stats.add(Counter::Positions, game.position_count() as u64);
-    let mut read = std::mem::take(&mut game.game_evals);
-    if read.is_empty() {
-        read.push(Evaluated::default());
+    let mut evals = std::mem::take(&mut game.game_evals);
+    if evals.is_empty() {
+        evals.push(Evaluated::default());
     }
-    let fill = |e: &mut Evaluated, pos: &Position| {
-        if e.white.is_none() {
-            e.white = from_rules(pos).map(|s| PovScore::new(pos.turn(), s).white());
-        }
-    };
-    if let Some(evals) = read.in_memory() {
-        for (e, pos) in evals.iter_mut().zip(game.positions()).skip(1) {
-            fill(e, &pos);
-        }
-        return Ok(read);
+    // The rules score a finished position only, and only the last can be one: no move follows
+    // it. The last value pushed is in memory, whatever the game's length.
+    let last = evals.len() - 1;
+    if let Some(e) = evals.tail().last_mut()
+        && e.white.is_none()
+        && last > 0
+        && let Some(pos) = game.position(last)
+    {
+        e.white = from_rules(&pos).map(|s| PovScore::new(pos.turn(), s).white());
     }
-    // Past its bound, a game's evaluations are read back and written again.
-    let (mut evals, mut c, mut positions) = (Spool::new(&[], held_bytes), read.cursor(), game.positions());
-    for i in 0.. {
-        let Some(e) = c.get(i)? else { break };
-        let mut e = e.clone();
-        if let Some(pos) = positions.next()
-            && i > 0
-        {
-            fill(&mut e, &pos);
-        }
-        evals.push(e);
-    }
-    Ok(evals)
+    evals
 }

@@ -414,7 +414,7 @@ impl Worker for AnnotateWorker {
                                 None => return Ok(Output::default()),
                             }
                         }
-                        None => analyse::from_game(game, &mut stats, held).map_err(spill_error)?,
+                        None => analyse::from_game(game, &mut stats),
                     };
                     // The engine's diagnostics are the game's, as the replay's are.
                     let worst = records.diagnostics[before..].iter().map(|d| d.severity).max();

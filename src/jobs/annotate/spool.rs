@@ -93,11 +93,6 @@ impl<'a, T> Spool<'a, T> {
         &mut self.tail
     }
 
-    /// Every value, when none was moved out of the tail (an ordinary game's).
-    pub fn in_memory(&mut self) -> Option<&mut [T]> {
-        self.parts.is_empty().then_some(&mut self.tail[..])
-    }
-
     /// Values held in memory.
     #[cfg(test)]
     pub fn held(&self) -> usize {

@@ -457,8 +457,7 @@ fn a_long_games_state_held_in_memory_stays_within_its_bound() {
     // Per repetition: 5 moves, 2 comments, a NAG, a variation's start and end.
     assert_eq!((game.movetext.events.len(), game.game_evals.len()), (20_000, 8_001));
     assert!(within(&game.movetext.events, held) && within(&game.game_evals, held));
-    let evals = analyse::from_game(&mut game, &mut crate::pipeline::stats::Stats::default(), held)
-        .expect("read back");
+    let evals = analyse::from_game(&mut game, &mut crate::pipeline::stats::Stats::default());
     let plan = notes::plan(&game, evals, &opts, held).expect("read back");
     assert_eq!((plan.evals.len(), plan.notes.len()), (8_001, 8_000));
     assert!(within(&plan.evals, held) && within(&plan.notes, held));
