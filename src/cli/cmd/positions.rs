@@ -99,8 +99,9 @@ pub struct Args {
     /// decided in temporary files ($TMPDIR), so memory stays bounded.
     #[arg(long, help_heading = "Positions written")]
     unique: bool,
-    /// Drop every game that has an error (default: keep its valid prefix). The positions are
-    /// the mainline's: variations are skipped unread, so an error in one counts only for `check`.
+    /// Drop every game that has an error, counted in the summary as skipped for errors (default:
+    /// keep its valid prefix). The positions are the mainline's: variations are skipped unread,
+    /// so an error in one counts only for `check`.
     #[arg(long)]
     skip_errors: bool,
     // Last: the heading holds for every option after it.

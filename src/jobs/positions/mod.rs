@@ -303,6 +303,9 @@ impl Worker for PositionsWorker {
         if hooks.filter.is_active() {
             out.stats.add(Counter::Filtered, hooks.filtered);
         }
+        if self.opts.skip_errors {
+            out.stats.add(Counter::SkippedForErrors, hooks.skipped);
+        }
         hooks.filter.count(&mut out.stats);
         hooks.tags_seen.count(&mut out.stats);
         self.tag_fields = hooks.tag_fields;

@@ -81,6 +81,8 @@ pub(super) struct PositionsHooks<'o> {
     pub(super) filter: Filter<'o>,
     /// Games the filters left out.
     pub(super) filtered: u64,
+    /// Games the filters kept that `--skip-errors` dropped for an error.
+    pub(super) skipped: u64,
     /// The last game ended was left out.
     dropped: bool,
     pub(super) out: PositionsChunk,
@@ -156,6 +158,7 @@ impl<'o> PositionsHooks<'o> {
             opts,
             filter: Filter::new(&opts.select, false),
             filtered: 0,
+            skipped: 0,
             dropped: false,
             id_prefix,
             file_field,
@@ -431,7 +434,9 @@ impl<'a> Hooks<'a> for PositionsHooks<'_> {
             self.filtered += 1;
             self.out.diagnostics.truncate(self.game_diagnostics);
         }
-        let dropped = self.dropped || (self.opts.skip_errors && game.errors > 0);
+        let skipped = !self.dropped && self.opts.skip_errors && game.errors > 0;
+        self.skipped += u64::from(skipped);
+        let dropped = self.dropped || skipped;
         self.spiller.end_game(&mut self.out, dropped);
         self.game_diagnostics = self.out.diagnostics.len();
     }

@@ -6,6 +6,7 @@ use crate::chess::Variant;
 use crate::error::Kind;
 use crate::notation::fen::parse_fen;
 use crate::pipeline::{Input, NoProgress, Options, Run, Workers, run};
+use crate::select::tags::TagExpr;
 use std::collections::HashSet;
 
 /// Runs the job as the command line does on an input named `name`; returns (output,
@@ -105,6 +106,12 @@ fn skip_errors_drops_the_whole_game() {
     assert_eq!(out.lines().count(), 4 + 6);
     assert!(!out.contains("3p4/3P4"), "{out}");
     assert_eq!((diags.len(), stats.games_with_errors), (1, 1));
+    assert_eq!(stats.get(Counter::SkippedForErrors), 1, "the game left out is counted");
+    // A game the filters leave out is filtered, not skipped, error or not.
+    let wheres = vec![TagExpr::parse("Event = ep").expect("expression")];
+    let o = PositionsOptions { select: Selection { wheres, ..Selection::default() }, ..o };
+    let (_, _, stats) = positions(GAMES, &o, 1, 1 << 20);
+    assert_eq!((stats.get(Counter::SkippedForErrors), stats.get(Counter::Filtered)), (0, 2), "{stats:?}");
 }
 
 #[test]
