@@ -4,6 +4,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod board;
+pub mod game;
 pub(crate) mod movegen;
 pub mod moves;
 pub mod outcome;
@@ -19,6 +20,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
+pub use game::Game;
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use outcome::{Outcome, Termination};
 pub use packed::PackedKey;

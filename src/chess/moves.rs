@@ -30,7 +30,8 @@ const K_CASTLE: u16 = 2;
 const K_PROMO: u16 = 3; // + role index (knight 1 .. queen 4): 4..=7
 const K_DROP: u16 = 8; // + role index (pawn 0 .. queen 4): 8..=12
 
-/// A move, 16 bits. Build with the constructors; read with the accessors.
+/// A move, 16 bits. Build with the constructors; read with the accessors. Displayed as UCI text
+/// in standard chess's form (`g1f3`, castling `e1g1`): see its `Display` impl for Chess960.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move(u16);
 

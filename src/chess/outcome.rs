@@ -1,4 +1,5 @@
-//! How a game ended, and repetition detection over a game's list of Zobrist keys.
+//! How a game ended, and repetition detection over a game's list of Zobrist keys (a game that
+//! keeps its own: [`super::Game`]).
 
 use super::types::Color;
 
@@ -45,8 +46,15 @@ pub fn repetitions(keys: &[u64], since_irreversible: usize) -> usize {
     let Some((&last, rest)) = keys.split_last() else {
         return 0;
     };
-    let window = since_irreversible.min(rest.len());
-    1 + rest[rest.len() - window..].iter().rev().skip(1).step_by(2).filter(|&&k| k == last).count()
+    1 + earlier_occurrences(last, rest, since_irreversible)
+}
+
+/// How many times `key`, the key of a position that follows the positions of `earlier`, occurs
+/// among them with the same side to move (every second entry, going back from the second
+/// last), looking at most `since_irreversible` entries back.
+pub(crate) fn earlier_occurrences(key: u64, earlier: &[u64], since_irreversible: usize) -> usize {
+    let window = since_irreversible.min(earlier.len());
+    earlier[earlier.len() - window..].iter().rev().skip(1).step_by(2).filter(|&&k| k == key).count()
 }
 
 #[cfg(test)]

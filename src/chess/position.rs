@@ -22,7 +22,8 @@ mod error;
 
 pub use error::{PositionError, PositionErrorKind};
 
-/// A legal, playable position.
+/// A legal, playable position. Displayed as its FEN (`{:#}`: an ASCII diagram). With its
+/// history (moves to take back, repetitions): [`Game`](super::Game).
 #[derive(Clone, Copy, Debug)]
 // Field by field, as the tests compare positions (a stale `hash` is no difference to a user).
 #[cfg_attr(test, derive(PartialEq))]

@@ -15,7 +15,7 @@ pub mod uci;
 
 pub use fen::{
     EpMode, Epd, FenError, FenWriter, ParseFenError, STARTING_FEN, parse_epd, parse_fen, parse_setup,
-    write_epd, write_fen, write_setup,
+    write_epd, write_fen, write_setup, write_shredder_fen,
 };
 pub use san::{
     Lenience, ParseSanError, Resolved, San, SanError, SanPlus, Suffix, parse_san, parse_san_with,

@@ -178,6 +178,29 @@ pub fn write_uci(m: Move, mode: CastlingMode, out: &mut impl TextBuf) {
     });
 }
 
+/// A move as UCI text, written by [`write_uci`] in standard chess's form: `e2e4`, `e7e8q`,
+/// `N@f3`, castling `e1g1` (python-chess's `str(move)` on a standard board). A move does not
+/// know its game: a castle of a Chess960 game whose king stands on the e-file and rook in its
+/// corner also prints `e1g1`, which [`parse_uci`] reads back in either mode, but a UCI engine
+/// told `UCI_Chess960` expects `e1h1`: write such a game's moves with
+/// `write_uci(m, pos.castling_mode(), out)`. Any other castle prints king takes rook.
+///
+/// ```
+/// use pgnkit::chess::{Move, Role, Square};
+/// assert_eq!(Move::normal(Square::G1, Square::F3).to_string(), "g1f3");
+/// assert_eq!(Move::castle(Square::E1, Square::H1).to_string(), "e1g1");
+/// assert_eq!(Move::castle(Square::B8, Square::A8).to_string(), "b8a8");
+/// assert_eq!(Move::promotion(Square::E7, Square::E8, Role::Knight).to_string(), "e7e8n");
+/// assert_eq!(format!("{:>6}", Move::drop(Role::Pawn, Square::E4)), "  P@e4");
+/// ```
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = String::new();
+        write_uci(*self, CastlingMode::Standard, &mut text);
+        f.pad(&text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -227,5 +227,5 @@ pub fn escape_epd_string(text: &str, out: &mut impl TextBuf) {
 /// assert_eq!(epd, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
 /// ```
 pub fn write_epd(pos: &Position, ep: EpMode, out: &mut impl TextBuf) {
-    out.append_with(|out| write_position(pos, ep, false, out));
+    out.append_with(|out| write_position(pos, ep, false, false, out));
 }

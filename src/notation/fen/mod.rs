@@ -1,7 +1,8 @@
 //! FEN and EPD: reading into a [`Setup`], writing from a [`Position`] or a raw [`Setup`].
 //!
 //! Owned here: the placement, pocket, turn, castling, en passant and clock fields; castling
-//! rights as rook squares (X-FEN and Shredder-FEN in, X-FEN out); the en passant policy
+//! rights as rook squares (X-FEN and Shredder-FEN in, X-FEN out, Shredder-FEN on request:
+//! [`write_shredder_fen`], [`FenWriter::shredder`]); the en passant policy
 //! ([`EpMode`]); EPD operations (PGN standard 16.2). Validation of the position itself belongs
 //! to [`Position::from_setup`]; [`parse_fen`] combines both.
 //!
@@ -46,7 +47,7 @@ pub use read::{implied_variant, parse_fen, parse_setup};
 #[cfg(test)]
 pub(crate) use write::ep_square;
 pub(crate) use write::push_square;
-pub use write::{write_fen, write_setup};
+pub use write::{write_fen, write_setup, write_shredder_fen};
 pub use writer::FenWriter;
 
 /// The FEN of the standard starting position.

@@ -442,3 +442,53 @@ fn pockets_past_what_a_game_holds_are_refused() {
         assert_eq!(parse_setup(fen(&pocket).as_bytes()).err(), Some(ParseFenError::PocketSize));
     }
 }
+
+/// The Shredder-FEN of every position of the oracle games (`scripts/game_oracle.py`: standard
+/// games from positions with castling rights, Chess960 and crazyhouse games) is python-chess's
+/// `board.fen(shredder=True)`, from [`write_shredder_fen`] and from a [`FenWriter`] alike, and
+/// reads back to the same position. Crazyhouse: the clocks are left out, python-chess keeping the
+/// halfmove clock counting over a pawn drop (README).
+#[test]
+fn shredder_fens_equal_python_chess() {
+    use crate::chess::game::tests::oracle_games;
+    let mut differ_from_xfen = 0;
+    for oracle in oracle_games() {
+        let mut game =
+            crate::chess::Game::new(parse_fen(&oracle.start, oracle.variant).expect(&oracle.start));
+        let mut writer = FenWriter::new().shredder(true);
+        for (i, ply) in oracle.plies.iter().enumerate() {
+            if i > 0 {
+                game.push(crate::notation::parse_uci(game.position(), ply.uci.as_bytes()).expect(&ply.uci))
+                    .expect(&ply.uci);
+            }
+            let pos = game.position();
+            let (mut fen, mut cached) = (String::new(), String::new());
+            write_shredder_fen(pos, EpMode::Legal, &mut fen);
+            writer.write_fen(pos, EpMode::Legal, &mut cached);
+            assert_eq!(cached, fen);
+            let fields = |f: &str| f.split(' ').take(4).collect::<Vec<_>>().join(" ");
+            if oracle.variant == Variant::Crazyhouse {
+                assert_eq!(fields(&fen), fields(&ply.shredder_fen));
+            } else {
+                assert_eq!(fen, ply.shredder_fen);
+            }
+            assert!(parse_fen(&fen, oracle.variant).expect(&fen).same_position(pos), "{fen}");
+            differ_from_xfen += usize::from(fen_text(pos, EpMode::Legal) != fen);
+        }
+    }
+    assert!(differ_from_xfen > 100, "{differ_from_xfen}");
+}
+
+/// A writer switched to Shredder-FEN after use writes the castling field again.
+#[test]
+fn a_fen_writer_switched_to_shredder_writes_the_castling_field_again() {
+    let mut writer = FenWriter::new();
+    let mut xfen = String::new();
+    writer.write_fen(&Position::default(), EpMode::Legal, &mut xfen);
+    let mut shredder = String::new();
+    writer.shredder(true).write_fen(&Position::default(), EpMode::Legal, &mut shredder);
+    assert_eq!(
+        (xfen.as_str(), shredder.as_str()),
+        (STARTING_FEN, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1")
+    );
+}

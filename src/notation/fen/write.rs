@@ -133,9 +133,15 @@ fn write_pockets(pockets: &ByColor<Pocket>, out: &mut Vec<u8>) {
 }
 
 /// X-FEN castling: `K`/`Q` when reading them back gives the same rook, else the file letter
-/// (upper case for White); h-side rights before a-side ones, White first; `-` when none.
+/// (upper case for White); h-side rights before a-side ones, White first; `-` when none. With
+/// `shredder`, Shredder-FEN: the file letter always (`HAha`).
 #[inline]
-pub(super) fn write_castling<const N: usize>(board: &Board, rights: Bitboard, out: &mut StackBuf<N>) {
+pub(super) fn write_castling<const N: usize>(
+    board: &Board,
+    rights: Bitboard,
+    shredder: bool,
+    out: &mut StackBuf<N>,
+) {
     if rights.is_empty() {
         out.push(b'-');
         return;
@@ -145,7 +151,9 @@ pub(super) fn write_castling<const N: usize>(board: &Board, rights: Bitboard, ou
         let back = Bitboard::relative_rank(color, Rank::First);
         let upper = color.is_white();
         for sq in (rights & back).rev() {
-            let c = if sq == xfen_rook(board, color, true) {
+            let c = if shredder {
+                b'a' + sq.file() as u8
+            } else if sq == xfen_rook(board, color, true) {
                 b'k'
             } else if sq == xfen_rook(board, color, false) {
                 b'q'
@@ -188,7 +196,7 @@ pub(super) type Tail = StackBuf<48>;
 fn tail(
     turn: Color,
     board: &Board,
-    rights: Bitboard,
+    (rights, shredder): (Bitboard, bool),
     ep: Option<Square>,
     clocks: Option<(u32, u32)>,
 ) -> Tail {
@@ -196,7 +204,7 @@ fn tail(
     t.push(b' ');
     t.push(if turn.is_white() { b'w' } else { b'b' });
     t.push(b' ');
-    write_castling(board, rights, &mut t);
+    write_castling(board, rights, shredder, &mut t);
     t.push(b' ');
     match ep {
         Some(sq) => t.push_square(sq),
@@ -212,14 +220,14 @@ fn tail(
 }
 
 #[inline]
-pub(super) fn write_position(pos: &Position, ep: EpMode, clocks: bool, out: &mut Vec<u8>) {
+pub(super) fn write_position(pos: &Position, ep: EpMode, clocks: bool, shredder: bool, out: &mut Vec<u8>) {
     let crazyhouse = pos.variant() == Variant::Crazyhouse;
     write_board(pos.board(), if crazyhouse { pos.promoted() } else { Bitboard::EMPTY }, out);
     if crazyhouse {
         write_pockets(pos.pockets(), out);
     }
     let clocks = clocks.then(|| (pos.halfmoves(), pos.fullmoves()));
-    let t = tail(pos.turn(), pos.board(), pos.castling_rights(), ep_square(pos, ep), clocks);
+    let t = tail(pos.turn(), pos.board(), (pos.castling_rights(), shredder), ep_square(pos, ep), clocks);
     out.extend_from_slice(t.as_slice());
 }
 
@@ -235,7 +243,58 @@ pub(super) fn write_position(pos: &Position, ep: EpMode, clocks: bool, out: &mut
 /// assert_eq!((bytes.as_slice(), text.as_str()), (STARTING_FEN.as_bytes(), STARTING_FEN));
 /// ```
 pub fn write_fen(pos: &Position, ep: EpMode, out: &mut impl TextBuf) {
-    out.append_with(|out| write_position(pos, ep, true, out));
+    out.append_with(|out| write_position(pos, ep, true, false, out));
+}
+
+/// Appends the Shredder-FEN of `pos` to `out`: [`write_fen`] with each castling right written as
+/// the file of its rook (`HAha`, upper case for White, h-side first), python-chess's
+/// `board.fen(shredder=True)`. [`FenWriter::shredder`](super::FenWriter::shredder) writes it
+/// for a sequence of positions (and EPD). Allocates nothing beyond `out`.
+///
+/// ```
+/// use pgnkit::chess::{Position, Variant};
+/// use pgnkit::notation::{EpMode, parse_fen, write_fen, write_shredder_fen};
+/// let (mut shredder, mut xfen) = (String::new(), String::new());
+/// write_shredder_fen(&Position::default(), EpMode::Legal, &mut shredder);
+/// assert_eq!(shredder, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+/// // Chess960 (#0): X-FEN writes the outermost rooks as K and Q; Shredder-FEN names the files.
+/// let pos = parse_fen("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1", Variant::Chess960)?;
+/// write_fen(&pos, EpMode::Legal, &mut xfen);
+/// assert_eq!(xfen, "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+/// shredder.clear();
+/// write_shredder_fen(&pos, EpMode::Legal, &mut shredder);
+/// assert_eq!(shredder, "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_shredder_fen(pos: &Position, ep: EpMode, out: &mut impl TextBuf) {
+    out.append_with(|out| write_position(pos, ep, true, true, out));
+}
+
+/// A position as its FEN ([`write_fen`], en passant square [`EpMode::Legal`]: python-chess's
+/// `board.fen()`); with `{:#}`, as an ASCII diagram with coordinates
+/// ([`text_diagram`](crate::notation::diagram::text_diagram), python-chess's `str(board)` framed
+/// and labelled).
+///
+/// ```
+/// use pgnkit::chess::Position;
+/// use pgnkit::notation::STARTING_FEN;
+/// let pos = Position::default();
+/// assert_eq!(pos.to_string(), STARTING_FEN);
+/// assert!(format!("{pos:#}").contains("1 | R N B Q K B N R |"));
+/// ```
+impl std::fmt::Display for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if f.alternate() {
+            return f.write_str(&crate::notation::diagram::text_diagram(
+                self,
+                crate::notation::diagram::TextStyle::Ascii,
+                false,
+            ));
+        }
+        let mut fen = String::new();
+        write_fen(self, EpMode::Legal, &mut fen);
+        f.pad(&fen)
+    }
 }
 
 /// Appends the FEN of an unvalidated `setup`: the en passant square as given, pockets when
@@ -250,7 +309,7 @@ pub fn write_setup(setup: &Setup, mode: CastlingMode, out: &mut impl TextBuf) {
             write_pockets(pockets, out);
         }
         let clocks = Some((setup.halfmoves, setup.fullmoves));
-        let t = tail(setup.turn, &setup.board, setup.castling_rights, setup.ep_square, clocks);
+        let t = tail(setup.turn, &setup.board, (setup.castling_rights, false), setup.ep_square, clocks);
         out.extend_from_slice(t.as_slice());
     });
 }

@@ -35,6 +35,8 @@ pub struct FenWriter {
     castling_key: [u64; 5],
     castling: [u8; 16],
     castling_len: usize,
+    /// Castling rights written as Shredder-FEN ([`FenWriter::shredder`]).
+    shredder: bool,
 }
 
 impl Default for FenWriter {
@@ -47,6 +49,7 @@ impl Default for FenWriter {
             castling_key: [0; 5],
             castling: [b'-'; 16],
             castling_len: 1,
+            shredder: false,
         }
     }
 }
@@ -75,6 +78,23 @@ impl FenWriter {
         FenWriter::default()
     }
 
+    /// Writes castling rights as Shredder-FEN (`HAha`, as
+    /// [`write_shredder_fen`](super::write_shredder_fen)) when `on`, else as X-FEN (the default).
+    ///
+    /// ```
+    /// use pgnkit::chess::Position;
+    /// use pgnkit::notation::{EpMode, FenWriter};
+    /// let mut epd = String::new();
+    /// FenWriter::new().shredder(true).write_epd(&Position::default(), EpMode::Legal, &mut epd);
+    /// assert_eq!(epd, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha -");
+    /// ```
+    pub fn shredder(mut self, on: bool) -> FenWriter {
+        self.shredder = on;
+        // No rights are written for an all-zero key: the castling field is rendered again.
+        self.castling_key = [0; 5];
+        self
+    }
+
     /// Appends the FEN of `pos` to `out`, exactly as [`write_fen`](super::write_fen).
     #[inline]
     pub fn write_fen(&mut self, pos: &Position, ep: EpMode, out: &mut impl TextBuf) {
@@ -101,14 +121,14 @@ impl FenWriter {
             let key = [rights.0, (rooks & white).0, (rooks & black).0, (kings & white).0, (kings & black).0];
             if key != self.castling_key {
                 let mut t = StackBuf::<16>::new();
-                write_castling(board, rights, &mut t);
+                write_castling(board, rights, self.shredder, &mut t);
                 self.castling_key = key;
                 self.castling[..t.len].copy_from_slice(t.as_slice());
                 self.castling_len = t.len;
             }
         }
         if pos.variant() == Variant::Crazyhouse || (rights.any() && self.castling_len > 8) {
-            return write_position(pos, ep, clocks, out);
+            return write_position(pos, ep, clocks, self.shredder, out);
         }
         let start = out.len();
         out.resize(start + 128, 0);
