@@ -768,5 +768,6 @@ impl Default for Writer {
     }
 }
 
+mod game;
 #[cfg(test)]
 mod tests;
