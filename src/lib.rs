@@ -7,7 +7,9 @@
 //! and its reasons: `docs/design.md`. Everything past the chess core ([`chess`], [`notation`],
 //! [`pgn`]) is the default feature `cli`: `default-features = false` builds the core alone.
 //!
-//! The rules: play SAN on a position (python-chess's `push_san`), then ask about it.
+//! The rules: play SAN on a position (python-chess's `push_san`), then ask about it. A position
+//! with its history (python-chess's move stack: `pop`, repetitions, draw claims) is a
+//! [`chess::Game`]; a [`Move`] prints as UCI, a [`Position`] as its FEN.
 //!
 //! ```
 //! use pgnkit::chess::{Position, Termination, perft::perft};
@@ -40,8 +42,9 @@
 //! ```
 //!
 //! PGN: read games with a visitor over a byte slice (here, the mainline moves of each game),
-//! and write them in export format. To write replayed games back (canonical SAN, comments, NAGs
-//! and variations), see [`pipeline::replay::export::export`].
+//! and write them in export format: a [`chess::Game`] whole with [`pgn::Writer::game`]. To write
+//! replayed games back (canonical SAN, comments, NAGs and variations), see
+//! [`pipeline::replay::export::export`].
 //!
 //! ```
 //! use std::ops::ControlFlow;
