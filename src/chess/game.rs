@@ -11,7 +11,7 @@
 //! Invariant: `positions[0]` is the start and `positions[i + 1]` is `positions[i]` after
 //! `moves[i]`, each legal where it was played; `keys[i]` is `positions[i].zobrist()`.
 
-use super::outcome::{Outcome, Termination, earlier_occurrences, repetitions};
+use super::outcome::{Outcome, Termination, earlier_occurrences, repetition_window, repetitions};
 use super::{IllegalMove, Move, Position};
 
 /// A game from a start position: its moves and the positions they reach.
@@ -102,17 +102,10 @@ impl Game {
         Some(m)
     }
 
-    /// How far back a repetition of `pos` can be: past a capture or a pawn move (the halfmove
-    /// clock) nothing repeats in chess; in crazyhouse a captured piece comes back from the
-    /// pocket, so the whole game is searched, as python-chess does.
-    fn window(pos: &Position) -> usize {
-        if pos.crazyhouse() { usize::MAX } else { pos.halfmoves() as usize }
-    }
-
     /// How many times the position now has stood in the game with the same side to move, this
     /// time included (1 for a position new to the game).
     pub fn repetitions(&self) -> usize {
-        repetitions(&self.keys, Self::window(self.position()))
+        repetitions(&self.keys, repetition_window(self.position()))
     }
 
     /// `true` when the position now has stood `count` times or more (python-chess's
@@ -138,7 +131,7 @@ impl Game {
         pos.legal_moves().iter().any(|&m| {
             let mut after = *pos;
             after.play_unchecked(m);
-            earlier_occurrences(after.zobrist(), &self.keys, Self::window(&after)) >= 2
+            earlier_occurrences(after.zobrist(), &self.keys, repetition_window(&after)) >= 2
         })
     }
 

@@ -1,6 +1,7 @@
 //! How a game ended, and repetition detection over a game's list of Zobrist keys (a game that
 //! keeps its own: [`super::Game`]).
 
+use super::Position;
 use super::types::Color;
 
 /// Why a game is over.
@@ -36,6 +37,14 @@ impl Outcome {
             None => "1/2-1/2",
         }
     }
+}
+
+/// How many positions back a repetition of `pos` can lie, the `since_irreversible` of
+/// [`repetitions`]: past a capture or a pawn move (the halfmove clock) nothing repeats in chess;
+/// in crazyhouse a captured piece comes back from the pocket, so the whole game is searched, as
+/// python-chess does.
+pub fn repetition_window(pos: &Position) -> usize {
+    if pos.crazyhouse() { usize::MAX } else { pos.halfmoves() as usize }
 }
 
 /// How many times the last key of `keys` occurs among the keys of positions with the same side to

@@ -20,7 +20,7 @@
 
 use std::fmt::Write as _;
 
-use crate::chess::outcome::repetitions;
+use crate::chess::outcome::{repetition_window, repetitions};
 use crate::chess::{Color, Move, Position, Variant};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::san::{parse_san, write_san};
@@ -209,7 +209,7 @@ impl GameRecord {
             });
         }
         let keys: Vec<u64> = self.positions.iter().map(Position::zobrist).collect();
-        if repetitions(&keys, pos.halfmoves() as usize) >= 3 {
+        if repetitions(&keys, repetition_window(pos)) >= 3 {
             return Some(Ending::Repetition);
         }
         // Claimed once the clock is at 100 (`outcome` ruled out mate and stalemate), so the

@@ -368,7 +368,8 @@ impl Tracker {
                 // The clock alone, as `scripts/select_oracle.py` reads it.
                 Ending::FiftyMoves => pos.halfmoves() >= 100,
                 Ending::Repetition => {
-                    crate::chess::outcome::repetitions(&self.keys, pos.halfmoves() as usize) >= 3
+                    use crate::chess::outcome::{repetition_window, repetitions};
+                    repetitions(&self.keys, repetition_window(pos)) >= 3
                 }
             });
             if !ended {

@@ -361,6 +361,32 @@ fn the_variant_filter_takes_a_game_as_its_fen_plays_it() {
     assert_eq!(stdout(&o).matches("[Variant \"Chess960\"]").count(), 2, "{}", stdout(&o));
 }
 
+/// `--ending repetition` in crazyhouse looks past captures, as python-chess's
+/// `board.is_repetition(3)` does: a captured piece comes back from the pocket, so the start
+/// stands again after the pawns taken on d5 are dropped back (the halfmove clock is 10 then).
+/// The same moves in standard chess are illegal (the drops), so only the crazyhouse game is read.
+#[test]
+fn a_crazyhouse_repetition_is_found_across_captures() {
+    let dir = crate::util::temp_dir("select-zh-repetition");
+    let pgn = dir.join("zh.pgn");
+    let moves = "1. e4 d5 2. exd5 Qxd5 3. @e2 Qd6 4. Nf3 Qd8 5. Ng1 @d7 6. Nf3 Nf6 7. Ng1 Ng8";
+    let text = format!(
+        "[Event \"thrice\"]\n[Variant \"Crazyhouse\"]\n[Result \"*\"]\n\n{moves} *\n\n\
+         [Event \"twice\"]\n[Variant \"Crazyhouse\"]\n[Result \"*\"]\n\n{moves} 8. Nf3 *\n"
+    );
+    std::fs::write(&pgn, text).expect("write");
+    let o =
+        run(&["check", "-q", "--games", "--json", "--ending", "repetition", pgn.to_str().expect("UTF-8")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let kept: Vec<u64> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("JSON"))
+        .filter(|r| r["type"] == "game")
+        .map(|r| r["data"]["game"].as_u64().expect("number"))
+        .collect();
+    assert_eq!(kept, [1], "{}", stdout(&o));
+}
+
 /// The summary's plies are those of the games the filters keep, in every job: a game a ply or
 /// board filter replays to judge and then leaves out adds none, as one a tag filter leaves out
 /// unreplayed adds none.
