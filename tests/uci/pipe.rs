@@ -96,6 +96,14 @@ impl Engine {
         self.stdin = None;
     }
 
+    /// The memory the process holds (`VmRSS` of Linux's `/proc/PID/status`), in kilobytes.
+    pub fn resident_kb(&self) -> u64 {
+        let status =
+            std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).expect("/proc status");
+        let kb = status.lines().find_map(|l| l.strip_prefix("VmRSS:")).expect("a VmRSS line");
+        kb.trim().trim_end_matches("kB").trim().parse().expect("VmRSS in kB")
+    }
+
     /// The exit status, waited for up to `within`; panics when the process still runs then.
     pub fn exit_within(&mut self, within: Duration) -> ExitStatus {
         let end = Instant::now() + within;

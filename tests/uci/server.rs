@@ -91,6 +91,31 @@ pub fn a_hash_that_cannot_be_allocated_keeps_the_table() {
     assert_legal(&Position::default(), &engine.bestmove());
 }
 
+/// A large `Hash` is set and cleared (`ucinewgame`, `Clear Hash`) without the table being
+/// written: `isready` is answered and the process holds a fraction of the table, its pages zeroed
+/// by the system as the search first touches them.
+pub fn a_large_hash_is_set_and_cleared_without_writing_it() {
+    let mut engine = Engine::start(&["uci"]);
+    engine.send("uci");
+    let hash = engine.expect("the Hash option", BOUND, |l| l.starts_with("option name Hash "));
+    let max: u64 = hash.rsplit(' ').next().and_then(|m| m.parse().ok()).expect("a max");
+    let mb = max.min(2048);
+    engine.send(&format!("setoption name Hash value {mb}"));
+    for clear in ["", "ucinewgame", "setoption name Clear Hash"] {
+        engine.send(clear);
+        engine.send("isready");
+        engine.expect("readyok", BOUND, |l| l == "readyok");
+        let kb = engine.resident_kb();
+        assert!(
+            kb < mb * 1024 / 4,
+            "{clear:?}: {kb} kB resident with a {mb} MB table; seen {:#?}",
+            engine.seen
+        );
+    }
+    engine.send("go depth 4");
+    assert_legal(&Position::default(), &engine.bestmove());
+}
+
 /// A line that is not UTF-8 is one unknown command, said in an `info string`, during a search
 /// too: the commands after it are read, and `stop` ends the search.
 pub fn a_line_that_is_not_utf8_is_an_unknown_command() {
