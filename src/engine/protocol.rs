@@ -51,6 +51,9 @@ pub struct Go {
     pub ponder: bool,
     /// Restrict the root to these moves (kept as text).
     pub searchmoves: Vec<String>,
+    /// Parameters given something other than a whole number (`depth ten`): left unset, each kept
+    /// as its name and value for the engine to say so.
+    pub not_numbers: Vec<String>,
 }
 
 /// A message from the GUI to the engine.
@@ -90,9 +93,15 @@ pub enum Command {
     Unknown(String),
 }
 
-fn millis(token: Option<&str>) -> Option<Duration> {
-    // Some GUIs send negative times when the clock has run out.
-    token.and_then(|t| t.parse::<i64>().ok()).map(|ms| Duration::from_millis(ms.max(0) as u64))
+/// A whole number as a GUI sends it (`go`, a `spin` option, xboard's `time`): a negative one is 0
+/// (some GUIs send negative times when the clock has run out) and one past `u64` is `u64::MAX`,
+/// which its user then caps; `None` when `token` is not a number.
+pub(crate) fn number(token: &str) -> Option<u64> {
+    let digits = token.strip_prefix(['-', '+']).unwrap_or(token);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if token.starts_with('-') { Some(0) } else { Some(digits.parse().unwrap_or(u64::MAX)) }
 }
 
 impl Command {
@@ -132,16 +141,27 @@ impl Command {
                 let mut go = Go::default();
                 let mut tokens = tokens.peekable();
                 while let Some(t) = tokens.next() {
+                    // The value of a numeric parameter, as `number` reads it.
+                    let mut value = || {
+                        let v = tokens.next().unwrap_or("");
+                        let n = number(v);
+                        if n.is_none() {
+                            go.not_numbers.push(format!("{t} {v}").trim_end().to_string());
+                        }
+                        n
+                    };
+                    let ms = |n: Option<u64>| n.map(Duration::from_millis);
+                    let plies = |n: Option<u64>| n.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
                     match t {
-                        "wtime" => go.wtime = millis(tokens.next()),
-                        "btime" => go.btime = millis(tokens.next()),
-                        "winc" => go.winc = millis(tokens.next()),
-                        "binc" => go.binc = millis(tokens.next()),
-                        "movetime" => go.movetime = millis(tokens.next()),
-                        "movestogo" => go.movestogo = tokens.next().and_then(|v| v.parse().ok()),
-                        "depth" => go.depth = tokens.next().and_then(|v| v.parse().ok()),
-                        "nodes" => go.nodes = tokens.next().and_then(|v| v.parse().ok()),
-                        "mate" => go.mate = tokens.next().and_then(|v| v.parse().ok()),
+                        "wtime" => go.wtime = ms(value()),
+                        "btime" => go.btime = ms(value()),
+                        "winc" => go.winc = ms(value()),
+                        "binc" => go.binc = ms(value()),
+                        "movetime" => go.movetime = ms(value()),
+                        "movestogo" => go.movestogo = plies(value()),
+                        "depth" => go.depth = plies(value()),
+                        "nodes" => go.nodes = value(),
+                        "mate" => go.mate = plies(value()),
                         "infinite" => go.infinite = true,
                         "ponder" => go.ponder = true,
                         "searchmoves" => {
@@ -299,6 +319,35 @@ mod tests {
         assert_eq!((go.movestogo, go.depth), (Some(20), Some(9)));
         assert_eq!(go.searchmoves, ["e2e4", "d2d4"]);
         assert_eq!(Command::parse("frobnicate 3"), Command::Unknown("frobnicate 3".into()));
+    }
+
+    /// Numbers past a parameter's type are its largest, which the searcher caps (depth at its
+    /// deepest ply), never "no limit"; negative ones are 0; words are said, not read as unset.
+    #[test]
+    fn out_of_range_go_numbers_are_clamped() {
+        let Command::Go(go) = Command::parse(
+            "go depth 99999999999 nodes 99999999999999999999999 movetime 99999999999999999999 mate -3 movestogo +7",
+        ) else {
+            panic!("go")
+        };
+        assert_eq!(
+            (go.depth, go.nodes, go.mate, go.movestogo),
+            (Some(u32::MAX), Some(u64::MAX), Some(0), Some(7))
+        );
+        assert_eq!(go.movetime, Some(Duration::from_millis(u64::MAX)));
+        assert!(go.not_numbers.is_empty());
+        let limit = go.limit(Color::White, Duration::ZERO);
+        assert_eq!((limit.depth, limit.nodes), (Some(0), Some(u64::MAX)));
+        // A clock too large to read is not "no time left".
+        let Command::Go(go) = Command::parse("go wtime 99999999999999999999 btime 1000") else {
+            panic!("go")
+        };
+        let t = go.limit(Color::White, Duration::ZERO).movetime.expect("a budget");
+        assert!(t > Duration::from_secs(1 << 40), "{t:?}");
+        let Command::Go(go) = Command::parse("go wtime -1 depth ten nodes 1e6 winc") else { panic!("go") };
+        assert_eq!((go.wtime, go.depth, go.nodes, go.winc), (Some(Duration::ZERO), None, None, None));
+        assert_eq!(go.not_numbers, ["depth ten", "nodes 1e6", "winc"]);
+        assert_eq!([number("-0"), number("+"), number("12x"), number("007")], [Some(0), None, None, Some(7)]);
     }
 
     #[test]

@@ -113,9 +113,10 @@ struct Running<'scope> {
 
 /// Sets `stop` once `budget` has passed, unless the search is `done` first.
 fn stop_after(budget: Duration, done: &AtomicBool, stop: &AtomicBool) {
-    let end = Instant::now() + budget;
+    // A budget past what an `Instant` holds never ends.
+    let end = Instant::now().checked_add(budget);
     while !done.load(Ordering::Relaxed) {
-        if Instant::now() >= end {
+        if end.is_some_and(|end| Instant::now() >= end) {
             stop.store(true, Ordering::Relaxed);
             return;
         }
@@ -270,6 +271,9 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
             say(self.out, "info string no position to search (the last fen was invalid)")?;
             return say(self.out, &protocol::bestmove_line(None, None));
         };
+        for p in &go.not_numbers {
+            say(self.out, &format!("info string go {p}: not a whole number; ignored"))?;
+        }
         let s = self.searcher.take().expect("searcher is home");
         let history = self.state.history.clone();
         let overhead = self.state.options.move_overhead();

@@ -8,6 +8,8 @@ use crate::analysis::Analyzer;
 use crate::chess::Variant;
 use crate::search::{self, Searcher};
 
+use super::protocol::number;
+
 /// Largest `Hash` offered in megabytes, whatever the machine's memory.
 const HASH_CAP_MB: usize = 65_536;
 
@@ -87,13 +89,26 @@ impl Options {
     }
 
     /// Sets option `name` (any case) to `value`; what to say about it (`info string ...`), if
-    /// anything.
+    /// anything. A number out of an option's range is taken as the nearest end of it, and said.
     pub(crate) fn set(&mut self, name: &str, value: &str, searcher: &mut Searcher) -> Option<String> {
         let value = value.trim();
+        let mut said = None;
+        let mut spin = |option: &str, min: usize, max: usize, unit: &str| match number(value) {
+            Some(n) => {
+                let n = usize::try_from(n).unwrap_or(usize::MAX);
+                let within = n.clamp(min, max);
+                if within != n || value.starts_with('-') {
+                    said = Some(format!(
+                        "info string {option} {value} is out of range {min}..{max}; using {within}"
+                    ));
+                }
+                Ok(within)
+            }
+            None => Err(format!("info string {option} needs a whole number of {unit}, not '{value}'")),
+        };
         match name.to_ascii_lowercase().as_str() {
-            "hash" => match value.parse::<usize>() {
+            "hash" => match spin("Hash", 1, max_hash_mb(), "megabytes") {
                 Ok(mb) => {
-                    let mb = mb.clamp(1, max_hash_mb());
                     if let Err(e) = searcher.set_hash_mb(mb) {
                         let kept = searcher.hash_mb();
                         return Some(format!(
@@ -101,30 +116,99 @@ impl Options {
                         ));
                     }
                 }
-                Err(_) => return Some("info string Hash needs a number of megabytes".into()),
+                Err(e) => return Some(e),
             },
             "clear hash" => searcher.new_game(),
-            "multipv" => match value.parse::<usize>() {
+            "multipv" => match spin("MultiPV", 1, search::MAX_MULTIPV, "lines") {
                 Ok(n) => searcher.set_multipv(n),
-                Err(_) => return Some("info string MultiPV needs a number of lines".into()),
+                Err(e) => return Some(e),
             },
-            "move overhead" => match value.parse::<u64>() {
-                Ok(ms) => self.move_overhead = Duration::from_millis(ms.min(MAX_OVERHEAD_MS)),
-                Err(_) => return Some("info string Move Overhead needs a number of milliseconds".into()),
+            "move overhead" => match spin("Move Overhead", 0, MAX_OVERHEAD_MS as usize, "milliseconds") {
+                Ok(ms) => self.move_overhead = Duration::from_millis(ms as u64),
+                Err(e) => return Some(e),
             },
-            "uci_chess960" => self.chess960 = value.eq_ignore_ascii_case("true"),
+            "uci_chess960" => match value.to_ascii_lowercase().as_str() {
+                "true" => self.chess960 = true,
+                "false" => self.chess960 = false,
+                _ => return Some(format!("info string UCI_Chess960 needs true or false, not '{value}'")),
+            },
+            // A variant is a whole rule set: `chess` is standard chess whatever `UCI_Chess960` was
+            // (python-chess sends `UCI_Variant`, then `UCI_Chess960`, before each position).
             "uci_variant" => match value.to_ascii_lowercase().as_str() {
                 v @ ("chess" | "standard" | "normal" | "crazyhouse" | "zh" | "chess960" | "fischerandom") => {
+                    self.chess960 = matches!(v, "chess960" | "fischerandom");
                     self.variant_name = v.to_string();
-                    if matches!(v, "chess960" | "fischerandom") {
-                        self.chess960 = true;
-                    }
                 }
                 v => return Some(format!("info string unsupported variant {v}")),
             },
-            "threads" | "ponder" => {}
+            "threads" => {
+                if let Err(e) = spin("Threads", 1, 1, "threads") {
+                    return Some(e);
+                }
+            }
+            "ponder" => {}
             other => return Some(format!("info string unknown option {other}")),
         }
-        None
+        said
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `UCI_Variant` names a whole rule set, `chess` standard chess whatever came before;
+    /// `UCI_Chess960` after it (python-chess's order) turns Chess960 on or off.
+    #[test]
+    fn a_variant_is_a_whole_rule_set() {
+        let mut searcher = Searcher::with_hash_mb(1);
+        let mut o = Options::default();
+        let mut set = |o: &mut Options, name: &str, value: &str| o.set(name, value, &mut searcher);
+        for (name, value, variant) in [
+            ("UCI_Variant", "chess960", Variant::Chess960),
+            ("UCI_Variant", "chess", Variant::Standard),
+            ("UCI_Chess960", "true", Variant::Chess960),
+            ("UCI_Variant", "crazyhouse", Variant::Crazyhouse),
+            ("UCI_Variant", "fischerandom", Variant::Chess960),
+            ("UCI_Variant", "normal", Variant::Standard),
+            ("UCI_Variant", "chess", Variant::Standard),
+            ("UCI_Chess960", "TRUE", Variant::Chess960),
+            ("UCI_Chess960", "false", Variant::Standard),
+        ] {
+            assert_eq!(set(&mut o, name, value), None, "{name} {value}");
+            assert_eq!(o.variant(), variant, "{name} {value}");
+        }
+        let said = set(&mut o, "UCI_Chess960", "yes");
+        assert_eq!(said.as_deref(), Some("info string UCI_Chess960 needs true or false, not 'yes'"));
+        assert_eq!(o.variant(), Variant::Standard);
+    }
+
+    /// A number out of an option's range is its nearest end, said; a word changes nothing.
+    #[test]
+    fn spin_values_are_clamped_and_said() {
+        let mut searcher = Searcher::with_hash_mb(2);
+        let mut o = Options::default();
+        let said = o.set("Hash", "-5", &mut searcher);
+        assert_eq!(
+            said.as_deref(),
+            Some(format!("info string Hash -5 is out of range 1..{}; using 1", max_hash_mb()).as_str())
+        );
+        assert_eq!(searcher.hash_mb(), 1);
+        let said = o.set("hash", "lots", &mut searcher);
+        assert_eq!(said.as_deref(), Some("info string Hash needs a whole number of megabytes, not 'lots'"));
+        assert_eq!(searcher.hash_mb(), 1);
+        let said = o.set("MultiPV", "99999999999999999999999", &mut searcher);
+        let max = search::MAX_MULTIPV;
+        assert_eq!(
+            said,
+            Some(format!(
+                "info string MultiPV 99999999999999999999999 is out of range 1..{max}; using {max}"
+            ))
+        );
+        assert_eq!(searcher.multipv(), max);
+        assert!(o.set("Move Overhead", "-1", &mut searcher).is_some());
+        assert_eq!(o.move_overhead(), Duration::ZERO);
+        assert_eq!(o.set("Move Overhead", "30", &mut searcher), None);
+        assert_eq!(o.move_overhead(), Duration::from_millis(30));
     }
 }

@@ -50,6 +50,7 @@ use crate::search::{Searcher, TimeUse};
 
 use super::game::{GameRecord, MoveInputError};
 use super::input::{self, AtEof, Line};
+use super::protocol::number;
 use super::xboard_clock::{Clock, parse_duration};
 
 /// The answer to `protover 2`.
@@ -273,11 +274,10 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
             "ping" => say(out, &format!("pong {arg}"))?,
             "post" => eng.post = true,
             "nopost" => eng.post = false,
-            "time" => {
-                if let Ok(cs) = arg.parse::<i64>() {
-                    eng.clock.time = Some(Duration::from_millis(cs.max(0) as u64 * 10));
-                }
-            }
+            "time" => match number(arg) {
+                Some(cs) => eng.clock.time = Some(Duration::from_millis(cs.saturating_mul(10))),
+                None => say(out, &format!("Error (bad time): {arg}"))?,
+            },
             "level" => match eng.clock.level(arg) {
                 Some(clock) => eng.clock = clock.counted(),
                 None => say(out, &format!("Error (bad level): {arg}"))?,
@@ -293,8 +293,8 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
                 Ok(n) => (eng.clock.nps, eng.clock.nps_next) = ((n > 0).then_some(n), true),
                 Err(_) => say(out, &format!("Error (bad nps): {arg}"))?,
             },
-            "sd" => match arg.parse::<u32>() {
-                Ok(d) if d > 0 => eng.clock.sd = Some(d),
+            "sd" => match number(arg) {
+                Some(d) if d > 0 => eng.clock.sd = Some(u32::try_from(d).unwrap_or(u32::MAX)),
                 _ => say(out, &format!("Error (bad sd): {arg}"))?,
             },
             "new" => {
@@ -570,6 +570,18 @@ mod tests {
         let m = moves(&lines);
         assert_eq!(m.len(), 1);
         assert!(GameRecord::new(Position::default()).parse_move(m[0]).is_ok(), "{m:?}");
+    }
+
+    /// `sd` and `time` past their types are the largest, not refused or passed over; a word
+    /// is an error.
+    #[test]
+    fn numbers_out_of_range_are_clamped() {
+        let input =
+            "new\nforce\nsd 99999999999\ntime 99999999999999999999999\ntime abc\notim -5\nst 0.05\ngo\n";
+        let lines = run(input);
+        let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("Error")).collect();
+        assert_eq!(errors, ["Error (bad time): abc"]);
+        assert_eq!(moves(&lines).len(), 1, "{lines:?}");
     }
 
     /// `remove` takes back two moves or, with fewer played, none: it says so and the game stays.

@@ -430,7 +430,8 @@ impl Searcher {
         self.nodes = 0;
         self.seldepth = 0;
         self.node_limit = limit.nodes.unwrap_or(u64::MAX).max(1);
-        self.deadline = limit.movetime.map(|t| start + t);
+        // A movetime past what an `Instant` holds has no deadline.
+        self.deadline = limit.movetime.and_then(|t| start.checked_add(t));
         self.aborted = false;
         self.root_first = None;
         self.killers.fill([NO_MOVE; 2]);

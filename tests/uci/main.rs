@@ -106,6 +106,7 @@ fn main() -> ExitCode {
         server::stop_and_movetime_end_the_first_iteration,
         server::a_hash_that_cannot_be_allocated_keeps_the_table,
         server::a_large_hash_is_set_and_cleared_without_writing_it,
+        server::go_numbers_out_of_range_are_clamped,
         server::a_line_that_is_not_utf8_is_an_unknown_command,
         server::the_end_of_input_stops_the_search_and_exits,
         server::move_overhead_is_an_option,

@@ -116,6 +116,33 @@ pub fn a_large_hash_is_set_and_cleared_without_writing_it() {
     assert_legal(&Position::default(), &engine.bestmove());
 }
 
+/// `go` numbers past their type are the largest limit, not "no limit": the depth is the
+/// searcher's deepest (reached at once with bare kings); a negative depth searches one ply; a
+/// word is said and leaves the search without that limit, which `stop` ends.
+pub fn go_numbers_out_of_range_are_clamped() {
+    let kings = pos("8/8/8/3k4/8/8/8/K7 w - - 0 1", Variant::Standard);
+    let mut engine = uci();
+    engine.send("position fen 8/8/8/3k4/8/8/8/K7 w - - 0 1");
+    engine.send("go depth 99999999999");
+    assert_legal(&kings, &engine.bestmove());
+    let deepest = engine.seen.iter().rev().find(|l| l.starts_with("info depth ")).expect("an info line");
+    assert!(deepest.starts_with("info depth 120 "), "{deepest}");
+    engine.send("go depth -5");
+    assert_legal(&kings, &engine.bestmove());
+    let deepest = engine.seen.iter().rev().find(|l| l.starts_with("info depth ")).expect("an info line");
+    assert!(deepest.starts_with("info depth 1 "), "{deepest}");
+    engine.send("position startpos");
+    engine.send("go movetime 99999999999999999999 nodes 99999999999999999999999");
+    engine.send("isready");
+    engine.expect("readyok", BOUND, |l| l == "readyok");
+    engine.send("stop");
+    assert_legal(&Position::default(), &engine.bestmove());
+    engine.send("go depth ten");
+    engine.expect("the word said", BOUND, |l| l == "info string go depth ten: not a whole number; ignored");
+    engine.send("stop");
+    assert_legal(&Position::default(), &engine.bestmove());
+}
+
 /// A line that is not UTF-8 is one unknown command, said in an `info string`, during a search
 /// too: the commands after it are read, and `stop` ends the search.
 pub fn a_line_that_is_not_utf8_is_an_unknown_command() {

@@ -10,12 +10,16 @@ use pgnkit::exit::Code;
 
 pub const EXAMPLES: &str = "\
 The engine answers the UCI protocol (uci, isready, setoption, ucinewgame, position, go, stop,
-ponderhit, quit). isready is answered at once (after a new Hash size is set: a table of GBs
-takes seconds to clear), and stop ends the search, whatever was sent before them; the end of input is quit, unless --finish-at-eof. go movetime searches that long,
-less Move Overhead. Options: Hash, Clear Hash, MultiPV (the best N lines, each info line
-saying its rank), Move Overhead (ms, default 10), Ponder, UCI_Chess960, UCI_Variant (chess,
-crazyhouse). Hash offers up to half the machine's memory; a size that
-cannot be allocated keeps the table in use and says so (info string).
+ponderhit, quit). isready is answered at once and stop ends the search, whatever was sent
+before them; the end of input is quit, unless --finish-at-eof. go movetime searches that long,
+less Move Overhead; a go number past its range is the largest limit (depth: the deepest ply), a
+negative one 0. Options: Hash, Clear Hash, MultiPV (the best N lines, each info line saying its
+rank), Move Overhead (ms, default 10), Ponder, UCI_Chess960, UCI_Variant (chess, crazyhouse;
+chess is standard chess whatever UCI_Chess960 was, and UCI_Chess960 sent after it applies).
+A number out of an option's range is taken as the nearest end of it, and said (info string).
+Hash offers up to half the machine's memory and is set and cleared at once whatever its size
+(the system zeroes the table's memory as the search first uses it); a size that cannot be
+allocated keeps the table in use and says so.
 
 Examples:
   printf 'uci\\nposition startpos moves e2e4\\ngo depth 8\\n' | pgnkit uci --finish-at-eof
