@@ -740,6 +740,19 @@ fn report_of_bad_input_says_what_and_where() {
     assert!(!out.exists() && stderr(&o).contains("no report was written"), "{}", stderr(&o));
 }
 
+/// An `[%eval]` that reads as no evaluation is a located `bad_eval` warning (exit code 0), not a
+/// move quietly counted as unevaluated; the game's readable evaluations still count.
+#[test]
+fn report_says_where_an_evaluation_does_not_read() {
+    let pgn = "[Event \"e\"]\n\n1. e4 { [%eval 1e308] } 1... e5 { [%eval 0.2] } 2. Nf3 { [%eval 0.3] } *\n";
+    let o = run_with_stdin(&["report", "--format", "json", "-"], pgn);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let expected = "stdin:3:9: warning: game 1 (? - ?): [%eval 1e308] reads as no evaluation";
+    assert!(stderr(&o).contains(expected) && stderr(&o).contains("[bad_eval, byte 21]"), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["evaluated"], 1, "{v}");
+}
+
 /// What Chromium draws on each square of a report's boards, against the position each board's
 /// text alternative gives: a white piece, a black piece or nothing, square by square. The pieces
 /// are drawn by the markers the page's stylesheet gives each path's class, which only a browser

@@ -133,8 +133,12 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
         false
     }
 
-    fn wants(&self, _: Kind, severity: Severity) -> bool {
-        severity == Severity::Error
+    fn reads_evals(&self) -> bool {
+        self.evals
+    }
+
+    fn wants(&self, kind: Kind, severity: Severity) -> bool {
+        severity == Severity::Error || kind == Kind::BadEval
     }
 
     fn moves(&self) -> Lines {

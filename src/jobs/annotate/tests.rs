@@ -149,6 +149,21 @@ fn from_evals_writes_a_game_without_evaluations_as_read() {
     assert_eq!((stats.get(Counter::WrittenAsRead), stats.get(Counter::Annotated)), (1, 1));
 }
 
+/// An `[%eval]` that reads as no evaluation is a `bad_eval` warning at its `[`, not a move
+/// quietly left unevaluated; the game's readable evaluations are still judged.
+#[test]
+fn from_evals_says_where_an_evaluation_does_not_read() {
+    let pgn = "[Event \"e\"]\n\n1. e4 { [%eval 1e308] } 1... f6 { [%eval #-99999999999] } 2. d4 { [%eval 2.4] } *\n";
+    let opts = AnnotateOptions { from_evals: true, ..AnnotateOptions::default() };
+    let (_, diagnostics, stats) = annotate_with_diagnostics(opts, pgn.as_bytes());
+    let bad: Vec<_> = diagnostics.iter().map(|d| (d.kind, d.severity, d.offset, d.line, d.column)).collect();
+    let warning = crate::error::Severity::Warning;
+    let kind = crate::error::Kind::BadEval;
+    assert_eq!(bad, [(kind, warning, 21, 3, 9), (kind, warning, 47, 3, 35)], "{diagnostics:?}");
+    assert!(diagnostics[0].message.starts_with("[%eval 1e308] reads as no evaluation"), "{diagnostics:?}");
+    assert_eq!(stats.get(Counter::Annotated), 1);
+}
+
 #[test]
 fn from_evals_tags_count_a_blunder_after_a_missing_evaluation_against_its_mover() {
     // 2. Nf3 has no evaluation; 3. Bc4 (+0.20 -> -5.00) is White's blunder in the ACPL and the

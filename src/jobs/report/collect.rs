@@ -171,8 +171,12 @@ impl<'a> Hooks<'a> for Collect<'_> {
         false
     }
 
-    fn wants(&self, _: Kind, severity: Severity) -> bool {
-        severity == Severity::Error
+    fn reads_evals(&self) -> bool {
+        true
+    }
+
+    fn wants(&self, kind: Kind, severity: Severity) -> bool {
+        severity == Severity::Error || kind == Kind::BadEval
     }
 
     fn moves(&self) -> Lines {

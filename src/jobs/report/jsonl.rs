@@ -138,6 +138,8 @@ struct Building {
     divider: Divider,
     /// Left out by the filters' verdict on its tags, or by `--player`: its records are skipped.
     skipped: bool,
+    /// An `eval` that read as none was said: the game's others are left out unsaid.
+    bad_eval: bool,
 }
 
 /// Ends the game being read: handed to `game` when the filters keep it, else counted.
@@ -263,7 +265,7 @@ pub fn read(
             drop(view);
             let mut divider = Divider::new();
             divider.observe(&start);
-            current = Some(Building { key, game: g, tags, pos: start, divider, skipped });
+            current = Some(Building { key, game: g, tags, pos: start, divider, skipped, bad_eval: false });
         }
         let Some(b) = current.as_mut() else { continue };
         let g = &mut b.game;
@@ -280,6 +282,17 @@ pub fn read(
         }
         if let Some(i) = g.moves.len().checked_sub(1) {
             g.evals[i] = score(&d["eval"]);
+            // An evaluation that reads as none (`{"cp": 1e308}`) is said, once a game.
+            if g.evals[i].is_none() && !d["eval"].is_null() && !std::mem::replace(&mut b.bad_eval, true) {
+                let full = d["eval"].to_string();
+                let mut shown: String = full.chars().take(64).collect();
+                if shown.len() < full.len() {
+                    shown.push('…');
+                }
+                let message =
+                    format!("game {}: ply {ply}: eval {shown} reads as no evaluation; left out", b.key.1);
+                found.problems.push(Problem { line, message });
+            }
         }
         let Some(uci) = d["uci"].as_str() else { continue };
         let Ok(m) = parse_uci(&b.pos, uci.as_bytes()) else {
@@ -324,6 +337,38 @@ pub fn read(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An evaluation that reads as none is said at its line, once a game; `null` is none.
+    #[test]
+    fn an_evaluation_that_does_not_read_is_located() {
+        let record = |ply: u32, fen: &str, uci: &str, eval: &str| {
+            format!(
+                "{{\"type\":\"position\",\"data\":{{\"file\":\"a\",\"game\":1,\"ply\":{ply},\"fen\":\"{fen}\",\"uci\":{uci},\"eval\":{eval}}}}}\n"
+            )
+        };
+        let text = [
+            record(0, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "\"e2e4\"", "null"),
+            record(
+                1,
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                "\"e7e5\"",
+                "{\"cp\":1e308}",
+            ),
+            record(
+                2,
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                "null",
+                "{\"mate\":\"x\"}",
+            ),
+        ]
+        .concat();
+        let (mut games, select) = (Vec::new(), Selection::default());
+        let reading = Reading { select: &select, player: None };
+        let problems = read(text.as_bytes(), reading, |g| games.push(g)).expect("read").problems;
+        let said: Vec<_> = problems.iter().map(|p| (p.line, p.message.as_str())).collect();
+        assert_eq!(said, [(2, "game 1: ply 1: eval {\"cp\":1e+308} reads as no evaluation; left out")]);
+        assert_eq!(games[0].evals, [None, None]);
+    }
 
     #[test]
     fn records_make_games_and_bad_lines_are_located() {

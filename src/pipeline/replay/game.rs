@@ -325,6 +325,11 @@ pub trait Hooks<'a> {
     fn zobrist_keys(&self) -> bool {
         true
     }
+    /// Whether the job reads the mainline's `[%eval]`s: one that reads as no evaluation is then
+    /// a `bad_eval` warning where it stands, not a move quietly left unevaluated.
+    fn reads_evals(&self) -> bool {
+        false
+    }
     /// Whether diagnostics of `kind`/`severity` are wanted (building a message costs a FEN).
     fn wants(&self, kind: Kind, severity: Severity) -> bool {
         let _ = (kind, severity);

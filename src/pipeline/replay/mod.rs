@@ -644,6 +644,9 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
     }
 
     fn comment(&mut self, comment: RawComment<'a>) {
+        if self.depth == 0 && !self.game.skipped && self.hooks.reads_evals() {
+            self.unreadable_evals(&comment);
+        }
         self.hooks.comment(&self.game, self.depth, comment);
     }
 
