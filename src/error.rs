@@ -216,7 +216,7 @@ kinds! {
     EngineWarning => "engine_warning", Warning, "engine output ignored or cut, or the engine restarted";
     Unevaluated => "unevaluated", Error, "position left without an engine evaluation";
     NoEvals => "no_evals", Warning, "a game with no [%eval] for annotate --from-evals to judge (written as read in PGN)";
-    BadEval => "bad_eval", Warning, "an [%eval] that reads as no evaluation, left out by annotate --from-evals and report";
+    BadEval => "bad_eval", Warning, "an [%eval] that reads as no evaluation, left out by annotate --from-evals, report and positions (JSON Lines, Parquet)";
     Unreported => "unreported", Warning, "a game's diagnostics past the first 100: counted in the summary, not shown";
 }
 

@@ -354,6 +354,10 @@ impl<'a> Hooks<'a> for PositionsHooks<'_> {
         self.opts.unique
     }
 
+    fn reads_evals(&self) -> bool {
+        matches!(self.opts.format, Format::Jsonl | Format::Parquet)
+    }
+
     fn wants(&self, _: Kind, severity: Severity) -> bool {
         // Warnings are only counted: positions reports what cost the user positions.
         severity == Severity::Error

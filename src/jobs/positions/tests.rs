@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::chess::Variant;
-use crate::error::Kind;
+use crate::error::{Kind, Severity};
 use crate::notation::fen::parse_fen;
 use crate::pipeline::{Input, NoProgress, Options, Run, Workers, run};
 use crate::select::tags::TagExpr;
@@ -168,6 +168,27 @@ fn jsonl_records_with_tags_eval_and_clock() {
     assert_eq!((recs[6]["game"].as_u64(), recs[6]["ply"].as_u64()), (Some(2), Some(2)));
     assert!(recs[6].get("eval").is_none(), "{}", lines[6]);
     assert!(recs[6]["san"].is_null());
+}
+
+/// An `[%eval]` that reads as no evaluation is a null eval in the records that carry evals,
+/// counted as a `bad_eval` warning; formats without evals do not read them.
+#[test]
+fn an_eval_that_does_not_read_is_counted() {
+    let pgn = "[Event \"e\"]\n\n1. e4 { [%eval 1e308] } 1... e5 { [%eval 0.3] } *\n";
+    let bad = |stats: &Stats| {
+        stats
+            .by_kind
+            .iter()
+            .filter(|&&(k, _, _)| k == Kind::BadEval)
+            .map(|&(_, s, n)| (s, n))
+            .collect::<Vec<_>>()
+    };
+    let (out, _, stats) = positions(pgn, &opts(Format::Jsonl), 1, 1 << 20);
+    let recs: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    assert!(recs[1].get("eval").is_none() && recs[2]["eval"] == serde_json::json!({"cp": 30}), "{out}");
+    assert_eq!(bad(&stats), [(Severity::Warning, 1)]);
+    let (_, _, stats) = positions(pgn, &opts(Format::Fen), 1, 1 << 20);
+    assert_eq!(bad(&stats), []);
 }
 
 #[test]

@@ -49,6 +49,10 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     /// Each `[%eval]` of a mainline comment that reads as no evaluation (`1e3`, `#`, past
     /// `i32` centipawns) is a `bad_eval` warning at its `[`.
     pub(super) fn unreadable_evals(&mut self, comment: &RawComment<'_>) {
+        // Lichess's `{ [%eval E] [%clk C] }` read whole: its one eval reads.
+        if comment.lichess_eval_and_clock().is_some() {
+            return;
+        }
         for c in comment.commands().filter(|c| c.name == b"eval") {
             if parse_eval(c.args).is_some() {
                 continue;
