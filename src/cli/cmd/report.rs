@@ -159,8 +159,10 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let html = args.format == FormatArg::Html;
     let named = args.player.as_ref().map(|p| spelt(p).into_owned()).filter(|p| !p.is_empty());
     let mut totals = Totals::new(pgnkit::io::stderr(), named, if html { args.games } else { 0 });
+    totals.set_boards(args.boards);
     let section_bar = totals.section_bar();
-    let job = Report::new(ReportOptions { select: selection, player: player.clone(), section_bar });
+    let boards = args.boards;
+    let job = Report::new(ReportOptions { select: selection, player: player.clone(), section_bar, boards });
     let progress = Progress::new(args.head.quiet);
     let run_opts = args.head.run_options();
     let start = std::time::Instant::now();

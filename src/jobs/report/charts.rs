@@ -273,13 +273,16 @@ pub fn eval_graph(game: &GameRecord, f: &Figures) -> String {
         }
     }
     // Each judgement's moves as one path whose vertices carry its dot ([`graph_defs`]); a dot
-    // already on a spot is not drawn again (only a game of over 721 moves has two on a column).
+    // already on a spot is not drawn again, and a column's dots are [`thin`]ned to its first,
+    // lowest, highest and last (only a game of over 721 moves has two on a column).
     // A move without an evaluation gets no dot: the line there is a bridge, not a value.
     for j in Judgement::ALL {
         let mut d = String::new();
         let mut spots = HashSet::new();
-        for (i, &(x, y)) in points.iter().enumerate() {
-            if given[i] && f.judgements[i] == Some(j) && spots.insert((column(x) as i32, column(y) as i32)) {
+        let dots: Vec<(f64, f64)> =
+            (0..n).filter(|&i| given[i] && f.judgements[i] == Some(j)).map(|i| points[i]).collect();
+        for (x, y) in thin(&dots) {
+            if spots.insert((column(x) as i32, column(y) as i32)) {
                 let _ = write!(d, "{}{x:.0},{y:.0}", if d.is_empty() { "M" } else { "," });
             }
         }
@@ -612,5 +615,30 @@ mod tests {
         assert!(eval.len() < 200_000 && clock.len() < 60_000, "{} {}", eval.len(), clock.len());
         let blunders = f.judgements.iter().filter(|&&j| j == Some(Judgement::Blunder)).count();
         assert!(eval.contains(&format!(" and {} more", blunders - LABELLED)), "{blunders}");
+    }
+
+    #[test]
+    fn a_long_games_judged_moves_are_thinned_to_four_dots_a_column() {
+        // 100,000 blunders, each side giving away 3 to 10 pawns in turn: dots at many heights.
+        let mut g = GameRecord::new(1);
+        g.start = Some(Position::default());
+        let shuffle = [
+            (Square::G1, Square::F3),
+            (Square::G8, Square::F6),
+            (Square::F3, Square::G1),
+            (Square::F6, Square::G8),
+        ];
+        for i in 0..100_000 {
+            let (from, to) = shuffle[i % 4];
+            g.push_move(Move::normal(from, to));
+            let cp = 300 + (i * 7919 % 701) as i32;
+            *g.evals.last_mut().expect("a move") = Some(Score::Cp(if i % 2 == 0 { -cp } else { cp }));
+        }
+        let f = Figures::of(&g);
+        assert!(f.judgements.iter().all(|&j| j == Some(Judgement::Blunder)));
+        let svg = eval_graph(&g, &f);
+        let d = svg.split("<path class=blunder d=M").nth(1).and_then(|r| r.split(' ').next()).expect("dots");
+        let dots = d.split(',').count() / 2;
+        assert!(dots <= 4 * 721, "{dots} dots");
     }
 }

@@ -61,6 +61,8 @@ pub(super) struct Collect<'s> {
     kept: bool,
     /// The totals' [`section_bar`](super::Totals::section_bar).
     bar: &'s AtomicU64,
+    /// Boards a section draws at most.
+    boards: usize,
     /// A record whose memory the next game reuses (a game sent without its moves
     /// leaves them here: allocating them for each game measured 9% of the report's time).
     spare: Option<GameRecord>,
@@ -68,7 +70,12 @@ pub(super) struct Collect<'s> {
 }
 
 impl<'s> Collect<'s> {
-    pub(super) fn new(select: &'s Selection, player: Option<&'s str>, bar: &'s AtomicU64) -> Collect<'s> {
+    pub(super) fn new(
+        select: &'s Selection,
+        player: Option<&'s str>,
+        bar: &'s AtomicU64,
+        boards: usize,
+    ) -> Collect<'s> {
         Collect {
             filter: Filter::new(select, true),
             player,
@@ -85,6 +92,7 @@ impl<'s> Collect<'s> {
             null_move: false,
             kept: true,
             bar,
+            boards,
             spare: None,
             accuracy: AccuracyBuffers::default(),
         }
@@ -359,10 +367,15 @@ impl<'a> Hooks<'a> for Collect<'_> {
         let tally = Tally::of(&g, accuracy, self.player, &mut self.spread);
         if tally.evaluated && tally.ranked_loss() >= self.bar.load(Ordering::Relaxed) {
             let figures = Figures::with_accuracy(&g, accuracy);
-            self.games.push(Analysed { game: g, figures, tally });
+            let mut a = Analysed { game: g, figures, tally, drawn: None };
+            // A long game's section is drawn here, so that it never travels whole.
+            if let Some(whole) = a.draw_if_long(self.player, self.boards) {
+                self.spare = Some(whole);
+            }
+            self.games.push(a);
         } else {
             let head = g.take_head();
-            self.games.push(Analysed { game: head, figures: Figures::default(), tally });
+            self.games.push(Analysed { game: head, figures: Figures::default(), tally, drawn: None });
             self.spare = Some(g);
         }
     }

@@ -12,7 +12,7 @@ use super::charts::{
     clock_graph, eval_graph, graph_css, graph_defs, judgement_class, loss_chart, move_label, rating_chart,
 };
 use super::escape::{escape, href};
-use super::game::TagName;
+use super::game::{GameRecord, TagName};
 use super::players::RankedPlayers;
 use super::stats::{Analysed, Totals};
 use super::text::{
@@ -216,7 +216,6 @@ fn diagram(s: &mut String, a: &Analysed, index: usize, before: &Position, last: 
 /// A game's section.
 fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, boards_wanted: usize) {
     let g = &a.game;
-    let f = &a.figures;
     let (w, b) = (g.player(Color::White), g.player(Color::Black));
     let elo = |c: Color| g.tags.elo[c].map_or_else(String::new, |e| format!(" ({e})"));
     let _ = writeln!(s, "<section class=\"game\" id=\"game-{k}\">");
@@ -260,6 +259,22 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, bo
         let _ = write!(s, " · <a href=\"{}\">source</a>", href(url));
     }
     s.push_str("</p>\n");
+    match &a.drawn {
+        Some(body) => s.push_str(body),
+        None => section_body(s, a, player, boards_wanted),
+    }
+    s.push_str("</section>\n");
+}
+
+/// Plies a game section lists, at most: a game longer than this is drawn as it is read (see
+/// [`Analysed::drawn`]), its section's size bounded whatever its length.
+pub const LISTED_PLIES: usize = 1000;
+
+/// A game section after its heading: its figures, its graphs, its moves (the first
+/// [`LISTED_PLIES`]) and the boards of its mistakes and blunders, at most `boards_wanted`.
+pub fn section_body(s: &mut String, a: &Analysed, player: Option<&str>, boards_wanted: usize) {
+    let g = &a.game;
+    let f = &a.figures;
     let acpl = crate::analysis::judge::acpl(&g.evals, g.first_mover());
     let rows: Vec<Vec<String>> = [Color::White, Color::Black]
         .iter()
@@ -292,10 +307,7 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, bo
         s.push_str(&c);
     }
     // The moves, judged ones marked, and the boards of the mistakes and blunders.
-    let Some(start) = g.start else {
-        s.push_str("</section>\n");
-        return;
-    };
+    let Some(start) = g.start else { return };
     // The mistakes and blunders drawn: the largest losses (the earlier move among equals).
     let mut drawn: Vec<usize> = (0..g.moves.len())
         .filter(|&i| matches!(f.judgements[i], Some(Judgement::Mistake | Judgement::Blunder)))
@@ -312,6 +324,16 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, bo
     let mut pos = start;
     let mut last = None;
     for (i, &m) in g.moves.iter().enumerate() {
+        if i >= LISTED_PLIES {
+            // The moves after the listed ones are replayed for their boards only.
+            if is_drawn[i] {
+                let flip = bottom(g, player, i) == Color::Black;
+                diagram(&mut boards, a, i, &pos, last, flip);
+            }
+            pos.play_unchecked(m);
+            last = Some(m);
+            continue;
+        }
         let label = move_label(g, i);
         if i == 0 || g.mover(i) == Color::White {
             moves.push_str(&escape(&label));
@@ -339,19 +361,15 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, bo
             }
         }
         if is_drawn[i] {
-            let mover = g.mover(i);
-            let bottom = player
-                .and_then(|p| {
-                    [Color::White, Color::Black]
-                        .into_iter()
-                        .find(|&c| g.tags.player(c).is_some_and(|n| super::name::same_name(n, p)))
-                })
-                .unwrap_or(mover);
-            let flip = bottom == Color::Black;
+            let flip = bottom(g, player, i) == Color::Black;
             diagram(&mut boards, a, i, &pos, last, flip);
         }
         pos.play_unchecked(m);
         last = Some(m);
+    }
+    if g.moves.len() > LISTED_PLIES {
+        let more = (g.moves.len() - LISTED_PLIES) as u64;
+        let _ = write!(moves, "… {more} more {} ", if more == 1 { "move" } else { "moves" });
     }
     moves.push_str(g.result.as_str());
     moves.push_str("</p>\n");
@@ -371,7 +389,17 @@ fn game_section(s: &mut String, a: &Analysed, k: usize, player: Option<&str>, bo
             if others == 1 { "the other is".to_string() } else { format!("the {others} others are") }
         );
     }
-    s.push_str("</section>\n");
+}
+
+/// The side at the bottom of the board of move `i`: the player's with `--player`, else the mover's.
+fn bottom(g: &GameRecord, player: Option<&str>, i: usize) -> Color {
+    player
+        .and_then(|p| {
+            [Color::White, Color::Black]
+                .into_iter()
+                .find(|&c| g.tags.player(c).is_some_and(|n| super::name::same_name(n, p)))
+        })
+        .unwrap_or_else(|| g.mover(i))
 }
 
 /// Writes the whole page.
@@ -602,7 +630,6 @@ pub fn write_page<W: Write>(
 mod tests {
     use super::*;
     use crate::analysis::Score;
-    use crate::jobs::report::game::GameRecord;
     use crate::notation::san::parse_san;
 
     /// A game between `white` and `black` whose moves (SAN) are evaluated in centipawns.
@@ -707,5 +734,25 @@ mod tests {
             })
             .collect();
         assert_eq!(san_line(&pos, &moves), "1... e5 2. Nf3 Nc6");
+    }
+
+    #[test]
+    fn a_long_game_is_kept_as_its_drawn_section_listing_its_first_plies() {
+        // 3,000 plies of knights out and back, every tenth move giving away four pawns.
+        let moves: Vec<(&str, i32)> = (0..3000)
+            .map(|i| (["Nf3", "Nf6", "Ng1", "Ng8"][i % 4], if i % 10 == 9 { 400 } else { 0 }))
+            .collect();
+        let mut t = Totals::new(std::io::sink(), None, 10);
+        t.add_record(evaluated_game("a", "b", &moves));
+        let kept = t.kept_games();
+        assert!(kept[0].game.moves.is_empty() && kept[0].figures.losses.is_empty(), "kept without its plies");
+        let drawn = kept[0].drawn.as_deref().expect("drawn as kept");
+        assert!(drawn.contains("… 2000 more moves *</p>"), "{drawn}");
+        // The drawing is what the whole game's section draws.
+        let whole = Analysed::new(evaluated_game("a", "b", &moves), None, &mut Default::default());
+        let mut body = String::new();
+        section_body(&mut body, &whole, None, super::super::DEFAULT_BOARDS);
+        assert_eq!(drawn, body);
+        assert_eq!(body.matches("<figure>").count(), super::super::DEFAULT_BOARDS);
     }
 }

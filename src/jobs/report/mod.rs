@@ -80,7 +80,7 @@ pub const DEFAULT_PLAYERS: usize = 500;
 pub const DEFAULT_MIN_GAMES: u64 = 3;
 
 /// What the report reads and from whose point of view.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ReportOptions {
     /// The filters.
     pub select: Selection,
@@ -89,6 +89,20 @@ pub struct ReportOptions {
     /// The totals' [`Totals::section_bar`]: the games below it are read without their moves
     /// (the default, 0, sends every game with them).
     pub section_bar: Arc<AtomicU64>,
+    /// Boards a section draws at most ([`html::Page::boards`]): a long game's section is drawn
+    /// as it is read.
+    pub boards: usize,
+}
+
+impl Default for ReportOptions {
+    fn default() -> ReportOptions {
+        ReportOptions {
+            select: Selection::default(),
+            player: None,
+            section_bar: Arc::default(),
+            boards: DEFAULT_BOARDS,
+        }
+    }
 }
 
 /// The report job: each chunk's games read and their figures computed on the workers.
@@ -130,8 +144,8 @@ impl Worker for ReportWorker {
     type Records = ReportChunk;
 
     fn process(&mut self, chunk: &ChunkInput<'_>) -> Result<Output<ReportChunk>, Error> {
-        let hooks =
-            collect::Collect::new(&self.opts.select, self.opts.player.as_deref(), &self.opts.section_bar);
+        let o = &self.opts;
+        let hooks = collect::Collect::new(&o.select, o.player.as_deref(), &o.section_bar, o.boards);
         let (hooks, mut out) = replay_chunk(hooks, chunk);
         hooks.filter.count(&mut out.stats);
         let records = ReportChunk {

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::game::{Figures, GameRecord};
+use super::html::{LISTED_PLIES, section_body};
 use super::name::same_name;
 use super::players::{Players, RankedPlayers, SpillError};
 use super::sums::{Side, Spread};
@@ -69,6 +70,10 @@ pub struct Analysed {
     pub figures: Figures,
     /// What it adds to the totals.
     pub tally: Tally,
+    /// The section after its heading ([`section_body`]), drawn as the game was read when it is
+    /// longer than [`LISTED_PLIES`]: its record then travels without its moves and its figures
+    /// empty, so a section holds a bounded drawing, not the game.
+    pub drawn: Option<String>,
 }
 
 impl Analysed {
@@ -77,7 +82,21 @@ impl Analysed {
     pub fn new(game: GameRecord, player: Option<&str>, spread: &mut Spread) -> Analysed {
         let figures = Figures::of(&game);
         let tally = Tally::of(&game, figures.accuracy, player, spread);
-        Analysed { game, figures, tally }
+        Analysed { game, figures, tally, drawn: None }
+    }
+
+    /// Draws the section of a game longer than [`LISTED_PLIES`] now (its boards flipped for
+    /// `player`, at most `boards`), and hands back its record with its moves (for reuse).
+    pub fn draw_if_long(&mut self, player: Option<&str>, boards: usize) -> Option<GameRecord> {
+        if self.game.moves.len() <= LISTED_PLIES {
+            return None;
+        }
+        let mut body = String::new();
+        section_body(&mut body, self, player, boards);
+        self.drawn = Some(body);
+        self.figures = Figures::default();
+        let head = self.game.take_head();
+        Some(std::mem::replace(&mut self.game, head))
     }
 }
 
@@ -182,6 +201,8 @@ pub struct Totals<W> {
     /// The point of view as the user named it.
     named: Option<String>,
     wanted: usize,
+    /// Boards a section draws at most (see [`Totals::set_boards`]).
+    boards: usize,
     input: Arc<Name>,
     seq: u64,
     /// Games reported (kept by the filters).
@@ -246,6 +267,7 @@ impl<W: Write> Totals<W> {
             player: player.as_ref().map(|p| super::name::key(p, &mut String::new()).to_owned()),
             named: player,
             wanted,
+            boards: super::DEFAULT_BOARDS,
             input: Arc::default(),
             seq: 0,
             games: 0,
@@ -278,6 +300,12 @@ impl<W: Write> Totals<W> {
     /// without its moves. It only grows, so a reader that sees it late sends more, never less.
     pub fn section_bar(&self) -> Arc<AtomicU64> {
         self.bar.clone()
+    }
+
+    /// Sets the boards a section draws at most, as the page will ([`super::html::Page::boards`]):
+    /// a long game's section is drawn as it is kept.
+    pub fn set_boards(&mut self, boards: usize) {
+        self.boards = boards;
     }
 
     /// The point of view as the user named it: `None` for both sides.
@@ -414,7 +442,7 @@ impl<W: Write> Totals<W> {
     }
 
     /// Keeps the game for its own section if its loss ranks among the `wanted` largest.
-    fn keep(&mut self, a: Analysed, loss: u64) {
+    fn keep(&mut self, mut a: Analysed, loss: u64) {
         if self.wanted == 0 {
             return;
         }
@@ -423,7 +451,12 @@ impl<W: Write> Totals<W> {
         if full && self.top.peek().is_some_and(|Reverse(min)| loss <= min.loss) {
             return;
         }
-        debug_assert!(!a.game.moves.is_empty(), "a game sent without its moves ranked among the sections");
+        debug_assert!(
+            !a.game.moves.is_empty() || a.drawn.is_some(),
+            "a game sent without its moves ranked among the sections"
+        );
+        // A game read from records arrives whole: a long one is drawn now.
+        a.draw_if_long(self.player.as_deref(), self.boards);
         if full {
             self.top.pop();
         }
@@ -530,7 +563,7 @@ mod tests {
 
     fn judged_game(judged: Vec<Judged>) -> Analysed {
         let tally = Tally { evaluated: true, judged, ..Tally::default() };
-        Analysed { game: GameRecord::new(1), figures: Figures::default(), tally }
+        Analysed { game: GameRecord::new(1), figures: Figures::default(), tally, drawn: None }
     }
 
     #[test]
