@@ -375,16 +375,8 @@ fn a_crazyhouse_repetition_is_found_across_captures() {
          [Event \"twice\"]\n[Variant \"Crazyhouse\"]\n[Result \"*\"]\n\n{moves} 8. Nf3 *\n"
     );
     std::fs::write(&pgn, text).expect("write");
-    let o =
-        run(&["check", "-q", "--games", "--json", "--ending", "repetition", pgn.to_str().expect("UTF-8")]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let kept: Vec<u64> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).expect("JSON"))
-        .filter(|r| r["type"] == "game")
-        .map(|r| r["data"]["game"].as_u64().expect("number"))
-        .collect();
-    assert_eq!(kept, [1], "{}", stdout(&o));
+    let (kept, read, _) = kept_by_check(&["--ending", "repetition"], &pgn);
+    assert_eq!((kept, read), (BTreeSet::from([1]), 2));
 }
 
 /// The summary's plies are those of the games the filters keep, in every job: a game a ply or

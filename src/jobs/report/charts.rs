@@ -592,8 +592,9 @@ mod tests {
         assert!(thinned.windows(2).all(|w| w[0] != w[1]), "no point twice in a row");
     }
 
-    #[test]
-    fn a_game_of_any_length_keeps_its_graphs_small() {
+    /// A game of `plies` knight moves out and back from the start, `eval(i)` centipawns after
+    /// ply `i`.
+    fn knight_shuffle(plies: usize, eval: impl Fn(usize) -> i32) -> GameRecord {
         let mut g = GameRecord::new(1);
         g.start = Some(Position::default());
         let shuffle = [
@@ -602,12 +603,19 @@ mod tests {
             (Square::F3, Square::G1),
             (Square::F6, Square::G8),
         ];
-        for i in 0..100_000 {
+        for i in 0..plies {
             let (from, to) = shuffle[i % 4];
             g.push_move(Move::normal(from, to));
-            *g.evals.last_mut().expect("a move") = Some(Score::Cp(if i % 3 == 0 { 400 } else { -400 }));
-            *g.clocks.last_mut().expect("a move") =
-                Some(std::time::Duration::from_secs(600 - (i / 200) as u64));
+            *g.evals.last_mut().expect("a move") = Some(Score::Cp(eval(i)));
+        }
+        g
+    }
+
+    #[test]
+    fn a_game_of_any_length_keeps_its_graphs_small() {
+        let mut g = knight_shuffle(100_000, |i| if i % 3 == 0 { 400 } else { -400 });
+        for (i, clock) in g.clocks.iter_mut().enumerate() {
+            *clock = Some(std::time::Duration::from_secs(600 - (i / 200) as u64));
         }
         let f = Figures::of(&g);
         let eval = eval_graph(&g, &f);
@@ -620,20 +628,10 @@ mod tests {
     #[test]
     fn a_long_games_judged_moves_are_thinned_to_four_dots_a_column() {
         // 100,000 blunders, each side giving away 3 to 10 pawns in turn: dots at many heights.
-        let mut g = GameRecord::new(1);
-        g.start = Some(Position::default());
-        let shuffle = [
-            (Square::G1, Square::F3),
-            (Square::G8, Square::F6),
-            (Square::F3, Square::G1),
-            (Square::F6, Square::G8),
-        ];
-        for i in 0..100_000 {
-            let (from, to) = shuffle[i % 4];
-            g.push_move(Move::normal(from, to));
+        let g = knight_shuffle(100_000, |i| {
             let cp = 300 + (i * 7919 % 701) as i32;
-            *g.evals.last_mut().expect("a move") = Some(Score::Cp(if i % 2 == 0 { -cp } else { cp }));
-        }
+            if i % 2 == 0 { -cp } else { cp }
+        });
         let f = Figures::of(&g);
         assert!(f.judgements.iter().all(|&j| j == Some(Judgement::Blunder)));
         let svg = eval_graph(&g, &f);
