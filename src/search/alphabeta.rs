@@ -8,6 +8,7 @@
 
 use arrayvec::ArrayVec;
 
+use crate::chess::outcome::repetition_window;
 use crate::chess::{MAX_MOVES, Move, MoveList, Position, Role, Variant};
 
 use super::eval::evaluate;
@@ -47,12 +48,13 @@ impl Searcher {
         }
     }
 
-    /// `true` when the position at `ply` repeats an earlier one within the reversible window.
+    /// `true` when the position at `ply` repeats an earlier one within the reversible window (the
+    /// whole line in crazyhouse, where a captured piece comes back from the pocket).
     #[inline]
     fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
         let idx = self.root_index + ply;
         let key = self.keys[idx];
-        let window = (pos.halfmoves() as usize).min(idx);
+        let window = repetition_window(pos).min(idx);
         let mut back = 4;
         while back <= window {
             if self.keys[idx - back] == key {

@@ -108,6 +108,23 @@ fn repetition_in_history_is_seen() {
     assert_eq!(engine.analyse(&pos, &history, &Limit::depth(5)).expect("search").score, Score::Cp(0));
 }
 
+#[test]
+fn crazyhouse_repetition_reaches_past_a_capture() {
+    // The halfmove clock is 0 (a capture just happened), yet in crazyhouse the captured piece can
+    // come back from the pocket, so the history before the capture still counts.
+    let pos = parse_fen("6nk/8/8/8/8/8/8/Q6K[] b - - 0 40", Variant::Crazyhouse).expect("valid");
+    let nf6 = Move::normal(Square::G8, Square::F6);
+    let mut after = pos;
+    after.play_unchecked(nf6);
+    let mut engine = Searcher::with_hash_mb(4);
+    let alone = engine.analyse(&pos, &[], &Limit::depth(5)).expect("search");
+    assert!(matches!(alone.score, Score::Cp(cp) if cp < -500), "{:?}", alone.score);
+    engine.new_game();
+    let history = [after.zobrist(), 11, 12];
+    let with_history = engine.analyse(&pos, &history, &Limit::depth(5)).expect("search");
+    assert_eq!((with_history.score, with_history.best_move), (Score::Cp(0), Some(nf6)));
+}
+
 /// A small deterministic generator for playouts.
 struct XorShift(u64);
 
