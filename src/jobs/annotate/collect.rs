@@ -13,7 +13,7 @@ use crate::analysis::judge::eval_score;
 use crate::chess::{Move, Position};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::pgn::{GameResult, Nag, RawComment, RawTag};
-use crate::pipeline::replay::{Cut, Game, Hooks, Lines, Played, Verdict};
+use crate::pipeline::replay::{Cut, EvalClock, Game, Hooks, Lines, Played, Verdict};
 use crate::select::{Filter, Selection};
 
 /// What becomes of a game.
@@ -215,14 +215,15 @@ impl<'a> Hooks<'a> for Collect<'_, 'a> {
 
     fn comment(&mut self, game: &Game<'a>, depth: u32, comment: RawComment<'a>) {
         self.record(game, Event::Comment { depth, raw: comment.raw });
-        if depth != 0 || !self.evals {
-            return;
-        }
+    }
+
+    fn eval_clock(&mut self, _: &Game<'a>, figures: EvalClock) {
+        let Some(eval) = figures.eval else { return };
         let m = self.current();
         // A comment before the first move, or after a null move, evaluates no move of ours.
         if m.game_evals.len() == m.moves.len() + 1
             && !m.moves.is_empty()
-            && let (Some(last), Some(eval)) = (m.game_evals.tail().last_mut(), comment.eval())
+            && let Some(last) = m.game_evals.tail().last_mut()
         {
             (last.white, last.game_depth) = (Some(eval_score(eval.score)), eval.depth);
             m.has_evals = true;

@@ -165,6 +165,16 @@ fn from_evals_says_where_an_evaluation_does_not_read() {
 }
 
 #[test]
+fn from_evals_reads_the_first_evaluation_among_a_move_s_comments() {
+    // python-chess reads a move's comments joined: 1. e4 is +0.3, not the later -5.0.
+    let pgn = b"[Event \"two\"]\n\n1. e4 { [%eval 0.3] } { [%eval -5.0] } 1... e5 { [%eval 0.3] } *\n";
+    let opts = AnnotateOptions { from_evals: true, add_tags: true, ..AnnotateOptions::default() };
+    let (out, _) = annotate(opts, pgn, 1);
+    let out = flat(&out);
+    assert!(out.contains("[WhiteACPL \"0\"]") && !out.contains("Blunder"), "{out}");
+}
+
+#[test]
 fn from_evals_tags_count_a_blunder_after_a_missing_evaluation_against_its_mover() {
     // 2. Nf3 has no evaluation; 3. Bc4 (+0.20 -> -5.00) is White's blunder in the ACPL and the
     // accuracy alike (with the gap closed up, it was Black's move and both sides had 100).

@@ -16,8 +16,8 @@ use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::fen::FenWriter;
 use crate::notation::san::write_san;
 use crate::notation::uci::write_uci;
-use crate::pgn::{EvalScore, RawComment};
-use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
+use crate::pgn::EvalScore;
+use crate::pipeline::replay::{EvalClock, Game, Hooks, Lines, Played, Verdict};
 use crate::pipeline::stats::Stats;
 use crate::select::Filter;
 
@@ -399,29 +399,15 @@ impl<'a> Hooks<'a> for PositionsHooks<'_> {
         !self.dropped
     }
 
-    fn comment(&mut self, game: &Game<'a>, depth: u32, comment: RawComment<'a>) {
-        if depth != 0
-            || !matches!(self.opts.format, Format::Jsonl | Format::Parquet)
-            || !self.after_move
-            || game.errors != self.errors_at_move
-        {
+    fn eval_clock(&mut self, game: &Game<'a>, figures: EvalClock) {
+        if !self.after_move || game.errors != self.errors_at_move {
             return;
         }
-        if self.eval.is_none()
-            && self.clk.is_none()
-            && let Some((eval, clk)) = comment.lichess_eval_and_clock()
-        {
-            (self.eval, self.clk) = (Some(eval), Some(clk));
-            return;
+        if let Some(e) = figures.eval {
+            self.eval = Some(e.score);
         }
-        for c in comment.commands() {
-            match c.name {
-                b"eval" if self.eval.is_none() => {
-                    self.eval = crate::pgn::comment::parse_eval(c.args).map(|e| e.score);
-                }
-                b"clk" if self.clk.is_none() => self.clk = crate::pgn::comment::parse_clock(c.args),
-                _ => {}
-            }
+        if figures.clock.is_some() {
+            self.clk = figures.clock;
         }
     }
 

@@ -17,9 +17,8 @@ use crate::analysis::judge::{AccuracyBuffers, INITIAL_EVAL, accuracy_in, eval_sc
 use crate::chess::{Color, Position};
 use crate::error::{Diagnostic, Kind, Severity};
 use crate::notation::san::parse_san;
-use crate::pgn::comment::{parse_clock, parse_eval};
 use crate::pgn::{GameResult, Nag, RawComment, RawTag};
-use crate::pipeline::replay::{Game, Hooks, Lines, Played, Verdict};
+use crate::pipeline::replay::{EvalClock, Game, Hooks, Lines, Played, Verdict};
 use crate::select::{Filter, Selection};
 
 /// Whether `text` is a web address worth a link.
@@ -278,26 +277,6 @@ impl<'a> Hooks<'a> for Collect<'_> {
             return;
         }
         let i = g.moves.len() - 1;
-        let before_last = self.before_last.as_ref();
-        if let Some((score, clock)) = comment.lichess_eval_and_clock() {
-            set_eval(g, i, eval_score(score), before_last);
-            g.clocks[i] = Some(clock);
-            return;
-        }
-        if let Some((eval, clock)) = eval_and_clock(comment.raw) {
-            read_eval(g, i, eval, before_last);
-            read_clock(g, i, clock);
-            // The comment holds nothing else: no judgement to read.
-            return;
-        }
-        // One pass over the comment's commands for both.
-        for c in comment.commands() {
-            match c.name {
-                b"eval" => read_eval(g, i, c.args, before_last),
-                b"clk" => read_clock(g, i, c.args),
-                _ => {}
-            }
-        }
         let text = comment.text();
         // Judgement comments start with their word, or with lichess's `(0.25 → 1.02)`.
         if g.best[i].is_none()
@@ -307,6 +286,20 @@ impl<'a> Hooks<'a> for Collect<'_> {
             && let Ok((m, _)) = parse_san(before, san)
         {
             g.best[i] = Some(m);
+        }
+    }
+
+    fn eval_clock(&mut self, _: &Game<'a>, figures: EvalClock) {
+        let Some(g) = &mut self.current else { return };
+        if g.moves.is_empty() || g.broken {
+            return;
+        }
+        let i = g.moves.len() - 1;
+        if let Some(e) = figures.eval {
+            set_eval(g, i, eval_score(e.score), self.before_last.as_ref());
+        }
+        if figures.clock.is_some() {
+            g.clocks[i] = figures.clock;
         }
     }
 
@@ -385,28 +378,8 @@ impl<'a> Hooks<'a> for Collect<'_> {
     }
 }
 
-/// The arguments of `[%eval E] [%clk C]` when the comment is exactly that, give or take spaces
-/// (lichess's and `annotate`'s comment on nearly every move), read in one pass; else `None`, and
-/// the comment's commands are read one by one, to the same effect.
-fn eval_and_clock(raw: &[u8]) -> Option<(&[u8], &[u8])> {
-    let rest = raw.trim_ascii_start().strip_prefix(b"[%eval ")?;
-    let close = rest.iter().position(|&b| b == b']')?;
-    let (eval, rest) = (&rest[..close], &rest[close + 1..]);
-    let rest = rest.trim_ascii_start().strip_prefix(b"[%clk ")?;
-    let close = rest.iter().position(|&b| b == b']')?;
-    let (clock, rest) = (&rest[..close], &rest[close + 1..]);
-    rest.trim_ascii().is_empty().then(|| (eval.trim_ascii(), clock.trim_ascii()))
-}
-
-/// `[%eval ARGS]` after move `i`; judged by the evaluations, the position before it (`before`)
-/// is kept for the recurring mistakes when the move is judged.
-fn read_eval(g: &mut GameRecord, i: usize, args: &[u8], before: Option<&Position>) {
-    if let Some(e) = parse_eval(args) {
-        set_eval(g, i, eval_score(e.score), before);
-    }
-}
-
-/// The evaluation after move `i` is `score` (see [`read_eval`]).
+/// The evaluation after move `i` is `score`; judged by the evaluations, the position before it
+/// (`before`) is kept for the recurring mistakes when the move is judged.
 #[inline(always)]
 fn set_eval(g: &mut GameRecord, i: usize, score: Score, before: Option<&Position>) {
     g.evals[i] = Some(score);
@@ -417,11 +390,6 @@ fn set_eval(g: &mut GameRecord, i: usize, score: Score, before: Option<&Position
     {
         g.keep_position(i, pos);
     }
-}
-
-/// `[%clk ARGS]` after move `i` (one that does not read leaves the clock as it was).
-fn read_clock(g: &mut GameRecord, i: usize, args: &[u8]) {
-    g.clocks[i] = parse_clock(args).or(g.clocks[i]);
 }
 
 /// A clock as tenths of a second, for charts.
@@ -438,24 +406,6 @@ mod tests {
         assert!(is_url("https://lichess.org/abc") && !is_url("Las Vegas") && !is_url("https://a b"));
         for space in ["\t", "\n", "\u{b}", "\u{c}", "\r", "\u{a0}", "\u{2003}"] {
             assert!(!is_url(&format!("https://a{space}b")), "{space:?}");
-        }
-    }
-
-    #[test]
-    fn the_one_pass_reading_agrees_with_the_commands() {
-        let lichess = b" [%eval 0.17] [%clk 0:05:00] ";
-        assert_eq!(eval_and_clock(lichess), Some((&b"0.17"[..], &b"0:05:00"[..])));
-        let c = RawComment { raw: lichess, offset: 0, kind: crate::pgn::CommentKind::Brace };
-        let args: Vec<_> = c.commands().map(|c| c.args).collect();
-        assert_eq!(args, [&b"0.17"[..], b"0:05:00"]);
-        for other in [
-            &b"[%eval 0.1] [%clk 0:01:00] Blunder."[..],
-            b"[%clk 0:01:00] [%eval 0.1]",
-            b"[%eval 0.1]",
-            b"[%eval\t0.1] [%clk 0:01:00]",
-            b"[%eval 0.1 [%clk 0:01:00]",
-        ] {
-            assert_eq!(eval_and_clock(other), None, "{}", String::from_utf8_lossy(other));
         }
     }
 }

@@ -6,8 +6,7 @@
 use super::message::{Facts, problem_kind, text};
 use super::{Hooks, Replayer};
 use crate::error::{Diagnostic, Kind, Severity};
-use crate::pgn::comment::parse_eval;
-use crate::pgn::{Limits, Problem, RawComment, Visitor};
+use crate::pgn::{Limits, Problem, Visitor};
 
 impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     /// Reports a problem at `offset` (absolute), building its facts only if it is wanted.
@@ -44,29 +43,6 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             return;
         }
         self.deliver(kind, severity, offset, ply, facts());
-    }
-
-    /// Each `[%eval]` of a mainline comment that reads as no evaluation (`1e3`, `#`, past
-    /// `i32` centipawns) is a `bad_eval` warning at its `[`.
-    pub(super) fn unreadable_evals(&mut self, comment: &RawComment<'_>) {
-        // Lichess's `{ [%eval E] [%clk C] }` read whole: its one eval reads.
-        if comment.lichess_eval_and_clock().is_some() {
-            return;
-        }
-        for c in comment.commands().filter(|c| c.name == b"eval") {
-            if parse_eval(c.args).is_some() {
-                continue;
-            }
-            // The command's `[%` stands just before its name, inside the comment's bytes.
-            let at = comment.offset + 1 + (c.name.as_ptr() as usize - comment.raw.as_ptr() as usize) - 2;
-            let args = c.args;
-            self.report(Kind::BadEval, Severity::Warning, at as u64, None, || {
-                Facts::message(format!(
-                    "[%eval {}] reads as no evaluation (pawns as 0.17, a mate as #-4); left out",
-                    text(args)
-                ))
-            });
-        }
     }
 
     /// Counts `n` diagnostics of `kind` in the current game.

@@ -325,8 +325,10 @@ pub trait Hooks<'a> {
     fn zobrist_keys(&self) -> bool {
         true
     }
-    /// Whether the job reads the mainline's `[%eval]`s: one that reads as no evaluation is then
-    /// a `bad_eval` warning where it stands, not a move quietly left unevaluated.
+    /// Whether the job reads the mainline's `[%eval]`s and `[%clk]`s: the replay then reads each
+    /// mainline comment's once and hands them to [`eval_clock`](Self::eval_clock), and one that
+    /// reads as no evaluation is a `bad_eval` warning where it stands, not a move quietly left
+    /// unevaluated.
     fn reads_evals(&self) -> bool {
         false
     }
@@ -373,6 +375,12 @@ pub trait Hooks<'a> {
     /// A comment, `depth` variations deep (0: the mainline), where it stands.
     fn comment(&mut self, game: &Game<'a>, depth: u32, comment: RawComment<'a>) {
         let _ = (game, depth, comment);
+    }
+    /// With [`reads_evals`](Self::reads_evals), after a mainline comment: the evaluation and
+    /// clock it gives the last mainline move (or the start, before the first), each only the
+    /// first time the move gets one (python-chess reads the first of a move's comments).
+    fn eval_clock(&mut self, game: &Game<'a>, figures: super::EvalClock) {
+        let _ = (game, figures);
     }
     /// A variation starts (`depth`: its own depth, 1 for a variation of the mainline); `replayed`
     /// is false when it has no move to replace (reported as a `syntax` error before this call)

@@ -7,6 +7,7 @@
 //! game is read as usual. Jobs see the games through [`Hooks`].
 
 mod diagnose;
+mod evals;
 pub mod export;
 mod game;
 mod lenient;
@@ -17,6 +18,7 @@ mod tags;
 
 use std::ops::ControlFlow;
 
+pub use evals::EvalClock;
 pub use game::{Cut, Game, Hooks, Lines, Played, Verdict, played_variant};
 
 use crate::chess::{Bitboard, Move, Position, Variant};
@@ -133,6 +135,8 @@ pub struct Replayer<'a, H> {
     in_tags: bool,
     /// The game's first error came past its first diagnostics, and was shown.
     late_error: bool,
+    /// The current mainline move's evaluation and clock, once handed to the hooks.
+    given: evals::Given,
 }
 
 /// A game's number and count of tags, and its White and Black tags then.
@@ -249,6 +253,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             tag_problems: Vec::new(),
             tag_problems_past: Vec::new(),
             late_error: false,
+            given: evals::Given::default(),
             in_tags: false,
         }
     }
@@ -644,10 +649,10 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
     }
 
     fn comment(&mut self, comment: RawComment<'a>) {
-        if self.depth == 0 && !self.game.skipped && self.hooks.reads_evals() {
-            self.unreadable_evals(&comment);
-        }
         self.hooks.comment(&self.game, self.depth, comment);
+        if self.depth == 0 && !self.game.skipped && self.hooks.reads_evals() {
+            self.read_evals(&comment);
+        }
     }
 
     fn begin_variation(&mut self, offset: usize) -> ControlFlow<()> {

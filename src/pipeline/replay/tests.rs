@@ -450,3 +450,39 @@ fn diagnostics_past_the_shown_ones_are_counted_with_their_severity() {
     assert_eq!(counted(Kind::SyntaxWarning), Some(101 + 150 + 120));
     assert_eq!(counted(Kind::BadTag), Some(150));
 }
+
+/// The evaluations and clocks the replay hands over, and the diagnostics, as text.
+#[derive(Default)]
+struct Evals(Vec<String>);
+
+impl<'a> Hooks<'a> for Evals {
+    fn reads_evals(&self) -> bool {
+        true
+    }
+    fn eval_clock(&mut self, game: &Game<'a>, f: EvalClock) {
+        let eval = f.eval.map(|e| format!("{:?}/{:?}", e.score, e.depth));
+        let clock = f.clock.map(|c| c.as_secs());
+        self.0.push(format!("game {} ply {} eval {eval:?} clock {clock:?}", game.number, game.plies));
+    }
+    fn diagnostic(&mut self, _: &Game<'a>, d: Diagnostic) {
+        self.0.push(format!("{} at {}:{}", d.kind, d.line, d.column));
+    }
+}
+
+#[test]
+fn a_move_gets_the_first_evaluation_and_clock_that_read_among_its_comments() {
+    let pgn = "[White \"A\"]\n\n1. e4 { [%eval 1e308] [%eval 0.3,18] [%clk 0:01:00] } { [%eval -5.0] [%clk 0:00:10] } \
+               1... e5 { [%clk 0:00:59] } { [%eval 0.25] } { [%eval 9] } 2. Nf3 { [%eval #-2] [%clk 0:00:58] } *\n\n\
+               [White \"B\"]\n\n1. d4 { [%eval 0.1] } { x [%eval 0.2] } *\n";
+    let mut games = Games::new(Evals::default(), pgn.as_bytes());
+    while games.next_game() {}
+    let want = [
+        "bad_eval at 3:9",
+        "game 1 ply 1 eval Some(\"Cp(30)/Some(18)\") clock Some(60)",
+        "game 1 ply 2 eval None clock Some(59)",
+        "game 1 ply 2 eval Some(\"Cp(25)/None\") clock None",
+        "game 1 ply 3 eval Some(\"Mate(-2)/None\") clock Some(58)",
+        "game 2 ply 1 eval Some(\"Cp(10)/None\") clock None",
+    ];
+    assert_eq!(games.into_hooks().0, want);
+}
