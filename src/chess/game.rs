@@ -84,6 +84,12 @@ impl Game {
         &self.positions
     }
 
+    /// The Zobrist keys of the positions before the one now, oldest first: the history an engine's
+    /// search is given to see repetitions.
+    pub fn earlier_keys(&self) -> &[u64] {
+        &self.keys[..self.keys.len() - 1]
+    }
+
     /// Plays `m` if it is legal now; an illegal move changes nothing.
     pub fn push(&mut self, m: Move) -> Result<(), IllegalMove> {
         let mut next = *self.position();

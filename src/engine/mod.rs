@@ -2,9 +2,10 @@
 //! [`Analyzer`](crate::analysis::Analyzer). [`protocol`]: UCI messages as data (parse, format, clock
 //! budgets), no processes. [`server`]: the UCI loop over the built-in search, with its options in
 //! `uci_options`. [`xboard`]: the xboard (CECP) loop over the built-in search, with its time
-//! control in `xboard_clock`. [`game`]: a game played against the engine (moves, take-backs, the
-//! end of the game, PGN), shared by `pgnkit xboard` and `pgnkit play`. [`input`]: a loop's
-//! commands, read on a thread of their own, a line at most [`input::MAX_LINE`] bytes.
+//! control in `xboard_clock`. [`game`]: what `pgnkit xboard` and `pgnkit play` say of the
+//! [`Game`](crate::chess::Game) played against the engine (its end, a player's move, its PGN).
+//! [`input`]: a loop's commands, read on a thread of their own, a line at most
+//! [`input::MAX_LINE`] bytes.
 
 pub mod client;
 pub mod game;

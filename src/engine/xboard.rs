@@ -43,12 +43,12 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, bounded, never, select};
 
 use crate::analysis::{Analyzer, Limit, Score};
-use crate::chess::{CastlingMode, CastlingSide, Color, Move, Position, Variant};
+use crate::chess::{CastlingMode, CastlingSide, Color, Game, Move, Position, Variant};
 use crate::notation::fen::parse_fen;
 use crate::notation::uci::write_uci;
 use crate::search::{Searcher, TimeUse};
 
-use super::game::{GameRecord, MoveInputError};
+use super::game::{MoveInputError, ending, parse_move};
 use super::input::{self, AtEof, Line};
 use super::protocol::number;
 use super::xboard_clock::{Clock, parse_duration};
@@ -74,7 +74,7 @@ pub fn xboard_move(pos: &Position, m: Move) -> String {
 
 /// Everything but the running search.
 struct Engine {
-    game: GameRecord,
+    game: Game,
     variant: Variant,
     /// Force mode: the engine plays neither side.
     force: bool,
@@ -89,16 +89,19 @@ struct Engine {
 
 impl Engine {
     fn limit(&self) -> Limit {
-        self.clock.limit(self.game.pos().fullmoves())
+        self.clock.limit(self.game.position().fullmoves())
     }
 
     /// The engine moves next.
     fn to_move(&self) -> bool {
-        !self.force && !self.analyzing && self.side == self.game.pos().turn() && self.game.ending().is_none()
+        !self.force
+            && !self.analyzing
+            && self.side == self.game.position().turn()
+            && ending(&self.game).is_none()
     }
 
     fn reset(&mut self, start: Position) {
-        self.game = GameRecord::new(start);
+        self.game = Game::new(start);
     }
 }
 
@@ -255,7 +258,7 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
             let (searcher, sent) = t.handle.join().expect("search thread panicked");
             self.eng.searcher = Some(searcher);
             if let Some(m) = sent {
-                self.eng.game.play(m);
+                self.eng.game.push(m).expect("the search's move is legal");
             }
         }
     }
@@ -332,11 +335,11 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
             "undo" | "remove" => {
                 // All or nothing: `remove` with one move played takes none back, as it says.
                 let n = if cmd == "undo" { 1 } else { 2 };
-                if eng.game.plies() < n {
+                if eng.game.moves().len() < n {
                     say(out, &format!("Error (no move to take back): {cmd}"))?;
                 } else {
                     for _ in 0..n {
-                        eng.game.undo();
+                        eng.game.pop();
                     }
                 }
             }
@@ -347,25 +350,25 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
             "go" | "playother" => {
                 eng.force = false;
                 eng.analyzing = false;
-                let turn = eng.game.pos().turn();
+                let turn = eng.game.position().turn();
                 eng.side = if cmd == "go" { turn } else { !turn };
                 if eng.to_move() {
                     self.think(false)?;
-                } else if let Some(end) = eng.game.ending() {
+                } else if let Some(end) = ending(&eng.game) {
                     // No move to make: the result is the answer (a GUI waits for one).
                     say(out, &end.xboard())?;
                 }
             }
             _ => {
                 let (text, explicit) = if cmd == "usermove" { (arg, true) } else { (line.trim(), false) };
-                match eng.game.parse_move(text) {
+                match parse_move(eng.game.position(), text) {
                     Ok(m) => {
-                        eng.game.play(m);
+                        eng.game.push(m).expect("parse_move reads legal moves");
                         if eng.to_move() {
                             self.think(false)?;
                         } else if !eng.force
                             && !eng.analyzing
-                            && let Some(end) = eng.game.ending()
+                            && let Some(end) = ending(&eng.game)
                         {
                             say(out, &end.xboard())?;
                         }
@@ -411,20 +414,20 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
         let (ended_tx, ended) = bounded::<()>(0);
         let handle = super::search_thread::spawn(self.scope, searcher, move |searcher| {
             let _ended = ended_tx;
-            let pos = *game.pos();
-            let history = game.history();
+            let pos = *game.position();
             // Every xboard time control is a clock to share out, `st` included (a maximum).
-            let result = searcher.search_among(&pos, &history, &limit, &[], TimeUse::Budget, &mut |info| {
-                if post && !discard.load(Ordering::Relaxed) {
-                    let _ = say(out, &thinking_line(&pos, info));
-                }
-            });
+            let result =
+                searcher.search_among(&pos, game.earlier_keys(), &limit, &[], TimeUse::Budget, &mut |info| {
+                    if post && !discard.load(Ordering::Relaxed) {
+                        let _ = say(out, &thinking_line(&pos, info));
+                    }
+                });
             let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
             let m = result.best_move.filter(|_| !analysis && !discard.load(Ordering::Relaxed))?;
             let mut after = game;
-            after.play(m);
+            after.push(m).expect("the search's move is legal");
             let _ = writeln!(w, "move {}", xboard_move(&pos, m));
-            if let Some(end) = after.ending() {
+            if let Some(end) = ending(&after) {
                 let _ = writeln!(w, "{}", end.xboard());
             }
             let _ = w.flush();
@@ -449,7 +452,7 @@ pub fn run_xboard<R: BufRead + Send + 'static, W: Write + Send>(
     let searcher = Searcher::new();
     let stop = searcher.stop_handle();
     let eng = Engine {
-        game: GameRecord::new(Position::default()),
+        game: Game::default(),
         variant: Variant::Standard,
         force: false,
         side: Color::Black,
@@ -569,7 +572,7 @@ mod tests {
         // Back at the start with White to move: the engine plays a White move.
         let m = moves(&lines);
         assert_eq!(m.len(), 1);
-        assert!(GameRecord::new(Position::default()).parse_move(m[0]).is_ok(), "{m:?}");
+        assert!(parse_move(&Position::default(), m[0]).is_ok(), "{m:?}");
     }
 
     /// `sd` and `time` past their types are the largest, not refused or passed over; a word

@@ -115,6 +115,8 @@ fn the_history_rules_equal_python_chess() {
             (game.moves().len(), game.positions().len()),
             (oracle.plies.len() - 1, oracle.plies.len())
         );
+        let before: Vec<u64> = game.positions()[..game.moves().len()].iter().map(Position::zobrist).collect();
+        assert_eq!(game.earlier_keys(), before, "{}", oracle.start);
         for (i, ply) in oracle.plies.iter().enumerate().rev() {
             assert_eq!(flags(&game), ply.flags, "{} popped back to {i} plies", oracle.start);
             let popped = game.pop();

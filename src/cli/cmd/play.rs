@@ -7,8 +7,8 @@ use std::io::Write;
 use std::time::Duration;
 
 use pgnkit::analysis::{Analyzer, Limit, Score};
-use pgnkit::chess::{Color, Position, Variant};
-use pgnkit::engine::game::GameRecord;
+use pgnkit::chess::{Color, Game, Position, Variant};
+use pgnkit::engine::game::{ending, parse_move, pgn};
 use pgnkit::engine::input::{Line, MAX_LINE, next_line};
 use pgnkit::notation::diagram::{TextStyle, text_diagram};
 use pgnkit::notation::fen::{EpMode, parse_fen, write_fen};
@@ -73,7 +73,7 @@ const SEARCH_STACK: usize = 64 << 20;
 
 struct PlayState {
     start: Position,
-    game: GameRecord,
+    game: Game,
     human: Color,
     human_default: Color,
     limit: Limit,
@@ -102,17 +102,17 @@ impl PlayState {
     fn pgn(&self, result: Option<GameResult>) -> String {
         let tags = self.tags();
         let tags: Vec<(&str, &str)> = tags.iter().map(|(n, v)| (*n, v.as_str())).collect();
-        self.game.pgn(&tags, result)
+        pgn(&self.game, &tags, result)
     }
 
     fn board(&self, out: &mut impl Write) -> std::io::Result<()> {
         writeln!(out)?;
-        out.write_all(text_diagram(self.game.pos(), self.style, !self.human.is_white()).as_bytes())?;
-        if self.game.pos().is_check() && self.game.ending().is_none() {
+        out.write_all(text_diagram(self.game.position(), self.style, !self.human.is_white()).as_bytes())?;
+        if self.game.position().is_check() && ending(&self.game).is_none() {
             writeln!(
                 out,
                 "  {} is in check.",
-                if self.game.pos().turn().is_white() { "White" } else { "Black" }
+                if self.game.position().turn().is_white() { "White" } else { "Black" }
             )?;
         }
         Ok(())
@@ -120,7 +120,7 @@ impl PlayState {
 
     /// Prints the result and the PGN once when the game is over; `true` if it is.
     fn report_end(&mut self, out: &mut impl Write) -> std::io::Result<bool> {
-        let Some(end) = self.game.ending() else { return Ok(false) };
+        let Some(end) = ending(&self.game) else { return Ok(false) };
         if !self.reported {
             writeln!(out, "Game over: {} ({}).", end.result(), end.reason())?;
             writeln!(out)?;
@@ -132,18 +132,18 @@ impl PlayState {
     }
 
     fn engine_move(&mut self, out: &mut impl Write) -> std::io::Result<()> {
-        let pos = *self.game.pos();
-        let history = self.game.history();
+        let pos = *self.game.position();
+        let history = self.game.earlier_keys();
         let limit = self.limit;
         let searcher = &mut self.searcher;
         let analysis = std::thread::scope(|s| {
             std::thread::Builder::new()
                 .stack_size(SEARCH_STACK)
-                .spawn_scoped(s, move || searcher.search(&pos, &history, &limit, &mut |_| {}))
+                .spawn_scoped(s, move || searcher.search(&pos, history, &limit, &mut |_| {}))
                 .map(|h| h.join().expect("search thread panicked"))
         })?;
         let Some(m) = analysis.best_move else { return Ok(()) };
-        let pos = self.game.pos();
+        let pos = self.game.position();
         let number = if pos.turn().is_white() {
             format!("{}.", pos.fullmoves())
         } else {
@@ -157,21 +157,21 @@ impl PlayState {
             analysis.depth,
             analysis.nodes
         )?;
-        self.game.play(m);
+        self.game.push(m).expect("the search's move is legal");
         self.board(out)?;
         self.report_end(out)?;
         Ok(())
     }
 
     fn new_game(&mut self, out: &mut impl Write, forget: bool) -> std::io::Result<()> {
-        self.game = GameRecord::new(self.start);
+        self.game = Game::new(self.start);
         self.reported = false;
         if forget {
             self.searcher.new_game();
             self.human = self.human_default;
         }
         self.board(out)?;
-        if self.game.pos().turn() != self.human && !self.report_end(out)? {
+        if self.game.position().turn() != self.human && !self.report_end(out)? {
             self.engine_move(out)?;
         }
         Ok(())
@@ -179,17 +179,17 @@ impl PlayState {
 
     fn undo(&mut self, out: &mut impl Write) -> std::io::Result<()> {
         // Back to the human's turn: the engine's reply and the human's move.
-        if self.game.undo().is_none() {
+        if self.game.pop().is_none() {
             return writeln!(out, "Nothing to undo.");
         }
         let mut undone = 1;
-        if self.game.pos().turn() != self.human && self.game.undo().is_some() {
+        if self.game.position().turn() != self.human && self.game.pop().is_some() {
             undone += 1;
         }
         self.reported = false;
         writeln!(out, "Took back {undone} {}.", if undone == 1 { "ply" } else { "plies" })?;
         self.board(out)?;
-        if self.game.pos().turn() != self.human {
+        if self.game.position().turn() != self.human {
             writeln!(out, "The engine is to move: type go, or enter a move to play this side yourself.")?;
         }
         Ok(())
@@ -222,7 +222,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     let (start, limit) = parse_args(args)?;
     let human = if args.color == Side::White { Color::White } else { Color::Black };
     let mut state = PlayState {
-        game: GameRecord::new(start),
+        game: Game::new(start),
         start,
         human,
         human_default: human,
@@ -240,7 +240,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
     state.new_game(&mut out, false)?;
     let (mut stdin, mut buf) = (std::io::stdin().lock(), Vec::new());
     loop {
-        let turn = if state.game.pos().turn().is_white() { "White" } else { "Black" };
+        let turn = if state.game.position().turn().is_white() { "White" } else { "Black" };
         write!(out, "{turn} to move> ")?;
         out.flush()?;
         let line = match next_line(&mut stdin, &mut buf) {
@@ -265,7 +265,7 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
             "exit" | "quit" => break,
             "fen" => {
                 let mut fen = String::new();
-                write_fen(state.game.pos(), EpMode::Legal, &mut fen);
+                write_fen(state.game.position(), EpMode::Legal, &mut fen);
                 writeln!(out, "{fen}")?
             }
             "pgn" => out.write_all(state.pgn(None).as_bytes())?,
@@ -277,20 +277,20 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
                 if state.report_end(&mut out)? {
                     continue;
                 }
-                state.human = !state.game.pos().turn();
+                state.human = !state.game.position().turn();
                 state.engine_move(&mut out)?;
             }
             text => {
-                if state.game.ending().is_some() {
+                if ending(&state.game).is_some() {
                     writeln!(out, "The game is over: type undo, restart, pgn or exit.")?;
                     continue;
                 }
-                match state.game.parse_move(text) {
+                match parse_move(state.game.position(), text) {
                     Err(e) => writeln!(out, "Illegal move {text:?}: {e}. Type help for commands.")?,
                     Ok(m) => {
-                        state.human = state.game.pos().turn();
-                        state.game.play(m);
-                        if state.game.ending().is_some() {
+                        state.human = state.game.position().turn();
+                        state.game.push(m).expect("parse_move reads legal moves");
+                        if ending(&state.game).is_some() {
                             state.board(&mut out)?;
                             state.report_end(&mut out)?;
                         } else {
