@@ -3,7 +3,7 @@
 //! a stop signal came ([`super::stop_streams`]), so that one stop ends it, as it ends a wait for
 //! input. The kernel would wait with no end: a write or an `open` that a signal interrupts
 //! starts again. Stderr's messages are written the same way ([`stderr`]). The first wait for room
-//! that a stop ends ends every later one of the process, in any pipe ([`GAVE_UP`]).
+//! that a stop ends ends every later one of the process, in any pipe ([`GIVING_UP`]).
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -17,10 +17,26 @@ use super::waiting::{PAUSE, stopping};
 /// a slow reader still gets the games released before the stop.
 const GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// Set when a wait for room gave up at a stop: every wait for room of the process (the write
-/// then, its flush, another output, stderr) gives up at once, so one stop ends the run within one
-/// [`GRACE`], not one a write.
-static GAVE_UP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// When waits for room give up: a [`GRACE`] after a stop, and once one gave up, every wait for
+/// room of the process (the write then, its flush, another output, stderr) at once, so one stop
+/// ends the run within one grace, not one a write.
+static GIVING_UP: GiveUp = GiveUp::new(stopping, GRACE);
+
+/// The state behind [`GIVING_UP`], apart so that a unit test has one of its own.
+struct GiveUp {
+    stopping: fn() -> bool,
+    grace: std::time::Duration,
+    gave_up: std::sync::atomic::AtomicBool,
+    /// How many waits began a grace: one a stop, whatever the writes after it.
+    graces: std::sync::atomic::AtomicU32,
+}
+
+impl GiveUp {
+    const fn new(stopping: fn() -> bool, grace: std::time::Duration) -> GiveUp {
+        use std::sync::atomic::{AtomicBool, AtomicU32};
+        GiveUp { stopping, grace, gave_up: AtomicBool::new(false), graces: AtomicU32::new(0) }
+    }
+}
 
 /// The error of a wait a stop ended: `opening` when no reader had opened the output yet.
 #[derive(Debug)]
@@ -78,6 +94,7 @@ pub(super) fn open(path: &Path, _: &std::fs::Metadata) -> io::Result<File> {
 pub(crate) struct Watched {
     file: File,
     pipe: bool,
+    give_up: &'static GiveUp,
 }
 
 impl Watched {
@@ -89,15 +106,15 @@ impl Watched {
             use std::os::unix::fs::FileTypeExt;
             let fifo = file.metadata().is_ok_and(|m| m.file_type().is_fifo());
             let pipe = fifo && non_blocking(&file, true).is_ok();
-            Watched { file, pipe }
+            Watched { file, pipe, give_up: &GIVING_UP }
         }
         #[cfg(not(unix))]
-        Watched { file, pipe: false }
+        Watched { file, pipe: false, give_up: &GIVING_UP }
     }
 
     /// `file` as it is, unwatched: a regular file, which never waits for a reader.
     pub(crate) fn unwatched(file: File) -> Watched {
-        Watched { file, pipe: false }
+        Watched { file, pipe: false, give_up: &GIVING_UP }
     }
 
     pub(crate) fn file(&self) -> &File {
@@ -109,7 +126,9 @@ impl Write for Watched {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         loop {
             match self.file.write(buf) {
-                Err(e) if self.pipe && e.kind() == io::ErrorKind::WouldBlock => wait_for_room(&self.file)?,
+                Err(e) if self.pipe && e.kind() == io::ErrorKind::WouldBlock => {
+                    wait_for_room(&self.file, self.give_up)?
+                }
                 written => return written,
             }
         }
@@ -121,22 +140,29 @@ impl Write for Watched {
 }
 
 /// Waits until the pipe `file` has room or has no reader any more (the write then fails as it
-/// would have), or a stop came [`GRACE`] ago with no room since, or a wait [`GAVE_UP`].
+/// would have), or a stop came a grace ago with no room since, or a wait gave up ([`GiveUp`]).
 #[cfg(unix)]
-fn wait_for_room(file: &File) -> io::Result<()> {
+fn wait_for_room(file: &File, give_up: &GiveUp) -> io::Result<()> {
     use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
     use std::os::fd::AsFd;
     use std::sync::atomic::Ordering::Relaxed;
     let mut stop_seen: Option<std::time::Instant> = None;
     loop {
-        if GAVE_UP.load(Relaxed) {
+        if give_up.gave_up.load(Relaxed) {
             return Err(io::Error::other(Stopped { opening: false }));
         }
         let mut fds = [PollFd::new(file.as_fd(), PollFlags::POLLOUT)];
         match poll(&mut fds, PollTimeout::from(PAUSE.as_millis() as u8)) {
             Ok(0) | Err(nix::errno::Errno::EINTR) => {
-                if stopping() && stop_seen.get_or_insert_with(std::time::Instant::now).elapsed() >= GRACE {
-                    GAVE_UP.store(true, Relaxed);
+                if !(give_up.stopping)() {
+                    continue;
+                }
+                let since = stop_seen.get_or_insert_with(|| {
+                    give_up.graces.fetch_add(1, Relaxed);
+                    std::time::Instant::now()
+                });
+                if since.elapsed() >= give_up.grace {
+                    give_up.gave_up.store(true, Relaxed);
                 }
             }
             Ok(_) => return Ok(()),
@@ -146,7 +172,7 @@ fn wait_for_room(file: &File) -> io::Result<()> {
 }
 
 #[cfg(not(unix))]
-fn wait_for_room(_: &File) -> io::Result<()> {
+fn wait_for_room(_: &File, _: &GiveUp) -> io::Result<()> {
     Ok(())
 }
 
@@ -246,5 +272,34 @@ impl Write for Messages {
 
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// A pipe whose reader is held and never read, filled: its writer waits for room.
+    fn full_pipe(give_up: &'static GiveUp) -> (io::PipeReader, Watched) {
+        let (reader, writer) = io::pipe().unwrap();
+        let mut out = Watched { give_up, ..Watched::new(File::from(std::os::fd::OwnedFd::from(writer))) };
+        assert!(out.pipe);
+        while out.file.write(&[0; 4096]).is_ok() {}
+        while out.file.write(&[0]).is_ok() {}
+        (reader, out)
+    }
+
+    #[test]
+    fn after_a_stop_the_writes_to_pipes_nobody_reads_wait_one_grace_in_all() {
+        static STOPPED: GiveUp = GiveUp::new(|| true, std::time::Duration::ZERO);
+        let (_a, mut first) = full_pipe(&STOPPED);
+        let (_b, mut second) = full_pipe(&STOPPED);
+        for _ in 0..2 {
+            for out in [&mut first, &mut second] {
+                let e = out.write(b"1. e4 e5").unwrap_err();
+                assert!(stopped(&e).is_some_and(|s| !s.opening), "{e}");
+            }
+        }
+        assert_eq!(STOPPED.graces.load(std::sync::atomic::Ordering::Relaxed), 1);
     }
 }

@@ -785,9 +785,9 @@ fn pipe_fill(reader: &std::io::PipeReader) -> (usize, usize) {
 /// Stdout and stderr one pipe whose reader takes nothing (`check --json 2>&1 | sleep 1000`), full:
 /// one SIGINT ends the run once that reader has taken nothing for one grace (1 s), the summary
 /// record and the last words on stderr then dropped, not each waited for a grace of its own.
-/// When it exits is all there is to observe of a reader that takes nothing: the bound, under two
-/// graces, fails whatever the load once a second wait is made (each waits a grace of wall time),
-/// and leaves 0.9 s past the one grace (the run took 1.02-1.3 s at a load of 8-14 on 2 cores).
+/// That the waits make one grace in all, not one each, is proved in `src/io/piped.rs`
+/// (`after_a_stop_the_writes_to_pipes_nobody_reads_wait_one_grace_in_all`);
+/// here the run ends, with 130 (a watchdog catches a hang).
 #[cfg(target_os = "linux")]
 #[test]
 fn one_stop_waits_for_a_reader_that_takes_nothing_once() {
@@ -814,9 +814,6 @@ fn one_stop_waits_for_a_reader_that_takes_nothing_once() {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     send("-INT", &child);
-    let sent = std::time::Instant::now();
     let status = exit_within_20_s(&mut child, "one SIGINT did not end the waits for room");
-    let took = sent.elapsed();
     assert_eq!(status.code(), Some(130));
-    assert!(took < std::time::Duration::from_millis(1900), "exited {took:?} after the signal");
 }
