@@ -136,8 +136,9 @@ pub fn ending(game: &Game) -> Option<Ending> {
         return Some(Ending::Repetition);
     }
     // The clock at 100 (mate and stalemate ruled out above): the move that completes the fifty
-    // ends the game, crazyhouse included.
-    (game.position().halfmoves() >= 100).then_some(Ending::FiftyMoves)
+    // ends the game; crazyhouse has no fifty-move rule (python-chess, lichess).
+    let pos = game.position();
+    (pos.halfmoves() >= 100 && !pos.crazyhouse()).then_some(Ending::FiftyMoves)
 }
 
 /// `game` as PGN in export format ([`Writer::game`]): the Seven Tag Roster (given values, else
@@ -195,6 +196,12 @@ mod tests {
         let g = Game::new(parse_fen("7k/8/6K1/8/8/8/8/R7 w - - 99 80", Variant::Standard).unwrap());
         assert!(g.position().can_claim_fifty_moves());
         assert_eq!(ending(&g), None);
+        // Crazyhouse has no fifty-move rule, nor 75 (python-chess).
+        for clock in [100, 150] {
+            let fen = format!("7k/8/6K1/8/8/8/8/R7[] w - - {clock} 80");
+            let g = Game::new(parse_fen(&fen, Variant::Crazyhouse).unwrap());
+            assert_eq!(ending(&g), None, "{fen}");
+        }
     }
 
     #[test]

@@ -71,7 +71,7 @@ impl Searcher {
         if self.is_repetition(pos, ply) {
             return true;
         }
-        if pos.halfmoves() >= 100 && (!pos.is_check() || pos.has_legal_moves()) {
+        if pos.halfmoves() >= 100 && !pos.crazyhouse() && (!pos.is_check() || pos.has_legal_moves()) {
             return true;
         }
         pos.board().occupied().count() <= 4 && pos.is_insufficient_material()
@@ -316,7 +316,8 @@ impl Searcher {
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if pos.halfmoves() >= 100 || (pos.board().occupied().count() <= 4 && pos.is_insufficient_material()) {
+        let fifty = pos.halfmoves() >= 100 && !pos.crazyhouse();
+        if fifty || (pos.board().occupied().count() <= 4 && pos.is_insufficient_material()) {
             // The fifty-move rule yields to mate, which the evasion search below would find.
             if !pos.is_check() || pos.has_legal_moves() {
                 return 0;

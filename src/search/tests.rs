@@ -82,6 +82,10 @@ fn draws_inside_the_search() {
     assert_eq!(analyse("7k/8/8/8/8/8/8/N6K w - - 0 1", Limit::depth(5)).score, Score::Cp(0));
     // A queen up, but the fifty-move rule strikes on the next move and there is no mate in one.
     assert_eq!(analyse("7k/8/8/8/8/8/8/1Q5K w - - 99 80", Limit::depth(5)).score, Score::Cp(0));
+    // Crazyhouse has no fifty-move rule: the queen counts.
+    let zh = parse_fen("7k/8/8/8/8/8/8/1Q5K[] w - - 99 80", Variant::Crazyhouse).expect("valid");
+    let score = Searcher::with_hash_mb(4).analyse(&zh, &[], &Limit::depth(5)).expect("search").score;
+    assert!(matches!(score, Score::Cp(cp) if cp > 500), "{score:?}");
     // Stalemate is a draw: White must find the mate, not the stalemate.
     let a = analyse("7k/5Q2/5K2/8/8/8/8/8 w - - 0 1", Limit::depth(6));
     assert!(matches!(a.score, Score::Mate(n) if n > 0), "{:?}", a.score);

@@ -62,8 +62,9 @@ impl Position {
     }
 
     /// The game is over on the board alone: checkmate, insufficient material, stalemate or the
-    /// 75-move rule, in python-chess's order (a stalemate with insufficient material is the
-    /// latter). Repetition needs the game's history: see [`crate::chess::outcome`].
+    /// 75-move rule (not in crazyhouse, as in python-chess), in python-chess's order (a stalemate
+    /// with insufficient material is the latter). Repetition needs the game's history: see
+    /// [`crate::chess::outcome`].
     pub fn outcome(&self) -> Option<Outcome> {
         let stuck = self.mate_or_stalemate();
         if let Some(mate) = stuck.filter(|o| o.termination == Termination::Checkmate) {
@@ -75,7 +76,7 @@ impl Position {
         if stuck.is_some() {
             return stuck;
         }
-        if self.halfmoves >= 150 {
+        if self.halfmoves >= 150 && !self.crazyhouse() {
             return Some(Outcome { winner: None, termination: Termination::SeventyFiveMoves });
         }
         None

@@ -216,11 +216,11 @@ fn the_fifty_move_claim_is_python_chess_s() {
     assert!(!claim("7k/8/8/8/8/8/R7/K7[] w - - 120 80", Variant::Crazyhouse));
 }
 
-/// `can_claim_fifty_moves` equals python-chess's on the positions of random games (and the ends
-/// they reach), their clocks set to 99 and 100, in every variant.
+/// `can_claim_fifty_moves` and `outcome` equal python-chess's on the positions of random games
+/// (and the ends they reach), their clocks set to 99, 100 and 150, in every variant.
 #[test]
 #[cfg(feature = "variants")]
-fn the_fifty_move_claim_equals_python_chess_on_random_games() {
+fn the_fifty_move_claim_and_the_outcome_equal_python_chess_on_random_games() {
     let mut cases = Vec::new();
     for variant in [Variant::Standard, Variant::Chess960, Variant::Crazyhouse] {
         for seed in 0..40 {
@@ -234,7 +234,7 @@ fn the_fifty_move_claim_equals_python_chess_on_random_games() {
                 p
             }));
             for pos in positions {
-                for clock in [99, 100] {
+                for clock in [99, 100, 150] {
                     let mut setup = pos.to_setup();
                     setup.halfmoves = clock;
                     let mut fen = String::new();
@@ -249,7 +249,8 @@ fn the_fifty_move_claim_equals_python_chess_on_random_games() {
         \x20   variant, fen = line.split('\\t')\n\
         \x20   board = chess.variant.CrazyhouseBoard(fen) if variant == 'zh' \
         else chess.Board(fen, chess960=variant == '960')\n\
-        \x20   print(board.can_claim_fifty_moves())\n";
+        \x20   outcome = board.outcome()\n\
+        \x20   print(board.can_claim_fifty_moves(), outcome.termination.name if outcome else None)\n";
     let input: Vec<String> = cases
         .iter()
         .map(|(v, fen)| {
@@ -268,7 +269,15 @@ fn the_fifty_move_claim_equals_python_chess_on_random_games() {
     for ((variant, fen), theirs) in cases.iter().zip(theirs) {
         let pos = crate::notation::parse_fen(fen, *variant).expect(fen);
         let ours = pos.can_claim_fifty_moves();
-        assert_eq!(if ours { "True" } else { "False" }, theirs, "{variant:?} {fen}");
+        let ended = pos.outcome().map_or("None", |o| match o.termination {
+            crate::chess::Termination::Checkmate => "CHECKMATE",
+            crate::chess::Termination::Stalemate => "STALEMATE",
+            crate::chess::Termination::InsufficientMaterial => "INSUFFICIENT_MATERIAL",
+            crate::chess::Termination::SeventyFiveMoves => "SEVENTYFIVE_MOVES",
+            crate::chess::Termination::FivefoldRepetition => "FIVEFOLD_REPETITION",
+        });
+        let claim = if ours { "True" } else { "False" };
+        assert_eq!(format!("{claim} {ended}"), theirs, "{variant:?} {fen}");
         if *variant != Variant::Crazyhouse {
             if ours { claims += 1 } else { refusals += 1 }
         }
