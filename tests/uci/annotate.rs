@@ -443,6 +443,22 @@ pub fn annotate_variant_the_engine_cannot_play_is_written_as_read() {
     assert_eq!(records, 7, "{}", text(&o.stdout));
 }
 
+/// In crazyhouse a captured piece comes back from the pocket: the engine is sent the moves before
+/// the last capture too, to see the repetitions that reach across it.
+pub fn annotate_crazyhouse_sends_the_moves_before_a_capture() {
+    let d = dir("zh-line");
+    let input = d.join("zh.pgn");
+    std::fs::write(&input, "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 *\n")
+        .expect("write input");
+    let log = Log::new();
+    let o =
+        annotate(&input, &args(&["--no-cache", "--nodes", "10"], fake_engine(&[&log.mode(), "variants"])));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let start = "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+    let last = format!("{start} moves e2e4 d7d5 e4d5 d8d5 b1c3");
+    assert!(log.lines().contains(&last), "{:#?}", log.lines());
+}
+
 /// `go` commands in a fake engine's log.
 fn gos(log: &Log) -> usize {
     log.lines().iter().filter(|l| l.starts_with("go ")).count()

@@ -85,6 +85,7 @@ fn main() -> ExitCode {
         annotate::annotate_engine_startup_warnings_are_shown_once_and_counted,
         annotate::annotate_engine_that_cannot_start_is_exit_69,
         annotate::annotate_variant_the_engine_cannot_play_is_written_as_read,
+        annotate::annotate_crazyhouse_sends_the_moves_before_a_capture,
         annotate::annotate_killed_and_resumed_is_byte_identical,
         annotate::annotate_stockfish_same_at_one_and_two_engines,
         annotate::annotate_stockfish_depth_18_is_never_hung,

@@ -146,8 +146,12 @@ pub fn crazyhouse_needs_uci_variant() {
     let at = |l: &str| lines.iter().position(|x| x == l).unwrap_or_else(|| panic!("{l:?} not in {lines:#?}"));
     assert!(at("setoption name UCI_Variant value chess") < at("setoption name UCI_Variant value crazyhouse"));
     let command = lines.iter().rfind(|l| l.starts_with("position")).expect("a position");
-    // The drop reset the halfmove clock: the command starts after it, pockets in the FEN.
-    assert!(command.ends_with("/RNBQKBNR[p] b KQkq - 0 3 moves d5a5"), "{command}");
+    // In crazyhouse a captured piece comes back: the command holds the moves before the capture
+    // and the drop that reset the halfmove clock, for the engine to see repetitions across them.
+    assert_eq!(
+        command,
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1 moves e2e4 d7d5 e4d5 d8d5 P@e4 d5a5"
+    );
 }
 
 pub fn game_over_is_not_sent() {

@@ -9,11 +9,13 @@
 //! last capture or pawn move can occur again, so the command starts at the last position where
 //! the halfmove clock was 0 (its FEN carries everything else), which also keeps the command short
 //! in a long game, and at most [`MAX_PLIES`] plies back: past 100 plies without a capture or pawn
-//! move the fifty-move rule already makes every line a draw. Stockfish counts an earlier position
+//! move the fifty-move rule already makes every line a draw. In crazyhouse a captured piece comes
+//! back from the pocket, so the command holds the last [`MAX_PLIES`] plies whatever the clock. Stockfish counts an earlier position
 //! only once it has occurred twice, so when the segment holds no repetition its result is the
 //! one `position fen <fen of the position>` gives: a function of the position alone.
 
 use crate::analysis::AnalyzerError;
+use crate::chess::outcome::repetition_window;
 use crate::chess::{CastlingMode, Move, Position};
 use crate::notation::fen::{EpMode, write_fen};
 use crate::notation::uci::write_uci;
@@ -46,7 +48,7 @@ impl Line {
         let mut from = 0;
         for (index, &m) in moves.iter().enumerate() {
             pos.play(m).map_err(|_| AnalyzerError::IllegalLine { index })?;
-            if pos.halfmoves() == 0 {
+            if repetition_window(&pos) == 0 {
                 from = index + 1;
             }
         }

@@ -13,6 +13,7 @@ use super::collect::Mainline;
 use super::spool::Spool;
 use crate::analysis::cache::{Cache, EngineId};
 use crate::analysis::{Analysis, AnalysisWarning, Analyzer, AnalyzerError, Limit, PovScore, Score};
+use crate::chess::outcome::repetition_window;
 use crate::chess::{Position, Termination};
 use crate::engine::client::MAX_PLIES;
 use crate::error::{Diagnostic, Error, Kind, Severity};
@@ -99,8 +100,8 @@ fn place(ply: u32) -> String {
 }
 
 /// Where the line that leads to position `ply` starts, given the last position up to it reached
-/// by a capture or a pawn move (its halfmove clock is 0; `None`: none): there, or the game's
-/// start; at most the UCI client's [`MAX_PLIES`] moves back.
+/// by a capture or a pawn move (its halfmove clock is 0; `None`: none, always in crazyhouse):
+/// there, or the game's start; at most the UCI client's [`MAX_PLIES`] moves back.
 fn line_start(last_reset: Option<usize>, ply: usize) -> usize {
     let earliest = ply.saturating_sub(MAX_PLIES);
     last_reset.filter(|&r| r >= earliest).unwrap_or(earliest)
@@ -198,7 +199,9 @@ impl Analyst {
         let (mut root, mut last_reset): (Option<(usize, Position)>, _) = (None, None);
         for (ply, pos) in game.positions().enumerate() {
             let pos = &pos;
-            if pos.halfmoves() == 0 {
+            // A capture or pawn move: no earlier position can occur again (never so in crazyhouse,
+            // where a captured piece comes back from the pocket).
+            if repetition_window(pos) == 0 {
                 last_reset = Some(ply);
             }
             if cancel.is_set() {
@@ -212,8 +215,8 @@ impl Analyst {
                 out.push(Evaluated { white: Some(white), ..Evaluated::default() });
                 continue;
             }
-            // The engine sees the moves since the last capture or pawn move (repetitions), and
-            // nothing before: the cache key holds exactly what the evaluation depends on.
+            // The engine sees the moves since the last capture or pawn move (repetitions; in
+            // crazyhouse the last MAX_PLIES), and nothing before: the cache key holds exactly what the evaluation depends on.
             let start = line_start(last_reset, ply as usize);
             let from = match root {
                 Some((at, p)) if at == start => p,
