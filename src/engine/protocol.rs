@@ -89,7 +89,10 @@ pub enum Command {
     PonderHit,
     /// `quit`.
     Quit,
-    /// Anything else (ignored by the engine, as UCI asks), or an empty line.
+    /// A known command that cannot be carried out as written (`position` with neither
+    /// `startpos` nor `fen`): ignored, as Stockfish does, and said, this being why.
+    Ignored(String),
+    /// Anything else (ignored by the engine, as UCI asks, and said), or an empty line.
     Unknown(String),
 }
 
@@ -132,7 +135,13 @@ impl Command {
                 let moves_at = rest.iter().position(|&t| t == "moves").unwrap_or(rest.len());
                 let start = match rest.first() {
                     Some(&"fen") => PositionStart::Fen(rest[1..moves_at].join(" ")),
-                    _ => PositionStart::StartPos,
+                    Some(&"startpos") => PositionStart::StartPos,
+                    other => {
+                        let what = other.map_or(String::new(), |t| format!(" {t}"));
+                        return Command::Ignored(format!(
+                            "position{what}: needs startpos or fen; ignored, the position stays"
+                        ));
+                    }
                 };
                 let moves = rest.get(moves_at + 1..).unwrap_or(&[]).iter().map(|s| s.to_string()).collect();
                 Command::Position { start, moves }
@@ -319,6 +328,10 @@ mod tests {
         assert_eq!((go.movestogo, go.depth), (Some(20), Some(9)));
         assert_eq!(go.searchmoves, ["e2e4", "d2d4"]);
         assert_eq!(Command::parse("frobnicate 3"), Command::Unknown("frobnicate 3".into()));
+        // Stockfish ignores a `position` with neither start; it is not the start position.
+        for line in ["position", "position  ", "position moves e2e4", "position start"] {
+            assert!(matches!(Command::parse(line), Command::Ignored(_)), "{line}");
+        }
     }
 
     /// Numbers past a parameter's type are its largest, which the searcher caps (depth at its

@@ -9,6 +9,8 @@
 //! ponder` until `stop` or `ponderhit`, from which the search goes on with the time its clock
 //! gives it. Moves in `position` are resolved against our own legal moves: the first unknown or
 //! illegal one ends the list with an `info string`, and the position stays the last legal one.
+//! A `position` with neither `startpos` nor `fen` is ignored (as in Stockfish) and an unknown
+//! command passed over, each said in an `info string`.
 //!
 //! ```
 //! use pgnkit::engine::{AtEof, server::run_uci};
@@ -31,6 +33,7 @@ use crate::analysis::{Analyzer, Limit};
 use crate::chess::{Move, Position};
 use crate::notation::fen::{FenError, parse_fen};
 use crate::notation::uci::{parse_uci, write_uci};
+use crate::pgn::text::without_controls;
 use crate::search::Searcher;
 
 use super::input::{self, AtEof, Line};
@@ -87,9 +90,10 @@ impl State {
     }
 }
 
+/// Writes `line`, the control characters of the input it echoes escaped (a NUL, an ESC).
 fn say(out: &Mutex<impl Write>, line: &str) -> io::Result<()> {
     let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
-    writeln!(w, "{line}")?;
+    writeln!(w, "{}", without_controls(line, &[]))?;
     w.flush()
 }
 
@@ -157,7 +161,10 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
     fn read(&mut self, command: Command) -> io::Result<()> {
         match command {
             Command::IsReady => say(self.out, "readyok")?,
-            Command::Debug(_) | Command::Unknown(_) => {}
+            Command::Debug(_) => {}
+            Command::Unknown(line) if line.is_empty() => {}
+            Command::Unknown(line) => say(self.out, &format!("info string unknown command: {line}"))?,
+            Command::Ignored(why) => say(self.out, &format!("info string {why}"))?,
             Command::Stop => self.stop_all(),
             Command::PonderHit => {
                 match self.waiting.iter_mut().rfind(|w| matches!(w.command, Command::Go(_))) {
@@ -421,6 +428,40 @@ mod tests {
         let mut after = pos;
         after.play_unchecked(parse_uci(&pos, b"e1g1").expect("castles"));
         assert!(parse_uci(&after, best.as_bytes()).is_ok(), "{lines:?}");
+    }
+
+    /// A `position` with neither `startpos` nor `fen` is ignored, as Stockfish does, and said:
+    /// the position stays the one before (here Black is to move after e2e4).
+    #[test]
+    fn position_without_a_start_is_ignored() {
+        for bad in ["position", "position foo moves d2d4"] {
+            let lines = run(&format!("position startpos moves e2e4\n{bad}\ngo depth 1\n"));
+            assert!(
+                lines[0].starts_with("info string position") && lines[0].contains("ignored"),
+                "{lines:?}"
+            );
+            let best = lines.last().expect("bestmove").split_whitespace().nth(1).expect("a move").to_string();
+            let mut pos = Position::default();
+            pos.play_unchecked(parse_uci(&pos, b"e2e4").expect("legal"));
+            assert!(parse_uci(&pos, best.as_bytes()).is_ok(), "{bad}: {lines:?}");
+        }
+    }
+
+    /// Unknown commands and a `setoption` without a name are said, not passed over in silence;
+    /// control characters of the input are escaped in what is said; an empty line is nothing.
+    #[test]
+    fn unknown_commands_are_said() {
+        let lines = run("frobnicate 3\n\n   \nisr\u{0}eady\nsetoption value 3\nsetoption name\nisready\n");
+        assert_eq!(
+            lines,
+            [
+                "info string unknown command: frobnicate 3",
+                "info string unknown command: isr\\u{0}eady",
+                "info string setoption needs name <option>; ignored",
+                "info string setoption needs name <option>; ignored",
+                "readyok",
+            ]
+        );
     }
 
     /// `go searchmoves` searches those root moves alone: here not the mate in one, and its

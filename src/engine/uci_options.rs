@@ -147,6 +147,7 @@ impl Options {
                 }
             }
             "ponder" => {}
+            "" => return Some("info string setoption needs name <option>; ignored".to_string()),
             other => return Some(format!("info string unknown option {other}")),
         }
         said

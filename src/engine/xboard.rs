@@ -21,7 +21,8 @@
 //!
 //! Time: `st` (seconds per move) wins over `level MPS BASE INC` with `time` (the engine's clock in
 //! centiseconds); `sd` caps the depth. With no time information at all a move takes 5 seconds.
-//! `nps N` before a `level` or `st` counts that control's time in nodes, N a second.
+//! `nps N` before a `level` or `st` counts that control's time in nodes, N a second; `nps 0`
+//! (or a negative N) counts it on the clock again.
 //!
 //! ```
 //! use pgnkit::engine::{AtEof, xboard::run_xboard};
@@ -46,6 +47,7 @@ use crate::analysis::{Analyzer, Limit, Score};
 use crate::chess::{CastlingMode, CastlingSide, Color, Game, Move, Position, Variant};
 use crate::notation::fen::parse_fen;
 use crate::notation::uci::write_uci;
+use crate::pgn::text::without_controls;
 use crate::search::{Searcher, TimeUse};
 
 use super::game::{MoveInputError, ending, parse_move};
@@ -105,9 +107,10 @@ impl Engine {
     }
 }
 
+/// Writes `line`, the control characters of the input it echoes escaped (a NUL, an ESC).
 fn say(out: &Mutex<impl Write>, line: &str) -> io::Result<()> {
     let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
-    writeln!(w, "{line}")?;
+    writeln!(w, "{}", without_controls(line, &[]))?;
     w.flush()
 }
 
@@ -292,9 +295,10 @@ impl<'scope, 'env, W: Write + Send> Dialogue<'scope, 'env, W> {
                 }
                 None => say(out, &format!("Error (bad st): {arg}"))?,
             },
-            "nps" => match arg.parse::<u64>() {
-                Ok(n) => (eng.clock.nps, eng.clock.nps_next) = ((n > 0).then_some(n), true),
-                Err(_) => say(out, &format!("Error (bad nps): {arg}"))?,
+            // CECP: `nps 0` times the search again; a negative rate reads as 0, as `time` does.
+            "nps" => match number(arg) {
+                Some(n) => (eng.clock.nps, eng.clock.nps_next) = ((n > 0).then_some(n), true),
+                None => say(out, &format!("Error (bad nps): {arg}"))?,
             },
             "sd" => match number(arg) {
                 Some(d) if d > 0 => eng.clock.sd = Some(u32::try_from(d).unwrap_or(u32::MAX)),
@@ -585,6 +589,23 @@ mod tests {
         let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("Error")).collect();
         assert_eq!(errors, ["Error (bad time): abc"]);
         assert_eq!(moves(&lines).len(), 1, "{lines:?}");
+    }
+
+    /// CECP's `nps 0` times the search again, and a negative rate reads as 0, not an error; a
+    /// word is an error.
+    #[test]
+    fn nps_zero_or_negative_counts_time() {
+        let lines = run("new\nforce\nnps -1\nnps 0\nnps abc\nst 0.05\ngo\n");
+        let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("Error")).collect();
+        assert_eq!(errors, ["Error (bad nps): abc"], "{lines:?}");
+        assert_eq!(moves(&lines).len(), 1, "{lines:?}");
+    }
+
+    /// Input echoed in an answer has its control characters escaped: no NUL reaches the GUI.
+    #[test]
+    fn echoed_control_characters_are_escaped() {
+        let lines = run("new\nforce\nusermove e2e4\u{0}\npi\u{1b}ng\n");
+        assert_eq!(lines, ["Illegal move: e2e4\\u{0}", "Error (unknown command): pi\\u{1b}ng"]);
     }
 
     /// `remove` takes back two moves or, with fewer played, none: it says so and the game stays.

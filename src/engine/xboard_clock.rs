@@ -69,12 +69,14 @@ impl Clock {
 
 /// Seconds, possibly fractional, or `minutes:seconds` when `minutes` is set.
 pub(crate) fn parse_duration(text: &str, minutes: bool) -> Option<Duration> {
+    // Each part on its own: `1:-5` is no time, not 55 seconds.
+    let part = |t: &str| t.parse::<f64>().ok().filter(|v| *v >= 0.0);
     let secs = match text.split_once(':') {
-        Some((m, s)) => m.parse::<f64>().ok()? * 60.0 + s.parse::<f64>().ok()?,
-        None if minutes => text.parse::<f64>().ok()? * 60.0,
-        None => text.parse::<f64>().ok()?,
+        Some((m, s)) => part(m)? * 60.0 + part(s)?,
+        None if minutes => part(text)? * 60.0,
+        None => part(text)?,
     };
-    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs.min(1e9)))
+    secs.is_finite().then(|| Duration::from_secs_f64(secs.min(1e9)))
 }
 
 #[cfg(test)]
@@ -87,6 +89,9 @@ mod tests {
         assert_eq!(parse_duration("5", true), Some(Duration::from_secs(300)));
         assert_eq!(parse_duration("0.5", false), Some(Duration::from_millis(500)));
         assert_eq!(parse_duration("x", false), None);
+        for bad in ["1:-5", "-1:30", "-0.5", "nan", "inf", "1:nan"] {
+            assert_eq!(parse_duration(bad, true), None, "{bad}");
+        }
         let clock = Clock { sd: Some(7), ..Clock::default() };
         assert_eq!(clock.limit(1), Limit::depth(7));
         assert_eq!(Clock::default().limit(1), Limit::movetime(DEFAULT_MOVETIME));
