@@ -96,11 +96,18 @@ enum Command {
     #[command(after_help = cmd::cache::EXAMPLES)]
     Cache(cmd::cache::Args),
     /// Print a shell completion script.
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions {
         /// The shell: bash, zsh, fish, elvish or powershell.
         shell: clap_complete::Shell,
     },
 }
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  pgnkit completions bash > /etc/bash_completion.d/pgnkit
+  pgnkit completions zsh > ~/.zfunc/_pgnkit        # a directory on zsh's $fpath
+  pgnkit completions fish > ~/.config/fish/completions/pgnkit.fish";
 
 impl Command {
     /// The inputs and output of a job that reads games.

@@ -17,6 +17,7 @@ mod engine;
 mod epd_lines;
 mod exit;
 mod fuzz_seeds;
+mod help;
 mod inputs;
 mod interrupt;
 mod not_pgn;
