@@ -92,7 +92,8 @@ pub enum Command {
     /// A known command that cannot be carried out as written (`position` with neither
     /// `startpos` nor `fen`): ignored, as Stockfish does, and said, this being why.
     Ignored(String),
-    /// Anything else (ignored by the engine, as UCI asks, and said), or an empty line.
+    /// Anything else (ignored by the engine, as UCI asks, and said), or an empty line or
+    /// `register` (said nothing of).
     Unknown(String),
 }
 
@@ -116,6 +117,8 @@ impl Command {
         match first {
             "uci" => Command::Uci,
             "debug" => Command::Debug(tokens.next() == Some("on")),
+            // A UCI command for engines that ask to be registered; this one never does.
+            "register" => Command::Unknown(String::new()),
             "isready" => Command::IsReady,
             "ucinewgame" => Command::UciNewGame,
             "stop" => Command::Stop,
@@ -328,6 +331,7 @@ mod tests {
         assert_eq!((go.movestogo, go.depth), (Some(20), Some(9)));
         assert_eq!(go.searchmoves, ["e2e4", "d2d4"]);
         assert_eq!(Command::parse("frobnicate 3"), Command::Unknown("frobnicate 3".into()));
+        assert_eq!(Command::parse("register later"), Command::Unknown(String::new()), "said nothing of");
         // Stockfish ignores a `position` with neither start; it is not the start position.
         for line in ["position", "position  ", "position moves e2e4", "position start"] {
             assert!(matches!(Command::parse(line), Command::Ignored(_)), "{line}");
