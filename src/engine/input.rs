@@ -1,10 +1,21 @@
 //! A protocol loop's input (UCI, xboard), read on a thread of its own so that no command waiting
-//! for a search keeps `isready`, `stop` or `quit` from being read.
+//! for a search keeps `isready`, `stop` or `quit` from being read; and its answers (`say`).
 
-use std::io::{self, BufRead, Read};
+use std::io::{self, BufRead, Read, Write};
+use std::sync::Mutex;
 use std::thread;
 
 use crossbeam_channel::{Receiver, unbounded};
+
+use crate::pgn::text::without_controls;
+
+/// Writes the answer `line` (from the loop or its search thread), the control characters of the
+/// input it echoes escaped (a NUL, an ESC).
+pub(crate) fn say(out: &Mutex<impl Write>, line: &str) -> io::Result<()> {
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    writeln!(w, "{}", without_controls(line, &[]))?;
+    w.flush()
+}
 
 /// What the end of a loop's input does to the searches asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -33,10 +33,9 @@ use crate::analysis::{Analyzer, Limit};
 use crate::chess::{Move, Position};
 use crate::notation::fen::{FenError, parse_fen};
 use crate::notation::uci::{parse_uci, write_uci};
-use crate::pgn::text::without_controls;
 use crate::search::Searcher;
 
-use super::input::{self, AtEof, Line};
+use super::input::{self, AtEof, Line, say};
 use super::protocol::{self, Command, PositionStart};
 use super::uci_options::Options;
 
@@ -88,13 +87,6 @@ impl State {
         self.history = history;
         Ok(())
     }
-}
-
-/// Writes `line`, the control characters of the input it echoes escaped (a NUL, an ESC).
-fn say(out: &Mutex<impl Write>, line: &str) -> io::Result<()> {
-    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
-    writeln!(w, "{}", without_controls(line, &[]))?;
-    w.flush()
 }
 
 /// A search running on its own thread; it gives the searcher back when joined.

@@ -47,11 +47,10 @@ use crate::analysis::{Analyzer, Limit, Score};
 use crate::chess::{CastlingMode, CastlingSide, Color, Game, Move, Position, Variant};
 use crate::notation::fen::parse_fen;
 use crate::notation::uci::write_uci;
-use crate::pgn::text::without_controls;
 use crate::search::{Searcher, TimeUse};
 
 use super::game::{MoveInputError, ending, parse_move};
-use super::input::{self, AtEof, Line};
+use super::input::{self, AtEof, Line, say};
 use super::protocol::number;
 use super::xboard_clock::{Clock, parse_duration};
 
@@ -105,13 +104,6 @@ impl Engine {
     fn reset(&mut self, start: Position) {
         self.game = Game::new(start);
     }
-}
-
-/// Writes `line`, the control characters of the input it echoes escaped (a NUL, an ESC).
-fn say(out: &Mutex<impl Write>, line: &str) -> io::Result<()> {
-    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
-    writeln!(w, "{}", without_controls(line, &[]))?;
-    w.flush()
 }
 
 /// `ply score time nodes pv`: score in centipawns for the side to move (mates as 100000 + N),

@@ -91,24 +91,29 @@ fn draws_inside_the_search() {
     assert!(matches!(a.score, Score::Mate(n) if n > 0), "{:?}", a.score);
 }
 
-#[test]
-fn repetition_in_history_is_seen() {
-    // Black is a queen down; ...Nf6 returns to a position of the game's history: a draw.
-    let fen = "6nk/8/8/8/8/8/8/Q6K b - - 10 40";
-    let pos = position(fen);
+/// Black, a queen down in `pos`, is lost alone, and draws with ...Nf6 back into a position of the
+/// game's history (`11`, `12`: keys of no position); returns the searcher and that history.
+fn nf6_repeats_history(pos: &Position) -> (Searcher, [u64; 3]) {
     let nf6 = Move::normal(Square::G8, Square::F6);
-    let mut after = pos;
+    let mut after = *pos;
     after.play_unchecked(nf6);
     let mut engine = Searcher::with_hash_mb(4);
-    let alone = engine.analyse(&pos, &[], &Limit::depth(5)).expect("search");
+    let alone = engine.analyse(pos, &[], &Limit::depth(5)).expect("search");
     assert!(matches!(alone.score, Score::Cp(cp) if cp < -500), "{:?}", alone.score);
     engine.new_game();
     let history = [after.zobrist(), 11, 12];
-    let with_history = engine.analyse(&pos, &history, &Limit::depth(5)).expect("search");
+    let with_history = engine.analyse(pos, &history, &Limit::depth(5)).expect("search");
     assert_eq!((with_history.score, with_history.best_move), (Score::Cp(0), Some(nf6)));
+    (engine, history)
+}
+
+#[test]
+fn repetition_in_history_is_seen() {
+    let pos = position("6nk/8/8/8/8/8/8/Q6K b - - 10 40");
+    let (mut engine, [a, b, c]) = nf6_repeats_history(&pos);
     // The current position's own key at the end of the history is tolerated.
     engine.new_game();
-    let history = [after.zobrist(), 11, 12, pos.zobrist()];
+    let history = [a, b, c, pos.zobrist()];
     assert_eq!(engine.analyse(&pos, &history, &Limit::depth(5)).expect("search").score, Score::Cp(0));
 }
 
@@ -116,17 +121,7 @@ fn repetition_in_history_is_seen() {
 fn crazyhouse_repetition_reaches_past_a_capture() {
     // The halfmove clock is 0 (a capture just happened), yet in crazyhouse the captured piece can
     // come back from the pocket, so the history before the capture still counts.
-    let pos = parse_fen("6nk/8/8/8/8/8/8/Q6K[] b - - 0 40", Variant::Crazyhouse).expect("valid");
-    let nf6 = Move::normal(Square::G8, Square::F6);
-    let mut after = pos;
-    after.play_unchecked(nf6);
-    let mut engine = Searcher::with_hash_mb(4);
-    let alone = engine.analyse(&pos, &[], &Limit::depth(5)).expect("search");
-    assert!(matches!(alone.score, Score::Cp(cp) if cp < -500), "{:?}", alone.score);
-    engine.new_game();
-    let history = [after.zobrist(), 11, 12];
-    let with_history = engine.analyse(&pos, &history, &Limit::depth(5)).expect("search");
-    assert_eq!((with_history.score, with_history.best_move), (Score::Cp(0), Some(nf6)));
+    nf6_repeats_history(&parse_fen("6nk/8/8/8/8/8/8/Q6K[] b - - 0 40", Variant::Crazyhouse).expect("valid"));
 }
 
 /// A small deterministic generator for playouts.
