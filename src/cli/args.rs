@@ -162,6 +162,10 @@ pub fn finish_records(
             Leaves::Nothing if stdout => {
                 format!("stdout got the {record}s written before, with nothing after them")
             }
+            // A file already under the name is an earlier run's: said, lest it pass for this one's.
+            Leaves::Nothing if head.shard.shard.is_none() && head.output.exists() => {
+                format!("no output was written: {} is as it was before this run", head.output.display())
+            }
             Leaves::Nothing => "no output was written".to_string(),
         };
         // A shard's numbers are the input's: its first record is not the input's first.

@@ -302,6 +302,14 @@ fn clean_stops_on_ctrl_c_leaving_no_output_in_place() {
         let left = files_in(&dir, &[]);
         assert!(left.is_empty(), "-j{threads}: nothing left behind: {left:?}");
     }
+    // A file already under the name is left as it was, and said to be an earlier run's.
+    let out = dir.join("out.pgn");
+    std::fs::write(&out, "earlier").expect("write");
+    let (code, _, err) = interrupted(&["clean", "-j", "1", "-", "-o", out.to_str().unwrap()]);
+    assert_eq!(code, Some(130), "{err}");
+    let said = format!("; no output was written: {} is as it was before this run", out.display());
+    assert!(err.contains(&said), "{err}");
+    assert_eq!(std::fs::read(&out).expect("read"), b"earlier");
     // To stdout, what was written cannot be taken back: the line says so.
     let (code, _, err) = interrupted(&["clean", "-j", "1", "-"]);
     assert_eq!(code, Some(130), "{err}");
@@ -640,6 +648,9 @@ fn annotate_with_the_built_in_engine_stops_inside_a_search() {
     assert!(!running, "still searching 20 s after the signal");
     assert_eq!(o.status.code(), Some(130), "{err}");
     assert!(err.contains("stopped before the first game") && err.contains("no output was written"), "{err}");
+    let lost =
+        "pgnkit: without a cache the evaluations so far are lost, and the same command again starts over";
+    assert!(err.contains(lost), "{err}");
     assert!(!out.exists());
 }
 

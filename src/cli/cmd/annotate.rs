@@ -275,17 +275,15 @@ fn cache(args: &Args) -> Result<Option<Arc<Cache>>, Fail> {
     Ok(Some(Arc::new(cache)))
 }
 
-/// What a run that stopped leaves for the next, given a cache: the evaluations so far, which
-/// the same command reads (`then` says when), or nothing when this run's results are not cached.
-fn left_for_a_rerun(opts: &AnnotateOptions, cache: Option<&Cache>, then: &str) -> Option<String> {
-    let cache = cache?;
-    Some(match opts.not_cached() {
-        None => format!("the evaluations so far are in {}: {then}", cache.path().display()),
-        Some(why) => format!(
-            "{why} results are not cached: the evaluations so far are lost, and the same command again \
-             starts over"
-        ),
-    })
+/// What a run that stopped leaves for the next: the evaluations so far in the cache, which the
+/// same command reads (`then` says when), or that they are lost.
+fn left_for_a_rerun(opts: &AnnotateOptions, cache: Option<&Cache>, then: &str) -> String {
+    let lost = "the evaluations so far are lost, and the same command again starts over";
+    match (cache, opts.not_cached()) {
+        (None, _) => format!("without a cache {lost}"),
+        (Some(cache), None) => format!("the evaluations so far are in {}: {then}", cache.path().display()),
+        (Some(_), Some(why)) => format!("{why} results are not cached: {lost}"),
+    }
 }
 
 pub fn run(args: &Args) -> Result<Code, Fail> {
@@ -357,10 +355,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         // An engine that gave out during the run: what the cache holds is there for a rerun.
         Err(source @ pgnkit::error::Error::Analysis(_)) => {
             let then = "once the engine works, the same command resumes from them";
-            return Err(match left_for_a_rerun(job.options(), cache.as_deref(), then) {
-                Some(note) => Fail::Noted { source: Box::new(source), note },
-                None => source.into(),
-            });
+            let note = left_for_a_rerun(job.options(), cache.as_deref(), then);
+            return Err(Fail::Noted { source: Box::new(source), note });
         }
         Err(e) => return Err(e.into()),
     };
@@ -383,10 +379,8 @@ pub fn run(args: &Args) -> Result<Code, Fail> {
         sink::summary_text(&summary, cache_stats.is_some(), engines, records, unkept)
     });
     warn_absent(&job.options().select, &summary.stats, sharding.is_some());
-    if summary.stopped.is_some()
-        && let Some(note) =
-            left_for_a_rerun(job.options(), cache.as_deref(), "run the same command again to resume")
-    {
+    if summary.stopped.is_some() {
+        let note = left_for_a_rerun(job.options(), cache.as_deref(), "run the same command again to resume");
         stderrln!("pgnkit: {note}");
     }
     let cache_json = cache_stats.map(|c| {
