@@ -424,17 +424,11 @@ mod tests {
 
     use super::*;
     use crate::chess::{Move, Position, Square};
+    use crate::jobs::report::game::game_from_san;
 
     #[test]
     fn an_eval_graph_marks_judged_moves_and_says_so() {
-        let mut g = GameRecord::new(1);
-        g.start = Some(Position::default());
-        for (m, e) in
-            [(Move::normal(Square::E2, Square::E4), 20), (Move::normal(Square::F7, Square::F6), 250)]
-        {
-            g.push_move(m);
-            *g.evals.last_mut().expect("a move") = Some(Score::Cp(e));
-        }
+        let g = game_from_san(&[("e4", Some(20)), ("f6", Some(250))]);
         let f = Figures::of(&g);
         let svg = eval_graph(&g, &f);
         assert!(svg.contains("blunder at 1..."), "{svg}");
@@ -443,20 +437,6 @@ mod tests {
         assert!(clock_graph(&g).is_none());
         assert_eq!(move_label(&g, 0), "1.");
         assert!(loss_chart(&[3, 0, 1, 0, 0, 0, 0, 2]).contains("500+"));
-    }
-
-    /// A game of `moves` (SAN) from the start, each with its evaluation in centipawns if any.
-    fn game_of(moves: &[(&str, Option<i32>)]) -> GameRecord {
-        let mut g = GameRecord::new(1);
-        let mut pos = Position::default();
-        g.start = Some(pos);
-        for &(san, eval) in moves {
-            let (m, _) = crate::notation::san::parse_san(&pos, san.as_bytes()).expect("legal");
-            g.push_move(m);
-            *g.evals.last_mut().expect("a move") = eval.map(Score::Cp);
-            pos.play_unchecked(m);
-        }
-        g
     }
 
     /// The points of White's area: one path, its first and last points on the bottom edge.
@@ -473,7 +453,7 @@ mod tests {
     #[test]
     fn moves_without_an_evaluation_are_bridged_not_drawn_as_black_winning() {
         // Unevaluated at the start, in the middle (two in a row) and at the end of an equal game.
-        let g = game_of(&[
+        let g = game_from_san(&[
             ("e4", None),
             ("e5", Some(20)),
             ("Nf3", Some(20)),
@@ -498,7 +478,7 @@ mod tests {
 
     #[test]
     fn a_judged_move_without_an_evaluation_gets_no_dot() {
-        let mut g = game_of(&[("e4", Some(20)), ("f6", None), ("d4", Some(300))]);
+        let mut g = game_from_san(&[("e4", Some(20)), ("f6", None), ("d4", Some(300))]);
         g.judged_in_file = true;
         g.nags[1] = Some(Judgement::Blunder);
         let svg = eval_graph(&g, &Figures::of(&g));
@@ -509,7 +489,7 @@ mod tests {
     #[test]
     fn a_checkmate_ends_the_graph_at_the_winners_edge() {
         // The mating move has no evaluation, as lichess writes it.
-        let white = game_of(&[
+        let white = game_from_san(&[
             ("e4", Some(30)),
             ("e5", Some(30)),
             ("Bc4", Some(20)),
@@ -518,7 +498,8 @@ mod tests {
             ("Nf6", Some(10_000)),
             ("Qxf7#", None),
         ]);
-        let black = game_of(&[("f3", Some(-50)), ("e5", Some(-40)), ("g4", Some(-10_000)), ("Qh4#", None)]);
+        let black =
+            game_from_san(&[("f3", Some(-50)), ("e5", Some(-40)), ("g4", Some(-10_000)), ("Qh4#", None)]);
         for (g, edge) in [(white, 0.0), (black, H)] {
             let svg = eval_graph(&g, &Figures::of(&g));
             let area = white_area(&svg);
@@ -526,7 +507,7 @@ mod tests {
             assert!(!svg.contains("class=unevaluated"), "the final position is no gap: {svg}");
         }
         // A game that ends unevaluated but not mated keeps its last value.
-        let g = game_of(&[("f3", Some(-50)), ("e5", Some(-40)), ("g4", None)]);
+        let g = game_from_san(&[("f3", Some(-50)), ("e5", Some(-40)), ("g4", None)]);
         let area = white_area(&eval_graph(&g, &Figures::of(&g)));
         assert_eq!(area[3].1, area[2].1);
     }
@@ -551,7 +532,7 @@ mod tests {
     fn phase_labels_stay_inside_the_graph_and_apart() {
         let moves: Vec<(&str, Option<i32>)> =
             ["Nf3", "Nf6", "Ng1", "Ng8"].iter().cycle().take(40).map(|&m| (m, Some(0))).collect();
-        let mut g = game_of(&moves);
+        let mut g = game_from_san(&moves);
         for (middle, end) in
             [(Some(1), Some(40)), (Some(39), Some(40)), (Some(20), Some(21)), (None, Some(38))]
         {

@@ -296,21 +296,29 @@ impl Figures {
     }
 }
 
+/// A game of `moves` (SAN) from the start, each with its evaluation in centipawns if any: the
+/// report's tests build their games so.
+#[cfg(test)]
+pub(crate) fn game_from_san(moves: &[(&str, Option<i32>)]) -> GameRecord {
+    let mut g = GameRecord::new(1);
+    let mut pos = Position::default();
+    g.start = Some(pos);
+    for &(san, eval) in moves {
+        let (m, _) = crate::notation::san::parse_san(&pos, san.as_bytes()).expect("legal");
+        g.push_move(m);
+        *g.evals.last_mut().expect("a move") = eval.map(Score::Cp);
+        pos.play_unchecked(m);
+    }
+    g
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::Square;
 
     #[test]
     fn figures_judge_from_evals_unless_the_file_judged() {
-        let mut g = GameRecord::new(1);
-        g.start = Some(Position::default());
-        for (m, e) in
-            [(Move::normal(Square::E2, Square::E4), 20), (Move::normal(Square::F7, Square::F6), 250)]
-        {
-            g.push_move(m);
-            *g.evals.last_mut().expect("a move") = Some(Score::Cp(e));
-        }
+        let mut g = game_from_san(&[("e4", Some(20)), ("f6", Some(250))]);
         let f = Figures::of(&g);
         assert_eq!(f.judgements, [None, Some(Judgement::Blunder)]);
         assert_eq!(f.losses, [Some(0), Some(230)]);

@@ -629,22 +629,15 @@ pub fn write_page<W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::Score;
+    use crate::jobs::report::game::game_from_san;
     use crate::notation::san::parse_san;
 
     /// A game between `white` and `black` whose moves (SAN) are evaluated in centipawns.
     fn evaluated_game(white: &str, black: &str, moves: &[(&str, i32)]) -> GameRecord {
-        let mut g = GameRecord::new(1);
-        let mut pos = Position::default();
-        g.start = Some(pos);
+        let moves: Vec<_> = moves.iter().map(|&(san, cp)| (san, Some(cp))).collect();
+        let mut g = game_from_san(&moves);
         g.tags.set(TagName::White, white);
         g.tags.set(TagName::Black, black);
-        for &(san, cp) in moves {
-            let (m, _) = parse_san(&pos, san.as_bytes()).expect("legal");
-            g.push_move(m);
-            *g.evals.last_mut().expect("a move") = Some(Score::Cp(cp));
-            pos.play_unchecked(m);
-        }
         g
     }
 
