@@ -30,7 +30,7 @@ fi
 # normalize: timings out of summaries; JSON diagnostic records projected to their common fields.
 normalize() {
   python3 -c '
-import json, re, sys
+import json, os, re, sys
 keep = ("file", "game", "line", "offset", "ply", "severity", "kind", "message")
 for line in sys.stdin.buffer:
     text = line.decode("utf-8", "surrogateescape").rstrip("\n")
@@ -50,6 +50,8 @@ for line in sys.stdin.buffer:
         rec["data"] = data
         text = json.dumps(rec, sort_keys=True)
     text = re.sub(r"MB in [0-9.]+ s \([0-9]+ MB/s, [0-9]+ games/s\)", "MB", text)
+    # The temporary directory of the files written, named in messages, differs from run to run.
+    text = text.replace(os.environ["DIGEST_FILES_DIR"], "FILES_DIR")
     sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape") + b"\n")
 '
 }
@@ -60,6 +62,7 @@ if "$bin" clean --help | grep -q -- '--eco-tags'; then eco_tags=(--eco-tags all)
 # digest LABEL FILE ARGS...: one line, the digest of stdout, stderr and exit code (and of the
 # files under $files_dir, which a command writes with -o, --rejects...).
 files_dir=$(mktemp -d)
+export DIGEST_FILES_DIR=$files_dir
 trap 'rm -rf "$files_dir"' EXIT
 digest() {
   local label=$1 file=$2 code
