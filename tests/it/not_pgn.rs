@@ -302,6 +302,28 @@ fn reading_stops_once_the_first_mib_held_nothing_pgn() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
 }
 
+/// A tag pair longer than the bound is PGN, over the token budget: skipped with its error, and
+/// the game and the next one read, from a file, without mapping and from a pipe.
+#[test]
+fn a_tag_pair_longer_than_the_bound_is_pgn() {
+    let dir = temp_dir("not-pgn-long-tag");
+    let value = "x".repeat(LOOKED_AT as usize + (1 << 20));
+    let text = format!("[Event \"{value}\"]\n[Result \"*\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n");
+    let file = dir.join("long-tag.pgn");
+    std::fs::write(&file, &text).expect("write");
+    for (how, o) in [
+        ("file", run(&["check", path(&file)])),
+        ("no mmap", run(&["check", "--no-mmap", path(&file)])),
+        ("stdin", run_with_stdin(&["check", "-"], &text)),
+    ] {
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{how}: {err}");
+        let out = stdout(&o);
+        assert!(out.contains("longer than the budget; skipped [over_budget, byte 0]"), "{how}: {out}");
+        assert!(err.contains("2 games, 1 valid, 1 with errors"), "{how}: {err}");
+    }
+}
+
 /// The refusal of an input read only to the bound.
 const AT_THE_BOUND: &str = "not PGN: no tag pair and no move in its first 16.0 MiB (read no further)";
 

@@ -25,7 +25,8 @@ use crate::chess::{Bitboard, Move, Position, Variant};
 use crate::error::{Kind, Severity};
 use crate::notation::san::{Lenience, SanError, Suffix, parse_san_with, suffix_after};
 use crate::pgn::{
-    GameResult, GameStart, LineIndex, Nag, Problem, RawComment, RawTag, Reader, SanToken, Visitor,
+    GameResult, GameStart, LineIndex, Nag, Problem, ProblemKind, RawComment, RawTag, Reader, SanToken,
+    Visitor,
 };
 use crate::pipeline::chunk::Start;
 use crate::pipeline::job::{ChunkEnd, ChunkInput, Output};
@@ -116,8 +117,9 @@ pub struct Replayer<'a, H> {
     /// The result came from a repaired token: the reader's end of movetext does not clear it.
     result_repaired: bool,
     /// The mainline's first move is written as a move, though illegal or ambiguous where it
-    /// stands: the game is PGN with a bad move, not other text ([`Stats::pgn_games`]).
-    move_written: bool,
+    /// stands, or a tag pair as one, though skipped for its length: the game is PGN with a bad
+    /// move or tag, not other text ([`Stats::pgn_games`]).
+    pgn_written: bool,
     /// Games, plies and diagnostics counted so far.
     pub stats: super::stats::Stats,
     /// The current game's diagnostics, counted when it ends if the hooks count it: runs of one
@@ -245,7 +247,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             depth: 0,
             pending_result_token: None,
             result_repaired: false,
-            move_written: false,
+            pgn_written: false,
             pending_mate: None,
             stats: Default::default(),
             game_kinds: Vec::new(),
@@ -423,7 +425,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     #[inline(never)]
     fn past_limit(&mut self, token: SanToken<'a>, ply: u32) {
         self.settle_mate();
-        self.move_written |= self.stack.len() == 1;
+        self.pgn_written |= self.stack.len() == 1;
         let Some(line) = self.stack.last_mut() else { return };
         line.dead = true;
         let fen = fen(&line.pos);
@@ -444,7 +446,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
     #[inline(never)]
     fn unresolved(&mut self, e: SanError, token: SanToken<'a>, ply: u32) {
         self.settle_mate();
-        self.move_written |= self.stack.len() == 1 && e != SanError::Syntax;
+        self.pgn_written |= self.stack.len() == 1 && e != SanError::Syntax;
         let Some(line) = self.stack.last_mut() else { return };
         line.dead = true;
         let kind = match e {
@@ -548,7 +550,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
         // Tags first: nearly every game has some, and the rest is looked at only without them.
         if !self.game.tags.is_empty()
             || self.game.plies > 0
-            || self.move_written
+            || self.pgn_written
             || (self.game.skipped && reread::first_move_written(self.game.bytes))
         {
             self.stats.pgn_games += 1;
@@ -574,7 +576,7 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             && !self.game.skipped
             && self.game.tags.is_empty()
             && self.game.plies == 0
-            && !self.move_written
+            && !self.pgn_written
             && self.game.result.is_none()
             && !reread::has_comment(self.game.bytes)
     }
@@ -608,7 +610,7 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
         self.depth = 0;
         self.pending_result_token = None;
         self.result_repaired = false;
-        self.move_written = false;
+        self.pgn_written = false;
         self.in_tags = true;
         ControlFlow::Continue(())
     }
@@ -715,6 +717,8 @@ impl<'a, H: Hooks<'a>> Visitor<'a> for Replayer<'a, H> {
 
     fn problem(&mut self, p: Problem) {
         if self.in_tags {
+            // A tag pair past the token budget is one all the same (a 20 MB value is PGN).
+            self.pgn_written |= p.kind == ProblemKind::TokenTooLong;
             self.hold_tag_problem(p);
             return;
         }

@@ -250,6 +250,11 @@ fn a_game_is_pgn_by_a_tag_pair_or_a_move_written_as_one() {
     }
     let (read, pgn, _) = pgn_games(b"junk here\n[Event \"x\"]\n\n1. e4 *\n", None);
     assert_eq!((read, pgn), (2, 1), "junk, then a game");
+    // A tag pair past the token budget, skipped, and cut where a judged start ends: still one.
+    let long = format!("[Event \"{}", "x".repeat(crate::pgn::Limits::default().max_token + 1));
+    for tag in [format!("{long}\"]\n"), long] {
+        assert_eq!(pgn_games(tag.as_bytes(), None).1, 1, "a tag pair of {} bytes", tag.len());
+    }
 }
 
 /// A game skipped on its tags when it has none is PGN only by its moves: its first one is looked
