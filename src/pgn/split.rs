@@ -133,9 +133,9 @@ pub fn decided(bytes: &[u8], next: usize, searched: usize, at_result: bool) -> b
 
 /// A likely game start at or after `from`: a `[` that begins a line after a blank line (LF, CR
 /// LF or CR line breaks), or, in exports without blank lines between games, that opens an
-/// `[Event ` tag or a tag on the line after a result token. Only a guess (such a line can sit
-/// inside a comment); the speculative runner verifies every guess. One forward scan over the `[`
-/// bytes: linear in the distance to the answer.
+/// `[Event ` tag after a line that is no tag pair, or a tag on the line after a result token.
+/// Only a guess (such a line can sit inside a comment); the speculative runner verifies every
+/// guess. One forward scan over the `[` bytes: linear in the distance to the answer.
 pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
     let from = from.min(bytes.len());
     let brk = |b: u8| b == b'\n' || b == b'\r';
@@ -147,10 +147,17 @@ pub fn guess_boundary(bytes: &[u8], from: usize) -> usize {
             p > from
                 && brk(bytes[p - 1])
                 && (blank_before(p)
-                    || bytes[p..].starts_with(b"[Event ")
+                    || (bytes[p..].starts_with(b"[Event ") && !after_tag_line(bytes, p))
                     || (after_result(bytes, p) && super::tag::is_tag_like(bytes, p)))
         })
         .unwrap_or(bytes.len())
+}
+
+/// Whether the line before `p` (the start of a line) ends with `]`, as a tag pair does: the reader
+/// takes an `[Event ` line there, with no blank line between, as the same game's tag, so a guess
+/// there is wrong, and a window guessed at each line of a long run of tags would read to its end.
+fn after_tag_line(bytes: &[u8], p: usize) -> bool {
+    bytes[..p].trim_ascii_end().last() == Some(&b']')
 }
 
 /// Whether the text before `p` ends with a result token (then only whitespace), as a game's

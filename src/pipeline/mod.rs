@@ -487,11 +487,13 @@ mod tests {
         assert_eq!(guess_boundary(text, 13), 17);
         assert_eq!(guess_boundary(text, 18), text.len());
         assert_eq!(guess_boundary(b"x\r\n\r\n[y\n\n[z", 0), 5);
-        // Without a blank line, an `[Event ` line is a guess, and so is a tag after a line
-        // that ends with a result; other tag lines are not.
-        let text = b"1. e4\n[Site \"a\"]\n[Event \"b\"]\n[Site \"c\"]\n1. e4 \n[x";
-        assert_eq!(guess_boundary(text, 0), 17);
-        assert_eq!(guess_boundary(text, 19), text.len());
+        // Without a blank line, an `[Event ` line is a guess, but after a tag pair (the same
+        // game's, as the reader takes it), and so is a tag after a line that ends with a result;
+        // other tag lines are not.
+        let text = b"1. e4\n[Site \"a\"]\n[Event \"b\"]\n1. d4\n[Event \"c\"]\n1. e4 \n[x";
+        assert_eq!(guess_boundary(text, 0), 35);
+        assert_eq!(guess_boundary(text, 36), text.len());
+        assert_eq!(guess_boundary(&b"[Event \"x\"]\r\n".repeat(9), 0), 9 * 13);
         let text =
             b"[Site \"a\"]\n1. e4 1-0\n[Site \"b\"]\n1. d4 *  \r\n[Date \"c\"]\n1/2-1/2\n[White \"d\"]";
         assert_eq!(guess_boundary(text, 0), 21);
