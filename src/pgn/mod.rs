@@ -11,6 +11,7 @@
 pub(crate) mod class;
 pub mod comment;
 pub mod date;
+pub mod game;
 pub mod nag;
 pub mod reader;
 mod scan;
@@ -23,6 +24,7 @@ pub mod visitor;
 pub mod writer;
 
 pub use comment::{CommentKind, Eval, EvalScore, RawComment};
+pub use game::{GameError, PgnGame, read_games};
 pub use nag::Nag;
 pub use reader::{Limits, Reader};
 pub use tag::RawTag;
