@@ -153,6 +153,12 @@ impl Game {
         self.can_claim_fifty_moves() || self.can_claim_threefold_repetition()
     }
 
+    /// `true` when the game is over without a claim ([`Game::outcome`] is some): python-chess's
+    /// `board.is_game_over()`. With the draws a player may claim too: `|| game.can_claim_draw()`.
+    pub fn is_game_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
     /// The game is over without a claim: [`Position::outcome`] (checkmate, insufficient
     /// material, stalemate, the 75-move rule) or fivefold repetition, in python-chess's order
     /// (`board.outcome()`). The draws a player must claim are [`Game::can_claim_draw`].

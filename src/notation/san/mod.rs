@@ -45,6 +45,7 @@ use std::fmt;
 use crate::chess::Move;
 use crate::chess::{CastlingSide, File, Rank, Role, Square};
 
+mod game;
 mod parse;
 mod resolve;
 mod rules;
