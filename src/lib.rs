@@ -24,6 +24,23 @@
 //! assert_eq!(perft(&Position::default(), 3), 8_902);
 //! ```
 //!
+//! From python-chess (`examples/python_chess_port.rs` ports a whole script):
+//!
+//! | python-chess | pgnkit |
+//! | --- | --- |
+//! | `chess.Board(fen)` | `parse_fen(fen, Variant::Standard)?` ([`notation::parse_fen`]); `Game::new(pos)` for the move stack |
+//! | `board.push_san(s)`, `board.pop()`, `board.move_stack` | [`chess::Game::push_san`], [`chess::Game::pop`], [`chess::Game::moves`] |
+//! | `board.san(m)`, `m.uci()`, `board.fen()` | [`chess::Game::san`] (a position: `SanPlus::from_move(&pos, m).to_string()`), `m.to_string()`, `pos.to_string()` |
+//! | `board.legal_moves` | [`Position::legal_moves`] |
+//! | `is_check`, `is_checkmate`, `is_stalemate`, `is_insufficient_material` | the same names on [`Position`] |
+//! | `can_claim_draw()`, `outcome()`, `is_game_over()` | on [`chess::Game`] (it has the history) |
+//! | `chess.pgn.read_game(f)` | [`pgn::read_games`]`(&bytes)`: [`pgn::PgnGame`]s |
+//! | `game.headers["White"]`, `game.mainline()`, `node.board()` | `game.header("White")`, `game.game.moves()`, `game.game.positions()[i + 1]` |
+//! | `node.eval()`, `node.clock()` | [`pgn::PgnGame::eval`], [`pgn::PgnGame::clock`] |
+//! | `chess.pgn.Game.from_board(board)`, `str(game)` | [`pgn::Writer::game`] |
+//! | `chess.variant.CrazyhouseBoard`, `chess960=True` | `Variant::Crazyhouse` (feature `variants`), `Variant::Chess960` |
+//! | `perft` | [`chess::perft::perft`] |
+//!
 //! Notation: read a FEN, write SAN and UCI (reading is `parse_*`, writing `write_*` into a
 //! `String` or a reused `Vec<u8>`).
 //!
@@ -41,8 +58,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! PGN: read games with a visitor over a byte slice (here, the mainline moves of each game),
-//! and write them in export format: a [`chess::Game`] whole with [`pgn::Writer::game`]. To write
+//! PGN: read games whole, their mainline played ([`pgn::read_games`], python-chess's
+//! `chess.pgn.read_game`), or with a visitor over a byte slice (here, the mainline moves of each
+//! game), and write them in export format: a [`chess::Game`] whole with [`pgn::Writer::game`]. To write
 //! replayed games back (canonical SAN, comments, NAGs and variations), see
 //! [`pipeline::replay::export::export`].
 //!
