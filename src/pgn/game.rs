@@ -154,11 +154,12 @@ impl Collect {
             }
             None => Variant::Standard,
         };
-        match &self.fen {
-            Some((offset, fen)) => {
-                parse_fen(fen, variant).map_err(|error| GameError::Fen { offset: *offset, error })
-            }
-            None => Ok(Position::new(variant)),
+        let Some((offset, fen)) = &self.fen else { return Ok(Position::new(variant)) };
+        let error = |error| GameError::Fen { offset: *offset, error };
+        match parse_fen(fen, variant) {
+            // What can be dropped without a guess is, as every job reads a FEN tag.
+            Err(FenError::Position(e)) => e.ignore_droppable().map_err(|e| error(FenError::Position(e))),
+            read => read.map_err(error),
         }
     }
 }

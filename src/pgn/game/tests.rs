@@ -109,3 +109,12 @@ fn a_bad_setup_or_move_is_located_and_the_prefix_kept() {
         Some("byte 82: illegal SAN \"Ke3\"")
     );
 }
+
+#[test]
+fn a_fen_tag_s_droppable_problems_are_dropped_as_every_job_drops_them() {
+    // Castling rights without their rook, and an en passant square no pawn can take on.
+    let pgn = b"[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w KQkq e6 0 1\"]\n\n1. Kd2 *\n";
+    let game = read_games(pgn).next().expect("a game");
+    assert!(game.error.is_none(), "{:?}", game.error);
+    assert_eq!(game.game.position().to_string(), "4k3/8/8/8/8/8/3K4/8 b - - 1 1");
+}
