@@ -28,7 +28,7 @@
 //!
 //! | python-chess | pgnkit |
 //! | --- | --- |
-//! | `chess.Board(fen)` | `parse_fen(fen, Variant::Standard)?` ([`notation::parse_fen`]); `Game::new(pos)` for the move stack |
+//! | `chess.Board(fen)` | `fen.parse::<Position>()?` (another variant: [`notation::parse_fen`]); `Game::new(pos)` for the move stack |
 //! | `board.push_san(s)`, `board.pop()`, `board.move_stack` | [`chess::Game::push_san`], [`chess::Game::pop`], [`chess::Game::moves`] |
 //! | `board.san(m)`, `m.uci()`, `board.fen()` | [`chess::Game::san`] (a position: `SanPlus::from_move(&pos, m).to_string()`), `m.to_string()`, `pos.to_string()` |
 //! | `board.legal_moves` | [`Position::legal_moves`] |
@@ -161,7 +161,7 @@ pub mod select;
 #[cfg(feature = "cli")]
 pub mod shard;
 
-pub use chess::{Color, Move, Position, Role, Square, Variant};
+pub use chess::{Color, Game, Move, Position, Role, Square, Variant};
 
 /// The README's Rust examples, run as doctests so they stay true.
 #[doc = include_str!("../README.md")]

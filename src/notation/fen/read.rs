@@ -231,6 +231,24 @@ pub fn parse_fen(text: &str, variant: Variant) -> Result<Position, FenError> {
     Ok(Position::from_setup(setup, variant, mode)?)
 }
 
+/// A FEN of standard chess, as python-chess's `chess.Board(fen)`: [`parse_fen`] with
+/// [`Variant::Standard`] (castling read as Chess960 where the rights need it).
+///
+/// ```
+/// use pgnkit::chess::Position;
+/// let pos: Position = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1".parse()?;
+/// assert_eq!(pos.to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+/// assert!("8/8/8 w - - 0 1".parse::<Position>().is_err());
+/// # Ok::<(), pgnkit::notation::FenError>(())
+/// ```
+impl std::str::FromStr for Position {
+    type Err = FenError;
+
+    fn from_str(text: &str) -> Result<Position, FenError> {
+        parse_fen(text, Variant::Standard)
+    }
+}
+
 /// The variant a FEN names by itself, where no tag or option does: crazyhouse when it carries a
 /// pocket (`[QRpp]` after the board, or `/QRpp` as a ninth rank), else standard chess (whose
 /// reading takes Chess960 castling rights as such).
