@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use super::{CommentKind, Eval, GameResult, Problem, RawComment, RawTag, Reader, SanToken, Visitor};
 use crate::chess::{Game, Position, UnsupportedVariant, Variant};
-use crate::notation::{FenError, SanError, parse_fen, parse_san};
+use crate::notation::fen::parse_fen_tag;
+use crate::notation::{FenError, SanError, parse_san};
 
 /// One game read with [`read_games`]: tags, mainline, comments and result.
 ///
@@ -155,12 +156,10 @@ impl Collect {
             None => Variant::Standard,
         };
         let Some((offset, fen)) = &self.fen else { return Ok(Position::new(variant)) };
-        let error = |error| GameError::Fen { offset: *offset, error };
-        match parse_fen(fen, variant) {
-            // What can be dropped without a guess is, as every job reads a FEN tag.
-            Err(FenError::Position(e)) => e.ignore_droppable().map_err(|e| error(FenError::Position(e))),
-            read => read.map_err(error),
-        }
+        // As every job reads a FEN tag: what can be dropped without a guess is.
+        parse_fen_tag(fen, variant)
+            .map(|(pos, _)| pos)
+            .map_err(|error| GameError::Fen { offset: *offset, error })
     }
 }
 

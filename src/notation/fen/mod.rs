@@ -43,7 +43,7 @@ mod write;
 mod writer;
 
 pub use epd::{Epd, escape_epd_string, parse_epd, write_epd};
-pub use read::{implied_variant, parse_fen, parse_setup};
+pub use read::{implied_variant, parse_fen, parse_fen_tag, parse_setup};
 #[cfg(test)]
 pub(crate) use write::ep_square;
 pub(crate) use write::push_square;

@@ -7,7 +7,6 @@ use crate::chess::{
 };
 
 use super::{FenError, ParseFenError};
-#[cfg(doc)]
 use crate::chess::PositionError;
 
 /// Splits on ASCII whitespace (any run of it), skipping empty pieces.
@@ -229,6 +228,30 @@ pub fn parse_fen(text: &str, variant: Variant) -> Result<Position, FenError> {
     }
     let mode = CastlingMode::from_chess960(variant == Variant::Chess960 || needs_chess960(&setup));
     Ok(Position::from_setup(setup, variant, mode)?)
+}
+
+/// A game's `FEN` tag, read as every reader of games reads it: [`parse_fen`], with what can be
+/// dropped without a guess dropped ([`PositionError::ignore_droppable`]: castling rights without
+/// their rook, an impossible en passant square). The position and the problems dropped, if any;
+/// else the whole error.
+///
+/// ```
+/// use pgnkit::chess::{PositionErrorKind, Variant};
+/// use pgnkit::notation::fen::parse_fen_tag;
+/// let (pos, dropped) = parse_fen_tag("4k3/8/8/8/8/8/8/4K3 w KQ - 0 1", Variant::Standard).unwrap();
+/// assert_eq!(pos.to_string(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+/// assert!(dropped.is_some_and(|e| e.has(PositionErrorKind::InvalidCastlingRights)));
+/// assert!(parse_fen_tag("8/8/8 w - - 0 1", Variant::Standard).is_err());
+/// ```
+pub fn parse_fen_tag(text: &str, variant: Variant) -> Result<(Position, Option<PositionError>), FenError> {
+    match parse_fen(text, variant) {
+        Ok(pos) => Ok((pos, None)),
+        Err(FenError::Position(e)) => match e.clone().ignore_droppable() {
+            Ok(pos) => Ok((pos, Some(e))),
+            Err(_) => Err(FenError::Position(e)),
+        },
+        Err(e) => Err(e),
+    }
 }
 
 /// A FEN of standard chess, as python-chess's `chess.Board(fen)`: [`parse_fen`] with

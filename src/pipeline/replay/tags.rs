@@ -7,7 +7,7 @@ use super::message::{Facts, text};
 use super::{Hooks, Replayer};
 use crate::chess::{Position, PositionErrorKind, Variant};
 use crate::error::{Kind, Severity};
-use crate::notation::fen::{FenError, parse_fen};
+use crate::notation::fen::{FenError, parse_fen_tag};
 use crate::pgn::RawTag;
 use crate::pgn::date::is_date_tag;
 
@@ -37,16 +37,10 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
             let shown = text(&tag.unescape());
             Facts { message: message(&shown), san: None, fen: Some(shown) }
         };
-        let pos = match parse_fen(&fen, self.game.variant) {
-            Ok(pos) => pos,
+        let pos = match parse_fen_tag(&fen, self.game.variant) {
+            Ok((pos, None)) => pos,
             // Soft problems are repaired: rights without their rook, an impossible ep square.
-            Err(FenError::Position(e)) => {
-                let Ok(pos) = e.clone().ignore_droppable() else {
-                    self.report(Kind::BadFen, Severity::Error, offset, None, || {
-                        facts(&|shown| format!("{e} in FEN \"{shown}\""))
-                    });
-                    return None;
-                };
+            Ok((pos, Some(e))) => {
                 if e.has(PositionErrorKind::InvalidCastlingRights) {
                     self.report(Kind::CastlingRights, Severity::Warning, offset, None, || {
                         facts(&|shown| {
@@ -60,6 +54,12 @@ impl<'a, H: Hooks<'a>> Replayer<'a, H> {
                     });
                 }
                 pos
+            }
+            Err(FenError::Position(e)) => {
+                self.report(Kind::BadFen, Severity::Error, offset, None, || {
+                    facts(&|shown| format!("{e} in FEN \"{shown}\""))
+                });
+                return None;
             }
             Err(e) => {
                 self.report(Kind::BadFen, Severity::Error, offset, None, || {
