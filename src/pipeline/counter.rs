@@ -41,7 +41,7 @@ counters! {
     Rejected => "rejected", "Games `clean` rejected.";
     Filtered => "filtered", "Games left out by the filters (every job).";
     Duplicates => "duplicates", "Games that repeat an earlier one (`clean --dedup`).";
-    ComparedInPart => "compared_in_part", "Games `clean --dedup` compared with only the latest 1,024 of the older games that may be the same game (one moves key, result and word of each player's name): a repeat of an older one is kept as distinct.";
+    ComparedInPart => "compared_in_part", "Games `clean --dedup` compared with only the latest 1,024 of the older games that may be the same game (one moves key, result and word of each player's name) or the latest 262,144 of one moves key, or, under `prefix`, while 524,288 shorter games waited for longer records: a repeat of an older one is kept as distinct.";
     KeptBroken => "kept_broken", "Games written as their valid prefix (`clean --keep-broken`), among those written.";
     SkippedForErrors => "skipped_for_errors", "Games `positions --skip-errors` wrote no position of, for an error (among the games the filters kept).";
     PositionsWritten => "positions_written", "Positions `positions` wrote.";

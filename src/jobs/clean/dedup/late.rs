@@ -175,12 +175,13 @@ impl Judge {
 
     /// The repeats among the games pushed, after the games of `held` (the frozen set, whose
     /// games all came before them): each key's games go through a set of their own, seeded
-    /// with `held`'s games of that key in their order. Fails with [`Error::Interrupted`] once
-    /// `requested` says so.
+    /// with the latest [`Seen::of_one_key`] of `held`'s games of that key in their order, and
+    /// keeping the latest of them alone ([`Seen::keep_latest`]). Fails with
+    /// [`Error::Interrupted`] once `requested` says so.
     pub fn repeats(self, held: &Seen, requested: &dyn Fn() -> bool) -> Result<Repeats, Error> {
         let spill = |e: io::Error| Error::from(SpillError::from(e));
         let mut repeats = Sorter::<Verdict>::new(VERDICTS_HELD);
-        let (mut group, mut ordinals, mut entries) = (Seen::new(held.rule()), Vec::new(), Vec::new());
+        let (mut group, mut ordinals, mut entries) = (held.like(), Vec::new(), Vec::new());
         let (mut key, mut seeds_in_part) = (None, 0);
         for c in self.candidates.finish().map_err(spill)? {
             let c = c.map_err(spill)?;
@@ -192,7 +193,10 @@ impl Judge {
                 group.clear();
                 ordinals.clear();
                 entries.clear();
-                entries.extend(held.all_with_key(c.id.key));
+                entries.extend(held.all_with_key(c.id.key).take(held.of_one_key()));
+                if let Some(&oldest) = entries.last() {
+                    group.starting_at(held.rank(oldest));
+                }
                 // The held games were counted when they came.
                 let counted = group.compared_in_part();
                 for &e in entries.iter().rev() {
@@ -202,7 +206,10 @@ impl Judge {
                 seeds_in_part += group.compared_in_part() - counted;
             }
             match group.insert(&c.id)? {
-                None => ordinals.push(c.ordinal),
+                None => {
+                    ordinals.push(c.ordinal);
+                    ordinals.drain(..group.keep_latest()?);
+                }
                 Some(e) => {
                     let verdict = Verdict { at: c.ordinal, of: ordinals[e as usize], shorter: false };
                     repeats.push(verdict).map_err(spill)?;
@@ -413,6 +420,81 @@ fn read_waiting(
 mod tests {
     use super::super::{DedupKey, Occasion, Who};
     use super::*;
+
+    /// Distinct games of one key, many more than a game is compared with, with repeats of
+    /// recent and of old ones among them: wherever the set in memory stops taking games, the
+    /// games that wait get the verdicts of the whole set, counted alike, while the judge holds
+    /// at most twice the latest a game is compared with. A repeat of a game older than those is
+    /// a distinct game, and counted.
+    #[test]
+    fn a_crowded_key_is_judged_in_bounded_memory_as_the_whole_set_judges_it() {
+        use super::super::Name;
+        let latest = 100;
+        // Names as `--dedup` tells them apart: a word of letters, none twice in a row.
+        let letter = |d: usize| char::from(b'a' + (d % 25) as u8);
+        let player = |p: usize| format!("Player {}z{}", letter(p), letter(p / 25));
+        let game = |p: usize, key: u32| {
+            let who = Who { players: [Name::of(&player(p)), Name::of("Bot")], ..Who::default() };
+            Identity { key: DedupKey([key, 0, 0]), who, occasion: Occasion::default() }
+        };
+        let (mut games, mut recent, mut old) = (Vec::new(), Vec::new(), Vec::new());
+        for p in 0..500 {
+            games.push(game(p, 1));
+            if p % 40 == 39 {
+                recent.push((games.len(), p - 10));
+                games.extend([game(p - 10, 1), game(p % 7, 2), game(0, 2)]);
+            }
+            if p % 40 == 29 && p > 80 {
+                // Past the latest COMPARED, within the latest `latest`.
+                recent.push((games.len(), p - 80));
+                games.push(game(p - 80, 1));
+            }
+            if p % 40 == 19 && p > 150 {
+                old.push(games.len());
+                games.push(game(p - 150, 1));
+            }
+        }
+        let whole = {
+            let mut seen = Seen::comparing_latest(Rule::Game, latest);
+            let verdicts: Vec<_> =
+                games.iter().map(|id| seen.insert(id).unwrap().map(|e| seen.first_game(e))).collect();
+            (verdicts, seen.compared_in_part())
+        };
+        for (at, p) in recent {
+            let first = games.iter().position(|id| *id == game(p, 1)).unwrap() as u64;
+            assert_eq!(whole.0[at], Some(first), "a recent game's repeat");
+        }
+        assert!(old.iter().all(|&at| whole.0[at].is_none()), "an old game's repeat is distinct");
+        assert!(whole.1 >= old.len() as u64);
+        for frozen in [0, 1, 70, 150, 260, games.len()] {
+            let mut held = Seen::comparing_latest(Rule::Game, latest);
+            let mut judge = Judge::default();
+            for (ordinal, id) in games.iter().enumerate() {
+                if ordinal < frozen {
+                    held.insert(id).unwrap();
+                } else {
+                    judge.push(id, ordinal as u64).unwrap();
+                }
+            }
+            let mut repeats = judge.repeats(&held, &|| false).unwrap();
+            let mut verdicts: Vec<_> = whole.0[..frozen].to_vec();
+            for ordinal in frozen..games.len() {
+                verdicts.push(repeats.of(ordinal as u64).unwrap().map(|r| r.of));
+            }
+            assert_eq!(verdicts, whole.0, "frozen after {frozen} games");
+            assert_eq!(
+                held.compared_in_part() + repeats.compared_in_part(),
+                whole.1,
+                "frozen after {frozen}"
+            );
+        }
+        let mut seen = Seen::comparing_latest(Rule::Game, latest);
+        for p in 0..2 * latest {
+            seen.insert(&game(p, 1)).unwrap();
+        }
+        assert_eq!((seen.keep_latest().unwrap(), seen.len()), (latest, latest));
+        assert_eq!(seen.insert(&game(latest, 1)).unwrap(), Some(0), "the oldest kept, numbered 0");
+    }
 
     /// A waiting game's texts longer than the bound come back on disk, the shorter ones in
     /// memory, each byte for byte, and a repeat gets its verdict.

@@ -37,14 +37,17 @@
 //! a slot of the index (4 bytes and a control byte in a hash table between 7/16 and 7/8 full),
 //! and one bit per game read, which says which games were the first of their identity: 17.9 to
 //! 24.3 bytes in all, the upper figure just after the index doubles. Under `game` also the
-//! players, date, result, round and site (48 bytes) and the next older game with the same key (4
-//! bytes): 70.2 to 79.5 bytes (`Seen::bytes` from 1 to 3 million games). A game older than the latest
+//! players, date, result, round and site (48 bytes), the next older game with the same key and
+//! its number among the key's games (4 bytes each): 79.4 to 86.5 bytes (`Seen::bytes` every
+//! 100,000 games from 1 to 3 million; 75.4 to 82.3 without the number). A game older than the latest
 //! 64 of its moves key also takes, for each pair of a word of White's name and one of Black's
 //! (one to sixteen, four for `Carlsen, Magnus` against `Nakamura, Hikaru`), a node (8 bytes) and
 //! at most a bucket (14.9 to 29.7 bytes), [`seen::PLAYERS_HELD`] bytes in all. The set holds at
 //! most [`late::HELD`] distinct games and that index; past them, later games wait in temporary
 //! files and are judged at the end, key by key ([`late`]), with the same verdicts (a shard's
-//! too); `merge` settles shards past the same bound. `prefix` holds no such set: every game
+//! too); `merge` settles shards past the same bound. A game is compared with the latest
+//! [`seen::OF_ONE_KEY`] distinct games of its key at most (and counted when there were more), so
+//! judging a key holds at most twice that many, however many distinct games share a mainline. `prefix` holds no such set: every game
 //! waits from the first, its mainline sorted on disk, and a walk over the mainlines finds the
 //! verdicts ([`walk`]), with a set per mainline.
 
@@ -107,9 +110,12 @@ pub fn in_part_warning(stats: &crate::pipeline::stats::Stats) -> Option<String> 
     (n > 0).then(|| {
         format!(
             "--dedup: {n} game{s} compared with only the latest {} of the older games that may be the \
-             same game (one mainline, result and word of each player's name): a repeat of an older one \
-             among them is written as a distinct game",
+             same game (one mainline, result and word of each player's name), or the latest {} of one \
+             mainline, or, under prefix, while {} shorter games waited for longer records: a repeat of \
+             an older one among them is written as a distinct game",
             seen::MAY_BE_SAME,
+            seen::OF_ONE_KEY,
+            walk::STACK_HELD * seen::OF_ONE_KEY,
             s = if n == 1 { " was" } else { "s were" },
         )
     })

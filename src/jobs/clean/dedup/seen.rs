@@ -25,6 +25,12 @@ pub const MAY_BE_SAME: usize = 1024;
 /// Bytes the index of older games may take before the set is full ([`Seen::full`]).
 pub const PLAYERS_HELD: usize = 64 << 20;
 
+/// Distinct games of one moves key a game is compared with at most, the latest: so the games
+/// that wait past the set's bound ([`super::late`]) are judged a key at a time in bounded memory
+/// however many distinct games share one mainline (`1. e4 e5` between a million pairs of
+/// players). A game of a key with more is counted ([`Seen::compared_in_part`]).
+pub const OF_ONE_KEY: usize = 1 << 18;
+
 /// No entry.
 const NONE: u32 = u32::MAX;
 
@@ -136,6 +142,13 @@ pub struct Seen {
     who: Vec<Who>,
     /// The next older entry with the same moves key, or `NONE` (`game`, `prefix`).
     next: Vec<u32>,
+    /// Each entry's number among its key's, from 0, modulo 2^32 (`game`, `prefix`).
+    rank: Vec<u32>,
+    /// The rank of a key's first entry: 0, but for a set of one key that kept only its latest
+    /// ([`Seen::keep_latest`]).
+    first_rank: u32,
+    /// Distinct games of one key a game is compared with ([`OF_ONE_KEY`]).
+    of_one_key: usize,
     /// Moves key to its newest entry.
     index: HashTable<u32>,
     /// The buckets of the entries older than the latest [`COMPARED`] of their key (`game`,
@@ -151,12 +164,15 @@ pub struct Seen {
 impl Seen {
     /// An empty set under `rule`.
     pub fn new(rule: Rule) -> Seen {
-        let per_game = if rule == Rule::Moves { 24 } else { 80 };
+        let per_game = if rule == Rule::Moves { 24 } else { 84 };
         Seen {
             rule,
             keys: Vec::new(),
             who: Vec::new(),
             next: Vec::new(),
+            rank: Vec::new(),
+            first_rank: 0,
+            of_one_key: OF_ONE_KEY,
             index: HashTable::new(),
             players: HashTable::new(),
             nodes: Vec::new(),
@@ -200,8 +216,9 @@ impl Seen {
     /// The entry `id` repeats: the oldest with its moves key that is the same game. Also the
     /// entry that leaves the latest [`COMPARED`] of the key when `id` is added.
     fn same_game(&mut self, id: &Identity) -> (Option<u32>, Option<u32>) {
-        let (mut oldest, mut seen, mut found) = (None, 0, None);
+        let (mut newest, mut oldest, mut seen, mut found) = (None, None, 0, None);
         for e in self.with_key(id.key) {
+            newest = newest.or(Some(e));
             (oldest, seen) = (Some(e), seen + 1);
             if self.who[e as usize].same_game(&id.who) {
                 found = Some(e);
@@ -209,8 +226,11 @@ impl Seen {
         }
         let Some(oldest) = oldest.filter(|_| seen == COMPARED) else { return (found, None) };
         if self.next[oldest as usize] != NONE {
-            let (older, in_part) = self.same_game_older(id);
-            self.in_part += u64::from(in_part);
+            let newest = newest.map_or(0, |e| self.rank[e as usize]);
+            let (older, in_part) = self.same_game_older(id, newest);
+            // Some of the key's games are past the latest OF_ONE_KEY.
+            let crowded = newest as usize >= self.of_one_key;
+            self.in_part += u64::from(in_part || crowded);
             if older.is_some() {
                 return (older, None);
             }
@@ -220,8 +240,13 @@ impl Seen {
 
     /// The oldest entry older than the latest [`COMPARED`] of `id`'s moves key that is the same
     /// game: one among the latest [`MAY_BE_SAME`] of a bucket of `id`'s key, result and
-    /// handles; and whether some bucket held more.
-    fn same_game_older(&self, id: &Identity) -> (Option<u32>, bool) {
+    /// handles, and among the latest [`OF_ONE_KEY`] of the key (whose newest has rank
+    /// `newest`); and whether some bucket held more of those.
+    fn same_game_older(&self, id: &Identity, newest: u32) -> (Option<u32>, bool) {
+        // Every entry is among the latest of a key with fewer.
+        let crowded = newest as usize >= self.of_one_key;
+        let latest =
+            |e: u32| !crowded || (newest.wrapping_sub(self.rank[e as usize]) as usize) < self.of_one_key;
         let [white, black] = id.who.players.map(|n| n.handles());
         let (mut found, mut in_part): (Option<u32>, bool) = (None, false);
         for &w in white.iter() {
@@ -233,12 +258,17 @@ impl Seen {
                         break;
                     }
                     let [e, next] = self.nodes[n as usize];
+                    if !latest(e) {
+                        // A bucket's nodes go from newer to older entries.
+                        n = NONE;
+                        break;
+                    }
                     if found.is_none_or(|f| e < f) && self.who[e as usize].same_game(&id.who) {
                         found = Some(e);
                     }
                     n = next;
                 }
-                in_part |= n != NONE;
+                in_part |= n != NONE && latest(self.nodes[n as usize][0]);
             }
         }
         (found, in_part)
@@ -268,7 +298,9 @@ impl Seen {
     /// Empties the set, keeping its room (for a set reused group after group) and its count of
     /// games compared in part.
     pub fn clear(&mut self) {
-        let Seen { keys, who, next, index, players, nodes, firsts, .. } = self;
+        let Seen { keys, who, next, rank, first_rank, index, players, nodes, firsts, .. } = self;
+        rank.clear();
+        *first_rank = 0;
         for v in [&mut firsts.words, &mut firsts.samples] {
             v.clear();
         }
@@ -287,7 +319,7 @@ impl Seen {
         let oom = || out_of_memory(distinct, per_game);
         let i = u32::try_from(self.keys.len()).ok().filter(|&i| i != NONE).ok_or_else(oom)?;
         grow(&mut self.keys, distinct, per_game)?;
-        let Seen { keys, who, next, index, .. } = self;
+        let Seen { keys, who, next, rank, first_rank, index, .. } = self;
         index.try_reserve(1, |&e| keys[e as usize].hash()).map_err(|_| oom())?;
         if rule == Rule::Moves {
             keys.push(id.key);
@@ -296,6 +328,7 @@ impl Seen {
         }
         grow(who, distinct, per_game)?;
         grow(next, distinct, per_game)?;
+        grow(rank, distinct, per_game)?;
         let older = match index.find_mut(id.key.hash(), |&e| keys[e as usize] == id.key) {
             Some(newest) => std::mem::replace(newest, i),
             None => NONE,
@@ -303,6 +336,7 @@ impl Seen {
         keys.push(id.key);
         who.push(id.who);
         next.push(older);
+        rank.push(if older == NONE { *first_rank } else { rank[older as usize].wrapping_add(1) });
         if older == NONE {
             index.insert_unique(id.key.hash(), i, |&e| keys[e as usize].hash());
         }
@@ -337,6 +371,56 @@ impl Seen {
             }
         }
         Ok(())
+    }
+
+    /// For a set of one moves key's games: once it holds twice [`OF_ONE_KEY`] of them, keeps
+    /// the latest [`OF_ONE_KEY`] alone, and returns how many older ones it forgot (the entries
+    /// kept are numbered from 0 again, in their order). No later game is compared with those
+    /// forgotten, so every verdict is the one the whole set gives.
+    pub fn keep_latest(&mut self) -> Result<usize, DedupError> {
+        let n = self.len();
+        if n < 2 * self.of_one_key {
+            return Ok(0);
+        }
+        let from = n - self.of_one_key;
+        let mut kept = self.like();
+        kept.first_rank = self.rank[from];
+        for e in from..n {
+            // Each was distinct from the older ones it was compared with, and is again.
+            kept.insert(&self.identity(e as u32))?;
+        }
+        kept.in_part = self.in_part;
+        *self = kept;
+        Ok(from)
+    }
+
+    /// An empty set under `rule` comparing a game with the latest `n` games of its key (at
+    /// least [`COMPARED`]; [`OF_ONE_KEY`] but in tests of the bound).
+    pub fn comparing_latest(rule: Rule, n: usize) -> Seen {
+        assert!(n >= COMPARED);
+        Seen { of_one_key: n, ..Seen::new(rule) }
+    }
+
+    /// An empty set of this one's rule and bounds.
+    pub fn like(&self) -> Seen {
+        Seen { of_one_key: self.of_one_key, ..Seen::new(self.rule) }
+    }
+
+    /// For an empty set of one moves key: its first entry takes rank `rank` ([`Seen::rank`]),
+    /// so that a set seeded with the latest of another's entries of the key compares as that one.
+    pub fn starting_at(&mut self, rank: u32) {
+        debug_assert!(self.is_empty());
+        self.first_rank = rank;
+    }
+
+    /// Entry `e`'s number among its key's, from 0 (modulo 2^32; 0 under `moves`).
+    pub fn rank(&self, e: u32) -> u32 {
+        self.rank.get(e as usize).copied().unwrap_or(0)
+    }
+
+    /// Distinct games of one key a game is compared with ([`OF_ONE_KEY`]).
+    pub fn of_one_key(&self) -> usize {
+        self.of_one_key
     }
 
     /// The moves key of entry `e`.
@@ -404,7 +488,7 @@ impl Seen {
     pub fn bytes(&self) -> usize {
         self.keys.capacity() * size_of::<DedupKey>()
             + self.who.capacity() * size_of::<Who>()
-            + self.next.capacity() * size_of::<u32>()
+            + (self.next.capacity() + self.rank.capacity()) * size_of::<u32>()
             // A table holds 7/8 of its buckets; each is an index and a control byte.
             + self.index.capacity() * 8 / 7 * (size_of::<u32>() + 1)
             + self.players_bytes()
@@ -549,7 +633,7 @@ mod tests {
 
     #[test]
     fn many_games_with_repeats_far_apart() {
-        for (rule, most) in [(Rule::Moves, 25.0), (Rule::Game, 80.0)] {
+        for (rule, most) in [(Rule::Moves, 25.0), (Rule::Game, 84.0)] {
             let mut seen = Seen::new(rule);
             let mut ordinal = 0u64;
             let mut first = std::collections::HashMap::new();

@@ -15,15 +15,19 @@
 //! of handles and a result shared by more games than [`MAY_BE_SAME`] (boards whose players all
 //! share a word, `Player W1` against `Player B1`), a game is compared with the latest of them
 //! only, and counted when the bound left out one it may be a longer record of (as the `game`
-//! rule counts), so time stays linear. Memory: the sorters' runs, and the distinct games
-//! of the mainlines on the stack (the mainlines of one game's prefixes), as many as the
-//! collection has of each, with their index.
+//! rule counts), so time stays linear. Memory: the sorters' runs, and the distinct games of the
+//! mainlines on the stack (the mainlines of one game's prefixes) with their index, at most
+//! [`STACK_HELD`] times [`OF_ONE_KEY`]: a group keeps its latest [`OF_ONE_KEY`] to twice as many
+//! (the older ones are distinct games, compared with no longer one), and past the bound the
+//! stack's shortest mainlines are settled as they stand; both are counted as compared in part.
+//! A repeat's verdict, which is its distinct game's, waits on disk until that one's is known.
 
 use std::cmp::Ordering;
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 
 use super::key::START;
-use super::seen::{COMPARED, MAY_BE_SAME};
+use super::seen::{COMPARED, MAY_BE_SAME, OF_ONE_KEY};
 use super::verdict::{Repeats, VERDICTS_HELD, Verdict};
 use super::{Identity, Occasion, Rule, Seen, Who};
 use crate::error::Error;
@@ -32,6 +36,35 @@ use crate::pgn::GameResult;
 
 /// Bytes of mainlines sorted in memory at a time.
 pub const LINES_HELD: usize = 64 << 20;
+
+/// Distinct games the stack holds at most, in multiples of the latest of one mainline a game
+/// is compared with ([`OF_ONE_KEY`]): past them, its shortest mainlines' games are settled as
+/// they stand, left out of the comparisons with longer games still to come, and counted.
+pub const STACK_HELD: usize = 2;
+
+/// A repeat by the `game` rule: the number of the distinct game it repeats (the first of its
+/// mainline's group), then its own; its verdict waits for that game's.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct RepeatOf {
+    entry: u64,
+    at: u64,
+}
+
+impl Record for RepeatOf {
+    fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(&self.entry.to_le_bytes())?;
+        out.write_all(&self.at.to_le_bytes())
+    }
+
+    fn read_from(input: &mut impl BufRead) -> io::Result<Option<RepeatOf>> {
+        let (mut entry, mut at) = ([0u8; 8], [0u8; 8]);
+        if !read_or_end(input, &mut entry)? {
+            return Ok(None);
+        }
+        input.read_exact(&mut at)?;
+        Ok(Some(RepeatOf { entry: u64::from_le_bytes(entry), at: u64::from_le_bytes(at) }))
+    }
+}
 
 /// A game compared: its mainline, identity and number over the run, ordered by mainline, then
 /// moves key (games with no moves), then number.
@@ -120,7 +153,7 @@ struct Entry {
     who: Who,
     occasion: Occasion,
     longer: Option<(u64, Rank)>,
-    /// Compared with only the latest [`MAY_BE_SAME`] of some games it may be the same game as.
+    /// Counted among the games compared in part.
     in_part: bool,
 }
 
@@ -134,16 +167,15 @@ impl Entry {
     }
 }
 
-/// The games with one mainline (and moves key): distinct games in order, repeats (number,
-/// entry repeated), and once the group is complete, when it has more than [`COMPARED`] distinct
-/// games, its index: (white handle, black handle, result, entry) for every handle of each
-/// player's name, sorted.
+/// The games with one mainline (and moves key): distinct games in order (the latest
+/// [`OF_ONE_KEY`] to twice as many), and once the group is complete, when it has more than
+/// [`COMPARED`] distinct games, its index: (white handle, black handle, result, entry) for every
+/// handle of each player's name, sorted.
 #[derive(Default)]
 struct Group {
     mainline: Vec<u8>,
     key: [u32; 3],
     entries: Vec<Entry>,
-    repeats: Vec<(u64, usize)>,
     players: Vec<(u32, u32, u8, u32)>,
 }
 
@@ -212,10 +244,16 @@ impl Group {
 
 /// The walk over the sorted mainlines.
 struct Walk {
-    stack: Vec<Group>,
+    stack: VecDeque<Group>,
+    /// Distinct games on the stack, and how many it holds at most ([`STACK_HELD`]).
+    held: usize,
+    most: usize,
+    /// The verdicts of the distinct games that are shorter records.
     verdicts: Sorter<Verdict>,
-    /// Games compared with only the latest [`MAY_BE_SAME`] of some games they may be the same
-    /// game as, or longer records of.
+    repeats: Sorter<RepeatOf>,
+    /// Games compared with only some of the games they may be the same game as, or shorter or
+    /// longer records of: the latest [`MAY_BE_SAME`] or [`OF_ONE_KEY`], or while the stack
+    /// held at most [`STACK_HELD`].
     in_part: u64,
 }
 
@@ -226,7 +264,9 @@ impl Walk {
         if g.mainline.len() <= START {
             return self.settle(g);
         }
-        while let Some(top) = self.stack.pop_if(|top| !g.mainline.starts_with(&top.mainline)) {
+        while self.stack.back().is_some_and(|top| !g.mainline.starts_with(&top.mainline)) {
+            let top = self.stack.pop_back().expect("a group");
+            self.held -= top.entries.len();
             self.settle(top)?;
         }
         let plies = (g.mainline.len() - START) / 2;
@@ -238,10 +278,18 @@ impl Walk {
                 in_part |= shorter.note_longer(longer, plies, false);
             }
             in_part |= g.note_longer(longer, plies, true);
-            // A game the set of its mainline compared in part is counted already.
-            self.in_part += u64::from(in_part && !g.entries[t].in_part);
+            let e = &mut g.entries[t];
+            self.in_part += u64::from(in_part && !e.in_part);
+            e.in_part |= in_part;
         }
-        self.stack.push(g);
+        self.held += g.entries.len();
+        self.stack.push_back(g);
+        while self.held > self.most && self.stack.len() > 1 {
+            let bottom = self.stack.pop_front().expect("a group");
+            self.held -= bottom.entries.len();
+            self.in_part += bottom.entries.iter().filter(|e| !e.in_part).count() as u64;
+            self.settle(bottom)?;
+        }
         Ok(())
     }
 
@@ -252,12 +300,32 @@ impl Walk {
                 self.verdicts.push(Verdict { at: e.ordinal, of: by, shorter: true })?;
             }
         }
-        for &(at, e) in &g.repeats {
-            let e = &g.entries[e];
-            let (of, shorter) = e.longer.map_or((e.ordinal, false), |(by, _)| (by, true));
-            self.verdicts.push(Verdict { at, of, shorter })?;
-        }
         Ok(())
+    }
+
+    /// Every verdict, sorted by game: the shorter records', and each repeat's, which is its
+    /// distinct game's when that one is a shorter record.
+    fn finish(self) -> io::Result<Sorted<Verdict>> {
+        let mut all = Sorter::new(VERDICTS_HELD);
+        let mut shorter = self.verdicts.finish()?;
+        let mut next = shorter.next().transpose()?;
+        for r in self.repeats.finish()? {
+            let r = r?;
+            while let Some(v) = next.take_if(|v| v.at < r.entry) {
+                all.push(v)?;
+                next = shorter.next().transpose()?;
+            }
+            let (of, shorter) = match &next {
+                Some(v) if v.at == r.entry => (v.of, true),
+                _ => (r.entry, false),
+            };
+            all.push(Verdict { at: r.at, of, shorter })?;
+        }
+        while let Some(v) = next {
+            all.push(v)?;
+            next = shorter.next().transpose()?;
+        }
+        all.finish()
     }
 }
 
@@ -265,6 +333,8 @@ impl Walk {
 /// bytes, and their verdicts once every game is read.
 pub struct Mainlines {
     lines: Sorter<Line>,
+    /// Distinct games of one mainline a game is compared with ([`OF_ONE_KEY`]).
+    of_one_key: usize,
 }
 
 impl Default for Mainlines {
@@ -276,7 +346,7 @@ impl Default for Mainlines {
 impl Mainlines {
     /// No mainline yet, sorting `bytes` of them in memory at a time.
     pub fn holding(bytes: usize) -> Mainlines {
-        Mainlines { lines: Sorter::with_bytes(bytes) }
+        Mainlines { lines: Sorter::with_bytes(bytes), of_one_key: OF_ONE_KEY }
     }
 
     /// Adds the game numbered `ordinal` over the run, identity `id`, mainline `mainline`
@@ -290,16 +360,27 @@ impl Mainlines {
     pub fn verdicts(self, requested: &dyn Fn() -> bool) -> Result<Repeats, Error> {
         let spill = |e: io::Error| Error::from(SpillError::from(e));
         let lines = self.lines.finish().map_err(spill)?;
-        let (verdicts, in_part) = walk(lines, requested)?;
+        let (verdicts, in_part) = walk(lines, self.of_one_key, requested)?;
         Repeats::new(verdicts, Rule::Prefix, in_part).map_err(spill)
     }
 }
 
 /// The walk over `lines`: the verdicts, sorted by game, and the games compared in part.
-fn walk(lines: Sorted<Line>, requested: &dyn Fn() -> bool) -> Result<(Sorted<Verdict>, u64), Error> {
+fn walk(
+    lines: Sorted<Line>,
+    of_one_key: usize,
+    requested: &dyn Fn() -> bool,
+) -> Result<(Sorted<Verdict>, u64), Error> {
     let spill = |e: io::Error| Error::from(SpillError::from(e));
-    let mut walk = Walk { stack: Vec::new(), verdicts: Sorter::new(VERDICTS_HELD), in_part: 0 };
-    let (mut seen, mut group) = (Seen::new(Rule::Prefix), Group::default());
+    let mut walk = Walk {
+        stack: VecDeque::new(),
+        held: 0,
+        most: STACK_HELD * of_one_key,
+        verdicts: Sorter::new(VERDICTS_HELD),
+        repeats: Sorter::new(VERDICTS_HELD),
+        in_part: 0,
+    };
+    let (mut seen, mut group) = (Seen::comparing_latest(Rule::Prefix, of_one_key), Group::default());
     for line in lines {
         let line = line.map_err(spill)?;
         if requested() {
@@ -320,23 +401,32 @@ fn walk(lines: Sorted<Line>, requested: &dyn Fn() -> bool) -> Result<(Sorted<Ver
         let in_part = seen.compared_in_part() > counted;
         walk.in_part += u64::from(in_part);
         match found {
-            None => group.entries.push(Entry {
-                ordinal: line.ordinal,
-                who: line.id.who,
-                occasion: line.id.occasion,
-                longer: None,
-                in_part,
-            }),
-            Some(e) => group.repeats.push((line.ordinal, e as usize)),
+            None => {
+                group.entries.push(Entry {
+                    ordinal: line.ordinal,
+                    who: line.id.who,
+                    occasion: line.id.occasion,
+                    longer: None,
+                    in_part,
+                });
+                // Those the set forgot are compared with no longer game: distinct games.
+                let forgot = group.entries.drain(..seen.keep_latest()?);
+                walk.in_part += forgot.filter(|e| !e.in_part).count() as u64;
+            }
+            Some(e) => {
+                let entry = group.entries[e as usize].ordinal;
+                walk.repeats.push(RepeatOf { entry, at: line.ordinal }).map_err(spill)?;
+            }
         }
     }
     if !group.entries.is_empty() {
         walk.add(group).map_err(spill)?;
     }
-    while let Some(g) = walk.stack.pop() {
+    while let Some(g) = walk.stack.pop_back() {
         walk.settle(g).map_err(spill)?;
     }
-    Ok((walk.verdicts.finish().map_err(spill)?, walk.in_part))
+    let in_part = walk.in_part;
+    Ok((walk.finish().map_err(spill)?, in_part))
 }
 
 #[cfg(test)]
@@ -465,6 +555,70 @@ mod tests {
         let mut want: Vec<String> = (0..boards).map(|b| format!("p{}", boards + b + 1)).collect();
         want.extend((0..boards).map(|_| "-".to_string()));
         assert_eq!(run(&games), want);
+    }
+
+    /// The verdicts over `games`, comparing a game with the latest `latest` of one mainline,
+    /// and the games compared in part.
+    fn run_latest(games: &[(Identity, Vec<u8>)], latest: usize) -> (Vec<String>, u64) {
+        let mut lines = Mainlines { of_one_key: latest, ..Mainlines::default() };
+        for (i, (id, m)) in games.iter().enumerate() {
+            lines.push(id, m, i as u64).expect("written");
+        }
+        let mut repeats = lines.verdicts(&|| false).expect("walked");
+        let verdicts = (0..games.len() as u64)
+            .map(|i| match repeats.of(i).expect("read") {
+                None => "-".to_string(),
+                Some(v) => format!("{}{}", if v.rule == Rule::Prefix { "p" } else { "g" }, v.of + 1),
+            })
+            .collect();
+        (verdicts, repeats.compared_in_part())
+    }
+
+    /// A player's name as `--dedup` tells it apart from the others: no letter twice in a row.
+    fn player(i: usize) -> String {
+        let letter = |d: usize| char::from(b'a' + (d % 25) as u8);
+        format!("W{}z{}", letter(i), letter(i / 25))
+    }
+
+    /// More distinct games of one mainline than twice the latest a game is compared with: the
+    /// oldest are forgotten, so a longer record of one of them keeps it as a distinct game, and
+    /// it is counted; a recent one and its repeat are shorter records of theirs.
+    #[test]
+    fn a_crowded_mainline_keeps_its_latest_games_alone() {
+        let latest = COMPARED;
+        let mut games: Vec<_> = (0..3 * latest).map(|i| game(&player(i), "Bot", "a", Unknown)).collect();
+        let recent = 3 * latest - 1;
+        games.push(game(&player(recent), "Bot", "a", Unknown));
+        games.push(game(&player(0), "Bot", "ab", Draw));
+        games.push(game(&player(recent), "Bot", "ab", Draw));
+        let n = games.len();
+        let (verdicts, in_part) = run_latest(&games, latest);
+        assert_eq!(verdicts[0], "-", "forgotten");
+        assert_eq!([&verdicts[recent], &verdicts[recent + 1]], [&format!("p{n}"), &format!("p{n}")]);
+        assert_eq!(verdicts.iter().filter(|v| *v != "-").count(), 2);
+        assert!(in_part >= latest as u64, "the forgotten games at least: {in_part}");
+        // With room for every game the oldest finds its longer record too.
+        assert_eq!(run(&games)[0], format!("p{}", n - 1));
+    }
+
+    /// Past [`STACK_HELD`] times the latest of one mainline on the stack, its shortest
+    /// mainline's games are settled and counted: a longer record of one of them keeps it as a
+    /// distinct game, while one of a later mainline is found.
+    #[test]
+    fn the_stack_holds_a_bounded_number_of_games() {
+        let latest = COMPARED;
+        let per_line = STACK_HELD * latest * 3 / 4;
+        let mut games: Vec<_> = (0..per_line).map(|i| game(&player(i), "Bot", "a", Unknown)).collect();
+        games.extend((0..per_line).map(|i| game("Bot", &player(i), "ab", Unknown)));
+        games.push(game(&player(5), "Bot", "abc", Draw));
+        games.push(game("Bot", &player(5), "abc", Draw));
+        let n = games.len();
+        let (verdicts, in_part) = run_latest(&games, latest);
+        assert_eq!(verdicts[5], "-", "settled before its longer record came");
+        assert_eq!(verdicts[per_line + 5], format!("p{n}"));
+        assert!(in_part >= per_line as u64, "the settled games at least: {in_part}");
+        // With room for every game it finds it too.
+        assert_eq!(run(&games)[5], format!("p{}", n - 1));
     }
 
     #[test]
