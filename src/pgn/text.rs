@@ -78,6 +78,26 @@ pub fn push_utf8_lines(out: &mut Vec<u8>, text: &[u8]) -> bool {
     true
 }
 
+/// `text` in pieces of at least `size` bytes (the last may be shorter), each cut before a byte
+/// that starts a character, so that [`push_utf8_lines`] of each in turn appends what it appends
+/// of `text` whole: a long text copied a piece at a time is never held whole twice.
+pub fn pieces(text: &[u8], size: usize) -> impl Iterator<Item = &[u8]> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut end = size.max(1).min(rest.len());
+        // Not before a continuation byte, which may belong to the character before it.
+        while end < rest.len() && rest[end] & 0xc0 == 0x80 {
+            end += 1;
+        }
+        let (piece, after) = rest.split_at(end);
+        rest = after;
+        Some(piece)
+    })
+}
+
 /// `bytes` as readable text that keeps them all: UTF-8 runs as they are, each other byte as
 /// `\xNN` (how a repair shows the text it read as Windows-1252).
 ///
@@ -161,6 +181,33 @@ pub fn without_controls<'t>(text: &'t str, keep: &[char]) -> Cow<'t, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Text cut in pieces of any size reads as the whole: UTF-8, Windows-1252 bytes, and a
+    /// Windows-1252 byte that looks like a continuation byte, on one line and on several.
+    #[test]
+    fn text_in_pieces_reads_as_the_whole() {
+        let texts: [&[u8]; 4] = [
+            "Réti – Nimzowitsch ♞\n{ café }".as_bytes(),
+            b"R\xe9ti\x92s {caf\xe9 \xc3\xa9t\xc3\xa9}\nNext line \xe2\x99\x9e ok\n",
+            b"\x80\x80\xc3\xa9\xe9\xbf\xbf\xbf\xbf\xbf end",
+            b"plain ASCII, nothing to decode\n",
+        ];
+        for text in texts {
+            let mut whole = Vec::new();
+            push_utf8_lines(&mut whole, text);
+            for size in 0..=text.len() + 1 {
+                let mut parts = Vec::new();
+                let mut joined = Vec::new();
+                for piece in pieces(text, size) {
+                    assert!(piece.len() >= size.max(1) || joined.len() + piece.len() == text.len());
+                    joined.extend_from_slice(piece);
+                    push_utf8_lines(&mut parts, piece);
+                }
+                assert_eq!(joined, text, "size {size}");
+                assert_eq!(String::from_utf8_lossy(&parts), String::from_utf8_lossy(&whole), "size {size}");
+            }
+        }
+    }
 
     #[test]
     fn utf8_is_kept_and_the_rest_read_as_windows_1252() {

@@ -22,7 +22,7 @@ use crate::analysis::judge::read_comment;
 use crate::error::{Diagnostic, Kind};
 use crate::io::spill::{SpillFile, SpilledText};
 use crate::notation::san::write_san;
-use crate::pgn::text::push_utf8_lines;
+use crate::pgn::text::{pieces, push_utf8_lines};
 use crate::pgn::writer::tag_line;
 use crate::pgn::{GameResult, Nag};
 use crate::pipeline::Cancel;
@@ -75,7 +75,11 @@ pub(super) fn write_game(
         }
         (Fate::Filtered, _) => {}
         (Fate::Annotate | Fate::AsRead, _) => {
-            push_utf8_lines(&mut to.out.held, game.bytes.trim_ascii_end());
+            // A piece at a time, so that a long game waits on disk without a copy of it whole.
+            for piece in pieces(game.bytes.trim_ascii_end(), to.spill_at) {
+                push_utf8_lines(&mut to.out.held, piece);
+                to.out.spill_past(to.spill_at)?;
+            }
             to.out.held.extend_from_slice(b"\n\n");
         }
     }
