@@ -447,10 +447,9 @@ mod tests {
         (Identity { key, who, occasion: Occasion::default() }, mainline)
     }
 
-    /// The verdicts over `games`: `-` written, `gN` a repeat of game N, `pN` a shorter record of
-    /// game N (1-based); the mainlines sorted `bytes` at a time.
-    fn run_holding(games: &[(Identity, Vec<u8>)], bytes: usize) -> Vec<String> {
-        let mut lines = Mainlines::holding(bytes);
+    /// The verdicts over `games` walked by `lines`: `-` written, `gN` a repeat of game N, `pN` a
+    /// shorter record of game N (1-based); and the games compared in part.
+    fn walked(mut lines: Mainlines, games: &[(Identity, Vec<u8>)]) -> (Vec<String>, u64) {
         for (i, (id, m)) in games.iter().enumerate() {
             lines.push(id, m, i as u64).expect("written");
         }
@@ -462,7 +461,12 @@ mod tests {
             })
             .collect();
         assert!(repeats.done());
-        verdicts
+        (verdicts, repeats.compared_in_part())
+    }
+
+    /// The verdicts over `games`, the mainlines sorted `bytes` at a time.
+    fn run_holding(games: &[(Identity, Vec<u8>)], bytes: usize) -> Vec<String> {
+        walked(Mainlines::holding(bytes), games).0
     }
 
     fn run(games: &[(Identity, Vec<u8>)]) -> Vec<String> {
@@ -560,18 +564,7 @@ mod tests {
     /// The verdicts over `games`, comparing a game with the latest `latest` of one mainline,
     /// and the games compared in part.
     fn run_latest(games: &[(Identity, Vec<u8>)], latest: usize) -> (Vec<String>, u64) {
-        let mut lines = Mainlines { of_one_key: latest, ..Mainlines::default() };
-        for (i, (id, m)) in games.iter().enumerate() {
-            lines.push(id, m, i as u64).expect("written");
-        }
-        let mut repeats = lines.verdicts(&|| false).expect("walked");
-        let verdicts = (0..games.len() as u64)
-            .map(|i| match repeats.of(i).expect("read") {
-                None => "-".to_string(),
-                Some(v) => format!("{}{}", if v.rule == Rule::Prefix { "p" } else { "g" }, v.of + 1),
-            })
-            .collect();
-        (verdicts, repeats.compared_in_part())
+        walked(Mainlines { of_one_key: latest, ..Mainlines::default() }, games)
     }
 
     /// A player's name as `--dedup` tells it apart from the others: no letter twice in a row.
