@@ -423,9 +423,9 @@ mod tests {
 
     /// Distinct games of one key, many more than a game is compared with, with repeats of
     /// recent and of old ones among them: wherever the set in memory stops taking games, the
-    /// games that wait get the verdicts of the whole set, counted alike, while the judge holds
-    /// at most twice the latest a game is compared with. A repeat of a game older than those is
-    /// a distinct game, and counted.
+    /// games that wait get the verdicts of the whole set, counted alike, though the judge's set
+    /// forgets all but the latest a game is compared with. A repeat of a game older than those
+    /// is a distinct game, and counted.
     #[test]
     fn a_crowded_key_is_judged_in_bounded_memory_as_the_whole_set_judges_it() {
         use super::super::Name;
