@@ -115,7 +115,7 @@ pub fn in_part_warning(stats: &crate::pipeline::stats::Stats) -> Option<String> 
              an older one among them is written as a distinct game",
             seen::MAY_BE_SAME,
             seen::OF_ONE_KEY,
-            walk::STACK_HELD * seen::OF_ONE_KEY,
+            walk::STACK_HELD,
             s = if n == 1 { " was" } else { "s were" },
         )
     })

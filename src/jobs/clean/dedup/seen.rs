@@ -228,9 +228,7 @@ impl Seen {
         if self.next[oldest as usize] != NONE {
             let newest = newest.map_or(0, |e| self.rank[e as usize]);
             let (older, in_part) = self.same_game_older(id, newest);
-            // Some of the key's games are past the latest OF_ONE_KEY.
-            let crowded = newest as usize >= self.of_one_key;
-            self.in_part += u64::from(in_part || crowded);
+            self.in_part += u64::from(in_part);
             if older.is_some() {
                 return (older, None);
             }
@@ -241,7 +239,8 @@ impl Seen {
     /// The oldest entry older than the latest [`COMPARED`] of `id`'s moves key that is the same
     /// game: one among the latest [`MAY_BE_SAME`] of a bucket of `id`'s key, result and
     /// handles, and among the latest [`OF_ONE_KEY`] of the key (whose newest has rank
-    /// `newest`); and whether some bucket held more of those.
+    /// `newest`); and whether it was compared in part: the key has more than those, or some
+    /// bucket held more of them.
     fn same_game_older(&self, id: &Identity, newest: u32) -> (Option<u32>, bool) {
         // Every entry is among the latest of a key with fewer.
         let crowded = newest as usize >= self.of_one_key;
@@ -271,7 +270,7 @@ impl Seen {
                 in_part |= n != NONE && latest(self.nodes[n as usize][0]);
             }
         }
-        (found, in_part)
+        (found, in_part || crowded)
     }
 
     /// The bucket of these moves key, result and handles.

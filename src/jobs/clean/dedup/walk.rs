@@ -17,7 +17,7 @@
 //! only, and counted when the bound left out one it may be a longer record of (as the `game`
 //! rule counts), so time stays linear. Memory: the sorters' runs, and the distinct games of the
 //! mainlines on the stack (the mainlines of one game's prefixes) with their index, at most
-//! [`STACK_HELD`] times [`OF_ONE_KEY`]: a group keeps its latest [`OF_ONE_KEY`] to twice as many
+//! [`STACK_HELD`]: a group keeps its latest [`OF_ONE_KEY`] to twice as many
 //! (the older ones are distinct games, compared with no longer one), and past the bound the
 //! stack's shortest mainlines are settled as they stand; both are counted as compared in part.
 //! A repeat's verdict, which is its distinct game's, waits on disk until that one's is known.
@@ -37,10 +37,15 @@ use crate::pgn::GameResult;
 /// Bytes of mainlines sorted in memory at a time.
 pub const LINES_HELD: usize = 64 << 20;
 
-/// Distinct games the stack holds at most, in multiples of the latest of one mainline a game
-/// is compared with ([`OF_ONE_KEY`]): past them, its shortest mainlines' games are settled as
-/// they stand, left out of the comparisons with longer games still to come, and counted.
-pub const STACK_HELD: usize = 2;
+/// Distinct games the stack holds at most: past them, its shortest mainlines' games are settled
+/// as they stand, left out of the comparisons with longer games still to come, and counted.
+pub const STACK_HELD: usize = stack_held(OF_ONE_KEY);
+
+/// [`STACK_HELD`] when a game is compared with the latest `of_one_key` of its mainline: room
+/// for a group at its largest ([`Seen::keep_latest`]).
+const fn stack_held(of_one_key: usize) -> usize {
+    2 * of_one_key
+}
 
 /// A repeat by the `game` rule: the number of the distinct game it repeats (the first of its
 /// mainline's group), then its own; its verdict waits for that game's.
@@ -375,7 +380,7 @@ fn walk(
     let mut walk = Walk {
         stack: VecDeque::new(),
         held: 0,
-        most: STACK_HELD * of_one_key,
+        most: stack_held(of_one_key),
         verdicts: Sorter::new(VERDICTS_HELD),
         repeats: Sorter::new(VERDICTS_HELD),
         in_part: 0,
@@ -594,13 +599,13 @@ mod tests {
         assert_eq!(run(&games)[0], format!("p{}", n - 1));
     }
 
-    /// Past [`STACK_HELD`] times the latest of one mainline on the stack, its shortest
-    /// mainline's games are settled and counted: a longer record of one of them keeps it as a
+    /// Past twice the latest of one mainline a game is compared with on the stack
+    /// ([`STACK_HELD`]), its shortest mainline's games are settled and counted: a longer record of one of them keeps it as a
     /// distinct game, while one of a later mainline is found.
     #[test]
     fn the_stack_holds_a_bounded_number_of_games() {
         let latest = COMPARED;
-        let per_line = STACK_HELD * latest * 3 / 4;
+        let per_line = stack_held(latest) * 3 / 4;
         let mut games: Vec<_> = (0..per_line).map(|i| game(&player(i), "Bot", "a", Unknown)).collect();
         games.extend((0..per_line).map(|i| game("Bot", &player(i), "ab", Unknown)));
         games.push(game(&player(5), "Bot", "abc", Draw));
